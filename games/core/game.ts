@@ -1,0 +1,46 @@
+// The pure game interface (OpenSpiel / boardgame.io style). A game knows its rules and nothing
+// else: no I/O, no clock, no global randomness. Randomness enters only through init's Rng and is
+// then part of the state, so apply() is deterministic.
+import type { Rng } from './rng.ts';
+
+export type Seat = number;
+
+export interface Outcome {
+  /** Per-seat score in [0, 1] (win 1, draw 0.5, loss 0 for two-player games). */
+  scores: number[];
+  /** Why the game ended, in the rules' words: 'five_in_row', 'two_triplets', 'board_full' … */
+  reason: string;
+  /** The winning seat, or null for a draw / no single winner. */
+  winner: Seat | null;
+}
+
+export interface Game<S, A, V = S> {
+  readonly id: string;
+  readonly variants: readonly string[];
+  /** Seat names in seat order, as the wire protocol calls them ('black', 'white'). */
+  seatNames(variant: string): readonly string[];
+  init(variant: string, rng: Rng): S;
+  /** The seat to act, or null when the game is over. */
+  toMove(state: S): Seat | null;
+  /** Null when the action is legal, else a short reason ('occupied', 'forbidden' …). */
+  validate(state: S, seat: Seat, action: A): string | null;
+  /** Legal actions where enumerable (used by random bots, validators and tests). */
+  legalActions(state: S, seat: Seat): A[];
+  /** Applies a legal action, returning the new state. Throws on an illegal one. */
+  apply(state: S, seat: Seat, action: A): S;
+  /** The result once the game is over, null while it is running. */
+  outcome(state: S): Outcome | null;
+  /** What a seat may see (identity for perfect-information games). */
+  view(state: S, seat: Seat): V;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyGame = Game<any, any, any>;
+
+/** Two-player result helpers. */
+export function winFor(seat: Seat, reason: string): Outcome {
+  return { scores: seat === 0 ? [1, 0] : [0, 1], reason, winner: seat };
+}
+export function drawOf(reason: string, seats = 2): Outcome {
+  return { scores: Array(seats).fill(0.5), reason, winner: null };
+}

@@ -1,0 +1,57 @@
+// Seeded randomness for games and schedules. Every random choice in catarena comes from an Rng
+// built from an explicit seed, so a match replays exactly from its spec.
+import { createHash } from 'node:crypto';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import type { JumpableRandomGenerator } from 'pure-rand/types/JumpableRandomGenerator';
+
+export interface Rng {
+  /** Uniform integer in [min, max], both included. */
+  int(min: number, max: number): number;
+  /** Uniform float in [0, 1). */
+  float(): number;
+  /** Fisher–Yates shuffle of a copy. */
+  shuffle<T>(items: readonly T[]): T[];
+}
+
+class PureRng implements Rng {
+  constructor(private readonly gen: JumpableRandomGenerator) {}
+  int(min: number, max: number): number {
+    return uniformInt(this.gen, min, max);
+  }
+  float(): number {
+    return uniformInt(this.gen, 0, 2 ** 30 - 1) / 2 ** 30;
+  }
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = items.slice();
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(0, i);
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  }
+}
+
+export function createRng(seed: number): Rng {
+  return new PureRng(xoroshiro128plus(seed | 0));
+}
+
+/** A 32-bit seed derived from any parts (run seed, game, pairing …), stable across machines. */
+export function deriveSeed(...parts: Array<string | number>): number {
+  const digest = createHash('sha256').update(parts.map(String).join('\u0000')).digest();
+  return digest.readInt32BE(0);
+}
+
+/** A short stable hex id for JSON-serialisable content (match ids, strategy hashes). */
+export function contentId(value: unknown, length = 16): string {
+  return createHash('sha256').update(stableStringify(value)).digest('hex').slice(0, length);
+}
+
+/** JSON with sorted object keys, so equal content hashes equally. */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(',')}}`;
+}

@@ -1,0 +1,81 @@
+// The wire-protocol adapter of a game: translates between the pure state and CATArena's bot
+// protocol, and serves the game-server API bots may call back into. Rules never see bot JSON;
+// adapters never decide who won (except for the forfeit a policy prescribes).
+import type { Game, Outcome, Seat } from './game.ts';
+
+/** One HTTP call to a bot: POST path with a JSON body. */
+export interface WireCall {
+  path: string;
+  body: unknown;
+}
+
+/** Why a seat failed to produce a legal action. */
+export type FailureKind = 'timeout' | 'http_error' | 'malformed' | 'illegal' | 'crash';
+
+/** `strict` (default): every failure loses; `catarena`: CATArena's exact outcomes. */
+export type ForfeitPolicy = 'strict' | 'catarena';
+
+export type ParseResult<A> =
+  | { ok: true; action: A }
+  | { ok: false; kind: 'malformed' | 'illegal'; message: string };
+
+/** What a failure turns into: the game ends with an outcome, or a default action is played. */
+export type FailureResolution<A> = { end: Outcome } | { action: A };
+
+export interface TurnContext {
+  /** The id the bot sees (CATArena shape, e.g. gomoku_1a2b3c4d). */
+  gameId: string;
+  /** Where the bot can reach the game-server API for this game. */
+  gameServerUrl: string;
+}
+
+export interface WireAdapter<S, A> {
+  readonly game: Game<S, A, unknown>;
+  /** Prefix of server game ids ('gomoku_'). */
+  readonly idPrefix: string;
+  /** The CATArena game-server port bots may hard-code, per variant. */
+  readonly catarenaServerPort: Record<string, number>;
+  /** Health check kind for bots of this game. */
+  readonly health: { kind: 'http'; path: string; statuses?: string[] } | { kind: 'tcp' };
+  join?(state: S, seat: Seat, ctx: TurnContext): WireCall;
+  turn(state: S, seat: Seat, ctx: TurnContext): WireCall;
+  parse(body: unknown, state: S, seat: Seat): ParseResult<A>;
+  leave?(state: S, seat: Seat, ctx: TurnContext): WireCall;
+  /** A join that fails: how the game ends. */
+  onJoinFailure(state: S, seat: Seat, policy: ForfeitPolicy): Outcome;
+  /** A turn that fails (timeout, HTTP error, malformed, illegal, crash) under a policy. */
+  onFailure(state: S, seat: Seat, failure: FailureKind, policy: ForfeitPolicy): FailureResolution<A>;
+  /** The action as it appears in replays and game-server history (JSON). */
+  encode(action: A): unknown;
+  /** Setup worth recording in a replay without re-running (forbidden cells, a deal …). */
+  setup?(state: S): unknown;
+  /** The game-server API (CATArena shapes) for this game's live games. */
+  readonly server: GameServerRoutes<S>;
+}
+
+/** A live game as the game-server API sees it. */
+export interface LiveGame<S = unknown> {
+  id: string;
+  variant: string;
+  state: S;
+  /** Moves in order, with ISO timestamps (CATArena's history shape is built from this). */
+  history: Array<{ seat: Seat; action: unknown; timestamp: string }>;
+  /** Games the arena plays reject moves posted by others; self-play games accept them. */
+  managedByArena: boolean;
+  createdAt: string;
+}
+
+export interface RouteReply {
+  status: number;
+  body: unknown;
+}
+
+/** Game-specific routes under /games/{id}/… plus game creation for self-play. */
+export interface GameServerRoutes<S> {
+  /** Reply for POST /games (self-play games created by bots or agents during development). */
+  created(game: LiveGame<S>): RouteReply;
+  /** GET|POST /games/{id}/<sub>; null → 404 Endpoint not found. */
+  route(game: LiveGame<S>, method: string, sub: string, body: unknown): RouteReply | null;
+  /** Extra fields of GET /health. */
+  healthExtras?(variant: string): Record<string, unknown>;
+}

@@ -1,0 +1,32 @@
+// catarena's command line. Each command is a thin layer: parse options, call one module, print.
+import { Command, Option, CommanderError } from 'commander';
+import { gameIds } from '../../games/registry.ts';
+import { registerPlayCommands } from './play-commands.ts';
+
+export function buildProgram(): Command {
+  const program = new Command('catarena')
+    .description(
+      'Tournament orchestrator for code-agent strategy bots (CATArena-compatible).\n' +
+        `Games: ${gameIds().join(', ')}. A bot is a folder with start_ai.sh, started as "bash start_ai.sh <port>".`,
+    )
+    .version('0.1.0', '--version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerPlayCommands(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof program.getOptionValue('exitCode') === 'number' ? program.getOptionValue('exitCode') : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    process.stderr.write(`catarena: ${(err as Error).message}\n`);
+    if (process.env.CATARENA_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+    return 1;
+  }
+}
+
+export { Option };

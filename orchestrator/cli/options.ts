@@ -1,0 +1,40 @@
+// Shared CLI option parsing: numbers with ranges, bot references, run directories. Errors name
+// the option and say what is accepted.
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { InvalidArgumentError } from 'commander';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function defaultConcurrency(): number {
+  return Math.max(1, os.availableParallelism());
+}
+
+export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}`);
+    return n;
+  };
+}
+
+export function choice<T extends string>(values: readonly T[]) {
+  return (value: string): T => {
+    if (!values.includes(value as T)) throw new InvalidArgumentError(`expected one of: ${values.join(', ')}`);
+    return value as T;
+  };
+}
+
+/** A bot argument: a folder, or builtin:<name> for a reference bot of the game. */
+export function resolveBotDir(arg: string, game: string): string {
+  const builtin = /^builtin:(.+)$/.exec(arg);
+  if (builtin) return path.join(PROJECT_ROOT, 'games', game, 'bots', builtin[1]!);
+  return path.resolve(arg);
+}
+
+export function newRunDir(out: string, kind: string): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return path.resolve(out, `${kind}-${stamp}-${randomBytes(2).toString('hex')}`);
+}

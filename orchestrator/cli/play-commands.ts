@@ -1,0 +1,167 @@
+// play, arena and validate: run bot folders against each other or check one, for one game.
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { adapterFor, checkVariant, gameIds } from '../../games/registry.ts';
+import { createSandbox } from '../../sandbox/index.ts';
+import { formatCrossTable } from '../../reports/tables/crosstable.ts';
+import { refsFromDirs, runArena, type ArenaOutcome } from '../arena.ts';
+import { GameServerPool } from '../host/game-servers.ts';
+import { DEFAULT_LIMITS } from '../match/types.ts';
+import { createProgress } from '../progress.ts';
+import { validateBot } from '../validate.ts';
+import { choice, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
+
+interface CommonOpts {
+  game: string;
+  variant: string;
+  moveTimeout: number;
+  startTimeout: number;
+  policy: 'strict' | 'catarena';
+  concurrency: number;
+  seed: number;
+  out: string;
+  runDir?: string;
+  sandbox: string;
+  json?: boolean;
+}
+
+function addCommon(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('-g, --game <game>', 'game to play').choices(gameIds()).default('gomoku'))
+    .option('-V, --variant <variant>', 'rule set: standard or variant', 'standard')
+    .option('--move-timeout <ms>', 'per-move deadline; the request is aborted when it passes', intOption(1), DEFAULT_LIMITS.moveMs)
+    .option('--start-timeout <ms>', 'how long a bot may take to become healthy', intOption(100), 20_000)
+    .addOption(new Option('--policy <policy>', 'forfeit policy: strict (every failure loses) or catarena (CATArena outcomes, e.g. illegal move = draw)').choices(['strict', 'catarena']).default('strict'))
+    .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256), defaultConcurrency())
+    .option('--seed <n>', 'run seed (schedules, variant setups)', intOption(-(2 ** 31), 2 ** 31 - 1), 1)
+    .option('-o, --out <dir>', 'parent folder of run directories', 'runs')
+    .option('--run-dir <dir>', 'use (or resume) this run directory instead of a new one')
+    .addOption(new Option('--sandbox <kind>', 'where bots run').choices(['process', 'docker']).default('process'))
+    .option('--json', 'print the result as JSON on stdout');
+}
+
+function checkGame(opts: CommonOpts): void {
+  checkVariant(opts.game, opts.variant);
+}
+
+function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write('\ncatarena: stopping after the games in flight (Ctrl-C again to quit now)\n');
+      controller.abort();
+    } else process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return work(controller.signal).finally(() => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  });
+}
+
+async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps: number, maxGames?: number): Promise<ArenaOutcome> {
+  checkGame(opts);
+  const sandbox = createSandbox(opts.sandbox);
+  const runDir = opts.runDir ? path.resolve(opts.runDir) : newRunDir(opts.out, kind);
+  try {
+    return await withInterrupt((signal) =>
+      runArena({
+        game: opts.game,
+        variant: opts.variant,
+        bots: refsFromDirs(dirs.map((d) => resolveBotDir(d, opts.game))),
+        reps,
+        seed: opts.seed,
+        concurrency: opts.concurrency,
+        limits: { ...DEFAULT_LIMITS, moveMs: opts.moveTimeout },
+        policy: opts.policy,
+        runDir,
+        sandbox,
+        maxGames,
+        startTimeoutMs: opts.startTimeout,
+        progress: createProgress(kind, process.stderr, Boolean(opts.json)),
+        signal,
+      }),
+    );
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number): void {
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots }, null, 2)}\n`);
+    return;
+  }
+  const lines = [formatCrossTable(outcome.table), ''];
+  for (const bot of outcome.bots) {
+    if (bot.startError) lines.push(`! ${bot.id} could not run: ${bot.startError.split('\n')[0]} (log: ${bot.logFile})`);
+    else if (bot.restarts) lines.push(`! ${bot.id} crashed and was restarted ${bot.restarts} time(s) (log: ${bot.logFile})`);
+  }
+  if (outcome.results.length < total) lines.push(`! only ${outcome.results.length} of ${total} games finished; run again with --run-dir ${outcome.runDir} to resume`);
+  lines.push(`policy: ${opts.policy}   games: ${outcome.results.length}   run directory: ${outcome.runDir}`);
+  lines.push(`replays: ${path.join(outcome.runDir, 'replays')}   results: ${path.join(outcome.runDir, 'results.json')}, crosstable.csv`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export function registerPlayCommands(program: Command): void {
+  addCommon(
+    program
+      .command('play')
+      .description('Play games between two bots (colours alternate) and print the result.\nBots: folders with start_ai.sh, or builtin:<name> (e.g. builtin:heuristic, builtin:random).')
+      .argument('<botA>', 'first bot folder')
+      .argument('<botB>', 'second bot folder')
+      .option('-n, --games <n>', 'number of games (colours alternate)', intOption(1), 2),
+  ).action(async (a: string, b: string, opts: CommonOpts & { games: number }) => {
+    const outcome = await arenaFromCli('play', [a, b], opts, Math.ceil(opts.games / 2), opts.games);
+    printArena(outcome, opts, opts.games);
+  });
+
+  addCommon(
+    program
+      .command('arena')
+      .description('Round-robin between bot folders: every pair, colours swapped, R repetitions.\nWrites journal, replays, results.json and crosstable.csv to a run directory; --run-dir resumes.')
+      .argument('<bots...>', 'bot folders (two or more)')
+      .option('-r, --reps <n>', 'colour-swapped game pairs per pairing', intOption(1), 1),
+  ).action(async (dirs: string[], opts: CommonOpts & { reps: number }) => {
+    if (dirs.length < 2) throw new Error('arena needs at least two bot folders');
+    const pairs = (dirs.length * (dirs.length - 1)) / 2;
+    const outcome = await arenaFromCli('arena', dirs, opts, opts.reps);
+    printArena(outcome, opts, pairs * 2 * opts.reps);
+  });
+
+  program
+    .command('validate')
+    .description('Start a bot, check health, ask for moves on fixed positions, and report latency and protocol errors in plain words.')
+    .argument('<botdir>', 'bot folder (or builtin:<name>)')
+    .addOption(new Option('-g, --game <game>', 'game').choices(gameIds()).default('gomoku'))
+    .option('-V, --variant <variant>', 'rule set', 'standard')
+    .option('--move-timeout <ms>', 'per-move deadline', intOption(1), DEFAULT_LIMITS.moveMs)
+    .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), 20_000)
+    .addOption(new Option('--sandbox <kind>', 'where the bot runs').choices(['process', 'docker']).default('process'))
+    .option('--json', 'print the report as JSON')
+    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout: number; startTimeout: number; sandbox: string; json?: boolean }, cmd: Command) => {
+      checkVariant(opts.game, opts.variant);
+      adapterFor(opts.game);
+      const sandbox = createSandbox(opts.sandbox);
+      const hosts = new GameServerPool();
+      try {
+        const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: opts.moveTimeout, startTimeoutMs: opts.startTimeout });
+        if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else {
+          const lines = [`${report.ok ? 'PASS' : 'FAIL'}  ${report.dir}  (${report.game}/${report.variant})`];
+          if (report.started) lines.push(`  started and healthy in ${report.startMs} ms`);
+          for (const p of report.probes) lines.push(`  ${p.ok ? 'ok  ' : 'FAIL'} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`);
+          for (const problem of report.problems.filter((pr) => !report.probes.some((p) => pr.endsWith(p.problem ?? '\u0000')))) lines.push(`  ${problem}`);
+          if (!report.ok && report.logTail) lines.push('  --- bot output (last lines) ---', ...report.logTail.trimEnd().split('\n').slice(-15).map((l) => `  | ${l}`));
+          process.stdout.write(`${lines.join('\n')}\n`);
+        }
+        cmd.parent?.setOptionValue('exitCode', report.ok ? 0 : 1);
+      } finally {
+        await hosts.closeAll();
+        await sandbox.close();
+      }
+    });
+}

@@ -1,0 +1,116 @@
+// Keeps one running bot per strategy, started on first use and reused across games (like
+// fastchess's engine cache). A bot that crashed is health-checked before its next game and
+// restarted a bounded number of times; one that cannot start is reported, never retried forever.
+import path from 'node:path';
+import type { BotHandle, HealthCheck, Sandbox } from '../../sandbox/types.ts';
+import { BotStartError } from '../../sandbox/types.ts';
+import { allocatePort, releasePort } from '../../sandbox/ports.ts';
+import { BotClient } from '../match/bot-client.ts';
+
+export interface StrategyRef {
+  id: string;
+  dir: string;
+}
+
+export interface BotFleetOptions {
+  sandbox: Sandbox;
+  health: HealthCheck;
+  startTimeoutMs?: number;
+  /** Folder for per-bot logs (<id>.log). */
+  logDir: string;
+  /** Restarts allowed per strategy after crashes (default 3). */
+  maxRestarts?: number;
+  /** Extra environment for every bot. */
+  env?: Record<string, string>;
+}
+
+export interface BotStatus {
+  id: string;
+  starts: number;
+  restarts: number;
+  startError?: string;
+  logFile: string;
+}
+
+type Entry = { ref: StrategyRef; running?: Promise<{ handle: BotHandle; client: BotClient } | null>; suspect: boolean; status: BotStatus };
+
+export class BotFleet {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly options: BotFleetOptions) {}
+
+  add(refs: StrategyRef[]): void {
+    for (const ref of refs) {
+      if (this.entries.has(ref.id)) continue;
+      const logFile = path.join(this.options.logDir, `${ref.id.replace(/[^\w.@-]+/g, '_')}.log`);
+      this.entries.set(ref.id, { ref, suspect: false, status: { id: ref.id, starts: 0, restarts: 0, logFile } });
+    }
+  }
+
+  /** The client for a strategy's bot, starting or restarting it as needed; null when it cannot run. */
+  async client(id: string): Promise<BotClient | null> {
+    const entry = this.entries.get(id);
+    if (!entry) throw new Error(`unknown strategy ${id}`);
+    if (entry.running && entry.suspect) {
+      entry.suspect = false;
+      const bot = await entry.running;
+      if (bot && !(await bot.handle.isHealthy(2_000))) {
+        if (entry.status.restarts >= (this.options.maxRestarts ?? 3)) {
+          entry.status.startError = `crashed and was restarted ${entry.status.restarts} times; giving up`;
+          await this.stopEntry(entry);
+          entry.running = Promise.resolve(null);
+        } else {
+          entry.status.restarts++;
+          await this.stopEntry(entry);
+          entry.running = undefined;
+        }
+      }
+    }
+    entry.running ??= this.start(entry);
+    return (await entry.running)?.client ?? null;
+  }
+
+  /** Called after a game in which this bot crashed or stopped answering. */
+  markSuspect(id: string): void {
+    const entry = this.entries.get(id);
+    if (entry) entry.suspect = true;
+  }
+
+  statuses(): BotStatus[] {
+    return [...this.entries.values()].map((e) => ({ ...e.status }));
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => this.stopEntry(e)));
+  }
+
+  private async start(entry: Entry) {
+    const port = await allocatePort();
+    entry.status.starts++;
+    try {
+      const handle = await this.options.sandbox.start({
+        dir: entry.ref.dir,
+        port,
+        name: entry.ref.id,
+        health: this.options.health,
+        startTimeoutMs: this.options.startTimeoutMs,
+        logFile: entry.status.logFile,
+        env: this.options.env,
+      });
+      return { handle, client: new BotClient(handle.url) };
+    } catch (err) {
+      releasePort(port);
+      const tail = err instanceof BotStartError && err.logTail ? `\n--- last output ---\n${err.logTail}` : '';
+      entry.status.startError = `${(err as Error).message}${tail}`;
+      return null;
+    }
+  }
+
+  private async stopEntry(entry: Entry): Promise<void> {
+    const bot = await entry.running?.catch(() => null);
+    if (!bot) return;
+    await bot.client.close();
+    await bot.handle.stop();
+    releasePort(bot.handle.port);
+  }
+}

@@ -1,0 +1,46 @@
+// The in-process executor: runs match specs on this machine, `concurrency` games at a time,
+// with the same number of busy-bot slots, streaming each finished game to `onReplay`.
+import { adapterFor } from '../../games/registry.ts';
+import type { GameServerPool } from '../host/game-servers.ts';
+import { CpuSlots } from '../match/cpu-slots.ts';
+import { runMatch, type SeatBot } from '../match/runner.ts';
+import type { MatchResult, MatchSpec, Replay } from '../match/types.ts';
+import type { BotFleet } from './bot-fleet.ts';
+
+export interface LocalExecutorOptions {
+  fleet: BotFleet;
+  hosts: GameServerPool;
+  /** Games in flight and bots computing at once (default 1). */
+  concurrency?: number;
+  /** Called as each game ends, in completion order; awaited before the slot is reused. */
+  onReplay?: (replay: Replay) => Promise<void> | void;
+  /** Stop scheduling new games (games in flight finish). */
+  signal?: AbortSignal;
+}
+
+export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOptions): Promise<MatchResult[]> {
+  const concurrency = options.concurrency ?? 1;
+  const slots = new CpuSlots(concurrency);
+  const results: MatchResult[] = [];
+  let next = 0;
+
+  const worker = async () => {
+    while (next < specs.length && !options.signal?.aborted) {
+      const spec = specs[next++]!;
+      const host = await options.hosts.get(spec.game, spec.variant);
+      const bots: SeatBot[] = [];
+      for (const id of spec.seats) {
+        const client = await options.fleet.client(id);
+        bots.push({ strategyId: id, client, unavailable: client ? undefined : options.fleet.statuses().find((s) => s.id === id)?.startError });
+      }
+      const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots });
+      replay.result.seatStats.forEach((stats, seat) => {
+        if (stats.errors.crash || stats.errors.timeout) options.fleet.markSuspect(spec.seats[seat]!);
+      });
+      results.push(replay.result);
+      await options.onReplay?.(replay);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, specs.length) }, worker));
+  return results;
+}

@@ -1,0 +1,44 @@
+// Round-robin schedules for two-player games: every pair, colours swapped, R repetitions.
+// Both colour-swapped games of a repetition share one seed, so they are played on the same
+// random setup (the Gomoku variant's forbidden cells): the colour advantage cancels out.
+import type { ForfeitPolicy } from '../../games/core/wire.ts';
+import { deriveSeed } from '../../games/core/rng.ts';
+import type { MatchLimits, MatchSpec } from '../match/types.ts';
+
+export interface RoundRobinOptions {
+  game: string;
+  variant: string;
+  /** Strategy ids that play each other. */
+  entrants: string[];
+  /** Strategies the entrants also play (earlier rounds), but that do not play each other again. */
+  opponents?: string[];
+  /** Colour-swapped game pairs per pairing. */
+  reps: number;
+  seed: number;
+  limits: MatchLimits;
+  policy: ForfeitPolicy;
+}
+
+export function roundRobin(options: RoundRobinOptions): MatchSpec[] {
+  const { entrants, reps } = options;
+  if (reps < 1) throw new Error(`reps must be at least 1, got ${reps}`);
+  const unique = new Set([...entrants, ...(options.opponents ?? [])]);
+  if (unique.size !== entrants.length + (options.opponents?.length ?? 0)) throw new Error('strategy ids must be unique');
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i < entrants.length; i++) {
+    for (let j = i + 1; j < entrants.length; j++) pairs.push([entrants[i]!, entrants[j]!]);
+    for (const old of options.opponents ?? []) pairs.push([entrants[i]!, old]);
+  }
+  // Repetition-major order: every pairing progresses evenly, so a stopped run is balanced.
+  const specs: MatchSpec[] = [];
+  for (let rep = 0; rep < reps; rep++) {
+    for (const [a, b] of pairs) {
+      const pairing = `${a}~${b}#${rep}`;
+      const seed = deriveSeed(options.seed, options.game, options.variant, a, b, rep);
+      for (const seats of [[a, b], [b, a]]) {
+        specs.push({ game: options.game, variant: options.variant, seats, seed, limits: options.limits, policy: options.policy, pairing, rep });
+      }
+    }
+  }
+  return specs;
+}

@@ -1,0 +1,158 @@
+// Serves CATArena's game-server API for one game and variant: the live games the arena plays
+// (read-only for bots) and self-play games that bots or agents create during development.
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
+import { createRng } from '../../games/core/rng.ts';
+
+export interface GameServerOptions {
+  adapter: WireAdapter<unknown, unknown>;
+  variant: string;
+  /** Port to listen on; 0 = any free port. */
+  port?: number;
+  /** Try the CATArena port first (bots may hard-code it), else a free port. Default true. */
+  preferCatarenaPort?: boolean;
+  host?: string;
+  /** Finished games kept for late lookups (bots sometimes read the final state). */
+  keepFinished?: number;
+}
+
+const MAX_BODY = 1 << 20;
+
+export class GameServer {
+  private readonly games = new Map<string, LiveGame>();
+  private readonly finished: string[] = [];
+  private server?: http.Server;
+  url = '';
+  port = 0;
+
+  constructor(private readonly options: GameServerOptions) {}
+
+  get adapter() {
+    return this.options.adapter;
+  }
+
+  async start(): Promise<this> {
+    const { adapter, variant } = this.options;
+    const host = this.options.host ?? '127.0.0.1';
+    const preferred = this.options.port ?? (this.options.preferCatarenaPort === false ? 0 : adapter.catarenaServerPort[variant] ?? 0);
+    this.server = http.createServer((req, res) => this.handle(req, res));
+    this.server.keepAliveTimeout = 65_000;
+    try {
+      await listen(this.server, preferred, host);
+    } catch (err) {
+      if (this.options.port !== undefined || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      await listen(this.server, 0, host); // the CATArena port is taken: any port will do for bots given the URL
+    }
+    this.port = (this.server.address() as AddressInfo).port;
+    this.url = `http://localhost:${this.port}`;
+    return this;
+  }
+
+  newGameId(): string {
+    return `${this.options.adapter.idPrefix}${randomBytes(4).toString('hex')}`;
+  }
+
+  /** Registers a live arena game so bots can read it. The runner keeps `state`/`history` current. */
+  register(game: LiveGame): void {
+    this.games.set(game.id, game);
+  }
+
+  /** Marks a game finished; it stays readable until `keepFinished` newer games have finished. */
+  finish(id: string): void {
+    this.finished.push(id);
+    const keep = this.options.keepFinished ?? 2_000;
+    while (this.finished.length > keep) this.games.delete(this.finished.shift()!);
+  }
+
+  get activeGames(): number {
+    return this.games.size - this.finished.length;
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > MAX_BODY) return send(res, 413, { error: 'Request body too large' });
+      let body: unknown = undefined;
+      if (size > 0) {
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return send(res, 400, { error: 'Invalid JSON' });
+        }
+      }
+      try {
+        const reply = this.route(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!, body);
+        send(res, reply.status, reply.body);
+      } catch (err) {
+        send(res, 500, { error: `internal error: ${(err as Error).message}` });
+      }
+    });
+  }
+
+  private route(method: string, path: string, body: unknown): { status: number; body: unknown } {
+    const { adapter, variant } = this.options;
+    const parts = path.split('/').filter(Boolean);
+    if (method === 'GET' && path === '/health') {
+      return {
+        status: 200,
+        body: { status: 'healthy', active_games: this.activeGames, ...adapter.server.healthExtras?.(variant) },
+      };
+    }
+    if (parts[0] !== 'games') return { status: 404, body: { error: 'Endpoint not found' } };
+    if (parts.length === 1 && method === 'POST') return this.createSelfPlay();
+    if (parts.length === 1 && method === 'GET') {
+      const games = [...this.games.values()].map((g) => ({ game_id: g.id, created_at: g.createdAt, arena: g.managedByArena }));
+      return { status: 200, body: { games, total_games: games.length } };
+    }
+    const game = this.games.get(parts[1] ?? '');
+    if (!game) return { status: 404, body: { error: 'Game not found' } };
+    const reply = adapter.server.route(game, method, parts.slice(2).join('/'), body);
+    return reply ?? { status: 404, body: { error: 'Endpoint not found' } };
+  }
+
+  private createSelfPlay() {
+    const { adapter, variant } = this.options;
+    const seed = randomBytes(4).readInt32BE(0);
+    const game: LiveGame = {
+      id: this.newGameId(),
+      variant,
+      state: adapter.game.init(variant, createRng(seed)),
+      history: [],
+      managedByArena: false,
+      createdAt: new Date().toISOString(),
+    };
+    this.games.set(game.id, game);
+    this.finish(game.id); // self-play games count against the retention window from the start
+    return adapter.server.created(game);
+  }
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}

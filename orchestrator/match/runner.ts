@@ -1,0 +1,161 @@
+// Plays one game from a MatchSpec against running bots, through the game's wire adapter.
+// The runner owns time (deadlines, latencies) and failure handling; the rules own the outcome.
+import type { Outcome, Seat } from '../../games/core/game.ts';
+import { createRng } from '../../games/core/rng.ts';
+import type { FailureKind, LiveGame, WireAdapter } from '../../games/core/wire.ts';
+import type { GameServer } from '../host/game-server.ts';
+import type { BotClient } from './bot-client.ts';
+import { CpuSlots } from './cpu-slots.ts';
+import { matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type SeatStats, type Termination } from './types.ts';
+
+export interface SeatBot {
+  strategyId: string;
+  /** Null when the bot could not be started: the seat forfeits without playing. */
+  client: BotClient | null;
+  /** Why the bot is unavailable (start error), for the result's reason. */
+  unavailable?: string;
+}
+
+export interface RunMatchOptions {
+  adapter: WireAdapter<unknown, unknown>;
+  host: GameServer;
+  /** One bot per seat, in seat order. */
+  bots: SeatBot[];
+  /** Busy-bot slots shared by all concurrent games (default: one). */
+  slots?: CpuSlots;
+  /** Safety net against a rules bug that never ends a game. */
+  maxPlies?: number;
+  /** Observer for benchmarks: per-move loop time and the HTTP part of it. */
+  onMoveTiming?: (loopMs: number, latencyMs: number) => void;
+}
+
+export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promise<Replay> {
+  const { adapter, host, bots } = options;
+  const game = adapter.game;
+  const slots = options.slots ?? new CpuSlots(1);
+  if (bots.length !== spec.seats.length) throw new Error(`match needs ${spec.seats.length} bots, got ${bots.length}`);
+
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  let state = game.init(spec.variant, createRng(spec.seed));
+  const setup = adapter.setup?.(state) ?? null;
+  const live: LiveGame = { id: host.newGameId(), variant: spec.variant, state, history: [], managedByArena: true, createdAt: startedAt };
+  host.register(live);
+  const ctx = { gameId: live.id, gameServerUrl: host.url };
+  const moves: MoveRecord[] = [];
+  const seatStats: SeatStats[] = spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} }));
+  const maxPlies = options.maxPlies ?? 100_000;
+
+  let ended: { outcome: Outcome; termination: Termination; offender: Seat | null; reason: string } | undefined;
+
+  const missing = bots.findIndex((b) => b.client === null);
+  if (missing >= 0) {
+    count(seatStats[missing]!, 'crash');
+    const outcome = adapter.onJoinFailure(state, missing, spec.policy);
+    ended = { outcome, termination: 'crash', offender: missing, reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}` };
+  }
+
+  // Joins, in seat order as CATArena does (black, then white).
+  if (adapter.join) {
+    for (let seat = 0; seat < bots.length && !ended; seat++) {
+      const call = adapter.join(state, seat, ctx);
+      const res = await bots[seat]!.client!.post(call.path, call.body, { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
+      if (!res.ok) {
+        count(seatStats[seat]!, 'join_failed');
+        const outcome = adapter.onJoinFailure(state, seat, spec.policy);
+        ended = { outcome, termination: 'join_failed', offender: seat, reason: `join_game failed: ${res.failure.message}` };
+      }
+    }
+  }
+
+  while (!ended) {
+    const done = game.outcome(state);
+    if (done) {
+      ended = { outcome: done, termination: 'normal', offender: null, reason: done.reason };
+      break;
+    }
+    if (moves.length >= maxPlies) throw new Error(`${spec.game}/${spec.variant} did not end within ${maxPlies} plies (rules bug?)`);
+    const loopStart = performance.now();
+    const seat = game.toMove(state)!;
+    const call = adapter.turn(state, seat, ctx);
+    await slots.acquire();
+    let res;
+    try {
+      res = await bots[seat]!.client!.post(call.path, call.body, { deadlineMs: spec.limits.moveMs, maxResponseBytes: spec.limits.maxResponseBytes });
+    } finally {
+      slots.release();
+    }
+    const stats = seatStats[seat]!;
+    stats.moves++;
+    stats.totalMs += res.latencyMs;
+    stats.maxMs = Math.max(stats.maxMs, res.latencyMs);
+
+    let failure: { kind: FailureKind; message: string } | undefined;
+    let action: unknown;
+    if (!res.ok) failure = res.failure;
+    else {
+      const parsed = adapter.parse(res.body, state, seat);
+      if (!parsed.ok) failure = { kind: parsed.kind, message: parsed.message };
+      else {
+        const illegal = game.validate(state, seat, parsed.action);
+        if (illegal) failure = { kind: 'illegal', message: `illegal move ${JSON.stringify(adapter.encode(parsed.action))}: ${illegal}` };
+        else action = parsed.action;
+      }
+    }
+
+    if (failure) {
+      count(stats, failure.kind);
+      const resolution = adapter.onFailure(state, seat, failure.kind, spec.policy);
+      if ('end' in resolution) {
+        moves.push({ ply: moves.length, seat, action: null, latencyMs: round(res.latencyMs), error: failure });
+        ended = { outcome: resolution.end, termination: failure.kind, offender: seat, reason: failure.message };
+        break;
+      }
+      action = resolution.action;
+    }
+
+    state = game.apply(state, seat, action);
+    const encoded = adapter.encode(action);
+    live.state = state;
+    live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
+    moves.push({ ply: moves.length, seat, action: encoded, latencyMs: round(res.latencyMs), ...(failure ? { error: failure } : {}) });
+    options.onMoveTiming?.(performance.now() - loopStart, res.latencyMs);
+  }
+
+  // Tell bots the game is over (CATArena never does; bots that keep per-game state like it).
+  if (adapter.leave && missing < 0) {
+    await Promise.all(
+      bots.map(async (bot, seat) => {
+        // A bot that just timed out or crashed would only make us wait again.
+        if (seat === ended.offender && (ended.termination === 'timeout' || ended.termination === 'crash')) return;
+        const call = adapter.leave!(state, seat, ctx);
+        return bot.client!.post(call.path, call.body, { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
+      }),
+    );
+  }
+  host.finish(live.id);
+
+  const result: MatchResult = {
+    id: matchId(spec),
+    spec,
+    serverGameId: live.id,
+    scores: ended.outcome.scores,
+    winner: ended.outcome.winner,
+    termination: ended.termination,
+    reason: ended.reason,
+    offender: ended.offender,
+    plies: live.history.length,
+    seatStats: seatStats.map((s) => ({ ...s, totalMs: round(s.totalMs), maxMs: round(s.maxMs) })),
+    startedAt,
+    durationMs: round(performance.now() - started),
+  };
+  return { result, setup, moves };
+}
+
+function count(stats: SeatStats, kind: FailureKind | 'join_failed'): void {
+  stats.errors[kind] = (stats.errors[kind] ?? 0) + 1;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

@@ -1,0 +1,79 @@
+// Matches are data: a MatchSpec goes in, a MatchResult comes out. Both are JSON; the spec's id is
+// a hash of its content, so a journal can tell which specs already have results.
+import type { FailureKind, ForfeitPolicy } from '../../games/core/wire.ts';
+import type { Seat } from '../../games/core/game.ts';
+import { contentId } from '../../games/core/rng.ts';
+
+export interface MatchLimits {
+  /** Per-move deadline; the request is aborted when it passes. */
+  moveMs: number;
+  /** Deadline for join_game / leave_game calls. */
+  joinMs: number;
+  /** Largest bot answer accepted, in bytes. */
+  maxResponseBytes: number;
+}
+
+export const DEFAULT_LIMITS: MatchLimits = { moveMs: 10_000, joinMs: 5_000, maxResponseBytes: 1 << 20 };
+
+export interface MatchSpec {
+  game: string;
+  variant: string;
+  /** Strategy id per seat (seat 0 = black / white for chess …). */
+  seats: string[];
+  seed: number;
+  limits: MatchLimits;
+  policy: ForfeitPolicy;
+  /** Grouping for analysis: colour-swapped games of one pairing share `pairing`. */
+  pairing?: string;
+  rep?: number;
+}
+
+/** How a game ended: `normal` when the rules ended it, else the failure that did. */
+export type Termination = 'normal' | FailureKind | 'join_failed';
+
+export interface MoveRecord {
+  ply: number;
+  seat: Seat;
+  /** The action played (encoded), or null when the seat failed. */
+  action: unknown;
+  latencyMs: number;
+  /** Present when the bot's answer failed and a fallback decided. */
+  error?: { kind: FailureKind; message: string };
+}
+
+export interface SeatStats {
+  moves: number;
+  totalMs: number;
+  maxMs: number;
+  errors: Partial<Record<FailureKind | 'join_failed', number>>;
+}
+
+export interface MatchResult {
+  id: string;
+  spec: MatchSpec;
+  /** The id the bots saw (gomoku_xxxxxxxx). */
+  serverGameId: string;
+  scores: number[];
+  winner: Seat | null;
+  termination: Termination;
+  /** The rules' reason ('five_in_row') or the failure's message. */
+  reason: string;
+  /** The seat whose failure ended the game, if any. */
+  offender: Seat | null;
+  plies: number;
+  seatStats: SeatStats[];
+  startedAt: string;
+  durationMs: number;
+}
+
+/** Everything needed to replay and inspect one game. */
+export interface Replay {
+  result: MatchResult;
+  /** Game-specific setup worth seeing without re-running (forbidden cells, deal …). */
+  setup: unknown;
+  moves: MoveRecord[];
+}
+
+export function matchId(spec: MatchSpec): string {
+  return contentId(spec, 20);
+}

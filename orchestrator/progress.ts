@@ -1,0 +1,51 @@
+// Progress on long work: one rewritten line on a terminal, plain periodic lines otherwise
+// (CI logs, pipes). Goes to stderr so stdout stays clean for results.
+
+export interface Progress {
+  phase(text: string): void;
+  tick(done: number, total: number, note?: string): void;
+  done(): void;
+}
+
+export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr, quiet = false): Progress {
+  const tty = Boolean(stream.isTTY);
+  const started = Date.now();
+  let lastPlain = 0;
+  let current = '';
+  const write = (line: string, force = false) => {
+    if (quiet) return;
+    if (tty) {
+      stream.write(`\r\x1b[2K${line}`);
+    } else if (force || Date.now() - lastPlain >= 2_000) {
+      lastPlain = Date.now();
+      stream.write(`${line}\n`);
+    }
+    current = line;
+  };
+  return {
+    phase(text) {
+      if (tty && current) stream.write('\n');
+      current = '';
+      write(`[${label}] ${text}`, true);
+      if (tty) {
+        stream.write('\n');
+        current = '';
+      }
+    },
+    tick(done, total, note) {
+      const elapsed = (Date.now() - started) / 1000;
+      const eta = done > 0 && done < total ? ` ETA ${formatSeconds((elapsed / done) * (total - done))}` : '';
+      write(`[${label}] ${done}/${total} games${eta}${note ? `  ${note}` : ''}`, done === total);
+    },
+    done() {
+      if (tty && current) stream.write('\n');
+      current = '';
+    },
+  };
+}
+
+export function formatSeconds(s: number): string {
+  if (s < 60) return `${Math.round(s)}s`;
+  const m = Math.floor(s / 60);
+  return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
+}

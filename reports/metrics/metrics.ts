@@ -1,0 +1,255 @@
+// Every metric of docs/metrics.md as a pure function of a ScoreMatrix. Agents are addressed by
+// index i (position in W.agents), rounds n by their 1-based number.
+//
+// Missing data: a null cell (no game played) is skipped in every average, and an average over an
+// empty set is null, never NaN. So with one agent S, B and A are null (no j ≠ i); with one round
+// L and C are null (no n ≥ 2) and SI is undefined. A difference with a null side is skipped too.
+import type { ScoreMatrix } from './score-matrix.ts';
+
+/** A Pearson correlation. Undefined (zero variance, or < 2 points) is reported as value 0, as in the paper, with defined: false. */
+export interface Correlation {
+  value: number;
+  defined: boolean;
+}
+
+/** Spreads below this (relative to the values' size) count as zero: means of equal scores may differ in the last bit. */
+const FLAT_TOLERANCE = 1e-12;
+
+/** Arithmetic mean of the non-null values; null when there are none (not NaN). */
+export function mean(values: readonly (number | null)[]): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) {
+    if (v === null) continue;
+    sum += v;
+    n++;
+  }
+  return n > 0 ? sum / n : null;
+}
+
+function diff(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a - b;
+}
+
+function isFlat(xs: readonly number[]): boolean {
+  const max = Math.max(...xs);
+  const min = Math.min(...xs);
+  return max - min <= FLAT_TOLERANCE * Math.max(1, Math.abs(max), Math.abs(min));
+}
+
+/** Sample correlation over the points where both x and y are non-null. */
+export function pearson(x: readonly (number | null)[], y: readonly (number | null)[]): Correlation {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let k = 0; k < Math.min(x.length, y.length); k++) {
+    const a = x[k];
+    const b = y[k];
+    if (a === null || a === undefined || b === null || b === undefined) continue;
+    xs.push(a);
+    ys.push(b);
+  }
+  if (xs.length < 2 || isFlat(xs) || isFlat(ys)) return { value: 0, defined: false };
+  const mx = mean(xs)!;
+  const my = mean(ys)!;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let k = 0; k < xs.length; k++) {
+    const dx = xs[k]! - mx;
+    const dy = ys[k]! - my;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  }
+  const r = Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+  return { value: r + 0, defined: true }; // + 0 turns -0 into 0
+}
+
+const roundList = (W: ScoreMatrix): number[] => Array.from({ length: W.rounds }, (_, k) => k + 1);
+const otherAgents = (W: ScoreMatrix, i: number): number[] => W.agents.map((_, j) => j).filter((j) => j !== i);
+const laterRounds = (W: ScoreMatrix): number[] => roundList(W).slice(1);
+
+/** B_i^n = avg_{j≠i} W[(i,n),(j,n)]: strength within round n. */
+export function baseScore(W: ScoreMatrix, i: number, n: number): number | null {
+  return mean(otherAgents(W, i).map((j) => W.value(i, n, j, n)));
+}
+
+/** S_i = avg_{j≠i} W[(i,1),(j,1)]: round-1 strength (the same formula as B_i^1). */
+export function strategyCoding(W: ScoreMatrix, i: number): number | null {
+  return baseScore(W, i, 1);
+}
+
+/** G_i^n = avg over all other T·N−1 strategies (own other rounds included) of W[(i,n),·]. */
+export function globalPerformance(W: ScoreMatrix, i: number, n: number): number | null {
+  const s = W.index(i, n);
+  const row: (number | null)[] = [];
+  for (let t = 0; t < W.size; t++) if (t !== s) row.push(W.at(s, t));
+  return mean(row);
+}
+
+/** L_i = avg_{n=2..N} (G_i^n − G_i^1): the primary learning score. */
+export function globalLearning(W: ScoreMatrix, i: number): number | null {
+  const g1 = globalPerformance(W, i, 1);
+  return mean(laterRounds(W).map((n) => diff(globalPerformance(W, i, n), g1)));
+}
+
+/** A_i^n = avg_{j≠i} W[(i,n),(j,n−1)], defined for n ≥ 2 (null for n = 1). */
+export function advanceScore(W: ScoreMatrix, i: number, n: number): number | null {
+  if (n < 2) return null;
+  return mean(otherAgents(W, i).map((j) => W.value(i, n, j, n - 1)));
+}
+
+/** C_i = avg_{n=2..N} (A_i^n − B_i^{n−1}): targeted learning against last round's opponents. */
+export function counterAdaptation(W: ScoreMatrix, i: number): number | null {
+  return mean(laterRounds(W).map((n) => diff(advanceScore(W, i, n), baseScore(W, i, n - 1))));
+}
+
+/** S_i^n = avg_{m≠n} W[(i,n),(i,m)]: a bot against the same agent's other rounds. */
+export function selfScore(W: ScoreMatrix, i: number, n: number): number | null {
+  return mean(roundList(W).filter((m) => m !== n).map((m) => W.value(i, n, i, m)));
+}
+
+/** SI_i = Pearson([1..N], [S_i^1..S_i^N]): do later versions beat earlier ones. */
+export function selfImprovement(W: ScoreMatrix, i: number): Correlation {
+  const rounds = roundList(W);
+  return pearson(rounds, rounds.map((n) => selfScore(W, i, n)));
+}
+
+/** U_i = B_i^{1;variant} − B_i^{1;standard}, keyed by agent id; both matrices must hold the same agents. */
+export function generalizability(standard: ScoreMatrix, variant: ScoreMatrix): Record<string, number | null> {
+  const same = standard.agents.length === variant.agents.length && standard.agents.every((a) => variant.agents.includes(a));
+  if (!same) throw new Error('generalizability: the two matrices must hold the same agents');
+  const out: Record<string, number | null> = {};
+  standard.agents.forEach((agent, i) => {
+    out[agent] = diff(baseScore(variant, variant.agentIndex(agent), 1), baseScore(standard, i, 1));
+  });
+  return out;
+}
+
+export interface FieldSeries {
+  /** σ_n: population standard deviation over agents of B_i^n. */
+  sigma: (number | null)[];
+  /** max_i B_i^n − min_i B_i^n. */
+  range: (number | null)[];
+  /** avg_i G_i^n. */
+  meanG: (number | null)[];
+}
+
+/** The per-round field series behind DIS_std, DIS_range and Trend_mean (index n−1 = round n). */
+export function fieldSeries(W: ScoreMatrix): FieldSeries {
+  const agents = W.agents.map((_, i) => i);
+  const out: FieldSeries = { sigma: [], range: [], meanG: [] };
+  for (const n of roundList(W)) {
+    const b = agents.map((i) => baseScore(W, i, n)).filter((v): v is number => v !== null);
+    const mb = mean(b);
+    out.sigma.push(mb === null ? null : Math.sqrt(mean(b.map((v) => (v - mb) ** 2))!));
+    out.range.push(b.length > 0 ? Math.max(...b) - Math.min(...b) : null);
+    out.meanG.push(mean(agents.map((i) => globalPerformance(W, i, n))));
+  }
+  return out;
+}
+
+/** DIS_std = Pearson([1..N], [σ_n]): is the field spreading out or converging. */
+export function dispersionStd(W: ScoreMatrix, series = fieldSeries(W)): Correlation {
+  return pearson(roundList(W), series.sigma);
+}
+
+/** DIS_range = Pearson([1..N], [max_i B_i^n − min_i B_i^n]). */
+export function dispersionRange(W: ScoreMatrix, series = fieldSeries(W)): Correlation {
+  return pearson(roundList(W), series.range);
+}
+
+/** Trend_mean = Pearson([1..N], [avg_i G_i^n]): does the field improve as a whole. */
+export function trendMean(W: ScoreMatrix, series = fieldSeries(W)): Correlation {
+  return pearson(roundList(W), series.meanG);
+}
+
+/** Values within this of a tie block's best value share its mean rank (floating-point noise). */
+const TIE_TOLERANCE = 1e-12;
+
+/**
+ * Ranks, 1 = best; tied agents share the mean of the ranks they span (two tied for first: 1.5
+ * each). Null (and NaN) values are excluded: their rank is null and the others are ranked among
+ * themselves, so a missing metric never pushes an agent below one with a real value.
+ */
+export function ranks(values: Record<string, number | null>, higherIsBetter = true): Record<string, number | null> {
+  const ranked = Object.entries(values)
+    .filter((e): e is [string, number] => e[1] !== null && !Number.isNaN(e[1]))
+    .sort((x, y) => (higherIsBetter ? y[1] - x[1] : x[1] - y[1]));
+  const out: Record<string, number | null> = Object.fromEntries(Object.keys(values).map((k) => [k, null]));
+  for (let start = 0; start < ranked.length; ) {
+    let end = start + 1;
+    while (end < ranked.length && Math.abs(ranked[end]![1] - ranked[start]![1]) <= TIE_TOLERANCE) end++;
+    const meanRank = (start + 1 + end) / 2; // positions start+1 .. end
+    for (let k = start; k < end; k++) out[ranked[k]![0]] = meanRank;
+    start = end;
+  }
+  return out;
+}
+
+export interface AgentMetrics {
+  S: number | null;
+  /** G_i^n, index n−1 = round n. */
+  G: (number | null)[];
+  L: number | null;
+  B: (number | null)[];
+  /** A_i^n, index n−1 = round n; A[0] is always null (A is defined for n ≥ 2). */
+  A: (number | null)[];
+  C: number | null;
+  /** Self scores S_i^n, index n−1 = round n. */
+  self: (number | null)[];
+  SI: Correlation;
+  /** Present only when a variant matrix was given. */
+  U?: number | null;
+}
+
+export interface AllMetrics {
+  perAgent: Record<string, AgentMetrics>;
+  field: FieldSeries & { DIS_std: Correlation; DIS_range: Correlation; Trend_mean: Correlation };
+  /** Undefined SI values are excluded from the SI ranking (rank null). */
+  ranks: Record<'S' | 'L' | 'C' | 'SI', Record<string, number | null>> & { U?: Record<string, number | null> };
+}
+
+export interface MetricsOptions {
+  /** The same agents on the variant rule set: adds U_i and its ranking. */
+  variant?: ScoreMatrix;
+}
+
+/** Every metric at once, as one JSON-serialisable object. */
+export function computeAll(W: ScoreMatrix, opts: MetricsOptions = {}): AllMetrics {
+  const rounds = roundList(W);
+  const U = opts.variant ? generalizability(W, opts.variant) : undefined;
+  const perAgent: Record<string, AgentMetrics> = {};
+  W.agents.forEach((agent, i) => {
+    perAgent[agent] = {
+      S: strategyCoding(W, i),
+      G: rounds.map((n) => globalPerformance(W, i, n)),
+      L: globalLearning(W, i),
+      B: rounds.map((n) => baseScore(W, i, n)),
+      A: rounds.map((n) => advanceScore(W, i, n)),
+      C: counterAdaptation(W, i),
+      self: rounds.map((n) => selfScore(W, i, n)),
+      SI: selfImprovement(W, i),
+      ...(U ? { U: U[agent] ?? null } : {}),
+    };
+  });
+  const series = fieldSeries(W);
+  const pick = (f: (m: AgentMetrics) => number | null) =>
+    Object.fromEntries(W.agents.map((a) => [a, f(perAgent[a]!)]));
+  return {
+    perAgent,
+    field: {
+      DIS_std: dispersionStd(W, series),
+      DIS_range: dispersionRange(W, series),
+      Trend_mean: trendMean(W, series),
+      ...series,
+    },
+    ranks: {
+      S: ranks(pick((m) => m.S)),
+      L: ranks(pick((m) => m.L)),
+      C: ranks(pick((m) => m.C)),
+      SI: ranks(pick((m) => (m.SI.defined ? m.SI.value : null))),
+      ...(U ? { U: ranks(U) } : {}),
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The Sandbox port: start a directory as a service, get a handle back. The process backend is the
+// embedded default; a Docker backend implements the same port.
+
+export type HealthCheck =
+  | { kind: 'http'; path: string; /** acceptable JSON `status` values; any 200 when absent */ statuses?: string[] }
+  | { kind: 'tcp' };
+
+export interface BotStartOptions {
+  /** The bot folder; the start script runs with it as cwd. */
+  dir: string;
+  /** Port the bot must listen on (passed as the single argument of start_ai.sh). */
+  port: number;
+  /** Start script name inside dir (default start_ai.sh). */
+  script?: string;
+  /** How readiness is checked (default: HTTP GET /health, any 200). */
+  health?: HealthCheck;
+  /** How long the bot may take to become healthy (default 20 s). */
+  startTimeoutMs?: number;
+  /**
+   * Extra environment on top of the scrubbed base (PATH=/usr/local/bin:/usr/bin:/bin, HOME=dir,
+   * LANG=C.UTF-8, PYTHONUNBUFFERED=1, PYTHONDONTWRITEBYTECODE=1). Nothing else is inherited.
+   */
+  env?: Record<string, string>;
+  /** Cap on captured stdout+stderr bytes kept in the log file (default 1 MiB). */
+  logCapBytes?: number;
+  /** Where the captured log is written (default: a temp file). */
+  logFile?: string;
+  /** A label for messages ("strategy cautious@r1"). */
+  name?: string;
+}
+
+export interface BotHandle {
+  readonly name: string;
+  readonly port: number;
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  readonly logFile: string;
+  /** Health probe now (one attempt, short timeout). */
+  isHealthy(timeoutMs?: number): Promise<boolean>;
+  /** The last `maxBytes` of the captured log. */
+  logTail(maxBytes?: number): Promise<string>;
+  /**
+   * False once the bot is gone: stopped, or its start script has exited and nothing accepts
+   * connections on the port any more (a daemonised bot stays alive while it holds the port).
+   */
+  alive(): Promise<boolean>;
+  /** Kills the whole process group (and any daemon still holding the port). Idempotent. */
+  stop(): Promise<void>;
+}
+
+export class BotStartError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'no_start_script' | 'port_in_use' | 'exited' | 'unhealthy' | 'spawn_failed',
+    readonly logTail: string,
+  ) {
+    super(message);
+    this.name = 'BotStartError';
+  }
+}
+
+export interface Sandbox {
+  readonly kind: string;
+  start(options: BotStartOptions): Promise<BotHandle>;
+  /** Stops every handle this sandbox started. */
+  close(): Promise<void>;
+}
