@@ -1,0 +1,98 @@
+// Port allocation and probing. Ports come from the OS (listen on 0, then close), never guessed, and
+// are remembered so this process never hands out the same port twice while it is in use.
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+
+const handedOut = new Set<number>();
+
+/** Listens on `port` (0 = any) and closes again; resolves the port bound, or null if it was taken. */
+function tryListen(port: number, host: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(null));
+    server.listen({ port, host, exclusive: true }, () => {
+      const address = server.address();
+      const bound = typeof address === 'object' && address ? address.port : null;
+      server.close(() => resolve(bound));
+    });
+  });
+}
+
+/** A free TCP port that this process has not handed out yet. Give it back with releasePort(). */
+export async function allocatePort(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = await tryListen(0, host);
+    if (port !== null && !handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`could not allocate a free TCP port on ${host} after 100 attempts; is the ephemeral range exhausted?`);
+}
+
+/** A port P such that P and P+1 are both free (bridge bots listen on two ports). Release both. */
+export async function allocatePortPair(host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = await tryListen(0, host);
+    if (port === null || port >= 65535 || handedOut.has(port) || handedOut.has(port + 1)) continue;
+    if ((await tryListen(port + 1, host)) === null) continue;
+    handedOut.add(port);
+    handedOut.add(port + 1);
+    return port;
+  }
+  throw new Error(`could not allocate two adjacent free TCP ports on ${host} after 100 attempts`);
+}
+
+export function releasePort(port: number): void {
+  handedOut.delete(port);
+}
+
+/** True when a TCP connect to host:port succeeds within timeoutMs. */
+export function isPortOpen(port: number, host = '127.0.0.1', timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    const done = (open: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(open);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Polls until nothing accepts connections on the port; false if it is still open at the deadline. */
+export async function waitForPortClosed(port: number, host = '127.0.0.1', timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!(await isPortOpen(port, host, 250))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Socket inodes of LISTENing TCP sockets on `port` (Linux /proc/net/tcp and tcp6; empty elsewhere).
+ * Used to find the process that holds a bot's port after it left our process group.
+ */
+export function listeningSocketInodes(port: number): string[] {
+  const inodes: string[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10 || fields[3] !== '0A') continue; // 0A = TCP_LISTEN
+      const localPort = parseInt(fields[1]!.split(':')[1] ?? '', 16);
+      if (localPort === port && fields[9] !== '0') inodes.push(fields[9]!);
+    }
+  }
+  return inodes;
+}

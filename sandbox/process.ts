@@ -1,0 +1,414 @@
+// The embedded sandbox: runs `bash start_ai.sh <port>` as a plain process in its own session and
+// process group, with a scrubbed environment and a size-capped log. Linux-only for the cleanup of
+// daemons that escaped the group (it reads /proc); elsewhere the group kill is all there is.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_HEALTH, probeHealth } from './health.ts';
+import { isPortOpen, listeningSocketInodes, waitForPortClosed } from './ports.ts';
+import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
+
+export const SCRUBBED_PATH = '/usr/local/bin:/usr/bin:/bin';
+/**
+ * Every bot process carries this variable (a fresh UUID per start). Descendants inherit it even
+ * after setsid or a double fork, so stop() can find them without touching unrelated processes.
+ */
+export const MARKER_VAR = 'CATARENA_BOT_ID';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// /proc helpers
+
+interface ProcInfo { pid: number; ppid: number; pgrp: number; sid: number }
+
+/** Live (non-zombie) processes. Orphans may linger as zombies when PID 1 does not reap; they hold nothing. */
+function liveProcesses(): ProcInfo[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: ProcInfo[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      // "pid (comm) state ppid pgrp session ..."; comm may contain spaces and parentheses.
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (f[0] === 'Z' || f[0] === 'X') continue;
+      out.push({ pid: Number(name), ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]) });
+    } catch {
+      // the process vanished while we looked
+    }
+  }
+  return out;
+}
+
+/** True when the pid no longer names a running process (a zombie counts as gone). */
+export function isProcessGone(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state === 'Z' || state === 'X';
+  } catch {
+    try {
+      process.kill(pid, 0); // no /proc (not Linux): fall back to a signal-0 probe
+      return false;
+    } catch {
+      return true;
+    }
+  }
+}
+
+function hasMarker(pid: number, marker: string): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${MARKER_VAR}=${marker}`);
+  } catch {
+    return false;
+  }
+}
+
+function cwdInside(pid: number, dir: string): boolean {
+  try {
+    const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+    return cwd === dir || cwd.startsWith(dir + path.sep);
+  } catch {
+    return false;
+  }
+}
+
+function holdsSocket(pid: number, sockets: Set<string>): boolean {
+  try {
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' });
+      if (sockets.has(link)) return true;
+    }
+  } catch {
+    // gone, or not ours to inspect
+  }
+  return false;
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // ESRCH: already gone
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The log file: stdout+stderr up to a cap; the rest is read and dropped so the bot never blocks.
+
+class CappedLog {
+  private fd: number | null;
+  private written = 0;
+
+  constructor(readonly file: string, private readonly cap: number) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.fd = fs.openSync(file, 'w');
+  }
+
+  write(chunk: Buffer): void {
+    if (this.fd === null || this.written >= this.cap) return;
+    const room = this.cap - this.written;
+    // Sync writes: bounded by the cap in total, and nothing is ever queued in memory.
+    fs.writeSync(this.fd, chunk.length <= room ? chunk : chunk.subarray(0, room));
+    this.written += Math.min(chunk.length, room);
+    if (this.written >= this.cap) {
+      fs.writeSync(this.fd, `\n[catarena] output truncated at ${this.cap} bytes; the rest was discarded\n`);
+    }
+  }
+
+  close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+export async function readLogTail(file: string, maxBytes = 4096): Promise<string> {
+  try {
+    const fh = await fs.promises.open(file, 'r');
+    try {
+      const { size } = await fh.stat();
+      const length = Math.min(size, maxBytes);
+      const buf = Buffer.alloc(length);
+      await fh.read(buf, 0, length, size - length);
+      return buf.toString('utf8');
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return '';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One running bot
+
+class ProcessBot implements BotHandle {
+  readonly url: string;
+  /** Set when the start script (the group and session leader) has exited. */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private stopping: Promise<void> | null = null;
+  private readonly closed: Promise<void>;
+
+  constructor(
+    readonly name: string,
+    readonly port: number,
+    readonly logFile: string,
+    private readonly dir: string,
+    private readonly marker: string,
+    private readonly health: HealthCheck,
+    private readonly child: ChildProcess,
+    private readonly log: CappedLog,
+    private readonly onStopped: (bot: ProcessBot) => void,
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+    child.once('exit', (code, sig) => (this.exit = { code, signal: sig }));
+    // 'close' = the leader exited and every holder of its stdout/stderr pipes is gone.
+    this.closed = new Promise((r) => child.once('close', () => r()));
+  }
+
+  /** The start script's pid; it is also the process group and session id. */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  isHealthy(timeoutMs = 2000): Promise<boolean> {
+    return probeHealth(this.url, this.health, timeoutMs);
+  }
+
+  logTail(maxBytes = 4096): Promise<string> {
+    return readLogTail(this.logFile, maxBytes);
+  }
+
+  async alive(): Promise<boolean> {
+    if (this.stopping) return false;
+    if (!this.exit) return true;
+    return isPortOpen(this.port, '127.0.0.1', 500);
+  }
+
+  /** Resolves when the leader's output pipes close, or after ms (a daemon may keep them open). */
+  drained(ms: number): Promise<void> {
+    return Promise.race([this.closed, sleep(ms)]);
+  }
+
+  /**
+   * Everything this bot started that is still running: its session and group (same id as the
+   * leader's pid), descendants, processes carrying our marker, and the holder of the bot's port when
+   * its cwd is inside the bot folder. Never this process or its ancestors.
+   */
+  strays(): number[] {
+    const procs = liveProcesses();
+    const byPid = new Map(procs.map((p) => [p.pid, p]));
+    const protectedPids = new Set<number>();
+    for (let p: ProcInfo | undefined = byPid.get(process.pid); p; p = byPid.get(p.ppid)) {
+      protectedPids.add(p.pid);
+      if (p.ppid <= 1) break;
+    }
+    const leader = this.child.pid;
+    const descendsFromLeader = (p: ProcInfo): boolean => {
+      for (let q: ProcInfo | undefined = p, hops = 0; q && hops < 64; q = byPid.get(q.ppid), hops++) {
+        if (q.ppid === leader) return true;
+      }
+      return false;
+    };
+    const sockets = new Set(listeningSocketInodes(this.port).map((inode) => `socket:[${inode}]`));
+    const out: number[] = [];
+    for (const p of procs) {
+      if (protectedPids.has(p.pid)) continue;
+      // Once the leader is gone its pid may be reused; the kernel keeps it reserved only while it
+      // still names a live group or session, so only members (not the pid itself) are ours.
+      if (p.pid === leader) {
+        if (!this.exit) out.push(p.pid);
+        continue;
+      }
+      const ours =
+        (leader !== undefined && (p.sid === leader || p.pgrp === leader || descendsFromLeader(p))) ||
+        hasMarker(p.pid, this.marker) ||
+        (sockets.size > 0 && cwdInside(p.pid, this.dir) && holdsSocket(p.pid, sockets));
+      if (ours) out.push(p.pid);
+    }
+    return out;
+  }
+
+  /** Synchronous last-resort kill, for process 'exit' and signal handlers. */
+  killSync(): void {
+    if (this.child.pid !== undefined && !this.exit) signal(-this.child.pid, 'SIGKILL');
+    for (const pid of this.strays()) signal(pid, 'SIGKILL');
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
+    const leader = this.child.pid;
+    // SIGTERM the group and every stray, give them ~1 s, then SIGKILL whatever is left.
+    for (const [sig, graceMs] of [['SIGTERM', 1000], ['SIGKILL', 2000]] as const) {
+      if (leader !== undefined && !this.exit) signal(-leader, sig);
+      let pids = this.strays();
+      for (const pid of pids) signal(pid, sig);
+      const deadline = Date.now() + graceMs;
+      while (pids.length > 0 && Date.now() < deadline) {
+        await sleep(50);
+        pids = this.strays();
+      }
+      if (pids.length === 0) break;
+    }
+    const closed = await waitForPortClosed(this.port, '127.0.0.1', 3000);
+    await this.drained(200);
+    // Whatever still holds our pipes is not ours to wait for any longer.
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+    this.log.close();
+    this.onStopped(this);
+    if (!closed) {
+      throw new Error(
+        `${this.name}: port ${this.port} is still open after stop; a process outside the bot folder holds it ` +
+          `(find it with: ss -ltnp 'sport = :${this.port}')`,
+      );
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox
+
+export interface ProcessSandboxOptions {
+  /**
+   * Also kill bots on SIGINT, SIGTERM and SIGHUP (default true). After killing them the handler
+   * removes itself and, if no other listener for that signal remains, re-raises the signal so the
+   * process still dies the default way. Pass false when the caller handles signals and calls
+   * close() itself. Bots are always killed on a normal process 'exit'.
+   */
+  handleSignals?: boolean;
+}
+
+const HOOK_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export class ProcessSandbox implements Sandbox {
+  readonly kind = 'process';
+  private readonly bots = new Set<ProcessBot>();
+  private hooked = false;
+
+  constructor(private readonly options: ProcessSandboxOptions = {}) {}
+
+  async start(o: BotStartOptions): Promise<BotHandle> {
+    const script = o.script ?? 'start_ai.sh';
+    const name = o.name ?? path.basename(o.dir);
+    let dir: string;
+    try {
+      dir = fs.realpathSync.native(path.resolve(o.dir)); // real path: compared with /proc/PID/cwd later
+    } catch {
+      throw new BotStartError(`${name}: bot folder not found: ${path.resolve(o.dir)}`, 'no_start_script', '');
+    }
+    const scriptPath = path.join(dir, script);
+    if (!fs.existsSync(scriptPath)) {
+      throw new BotStartError(
+        `${name}: start script not found: ${scriptPath}. A bot folder needs a ${script} that takes the port as its only argument.`,
+        'no_start_script',
+        '',
+      );
+    }
+    // The bot is identified by its port, so a port someone else already serves would look healthy.
+    if (await isPortOpen(o.port, '127.0.0.1', 300)) {
+      throw new BotStartError(
+        `${name}: port ${o.port} already accepts connections before the bot started; another process holds it ` +
+          `(see: ss -ltnp 'sport = :${o.port}'). Allocate ports with allocatePort().`,
+        'port_in_use',
+        '',
+      );
+    }
+    const health = o.health ?? DEFAULT_HEALTH;
+    const startTimeoutMs = o.startTimeoutMs ?? 20_000;
+    const logFile = o.logFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bot-')), 'bot.log');
+    const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
+    const marker = randomUUID();
+    const env = {
+      PATH: SCRUBBED_PATH,
+      HOME: dir,
+      LANG: 'C.UTF-8',
+      PYTHONUNBUFFERED: '1',
+      PYTHONDONTWRITEBYTECODE: '1',
+      ...o.env,
+      [MARKER_VAR]: marker,
+    };
+
+    // detached: the child calls setsid(), so it leads a new session and process group and the
+    // whole group can be signalled at once.
+    const child = spawn('bash', [script, String(o.port)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let spawnError = null as Error | null;
+    child.once('error', (e) => (spawnError = e));
+    child.stdout!.on('data', (c: Buffer) => log.write(c));
+    child.stderr!.on('data', (c: Buffer) => log.write(c));
+
+    const bot = new ProcessBot(name, o.port, logFile, dir, marker, health, child, log, (b) => this.bots.delete(b));
+    this.bots.add(bot);
+    this.hook();
+    const exitedNow = new Promise<void>((r) => child.once('exit', () => r()));
+
+    const fail = async (reason: BotStartError['reason'], message: string): Promise<never> => {
+      await bot.drained(300); // let the last output reach the log before reading its tail
+      await bot.stop().catch(() => {});
+      const tail = await bot.logTail();
+      throw new BotStartError(`${message}. Log: ${logFile}${tail ? `\n--- log tail ---\n${tail}` : ''}`, reason, tail);
+    };
+
+    const deadline = Date.now() + startTimeoutMs;
+    for (;;) {
+      if (spawnError) return fail('spawn_failed', `${name}: could not run bash ${scriptPath}: ${spawnError.message}`);
+      const exit = bot.exit;
+      // Exit 0 is not death: the script may have daemonised the bot. The port decides.
+      if (exit && exit.code !== 0) {
+        const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
+        return fail('exited', `${name}: ${script} ${how} before the bot became healthy on port ${o.port}`);
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        const what = health.kind === 'tcp' ? 'accept TCP connections' : `answer GET ${health.path} with 200`;
+        return fail('unhealthy', `${name}: did not ${what} on port ${o.port} within ${startTimeoutMs} ms; its processes were killed`);
+      }
+      if (await probeHealth(bot.url, health, Math.min(1000, remaining))) return bot;
+      const pause = sleep(Math.min(100, Math.max(0, deadline - Date.now())));
+      await (bot.exit ? pause : Promise.race([pause, exitedNow]));
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.bots].map((b) => b.stop()));
+    this.unhook();
+  }
+
+  /** Kills every bot synchronously (for exit paths where nothing async can run). */
+  cleanup(): void {
+    for (const bot of this.bots) bot.killSync();
+  }
+
+  private readonly onExit = () => this.cleanup();
+  private readonly onSignal = (sig: NodeJS.Signals) => {
+    this.cleanup();
+    this.unhook();
+    if (process.listenerCount(sig) === 0) process.kill(process.pid, sig); // default action: die
+  };
+
+  private hook(): void {
+    if (this.hooked) return;
+    this.hooked = true;
+    process.on('exit', this.onExit);
+    if (this.options.handleSignals ?? true) for (const s of HOOK_SIGNALS) process.on(s, this.onSignal);
+  }
+
+  private unhook(): void {
+    if (!this.hooked) return;
+    this.hooked = false;
+    process.off('exit', this.onExit);
+    for (const s of HOOK_SIGNALS) process.off(s, this.onSignal);
+  }
+}

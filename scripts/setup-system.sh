@@ -1,0 +1,14 @@
+#!/bin/bash
+# Installs the Debian packages the tests and CATArena bots need (root, Debian 12).
+# Idempotent: installs only what is missing.
+set -euo pipefail
+need=()
+/usr/bin/python3 -c 'import flask, requests' 2>/dev/null || need+=(python3-flask python3-requests)
+/usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
+if ((${#need[@]})); then
+  if [ "$(id -u)" != 0 ]; then echo "setup: run as root (or install: ${need[*]})" >&2; exit 1; fi
+  echo "setup: installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+echo "setup: system packages ready"

@@ -1,0 +1,43 @@
+// Test bot folders made on the fly: misbehaving node bots, a CATArena-style Python/Flask bot,
+// and arbitrary start scripts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/bots');
+
+export function tempDir(prefix = 'catarena-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function botDir(name: string, startScript: string, files: Record<string, string> = {}): string {
+  const dir = path.join(tempDir(), name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'start_ai.sh'), startScript);
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
+  return dir;
+}
+
+/** A node bot from tests/fixtures/bots/misbehave.mjs in the given mode. */
+export function misbehavingBot(mode: string, startPrefix = 'exec'): string {
+  return botDir(mode, `#!/bin/bash\n${startPrefix} node ${path.join(FIXTURES, 'misbehave.mjs')} "$1" ${mode}\n`);
+}
+
+/** The CATArena-style Flask bot; its requests are recorded in <dir>/requests.jsonl. */
+export function flaskBot(name = 'flask_bot'): string {
+  return botDir(name, '#!/bin/bash\ncd "$(dirname "$0")"\npython3 catarena_style.py "$1"\n', {
+    'catarena_style.py': fs.readFileSync(path.join(FIXTURES, 'catarena_style.py'), 'utf8'),
+  });
+}
+
+export function hasFlask(): boolean {
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import flask, requests'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const BUILTIN = (name: string, game = 'gomoku') => path.resolve(import.meta.dirname, '../../games', game, 'bots', name);
