@@ -1,0 +1,78 @@
+// The command line as a user runs it: the real binary, real bots, real run directories.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { misbehavingBot, tempDir } from './helpers/bots.ts';
+
+const run = promisify(execFile);
+const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
+
+async function catarena(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run('node', [BIN, ...args], { timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('catarena CLI', () => {
+  it('--help explains the commands', async () => {
+    const r = await catarena('--help');
+    expect(r.code).toBe(0);
+    for (const cmd of ['play', 'arena', 'validate']) expect(r.stdout).toContain(cmd);
+    const play = await catarena('play', '--help');
+    expect(play.stdout).toMatch(/--move-timeout/);
+    expect(play.stdout).toMatch(/--policy/);
+  });
+
+  it('play prints the result and where the replays are', async () => {
+    const out = tempDir();
+    const r = await catarena('play', 'builtin:heuristic', 'builtin:random', '--games', '2', '--out', out, '--variant', 'variant');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/heuristic\s+1\.000\s+2W\/0D\/0L/);
+    const runDir = /run directory: (\S+)/.exec(r.stdout)![1]!;
+    expect(fs.readdirSync(path.join(runDir, 'replays'))).toHaveLength(2);
+    const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', fs.readdirSync(path.join(runDir, 'replays'))[0]!), 'utf8'));
+    expect(replay.setup.forbidden).toHaveLength(15);
+    expect(replay.moves.length).toBe(replay.result.plies);
+    expect(replay.moves[0]).toMatchObject({ ply: 0, seat: 0, action: expect.any(Array), latencyMs: expect.any(Number) });
+  });
+
+  it('arena writes the cross-table as JSON and CSV', async () => {
+    const out = tempDir();
+    const r = await catarena('arena', 'builtin:heuristic', 'builtin:random', misbehavingBot('ok'), '--reps', '1', '--out', out, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.table).toHaveLength(3);
+    const csv = fs.readFileSync(path.join(result.runDir, 'crosstable.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('strategy,heuristic,random,ok,total,score,games,timeouts,failures,avg_move_ms');
+    expect(csv).toHaveLength(4);
+    expect(fs.readFileSync(path.join(result.runDir, 'journal.jsonl'), 'utf8').trim().split('\n')).toHaveLength(6);
+  });
+
+  it('validate passes a good bot and explains a bad one in plain words', async () => {
+    const good = await catarena('validate', 'builtin:heuristic', '--variant', 'variant');
+    expect(good.code, good.stdout + good.stderr).toBe(0);
+    expect(good.stdout).toMatch(/^PASS/);
+    expect(good.stdout).toMatch(/started and healthy in \d+ ms/);
+    const bad = await catarena('validate', misbehavingBot('off_board'));
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/^FAIL/);
+    expect(bad.stdout).toMatch(/illegal move \[15,3\]: off_board/);
+  });
+
+  it('rejects bad input with a clear message', async () => {
+    const noBot = await catarena('play', '/nonexistent/bot', 'builtin:random');
+    expect(noBot.code).toBe(1);
+    expect(noBot.stderr).toMatch(/start_ai\.sh is missing/);
+    const badVariant = await catarena('play', 'builtin:random', 'builtin:random', '--variant', 'renju');
+    expect(badVariant.stderr).toMatch(/unknown variant "renju" for gomoku; available: standard, variant/);
+    const badNumber = await catarena('arena', 'a', 'b', '--reps', 'zero');
+    expect(badNumber.code).toBe(2);
+    expect(badNumber.stderr).toMatch(/expected a whole number/);
+  });
+});
