@@ -13,20 +13,8 @@ import {
 } from '../reports/metrics/metrics.ts';
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';
 import { bradleyTerry } from '../reports/metrics/bradley-terry.ts';
+import { AGENTS, WORKED } from './fixtures/worked-vector.ts';
 
-// The worked vector of docs/metrics.md.
-const WORKED = [
-  [null, 0.75, 0.5, 0.25, 1.0, 0.625, 0.375, 0.875, 0.125],
-  [0.25, null, 0.5, 0.25, 0.75, 0.0, 0.5, 0.625, 0.375],
-  [0.5, 0.5, null, 0.875, 1.0, 0.25, 0.5, 0.125, 0.75],
-  [0.75, 0.75, 0.125, null, 0.375, 0.625, 0.0, 0.25, 0.5],
-  [0.0, 0.25, 0.0, 0.625, null, 0.875, 0.75, 0.5, 0.625],
-  [0.375, 1.0, 0.75, 0.375, 0.125, null, 0.125, 0.375, 1.0],
-  [0.625, 0.5, 0.5, 1.0, 0.25, 0.875, null, 0.25, 0.5],
-  [0.125, 0.375, 0.875, 0.75, 0.5, 0.625, 0.75, null, 0.75],
-  [0.875, 0.625, 0.25, 0.5, 0.375, 0.0, 0.5, 0.25, null],
-];
-const AGENTS = ['0', '1', '2'];
 
 /** A T·N square matrix with every off-diagonal cell `fill`. */
 function filled(size: number, fill: number | null): (number | null)[][] {

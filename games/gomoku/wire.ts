@@ -21,8 +21,8 @@ function currentPlayer(state: GomokuState): string {
   return state.moves.length ? COLOURS[state.moves[state.moves.length - 1]!.seat] : 'black';
 }
 
-function stateBody(game: LiveGame<GomokuState>) {
-  const s = game.state;
+/** GET /games/{id}/state's body for a state (also the final_state of CATArena's reports). */
+export function stateBody(s: GomokuState): Record<string, unknown> {
   const body: Record<string, unknown> = {
     current_player: currentPlayer(s),
     board: s.board,
@@ -113,7 +113,7 @@ export const gomokuWire: WireAdapter<GomokuState, GomokuMove> = {
     }),
     route(game, method, sub, body) {
       const g = game as LiveGame<GomokuState>;
-      if (method === 'GET' && sub === 'state') return { status: 200, body: stateBody(g) };
+      if (method === 'GET' && sub === 'state') return { status: 200, body: stateBody(g.state) };
       if (method === 'GET' && sub === 'history') {
         const moves = g.history.map((h) => ({ player: COLOURS[h.seat], position: h.action, timestamp: h.timestamp }));
         return { status: 200, body: { moves } };

@@ -1,0 +1,108 @@
+// The per-track sections of the Markdown report: learning details (paper Tables 9–11), the score
+// matrix W, Elo per strategy, error rates (Table 16), cost (Table 17) and failed strategies.
+import { trackName, type TrackSummary } from '../orchestrator/tourney/types.ts';
+import { corr, duration, MISSING, mdTable, num, pct, withCI } from './markdown-format.ts';
+
+const roundsOf = (t: TrackSummary) => Array.from({ length: t.rounds }, (_, k) => k + 1);
+
+/** Tables 9–11 for one track: G^n and L; B^n, A^n and C; S^n and SI; then the field's trends. */
+export function learningDetails(t: TrackSummary): string {
+  const rs = roundsOf(t);
+  const m = (a: string) => t.metrics.perAgent[a];
+  const ci = (a: string) => t.bootstrap.perAgent[a];
+  const g = mdTable(
+    ['Agent', ...rs.map((n) => `G^${n}`), 'L'],
+    t.agents.map((a) => [a, ...rs.map((n) => num(m(a)?.G[n - 1])), withCI(m(a)?.L, ci(a)?.L)]),
+  );
+  const later = rs.slice(1);
+  const b = mdTable(
+    ['Agent', ...rs.map((n) => `B^${n}`), ...later.map((n) => `A^${n}`), 'C'],
+    t.agents.map((a) => [a, ...rs.map((n) => num(m(a)?.B[n - 1])), ...later.map((n) => num(m(a)?.A[n - 1])), withCI(m(a)?.C, ci(a)?.C)]),
+  );
+  const s = mdTable(
+    ['Agent', ...rs.map((n) => `S^${n}`), 'SI'],
+    t.agents.map((a) => [a, ...rs.map((n) => num(m(a)?.self[n - 1])), corr(m(a)?.SI)]),
+  );
+  const f = t.metrics.field;
+  const field = mdTable(
+    ['Round', 'σ_n of B^n', 'max − min of B^n', 'mean G^n'],
+    rs.map((n) => [String(n), num(f.sigma[n - 1]), num(f.range[n - 1]), num(f.meanG[n - 1])]),
+  );
+  return [
+    `### ${trackName(t)}`,
+    '',
+    `Global performance G^n per round and global learning L (Table 9 layout):`,
+    '',
+    g,
+    '',
+    `Base score B^n, advance score A^n and counter-adaptation C (Table 10 layout):`,
+    '',
+    b,
+    '',
+    `Self scores S^n against the agent's other rounds and self-improvement SI (Table 11 layout):`,
+    '',
+    s,
+    '',
+    'Field trends:',
+    '',
+    field,
+    '',
+    `DIS_std = ${corr(f.DIS_std)} · DIS_range = ${corr(f.DIS_range)} · Trend_mean = ${corr(f.Trend_mean)}`,
+  ].join('\n');
+}
+
+/** W, strategy × strategy: row = the strategy scoring; '·' diagonal, '?' never met. */
+export function scoreMatrix(t: TrackSummary): string {
+  const labels = t.W.strategies;
+  const rows = labels.map((label, s) => [label, ...labels.map((_, c) => (s === c ? '·' : (t.W.W[s]?.[c] ?? null) === null ? '?' : num(t.W.W[s]![c]!, 2)))]);
+  return [`### ${trackName(t)}`, '', mdTable(['W', ...labels], rows)].join('\n');
+}
+
+export function eloTable(t: TrackSummary): string {
+  const rows = Object.entries(t.elo)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([id, elo]) => [id, num(elo, 1)]);
+  return [`### ${trackName(t)}`, '', rows.length ? mdTable(['Strategy', 'Elo'], rows) : 'No ratings.'].join('\n');
+}
+
+/** Table 16: every kind as a share of the agent's requests (moves asked + joins). */
+export function errorRows(tracks: TrackSummary[]): string {
+  const rows = tracks.flatMap((t) =>
+    Object.entries(t.errors).map(([agent, e]) => [
+      trackName(t),
+      agent,
+      String(e.requests),
+      pct(e.timeout, e.requests),
+      pct(e.http_error, e.requests),
+      pct(e.malformed, e.requests),
+      pct(e.illegal, e.requests),
+      pct(e.crash, e.requests),
+      e.requests > 0 ? `${(100 * e.rate).toFixed(2)}%` : MISSING,
+    ]),
+  );
+  if (!rows.length) return 'No requests recorded.';
+  return mdTable(['Track', 'Agent', 'Requests', 'Timeout', 'HTTP error', 'Malformed', 'Illegal', 'Crash', 'Error rate'], rows, 2);
+}
+
+/** Table 17: development cost summed over each agent's rounds. */
+export function costRows(tracks: TrackSummary[]): string {
+  const rows = tracks.flatMap((t) =>
+    Object.entries(t.cost).map(([agent, c]) => [
+      trackName(t),
+      agent,
+      String(c.rounds),
+      duration(c.wallMs),
+      String(c.toolCalls),
+      c.tokens ? `${c.tokens.input} in / ${c.tokens.output} out` : MISSING,
+      String(c.linesOfCode),
+    ]),
+  );
+  if (!rows.length) return 'No cost recorded.';
+  return mdTable(['Track', 'Agent', 'Rounds', 'Wall time', 'Tool calls', 'Tokens', 'Lines of code'], rows, 2);
+}
+
+export function failedStrategies(tracks: TrackSummary[]): string {
+  const failed = tracks.flatMap((t) => t.strategies.filter((s) => s.status === 'failed').map((s) => ({ track: trackName(t), ...s })));
+  if (!failed.length) return 'None: every strategy built and validated.';
+  return failed.map((s) => `- ${s.track} · \`${s.id}\`: ${(s.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 300)}`).join('\n');
+}

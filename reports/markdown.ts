@@ -1,0 +1,115 @@
+// The human report of a whole run (report.md), laid out like the paper's tables, and the short
+// leaderboard printed at the end of `catarena tourney`.
+import { trackName, type TourneySummary, type TrackSummary } from '../orchestrator/tourney/types.ts';
+import { mdTable, num, textTable, withCI } from './markdown-format.ts';
+import { costRows, eloTable, errorRows, failedStrategies, learningDetails, scoreMatrix } from './markdown-tracks.ts';
+
+const unique = <T>(xs: T[]) => [...new Set(xs)];
+
+/** One line of the config's settings; nested values as compact JSON. */
+function configLine(config: unknown): string {
+  if (config === null || typeof config !== 'object') return config === undefined ? '—' : JSON.stringify(config);
+  const parts = Object.entries(config as Record<string, unknown>).map(([k, v]) => {
+    if (Array.isArray(v) && v.every((x) => typeof x !== 'object')) return `${k}=${v.join(',')}`;
+    return `${k}=${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`;
+  });
+  return parts.join(' · ') || '—';
+}
+
+function header(s: TourneySummary): string {
+  const agents = unique(s.tracks.flatMap((t) => t.agents));
+  const games = s.tracks.reduce((n, t) => n + t.games, 0);
+  const rounds = unique(s.tracks.map((t) => t.rounds));
+  const roundText = rounds.length <= 1 ? String(rounds[0] ?? '—') : s.tracks.map((t) => `${trackName(t)} ${t.rounds}`).join(', ');
+  return [
+    `# CATArena tournament report: ${s.runId}`,
+    '',
+    `- Run directory: \`${s.runDir}\``,
+    `- Started: ${s.createdAt} · finished: ${s.finishedAt}`,
+    `- Agents (${agents.length}): ${agents.join(', ') || '—'}`,
+    `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}`).join(', ')})` : ''}`,
+    `- Rule sets: ${s.tracks.map(trackName).join(', ') || '—'}`,
+    `- Rounds: ${roundText}`,
+    `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
+    `- Config: ${configLine(s.config)}`,
+    '',
+    'S = strategy coding (round-1 strength), L = global learning, G.A. = generalizability U (variant B¹ − standard B¹); ' +
+      'see docs/metrics.md. Numbers have 3 decimals, 95% bootstrap intervals in brackets, — = no data.',
+  ].join('\n');
+}
+
+/** Paper Table 3: average rank over the tracks, by S and by L. */
+function leaderboardSection(s: TourneySummary): string {
+  const rows = s.leaderboard.map((e, k) => [String(k + 1), e.agent, num(e.meanRankS), num(e.meanRankL), num(e.meanS), num(e.meanL)]);
+  return [
+    '## Leaderboard (Table 3 layout)',
+    '',
+    `Average rank over ${s.tracks.length} track(s) (1 = best; ties share the mean rank).`,
+    '',
+    rows.length ? mdTable(['#', 'Agent', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L'], rows, 2) : 'No agents.',
+  ].join('\n');
+}
+
+/** Paper Table 4: per game, S.C. and G.L. per rule set, and G.A. when both rule sets ran. */
+function gameSection(s: TourneySummary, game: string, tracks: TrackSummary[]): string {
+  const agents = unique(tracks.flatMap((t) => t.agents));
+  const U = s.generalizability[game];
+  const head = ['Agent', ...tracks.flatMap((t) => [`${t.variant} S.C.`, `${t.variant} G.L.`]), ...(U ? ['G.A.'] : [])];
+  const rows = agents.map((a) => [
+    a,
+    ...tracks.flatMap((t) => {
+      const m = t.metrics.perAgent[a];
+      const ci = t.bootstrap.perAgent[a];
+      return [withCI(m?.S, ci?.S), withCI(m?.L, ci?.L)];
+    }),
+    ...(U ? [num(U[a])] : []),
+  ]);
+  return [`### ${game}`, '', mdTable(head, rows)].join('\n');
+}
+
+function table4Section(s: TourneySummary): string {
+  const games = unique(s.tracks.map((t) => t.game));
+  const parts = games.map((g) => gameSection(s, g, s.tracks.filter((t) => t.game === g)));
+  return ['## Strategy coding, global learning and generalizability (Table 4 layout)', ...(parts.length ? parts : ['No tracks.'])].join('\n\n');
+}
+
+function perTrack(title: string, render: (t: TrackSummary) => string, tracks: TrackSummary[], note?: string): string {
+  return [`## ${title}`, ...(note ? [note] : []), ...tracks.map(render)].join('\n\n');
+}
+
+export function renderMarkdown(summary: TourneySummary): string {
+  const t = summary.tracks;
+  const sections = [
+    header(summary),
+    leaderboardSection(summary),
+    table4Section(summary),
+    perTrack('Learning details (Tables 9–11 layout)', learningDetails, t),
+    ['## HTTP error rates per agent (Table 16 layout)', 'Share of the agent\'s bot requests (moves asked + joins); a failed join counts as an HTTP error.', errorRows(t)].join('\n\n'),
+    ['## Cost per agent (Table 17 layout)', 'Summed over the agent\'s rounds; tokens — when no LLM was used.', costRows(t)].join('\n\n'),
+    perTrack('Score matrices W', scoreMatrix, t, 'Row = the strategy scoring (agent@round), 2 decimals; · = diagonal, ? = never met.'),
+    perTrack('Elo per strategy (Bradley–Terry)', eloTable, t),
+    ['## Failed strategies', failedStrategies(t)].join('\n\n'),
+  ];
+  return `${sections.join('\n\n')}\n`;
+}
+
+/** A short plain-text leaderboard for the terminal: rank, agent, mean ranks, S/L per track. */
+export function renderLeaderboard(summary: TourneySummary, maxAgents = 10): string {
+  const tracks = summary.tracks;
+  const rows = [['#  agent', 'rank S', 'rank L', ...tracks.map((t) => `${trackName(t)} S/L`)]];
+  summary.leaderboard.slice(0, maxAgents).forEach((e, k) => {
+    rows.push([
+      `${String(k + 1).padEnd(2)} ${e.agent}`,
+      num(e.meanRankS, 2),
+      num(e.meanRankL, 2),
+      ...tracks.map((t) => {
+        const m = t.metrics.perAgent[e.agent];
+        return `${num(m?.S)}/${num(m?.L)}`;
+      }),
+    ]);
+  });
+  const lines = [`Leaderboard: mean rank over ${tracks.length} track(s), 1 = best`, ...textTable(rows)];
+  const more = summary.leaderboard.length - maxAgents;
+  if (more > 0) lines.push(`… ${more} more agent(s) in report.md`);
+  return lines.join('\n');
+}

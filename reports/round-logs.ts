@@ -1,0 +1,175 @@
+// After round n is played: the files round n+1's agents read in their logs folder. For games with
+// a CATArena writer, CATArena's own arena report files (names and shapes of compat §2.7) so that
+// CATArena's prompt and agents trained on it find what they expect; for every game our richer
+// round_report.json.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MatchResult, Replay } from '../orchestrator/match/types.ts';
+import type { HeadToHead, RoundReport, StrategyRecord } from '../orchestrator/tourney/types.ts';
+import {
+  buildCatarenaReport,
+  historyReport,
+  pythonTimestamp,
+  reportCsv,
+  reportText,
+  type CatarenaGameShapes,
+} from './catarena-report.ts';
+import { finalState } from './replay-state.ts';
+import { crossTable } from './tables/crosstable.ts';
+
+export interface RoundLogsInput {
+  game: string;
+  variant: string;
+  round: number;
+  policy: string;
+  /** Strategy records known to the caller (at least round n's); older opponents may be left out. */
+  strategies: StrategyRecord[];
+  /** The games of round n: round-n strategies against each other and against earlier strategies. */
+  results: MatchResult[];
+  replays: Replay[];
+  now?: Date;
+}
+
+interface CatarenaWriter extends CatarenaGameShapes {
+  title: string;
+  /** File names for one report; `tid` = "tournament_<unix seconds>". */
+  files(tid: string, unixSeconds: number): { json: string; csv: string; txt: string; history: string; extraCsv: string[] };
+}
+
+/** Wall-clock time of each played move: game start plus the latencies up to and including it. */
+function moveTimes(replay: Replay): string[] {
+  let t = Date.parse(replay.result.startedAt);
+  return replay.moves.map((m) => new Date((t += m.latencyMs)).toISOString());
+}
+
+const gomokuWriter: CatarenaWriter = {
+  title: 'Gomoku AI tournament report',
+  seatNames: ['black', 'white'],
+  history(replay) {
+    const times = moveTimes(replay);
+    const moves = replay.moves.flatMap((m, k) =>
+      m.action === null ? [] : [{ player: m.seat === 0 ? 'black' : 'white', position: m.action, timestamp: times[k]! }],
+    );
+    return { moves };
+  },
+  finalState,
+  files: (tid, unixSeconds) => ({
+    json: `tournament_report_${tid}.json`,
+    csv: `tournament_report_${tid}.csv`,
+    txt: `tournament_report_${tid}.txt`,
+    history: `tournament_report_history_${tid}.json`,
+    // CATArena's round-2 prompt globs <log_path>/*_arena_report_*.csv, which the shipped gomoku
+    // arena's name does not match (compat §6.1): write the name the prompt expects as well.
+    extraCsv: [`gomoku_arena_report_${unixSeconds}.csv`],
+  }),
+};
+
+/** Games with CATArena report files; others get round_report.json only. */
+const WRITERS: Record<string, CatarenaWriter> = { gomoku: gomokuWriter };
+
+/** agent and round of a strategy id: from its record, else from the "agent@rN" form. */
+function describer(strategies: StrategyRecord[], round: number) {
+  const known = new Map(strategies.map((s) => [s.id, { agent: s.agent, round: s.round }]));
+  return (id: string) => {
+    const hit = known.get(id);
+    if (hit) return hit;
+    const m = /^(.*)@r(\d+)$/.exec(id);
+    return m ? { agent: m[1]!, round: Number(m[2]) } : { agent: id, round };
+  };
+}
+
+/** Report order: round n's strategies first (what agents look for), then older ones, newest first. */
+function participantOrder(input: RoundLogsInput): string[] {
+  const current = input.strategies.filter((s) => s.round === input.round);
+  const older = input.strategies.filter((s) => s.round !== input.round).sort((a, b) => b.round - a.round);
+  return [...current, ...older].map((s) => s.id);
+}
+
+export function buildRoundReport(input: RoundLogsInput): RoundReport {
+  const describe = describer(input.strategies, input.round);
+  const rows = crossTable(input.results, participantOrder(input)).filter((r) => r.games > 0);
+  const standings = rows
+    .map((r) => ({
+      id: r.id,
+      ...describe(r.id),
+      games: r.games,
+      ...r.total,
+      score: r.score,
+      failures: r.failures,
+      avgMoveMs: r.avgMoveMs,
+    }))
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+
+  const pairwise: Record<string, Record<string, HeadToHead>> = {};
+  for (const result of input.results) {
+    if (result.spec.seats.length !== 2) continue;
+    result.spec.seats.forEach((id, seat) => {
+      const other = result.spec.seats[1 - seat]!;
+      const score = result.scores[seat]!;
+      const h = ((pairwise[id] ??= {})[other] ??= { games: 0, wins: 0, draws: 0, losses: 0, score: 0 });
+      h.games++;
+      h[score > 0.5 ? 'wins' : score < 0.5 ? 'losses' : 'draws']++;
+      h.score += score; // a sum until the division below
+    });
+  }
+  for (const row of Object.values(pairwise)) for (const h of Object.values(row)) h.score /= h.games;
+
+  return {
+    game: input.game,
+    variant: input.variant,
+    round: input.round,
+    policy: input.policy,
+    strategies: input.strategies.map((s) => ({
+      id: s.id,
+      agent: s.agent,
+      round: s.round,
+      status: s.status,
+      ...(s.failure !== undefined ? { failure: s.failure } : {}),
+    })),
+    standings,
+    pairwise,
+    games: input.results.length,
+  };
+}
+
+/** Writes round n's logs into `dir` (created if needed); returns the paths written. */
+export async function writeRoundLogs(dir: string, input: RoundLogsInput): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const written: string[] = [];
+  const put = async (name: string, text: string) => {
+    const path = join(dir, name);
+    await writeFile(path, text, 'utf8');
+    written.push(path);
+  };
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+  const writer = WRITERS[input.game];
+  if (writer) {
+    const now = input.now ?? new Date();
+    const unixSeconds = Math.floor(now.getTime() / 1000);
+    const tid = `tournament_${unixSeconds}`;
+    const describe = describer(input.strategies, input.round);
+    const report = buildCatarenaReport({
+      tournamentId: tid,
+      startTime: pythonTimestamp(now),
+      nameOf: (id) => {
+        const { agent, round } = describe(id);
+        return `${agent} AI (round ${round})`;
+      },
+      order: participantOrder(input),
+      results: input.results,
+      replays: new Map(input.replays.map((r) => [r.result.serverGameId, r])),
+      shapes: writer,
+    });
+    const files = writer.files(tid, unixSeconds);
+    const csv = reportCsv(report);
+    const extra = [`Game: ${input.game} (${input.variant}), round ${input.round}, forfeit policy: ${input.policy}`];
+    await put(files.json, json(report));
+    await put(files.txt, reportText(report, writer.title, extra));
+    await put(files.csv, csv);
+    for (const name of files.extraCsv) await put(name, csv);
+    await put(files.history, json(historyReport(report)));
+  }
+  await put('round_report.json', json(buildRoundReport(input)));
+  return written;
+}

@@ -1,0 +1,111 @@
+// Pure helpers the tourney uses to build a TrackSummary and the run's leaderboard: error rates per
+// agent (paper Table 16), cost per agent (Table 17) and average ranks over tracks (Table 3).
+import type { CostRecord } from '../agents/types.ts';
+import { adapterFor } from '../games/registry.ts';
+import type { MatchResult } from '../orchestrator/match/types.ts';
+import type { ErrorRates, StrategyRecord, TourneySummary, TrackSummary } from '../orchestrator/tourney/types.ts';
+import { mean, ranks } from './metrics/metrics.ts';
+
+/** Whether a game's bots get a join_game call before the first move. */
+function gameHasJoin(game: string): boolean {
+  try {
+    return adapterFor(game).join !== undefined;
+  } catch {
+    return false; // a game this build does not know: count moves only
+  }
+}
+
+/** A bot that could not be started: the runner ends the game as a 'crash' before asking anyone. */
+const notStarted = (result: MatchResult) => result.termination === 'crash' && result.seatStats.every((s) => s.moves === 0);
+
+/** Join requests a seat made in one game: the runner joins seats in order and stops at the first failure. */
+function joinsOf(result: MatchResult, seat: number, hasJoin: boolean): number {
+  if (!hasJoin || notStarted(result)) return 0;
+  if (result.termination === 'join_failed' && result.offender !== null) return seat <= result.offender ? 1 : 0;
+  return 1;
+}
+
+const KINDS = ['timeout', 'http_error', 'malformed', 'illegal', 'crash'] as const;
+
+/**
+ * Error rates per agent over every bot request (moves asked + joins). A failed join counts as an
+ * http_error. A bot that never started counts its start as one failed request, so rate ≤ 1.
+ */
+export function errorRates(
+  results: MatchResult[],
+  agentOf: (strategyId: string) => string,
+  hasJoin: (game: string) => boolean = gameHasJoin,
+): Record<string, ErrorRates> {
+  const out: Record<string, ErrorRates> = {};
+  for (const result of results) {
+    const join = hasJoin(result.spec.game);
+    result.spec.seats.forEach((id, seat) => {
+      const stats = result.seatStats[seat];
+      if (!stats) return;
+      const r = (out[agentOf(id)] ??= { requests: 0, timeout: 0, http_error: 0, malformed: 0, illegal: 0, crash: 0, rate: 0 });
+      const failedStart = notStarted(result) && result.offender === seat ? 1 : 0;
+      r.requests += stats.moves + joinsOf(result, seat, join) + failedStart;
+      for (const kind of KINDS) r[kind] += stats.errors[kind] ?? 0;
+      r.http_error += stats.errors.join_failed ?? 0;
+    });
+  }
+  for (const r of Object.values(out)) {
+    const failed = KINDS.reduce((sum, kind) => sum + r[kind], 0);
+    r.rate = r.requests > 0 ? failed / r.requests : 0;
+  }
+  return out;
+}
+
+/** Cost summed over each agent's strategies; tokens stay null unless some round reported them. */
+export function costByAgent(strategies: Array<Pick<StrategyRecord, 'agent' | 'cost'>>): Record<string, CostRecord & { rounds: number }> {
+  const out: Record<string, CostRecord & { rounds: number }> = {};
+  for (const { agent, cost } of strategies) {
+    const c = (out[agent] ??= { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0, rounds: 0 });
+    c.wallMs += cost.wallMs;
+    c.toolCalls += cost.toolCalls;
+    c.linesOfCode += cost.linesOfCode;
+    c.rounds += 1;
+    if (cost.tokens) {
+      c.tokens ??= { input: 0, output: 0 };
+      c.tokens.input += cost.tokens.input;
+      c.tokens.output += cost.tokens.output;
+    }
+  }
+  return out;
+}
+
+type Entry = TourneySummary['leaderboard'][number];
+
+/**
+ * Paper Table 3: per agent the mean over tracks of its rank by S and by L (ties share the mean
+ * rank; a track where the metric is null does not count), plus the mean S and L. Sorted by the
+ * mean of the two mean ranks (agents without any rank last), then by agent id.
+ */
+export function leaderboard(tracks: Array<Pick<TrackSummary, 'agents' | 'metrics'>>): Entry[] {
+  const agents = [...new Set(tracks.flatMap((t) => t.agents))];
+  const rankS: Record<string, (number | null)[]> = {};
+  const rankL: Record<string, (number | null)[]> = {};
+  const valS: Record<string, (number | null)[]> = {};
+  const valL: Record<string, (number | null)[]> = {};
+  for (const track of tracks) {
+    const s = Object.fromEntries(track.agents.map((a) => [a, track.metrics.perAgent[a]?.S ?? null]));
+    const l = Object.fromEntries(track.agents.map((a) => [a, track.metrics.perAgent[a]?.L ?? null]));
+    const rs = ranks(s);
+    const rl = ranks(l);
+    for (const a of track.agents) {
+      (rankS[a] ??= []).push(rs[a] ?? null);
+      (rankL[a] ??= []).push(rl[a] ?? null);
+      (valS[a] ??= []).push(s[a] ?? null);
+      (valL[a] ??= []).push(l[a] ?? null);
+    }
+  }
+  const entries = agents.map((agent) => ({
+    agent,
+    meanRankS: mean(rankS[agent] ?? []),
+    meanRankL: mean(rankL[agent] ?? []),
+    meanS: mean(valS[agent] ?? []),
+    meanL: mean(valL[agent] ?? []),
+  }));
+  const key = (e: Entry) => mean([e.meanRankS, e.meanRankL]) ?? Infinity;
+  return entries.sort((a, b) => key(a) - key(b) || a.agent.localeCompare(b.agent));
+}
