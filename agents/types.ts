@@ -1,0 +1,60 @@
+// The Agent port: an agent develops one strategy (a bot folder with start_ai.sh) for one game,
+// rule set and round, inside a workspace that holds exactly what the protocol allows it to see.
+
+export interface Workspace {
+  /** Root of the workspace; the agent may read anything below it and nothing outside. */
+  dir: string;
+  game: string;
+  variant: string;
+  /** 1-based development round. */
+  round: number;
+  agentId: string;
+  /** The game environment: README.md, develop_instruction.md, protocol.md, AI_example/ (a sample bot). */
+  envDir: string;
+  /** Where the agent writes its bot (start_ai.sh + code). */
+  outputDir: string;
+  /** Round > 1: the previous round's bot of every agent, as last_round/<agentId>/. */
+  lastRoundDir?: string;
+  /** Round > 1: the previous round's reports (CATArena file names plus round_report.json). */
+  logsDir?: string;
+  /** The task text, as the agent's prompt (also written to TASK.md). */
+  task: string;
+  /** A live game server for self-play during development. */
+  gameServerUrl?: string;
+  /** Per-move deadline the bot will play under. */
+  moveTimeoutMs: number;
+  /** Seed for agents that make random choices (different seeds → different agents). */
+  seed: number;
+}
+
+export interface DevelopBudget {
+  /** Wall-clock limit for the whole development step. */
+  wallMs: number;
+  /** Step / tool-call limit for LLM agents. */
+  maxSteps?: number;
+}
+
+export interface CostRecord {
+  wallMs: number;
+  /** Tool calls (LLM agents) or file operations (offline agents). */
+  toolCalls: number;
+  /** Null where no LLM is used. */
+  tokens: { input: number; output: number } | null;
+  /** Non-blank lines of code in the produced bot folder. */
+  linesOfCode: number;
+}
+
+export interface DevelopResult {
+  /** The bot folder written (normally workspace.outputDir). */
+  botDir: string;
+  cost: CostRecord;
+  /** What the agent did, in words: written to the strategy's build log. */
+  log: string;
+}
+
+export interface Agent {
+  readonly id: string;
+  /** e.g. offline:cautious, llm:minimal, cli:claude-code */
+  readonly kind: string;
+  develop(workspace: Workspace, budget: DevelopBudget): Promise<DevelopResult>;
+}

@@ -1,0 +1,320 @@
+// Offline reference agents: real workspaces in temp dirs, real bots started over HTTP, and a
+// measurement that learning over two rounds makes a character's bot stronger.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createOfflineAgent, OFFLINE_CHARACTERS, OfflineAgent } from '../agents/offline/index.ts';
+import type { DevelopResult, Workspace } from '../agents/types.ts';
+import type { HeadToHead, RoundReport } from '../orchestrator/tourney/types.ts';
+import { createRng } from '../games/core/rng.ts';
+import { gomoku, type GomokuMove } from '../games/gomoku/rules.ts';
+
+const ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-offline-'));
+const HEURISTIC = path.resolve(import.meta.dirname, '../games/gomoku/bots/heuristic');
+const BUDGET = { wallMs: 60_000 };
+type Params = Record<string, any>;
+
+let wsCount = 0;
+/** A workspace laid out as the orchestrator would; lastRoundDir/logsDir only when given. */
+function workspace(agentId: string, round: number, over: Partial<Workspace> = {}): Workspace {
+  const dir = path.join(ROOT, `ws${++wsCount}-${agentId}-r${round}`);
+  fs.mkdirSync(path.join(dir, 'env'), { recursive: true });
+  return {
+    dir, game: 'gomoku', variant: 'standard', round, agentId, envDir: path.join(dir, 'env'),
+    outputDir: path.join(dir, 'output'), task: 'write a gomoku bot', moveTimeoutMs: 2000, seed: 0, ...over,
+  };
+}
+
+async function develop(spec: string, seed: number, ws: Workspace): Promise<{ res: DevelopResult; params: Params }> {
+  const res = await createOfflineAgent(spec, seed).develop(ws, BUDGET);
+  return { res, params: JSON.parse(fs.readFileSync(path.join(res.botDir, 'params.json'), 'utf8')) };
+}
+
+const h2h = (score: number, games = 4): HeadToHead => {
+  const wins = Math.round(score * games);
+  return { games, wins, draws: 0, losses: games - wins, score: wins / games };
+};
+
+/** A RoundReport from (agent, score) rows and (a, b, a's score vs b) pairs, as the arena writes it. */
+function report(round: number, rows: Array<[string, number]>, pairs: Array<[string, string, number]>): RoundReport {
+  const id = (a: string) => `${a}@r${round}`;
+  const pairwise: RoundReport['pairwise'] = {};
+  for (const [a, b, s] of pairs) {
+    (pairwise[id(a)] ??= {})[id(b)] = h2h(s);
+    (pairwise[id(b)] ??= {})[id(a)] = h2h(1 - s);
+  }
+  return {
+    game: 'gomoku', variant: 'standard', round, policy: 'strict', games: pairs.length * 4,
+    strategies: rows.map(([a]) => ({ id: id(a), agent: a, round, status: 'ok' })),
+    standings: rows.map(([a, s]) => ({ id: id(a), agent: a, round, ...h2h(s, 8), failures: {}, avgMoveMs: 20 })),
+    pairwise,
+  };
+}
+
+/** lastRoundDir with hand-written params.json per agent, and logsDir with the report. */
+function previousRound(bots: Record<string, Params>, rep: RoundReport | string | null) {
+  const dir = path.join(ROOT, `prev${++wsCount}`);
+  for (const [agent, p] of Object.entries(bots)) {
+    fs.mkdirSync(path.join(dir, 'last_round', agent), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'last_round', agent, 'params.json'), JSON.stringify({ name: agent, ...p }));
+  }
+  fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+  if (rep !== null) fs.writeFileSync(path.join(dir, 'logs', 'round_report.json'), typeof rep === 'string' ? rep : JSON.stringify(rep));
+  return { lastRoundDir: path.join(dir, 'last_round'), logsDir: path.join(dir, 'logs') };
+}
+
+const CAUTIOUS = { attack: 0.7, defense: 1.4, depth: 2, candidates: 5, timeBudgetMs: 100, centerBias: 0.4, randomness: 0.3, weights: { standard: [0, 1, 5, 25, 125, 100000] } };
+const AGGRESSIVE = { attack: 1.6, defense: 0.6, depth: 1, candidates: 10, timeBudgetMs: 60, centerBias: 0.1, randomness: 0.4, weights: { standard: [0, 1, 15, 225, 3375, 100000] } };
+// The round's winner: distinctive values, so adopting them is visible.
+const CHAMPION = { attack: 1.25, defense: 1.0, depth: 3, candidates: 11, timeBudgetMs: 90, centerBias: 0.25, randomness: 0.1, weights: { standard: [0, 1, 9, 81, 729, 100000] } };
+
+describe('round 1', () => {
+  it('differs by character and by seed, and is identical for the same seed', async () => {
+    const p = async (spec: string, seed: number) => (await develop(spec, seed, workspace(createOfflineAgent(spec, seed).id, 1))).params;
+    const [c1, c1again, c2, a1, i1] = await Promise.all([p('offline:cautious', 1), p('offline:cautious', 1), p('offline:cautious', 2), p('offline:aggressive', 1), p('offline:imitator', 1)]);
+    expect(c1again).toEqual(c1);
+    expect(c2).not.toEqual(c1);
+    expect(a1).not.toEqual(c1);
+    expect(i1).not.toEqual(a1);
+    expect(c1.defense).toBeGreaterThanOrEqual(c1.attack);
+    expect(a1.attack).toBeGreaterThan(a1.defense);
+    for (const q of [c1, c2, a1, i1]) {
+      expect(q.round).toBe(1);
+      expect(q.depth).toBeLessThanOrEqual(2); // deliberately imperfect: room to learn
+      expect(q.randomness).toBeGreaterThan(0);
+      expect(q.timeBudgetMs).toBeGreaterThanOrEqual(20);
+      expect(q.timeBudgetMs).toBeLessThanOrEqual(120);
+    }
+    // Two agents of one character (#n) get their own seeds.
+    const [x, y] = await Promise.all([p('offline:imitator#1', 5), p('offline:imitator#2', 5)]);
+    expect(x.name).toBe('imitator-1');
+    expect(y).not.toEqual({ ...x, name: 'imitator-2' });
+  });
+
+  it('keeps the time budget under 40% of the move timeout', async () => {
+    const { params } = await develop('offline:cautious', 3, workspace('cautious', 1, { moveTimeoutMs: 200 }));
+    expect(params.timeBudgetMs).toBeLessThanOrEqual(80);
+  });
+
+  it('writes a real bot that starts and plays a legal move; sane cost record', async () => {
+    const { res, params } = await develop('offline:aggressive', 7, workspace('aggressive', 1));
+    for (const f of ['start_ai.sh', 'bot.mjs', 'engine.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f))).toBe(true);
+    expect(fs.statSync(path.join(res.botDir, 'start_ai.sh')).mode & 0o111).not.toBe(0);
+    expect(params.name).toBe('aggressive');
+    expect(res.cost.linesOfCode).toBeGreaterThan(100);
+    expect(res.cost.toolCalls).toBeGreaterThan(0);
+    expect(res.cost.tokens).toBeNull();
+    expect(res.cost.wallMs).toBeGreaterThanOrEqual(0);
+    expect(res.log).toMatch(/round 1/);
+
+    const child = await startBot(res.botDir);
+    try {
+      const url = `http://127.0.0.1:${child.port}`;
+      expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'healthy' });
+      expect((await (await fetch(`${url}/info`)).json()).name).toBe('aggressive');
+      const board = Array.from({ length: 15 }, () => Array<number>(15).fill(0));
+      board[7]![7] = 1;
+      board[7]![8] = 2;
+      board[8]![8] = 1;
+      const r = await fetch(`${url}/get_move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game_id: 'g1', board, current_player: 'white' }) });
+      expect(r.status).toBe(200);
+      const [i, j] = (await r.json()).move as GomokuMove;
+      expect(board[i]?.[j]).toBe(0);
+    } finally {
+      process.kill(-child.proc.pid!, 'SIGTERM');
+    }
+  });
+});
+
+describe('round 2 learning', () => {
+  // Round 1: imitator topped, aggressive second, cautious last and beaten by both.
+  const rep = report(1, [['imitator', 0.75], ['aggressive', 0.5], ['cautious', 0.25]], [
+    ['imitator', 'aggressive', 0.75], ['imitator', 'cautious', 0.75], ['aggressive', 'cautious', 0.75],
+  ]);
+  const bots = { imitator: CHAMPION, aggressive: AGGRESSIVE, cautious: CAUTIOUS };
+
+  it('imitator adopts (a mutation of) the top strategy’s params', async () => {
+    const rep2 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [
+      ['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75],
+    ]);
+    const { res, params } = await develop('offline:imitator', 1, workspace('imitator', 2, previousRound({ cautious: CHAMPION, aggressive: AGGRESSIVE, imitator: CAUTIOUS }, rep2)));
+    expect(params.depth).toBe(CHAMPION.depth);
+    expect(Math.abs(params.candidates - CHAMPION.candidates)).toBeLessThanOrEqual(1);
+    expect(params.attack).toBeCloseTo(CHAMPION.attack, 0);
+    expect(Math.abs(params.attack / CHAMPION.attack - 1)).toBeLessThan(0.07);
+    expect(Math.abs(params.defense / CHAMPION.defense - 1)).toBeLessThan(0.07);
+    expect(Math.abs(params.weights.standard[2] / 9 - 1)).toBeLessThan(0.07);
+    expect(params.randomness).toBeLessThan(CHAMPION.randomness);
+    expect(res.log).toMatch(/copying the top of the standings: cautious@r1/);
+    expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/cautious@r1/);
+  });
+
+  it('cautious moves toward the winner and keeps defense ≥ attack', async () => {
+    const { res, params } = await develop('offline:cautious', 1, workspace('cautious', 2, previousRound(bots, rep)));
+    const closer = (k: string, before: number, target: number) => expect(Math.abs(params[k] - target), k).toBeLessThan(Math.abs(before - target));
+    closer('depth', CAUTIOUS.depth, CHAMPION.depth);
+    closer('candidates', CAUTIOUS.candidates, CHAMPION.candidates);
+    closer('timeBudgetMs', CAUTIOUS.timeBudgetMs, CHAMPION.timeBudgetMs);
+    closer('randomness', CAUTIOUS.randomness, CHAMPION.randomness);
+    expect(params.defense).toBeGreaterThanOrEqual(params.attack);
+    expect(res.log).toMatch(/beaten by/);
+    expect(res.log).toMatch(/imitator@r1/);
+  });
+
+  it('aggressive counters what beat it and keeps attack > defense', async () => {
+    const { res, params } = await develop('offline:aggressive', 1, workspace('aggressive', 2, previousRound(bots, rep)));
+    expect(params.attack).toBeGreaterThan(params.defense);
+    expect(params.depth).toBeGreaterThanOrEqual(CHAMPION.depth);
+    expect(params.candidates).toBeGreaterThanOrEqual(CHAMPION.candidates);
+    expect(params.randomness).toBeLessThan(AGGRESSIVE.randomness);
+    expect(res.log).toMatch(/imitator@r1 beat me/);
+  });
+
+  it('falls back to a mutation of its own params on a missing, garbled or odd report', async () => {
+    for (const bad of [null, '{"standings": [', '{"hello": 1}']) {
+      const { res, params } = await develop('offline:cautious', 1, workspace('cautious', 2, previousRound(bots, bad)));
+      expect(res.log).toMatch(/round_report\.json .*falling back to a mutation of my own previous params/);
+      expect(params.depth).toBe(CAUTIOUS.depth);
+      expect(params.defense).toBeGreaterThanOrEqual(params.attack);
+    }
+    // Garbled rival params and no last_round at all: still a bot, and the log says why.
+    const prev = previousRound(bots, rep);
+    fs.writeFileSync(path.join(prev.lastRoundDir, 'imitator', 'params.json'), 'not json');
+    const a = await develop('offline:imitator', 1, workspace('imitator', 2, prev));
+    expect(a.res.log).toMatch(/last_round\/imitator\/params.json unreadable/);
+    const b = await develop('offline:aggressive', 1, workspace('aggressive', 3, {}));
+    expect(b.res.log).toMatch(/no last_round folder/);
+    expect(b.res.log).toMatch(/falling back/);
+  });
+});
+
+describe('errors', () => {
+  it('names the characters for an unknown one and the supported games for another game', async () => {
+    expect(() => createOfflineAgent('offline:reckless', 1)).toThrow(/unknown offline character "reckless".*cautious, aggressive, imitator/);
+    expect(() => createOfflineAgent('llm:foo', 1)).toThrow(/expected offline:<character>/);
+    expect(OFFLINE_CHARACTERS).toEqual(['cautious', 'aggressive', 'imitator']);
+    const agent = createOfflineAgent('offline:cautious#2', 1);
+    expect([agent.id, agent.kind]).toEqual(['cautious-2', 'offline:cautious']);
+    expect(() => new OfflineAgent({ id: 'x', character: 'nope', seed: 1 })).toThrow(/available: cautious/);
+    await expect(agent.develop(workspace('cautious-2', 1, { game: 'chess' }), BUDGET)).rejects.toThrow(/"chess".*offline agents support: gomoku/);
+  });
+});
+
+// ---- learning, measured: round-1 bot vs round-3 bot, in-process through the bot's own engine ----
+
+type EngineCtor = new (board: number[][], me: number, opts: { rules: string; forbidden: Set<number>; params: Params; rng: () => number; deadline: number }) => { choose(): { cell: number } };
+// Short fixed openings, so deterministic bots still play varied games.
+const OPENINGS: GomokuMove[][] = [
+  [[7, 7], [7, 8]], [[7, 7], [8, 8]], [[7, 7], [6, 8], [8, 6]], [[6, 6], [7, 7]], [[7, 7], [7, 9], [6, 8]], [[8, 7], [7, 7]],
+];
+
+/** One standard game; returns the score of seat 0 (black). */
+function playGame(Engine: EngineCtor, black: Params, white: Params, opening: GomokuMove[], seed: number): number {
+  let state = gomoku.init('standard', createRng(seed));
+  opening.forEach((m, k) => (state = gomoku.apply(state, k % 2, m)));
+  const rngs = [black, white].map((p, s) => { const r = createRng(seed * 2 + s + p.seed); return () => r.float(); });
+  while (!state.result) {
+    const seat = state.toMove!;
+    const p = seat === 0 ? black : white;
+    // 5× the bot's budget: slack for a loaded machine, so depth (not the clock) decides.
+    const engine = new Engine(state.board, seat + 1, { rules: 'standard', forbidden: new Set(), params: p, rng: rngs[seat]!, deadline: Date.now() + 5 * p.timeBudgetMs });
+    const { cell } = engine.choose();
+    state = gomoku.apply(state, seat, [Math.floor(cell / 15), cell % 15]);
+  }
+  return state.result.scores[0]!;
+}
+
+/** a's mean score against b over the openings, both colours. */
+function match(Engine: EngineCtor, a: Params, b: Params, openings: GomokuMove[][]): number {
+  let s = 0;
+  openings.forEach((op, k) => {
+    s += playGame(Engine, a, b, op, 11 + k);
+    s += 1 - playGame(Engine, b, a, op, 11 + k);
+  });
+  return s / (2 * openings.length);
+}
+
+/** A real round: every pair plays, and the arena's report is built from the results. */
+function playRound(Engine: EngineCtor, round: number, bots: Record<string, Params>): RoundReport {
+  const agents = Object.keys(bots);
+  const pairs: Array<[string, string, number]> = [];
+  for (let x = 0; x < agents.length; x++) {
+    for (let y = x + 1; y < agents.length; y++) pairs.push([agents[x]!, agents[y]!, match(Engine, bots[agents[x]!]!, bots[agents[y]!]!, OPENINGS.slice(0, 2))]);
+  }
+  const mean = (a: string) => pairs.reduce((t, [x, y, s]) => t + (x === a ? s : y === a ? 1 - s : 0), 0) / (agents.length - 1);
+  return report(round, agents.map((a) => [a, mean(a)]), pairs);
+}
+
+describe('learning, measured', () => {
+  it('each character’s round-3 bot scores at least as well as its round-1 bot overall', async () => {
+    const { Engine } = (await import(pathToFileURL(path.join(HEURISTIC, 'engine.mjs')).href)) as { Engine: EngineCtor };
+    const specs = ['offline:cautious', 'offline:aggressive', 'offline:imitator'];
+    const dirs: Record<string, string>[] = [];
+    const bots: Record<string, Params>[] = [];
+    let logsDir: string | undefined;
+    for (let round = 1; round <= 3; round++) {
+      const base = path.join(ROOT, `learn-r${round}`);
+      const out: Record<string, string> = {};
+      for (const spec of specs) {
+        const id = spec.slice('offline:'.length);
+        const ws = workspace(id, round, { outputDir: path.join(base, id), ...(round > 1 ? { lastRoundDir: path.join(ROOT, `learn-r${round - 1}`), logsDir } : {}) });
+        out[id] = (await createOfflineAgent(spec, 42).develop(ws, BUDGET)).botDir;
+      }
+      dirs.push(out);
+      bots.push(Object.fromEntries(Object.entries(out).map(([id, d]) => [id, JSON.parse(fs.readFileSync(path.join(d, 'params.json'), 'utf8'))])));
+      if (round < 3) {
+        logsDir = path.join(ROOT, `learn-logs${round}`);
+        fs.mkdirSync(logsDir, { recursive: true });
+        fs.writeFileSync(path.join(logsDir, 'round_report.json'), JSON.stringify(playRound(Engine, round, bots[round - 1]!)));
+      }
+    }
+    const scores: Record<string, number> = {};
+    for (const id of Object.keys(bots[0]!)) scores[id] = match(Engine, bots[2]![id]!, bots[0]![id]!, OPENINGS);
+    const overall = Object.values(scores).reduce((a, b) => a + b, 0) / 3;
+    console.log(`round-3 vs round-1 score: ${JSON.stringify(scores)}, overall ${overall.toFixed(3)}`);
+    expect(overall).toBeGreaterThanOrEqual(0.5);
+  }, 60_000);
+});
+
+// ---- bot processes ----
+
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of started) {
+    try {
+      process.kill(-c.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  fs.rmSync(ROOT, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startBot(dir: string): Promise<{ proc: ChildProcess; port: number }> {
+  const port = await freePort();
+  const proc = spawn('bash', [path.join(dir, 'start_ai.sh'), String(port)], { detached: true, stdio: 'ignore' });
+  started.push(proc);
+  for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).status === 200) return { proc, port };
+    } catch {
+      // not listening yet
+    }
+  }
+  throw new Error(`bot in ${dir} did not become healthy`);
+}
