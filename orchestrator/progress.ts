@@ -9,7 +9,9 @@ export interface Progress {
 
 export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr, quiet = false): Progress {
   const tty = Boolean(stream.isTTY);
-  const started = Date.now();
+  // The ETA is per phase: the rate since the phase's first game, not since the program started.
+  let phaseStart = Date.now();
+  let baseline: number | null = null;
   let lastPlain = 0;
   let current = '';
   const write = (line: string, force = false) => {
@@ -24,6 +26,8 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
   };
   return {
     phase(text) {
+      phaseStart = Date.now();
+      baseline = null;
       if (tty && current) stream.write('\n');
       current = '';
       write(`[${label}] ${text}`, true);
@@ -33,8 +37,10 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
       }
     },
     tick(done, total, note) {
-      const elapsed = (Date.now() - started) / 1000;
-      const eta = done > 0 && done < total ? ` ETA ${formatSeconds((elapsed / done) * (total - done))}` : '';
+      baseline ??= done - 1;
+      const elapsed = (Date.now() - phaseStart) / 1000;
+      const rate = (done - baseline) / elapsed;
+      const eta = done > baseline && done < total && rate > 0 ? ` ETA ${formatSeconds((total - done) / rate)}` : '';
       write(`[${label}] ${done}/${total} games${eta}${note ? `  ${note}` : ''}`, done === total);
     },
     done() {

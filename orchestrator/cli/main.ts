@@ -2,6 +2,7 @@
 import { Command, Option, CommanderError } from 'commander';
 import { gameIds } from '../../games/registry.ts';
 import { registerPlayCommands } from './play-commands.ts';
+import { registerTourneyCommands } from './tourney-commands.ts';
 
 export function buildProgram(): Command {
   const program = new Command('catarena')
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .version('0.1.0', '--version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
+  registerTourneyCommands(program);
   registerPlayCommands(program);
   return program;
 }

@@ -9,7 +9,8 @@ import { GameServerPool } from '../host/game-servers.ts';
 import { DEFAULT_LIMITS } from '../match/types.ts';
 import { createProgress } from '../progress.ts';
 import { validateBot } from '../validate.ts';
-import { choice, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
+import { withInterrupt } from './interrupt.ts';
+import { defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
 interface CommonOpts {
   game: string;
@@ -42,24 +43,6 @@ function addCommon(cmd: Command): Command {
 
 function checkGame(opts: CommonOpts): void {
   checkVariant(opts.game, opts.variant);
-}
-
-function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      process.stderr.write('\ncatarena: stopping after the games in flight (Ctrl-C again to quit now)\n');
-      controller.abort();
-    } else process.exit(130);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return work(controller.signal).finally(() => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  });
 }
 
 async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps: number, maxGames?: number): Promise<ArenaOutcome> {

@@ -10,6 +10,8 @@ import { BotClient } from '../match/bot-client.ts';
 export interface StrategyRef {
   id: string;
   dir: string;
+  /** Set for a strategy that failed its build or validation: it is never started and forfeits. */
+  forfeit?: string;
 }
 
 export interface BotFleetOptions {
@@ -85,6 +87,10 @@ export class BotFleet {
   }
 
   private async start(entry: Entry) {
+    if (entry.ref.forfeit) {
+      entry.status.startError = entry.ref.forfeit;
+      return null;
+    }
     const port = await allocatePort();
     entry.status.starts++;
     try {

@@ -1,0 +1,121 @@
+// tourney and report: the iterative tournament and its reports.
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { renderLeaderboard } from '../../reports/markdown.ts';
+import { createProgress, formatSeconds } from '../progress.ts';
+import { PRESETS, readConfigFile, resolveConfig, type TourneyConfigInput } from '../tourney/config.ts';
+import { summarizeRun, readRunConfig } from '../tourney/summarize.ts';
+import { InterruptedError, runTourney } from '../tourney/tourney.ts';
+import type { TourneySummary } from '../tourney/types.ts';
+import { intOption, newRunDir } from './options.ts';
+import { withInterrupt } from './interrupt.ts';
+
+interface TourneyFlags {
+  rounds?: number;
+  games?: string;
+  variants?: string;
+  agents?: string;
+  reps?: number;
+  concurrency?: number;
+  seed?: number;
+  out?: string;
+  policy?: 'strict' | 'catarena';
+  moveTimeout?: number;
+  sandbox?: 'process' | 'docker';
+  config?: string;
+  preset?: string;
+  resume?: string;
+  json?: boolean;
+}
+
+const list = (v?: string) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+
+function printSummary(summary: TourneySummary, seconds: number | null, json?: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ runDir: summary.runDir, leaderboard: summary.leaderboard, generalizability: summary.generalizability }, null, 2)}\n`);
+    return;
+  }
+  const lines = [renderLeaderboard(summary), ''];
+  if (seconds !== null) lines.push(`finished in ${formatSeconds(seconds)}`);
+  lines.push(`report: ${path.join(summary.runDir, 'report.md')}`, `run directory: ${summary.runDir}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export function registerTourneyCommands(program: Command): void {
+  program
+    .command('tourney')
+    .description(
+      'Run the iterative tournament: each round every agent develops a bot per game and rule set,\n' +
+        'bots play the round field and all earlier bots, and the next round sees the previous round only.\n' +
+        'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on gomoku,\n' +
+        'standard and variant rules. Settings: defaults < --preset < --config file < flags.',
+    )
+    .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
+    .option('-g, --games <list>', 'games, comma-separated (default gomoku)')
+    .option('--variants <list>', 'rule sets: standard,variant (default both)')
+    .option('-a, --agents <list>', 'agents, e.g. offline:cautious,offline:aggressive,offline:imitator (offline:<kind>#2 for a second one)')
+    .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (default 1)', intOption(1))
+    .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256))
+    .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
+    .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
+    .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
+    .option('--move-timeout <ms>', 'per-move deadline (default 10000)', intOption(1))
+    .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
+    .option('--config <file>', 'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)')
+    .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(Object.keys(PRESETS)))
+    .option('--resume <run-dir>', 'resume an interrupted run with its stored config')
+    .option('--json', 'print the summary as JSON')
+    .action(async (flags: TourneyFlags) => {
+      let config;
+      let runDir: string;
+      if (flags.resume) {
+        runDir = path.resolve(flags.resume);
+        config = await readRunConfig(runDir);
+        if (flags.concurrency) config.concurrency = flags.concurrency;
+      } else {
+        const file = flags.config ? await readConfigFile(flags.config) : undefined;
+        const cli: TourneyConfigInput = {
+          rounds: flags.rounds,
+          games: list(flags.games),
+          variants: list(flags.variants) as TourneyConfigInput['variants'],
+          agents: list(flags.agents),
+          reps: flags.reps,
+          concurrency: flags.concurrency,
+          seed: flags.seed,
+          out: flags.out,
+          policy: flags.policy,
+          moveTimeoutMs: flags.moveTimeout,
+          sandbox: flags.sandbox,
+        };
+        const preset = flags.preset ? PRESETS[flags.preset] : undefined;
+        config = resolveConfig(preset, file, cli);
+        // An explicit --reps wins over per-game reps from a preset or file.
+        if (flags.reps) for (const g of Object.values(config.perGame)) delete g.reps;
+        runDir = newRunDir(config.out, 'tourney');
+      }
+      const progress = createProgress('tourney', process.stderr, Boolean(flags.json));
+      const started = Date.now();
+      progress.phase(`run directory ${runDir}`);
+      try {
+        const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal }));
+        printSummary(summary, (Date.now() - started) / 1000, flags.json);
+      } catch (err) {
+        if (err instanceof InterruptedError) {
+          process.stderr.write(`catarena: ${err.message}\n`);
+          program.setOptionValue('exitCode', 130);
+          return;
+        }
+        throw err;
+      }
+    });
+
+  program
+    .command('report')
+    .description('Rebuild W, metrics and reports of a tournament run from its journal and strategy records.')
+    .argument('<run-dir>', 'a tournament run directory')
+    .option('--json', 'print the summary as JSON')
+    .action(async (dir: string, flags: { json?: boolean }) => {
+      const summary = await summarizeRun(path.resolve(dir));
+      printSummary(summary, null, flags.json);
+    });
+}

@@ -1,0 +1,101 @@
+// The tournament configuration: one schema (zod) with every default in one place, presets, and
+// errors that name the bad field. CLI flags, a YAML/JSON file and presets all resolve to this.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { adapterFor, gameIds } from '../../games/registry.ts';
+
+const PerGame = z.strictObject({
+  reps: z.int().min(1).optional(),
+  moveTimeoutMs: z.int().min(1).optional(),
+});
+
+export const TourneyConfigSchema = z.strictObject({
+  rounds: z.int().min(1).max(100).default(4),
+  games: z.array(z.string()).min(1).default(['gomoku']),
+  variants: z.array(z.enum(['standard', 'variant'])).min(1).default(['standard', 'variant']),
+  agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
+  /** Colour-swapped game pairs per pairing. */
+  reps: z.int().min(1).default(1),
+  concurrency: z.int().min(1).max(256).default(Math.max(1, os.availableParallelism())),
+  seed: z.int().default(1),
+  out: z.string().default('runs'),
+  policy: z.enum(['strict', 'catarena']).default('strict'),
+  /** Per-move deadline (paper: 10 s for Gomoku, Chess, Bridge; 3 s Hold'em). */
+  moveTimeoutMs: z.int().min(1).default(10_000),
+  startTimeoutMs: z.int().min(100).default(20_000),
+  /** Wall-clock budget for one agent developing one strategy. */
+  developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
+  sandbox: z.enum(['process', 'docker']).default('process'),
+  bootstrapSamples: z.int().min(1).default(1000),
+  perGame: z.record(z.string(), PerGame).default({}),
+});
+
+export type TourneyConfig = z.infer<typeof TourneyConfigSchema>;
+export type TourneyConfigInput = z.input<typeof TourneyConfigSchema>;
+
+/** The paper's Table 6 settings (compat §8.35). */
+export const PRESETS: Record<string, TourneyConfigInput> = {
+  paper: {
+    rounds: 4,
+    moveTimeoutMs: 10_000,
+    perGame: {
+      gomoku: { reps: 4 },
+      chess: { reps: 8 },
+      bridge: { reps: 12 },
+      holdem: { moveTimeoutMs: 3_000 },
+    },
+  },
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates a config object; errors name every bad field ("rounds: expected an integer…"). */
+export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>): TourneyConfig {
+  const merged: Record<string, unknown> = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) if (value !== undefined) merged[key] = value;
+  }
+  const parsed = TourneyConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+    throw new ConfigError(`invalid tournament config:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  for (const game of config.games) {
+    if (!gameIds().includes(game)) throw new ConfigError(`invalid tournament config:\n  games: unknown game "${game}"; available: ${gameIds().join(', ')}`);
+    for (const variant of config.variants) {
+      if (!adapterFor(game).game.variants.includes(variant)) throw new ConfigError(`invalid tournament config:\n  variants: ${game} has no "${variant}" rule set`);
+    }
+  }
+  if (new Set(config.agents).size !== config.agents.length) throw new ConfigError('invalid tournament config:\n  agents: listed twice; use offline:<character>#2 for a second agent of one kind');
+  return config;
+}
+
+export async function readConfigFile(file: string): Promise<TourneyConfigInput> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const value = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('the top level must be a mapping of settings');
+    return value as TourneyConfigInput;
+  } catch (err) {
+    throw new ConfigError(`cannot parse config file ${file}: ${(err as Error).message}`);
+  }
+}
+
+export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number } {
+  const g = config.perGame[game] ?? {};
+  return { reps: g.reps ?? config.reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs };
+}

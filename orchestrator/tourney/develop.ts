@@ -1,0 +1,92 @@
+// One agent develops one strategy: build its workspace, let it work within its budget, copy the
+// bot out, hash it and validate it. A strategy that fails any step is recorded as failed with
+// its logs, and plays as a forfeiting stand-in: it is never silently dropped.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { buildWorkspace, copyTree } from '../../agents/workspace.ts';
+import type { Agent, CostRecord } from '../../agents/types.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
+import type { GameServerPool } from '../host/game-servers.ts';
+import { validateBot } from '../validate.ts';
+import { hashDir, saveRecord } from './strategy-store.ts';
+import { strategyId, type StrategyRecord, type TrackId } from './types.ts';
+
+export interface DevelopStep {
+  agent: Agent;
+  track: TrackId;
+  round: number;
+  /** tracks/<track>/round_<n>/ in the run directory. */
+  roundDir: string;
+  previous?: { bots: Array<{ agent: string; dir: string }>; logsDir: string };
+  seed: number;
+  moveTimeoutMs: number;
+  developTimeoutMs: number;
+  startTimeoutMs: number;
+  sandbox: Sandbox;
+  hosts: GameServerPool;
+}
+
+const NO_COST: CostRecord = { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0 };
+
+export async function developStrategy(step: DevelopStep): Promise<StrategyRecord> {
+  const { agent, track, round } = step;
+  const dir = path.join(step.roundDir, 'strategies', agent.id);
+  const record: StrategyRecord = {
+    id: strategyId(agent.id, round),
+    agent: agent.id,
+    agentKind: agent.kind,
+    round,
+    game: track.game,
+    variant: track.variant,
+    dir,
+    hash: '',
+    status: 'failed',
+    cost: NO_COST,
+    buildLog: '',
+  };
+  const log: string[] = [];
+  try {
+    const host = await step.hosts.get(track.game, track.variant);
+    const workspace = await buildWorkspace({
+      dir: path.join(step.roundDir, 'workspaces', agent.id),
+      game: track.game,
+      variant: track.variant,
+      round,
+      agentId: agent.id,
+      seed: step.seed,
+      moveTimeoutMs: step.moveTimeoutMs,
+      gameServerUrl: host.url,
+      previous: step.previous,
+    });
+    const started = Date.now();
+    const result = await withTimeout(agent.develop(workspace, { wallMs: step.developTimeoutMs }), step.developTimeoutMs, `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`);
+    record.cost = { ...result.cost, wallMs: result.cost.wallMs || Date.now() - started };
+    log.push(`# ${agent.kind} (${agent.id}), round ${round}, ${track.game}/${track.variant}`, '', result.log.trimEnd(), '');
+    await fs.rm(dir, { recursive: true, force: true });
+    await copyTree(result.botDir, dir);
+    record.hash = await hashDir(dir);
+    try {
+      await fs.access(path.join(dir, 'start_ai.sh'));
+    } catch {
+      throw new Error('the agent wrote no start_ai.sh');
+    }
+    const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, logFile: `${dir}.validate.log` });
+    record.validation = validation;
+    log.push(`## validation: ${validation.ok ? 'passed' : 'FAILED'}`, ...validation.probes.map((p) => `- ${p.ok ? 'ok' : 'FAIL'} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`), ...validation.problems.filter((p) => !validation.probes.some((q) => q.problem && p.endsWith(q.problem))).map((p) => `- ${p}`));
+    if (!validation.ok) throw new Error(`validation failed: ${validation.problems[0] ?? 'no legal answer'}`);
+    record.status = 'ok';
+  } catch (err) {
+    record.status = 'failed';
+    record.failure = (err as Error).message;
+    log.push(`## FAILED: ${record.failure}`);
+    await fs.mkdir(dir, { recursive: true });
+  }
+  record.buildLog = `${log.join('\n')}\n`;
+  await saveRecord(record);
+  return record;
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,156 @@
+// The iterative tournament (CATArena's protocol): for each round, every agent develops a
+// strategy per game and rule set, strategies are validated, round-n strategies play the round-n
+// field and every earlier strategy (so W is complete at the end without replaying anything),
+// and the round's logs are written for the next round's agents. A killed run resumes: developed
+// strategies and journaled games are kept.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createAgent } from '../../agents/registry.ts';
+import type { Agent } from '../../agents/types.ts';
+import { deriveSeed } from '../../games/core/rng.ts';
+import { adapterFor } from '../../games/registry.ts';
+import { writeRoundLogs } from '../../reports/round-logs.ts';
+import { createSandbox } from '../../sandbox/index.ts';
+import { BotFleet } from '../executor/bot-fleet.ts';
+import { executeLocal } from '../executor/local.ts';
+import { roundRobin } from '../formats/round-robin.ts';
+import { GameServerPool } from '../host/game-servers.ts';
+import { DEFAULT_LIMITS, matchId, type Replay } from '../match/types.ts';
+import type { Progress } from '../progress.ts';
+import { Journal } from '../run/journal.ts';
+import { gameSettings, type TourneyConfig } from './config.ts';
+import { developStrategy } from './develop.ts';
+import { loadRecord } from './strategy-store.ts';
+import { summarizeRun } from './summarize.ts';
+import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from './types.ts';
+
+export interface TourneyOptions {
+  config: TourneyConfig;
+  runDir: string;
+  progress?: Progress;
+  signal?: AbortSignal;
+  /** Agents to use instead of creating them from config.agents (programmatic use, tests). */
+  agents?: Agent[];
+}
+
+export class InterruptedError extends Error {
+  constructor(readonly runDir: string) {
+    super(`interrupted; nothing finished is lost. Resume with: catarena tourney --resume ${runDir}`);
+  }
+}
+
+export function tracksOf(config: TourneyConfig): TrackId[] {
+  return config.games.flatMap((game) => config.variants.map((variant) => ({ game, variant })));
+}
+
+export const roundDir = (runDir: string, track: TrackId, round: number) => path.join(runDir, 'tracks', trackName(track), `round_${round}`);
+
+export async function runTourney(options: TourneyOptions): Promise<TourneySummary> {
+  const { config, runDir, progress, signal } = options;
+  await fs.mkdir(runDir, { recursive: true });
+  await fs.writeFile(path.join(runDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec)));
+  const sandbox = createSandbox(config.sandbox);
+  const hosts = new GameServerPool();
+  const journal = await Journal.open(path.join(runDir, 'journal.jsonl'));
+  const tracks = tracksOf(config);
+  const fleets = new Map<string, BotFleet>();
+  const history = new Map<string, StrategyRecord[][]>(); // track → records per round (index round−1)
+  const checkSignal = () => {
+    if (signal?.aborted) throw new InterruptedError(runDir);
+  };
+
+  try {
+    for (let round = 1; round <= config.rounds; round++) {
+      for (const track of tracks) {
+        checkSignal();
+        const name = trackName(track);
+        const { reps, moveTimeoutMs } = gameSettings(config, track.game);
+        const rounds = history.get(name) ?? [];
+        history.set(name, rounds);
+        const dir = roundDir(runDir, track, round);
+
+        // 1. Develop (or reuse what a previous, interrupted run developed).
+        progress?.phase(`round ${round}/${config.rounds} · ${name} · ${agents.length} agents developing`);
+        const previous = round > 1 ? { bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })), logsDir: path.join(roundDir(runDir, track, round - 1), 'logs') } : undefined;
+        const records: StrategyRecord[] = [];
+        for (const agent of agents) {
+          checkSignal();
+          const existing = await loadRecord(path.join(dir, 'strategies', agent.id));
+          records.push(
+            existing ??
+              (await developStrategy({
+                agent,
+                track,
+                round,
+                roundDir: dir,
+                previous,
+                seed: deriveSeed(config.seed, agent.id, name, round),
+                moveTimeoutMs,
+                developTimeoutMs: config.developTimeoutMs,
+                startTimeoutMs: config.startTimeoutMs,
+                sandbox,
+                hosts,
+              })),
+          );
+        }
+        rounds.push(records);
+        for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
+
+        // 2. Play: round-n strategies against each other and every earlier strategy.
+        let fleet = fleets.get(name);
+        if (!fleet) {
+          fleet = new BotFleet({ sandbox, health: adapterFor(track.game).health, logDir: path.join(runDir, 'bot-logs', name), startTimeoutMs: config.startTimeoutMs });
+          fleets.set(name, fleet);
+        }
+        fleet.add(records.map((r) => ({ id: r.id, dir: r.dir, forfeit: r.status === 'failed' ? `failed build: ${r.failure}` : undefined })));
+        const specs = roundRobin({
+          game: track.game,
+          variant: track.variant,
+          entrants: records.map((r) => r.id),
+          opponents: rounds.slice(0, -1).flat().map((r) => r.id),
+          reps,
+          seed: deriveSeed(config.seed, name),
+          limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs },
+          policy: config.policy,
+        });
+        const pending = specs.filter((s) => !journal.has(matchId(s)));
+        let done = specs.length - pending.length;
+        progress?.phase(`round ${round}/${config.rounds} · ${name} · ${specs.length} games${done ? ` (${done} already played)` : ''}`);
+        await executeLocal(pending, {
+          fleet,
+          hosts,
+          concurrency: config.concurrency,
+          signal,
+          onReplay: async (replay) => {
+            await fs.mkdir(path.join(runDir, 'replays'), { recursive: true });
+            await fs.writeFile(path.join(runDir, 'replays', `${replay.result.id}.json`), JSON.stringify(replay));
+            await journal.append(replay.result);
+            progress?.tick(++done, specs.length, `round ${round} ${name}`);
+          },
+        });
+        progress?.done();
+        checkSignal();
+
+        // 3. The round's logs, for the next round's agents.
+        const replays = await Promise.all(specs.map(async (s) => JSON.parse(await fs.readFile(path.join(runDir, 'replays', `${matchId(s)}.json`), 'utf8')) as Replay));
+        await writeRoundLogs(path.join(dir, 'logs'), {
+          game: track.game,
+          variant: track.variant,
+          round,
+          policy: config.policy,
+          strategies: rounds.flat(),
+          results: replays.map((r) => r.result),
+          replays,
+        });
+      }
+    }
+  } finally {
+    progress?.done();
+    await Promise.all([...fleets.values()].map((f) => f.stopAll()));
+    await hosts.closeAll();
+    await sandbox.close();
+  }
+  progress?.phase('computing W, metrics with bootstrap intervals, and reports');
+  return summarizeRun(runDir);
+}

@@ -1,0 +1,100 @@
+// The data a tournament run writes and reads: strategy records, the per-round report agents read
+// (round_report.json), and the per-track summary the final reports are rendered from.
+import type { CostRecord } from '../../agents/types.ts';
+import type { AllMetrics } from '../../reports/metrics/metrics.ts';
+import type { BootstrapResult } from '../../reports/metrics/bootstrap.ts';
+import type { ScoreMatrixJSON } from '../../reports/metrics/score-matrix.ts';
+import type { ValidationReport } from '../validate.ts';
+
+/** A game and rule set played over all rounds: its own strategies, W and metrics. */
+export interface TrackId {
+  game: string;
+  variant: string;
+}
+
+export const trackName = (t: TrackId) => `${t.game}-${t.variant}`;
+export const strategyId = (agent: string, round: number) => `${agent}@r${round}`;
+
+export interface StrategyRecord {
+  id: string;
+  agent: string;
+  agentKind: string;
+  round: number;
+  game: string;
+  variant: string;
+  /** The bot folder inside the run directory. */
+  dir: string;
+  /** sha256 over the bot folder's files (paths and contents), hex. */
+  hash: string;
+  /** ok = validated; failed = did not build or validate: plays as a forfeiting stand-in. */
+  status: 'ok' | 'failed';
+  failure?: string;
+  cost: CostRecord;
+  validation?: ValidationReport;
+  buildLog: string;
+}
+
+/** Head-to-head record from one strategy's side. */
+export interface HeadToHead {
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** Mean score in [0, 1]. */
+  score: number;
+}
+
+/** round_report.json: what the next round's agents read about round n (our richer JSON). */
+export interface RoundReport {
+  game: string;
+  variant: string;
+  round: number;
+  policy: string;
+  strategies: Array<{ id: string; agent: string; round: number; status: 'ok' | 'failed'; failure?: string }>;
+  /** Every strategy that played a game in round n (round-n strategies and their older opponents). */
+  standings: Array<{ id: string; agent: string; round: number } & HeadToHead & { failures: Record<string, number>; avgMoveMs: number }>;
+  /** pairwise[a][b]: a's record against b, over round n's games. */
+  pairwise: Record<string, Record<string, HeadToHead>>;
+  games: number;
+}
+
+/** Per-agent error rates over every bot request of a track (paper Table 16). */
+export interface ErrorRates {
+  requests: number;
+  timeout: number;
+  http_error: number;
+  malformed: number;
+  illegal: number;
+  crash: number;
+  /** (all of the above) / requests */
+  rate: number;
+}
+
+export interface TrackSummary extends TrackId {
+  agents: string[];
+  rounds: number;
+  policy: string;
+  W: ScoreMatrixJSON;
+  metrics: AllMetrics;
+  bootstrap: BootstrapResult;
+  /** Bradley–Terry Elo per strategy id. */
+  elo: Record<string, number>;
+  errors: Record<string, ErrorRates>;
+  /** Summed over the agent's rounds in this track. */
+  cost: Record<string, CostRecord & { rounds: number }>;
+  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'hash'>>;
+  games: number;
+}
+
+export interface TourneySummary {
+  runId: string;
+  runDir: string;
+  createdAt: string;
+  finishedAt: string;
+  config: unknown;
+  tracks: TrackSummary[];
+  /** Generalizability U per game, where both rule sets ran with the same agents. */
+  generalizability: Record<string, Record<string, number | null>>;
+  /** Average rank per agent over the tracks (paper Table 3), by S and by L. */
+  leaderboard: Array<{ agent: string; meanRankS: number | null; meanRankL: number | null; meanS: number | null; meanL: number | null }>;
+}

@@ -1,0 +1,170 @@
+// The iterative tournament end to end: 3 offline agents × 2 rounds × both Gomoku rule sets,
+// through real bot processes; plus a failed build, an interrupted-and-resumed run, and configs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Agent, Workspace } from '../agents/types.ts';
+import { ConfigError, resolveConfig } from '../orchestrator/tourney/config.ts';
+import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
+import { InterruptedError, runTourney } from '../orchestrator/tourney/tourney.ts';
+import type { TourneySummary } from '../orchestrator/tourney/types.ts';
+import type { MatchResult } from '../orchestrator/match/types.ts';
+import { tempDir } from './helpers/bots.ts';
+
+const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
+const journalOf = (runDir: string): MatchResult[] =>
+  fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku', () => {
+  let runDir: string;
+  let summary: TourneySummary;
+  beforeAll(async () => {
+    runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 2, concurrency: 2, bootstrapSamples: 200 });
+    summary = await runTourney({ config, runDir });
+  }, 240_000);
+
+  it('writes the run directory', () => {
+    for (const f of ['config.json', 'journal.jsonl', 'metrics.json', 'report.md']) expect(fs.existsSync(path.join(runDir, f)), f).toBe(true);
+    for (const track of ['gomoku-standard', 'gomoku-variant']) {
+      const t = path.join(runDir, 'tracks', track);
+      for (const f of ['W.json', 'W.csv', 'metrics.json']) expect(fs.existsSync(path.join(t, f)), `${track}/${f}`).toBe(true);
+      for (const round of [1, 2]) {
+        for (const agent of ['cautious', 'aggressive', 'imitator']) {
+          const s = path.join(t, `round_${round}`, 'strategies', agent);
+          expect(fs.existsSync(path.join(s, 'start_ai.sh'))).toBe(true);
+          const record = readJson(`${s}.strategy.json`);
+          expect(record).toMatchObject({ id: `${agent}@r${round}`, status: 'ok', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+          expect(record.cost.linesOfCode).toBeGreaterThan(100);
+          expect(record.validation.ok).toBe(true);
+        }
+        const logs = fs.readdirSync(path.join(t, `round_${round}`, 'logs'));
+        expect(logs).toContain('round_report.json');
+        expect(logs.some((f) => /^gomoku_arena_report_\d+\.csv$/.test(f))).toBe(true);
+        expect(logs.some((f) => /^tournament_report_history_tournament_\d+\.json$/.test(f))).toBe(true);
+      }
+    }
+    const report = fs.readFileSync(path.join(runDir, 'report.md'), 'utf8');
+    for (const heading of ['Leaderboard', 'Table 4', 'Table 9', 'Table 16', 'Table 17']) expect(report).toContain(heading);
+  });
+
+  it('fills W completely: every strategy met every other, colours swapped', () => {
+    for (const track of summary.tracks) {
+      expect(track.rounds).toBe(2);
+      expect(track.games).toBe(2 * (6 * 5) / 2); // 15 pairs of 6 strategies, 2 games each
+      const W = track.W.W;
+      W.forEach((row, i) => row.forEach((v, j) => (i === j ? expect(v).toBeNull() : expect(v).not.toBeNull())));
+      for (let i = 0; i < W.length; i++) for (let j = 0; j < W.length; j++) if (i !== j) expect(W[i]![j]! + W[j]![i]!).toBeCloseTo(1, 12);
+    }
+  });
+
+  it('gives round-2 agents the round-1 material and nothing else', () => {
+    const ws = path.join(runDir, 'tracks', 'gomoku-standard', 'round_2', 'workspaces', 'imitator');
+    expect(fs.readdirSync(path.join(ws, 'last_round')).sort()).toEqual(['aggressive', 'cautious', 'imitator']);
+    const round1 = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1');
+    for (const agent of ['aggressive', 'cautious', 'imitator']) {
+      expect(fs.readFileSync(path.join(ws, 'last_round', agent, 'params.json'), 'utf8')).toBe(fs.readFileSync(path.join(round1, 'strategies', agent, 'params.json'), 'utf8'));
+    }
+    expect(fs.readdirSync(path.join(ws, 'logs')).sort()).toEqual(fs.readdirSync(path.join(round1, 'logs')).sort());
+    expect(fs.readFileSync(path.join(ws, 'TASK.md'), 'utf8')).toMatch(/previous round's code of every agent is in `\.\/last_round`/);
+    // Round 1 saw no previous material; round 2 nothing of round 2 or of the other rule set.
+    const ws1 = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'workspaces', 'imitator');
+    expect(fs.readdirSync(ws1).sort()).toEqual(['TASK.md', 'develop_ai', 'gomoku']);
+    const roundReport = readJson(path.join(ws, 'logs', 'round_report.json'));
+    expect(roundReport).toMatchObject({ round: 1, variant: 'standard' });
+    expect(fs.readdirSync(ws).sort()).toEqual(['TASK.md', 'develop_ai', 'gomoku', 'last_round', 'logs']);
+  });
+
+  it('reports metrics that recompute from the journal alone', async () => {
+    const journal = journalOf(runDir);
+    expect(journal).toHaveLength(60);
+    // W by hand from the journal: mean score of a against b.
+    const track = summary.tracks.find((t) => t.variant === 'standard')!;
+    const labels = track.W.strategies;
+    const sums = new Map<string, [number, number]>();
+    for (const r of journal.filter((g) => g.spec.variant === 'standard')) {
+      r.spec.seats.forEach((id, seat) => {
+        const key = `${id.replace('@r', '@')}|${r.spec.seats[1 - seat]!.replace('@r', '@')}`;
+        const [s, n] = sums.get(key) ?? [0, 0];
+        sums.set(key, [s + r.scores[seat]!, n + 1]);
+      });
+    }
+    labels.forEach((a, i) =>
+      labels.forEach((b, j) => {
+        if (i === j) return;
+        const [s, n] = sums.get(`${a}|${b}`)!;
+        expect(track.W.W[i]![j]).toBeCloseTo(s / n, 12);
+      }),
+    );
+    const again = await summarizeRun(runDir);
+    expect(again.tracks.map((t) => t.metrics)).toEqual(summary.tracks.map((t) => t.metrics));
+    expect(readJson(path.join(runDir, 'metrics.json')).tracks[0].metrics).toEqual(summary.tracks[0]!.metrics);
+    expect(Object.keys(summary.generalizability.gomoku!)).toEqual(['cautious', 'aggressive', 'imitator']);
+  });
+
+  it('shows learning: the agents change their bots and L is not all zero', () => {
+    const params = (round: number, agent: string) => readJson(path.join(runDir, 'tracks', 'gomoku-standard', `round_${round}`, 'strategies', agent, 'params.json'));
+    for (const agent of ['cautious', 'aggressive', 'imitator']) expect(params(2, agent)).not.toEqual(params(1, agent));
+    const L = summary.tracks.flatMap((t) => Object.values(t.metrics.perAgent).map((m) => m.L));
+    expect(L.some((l) => l !== 0 && l !== null)).toBe(true);
+  });
+});
+
+/** An agent that writes a bot which never becomes healthy. */
+class BrokenAgent implements Agent {
+  readonly id = 'broken';
+  readonly kind = 'test:broken';
+  async develop(ws: Workspace) {
+    fs.writeFileSync(path.join(ws.outputDir, 'start_ai.sh'), '#!/bin/bash\necho "SyntaxError: pretend the agent wrote bad code" >&2\nexit 1\n');
+    return { botDir: ws.outputDir, cost: { wallMs: 1, toolCalls: 1, tokens: null, linesOfCode: 3 }, log: 'wrote a broken bot' };
+  }
+}
+
+describe('tourney robustness', () => {
+  it('records a failed build with its logs and plays it as a forfeiting stand-in', async () => {
+    const { createOfflineAgent } = await import('../agents/offline/index.ts');
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 });
+    const summary = await runTourney({ config, runDir, agents: [createOfflineAgent('offline:cautious', 1), new BrokenAgent()] });
+    const record = readJson(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'broken.strategy.json'));
+    expect(record.status).toBe('failed');
+    expect(record.failure).toMatch(/validation failed/);
+    expect(fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'broken.build.log'), 'utf8')).toMatch(/SyntaxError: pretend/);
+    const games = journalOf(runDir);
+    expect(games).toHaveLength(2);
+    for (const g of games) {
+      expect(g.termination).toBe('crash');
+      expect(g.reason).toMatch(/failed build/);
+      expect(g.scores[g.spec.seats.indexOf('broken@r1')]).toBe(0);
+    }
+    expect(summary.tracks[0]!.strategies.find((s) => s.agent === 'broken')!.status).toBe('failed');
+    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/broken@r1/);
+  });
+
+  it('an interrupted run resumes without replaying finished games', async () => {
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 2, variants: ['variant'], concurrency: 1, bootstrapSamples: 50 });
+    const controller = new AbortController();
+    let seen = 0;
+    const progress = { phase() {}, done() {}, tick() { if (++seen === 8) controller.abort(); } };
+    await expect(runTourney({ config, runDir, progress, signal: controller.signal })).rejects.toBeInstanceOf(InterruptedError);
+    const before = journalOf(runDir);
+    expect(before.length).toBeGreaterThanOrEqual(8);
+    expect(before.length).toBeLessThan(30);
+    const mtimes = new Map(fs.readdirSync(path.join(runDir, 'replays')).map((f) => [f, fs.statSync(path.join(runDir, 'replays', f)).mtimeMs]));
+    const summary = await runTourney({ config, runDir });
+    const after = journalOf(runDir);
+    expect(after).toHaveLength(30);
+    expect(after.slice(0, before.length)).toEqual(before);
+    for (const [f, t] of mtimes) expect(fs.statSync(path.join(runDir, 'replays', f)).mtimeMs).toBe(t);
+    expect(summary.tracks[0]!.games).toBe(30);
+  }, 120_000);
+
+  it('rejects a bad config naming the field', () => {
+    expect(() => resolveConfig({ rounds: 0 } as never)).toThrow(/rounds: Too small/i);
+    expect(() => resolveConfig({ games: ['go'] })).toThrow(/games: unknown game "go"; available: gomoku/);
+    expect(() => resolveConfig({ roundz: 3 } as never)).toThrow(ConfigError);
+    expect(() => resolveConfig({ roundz: 3 } as never)).toThrow(/roundz/);
+    expect(() => resolveConfig({ variants: ['renju'] } as never)).toThrow(/variants\.0/);
+  });
+});
