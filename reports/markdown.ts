@@ -35,6 +35,9 @@ function header(s: TourneySummary): string {
     '',
     'S = strategy coding (round-1 strength), L = global learning, G.A. = generalizability U (variant B¹ − standard B¹); ' +
       'see docs/metrics.md. Numbers have 3 decimals, 95% bootstrap intervals in brackets, — = no data.',
+    ...(onePairPerCell(s)
+      ? ['', '> Each pairing played one colour-swapped game pair, so resampling games inside W cells cannot vary them: the intervals have zero width. Run with `--reps 2` or more for informative intervals.']
+      : []),
   ].join('\n');
 }
 
@@ -112,4 +115,9 @@ export function renderLeaderboard(summary: TourneySummary, maxAgents = 10): stri
   const more = summary.leaderboard.length - maxAgents;
   if (more > 0) lines.push(`… ${more} more agent(s) in report.md`);
   return lines.join('\n');
+}
+
+/** True when no W cell holds more than one colour-swapped game pair (bootstrap intervals collapse). */
+function onePairPerCell(s: TourneySummary): boolean {
+  return s.tracks.length > 0 && s.tracks.every((t) => t.W.games.every((row) => row.every((n) => (n ?? 0) <= 2)));
 }

@@ -75,4 +75,31 @@ describe('catarena CLI', () => {
     expect(badNumber.code).toBe(2);
     expect(badNumber.stderr).toMatch(/expected a whole number/);
   });
+
+  it('tourney runs from a config file, prints a leaderboard, and report rebuilds it', async () => {
+    const dir = tempDir();
+    const config = path.join(dir, 'small.yaml');
+    fs.writeFileSync(config, 'rounds: 1\nvariants: [standard]\nagents: [offline:cautious, offline:imitator]\nbootstrapSamples: 50\n');
+    const r = await catarena('tourney', '--config', config, '--out', dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Leaderboard/);
+    expect(r.stderr).toMatch(/round 1\/1 · gomoku-standard · 2 games/);
+    const runDir = /run directory: (\S+)/.exec(r.stdout)![1]!;
+    const report = await catarena('report', runDir, '--json');
+    expect(report.code, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout).leaderboard.map((e: { agent: string }) => e.agent).sort()).toEqual(['cautious', 'imitator']);
+  });
+
+  it('tourney rejects a bad config naming the field', async () => {
+    const dir = tempDir();
+    const config = path.join(dir, 'bad.yaml');
+    fs.writeFileSync(config, 'rounds: two\nagents: [offline:cautious]\n');
+    const r = await catarena('tourney', '--config', config, '--out', dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/invalid tournament config:\n\s+rounds: /);
+    const agent = await catarena('tourney', '--agents', 'offline:sneaky', '--rounds', '1', '--out', dir);
+    expect(agent.stderr).toMatch(/cautious, aggressive, imitator/);
+    const report = await catarena('report', dir);
+    expect(report.stderr).toMatch(/not a tournament run directory/);
+  });
 });
