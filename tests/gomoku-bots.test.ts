@@ -7,24 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../games/core/rng.ts';
 import { gomoku, type GomokuMove, type GomokuState } from '../games/gomoku/rules.ts';
+import { allocatePort } from '../sandbox/ports.ts';
 
 const BOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'games', 'gomoku', 'bots');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const children: ChildProcess[] = [];
 
 async function startBot(name: string, env: Record<string, string> = {}): Promise<string> {
-  const port = await freePort();
+  const port = await allocatePort();
   const child = spawn('bash', [join(BOTS, name, 'start_ai.sh'), String(port)], {
     detached: true, // own process group, so afterAll can kill everything it started
     stdio: 'ignore',

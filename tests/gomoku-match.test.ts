@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
 import { DEFAULT_LIMITS } from '../orchestrator/match/types.ts';
 import { createSandbox } from '../sandbox/index.ts';
+import { allocatePort, releasePort } from '../sandbox/ports.ts';
+import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { BUILTIN, botDir, flaskBot, hasFlask, misbehavingBot, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
@@ -161,5 +163,24 @@ describe('misbehaving bots end the game with the right reason, never the run', (
     expect(new Set(ids).size).toBe(6);
     expect(ids).toEqual(expect.arrayContaining(first.results.map((r) => r.id)));
     expect(fs.readdirSync(path.join(runDir, 'replays'))).toHaveLength(6);
+  });
+
+  it('serves the game-server API at a configured port for bots that hard-code it', async () => {
+    const port = await allocatePort();
+    releasePort(port);
+    const hardCoded = `http://localhost:${port}`;
+    const hosts = new GameServerPool({ ports: { 'gomoku/variant': port } });
+    try {
+      const out = await arena([{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, { id: 'good', dir: misbehavingBot('ok') }], { variant: 'variant', hosts });
+      for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+    } finally {
+      await hosts.closeAll();
+    }
+    // Pointed at a port where nothing serves the game, the same bot refuses to join and loses.
+    const lost = await arena([{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, { id: 'good', dir: misbehavingBot('ok') }], { variant: 'variant' });
+    for (const r of lost.results) {
+      expect(r.termination).toBe('join_failed');
+      expect(r.scores[r.spec.seats.indexOf('fixed')]).toBe(0);
+    }
   });
 });

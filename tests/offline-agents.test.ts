@@ -2,7 +2,6 @@
 // measurement that learning over two rounds makes a character's bot stronger.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +11,7 @@ import type { DevelopResult, Workspace } from '../agents/types.ts';
 import type { HeadToHead, RoundReport } from '../orchestrator/tourney/types.ts';
 import { createRng } from '../games/core/rng.ts';
 import { gomoku, type GomokuMove } from '../games/gomoku/rules.ts';
+import { allocatePort } from '../sandbox/ports.ts';
 
 const ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-offline-'));
 const HEURISTIC = path.resolve(import.meta.dirname, '../games/gomoku/bots/heuristic');
@@ -294,19 +294,8 @@ afterAll(() => {
   fs.rmSync(ROOT, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 async function startBot(dir: string): Promise<{ proc: ChildProcess; port: number }> {
-  const port = await freePort();
+  const port = await allocatePort();
   const proc = spawn('bash', [path.join(dir, 'start_ai.sh'), String(port)], { detached: true, stdio: 'ignore' });
   started.push(proc);
   for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {

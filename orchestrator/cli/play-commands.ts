@@ -23,7 +23,13 @@ interface CommonOpts {
   out: string;
   runDir?: string;
   sandbox: string;
+  serverPort?: number;
   json?: boolean;
+}
+
+/** The game-server pool: a fixed port when asked, else CATArena's port if free, else any port. */
+function hostsFor(game: string, variant: string, port?: number): GameServerPool {
+  return new GameServerPool(port ? { ports: { [`${game}/${variant}`]: port } } : {});
 }
 
 function addCommon(cmd: Command): Command {
@@ -38,6 +44,7 @@ function addCommon(cmd: Command): Command {
     .option('-o, --out <dir>', 'parent folder of run directories', 'runs')
     .option('--run-dir <dir>', 'use (or resume) this run directory instead of a new one')
     .addOption(new Option('--sandbox <kind>', 'where bots run').choices(['process', 'docker']).default('process'))
+    .option('--server-port <port>', "port of the game-server API bots may call (default: CATArena's, 9000 / 20000 for gomoku, if free)", intOption(1, 65535))
     .option('--json', 'print the result as JSON on stdout');
 }
 
@@ -49,6 +56,7 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
   checkGame(opts);
   const sandbox = createSandbox(opts.sandbox);
   const runDir = opts.runDir ? path.resolve(opts.runDir) : newRunDir(opts.out, kind);
+  const hosts = hostsFor(opts.game, opts.variant, opts.serverPort);
   try {
     return await withInterrupt((signal) =>
       runArena({
@@ -65,10 +73,12 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
         maxGames,
         startTimeoutMs: opts.startTimeout,
         progress: createProgress(kind, process.stderr, Boolean(opts.json)),
+        hosts,
         signal,
       }),
     );
   } finally {
+    await hosts.closeAll();
     await sandbox.close();
   }
 }
@@ -124,12 +134,13 @@ export function registerPlayCommands(program: Command): void {
     .option('--move-timeout <ms>', 'per-move deadline', intOption(1), DEFAULT_LIMITS.moveMs)
     .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), 20_000)
     .addOption(new Option('--sandbox <kind>', 'where the bot runs').choices(['process', 'docker']).default('process'))
+    .option('--server-port <port>', 'port of the game-server API bots may call', intOption(1, 65535))
     .option('--json', 'print the report as JSON')
-    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout: number; startTimeout: number; sandbox: string; json?: boolean }, cmd: Command) => {
+    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout: number; startTimeout: number; sandbox: string; serverPort?: number; json?: boolean }, cmd: Command) => {
       checkVariant(opts.game, opts.variant);
       adapterFor(opts.game);
       const sandbox = createSandbox(opts.sandbox);
-      const hosts = new GameServerPool();
+      const hosts = hostsFor(opts.game, opts.variant, opts.serverPort);
       try {
         const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: opts.moveTimeout, startTimeoutMs: opts.startTimeout });
         if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -20,8 +20,8 @@ export function botDir(name: string, startScript: string, files: Record<string, 
 }
 
 /** A node bot from tests/fixtures/bots/misbehave.mjs in the given mode. */
-export function misbehavingBot(mode: string, startPrefix = 'exec'): string {
-  return botDir(mode, `#!/bin/bash\n${startPrefix} node ${path.join(FIXTURES, 'misbehave.mjs')} "$1" ${mode}\n`);
+export function misbehavingBot(mode: string, startPrefix = 'exec', serverUrl = ''): string {
+  return botDir(mode, `#!/bin/bash\n${startPrefix} node ${path.join(FIXTURES, 'misbehave.mjs')} "$1" ${mode} ${serverUrl}\n`);
 }
 
 /** The CATArena-style Flask bot; its requests are recorded in <dir>/requests.jsonl. */
