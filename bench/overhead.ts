@@ -20,7 +20,7 @@ export async function benchOverhead(games = 60) {
   const host = await new GameServer({ adapter: gomokuWire, variant: 'standard', preferCatarenaPort: false }).start();
   const dir = path.join(here, 'bots', 'instant');
   const [a, b] = await Promise.all([0, 1].map(async () => sandbox.start({ dir, port: await allocatePort(), name: 'instant' })));
-  const clients = [new BotClient(a!.url), new BotClient(b!.url)];
+  const clients = [a!, b!].map((h) => new BotClient(h.url, { socketPath: h.socketPath }));
   const overhead: number[] = [];
   const roundtrip: number[] = [];
   const raw: number[] = [];

@@ -13,6 +13,7 @@ import { GameServerPool } from './host/game-servers.ts';
 import { matchId, type MatchLimits, type MatchResult, type MatchSpec } from './match/types.ts';
 import { roundRobin } from './formats/round-robin.ts';
 import { Journal } from './run/journal.ts';
+import { gameServerPorts } from './validate.ts';
 import type { Progress } from './progress.ts';
 
 export interface ArenaOptions {
@@ -63,7 +64,14 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   await writeJson(path.join(options.runDir, 'arena.json'), { ...options, sandbox: options.sandbox.kind, progress: undefined, hosts: undefined, signal: undefined, games: specs.length });
 
   const hosts = options.hosts ?? new GameServerPool();
-  const fleet = new BotFleet({ sandbox: options.sandbox, health: adapter.health, logDir: path.join(options.runDir, 'logs'), startTimeoutMs: options.startTimeoutMs });
+  const server = await hosts.get(options.game, options.variant);
+  const fleet = new BotFleet({
+    sandbox: options.sandbox,
+    health: adapter.health,
+    logDir: path.join(options.runDir, 'logs'),
+    startTimeoutMs: options.startTimeoutMs,
+    hostPorts: gameServerPorts(server.port, adapter.catarenaServerPort[options.variant]),
+  });
   fleet.add(options.bots);
   let done = resumed;
   options.progress?.phase(`${options.game}/${options.variant}: ${options.bots.length} bots, ${specs.length} games${resumed ? ` (${resumed} already in the journal)` : ''}, concurrency ${options.concurrency}`);

@@ -1,6 +1,7 @@
 // One health probe, with a precise timeout. AbortSignal.timeout is used because undici's
 // headersTimeout runs on a coarse ~1 s timer and would not honour short limits.
-import { request } from 'undici';
+import net from 'node:net';
+import { Agent, request } from 'undici';
 import { isPortOpen } from './ports.ts';
 import type { HealthCheck } from './types.ts';
 
@@ -14,8 +15,10 @@ export async function probeHealth(
   target: string | number,
   check: HealthCheck = DEFAULT_HEALTH,
   timeoutMs = 2000,
+  socketPath?: string,
 ): Promise<boolean> {
   const base = typeof target === 'number' ? `http://127.0.0.1:${target}` : target;
+  if (socketPath) return probeViaSocket(base, check, timeoutMs, socketPath);
   if (check.kind === 'tcp') {
     const url = new URL(base);
     return isPortOpen(Number(url.port || 80), url.hostname.replace(/^\[|\]$/g, ''), timeoutMs);
@@ -32,5 +35,39 @@ export async function probeHealth(
     return typeof status === 'string' && check.statuses.includes(status);
   } catch {
     return false; // refused, timed out, reset, or not JSON
+  }
+}
+
+/**
+ * Health through a Unix socket that a forwarder inside a sandbox relays to the bot's port. For a
+ * TCP check the forwarder accepts at once, so "healthy" means it did not hang up: it closes the
+ * connection straight away when nothing listens on the bot's port.
+ */
+async function probeViaSocket(base: string, check: HealthCheck, timeoutMs: number, socketPath: string): Promise<boolean> {
+  if (check.kind === 'tcp') {
+    return new Promise((resolve) => {
+      const socket = net.connect(socketPath);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(ok);
+      };
+      const timer = setTimeout(() => done(true), Math.min(300, timeoutMs));
+      socket.once('error', () => done(false));
+      socket.once('close', () => done(false));
+    });
+  }
+  const dispatcher = new Agent({ connect: { socketPath } });
+  try {
+    const res = await request(new URL(check.path, base), { method: 'GET', signal: AbortSignal.timeout(timeoutMs), reset: true, dispatcher });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) return false;
+    if (!check.statuses) return true;
+    const status = (JSON.parse(text) as { status?: unknown } | null)?.status;
+    return typeof status === 'string' && check.statuses.includes(status);
+  } catch {
+    return false;
+  } finally {
+    void dispatcher.close().catch(() => undefined);
   }
 }

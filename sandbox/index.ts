@@ -1,4 +1,5 @@
-// Sandbox backends by name. Only the embedded process backend exists so far.
+// Sandbox backends by name: process (embedded default) and docker (isolated containers).
+import { DockerSandbox } from './docker.ts';
 import { ProcessSandbox, type ProcessSandboxOptions } from './process.ts';
 import type { Sandbox } from './types.ts';
 
@@ -12,8 +13,8 @@ export function createSandbox(kind: 'process' | (string & {}) = 'process', optio
     case 'process':
       return new ProcessSandbox(options);
     case 'docker':
-      throw new Error('docker backend not available yet; use --sandbox process');
+      return new DockerSandbox({ handleSignals: options.handleSignals });
     default:
-      throw new Error(`unknown sandbox kind "${kind}"; use --sandbox process`);
+      throw new Error(`unknown sandbox kind "${kind}"; use --sandbox process or --sandbox docker`);
   }
 }

@@ -27,6 +27,12 @@ export interface BotStartOptions {
   logFile?: string;
   /** A label for messages ("strategy cautious@r1"). */
   name?: string;
+  /**
+   * Orchestrator services the bot may reach at localhost:<key> (the game-server API, on the host
+   * at 127.0.0.1:<value>). The process backend shares the host's network and ignores this; an
+   * isolated backend forwards exactly these ports and nothing else.
+   */
+  hostPorts?: Record<number, number>;
 }
 
 export interface BotHandle {
@@ -34,6 +40,8 @@ export interface BotHandle {
   readonly port: number;
   /** Base URL, e.g. http://127.0.0.1:41234 */
   readonly url: string;
+  /** When set, connect to the bot through this Unix socket instead of the URL's host and port. */
+  readonly socketPath?: string;
   readonly logFile: string;
   /** Health probe now (one attempt, short timeout). */
   isHealthy(timeoutMs?: number): Promise<boolean>;

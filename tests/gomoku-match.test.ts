@@ -8,9 +8,10 @@ import { DEFAULT_LIMITS } from '../orchestrator/match/types.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import { BUILTIN, botDir, flaskBot, hasFlask, misbehavingBot, tempDir } from './helpers/bots.ts';
+import { BUILTIN, SANDBOX_KINDS, botDir, flaskBot, hasFlask, misbehavingBot, tempDir } from './helpers/bots.ts';
 
-const sandbox = createSandbox('process');
+describe.each(SANDBOX_KINDS)('%s sandbox', (kind) => {
+const sandbox = createSandbox(kind);
 afterAll(() => sandbox.close());
 
 function arena(bots: Array<{ id: string; dir: string }>, extra: Partial<ArenaOptions> = {}) {
@@ -51,6 +52,7 @@ describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot', () => {
       const row = out.table.find((t) => t.id === 'heuristic')!;
       expect(row.vs.flask!.wins).toBe(2);
 
+      if (kind !== 'process') return; // the recorded requests stay inside the container
       const requests = readRequests(flask);
       for (const req of requests) expect(req.content_type).toBe('application/json');
       const join = requests.find((r) => r.path === '/join_game')!;
@@ -183,4 +185,5 @@ describe('misbehaving bots end the game with the right reason, never the run', (
       expect(r.scores[r.spec.seats.indexOf('fixed')]).toBe(0);
     }
   });
+});
 });

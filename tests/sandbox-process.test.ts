@@ -304,7 +304,8 @@ describe('process sandbox', () => {
 
   it('createSandbox rejects unknown kinds with a clear message', () => {
     expect(createSandbox('process').kind).toBe('process');
-    expect(() => createSandbox('docker')).toThrow(/use --sandbox process/);
+    expect(createSandbox('docker').kind).toBe('docker');
+    expect(() => createSandbox('vm')).toThrow(/unknown sandbox kind "vm"; use --sandbox process or --sandbox docker/);
   });
 });
 

@@ -24,6 +24,8 @@ export interface BotFleetOptions {
   maxRestarts?: number;
   /** Extra environment for every bot. */
   env?: Record<string, string>;
+  /** Orchestrator ports bots may reach at localhost (the game server), for isolated sandboxes. */
+  hostPorts?: Record<number, number>;
 }
 
 export interface BotStatus {
@@ -102,8 +104,9 @@ export class BotFleet {
         startTimeoutMs: this.options.startTimeoutMs,
         logFile: entry.status.logFile,
         env: this.options.env,
+        hostPorts: this.options.hostPorts,
       });
-      return { handle, client: new BotClient(handle.url) };
+      return { handle, client: new BotClient(handle.url, { socketPath: handle.socketPath }) };
     } catch (err) {
       releasePort(port);
       const tail = err instanceof BotStartError && err.logTail ? `\n--- last output ---\n${err.logTail}` : '';

@@ -18,10 +18,16 @@ const RETRYABLE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']
 export class BotClient {
   private readonly pool: Pool;
 
-  constructor(readonly baseUrl: string, connections = 4) {
+  constructor(readonly baseUrl: string, options: { connections?: number; socketPath?: string } = {}) {
     // keepAliveTimeout below Node's default server timeout (5 s) avoids reusing a socket the bot is
-    // about to close; pipelining 1 keeps one request per socket.
-    this.pool = new Pool(baseUrl, { connections, keepAliveTimeout: 2_000, pipelining: 1 });
+    // about to close; pipelining 1 keeps one request per socket. A socketPath reaches a bot in an
+    // isolated sandbox through its forwarder.
+    this.pool = new Pool(baseUrl, {
+      connections: options.connections ?? 4,
+      keepAliveTimeout: 2_000,
+      pipelining: 1,
+      ...(options.socketPath ? { connect: { socketPath: options.socketPath } } : {}),
+    });
   }
 
   /** POST a JSON body; never throws. */

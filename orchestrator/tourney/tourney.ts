@@ -20,6 +20,7 @@ import type { Progress } from '../progress.ts';
 import { Journal } from '../run/journal.ts';
 import { gameSettings, type TourneyConfig } from './config.ts';
 import { developStrategy } from './develop.ts';
+import { gameServerPorts } from '../validate.ts';
 import { loadRecord } from './strategy-store.ts';
 import { summarizeRun } from './summarize.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from './types.ts';
@@ -100,7 +101,15 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
         // 2. Play: round-n strategies against each other and every earlier strategy.
         let fleet = fleets.get(name);
         if (!fleet) {
-          fleet = new BotFleet({ sandbox, health: adapterFor(track.game).health, logDir: path.join(runDir, 'bot-logs', name), startTimeoutMs: config.startTimeoutMs });
+          const adapter = adapterFor(track.game);
+          const server = await hosts.get(track.game, track.variant);
+          fleet = new BotFleet({
+            sandbox,
+            health: adapter.health,
+            logDir: path.join(runDir, 'bot-logs', name),
+            startTimeoutMs: config.startTimeoutMs,
+            hostPorts: gameServerPorts(server.port, adapter.catarenaServerPort[track.variant]),
+          });
           fleets.set(name, fleet);
         }
         fleet.add(records.map((r) => ({ id: r.id, dir: r.dir, forfeit: r.status === 'failed' ? `failed build: ${r.failure}` : undefined })));

@@ -21,7 +21,10 @@ export function botDir(name: string, startScript: string, files: Record<string, 
 
 /** A node bot from tests/fixtures/bots/misbehave.mjs in the given mode. */
 export function misbehavingBot(mode: string, startPrefix = 'exec', serverUrl = ''): string {
-  return botDir(mode, `#!/bin/bash\n${startPrefix} node ${path.join(FIXTURES, 'misbehave.mjs')} "$1" ${mode} ${serverUrl}\n`);
+  // Self-contained (the code is copied in), so it runs in a container as well as a process.
+  return botDir(mode, `#!/bin/bash\ncd "$(dirname "$0")"\n${startPrefix} node misbehave.mjs "$1" ${mode} ${serverUrl}\n`, {
+    'misbehave.mjs': fs.readFileSync(path.join(FIXTURES, 'misbehave.mjs'), 'utf8'),
+  });
 }
 
 /** The CATArena-style Flask bot; its requests are recorded in <dir>/requests.jsonl. */
@@ -41,3 +44,17 @@ export function hasFlask(): boolean {
 }
 
 export const BUILTIN = (name: string, game = 'gomoku') => path.resolve(import.meta.dirname, '../../games', game, 'bots', name);
+
+/** Docker tests run when the engine answers and the bot image exists (CI sets CATARENA_DOCKER=1). */
+export function dockerReady(image = 'catarena/bot-runtime:latest'): boolean {
+  try {
+    execFileSync('docker', ['image', 'inspect', image], { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    if (process.env.CATARENA_DOCKER === '1') throw new Error(`CATARENA_DOCKER=1 but docker or the image ${image} is not available`);
+    return false;
+  }
+}
+
+/** Sandbox kinds to run the shared suites on. */
+export const SANDBOX_KINDS = dockerReady() ? (['process', 'docker'] as const) : (['process'] as const);

@@ -1,0 +1,311 @@
+// The Docker sandbox: one long-lived container per bot, with no network at all. The bot's port
+// and the game-server ports it may call are relayed through Unix sockets in small mounted folders
+// (socat inside, Node outside), so a bot reaches the orchestrator and nothing else: no internet,
+// no other bot, no host service. Bot code is mounted read-only, / is read-only, /tmp is a small
+// tmpfs; the bot runs as nobody with no capabilities and no new privileges, under CPU, memory
+// (swap = memory) and pids limits. Containers carry labels, so leftovers of a crashed run are
+// swept at the next start.
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import Docker from 'dockerode';
+import { CappedLog, readLogTail } from './capped-log.ts';
+import { DEFAULT_HEALTH, probeHealth } from './health.ts';
+import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
+
+export interface DockerSandboxOptions {
+  /** Image with bash, socat, python3 + Flask, node (built offline by `npm run images`). */
+  image?: string;
+  /** CPU cores per bot (default 1). */
+  cpus?: number;
+  /** Memory per bot in MiB; swap is set equal, so there is no swap (default 1024). */
+  memoryMb?: number;
+  /** Processes per bot (default 256). */
+  pidsLimit?: number;
+  /** Size of the writable /tmp (default 64 MiB). */
+  tmpfsMb?: number;
+  /** Container user (default nobody). */
+  user?: string;
+  /** Pin each bot to one core, round robin (default off: our CPU slots already bound thinking bots). */
+  cpuset?: boolean;
+  /** Kill containers on SIGINT/SIGTERM/SIGHUP (default true); they are always removed on exit. */
+  handleSignals?: boolean;
+  docker?: Docker;
+}
+
+export const DOCKER_DEFAULTS = { image: 'catarena/bot-runtime:latest', cpus: 1, memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, user: '65534:65534' };
+
+const LABEL = 'catarena.sandbox';
+const OWNER = `${os.hostname()}:${process.pid}`;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+// Runs inside the container as PID 1's child: relays, then the start script. A script that
+// daemonises and exits 0 leaves the container alive (sleep); a failing one ends it with its code.
+const ENTRY = `set -u
+port=$1; shift
+for f in "$@"; do socat TCP-LISTEN:\${f%%:*},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/gs/\${f#*:} 2>/dev/null & done
+socat UNIX-LISTEN:/io/bot.sock,fork,mode=777,unlink-early TCP:127.0.0.1:$port 2>/dev/null &
+cd /bot
+bash start_ai.sh "$port"
+code=$?
+if [ "$code" -ne 0 ]; then exit "$code"; fi
+exec sleep infinity
+`;
+
+export class DockerSandbox implements Sandbox {
+  readonly kind = 'docker';
+  private readonly docker: Docker;
+  private readonly options: Required<Omit<DockerSandboxOptions, 'docker'>>;
+  private readonly bots = new Set<DockerBot>();
+  private readonly stageRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-docker-'));
+  private ready?: Promise<void>;
+  private hooked = false;
+  private nextCore = 0;
+
+  constructor(options: DockerSandboxOptions = {}) {
+    this.docker = options.docker ?? new Docker();
+    this.options = { ...DOCKER_DEFAULTS, cpuset: false, handleSignals: true, ...options };
+  }
+
+  /** Checks the engine and the image once, and removes containers left by dead orchestrators. */
+  private prepare(): Promise<void> {
+    this.ready ??= (async () => {
+      try {
+        await this.docker.ping();
+      } catch (err) {
+        throw new Error(`Docker is not reachable (${(err as Error).message}): start it with "bash scripts/start-docker.sh", or use --sandbox process`);
+      }
+      try {
+        await this.docker.getImage(this.options.image).inspect();
+      } catch {
+        throw new Error(`Docker image ${this.options.image} not found: build it offline with "npm run images"`);
+      }
+      await sweepOrphans(this.docker);
+    })();
+    return this.ready;
+  }
+
+  async start(o: BotStartOptions): Promise<BotHandle> {
+    const name = o.name ?? path.basename(o.dir);
+    const dir = path.resolve(o.dir);
+    const script = o.script ?? 'start_ai.sh';
+    if (script !== 'start_ai.sh') throw new Error('the docker sandbox runs start_ai.sh only');
+    if (!fs.existsSync(path.join(dir, script))) {
+      throw new BotStartError(`${name}: start script not found: ${path.join(dir, script)}. A bot folder needs a ${script} that takes the port as its only argument.`, 'no_start_script', '');
+    }
+    await this.prepare();
+    this.hook();
+
+    // The stage: a world-readable copy of the code (mounted read-only), the bot's socket folder,
+    // and the game-server sockets (relayed to 127.0.0.1 ports on this host).
+    const stage = fs.mkdtempSync(path.join(this.stageRoot, `${name.replace(/[^\w.-]+/g, '_').slice(0, 40)}-`));
+    const botCopy = path.join(stage, 'bot');
+    fs.cpSync(dir, botCopy, { recursive: true, filter: (src) => !/(^|\/)(node_modules|__pycache__|\.git)$/.test(src) });
+    execFileSync('chmod', ['-R', 'a+rX', botCopy]);
+    for (const sub of ['io', 'gs']) fs.mkdirSync(path.join(stage, sub), { mode: 0o777 });
+    fs.chmodSync(path.join(stage, 'io'), 0o777);
+    const relays = await Promise.all(Object.entries(o.hostPorts ?? {}).map(([cport, hport]) => relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport))));
+    const forwards = Object.keys(o.hostPorts ?? {}).map((cport) => `${cport}:${cport}.sock`);
+
+    const logFile = o.logFile ?? path.join(stage, 'bot.log');
+    const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
+    const { cpus, memoryMb, pidsLimit, tmpfsMb, user, image } = this.options;
+    const memory = memoryMb * 1024 * 1024;
+    const container = await this.docker.createContainer({
+      Image: image,
+      name: `catarena-${path.basename(stage)}-${randomUUID().slice(0, 8)}`,
+      Cmd: ['bash', '-c', ENTRY, 'catarena-entry', String(o.port), ...forwards],
+      Env: Object.entries({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1', ...o.env }).map(([k, v]) => `${k}=${v}`),
+      User: user,
+      WorkingDir: '/bot',
+      Labels: { [LABEL]: 'bot', 'catarena.owner': OWNER, 'catarena.bot': name },
+      HostConfig: {
+        NetworkMode: 'none',
+        Binds: [`${botCopy}:/bot:ro`, `${path.join(stage, 'io')}:/io`, `${path.join(stage, 'gs')}:/gs:ro`],
+        ReadonlyRootfs: true,
+        Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${tmpfsMb}m,mode=1777` },
+        Memory: memory,
+        MemorySwap: memory,
+        NanoCpus: Math.round(cpus * 1e9),
+        ...(this.options.cpuset ? { CpusetCpus: String(this.nextCore++ % os.availableParallelism()) } : {}),
+        PidsLimit: pidsLimit,
+        SecurityOpt: ['no-new-privileges'],
+        CapDrop: ['ALL'],
+        Init: true,
+      },
+    });
+    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+    const sink = new PassThrough();
+    sink.on('data', (c: Buffer) => log.write(c));
+    container.modem.demuxStream(stream, sink, sink);
+
+    const bot = new DockerBot(name, o.port, logFile, path.join(stage, 'io', 'bot.sock'), o.health ?? DEFAULT_HEALTH, container, log, stage, relays, (b) => this.bots.delete(b));
+    this.bots.add(bot);
+    await container.start();
+
+    const deadline = Date.now() + (o.startTimeoutMs ?? 20_000);
+    for (let poll = 0; ; poll++) {
+      if (await bot.isHealthy(1_000)) return bot;
+      if (poll % 3 === 0) {
+        const exit = await bot.describeExit();
+        if (exit) return bot.failStart('exited', `${name}: the bot's container stopped before it became healthy: ${exit}`);
+      }
+      if (Date.now() > deadline) return bot.failStart('unhealthy', `${name}: no healthy answer within ${o.startTimeoutMs ?? 20_000} ms`);
+      await sleep(100);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.bots].map((b) => b.stop()));
+    fs.rmSync(this.stageRoot, { recursive: true, force: true });
+    this.unhook();
+  }
+
+  private readonly onExit = () => {
+    const ids = [...this.bots].map((b) => b.containerId);
+    if (ids.length) {
+      try {
+        execFileSync('docker', ['rm', '-f', ...ids], { stdio: 'ignore', timeout: 10_000 });
+      } catch {
+        // the next start sweeps what is left (labels)
+      }
+    }
+    fs.rmSync(this.stageRoot, { recursive: true, force: true });
+  };
+
+  private readonly onSignal = (sig: NodeJS.Signals) => {
+    this.onExit();
+    this.unhook();
+    if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+  };
+
+  private hook(): void {
+    if (this.hooked) return;
+    this.hooked = true;
+    process.on('exit', this.onExit);
+    if (this.options.handleSignals) for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, this.onSignal);
+  }
+
+  private unhook(): void {
+    if (!this.hooked) return;
+    this.hooked = false;
+    process.off('exit', this.onExit);
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, this.onSignal);
+  }
+}
+
+class DockerBot implements BotHandle {
+  readonly url: string;
+  private stopped?: Promise<void>;
+
+  constructor(
+    readonly name: string,
+    readonly port: number,
+    readonly logFile: string,
+    readonly socketPath: string,
+    private readonly health: HealthCheck,
+    private readonly container: Docker.Container,
+    private readonly log: CappedLog,
+    private readonly stage: string,
+    private readonly relays: net.Server[],
+    private readonly forget: (b: DockerBot) => void,
+  ) {
+    this.url = `http://localhost:${port}`;
+  }
+
+  get containerId(): string {
+    return this.container.id;
+  }
+
+  isHealthy(timeoutMs = 2_000): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    return probeHealth(this.url, this.health, timeoutMs, this.socketPath);
+  }
+
+  logTail(maxBytes = 4096): Promise<string> {
+    return readLogTail(this.logFile, maxBytes);
+  }
+
+  async alive(): Promise<boolean> {
+    if (this.stopped) return false;
+    try {
+      const info = await this.container.inspect();
+      return info.State.Running && (await probeHealth(this.url, { kind: 'tcp' }, 1_000, this.socketPath));
+    } catch {
+      return false;
+    }
+  }
+
+  /** "exit code 3 (OOM-killed)" once the container has stopped, else null. */
+  async describeExit(): Promise<string | null> {
+    try {
+      const { State } = await this.container.inspect();
+      if (State.Running) return null;
+      return `exit code ${State.ExitCode}${State.OOMKilled ? ' (killed: out of memory)' : ''}${State.Error ? ` (${State.Error})` : ''}`;
+    } catch {
+      return 'the container is gone';
+    }
+  }
+
+  async failStart(reason: BotStartError['reason'], message: string): Promise<never> {
+    await sleep(200); // let the last output reach the log
+    const tail = await this.logTail();
+    await this.stop();
+    throw new BotStartError(`${message}. Log: ${this.logFile}${tail ? `\n--- log tail ---\n${tail}` : ''}`, reason, tail);
+  }
+
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      await this.container.remove({ force: true }).catch(() => undefined);
+      await Promise.all(this.relays.map((r) => new Promise<void>((res) => r.close(() => res()))));
+      this.log.close();
+      // Keep the log when it lives in the stage (the caller may still read its tail); drop the rest.
+      for (const sub of ['bot', 'io', 'gs']) fs.rmSync(path.join(this.stage, sub), { recursive: true, force: true });
+      this.forget(this);
+    })();
+    return this.stopped;
+  }
+}
+
+/** A Unix socket (for the container) relayed to 127.0.0.1:<port> on this host. */
+async function relayToHost(socketPath: string, port: number): Promise<net.Server> {
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(port, '127.0.0.1');
+    inbound.pipe(outbound).pipe(inbound);
+    const close = () => {
+      inbound.destroy();
+      outbound.destroy();
+    };
+    inbound.on('error', close);
+    outbound.on('error', close);
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, () => resolve()));
+  fs.chmodSync(socketPath, 0o777); // the bot runs as nobody
+  return server;
+}
+
+/** Removes containers whose orchestrator (same host, dead pid) did not clean up. */
+export async function sweepOrphans(docker: Docker): Promise<number> {
+  const containers = await docker.listContainers({ all: true, filters: { label: [LABEL] } });
+  let removed = 0;
+  for (const c of containers) {
+    const [host, pid] = (c.Labels['catarena.owner'] ?? '').split(':');
+    if (host !== os.hostname() || !pid || isAlive(Number(pid))) continue;
+    await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+    removed++;
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
