@@ -28,6 +28,15 @@ export const TourneyConfigSchema = z.strictObject({
   /** Wall-clock budget for one agent developing one strategy. */
   developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
   sandbox: z.enum(['process', 'docker']).default('process'),
+  /** Limits per bot container with --sandbox docker (defaults: 1 CPU, 1024 MiB, 256 pids). */
+  docker: z
+    .strictObject({
+      image: z.string().optional(),
+      cpus: z.number().positive().optional(),
+      memoryMb: z.int().min(64).optional(),
+      pidsLimit: z.int().min(16).optional(),
+    })
+    .default({}),
   bootstrapSamples: z.int().min(1).default(1000),
   perGame: z.record(z.string(), PerGame).default({}),
 });
