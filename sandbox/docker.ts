@@ -47,8 +47,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 // daemonises and exits 0 leaves the container alive (sleep); a failing one ends it with its code.
 const ENTRY = `set -u
 port=$1; shift
-for f in "$@"; do socat TCP-LISTEN:\${f%%:*},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/gs/\${f#*:} 2>/dev/null & done
-socat UNIX-LISTEN:/io/bot.sock,fork,mode=777,unlink-early TCP:127.0.0.1:$port 2>/dev/null &
+# socat exits when a fork fails (a bot at its pids limit): the loops bring the relays back.
+for f in "$@"; do (while :; do socat TCP-LISTEN:\${f%%:*},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/gs/\${f#*:} 2>/dev/null; sleep 0.2; done) & done
+(while :; do socat UNIX-LISTEN:/io/bot.sock,fork,mode=777,unlink-early TCP:127.0.0.1:$port 2>/dev/null; sleep 0.2; done) &
 cd /bot
 bash start_ai.sh "$port"
 code=$?
