@@ -150,6 +150,12 @@ class ProcessBot implements BotHandle {
     return isPortOpen(this.port, '127.0.0.1', 500);
   }
 
+  /** The start script's exit status once it has exited and nothing serves the port any more. */
+  async describeExit(): Promise<string | null> {
+    if (!this.exit || (await this.alive())) return null;
+    return this.exit.signal ? `killed by ${this.exit.signal}` : `exit code ${this.exit.code}`;
+  }
+
   /** Resolves when the leader's output pipes close, or after ms (a daemon may keep them open). */
   drained(ms: number): Promise<void> {
     return Promise.race([this.closed, sleep(ms)]);

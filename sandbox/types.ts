@@ -52,6 +52,8 @@ export interface BotHandle {
    * connections on the port any more (a daemonised bot stays alive while it holds the port).
    */
   alive(): Promise<boolean>;
+  /** How the bot ended, once it has ("exit code 3 (killed: out of memory)"), else null. */
+  describeExit?(): Promise<string | null>;
   /** Kills the whole process group (and any daemon still holding the port). Idempotent. */
   stop(): Promise<void>;
 }

@@ -124,7 +124,9 @@ describe('misbehaving bots end the game with the right reason, never the run', (
       expect(r.offender).toBe(r.spec.seats.indexOf('bad'));
       expect(r.plies).toBeGreaterThanOrEqual(5); // it really played before dying
     }
-    expect(out.bots.find((b) => b.id === 'bad')!.restarts).toBeGreaterThanOrEqual(3);
+    const bad = out.bots.find((b) => b.id === 'bad')!;
+    expect(bad.restarts).toBeGreaterThanOrEqual(3);
+    expect(bad.lastCrash).toMatch(/exit code 3/);
   });
 
   it('a bot that never becomes healthy forfeits its games with the start error', async () => {

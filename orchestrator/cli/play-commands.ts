@@ -91,7 +91,7 @@ function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number): voi
   const lines = [formatCrossTable(outcome.table), ''];
   for (const bot of outcome.bots) {
     if (bot.startError) lines.push(`! ${bot.id} could not run: ${bot.startError.split('\n')[0]} (log: ${bot.logFile})`);
-    else if (bot.restarts) lines.push(`! ${bot.id} crashed and was restarted ${bot.restarts} time(s) (log: ${bot.logFile})`);
+    else if (bot.restarts) lines.push(`! ${bot.id} crashed and was restarted ${bot.restarts} time(s) (log: ${bot.logFile})${bot.lastCrash ? `\n  last crash: ${bot.lastCrash.replace(/\n/g, '\n  | ')}` : ''}`);
   }
   if (outcome.results.length < total) lines.push(`! only ${outcome.results.length} of ${total} games finished; run again with --run-dir ${outcome.runDir} to resume`);
   lines.push(`policy: ${opts.policy}   games: ${outcome.results.length}   run directory: ${outcome.runDir}`);

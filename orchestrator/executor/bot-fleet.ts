@@ -33,6 +33,8 @@ export interface BotStatus {
   starts: number;
   restarts: number;
   startError?: string;
+  /** What the last crash looked like: exit status (where the sandbox knows it) and last output. */
+  lastCrash?: string;
   logFile: string;
 }
 
@@ -59,6 +61,9 @@ export class BotFleet {
       entry.suspect = false;
       const bot = await entry.running;
       if (bot && !(await bot.handle.isHealthy(2_000))) {
+        const exit = await bot.handle.describeExit?.().catch(() => null);
+        const tail = (await bot.handle.logTail(600).catch(() => '')).trim().split('\n').slice(-5).join('\n');
+        entry.status.lastCrash = `${exit ?? 'not answering its health check'}${tail ? `; last output:\n${tail}` : ''}`;
         if (entry.status.restarts >= (this.options.maxRestarts ?? 3)) {
           entry.status.startError = `crashed and was restarted ${entry.status.restarts} times; giving up`;
           await this.stopEntry(entry);
