@@ -13,12 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
+import { botRuntimeTag } from '../docker/build-images.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
 export interface DockerSandboxOptions {
-  /** Image with bash, socat, python3 + Flask, node (built offline by `npm run images`). */
+  /** Image with bash, socat, python3 + Flask, node (default: the one `npm run images` builds). */
   image?: string;
   /** CPU cores per bot (default 1). */
   cpus?: number;
@@ -37,7 +38,8 @@ export interface DockerSandboxOptions {
   docker?: Docker;
 }
 
-export const DOCKER_DEFAULTS = { image: 'catarena/bot-runtime:latest', cpus: 1, memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, user: '65534:65534' };
+/** The image is the one the current recipe builds (its content-hash tag), never a stale :latest. */
+export const DOCKER_DEFAULTS = { image: botRuntimeTag(), cpus: 1, memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, user: '65534:65534' };
 
 const LABEL = 'catarena.sandbox';
 const OWNER = `${os.hostname()}:${process.pid}`;

@@ -10,6 +10,7 @@ import Docker from 'dockerode';
 import { request, Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../sandbox/docker.ts';
+import { botRuntimeTag } from '../docker/build-images.ts';
 import { BotStartError, type BotHandle } from '../sandbox/types.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 import { botDir, dockerReady } from './helpers/bots.ts';
@@ -117,7 +118,7 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
     const docker = new Docker();
     const dead = spawn('true');
     await new Promise((r) => dead.once('exit', r));
-    const orphan = await docker.createContainer({ Image: 'catarena/bot-runtime:latest', Cmd: ['sleep', '600'], Labels: { 'catarena.sandbox': 'bot', 'catarena.owner': `${os.hostname()}:${dead.pid}` }, HostConfig: { NetworkMode: 'none' } });
+    const orphan = await docker.createContainer({ Image: botRuntimeTag(), Cmd: ['sleep', '600'], Labels: { 'catarena.sandbox': 'bot', 'catarena.owner': `${os.hostname()}:${dead.pid}` }, HostConfig: { NetworkMode: 'none' } });
     await orphan.start();
     const fresh = new DockerSandbox();
     await fresh.start({ dir: probeBot(), port: 5011 });

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { botRuntimeTag } from '../../docker/build-images.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/bots');
 
@@ -46,7 +47,7 @@ export function hasFlask(): boolean {
 export const BUILTIN = (name: string, game = 'gomoku') => path.resolve(import.meta.dirname, '../../games', game, 'bots', name);
 
 /** Docker tests run when the engine answers and the bot image exists (CI sets CATARENA_DOCKER=1). */
-export function dockerReady(image = 'catarena/bot-runtime:latest'): boolean {
+export function dockerReady(image = botRuntimeTag()): boolean {
   try {
     execFileSync('docker', ['image', 'inspect', image], { stdio: 'ignore', timeout: 10_000 });
     return true;
