@@ -27,12 +27,14 @@ export interface TurnContext {
   gameId: string;
   /** Where the bot can reach the game-server API for this game. */
   gameServerUrl: string;
+  /** Per-match protocol options (e.g. chess's `algorithm` field). */
+  options?: Record<string, string | number>;
 }
 
 export interface WireAdapter<S, A> {
   readonly game: Game<S, A, unknown>;
-  /** Prefix of server game ids ('gomoku_'). */
-  readonly idPrefix: string;
+  /** Prefix of server game ids ('gomoku_'), or one per variant ('chess_' / 'chess_magic_'). */
+  readonly idPrefix: string | Record<string, string>;
   /** The CATArena game-server port bots may hard-code, per variant. */
   readonly catarenaServerPort: Record<string, number>;
   /** Health check kind for bots of this game. */

@@ -51,7 +51,8 @@ export class GameServer {
   }
 
   newGameId(): string {
-    return `${this.options.adapter.idPrefix}${randomBytes(4).toString('hex')}`;
+    const prefix = this.options.adapter.idPrefix;
+    return `${typeof prefix === 'string' ? prefix : prefix[this.options.variant] ?? ''}${randomBytes(4).toString('hex')}`;
   }
 
   /** Registers a live arena game so bots can read it. The runner keeps `state`/`history` current. */

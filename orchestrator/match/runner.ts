@@ -41,7 +41,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   const setup = adapter.setup?.(state) ?? null;
   const live: LiveGame = { id: host.newGameId(), variant: spec.variant, state, history: [], managedByArena: true, createdAt: startedAt };
   host.register(live);
-  const ctx = { gameId: live.id, gameServerUrl: host.url };
+  const ctx = { gameId: live.id, gameServerUrl: host.url, options: spec.options };
   const moves: MoveRecord[] = [];
   const seatStats: SeatStats[] = spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} }));
   const maxPlies = options.maxPlies ?? 100_000;

@@ -23,6 +23,8 @@ export interface MatchSpec {
   seed: number;
   limits: MatchLimits;
   policy: ForfeitPolicy;
+  /** Protocol options passed to the adapter (chess: {algorithm: 'simple'}). */
+  options?: Record<string, string | number>;
   /** Grouping for analysis: colour-swapped games of one pairing share `pairing`. */
   pairing?: string;
   rep?: number;

@@ -1,0 +1,161 @@
+// Chess as a pure game: `standard` on chess.js, `variant` (CATArena's Chess960 + obstacles) on our
+// own move generator (chess.js can neither castle in Chess960 nor play on after a king is gone).
+// Actions are UCI strings. Both rule sets end on checkmate, stalemate, insufficient material,
+// threefold repetition, the fifty-move rule and the paper's 200-ply cap (compat Part A §7).
+import { Chess } from 'chess.js';
+import { drawOf, winFor, type Game, type Outcome, type Seat } from '../core/game.ts';
+import type { Rng } from '../core/rng.ts';
+import * as core from './engine/chess-core.mjs';
+
+export type ChessVariant = 'standard' | 'variant';
+export const MAX_PLIES = 200;
+export const OBSTACLE_PAIRS = 6;
+const MUTATED_TYPES = ['pawn', 'knight', 'bishop', 'rook'] as const;
+const COLOURS = ['white', 'black'] as const;
+
+export interface ChessState {
+  variant: ChessVariant;
+  fen: string;
+  /** Variant: obstacle squares, sorted a1→h8 (a piece ending its move on one is removed). */
+  obstacles: string[];
+  chess960Pos: number | null;
+  /** Variant: reported like CATArena's server; its extra-move rule never triggers there, nor here. */
+  mutatedPieceType: string | null;
+  moves: { seat: Seat; uci: string; obstacle: boolean }[];
+  /** Repetition keys of every position so far, the start included. */
+  keys: string[];
+  /** CATArena's game_status: ongoing, white_win, black_win, draw_* or max_moves. */
+  status: string;
+  result: Outcome | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The two backends: legal moves as UCI, applying one, and what the new position means.
+
+interface Verdict {
+  fen: string;
+  key: string;
+  obstacle: boolean;
+  noMoves: boolean;
+  inCheck: boolean;
+  insufficient: boolean;
+  halfmove: number;
+}
+
+function standardLegal(fen: string): string[] {
+  const moves = new Chess(fen).moves({ verbose: true });
+  const out = moves.map((m) => `${m.from}${m.to}${m.promotion ?? ''}`);
+  // CATArena's standard server (python-chess) also takes castling as king-takes-rook (e1h1).
+  for (const m of moves) if (m.flags.includes('k') || m.flags.includes('q')) out.push(`${m.from}${m.flags.includes('k') ? 'h' : 'a'}${m.from[1]}`);
+  return out;
+}
+
+function standardApply(fen: string, uci: string): Verdict {
+  const chess = new Chess(fen);
+  const from = uci.slice(0, 2);
+  let to = uci.slice(2, 4);
+  const piece = chess.get(from as never);
+  if (piece?.type === 'k' && (to[0] === 'h' || to[0] === 'a') && to[1] === from[1] && from[0] === 'e') to = `${to[0] === 'h' ? 'g' : 'c'}${to[1]}`;
+  chess.move({ from, to, promotion: uci[4] });
+  const after = chess.fen();
+  return {
+    fen: after,
+    key: after.split(' ').slice(0, 4).join(' '),
+    obstacle: false,
+    noMoves: chess.moves().length === 0,
+    inCheck: chess.inCheck(),
+    insufficient: chess.isInsufficientMaterial(),
+    halfmove: Number(after.split(' ')[4]),
+  };
+}
+
+const obstacleSquares = (s: ChessState) => s.obstacles.map(core.parseSquare);
+
+function variantLegal(s: ChessState): string[] {
+  const pos = core.parseFen(s.fen, { chess960: true });
+  return core.legalMoves(pos, { obstacles: obstacleSquares(s) }).map((m) => core.moveToUci(pos, m));
+}
+
+function variantApply(s: ChessState, uci: string): Verdict {
+  const options = { obstacles: obstacleSquares(s) };
+  const pos = core.parseFen(s.fen, { chess960: true });
+  const move = core.findMove(pos, uci, options);
+  if (!move) throw new Error(`illegal move ${uci}`);
+  const next = core.applyMove(pos, move, options);
+  return {
+    fen: core.toFen(next, { enPassant: 'legal' }),
+    key: core.positionKey(next),
+    obstacle: options.obstacles.includes(move.castleRook !== undefined ? -1 : move.to),
+    noMoves: core.legalMoves(next, options).length === 0,
+    inCheck: core.inCheck(next),
+    insufficient: core.insufficientMaterial(next),
+    halfmove: next.halfmove,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function initialVariant(rng: Rng): Pick<ChessState, 'fen' | 'obstacles' | 'chess960Pos' | 'mutatedPieceType'> {
+  const n = rng.int(0, 959);
+  // CATArena: empty squares on files a–d, ranks 3–6, shuffled; each taken with its mirror (file 7−f).
+  const candidates: number[] = [];
+  for (let rank = 2; rank <= 5; rank++) for (let file = 0; file <= 3; file++) candidates.push(rank * 8 + file);
+  const chosen = rng.shuffle(candidates).slice(0, OBSTACLE_PAIRS).flatMap((sq) => [sq, sq - (sq % 8) + (7 - (sq % 8))]);
+  return {
+    fen: core.toFen(core.chess960Position(n)),
+    obstacles: chosen.sort((a, b) => a - b).map(core.squareName),
+    chess960Pos: n,
+    mutatedPieceType: MUTATED_TYPES[rng.int(0, MUTATED_TYPES.length - 1)]!,
+  };
+}
+
+const turnOf = (fen: string): Seat => (fen.split(' ')[1] === 'b' ? 1 : 0);
+const UCI = /^[a-h][1-8][a-h][1-8][qrbn]?$/;
+
+export function legalUci(state: ChessState): string[] {
+  if (state.result) return [];
+  return state.variant === 'standard' ? standardLegal(state.fen) : variantLegal(state);
+}
+
+export const chess: Game<ChessState, string, ChessState> = {
+  id: 'chess',
+  variants: ['standard', 'variant'],
+  seatNames: () => COLOURS,
+
+  init(variant, rng) {
+    const setup = variant === 'variant' ? initialVariant(rng) : { fen: core.STANDARD_FEN, obstacles: [], chess960Pos: null, mutatedPieceType: null };
+    const key = variant === 'variant' ? core.positionKey(core.parseFen(setup.fen, { chess960: true })) : setup.fen.split(' ').slice(0, 4).join(' ');
+    return { variant: variant as ChessVariant, ...setup, moves: [], keys: [key], status: 'ongoing', result: null };
+  },
+
+  toMove: (s) => (s.result ? null : turnOf(s.fen)),
+
+  validate(s, seat, action) {
+    if (s.result) return 'game_over';
+    if (seat !== turnOf(s.fen)) return 'not_your_turn';
+    if (typeof action !== 'string' || !UCI.test(action)) return 'bad_format';
+    return legalUci(s).includes(action) ? null : 'illegal';
+  },
+
+  legalActions: (s) => legalUci(s),
+
+  apply(s, seat, action) {
+    const verdict = s.variant === 'standard' ? standardApply(s.fen, action) : variantApply(s, action);
+    const keys = [...s.keys, verdict.key];
+    const moves = [...s.moves, { seat, uci: action, obstacle: verdict.obstacle }];
+    const next: ChessState = { ...s, fen: verdict.fen, moves, keys };
+    const mover = seat;
+    let outcome: Outcome | null = null;
+    let status = 'ongoing';
+    if (verdict.noMoves && verdict.inCheck) [outcome, status] = [winFor(mover, 'checkmate'), mover === 0 ? 'white_win' : 'black_win'];
+    else if (verdict.noMoves) [outcome, status] = [drawOf('stalemate'), 'draw_stalemate'];
+    else if (verdict.insufficient) [outcome, status] = [drawOf('insufficient_material'), 'draw_insufficient_material'];
+    else if (keys.filter((k) => k === verdict.key).length >= 3) [outcome, status] = [drawOf('threefold_repetition'), 'draw_threefold_repetition'];
+    else if (verdict.halfmove >= 100) [outcome, status] = [drawOf('fifty_moves'), 'draw_fifty_moves'];
+    else if (moves.length >= MAX_PLIES) [outcome, status] = [drawOf('max_moves'), 'max_moves'];
+    return { ...next, status, result: outcome };
+  },
+
+  outcome: (s) => s.result,
+  view: (s) => s,
+};

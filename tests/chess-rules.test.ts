@@ -1,0 +1,110 @@
+// Chess rules through the Game interface: end conditions, the CATArena variant's setup and
+// obstacles, and validation of whatever a bot sends.
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../games/core/rng.ts';
+import { chess, legalUci, MAX_PLIES, type ChessState } from '../games/chess/rules.ts';
+
+const play = (s: ChessState, moves: string[]) => moves.reduce((st, m) => chess.apply(st, chess.toMove(st)!, m), s);
+const start = (variant = 'standard', seed = 1) => chess.init(variant, createRng(seed));
+
+describe('standard chess', () => {
+  it("ends in checkmate (fool's mate) with black winning", () => {
+    const s = play(start(), ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
+    expect(s.result).toEqual({ scores: [0, 1], reason: 'checkmate', winner: 1 });
+    expect(s.status).toBe('black_win');
+    expect(chess.toMove(s)).toBeNull();
+  });
+
+  it('draws by threefold repetition', () => {
+    const shuffle = ['g1f3', 'g8f6', 'f3g1', 'f6g8'];
+    const twice = play(start(), [...shuffle, ...shuffle.slice(0, 3)]);
+    expect(twice.result).toBeNull();
+    const thrice = play(twice, [shuffle[3]!]);
+    expect(thrice.result?.reason).toBe('threefold_repetition');
+    expect(thrice.status).toBe('draw_threefold_repetition');
+  });
+
+  it('draws at the 200-ply cap', () => {
+    // A game that has already played 199 plies: the 200th ends it, whatever the position.
+    const s = { ...start(), moves: Array.from({ length: MAX_PLIES - 1 }, (_, i) => ({ seat: i % 2, uci: 'a1a1', obstacle: false })) };
+    const end = chess.apply(s, 0, 'e2e4');
+    expect(end.result).toEqual({ scores: [0.5, 0.5], reason: 'max_moves', winner: null });
+    expect(end.status).toBe('max_moves');
+    expect(chess.apply(start(), 0, 'e2e4').result).toBeNull();
+  });
+
+  it('draws by the fifty-move rule and by insufficient material', () => {
+    const fifty = { ...start(), fen: '4k3/8/8/8/8/8/8/R3K3 w - - 99 80' };
+    expect(chess.apply(fifty, 0, 'a1a2').result?.reason).toBe('fifty_moves');
+    const bare = { ...start(), fen: '4k3/8/8/8/8/8/3n4/4K3 w - - 0 1' };
+    expect(chess.apply(bare, 0, 'e1d2').result?.reason).toBe('insufficient_material');
+  });
+
+  it('accepts castling as king-takes-rook as well as the king two-step', () => {
+    const open = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6'];
+    const a = play(start(), [...open, 'e1h1']);
+    const b = play(start(), [...open, 'e1g1']);
+    expect(a.fen).toBe(b.fen);
+    expect(a.fen.split(' ')[0]).toBe('r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1');
+  });
+
+  it('validates anything a bot may send', () => {
+    const s = start();
+    expect(chess.validate(s, 0, 'e2e4')).toBeNull();
+    expect(chess.validate(s, 1, 'e7e5')).toBe('not_your_turn');
+    for (const bad of ['', 'e2', 'E2E4', 'e7e8Q', 42, null, ['e2e4'], 'e2e4 ']) expect(chess.validate(s, 0, bad as never)).toBe('bad_format');
+    expect(chess.validate(s, 0, 'e2e5')).toBe('illegal');
+    expect(chess.validate(s, 0, '0000')).toBe('bad_format');
+  });
+});
+
+describe("CATArena's variant (Chess960 + obstacles)", () => {
+  it('draws its setup from the seed: same seed, same position and obstacles', () => {
+    const a = start('variant', 11);
+    const b = start('variant', 11);
+    const c = start('variant', 12);
+    expect(a.fen).toBe(b.fen);
+    expect(a.obstacles).toEqual(b.obstacles);
+    expect([a.fen, a.obstacles.join()]).not.toEqual([c.fen, c.obstacles.join()]);
+  });
+
+  it('places 12 obstacles on ranks 3–6, mirrored left-right, sorted a1→h8', () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const s = start('variant', seed);
+      expect(s.obstacles).toHaveLength(12);
+      for (const sq of s.obstacles) {
+        expect(Number(sq[1])).toBeGreaterThanOrEqual(3);
+        expect(Number(sq[1])).toBeLessThanOrEqual(6);
+        const mirror = `${String.fromCharCode(104 - (sq.charCodeAt(0) - 97))}${sq[1]}`;
+        expect(s.obstacles).toContain(mirror);
+      }
+      const index = (sq: string) => (Number(sq[1]) - 1) * 8 + sq.charCodeAt(0) - 97;
+      expect(s.obstacles.map(index)).toEqual([...s.obstacles.map(index)].sort((x, y) => x - y));
+      expect(s.chess960Pos).toBeGreaterThanOrEqual(0);
+      expect(s.chess960Pos).toBeLessThanOrEqual(959);
+      expect(s.fen.split(' ')[2]).toBe('KQkq');
+    }
+  });
+
+  it('removes a piece whose move ends on an obstacle', () => {
+    let s = start('variant', 5);
+    // Find a pawn push of white that lands on an obstacle (ranks 3/4 hold some), and play it.
+    const onObstacle = legalUci(s).find((m) => s.obstacles.includes(m.slice(2, 4)));
+    expect(onObstacle).toBeDefined();
+    const before = s.fen.split(' ')[0]!.replace(/\d/g, (d) => '.'.repeat(Number(d))).replace(/\//g, '');
+    s = chess.apply(s, 0, onObstacle!);
+    const after = s.fen.split(' ')[0]!.replace(/\d/g, (d) => '.'.repeat(Number(d))).replace(/\//g, '');
+    expect(after.replace(/\./g, '').length).toBe(before.replace(/\./g, '').length - 1);
+    expect(s.moves.at(-1)).toEqual({ seat: 0, uci: onObstacle, obstacle: true });
+  });
+
+  it('takes castling only as king-takes-rook', () => {
+    // Position 518 is the standard set-up: clear the way and castle as e1h1; e1g1 is refused.
+    let s = start('variant', 1);
+    s = { ...s, fen: 'r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1', chess960Pos: 518, obstacles: [] };
+    expect(chess.validate(s, 0, 'e1h1')).toBeNull();
+    expect(chess.validate(s, 0, 'e1g1')).toBe('illegal');
+    const after = chess.apply(s, 0, 'e1h1');
+    expect(after.fen.split(' ')[0]).toBe('r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1');
+  });
+});
