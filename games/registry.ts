@@ -1,10 +1,12 @@
 // Every game catarena can play, with its wire adapter. A game folder adds itself here.
 import type { WireAdapter } from './core/wire.ts';
+import { chessWire } from './chess/wire.ts';
 import { gomokuWire } from './gomoku/wire.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const ADAPTERS: Record<string, WireAdapter<any, any>> = {
   gomoku: gomokuWire,
+  chess: chessWire,
 };
 
 export function gameIds(): string[] {

@@ -27,6 +27,8 @@ export interface ArenaOptions {
   policy: ForfeitPolicy;
   runDir: string;
   sandbox: Sandbox;
+  /** Protocol options sent with every turn (chess: {algorithm: 'simple'}). */
+  protocolOptions?: Record<string, string | number>;
   /** Keep only the first N games of the schedule (`catarena play --games N`). */
   maxGames?: number;
   startTimeoutMs?: number;
@@ -56,6 +58,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     seed: options.seed,
     limits: options.limits,
     policy: options.policy,
+    options: options.protocolOptions,
   });
   if (options.maxGames !== undefined) specs = specs.slice(0, options.maxGames);
   const journal = await Journal.open(path.join(options.runDir, 'journal.jsonl'));

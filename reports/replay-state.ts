@@ -3,6 +3,8 @@
 // was played. A null action is the failing request that ended the game; nothing was played then.
 import { createRng } from '../games/core/rng.ts';
 import { adapterFor } from '../games/registry.ts';
+import type { ChessState } from '../games/chess/rules.ts';
+import { stateBody as chessStateBody } from '../games/chess/wire.ts';
 import { stateBody as gomokuStateBody } from '../games/gomoku/wire.ts';
 import type { GomokuState } from '../games/gomoku/rules.ts';
 import type { Replay } from '../orchestrator/match/types.ts';
@@ -14,8 +16,9 @@ export function replayState(replay: Replay): unknown {
   let state = game.init(spec.variant, createRng(spec.seed));
   for (const move of replay.moves) {
     if (move.action === null) continue;
-    // Recorded actions are the adapter's encoding; for Gomoku that is the action itself. A game
-    // whose encoding differs needs a decode step here before it gets a state body below.
+    // Recorded actions are the adapter's encoding; for Gomoku and chess (UCI text) that is the
+    // action itself. A game whose encoding differs needs a decode step here before it gets a state
+    // body below.
     state = game.apply(state, move.seat, move.action);
   }
   return state;
@@ -24,6 +27,7 @@ export function replayState(replay: Replay): unknown {
 /** CATArena's GET /games/{id}/state body per game, for the games that have one. */
 const STATE_BODIES: Record<string, (state: unknown) => unknown> = {
   gomoku: (state) => gomokuStateBody(state as GomokuState),
+  chess: (state) => chessStateBody(state as ChessState),
 };
 
 /** The final state in CATArena's shape (the report's final_state), or null for games without one yet. */

@@ -1,11 +1,12 @@
 // After round n is played: the files round n+1's agents read in their logs folder. For games with
-// a CATArena writer, CATArena's own arena report files (names and shapes of compat §2.7) so that
+// a CATArena writer, CATArena's own arena report files (names and shapes of compat §2.7, §3.7) so that
 // CATArena's prompt and agents trained on it find what they expect; for every game our richer
 // round_report.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MatchResult, Replay } from '../orchestrator/match/types.ts';
 import type { HeadToHead, RoundReport, StrategyRecord } from '../orchestrator/tourney/types.ts';
+import { chessReportFiles } from './catarena-chess-report.ts';
 import {
   buildCatarenaReport,
   historyReport,
@@ -30,7 +31,24 @@ export interface RoundLogsInput {
   now?: Date;
 }
 
-interface CatarenaWriter extends CatarenaGameShapes {
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** What a CATArena writer gets: the round's input, the report time and the players' names. */
+interface WriterContext {
+  input: RoundLogsInput;
+  now: Date;
+  /** Participant order (round n's strategies first). */
+  order: string[];
+  /** Display name per strategy id: "<agent> AI (round <n>)". */
+  nameOf(id: string): string;
+  /** Header lines for text reports (game, variant, round, policy). */
+  extra: string[];
+}
+
+/** The CATArena arena's report files for one game, in writing order. */
+type CatarenaWriter = (ctx: WriterContext) => Array<{ name: string; text: string }>;
+
+interface GomokuStyle extends CatarenaGameShapes {
   title: string;
   /** File names for one report; `tid` = "tournament_<unix seconds>". */
   files(tid: string, unixSeconds: number): { json: string; csv: string; txt: string; history: string; extraCsv: string[] };
@@ -42,7 +60,7 @@ function moveTimes(replay: Replay): string[] {
   return replay.moves.map((m) => new Date((t += m.latencyMs)).toISOString());
 }
 
-const gomokuWriter: CatarenaWriter = {
+const gomokuStyle: GomokuStyle = {
   title: 'Gomoku AI tournament report',
   seatNames: ['black', 'white'],
   history(replay) {
@@ -64,8 +82,36 @@ const gomokuWriter: CatarenaWriter = {
   }),
 };
 
+/** The gomoku arena's files (compat §2.7): players keyed by id, names beside them. */
+const gomokuWriter: CatarenaWriter = ({ input, now, order, nameOf, extra }) => {
+  const unixSeconds = Math.floor(now.getTime() / 1000);
+  const tid = `tournament_${unixSeconds}`;
+  const report = buildCatarenaReport({
+    tournamentId: tid,
+    startTime: pythonTimestamp(now),
+    nameOf,
+    order,
+    results: input.results,
+    replays: new Map(input.replays.map((r) => [r.result.serverGameId, r])),
+    shapes: gomokuStyle,
+  });
+  const files = gomokuStyle.files(tid, unixSeconds);
+  const csv = reportCsv(report);
+  return [
+    { name: files.json, text: json(report) },
+    { name: files.txt, text: reportText(report, gomokuStyle.title, extra) },
+    { name: files.csv, text: csv },
+    ...files.extraCsv.map((name) => ({ name, text: csv })),
+    { name: files.history, text: json(historyReport(report)) },
+  ];
+};
+
+/** The chess arena's files (compat §3.7): players identified by name. */
+const chessWriter: CatarenaWriter = ({ input, now, order, nameOf, extra }) =>
+  chessReportFiles({ now, nameOf, order, results: input.results, replays: input.replays, extra });
+
 /** Games with CATArena report files; others get round_report.json only. */
-const WRITERS: Record<string, CatarenaWriter> = { gomoku: gomokuWriter };
+const WRITERS: Record<string, CatarenaWriter> = { gomoku: gomokuWriter, chess: chessWriter };
 
 /** agent and round of a strategy id: from its record, else from the "agent@rN" form. */
 function describer(strategies: StrategyRecord[], round: number) {
@@ -141,34 +187,21 @@ export async function writeRoundLogs(dir: string, input: RoundLogsInput): Promis
     await writeFile(path, text, 'utf8');
     written.push(path);
   };
-  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
   const writer = WRITERS[input.game];
   if (writer) {
-    const now = input.now ?? new Date();
-    const unixSeconds = Math.floor(now.getTime() / 1000);
-    const tid = `tournament_${unixSeconds}`;
     const describe = describer(input.strategies, input.round);
-    const report = buildCatarenaReport({
-      tournamentId: tid,
-      startTime: pythonTimestamp(now),
+    const files = writer({
+      input,
+      now: input.now ?? new Date(),
+      order: participantOrder(input),
       nameOf: (id) => {
         const { agent, round } = describe(id);
         return `${agent} AI (round ${round})`;
       },
-      order: participantOrder(input),
-      results: input.results,
-      replays: new Map(input.replays.map((r) => [r.result.serverGameId, r])),
-      shapes: writer,
+      extra: [`Game: ${input.game} (${input.variant}), round ${input.round}, forfeit policy: ${input.policy}`],
     });
-    const files = writer.files(tid, unixSeconds);
-    const csv = reportCsv(report);
-    const extra = [`Game: ${input.game} (${input.variant}), round ${input.round}, forfeit policy: ${input.policy}`];
-    await put(files.json, json(report));
-    await put(files.txt, reportText(report, writer.title, extra));
-    await put(files.csv, csv);
-    for (const name of files.extraCsv) await put(name, csv);
-    await put(files.history, json(historyReport(report)));
+    for (const file of files) await put(file.name, file.text);
   }
   await put('round_report.json', json(buildRoundReport(input)));
   return written;

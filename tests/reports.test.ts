@@ -292,9 +292,9 @@ describe('variant final_state and games without a CATArena writer', () => {
   it('writes only round_report.json for a game with no writer', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'catarena-logs-'));
     try {
-      const written = await writeRoundLogs(dir, { ...INPUT, game: 'chess', results: [], replays: [] });
+      const written = await writeRoundLogs(dir, { ...INPUT, game: 'holdem', results: [], replays: [] });
       expect(written).toEqual([join(dir, 'round_report.json')]);
-      expect(JSON.parse(await readFile(written[0]!, 'utf8'))).toMatchObject({ game: 'chess', games: 0, standings: [], pairwise: {} });
+      expect(JSON.parse(await readFile(written[0]!, 'utf8'))).toMatchObject({ game: 'holdem', games: 0, standings: [], pairwise: {} });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

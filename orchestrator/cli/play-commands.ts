@@ -1,6 +1,6 @@
 // play, arena and validate: run bot folders against each other or check one, for one game.
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { adapterFor, checkVariant, gameIds } from '../../games/registry.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { formatCrossTable } from '../../reports/tables/crosstable.ts';
@@ -24,7 +24,14 @@ interface CommonOpts {
   runDir?: string;
   sandbox: string;
   serverPort?: number;
+  botOption?: Record<string, string>;
   json?: boolean;
+}
+
+function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const m = /^([\w.-]+)=(.*)$/.exec(value);
+  if (!m) throw new InvalidArgumentError('expected key=value, e.g. algorithm=minimax');
+  return { ...previous, [m[1]!]: m[2]! };
 }
 
 /** The game-server pool: a fixed port when asked, else CATArena's port if free, else any port. */
@@ -45,6 +52,7 @@ function addCommon(cmd: Command): Command {
     .option('--run-dir <dir>', 'use (or resume) this run directory instead of a new one')
     .addOption(new Option('--sandbox <kind>', 'where bots run').choices(['process', 'docker']).default('process'))
     .option('--server-port <port>', "port of the game-server API bots may call (default: CATArena's, 9000 / 20000 for gomoku, if free)", intOption(1, 65535))
+    .option('--bot-option <key=value>', 'protocol option sent to bots with every turn, repeatable (chess: algorithm=simple|minimax; default simple)', keyValue)
     .option('--json', 'print the result as JSON on stdout');
 }
 
@@ -71,6 +79,7 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
         runDir,
         sandbox,
         maxGames,
+        protocolOptions: opts.botOption,
         startTimeoutMs: opts.startTimeout,
         progress: createProgress(kind, process.stderr, Boolean(opts.json)),
         hosts,

@@ -17,6 +17,8 @@ export interface RoundRobinOptions {
   seed: number;
   limits: MatchLimits;
   policy: ForfeitPolicy;
+  /** Protocol options for every match (chess: {algorithm}). */
+  options?: Record<string, string | number>;
 }
 
 export function roundRobin(options: RoundRobinOptions): MatchSpec[] {
@@ -36,7 +38,7 @@ export function roundRobin(options: RoundRobinOptions): MatchSpec[] {
       const pairing = `${a}~${b}#${rep}`;
       const seed = deriveSeed(options.seed, options.game, options.variant, a, b, rep);
       for (const seats of [[a, b], [b, a]]) {
-        specs.push({ game: options.game, variant: options.variant, seats, seed, limits: options.limits, policy: options.policy, pairing, rep });
+        specs.push({ game: options.game, variant: options.variant, seats, seed, limits: options.limits, policy: options.policy, ...(options.options ? { options: options.options } : {}), pairing, rep });
       }
     }
   }

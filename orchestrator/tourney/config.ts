@@ -9,6 +9,8 @@ import { adapterFor, gameIds } from '../../games/registry.ts';
 const PerGame = z.strictObject({
   reps: z.int().min(1).optional(),
   moveTimeoutMs: z.int().min(1).optional(),
+  /** Protocol options sent to bots, e.g. chess {algorithm: "minimax"} (CATArena's default: "simple"). */
+  options: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 
 export const TourneyConfigSchema = z.strictObject({
@@ -104,7 +106,7 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
   }
 }
 
-export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number } {
+export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number> } {
   const g = config.perGame[game] ?? {};
-  return { reps: g.reps ?? config.reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs };
+  return { reps: g.reps ?? config.reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs, options: g.options };
 }

@@ -66,7 +66,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
       for (const track of tracks) {
         checkSignal();
         const name = trackName(track);
-        const { reps, moveTimeoutMs } = gameSettings(config, track.game);
+        const { reps, moveTimeoutMs, options: protocolOptions } = gameSettings(config, track.game);
         const rounds = history.get(name) ?? [];
         history.set(name, rounds);
         const dir = roundDir(runDir, track, round);
@@ -122,6 +122,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
           seed: deriveSeed(config.seed, name),
           limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs },
           policy: config.policy,
+          options: protocolOptions,
         });
         const pending = specs.filter((s) => !journal.has(matchId(s)));
         let done = specs.length - pending.length;
