@@ -50,23 +50,53 @@ function standardLegal(fen: string): string[] {
   return out;
 }
 
-function standardApply(fen: string, uci: string): Verdict {
-  const chess = new Chess(fen);
+/** e1h1 → e1g1 (and a-side): CATArena's standard server also takes castling as king-takes-rook. */
+function standardUci(chessBoard: Chess, uci: string): { from: string; to: string; promotion?: string } {
   const from = uci.slice(0, 2);
   let to = uci.slice(2, 4);
-  const piece = chess.get(from as never);
-  if (piece?.type === 'k' && (to[0] === 'h' || to[0] === 'a') && to[1] === from[1] && from[0] === 'e') to = `${to[0] === 'h' ? 'g' : 'c'}${to[1]}`;
-  chess.move({ from, to, promotion: uci[4] });
-  const after = chess.fen();
-  return {
-    fen: after,
-    key: after.split(' ').slice(0, 4).join(' '),
-    obstacle: false,
-    noMoves: chess.moves().length === 0,
-    inCheck: chess.inCheck(),
-    insufficient: chess.isInsufficientMaterial(),
-    halfmove: Number(after.split(' ')[4]),
-  };
+  const piece = chessBoard.get(from as never);
+  if (piece?.type === 'k' && from[0] === 'e' && (to[0] === 'h' || to[0] === 'a') && to[1] === from[1]) {
+    const rook = chessBoard.get(to as never);
+    if (rook?.type === 'r' && rook.color === piece.color) to = `${to[0] === 'h' ? 'g' : 'c'}${to[1]}`;
+  }
+  return { from, to, ...(uci[4] ? { promotion: uci[4] } : {}) };
+}
+
+// validate() and apply() see the same (fen, move) in turn: remember the last few verdicts so
+// chess.js (the slow part, ~1 ms a move) works once per ply. Pure: the key is the whole input.
+const verdicts = new Map<string, Verdict | null>();
+
+/** The verdict of a standard move, or null when chess.js refuses it. */
+function standardTry(fen: string, uci: string): Verdict | null {
+  const key = `${fen}|${uci}`;
+  if (verdicts.has(key)) return verdicts.get(key)!;
+  const board = new Chess(fen);
+  let verdict: Verdict | null = null;
+  try {
+    board.move(standardUci(board, uci));
+    const after = board.fen();
+    const noMoves = board.isCheckmate() || board.isStalemate();
+    verdict = {
+      fen: after,
+      key: after.split(' ').slice(0, 4).join(' '),
+      obstacle: false,
+      noMoves,
+      inCheck: board.inCheck(),
+      insufficient: board.isInsufficientMaterial(),
+      halfmove: Number(after.split(' ')[4]),
+    };
+  } catch {
+    verdict = null;
+  }
+  verdicts.set(key, verdict);
+  if (verdicts.size > 256) verdicts.delete(verdicts.keys().next().value!);
+  return verdict;
+}
+
+function standardApply(fen: string, uci: string): Verdict {
+  const verdict = standardTry(fen, uci);
+  if (!verdict) throw new Error(`illegal move ${uci}`);
+  return verdict;
 }
 
 const obstacleSquares = (s: ChessState) => s.obstacles.map(core.parseSquare);
@@ -134,6 +164,7 @@ export const chess: Game<ChessState, string, ChessState> = {
     if (s.result) return 'game_over';
     if (seat !== turnOf(s.fen)) return 'not_your_turn';
     if (typeof action !== 'string' || !UCI.test(action)) return 'bad_format';
+    if (s.variant === 'standard') return standardTry(s.fen, action) ? null : 'illegal';
     return legalUci(s).includes(action) ? null : 'illegal';
   },
 
