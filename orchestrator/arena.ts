@@ -74,6 +74,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     logDir: path.join(options.runDir, 'logs'),
     startTimeoutMs: options.startTimeoutMs,
     hostPorts: gameServerPorts(server.port, adapter.catarenaServerPort[options.variant]),
+    env: { CATARENA_GAME_SERVER: server.url },
   });
   fleet.add(options.bots);
   let done = resumed;

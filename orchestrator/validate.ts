@@ -57,7 +57,7 @@ export async function validateBot(options: ValidateOptions): Promise<ValidationR
   const t0 = performance.now();
   let handle;
   try {
-    handle = await options.sandbox.start({ dir: options.dir, port, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: 'validate', hostPorts });
+    handle = await options.sandbox.start({ dir: options.dir, port, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: 'validate', hostPorts, env: { CATARENA_GAME_SERVER: host.url } });
   } catch (err) {
     releasePort(port);
     report.problems.push(`the bot did not start: ${(err as Error).message}`);

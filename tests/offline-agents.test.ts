@@ -200,7 +200,104 @@ describe('errors', () => {
     const agent = createOfflineAgent('offline:cautious#2', 1);
     expect([agent.id, agent.kind]).toEqual(['cautious-2', 'offline:cautious']);
     expect(() => new OfflineAgent({ id: 'x', character: 'nope', seed: 1 })).toThrow(/available: cautious/);
-    await expect(agent.develop(workspace('cautious-2', 1, { game: 'chess' }), BUDGET)).rejects.toThrow(/"chess".*offline agents support: gomoku/);
+    await expect(agent.develop(workspace('cautious-2', 1, { game: 'holdem' }), BUDGET)).rejects.toThrow(/"holdem".*offline agents support: gomoku, chess/);
+  });
+});
+
+// ---- chess ------------------------------------------------------------------------------------
+
+const chessWs = (agentId: string, round: number, over: Partial<Workspace> = {}) => workspace(agentId, round, { game: 'chess', task: 'write a chess bot', ...over });
+const CHESS_CAUTIOUS = { depth: 2, timeBudgetMs: 50, materialScale: 1.4, mobility: 0.4, pst: 0.8, kingSafety: 1.5, randomness: 0.2 };
+const CHESS_AGGRESSIVE = { depth: 1, timeBudgetMs: 25, materialScale: 0.8, mobility: 2, pst: 1.2, kingSafety: 0.4, randomness: 0.5 };
+const CHESS_CHAMPION = { depth: 3, timeBudgetMs: 45, materialScale: 1.1, mobility: 1.3, pst: 0.9, kingSafety: 1.1, randomness: 0.1 };
+
+describe('chess', () => {
+  it('round 1: imperfect, fast bots shaped by character', async () => {
+    const p = async (spec: string, seed: number) => (await develop(spec, seed, chessWs(createOfflineAgent(spec, seed).id, 1))).params;
+    const [c, cAgain, a, i] = await Promise.all([p('offline:cautious', 1), p('offline:cautious', 1), p('offline:aggressive', 1), p('offline:imitator', 1)]);
+    expect(cAgain).toEqual(c);
+    expect(a).not.toEqual(c);
+    expect(c.materialScale).toBeGreaterThanOrEqual(c.mobility);
+    expect(a.mobility).toBeGreaterThan(a.materialScale);
+    expect(c.depth).toBeGreaterThan(a.depth);
+    for (const q of [c, a, i]) {
+      expect(Object.keys(q).sort()).toEqual(['character', 'depth', 'kingSafety', 'materialScale', 'mobility', 'name', 'pst', 'randomness', 'round', 'seed', 'timeBudgetMs']);
+      expect(q.depth).toBeGreaterThanOrEqual(1);
+      expect(q.depth).toBeLessThanOrEqual(2);
+      expect(q.randomness).toBeGreaterThan(0);
+      expect(q.timeBudgetMs).toBeGreaterThanOrEqual(20);
+      expect(q.timeBudgetMs).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('a round-1 chess bot starts and answers a legal /move', async () => {
+    const { res, params } = await develop('offline:aggressive', 3, chessWs('aggressive', 1));
+    for (const f of ['start_ai.sh', 'bot.mjs', 'engine.mjs', 'chess-core.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/heuristic chess bot/);
+    const child = await startBot(res.botDir);
+    try {
+      const url = `http://127.0.0.1:${child.port}`;
+      const info = await (await fetch(`${url}/info`)).json();
+      expect(info.name).toBe('aggressive');
+      expect(info.params.timeBudgetMs).toBe(params.timeBudgetMs);
+      const { chess } = await import('../games/chess/rules.ts');
+      const state = chess.init('standard', createRng(1));
+      const t0 = Date.now();
+      const r = await fetch(`${url}/move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fen: state.fen, algorithm: 'simple', game_id: 'chess_offline1', current_player: 'white' }) });
+      expect(r.status).toBe(200);
+      expect(chess.validate(state, 0, (await r.json()).move)).toBeNull();
+      expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
+    } finally {
+      process.kill(-child.proc.pid!, 'SIGTERM');
+    }
+  });
+
+  describe('round 2 learning', () => {
+    const rep = report(1, [['imitator', 0.75], ['aggressive', 0.5], ['cautious', 0.25]], [
+      ['imitator', 'aggressive', 0.75], ['imitator', 'cautious', 0.75], ['aggressive', 'cautious', 0.75],
+    ]);
+    const bots = { imitator: CHESS_CHAMPION, aggressive: CHESS_AGGRESSIVE, cautious: CHESS_CAUTIOUS };
+
+    it('imitator copies the top strategy’s params', async () => {
+      const rep2 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [
+        ['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75],
+      ]);
+      const { res, params } = await develop('offline:imitator', 1, chessWs('imitator', 2, previousRound({ cautious: CHESS_CHAMPION, aggressive: CHESS_AGGRESSIVE, imitator: CHESS_CAUTIOUS }, rep2)));
+      expect(params.depth).toBe(CHESS_CHAMPION.depth);
+      for (const k of ['materialScale', 'mobility', 'pst', 'kingSafety', 'timeBudgetMs'] as const) {
+        expect(Math.abs(params[k] / CHESS_CHAMPION[k] - 1), k).toBeLessThan(0.07);
+      }
+      expect(params.randomness).toBeLessThan(CHESS_CHAMPION.randomness);
+      expect(res.log).toMatch(/copying the top of the standings: cautious@r1/);
+    });
+
+    it('cautious moves toward the winner, keeps materialScale ≥ mobility', async () => {
+      const { res, params } = await develop('offline:cautious', 1, chessWs('cautious', 2, previousRound(bots, rep)));
+      expect(params).not.toMatchObject(CHESS_CAUTIOUS);
+      const closer = (k: keyof typeof CHESS_CAUTIOUS) => expect(Math.abs(params[k] - CHESS_CHAMPION[k]), k).toBeLessThan(Math.abs(CHESS_CAUTIOUS[k] - CHESS_CHAMPION[k]));
+      closer('depth');
+      closer('mobility');
+      closer('randomness');
+      expect(params.materialScale).toBeGreaterThanOrEqual(params.mobility);
+      expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
+      expect(res.log).toMatch(/beaten by imitator@r1/);
+    });
+
+    it('aggressive counters what beat it, keeps mobility > materialScale', async () => {
+      const { res, params } = await develop('offline:aggressive', 1, chessWs('aggressive', 2, previousRound(bots, rep)));
+      expect(params.depth).toBeGreaterThanOrEqual(CHESS_CHAMPION.depth);
+      expect(params.timeBudgetMs).toBeGreaterThanOrEqual(CHESS_CHAMPION.timeBudgetMs);
+      expect(params.mobility).toBeGreaterThan(params.materialScale);
+      expect(params.randomness).toBeLessThan(CHESS_AGGRESSIVE.randomness);
+      expect(res.log).toMatch(/imitator@r1 beat me/);
+    });
+
+    it('reads a reference-bot params.json with out-of-range knobs, and caps depth and time', async () => {
+      const ref = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../games/chess/bots/heuristic/params.json'), 'utf8'));
+      const { params } = await develop('offline:imitator', 1, chessWs('imitator', 2, previousRound({ cautious: { ...ref, depth: 5, timeBudgetMs: 3000 }, aggressive: CHESS_AGGRESSIVE, imitator: CHESS_CAUTIOUS }, report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75]]))));
+      expect(params.depth).toBe(3);
+      expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
+    });
   });
 });
 

@@ -1,6 +1,8 @@
 // Offline characters: a prior over the heuristic Gomoku bot's knobs (round 1) plus a learning rule
 // (round ≥ 2) that reads the previous round's standings and the other agents' parameters.
-// No LLM: these are the reference agents that let a tournament run anywhere.
+// No LLM: these are the reference agents that let a tournament run anywhere. The same characters
+// play chess with their own knobs, priors and rules in chess-characters.ts; the types below are
+// generic over the knob set (default: Gomoku's).
 import type { Rng } from '../../games/core/rng.ts';
 import type { HeadToHead } from '../../orchestrator/tourney/types.ts';
 
@@ -32,48 +34,48 @@ export const LIMITS: Record<keyof Knobs, readonly [number, number]> = {
   ratio: [3, 25],
 };
 
-export type Prior = Record<keyof Knobs, readonly [number, number]>;
+export type Prior<K = Knobs> = Record<keyof K, readonly [number, number]>;
 
 /** One previous-round strategy whose params.json could be read, best score first in a field. */
-export interface FieldEntry {
+export interface FieldEntry<K = Knobs> {
   agent: string;
   id: string;
   score: number;
-  knobs: Knobs;
+  knobs: K;
   /** This strategy's record against the learner's previous strategy, if they met. */
   vsMe?: HeadToHead;
 }
 
-export interface LearnInput {
+export interface LearnInput<K = Knobs> {
   self: string;
-  own: Knobs;
+  own: K;
   /** Previous-round strategies with readable params, sorted best score first (self included). */
-  field: FieldEntry[];
+  field: FieldEntry<K>[];
   rng: Rng;
 }
 
-export interface LearnResult {
-  knobs: Knobs;
+export interface LearnResult<K = Knobs> {
+  knobs: K;
   /** Plain-words reasons, copied into the log and NOTES.md. */
   notes: string[];
 }
 
-export interface Character {
+export interface Character<K = Knobs> {
   name: string;
   summary: string;
-  prior: Prior;
+  prior: Prior<K>;
   learnRule: string;
-  learn(input: LearnInput): LearnResult;
+  learn(input: LearnInput<K>): LearnResult<K>;
   /** The character's invariant (e.g. defense ≥ attack), applied after every change. */
-  shape(k: Knobs): Knobs;
+  shape(k: K): K;
 }
 
 // ---- helpers shared by the rules -------------------------------------------------------------
 
-const clamp = (v: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, v));
+export const clamp = (v: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, v));
 /** Triangular noise in [-1, 1]: mutations are mostly small. */
-const noise = (rng: Rng) => rng.float() + rng.float() - 1;
-const fmt = (v: number) => String(Math.round(v * 100) / 100);
+export const noise = (rng: Rng) => rng.float() + rng.float() - 1;
+export const fmt = (v: number) => String(Math.round(v * 100) / 100);
 
 export function clampKnobs(k: Knobs): Knobs {
   const out = { ...k };
@@ -142,8 +144,9 @@ export function explore(k: Knobs, prefer: 'depth' | 'width'): { knobs: Knobs; no
 }
 
 const describe = (e: FieldEntry) => `${e.id} (score ${fmt(e.score)}, depth ${e.knobs.depth}, ${e.knobs.candidates} candidates, attack ${fmt(e.knobs.attack)}, defense ${fmt(e.knobs.defense)})`;
-const rivalsOf = (input: LearnInput) => input.field.filter((e) => e.agent !== input.self);
-const beatersOf = (input: LearnInput) =>
+export const rivalsOf = <K>(input: LearnInput<K>) => input.field.filter((e) => e.agent !== input.self);
+/** Rivals that scored more than half against me, best first. */
+export const beatersOf = <K>(input: LearnInput<K>) =>
   rivalsOf(input).filter((e) => e.vsMe && e.vsMe.games > 0 && e.vsMe.score > 0.5).sort((a, b) => b.vsMe!.score - a.vsMe!.score);
 
 // ---- the characters --------------------------------------------------------------------------

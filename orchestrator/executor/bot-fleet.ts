@@ -61,7 +61,12 @@ export class BotFleet {
       entry.suspect = false;
       const bot = await entry.running;
       if (bot && !(await bot.handle.isHealthy(2_000))) {
-        const exit = await bot.handle.describeExit?.().catch(() => null);
+        // A bot that just died may take a moment to be seen as exited (its container stopping).
+        let exit: string | null | undefined = null;
+        for (let i = 0; i < 10 && !exit && bot.handle.describeExit; i++) {
+          exit = await bot.handle.describeExit().catch(() => null);
+          if (!exit) await new Promise((r) => setTimeout(r, 150));
+        }
         const tail = (await bot.handle.logTail(600).catch(() => '')).trim().split('\n').slice(-5).join('\n');
         entry.status.lastCrash = `${exit ?? 'not answering its health check'}${tail ? `; last output:\n${tail}` : ''}`;
         if (entry.status.restarts >= (this.options.maxRestarts ?? 3)) {

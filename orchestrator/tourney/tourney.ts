@@ -109,6 +109,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
             logDir: path.join(runDir, 'bot-logs', name),
             startTimeoutMs: config.startTimeoutMs,
             hostPorts: gameServerPorts(server.port, adapter.catarenaServerPort[track.variant]),
+            env: { CATARENA_GAME_SERVER: server.url },
           });
           fleets.set(name, fleet);
         }

@@ -1,0 +1,335 @@
+// Heuristic chess bot speaking CATArena's chess protocol (plain node ≥ 18, no dependencies):
+// POST /move {fen, algorithm, game_id, current_player} → {"move": "<uci>"}; also GET /health,
+// GET /info, POST /join_game and POST /leave_game. Standard chess, Chess960 and CATArena's variant
+// (Chess960 + obstacles that remove a piece ending its move on them). Search: engine.mjs; move
+// generation: chess-core.mjs (a copy of games/chess/engine/chess-core.mjs; keep it in sync with
+// `node scripts/sync-bot-libs.mjs`).
+//
+// Usage: node bot.mjs <port>. Strategy knobs come from params.json (or the file named by env
+// BOT_PARAMS); missing knobs take the defaults below, out-of-range values are clamped:
+//   name          – reported by /info and in replies.
+//   depth         – maximum search depth in plies (1–5, default 3); iterative deepening stops
+//                   earlier when the time budget runs out.
+//   timeBudgetMs  – wall-clock budget per move in ms (20–9000, default 300); the answer comes
+//                   within about this (CATArena allows 10 s).
+//   materialScale – multiplies all piece values (0.2–5, default 1): higher = greedier.
+//   material      – optional piece values {p, n, b, r, q} in centipawns (default 100, 320, 330,
+//                   500, 900), before materialScale.
+//   mobility      – weight of mobility (0–10, default 1; 1 = 4/5/2/1 cp per reachable square
+//                   of a knight/bishop/rook/queen).
+//   pst           – weight of the piece-square tables (0–10, default 1).
+//   kingSafety    – weight of the pawn shield in front of the king (0–10, default 1).
+//   randomness    – 0 = deterministic; > 0 adds up to randomness × 100 cp of noise to the root
+//                   scores of non-mating moves (0–5).
+//   seed          – seed of the noise generator.
+//   kingMode      – variant only: "rules" (default: a side without a king cannot be mated, so
+//                   losing one's own king is worth kinglessBonus and taking the opponent's king
+//                   is only good when losing) or "material" (a king is worth kingValue).
+//   kinglessBonus – cp for being kingless, hence unable to lose (0–1000, default 80).
+//   kingValue     – cp of a king in kingMode "material" (0–100000, default 5000).
+//   gameServer    – where the variant's game server is (URL or port). Env BOT_GAME_SERVER
+//                   overrides it; default http://localhost:9021 (CATArena's variant server).
+//
+// Variant detection: game_id starts with "chess_magic_", or the FEN's castling field has file
+// letters (X-FEN). Then the obstacles come from GET <game server>/games/<game_id>/state, fetched
+// once per game (2 s timeout); without them the bot plays on without obstacle knowledge.
+import http from 'node:http';
+import { readFileSync } from 'node:fs';
+import * as core from './chess-core.mjs';
+import { Engine } from './engine.mjs';
+
+const DEFAULTS = {
+  name: 'heuristic', depth: 3, timeBudgetMs: 300, materialScale: 1, mobility: 1, pst: 1, kingSafety: 1,
+  randomness: 0, seed: 1, kingMode: 'rules', kinglessBonus: 80, kingValue: 5000,
+};
+
+function loadParams() {
+  const path = process.env.BOT_PARAMS || new URL('./params.json', import.meta.url);
+  let raw;
+  try {
+    raw = { ...DEFAULTS, ...JSON.parse(readFileSync(path, 'utf8')) };
+  } catch (err) {
+    // Fail at start, loudly: a silently ignored params file would hide a broken strategy.
+    console.error(`cannot read params ${path}: ${err.message}`);
+    process.exit(1);
+  }
+  const num = (v, lo, hi, dflt) => (v !== null && v !== '' && Number.isFinite(Number(v)) ? Math.min(hi, Math.max(lo, Number(v))) : dflt);
+  let material = null;
+  if (raw.material && typeof raw.material === 'object') {
+    material = {};
+    for (const t of ['p', 'n', 'b', 'r', 'q']) if (raw.material[t] !== undefined) material[t] = num(raw.material[t], 0, 5000, undefined);
+    for (const t of Object.keys(material)) if (material[t] === undefined) delete material[t];
+  }
+  const gs = raw.gameServer ?? null;
+  return {
+    name: String(raw.name),
+    depth: Math.round(num(raw.depth, 1, 5, DEFAULTS.depth)),
+    timeBudgetMs: num(raw.timeBudgetMs, 20, 9000, DEFAULTS.timeBudgetMs),
+    materialScale: num(raw.materialScale, 0.2, 5, 1),
+    material,
+    mobility: num(raw.mobility, 0, 10, 1),
+    pst: num(raw.pst, 0, 10, 1),
+    kingSafety: num(raw.kingSafety, 0, 10, 1),
+    randomness: num(raw.randomness, 0, 5, 0),
+    seed: Math.round(num(raw.seed, -(2 ** 31), 2 ** 31, 1)),
+    kingMode: raw.kingMode === 'material' ? 'material' : 'rules',
+    kinglessBonus: num(raw.kinglessBonus, 0, 1000, 80),
+    kingValue: num(raw.kingValue, 0, 100000, 5000),
+    gameServer: typeof gs === 'string' || typeof gs === 'number' ? String(gs) : null,
+  };
+}
+
+// mulberry32: small seeded PRNG so `seed` makes the noise reproducible.
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const port = Number(process.argv[2]);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error('usage: node bot.mjs <port>');
+  process.exit(2);
+}
+const params = loadParams();
+const rng = mulberry32(params.seed);
+
+class BadRequest extends Error {}
+
+// ---- the game server (variant obstacles) ------------------------------------------------------
+
+const VARIANT_PORT = 9021;
+
+function gameServerUrl() {
+  const v = (process.env.CATARENA_GAME_SERVER || process.env.BOT_GAME_SERVER || params.gameServer || '').trim();
+  if (!v) return `http://localhost:${VARIANT_PORT}`;
+  if (/^\d+$/.test(v)) return `http://localhost:${v}`;
+  return v.replace(/\/+$/, '');
+}
+
+/** GET url → parsed JSON, rejecting after timeoutMs in total. */
+function getJsonOnce(url, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { timeout: timeoutMs }, (res) => {
+      const chunks = [];
+      let size = 0;
+      res.on('data', (c) => {
+        size += c.length;
+        if (size > 1_000_000) req.destroy(new Error('state too large'));
+        else chunks.push(c);
+      });
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (e) {
+          reject(e);
+        }
+      });
+      res.on('error', reject);
+    });
+    const timer = setTimeout(() => req.destroy(new Error('timeout')), timeoutMs);
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.on('close', () => clearTimeout(timer));
+  });
+}
+
+/** "localhost" may resolve to ::1 only on some Node versions: try 127.0.0.1, then ::1. */
+async function getJson(url, timeoutMs) {
+  const u = new URL(url);
+  if (u.hostname !== 'localhost') return getJsonOnce(url, timeoutMs);
+  const until = Date.now() + timeoutMs;
+  try {
+    u.hostname = '127.0.0.1';
+    return await getJsonOnce(u.href, timeoutMs);
+  } catch (err) {
+    const left = until - Date.now();
+    if (left < 50) throw err;
+    u.hostname = '[::1]';
+    return getJsonOnce(u.href, left);
+  }
+}
+
+/** game_id → { promise of obstacle squares (null = unknown), failedAt } */
+const obstacleCache = new Map();
+
+async function fetchObstacles(gameId) {
+  const url = `${gameServerUrl()}/games/${encodeURIComponent(gameId)}/state`;
+  const state = await getJson(url, 2000);
+  if (!state || !Array.isArray(state.obstacles)) return [];
+  return state.obstacles.filter((s) => typeof s === 'string' && /^[a-h][1-8]$/.test(s)).map((s) => core.parseSquare(s));
+}
+
+function obstaclesFor(gameId) {
+  if (!gameId) return Promise.resolve(null);
+  const cached = obstacleCache.get(gameId);
+  // A failed fetch is retried at most every 10 s, so one outage does not blind a whole game.
+  if (cached && !(cached.failedAt && Date.now() - cached.failedAt > 10_000)) return cached.promise;
+  const entry = { promise: null, failedAt: 0 };
+  entry.promise = fetchObstacles(gameId).catch((err) => {
+    entry.failedAt = Date.now();
+    console.error(`obstacles for ${gameId}: ${err.message}; playing without them`);
+    return null;
+  });
+  obstacleCache.set(gameId, entry);
+  if (obstacleCache.size > 1000) obstacleCache.delete(obstacleCache.keys().next().value); // bound memory
+  return entry.promise;
+}
+
+// ---- /move -----------------------------------------------------------------------------------
+
+function parseRequest(body) {
+  const { fen, game_id: gameId, current_player: player } = body;
+  if (typeof fen !== 'string' || !fen.trim() || fen.length > 200) throw new BadRequest('fen must be a FEN string');
+  if (gameId !== undefined && gameId !== null && typeof gameId !== 'string') throw new BadRequest('game_id must be a string');
+  if (player !== undefined && player !== null && player !== 'white' && player !== 'black') {
+    throw new BadRequest("current_player must be 'white' or 'black'");
+  }
+  const castling = fen.trim().split(/\s+/)[2] ?? '';
+  const variant = (typeof gameId === 'string' && gameId.startsWith('chess_magic_')) || /[A-Ha-h]/.test(castling);
+  let pos;
+  try {
+    pos = core.parseFen(fen.trim(), { chess960: variant });
+  } catch (err) {
+    throw new BadRequest(`bad fen: ${err.message}`);
+  }
+  return { pos, variant, gameId: typeof gameId === 'string' ? gameId : null };
+}
+
+async function move(body) {
+  const t0 = Date.now();
+  const { pos, variant, gameId } = parseRequest(body);
+  const obstacles = variant ? (await obstaclesFor(gameId)) ?? [] : [];
+  const opts = { obstacles };
+  let legal;
+  try {
+    legal = core.legalMoves(pos, opts);
+  } catch (err) {
+    throw new BadRequest(`cannot generate moves for this fen: ${err.message}`);
+  }
+  if (!legal.length) throw new BadRequest('no legal move in this position');
+  const budget = params.timeBudgetMs;
+  const deadline = t0 + Math.max(5, budget - Math.min(40, 5 + 0.1 * budget));
+  let chosen = null, reason;
+  try {
+    const out = new Engine(pos, { obstacles, variant, params, rng, deadline }).choose();
+    const uci = out && core.moveToUci(pos, out.move);
+    if (uci && core.findMove(pos, uci, opts)) {
+      chosen = uci;
+      reason = `depth ${out.depth}, score ${Math.round(out.score)}, ${out.nodes} nodes`;
+    }
+  } catch (err) {
+    console.error(err);
+  }
+  if (!chosen) {
+    // Internal trouble: still answer, with a random legal move.
+    chosen = core.moveToUci(pos, legal[Math.floor(rng() * legal.length)]);
+    reason = 'fallback: random legal move';
+  }
+  return {
+    move: chosen,
+    ai_id: params.name,
+    game_id: gameId,
+    reasoning: `${variant ? `variant (${obstacles.length} obstacles known)` : 'standard'}: ${reason}`,
+    thinking_time: (Date.now() - t0) / 1000,
+  };
+}
+
+// ---- HTTP ------------------------------------------------------------------------------------
+
+function readJson(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > 1_000_000) reject(new BadRequest('body too large'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
+        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error();
+        resolve(body);
+      } catch {
+        reject(new BadRequest('body must be a JSON object'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/** join/leave carry nothing the bot needs; a missing or odd body is fine. */
+const readOptional = (req) => readJson(req).catch(() => ({}));
+
+const routes = {
+  'GET /health': async () => ({ status: 'healthy' }),
+  'GET /info': async () => ({
+    name: params.name, ai_id: params.name, version: '1.0',
+    description: 'material + piece-square + mobility evaluation, alpha-beta with iterative deepening; standard, Chess960 and the obstacle variant',
+    params,
+  }),
+  'POST /move': async (req) => move(await readJson(req)),
+  'POST /join_game': async (req) => {
+    const body = await readOptional(req);
+    return { status: 'joined', ai_id: params.name, game_id: body.game_id ?? null };
+  },
+  'POST /leave_game': async (req) => {
+    const body = await readOptional(req);
+    if (typeof body.game_id === 'string') obstacleCache.delete(body.game_id);
+    return { status: 'left', game_id: body.game_id ?? null };
+  },
+};
+
+function handler(req, res) {
+  const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
+  const send = (code, obj) => {
+    if (res.headersSent) return;
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(obj));
+  };
+  if (!route) return send(404, { error: 'Endpoint not found' });
+  route(req).then(
+    (out) => send(200, out),
+    (err) => {
+      if (!(err instanceof BadRequest)) console.error(err);
+      send(err instanceof BadRequest ? 400 : 500, { error: String(err?.message || err) });
+    },
+  );
+}
+
+// Warm the JIT up before accepting requests, so the first real move keeps to the budget too.
+function warmUp() {
+  const fens = [core.STANDARD_FEN, 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4', '8/5pk1/6p1/3q4/8/2N4P/5PP1/3R2K1 w - - 0 1'];
+  const variants = [false, true, true];
+  fens.forEach((fen, i) => {
+    try {
+      const pos = core.parseFen(fen, { chess960: variants[i] });
+      new Engine(pos, { obstacles: i ? [core.parseSquare('d5'), core.parseSquare('e5')] : [], variant: variants[i], params: { ...params, randomness: 0 }, rng: () => 0.5, deadline: Date.now() + 100 }).choose();
+    } catch (err) {
+      console.error('warm-up failed:', err);
+    }
+  });
+}
+warmUp();
+
+process.on('uncaughtException', (err) => console.error('uncaught:', err));
+const server = http.createServer(handler);
+server.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
+server.headersTimeout = 66000;
+server.on('error', (err) => {
+  console.error(`cannot listen on ${port}: ${err.message}`);
+  process.exit(1);
+});
+server.listen(port, '0.0.0.0', () => console.log(`${params.name} listening on ${port}`));
+// Also answer on IPv6 loopback in case "localhost" resolves to ::1 (best effort).
+const v6 = http.createServer(handler);
+v6.keepAliveTimeout = 65000;
+v6.on('error', () => {});
+v6.listen(port, '::1');

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Copies games/chess/engine/chess-core.mjs into every bot folder under games/chess/bots/, so the
+// bots (which must be self-contained: they are copied elsewhere and into containers) carry the
+// same move generator as the rules engine. tests/chess-bots.test.ts fails when a copy differs.
+// Usage: node scripts/sync-bot-libs.mjs [--check]   (--check: report differences, copy nothing)
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** [source file, folder whose every subfolder gets a copy] */
+export const LIBS = [[path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots')]];
+
+/** Every copy that should exist: { source, target, same }. */
+export function botLibCopies() {
+  const out = [];
+  for (const [source, botsDir] of LIBS) {
+    const text = fs.readFileSync(source);
+    for (const d of fs.readdirSync(botsDir, { withFileTypes: true })) {
+      if (!d.isDirectory()) continue;
+      const target = path.join(botsDir, d.name, path.basename(source));
+      const same = fs.existsSync(target) && fs.readFileSync(target).equals(text);
+      out.push({ source, target, same });
+    }
+  }
+  return out;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const { source, target, same } of botLibCopies()) {
+    const rel = path.relative(ROOT, target);
+    if (same) continue;
+    stale++;
+    if (check) console.log(`differs: ${rel}`);
+    else {
+      fs.copyFileSync(source, target);
+      console.log(`updated: ${rel}`);
+    }
+  }
+  if (!stale) console.log('all bot copies are up to date');
+  if (check && stale) process.exit(1);
+}
