@@ -1,17 +1,17 @@
 // Offline agent specs: offline:<character> or offline:<character>#<n> (a second agent of the
 // same character with its own seed; id <character>-<n>).
 import { deriveSeed } from '../../games/core/rng.ts';
-import { CHARACTERS } from './characters.ts';
+import { CHARACTER_NAMES } from './characters/index.ts';
 import { OfflineAgent } from './offline-agent.ts';
 
 export { OfflineAgent, OFFLINE_GAMES } from './offline-agent.ts';
-export const OFFLINE_CHARACTERS: readonly string[] = Object.keys(CHARACTERS);
+export const OFFLINE_CHARACTERS: readonly string[] = CHARACTER_NAMES;
 
 export function createOfflineAgent(spec: string, seed: number): OfflineAgent {
   const m = /^offline:([^#\s]+)(?:#(\d+))?$/.exec(spec.trim());
   if (!m) throw new Error(`bad offline agent spec "${spec}": expected offline:<character> or offline:<character>#<n>, characters: ${OFFLINE_CHARACTERS.join(', ')}`);
   const [, character, n] = m as unknown as [string, string, string | undefined];
-  if (!CHARACTERS[character]) throw new Error(`unknown offline character "${character}" in "${spec}"; available: ${OFFLINE_CHARACTERS.join(', ')}`);
+  if (!OFFLINE_CHARACTERS.includes(character)) throw new Error(`unknown offline character "${character}" in "${spec}"; available: ${OFFLINE_CHARACTERS.join(', ')}`);
   // #n gets its own seed, so two agents of one character really differ.
   return new OfflineAgent({ id: n ? `${character}-${n}` : character, character, seed: n ? deriveSeed(seed, character, n) : seed });
 }
