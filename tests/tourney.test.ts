@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Agent, Workspace } from '../agents/types.ts';
-import { ConfigError, resolveConfig } from '../orchestrator/tourney/config.ts';
+import { ConfigError, parseVariantsFlag, resolveConfig, variantsOf } from '../orchestrator/tourney/config.ts';
 import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
-import { InterruptedError, runTourney } from '../orchestrator/tourney/tourney.ts';
+import { InterruptedError, runTourney, tracksOf } from '../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../orchestrator/tourney/types.ts';
 import type { MatchResult } from '../orchestrator/match/types.ts';
 import { tempDir } from './helpers/bots.ts';
@@ -159,6 +159,18 @@ describe('tourney robustness', () => {
     for (const [f, t] of mtimes) expect(fs.statSync(path.join(runDir, 'replays', f)).mtimeMs).toBe(t);
     expect(summary.tracks[0]!.games).toBe(30);
   }, 120_000);
+
+  it('runs rule sets per game when asked', () => {
+    expect(parseVariantsFlag('gomoku:variant,chess:standard')).toEqual({ variants: undefined, perGame: { gomoku: ['variant'], chess: ['standard'] } });
+    expect(parseVariantsFlag('standard')).toEqual({ variants: ['standard'], perGame: {} });
+    const config = resolveConfig({ games: ['gomoku', 'chess'], perGame: { chess: { variants: ['variant'] } } });
+    expect(tracksOf(config)).toEqual([
+      { game: 'gomoku', variant: 'standard' },
+      { game: 'gomoku', variant: 'variant' },
+      { game: 'chess', variant: 'variant' },
+    ]);
+    expect(variantsOf(config, 'chess')).toEqual(['variant']);
+  });
 
   it('rejects a bad config naming the field', () => {
     expect(() => resolveConfig({ rounds: 0 } as never)).toThrow(/rounds: Too small/i);

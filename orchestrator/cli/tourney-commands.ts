@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { renderLeaderboard } from '../../reports/markdown.ts';
 import { createProgress, formatSeconds } from '../progress.ts';
-import { PRESETS, readConfigFile, resolveConfig, type TourneyConfigInput } from '../tourney/config.ts';
+import { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig, type TourneyConfigInput } from '../tourney/config.ts';
 import { summarizeRun, readRunConfig } from '../tourney/summarize.ts';
 import { InterruptedError, runTourney } from '../tourney/tourney.ts';
 import type { TourneySummary } from '../tourney/types.ts';
@@ -52,7 +52,7 @@ export function registerTourneyCommands(program: Command): void {
     )
     .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
     .option('-g, --games <list>', 'games, comma-separated (default gomoku)')
-    .option('--variants <list>', 'rule sets: standard,variant (default both)')
+    .option('--variants <list>', 'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard')
     .option('-a, --agents <list>', 'agents, e.g. offline:cautious,offline:aggressive,offline:imitator (offline:<kind>#2 for a second one)')
     .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (default 1)', intOption(1))
     .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256))
@@ -74,10 +74,11 @@ export function registerTourneyCommands(program: Command): void {
         if (flags.concurrency) config.concurrency = flags.concurrency;
       } else {
         const file = flags.config ? await readConfigFile(flags.config) : undefined;
+        const variantsFlag = flags.variants ? parseVariantsFlag(flags.variants) : undefined;
         const cli: TourneyConfigInput = {
           rounds: flags.rounds,
           games: list(flags.games),
-          variants: list(flags.variants) as TourneyConfigInput['variants'],
+          variants: variantsFlag?.variants as TourneyConfigInput['variants'],
           agents: list(flags.agents),
           reps: flags.reps,
           concurrency: flags.concurrency,
@@ -88,7 +89,12 @@ export function registerTourneyCommands(program: Command): void {
           sandbox: flags.sandbox,
         };
         const preset = flags.preset ? PRESETS[flags.preset] : undefined;
-        config = resolveConfig(preset, file, cli);
+        const perGameVariants = Object.entries(variantsFlag?.perGame ?? {});
+        const merged = perGameVariants.length
+          ? { ...cli, perGame: { ...(file?.perGame ?? preset?.perGame ?? {}) } as NonNullable<TourneyConfigInput['perGame']> }
+          : cli;
+        for (const [game, variants] of perGameVariants) merged.perGame![game] = { ...merged.perGame![game], variants: variants as never };
+        config = resolveConfig(preset, file, merged);
         // An explicit --reps wins over per-game reps from a preset or file.
         if (flags.reps) for (const g of Object.values(config.perGame)) delete g.reps;
         runDir = newRunDir(config.out, 'tourney');

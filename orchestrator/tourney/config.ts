@@ -9,6 +9,8 @@ import { adapterFor, gameIds } from '../../games/registry.ts';
 const PerGame = z.strictObject({
   reps: z.int().min(1).optional(),
   moveTimeoutMs: z.int().min(1).optional(),
+  /** Rule sets for this game, overriding the top-level `variants`. */
+  variants: z.array(z.enum(['standard', 'variant'])).min(1).optional(),
   /** Protocol options sent to bots, e.g. chess {algorithm: "minimax"} (CATArena's default: "simple"). */
   options: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
@@ -82,7 +84,7 @@ export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>):
   const config = parsed.data;
   for (const game of config.games) {
     if (!gameIds().includes(game)) throw new ConfigError(`invalid tournament config:\n  games: unknown game "${game}"; available: ${gameIds().join(', ')}`);
-    for (const variant of config.variants) {
+    for (const variant of variantsOf(config, game)) {
       if (!adapterFor(game).game.variants.includes(variant)) throw new ConfigError(`invalid tournament config:\n  variants: ${game} has no "${variant}" rule set`);
     }
   }
@@ -109,4 +111,24 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
 export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number> } {
   const g = config.perGame[game] ?? {};
   return { reps: g.reps ?? config.reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs, options: g.options };
+}
+
+/** The rule sets a game runs: its own `perGame.<game>.variants`, else the top-level list. */
+export function variantsOf(config: Pick<TourneyConfig, 'variants' | 'perGame'>, game: string): string[] {
+  return config.perGame[game]?.variants ?? config.variants;
+}
+
+/**
+ * `--variants` accepts plain rule sets for every game ("standard,variant") and per-game entries
+ * ("gomoku:variant,chess:standard"); returns the top-level list and the per-game overrides.
+ */
+export function parseVariantsFlag(value: string): { variants?: string[]; perGame: Record<string, string[]> } {
+  const perGame: Record<string, string[]> = {};
+  const plain: string[] = [];
+  for (const item of value.split(',').map((v) => v.trim()).filter(Boolean)) {
+    const [game, variant] = item.includes(':') ? item.split(':') : [undefined, item];
+    if (game) (perGame[game] ??= []).push(variant!);
+    else plain.push(variant!);
+  }
+  return { variants: plain.length ? plain : undefined, perGame };
 }

@@ -12,7 +12,7 @@ import { renderMarkdown } from '../../reports/markdown.ts';
 import { costByAgent, errorRates, leaderboard } from '../../reports/summary.ts';
 import { createAgent } from '../../agents/registry.ts';
 import { Journal } from '../run/journal.ts';
-import { TourneyConfigSchema, type TourneyConfig } from './config.ts';
+import { TourneyConfigSchema, variantsOf, type TourneyConfig } from './config.ts';
 import { loadRecord } from './strategy-store.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackSummary } from './types.ts';
 
@@ -48,7 +48,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   const matrices = new Map<string, ScoreMatrix>();
 
   for (const game of config.games) {
-    for (const variant of config.variants) {
+    for (const variant of variantsOf(config, game)) {
       const name = trackName({ game, variant });
       const strategies = await strategiesOf(runDir, name);
       if (!strategies.length) continue;

@@ -18,7 +18,7 @@ import { GameServerPool } from '../host/game-servers.ts';
 import { DEFAULT_LIMITS, matchId, type Replay } from '../match/types.ts';
 import type { Progress } from '../progress.ts';
 import { Journal } from '../run/journal.ts';
-import { gameSettings, type TourneyConfig } from './config.ts';
+import { gameSettings, variantsOf, type TourneyConfig } from './config.ts';
 import { developStrategy } from './develop.ts';
 import { gameServerPorts } from '../validate.ts';
 import { loadRecord } from './strategy-store.ts';
@@ -41,7 +41,7 @@ export class InterruptedError extends Error {
 }
 
 export function tracksOf(config: TourneyConfig): TrackId[] {
-  return config.games.flatMap((game) => config.variants.map((variant) => ({ game, variant })));
+  return config.games.flatMap((game) => variantsOf(config, game).map((variant) => ({ game, variant })));
 }
 
 export const roundDir = (runDir: string, track: TrackId, round: number) => path.join(runDir, 'tracks', trackName(track), `round_${round}`);
