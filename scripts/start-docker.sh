@@ -15,7 +15,7 @@ docker_ok() { timeout 20 docker info >/dev/null 2>&1; }
 
 apt_install() {
   say "installing $*"
-  if ! apt-get update -qq || ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null; then
+  if ! apt-get update -qq || ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; then
     say "apt-get install $* failed"
     return 1
   fi
