@@ -2,8 +2,8 @@
 // current_player} → {"move": "<uci>"}, no join_game; and the game-server API the variant bots
 // must call to see the obstacles (they are not in the FEN), on CATArena's ports 9020 / 9021.
 import { Chess } from 'chess.js';
-import { drawOf, winFor, type Seat } from '../core/game.ts';
-import type { FailureKind, ForfeitPolicy, LiveGame, ParseResult, RouteReply, WireAdapter } from '../core/wire.ts';
+
+import { twoPlayerForfeits, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
 import * as core from './engine/chess-core.mjs';
 import { chess, legalUci, type ChessState } from './rules.ts';
 
@@ -103,11 +103,7 @@ export const chessWire: WireAdapter<ChessState, string> = {
     return { ok: true, action: move as string }; // shape and legality are the rules' verdict
   },
 
-  onJoinFailure: (_s, seat) => winFor(seat === 0 ? 1 : 0, 'join_failed'),
-  onFailure(_s, seat: Seat, failure: FailureKind, policy: ForfeitPolicy) {
-    if (policy === 'catarena' && failure === 'illegal') return { end: drawOf('error') };
-    return { end: winFor(seat === 0 ? 1 : 0, failure) };
-  },
+  ...twoPlayerForfeits,
 
   encode: (move) => move,
   setup: (s) => (s.variant === 'variant' ? { chess960_pos: s.chess960Pos, obstacles: s.obstacles, fen: s.keys[0] } : null),

@@ -1,7 +1,7 @@
 // The wire-protocol adapter of a game: translates between the pure state and CATArena's bot
 // protocol, and serves the game-server API bots may call back into. Rules never see bot JSON;
 // adapters never decide who won (except for the forfeit a policy prescribes).
-import type { Game, Outcome, Seat } from './game.ts';
+import { drawOf, winFor, type Game, type Outcome, type Seat } from './game.ts';
 
 /** One HTTP call to a bot: POST path with a JSON body. */
 export interface WireCall {
@@ -81,3 +81,15 @@ export interface GameServerRoutes<S> {
   /** Extra fields of GET /health. */
   healthExtras?(variant: string): Record<string, unknown>;
 }
+
+/**
+ * The forfeit rules of two-player games where CATArena's arena turns an illegal move into an
+ * "error" draw (Gomoku, Chess): under `catarena` that draw, otherwise the failing seat loses.
+ */
+export const twoPlayerForfeits = {
+  onJoinFailure: (_state: unknown, seat: Seat): Outcome => winFor(seat === 0 ? 1 : 0, 'join_failed'),
+  onFailure(_state: unknown, seat: Seat, failure: FailureKind, policy: ForfeitPolicy): { end: Outcome } {
+    if (policy === 'catarena' && failure === 'illegal') return { end: drawOf('error') };
+    return { end: winFor(seat === 0 ? 1 : 0, failure) };
+  },
+};

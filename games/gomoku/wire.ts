@@ -1,6 +1,6 @@
 // CATArena's Gomoku wire protocol (compat §2.1–2.2, §2.4): the bot calls and the game-server API.
-import { drawOf, winFor, type Seat } from '../core/game.ts';
-import type { FailureKind, ForfeitPolicy, LiveGame, ParseResult, RouteReply, WireAdapter } from '../core/wire.ts';
+
+import { twoPlayerForfeits, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
 import { BOARD_SIZE, FORBIDDEN_COUNT, gameStatus, gomoku, tripletCounts, type GomokuMove, type GomokuState } from './rules.ts';
 
 const COLOURS = ['black', 'white'] as const;
@@ -60,10 +60,6 @@ function postMove(game: LiveGame<GomokuState>, body: unknown): RouteReply {
   return { status: 200, body: reply };
 }
 
-function loss(seat: Seat, why: string) {
-  return winFor(seat === 0 ? 1 : 0, why);
-}
-
 export const gomokuWire: WireAdapter<GomokuState, GomokuMove> = {
   game: gomoku,
   idPrefix: 'gomoku_',
@@ -91,12 +87,7 @@ export const gomokuWire: WireAdapter<GomokuState, GomokuMove> = {
     return { ok: true, action: move as GomokuMove };
   },
 
-  onJoinFailure: (_s, seat) => loss(seat, 'join_failed'),
-
-  onFailure(_s, seat, failure: FailureKind, policy: ForfeitPolicy) {
-    if (policy === 'catarena' && failure === 'illegal') return { end: drawOf('error') };
-    return { end: loss(seat, failure) };
-  },
+  ...twoPlayerForfeits,
 
   encode: (move) => move,
   setup: (s) => (s.variant === 'variant' ? { forbidden: s.forbidden } : null),
