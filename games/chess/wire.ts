@@ -2,7 +2,6 @@
 // current_player} → {"move": "<uci>"}, no join_game; and the game-server API the variant bots
 // must call to see the obstacles (they are not in the FEN), on CATArena's ports 9020 / 9021.
 import { Chess } from 'chess.js';
-
 import { twoPlayerForfeits, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
 import * as core from './engine/chess-core.mjs';
 import { chess, legalUci, type ChessState } from './rules.ts';
