@@ -24,7 +24,7 @@ export async function benchSandboxes(kinds: string[] = ['process', 'docker'], st
       const handles = [];
       for (let i = 0; i < starts; i++) {
         const t0 = performance.now();
-        handles.push(await sandbox.start({ dir, port: await allocatePort(), name: `instant-${i}`, hostPorts: { [host.port]: host.port } }));
+        handles.push(await sandbox.start({ dir, port: await allocatePort(), name: `instant-${i}`, ...host.botAccess() }));
         startMs.push(performance.now() - t0);
       }
       const clients = handles.slice(0, 2).map((h) => new BotClient(h.url, { socketPath: h.socketPath }));

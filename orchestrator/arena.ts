@@ -13,7 +13,6 @@ import { GameServerPool } from './host/game-servers.ts';
 import { matchId, type MatchLimits, type MatchResult, type MatchSpec } from './match/types.ts';
 import { roundRobin } from './formats/round-robin.ts';
 import { Journal } from './run/journal.ts';
-import { gameServerPorts } from './validate.ts';
 import type { Progress } from './progress.ts';
 
 export interface ArenaOptions {
@@ -73,8 +72,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     health: adapter.health,
     logDir: path.join(options.runDir, 'logs'),
     startTimeoutMs: options.startTimeoutMs,
-    hostPorts: gameServerPorts(server.port, adapter.catarenaServerPort[options.variant]),
-    env: { CATARENA_GAME_SERVER: server.url },
+    ...server.botAccess(),
   });
   fleet.add(options.bots);
   let done = resumed;

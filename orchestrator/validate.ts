@@ -43,21 +43,16 @@ export interface ValidateOptions {
   probePlies?: number[];
 }
 
-/** The ports a bot may reach at localhost: the game server's own port and CATArena's fixed one. */
-export function gameServerPorts(serverPort: number, catarenaPort?: number): Record<number, number> {
-  return catarenaPort && catarenaPort !== serverPort ? { [serverPort]: serverPort, [catarenaPort]: serverPort } : { [serverPort]: serverPort };
-}
 
 export async function validateBot(options: ValidateOptions): Promise<ValidationReport> {
   const adapter = adapterFor(options.game);
   const report: ValidationReport = { dir: options.dir, game: options.game, variant: options.variant, ok: false, started: false, startMs: 0, probes: [], problems: [], logTail: '' };
   const port = await allocatePort();
   const host = await options.hosts.get(options.game, options.variant);
-  const hostPorts = gameServerPorts(host.port, adapter.catarenaServerPort[options.variant]);
   const t0 = performance.now();
   let handle;
   try {
-    handle = await options.sandbox.start({ dir: options.dir, port, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: 'validate', hostPorts, env: { CATARENA_GAME_SERVER: host.url } });
+    handle = await options.sandbox.start({ dir: options.dir, port, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: 'validate', ...host.botAccess() });
   } catch (err) {
     releasePort(port);
     report.problems.push(`the bot did not start: ${(err as Error).message}`);

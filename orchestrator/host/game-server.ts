@@ -55,6 +55,18 @@ export class GameServer {
     return `${typeof prefix === 'string' ? prefix : prefix[this.options.variant] ?? ''}${randomBytes(4).toString('hex')}`;
   }
 
+  /**
+   * How a bot of this game reaches this server: the ports a sandbox forwards to localhost (this
+   * server's own and CATArena's fixed port for the game, which bots may hard-code), and the URL
+   * in CATARENA_GAME_SERVER.
+   */
+  botAccess(): { hostPorts: Record<number, number>; env: Record<string, string> } {
+    const fixed = this.options.adapter.catarenaServerPort[this.options.variant];
+    const hostPorts: Record<number, number> = { [this.port]: this.port };
+    if (fixed && fixed !== this.port) hostPorts[fixed] = this.port;
+    return { hostPorts, env: { CATARENA_GAME_SERVER: this.url } };
+  }
+
   /** Registers a live arena game so bots can read it. The runner keeps `state`/`history` current. */
   register(game: LiveGame): void {
     this.games.set(game.id, game);

@@ -20,7 +20,6 @@ import type { Progress } from '../progress.ts';
 import { Journal } from '../run/journal.ts';
 import { gameSettings, variantsOf, type TourneyConfig } from './config.ts';
 import { developStrategy } from './develop.ts';
-import { gameServerPorts } from '../validate.ts';
 import { loadRecord } from './strategy-store.ts';
 import { summarizeRun } from './summarize.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from './types.ts';
@@ -101,15 +100,13 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
         // 2. Play: round-n strategies against each other and every earlier strategy.
         let fleet = fleets.get(name);
         if (!fleet) {
-          const adapter = adapterFor(track.game);
           const server = await hosts.get(track.game, track.variant);
           fleet = new BotFleet({
             sandbox,
-            health: adapter.health,
+            health: adapterFor(track.game).health,
             logDir: path.join(runDir, 'bot-logs', name),
             startTimeoutMs: config.startTimeoutMs,
-            hostPorts: gameServerPorts(server.port, adapter.catarenaServerPort[track.variant]),
-            env: { CATARENA_GAME_SERVER: server.url },
+            ...server.botAccess(),
           });
           fleets.set(name, fleet);
         }
