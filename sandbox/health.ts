@@ -23,19 +23,7 @@ export async function probeHealth(
     const url = new URL(base);
     return isPortOpen(Number(url.port || 80), url.hostname.replace(/^\[|\]$/g, ''), timeoutMs);
   }
-  try {
-    const signal = AbortSignal.timeout(timeoutMs);
-    // reset: true closes the connection afterwards so no keep-alive socket stays pinned to a bot
-    // that may be stopped a moment later.
-    const res = await request(new URL(check.path, base), { method: 'GET', signal, reset: true });
-    const text = await res.body.text(); // always consume the body, even on error statuses
-    if (res.statusCode !== 200) return false;
-    if (!check.statuses) return true;
-    const status = (JSON.parse(text) as { status?: unknown } | null)?.status;
-    return typeof status === 'string' && check.statuses.includes(status);
-  } catch {
-    return false; // refused, timed out, reset, or not JSON
-  }
+  return probeHttp(base, check, timeoutMs);
 }
 
 /**
@@ -59,15 +47,25 @@ async function probeViaSocket(base: string, check: HealthCheck, timeoutMs: numbe
   }
   const dispatcher = new Agent({ connect: { socketPath } });
   try {
-    const res = await request(new URL(check.path, base), { method: 'GET', signal: AbortSignal.timeout(timeoutMs), reset: true, dispatcher });
-    const text = await res.body.text();
+    return await probeHttp(base, check, timeoutMs, dispatcher);
+  } finally {
+    void dispatcher.close().catch(() => undefined);
+  }
+}
+
+/** One GET of the health path: a 200, and the JSON `status` when the check names statuses. */
+async function probeHttp(base: string, check: Extract<HealthCheck, { kind: 'http' }>, timeoutMs: number, dispatcher?: Agent): Promise<boolean> {
+  try {
+    const signal = AbortSignal.timeout(timeoutMs);
+    // reset: true closes the connection afterwards so no keep-alive socket stays pinned to a bot
+    // that may be stopped a moment later.
+    const res = await request(new URL(check.path, base), { method: 'GET', signal, reset: true, ...(dispatcher ? { dispatcher } : {}) });
+    const text = await res.body.text(); // always consume the body, even on error statuses
     if (res.statusCode !== 200) return false;
     if (!check.statuses) return true;
     const status = (JSON.parse(text) as { status?: unknown } | null)?.status;
     return typeof status === 'string' && check.statuses.includes(status);
   } catch {
-    return false;
-  } finally {
-    void dispatcher.close().catch(() => undefined);
+    return false; // refused, timed out, reset, or not JSON
   }
 }

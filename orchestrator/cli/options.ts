@@ -20,13 +20,6 @@ export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
   };
 }
 
-export function choice<T extends string>(values: readonly T[]) {
-  return (value: string): T => {
-    if (!values.includes(value as T)) throw new InvalidArgumentError(`expected one of: ${values.join(', ')}`);
-    return value as T;
-  };
-}
-
 /** A bot argument: a folder, or builtin:<name> for a reference bot of the game. */
 export function resolveBotDir(arg: string, game: string): string {
   const builtin = /^builtin:(.+)$/.exec(arg);
