@@ -44,6 +44,11 @@ export interface ValidateOptions {
 }
 
 
+/** The problems not tied to a probe: only a bot that never started has them (the probes did not run). */
+export function startProblems(report: ValidationReport): string[] {
+  return report.started ? [] : report.problems;
+}
+
 export async function validateBot(options: ValidateOptions): Promise<ValidationReport> {
   const adapter = adapterFor(options.game);
   const report: ValidationReport = { dir: options.dir, game: options.game, variant: options.variant, ok: false, started: false, startMs: 0, probes: [], problems: [], logTail: '' };

@@ -8,7 +8,7 @@ import { refsFromDirs, runArena, type ArenaOutcome } from '../arena.ts';
 import { GameServerPool } from '../host/game-servers.ts';
 import { DEFAULT_LIMITS } from '../match/types.ts';
 import { createProgress } from '../progress.ts';
-import { validateBot } from '../validate.ts';
+import { startProblems, validateBot } from '../validate.ts';
 import { withInterrupt } from './interrupt.ts';
 import { defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
@@ -157,7 +157,7 @@ export function registerPlayCommands(program: Command): void {
           const lines = [`${report.ok ? 'PASS' : 'FAIL'}  ${report.dir}  (${report.game}/${report.variant})`];
           if (report.started) lines.push(`  started and healthy in ${report.startMs} ms`);
           for (const p of report.probes) lines.push(`  ${p.ok ? 'ok  ' : 'FAIL'} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`);
-          for (const problem of report.problems.filter((pr) => !report.probes.some((p) => pr.endsWith(p.problem ?? '\u0000')))) lines.push(`  ${problem}`);
+          for (const problem of startProblems(report)) lines.push(`  ${problem}`);
           if (!report.ok && report.logTail) lines.push('  --- bot output (last lines) ---', ...report.logTail.trimEnd().split('\n').slice(-15).map((l) => `  | ${l}`));
           process.stdout.write(`${lines.join('\n')}\n`);
         }

@@ -7,7 +7,7 @@ import { buildWorkspace, copyTree } from '../../agents/workspace.ts';
 import type { Agent, CostRecord } from '../../agents/types.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
-import { validateBot } from '../validate.ts';
+import { startProblems, validateBot } from '../validate.ts';
 import { hashDir, saveRecord } from './strategy-store.ts';
 import { strategyId, type StrategyRecord, type TrackId } from './types.ts';
 
@@ -72,7 +72,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     }
     const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, logFile: `${dir}.validate.log` });
     record.validation = validation;
-    log.push(`## validation: ${validation.ok ? 'passed' : 'FAILED'}`, ...validation.probes.map((p) => `- ${p.ok ? 'ok' : 'FAIL'} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`), ...validation.problems.filter((p) => !validation.probes.some((q) => q.problem && p.endsWith(q.problem))).map((p) => `- ${p}`));
+    log.push(`## validation: ${validation.ok ? 'passed' : 'FAILED'}`, ...validation.probes.map((p) => `- ${p.ok ? 'ok' : 'FAIL'} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`), ...startProblems(validation).map((p) => `- ${p}`));
     if (!validation.ok) throw new Error(`validation failed: ${validation.problems[0] ?? 'no legal answer'}`);
     record.status = 'ok';
   } catch (err) {
