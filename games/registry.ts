@@ -2,11 +2,13 @@
 import type { WireAdapter } from './core/wire.ts';
 import { chessWire } from './chess/wire.ts';
 import { gomokuWire } from './gomoku/wire.ts';
+import { holdemWire } from './holdem/wire.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const ADAPTERS: Record<string, WireAdapter<any, any>> = {
   gomoku: gomokuWire,
   chess: chessWire,
+  holdem: holdemWire,
 };
 
 export function gameIds(): string[] {

@@ -72,7 +72,8 @@ export async function validateBot(options: ValidateOptions): Promise<ValidationR
     const limits = { deadlineMs: moveMs, maxResponseBytes: 1 << 20 };
     for (const plies of options.probePlies ?? [0, 1, 6, 15]) {
       const rng = createRng(1000 + plies);
-      let state = adapter.game.init(options.variant, rng);
+      const seatIds = adapter.probeSeats ? Array.from({ length: adapter.probeSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`)) : undefined;
+      let state = adapter.game.init(options.variant, rng, seatIds ? { seats: seatIds.length } : undefined);
       for (let k = 0; k < plies && adapter.game.outcome(state) === null; k++) {
         const seat = adapter.game.toMove(state)!;
         const legal = adapter.game.legalActions(state, seat);
@@ -80,10 +81,10 @@ export async function validateBot(options: ValidateOptions): Promise<ValidationR
       }
       const seat = adapter.game.toMove(state);
       if (seat === null) continue;
-      const live: LiveGame = { id: host.newGameId(), variant: options.variant, state, history: [], managedByArena: true, createdAt: new Date().toISOString() };
+      const live: LiveGame = { id: host.newGameId(), variant: options.variant, state, history: [], seatIds, managedByArena: true, createdAt: new Date().toISOString() };
       host.register(live);
-      const ctx = { gameId: live.id, gameServerUrl: host.url };
-      const name = `position after ${plies} plies (${adapter.game.seatNames(options.variant)[seat]} to move)`;
+      const ctx = { gameId: live.id, gameServerUrl: host.url, seatIds };
+      const name = `position after ${plies} plies (${adapter.game.seatNames(options.variant)[seat] ?? `seat ${seat}`} to move)`;
       if (adapter.join) {
         const call = adapter.join(state, seat, ctx);
         const res = await client.post(call.path, call.body, { deadlineMs: 5_000, maxResponseBytes: 1 << 20 });

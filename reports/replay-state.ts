@@ -8,12 +8,13 @@ import { stateBody as chessStateBody } from '../games/chess/wire.ts';
 import { stateBody as gomokuStateBody } from '../games/gomoku/wire.ts';
 import type { GomokuState } from '../games/gomoku/rules.ts';
 import type { Replay } from '../orchestrator/match/types.ts';
+import { initSetup } from '../orchestrator/match/runner.ts';
 
 /** The game's own state after the replay's moves. */
 export function replayState(replay: Replay): unknown {
   const { spec } = replay.result;
   const game = adapterFor(spec.game).game;
-  let state = game.init(spec.variant, createRng(spec.seed));
+  let state = game.init(spec.variant, createRng(spec.seed), initSetup(spec));
   for (const move of replay.moves) {
     if (move.action === null) continue;
     // Recorded actions are the adapter's encoding; for Gomoku and chess (UCI text) that is the

@@ -12,6 +12,19 @@ export interface Outcome {
   reason: string;
   /** The winning seat, or null for a draw / no single winner. */
   winner: Seat | null;
+  /**
+   * Finishing place per seat (1 = best; equal places tie) for games of more than two seats, where
+   * `scores` alone cannot say who finished ahead of whom (Hold'em: the pairwise projection into W).
+   */
+  places?: number[];
+  /** Game-specific facts worth keeping with the result (Hold'em: final chips, hands played). */
+  detail?: Record<string, unknown>;
+}
+
+/** How a match sets a game up beyond its variant: the number of seats and per-match options. */
+export interface GameSetup {
+  seats?: number;
+  options?: Record<string, string | number>;
 }
 
 export interface Game<S, A, V = S> {
@@ -19,7 +32,8 @@ export interface Game<S, A, V = S> {
   readonly variants: readonly string[];
   /** Seat names in seat order, as the wire protocol calls them ('black', 'white'). */
   seatNames(variant: string): readonly string[];
-  init(variant: string, rng: Rng): S;
+  /** A new game; `setup` matters only to games with a variable seat count or match options. */
+  init(variant: string, rng: Rng, setup?: GameSetup): S;
   /** The seat to act, or null when the game is over. */
   toMove(state: S): Seat | null;
   /** Null when the action is legal, else a short reason ('occupied', 'forbidden' …). */

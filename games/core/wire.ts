@@ -29,6 +29,8 @@ export interface TurnContext {
   gameServerUrl: string;
   /** Per-match protocol options (e.g. chess's `algorithm` field). */
   options?: Record<string, string | number>;
+  /** The strategy id per seat (Hold'em uses them as player ids). */
+  seatIds?: readonly string[];
 }
 
 export interface WireAdapter<S, A> {
@@ -37,6 +39,8 @@ export interface WireAdapter<S, A> {
   readonly idPrefix: string | Record<string, string>;
   /** The CATArena game-server port bots may hard-code, per variant. */
   readonly catarenaServerPort: Record<string, number>;
+  /** Seats at the tables `catarena validate` probes a bot on (games with a variable seat count). */
+  readonly probeSeats?: number;
   /** Health check kind for bots of this game. */
   readonly health: { kind: 'http'; path: string; statuses?: string[] } | { kind: 'tcp' };
   join?(state: S, seat: Seat, ctx: TurnContext): WireCall;
@@ -47,6 +51,11 @@ export interface WireAdapter<S, A> {
   onJoinFailure(state: S, seat: Seat, policy: ForfeitPolicy): Outcome;
   /** A turn that fails (timeout, HTTP error, malformed, illegal, crash) under a policy. */
   onFailure(state: S, seat: Seat, failure: FailureKind, policy: ForfeitPolicy): FailureResolution<A>;
+  /**
+   * Games that seat many players replace a bot that never started by a stand-in playing this
+   * action (Hold'em: always fold) instead of ending the game; the seat is flagged in the result.
+   */
+  standIn?(state: S, seat: Seat): A;
   /** The action as it appears in replays and game-server history (JSON). */
   encode(action: A): unknown;
   /** Setup worth recording in a replay without re-running (forbidden cells, a deal …). */
@@ -62,6 +71,8 @@ export interface LiveGame<S = unknown> {
   state: S;
   /** Moves in order, with ISO timestamps (CATArena's history shape is built from this). */
   history: Array<{ seat: Seat; action: unknown; timestamp: string }>;
+  /** The strategy id per seat, where the game shows them to bots (Hold'em player ids). */
+  seatIds?: readonly string[];
   /** Games the arena plays reject moves posted by others; self-play games accept them. */
   managedByArena: boolean;
   createdAt: string;
@@ -76,8 +87,8 @@ export interface RouteReply {
 export interface GameServerRoutes<S> {
   /** Reply for POST /games (self-play games created by bots or agents during development). */
   created(game: LiveGame<S>): RouteReply;
-  /** GET|POST /games/{id}/<sub>; null → 404 Endpoint not found. */
-  route(game: LiveGame<S>, method: string, sub: string, body: unknown): RouteReply | null;
+  /** GET|POST /games/{id}/<sub>?<query>; null → 404 Endpoint not found. */
+  route(game: LiveGame<S>, method: string, sub: string, body: unknown, query: URLSearchParams): RouteReply | null;
   /** Extra fields of GET /health. */
   healthExtras?(variant: string): Record<string, unknown>;
 }

@@ -107,7 +107,8 @@ export class GameServer {
         }
       }
       try {
-        const reply = this.route(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!, body);
+        const url = new URL(`http://localhost${req.url ?? '/'}`);
+        const reply = this.route(req.method ?? 'GET', url.pathname, body, url.searchParams);
         send(res, reply.status, reply.body);
       } catch (err) {
         send(res, 500, { error: `internal error: ${(err as Error).message}` });
@@ -115,7 +116,7 @@ export class GameServer {
     });
   }
 
-  private route(method: string, path: string, body: unknown): { status: number; body: unknown } {
+  private route(method: string, path: string, body: unknown, query: URLSearchParams): { status: number; body: unknown } {
     const { adapter, variant } = this.options;
     const parts = path.split('/').filter(Boolean);
     if (method === 'GET' && path === '/health') {
@@ -132,7 +133,7 @@ export class GameServer {
     }
     const game = this.games.get(parts[1] ?? '');
     if (!game) return { status: 404, body: { error: 'Game not found' } };
-    const reply = adapter.server.route(game, method, parts.slice(2).join('/'), body);
+    const reply = adapter.server.route(game, method, parts.slice(2).join('/'), body, query);
     return reply ?? { status: 404, body: { error: 'Endpoint not found' } };
   }
 

@@ -1,6 +1,6 @@
 // Plays one game from a MatchSpec against running bots, through the game's wire adapter.
 // The runner owns time (deadlines, latencies) and failure handling; the rules own the outcome.
-import type { Outcome, Seat } from '../../games/core/game.ts';
+import type { GameSetup, Outcome, Seat } from '../../games/core/game.ts';
 import { createRng } from '../../games/core/rng.ts';
 import type { FailureKind, LiveGame, WireAdapter } from '../../games/core/wire.ts';
 import type { GameServer } from '../host/game-server.ts';
@@ -37,18 +37,21 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
 
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  let state = game.init(spec.variant, createRng(spec.seed));
+  let state = game.init(spec.variant, createRng(spec.seed), initSetup(spec));
   const setup = adapter.setup?.(state) ?? null;
-  const live: LiveGame = { id: host.newGameId(), variant: spec.variant, state, history: [], managedByArena: true, createdAt: startedAt };
+  const live: LiveGame = { id: host.newGameId(), variant: spec.variant, state, history: [], seatIds: spec.seats, managedByArena: true, createdAt: startedAt };
   host.register(live);
-  const ctx = { gameId: live.id, gameServerUrl: host.url, options: spec.options };
+  const ctx = { gameId: live.id, gameServerUrl: host.url, options: spec.options, seatIds: spec.seats };
   const moves: MoveRecord[] = [];
   const seatStats: SeatStats[] = spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} }));
   const maxPlies = options.maxPlies ?? 100_000;
 
   let ended: { outcome: Outcome; termination: Termination; offender: Seat | null; reason: string } | undefined;
 
-  const missing = bots.findIndex((b) => b.client === null);
+  // A bot that never started: a stand-in plays its seat where the game has one, else it forfeits.
+  const standIns = adapter.standIn ? bots.flatMap((b, seat) => (b.client === null ? [seat] : [])) : [];
+  for (const seat of standIns) count(seatStats[seat]!, 'crash');
+  const missing = adapter.standIn ? -1 : bots.findIndex((b) => b.client === null);
   if (missing >= 0) {
     count(seatStats[missing]!, 'crash');
     const outcome = adapter.onJoinFailure(state, missing, spec.policy);
@@ -77,15 +80,25 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     if (moves.length >= maxPlies) throw new Error(`${spec.game}/${spec.variant} did not end within ${maxPlies} plies (rules bug?)`);
     const loopStart = performance.now();
     const seat = game.toMove(state)!;
+    const stats = seatStats[seat]!;
+    const client = bots[seat]!.client;
+    if (!client) {
+      const action = adapter.standIn!(state, seat);
+      state = game.apply(state, seat, action);
+      const encoded = adapter.encode(action);
+      live.state = state;
+      live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
+      moves.push({ ply: moves.length, seat, action: encoded, latencyMs: 0, standIn: true });
+      continue;
+    }
     const call = adapter.turn(state, seat, ctx);
     await slots.acquire();
     let res;
     try {
-      res = await bots[seat]!.client!.post(call.path, call.body, { deadlineMs: spec.limits.moveMs, maxResponseBytes: spec.limits.maxResponseBytes });
+      res = await client.post(call.path, call.body, { deadlineMs: spec.limits.moveMs, maxResponseBytes: spec.limits.maxResponseBytes });
     } finally {
       slots.release();
     }
-    const stats = seatStats[seat]!;
     stats.moves++;
     stats.totalMs += res.latencyMs;
     stats.maxMs = Math.max(stats.maxMs, res.latencyMs);
@@ -128,6 +141,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       bots.map(async (bot, seat) => {
         // A bot that just timed out or crashed would only make us wait again.
         if (seat === ended.offender && (ended.termination === 'timeout' || ended.termination === 'crash')) return;
+        if (!bot.client) return;
         const call = adapter.leave!(state, seat, ctx);
         return bot.client!.post(call.path, call.body, { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
       }),
@@ -144,12 +158,20 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     termination: ended.termination,
     reason: ended.reason,
     offender: ended.offender,
+    ...(ended.outcome.places ? { places: ended.outcome.places } : {}),
+    ...(ended.outcome.detail ? { detail: ended.outcome.detail } : {}),
+    ...(standIns.length ? { standIns: standIns.map((seat) => ({ seat, reason: bots[seat]!.unavailable ?? 'unavailable' })) } : {}),
     plies: live.history.length,
     seatStats: seatStats.map((s) => ({ ...s, totalMs: round(s.totalMs), maxMs: round(s.maxMs) })),
     startedAt,
     durationMs: round(performance.now() - started),
   };
   return { result, setup, moves };
+}
+
+/** What Game.init needs beyond the variant: the seat count and the match options. */
+export function initSetup(spec: MatchSpec): GameSetup {
+  return { seats: spec.seats.length, ...(spec.options ? { options: spec.options } : {}) };
 }
 
 function count(stats: SeatStats, kind: FailureKind | 'join_failed'): void {

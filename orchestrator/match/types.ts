@@ -41,6 +41,8 @@ export interface MoveRecord {
   latencyMs: number;
   /** Present when the bot's answer failed and a fallback decided. */
   error?: { kind: FailureKind; message: string };
+  /** True when a stand-in played for a bot that never started (no request was made). */
+  standIn?: boolean;
 }
 
 export interface SeatStats {
@@ -62,6 +64,12 @@ export interface MatchResult {
   reason: string;
   /** The seat whose failure ended the game, if any. */
   offender: Seat | null;
+  /** Finishing place per seat (1 = best) for games of more than two seats. */
+  places?: number[];
+  /** Game-specific facts (Hold'em: final chips). */
+  detail?: Record<string, unknown>;
+  /** Seats played by a stand-in because their bot never started (flagged, Hold'em). */
+  standIns?: Array<{ seat: Seat; reason: string }>;
   plies: number;
   seatStats: SeatStats[];
   startedAt: string;
