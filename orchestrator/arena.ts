@@ -12,6 +12,7 @@ import { executeLocal } from './executor/local.ts';
 import { GameServerPool } from './host/game-servers.ts';
 import { matchId, type MatchLimits, type MatchResult, type MatchSpec } from './match/types.ts';
 import { roundRobin } from './formats/round-robin.ts';
+import { tableSpecs } from './formats/batch.ts';
 import { Journal } from './run/journal.ts';
 import type { Progress } from './progress.ts';
 
@@ -49,16 +50,12 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const adapter = adapterFor(options.game);
   for (const bot of options.bots) await assertBotDir(bot.dir);
   await fs.mkdir(path.join(options.runDir, 'replays'), { recursive: true });
-  let specs: MatchSpec[] = roundRobin({
-    game: options.game,
-    variant: options.variant,
-    entrants: options.bots.map((b) => b.id),
-    reps: options.reps,
-    seed: options.seed,
-    limits: options.limits,
-    policy: options.policy,
-    options: options.protocolOptions,
-  });
+  const common = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions };
+  const ids = options.bots.map((b) => b.id);
+  // Table games seat every bot at one table (split if more than fit) for `reps` table rounds.
+  let specs: MatchSpec[] = adapter.tables
+    ? tableSpecs({ kind: 'round', label: 'arena', members: ids }, { ...common, tableRounds: options.reps, maxSeats: adapter.tables.maxSeats })
+    : roundRobin({ ...common, entrants: ids, reps: options.reps });
   if (options.maxGames !== undefined) specs = specs.slice(0, options.maxGames);
   const journal = await Journal.open(path.join(options.runDir, 'journal.jsonl'));
   const pending = specs.filter((s) => !journal.has(matchId(s)));
@@ -94,8 +91,8 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     await fleet.stopAll();
     if (!options.hosts) await hosts.closeAll();
   }
-  const ids = new Set(specs.map(matchId));
-  const results = journal.results().filter((r) => ids.has(r.id));
+  const specIds = new Set(specs.map(matchId));
+  const results = journal.results().filter((r) => specIds.has(r.id));
   const table = crossTable(results, options.bots.map((b) => b.id));
   const bots = fleet.statuses();
   await writeJson(path.join(options.runDir, 'results.json'), { game: options.game, variant: options.variant, policy: options.policy, table, bots, results });

@@ -72,7 +72,7 @@ export async function validateBot(options: ValidateOptions): Promise<ValidationR
     const limits = { deadlineMs: moveMs, maxResponseBytes: 1 << 20 };
     for (const plies of options.probePlies ?? [0, 1, 6, 15]) {
       const rng = createRng(1000 + plies);
-      const seatIds = adapter.probeSeats ? Array.from({ length: adapter.probeSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`)) : undefined;
+      const seatIds = adapter.tables ? Array.from({ length: adapter.tables.probeSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`)) : undefined;
       let state = adapter.game.init(options.variant, rng, seatIds ? { seats: seatIds.length } : undefined);
       for (let k = 0; k < plies && adapter.game.outcome(state) === null; k++) {
         const seat = adapter.game.toMove(state)!;

@@ -43,7 +43,8 @@ export function errorRates(
       const stats = result.seatStats[seat];
       if (!stats) return;
       const r = (out[agentOf(id)] ??= { requests: 0, timeout: 0, http_error: 0, malformed: 0, illegal: 0, crash: 0, rate: 0 });
-      const failedStart = notStarted(result) && result.offender === seat ? 1 : 0;
+      const standIn = result.standIns?.some((x) => x.seat === seat) ?? false;
+      const failedStart = (notStarted(result) && result.offender === seat) || standIn ? 1 : 0;
       r.requests += stats.moves + joinsOf(result, seat, join) + failedStart;
       for (const kind of KINDS) r[kind] += stats.errors[kind] ?? 0;
       r.http_error += stats.errors.join_failed ?? 0;

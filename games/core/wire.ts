@@ -39,8 +39,11 @@ export interface WireAdapter<S, A> {
   readonly idPrefix: string | Record<string, string>;
   /** The CATArena game-server port bots may hard-code, per variant. */
   readonly catarenaServerPort: Record<string, number>;
-  /** Seats at the tables `catarena validate` probes a bot on (games with a variable seat count). */
-  readonly probeSeats?: number;
+  /**
+   * Multi-player games are played in batch tables instead of pairwise matches: at most
+   * `maxSeats` players per table; `catarena validate` probes bots at a table of `probeSeats`.
+   */
+  readonly tables?: { maxSeats: number; probeSeats: number };
   /** Health check kind for bots of this game. */
   readonly health: { kind: 'http'; path: string; statuses?: string[] } | { kind: 'tcp' };
   join?(state: S, seat: Seat, ctx: TurnContext): WireCall;

@@ -9,13 +9,14 @@ import { GameServerPool } from '../host/game-servers.ts';
 import { DEFAULT_LIMITS } from '../match/types.ts';
 import { createProgress } from '../progress.ts';
 import { startProblems, validateBot } from '../validate.ts';
+import { GAME_DEFAULTS } from '../tourney/config.ts';
 import { withInterrupt } from './interrupt.ts';
 import { defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
 interface CommonOpts {
   game: string;
   variant: string;
-  moveTimeout: number;
+  moveTimeout?: number;
   startTimeout: number;
   policy: 'strict' | 'catarena';
   concurrency: number;
@@ -43,7 +44,7 @@ function addCommon(cmd: Command): Command {
   return cmd
     .addOption(new Option('-g, --game <game>', 'game to play').choices(gameIds()).default('gomoku'))
     .option('-V, --variant <variant>', 'rule set: standard or variant', 'standard')
-    .option('--move-timeout <ms>', 'per-move deadline; the request is aborted when it passes', intOption(1), DEFAULT_LIMITS.moveMs)
+    .option('--move-timeout <ms>', "per-move deadline; the request is aborted when it passes (default: the paper's, 10000; holdem 3000)", intOption(1))
     .option('--start-timeout <ms>', 'how long a bot may take to become healthy', intOption(100), 20_000)
     .addOption(new Option('--policy <policy>', 'forfeit policy: strict (every failure loses) or catarena (CATArena outcomes, e.g. illegal move = draw)').choices(['strict', 'catarena']).default('strict'))
     .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256), defaultConcurrency())
@@ -54,6 +55,11 @@ function addCommon(cmd: Command): Command {
     .option('--server-port <port>', "port of the game-server API bots may call (default: CATArena's, 9000 / 20000 for gomoku, if free)", intOption(1, 65535))
     .option('--bot-option <key=value>', 'protocol option sent to bots with every turn, repeatable (chess: algorithm=simple|minimax; default simple)', keyValue)
     .option('--json', 'print the result as JSON on stdout');
+}
+
+/** The per-move deadline: the flag, else the game's default (Hold'em 3 s), else 10 s. */
+function moveTimeoutFor(game: string, flag?: number): number {
+  return flag ?? GAME_DEFAULTS[game]?.moveTimeoutMs ?? DEFAULT_LIMITS.moveMs;
 }
 
 function checkGame(opts: CommonOpts): void {
@@ -74,7 +80,7 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
         reps,
         seed: opts.seed,
         concurrency: opts.concurrency,
-        limits: { ...DEFAULT_LIMITS, moveMs: opts.moveTimeout },
+        limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout) },
         policy: opts.policy,
         runDir,
         sandbox,
@@ -112,10 +118,10 @@ export function registerPlayCommands(program: Command): void {
   addCommon(
     program
       .command('play')
-      .description('Play games between two bots (colours alternate) and print the result.\nBots: folders with start_ai.sh, or builtin:<name> (e.g. builtin:heuristic, builtin:random).')
+      .description('Play games between two bots (colours alternate) and print the result.\nBots: folders with start_ai.sh, or builtin:<name> (e.g. builtin:heuristic, builtin:random).\nholdem: a heads-up table; each game is one table round (2000 chips until one player has all).')
       .argument('<botA>', 'first bot folder')
       .argument('<botB>', 'second bot folder')
-      .option('-n, --games <n>', 'number of games (colours alternate)', intOption(1), 2),
+      .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate)', intOption(1), 2),
   ).action(async (a: string, b: string, opts: CommonOpts & { games: number }) => {
     const outcome = await arenaFromCli('play', [a, b], opts, Math.ceil(opts.games / 2), opts.games);
     printArena(outcome, opts, opts.games);
@@ -124,14 +130,21 @@ export function registerPlayCommands(program: Command): void {
   addCommon(
     program
       .command('arena')
-      .description('Round-robin between bot folders: every pair, colours swapped, R repetitions.\nWrites journal, replays, results.json and crosstable.csv to a run directory; --run-dir resumes.')
+      .description(
+        'Round-robin between bot folders: every pair, colours swapped, R repetitions.\n' +
+          'holdem: all bots at one table (split into tables of ≤ 12), R table rounds with seats rotated over shared deals;\n' +
+          'the table shows tables won and, per opponent, who finished ahead.\n' +
+          'Writes journal, replays, results.json and crosstable.csv to a run directory; --run-dir resumes.',
+      )
       .argument('<bots...>', 'bot folders (two or more)')
-      .option('-r, --reps <n>', 'colour-swapped game pairs per pairing', intOption(1), 1),
+      .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (holdem: table rounds)', intOption(1), 1),
   ).action(async (dirs: string[], opts: CommonOpts & { reps: number }) => {
     if (dirs.length < 2) throw new Error('arena needs at least two bot folders');
     const pairs = (dirs.length * (dirs.length - 1)) / 2;
+    const tables = adapterFor(opts.game).tables;
+    const total = tables ? Math.ceil(dirs.length / tables.maxSeats) * opts.reps : pairs * 2 * opts.reps;
     const outcome = await arenaFromCli('arena', dirs, opts, opts.reps);
-    printArena(outcome, opts, pairs * 2 * opts.reps);
+    printArena(outcome, opts, total);
   });
 
   program
@@ -140,18 +153,18 @@ export function registerPlayCommands(program: Command): void {
     .argument('<botdir>', 'bot folder (or builtin:<name>)')
     .addOption(new Option('-g, --game <game>', 'game').choices(gameIds()).default('gomoku'))
     .option('-V, --variant <variant>', 'rule set', 'standard')
-    .option('--move-timeout <ms>', 'per-move deadline', intOption(1), DEFAULT_LIMITS.moveMs)
+    .option('--move-timeout <ms>', 'per-move deadline (default: 10000; holdem 3000)', intOption(1))
     .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), 20_000)
     .addOption(new Option('--sandbox <kind>', 'where the bot runs').choices(['process', 'docker']).default('process'))
     .option('--server-port <port>', 'port of the game-server API bots may call', intOption(1, 65535))
     .option('--json', 'print the report as JSON')
-    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout: number; startTimeout: number; sandbox: string; serverPort?: number; json?: boolean }, cmd: Command) => {
+    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout?: number; startTimeout: number; sandbox: string; serverPort?: number; json?: boolean }, cmd: Command) => {
       checkVariant(opts.game, opts.variant);
       adapterFor(opts.game);
       const sandbox = createSandbox(opts.sandbox);
       const hosts = hostsFor(opts.game, opts.variant, opts.serverPort);
       try {
-        const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: opts.moveTimeout, startTimeoutMs: opts.startTimeout });
+        const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), startTimeoutMs: opts.startTimeout });
         if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         else {
           const lines = [`${report.ok ? 'PASS' : 'FAIL'}  ${report.dir}  (${report.game}/${report.variant})`];

@@ -28,6 +28,8 @@ export interface MatchSpec {
   /** Grouping for analysis: colour-swapped games of one pairing share `pairing`. */
   pairing?: string;
   rep?: number;
+  /** Batch tables (Hold'em): which table series, table round and table this game is. */
+  batch?: { kind: 'own' | 'round' | 'field'; label: string; round: number; table: number };
 }
 
 /** How a game ended: `normal` when the rules ended it, else the failure that did. */

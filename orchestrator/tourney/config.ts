@@ -57,7 +57,7 @@ export const PRESETS: Record<string, TourneyConfigInput> = {
       gomoku: { reps: 4 },
       chess: { reps: 8 },
       bridge: { reps: 12 },
-      holdem: { moveTimeoutMs: 3_000 },
+      holdem: { reps: 100, moveTimeoutMs: 3_000 },
     },
   },
 };
@@ -108,9 +108,19 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
   }
 }
 
+/**
+ * Settings a game has unless `perGame.<game>` says otherwise (they win over the top-level ones).
+ * Hold'em: `reps` counts table rounds per table (the paper plays 100; 8 keeps a default run
+ * short), and the paper's 3 s per action.
+ */
+export const GAME_DEFAULTS: Record<string, { reps?: number; moveTimeoutMs?: number }> = {
+  holdem: { reps: 8, moveTimeoutMs: 3_000 },
+};
+
 export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number> } {
   const g = config.perGame[game] ?? {};
-  return { reps: g.reps ?? config.reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs, options: g.options };
+  const d = GAME_DEFAULTS[game] ?? {};
+  return { reps: g.reps ?? d.reps ?? config.reps, moveTimeoutMs: g.moveTimeoutMs ?? d.moveTimeoutMs ?? config.moveTimeoutMs, options: g.options };
 }
 
 /** The rule sets a game runs: its own `perGame.<game>.variants`, else the top-level list. */

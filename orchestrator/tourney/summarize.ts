@@ -7,6 +7,7 @@ import path from 'node:path';
 import { bootstrapMetrics } from '../../reports/metrics/bootstrap.ts';
 import { bradleyTerry } from '../../reports/metrics/bradley-terry.ts';
 import { computeAll, generalizability } from '../../reports/metrics/metrics.ts';
+import { pairwiseGames, tableWinRates } from '../../reports/metrics/batch.ts';
 import { fromGames, type GameResult, type ScoreMatrix } from '../../reports/metrics/score-matrix.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { costByAgent, errorRates, leaderboard } from '../../reports/summary.ts';
@@ -58,10 +59,8 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
       // Only rounds every agent completed count, so W is square (a run stopped mid-round).
       const rounds = Math.min(...agents.map((a) => strategies.filter((s) => s.agent === a).length));
       const results = journal.results().filter((r) => r.spec.game === game && r.spec.variant === variant && r.spec.seats.every((id) => (byId.get(id)?.round ?? Infinity) <= rounds));
-      const games: GameResult[] = results.map((r) => {
-        const [a, b] = r.spec.seats.map((id) => byId.get(id)!);
-        return { a: { agent: a!.agent, round: a!.round }, b: { agent: b!.agent, round: b!.round }, scoreA: r.scores[0]!, scoreB: r.scores[1]!, group: r.spec.pairing };
-      });
+      const games: GameResult[] = pairwiseGames(results, (id) => ({ agent: byId.get(id)!.agent, round: byId.get(id)!.round }));
+      const winRates = tableWinRates(results);
       const W = fromGames(agents, rounds, games);
       matrices.set(name, W);
       const bt = bradleyTerry(W);
@@ -80,6 +79,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
         cost: costByAgent(roundStrategies),
         strategies: roundStrategies.map(({ id, agent, round, status, failure, hash }) => ({ id, agent, round, status, failure, hash })),
         games: results.length,
+        ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
       });
     }
   }

@@ -13,9 +13,10 @@ import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { BotFleet } from '../executor/bot-fleet.ts';
 import { executeLocal } from '../executor/local.ts';
+import { tableSpecs, tourneySeries } from '../formats/batch.ts';
 import { roundRobin } from '../formats/round-robin.ts';
 import { GameServerPool } from '../host/game-servers.ts';
-import { DEFAULT_LIMITS, matchId, type Replay } from '../match/types.ts';
+import { DEFAULT_LIMITS, matchId, type MatchSpec, type Replay } from '../match/types.ts';
 import type { Progress } from '../progress.ts';
 import { Journal } from '../run/journal.ts';
 import { gameSettings, variantsOf, type TourneyConfig } from './config.ts';
@@ -43,6 +44,22 @@ export function tracksOf(config: TourneyConfig): TrackId[] {
   return config.games.flatMap((game) => variantsOf(config, game).map((variant) => ({ game, variant })));
 }
 
+/**
+ * Round n's games: pairwise games of round-n strategies against each other and every earlier
+ * strategy, or for table games (Hold'em) the round-n table and, after the last round, the own and
+ * field tables (formats/batch.ts).
+ */
+export function playSpecs(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], round: number): MatchSpec[] {
+  const { reps, moveTimeoutMs, options } = gameSettings(config, track.game);
+  const common = { game: track.game, variant: track.variant, seed: deriveSeed(config.seed, trackName(track)), limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs }, policy: config.policy, options };
+  const tables = adapterFor(track.game).tables;
+  if (tables) {
+    const series = tourneySeries(rounds.slice(0, round), round === config.rounds);
+    return series.flatMap((s) => tableSpecs(s, { ...common, tableRounds: reps, maxSeats: tables.maxSeats }));
+  }
+  return roundRobin({ ...common, entrants: rounds[round - 1]!.map((r) => r.id), opponents: rounds.slice(0, round - 1).flat().map((r) => r.id), reps });
+}
+
 export const roundDir = (runDir: string, track: TrackId, round: number) => path.join(runDir, 'tracks', trackName(track), `round_${round}`);
 
 export async function runTourney(options: TourneyOptions): Promise<TourneySummary> {
@@ -65,7 +82,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
       for (const track of tracks) {
         checkSignal();
         const name = trackName(track);
-        const { reps, moveTimeoutMs, options: protocolOptions } = gameSettings(config, track.game);
+        const { moveTimeoutMs } = gameSettings(config, track.game);
         const rounds = history.get(name) ?? [];
         history.set(name, rounds);
         const dir = roundDir(runDir, track, round);
@@ -111,17 +128,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
           fleets.set(name, fleet);
         }
         fleet.add(records.map((r) => ({ id: r.id, dir: r.dir, forfeit: r.status === 'failed' ? `failed build: ${r.failure}` : undefined })));
-        const specs = roundRobin({
-          game: track.game,
-          variant: track.variant,
-          entrants: records.map((r) => r.id),
-          opponents: rounds.slice(0, -1).flat().map((r) => r.id),
-          reps,
-          seed: deriveSeed(config.seed, name),
-          limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs },
-          policy: config.policy,
-          options: protocolOptions,
-        });
+        const specs = playSpecs(config, track, rounds, round);
         const pending = specs.filter((s) => !journal.has(matchId(s)));
         let done = specs.length - pending.length;
         progress?.phase(`round ${round}/${config.rounds} · ${name} · ${specs.length} games${done ? ` (${done} already played)` : ''}`);

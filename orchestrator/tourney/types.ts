@@ -4,6 +4,7 @@ import type { CostRecord } from '../../agents/types.ts';
 import type { AllMetrics } from '../../reports/metrics/metrics.ts';
 import type { BootstrapResult } from '../../reports/metrics/bootstrap.ts';
 import type { ScoreMatrixJSON } from '../../reports/metrics/score-matrix.ts';
+import type { WinRate } from '../../reports/metrics/batch.ts';
 import type { ValidationReport } from '../validate.ts';
 
 /** A game and rule set played over all rounds: its own strategies, W and metrics. */
@@ -84,6 +85,11 @@ export interface TrackSummary extends TrackId {
   cost: Record<string, CostRecord & { rounds: number }>;
   strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'hash'>>;
   games: number;
+  /**
+   * Batch-table games (Hold'em): win rate per table kind (own / round / field) and strategy id,
+   * the paper's figures. W and the metrics above come from the pairwise projection instead.
+   */
+  tableWinRates?: Record<string, Record<string, WinRate>>;
 }
 
 export interface TourneySummary {

@@ -1,5 +1,7 @@
-// The W/D/L cross-table of a set of pairwise results, per strategy and per opponent, with the
-// counters CATArena's arena reports (timeouts, average thinking time) and our failure taxonomy.
+// The W/D/L cross-table of a set of results, per strategy and per opponent, with the counters
+// CATArena's arena reports (timeouts, average thinking time) and our failure taxonomy. Tables of
+// more than two players (Hold'em) count a table won/lost/split overall, and per opponent who
+// finished ahead.
 import type { MatchResult } from '../../orchestrator/match/types.ts';
 
 export interface Record3 {
@@ -33,14 +35,19 @@ export function crossTable(results: MatchResult[], order?: string[]): CrossRow[]
   };
   for (const id of order ?? []) row(id);
   for (const result of results) {
-    if (result.spec.seats.length !== 2) continue;
-    result.spec.seats.forEach((id, seat) => {
-      const other = result.spec.seats[1 - seat]!;
+    const { seats } = result.spec;
+    // Head to head: a two-player game's score; at a table (Hold'em), who finished ahead.
+    const places = result.places ?? (seats.length === 2 ? result.scores.map((s) => 1 - s) : result.scores.map((s) => 1 + result.scores.filter((o) => o > s).length));
+    seats.forEach((id, seat) => {
       const r = row(id);
       const score = result.scores[seat]!;
-      const cell = (r.vs[other] ??= blank());
-      const key: keyof Record3 = score > 0.5 ? 'wins' : score < 0.5 ? 'losses' : 'draws';
-      cell[key]++;
+      seats.forEach((other, o) => {
+        if (o === seat) return;
+        const cell = (r.vs[other] ??= blank());
+        cell[places[seat]! < places[o]! ? 'wins' : places[seat] === places[o] ? 'draws' : 'losses']++;
+      });
+      // Overall: the game's score. At a table: won (1), lost (0) or a split win (a share: draw).
+      const key: keyof Record3 = seats.length === 2 ? (score > 0.5 ? 'wins' : score < 0.5 ? 'losses' : 'draws') : score === 1 ? 'wins' : score === 0 ? 'losses' : 'draws';
       r.total[key]++;
       r.games++;
       r.points += score;
@@ -49,6 +56,7 @@ export function crossTable(results: MatchResult[], order?: string[]): CrossRow[]
       if (result.offender === seat && result.termination !== 'normal') {
         r.failures[result.termination] = (r.failures[result.termination] ?? 0) + 1;
       }
+      if (result.standIns?.some((x) => x.seat === seat)) r.failures.stand_in = (r.failures.stand_in ?? 0) + 1;
     });
   }
   return [...rows.values()].map(({ totalMs, ...r }) => ({
