@@ -1,6 +1,7 @@
 // Benchmarks (not tests): orchestrator overhead per move and game throughput on this machine.
 //   npm run bench            all benchmarks
 //   npm run bench -- overhead|throughput|chess|holdem|sandboxes   (sandboxes: process vs docker)
+//   npm run bench -- holdem-batch [--rounds R]   the paper-scale Hold'em batch (long; not in "all")
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { benchThroughput } from './throughput.ts';
 import { benchSandboxes } from './sandboxes.ts';
 import { benchChessPerft } from './chess-perft.ts';
 import { benchHoldemEval } from './holdem-eval.ts';
+import { benchHoldemBatch, benchHoldemEngine, benchHoldemWire } from './holdem-tables.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const which = process.argv[2] ?? 'all';
@@ -17,7 +19,13 @@ const results: Record<string, unknown> = {};
 if (which === 'all' || which === 'overhead') results.overhead = await benchOverhead();
 if (which === 'all' || which === 'throughput') results.throughput = await benchThroughput();
 if (which === 'all' || which === 'chess') results.chess = await benchChessPerft();
-if (which === 'all' || which === 'holdem') results.holdem = await benchHoldemEval();
+if (which === 'all' || which === 'holdem') {
+  results.holdem = { evaluator: await benchHoldemEval(), engine: benchHoldemEngine(), wire: await benchHoldemWire() };
+}
+if (which === 'holdem-batch') {
+  const i = process.argv.indexOf('--rounds');
+  results.holdemBatch = await benchHoldemBatch(i > 0 ? Number(process.argv[i + 1]) : 100);
+}
 // Docker needs the engine and the image (npm run images); `npm run bench -- sandboxes` runs it alone.
 if (which === 'sandboxes' || (which === 'all' && process.env.CATARENA_DOCKER === '1')) results.sandboxes = await benchSandboxes();
 await fs.mkdir(path.join(here, 'results'), { recursive: true });

@@ -80,7 +80,7 @@ describe("CATArena's /action body", () => {
       for (const card of b.players.recorder.hole_cards) expect(card).toMatch(/^[2-9TJQKA][shdc]$/);
       expect(b.players.random.hole_cards).toEqual([]);
       expect(b.players.heuristic.hole_cards).toEqual([]);
-      expect(b.community_cards).toHaveLength({ preflop: 0, flop: 3, turn: 4, river: 5 }[b.phase as string]);
+      expect(b.community_cards).toHaveLength(({ preflop: 0, flop: 3, turn: 4, river: 5 } as Record<string, number>)[b.phase]!);
       expect(b.deck).toBe('standard');
       const kinds = b.valid_actions.map((v: { action: string }) => v.action);
       expect(kinds[0]).toBe('fold');

@@ -390,7 +390,7 @@ export function validate(s: HandState, seat: number, action: Action): string | n
 export function applyAction(state: HandState, seat: number, action: Action, rank: Rank): HandState {
   const reason = validate(state, seat, action);
   if (reason) throw new Error(reason);
-  const s = structuredClone(state);
+  const s = copyHand(state);
   const p = s.seats[seat]!;
   const street = s.street as Street;
   const before = p.streetBet;
@@ -422,6 +422,14 @@ export function applyAction(state: HandState, seat: number, action: Action, rank
   s.history.push({ street, seat, action: kind, amount: p.streetBet - before, to: p.streetBet });
   advance(s, seat, rank);
   return s;
+}
+
+/**
+ * A copy that applyAction may mutate: seats and the history array are new, everything the
+ * action cannot change (hole cards, the reserved board, past history entries) is shared.
+ */
+function copyHand(state: HandState): HandState {
+  return { ...state, startStacks: state.startStacks, seats: state.seats.map((p) => ({ ...p })), board: state.board.slice(), history: state.history.slice() };
 }
 
 function post1(p: SeatState, chips: number): void {

@@ -143,7 +143,7 @@ function settle(s: TableState): TableState {
     const alive = stacks.filter((c) => c > 0).length;
     if (alive <= 1 || s.handNumber >= s.config.handCap) {
       const reason = alive <= 1 ? 'last_player' : 'hand_cap';
-      return { ...s, eliminated, log, finished: { reason, outcome: tableOutcome(stacks, eliminated, reason) } };
+      return { ...s, eliminated, log, finished: { reason, outcome: tableOutcome(stacks, eliminated, reason, s.handNumber) } };
     }
     const number = s.handNumber + 1;
     const next = dealHand(s.variant, s.config, s.dealSeed, number, stacks, nextWithChips(stacks, s.hand.button));
@@ -152,7 +152,7 @@ function settle(s: TableState): TableState {
   return s;
 }
 
-function tableOutcome(stacks: readonly number[], eliminated: TableState['eliminated'], reason: string): Outcome {
+function tableOutcome(stacks: readonly number[], eliminated: TableState['eliminated'], reason: string, hands: number): Outcome {
   const n = stacks.length;
   // Sort key per seat: survivors above the eliminated; later eliminations above earlier ones.
   const key = (seat: number): [number, number, number] => {
@@ -168,7 +168,7 @@ function tableOutcome(stacks: readonly number[], eliminated: TableState['elimina
   const places = Array.from({ length: n }, (_, seat) => 1 + Array.from({ length: n }, (_, o) => o).filter((o) => better(o, seat)).length);
   const leaders = places.flatMap((p, seat) => (p === 1 ? [seat] : []));
   const scores = places.map((p) => (p === 1 ? 1 / leaders.length : 0));
-  return { scores, reason, winner: leaders.length === 1 ? leaders[0]! : null, places, detail: { chips: stacks.slice() } };
+  return { scores, reason, winner: leaders.length === 1 ? leaders[0]! : null, places, detail: { chips: stacks.slice(), hands } };
 }
 
 /** Completed hands, oldest first. */
