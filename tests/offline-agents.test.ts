@@ -200,7 +200,7 @@ describe('errors', () => {
     const agent = createOfflineAgent('offline:cautious#2', 1);
     expect([agent.id, agent.kind]).toEqual(['cautious-2', 'offline:cautious']);
     expect(() => new OfflineAgent({ id: 'x', character: 'nope', seed: 1 })).toThrow(/available: cautious/);
-    await expect(agent.develop(workspace('cautious-2', 1, { game: 'holdem' }), BUDGET)).rejects.toThrow(/"holdem".*offline agents support: gomoku, chess/);
+    await expect(agent.develop(workspace('cautious-2', 1, { game: 'bridge' }), BUDGET)).rejects.toThrow(/"bridge".*offline agents support: gomoku, chess, holdem/);
   });
 });
 
@@ -296,6 +296,157 @@ describe('chess', () => {
       const ref = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../games/chess/bots/heuristic/params.json'), 'utf8'));
       const { params } = await develop('offline:imitator', 1, chessWs('imitator', 2, previousRound({ cautious: { ...ref, depth: 5, timeBudgetMs: 3000 }, aggressive: CHESS_AGGRESSIVE, imitator: CHESS_CAUTIOUS }, report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75]]))));
       expect(params.depth).toBe(3);
+      expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
+    });
+  });
+});
+
+// ---- hold'em ----------------------------------------------------------------------------------
+
+const holdemWs = (agentId: string, round: number, over: Partial<Workspace> = {}) => workspace(agentId, round, { game: 'holdem', task: "write a hold'em bot", moveTimeoutMs: 3000, ...over });
+const HOLDEM_CAUTIOUS = { tightness: 0.8, aggression: 0.3, bluff: 0.01, simulations: 200, depth: 1, timeBudgetMs: 50, randomness: 0.2 };
+const HOLDEM_AGGRESSIVE = { tightness: 0.25, aggression: 0.85, bluff: 0.18, simulations: 80, depth: 1, timeBudgetMs: 25, randomness: 0.4 };
+const HOLDEM_CHAMPION = { tightness: 0.55, aggression: 0.65, bluff: 0.08, simulations: 300, depth: 2, timeBudgetMs: 45, randomness: 0.1 };
+const HOLDEM_KEYS = ['aggression', 'bluff', 'character', 'depth', 'name', 'randomness', 'round', 'seed', 'simulations', 'tightness', 'timeBudgetMs'];
+
+/** A heads-up pre-flop view: the player acts first facing the big blind, every action offered. */
+function holdemView(hole: string[], deck: 'standard' | 'short' = 'standard') {
+  return {
+    game_id: 'holdem_offline1', phase: 'preflop', hand_number: 1, pot: 30, community_cards: [], current_bet: 20, min_raise: 20,
+    current_player: 'me', deck,
+    players: {
+      me: { player_id: 'me', name: 'me', chips: 1990, hole_cards: hole, state: 'active', current_bet: 10, hand_bet: 10, is_dealer: false, is_small_blind: true, is_big_blind: false },
+      bb: { player_id: 'bb', name: 'bb', chips: 1980, hole_cards: [], state: 'active', current_bet: 20, hand_bet: 20, is_dealer: true, is_small_blind: false, is_big_blind: true },
+    },
+    action_history: [{ player_id: 'me', action: 'small_blind', amount: 10, phase: 'preflop' }, { player_id: 'bb', action: 'big_blind', amount: 20, phase: 'preflop' }],
+    dealer_index: 1, small_blind: 10, big_blind: 20,
+    valid_actions: [{ action: 'fold', amount: 0 }, { action: 'call', amount: 10 }, { action: 'raise', amount: { min: 40, max: 2000 } }, { action: 'all_in', amount: 1990 }],
+  };
+}
+
+describe('holdem', () => {
+  it('round 1: imperfect, fast bots shaped by character', async () => {
+    const p = async (spec: string, seed: number) => (await develop(spec, seed, holdemWs(createOfflineAgent(spec, seed).id, 1))).params;
+    const [c, cAgain, c2, a, i] = await Promise.all([p('offline:cautious', 1), p('offline:cautious', 1), p('offline:cautious', 2), p('offline:aggressive', 1), p('offline:imitator', 1)]);
+    expect(cAgain).toEqual(c);
+    expect(c2).not.toEqual(c);
+    expect(a).not.toEqual(c);
+    expect(i).not.toEqual(a);
+    // Clearly different bots: the cautious one is tight and passive, the aggressive one loose, raising and bluffing.
+    expect(c.tightness).toBeGreaterThanOrEqual(c.aggression);
+    expect(a.aggression).toBeGreaterThan(a.tightness);
+    expect(c.tightness - a.tightness).toBeGreaterThan(0.25);
+    expect(a.aggression - c.aggression).toBeGreaterThan(0.25);
+    expect(a.bluff).toBeGreaterThan(c.bluff);
+    expect(c.simulations * c.depth).toBeGreaterThan(a.simulations * a.depth);
+    for (const q of [c, c2, a, i]) {
+      expect(Object.keys(q).sort()).toEqual(HOLDEM_KEYS);
+      expect(q.round).toBe(1);
+      expect(q.depth).toBeGreaterThanOrEqual(1);
+      expect(q.depth).toBeLessThanOrEqual(2); // deliberately imperfect: room to learn
+      expect(q.randomness).toBeGreaterThan(0);
+      expect(q.timeBudgetMs).toBeGreaterThanOrEqual(20);
+      expect(q.timeBudgetMs).toBeLessThanOrEqual(60);
+      expect(q.simulations * q.depth).toBeLessThanOrEqual(1200);
+      expect(Number.isInteger(q.simulations) && Number.isInteger(q.depth)).toBe(true);
+    }
+  });
+
+  it('a round-1 hold\'em bot starts and answers a valid /action fast; characters play differently', async () => {
+    const [{ res, params }, cautiousBot] = await Promise.all([
+      develop('offline:aggressive', 3, holdemWs('aggressive', 1)),
+      develop('offline:cautious', 3, holdemWs('cautious', 1)),
+    ]);
+    for (const f of ['start_ai.sh', 'bot.mjs', 'equity.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/heuristic Hold'em bot/);
+    expect(res.cost.linesOfCode).toBeGreaterThan(100);
+    const [aggressiveChild, cautiousChild] = await Promise.all([startBot(res.botDir), startBot(cautiousBot.res.botDir)]);
+    try {
+      const url = `http://127.0.0.1:${aggressiveChild.port}`;
+      const info = await (await fetch(`${url}/info`)).json();
+      expect(info.name).toBe('aggressive');
+      expect(info.params).toMatchObject({ tightness: params.tightness, aggression: params.aggression, simulations: params.simulations, timeBudgetMs: params.timeBudgetMs });
+      const ask = async (port: number, hole: string[], deck: 'standard' | 'short' = 'standard') => {
+        const body = holdemView(hole, deck);
+        const t0 = Date.now();
+        const r = await fetch(`http://127.0.0.1:${port}/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(r.status).toBe(200);
+        const reply = await r.json();
+        expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
+        expect(Number.isInteger(reply.amount)).toBe(true);
+        const offer = body.valid_actions.find((v) => v.action === reply.action);
+        expect(offer, JSON.stringify(reply)).toBeDefined();
+        if (reply.action === 'raise') expect(reply.amount).toBeGreaterThanOrEqual(40);
+        return reply.action as string;
+      };
+      await ask(aggressiveChild.port, ['Ac', 'Kd']);
+      await ask(aggressiveChild.port, ['Ac', 'Kd'], 'short');
+      // A middling hand: the tight, passive bot folds or calls it and never raises; the loose,
+      // aggressive one plays more of them.
+      const hands = [['Qc', '8d'], ['Jh', '7s'], ['Kd', '6c'], ['Th', '8c'], ['9s', '7h'], ['Qd', '9c']];
+      const a: string[] = [], c: string[] = [];
+      for (const hole of hands) {
+        a.push(await ask(aggressiveChild.port, hole));
+        c.push(await ask(cautiousChild.port, hole));
+      }
+      expect(c.filter((x) => x === 'raise')).toHaveLength(0);
+      expect(a.filter((x) => x === 'fold').length).toBeLessThan(c.filter((x) => x === 'fold').length);
+    } finally {
+      process.kill(-aggressiveChild.proc.pid!, 'SIGTERM');
+      process.kill(-cautiousChild.proc.pid!, 'SIGTERM');
+    }
+  });
+
+  describe('round 2 learning', () => {
+    const rep = report(1, [['imitator', 0.75], ['aggressive', 0.5], ['cautious', 0.25]], [
+      ['imitator', 'aggressive', 0.75], ['imitator', 'cautious', 0.75], ['aggressive', 'cautious', 0.75],
+    ]);
+    const bots = { imitator: HOLDEM_CHAMPION, aggressive: HOLDEM_AGGRESSIVE, cautious: HOLDEM_CAUTIOUS };
+
+    it('imitator copies the top strategy’s params', async () => {
+      const rep2 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [
+        ['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75],
+      ]);
+      const { res, params } = await develop('offline:imitator', 1, holdemWs('imitator', 2, previousRound({ cautious: HOLDEM_CHAMPION, aggressive: HOLDEM_AGGRESSIVE, imitator: HOLDEM_CAUTIOUS }, rep2)));
+      expect(params.depth).toBe(HOLDEM_CHAMPION.depth);
+      for (const k of ['tightness', 'aggression', 'bluff', 'simulations', 'timeBudgetMs'] as const) {
+        expect(Math.abs(params[k] / HOLDEM_CHAMPION[k] - 1), k).toBeLessThan(0.07);
+      }
+      expect(params.randomness).toBeLessThan(HOLDEM_CHAMPION.randomness);
+      expect(res.log).toMatch(/copying the top of the standings: cautious@r1/);
+      expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/cautious@r1/);
+    });
+
+    it('cautious moves toward the winner, keeps tightness ≥ aggression and never samples less', async () => {
+      const { res, params } = await develop('offline:cautious', 1, holdemWs('cautious', 2, previousRound(bots, rep)));
+      const closer = (k: keyof typeof HOLDEM_CAUTIOUS) => expect(Math.abs(params[k] - HOLDEM_CHAMPION[k]), k).toBeLessThan(Math.abs(HOLDEM_CAUTIOUS[k] - HOLDEM_CHAMPION[k]));
+      closer('depth');
+      closer('simulations');
+      closer('bluff');
+      closer('randomness');
+      expect(params.tightness).toBeGreaterThanOrEqual(params.aggression);
+      expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
+      expect(res.log).toMatch(/beaten by imitator@r1/);
+    });
+
+    it('aggressive counters what beat it, keeps aggression > tightness', async () => {
+      const { res, params } = await develop('offline:aggressive', 1, holdemWs('aggressive', 2, previousRound(bots, rep)));
+      expect(params.depth).toBeGreaterThanOrEqual(HOLDEM_CHAMPION.depth);
+      expect(params.timeBudgetMs).toBeGreaterThanOrEqual(HOLDEM_CHAMPION.timeBudgetMs);
+      // The champion raises more than it folds (aggression > tightness): out-sample it.
+      expect(params.simulations).toBeGreaterThanOrEqual(HOLDEM_CHAMPION.simulations + 50);
+      expect(params.aggression).toBeGreaterThan(params.tightness);
+      expect(params.randomness).toBeLessThan(HOLDEM_AGGRESSIVE.randomness);
+      expect(res.log).toMatch(/imitator@r1 beat me/);
+      expect(res.log).toMatch(/a raiser too/);
+    });
+
+    it('reads the reference bot’s params.json (out-of-range knobs) and caps samples and time', async () => {
+      const ref = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../games/holdem/bots/heuristic/params.json'), 'utf8'));
+      const rep3 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75]]);
+      const { params } = await develop('offline:imitator', 1, holdemWs('imitator', 2, previousRound({ cautious: { ...ref, depth: 4, simulations: 5000, timeBudgetMs: 2000 }, aggressive: HOLDEM_AGGRESSIVE, imitator: HOLDEM_CAUTIOUS }, rep3)));
+      expect(params.depth).toBe(3);
+      expect(params.simulations).toBeLessThanOrEqual(400);
       expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
     });
   });

@@ -59,3 +59,13 @@ export function dockerReady(image = botRuntimeTag()): boolean {
 
 /** Sandbox kinds to run the shared suites on. */
 export const SANDBOX_KINDS = dockerReady() ? (['process', 'docker'] as const) : (['process'] as const);
+
+/**
+ * The CATArena-shaped Hold'em Flask bot (tests/fixtures/bots/catarena_holdem.py), started as
+ * CATArena's Hold'em bots are: `python3 <bot>.py --port P`. It has no /health route.
+ */
+export function flaskHoldemBot(name = 'flask_holdem'): string {
+  return botDir(name, '#!/bin/bash\ncd "$(dirname "$0")"\nexec python3 catarena_holdem.py --port "$1"\n', {
+    'catarena_holdem.py': fs.readFileSync(path.join(FIXTURES, 'catarena_holdem.py'), 'utf8'),
+  });
+}
