@@ -72,7 +72,15 @@ export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> 
   return workspace;
 }
 
-/** The development task in our words, following CATArena's prompt (compat §6.1). */
+/** What the round logs hold per game, in the words of CATArena's round-2 prompts (compat §6). */
+const REPORT_FILES: Record<string, string> = {
+  default:
+    '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
+  holdem:
+    '`tournament_report_tourney_*.json` is the technical report of last round (wins, actions, errors per bot), `history_tourney_*.json` the per-tournament-round hand histories (large: read them with a script)',
+};
+
+/** The development task in our words, following CATArena's prompt (compat §6.1, §6.2). */
 export function taskText(ws: Workspace): string {
   const rel = (p: string) => `./${path.relative(ws.dir, p)}`;
   const lines = [
@@ -84,7 +92,7 @@ export function taskText(ws: Workspace): string {
     `Develop directly in \`${rel(ws.outputDir)}\`. Provide \`start_ai.sh\` taking exactly one argument, the port, so that` +
       ' `bash start_ai.sh <port>` starts the service and `curl -s http://localhost:<port>/health` answers.',
     `Name the service \`${ws.agentId}_AI\`. Work without asking for next steps and report when done.`,
-    `Each move must be answered within ${ws.moveTimeoutMs} ms.`,
+    `Each ${ws.game === 'holdem' ? 'action' : 'move'} must be answered within ${ws.moveTimeoutMs} ms.`,
     ws.gameServerUrl ? `A live game server is at ${ws.gameServerUrl}; self-play against it is allowed.` : '',
     'Write the strategy yourself: no external engine or API, no package installs, no virtualenv. Do not modify the environment folder.',
   ];
@@ -92,8 +100,7 @@ export function taskText(ws: Workspace): string {
     lines.push(
       '',
       '## Last round',
-      `The previous round's reports are in \`${rel(ws.logsDir)}\`: \`*_arena_report_*.csv\` is the tournament report of last round,` +
-        ' `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script), and `round_report.json`' +
+      `The previous round's reports are in \`${rel(ws.logsDir)}\`: ${REPORT_FILES[ws.game] ?? REPORT_FILES.default}, and \`round_report.json\`` +
         ' our summary (standings and head-to-head records).',
       `The previous round's code of every agent is in \`${rel(ws.lastRoundDir)}\` (one folder per agent, yours included). Learn from it and improve.`,
     );

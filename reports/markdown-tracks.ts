@@ -65,6 +65,33 @@ export function eloTable(t: TrackSummary): string {
   return [`### ${trackName(t)}`, '', rows.length ? mdTable(['Strategy', 'Elo'], rows) : 'No ratings.'].join('\n');
 }
 
+const TABLE_KINDS = ['own', 'round', 'field'] as const;
+
+/** wins/tables as "0.625 (5/8)"; a split win's share shows with 2 decimals. */
+function winRateCell(w: { tables: number; wins: number; rate: number } | undefined): string {
+  if (!w || w.tables === 0) return MISSING;
+  const wins = Number.isInteger(w.wins) ? String(w.wins) : w.wins.toFixed(2);
+  return `${num(w.rate)} (${wins}/${w.tables})`;
+}
+
+/**
+ * Hold'em's paper figures for one track: each strategy's win rate at its own / round / field
+ * tables (tables won ÷ played). Empty when the track has no batch tables.
+ */
+export function tableWinRatesTable(t: TrackSummary): string {
+  const rates = t.tableWinRates;
+  if (!rates) return '';
+  const seen = new Set(TABLE_KINDS.flatMap((k) => Object.keys(rates[k] ?? {})));
+  // Strategy order (agent, round) as in the track, then any other id that sat at a table.
+  const ids = [...t.strategies.map((s) => s.id).filter((id) => seen.has(id)), ...[...seen].filter((id) => !t.strategies.some((s) => s.id === id)).sort()];
+  const rows = ids.map((id) => [id, ...TABLE_KINDS.map((k) => winRateCell(rates[k]?.[id]))]);
+  return [
+    `### ${trackName(t)}`,
+    '',
+    rows.length ? mdTable(['Strategy', 'Own tables', 'Round tables', 'Field tables'], rows) : 'No tables played.',
+  ].join('\n');
+}
+
 /** Table 16: every kind as a share of the agent's requests (moves asked + joins). */
 export function errorRows(tracks: TrackSummary[]): string {
   const rows = tracks.flatMap((t) =>

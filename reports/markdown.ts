@@ -2,7 +2,7 @@
 // leaderboard printed at the end of `catarena tourney`.
 import { trackName, type TourneySummary, type TrackSummary } from '../orchestrator/tourney/types.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
-import { costRows, eloTable, errorRows, failedStrategies, learningDetails, scoreMatrix } from './markdown-tracks.ts';
+import { costRows, eloTable, errorRows, failedStrategies, learningDetails, scoreMatrix, tableWinRatesTable } from './markdown-tracks.ts';
 
 const unique = <T>(xs: T[]) => [...new Set(xs)];
 
@@ -80,8 +80,17 @@ function perTrack(title: string, render: (t: TrackSummary) => string, tracks: Tr
   return [`## ${title}`, ...(note ? [note] : []), ...tracks.map(render)].join('\n\n');
 }
 
+const TABLE_WIN_RATES_TITLE = "Hold'em table win rates (paper figures)";
+const TABLE_WIN_RATES_NOTE =
+  'Win rate = tables won ÷ tables played (a split win at the hand cap counts its share), with wins/tables in brackets, ' +
+  "per table kind: own = an agent's strategies of every round at one table (the paper's S_i^n), round = every agent's " +
+  "round-n strategy (B_i^n), field = all strategies shuffled into tables of at most 12 (G_i^n, A_i^n). " +
+  'W, Elo and the metrics above come from the pairwise projection instead (who finished ahead of whom at a shared table; ' +
+  'docs/metrics.md "Batch games"), while these are the paper\'s win rates.';
+
 export function renderMarkdown(summary: TourneySummary): string {
   const t = summary.tracks;
+  const tableTracks = t.filter((track) => track.tableWinRates);
   const sections = [
     header(summary),
     leaderboardSection(summary),
@@ -91,6 +100,7 @@ export function renderMarkdown(summary: TourneySummary): string {
     ['## Cost per agent (Table 17 layout)', 'Summed over the agent\'s rounds; tokens — when no LLM was used.', costRows(t)].join('\n\n'),
     perTrack('Score matrices W', scoreMatrix, t, 'Row = the strategy scoring (agent@round), 2 decimals; · = diagonal, ? = never met.'),
     perTrack('Elo per strategy (Bradley–Terry)', eloTable, t),
+    ...(tableTracks.length ? [perTrack(TABLE_WIN_RATES_TITLE, tableWinRatesTable, tableTracks, TABLE_WIN_RATES_NOTE)] : []),
     ['## Failed strategies', failedStrategies(t)].join('\n\n'),
   ];
   return `${sections.join('\n\n')}\n`;

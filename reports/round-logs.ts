@@ -1,5 +1,5 @@
 // After round n is played: the files round n+1's agents read in their logs folder. For games with
-// a CATArena writer, CATArena's own arena report files (names and shapes of compat §2.7, §3.7) so that
+// a CATArena writer, CATArena's own arena report files (names and shapes of compat §2.7, §3.7, §4.7) so that
 // CATArena's prompt and agents trained on it find what they expect; for every game our richer
 // round_report.json.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { MatchResult, Replay } from '../orchestrator/match/types.ts';
 import type { HeadToHead, RoundReport, StrategyRecord } from '../orchestrator/tourney/types.ts';
 import { chessReportFiles } from './catarena-chess-report.ts';
+import { holdemReportFiles } from './catarena-holdem-report.ts';
 import {
   buildCatarenaReport,
   historyReport,
@@ -15,6 +16,7 @@ import {
   reportText,
   type CatarenaGameShapes,
 } from './catarena-report.ts';
+import { projectTable } from './metrics/batch.ts';
 import { finalState } from './replay-state.ts';
 import { crossTable } from './tables/crosstable.ts';
 
@@ -37,6 +39,8 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 interface WriterContext {
   input: RoundLogsInput;
   now: Date;
+  /** The folder the files are written to. */
+  dir: string;
   /** Participant order (round n's strategies first). */
   order: string[];
   /** Display name per strategy id: "<agent> AI (round <n>)". */
@@ -110,8 +114,12 @@ const gomokuWriter: CatarenaWriter = ({ input, now, order, nameOf, extra }) => {
 const chessWriter: CatarenaWriter = ({ input, now, order, nameOf, extra }) =>
   chessReportFiles({ now, nameOf, order, results: input.results, replays: input.replays, extra });
 
+/** The Hold'em arena's files (compat §4.7): a history per table round and the tournament report. */
+const holdemWriter: CatarenaWriter = ({ input, dir, order, nameOf }) =>
+  holdemReportFiles({ dir, nameOf, order, results: input.results, replays: input.replays });
+
 /** Games with CATArena report files; others get round_report.json only. */
-const WRITERS: Record<string, CatarenaWriter> = { gomoku: gomokuWriter, chess: chessWriter };
+const WRITERS: Record<string, CatarenaWriter> = { gomoku: gomokuWriter, chess: chessWriter, holdem: holdemWriter };
 
 /** agent and round of a strategy id: from its record, else from the "agent@rN" form. */
 function describer(strategies: StrategyRecord[], round: number) {
@@ -131,9 +139,43 @@ function participantOrder(input: RoundLogsInput): string[] {
   return [...current, ...older].map((s) => s.id);
 }
 
+/** A table game's result (Hold'em): more than two seats, or finishing places. */
+const isTable = (r: MatchResult) => r.spec.seats.length > 2 || r.places !== undefined;
+
+type TableFacts = Pick<RoundReport['standings'][number], 'avgPlace' | 'avgChips' | 'errors'>;
+
+/**
+ * Per strategy over its table results: mean finishing place, mean final chips and the request
+ * failures by kind (at a table a failure folds instead of ending the game, so `failures` does not
+ * see them).
+ */
+function tableFacts(results: readonly MatchResult[]): Map<string, TableFacts> {
+  const acc = new Map<string, { tables: number; places: number; chipTables: number; chips: number; errors: Record<string, number> }>();
+  for (const r of results.filter(isTable)) {
+    const places = r.places ?? r.scores.map((s) => 1 + r.scores.filter((o) => o > s).length);
+    const chips = Array.isArray(r.detail?.chips) ? (r.detail.chips as unknown[]) : [];
+    r.spec.seats.forEach((id, seat) => {
+      let a = acc.get(id);
+      if (!a) acc.set(id, (a = { tables: 0, places: 0, chipTables: 0, chips: 0, errors: {} }));
+      a.tables++;
+      a.places += places[seat]!;
+      const c = chips[seat];
+      if (typeof c === 'number') {
+        a.chipTables++;
+        a.chips += c;
+      }
+      for (const [kind, n] of Object.entries(r.seatStats[seat]?.errors ?? {})) a.errors[kind] = (a.errors[kind] ?? 0) + (n ?? 0);
+    });
+  }
+  return new Map(
+    [...acc].map(([id, a]) => [id, { avgPlace: a.places / a.tables, ...(a.chipTables ? { avgChips: a.chips / a.chipTables } : {}), errors: a.errors }]),
+  );
+}
+
 export function buildRoundReport(input: RoundLogsInput): RoundReport {
   const describe = describer(input.strategies, input.round);
   const rows = crossTable(input.results, participantOrder(input)).filter((r) => r.games > 0);
+  const facts = tableFacts(input.results);
   const standings = rows
     .map((r) => ({
       id: r.id,
@@ -143,20 +185,30 @@ export function buildRoundReport(input: RoundLogsInput): RoundReport {
       score: r.score,
       failures: r.failures,
       avgMoveMs: r.avgMoveMs,
+      ...facts.get(r.id),
     }))
-    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    .sort((a, b) => b.score - a.score || (a.avgPlace ?? 0) - (b.avgPlace ?? 0) || a.id.localeCompare(b.id));
 
   const pairwise: Record<string, Record<string, HeadToHead>> = {};
+  const add = (id: string, other: string, score: number) => {
+    const h = ((pairwise[id] ??= {})[other] ??= { games: 0, wins: 0, draws: 0, losses: 0, score: 0 });
+    h.games++;
+    h[score > 0.5 ? 'wins' : score < 0.5 ? 'losses' : 'draws']++;
+    h.score += score; // a sum until the division below
+  };
+  // projectTable's keys carry the strategy id in `agent` here (round unused).
+  const key = (id: string) => ({ agent: id, round: 0 });
   for (const result of input.results) {
+    if (isTable(result)) {
+      // At a table: a finished ahead of b = a win, the same place = a draw (metrics.md "Batch games").
+      for (const g of projectTable(result, key)) {
+        add(g.a.agent, g.b.agent, g.scoreA);
+        add(g.b.agent, g.a.agent, g.scoreB);
+      }
+      continue;
+    }
     if (result.spec.seats.length !== 2) continue;
-    result.spec.seats.forEach((id, seat) => {
-      const other = result.spec.seats[1 - seat]!;
-      const score = result.scores[seat]!;
-      const h = ((pairwise[id] ??= {})[other] ??= { games: 0, wins: 0, draws: 0, losses: 0, score: 0 });
-      h.games++;
-      h[score > 0.5 ? 'wins' : score < 0.5 ? 'losses' : 'draws']++;
-      h.score += score; // a sum until the division below
-    });
+    result.spec.seats.forEach((id, seat) => add(id, result.spec.seats[1 - seat]!, result.scores[seat]!));
   }
   for (const row of Object.values(pairwise)) for (const h of Object.values(row)) h.score /= h.games;
 
@@ -194,6 +246,7 @@ export async function writeRoundLogs(dir: string, input: RoundLogsInput): Promis
     const files = writer({
       input,
       now: input.now ?? new Date(),
+      dir,
       order: participantOrder(input),
       nameOf: (id) => {
         const { agent, round } = describe(id);

@@ -20,14 +20,14 @@ export const TourneyConfigSchema = z.strictObject({
   games: z.array(z.string()).min(1).default(['gomoku']),
   variants: z.array(z.enum(['standard', 'variant'])).min(1).default(['standard', 'variant']),
   agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
-  /** Colour-swapped game pairs per pairing. */
-  reps: z.int().min(1).default(1),
+  /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table); default per game. */
+  reps: z.int().min(1).optional(),
   concurrency: z.int().min(1).max(256).default(Math.max(1, os.availableParallelism())),
   seed: z.int().default(1),
   out: z.string().default('runs'),
   policy: z.enum(['strict', 'catarena']).default('strict'),
-  /** Per-move deadline (paper: 10 s for Gomoku, Chess, Bridge; 3 s Hold'em). */
-  moveTimeoutMs: z.int().min(1).default(10_000),
+  /** Per-move deadline; default per game (paper: 10 s for Gomoku, Chess, Bridge; 3 s Hold'em). */
+  moveTimeoutMs: z.int().min(1).optional(),
   startTimeoutMs: z.int().min(100).default(20_000),
   /** Wall-clock budget for one agent developing one strategy. */
   developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
@@ -109,18 +109,22 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
 }
 
 /**
- * Settings a game has unless `perGame.<game>` says otherwise (they win over the top-level ones).
- * Hold'em: `reps` counts table rounds per table (the paper plays 100; 8 keeps a default run
- * short), and the paper's 3 s per action.
+ * Per-game defaults, used when neither `perGame.<game>` nor the top level sets a value. `reps`
+ * counts colour-swapped pairs per pairing, or for Hold'em table rounds per table (the paper plays
+ * 100; 8 keeps a default run short). Deadlines are the paper's.
  */
-export const GAME_DEFAULTS: Record<string, { reps?: number; moveTimeoutMs?: number }> = {
+export const GAME_DEFAULTS: Record<string, { reps: number; moveTimeoutMs: number }> = {
+  gomoku: { reps: 1, moveTimeoutMs: 10_000 },
+  chess: { reps: 1, moveTimeoutMs: 10_000 },
   holdem: { reps: 8, moveTimeoutMs: 3_000 },
 };
+const FALLBACK = { reps: 1, moveTimeoutMs: 10_000 };
 
+/** A game's settings: `perGame.<game>`, else the top-level value, else the game's default. */
 export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number> } {
   const g = config.perGame[game] ?? {};
-  const d = GAME_DEFAULTS[game] ?? {};
-  return { reps: g.reps ?? d.reps ?? config.reps, moveTimeoutMs: g.moveTimeoutMs ?? d.moveTimeoutMs ?? config.moveTimeoutMs, options: g.options };
+  const d = GAME_DEFAULTS[game] ?? FALLBACK;
+  return { reps: g.reps ?? config.reps ?? d.reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs ?? d.moveTimeoutMs, options: g.options };
 }
 
 /** The rule sets a game runs: its own `perGame.<game>.variants`, else the top-level list. */

@@ -45,6 +45,16 @@ export interface HeadToHead {
   score: number;
 }
 
+/** Table-game extras of a round_report.json standings row; present only for strategies that played tables. */
+export interface TableStanding {
+  /** Mean finishing place (1 = best) over its tables. */
+  avgPlace?: number;
+  /** Mean final chips over its tables. */
+  avgChips?: number;
+  /** Failed requests by kind (timeout, illegal …): at a table they fold instead of ending the game. */
+  errors?: Record<string, number>;
+}
+
 /** round_report.json: what the next round's agents read about round n (our richer JSON). */
 export interface RoundReport {
   game: string;
@@ -52,9 +62,16 @@ export interface RoundReport {
   round: number;
   policy: string;
   strategies: Array<{ id: string; agent: string; round: number; status: 'ok' | 'failed'; failure?: string }>;
-  /** Every strategy that played a game in round n (round-n strategies and their older opponents). */
-  standings: Array<{ id: string; agent: string; round: number } & HeadToHead & { failures: Record<string, number>; avgMoveMs: number }>;
-  /** pairwise[a][b]: a's record against b, over round n's games. */
+  /**
+   * Every strategy that played a game in round n (round-n strategies and their older opponents).
+   * At tables (Hold'em) a row counts tables: won (wins), lost (losses), a split win (draws), and
+   * score = tables won with a split counting its share ÷ tables.
+   */
+  standings: Array<{ id: string; agent: string; round: number } & HeadToHead & { failures: Record<string, number>; avgMoveMs: number } & TableStanding>;
+  /**
+   * pairwise[a][b]: a's record against b, over round n's games. At tables: one game per table the
+   * two shared, won by whoever finished ahead (a draw on the same place).
+   */
   pairwise: Record<string, Record<string, HeadToHead>>;
   games: number;
 }
