@@ -180,3 +180,33 @@ describe('tourney robustness', () => {
     expect(() => resolveConfig({ variants: ['renju'] } as never)).toThrow(/variants\.0/);
   });
 });
+
+describe("tourney: Hold'em batch tables", () => {
+  it('plays round tables, then own and field tables; W complete from the projection; a failed build sits in as a stand-in', async () => {
+    const { createOfflineAgent } = await import('../agents/offline/index.ts');
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 2, games: ['holdem'], variants: ['variant'], reps: 2, concurrency: 2, bootstrapSamples: 50, perGame: { holdem: { options: { handCap: 60 } } } });
+    const agents = [createOfflineAgent('offline:cautious', 1), createOfflineAgent('offline:aggressive', 2), new BrokenAgent()];
+    const summary = await runTourney({ config, runDir, agents });
+    const games = journalOf(runDir);
+    // Round 1: a round table × 2 table rounds; round 2: round table, 3 own tables, the field (6 ≤ 12: one table).
+    const kinds = games.map((g) => g.spec.batch!.label).sort();
+    expect(kinds).toEqual(['field', 'field', 'own:aggressive', 'own:aggressive', 'own:broken', 'own:broken', 'own:cautious', 'own:cautious', 'round:1', 'round:1', 'round:2', 'round:2'].sort());
+    for (const g of games) {
+      expect(g.termination).toBe('normal');
+      const broken = g.spec.seats.findIndex((id) => id.startsWith('broken@'));
+      if (broken >= 0) expect(g.standIns?.map((s) => s.seat)).toContain(broken);
+      expect((g.detail!.chips as number[]).reduce((a, b) => a + b, 0)).toBe(2000 * g.spec.seats.length);
+    }
+    const track = summary.tracks[0]!;
+    const W = track.W.W;
+    W.forEach((row, i) => row.forEach((v, j) => (i === j ? expect(v).toBeNull() : expect(v).not.toBeNull())));
+    expect(Object.keys(track.tableWinRates!).sort()).toEqual(['field', 'own', 'round']);
+    expect(track.tableWinRates!.round!['cautious@r1']!.tables).toBe(2);
+    expect(track.errors.broken!.crash).toBeGreaterThan(0);
+    const logs = fs.readdirSync(path.join(runDir, 'tracks', 'holdem-variant', 'round_1', 'logs'));
+    expect(logs.filter((f) => /^history_tourney_[0-9a-f]{6}_round_\d+\.json$/.test(f))).toHaveLength(2);
+    expect(logs.some((f) => /^tournament_report_tourney_[0-9a-f]{6}\.json$/.test(f))).toBe(true);
+    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/table win rates/i);
+  }, 240_000);
+});
