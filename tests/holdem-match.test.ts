@@ -9,10 +9,11 @@ import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { DEFAULT_LIMITS, type Replay } from '../orchestrator/match/types.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { BUILTIN, botDir, flaskHoldemBot, hasFlask, tempDir } from './helpers/bots.ts';
+import { BUILTIN, botDir, flaskHoldemBot, hasFlask, SANDBOX_KINDS, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
-afterAll(() => sandbox.close());
+const sandboxes = Object.fromEntries(SANDBOX_KINDS.map((kind) => [kind, kind === 'process' ? sandbox : createSandbox(kind)]));
+afterAll(() => Promise.all(Object.values(sandboxes).map((s) => s.close())));
 
 async function table(bots: Array<{ id: string; dir: string }>, extra: Partial<ArenaOptions> = {}) {
   const hosts = new GameServerPool({ ports: { 'holdem/standard': 0, 'holdem/variant': 0 } });
@@ -157,11 +158,11 @@ describe('failures never stop the table', () => {
 });
 
 describe.skipIf(!hasFlask())('a CATArena-shaped Python/Flask Hold\'em bot (no /health)', () => {
-  for (const variant of ['standard', 'variant']) {
-    it(`plays full table rounds with the TS reference bots (${variant})`, async () => {
+  for (const [kind, variant] of SANDBOX_KINDS.flatMap((k) => ['standard', 'variant'].map((v) => [k, v] as const))) {
+    it(`plays full table rounds with the TS reference bots (${variant}, ${kind} sandbox)`, async () => {
       const out = await table(
         [{ id: 'flask', dir: flaskHoldemBot() }, { id: 'random', dir: BUILTIN('random', 'holdem') }, { id: 'heuristic', dir: BUILTIN('heuristic', 'holdem') }],
-        { variant, reps: 3, protocolOptions: { handCap: 60 } },
+        { variant, reps: 3, protocolOptions: { handCap: 60 }, sandbox: sandboxes[kind]! },
       );
       expect(out.results).toHaveLength(3);
       for (const r of out.results) {
