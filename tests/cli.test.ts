@@ -54,6 +54,27 @@ describe('catarena CLI', () => {
     expect(fs.readFileSync(path.join(result.runDir, 'journal.jsonl'), 'utf8').trim().split('\n')).toHaveLength(6);
   });
 
+  it("holdem: play counts table rounds, arena seats everyone at one table, validate probes a 6-seat table", async () => {
+    const out = tempDir();
+    const play = await catarena('play', 'builtin:heuristic', 'builtin:random', '-g', 'holdem', '--games', '3', '--out', out, '--json');
+    expect(play.code, play.stderr).toBe(0);
+    const result = JSON.parse(play.stdout);
+    expect(fs.readdirSync(path.join(result.runDir, 'replays'))).toHaveLength(3);
+    expect(result.table.map((r: { games: number }) => r.games)).toEqual([3, 3]);
+    const arena = await catarena('arena', 'builtin:heuristic', 'builtin:random', 'builtin:random', '-g', 'holdem', '-V', 'variant', '-r', '2', '--out', out);
+    expect(arena.code, arena.stderr).toBe(0);
+    expect(arena.stdout).toMatch(/games: 2 /);
+    const journal = fs.readFileSync(path.join(/run directory: (\S+)/.exec(arena.stdout)![1]!, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    for (const r of journal) expect(r.spec.seats).toHaveLength(3);
+    expect(journal[0].spec.limits.moveMs).toBe(3000);
+    const good = await catarena('validate', 'builtin:random', '-g', 'holdem');
+    expect(good.code, good.stdout).toBe(0);
+    expect(good.stdout).toMatch(/^PASS/);
+    const bad = await catarena('validate', misbehavingBot('ok'), '-g', 'holdem');
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/\/action failed/);
+  });
+
   it('validate passes a good bot and explains a bad one in plain words', async () => {
     const good = await catarena('validate', 'builtin:heuristic', '--variant', 'variant');
     expect(good.code, good.stdout + good.stderr).toBe(0);

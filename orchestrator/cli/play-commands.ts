@@ -123,7 +123,9 @@ export function registerPlayCommands(program: Command): void {
       .argument('<botB>', 'second bot folder')
       .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate)', intOption(1), 2),
   ).action(async (a: string, b: string, opts: CommonOpts & { games: number }) => {
-    const outcome = await arenaFromCli('play', [a, b], opts, Math.ceil(opts.games / 2), opts.games);
+    // Pairwise games come in colour-swapped pairs; a table game counts table rounds.
+    const reps = adapterFor(opts.game).tables ? opts.games : Math.ceil(opts.games / 2);
+    const outcome = await arenaFromCli('play', [a, b], opts, reps, opts.games);
     printArena(outcome, opts, opts.games);
   });
 
