@@ -13,6 +13,7 @@ import { GameServerPool } from './host/game-servers.ts';
 import { matchId, type MatchLimits, type MatchResult, type MatchSpec } from './match/types.ts';
 import { roundRobin } from './formats/round-robin.ts';
 import { tableSpecs } from './formats/batch.ts';
+import { duplicateMatches } from './formats/duplicate.ts';
 import { Journal } from './run/journal.ts';
 import type { Progress } from './progress.ts';
 
@@ -53,9 +54,12 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const common = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions };
   const ids = options.bots.map((b) => b.id);
   // Table games seat every bot at one table (split if more than fit) for `reps` table rounds.
+  // Bridge plays one duplicate match of `reps` boards per pairing.
   let specs: MatchSpec[] = adapter.tables
     ? tableSpecs({ kind: 'round', label: 'arena', members: ids }, { ...common, tableRounds: options.reps, maxSeats: adapter.tables.maxSeats })
-    : roundRobin({ ...common, entrants: ids, reps: options.reps });
+    : adapter.duplicate
+      ? duplicateMatches({ ...common, entrants: ids, boards: options.reps, reps: 1 })
+      : roundRobin({ ...common, entrants: ids, reps: options.reps });
   if (options.maxGames !== undefined) specs = specs.slice(0, options.maxGames);
   const journal = await Journal.open(path.join(options.runDir, 'journal.jsonl'));
   const pending = specs.filter((s) => !journal.has(matchId(s)));

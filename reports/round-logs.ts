@@ -17,6 +17,7 @@ import {
   type CatarenaGameShapes,
 } from './catarena-report.ts';
 import { projectTable } from './metrics/batch.ts';
+import { foldDuplicates } from './metrics/duplicate.ts';
 import { finalState } from './replay-state.ts';
 import { crossTable } from './tables/crosstable.ts';
 
@@ -140,7 +141,7 @@ function participantOrder(input: RoundLogsInput): string[] {
 }
 
 /** A table game's result (Hold'em): more than two seats, or finishing places. */
-const isTable = (r: MatchResult) => r.spec.seats.length > 2 || r.places !== undefined;
+const isTable = (r: MatchResult) => !r.spec.duplicate && (r.spec.seats.length > 2 || r.places !== undefined);
 
 type TableFacts = Pick<RoundReport['standings'][number], 'avgPlace' | 'avgChips' | 'errors'>;
 
@@ -198,7 +199,8 @@ export function buildRoundReport(input: RoundLogsInput): RoundReport {
   };
   // projectTable's keys carry the strategy id in `agent` here (round unused).
   const key = (id: string) => ({ agent: id, round: 0 });
-  for (const result of input.results) {
+  // Bridge rooms count per match (VP / 20), like a two-player game.
+  for (const result of foldDuplicates(input.results)) {
     if (isTable(result)) {
       // At a table: a finished ahead of b = a win, the same place = a draw (metrics.md "Batch games").
       for (const g of projectTable(result, key)) {

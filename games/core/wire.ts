@@ -44,14 +44,21 @@ export interface WireAdapter<S, A> {
    * `maxSeats` players per table; `catarena validate` probes bots at a table of `probeSeats`.
    */
   readonly tables?: { maxSeats: number; probeSeats: number };
+  /**
+   * Team games played as duplicate matches (Bridge, formats/duplicate.ts): one strategy per
+   * partnership, both rooms of every board; `reps` counts boards per match.
+   */
+  readonly duplicate?: boolean;
   /** Health check kind for bots of this game. */
   readonly health: { kind: 'http'; path: string; statuses?: string[] } | { kind: 'tcp' };
   join?(state: S, seat: Seat, ctx: TurnContext): WireCall;
   turn(state: S, seat: Seat, ctx: TurnContext): WireCall;
   parse(body: unknown, state: S, seat: Seat): ParseResult<A>;
   leave?(state: S, seat: Seat, ctx: TurnContext): WireCall;
-  /** A join that fails: how the game ends. */
-  onJoinFailure(state: S, seat: Seat, policy: ForfeitPolicy): Outcome;
+  /** A join that fails: how the game ends, or null to play on (CATArena's bridge ignores it). */
+  onJoinFailure(state: S, seat: Seat, policy: ForfeitPolicy): Outcome | null;
+  /** Seats in the order join_game is called (default: seat order). */
+  readonly joinOrder?: readonly Seat[];
   /** A turn that fails (timeout, HTTP error, malformed, illegal, crash) under a policy. */
   onFailure(state: S, seat: Seat, failure: FailureKind, policy: ForfeitPolicy): FailureResolution<A>;
   /**

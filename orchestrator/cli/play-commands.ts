@@ -121,12 +121,15 @@ export function registerPlayCommands(program: Command): void {
       .description('Play games between two bots (colours alternate) and print the result.\nBots: folders with start_ai.sh, or builtin:<name> (e.g. builtin:heuristic, builtin:random).\nholdem: a heads-up table; each game is one table round (2000 chips until one player has all).')
       .argument('<botA>', 'first bot folder')
       .argument('<botB>', 'second bot folder')
-      .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate)', intOption(1), 2),
+      .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms)', intOption(1), 2),
   ).action(async (a: string, b: string, opts: CommonOpts & { games: number }) => {
     // Pairwise games come in colour-swapped pairs; a table game counts table rounds.
-    const reps = adapterFor(opts.game).tables ? opts.games : Math.ceil(opts.games / 2);
-    const outcome = await arenaFromCli('play', [a, b], opts, reps, opts.games);
-    printArena(outcome, opts, opts.games);
+    const { tables, duplicate } = adapterFor(opts.game);
+    // Table rounds (holdem) and boards (bridge: each in two rooms) count one by one.
+    const reps = tables || duplicate ? opts.games : Math.ceil(opts.games / 2);
+    const total = duplicate ? 2 * opts.games : opts.games;
+    const outcome = await arenaFromCli('play', [a, b], opts, reps, total);
+    printArena(outcome, opts, total);
   });
 
   addCommon(
@@ -139,12 +142,12 @@ export function registerPlayCommands(program: Command): void {
           'Writes journal, replays, results.json and crosstable.csv to a run directory; --run-dir resumes.',
       )
       .argument('<bots...>', 'bot folders (two or more)')
-      .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (holdem: table rounds)', intOption(1), 1),
+      .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (holdem: table rounds; bridge: boards per duplicate match)', intOption(1), 1),
   ).action(async (dirs: string[], opts: CommonOpts & { reps: number }) => {
     if (dirs.length < 2) throw new Error('arena needs at least two bot folders');
     const pairs = (dirs.length * (dirs.length - 1)) / 2;
     const tables = adapterFor(opts.game).tables;
-    const total = tables ? Math.ceil(dirs.length / tables.maxSeats) * opts.reps : pairs * 2 * opts.reps;
+    const total = tables ? Math.ceil(dirs.length / tables.maxSeats) * opts.reps : pairs * 2 * opts.reps; // bridge: 2 rooms × reps boards
     const outcome = await arenaFromCli('arena', dirs, opts, opts.reps);
     printArena(outcome, opts, total);
   });

@@ -1,6 +1,9 @@
 // Keeps one running bot per strategy, started on first use and reused across games (like
 // fastchess's engine cache). A bot that crashed is health-checked before its next game and
 // restarted a bounded number of times; one that cannot start is reported, never retried forever.
+// A strategy that sits in two seats of one game (Bridge partners) gets a second instance, a
+// process of its own (CATArena runs bridge bots twice, on ports P and P+1), so bots that keep
+// per-game state for "their" seat work unchanged.
 import path from 'node:path';
 import type { BotHandle, HealthCheck, Sandbox } from '../../sandbox/types.ts';
 import { BotStartError } from '../../sandbox/types.ts';
@@ -38,6 +41,9 @@ export interface BotStatus {
   logFile: string;
 }
 
+/** Instance 0 is the strategy id itself; instance k > 0 is "<id>#<k+1>". */
+const instanceKey = (id: string, instance: number) => (instance === 0 ? id : `${id}#${instance + 1}`);
+
 type Entry = { ref: StrategyRef; running?: Promise<{ handle: BotHandle; client: BotClient } | null>; suspect: boolean; status: BotStatus };
 
 export class BotFleet {
@@ -53,10 +59,12 @@ export class BotFleet {
     }
   }
 
-  /** The client for a strategy's bot, starting or restarting it as needed; null when it cannot run. */
-  async client(id: string): Promise<BotClient | null> {
-    const entry = this.entries.get(id);
-    if (!entry) throw new Error(`unknown strategy ${id}`);
+  /**
+   * The client for a strategy's bot (instance 0, or a further process of the same strategy),
+   * starting or restarting it as needed; null when it cannot run.
+   */
+  async client(id: string, instance = 0): Promise<BotClient | null> {
+    const entry = this.entry(id, instance);
     if (entry.running && entry.suspect) {
       entry.suspect = false;
       const bot = await entry.running;
@@ -85,9 +93,27 @@ export class BotFleet {
   }
 
   /** Called after a game in which this bot crashed or stopped answering. */
-  markSuspect(id: string): void {
-    const entry = this.entries.get(id);
+  markSuspect(id: string, instance = 0): void {
+    const entry = this.entries.get(instanceKey(id, instance));
     if (entry) entry.suspect = true;
+  }
+
+  /** Why a strategy's bot is unavailable, if it is. */
+  startError(id: string, instance = 0): string | undefined {
+    return this.entries.get(instanceKey(id, instance))?.status.startError;
+  }
+
+  private entry(id: string, instance: number): Entry {
+    const key = instanceKey(id, instance);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      const base = this.entries.get(id);
+      if (!base) throw new Error(`unknown strategy ${id}`);
+      const logFile = base.status.logFile.replace(/\.log$/, `#${instance + 1}.log`);
+      entry = { ref: { ...base.ref, id: key }, suspect: false, status: { id: key, starts: 0, restarts: 0, logFile } };
+      this.entries.set(key, entry);
+    }
+    return entry;
   }
 
   statuses(): BotStatus[] {

@@ -18,6 +18,11 @@ export interface LocalExecutorOptions {
   signal?: AbortSignal;
 }
 
+/** Which instance of its strategy each seat uses: the k-th seat of one strategy gets instance k. */
+export function seatInstances(seats: readonly string[]): number[] {
+  return seats.map((id, seat) => seats.slice(0, seat).filter((other) => other === id).length);
+}
+
 export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOptions): Promise<MatchResult[]> {
   const concurrency = options.concurrency ?? 1;
   const slots = new CpuSlots(concurrency);
@@ -29,13 +34,14 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
       const spec = specs[next++]!;
       const host = await options.hosts.get(spec.game, spec.variant);
       const bots: SeatBot[] = [];
-      for (const id of spec.seats) {
-        const client = await options.fleet.client(id);
-        bots.push({ strategyId: id, client, unavailable: client ? undefined : options.fleet.statuses().find((s) => s.id === id)?.startError });
+      const instances = seatInstances(spec.seats);
+      for (const [seat, id] of spec.seats.entries()) {
+        const client = await options.fleet.client(id, instances[seat]);
+        bots.push({ strategyId: id, client, unavailable: client ? undefined : options.fleet.startError(id, instances[seat]) });
       }
       const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots });
       replay.result.seatStats.forEach((stats, seat) => {
-        if (stats.errors.crash || stats.errors.timeout) options.fleet.markSuspect(spec.seats[seat]!);
+        if (stats.errors.crash || stats.errors.timeout) options.fleet.markSuspect(spec.seats[seat]!, instances[seat]);
       });
       results.push(replay.result);
       await options.onReplay?.(replay);

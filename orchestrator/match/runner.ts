@@ -54,19 +54,21 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   const missing = adapter.standIn ? -1 : bots.findIndex((b) => b.client === null);
   if (missing >= 0) {
     count(seatStats[missing]!, 'crash');
-    const outcome = adapter.onJoinFailure(state, missing, spec.policy);
-    ended = { outcome, termination: 'crash', offender: missing, reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}` };
+    const outcome = adapter.onFailure(state, missing, 'crash', spec.policy);
+    if (!('end' in outcome)) throw new Error(`${spec.game}: a bot that never started must end the game or have a stand-in`);
+    ended = { outcome: outcome.end, termination: 'crash', offender: missing, reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}` };
   }
 
-  // Joins, in seat order as CATArena does (black, then white).
+  // Joins, in the adapter's order (seat order by default: black, then white, as CATArena).
   if (adapter.join) {
-    for (let seat = 0; seat < bots.length && !ended; seat++) {
+    for (const seat of adapter.joinOrder ?? bots.map((_, s) => s)) {
+      if (ended) break;
       const call = adapter.join(state, seat, ctx);
       const res = await bots[seat]!.client!.post(call.path, call.body, { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
       if (!res.ok) {
         count(seatStats[seat]!, 'join_failed');
         const outcome = adapter.onJoinFailure(state, seat, spec.policy);
-        ended = { outcome, termination: 'join_failed', offender: seat, reason: `join_game failed: ${res.failure.message}` };
+        if (outcome) ended = { outcome, termination: 'join_failed', offender: seat, reason: `join_game failed: ${res.failure.message}` };
       }
     }
   }

@@ -30,6 +30,8 @@ export interface MatchSpec {
   rep?: number;
   /** Batch tables (Hold'em): which table series, table round and table this game is. */
   batch?: { kind: 'own' | 'round' | 'field'; label: string; round: number; table: number };
+  /** Duplicate matches (Bridge): the match, its two teams (A first), the board and the room. */
+  duplicate?: { match: string; teams: [string, string]; board: number; boards: number; room: 'open' | 'closed' };
 }
 
 /** How a game ended: `normal` when the rules ended it, else the failure that did. */

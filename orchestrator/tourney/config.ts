@@ -110,13 +110,16 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
 
 /**
  * Per-game defaults, used when neither `perGame.<game>` nor the top level sets a value. `reps`
- * counts colour-swapped pairs per pairing, or for Hold'em table rounds per table (the paper plays
- * 100; 8 keeps a default run short). Deadlines are the paper's.
+ * counts colour-swapped pairs per pairing, for Hold'em table rounds per table (the paper plays
+ * 100; 8 keeps a default run short), for Bridge boards per duplicate match (the paper: 12).
+ * Deadlines are the paper's.
  */
 export const GAME_DEFAULTS: Record<string, { reps: number; moveTimeoutMs: number }> = {
   gomoku: { reps: 1, moveTimeoutMs: 10_000 },
   chess: { reps: 1, moveTimeoutMs: 10_000 },
   holdem: { reps: 8, moveTimeoutMs: 3_000 },
+  // Boards per duplicate match (the paper: 12).
+  bridge: { reps: 4, moveTimeoutMs: 10_000 },
 };
 const FALLBACK = { reps: 1, moveTimeoutMs: 10_000 };
 

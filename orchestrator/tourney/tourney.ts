@@ -14,6 +14,7 @@ import { createSandbox } from '../../sandbox/index.ts';
 import { BotFleet } from '../executor/bot-fleet.ts';
 import { executeLocal } from '../executor/local.ts';
 import { tableSpecs, tourneySeries } from '../formats/batch.ts';
+import { duplicateMatches } from '../formats/duplicate.ts';
 import { roundRobin } from '../formats/round-robin.ts';
 import { GameServerPool } from '../host/game-servers.ts';
 import { DEFAULT_LIMITS, matchId, type MatchSpec, type Replay } from '../match/types.ts';
@@ -46,13 +47,16 @@ export function tracksOf(config: TourneyConfig): TrackId[] {
 
 /**
  * Round n's games: pairwise games of round-n strategies against each other and every earlier
- * strategy, or for table games (Hold'em) the round-n table and, after the last round, the own and
- * field tables (formats/batch.ts).
+ * strategy (for Bridge as duplicate matches of `reps` boards), or for table games (Hold'em) the
+ * round-n table and, after the last round, the own and field tables (formats/batch.ts).
  */
 export function playSpecs(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], round: number): MatchSpec[] {
   const { reps, moveTimeoutMs, options } = gameSettings(config, track.game);
   const common = { game: track.game, variant: track.variant, seed: deriveSeed(config.seed, trackName(track)), limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs }, policy: config.policy, options };
-  const tables = adapterFor(track.game).tables;
+  const { tables, duplicate } = adapterFor(track.game);
+  if (duplicate) {
+    return duplicateMatches({ ...common, entrants: rounds[round - 1]!.map((r) => r.id), opponents: rounds.slice(0, round - 1).flat().map((r) => r.id), boards: reps, reps: 1 });
+  }
   if (tables) {
     const series = tourneySeries(rounds.slice(0, round), round === config.rounds);
     return series.flatMap((s) => tableSpecs(s, { ...common, tableRounds: reps, maxSeats: tables.maxSeats }));

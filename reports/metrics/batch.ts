@@ -4,6 +4,7 @@
 // 2. the pairwise projection that feeds W: for every two strategies at one table, 1 to the one
 //    that finished ahead (by place: final chips, then elimination order), 0.5 each on a tie.
 import type { MatchResult } from '../../orchestrator/match/types.ts';
+import { duplicateGames } from './duplicate.ts';
 import type { GameResult, StrategyKey } from './score-matrix.ts';
 
 /** Pairwise games from one table result; `keyOf` maps a strategy id to (agent, round). */
@@ -25,14 +26,15 @@ function placesFromScores(scores: readonly number[]): number[] {
   return scores.map((s) => 1 + scores.filter((o) => o > s).length);
 }
 
-/** Any result to pairwise games: two-seat results as they are, tables by projection. */
+/** Any result to pairwise games: two-seat results as they are, tables by projection, duplicate rooms by match VPs. */
 export function pairwiseGames(results: readonly MatchResult[], keyOf: (id: string) => StrategyKey): GameResult[] {
-  return results.flatMap((r) => {
+  const duplicate = duplicateGames(results.filter((r) => r.spec.duplicate), keyOf);
+  return duplicate.concat(results.filter((r) => !r.spec.duplicate).flatMap((r): GameResult[] => {
     if (r.spec.seats.length === 2 && !r.places) {
       return [{ a: keyOf(r.spec.seats[0]!), b: keyOf(r.spec.seats[1]!), scoreA: r.scores[0]!, scoreB: r.scores[1]!, group: r.spec.pairing }];
     }
     return projectTable(r, keyOf);
-  });
+  }));
 }
 
 export interface WinRate {

@@ -1,0 +1,68 @@
+// Duplicate team matches (Bridge): a partnership is one strategy in both seats. Each pairing plays
+// `boards` boards in two rooms with the same deal: in the open room A sits North–South and B
+// East–West, in the closed room the other way round. One game = one board in one room, as in
+// CATArena (its own server game id, joins and state); reports/metrics/duplicate.ts turns the two
+// rooms of each board into IMPs and a match into VPs.
+import { deriveSeed } from '../../games/core/rng.ts';
+import type { ForfeitPolicy } from '../../games/core/wire.ts';
+import type { MatchLimits, MatchSpec } from '../match/types.ts';
+
+export interface DuplicateOptions {
+  game: string;
+  variant: string;
+  /** Strategy ids that play each other. */
+  entrants: string[];
+  /** Strategies the entrants also play (earlier rounds), but that do not play each other again. */
+  opponents?: string[];
+  /** Boards per match (the paper: 12). */
+  boards: number;
+  /** Matches per pairing. */
+  reps: number;
+  seed: number;
+  limits: MatchLimits;
+  policy: ForfeitPolicy;
+  options?: Record<string, string | number>;
+}
+
+export type Room = 'open' | 'closed';
+
+/** Seats N, E, S, W: the NS team in seats 0 and 2, the EW team in 1 and 3. */
+export function roomSeats(a: string, b: string, room: Room): string[] {
+  return room === 'open' ? [a, b, a, b] : [b, a, b, a];
+}
+
+export function duplicateMatches(options: DuplicateOptions): MatchSpec[] {
+  const { entrants, boards, reps } = options;
+  if (boards < 1) throw new Error(`boards must be at least 1, got ${boards}`);
+  if (reps < 1) throw new Error(`reps must be at least 1, got ${reps}`);
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i < entrants.length; i++) {
+    for (let j = i + 1; j < entrants.length; j++) pairs.push([entrants[i]!, entrants[j]!]);
+    for (const old of options.opponents ?? []) pairs.push([entrants[i]!, old]);
+  }
+  const specs: MatchSpec[] = [];
+  // Match-major: a stopped run has whole matches rather than one board of every match.
+  for (let rep = 0; rep < reps; rep++) {
+    for (const [a, b] of pairs) {
+      const match = `${a}~${b}#${rep}`;
+      for (let board = 1; board <= boards; board++) {
+        const seed = deriveSeed(options.seed, options.game, options.variant, a, b, rep, board);
+        for (const room of ['open', 'closed'] as const) {
+          specs.push({
+            game: options.game,
+            variant: options.variant,
+            seats: roomSeats(a, b, room),
+            seed,
+            limits: options.limits,
+            policy: options.policy,
+            options: { ...options.options, board },
+            pairing: match,
+            rep,
+            duplicate: { match, teams: [a, b], board, boards, room },
+          });
+        }
+      }
+    }
+  }
+  return specs;
+}
