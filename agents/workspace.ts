@@ -76,6 +76,8 @@ export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> 
 const REPORT_FILES: Record<string, string> = {
   default:
     '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
+  bridge:
+    '`tournament_tournament_*.json` is the duplicate report of last round (standings in VP and IMPs, every match board by board with both rooms\' scores), `games/<time>/<game_id>.json` one event log per room (JSON lines, one per bid or play)',
   holdem:
     '`tournament_report_tourney_*.json` is the technical report of last round (wins, actions, errors per bot), `history_tourney_*.json` the per-tournament-round hand histories (large: read them with a script)',
 };

@@ -3,11 +3,12 @@
 // CATArena's prompt and agents trained on it find what they expect; for every game our richer
 // round_report.json.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { MatchResult, Replay } from '../orchestrator/match/types.ts';
 import type { HeadToHead, RoundReport, StrategyRecord } from '../orchestrator/tourney/types.ts';
 import { chessReportFiles } from './catarena-chess-report.ts';
 import { holdemReportFiles } from './catarena-holdem-report.ts';
+import { bridgeReportFiles } from './catarena-bridge-report.ts';
 import {
   buildCatarenaReport,
   historyReport,
@@ -120,7 +121,10 @@ const holdemWriter: CatarenaWriter = ({ input, dir, order, nameOf }) =>
   holdemReportFiles({ dir, nameOf, order, results: input.results, replays: input.replays });
 
 /** Games with CATArena report files; others get round_report.json only. */
-const WRITERS: Record<string, CatarenaWriter> = { gomoku: gomokuWriter, chess: chessWriter, holdem: holdemWriter };
+/** The bridge arena's duplicate report (compat §5.9) and its per-room event logs. */
+const bridgeWriter: CatarenaWriter = ({ input, now, order, nameOf }) => bridgeReportFiles({ now, order, nameOf, results: input.results, replays: input.replays });
+
+const WRITERS: Record<string, CatarenaWriter> = { gomoku: gomokuWriter, chess: chessWriter, holdem: holdemWriter, bridge: bridgeWriter };
 
 /** agent and round of a strategy id: from its record, else from the "agent@rN" form. */
 function describer(strategies: StrategyRecord[], round: number) {
@@ -238,6 +242,7 @@ export async function writeRoundLogs(dir: string, input: RoundLogsInput): Promis
   const written: string[] = [];
   const put = async (name: string, text: string) => {
     const path = join(dir, name);
+    await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text, 'utf8');
     written.push(path);
   };
