@@ -1,5 +1,6 @@
 // Every game catarena can play, with its wire adapter. A game folder adds itself here.
 import type { WireAdapter } from './core/wire.ts';
+import { bridgeWire } from './bridge/wire.ts';
 import { chessWire } from './chess/wire.ts';
 import { gomokuWire } from './gomoku/wire.ts';
 import { holdemWire } from './holdem/wire.ts';
@@ -9,6 +10,7 @@ const ADAPTERS: Record<string, WireAdapter<any, any>> = {
   gomoku: gomokuWire,
   chess: chessWire,
   holdem: holdemWire,
+  bridge: bridgeWire,
 };
 
 export function gameIds(): string[] {

@@ -2,6 +2,7 @@
 // protocol, and serves the game-server API bots may call back into. Rules never see bot JSON;
 // adapters never decide who won (except for the forfeit a policy prescribes).
 import { drawOf, winFor, type Game, type Outcome, type Seat } from './game.ts';
+import type { Rng } from './rng.ts';
 
 /** One HTTP call to a bot: POST path with a JSON body. */
 export interface WireCall {
@@ -95,8 +96,13 @@ export interface RouteReply {
 
 /** Game-specific routes under /games/{id}/… plus game creation for self-play. */
 export interface GameServerRoutes<S> {
+  /**
+   * The state of a self-play game from POST /games's body (Bridge: seed, board_id); without it
+   * the server calls `game.init(variant, rng)`. Throwing answers 400 with the message.
+   */
+  create?(body: unknown, variant: string, rng: Rng): S;
   /** Reply for POST /games (self-play games created by bots or agents during development). */
-  created(game: LiveGame<S>): RouteReply;
+  created(game: LiveGame<S>, body?: unknown): RouteReply;
   /** GET|POST /games/{id}/<sub>?<query>; null → 404 Endpoint not found. */
   route(game: LiveGame<S>, method: string, sub: string, body: unknown, query: URLSearchParams): RouteReply | null;
   /** Extra fields of GET /health. */

@@ -126,7 +126,7 @@ export class GameServer {
       };
     }
     if (parts[0] !== 'games') return { status: 404, body: { error: 'Endpoint not found' } };
-    if (parts.length === 1 && method === 'POST') return this.createSelfPlay();
+    if (parts.length === 1 && method === 'POST') return this.createSelfPlay(body);
     if (parts.length === 1 && method === 'GET') {
       const games = [...this.games.values()].map((g) => ({ game_id: g.id, created_at: g.createdAt, arena: g.managedByArena }));
       return { status: 200, body: { games, total_games: games.length } };
@@ -137,20 +137,27 @@ export class GameServer {
     return reply ?? { status: 404, body: { error: 'Endpoint not found' } };
   }
 
-  private createSelfPlay() {
+  private createSelfPlay(body: unknown) {
     const { adapter, variant } = this.options;
     const seed = randomBytes(4).readInt32BE(0);
+    let state: unknown;
+    try {
+      state = adapter.server.create ? adapter.server.create(body, variant, createRng(seed)) : adapter.game.init(variant, createRng(seed));
+    } catch (err) {
+      if (!adapter.server.create) throw err;
+      return { status: 400, body: { error: (err as Error).message } };
+    }
     const game: LiveGame = {
       id: this.newGameId(),
       variant,
-      state: adapter.game.init(variant, createRng(seed)),
+      state,
       history: [],
       managedByArena: false,
       createdAt: new Date().toISOString(),
     };
     this.games.set(game.id, game);
     this.finish(game.id); // self-play games count against the retention window from the start
-    return adapter.server.created(game);
+    return adapter.server.created(game, body);
   }
 }
 

@@ -1,0 +1,297 @@
+// Bridge end to end through the process sandbox: CATArena's /join_game and /get_action bodies and
+// what they show of the other hands, a CATArena-shaped Flask bot that joins the game server and
+// reads its legal actions there (hard-coded URL), forfeits under both policies and their IMPs,
+// duplicate fairness (a deterministic bot against itself scores exactly 10 VP), and a failed join
+// that does not forfeit. Both partners of a team run as two processes of the same bot.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
+import { GameServerPool } from '../orchestrator/host/game-servers.ts';
+import { DEFAULT_LIMITS } from '../orchestrator/match/types.ts';
+import { duplicateGames, duplicateMatchesOf } from '../reports/metrics/duplicate.ts';
+import { createSandbox } from '../sandbox/index.ts';
+import { allocatePort, releasePort } from '../sandbox/ports.ts';
+import { BUILTIN, botDir, hasFlask, tempDir } from './helpers/bots.ts';
+
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures', 'bots');
+const SEAT_NAMES = ['north', 'east', 'south', 'west'];
+const sandbox = createSandbox('process');
+afterAll(() => sandbox.close());
+
+async function freePort(): Promise<number> {
+  const port = await allocatePort();
+  releasePort(port);
+  return port;
+}
+
+/** runArena for bridge (`reps` = boards per duplicate match) on a game server at `port`. */
+async function arena(bots: Array<{ id: string; dir: string }>, variant: string, extra: Partial<ArenaOptions> & { port?: number } = {}) {
+  const { port = await freePort(), ...rest } = extra;
+  const hosts = new GameServerPool({ ports: { [`bridge/${variant}`]: port } });
+  try {
+    return await runArena({
+      game: 'bridge', variant, bots, reps: 1, seed: 7, concurrency: 2,
+      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict', runDir: tempDir('catarena-bridge-'),
+      sandbox, hosts, startTimeoutMs: 15_000, ...rest,
+    });
+  } finally {
+    await hosts.closeAll();
+  }
+}
+
+/**
+ * A node bot: `answer(body, h)` (JS source; h hashes a string to a uint32) answers /get_action,
+ * `join(body)` → [status, body] answers /join_game. Each process logs its requests to
+ * requests-<port>.jsonl (both partners' processes share the folder).
+ */
+function scriptedBot(name: string, answer: string, join = '() => [200, { status: "joined" }]'): string {
+  const code = `const fs = require('fs');
+const crypto = require('crypto');
+const port = +process.argv[2];
+const h = (s) => crypto.createHash('sha256').update(String(s)).digest().readUInt32BE(0);
+const answer = ${answer};
+const join = ${join};
+require('http').createServer((q, s) => {
+  let b = '';
+  q.on('data', (c) => (b += c));
+  q.on('end', async () => {
+    s.setHeader('content-type', 'application/json');
+    if (q.url === '/health') return s.end('{"status":"ok"}');
+    let body = null;
+    try { body = JSON.parse(b); } catch {}
+    fs.appendFileSync('requests-' + port + '.jsonl', JSON.stringify({ path: q.url, content_type: q.headers['content-type'], body }) + '\\n');
+    if (q.url === '/join_game') { const [status, out] = join(body); s.statusCode = status; return s.end(JSON.stringify(out)); }
+    if (q.url === '/leave_game') return s.end('{"status":"left"}');
+    if (q.url !== '/get_action') { s.statusCode = 404; return s.end('{}'); }
+    const out = await answer(body, h);
+    s.end(typeof out === 'string' ? out : JSON.stringify(out));
+  });
+}).listen(port);
+`;
+  return botDir(name, '#!/bin/bash\ncd "$(dirname "$0")"\nexec node bot.cjs "$1"\n', { 'bot.cjs': code });
+}
+
+/**
+ * A legal action picked by a hash of `key` (JS expression over b = the request body): the lowest
+ * bid when nobody has bid (so boards are played), then pass 3 times in 4 or a random call; a
+ * random card or exchange. Wrapped as {"action": …}.
+ */
+const chooser = (key: string) => `(b, h) => {
+  const L = b.legal_actions, gs = b.game_state, key = ${key};
+  if (L[0].type === 'call') {
+    if (!gs.bidding.calls.some((c) => c.call_type === 'bid')) return { action: L[1] };
+    return { action: h(key) % 4 ? L[0] : L[h(key + '!') % L.length] };
+  }
+  return { action: L[h(key) % L.length] };
+}`;
+/** Seeded by game id and seat (and the progress of the board): differs between rooms. */
+const RANDOM = chooser("[b.game_id, b.player_id, gs.phase, gs.bidding.calls.length, gs.players[b.player_id].hand_size, gs.current_trick.length].join(':')");
+/** A pure function of the request minus the game id and the names: the same in both rooms. */
+const PURE = chooser('JSON.stringify({ ...gs, game_id: null, players: gs.players.map((p) => ({ ...p, name: null })), legal: b.legal_actions, seat: b.player_id })');
+
+type Logged = { path: string; content_type?: string; body: any; server_join?: any; server_legal?: any[] };
+function requestsOf(dir: string): Logged[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^requests-\d+\.jsonl$/.test(f))
+    .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Logged));
+}
+
+/** Flask bot with the game-server port written into its source, as CATArena bots hard-code 9030. */
+function flaskBridgeBot(port: number): string {
+  const source = fs.readFileSync(path.join(FIXTURES, 'catarena_bridge.py'), 'utf8').replace('__PORT__', String(port));
+  return botDir('flask_bridge', '#!/bin/bash\ncd "$(dirname "$0")"\nexec python3 catarena_bridge.py --port "$1"\n', { 'catarena_bridge.py': source });
+}
+
+describe("CATArena's request bodies", () => {
+  it('join_game and get_action shapes; only legitimately visible hands', async () => {
+    const dir = scriptedBot('rec', RANDOM);
+    const out = await arena([{ id: 'rec', dir }, { id: 'rnd', dir: scriptedBot('rnd', RANDOM) }], 'standard', { reps: 2 });
+    expect(out.results).toHaveLength(4);
+    for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+    const requests = requestsOf(dir);
+
+    const joins = requests.filter((q) => q.path === '/join_game');
+    expect(joins).toHaveLength(8); // 2 seats × 4 rooms
+    for (const j of joins) {
+      expect(j.content_type).toBe('application/json');
+      expect(Object.keys(j.body).sort()).toEqual(['game_id', 'player_id', 'player_name']);
+      expect(j.body.game_id).toMatch(/^bridge_[0-9a-f]{8}$/);
+      expect(j.body.player_name).toBe('rec');
+      expect([0, 1, 2, 3]).toContain(j.body.player_id);
+    }
+
+    const asks = requests.filter((q) => q.path === '/get_action').map((q) => q.body);
+    let dummyTurns = 0;
+    let afterLead = 0;
+    for (const b of asks) {
+      expect(Object.keys(b).sort()).toEqual(['game_id', 'game_state', 'legal_actions', 'player_id', 'position']);
+      expect(b.position).toBe(SEAT_NAMES[b.player_id]);
+      const gs = b.game_state;
+      expect(gs.game_id).toBe(b.game_id);
+      expect(gs.current_player_id).toBe(b.player_id);
+      expect(b.legal_actions.length).toBeGreaterThan(0);
+      expect(b.legal_actions.every((a: { type: string }) => a.type === (gs.phase === 'bidding' ? 'call' : 'play'))).toBe(true);
+      const played = 52 - gs.players.reduce((s: number, p: { hand_size: number }) => s + p.hand_size, 0);
+      const lead = gs.phase === 'playing' && played > 0;
+      const visible = new Set<number>([b.player_id]);
+      if (lead) {
+        visible.add(gs.dummy_id);
+        afterLead++;
+      }
+      if (lead && b.player_id === gs.dummy_id) {
+        visible.add(gs.declarer_id);
+        dummyTurns++;
+      }
+      for (const p of gs.players) {
+        if (visible.has(p.player_id)) {
+          expect(p.hand, `seat ${p.player_id} to ${b.player_id}`).toHaveLength(p.hand_size);
+          expect(p.hand_summary).toBeDefined();
+        } else {
+          expect(p.hand, `seat ${p.player_id} hidden from ${b.player_id}`).toBeUndefined();
+          expect(p.hand_summary).toBeUndefined();
+          expect(p.high_card_points).toBeUndefined();
+        }
+      }
+    }
+    expect(dummyTurns).toBeGreaterThan(0);
+    expect(afterLead).toBeGreaterThan(dummyTurns);
+    // Before the lead only the own hand: checked above for the auction and the opening lead.
+    expect(asks.some((b) => b.game_state.phase === 'bidding')).toBe(true);
+  });
+});
+
+describe.skipIf(!hasFlask())('a CATArena-shaped Flask bridge bot with a hard-coded server', () => {
+  for (const variant of ['standard', 'variant']) {
+    it(`joins the server, reads legal actions there and plays full boards (${variant})`, async () => {
+      const port = await freePort();
+      const dir = flaskBridgeBot(port);
+      const out = await arena([{ id: 'flask', dir }, { id: 'rnd', dir: scriptedBot('rnd', RANDOM) }], variant, { port, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
+      expect(out.results.map((r) => r.spec.duplicate!.room).sort()).toEqual(['closed', 'open']);
+      for (const r of out.results) {
+        expect(r.termination, r.reason).toBe('normal');
+        expect(r.plies).toBeGreaterThan(52);
+        expect(r.detail!.contract).not.toBeNull();
+      }
+      const requests = requestsOf(dir);
+      const joins = requests.filter((q) => q.path === '/join_game');
+      expect(joins).toHaveLength(4);
+      for (const j of joins) expect(j.server_join).toEqual({ status: 200, body: { game_id: j.body.game_id, player_id: j.body.player_id, player_name: 'flask_bridge', status: 'joined' } });
+      const asks = requests.filter((q) => q.path === '/get_action');
+      for (const q of asks) expect(q.server_legal).toEqual(q.body.legal_actions);
+      const kinds = new Set(asks.flatMap((q) => q.server_legal!.map((a: { type: string }) => a.type)));
+      expect([...kinds].sort()).toEqual(variant === 'variant' ? ['call', 'exchange', 'play'] : ['call', 'play']);
+      if (variant === 'variant') {
+        const exchanging = asks.find((q) => q.body.game_state.phase === 'exchanging')!.body.game_state;
+        expect(exchanging).toMatchObject({ suit_order: { suit_order: ['C', 'D', 'H', 'S'] }, card_exchange: expect.any(Object), my_exchange_request: null });
+        const playing = asks.filter((q) => q.body.game_state.phase === 'playing').map((q) => q.body.game_state);
+        for (const gs of playing) {
+          const own = [gs.current_player_id, (gs.current_player_id + 2) % 4].map(String).sort();
+          expect(Object.keys(gs.exchange_history.exchange_requests).sort()).toEqual(own);
+          expect(typeof gs.my_exchanged_card).toBe('string');
+        }
+      }
+    });
+  }
+});
+
+const RANDOM_REF = BUILTIN('random', 'bridge');
+describe.skipIf(!hasFlask() || !fs.existsSync(path.join(RANDOM_REF, 'bot.mjs')))('the reference random bot', () => {
+  it('plays the Flask bot to normal ends', async () => {
+    const port = await freePort();
+    const out = await arena([{ id: 'flask', dir: flaskBridgeBot(port) }, { id: 'random', dir: RANDOM_REF }], 'standard', { port, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
+    expect(out.results).toHaveLength(2);
+    for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+  });
+});
+
+/** Fails (in the bidding, when seated NS / EW) as `ns` / `ew` say: 'timeout', 'malformed', 'illegal', or null = plays. */
+function failingBot(name: string, ns: string, ew = 'null'): string {
+  return scriptedBot(
+    name,
+    `(b, h) => {
+  const mode = (b.player_id % 2 === 0 ? ${ns} : ${ew});
+  if (mode && b.game_state.phase === 'bidding') {
+    if (mode === 'timeout') return new Promise((r) => setTimeout(() => r({ action: b.legal_actions[0] }), 4000));
+    if (mode === 'malformed') return { pass: true };
+    if (mode === 'illegal') return { action: { type: 'call', call_type: 'bid', level: 8, suit: 'NT' } };
+  }
+  return (${RANDOM})(b, h);
+}`,
+  );
+}
+
+describe('failures', () => {
+  it('strict: the failing side forfeits the room, worth +3 IMPs to the other team', async () => {
+    // Board 1: timeout, board 2: malformed, board 3: illegal, each only when the bad team sits NS.
+    const bad = failingBot('bad', "({ 1: 'timeout', 2: 'malformed', 3: 'illegal' })[b.game_state.board_id]");
+    const out = await arena([{ id: 'bad', dir: bad }, { id: 'good', dir: scriptedBot('good', RANDOM) }], 'standard', { reps: 3, limits: { ...DEFAULT_LIMITS, moveMs: 1_500 } });
+    expect(out.results).toHaveLength(6);
+    const expected: Record<number, string> = { 1: 'timeout', 2: 'malformed', 3: 'illegal' };
+    for (const r of out.results) {
+      const d = r.spec.duplicate!;
+      if (d.room === 'closed') {
+        expect(r.termination, r.reason).toBe('normal');
+        continue;
+      }
+      expect(r.termination).toBe(expected[d.board]);
+      expect(r.spec.seats[r.offender!]).toBe('bad');
+      expect(r.scores).toEqual([0, 1, 0, 1]); // bad sits NS in the open room
+      expect(r.detail).toMatchObject({ ns_score: 0, forfeit: 'NS', board: d.board });
+    }
+    const [match] = duplicateMatchesOf(out.results);
+    expect(match!.teams).toEqual(['bad', 'good']);
+    expect(match!.boards.map((b) => b.imps)).toEqual([-3, -3, -3]);
+    expect(match!.boards.map((b) => b.forfeits)).toEqual([1, 2, 3].map(() => ({ open: 'bad', closed: undefined })));
+    expect(match!.imps).toBe(-9);
+    expect(match!.vp[1]).toBeGreaterThan(10);
+  });
+
+  it('catarena: an illegal call is a 0–0 board, a timeout gives the opponents 100', async () => {
+    // Illegal when NS (open room), timeout when EW (closed room).
+    const bad = failingBot('bad', "'illegal'", "'timeout'");
+    const out = await arena([{ id: 'bad', dir: bad }, { id: 'good', dir: scriptedBot('good', RANDOM) }], 'standard', { policy: 'catarena', limits: { ...DEFAULT_LIMITS, moveMs: 1_500 } });
+    const open = out.results.find((r) => r.spec.duplicate!.room === 'open')!;
+    const closed = out.results.find((r) => r.spec.duplicate!.room === 'closed')!;
+    expect(open.termination).toBe('illegal');
+    expect(open.reason).toMatch(/Invalid level or suit/);
+    expect(open.scores).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(open.detail).toMatchObject({ ns_score: 0 });
+    expect(closed.termination).toBe('timeout');
+    expect(closed.spec.seats[closed.offender!]).toBe('bad');
+    expect(closed.detail).toMatchObject({ ns_score: 100, forfeit: 'EW' }); // good sits NS in the closed room
+    const [match] = duplicateMatchesOf(out.results);
+    expect(match!.boards[0]).toMatchObject({ open: 0, closed: 100, imps: -3 }); // the recorded scores stand
+  });
+
+  it('a bot whose join_game fails still plays: no forfeit', async () => {
+    const sulky = scriptedBot('sulky', RANDOM, '() => [500, { error: "failed to join the game server" }]');
+    const out = await arena([{ id: 'sulky', dir: sulky }, { id: 'good', dir: scriptedBot('good', RANDOM) }], 'standard');
+    expect(out.results).toHaveLength(2);
+    for (const r of out.results) {
+      expect(r.termination, r.reason).toBe('normal');
+      r.spec.seats.forEach((id, seat) => expect(r.seatStats[seat]!.errors.join_failed ?? 0).toBe(id === 'sulky' ? 1 : 0));
+    }
+  });
+});
+
+describe('duplicate fairness', () => {
+  for (const variant of ['standard', 'variant']) {
+    it(`a deterministic bot against itself scores exactly 10 VP (${variant})`, async () => {
+      const out = await arena([{ id: 'A', dir: scriptedBot('A', PURE) }, { id: 'A2', dir: scriptedBot('A2', PURE) }], variant, { reps: 4, seed: 99 });
+      expect(out.results).toHaveLength(8);
+      for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+      const [match] = duplicateMatchesOf(out.results);
+      expect(match!.boards).toHaveLength(4);
+      for (const b of match!.boards) {
+        expect(b.open).toBe(b.closed);
+        expect(b.imps).toBe(0);
+      }
+      // Not trivially equal: boards were played to non-zero results.
+      expect(match!.boards.some((b) => b.open !== 0)).toBe(true);
+      expect(match!.vp).toEqual([10, 10]);
+      expect(duplicateGames(out.results, (id) => ({ agent: id, round: 1 })).map((g) => g.scoreA)).toEqual([0.5]);
+    });
+  }
+});
