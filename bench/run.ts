@@ -1,6 +1,6 @@
 // Benchmarks (not tests): orchestrator overhead per move and game throughput on this machine.
 //   npm run bench            all benchmarks
-//   npm run bench -- overhead|throughput|chess|holdem|sandboxes   (sandboxes: process vs docker)
+//   npm run bench -- overhead|throughput|chess|holdem|bridge|sandboxes   (sandboxes: process vs docker)
 //   npm run bench -- holdem-batch [--rounds R]   the paper-scale Hold'em batch (long; not in "all")
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { benchSandboxes } from './sandboxes.ts';
 import { benchChessPerft } from './chess-perft.ts';
 import { benchHoldemEval } from './holdem-eval.ts';
 import { benchHoldemBatch, benchHoldemEngine, benchHoldemWire } from './holdem-tables.ts';
+import { benchBridgeEngine, benchBridgeWire } from './bridge-boards.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const which = process.argv[2] ?? 'all';
@@ -22,6 +23,7 @@ if (which === 'all' || which === 'chess') results.chess = await benchChessPerft(
 if (which === 'all' || which === 'holdem') {
   results.holdem = { evaluator: await benchHoldemEval(), engine: benchHoldemEngine(), wire: await benchHoldemWire() };
 }
+if (which === 'all' || which === 'bridge') results.bridge = { engine: benchBridgeEngine(), wire: await benchBridgeWire() };
 if (which === 'holdem-batch') {
   const i = process.argv.indexOf('--rounds');
   results.holdemBatch = await benchHoldemBatch(i > 0 ? Number(process.argv[i + 1]) : 100);
