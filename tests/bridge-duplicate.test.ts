@@ -75,6 +75,12 @@ describe('IMPs and VPs', () => {
     expect(folded[0]!.seatStats[0]!.moves).toBe(6 * 2 * 15);
     const table = crossTable(results, ['A', 'B']);
     expect(table.find((r) => r.id === 'A')!.total).toEqual({ wins: 1, draws: 0, losses: 0 });
+    expect(table.find((r) => r.id === 'A')!.vs.B).toEqual({ wins: 1, draws: 0, losses: 0 });
+    // Equal results in both rooms: a 10–10 draw, per opponent too (the rooms' own places must not leak in).
+    const even = results.map((r) => ({ ...r, termination: 'normal' as const, offender: null, detail: { ns_score: 100 }, places: [1, 2, 1, 2] }));
+    const drawn = crossTable(even, ['A', 'B']).find((r) => r.id === 'A')!;
+    expect(drawn.total).toEqual({ wins: 0, draws: 1, losses: 0 });
+    expect(drawn.vs.B).toEqual({ wins: 0, draws: 1, losses: 0 });
   });
 
   it('under the catarena policy a failed room keeps its recorded score', () => {

@@ -11,6 +11,8 @@ import type { DevelopResult, Workspace } from '../agents/types.ts';
 import type { HeadToHead, RoundReport } from '../orchestrator/tourney/types.ts';
 import { createRng } from '../games/core/rng.ts';
 import { gomoku, type GomokuMove } from '../games/gomoku/rules.ts';
+import { bridge, type BridgeAction } from '../games/bridge/rules.ts';
+import { adapterFor } from '../games/registry.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 
 const ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-offline-'));
@@ -200,7 +202,7 @@ describe('errors', () => {
     const agent = createOfflineAgent('offline:cautious#2', 1);
     expect([agent.id, agent.kind]).toEqual(['cautious-2', 'offline:cautious']);
     expect(() => new OfflineAgent({ id: 'x', character: 'nope', seed: 1 })).toThrow(/available: cautious/);
-    await expect(agent.develop(workspace('cautious-2', 1, { game: 'bridge' }), BUDGET)).rejects.toThrow(/"bridge".*offline agents support: gomoku, chess, holdem/);
+    await expect(agent.develop(workspace('cautious-2', 1, { game: 'tiddlywinks' }), BUDGET)).rejects.toThrow(/"tiddlywinks".*offline agents support: gomoku, chess, holdem, bridge/);
   });
 });
 
@@ -447,6 +449,149 @@ describe('holdem', () => {
       const { params } = await develop('offline:imitator', 1, holdemWs('imitator', 2, previousRound({ cautious: { ...ref, depth: 4, simulations: 5000, timeBudgetMs: 2000 }, aggressive: HOLDEM_AGGRESSIVE, imitator: HOLDEM_CAUTIOUS }, rep3)));
       expect(params.depth).toBe(3);
       expect(params.simulations).toBeLessThanOrEqual(400);
+      expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
+    });
+  });
+});
+
+// ---- bridge -----------------------------------------------------------------------------------
+
+const bridgeWs = (agentId: string, round: number, over: Partial<Workspace> = {}) => workspace(agentId, round, { game: 'bridge', task: 'write a bridge bot', moveTimeoutMs: 10_000, ...over });
+const BRIDGE_CAUTIOUS = { aggression: 0.2, openMin: 13, overcallMin: 10, gameBonus: 26, doubleMargin: 4, slamMin: 34, leadStyle: 0, depth: 1, timeBudgetMs: 50, randomness: 0.2 };
+const BRIDGE_AGGRESSIVE = { aggression: 0.85, openMin: 10.8, overcallMin: 7.5, gameBonus: 23.5, doubleMargin: 2.2, slamMin: 31.5, leadStyle: 1, depth: 1, timeBudgetMs: 25, randomness: 0.4 };
+// The round's winner: distinctive values, so adopting them is visible.
+const BRIDGE_CHAMPION = { aggression: 0.45, openMin: 12.4, overcallMin: 9, gameBonus: 25.8, doubleMargin: 3.2, slamMin: 33.6, leadStyle: 1, depth: 2, timeBudgetMs: 45, randomness: 0.2 };
+const BRIDGE_KEYS = ['aggression', 'character', 'depth', 'doubleMargin', 'gameBonus', 'leadStyle', 'name', 'openMin', 'overcallMin', 'randomness', 'round', 'seed', 'slamMin', 'timeBudgetMs'];
+/** The bot's discipline knob: openMin rescaled to 0..1. */
+const discipline = (p: Params) => (p.openMin - 10) / 4;
+
+/** The real /get_action body for the seat to act after `moves` random legal actions of a seeded board. */
+function bridgeTurn(seed: number, variant: 'standard' | 'variant', stopAt: (s: ReturnType<typeof bridge.init>) => boolean) {
+  const rng = createRng(seed);
+  let state = bridge.init(variant, createRng(seed), { options: { board: 1 } });
+  while (!stopAt(state)) {
+    const legal = bridge.legalActions(state, state.toMove!);
+    const pick = state.phase === 'bidding' && rng.float() < 0.6 ? legal[0]! : legal[rng.int(0, legal.length - 1)]!;
+    state = bridge.apply(state, state.toMove!, pick);
+  }
+  const seat = state.toMove!;
+  const call = adapterFor('bridge').turn(state, seat, { gameId: 'bridge_offline1', gameServerUrl: 'http://localhost:9030', seatIds: ['a', 'b', 'a', 'b'] });
+  return { state, seat, body: call.body as { legal_actions: BridgeAction[] } };
+}
+
+describe('bridge', () => {
+  it('round 1: imperfect, fast bots shaped by character', async () => {
+    const p = async (spec: string, seed: number) => (await develop(spec, seed, bridgeWs(createOfflineAgent(spec, seed).id, 1))).params;
+    const [c, cAgain, c2, a, i] = await Promise.all([p('offline:cautious', 1), p('offline:cautious', 1), p('offline:cautious', 2), p('offline:aggressive', 1), p('offline:imitator', 1)]);
+    expect(cAgain).toEqual(c);
+    expect(c2).not.toEqual(c);
+    expect(a).not.toEqual(c);
+    expect(i).not.toEqual(a);
+    // Clearly different bots: the cautious one opens and overcalls sound and bids game late; the
+    // aggressive one opens light, competes, bids games light, doubles freely, leads long suits.
+    expect(discipline(c)).toBeGreaterThanOrEqual(c.aggression);
+    expect(a.aggression).toBeGreaterThan(discipline(a));
+    expect(c.openMin - a.openMin).toBeGreaterThan(1);
+    expect(a.aggression - c.aggression).toBeGreaterThan(0.25);
+    expect(c.overcallMin).toBeGreaterThan(a.overcallMin);
+    expect(c.gameBonus).toBeGreaterThan(a.gameBonus);
+    expect(c.doubleMargin).toBeGreaterThan(a.doubleMargin);
+    expect([c.leadStyle, a.leadStyle]).toEqual([0, 1]);
+    for (const q of [c, c2, a, i]) {
+      expect(Object.keys(q).sort()).toEqual(BRIDGE_KEYS);
+      expect(q.round).toBe(1);
+      expect(q.depth).toBeGreaterThanOrEqual(1);
+      expect(q.depth).toBeLessThanOrEqual(2); // deliberately imperfect: room to learn
+      expect(q.randomness).toBeGreaterThan(0);
+      expect(q.timeBudgetMs).toBeGreaterThanOrEqual(20);
+      expect(q.timeBudgetMs).toBeLessThanOrEqual(60);
+      expect(q.openMin).toBeGreaterThanOrEqual(10);
+      expect(q.openMin).toBeLessThanOrEqual(14);
+      expect(Number.isInteger(q.depth) && Number.isInteger(q.leadStyle)).toBe(true);
+    }
+  });
+
+  it('a round-1 bridge bot starts and answers a legal /get_action fast, in both rule sets', async () => {
+    const { res, params } = await develop('offline:aggressive', 3, bridgeWs('aggressive', 1));
+    for (const f of ['start_ai.sh', 'bot.mjs', 'strategy.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
+    expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/heuristic bridge bot/);
+    expect(res.cost.linesOfCode).toBeGreaterThan(100);
+    const child = await startBot(res.botDir);
+    try {
+      const url = `http://127.0.0.1:${child.port}`;
+      const info = await (await fetch(`${url}/info`)).json();
+      expect(info.name).toBe('aggressive');
+      expect(info.params).toMatchObject({ openMin: params.openMin, aggression: params.aggression, gameBonus: params.gameBonus, leadStyle: params.leadStyle, depth: params.depth });
+      const turns = [
+        bridgeTurn(1, 'standard', (s) => s.phase === 'bidding'),
+        bridgeTurn(2, 'standard', (s) => s.phase !== 'bidding' || s.calls.length >= 3),
+        bridgeTurn(3, 'standard', (s) => s.phase === 'finished' || s.tricks.length >= 2),
+        bridgeTurn(4, 'variant', (s) => s.phase !== 'bidding'),
+      ];
+      for (const { state, seat, body } of turns) {
+        if (state.phase === 'finished') continue;
+        const t0 = Date.now();
+        const r = await fetch(`${url}/get_action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(r.status).toBe(200);
+        expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
+        const { action } = await r.json();
+        expect(bridge.validate(state, seat, action), JSON.stringify(action)).toBeNull();
+      }
+    } finally {
+      process.kill(-child.proc.pid!, 'SIGTERM');
+    }
+  });
+
+  describe('round 2 learning', () => {
+    const rep = report(1, [['imitator', 0.75], ['aggressive', 0.5], ['cautious', 0.25]], [
+      ['imitator', 'aggressive', 0.75], ['imitator', 'cautious', 0.75], ['aggressive', 'cautious', 0.75],
+    ]);
+    const bots = { imitator: BRIDGE_CHAMPION, aggressive: BRIDGE_AGGRESSIVE, cautious: BRIDGE_CAUTIOUS };
+
+    it('imitator copies the top strategy’s params', async () => {
+      const rep2 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [
+        ['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75],
+      ]);
+      const { res, params } = await develop('offline:imitator', 1, bridgeWs('imitator', 2, previousRound({ cautious: BRIDGE_CHAMPION, aggressive: BRIDGE_AGGRESSIVE, imitator: BRIDGE_CAUTIOUS }, rep2)));
+      expect(params.depth).toBe(BRIDGE_CHAMPION.depth);
+      for (const k of ['aggression', 'openMin', 'overcallMin', 'gameBonus', 'doubleMargin', 'slamMin', 'timeBudgetMs'] as const) {
+        expect(Math.abs(params[k] / BRIDGE_CHAMPION[k] - 1), k).toBeLessThan(0.07);
+      }
+      expect(params.randomness).toBeLessThan(BRIDGE_CHAMPION.randomness);
+      expect(res.log).toMatch(/copying the top of the standings: cautious@r1/);
+      expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/cautious@r1/);
+    });
+
+    it('cautious moves toward the winner, keeps discipline ≥ aggression and never reasons with less', async () => {
+      const { res, params } = await develop('offline:cautious', 1, bridgeWs('cautious', 2, previousRound(bots, rep)));
+      const closer = (k: keyof typeof BRIDGE_CAUTIOUS) => expect(Math.abs(params[k] - BRIDGE_CHAMPION[k]), k).toBeLessThan(Math.abs(BRIDGE_CAUTIOUS[k] - BRIDGE_CHAMPION[k]));
+      closer('depth');
+      closer('gameBonus');
+      closer('overcallMin');
+      closer('openMin');
+      expect(discipline(params)).toBeGreaterThanOrEqual(params.aggression);
+      expect(params.depth).toBeGreaterThanOrEqual(BRIDGE_CAUTIOUS.depth);
+      expect(res.log).toMatch(/beaten by imitator@r1/);
+    });
+
+    it('aggressive counters what beat it, keeps aggression > discipline', async () => {
+      const { res, params } = await develop('offline:aggressive', 1, bridgeWs('aggressive', 2, previousRound(bots, rep)));
+      expect(params.depth).toBeGreaterThanOrEqual(BRIDGE_CHAMPION.depth);
+      expect(params.aggression).toBeGreaterThan(discipline(params));
+      // The champion is disciplined (discipline 0.6 ≥ aggression 0.45): compete harder, overcall lighter than halfway.
+      expect(params.aggression).toBeGreaterThan(BRIDGE_AGGRESSIVE.aggression);
+      expect(params.overcallMin).toBeLessThan(BRIDGE_CHAMPION.overcallMin);
+      expect(params.randomness).toBeLessThan(BRIDGE_AGGRESSIVE.randomness);
+      expect(res.log).toMatch(/imitator@r1 beat me/);
+      expect(res.log).toMatch(/it is disciplined/);
+    });
+
+    it('reads the reference bot’s params.json (no character fields) and out-of-range knobs', async () => {
+      const ref = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../games/bridge/bots/heuristic/params.json'), 'utf8'));
+      const rep3 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75]]);
+      const { params } = await develop('offline:imitator', 1, bridgeWs('imitator', 2, previousRound({ cautious: { ...ref, openMin: 30, depth: 9, timeBudgetMs: 2000 }, aggressive: BRIDGE_AGGRESSIVE, imitator: BRIDGE_CAUTIOUS }, rep3)));
+      expect(params.depth).toBe(3);
+      expect(params.openMin).toBeLessThanOrEqual(14);
       expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
     });
   });

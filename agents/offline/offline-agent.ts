@@ -1,8 +1,8 @@
-// OfflineAgent: develops a real heuristic Gomoku, chess or Hold'em bot without an LLM. Round 1 draws
-// parameters from its character's prior; later rounds learn from the workspace only
+// OfflineAgent: develops a real heuristic Gomoku, chess, Hold'em or bridge bot without an LLM.
+// Round 1 draws parameters from its character's prior; later rounds learn from the workspace only
 // (round_report.json and the previous round's params.json files), then copy the reference bot
 // (games/<game>/bots/heuristic) and write params + notes. Each game brings its knobs,
-// characters and bot as a GameKit (gomoku/kit.ts, chess/kit.ts, holdem/kit.ts).
+// characters and bot as a GameKit (gomoku/kit.ts, chess/kit.ts, holdem/kit.ts, bridge/kit.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts
 import type { RoundReport } from '../../orchestrator/tourney/types.ts';
 import { strategyId } from '../../orchestrator/tourney/types.ts';
 import { CHARACTER_NAMES, type CharacterName } from './characters/index.ts';
+import { BRIDGE_KIT } from './bridge/kit.ts';
 import { CHESS_KIT } from './chess/kit.ts';
 import type { GameKit } from './game-kit.ts';
 import { GOMOKU_KIT } from './gomoku/kit.ts';
@@ -20,7 +21,7 @@ import type { Character, FieldEntry } from './learning.ts';
 import type { Knobs, Range } from './param-space.ts';
 
 /** Games with a parameterised heuristic reference bot the offline agents can tune. */
-export const OFFLINE_GAMES = ['gomoku', 'chess', 'holdem'] as const;
+export const OFFLINE_GAMES = ['gomoku', 'chess', 'holdem', 'bridge'] as const;
 const CODE_EXT = /\.(sh|mjs|js|cjs|ts|py)$/;
 
 function referenceBotDir(game: string): string {
@@ -34,7 +35,7 @@ function referenceBotDir(game: string): string {
 const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAMES as readonly string[]).includes(name);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const KITS: Record<string, GameKit<any>> = { gomoku: GOMOKU_KIT, chess: CHESS_KIT, holdem: HOLDEM_KIT };
+const KITS: Record<string, GameKit<any>> = { gomoku: GOMOKU_KIT, chess: CHESS_KIT, holdem: HOLDEM_KIT, bridge: BRIDGE_KIT };
 
 /** File operations, counted: an offline agent's "tool calls". */
 class CountingFs {

@@ -29,7 +29,8 @@
 // * `exchange_history` lists only the asking seat's own side's exchange (CATArena's shows the
 //   cards the opponents gave away); the whole exchange is in GET history once the board is over;
 // * a player object's `tricks_won` counts the tricks that seat won (CATArena's is always 0);
-// * extra top-level fields: `declarer_id`, `dummy_id`.
+// * extra top-level fields: `declarer_id`, `dummy_id`, and `tricks_history` (the finished tricks,
+//   which every player saw played; CATArena bots ignore it).
 // The game server serves GET state?player_id= for arena games with that seat's hand only while
 // the seat is to act (that is when the arena is asking its bot), so a bot cannot read the other
 // seats' hands at leisure; self-play games show any seat's view.
@@ -156,6 +157,8 @@ export function stateBody(s: BridgeState, gameId: string, names: readonly string
     players: [0, 1, 2, 3].map((seat) => playerObject(s, seat, names, shown[seat] ?? null, dummy)),
     bidding: biddingBody(s),
     current_trick: s.trick.map(([seat, card]) => [seat, card]),
+    // Ours: the finished tricks (every player saw them played; CATArena's state has none).
+    tricks_history: trickHistory(s).map((t) => ({ trick_number: t.trick_number, cards: t.cards.map(([seat, card]) => [seat, card]), winner: t.winner })),
     tricks_won: [...s.tricksWon],
     score: scorePair(s),
     declarer_id: declarer,

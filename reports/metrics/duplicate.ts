@@ -107,8 +107,9 @@ export function foldDuplicates(results: readonly MatchResult[]): MatchResult[] {
       return stats;
     });
     const [va, vb] = m.vp;
+    const { places: _roomPlaces, standIns: _roomStandIns, ...rest } = first;
     return {
-      ...first,
+      ...rest,
       id: m.match,
       spec: { ...first.spec, seats: [...m.teams], duplicate: undefined, pairing: m.match },
       scores: [va / 20, vb / 20],
