@@ -210,3 +210,26 @@ describe("tourney: Hold'em batch tables", () => {
     expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/table win rates/i);
   }, 240_000);
 });
+
+describe('tourney: Bridge duplicate matches', () => {
+  it('plays both rooms of every board, fills W with VP / 20, and writes the duplicate report', async () => {
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 2, games: ['bridge'], variants: ['variant'], agents: ['offline:cautious', 'offline:aggressive'], reps: 2, concurrency: 2, bootstrapSamples: 50 });
+    const summary = await runTourney({ config, runDir });
+    const games = journalOf(runDir);
+    // Round 1: 1 pairing; round 2: 1 new pairing + 2 × 2 against round 1 → 6 matches × 2 boards × 2 rooms.
+    expect(games).toHaveLength(24);
+    for (const g of games) {
+      expect(g.termination, g.reason).toBe('normal');
+      expect(g.spec.seats[0]).toBe(g.spec.seats[2]);
+      expect(g.spec.seats[1]).toBe(g.spec.seats[3]);
+    }
+    const W = summary.tracks[0]!.W.W;
+    W.forEach((row, i) => row.forEach((v, j) => (i === j ? expect(v).toBeNull() : expect(v).not.toBeNull())));
+    for (let i = 0; i < W.length; i++) for (let j = 0; j < W.length; j++) if (i !== j) expect(W[i]![j]! + W[j]![i]!).toBeCloseTo(1, 9);
+    const logs = fs.readdirSync(path.join(runDir, 'tracks', 'bridge-variant', 'round_1', 'logs'));
+    expect(logs.some((f) => /^tournament_tournament_\d+\.json$/.test(f))).toBe(true);
+    const task = fs.readFileSync(path.join(runDir, 'tracks', 'bridge-variant', 'round_2', 'workspaces', 'cautious', 'TASK.md'), 'utf8');
+    expect(task).toMatch(/tournament_tournament_\*\.json/);
+  }, 240_000);
+});
