@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS } from '../orchestrator/match/types.ts';
 import { duplicateGames, duplicateMatchesOf } from '../reports/metrics/duplicate.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
-import { BUILTIN, botDir, hasFlask, tempDir } from './helpers/bots.ts';
+import { BUILTIN, botDir, hasFlask, SANDBOX_KINDS, tempDir } from './helpers/bots.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures', 'bots');
 const SEAT_NAMES = ['north', 'east', 'south', 'west'];
@@ -194,6 +194,21 @@ describe.skipIf(!hasFlask())('a CATArena-shaped Flask bridge bot with a hard-cod
       }
     });
   }
+});
+
+describe.skipIf(!SANDBOX_KINDS.includes('docker' as never))('the Docker sandbox', () => {
+  it('runs each partnership as two containers and plays both rooms to normal ends', async () => {
+    const docker = createSandbox('docker');
+    try {
+      const out = await arena([{ id: 'heuristic', dir: BUILTIN('heuristic', 'bridge') }, { id: 'random', dir: BUILTIN('random', 'bridge') }], 'variant', { sandbox: docker, reps: 2 });
+      expect(out.results).toHaveLength(4);
+      for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+      expect(out.bots.map((b) => b.id).sort()).toEqual(['heuristic', 'heuristic#2', 'random', 'random#2']);
+      for (const b of out.bots) expect(b.starts).toBe(1);
+    } finally {
+      await docker.close();
+    }
+  }, 120_000);
 });
 
 const RANDOM_REF = BUILTIN('random', 'bridge');
