@@ -6,6 +6,7 @@
 import { deriveSeed } from '../../games/core/rng.ts';
 import type { ForfeitPolicy } from '../../games/core/wire.ts';
 import type { MatchLimits, MatchSpec } from '../match/types.ts';
+import { pairings } from './round-robin.ts';
 
 export interface DuplicateOptions {
   game: string;
@@ -32,14 +33,10 @@ export function roomSeats(a: string, b: string, room: Room): string[] {
 }
 
 export function duplicateMatches(options: DuplicateOptions): MatchSpec[] {
-  const { entrants, boards, reps } = options;
+  const { boards, reps } = options;
   if (boards < 1) throw new Error(`boards must be at least 1, got ${boards}`);
   if (reps < 1) throw new Error(`reps must be at least 1, got ${reps}`);
-  const pairs: Array<[string, string]> = [];
-  for (let i = 0; i < entrants.length; i++) {
-    for (let j = i + 1; j < entrants.length; j++) pairs.push([entrants[i]!, entrants[j]!]);
-    for (const old of options.opponents ?? []) pairs.push([entrants[i]!, old]);
-  }
+  const pairs = pairings(options.entrants, options.opponents);
   const specs: MatchSpec[] = [];
   // Match-major: a stopped run has whole matches rather than one board of every match.
   for (let rep = 0; rep < reps; rep++) {

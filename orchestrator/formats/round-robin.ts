@@ -21,16 +21,24 @@ export interface RoundRobinOptions {
   options?: Record<string, string | number>;
 }
 
-export function roundRobin(options: RoundRobinOptions): MatchSpec[] {
-  const { entrants, reps } = options;
-  if (reps < 1) throw new Error(`reps must be at least 1, got ${reps}`);
-  const unique = new Set([...entrants, ...(options.opponents ?? [])]);
-  if (unique.size !== entrants.length + (options.opponents?.length ?? 0)) throw new Error('strategy ids must be unique');
+/**
+ * Every pairing of a round: entrants against each other and each entrant against every opponent
+ * (earlier rounds' strategies, which do not play each other again). Throws on repeated ids.
+ */
+export function pairings(entrants: readonly string[], opponents: readonly string[] = []): Array<[string, string]> {
+  if (new Set([...entrants, ...opponents]).size !== entrants.length + opponents.length) throw new Error('strategy ids must be unique');
   const pairs: Array<[string, string]> = [];
   for (let i = 0; i < entrants.length; i++) {
     for (let j = i + 1; j < entrants.length; j++) pairs.push([entrants[i]!, entrants[j]!]);
-    for (const old of options.opponents ?? []) pairs.push([entrants[i]!, old]);
+    for (const old of opponents) pairs.push([entrants[i]!, old]);
   }
+  return pairs;
+}
+
+export function roundRobin(options: RoundRobinOptions): MatchSpec[] {
+  const { reps } = options;
+  if (reps < 1) throw new Error(`reps must be at least 1, got ${reps}`);
+  const pairs = pairings(options.entrants, options.opponents);
   // Repetition-major order: every pairing progresses evenly, so a stopped run is balanced.
   const specs: MatchSpec[] = [];
   for (let rep = 0; rep < reps; rep++) {
