@@ -3,62 +3,31 @@
 // rules engine (games/bridge/rules.ts) in the CATArena state shape: random deals walked with
 // random legal actions for the fuzz, hand-built positions for the heuristic's bidding and play,
 // and whole boards played by the heuristic bot at all four seats, in two "rooms".
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardObject, highCardPoints, SEAT_LETTERS, SEAT_NAMES, type Card, type Seat } from '../games/bridge/cards.ts';
 import { bridge, boardFromDeal, type BridgeAction, type BridgeState, type BridgeVariant } from '../games/bridge/rules.ts';
 import { createRng, type Rng } from '../games/core/rng.ts';
-import { allocatePort } from '../sandbox/ports.ts';
+import { BotProcesses, postJson } from './helpers/bot-process.ts';
 import { tempDir } from './helpers/bots.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BOTS = path.join(ROOT, 'games', 'bridge', 'bots');
 
-const children: ChildProcess[] = [];
-const temps: string[] = [];
+const bots = new BotProcesses();
 let heuristic = '';
 let random = '';
 /** The heuristic bot with out-of-range params (clamped) and the aggressive lead style. */
 let odd = '';
 
-async function startBot(dir: string, env: Record<string, string> = {}): Promise<string> {
-  const port = await allocatePort();
-  const child = spawn('bash', [path.join(dir, 'start_ai.sh'), String(port)], {
-    cwd: dir,
-    detached: true, // own process group, so afterAll can kill everything it started
-    stdio: 'ignore',
-    env: { ...process.env, ...env },
-  });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) return url;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${dir} did not come up`);
-}
-
-async function post(url: string, body: unknown, route = '/get_action'): Promise<{ status: number; json: any; ms: number }> {
-  const t0 = performance.now();
-  const res = await fetch(`${url}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const json = await res.json();
-  return { status: res.status, json, ms: performance.now() - t0 };
-}
+const startBot = bots.start.bind(bots);
+const post = (url: string, body: unknown, route = '/get_action') => postJson(url, route, body);
 
 beforeAll(async () => {
   const paramsFile = path.join(tempDir('bridge-params-'), 'odd.json');
-  temps.push(path.dirname(paramsFile));
+  bots.removeLater(path.dirname(paramsFile));
   fs.writeFileSync(paramsFile, JSON.stringify({ name: 'odd', openMin: 3, overcallMin: 'x', gameBonus: 99, slamMin: 20, leadStyle: 1, aggression: 2, randomness: 0.5 }));
   [heuristic, random, odd] = await Promise.all([
     startBot(path.join(BOTS, 'heuristic')),
@@ -67,16 +36,7 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(() => {
-  for (const child of children) {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => bots.stopAll());
 
 // ---- request bodies in CATArena's shape ------------------------------------------------------
 

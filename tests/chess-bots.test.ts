@@ -1,7 +1,6 @@
 // The reference chess bots (games/chess/bots/{random,heuristic}) as real processes speaking
 // CATArena's chess protocol over HTTP, a stand-in game server for the variant's obstacles, and
 // heuristic-vs-random games played in-process through the rules engine.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
@@ -11,13 +10,14 @@ import * as core from '../games/chess/engine/chess-core.mjs';
 import { createRng } from '../games/core/rng.ts';
 import { chess, legalUci, type ChessState } from '../games/chess/rules.ts';
 import { allocatePort } from '../sandbox/ports.ts';
+import { BotProcesses, postJson as post } from './helpers/bot-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BOTS = path.join(ROOT, 'games', 'chess', 'bots');
 const HEURISTIC_BUDGET: number = JSON.parse(fs.readFileSync(path.join(BOTS, 'heuristic', 'params.json'), 'utf8')).timeBudgetMs;
 const SLACK_MS = 300;
 
-const children: ChildProcess[] = [];
+const bots = new BotProcesses();
 let gameServer: http.Server | undefined;
 let gameServerUrl = '';
 /** Stand-in for CATArena's variant server: only GET /games/{id}/state, with the obstacles. */
@@ -26,37 +26,7 @@ const stateRequests: string[] = [];
 let heuristic = '';
 let random = '';
 
-async function startBot(name: string, env: Record<string, string> = {}): Promise<string> {
-  const port = await allocatePort();
-  const child = spawn('bash', [path.join(BOTS, name, 'start_ai.sh'), String(port)], {
-    detached: true, // own process group, so afterAll can kill everything it started
-    stdio: 'ignore',
-    env: { ...process.env, ...env },
-  });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) return url;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} bot did not become healthy`);
-}
-
-async function post(url: string, route: string, body: unknown): Promise<{ status: number; json: any; ms: number }> {
-  const t0 = Date.now();
-  const res = await fetch(`${url}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const json = await res.json();
-  return { status: res.status, json, ms: Date.now() - t0 };
-}
+const startBot = (name: string, env: Record<string, string> = {}) => bots.start(path.join(BOTS, name), env);
 
 /** Asks a bot for a move; asserts 200, a legal move (per chess-core) and the time limit. */
 async function ask(url: string, fen: string, gameId = 'chess_test0001', obstacles: string[] = [], limitMs = HEURISTIC_BUDGET + SLACK_MS): Promise<string> {
@@ -88,13 +58,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
+  bots.stopAll();
   await new Promise((r) => (gameServer ? gameServer.close(r) : r(null)));
 });
 

@@ -1,5 +1,4 @@
 // The reference Gomoku bots as real processes speaking CATArena's bot protocol over HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
@@ -7,42 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../games/core/rng.ts';
 import { gomoku, type GomokuMove, type GomokuState } from '../games/gomoku/rules.ts';
-import { allocatePort } from '../sandbox/ports.ts';
+import { BotProcesses, postJson as post } from './helpers/bot-process.ts';
 
 const BOTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'games', 'gomoku', 'bots');
 
-const children: ChildProcess[] = [];
-
-async function startBot(name: string, env: Record<string, string> = {}): Promise<string> {
-  const port = await allocatePort();
-  const child = spawn('bash', [join(BOTS, name, 'start_ai.sh'), String(port)], {
-    detached: true, // own process group, so afterAll can kill everything it started
-    stdio: 'ignore',
-    env: { ...process.env, ...env },
-  });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.status === 200) return url;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} bot did not become healthy`);
-}
-
-async function post(url: string, path: string, body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: res.status, json: await res.json() };
-}
+const bots = new BotProcesses();
+const startBot = (name: string, env: Record<string, string> = {}) => bots.start(join(BOTS, name), env);
 
 /** A 15×15 board with the given black and white stones. */
 function boardWith(black: GomokuMove[], white: GomokuMove[]): number[][] {
@@ -74,13 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
+  bots.stopAll();
   await new Promise((r) => gameServer?.close(r));
 });
 

@@ -3,9 +3,7 @@
 // (equity.mjs) cross-checked against games/holdem/evaluator.ts; heads-up hands against the random
 // bot through the one-hand rules engine; and the CATArena-shaped Flask fixture, which has no
 // /health route.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +11,7 @@ import { createRng, type Rng } from '../games/core/rng.ts';
 import { deck as deckOf, type HoldemVariant } from '../games/holdem/cards.ts';
 import { compareHands, evaluate7 } from '../games/holdem/evaluator.ts';
 import { applyAction, startHand, validActions, type HandState } from '../games/holdem/hand.ts';
-import { allocatePort } from '../sandbox/ports.ts';
+import { BotProcesses, postJson, waitFor } from './helpers/bot-process.ts';
 import { flaskHoldemBot, hasFlask, tempDir } from './helpers/bots.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -29,67 +27,19 @@ interface Equity {
 }
 let eq: Equity;
 
-const children: ChildProcess[] = [];
-/** Temp folders to remove at the end. */
-const temps: string[] = [];
+const bots = new BotProcesses();
 let heuristic = '';
 let random = '';
 /** The heuristic bot with tight, noise-free, bluff-free params. */
 let tight = '';
 
-async function waitFor(probe: () => Promise<boolean>, what: string): Promise<void> {
-  const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    try {
-      if (await probe()) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} did not come up`);
-}
-
-async function startBot(dir: string, env: Record<string, string> = {}, probe: 'http' | 'tcp' = 'http'): Promise<string> {
-  const port = await allocatePort();
-  const child = spawn('bash', [path.join(dir, 'start_ai.sh'), String(port)], {
-    cwd: dir,
-    detached: true, // own process group, so afterAll can kill everything it started
-    stdio: 'ignore',
-    env: { ...process.env, ...env },
-  });
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    probe === 'http'
-      ? async () => (await fetch(`${url}/health`)).status === 200
-      : () => new Promise<boolean>((resolve) => {
-        const sock = net.connect(port, '127.0.0.1', () => {
-          sock.destroy();
-          resolve(true);
-        });
-        sock.on('error', () => resolve(false));
-      }),
-    dir,
-  );
-  return url;
-}
-
-async function post(url: string, body: unknown, route = '/action'): Promise<{ status: number; json: any; ms: number }> {
-  const t0 = performance.now();
-  const res = await fetch(`${url}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const json = await res.json();
-  return { status: res.status, json, ms: performance.now() - t0 };
-}
+const startBot = bots.start.bind(bots);
+const post = (url: string, body: unknown, route = '/action') => postJson(url, route, body);
 
 beforeAll(async () => {
   eq = (await import(pathToFileURL(path.join(BOTS, 'heuristic', 'equity.mjs')).href)) as Equity;
   const paramsFile = path.join(tempDir('holdem-params-'), 'tight.json');
-  temps.push(path.dirname(paramsFile));
+  bots.removeLater(path.dirname(paramsFile));
   fs.writeFileSync(paramsFile, JSON.stringify({ name: 'tight', tightness: 0.9, aggression: 0.5, bluff: 0, randomness: 0, simulations: 2000, timeBudgetMs: 200 }));
   [heuristic, random, tight] = await Promise.all([
     startBot(path.join(BOTS, 'heuristic')),
@@ -98,16 +48,7 @@ beforeAll(async () => {
   ]);
 });
 
-afterAll(() => {
-  for (const child of children) {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => bots.stopAll());
 
 // ---- request bodies --------------------------------------------------------------------------
 
@@ -497,7 +438,7 @@ describe('heads-up against the random bot', () => {
 describe('CATArena-shaped Flask Hold\'em bot', () => {
   it.skipIf(!hasFlask())('starts with --port, answers /action with an integer amount, and has no /health (TCP health only)', async () => {
     const dir = flaskHoldemBot();
-    temps.push(path.dirname(dir));
+    bots.removeLater(path.dirname(dir));
     const url = await startBot(dir, { BOT_SEED: '3' }, 'tcp');
     // Flask may accept TCP before it serves: the first request is retried briefly.
     const b = body({ me: { id: 'demo1', chips: 2000, bet: 0, hole: ['Jc', 'Ac'] }, others: [{ id: 'sb', chips: 1990, bet: 10, sb: true }], currentBet: 20, pot: 30 });

@@ -1,6 +1,5 @@
 // Offline reference agents: real workspaces in temp dirs, real bots started over HTTP, and a
 // measurement that learning over two rounds makes a character's bot stronger.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,7 @@ import { createRng } from '../games/core/rng.ts';
 import { gomoku, type GomokuMove } from '../games/gomoku/rules.ts';
 import { bridge, type BridgeAction } from '../games/bridge/rules.ts';
 import { adapterFor } from '../games/registry.ts';
-import { allocatePort } from '../sandbox/ports.ts';
+import { BotProcesses } from './helpers/bot-process.ts';
 
 const ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-offline-'));
 const HEURISTIC = path.resolve(import.meta.dirname, '../games/gomoku/bots/heuristic');
@@ -127,7 +126,7 @@ describe('round 1', () => {
       const [i, j] = (await r.json()).move as GomokuMove;
       expect(board[i]?.[j]).toBe(0);
     } finally {
-      process.kill(-child.proc.pid!, 'SIGTERM');
+      child.stop();
     }
   });
 });
@@ -250,7 +249,7 @@ describe('chess', () => {
       expect(chess.validate(state, 0, (await r.json()).move)).toBeNull();
       expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
     } finally {
-      process.kill(-child.proc.pid!, 'SIGTERM');
+      child.stop();
     }
   });
 
@@ -394,8 +393,8 @@ describe('holdem', () => {
       expect(c.filter((x) => x === 'raise')).toHaveLength(0);
       expect(a.filter((x) => x === 'fold').length).toBeLessThan(c.filter((x) => x === 'fold').length);
     } finally {
-      process.kill(-aggressiveChild.proc.pid!, 'SIGTERM');
-      process.kill(-cautiousChild.proc.pid!, 'SIGTERM');
+      aggressiveChild.stop();
+      cautiousChild.stop();
     }
   });
 
@@ -538,7 +537,7 @@ describe('bridge', () => {
         expect(bridge.validate(state, seat, action), JSON.stringify(action)).toBeNull();
       }
     } finally {
-      process.kill(-child.proc.pid!, 'SIGTERM');
+      child.stop();
     }
   });
 
@@ -675,28 +674,14 @@ describe('learning, measured', () => {
 
 // ---- bot processes ----
 
-const started: ChildProcess[] = [];
+const bots = new BotProcesses();
 afterAll(() => {
-  for (const c of started) {
-    try {
-      process.kill(-c.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
+  bots.stopAll();
   fs.rmSync(ROOT, { recursive: true, force: true });
 });
 
-async function startBot(dir: string): Promise<{ proc: ChildProcess; port: number }> {
-  const port = await allocatePort();
-  const proc = spawn('bash', [path.join(dir, 'start_ai.sh'), String(port)], { detached: true, stdio: 'ignore' });
-  started.push(proc);
-  for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).status === 200) return { proc, port };
-    } catch {
-      // not listening yet
-    }
-  }
-  throw new Error(`bot in ${dir} did not become healthy`);
+/** Starts the bot in `dir` (killed in afterAll at the latest); `stop()` kills it now. */
+async function startBot(dir: string): Promise<{ port: number; stop: () => void }> {
+  const url = await bots.start(dir);
+  return { port: Number(new URL(url).port), stop: () => bots.stop(url) };
 }
