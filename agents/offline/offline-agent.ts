@@ -14,6 +14,7 @@ import { CHARACTER_NAMES, type CharacterName } from './characters/index.ts';
 import { BRIDGE_KIT } from './bridge/kit.ts';
 import { CHESS_KIT } from './chess/kit.ts';
 import type { GameKit } from './game-kit.ts';
+import { linesOfCode } from '../lines-of-code.ts';
 import { GOMOKU_KIT } from './gomoku/kit.ts';
 import { HOLDEM_KIT } from './holdem/kit.ts';
 import { clampKnobs, drawFromPrior, fmt, mutate, settle } from './knob-ops.ts';
@@ -22,7 +23,6 @@ import type { Knobs, Range } from './param-space.ts';
 
 /** Games with a parameterised heuristic reference bot the offline agents can tune. */
 export const OFFLINE_GAMES = ['gomoku', 'chess', 'holdem', 'bridge'] as const;
-const CODE_EXT = /\.(sh|mjs|js|cjs|ts|py)$/;
 
 function referenceBotDir(game: string): string {
   const dir = fileURLToPath(new URL(`../../games/${game}/bots/heuristic/`, import.meta.url));
@@ -126,13 +126,9 @@ export class OfflineAgent implements Agent {
       kit.about, '',
     ].join('\n'));
 
-    let linesOfCode = 0;
-    for (const f of fs.readdirSync(ws.outputDir)) {
-      if (CODE_EXT.test(f)) linesOfCode += fs.readFileSync(path.join(ws.outputDir, f), 'utf8').split('\n').filter((l) => l.trim()).length;
-    }
     return {
       botDir: ws.outputDir,
-      cost: { wallMs: Date.now() - t0, toolCalls: io.ops, tokens: null, linesOfCode },
+      cost: { wallMs: Date.now() - t0, toolCalls: io.ops, tokens: null, linesOfCode: await linesOfCode(ws.outputDir) },
       log: log.join('\n'),
     };
   }

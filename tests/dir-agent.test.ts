@@ -1,0 +1,37 @@
+// dir:<path> agents: a fixed bot folder or one folder per round, entered into a real tourney.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../agents/registry.ts';
+import { resolveConfig } from '../orchestrator/tourney/config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { BUILTIN, tempDir } from './helpers/bots.ts';
+
+describe('dir agents', () => {
+  it('enter a fixed bot every round, or the latest round_<n> folder at or before the round', async () => {
+    const perRound = path.join(tempDir(), 'versions');
+    fs.cpSync(BUILTIN('random'), path.join(perRound, 'round_1'), { recursive: true });
+    fs.cpSync(BUILTIN('heuristic'), path.join(perRound, 'round_2'), { recursive: true });
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 3, variants: ['standard'], agents: [`dir:${BUILTIN('heuristic')}#fixed`, `dir:${perRound}`], concurrency: 2, bootstrapSamples: 50 });
+    const summary = await runTourney({ config, runDir });
+    expect(summary.tracks[0]!.agents).toEqual(['fixed', 'versions']);
+    const strat = (agent: string, round: number) => path.join(runDir, 'tracks', 'gomoku-standard', `round_${round}`, 'strategies', agent);
+    expect(fs.existsSync(path.join(strat('versions', 1), 'bot.mjs'))).toBe(true);
+    expect(fs.readFileSync(path.join(strat('versions', 1), 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(BUILTIN('random'), 'bot.mjs'), 'utf8'));
+    // Round 3 has no folder: round 2's is entered again.
+    expect(fs.readFileSync(path.join(strat('versions', 3), 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(BUILTIN('heuristic'), 'bot.mjs'), 'utf8'));
+    expect(fs.readFileSync(`${strat('versions', 3)}.build.log`, 'utf8')).toMatch(/round_2 \(no round_3/);
+    for (const s of summary.tracks[0]!.strategies) expect(s.status).toBe('ok');
+    const record = JSON.parse(fs.readFileSync(`${strat('fixed', 1)}.strategy.json`, 'utf8'));
+    expect(record.cost.linesOfCode).toBeGreaterThan(100);
+    expect(record.cost.tokens).toBeNull();
+  }, 180_000);
+
+  it('reject a missing folder or one without a bot, and name the agent kinds for a bad spec', () => {
+    expect(() => createAgent('dir:/nonexistent/bot', 1)).toThrow(/is not a folder/);
+    expect(() => createAgent(`dir:${tempDir()}`, 1)).toThrow(/neither start_ai.sh nor round_<n>/);
+    expect(() => createAgent('wizard:merlin', 1)).toThrow(/offline:<character>.*dir:<path>.*builtin:<provider>\/<model>/);
+    expect(() => createAgent('codex', 1)).toThrow(/not available in this build yet/);
+  });
+});
