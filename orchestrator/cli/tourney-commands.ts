@@ -1,5 +1,6 @@
 // tourney and report: the iterative tournament and its reports.
 import path from 'node:path';
+import { AGENT_SPEC_HELP } from '../../agents/registry.ts';
 import { Command, Option } from 'commander';
 import { renderLeaderboard } from '../../reports/markdown.ts';
 import { createProgress, formatSeconds } from '../progress.ts';
@@ -53,7 +54,7 @@ export function registerTourneyCommands(program: Command): void {
     .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
     .option('-g, --games <list>', 'games, comma-separated (default gomoku)')
     .option('--variants <list>', 'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard')
-    .option('-a, --agents <list>', 'agents, e.g. offline:cautious,offline:aggressive,offline:imitator (offline:<kind>#2 for a second one)')
+    .option('-a, --agents <list>', `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`)
     .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (default 1); holdem: table rounds per table (default 8, paper 100)', intOption(1))
     .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256))
     .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
