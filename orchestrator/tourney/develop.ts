@@ -7,7 +7,7 @@ import { buildWorkspace, copyTree } from '../../agents/workspace.ts';
 import type { Agent, CostRecord } from '../../agents/types.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
-import { startProblems, validateBot } from '../validate.ts';
+import { startProblems, validateBot, type ValidationReport } from '../validate.ts';
 import { hashDir, saveRecord } from './strategy-store.ts';
 import { strategyId, type StrategyRecord, type TrackId } from './types.ts';
 
@@ -58,6 +58,13 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
       gameServerUrl: host.url,
       previous: step.previous,
     });
+    // Agents may test their bot as the arena will before handing it in (the built-in agent's
+    // test_bot tool): the same validation as below, on the workspace's output folder.
+    let checks = 0;
+    workspace.check = async () => {
+      const report = await validateBot({ dir: workspace.outputDir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, logFile: path.join(workspace.dir, `.check-${++checks}.log`) });
+      return { ok: report.ok, report: validationText(report) };
+    };
     const started = Date.now();
     const result = await withTimeout(agent.develop(workspace, { wallMs: step.developTimeoutMs }), step.developTimeoutMs, `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`);
     record.cost = { ...result.cost, wallMs: result.cost.wallMs || Date.now() - started };
@@ -72,7 +79,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     }
     const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, logFile: `${dir}.validate.log` });
     record.validation = validation;
-    log.push(`## validation: ${validation.ok ? 'passed' : 'FAILED'}`, ...validation.probes.map((p) => `- ${p.ok ? 'ok' : 'FAIL'} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`), ...startProblems(validation).map((p) => `- ${p}`));
+    log.push(validationText(validation));
     if (!validation.ok) throw new Error(`validation failed: ${validation.problems[0] ?? 'no legal answer'}`);
     record.status = 'ok';
   } catch (err) {
@@ -84,6 +91,14 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
   record.buildLog = `${log.join('\n')}\n`;
   await saveRecord(record);
   return record;
+}
+
+/** A validation report in words: what the build log and an agent's test_bot tool show. */
+export function validationText(v: ValidationReport): string {
+  const lines = [`## validation: ${v.ok ? 'passed' : 'FAILED'}`];
+  lines.push(...v.probes.map((p) => `- ${p.ok ? 'ok' : 'FAIL'} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`), ...startProblems(v).map((p) => `- ${p}`));
+  if (!v.ok && v.logTail.trim()) lines.push('--- bot output (last lines) ---', ...v.logTail.trimEnd().split('\n').slice(-15));
+  return lines.join('\n');
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
