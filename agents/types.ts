@@ -25,6 +25,12 @@ export interface Workspace {
   moveTimeoutMs: number;
   /** Seed for agents that make random choices (different seeds → different agents). */
   seed: number;
+  /**
+   * Start the bot in the output folder and probe it as the arena will (health, join, legal moves
+   * on test positions); `report` explains any problem in words. Provided by the orchestrator;
+   * agents may call it while developing and to judge whether an attempt produced a runnable bot.
+   */
+  check?: () => Promise<{ ok: boolean; report: string }>;
 }
 
 export interface DevelopBudget {

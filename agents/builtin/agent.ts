@@ -1,0 +1,303 @@
+// BuiltinAgent: the paper's "minimal agent". One LLM in an AI SDK tool loop (list, read, write,
+// run, test, finish) over the round workspace, with the task as its system prompt. Budgets:
+// steps, total tokens and wall time. An attempt fails when the loop errors or leaves no runnable
+// bot (no start_ai.sh, or workspace.check() fails); up to 3 attempts with the primary model, then
+// up to 3 with the fallback model, then it gives up and returns what exists (the orchestrator
+// records a failed build).
+import fs from 'node:fs';
+import path from 'node:path';
+import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
+import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts';
+import { linesOfCode } from '../lines-of-code.ts';
+import { parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
+import { createTools, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
+
+export type BuiltinTrack = 'standard' | 'ml' | 'multilang-js' | 'multilang-go';
+export const BUILTIN_TRACKS: readonly BuiltinTrack[] = ['standard', 'ml', 'multilang-js', 'multilang-go'];
+
+export interface BuiltinAgentOptions {
+  /** Primary model, `<provider>/<model>` (see models.ts). */
+  model: string;
+  /** Model for attempts 4–6, after the primary failed 3 times. */
+  fallback?: string;
+  /** Agent id (folder and strategy names); default: derived from the model name. */
+  id?: string;
+  /** Prompt variant: the standard task, the ML track, or another language (multilang). */
+  track?: BuiltinTrack;
+  /** Token budget (input + output, all attempts together). Default 400k. */
+  maxTotalTokens?: number;
+  /** Steps per attempt when the budget does not set maxSteps. Default 40. */
+  maxSteps?: number;
+  /** Attempts per model. Default 3. */
+  attemptsPerModel?: number;
+  /** Upper bound on one run_command. Default 120 s. */
+  commandTimeoutCapMs?: number;
+  /** HTTP retries per request inside the SDK (429, 5xx). Default 2. */
+  maxRetries?: number;
+  /** Where the tools execute; default a ProcessAgentSandbox on the workspace folder. */
+  sandbox?: (workspace: Workspace) => AgentSandbox | Promise<AgentSandbox>;
+  /** Where API keys and base URLs are read from (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+export const BUILTIN_DEFAULTS = {
+  maxTotalTokens: 400_000,
+  maxSteps: 40,
+  attemptsPerModel: 3,
+  commandTimeoutCapMs: 120_000,
+  maxRetries: 2,
+} as const;
+
+/** The sentence each track appends to the task (our words for the paper's track prompts). */
+export const TRACK_NOTES: Record<BuiltinTrack, string> = {
+  standard: '',
+  ml:
+    'ML track: you may use machine-learning methods (numpy, or scikit-learn-style techniques you implement yourself, e.g. weights fitted by self-play) ' +
+    'in the bot, but train everything here yourself: no downloaded or pretrained models and no external AI service.',
+  'multilang-js': 'Language: develop the bot in JavaScript for Node.js (built-in modules only); start_ai.sh runs it with `node`.',
+  'multilang-go': 'Language: develop the bot in Go (standard library only); start_ai.sh builds and runs it.',
+};
+
+/** `openai/gpt-4o-mini` → `gpt-4o-mini`: a name safe for folders and strategy ids. */
+export function deriveAgentId(modelSpec: string): string {
+  const name = parseModelSpec(modelSpec).modelId.split('/').pop()!;
+  return name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'builtin';
+}
+
+
+/** Non-blank lines of code files in dir, recursively. */
+export interface PromptLimits {
+  maxSteps: number;
+  maxTotalTokens: number;
+  wallMs: number;
+}
+
+/** The system prompt: the task (workspace.task), the track's sentence, and how to use the tools. */
+export function systemPrompt(ws: Workspace, track: BuiltinTrack, limits: PromptLimits): string {
+  const out = `./${path.relative(ws.dir, ws.outputDir)}`;
+  const note = TRACK_NOTES[track];
+  return [
+    ws.task.trimEnd(),
+    ...(note ? ['', note] : []),
+    '',
+    '## How to work',
+    'You act only through tools. Paths are relative to the workspace root (the folder with TASK.md); nothing outside it is reachable.',
+    '- list_files and read_file: read the environment (README.md, develop_instruction.md, the protocol, the sample bot in AI_example/) and, from round 2, last_round/ and logs/.',
+    `- write_file: write your bot into ${out}/ (start_ai.sh and its code). Always write complete files.`,
+    '- run_command: bash in the workspace root for quick checks; anything left in the background is killed when the command returns.',
+    '- test_bot: starts your bot and plays test positions against the arena, as the tournament will. Fix every problem it reports.',
+    '- finish: call it once test_bot passes, with a short summary. Nothing runs after it.',
+    `Limits: at most ${limits.maxSteps} steps, about ${Math.round(limits.maxTotalTokens / 1000)}k tokens and ${Math.round(limits.wallMs / 60_000) || '<1'} min. ` +
+      'Get a simple working bot in place early, test it, then make it stronger.',
+  ].join('\n');
+}
+
+const oneLine = (s: string, n = 300) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n)}…` : t;
+};
+
+/** An error from the loop in one line: HTTP status and response body for API errors. */
+function describeError(err: unknown): string {
+  if (RetryError.isInstance(err)) return `${describeError(err.lastError)} (after ${err.errors.length} tries)`;
+  if (APICallError.isInstance(err)) {
+    const status = err.statusCode ? `HTTP ${err.statusCode} ` : '';
+    const body = err.responseBody ? `: ${oneLine(err.responseBody, 200)}` : '';
+    return `${status}${err.name}: ${oneLine(err.message, 200)}${body}`;
+  }
+  if (err instanceof Error) return `${err.name}: ${oneLine(err.message)}`;
+  return oneLine(String(err));
+}
+
+interface AttemptOutcome {
+  error?: string;
+  finished?: string;
+  steps: number;
+}
+
+export class BuiltinAgent implements Agent {
+  readonly id: string;
+  readonly kind: string;
+  private readonly primary: ResolvedModel;
+  private readonly fallbackModel: ResolvedModel | undefined;
+  private readonly track: BuiltinTrack;
+  private readonly env: Record<string, string | undefined>;
+  private readonly opts: Required<Pick<BuiltinAgentOptions, keyof typeof BUILTIN_DEFAULTS>>;
+  private readonly makeSandbox: (ws: Workspace) => AgentSandbox | Promise<AgentSandbox>;
+
+  /** Throws at once on a bad model spec or a missing API key (naming the variable). */
+  constructor(options: BuiltinAgentOptions) {
+    this.env = options.env ?? process.env;
+    this.primary = resolveModel(options.model, this.env);
+    this.fallbackModel = options.fallback ? resolveModel(options.fallback, this.env) : undefined;
+    this.track = options.track ?? 'standard';
+    if (!BUILTIN_TRACKS.includes(this.track)) throw new Error(`unknown track "${this.track}"; use one of ${BUILTIN_TRACKS.join(', ')}`);
+    this.id = options.id ?? deriveAgentId(options.model);
+    this.kind = `builtin:${this.primary.spec}`;
+    this.opts = {
+      maxTotalTokens: options.maxTotalTokens ?? BUILTIN_DEFAULTS.maxTotalTokens,
+      maxSteps: options.maxSteps ?? BUILTIN_DEFAULTS.maxSteps,
+      attemptsPerModel: options.attemptsPerModel ?? BUILTIN_DEFAULTS.attemptsPerModel,
+      commandTimeoutCapMs: options.commandTimeoutCapMs ?? BUILTIN_DEFAULTS.commandTimeoutCapMs,
+      maxRetries: options.maxRetries ?? BUILTIN_DEFAULTS.maxRetries,
+    };
+    this.makeSandbox = options.sandbox ?? ((ws) => new ProcessAgentSandbox(ws.dir));
+  }
+
+  private redact = (text: string) => redactSecrets(text, this.env);
+
+  async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
+    const t0 = Date.now();
+    // Stop a little before the orchestrator's own timeout, so what exists is still returned.
+    const deadline = t0 + budget.wallMs - Math.min(10_000, Math.floor(budget.wallMs * 0.05));
+    const maxSteps = budget.maxSteps ?? this.opts.maxSteps;
+    const limits = { maxSteps, maxTotalTokens: this.opts.maxTotalTokens, wallMs: budget.wallMs };
+    const system = systemPrompt(ws, this.track, limits);
+    const tokens = { input: 0, output: 0 };
+    let toolCalls = 0;
+    const log: string[] = [
+      `${ws.agentId || this.id} (${this.kind}${this.fallbackModel ? `, fallback ${this.fallbackModel.spec}` : ''}), ${ws.game}/${ws.variant}, round ${ws.round}, track ${this.track}`,
+      `budget: ${maxSteps} steps per attempt, ${this.opts.maxTotalTokens} tokens, ${Math.round(budget.wallMs / 1000)} s`,
+    ];
+    const plan = [
+      ...Array<ResolvedModel>(this.opts.attemptsPerModel).fill(this.primary),
+      ...(this.fallbackModel ? Array<ResolvedModel>(this.opts.attemptsPerModel).fill(this.fallbackModel) : []),
+    ];
+    let failure: string | undefined;
+    let success = false;
+    let attempts = 0;
+    const sandbox = await this.makeSandbox(ws);
+    try {
+      for (let i = 0; i < plan.length; i++) {
+        const model = plan[i]!;
+        if (tokens.input + tokens.output >= this.opts.maxTotalTokens) {
+          log.push('', `token budget exhausted (${tokens.input + tokens.output} ≥ ${this.opts.maxTotalTokens}): no further attempt`);
+          break;
+        }
+        if (deadline - Date.now() < 1_000) {
+          log.push('', 'wall-clock budget exhausted: no further attempt');
+          break;
+        }
+        attempts++;
+        log.push('', `## attempt ${i + 1}/${plan.length}: ${model.spec}${i === this.opts.attemptsPerModel && model === this.fallbackModel ? ' (fallback model)' : ''}`);
+        const outcome = await this.attempt(ws, model, sandbox, {
+          system,
+          prompt: this.userPrompt(ws, i, plan.length, failure),
+          maxSteps,
+          deadline,
+          tokens,
+          onCall: (r) => {
+            toolCalls++;
+            log.push(`- ${r.name}(${r.args}) ${r.ok ? `ok${r.note ? ` (${r.note})` : ''}, ${r.ms} ms` : `ERROR: ${oneLine(r.error ?? '', 200)}`}`);
+          },
+          log,
+        });
+        const verdict = await this.runnable(ws);
+        if (outcome.error) failure = `the agent loop failed: ${outcome.error}`;
+        else if (!verdict.ok) failure = verdict.why;
+        else {
+          success = true;
+          log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
+          break;
+        }
+        log.push(`attempt ${i + 1} failed: ${failure}`);
+      }
+    } finally {
+      await sandbox.close();
+    }
+    if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
+    const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
+    log.push('', `cost: ${tokens.input} input + ${tokens.output} output tokens, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
+    return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')) };
+  }
+
+  private userPrompt(ws: Workspace, index: number, total: number, failure: string | undefined): string {
+    if (index === 0) return 'Develop your bot now. Start by reading the environment.';
+    return `Attempt ${index + 1} of ${total}. The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. ` +
+      `Whatever it wrote is still in ./${path.relative(ws.dir, ws.outputDir)}/: fix it or start over, then test it with test_bot and finish.`;
+  }
+
+  /** A runnable bot: start_ai.sh exists and, when the orchestrator provides a check, it passes. */
+  private async runnable(ws: Workspace): Promise<{ ok: boolean; why: string }> {
+    if (!fs.existsSync(path.join(ws.outputDir, 'start_ai.sh'))) return { ok: false, why: 'no start_ai.sh in the output folder' };
+    if (!ws.check) return { ok: true, why: 'start_ai.sh written (no arena check available)' };
+    try {
+      const r = await ws.check();
+      return r.ok ? { ok: true, why: 'the arena check passed' } : { ok: false, why: `the arena check failed: ${oneLine(r.report, 400)}` };
+    } catch (err) {
+      return { ok: false, why: `the arena check could not run: ${describeError(err)}` };
+    }
+  }
+
+  private async attempt(
+    ws: Workspace,
+    model: ResolvedModel,
+    sandbox: AgentSandbox,
+    a: {
+      system: string;
+      prompt: string;
+      maxSteps: number;
+      deadline: number;
+      tokens: { input: number; output: number };
+      onCall: (r: ToolCallRecord) => void;
+      log: string[];
+    },
+  ): Promise<AttemptOutcome> {
+    // Tool calls run before onStepFinish: hold their log lines so each step reads text, then calls.
+    const pending: ToolCallRecord[] = [];
+    const flush = () => pending.splice(0).forEach(a.onCall);
+    const ctx: ToolContext = {
+      sandbox,
+      workspace: ws,
+      commandTimeoutCapMs: this.opts.commandTimeoutCapMs,
+      redact: this.redact,
+      onCall: (r) => pending.push(r),
+    };
+    const tools: ToolSet = createTools(ctx);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('wall-clock budget exhausted')), Math.max(0, a.deadline - Date.now()));
+    const before = a.tokens.input + a.tokens.output;
+    const tokenLimit: StopCondition<ToolSet> = ({ steps }) =>
+      before + steps.reduce((s, st) => s + (st.usage.inputTokens ?? 0) + (st.usage.outputTokens ?? 0), 0) >= this.opts.maxTotalTokens;
+    let steps = 0;
+    try {
+      const result = await generateText({
+        model: model.model,
+        system: a.system,
+        prompt: a.prompt,
+        tools,
+        stopWhen: [stepCountIs(a.maxSteps), hasToolCall('finish'), tokenLimit],
+        abortSignal: controller.signal,
+        maxRetries: this.opts.maxRetries,
+        onStepFinish: (step) => {
+          steps++;
+          a.tokens.input += step.usage.inputTokens ?? 0;
+          a.tokens.output += step.usage.outputTokens ?? 0;
+          if (step.text.trim()) a.log.push(`- model says: ${oneLine(this.redact(step.text), 200)}`);
+          flush();
+          for (const call of step.toolCalls) {
+            if (call.invalid) {
+              a.onCall({ name: call.toolName, args: oneLine(this.redact(JSON.stringify(call.input) ?? ''), 120), ok: false, error: `invalid call: ${describeError(call.error)}`, ms: 0 });
+            }
+          }
+        },
+      });
+      const why = ctx.finished
+        ? `finished: ${oneLine(this.redact(ctx.finished.summary), 300)}`
+        : steps >= a.maxSteps
+          ? `stopped at the step limit (${a.maxSteps})`
+          : a.tokens.input + a.tokens.output >= this.opts.maxTotalTokens
+            ? 'stopped at the token budget'
+            : `the model stopped without calling finish (${result.finishReason})`;
+      a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ${why}`);
+      return { finished: ctx.finished?.summary, steps };
+    } catch (err) {
+      flush();
+      const error = controller.signal.aborted ? 'wall-clock budget exhausted (request aborted)' : this.redact(describeError(err));
+      a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ERROR: ${error}`);
+      return { error, steps };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// Models for the built-in agent from a provider spec `<provider>/<model>`, on the AI SDK 6
+// providers. API keys come from the environment only: they are passed to the provider and never
+// written anywhere; redactSecrets() masks them in everything the agent logs.
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+
+export const PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** Environment variables whose values are secrets: masked by redactSecrets, never given to tools. */
+export const SECRET_ENV_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'] as const;
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export interface ModelSpec {
+  provider: Provider;
+  /** The provider's model name, e.g. gpt-4o-mini. */
+  modelId: string;
+  /** The spec as given: `<provider>/<model>`. */
+  spec: string;
+}
+
+export interface ResolvedModel extends ModelSpec {
+  model: LanguageModel;
+  /** Where requests go (for the log; never contains a key). */
+  baseURL?: string;
+}
+
+export function parseModelSpec(spec: string): ModelSpec {
+  const slash = spec.indexOf('/');
+  const provider = slash > 0 ? spec.slice(0, slash) : '';
+  const modelId = slash > 0 ? spec.slice(slash + 1).trim() : '';
+  if (!(PROVIDERS as readonly string[]).includes(provider) || !modelId) {
+    throw new Error(`bad model "${spec}": use <provider>/<model> with provider one of ${PROVIDERS.join(', ')} (e.g. openai/gpt-4o-mini, anthropic/claude-sonnet-4-5, google/gemini-2.5-flash)`);
+  }
+  return { provider: provider as Provider, modelId, spec };
+}
+
+type Env = Record<string, string | undefined>;
+
+function requireKey(env: Env, spec: string, ...names: string[]): string {
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  throw new Error(`${names.join(' or ')} is not set: the model ${spec} needs it (API keys are read from the environment only)`);
+}
+
+/** A language model for `<provider>/<model>`; throws an error naming the missing variable. */
+export function resolveModel(spec: string, env: Env = process.env): ResolvedModel {
+  const parsed = parseModelSpec(spec);
+  switch (parsed.provider) {
+    case 'openai':
+    case 'openai-compatible': {
+      const apiKey = requireKey(env, spec, 'OPENAI_API_KEY');
+      const baseURL = env.CATARENA_OPENAI_BASE_URL?.trim() || env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
+      const provider = createOpenAICompatible({ name: parsed.provider, baseURL, apiKey, includeUsage: true });
+      return { ...parsed, model: provider.chatModel(parsed.modelId), baseURL };
+    }
+    case 'anthropic': {
+      const apiKey = requireKey(env, spec, 'ANTHROPIC_API_KEY');
+      const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
+      return { ...parsed, model: createAnthropic({ apiKey, baseURL })(parsed.modelId), baseURL };
+    }
+    case 'google': {
+      const apiKey = requireKey(env, spec, 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY');
+      return { ...parsed, model: createGoogleGenerativeAI({ apiKey })(parsed.modelId) };
+    }
+  }
+}
+
+/** Replaces the value of every secret environment variable in `text` with `***`. */
+export function redactSecrets(text: string, env: Env = process.env): string {
+  let out = text;
+  const values = SECRET_ENV_VARS.map((name) => env[name]?.trim()).filter((v): v is string => !!v && v.length >= 4);
+  // Longest first, so a key that contains another is masked whole.
+  for (const value of [...new Set(values)].sort((a, b) => b.length - a.length)) out = out.split(value).join('***');
+  return out;
+}

@@ -1,0 +1,262 @@
+// The built-in minimal agent against a scripted OpenAI-compatible server: a real AI SDK tool loop
+// writing a real bot into a real workspace, validated by the orchestrator's validateBot.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BuiltinAgent, deriveAgentId, systemPrompt, TRACK_NOTES } from '../agents/builtin/agent.ts';
+import { redactSecrets, resolveModel } from '../agents/builtin/models.ts';
+import { ProcessAgentSandbox, ToolError } from '../agents/builtin/tools.ts';
+import type { Workspace } from '../agents/types.ts';
+import { buildWorkspace } from '../agents/workspace.ts';
+import { GameServerPool } from '../orchestrator/host/game-servers.ts';
+import { startProblems, validateBot } from '../orchestrator/validate.ts';
+import { isProcessGone } from '../sandbox/process.ts';
+import { createSandbox } from '../sandbox/index.ts';
+import { perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
+
+const SECRET = 'sk-test-secret-123';
+const RANDOM_BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/random');
+const ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-builtin-'));
+const sandbox = createSandbox('process');
+const hosts = new GameServerPool({ preferCatarenaPorts: false });
+const servers: ScriptedLlm[] = [];
+let wsCount = 0;
+
+afterEach(() => vi.unstubAllEnvs());
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  await sandbox.close();
+  await hosts.closeAll();
+  fs.rmSync(ROOT, { recursive: true, force: true });
+});
+
+/** The orchestrator's check, as develop.ts will wire it: validateBot on the output folder. */
+function arenaCheck(ws: Workspace): () => Promise<{ ok: boolean; report: string }> {
+  return async () => {
+    const v = await validateBot({ dir: ws.outputDir, game: ws.game, variant: ws.variant, sandbox, hosts, moveMs: 2000, startTimeoutMs: 5000 });
+    const lines = [
+      ...v.probes.map((p) => `${p.ok ? 'ok' : 'FAIL'} ${p.name}${p.problem ? `: ${p.problem}` : ''}`),
+      ...startProblems(v),
+      ...(v.ok ? [] : [`bot log tail: ${v.logTail.slice(-500)}`]),
+    ];
+    return { ok: v.ok, report: lines.join('\n') };
+  };
+}
+
+async function workspace(agentId: string, withCheck: boolean): Promise<Workspace> {
+  const host = await hosts.get('gomoku', 'standard');
+  const ws = await buildWorkspace({
+    dir: path.join(ROOT, `ws${++wsCount}`), game: 'gomoku', variant: 'standard', round: 1, agentId, seed: 1, moveTimeoutMs: 2000, gameServerUrl: host.url,
+  });
+  if (withCheck) ws.check = arenaCheck(ws);
+  return ws;
+}
+
+/** A scripted server, with the env pointing the agent at it and the test key set. */
+async function llm(script: Parameters<typeof startScriptedLlm>[0]): Promise<ScriptedLlm> {
+  const server = await startScriptedLlm(script);
+  servers.push(server);
+  vi.stubEnv('OPENAI_API_KEY', SECRET);
+  vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+  return server;
+}
+
+const write = (p: string, content: string) => ({ name: 'write_file', args: { path: p, content } });
+const botFiles = () => [
+  write('develop_ai/start_ai.sh', fs.readFileSync(path.join(RANDOM_BOT, 'start_ai.sh'), 'utf8')),
+  write('develop_ai/bot.mjs', fs.readFileSync(path.join(RANDOM_BOT, 'bot.mjs'), 'utf8')),
+];
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+describe('models and prompts', () => {
+  it('resolves provider specs and names the missing variable', () => {
+    expect(resolveModel('openai-compatible/m', { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://x/v1' }).baseURL).toBe('http://x/v1');
+    expect(resolveModel('openai/gpt-4o-mini', { OPENAI_API_KEY: 'k' }).baseURL).toBe('https://api.openai.com/v1');
+    expect(resolveModel('google/gemini-2.5-flash', { GEMINI_API_KEY: 'k' }).provider).toBe('google');
+    expect(resolveModel('anthropic/claude-x', { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://a/v1' }).baseURL).toBe('http://a/v1');
+    expect(() => resolveModel('openai/gpt-4o-mini', {})).toThrow(/OPENAI_API_KEY is not set/);
+    expect(() => resolveModel('anthropic/claude-x', {})).toThrow(/ANTHROPIC_API_KEY is not set/);
+    expect(() => resolveModel('google/gemini', {})).toThrow(/GOOGLE_GENERATIVE_AI_API_KEY or GEMINI_API_KEY is not set/);
+    expect(() => resolveModel('mistral/x', { OPENAI_API_KEY: 'k' })).toThrow(/<provider>\/<model>/);
+    expect(() => new BuiltinAgent({ model: 'openai/gpt-4o-mini', env: {} })).toThrow(/OPENAI_API_KEY/);
+    expect(deriveAgentId('openai/gpt-4o-mini')).toBe('gpt-4o-mini');
+    expect(deriveAgentId('openai-compatible/Qwen/Qwen3-Coder:30B')).toBe('qwen3-coder-30b');
+    expect(redactSecrets(`key ${SECRET}, again ${SECRET}`, { OPENAI_API_KEY: SECRET })).toBe('key ***, again ***');
+  });
+
+  it('appends the track sentence to the task', async () => {
+    const ws = await workspace('p', false);
+    const limits = { maxSteps: 40, maxTotalTokens: 400_000, wallMs: 600_000 };
+    const standard = systemPrompt(ws, 'standard', limits);
+    expect(standard.startsWith(ws.task.trimEnd())).toBe(true);
+    expect(standard).toMatch(/test_bot/);
+    for (const track of ['ml', 'multilang-js', 'multilang-go'] as const) expect(systemPrompt(ws, track, limits)).toContain(TRACK_NOTES[track]);
+  });
+});
+
+describe('BuiltinAgent', () => {
+  it('(a) writes a working bot through the tool loop; tokens and tool results are accounted', async () => {
+    const server = await llm([
+      { toolCalls: [{ name: 'list_files', args: { path: '.', recursive: true } }] },
+      { toolCalls: [{ name: 'read_file', args: { path: 'gomoku/develop_instruction.md' } }] },
+      { text: 'I will adapt the sample bot.', toolCalls: botFiles() },
+      { toolCalls: [{ name: 'run_command', args: { command: 'ls develop_ai' } }] },
+      { toolCalls: [{ name: 'test_bot', args: {} }] },
+      { toolCalls: [{ name: 'finish', args: { summary: 'random legal moves' } }] },
+    ]);
+    const agent = new BuiltinAgent({ model: 'openai-compatible/gpt-test-mini' });
+    expect(agent.id).toBe('gpt-test-mini');
+    expect(agent.kind).toBe('builtin:openai-compatible/gpt-test-mini');
+    const ws = await workspace(agent.id, true);
+    const res = await agent.develop(ws, { wallMs: 60_000 });
+
+    expect(res.botDir).toBe(ws.outputDir);
+    const v = await validateBot({ dir: res.botDir, game: 'gomoku', variant: 'standard', sandbox, hosts, moveMs: 2000 });
+    expect(v.ok, v.problems.join('; ')).toBe(true);
+
+    expect(server.requests).toHaveLength(6);
+    expect(server.requests.every((r) => !r.stream && r.model === 'gpt-test-mini' && r.authorization === `Bearer ${SECRET}`)).toBe(true);
+    const first = server.requests[0]!;
+    expect(first.messages[0]!.role).toBe('system');
+    expect(first.messages[0]!.content).toContain(ws.task.split('\n')[0]);
+    expect(first.tools.map((t) => t.function.name).sort()).toEqual(['finish', 'list_files', 'read_file', 'run_command', 'test_bot', 'write_file']);
+    expect(toolResults(server.requests[1]!)[0]).toMatch(/develop_ai\/[\s\S]*gomoku\/develop_instruction\.md/);
+    expect(toolResults(server.requests[2]!).at(-1)).toContain(fs.readFileSync(path.join(ws.envDir, 'develop_instruction.md'), 'utf8').slice(0, 200));
+    expect(toolResults(server.requests[4]!).at(-1)).toMatch(/exit code 0[\s\S]*bot\.mjs\nstart_ai\.sh/);
+    expect(toolResults(server.requests[5]!).at(-1)).toMatch(/^PASSED\nok position after 0 plies/);
+
+    expect(res.cost.tokens).toEqual(server.totalUsage());
+    expect(res.cost.tokens!.input).toBeGreaterThan(1000);
+    expect(res.cost.toolCalls).toBe(7);
+    expect(res.cost.linesOfCode).toBeGreaterThan(100);
+    expect(res.log).toMatch(/## attempt 1\/3: openai-compatible\/gpt-test-mini/);
+    expect(res.log).toMatch(/- write_file\(develop_ai\/bot\.mjs, \d+ chars\) ok/);
+    expect(res.log).toMatch(/- run_command\(ls develop_ai\) ok \(exit code 0\)/);
+    expect(res.log).toMatch(/- test_bot\(\) ok \(PASSED\)/);
+    expect(res.log).toMatch(/- model says: I will adapt the sample bot\.\n- write_file/);
+    expect(res.log).toMatch(/finished: random legal moves/);
+    expect(res.log).toMatch(/attempt 1 succeeded: the arena check passed/);
+  });
+
+  it('(b) retries a broken bot 3 times, then 3 times with the fallback model, then gives up', async () => {
+    const server = await llm(perConversation([
+      { toolCalls: [write('develop_ai/start_ai.sh', '#!/bin/bash\necho "broken on purpose" >&2\nexit 1\n')] },
+      { toolCalls: [{ name: 'test_bot', args: {} }] },
+      { toolCalls: [{ name: 'finish', args: { summary: 'done (not really)' } }] },
+    ]));
+    const agent = new BuiltinAgent({ model: 'openai-compatible/primary-model', fallback: 'openai-compatible/fallback-model', id: 'stubborn' });
+    const ws = await workspace(agent.id, true);
+    const res = await agent.develop(ws, { wallMs: 120_000 });
+
+    expect(server.requests.map((r) => r.model)).toEqual([...Array(9).fill('primary-model'), ...Array(9).fill('fallback-model')]);
+    expect(toolResults(server.requests[2]!).at(-1)).toMatch(/^FAILED\n[\s\S]*did not start/);
+    // Each retry is a new conversation that is told why the previous attempt failed.
+    const retry = server.requests[3]!;
+    expect(retry.messages.filter((m) => m.role === 'assistant')).toHaveLength(0);
+    expect(retry.messages.find((m) => m.role === 'user')!.content).toMatch(/Attempt 2 of 6\. The previous attempt did not produce a runnable bot: the arena check failed/);
+    expect(res.log.match(/^## attempt \d\/6/gm)).toHaveLength(6);
+    expect(res.log.match(/- test_bot\(\) ok \(FAILED\)/g)).toHaveLength(6);
+    expect(res.log).toMatch(/## attempt 4\/6: openai-compatible\/fallback-model \(fallback model\)/);
+    expect(res.log).toMatch(/gave up after 6 attempts: no runnable bot/);
+    expect(res.cost.tokens).toEqual(server.totalUsage());
+    expect(res.cost.toolCalls).toBe(18);
+    expect(fs.existsSync(path.join(res.botDir, 'start_ai.sh'))).toBe(true); // what exists is returned
+  });
+
+  it('(c) refuses path escapes as tool errors the model sees, and times commands out', async () => {
+    const server = await llm([
+      { toolCalls: [{ name: 'read_file', args: { path: '../../etc/passwd' } }] },
+      { toolCalls: [{ name: 'write_file', args: { path: '/tmp/evil.txt', content: 'x' } }] },
+      { toolCalls: [{ name: 'run_command', args: { command: 'sleep 30 & sleep 30', timeout_seconds: 1 } }] },
+      { toolCalls: [{ name: 'run_command', args: { command: 'ln -s /etc develop_ai/etc' } }] },
+      { toolCalls: [{ name: 'read_file', args: { path: 'develop_ai/etc/passwd' } }] },
+      { text: 'I give up.' },
+    ]);
+    const agent = new BuiltinAgent({ model: 'openai-compatible/m', attemptsPerModel: 1 });
+    const ws = await workspace('escaper', false);
+    const t0 = Date.now();
+    const res = await agent.develop(ws, { wallMs: 60_000 });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+
+    expect(toolResults(server.requests[1]!)[0]).toMatch(/"\.\.\/\.\.\/etc\/passwd" is outside the workspace/);
+    expect(toolResults(server.requests[2]!).at(-1)).toMatch(/"\/tmp\/evil\.txt" is an absolute path/);
+    expect(fs.existsSync('/tmp/evil.txt')).toBe(false);
+    expect(toolResults(server.requests[3]!).at(-1)).toMatch(/^timed out after 1000 ms/);
+    expect(toolResults(server.requests[5]!).at(-1)).toMatch(/leads outside the workspace \(through a symbolic link\)/);
+    expect(res.log).toMatch(/- read_file\(\.\.\/\.\.\/etc\/passwd\) ERROR: .*outside the workspace/);
+    expect(res.log).toMatch(/the model stopped without calling finish/);
+    expect(res.log).toMatch(/gave up after 1 attempt: no runnable bot \(last failure: no start_ai\.sh in the output folder\)/);
+  });
+
+  it('(c) the process sandbox kills background processes and caps output', async () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'sb-'));
+    const sb = new ProcessAgentSandbox(dir, { outputCapBytes: 1000 });
+    try {
+      const r = await sb.run('sleep 30 & echo $! > bg.pid; echo hi; head -c 5000 /dev/zero | tr "\\0" a', 5000);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/^hi\na{997}\n\[output truncated: 4003 more bytes dropped\]$/);
+      expect(r.durationMs).toBeLessThan(3000);
+      const pid = Number(fs.readFileSync(path.join(dir, 'bg.pid'), 'utf8'));
+      await vi.waitFor(() => expect(isProcessGone(pid)).toBe(true), { timeout: 2000 });
+      const t = await sb.run('setsid sleep 30 & echo $! > escaped.pid; sleep 30', 500);
+      expect(t.timedOut).toBe(true);
+      const escaped = Number(fs.readFileSync(path.join(dir, 'escaped.pid'), 'utf8'));
+      await vi.waitFor(() => expect(isProcessGone(escaped)).toBe(true), { timeout: 2000 });
+      expect(() => sb.resolve('a/../../x')).toThrow(ToolError);
+      await expect(sb.read('nope.txt')).rejects.toThrow(/no such file or directory: nope\.txt/);
+      const env = await sb.run('env', 5000);
+      expect(env.stdout).toMatch(/^HOME=.*catarena-agent-home-/m);
+      expect(env.stdout).not.toMatch(/API_KEY/);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('(e) stops at the token budget and aborts the request at the wall-clock budget', async () => {
+    const tokenServer = await llm([
+      { toolCalls: [{ name: 'list_files', args: {} }], usage: { prompt_tokens: 900, completion_tokens: 200 } },
+      { toolCalls: [{ name: 'finish', args: { summary: 'never reached' } }] },
+    ]);
+    const frugal = new BuiltinAgent({ model: 'openai-compatible/m', maxTotalTokens: 1000 });
+    const r1 = await frugal.develop(await workspace('frugal', false), { wallMs: 60_000 });
+    expect(tokenServer.requests).toHaveLength(1);
+    expect(r1.cost.tokens).toEqual({ input: 900, output: 200 });
+    expect(r1.log).toMatch(/1 step; stopped at the token budget/);
+    expect(r1.log).toMatch(/token budget exhausted \(1100 ≥ 1000\): no further attempt/);
+
+    const slowServer = await llm([{ text: 'too late', delayMs: 20_000 }]);
+    const slow = new BuiltinAgent({ model: 'openai-compatible/m', fallback: 'openai-compatible/m2' });
+    const t0 = Date.now();
+    const r2 = await slow.develop(await workspace('slow', false), { wallMs: 2_000 });
+    expect(Date.now() - t0).toBeLessThan(4_000);
+    expect(slowServer.requests).toHaveLength(1);
+    expect(r2.cost.tokens).toEqual({ input: 0, output: 0 });
+    expect(r2.log).toMatch(/ERROR: wall-clock budget exhausted \(request aborted\)/);
+    expect(r2.log).toMatch(/wall-clock budget exhausted: no further attempt/);
+    expect(r2.log).toMatch(/gave up after 1 attempt: no runnable bot/);
+  });
+
+  it('(d) API keys appear in no workspace file and not in the log', async () => {
+    const server = await llm([
+      { toolCalls: [{ name: 'run_command', args: { command: 'env > develop_ai/env.txt; echo "key=$OPENAI_API_KEY"' } }] },
+      { toolCalls: botFiles() },
+      { httpError: 401, message: `Incorrect API key provided: ${SECRET}. You can find your API key at https://platform.openai.com/account/api-keys.` },
+    ]);
+    const agent = new BuiltinAgent({ model: 'openai/gpt-test', attemptsPerModel: 1, maxRetries: 0 });
+    const ws = await workspace(agent.id, false);
+    const res = await agent.develop(ws, { wallMs: 60_000 });
+
+    expect(server.requests[0]!.authorization).toBe(`Bearer ${SECRET}`); // the key was used…
+    expect(toolResults(server.requests[1]!)[0]).toMatch(/key=\n/); // …but commands never see it
+    expect(fs.readFileSync(path.join(ws.outputDir, 'env.txt'), 'utf8')).toMatch(/^PATH=/m);
+    for (const file of filesUnder(ws.dir)) expect(fs.readFileSync(file, 'utf8'), file).not.toContain(SECRET);
+    expect(res.log).toMatch(/ERROR: HTTP 401 .*Incorrect API key provided: \*\*\*/);
+    expect(res.log).toMatch(/attempt 1 failed: the agent loop failed/);
+    expect(res.log).not.toContain(SECRET);
+    expect(JSON.stringify(res.cost)).not.toContain(SECRET);
+  });
+});

@@ -1,0 +1,154 @@
+// A scripted OpenAI-compatible chat server on 127.0.0.1 for driving LLM agents in tests:
+// POST /v1/chat/completions answers from a script (tool calls or a final text, or an HTTP error),
+// with realistic `usage`, and records every request (model, messages, tools, auth header).
+// Non-streaming only: the AI SDK's generateText calls doGenerate, which posts without `stream`
+// (a request with stream:true gets a 400, so a change of behaviour is visible).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** One answer; delayMs holds it back (to test timeouts). */
+export type ScriptTurn = { delayMs?: number } & (
+  | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: ScriptUsage }
+  | { text: string; usage?: ScriptUsage }
+  | { httpError: number; message: string }
+);
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null | Array<{ type: string; text?: string }>;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
+export interface ScriptedRequest {
+  index: number;
+  model: string;
+  stream: boolean;
+  messages: ChatMessage[];
+  tools: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
+  authorization: string | undefined;
+  /** What was answered (null for HTTP errors). */
+  usage: (ScriptUsage & { total_tokens: number }) | null;
+  turn: ScriptTurn | null;
+}
+
+export type Script = ScriptTurn[] | ((request: ScriptedRequest) => ScriptTurn | undefined);
+
+export interface ScriptedLlm {
+  /** e.g. http://127.0.0.1:41234/v1 */
+  baseURL: string;
+  requests: ScriptedRequest[];
+  /** Sum of the usage answered. */
+  totalUsage(): { input: number; output: number };
+  close(): Promise<void>;
+}
+
+/** Number of assistant turns already in a request: the step index within one conversation. */
+export function stepOf(request: ScriptedRequest): number {
+  return request.messages.filter((m) => m.role === 'assistant').length;
+}
+
+/** A script replayed from step 0 in every new conversation (so each retry sees the same turns). */
+export function perConversation(turns: ScriptTurn[]): Script {
+  return (req) => turns[stepOf(req)];
+}
+
+/** Text of the tool results the model was sent in a request. */
+export function toolResults(request: ScriptedRequest): string[] {
+  return request.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+}
+
+const approxTokens = (value: unknown) => Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
+
+export async function startScriptedLlm(script: Script): Promise<ScriptedLlm> {
+  const requests: ScriptedRequest[] = [];
+  let calls = 0;
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
+        return send(404, { error: { message: `scripted-llm: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
+      }
+      let body: Record<string, any>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return send(400, { error: { message: 'scripted-llm: body is not JSON', type: 'invalid_request_error' } });
+      }
+      const record: ScriptedRequest = {
+        index: requests.length,
+        model: String(body.model),
+        stream: body.stream === true,
+        messages: body.messages ?? [],
+        tools: body.tools ?? [],
+        authorization: req.headers.authorization,
+        usage: null,
+        turn: null,
+      };
+      requests.push(record);
+      if (record.stream) {
+        return send(400, { error: { message: 'scripted-llm: streaming is not implemented', type: 'invalid_request_error' } });
+      }
+      const turn = (Array.isArray(script) ? script[calls] : script(record)) ?? { text: '(script exhausted)' };
+      calls++;
+      record.turn = turn;
+      if (turn.delayMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          answer(record, turn, res);
+        }, turn.delayMs);
+        timers.add(timer);
+      }
+      else answer(record, turn, res);
+    });
+  });
+
+  /** Sends the turn; usage is recorded only when the answer was delivered (not to an aborted client). */
+  function answer(record: ScriptedRequest, turn: ScriptTurn, res: http.ServerResponse): void {
+    if (res.destroyed) return;
+    res.writeHead('httpError' in turn ? turn.httpError : 200, { 'content-type': 'application/json' });
+    if ('httpError' in turn) {
+      res.end(JSON.stringify({ error: { message: turn.message, type: 'api_error', code: null } }));
+      return;
+    }
+    const toolCalls = 'toolCalls' in turn
+      ? turn.toolCalls.map((c, k) => ({ id: `call_${record.index}_${k}`, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } }))
+      : undefined;
+    const content = turn.text ?? null;
+    const usage = turn.usage ?? { prompt_tokens: approxTokens(record.messages) + approxTokens(record.tools), completion_tokens: approxTokens(toolCalls ?? content) + 3 };
+    record.usage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    res.end(JSON.stringify({
+      id: `chatcmpl-scripted-${record.index}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: record.model,
+      choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
+      usage: record.usage,
+    }));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    totalUsage: () => requests.reduce((s, r) => ({ input: s.input + (r.usage?.prompt_tokens ?? 0), output: s.output + (r.usage?.completion_tokens ?? 0) }), { input: 0, output: 0 }),
+    close: () => new Promise<void>((resolve) => {
+      for (const t of timers) clearTimeout(t);
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
