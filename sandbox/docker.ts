@@ -122,6 +122,10 @@ export class DockerSandbox implements Sandbox {
       Image: image,
       name: `catarena-${path.basename(stage)}-${randomUUID().slice(0, 8)}`,
       Cmd: ['bash', '-c', ENTRY, 'catarena-entry', String(o.port), ...forwards],
+      // A bot folder's catarena-env.json (passEnv: the process sandbox copies the named host
+      // variables, e.g. an LLM player's API key) is deliberately ignored here: the container has no
+      // network, so an LLM player cannot reach its API and must run in the process sandbox until
+      // an allowlisting egress proxy exists; and no host secret enters a container.
       Env: Object.entries({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1', ...o.env }).map(([k, v]) => `${k}=${v}`),
       User: user,
       WorkingDir: '/bot',

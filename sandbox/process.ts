@@ -22,6 +22,55 @@ export const MARKER_VAR = 'CATARENA_BOT_ID';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------
+// Pass-through environment
+
+/**
+ * A bot folder may hold `catarena-env.json` = {"passEnv": ["OPENAI_API_KEY", "CATARENA_LLM_BASE_URL"]}:
+ * the NAMES of variables to copy from the orchestrator's environment into the bot's (the
+ * LLM-player bot calls an LLM API at play time and needs its key, which must never be written into
+ * a bot folder). Only the listed names, only those set (non-empty), only names matching
+ * /^[A-Z][A-Z0-9_]*$/, never one of the scrubbed base (PATH, HOME, …) or the marker; options.env
+ * still wins over them. Anything else in the file, or a malformed file, is ignored with a note in
+ * the bot's log. The process sandbox isolates nothing (a bot runs as the orchestrator's user), so
+ * this opens no new door; it only keeps the scrubbed default for every bot that does not ask.
+ * The Docker sandbox ignores the file on purpose: its containers have no network, so an LLM player
+ * cannot reach its API there anyway and needs the process sandbox until an allowlisting egress
+ * proxy exists.
+ */
+export const PASS_ENV_FILE = 'catarena-env.json';
+const PASS_ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+const BASE_ENV_NAMES = new Set(['PATH', 'HOME', 'LANG', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', MARKER_VAR]);
+
+/** The variables a bot folder's catarena-env.json asks for, with their values from `source`. */
+export function passEnvFor(dir: string, source: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; notes: string[] } {
+  const file = path.join(dir, PASS_ENV_FILE);
+  const env: Record<string, string> = {};
+  const notes: string[] = [];
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { env, notes };
+  }
+  let names: unknown;
+  try {
+    names = (JSON.parse(text) as { passEnv?: unknown } | null)?.passEnv;
+  } catch {
+    names = undefined;
+  }
+  if (!Array.isArray(names)) return { env, notes: [`${PASS_ENV_FILE} is not {"passEnv": [names]}: no variable passed`] };
+  for (const name of names) {
+    if (typeof name !== 'string' || !PASS_ENV_NAME.test(name) || BASE_ENV_NAMES.has(name)) {
+      notes.push(`${PASS_ENV_FILE}: ${JSON.stringify(name)} is not a variable name that may be passed; ignored`);
+      continue;
+    }
+    const value = source[name];
+    if (value !== undefined && value !== '') env[name] = value;
+  }
+  return { env, notes };
+}
+
+// ---------------------------------------------------------------------------------------------
 // /proc helpers
 
 interface ProcInfo { pid: number; ppid: number; pgrp: number; sid: number }
@@ -294,12 +343,15 @@ export class ProcessSandbox implements Sandbox {
     const logFile = o.logFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bot-')), 'bot.log');
     const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
     const marker = randomUUID();
+    const passed = passEnvFor(dir);
+    for (const note of passed.notes) log.write(Buffer.from(`[catarena] ${note}\n`));
     const env = {
       PATH: SCRUBBED_PATH,
       HOME: dir,
       LANG: 'C.UTF-8',
       PYTHONUNBUFFERED: '1',
       PYTHONDONTWRITEBYTECODE: '1',
+      ...passed.env,
       ...o.env,
       [MARKER_VAR]: marker,
     };

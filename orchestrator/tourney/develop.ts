@@ -6,6 +6,7 @@ import path from 'node:path';
 import { buildWorkspace, copyTree } from '../../agents/workspace.ts';
 import type { Agent, CostRecord } from '../../agents/types.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
+import { PASS_ENV_FILE } from '../../sandbox/process.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import { startProblems, validateBot, type ValidationReport } from '../validate.ts';
 import { hashDir, saveRecord } from './strategy-store.ts';
@@ -71,6 +72,11 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     log.push(`# ${agent.kind} (${agent.id}), round ${round}, ${track.game}/${track.variant}`, '', result.log.trimEnd(), '');
     await fs.rm(dir, { recursive: true, force: true });
     await copyTree(result.botDir, dir);
+    // catarena-env.json lets a bot receive named environment variables (API keys) in the process
+    // sandbox; only the LLM-player's own bot may have it, never code an agent wrote.
+    if (!agent.kind.startsWith('llm-player:') && (await fs.rm(path.join(dir, PASS_ENV_FILE)).then(() => true, () => false))) {
+      log.push(`removed ${PASS_ENV_FILE}: only llm-player bots may ask for environment variables`, '');
+    }
     record.hash = await hashDir(dir);
     try {
       await fs.access(path.join(dir, 'start_ai.sh'));

@@ -1,0 +1,125 @@
+// llm-player:<provider>/<model>[#id] — the paper's control: an agent that writes no strategy. Its
+// bot (agents/llm-player/bot/, one games-agnostic folder) asks the model for every action, given
+// the rules, the state and the legal actions, and falls back to a random legal action after 3
+// failed attempts. develop() only copies that folder and writes what it needs next to it:
+//   game.json          {game, variant, provider, model, baseUrl?, moveTimeoutMs}
+//   rules.md           the rule set's rules, then (after a marker) the bot protocol
+//   catarena-env.json  {"passEnv": [...]}: the NAMES of the variables (API key, base URL) the
+//                      process sandbox copies from the orchestrator's environment into this bot
+//   chess-core.mjs     chess only: the legal-move generator
+// The API key is never written anywhere: the bot reads it from its environment at play time.
+// Development costs nothing (tokens null); play-time tokens and fallbacks are in the bot's
+// GET /stats and its "[llm-player]" log lines. The Docker sandbox has no network and passes no
+// environment through, so LLM players need the process sandbox (until an allowlisting proxy exists).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { copyTree } from '../workspace.ts';
+import { linesOfCode } from '../lines-of-code.ts';
+import type { Agent, DevelopResult, Workspace } from '../types.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const LLM_PLAYER_BOT_DIR = path.join(HERE, 'bot');
+const GAMES_DIR = path.resolve(HERE, '../../games');
+
+export const LLM_PLAYER_PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'] as const;
+export type LlmPlayerProvider = (typeof LLM_PLAYER_PROVIDERS)[number];
+
+/** The variables the bot may need, by provider (names only; copied only if set). */
+export const PASS_ENV: Record<LlmPlayerProvider, string[]> = {
+  openai: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'],
+  'openai-compatible': ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'],
+  anthropic: ['ANTHROPIC_API_KEY', 'CATARENA_LLM_BASE_URL'],
+  google: ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'CATARENA_LLM_BASE_URL'],
+};
+
+/** Separates the rules (in every prompt) from the protocol (for reference) in rules.md. */
+export const PROTOCOL_MARKER = '<!-- catarena:protocol -->';
+
+export interface LlmPlayerOptions {
+  /** Agent id (default llm-player-<model>, sanitised). */
+  id?: string;
+  /** Written into game.json; env CATARENA_LLM_BASE_URL overrides it at play time. Never holds a key. */
+  baseUrl?: string;
+}
+
+export class LlmPlayerAgent implements Agent {
+  readonly kind: string;
+  readonly id: string;
+
+  constructor(
+    readonly provider: LlmPlayerProvider,
+    readonly model: string,
+    private readonly options: LlmPlayerOptions = {},
+  ) {
+    if (!(LLM_PLAYER_PROVIDERS as readonly string[]).includes(provider)) {
+      throw new Error(`llm-player: unknown provider "${provider}"; use one of ${LLM_PLAYER_PROVIDERS.join(', ')}`);
+    }
+    if (!model.trim()) throw new Error('llm-player: the model name is empty');
+    this.kind = `llm-player:${provider}/${model}`;
+    this.id = options.id ?? `llm-player-${model.replace(/[^\w.@-]+/g, '_')}`;
+  }
+
+  async develop(ws: Workspace): Promise<DevelopResult> {
+    const started = Date.now();
+    const out = ws.outputDir;
+    await fs.mkdir(out, { recursive: true });
+    await copyTree(LLM_PLAYER_BOT_DIR, out);
+    if (ws.game === 'chess') {
+      // The workspace's sample bot carries the same copy of the engine's generator.
+      const sample = path.join(ws.envDir, 'AI_example', 'chess-core.mjs');
+      const source = (await exists(sample)) ? sample : path.join(GAMES_DIR, 'chess', 'bots', 'random', 'chess-core.mjs');
+      await fs.copyFile(source, path.join(out, 'chess-core.mjs'));
+    }
+    const game: Record<string, unknown> = { game: ws.game, variant: ws.variant, provider: this.provider, model: this.model, moveTimeoutMs: ws.moveTimeoutMs };
+    if (this.options.baseUrl) game.baseUrl = this.options.baseUrl;
+    await fs.writeFile(path.join(out, 'game.json'), `${JSON.stringify(game, null, 2)}\n`);
+    await fs.writeFile(path.join(out, 'rules.md'), await rulesText(ws));
+    const passEnv = PASS_ENV[this.provider];
+    await fs.writeFile(path.join(out, 'catarena-env.json'), `${JSON.stringify({ passEnv }, null, 2)}\n`);
+
+    const keyNames = passEnv.filter((n) => n.endsWith('_API_KEY'));
+    const keySet = keyNames.some((n) => process.env[n]?.trim());
+    const log = [
+      `llm-player: copied the LLM-player bot for ${ws.game}/${ws.variant}; it asks ${this.provider}/${this.model} for every action`,
+      '(rules, state and numbered legal actions; 3 attempts, then a random legal action). No strategy code was written.',
+      `The process sandbox passes ${passEnv.join(', ')} from the orchestrator's environment (catarena-env.json); the key is in no file.`,
+      keySet || this.provider === 'openai-compatible' ? '' : `WARNING: ${keyNames.join(' / ')} is not set: the bot will refuse to start.`,
+      'Play-time tokens, LLM calls and fallbacks: GET /stats of the bot and the "[llm-player]" lines of its log.',
+    ].filter(Boolean);
+    return {
+      botDir: out,
+      cost: { wallMs: Date.now() - started, toolCalls: 0, tokens: null, linesOfCode: await linesOfCode(out) },
+      log: log.join('\n'),
+    };
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The rule set's rules (a variant that says "as in rules_standard.md" gets those first), then the protocol. */
+async function rulesText(ws: Workspace): Promise<string> {
+  const read = async (name: string): Promise<string> => {
+    for (const dir of [ws.envDir, path.join(GAMES_DIR, ws.game, 'env')]) {
+      const file = path.join(dir, name);
+      if (await exists(file)) return (await fs.readFile(file, 'utf8')).trim();
+    }
+    return '';
+  };
+  const rules = await read(`rules_${ws.variant}.md`);
+  const parts = ws.variant !== 'standard' && rules.includes('rules_standard.md') ? [await read('rules_standard.md'), rules] : [rules];
+  const protocol = await read('develop_instruction.md');
+  return `${parts.filter(Boolean).join('\n\n')}\n\n${PROTOCOL_MARKER}\n\n${protocol}\n`;
+}
+
+/** llm-player:<provider>/<model>[#id] → an LlmPlayerAgent. */
+export function createLlmPlayerAgent(spec: string): LlmPlayerAgent {
+  const m = /^llm-player:([\w-]+)\/([^#\s]+)(?:#([\w.@-]+))?$/.exec(spec.trim());
+  if (!m) throw new Error(`bad llm-player spec "${spec}": expected llm-player:<provider>/<model> (provider one of ${LLM_PLAYER_PROVIDERS.join(', ')})`);
+  return new LlmPlayerAgent(m[1] as LlmPlayerProvider, m[2]!, { id: m[3] });
+}

@@ -1,0 +1,97 @@
+// The LLM behind the LLM-player bot, over plain fetch (Node ≥ 18, no dependencies):
+//   openai, openai-compatible   POST {base}/chat/completions   (Authorization: Bearer $OPENAI_API_KEY)
+//   anthropic                   POST {base}/messages           (x-api-key: $ANTHROPIC_API_KEY)
+//   google                      POST {base}/models/{model}:generateContent (x-goog-api-key: $GEMINI_API_KEY)
+// The key comes from the bot's environment only (the process sandbox copies it in because the bot
+// folder's catarena-env.json names it); it is never written to a file or printed: error messages
+// are redacted. The base URL: env CATARENA_LLM_BASE_URL, else game.json's baseUrl, else the
+// provider's public endpoint (openai-compatible has none and needs one).
+
+export const PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'];
+
+const DEFAULT_BASE = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
+export class LlmError extends Error {
+  constructor(message, status = 0) {
+    super(message);
+    this.name = 'LlmError';
+    this.status = status;
+  }
+}
+
+const pick = (env, ...names) => names.map((n) => env[n]?.trim()).find((v) => v) || '';
+
+/**
+ * A client for game.json's provider and model: { describe, complete(messages, signal) →
+ * {text, usage: {input, output}} }. messages: [{role: 'system' | 'user' | 'assistant', content}].
+ * Throws at once (the bot then refuses to start) for an unknown provider or a missing key.
+ */
+export function createLlm(config, env = process.env) {
+  const { provider, model } = config;
+  if (!PROVIDERS.includes(provider)) {
+    throw new Error(`provider "${provider}" is not supported by the LLM-player bot; use one of ${PROVIDERS.join(', ')}`);
+  }
+  if (typeof model !== 'string' || !model.trim()) throw new Error('game.json has no model');
+  const base = (pick(env, 'CATARENA_LLM_BASE_URL') || (typeof config.baseUrl === 'string' ? config.baseUrl.trim() : '') || DEFAULT_BASE[provider] || '').replace(/\/+$/, '');
+  if (!base) throw new Error(`provider ${provider} needs a base URL: set CATARENA_LLM_BASE_URL (or baseUrl in game.json)`);
+  const keyNames = provider === 'anthropic' ? ['ANTHROPIC_API_KEY'] : provider === 'google' ? ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'] : ['OPENAI_API_KEY'];
+  const key = pick(env, ...keyNames);
+  // A local OpenAI-compatible server (vLLM, llama.cpp, Ollama) may need no key; the others do.
+  if (!key && provider !== 'openai-compatible') {
+    throw new Error(
+      `${keyNames.join(' or ')} is not set in the bot's environment. The process sandbox passes it from the orchestrator's ` +
+        'environment because catarena-env.json names it; the docker sandbox passes nothing (and has no network)',
+    );
+  }
+  const redact = (s) => (key && key.length >= 4 ? String(s).split(key).join('***') : String(s));
+
+  async function post(url, headers, body, signal) {
+    let res;
+    try {
+      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal });
+    } catch (err) {
+      const why = err?.name === 'TimeoutError' || err?.name === 'AbortError' ? 'timed out' : err?.cause?.code || err?.message || String(err);
+      throw new LlmError(redact(`request failed: ${why}`));
+    }
+    const text = await res.text().catch(() => '');
+    if (!res.ok) throw new LlmError(redact(`HTTP ${res.status}: ${text.slice(0, 200).replace(/\s+/g, ' ')}`), res.status);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new LlmError(redact(`answer is not JSON: ${text.slice(0, 100)}`), res.status);
+    }
+  }
+
+  const partsText = (c) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : p?.text ?? '')).join('') : '');
+  const num = (v) => (Number.isFinite(v) ? v : 0);
+
+  const clients = {
+    openai: async (messages, signal) => {
+      const body = await post(`${base}/chat/completions`, key ? { authorization: `Bearer ${key}` } : {}, { model, messages }, signal);
+      const msg = body?.choices?.[0]?.message;
+      if (!msg) throw new LlmError('answer has no choices[0].message');
+      return { text: partsText(msg.content), usage: { input: num(body.usage?.prompt_tokens), output: num(body.usage?.completion_tokens) } };
+    },
+    anthropic: async (messages, signal) => {
+      const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+      const rest = messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }));
+      const body = await post(`${base}/messages`, { 'x-api-key': key, 'anthropic-version': '2023-06-01' }, { model, max_tokens: 256, system, messages: rest }, signal);
+      if (!Array.isArray(body?.content)) throw new LlmError('answer has no content');
+      return { text: partsText(body.content.filter((p) => p?.type === 'text')), usage: { input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) } };
+    },
+    google: async (messages, signal) => {
+      const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+      const contents = messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }));
+      const body = await post(`${base}/models/${encodeURIComponent(model)}:generateContent`, { 'x-goog-api-key': key }, { systemInstruction: { parts: [{ text: system }] }, contents }, signal);
+      const parts = body?.candidates?.[0]?.content?.parts;
+      if (!Array.isArray(parts)) throw new LlmError(`answer has no candidates[0].content${body?.promptFeedback?.blockReason ? ` (blocked: ${body.promptFeedback.blockReason})` : ''}`);
+      return { text: partsText(parts.filter((p) => !p.thought)), usage: { input: num(body.usageMetadata?.promptTokenCount), output: num(body.usageMetadata?.candidatesTokenCount) } };
+    },
+  };
+  const complete = clients[provider === 'openai-compatible' ? 'openai' : provider];
+  return { describe: `${provider}/${model} at ${base}`, complete, redact };
+}
