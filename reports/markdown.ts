@@ -16,6 +16,9 @@ function configLine(config: unknown): string {
   return parts.join(' · ') || '—';
 }
 
+/** What one journal game is, where it is not a whole game (a Bridge board is played in two rooms). */
+const GAME_UNITS: Record<string, string> = { bridge: 'board-rooms', holdem: 'tournament rounds' };
+
 function header(s: TourneySummary): string {
   const agents = unique(s.tracks.flatMap((t) => t.agents));
   const games = s.tracks.reduce((n, t) => n + t.games, 0);
@@ -27,7 +30,7 @@ function header(s: TourneySummary): string {
     `- Run directory: \`${s.runDir}\``,
     `- Started: ${s.createdAt} · finished: ${s.finishedAt}`,
     `- Agents (${agents.length}): ${agents.join(', ') || '—'}`,
-    `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}`).join(', ')})` : ''}`,
+    `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}${GAME_UNITS[t.game] ? ` ${GAME_UNITS[t.game]}` : ''}`).join(', ')})` : ''}`,
     `- Rule sets: ${s.tracks.map(trackName).join(', ') || '—'}`,
     `- Rounds: ${roundText}`,
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
