@@ -17,7 +17,7 @@ import {
   reportText,
   type CatarenaGameShapes,
 } from './catarena-report.ts';
-import { projectTable } from './metrics/batch.ts';
+import { placesOf, projectTable } from './metrics/batch.ts';
 import { foldDuplicates } from './metrics/duplicate.ts';
 import { finalState } from './replay-state.ts';
 import { crossTable } from './tables/crosstable.ts';
@@ -157,7 +157,7 @@ type TableFacts = Pick<RoundReport['standings'][number], 'avgPlace' | 'avgChips'
 function tableFacts(results: readonly MatchResult[]): Map<string, TableFacts> {
   const acc = new Map<string, { tables: number; places: number; chipTables: number; chips: number; errors: Record<string, number> }>();
   for (const r of results.filter(isTable)) {
-    const places = r.places ?? r.scores.map((s) => 1 + r.scores.filter((o) => o > s).length);
+    const places = placesOf(r);
     const chips = Array.isArray(r.detail?.chips) ? (r.detail.chips as unknown[]) : [];
     r.spec.seats.forEach((id, seat) => {
       let a = acc.get(id);

@@ -10,7 +10,7 @@ import type { GameResult, StrategyKey } from './score-matrix.ts';
 /** Pairwise games from one table result; `keyOf` maps a strategy id to (agent, round). */
 export function projectTable(result: MatchResult, keyOf: (id: string) => StrategyKey): GameResult[] {
   const { seats } = result.spec;
-  const places = result.places ?? placesFromScores(result.scores);
+  const places = placesOf(result);
   const out: GameResult[] = [];
   for (let i = 0; i < seats.length; i++) {
     for (let j = i + 1; j < seats.length; j++) {
@@ -21,9 +21,9 @@ export function projectTable(result: MatchResult, keyOf: (id: string) => Strateg
   return out;
 }
 
-/** Places from scores when a result has none (higher score = better place). */
-function placesFromScores(scores: readonly number[]): number[] {
-  return scores.map((s) => 1 + scores.filter((o) => o > s).length);
+/** Finishing places of a result: its own, else from scores (higher score = better place, ties share). */
+export function placesOf(result: Pick<MatchResult, 'places' | 'scores'>): number[] {
+  return result.places ?? result.scores.map((s) => 1 + result.scores.filter((o) => o > s).length);
 }
 
 /** Any result to pairwise games: two-seat results as they are, tables by projection, duplicate rooms by match VPs. */

@@ -3,6 +3,7 @@
 // more than two players (Hold'em) count a table won/lost/split overall, and per opponent who
 // finished ahead.
 import type { MatchResult } from '../../orchestrator/match/types.ts';
+import { placesOf } from '../metrics/batch.ts';
 import { foldDuplicates } from '../metrics/duplicate.ts';
 
 export interface Record3 {
@@ -38,7 +39,7 @@ export function crossTable(results: MatchResult[], order?: string[]): CrossRow[]
   for (const result of foldDuplicates(results)) {
     const { seats } = result.spec;
     // Head to head: a two-player game's score; at a table (Hold'em), who finished ahead.
-    const places = result.places ?? (seats.length === 2 ? result.scores.map((s) => 1 - s) : result.scores.map((s) => 1 + result.scores.filter((o) => o > s).length));
+    const places = placesOf(result);
     seats.forEach((id, seat) => {
       const r = row(id);
       const score = result.scores[seat]!;
