@@ -9,12 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRng } from '../games/core/rng.ts';
 import { bridge } from '../games/bridge/rules.ts';
-import { BotFleet } from '../orchestrator/executor/bot-fleet.ts';
-import { executeLocal, seatInstances } from '../orchestrator/executor/local.ts';
 import { duplicateMatches } from '../orchestrator/formats/duplicate.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { DEFAULT_LIMITS } from '../orchestrator/match/types.ts';
-import { createSandbox } from '../sandbox/index.ts';
+import { playWarm } from './warm-fleet.ts';
 
 export function benchBridgeEngine(boards = 2000) {
   const rng = createRng(3);
@@ -68,22 +65,8 @@ export async function benchBridgeWire(boards = 12, teams = 4) {
   const bot = instantBotDir();
   const ids = Array.from({ length: teams }, (_, i) => `t${i + 1}`);
   const specs = duplicateMatches({ game: 'bridge', variant: 'standard', entrants: ids, boards, reps: 1, seed: 1, limits: DEFAULT_LIMITS, policy: 'strict' });
-  const sandbox = createSandbox('process');
-  const hosts = new GameServerPool({ ports: { 'bridge/standard': 0 } });
-  const server = await hosts.get('bridge', 'standard');
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-'));
-  const fleet = new BotFleet({ sandbox, health: { kind: 'http', path: '/health' }, logDir, ...server.botAccess() });
-  fleet.add(ids.map((id) => ({ id, dir: bot })));
-  await Promise.all(specs.slice(0, 2 * ids.length).flatMap((s) => s.seats.map((id, seat) => fleet.client(id, seatInstances(s.seats)[seat]))));
-  const t0 = performance.now();
-  const results = await executeLocal(specs, { fleet, hosts, concurrency: 2 });
-  const seconds = (performance.now() - t0) / 1000;
-  await fleet.stopAll();
-  await hosts.closeAll();
-  await sandbox.close();
-  fs.rmSync(logDir, { recursive: true, force: true });
+  const { results, seconds, actions } = await playWarm(specs, bot, 2);
   fs.rmSync(bot, { recursive: true, force: true });
-  const actions = results.reduce((s, r) => s + r.plies, 0);
   const row = { teams, matches: (teams * (teams - 1)) / 2, boards: results.length / 2, rooms: results.length, actions, seconds: +seconds.toFixed(2), boardsPerSecond: +(results.length / 2 / seconds).toFixed(1), msPerAction: +((seconds * 1000) / actions).toFixed(3) };
   console.log('Bridge over the wire: duplicate matches of instant bots (both rooms per board), concurrency 2');
   console.table([row]);

@@ -11,12 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRng } from '../games/core/rng.ts';
 import { holdem, tableValidActions } from '../games/holdem/table.ts';
-import { BotFleet } from '../orchestrator/executor/bot-fleet.ts';
-import { executeLocal } from '../orchestrator/executor/local.ts';
 import { tableSpecs, tourneySeries } from '../orchestrator/formats/batch.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import { DEFAULT_LIMITS, type MatchSpec } from '../orchestrator/match/types.ts';
-import { createSandbox } from '../sandbox/index.ts';
+import { DEFAULT_LIMITS, type MatchResult } from '../orchestrator/match/types.ts';
+import { playWarm } from './warm-fleet.ts';
 
 
 export function benchHoldemEngine(tables = 400) {
@@ -69,41 +66,15 @@ function instantBotDir(): string {
   return dir;
 }
 
-/** Plays specs on a warm fleet (bots started before the clock starts); returns results and seconds. */
-async function playWarm(specs: MatchSpec[], botDir: string, concurrency: number, progress = false) {
-  const sandbox = createSandbox('process');
-  const hosts = new GameServerPool({ ports: { 'holdem/standard': 0 } });
-  const server = await hosts.get('holdem', 'standard');
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-'));
-  const fleet = new BotFleet({ sandbox, health: { kind: 'tcp' }, logDir, ...server.botAccess() });
-  const ids = [...new Set(specs.flatMap((s) => s.seats))];
-  fleet.add(ids.map((id) => ({ id, dir: botDir })));
-  await Promise.all(ids.map((id) => fleet.client(id)));
-  let done = 0;
-  const t0 = performance.now();
-  const results = await executeLocal(specs, {
-    fleet,
-    hosts,
-    concurrency,
-    onReplay: () => {
-      if (progress && ++done % 100 === 0) process.stderr.write(`  ${done}/${specs.length} table rounds, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
-    },
-  });
-  const seconds = (performance.now() - t0) / 1000;
-  await fleet.stopAll();
-  await hosts.closeAll();
-  await sandbox.close();
-  fs.rmSync(logDir, { recursive: true, force: true });
-  const actions = results.reduce((sum, r) => sum + r.plies, 0);
-  const hands = results.reduce((sum, r) => sum + Number(r.detail?.hands ?? 0), 0);
-  return { results, seconds, actions, hands };
-}
+/** Hands played over a set of table results. */
+const handsOf = (results: MatchResult[]) => results.reduce((sum, r) => sum + Number(r.detail?.hands ?? 0), 0);
 
 export async function benchHoldemWire(tableRounds = 4) {
   const bot = instantBotDir();
   const ids = Array.from({ length: 12 }, (_, i) => `i${i + 1}`);
   const specs = tableSpecs({ kind: 'round', label: 'bench', members: ids }, { game: 'holdem', variant: 'standard', tableRounds, seed: 1, limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict' });
-  const { seconds, actions, hands } = await playWarm(specs, bot, 1);
+  const { results, seconds, actions } = await playWarm(specs, bot, 1);
+  const hands = handsOf(results);
   fs.rmSync(bot, { recursive: true, force: true });
   const row = { tableRounds, hands, actions, seconds: +seconds.toFixed(2), handsPerSecond: Math.round(hands / seconds), actionsPerSecond: Math.round(actions / seconds), msPerAction: +((seconds * 1000) / actions).toFixed(3) };
   console.log("Hold'em over the wire: a 12-bot table of instant bots (HTTP per action; bots started before timing)");
@@ -117,7 +88,8 @@ export async function benchHoldemBatch(tableRounds = 100, concurrency = 2) {
   const series = [...[1, 2, 3].flatMap((n) => tourneySeries(byRound.slice(0, n), false)), ...tourneySeries(byRound, true)];
   const specs = series.flatMap((s) => tableSpecs(s, { game: 'holdem', variant: 'standard', tableRounds, seed: 1, limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict' }));
   const bot = instantBotDir();
-  const { results, seconds, actions, hands } = await playWarm(specs, bot, concurrency, true);
+  const { results, seconds, actions } = await playWarm(specs, bot, concurrency, 'table rounds');
+  const hands = handsOf(results);
   fs.rmSync(bot, { recursive: true, force: true });
   const kinds = Object.fromEntries(['own', 'round', 'field'].map((k) => [k, specs.filter((s) => s.batch!.kind === k).length]));
   const row = { strategies: 16, tableRounds, tables: results.length, ...kinds, hands, actions, concurrency, seconds: +seconds.toFixed(1), actionsPerSecond: Math.round(actions / seconds) };
