@@ -1,0 +1,187 @@
+// The egress proxy: the only way out of a container that has no network (agent containers, an
+// LLM-player's bot). It runs in the orchestrator and lets through requests to an allowlist of
+// origins, nothing else:
+//   - origin-form requests (`POST /v1/chat/completions`) go to the configured upstream: this is how
+//     a client that knows no proxies reaches its LLM (its base URL points at the proxy), and it lets
+//     the orchestrator add the API key on the host, so the key never enters the container;
+//   - absolute-form requests (`GET http://host/…`, what HTTP_PROXY clients send) and CONNECT
+//     tunnels (HTTPS_PROXY) pass only when their origin is on the allowlist; the rest get a 403
+//     that names the allowlist.
+// Every decision is recorded (a capped list of events), so a run can show what its agents tried.
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface EgressEvent {
+  time: number;
+  /** CONNECT, or the HTTP method. */
+  method: string;
+  /** The origin (or host:port for CONNECT) asked for, plus the path for plain requests. */
+  target: string;
+  allowed: boolean;
+  /** The upstream's status, or the proxy's own (403 denied, 502 upstream unreachable). */
+  status?: number;
+}
+
+export interface EgressProxyOptions {
+  /** Origins that may be reached, e.g. `https://api.openai.com` or `http://127.0.0.1:4000`; paths are ignored. */
+  allow: string[];
+  /**
+   * Where origin-form requests go: a base URL whose origin must be on the allowlist. `headers` are
+   * set on every request forwarded to it (e.g. the real Authorization header, replacing a placeholder).
+   */
+  upstream?: { url: string; headers?: Record<string, string> };
+  /** A Unix socket path (relayed into a container), or a TCP port on 127.0.0.1 (0 = any free port). */
+  listen: { socketPath: string } | { port: number };
+  /** Events kept in memory (default 1000; counts are always complete). */
+  maxEvents?: number;
+}
+
+export interface EgressProxy {
+  /** The socket path, or http://127.0.0.1:<port>. */
+  readonly address: string;
+  readonly events: EgressEvent[];
+  counts(): { allowed: number; denied: number };
+  close(): Promise<void>;
+}
+
+/** `https://api.openai.com/v1` → `https://api.openai.com:443` (scheme, lower-case host, explicit port). */
+export function originKey(url: string): string {
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`egress proxy: only http and https origins can be allowed, not "${url}"`);
+  const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+  return `${u.protocol}//${u.hostname.toLowerCase()}:${port}`;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+
+export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const allowed = new Set(options.allow.map(originKey));
+  const upstream = options.upstream ? { base: new URL(options.upstream.url), headers: options.upstream.headers ?? {} } : undefined;
+  if (upstream) allowed.add(originKey(upstream.base.href));
+  const hostPorts = new Set([...allowed].map((o) => o.slice(o.indexOf('//') + 2)));
+  const maxEvents = options.maxEvents ?? 1000;
+  const events: EgressEvent[] = [];
+  const totals = { allowed: 0, denied: 0 };
+  const sockets = new Set<net.Socket>();
+  const record = (e: Omit<EgressEvent, 'time'>) => {
+    const event = { time: Date.now(), ...e };
+    e.allowed ? totals.allowed++ : totals.denied++;
+    events.push(event);
+    if (events.length > maxEvents) events.shift();
+    return event;
+  };
+  const allowList = () => [...allowed].join(', ') || '(nothing)';
+
+  const server = http.createServer((req, res) => {
+    const raw = req.url ?? '/';
+    let target: URL;
+    let inject: Record<string, string> = {};
+    if (raw.startsWith('/')) {
+      if (!upstream) return deny(res, record({ method: req.method ?? '?', target: raw, allowed: false, status: 403 }), 'no upstream is configured for origin-form requests');
+      // The upstream's base path is already part of what the client asks for (its base URL is the proxy + that path).
+      target = new URL(raw, upstream.base.origin);
+      inject = upstream.headers;
+    } else {
+      try {
+        target = new URL(raw);
+        if (!allowed.has(originKey(target.href))) throw new Error('not allowed');
+      } catch {
+        return deny(res, record({ method: req.method ?? '?', target: raw.slice(0, 200), allowed: false, status: 403 }), `${raw.slice(0, 100)} is not on the allowlist (${allowList()})`);
+      }
+      if (upstream && target.origin === upstream.base.origin) inject = upstream.headers;
+    }
+    const event = record({ method: req.method ?? '?', target: `${target.origin}${target.pathname}`, allowed: true });
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
+    for (const [k, v] of Object.entries(inject)) {
+      for (const existing of Object.keys(headers)) if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
+      headers[k] = v;
+    }
+    const send = target.protocol === 'https:' ? https.request : http.request;
+    const out = send(target, { method: req.method, headers }, (up) => {
+      event.status = up.statusCode;
+      const back: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) back[k] = v;
+      res.writeHead(up.statusCode ?? 502, back);
+      up.pipe(res);
+      up.on('error', () => res.destroy());
+    });
+    out.on('error', (err) => {
+      event.status = 502;
+      if (!res.headersSent) {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`catarena egress proxy: ${target.origin} is unreachable: ${err.message}\n`);
+      } else res.destroy();
+    });
+    req.pipe(out);
+    req.on('error', () => out.destroy());
+    res.on('close', () => {
+      if (!res.writableFinished) out.destroy();
+    });
+  });
+
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    const hostPort = (req.url ?? '').toLowerCase();
+    const [host, port] = [hostPort.slice(0, hostPort.lastIndexOf(':')), Number(hostPort.slice(hostPort.lastIndexOf(':') + 1))];
+    if (!host || !Number.isInteger(port) || !hostPorts.has(`${host}:${port}`)) {
+      record({ method: 'CONNECT', target: hostPort.slice(0, 200), allowed: false, status: 403 });
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\ncatarena egress proxy: ${hostPort.slice(0, 100)} is not on the allowlist (${allowList()})\n`);
+      return;
+    }
+    const event = record({ method: 'CONNECT', target: hostPort, allowed: true });
+    const remote = net.connect(port, host.replace(/^\[|\]$/g, ''));
+    sockets.add(remote);
+    remote.on('close', () => sockets.delete(remote));
+    const close = () => {
+      client.destroy();
+      remote.destroy();
+    };
+    remote.once('connect', () => {
+      event.status = 200;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) remote.write(head);
+      client.pipe(remote).pipe(client);
+    });
+    remote.on('error', () => {
+      event.status = 502;
+      if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n');
+      close();
+    });
+    client.on('error', close);
+  });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  let address: string;
+  if ('socketPath' in options.listen) {
+    fs.rmSync(options.listen.socketPath, { force: true });
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen((options.listen as { socketPath: string }).socketPath, () => resolve()));
+    fs.chmodSync(options.listen.socketPath, 0o777); // containers may run as another user
+    address = options.listen.socketPath;
+  } else {
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen((options.listen as { port: number }).port, '127.0.0.1', () => resolve()));
+    address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  return {
+    address,
+    events,
+    counts: () => ({ ...totals }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function deny(res: http.ServerResponse, event: EgressEvent, why: string): void {
+  event.status = 403;
+  res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
+  res.end(`catarena egress proxy: ${why}\n`);
+}
