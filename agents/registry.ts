@@ -4,18 +4,19 @@
 //   builtin:<provider>/<model>[~<provider>/<model>][#id]  the built-in minimal LLM coding agent, with
 //                                    an optional fallback model after three failed attempts
 //   llm-player:<provider>/<model>[#id]  an LLM asked for every move (the paper's control; needs the process sandbox)
-//   claude-code | codex | gemini-cli | qwen-code   CLI coding agents in a container (not yet in this build)
+//   <cli>[:<model>][#id]             a CLI coding agent in an agent container, cli one of claude-code,
+//                                    codex, gemini-cli, qwen-code (qwen-code needs the model)
 // API keys are read from the environment by the agents that need them, never from specs.
 import { BuiltinAgent } from './builtin/agent.ts';
+import { CliAgent } from './cli/agent.ts';
+import { CLI_NAMES, type CliName } from './cli/clis.ts';
 import { createDirAgent } from './dir/dir-agent.ts';
 import { createLlmPlayerAgent } from './llm-player/agent.ts';
 import { createOfflineAgent } from './offline/index.ts';
 import type { Agent } from './types.ts';
 
 export const AGENT_SPEC_HELP =
-  'offline:<character> (cautious, aggressive, imitator), dir:<path>, builtin:<provider>/<model>[~<fallback>], llm-player:<provider>/<model>, claude-code, codex, gemini-cli, qwen-code';
-
-const PLANNED = new Set(['claude-code', 'codex', 'gemini-cli', 'qwen-code']);
+  'offline:<character> (cautious, aggressive, imitator), dir:<path>, builtin:<provider>/<model>[~<fallback>], llm-player:<provider>/<model>, claude-code[:<model>], codex[:<model>], gemini-cli[:<model>], qwen-code:<model>';
 
 /** builtin:<provider>/<model>[~<fallback provider>/<model>][#id] */
 function createBuiltinAgent(spec: string): Agent {
@@ -24,8 +25,15 @@ function createBuiltinAgent(spec: string): Agent {
   return new BuiltinAgent({ model: m[1]!, ...(m[2] ? { fallback: m[2] } : {}), ...(m[3] ? { id: m[3] } : {}) });
 }
 
+/** <cli>[:<model>][#id] */
+function createCliAgent(spec: string): Agent {
+  const m = /^([a-z-]+)(?::([^#\s]+))?(?:#([\w.@-]+))?$/.exec(spec.trim());
+  if (!m || !(CLI_NAMES as readonly string[]).includes(m[1]!)) throw new Error(`bad CLI agent spec "${spec}": expected <cli>[:<model>][#<id>] with cli one of ${CLI_NAMES.join(', ')}`);
+  return new CliAgent({ cli: m[1] as CliName, ...(m[2] ? { model: m[2] } : {}), ...(m[3] ? { id: m[3] } : {}) });
+}
+
 export function createAgent(spec: string, seed: number): Agent {
-  const kind = spec.trim().split(':')[0]!;
+  const kind = spec.trim().split(/[:#]/)[0]!;
   switch (kind) {
     case 'offline':
       return createOfflineAgent(spec, seed);
@@ -36,7 +44,7 @@ export function createAgent(spec: string, seed: number): Agent {
     case 'llm-player':
       return createLlmPlayerAgent(spec);
     default:
-      if (PLANNED.has(kind)) throw new Error(`agent "${spec}": ${kind} agents are not available in this build yet; use offline:<character> or dir:<path>`);
+      if ((CLI_NAMES as readonly string[]).includes(kind)) return createCliAgent(spec);
       throw new Error(`unknown agent "${spec}"; agent specs: ${AGENT_SPEC_HELP}`);
   }
 }

@@ -46,3 +46,24 @@ export async function readLogTail(file: string, maxBytes = 4096): Promise<string
     return '';
   }
 }
+
+/** Command output kept in memory up to a cap; what is dropped is counted and said at the end. */
+export class CappedText {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private dropped = 0;
+  constructor(private readonly cap: number) {}
+  push(chunk: Buffer): void {
+    const room = this.cap - this.size;
+    if (room > 0) {
+      const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+      this.chunks.push(part);
+      this.size += part.length;
+    }
+    this.dropped += Math.max(0, chunk.length - Math.max(0, room));
+  }
+  text(): string {
+    const s = Buffer.concat(this.chunks).toString('utf8');
+    return this.dropped ? `${s}\n[output truncated: ${this.dropped} more bytes dropped]` : s;
+  }
+}

@@ -41,8 +41,8 @@ export interface DockerSandboxOptions {
 /** The image is the one the current recipe builds (its content-hash tag), never a stale :latest. */
 export const DOCKER_DEFAULTS = { image: botRuntimeTag(), cpus: 1, memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, user: '65534:65534' };
 
-const LABEL = 'catarena.sandbox';
-const OWNER = `${os.hostname()}:${process.pid}`;
+export const LABEL = 'catarena.sandbox';
+export const OWNER = `${os.hostname()}:${process.pid}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // Runs inside the container as PID 1's child: relays, then the start script. A script that
@@ -279,7 +279,7 @@ class DockerBot implements BotHandle {
 }
 
 /** A Unix socket (for the container) relayed to 127.0.0.1:<port> on this host. */
-async function relayToHost(socketPath: string, port: number): Promise<net.Server> {
+export async function relayToHost(socketPath: string, port: number): Promise<net.Server> {
   const server = net.createServer((inbound) => {
     const outbound = net.connect(port, '127.0.0.1');
     inbound.pipe(outbound).pipe(inbound);

@@ -35,6 +35,12 @@ export interface EgressProxyOptions {
   upstream?: { url: string; headers?: Record<string, string> };
   /** A Unix socket path (relayed into a container), or a TCP port on 127.0.0.1 (0 = any free port). */
   listen: { socketPath: string } | { port: number };
+  /**
+   * host:port names under which clients reach this proxy (e.g. 127.0.0.1:3128 inside a container).
+   * A client that sends even its base-URL requests through the proxy (absolute form, or a CONNECT
+   * tunnel to the proxy itself, as Qwen Code does) is served as if it had asked in origin form.
+   */
+  selfAddresses?: string[];
   /** Events kept in memory (default 1000; counts are always complete). */
   maxEvents?: number;
 }
@@ -74,9 +80,18 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     return event;
   };
   const allowList = () => [...allowed].join(', ') || '(nothing)';
+  const self = new Set((options.selfAddresses ?? []).map((a) => a.toLowerCase()));
 
   const server = http.createServer((req, res) => {
-    const raw = req.url ?? '/';
+    let raw = req.url ?? '/';
+    if (!raw.startsWith('/')) {
+      try {
+        const u = new URL(raw);
+        if (u.protocol === 'http:' && self.has(`${u.hostname}:${u.port || '80'}`.toLowerCase())) raw = `${u.pathname}${u.search}`;
+      } catch {
+        // judged below
+      }
+    }
     let target: URL;
     let inject: Record<string, string> = {};
     if (raw.startsWith('/')) {
@@ -126,6 +141,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const hostPort = (req.url ?? '').toLowerCase();
     const [host, port] = [hostPort.slice(0, hostPort.lastIndexOf(':')), Number(hostPort.slice(hostPort.lastIndexOf(':') + 1))];
+    if (self.has(hostPort)) {
+      // A tunnel to the proxy itself: what comes through it is plain HTTP for this same server.
+      record({ method: 'CONNECT', target: `${hostPort} (this proxy)`, allowed: true, status: 200 });
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) client.unshift(head);
+      server.emit('connection', client);
+      return;
+    }
     if (!host || !Number.isInteger(port) || !hostPorts.has(`${host}:${port}`)) {
       record({ method: 'CONNECT', target: hostPort.slice(0, 200), allowed: false, status: 403 });
       client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\ncatarena egress proxy: ${hostPort.slice(0, 100)} is not on the allowlist (${allowList()})\n`);

@@ -55,7 +55,7 @@ async function workspace(agentId: string, withCheck: boolean): Promise<Workspace
 
 /** A scripted server, with the env pointing the agent at it and the test key set. */
 async function llm(script: Parameters<typeof startScriptedLlm>[0]): Promise<ScriptedLlm> {
-  const server = await startScriptedLlm(script);
+  const server = await startScriptedLlm(script, { noStreaming: true });
   servers.push(server);
   vi.stubEnv('OPENAI_API_KEY', SECRET);
   vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);

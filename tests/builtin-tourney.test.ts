@@ -28,6 +28,7 @@ async function round(botFiles: Array<{ name: string; args: unknown }>) {
       { toolCalls: [{ name: 'test_bot', args: {} }] },
       { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
     ]),
+    { noStreaming: true },
   );
   vi.stubEnv('OPENAI_API_KEY', SECRET);
   vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);

@@ -32,6 +32,5 @@ describe('dir agents', () => {
     expect(() => createAgent('dir:/nonexistent/bot', 1)).toThrow(/is not a folder/);
     expect(() => createAgent(`dir:${tempDir()}`, 1)).toThrow(/neither start_ai.sh nor round_<n>/);
     expect(() => createAgent('wizard:merlin', 1)).toThrow(/offline:<character>.*dir:<path>.*builtin:<provider>\/<model>/);
-    expect(() => createAgent('codex', 1)).toThrow(/not available in this build yet/);
   });
 });

@@ -159,3 +159,23 @@ describe('egress proxy', () => {
     }
   });
 });
+
+describe('egress proxy: clients that proxy their own base URL', () => {
+  it('serves a CONNECT tunnel to itself and absolute-form requests to itself as origin-form', async () => {
+    const llm = await listen('llm');
+    const proxy = await startEgressProxy({ allow: [], upstream: { url: `${llm.url}/v1`, headers: { authorization: 'Bearer k' } }, selfAddresses: ['127.0.0.1:3128'], listen: { port: 0 } });
+    const port = Number(new URL(proxy.address).port);
+    try {
+      const tunnel = await connectTunnel(port, '127.0.0.1:3128');
+      expect(tunnel.status).toBe(200);
+      expect(tunnel.inner).toContain('"path":"/inside"');
+      expect(llm.seen.at(-1)!.authorization).toBe('Bearer k');
+      const absolute = await viaProxy({ port }, 'GET http://127.0.0.1:3128/v1/models');
+      expect(JSON.parse(absolute.text)).toEqual({ from: 'llm', path: '/v1/models' });
+      expect((await viaProxy({ port }, 'GET http://127.0.0.1:3129/v1/models')).status).toBe(403);
+    } finally {
+      await proxy.close();
+      await llm.close();
+    }
+  });
+});

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts';
 import { linesOfCode } from '../lines-of-code.ts';
+import { runnableBot } from '../runnable.ts';
 import { parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
 import { createTools, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
 
@@ -192,7 +193,7 @@ export class BuiltinAgent implements Agent {
           },
           log,
         });
-        const verdict = await this.runnable(ws);
+        const verdict = await runnableBot(ws);
         if (outcome.error) failure = `the agent loop failed: ${outcome.error}`;
         else if (!verdict.ok) failure = verdict.why;
         else {
@@ -215,18 +216,6 @@ export class BuiltinAgent implements Agent {
     if (index === 0) return 'Develop your bot now. Start by reading the environment.';
     return `Attempt ${index + 1} of ${total}. The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. ` +
       `Whatever it wrote is still in ./${path.relative(ws.dir, ws.outputDir)}/: fix it or start over, then test it with test_bot and finish.`;
-  }
-
-  /** A runnable bot: start_ai.sh exists and, when the orchestrator provides a check, it passes. */
-  private async runnable(ws: Workspace): Promise<{ ok: boolean; why: string }> {
-    if (!fs.existsSync(path.join(ws.outputDir, 'start_ai.sh'))) return { ok: false, why: 'no start_ai.sh in the output folder' };
-    if (!ws.check) return { ok: true, why: 'start_ai.sh written (no arena check available)' };
-    try {
-      const r = await ws.check();
-      return r.ok ? { ok: true, why: 'the arena check passed' } : { ok: false, why: `the arena check failed: ${oneLine(r.report, 400)}` };
-    } catch (err) {
-      return { ok: false, why: `the arena check could not run: ${describeError(err)}` };
-    }
   }
 
   private async attempt(

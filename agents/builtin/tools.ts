@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { tool, type ToolSet } from 'ai';
 import { z } from 'zod';
+import { CappedText } from '../../sandbox/capped-log.ts';
 import { SCRUBBED_PATH } from '../../sandbox/process.ts';
 import type { Workspace } from '../types.ts';
 
@@ -86,26 +87,6 @@ function lexists(p: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-class CappedText {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  private dropped = 0;
-  constructor(private readonly cap: number) {}
-  push(chunk: Buffer): void {
-    const room = this.cap - this.size;
-    if (room > 0) {
-      const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
-      this.chunks.push(part);
-      this.size += part.length;
-    }
-    this.dropped += Math.max(0, chunk.length - Math.max(0, room));
-  }
-  text(): string {
-    const s = Buffer.concat(this.chunks).toString('utf8');
-    return this.dropped ? `${s}\n[output truncated: ${this.dropped} more bytes dropped]` : s;
   }
 }
 

@@ -1,8 +1,10 @@
 // A scripted OpenAI-compatible chat server on 127.0.0.1 for driving LLM agents in tests:
 // POST /v1/chat/completions answers from a script (tool calls or a final text, or an HTTP error),
 // with realistic `usage`, and records every request (model, messages, tools, auth header).
-// Non-streaming only: the AI SDK's generateText calls doGenerate, which posts without `stream`
-// (a request with stream:true gets a 400, so a change of behaviour is visible).
+// Answers both ways a client asks: a JSON body, or (stream:true, as CLI agents such as Qwen Code
+// ask) server-sent chunks with the deltas, a finish chunk, a usage chunk and [DONE]. Set
+// `noStreaming` to refuse streams with a 400, for clients that must not stream (the AI SDK's
+// generateText), so a change of behaviour is visible.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -65,7 +67,7 @@ export function toolResults(request: ScriptedRequest): string[] {
 
 const approxTokens = (value: unknown) => Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
 
-export async function startScriptedLlm(script: Script): Promise<ScriptedLlm> {
+export async function startScriptedLlm(script: Script, options: { noStreaming?: boolean } = {}): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
   let calls = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -98,7 +100,7 @@ export async function startScriptedLlm(script: Script): Promise<ScriptedLlm> {
         turn: null,
       };
       requests.push(record);
-      if (record.stream) {
+      if (record.stream && options.noStreaming) {
         return send(400, { error: { message: 'scripted-llm: streaming is not implemented', type: 'invalid_request_error' } });
       }
       const turn = (Array.isArray(script) ? script[calls] : script(record)) ?? { text: '(script exhausted)' };
@@ -118,6 +120,7 @@ export async function startScriptedLlm(script: Script): Promise<ScriptedLlm> {
   /** Sends the turn; usage is recorded only when the answer was delivered (not to an aborted client). */
   function answer(record: ScriptedRequest, turn: ScriptTurn, res: http.ServerResponse): void {
     if (res.destroyed) return;
+    if (record.stream && !('httpError' in turn)) return stream(record, turn, res);
     res.writeHead('httpError' in turn ? turn.httpError : 200, { 'content-type': 'application/json' });
     if ('httpError' in turn) {
       res.end(JSON.stringify({ error: { message: turn.message, type: 'api_error', code: null } }));
@@ -137,6 +140,27 @@ export async function startScriptedLlm(script: Script): Promise<ScriptedLlm> {
       choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
       usage: record.usage,
     }));
+  }
+
+  /** The same answer as server-sent chat.completion.chunk events (text and each tool call in pieces). */
+  function stream(record: ScriptedRequest, turn: Exclude<ScriptTurn, { httpError: number }>, res: http.ServerResponse): void {
+    const toolCalls = 'toolCalls' in turn ? turn.toolCalls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args) })) : [];
+    const content = turn.text ?? '';
+    const usage = turn.usage ?? { prompt_tokens: approxTokens(record.messages) + approxTokens(record.tools), completion_tokens: approxTokens(toolCalls.length ? toolCalls : content) + 3 };
+    record.usage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    const base = { id: `chatcmpl-scripted-${record.index}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: record.model };
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => res.write(`data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`);
+    const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    delta({ role: 'assistant', content: '' });
+    for (let i = 0; i < content.length; i += 40) delta({ content: content.slice(i, i + 40) });
+    toolCalls.forEach((c, k) => {
+      delta({ tool_calls: [{ index: k, id: `call_${record.index}_${k}`, type: 'function', function: { name: c.name, arguments: '' } }] });
+      for (let i = 0; i < c.arguments.length; i += 200) delta({ tool_calls: [{ index: k, function: { arguments: c.arguments.slice(i, i + 200) } }] });
+    });
+    delta({}, toolCalls.length ? 'tool_calls' : 'stop');
+    chunk([], { usage: record.usage });
+    res.end('data: [DONE]\n\n');
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

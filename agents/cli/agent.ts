@@ -1,0 +1,159 @@
+// CliAgent: a CLI coding agent (Claude Code, Codex, Gemini CLI, Qwen Code) run headless in an
+// agent container (sandbox/agent-container.ts) with the round workspace mounted. It reaches its
+// LLM endpoint only through the orchestrator's egress proxy, which adds the key on the host. After
+// each run the orchestrator checks the bot as the arena will; a failed check is retried with the
+// reason (3 attempts, as the paper does), then what exists is returned and the build fails.
+import fs from 'node:fs';
+import path from 'node:path';
+import { agentRuntimeTag } from '../../docker/build-agent-image.ts';
+import { AgentContainer, HOME_MOUNT, PROXY_PORT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
+import { redactSecrets } from '../builtin/models.ts';
+import { linesOfCode } from '../lines-of-code.ts';
+import { runnableBot } from '../runnable.ts';
+import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts';
+import { CLIS, resolveEndpoint, shellQuote, type CliDefinition, type CliName, type CliReport, type ResolvedEndpoint } from './clis.ts';
+
+export interface CliAgentOptions {
+  cli: CliName;
+  /** The model name the CLI passes to its endpoint; default: the CLI's own default. */
+  model?: string;
+  /** Agent id (folder and strategy names); default: the CLI's name, or the model's. */
+  id?: string;
+  /** Attempts before giving up (default 3). */
+  attempts?: number;
+  /** Turn limit passed to CLIs that take one (Claude Code, Qwen Code; default 40). */
+  maxTurns?: number;
+  /** Image with the CLIs (default: the one `npm run images:agents` builds). */
+  image?: string;
+  /** Where keys and base URLs are read from (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+export const CLI_AGENT_DEFAULTS = { attempts: 3, maxTurns: 40 } as const;
+
+const oneLine = (s: string, n = 300) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n)}…` : t;
+};
+
+export class CliAgent implements Agent {
+  readonly id: string;
+  readonly kind: string;
+  private readonly cli: CliDefinition;
+  private readonly endpoint: ResolvedEndpoint;
+  private readonly env: Record<string, string | undefined>;
+  private readonly model: string | undefined;
+  private readonly attempts: number;
+  private readonly maxTurns: number;
+  private readonly image: string | undefined;
+
+  /** Throws at once on a missing key or model, naming what to set. */
+  constructor(o: CliAgentOptions) {
+    this.cli = CLIS[o.cli];
+    this.env = o.env ?? process.env;
+    this.endpoint = resolveEndpoint(this.cli, this.env);
+    if (this.cli.modelRequired && !o.model) throw new Error(`${o.cli} needs a model: ${o.cli}:<model> (the name its endpoint serves)`);
+    this.model = o.model;
+    this.id = o.id ?? (o.model ? o.model.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || o.cli : o.cli);
+    this.kind = `cli:${o.cli}${o.model ? `/${o.model}` : ''}`;
+    this.attempts = o.attempts ?? CLI_AGENT_DEFAULTS.attempts;
+    this.maxTurns = o.maxTurns ?? CLI_AGENT_DEFAULTS.maxTurns;
+    this.image = o.image;
+  }
+
+  private redact = (text: string) => redactSecrets(text, this.env).split(this.endpoint.key).join('***');
+
+  async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
+    const t0 = Date.now();
+    const deadline = t0 + budget.wallMs - Math.min(10_000, Math.floor(budget.wallMs * 0.05));
+    const tokens = { input: 0, output: 0 };
+    let toolCalls = 0;
+    const log: string[] = [
+      `${ws.agentId || this.id} (${this.kind}), ${ws.game}/${ws.variant}, round ${ws.round}`,
+      `endpoint ${this.endpoint.upstream} (key from ${this.endpoint.keyVar}, added by the egress proxy), budget ${Math.round(budget.wallMs / 1000)} s, ${this.attempts} attempts`,
+    ];
+    const gamePort = ws.gameServerUrl ? Number(new URL(ws.gameServerUrl).port) : undefined;
+    const upstreamPath = new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '');
+    const container = await AgentContainer.start({
+      image: this.image ?? agentRuntimeTag(),
+      workspace: ws.dir,
+      name: `${ws.agentId || this.id}-r${ws.round}`,
+      egress: { upstream: this.endpoint.upstream, headers: this.cli.authHeaders(this.endpoint.key) },
+      ...(gamePort ? { hostPorts: { [gamePort]: gamePort } } : {}),
+    });
+    let success = false;
+    let failure: string | undefined;
+    let attempts = 0;
+    try {
+      for (let i = 0; i < this.attempts; i++) {
+        const left = deadline - Date.now();
+        if (left < 5_000) {
+          log.push('', 'wall-clock budget exhausted: no further attempt');
+          break;
+        }
+        attempts++;
+        const invocation = {
+          prompt: cliPrompt(ws, i, this.attempts, failure),
+          model: this.model,
+          maxTurns: this.maxTurns,
+          baseUrl: `http://127.0.0.1:${PROXY_PORT}${upstreamPath}`,
+          home: HOME_MOUNT,
+          workspace: WORKSPACE_MOUNT,
+        };
+        log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
+        const command = `mkdir -p ${HOME_MOUNT}/.codex && exec ${shellQuote(this.cli.argv(invocation))}`;
+        const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 4 * 1024 * 1024 });
+        fs.writeFileSync(path.join(ws.dir, `.agent-output-${i + 1}.txt`), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
+        const report: CliReport = this.cli.parse(run.stdout);
+        if (report.tokens) {
+          tokens.input += report.tokens.input;
+          tokens.output += report.tokens.output;
+        }
+        toolCalls += report.toolCalls ?? report.turns ?? 0;
+        log.push(
+          `${run.timedOut ? 'timed out' : `exit code ${run.exitCode}`} after ${Math.round(run.durationMs / 1000)} s; ` +
+            `${report.tokens ? `${report.tokens.input} input + ${report.tokens.output} output tokens` : 'no token counts reported'}` +
+            `${report.turns !== undefined ? `, ${report.turns} turns` : ''}${report.toolCalls !== undefined ? `, ${report.toolCalls} tool calls` : ''}` +
+            `${report.costUsd ? `, $${report.costUsd.toFixed(4)} reported` : ''}`,
+        );
+        if (report.summary) log.push(`- says: ${oneLine(this.redact(report.summary))}`);
+        if (report.error) log.push(`- reported error: ${oneLine(this.redact(report.error))}`);
+        if (run.exitCode !== 0 && run.stderr.trim()) log.push(`- stderr: ${oneLine(this.redact(run.stderr.trim().split('\n').slice(-3).join(' / ')))}`);
+        const verdict = await runnableBot(ws);
+        if (verdict.ok) {
+          success = true;
+          log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
+          break;
+        }
+        failure = verdict.ok ? undefined : verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
+        log.push(`attempt ${i + 1} failed: ${failure}`);
+      }
+    } finally {
+      const { allowed, denied } = container.egress?.counts() ?? { allowed: 0, denied: 0 };
+      const refused = [...new Set(container.egress?.events.filter((e) => !e.allowed).map((e) => `${e.method} ${e.target}`) ?? [])].slice(0, 5);
+      log.push('', `egress: ${allowed} requests to the endpoint, ${denied} refused${refused.length ? ` (${refused.join(', ')})` : ''}`);
+      await container.close();
+    }
+    if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
+    const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
+    log.push('', `cost: ${tokens.input} input + ${tokens.output} output tokens, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
+    return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')) };
+  }
+}
+
+/** The task for a CLI agent: the round's task, where things are in the container, and the retry reason. */
+export function cliPrompt(ws: Workspace, index: number, total: number, failure: string | undefined): string {
+  const out = `${WORKSPACE_MOUNT}/${path.relative(ws.dir, ws.outputDir)}`;
+  const lines = [
+    ws.task.trimEnd(),
+    '',
+    '## Where you are',
+    `Your workspace is ${WORKSPACE_MOUNT} (TASK.md, the environment, and from round 2 last_round/ and logs/). Write the bot into ${out}/: start_ai.sh and its code.`,
+    'You have no internet access. Test the bot yourself: start it with `bash start_ai.sh <port>` in the background, check /health with curl, and send it a request from the protocol.',
+    'When you stop, the orchestrator starts your bot and plays test positions against it; a bot that fails is a failed build.',
+  ];
+  if (index > 0) {
+    lines.push('', `## Attempt ${index + 1} of ${total}`, `The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. What it wrote is still in ${out}/: fix it or start over.`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,208 @@
+// CLI coding agents. Without Docker: spec parsing, key/model errors, output parsers, quoting.
+// With Docker and the agent image (CI builds both): the four CLIs report their versions in the
+// image; the agent container reaches the allowed endpoint through the egress proxy and nothing
+// else (listeners started here); and Qwen Code, which speaks OpenAI chat completions, completes a
+// tourney round against the scripted server: it writes a bot with its own tools, runs it in the
+// container, and the bot validates and plays.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAgent } from '../agents/registry.ts';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import { CLIS, jsonValues, PLACEHOLDER_KEY, shellQuote } from '../agents/cli/clis.ts';
+import { agentRuntimeTag, cliVersions, loadAgentRecipe } from '../docker/build-agent-image.ts';
+import { resolveConfig } from '../orchestrator/tourney/config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { AgentContainer } from '../sandbox/agent-container.ts';
+import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
+import { startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
+
+const SECRET = 'sk-cli-secret-789';
+let server: ScriptedLlm | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  vi.unstubAllEnvs();
+});
+
+describe('CLI agent specs', () => {
+  it('need their key (named), qwen-code needs a model, and unknown CLIs are refused', () => {
+    vi.stubEnv('OPENAI_API_KEY', '');
+    vi.stubEnv('CODEX_API_KEY', '');
+    vi.stubEnv('ANTHROPIC_API_KEY', '');
+    expect(() => createAgent('codex', 1)).toThrow(/CODEX_API_KEY or OPENAI_API_KEY is not set/);
+    expect(() => createAgent('claude-code:claude-sonnet-4-5', 1)).toThrow(/ANTHROPIC_API_KEY is not set/);
+    vi.stubEnv('OPENAI_API_KEY', SECRET);
+    expect(() => createAgent('qwen-code', 1)).toThrow(/qwen-code needs a model/);
+    const qwen = createAgent('qwen-code:Qwen/Qwen3-Coder#q1', 1);
+    expect([qwen.id, qwen.kind]).toEqual(['q1', 'cli:qwen-code/Qwen/Qwen3-Coder']);
+    expect(createAgent('codex:gpt-5-codex', 1).id).toBe('gpt-5-codex');
+    expect(createAgent('codex', 1).id).toBe('codex');
+    expect(() => createAgent('cursor-agent', 1)).toThrow(/unknown agent.*claude-code\[:<model>\]/);
+  });
+});
+
+describe('CLI output parsers', () => {
+  it('read Claude Code\'s result object: tokens with cache, turns, cost, is_error', () => {
+    const ok = CLIS['claude-code'].parse(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, duration_ms: 5100, num_turns: 7, result: 'Bot written.', total_cost_usd: 0.0123, usage: { input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 40 } }));
+    expect(ok).toEqual({ tokens: { input: 150, output: 40 }, turns: 7, durationMs: 5100, summary: 'Bot written.', costUsd: 0.0123 });
+    // An auth failure is exit 1 with subtype success but is_error true (ecosystem.md §7).
+    const failed = CLIS['claude-code'].parse('{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key","num_turns":0,"usage":{"input_tokens":0,"output_tokens":0}}');
+    expect(failed.error).toMatch(/Invalid API key/);
+    expect(CLIS['claude-code'].parse('').error).toBe('no output');
+    expect(CLIS['claude-code'].parse('Segmentation fault').error).toMatch(/no result object/);
+  });
+
+  it('read Codex JSON lines: usage per turn, tool items, failures', () => {
+    const lines = [
+      { type: 'thread.started', thread_id: 't1' },
+      { type: 'turn.started' },
+      { type: 'item.completed', item: { id: 'i0', type: 'reasoning', text: 'thinking' } },
+      { type: 'item.completed', item: { id: 'i1', type: 'command_execution', command: 'ls', exit_code: 0 } },
+      { type: 'item.completed', item: { id: 'i2', type: 'file_change', changes: [] } },
+      { type: 'item.completed', item: { id: 'i3', type: 'agent_message', text: 'Done: bot in develop_ai.' } },
+      { type: 'turn.completed', usage: { input_tokens: 1200, cached_input_tokens: 200, output_tokens: 300 } },
+    ].map((e) => JSON.stringify(e));
+    expect(CLIS.codex.parse(['WARNING: some log line', ...lines].join('\n'))).toEqual({ tokens: { input: 1200, output: 300 }, turns: 1, toolCalls: 2, summary: 'Done: bot in develop_ai.' });
+    expect(CLIS.codex.parse([...lines.slice(0, 2), JSON.stringify({ type: 'turn.failed', error: { message: 'stream disconnected' } })].join('\n')).error).toBe('stream disconnected');
+  });
+
+  it('read Gemini CLI\'s JSON: tokens and requests per model, tool calls, error', () => {
+    const doc = { response: 'ok', stats: { models: { 'gemini-2.5-pro': { api: { totalRequests: 3 }, tokens: { prompt: 900, candidates: 80, total: 980 } }, 'gemini-2.5-flash': { api: { totalRequests: 1 }, tokens: { prompt: 100, candidates: 20 } } }, tools: { totalCalls: 5 } } };
+    expect(CLIS['gemini-cli'].parse(JSON.stringify(doc, null, 2))).toEqual({ tokens: { input: 1000, output: 100 }, turns: 4, toolCalls: 5, summary: 'ok' });
+    expect(CLIS['gemini-cli'].parse(JSON.stringify({ error: { type: 'FatalAuthenticationError', message: 'API key not valid' } })).error).toBe('API key not valid');
+  });
+
+  it('finds JSON values in documents, arrays and JSON lines', () => {
+    expect(jsonValues('[{"a":1},{"b":2}]')).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(jsonValues('log\n{"a":1}\n{broken\n{"b":2}')).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
+  it('quotes arguments so bash gets them back unchanged', () => {
+    const args = ['printf', '%s|', "it's", 'a "task"\nwith $HOME and `x` and \\', '--flag=1', ''];
+    expect(execFileSync('bash', ['-c', shellQuote(args)], { encoding: 'utf8' })).toBe(`it's|a "task"\nwith $HOME and \`x\` and \\|--flag=1||`);
+  });
+});
+
+const agentImage = (() => {
+  if (!dockerReady()) return undefined;
+  try {
+    execFileSync('docker', ['image', 'inspect', agentRuntimeTag()], { stdio: 'ignore', timeout: 10_000 });
+    return agentRuntimeTag();
+  } catch {
+    if (process.env.CATARENA_DOCKER === '1') throw new Error(`CATARENA_DOCKER=1 but the agent image ${agentRuntimeTag()} is missing: npm run images:agents`);
+    return undefined;
+  }
+})();
+
+interface Counting {
+  port: number;
+  connections: number;
+  close(): Promise<void>;
+}
+
+/** A listener on all interfaces (so the docker bridge could reach it) that counts connections. */
+async function forbiddenListener(): Promise<Counting> {
+  const c = { connections: 0 } as Counting;
+  const s = http.createServer((_q, r) => r.end('secret'));
+  s.on('connection', () => c.connections++);
+  await new Promise<void>((r) => s.listen(0, '0.0.0.0', r));
+  c.port = (s.address() as AddressInfo).port;
+  c.close = () => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); });
+  return c;
+}
+
+describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
+  it('every CLI in the image starts and reports the pinned version', async () => {
+    const versions = await cliVersions(agentImage!);
+    const pins = loadAgentRecipe().clis;
+    expect(versions.claude).toContain(pins['@anthropic-ai/claude-code']);
+    expect(versions.codex).toContain(pins['@openai/codex']);
+    expect(versions.gemini).toContain(pins['@google/gemini-cli']);
+    expect(versions.qwen).toContain(pins['@qwen-code/qwen-code']);
+  }, 240_000);
+
+  it('reaches the allowed endpoint through the proxy, with the key added outside, and nothing else', async () => {
+    server = await startScriptedLlm([{ text: 'pong' }]);
+    const forbidden = await forbiddenListener();
+    const ws = tempDir();
+    const container = await AgentContainer.start({ image: agentImage!, workspace: ws, egress: { upstream: server.baseURL, headers: { authorization: `Bearer ${SECRET}` } }, env: { OPENAI_API_KEY: PLACEHOLDER_KEY } });
+    try {
+      const q = (cmd: string) => container.exec(cmd, { timeoutMs: 30_000 });
+      // The endpoint, through the proxy; the placeholder key is replaced on the host.
+      const chat = await q(`curl -s -m 10 -H "authorization: Bearer $OPENAI_API_KEY" -H 'content-type: application/json' -d '{"model":"m","messages":[{"role":"user","content":"ping"}]}' http://127.0.0.1:3128/v1/chat/completions`);
+      expect(JSON.parse(chat.stdout).choices[0].message.content).toBe('pong');
+      expect(server.requests[0]!.authorization).toBe(`Bearer ${SECRET}`);
+      // Another host service, by every route: through the proxy (plain and CONNECT) it is refused;
+      // directly (no proxy) there is no network to reach it on.
+      const gateway = `172.17.0.1:${forbidden.port}`;
+      const viaProxy = await q(`curl -s -m 10 -o /dev/null -w '%{http_code}' -x http://127.0.0.1:3128 http://${gateway}/`);
+      expect(viaProxy.stdout).toBe('403');
+      const tunnel = await q(`curl -s -m 10 -o /dev/null -w '%{http_connect}' -x http://127.0.0.1:3128 -p http://${gateway}/`);
+      expect(tunnel.stdout).toBe('403');
+      const direct = await q(`curl -s -m 5 --noproxy '*' http://${gateway}/; echo "exit=$?"`);
+      expect(direct.stdout).toMatch(/exit=(7|28)/); // cannot connect / timed out
+      const loopback = await q(`curl -s -m 5 --noproxy '*' http://127.0.0.1:${forbidden.port}/; echo "exit=$?"`);
+      expect(loopback.stdout).toMatch(/exit=7/); // the container's own loopback, not the host's
+      expect(forbidden.connections).toBe(0);
+      // The container holds no key: not in its environment, not in the image's.
+      const env = await q('cat /proc/1/environ | tr "\\0" "\\n"; env');
+      expect(env.stdout).not.toContain(SECRET);
+      expect(container.egress!.counts()).toEqual({ allowed: 1, denied: 2 });
+      // Commands are killed with everything they started.
+      const slow = await container.exec('sleep 60 & sleep 60', { timeoutMs: 500 });
+      expect(slow.timedOut).toBe(true);
+      const left = await q('for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done | grep -c "^sleep 60"');
+      expect(left.stdout.trim()).toBe('0');
+    } finally {
+      await container.close();
+      await forbidden.close();
+    }
+  }, 120_000);
+
+  it('Qwen Code completes a tourney round against the scripted server: its bot validates and plays', async () => {
+    const sample = BUILTIN('random');
+    const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    // Qwen Code's main conversation carries its tools; side requests (e.g. a next-speaker or
+    // summary check) have none and get a plain answer. Its history opens with an assistant
+    // acknowledgement of the context, so the step is the number of tool-calling turns so far.
+    const turns = [
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs')] },
+      { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health', description: 'start the bot and check /health' } }] },
+      { text: 'The bot is in /workspace/develop_ai and answers /health.' },
+    ];
+    const step = (req: ScriptedRequest) => req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+    server = await startScriptedLlm((req) => (req.tools.some((t) => t.function.name === 'write_file') ? turns[step(req)] : { text: '{"next_speaker":"user","reasoning":"done"}' }));
+    vi.stubEnv('OPENAI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
+    const agents = [createAgent('qwen-code:scripted-coder#qwen', 1), createOfflineAgent('offline:cautious', 1)];
+    const summary = await runTourney({ config, runDir, agents });
+    const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+    const record = JSON.parse(fs.readFileSync(path.join(strategies, 'qwen.strategy.json'), 'utf8'));
+    const buildLog = fs.readFileSync(path.join(strategies, 'qwen.build.log'), 'utf8');
+    expect(record.status, buildLog).toBe('ok');
+    expect(record.agentKind).toBe('cli:qwen-code/scripted-coder');
+    // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
+    expect(fs.readFileSync(path.join(strategies, 'qwen', 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8'));
+    const last = server.requests.filter((r) => r.tools.length && step(r) === 2).at(-1)!;
+    expect(JSON.stringify(last.messages.at(-1))).toMatch(/status/);
+    // Cost: Qwen Code's own token report, parsed from its JSON output, equals what the server answered.
+    expect(record.cost.tokens).toEqual(server.totalUsage());
+    expect(record.cost.toolCalls).toBe(3);
+    // Everything reached the endpoint; what was refused (Qwen Code's telemetry) was not the endpoint.
+    expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint/);
+    expect(/egress: .*refused(.*)/.exec(buildLog)![1]).not.toContain('127.0.0.1');
+    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination).toBe('normal');
+    expect(summary.tracks[0]!.cost.qwen!.tokens).toEqual(record.cost.tokens);
+    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
+    }
+  }, 300_000);
+});
