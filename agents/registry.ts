@@ -13,16 +13,22 @@ import { CLI_NAMES, type CliName } from './cli/clis.ts';
 import { createDirAgent } from './dir/dir-agent.ts';
 import { createLlmPlayerAgent } from './llm-player/agent.ts';
 import { createOfflineAgent } from './offline/index.ts';
-import type { Agent } from './types.ts';
+import { DockerAgentSandbox } from './builtin/docker-sandbox.ts';
+import type { Agent, Workspace } from './types.ts';
 
 export const AGENT_SPEC_HELP =
   'offline:<character> (cautious, aggressive, imitator), dir:<path>, builtin:<provider>/<model>[~<fallback>], llm-player:<provider>/<model>, claude-code[:<model>], codex[:<model>], gemini-cli[:<model>], qwen-code:<model>';
 
 /** builtin:<provider>/<model>[~<fallback provider>/<model>][#id] */
-function createBuiltinAgent(spec: string): Agent {
+function createBuiltinAgent(spec: string, options: CreateAgentOptions): Agent {
   const m = /^builtin:([^~#\s]+)(?:~([^#\s]+))?(?:#([\w.@-]+))?$/.exec(spec.trim());
   if (!m) throw new Error(`bad builtin agent spec "${spec}": expected builtin:<provider>/<model>, optionally ~<provider>/<model> (fallback) and #<id>`);
-  return new BuiltinAgent({ model: m[1]!, ...(m[2] ? { fallback: m[2] } : {}), ...(m[3] ? { id: m[3] } : {}) });
+  return new BuiltinAgent({
+    model: m[1]!,
+    ...(m[2] ? { fallback: m[2] } : {}),
+    ...(m[3] ? { id: m[3] } : {}),
+    ...(options.sandbox === 'docker' ? { sandbox: (ws: Workspace) => new DockerAgentSandbox(ws) } : {}),
+  });
 }
 
 /** <cli>[:<model>][#id] */
@@ -32,7 +38,12 @@ function createCliAgent(spec: string): Agent {
   return new CliAgent({ cli: m[1] as CliName, ...(m[2] ? { model: m[2] } : {}), ...(m[3] ? { id: m[3] } : {}) });
 }
 
-export function createAgent(spec: string, seed: number): Agent {
+export interface CreateAgentOptions {
+  /** The run's sandbox kind: under docker the built-in agent's commands run in a container too. */
+  sandbox?: string;
+}
+
+export function createAgent(spec: string, seed: number, options: CreateAgentOptions = {}): Agent {
   const kind = spec.trim().split(/[:#]/)[0]!;
   switch (kind) {
     case 'offline':
@@ -40,7 +51,7 @@ export function createAgent(spec: string, seed: number): Agent {
     case 'dir':
       return createDirAgent(spec);
     case 'builtin':
-      return createBuiltinAgent(spec);
+      return createBuiltinAgent(spec, options);
     case 'llm-player':
       return createLlmPlayerAgent(spec);
     default:

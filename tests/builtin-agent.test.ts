@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { BuiltinAgent, deriveAgentId, systemPrompt, TRACK_NOTES } from '../agents/builtin/agent.ts';
 import { redactSecrets, resolveModel } from '../agents/builtin/models.ts';
 import { ProcessAgentSandbox, ToolError } from '../agents/builtin/tools.ts';
+import { DockerAgentSandbox } from '../agents/builtin/docker-sandbox.ts';
 import type { Workspace } from '../agents/types.ts';
 import { buildWorkspace } from '../agents/workspace.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
@@ -14,6 +15,7 @@ import { startProblems, validateBot } from '../orchestrator/validate.ts';
 import { isProcessGone } from '../sandbox/process.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
+import { BUILTIN, dockerReady } from './helpers/bots.ts';
 
 const SECRET = 'sk-test-secret-123';
 const RANDOM_BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/random');
@@ -259,4 +261,28 @@ describe('BuiltinAgent', () => {
     expect(res.log).not.toContain(SECRET);
     expect(JSON.stringify(res.cost)).not.toContain(SECRET);
   });
+});
+
+describe.skipIf(!dockerReady())('BuiltinAgent with the Docker agent sandbox', () => {
+  it('runs its commands in a container with the workspace mounted and no network; its bot passes the check', async () => {
+    const sample = BUILTIN('random');
+    const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const server = await llm(perConversation([
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs')] },
+      { toolCalls: [{ name: 'run_command', args: { command: 'cd develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &); sleep 1.5; curl -s localhost:18123/health; echo; pwd; id -u; env; curl -s -m 3 --noproxy "*" http://172.17.0.1:9/ ; echo "net-exit=$?"' } }] },
+      { toolCalls: [{ name: 'test_bot', args: {} }] },
+      { toolCalls: [{ name: 'finish', args: { summary: 'random bot' } }] },
+    ]));
+    const ws = await workspace('docker-coder', true);
+    const agent = new BuiltinAgent({ model: 'openai-compatible/m', sandbox: (w) => new DockerAgentSandbox(w) });
+    const res = await agent.develop(ws, { wallMs: 120_000 });
+    const run = toolResults(server.requests[2]!).at(-1)!;
+    expect(run).toMatch(/^exit code 0/);
+    expect(run).toMatch(/"status"/); // the bot answered /health inside the container
+    expect(run).toMatch(/^\/workspace\/develop_ai$/m); // the workspace is mounted at /workspace
+    expect(run).toMatch(/net-exit=(7|28)/); // no network
+    expect(run).not.toContain(SECRET); // the key stays with the LLM call on the host
+    expect(toolResults(server.requests[3]!).at(-1)).toMatch(/^PASSED/);
+    expect(res.log).toMatch(/attempt 1 succeeded: the arena check passed/);
+  }, 120_000);
 });

@@ -1,9 +1,8 @@
 // The built-in agent's tools and the sandbox they execute in. Every tool goes through the
 // AgentSandbox interface, which is the seam for isolation: ProcessAgentSandbox (here) confines
 // the file tools to the workspace and runs commands as a scrubbed process group, but a command
-// itself can still read the host (no isolation). A Docker implementation (the workspace mounted
-// into a container with no network, as sandbox/docker.ts does for bots) only has to implement
-// AgentSandbox and be passed to BuiltinAgent as its `sandbox` factory; the tools do not change.
+// itself can still read the host (no isolation). DockerAgentSandbox (docker-sandbox.ts) runs the
+// commands in an agent container with no network instead; the tools do not change.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -97,7 +96,7 @@ function lexists(p: string): boolean {
  * so no API key reaches them. Background processes do not outlive their command.
  */
 export class ProcessAgentSandbox implements AgentSandbox {
-  readonly kind = 'process';
+  readonly kind: string = 'process';
   private readonly root: string;
   private readonly home: string;
   private readonly running = new Set<() => void>();

@@ -70,7 +70,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   const { config, runDir, progress, signal } = options;
   await fs.mkdir(runDir, { recursive: true });
   await fs.writeFile(path.join(runDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
-  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec)));
+  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox }));
   const sandbox = createSandbox(config.sandbox, { docker: config.docker });
   const hosts = new GameServerPool();
   const journal = await Journal.open(path.join(runDir, 'journal.jsonl'));
