@@ -3,7 +3,7 @@
 //   dir:<path>[#id]                  a fixed bot folder, or one folder per round (round_1/, round_2/, …)
 //   builtin:<provider>/<model>[~<provider>/<model>][#id]  the built-in minimal LLM coding agent, with
 //                                    an optional fallback model after three failed attempts
-//   llm-player:<provider>/<model>[#id]  an LLM asked for every move (the paper's control; needs the process sandbox)
+//   llm-player:<provider>/<model>[#id]  an LLM asked for every move (the paper's control)
 //   <cli>[:<model>][#id]             a CLI coding agent in an agent container, cli one of claude-code,
 //                                    codex, gemini-cli, qwen-code (qwen-code needs the model)
 // API keys are read from the environment by the agents that need them, never from specs.

@@ -15,7 +15,9 @@ import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { botRuntimeTag } from '../docker/build-images.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
+import { startEgressProxy } from './egress-proxy.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
+import { egressFor } from './process.ts';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
 export interface DockerSandboxOptions {
@@ -42,6 +44,8 @@ export interface DockerSandboxOptions {
 export const DOCKER_DEFAULTS = { image: botRuntimeTag(), cpus: 1, memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, user: '65534:65534' };
 
 export const LABEL = 'catarena.sandbox';
+/** Where a bot's egress proxy answers inside its container (bots that call an LLM). */
+export const BOT_PROXY_PORT = 3128;
 export const OWNER = `${os.hostname()}:${process.pid}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -112,7 +116,19 @@ export class DockerSandbox implements Sandbox {
     for (const sub of ['io', 'gs']) fs.mkdirSync(path.join(stage, sub), { mode: 0o777 });
     fs.chmodSync(path.join(stage, 'io'), 0o777);
     const relays = await Promise.all(Object.entries(o.hostPorts ?? {}).map(([cport, hport]) => relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport))));
+    const closers = relays.map((r) => () => new Promise<void>((res) => r.close(() => res())));
     const forwards = Object.keys(o.hostPorts ?? {}).map((cport) => `${cport}:${cport}.sock`);
+    // A bot that calls an LLM (the LLM-player) reaches exactly its endpoint, through the egress
+    // proxy at localhost:3128; the key is added by the proxy on the host, the container gets a placeholder.
+    const egress = egressFor(dir);
+    const egressEnv: Record<string, string> = {};
+    if (egress) {
+      const proxy = await startEgressProxy({ allow: [], upstream: { url: egress.upstream, headers: egress.headers }, selfAddresses: [`127.0.0.1:${BOT_PROXY_PORT}`, `localhost:${BOT_PROXY_PORT}`], listen: { socketPath: path.join(stage, 'gs', 'egress.sock') } });
+      closers.push(() => proxy.close());
+      forwards.push(`${BOT_PROXY_PORT}:egress.sock`);
+      egressEnv[egress.baseUrlVar] = `http://127.0.0.1:${BOT_PROXY_PORT}${new URL(egress.upstream).pathname.replace(/\/+$/, '')}`;
+      for (const v of egress.keyVars) egressEnv[v] = 'catarena-placeholder-key-added-by-the-egress-proxy';
+    }
 
     const logFile = o.logFile ?? path.join(stage, 'bot.log');
     const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
@@ -122,11 +138,8 @@ export class DockerSandbox implements Sandbox {
       Image: image,
       name: `catarena-${path.basename(stage)}-${randomUUID().slice(0, 8)}`,
       Cmd: ['bash', '-c', ENTRY, 'catarena-entry', String(o.port), ...forwards],
-      // A bot folder's catarena-env.json (passEnv: the process sandbox copies the named host
-      // variables, e.g. an LLM player's API key) is deliberately ignored here: the container has no
-      // network, so an LLM player cannot reach its API and must run in the process sandbox until
-      // an allowlisting egress proxy exists; and no host secret enters a container.
-      Env: Object.entries({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1', ...o.env }).map(([k, v]) => `${k}=${v}`),
+      // catarena-env.json's passEnv is not honoured here: no host variable (secret) enters a container.
+      Env: Object.entries({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1', ...egressEnv, ...o.env }).map(([k, v]) => `${k}=${v}`),
       User: user,
       WorkingDir: '/bot',
       Labels: { [LABEL]: 'bot', 'catarena.owner': OWNER, 'catarena.bot': name },
@@ -150,7 +163,7 @@ export class DockerSandbox implements Sandbox {
     sink.on('data', (c: Buffer) => log.write(c));
     container.modem.demuxStream(stream, sink, sink);
 
-    const bot = new DockerBot(name, o.port, logFile, path.join(stage, 'io', 'bot.sock'), o.health ?? DEFAULT_HEALTH, container, log, stage, relays, (b) => this.bots.delete(b));
+    const bot = new DockerBot(name, o.port, logFile, path.join(stage, 'io', 'bot.sock'), o.health ?? DEFAULT_HEALTH, container, log, stage, closers, (b) => this.bots.delete(b));
     this.bots.add(bot);
     await container.start();
 
@@ -218,7 +231,7 @@ class DockerBot implements BotHandle {
     private readonly container: Docker.Container,
     private readonly log: CappedLog,
     private readonly stage: string,
-    private readonly relays: net.Server[],
+    private readonly closers: Array<() => Promise<void>>,
     private readonly forget: (b: DockerBot) => void,
   ) {
     this.url = `http://localhost:${port}`;
@@ -268,7 +281,7 @@ class DockerBot implements BotHandle {
   stop(): Promise<void> {
     this.stopped ??= (async () => {
       await this.container.remove({ force: true }).catch(() => undefined);
-      await Promise.all(this.relays.map((r) => new Promise<void>((res) => r.close(() => res()))));
+      await Promise.all(this.closers.map((close) => close()));
       this.log.close();
       // Keep the log when it lives in the stage (the caller may still read its tail); drop the rest.
       for (const sub of ['bot', 'io', 'gs']) fs.rmSync(path.join(this.stage, sub), { recursive: true, force: true });

@@ -33,9 +33,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * still wins over them. Anything else in the file, or a malformed file, is ignored with a note in
  * the bot's log. The process sandbox isolates nothing (a bot runs as the orchestrator's user), so
  * this opens no new door; it only keeps the scrubbed default for every bot that does not ask.
- * The Docker sandbox ignores the file on purpose: its containers have no network, so an LLM player
- * cannot reach its API there anyway and needs the process sandbox until an allowlisting egress
- * proxy exists.
+ * The Docker sandbox passes no variable: its containers have no network and hold no host secret;
+ * a bot that calls an LLM reaches it there through the egress proxy instead (egressFor below).
  */
 export const PASS_ENV_FILE = 'catarena-env.json';
 const PASS_ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
@@ -68,6 +67,47 @@ export function passEnvFor(dir: string, source: NodeJS.ProcessEnv = process.env)
     if (value !== undefined && value !== '') env[name] = value;
   }
   return { env, notes };
+}
+
+/** Where a bot's LLM calls go in an isolated sandbox (catarena-env.json's "egress"). */
+export interface BotEgress {
+  /** The real endpoint (host side). */
+  upstream: string;
+  /** Headers the egress proxy sets (the key, read from the orchestrator's environment). */
+  headers: Record<string, string>;
+  /** The variable that holds the base URL in the bot's environment. */
+  baseUrlVar: string;
+  /** The key variables the bot expects: given a placeholder inside the container. */
+  keyVars: string[];
+}
+
+const KEY_HEADERS: Record<string, (key: string) => Record<string, string>> = {
+  authorization: (key) => ({ authorization: `Bearer ${key}` }),
+  'x-api-key': (key) => ({ 'x-api-key': key }),
+  'x-goog-api-key': (key) => ({ 'x-goog-api-key': key }),
+};
+
+/**
+ * catarena-env.json may also say where the bot's LLM is, for sandboxes without network:
+ * {"egress": {"baseUrlVar": "CATARENA_LLM_BASE_URL", "baseUrl": "https://…", "keyVars": ["OPENAI_API_KEY"],
+ * "keyHeader": "authorization" | "x-api-key" | "x-goog-api-key"}}. The endpoint is the orchestrator's
+ * value of baseUrlVar, else baseUrl; the key is sent by the egress proxy, never put in the container.
+ */
+export function egressFor(dir: string, source: NodeJS.ProcessEnv = process.env): BotEgress | null {
+  let spec: Record<string, unknown> | undefined;
+  try {
+    spec = (JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8')) as { egress?: Record<string, unknown> } | null)?.egress;
+  } catch {
+    return null;
+  }
+  if (!spec || typeof spec !== 'object') return null;
+  const baseUrlVar = typeof spec.baseUrlVar === 'string' && PASS_ENV_NAME.test(spec.baseUrlVar) ? spec.baseUrlVar : 'CATARENA_LLM_BASE_URL';
+  const upstream = (source[baseUrlVar]?.trim() || (typeof spec.baseUrl === 'string' ? spec.baseUrl.trim() : '')).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(upstream)) return null;
+  const keyVars = Array.isArray(spec.keyVars) ? spec.keyVars.filter((v): v is string => typeof v === 'string' && PASS_ENV_NAME.test(v)) : [];
+  const keyVar = keyVars.find((v) => source[v]?.trim());
+  const toHeader = KEY_HEADERS[typeof spec.keyHeader === 'string' ? spec.keyHeader : 'authorization'] ?? KEY_HEADERS.authorization!;
+  return { upstream, headers: keyVar ? toHeader(source[keyVar]!.trim()) : {}, baseUrlVar, keyVars };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { passEnvFor, PASS_ENV_FILE } from '../sandbox/process.ts';
 import type { BotHandle, BotStartOptions, Sandbox } from '../sandbox/types.ts';
-import { BUILTIN, botDir, tempDir } from './helpers/bots.ts';
+import { BUILTIN, botDir, dockerReady, tempDir } from './helpers/bots.ts';
 
 const KEY = 'sk-test-secret';
 const sandbox = createSandbox('process');
@@ -150,13 +150,13 @@ async function withLlmEnv<T>(llm: LlmServer, work: () => Promise<T>): Promise<T>
   }
 }
 
-async function arena(game: string, variant: string, bots: Array<{ id: string; dir: string }>, seen: Parameters<typeof statsSandbox>[1], extra: Partial<ArenaOptions> = {}) {
+async function arena(game: string, variant: string, bots: Array<{ id: string; dir: string }>, seen: Parameters<typeof statsSandbox>[1], extra: Partial<ArenaOptions> = {}, inner: Sandbox = sandbox) {
   const hosts = new GameServerPool({ ports: { [`${game}/${variant}`]: 0 } });
   try {
     return await runArena({
       game, variant, bots, reps: 1, seed: 11, concurrency: 1, maxGames: game === 'gomoku' ? 1 : undefined,
       limits: { ...DEFAULT_LIMITS, moveMs: 5_000 }, policy: 'strict', runDir: tempDir('catarena-llmp-run-'),
-      sandbox: statsSandbox(sandbox, seen), hosts, startTimeoutMs: 15_000, ...extra,
+      sandbox: inner.kind === 'process' ? statsSandbox(inner, seen) : inner, hosts, startTimeoutMs: 15_000, ...extra,
     });
   } finally {
     await hosts.closeAll();
@@ -193,7 +193,10 @@ describe('the LLM-player agent', () => {
         const dir = await developed(game, 'variant', 4_000);
         const cfg = JSON.parse(fs.readFileSync(path.join(dir, 'game.json'), 'utf8'));
         expect(cfg).toEqual({ game, variant: 'variant', provider: 'openai', model: 'test-model', moveTimeoutMs: 4_000 });
-        expect(JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8'))).toEqual({ passEnv: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'] });
+        expect(JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8'))).toEqual({
+          passEnv: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'],
+          egress: { baseUrlVar: 'CATARENA_LLM_BASE_URL', baseUrl: 'https://api.openai.com/v1', keyVars: ['OPENAI_API_KEY'], keyHeader: 'authorization' },
+        });
         const rules = fs.readFileSync(path.join(dir, 'rules.md'), 'utf8');
         expect(rules).toContain(fs.readFileSync(path.resolve('games', game, 'env', 'rules_variant.md'), 'utf8').trim());
         expect(rules.indexOf(PROTOCOL_MARKER)).toBeGreaterThan(0);
@@ -485,4 +488,29 @@ describe('(e) the process sandbox passes catarena-env.json variables', () => {
     expect(bad.log).toMatch(/catarena-env.json is not \{"passEnv": \[names\]\}/);
     expect(passEnvFor(tempDir())).toEqual({ env: {}, notes: [] });
   });
+});
+
+describe.skipIf(!dockerReady())('the LLM-player in the Docker sandbox', () => {
+  it('plays a full Gomoku game through the egress proxy; the key is added outside the container', async () => {
+    const llm = await startLlm('mixed');
+    const docker = createSandbox('docker', { handleSignals: false });
+    try {
+      const dir = await developed('gomoku', 'standard', 5_000);
+      const out = await withLlmEnv(llm, () => arena('gomoku', 'standard', [{ id: 'llm', dir }, { id: 'random', dir: BUILTIN('random') }], [], {}, docker));
+      const result = out.results[0]!;
+      expect(result.termination, result.reason).toBe('normal');
+      const [replay] = replaysOf(out.runDir);
+      const llmMoves = replay!.moves.filter((m) => m.seat === result.spec.seats.indexOf('llm'));
+      expect(llmMoves.length).toBeGreaterThan(3);
+      // Every request carried the real key (the scripted server checks it), yet the bot only ever had a placeholder.
+      expect(llm.badAuth).toBe(0);
+      expect(llm.requests.length).toBeGreaterThanOrEqual(llmMoves.length);
+      const log = logOf(out.runDir, 'llm');
+      expect(log).not.toMatch(/fallback.*request failed/);
+      expectNoKey(dir, out.runDir);
+    } finally {
+      await docker.close();
+      await llm.close();
+    }
+  }, 180_000);
 });

@@ -5,12 +5,14 @@
 //   game.json          {game, variant, provider, model, baseUrl?, moveTimeoutMs}
 //   rules.md           the rule set's rules, then (after a marker) the bot protocol
 //   catarena-env.json  {"passEnv": [...]}: the NAMES of the variables (API key, base URL) the
-//                      process sandbox copies from the orchestrator's environment into this bot
+//                      process sandbox copies from the orchestrator's environment into this bot;
+//                      {"egress": …}: the endpoint and key header, for the Docker sandbox, whose
+//                      egress proxy lets the bot reach that endpoint only and adds the key itself
 //   chess-core.mjs     chess only: the legal-move generator
 // The API key is never written anywhere: the bot reads it from its environment at play time.
 // Development costs nothing (tokens null); play-time tokens and fallbacks are in the bot's
-// GET /stats and its "[llm-player]" log lines. The Docker sandbox has no network and passes no
-// environment through, so LLM players need the process sandbox (until an allowlisting proxy exists).
+// GET /stats and its "[llm-player]" log lines. In the Docker sandbox the key never enters the
+// container: the bot gets a placeholder and the egress proxy sends the real key.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +34,14 @@ export const PASS_ENV: Record<LlmPlayerProvider, string[]> = {
   anthropic: ['ANTHROPIC_API_KEY', 'CATARENA_LLM_BASE_URL'],
   google: ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'CATARENA_LLM_BASE_URL'],
 };
+
+/** The bot's default endpoints (as in bot/llm.mjs; openai-compatible has none) and how each takes its key. */
+const DEFAULT_BASE_URL: Partial<Record<LlmPlayerProvider, string>> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+};
+const KEY_HEADER: Record<LlmPlayerProvider, string> = { openai: 'authorization', 'openai-compatible': 'authorization', anthropic: 'x-api-key', google: 'x-goog-api-key' };
 
 /** Separates the rules (in every prompt) from the protocol (for reference) in rules.md. */
 export const PROTOCOL_MARKER = '<!-- catarena:protocol -->';
@@ -76,7 +86,8 @@ export class LlmPlayerAgent implements Agent {
     await fs.writeFile(path.join(out, 'game.json'), `${JSON.stringify(game, null, 2)}\n`);
     await fs.writeFile(path.join(out, 'rules.md'), await rulesText(ws));
     const passEnv = PASS_ENV[this.provider];
-    await fs.writeFile(path.join(out, 'catarena-env.json'), `${JSON.stringify({ passEnv }, null, 2)}\n`);
+    const egress = { baseUrlVar: 'CATARENA_LLM_BASE_URL', baseUrl: this.options.baseUrl ?? DEFAULT_BASE_URL[this.provider] ?? '', keyVars: passEnv.filter((n) => n.endsWith('_API_KEY')), keyHeader: KEY_HEADER[this.provider] };
+    await fs.writeFile(path.join(out, 'catarena-env.json'), `${JSON.stringify({ passEnv, egress }, null, 2)}\n`);
 
     const keyNames = passEnv.filter((n) => n.endsWith('_API_KEY'));
     const keySet = keyNames.some((n) => process.env[n]?.trim());
@@ -84,6 +95,7 @@ export class LlmPlayerAgent implements Agent {
       `llm-player: copied the LLM-player bot for ${ws.game}/${ws.variant}; it asks ${this.provider}/${this.model} for every action`,
       '(rules, state and numbered legal actions; 3 attempts, then a random legal action). No strategy code was written.',
       `The process sandbox passes ${passEnv.join(', ')} from the orchestrator's environment (catarena-env.json); the key is in no file.`,
+      'The Docker sandbox passes nothing: the bot reaches its endpoint only through the egress proxy, which adds the key.',
       keySet || this.provider === 'openai-compatible' ? '' : `WARNING: ${keyNames.join(' / ')} is not set: the bot will refuse to start.`,
       'Play-time tokens, LLM calls and fallbacks: GET /stats of the bot and the "[llm-player]" lines of its log.',
     ].filter(Boolean);

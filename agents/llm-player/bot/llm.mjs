@@ -44,7 +44,7 @@ export function createLlm(config, env = process.env) {
   if (!key && provider !== 'openai-compatible') {
     throw new Error(
       `${keyNames.join(' or ')} is not set in the bot's environment. The process sandbox passes it from the orchestrator's ` +
-        'environment because catarena-env.json names it; the docker sandbox passes nothing (and has no network)',
+        'environment because catarena-env.json names it; the docker sandbox gives a placeholder and its egress proxy adds the key',
     );
   }
   const redact = (s) => (key && key.length >= 4 ? String(s).split(key).join('***') : String(s));
