@@ -3,11 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from './types.ts';
-
-const oneLine = (s: string, n: number) => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > n ? `${t.slice(0, n)}…` : t;
-};
+import { oneLine } from './one-line.ts';
 
 /** start_ai.sh exists in the output folder and, when the orchestrator provides a check, it passes. */
 export async function runnableBot(ws: Workspace): Promise<{ ok: boolean; why: string }> {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
-import { botRuntimeTag, canonicalJson, checkDocker, DEFAULT_CACHE_DIR, ensureBotRuntimeImage, ImageBuildError } from './build-images.ts';
+import { botRuntimeTag, canonicalJson, checkDocker, DEFAULT_CACHE_DIR, ensureBotRuntimeImage, ImageBuildError, imageId } from './build-images.ts';
 
 export const AGENT_RECIPE_PATH = fileURLToPath(new URL('./agent-runtime/recipe.json', import.meta.url));
 
@@ -66,10 +66,6 @@ export const CLI_COMMANDS: Record<string, string> = {
   '@qwen-code/qwen-code': 'qwen',
 };
 
-async function imageExists(ref: string): Promise<boolean> {
-  return (await execa('docker', ['image', 'inspect', ref], { reject: false, timeout: 30_000 })).exitCode === 0;
-}
-
 /** Runs `<cli> --version` for every CLI in the image, with no network. */
 export async function cliVersions(tag: string, recipe: AgentRecipe = loadAgentRecipe()): Promise<Record<string, string>> {
   const commands = Object.keys(recipe.clis).map((pkg) => CLI_COMMANDS[pkg] ?? pkg.split('/').pop()!);
@@ -86,7 +82,7 @@ export async function ensureAgentRuntimeImage(options: EnsureAgentImageOptions =
   const recipe = loadAgentRecipe();
   const tag = agentRuntimeTag(recipe);
   await checkDocker();
-  if (!options.force && (await imageExists(tag))) {
+  if (!options.force && (await imageId(tag))) {
     log(`agent-runtime: up to date (${tag})`);
     return { tag, built: false, seconds: secs(), versions: await cliVersions(tag, recipe) };
   }

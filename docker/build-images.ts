@@ -191,7 +191,7 @@ export async function dockerAvailable(): Promise<boolean> {
   }
 }
 
-async function imageId(ref: string): Promise<string | undefined> {
+export async function imageId(ref: string): Promise<string | undefined> {
   const r = await execa('docker', ['image', 'inspect', '--format', '{{.Id}}', ref], { reject: false, timeout: 30_000 });
   return r.exitCode === 0 ? String(r.stdout).trim() || undefined : undefined;
 }

@@ -16,12 +16,10 @@ import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { CappedText } from './capped-log.ts';
 import { LABEL, OWNER, relayToHost, sweepOrphans } from './docker.ts';
-import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
+import { CONTAINER_PROXY_PORT, startContainerEgress, type EgressProxy } from './egress-proxy.ts';
 
 export const WORKSPACE_MOUNT = '/workspace';
 export const HOME_MOUNT = '/home/agent';
-/** Where the egress proxy answers inside the container. */
-export const PROXY_PORT = 3128;
 export const AGENT_CONTAINER_DEFAULTS = { cpus: 2, memoryMb: 4096, pidsLimit: 1024, tmpfsMb: 1024, outputCapBytes: 20_000 };
 
 export interface AgentContainerOptions {
@@ -78,14 +76,10 @@ export class AgentContainer {
     private readonly stage: string,
     private readonly relays: net.Server[],
     readonly egress: EgressProxy | undefined,
-    private readonly env: Record<string, string>,
+    /** The egress endpoint as commands in the container call it (the proxy + the upstream's path). */
+    readonly egressBaseUrl: string | undefined,
     private readonly cap: number,
   ) {}
-
-  /** http://127.0.0.1:3128 inside the container, when an egress endpoint is configured. */
-  get proxyUrl(): string | undefined {
-    return this.egress ? `http://127.0.0.1:${PROXY_PORT}` : undefined;
-  }
 
   get id(): string {
     return this.container.id;
@@ -113,19 +107,21 @@ export class AgentContainer {
     const relays: net.Server[] = [];
     const forwards: string[] = [];
     let egress: EgressProxy | undefined;
+    let egressBaseUrl: string | undefined;
     try {
       for (const [cport, hport] of Object.entries(o.hostPorts ?? {})) {
         relays.push(await relayToHost(path.join(relayDir, `${cport}.sock`), Number(hport)));
         forwards.push(`${cport}:${cport}.sock`);
       }
       if (o.egress) {
-        egress = await startEgressProxy({ allow: o.egress.allow ?? [], upstream: { url: o.egress.upstream, headers: o.egress.headers }, selfAddresses: [`127.0.0.1:${PROXY_PORT}`, `localhost:${PROXY_PORT}`], listen: { socketPath: path.join(relayDir, 'egress.sock') } });
-        forwards.push(`${PROXY_PORT}:egress.sock`);
+        ({ proxy: egress, baseUrl: egressBaseUrl } = await startContainerEgress({ ...o.egress, socketPath: path.join(relayDir, 'egress.sock') }));
+        forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
       }
       const uid = process.getuid?.() ?? 0;
       const gid = process.getgid?.() ?? 0;
+      const proxy = `http://127.0.0.1:${CONTAINER_PROXY_PORT}`;
       const proxyEnv: Record<string, string> = egress
-        ? { HTTP_PROXY: `http://127.0.0.1:${PROXY_PORT}`, HTTPS_PROXY: `http://127.0.0.1:${PROXY_PORT}`, http_proxy: `http://127.0.0.1:${PROXY_PORT}`, https_proxy: `http://127.0.0.1:${PROXY_PORT}`, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' }
+        ? { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' }
         : {};
       // Root in the container is the orchestrator's root without capabilities; Claude Code refuses
       // to bypass permissions as root unless told it is in a sandbox, which it is.
@@ -153,7 +149,7 @@ export class AgentContainer {
           Init: true,
         },
       });
-      const agent = new AgentContainer(container, stage, relays, egress, env, d.outputCapBytes);
+      const agent = new AgentContainer(container, stage, relays, egress, egressBaseUrl, d.outputCapBytes);
       AgentContainer.live.add(agent);
       AgentContainer.hook();
       await container.start();
@@ -227,11 +223,6 @@ export class AgentContainer {
     const info = await exec.inspect().catch(() => undefined);
     const code = info?.ExitCode ?? null;
     return { exitCode: timedOut || o.signal?.aborted ? null : code, stdout: stdout.text(), stderr: stderr.text(), timedOut, durationMs: Date.now() - t0 };
-  }
-
-  /** The container's base environment (for logs; it holds no secret). */
-  get environment(): Readonly<Record<string, string>> {
-    return this.env;
   }
 
   close(): Promise<void> {

@@ -15,7 +15,7 @@ import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import { botRuntimeTag } from '../docker/build-images.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
-import { startEgressProxy } from './egress-proxy.ts';
+import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { egressFor } from './process.ts';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
@@ -44,8 +44,6 @@ export interface DockerSandboxOptions {
 export const DOCKER_DEFAULTS = { image: botRuntimeTag(), cpus: 1, memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, user: '65534:65534' };
 
 export const LABEL = 'catarena.sandbox';
-/** Where a bot's egress proxy answers inside its container (bots that call an LLM). */
-export const BOT_PROXY_PORT = 3128;
 export const OWNER = `${os.hostname()}:${process.pid}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -123,11 +121,11 @@ export class DockerSandbox implements Sandbox {
     const egress = egressFor(dir);
     const egressEnv: Record<string, string> = {};
     if (egress) {
-      const proxy = await startEgressProxy({ allow: [], upstream: { url: egress.upstream, headers: egress.headers }, selfAddresses: [`127.0.0.1:${BOT_PROXY_PORT}`, `localhost:${BOT_PROXY_PORT}`], listen: { socketPath: path.join(stage, 'gs', 'egress.sock') } });
+      const { proxy, baseUrl } = await startContainerEgress({ upstream: egress.upstream, headers: egress.headers, socketPath: path.join(stage, 'gs', 'egress.sock') });
       closers.push(() => proxy.close());
-      forwards.push(`${BOT_PROXY_PORT}:egress.sock`);
-      egressEnv[egress.baseUrlVar] = `http://127.0.0.1:${BOT_PROXY_PORT}${new URL(egress.upstream).pathname.replace(/\/+$/, '')}`;
-      for (const v of egress.keyVars) egressEnv[v] = 'catarena-placeholder-key-added-by-the-egress-proxy';
+      forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
+      egressEnv[egress.baseUrlVar] = baseUrl;
+      for (const v of egress.keyVars) egressEnv[v] = PLACEHOLDER_KEY;
     }
 
     const logFile = o.logFile ?? path.join(stage, 'bot.log');

@@ -61,6 +61,24 @@ export function originKey(url: string): string {
   return `${u.protocol}//${u.hostname.toLowerCase()}:${port}`;
 }
 
+/** Where the proxy answers inside a container (through a relay), and the key containers hold instead of the real one. */
+export const CONTAINER_PROXY_PORT = 3128;
+export const PLACEHOLDER_KEY = 'catarena-placeholder-key-added-by-the-egress-proxy';
+
+/**
+ * The egress proxy of one container: on socketPath (relayed to 127.0.0.1:3128 inside), answering to
+ * its in-container names. baseUrl is the upstream as the container calls it (the proxy + its path).
+ */
+export async function startContainerEgress(o: { upstream: string; headers?: Record<string, string>; allow?: string[]; socketPath: string }): Promise<{ proxy: EgressProxy; baseUrl: string }> {
+  const proxy = await startEgressProxy({
+    allow: o.allow ?? [],
+    upstream: { url: o.upstream, headers: o.headers },
+    selfAddresses: [`127.0.0.1:${CONTAINER_PROXY_PORT}`, `localhost:${CONTAINER_PROXY_PORT}`],
+    listen: { socketPath: o.socketPath },
+  });
+  return { proxy, baseUrl: `http://127.0.0.1:${CONTAINER_PROXY_PORT}${new URL(o.upstream).pathname.replace(/\/+$/, '')}` };
+}
+
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
@@ -109,8 +127,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       if (upstream && target.origin === upstream.base.origin) inject = upstream.headers;
     }
     const event = record({ method: req.method ?? '?', target: `${target.origin}${target.pathname}`, allowed: true });
-    const headers: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
+    const headers = endToEnd(req.headers);
     for (const [k, v] of Object.entries(inject)) {
       for (const existing of Object.keys(headers)) if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
       headers[k] = v;
@@ -118,9 +135,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const send = target.protocol === 'https:' ? https.request : http.request;
     const out = send(target, { method: req.method, headers }, (up) => {
       event.status = up.statusCode;
-      const back: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) back[k] = v;
-      res.writeHead(up.statusCode ?? 502, back);
+      res.writeHead(up.statusCode ?? 502, endToEnd(up.headers));
       up.pipe(res);
       up.on('error', () => res.destroy());
     });
@@ -201,6 +216,13 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         server.close(() => resolve());
       }),
   };
+}
+
+/** The headers a proxy passes on: all but the hop-by-hop ones (and host, which the target sets). */
+function endToEnd(headers: http.IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  return out;
 }
 
 function deny(res: http.ServerResponse, event: EgressEvent, why: string): void {

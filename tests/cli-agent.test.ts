@@ -87,16 +87,7 @@ describe('CLI output parsers', () => {
   });
 });
 
-const agentImage = (() => {
-  if (!dockerReady()) return undefined;
-  try {
-    execFileSync('docker', ['image', 'inspect', agentRuntimeTag()], { stdio: 'ignore', timeout: 10_000 });
-    return agentRuntimeTag();
-  } catch {
-    if (process.env.CATARENA_DOCKER === '1') throw new Error(`CATARENA_DOCKER=1 but the agent image ${agentRuntimeTag()} is missing: npm run images:agents`);
-    return undefined;
-  }
-})();
+const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntimeTag() : undefined;
 
 interface Counting {
   port: number;

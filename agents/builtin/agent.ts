@@ -4,11 +4,11 @@
 // bot (no start_ai.sh, or workspace.check() fails); up to 3 attempts with the primary model, then
 // up to 3 with the fallback model, then it gives up and returns what exists (the orchestrator
 // records a failed build).
-import fs from 'node:fs';
 import path from 'node:path';
 import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts';
 import { linesOfCode } from '../lines-of-code.ts';
+import { oneLine } from '../one-line.ts';
 import { runnableBot } from '../runnable.ts';
 import { parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
 import { createTools, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
@@ -92,11 +92,6 @@ export function systemPrompt(ws: Workspace, track: BuiltinTrack, limits: PromptL
       'Get a simple working bot in place early, test it, then make it stronger.',
   ].join('\n');
 }
-
-const oneLine = (s: string, n = 300) => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > n ? `${t.slice(0, n)}…` : t;
-};
 
 /** An error from the loop in one line: HTTP status and response body for API errors. */
 function describeError(err: unknown): string {

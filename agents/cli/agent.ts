@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { agentRuntimeTag } from '../../docker/build-agent-image.ts';
-import { AgentContainer, HOME_MOUNT, PROXY_PORT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
+import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
 import { redactSecrets } from '../builtin/models.ts';
 import { linesOfCode } from '../lines-of-code.ts';
+import { oneLine } from '../one-line.ts';
 import { runnableBot } from '../runnable.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts';
 import { CLIS, resolveEndpoint, shellQuote, type CliDefinition, type CliName, type CliReport, type ResolvedEndpoint } from './clis.ts';
@@ -30,11 +31,6 @@ export interface CliAgentOptions {
 }
 
 export const CLI_AGENT_DEFAULTS = { attempts: 3, maxTurns: 40 } as const;
-
-const oneLine = (s: string, n = 300) => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > n ? `${t.slice(0, n)}…` : t;
-};
 
 export class CliAgent implements Agent {
   readonly id: string;
@@ -73,7 +69,6 @@ export class CliAgent implements Agent {
       `endpoint ${this.endpoint.upstream} (key from ${this.endpoint.keyVar}, added by the egress proxy), budget ${Math.round(budget.wallMs / 1000)} s, ${this.attempts} attempts`,
     ];
     const gamePort = ws.gameServerUrl ? Number(new URL(ws.gameServerUrl).port) : undefined;
-    const upstreamPath = new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '');
     const container = await AgentContainer.start({
       image: this.image ?? agentRuntimeTag(),
       workspace: ws.dir,
@@ -96,12 +91,12 @@ export class CliAgent implements Agent {
           prompt: cliPrompt(ws, i, this.attempts, failure),
           model: this.model,
           maxTurns: this.maxTurns,
-          baseUrl: `http://127.0.0.1:${PROXY_PORT}${upstreamPath}`,
+          baseUrl: container.egressBaseUrl!,
           home: HOME_MOUNT,
           workspace: WORKSPACE_MOUNT,
         };
         log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
-        const command = `mkdir -p ${HOME_MOUNT}/.codex && exec ${shellQuote(this.cli.argv(invocation))}`;
+        const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;
         const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 4 * 1024 * 1024 });
         fs.writeFileSync(path.join(ws.dir, `.agent-output-${i + 1}.txt`), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
         const report: CliReport = this.cli.parse(run.stdout);
@@ -125,7 +120,7 @@ export class CliAgent implements Agent {
           log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
           break;
         }
-        failure = verdict.ok ? undefined : verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
+        failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
         log.push(`attempt ${i + 1} failed: ${failure}`);
       }
     } finally {

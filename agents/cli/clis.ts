@@ -2,6 +2,8 @@
 // and key it uses, and how its JSON output is read for cost. Every CLI talks to its endpoint
 // through the agent container's egress proxy: its base URL points at the proxy, which forwards to
 // the real endpoint and adds the real key on the host, so the container only ever holds a placeholder.
+import { PLACEHOLDER_KEY } from '../../sandbox/egress-proxy.ts';
+import { oneLine } from '../one-line.ts';
 
 export const CLI_NAMES = ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const;
 export type CliName = (typeof CLI_NAMES)[number];
@@ -47,17 +49,16 @@ export interface CliDefinition {
   /** Headers the proxy sets on every request to the endpoint. */
   authHeaders(key: string): Record<string, string>;
   argv(o: CliInvocation): string[];
+  /** A shell command run before the CLI (e.g. a folder it insists on), if any. */
+  prepare?(o: CliInvocation): string;
   env(o: CliInvocation): Record<string, string>;
   parse(stdout: string): CliReport;
 }
 
 /** The key placed in the container: the proxy replaces it with the real one. */
-export const PLACEHOLDER_KEY = 'catarena-placeholder-key-added-by-the-egress-proxy';
+export { PLACEHOLDER_KEY };
 
-const short = (s: unknown, n = 300) => {
-  const t = String(s ?? '').replace(/\s+/g, ' ').trim();
-  return t.length > n ? `${t.slice(0, n)}…` : t;
-};
+const short = (s: unknown, n = 300) => oneLine(String(s ?? ''), n);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** Every JSON value in text: one document, a JSON array, or JSON lines (other lines are skipped). */
@@ -181,7 +182,8 @@ export const CLIS: Record<CliName, CliDefinition> = {
     modelRequired: false,
     authHeaders: bearer,
     argv: (o) => ['codex', 'exec', '--skip-git-repo-check', '--ephemeral', '--json', '--dangerously-bypass-approvals-and-sandbox', '-C', o.workspace, ...(o.model ? ['-m', o.model] : []), o.prompt],
-    // CODEX_HOME must exist before codex starts (the agent's command creates it).
+    // CODEX_HOME must exist before codex starts.
+    prepare: (o) => `mkdir -p ${o.home}/.codex`,
     env: (o) => ({ CODEX_API_KEY: PLACEHOLDER_KEY, OPENAI_API_KEY: PLACEHOLDER_KEY, OPENAI_BASE_URL: o.baseUrl, CODEX_HOME: `${o.home}/.codex` }),
     parse: parseCodex,
   },

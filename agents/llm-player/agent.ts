@@ -86,10 +86,9 @@ export class LlmPlayerAgent implements Agent {
     await fs.writeFile(path.join(out, 'game.json'), `${JSON.stringify(game, null, 2)}\n`);
     await fs.writeFile(path.join(out, 'rules.md'), await rulesText(ws));
     const passEnv = PASS_ENV[this.provider];
-    const egress = { baseUrlVar: 'CATARENA_LLM_BASE_URL', baseUrl: this.options.baseUrl ?? DEFAULT_BASE_URL[this.provider] ?? '', keyVars: passEnv.filter((n) => n.endsWith('_API_KEY')), keyHeader: KEY_HEADER[this.provider] };
-    await fs.writeFile(path.join(out, 'catarena-env.json'), `${JSON.stringify({ passEnv, egress }, null, 2)}\n`);
-
     const keyNames = passEnv.filter((n) => n.endsWith('_API_KEY'));
+    const egress = { baseUrlVar: 'CATARENA_LLM_BASE_URL', baseUrl: this.options.baseUrl ?? DEFAULT_BASE_URL[this.provider] ?? '', keyVars: keyNames, keyHeader: KEY_HEADER[this.provider] };
+    await fs.writeFile(path.join(out, 'catarena-env.json'), `${JSON.stringify({ passEnv, egress }, null, 2)}\n`);
     const keySet = keyNames.some((n) => process.env[n]?.trim());
     const log = [
       `llm-player: copied the LLM-player bot for ${ws.game}/${ws.variant}; it asks ${this.provider}/${this.model} for every action`,

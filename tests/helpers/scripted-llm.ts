@@ -67,6 +67,12 @@ export function toolResults(request: ScriptedRequest): string[] {
 
 const approxTokens = (value: unknown) => Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
 
+/** The turn's usage, or one approximated from the request and the answer (about 4 characters a token). */
+function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): ScriptUsage & { total_tokens: number } {
+  const usage = ('usage' in turn && turn.usage) || { prompt_tokens: approxTokens(record.messages) + approxTokens(record.tools), completion_tokens: approxTokens(answer) + 3 };
+  return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+}
+
 export async function startScriptedLlm(script: Script, options: { noStreaming?: boolean } = {}): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
   let calls = 0;
@@ -130,8 +136,7 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       ? turn.toolCalls.map((c, k) => ({ id: `call_${record.index}_${k}`, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } }))
       : undefined;
     const content = turn.text ?? null;
-    const usage = turn.usage ?? { prompt_tokens: approxTokens(record.messages) + approxTokens(record.tools), completion_tokens: approxTokens(toolCalls ?? content) + 3 };
-    record.usage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    record.usage = usageOf(record, turn, toolCalls ?? content);
     res.end(JSON.stringify({
       id: `chatcmpl-scripted-${record.index}`,
       object: 'chat.completion',
@@ -146,8 +151,7 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
   function stream(record: ScriptedRequest, turn: Exclude<ScriptTurn, { httpError: number }>, res: http.ServerResponse): void {
     const toolCalls = 'toolCalls' in turn ? turn.toolCalls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args) })) : [];
     const content = turn.text ?? '';
-    const usage = turn.usage ?? { prompt_tokens: approxTokens(record.messages) + approxTokens(record.tools), completion_tokens: approxTokens(toolCalls.length ? toolCalls : content) + 3 };
-    record.usage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    record.usage = usageOf(record, turn, toolCalls.length ? toolCalls : content);
     const base = { id: `chatcmpl-scripted-${record.index}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: record.model };
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => res.write(`data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`);
     const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
