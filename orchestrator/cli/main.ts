@@ -2,6 +2,7 @@
 import { Command, Option, CommanderError } from 'commander';
 import { gameIds } from '../../games/registry.ts';
 import { registerPlayCommands } from './play-commands.ts';
+import { registerQueueCommands } from './queue-commands.ts';
 import { registerTourneyCommands } from './tourney-commands.ts';
 
 export function buildProgram(): Command {
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerTourneyCommands(program);
   registerPlayCommands(program);
+  registerQueueCommands(program);
   return program;
 }
 

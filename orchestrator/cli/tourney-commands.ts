@@ -4,7 +4,7 @@ import { AGENT_SPEC_HELP } from '../../agents/registry.ts';
 import { Command, Option } from 'commander';
 import { renderLeaderboard } from '../../reports/markdown.ts';
 import { createProgress, formatSeconds } from '../progress.ts';
-import { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig, type TourneyConfigInput } from '../tourney/config.ts';
+import { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig, type TourneyConfig, type TourneyConfigInput } from '../tourney/config.ts';
 import { summarizeRun, readRunConfig } from '../tourney/summarize.ts';
 import { InterruptedError, runTourney } from '../tourney/tourney.ts';
 import type { TourneySummary } from '../tourney/types.ts';
@@ -26,6 +26,8 @@ interface TourneyFlags {
   config?: string;
   preset?: string;
   resume?: string;
+  queue?: string;
+  reuse?: boolean;
   json?: boolean;
 }
 
@@ -40,6 +42,32 @@ function printSummary(summary: TourneySummary, seconds: number | null, json?: bo
   if (seconds !== null) lines.push(`finished in ${formatSeconds(seconds)}`);
   lines.push(`report: ${path.join(summary.runDir, 'report.md')}`, `run directory: ${summary.runDir}`);
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** A stored run's config with the settings a resume may change. */
+async function resumeConfig(runDir: string, flags: { concurrency?: number; queue?: string; embedded?: boolean }): Promise<TourneyConfig> {
+  const config = await readRunConfig(runDir);
+  if (flags.concurrency) config.concurrency = flags.concurrency;
+  if (flags.queue) config.queue = flags.queue;
+  if (flags.embedded) delete config.queue;
+  return config;
+}
+
+async function playTourney(program: Command, config: TourneyConfig, runDir: string, json?: boolean): Promise<void> {
+  const progress = createProgress('tourney', process.stderr, Boolean(json));
+  const started = Date.now();
+  progress.phase(`run directory ${runDir}${config.queue ? ` · games on queue ${config.queue}` : ''}`);
+  try {
+    const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal }));
+    printSummary(summary, (Date.now() - started) / 1000, json);
+  } catch (err) {
+    if (err instanceof InterruptedError) {
+      process.stderr.write(`catarena: ${err.message}\n`);
+      program.setOptionValue('exitCode', 130);
+      return;
+    }
+    throw err;
+  }
 }
 
 export function registerTourneyCommands(program: Command): void {
@@ -64,15 +92,16 @@ export function registerTourneyCommands(program: Command): void {
     .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
     .option('--config <file>', 'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)')
     .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(Object.keys(PRESETS)))
-    .option('--resume <run-dir>', 'resume an interrupted run with its stored config')
+    .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
+    .option('-q, --queue <url>', 'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379')
+    .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
     .option('--json', 'print the summary as JSON')
     .action(async (flags: TourneyFlags) => {
       let config;
       let runDir: string;
       if (flags.resume) {
         runDir = path.resolve(flags.resume);
-        config = await readRunConfig(runDir);
-        if (flags.concurrency) config.concurrency = flags.concurrency;
+        config = await resumeConfig(runDir, flags);
       } else {
         const file = flags.config ? await readConfigFile(flags.config) : undefined;
         const variantsFlag = flags.variants ? parseVariantsFlag(flags.variants) : undefined;
@@ -88,6 +117,8 @@ export function registerTourneyCommands(program: Command): void {
           policy: flags.policy,
           moveTimeoutMs: flags.moveTimeout,
           sandbox: flags.sandbox,
+          queue: flags.queue,
+          reuse: flags.reuse,
         };
         const preset = flags.preset ? PRESETS[flags.preset] : undefined;
         const perGameVariants = Object.entries(variantsFlag?.perGame ?? {});
@@ -100,20 +131,24 @@ export function registerTourneyCommands(program: Command): void {
         if (flags.reps) for (const g of Object.values(config.perGame)) delete g.reps;
         runDir = newRunDir(config.out, 'tourney');
       }
-      const progress = createProgress('tourney', process.stderr, Boolean(flags.json));
-      const started = Date.now();
-      progress.phase(`run directory ${runDir}`);
-      try {
-        const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal }));
-        printSummary(summary, (Date.now() - started) / 1000, flags.json);
-      } catch (err) {
-        if (err instanceof InterruptedError) {
-          process.stderr.write(`catarena: ${err.message}\n`);
-          program.setOptionValue('exitCode', 130);
-          return;
-        }
-        throw err;
-      }
+      await playTourney(program, config, runDir, flags.json);
+    });
+
+  program
+    .command('resume')
+    .description(
+      'Continue a killed or interrupted tourney from its run directory: developed strategies and finished\n' +
+        'games (the journal) are kept, nothing is played twice. A queued run re-attaches to its queue and\n' +
+        'collects games workers finished meanwhile.',
+    )
+    .argument('<run-dir>', 'the tourney run directory')
+    .option('-c, --concurrency <n>', 'games and thinking bots at once (default: as stored)', intOption(1, 256))
+    .option('-q, --queue <url>', 'play the rest through this Redis queue (default: the stored one)')
+    .option('--embedded', 'play the rest in this process even if the run was queued')
+    .option('--json', 'print the summary as JSON')
+    .action(async (dir: string, flags: { concurrency?: number; queue?: string; embedded?: boolean; json?: boolean }) => {
+      const runDir = path.resolve(dir);
+      await playTourney(program, await resumeConfig(runDir, flags), runDir, flags.json);
     });
 
   program

@@ -116,6 +116,13 @@ export class BotFleet {
     return entry;
   }
 
+  /** Stops every instance of a strategy's bot and forgets it (a worker's LRU evicting idle bots). */
+  async evict(id: string): Promise<void> {
+    const keys = [...this.entries.keys()].filter((key) => key === id || key.startsWith(`${id}#`));
+    await Promise.all(keys.map((key) => this.stopEntry(this.entries.get(key)!)));
+    for (const key of keys) this.entries.delete(key);
+  }
+
   statuses(): BotStatus[] {
     return [...this.entries.values()].map((e) => ({ ...e.status }));
   }

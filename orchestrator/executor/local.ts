@@ -23,6 +23,32 @@ export function seatInstances(seats: readonly string[]): number[] {
   return seats.map((id, seat) => seats.slice(0, seat).filter((other) => other === id).length);
 }
 
+export interface PlaySpecOptions {
+  fleet: BotFleet;
+  hosts: GameServerPool;
+  slots: CpuSlots;
+  /** The fleet's id for a seat's strategy (default: the strategy id; workers key by content). */
+  fleetId?: (strategyId: string) => string;
+}
+
+/** Plays one spec with warm bots from the fleet; a bot that crashed is checked before its next game. */
+export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promise<Replay> {
+  const { fleet } = options;
+  const fleetId = options.fleetId ?? ((id: string) => id);
+  const host = await options.hosts.get(spec.game, spec.variant);
+  const instances = seatInstances(spec.seats);
+  const bots: SeatBot[] = [];
+  for (const [seat, id] of spec.seats.entries()) {
+    const client = await fleet.client(fleetId(id), instances[seat]);
+    bots.push({ strategyId: id, client, unavailable: client ? undefined : fleet.startError(fleetId(id), instances[seat]) });
+  }
+  const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots: options.slots });
+  replay.result.seatStats.forEach((stats, seat) => {
+    if (stats.errors.crash || stats.errors.timeout) fleet.markSuspect(fleetId(spec.seats[seat]!), instances[seat]);
+  });
+  return replay;
+}
+
 export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOptions): Promise<MatchResult[]> {
   const concurrency = options.concurrency ?? 1;
   const slots = new CpuSlots(concurrency);
@@ -31,18 +57,7 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
 
   const worker = async () => {
     while (next < specs.length && !options.signal?.aborted) {
-      const spec = specs[next++]!;
-      const host = await options.hosts.get(spec.game, spec.variant);
-      const bots: SeatBot[] = [];
-      const instances = seatInstances(spec.seats);
-      for (const [seat, id] of spec.seats.entries()) {
-        const client = await options.fleet.client(id, instances[seat]);
-        bots.push({ strategyId: id, client, unavailable: client ? undefined : options.fleet.startError(id, instances[seat]) });
-      }
-      const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots });
-      replay.result.seatStats.forEach((stats, seat) => {
-        if (stats.errors.crash || stats.errors.timeout) options.fleet.markSuspect(spec.seats[seat]!, instances[seat]);
-      });
+      const replay = await playSpec(specs[next++]!, { fleet: options.fleet, hosts: options.hosts, slots });
       results.push(replay.result);
       await options.onReplay?.(replay);
     }

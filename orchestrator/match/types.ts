@@ -78,6 +78,8 @@ export interface MatchResult {
   seatStats: SeatStats[];
   startedAt: string;
   durationMs: number;
+  /** Set when `--reuse` copied this result from an earlier run (that run's id). */
+  reusedFrom?: string;
 }
 
 /** Everything needed to replay and inspect one game. */

@@ -32,6 +32,10 @@ export const TourneyConfigSchema = z.strictObject({
   /** Wall-clock budget for one agent developing one strategy. */
   developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
   sandbox: z.enum(['process', 'docker']).default('process'),
+  /** redis://host:port: games are played by `catarena worker`s through this queue, not in-process. */
+  queue: z.string().regex(/^rediss?:\/\//, 'expected redis://host:port').optional(),
+  /** Copy results of games whose code and settings equal a game of an earlier indexed run. */
+  reuse: z.boolean().default(false),
   /** Limits per bot container with --sandbox docker (defaults: 1 CPU, 1024 MiB, 256 pids). */
   docker: z
     .strictObject({
@@ -148,4 +152,9 @@ export function parseVariantsFlag(value: string): { variants?: string[]; perGame
     else plain.push(variant!);
   }
   return { variants: plain.length ? plain : undefined, perGame };
+}
+
+/** The (game, rule set) tracks a config plays, in order. */
+export function tracksOf(config: TourneyConfig): Array<{ game: string; variant: string }> {
+  return config.games.flatMap((game) => variantsOf(config, game).map((variant) => ({ game, variant })));
 }

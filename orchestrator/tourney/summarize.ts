@@ -27,7 +27,7 @@ export async function readRunConfig(runDir: string): Promise<TourneyConfig> {
   return TourneyConfigSchema.parse(JSON.parse(text));
 }
 
-async function strategiesOf(runDir: string, track: string): Promise<StrategyRecord[]> {
+export async function strategiesOf(runDir: string, track: string): Promise<StrategyRecord[]> {
   const out: StrategyRecord[] = [];
   const trackDir = path.join(runDir, 'tracks', track);
   const rounds = await fs.readdir(trackDir).catch(() => [] as string[]);

@@ -13,6 +13,10 @@ import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { BotFleet } from '../executor/bot-fleet.ts';
 import { executeLocal } from '../executor/local.ts';
+import { executeQueued, MatchJobFailedError } from '../executor/queued.ts';
+import { connectQueue, QueueUnavailableError } from '../queue/connection.ts';
+import { ReuseCache, codeOf } from '../run/reuse.ts';
+import { indexEntry, indexRun, runIdentity } from '../run/run-index.ts';
 import { tableSpecs, tourneySeries } from '../formats/batch.ts';
 import { duplicateMatches } from '../formats/duplicate.ts';
 import { roundRobin } from '../formats/round-robin.ts';
@@ -20,7 +24,7 @@ import { GameServerPool } from '../host/game-servers.ts';
 import { DEFAULT_LIMITS, matchId, type MatchSpec, type Replay } from '../match/types.ts';
 import type { Progress } from '../progress.ts';
 import { Journal } from '../run/journal.ts';
-import { gameSettings, variantsOf, type TourneyConfig } from './config.ts';
+import { gameSettings, tracksOf, type TourneyConfig } from './config.ts';
 import { developStrategy } from './develop.ts';
 import { loadRecord } from './strategy-store.ts';
 import { summarizeRun } from './summarize.ts';
@@ -33,17 +37,17 @@ export interface TourneyOptions {
   signal?: AbortSignal;
   /** Agents to use instead of creating them from config.agents (programmatic use, tests). */
   agents?: Agent[];
+  /** The scheduler that started this run, for the run index. */
+  schedule?: string;
 }
 
 export class InterruptedError extends Error {
   constructor(readonly runDir: string) {
-    super(`interrupted; nothing finished is lost. Resume with: catarena tourney --resume ${runDir}`);
+    super(`interrupted; nothing finished is lost. Resume with: catarena resume ${runDir}`);
   }
 }
 
-export function tracksOf(config: TourneyConfig): TrackId[] {
-  return config.games.flatMap((game) => variantsOf(config, game).map((variant) => ({ game, variant })));
-}
+export { tracksOf };
 
 /**
  * Round n's games: pairwise games of round-n strategies against each other and every earlier
@@ -68,6 +72,8 @@ export const roundDir = (runDir: string, track: TrackId, round: number) => path.
 
 export async function runTourney(options: TourneyOptions): Promise<TourneySummary> {
   const { config, runDir, progress, signal } = options;
+  // A queue that cannot be reached should fail now, not after the agents spent their budget.
+  if (config.queue) (await connectQueue(config.queue, { warn: (m) => progress?.phase(`! ${m}`) })).disconnect();
   await fs.mkdir(runDir, { recursive: true });
   await fs.writeFile(path.join(runDir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
   const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox }));
@@ -77,6 +83,9 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   const tracks = tracksOf(config);
   const fleets = new Map<string, BotFleet>();
   const history = new Map<string, StrategyRecord[][]>(); // track → records per round (index round−1)
+  const reuse = config.reuse ? await ReuseCache.open(runDir, config.sandbox) : null;
+  if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
+  let reused = 0;
   const checkSignal = () => {
     if (signal?.aborted) throw new InterruptedError(runDir);
   };
@@ -119,35 +128,57 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
         for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
 
         // 2. Play: round-n strategies against each other and every earlier strategy.
-        let fleet = fleets.get(name);
-        if (!fleet) {
-          const server = await hosts.get(track.game, track.variant);
-          fleet = new BotFleet({
-            sandbox,
-            health: adapterFor(track.game).health,
-            logDir: path.join(runDir, 'bot-logs', name),
-            startTimeoutMs: config.startTimeoutMs,
-            ...server.botAccess(),
-          });
-          fleets.set(name, fleet);
-        }
-        fleet.add(records.map((r) => ({ id: r.id, dir: r.dir, forfeit: r.status === 'failed' ? `failed build: ${r.failure}` : undefined })));
         const specs = playSpecs(config, track, rounds, round);
-        const pending = specs.filter((s) => !journal.has(matchId(s)));
+        let pending = specs.filter((s) => !journal.has(matchId(s)));
         let done = specs.length - pending.length;
         progress?.phase(`round ${round}/${config.rounds} · ${name} · ${specs.length} games${done ? ` (${done} already played)` : ''}`);
-        await executeLocal(pending, {
-          fleet,
-          hosts,
-          concurrency: config.concurrency,
-          signal,
-          onReplay: async (replay) => {
-            await fs.mkdir(path.join(runDir, 'replays'), { recursive: true });
-            await fs.writeFile(path.join(runDir, 'replays', `${replay.result.id}.json`), JSON.stringify(replay));
-            await journal.append(replay.result);
-            progress?.tick(++done, specs.length, `round ${round} ${name}`);
-          },
-        });
+        const onReplay = async (replay: Replay) => {
+          await fs.mkdir(path.join(runDir, 'replays'), { recursive: true });
+          await fs.writeFile(path.join(runDir, 'replays', `${replay.result.id}.json`), JSON.stringify(replay));
+          await journal.append(replay.result);
+          progress?.tick(++done, specs.length, `round ${round} ${name}`);
+        };
+        if (reuse) {
+          const code = new Map(rounds.flat().map((r) => [r.id, codeOf(r)]));
+          const played: MatchSpec[] = [];
+          for (const spec of pending) {
+            const result = await reuse.take(spec, (id) => code.get(id), config.sandbox, runDir);
+            if (!result) played.push(spec);
+            else {
+              await journal.append(result);
+              reused++;
+              progress?.tick(++done, specs.length, `round ${round} ${name}`);
+            }
+          }
+          if (played.length < pending.length) progress?.phase(`${pending.length - played.length} games reused from earlier runs; ${played.length} to play`);
+          pending = played;
+        }
+        if (config.queue) {
+          await executeQueued(pending, {
+            url: config.queue,
+            run: await runIdentity(runDir),
+            strategies: new Map(rounds.flat().map((r) => [r.id, r.status === 'failed' ? { forfeit: `failed build: ${r.failure}` } : { dir: r.dir, hash: r.hash }])),
+            startTimeoutMs: config.startTimeoutMs,
+            onReplay,
+            signal,
+            report: (message) => progress?.phase(message),
+          });
+        } else {
+          let fleet = fleets.get(name);
+          if (!fleet) {
+            const server = await hosts.get(track.game, track.variant);
+            fleet = new BotFleet({
+              sandbox,
+              health: adapterFor(track.game).health,
+              logDir: path.join(runDir, 'bot-logs', name),
+              startTimeoutMs: config.startTimeoutMs,
+              ...server.botAccess(),
+            });
+            fleets.set(name, fleet);
+          }
+          fleet.add(records.map((r) => ({ id: r.id, dir: r.dir, forfeit: r.status === 'failed' ? `failed build: ${r.failure}` : undefined })));
+          await executeLocal(pending, { fleet, hosts, concurrency: config.concurrency, signal, onReplay });
+        }
         progress?.done();
         checkSignal();
 
@@ -164,6 +195,11 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
         });
       }
     }
+  } catch (err) {
+    if (err instanceof QueueUnavailableError || err instanceof MatchJobFailedError) {
+      throw new Error(`${err.message}. Every finished game is in the journal; resume with: catarena resume ${runDir}`, { cause: err });
+    }
+    throw err;
   } finally {
     progress?.done();
     await Promise.all([...fleets.values()].map((f) => f.stopAll()));
@@ -171,5 +207,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     await sandbox.close();
   }
   progress?.phase('computing W, metrics with bootstrap intervals, and reports');
-  return summarizeRun(runDir);
+  const summary = await summarizeRun(runDir);
+  await indexRun(indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), config.queue);
+  return summary;
 }

@@ -1,0 +1,123 @@
+// worker, queue status, schedule and history: distributed games on BullMQ/Redis and nightly runs.
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { readConfigFile } from '../tourney/config.ts';
+import { startQueueWorker } from '../queue/worker.ts';
+import { formatQueueStatus, queueStatus } from '../queue/status.ts';
+import { listSchedules, removeSchedule, scheduleTourney } from '../queue/schedule.ts';
+import { formatHistory, historyRows } from '../run/history.ts';
+import { INDEX_FILE, readIndexFile, readIndexRedis } from '../run/run-index.ts';
+import { connectQueue } from '../queue/connection.ts';
+import { defaultConcurrency, intOption } from './options.ts';
+
+const queueOption = (required: boolean) => {
+  const option = new Option('-q, --queue <url>', 'Redis URL of the queue, e.g. redis://127.0.0.1:6379').env('CATARENA_QUEUE');
+  return required ? option.makeOptionMandatory() : option;
+};
+const say = (message: string) => process.stderr.write(`catarena: ${message}\n`);
+
+export function registerQueueCommands(program: Command): void {
+  program
+    .command('worker')
+    .description(
+      'Play queued games (from "catarena tourney --queue …") with this machine\'s sandbox, keeping bots warm\n' +
+        'across games, and run scheduled tourneys. Strategy code arrives through Redis (content-addressed).\n' +
+        'SIGTERM or Ctrl-C: finish the games in flight, then exit; a second signal quits at once (its games\n' +
+        'are re-run by another worker once their lock expires).',
+    )
+    .addOption(queueOption(true))
+    .option('-c, --concurrency <n>', 'games played (and bots thinking) at once (default: cores)', intOption(1, 256))
+    .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']).default('process'))
+    .option('--work-dir <dir>', 'artifact cache and bot logs (default .catarena-worker)', '.catarena-worker')
+    .option('--runs-dir <dir>', 'parent folder of scheduled runs (default: the config\'s out, "runs")')
+    .option('--max-bots <n>', 'idle bots kept running, least recently used stopped first (default 8 × concurrency)', intOption(1))
+    .option('--name <name>', 'worker name shown in "queue status" (default host:pid)')
+    .option('--no-tourneys', 'play games only; do not run scheduled tourneys')
+    .option('--lock-ms <ms>', 'a game whose worker stops renewing its lock this long is re-run elsewhere (default 30000)', intOption(1_000))
+    .action(async (flags: { queue: string; concurrency?: number; sandbox: 'process' | 'docker'; workDir: string; runsDir?: string; maxBots?: number; name?: string; tourneys: boolean; lockMs?: number }) => {
+      const worker = await startQueueWorker({
+        url: flags.queue,
+        concurrency: flags.concurrency ?? defaultConcurrency(),
+        sandbox: flags.sandbox,
+        workDir: path.resolve(flags.workDir),
+        runsDir: flags.runsDir && path.resolve(flags.runsDir),
+        maxBots: flags.maxBots,
+        name: flags.name,
+        tourneys: flags.tourneys,
+        lockDurationMs: flags.lockMs,
+        report: say,
+      });
+      say(`worker ${worker.name} ready on ${flags.queue} (concurrency ${flags.concurrency ?? defaultConcurrency()}, ${flags.sandbox} sandbox)`);
+      await new Promise<void>((resolve) => {
+        let signals = 0;
+        const onSignal = () => {
+          if (++signals === 1) {
+            say(`draining: finishing the games in flight (signal again to quit now)`);
+            void worker.drain().then(resolve);
+          } else void worker.kill().then(() => process.exit(130));
+        };
+        process.on('SIGTERM', onSignal);
+        process.on('SIGINT', onSignal);
+      });
+      say(`worker ${worker.name} stopped after ${worker.played} games`);
+    });
+
+  const queue = program.command('queue').description('Inspect the game queue.');
+  queue
+    .command('status')
+    .description('Waiting, active, delayed, completed and failed jobs; connected workers and what each plays; recent failures; schedules.')
+    .addOption(queueOption(true))
+    .option('--json', 'print as JSON')
+    .action(async (flags: { queue: string; json?: boolean }) => {
+      const status = await queueStatus(flags.queue);
+      process.stdout.write(`${flags.json ? JSON.stringify(status, null, 2) : formatQueueStatus(status)}\n`);
+    });
+
+  program
+    .command('schedule')
+    .description(
+      'Register a recurring tourney (a BullMQ job scheduler): at each cron time a worker runs the config\'s\n' +
+        'tourney with its games on the queue. The same --name again replaces it. Needs a running worker.',
+    )
+    .addOption(queueOption(true))
+    .option('--cron <pattern>', 'cron pattern, e.g. "0 2 * * *" (02:00 every day)')
+    .option('--config <file>', 'tourney config (YAML or JSON, as for "tourney --config")')
+    .option('--name <name>', 'scheduler name, also the run directories\' prefix', 'nightly')
+    .option('--tz <zone>', 'time zone of the cron pattern, e.g. Europe/Berlin (default: the worker\'s)')
+    .option('--reuse', 'reuse results of games whose code and settings did not change since an earlier run')
+    .option('--list', 'list registered schedules')
+    .option('--remove <name>', 'remove a schedule')
+    .action(async (flags: { queue: string; cron?: string; config?: string; name: string; tz?: string; reuse?: boolean; list?: boolean; remove?: string }) => {
+      if (flags.list) {
+        const schedules = await listSchedules(flags.queue);
+        process.stdout.write(schedules.length ? `${schedules.map((s) => `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  next ${s.next ?? '?'}`).join('\n')}\n` : 'no schedules\n');
+        return;
+      }
+      if (flags.remove) {
+        const removed = await removeSchedule(flags.queue, flags.remove);
+        process.stdout.write(removed ? `removed schedule ${flags.remove}\n` : `no schedule named ${flags.remove}\n`);
+        return;
+      }
+      if (!flags.cron || !flags.config) throw new Error('schedule needs --cron "<pattern>" and --config <file> (or --list, --remove <name>)');
+      const config = { ...(await readConfigFile(flags.config)), ...(flags.reuse ? { reuse: true } : {}) };
+      const info = await scheduleTourney({ url: flags.queue, name: flags.name, cron: flags.cron, tz: flags.tz, config });
+      process.stdout.write(`schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}\n`);
+    });
+
+  program
+    .command('history')
+    .description("Each agent's scores across finished tourney runs (oldest first), from the run index.")
+    .option('-o, --out <dir>', 'parent folder of the run directories (its index.jsonl)', 'runs')
+    .addOption(new Option('-q, --queue <url>', "read the queue's index of queued runs (all machines) instead of --out's").env('CATARENA_QUEUE'))
+    .option('--agent <id>', 'only this agent')
+    .option('--json', 'print as JSON')
+    .action(async (flags: { out: string; queue?: string; agent?: string; json?: boolean }) => {
+      let entries;
+      if (flags.queue) {
+        const redis = await connectQueue(flags.queue);
+        entries = await readIndexRedis(redis).finally(() => redis.disconnect());
+      } else entries = await readIndexFile(path.resolve(flags.out, INDEX_FILE));
+      const rows = historyRows(entries, flags.agent);
+      process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : formatHistory(rows)}\n`);
+    });
+}

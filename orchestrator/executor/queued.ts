@@ -1,0 +1,145 @@
+// The queue executor (the coordinator's side): puts each strategy's code in the artifact store,
+// enqueues one BullMQ job per match spec under a deterministic id, and streams results back as
+// workers finish them. Stored job state is the truth; events only make collection prompt, and a
+// periodic sweep catches missed events, jobs lost with Redis's data (re-added), and jobs that
+// failed for good (infrastructure failures after retries: the run stops and can be resumed).
+import { Job, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { MatchResult, MatchSpec, Replay } from '../match/types.ts';
+import { ArtifactStore } from '../queue/artifacts.ts';
+import { connectQueue, MATCH_QUEUE, PREFIX, QueueUnavailableError, bullConnection, RedisWatch } from '../queue/connection.ts';
+import { MATCH_JOB_OPTIONS, matchJobId, type MatchJobData, type MatchJobResult, type StrategyCode } from '../queue/jobs.ts';
+
+/** A strategy as the coordinator knows it: its folder and content hash, or why it forfeits. */
+export type QueuedStrategy = { dir: string; hash: string } | { forfeit: string };
+
+export interface QueuedExecutorOptions {
+  /** redis://host:port of the queue. */
+  url: string;
+  /** The run's id (its directory's name): part of every job id. */
+  run: string;
+  strategies: Map<string, QueuedStrategy>;
+  startTimeoutMs: number;
+  /** Called once per finished game, one at a time, in completion order. */
+  onReplay?: (replay: Replay) => Promise<void> | void;
+  /** Stop waiting (queued games stay queued; a resumed run collects them). */
+  signal?: AbortSignal;
+  /** Messages worth a line on the console (Redis gone and back, re-queued games). */
+  report?: (message: string) => void;
+  /** How long Redis may be unreachable before the run stops (default 60 s). */
+  graceMs?: number;
+  /** How often stored job state is swept (default 2 s). */
+  sweepMs?: number;
+}
+
+export class MatchJobFailedError extends Error {
+  constructor(readonly jobId: string, reason: string, attempts: number) {
+    super(`game ${jobId} failed ${attempts} time(s) on workers (an infrastructure failure, not a bot's): ${reason}`);
+    this.name = 'MatchJobFailedError';
+  }
+}
+
+export async function executeQueued(specs: MatchSpec[], options: QueuedExecutorOptions): Promise<MatchResult[]> {
+  const report = options.report ?? (() => {});
+  const connection = await connectQueue(options.url, { warn: report });
+  const watch = new RedisWatch(connection, { url: options.url, report, graceMs: options.graceMs });
+  const queue = new Queue<MatchJobData, MatchJobResult>(MATCH_QUEUE, { connection, prefix: PREFIX });
+  const events = new QueueEvents(MATCH_QUEUE, { connection: bullConnection(options.url), prefix: PREFIX });
+  queue.on('error', () => {}); // the watch reports connection trouble, once
+  events.on('error', () => {});
+  const artifacts = new ArtifactStore(connection);
+  const pending = new Map(specs.map((spec) => [matchJobId(options.run, spec), spec]));
+  const collecting = new Set<string>();
+  const results: MatchResult[] = [];
+  let delivering = Promise.resolve();
+  let fatal: Error | undefined;
+  let wake = () => {};
+
+  const codeOf = async (spec: MatchSpec): Promise<Record<string, StrategyCode>> => {
+    const code: Record<string, StrategyCode> = {};
+    for (const id of new Set(spec.seats)) {
+      const strategy = options.strategies.get(id);
+      if (!strategy) throw new Error(`spec ${matchJobId(options.run, spec)} seats unknown strategy ${id}`);
+      code[id] = 'forfeit' in strategy ? { forfeit: strategy.forfeit } : { hash: await artifacts.put(strategy.dir, strategy.hash) };
+    }
+    return code;
+  };
+  const jobFor = async (spec: MatchSpec) => ({
+    name: 'match',
+    data: { run: options.run, spec, strategies: await codeOf(spec), startTimeoutMs: options.startTimeoutMs },
+    opts: { ...MATCH_JOB_OPTIONS, jobId: matchJobId(options.run, spec) },
+  });
+
+  const collect = async (jobId: string, firstLook = false): Promise<void> => {
+    if (!pending.has(jobId) || collecting.has(jobId)) return;
+    collecting.add(jobId);
+    try {
+      const job = await Job.fromId<MatchJobData, MatchJobResult>(queue, jobId);
+      if (!job) {
+        // Redis lost it (restarted without persistence, or flushed): queue it again.
+        report(`game ${jobId} is no longer in Redis; queueing it again`);
+        await queue.add('match', ...(await jobFor(pending.get(jobId)!).then((j) => [j.data, j.opts] as const)));
+        return;
+      }
+      const state = await job.getState();
+      if (state === 'completed' && job.returnvalue) {
+        pending.delete(jobId);
+        const replay = job.returnvalue;
+        results.push(replay.result);
+        delivering = delivering.then(() => options.onReplay?.(replay));
+        await delivering;
+        if (!pending.size) wake();
+      } else if (state === 'failed') {
+        // Failed for good before this coordinator started (a resumed run): try again.
+        if (firstLook) await job.retry('failed');
+        else fatal ??= new MatchJobFailedError(jobId, job.failedReason, job.attemptsMade);
+        if (fatal) wake();
+      }
+    } finally {
+      collecting.delete(jobId);
+    }
+  };
+
+  try {
+    await events.waitUntilReady(); // before adding jobs, so no completion is missed
+    events.on('completed', ({ jobId }) => void collect(jobId).catch((err) => (fatal ??= err)));
+    events.on('failed', ({ jobId }) => void collect(jobId).catch((err) => (fatal ??= err)));
+    for (let i = 0; i < specs.length; i += 500) {
+      if (options.signal?.aborted) break;
+      await queue.addBulk(await Promise.all(specs.slice(i, i + 500).map(jobFor)));
+    }
+    // Jobs that already existed (a resumed run): collect finished ones, retry ones that failed.
+    for (const jobId of [...pending.keys()]) await collect(jobId, true);
+
+    while (pending.size && !fatal && !options.signal?.aborted) {
+      const rest = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.sweepMs ?? 2_000);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        options.signal?.addEventListener('abort', wake, { once: true });
+      });
+      await Promise.race([rest, watch.lost]);
+      for (const jobId of [...pending.keys()]) {
+        if (fatal || options.signal?.aborted) break;
+        await Promise.race([collect(jobId), watch.lost]);
+      }
+    }
+    await delivering;
+    if (fatal) throw fatal;
+    return results;
+  } finally {
+    watch.stop();
+    await closeAll(connection, [events, queue]);
+  }
+}
+
+/** Closes BullMQ objects, then the connection; when Redis is gone this must not hang. */
+async function closeAll(connection: Redis, closables: Array<{ close(): Promise<void> }>): Promise<void> {
+  const deadline = new Promise((resolve) => setTimeout(resolve, 3_000).unref());
+  await Promise.race([Promise.allSettled(closables.map((c) => c.close())), deadline]);
+  connection.disconnect();
+}
+
+export { QueueUnavailableError };

@@ -1,0 +1,102 @@
+// A worker's running bots: one fleet and game server per game and variant, bots kept warm across
+// jobs and keyed by content (a strategy id with its code hash, since ids repeat across runs), and
+// the least recently used idle bots stopped once more than `maxBots` are kept.
+import { adapterFor } from '../../games/registry.ts';
+import { contentId } from '../../games/core/rng.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
+import { GameServerPool } from '../host/game-servers.ts';
+import type { StrategyCode } from '../queue/jobs.ts';
+import { BotFleet } from './bot-fleet.ts';
+
+export interface WarmBotsOptions {
+  sandbox: Sandbox;
+  /** Where bot logs go (<logDir>/<game>-<variant>/<strategy>.log). */
+  logDir: string;
+  /** Idle bots kept running beyond this count are stopped, least recently used first. */
+  maxBots: number;
+}
+
+interface Kept {
+  fleet: BotFleet;
+  key: string;
+  users: number;
+  lastUsed: number;
+}
+
+export class WarmBots {
+  readonly hosts = new GameServerPool();
+  private readonly fleets = new Map<string, Promise<BotFleet>>();
+  private readonly kept = new Map<string, Kept>();
+  private clock = 0;
+
+  constructor(private readonly options: WarmBotsOptions) {}
+
+  /**
+   * The fleet for a game and variant, with each strategy of a job added under its content key;
+   * returns the key per strategy id. Call `release` with the same keys when the game is over.
+   */
+  async acquire(game: string, variant: string, code: Record<string, { dir: string } | { forfeit: string }>, startTimeoutMs: number): Promise<{ fleet: BotFleet; keys: Record<string, string> }> {
+    const fleet = await this.fleet(game, variant, startTimeoutMs);
+    const keys: Record<string, string> = {};
+    for (const [id, c] of Object.entries(code)) {
+      const key = 'dir' in c ? `${id}~${contentId(c.dir, 12)}` : `${id}~forfeit-${contentId(c.forfeit, 8)}`;
+      fleet.add([{ id: key, dir: 'dir' in c ? c.dir : '', forfeit: 'forfeit' in c ? c.forfeit : undefined }]);
+      keys[id] = key;
+      const slot = `${game}/${variant}|${key}`;
+      const kept = this.kept.get(slot) ?? { fleet, key, users: 0, lastUsed: 0 };
+      kept.users++;
+      kept.lastUsed = ++this.clock;
+      this.kept.set(slot, kept);
+    }
+    return { fleet, keys };
+  }
+
+  async release(game: string, variant: string, keys: Record<string, string>): Promise<void> {
+    for (const key of Object.values(keys)) {
+      const kept = this.kept.get(`${game}/${variant}|${key}`);
+      if (kept) kept.users--;
+    }
+    const idle = [...this.kept.entries()].filter(([, k]) => k.users === 0).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    for (const [slot, kept] of idle.slice(0, Math.max(0, this.kept.size - this.options.maxBots))) {
+      this.kept.delete(slot);
+      await kept.fleet.evict(kept.key);
+    }
+  }
+
+  /** How many strategies have a bot kept (running, or known not to start). */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  async close(): Promise<void> {
+    const fleets = await Promise.allSettled(this.fleets.values());
+    await Promise.all(fleets.map((f) => (f.status === 'fulfilled' ? f.value.stopAll() : undefined)));
+    await this.hosts.closeAll();
+  }
+
+  private fleet(game: string, variant: string, startTimeoutMs: number): Promise<BotFleet> {
+    const track = `${game}/${variant}`;
+    let fleet = this.fleets.get(track);
+    if (!fleet) {
+      fleet = this.hosts.get(game, variant).then(
+        (server) =>
+          new BotFleet({
+            sandbox: this.options.sandbox,
+            health: adapterFor(game).health,
+            logDir: `${this.options.logDir}/${game}-${variant}`,
+            startTimeoutMs,
+            ...server.botAccess(),
+          }),
+      );
+      this.fleets.set(track, fleet);
+    }
+    return fleet;
+  }
+}
+
+/** Reads a job's code map into what `acquire` takes, fetching artifacts as needed. */
+export async function localCode(strategies: Record<string, StrategyCode>, fetch: (hash: string) => Promise<string>): Promise<Record<string, { dir: string } | { forfeit: string }>> {
+  const out: Record<string, { dir: string } | { forfeit: string }> = {};
+  for (const [id, code] of Object.entries(strategies)) out[id] = 'hash' in code ? { dir: await fetch(code.hash) } : { forfeit: code.forfeit };
+  return out;
+}

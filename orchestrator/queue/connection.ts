@@ -1,0 +1,137 @@
+// The Redis connection behind the queue: one URL (`--queue redis://host:6379[/db]`), a probe that
+// fails fast with an error that says what to do, and a watch that reports Redis going away and
+// coming back instead of hanging silently.
+import type { ConnectionOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** BullMQ key prefix and queue names; every catarena key in Redis starts with `catarena:`. */
+export const PREFIX = 'catarena';
+export const MATCH_QUEUE = 'matches';
+export const TOURNEY_QUEUE = 'tourneys';
+
+export class QueueUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueueUnavailableError';
+  }
+}
+
+/** Checks the URL's shape ("redis://host:port[/db]" or rediss://). */
+export function checkQueueUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new QueueUnavailableError(`--queue ${JSON.stringify(url)} is not a URL; expected redis://host:6379`);
+  }
+  if (!/^rediss?:$/.test(parsed.protocol)) throw new QueueUnavailableError(`--queue ${url}: expected a redis:// or rediss:// URL`);
+  return url;
+}
+
+/**
+ * Connection options from the URL, as BullMQ needs them: commands wait through reconnects
+ * (maxRetriesPerRequest null), which reconnect quickly at first, then every 2 s, forever; the
+ * RedisWatch decides when to give up. Workers and event listeners get their own connections.
+ */
+export function redisOptions(url: string): RedisOptions {
+  const u = new URL(checkQueueUrl(url));
+  return {
+    host: u.hostname || '127.0.0.1',
+    port: Number(u.port || 6379),
+    db: Number(u.pathname.slice(1) || 0),
+    username: u.username ? decodeURIComponent(u.username) : undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    tls: u.protocol === 'rediss:' ? {} : undefined,
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => Math.min(100 * times, 2_000),
+  };
+}
+
+/** The same options, typed for BullMQ's Worker and QueueEvents (they make their own connections). */
+export function bullConnection(url: string): ConnectionOptions {
+  return redisOptions(url) as ConnectionOptions;
+}
+
+export function redisClient(url: string): Redis {
+  return new Redis(redisOptions(url));
+}
+
+/**
+ * Connects and pings within `timeoutMs`, or throws an error naming the URL and the cause; warns
+ * (via `warn`) when Redis may evict BullMQ's keys.
+ */
+export async function connectQueue(url: string, options: { timeoutMs?: number; warn?: (message: string) => void } = {}): Promise<Redis> {
+  checkQueueUrl(url);
+  const probe = new Redis({ ...redisOptions(url), maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: options.timeoutMs ?? 5_000, lazyConnect: true });
+  probe.on('error', () => {}); // reported below, once
+  try {
+    await probe.connect();
+    await probe.ping();
+    const policy = ((await probe.config('GET', 'maxmemory-policy').catch(() => [])) as string[])[1];
+    if (policy && policy !== 'noeviction') options.warn?.(`Redis at ${url} has maxmemory-policy ${policy}; set it to noeviction or queued jobs may vanish`);
+  } catch (err) {
+    throw new QueueUnavailableError(`cannot reach Redis at ${url} (${(err as Error).message}). Start it (redis-server) or fix --queue.`);
+  } finally {
+    probe.disconnect();
+  }
+  return redisClient(url);
+}
+
+export interface RedisWatchOptions {
+  url: string;
+  /** Called on each change: "went away" and "is back". */
+  report: (message: string) => void;
+  /** How long Redis may stay away before `lost` fires (default 60 s). */
+  graceMs?: number;
+}
+
+/**
+ * Watches a connection: reports when Redis goes away and when it is back, and rejects `lost` when
+ * it stays away longer than the grace period (the caller stops cleanly; the run can be resumed).
+ */
+export class RedisWatch {
+  readonly lost: Promise<never>;
+  private downSince: number | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private fail!: (err: Error) => void;
+  private readonly detach: () => void;
+
+  constructor(connection: Redis, private readonly options: RedisWatchOptions) {
+    this.lost = new Promise<never>((_, reject) => (this.fail = reject));
+    this.lost.catch(() => {}); // observed by whoever races it
+    const onDown = (err?: Error) => this.down(err);
+    const onUp = () => this.up();
+    connection.on('error', onDown);
+    connection.on('close', onDown);
+    connection.on('ready', onUp);
+    this.detach = () => {
+      connection.off('error', onDown);
+      connection.off('close', onDown);
+      connection.off('ready', onUp);
+    };
+  }
+
+  private down(err?: Error): void {
+    if (this.downSince !== null) return;
+    this.downSince = Date.now();
+    const grace = this.options.graceMs ?? 60_000;
+    const wait = Number.isFinite(grace) ? `waiting up to ${Math.round(grace / 1000)} s for it` : 'reconnecting';
+    this.options.report(`Redis at ${this.options.url} went away${err?.message ? ` (${err.message})` : ''}; ${wait}`);
+    if (!Number.isFinite(grace)) return;
+    this.timer = setTimeout(() => {
+      this.fail(new QueueUnavailableError(`Redis at ${this.options.url} has been unreachable for ${Math.round(grace / 1000)} s`));
+    }, grace);
+  }
+
+  private up(): void {
+    if (this.downSince === null) return;
+    clearTimeout(this.timer);
+    this.options.report(`Redis at ${this.options.url} is back after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`);
+    this.downSince = null;
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.detach();
+  }
+}

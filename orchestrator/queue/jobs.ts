@@ -1,0 +1,49 @@
+// What travels through the queue: a match job (the spec plus where each seat's code is) and a
+// tourney job (a scheduled run's config). Job ids are deterministic: a run's match job id is the
+// run id and the spec hash, so adding it twice, retrying it, or a worker finishing it after it
+// was re-run elsewhere never yields two results for one game.
+import type { JobsOptions } from 'bullmq';
+import { matchId, type MatchSpec, type Replay } from '../match/types.ts';
+import type { TourneyConfigInput } from '../tourney/config.ts';
+
+/** A seat's code: a content hash in the artifact store, or why the strategy forfeits unplayed. */
+export type StrategyCode = { hash: string } | { forfeit: string };
+
+export interface MatchJobData {
+  /** The run this game belongs to (the run directory's name). */
+  run: string;
+  spec: MatchSpec;
+  /** Code per strategy id seated in the spec. */
+  strategies: Record<string, StrategyCode>;
+  /** How long a bot may take to become healthy. */
+  startTimeoutMs: number;
+}
+
+export type MatchJobResult = Replay;
+
+export interface TourneyJobData {
+  /** The scheduler's name ("nightly"), used in run directory names and the run index. */
+  name: string;
+  config: TourneyConfigInput;
+}
+
+/** BullMQ job ids must not be integers or contain ':'. */
+export const runKey = (run: string) => run.replace(/[^\w.-]+/g, '_');
+export const matchJobId = (run: string, spec: MatchSpec) => `${runKey(run)}.${matchId(spec)}`;
+
+/**
+ * Infrastructure failures (an artifact not found, a sandbox that errors) are retried with
+ * backoff; finished games are kept a week so a coordinator that was down can still collect them.
+ */
+export const MATCH_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 7 * 24 * 3600, count: 200_000 },
+  removeOnFail: { age: 30 * 24 * 3600 },
+};
+
+export const TOURNEY_JOB_OPTIONS: JobsOptions = {
+  attempts: 1,
+  removeOnComplete: { age: 90 * 24 * 3600 },
+  removeOnFail: { age: 90 * 24 * 3600 },
+};

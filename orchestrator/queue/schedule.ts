@@ -1,0 +1,74 @@
+// Nightly runs: `catarena schedule` registers a BullMQ job scheduler that adds a tourney job at each
+// cron time; a worker runs that job as a tourney whose games go back onto the queue. A run's
+// directory is named after the scheduler and the firing time, so a tourney job that is re-run
+// (its worker died) resumes the same run directory instead of starting another.
+import path from 'node:path';
+import { Queue, type Job } from 'bullmq';
+import { resolveConfig, type TourneyConfigInput } from '../tourney/config.ts';
+import { runTourney } from '../tourney/tourney.ts';
+import { connectQueue, PREFIX, TOURNEY_QUEUE } from './connection.ts';
+import { TOURNEY_JOB_OPTIONS, type TourneyJobData } from './jobs.ts';
+
+export interface ScheduleOptions {
+  url: string;
+  /** The scheduler's id; registering the same name again replaces it. */
+  name: string;
+  cron: string;
+  /** IANA time zone for the cron pattern (default: the worker's). */
+  tz?: string;
+  config: TourneyConfigInput;
+}
+
+export interface ScheduleInfo {
+  name: string;
+  cron?: string;
+  tz?: string;
+  next?: string;
+}
+
+async function withTourneyQueue<T>(url: string, work: (queue: Queue<TourneyJobData>) => Promise<T>): Promise<T> {
+  const connection = await connectQueue(url);
+  const queue = new Queue<TourneyJobData>(TOURNEY_QUEUE, { connection, prefix: PREFIX });
+  try {
+    return await work(queue);
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
+/** Registers (or replaces) a scheduler; returns when it next fires. */
+export async function scheduleTourney(options: ScheduleOptions): Promise<ScheduleInfo> {
+  if (!/^[\w.-]+$/.test(options.name)) throw new Error(`schedule name "${options.name}": use letters, digits, ".", "_" or "-"`);
+  // Validate now: a broken config should fail here, not at 2 a.m. on a worker.
+  resolveConfig(options.config, { queue: options.url });
+  return withTourneyQueue(options.url, async (queue) => {
+    const job = await queue.upsertJobScheduler(
+      options.name,
+      { pattern: options.cron, tz: options.tz },
+      { name: 'tourney', data: { name: options.name, config: options.config }, opts: TOURNEY_JOB_OPTIONS },
+    );
+    return { name: options.name, cron: options.cron, tz: options.tz, next: job ? new Date(job.timestamp + (job.opts.delay ?? 0)).toISOString() : undefined };
+  });
+}
+
+export async function listSchedules(url: string): Promise<ScheduleInfo[]> {
+  return withTourneyQueue(url, async (queue) =>
+    (await queue.getJobSchedulers()).map((s) => ({ name: s.key, cron: s.pattern ?? undefined, tz: s.tz ?? undefined, next: s.next ? new Date(s.next).toISOString() : undefined })),
+  );
+}
+
+export async function removeSchedule(url: string, name: string): Promise<boolean> {
+  return withTourneyQueue(url, (queue) => queue.removeJobScheduler(name));
+}
+
+/** Runs a fired schedule's tourney; its games are queued on the same Redis. */
+export async function runScheduledTourney(job: Job<TourneyJobData>, options: { url: string; runsDir?: string; report: (message: string) => void }): Promise<{ runDir: string }> {
+  const config = resolveConfig(job.data.config, { queue: options.url });
+  const fired = new Date(job.timestamp + (job.opts.delay ?? 0)).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const runDir = path.resolve(options.runsDir ?? config.out, `${job.data.name}-${fired}`);
+  options.report(`scheduled tourney "${job.data.name}" started: ${runDir}`);
+  const summary = await runTourney({ config, runDir, schedule: job.data.name });
+  options.report(`scheduled tourney "${job.data.name}" finished: ${runDir}`);
+  return { runDir: summary.runDir };
+}

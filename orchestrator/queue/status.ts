@@ -1,0 +1,62 @@
+// `catarena queue status`: job counts per queue, the workers connected (with the games each is
+// playing now), recent failures with their reasons, and the registered schedules.
+import { Queue } from 'bullmq';
+import { connectQueue, MATCH_QUEUE, PREFIX, TOURNEY_QUEUE } from './connection.ts';
+
+export interface QueueStatus {
+  url: string;
+  queues: Array<{ name: string; waiting: number; active: number; delayed: number; completed: number; failed: number }>;
+  workers: Array<{ name: string; address: string; idleSeconds: number; active: string[] }>;
+  failures: Array<{ queue: string; id: string; reason: string; attempts: number; at: string }>;
+  schedules: Array<{ name: string; cron?: string; next?: string }>;
+}
+
+export async function queueStatus(url: string): Promise<QueueStatus> {
+  const connection = await connectQueue(url);
+  const queues = [MATCH_QUEUE, TOURNEY_QUEUE].map((name) => new Queue(name, { connection, prefix: PREFIX }));
+  try {
+    const status: QueueStatus = { url, queues: [], workers: [], failures: [], schedules: [] };
+    const workers = new Map<string, QueueStatus['workers'][number]>();
+    for (const queue of queues) {
+      const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
+      status.queues.push({ name: queue.name, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0, completed: counts.completed ?? 0, failed: counts.failed ?? 0 });
+      for (const client of await queue.getWorkers()) {
+        const name = /:w:(.+)$/.exec(client.rawname ?? '')?.[1] ?? client.addr ?? '?';
+        const known = workers.get(name) ?? { name, address: client.addr ?? '', idleSeconds: Number(client.idle ?? 0), active: [] };
+        known.idleSeconds = Math.min(known.idleSeconds, Number(client.idle ?? 0));
+        workers.set(name, known);
+      }
+      for (const job of await queue.getJobs(['active'])) {
+        const name = job.processedBy ?? '?';
+        const worker = workers.get(name) ?? { name, address: '', idleSeconds: 0, active: [] };
+        worker.active.push(`${queue.name}/${job.id}`);
+        workers.set(name, worker);
+      }
+      for (const job of await queue.getJobs(['failed'], 0, 9)) {
+        status.failures.push({ queue: queue.name, id: job.id ?? '?', reason: job.failedReason, attempts: job.attemptsMade, at: new Date(job.finishedOn ?? job.timestamp).toISOString() });
+      }
+    }
+    status.workers = [...workers.values()].sort((a, b) => a.name.localeCompare(b.name));
+    status.schedules = (await queues[1]!.getJobSchedulers()).map((s) => ({ name: s.key, cron: s.pattern ?? undefined, next: s.next ? new Date(s.next).toISOString() : undefined }));
+    return status;
+  } finally {
+    await Promise.all(queues.map((q) => q.close()));
+    connection.disconnect();
+  }
+}
+
+export function formatQueueStatus(status: QueueStatus): string {
+  const lines = [`queue ${status.url}`, '', 'queue      waiting  active  delayed  completed  failed'];
+  for (const q of status.queues) lines.push(`${q.name.padEnd(10)} ${String(q.waiting).padStart(7)} ${String(q.active).padStart(7)} ${String(q.delayed).padStart(8)} ${String(q.completed).padStart(10)} ${String(q.failed).padStart(7)}`);
+  lines.push('', status.workers.length ? `workers (${status.workers.length})` : 'workers: none connected (start one with: catarena worker --queue …)');
+  for (const w of status.workers) lines.push(`  ${w.name}  ${w.address}  idle ${w.idleSeconds} s  playing ${w.active.length}${w.active.length ? `: ${w.active.join(', ')}` : ''}`);
+  if (status.failures.length) {
+    lines.push('', 'recent failures');
+    for (const f of status.failures) lines.push(`  ${f.queue}/${f.id} after ${f.attempts} attempt(s) at ${f.at}: ${f.reason}`);
+  }
+  if (status.schedules.length) {
+    lines.push('', 'schedules');
+    for (const s of status.schedules) lines.push(`  ${s.name}  "${s.cron ?? '?'}"  next ${s.next ?? '?'}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,94 @@
+// The index of finished tourney runs: one JSON line per run in `<parent of the run dirs>/index.jsonl`
+// (and, for queued runs, a Redis list every machine can read), so `catarena history` can show each
+// agent's scores across nightly runs and `--reuse` can find earlier results.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { connectQueue, PREFIX } from '../queue/connection.ts';
+import type { TourneySummary } from '../tourney/types.ts';
+
+export const INDEX_FILE = 'index.jsonl';
+export const RUNS_KEY = `${PREFIX}:runs`;
+
+export interface RunIndexEntry {
+  runId: string;
+  runDir: string;
+  /** The scheduler that started it ("nightly"), if any. */
+  schedule?: string;
+  finishedAt: string;
+  games: string[];
+  rounds: number;
+  /** Matches played in this run, and how many of them were reused from earlier runs. */
+  matches: number;
+  reused: number;
+  leaderboard: TourneySummary['leaderboard'];
+}
+
+export function indexEntry(summary: TourneySummary, extra: { schedule?: string; reused: number; games: string[]; rounds: number }): RunIndexEntry {
+  const matches = summary.tracks.reduce((n, t) => n + t.games, 0);
+  return { runId: summary.runId, runDir: summary.runDir, schedule: extra.schedule, finishedAt: new Date().toISOString(), games: extra.games, rounds: extra.rounds, matches, reused: extra.reused, leaderboard: summary.leaderboard };
+}
+
+/**
+ * Appends a finished run to the index beside its directory (replacing an older line for the same
+ * run) and, for a queued run, to the queue's list; a queue that is down only costs that entry.
+ */
+export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise<void> {
+  const file = path.join(path.dirname(entry.runDir), INDEX_FILE);
+  const others = (await readIndexFile(file)).filter((e) => e.runDir !== entry.runDir);
+  await fs.writeFile(`${file}.tmp`, [...others, entry].map((e) => `${JSON.stringify(e)}\n`).join(''));
+  await fs.rename(`${file}.tmp`, file);
+  if (!queueUrl) return;
+  const redis = await connectQueue(queueUrl).catch(() => null);
+  try {
+    await redis?.rpush(RUNS_KEY, JSON.stringify(entry));
+  } finally {
+    redis?.disconnect();
+  }
+}
+
+export async function readIndexFile(file: string): Promise<RunIndexEntry[]> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as RunIndexEntry];
+      } catch {
+        return []; // a torn line from a kill: that run is simply not indexed
+      }
+    });
+}
+
+/** Runs indexed in Redis (queued runs from every machine), the latest entry per run. */
+export async function readIndexRedis(redis: Redis): Promise<RunIndexEntry[]> {
+  const byRun = new Map<string, RunIndexEntry>();
+  for (const line of await redis.lrange(RUNS_KEY, 0, -1)) {
+    const entry = JSON.parse(line) as RunIndexEntry;
+    byRun.set(entry.runId, entry);
+  }
+  return [...byRun.values()];
+}
+
+/**
+ * The run's identity for queue job ids: its directory's name plus a random suffix, made once and
+ * kept in the run directory, so two runs in folders of the same name never share a job.
+ */
+export async function runIdentity(runDir: string): Promise<string> {
+  const file = path.join(runDir, 'run-id');
+  try {
+    return (await fs.readFile(file, 'utf8')).trim();
+  } catch {
+    const id = `${path.basename(runDir)}-${randomBytes(4).toString('hex')}`;
+    await fs.writeFile(file, `${id}\n`);
+    return id;
+  }
+}

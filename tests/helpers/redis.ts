@@ -1,0 +1,74 @@
+// A real redis-server for tests: on a free loopback port, its data in a temp folder, stoppable
+// and restartable (with or without its append-only file) to test Redis going away mid-run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+
+import { allocatePort } from '../../sandbox/ports.ts';
+import { tempDir } from './bots.ts';
+
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+export function hasRedis(): boolean {
+  return fs.existsSync(REDIS_SERVER);
+}
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  /** Stops the server (SIGKILL, like a crash) and waits for the port to close. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port; with persistence on, the data is back. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startRedis(options: { persistence?: boolean } = {}): Promise<TestRedis> {
+  if (!hasRedis()) throw new Error(`${REDIS_SERVER} is missing: run "npm run setup" (installs redis-server)`);
+  const port = await allocatePort();
+  const dir = tempDir('catarena-redis-');
+  let child: ChildProcess | null = null;
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', options.persistence ? 'yes' : 'no', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction', '--protected-mode', 'no'];
+  const start = async () => {
+    const proc = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    proc.stdout!.on('data', (c) => (output += c));
+    proc.stderr!.on('data', (c) => (output += c));
+    child = proc;
+    const deadline = Date.now() + 10_000;
+    while (!(await canConnect(port))) {
+      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}:\n${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const kill = async () => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+    child = null;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill,
+    start,
+    stop: async () => {
+      await kill();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
