@@ -63,14 +63,16 @@ export function redisClient(url: string): Redis {
 export async function connectQueue(url: string, options: { timeoutMs?: number; warn?: (message: string) => void } = {}): Promise<Redis> {
   checkQueueUrl(url);
   const probe = new Redis({ ...redisOptions(url), maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: options.timeoutMs ?? 5_000, lazyConnect: true });
-  probe.on('error', () => {}); // reported below, once
+  let cause: Error | undefined;
+  probe.on('error', (err) => (cause ??= err)); // reported below, once
   try {
     await probe.connect();
     await probe.ping();
     const policy = ((await probe.config('GET', 'maxmemory-policy').catch(() => [])) as string[])[1];
     if (policy && policy !== 'noeviction') options.warn?.(`Redis at ${url} has maxmemory-policy ${policy}; set it to noeviction or queued jobs may vanish`);
   } catch (err) {
-    throw new QueueUnavailableError(`cannot reach Redis at ${url} (${(err as Error).message}). Start it (redis-server) or fix --queue.`);
+    const why = (cause ?? (err as Error)).message;
+    throw new QueueUnavailableError(`cannot reach Redis at ${url} (${why}). Start it (redis-server) or fix --queue`);
   } finally {
     probe.disconnect();
   }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createSandbox } from '../../sandbox/index.ts';
+import { killProcessesIn } from '../../sandbox/strays.ts';
 import type { DockerSandboxOptions } from '../../sandbox/docker.ts';
 import { CpuSlots } from '../match/cpu-slots.ts';
 import { playSpec } from '../executor/local.ts';
@@ -55,6 +56,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const watch = new RedisWatch(connection, { url: options.url, report, graceMs: Number.POSITIVE_INFINITY });
   const artifactDir = path.join(options.workDir, 'artifacts');
   await fs.mkdir(artifactDir, { recursive: true });
+  const strays = killProcessesIn(artifactDir);
+  if (strays.length) report(`stopped ${strays.length} bot process(es) left running by an earlier worker on ${options.workDir}`);
   const artifacts = new ArtifactStore(connection);
   const sandbox = createSandbox(options.sandbox, { docker: options.docker, handleSignals: false });
   const bots = new WarmBots({ sandbox, logDir: path.join(options.workDir, 'bot-logs'), maxBots: options.maxBots ?? 8 * options.concurrency });

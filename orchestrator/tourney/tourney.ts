@@ -39,6 +39,8 @@ export interface TourneyOptions {
   agents?: Agent[];
   /** The scheduler that started this run, for the run index. */
   schedule?: string;
+  /** How long the queue's Redis may be unreachable before the run stops (default 60 s). */
+  queueGraceMs?: number;
 }
 
 export class InterruptedError extends Error {
@@ -161,6 +163,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
             startTimeoutMs: config.startTimeoutMs,
             onReplay,
             signal,
+            graceMs: options.queueGraceMs,
             report: (message) => progress?.phase(message),
           });
         } else {

@@ -24,7 +24,7 @@ export async function waitFor(probe: () => Promise<boolean>, what: string, timeo
 }
 
 /** True when something accepts a TCP connection on 127.0.0.1:port. */
-function tcpOpen(port: number): Promise<boolean> {
+export function tcpOpen(port: number): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     const sock = net.connect(port, '127.0.0.1', () => {
       sock.destroy();

@@ -2,9 +2,9 @@
 // and restartable (with or without its append-only file) to test Redis going away mid-run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 
 import { allocatePort } from '../../sandbox/ports.ts';
+import { tcpOpen } from './bot-process.ts';
 import { tempDir } from './bots.ts';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
@@ -36,7 +36,7 @@ export async function startRedis(options: { persistence?: boolean } = {}): Promi
     proc.stderr!.on('data', (c) => (output += c));
     child = proc;
     const deadline = Date.now() + 10_000;
-    while (!(await canConnect(port))) {
+    while (!(await tcpOpen(port))) {
       if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}:\n${output}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -61,14 +61,3 @@ export async function startRedis(options: { persistence?: boolean } = {}): Promi
     },
   };
 }
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-

@@ -12,7 +12,7 @@
 //   randomness   – 0 = deterministic; > 0 adds up to randomness × 100 points of noise to the
 //                  root scores of non-decisive moves (100 ≈ one three-stone window) and
 //                  varies the opening move.
-//   seed         – seed of the noise generator (same seed → same game against a fixed opponent).
+//   seed         – seed of the noise (same seed and position → same move, in any game order).
 //   weights      – optional {"standard": [6 numbers], "variant": [4 numbers]}: the score of a
 //                  window holding 0..L stones of one colour (L = 5 standard, 3 variant).
 import http from 'node:http';
@@ -72,7 +72,17 @@ if (!Number.isInteger(port) || port < 1 || port > 65535) {
   process.exit(2);
 }
 const params = loadParams();
-const rng = mulberry32(params.seed);
+
+/**
+ * The noise generator for one move, seeded by `seed` and the position: the same position always
+ * gets the same move, whatever games this process played before (so results do not depend on
+ * which games a warm bot happened to play first, or on which worker).
+ */
+function moveRng(board, me) {
+  let h = (params.seed ^ me) >>> 0;
+  for (const row of board) for (const v of row) h = Math.imul(h ^ v, 0x01000193) >>> 0;
+  return mulberry32(h);
+}
 /** game_id → { rules, forbidden: Set<i*N+j>, color } */
 const games = new Map();
 
@@ -137,7 +147,7 @@ function getMove(body) {
   for (const [i, j] of game?.points ?? []) if (i >= 0 && i < N && j >= 0 && j < N) forbidden.add(i * N + j);
   // Leave headroom for HTTP and JSON under the budget.
   const deadline = t0 + Math.max(20, params.timeBudgetMs * 0.85 - 20);
-  const engine = new Engine(board, me, { rules, forbidden, params, rng, deadline });
+  const engine = new Engine(board, me, { rules, forbidden, params, rng: moveRng(board, me), deadline });
   const { cell, reason } = engine.choose();
   if (cell < 0 || board[(cell / N) | 0][cell % N] !== 0 || forbidden.has(cell)) {
     throw new BadRequest('no legal move'); // the board is full; never answer an illegal cell

@@ -1,0 +1,288 @@
+// Games on BullMQ workers against a real redis-server: two `catarena worker` processes give the
+// same W as the in-process executor; a worker SIGKILLed mid-game, a coordinator SIGKILLed and
+// resumed, and Redis restarted mid-run all end with the same W, every game counted once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig, type TourneyConfigInput } from '../orchestrator/tourney/config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import type { MatchResult } from '../orchestrator/match/types.ts';
+import { connectQueue, MATCH_QUEUE, PREFIX } from '../orchestrator/queue/connection.ts';
+import { killProcessesIn } from '../sandbox/strays.ts';
+import { waitFor } from './helpers/bot-process.ts';
+import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
+
+const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
+const journalOf = (runDir: string): MatchResult[] =>
+  fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const wOf = (runDir: string) =>
+  Object.fromEntries(fs.readdirSync(path.join(runDir, 'tracks')).map((t) => [t, JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', t, 'W.json'), 'utf8'))]));
+
+/**
+ * The gomoku heuristic bot, deterministic (no noise, a search depth it always finishes within its
+ * time budget), answering each move after `delayMs` so games last long enough to interrupt.
+ */
+function slowHeuristic(name: string, delayMs: number, params: Record<string, unknown> = {}): string {
+  const dir = path.join(tempDir(), name);
+  fs.cpSync(BUILTIN('heuristic'), dir, { recursive: true });
+  const bot = path.join(dir, 'bot.mjs');
+  const source = fs.readFileSync(bot, 'utf8');
+  const patched = source.replace("'POST /get_move': async (req) => getMove(await readJson(req)),", `'POST /get_move': async (req) => { const body = await readJson(req); await new Promise((r) => setTimeout(r, ${delayMs})); return getMove(body); },`);
+  expect(patched).not.toBe(source);
+  fs.writeFileSync(bot, patched);
+  const file = path.join(dir, 'params.json');
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), ...params, timeBudgetMs: 5000 }));
+  return dir;
+}
+
+interface WorkerProcess {
+  proc: ChildProcess;
+  name: string;
+  workDir: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+describe.runIf(hasRedis())('queue: games on BullMQ workers (real redis-server)', () => {
+  let redis: TestRedis;
+  const workers: WorkerProcess[] = [];
+
+  const startWorker = async (name: string, extra: string[] = []): Promise<WorkerProcess> => {
+    const workDir = tempDir(`catarena-worker-${name}-`);
+    const proc = spawn(process.execPath, [CLI, 'worker', '--queue', redis.url, '--concurrency', '2', '--work-dir', workDir, '--name', name, '--lock-ms', '3000', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    proc.stdout!.on('data', (c) => (output += c));
+    proc.stderr!.on('data', (c) => (output += c));
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    const worker = { proc, name, workDir, output: () => output, exited };
+    workers.push(worker);
+    await waitFor(async () => output.includes('ready on'), `worker ${name}`, 20_000).catch((err) => {
+      throw new Error(`${err.message}:\n${output}`);
+    });
+    return worker;
+  };
+  const stopWorkers = async () => {
+    for (const w of workers.splice(0)) {
+      if (w.proc.exitCode === null) {
+        w.proc.kill('SIGTERM');
+        const drained = await Promise.race([w.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 20_000))]);
+        if (!drained) w.proc.kill('SIGKILL');
+        await w.exited;
+      }
+      killProcessesIn(path.join(w.workDir, 'artifacts'));
+    }
+  };
+  const matchQueue = async () => {
+    const connection = await connectQueue(redis.url);
+    const queue = new Queue(MATCH_QUEUE, { connection, prefix: PREFIX });
+    return { queue, close: async () => (await queue.close(), connection.disconnect()) };
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis({ persistence: true });
+  });
+  afterAll(async () => {
+    await stopWorkers();
+    await redis?.stop();
+  });
+
+  it('2 worker processes finish a tourney with the same W as the in-process executor; queue status names them', async () => {
+    // Deterministic bots: the offline agents' bots stop searching at a wall-clock budget, so under
+    // load their moves (and W) can differ from run to run; these search to a fixed depth.
+    const input: TourneyConfigInput = {
+      rounds: 2,
+      agents: [`dir:${slowHeuristic('deep', 0, { depth: 3 })}#deep`, `dir:${slowHeuristic('wide', 0, { depth: 2, candidates: 20 })}#wide`, `dir:${slowHeuristic('centre', 0, { depth: 2, centerBias: 1 })}#centre`],
+      concurrency: 2,
+      bootstrapSamples: 50,
+    };
+    const local = path.join(tempDir(), 'local');
+    await runTourney({ config: resolveConfig(input), runDir: local });
+
+    const [a, b] = [await startWorker('wA'), await startWorker('wB')];
+    const queued = path.join(tempDir(), 'queued');
+    const messages: string[] = [];
+    const progress = { phase: (m: string) => messages.push(m), tick() {}, done() {} };
+    await runTourney({ config: resolveConfig(input, { queue: redis.url }), runDir: queued, progress });
+
+    expect(wOf(queued)).toEqual(wOf(local));
+    const journal = journalOf(queued);
+    expect(journal).toHaveLength(60);
+    expect(new Set(journal.map((r) => r.id)).size).toBe(60);
+
+    // Both workers played, every game exactly once, each recorded on its job.
+    const { queue, close } = await matchQueue();
+    try {
+      const jobs = (await queue.getJobs(['completed'])).filter((j) => j.id!.startsWith(fs.readFileSync(path.join(queued, 'run-id'), 'utf8').trim()));
+      expect(jobs).toHaveLength(60);
+      const by = new Map<string, number>();
+      for (const job of jobs) by.set(job.processedBy!, (by.get(job.processedBy!) ?? 0) + 1);
+      expect([...by.keys()].sort()).toEqual(['wA', 'wB']);
+    } finally {
+      await close();
+    }
+    const status = await runCli(['queue', 'status', '--queue', redis.url, '--json']);
+    expect(status.code).toBe(0);
+    const parsed = JSON.parse(status.stdout);
+    expect(parsed.workers.map((w: { name: string }) => w.name)).toEqual(expect.arrayContaining(['wA', 'wB']));
+    expect(parsed.queues[0]).toMatchObject({ name: 'matches', waiting: 0, active: 0, failed: 0 });
+    expect(parsed.queues[0].completed).toBeGreaterThanOrEqual(60);
+    // Bots stayed warm: each worker started each strategy's bot once, not once per game.
+    for (const w of [a, b]) {
+      const logs = fs.readdirSync(path.join(w.workDir, 'bot-logs'), { recursive: true }).filter((f) => String(f).endsWith('.log'));
+      expect(logs.length).toBeGreaterThan(0);
+      expect(logs.length).toBeLessThanOrEqual(12);
+    }
+  }, 240_000);
+
+  // Two delayed heuristic bots (deterministic: no noise), 12 games of about a second each.
+  const slowConfig = (): TourneyConfigInput => ({
+    rounds: 2,
+    variants: ['standard'],
+    agents: [`dir:${slowHeuristic('deep', 40, { depth: 3 })}#deep`, `dir:${slowHeuristic('wide', 40, { depth: 2, candidates: 20 })}#wide`],
+    concurrency: 2,
+    bootstrapSamples: 50,
+  });
+
+  it('a worker SIGKILLed mid-game loses nothing and counts nothing twice: the game is re-run by the other worker', async () => {
+    await stopWorkers();
+    const input = slowConfig();
+    const local = path.join(tempDir(), 'local');
+    await runTourney({ config: resolveConfig(input), runDir: local });
+
+    const victim = await startWorker('victim');
+    const queued = path.join(tempDir(), 'queued');
+    const run = runTourney({ config: resolveConfig(input, { queue: redis.url }), runDir: queued });
+    const { queue, close } = await matchQueue();
+    let killedJob: string | undefined;
+    try {
+      await waitFor(async () => {
+        const active = (await queue.getJobs(['active'])).find((j) => j.processedBy === 'victim');
+        if (active) {
+          victim.proc.kill('SIGKILL');
+          killedJob = active.id;
+        }
+        return Boolean(active);
+      }, 'a game on the victim worker', 60_000);
+      await victim.exited;
+      await startWorker('rescuer');
+      await run;
+      const job = await queue.getJob(killedJob!);
+      expect(await job!.getState()).toBe('completed');
+      expect(job!.processedBy).toBe('rescuer');
+      expect(job!.attemptsStarted).toBeGreaterThanOrEqual(2);
+    } finally {
+      await close();
+    }
+    const journal = journalOf(queued);
+    expect(journal).toHaveLength(12);
+    expect(new Set(journal.map((r) => r.id)).size).toBe(12);
+    expect(wOf(queued)).toEqual(wOf(local));
+  }, 240_000);
+
+  it('the coordinator SIGKILLed mid-run and resumed with "catarena resume" finishes with the same W', async () => {
+    await stopWorkers();
+    const input = slowConfig();
+    const local = path.join(tempDir(), 'local');
+    await runTourney({ config: resolveConfig(input), runDir: local });
+    await startWorker('w1');
+    await startWorker('w2');
+
+    const out = tempDir();
+    const config = path.join(out, 'config.json');
+    fs.writeFileSync(config, JSON.stringify({ ...input, out: path.join(out, 'runs') }));
+    const coordinator = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--queue', redis.url], { stdio: 'ignore' });
+    const exited = new Promise((r) => coordinator.once('exit', r));
+    let runDir = '';
+    await waitFor(async () => {
+      const dirs = fs.existsSync(path.join(out, 'runs')) ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-')) : [];
+      runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
+      return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
+    }, 'four journaled games', 120_000);
+    coordinator.kill('SIGKILL');
+    await exited;
+    const before = journalOf(runDir);
+    expect(before.length).toBeLessThan(12);
+
+    const resumed = await runCli(['resume', runDir, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = journalOf(runDir);
+    expect(after).toHaveLength(12);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(new Set(after.map((r) => r.id)).size).toBe(12);
+    expect(wOf(runDir)).toEqual(wOf(local));
+  }, 240_000);
+
+  it('Redis restarted mid-run (append-only file on) is survived: the run finishes with the same W', async () => {
+    const input = slowConfig();
+    const local = path.join(tempDir(), 'local');
+    await runTourney({ config: resolveConfig(input), runDir: local });
+    const queued = path.join(tempDir(), 'queued');
+    const messages: string[] = [];
+    const progress = { phase: (m: string) => messages.push(m), tick() {}, done() {} };
+    let journaled = 0;
+    const run = runTourney({ config: resolveConfig(input, { queue: redis.url }), runDir: queued, progress: { ...progress, tick: () => void journaled++ } });
+    await waitFor(async () => journaled >= 3, 'three games', 120_000);
+    await redis.kill();
+    await new Promise((r) => setTimeout(r, 1_500));
+    await redis.start();
+    await run;
+    expect(messages.some((m) => /went away/.test(m))).toBe(true);
+    expect(messages.some((m) => /is back after/.test(m))).toBe(true);
+    const journal = journalOf(queued);
+    expect(journal).toHaveLength(12);
+    expect(new Set(journal.map((r) => r.id)).size).toBe(12);
+    expect(wOf(queued)).toEqual(wOf(local));
+  }, 240_000);
+
+  it('Redis gone for good: the run stops with an error naming Redis and the resume command; resumed later it completes', async () => {
+    const input = slowConfig();
+    const queued = path.join(tempDir(), 'queued');
+    let journaled = 0;
+    const progress = { phase() {}, tick: () => void journaled++, done() {} };
+    const run = runTourney({ config: resolveConfig(input, { queue: redis.url }), runDir: queued, progress, queueGraceMs: 2_000 });
+    await waitFor(async () => journaled >= 2, 'two games', 120_000);
+    await redis.kill();
+    // Whether it goes while games are awaited or between rounds (the next connection fails), the
+    // error names Redis and how to continue.
+    const error = await run.then(() => null, (err: Error) => err);
+    await redis.start();
+    expect(error?.message).toMatch(new RegExp(`(Redis at ${redis.url} has been unreachable for 2 s|cannot reach Redis at ${redis.url}).*resume with: catarena resume ${queued}`));
+    const summary = await runTourney({ config: resolveConfig(input, { queue: redis.url }), runDir: queued });
+    expect(summary.tracks[0]!.games).toBe(12);
+    expect(new Set(journalOf(queued).map((r) => r.id)).size).toBe(12);
+  }, 240_000);
+
+  it('an unreachable queue fails at once with an error that says what to do', async () => {
+    const started = Date.now();
+    const result = await runCli(['tourney', '--rounds', '1', '--queue', 'redis://127.0.0.1:1', '-o', tempDir()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(.*ECONNREFUSED.*\)\. Start it \(redis-server\) or fix --queue/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const bad = await runCli(['worker', '--queue', 'http://x']);
+    expect(bad.stderr).toMatch(/expected a redis:\/\/ or rediss:\/\/ URL/);
+  }, 60_000);
+
+  it('a worker starting on a work dir stops bot processes an earlier, killed worker left running there', async () => {
+    const dir = path.join(tempDir(), 'artifacts', 'abc');
+    fs.mkdirSync(dir, { recursive: true });
+    const orphan = spawn('sleep', ['300'], { cwd: dir, stdio: 'ignore', detached: true });
+    const gone = new Promise((r) => orphan.once('exit', r));
+    await waitFor(async () => fs.readlinkSync(`/proc/${orphan.pid}/cwd`) === fs.realpathSync(dir), 'the orphan');
+    expect(killProcessesIn(path.dirname(dir))).toEqual([orphan.pid]);
+    await gone;
+  });
+});
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (c) => (stdout += c));
+    proc.stderr.on('data', (c) => (stderr += c));
+    proc.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
