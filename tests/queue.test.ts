@@ -10,6 +10,8 @@ import { resolveConfig, type TourneyConfigInput } from '../orchestrator/tourney/
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import type { MatchResult } from '../orchestrator/match/types.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../orchestrator/queue/connection.ts';
+import { ArtifactStore, artifactKey } from '../orchestrator/queue/artifacts.ts';
+import { hashDir } from '../orchestrator/tourney/strategy-store.ts';
 import { killProcessesIn } from '../sandbox/strays.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
@@ -264,6 +266,60 @@ describe.runIf(hasRedis())('queue: games on BullMQ workers (real redis-server)',
     const bad = await runCli(['worker', '--queue', 'http://x']);
     expect(bad.stderr).toMatch(/expected a redis:\/\/ or rediss:\/\/ URL/);
   }, 60_000);
+
+  it('schedule fires tourneys on a worker; runs are indexed; history shows them; --reuse copies unchanged games', async () => {
+    await stopWorkers();
+    const runsDir = path.join(tempDir(), 'nightly');
+    await startWorker('night', ['--runs-dir', runsDir]);
+    const configFile = path.join(tempDir(), 'nightly.yaml');
+    fs.writeFileSync(configFile, `rounds: 1\nvariants: [standard]\nagents: ["dir:${slowHeuristic('deep', 0, { depth: 3 })}#deep", "dir:${slowHeuristic('wide', 0, { depth: 2, candidates: 20 })}#wide"]\nbootstrapSamples: 50\n`);
+    const name = `nightly-${Date.now()}`;
+    const registered = await runCli(['schedule', '--queue', redis.url, '--cron', '*/3 * * * * *', '--config', configFile, '--name', name, '--reuse']);
+    expect(registered.stdout, registered.stderr).toMatch(new RegExp(`schedule ${name} registered: "\\*/3 \\* \\* \\* \\* \\*", next run 20\\d\\d-`));
+    expect((await runCli(['schedule', '--queue', redis.url, '--list'])).stdout).toContain(name);
+    const index = path.join(runsDir, 'index.jsonl');
+    try {
+      await waitFor(async () => fs.existsSync(index) && fs.readFileSync(index, 'utf8').trim().split('\n').length >= 2, 'two scheduled runs', 120_000);
+    } finally {
+      expect((await runCli(['schedule', '--queue', redis.url, '--remove', name])).stdout).toContain(`removed schedule ${name}`);
+    }
+    const entries = fs.readFileSync(index, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(entries[0]).toMatchObject({ schedule: name, matches: 2, reused: 0 });
+    expect(entries[1]).toMatchObject({ schedule: name, matches: 2, reused: 2 });
+    expect(path.basename(entries[0].runDir)).toMatch(new RegExp(`^${name}-\\d{8}-\\d{6}$`));
+    const reusedJournal = journalOf(entries[1].runDir);
+    expect(reusedJournal.every((r) => r.reusedFrom === path.basename(entries[0].runDir))).toBe(true);
+    expect(wOf(entries[1].runDir)).toEqual(wOf(entries[0].runDir));
+
+    const history = await runCli(['history', '-o', runsDir]);
+    expect(history.stdout).toMatch(/deep S \/ L/);
+    for (const e of entries.slice(0, 2)) expect(history.stdout).toContain(e.runId);
+    const fromRedis = JSON.parse((await runCli(['history', '--queue', redis.url, '--agent', 'deep', '--json'])).stdout);
+    expect(fromRedis.map((r: { runId: string }) => r.runId)).toEqual(expect.arrayContaining(entries.slice(0, 2).map((e) => e.runId)));
+    expect(Object.keys(fromRedis[0].scores)).toEqual(['deep']);
+  }, 240_000);
+
+  it('the artifact store round-trips a bot folder by content hash, and refuses a tampered or missing one', async () => {
+    const connection = await connectQueue(redis.url);
+    try {
+      const store = new ArtifactStore(connection);
+      const dir = slowHeuristic('art', 0);
+      fs.chmodSync(path.join(dir, 'start_ai.sh'), 0o755);
+      const hash = await store.put(dir);
+      expect(hash).toBe(await hashDir(dir));
+      const cache = tempDir();
+      const copy = await store.fetch(hash, cache);
+      expect(await hashDir(copy)).toBe(hash);
+      expect(fs.statSync(path.join(copy, 'start_ai.sh')).mode & 0o111).not.toBe(0);
+      // Another folder's pack stored under this hash: unpacked, checked, refused.
+      const other = await store.put(BUILTIN('random'));
+      await connection.copy(artifactKey(other), artifactKey(hash), 'REPLACE');
+      await expect(store.fetch(hash, tempDir())).rejects.toThrow(/unpacked to content with hash .*refusing to run it/);
+      await expect(store.fetch('0'.repeat(64), tempDir())).rejects.toThrow(/is not in Redis/);
+    } finally {
+      connection.disconnect();
+    }
+  });
 
   it('a worker starting on a work dir stops bot processes an earlier, killed worker left running there', async () => {
     const dir = path.join(tempDir(), 'artifacts', 'abc');
