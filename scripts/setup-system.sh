@@ -1,10 +1,13 @@
 #!/bin/bash
-# Installs the Debian packages the tests and CATArena bots need (root, Debian 12).
+# Installs the Debian packages the tests and CATArena bots need (root, Debian 12): Flask and numpy
+# for CATArena's Python bots, redis-server for the queue.
 # Idempotent: installs only what is missing.
 set -euo pipefail
 need=()
 /usr/bin/python3 -c 'import flask, requests' 2>/dev/null || need+=(python3-flask python3-requests)
 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
+# The queue tests start their own redis-server on a loopback port (nothing runs as a service).
+[ -x /usr/bin/redis-server ] || need+=(redis-server)
 if ((${#need[@]})); then
   if [ "$(id -u)" != 0 ]; then echo "setup: run as root (or install: ${need[*]})" >&2; exit 1; fi
   echo "setup: installing ${need[*]}"

@@ -1,0 +1,115 @@
+// Games per second through the BullMQ queue with 1 and 2 worker processes, against the in-process
+// executor on the same specs, and the queue's overhead per game. Bots are warm in every case: the
+// in-process fleet starts them before the clock, and workers get an untimed warm-up batch first.
+// Needs redis-server (npm run setup); it is started here on a free loopback port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { executeQueued, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
+import { connectQueue, MATCH_QUEUE, PREFIX } from '../orchestrator/queue/connection.ts';
+import { roundRobin } from '../orchestrator/formats/round-robin.ts';
+import { DEFAULT_LIMITS, type MatchSpec } from '../orchestrator/match/types.ts';
+import { hashDir } from '../orchestrator/tourney/strategy-store.ts';
+import { startRedis } from '../tests/helpers/redis.ts';
+import { playWarm } from './warm-fleet.ts';
+
+const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
+const BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/random');
+
+function specs(seed: number, reps: number): MatchSpec[] {
+  const entrants = ['r1', 'r2', 'r3', 'r4'];
+  return roundRobin({ game: 'gomoku', variant: 'standard', seed, limits: DEFAULT_LIMITS, policy: 'strict', entrants, opponents: [], reps });
+}
+
+async function startWorkers(url: string, count: number): Promise<{ stop: () => Promise<void> }> {
+  const procs: ChildProcess[] = [];
+  for (let i = 0; i < count; i++) {
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-worker-'));
+    const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--concurrency', '1', '--work-dir', workDir, '--name', `bench-${i + 1}`, '--no-tourneys'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      proc.stderr!.on('data', (c) => {
+        out += c;
+        if (out.includes('ready on')) resolve();
+      });
+      proc.once('exit', () => reject(new Error(`worker exited:\n${out}`)));
+    });
+    procs.push(proc);
+  }
+  return {
+    stop: async () => {
+      await Promise.all(procs.map((p) => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM')))));
+    },
+  };
+}
+
+export async function benchQueue(reps = 10): Promise<Record<string, unknown>> {
+  const redis = await startRedis();
+  const hash = await hashDir(BOT);
+  const strategies = new Map<string, QueuedStrategy>(['r1', 'r2', 'r3', 'r4'].map((id) => [id, { dir: BOT, hash }]));
+  const timed = specs(7, reps);
+  const n = timed.length;
+  const rows: Array<{ executor: string; games: number; seconds: number; gamesPerSecond: number }> = [];
+  let costs: Awaited<ReturnType<typeof perGameCosts>> | undefined;
+  try {
+    for (const concurrency of [1, 2]) {
+      const { seconds } = await playWarm(timed, BOT, concurrency);
+      rows.push({ executor: `in-process, concurrency ${concurrency}`, games: n, seconds, gamesPerSecond: n / seconds });
+    }
+    for (const count of [1, 2]) {
+      const workers = await startWorkers(redis.url, count);
+      try {
+        await executeQueued(specs(1, 1), { url: redis.url, run: `warmup-${count}`, strategies, startTimeoutMs: 20_000, sweepMs: 200 });
+        const collected = new Map<string, number>();
+        const t0 = performance.now();
+        await executeQueued(timed, { url: redis.url, run: `bench-${count}`, strategies, startTimeoutMs: 20_000, sweepMs: 200, onReplay: (r) => void collected.set(r.result.id, Date.now()) });
+        const seconds = (performance.now() - t0) / 1000;
+        rows.push({ executor: `queue, ${count} worker${count > 1 ? 's' : ''} × concurrency 1`, games: n, seconds, gamesPerSecond: n / seconds });
+        if (count === 1) costs = await perGameCosts(redis.url, 'bench-1', collected);
+      } finally {
+        await workers.stop();
+      }
+    }
+  } finally {
+    await redis.stop();
+  }
+  const local1 = rows[0]!.seconds;
+  const queue1 = rows[2]!.seconds;
+  const overheadMsPerGame = ((queue1 - local1) * 1000) / n;
+  console.log(`\nqueue vs in-process: ${n} random-bot Gomoku games (warm bots; 2 cores, redis-server on loopback)`);
+  console.log('executor                              games  seconds  games/s');
+  for (const r of rows) console.log(`${r.executor.padEnd(37)} ${String(r.games).padStart(5)} ${r.seconds.toFixed(2).padStart(8)} ${r.gamesPerSecond.toFixed(1).padStart(8)}`);
+  console.log(`wall-clock difference per game, 1 worker vs in-process (both one game at a time): ${overheadMsPerGame.toFixed(1)} ms`);
+  if (costs) {
+    console.log('queue cost per game, from the jobs of the 1-worker run (mean / p95 ms):');
+    for (const [what, v] of Object.entries(costs)) console.log(`  ${what.padEnd(58)} ${v.mean.toFixed(2).padStart(7)} / ${v.p95.toFixed(2)}`);
+  }
+  return { rows, overheadMsPerGame, costs };
+}
+
+/**
+ * Where the queue spends time per game, from stored job timestamps: the worker's wrapping of a game
+ * (artifact check, bots from the warm fleet, result stored), the gap between one job's end and
+ * the worker's next start (the queue's hand-over), and the delay until the coordinator has it.
+ */
+async function perGameCosts(url: string, run: string, collected: Map<string, number>) {
+  const connection = await connectQueue(url);
+  const queue = new Queue(MATCH_QUEUE, { connection, prefix: PREFIX });
+  try {
+    const jobs = (await queue.getJobs(['completed'], 0, -1)).filter((j) => j.id!.startsWith(`${run}.`)).sort((a, b) => a.processedOn! - b.processedOn!);
+    const wrap = jobs.map((j) => j.finishedOn! - j.processedOn! - (j.returnvalue as { result: { durationMs: number } }).result.durationMs);
+    const handOver = jobs.slice(1).map((j, i) => j.processedOn! - jobs[i]!.finishedOn!);
+    const collect = jobs.map((j) => collected.get((j.returnvalue as { result: { id: string } }).result.id)! - j.finishedOn!);
+    return { 'worker wrapping (job time minus game time)': stats(wrap), 'hand-over to the next game on the worker': stats(handOver), 'result reaching the coordinator after the job finished': stats(collect) };
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
+function stats(values: number[]): { mean: number; p95: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { mean: values.reduce((s, v) => s + v, 0) / Math.max(1, values.length), p95: sorted[Math.floor(0.95 * (sorted.length - 1))] ?? 0 };
+}
