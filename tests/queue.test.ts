@@ -1,8 +1,9 @@
 // Games on BullMQ workers against a real redis-server: two `catarena worker` processes give the
 // same W as the in-process executor; a worker SIGKILLed mid-game, a coordinator SIGKILLed and
 // resumed, and Redis restarted mid-run all end with the same W, every game counted once.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { ArtifactStore, artifactKey } from '../orchestrator/queue/artifacts.ts';
 import { hashDir } from '../orchestrator/tourney/strategy-store.ts';
 import { killProcessesIn } from '../sandbox/strays.ts';
 import { waitFor } from './helpers/bot-process.ts';
-import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
@@ -299,6 +300,24 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(fromRedis.map((r: { runId: string }) => r.runId)).toEqual(expect.arrayContaining(entries.slice(0, 2).map((e) => e.runId)));
     expect(Object.keys(fromRedis[0].scores)).toEqual(['deep']);
   }, 240_000);
+
+  it.runIf(dockerReady())('a worker with --sandbox docker plays queued games in containers, removed when it drains', async () => {
+    await stopWorkers();
+    const worker = await startWorker('docker', ['--sandbox', 'docker']);
+    const input = slowConfig();
+    const local = path.join(tempDir(), 'local');
+    await runTourney({ config: resolveConfig({ ...input, rounds: 1 }), runDir: local });
+    const queued = path.join(tempDir(), 'queued');
+    await runTourney({ config: resolveConfig({ ...input, rounds: 1 }, { queue: redis.url }), runDir: queued });
+    expect(wOf(queued)).toEqual(wOf(local));
+    const owner = `catarena.owner=${os.hostname()}:${worker.proc.pid}`;
+    const containers = () => execFileSync('docker', ['ps', '-aq', '--filter', `label=${owner}`]).toString().trim().split('\n').filter(Boolean).length;
+    expect(containers()).toBeGreaterThanOrEqual(2);
+    worker.proc.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect(worker.output()).toMatch(/stopped after 2 games/);
+    expect(containers()).toBe(0);
+  }, 120_000);
 
   it('the artifact store round-trips a bot folder by content hash, and refuses a tampered or missing one', async () => {
     const connection = await connectQueue(redis.url);
