@@ -9,13 +9,14 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type TourneyConfigInput } from '../orchestrator/tourney/config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import type { MatchResult } from '../orchestrator/match/types.ts';
+import { DEFAULT_LIMITS, type MatchResult, type MatchSpec } from '../orchestrator/match/types.ts';
+import { executeQueued, MatchJobFailedError, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../orchestrator/queue/connection.ts';
 import { ArtifactStore, artifactKey } from '../orchestrator/queue/artifacts.ts';
 import { hashDir } from '../orchestrator/tourney/strategy-store.ts';
 import { killProcessesIn } from '../sandbox/strays.ts';
 import { waitFor } from './helpers/bot-process.ts';
-import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
+import { BUILTIN, dockerReady, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
@@ -317,6 +318,27 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(await worker.exited).toBe(0);
     expect(worker.output()).toMatch(/stopped after 2 games/);
     expect(containers()).toBe(0);
+  }, 120_000);
+
+  it('a bot failure is a result; an infrastructure failure is retried 3 times, then stops the run with its reason', async () => {
+    if (!workers.some((w) => w.proc.exitCode === null)) await startWorker('plain');
+    const good = slowHeuristic('good', 0, { depth: 1 });
+    const crasher = misbehavingBot('die_after_3');
+    const strategies = new Map<string, QueuedStrategy>([
+      ['good', { dir: good, hash: await hashDir(good) }],
+      ['crasher', { dir: crasher, hash: await hashDir(crasher) }],
+    ]);
+    const spec = (seats: string[], seed: number): MatchSpec => ({ game: 'gomoku', variant: 'standard', seats, seed, limits: DEFAULT_LIMITS, policy: 'strict' });
+    const run = `faults-${Date.now()}`;
+    const results = await executeQueued([spec(['good', 'crasher'], 1), spec(['crasher', 'good'], 2)], { url: redis.url, run, strategies, startTimeoutMs: 20_000 });
+    expect(results.map((r) => r.termination).sort()).toEqual(['crash', 'crash']);
+    expect(results.every((r) => r.winner === r.spec.seats.indexOf('good'))).toBe(true);
+
+    // Code whose content does not match its hash: every worker refuses it; after 3 attempts the run stops.
+    strategies.set('corrupt', { dir: good, hash: 'f'.repeat(64) });
+    const error = await executeQueued([spec(['good', 'corrupt'], 3)], { url: redis.url, run, strategies, startTimeoutMs: 20_000 }).then(() => null, (err: Error) => err);
+    expect(error).toBeInstanceOf(MatchJobFailedError);
+    expect(error!.message).toMatch(/failed 3 time\(s\) on workers \(an infrastructure failure, not a bot's\): artifact ffffffffffff unpacked to content with hash/);
   }, 120_000);
 
   it('the artifact store round-trips a bot folder by content hash, and refuses a tampered or missing one', async () => {

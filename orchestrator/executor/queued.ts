@@ -90,9 +90,11 @@ export async function executeQueued(specs: MatchSpec[], options: QueuedExecutorO
         await delivering;
         if (!pending.size) wake();
       } else if (state === 'failed') {
-        // Failed for good before this coordinator started (a resumed run): try again.
-        if (firstLook) await job.retry('failed');
-        else fatal ??= new MatchJobFailedError(jobId, job.failedReason, job.attemptsMade);
+        // Failed for good before this coordinator started (a resumed run): all its attempts again.
+        if (firstLook) {
+          report(`game ${jobId} had failed (${job.failedReason}); trying it again`);
+          await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+        } else fatal ??= new MatchJobFailedError(jobId, job.failedReason, job.attemptsMade);
         if (fatal) wake();
       }
     } finally {
