@@ -45,6 +45,7 @@ function slowHeuristic(name: string, delayMs: number, params: Record<string, unk
 interface WorkerProcess {
   proc: ChildProcess;
   name: string;
+  url: string;
   workDir: string;
   output: () => string;
   exited: Promise<number | null>;
@@ -55,30 +56,36 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   let redis: TestRedis;
   const workers: WorkerProcess[] = [];
 
-  const startWorker = async (name: string, extra: string[] = []): Promise<WorkerProcess> => {
+  const startWorker = async (name: string, extra: string[] = [], url = redis.url): Promise<WorkerProcess> => {
     const workDir = tempDir(`catarena-worker-${name}-`);
-    const proc = spawn(process.execPath, [CLI, 'worker', '--queue', redis.url, '--concurrency', '2', '--work-dir', workDir, '--name', name, '--lock-ms', '3000', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--concurrency', '2', '--work-dir', workDir, '--name', name, '--lock-ms', '3000', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     proc.stdout!.on('data', (c) => (output += c));
     proc.stderr!.on('data', (c) => (output += c));
     const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-    const worker = { proc, name, workDir, output: () => output, exited };
+    const worker = { proc, name, url, workDir, output: () => output, exited };
     workers.push(worker);
     await waitFor(async () => output.includes('ready on'), `worker ${name}`, 20_000).catch((err) => {
       throw new Error(`${err.message}:\n${output}`);
     });
     return worker;
   };
-  const stopWorkers = async () => {
-    for (const w of workers.splice(0)) {
-      if (w.proc.exitCode === null) {
-        w.proc.kill('SIGTERM');
-        const drained = await Promise.race([w.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 20_000))]);
-        if (!drained) w.proc.kill('SIGKILL');
-        await w.exited;
-      }
-      killProcessesIn(path.join(w.workDir, 'artifacts'));
+  const stopWorker = async (w: WorkerProcess) => {
+    workers.splice(workers.indexOf(w), 1);
+    if (w.proc.exitCode === null) {
+      w.proc.kill('SIGTERM');
+      const drained = await Promise.race([w.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 20_000))]);
+      if (!drained) w.proc.kill('SIGKILL');
+      await w.exited;
     }
+    killProcessesIn(path.join(w.workDir, 'artifacts'));
+  };
+  const stopWorkers = async () => {
+    for (const w of [...workers]) await stopWorker(w);
+  };
+  /** A worker on the test's Redis, started unless one is running. */
+  const ensureWorker = async (name: string) => {
+    if (!workers.some((w) => w.proc.exitCode === null && w.url === redis.url)) await startWorker(name);
   };
   const matchQueue = async () => {
     const connection = await connectQueue(redis.url);
@@ -221,6 +228,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   }, 240_000);
 
   it('Redis restarted mid-run (append-only file on) is survived: the run finishes with the same W', async () => {
+    await ensureWorker('r1');
     const input = slowConfig();
     const local = path.join(tempDir(), 'local');
     await runTourney({ config: resolveConfig(input), runDir: local });
@@ -242,7 +250,35 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(wOf(queued)).toEqual(wOf(local));
   }, 240_000);
 
+  it('Redis restarted without persistence (its jobs and code forgotten): the coordinator queues them again; same W', async () => {
+    const volatile = await startRedis({ persistence: false });
+    try {
+      const mine = [await startWorker('v1', [], volatile.url), await startWorker('v2', [], volatile.url)];
+      const input = slowConfig();
+      const local = path.join(tempDir(), 'local');
+      await runTourney({ config: resolveConfig(input), runDir: local });
+      const queued = path.join(tempDir(), 'queued');
+      const messages: string[] = [];
+      let journaled = 0;
+      const progress = { phase: (m: string) => messages.push(m), tick: () => void journaled++, done() {} };
+      const run = runTourney({ config: resolveConfig(input, { queue: volatile.url }), runDir: queued, progress });
+      await waitFor(async () => journaled >= 4, 'four games', 120_000);
+      await volatile.kill();
+      await volatile.start();
+      await run;
+      expect(messages.some((m) => /is no longer in Redis; queueing it again/.test(m))).toBe(true);
+      const journal = journalOf(queued);
+      expect(journal).toHaveLength(12);
+      expect(new Set(journal.map((r) => r.id)).size).toBe(12);
+      expect(wOf(queued)).toEqual(wOf(local));
+      for (const w of mine) await stopWorker(w);
+    } finally {
+      await volatile.stop();
+    }
+  }, 240_000);
+
   it('Redis gone for good: the run stops with an error naming Redis and the resume command; resumed later it completes', async () => {
+    await ensureWorker('g1');
     const input = slowConfig();
     const queued = path.join(tempDir(), 'queued');
     let journaled = 0;
@@ -321,7 +357,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   }, 120_000);
 
   it('a bot failure is a result; an infrastructure failure is retried 3 times, then stops the run with its reason', async () => {
-    if (!workers.some((w) => w.proc.exitCode === null)) await startWorker('plain');
+    await ensureWorker('plain');
     const good = slowHeuristic('good', 0, { depth: 1 });
     const crasher = misbehavingBot('die_after_3');
     const strategies = new Map<string, QueuedStrategy>([
