@@ -23,7 +23,9 @@ describe('catarena CLI', () => {
   it('--help explains the commands', async () => {
     const r = await catarena('--help');
     expect(r.code).toBe(0);
-    for (const cmd of ['play', 'arena', 'validate']) expect(r.stdout).toContain(cmd);
+    for (const cmd of ['play', 'arena', 'validate', 'tourney', 'resume', 'worker', 'queue', 'schedule', 'history']) expect(r.stdout).toContain(cmd);
+    const worker = await catarena('worker', '--help');
+    for (const flag of ['--queue', '--concurrency', '--sandbox', '--max-bots', '--lock-ms', 'SIGTERM']) expect(worker.stdout).toContain(flag);
     const play = await catarena('play', '--help');
     expect(play.stdout).toMatch(/--move-timeout/);
     expect(play.stdout).toMatch(/--policy/);
@@ -52,6 +54,10 @@ describe('catarena CLI', () => {
     expect(csv[0]).toBe('strategy,heuristic,random,ok,total,score,games,timeouts,failures,avg_move_ms');
     expect(csv).toHaveLength(4);
     expect(fs.readFileSync(path.join(result.runDir, 'journal.jsonl'), 'utf8').trim().split('\n')).toHaveLength(6);
+    // resume is for tourneys; for an arena run it says how to continue one.
+    const resume = await catarena('resume', result.runDir);
+    expect(resume.code).toBe(1);
+    expect(resume.stderr).toContain(`is a "catarena play" or "arena" run (a journal but no config.json); resume it by running the same command again with --run-dir ${result.runDir}`);
   });
 
   it("holdem: play counts table rounds, arena seats everyone at one table, validate probes a 6-seat table", async () => {

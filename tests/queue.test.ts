@@ -194,6 +194,35 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(wOf(queued)).toEqual(wOf(local));
   }, 240_000);
 
+  it('SIGTERM drains a worker: the games it is playing finish and count, then it exits 0', async () => {
+    await stopWorkers();
+    const drainer = await startWorker('drainer');
+    const input = { ...slowConfig(), rounds: 1 };
+    const queued = path.join(tempDir(), 'queued');
+    const run = runTourney({ config: resolveConfig(input, { queue: redis.url }), runDir: queued });
+    const { queue, close } = await matchQueue();
+    try {
+      let active: string[] = [];
+      await waitFor(async () => {
+        active = (await queue.getJobs(['active'])).filter((j) => j.processedBy === 'drainer').map((j) => j.id!);
+        return active.length > 0;
+      }, 'a game on the drainer', 60_000);
+      drainer.proc.kill('SIGTERM');
+      expect(await drainer.exited).toBe(0);
+      expect(drainer.output()).toMatch(/draining: finishing the games in flight/);
+      for (const id of active) {
+        const job = await queue.getJob(id);
+        expect(await job!.getState()).toBe('completed');
+        expect(job!.attemptsStarted).toBe(1);
+      }
+      await ensureWorker('after-drain'); // whatever the drainer had not started
+      await run;
+    } finally {
+      await close();
+    }
+    expect(journalOf(queued)).toHaveLength(2);
+  }, 120_000);
+
   it('the coordinator SIGKILLed mid-run and resumed with "catarena resume" finishes with the same W', async () => {
     await stopWorkers();
     const input = slowConfig();

@@ -33,12 +33,13 @@ export const matchJobId = (run: string, spec: MatchSpec) => `${runKey(run)}.${ma
 
 /**
  * Infrastructure failures (an artifact not found, a sandbox that errors) are retried with
- * backoff; finished games are kept a week so a coordinator that was down can still collect them.
+ * backoff. Finished games (with their replays) are kept a week, at most 20,000 of them, so a
+ * coordinator that was down can still collect them; one dropped before that is played again.
  */
 export const MATCH_JOB_OPTIONS: JobsOptions = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 2_000 },
-  removeOnComplete: { age: 7 * 24 * 3600, count: 200_000 },
+  removeOnComplete: { age: 7 * 24 * 3600, count: 20_000 },
   removeOnFail: { age: 30 * 24 * 3600 },
 };
 

@@ -22,7 +22,12 @@ export async function readRunConfig(runDir: string): Promise<TourneyConfig> {
   try {
     text = await fs.readFile(path.join(runDir, 'config.json'), 'utf8');
   } catch {
-    throw new Error(`${runDir} is not a tournament run directory (no config.json)`);
+    const arena = await fs.access(path.join(runDir, 'journal.jsonl')).then(() => true, () => false);
+    throw new Error(
+      arena
+        ? `${runDir} is a "catarena play" or "arena" run (a journal but no config.json); resume it by running the same command again with --run-dir ${runDir}`
+        : `${runDir} is not a tournament run directory (no config.json)`,
+    );
   }
   return TourneyConfigSchema.parse(JSON.parse(text));
 }
