@@ -11,7 +11,6 @@ import { executeQueued, type QueuedStrategy } from '../orchestrator/executor/que
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../orchestrator/queue/connection.ts';
 import { roundRobin } from '../orchestrator/formats/round-robin.ts';
 import { DEFAULT_LIMITS, type MatchSpec } from '../orchestrator/match/types.ts';
-import { hashDir } from '../orchestrator/tourney/strategy-store.ts';
 import { startRedis } from '../tests/helpers/redis.ts';
 import { playWarm } from './warm-fleet.ts';
 
@@ -47,8 +46,7 @@ async function startWorkers(url: string, count: number): Promise<{ stop: () => P
 
 export async function benchQueue(reps = 10): Promise<Record<string, unknown>> {
   const redis = await startRedis();
-  const hash = await hashDir(BOT);
-  const strategies = new Map<string, QueuedStrategy>(['r1', 'r2', 'r3', 'r4'].map((id) => [id, { dir: BOT, hash }]));
+  const strategies = new Map<string, QueuedStrategy>(['r1', 'r2', 'r3', 'r4'].map((id) => [id, { dir: BOT }]));
   const timed = specs(7, reps);
   const n = timed.length;
   const rows: Array<{ executor: string; games: number; seconds: number; gamesPerSecond: number }> = [];

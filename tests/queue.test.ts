@@ -56,9 +56,11 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   let redis: TestRedis;
   const workers: WorkerProcess[] = [];
 
-  const startWorker = async (name: string, extra: string[] = [], url = redis.url): Promise<WorkerProcess> => {
+  /** A `catarena worker` process; it runs scheduled tourneys only when asked (no test's leftovers). */
+  const startWorker = async (name: string, extra: string[] = [], url = redis.url, tourneys = false): Promise<WorkerProcess> => {
     const workDir = tempDir(`catarena-worker-${name}-`);
-    const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--concurrency', '2', '--work-dir', workDir, '--name', name, '--lock-ms', '3000', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = ['worker', '--queue', url, '--concurrency', '2', '--work-dir', workDir, '--name', name, '--lock-ms', '5000', ...(tourneys ? [] : ['--no-tourneys']), ...extra];
+    const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     proc.stdout!.on('data', (c) => (output += c));
     proc.stderr!.on('data', (c) => (output += c));
@@ -141,11 +143,13 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(parsed.workers.map((w: { name: string }) => w.name)).toEqual(expect.arrayContaining(['wA', 'wB']));
     expect(parsed.queues[0]).toMatchObject({ name: 'matches', waiting: 0, active: 0, failed: 0 });
     expect(parsed.queues[0].completed).toBeGreaterThanOrEqual(60);
-    // Bots stayed warm: each worker started each strategy's bot once, not once per game.
+    // Bots stayed warm: each worker started each of the 12 strategies' bots at most once, not
+    // once per game (60 games, 120 seats).
     for (const w of [a, b]) {
-      const logs = fs.readdirSync(path.join(w.workDir, 'bot-logs'), { recursive: true }).filter((f) => String(f).endsWith('.log'));
-      expect(logs.length).toBeGreaterThan(0);
-      expect(logs.length).toBeLessThanOrEqual(12);
+      await stopWorker(w);
+      const starts = Number(/stopped after (\d+) games \((\d+) bot starts\)/.exec(w.output())?.[2]);
+      expect(starts).toBeGreaterThan(0);
+      expect(starts).toBeLessThanOrEqual(12);
     }
   }, 240_000);
 
@@ -313,13 +317,11 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     let journaled = 0;
     const progress = { phase() {}, tick: () => void journaled++, done() {} };
     const run = runTourney({ config: resolveConfig(input, { queue: redis.url }), runDir: queued, progress, queueGraceMs: 2_000 });
-    await waitFor(async () => journaled >= 2, 'two games', 120_000);
+    await waitFor(async () => journaled >= 3, 'three games (round 2 under way)', 120_000);
     await redis.kill();
-    // Whether it goes while games are awaited or between rounds (the next connection fails), the
-    // error names Redis and how to continue.
     const error = await run.then(() => null, (err: Error) => err);
     await redis.start();
-    expect(error?.message).toMatch(new RegExp(`(Redis at ${redis.url} has been unreachable for 2 s|cannot reach Redis at ${redis.url}).*resume with: catarena resume ${queued}`));
+    expect(error?.message).toMatch(new RegExp(`Redis at ${redis.url} has been unreachable for 2 s.*resume with: catarena resume ${queued}`));
     const summary = await runTourney({ config: resolveConfig(input, { queue: redis.url }), runDir: queued });
     expect(summary.tracks[0]!.games).toBe(12);
     expect(new Set(journalOf(queued).map((r) => r.id)).size).toBe(12);
@@ -338,7 +340,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   it('schedule fires tourneys on a worker; runs are indexed; history shows them; --reuse copies unchanged games', async () => {
     await stopWorkers();
     const runsDir = path.join(tempDir(), 'nightly');
-    await startWorker('night', ['--runs-dir', runsDir]);
+    const night = await startWorker('night', ['--runs-dir', runsDir], redis.url, true);
     const configFile = path.join(tempDir(), 'nightly.yaml');
     fs.writeFileSync(configFile, `rounds: 1\nvariants: [standard]\nagents: ["dir:${slowHeuristic('deep', 0, { depth: 3 })}#deep", "dir:${slowHeuristic('wide', 0, { depth: 2, candidates: 20 })}#wide"]\nbootstrapSamples: 50\n`);
     const name = `nightly-${Date.now()}`;
@@ -347,11 +349,11 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect((await runCli(['schedule', '--queue', redis.url, '--list'])).stdout).toContain(name);
     const index = path.join(runsDir, 'index.jsonl');
     try {
-      await waitFor(async () => fs.existsSync(index) && fs.readFileSync(index, 'utf8').trim().split('\n').length >= 2, 'two scheduled runs', 120_000);
+      await waitFor(async () => fs.existsSync(index) && fs.readFileSync(index, 'utf8').split('\n').filter(Boolean).length >= 2, 'two scheduled runs', 120_000);
     } finally {
       expect((await runCli(['schedule', '--queue', redis.url, '--remove', name])).stdout).toContain(`removed schedule ${name}`);
     }
-    const entries = fs.readFileSync(index, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const entries = fs.readFileSync(index, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(entries[0]).toMatchObject({ schedule: name, matches: 2, reused: 0 });
     expect(entries[1]).toMatchObject({ schedule: name, matches: 2, reused: 2 });
     expect(path.basename(entries[0].runDir)).toMatch(new RegExp(`^${name}-\\d{8}-\\d{6}$`));
@@ -365,6 +367,11 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     const fromRedis = JSON.parse((await runCli(['history', '--queue', redis.url, '--agent', 'deep', '--json'])).stdout);
     expect(fromRedis.map((r: { runId: string }) => r.runId)).toEqual(expect.arrayContaining(entries.slice(0, 2).map((e) => e.runId)));
     expect(Object.keys(fromRedis[0].scores)).toEqual(['deep']);
+
+    // Draining stops a tourney that is under way (a third may have fired) instead of waiting on it.
+    await stopWorker(night);
+    expect(night.proc.exitCode).toBe(0);
+    expect(night.output()).toMatch(/stopped after \d+ games/);
   }, 240_000);
 
   it.runIf(dockerReady())('a worker with --sandbox docker plays queued games in containers, removed when it drains', async () => {
@@ -390,8 +397,8 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     const good = slowHeuristic('good', 0, { depth: 1 });
     const crasher = misbehavingBot('die_after_3');
     const strategies = new Map<string, QueuedStrategy>([
-      ['good', { dir: good, hash: await hashDir(good) }],
-      ['crasher', { dir: crasher, hash: await hashDir(crasher) }],
+      ['good', { dir: good }],
+      ['crasher', { dir: crasher }],
     ]);
     const spec = (seats: string[], seed: number): MatchSpec => ({ game: 'gomoku', variant: 'standard', seats, seed, limits: DEFAULT_LIMITS, policy: 'strict' });
     const run = `faults-${Date.now()}`;
@@ -399,11 +406,21 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(results.map((r) => r.termination).sort()).toEqual(['crash', 'crash']);
     expect(results.every((r) => r.winner === r.spec.seats.indexOf('good'))).toBe(true);
 
-    // Code whose content does not match its hash: every worker refuses it; after 3 attempts the run stops.
-    strategies.set('corrupt', { dir: good, hash: 'f'.repeat(64) });
-    const error = await executeQueued([spec(['good', 'corrupt'], 3)], { url: redis.url, run, strategies, startTimeoutMs: 20_000 }).then(() => null, (err: Error) => err);
-    expect(error).toBeInstanceOf(MatchJobFailedError);
-    expect(error!.message).toMatch(/failed 3 time\(s\) on workers \(an infrastructure failure, not a bot's\): artifact ffffffffffff unpacked to content with hash/);
+    // Code corrupted in Redis (another folder's pack under its hash): every attempt refuses it;
+    // after 3 attempts the run stops with the reason.
+    const corrupt = slowHeuristic('corrupt', 0, { depth: 1, candidates: 7 });
+    const connection = await connectQueue(redis.url);
+    try {
+      const store = new ArtifactStore(connection);
+      const hash = await store.put(corrupt);
+      await connection.copy(artifactKey(await store.put(BUILTIN('random'))), artifactKey(hash), 'REPLACE');
+      strategies.set('corrupt', { dir: corrupt });
+      const error = await executeQueued([spec(['good', 'corrupt'], 3)], { url: redis.url, run, strategies, startTimeoutMs: 20_000 }).then(() => null, (err: Error) => err);
+      expect(error).toBeInstanceOf(MatchJobFailedError);
+      expect(error!.message).toMatch(new RegExp(`failed 3 time\\(s\\) on workers \\(an infrastructure failure, not a bot's\\): artifact ${hash.slice(0, 12)} unpacked to content with hash`));
+    } finally {
+      connection.disconnect();
+    }
   }, 120_000);
 
   it('the artifact store round-trips a bot folder by content hash, and refuses a tampered or missing one', async () => {
@@ -412,12 +429,17 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
       const store = new ArtifactStore(connection);
       const dir = slowHeuristic('art', 0);
       fs.chmodSync(path.join(dir, 'start_ai.sh'), 0o755);
+      fs.symlinkSync('params.json', path.join(dir, 'params.link.json'));
+      fs.symlinkSync('/etc/passwd', path.join(dir, 'outside'));
       const hash = await store.put(dir);
       expect(hash).toBe(await hashDir(dir));
       const cache = tempDir();
       const copy = await store.fetch(hash, cache);
       expect(await hashDir(copy)).toBe(hash);
       expect(fs.statSync(path.join(copy, 'start_ai.sh')).mode & 0o111).not.toBe(0);
+      expect(fs.readlinkSync(path.join(copy, 'params.link.json'))).toBe('params.json');
+      expect(fs.existsSync(path.join(copy, 'outside'))).toBe(false); // a link out of the folder does not travel
+      await expect(store.fetch('../../etc', cache)).rejects.toThrow(/is not a sha256 hex digest/);
       // Another folder's pack stored under this hash: unpacked, checked, refused.
       const other = await store.put(BUILTIN('random'));
       await connection.copy(artifactKey(other), artifactKey(hash), 'REPLACE');

@@ -54,12 +54,17 @@ export function registerQueueCommands(program: Command): void {
           if (++signals === 1) {
             say(`draining: finishing the games in flight (signal again to quit now)`);
             void worker.drain().then(resolve);
-          } else void worker.kill().then(() => process.exit(130));
+          } else {
+            // Not worker.kill(): a close already under way ignores force, and Redis may be gone.
+            // Bots and containers are stopped by the sandboxes' exit hooks.
+            say('quitting now; the games in flight are re-run by another worker once their lock expires');
+            process.exit(130);
+          }
         };
         process.on('SIGTERM', onSignal);
         process.on('SIGINT', onSignal);
       });
-      say(`worker ${worker.name} stopped after ${worker.played} games`);
+      say(`worker ${worker.name} stopped after ${worker.played} games (${await worker.botsStarted()} bot starts)`);
     });
 
   const queue = program.command('queue').description('Inspect the game queue.');

@@ -48,8 +48,15 @@ type Entry = { ref: StrategyRef; running?: Promise<{ handle: BotHandle; client: 
 
 export class BotFleet {
   private readonly entries = new Map<string, Entry>();
+  /** Bot starts over the fleet's life, evicted bots included. */
+  started = 0;
 
   constructor(private readonly options: BotFleetOptions) {}
+
+  /** The kind of sandbox this fleet's bots run in. */
+  get sandboxKind(): string {
+    return this.options.sandbox.kind;
+  }
 
   add(refs: StrategyRef[]): void {
     for (const ref of refs) {
@@ -118,9 +125,11 @@ export class BotFleet {
 
   /** Stops every instance of a strategy's bot and forgets it (a worker's LRU evicting idle bots). */
   async evict(id: string): Promise<void> {
-    const keys = [...this.entries.keys()].filter((key) => key === id || key.startsWith(`${id}#`));
-    await Promise.all(keys.map((key) => this.stopEntry(this.entries.get(key)!)));
-    for (const key of keys) this.entries.delete(key);
+    // Forget first (synchronously): a game that asks for this strategy meanwhile starts a fresh
+    // bot instead of getting the one being stopped.
+    const gone = [...this.entries.entries()].filter(([key]) => key === id || key.startsWith(`${id}#`));
+    for (const [key] of gone) this.entries.delete(key);
+    await Promise.all(gone.map(([, entry]) => this.stopEntry(entry)));
   }
 
   statuses(): BotStatus[] {
@@ -138,6 +147,7 @@ export class BotFleet {
     }
     const port = await allocatePort();
     entry.status.starts++;
+    this.started++;
     try {
       const handle = await this.options.sandbox.start({
         dir: entry.ref.dir,

@@ -43,6 +43,7 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
     bots.push({ strategyId: id, client, unavailable: client ? undefined : fleet.startError(fleetId(id), instances[seat]) });
   }
   const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots: options.slots });
+  replay.result.sandbox = fleet.sandboxKind;
   replay.result.seatStats.forEach((stats, seat) => {
     if (stats.errors.crash || stats.errors.timeout) fleet.markSuspect(fleetId(spec.seats[seat]!), instances[seat]);
   });

@@ -10,8 +10,8 @@ import { ArtifactStore } from '../queue/artifacts.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX, QueueUnavailableError, bullConnection, RedisWatch } from '../queue/connection.ts';
 import { MATCH_JOB_OPTIONS, matchJobId, type MatchJobData, type MatchJobResult, type StrategyCode } from '../queue/jobs.ts';
 
-/** A strategy as the coordinator knows it: its folder and content hash, or why it forfeits. */
-export type QueuedStrategy = { dir: string; hash: string } | { forfeit: string };
+/** A strategy as the coordinator knows it: its folder, or why it forfeits. */
+export type QueuedStrategy = { dir: string } | { forfeit: string };
 
 export interface QueuedExecutorOptions {
   /** redis://host:port of the queue. */
@@ -55,12 +55,19 @@ export async function executeQueued(specs: MatchSpec[], options: QueuedExecutorO
   let fatal: Error | undefined;
   let wake = () => {};
 
+  // One upload per strategy folder, hashed as it is now (what workers will run).
+  const uploads = new Map<string, Promise<string>>();
+  const upload = (dir: string) => {
+    let hash = uploads.get(dir);
+    if (!hash) uploads.set(dir, (hash = artifacts.put(dir)));
+    return hash;
+  };
   const codeOf = async (spec: MatchSpec): Promise<Record<string, StrategyCode>> => {
     const code: Record<string, StrategyCode> = {};
     for (const id of new Set(spec.seats)) {
       const strategy = options.strategies.get(id);
       if (!strategy) throw new Error(`spec ${matchJobId(options.run, spec)} seats unknown strategy ${id}`);
-      code[id] = 'forfeit' in strategy ? { forfeit: strategy.forfeit } : { hash: await artifacts.put(strategy.dir, strategy.hash) };
+      code[id] = 'forfeit' in strategy ? { forfeit: strategy.forfeit } : { hash: await upload(strategy.dir) };
     }
     return code;
   };
@@ -78,6 +85,7 @@ export async function executeQueued(specs: MatchSpec[], options: QueuedExecutorO
       if (!job) {
         // Redis lost it (restarted without persistence, or flushed): queue it again.
         report(`game ${jobId} is no longer in Redis; queueing it again`);
+        uploads.clear(); // Redis may have lost the code too
         await queue.add('match', ...(await jobFor(pending.get(jobId)!).then((j) => [j.data, j.opts] as const)));
         return;
       }
@@ -102,30 +110,35 @@ export async function executeQueued(specs: MatchSpec[], options: QueuedExecutorO
     }
   };
 
+  // Every Redis call waits through reconnects, so each phase also races the watch: Redis away
+  // longer than the grace period ends the run instead of hanging it.
+  const guarded = <T>(work: Promise<T>) => Promise.race([work, watch.lost]);
   try {
-    await events.waitUntilReady(); // before adding jobs, so no completion is missed
+    await guarded(events.waitUntilReady()); // before adding jobs, so no completion is missed
     events.on('completed', ({ jobId }) => void collect(jobId).catch((err) => (fatal ??= err)));
     events.on('failed', ({ jobId }) => void collect(jobId).catch((err) => (fatal ??= err)));
     for (let i = 0; i < specs.length; i += 500) {
-      if (options.signal?.aborted) break;
-      await queue.addBulk(await Promise.all(specs.slice(i, i + 500).map(jobFor)));
+      if (options.signal?.aborted) return results; // nothing waits for games never queued
+      await guarded(Promise.all(specs.slice(i, i + 500).map(jobFor)).then((jobs) => queue.addBulk(jobs)));
     }
     // Jobs that already existed (a resumed run): collect finished ones, retry ones that failed.
-    for (const jobId of [...pending.keys()]) await collect(jobId, true);
+    for (const jobId of [...pending.keys()]) await guarded(collect(jobId, true));
 
     while (pending.size && !fatal && !options.signal?.aborted) {
       const rest = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.sweepMs ?? 2_000);
-        wake = () => {
+        const done = () => {
           clearTimeout(timer);
+          options.signal?.removeEventListener('abort', done);
           resolve();
         };
-        options.signal?.addEventListener('abort', wake, { once: true });
+        const timer = setTimeout(done, options.sweepMs ?? 2_000);
+        wake = done;
+        options.signal?.addEventListener('abort', done, { once: true });
       });
-      await Promise.race([rest, watch.lost]);
+      await guarded(rest);
       for (const jobId of [...pending.keys()]) {
         if (fatal || options.signal?.aborted) break;
-        await Promise.race([collect(jobId), watch.lost]);
+        await guarded(collect(jobId));
       }
     }
     await delivering;

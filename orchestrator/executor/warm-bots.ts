@@ -1,6 +1,6 @@
 // A worker's running bots: one fleet and game server per game and variant, bots kept warm across
-// jobs and keyed by content (a strategy id with its code hash, since ids repeat across runs), and
-// the least recently used idle bots stopped once more than `maxBots` are kept.
+// the jobs of a run and keyed by run and content (ids repeat across runs), and the least recently
+// used idle bots stopped once more than `maxBots` are kept.
 import { adapterFor } from '../../games/registry.ts';
 import { contentId } from '../../games/core/rng.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
@@ -35,11 +35,13 @@ export class WarmBots {
    * The fleet for a game and variant, with each strategy of a job added under its content key;
    * returns the key per strategy id. Call `release` with the same keys when the game is over.
    */
-  async acquire(game: string, variant: string, code: Record<string, { dir: string } | { forfeit: string }>, startTimeoutMs: number): Promise<{ fleet: BotFleet; keys: Record<string, string> }> {
+  async acquire(run: string, game: string, variant: string, code: Record<string, { dir: string } | { forfeit: string }>, startTimeoutMs: number): Promise<{ fleet: BotFleet; keys: Record<string, string> }> {
     const fleet = await this.fleet(game, variant, startTimeoutMs);
     const keys: Record<string, string> = {};
     for (const [id, c] of Object.entries(code)) {
-      const key = 'dir' in c ? `${id}~${contentId(c.dir, 12)}` : `${id}~forfeit-${contentId(c.forfeit, 8)}`;
+      // Per run as well as per code: a bot's restart budget (and a bot that gave up) is the run's,
+      // as in-process, never carried into another run that this worker serves.
+      const key = `${id}~${contentId({ run, code: 'dir' in c ? c.dir : c.forfeit }, 12)}`;
       fleet.add([{ id: key, dir: 'dir' in c ? c.dir : '', forfeit: 'forfeit' in c ? c.forfeit : undefined }]);
       keys[id] = key;
       const slot = `${game}/${variant}|${key}`;
@@ -56,16 +58,23 @@ export class WarmBots {
       const kept = this.kept.get(`${game}/${variant}|${key}`);
       if (kept) kept.users--;
     }
+    // Choose and forget synchronously, then stop: a job that starts meanwhile cannot pick up a
+    // bot that is being stopped (it starts a fresh one).
     const idle = [...this.kept.entries()].filter(([, k]) => k.users === 0).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
-    for (const [slot, kept] of idle.slice(0, Math.max(0, this.kept.size - this.options.maxBots))) {
-      this.kept.delete(slot);
-      await kept.fleet.evict(kept.key);
-    }
+    const evicted = idle.slice(0, Math.max(0, this.kept.size - this.options.maxBots));
+    for (const [slot] of evicted) this.kept.delete(slot);
+    await Promise.all(evicted.map(([, kept]) => kept.fleet.evict(kept.key)));
   }
 
   /** How many strategies have a bot kept (running, or known not to start). */
   get size(): number {
     return this.kept.size;
+  }
+
+  /** Bots started so far (a warm worker starts each strategy's bot once per run). */
+  async started(): Promise<number> {
+    const fleets = await Promise.allSettled(this.fleets.values());
+    return fleets.reduce((n, f) => n + (f.status === 'fulfilled' ? f.value.started : 0), 0);
   }
 
   async close(): Promise<void> {

@@ -78,6 +78,8 @@ export interface MatchResult {
   seatStats: SeatStats[];
   startedAt: string;
   durationMs: number;
+  /** The sandbox kind the bots ran in (process, docker), as the executor that played it knew. */
+  sandbox?: string;
   /** Set when `--reuse` copied this result from an earlier run (that run's id). */
   reusedFrom?: string;
 }

@@ -1,6 +1,7 @@
 // The content-addressed artifact store that carries strategy code to workers. A strategy folder is
-// packed (paths, modes, bytes; gzip) into Redis under its sha256 (the same hash as the strategy
-// record's), so any worker that can reach the queue can run it; no shared file system is needed.
+// packed (paths, modes, bytes, in-folder symlinks; gzip) into Redis under the sha256 of its files
+// (the hash strategy records use), so any worker that can reach the queue can run it; no shared
+// file system is needed.
 // Workers unpack into a local cache, check the hash, and reuse the folder for every later job.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -24,6 +25,8 @@ export interface ArtifactStoreOptions {
 
 interface Packed {
   files: Array<{ path: string; mode: number; data: string }>;
+  /** Symbolic links (relative path → target), recreated as links; not part of the hash. */
+  links?: Array<{ path: string; target: string }>;
 }
 
 export class ArtifactStore {
@@ -35,17 +38,21 @@ export class ArtifactStore {
     this.ttlSeconds = options.ttlSeconds ?? 30 * 24 * 3600;
   }
 
-  /** Uploads a folder under its hash unless it is already there (then only refreshes its expiry). */
-  async put(dir: string, hash?: string): Promise<string> {
-    const id = hash ?? (await hashDir(dir));
+  /**
+   * Uploads a folder under the hash of its content as it is now (only refreshing the expiry when
+   * Redis already has it). Symbolic links that stay inside the folder travel as links.
+   */
+  async put(dir: string): Promise<string> {
+    const id = await hashDir(dir);
     if (await this.redis.expire(artifactKey(id), this.ttlSeconds)) return id;
     const files: Packed['files'] = [];
     for (const rel of (await listFiles(dir)).sort()) {
       const file = path.join(dir, rel);
       const [data, stat] = await Promise.all([fs.readFile(file), fs.stat(file)]);
-      files.push({ path: rel, mode: stat.mode & 0o777, data: data.toString('base64') });
+      files.push({ path: rel, mode: stat.mode & 0o755, data: data.toString('base64') });
     }
-    const packed = await gzipAsync(Buffer.from(JSON.stringify({ files } satisfies Packed)));
+    const links = await listLinks(dir);
+    const packed = await gzipAsync(Buffer.from(JSON.stringify({ files, links } satisfies Packed)));
     if (packed.length > this.maxBytes) {
       throw new Error(`strategy ${dir} packs to ${(packed.length / 2 ** 20).toFixed(1)} MiB, over the ${(this.maxBytes / 2 ** 20).toFixed(0)} MiB artifact limit; remove data files or large dependencies from the bot folder`);
     }
@@ -62,18 +69,29 @@ export class ArtifactStore {
    * checked against its hash; throws when Redis does not have it (an infrastructure failure).
    */
   async fetch(hash: string, cacheDir: string): Promise<string> {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`artifact id ${JSON.stringify(hash).slice(0, 80)} is not a sha256 hex digest`);
     const dir = path.join(cacheDir, hash);
     if (await exists(dir)) return dir;
     const packed = await this.redis.getBuffer(artifactKey(hash));
     if (!packed) throw new Error(`artifact ${hash.slice(0, 12)} is not in Redis (expired, or Redis lost its data); the coordinator uploads it again when it re-queues the match`);
-    const { files } = JSON.parse((await gunzipAsync(packed)).toString('utf8')) as Packed;
+    const { files, links = [] } = JSON.parse((await gunzipAsync(packed)).toString('utf8')) as Packed;
     const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
     await fs.mkdir(tmp, { recursive: true });
+    const inside = (rel: string, base = tmp) => {
+      const target = path.resolve(base, rel);
+      if (!target.startsWith(`${tmp}${path.sep}`)) throw new Error(`artifact ${hash.slice(0, 12)} has a path outside its folder: ${rel}`);
+      return target;
+    };
     for (const file of files) {
-      const target = path.join(tmp, file.path);
-      if (!target.startsWith(`${tmp}${path.sep}`)) throw new Error(`artifact ${hash.slice(0, 12)} has a path outside its folder: ${file.path}`);
+      const target = inside(file.path);
       await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, Buffer.from(file.data, 'base64'), { mode: file.mode });
+      await fs.writeFile(target, Buffer.from(file.data, 'base64'), { mode: file.mode & 0o755 });
+    }
+    for (const link of links) {
+      const at = inside(link.path);
+      inside(link.target, path.dirname(at)); // a link may only point inside the folder
+      await fs.mkdir(path.dirname(at), { recursive: true });
+      await fs.symlink(link.target, at);
     }
     const actual = await hashDir(tmp);
     if (actual !== hash) {
@@ -94,4 +112,20 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** Symbolic links under `dir` whose targets stay inside it (others would not exist on a worker). */
+async function listLinks(dir: string, prefix = ''): Promise<Array<{ path: string; target: string }>> {
+  const out: Array<{ path: string; target: string }> = [];
+  const entries = await fs.readdir(path.join(dir, prefix), { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const rel = path.join(prefix, entry.name);
+    if (entry.isDirectory()) out.push(...(await listLinks(dir, rel)));
+    else if (entry.isSymbolicLink()) {
+      const target = await fs.readlink(path.join(dir, rel));
+      const resolved = path.resolve(dir, prefix, target);
+      if (resolved.startsWith(`${path.resolve(dir)}${path.sep}`)) out.push({ path: rel, target });
+    }
+  }
+  return out;
 }

@@ -53,7 +53,11 @@ export function bullConnection(url: string): ConnectionOptions {
 }
 
 export function redisClient(url: string): Redis {
-  return new Redis(redisOptions(url));
+  const client = new Redis(redisOptions(url));
+  // Connection errors reach users through RedisWatch and failing commands; without a listener
+  // ioredis would also print each reconnect attempt as an "Unhandled error event".
+  client.on('error', () => {});
+  return client;
 }
 
 /**

@@ -3,9 +3,9 @@
 // directory is named after the scheduler and the firing time, so a tourney job that is re-run
 // (its worker died) resumes the same run directory instead of starting another.
 import path from 'node:path';
-import { Queue, type Job } from 'bullmq';
+import { DelayedError, Queue, type Job } from 'bullmq';
 import { resolveConfig, type TourneyConfigInput } from '../tourney/config.ts';
-import { runTourney } from '../tourney/tourney.ts';
+import { InterruptedError, runTourney } from '../tourney/tourney.ts';
 import { connectQueue, PREFIX, TOURNEY_QUEUE } from './connection.ts';
 import { TOURNEY_JOB_OPTIONS, type TourneyJobData } from './jobs.ts';
 
@@ -37,16 +37,29 @@ async function withTourneyQueue<T>(url: string, work: (queue: Queue<TourneyJobDa
   }
 }
 
+/**
+ * Relative paths in a config (`out`, `dir:` agents) mean "from where schedule was run", not from
+ * the worker's working directory: they are made absolute when the schedule is registered.
+ */
+export function withAbsolutePaths(config: TourneyConfigInput): TourneyConfigInput {
+  return {
+    ...config,
+    ...(config.out ? { out: path.resolve(config.out) } : {}),
+    ...(config.agents ? { agents: config.agents.map((a) => a.replace(/^dir:([^#]+)/, (_, dir: string) => `dir:${path.resolve(dir)}`)) } : {}),
+  };
+}
+
 /** Registers (or replaces) a scheduler; returns when it next fires. */
 export async function scheduleTourney(options: ScheduleOptions): Promise<ScheduleInfo> {
   if (!/^[\w.-]+$/.test(options.name)) throw new Error(`schedule name "${options.name}": use letters, digits, ".", "_" or "-"`);
   // Validate now: a broken config should fail here, not at 2 a.m. on a worker.
   resolveConfig(options.config, { queue: options.url });
+  const config = withAbsolutePaths(options.config);
   return withTourneyQueue(options.url, async (queue) => {
     const job = await queue.upsertJobScheduler(
       options.name,
       { pattern: options.cron, tz: options.tz },
-      { name: 'tourney', data: { name: options.name, config: options.config }, opts: TOURNEY_JOB_OPTIONS },
+      { name: 'tourney', data: { name: options.name, config }, opts: TOURNEY_JOB_OPTIONS },
     );
     return { name: options.name, cron: options.cron, tz: options.tz, next: job ? new Date(job.timestamp + (job.opts.delay ?? 0)).toISOString() : undefined };
   });
@@ -62,13 +75,24 @@ export async function removeSchedule(url: string, name: string): Promise<boolean
   return withTourneyQueue(url, (queue) => queue.removeJobScheduler(name));
 }
 
-/** Runs a fired schedule's tourney; its games are queued on the same Redis. */
-export async function runScheduledTourney(job: Job<TourneyJobData>, options: { url: string; runsDir?: string; report: (message: string) => void }): Promise<{ runDir: string }> {
+/**
+ * Runs a fired schedule's tourney; its games are queued on the same Redis. When the worker drains
+ * (`signal`), the tourney stops after collecting what is finished and the job goes back to the
+ * queue: a worker on this machine resumes the same run directory.
+ */
+export async function runScheduledTourney(job: Job<TourneyJobData>, token: string | undefined, options: { url: string; runsDir?: string; report: (message: string) => void; signal?: AbortSignal }): Promise<{ runDir: string }> {
   const config = resolveConfig(job.data.config, { queue: options.url });
   const fired = new Date(job.timestamp + (job.opts.delay ?? 0)).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   const runDir = path.resolve(options.runsDir ?? config.out, `${job.data.name}-${fired}`);
   options.report(`scheduled tourney "${job.data.name}" started: ${runDir}`);
-  const summary = await runTourney({ config, runDir, schedule: job.data.name });
-  options.report(`scheduled tourney "${job.data.name}" finished: ${runDir}`);
-  return { runDir: summary.runDir };
+  try {
+    const summary = await runTourney({ config, runDir, schedule: job.data.name, signal: options.signal });
+    options.report(`scheduled tourney "${job.data.name}" finished: ${runDir}`);
+    return { runDir: summary.runDir };
+  } catch (err) {
+    if (!(err instanceof InterruptedError) || !token) throw err;
+    options.report(`scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} on this machine)`);
+    await job.moveToDelayed(Date.now() + 5_000, token);
+    throw new DelayedError();
+  }
 }

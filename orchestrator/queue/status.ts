@@ -28,7 +28,8 @@ export async function queueStatus(url: string): Promise<QueueStatus> {
       }
       for (const job of await queue.getJobs(['active'])) {
         const name = job.processedBy ?? '?';
-        const worker = workers.get(name) ?? { name, address: '', idleSeconds: 0, active: [] };
+        // A worker that died mid-game is no longer connected; its game is re-run once its lock expires.
+        const worker = workers.get(name) ?? { name, address: 'not connected (its games are re-run when their locks expire)', idleSeconds: 0, active: [] };
         worker.active.push(`${queue.name}/${job.id}`);
         workers.set(name, worker);
       }

@@ -44,9 +44,11 @@ export interface RunningWorker {
   name: string;
   /** Stop taking jobs, finish those in flight, stop bots. */
   drain(): Promise<void>;
-  /** Stop now: jobs in flight are left to stall and be re-run elsewhere. */
+  /** Stop without waiting for games in flight (they stall and are re-run elsewhere). */
   kill(): Promise<void>;
   readonly played: number;
+  /** Bots started so far. */
+  botsStarted(): Promise<number>;
 }
 
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<RunningWorker> {
@@ -63,12 +65,14 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const bots = new WarmBots({ sandbox, logDir: path.join(options.workDir, 'bot-logs'), maxBots: options.maxBots ?? 8 * options.concurrency });
   const slots = new CpuSlots(options.concurrency);
   const lockDuration = options.lockDurationMs ?? 30_000;
+  // A drain stops scheduled tourneys too: they wait for games that a draining worker won't play.
+  const draining = new AbortController();
   let played = 0;
 
   const playMatch = async (job: Job<MatchJobData, MatchJobResult>): Promise<MatchJobResult> => {
     const { spec, strategies, startTimeoutMs } = job.data;
     const code = await localCode(strategies, (hash) => artifacts.fetch(hash, artifactDir));
-    const { fleet, keys } = await bots.acquire(spec.game, spec.variant, code, startTimeoutMs);
+    const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
     try {
       const replay = await playSpec(spec, { fleet, hosts: bots.hosts, slots, fleetId: (id) => keys[id]! });
       played++;
@@ -84,16 +88,19 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   matches.on('failed', (job, err) => job && report(`game ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`));
   const workers = [matches];
   if (options.tourneys ?? true) {
-    const tourneys = new Worker<TourneyJobData>(TOURNEY_QUEUE, (job) => runScheduledTourney(job, { url: options.url, runsDir: options.runsDir, report }), { ...common, concurrency: 1 });
+    const tourneys = new Worker<TourneyJobData>(TOURNEY_QUEUE, (job, token) => runScheduledTourney(job, token, { url: options.url, runsDir: options.runsDir, report, signal: draining.signal }), { ...common, concurrency: 1 });
     tourneys.on('error', () => {});
     tourneys.on('failed', (job, err) => job && report(`scheduled tourney ${job.id} failed: ${err.message}`));
     workers.push(tourneys as never);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
+  let startedAtClose = 0;
   const shutdown = async (force: boolean) => {
+    draining.abort();
     await Promise.allSettled(workers.map((w) => w.close(force)));
     watch.stop();
+    startedAtClose = await bots.started();
     await bots.close();
     await sandbox.close();
     connection.disconnect();
@@ -105,5 +112,6 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     get played() {
       return played;
     },
+    botsStarted: async () => Math.max(startedAtClose, await bots.started()),
   };
 }

@@ -1,6 +1,7 @@
 // `--reuse`: a game whose spec (seats, seed, rules, limits, policy), seated code (content hashes)
-// and sandbox kind equal a game of an earlier indexed run is not played again; its result and
-// replay are copied, marked with the run they came from.
+// and sandbox kind (the one the earlier game's bots really ran in) equal a game of an earlier
+// indexed run is not played again; its result and replay are copied, marked with the run they
+// came from. Games that a crash, timeout or stand-in decided are always played again.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { contentId } from '../../games/core/rng.ts';
@@ -20,24 +21,34 @@ export function reuseKey(spec: MatchSpec, code: (strategyId: string) => string |
   return contentId({ spec, seats, sandbox }, 32);
 }
 
+/**
+ * Only games that say something about the code: none whose bot crashed, timed out, never joined
+ * or was played by a stand-in, since those can come from the machine (load, a bot that gave up
+ * after restarts) rather than from the strategy.
+ */
+function reusable(result: MatchResult): boolean {
+  if (result.standIns?.length) return false;
+  return result.seatStats.every((s) => !s.errors.crash && !s.errors.timeout && !s.errors.join_failed);
+}
+
 export class ReuseCache {
   private constructor(private readonly found: Map<string, { runDir: string; result: MatchResult }>, readonly runs: number) {}
 
-  /** Loads every run indexed beside `runDir` (except itself) that ran on the same sandbox kind. */
-  static async open(runDir: string, sandbox: string): Promise<ReuseCache> {
+  /** Loads the results of every run indexed beside `runDir` (except itself) that can be reused. */
+  static async open(runDir: string): Promise<ReuseCache> {
     const found = new Map<string, { runDir: string; result: MatchResult }>();
     const entries = (await readIndexFile(path.join(path.dirname(runDir), INDEX_FILE))).filter((e) => path.resolve(e.runDir) !== path.resolve(runDir));
     let runs = 0;
     for (const entry of entries) {
       const config = await readRunConfig(entry.runDir).catch(() => null);
-      if (!config || config.sandbox !== sandbox) continue;
+      if (!config) continue;
       const code = new Map<string, string>();
       for (const track of tracksOf(config)) for (const r of await strategiesOf(entry.runDir, trackName(track))) code.set(r.id, codeOf(r));
       const journal = await Journal.open(path.join(entry.runDir, 'journal.jsonl')).catch(() => null);
       if (!journal) continue;
       runs++;
-      for (const result of journal.results()) {
-        const key = reuseKey(result.spec, (id) => code.get(id), sandbox);
+      for (const result of journal.results().filter(reusable)) {
+        const key = reuseKey(result.spec, (id) => code.get(id), result.sandbox ?? config.sandbox);
         if (key && !found.has(key)) found.set(key, { runDir: entry.runDir, result });
       }
     }

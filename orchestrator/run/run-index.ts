@@ -31,14 +31,13 @@ export function indexEntry(summary: TourneySummary, extra: { schedule?: string; 
 }
 
 /**
- * Appends a finished run to the index beside its directory (replacing an older line for the same
- * run) and, for a queued run, to the queue's list; a queue that is down only costs that entry.
+ * Appends a finished run to the index beside its directory and, for a queued run, to the queue's
+ * list; a queue that is down only costs that entry. One short append per run, so runs finishing
+ * at once do not lose each other's lines; a run indexed again (resumed) is read as its last line.
  */
 export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise<void> {
-  const file = path.join(path.dirname(entry.runDir), INDEX_FILE);
-  const others = (await readIndexFile(file)).filter((e) => e.runDir !== entry.runDir);
-  await fs.writeFile(`${file}.tmp`, [...others, entry].map((e) => `${JSON.stringify(e)}\n`).join(''));
-  await fs.rename(`${file}.tmp`, file);
+  // The leading newline ends a line torn by a kill, so this entry still parses (blank lines are skipped).
+  await fs.appendFile(path.join(path.dirname(entry.runDir), INDEX_FILE), `\n${JSON.stringify(entry)}\n`);
   if (!queueUrl) return;
   const redis = await connectQueue(queueUrl).catch(() => null);
   try {
@@ -48,6 +47,7 @@ export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise
   }
 }
 
+/** The index's runs, the last line per run directory. */
 export async function readIndexFile(file: string): Promise<RunIndexEntry[]> {
   let text: string;
   try {
@@ -56,16 +56,17 @@ export async function readIndexFile(file: string): Promise<RunIndexEntry[]> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  return text
-    .split('\n')
-    .filter((l) => l.trim())
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as RunIndexEntry];
-      } catch {
-        return []; // a torn line from a kill: that run is simply not indexed
-      }
-    });
+  const byRun = new Map<string, RunIndexEntry>();
+  for (const line of text.split('\n').filter((l) => l.trim())) {
+    try {
+      const entry = JSON.parse(line) as RunIndexEntry;
+      byRun.delete(entry.runDir); // keep the order of the latest line
+      byRun.set(entry.runDir, entry);
+    } catch {
+      // a torn line from a kill: that run is simply not indexed
+    }
+  }
+  return [...byRun.values()];
 }
 
 /** Runs indexed in Redis (queued runs from every machine), the latest entry per run. */

@@ -85,9 +85,8 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   const tracks = tracksOf(config);
   const fleets = new Map<string, BotFleet>();
   const history = new Map<string, StrategyRecord[][]>(); // track → records per round (index round−1)
-  const reuse = config.reuse ? await ReuseCache.open(runDir, config.sandbox) : null;
+  const reuse = config.reuse ? await ReuseCache.open(runDir) : null;
   if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
-  let reused = 0;
   const checkSignal = () => {
     if (signal?.aborted) throw new InterruptedError(runDir);
   };
@@ -148,7 +147,6 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
             if (!result) played.push(spec);
             else {
               await journal.append(result);
-              reused++;
               progress?.tick(++done, specs.length, `round ${round} ${name}`);
             }
           }
@@ -159,7 +157,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
           await executeQueued(pending, {
             url: config.queue,
             run: await runIdentity(runDir),
-            strategies: new Map(rounds.flat().map((r) => [r.id, r.status === 'failed' ? { forfeit: `failed build: ${r.failure}` } : { dir: r.dir, hash: r.hash }])),
+            strategies: new Map(rounds.flat().map((r) => [r.id, r.status === 'failed' ? { forfeit: `failed build: ${r.failure}` } : { dir: r.dir }])),
             startTimeoutMs: config.startTimeoutMs,
             onReplay,
             signal,
@@ -211,6 +209,8 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   }
   progress?.phase('computing W, metrics with bootstrap intervals, and reports');
   const summary = await summarizeRun(runDir);
+  // From the journal, so a resumed run counts the games reused before it was interrupted too.
+  const reused = journal.results().filter((r) => r.reusedFrom).length;
   await indexRun(indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), config.queue);
   return summary;
 }
