@@ -83,7 +83,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     killProcessesIn(path.join(w.workDir, 'artifacts'));
   };
   const stopWorkers = async () => {
-    for (const w of [...workers]) await stopWorker(w);
+    await Promise.all([...workers].map(stopWorker));
   };
   /** A worker on the test's Redis, started unless one is running. */
   const ensureWorker = async (name: string) => {
@@ -101,7 +101,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   afterAll(async () => {
     await stopWorkers();
     await redis?.stop();
-  });
+  }, 60_000);
 
   it('2 worker processes finish a tourney with the same W as the in-process executor; queue status names them', async () => {
     // Deterministic bots: the offline agents' bots stop searching at a wall-clock budget, so under
