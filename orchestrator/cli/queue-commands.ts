@@ -20,9 +20,9 @@ export function registerQueueCommands(program: Command): void {
   program
     .command('worker')
     .description(
-      'Play queued games (from "catarena tourney --queue …") with this machine\'s sandbox, keeping bots warm\n' +
-        'across games, and run scheduled tourneys. Strategy code arrives through Redis (content-addressed).\n' +
-        'SIGTERM or Ctrl-C: finish the games in flight, then exit; a second signal quits at once (its games\n' +
+      'Play queued games (from "catarena tourney --queue …") with this machine\'s sandbox, keeping bots warm ' +
+        'across games, and run scheduled tourneys. Strategy code arrives through Redis (content-addressed). ' +
+        'SIGTERM or Ctrl-C: finish the games in flight, then exit; a second signal quits at once (its games ' +
         'are re-run by another worker once their lock expires).',
     )
     .addOption(queueOption(true))
@@ -81,7 +81,7 @@ export function registerQueueCommands(program: Command): void {
   program
     .command('schedule')
     .description(
-      'Register a recurring tourney (a BullMQ job scheduler): at each cron time a worker runs the config\'s\n' +
+      'Register a recurring tourney (a BullMQ job scheduler): at each cron time a worker runs the config\'s ' +
         'tourney with its games on the queue. The same --name again replaces it. Needs a running worker.',
     )
     .addOption(queueOption(true))

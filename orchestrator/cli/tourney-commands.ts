@@ -74,9 +74,9 @@ export function registerTourneyCommands(program: Command): void {
   program
     .command('tourney')
     .description(
-      'Run the iterative tournament: each round every agent develops a bot per game and rule set,\n' +
-        'bots play the round field and all earlier bots, and the next round sees the previous round only.\n' +
-        'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on gomoku,\n' +
+      'Run the iterative tournament: each round every agent develops a bot per game and rule set, ' +
+        'bots play the round field and all earlier bots, and the next round sees the previous round only. ' +
+        'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on gomoku, ' +
         'standard and variant rules. Settings: defaults < --preset < --config file < flags.',
     )
     .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
@@ -137,8 +137,8 @@ export function registerTourneyCommands(program: Command): void {
   program
     .command('resume')
     .description(
-      'Continue a killed or interrupted tourney from its run directory: developed strategies and finished\n' +
-        'games (the journal) are kept, nothing is played twice. A queued run re-attaches to its queue and\n' +
+      'Continue a killed or interrupted tourney from its run directory: developed strategies and finished ' +
+        'games (the journal) are kept, nothing is played twice. A queued run re-attaches to its queue and ' +
         'collects games workers finished meanwhile.',
     )
     .argument('<run-dir>', 'the tourney run directory')
