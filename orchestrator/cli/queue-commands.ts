@@ -88,7 +88,7 @@ export function registerQueueCommands(program: Command): void {
     .option('--cron <pattern>', 'cron pattern, e.g. "0 2 * * *" (02:00 every day)')
     .option('--config <file>', 'tourney config (YAML or JSON, as for "tourney --config")')
     .option('--name <name>', 'scheduler name, also the run directories\' prefix', 'nightly')
-    .option('--tz <zone>', 'time zone of the cron pattern, e.g. Europe/Berlin (default: the worker\'s)')
+    .option('--tz <zone>', 'time zone of the cron pattern, e.g. Europe/Berlin (default: local time)')
     .option('--reuse', 'reuse results of games whose code and settings did not change since an earlier run')
     .option('--list', 'list registered schedules')
     .option('--remove <name>', 'remove a schedule')

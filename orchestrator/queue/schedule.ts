@@ -56,12 +56,13 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
   resolveConfig(options.config, { queue: options.url });
   const config = withAbsolutePaths(options.config);
   return withTourneyQueue(options.url, async (queue) => {
-    const job = await queue.upsertJobScheduler(
-      options.name,
-      { pattern: options.cron, tz: options.tz },
-      { name: 'tourney', data: { name: options.name, config }, opts: TOURNEY_JOB_OPTIONS },
-    );
-    return { name: options.name, cron: options.cron, tz: options.tz, next: job ? new Date(job.timestamp + (job.opts.delay ?? 0)).toISOString() : undefined };
+    await queue
+      .upsertJobScheduler(options.name, { pattern: options.cron, tz: options.tz }, { name: 'tourney', data: { name: options.name, config }, opts: TOURNEY_JOB_OPTIONS })
+      .catch((err: Error) => {
+        throw new Error(`--cron "${options.cron}"${options.tz ? ` --tz ${options.tz}` : ''}: ${err.message} (fields: minute hour day-of-month month day-of-week, optionally seconds first)`);
+      });
+    const scheduler = await queue.getJobScheduler(options.name);
+    return { name: options.name, cron: options.cron, tz: options.tz, next: scheduler?.next ? new Date(scheduler.next).toISOString() : undefined };
   });
 }
 
