@@ -155,6 +155,35 @@ export function isProcessGone(pid: number): boolean {
   }
 }
 
+/**
+ * Kills every live process whose working directory is inside `dir` (never this process or its
+ * ancestors) and returns their pids: bots a SIGKILLed worker left running in its artifact cache,
+ * which hold ports and cores until someone stops them. Linux (/proc) only.
+ */
+export function killProcessesIn(dir: string): number[] {
+  let root: string;
+  try {
+    root = fs.realpathSync(dir);
+  } catch {
+    return [];
+  }
+  const procs = liveProcesses();
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const mine = new Set<number>();
+  for (let p = byPid.get(process.pid); p && !mine.has(p.pid); p = byPid.get(p.ppid)) mine.add(p.pid);
+  const killed: number[] = [];
+  for (const p of procs) {
+    if (mine.has(p.pid) || !cwdInside(p.pid, root)) continue;
+    try {
+      process.kill(p.pid, 'SIGKILL');
+      killed.push(p.pid);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return killed;
+}
+
 function hasMarker(pid: number, marker: string): boolean {
   try {
     return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${MARKER_VAR}=${marker}`);

@@ -14,7 +14,7 @@ import { executeQueued, MatchJobFailedError, type QueuedStrategy } from '../orch
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../orchestrator/queue/connection.ts';
 import { ArtifactStore, artifactKey } from '../orchestrator/queue/artifacts.ts';
 import { hashDir } from '../orchestrator/tourney/strategy-store.ts';
-import { killProcessesIn } from '../sandbox/strays.ts';
+import { killProcessesIn } from '../sandbox/process.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { BUILTIN, dockerReady, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
