@@ -2,19 +2,15 @@
 // executor on the same specs, and the queue's overhead per game. Bots are warm in every case: the
 // in-process fleet starts them before the clock, and workers get an untimed warm-up batch first.
 // Needs redis-server (npm run setup); it is started here on a free loopback port.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Queue } from 'bullmq';
 import { executeQueued, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
-import { connectQueue, MATCH_QUEUE, PREFIX } from '../orchestrator/queue/connection.ts';
+import { MATCH_QUEUE, withQueues } from '../orchestrator/queue/connection.ts';
 import { roundRobin } from '../orchestrator/formats/round-robin.ts';
 import { DEFAULT_LIMITS, type MatchSpec } from '../orchestrator/match/types.ts';
 import { startRedis } from '../tests/helpers/redis.ts';
+import { spawnWorker, stopWorkerProcess, type WorkerProcess } from '../tests/helpers/worker-process.ts';
 import { playWarm } from './warm-fleet.ts';
 
-const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
 const BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/random');
 
 function specs(seed: number, reps: number): MatchSpec[] {
@@ -23,25 +19,9 @@ function specs(seed: number, reps: number): MatchSpec[] {
 }
 
 async function startWorkers(url: string, count: number): Promise<{ stop: () => Promise<void> }> {
-  const procs: ChildProcess[] = [];
-  for (let i = 0; i < count; i++) {
-    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-worker-'));
-    const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--concurrency', '1', '--work-dir', workDir, '--name', `bench-${i + 1}`, '--no-tourneys'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      proc.stderr!.on('data', (c) => {
-        out += c;
-        if (out.includes('ready on')) resolve();
-      });
-      proc.once('exit', () => reject(new Error(`worker exited:\n${out}`)));
-    });
-    procs.push(proc);
-  }
-  return {
-    stop: async () => {
-      await Promise.all(procs.map((p) => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM')))));
-    },
-  };
+  const workers: WorkerProcess[] = [];
+  for (let i = 0; i < count; i++) workers.push(await spawnWorker(url, `bench-${i + 1}`, ['--concurrency', '1', '--no-tourneys']));
+  return { stop: async () => void (await Promise.all(workers.map((w) => stopWorkerProcess(w)))) };
 }
 
 export async function benchQueue(reps = 10): Promise<Record<string, unknown>> {
@@ -93,18 +73,13 @@ export async function benchQueue(reps = 10): Promise<Record<string, unknown>> {
  * the worker's next start (the queue's hand-over), and the delay until the coordinator has it.
  */
 async function perGameCosts(url: string, run: string, collected: Map<string, number>) {
-  const connection = await connectQueue(url);
-  const queue = new Queue(MATCH_QUEUE, { connection, prefix: PREFIX });
-  try {
-    const jobs = (await queue.getJobs(['completed'], 0, -1)).filter((j) => j.id!.startsWith(`${run}.`)).sort((a, b) => a.processedOn! - b.processedOn!);
+  return withQueues(url, [MATCH_QUEUE], async ([queue]) => {
+    const jobs = (await queue!.getJobs(['completed'], 0, -1)).filter((j) => j.id!.startsWith(`${run}.`)).sort((a, b) => a.processedOn! - b.processedOn!);
     const wrap = jobs.map((j) => j.finishedOn! - j.processedOn! - (j.returnvalue as { result: { durationMs: number } }).result.durationMs);
     const handOver = jobs.slice(1).map((j, i) => j.processedOn! - jobs[i]!.finishedOn!);
     const collect = jobs.map((j) => collected.get((j.returnvalue as { result: { id: string } }).result.id)! - j.finishedOn!);
     return { 'worker wrapping (job time minus game time)': stats(wrap), 'hand-over to the next game on the worker': stats(handOver), 'result reaching the coordinator after the job finished': stats(collect) };
-  } finally {
-    await queue.close();
-    connection.disconnect();
-  }
+  });
 }
 
 function stats(values: number[]): { mean: number; p95: number } {

@@ -1,7 +1,7 @@
 // Games on BullMQ workers against a real redis-server: two `catarena worker` processes give the
 // same W as the in-process executor; a worker SIGKILLed mid-game, a coordinator SIGKILLed and
 // resumed, and Redis restarted mid-run all end with the same W, every game counted once.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { hashDir } from '../orchestrator/tourney/strategy-store.ts';
 import { killProcessesIn } from '../sandbox/process.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { BUILTIN, dockerReady, misbehavingBot, tempDir } from './helpers/bots.ts';
+import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './helpers/worker-process.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
@@ -42,15 +43,6 @@ function slowHeuristic(name: string, delayMs: number, params: Record<string, unk
   return dir;
 }
 
-interface WorkerProcess {
-  proc: ChildProcess;
-  name: string;
-  url: string;
-  workDir: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 // In CI a missing redis-server fails (startRedis says how to install it) instead of skipping.
 describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ workers (real redis-server)', () => {
   let redis: TestRedis;
@@ -58,29 +50,13 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
 
   /** A `catarena worker` process; it runs scheduled tourneys only when asked (no test's leftovers). */
   const startWorker = async (name: string, extra: string[] = [], url = redis.url, tourneys = false): Promise<WorkerProcess> => {
-    const workDir = tempDir(`catarena-worker-${name}-`);
-    const args = ['worker', '--queue', url, '--concurrency', '2', '--work-dir', workDir, '--name', name, '--lock-ms', '5000', ...(tourneys ? [] : ['--no-tourneys']), ...extra];
-    const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    proc.stdout!.on('data', (c) => (output += c));
-    proc.stderr!.on('data', (c) => (output += c));
-    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-    const worker = { proc, name, url, workDir, output: () => output, exited };
+    const worker = await spawnWorker(url, name, ['--concurrency', '2', '--lock-ms', '5000', ...(tourneys ? [] : ['--no-tourneys']), ...extra]);
     workers.push(worker);
-    await waitFor(async () => output.includes('ready on'), `worker ${name}`, 20_000).catch((err) => {
-      throw new Error(`${err.message}:\n${output}`);
-    });
     return worker;
   };
   const stopWorker = async (w: WorkerProcess) => {
     workers.splice(workers.indexOf(w), 1);
-    if (w.proc.exitCode === null) {
-      w.proc.kill('SIGTERM');
-      const drained = await Promise.race([w.exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 20_000))]);
-      if (!drained) w.proc.kill('SIGKILL');
-      await w.exited;
-    }
-    killProcessesIn(path.join(w.workDir, 'artifacts'));
+    await stopWorkerProcess(w);
   };
   const stopWorkers = async () => {
     await Promise.all([...workers].map(stopWorker));

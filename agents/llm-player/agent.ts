@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyTree } from '../workspace.ts';
 import { linesOfCode } from '../lines-of-code.ts';
+import { pathExists } from '../../orchestrator/tourney/strategy-store.ts';
 import type { Agent, DevelopResult, Workspace } from '../types.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -78,7 +79,7 @@ export class LlmPlayerAgent implements Agent {
     if (ws.game === 'chess') {
       // The workspace's sample bot carries the same copy of the engine's generator.
       const sample = path.join(ws.envDir, 'AI_example', 'chess-core.mjs');
-      const source = (await exists(sample)) ? sample : path.join(GAMES_DIR, 'chess', 'bots', 'random', 'chess-core.mjs');
+      const source = (await pathExists(sample)) ? sample : path.join(GAMES_DIR, 'chess', 'bots', 'random', 'chess-core.mjs');
       await fs.copyFile(source, path.join(out, 'chess-core.mjs'));
     }
     const game: Record<string, unknown> = { game: ws.game, variant: ws.variant, provider: this.provider, model: this.model, moveTimeoutMs: ws.moveTimeoutMs };
@@ -106,19 +107,12 @@ export class LlmPlayerAgent implements Agent {
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** The rule set's rules (a variant that says "as in rules_standard.md" gets those first), then the protocol. */
 async function rulesText(ws: Workspace): Promise<string> {
   const read = async (name: string): Promise<string> => {
     for (const dir of [ws.envDir, path.join(GAMES_DIR, ws.game, 'env')]) {
       const file = path.join(dir, name);
-      if (await exists(file)) return (await fs.readFile(file, 'utf8')).trim();
+      if (await pathExists(file)) return (await fs.readFile(file, 'utf8')).trim();
     }
     return '';
   };

@@ -7,7 +7,7 @@ import { formatQueueStatus, queueStatus } from '../queue/status.ts';
 import { listSchedules, removeSchedule, scheduleTourney } from '../queue/schedule.ts';
 import { formatHistory, historyRows } from '../run/history.ts';
 import { INDEX_FILE, readIndexFile, readIndexRedis } from '../run/run-index.ts';
-import { connectQueue } from '../queue/connection.ts';
+import { withRedis } from '../queue/connection.ts';
 import { defaultConcurrency, intOption } from './options.ts';
 
 const queueOption = (required: boolean) => {
@@ -117,11 +117,7 @@ export function registerQueueCommands(program: Command): void {
     .option('--agent <id>', 'only this agent')
     .option('--json', 'print as JSON')
     .action(async (flags: { out: string; queue?: string; agent?: string; json?: boolean }) => {
-      let entries;
-      if (flags.queue) {
-        const redis = await connectQueue(flags.queue);
-        entries = await readIndexRedis(redis).finally(() => redis.disconnect());
-      } else entries = await readIndexFile(path.resolve(flags.out, INDEX_FILE));
+      const entries = flags.queue ? await withRedis(flags.queue, readIndexRedis) : await readIndexFile(path.resolve(flags.out, INDEX_FILE));
       const rows = historyRows(entries, flags.agent);
       process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : formatHistory(rows)}\n`);
     });

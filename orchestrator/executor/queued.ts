@@ -7,7 +7,7 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { MatchResult, MatchSpec, Replay } from '../match/types.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
-import { connectQueue, MATCH_QUEUE, PREFIX, QueueUnavailableError, bullConnection, RedisWatch } from '../queue/connection.ts';
+import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch } from '../queue/connection.ts';
 import { MATCH_JOB_OPTIONS, matchJobId, type MatchJobData, type MatchJobResult, type StrategyCode } from '../queue/jobs.ts';
 
 /** A strategy as the coordinator knows it: its folder, or why it forfeits. */
@@ -86,7 +86,8 @@ export async function executeQueued(specs: MatchSpec[], options: QueuedExecutorO
         // Redis lost it (restarted without persistence, or flushed): queue it again.
         report(`game ${jobId} is no longer in Redis; queueing it again`);
         uploads.clear(); // Redis may have lost the code too
-        await queue.add('match', ...(await jobFor(pending.get(jobId)!).then((j) => [j.data, j.opts] as const)));
+        const again = await jobFor(pending.get(jobId)!);
+        await queue.add(again.name, again.data, again.opts);
         return;
       }
       const state = await job.getState();
@@ -157,4 +158,3 @@ async function closeAll(connection: Redis, closables: Array<{ close(): Promise<v
   connection.disconnect();
 }
 
-export { QueueUnavailableError };

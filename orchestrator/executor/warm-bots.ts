@@ -5,7 +5,6 @@ import { adapterFor } from '../../games/registry.ts';
 import { contentId } from '../../games/core/rng.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { GameServerPool } from '../host/game-servers.ts';
-import type { StrategyCode } from '../queue/jobs.ts';
 import { BotFleet } from './bot-fleet.ts';
 
 export interface WarmBotsOptions {
@@ -66,11 +65,6 @@ export class WarmBots {
     await Promise.all(evicted.map(([, kept]) => kept.fleet.evict(kept.key)));
   }
 
-  /** How many strategies have a bot kept (running, or known not to start). */
-  get size(): number {
-    return this.kept.size;
-  }
-
   /** Bots started so far (a warm worker starts each strategy's bot once per run). */
   async started(): Promise<number> {
     const fleets = await Promise.allSettled(this.fleets.values());
@@ -101,11 +95,4 @@ export class WarmBots {
     }
     return fleet;
   }
-}
-
-/** Reads a job's code map into what `acquire` takes, fetching artifacts as needed. */
-export async function localCode(strategies: Record<string, StrategyCode>, fetch: (hash: string) => Promise<string>): Promise<Record<string, { dir: string } | { forfeit: string }>> {
-  const out: Record<string, { dir: string } | { forfeit: string }> = {};
-  for (const [id, code] of Object.entries(strategies)) out[id] = 'hash' in code ? { dir: await fetch(code.hash) } : { forfeit: code.forfeit };
-  return out;
 }

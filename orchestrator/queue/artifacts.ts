@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { Redis } from 'ioredis';
-import { hashDir, listFiles } from '../tourney/strategy-store.ts';
+import { hashDir, listFiles, pathExists } from '../tourney/strategy-store.ts';
 import { PREFIX } from './connection.ts';
 
 const gzipAsync = promisify(gzip);
@@ -60,10 +60,6 @@ export class ArtifactStore {
     return id;
   }
 
-  async has(hash: string): Promise<boolean> {
-    return (await this.redis.exists(artifactKey(hash))) === 1;
-  }
-
   /**
    * The local folder holding the artifact, unpacked into `cacheDir/<hash>` on first use and
    * checked against its hash; throws when Redis does not have it (an infrastructure failure).
@@ -71,7 +67,7 @@ export class ArtifactStore {
   async fetch(hash: string, cacheDir: string): Promise<string> {
     if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`artifact id ${JSON.stringify(hash).slice(0, 80)} is not a sha256 hex digest`);
     const dir = path.join(cacheDir, hash);
-    if (await exists(dir)) return dir;
+    if (await pathExists(dir)) return dir;
     const packed = await this.redis.getBuffer(artifactKey(hash));
     if (!packed) throw new Error(`artifact ${hash.slice(0, 12)} is not in Redis (expired, or Redis lost its data); the coordinator uploads it again when it re-queues the match`);
     const { files, links = [] } = JSON.parse((await gunzipAsync(packed)).toString('utf8')) as Packed;
@@ -101,17 +97,10 @@ export class ArtifactStore {
     // Another job of this worker may have unpacked it meanwhile: the first rename wins.
     await fs.rename(tmp, dir).catch(async (err: NodeJS.ErrnoException) => {
       await fs.rm(tmp, { recursive: true, force: true });
-      if (!(await exists(dir))) throw err;
+      if (!(await pathExists(dir))) throw err;
     });
     return dir;
   }
-}
-
-async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** Symbolic links under `dir` whose targets stay inside it (others would not exist on a worker). */

@@ -1,7 +1,7 @@
 // The Redis connection behind the queue: one URL (`--queue redis://host:6379[/db]`), a probe that
 // fails fast with an error that says what to do, and a watch that reports Redis going away and
 // coming back instead of hanging silently.
-import type { ConnectionOptions } from 'bullmq';
+import { Queue, type ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
 /** BullMQ key prefix and queue names; every catarena key in Redis starts with `catarena:`. */
@@ -81,6 +81,28 @@ export async function connectQueue(url: string, options: { timeoutMs?: number; w
     probe.disconnect();
   }
   return redisClient(url);
+}
+
+/** Short-lived work on Redis (status, schedules, the run index): connect, work, disconnect. */
+export async function withRedis<T>(url: string, work: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = await connectQueue(url);
+  try {
+    return await work(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The same with BullMQ queues on that connection, closed before it is. */
+export function withQueues<T, Data = unknown>(url: string, names: string[], work: (queues: Array<Queue<Data>>) => Promise<T>): Promise<T> {
+  return withRedis(url, async (connection) => {
+    const queues = names.map((name) => new Queue<Data>(name, { connection, prefix: PREFIX }));
+    try {
+      return await work(queues);
+    } finally {
+      await Promise.all(queues.map((q) => q.close()));
+    }
+  });
 }
 
 export interface RedisWatchOptions {

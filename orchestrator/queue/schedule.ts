@@ -3,10 +3,10 @@
 // directory is named after the scheduler and the firing time, so a tourney job that is re-run
 // (its worker died) resumes the same run directory instead of starting another.
 import path from 'node:path';
-import { DelayedError, Queue, type Job } from 'bullmq';
+import { DelayedError, type Job, type Queue } from 'bullmq';
 import { resolveConfig, type TourneyConfigInput } from '../tourney/config.ts';
 import { InterruptedError, runTourney } from '../tourney/tourney.ts';
-import { connectQueue, PREFIX, TOURNEY_QUEUE } from './connection.ts';
+import { TOURNEY_QUEUE, withQueues } from './connection.ts';
 import { TOURNEY_JOB_OPTIONS, type TourneyJobData } from './jobs.ts';
 
 export interface ScheduleOptions {
@@ -26,16 +26,8 @@ export interface ScheduleInfo {
   next?: string;
 }
 
-async function withTourneyQueue<T>(url: string, work: (queue: Queue<TourneyJobData>) => Promise<T>): Promise<T> {
-  const connection = await connectQueue(url);
-  const queue = new Queue<TourneyJobData>(TOURNEY_QUEUE, { connection, prefix: PREFIX });
-  try {
-    return await work(queue);
-  } finally {
-    await queue.close();
-    connection.disconnect();
-  }
-}
+const withTourneyQueue = <T>(url: string, work: (queue: Queue<TourneyJobData>) => Promise<T>) =>
+  withQueues<T, TourneyJobData>(url, [TOURNEY_QUEUE], ([queue]) => work(queue!));
 
 /**
  * Relative paths in a config (`out`, `dir:` agents) mean "from where schedule was run", not from

@@ -1,7 +1,6 @@
 // `catarena queue status`: job counts per queue, the workers connected (with the games each is
 // playing now), recent failures with their reasons, and the registered schedules.
-import { Queue } from 'bullmq';
-import { connectQueue, MATCH_QUEUE, PREFIX, TOURNEY_QUEUE } from './connection.ts';
+import { MATCH_QUEUE, TOURNEY_QUEUE, withQueues } from './connection.ts';
 
 export interface QueueStatus {
   url: string;
@@ -12,9 +11,7 @@ export interface QueueStatus {
 }
 
 export async function queueStatus(url: string): Promise<QueueStatus> {
-  const connection = await connectQueue(url);
-  const queues = [MATCH_QUEUE, TOURNEY_QUEUE].map((name) => new Queue(name, { connection, prefix: PREFIX }));
-  try {
+  return withQueues(url, [MATCH_QUEUE, TOURNEY_QUEUE], async (queues) => {
     const status: QueueStatus = { url, queues: [], workers: [], failures: [], schedules: [] };
     const workers = new Map<string, QueueStatus['workers'][number]>();
     for (const queue of queues) {
@@ -40,10 +37,7 @@ export async function queueStatus(url: string): Promise<QueueStatus> {
     status.workers = [...workers.values()].sort((a, b) => a.name.localeCompare(b.name));
     status.schedules = (await queues[1]!.getJobSchedulers()).map((s) => ({ name: s.key, cron: s.pattern ?? undefined, next: s.next ? new Date(s.next).toISOString() : undefined }));
     return status;
-  } finally {
-    await Promise.all(queues.map((q) => q.close()));
-    connection.disconnect();
-  }
+  });
 }
 
 export function formatQueueStatus(status: QueueStatus): string {

@@ -13,7 +13,7 @@ import { killProcessesIn } from '../../sandbox/process.ts';
 import type { DockerSandboxOptions } from '../../sandbox/docker.ts';
 import { CpuSlots } from '../match/cpu-slots.ts';
 import { playSpec } from '../executor/local.ts';
-import { localCode, WarmBots } from '../executor/warm-bots.ts';
+import { WarmBots } from '../executor/warm-bots.ts';
 import { ArtifactStore } from './artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from './connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from './jobs.ts';
@@ -71,7 +71,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
 
   const playMatch = async (job: Job<MatchJobData, MatchJobResult>): Promise<MatchJobResult> => {
     const { spec, strategies, startTimeoutMs } = job.data;
-    const code = await localCode(strategies, (hash) => artifacts.fetch(hash, artifactDir));
+    const code: Record<string, { dir: string } | { forfeit: string }> = {};
+    for (const [id, c] of Object.entries(strategies)) code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
     const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
     try {
       const replay = await playSpec(spec, { fleet, hosts: bots.hosts, slots, fleetId: (id) => keys[id]! });
@@ -95,12 +96,10 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-  let startedAtClose = 0;
   const shutdown = async (force: boolean) => {
     draining.abort();
     await Promise.allSettled(workers.map((w) => w.close(force)));
     watch.stop();
-    startedAtClose = await bots.started();
     await bots.close();
     await sandbox.close();
     connection.disconnect();
@@ -112,6 +111,6 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     get played() {
       return played;
     },
-    botsStarted: async () => Math.max(startedAtClose, await bots.started()),
+    botsStarted: () => bots.started(), // fleets keep counting after close
   };
 }

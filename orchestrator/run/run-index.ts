@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { connectQueue, PREFIX } from '../queue/connection.ts';
+import { PREFIX, QueueUnavailableError, withRedis } from '../queue/connection.ts';
 import type { TourneySummary } from '../tourney/types.ts';
 
 export const INDEX_FILE = 'index.jsonl';
@@ -39,12 +39,9 @@ export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise
   // The leading newline ends a line torn by a kill, so this entry still parses (blank lines are skipped).
   await fs.appendFile(path.join(path.dirname(entry.runDir), INDEX_FILE), `\n${JSON.stringify(entry)}\n`);
   if (!queueUrl) return;
-  const redis = await connectQueue(queueUrl).catch(() => null);
-  try {
-    await redis?.rpush(RUNS_KEY, JSON.stringify(entry));
-  } finally {
-    redis?.disconnect();
-  }
+  await withRedis(queueUrl, (redis) => redis.rpush(RUNS_KEY, JSON.stringify(entry))).catch((err) => {
+    if (!(err instanceof QueueUnavailableError)) throw err;
+  });
 }
 
 /** The index's runs, the last line per run directory. */

@@ -16,6 +16,14 @@ export async function hashDir(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** Whether a file or folder exists (any error reading it counts as no). */
+export async function pathExists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
 export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];
   let entries;

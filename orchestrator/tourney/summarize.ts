@@ -14,7 +14,7 @@ import { costByAgent, errorRates, leaderboard } from '../../reports/summary.ts';
 import { createAgent } from '../../agents/registry.ts';
 import { Journal } from '../run/journal.ts';
 import { TourneyConfigSchema, variantsOf, type TourneyConfig } from './config.ts';
-import { loadRecord } from './strategy-store.ts';
+import { loadRecord, pathExists } from './strategy-store.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackSummary } from './types.ts';
 
 export async function readRunConfig(runDir: string): Promise<TourneyConfig> {
@@ -22,7 +22,7 @@ export async function readRunConfig(runDir: string): Promise<TourneyConfig> {
   try {
     text = await fs.readFile(path.join(runDir, 'config.json'), 'utf8');
   } catch {
-    const arena = await fs.access(path.join(runDir, 'journal.jsonl')).then(() => true, () => false);
+    const arena = await pathExists(path.join(runDir, 'journal.jsonl'));
     throw new Error(
       arena
         ? `${runDir} is a "catarena play" or "arena" run (a journal but no config.json); resume it by running the same command again with --run-dir ${runDir}`
