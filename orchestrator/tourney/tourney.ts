@@ -70,6 +70,9 @@ export function playSpecs(config: TourneyConfig, track: TrackId, rounds: Strateg
   return roundRobin({ ...common, entrants: rounds[round - 1]!.map((r) => r.id), opponents: rounds.slice(0, round - 1).flat().map((r) => r.id), reps });
 }
 
+/** Why a strategy plays as a forfeiting stand-in (it failed its build or validation), or undefined. */
+const forfeitOf = (r: StrategyRecord) => (r.status === 'failed' ? `failed build: ${r.failure}` : undefined);
+
 export const roundDir = (runDir: string, track: TrackId, round: number) => path.join(runDir, 'tracks', trackName(track), `round_${round}`);
 
 export async function runTourney(options: TourneyOptions): Promise<TourneySummary> {
@@ -157,7 +160,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
           await executeQueued(pending, {
             url: config.queue,
             run: await runIdentity(runDir),
-            strategies: new Map(rounds.flat().map((r) => [r.id, r.status === 'failed' ? { forfeit: `failed build: ${r.failure}` } : { dir: r.dir }])),
+            strategies: new Map(rounds.flat().map((r) => [r.id, forfeitOf(r) ? { forfeit: forfeitOf(r)! } : { dir: r.dir }])),
             startTimeoutMs: config.startTimeoutMs,
             onReplay,
             signal,
@@ -177,7 +180,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
             });
             fleets.set(name, fleet);
           }
-          fleet.add(records.map((r) => ({ id: r.id, dir: r.dir, forfeit: r.status === 'failed' ? `failed build: ${r.failure}` : undefined })));
+          fleet.add(records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r) })));
           await executeLocal(pending, { fleet, hosts, concurrency: config.concurrency, signal, onReplay });
         }
         progress?.done();
