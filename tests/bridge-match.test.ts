@@ -41,9 +41,10 @@ async function arena(bots: Array<{ id: string; dir: string }>, variant: string, 
 }
 
 /**
- * A node bot: `answer(body, h)` (JS source; h hashes a string to a uint32) answers /get_action,
- * `join(body)` → [status, body] answers /join_game. Each process logs its requests to
- * requests-<port>.jsonl (both partners' processes share the folder).
+ * A node bot: `answer(body, h)` (JS source; h hashes a string to a uint32) answers /get_action
+ * (an answer {status_code: N} is an HTTP N), `join(body, url, raw)` → [status, body] answers
+ * /join_game (with or without a query). Each process logs its requests to requests-<port>.jsonl
+ * (both partners' processes share the folder).
  */
 function scriptedBot(name: string, answer: string, join = '() => [200, { status: "joined" }]'): string {
   const code = `const fs = require('fs');
@@ -61,10 +62,11 @@ require('http').createServer((q, s) => {
     let body = null;
     try { body = JSON.parse(b); } catch {}
     fs.appendFileSync('requests-' + port + '.jsonl', JSON.stringify({ path: q.url, content_type: q.headers['content-type'], body }) + '\\n');
-    if (q.url === '/join_game') { const [status, out] = join(body); s.statusCode = status; return s.end(JSON.stringify(out)); }
+    if (q.url.split('?')[0] === '/join_game') { const [status, out] = join(body, q.url, b); s.statusCode = status; return s.end(JSON.stringify(out)); }
     if (q.url === '/leave_game') return s.end('{"status":"left"}');
     if (q.url !== '/get_action') { s.statusCode = 404; return s.end('{}'); }
     const out = await answer(body, h);
+    if (out && out.status_code) { s.statusCode = out.status_code; return s.end(JSON.stringify({ error: 'refused' })); }
     s.end(typeof out === 'string' ? out : JSON.stringify(out));
   });
 }).listen(port);
@@ -117,9 +119,9 @@ describe("CATArena's request bodies", () => {
     expect(joins).toHaveLength(8); // 2 seats × 4 rooms
     for (const j of joins) {
       expect(j.content_type).toBe('application/json');
-      expect(Object.keys(j.body).sort()).toEqual(['game_id', 'player_id', 'player_name']);
+      // Exactly CATArena's join body: no player_name (the magic example depends on it, below).
+      expect(Object.keys(j.body).sort()).toEqual(['game_id', 'player_id']);
       expect(j.body.game_id).toMatch(/^bridge_[0-9a-f]{8}$/);
-      expect(j.body.player_name).toBe('rec');
       expect([0, 1, 2, 3]).toContain(j.body.player_id);
     }
 
@@ -135,6 +137,11 @@ describe("CATArena's request bodies", () => {
       expect(gs.game_id).toBe(b.game_id);
       expect(gs.current_player_id).toBe(b.player_id);
       expect(b.legal_actions.length).toBeGreaterThan(0);
+      // CATArena's servers list hands and legal cards clubs to spades, 2 to A (card_id order).
+      const ids = (cards: string[]) => cards.map((c) => 13 * 'CDHS'.indexOf(c[1]!) + '23456789TJQKA'.indexOf(c[0]!));
+      const ascending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1]! < x);
+      expect(ascending(ids(b.legal_actions.filter((a: { card?: string }) => a.card).map((a: { card: string }) => a.card)))).toBe(true);
+      for (const p of gs.players) if (p.hand) expect(ascending(p.hand.map((c: { card_id: number }) => c.card_id))).toBe(true);
       expect(b.legal_actions.every((a: { type: string }) => a.type === (gs.phase === 'bidding' ? 'call' : 'play'))).toBe(true);
       const played = 52 - gs.players.reduce((s: number, p: { hand_size: number }) => s + p.hand_size, 0);
       const lead = gs.phase === 'playing' && played > 0;
@@ -197,6 +204,83 @@ describe.skipIf(!hasFlask())('a CATArena-shaped Flask bridge bot with a hard-cod
       }
     });
   }
+});
+
+/** The magic-bridge example's behaviour (tests/fixtures/bots/catarena_bridge_magic.py), started as it is: nohup, health check, exit. */
+function magicExampleBot(): string {
+  return botDir('magic_example', '#!/bin/bash\nPORT=${1:-50006}\nSCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\ncd "$SCRIPT_DIR"\nnohup python3 catarena_bridge_magic.py --port $PORT &\nsleep 2\nif curl -s http://localhost:$PORT/health > /dev/null 2>&1; then echo "started on $PORT"; else echo "failed to start"; exit 1; fi\n', {
+    'catarena_bridge_magic.py': fs.readFileSync(path.join(FIXTURES, 'catarena_bridge_magic.py'), 'utf8'),
+  });
+}
+
+describe.skipIf(!hasFlask())("CATArena's magic-bridge AI example (its exact request/response behaviour)", () => {
+  for (const variant of ['standard', 'variant']) {
+    it(`plays every board of a duplicate match: its join fails harmlessly as under CATArena, every turn is answered (${variant})`, async () => {
+      const dir = magicExampleBot();
+      const boards = 3;
+      const out = await arena([{ id: 'magic', dir }, { id: 'heuristic', dir: BUILTIN('heuristic', 'bridge') }], variant, { reps: boards, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
+      expect(out.results).toHaveLength(2 * boards);
+      for (const r of out.results) {
+        expect(r.termination, r.reason).toBe('normal');
+        const seats = r.spec.seats.flatMap((id, seat) => (id.startsWith('magic') ? [seat] : []));
+        for (const seat of seats) expect(r.seatStats[seat]!.errors).toEqual({ join_failed: 1 });
+      }
+      const requests = requestsOf(dir) as Array<Logged & { status: number }>;
+      const joins = requests.filter((q) => q.path === '/join_game');
+      expect(joins).toHaveLength(2 * 2 * boards);
+      for (const j of joins) expect(j.status).toBe(400);
+      const turns = requests.filter((q) => q.path === '/get_action');
+      expect(turns.length).toBeGreaterThan(2 * boards * 13);
+      for (const t of turns) expect(t.status).toBe(200);
+      if (variant === 'variant') expect(turns.some((t) => t.body.game_state.phase === 'exchanging')).toBe(true);
+    });
+  }
+});
+
+describe("CATArena's retries", () => {
+  it('a join refused with 400 "Missing …" is retried once with the fields in the query and a form body', async () => {
+    const join = `(body, url) => url.includes('player_name=') ? [200, { status: 'joined' }] : [400, { error: 'Missing player_name' }]`;
+    const dir = scriptedBot('form', RANDOM, join);
+    const out = await arena([{ id: 'form', dir }, { id: 'rnd', dir: scriptedBot('rnd', RANDOM) }], 'standard');
+    for (const r of out.results) {
+      expect(r.termination, r.reason).toBe('normal');
+      for (const stats of r.seatStats) expect(stats.errors.join_failed).toBeUndefined();
+    }
+    const joins = requestsOf(dir).filter((q) => q.path.startsWith('/join_game'));
+    expect(joins).toHaveLength(8); // 4 seats × 2 rooms, twice each
+    const retries = joins.filter((q) => q.path !== '/join_game');
+    expect(retries).toHaveLength(4);
+    for (const q of retries) {
+      expect(q.content_type).toBe('application/x-www-form-urlencoded');
+      const query = new URLSearchParams(q.path.split('?')[1]);
+      expect(query.get('game_id')).toMatch(/^bridge_[0-9a-f]{8}$/);
+      expect(query.get('player_name')).toBe('form');
+      expect(['0', '1', '2', '3']).toContain(query.get('player_id'));
+    }
+  });
+
+  it('a turn answered with an HTTP error is asked once more with {game_id, game_state}; the answer to that plays', async () => {
+    // Refuses the full body; answers the minimal one from the state alone (an older bot's habit).
+    const minimal = `(b) => {
+      if (b.legal_actions) return { status_code: 500 };
+      const gs = b.game_state;
+      if (gs.phase === 'bidding') return gs.bidding.calls.some((c) => c.call_type === 'bid') ? { call_type: 'pass' } : { action: { call_type: 'bid', level: 1, suit: 'C' } };
+      const hand = gs.players[gs.current_player_id].hand;
+      const led = gs.current_trick.length ? gs.current_trick[0][1][1] : null;
+      const card = hand.find((c) => c.suit === led) ?? hand[0];
+      return { card: card.rank + card.suit };
+    }`;
+    const dir = scriptedBot('old', minimal);
+    const out = await arena([{ id: 'old', dir }, { id: 'rnd', dir: scriptedBot('rnd', RANDOM) }], 'standard');
+    for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+    const replays = out.results.map((r) => JSON.parse(fs.readFileSync(path.join(out.runDir, 'replays', `${r.id}.json`), 'utf8')));
+    const oldMoves = replays.flatMap((rp, k) => rp.moves.filter((m: { seat: number }) => out.results[k]!.spec.seats[m.seat]!.startsWith('old')));
+    expect(oldMoves.length).toBeGreaterThan(13);
+    for (const m of oldMoves) expect(m.retriedAfter).toMatch(/^HTTP 500/);
+    const asks = requestsOf(dir).filter((q) => q.path === '/get_action');
+    expect(asks.filter((q) => !q.body.legal_actions).every((q) => Object.keys(q.body).sort().join() === 'game_id,game_state')).toBe(true);
+    expect(asks.filter((q) => !q.body.legal_actions)).toHaveLength(oldMoves.length);
+  });
 });
 
 describe.skipIf(!SANDBOX_KINDS.includes('docker' as never))('the Docker sandbox', () => {

@@ -51,7 +51,11 @@ describe('state body', () => {
     expect(ps.map((p) => p.position)).toEqual(['N', 'E', 'S', 'W']);
     expect(ps.map((p) => p.name)).toEqual(NAMES);
     expect(Object.keys(ps[2]!).sort()).toEqual(['distribution_points', 'hand', 'hand_size', 'hand_summary', 'high_card_points', 'is_dummy', 'name', 'player_id', 'position', 'total_points', 'tricks_won'].sort());
-    expect((ps[2]!.hand as P[]).map((c) => `${c.rank}${c.suit}`)).toEqual(s.hands[2]);
+    // The seat's cards, listed as CATArena's servers list a hand: clubs to spades, 2 to A (card_id order).
+    const shown = (ps[2]!.hand as P[]).map((c) => `${c.rank}${c.suit}`);
+    expect([...shown].sort()).toEqual([...s.hands[2]!].sort());
+    const ids = (ps[2]!.hand as Array<P & { card_id: number }>).map((c) => c.card_id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect((ps[2]!.hand as P[])[0]).toEqual({ suit: expect.any(String), rank: expect.any(String), card_id: expect.any(Number), value: expect.any(Number), suit_name: expect.any(String) });
     for (const seat of [0, 1, 3]) expect(Object.keys(ps[seat]!).sort()).toEqual(['hand_size', 'is_dummy', 'name', 'player_id', 'position', 'tricks_won']);
     expect('contract' in body).toBe(false); // variant only

@@ -154,6 +154,11 @@ export function compareForDisplay(a: Card, b: Card): number {
   return bySuit !== 0 ? bySuit : rankOf(b) - rankOf(a);
 }
 
+/** CATArena's order, in which its servers list a hand and the legal cards: clubs to spades, each 2 to A (card_id). */
+export function inCardIdOrder(cards: readonly Card[]): Card[] {
+  return cards.slice().sort((a, b) => cardId(a) - cardId(b));
+}
+
 export function sortHand(cards: readonly Card[]): Card[] {
   return cards.slice().sort(compareForDisplay);
 }

@@ -45,7 +45,7 @@
 import type { Outcome, Seat } from '../core/game.ts';
 import { createRng, type Rng } from '../core/rng.ts';
 import type { FailureKind, ForfeitPolicy, LiveGame, ParseResult, RouteReply, TurnContext, WireAdapter } from '../core/wire.ts';
-import { cardObject, highCardPoints, SEAT_LETTERS, SEAT_NAMES, SUIT_NAMES, SUITS, suitOf, type Card } from './cards.ts';
+import { cardId, cardObject, highCardPoints, inCardIdOrder, SEAT_LETTERS, SEAT_NAMES, SUIT_NAMES, SUITS, suitOf, type Card } from './cards.ts';
 import {
   boardFromDeal,
   bridge,
@@ -115,7 +115,7 @@ function playerObject(s: BridgeState, seat: Seat, names: readonly string[], hand
   const dp = distributionPoints(hand);
   return {
     ...base,
-    hand: hand.map(cardObject),
+    hand: inCardIdOrder(hand).map(cardObject),
     hand_summary: Object.fromEntries(SUITS.map((suit) => [suit, hand.filter((c) => suitOf(c) === suit).length])),
     high_card_points: hcp,
     distribution_points: dp,
@@ -232,6 +232,20 @@ export function historyBody(g: LiveGame<BridgeState>, phase?: string): Record<st
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * legal_actions as CATArena's servers list them: calls as the rules give them (pass, bids up,
+ * double, redouble), cards in the hand's card_id order (clubs to spades, 2 to A); bots that
+ * fall back to the first legal action or break ties by list order play as they do there.
+ */
+export function legalActionsBody(s: BridgeState, seat: Seat): Record<string, unknown>[] {
+  const actions = bridge.legalActions(s, seat);
+  const order = (a: BridgeAction) => (a.type === 'call' ? -1 : cardId(a.card as Card));
+  return actions
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => order(x.a) - order(y.a) || x.i - y.i)
+    .map(({ a }) => encodeAction(a));
+}
+
 /** An action in CATArena's shape (replays, legal_actions, history). */
 export function encodeAction(a: BridgeAction): Record<string, unknown> {
   if (a.type === 'call') {
@@ -271,6 +285,12 @@ export function parseAnswer(body: unknown, s: BridgeState): ParseResult<BridgeAc
   if (isObject(body.action)) return actionFor(s, body.action);
   if ('type' in body) return actionFor(s, body);
   return { ok: false, kind: 'malformed', message: 'answer has neither an "action" object nor a "type"' };
+}
+
+/** The answer to CATArena's minimal retry: any object, its "action" object if it has one. */
+export function parseRetryAnswer(body: unknown, s: BridgeState): ParseResult<BridgeAction> {
+  if (!isObject(body)) return { ok: false, kind: 'malformed', message: 'answer to the retry is not a JSON object' };
+  return actionFor(s, 'action' in body && isObject(body.action) ? body.action : body);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,7 +370,7 @@ function legalRoute(g: LiveGame<BridgeState>, query: URLSearchParams): RouteRepl
   if (raw === null) return bad('player_id is required');
   const seat = seatFrom(raw);
   if (seat === null) return bad('Invalid player_id');
-  const legal = waiting(g) ? [] : bridge.legalActions(g.state, seat).map(encodeAction);
+  const legal = waiting(g) ? [] : legalActionsBody(g.state, seat);
   return { status: 200, body: { game_id: g.id, player_id: seat, legal_actions: legal } };
 }
 
@@ -431,13 +451,18 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
   health: { kind: 'http', path: '/health', statuses: ['healthy', 'ok'] },
   duplicate: true,
 
-  // N, S, E, W, as CATArena's arena. CATArena sends no player_name; the magic AI example
-  // requires one, so we add it (other bots ignore it).
+  // N, S, E, W, as CATArena's arena, with exactly its body: no player_name (the magic AI example
+  // requires one, so its join fails there, harmlessly, and its turns then work; a join that
+  // succeeded would make it look up "north" among N/E/S/W and crash on every turn).
   joinOrder: [0, 2, 1, 3],
-  join: (_s, seat, ctx: TurnContext) => ({
-    path: '/join_game',
-    body: { game_id: ctx.gameId, player_id: seat, player_name: playerNames(ctx.seatIds)[seat] },
-  }),
+  join: (_s, seat, ctx: TurnContext) => ({ path: '/join_game', body: { game_id: ctx.gameId, player_id: seat } }),
+  // CATArena's compatibility retry for bots that read form or query fields: a 400 that says
+  // "Missing" is asked once more with the fields in the query and a form body.
+  retryJoin: (failure, _s, seat, ctx: TurnContext) => {
+    if (failure.status !== 400 || !failure.text?.includes('Missing')) return null;
+    const query = new URLSearchParams({ game_id: ctx.gameId, player_id: String(seat), player_name: playerNames(ctx.seatIds)[seat]! });
+    return { path: `/join_game?${query}`, body: { game_id: ctx.gameId, player_id: String(seat) }, form: true };
+  },
   turn: (s, seat, ctx: TurnContext) => ({
     path: '/get_action',
     body: {
@@ -445,12 +470,16 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
       player_id: seat,
       position: SEAT_NAMES[seat],
       game_state: stateBody(s, ctx.gameId, playerNames(ctx.seatIds), seat),
-      legal_actions: bridge.legalActions(s, seat).map(encodeAction),
+      legal_actions: legalActionsBody(s, seat),
     },
   }),
   leave: (_s, seat, ctx: TurnContext) => ({ path: '/leave_game', body: { game_id: ctx.gameId, player_id: seat } }),
 
   parse: (body, s) => parseAnswer(body, s),
+  // CATArena asks a bot that answered an HTTP error once more with the minimal body older bots
+  // expect, and takes any object from it: its "action" if present, else the whole object.
+  retryTurn: (s, seat, ctx: TurnContext) => ({ path: '/get_action', body: { game_id: ctx.gameId, game_state: stateBody(s, ctx.gameId, playerNames(ctx.seatIds), seat) } }),
+  parseRetry: (body, s) => parseRetryAnswer(body, s),
 
   onJoinFailure: () => null,
   onFailure: (s, seat, failure, policy) => ({ end: forfeitOutcome(s, seat, failure, policy) }),

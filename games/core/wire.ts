@@ -4,10 +4,18 @@
 import { drawOf, winFor, type Game, type Outcome, type Seat } from './game.ts';
 import type { Rng } from './rng.ts';
 
-/** One HTTP call to a bot: POST path with a JSON body. */
+/** One HTTP call to a bot: POST path with a JSON body (with `form`, a flat record sent form-encoded). */
 export interface WireCall {
   path: string;
   body: unknown;
+  form?: boolean;
+}
+
+/** What the adapter learns of a call that failed with an HTTP status (for CATArena's retries). */
+export interface HttpFailure {
+  status?: number;
+  /** The start of the answer's body. */
+  text?: string;
 }
 
 /** Why a seat failed to produce a legal action. */
@@ -56,6 +64,17 @@ export interface WireAdapter<S, A> {
   turn(state: S, seat: Seat, ctx: TurnContext): WireCall;
   parse(body: unknown, state: S, seat: Seat): ParseResult<A>;
   leave?(state: S, seat: Seat, ctx: TurnContext): WireCall;
+  /**
+   * CATArena's second attempt at a join the bot refused (Bridge: a 400 whose text says "Missing"
+   * is retried once as a form post with the fields in the query): the call, or null for none.
+   */
+  retryJoin?(failure: HttpFailure, state: S, seat: Seat, ctx: TurnContext): WireCall | null;
+  /**
+   * CATArena's second attempt at a turn answered with an HTTP error (Bridge: once more with a
+   * minimal body); its answer is read by `parseRetry`. Within the same move deadline.
+   */
+  retryTurn?(state: S, seat: Seat, ctx: TurnContext): WireCall;
+  parseRetry?(body: unknown, state: S, seat: Seat): ParseResult<A>;
   /** A join that fails: how the game ends, or null to play on (CATArena's bridge ignores it). */
   onJoinFailure(state: S, seat: Seat, policy: ForfeitPolicy): Outcome | null;
   /** Seats in the order join_game is called (default: seat order). */

@@ -3,7 +3,8 @@
 // termination taxonomy: timeout, http_error, malformed, crash.
 import { Pool, errors as undiciErrors } from 'undici';
 
-export type CallFailure = { kind: 'timeout' | 'http_error' | 'malformed' | 'crash'; message: string };
+/** A failed call; an HTTP error keeps its status and the start of its body (CATArena retries on them). */
+export type CallFailure = { kind: 'timeout' | 'http_error' | 'malformed' | 'crash'; message: string; status?: number; text?: string };
 export type CallResult =
   | { ok: true; body: unknown; status: number; latencyMs: number }
   | { ok: false; failure: CallFailure; latencyMs: number };
@@ -30,8 +31,9 @@ export class BotClient {
     });
   }
 
-  /** POST a JSON body; never throws. */
-  async post(path: string, body: unknown, options: CallOptions): Promise<CallResult> {
+  /** POST a JSON body (or, with `form`, a flat record as application/x-www-form-urlencoded); never throws. */
+  async post(path: string, body: unknown, options: CallOptions & { form?: boolean }): Promise<CallResult> {
+    if (options.form) return this.call('POST', path, new URLSearchParams(body as Record<string, string>).toString(), options, 'application/x-www-form-urlencoded');
     return this.call('POST', path, JSON.stringify(body), options);
   }
 
@@ -39,7 +41,7 @@ export class BotClient {
     return this.call('GET', path, undefined, options);
   }
 
-  private async call(method: 'GET' | 'POST', path: string, payload: string | undefined, options: CallOptions): Promise<CallResult> {
+  private async call(method: 'GET' | 'POST', path: string, payload: string | undefined, options: CallOptions, contentType = 'application/json'): Promise<CallResult> {
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.deadlineMs);
@@ -51,7 +53,7 @@ export class BotClient {
             method,
             path,
             body: payload,
-            headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+            headers: payload === undefined ? {} : { 'content-type': contentType },
             signal: controller.signal,
           });
           const text = await readCapped(res.body, options.maxResponseBytes, controller);
@@ -59,7 +61,7 @@ export class BotClient {
             return fail('malformed', `answer larger than ${options.maxResponseBytes} bytes`, elapsed());
           }
           if (res.statusCode !== 200) {
-            return fail('http_error', `HTTP ${res.statusCode}: ${text.slice(0, 200)}`, elapsed());
+            return { ok: false, failure: { kind: 'http_error', message: `HTTP ${res.statusCode}: ${text.slice(0, 200)}`, status: res.statusCode, text: text.slice(0, 4096) }, latencyMs: elapsed() };
           }
           let parsed: unknown;
           try {

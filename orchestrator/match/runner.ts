@@ -3,6 +3,7 @@
 import type { GameSetup, Outcome, Seat } from '../../games/core/game.ts';
 import { createRng } from '../../games/core/rng.ts';
 import type { FailureKind, LiveGame, WireAdapter } from '../../games/core/wire.ts';
+import { askBot, joinBot, sendCall } from './bot-calls.ts';
 import type { GameServer } from '../host/game-server.ts';
 import type { BotClient } from './bot-client.ts';
 import { CpuSlots } from './cpu-slots.ts';
@@ -63,8 +64,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   if (adapter.join) {
     for (const seat of adapter.joinOrder ?? bots.map((_, s) => s)) {
       if (ended) break;
-      const call = adapter.join(state, seat, ctx);
-      const res = await bots[seat]!.client!.post(call.path, call.body, { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
+      const res = await joinBot(bots[seat]!.client!, adapter, state, seat, ctx, { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
       if (!res.ok) {
         count(seatStats[seat]!, 'join_failed');
         const outcome = adapter.onJoinFailure(state, seat, spec.policy);
@@ -93,36 +93,24 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       moves.push({ ply: moves.length, seat, action: encoded, latencyMs: 0, standIn: true });
       continue;
     }
-    const call = adapter.turn(state, seat, ctx);
     await slots.acquire();
-    let res;
+    let answer;
     try {
-      res = await client.post(call.path, call.body, { deadlineMs: spec.limits.moveMs, maxResponseBytes: spec.limits.maxResponseBytes });
+      answer = await askBot(client, adapter, state, seat, ctx, { deadlineMs: spec.limits.moveMs, maxResponseBytes: spec.limits.maxResponseBytes });
     } finally {
       slots.release();
     }
     stats.moves++;
-    stats.totalMs += res.latencyMs;
-    stats.maxMs = Math.max(stats.maxMs, res.latencyMs);
-
-    let failure: { kind: FailureKind; message: string } | undefined;
-    let action: unknown;
-    if (!res.ok) failure = res.failure;
-    else {
-      const parsed = adapter.parse(res.body, state, seat);
-      if (!parsed.ok) failure = { kind: parsed.kind, message: parsed.message };
-      else {
-        const illegal = game.validate(state, seat, parsed.action);
-        if (illegal) failure = { kind: 'illegal', message: `illegal move ${JSON.stringify(adapter.encode(parsed.action))}: ${illegal}` };
-        else action = parsed.action;
-      }
-    }
+    stats.totalMs += answer.latencyMs;
+    stats.maxMs = Math.max(stats.maxMs, answer.latencyMs);
+    const failure = answer.ok ? undefined : answer.failure;
+    let action = answer.ok ? answer.action : undefined;
 
     if (failure) {
       count(stats, failure.kind);
       const resolution = adapter.onFailure(state, seat, failure.kind, spec.policy);
       if ('end' in resolution) {
-        moves.push({ ply: moves.length, seat, action: null, latencyMs: round(res.latencyMs), error: failure });
+        moves.push({ ply: moves.length, seat, action: null, latencyMs: round(answer.latencyMs), error: failure });
         ended = { outcome: resolution.end, termination: failure.kind, offender: seat, reason: failure.message };
         break;
       }
@@ -133,8 +121,8 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     const encoded = adapter.encode(action);
     live.state = state;
     live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
-    moves.push({ ply: moves.length, seat, action: encoded, latencyMs: round(res.latencyMs), ...(failure ? { error: failure } : {}) });
-    options.onMoveTiming?.(performance.now() - loopStart, res.latencyMs);
+    moves.push({ ply: moves.length, seat, action: encoded, latencyMs: round(answer.latencyMs), ...(failure ? { error: failure } : {}), ...(answer.ok && answer.retriedAfter ? { retriedAfter: answer.retriedAfter } : {}) });
+    options.onMoveTiming?.(performance.now() - loopStart, answer.latencyMs);
   }
 
   // Tell bots the game is over (CATArena never does; bots that keep per-game state like it).
@@ -144,8 +132,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
         // A bot that just timed out or crashed would only make us wait again.
         if (seat === ended.offender && (ended.termination === 'timeout' || ended.termination === 'crash')) return;
         if (!bot.client) return;
-        const call = adapter.leave!(state, seat, ctx);
-        return bot.client!.post(call.path, call.body, { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
+        return sendCall(bot.client, adapter.leave!(state, seat, ctx), { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
       }),
     );
   }

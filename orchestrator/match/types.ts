@@ -45,6 +45,8 @@ export interface MoveRecord {
   latencyMs: number;
   /** Present when the bot's answer failed and a fallback decided. */
   error?: { kind: FailureKind; message: string };
+  /** The HTTP error after which the move was asked again, as CATArena's arena does (Bridge). */
+  retriedAfter?: string;
   /** True when a stand-in played for a bot that never started (no request was made). */
   standIn?: boolean;
 }
