@@ -1,13 +1,18 @@
 // The compliance check a strategy passes before it plays (fastchess --compliance, CATArena's
 // health check): it starts, answers health, joins, and answers legal moves on fixed positions.
+// CATArena has no such check, so by default only a bot that cannot play at all is refused: one
+// that does not start or become healthy, or answers no probe position with a legal move. An
+// illegal move on some probe position or a refused join is a warning: the bot plays and its games
+// show the errors. `strict` refuses a bot on any probe problem.
 import { createRng } from '../games/core/rng.ts';
-import type { LiveGame } from '../games/core/wire.ts';
+import type { FailureKind, LiveGame } from '../games/core/wire.ts';
 import { adapterFor } from '../games/registry.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { BotStartError } from '../sandbox/types.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import type { GameServerPool } from './host/game-servers.ts';
 import { BotClient } from './match/bot-client.ts';
+import { askBot, joinBot, sendCall } from './match/bot-calls.ts';
 
 export interface ProbeResult {
   name: string;
@@ -15,18 +20,24 @@ export interface ProbeResult {
   latencyMs: number;
   answer?: unknown;
   problem?: string;
+  /** What went wrong: a refused join, an illegal move, or a failure to answer in the protocol. */
+  kind?: FailureKind | 'join_failed';
 }
 
 export interface ValidationReport {
   dir: string;
   game: string;
   variant: string;
+  /** Whether the bot may play: under `strict` no problem at all, otherwise it starts and plays a legal move somewhere. */
   ok: boolean;
+  strict: boolean;
   started: boolean;
   startMs: number;
   probes: ProbeResult[];
-  /** Plain-words problems, empty when ok. */
+  /** Plain-words problems that refuse the bot, empty when ok. */
   problems: string[];
+  /** Probe problems that do not refuse it (illegal moves, refused joins …) unless strict. */
+  warnings: string[];
   logTail: string;
 }
 
@@ -41,17 +52,25 @@ export interface ValidateOptions {
   logFile?: string;
   /** Plies played before each probe position (deterministic). */
   probePlies?: number[];
+  /** Refuse the bot on any probe problem (default: only when it cannot play at all). */
+  strict?: boolean;
 }
 
 
-/** The problems not tied to a probe: only a bot that never started has them (the probes did not run). */
-export function startProblems(report: ValidationReport): string[] {
-  return report.started ? [] : report.problems;
+/** The problems not tied to one probe: the bot never started, or it answered none in the protocol. */
+export function generalProblems(report: ValidationReport): string[] {
+  return report.problems.filter((problem) => !report.probes.some((p) => problem.startsWith(`${p.name}: `)));
+}
+
+/** How a probe line is marked: ok, warn (a problem that does not keep the bot out) or FAIL. */
+export function probeMark(report: ValidationReport, probe: ProbeResult): 'ok' | 'warn' | 'FAIL' {
+  return probe.ok ? 'ok' : report.ok ? 'warn' : 'FAIL';
 }
 
 export async function validateBot(options: ValidateOptions): Promise<ValidationReport> {
   const adapter = adapterFor(options.game);
-  const report: ValidationReport = { dir: options.dir, game: options.game, variant: options.variant, ok: false, started: false, startMs: 0, probes: [], problems: [], logTail: '' };
+  const strict = options.strict ?? false;
+  const report: ValidationReport = { dir: options.dir, game: options.game, variant: options.variant, ok: false, strict, started: false, startMs: 0, probes: [], problems: [], warnings: [], logTail: '' };
   const port = await allocatePort();
   const host = await options.hosts.get(options.game, options.variant);
   const t0 = performance.now();
@@ -86,36 +105,35 @@ export async function validateBot(options: ValidateOptions): Promise<ValidationR
       const ctx = { gameId: live.id, gameServerUrl: host.url, seatIds };
       const name = `position after ${plies} plies (${adapter.game.seatNames(options.variant)[seat] ?? `seat ${seat}`} to move)`;
       if (adapter.join) {
-        const call = adapter.join(state, seat, ctx);
-        const res = await client.post(call.path, call.body, { deadlineMs: 5_000, maxResponseBytes: 1 << 20 });
+        const res = await joinBot(client, adapter, state, seat, ctx, { deadlineMs: 5_000, maxResponseBytes: 1 << 20 });
         if (!res.ok) {
-          report.probes.push({ name: `${call.path} for ${name}`, ok: false, latencyMs: Math.round(res.latencyMs), problem: `${call.path} failed (${res.failure.kind}): ${res.failure.message}` });
-          host.finish(live.id);
-          continue;
+          report.probes.push({ name: `/join_game for ${name}`, ok: false, kind: 'join_failed', latencyMs: Math.round(res.latencyMs), problem: `/join_game failed (${res.failure.kind}): ${res.failure.message}` });
+          // Strict: as before, a refused join ends the probe. Otherwise ask for the move anyway,
+          // as a game where joins are only logged (Bridge) would.
+          if (strict) {
+            host.finish(live.id);
+            continue;
+          }
         }
       }
-      const call = adapter.turn(state, seat, ctx);
-      const res = await client.post(call.path, call.body, limits);
-      const probe: ProbeResult = { name, ok: false, latencyMs: Math.round(res.latencyMs) };
-      if (!res.ok) probe.problem = `${call.path} failed (${res.failure.kind}): ${res.failure.message}`;
-      else {
-        probe.answer = res.body;
-        const parsed = adapter.parse(res.body, state, seat);
-        if (!parsed.ok) probe.problem = `${call.path} answer is ${parsed.kind}: ${parsed.message}`;
-        else {
-          const illegal = adapter.game.validate(state, seat, parsed.action);
-          if (illegal) probe.problem = `${call.path} answered an illegal move ${JSON.stringify(adapter.encode(parsed.action))}: ${illegal}`;
-          else probe.ok = true;
-        }
+      const answer = await askBot(client, adapter, state, seat, ctx, limits);
+      const probe: ProbeResult = { name, ok: answer.ok, latencyMs: Math.round(answer.latencyMs) };
+      if (answer.body !== undefined) probe.answer = answer.body;
+      if (!answer.ok) {
+        probe.kind = answer.failure.kind;
+        const { path } = adapter.turn(state, seat, ctx);
+        const { kind, message } = answer.failure;
+        probe.problem = kind === 'illegal' ? `${path} answered an ${message.startsWith('illegal') ? '' : 'illegal action: '}${message}` : kind === 'malformed' ? `${path} answer is malformed: ${message}` : `${path} failed (${kind}): ${message}`;
       }
       report.probes.push(probe);
-      if (adapter.leave) {
-        const leave = adapter.leave(state, seat, ctx);
-        await client.post(leave.path, leave.body, { deadlineMs: 2_000, maxResponseBytes: 1 << 20 });
-      }
+      if (adapter.leave) await sendCall(client, adapter.leave(state, seat, ctx), { deadlineMs: 2_000, maxResponseBytes: 1 << 20 });
       host.finish(live.id);
     }
-    for (const p of report.probes) if (!p.ok && p.problem) report.problems.push(`${p.name}: ${p.problem}`);
+    const found = report.probes.filter((p) => !p.ok && p.problem).map((p) => `${p.name}: ${p.problem}`);
+    const plays = report.probes.some((p) => p.ok);
+    if (strict || !plays) report.problems.push(...found);
+    else report.warnings.push(...found);
+    if (!plays && !strict) report.problems.unshift('the bot answered no probe position with a legal move');
     report.ok = report.problems.length === 0 && report.probes.length > 0;
   } finally {
     report.logTail = await handle.logTail(2_000).catch(() => '');

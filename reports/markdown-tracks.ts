@@ -133,3 +133,11 @@ export function failedStrategies(tracks: TrackSummary[]): string {
   if (!failed.length) return 'None: every strategy built and validated.';
   return failed.map((s) => `- ${s.track} · \`${s.id}\`: ${(s.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 300)}`).join('\n');
 }
+
+export function validationWarnings(tracks: TrackSummary[]): string {
+  const warned = tracks.flatMap((t) => t.strategies.filter((s) => s.warnings?.length).map((s) => ({ track: trackName(t), ...s })));
+  if (!warned.length) return 'None.';
+  return warned
+    .flatMap((s) => [`- ${s.track} · \`${s.id}\`: ${s.warnings!.length} warning${s.warnings!.length > 1 ? 's' : ''}`, ...s.warnings!.slice(0, 4).map((w) => `  - ${w.replace(/\s+/g, ' ').slice(0, 240)}`)])
+    .join('\n');
+}

@@ -2,7 +2,8 @@
 // leaderboard printed at the end of `catarena tourney`.
 import { trackName, type TourneySummary, type TrackSummary } from '../orchestrator/tourney/types.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
-import { costRows, eloTable, errorRows, failedStrategies, learningDetails, scoreMatrix, tableWinRatesTable } from './markdown-tracks.ts';
+import { costRows, eloTable, errorRows, failedStrategies, learningDetails, scoreMatrix, tableWinRatesTable, validationWarnings } from './markdown-tracks.ts';
+import { agentsWithoutBot, everyBuildFailed } from './summary.ts';
 
 const unique = <T>(xs: T[]) => [...new Set(xs)];
 
@@ -38,10 +39,21 @@ function header(s: TourneySummary): string {
     '',
     'S = strategy coding (round-1 strength), L = global learning, G.A. = generalizability U (variant B¹ − standard B¹); ' +
       'see docs/metrics.md. Numbers have 3 decimals, 95% bootstrap intervals in brackets, — = no data.',
+    ...buildAlarms(s),
     ...(onePairPerCell(s)
       ? ['', '> Each pairing played one colour-swapped game pair, so resampling games inside W cells cannot vary them: the intervals have zero width. Run with `--reps 2` or more for informative intervals.']
       : []),
   ].join('\n');
+}
+
+/** Loud lines for agents that never had a bot that played (all builds failed). */
+export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
+  if (everyBuildFailed(s.tracks)) return ['Every build of every agent failed: no strategy of this run played, so its scores mean nothing (see "Failed strategies").'];
+  return agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed (${a.strategies} of ${a.strategies} strategies): its scores are those of a forfeiting stand-in. First reason: ${a.reason.replace(/\s+/g, ' ').slice(0, 200)}`);
+}
+
+function buildAlarms(s: TourneySummary): string[] {
+  return buildAlarmLines(s).flatMap((line) => ['', `> **${line}**`]);
 }
 
 /** Paper Table 3: average rank over the tracks, by S and by L. */
@@ -105,6 +117,7 @@ export function renderMarkdown(summary: TourneySummary): string {
     perTrack('Elo per strategy (Bradley–Terry)', eloTable, t),
     ...(tableTracks.length ? [perTrack(TABLE_WIN_RATES_TITLE, tableWinRatesTable, tableTracks, TABLE_WIN_RATES_NOTE)] : []),
     ['## Failed strategies', failedStrategies(t)].join('\n\n'),
+    ['## Validation warnings', 'Problems at the entry check that did not keep a bot out (it played; its games show the errors). `--strict-validation` refuses such bots instead.', validationWarnings(t)].join('\n\n'),
   ];
   return `${sections.join('\n\n')}\n`;
 }

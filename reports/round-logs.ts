@@ -229,6 +229,7 @@ export function buildRoundReport(input: RoundLogsInput): RoundReport {
       round: s.round,
       status: s.status,
       ...(s.failure !== undefined ? { failure: s.failure } : {}),
+      ...(s.warnings?.length ? { warnings: s.warnings } : {}),
     })),
     standings,
     pairwise,

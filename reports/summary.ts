@@ -110,3 +110,26 @@ export function leaderboard(tracks: Array<Pick<TrackSummary, 'agents' | 'metrics
   const key = (e: Entry) => mean([e.meanRankS, e.meanRankL]) ?? Infinity;
   return entries.sort((a, b) => key(a) - key(b) || a.agent.localeCompare(b.agent));
 }
+
+/** An agent none of whose strategies built: it only ever played as a forfeiting stand-in. */
+export interface AgentWithoutBot {
+  agent: string;
+  strategies: number;
+  /** The first failure, for the reader to start from. */
+  reason: string;
+}
+
+/** Agents whose every strategy in every track failed to build or validate. */
+export function agentsWithoutBot(tracks: Array<Pick<TrackSummary, 'strategies'>>): AgentWithoutBot[] {
+  const byAgent = new Map<string, Array<TrackSummary['strategies'][number]>>();
+  for (const s of tracks.flatMap((t) => t.strategies)) byAgent.set(s.agent, [...(byAgent.get(s.agent) ?? []), s]);
+  return [...byAgent]
+    .filter(([, list]) => list.every((s) => s.status === 'failed'))
+    .map(([agent, list]) => ({ agent, strategies: list.length, reason: list[0]!.failure ?? 'no reason recorded' }));
+}
+
+/** Every strategy of the run failed: nothing real played, the scores say nothing. */
+export function everyBuildFailed(tracks: Array<Pick<TrackSummary, 'strategies'>>): boolean {
+  const all = tracks.flatMap((t) => t.strategies);
+  return all.length > 0 && all.every((s) => s.status === 'failed');
+}

@@ -11,7 +11,7 @@ import { DockerAgentSandbox } from '../agents/builtin/docker-sandbox.ts';
 import type { Workspace } from '../agents/types.ts';
 import { buildWorkspace } from '../agents/workspace.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import { startProblems, validateBot } from '../orchestrator/validate.ts';
+import { generalProblems, validateBot } from '../orchestrator/validate.ts';
 import { isProcessGone } from '../sandbox/process.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
@@ -39,7 +39,7 @@ function arenaCheck(ws: Workspace): () => Promise<{ ok: boolean; report: string 
     const v = await validateBot({ dir: ws.outputDir, game: ws.game, variant: ws.variant, sandbox, hosts, moveMs: 2000, startTimeoutMs: 5000 });
     const lines = [
       ...v.probes.map((p) => `${p.ok ? 'ok' : 'FAIL'} ${p.name}${p.problem ? `: ${p.problem}` : ''}`),
-      ...startProblems(v),
+      ...generalProblems(v),
       ...(v.ok ? [] : [`bot log tail: ${v.logTail.slice(-500)}`]),
     ];
     return { ok: v.ok, report: lines.join('\n') };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { misbehavingBot, tempDir } from './helpers/bots.ts';
+import { botDir, misbehavingBot, tempDir } from './helpers/bots.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
@@ -115,6 +115,20 @@ describe('catarena CLI', () => {
     const report = await catarena('report', runDir, '--json');
     expect(report.code, report.stderr).toBe(0);
     expect(JSON.parse(report.stdout).leaderboard.map((e: { agent: string }) => e.agent).sort()).toEqual(['cautious', 'imitator']);
+  });
+
+  it('tourney says loudly when an agent never had a working bot, and exits non-zero when no agent had one', async () => {
+    const out = tempDir();
+    const broken = (name: string) => botDir(name, '#!/bin/bash\necho "SyntaxError: pretend" >&2\nexit 1\n');
+    const one = await catarena('tourney', '--rounds', '1', '--variants', 'standard', '--agents', `offline:cautious,dir:${broken('broken')}`, '--out', out);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr).toMatch(/!!! Every build of agent broken failed \(1 of 1 strategies\)/);
+    const all = await catarena('tourney', '--rounds', '1', '--variants', 'standard', '--agents', `dir:${broken('b1')},dir:${broken('b2')}`, '--out', out);
+    expect(all.code).toBe(1);
+    expect(all.stderr).toMatch(/!!! Every build of every agent failed/);
+    expect(all.stderr).toMatch(/every build failed; the build logs are under/);
+    const runDir = /run directory: (\S+)/.exec(all.stdout)![1]!;
+    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/> \*\*Every build of every agent failed/);
   });
 
   it('tourney rejects a bad config naming the field', async () => {

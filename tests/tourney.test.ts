@@ -9,7 +9,8 @@ import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
 import { InterruptedError, runTourney, tracksOf } from '../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../orchestrator/tourney/types.ts';
 import type { MatchResult } from '../orchestrator/match/types.ts';
-import { tempDir } from './helpers/bots.ts';
+import { createAgent } from '../agents/registry.ts';
+import { misbehavingBot, tempDir } from './helpers/bots.ts';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const journalOf = (runDir: string): MatchResult[] =>
@@ -140,6 +141,42 @@ describe('tourney robustness', () => {
     expect(summary.tracks[0]!.strategies.find((s) => s.agent === 'broken')!.status).toBe('failed');
     expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/broken@r1/);
   });
+
+  it('a bot with an illegal move on some probe position plays its round, with the warning in the build log and report; strictValidation refuses it', async () => {
+    // "occupied" answers the first occupied cell: legal on the empty board, illegal after it.
+    const agents = () => [createAgent('offline:cautious', 1), createAgent(`dir:${misbehavingBot('occupied')}#occupied`, 1)];
+    const lenientDir = path.join(tempDir(), 'run');
+    const lenient = await runTourney({ config: resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 }), runDir: lenientDir, agents: agents() });
+    const strategyFile = (runDir: string, ext: string) => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `occupied${ext}`);
+    const record = readJson(strategyFile(lenientDir, '.strategy.json'));
+    expect(record.status).toBe('ok');
+    expect(record.warnings).toHaveLength(3);
+    for (const w of record.warnings) expect(w).toMatch(/answered an illegal move \[\d+,\d+\]: occupied/);
+    expect(fs.readFileSync(strategyFile(lenientDir, '.build.log'), 'utf8')).toMatch(/## validation: passed with 3 warnings/);
+    const played = journalOf(lenientDir);
+    expect(played).toHaveLength(2);
+    for (const g of played) expect(g.reason).not.toMatch(/failed build/);
+    expect(played.some((g) => g.termination === 'illegal' && g.spec.seats[g.offender!] === 'occupied@r1')).toBe(true);
+    expect(lenient.tracks[0]!.strategies.find((x) => x.agent === 'occupied')!.warnings).toHaveLength(3);
+    const report = fs.readFileSync(path.join(lenientDir, 'report.md'), 'utf8');
+    expect(report).toMatch(/## Validation warnings[\s\S]*gomoku-standard · `occupied@r1`: 3 warnings/);
+    expect(readJson(path.join(lenientDir, 'tracks', 'gomoku-standard', 'round_1', 'logs', 'round_report.json')).strategies.find((x: { agent: string }) => x.agent === 'occupied').warnings).toHaveLength(3);
+
+    const strictDir = path.join(tempDir(), 'run');
+    await runTourney({ config: resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50, strictValidation: true }), runDir: strictDir, agents: agents() });
+    const refused = readJson(strategyFile(strictDir, '.strategy.json'));
+    expect(refused.status).toBe('failed');
+    expect(refused.failure).toMatch(/validation failed: .*illegal move/);
+    for (const g of journalOf(strictDir)) expect(g.reason).toMatch(/failed build/);
+  }, 120_000);
+
+  it('a bot that answers no probe position with a legal move is still refused', async () => {
+    const runDir = path.join(tempDir(), 'run');
+    await runTourney({ config: resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 }), runDir, agents: [createAgent('offline:cautious', 1), createAgent(`dir:${misbehavingBot('http_500')}#http500`, 1)] });
+    const record = readJson(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'http500.strategy.json'));
+    expect(record.status).toBe('failed');
+    expect(record.failure).toMatch(/validation failed: the bot answered no probe position with a legal move/);
+  }, 120_000);
 
   it('an interrupted run resumes without replaying finished games', async () => {
     const runDir = path.join(tempDir(), 'run');

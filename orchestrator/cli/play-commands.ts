@@ -8,7 +8,7 @@ import { refsFromDirs, runArena, type ArenaOutcome } from '../arena.ts';
 import { GameServerPool } from '../host/game-servers.ts';
 import { DEFAULT_LIMITS } from '../match/types.ts';
 import { createProgress } from '../progress.ts';
-import { startProblems, validateBot } from '../validate.ts';
+import { generalProblems, probeMark, validateBot } from '../validate.ts';
 import { GAME_DEFAULTS } from '../tourney/config.ts';
 import { withInterrupt } from './interrupt.ts';
 import { defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
@@ -162,20 +162,22 @@ export function registerPlayCommands(program: Command): void {
     .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), 20_000)
     .addOption(new Option('--sandbox <kind>', 'where the bot runs').choices(['process', 'docker']).default('process'))
     .option('--server-port <port>', 'port of the game-server API bots may call', intOption(1, 65535))
+    .option('--strict-validation', 'fail on any probe problem (an illegal move, a refused join); by default these are warnings and only a bot that cannot play fails')
     .option('--json', 'print the report as JSON')
-    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout?: number; startTimeout: number; sandbox: string; serverPort?: number; json?: boolean }, cmd: Command) => {
+    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout?: number; startTimeout: number; sandbox: string; serverPort?: number; strictValidation?: boolean; json?: boolean }, cmd: Command) => {
       checkVariant(opts.game, opts.variant);
       adapterFor(opts.game);
       const sandbox = createSandbox(opts.sandbox);
       const hosts = hostsFor(opts.game, opts.variant, opts.serverPort);
       try {
-        const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), startTimeoutMs: opts.startTimeout });
+        const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), startTimeoutMs: opts.startTimeout, strict: opts.strictValidation });
         if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         else {
-          const lines = [`${report.ok ? 'PASS' : 'FAIL'}  ${report.dir}  (${report.game}/${report.variant})`];
+          const verdict = report.ok ? (report.warnings.length ? 'PASS with warnings (the bot plays; its games will show these errors)' : 'PASS') : 'FAIL';
+          const lines = [`${verdict}  ${report.dir}  (${report.game}/${report.variant}${report.strict ? ', strict' : ''})`];
           if (report.started) lines.push(`  started and healthy in ${report.startMs} ms`);
-          for (const p of report.probes) lines.push(`  ${p.ok ? 'ok  ' : 'FAIL'} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`);
-          for (const problem of startProblems(report)) lines.push(`  ${problem}`);
+          for (const p of report.probes) lines.push(`  ${probeMark(report, p).padEnd(4)} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`);
+          for (const problem of generalProblems(report)) lines.push(`  ${problem}`);
           if (!report.ok && report.logTail) lines.push('  --- bot output (last lines) ---', ...report.logTail.trimEnd().split('\n').slice(-15).map((l) => `  | ${l}`));
           process.stdout.write(`${lines.join('\n')}\n`);
         }

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { AGENT_SPEC_HELP } from '../../agents/registry.ts';
 import { Command, Option } from 'commander';
-import { renderLeaderboard } from '../../reports/markdown.ts';
+import { buildAlarmLines, renderLeaderboard } from '../../reports/markdown.ts';
+import { everyBuildFailed } from '../../reports/summary.ts';
 import { createProgress, formatSeconds } from '../progress.ts';
 import { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig, type TourneyConfig, type TourneyConfigInput } from '../tourney/config.ts';
 import { summarizeRun, readRunConfig } from '../tourney/summarize.ts';
@@ -28,6 +29,7 @@ interface TourneyFlags {
   resume?: string;
   queue?: string;
   reuse?: boolean;
+  strictValidation?: boolean;
   json?: boolean;
 }
 
@@ -60,6 +62,12 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
   try {
     const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal }));
     printSummary(summary, (Date.now() - started) / 1000, json);
+    // Agents that never had a bot play: said last, where nobody misses it.
+    for (const line of buildAlarmLines(summary)) process.stderr.write(`catarena: !!! ${line}\n`);
+    if (everyBuildFailed(summary.tracks)) {
+      process.stderr.write(`catarena: every build failed; the build logs are under ${path.join(runDir, 'tracks')}/*/round_*/strategies/*.build.log\n`);
+      program.setOptionValue('exitCode', 1);
+    }
   } catch (err) {
     if (err instanceof InterruptedError) {
       process.stderr.write(`catarena: ${err.message}\n`);
@@ -95,6 +103,7 @@ export function registerTourneyCommands(program: Command): void {
     .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
     .option('-q, --queue <url>', 'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379')
     .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
+    .option('--strict-validation', "refuse a round's bot on any entry-check problem (an illegal move on a probe position, a refused join); by default only bots that do not start or answer no probe position with a legal move sit out, the rest play with warnings")
     .option('--json', 'print the summary as JSON')
     .action(async (flags: TourneyFlags) => {
       let config;
@@ -119,6 +128,7 @@ export function registerTourneyCommands(program: Command): void {
           sandbox: flags.sandbox,
           queue: flags.queue,
           reuse: flags.reuse,
+          strictValidation: flags.strictValidation,
         };
         const preset = flags.preset ? PRESETS[flags.preset] : undefined;
         const perGameVariants = Object.entries(variantsFlag?.perGame ?? {});

@@ -29,6 +29,12 @@ export const TourneyConfigSchema = z.strictObject({
   /** Per-move deadline; default per game (paper: 10 s for Gomoku, Chess, Bridge; 3 s Hold'em). */
   moveTimeoutMs: z.int().min(1).optional(),
   startTimeoutMs: z.int().min(100).default(20_000),
+  /**
+   * Refuse a round's bot on any problem at its entry check (an illegal move on a probe position,
+   * a refused join). Default: only a bot that does not start, is not healthy or answers no probe
+   * position with a legal move is replaced by a forfeiting stand-in; the rest play, their games show it.
+   */
+  strictValidation: z.boolean().default(false),
   /** Wall-clock budget for one agent developing one strategy. */
   developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
   sandbox: z.enum(['process', 'docker']).default('process'),

@@ -8,7 +8,7 @@ import type { Agent, CostRecord } from '../../agents/types.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/process.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
-import { startProblems, validateBot, type ValidationReport } from '../validate.ts';
+import { generalProblems, probeMark, validateBot, type ValidationReport } from '../validate.ts';
 import { hashDir, saveRecord } from './strategy-store.ts';
 import { strategyId, type StrategyRecord, type TrackId } from './types.ts';
 
@@ -23,6 +23,8 @@ export interface DevelopStep {
   moveTimeoutMs: number;
   developTimeoutMs: number;
   startTimeoutMs: number;
+  /** Refuse a bot on any probe problem, not only when it cannot play (config strictValidation). */
+  strictValidation?: boolean;
   sandbox: Sandbox;
   hosts: GameServerPool;
 }
@@ -63,7 +65,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     // test_bot tool): the same validation as below, on the workspace's output folder.
     let checks = 0;
     workspace.check = async () => {
-      const report = await validateBot({ dir: workspace.outputDir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, logFile: path.join(workspace.dir, `.check-${++checks}.log`) });
+      const report = await validateBot({ dir: workspace.outputDir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, logFile: path.join(workspace.dir, `.check-${++checks}.log`) });
       return { ok: report.ok, report: validationText(report) };
     };
     const started = Date.now();
@@ -83,8 +85,9 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     } catch {
       throw new Error('the agent wrote no start_ai.sh');
     }
-    const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, logFile: `${dir}.validate.log` });
+    const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, logFile: `${dir}.validate.log` });
     record.validation = validation;
+    if (validation.warnings.length) record.warnings = validation.warnings;
     log.push(validationText(validation));
     if (!validation.ok) throw new Error(`validation failed: ${validation.problems[0] ?? 'no legal answer'}`);
     record.status = 'ok';
@@ -101,8 +104,9 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
 
 /** A validation report in words: what the build log and an agent's test_bot tool show. */
 export function validationText(v: ValidationReport): string {
-  const lines = [`## validation: ${v.ok ? 'passed' : 'FAILED'}`];
-  lines.push(...v.probes.map((p) => `- ${p.ok ? 'ok' : 'FAIL'} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`), ...startProblems(v).map((p) => `- ${p}`));
+  const verdict = v.ok ? (v.warnings.length ? `passed with ${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''} (the bot plays; its games will show these errors)` : 'passed') : 'FAILED';
+  const lines = [`## validation${v.strict ? ' (strict)' : ''}: ${verdict}`];
+  lines.push(...v.probes.map((p) => `- ${probeMark(v, p)} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`), ...generalProblems(v).map((p) => `- ${p}`));
   if (!v.ok && v.logTail.trim()) lines.push('--- bot output (last lines) ---', ...v.logTail.trimEnd().split('\n').slice(-15));
   return lines.join('\n');
 }

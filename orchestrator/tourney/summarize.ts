@@ -82,7 +82,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
         elo: Object.fromEntries(bt.strategies.map((label, i) => [label, bt.elo[i]!])),
         errors: errorRates(results, (id) => byId.get(id)?.agent ?? id),
         cost: costByAgent(roundStrategies),
-        strategies: roundStrategies.map(({ id, agent, round, status, failure, hash }) => ({ id, agent, round, status, failure, hash })),
+        strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash })),
         games: results.length,
         ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
       });

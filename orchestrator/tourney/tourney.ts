@@ -123,6 +123,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
                 moveTimeoutMs,
                 developTimeoutMs: config.developTimeoutMs,
                 startTimeoutMs: config.startTimeoutMs,
+                strictValidation: config.strictValidation,
                 sandbox,
                 hosts,
               })),

@@ -30,6 +30,8 @@ export interface StrategyRecord {
   /** ok = validated; failed = did not build or validate: plays as a forfeiting stand-in. */
   status: 'ok' | 'failed';
   failure?: string;
+  /** Validation problems that did not keep the bot out (illegal probe moves, refused joins). */
+  warnings?: string[];
   cost: CostRecord;
   validation?: ValidationReport;
   buildLog: string;
@@ -61,7 +63,7 @@ export interface RoundReport {
   variant: string;
   round: number;
   policy: string;
-  strategies: Array<{ id: string; agent: string; round: number; status: 'ok' | 'failed'; failure?: string }>;
+  strategies: Array<{ id: string; agent: string; round: number; status: 'ok' | 'failed'; failure?: string; warnings?: string[] }>;
   /**
    * Every strategy that played a game in round n (round-n strategies and their older opponents).
    * At tables (Hold'em) a row counts tables: won (wins), lost (losses), a split win (draws), and
@@ -100,7 +102,7 @@ export interface TrackSummary extends TrackId {
   errors: Record<string, ErrorRates>;
   /** Summed over the agent's rounds in this track. */
   cost: Record<string, CostRecord & { rounds: number }>;
-  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'hash'>>;
+  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'warnings' | 'hash'>>;
   games: number;
   /**
    * Batch-table games (Hold'em): win rate per table kind (own / round / field) and strategy id,
