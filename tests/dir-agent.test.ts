@@ -28,6 +28,25 @@ describe('dir agents', () => {
     expect(record.cost.tokens).toBeNull();
   }, 180_000);
 
+  it('follow a symlinked folder (and symlinked round folders): the bot is copied, not the link', async () => {
+    const root = tempDir();
+    const link = path.join(root, 'linked-bot');
+    fs.symlinkSync(BUILTIN('random'), link);
+    const rounds = path.join(root, 'rounds');
+    fs.mkdirSync(rounds);
+    fs.symlinkSync(BUILTIN('heuristic'), path.join(rounds, 'round_1'));
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 1, variants: ['standard'], agents: [`dir:${link}`, `dir:${rounds}#versions`], concurrency: 2, bootstrapSamples: 50 });
+    const summary = await runTourney({ config, runDir });
+    expect(summary.tracks[0]!.agents).toEqual(['linked-bot', 'versions']);
+    for (const s of summary.tracks[0]!.strategies) expect(s.status, s.failure).toBe('ok');
+    const strat = (agent: string) => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', agent);
+    expect(fs.lstatSync(strat('linked-bot')).isDirectory()).toBe(true);
+    expect(fs.readFileSync(path.join(strat('linked-bot'), 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(BUILTIN('random'), 'bot.mjs'), 'utf8'));
+    expect(fs.readFileSync(path.join(strat('versions'), 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(BUILTIN('heuristic'), 'bot.mjs'), 'utf8'));
+    for (const g of fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))) expect(g.termination).toBe('normal');
+  }, 120_000);
+
   it('reject a missing folder or one without a bot, and name the agent kinds for a bad spec', () => {
     expect(() => createAgent('dir:/nonexistent/bot', 1)).toThrow(/is not a folder/);
     expect(() => createAgent(`dir:${tempDir()}`, 1)).toThrow(/neither start_ai.sh nor round_<n>/);

@@ -44,7 +44,8 @@ export class DirAgent implements Agent {
   async develop(ws: Workspace): Promise<DevelopResult> {
     const started = Date.now();
     const { dir, why } = this.source(ws.round);
-    await copyTree(dir, ws.outputDir);
+    // The folder itself may be a symlink (a bot kept elsewhere): copy what it points at, not the link.
+    await copyTree(await fs.promises.realpath(dir), ws.outputDir);
     return {
       botDir: ws.outputDir,
       cost: { wallMs: Date.now() - started, toolCalls: 0, tokens: null, linesOfCode: await linesOfCode(ws.outputDir) },
@@ -53,10 +54,19 @@ export class DirAgent implements Agent {
   }
 }
 
-/** dir:<path>[#name] → a DirAgent; the id is the folder's name unless given after #. */
+/**
+ * dir:<path>[#name] → a DirAgent; the id is the folder's name (the link's, when the path is a
+ * symlink) unless given after #. A symlinked path is followed to the folder it names.
+ */
 export function createDirAgent(spec: string): DirAgent {
   const m = /^dir:([^#]+)(?:#([\w.@-]+))?$/.exec(spec.trim());
   if (!m) throw new Error(`bad dir agent spec "${spec}": expected dir:<path> or dir:<path>#<id>`);
-  const root = path.resolve(m[1]!);
-  return new DirAgent(m[2] ?? (path.basename(root).replace(/[^\w.@-]+/g, '_') || 'dir'), root);
+  const given = path.resolve(m[1]!);
+  let root = given;
+  try {
+    root = fs.realpathSync(given);
+  } catch {
+    // A missing target: the constructor says the folder does not exist.
+  }
+  return new DirAgent(m[2] ?? (path.basename(given).replace(/[^\w.@-]+/g, '_') || 'dir'), root);
 }
