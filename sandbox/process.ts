@@ -21,6 +21,32 @@ export const MARKER_VAR = 'CATARENA_BOT_ID';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+let botPathCache: string | undefined;
+/**
+ * The bots' PATH: the scrubbed one, plus (last, so a real one wins) a folder whose `python` is
+ * python3 where the host has no `python`. CATArena's environment has one and its chess examples
+ * start with `python` (Debian's python-is-python3 gives the same on the host and in the image).
+ */
+export function botPath(): string {
+  if (botPathCache !== undefined) return botPathCache;
+  const dirs = SCRUBBED_PATH.split(':');
+  const find = (name: string) => dirs.map((d) => path.join(d, name)).find((f) => fs.existsSync(f));
+  const python3 = find('python3');
+  botPathCache = SCRUBBED_PATH;
+  if (!find('python') && python3) {
+    const shims = path.join(os.tmpdir(), `catarena-shims-${process.getuid?.() ?? 'user'}`);
+    try {
+      fs.mkdirSync(shims, { recursive: true });
+      const link = path.join(shims, 'python');
+      if (!fs.existsSync(link)) fs.symlinkSync(python3, link);
+      botPathCache = `${SCRUBBED_PATH}:${shims}`;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') botPathCache = `${SCRUBBED_PATH}:${shims}`;
+    }
+  }
+  return botPathCache;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pass-through environment
 
@@ -415,7 +441,7 @@ export class ProcessSandbox implements Sandbox {
     const passed = passEnvFor(dir);
     for (const note of passed.notes) log.write(Buffer.from(`[catarena] ${note}\n`));
     const env = {
-      PATH: SCRUBBED_PATH,
+      PATH: botPath(),
       HOME: dir,
       LANG: 'C.UTF-8',
       PYTHONUNBUFFERED: '1',

@@ -69,6 +69,16 @@ describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot', () => {
   }
 });
 
+describe.skipIf(!hasFlask())('a bot started with `python` (not python3), as CATArena\'s chess examples are', () => {
+  it('starts and plays: the sandbox provides `python` where the host has python3 only', async () => {
+    const source = fs.readFileSync(path.join(flaskBot(), 'catarena_style.py'), 'utf8');
+    const dir = botDir('python_bot', '#!/bin/bash\ncd "$(dirname "$0")"\ncommand -v python >/dev/null || { echo "Python not found" >&2; exit 1; }\nexec python catarena_style.py "$1"\n', { 'catarena_style.py': source });
+    const out = await arena([{ id: 'python', dir }, { id: 'random', dir: BUILTIN('random') }]);
+    expect(out.results).toHaveLength(2);
+    for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+  });
+});
+
 describe('misbehaving bots end the game with the right reason, never the run', () => {
   const cases: Array<{ mode: string; termination: string; variant?: string; message?: RegExp }> = [
     { mode: 'malformed_json', termination: 'malformed', message: /not JSON/ },

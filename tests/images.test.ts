@@ -142,6 +142,12 @@ describe.skipIf(!dockerWorks)('bot runtime image (docker)', () => {
     expect(r.stdout.trim()).toBe('3');
   });
 
+  it('has `python` as python3 (CATArena chess examples start with `python`)', async () => {
+    const r = await run(['python', '-c', 'import sys, flask; print(sys.version_info[0])']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('3');
+  });
+
   it('has socat, bash and curl', async () => {
     const r = await run(['bash', '-c', 'socat -V | grep -m1 "socat version" && command -v curl']);
     expect(r.exitCode, r.stderr).toBe(0);

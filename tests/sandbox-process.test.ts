@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../sandbox/index.ts';
 import { probeHealth } from '../sandbox/health.ts';
 import { allocatePort, allocatePortPair, isPortOpen, releasePort, waitForPortClosed } from '../sandbox/ports.ts';
-import { isProcessGone, MARKER_VAR, ProcessSandbox } from '../sandbox/process.ts';
+import { botPath, isProcessGone, MARKER_VAR, ProcessSandbox } from '../sandbox/process.ts';
 import { BotStartError, type BotStartOptions } from '../sandbox/types.ts';
 
 const NODE = JSON.stringify(process.execPath);
@@ -269,7 +269,12 @@ describe('process sandbox', () => {
       const allowed = ['PATH', 'HOME', 'LANG', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'BOT_OPTION', MARKER_VAR];
       const setByBash = ['PWD', 'SHLVL', '_', 'OLDPWD'];
       expect(Object.keys(env).filter((k) => !allowed.includes(k) && !setByBash.includes(k))).toEqual([]);
-      expect(env.PATH).toBe('/usr/local/bin:/usr/bin:/bin');
+      // The scrubbed PATH, plus (last) a folder holding only `python` where the host has python3 only.
+      expect(env.PATH).toBe(botPath());
+      const [base, ...extra] = [env.PATH!.slice(0, '/usr/local/bin:/usr/bin:/bin'.length), ...env.PATH!.slice('/usr/local/bin:/usr/bin:/bin'.length).split(':').filter(Boolean)];
+      expect(base).toBe('/usr/local/bin:/usr/bin:/bin');
+      for (const dir of extra) expect(fs.readdirSync(dir)).toEqual(['python']);
+      expect(extra.length).toBe(['/usr/local/bin', '/usr/bin', '/bin'].some((d) => fs.existsSync(path.join(d, 'python'))) ? 0 : 1);
       expect(env.HOME).toBe(fs.realpathSync(dir));
       expect(env.BOT_OPTION).toBe('yes');
       expect(env.CATARENA_TEST_CANARY).toBeUndefined();

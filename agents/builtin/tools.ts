@@ -12,7 +12,7 @@ import path from 'node:path';
 import { tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { CappedText } from '../../sandbox/capped-log.ts';
-import { SCRUBBED_PATH } from '../../sandbox/process.ts';
+import { botPath } from '../../sandbox/process.ts';
 import type { Workspace } from '../types.ts';
 
 export interface FileEntry {
@@ -181,7 +181,7 @@ export class ProcessAgentSandbox implements AgentSandbox {
     const marker = randomUUID();
     const child = spawn('bash', ['-c', command], {
       cwd: this.root,
-      env: { PATH: SCRUBBED_PATH, HOME: this.home, LANG: 'C.UTF-8', [RUN_MARKER]: marker },
+      env: { PATH: botPath(), HOME: this.home, LANG: 'C.UTF-8', [RUN_MARKER]: marker },
       detached: true, // its own process group, killed as a whole
       stdio: ['ignore', 'pipe', 'pipe'],
     });
