@@ -125,7 +125,8 @@ describe('failures never stop the table', () => {
   });
 
   it('a timeout or a malformed answer folds, even when a check was free', async () => {
-    const dir = scriptedBot('slow', `(b, n) => n % 2 ? new Promise((r) => setTimeout(() => r({ action: 'call', amount: 0 }), 1500)) : 'not json'`);
+    // Every third answer has no "action": CATArena's arena folds it (reply.get('action', 'fold')).
+    const dir = scriptedBot('slow', `(b, n) => n % 3 === 0 ? { amount: 0 } : n % 2 ? new Promise((r) => setTimeout(() => r({ action: 'call', amount: 0 }), 1500)) : 'not json'`);
     const out = await table([{ id: 'slow', dir }, { id: 'random', dir: BUILTIN('random', 'holdem') }], { limits: { ...DEFAULT_LIMITS, moveMs: 300 } });
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
@@ -138,6 +139,7 @@ describe('failures never stop the table', () => {
     }
     expect(r.seatStats[seat]!.errors.timeout).toBeGreaterThan(0);
     expect(r.seatStats[seat]!.errors.malformed).toBeGreaterThan(0);
+    expect(mine.some((m) => /no "action"/.test(m.error!.message))).toBe(true);
     // A free check was available at least once (the big blind), and the seat folded anyway.
     expect(requestsOf(dir).some((b) => b.valid_actions.some((v: { action: string }) => v.action === 'check'))).toBe(true);
   });

@@ -123,6 +123,8 @@ export function fullHistoryEntries(log: HandLog, ids: readonly string[], variant
 function parseAction(body: unknown): ParseResult<Action> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ok: false, kind: 'malformed', message: 'answer is not a JSON object {"action", "amount"}' };
   const { action, amount } = body as { action?: unknown; amount?: unknown };
+  // CATArena's arena reads reply.get('action', 'fold'): an answer without one folds.
+  if (action === undefined) return { ok: false, kind: 'malformed', message: 'answer has no "action" (CATArena folds)' };
   if (typeof action !== 'string' || !ACTIONS.includes(action as ActionType)) {
     return { ok: false, kind: 'illegal', message: `Invalid action: ${JSON.stringify(action ?? null)}` };
   }
