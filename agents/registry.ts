@@ -14,7 +14,7 @@ import { createDirAgent } from './dir/dir-agent.ts';
 import { createLlmPlayerAgent } from './llm-player/agent.ts';
 import { createOfflineAgent } from './offline/index.ts';
 import { DockerAgentSandbox } from './builtin/docker-sandbox.ts';
-import type { Agent, Workspace } from './types.ts';
+import type { Agent, Workspace } from './core/types.ts';
 
 export const AGENT_SPEC_HELP =
   'offline:<character> (cautious, aggressive, imitator), dir:<path>, builtin:<provider>/<model>[~<fallback>], llm-player:<provider>/<model>, claude-code[:<model>], codex[:<model>], gemini-cli[:<model>], qwen-code:<model>';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createRng } from '../games/core/rng.ts';
 import { bridge } from '../games/bridge/rules.ts';
 import { duplicateMatches } from '../orchestrator/formats/duplicate.ts';
-import { DEFAULT_LIMITS } from '../orchestrator/match/types.ts';
+import { DEFAULT_LIMITS } from '../model/match.ts';
 import { playWarm } from './warm-fleet.ts';
 
 export function benchBridgeEngine(boards = 2000) {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createRng } from '../games/core/rng.ts';
 import { holdem, tableValidActions } from '../games/holdem/table.ts';
 import { tableSpecs, tourneySeries } from '../orchestrator/formats/batch.ts';
-import { DEFAULT_LIMITS, type MatchResult } from '../orchestrator/match/types.ts';
+import { DEFAULT_LIMITS, type MatchResult } from '../model/match.ts';
 import { playWarm } from './warm-fleet.ts';
 
 

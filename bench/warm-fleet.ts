@@ -7,7 +7,7 @@ import { adapterFor } from '../games/registry.ts';
 import { BotFleet } from '../orchestrator/executor/bot-fleet.ts';
 import { executeLocal, seatInstances } from '../orchestrator/executor/local.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import type { MatchResult, MatchSpec } from '../orchestrator/match/types.ts';
+import type { MatchResult, MatchSpec } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 
 /** Specs of one game and variant, every strategy played by the bot in `botDir`. */

@@ -1,32 +1,30 @@
-// Every game catarena can play, with its wire adapter. A game folder adds itself here.
+// Every game catarena can play: one descriptor per game folder (games/<game>/index.ts). A new
+// game adds its folder and one line here (docs/adding-a-game.md).
+import type { GameDescriptor } from './core/descriptor.ts';
 import type { WireAdapter } from './core/wire.ts';
-import { bridgeWire } from './bridge/wire.ts';
-import { chessWire } from './chess/wire.ts';
-import { gomokuWire } from './gomoku/wire.ts';
-import { holdemWire } from './holdem/wire.ts';
+import { bridge } from './bridge/index.ts';
+import { chess } from './chess/index.ts';
+import { gomoku } from './gomoku/index.ts';
+import { holdem } from './holdem/index.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const ADAPTERS: Record<string, WireAdapter<any, any>> = {
-  gomoku: gomokuWire,
-  chess: chessWire,
-  holdem: holdemWire,
-  bridge: bridgeWire,
-};
+const GAMES: readonly GameDescriptor[] = [gomoku, chess, holdem, bridge];
 
 export function gameIds(): string[] {
-  return Object.keys(ADAPTERS);
+  return GAMES.map((g) => g.id);
+}
+
+export function gameDescriptor(game: string): GameDescriptor {
+  const descriptor = GAMES.find((g) => g.id === game);
+  if (!descriptor) throw new Error(`unknown game "${game}"; available: ${gameIds().join(', ')}`);
+  return descriptor;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function adapterFor(game: string): WireAdapter<any, any> {
-  const adapter = ADAPTERS[game];
-  if (!adapter) throw new Error(`unknown game "${game}"; available: ${gameIds().join(', ')}`);
-  return adapter;
+  return gameDescriptor(game).wire;
 }
 
 export function checkVariant(game: string, variant: string): void {
-  const adapter = adapterFor(game);
-  if (!adapter.game.variants.includes(variant)) {
-    throw new Error(`unknown variant "${variant}" for ${game}; available: ${adapter.game.variants.join(', ')}`);
-  }
+  const { variants } = adapterFor(game).game;
+  if (!variants.includes(variant)) throw new Error(`unknown variant "${variant}" for ${game}; available: ${variants.join(', ')}`);
 }

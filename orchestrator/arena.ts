@@ -3,18 +3,16 @@
 // Re-running with the same run directory resumes: games already in the journal are not replayed.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { adapterFor, checkVariant } from '../games/registry.ts';
-import type { ForfeitPolicy } from '../games/core/wire.ts';
+import { checkVariant, gameDescriptor } from '../games/registry.ts';
+import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult } from '../model/match.ts';
 import type { Sandbox } from '../sandbox/types.ts';
+import { killProcessesIn } from '../sandbox/process.ts';
 import { crossTable, crossTableCsv, formatCrossTable, type CrossRow } from '../reports/tables/crosstable.ts';
-import { BotFleet, type BotStatus, type StrategyRef } from './executor/bot-fleet.ts';
-import { executeLocal } from './executor/local.ts';
+import type { BotStatus, StrategyRef } from './executor/bot-fleet.ts';
+import { LocalExecutor } from './executor/executor.ts';
+import { fieldSpecs } from './formats/field.ts';
 import { GameServerPool } from './host/game-servers.ts';
-import { matchId, type MatchLimits, type MatchResult, type MatchSpec } from './match/types.ts';
-import { roundRobin } from './formats/round-robin.ts';
-import { tableSpecs } from './formats/batch.ts';
-import { duplicateMatches } from './formats/duplicate.ts';
-import { Journal } from './run/journal.ts';
+import { RunDir } from './run/run-dir.ts';
 import type { Progress } from './progress.ts';
 
 export interface ArenaOptions {
@@ -47,61 +45,45 @@ export interface ArenaOutcome {
 }
 
 export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
+  const strays = killProcessesIn(options.runDir); // bots a killed run left running here (a resume finds them)
+  if (strays.length) options.progress?.phase(`stopped ${strays.length} bot processes a killed run left running`);
   checkVariant(options.game, options.variant);
-  const adapter = adapterFor(options.game);
   for (const bot of options.bots) await assertBotDir(bot.dir);
-  await fs.mkdir(path.join(options.runDir, 'replays'), { recursive: true });
-  const common = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions };
-  const ids = options.bots.map((b) => b.id);
-  // Table games seat every bot at one table (split if more than fit) for `reps` table rounds.
-  // Bridge plays one duplicate match of `reps` boards per pairing.
-  let specs: MatchSpec[] = adapter.tables
-    ? tableSpecs({ kind: 'round', label: 'arena', members: ids }, { ...common, tableRounds: options.reps, maxSeats: adapter.tables.maxSeats })
-    : adapter.duplicate
-      ? duplicateMatches({ ...common, entrants: ids, boards: options.reps, reps: 1 })
-      : roundRobin({ ...common, entrants: ids, reps: options.reps });
+  const run = new RunDir(options.runDir);
+  const settings = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions, reps: options.reps };
+  let specs = fieldSpecs(gameDescriptor(options.game), { kind: 'arena', ids: options.bots.map((b) => b.id) }, settings);
   if (options.maxGames !== undefined) specs = specs.slice(0, options.maxGames);
-  const journal = await Journal.open(path.join(options.runDir, 'journal.jsonl'));
+  const journal = await run.openJournal();
   const pending = specs.filter((s) => !journal.has(matchId(s)));
   const resumed = specs.length - pending.length;
-  await writeJson(path.join(options.runDir, 'arena.json'), { ...options, sandbox: options.sandbox.kind, progress: undefined, hosts: undefined, signal: undefined, games: specs.length });
+  await run.writeArenaFile('arena.json', { ...options, sandbox: options.sandbox.kind, progress: undefined, hosts: undefined, signal: undefined, games: specs.length });
 
   const hosts = options.hosts ?? new GameServerPool();
-  const server = await hosts.get(options.game, options.variant);
-  const fleet = new BotFleet({
-    sandbox: options.sandbox,
-    health: adapter.health,
-    logDir: path.join(options.runDir, 'logs'),
-    startTimeoutMs: options.startTimeoutMs,
-    ...server.botAccess(),
-  });
-  fleet.add(options.bots);
+  const executor = new LocalExecutor({ sandbox: options.sandbox, hosts, concurrency: options.concurrency, startTimeoutMs: options.startTimeoutMs, logDir: () => run.botLogsDir() });
+  executor.add(options, options.bots);
   let done = resumed;
   options.progress?.phase(`${options.game}/${options.variant}: ${options.bots.length} bots, ${specs.length} games${resumed ? ` (${resumed} already in the journal)` : ''}, concurrency ${options.concurrency}`);
+  let bots: BotStatus[];
   try {
-    await executeLocal(pending, {
-      fleet,
-      hosts,
-      concurrency: options.concurrency,
+    await executor.run(pending, {
       signal: options.signal,
       onReplay: async (replay) => {
-        await fs.writeFile(path.join(options.runDir, 'replays', `${replay.result.id}.json`), JSON.stringify(replay));
-        await journal.append(replay.result);
+        await run.recordGame(replay);
         options.progress?.tick(++done, specs.length);
       },
     });
   } finally {
     options.progress?.done();
-    await fleet.stopAll();
+    await executor.close();
+    bots = await executor.statuses();
     if (!options.hosts) await hosts.closeAll();
   }
   const specIds = new Set(specs.map(matchId));
   const results = journal.results().filter((r) => specIds.has(r.id));
   const table = crossTable(results, options.bots.map((b) => b.id));
-  const bots = fleet.statuses();
-  await writeJson(path.join(options.runDir, 'results.json'), { game: options.game, variant: options.variant, policy: options.policy, table, bots, results });
-  await fs.writeFile(path.join(options.runDir, 'crosstable.csv'), crossTableCsv(table));
-  await fs.writeFile(path.join(options.runDir, 'crosstable.txt'), `${formatCrossTable(table)}\n`);
+  await run.writeArenaFile('results.json', { game: options.game, variant: options.variant, policy: options.policy, table, bots, results });
+  await run.writeText('crosstable.csv', crossTableCsv(table));
+  await run.writeText('crosstable.txt', `${formatCrossTable(table)}\n`);
   return { runDir: options.runDir, results, table, bots, resumed };
 }
 
@@ -112,11 +94,6 @@ async function assertBotDir(dir: string): Promise<void> {
   } catch {
     throw new Error(`${dir} is not a bot folder: ${script} is missing (a bot is started with "bash start_ai.sh <port>")`);
   }
-}
-
-export async function writeJson(file: string, value: unknown): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Strategy ids from bot folders: the folder name, made unique. */

@@ -5,41 +5,14 @@
 // illegal move on some probe position or a refused join is a warning: the bot plays and its games
 // show the errors. `strict` refuses a bot on any probe problem.
 import { createRng } from '../games/core/rng.ts';
-import type { FailureKind, LiveGame } from '../games/core/wire.ts';
+import type { ProbeResult, ValidationReport } from '../model/tourney.ts';
+import type { LiveGame } from '../games/core/wire.ts';
 import { adapterFor } from '../games/registry.ts';
-import type { Sandbox } from '../sandbox/types.ts';
-import { BotStartError } from '../sandbox/types.ts';
+import { BotStartError, type Sandbox } from '../sandbox/types.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import type { GameServerPool } from './host/game-servers.ts';
 import { BotClient } from './match/bot-client.ts';
 import { askBot, joinBot, sendCall } from './match/bot-calls.ts';
-
-export interface ProbeResult {
-  name: string;
-  ok: boolean;
-  latencyMs: number;
-  answer?: unknown;
-  problem?: string;
-  /** What went wrong: a refused join, an illegal move, or a failure to answer in the protocol. */
-  kind?: FailureKind | 'join_failed';
-}
-
-export interface ValidationReport {
-  dir: string;
-  game: string;
-  variant: string;
-  /** Whether the bot may play: under `strict` no problem at all, otherwise it starts and plays a legal move somewhere. */
-  ok: boolean;
-  strict: boolean;
-  started: boolean;
-  startMs: number;
-  probes: ProbeResult[];
-  /** Plain-words problems that refuse the bot, empty when ok. */
-  problems: string[];
-  /** Probe problems that do not refuse it (illegal moves, refused joins …) unless strict. */
-  warnings: string[];
-  logTail: string;
-}
 
 export interface ValidateOptions {
   dir: string;

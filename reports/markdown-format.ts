@@ -1,7 +1,6 @@
 // Formatting shared by the Markdown and terminal reports: one way to print a number, a missing
 // value, an interval, a correlation and a table.
-import type { Interval } from './metrics/bootstrap.ts';
-import type { Correlation } from './metrics/metrics.ts';
+import type { Correlation, Interval } from '../model/metrics.ts';
 
 export const MISSING = '—';
 

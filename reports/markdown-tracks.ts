@@ -1,6 +1,6 @@
 // The per-track sections of the Markdown report: learning details (paper Tables 9–11), the score
 // matrix W, Elo per strategy, error rates (Table 16), cost (Table 17) and failed strategies.
-import { trackName, type TrackSummary } from '../orchestrator/tourney/types.ts';
+import { trackName, type TrackSummary } from '../model/tourney.ts';
 import { corr, duration, MISSING, mdTable, num, pct, withCI } from './markdown-format.ts';
 
 const roundsOf = (t: TrackSummary) => Array.from({ length: t.rounds }, (_, k) => k + 1);

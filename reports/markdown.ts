@@ -1,6 +1,6 @@
 // The human report of a whole run (report.md), laid out like the paper's tables, and the short
 // leaderboard printed at the end of `catarena tourney`.
-import { trackName, type TourneySummary, type TrackSummary } from '../orchestrator/tourney/types.ts';
+import { trackName, type TourneySummary, type TrackSummary } from '../model/tourney.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import { costRows, eloTable, errorRows, failedStrategies, learningDetails, scoreMatrix, tableWinRatesTable, validationWarnings } from './markdown-tracks.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';

@@ -1,25 +1,15 @@
 // After round n is played: the files round n+1's agents read in their logs folder. For games with
-// a CATArena writer, CATArena's own arena report files (names and shapes of compat §2.7, §3.7, §4.7) so that
+// a CATArena writer (games/<game>/reports/catarena-report.ts, named by the game's descriptor),
+// CATArena's own arena report files (names and shapes of compat §2.7, §3.7, §4.7, §5.9) so that
 // CATArena's prompt and agents trained on it find what they expect; for every game our richer
 // round_report.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { MatchResult, Replay } from '../orchestrator/match/types.ts';
-import type { HeadToHead, RoundReport, StrategyRecord } from '../orchestrator/tourney/types.ts';
-import { chessReportFiles } from './catarena-chess-report.ts';
-import { holdemReportFiles } from './catarena-holdem-report.ts';
-import { bridgeReportFiles } from './catarena-bridge-report.ts';
-import {
-  buildCatarenaReport,
-  historyReport,
-  pythonTimestamp,
-  reportCsv,
-  reportText,
-  type CatarenaGameShapes,
-} from './catarena-report.ts';
+import type { MatchResult, Replay } from '../model/match.ts';
+import type { HeadToHead, RoundReport, StrategyRecord } from '../model/tourney.ts';
+import { catarenaWriterOf, json } from './catarena-report.ts';
 import { placesOf, projectTable } from './metrics/batch.ts';
 import { foldDuplicates } from './metrics/duplicate.ts';
-import { finalState } from './replay-state.ts';
 import { crossTable } from './tables/crosstable.ts';
 
 export interface RoundLogsInput {
@@ -34,97 +24,6 @@ export interface RoundLogsInput {
   replays: Replay[];
   now?: Date;
 }
-
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-
-/** What a CATArena writer gets: the round's input, the report time and the players' names. */
-interface WriterContext {
-  input: RoundLogsInput;
-  now: Date;
-  /** The folder the files are written to. */
-  dir: string;
-  /** Participant order (round n's strategies first). */
-  order: string[];
-  /** Display name per strategy id: "<agent> AI (round <n>)". */
-  nameOf(id: string): string;
-  /** Header lines for text reports (game, variant, round, policy). */
-  extra: string[];
-}
-
-/** The CATArena arena's report files for one game, in writing order. */
-type CatarenaWriter = (ctx: WriterContext) => Array<{ name: string; text: string }>;
-
-interface GomokuStyle extends CatarenaGameShapes {
-  title: string;
-  /** File names for one report; `tid` = "tournament_<unix seconds>". */
-  files(tid: string, unixSeconds: number): { json: string; csv: string; txt: string; history: string; extraCsv: string[] };
-}
-
-/** Wall-clock time of each played move: game start plus the latencies up to and including it. */
-function moveTimes(replay: Replay): string[] {
-  let t = Date.parse(replay.result.startedAt);
-  return replay.moves.map((m) => new Date((t += m.latencyMs)).toISOString());
-}
-
-const gomokuStyle: GomokuStyle = {
-  title: 'Gomoku AI tournament report',
-  seatNames: ['black', 'white'],
-  history(replay) {
-    const times = moveTimes(replay);
-    const moves = replay.moves.flatMap((m, k) =>
-      m.action === null ? [] : [{ player: m.seat === 0 ? 'black' : 'white', position: m.action, timestamp: times[k]! }],
-    );
-    return { moves };
-  },
-  finalState,
-  files: (tid, unixSeconds) => ({
-    json: `tournament_report_${tid}.json`,
-    csv: `tournament_report_${tid}.csv`,
-    txt: `tournament_report_${tid}.txt`,
-    history: `tournament_report_history_${tid}.json`,
-    // CATArena's round-2 prompt globs <log_path>/*_arena_report_*.csv, which the shipped gomoku
-    // arena's name does not match (compat §6.1): write the name the prompt expects as well.
-    extraCsv: [`gomoku_arena_report_${unixSeconds}.csv`],
-  }),
-};
-
-/** The gomoku arena's files (compat §2.7): players keyed by id, names beside them. */
-const gomokuWriter: CatarenaWriter = ({ input, now, order, nameOf, extra }) => {
-  const unixSeconds = Math.floor(now.getTime() / 1000);
-  const tid = `tournament_${unixSeconds}`;
-  const report = buildCatarenaReport({
-    tournamentId: tid,
-    startTime: pythonTimestamp(now),
-    nameOf,
-    order,
-    results: input.results,
-    replays: new Map(input.replays.map((r) => [r.result.serverGameId, r])),
-    shapes: gomokuStyle,
-  });
-  const files = gomokuStyle.files(tid, unixSeconds);
-  const csv = reportCsv(report);
-  return [
-    { name: files.json, text: json(report) },
-    { name: files.txt, text: reportText(report, gomokuStyle.title, extra) },
-    { name: files.csv, text: csv },
-    ...files.extraCsv.map((name) => ({ name, text: csv })),
-    { name: files.history, text: json(historyReport(report)) },
-  ];
-};
-
-/** The chess arena's files (compat §3.7): players identified by name. */
-const chessWriter: CatarenaWriter = ({ input, now, order, nameOf, extra }) =>
-  chessReportFiles({ now, nameOf, order, results: input.results, replays: input.replays, extra });
-
-/** The Hold'em arena's files (compat §4.7): a history per table round and the tournament report. */
-const holdemWriter: CatarenaWriter = ({ input, dir, order, nameOf }) =>
-  holdemReportFiles({ dir, nameOf, order, results: input.results, replays: input.replays });
-
-/** Games with CATArena report files; others get round_report.json only. */
-/** The bridge arena's duplicate report (compat §5.9) and its per-room event logs. */
-const bridgeWriter: CatarenaWriter = ({ input, now, order, nameOf }) => bridgeReportFiles({ now, order, nameOf, results: input.results, replays: input.replays });
-
-const WRITERS: Record<string, CatarenaWriter> = { gomoku: gomokuWriter, chess: chessWriter, holdem: holdemWriter, bridge: bridgeWriter };
 
 /** agent and round of a strategy id: from its record, else from the "agent@rN" form. */
 function describer(strategies: StrategyRecord[], round: number) {
@@ -248,11 +147,12 @@ export async function writeRoundLogs(dir: string, input: RoundLogsInput): Promis
     written.push(path);
   };
 
-  const writer = WRITERS[input.game];
+  const writer = await catarenaWriterOf(input.game);
   if (writer) {
     const describe = describer(input.strategies, input.round);
     const files = writer({
-      input,
+      results: input.results,
+      replays: input.replays,
       now: input.now ?? new Date(),
       dir,
       order: participantOrder(input),

@@ -1,9 +1,8 @@
 // Pure helpers the tourney uses to build a TrackSummary and the run's leaderboard: error rates per
 // agent (paper Table 16), cost per agent (Table 17) and average ranks over tracks (Table 3).
-import type { CostRecord } from '../agents/types.ts';
+import type { CostRecord, ErrorRates, StrategyRecord, TourneySummary, TrackSummary } from '../model/tourney.ts';
 import { adapterFor } from '../games/registry.ts';
-import type { MatchResult } from '../orchestrator/match/types.ts';
-import type { ErrorRates, StrategyRecord, TourneySummary, TrackSummary } from '../orchestrator/tourney/types.ts';
+import type { MatchResult } from '../model/match.ts';
 import { mean, ranks } from './metrics/metrics.ts';
 
 /** Whether a game's bots get a join_game call before the first move. */

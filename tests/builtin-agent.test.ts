@@ -8,8 +8,8 @@ import { BuiltinAgent, deriveAgentId, systemPrompt, TRACK_NOTES } from '../agent
 import { redactSecrets, resolveModel } from '../agents/builtin/models.ts';
 import { ProcessAgentSandbox, ToolError } from '../agents/builtin/tools.ts';
 import { DockerAgentSandbox } from '../agents/builtin/docker-sandbox.ts';
-import type { Workspace } from '../agents/types.ts';
-import { buildWorkspace } from '../agents/workspace.ts';
+import type { Workspace } from '../agents/core/types.ts';
+import { buildWorkspace } from '../agents/core/workspace.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { generalProblems, validateBot } from '../orchestrator/validate.ts';
 import { isProcessGone } from '../sandbox/process.ts';

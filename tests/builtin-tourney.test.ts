@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agents/registry.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
-import { resolveConfig } from '../orchestrator/tourney/config.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import { perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import { DEFAULT_LIMITS } from '../orchestrator/match/types.ts';
+import { DEFAULT_LIMITS } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { BUILTIN, botDir, hasFlask, tempDir } from './helpers/bots.ts';

@@ -14,7 +14,7 @@ import { createAgent } from '../agents/registry.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
 import { CLIS, jsonValues, PLACEHOLDER_KEY, shellQuote } from '../agents/cli/clis.ts';
 import { agentRuntimeTag, cliVersions, loadAgentRecipe } from '../docker/build-agent-image.ts';
-import { resolveConfig } from '../orchestrator/tourney/config.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { AgentContainer } from '../sandbox/agent-container.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';

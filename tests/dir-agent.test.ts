@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agents/registry.ts';
-import { resolveConfig } from '../orchestrator/tourney/config.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 

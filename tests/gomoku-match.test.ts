@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
-import { DEFAULT_LIMITS } from '../orchestrator/match/types.ts';
+import { DEFAULT_LIMITS } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';

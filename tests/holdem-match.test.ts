@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import { DEFAULT_LIMITS, type Replay } from '../orchestrator/match/types.ts';
+import { DEFAULT_LIMITS, type Replay } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { BUILTIN, botDir, flaskHoldemBot, hasFlask, SANDBOX_KINDS, tempDir } from './helpers/bots.ts';
 

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../games/core/rng.ts';
 import { fromGames, fromMatrix, type GameResult, type StrategyKey } from '../reports/metrics/score-matrix.ts';
-import {
-  baseScore,
-  computeAll,
-  generalizability,
-  mean,
-  pearson,
-  ranks,
-  selfImprovement,
-  strategyCoding,
-} from '../reports/metrics/metrics.ts';
+import { baseScore, computeAll, generalizability, mean, pearson, ranks, selfImprovement, strategyCoding } from '../reports/metrics/metrics.ts';
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';
 import { bradleyTerry } from '../reports/metrics/bradley-terry.ts';
 import { AGENTS, WORKED } from './fixtures/worked-vector.ts';

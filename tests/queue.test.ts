@@ -7,14 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig, type TourneyConfigInput } from '../orchestrator/tourney/config.ts';
+import { resolveConfig, type TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import { DEFAULT_LIMITS, type MatchResult, type MatchSpec } from '../orchestrator/match/types.ts';
+import { DEFAULT_LIMITS, type MatchResult, type MatchSpec } from '../model/match.ts';
 import { executeQueued, MatchJobFailedError, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../orchestrator/queue/connection.ts';
 import { ArtifactStore, artifactKey } from '../orchestrator/queue/artifacts.ts';
-import { hashDir } from '../orchestrator/tourney/strategy-store.ts';
-import { killProcessesIn } from '../sandbox/process.ts';
+import { hashDir } from '../util/fs.ts';
+import { isProcessGone, killProcessesIn, MARKER_VAR } from '../sandbox/process.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { BUILTIN, dockerReady, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './helpers/worker-process.ts';
@@ -429,11 +429,19 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   it('a worker starting on a work dir stops bot processes an earlier, killed worker left running there', async () => {
     const dir = path.join(tempDir(), 'artifacts', 'abc');
     fs.mkdirSync(dir, { recursive: true });
-    const orphan = spawn('sleep', ['300'], { cwd: dir, stdio: 'ignore', detached: true });
+    // A bot carries the marker variable (its orchestrator, named in it, is gone); a shell that
+    // merely sits in the folder does not, and is left alone.
+    const orphan = spawn('sleep', ['300'], { cwd: dir, stdio: 'ignore', detached: true, env: { PATH: process.env.PATH, [MARKER_VAR]: 'orphan' } });
+    const bystander = spawn('sleep', ['300'], { cwd: dir, stdio: 'ignore', detached: true });
     const gone = new Promise((r) => orphan.once('exit', r));
-    await waitFor(async () => fs.readlinkSync(`/proc/${orphan.pid}/cwd`) === fs.realpathSync(dir), 'the orphan');
-    expect(killProcessesIn(path.dirname(dir))).toEqual([orphan.pid]);
-    await gone;
+    try {
+      for (const p of [orphan, bystander]) await waitFor(async () => fs.readlinkSync(`/proc/${p.pid}/cwd`) === fs.realpathSync(dir), 'the orphan');
+      expect(killProcessesIn(path.dirname(dir))).toEqual([orphan.pid]);
+      await gone;
+      expect(isProcessGone(bystander.pid!)).toBe(false);
+    } finally {
+      bystander.kill('SIGKILL');
+    }
   });
 });
 

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawOf, winFor, type Outcome } from '../games/core/game.ts';
 import { createRng } from '../games/core/rng.ts';
-import type { FailureKind } from '../games/core/wire.ts';
+import { DEFAULT_LIMITS, type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type SeatStats, type Termination } from '../model/match.ts';
 import { chess, type ChessState } from '../games/chess/rules.ts';
 import { stateBody } from '../games/chess/wire.ts';
-import { DEFAULT_LIMITS, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type SeatStats, type Termination } from '../orchestrator/match/types.ts';
-import type { StrategyRecord } from '../orchestrator/tourney/types.ts';
-import { chessEndReason, chessStamp, pyFixed, pythonIsoformat } from '../reports/catarena-chess-report.ts';
-import { finalState } from '../reports/replay-state.ts';
+import type { StrategyRecord } from '../model/tourney.ts';
+import { chessEndReason, chessStamp, pyFixed, pythonIsoformat } from '../games/chess/reports/catarena-report.ts';
+import { finalState } from '../games/replay.ts';
 import { writeRoundLogs, type RoundLogsInput } from '../reports/round-logs.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatHistory, historyRows } from '../orchestrator/run/history.ts';
-import { INDEX_FILE, readIndexFile } from '../orchestrator/run/run-index.ts';
-import { resolveConfig } from '../orchestrator/tourney/config.ts';
+import { INDEX_FILE } from '../orchestrator/run/run-dir.ts';
+import { readIndexFile } from '../orchestrator/run/run-index.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import type { MatchResult } from '../orchestrator/match/types.ts';
+import type { MatchResult } from '../model/match.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 
 const journalOf = (runDir: string): MatchResult[] => fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));

@@ -3,12 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Agent, Workspace } from '../agents/types.ts';
-import { ConfigError, parseVariantsFlag, resolveConfig, variantsOf } from '../orchestrator/tourney/config.ts';
+import type { Agent, Workspace } from '../agents/core/types.ts';
+import { ConfigError, parseVariantsFlag, resolveConfig, variantsOf } from '../orchestrator/config/tourney-config.ts';
 import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
 import { InterruptedError, runTourney, tracksOf } from '../orchestrator/tourney/tourney.ts';
-import type { TourneySummary } from '../orchestrator/tourney/types.ts';
-import type { MatchResult } from '../orchestrator/match/types.ts';
+import type { TourneySummary } from '../model/tourney.ts';
+import type { MatchResult } from '../model/match.ts';
 import { createAgent } from '../agents/registry.ts';
 import { misbehavingBot, tempDir } from './helpers/bots.ts';
 

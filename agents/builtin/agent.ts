@@ -6,10 +6,10 @@
 // records a failed build).
 import path from 'node:path';
 import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
-import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts';
-import { linesOfCode } from '../lines-of-code.ts';
-import { oneLine } from '../one-line.ts';
-import { runnableBot } from '../runnable.ts';
+import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
+import { linesOfCode } from '../core/lines-of-code.ts';
+import { oneLine } from '../core/one-line.ts';
+import { runnableBot } from '../core/runnable.ts';
 import { parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
 import { createTools, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
 

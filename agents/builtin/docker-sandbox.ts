@@ -4,7 +4,7 @@
 // LLM call stays on the host, so the container needs no egress and holds no key.
 import { botRuntimeTag } from '../../docker/build-images.ts';
 import { AgentContainer } from '../../sandbox/agent-container.ts';
-import type { Workspace } from '../types.ts';
+import type { Workspace } from '../core/types.ts';
 import { ProcessAgentSandbox, type RunResult } from './tools.ts';
 
 export class DockerAgentSandbox extends ProcessAgentSandbox {

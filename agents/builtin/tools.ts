@@ -13,7 +13,7 @@ import { tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { CappedText } from '../../sandbox/capped-log.ts';
 import { botPath } from '../../sandbox/process.ts';
-import type { Workspace } from '../types.ts';
+import type { Workspace } from '../core/types.ts';
 
 export interface FileEntry {
   name: string;

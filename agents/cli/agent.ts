@@ -8,10 +8,10 @@ import path from 'node:path';
 import { agentRuntimeTag } from '../../docker/build-agent-image.ts';
 import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
 import { redactSecrets } from '../builtin/models.ts';
-import { linesOfCode } from '../lines-of-code.ts';
-import { oneLine } from '../one-line.ts';
-import { runnableBot } from '../runnable.ts';
-import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts';
+import { linesOfCode } from '../core/lines-of-code.ts';
+import { oneLine } from '../core/one-line.ts';
+import { runnableBot } from '../core/runnable.ts';
+import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { CLIS, resolveEndpoint, shellQuote, type CliDefinition, type CliName, type CliReport, type ResolvedEndpoint } from './clis.ts';
 
 export interface CliAgentOptions {

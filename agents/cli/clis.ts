@@ -3,7 +3,7 @@
 // through the agent container's egress proxy: its base URL points at the proxy, which forwards to
 // the real endpoint and adds the real key on the host, so the container only ever holds a placeholder.
 import { PLACEHOLDER_KEY } from '../../sandbox/egress-proxy.ts';
-import { oneLine } from '../one-line.ts';
+import { oneLine } from '../core/one-line.ts';
 
 export const CLI_NAMES = ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const;
 export type CliName = (typeof CLI_NAMES)[number];

@@ -4,9 +4,9 @@
 // Useful for entering CATArena bots, human-written baselines or last month's winners.
 import fs from 'node:fs';
 import path from 'node:path';
-import { copyTree } from '../workspace.ts';
-import type { Agent, DevelopResult, Workspace } from '../types.ts';
-import { linesOfCode } from '../lines-of-code.ts';
+import { copyTree } from '../../util/fs.ts';
+import type { Agent, DevelopResult, Workspace } from '../core/types.ts';
+import { linesOfCode } from '../core/lines-of-code.ts';
 
 export class DirAgent implements Agent {
   readonly kind: string;

@@ -15,15 +15,13 @@
 // container: the bot gets a placeholder and the egress proxy sends the real key.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { copyTree } from '../workspace.ts';
-import { linesOfCode } from '../lines-of-code.ts';
-import { pathExists } from '../../orchestrator/tourney/strategy-store.ts';
-import type { Agent, DevelopResult, Workspace } from '../types.ts';
+import { gameDescriptor } from '../../games/registry.ts';
+import { copyTree, pathExists } from '../../util/fs.ts';
+import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
+import { linesOfCode } from '../core/lines-of-code.ts';
+import type { Agent, DevelopResult, Workspace } from '../core/types.ts';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const LLM_PLAYER_BOT_DIR = path.join(HERE, 'bot');
-const GAMES_DIR = path.resolve(HERE, '../../games');
+export const LLM_PLAYER_BOT_DIR = path.join(PROJECT_ROOT, 'agents', 'llm-player', 'bot');
 
 export const LLM_PLAYER_PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'] as const;
 export type LlmPlayerProvider = (typeof LLM_PLAYER_PROVIDERS)[number];
@@ -56,6 +54,8 @@ export interface LlmPlayerOptions {
 
 export class LlmPlayerAgent implements Agent {
   readonly kind: string;
+  /** Its bot is catarena's own and asks the model with the orchestrator's key (catarena-env.json). */
+  readonly mayPassEnv = true;
   readonly id: string;
 
   constructor(
@@ -76,12 +76,8 @@ export class LlmPlayerAgent implements Agent {
     const out = ws.outputDir;
     await fs.mkdir(out, { recursive: true });
     await copyTree(LLM_PLAYER_BOT_DIR, out);
-    if (ws.game === 'chess') {
-      // The workspace's sample bot carries the same copy of the engine's generator.
-      const sample = path.join(ws.envDir, 'AI_example', 'chess-core.mjs');
-      const source = (await pathExists(sample)) ? sample : path.join(GAMES_DIR, 'chess', 'bots', 'random', 'chess-core.mjs');
-      await fs.copyFile(source, path.join(out, 'chess-core.mjs'));
-    }
+    // Game libraries the bot needs beside it (chess: the move generator its legal moves come from).
+    for (const lib of gameDescriptor(ws.game).playerLibs ?? []) await fs.copyFile(gamePath(ws.game, lib), path.join(out, path.basename(lib)));
     const game: Record<string, unknown> = { game: ws.game, variant: ws.variant, provider: this.provider, model: this.model, moveTimeoutMs: ws.moveTimeoutMs };
     if (this.options.baseUrl) game.baseUrl = this.options.baseUrl;
     await fs.writeFile(path.join(out, 'game.json'), `${JSON.stringify(game, null, 2)}\n`);
@@ -110,7 +106,7 @@ export class LlmPlayerAgent implements Agent {
 /** The rule set's rules (a variant that says "as in rules_standard.md" gets those first), then the protocol. */
 async function rulesText(ws: Workspace): Promise<string> {
   const read = async (name: string): Promise<string> => {
-    for (const dir of [ws.envDir, path.join(GAMES_DIR, ws.game, 'env')]) {
+    for (const dir of [ws.envDir, gamePath(ws.game, 'env')]) {
       const file = path.join(dir, name);
       if (await pathExists(file)) return (await fs.readFile(file, 'utf8')).trim();
     }

@@ -1,10 +1,10 @@
 // Offline agent specs: offline:<character> or offline:<character>#<n> (a second agent of the
 // same character with its own seed; id <character>-<n>).
 import { deriveSeed } from '../../games/core/rng.ts';
-import { CHARACTER_NAMES } from './characters/index.ts';
+import { CHARACTER_NAMES } from './core/learning.ts';
 import { OfflineAgent } from './offline-agent.ts';
 
-export { OfflineAgent, OFFLINE_GAMES } from './offline-agent.ts';
+export { OfflineAgent } from './offline-agent.ts';
 export const OFFLINE_CHARACTERS: readonly string[] = CHARACTER_NAMES;
 
 export function createOfflineAgent(spec: string, seed: number): OfflineAgent {

@@ -2,40 +2,39 @@
 // Round 1 draws parameters from its character's prior; later rounds learn from the workspace only
 // (round_report.json and the previous round's params.json files), then copy the reference bot
 // (games/<game>/bots/heuristic) and write params + notes. Each game brings its knobs,
-// characters and bot as a GameKit (gomoku/kit.ts, chess/kit.ts, holdem/kit.ts, bridge/kit.ts).
+// characters and bot as a GameKit, in its own folder (games/<game>/agents/offline-kit.ts, named
+// by the game's descriptor).
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRng, deriveSeed, type Rng } from '../../games/core/rng.ts';
-import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../types.ts';
-import type { RoundReport } from '../../orchestrator/tourney/types.ts';
-import { strategyId } from '../../orchestrator/tourney/types.ts';
-import { CHARACTER_NAMES, type CharacterName } from './characters/index.ts';
-import { BRIDGE_KIT } from './bridge/kit.ts';
-import { CHESS_KIT } from './chess/kit.ts';
-import type { GameKit } from './game-kit.ts';
-import { linesOfCode } from '../lines-of-code.ts';
-import { GOMOKU_KIT } from './gomoku/kit.ts';
-import { HOLDEM_KIT } from './holdem/kit.ts';
-import { clampKnobs, drawFromPrior, fmt, mutate, settle } from './knob-ops.ts';
-import type { Character, FieldEntry } from './learning.ts';
-import type { Knobs, Range } from './param-space.ts';
-
-/** Games with a parameterised heuristic reference bot the offline agents can tune. */
-export const OFFLINE_GAMES = ['gomoku', 'chess', 'holdem', 'bridge'] as const;
-
-function referenceBotDir(game: string): string {
-  const dir = fileURLToPath(new URL(`../../games/${game}/bots/heuristic/`, import.meta.url));
-  if (!(OFFLINE_GAMES as readonly string[]).includes(game) || !fs.existsSync(dir)) {
-    throw new Error(`game "${game}" has no heuristic reference bot; offline agents support: ${OFFLINE_GAMES.join(', ')}`);
-  }
-  return dir;
-}
+import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
+import { type RoundReport, strategyId } from '../../model/tourney.ts';
+import { type Character, CHARACTER_NAMES, type CharacterName, type FieldEntry } from './core/learning.ts';
+import type { GameKit } from './core/game-kit.ts';
+import { gameDescriptor, gameIds } from '../../games/registry.ts';
+import { gameModuleUrl, referenceBotDir } from '../../util/paths.ts';
+import { linesOfCode } from '../core/lines-of-code.ts';
+import { clampKnobs, drawFromPrior, fmt, mutate, settle } from './core/knob-ops.ts';
+import type { Knobs, Range } from './core/param-space.ts';
 
 const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAMES as readonly string[]).includes(name);
 
+/**
+ * The kit of a game whose descriptor names one (a parameterised heuristic reference bot the
+ * offline agents tune), loaded from the game's folder.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const KITS: Record<string, GameKit<any>> = { gomoku: GOMOKU_KIT, chess: CHESS_KIT, holdem: HOLDEM_KIT, bridge: BRIDGE_KIT };
+async function kitFor(game: string): Promise<GameKit<any>> {
+  const supported = gameIds().filter((g) => gameDescriptor(g).modules.offlineKit);
+  const rel = gameIds().includes(game) ? gameDescriptor(game).modules.offlineKit : undefined;
+  if (!rel || !fs.existsSync(referenceBotDir(game, 'heuristic'))) {
+    throw new Error(`game "${game}" has no heuristic reference bot; offline agents support: ${supported.join(', ')}`);
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const mod = (await import(gameModuleUrl(game, rel))) as { offlineKit?: GameKit<any> };
+  if (!mod.offlineKit) throw new Error(`games/${game}/${rel} does not export offlineKit`);
+  return mod.offlineKit;
+}
 
 /** File operations, counted: an offline agent's "tool calls". */
 class CountingFs {
@@ -82,9 +81,9 @@ export class OfflineAgent implements Agent {
 
   async develop(ws: Workspace, _budget: DevelopBudget): Promise<DevelopResult> {
     const t0 = Date.now();
-    const ref = referenceBotDir(ws.game);
+    const kit = await kitFor(ws.game);
+    const ref = referenceBotDir(ws.game, 'heuristic');
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const kit: GameKit<any> = KITS[ws.game]!;
     const { space } = kit;
     const character: Character<Record<string, number>> = kit.characters[this.characterName];
     const io = new CountingFs();

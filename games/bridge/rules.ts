@@ -26,7 +26,8 @@
 // The deal comes from init's Rng only; the board number (option `board`, default 1) fixes dealer
 // and vulnerability. Both rooms of a duplicate board are created with the same seed and board,
 // so they play the same deal.
-import type { Game, GameSetup, Outcome, Seat } from '../core/game.ts';
+import type { Game, GameSetup, Outcome } from '../core/game.ts';
+import type { Seat } from '../../model/match.ts';
 import type { Rng } from '../core/rng.ts';
 import { dealBoard, dealerOf, isCard, rankOf, SEAT_NAMES, sortHand, suitOf, vulnerabilityOf, type Card } from './cards.ts';
 import { nsScore, STRAINS, type Contract, type Strain } from './scoring.ts';

@@ -42,9 +42,10 @@
 // CATArena's success and error shapes. Our rules ask the variant's exchange in the fixed order
 // N, S, E, W and swap a side's cards as soon as both partners chose, so execute_exchange only
 // reports what already happened. Arena games refuse these moves (403): the arena makes them.
-import type { Outcome, Seat } from '../core/game.ts';
+import type { Outcome } from '../core/game.ts';
+import type { FailureKind, ForfeitPolicy, Seat } from '../../model/match.ts';
 import { createRng, type Rng } from '../core/rng.ts';
-import type { FailureKind, ForfeitPolicy, LiveGame, ParseResult, RouteReply, TurnContext, WireAdapter } from '../core/wire.ts';
+import type { LiveGame, ParseResult, RouteReply, TurnContext, WireAdapter } from '../core/wire.ts';
 import { cardId, cardObject, highCardPoints, inCardIdOrder, SEAT_LETTERS, SEAT_NAMES, SUIT_NAMES, SUITS, suitOf, type Card } from './cards.ts';
 import {
   boardFromDeal,

@@ -3,7 +3,8 @@
 // Actions are UCI strings. Both rule sets end on checkmate, stalemate, insufficient material,
 // threefold repetition, the fifty-move rule and the paper's 200-ply cap (compat Part A §7).
 import { Chess } from 'chess.js';
-import { drawOf, winFor, type Game, type Outcome, type Seat } from '../core/game.ts';
+import { drawOf, winFor, type Game, type Outcome } from '../core/game.ts';
+import type { Seat } from '../../model/match.ts';
 import type { Rng } from '../core/rng.ts';
 import * as core from './engine/chess-core.mjs';
 

@@ -1,9 +1,8 @@
 // The pure game interface (OpenSpiel / boardgame.io style). A game knows its rules and nothing
 // else: no I/O, no clock, no global randomness. Randomness enters only through init's Rng and is
 // then part of the state, so apply() is deterministic.
+import type { MatchSpec, Seat } from '../../model/match.ts';
 import type { Rng } from './rng.ts';
-
-export type Seat = number;
 
 export interface Outcome {
   /** Per-seat score in [0, 1] (win 1, draw 0.5, loss 0 for two-player games). */
@@ -25,6 +24,11 @@ export interface Outcome {
 export interface GameSetup {
   seats?: number;
   options?: Record<string, string | number>;
+}
+
+/** What Game.init needs beyond the variant: the seat count and the match options. */
+export function initSetup(spec: Pick<MatchSpec, 'seats' | 'options'>): GameSetup {
+  return { seats: spec.seats.length, ...(spec.options ? { options: spec.options } : {}) };
 }
 
 export interface Game<S, A, V = S> {

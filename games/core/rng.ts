@@ -41,17 +41,3 @@ export function deriveSeed(...parts: Array<string | number>): number {
   const digest = createHash('sha256').update(parts.map(String).join('\u0000')).digest();
   return digest.readInt32BE(0);
 }
-
-/** A short stable hex id for JSON-serialisable content (match ids, strategy hashes). */
-export function contentId(value: unknown, length = 16): string {
-  return createHash('sha256').update(stableStringify(value)).digest('hex').slice(0, length);
-}
-
-/** JSON with sorted object keys, so equal content hashes equally. */
-export function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(',')}}`;
-}

@@ -1,7 +1,8 @@
 // The wire-protocol adapter of a game: translates between the pure state and CATArena's bot
 // protocol, and serves the game-server API bots may call back into. Rules never see bot JSON;
 // adapters never decide who won (except for the forfeit a policy prescribes).
-import { drawOf, winFor, type Game, type Outcome, type Seat } from './game.ts';
+import type { FailureKind, ForfeitPolicy, Seat } from '../../model/match.ts';
+import { drawOf, winFor, type Game, type Outcome } from './game.ts';
 import type { Rng } from './rng.ts';
 
 /** One HTTP call to a bot: POST path with a JSON body (with `form`, a flat record sent form-encoded). */
@@ -18,11 +19,6 @@ export interface HttpFailure {
   text?: string;
 }
 
-/** Why a seat failed to produce a legal action. */
-export type FailureKind = 'timeout' | 'http_error' | 'malformed' | 'illegal' | 'crash';
-
-/** `strict` (default): every failure loses; `catarena`: CATArena's exact outcomes. */
-export type ForfeitPolicy = 'strict' | 'catarena';
 
 export type ParseResult<A> =
   | { ok: true; action: A }

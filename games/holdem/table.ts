@@ -14,7 +14,8 @@
 //   lead splits the win (scores 1/k each). Places: survivors by chips, then the eliminated in
 //   reverse order of elimination; players busted in the same hand rank by their stack at the
 //   start of that hand (TDA); exact ties share a place.
-import type { Game, GameSetup, Outcome, Seat } from '../core/game.ts';
+import type { Game, GameSetup, Outcome } from '../core/game.ts';
+import type { Seat } from '../../model/match.ts';
 import { createRng, deriveSeed, type Rng } from '../core/rng.ts';
 import { HOLDEM_VARIANTS, shuffledDeck, type HoldemVariant } from './cards.ts';
 import { evaluate7 } from './evaluator.ts';

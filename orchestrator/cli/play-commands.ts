@@ -1,15 +1,14 @@
 // play, arena and validate: run bot folders against each other or check one, for one game.
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { adapterFor, checkVariant, gameIds } from '../../games/registry.ts';
+import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { formatCrossTable } from '../../reports/tables/crosstable.ts';
 import { refsFromDirs, runArena, type ArenaOutcome } from '../arena.ts';
 import { GameServerPool } from '../host/game-servers.ts';
-import { DEFAULT_LIMITS } from '../match/types.ts';
+import { DEFAULT_LIMITS } from '../../model/match.ts';
 import { createProgress } from '../progress.ts';
 import { generalProblems, probeMark, validateBot } from '../validate.ts';
-import { GAME_DEFAULTS } from '../tourney/config.ts';
 import { withInterrupt } from './interrupt.ts';
 import { defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
@@ -59,7 +58,7 @@ function addCommon(cmd: Command): Command {
 
 /** The per-move deadline: the flag, else the game's default (Hold'em 3 s), else 10 s. */
 function moveTimeoutFor(game: string, flag?: number): number {
-  return flag ?? GAME_DEFAULTS[game]?.moveTimeoutMs ?? DEFAULT_LIMITS.moveMs;
+  return flag ?? gameDescriptor(game).defaults.moveTimeoutMs;
 }
 
 function checkGame(opts: CommonOpts): void {

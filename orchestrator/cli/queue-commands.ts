@@ -1,12 +1,13 @@
 // worker, queue status, schedule and history: distributed games on BullMQ/Redis and nightly runs.
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { readConfigFile } from '../tourney/config.ts';
-import { startQueueWorker } from '../queue/worker.ts';
+import { readConfigFile } from '../config/tourney-config.ts';
+import { startQueueWorker } from '../worker/worker.ts';
 import { formatQueueStatus, queueStatus } from '../queue/status.ts';
-import { listSchedules, removeSchedule, scheduleTourney } from '../queue/schedule.ts';
+import { listSchedules, removeSchedule, scheduleTourney } from '../worker/schedule.ts';
 import { formatHistory, historyRows } from '../run/history.ts';
-import { INDEX_FILE, readIndexFile, readIndexRedis } from '../run/run-index.ts';
+import { INDEX_FILE } from '../run/run-dir.ts';
+import { readIndexFile, readIndexRedis } from '../run/run-index.ts';
 import { withRedis } from '../queue/connection.ts';
 import { defaultConcurrency, intOption } from './options.ts';
 

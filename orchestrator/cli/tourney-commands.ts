@@ -5,10 +5,11 @@ import { Command, Option } from 'commander';
 import { buildAlarmLines, renderLeaderboard } from '../../reports/markdown.ts';
 import { everyBuildFailed } from '../../reports/summary.ts';
 import { createProgress, formatSeconds } from '../progress.ts';
-import { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig, type TourneyConfig, type TourneyConfigInput } from '../tourney/config.ts';
-import { summarizeRun, readRunConfig } from '../tourney/summarize.ts';
+import { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig, type TourneyConfig, type TourneyConfigInput } from '../config/tourney-config.ts';
+import { RunDir } from '../run/run-dir.ts';
+import { summarizeRun } from '../tourney/summarize.ts';
 import { InterruptedError, runTourney } from '../tourney/tourney.ts';
-import type { TourneySummary } from '../tourney/types.ts';
+import type { TourneySummary } from '../../model/tourney.ts';
 import { intOption, newRunDir } from './options.ts';
 import { withInterrupt } from './interrupt.ts';
 
@@ -48,7 +49,7 @@ function printSummary(summary: TourneySummary, seconds: number | null, json?: bo
 
 /** A stored run's config with the settings a resume may change. */
 async function resumeConfig(runDir: string, flags: { concurrency?: number; queue?: string; embedded?: boolean }): Promise<TourneyConfig> {
-  const config = await readRunConfig(runDir);
+  const config = await new RunDir(runDir).readConfig();
   if (flags.concurrency) config.concurrency = flags.concurrency;
   if (flags.queue) config.queue = flags.queue;
   if (flags.embedded) delete config.queue;

@@ -5,8 +5,7 @@
 // process of its own (CATArena runs bridge bots twice, on ports P and P+1), so bots that keep
 // per-game state for "their" seat work unchanged.
 import path from 'node:path';
-import type { BotHandle, HealthCheck, Sandbox } from '../../sandbox/types.ts';
-import { BotStartError } from '../../sandbox/types.ts';
+import { type BotHandle, BotStartError, type HealthCheck, type Sandbox } from '../../sandbox/types.ts';
 import { allocatePort, releasePort } from '../../sandbox/ports.ts';
 import { BotClient } from '../match/bot-client.ts';
 

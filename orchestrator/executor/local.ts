@@ -4,7 +4,7 @@ import { adapterFor } from '../../games/registry.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import { CpuSlots } from '../match/cpu-slots.ts';
 import { runMatch, type SeatBot } from '../match/runner.ts';
-import type { MatchResult, MatchSpec, Replay } from '../match/types.ts';
+import type { MatchResult, MatchSpec, Replay } from '../../model/match.ts';
 import type { BotFleet } from './bot-fleet.ts';
 
 export interface LocalExecutorOptions {

@@ -5,7 +5,7 @@
 // failed for good (infrastructure failures after retries: the run stops and can be resumed).
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { MatchResult, MatchSpec, Replay } from '../match/types.ts';
+import type { MatchResult, MatchSpec, Replay } from '../../model/match.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch } from '../queue/connection.ts';
 import { MATCH_JOB_OPTIONS, matchJobId, type MatchJobData, type MatchJobResult, type StrategyCode } from '../queue/jobs.ts';

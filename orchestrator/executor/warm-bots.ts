@@ -2,7 +2,7 @@
 // the jobs of a run and keyed by run and content (ids repeat across runs), and the least recently
 // used idle bots stopped once more than `maxBots` are kept.
 import { adapterFor } from '../../games/registry.ts';
-import { contentId } from '../../games/core/rng.ts';
+import { contentId } from '../../util/content-id.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { GameServerPool } from '../host/game-servers.ts';
 import { BotFleet } from './bot-fleet.ts';

@@ -11,8 +11,7 @@
 // but the cards start identical). A field larger than one table is re-split at random every table
 // round, so every pair of strategies meets; those tables get their own deal seeds.
 import { createRng, deriveSeed } from '../../games/core/rng.ts';
-import type { ForfeitPolicy } from '../../games/core/wire.ts';
-import type { MatchLimits, MatchSpec } from '../match/types.ts';
+import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../model/match.ts';
 
 export type TableKind = 'own' | 'round' | 'field';
 export const TABLE_KINDS: readonly TableKind[] = ['own', 'round', 'field'];

@@ -4,8 +4,7 @@
 // CATArena (its own server game id, joins and state); reports/metrics/duplicate.ts turns the two
 // rooms of each board into IMPs and a match into VPs.
 import { deriveSeed } from '../../games/core/rng.ts';
-import type { ForfeitPolicy } from '../../games/core/wire.ts';
-import type { MatchLimits, MatchSpec } from '../match/types.ts';
+import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../model/match.ts';
 import { pairings } from './round-robin.ts';
 
 export interface DuplicateOptions {

@@ -1,13 +1,13 @@
 // Plays one game from a MatchSpec against running bots, through the game's wire adapter.
 // The runner owns time (deadlines, latencies) and failure handling; the rules own the outcome.
-import type { GameSetup, Outcome, Seat } from '../../games/core/game.ts';
+import { initSetup, type Outcome } from '../../games/core/game.ts';
+import { type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type Seat, type SeatStats, type Termination } from '../../model/match.ts';
 import { createRng } from '../../games/core/rng.ts';
-import type { FailureKind, LiveGame, WireAdapter } from '../../games/core/wire.ts';
+import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
 import { askBot, joinBot, sendCall } from './bot-calls.ts';
 import type { GameServer } from '../host/game-server.ts';
 import type { BotClient } from './bot-client.ts';
 import { CpuSlots } from './cpu-slots.ts';
-import { matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type SeatStats, type Termination } from './types.ts';
 
 export interface SeatBot {
   strategyId: string;
@@ -156,11 +156,6 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     durationMs: round(performance.now() - started),
   };
   return { result, setup, moves };
-}
-
-/** What Game.init needs beyond the variant: the seat count and the match options. */
-export function initSetup(spec: MatchSpec): GameSetup {
-  return { seats: spec.seats.length, ...(spec.options ? { options: spec.options } : {}) };
 }
 
 function count(stats: SeatStats, kind: FailureKind | 'join_failed'): void {

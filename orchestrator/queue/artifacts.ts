@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { Redis } from 'ioredis';
-import { hashDir, listFiles, pathExists } from '../tourney/strategy-store.ts';
+import { hashDir, listFiles, pathExists } from '../../util/fs.ts';
 import { PREFIX } from './connection.ts';
 
 const gzipAsync = promisify(gzip);

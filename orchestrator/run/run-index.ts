@@ -2,13 +2,11 @@
 // (and, for queued runs, a Redis list every machine can read), so `catarena history` can show each
 // agent's scores across nightly runs and `--reuse` can find earlier results.
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { randomBytes } from 'node:crypto';
 import { PREFIX, QueueUnavailableError, withRedis } from '../queue/connection.ts';
-import type { TourneySummary } from '../tourney/types.ts';
+import type { TourneySummary } from '../../model/tourney.ts';
+import { RunDir } from './run-dir.ts';
 
-export const INDEX_FILE = 'index.jsonl';
 export const RUNS_KEY = `${PREFIX}:runs`;
 
 export interface RunIndexEntry {
@@ -37,7 +35,7 @@ export function indexEntry(summary: TourneySummary, extra: { schedule?: string; 
  */
 export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise<void> {
   // The leading newline ends a line torn by a kill, so this entry still parses (blank lines are skipped).
-  await fs.appendFile(path.join(path.dirname(entry.runDir), INDEX_FILE), `\n${JSON.stringify(entry)}\n`);
+  await fs.appendFile(new RunDir(entry.runDir).indexFile, `\n${JSON.stringify(entry)}\n`);
   if (!queueUrl) return;
   await withRedis(queueUrl, (redis) => redis.rpush(RUNS_KEY, JSON.stringify(entry))).catch((err) => {
     if (!(err instanceof QueueUnavailableError)) throw err;
@@ -74,19 +72,4 @@ export async function readIndexRedis(redis: Redis): Promise<RunIndexEntry[]> {
     byRun.set(entry.runId, entry);
   }
   return [...byRun.values()];
-}
-
-/**
- * The run's identity for queue job ids: its directory's name plus a random suffix, made once and
- * kept in the run directory, so two runs in folders of the same name never share a job.
- */
-export async function runIdentity(runDir: string): Promise<string> {
-  const file = path.join(runDir, 'run-id');
-  try {
-    return (await fs.readFile(file, 'utf8')).trim();
-  } catch {
-    const id = `${path.basename(runDir)}-${randomBytes(4).toString('hex')}`;
-    await fs.writeFile(file, `${id}\n`);
-    return id;
-  }
 }

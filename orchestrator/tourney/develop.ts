@@ -3,21 +3,22 @@
 // its logs, and plays as a forfeiting stand-in: it is never silently dropped.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { buildWorkspace, copyTree } from '../../agents/workspace.ts';
-import type { Agent, CostRecord } from '../../agents/types.ts';
+import { buildWorkspace } from '../../agents/core/workspace.ts';
+import { copyTree, hashDir } from '../../util/fs.ts';
+import type { Agent } from '../../agents/core/types.ts';
+import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type ValidationReport } from '../../model/tourney.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/process.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
-import { generalProblems, probeMark, validateBot, type ValidationReport } from '../validate.ts';
-import { hashDir, saveRecord } from './strategy-store.ts';
-import { strategyId, type StrategyRecord, type TrackId } from './types.ts';
+import { generalProblems, probeMark, validateBot } from '../validate.ts';
+import { saveStrategyRecord, type RunDir } from '../run/run-dir.ts';
 
 export interface DevelopStep {
   agent: Agent;
   track: TrackId;
   round: number;
-  /** tracks/<track>/round_<n>/ in the run directory. */
-  roundDir: string;
+  /** The run directory: the workspace and the strategy go to their places in it. */
+  run: RunDir;
   previous?: { bots: Array<{ agent: string; dir: string }>; logsDir: string };
   seed: number;
   moveTimeoutMs: number;
@@ -33,7 +34,7 @@ const NO_COST: CostRecord = { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode
 
 export async function developStrategy(step: DevelopStep): Promise<StrategyRecord> {
   const { agent, track, round } = step;
-  const dir = path.join(step.roundDir, 'strategies', agent.id);
+  const dir = step.run.strategyDir(track, round, agent.id);
   const record: StrategyRecord = {
     id: strategyId(agent.id, round),
     agent: agent.id,
@@ -51,7 +52,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
   try {
     const host = await step.hosts.get(track.game, track.variant);
     const workspace = await buildWorkspace({
-      dir: path.join(step.roundDir, 'workspaces', agent.id),
+      dir: step.run.workspaceDir(track, round, agent.id),
       game: track.game,
       variant: track.variant,
       round,
@@ -75,8 +76,8 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     await fs.rm(dir, { recursive: true, force: true });
     await copyTree(result.botDir, dir);
     // catarena-env.json lets a bot receive named environment variables (API keys) in the process
-    // sandbox; only the LLM-player's own bot may have it, never code an agent wrote.
-    if (!agent.kind.startsWith('llm-player:') && (await fs.rm(path.join(dir, PASS_ENV_FILE)).then(() => true, () => false))) {
+    // sandbox; only a bot catarena wrote may have it (Agent.mayPassEnv), never code an agent wrote.
+    if (!agent.mayPassEnv && (await fs.rm(path.join(dir, PASS_ENV_FILE)).then(() => true, () => false))) {
       log.push(`removed ${PASS_ENV_FILE}: only llm-player bots may ask for environment variables`, '');
     }
     record.hash = await hashDir(dir);
@@ -98,7 +99,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     await fs.mkdir(dir, { recursive: true });
   }
   record.buildLog = `${log.join('\n')}\n`;
-  await saveRecord(record);
+  await saveStrategyRecord(record);
   return record;
 }
 

@@ -2,7 +2,6 @@
 // records): W per track, the paper's metrics with bootstrap intervals, Elo, error rates, cost,
 // generalizability, the leaderboard, and the JSON/CSV/Markdown outputs. `catarena report` and the
 // end of `catarena tourney` both call this, so a report can always be regenerated.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { bootstrapMetrics } from '../../reports/metrics/bootstrap.ts';
 import { bradleyTerry } from '../../reports/metrics/bradley-terry.ts';
@@ -12,51 +11,21 @@ import { fromGames, type GameResult, type ScoreMatrix } from '../../reports/metr
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { costByAgent, errorRates, leaderboard } from '../../reports/summary.ts';
 import { createAgent } from '../../agents/registry.ts';
-import { Journal } from '../run/journal.ts';
-import { TourneyConfigSchema, variantsOf, type TourneyConfig } from './config.ts';
-import { loadRecord, pathExists } from './strategy-store.ts';
-import { trackName, type StrategyRecord, type TourneySummary, type TrackSummary } from './types.ts';
-
-export async function readRunConfig(runDir: string): Promise<TourneyConfig> {
-  let text: string;
-  try {
-    text = await fs.readFile(path.join(runDir, 'config.json'), 'utf8');
-  } catch {
-    const arena = await pathExists(path.join(runDir, 'journal.jsonl'));
-    throw new Error(
-      arena
-        ? `${runDir} is a "catarena play" or "arena" run (a journal but no config.json); resume it by running the same command again with --run-dir ${runDir}`
-        : `${runDir} is not a tournament run directory (no config.json)`,
-    );
-  }
-  return TourneyConfigSchema.parse(JSON.parse(text));
-}
-
-export async function strategiesOf(runDir: string, track: string): Promise<StrategyRecord[]> {
-  const out: StrategyRecord[] = [];
-  const trackDir = path.join(runDir, 'tracks', track);
-  const rounds = await fs.readdir(trackDir).catch(() => [] as string[]);
-  for (const round of rounds.filter((r) => /^round_\d+$/.test(r))) {
-    const dir = path.join(trackDir, round, 'strategies');
-    for (const file of (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.strategy.json'))) {
-      const record = await loadRecord(path.join(dir, file.replace(/\.strategy\.json$/, '')));
-      if (record) out.push(record);
-    }
-  }
-  return out.sort((a, b) => a.round - b.round || a.agent.localeCompare(b.agent));
-}
+import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
+import { RunDir } from '../run/run-dir.ts';
+import { trackName, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
 
 export async function summarizeRun(runDir: string): Promise<TourneySummary> {
-  const config = await readRunConfig(runDir);
-  const journal = await Journal.open(path.join(runDir, 'journal.jsonl'));
-  const created = await fs.stat(path.join(runDir, 'config.json'));
+  const run = new RunDir(runDir);
+  const config = await run.readConfig();
+  const journal = await run.openJournal();
   const tracks: TrackSummary[] = [];
   const matrices = new Map<string, ScoreMatrix>();
 
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {
       const name = trackName({ game, variant });
-      const strategies = await strategiesOf(runDir, name);
+      const strategies = await run.strategies(name);
       if (!strategies.length) continue;
       const byId = new Map(strategies.map((s) => [s.id, s]));
       const known = agentIds(config);
@@ -97,16 +66,16 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   }
 
   const summary: TourneySummary = {
-    runId: path.basename(runDir),
-    runDir,
-    createdAt: created.birthtime.toISOString(),
+    runId: path.basename(run.root),
+    runDir: run.root,
+    createdAt: await run.createdAt(),
     finishedAt: new Date().toISOString(),
     config,
     tracks,
     generalizability: generalizabilityByGame,
     leaderboard: leaderboard(tracks),
   };
-  await writeOutputs(runDir, summary, matrices);
+  await writeOutputs(run, summary, matrices);
   return summary;
 }
 
@@ -121,14 +90,10 @@ export function agentIds(config: TourneyConfig): string[] {
   });
 }
 
-async function writeOutputs(runDir: string, summary: TourneySummary, matrices: Map<string, ScoreMatrix>): Promise<void> {
+async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>): Promise<void> {
   for (const track of summary.tracks) {
-    const dir = path.join(runDir, 'tracks', trackName(track));
     const W = matrices.get(trackName(track))!;
-    await fs.writeFile(path.join(dir, 'W.json'), `${JSON.stringify(W.toJSON(), null, 2)}\n`);
-    await fs.writeFile(path.join(dir, 'W.csv'), W.toCSV());
-    await fs.writeFile(path.join(dir, 'metrics.json'), `${JSON.stringify({ metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, errors: track.errors, cost: track.cost }, null, 2)}\n`);
+    await run.writeTrackOutputs(track, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, errors: track.errors, cost: track.cost } });
   }
-  await fs.writeFile(path.join(runDir, 'metrics.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  await fs.writeFile(path.join(runDir, 'report.md'), renderMarkdown(summary));
+  await run.writeSummary(summary, renderMarkdown(summary));
 }

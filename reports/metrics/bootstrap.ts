@@ -5,14 +5,8 @@
 // within their pair of strategies.
 import { createRng, deriveSeed } from '../../games/core/rng.ts';
 import { ScoreMatrix, strategyIndex, type GameResult } from './score-matrix.ts';
-import {
-  counterAdaptation,
-  globalLearning,
-  globalPerformance,
-  ranks,
-  selfImprovement,
-  strategyCoding,
-} from './metrics.ts';
+import { counterAdaptation, globalLearning, globalPerformance, ranks, selfImprovement, strategyCoding } from './metrics.ts';
+import type { AgentIntervals, BootstrapResult, Interval } from '../../model/metrics.ts';
 
 export interface BootstrapOptions {
   /** Bootstrap samples (default 1000). */
@@ -24,38 +18,6 @@ export interface BootstrapOptions {
 }
 
 export const BOOTSTRAP_DEFAULTS: Required<BootstrapOptions> = { samples: 1000, seed: 1, level: 0.95 };
-
-export interface Interval {
-  /** The metric on the observed games. */
-  point: number | null;
-  lo: number | null;
-  hi: number | null;
-  /** Samples in which the metric had a value (SI: was defined); lo/hi are null when 0. */
-  samples: number;
-}
-
-export interface AgentIntervals {
-  S: Interval;
-  L: Interval;
-  C: Interval;
-  /** Undefined SI values (zero variance) are left out of the interval and of `point`. */
-  SI: Interval;
-  /** G_i^n, index n−1 = round n. */
-  G: Interval[];
-}
-
-export interface BootstrapResult {
-  samples: number;
-  seed: number;
-  level: number;
-  perAgent: Record<string, AgentIntervals>;
-  /**
-   * probs[agent][r−1] = share of samples in which the agent holds rank r (1 = best). A tie over
-   * ranks r..r+k−1 gives each tied agent 1/k of each of those ranks, so rows and columns sum to 1
-   * when the metric is never null.
-   */
-  rankProbabilities: { S: Record<string, number[]>; L: Record<string, number[]> };
-}
 
 /** One resampling unit: a group's (or a lone game's) score sums in both directions. */
 interface Unit {

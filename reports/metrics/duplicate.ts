@@ -7,7 +7,7 @@
 // happened in the other room (WBF Law 12C, average plus in teams); two forfeits cancel. Under
 // `catarena` the room's recorded score stands (CATArena's 100-point forfeits and 0–0 errors).
 import { ARTIFICIAL_ADJUSTED_IMPS, impsFor, vpFor } from '../../games/bridge/scoring.ts';
-import type { MatchResult } from '../../orchestrator/match/types.ts';
+import type { MatchResult } from '../../model/match.ts';
 import type { GameResult, StrategyKey } from './score-matrix.ts';
 
 export interface BoardResult {

@@ -5,12 +5,7 @@
 // empty set is null, never NaN. So with one agent S, B and A are null (no j ≠ i); with one round
 // L and C are null (no n ≥ 2) and SI is undefined. A difference with a null side is skipped too.
 import type { ScoreMatrix } from './score-matrix.ts';
-
-/** A Pearson correlation. Undefined (zero variance, or < 2 points) is reported as value 0, as in the paper, with defined: false. */
-export interface Correlation {
-  value: number;
-  defined: boolean;
-}
+import type { AgentMetrics, AllMetrics, Correlation, FieldSeries } from '../../model/metrics.ts';
 
 /** Spreads below this (relative to the values' size) count as zero: means of equal scores may differ in the last bit. */
 const FLAT_TOLERANCE = 1e-12;
@@ -126,15 +121,6 @@ export function generalizability(standard: ScoreMatrix, variant: ScoreMatrix): R
   return out;
 }
 
-export interface FieldSeries {
-  /** σ_n: population standard deviation over agents of B_i^n. */
-  sigma: (number | null)[];
-  /** max_i B_i^n − min_i B_i^n. */
-  range: (number | null)[];
-  /** avg_i G_i^n. */
-  meanG: (number | null)[];
-}
-
 /** The per-round field series behind DIS_std, DIS_range and Trend_mean (index n−1 = round n). */
 export function fieldSeries(W: ScoreMatrix): FieldSeries {
   const agents = W.agents.map((_, i) => i);
@@ -185,29 +171,6 @@ export function ranks(values: Record<string, number | null>, higherIsBetter = tr
     start = end;
   }
   return out;
-}
-
-export interface AgentMetrics {
-  S: number | null;
-  /** G_i^n, index n−1 = round n. */
-  G: (number | null)[];
-  L: number | null;
-  B: (number | null)[];
-  /** A_i^n, index n−1 = round n; A[0] is always null (A is defined for n ≥ 2). */
-  A: (number | null)[];
-  C: number | null;
-  /** Self scores S_i^n, index n−1 = round n. */
-  self: (number | null)[];
-  SI: Correlation;
-  /** Present only when a variant matrix was given. */
-  U?: number | null;
-}
-
-export interface AllMetrics {
-  perAgent: Record<string, AgentMetrics>;
-  field: FieldSeries & { DIS_std: Correlation; DIS_range: Correlation; Trend_mean: Correlation };
-  /** Undefined SI values are excluded from the SI ranking (rank null). */
-  ranks: Record<'S' | 'L' | 'C' | 'SI', Record<string, number | null>> & { U?: Record<string, number | null> };
 }
 
 export interface MetricsOptions {

@@ -1,6 +1,7 @@
 // The score matrix W of metrics.md: W[(i,n),(j,m)] = mean score of strategy (i,n) against (j,m).
 // Cells keep the score sum and the game count rather than the mean, so matrices can be rebuilt
 // cheaply from resampled games (bootstrap) and the number of games behind a cell stays visible.
+import type { ScoreMatrixJSON } from '../../model/metrics.ts';
 
 /** A strategy: agent `agent`'s bot from development round `round` (1-based). */
 export interface StrategyKey {
@@ -16,17 +17,6 @@ export interface GameResult {
   scoreB: number;
   /** Games sharing a group (e.g. the two colour-swapped games of one pairing) are resampled together. */
   group?: string;
-}
-
-export interface ScoreMatrixJSON {
-  agents: string[];
-  rounds: number;
-  /** Strategy labels "agent@round", in strategy order. */
-  strategies: string[];
-  /** W, row = the strategy scoring; null on the diagonal and where no game was played. */
-  W: (number | null)[][];
-  /** Games behind each cell. */
-  games: number[][];
 }
 
 export class ScoreMatrix {

@@ -1,8 +1,8 @@
 // The aggressive character: leads with its bold weight (always strictly above its safe one) and
 // answers whoever beat it by out-searching it and countering its style.
-import { clampKnobs, fmt, mutate, setKnob, settle, toward } from '../knob-ops.ts';
-import { beatersOf, rivalsOf, type Character, type Creed } from '../learning.ts';
-import type { Knobs, KnobName, ParamSpace } from '../param-space.ts';
+import { clampKnobs, fmt, mutate, setKnob, settle, toward } from '../core/knob-ops.ts';
+import { beatersOf, rivalsOf, type Character, type Creed } from '../core/learning.ts';
+import type { Knobs, KnobName, ParamSpace } from '../core/param-space.ts';
 
 /** One way of answering a target, beyond the moves every answer makes. */
 export interface Answer<K> {

@@ -1,8 +1,8 @@
 // The cautious character: a hill-climber that keeps its guard up (its safe weight never below its
 // bold one) and gets stronger by searching more, never less.
-import { blend, fmt, mutate, settle } from '../knob-ops.ts';
-import { beatersOf, rivalsOf, type Character, type Creed } from '../learning.ts';
-import type { Knobs, ParamSpace } from '../param-space.ts';
+import { blend, fmt, mutate, settle } from '../core/knob-ops.ts';
+import { beatersOf, rivalsOf, type Character, type Creed } from '../core/learning.ts';
+import type { Knobs, ParamSpace } from '../core/param-space.ts';
 
 export function cautious<K extends Knobs<K>>(space: ParamSpace<K>, creed: Creed<K>): Character<K> {
   const { bold, safe } = space.style;

@@ -1,7 +1,7 @@
 // The imitator: no creed of its own, it copies the previous round's winner with a small twist.
-import { mutate, settle } from '../knob-ops.ts';
-import type { Character, Creed } from '../learning.ts';
-import type { Knobs, ParamSpace } from '../param-space.ts';
+import { mutate, settle } from '../core/knob-ops.ts';
+import type { Character, Creed } from '../core/learning.ts';
+import type { Knobs, ParamSpace } from '../core/param-space.ts';
 
 export function imitator<K extends Knobs<K>>(space: ParamSpace<K>, creed: Creed<K>): Character<K> {
   return {

@@ -4,6 +4,3 @@ export { aggressive, type Answer, type Counter } from './aggressive.ts';
 export { cautious } from './cautious.ts';
 export { imitator } from './imitator.ts';
 
-/** Every game has all of them, in this order (the order the CLI lists them). */
-export const CHARACTER_NAMES = ['cautious', 'aggressive', 'imitator'] as const;
-export type CharacterName = (typeof CHARACTER_NAMES)[number];

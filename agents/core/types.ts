@@ -1,0 +1,63 @@
+// The Agent port: an agent develops one strategy (a bot folder with start_ai.sh) for one game,
+// rule set and round, inside a workspace that holds exactly what the protocol allows it to see.
+import type { CostRecord } from '../../model/tourney.ts';
+
+export interface Workspace {
+  /** Root of the workspace; the agent may read anything below it and nothing outside. */
+  dir: string;
+  game: string;
+  variant: string;
+  /** 1-based development round. */
+  round: number;
+  agentId: string;
+  /** The game environment: README.md, develop_instruction.md, protocol.md, AI_example/ (a sample bot). */
+  envDir: string;
+  /** Where the agent writes its bot (start_ai.sh + code). */
+  outputDir: string;
+  /** Round > 1: the previous round's bot of every agent, as last_round/<agentId>/. */
+  lastRoundDir?: string;
+  /** Round > 1: the previous round's reports (CATArena file names plus round_report.json). */
+  logsDir?: string;
+  /** The task text, as the agent's prompt (also written to TASK.md). */
+  task: string;
+  /** A live game server for self-play during development. */
+  gameServerUrl?: string;
+  /** Per-move deadline the bot will play under. */
+  moveTimeoutMs: number;
+  /** Seed for agents that make random choices (different seeds → different agents). */
+  seed: number;
+  /**
+   * Start the bot in the output folder and probe it as the arena will (health, join, legal moves
+   * on test positions); `report` explains any problem in words. Provided by the orchestrator;
+   * agents may call it while developing and to judge whether an attempt produced a runnable bot.
+   */
+  check?: () => Promise<{ ok: boolean; report: string }>;
+}
+
+export interface DevelopBudget {
+  /** Wall-clock limit for the whole development step. */
+  wallMs: number;
+  /** Step / tool-call limit for LLM agents. */
+  maxSteps?: number;
+}
+
+export interface DevelopResult {
+  /** The bot folder written (normally workspace.outputDir). */
+  botDir: string;
+  cost: CostRecord;
+  /** What the agent did, in words: written to the strategy's build log. */
+  log: string;
+}
+
+export interface Agent {
+  readonly id: string;
+  /** e.g. offline:cautious, llm:minimal, cli:claude-code */
+  readonly kind: string;
+  /**
+   * Whether its bot may keep catarena-env.json (named environment variables such as an API key,
+   * process sandbox). Only a bot catarena wrote itself (the LLM-player's) may; code an agent
+   * wrote never gets the orchestrator's keys.
+   */
+  readonly mayPassEnv?: boolean;
+  develop(workspace: Workspace, budget: DevelopBudget): Promise<DevelopResult>;
+}

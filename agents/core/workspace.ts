@@ -1,0 +1,95 @@
+// Round workspaces: what an agent may see when it develops its round-n strategy. Round 1: the
+// game environment (instructions, protocol, a sample bot). Round n > 1: also every agent's
+// round n−1 bot and the round n−1 logs — only the previous round, copied in, so nothing else
+// of the run is reachable from the workspace.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { gameDescriptor } from '../../games/registry.ts';
+import { copyTree } from '../../util/fs.ts';
+import { gamePath, referenceBotDir } from '../../util/paths.ts';
+import type { Workspace } from './types.ts';
+
+
+export interface WorkspaceInput {
+  /** Folder to create the workspace in (must not exist or be empty). */
+  dir: string;
+  game: string;
+  variant: string;
+  round: number;
+  agentId: string;
+  seed: number;
+  moveTimeoutMs: number;
+  gameServerUrl?: string;
+  /** Round n−1 material; required when round > 1. */
+  previous?: { bots: Array<{ agent: string; dir: string }>; logsDir: string };
+}
+
+export function envFolderName(game: string, variant: string): string {
+  return variant === 'standard' ? game : `${game}_${variant}`;
+}
+
+export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> {
+  const { dir, game, variant, round } = input;
+  await fs.mkdir(dir, { recursive: true });
+  const envDir = path.join(dir, envFolderName(game, variant));
+  await copyTree(gamePath(game, 'env'), envDir);
+  await copyTree(referenceBotDir(game, 'random'), path.join(envDir, 'AI_example'));
+  const outputDir = path.join(dir, 'develop_ai');
+  await fs.mkdir(outputDir, { recursive: true });
+
+  let lastRoundDir: string | undefined;
+  let logsDir: string | undefined;
+  if (round > 1) {
+    if (!input.previous) throw new Error(`round ${round} workspace needs the previous round's bots and logs`);
+    lastRoundDir = path.join(dir, 'last_round');
+    for (const bot of input.previous.bots) await copyTree(bot.dir, path.join(lastRoundDir, bot.agent));
+    logsDir = path.join(dir, 'logs');
+    await copyTree(input.previous.logsDir, logsDir);
+  }
+  const workspace: Workspace = {
+    dir,
+    game,
+    variant,
+    round,
+    agentId: input.agentId,
+    envDir,
+    outputDir,
+    lastRoundDir,
+    logsDir,
+    task: '',
+    gameServerUrl: input.gameServerUrl,
+    moveTimeoutMs: input.moveTimeoutMs,
+    seed: input.seed,
+  };
+  workspace.task = taskText(workspace);
+  await fs.writeFile(path.join(dir, 'TASK.md'), workspace.task);
+  return workspace;
+}
+
+/** The development task in our words, following CATArena's prompt (compat §6.1, §6.2). */
+export function taskText(ws: Workspace): string {
+  const rel = (p: string) => `./${path.relative(ws.dir, p)}`;
+  const lines = [
+    `# Round ${ws.round}: develop a ${ws.game} strategy bot (${ws.variant} rules)`,
+    '',
+    `There is a game environment in \`${rel(ws.envDir)}\`. Read its README.md and, very important, develop_instruction.md` +
+      ` and the rules of the ${ws.variant} rule set. Build the most competitive bot you can for a tournament against other agents' bots.`,
+    '',
+    `Develop directly in \`${rel(ws.outputDir)}\`. Provide \`start_ai.sh\` taking exactly one argument, the port, so that` +
+      ' `bash start_ai.sh <port>` starts the service and `curl -s http://localhost:<port>/health` answers.',
+    `Name the service \`${ws.agentId}_AI\`. Work without asking for next steps and report when done.`,
+    `Each ${gameDescriptor(ws.game).workspace.answers} must be answered within ${ws.moveTimeoutMs} ms.`,
+    ws.gameServerUrl ? `A live game server is at ${ws.gameServerUrl}; self-play against it is allowed.` : '',
+    'Write the strategy yourself: no external engine or API, no package installs, no virtualenv. Do not modify the environment folder.',
+  ];
+  if (ws.round > 1 && ws.lastRoundDir && ws.logsDir) {
+    lines.push(
+      '',
+      '## Last round',
+      `The previous round's reports are in \`${rel(ws.logsDir)}\`: ${gameDescriptor(ws.game).workspace.logFiles}, and \`round_report.json\`` +
+        ' our summary (standings and head-to-head records).',
+      `The previous round's code of every agent is in \`${rel(ws.lastRoundDir)}\` (one folder per agent, yours included). Learn from it and improve.`,
+    );
+  }
+  return `${lines.filter((l) => l !== '').join('\n').replace(/\n## /g, '\n\n## ')}\n`;
+}

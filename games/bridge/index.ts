@@ -1,0 +1,17 @@
+// Contract bridge as duplicate team matches; the variant is CATArena's "magic" card exchange.
+import type { GameDescriptor } from '../core/descriptor.ts';
+import { bridgeWire } from './wire.ts';
+
+export const bridge: GameDescriptor = {
+  id: 'bridge',
+  wire: bridgeWire,
+  format: 'duplicate',
+  // Boards per duplicate match (the paper: 12).
+  defaults: { reps: 4, moveTimeoutMs: 10_000 },
+  presets: { paper: { reps: 12 } },
+  workspace: {
+    answers: 'move',
+    logFiles: "`tournament_tournament_*.json` is the duplicate report of last round (standings in VP and IMPs, every match board by board with both rooms' scores), `games/<time>/<game_id>.json` one event log per room (JSON lines, one per bid or play)",
+  },
+  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
+};

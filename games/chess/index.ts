@@ -1,0 +1,19 @@
+// Chess: FIDE rules with the paper's 200-ply cap; the variant is CATArena's Chess960 with obstacles.
+import type { GameDescriptor } from '../core/descriptor.ts';
+import type { ChessState } from './rules.ts';
+import { chessWire, stateBody } from './wire.ts';
+
+export const chess: GameDescriptor = {
+  id: 'chess',
+  wire: chessWire,
+  format: 'pairs',
+  defaults: { reps: 1, moveTimeoutMs: 10_000 },
+  presets: { paper: { reps: 8 } },
+  workspace: {
+    answers: 'move',
+    logFiles: '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
+  },
+  stateBody: (state) => stateBody(state as ChessState),
+  playerLibs: ['bots/random/chess-core.mjs'],
+  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
+};

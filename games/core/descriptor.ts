@@ -1,0 +1,40 @@
+// What a game folder exports (games/<game>/index.ts): everything the rest of catarena needs to
+// know about one game, so that adding a game is its folder plus one line in games/registry.ts.
+// See docs/adding-a-game.md.
+import type { WireAdapter } from './wire.ts';
+
+/**
+ * How strategies meet: `pairs` (round-robin of colour-swapped games), `tables` (batch tables of
+ * many seats, projected pairwise into W), `duplicate` (team matches over both rooms of each board).
+ */
+export type GameFormat = 'pairs' | 'tables' | 'duplicate';
+
+/** Per-game settings a tourney uses when neither the config nor a flag sets them. */
+export interface GameSettings {
+  /** Colour-swapped pairs per pairing; table rounds per table (tables); boards per match (duplicate). */
+  reps: number;
+  /** Per-move deadline. */
+  moveTimeoutMs: number;
+}
+
+export interface GameDescriptor {
+  id: string;
+  /** The rules and the CATArena wire protocol (the rules are `wire.game`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  wire: WireAdapter<any, any>;
+  format: GameFormat;
+  defaults: GameSettings;
+  /** Named presets' settings for this game (`paper`: the paper's Table 6). */
+  presets: Record<string, Partial<GameSettings>>;
+  /** What agents are told: the unit a bot answers, and what last round's log files are (compat §6). */
+  workspace: { answers: 'move' | 'action'; logFiles: string };
+  /** CATArena's GET /games/{id}/state body for a state, where the game has one (reports' final_state). */
+  stateBody?(state: unknown): unknown;
+  /** Files of the game folder an LLM-player's bot needs beside its own code (chess: the move generator). */
+  playerLibs?: string[];
+  /**
+   * Modules of higher layers inside the game folder, named by path (the layer that uses one loads
+   * it; the descriptor never imports them): the offline agents' kit, CATArena's round report files.
+   */
+  modules: { offlineKit?: string; catarenaReport?: string };
+}

@@ -1,0 +1,18 @@
+// Gomoku: 15×15 five in a row; the variant adds CATArena's forbidden cells and "two triplets".
+import type { GameDescriptor } from '../core/descriptor.ts';
+import type { GomokuState } from './rules.ts';
+import { gomokuWire, stateBody } from './wire.ts';
+
+export const gomoku: GameDescriptor = {
+  id: 'gomoku',
+  wire: gomokuWire,
+  format: 'pairs',
+  defaults: { reps: 1, moveTimeoutMs: 10_000 },
+  presets: { paper: { reps: 4 } },
+  workspace: {
+    answers: 'move',
+    logFiles: '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
+  },
+  stateBody: (state) => stateBody(state as GomokuState),
+  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
+};

@@ -1,0 +1,18 @@
+// Texas Hold'em: no-limit tournament rounds at tables of up to 12; the variant is CATArena's
+// 36-card short deck. Played in batch tables, projected pairwise into W.
+import type { GameDescriptor } from '../core/descriptor.ts';
+import { holdemWire } from './wire.ts';
+
+export const holdem: GameDescriptor = {
+  id: 'holdem',
+  wire: holdemWire,
+  format: 'tables',
+  // Table rounds per table: the paper plays 100; 8 keeps a default run short. The paper's 3 s.
+  defaults: { reps: 8, moveTimeoutMs: 3_000 },
+  presets: { paper: { reps: 100, moveTimeoutMs: 3_000 } },
+  workspace: {
+    answers: 'action',
+    logFiles: '`tournament_report_tourney_*.json` is the technical report of last round (wins, actions, errors per bot), `history_tourney_*.json` the per-tournament-round hand histories (large: read them with a script)',
+  },
+  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
+};

@@ -1,0 +1,90 @@
+// What the metric modules compute (reports/metrics/), as records: a run's summary and every
+// report carry them, so they live here and not with the code that computes them.
+
+/** A Pearson correlation. Undefined (zero variance, or < 2 points) is reported as value 0, as in the paper, with defined: false. */
+export interface Correlation {
+  value: number;
+  defined: boolean;
+}
+
+export interface FieldSeries {
+  /** σ_n: population standard deviation over agents of B_i^n. */
+  sigma: (number | null)[];
+  /** max_i B_i^n − min_i B_i^n. */
+  range: (number | null)[];
+  /** avg_i G_i^n. */
+  meanG: (number | null)[];
+}
+
+export interface AgentMetrics {
+  S: number | null;
+  /** G_i^n, index n−1 = round n. */
+  G: (number | null)[];
+  L: number | null;
+  B: (number | null)[];
+  /** A_i^n, index n−1 = round n; A[0] is always null (A is defined for n ≥ 2). */
+  A: (number | null)[];
+  C: number | null;
+  /** Self scores S_i^n, index n−1 = round n. */
+  self: (number | null)[];
+  SI: Correlation;
+  /** Present only when a variant matrix was given. */
+  U?: number | null;
+}
+
+export interface AllMetrics {
+  perAgent: Record<string, AgentMetrics>;
+  field: FieldSeries & { DIS_std: Correlation; DIS_range: Correlation; Trend_mean: Correlation };
+  /** Undefined SI values are excluded from the SI ranking (rank null). */
+  ranks: Record<'S' | 'L' | 'C' | 'SI', Record<string, number | null>> & { U?: Record<string, number | null> };
+}
+
+export interface Interval {
+  /** The metric on the observed games. */
+  point: number | null;
+  lo: number | null;
+  hi: number | null;
+  /** Samples in which the metric had a value (SI: was defined); lo/hi are null when 0. */
+  samples: number;
+}
+
+export interface AgentIntervals {
+  S: Interval;
+  L: Interval;
+  C: Interval;
+  /** Undefined SI values (zero variance) are left out of the interval and of `point`. */
+  SI: Interval;
+  /** G_i^n, index n−1 = round n. */
+  G: Interval[];
+}
+
+export interface BootstrapResult {
+  samples: number;
+  seed: number;
+  level: number;
+  perAgent: Record<string, AgentIntervals>;
+  /**
+   * probs[agent][r−1] = share of samples in which the agent holds rank r (1 = best). A tie over
+   * ranks r..r+k−1 gives each tied agent 1/k of each of those ranks, so rows and columns sum to 1
+   * when the metric is never null.
+   */
+  rankProbabilities: { S: Record<string, number[]>; L: Record<string, number[]> };
+}
+
+export interface ScoreMatrixJSON {
+  agents: string[];
+  rounds: number;
+  /** Strategy labels "agent@round", in strategy order. */
+  strategies: string[];
+  /** W, row = the strategy scoring; null on the diagonal and where no game was played. */
+  W: (number | null)[][];
+  /** Games behind each cell. */
+  games: number[][];
+}
+
+export interface WinRate {
+  tables: number;
+  /** Tables won; a tie for the chip lead at the hand cap counts its share. */
+  wins: number;
+  rate: number;
+}

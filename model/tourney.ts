@@ -1,0 +1,159 @@
+// The data a tournament run writes and reads: strategy records (with their cost and validation),
+// the per-round report agents read (round_report.json), and the per-track summary the final
+// reports are rendered from.
+import type { FailureKind } from './match.ts';
+import type { AllMetrics, BootstrapResult, ScoreMatrixJSON, WinRate } from './metrics.ts';
+
+export interface CostRecord {
+  wallMs: number;
+  /** Tool calls (LLM agents) or file operations (offline agents). */
+  toolCalls: number;
+  /** Null where no LLM is used. */
+  tokens: { input: number; output: number } | null;
+  /** Non-blank lines of code in the produced bot folder. */
+  linesOfCode: number;
+}
+
+export interface ProbeResult {
+  name: string;
+  ok: boolean;
+  latencyMs: number;
+  answer?: unknown;
+  problem?: string;
+  /** What went wrong: a refused join, an illegal move, or a failure to answer in the protocol. */
+  kind?: FailureKind | 'join_failed';
+}
+
+export interface ValidationReport {
+  dir: string;
+  game: string;
+  variant: string;
+  /** Whether the bot may play: under `strict` no problem at all, otherwise it starts and plays a legal move somewhere. */
+  ok: boolean;
+  strict: boolean;
+  started: boolean;
+  startMs: number;
+  probes: ProbeResult[];
+  /** Plain-words problems that refuse the bot, empty when ok. */
+  problems: string[];
+  /** Probe problems that do not refuse it (illegal moves, refused joins …) unless strict. */
+  warnings: string[];
+  logTail: string;
+}
+
+/** A game and rule set played over all rounds: its own strategies, W and metrics. */
+export interface TrackId {
+  game: string;
+  variant: string;
+}
+
+export const trackName = (t: TrackId) => `${t.game}-${t.variant}`;
+export const strategyId = (agent: string, round: number) => `${agent}@r${round}`;
+
+export interface StrategyRecord {
+  id: string;
+  agent: string;
+  agentKind: string;
+  round: number;
+  game: string;
+  variant: string;
+  /** The bot folder inside the run directory. */
+  dir: string;
+  /** sha256 over the bot folder's files (paths and contents), hex. */
+  hash: string;
+  /** ok = validated; failed = did not build or validate: plays as a forfeiting stand-in. */
+  status: 'ok' | 'failed';
+  failure?: string;
+  /** Validation problems that did not keep the bot out (illegal probe moves, refused joins). */
+  warnings?: string[];
+  cost: CostRecord;
+  validation?: ValidationReport;
+  buildLog: string;
+}
+
+/** Head-to-head record from one strategy's side. */
+export interface HeadToHead {
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** Mean score in [0, 1]. */
+  score: number;
+}
+
+/** Table-game extras of a round_report.json standings row; present only for strategies that played tables. */
+export interface TableStanding {
+  /** Mean finishing place (1 = best) over its tables. */
+  avgPlace?: number;
+  /** Mean final chips over its tables. */
+  avgChips?: number;
+  /** Failed requests by kind (timeout, illegal …): at a table they fold instead of ending the game. */
+  errors?: Record<string, number>;
+}
+
+/** round_report.json: what the next round's agents read about round n (our richer JSON). */
+export interface RoundReport {
+  game: string;
+  variant: string;
+  round: number;
+  policy: string;
+  strategies: Array<{ id: string; agent: string; round: number; status: 'ok' | 'failed'; failure?: string; warnings?: string[] }>;
+  /**
+   * Every strategy that played a game in round n (round-n strategies and their older opponents).
+   * At tables (Hold'em) a row counts tables: won (wins), lost (losses), a split win (draws), and
+   * score = tables won with a split counting its share ÷ tables.
+   */
+  standings: Array<{ id: string; agent: string; round: number } & HeadToHead & { failures: Record<string, number>; avgMoveMs: number } & TableStanding>;
+  /**
+   * pairwise[a][b]: a's record against b, over round n's games. At tables: one game per table the
+   * two shared, won by whoever finished ahead (a draw on the same place).
+   */
+  pairwise: Record<string, Record<string, HeadToHead>>;
+  games: number;
+}
+
+/** Per-agent error rates over every bot request of a track (paper Table 16). */
+export interface ErrorRates {
+  requests: number;
+  timeout: number;
+  http_error: number;
+  malformed: number;
+  illegal: number;
+  crash: number;
+  /** (all of the above) / requests */
+  rate: number;
+}
+
+export interface TrackSummary extends TrackId {
+  agents: string[];
+  rounds: number;
+  policy: string;
+  W: ScoreMatrixJSON;
+  metrics: AllMetrics;
+  bootstrap: BootstrapResult;
+  /** Bradley–Terry Elo per strategy id. */
+  elo: Record<string, number>;
+  errors: Record<string, ErrorRates>;
+  /** Summed over the agent's rounds in this track. */
+  cost: Record<string, CostRecord & { rounds: number }>;
+  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'warnings' | 'hash'>>;
+  games: number;
+  /**
+   * Batch-table games (Hold'em): win rate per table kind (own / round / field) and strategy id,
+   * the paper's figures. W and the metrics above come from the pairwise projection instead.
+   */
+  tableWinRates?: Record<string, Record<string, WinRate>>;
+}
+
+export interface TourneySummary {
+  runId: string;
+  runDir: string;
+  createdAt: string;
+  finishedAt: string;
+  config: unknown;
+  tracks: TrackSummary[];
+  /** Generalizability U per game, where both rule sets ran with the same agents. */
+  generalizability: Record<string, Record<string, number | null>>;
+  /** Average rank per agent over the tracks (paper Table 3), by S and by L. */
+  leaderboard: Array<{ agent: string; meanRankS: number | null; meanRankL: number | null; meanS: number | null; meanL: number | null }>;
+}

@@ -1,0 +1,146 @@
+// The tournament configuration: one schema (zod) with every default in one place, presets, and
+// errors that name the bad field. CLI flags, a YAML/JSON file and presets all resolve to this.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { adapterFor, gameDescriptor, gameIds } from '../../games/registry.ts';
+
+const PerGame = z.strictObject({
+  reps: z.int().min(1).optional(),
+  moveTimeoutMs: z.int().min(1).optional(),
+  /** Rule sets for this game, overriding the top-level `variants`. */
+  variants: z.array(z.enum(['standard', 'variant'])).min(1).optional(),
+  /** Protocol options sent to bots, e.g. chess {algorithm: "minimax"} (CATArena's default: "simple"). */
+  options: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+
+export const TourneyConfigSchema = z.strictObject({
+  rounds: z.int().min(1).max(100).default(4),
+  games: z.array(z.string()).min(1).default(['gomoku']),
+  variants: z.array(z.enum(['standard', 'variant'])).min(1).default(['standard', 'variant']),
+  agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
+  /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table); default per game. */
+  reps: z.int().min(1).optional(),
+  concurrency: z.int().min(1).max(256).default(Math.max(1, os.availableParallelism())),
+  seed: z.int().default(1),
+  out: z.string().default('runs'),
+  policy: z.enum(['strict', 'catarena']).default('strict'),
+  /** Per-move deadline; default per game (paper: 10 s for Gomoku, Chess, Bridge; 3 s Hold'em). */
+  moveTimeoutMs: z.int().min(1).optional(),
+  startTimeoutMs: z.int().min(100).default(20_000),
+  /**
+   * Refuse a round's bot on any problem at its entry check (an illegal move on a probe position,
+   * a refused join). Default: only a bot that does not start, is not healthy or answers no probe
+   * position with a legal move is replaced by a forfeiting stand-in; the rest play, their games show it.
+   */
+  strictValidation: z.boolean().default(false),
+  /** Wall-clock budget for one agent developing one strategy. */
+  developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
+  sandbox: z.enum(['process', 'docker']).default('process'),
+  /** redis://host:port: games are played by `catarena worker`s through this queue, not in-process. */
+  queue: z.string().regex(/^rediss?:\/\//, 'expected redis://host:port').optional(),
+  /** Copy results of games whose code and settings equal a game of an earlier indexed run. */
+  reuse: z.boolean().default(false),
+  /** Limits per bot container with --sandbox docker (defaults: 1 CPU, 1024 MiB, 256 pids). */
+  docker: z
+    .strictObject({
+      image: z.string().optional(),
+      cpus: z.number().positive().optional(),
+      memoryMb: z.int().min(64).optional(),
+      pidsLimit: z.int().min(16).optional(),
+    })
+    .default({}),
+  bootstrapSamples: z.int().min(1).default(1000),
+  perGame: z.record(z.string(), PerGame).default({}),
+});
+
+export type TourneyConfig = z.infer<typeof TourneyConfigSchema>;
+export type TourneyConfigInput = z.input<typeof TourneyConfigSchema>;
+
+/** Presets by name: the paper's Table 6 settings (compat §8.35), each game's part from its descriptor. */
+export const PRESETS: Record<string, TourneyConfigInput> = {
+  paper: {
+    rounds: 4,
+    moveTimeoutMs: 10_000,
+    perGame: Object.fromEntries(gameIds().map((game) => [game, { ...gameDescriptor(game).presets.paper }])),
+  },
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates a config object; errors name every bad field ("rounds: expected an integer…"). */
+export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>): TourneyConfig {
+  const merged: Record<string, unknown> = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) if (value !== undefined) merged[key] = value;
+  }
+  const parsed = TourneyConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+    throw new ConfigError(`invalid tournament config:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  for (const game of config.games) {
+    if (!gameIds().includes(game)) throw new ConfigError(`invalid tournament config:\n  games: unknown game "${game}"; available: ${gameIds().join(', ')}`);
+    for (const variant of variantsOf(config, game)) {
+      if (!adapterFor(game).game.variants.includes(variant)) throw new ConfigError(`invalid tournament config:\n  variants: ${game} has no "${variant}" rule set`);
+    }
+  }
+  if (new Set(config.agents).size !== config.agents.length) throw new ConfigError('invalid tournament config:\n  agents: listed twice; use offline:<character>#2 for a second agent of one kind');
+  return config;
+}
+
+export async function readConfigFile(file: string): Promise<TourneyConfigInput> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const value = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('the top level must be a mapping of settings');
+    return value as TourneyConfigInput;
+  } catch (err) {
+    throw new ConfigError(`cannot parse config file ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** A game's settings: `perGame.<game>`, else the top-level value, else the game's default (its descriptor). */
+export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number> } {
+  const g = config.perGame[game] ?? {};
+  const d = gameDescriptor(game).defaults;
+  return { reps: g.reps ?? config.reps ?? d.reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs ?? d.moveTimeoutMs, options: g.options };
+}
+
+/** The rule sets a game runs: its own `perGame.<game>.variants`, else the top-level list. */
+export function variantsOf(config: Pick<TourneyConfig, 'variants' | 'perGame'>, game: string): string[] {
+  return config.perGame[game]?.variants ?? config.variants;
+}
+
+/**
+ * `--variants` accepts plain rule sets for every game ("standard,variant") and per-game entries
+ * ("gomoku:variant,chess:standard"); returns the top-level list and the per-game overrides.
+ */
+export function parseVariantsFlag(value: string): { variants?: string[]; perGame: Record<string, string[]> } {
+  const perGame: Record<string, string[]> = {};
+  const plain: string[] = [];
+  for (const item of value.split(',').map((v) => v.trim()).filter(Boolean)) {
+    const [game, variant] = item.includes(':') ? item.split(':') : [undefined, item];
+    if (game) (perGame[game] ??= []).push(variant!);
+    else plain.push(variant!);
+  }
+  return { variants: plain.length ? plain : undefined, perGame };
+}
+
+/** The (game, rule set) tracks a config plays, in order. */
+export function tracksOf(config: TourneyConfig): Array<{ game: string; variant: string }> {
+  return config.games.flatMap((game) => variantsOf(config, game).map((variant) => ({ game, variant })));
+}

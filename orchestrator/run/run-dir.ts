@@ -1,0 +1,212 @@
+// The run directory, the source of truth of a run: this module alone knows its paths and file
+// formats. A tourney writes
+//   config.json, run-id, journal.jsonl, replays/<match id>.json, bot-logs/<track>/,
+//   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json),
+//   metrics.json, report.md
+// and an arena or play run journal.jsonl, replays/, logs/, arena.json, results.json and the
+// cross-table files; the parent folder keeps index.jsonl, one line per finished tourney.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { MatchResult, Replay } from '../../model/match.ts';
+import { trackName, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
+import { pathExists } from '../../util/fs.ts';
+import { TourneyConfigSchema, type TourneyConfig } from '../config/tourney-config.ts';
+import { Journal } from './journal.ts';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
+
+/** The index of finished runs, in the folder that holds the run directories. */
+export const INDEX_FILE = 'index.jsonl';
+
+export class RunDir {
+  readonly root: string;
+  private journal?: Promise<Journal>;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** index.jsonl beside this run directory. */
+  get indexFile(): string {
+    return path.join(path.dirname(this.root), INDEX_FILE);
+  }
+
+  get configFile(): string {
+    return path.join(this.root, 'config.json');
+  }
+
+  get reportFile(): string {
+    return path.join(this.root, 'report.md');
+  }
+
+  get replaysDir(): string {
+    return path.join(this.root, 'replays');
+  }
+
+  trackDir(t: TrackId | string): string {
+    return path.join(this.root, 'tracks', track(t));
+  }
+
+  roundDir(t: TrackId | string, round: number): string {
+    return path.join(this.trackDir(t), `round_${round}`);
+  }
+
+  /** What the agent saw while developing its round-n strategy. */
+  workspaceDir(t: TrackId | string, round: number, agent: string): string {
+    return path.join(this.roundDir(t, round), 'workspaces', agent);
+  }
+
+  /** The strategy as played; its record and build log sit beside it. */
+  strategyDir(t: TrackId | string, round: number, agent: string): string {
+    return path.join(this.roundDir(t, round), 'strategies', agent);
+  }
+
+  /** Round n's logs: CATArena's report files and round_report.json, for round n+1's agents. */
+  logsDir(t: TrackId | string, round: number): string {
+    return path.join(this.roundDir(t, round), 'logs');
+  }
+
+  /** Captured output of the bots of a track (tourney), or of every bot (arena: `logs/`). */
+  botLogsDir(t?: TrackId | string): string {
+    return t === undefined ? path.join(this.root, 'logs') : path.join(this.root, 'bot-logs', track(t));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The journal and replays
+
+  /** The journal, opened once per RunDir. */
+  openJournal(): Promise<Journal> {
+    this.journal ??= fs.mkdir(this.root, { recursive: true }).then(() => Journal.open(path.join(this.root, 'journal.jsonl')));
+    return this.journal;
+  }
+
+  /** Whether the directory has a journal (a run of some kind has been here). */
+  hasJournal(): Promise<boolean> {
+    return pathExists(path.join(this.root, 'journal.jsonl'));
+  }
+
+  /** A finished game: its replay first, then its journal line (the journal only names games whose replay exists). */
+  async recordGame(replay: Replay): Promise<void> {
+    await this.writeReplay(replay);
+    await (await this.openJournal()).append(replay.result);
+  }
+
+  /** A result copied from an earlier run (`--reuse`): its replay, marked, then its journal line. */
+  async recordReused(result: MatchResult, replay: Replay): Promise<void> {
+    await this.writeReplay({ ...replay, result });
+    await (await this.openJournal()).append(result);
+  }
+
+  async readReplay(matchId: string): Promise<Replay> {
+    return JSON.parse(await fs.readFile(path.join(this.replaysDir, `${matchId}.json`), 'utf8')) as Replay;
+  }
+
+  private async writeReplay(replay: Replay): Promise<void> {
+    await fs.mkdir(this.replaysDir, { recursive: true });
+    await fs.writeFile(path.join(this.replaysDir, `${replay.result.id}.json`), JSON.stringify(replay));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Tourney config and strategies
+
+  async writeConfig(config: TourneyConfig): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.writeFile(this.configFile, json(config));
+  }
+
+  /** The stored tourney config; a play/arena run or a stray folder gets an error that says what it is. */
+  async readConfig(): Promise<TourneyConfig> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.configFile, 'utf8');
+    } catch {
+      throw new Error(
+        (await this.hasJournal())
+          ? `${this.root} is a "catarena play" or "arena" run (a journal but no config.json); resume it by running the same command again with --run-dir ${this.root}`
+          : `${this.root} is not a tournament run directory (no config.json)`,
+      );
+    }
+    return TourneyConfigSchema.parse(JSON.parse(text));
+  }
+
+  /** When the run started (its config was written). */
+  async createdAt(): Promise<string> {
+    return (await fs.stat(this.configFile)).birthtime.toISOString();
+  }
+
+  /** Every strategy record of a track, by round then agent. */
+  async strategies(t: TrackId | string): Promise<StrategyRecord[]> {
+    const out: StrategyRecord[] = [];
+    const rounds = await fs.readdir(this.trackDir(t)).catch(() => [] as string[]);
+    for (const round of rounds.filter((r) => /^round_\d+$/.test(r))) {
+      const dir = path.join(this.trackDir(t), round, 'strategies');
+      for (const file of (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.strategy.json'))) {
+        const record = await loadStrategyRecord(path.join(dir, file.replace(/\.strategy\.json$/, '')));
+        if (record) out.push(record);
+      }
+    }
+    return out.sort((a, b) => a.round - b.round || a.agent.localeCompare(b.agent));
+  }
+
+  /**
+   * The run's identity for queue job ids: its directory's name plus a random suffix, made once and
+   * kept in the run directory, so two runs in folders of the same name never share a job.
+   */
+  async identity(): Promise<string> {
+    const file = path.join(this.root, 'run-id');
+    try {
+      return (await fs.readFile(file, 'utf8')).trim();
+    } catch {
+      const id = `${path.basename(this.root)}-${randomBytes(4).toString('hex')}`;
+      await fs.mkdir(this.root, { recursive: true });
+      await fs.writeFile(file, `${id}\n`);
+      return id;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Outputs
+
+  /** A track's W (JSON and CSV) and metrics. */
+  async writeTrackOutputs(t: TrackId | string, outputs: { W: unknown; csv: string; metrics: unknown }): Promise<void> {
+    const dir = this.trackDir(t);
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, 'W.json'), json(outputs.W));
+    await fs.writeFile(path.join(dir, 'W.csv'), outputs.csv);
+    await fs.writeFile(path.join(dir, 'metrics.json'), json(outputs.metrics));
+  }
+
+  /** The run's summary (metrics.json) and its Markdown report. */
+  async writeSummary(summary: unknown, markdown: string): Promise<void> {
+    await fs.writeFile(path.join(this.root, 'metrics.json'), json(summary));
+    await fs.writeFile(this.reportFile, markdown);
+  }
+
+  /** A play/arena run's settings, results and cross-table. */
+  async writeArenaFile(name: 'arena.json' | 'results.json', value: unknown): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.writeFile(path.join(this.root, name), json(value));
+  }
+
+  async writeText(name: 'crosstable.csv' | 'crosstable.txt', text: string): Promise<void> {
+    await fs.writeFile(path.join(this.root, name), text);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Strategy records: <strategy dir>.strategy.json and <strategy dir>.build.log beside the bot folder
+
+export async function saveStrategyRecord(record: StrategyRecord): Promise<void> {
+  await fs.writeFile(`${record.dir}.strategy.json`, json(record));
+  await fs.writeFile(`${record.dir}.build.log`, record.buildLog);
+}
+
+export async function loadStrategyRecord(strategyDir: string): Promise<StrategyRecord | null> {
+  try {
+    return JSON.parse(await fs.readFile(`${strategyDir}.strategy.json`, 'utf8')) as StrategyRecord;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,116 @@
+// `catarena worker`: takes match jobs off the queue and plays them with this machine's sandbox,
+// bots kept warm across jobs; optionally also runs scheduled tourneys (whose matches go back onto
+// the queue). A bot's failure is a result; anything else that throws (an artifact that cannot be
+// fetched, a sandbox error) fails the attempt, and BullMQ retries it. A worker killed mid-game
+// stops renewing its job's lock, so the job is re-run by another worker after `lockDurationMs`.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createSandbox } from '../../sandbox/index.ts';
+import { killProcessesIn } from '../../sandbox/process.ts';
+import type { DockerSandboxOptions } from '../../sandbox/docker.ts';
+import { CpuSlots } from '../match/cpu-slots.ts';
+import { playSpec } from '../executor/local.ts';
+import { WarmBots } from '../executor/warm-bots.ts';
+import { ArtifactStore } from '../queue/artifacts.ts';
+import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
+import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
+import { runScheduledTourney } from './schedule.ts';
+
+export interface QueueWorkerOptions {
+  url: string;
+  /** Games played at once (and bots thinking at once) on this machine. */
+  concurrency: number;
+  sandbox: 'process' | 'docker';
+  docker?: DockerSandboxOptions;
+  /** Artifacts, bot logs and scheduled runs' directories live here. */
+  workDir: string;
+  /** Idle bots kept warm (default 8 × concurrency). */
+  maxBots?: number;
+  /** Shown in `catarena queue status` and stored on every job it plays (default host:pid). */
+  name?: string;
+  /** Also run scheduled tourneys (default true). */
+  tourneys?: boolean;
+  /** Parent folder of scheduled runs' directories (default: the config's `out`). */
+  runsDir?: string;
+  /** How long a job's lock lasts without renewal before it counts as stalled (default 30 s). */
+  lockDurationMs?: number;
+  report?: (message: string) => void;
+}
+
+export interface RunningWorker {
+  name: string;
+  /** Stop taking jobs, finish those in flight, stop bots. */
+  drain(): Promise<void>;
+  /** Stop without waiting for games in flight (they stall and are re-run elsewhere). */
+  kill(): Promise<void>;
+  readonly played: number;
+  /** Bots started so far. */
+  botsStarted(): Promise<number>;
+}
+
+export async function startQueueWorker(options: QueueWorkerOptions): Promise<RunningWorker> {
+  const report = options.report ?? (() => {});
+  const name = options.name ?? `${os.hostname()}:${process.pid}`;
+  const connection: Redis = await connectQueue(options.url, { warn: report });
+  const watch = new RedisWatch(connection, { url: options.url, report, graceMs: Number.POSITIVE_INFINITY });
+  const artifactDir = path.join(options.workDir, 'artifacts');
+  await fs.mkdir(artifactDir, { recursive: true });
+  const strays = killProcessesIn(artifactDir);
+  if (strays.length) report(`stopped ${strays.length} bot process(es) left running by an earlier worker on ${options.workDir}`);
+  const artifacts = new ArtifactStore(connection);
+  const sandbox = createSandbox(options.sandbox, { docker: options.docker, handleSignals: false });
+  const bots = new WarmBots({ sandbox, logDir: path.join(options.workDir, 'bot-logs'), maxBots: options.maxBots ?? 8 * options.concurrency });
+  const slots = new CpuSlots(options.concurrency);
+  const lockDuration = options.lockDurationMs ?? 30_000;
+  // A drain stops scheduled tourneys too: they wait for games that a draining worker won't play.
+  const draining = new AbortController();
+  let played = 0;
+
+  const playMatch = async (job: Job<MatchJobData, MatchJobResult>): Promise<MatchJobResult> => {
+    const { spec, strategies, startTimeoutMs } = job.data;
+    const code: Record<string, { dir: string } | { forfeit: string }> = {};
+    for (const [id, c] of Object.entries(strategies)) code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
+    const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
+    try {
+      const replay = await playSpec(spec, { fleet, hosts: bots.hosts, slots, fleetId: (id) => keys[id]! });
+      played++;
+      return replay;
+    } finally {
+      await bots.release(spec.game, spec.variant, keys);
+    }
+  };
+
+  const common = { connection: bullConnection(options.url), prefix: PREFIX, name, lockDuration, stalledInterval: Math.max(1_000, lockDuration / 2) };
+  const matches = new Worker<MatchJobData, MatchJobResult>(MATCH_QUEUE, playMatch, { ...common, concurrency: options.concurrency });
+  matches.on('error', () => {}); // connection trouble is reported once by the watch
+  matches.on('failed', (job, err) => job && report(`game ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`));
+  const workers = [matches];
+  if (options.tourneys ?? true) {
+    const tourneys = new Worker<TourneyJobData>(TOURNEY_QUEUE, (job, token) => runScheduledTourney(job, token, { url: options.url, runsDir: options.runsDir, report, signal: draining.signal }), { ...common, concurrency: 1 });
+    tourneys.on('error', () => {});
+    tourneys.on('failed', (job, err) => job && report(`scheduled tourney ${job.id} failed: ${err.message}`));
+    workers.push(tourneys as never);
+  }
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+
+  const shutdown = async (force: boolean) => {
+    draining.abort();
+    await Promise.allSettled(workers.map((w) => w.close(force)));
+    watch.stop();
+    await bots.close();
+    await sandbox.close();
+    connection.disconnect();
+  };
+  return {
+    name,
+    drain: () => shutdown(false),
+    kill: () => shutdown(true),
+    get played() {
+      return played;
+    },
+    botsStarted: () => bots.started(), // fleets keep counting after close
+  };
+}

@@ -1,0 +1,80 @@
+// Imports only run downward (docs/architecture.md): every relative import of every source file is
+// checked against the layer table below, and no two folders may import each other. A game folder
+// holds modules of higher layers only in its `agents/` and `reports/` subfolders (its offline-agent
+// kit and its CATArena report writer); the descriptor names them, it never imports them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Lowest first. A path belongs to the longest prefix listed. */
+const LAYERS: string[][] = [
+  ['model', 'util'],
+  ['games'],
+  ['sandbox', 'docker'],
+  ['reports', 'agents', 'games/*/reports', 'games/*/agents'],
+  ['orchestrator/match', 'orchestrator/queue', 'orchestrator/host', 'orchestrator/formats', 'orchestrator/config', 'orchestrator/progress.ts'],
+  ['orchestrator/executor', 'orchestrator/run', 'orchestrator/validate.ts'],
+  ['orchestrator/tourney', 'orchestrator/arena.ts', 'orchestrator/worker'],
+  ['orchestrator/cli'],
+  ['bin', 'bench', 'scripts', 'tests'],
+];
+
+function layerOf(rel: string): { layer: number; unit: string } {
+  let best: { layer: number; unit: string; len: number } | null = null;
+  LAYERS.forEach((prefixes, layer) => {
+    for (const prefix of prefixes) {
+      const re = new RegExp(`^${prefix.replace(/\./g, '\\.').replace(/\*/g, '[^/]+')}(/|$)`);
+      const m = re.exec(rel);
+      if (m && (!best || m[0].length > best.len)) best = { layer, unit: m[0].replace(/\/$/, ''), len: m[0].length };
+    }
+  });
+  if (!best) throw new Error(`${rel} is in no layer: add its folder to LAYERS in tests/layers.test.ts`);
+  return best;
+}
+
+/** The folder a file belongs to for the mutual-import check (its unit, refined to its own folder). */
+const folderOf = (rel: string) => path.dirname(rel);
+
+function sources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && entry.name !== 'bots' && entry.name !== 'results') walk(rel);
+      } else if (/\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.d.mts')) out.push(rel);
+    }
+  };
+  for (const top of ['model', 'util', 'games', 'sandbox', 'docker', 'reports', 'agents', 'orchestrator', 'bin', 'bench', 'scripts']) if (fs.existsSync(path.join(ROOT, top))) walk(top);
+  return out;
+}
+
+const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,]+?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+function importsOf(rel: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, rel), 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) => path.normalize(path.join(path.dirname(rel), m[1] ?? m[2]!)));
+}
+
+describe('layers', () => {
+  const files = sources();
+  const edges = files.flatMap((from) => importsOf(from).map((to) => ({ from, to })));
+
+  it('finds the sources and their imports', () => {
+    expect(files.length).toBeGreaterThan(120);
+    expect(edges.length).toBeGreaterThan(400);
+  });
+
+  it('no import runs from a lower layer to a higher one', () => {
+    const upward = edges.filter(({ from, to }) => layerOf(to).layer > layerOf(from).layer).map(({ from, to }) => `${from} (layer ${layerOf(from).layer}) → ${to} (layer ${layerOf(to).layer})`);
+    expect(upward).toEqual([]);
+  });
+
+  it('no two folders import each other', () => {
+    const pairs = new Set(edges.map(({ from, to }) => `${folderOf(from)} → ${folderOf(to)}`).filter((p) => !p.split(' → ').every((x, _, a) => x === a[0])));
+    const mutual = [...pairs].filter((p) => pairs.has(p.split(' → ').reverse().join(' → '))).sort();
+    expect(mutual).toEqual([]);
+  });
+});

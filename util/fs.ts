@@ -1,0 +1,46 @@
+// File helpers every layer uses: copy a bot folder, list and hash its files, test a path.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** sha256 over every file's relative path and bytes, in sorted order. */
+export async function hashDir(dir: string): Promise<string> {
+  const hash = createHash('sha256');
+  const files = (await listFiles(dir)).sort();
+  for (const rel of files) {
+    hash.update(rel).update('\u0000');
+    hash.update(await fs.readFile(path.join(dir, rel))).update('\u0000');
+  }
+  return hash.digest('hex');
+}
+
+/** Whether a file or folder exists (any error reading it counts as no). */
+export async function pathExists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  let entries;
+  try {
+    entries = await fs.readdir(path.join(dir, prefix), { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    const rel = path.join(prefix, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(dir, rel)));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}
+
+/** Files a running bot leaves behind that are not code. */
+const SKIP = new Set(['__pycache__', 'nohup.out', 'node_modules', '.git']);
+
+export async function copyTree(from: string, to: string): Promise<void> {
+  await fs.cp(from, to, { recursive: true, filter: (src) => !SKIP.has(path.basename(src)), verbatimSymlinks: true });
+}
