@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Agent, Workspace } from '../agents/core/types.ts';
-import { ConfigError, parseVariantsFlag, resolveConfig, variantsOf } from '../orchestrator/config/tourney-config.ts';
+import { ConfigError, gameSettings, parseVariantsFlag, PRESETS, resolveConfig, variantsOf } from '../orchestrator/config/tourney-config.ts';
 import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
 import { InterruptedError, runTourney, tracksOf } from '../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../model/tourney.ts';
@@ -207,6 +207,33 @@ describe('tourney robustness', () => {
       { game: 'chess', variant: 'variant' },
     ]);
     expect(variantsOf(config, 'chess')).toEqual(['variant']);
+  });
+
+  it('merges layers deeply: --preset paper with per-game options keeps every per-game setting of the preset', () => {
+    const paper = PRESETS.paper!;
+    const withOptions = resolveConfig(paper, { perGame: { chess: { options: { algorithm: 'minimax' } } } });
+    expect(gameSettings(withOptions, 'holdem')).toEqual({ reps: 100, moveTimeoutMs: 3_000, options: undefined });
+    expect(gameSettings(withOptions, 'chess')).toEqual({ reps: 8, moveTimeoutMs: 10_000, options: { algorithm: 'minimax' } });
+    expect(gameSettings(withOptions, 'bridge').reps).toBe(12);
+    expect(gameSettings(withOptions, 'gomoku').reps).toBe(4);
+    expect(withOptions.rounds).toBe(4);
+    // A file layer over the preset, flags over both: key by key; arrays are replaced, not joined.
+    const file = { rounds: 2, games: ['holdem', 'chess'], perGame: { holdem: { options: { handCap: 50 } }, chess: { variants: ['variant' as const] } } };
+    const flags = { agents: ['offline:cautious'], perGame: { chess: { variants: ['standard' as const] } } };
+    const layered = resolveConfig(paper, file, flags);
+    expect(layered.rounds).toBe(2);
+    expect(layered.games).toEqual(['holdem', 'chess']);
+    expect(layered.agents).toEqual(['offline:cautious']);
+    expect(gameSettings(layered, 'holdem')).toEqual({ reps: 100, moveTimeoutMs: 3_000, options: { handCap: 50 } });
+    expect(variantsOf(layered, 'chess')).toEqual(['standard']);
+    // A value for all games in a higher layer overrides the per-game values below it, and only those.
+    const quick = resolveConfig(paper, file, { reps: 2 });
+    expect(gameSettings(quick, 'holdem')).toEqual({ reps: 2, moveTimeoutMs: 3_000, options: { handCap: 50 } });
+    expect(gameSettings(quick, 'chess').reps).toBe(2);
+    const fast = resolveConfig(paper, { moveTimeoutMs: 500 });
+    expect(gameSettings(fast, 'holdem')).toMatchObject({ reps: 100, moveTimeoutMs: 500 });
+    // Nothing leaks between calls: the preset object itself is untouched.
+    expect(PRESETS.paper!.perGame!.holdem).toEqual({ reps: 100, moveTimeoutMs: 3_000 });
   });
 
   it('rejects a bad config naming the field', () => {

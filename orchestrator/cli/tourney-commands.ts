@@ -92,12 +92,12 @@ export function registerTourneyCommands(program: Command): void {
     .option('-g, --games <list>', 'games, comma-separated (default gomoku)')
     .option('--variants <list>', 'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard')
     .option('-a, --agents <list>', `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`)
-    .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (default 1); holdem: table rounds per table (default 8, paper 100)', intOption(1))
+    .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (default 1); holdem: table rounds per table (default 8, paper 100); bridge: boards per match (default 4, paper 12). For all games: overrides per-game reps of --preset and --config', intOption(1))
     .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256))
     .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
     .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
     .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
-    .option('--move-timeout <ms>', 'per-move deadline in ms (default: 10000; holdem 3000)', intOption(1))
+    .option('--move-timeout <ms>', 'per-move deadline in ms (default: 10000; holdem 3000); for all games, overriding per-game deadlines of --preset and --config', intOption(1))
     .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
     .option('--config <file>', 'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)')
     .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(Object.keys(PRESETS)))
@@ -130,16 +130,10 @@ export function registerTourneyCommands(program: Command): void {
           queue: flags.queue,
           reuse: flags.reuse,
           strictValidation: flags.strictValidation,
+          // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
+          perGame: variantsFlag && Object.keys(variantsFlag.perGame).length ? (Object.fromEntries(Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }])) as TourneyConfigInput['perGame']) : undefined,
         };
-        const preset = flags.preset ? PRESETS[flags.preset] : undefined;
-        const perGameVariants = Object.entries(variantsFlag?.perGame ?? {});
-        const merged = perGameVariants.length
-          ? { ...cli, perGame: { ...(file?.perGame ?? preset?.perGame ?? {}) } as NonNullable<TourneyConfigInput['perGame']> }
-          : cli;
-        for (const [game, variants] of perGameVariants) merged.perGame![game] = { ...merged.perGame![game], variants: variants as never };
-        config = resolveConfig(preset, file, merged);
-        // An explicit --reps wins over per-game reps from a preset or file.
-        if (flags.reps) for (const g of Object.values(config.perGame)) delete g.reps;
+        config = resolveConfig(flags.preset ? PRESETS[flags.preset] : undefined, file, cli);
         runDir = newRunDir(config.out, 'tourney');
       }
       await playTourney(program, config, runDir, flags.json);

@@ -74,12 +74,40 @@ export class ConfigError extends Error {
   }
 }
 
-/** Validates a config object; errors name every bad field ("rounds: expected an integer…"). */
+/** Settings that exist for all games and per game: a layer's value for all games overrides the per-game values of the layers below. */
+const PER_GAME_SETTINGS = ['reps', 'moveTimeoutMs'] as const;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Deep merge: objects key by key, arrays and everything else replaced; undefined never overrides. */
+export function mergeLayers<T extends Record<string, unknown>>(base: T, layer: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(layer)) {
+    if (value === undefined) continue;
+    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? mergeLayers(out[key] as Record<string, unknown>, value) : value;
+  }
+  return out as T;
+}
+
+/**
+ * One config from layers, lowest first (defaults < preset < file < flags, as the CLI passes them):
+ * objects merge key by key (perGame.chess.options keeps perGame.holdem.reps of a preset), arrays
+ * and values replace, and `reps` or `moveTimeoutMs` given for all games in a layer override the
+ * per-game values of the layers below it (`--reps 2` wins over the paper preset's per-game reps).
+ * Validated by the schema; errors name every bad field ("rounds: expected an integer…").
+ */
 export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>): TourneyConfig {
-  const merged: Record<string, unknown> = {};
+  let merged: Record<string, unknown> = {};
   for (const layer of layers) {
     if (!layer) continue;
-    for (const [key, value] of Object.entries(layer)) if (value !== undefined) merged[key] = value;
+    const perGame = merged.perGame;
+    if (isPlainObject(perGame)) {
+      const cleared = PER_GAME_SETTINGS.filter((key) => (layer as Record<string, unknown>)[key] !== undefined);
+      if (cleared.length) {
+        merged = { ...merged, perGame: Object.fromEntries(Object.entries(perGame).map(([game, g]) => [game, Object.fromEntries(Object.entries(g as object).filter(([k]) => !(cleared as string[]).includes(k)))])) };
+      }
+    }
+    merged = mergeLayers(merged, layer as Record<string, unknown>);
   }
   const parsed = TourneyConfigSchema.safeParse(merged);
   if (!parsed.success) {
