@@ -2,10 +2,11 @@
 // process group, with a scrubbed environment and a size-capped log. Linux-only for the cleanup of
 // daemons that escaped the group (it reads /proc); elsewhere the group kill is all there is.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { isPortOpen, listeningSocketInodes, waitForPortClosed } from './ports.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
@@ -14,8 +15,10 @@ import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, 
 export { readLogTail };
 export const SCRUBBED_PATH = '/usr/local/bin:/usr/bin:/bin';
 /**
- * Every bot process carries this variable (a fresh UUID per start). Descendants inherit it even
- * after setsid or a double fork, so stop() can find them without touching unrelated processes.
+ * Every bot process carries this variable: `<owner token>.<fresh UUID per start>` (see ownerToken).
+ * Descendants inherit it even after setsid or a double fork, so stop() can find them without
+ * touching unrelated processes, the reaper can find every bot of a dead orchestrator, and a later
+ * run can tell whether the orchestrator that started a bot is still alive.
  */
 export const MARKER_VAR = 'CATARENA_BOT_ID';
 
@@ -181,10 +184,51 @@ export function isProcessGone(pid: number): boolean {
   }
 }
 
+/** A process's start time (/proc/<pid>/stat field 22, clock ticks since boot), or null if gone. */
+function startTimeOf(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return f[0] === 'Z' || f[0] === 'X' ? null : (f[19] ?? null);
+  } catch {
+    return null;
+  }
+}
+
+let ownerTokenCache: string | undefined;
 /**
- * Kills every live process whose working directory is inside `dir` (never this process or its
- * ancestors) and returns their pids: bots a SIGKILLed worker left running in its artifact cache,
- * which hold ports and cores until someone stops them. Linux (/proc) only.
+ * This orchestrator's token, `<pid>-<start time>-<random>`: the prefix of the marker of every bot
+ * it starts. The pid and start time say whether the owner still lives (pid reuse cannot fake it);
+ * the random part keeps two sandboxes' tokens apart (module instances, worker threads).
+ */
+export function ownerToken(): string {
+  ownerTokenCache ??= `${process.pid}-${startTimeOf(process.pid) ?? 0}-${randomBytes(8).toString('hex')}`;
+  return ownerTokenCache;
+}
+
+/** The marker value of a process's bot variable, or null when it carries none. */
+function markerOf(pid: number): string | null {
+  try {
+    const entry = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').find((e) => e.startsWith(`${MARKER_VAR}=`));
+    return entry === undefined ? null : entry.slice(MARKER_VAR.length + 1);
+  } catch {
+    return null;
+  }
+}
+
+/** True when a marker names an orchestrator that is still running (markers without an owner: false). */
+function ownerAlive(marker: string): boolean {
+  const m = /^(\d+)-(\d+)-[0-9a-f]+\./.exec(marker);
+  return m !== null && startTimeOf(Number(m[1])) === m[2];
+}
+
+/**
+ * Kills the bots a killed orchestrator left running in `dir` and returns their pids: live
+ * processes that carry the bot marker variable (MARKER_VAR, any value), whose working directory
+ * is inside `dir`, and whose orchestrator (named in the marker) is no longer running; never this
+ * process or its ancestors. Anything else with its cwd there (a shell cd'd into a run directory,
+ * the bots of a run still in progress) is left alone. Used at the start of a worker (its artifact
+ * cache), of a tourney and of an arena (the run directory). Linux (/proc) only.
  */
 export function killProcessesIn(dir: string): number[] {
   let root: string;
@@ -193,21 +237,29 @@ export function killProcessesIn(dir: string): number[] {
   } catch {
     return [];
   }
-  const procs = liveProcesses();
-  const byPid = new Map(procs.map((p) => [p.pid, p]));
-  const mine = new Set<number>();
-  for (let p = byPid.get(process.pid); p && !mine.has(p.pid); p = byPid.get(p.ppid)) mine.add(p.pid);
-  const killed: number[] = [];
-  for (const p of procs) {
-    if (mine.has(p.pid) || !cwdInside(p.pid, root)) continue;
-    try {
-      process.kill(p.pid, 'SIGKILL');
-      killed.push(p.pid);
-    } catch {
-      // exited meanwhile
+  const killed = new Set<number>();
+  // A few passes: a bot forking while we look leaves a child the first pass did not see.
+  for (let pass = 0; pass < 5; pass++) {
+    const procs = liveProcesses();
+    const byPid = new Map(procs.map((p) => [p.pid, p]));
+    const mine = new Set<number>();
+    for (let p = byPid.get(process.pid); p && !mine.has(p.pid); p = byPid.get(p.ppid)) mine.add(p.pid);
+    let found = 0;
+    for (const p of procs) {
+      if (mine.has(p.pid) || killed.has(p.pid) || !cwdInside(p.pid, root)) continue;
+      const marker = markerOf(p.pid);
+      if (marker === null || ownerAlive(marker)) continue;
+      try {
+        process.kill(p.pid, 'SIGKILL');
+        killed.add(p.pid);
+        found++;
+      } catch {
+        // exited meanwhile
+      }
     }
+    if (found === 0) break;
   }
-  return killed;
+  return [...killed];
 }
 
 function hasMarker(pid: number, marker: string): boolean {
@@ -215,6 +267,44 @@ function hasMarker(pid: number, marker: string): boolean {
     return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${MARKER_VAR}=${marker}`);
   } catch {
     return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reaper: bots die with the orchestrator
+
+const REAPER = fileURLToPath(new URL('./reaper.mjs', import.meta.url));
+let reaper: ChildProcess | null = null;
+
+/**
+ * Starts (once per owner token, again if it died) the detached watchdog that SIGKILLs every process
+ * carrying this orchestrator's token within about a second of the orchestrator's death, however it
+ * dies (sandbox/reaper.mjs). It holds nothing of ours but the read end of a pipe, so it neither
+ * keeps this event loop alive nor delays a parent waiting for our stdout. Linux only.
+ */
+function ensureReaper(): void {
+  if (reaper || process.platform !== 'linux' || !fs.existsSync(REAPER)) return;
+  const start = startTimeOf(process.pid);
+  if (start === null) return;
+  try {
+    const child = spawn(process.execPath, [REAPER, String(process.pid), start, ownerToken()], {
+      cwd: '/',
+      env: { PATH: process.env.PATH ?? SCRUBBED_PATH },
+      detached: true, // its own session: a Ctrl-C for the terminal's foreground group spares it
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    reaper = child;
+    child.once('error', () => {
+      if (reaper === child) reaper = null;
+    });
+    child.once('exit', () => {
+      if (reaper === child) reaper = null;
+    });
+    child.stdin!.on('error', () => {});
+    (child.stdin as unknown as { unref?: () => void }).unref?.();
+    child.unref();
+  } catch {
+    reaper = null; // no watchdog: bots are still stopped by close(), exit and signal handlers
   }
 }
 
@@ -437,7 +527,7 @@ export class ProcessSandbox implements Sandbox {
     const startTimeoutMs = o.startTimeoutMs ?? 20_000;
     const logFile = o.logFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bot-')), 'bot.log');
     const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
-    const marker = randomUUID();
+    const marker = `${ownerToken()}.${randomUUID()}`;
     const passed = passEnvFor(dir);
     for (const note of passed.notes) log.write(Buffer.from(`[catarena] ${note}\n`));
     const env = {
@@ -451,6 +541,7 @@ export class ProcessSandbox implements Sandbox {
       [MARKER_VAR]: marker,
     };
 
+    ensureReaper(); // before the bot exists, so no moment has a bot without a watchdog
     // detached: the child calls setsid(), so it leads a new session and process group and the
     // whole group can be signalled at once.
     const child = spawn('bash', [script, String(o.port)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
