@@ -15,9 +15,8 @@ import { createLlmPlayerAgent } from './llm-player/agent.ts';
 import { createOfflineAgent } from './offline/index.ts';
 import { DockerAgentSandbox } from './builtin/docker-sandbox.ts';
 import type { Agent, Workspace } from './core/types.ts';
+import { AGENT_SPEC_HELP } from './core/spec-help.ts';
 
-export const AGENT_SPEC_HELP =
-  'offline:<character> (cautious, aggressive, imitator), dir:<path>, builtin:<provider>/<model>[~<fallback>], llm-player:<provider>/<model>, claude-code[:<model>], codex[:<model>], gemini-cli[:<model>], qwen-code:<model>';
 
 /** builtin:<provider>/<model>[~<fallback provider>/<model>][#id] */
 function createBuiltinAgent(spec: string, options: CreateAgentOptions): Agent {

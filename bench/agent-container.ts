@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { agentRuntimeTag } from '../docker/build-agent-image.ts';
+import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { AgentContainer } from '../sandbox/agent-container.ts';
 import { startEgressProxy } from '../sandbox/egress-proxy.ts';
 

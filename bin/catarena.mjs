@@ -1,7 +1,21 @@
 #!/usr/bin/env node
-// Entry point: loads the TypeScript sources through tsx (no build step to forget).
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../orchestrator/cli/main.ts');
+// Entry point. Runs the compiled JavaScript in .build/ (scripts/build.mjs, run by `npm install`),
+// rebuilding it first when a source file is newer, so a start costs no transpiling. Without a
+// usable build (esbuild missing, a read-only checkout), or with CATARENA_FROM_SOURCE=1, it loads
+// the TypeScript sources through tsx instead.
+let main;
+if (!process.env.CATARENA_FROM_SOURCE) {
+  try {
+    const { build, buildIsFresh } = await import('../scripts/build.mjs');
+    if (!buildIsFresh()) await build();
+    ({ main } = await import('../.build/orchestrator/cli/main.js'));
+  } catch (err) {
+    if (process.env.CATARENA_DEBUG) process.stderr.write(`catarena: no compiled build (${err.message}); running the TypeScript sources\n`);
+  }
+}
+if (!main) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../orchestrator/cli/main.ts'));
+}
 process.exitCode = await main(process.argv);

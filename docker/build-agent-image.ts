@@ -13,9 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
-import { botRuntimeTag, canonicalJson, checkDocker, DEFAULT_CACHE_DIR, ensureBotRuntimeImage, ImageBuildError, imageId } from './build-images.ts';
+import { checkDocker, DEFAULT_CACHE_DIR, ensureBotRuntimeImage, ImageBuildError, imageId } from './build-images.ts';
+import { AGENT_RECIPE_PATH, agentRuntimeTag, canonicalJson } from './image-tags.ts';
 
-export const AGENT_RECIPE_PATH = fileURLToPath(new URL('./agent-runtime/recipe.json', import.meta.url));
 
 const AgentRecipeSchema = z.object({
   image: z.string().regex(/^[a-z0-9][a-z0-9._\/-]*$/),
@@ -36,12 +36,6 @@ export function loadAgentRecipe(file = AGENT_RECIPE_PATH): AgentRecipe {
   const parsed = AgentRecipeSchema.safeParse(raw);
   if (!parsed.success) throw new ImageBuildError(`invalid recipe ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data;
-}
-
-/** The image tag: the recipe, the base image and the Node version copied in all count. */
-export function agentRuntimeTag(recipe: AgentRecipe = loadAgentRecipe()): string {
-  const hash = crypto.createHash('sha256').update(canonicalJson({ recipe, base: botRuntimeTag(), node: process.version })).digest('hex').slice(0, 12);
-  return `${recipe.image}:${hash}`;
 }
 
 export interface EnsureAgentImageOptions {

@@ -13,8 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
+import { BOT_RECIPE_PATH, botRuntimeTag, shortHash } from './image-tags.ts';
 
-export const DEFAULT_RECIPE_PATH = fileURLToPath(new URL('./bot-runtime/recipe.json', import.meta.url));
+export const DEFAULT_RECIPE_PATH = BOT_RECIPE_PATH;
 export const DEFAULT_CACHE_DIR = '/var/cache/catarena/images';
 export const DEFAULT_MIRROR = 'http://deb.debian.org/debian';
 
@@ -59,18 +60,6 @@ export class ImageBuildError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Recipe and tag
 
-/** JSON with object keys sorted at every level and no whitespace: the content the hash covers. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 export function loadRecipe(recipePath: string = DEFAULT_RECIPE_PATH): Recipe {
   let raw: unknown;
   try {
@@ -88,13 +77,7 @@ export function loadRecipe(recipePath: string = DEFAULT_RECIPE_PATH): Recipe {
 
 /** First 12 hex digits of sha256 of the recipe's canonical JSON (formatting and key order don't count). */
 export function recipeHash(recipe: Recipe): string {
-  return crypto.createHash('sha256').update(canonicalJson(recipe)).digest('hex').slice(0, 12);
-}
-
-/** The image tag for a recipe, e.g. "catarena/bot-runtime:3f2a9c0d1e4b". Builds nothing. */
-export function botRuntimeTag(options: { recipePath?: string } = {}): string {
-  const recipe = loadRecipe(options.recipePath);
-  return `${recipe.image}:${recipeHash(recipe)}`;
+  return shortHash(recipe);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import Docker from 'dockerode';
-import { botRuntimeTag } from '../docker/build-images.ts';
+import type Docker from 'dockerode';
+import { botRuntimeTag } from '../docker/image-tags.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
 import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
@@ -63,7 +63,7 @@ exec sleep infinity
 
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker';
-  private readonly docker: Docker;
+  private docker?: Docker;
   private readonly options: Required<Omit<DockerSandboxOptions, 'docker'>>;
   private readonly bots = new Set<DockerBot>();
   private readonly stageRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-docker-'));
@@ -72,13 +72,15 @@ export class DockerSandbox implements Sandbox {
   private nextCore = 0;
 
   constructor(options: DockerSandboxOptions = {}) {
-    this.docker = options.docker ?? new Docker();
+    this.docker = options.docker;
     this.options = { ...DOCKER_DEFAULTS, cpuset: false, handleSignals: true, ...options };
   }
 
   /** Checks the engine and the image once, and removes containers left by dead orchestrators. */
   private prepare(): Promise<void> {
     this.ready ??= (async () => {
+      // dockerode is loaded on first use, so commands that never start a container do not pay for it.
+      this.docker ??= new (await import('dockerode')).default();
       try {
         await this.docker.ping();
       } catch (err) {
@@ -132,7 +134,7 @@ export class DockerSandbox implements Sandbox {
     const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
     const { cpus, memoryMb, pidsLimit, tmpfsMb, user, image } = this.options;
     const memory = memoryMb * 1024 * 1024;
-    const container = await this.docker.createContainer({
+    const container = await this.docker!.createContainer({
       Image: image,
       name: `catarena-${path.basename(stage)}-${randomUUID().slice(0, 8)}`,
       Cmd: ['bash', '-c', ENTRY, 'catarena-entry', String(o.port), ...forwards],

@@ -4,6 +4,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
+// The CLI tests run bin/catarena.mjs, which rebuilds .build/ when a source is newer: build once
+// here, so parallel test files do not all rebuild it.
+spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+
 const report = '.vitest-results.json';
 fs.rmSync(report, { force: true });
 const run = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...process.argv.slice(2)], { stdio: 'inherit' });

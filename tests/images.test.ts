@@ -6,16 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  botRuntimeTag,
-  canonicalJson,
-  DEFAULT_RECIPE_PATH,
-  ensureBotRuntimeImage,
-  loadRecipe,
-  parseDeb822Mirror,
-  parseSourcesListMirror,
-  type EnsureImageResult,
-} from '../docker/build-images.ts';
+import { botRuntimeTag, canonicalJson } from '../docker/image-tags.ts';
+import { DEFAULT_RECIPE_PATH, ensureBotRuntimeImage, loadRecipe, parseDeb822Mirror, parseSourcesListMirror, type EnsureImageResult } from '../docker/build-images.ts';
 
 const dockerWorks =
   process.env.CATARENA_DOCKER === '1' || spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0;

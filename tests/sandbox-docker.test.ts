@@ -10,7 +10,7 @@ import Docker from 'dockerode';
 import { request, Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../sandbox/docker.ts';
-import { botRuntimeTag } from '../docker/build-images.ts';
+import { botRuntimeTag } from '../docker/image-tags.ts';
 import { BotStartError, type BotHandle } from '../sandbox/types.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 import { botDir, dockerReady } from './helpers/bots.ts';

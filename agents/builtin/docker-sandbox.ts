@@ -2,7 +2,7 @@
 // in the process sandbox (confined to it), and every command runs in an agent container with the
 // workspace at /workspace and no network (only the game server is relayed, for self-play). The
 // LLM call stays on the host, so the container needs no egress and holds no key.
-import { botRuntimeTag } from '../../docker/build-images.ts';
+import { botRuntimeTag } from '../../docker/image-tags.ts';
 import { AgentContainer } from '../../sandbox/agent-container.ts';
 import type { Workspace } from '../core/types.ts';
 import { ProcessAgentSandbox, type RunResult } from './tools.ts';

@@ -5,7 +5,7 @@
 // reason (3 attempts, as the paper does), then what exists is returned and the build fails.
 import fs from 'node:fs';
 import path from 'node:path';
-import { agentRuntimeTag } from '../../docker/build-agent-image.ts';
+import { agentRuntimeTag } from '../../docker/image-tags.ts';
 import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
 import { redactSecrets } from '../builtin/models.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';

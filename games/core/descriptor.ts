@@ -9,6 +9,10 @@ import type { WireAdapter } from './wire.ts';
  */
 export type GameFormat = 'pairs' | 'tables' | 'duplicate';
 
+/** Named presets of tourney settings (`paper`: the paper's Table 6); each game says its part. */
+export const PRESET_NAMES = ['paper'] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
 /** Per-game settings a tourney uses when neither the config nor a flag sets them. */
 export interface GameSettings {
   /** Colour-swapped pairs per pairing; table rounds per table (tables); boards per match (duplicate). */
@@ -24,8 +28,8 @@ export interface GameDescriptor {
   wire: WireAdapter<any, any>;
   format: GameFormat;
   defaults: GameSettings;
-  /** Named presets' settings for this game (`paper`: the paper's Table 6). */
-  presets: Record<string, Partial<GameSettings>>;
+  /** This game's part of each named preset. */
+  presets: Record<PresetName, Partial<GameSettings>>;
   /** What agents are told: the unit a bot answers, and what last round's log files are (compat §6). */
   workspace: { answers: 'move' | 'action'; logFiles: string };
   /** CATArena's GET /games/{id}/state body for a state, where the game has one (reports' final_state). */

@@ -2,11 +2,10 @@
 // the option and say what is accepted.
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { InvalidArgumentError } from 'commander';
+import { referenceBotDir } from '../../util/paths.ts';
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function defaultConcurrency(): number {
   return Math.max(1, os.availableParallelism());
@@ -23,7 +22,7 @@ export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
 /** A bot argument: a folder, or builtin:<name> for a reference bot of the game. */
 export function resolveBotDir(arg: string, game: string): string {
   const builtin = /^builtin:(.+)$/.exec(arg);
-  if (builtin) return path.join(PROJECT_ROOT, 'games', game, 'bots', builtin[1]!);
+  if (builtin) return referenceBotDir(game, builtin[1]!);
   return path.resolve(arg);
 }
 

@@ -1,14 +1,12 @@
-// play, arena and validate: run bot folders against each other or check one, for one game.
+// play, arena and validate: run bot folders against each other or check one, for one game. The
+// games and their rules are loaded at once (option choices, checks); sandboxes, the arena and the
+// validator only when a command runs.
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
-import { createSandbox } from '../../sandbox/index.ts';
-import { formatCrossTable } from '../../reports/tables/crosstable.ts';
-import { refsFromDirs, runArena, type ArenaOutcome } from '../arena.ts';
-import { GameServerPool } from '../host/game-servers.ts';
 import { DEFAULT_LIMITS } from '../../model/match.ts';
-import { createProgress } from '../progress.ts';
-import { generalProblems, probeMark, validateBot } from '../validate.ts';
+import type { GameServerPool } from '../host/game-servers.ts';
+import type { ArenaOutcome } from '../arena.ts';
 import { withInterrupt } from './interrupt.ts';
 import { defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
@@ -35,7 +33,8 @@ function keyValue(value: string, previous: Record<string, string> = {}): Record<
 }
 
 /** The game-server pool: a fixed port when asked, else CATArena's port if free, else any port. */
-function hostsFor(game: string, variant: string, port?: number): GameServerPool {
+async function hostsFor(game: string, variant: string, port?: number): Promise<GameServerPool> {
+  const { GameServerPool } = await import('../host/game-servers.ts');
   return new GameServerPool(port ? { ports: { [`${game}/${variant}`]: port } } : {});
 }
 
@@ -67,9 +66,10 @@ function checkGame(opts: CommonOpts): void {
 
 async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps: number, maxGames?: number): Promise<ArenaOutcome> {
   checkGame(opts);
+  const [{ createSandbox }, { refsFromDirs, runArena }, { createProgress }] = await Promise.all([import('../../sandbox/index.ts'), import('../arena.ts'), import('../progress.ts')]);
   const sandbox = createSandbox(opts.sandbox);
   const runDir = opts.runDir ? path.resolve(opts.runDir) : newRunDir(opts.out, kind);
-  const hosts = hostsFor(opts.game, opts.variant, opts.serverPort);
+  const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
   try {
     return await withInterrupt((signal) =>
       runArena({
@@ -97,7 +97,8 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
   }
 }
 
-function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number): void {
+async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number): Promise<void> {
+  const { formatCrossTable } = await import('../../reports/tables/crosstable.ts');
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots }, null, 2)}\n`);
     return;
@@ -128,7 +129,7 @@ export function registerPlayCommands(program: Command): void {
     const reps = tables || duplicate ? opts.games : Math.ceil(opts.games / 2);
     const total = duplicate ? 2 * opts.games : opts.games;
     const outcome = await arenaFromCli('play', [a, b], opts, reps, total);
-    printArena(outcome, opts, total);
+    await printArena(outcome, opts, total);
   });
 
   addCommon(
@@ -148,7 +149,7 @@ export function registerPlayCommands(program: Command): void {
     const tables = adapterFor(opts.game).tables;
     const total = tables ? Math.ceil(dirs.length / tables.maxSeats) * opts.reps : pairs * 2 * opts.reps; // bridge: 2 rooms × reps boards
     const outcome = await arenaFromCli('arena', dirs, opts, opts.reps);
-    printArena(outcome, opts, total);
+    await printArena(outcome, opts, total);
   });
 
   program
@@ -165,9 +166,9 @@ export function registerPlayCommands(program: Command): void {
     .option('--json', 'print the report as JSON')
     .action(async (dir: string, opts: { game: string; variant: string; moveTimeout?: number; startTimeout: number; sandbox: string; serverPort?: number; strictValidation?: boolean; json?: boolean }, cmd: Command) => {
       checkVariant(opts.game, opts.variant);
-      adapterFor(opts.game);
+      const [{ createSandbox }, { generalProblems, probeMark, validateBot }] = await Promise.all([import('../../sandbox/index.ts'), import('../validate.ts')]);
       const sandbox = createSandbox(opts.sandbox);
-      const hosts = hostsFor(opts.game, opts.variant, opts.serverPort);
+      const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
       try {
         const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), startTimeoutMs: opts.startTimeout, strict: opts.strictValidation });
         if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -1,14 +1,7 @@
 // worker, queue status, schedule and history: distributed games on BullMQ/Redis and nightly runs.
+// Each action loads what it needs when it runs, so `catarena --help` loads none of it.
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { readConfigFile } from '../config/tourney-config.ts';
-import { startQueueWorker } from '../worker/worker.ts';
-import { formatQueueStatus, queueStatus } from '../queue/status.ts';
-import { listSchedules, removeSchedule, scheduleTourney } from '../worker/schedule.ts';
-import { formatHistory, historyRows } from '../run/history.ts';
-import { INDEX_FILE } from '../run/run-dir.ts';
-import { readIndexFile, readIndexRedis } from '../run/run-index.ts';
-import { withRedis } from '../queue/connection.ts';
 import { defaultConcurrency, intOption } from './options.ts';
 
 const queueOption = (required: boolean) => {
@@ -36,6 +29,7 @@ export function registerQueueCommands(program: Command): void {
     .option('--no-tourneys', 'play games only; do not run scheduled tourneys')
     .option('--lock-ms <ms>', 'a game whose worker stops renewing its lock this long is re-run elsewhere (default 30000)', intOption(1_000))
     .action(async (flags: { queue: string; concurrency?: number; sandbox: 'process' | 'docker'; workDir: string; runsDir?: string; maxBots?: number; name?: string; tourneys: boolean; lockMs?: number }) => {
+      const { startQueueWorker } = await import('../worker/worker.ts');
       const worker = await startQueueWorker({
         url: flags.queue,
         concurrency: flags.concurrency ?? defaultConcurrency(),
@@ -75,6 +69,7 @@ export function registerQueueCommands(program: Command): void {
     .addOption(queueOption(true))
     .option('--json', 'print as JSON')
     .action(async (flags: { queue: string; json?: boolean }) => {
+      const { formatQueueStatus, queueStatus } = await import('../queue/status.ts');
       const status = await queueStatus(flags.queue);
       process.stdout.write(`${flags.json ? JSON.stringify(status, null, 2) : formatQueueStatus(status)}\n`);
     });
@@ -94,6 +89,7 @@ export function registerQueueCommands(program: Command): void {
     .option('--list', 'list registered schedules')
     .option('--remove <name>', 'remove a schedule')
     .action(async (flags: { queue: string; cron?: string; config?: string; name: string; tz?: string; reuse?: boolean; list?: boolean; remove?: string }) => {
+      const { listSchedules, removeSchedule, scheduleTourney } = await import('../worker/schedule.ts');
       if (flags.list) {
         const schedules = await listSchedules(flags.queue);
         process.stdout.write(schedules.length ? `${schedules.map((s) => `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  next ${s.next ?? '?'}`).join('\n')}\n` : 'no schedules\n');
@@ -105,6 +101,7 @@ export function registerQueueCommands(program: Command): void {
         return;
       }
       if (!flags.cron || !flags.config) throw new Error('schedule needs --cron "<pattern>" and --config <file> (or --list, --remove <name>)');
+      const { readConfigFile } = await import('../config/tourney-config.ts');
       const config = { ...(await readConfigFile(flags.config)), ...(flags.reuse ? { reuse: true } : {}) };
       const info = await scheduleTourney({ url: flags.queue, name: flags.name, cron: flags.cron, tz: flags.tz, config });
       process.stdout.write(`schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}\n`);
@@ -118,6 +115,12 @@ export function registerQueueCommands(program: Command): void {
     .option('--agent <id>', 'only this agent')
     .option('--json', 'print as JSON')
     .action(async (flags: { out: string; queue?: string; agent?: string; json?: boolean }) => {
+      const [{ withRedis }, { readIndexFile, readIndexRedis }, { INDEX_FILE }, { formatHistory, historyRows }] = await Promise.all([
+        import('../queue/connection.ts'),
+        import('../run/run-index.ts'),
+        import('../run/run-dir.ts'),
+        import('../run/history.ts'),
+      ]);
       const entries = flags.queue ? await withRedis(flags.queue, readIndexRedis) : await readIndexFile(path.resolve(flags.out, INDEX_FILE));
       const rows = historyRows(entries, flags.agent);
       process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : formatHistory(rows)}\n`);

@@ -1,15 +1,11 @@
-// tourney and report: the iterative tournament and its reports.
+// tourney, resume and report: the iterative tournament and its reports. The tournament, the
+// agents and the reports are loaded when a command runs, not to print help.
 import path from 'node:path';
-import { AGENT_SPEC_HELP } from '../../agents/registry.ts';
 import { Command, Option } from 'commander';
-import { buildAlarmLines, renderLeaderboard } from '../../reports/markdown.ts';
-import { everyBuildFailed } from '../../reports/summary.ts';
-import { createProgress, formatSeconds } from '../progress.ts';
-import { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig, type TourneyConfig, type TourneyConfigInput } from '../config/tourney-config.ts';
-import { RunDir } from '../run/run-dir.ts';
-import { summarizeRun } from '../tourney/summarize.ts';
-import { InterruptedError, runTourney } from '../tourney/tourney.ts';
+import { AGENT_SPEC_HELP } from '../../agents/core/spec-help.ts';
+import { PRESET_NAMES } from '../../games/core/descriptor.ts';
 import type { TourneySummary } from '../../model/tourney.ts';
+import type { TourneyConfig, TourneyConfigInput } from '../config/tourney-config.ts';
 import { intOption, newRunDir } from './options.ts';
 import { withInterrupt } from './interrupt.ts';
 
@@ -36,7 +32,8 @@ interface TourneyFlags {
 
 const list = (v?: string) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
 
-function printSummary(summary: TourneySummary, seconds: number | null, json?: boolean): void {
+async function printSummary(summary: TourneySummary, seconds: number | null, json?: boolean): Promise<void> {
+  const [{ renderLeaderboard }, { formatSeconds }] = await Promise.all([import('../../reports/markdown.ts'), import('../progress.ts')]);
   if (json) {
     process.stdout.write(`${JSON.stringify({ runDir: summary.runDir, leaderboard: summary.leaderboard, generalizability: summary.generalizability }, null, 2)}\n`);
     return;
@@ -49,6 +46,7 @@ function printSummary(summary: TourneySummary, seconds: number | null, json?: bo
 
 /** A stored run's config with the settings a resume may change. */
 async function resumeConfig(runDir: string, flags: { concurrency?: number; queue?: string; embedded?: boolean }): Promise<TourneyConfig> {
+  const { RunDir } = await import('../run/run-dir.ts');
   const config = await new RunDir(runDir).readConfig();
   if (flags.concurrency) config.concurrency = flags.concurrency;
   if (flags.queue) config.queue = flags.queue;
@@ -57,12 +55,18 @@ async function resumeConfig(runDir: string, flags: { concurrency?: number; queue
 }
 
 async function playTourney(program: Command, config: TourneyConfig, runDir: string, json?: boolean): Promise<void> {
+  const [{ createProgress }, { InterruptedError, runTourney }, { buildAlarmLines }, { everyBuildFailed }] = await Promise.all([
+    import('../progress.ts'),
+    import('../tourney/tourney.ts'),
+    import('../../reports/markdown.ts'),
+    import('../../reports/summary.ts'),
+  ]);
   const progress = createProgress('tourney', process.stderr, Boolean(json));
   const started = Date.now();
   progress.phase(`run directory ${runDir}${config.queue ? ` · games on queue ${config.queue}` : ''}`);
   try {
     const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal }));
-    printSummary(summary, (Date.now() - started) / 1000, json);
+    await printSummary(summary, (Date.now() - started) / 1000, json);
     // Agents that never had a bot play: said last, where nobody misses it.
     for (const line of buildAlarmLines(summary)) process.stderr.write(`catarena: !!! ${line}\n`);
     if (everyBuildFailed(summary.tracks)) {
@@ -100,7 +104,7 @@ export function registerTourneyCommands(program: Command): void {
     .option('--move-timeout <ms>', 'per-move deadline in ms (default: 10000; holdem 3000); for all games, overriding per-game deadlines of --preset and --config', intOption(1))
     .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
     .option('--config <file>', 'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)')
-    .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(Object.keys(PRESETS)))
+    .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(PRESET_NAMES))
     .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
     .option('-q, --queue <url>', 'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379')
     .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
@@ -113,6 +117,7 @@ export function registerTourneyCommands(program: Command): void {
         runDir = path.resolve(flags.resume);
         config = await resumeConfig(runDir, flags);
       } else {
+        const { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig } = await import('../config/tourney-config.ts');
         const file = flags.config ? await readConfigFile(flags.config) : undefined;
         const variantsFlag = flags.variants ? parseVariantsFlag(flags.variants) : undefined;
         const cli: TourneyConfigInput = {
@@ -133,7 +138,7 @@ export function registerTourneyCommands(program: Command): void {
           // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
           perGame: variantsFlag && Object.keys(variantsFlag.perGame).length ? (Object.fromEntries(Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }])) as TourneyConfigInput['perGame']) : undefined,
         };
-        config = resolveConfig(flags.preset ? PRESETS[flags.preset] : undefined, file, cli);
+        config = resolveConfig(flags.preset ? PRESETS[flags.preset as keyof typeof PRESETS] : undefined, file, cli);
         runDir = newRunDir(config.out, 'tourney');
       }
       await playTourney(program, config, runDir, flags.json);
@@ -162,7 +167,8 @@ export function registerTourneyCommands(program: Command): void {
     .argument('<run-dir>', 'a tournament run directory')
     .option('--json', 'print the summary as JSON')
     .action(async (dir: string, flags: { json?: boolean }) => {
+      const { summarizeRun } = await import('../tourney/summarize.ts');
       const summary = await summarizeRun(path.resolve(dir));
-      printSummary(summary, null, flags.json);
+      await printSummary(summary, null, flags.json);
     });
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { PresetName } from '../../games/core/descriptor.ts';
 import { adapterFor, gameDescriptor, gameIds } from '../../games/registry.ts';
 
 const PerGame = z.strictObject({
@@ -59,7 +60,7 @@ export type TourneyConfig = z.infer<typeof TourneyConfigSchema>;
 export type TourneyConfigInput = z.input<typeof TourneyConfigSchema>;
 
 /** Presets by name: the paper's Table 6 settings (compat §8.35), each game's part from its descriptor. */
-export const PRESETS: Record<string, TourneyConfigInput> = {
+export const PRESETS: Record<PresetName, TourneyConfigInput> = {
   paper: {
     rounds: 4,
     moveTimeoutMs: 10_000,

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { botRuntimeTag } from '../../docker/build-images.ts';
+import { botRuntimeTag } from '../../docker/image-tags.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/bots');
 
