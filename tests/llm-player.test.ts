@@ -15,7 +15,7 @@ import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { DEFAULT_LIMITS, type Replay } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
-import { passEnvFor, PASS_ENV_FILE } from '../sandbox/process.ts';
+import { botPath, passEnvFor, PASS_ENV_FILE } from '../sandbox/process.ts';
 import type { BotHandle, BotStartOptions, Sandbox } from '../sandbox/types.ts';
 import { BUILTIN, botDir, dockerReady, tempDir } from './helpers/bots.ts';
 
@@ -478,7 +478,8 @@ describe('(e) the process sandbox passes catarena-env.json variables', () => {
 
   it('ignores bad names and the scrubbed base, lets options.env win, and notes a malformed file in the log', async () => {
     const out = await envOf({ [PASS_ENV_FILE]: JSON.stringify({ passEnv: ['PATH', 'HOME', 'lower_case', 'A-B', 42, 'CATARENA_TEST_PASS_A', 'CATARENA_TEST_PASS_B'] }) }, { CATARENA_TEST_PASS_B: 'from-options' });
-    expect(out.env.PATH).toBe('/usr/local/bin:/usr/bin:/bin');
+    // PATH cannot be passed: the bot keeps the sandbox's own (the scrubbed one, plus a python shim where needed).
+    expect(out.env.PATH).toBe(botPath());
     expect(out.env.CATARENA_TEST_PASS_A).toBe('alpha');
     expect(out.env.CATARENA_TEST_PASS_B).toBe('from-options');
     expect(out.log).toMatch(/"lower_case" is not a variable name that may be passed/);
