@@ -86,6 +86,7 @@ describe('chess failures', () => {
     { answer: { move: '' }, termination: 'illegal', reason: /bad_format/ },
     { answer: { move: null }, termination: 'malformed', reason: /no "move"/ },
     { answer: { san: 'e4' }, termination: 'malformed', reason: /no "move"/ },
+    { answer: { move: ['e2', 'e4'] }, termination: 'malformed', reason: /"move" is not a UCI string/ },
   ];
   for (const c of cases) {
     it(`${JSON.stringify(c.answer)} → ${c.termination}`, async () => {
@@ -100,10 +101,15 @@ describe('chess failures', () => {
     });
   }
 
-  it('sends the configured algorithm and lets the catarena policy draw on an illegal move', async () => {
+  it('sends the configured algorithm and lets the catarena policy draw on an illegal move, or a move that is no string (CATArena forwarded it to its server)', async () => {
     const { out } = await arena([{ id: 'bad', dir: fixedMoveBot({ move: 'a1a1' }) }, { id: 'random', dir: BUILTIN('random', 'chess') }], 'standard', { policy: 'catarena', protocolOptions: { algorithm: 'minimax' } });
     for (const r of out.results) {
       expect(r.spec.options).toEqual({ algorithm: 'minimax' });
+      expect(r.scores).toEqual([0.5, 0.5]);
+    }
+    const { out: garbled } = await arena([{ id: 'bad', dir: fixedMoveBot({ move: 42 }) }, { id: 'random', dir: BUILTIN('random', 'chess') }], 'standard', { policy: 'catarena' });
+    for (const r of garbled.results) {
+      expect(r.termination).toBe('malformed');
       expect(r.scores).toEqual([0.5, 0.5]);
     }
   });

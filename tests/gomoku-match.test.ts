@@ -83,7 +83,7 @@ describe('misbehaving bots end the game with the right reason, never the run', (
   const cases: Array<{ mode: string; termination: string; variant?: string; message?: RegExp }> = [
     { mode: 'malformed_json', termination: 'malformed', message: /not JSON/ },
     { mode: 'no_move', termination: 'malformed', message: /no "move"/ },
-    { mode: 'wrong_type', termination: 'illegal', message: /bad_shape/ },
+    { mode: 'wrong_type', termination: 'malformed', message: /"move" is not a pair of integers \[row, col\]: "seven,seven"/ },
     { mode: 'occupied', termination: 'illegal', message: /occupied/ },
     { mode: 'off_board', termination: 'illegal', message: /off_board/ },
     { mode: 'forbidden', termination: 'illegal', variant: 'variant', message: /forbidden/ },
@@ -116,10 +116,16 @@ describe('misbehaving bots end the game with the right reason, never the run', (
     });
   }
 
-  it('the catarena policy makes an illegal move a draw and a timeout a loss', async () => {
-    const illegal = await arena([{ id: 'bad', dir: misbehavingBot('wrong_type') }, { id: 'good', dir: misbehavingBot('ok') }], { policy: 'catarena' });
-    for (const r of illegal.results) {
+  it('the catarena policy makes an illegal move a draw (and a move that is no pair of integers, which CATArena forwarded to its server), and a timeout a loss', async () => {
+    const illegal = await arena([{ id: 'bad', dir: misbehavingBot('occupied') }, { id: 'good', dir: misbehavingBot('ok') }], { policy: 'catarena' });
+    for (const r of illegal.results.filter((x) => x.termination !== 'normal')) {
       expect(r.termination).toBe('illegal');
+      expect(r.scores).toEqual([0.5, 0.5]);
+    }
+    expect(illegal.results.some((r) => r.termination === 'illegal')).toBe(true);
+    const garbled = await arena([{ id: 'bad', dir: misbehavingBot('wrong_type') }, { id: 'good', dir: misbehavingBot('ok') }], { policy: 'catarena' });
+    for (const r of garbled.results) {
+      expect(r.termination).toBe('malformed');
       expect(r.scores).toEqual([0.5, 0.5]);
     }
     const timeout = await arena([{ id: 'bad', dir: misbehavingBot('no_move') }, { id: 'good', dir: misbehavingBot('ok') }], { policy: 'catarena' });

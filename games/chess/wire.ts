@@ -99,7 +99,10 @@ export const chessWire: WireAdapter<ChessState, string> = {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ok: false, kind: 'malformed', message: 'answer is not a JSON object with "move"' };
     const move = (body as { move?: unknown }).move;
     if (move === undefined || move === null) return { ok: false, kind: 'malformed', message: 'answer has no "move"' };
-    return { ok: true, action: move as string }; // shape and legality are the rules' verdict
+    // Not a string: malformed. CATArena forwarded it to its server, which rejected it: an "error"
+    // draw, as an illegal move, under `catarena`. A string's format and legality are the rules' verdict.
+    if (typeof move !== 'string') return { ok: false, kind: 'malformed', message: `"move" is not a UCI string: ${JSON.stringify(move).slice(0, 80)}`, catarena: 'illegal' };
+    return { ok: true, action: move };
   },
 
   ...twoPlayerForfeits,

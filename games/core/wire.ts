@@ -20,9 +20,14 @@ export interface HttpFailure {
 }
 
 
+/**
+ * A bot's answer as an action, or why it is none. `catarena` says how CATArena's arena treated the
+ * answer where that differs from `kind` (a malformed move it forwarded to its server, which
+ * rejected it like an illegal one): the `catarena` forfeit policy resolves by it.
+ */
 export type ParseResult<A> =
   | { ok: true; action: A }
-  | { ok: false; kind: 'malformed' | 'illegal'; message: string };
+  | { ok: false; kind: 'malformed' | 'illegal'; message: string; catarena?: FailureKind };
 
 /** What a failure turns into: the game ends with an outcome, or a default action is played. */
 export type FailureResolution<A> = { end: Outcome } | { action: A };

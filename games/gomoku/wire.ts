@@ -82,8 +82,11 @@ export const gomokuWire: WireAdapter<GomokuState, GomokuMove> = {
     }
     const move = (body as { move?: unknown }).move;
     if (move === undefined || move === null) return { ok: false, kind: 'malformed', message: 'answer has no "move"' };
-    // A present but wrongly shaped move is judged by the rules (bad_shape → illegal), as CATArena's
-    // server judged it (a 400/500 there, an "error" draw under the catarena policy).
+    // A move that is not a pair of integers is malformed. CATArena's arena forwarded it to its
+    // server, which rejected it (400/500): an "error" draw, as an illegal move, under `catarena`.
+    if (!Array.isArray(move) || move.length !== 2 || !move.every((x) => Number.isInteger(x))) {
+      return { ok: false, kind: 'malformed', message: `"move" is not a pair of integers [row, col]: ${JSON.stringify(move).slice(0, 80)}`, catarena: 'illegal' };
+    }
     return { ok: true, action: move as GomokuMove };
   },
 

@@ -20,7 +20,7 @@ export async function joinBot(client: BotClient, adapter: WireAdapter<unknown, u
 
 export type TurnAnswer<A = unknown> =
   | { ok: true; action: A; latencyMs: number; body: unknown; retriedAfter?: string }
-  | { ok: false; failure: { kind: FailureKind; message: string }; latencyMs: number; body?: unknown };
+  | { ok: false; failure: { kind: FailureKind; message: string; catarena?: FailureKind }; latencyMs: number; body?: unknown };
 
 /**
  * Asks the seat's bot for its action and checks it: transport, parsing, then the rules. An HTTP
@@ -43,7 +43,7 @@ export async function askBot(client: BotClient, adapter: WireAdapter<unknown, un
   }
   if (!res.ok) return { ok: false, failure: { kind: res.failure.kind, message: res.failure.message }, latencyMs };
   const parsed = parse(res.body, state, seat);
-  if (!parsed.ok) return { ok: false, failure: { kind: parsed.kind, message: parsed.message }, latencyMs, body: res.body };
+  if (!parsed.ok) return { ok: false, failure: { kind: parsed.kind, message: parsed.message, ...(parsed.catarena ? { catarena: parsed.catarena } : {}) }, latencyMs, body: res.body };
   const illegal = adapter.game.validate(state, seat, parsed.action);
   if (illegal) return { ok: false, failure: { kind: 'illegal', message: `illegal move ${JSON.stringify(adapter.encode(parsed.action))}: ${illegal}` }, latencyMs, body: res.body };
   return { ok: true, action: parsed.action, latencyMs, body: res.body, ...(retriedAfter ? { retriedAfter: retriedAfter.message } : {}) };

@@ -108,9 +108,10 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
 
     if (failure) {
       count(stats, failure.kind);
-      const resolution = adapter.onFailure(state, seat, failure.kind, spec.policy);
+      const judged = spec.policy === 'catarena' ? (failure.catarena ?? failure.kind) : failure.kind;
+      const resolution = adapter.onFailure(state, seat, judged, spec.policy);
       if ('end' in resolution) {
-        moves.push({ ply: moves.length, seat, action: null, latencyMs: round(answer.latencyMs), error: failure });
+        moves.push({ ply: moves.length, seat, action: null, latencyMs: round(answer.latencyMs), error: { kind: failure.kind, message: failure.message } });
         ended = { outcome: resolution.end, termination: failure.kind, offender: seat, reason: failure.message };
         break;
       }
@@ -121,7 +122,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     const encoded = adapter.encode(action);
     live.state = state;
     live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
-    moves.push({ ply: moves.length, seat, action: encoded, latencyMs: round(answer.latencyMs), ...(failure ? { error: failure } : {}), ...(answer.ok && answer.retriedAfter ? { retriedAfter: answer.retriedAfter } : {}) });
+    moves.push({ ply: moves.length, seat, action: encoded, latencyMs: round(answer.latencyMs), ...(failure ? { error: { kind: failure.kind, message: failure.message } } : {}), ...(answer.ok && answer.retriedAfter ? { retriedAfter: answer.retriedAfter } : {}) });
     options.onMoveTiming?.(performance.now() - loopStart, answer.latencyMs);
   }
 
