@@ -7,13 +7,12 @@
 //   node --import tsx docker/build-images.ts [--force] [--mirror URL] [--cache-dir DIR]
 //
 // prints the tag on stdout; progress goes to stderr.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
-import { BOT_RECIPE_PATH, botRuntimeTag, shortHash } from './image-tags.ts';
+import { BOT_RECIPE_PATH, shortHash } from './image-tags.ts';
 
 export const DEFAULT_RECIPE_PATH = BOT_RECIPE_PATH;
 export const DEFAULT_CACHE_DIR = '/var/cache/catarena/images';
@@ -162,16 +161,6 @@ export async function checkDocker(): Promise<string> {
     throw new ImageBuildError(`cannot use the Docker daemon (${detail}): run as root, or add this user to the "docker" group`);
   }
   throw new ImageBuildError(`the Docker daemon is not reachable (${detail}). ${DOCKER_HINT}`);
-}
-
-/** true when `docker info` works. */
-export async function dockerAvailable(): Promise<boolean> {
-  try {
-    await checkDocker();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export async function imageId(ref: string): Promise<string | undefined> {

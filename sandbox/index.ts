@@ -3,13 +3,6 @@ import { DockerSandbox, type DockerSandboxOptions } from './docker.ts';
 import { ProcessSandbox, type ProcessSandboxOptions } from './process.ts';
 import type { Sandbox } from './types.ts';
 
-export { ProcessSandbox, type ProcessSandboxOptions } from './process.ts';
-export { allocatePort, allocatePortPair, releasePort, isPortOpen, waitForPortClosed } from './ports.ts';
-export { probeHealth } from './health.ts';
-export * from './types.ts';
-
-export { DockerSandbox, DOCKER_DEFAULTS, type DockerSandboxOptions } from './docker.ts';
-
 export type SandboxOptions = ProcessSandboxOptions & { docker?: DockerSandboxOptions };
 
 export function createSandbox(kind: 'process' | (string & {}) = 'process', options: SandboxOptions = {}): Sandbox {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { BuiltinAgent, deriveAgentId, systemPrompt, TRACK_NOTES } from '../agents/builtin/agent.ts';
 import { redactSecrets, resolveModel } from '../agents/builtin/models.ts';
 import { ProcessAgentSandbox, ToolError } from '../agents/builtin/tools.ts';

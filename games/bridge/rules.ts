@@ -413,7 +413,6 @@ function applyAction(state: BridgeState, seat: Seat, action: BridgeAction): Brid
 // ---------------------------------------------------------------------------------------------
 // Accessors for the wire adapter (CATArena's state body is built from these)
 
-export const phaseOf = (state: BridgeState): Phase => state.phase;
 export const contractOf = (state: BridgeState): Contract | null => state.contract;
 export const declarerOf = (state: BridgeState): Seat | null => state.contract?.declarer ?? null;
 export const dummyOf = (state: BridgeState): Seat | null => (state.contract ? partnerOf(state.contract.declarer) : null);

@@ -1,5 +1,5 @@
 // catarena's command line. Each command is a thin layer: parse options, call one module, print.
-import { Command, Option, CommanderError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { gameIds } from '../../games/registry.ts';
 import { registerPlayCommands } from './play-commands.ts';
 import { registerQueueCommands } from './queue-commands.ts';
@@ -33,4 +33,3 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-export { Option };
