@@ -1,7 +1,7 @@
 // Duplicate bridge scoring: the contract score (Laws of Duplicate Bridge 2017, Law 77), the WBF
 // IMP scale and the WBF continuous 20-VP scale.
 //
-// CATArena's arena scores bridge its own way (../shared/docs/catarena-compat.md §5.4: no game,
+// CATArena's arena scores bridge its own way (docs/catarena-compat.md §5.4: no game,
 // slam or insult bonuses, linear penalties, 30 a trick for every trick over book) and compares
 // only NS-positive results (§5.6). We do not copy any of that: a bot that bids games and slams, or
 // doubles for penalty, must be paid what real bridge pays it.

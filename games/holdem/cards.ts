@@ -1,7 +1,7 @@
 // Playing cards for Texas Hold'em, in CATArena's wire format: two characters, rank then suit,
 // e.g. 'As', 'Td', '6h'. Ranks 23456789TJQKA, suits c d h s (lowercase).
 //   standard: the 52-card deck.
-//   variant:  CATArena's "Six Plus" short deck, 36 cards 6..A (see /tmp/holdem-compat.md §4.4).
+//   variant:  CATArena's "Six Plus" short deck, 36 cards 6..A (see docs/catarena-compat.md §4.4).
 import type { Rng } from '../core/rng.ts';
 
 export type HoldemVariant = 'standard' | 'variant';

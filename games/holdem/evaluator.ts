@@ -1,5 +1,5 @@
 // Texas Hold'em hand evaluation, correct poker (none of CATArena's ASCII tie-break bugs, see
-// /tmp/holdem-compat.md §4.3): the best five of 5–7 cards, as a number where higher is better.
+// docs/catarena-compat.md §4.3): the best five of 5–7 cards, as a number where higher is better.
 //
 // standard (52 cards): the npm package `phe` (strength 1 = royal flush .. 7462 = worst, lower is
 //   better), wrapped as value = 7463 − strength. Wheel A-2-3-4-5 is the lowest straight.
