@@ -450,7 +450,6 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
   idPrefix: 'bridge_',
   catarenaServerPort: { standard: 9030, variant: 9031 },
   health: { kind: 'http', path: '/health', statuses: ['healthy', 'ok'] },
-  duplicate: true,
 
   // N, S, E, W, as CATArena's arena, with exactly its body: no player_name (the magic AI example
   // requires one, so its join fails there, harmlessly, and its turns then work; a join that

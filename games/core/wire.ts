@@ -54,11 +54,6 @@ export interface WireAdapter<S, A> {
    * `maxSeats` players per table; `catarena validate` probes bots at a table of `probeSeats`.
    */
   readonly tables?: { maxSeats: number; probeSeats: number };
-  /**
-   * Team games played as duplicate matches (Bridge, formats/duplicate.ts): one strategy per
-   * partnership, both rooms of every board; `reps` counts boards per match.
-   */
-  readonly duplicate?: boolean;
   /** Health check kind for bots of this game. */
   readonly health: { kind: 'http'; path: string; statuses?: string[] } | { kind: 'tcp' };
   join?(state: S, seat: Seat, ctx: TurnContext): WireCall;

@@ -124,10 +124,10 @@ export function registerPlayCommands(program: Command): void {
       .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms)', intOption(1), 2),
   ).action(async (a: string, b: string, opts: CommonOpts & { games: number }) => {
     // Pairwise games come in colour-swapped pairs; a table game counts table rounds.
-    const { tables, duplicate } = adapterFor(opts.game);
+    const { format } = gameDescriptor(opts.game);
     // Table rounds (holdem) and boards (bridge: each in two rooms) count one by one.
-    const reps = tables || duplicate ? opts.games : Math.ceil(opts.games / 2);
-    const total = duplicate ? 2 * opts.games : opts.games;
+    const reps = format === 'pairs' ? Math.ceil(opts.games / 2) : opts.games;
+    const total = format === 'duplicate' ? 2 * opts.games : opts.games;
     const outcome = await arenaFromCli('play', [a, b], opts, reps, total);
     await printArena(outcome, opts, total);
   });
