@@ -1,15 +1,28 @@
 #!/usr/bin/env node
-// Copies games/chess/engine/chess-core.mjs into every bot folder under games/chess/bots/, so the
-// bots (which must be self-contained: they are copied elsewhere and into containers) carry the
-// same move generator as the rules engine. tests/chess-bots.test.ts fails when a copy differs.
+// Copies the libraries the reference bots share into their folders, so the bots (which must be
+// self-contained: they are copied elsewhere and into containers) carry one source's code:
+//   games/chess/engine/chess-core.mjs → every folder under games/chess/bots/ (the move generator
+//                                        of the rules engine)
+//   games/core/bot-http.mjs           → every folder under games/*/bots/ (the HTTP plumbing)
+// tests/chess-bots.test.ts fails when a copy differs.
 // Usage: node scripts/sync-bot-libs.mjs [--check]   (--check: report differences, copy nothing)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const GAMES = path.join(ROOT, 'games');
+/** Every games/<game>/bots folder. */
+const allBotsDirs = () =>
+  fs.readdirSync(GAMES, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(GAMES, d.name, 'bots')))
+    .map((d) => path.join(GAMES, d.name, 'bots'))
+    .sort();
 /** [source file, folder whose every subfolder gets a copy] */
-export const LIBS = [[path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots')]];
+export const LIBS = [
+  [path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots')],
+  ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/bot-http.mjs'), botsDir]),
+];
 
 /** Every copy that should exist: { source, target, same }. */
 export function botLibCopies() {

@@ -72,6 +72,22 @@ describe('bot folders', () => {
     }
   });
 
+  it('of every game carry an identical copy of games/core/bot-http.mjs', () => {
+    const source = fs.readFileSync(path.join(ROOT, 'games', 'core', 'bot-http.mjs'));
+    let copies = 0;
+    for (const game of fs.readdirSync(path.join(ROOT, 'games'))) {
+      const botsDir = path.join(ROOT, 'games', game, 'bots');
+      if (!fs.existsSync(botsDir)) continue;
+      for (const bot of fs.readdirSync(botsDir)) {
+        const copy = path.join(botsDir, bot, 'bot-http.mjs');
+        const same = fs.existsSync(copy) && fs.readFileSync(copy).equals(source);
+        expect(same, `games/${game}/bots/${bot}/bot-http.mjs differs from games/core/bot-http.mjs: run node scripts/sync-bot-libs.mjs`).toBe(true);
+        copies++;
+      }
+    }
+    expect(copies).toBeGreaterThanOrEqual(8); // gomoku, chess, holdem, bridge × random, heuristic
+  });
+
   it('are self-contained: no import from outside the folder', () => {
     for (const bot of fs.readdirSync(BOTS)) {
       for (const f of fs.readdirSync(path.join(BOTS, bot)).filter((x) => x.endsWith('.mjs'))) {

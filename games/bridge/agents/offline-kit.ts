@@ -68,7 +68,7 @@ export const offlineKit: GameKit<BridgeKnobs> = {
       learnRule: 'copy the params of the top-scoring strategy of the previous round, mutate slightly; if it was top itself, reason with more',
     }),
   },
-  botFiles: ['start_ai.sh', 'bot.mjs', 'strategy.mjs'],
+  botFiles: ['start_ai.sh', 'bot.mjs', 'bot-http.mjs', 'strategy.mjs'],
   fromParams: bridgeKnobsFromParams,
   params: (k, seed) => ({
     openMin: +fmt(openMinOf(k.discipline)), overcallMin: +fmt(k.overcallMin), gameBonus: +fmt(k.gameBonus), doubleMargin: +fmt(k.doubleMargin),

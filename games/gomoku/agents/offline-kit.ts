@@ -68,7 +68,7 @@ export const offlineKit: GameKit<GomokuKnobs> = {
       learnRule: 'copy the params of the top-scoring strategy of the previous round, mutate slightly; if it was top itself, one ply deeper',
     }),
   },
-  botFiles: ['start_ai.sh', 'bot.mjs', 'engine.mjs'],
+  botFiles: ['start_ai.sh', 'bot.mjs', 'bot-http.mjs', 'engine.mjs'],
   fromParams: gomokuKnobsFromParams,
   params: (k, seed) => ({
     attack: +fmt(k.attack), defense: +fmt(k.defense), depth: k.depth, candidates: k.candidates,

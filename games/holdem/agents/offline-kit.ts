@@ -61,7 +61,7 @@ export const offlineKit: GameKit<HoldemKnobs> = {
       learnRule: 'copy the params of the top-scoring strategy of the previous round, mutate slightly; if it was top itself, more samples per decision',
     }),
   },
-  botFiles: ['start_ai.sh', 'bot.mjs', 'equity.mjs'],
+  botFiles: ['start_ai.sh', 'bot.mjs', 'bot-http.mjs', 'equity.mjs'],
   fromParams: holdemKnobsFromParams,
   params: (k, seed) => ({
     tightness: +fmt(k.tightness), aggression: +fmt(k.aggression), bluff: +fmt(k.bluff), simulations: k.simulations,

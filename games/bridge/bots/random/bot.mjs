@@ -6,13 +6,9 @@
 //   POST /join_game, POST /leave_game, GET /health, GET /info.
 // With an empty (or missing) legal_actions list it answers a pass: it derives nothing itself.
 // Usage: node bot.mjs <port>. Env BOT_SEED makes its choices reproducible (else Math.random).
-import http from 'node:http';
+import { BadRequest, drain, portArg, readJson, serve } from './bot-http.mjs';
 
-const port = Number(process.argv[2]);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error('usage: node bot.mjs <port>');
-  process.exit(2);
-}
+const port = portArg();
 const NAME = 'random';
 
 // mulberry32: a small seeded PRNG.
@@ -28,8 +24,6 @@ function mulberry32(seed) {
 }
 const seed = Number(process.env.BOT_SEED);
 const rng = process.env.BOT_SEED && Number.isFinite(seed) ? mulberry32(seed) : Math.random;
-
-class BadRequest extends Error {}
 
 const RANKS = '23456789TJQKA';
 const SUITS = 'CDHS';
@@ -63,37 +57,6 @@ function action(body) {
 
 // ---- HTTP ------------------------------------------------------------------------------------
 
-function readJson(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > 1_000_000) reject(new BadRequest('body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error();
-        resolve(body);
-      } catch {
-        reject(new BadRequest('body must be a JSON object'));
-      }
-    });
-    req.on('error', reject);
-  });
-}
-
-/** Reads and discards a body of any shape (CATArena's join retry is form-encoded). */
-function drain(req) {
-  return new Promise((resolve) => {
-    req.on('data', () => {});
-    req.on('end', resolve);
-    req.on('error', resolve);
-  });
-}
-
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
   'GET /info': async () => ({ name: NAME, ai_id: NAME, version: '1.0', description: 'uniformly random legal action (bridge, both rule sets)' }),
@@ -108,34 +71,4 @@ const routes = {
   'POST /get_action': async (req) => action(await readJson(req)),
 };
 
-function handler(req, res) {
-  const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
-  const send = (code, obj) => {
-    if (res.headersSent) return;
-    res.writeHead(code, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(obj));
-  };
-  if (!route) return send(404, { error: 'Endpoint not found' });
-  route(req).then(
-    (out) => send(200, out),
-    (err) => {
-      if (!(err instanceof BadRequest)) console.error(err);
-      send(err instanceof BadRequest ? 400 : 500, { error: String(err?.message || err) });
-    },
-  );
-}
-
-process.on('uncaughtException', (err) => console.error('uncaught:', err));
-const server = http.createServer(handler);
-server.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
-server.headersTimeout = 66000;
-server.on('error', (err) => {
-  console.error(`cannot listen on ${port}: ${err.message}`);
-  process.exit(1);
-});
-server.listen(port, '0.0.0.0', () => console.log(`${NAME} listening on ${port}`));
-// Also answer on IPv6 loopback in case "localhost" resolves to ::1 (best effort).
-const v6 = http.createServer(handler);
-v6.keepAliveTimeout = 65000;
-v6.on('error', () => {});
-v6.listen(port, '::1');
+serve({ port, name: NAME, routes });

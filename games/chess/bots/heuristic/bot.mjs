@@ -35,6 +35,7 @@
 // once per game (2 s timeout); without them the bot plays on without obstacle knowledge.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
+import { BadRequest, portArg, readJson, serve } from './bot-http.mjs';
 import * as core from './chess-core.mjs';
 import { Engine } from './engine.mjs';
 
@@ -91,15 +92,9 @@ function mulberry32(seed) {
   };
 }
 
-const port = Number(process.argv[2]);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error('usage: node bot.mjs <port>');
-  process.exit(2);
-}
+const port = portArg();
 const params = loadParams();
 const rng = mulberry32(params.seed);
-
-class BadRequest extends Error {}
 
 // ---- the game server (variant obstacles) ------------------------------------------------------
 
@@ -243,28 +238,6 @@ async function move(body) {
 
 // ---- HTTP ------------------------------------------------------------------------------------
 
-function readJson(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > 1_000_000) reject(new BadRequest('body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error();
-        resolve(body);
-      } catch {
-        reject(new BadRequest('body must be a JSON object'));
-      }
-    });
-    req.on('error', reject);
-  });
-}
-
 /** join/leave carry nothing the bot needs; a missing or odd body is fine. */
 const readOptional = (req) => readJson(req).catch(() => ({}));
 
@@ -287,23 +260,6 @@ const routes = {
   },
 };
 
-function handler(req, res) {
-  const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
-  const send = (code, obj) => {
-    if (res.headersSent) return;
-    res.writeHead(code, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(obj));
-  };
-  if (!route) return send(404, { error: 'Endpoint not found' });
-  route(req).then(
-    (out) => send(200, out),
-    (err) => {
-      if (!(err instanceof BadRequest)) console.error(err);
-      send(err instanceof BadRequest ? 400 : 500, { error: String(err?.message || err) });
-    },
-  );
-}
-
 // Warm the JIT up before accepting requests, so the first real move keeps to the budget too.
 function warmUp() {
   const fens = [core.STANDARD_FEN, 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4', '8/5pk1/6p1/3q4/8/2N4P/5PP1/3R2K1 w - - 0 1'];
@@ -319,17 +275,4 @@ function warmUp() {
 }
 warmUp();
 
-process.on('uncaughtException', (err) => console.error('uncaught:', err));
-const server = http.createServer(handler);
-server.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
-server.headersTimeout = 66000;
-server.on('error', (err) => {
-  console.error(`cannot listen on ${port}: ${err.message}`);
-  process.exit(1);
-});
-server.listen(port, '0.0.0.0', () => console.log(`${params.name} listening on ${port}`));
-// Also answer on IPv6 loopback in case "localhost" resolves to ::1 (best effort).
-const v6 = http.createServer(handler);
-v6.keepAliveTimeout = 65000;
-v6.on('error', () => {});
-v6.listen(port, '::1');
+serve({ port, name: params.name, routes });

@@ -11,13 +11,10 @@
 // game (2 s timeout; env BOT_GAME_SERVER = URL or port, default http://localhost:9021). They do
 // not change which moves are legal, only what they do, so this bot works without them too.
 import http from 'node:http';
+import { BadRequest, portArg, readJson, serve } from './bot-http.mjs';
 import * as core from './chess-core.mjs';
 
-const port = Number(process.argv[2]);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error('usage: node bot.mjs <port>');
-  process.exit(2);
-}
+const port = portArg();
 const params = { name: 'random', gameServer: null };
 
 // mulberry32: a small seeded PRNG.
@@ -33,8 +30,6 @@ function mulberry32(seed) {
 }
 const seed = Number(process.env.BOT_SEED);
 const rng = process.env.BOT_SEED && Number.isFinite(seed) ? mulberry32(seed) : Math.random;
-
-class BadRequest extends Error {}
 
 // ---- the game server (variant obstacles) ------------------------------------------------------
 
@@ -159,28 +154,6 @@ async function move(body) {
 
 // ---- HTTP ------------------------------------------------------------------------------------
 
-function readJson(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > 1_000_000) reject(new BadRequest('body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error();
-        resolve(body);
-      } catch {
-        reject(new BadRequest('body must be a JSON object'));
-      }
-    });
-    req.on('error', reject);
-  });
-}
-
 /** join/leave carry nothing the bot needs; a missing or odd body is fine. */
 const readOptional = (req) => readJson(req).catch(() => ({}));
 
@@ -199,34 +172,4 @@ const routes = {
   },
 };
 
-function handler(req, res) {
-  const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
-  const send = (code, obj) => {
-    if (res.headersSent) return;
-    res.writeHead(code, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(obj));
-  };
-  if (!route) return send(404, { error: 'Endpoint not found' });
-  route(req).then(
-    (out) => send(200, out),
-    (err) => {
-      if (!(err instanceof BadRequest)) console.error(err);
-      send(err instanceof BadRequest ? 400 : 500, { error: String(err?.message || err) });
-    },
-  );
-}
-
-process.on('uncaughtException', (err) => console.error('uncaught:', err));
-const server = http.createServer(handler);
-server.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
-server.headersTimeout = 66000;
-server.on('error', (err) => {
-  console.error(`cannot listen on ${port}: ${err.message}`);
-  process.exit(1);
-});
-server.listen(port, '0.0.0.0', () => console.log(`${params.name} listening on ${port}`));
-// Also answer on IPv6 loopback in case "localhost" resolves to ::1 (best effort).
-const v6 = http.createServer(handler);
-v6.keepAliveTimeout = 65000;
-v6.on('error', () => {});
-v6.listen(port, '::1');
+serve({ port, name: params.name, routes });

@@ -15,8 +15,8 @@
 //   seed         – seed of the noise (same seed and position → same move, in any game order).
 //   weights      – optional {"standard": [6 numbers], "variant": [4 numbers]}: the score of a
 //                  window holding 0..L stones of one colour (L = 5 standard, 3 variant).
-import http from 'node:http';
 import { readFileSync } from 'node:fs';
+import { BadRequest, portArg, readJson, serve } from './bot-http.mjs';
 import { Engine } from './engine.mjs';
 
 const DEFAULTS = {
@@ -66,11 +66,7 @@ function mulberry32(seed) {
   };
 }
 
-const port = Number(process.argv[2]);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error('usage: node bot.mjs <port>');
-  process.exit(2);
-}
+const port = portArg();
 const params = loadParams();
 
 /**
@@ -85,8 +81,6 @@ function moveRng(board, me) {
 }
 /** game_id → { rules, forbidden: Set<i*N+j>, color } */
 const games = new Map();
-
-class BadRequest extends Error {}
 
 function parsePoints(points) {
   if (!Array.isArray(points)) throw new BadRequest('forbidden_points must be a list');
@@ -160,28 +154,6 @@ function getMove(body) {
   };
 }
 
-function readJson(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > 1_000_000) reject(new BadRequest('body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error();
-        resolve(body);
-      } catch {
-        reject(new BadRequest('body must be a JSON object'));
-      }
-    });
-    req.on('error', reject);
-  });
-}
-
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
   'GET /info': async () => ({
@@ -198,29 +170,4 @@ const routes = {
   },
 };
 
-function handler(req, res) {
-  const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
-  const send = (code, obj) => {
-    if (res.headersSent) return;
-    res.writeHead(code, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(obj));
-  };
-  if (!route) return send(404, { error: 'Endpoint not found' });
-  route(req).then(
-    (out) => send(200, out),
-    (err) => {
-      if (!(err instanceof BadRequest)) console.error(err);
-      send(err instanceof BadRequest ? 400 : 500, { error: String(err.message || err) });
-    },
-  );
-}
-
-const server = http.createServer(handler);
-server.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
-server.headersTimeout = 66000;
-server.listen(port, '0.0.0.0', () => console.log(`${params.name} listening on ${port}`));
-// Also answer on IPv6 loopback in case "localhost" resolves to ::1 (best effort).
-const v6 = http.createServer(handler);
-v6.keepAliveTimeout = 65000;
-v6.on('error', () => {});
-v6.listen(port, '::1');
+serve({ port, name: params.name, routes });

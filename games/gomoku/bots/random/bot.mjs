@@ -1,13 +1,9 @@
 // Random Gomoku bot speaking CATArena's bot protocol (plain node, no dependencies): plays a
 // uniformly random empty, non-forbidden cell. Usage: node bot.mjs <port>. Env BOT_SEED makes
 // its choices reproducible; without it Math.random is used.
-import http from 'node:http';
+import { BadRequest, portArg, readJson, serve } from './bot-http.mjs';
 
-const port = Number(process.argv[2]);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error('usage: node bot.mjs <port>');
-  process.exit(2);
-}
+const port = portArg();
 const NAME = 'random';
 
 // mulberry32: a small seeded PRNG.
@@ -26,7 +22,6 @@ const random = process.env.BOT_SEED && Number.isFinite(seed) ? mulberry32(seed) 
 
 /** game_id → { rules, points: [i, j][], color } */
 const games = new Map();
-class BadRequest extends Error {}
 
 function parsePoints(points) {
   if (!Array.isArray(points)) throw new BadRequest('forbidden_points must be a list');
@@ -91,28 +86,6 @@ function getMove(body) {
   };
 }
 
-function readJson(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > 1_000_000) reject(new BadRequest('body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error();
-        resolve(body);
-      } catch {
-        reject(new BadRequest('body must be a JSON object'));
-      }
-    });
-    req.on('error', reject);
-  });
-}
-
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
   'GET /info': async () => ({ name: NAME, ai_id: NAME, version: '1.0', description: 'uniformly random legal move' }),
@@ -125,29 +98,4 @@ const routes = {
   },
 };
 
-function handler(req, res) {
-  const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
-  const send = (code, obj) => {
-    if (res.headersSent) return;
-    res.writeHead(code, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(obj));
-  };
-  if (!route) return send(404, { error: 'Endpoint not found' });
-  route(req).then(
-    (out) => send(200, out),
-    (err) => {
-      if (!(err instanceof BadRequest)) console.error(err);
-      send(err instanceof BadRequest ? 400 : 500, { error: String(err.message || err) });
-    },
-  );
-}
-
-const server = http.createServer(handler);
-server.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
-server.headersTimeout = 66000;
-server.listen(port, '0.0.0.0', () => console.log(`${NAME} listening on ${port}`));
-// Also answer on IPv6 loopback in case "localhost" resolves to ::1 (best effort).
-const v6 = http.createServer(handler);
-v6.keepAliveTimeout = 65000;
-v6.on('error', () => {});
-v6.listen(port, '::1');
+serve({ port, name: NAME, routes });

@@ -21,8 +21,8 @@
 //   timeBudgetMs – 20..2000: the sampling stops at this budget (CATArena allows 3 s per action).
 //   randomness   – 0..1: noise on the hand strength and bet sizes it acts on.
 //   seed         – seed of its random generator (same seed + same requests → same answers).
-import http from 'node:http';
 import { readFileSync } from 'node:fs';
+import { BadRequest, portArg, readJson, serve } from './bot-http.mjs';
 import { cardCode, codeRank, equity, normDeck } from './equity.mjs';
 
 const DEFAULTS = {
@@ -67,15 +67,9 @@ function mulberry32(seed) {
   };
 }
 
-const port = Number(process.argv[2]);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error('usage: node bot.mjs <port>');
-  process.exit(2);
-}
+const port = portArg();
 const params = loadParams();
 const rng = mulberry32(params.seed);
-
-class BadRequest extends Error {}
 
 // ---- pre-flop chart --------------------------------------------------------------------------
 
@@ -322,28 +316,6 @@ function decide(body) {
 
 // ---- HTTP ------------------------------------------------------------------------------------
 
-function readJson(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > 1_000_000) reject(new BadRequest('body too large'));
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error();
-        resolve(body);
-      } catch {
-        reject(new BadRequest('body must be a JSON object'));
-      }
-    });
-    req.on('error', reject);
-  });
-}
-
 const DEBUG = process.env.BOT_DEBUG === '1';
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
@@ -359,34 +331,4 @@ const routes = {
   },
 };
 
-function handler(req, res) {
-  const route = routes[`${req.method} ${(req.url ?? '').split('?')[0]}`];
-  const send = (code, obj) => {
-    if (res.headersSent) return;
-    res.writeHead(code, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(obj));
-  };
-  if (!route) return send(404, { error: 'Endpoint not found' });
-  route(req).then(
-    (out) => send(200, out),
-    (err) => {
-      if (!(err instanceof BadRequest)) console.error(err);
-      send(err instanceof BadRequest ? 400 : 500, { error: String(err?.message || err) });
-    },
-  );
-}
-
-process.on('uncaughtException', (err) => console.error('uncaught:', err));
-const server = http.createServer(handler);
-server.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
-server.headersTimeout = 66000;
-server.on('error', (err) => {
-  console.error(`cannot listen on ${port}: ${err.message}`);
-  process.exit(1);
-});
-server.listen(port, '0.0.0.0', () => console.log(`${params.name} listening on ${port}`));
-// Also answer on IPv6 loopback in case "localhost" resolves to ::1 (best effort).
-const v6 = http.createServer(handler);
-v6.keepAliveTimeout = 65000;
-v6.on('error', () => {});
-v6.listen(port, '::1');
+serve({ port, name: params.name, routes });
