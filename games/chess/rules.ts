@@ -2,7 +2,8 @@
 // own move generator (chess.js can neither castle in Chess960 nor play on after a king is gone).
 // Actions are UCI strings. Both rule sets end on checkmate, stalemate, insufficient material,
 // threefold repetition, the fifty-move rule and the paper's 200-ply cap (compat Part A §7).
-import { Chess } from 'chess.js';
+import type { Chess } from 'chess.js';
+import { chessJs } from './chess-js.ts';
 import { drawOf, winFor, type Game, type Outcome } from '../core/game.ts';
 import type { Seat } from '../../model/match.ts';
 import type { Rng } from '../core/rng.ts';
@@ -44,7 +45,7 @@ interface Verdict {
 }
 
 function standardLegal(fen: string): string[] {
-  const moves = new Chess(fen).moves({ verbose: true });
+  const moves = chessJs(fen).moves({ verbose: true });
   const out = moves.map((m) => `${m.from}${m.to}${m.promotion ?? ''}`);
   // CATArena's standard server (python-chess) also takes castling as king-takes-rook (e1h1).
   for (const m of moves) if (m.flags.includes('k') || m.flags.includes('q')) out.push(`${m.from}${m.flags.includes('k') ? 'h' : 'a'}${m.from[1]}`);
@@ -71,7 +72,7 @@ const verdicts = new Map<string, Verdict | null>();
 function standardTry(fen: string, uci: string): Verdict | null {
   const key = `${fen}|${uci}`;
   if (verdicts.has(key)) return verdicts.get(key)!;
-  const board = new Chess(fen);
+  const board = chessJs(fen);
   let verdict: Verdict | null = null;
   try {
     board.move(standardUci(board, uci));

@@ -1,7 +1,7 @@
 // CATArena's chess wire protocol (compat §3.1–3.4): POST /move {fen, algorithm, game_id,
 // current_player} → {"move": "<uci>"}, no join_game; and the game-server API the variant bots
 // must call to see the obstacles (they are not in the FEN), on CATArena's ports 9020 / 9021.
-import { Chess } from 'chess.js';
+import { chessJs } from './chess-js.ts';
 import { twoPlayerForfeits, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
 import * as core from './engine/chess-core.mjs';
 import { chess, legalUci, type ChessState } from './rules.ts';
@@ -19,7 +19,7 @@ const MOVE_ERRORS: Record<string, string> = {
 const currentPlayer = (s: ChessState) => COLOURS[s.fen.split(' ')[1] === 'b' ? 1 : 0];
 
 function isCheck(s: ChessState): boolean {
-  if (s.variant === 'standard') return new Chess(s.fen).inCheck();
+  if (s.variant === 'standard') return chessJs(s.fen).inCheck();
   return core.inCheck(core.parseFen(s.fen, { chess960: true }));
 }
 
@@ -43,13 +43,13 @@ export function stateBody(s: ChessState): Record<string, unknown> {
 
 /** e1h1-style aliases are accepted in standard chess but not listed (python-chess lists e1g1). */
 function isRookCastleAlias(s: ChessState, uci: string): boolean {
-  return /^e[18][ah][18]$/.test(uci) && uci[1] === uci[3] && new Chess(s.fen).get(uci.slice(0, 2) as never)?.type === 'k';
+  return /^e[18][ah][18]$/.test(uci) && uci[1] === uci[3] && chessJs(s.fen).get(uci.slice(0, 2) as never)?.type === 'k';
 }
 
 function legalMovesBody(g: LiveGame<ChessState>) {
   const s = g.state;
   const moves = legalUci(s).filter((m) => s.variant === 'variant' || !isRookCastleAlias(s, m));
-  const san = s.variant === 'standard' ? new Map(new Chess(s.fen).moves({ verbose: true }).map((m) => [`${m.from}${m.to}${m.promotion ?? ''}`, m.san])) : new Map<string, string>();
+  const san = s.variant === 'standard' ? new Map(chessJs(s.fen).moves({ verbose: true }).map((m) => [`${m.from}${m.to}${m.promotion ?? ''}`, m.san])) : new Map<string, string>();
   return {
     game_id: g.id,
     current_player: currentPlayer(s),

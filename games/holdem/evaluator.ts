@@ -14,7 +14,8 @@
 //   straight flushes carry only their top card (9 for A-6-7-8-9).
 //
 // Values are comparable only within one variant.
-import phe from 'phe';
+import { createRequire } from 'node:module';
+import type pheModule from 'phe';
 import { lowestRank, RANK_CHARS, SUIT_CHARS, type Card, type HoldemVariant } from './cards.ts';
 
 export type HandCategory =
@@ -77,9 +78,14 @@ function lookup(cards: readonly string[], variant: HoldemVariant): CardInfo[] {
 
 // ---- standard: phe -------------------------------------------------------------------------
 
+// phe builds large lookup tables when loaded: load it on the first evaluation, not with the rules
+// (every command that knows the games would pay for it, `catarena --help` included).
+let pheLoaded: typeof pheModule | undefined;
+const phe = () => (pheLoaded ??= createRequire(import.meta.url)('phe') as typeof pheModule);
+
 function evaluateStandard(info: CardInfo[]): HandValue {
-  const strength = phe.evaluateCardCodes(info.map((c) => c.phe));
-  return { value: 7463 - strength, category: PHE_CATEGORY[phe.handRank(strength)]! };
+  const strength = phe().evaluateCardCodes(info.map((c) => c.phe));
+  return { value: 7463 - strength, category: PHE_CATEGORY[phe().handRank(strength)]! };
 }
 
 // ---- short deck: our own -------------------------------------------------------------------
