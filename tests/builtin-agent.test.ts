@@ -68,6 +68,7 @@ const write = (p: string, content: string) => ({ name: 'write_file', args: { pat
 const botFiles = () => [
   write('develop_ai/start_ai.sh', fs.readFileSync(path.join(RANDOM_BOT, 'start_ai.sh'), 'utf8')),
   write('develop_ai/bot.mjs', fs.readFileSync(path.join(RANDOM_BOT, 'bot.mjs'), 'utf8')),
+  write('develop_ai/bot-http.mjs', fs.readFileSync(path.join(RANDOM_BOT, 'bot-http.mjs'), 'utf8')),
 ];
 
 function filesUnder(dir: string): string[] {
@@ -133,7 +134,7 @@ describe('BuiltinAgent', () => {
 
     expect(res.cost.tokens).toEqual(server.totalUsage());
     expect(res.cost.tokens!.input).toBeGreaterThan(1000);
-    expect(res.cost.toolCalls).toBe(7);
+    expect(res.cost.toolCalls).toBe(8);
     expect(res.cost.linesOfCode).toBeGreaterThan(100);
     expect(res.log).toMatch(/## attempt 1\/3: openai-compatible\/gpt-test-mini/);
     expect(res.log).toMatch(/- write_file\(develop_ai\/bot\.mjs, \d+ chars\) ok/);
@@ -268,7 +269,7 @@ describe.skipIf(!dockerReady())('BuiltinAgent with the Docker agent sandbox', ()
     const sample = BUILTIN('random');
     const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
     const server = await llm(perConversation([
-      { toolCalls: [write('start_ai.sh'), write('bot.mjs')] },
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
       { toolCalls: [{ name: 'run_command', args: { command: 'cd develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &); sleep 1.5; curl -s localhost:18123/health; echo; pwd; id -u; env; curl -s -m 3 --noproxy "*" http://172.17.0.1:9/ ; echo "net-exit=$?"' } }] },
       { toolCalls: [{ name: 'test_bot', args: {} }] },
       { toolCalls: [{ name: 'finish', args: { summary: 'random bot' } }] },

@@ -45,11 +45,12 @@ describe('the built-in agent in a tourney round', () => {
     const { runDir, summary, record } = await round([
       write('develop_ai/start_ai.sh', fs.readFileSync(path.join(sample, 'start_ai.sh'), 'utf8')),
       write('develop_ai/bot.mjs', fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8')),
+      write('develop_ai/bot-http.mjs', fs.readFileSync(path.join(sample, 'bot-http.mjs'), 'utf8')),
     ]);
     expect(record.status).toBe('ok');
     expect(record.agentKind).toBe('builtin:openai-compatible/scripted-coder');
     expect(record.cost.tokens).toEqual(server!.totalUsage());
-    expect(record.cost.toolCalls).toBe(4);
+    expect(record.cost.toolCalls).toBe(5);
     // test_bot ran the orchestrator's check, which passed.
     expect(toolResults(server!.requests.at(-1)!).join('\n')).toMatch(/validation: passed/);
     const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));

@@ -162,7 +162,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     // summary check) have none and get a plain answer. Its history opens with an assistant
     // acknowledgement of the context, so the step is the number of tool-calling turns so far.
     const turns = [
-      { toolCalls: [write('start_ai.sh'), write('bot.mjs')] },
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
       { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health', description: 'start the bot and check /health' } }] },
       { text: 'The bot is in /workspace/develop_ai and answers /health.' },
     ];
@@ -185,7 +185,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expect(JSON.stringify(last.messages.at(-1))).toMatch(/status/);
     // Cost: Qwen Code's own token report, parsed from its JSON output, equals what the server answered.
     expect(record.cost.tokens).toEqual(server.totalUsage());
-    expect(record.cost.toolCalls).toBe(3);
+    expect(record.cost.toolCalls).toBe(4);
     // Everything reached the endpoint; what was refused (Qwen Code's telemetry) was not the endpoint.
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint/);
     expect(/egress: .*refused(.*)/.exec(buildLog)![1]).not.toContain('127.0.0.1');

@@ -51,7 +51,8 @@ describe('bot runtime recipe and tag', () => {
 
   it('rejects an invalid recipe with a clear message', () => {
     const file = writeCopy('bad.json', { ...loadRecipe(), packages: 'bash' });
-    expect(() => botRuntimeTag({ recipePath: file })).toThrow(/invalid recipe .*packages/);
+    // The builder validates the recipe before anything is built (the tag alone is only a hash of it).
+    expect(() => loadRecipe(file)).toThrow(/invalid recipe .*packages/);
   });
 
   it('the Dockerfile installs the same packages and sets the same env as the recipe', () => {
