@@ -63,7 +63,10 @@ export interface StrategyRecord {
   hash: string;
   /** ok = validated; failed = did not build or validate: plays as a forfeiting stand-in. */
   status: 'ok' | 'failed';
+  /** Why it failed, in words: "<reason>: <what the reason means> — <detail>". */
   failure?: string;
+  /** The failure's name (agents/core/failure.ts: auth, rate_limited, server_error, context_length, budget, no_bot, invalid_bot, agent_error). */
+  failureReason?: string;
   /** Validation problems that did not keep the bot out (illegal probe moves, refused joins). */
   warnings?: string[];
   cost: CostRecord;

@@ -43,7 +43,8 @@ export function errorRates(
       if (!stats) return;
       const r = (out[agentOf(id)] ??= { requests: 0, timeout: 0, http_error: 0, malformed: 0, illegal: 0, crash: 0, rate: 0 });
       const standIn = result.standIns?.some((x) => x.seat === seat) ?? false;
-      const failedStart = (notStarted(result) && result.offender === seat) || standIn ? 1 : 0;
+      // A bot that never started: the offender, and any other side whose bot did not start either (it counts a crash too).
+      const failedStart = (notStarted(result) && (result.offender === seat || (stats.errors.crash ?? 0) > 0)) || standIn ? 1 : 0;
       r.requests += stats.moves + joinsOf(result, seat, join) + failedStart;
       for (const kind of KINDS) r[kind] += stats.errors[kind] ?? 0;
       r.http_error += stats.errors.join_failed ?? 0;

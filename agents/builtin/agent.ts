@@ -6,6 +6,7 @@
 // records a failed build).
 import path from 'node:path';
 import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
+import { classifyLlmError, describeFailure, type BuildFailure } from '../core/failure.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
@@ -99,7 +100,9 @@ function describeError(err: unknown): string {
   if (APICallError.isInstance(err)) {
     const status = err.statusCode ? `HTTP ${err.statusCode} ` : '';
     const body = err.responseBody ? `: ${oneLine(err.responseBody, 200)}` : '';
-    return `${status}${err.name}: ${oneLine(err.message, 200)}${body}`;
+    // A response that broke off says why only in its cause ("terminated", "other side closed").
+    const cause = err.cause instanceof Error ? ` (${oneLine(err.cause.message, 120)})` : '';
+    return `${status}${err.name}: ${oneLine(err.message, 200)}${cause}${body}`;
   }
   if (err instanceof Error) return `${err.name}: ${oneLine(err.message)}`;
   return oneLine(String(err));
@@ -107,8 +110,16 @@ function describeError(err: unknown): string {
 
 interface AttemptOutcome {
   error?: string;
+  /** Why the loop failed or stopped, where it says (an API error's class, a spent budget). */
+  reason?: BuildFailure['reason'];
   finished?: string;
   steps: number;
+}
+
+/** The HTTP status of an API error (also inside the SDK's retry error), if any. */
+function statusOf(err: unknown): number | undefined {
+  if (RetryError.isInstance(err)) return statusOf(err.lastError);
+  return APICallError.isInstance(err) ? err.statusCode : undefined;
 }
 
 export class BuiltinAgent implements Agent {
@@ -160,6 +171,7 @@ export class BuiltinAgent implements Agent {
       ...(this.fallbackModel ? Array<ResolvedModel>(this.opts.attemptsPerModel).fill(this.fallbackModel) : []),
     ];
     let failure: string | undefined;
+    let reason: BuildFailure | undefined;
     let success = false;
     let attempts = 0;
     const sandbox = await this.makeSandbox(ws);
@@ -168,10 +180,12 @@ export class BuiltinAgent implements Agent {
         const model = plan[i]!;
         if (tokens.input + tokens.output >= this.opts.maxTotalTokens) {
           log.push('', `token budget exhausted (${tokens.input + tokens.output} ≥ ${this.opts.maxTotalTokens}): no further attempt`);
+          reason = { reason: 'budget', detail: `token budget exhausted (${tokens.input + tokens.output} of ${this.opts.maxTotalTokens})` };
           break;
         }
         if (deadline - Date.now() < 1_000) {
           log.push('', 'wall-clock budget exhausted: no further attempt');
+          reason = { reason: 'budget', detail: 'wall-clock budget exhausted' };
           break;
         }
         attempts++;
@@ -189,14 +203,18 @@ export class BuiltinAgent implements Agent {
           log,
         });
         const verdict = await runnableBot(ws);
-        if (outcome.error) failure = `the agent loop failed: ${outcome.error}`;
-        else if (!verdict.ok) failure = verdict.why;
-        else {
+        if (outcome.error) {
+          failure = `the agent loop failed: ${outcome.error}`;
+          reason = { reason: outcome.reason ?? 'agent_error', detail: oneLine(outcome.error, 300) };
+        } else if (!verdict.ok) {
+          failure = verdict.why;
+          reason = { reason: outcome.reason ?? verdict.reason, detail: oneLine(verdict.why, 300) };
+        } else {
           success = true;
           log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
           break;
         }
-        log.push(`attempt ${i + 1} failed: ${failure}`);
+        log.push(`attempt ${i + 1} failed: ${describeFailure(reason)}`);
       }
     } finally {
       await sandbox.close();
@@ -204,7 +222,8 @@ export class BuiltinAgent implements Agent {
     if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
     const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
     log.push('', `cost: ${tokens.input} input + ${tokens.output} output tokens, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
-    return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')) };
+    const gaveUp = success ? undefined : { reason: reason?.reason ?? 'agent_error', detail: this.redact(reason?.detail ?? failure ?? 'no attempt was made') };
+    return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }
 
   private userPrompt(ws: Workspace, index: number, total: number, failure: string | undefined): string {
@@ -266,6 +285,7 @@ export class BuiltinAgent implements Agent {
           }
         },
       });
+      const atBudget = !ctx.finished && (steps >= a.maxSteps || a.tokens.input + a.tokens.output >= this.opts.maxTotalTokens);
       const why = ctx.finished
         ? `finished: ${oneLine(this.redact(ctx.finished.summary), 300)}`
         : steps >= a.maxSteps
@@ -274,12 +294,13 @@ export class BuiltinAgent implements Agent {
             ? 'stopped at the token budget'
             : `the model stopped without calling finish (${result.finishReason})`;
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ${why}`);
-      return { finished: ctx.finished?.summary, steps };
+      return { finished: ctx.finished?.summary, steps, ...(atBudget ? { reason: 'budget' as const } : {}) };
     } catch (err) {
       flush();
-      const error = controller.signal.aborted ? 'wall-clock budget exhausted (request aborted)' : this.redact(describeError(err));
+      const aborted = controller.signal.aborted;
+      const error = aborted ? 'wall-clock budget exhausted (request aborted)' : this.redact(describeError(err));
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ERROR: ${error}`);
-      return { error, steps };
+      return { error, steps, reason: aborted ? 'budget' : (classifyLlmError(error, statusOf(err)) ?? 'agent_error') };
     } finally {
       clearTimeout(timer);
     }

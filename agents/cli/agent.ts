@@ -8,6 +8,7 @@ import path from 'node:path';
 import { agentRuntimeTag } from '../../docker/image-tags.ts';
 import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
 import { redactSecrets } from '../builtin/models.ts';
+import { classifyLlmError, describeFailure, type BuildFailure } from '../core/failure.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
@@ -78,12 +79,14 @@ export class CliAgent implements Agent {
     });
     let success = false;
     let failure: string | undefined;
+    let reason: BuildFailure | undefined;
     let attempts = 0;
     try {
       for (let i = 0; i < this.attempts; i++) {
         const left = deadline - Date.now();
         if (left < 5_000) {
           log.push('', 'wall-clock budget exhausted: no further attempt');
+          reason = { reason: 'budget', detail: 'wall-clock budget exhausted' };
           break;
         }
         attempts++;
@@ -121,7 +124,8 @@ export class CliAgent implements Agent {
           break;
         }
         failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
-        log.push(`attempt ${i + 1} failed: ${failure}`);
+        reason = { reason: attemptReason(report, run.timedOut, verdict.reason), detail: this.redact(oneLine(report.error ?? verdict.why, 300)) };
+        log.push(`attempt ${i + 1} failed: ${describeFailure(reason)}`);
       }
     } finally {
       const { allowed, denied } = container.egress?.counts() ?? { allowed: 0, denied: 0 };
@@ -132,8 +136,23 @@ export class CliAgent implements Agent {
     if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
     const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
     log.push('', `cost: ${tokens.input} input + ${tokens.output} output tokens, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
-    return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')) };
+    const gaveUp = success ? undefined : (reason ?? { reason: 'agent_error' as const, detail: failure ?? 'no attempt was made' });
+    return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }
+}
+
+/**
+ * Why a CLI attempt left no working bot: the LLM error the CLI reported (a wrong key, a rate
+ * limit, a broken stream, a prompt too long), its turn limit or the time budget, else what the
+ * check found (no bot, or one that failed).
+ */
+function attemptReason(report: CliReport, timedOut: boolean, found: BuildFailure['reason']): BuildFailure['reason'] {
+  if (timedOut) return 'budget';
+  if (report.error) {
+    if (/max[_ -]?turns|turn limit|session turns/i.test(report.error)) return 'budget';
+    return classifyLlmError(report.error) ?? (found === 'no_bot' ? 'agent_error' : found);
+  }
+  return found;
 }
 
 /** The task for a CLI agent: the round's task, where things are in the container, and the retry reason. */

@@ -1,6 +1,7 @@
 // The Agent port: an agent develops one strategy (a bot folder with start_ai.sh) for one game,
 // rule set and round, inside a workspace that holds exactly what the protocol allows it to see.
 import type { CostRecord } from '../../model/tourney.ts';
+import type { BuildFailure } from './failure.ts';
 
 export interface Workspace {
   /** Root of the workspace; the agent may read anything below it and nothing outside. */
@@ -47,6 +48,8 @@ export interface DevelopResult {
   cost: CostRecord;
   /** What the agent did, in words: written to the strategy's build log. */
   log: string;
+  /** Set when the agent gave up without a runnable bot: why, by name (auth, rate_limited …). */
+  failure?: BuildFailure;
 }
 
 export interface Agent {

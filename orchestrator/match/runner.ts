@@ -57,7 +57,17 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     count(seatStats[missing]!, 'crash');
     const outcome = adapter.onFailure(state, missing, 'crash', spec.policy);
     if (!('end' in outcome)) throw new Error(`${spec.game}: a bot that never started must end the game or have a stand-in`);
-    ended = { outcome: outcome.end, termination: 'crash', offender: missing, reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}` };
+    // When the other side's bot did not start either, nobody wins what nobody played: every
+    // seat without a bot scores 0 (otherwise seat order would hand one of them a win).
+    const absent = bots.flatMap((b, seat) => (b.client === null && seat !== missing ? [seat] : []));
+    let end = outcome.end;
+    if (absent.some((seat) => end.scores[seat]! > 0)) {
+      end = { ...end, scores: end.scores.map((x, seat) => (bots[seat]!.client === null ? 0 : x)), winner: end.winner !== null && bots[end.winner]!.client === null ? null : end.winner };
+      if (end.places) end = { ...end, places: end.scores.map((x) => (x > 0 ? 1 : 2)) };
+    }
+    // Each other strategy whose bot did not start counts its failed start once (in its first seat).
+    for (const id of new Set(absent.map((seat) => spec.seats[seat]!).filter((id) => id !== spec.seats[missing]))) count(seatStats[spec.seats.indexOf(id)]!, 'crash');
+    ended = { outcome: end, termination: 'crash', offender: missing, reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}${end !== outcome.end ? '; the other side\'s bot did not start either' : ''}` };
   }
 
   // Joins, in the adapter's order (seat order by default: black, then white, as CATArena).

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { buildWorkspace } from '../../agents/core/workspace.ts';
 import { copyTree, hashDir } from '../../util/fs.ts';
+import { classifyLlmError, describeFailure, type BuildFailure, type BuildFailureReason } from '../../agents/core/failure.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type ValidationReport } from '../../model/tourney.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
@@ -32,6 +33,27 @@ export interface DevelopStep {
 
 const NO_COST: CostRecord = { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0 };
 
+/** A failed build with its reason's name (agents/core/failure.ts). */
+class BuildError extends Error {
+  constructor(
+    readonly reason: BuildFailureReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The failed build's reason and message: what the agent said when it gave up (a wrong key, a
+ * rate limit …) wins over what the orchestrator then found (no bot, a failed check), which only
+ * repeats the consequence; an agent that threw is classified from its message.
+ */
+function buildFailure(err: unknown, agentSaid: BuildFailure | undefined): BuildFailure {
+  const found = err instanceof BuildError ? err.reason : (classifyLlmError((err as Error).message ?? '') ?? 'agent_error');
+  if (agentSaid && (found === 'no_bot' || found === 'invalid_bot') && agentSaid.reason !== 'no_bot' && agentSaid.reason !== 'invalid_bot') return agentSaid;
+  return { reason: found, detail: (err as Error).message ?? String(err) };
+}
+
 export async function developStrategy(step: DevelopStep): Promise<StrategyRecord> {
   const { agent, track, round } = step;
   const dir = step.run.strategyDir(track, round, agent.id);
@@ -49,6 +71,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     buildLog: '',
   };
   const log: string[] = [];
+  let agentSaid: BuildFailure | undefined;
   try {
     const host = await step.hosts.get(track.game, track.variant);
     const workspace = await buildWorkspace({
@@ -71,6 +94,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     };
     const started = Date.now();
     const result = await withTimeout(agent.develop(workspace, { wallMs: step.developTimeoutMs }), step.developTimeoutMs, `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`);
+    agentSaid = result.failure;
     record.cost = { ...result.cost, wallMs: result.cost.wallMs || Date.now() - started };
     log.push(`# ${agent.kind} (${agent.id}), round ${round}, ${track.game}/${track.variant}`, '', result.log.trimEnd(), '');
     await fs.rm(dir, { recursive: true, force: true });
@@ -84,17 +108,19 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     try {
       await fs.access(path.join(dir, 'start_ai.sh'));
     } catch {
-      throw new Error('the agent wrote no start_ai.sh');
+      throw new BuildError('no_bot', 'the agent wrote no start_ai.sh');
     }
     const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, logFile: `${dir}.validate.log` });
     record.validation = validation;
     if (validation.warnings.length) record.warnings = validation.warnings;
     log.push(validationText(validation));
-    if (!validation.ok) throw new Error(`validation failed: ${validation.problems[0] ?? 'no legal answer'}`);
+    if (!validation.ok) throw new BuildError('invalid_bot', `validation failed: ${validation.problems[0] ?? 'no legal answer'}`);
     record.status = 'ok';
   } catch (err) {
+    const failure = buildFailure(err, agentSaid);
     record.status = 'failed';
-    record.failure = (err as Error).message;
+    record.failureReason = failure.reason;
+    record.failure = describeFailure(failure);
     log.push(`## FAILED: ${record.failure}`);
     await fs.mkdir(dir, { recursive: true });
   }
@@ -114,5 +140,5 @@ export function validationText(v: ValidationReport): string {
 
 function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BuildError('budget', message)), ms)))]).finally(() => clearTimeout(timer));
 }

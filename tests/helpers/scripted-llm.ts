@@ -13,11 +13,16 @@ export interface ScriptUsage {
   completion_tokens: number;
 }
 
-/** One answer; delayMs holds it back (to test timeouts). */
+/**
+ * One answer; delayMs holds it back (to test timeouts). `breakMidway` starts the answer (status,
+ * headers, part of the body or stream) and then drops the connection: a server failing mid-stream.
+ * An HTTP error may carry the error's type and code (OpenAI's error object) and response headers
+ * (retry-after on a 429).
+ */
 export type ScriptTurn = { delayMs?: number } & (
-  | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: ScriptUsage }
-  | { text: string; usage?: ScriptUsage }
-  | { httpError: number; message: string }
+  | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: ScriptUsage; breakMidway?: boolean }
+  | { text: string; usage?: ScriptUsage; breakMidway?: boolean }
+  | { httpError: number; message: string; type?: string; code?: string | null; headers?: Record<string, string> }
 );
 
 export interface ChatMessage {
@@ -127,24 +132,34 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
   function answer(record: ScriptedRequest, turn: ScriptTurn, res: http.ServerResponse): void {
     if (res.destroyed) return;
     if (record.stream && !('httpError' in turn)) return stream(record, turn, res);
-    res.writeHead('httpError' in turn ? turn.httpError : 200, { 'content-type': 'application/json' });
     if ('httpError' in turn) {
-      res.end(JSON.stringify({ error: { message: turn.message, type: 'api_error', code: null } }));
+      res.writeHead(turn.httpError, { 'content-type': 'application/json', ...turn.headers });
+      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? 'api_error', code: turn.code ?? null } }));
       return;
     }
+    res.writeHead(200, { 'content-type': 'application/json' });
     const toolCalls = 'toolCalls' in turn
       ? turn.toolCalls.map((c, k) => ({ id: `call_${record.index}_${k}`, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } }))
       : undefined;
     const content = turn.text ?? null;
-    record.usage = usageOf(record, turn, toolCalls ?? content);
-    res.end(JSON.stringify({
+    const usage = usageOf(record, turn, toolCalls ?? content);
+    const body = JSON.stringify({
       id: `chatcmpl-scripted-${record.index}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: record.model,
       choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
-      usage: record.usage,
-    }));
+      usage,
+    });
+    if (turn.breakMidway) return breakOff(res, body.slice(0, Math.floor(body.length / 2)));
+    record.usage = usage;
+    res.end(body);
+  }
+
+  /** Half an answer, then the connection dropped (no usage is recorded: nothing was delivered). */
+  function breakOff(res: http.ServerResponse, part: string): void {
+    res.write(part);
+    setTimeout(() => res.socket?.destroy(), 20);
   }
 
   /** The same answer as server-sent chat.completion.chunk events (text and each tool call in pieces). */
@@ -162,6 +177,10 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       delta({ tool_calls: [{ index: k, id: `call_${record.index}_${k}`, type: 'function', function: { name: c.name, arguments: '' } }] });
       for (let i = 0; i < c.arguments.length; i += 200) delta({ tool_calls: [{ index: k, function: { arguments: c.arguments.slice(i, i + 200) } }] });
     });
+    if (turn.breakMidway) {
+      record.usage = null;
+      return breakOff(res, '');
+    }
     delta({}, toolCalls.length ? 'tool_calls' : 'stop');
     chunk([], { usage: record.usage });
     res.end('data: [DONE]\n\n');

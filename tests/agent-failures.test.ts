@@ -1,0 +1,143 @@
+// The failures a user of LLM agents will hit, in one real tourney round: a wrong key (401), a
+// rate limit (429 with retry-after, once and for good), a server that drops the connection
+// mid-answer, a prompt beyond the context length, an agent that never writes a bot, and one that
+// spends its budget. Each ends that agent's round as a failed build with a named reason — in the
+// strategy record, the build log and report.md — its bot sits out as a forfeiting stand-in, and
+// the tourney goes on. One scripted OpenAI-compatible server answers every agent by model name.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BuiltinAgent } from '../agents/builtin/agent.ts';
+import { classifyLlmError } from '../agents/core/failure.ts';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import type { MatchResult } from '../model/match.ts';
+import type { StrategyRecord, TourneySummary } from '../model/tourney.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { startScriptedLlm, stepOf, type ScriptedLlm, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-llm.ts';
+
+const SECRET = 'sk-test-failures-789';
+const sample = BUILTIN('random');
+const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+const WORKING: ScriptTurn[] = [
+  { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+  { toolCalls: [{ name: 'test_bot', args: {} }] },
+  { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+];
+
+/** What each model (one per agent) answers, by the step of its conversation. */
+const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn> = {
+  'wrong-key': () => ({ httpError: 401, message: 'Incorrect API key provided: sk-te****789.', type: 'invalid_request_error', code: 'invalid_api_key' }),
+  // The first request of its life is refused with retry-after: 1; the SDK waits and asks again.
+  'rate-once': (req, seen) => (seen === 0 ? { httpError: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', headers: { 'retry-after': '1' } } : WORKING[stepOf(req)]!),
+  'rate-always': () => ({ httpError: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', headers: { 'retry-after': '0' } }),
+  'drops-midway': () => ({ text: 'I will now write the bot, starting with start_ai.sh and then the server code.', breakMidway: true }),
+  'too-long': () => ({ httpError: 400, message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 12001 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' }),
+  'no-bot': () => ({ toolCalls: [{ name: 'finish', args: { summary: 'I believe the task is done.' } }] }),
+  // Each answer reports 3,000 tokens against a budget of 5,000: the second step spends it.
+  'spendthrift': () => ({ toolCalls: [{ name: 'list_files', args: { path: '.' } }], usage: { prompt_tokens: 2_900, completion_tokens: 100 } }),
+};
+
+const EXPECTED: Record<string, { reason: string; detail: RegExp }> = {
+  'wrong-key': { reason: 'auth', detail: /HTTP 401.*Incorrect API key/ },
+  'rate-always': { reason: 'rate_limited', detail: /HTTP 429|Rate limit/ },
+  'drops-midway': { reason: 'server_error', detail: /./ },
+  'too-long': { reason: 'context_length', detail: /maximum context length/ },
+  'no-bot': { reason: 'no_bot', detail: /no start_ai\.sh/ },
+  spendthrift: { reason: 'budget', detail: /token budget|stopped at the token budget/ },
+};
+
+describe('agent failures in a tourney round', () => {
+  let server: ScriptedLlm;
+  let runDir: string;
+  let summary: TourneySummary;
+  const seenByModel = new Map<string, number>();
+  const record = (agent: string): StrategyRecord => JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `${agent}.strategy.json`), 'utf8'));
+  const buildLog = (agent: string) => fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `${agent}.build.log`), 'utf8');
+
+  beforeAll(async () => {
+    server = await startScriptedLlm(
+      (req) => {
+        const seen = seenByModel.get(req.model) ?? 0;
+        seenByModel.set(req.model, seen + 1);
+        return SCRIPTS[req.model]!(req, seen);
+      },
+      { noStreaming: true },
+    );
+    vi.stubEnv('OPENAI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+    runDir = path.join(tempDir(), 'run');
+    // Retries inside the SDK only where the case is about them (429 with retry-after).
+    const agent = (model: string, extra: Partial<ConstructorParameters<typeof BuiltinAgent>[0]> = {}) =>
+      new BuiltinAgent({ model: `openai-compatible/${model}`, id: model, attemptsPerModel: 2, maxRetries: 0, ...extra });
+    const agents = [
+      ...['wrong-key', 'drops-midway', 'too-long', 'no-bot'].map((m) => agent(m)),
+      agent('rate-once', { maxRetries: 2 }),
+      agent('rate-always', { maxRetries: 1 }),
+      agent('spendthrift', { maxTotalTokens: 5_000 }),
+      createOfflineAgent('offline:cautious', 1),
+    ];
+    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+    summary = await runTourney({ config, runDir, agents });
+  }, 300_000);
+
+  afterAll(async () => {
+    await server?.close();
+    vi.unstubAllEnvs();
+  });
+
+  for (const [agent, expected] of Object.entries(EXPECTED)) {
+    it(`${agent}: a failed build named "${expected.reason}" in the record, the build log and the report; its bot sits out`, () => {
+      const r = record(agent);
+      expect(r.status).toBe('failed');
+      expect(r.failureReason).toBe(expected.reason);
+      expect(r.failure).toMatch(new RegExp(`^${expected.reason}: `));
+      expect(r.failure).toMatch(expected.detail);
+      expect(buildLog(agent)).toContain(`## FAILED: ${r.failure}`);
+      expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain(`\`${agent}@r1\`: ${expected.reason}: `);
+      const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult);
+      const mine = games.filter((g) => g.spec.seats.includes(`${agent}@r1`));
+      expect(mine.length).toBeGreaterThan(0);
+      for (const g of mine) expect(g.scores[g.spec.seats.indexOf(`${agent}@r1`)]).toBe(0);
+    });
+  }
+
+  it('a 429 with retry-after is waited out and retried: that agent builds a bot that plays', () => {
+    const r = record('rate-once');
+    expect(r.status, buildLog('rate-once')).toBe('ok');
+    const asked = server.requests.filter((q) => q.model === 'rate-once');
+    expect(asked[0]!.turn).toMatchObject({ httpError: 429 });
+    expect(asked[1]!.turn).not.toHaveProperty('httpError');
+  });
+
+  it('the tourney went on: every game was played, the offline agent and the rate-limited one ranked above the failures', () => {
+    expect(summary.tracks[0]!.games).toBe(56); // 8 strategies, 28 pairings, one colour-swapped pair each
+    const S = summary.tracks[0]!.metrics.perAgent;
+    for (const failed of Object.keys(EXPECTED)) {
+      expect(S[failed]!.S).toBe(0); // two failed builds that meet both score 0: nobody wins what nobody played
+      expect(summary.tracks[0]!.errors[failed]!.rate).toBeLessThanOrEqual(1);
+    }
+    expect(S.cautious!.S).toBeGreaterThan(0.5);
+    // The key never reached a file of the run, a build log included.
+    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
+    }
+  });
+});
+
+describe('classifying LLM errors', () => {
+  it("names providers' errors by status and by their words", () => {
+    expect(classifyLlmError('HTTP 401 AI_APICallError: Unauthorized', 401)).toBe('auth');
+    expect(classifyLlmError('API key not valid. Please pass a valid API key.', 400)).toBe('auth'); // Google
+    expect(classifyLlmError('authentication_error: invalid x-api-key')).toBe('auth'); // Anthropic, via a CLI
+    expect(classifyLlmError('Rate limit reached for requests', 429)).toBe('rate_limited');
+    expect(classifyLlmError('RESOURCE_EXHAUSTED: Quota exceeded')).toBe('rate_limited'); // Google
+    expect(classifyLlmError("This model's maximum context length is 8192 tokens", 400)).toBe('context_length'); // OpenAI
+    expect(classifyLlmError('prompt is too long: 210000 tokens > 200000 maximum', 400)).toBe('context_length'); // Anthropic
+    expect(classifyLlmError('The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', 400)).toBe('context_length'); // Google
+    expect(classifyLlmError('Overloaded', 529)).toBe('server_error');
+    expect(classifyLlmError('stream error: terminated')).toBe('server_error');
+    expect(classifyLlmError('invalid_request_error: tools.0.name is too long', 400)).toBeNull();
+  });
+});
