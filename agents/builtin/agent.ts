@@ -11,7 +11,8 @@ import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/typ
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
-import { parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
+import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
+import { probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
 import { createTools, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
 
 export type BuiltinTrack = 'standard' | 'ml' | 'multilang-js' | 'multilang-go';
@@ -152,6 +153,17 @@ export class BuiltinAgent implements Agent {
   }
 
   private redact = (text: string) => redactSecrets(text, this.env);
+
+  /** Each model's endpoint reachable with the key accepted (the agent calls it from the host). */
+  async preflight(): Promise<PreflightCheck[]> {
+    const models = [this.primary, ...(this.fallbackModel ? [this.fallbackModel] : [])];
+    return Promise.all(
+      models.map(async (m) => {
+        const probe = await probeEndpoint(endpointProbeOf(m, this.env));
+        return { check: `endpoint of ${m.spec}`, ok: probe.ok, detail: this.redact(probe.detail) };
+      }),
+    );
+  }
 
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
     const t0 = Date.now();

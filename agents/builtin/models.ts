@@ -5,6 +5,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
+import type { EndpointProbe } from '../core/preflight.ts';
 
 export const PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -61,12 +62,21 @@ export function resolveModel(spec: string, env: Env = process.env): ResolvedMode
     }
     case 'anthropic': {
       const apiKey = requireKey(env, spec, 'ANTHROPIC_API_KEY');
-      const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
+      // ANTHROPIC_BASE_URL as Anthropic's SDKs and Claude Code take it (https://api.anthropic.com,
+      // a gateway's https://host/anthropic: they add /v1/messages); the AI SDK adds only
+      // /messages, so it gets the versioned base. A URL already ending in /v1 is kept.
+      const set = env.ANTHROPIC_BASE_URL?.trim().replace(/\/+$/, '');
+      const baseURL = set ? (/\/v1$/.test(set) ? set : `${set}/v1`) : undefined;
       return { ...parsed, model: createAnthropic({ apiKey, baseURL })(parsed.modelId), baseURL };
     }
     case 'google': {
       const apiKey = requireKey(env, spec, 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY');
-      return { ...parsed, model: createGoogleGenerativeAI({ apiKey })(parsed.modelId) };
+      // GOOGLE_GEMINI_BASE_URL as Gemini CLI and Google's SDKs take it (the root: they add
+      // /v1beta/models/…); the AI SDK adds only /models/…, so it gets the versioned base. A URL
+      // already ending in /v1beta or /v1 is kept.
+      const set = env.GOOGLE_GEMINI_BASE_URL?.trim().replace(/\/+$/, '');
+      const baseURL = set ? (/\/v1(beta)?$/.test(set) ? set : `${set}/v1beta`) : undefined;
+      return { ...parsed, model: createGoogleGenerativeAI({ apiKey, baseURL })(parsed.modelId), baseURL };
     }
   }
 }
@@ -78,4 +88,17 @@ export function redactSecrets(text: string, env: Env = process.env): string {
   // Longest first, so a key that contains another is masked whole.
   for (const value of [...new Set(values)].sort((a, b) => b.length - a.length)) out = out.split(value).join('***');
   return out;
+}
+
+/** How the preflight reaches a model's endpoint: its API family, base URL and key header. */
+export function endpointProbeOf(resolved: ResolvedModel, env: Env = process.env): EndpointProbe {
+  switch (resolved.provider) {
+    case 'openai':
+    case 'openai-compatible':
+      return { api: 'openai', baseUrl: resolved.baseURL ?? DEFAULT_OPENAI_BASE_URL, headers: { authorization: `Bearer ${requireKey(env, resolved.spec, 'OPENAI_API_KEY')}` } };
+    case 'anthropic':
+      return { api: 'anthropic', baseUrl: resolved.baseURL ?? 'https://api.anthropic.com/v1', headers: { 'x-api-key': requireKey(env, resolved.spec, 'ANTHROPIC_API_KEY') } };
+    case 'google':
+      return { api: 'google', baseUrl: resolved.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta', headers: { 'x-goog-api-key': requireKey(env, resolved.spec, 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY') } };
+  }
 }

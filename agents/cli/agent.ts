@@ -6,7 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { agentRuntimeTag } from '../../docker/image-tags.ts';
+import { checkDocker, imageId } from '../../docker/build-images.ts';
 import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
+import { startEgressProxy } from '../../sandbox/egress-proxy.ts';
+import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import { redactSecrets } from '../builtin/models.ts';
 import { classifyLlmError, describeFailure, type BuildFailure } from '../core/failure.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
@@ -32,6 +35,9 @@ export interface CliAgentOptions {
 }
 
 export const CLI_AGENT_DEFAULTS = { attempts: 3, maxTurns: 40 } as const;
+
+/** The API family each CLI speaks (for the preflight's model-list request). */
+const CLI_API: Record<CliName, EndpointApi> = { 'claude-code': 'anthropic', codex: 'openai', 'gemini-cli': 'google', 'qwen-code': 'openai' };
 
 export class CliAgent implements Agent {
   readonly id: string;
@@ -59,6 +65,27 @@ export class CliAgent implements Agent {
   }
 
   private redact = (text: string) => redactSecrets(text, this.env).split(this.endpoint.key).join('***');
+
+  /** Docker up, the agent image there, and the endpoint answering through an egress proxy that adds the key. */
+  async preflight(): Promise<PreflightCheck[]> {
+    const checks: PreflightCheck[] = [{ check: 'API key', ok: true, detail: `${this.endpoint.keyVar} is set` }];
+    const docker = await checkDocker().then(
+      (version) => ({ ok: true, detail: `Docker ${version}` }),
+      (err: Error) => ({ ok: false, detail: err.message }),
+    );
+    checks.push({ check: 'Docker', ...docker });
+    const image = this.image ?? agentRuntimeTag();
+    const id = docker.ok ? await imageId(image) : undefined;
+    checks.push({ check: 'agent image', ok: Boolean(id), detail: id ? image : `${image} is missing: build it with "npm run images:agents"` });
+    const proxy = await startEgressProxy({ allow: [], upstream: { url: this.endpoint.upstream, headers: this.cli.authHeaders(this.endpoint.key) }, listen: { port: 0 } });
+    try {
+      const probe = await probeEndpoint({ api: CLI_API[this.cli.name], baseUrl: `${proxy.address}${new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '')}` });
+      checks.push({ check: 'endpoint (via the egress proxy)', ok: probe.ok, detail: `${this.endpoint.upstream}: ${this.redact(probe.detail.replace(proxy.address, ''))}` });
+    } finally {
+      await proxy.close();
+    }
+    return checks;
+  }
 
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
     const t0 = Date.now();

@@ -2,6 +2,7 @@
 // rule set and round, inside a workspace that holds exactly what the protocol allows it to see.
 import type { CostRecord } from '../../model/tourney.ts';
 import type { BuildFailure } from './failure.ts';
+import type { PreflightCheck } from './preflight.ts';
 
 export interface Workspace {
   /** Root of the workspace; the agent may read anything below it and nothing outside. */
@@ -52,6 +53,12 @@ export interface DevelopResult {
   failure?: BuildFailure;
 }
 
+/** What a preflight may need to know of the run. */
+export interface PreflightContext {
+  games: string[];
+  sandbox: string;
+}
+
 export interface Agent {
   readonly id: string;
   /** e.g. offline:cautious, llm:minimal, cli:claude-code */
@@ -62,5 +69,10 @@ export interface Agent {
    * wrote never gets the orchestrator's keys.
    */
   readonly mayPassEnv?: boolean;
+  /**
+   * What the agent needs before a run spends anything (`catarena doctor`): its endpoint reachable
+   * with the key accepted, its image, Docker. Agents that need nothing leave it out.
+   */
+  preflight?(context: PreflightContext): Promise<PreflightCheck[]>;
   develop(workspace: Workspace, budget: DevelopBudget): Promise<DevelopResult>;
 }

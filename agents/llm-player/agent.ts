@@ -19,6 +19,7 @@ import { gameDescriptor } from '../../games/registry.ts';
 import { copyTree, pathExists } from '../../util/fs.ts';
 import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
+import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import type { Agent, DevelopResult, Workspace } from '../core/types.ts';
 
 export const LLM_PLAYER_BOT_DIR = path.join(PROJECT_ROOT, 'agents', 'llm-player', 'bot');
@@ -69,6 +70,20 @@ export class LlmPlayerAgent implements Agent {
     if (!model.trim()) throw new Error('llm-player: the model name is empty');
     this.kind = `llm-player:${provider}/${model}`;
     this.id = options.id ?? `llm-player-${model.replace(/[^\w.@-]+/g, '_')}`;
+  }
+
+  /** Its key set, and its endpoint reachable with the key accepted (checked from the host). */
+  async preflight(): Promise<PreflightCheck[]> {
+    const env = process.env;
+    const keyVar = PASS_ENV[this.provider].filter((n) => n.endsWith('_API_KEY')).find((n) => env[n]?.trim());
+    const baseUrl = env.CATARENA_LLM_BASE_URL?.trim() || this.options.baseUrl || DEFAULT_BASE_URL[this.provider];
+    const checks: PreflightCheck[] = [{ check: 'API key', ok: Boolean(keyVar) || this.provider === 'openai-compatible', detail: keyVar ? `${keyVar} is set` : `${PASS_ENV[this.provider].filter((n) => n.endsWith('_API_KEY')).join(' or ')} is not set` }];
+    if (!baseUrl) return [...checks, { check: 'endpoint', ok: false, detail: 'no base URL: set CATARENA_LLM_BASE_URL' }];
+    const key = keyVar ? env[keyVar]!.trim() : '';
+    const api: EndpointApi = this.provider === 'anthropic' ? 'anthropic' : this.provider === 'google' ? 'google' : 'openai';
+    const header = KEY_HEADER[this.provider];
+    const probe = await probeEndpoint({ api, baseUrl, headers: key ? { [header]: header === 'authorization' ? `Bearer ${key}` : key } : {} });
+    return [...checks, { check: 'endpoint', ok: probe.ok, detail: key ? probe.detail.split(key).join('***') : probe.detail }];
   }
 
   async develop(ws: Workspace): Promise<DevelopResult> {

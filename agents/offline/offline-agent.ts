@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRng, deriveSeed, type Rng } from '../../games/core/rng.ts';
-import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
+import type { PreflightCheck } from '../core/preflight.ts';
+import type { Agent, DevelopBudget, DevelopResult, PreflightContext, Workspace } from '../core/types.ts';
 import { type RoundReport, strategyId } from '../../model/tourney.ts';
 import { type Character, CHARACTER_NAMES, type CharacterName, type FieldEntry } from './core/learning.ts';
 import type { GameKit } from './core/game-kit.ts';
@@ -77,6 +78,20 @@ export class OfflineAgent implements Agent {
     this.kind = `offline:${character}`;
     this.characterName = character;
     this.seed = seed;
+  }
+
+  /** Every game of the run has a heuristic reference bot and a kit for it. */
+  async preflight(context: PreflightContext): Promise<PreflightCheck[]> {
+    return Promise.all(
+      context.games.map(async (game) => {
+        try {
+          await kitFor(game);
+          return { check: `${game} reference bot`, ok: true, detail: `games/${game}/bots/heuristic` };
+        } catch (err) {
+          return { check: `${game} reference bot`, ok: false, detail: (err as Error).message };
+        }
+      }),
+    );
   }
 
   async develop(ws: Workspace, _budget: DevelopBudget): Promise<DevelopResult> {

@@ -27,6 +27,7 @@ interface TourneyFlags {
   queue?: string;
   reuse?: boolean;
   strictValidation?: boolean;
+  check?: boolean;
   json?: boolean;
 }
 
@@ -83,15 +84,9 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
   }
 }
 
-export function registerTourneyCommands(program: Command): void {
-  program
-    .command('tourney')
-    .description(
-      'Run the iterative tournament: each round every agent develops a bot per game and rule set, ' +
-        'bots play the round field and all earlier bots, and the next round sees the previous round only. ' +
-        'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on gomoku, ' +
-        'standard and variant rules. Settings: defaults < --preset < --config file < flags.',
-    )
+/** The options that make a tourney config (shared by tourney and doctor). */
+function addConfigOptions(cmd: Command): Command {
+  return cmd
     .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
     .option('-g, --games <list>', 'games, comma-separated (default gomoku)')
     .option('--variants <list>', 'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard')
@@ -105,10 +100,56 @@ export function registerTourneyCommands(program: Command): void {
     .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
     .option('--config <file>', 'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)')
     .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(PRESET_NAMES))
-    .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
     .option('-q, --queue <url>', 'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379')
     .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
-    .option('--strict-validation', "refuse a round's bot on any entry-check problem (an illegal move on a probe position, a refused join); by default only bots that do not start or answer no probe position with a legal move sit out, the rest play with warnings")
+    .option('--strict-validation', "refuse a round's bot on any entry-check problem (an illegal move on a probe position, a refused join); by default only bots that do not start or answer no probe position with a legal move sit out, the rest play with warnings");
+}
+
+/** The config the flags (over --config, over --preset, over the defaults) make. */
+async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
+  const { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig } = await import('../config/tourney-config.ts');
+  const file = flags.config ? await readConfigFile(flags.config) : undefined;
+  const variantsFlag = flags.variants ? parseVariantsFlag(flags.variants) : undefined;
+  const cli: TourneyConfigInput = {
+    rounds: flags.rounds,
+    games: list(flags.games),
+    variants: variantsFlag?.variants as TourneyConfigInput['variants'],
+    agents: list(flags.agents),
+    reps: flags.reps,
+    concurrency: flags.concurrency,
+    seed: flags.seed,
+    out: flags.out,
+    policy: flags.policy,
+    moveTimeoutMs: flags.moveTimeout,
+    sandbox: flags.sandbox,
+    queue: flags.queue,
+    reuse: flags.reuse,
+    strictValidation: flags.strictValidation,
+    // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
+    perGame: variantsFlag && Object.keys(variantsFlag.perGame).length ? (Object.fromEntries(Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }])) as TourneyConfigInput['perGame']) : undefined,
+  };
+  return resolveConfig(flags.preset ? PRESETS[flags.preset as keyof typeof PRESETS] : undefined, file, cli);
+}
+
+/** Runs the doctor's checks and prints the table; true when everything is ready. */
+async function checkFirst(config: TourneyConfig, json?: boolean): Promise<boolean> {
+  const { doctorReady, formatDoctor, runDoctor } = await import('../doctor.ts');
+  const rows = await runDoctor(config);
+  if (json) process.stdout.write(`${JSON.stringify({ ready: doctorReady(rows), checks: rows }, null, 2)}\n`);
+  else process.stdout.write(`${formatDoctor(rows)}\n`);
+  return doctorReady(rows);
+}
+
+export function registerTourneyCommands(program: Command): void {
+  addConfigOptions(program.command('tourney'))
+    .description(
+      'Run the iterative tournament: each round every agent develops a bot per game and rule set, ' +
+        'bots play the round field and all earlier bots, and the next round sees the previous round only. ' +
+        'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on gomoku, ' +
+        'standard and variant rules. Settings: defaults < --preset < --config file < flags.',
+    )
+    .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
+    .option('--check', 'run the doctor\'s checks first (keys, endpoints, images, Docker, Redis) and stop if anything is missing')
     .option('--json', 'print the summary as JSON')
     .action(async (flags: TourneyFlags) => {
       let config;
@@ -117,31 +158,31 @@ export function registerTourneyCommands(program: Command): void {
         runDir = path.resolve(flags.resume);
         config = await resumeConfig(runDir, flags);
       } else {
-        const { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig } = await import('../config/tourney-config.ts');
-        const file = flags.config ? await readConfigFile(flags.config) : undefined;
-        const variantsFlag = flags.variants ? parseVariantsFlag(flags.variants) : undefined;
-        const cli: TourneyConfigInput = {
-          rounds: flags.rounds,
-          games: list(flags.games),
-          variants: variantsFlag?.variants as TourneyConfigInput['variants'],
-          agents: list(flags.agents),
-          reps: flags.reps,
-          concurrency: flags.concurrency,
-          seed: flags.seed,
-          out: flags.out,
-          policy: flags.policy,
-          moveTimeoutMs: flags.moveTimeout,
-          sandbox: flags.sandbox,
-          queue: flags.queue,
-          reuse: flags.reuse,
-          strictValidation: flags.strictValidation,
-          // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
-          perGame: variantsFlag && Object.keys(variantsFlag.perGame).length ? (Object.fromEntries(Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }])) as TourneyConfigInput['perGame']) : undefined,
-        };
-        config = resolveConfig(flags.preset ? PRESETS[flags.preset as keyof typeof PRESETS] : undefined, file, cli);
+        config = await configFromFlags(flags);
         runDir = newRunDir(config.out, 'tourney');
       }
+      if (flags.check && !(await checkFirst(config))) {
+        process.stderr.write('catarena: not started: the checks above failed (catarena doctor repeats them)\n');
+        program.setOptionValue('exitCode', 1);
+        return;
+      }
       await playTourney(program, config, runDir, flags.json);
+    });
+
+  addConfigOptions(
+    program
+      .command('doctor')
+      .description(
+        'Check, before a run spends anything, what every agent of the config needs — its spec and API key, its endpoint ' +
+          'reachable with the key accepted (one model-list request, through the egress proxy for CLI agents), Docker and its ' +
+          'image — and what the run needs (the bot image for --sandbox docker, Redis for --queue). Prints a table; exits 1 if ' +
+          'anything is missing. Takes the tourney\'s config flags.',
+      ),
+  )
+    .option('--json', 'print the checks as JSON')
+    .action(async (flags: TourneyFlags) => {
+      const ready = await checkFirst(await configFromFlags(flags), flags.json);
+      program.setOptionValue('exitCode', ready ? 0 : 1);
     });
 
   program

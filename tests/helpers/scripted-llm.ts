@@ -78,7 +78,8 @@ function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): Sc
   return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
 }
 
-export async function startScriptedLlm(script: Script, options: { noStreaming?: boolean } = {}): Promise<ScriptedLlm> {
+/** `key`: answer 401 (OpenAI's invalid_api_key) unless the request carries Bearer <key>. */
+export async function startScriptedLlm(script: Script, options: { noStreaming?: boolean; key?: string } = {}): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
   let calls = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -91,6 +92,13 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
+      if (options.key && req.headers.authorization !== `Bearer ${options.key}`) {
+        return send(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      }
+      // The model list (GET /v1/models), as a client checks the endpoint and its key without spending tokens.
+      if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
+        return send(200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'catarena-tests' }] });
+      }
       if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
         return send(404, { error: { message: `scripted-llm: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
       }

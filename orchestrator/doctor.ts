@@ -1,0 +1,68 @@
+// `catarena doctor` (and `tourney --check`): before a run spends anything, what every agent of
+// the config needs — its spec and key, its endpoint reachable with the key accepted (one
+// model-list request, through the egress proxy for CLI agents), Docker and its image — and what
+// the run needs itself (the Docker sandbox's image, the queue's Redis), as a table of what is
+// ready and what is missing. A nightly run then fails in seconds instead of after a develop phase.
+import { createAgent } from '../agents/registry.ts';
+import type { PreflightCheck } from '../agents/core/preflight.ts';
+import { checkDocker, imageId } from '../docker/build-images.ts';
+import { botRuntimeTag } from '../docker/image-tags.ts';
+import { deriveSeed } from '../games/core/rng.ts';
+import type { TourneyConfig } from './config/tourney-config.ts';
+import { connectQueue } from './queue/connection.ts';
+
+export interface DoctorRow extends PreflightCheck {
+  /** The agent spec the check is for, or "run" for what the whole run needs. */
+  subject: string;
+}
+
+/** Every check of the config; never throws (a failure is a row). */
+export async function runDoctor(config: TourneyConfig): Promise<DoctorRow[]> {
+  const rows: DoctorRow[] = [];
+  const run = (check: PreflightCheck) => rows.push({ subject: 'run', ...check });
+  if (config.sandbox === 'docker') {
+    const docker = await checkDocker().then(
+      (version) => ({ ok: true, detail: `Docker ${version}` }),
+      (err: Error) => ({ ok: false, detail: err.message }),
+    );
+    run({ check: 'Docker', ...docker });
+    const tag = config.docker.image ?? botRuntimeTag();
+    const id = docker.ok ? await imageId(tag) : undefined;
+    run({ check: 'bot image', ok: Boolean(id), detail: id ? tag : `${tag} is missing: build it with "npm run images"` });
+  }
+  if (config.queue) {
+    const queue = await connectQueue(config.queue).then(
+      (c) => (c.disconnect(), { ok: true, detail: `${config.queue} answers` }),
+      (err: Error) => ({ ok: false, detail: err.message }),
+    );
+    run({ check: 'queue (Redis)', ...queue });
+  }
+  const checks = await Promise.all(
+    config.agents.map(async (spec): Promise<DoctorRow[]> => {
+      let agent;
+      try {
+        agent = createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox });
+      } catch (err) {
+        return [{ subject: spec, check: 'spec and key', ok: false, detail: (err as Error).message }];
+      }
+      const own = agent.preflight ? await agent.preflight({ games: config.games, sandbox: config.sandbox }).catch((err: Error) => [{ check: 'preflight', ok: false, detail: err.message }]) : [];
+      return [{ subject: spec, check: 'spec and key', ok: true, detail: `${agent.kind} (id ${agent.id})` }, ...own.map((c) => ({ subject: spec, ...c }))];
+    }),
+  );
+  rows.push(...checks.flat());
+  return rows;
+}
+
+export const doctorReady = (rows: DoctorRow[]) => rows.every((r) => r.ok);
+
+/** The table: subject, check, ready / MISSING, detail. */
+export function formatDoctor(rows: DoctorRow[]): string {
+  const width = (f: (r: DoctorRow) => string, head: string) => Math.max(head.length, ...rows.map((r) => f(r).length));
+  const ws = width((r) => r.subject, 'agent');
+  const wc = width((r) => r.check, 'check');
+  const line = (a: string, b: string, c: string, d: string) => `${a.padEnd(ws)}  ${b.padEnd(wc)}  ${c.padEnd(7)}  ${d}`;
+  const out = [line('agent', 'check', 'status', 'detail'), ...rows.map((r) => line(r.subject, r.check, r.ok ? 'ready' : 'MISSING', r.detail.replace(/\s+/g, ' ').slice(0, 240)))];
+  const missing = rows.filter((r) => !r.ok).length;
+  out.push('', missing ? `${missing} of ${rows.length} checks failed: fix them before the run spends anything` : `all ${rows.length} checks ready`);
+  return out.join('\n');
+}

@@ -1,0 +1,91 @@
+// `catarena doctor` and `tourney --check`: a ready setup (offline agents, the built-in agent and
+// the LLM-player against a scripted endpoint that checks its key, a CLI agent through the egress
+// proxy into its image) and a broken one (a missing key, a wrong key, an endpoint nobody serves, a
+// missing image, Redis down), each named in the table, and a tourney that does not start.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentRuntimeTag } from '../docker/image-tags.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { doctorReady, formatDoctor, runDoctor } from '../orchestrator/doctor.ts';
+import { dockerReady, tempDir } from './helpers/bots.ts';
+import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
+
+const run = promisify(execFile);
+const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
+const KEY = 'sk-doctor-good-123';
+const agentImage = dockerReady() && dockerReady(agentRuntimeTag());
+
+async function catarena(args: string[], env: Record<string, string | undefined>) {
+  try {
+    const { stdout, stderr } = await run('node', [BIN, ...args], { timeout: 120_000, env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('catarena doctor', () => {
+  let server: ScriptedLlm;
+  beforeAll(async () => {
+    server = await startScriptedLlm([], { key: KEY });
+  });
+  afterAll(() => server.close());
+  const good = () => ({ OPENAI_API_KEY: KEY, CATARENA_OPENAI_BASE_URL: server.baseURL, CATARENA_LLM_BASE_URL: server.baseURL });
+
+  it('a ready setup: every check ready, the key checked with a model-list request that spends no tokens', async () => {
+    const agents = ['offline:cautious', 'builtin:openai-compatible/scripted', 'llm-player:openai-compatible/scripted', ...(agentImage ? ['qwen-code:scripted'] : [])];
+    const r = await catarena(['doctor', '--agents', agents.join(','), '--games', 'gomoku,chess'], good());
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/offline:cautious\s+chess reference bot\s+ready/);
+    expect(r.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+ready\s+reachable, key accepted \(GET \/v1\/models: HTTP 200\)/);
+    expect(r.stdout).toMatch(/llm-player:openai-compatible\/scripted\s+endpoint\s+ready/);
+    if (agentImage) {
+      expect(r.stdout).toMatch(/qwen-code:scripted\s+agent image\s+ready/);
+      expect(r.stdout).toMatch(/qwen-code:scripted\s+endpoint \(via the egress proxy\)\s+ready\s+.*key accepted/);
+    }
+    expect(r.stdout).toMatch(/all \d+ checks ready/);
+    expect(server.requests).toHaveLength(0); // no chat request: nothing was spent
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+  }, 120_000);
+
+  it('a broken setup: each missing thing named, exit 1, and tourney --check does not start', async () => {
+    const env = { ...good(), ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: 'sk-wrong-key-456' };
+    const agents = ['claude-code', 'builtin:openai-compatible/scripted', ...(agentImage ? ['codex'] : [])];
+    const r = await catarena(['doctor', '--agents', agents.join(','), '--queue', 'redis://127.0.0.1:1'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/run\s+queue \(Redis\)\s+MISSING\s+cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
+    expect(r.stdout).toMatch(/claude-code\s+spec and key\s+MISSING\s+ANTHROPIC_API_KEY is not set/);
+    expect(r.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/);
+    if (agentImage) expect(r.stdout).toMatch(/codex\s+endpoint \(via the egress proxy\)\s+MISSING\s+.*the key was refused \(HTTP 401/);
+    expect(r.stdout).toMatch(/\d+ of \d+ checks failed/);
+    expect(r.stdout + r.stderr).not.toContain('sk-wrong-key-456');
+
+    const out = tempDir();
+    const t = await catarena(['tourney', '--check', '--rounds', '1', '--agents', 'offline:cautious,builtin:openai-compatible/scripted', '--out', out], env);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toMatch(/not started: the checks above failed/);
+    expect(t.stdout).toMatch(/the key was refused/);
+  }, 120_000);
+
+  it('an endpoint nobody serves and a missing bot image are named (in-process)', async () => {
+    const config = resolveConfig({ agents: ['builtin:openai-compatible/x'], sandbox: 'docker', docker: { image: 'catarena/no-such-image:0' } });
+    const saved = { key: process.env.OPENAI_API_KEY, base: process.env.CATARENA_OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = KEY;
+    process.env.CATARENA_OPENAI_BASE_URL = 'http://127.0.0.1:9/v1';
+    try {
+      const rows = await runDoctor(config);
+      expect(doctorReady(rows)).toBe(false);
+      const table = formatDoctor(rows);
+      expect(table).toMatch(/endpoint of openai-compatible\/x\s+MISSING\s+not reachable: http:\/\/127\.0\.0\.1:9\/v1\/models/);
+      if (dockerReady()) expect(table).toMatch(/run\s+bot image\s+MISSING\s+catarena\/no-such-image:0 is missing: build it with "npm run images"/);
+      else expect(table).toMatch(/run\s+Docker\s+MISSING/);
+    } finally {
+      process.env.OPENAI_API_KEY = saved.key;
+      if (saved.base === undefined) delete process.env.CATARENA_OPENAI_BASE_URL;
+      else process.env.CATARENA_OPENAI_BASE_URL = saved.base;
+    }
+  }, 60_000);
+});
