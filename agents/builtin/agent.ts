@@ -6,7 +6,7 @@
 // records a failed build).
 import path from 'node:path';
 import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
-import { classifyLlmError, describeFailure, type BuildFailure } from '../core/failure.ts';
+import { classifyLlmError, type BuildFailure } from '../core/failure.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
@@ -226,7 +226,7 @@ export class BuiltinAgent implements Agent {
           log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
           break;
         }
-        log.push(`attempt ${i + 1} failed: ${describeFailure(reason)}`);
+        log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
       }
     } finally {
       await sandbox.close();

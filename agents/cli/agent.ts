@@ -11,7 +11,7 @@ import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent
 import { startEgressProxy } from '../../sandbox/egress-proxy.ts';
 import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import { redactSecrets } from '../builtin/models.ts';
-import { classifyLlmError, describeFailure, type BuildFailure } from '../core/failure.ts';
+import { classifyLlmError, type BuildFailure } from '../core/failure.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
@@ -129,7 +129,7 @@ export class CliAgent implements Agent {
         const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;
         const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 4 * 1024 * 1024 });
         fs.writeFileSync(path.join(ws.dir, `.agent-output-${i + 1}.txt`), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
-        const report: CliReport = this.cli.parse(run.stdout);
+        const report: CliReport = this.cli.parse(run.stdout, run.stderr);
         if (report.tokens) {
           tokens.input += report.tokens.input;
           tokens.output += report.tokens.output;
@@ -152,7 +152,7 @@ export class CliAgent implements Agent {
         }
         failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
         reason = { reason: attemptReason(report, run.timedOut, verdict.reason), detail: this.redact(oneLine(report.error ?? verdict.why, 300)) };
-        log.push(`attempt ${i + 1} failed: ${describeFailure(reason)}`);
+        log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
       }
     } finally {
       const { allowed, denied } = container.egress?.counts() ?? { allowed: 0, denied: 0 };

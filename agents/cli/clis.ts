@@ -52,7 +52,8 @@ export interface CliDefinition {
   /** A shell command run before the CLI (e.g. a folder it insists on), if any. */
   prepare?(o: CliInvocation): string;
   env(o: CliInvocation): Record<string, string>;
-  parse(stdout: string): CliReport;
+  /** The CLI's report from its output; some print fatal errors on stderr only (Gemini CLI). */
+  parse(stdout: string, stderr?: string): CliReport;
 }
 
 /** The key placed in the container: the proxy replaces it with the real one. */
@@ -115,7 +116,29 @@ function parseResultStyle(stdout: string): CliReport {
   return report;
 }
 
-/** Codex `exec --json`: JSON lines; usage per turn.completed, tool items per item.completed. */
+/**
+ * Claude Code's result object: its `usage` sums the main conversation only, while `modelUsage`
+ * (per model: inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens) counts
+ * every model call, subagents' included (2.1.197, observed against a scripted Anthropic server).
+ */
+function parseClaudeCode(stdout: string): CliReport {
+  const report = parseResultStyle(stdout);
+  const result = [...objects(stdout)].reverse().find((o) => o.type === 'result');
+  const models = Object.values((result?.modelUsage ?? {}) as Record<string, Obj>);
+  if (report.tokens && models.length) {
+    report.tokens = {
+      input: models.reduce((s, m) => s + num(m.inputTokens) + num(m.cacheReadInputTokens) + num(m.cacheCreationInputTokens), 0),
+      output: models.reduce((s, m) => s + num(m.outputTokens), 0),
+    };
+  }
+  return report;
+}
+
+/**
+ * Codex `exec --json`: JSON lines; usage per turn.completed, tool items per item.completed. An
+ * `error` event is also how it announces a retry ("Reconnecting... 2/5 (…)", 0.169): only one not
+ * followed by a completed turn, or turn.failed, is the run's error.
+ */
 function parseCodex(stdout: string): CliReport {
   const events = objects(stdout);
   if (!events.length) return { error: stdout.trim() ? `no JSON events in the output: ${short(stdout, 200)}` : 'no output' };
@@ -130,6 +153,7 @@ function parseCodex(stdout: string): CliReport {
       turns++;
       input += num(e.usage?.input_tokens);
       output += num(e.usage?.output_tokens);
+      error = undefined;
     } else if (e.type === 'item.completed') {
       const t = e.item?.type;
       if (t === 'agent_message') summary = short(e.item.text);
@@ -140,16 +164,25 @@ function parseCodex(stdout: string): CliReport {
   return { tokens: { input, output }, turns, toolCalls, summary, ...(error ? { error } : {}) };
 }
 
-/** Gemini CLI `-o json`: {response, stats: {models: {<m>: {tokens, api}}, tools: {totalCalls}}, error?}. */
-function parseGemini(stdout: string): CliReport {
-  const doc = [...objects(stdout)].reverse().find((o) => 'response' in o || 'stats' in o || 'error' in o);
+/**
+ * Gemini CLI `-o json`: {response, stats: {models: {<m>: {tokens, api}}, tools: {totalCalls}}, error?}.
+ * Per model (keyed by the answer's modelVersion; side calls such as model routing under their own
+ * model), tokens.prompt sums promptTokenCount, tokens.candidates candidatesTokenCount and
+ * tokens.thoughts thoughtsTokenCount; thinking tokens are output (billed so; the AI SDK's
+ * @ai-sdk/google counts output as candidates + thoughts too). 0.61.0, observed against a scripted
+ * Gemini API. A fatal error (auth, the turn limit) is printed as {session_id, error} on stderr,
+ * with nothing on stdout and no stats: read from stderr when it is passed.
+ */
+function parseGemini(stdout: string, stderr = ''): CliReport {
+  const isResult = (o: Obj) => 'response' in o || 'stats' in o || 'error' in o;
+  const doc = [...objects(stdout)].reverse().find(isResult) ?? [...jsonDocuments(stderr)].reverse().find(isResult);
   if (!doc) return { error: stdout.trim() ? `no JSON result in the output: ${short(stdout, 200)}` : 'no output' };
   let input = 0;
   let output = 0;
   let turns = 0;
   for (const m of Object.values((doc.stats?.models ?? {}) as Record<string, Obj>)) {
     input += num(m.tokens?.prompt);
-    output += num(m.tokens?.candidates);
+    output += num(m.tokens?.candidates) + num(m.tokens?.thoughts);
     turns += num(m.api?.totalRequests);
   }
   const report: CliReport = { tokens: { input, output }, turns, toolCalls: num(doc.stats?.tools?.totalCalls), summary: short(doc.response) };
@@ -157,10 +190,43 @@ function parseGemini(stdout: string): CliReport {
   return report;
 }
 
+/** The pretty-printed JSON objects in a log (each from a line `{` to a line `}`), e.g. Gemini CLI's stderr. */
+function jsonDocuments(text: string): Obj[] {
+  const lines = text.split('\n');
+  const out: Obj[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trimEnd() !== '{') continue;
+    const end = lines.findIndex((l, k) => k > i && l.trimEnd() === '}');
+    if (end < 0) break;
+    try {
+      out.push(JSON.parse(lines.slice(i, end + 1).join('\n')) as Obj);
+      i = end;
+    } catch {
+      // not a whole document
+    }
+  }
+  return out;
+}
+
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const openAiBase = ['CATARENA_OPENAI_BASE_URL', 'OPENAI_BASE_URL'];
 
 export const CLIS: Record<CliName, CliDefinition> = {
+  // Claude Code (2.1.197 driven against a scripted Anthropic server, in its container): headless
+  // (-p) with an API key it needs no login or onboarding, and the key is used without asking.
+  // What it needs from this machine, and how it gets it:
+  //   - ANTHROPIC_BASE_URL (the proxy, without /v1: it adds /v1/messages, so a base URL given the
+  //     AI SDK's way, ending in /v1, loses it) and a placeholder key, sent as x-api-key;
+  //   - CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1: otherwise it opens CONNECT tunnels to
+  //     api.anthropic.com:443 (non-essential calls, first-party telemetry events among them; the
+  //     proxy refuses them) and keeps the failed events under ~/.claude/telemetry; it also turns
+  //     off auto-update and error reporting. With it, the only requests are POST /v1/messages (no
+  //     count_tokens, no model list, no side calls);
+  //   - DISABLE_AUTOUPDATER=1: no update check even if the variable above is dropped;
+  //   - as root (an orchestrator run as root) it refuses --dangerously-skip-permissions unless
+  //     IS_SANDBOX=1, which the agent container sets then;
+  //   - --no-session-persistence: no transcript kept in the fresh home.
+  // Cost comes from its result object's modelUsage (see parseClaudeCode).
   'claude-code': {
     name: 'claude-code',
     command: 'claude',
@@ -170,9 +236,28 @@ export const CLIS: Record<CliName, CliDefinition> = {
     modelRequired: false,
     authHeaders: (key) => ({ 'x-api-key': key }),
     argv: (o) => ['claude', '-p', o.prompt, '--output-format', 'json', '--dangerously-skip-permissions', '--max-turns', String(o.maxTurns), '--no-session-persistence', ...(o.model ? ['--model', o.model] : [])],
-    env: (o) => ({ ANTHROPIC_API_KEY: PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: o.baseUrl, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }),
-    parse: parseResultStyle,
+    env: (o) => ({ ANTHROPIC_API_KEY: PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: o.baseUrl.replace(/\/v1\/?$/, ''), DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }),
+    parse: parseClaudeCode,
   },
+  // Codex (0.169.0 driven against a scripted Responses API server, in its container): `exec` with
+  // an API key needs no login (no ChatGPT auth). What it needs from this machine, and how it gets it:
+  //   - the endpoint: OPENAI_BASE_URL is ignored (support was removed in 2026, openai/codex#16720),
+  //     so config.toml in CODEX_HOME (written by prepare) declares a provider, the way its docs set
+  //     up any Responses endpoint: base_url (the proxy + the upstream's path; it adds /responses),
+  //     env_key CODEX_API_KEY (the placeholder, sent as a Bearer token), wire_api "responses";
+  //   - supports_websockets = false: the built-in OpenAI provider first tries a Responses WebSocket
+  //     (GET /v1/responses with Upgrade, retried about 7 times before falling back to HTTPS), which
+  //     the proxy does not relay; the built-in provider cannot be changed, a declared one can;
+  //   - [features] plugins = false: otherwise every start syncs the curated plugins repository
+  //     (git ls-remote github.com/openai/plugins, api.github.com, then chatgpt.com/backend-api),
+  //     three CONNECTs the proxy refuses; [analytics] enabled = false turns its analytics off;
+  //   - --dangerously-bypass-approvals-and-sandbox: no approvals and no sandbox of its own (landlock,
+  //     seccomp, bubblewrap): the container is the sandbox; --skip-git-repo-check: the workspace is
+  //     not a git repository; --ephemeral: no session files; CODEX_HOME in the fresh home.
+  // With these, its only requests are POST /responses (streamed, store false; no model list, no
+  // side calls). A model from its catalog (gpt-5.5) gets exec_command and the freeform apply_patch
+  // tool; without -m it picks its newest default, whose requests use an internal variant of the API.
+  // Cost: turn.completed usage (input_tokens includes cached, output_tokens reasoning), as answered.
   codex: {
     name: 'codex',
     command: 'codex',
@@ -182,11 +267,27 @@ export const CLIS: Record<CliName, CliDefinition> = {
     modelRequired: false,
     authHeaders: bearer,
     argv: (o) => ['codex', 'exec', '--skip-git-repo-check', '--ephemeral', '--json', '--dangerously-bypass-approvals-and-sandbox', '-C', o.workspace, ...(o.model ? ['-m', o.model] : []), o.prompt],
-    // CODEX_HOME must exist before codex starts.
-    prepare: (o) => `mkdir -p ${o.home}/.codex`,
-    env: (o) => ({ CODEX_API_KEY: PLACEHOLDER_KEY, OPENAI_API_KEY: PLACEHOLDER_KEY, OPENAI_BASE_URL: o.baseUrl, CODEX_HOME: `${o.home}/.codex` }),
+    prepare: (o) => `mkdir -p ${o.home}/.codex && printf '%s' ${shellQuote([codexConfig(o.baseUrl)])} > ${o.home}/.codex/config.toml`,
+    env: (o) => ({ CODEX_API_KEY: PLACEHOLDER_KEY, CODEX_HOME: `${o.home}/.codex` }),
     parse: parseCodex,
   },
+  // Gemini CLI (0.61.0 driven against a scripted Gemini API server, in its container): headless
+  // (-p) with an API key it needs no login. What it needs from this machine, and how it gets it:
+  //   - GOOGLE_GEMINI_BASE_URL (the proxy; the root, without /v1beta, which Google's SDK adds) and
+  //     a placeholder GEMINI_API_KEY, sent as x-goog-api-key;
+  //   - ~/.gemini/settings.json security.auth.selectedType "gemini-api-key": with
+  //     GOOGLE_GEMINI_BASE_URL set and no auth chosen it picks its "gateway" auth type, which
+  //     headless mode then refuses ("Invalid auth method selected.", exit 41);
+  //   - privacy.usageStatisticsEnabled false: otherwise it sends usage statistics to
+  //     play.googleapis.com:443 (CONNECT tunnels the proxy refuses) and adds an
+  //     x-gemini-api-privileged-user-id header (an installation id kept in ~/.gemini) to every
+  //     request; telemetry.enabled false and the auto-update settings off, for the same reason
+  //     (both already off or silent headless in 0.61, stated so a newer version stays quiet);
+  //   - model.maxSessionTurns: the turn limit (exit 53 when reached), as the other CLIs get theirs;
+  //   - --skip-trust: the workspace is trusted without the folder-trust prompt.
+  // With these the only requests are POST /v1beta/models/<model>:streamGenerateContent?alt=sse,
+  // plus, with no model named (its "auto"), a routing call (generateContent asking for JSON) to a
+  // flash-lite model first. Every call, side calls included, is in its stats (see parseGemini).
   'gemini-cli': {
     name: 'gemini-cli',
     command: 'gemini',
@@ -196,7 +297,17 @@ export const CLIS: Record<CliName, CliDefinition> = {
     modelRequired: false,
     authHeaders: (key) => ({ 'x-goog-api-key': key }),
     argv: (o) => ['gemini', '-p', o.prompt, '-o', 'json', '--yolo', '--skip-trust', ...(o.model ? ['-m', o.model] : [])],
-    env: (o) => ({ GEMINI_API_KEY: PLACEHOLDER_KEY, GOOGLE_GEMINI_BASE_URL: o.baseUrl }),
+    prepare: (o) => {
+      const settings = {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        model: { maxSessionTurns: o.maxTurns },
+      };
+      return `mkdir -p ${o.home}/.gemini && printf '%s\\n' ${shellQuote([JSON.stringify(settings)])} > ${o.home}/.gemini/settings.json`;
+    },
+    env: (o) => ({ GEMINI_API_KEY: PLACEHOLDER_KEY, GOOGLE_GEMINI_BASE_URL: o.baseUrl.replace(/\/v1(beta|alpha)?\/?$/, '') }),
     parse: parseGemini,
   },
   'qwen-code': {
@@ -232,6 +343,27 @@ export function resolveEndpoint(cli: CliDefinition, env: Env): ResolvedEndpoint 
     throw new Error(`${cli.baseUrlVars.join(' / ')} is not a URL: "${upstream}"`);
   }
   return { upstream, key: env[keyVar]!.trim(), keyVar };
+}
+
+/** Codex's config.toml: its endpoint (through the proxy) as a Responses provider, no WebSocket, no plugin sync, no analytics. */
+export function codexConfig(baseUrl: string): string {
+  return [
+    'model_provider = "catarena"',
+    '',
+    '[model_providers.catarena]',
+    'name = "catarena egress proxy"',
+    `base_url = ${JSON.stringify(baseUrl)}`,
+    'env_key = "CODEX_API_KEY"',
+    'wire_api = "responses"',
+    'supports_websockets = false',
+    '',
+    '[features]',
+    'plugins = false',
+    '',
+    '[analytics]',
+    'enabled = false',
+    '',
+  ].join('\n');
 }
 
 /** One argument list as a bash command line. */
