@@ -156,6 +156,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const hostPort = (req.url ?? '').toLowerCase();
     const [host, port] = [hostPort.slice(0, hostPort.lastIndexOf(':')), Number(hostPort.slice(hostPort.lastIndexOf(':') + 1))];
+    // A client that resets after its 403 (Claude Code's CONNECT to api.anthropic.com does) must not crash the orchestrator.
+    client.on('error', () => client.destroy());
     if (self.has(hostPort)) {
       // A tunnel to the proxy itself: what comes through it is plain HTTP for this same server.
       record({ method: 'CONNECT', target: `${hostPort} (this proxy)`, allowed: true, status: 200 });

@@ -1,0 +1,186 @@
+// The built-in agent and the LLM-player on Anthropic's Messages API, each through a whole tourney
+// round against the scripted Anthropic server (tests/helpers/scripted-anthropic.ts; process
+// sandbox). builtin:anthropic/<model> (AI SDK, @ai-sdk/anthropic) writes a bot with its tools and
+// tests it; llm-player:anthropic/<model> asks the model for every move from its bot
+// (agents/llm-player/bot/llm.mjs). Both send the key as x-api-key, and it ends up in no file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import { createAgent } from '../agents/registry.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { lastUserText, perConversation, startScriptedAnthropic, toolResults, type ScriptedAnthropic } from './helpers/scripted-anthropic.ts';
+
+const SECRET = 'sk-ant-agents-secret-271';
+let server: ScriptedAnthropic | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  vi.unstubAllEnvs();
+});
+
+const config = () => resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+const strategies = (runDir: string) => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+const journal = (runDir: string) => fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+function expectNoKey(runDir: string): void {
+  for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'latin1'), entry.name).not.toContain(SECRET);
+  }
+}
+
+function expectAnthropicHeaders(s: ScriptedAnthropic): void {
+  expect(s.requests.length).toBeGreaterThan(0);
+  for (const r of s.requests) {
+    expect(r.headers['x-api-key']).toBe(SECRET);
+    expect(r.headers['anthropic-version']).toBe('2023-06-01');
+  }
+  expect(s.others).toEqual([]); // nothing but POST /v1/messages
+}
+
+describe('the scripted Anthropic server', () => {
+  const post = (url: string, body: unknown, headers: Record<string, string> = { 'x-api-key': SECRET, 'anthropic-version': '2023-06-01' }) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('answers as the API does: messages, streamed events, errors, token counts, the model list', async () => {
+    server = await startScriptedAnthropic(
+      [
+        { toolCalls: [{ name: 'get_weather', args: { city: 'Paris' } }], usage: { input_tokens: 50, output_tokens: 9, cache_read_input_tokens: 10 } },
+        { text: 'Sunny.', usage: { input_tokens: 70, output_tokens: 3 } },
+        { httpError: 529, message: 'Overloaded' },
+      ],
+      { apiKey: SECRET },
+    );
+    const url = `${server.v1URL}/messages`;
+    const tools = [{ name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const ask = { model: 'm', max_tokens: 100, tools, messages: [{ role: 'user', content: 'Weather in Paris?' }] };
+    // A tool call, not streamed.
+    const first = await post(url, ask);
+    expect(first.headers.get('request-id')).toMatch(/^req_/);
+    const message = await first.json();
+    expect(message).toMatchObject({ type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 50, output_tokens: 9, cache_read_input_tokens: 10, cache_creation_input_tokens: 0 } });
+    expect(message.id).toMatch(/^msg_/);
+    const use = message.content[0];
+    expect(use).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } });
+    // A tool_use left unanswered is refused (400, not counted in the script).
+    const unanswered = await post(url, { ...ask, messages: [...ask.messages, { role: 'assistant', content: [use] }, { role: 'user', content: 'and?' }] });
+    expect(unanswered.status).toBe(400);
+    expect(await unanswered.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(/tool_result/) } });
+    // The answer to the tool result, streamed: the documented event sequence, usage cumulative in message_delta.
+    const answered = [...ask.messages, { role: 'assistant', content: [use] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21 C, clear' }] }];
+    const streamed = await post(url, { ...ask, stream: true, messages: answered });
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = (await streamed.text()).trim().split('\n\n').map((e) => {
+      const [name, data] = e.split('\n');
+      const parsed = JSON.parse(data!.slice('data: '.length));
+      expect(name).toBe(`event: ${parsed.type}`);
+      return parsed;
+    });
+    expect(events.map((e) => e.type)).toEqual(['message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(events[0].message).toMatchObject({ content: [], stop_reason: null, usage: { input_tokens: 70 } });
+    expect(events[3].delta).toEqual({ type: 'text_delta', text: 'Sunny.' });
+    expect(events[5]).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { input_tokens: 70, output_tokens: 3 } });
+    expect(toolResults(server.requests.at(-1)!)).toEqual(['21 C, clear']);
+    // An HTTP error from the script, in the API's shape.
+    const overloaded = await post(url, ask);
+    expect(overloaded.status).toBe(529);
+    expect(await overloaded.json()).toMatchObject({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: expect.stringMatching(/^req_/) });
+    // What the API checks first: the key, then the version header.
+    expect((await post(url, ask, { 'anthropic-version': '2023-06-01' })).status).toBe(401);
+    expect(await (await post(url, ask, { 'x-api-key': 'wrong', 'anthropic-version': '2023-06-01' })).json()).toMatchObject({ error: { type: 'authentication_error' } });
+    expect((await post(url, ask, { 'x-api-key': SECRET })).status).toBe(400);
+    // Side routes, answered without touching the script.
+    expect(await (await post(`${url}/count_tokens`, { model: 'm', messages: ask.messages })).json()).toEqual({ input_tokens: expect.any(Number) });
+    const models = await (await fetch(`${server.v1URL}/models`, { headers: { 'x-api-key': SECRET } })).json();
+    expect(models).toMatchObject({ data: [{ type: 'model', id: 'm' }], has_more: false });
+    expect(server.others.map((o) => `${o.method} ${o.path} ${o.status}`)).toEqual(['POST /v1/messages 401', 'POST /v1/messages 401', 'POST /v1/messages 400', 'POST /v1/messages/count_tokens 200', 'GET /v1/models 200']);
+    expect(server.totalUsage()).toEqual({ input: 130, output: 12 });
+  });
+});
+
+describe('Anthropic agents in a tourney round', () => {
+  it('builtin:anthropic writes a bot that validates and plays; tokens are in the cost record; the key is nowhere', async () => {
+    const sample = BUILTIN('random');
+    const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    server = await startScriptedAnthropic(
+      perConversation([
+        { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+        { toolCalls: [{ name: 'test_bot', args: {} }] },
+        { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+      ]),
+      // generateText does not stream: a streamed request would be refused and seen.
+      { apiKey: SECRET, noStreaming: true },
+    );
+    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
+    // As Anthropic's SDKs and Claude Code take it (no /v1): the AI SDK gets the versioned base.
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+    const runDir = path.join(tempDir(), 'run');
+    const agents = [createAgent('builtin:anthropic/scripted-coder#coder', 1), createOfflineAgent('offline:cautious', 1)];
+    const summary = await runTourney({ config: config(), runDir, agents });
+    const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'coder.strategy.json'), 'utf8'));
+    const buildLog = fs.readFileSync(path.join(strategies(runDir), 'coder.build.log'), 'utf8');
+    expect(record.status, buildLog).toBe('ok');
+    expect(record.agentKind).toBe('builtin:anthropic/scripted-coder');
+    expectAnthropicHeaders(server);
+    expect(server.requests.map((r) => [r.model, r.stream])).toEqual(Array(3).fill(['scripted-coder', false]));
+    // The tools went over as Anthropic tools (name, description, input_schema); the results came back as tool_result blocks.
+    const first = server.requests[0]!;
+    expect(first.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['write_file', 'test_bot', 'finish']));
+    for (const t of first.tools) expect(t.input_schema).toMatchObject({ type: 'object' });
+    expect(first.system.length).toBeGreaterThan(0);
+    expect(first.maxTokens).toBeGreaterThan(0);
+    expect(toolResults(server.requests[2]!).join('\n')).toMatch(/validation: passed/);
+    for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
+      expect(fs.readFileSync(path.join(strategies(runDir), 'coder', file), 'utf8')).toBe(fs.readFileSync(path.join(sample, file), 'utf8'));
+    }
+    expect(record.cost.tokens).toEqual(server.totalUsage());
+    expect(record.cost.toolCalls).toBe(5);
+    expect(summary.tracks[0]!.cost.coder!.tokens).toEqual(server.totalUsage());
+    const games = journal(runDir);
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination).toBe('normal');
+    expectNoKey(runDir);
+  }, 180_000);
+
+  it('llm-player:anthropic asks the model for every move and plays the round; the key is nowhere', async () => {
+    // An option number from the prompt's range ("Answer with one number from 1 to N."), varied.
+    let n = 0;
+    server = await startScriptedAnthropic(
+      (r) => {
+        const count = Number(/from 1 to (\d+)/.exec(lastUserText(r))?.[1] ?? 1);
+        return { text: String(1 + ((++n * 7919) % count)), usage: { input_tokens: 120, output_tokens: 2 } };
+      },
+      { apiKey: SECRET },
+    );
+    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_LLM_BASE_URL', server.v1URL);
+    const runDir = path.join(tempDir(), 'run');
+    const agents = [createAgent('llm-player:anthropic/scripted-player#player', 1), createOfflineAgent('offline:cautious', 1)];
+    await runTourney({ config: config(), runDir, agents });
+    const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'player.strategy.json'), 'utf8'));
+    expect(record.status, fs.readFileSync(path.join(strategies(runDir), 'player.build.log'), 'utf8')).toBe('ok');
+    expect(record.agentKind).toBe('llm-player:anthropic/scripted-player');
+    expect(record.cost.tokens).toBeNull(); // no development; play-time tokens are the bot's
+    expectAnthropicHeaders(server);
+    for (const r of server.requests) {
+      expect([r.model, r.stream, r.maxTokens]).toEqual(['scripted-player', false, 256]);
+      expect(r.system).toMatch(/gomoku|five/i); // the rules
+      expect(lastUserText(r)).toMatch(/Your legal actions \(\d+\)/);
+    }
+    const games = journal(runDir);
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination).toBe('normal');
+    // Every move of the two games was the model's: no fallback, and the bots' token counts are the server's.
+    const logs = fs.readdirSync(runDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.log')).map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8'));
+    const lines = logs.join('\n').split('\n');
+    expect(lines.filter((l) => l.startsWith('[llm-player] fallback'))).toEqual([]);
+    const stats = lines.filter((l) => l.startsWith('[llm-player] stats game=')).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
+    expect(stats.length).toBeGreaterThanOrEqual(2);
+    const answered = stats.reduce((s, x) => s + x.answered, 0);
+    expect(answered).toBeGreaterThan(4);
+    expect(stats.reduce((s, x) => s + x.tokens.input, 0)).toBe(120 * answered);
+    expectNoKey(runDir);
+  }, 180_000);
+});

@@ -1,0 +1,155 @@
+// Claude Code, driven to a bot. Without Docker: its result object is read for cost, subagents
+// included. With Docker and the agent image: the pinned Claude Code completes a tourney round in
+// its agent container against the scripted Anthropic server (tests/helpers/scripted-anthropic.ts),
+// through the egress proxy: it writes the bot with its own Write tool, starts it and checks /health
+// with its Bash tool, has a subagent (its Agent tool) look at it, and stops; the bot validates and
+// plays, the cost record holds the tokens the server answered, and the key is nowhere in the run.
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CLIS, PLACEHOLDER_KEY } from '../agents/cli/clis.ts';
+import { createAgent } from '../agents/registry.ts';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import { loadAgentRecipe } from '../docker/build-agent-image.ts';
+import { agentRuntimeTag } from '../docker/image-tags.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { startEgressProxy } from '../sandbox/egress-proxy.ts';
+import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
+import { startScriptedAnthropic, stepOf, toolResults, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
+
+const SECRET = 'sk-ant-claude-code-secret-314';
+let server: ScriptedAnthropic | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  vi.unstubAllEnvs();
+});
+
+describe("Claude Code's result object", () => {
+  it('counts the tokens of every model call (modelUsage: subagents included), else the main loop\'s usage', () => {
+    // Claude Code 2.1.197 as observed against the scripted server: `usage` covers the main loop
+    // only (37768 + 58), `modelUsage` every request, a subagent's included (38768 + 50 cache reads, 65).
+    const result = {
+      type: 'result', subtype: 'success', is_error: false, duration_ms: 401, num_turns: 2, result: 'Done.', total_cost_usd: 0.19549,
+      usage: { input_tokens: 37768, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 58 },
+      modelUsage: { 'scripted-model': { inputTokens: 38768, outputTokens: 65, cacheReadInputTokens: 50, cacheCreationInputTokens: 0, costUSD: 0.19549 } },
+    };
+    expect(CLIS['claude-code'].parse(JSON.stringify(result))).toEqual({ tokens: { input: 38818, output: 65 }, turns: 2, durationMs: 401, summary: 'Done.', costUsd: 0.19549 });
+    const twoModels = { ...result, modelUsage: { ...result.modelUsage, 'claude-haiku-4-5': { inputTokens: 100, outputTokens: 5, cacheReadInputTokens: 0, cacheCreationInputTokens: 20 } } };
+    expect(CLIS['claude-code'].parse(JSON.stringify(twoModels)).tokens).toEqual({ input: 38938, output: 70 });
+    const { modelUsage: _, ...older } = result;
+    expect(CLIS['claude-code'].parse(JSON.stringify(older)).tokens).toEqual({ input: 37768, output: 58 });
+  });
+});
+
+describe('Claude Code\'s environment', () => {
+  it('gets the proxy as its base URL without /v1 (it adds /v1/messages), a placeholder key, and no non-essential traffic', () => {
+    const o = { prompt: 'p', maxTurns: 5, home: '/home/agent', workspace: '/workspace' };
+    for (const baseUrl of ['http://127.0.0.1:3128', 'http://127.0.0.1:3128/v1', 'http://127.0.0.1:3128/v1/']) {
+      expect(CLIS['claude-code'].env({ ...o, baseUrl }).ANTHROPIC_BASE_URL).toBe('http://127.0.0.1:3128');
+    }
+    expect(CLIS['claude-code'].env({ ...o, baseUrl: 'http://127.0.0.1:3128/anthropic' })).toMatchObject({
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:3128/anthropic',
+      ANTHROPIC_API_KEY: PLACEHOLDER_KEY,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+    });
+  });
+});
+
+describe('the egress proxy and Claude Code\'s refused tunnels', () => {
+  it('survives clients that reset right after their 403 (Claude Code\'s CONNECT to api.anthropic.com does)', async () => {
+    const proxy = await startEgressProxy({ allow: [], listen: { port: 0 } });
+    try {
+      const port = Number(new URL(proxy.address).port);
+      await Promise.all(Array.from({ length: 20 }, () => new Promise<void>((resolve) => {
+        const s = net.connect(port, '127.0.0.1', () => {
+          s.write('CONNECT api.anthropic.com:443 HTTP/1.1\r\nHost: api.anthropic.com:443\r\n\r\n');
+          s.resetAndDestroy();
+        });
+        s.on('error', () => undefined);
+        s.on('close', () => resolve());
+      })));
+      await new Promise((r) => setTimeout(r, 300));
+      // Still answering, every tunnel refused and recorded.
+      const res = await fetch(`${proxy.address}/`);
+      expect(res.status).toBe(403);
+      expect(proxy.events.filter((e) => e.method === 'CONNECT' && !e.allowed).length).toBe(20);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntimeTag() : undefined;
+
+describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
+  it('completes a tourney round against the scripted Anthropic server: its bot validates and plays', async () => {
+    const sample = BUILTIN('random');
+    const pinned = loadAgentRecipe().clis['@anthropic-ai/claude-code'];
+    const write = (file: string) => ({ name: 'Write', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const SUBAGENT = 'Subagent task: list /workspace/develop_ai and say whether start_ai.sh is there.';
+    // Claude Code's main conversation carries its tools (Write among them); a step is the number
+    // of assistant turns so far. Its subagent (the Agent tool) is a conversation of its own that
+    // opens with the prompt it was given.
+    const turns: ScriptTurn[] = [
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+      { toolCalls: [{ name: 'Bash', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health', description: 'Start the bot and check /health' } }] },
+      { toolCalls: [{ name: 'Agent', args: { description: 'Check the bot folder', prompt: SUBAGENT, subagent_type: 'general-purpose' } }] },
+      { text: 'The bot is in /workspace/develop_ai and answers /health.' },
+    ];
+    const isSubagent = (r: ScriptedRequest) => JSON.stringify(r.messages[0] ?? '').includes(SUBAGENT);
+    server = await startScriptedAnthropic((r) => (isSubagent(r) ? { text: 'start_ai.sh, bot.mjs and bot-http.mjs are there.' } : turns[stepOf(r)]), {
+      apiKey: SECRET,
+      // Quick calls beside the conversation (none seen from 2.1.197 with non-essential traffic off) carry no tools.
+      side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
+    });
+    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
+    const agents = [createAgent('claude-code:scripted-claude#claude', 1), createOfflineAgent('offline:cautious', 1)];
+    const summary = await runTourney({ config, runDir, agents });
+    const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+    const record = JSON.parse(fs.readFileSync(path.join(strategies, 'claude.strategy.json'), 'utf8'));
+    const buildLog = fs.readFileSync(path.join(strategies, 'claude.build.log'), 'utf8');
+    expect(record.status, buildLog).toBe('ok');
+    expect(record.agentKind).toBe('cli:claude-code/scripted-claude');
+    expect(buildLog).toMatch(/attempt 1 succeeded/);
+    // What reached the server: the pinned Claude Code, the model asked for, the real key (added by
+    // the proxy outside the container), the API version, streamed requests with its own tools.
+    const main = server.requests.filter((r) => !r.side && !isSubagent(r));
+    expect(main.map(stepOf)).toEqual([0, 1, 2, 3]);
+    for (const r of server.requests) {
+      expect(r.headers['user-agent']).toContain(`claude-cli/${pinned}`);
+      expect(r.headers['x-api-key']).toBe(SECRET);
+      expect(r.headers['anthropic-version']).toBe('2023-06-01');
+      expect(r.model).toBe('scripted-claude');
+      expect(r.stream).toBe(true);
+    }
+    expect(main[0]!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['Write', 'Bash', 'Agent', 'Read', 'Edit']));
+    expect(main[0]!.betas).toContain('claude-code-20250219');
+    expect(server.requests.filter(isSubagent)).toHaveLength(1);
+    // Its tools ran in the container: the files it wrote, the bot it started answered /health, the subagent's answer came back.
+    for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
+      expect(fs.readFileSync(path.join(strategies, 'claude', file), 'utf8')).toBe(fs.readFileSync(path.join(sample, file), 'utf8'));
+    }
+    expect(toolResults(main[2]!).at(-1)).toMatch(/healthy/);
+    expect(toolResults(main[3]!).at(-1)).toMatch(/start_ai\.sh, bot\.mjs and bot-http\.mjs are there/);
+    // Cost: Claude Code's own token report (every model call, the subagent's too) equals what the server answered.
+    expect(record.cost.tokens).toEqual(server.totalUsage());
+    // Tool calls: Claude Code's num_turns, which 2.1.197 counts as one per tool result (3 Write, Bash, Agent) plus the final answer.
+    expect(record.cost.toolCalls).toBe(6);
+    expect(summary.tracks[0]!.cost.claude!.tokens).toEqual(record.cost.tokens);
+    // Egress: only the endpoint; nothing refused (non-essential traffic is off).
+    expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));
+    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination).toBe('normal');
+    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
+    }
+  }, 300_000);
+});

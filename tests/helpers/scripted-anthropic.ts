@@ -1,0 +1,360 @@
+// A scripted Anthropic Messages API server on 127.0.0.1 for driving Anthropic clients in tests
+// (Claude Code, the AI SDK's @ai-sdk/anthropic, the LLM-player's plain fetch). The script model is
+// that of scripted-llm.ts (a turn is tool calls, a final text, or an HTTP error; usage; delayMs),
+// so tests read alike; the wire is Anthropic's. Shapes, as looked up in the public reference:
+//   - POST /v1/messages (platform.claude.com/docs/en/api/messages/create; the TypeScript SDK's
+//     src/resources/messages/messages.ts): body {model, max_tokens, messages, system?, tools?,
+//     stream?, …}; messages are {role: 'user'|'assistant', content: string | blocks}, blocks `text`,
+//     `tool_use` {id, name, input}, `tool_result` {tool_use_id, content, is_error?}; tools are
+//     {name, description?, input_schema}. Answer: {id: 'msg_…', type: 'message', role: 'assistant',
+//     model, content: blocks, stop_reason: 'tool_use' | 'end_turn', stop_sequence: null, usage:
+//     {input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens}}; "total
+//     input tokens in a request is the summation of input_tokens, cache_creation_input_tokens and
+//     cache_read_input_tokens" (SDK Usage doc).
+//   - stream: true (platform.claude.com/docs/en/build-with-claude/streaming): server-sent events,
+//     each `event: <type>` + `data: {"type": <type>, …}`: message_start (the message with empty
+//     content), per content block content_block_start / content_block_delta (text_delta {text},
+//     input_json_delta {partial_json}) / content_block_stop, message_delta {delta: {stop_reason,
+//     stop_sequence}, usage} whose counts are cumulative (SDK MessageDeltaUsage: output_tokens and
+//     the cumulative input counts), message_stop; any number of `ping` events.
+//   - errors (docs.claude.com/en/api/errors): {type: 'error', error: {type, message}, request_id},
+//     400 invalid_request_error, 401 authentication_error, 403 permission_error, 404
+//     not_found_error, 413 request_too_large, 429 rate_limit_error, 500 api_error, 529
+//     overloaded_error; every response has a `request-id` header.
+//   - POST /v1/messages/count_tokens (platform.claude.com/docs/en/api/messages/count_tokens):
+//     {input_tokens}; GET /v1/models (SDK src/resources/models.ts and its Page):
+//     {data: [{type: 'model', id, display_name, created_at}], has_more, first_id, last_id}.
+// The server checks what the API checks and a client can get wrong: x-api-key (or a bearer token)
+// present and, when `apiKey` is given, equal to it; anthropic-version present; model, max_tokens
+// and messages present; every tool_use answered by a tool_result in the next user message. Every
+// request is recorded with its headers (x-api-key, anthropic-version, anthropic-beta, user-agent…).
+// Side requests (a client's quick calls beside the conversation: a title, a quota probe) are told
+// apart by `side`; they are answered without consuming the script and recorded as side requests.
+// Observed from Claude Code 2.1.197 (headless, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1): every
+// request is a streamed POST /v1/messages with its tools (no side requests, no count_tokens, no
+// model list); headers x-api-key, anthropic-version 2023-06-01, anthropic-beta (claude-code-20250219,
+// …, mid-conversation-system-2026-04-07), user-agent claude-cli/<version>, x-app cli; its subagents
+// (the Agent tool) are conversations of their own with their own tools.
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface AnthropicUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+/** One answer, as in scripted-llm.ts; delayMs holds it back (to test timeouts). */
+export type ScriptTurn = { delayMs?: number } & (
+  | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: AnthropicUsage }
+  | { text: string; usage?: AnthropicUsage }
+  | { httpError: number; message: string; errorType?: string }
+);
+
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content?: string | Array<{ type: string; text?: string }>; is_error?: boolean }
+  | { type: string; [k: string]: unknown };
+
+/** The blocks this server answers with. */
+type AnswerBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant' | 'system';
+  content: string | ContentBlock[];
+}
+
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema?: unknown;
+  type?: string;
+}
+
+export interface ScriptedRequest {
+  index: number;
+  /** A side request (see options.side): answered without consuming the script. */
+  side: boolean;
+  model: string;
+  maxTokens: number;
+  stream: boolean;
+  system: string;
+  messages: AnthropicMessage[];
+  tools: AnthropicTool[];
+  /** Every request header (lower-case names), as received. */
+  headers: Record<string, string>;
+  /** The anthropic-beta header split into its flags. */
+  betas: string[];
+  body: Record<string, unknown>;
+  /** What was answered (null for HTTP errors, or before the answer was sent). */
+  usage: Required<AnthropicUsage> | null;
+  turn: ScriptTurn | null;
+}
+
+/** A request to any other route (count_tokens, models, unknown ones): recorded as it came. */
+export interface OtherRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  status: number;
+}
+
+export type Script = ScriptTurn[] | ((request: ScriptedRequest) => ScriptTurn | undefined);
+
+export interface ScriptedAnthropicOptions {
+  /** The key the client must send (x-api-key or Authorization: Bearer); any non-empty key when not given. */
+  apiKey?: string;
+  /** Tells side requests apart and answers them (default: none are side requests). */
+  side?: (request: ScriptedRequest) => ScriptTurn | undefined;
+  /** Refuse stream:true with a 400, so a client that must not stream is seen streaming. */
+  noStreaming?: boolean;
+  /** Models listed by GET /v1/models (default: the models seen so far, or claude-sonnet-4-5). */
+  models?: string[];
+}
+
+export interface ScriptedAnthropic {
+  /** The origin, e.g. http://127.0.0.1:41234: Anthropic's SDKs (and Claude Code) add /v1/messages. */
+  baseURL: string;
+  /** baseURL + /v1, for clients that take the versioned base and add /messages (the AI SDK, the LLM-player). */
+  v1URL: string;
+  /** Every POST /v1/messages, main and side, in arrival order. */
+  requests: ScriptedRequest[];
+  /** Every other request. */
+  others: OtherRequest[];
+  /** Sum of the usage answered (input = input + cache creation + cache reads, as Anthropic bills). */
+  totalUsage(filter?: (r: ScriptedRequest) => boolean): { input: number; output: number };
+  close(): Promise<void>;
+}
+
+/** Assistant turns already in a request: the step index within one conversation. */
+export function stepOf(request: ScriptedRequest): number {
+  return request.messages.filter((m) => m.role === 'assistant').length;
+}
+
+/** A script replayed from step 0 in every new conversation (so each retry sees the same turns). */
+export function perConversation(turns: ScriptTurn[]): Script {
+  return (req) => turns[stepOf(req)];
+}
+
+const blocks = (m: AnthropicMessage): ContentBlock[] => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content);
+const textOf = (c: unknown): string =>
+  typeof c === 'string' ? c : Array.isArray(c) ? c.map((b) => (typeof b === 'string' ? b : typeof b?.text === 'string' ? b.text : '')).join('') : '';
+
+/** Text of the tool results the model was sent in a request (all user messages). */
+export function toolResults(request: ScriptedRequest): string[] {
+  return request.messages
+    .filter((m) => m.role === 'user')
+    .flatMap(blocks)
+    .filter((b): b is Extract<ContentBlock, { type: 'tool_result' }> => b.type === 'tool_result')
+    .map((b) => textOf(b.content));
+}
+
+/** Text of the request's last user message (its text blocks). */
+export function lastUserText(request: ScriptedRequest): string {
+  const last = [...request.messages].reverse().find((m) => m.role === 'user');
+  return last ? blocks(last).filter((b) => b.type === 'text').map((b) => String((b as { text?: string }).text ?? '')).join('\n') : '';
+}
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+const errorType = (status: number) => ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+
+const approxTokens = (value: unknown) => Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
+const id = (prefix: string) => `${prefix}_01${randomBytes(12).toString('hex')}`;
+
+/** The turn's usage, or one approximated from the request and the answer (about 4 characters a token). */
+function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): Required<AnthropicUsage> {
+  const u = ('usage' in turn && turn.usage) || { input_tokens: approxTokens(record.system) + approxTokens(record.messages) + approxTokens(record.tools), output_tokens: approxTokens(answer) + 3 };
+  return { input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0, cache_read_input_tokens: u.cache_read_input_tokens ?? 0 };
+}
+
+/** Why the API would refuse this body (400), if it would. */
+function invalid(body: Record<string, any>, betas: string[]): string | undefined {
+  // Claude Code 2.1 sends role 'system' messages mid-conversation under its beta flag
+  // mid-conversation-system-<date> (observed; see langchainjs' @langchain/anthropic 1.5.12 notes on
+  // system messages in `messages`); without the flag the roles are user and assistant.
+  const roles = betas.some((b) => b.startsWith('mid-conversation-system-')) ? ['user', 'assistant', 'system'] : ['user', 'assistant'];
+  if (typeof body.model !== 'string' || !body.model) return 'model: Field required';
+  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required';
+  if (!Array.isArray(body.messages) || !body.messages.length) return 'messages: at least one message is required';
+  for (const [i, m] of (body.messages as AnthropicMessage[]).entries()) {
+    if (!roles.includes(m?.role)) return `messages.${i}.role: Input should be ${roles.map((r) => `'${r}'`).join(' or ')}`;
+    if (typeof m.content !== 'string' && !Array.isArray(m.content)) return `messages.${i}.content: Input should be a valid string or list`;
+    const uses = blocks(m).filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id);
+    if (m.role === 'assistant' && uses.length) {
+      const next = body.messages[i + 1] as AnthropicMessage | undefined;
+      const answered = new Set(next?.role === 'user' ? blocks(next).filter((b) => b.type === 'tool_result').map((b) => (b as { tool_use_id: string }).tool_use_id) : []);
+      const missing = uses.filter((u) => !answered.has(u));
+      if (missing.length) return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+    }
+  }
+  if (body.tools !== undefined && !Array.isArray(body.tools)) return 'tools: Input should be a valid list';
+  return undefined;
+}
+
+export async function startScriptedAnthropic(script: Script, options: ScriptedAnthropicOptions = {}): Promise<ScriptedAnthropic> {
+  const requests: ScriptedRequest[] = [];
+  const others: OtherRequest[] = [];
+  let calls = 0;
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const requestId = id('req');
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+      const url = new URL(req.url ?? '/', 'http://x');
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let parsed: unknown = raw;
+      try {
+        parsed = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        // kept as text
+      }
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': requestId });
+        res.end(JSON.stringify(body));
+      };
+      const fail = (status: number, message: string, type = errorType(status)) => send(status, { type: 'error', error: { type, message }, request_id: requestId });
+      const other = (status: number, body: unknown) => {
+        others.push({ method: req.method ?? '?', path: url.pathname, headers, body: parsed, status });
+        if (status >= 400) fail(status, String(body));
+        else send(status, body);
+      };
+
+      // Authentication first, as the API does (401 whatever the route).
+      const key = headers['x-api-key'] || (headers.authorization?.startsWith('Bearer ') ? headers.authorization.slice(7) : '');
+      if (!key) return other(401, 'x-api-key header is required');
+      if (options.apiKey !== undefined && key !== options.apiKey) return other(401, 'invalid x-api-key');
+
+      if (req.method === 'GET' && url.pathname === '/v1/models') {
+        const names = options.models ?? [...new Set(requests.map((r) => r.model))];
+        const data = (names.length ? names : ['claude-sonnet-4-5']).map((m) => ({ type: 'model', id: m, display_name: m, created_at: '2025-01-01T00:00:00Z' }));
+        return other(200, { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id });
+      }
+      if (req.method !== 'POST' || (url.pathname !== '/v1/messages' && url.pathname !== '/v1/messages/count_tokens')) {
+        return other(404, `Not found: ${req.method} ${url.pathname}`);
+      }
+      if (!headers['anthropic-version']) return other(400, 'anthropic-version: header is required');
+      if (!parsed || typeof parsed !== 'object') return other(400, 'the request body is not valid JSON');
+      const body = parsed as Record<string, any>;
+      if (url.pathname === '/v1/messages/count_tokens') {
+        if (!Array.isArray(body.messages)) return other(400, 'messages: Field required');
+        return other(200, { input_tokens: approxTokens(body.system) + approxTokens(body.messages) + approxTokens(body.tools) });
+      }
+
+      const record: ScriptedRequest = {
+        index: requests.length,
+        side: false,
+        model: String(body.model),
+        maxTokens: Number(body.max_tokens),
+        stream: body.stream === true,
+        system: textOf(body.system),
+        messages: Array.isArray(body.messages) ? body.messages : [],
+        tools: Array.isArray(body.tools) ? body.tools : [],
+        headers,
+        betas: (headers['anthropic-beta'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+        body,
+        usage: null,
+        turn: null,
+      };
+      requests.push(record);
+      const why = invalid(body, record.betas);
+      if (why) return fail(400, why);
+      if (record.stream && options.noStreaming) return fail(400, 'scripted-anthropic: streaming was refused for this test');
+      const sideTurn = options.side?.(record);
+      let turn: ScriptTurn;
+      if (sideTurn) {
+        record.side = true;
+        turn = sideTurn;
+      } else {
+        turn = (Array.isArray(script) ? script[calls] : script(record)) ?? { text: '(script exhausted)' };
+        calls++;
+      }
+      record.turn = turn;
+      const go = () => {
+        if (res.destroyed) return;
+        if ('httpError' in turn) return fail(turn.httpError, turn.message, turn.errorType);
+        const offered = new Set(record.tools.map((t) => t.name));
+        const unknown = 'toolCalls' in turn ? turn.toolCalls.filter((c) => !offered.has(c.name)).map((c) => c.name) : [];
+        if (unknown.length) return fail(500, `scripted-anthropic: the script calls ${unknown.join(', ')}, which the request does not offer (${[...offered].join(', ') || 'no tools'})`);
+        const content: AnswerBlock[] = [];
+        if (turn.text) content.push({ type: 'text', text: turn.text });
+        if ('toolCalls' in turn) for (const c of turn.toolCalls) content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
+        record.usage = usageOf(record, turn, content);
+        const message = { id: id('msg'), type: 'message', role: 'assistant', model: record.model, content, stop_reason: 'toolCalls' in turn ? 'tool_use' : 'end_turn', stop_sequence: null, usage: record.usage };
+        if (record.stream) stream(message, requestId, res);
+        else send(200, message);
+      };
+      if (turn.delayMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          go();
+        }, turn.delayMs);
+        timers.add(timer);
+      } else go();
+    });
+  });
+
+  /** The message as server-sent events: text and tool input in pieces, counts in message_start and (cumulative) message_delta. */
+  function stream(message: { content: AnswerBlock[]; stop_reason: string; usage: Required<AnthropicUsage> } & Record<string, unknown>, requestId: string, res: http.ServerResponse): void {
+    const event = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
+    const { usage } = message;
+    event('message_start', { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+    event('ping', {});
+    message.content.forEach((block, index) => {
+      if (block.type === 'text') {
+        const text = block.text;
+        event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+        for (let i = 0; i < text.length; i += 40) event('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(i, i + 40) } });
+      } else {
+        const json = JSON.stringify(block.input);
+        event('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+        event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } });
+        for (let i = 0; i < json.length; i += 200) event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 200) } });
+      }
+      event('content_block_stop', { index });
+    });
+    event('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage });
+    event('message_stop', {});
+    res.end();
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const baseURL = `http://127.0.0.1:${port}`;
+  return {
+    baseURL,
+    v1URL: `${baseURL}/v1`,
+    requests,
+    others,
+    totalUsage: (filter = () => true) =>
+      requests.filter(filter).reduce(
+        (s, r) => ({
+          input: s.input + (r.usage ? r.usage.input_tokens + r.usage.cache_creation_input_tokens + r.usage.cache_read_input_tokens : 0),
+          output: s.output + (r.usage?.output_tokens ?? 0),
+        }),
+        { input: 0, output: 0 },
+      ),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
