@@ -1,0 +1,240 @@
+// Codex, driven to a bot. Without Docker: the scripted Responses API server answers as the API
+// reference says (event sequence, bodies, errors, side routes), Codex's config puts its endpoint
+// behind the proxy, and its JSON lines are read for cost. With Docker and the agent image: the
+// pinned Codex completes a tourney round in its agent container against the scripted server
+// (tests/helpers/scripted-responses.ts), through the egress proxy: it writes the bot with its own
+// tools (the freeform apply_patch tool and exec_command), starts it and checks /health, and stops;
+// the bot validates and plays, the cost record holds the tokens the server answered, nothing but
+// the endpoint was asked for, and the key is nowhere in the run.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CLIS, PLACEHOLDER_KEY } from '../agents/cli/clis.ts';
+import { createAgent } from '../agents/registry.ts';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import { loadAgentRecipe } from '../docker/build-agent-image.ts';
+import { agentRuntimeTag } from '../docker/image-tags.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
+import { startScriptedResponses, stepOf, toolNames, toolResults, type ResponsesRequest, type ResponsesTurn, type ScriptedResponses } from './helpers/scripted-responses.ts';
+
+const SECRET = 'sk-proj-codex-secret-271828';
+let server: ScriptedResponses | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  vi.unstubAllEnvs();
+});
+
+/** Server-sent events as [event name, data] pairs. */
+function events(body: string): Array<[string, Record<string, any>]> {
+  return body
+    .split('\n\n')
+    .filter((b) => b.trim())
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)![1]!;
+      return [event, JSON.parse(/^data: (.*)$/m.exec(block)![1]!)];
+    });
+}
+
+const post = (base: string, body: unknown) => fetch(`${base}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body: JSON.stringify(body) });
+
+describe('the scripted Responses API server', () => {
+  it('streams the documented event sequence: created, items added, deltas, done, completed with usage', async () => {
+    server = await startScriptedResponses([
+      { reasoning: 'think', text: 'Writing the bot.', toolCalls: [{ name: 'exec_command', args: { cmd: 'ls' } }, { name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' }], usage: { input_tokens: 100, cached_tokens: 40, output_tokens: 30, reasoning_tokens: 10 } },
+    ]);
+    const res = await post(server.baseURL, { model: 'm', stream: true, store: false, include: ['reasoning.encrypted_content'], instructions: 'be brief', input: 'hi', tools: [{ type: 'function', name: 'exec_command', parameters: {} }, { type: 'custom', name: 'apply_patch' }] });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const evs = events(await res.text());
+    for (const [name, data] of evs) expect(data.type).toBe(name);
+    expect(evs.map(([, d]) => d.sequence_number)).toEqual(evs.map((_, i) => i));
+    const types = evs.map(([t]) => t);
+    expect(types.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
+    expect(types.at(-1)).toBe('response.completed');
+    expect(types).toEqual(expect.arrayContaining([
+      'response.reasoning_summary_text.delta', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done',
+      'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.custom_tool_call_input.delta', 'response.custom_tool_call_input.done',
+    ]));
+    expect(types.filter((t) => t === 'response.output_item.added')).toHaveLength(4);
+    const done = evs.filter(([t]) => t === 'response.output_item.done').map(([, d]) => d.item);
+    expect(done.map((i) => i.type)).toEqual(['reasoning', 'message', 'function_call', 'custom_tool_call']);
+    expect(done[0]).toMatchObject({ summary: [{ type: 'summary_text', text: 'think' }], encrypted_content: expect.any(String) });
+    expect(done[2]).toMatchObject({ call_id: 'call_0_0', name: 'exec_command', arguments: '{"cmd":"ls"}', status: 'completed' });
+    expect(done[3]).toMatchObject({ call_id: 'call_0_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' });
+    expect(evs.find(([t]) => t === 'response.function_call_arguments.done')![1]).toMatchObject({ name: 'exec_command', arguments: '{"cmd":"ls"}' });
+    const completed = evs.at(-1)![1].response;
+    expect(completed).toMatchObject({ id: 'resp_scripted_0', object: 'response', status: 'completed', model: 'm', store: false, instructions: 'be brief' });
+    expect(completed.output).toEqual(done);
+    expect(completed.usage).toEqual({ input_tokens: 100, input_tokens_details: { cached_tokens: 40 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 10 }, total_tokens: 130 });
+    // Recorded: the request's fields, a string input as one user message, what was answered.
+    const r = server.requests[0]!;
+    expect([r.model, r.stream, r.store, r.instructions, r.authorization]).toEqual(['m', true, false, 'be brief', 'Bearer k']);
+    expect(r.input).toEqual([{ type: 'message', role: 'user', content: 'hi' }]);
+    expect(toolNames(r)).toEqual(['exec_command', 'apply_patch']);
+    expect(server.totalUsage()).toEqual({ input: 100, output: 30 });
+  });
+
+  it('answers without streaming, with HTTP errors in the API\'s shape, and with failed responses', async () => {
+    server = await startScriptedResponses([
+      { text: 'pong' },
+      { httpError: 429, message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' },
+      { failed: { code: 'server_error', message: 'boom' } },
+      { failed: { code: 'context_length_exceeded', message: 'too long' } },
+    ]);
+    const body = (await (await post(server.baseURL, { model: 'm', input: [{ role: 'user', content: 'ping' }] })).json()) as Record<string, any>;
+    expect(body).toMatchObject({ object: 'response', status: 'completed', output_text: 'pong', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'pong', annotations: [] }] }] });
+    expect(body.usage.total_tokens).toBe(body.usage.input_tokens + body.usage.output_tokens);
+    const limited = await post(server.baseURL, { model: 'm', input: 'x' });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    const failed = events(await (await post(server.baseURL, { model: 'm', input: 'x', stream: true })).text());
+    expect(failed.map(([t]) => t)).toEqual(['response.created', 'response.in_progress', 'response.failed']);
+    expect(failed[2]![1].response).toMatchObject({ status: 'failed', error: { code: 'server_error', message: 'boom' }, usage: null });
+    expect(((await (await post(server.baseURL, { model: 'm', input: 'x' })).json()) as Record<string, any>).error.code).toBe('context_length_exceeded');
+    // Only delivered answers count.
+    expect(server.requests.map((r) => r.usage !== null)).toEqual([true, false, false, false]);
+  });
+
+  it('answers the models list and other routes (a WebSocket upgrade) without consuming the script', async () => {
+    server = await startScriptedResponses([{ text: 'one' }], { models: ['gpt-5.5'] });
+    const models = await fetch(`${server.baseURL}/models`);
+    expect(await models.json()).toEqual({ object: 'list', data: [{ id: 'gpt-5.5', object: 'model', created: expect.any(Number), owned_by: 'scripted' }] });
+    // What Codex's built-in provider sends first (GET /v1/responses with Upgrade: websocket): refused, so a client falls back to HTTP.
+    const upgrade = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${server!.baseURL}/responses`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('upgrade', () => reject(new Error('upgraded')));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(upgrade.status).toBe(404);
+    expect(JSON.parse(upgrade.body).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('upgrade: websocket') });
+    expect(server.sideRequests.map((s) => `${s.method} ${s.path} ${s.status}`)).toEqual(['GET /v1/models 200', 'GET /v1/responses 404']);
+    expect(server.requests).toHaveLength(0);
+    expect(((await (await post(server.baseURL, { model: 'm', input: 'x' })).json()) as Record<string, any>).output_text).toBe('one');
+  });
+
+  it('counts conversation steps by the calls a request carries back (parallel calls are one step)', () => {
+    const req = (input: unknown[]) => ({ input }) as unknown as ResponsesRequest;
+    expect(stepOf(req([{ type: 'message', role: 'user', content: 'go' }]))).toBe(0);
+    const step1 = [{ type: 'custom_tool_call', call_id: 'call_4_0', name: 'apply_patch', input: '' }, { type: 'function_call', call_id: 'call_4_1', name: 'exec_command', arguments: '{}' }, { type: 'function_call_output', call_id: 'call_4_1', output: 'ok' }, { type: 'custom_tool_call_output', call_id: 'call_4_0', output: 'Success' }];
+    expect(stepOf(req(step1))).toBe(1);
+    expect(stepOf(req([...step1, { type: 'function_call', call_id: 'call_9_0', name: 'exec_command', arguments: '{}' }]))).toBe(2);
+    expect(toolResults(req(step1))).toEqual(['ok', 'Success']);
+  });
+});
+
+describe("Codex's invocation", () => {
+  it('writes config.toml in CODEX_HOME: the proxy as a Responses provider keyed by the placeholder, no WebSocket, no plugin sync, no analytics', () => {
+    const home = tempDir();
+    const o = { prompt: 'write a bot', maxTurns: 5, home, workspace: '/workspace', baseUrl: 'http://127.0.0.1:3128/v1', model: 'gpt-5.5' };
+    execFileSync('bash', ['-c', CLIS.codex.prepare!(o)]);
+    const toml = fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8');
+    expect(toml).toContain('model_provider = "catarena"\n\n[model_providers.catarena]\n');
+    for (const line of ['base_url = "http://127.0.0.1:3128/v1"', 'env_key = "CODEX_API_KEY"', 'wire_api = "responses"', 'supports_websockets = false', '[features]\nplugins = false', '[analytics]\nenabled = false']) {
+      expect(toml).toContain(line);
+    }
+    expect(CLIS.codex.env(o)).toEqual({ CODEX_API_KEY: PLACEHOLDER_KEY, CODEX_HOME: `${home}/.codex` });
+    expect(CLIS.codex.argv(o)).toEqual(['codex', 'exec', '--skip-git-repo-check', '--ephemeral', '--json', '--dangerously-bypass-approvals-and-sandbox', '-C', '/workspace', '-m', 'gpt-5.5', 'write a bot']);
+  });
+
+  it('reads Codex 0.169\'s usage: input_tokens (cached included) and output_tokens (reasoning included) of every turn', () => {
+    const lines = [
+      { type: 'thread.started', thread_id: 't' },
+      { type: 'turn.started' },
+      { type: 'item.completed', item: { id: 'item_0', type: 'reasoning', text: 'Copy the sample bot.' } },
+      { type: 'item.completed', item: { id: 'item_1', type: 'file_change', changes: [{ path: '/workspace/develop_ai/bot.mjs', kind: 'add' }], status: 'completed' } },
+      { type: 'item.completed', item: { id: 'item_2', type: 'command_execution', command: "/bin/bash -lc 'ls'", aggregated_output: '', exit_code: 0, status: 'completed' } },
+      { type: 'item.completed', item: { id: 'item_3', type: 'agent_message', text: 'Done.' } },
+      { type: 'turn.completed', usage: { input_tokens: 32947, cached_input_tokens: 12000, cache_write_input_tokens: 0, output_tokens: 2670, reasoning_output_tokens: 900 } },
+    ].map((e) => JSON.stringify(e));
+    expect(CLIS.codex.parse(lines.join('\n'))).toEqual({ tokens: { input: 32947, output: 2670 }, turns: 1, toolCalls: 2, summary: 'Done.' });
+    // A retry it announced (an `error` event) and then got past is no error; retries that end in turn.failed are.
+    const retried = [...lines.slice(0, 2), JSON.stringify({ type: 'error', message: 'Reconnecting... 1/5 (stream disconnected before completion)' }), ...lines.slice(2)];
+    expect(CLIS.codex.parse(retried.join('\n')).error).toBeUndefined();
+    const unauthorized = 'unexpected status 401 Unauthorized: Incorrect API key provided, url: http://127.0.0.1:3128/v1/responses';
+    const failed = [...lines.slice(0, 2), JSON.stringify({ type: 'error', message: `Reconnecting... 5/5 (${unauthorized})` }), JSON.stringify({ type: 'error', message: unauthorized }), JSON.stringify({ type: 'turn.failed', error: { message: unauthorized } })];
+    expect(CLIS.codex.parse(failed.join('\n'))).toMatchObject({ tokens: { input: 0, output: 0 }, turns: 0, error: expect.stringContaining('401 Unauthorized') });
+  });
+});
+
+const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntimeTag() : undefined;
+
+describe.skipIf(!agentImage)('Codex in the agent container', () => {
+  it('completes a tourney round against the scripted Responses server: its bot validates and plays', async () => {
+    const sample = BUILTIN('random');
+    const pinned = loadAgentRecipe().clis['@openai/codex'];
+    const out = '/workspace/develop_ai';
+    // Codex's own tools for a catalog model (gpt-5.5 in 0.169): the freeform apply_patch tool takes
+    // a patch in its grammar (here adding two files), exec_command a shell command.
+    const addFile = (file: string) => `*** Add File: ${out}/${file}\n${fs.readFileSync(path.join(sample, file), 'utf8').replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}\n`;
+    const patch = `*** Begin Patch\n${addFile('bot.mjs')}${addFile('bot-http.mjs')}*** End Patch\n`;
+    const startScript = fs.readFileSync(path.join(sample, 'start_ai.sh'), 'utf8');
+    const writeStart = `mkdir -p ${out} && cat > ${out}/start_ai.sh <<'EOF'\n${startScript}EOF\nchmod +x ${out}/start_ai.sh && ls ${out}`;
+    // Usage given per turn, cached and reasoning tokens included, so the cost record is checked against exact numbers.
+    const turns: ResponsesTurn[] = [
+      { reasoning: 'Copy the sample bot: apply_patch for the code, a shell command for start_ai.sh.', toolCalls: [{ name: 'apply_patch', input: patch }, { name: 'exec_command', args: { cmd: writeStart } }], usage: { input_tokens: 9100, cached_tokens: 0, output_tokens: 2600, reasoning_tokens: 40 } },
+      { toolCalls: [{ name: 'exec_command', args: { cmd: `cd ${out} && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health`, yield_time_ms: 15000 } }], usage: { input_tokens: 11900, cached_tokens: 9000, output_tokens: 80, reasoning_tokens: 20 } },
+      { text: `The bot is in ${out} and answers /health.`, usage: { input_tokens: 12000, cached_tokens: 11800, output_tokens: 30, reasoning_tokens: 0 } },
+    ];
+    // Codex's conversation carries its tools; anything else (none seen from 0.169) gets a plain answer.
+    const isMain = (r: ResponsesRequest) => toolNames(r).includes('exec_command');
+    server = await startScriptedResponses((r) => (isMain(r) ? turns[stepOf(r)] : { text: 'OK' }));
+    vi.stubEnv('CODEX_API_KEY', '');
+    vi.stubEnv('OPENAI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
+    const agents = [createAgent('codex:gpt-5.5#codex', 1), createOfflineAgent('offline:cautious', 1)];
+    const summary = await runTourney({ config, runDir, agents });
+    const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+    const record = JSON.parse(fs.readFileSync(path.join(strategies, 'codex.strategy.json'), 'utf8'));
+    const buildLog = fs.readFileSync(path.join(strategies, 'codex.build.log'), 'utf8');
+    expect(record.status, buildLog).toBe('ok');
+    expect(record.agentKind).toBe('cli:codex/gpt-5.5');
+    expect(buildLog).toMatch(/attempt 1 succeeded/);
+    // What reached the server: the pinned Codex (codex_exec), the model asked for, the real key
+    // (added by the proxy outside the container), streamed stateless requests carrying the
+    // conversation, with its own tools: exec_command (a function) and apply_patch (a custom tool).
+    expect(server.requests.map(stepOf)).toEqual([0, 1, 2]);
+    for (const r of server.requests) {
+      expect(r.path).toBe('/v1/responses');
+      expect(r.headers['user-agent']).toContain(`codex_exec/${pinned}`);
+      expect(r.headers.originator).toBe('codex_exec');
+      expect(r.authorization).toBe(`Bearer ${SECRET}`);
+      expect(r.model).toBe('gpt-5.5');
+      expect([r.stream, r.store, r.previousResponseId]).toEqual([true, false, undefined]);
+    }
+    const first = server.requests[0]!;
+    expect(first.tools.find((t) => t.name === 'exec_command')).toMatchObject({ type: 'function', parameters: { required: ['cmd'] } });
+    expect(first.tools.find((t) => t.name === 'apply_patch')).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark' } });
+    expect(JSON.stringify(first.input.filter((i) => i.role === 'user'))).toContain(`Write the bot into ${out}/`);
+    expect(server.sideRequests).toEqual([]);
+    // Its tools ran in the container: the files it wrote, the patch applied, the bot it started answered /health.
+    for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
+      expect(fs.readFileSync(path.join(strategies, 'codex', file), 'utf8')).toBe(fs.readFileSync(path.join(sample, file), 'utf8'));
+    }
+    expect(toolResults(server.requests[1]!).join('\n')).toMatch(/start_ai\.sh/);
+    expect(toolResults(server.requests[2]!).join('\n')).toMatch(/healthy/);
+    // Cost: Codex's own token report (turn.completed) equals what the server answered; its tool items: the patch and two commands.
+    expect(record.cost.tokens).toEqual(server.totalUsage());
+    expect(record.cost.tokens).toEqual({ input: 33000, output: 2710 });
+    expect(record.cost.toolCalls).toBe(3);
+    expect(summary.tracks[0]!.cost.codex!.tokens).toEqual(record.cost.tokens);
+    // Egress: only the endpoint, nothing refused (no WebSocket, plugin sync or analytics).
+    expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));
+    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination).toBe('normal');
+    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
+    }
+  }, 300_000);
+});
