@@ -89,7 +89,9 @@ export function createLlm(config, env = process.env) {
       const body = await post(`${base}/models/${encodeURIComponent(model)}:generateContent`, { 'x-goog-api-key': key }, { systemInstruction: { parts: [{ text: system }] }, contents }, signal);
       const parts = body?.candidates?.[0]?.content?.parts;
       if (!Array.isArray(parts)) throw new LlmError(`answer has no candidates[0].content${body?.promptFeedback?.blockReason ? ` (blocked: ${body.promptFeedback.blockReason})` : ''}`);
-      return { text: partsText(parts.filter((p) => !p.thought)), usage: { input: num(body.usageMetadata?.promptTokenCount), output: num(body.usageMetadata?.candidatesTokenCount) } };
+      // Thinking tokens are output (billed so; the AI SDK counts candidates + thoughts too).
+      const u = body.usageMetadata;
+      return { text: partsText(parts.filter((p) => !p.thought)), usage: { input: num(u?.promptTokenCount), output: num(u?.candidatesTokenCount) + num(u?.thoughtsTokenCount) } };
     },
   };
   const complete = clients[provider === 'openai-compatible' ? 'openai' : provider];

@@ -1,0 +1,94 @@
+// Gemini CLI writes a bot. With Docker and the agent image (CI builds both): Gemini CLI, in its
+// agent container, completes a tourney round against the scripted Gemini API server
+// (tests/helpers/scripted-gemini.ts): with its own tools it writes the sample bot's three files,
+// starts the bot and checks /health, and the bot validates and plays. Without Docker: its JSON
+// output (stats with thinking tokens; a fatal error on stderr) is read as it prints it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CLIS } from '../agents/cli/clis.ts';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import { createAgent } from '../agents/registry.ts';
+import { agentRuntimeTag } from '../docker/image-tags.ts';
+import { loadAgentRecipe } from '../docker/build-agent-image.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
+import { startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
+
+const SECRET = 'AIza-gemini-cli-secret-4711';
+let server: ScriptedGemini | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  vi.unstubAllEnvs();
+});
+
+describe("Gemini CLI's output", () => {
+  it('counts thinking tokens as output, and reads a fatal error printed on stderr', () => {
+    const parse = CLIS['gemini-cli'].parse as (stdout: string, stderr?: string) => ReturnType<(typeof CLIS)['gemini-cli']['parse']>;
+    // The shape 0.61.0 prints (trimmed): per model, prompt/candidates/thoughts sums of usageMetadata.
+    const doc = { session_id: 's', response: 'done', stats: { models: { 'gemini-x': { api: { totalRequests: 3 }, tokens: { input: 900, prompt: 900, candidates: 80, total: 1000, cached: 0, thoughts: 20, tool: 0 } } }, tools: { totalCalls: 4 } } };
+    expect(parse(JSON.stringify(doc, null, 2))).toEqual({ tokens: { input: 900, output: 100 }, turns: 3, toolCalls: 4, summary: 'done' });
+    const stderr = ['YOLO mode is enabled. All tool calls will be automatically approved.', JSON.stringify({ session_id: 's', error: { type: 'FatalTurnLimitedError', message: 'Reached max session turns for this session.', code: 53 } }, null, 2), '[ERROR] {'].join('\n');
+    expect(parse('', stderr).error).toBe('Reached max session turns for this session.');
+    expect(parse('', 'Segmentation fault').error).toBe('no output');
+  });
+});
+
+const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntimeTag() : undefined;
+
+describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
+  it('completes a tourney round against the scripted Gemini API: its bot validates and plays', async () => {
+    const sample = BUILTIN('random');
+    const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    // The main conversation carries Gemini CLI's tools (write_file among them); the step is the
+    // number of tool-calling model turns so far. The last answer thinks first: its thinking tokens
+    // are output in the cost.
+    const turns: ScriptTurn[] = [
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+      { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health', description: 'Start the bot and check /health.' } }] },
+      { text: 'The bot is in /workspace/develop_ai and answers /health.', thought: 'The bot answered /health: the task is done.', usage: { promptTokenCount: 12_500, candidatesTokenCount: 15, thoughtsTokenCount: 40 } },
+    ];
+    const main = (req: ScriptedRequest) => req.tools.some((t) => t.name === 'write_file');
+    server = await startScriptedGemini((req) => (main(req) ? turns[stepOf(req)] : { text: 'ok' }), { apiKey: SECRET });
+    vi.stubEnv('GEMINI_API_KEY', SECRET);
+    vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
+    const agents = [createAgent('gemini-cli:scripted-gemini#gemini', 1), createOfflineAgent('offline:cautious', 1)];
+    const summary = await runTourney({ config, runDir, agents });
+    const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+    const record = JSON.parse(fs.readFileSync(path.join(strategies, 'gemini.strategy.json'), 'utf8'));
+    const buildLog = fs.readFileSync(path.join(strategies, 'gemini.build.log'), 'utf8');
+    expect(record.status, buildLog).toBe('ok');
+    expect(record.agentKind).toBe('cli:gemini-cli/scripted-gemini');
+    // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
+    for (const f of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) expect(fs.readFileSync(path.join(strategies, 'gemini', f), 'utf8')).toBe(fs.readFileSync(path.join(sample, f), 'utf8'));
+    const mainRequests = server.requests.filter(main);
+    expect(mainRequests.map(stepOf)).toEqual([0, 1, 2]);
+    expect(toolResults(mainRequests[2]!).join('\n')).toMatch(/healthy/);
+    // What Gemini CLI sent: streamed generateContent (SSE) for the named model, the real key (the
+    // proxy replaced the placeholder), no installation id (usage statistics are off), no side calls.
+    for (const r of server.requests) {
+      expect([r.method, r.sse, r.model, r.apiKey, r.side]).toEqual(['streamGenerateContent', true, 'scripted-gemini', SECRET, false]);
+      expect(r.headers['x-gemini-api-privileged-user-id']).toBeUndefined();
+      expect(r.headers['user-agent']).toMatch(/^GeminiCLI/);
+      expect(r.headers['user-agent']).toContain(`/${loadAgentRecipe().clis['@google/gemini-cli']}/scripted-gemini `);
+    }
+    // Cost: Gemini CLI's own token report (its stats), parsed from its JSON output, equals what the
+    // server answered, thinking tokens counted as output.
+    expect(record.cost.tokens).toEqual(server.totalUsage());
+    expect(record.cost.tokens.output).toBeGreaterThan(server.requests.reduce((s, r) => s + (r.usage?.candidatesTokenCount ?? 0), 0));
+    expect(record.cost.toolCalls).toBe(4);
+    // Every request went to the endpoint; nothing else was tried (no usage statistics, no update check).
+    expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint, 0 refused/);
+    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination).toBe('normal');
+    expect(summary.tracks[0]!.cost.gemini!.tokens).toEqual(record.cost.tokens);
+    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
+    }
+  }, 300_000);
+});

@@ -1,0 +1,119 @@
+// The built-in agent and the LLM-player on Google (builtin:google/<model>, llm-player:google/<model>)
+// through a whole tourney round against the scripted Gemini API server (tests/helpers/
+// scripted-gemini.ts), process sandbox: the built-in agent (AI SDK, @ai-sdk/google, pointed at the
+// server by GOOGLE_GEMINI_BASE_URL) writes a bot with its tools and tests it; the LLM-player's bot
+// (plain fetch, CATARENA_LLM_BASE_URL) asks the model for every move. Both bots validate and play.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import { createAgent } from '../agents/registry.ts';
+import { resolveModel } from '../agents/builtin/models.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { lastUserText, perConversation, startScriptedGemini, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
+
+const SECRET = 'AIza-google-agents-secret-0815';
+let server: ScriptedGemini | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  vi.unstubAllEnvs();
+});
+
+async function round(spec: string, id: string) {
+  const runDir = path.join(tempDir(), 'run');
+  const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+  const summary = await runTourney({ config, runDir, agents: [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)] });
+  const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+  const record = JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8'));
+  const buildLog = fs.readFileSync(path.join(strategies, `${id}.build.log`), 'utf8');
+  const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return { runDir, summary, record, buildLog, games };
+}
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+function expectNoKey(runDir: string): void {
+  for (const file of filesUnder(runDir)) expect(fs.readFileSync(file, 'latin1').includes(SECRET), `${file} holds the key`).toBe(false);
+}
+
+describe('GOOGLE_GEMINI_BASE_URL for the built-in agent', () => {
+  it('is the root as Gemini CLI takes it (the AI SDK gets /v1beta added); a versioned URL is kept; unset, Google\'s', () => {
+    const env = { GEMINI_API_KEY: SECRET };
+    expect(resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:4000/' }).baseURL).toBe('http://127.0.0.1:4000/v1beta');
+    expect(resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'https://gw.example/google/v1beta' }).baseURL).toBe('https://gw.example/google/v1beta');
+    expect(resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'https://gw.example/v1' }).baseURL).toBe('https://gw.example/v1');
+    expect(resolveModel('google/m', env).baseURL).toBeUndefined();
+  });
+});
+
+describe('Google models in a tourney round', () => {
+  it('builtin:google writes a bot that validates and plays; tokens (thinking included) are in the cost record; the key is nowhere in the run', async () => {
+    const sample = BUILTIN('random');
+    const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const turns: ScriptTurn[] = [
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')], thought: 'The sample bot fits: copy its three files.', usage: { promptTokenCount: 3_000, candidatesTokenCount: 1_200, thoughtsTokenCount: 64 } },
+      { toolCalls: [{ name: 'test_bot', args: {} }] },
+      { toolCalls: [{ name: 'finish', args: { summary: 'the sample random bot, tested' } }] },
+    ];
+    // The AI SDK's generateText does not stream: a streamed request would be refused (400).
+    server = await startScriptedGemini(perConversation(turns), { apiKey: SECRET, noStreaming: true });
+    vi.stubEnv('GEMINI_API_KEY', SECRET);
+    vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+    const { runDir, summary, record, buildLog, games } = await round('builtin:google/scripted-gemini#coder', 'coder');
+    expect(record.status, buildLog).toBe('ok');
+    expect(record.agentKind).toBe('builtin:google/scripted-gemini');
+    expect(server.requests).toHaveLength(3);
+    for (const r of server.requests) {
+      expect([r.method, r.model, r.apiKey, r.side]).toEqual(['generateContent', 'scripted-gemini', SECRET, false]);
+      expect(r.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['write_file', 'test_bot', 'finish']));
+      expect(JSON.stringify(r.systemInstruction)).toContain('start_ai.sh');
+    }
+    // The conversation as the API has it: model turns with functionCall parts, answered by functionResponse parts.
+    const last = server.requests.at(-1)!;
+    expect(last.contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
+    expect(toolResults(last).join('\n')).toMatch(/validation: passed/);
+    expect(record.cost.tokens).toEqual(server.totalUsage());
+    expect(record.cost.tokens.output).toBe(server.requests.reduce((s, r) => s + r.usage!.candidatesTokenCount + (r.usage!.thoughtsTokenCount ?? 0), 0));
+    expect(record.cost.toolCalls).toBe(5);
+    expect(summary.tracks[0]!.cost.coder!.tokens).toEqual(record.cost.tokens);
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination).toBe('normal');
+    expectNoKey(runDir);
+  }, 180_000);
+
+  it('llm-player:google asks the model for every move (validation and games); the bot counts the tokens the server answered; the key is nowhere in the run', async () => {
+    // A legal option for every prompt: the LLM-player lists them and asks for one number.
+    const answer = (req: ScriptedRequest): ScriptTurn => {
+      const count = Number(/from 1 to (\d+)/.exec(lastUserText(req))?.[1] ?? 1);
+      return { text: String(1 + ((req.index * 7919) % count)), usage: { promptTokenCount: 400, candidatesTokenCount: 1, thoughtsTokenCount: 3 } };
+    };
+    server = await startScriptedGemini(answer, { apiKey: SECRET });
+    vi.stubEnv('GEMINI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_LLM_BASE_URL', server.baseURL);
+    const { runDir, record, buildLog, games } = await round('llm-player:google/scripted-gemini#player', 'player');
+    expect(record.status, buildLog).toBe('ok');
+    expect(record.agentKind).toBe('llm-player:google/scripted-gemini');
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination, g.reason).toBe('normal');
+    expect(server.requests.length).toBeGreaterThan(4);
+    for (const r of server.requests) {
+      expect([r.method, r.model, r.apiKey, r.tools]).toEqual(['generateContent', 'scripted-gemini', SECRET, []]);
+      expect(r.contents[0]!.role).toBe('user');
+      expect(JSON.stringify(r.systemInstruction)).toContain('five');
+    }
+    // Every bot process logs its totals when stopped: together, what the server answered (thinking
+    // tokens as output), and no fallback to a random move was needed.
+    const logs = filesUnder(runDir).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    const totals = [...logs.matchAll(/^\[llm-player\] totals (\{.*\})$/gm)].map((m) => JSON.parse(m[1]!) as { tokens: { input: number; output: number }; llmCalls: number; failures: number });
+    expect(totals.length).toBeGreaterThan(0);
+    expect(totals.reduce((s, t) => s + t.llmCalls, 0)).toBe(server.requests.length);
+    expect(totals.reduce((s, t) => ({ input: s.input + t.tokens.input, output: s.output + t.tokens.output }), { input: 0, output: 0 })).toEqual(server.totalUsage());
+    expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(0);
+    expectNoKey(runDir);
+  }, 180_000);
+});
