@@ -11,15 +11,13 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agents/registry.ts';
-import { createOfflineAgent } from '../agents/offline/index.ts';
 import { CLIS, jsonValues, PLACEHOLDER_KEY, shellQuote } from '../agents/cli/clis.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { cliVersions, loadAgentRecipe } from '../docker/build-agent-image.ts';
-import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
-import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { AgentContainer } from '../sandbox/agent-container.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
+import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-cli-secret-789';
 let server: ScriptedLlm | undefined;
@@ -170,13 +168,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     server = await startScriptedLlm((req) => (req.tools.some((t) => t.function.name === 'write_file') ? turns[step(req)] : { text: '{"next_speaker":"user","reasoning":"done"}' }));
     vi.stubEnv('OPENAI_API_KEY', SECRET);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
-    const agents = [createAgent('qwen-code:scripted-coder#qwen', 1), createOfflineAgent('offline:cautious', 1)];
-    const summary = await runTourney({ config, runDir, agents });
-    const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-    const record = JSON.parse(fs.readFileSync(path.join(strategies, 'qwen.strategy.json'), 'utf8'));
-    const buildLog = fs.readFileSync(path.join(strategies, 'qwen.build.log'), 'utf8');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('qwen-code:scripted-coder#qwen', 'qwen');
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:qwen-code/scripted-coder');
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
@@ -189,12 +181,8 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     // Everything reached the endpoint; what was refused (Qwen Code's telemetry) was not the endpoint.
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint/);
     expect(/egress: .*refused(.*)/.exec(buildLog)![1]).not.toContain('127.0.0.1');
-    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(games).toHaveLength(2);
-    for (const g of games) expect(g.termination).toBe('normal');
+    expectPlayedNormally(games);
     expect(summary.tracks[0]!.cost.qwen!.tokens).toEqual(record.cost.tokens);
-    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
-    }
+    expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });

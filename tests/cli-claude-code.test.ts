@@ -9,15 +9,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLIS, PLACEHOLDER_KEY } from '../agents/cli/clis.ts';
-import { createAgent } from '../agents/registry.ts';
-import { createOfflineAgent } from '../agents/offline/index.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
-import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
-import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { startEgressProxy } from '../sandbox/egress-proxy.ts';
-import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
+import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { startScriptedAnthropic, stepOf, toolResults, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
+import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-ant-claude-code-secret-314';
 let server: ScriptedAnthropic | undefined;
@@ -108,13 +105,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     });
     vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
     vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
-    const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
-    const agents = [createAgent('claude-code:scripted-claude#claude', 1), createOfflineAgent('offline:cautious', 1)];
-    const summary = await runTourney({ config, runDir, agents });
-    const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-    const record = JSON.parse(fs.readFileSync(path.join(strategies, 'claude.strategy.json'), 'utf8'));
-    const buildLog = fs.readFileSync(path.join(strategies, 'claude.build.log'), 'utf8');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('claude-code:scripted-claude#claude', 'claude');
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:claude-code/scripted-claude');
     expect(buildLog).toMatch(/attempt 1 succeeded/);
@@ -145,11 +136,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     expect(summary.tracks[0]!.cost.claude!.tokens).toEqual(record.cost.tokens);
     // Egress: only the endpoint; nothing refused (non-essential traffic is off).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));
-    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(games).toHaveLength(2);
-    for (const g of games) expect(g.termination).toBe('normal');
-    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
-    }
+    expectPlayedNormally(games);
+    expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });

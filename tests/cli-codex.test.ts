@@ -12,14 +12,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLIS, PLACEHOLDER_KEY } from '../agents/cli/clis.ts';
-import { createAgent } from '../agents/registry.ts';
-import { createOfflineAgent } from '../agents/offline/index.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
-import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
-import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { startScriptedResponses, stepOf, toolNames, toolResults, type ResponsesRequest, type ResponsesTurn, type ScriptedResponses } from './helpers/scripted-responses.ts';
+import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-proj-codex-secret-271828';
 let server: ScriptedResponses | undefined;
@@ -190,13 +187,7 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     vi.stubEnv('CODEX_API_KEY', '');
     vi.stubEnv('OPENAI_API_KEY', SECRET);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
-    const agents = [createAgent('codex:gpt-5.5#codex', 1), createOfflineAgent('offline:cautious', 1)];
-    const summary = await runTourney({ config, runDir, agents });
-    const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-    const record = JSON.parse(fs.readFileSync(path.join(strategies, 'codex.strategy.json'), 'utf8'));
-    const buildLog = fs.readFileSync(path.join(strategies, 'codex.build.log'), 'utf8');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('codex:gpt-5.5#codex', 'codex');
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:codex/gpt-5.5');
     expect(buildLog).toMatch(/attempt 1 succeeded/);
@@ -230,11 +221,7 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     expect(summary.tracks[0]!.cost.codex!.tokens).toEqual(record.cost.tokens);
     // Egress: only the endpoint, nothing refused (no WebSocket, plugin sync or analytics).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));
-    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(games).toHaveLength(2);
-    for (const g of games) expect(g.termination).toBe('normal');
-    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
-    }
+    expectPlayedNormally(games);
+    expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });

@@ -7,14 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CLIS } from '../agents/cli/clis.ts';
-import { createOfflineAgent } from '../agents/offline/index.ts';
-import { createAgent } from '../agents/registry.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
-import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
-import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
+import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
+import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'AIza-gemini-cli-secret-4711';
 let server: ScriptedGemini | undefined;
@@ -54,13 +51,7 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     server = await startScriptedGemini((req) => (main(req) ? turns[stepOf(req)] : { text: 'ok' }), { apiKey: SECRET });
     vi.stubEnv('GEMINI_API_KEY', SECRET);
     vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
-    const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
-    const agents = [createAgent('gemini-cli:scripted-gemini#gemini', 1), createOfflineAgent('offline:cautious', 1)];
-    const summary = await runTourney({ config, runDir, agents });
-    const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-    const record = JSON.parse(fs.readFileSync(path.join(strategies, 'gemini.strategy.json'), 'utf8'));
-    const buildLog = fs.readFileSync(path.join(strategies, 'gemini.build.log'), 'utf8');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('gemini-cli:scripted-gemini#gemini', 'gemini');
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:gemini-cli/scripted-gemini');
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
@@ -79,16 +70,12 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     // Cost: Gemini CLI's own token report (its stats), parsed from its JSON output, equals what the
     // server answered, thinking tokens counted as output.
     expect(record.cost.tokens).toEqual(server.totalUsage());
-    expect(record.cost.tokens.output).toBeGreaterThan(server.requests.reduce((s, r) => s + (r.usage?.candidatesTokenCount ?? 0), 0));
+    expect(record.cost.tokens!.output).toBeGreaterThan(server.requests.reduce((s, r) => s + (r.usage?.candidatesTokenCount ?? 0), 0));
     expect(record.cost.toolCalls).toBe(4);
     // Every request went to the endpoint; nothing else was tried (no usage statistics, no update check).
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint, 0 refused/);
-    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(games).toHaveLength(2);
-    for (const g of games) expect(g.termination).toBe('normal');
+    expectPlayedNormally(games);
     expect(summary.tracks[0]!.cost.gemini!.tokens).toEqual(record.cost.tokens);
-    for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
-    }
+    expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });

@@ -1,0 +1,52 @@
+// One tourney round for an LLM agent under test: the agent (from its spec) against the offline
+// cautious agent, Gomoku standard, one round; what a test then checks: its strategy record and
+// build log, the games played, and every file of the run (for a leaked key).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { createOfflineAgent } from '../../agents/offline/index.ts';
+import { createAgent } from '../../agents/registry.ts';
+import type { MatchResult } from '../../model/match.ts';
+import type { StrategyRecord, TourneySummary } from '../../model/tourney.ts';
+import { resolveConfig } from '../../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../../orchestrator/tourney/tourney.ts';
+import { tempDir } from './bots.ts';
+
+export interface AgentRound {
+  runDir: string;
+  summary: TourneySummary;
+  /** tracks/gomoku-standard/round_1/strategies */
+  strategies: string;
+  record: StrategyRecord;
+  buildLog: string;
+  games: MatchResult[];
+}
+
+/** Plays the round; `id` is the agent's id (the `#id` of its spec). */
+export async function agentRound(spec: string, id: string): Promise<AgentRound> {
+  const runDir = path.join(tempDir(), 'run');
+  const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
+  const summary = await runTourney({ config, runDir, agents: [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)] });
+  const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+  return {
+    runDir,
+    summary,
+    strategies,
+    record: JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8')) as StrategyRecord,
+    buildLog: fs.readFileSync(path.join(strategies, `${id}.build.log`), 'utf8'),
+    games: fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult),
+  };
+}
+
+/** The round's two games ended normally: the agent's bot played both. */
+export function expectPlayedNormally(games: MatchResult[]): void {
+  expect(games).toHaveLength(2);
+  for (const g of games) expect(g.termination).toBe('normal');
+}
+
+/** No file of the run directory (build logs, bot logs, records) contains the secret. */
+export function expectSecretNowhere(runDir: string, secret: string): void {
+  for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(secret);
+  }
+}
