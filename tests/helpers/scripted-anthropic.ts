@@ -37,7 +37,7 @@
 // (the Agent tool) are conversations of their own with their own tools.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { scriptedServer } from './scripted-server.js';
 
 export interface AnthropicUsage {
   input_tokens: number;
@@ -207,106 +207,91 @@ function invalid(body: Record<string, any>, betas: string[]): string | undefined
 export async function startScriptedAnthropic(script: Script, options: ScriptedAnthropicOptions = {}): Promise<ScriptedAnthropic> {
   const requests: ScriptedRequest[] = [];
   const others: OtherRequest[] = [];
-  let calls = 0;
-  const timers = new Set<NodeJS.Timeout>();
+  const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
+    const requestId = id('req');
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const url = new URL(req.url ?? '/', 'http://x');
+    let parsed: unknown = raw;
+    try {
+      parsed = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      // kept as text
+    }
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': requestId });
+      res.end(JSON.stringify(body));
+    };
+    const fail = (status: number, message: string, type = errorType(status)) => send(status, { type: 'error', error: { type, message }, request_id: requestId });
+    const other = (status: number, body: unknown) => {
+      others.push({ method: req.method ?? '?', path: url.pathname, headers, body: parsed, status });
+      if (status >= 400) fail(status, String(body));
+      else send(status, body);
+    };
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const requestId = id('req');
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
-      const url = new URL(req.url ?? '/', 'http://x');
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let parsed: unknown = raw;
-      try {
-        parsed = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        // kept as text
-      }
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'request-id': requestId });
-        res.end(JSON.stringify(body));
-      };
-      const fail = (status: number, message: string, type = errorType(status)) => send(status, { type: 'error', error: { type, message }, request_id: requestId });
-      const other = (status: number, body: unknown) => {
-        others.push({ method: req.method ?? '?', path: url.pathname, headers, body: parsed, status });
-        if (status >= 400) fail(status, String(body));
-        else send(status, body);
-      };
+    // Authentication first, as the API does (401 whatever the route).
+    const key = headers['x-api-key'] || (headers.authorization?.startsWith('Bearer ') ? headers.authorization.slice(7) : '');
+    if (!key) return other(401, 'x-api-key header is required');
+    if (options.apiKey !== undefined && key !== options.apiKey) return other(401, 'invalid x-api-key');
 
-      // Authentication first, as the API does (401 whatever the route).
-      const key = headers['x-api-key'] || (headers.authorization?.startsWith('Bearer ') ? headers.authorization.slice(7) : '');
-      if (!key) return other(401, 'x-api-key header is required');
-      if (options.apiKey !== undefined && key !== options.apiKey) return other(401, 'invalid x-api-key');
+    if (req.method === 'GET' && url.pathname === '/v1/models') {
+      const names = options.models ?? [...new Set(requests.map((r) => r.model))];
+      const data = (names.length ? names : ['claude-sonnet-4-5']).map((m) => ({ type: 'model', id: m, display_name: m, created_at: '2025-01-01T00:00:00Z' }));
+      return other(200, { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id });
+    }
+    if (req.method !== 'POST' || (url.pathname !== '/v1/messages' && url.pathname !== '/v1/messages/count_tokens')) {
+      return other(404, `Not found: ${req.method} ${url.pathname}`);
+    }
+    if (!headers['anthropic-version']) return other(400, 'anthropic-version: header is required');
+    if (!parsed || typeof parsed !== 'object') return other(400, 'the request body is not valid JSON');
+    const body = parsed as Record<string, any>;
+    if (url.pathname === '/v1/messages/count_tokens') {
+      if (!Array.isArray(body.messages)) return other(400, 'messages: Field required');
+      return other(200, { input_tokens: approxTokens(body.system) + approxTokens(body.messages) + approxTokens(body.tools) });
+    }
 
-      if (req.method === 'GET' && url.pathname === '/v1/models') {
-        const names = options.models ?? [...new Set(requests.map((r) => r.model))];
-        const data = (names.length ? names : ['claude-sonnet-4-5']).map((m) => ({ type: 'model', id: m, display_name: m, created_at: '2025-01-01T00:00:00Z' }));
-        return other(200, { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id });
-      }
-      if (req.method !== 'POST' || (url.pathname !== '/v1/messages' && url.pathname !== '/v1/messages/count_tokens')) {
-        return other(404, `Not found: ${req.method} ${url.pathname}`);
-      }
-      if (!headers['anthropic-version']) return other(400, 'anthropic-version: header is required');
-      if (!parsed || typeof parsed !== 'object') return other(400, 'the request body is not valid JSON');
-      const body = parsed as Record<string, any>;
-      if (url.pathname === '/v1/messages/count_tokens') {
-        if (!Array.isArray(body.messages)) return other(400, 'messages: Field required');
-        return other(200, { input_tokens: approxTokens(body.system) + approxTokens(body.messages) + approxTokens(body.tools) });
-      }
-
-      const record: ScriptedRequest = {
-        index: requests.length,
-        side: false,
-        model: String(body.model),
-        maxTokens: Number(body.max_tokens),
-        stream: body.stream === true,
-        system: textOf(body.system),
-        messages: Array.isArray(body.messages) ? body.messages : [],
-        tools: Array.isArray(body.tools) ? body.tools : [],
-        headers,
-        betas: (headers['anthropic-beta'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-        body,
-        usage: null,
-        turn: null,
-      };
-      requests.push(record);
-      const why = invalid(body, record.betas);
-      if (why) return fail(400, why);
-      if (record.stream && options.noStreaming) return fail(400, 'scripted-anthropic: streaming was refused for this test');
-      const sideTurn = options.side?.(record);
-      let turn: ScriptTurn;
-      if (sideTurn) {
-        record.side = true;
-        turn = sideTurn;
-      } else {
-        turn = (Array.isArray(script) ? script[calls] : script(record)) ?? { text: '(script exhausted)' };
-        calls++;
-      }
-      record.turn = turn;
-      const go = () => {
-        if (res.destroyed) return;
-        if ('httpError' in turn) return fail(turn.httpError, turn.message, turn.errorType);
-        const offered = new Set(record.tools.map((t) => t.name));
-        const unknown = 'toolCalls' in turn ? turn.toolCalls.filter((c) => !offered.has(c.name)).map((c) => c.name) : [];
-        if (unknown.length) return fail(500, `scripted-anthropic: the script calls ${unknown.join(', ')}, which the request does not offer (${[...offered].join(', ') || 'no tools'})`);
-        const content: AnswerBlock[] = [];
-        if (turn.text) content.push({ type: 'text', text: turn.text });
-        if ('toolCalls' in turn) for (const c of turn.toolCalls) content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
-        record.usage = usageOf(record, turn, content);
-        const message = { id: id('msg'), type: 'message', role: 'assistant', model: record.model, content, stop_reason: 'toolCalls' in turn ? 'tool_use' : 'end_turn', stop_sequence: null, usage: record.usage };
-        if (record.stream) stream(message, requestId, res);
-        else send(200, message);
-      };
-      if (turn.delayMs) {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          go();
-        }, turn.delayMs);
-        timers.add(timer);
-      } else go();
-    });
+    const record: ScriptedRequest = {
+      index: requests.length,
+      side: false,
+      model: String(body.model),
+      maxTokens: Number(body.max_tokens),
+      stream: body.stream === true,
+      system: textOf(body.system),
+      messages: Array.isArray(body.messages) ? body.messages : [],
+      tools: Array.isArray(body.tools) ? body.tools : [],
+      headers,
+      betas: (headers['anthropic-beta'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      body,
+      usage: null,
+      turn: null,
+    };
+    requests.push(record);
+    const why = invalid(body, record.betas);
+    if (why) return fail(400, why);
+    if (record.stream && options.noStreaming) return fail(400, 'scripted-anthropic: streaming was refused for this test');
+    const sideTurn = options.side?.(record);
+    let turn: ScriptTurn;
+    if (sideTurn) {
+      record.side = true;
+      turn = sideTurn;
+    } else {
+      turn = server.nextTurn(record);
+    }
+    record.turn = turn;
+    const go = () => {
+      if (res.destroyed) return;
+      if ('httpError' in turn) return fail(turn.httpError, turn.message, turn.errorType);
+      const offered = new Set(record.tools.map((t) => t.name));
+      const unknown = 'toolCalls' in turn ? turn.toolCalls.filter((c) => !offered.has(c.name)).map((c) => c.name) : [];
+      if (unknown.length) return fail(500, `scripted-anthropic: the script calls ${unknown.join(', ')}, which the request does not offer (${[...offered].join(', ') || 'no tools'})`);
+      const content: AnswerBlock[] = [];
+      if (turn.text) content.push({ type: 'text', text: turn.text });
+      if ('toolCalls' in turn) for (const c of turn.toolCalls) content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
+      record.usage = usageOf(record, turn, content);
+      const message = { id: id('msg'), type: 'message', role: 'assistant', model: record.model, content, stop_reason: 'toolCalls' in turn ? 'tool_use' : 'end_turn', stop_sequence: null, usage: record.usage };
+      if (record.stream) stream(message, requestId, res);
+      else send(200, message);
+    };
+    server.answerAfter(turn.delayMs, go);
   });
 
   /** The message as server-sent events: text and tool input in pieces, counts in message_start and (cumulative) message_delta. */
@@ -334,9 +319,8 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     res.end();
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const baseURL = `http://127.0.0.1:${port}`;
+  const origin = await server.listen();
+  const baseURL = origin;
   return {
     baseURL,
     v1URL: `${baseURL}/v1`,
@@ -350,11 +334,6 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
         }),
         { input: 0, output: 0 },
       ),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }

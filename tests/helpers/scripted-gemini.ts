@@ -43,7 +43,7 @@
 // countTokens and the model lists never consume the script and report no usage.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { scriptedServer } from './scripted-server.js';
 
 export interface GeminiUsage {
   promptTokenCount: number;
@@ -196,9 +196,6 @@ function defaultSide(req: ScriptedRequest): ScriptTurn {
 
 export async function startScriptedGemini(script: Script, options: ScriptedGeminiOptions = {}): Promise<ScriptedGemini> {
   const requests: ScriptedRequest[] = [];
-  let calls = 0;
-  const timers = new Set<NodeJS.Timeout>();
-
   const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
     res.end(JSON.stringify(body));
@@ -217,86 +214,75 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     supportedGenerationMethods: ['generateContent', 'countTokens'],
   });
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://scripted');
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
-      const apiKey = headers['x-goog-api-key'] || url.searchParams.get('key') || undefined;
-      // /v1beta/models/<model>:<method>, /v1beta/models/<model>, /v1beta/models (v1 too).
-      const m = /^\/(v1|v1beta|v1alpha)\/models(?:\/([^/:]+)(?::([A-Za-z]+))?)?$/.exec(url.pathname);
-      const model = m?.[2] ? decodeURIComponent(m[2]).replace(/^models\//, '') : '';
-      const verb = m?.[3];
-      let method: GeminiMethod | undefined;
-      if (req.method === 'GET' && m && !verb) method = model ? 'models.get' : 'models.list';
-      else if (req.method === 'POST' && (verb === 'generateContent' || verb === 'streamGenerateContent' || verb === 'countTokens')) method = verb;
-      if (!method) return sendError(res, 404, `scripted-gemini: no route ${req.method} ${url.pathname}`);
-      let body: Record<string, any> = {};
-      if (req.method === 'POST') {
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          return sendError(res, 400, 'Invalid JSON payload received.');
-        }
+  const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
+    const url = new URL(req.url ?? '/', 'http://scripted');
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const apiKey = headers['x-goog-api-key'] || url.searchParams.get('key') || undefined;
+    // /v1beta/models/<model>:<method>, /v1beta/models/<model>, /v1beta/models (v1 too).
+    const m = /^\/(v1|v1beta|v1alpha)\/models(?:\/([^/:]+)(?::([A-Za-z]+))?)?$/.exec(url.pathname);
+    const model = m?.[2] ? decodeURIComponent(m[2]).replace(/^models\//, '') : '';
+    const verb = m?.[3];
+    let method: GeminiMethod | undefined;
+    if (req.method === 'GET' && m && !verb) method = model ? 'models.get' : 'models.list';
+    else if (req.method === 'POST' && (verb === 'generateContent' || verb === 'streamGenerateContent' || verb === 'countTokens')) method = verb;
+    if (!method) return sendError(res, 404, `scripted-gemini: no route ${req.method} ${url.pathname}`);
+    let body: Record<string, any> = {};
+    if (req.method === 'POST') {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return sendError(res, 400, 'Invalid JSON payload received.');
       }
-      // countTokens may wrap a whole request: {generateContentRequest: {model, contents, …}}.
-      const inner = (method === 'countTokens' && body.generateContentRequest) || body;
-      const record: ScriptedRequest = {
-        index: requests.length,
-        method,
-        model,
-        stream: method === 'streamGenerateContent',
-        sse: url.searchParams.get('alt') === 'sse',
-        contents: Array.isArray(inner.contents) ? inner.contents : [],
-        ...(inner.systemInstruction ? { systemInstruction: inner.systemInstruction } : {}),
-        tools: (Array.isArray(inner.tools) ? inner.tools : []).flatMap((t: any) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [])),
-        ...(inner.generationConfig ? { generationConfig: inner.generationConfig } : {}),
-        headers,
-        apiKey,
-        side: false,
-        usage: null,
-        turn: null,
-      };
-      requests.push(record);
-      if (options.apiKey !== undefined && apiKey !== options.apiKey) {
-        record.side = true;
-        if (!apiKey) return sendError(res, 403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
-        return sendError(res, 400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT', {
-          details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }],
-        });
-      }
-      if (method === 'models.list') {
-        record.side = true;
-        const seen = [...new Set(requests.map((r) => r.model).filter(Boolean))];
-        return sendJson(res, 200, { models: (seen.length ? seen : ['scripted-model']).map(modelResource) });
-      }
-      if (method === 'models.get') {
-        record.side = true;
-        return sendJson(res, 200, modelResource(model));
-      }
-      if (method === 'countTokens') {
-        record.side = true;
-        return sendJson(res, 200, { totalTokens: approxTokens(record.contents) + (record.systemInstruction ? approxTokens(record.systemInstruction) : 0) + (record.tools.length ? approxTokens(record.tools) : 0) });
-      }
-      if (!record.contents.length) return sendError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
-      if (record.stream && options.noStreaming) return sendError(res, 400, 'scripted-gemini: streaming is not implemented');
-      record.side = (options.isSide ?? isJsonBySchema)(record);
-      let turn: ScriptTurn;
-      if (record.side) turn = options.side?.(record) ?? defaultSide(record);
-      else {
-        turn = (Array.isArray(script) ? script[calls] : script(record)) ?? { text: '(script exhausted)' };
-        calls++;
-      }
-      record.turn = turn;
-      if (turn.delayMs) {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          answer(record, turn, res);
-        }, turn.delayMs);
-        timers.add(timer);
-      } else answer(record, turn, res);
-    });
+    }
+    // countTokens may wrap a whole request: {generateContentRequest: {model, contents, …}}.
+    const inner = (method === 'countTokens' && body.generateContentRequest) || body;
+    const record: ScriptedRequest = {
+      index: requests.length,
+      method,
+      model,
+      stream: method === 'streamGenerateContent',
+      sse: url.searchParams.get('alt') === 'sse',
+      contents: Array.isArray(inner.contents) ? inner.contents : [],
+      ...(inner.systemInstruction ? { systemInstruction: inner.systemInstruction } : {}),
+      tools: (Array.isArray(inner.tools) ? inner.tools : []).flatMap((t: any) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [])),
+      ...(inner.generationConfig ? { generationConfig: inner.generationConfig } : {}),
+      headers,
+      apiKey,
+      side: false,
+      usage: null,
+      turn: null,
+    };
+    requests.push(record);
+    if (options.apiKey !== undefined && apiKey !== options.apiKey) {
+      record.side = true;
+      if (!apiKey) return sendError(res, 403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
+      return sendError(res, 400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT', {
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }],
+      });
+    }
+    if (method === 'models.list') {
+      record.side = true;
+      const seen = [...new Set(requests.map((r) => r.model).filter(Boolean))];
+      return sendJson(res, 200, { models: (seen.length ? seen : ['scripted-model']).map(modelResource) });
+    }
+    if (method === 'models.get') {
+      record.side = true;
+      return sendJson(res, 200, modelResource(model));
+    }
+    if (method === 'countTokens') {
+      record.side = true;
+      return sendJson(res, 200, { totalTokens: approxTokens(record.contents) + (record.systemInstruction ? approxTokens(record.systemInstruction) : 0) + (record.tools.length ? approxTokens(record.tools) : 0) });
+    }
+    if (!record.contents.length) return sendError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
+    if (record.stream && options.noStreaming) return sendError(res, 400, 'scripted-gemini: streaming is not implemented');
+    record.side = (options.isSide ?? isJsonBySchema)(record);
+    let turn: ScriptTurn;
+    if (record.side) turn = options.side?.(record) ?? defaultSide(record);
+    else {
+      turn = server.nextTurn(record);
+    }
+    record.turn = turn;
+    server.answerAfter(turn.delayMs, () => answer(record, turn, res));
   });
 
   /** The turn's usage, or one approximated from the request and the answer (about 4 characters a token). */
@@ -370,9 +356,8 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     setTimeout(() => res.socket?.destroy(), 20);
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const rootURL = `http://127.0.0.1:${port}`;
+  const origin = await server.listen();
+  const rootURL = origin;
   return {
     rootURL,
     baseURL: `${rootURL}/v1beta`,
@@ -382,12 +367,7 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
         (s, r) => ({ input: s.input + (r.usage?.promptTokenCount ?? 0), output: s.output + (r.usage?.candidatesTokenCount ?? 0) + (r.usage?.thoughtsTokenCount ?? 0) }),
         { input: 0, output: 0 },
       ),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

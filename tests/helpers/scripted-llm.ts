@@ -6,7 +6,7 @@
 // `noStreaming` to refuse streams with a 400, for clients that must not stream (the AI SDK's
 // generateText), so a change of behaviour is visible.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { scriptedServer } from './scripted-server.js';
 
 export interface ScriptUsage {
   prompt_tokens: number;
@@ -81,59 +81,44 @@ function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): Sc
 /** `key`: answer 401 (OpenAI's invalid_api_key) unless the request carries Bearer <key>. */
 export async function startScriptedLlm(script: Script, options: { noStreaming?: boolean; key?: string } = {}): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
-  let calls = 0;
-  const timers = new Set<NodeJS.Timeout>();
-
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (options.key && req.headers.authorization !== `Bearer ${options.key}`) {
-        return send(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
-      }
-      // The model list (GET /v1/models), as a client checks the endpoint and its key without spending tokens.
-      if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
-        return send(200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'catarena-tests' }] });
-      }
-      if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
-        return send(404, { error: { message: `scripted-llm: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
-      }
-      let body: Record<string, any>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return send(400, { error: { message: 'scripted-llm: body is not JSON', type: 'invalid_request_error' } });
-      }
-      const record: ScriptedRequest = {
-        index: requests.length,
-        model: String(body.model),
-        stream: body.stream === true,
-        messages: body.messages ?? [],
-        tools: body.tools ?? [],
-        authorization: req.headers.authorization,
-        usage: null,
-        turn: null,
-      };
-      requests.push(record);
-      if (record.stream && options.noStreaming) {
-        return send(400, { error: { message: 'scripted-llm: streaming is not implemented', type: 'invalid_request_error' } });
-      }
-      const turn = (Array.isArray(script) ? script[calls] : script(record)) ?? { text: '(script exhausted)' };
-      calls++;
-      record.turn = turn;
-      if (turn.delayMs) {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          answer(record, turn, res);
-        }, turn.delayMs);
-        timers.add(timer);
-      }
-      else answer(record, turn, res);
-    });
+  const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (options.key && req.headers.authorization !== `Bearer ${options.key}`) {
+      return send(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+    }
+    // The model list (GET /v1/models), as a client checks the endpoint and its key without spending tokens.
+    if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
+      return send(200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'catarena-tests' }] });
+    }
+    if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
+      return send(404, { error: { message: `scripted-llm: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
+    }
+    let body: Record<string, any>;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return send(400, { error: { message: 'scripted-llm: body is not JSON', type: 'invalid_request_error' } });
+    }
+    const record: ScriptedRequest = {
+      index: requests.length,
+      model: String(body.model),
+      stream: body.stream === true,
+      messages: body.messages ?? [],
+      tools: body.tools ?? [],
+      authorization: req.headers.authorization,
+      usage: null,
+      turn: null,
+    };
+    requests.push(record);
+    if (record.stream && options.noStreaming) {
+      return send(400, { error: { message: 'scripted-llm: streaming is not implemented', type: 'invalid_request_error' } });
+    }
+    const turn = server.nextTurn(record);
+    record.turn = turn;
+    server.answerAfter(turn.delayMs, () => answer(record, turn, res));
   });
 
   /** Sends the turn; usage is recorded only when the answer was delivered (not to an aborted client). */
@@ -194,16 +179,11 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
     res.end('data: [DONE]\n\n');
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const origin = await server.listen();
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `${origin}/v1`,
     requests,
     totalUsage: () => requests.reduce((s, r) => ({ input: s.input + (r.usage?.prompt_tokens ?? 0), output: s.output + (r.usage?.completion_tokens ?? 0) }), { input: 0, output: 0 }),
-    close: () => new Promise<void>((resolve) => {
-      for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: server.close,
   };
 }

@@ -43,7 +43,7 @@
 // else with a 404 in the API's error shape (e.g. a Responses WebSocket upgrade, GET /responses, which
 // a client then falls back from).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { scriptedServer } from './scripted-server.js';
 
 export interface ResponsesScriptUsage {
   input_tokens: number;
@@ -189,70 +189,57 @@ const asItems = (input: unknown): ResponsesInputItem[] =>
 export async function startScriptedResponses(script: ResponsesScript, options: { models?: string[] } = {}): Promise<ScriptedResponses> {
   const requests: ResponsesRequest[] = [];
   const sideRequests: SideRequest[] = [];
-  let calls = 0;
-  const timers = new Set<NodeJS.Timeout>();
   const created = Math.floor(Date.now() / 1000);
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://scripted');
-      const path = url.pathname;
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${requests.length + sideRequests.length}` });
-        res.end(JSON.stringify(body));
-      };
-      const apiError = (status: number, message: string, type = 'invalid_request_error', code: string | null = null) => send(status, { error: { message, type, param: null, code } });
-      const side = (status: number) => sideRequests.push({ method: req.method ?? '?', path: `${path}${url.search}`, headers: req.headers, status });
+  const server = scriptedServer<ResponsesRequest, ResponsesTurn>(script, (req, res, raw) => {
+    const url = new URL(req.url ?? '/', 'http://scripted');
+    const path = url.pathname;
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${requests.length + sideRequests.length}` });
+      res.end(JSON.stringify(body));
+    };
+    const apiError = (status: number, message: string, type = 'invalid_request_error', code: string | null = null) => send(status, { error: { message, type, param: null, code } });
+    const side = (status: number) => sideRequests.push({ method: req.method ?? '?', path: `${path}${url.search}`, headers: req.headers, status });
 
-      if (req.method === 'GET' && path.endsWith('/models')) {
-        // The models list (GET /v1/models): {object:'list', data:[Model {id, object:'model', created, owned_by}]}.
-        const ids = [...new Set([...(options.models ?? []), ...requests.map((r) => r.model)])];
-        side(200);
-        return send(200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created, owned_by: 'scripted' })) });
-      }
-      if (req.method !== 'POST' || !path.endsWith('/responses')) {
-        // A WebSocket upgrade of /responses arrives here too (Node serves an upgrade nobody listens for as a plain request).
-        side(404);
-        return apiError(404, `scripted-responses: no route ${req.method} ${path}${req.headers.upgrade ? ` (upgrade: ${req.headers.upgrade})` : ''}`);
-      }
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        side(400);
-        return apiError(400, 'scripted-responses: the body is not JSON');
-      }
-      const record: ResponsesRequest = {
-        index: requests.length,
-        path,
-        model: String(body.model),
-        stream: body.stream === true,
-        store: typeof body.store === 'boolean' ? body.store : undefined,
-        instructions: typeof body.instructions === 'string' ? body.instructions : undefined,
-        previousResponseId: typeof body.previous_response_id === 'string' ? body.previous_response_id : undefined,
-        input: asItems(body.input),
-        tools: Array.isArray(body.tools) ? (body.tools as ResponsesTool[]) : [],
-        body,
-        headers: req.headers,
-        authorization: req.headers.authorization,
-        responseId: null,
-        usage: null,
-        turn: null,
-      };
-      requests.push(record);
-      const turn = (Array.isArray(script) ? script[calls] : script(record)) ?? { text: '(script exhausted)' };
-      calls++;
-      record.turn = turn;
-      if (turn.delayMs) {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          answer(record, turn, res);
-        }, turn.delayMs);
-        timers.add(timer);
-      } else answer(record, turn, res);
-    });
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      // The models list (GET /v1/models): {object:'list', data:[Model {id, object:'model', created, owned_by}]}.
+      const ids = [...new Set([...(options.models ?? []), ...requests.map((r) => r.model)])];
+      side(200);
+      return send(200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created, owned_by: 'scripted' })) });
+    }
+    if (req.method !== 'POST' || !path.endsWith('/responses')) {
+      // A WebSocket upgrade of /responses arrives here too (Node serves an upgrade nobody listens for as a plain request).
+      side(404);
+      return apiError(404, `scripted-responses: no route ${req.method} ${path}${req.headers.upgrade ? ` (upgrade: ${req.headers.upgrade})` : ''}`);
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      side(400);
+      return apiError(400, 'scripted-responses: the body is not JSON');
+    }
+    const record: ResponsesRequest = {
+      index: requests.length,
+      path,
+      model: String(body.model),
+      stream: body.stream === true,
+      store: typeof body.store === 'boolean' ? body.store : undefined,
+      instructions: typeof body.instructions === 'string' ? body.instructions : undefined,
+      previousResponseId: typeof body.previous_response_id === 'string' ? body.previous_response_id : undefined,
+      input: asItems(body.input),
+      tools: Array.isArray(body.tools) ? (body.tools as ResponsesTool[]) : [],
+      body,
+      headers: req.headers,
+      authorization: req.headers.authorization,
+      responseId: null,
+      usage: null,
+      turn: null,
+    };
+    requests.push(record);
+    const turn = server.nextTurn(record);
+    record.turn = turn;
+    server.answerAfter(turn.delayMs, () => answer(record, turn, res));
   });
 
   /** The output items of a turn, complete (as in output_item.done and response.completed). */
@@ -389,18 +376,12 @@ export async function startScriptedResponses(script: ResponsesScript, options: {
     res.end();
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const origin = await server.listen();
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `${origin}/v1`,
     requests,
     sideRequests,
     totalUsage: () => requests.reduce((s, r) => ({ input: s.input + (r.usage?.input_tokens ?? 0), output: s.output + (r.usage?.output_tokens ?? 0) }), { input: 0, output: 0 }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
