@@ -10,6 +10,7 @@ import { killProcessesIn } from '../sandbox/process.ts';
 import { crossTable, crossTableCsv, formatCrossTable, type CrossRow } from '../reports/tables/crosstable.ts';
 import type { BotStatus, StrategyRef } from './executor/bot-fleet.ts';
 import { LocalExecutor } from './executor/executor.ts';
+import { duplicateMatches } from './formats/duplicate.ts';
 import { fieldSpecs } from './formats/field.ts';
 import { GameServerPool } from './host/game-servers.ts';
 import { RunDir } from './run/run-dir.ts';
@@ -30,6 +31,14 @@ export interface ArenaOptions {
   protocolOptions?: Record<string, string | number>;
   /** Keep only the first N games of the schedule (`catarena play --games N`). */
   maxGames?: number;
+  /** Duplicate games (Bridge): matches per pairing, each of `reps` boards (default 1). */
+  matches?: number;
+  /**
+   * Asked before play and after each recorded game, with this arena's results in the order they
+   * finished (the journal's); true stops scheduling games (those in flight finish and are kept).
+   * `catarena play --sprt` stops when its test is decided.
+   */
+  stopWhen?: (results: MatchResult[]) => boolean;
   startTimeoutMs?: number;
   progress?: Progress;
   hosts?: GameServerPool;
@@ -51,12 +60,22 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   for (const bot of options.bots) await assertBotDir(bot.dir);
   const run = new RunDir(options.runDir);
   const settings = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions, reps: options.reps };
-  let specs = fieldSpecs(gameDescriptor(options.game), { kind: 'arena', ids: options.bots.map((b) => b.id) }, settings);
+  const descriptor = gameDescriptor(options.game);
+  const ids = options.bots.map((b) => b.id);
+  let specs =
+    descriptor.format === 'duplicate' && options.matches
+      ? duplicateMatches({ ...settings, entrants: ids, boards: options.reps, reps: options.matches })
+      : fieldSpecs(descriptor, { kind: 'arena', ids }, settings);
   if (options.maxGames !== undefined) specs = specs.slice(0, options.maxGames);
+  const specIds = new Set(specs.map(matchId));
   const journal = await run.openJournal();
-  const pending = specs.filter((s) => !journal.has(matchId(s)));
-  const resumed = specs.length - pending.length;
-  await run.writeArenaFile('arena.json', { ...options, sandbox: options.sandbox.kind, progress: undefined, hosts: undefined, signal: undefined, games: specs.length });
+  const ownResults = () => journal.results().filter((r) => specIds.has(r.id));
+  // A resumed run whose stop condition already holds plays nothing more.
+  const pending = options.stopWhen?.(ownResults()) ? [] : specs.filter((s) => !journal.has(matchId(s)));
+  const resumed = specs.filter((s) => journal.has(matchId(s))).length;
+  await run.writeArenaFile('arena.json', { ...options, sandbox: options.sandbox.kind, progress: undefined, hosts: undefined, signal: undefined, stopWhen: undefined, games: specs.length });
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
   const hosts = options.hosts ?? new GameServerPool();
   const executor = new LocalExecutor({ sandbox: options.sandbox, hosts, concurrency: options.concurrency, startTimeoutMs: options.startTimeoutMs, logDir: () => run.botLogsDir() });
@@ -66,10 +85,11 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   let bots: BotStatus[];
   try {
     await executor.run(pending, {
-      signal: options.signal,
+      signal,
       onReplay: async (replay) => {
         await run.recordGame(replay);
         options.progress?.tick(++done, specs.length);
+        if (options.stopWhen && !stop.signal.aborted && options.stopWhen(ownResults())) stop.abort();
       },
     });
   } finally {
@@ -78,8 +98,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     bots = await executor.statuses();
     if (!options.hosts) await hosts.closeAll();
   }
-  const specIds = new Set(specs.map(matchId));
-  const results = journal.results().filter((r) => specIds.has(r.id));
+  const results = ownResults();
   const table = crossTable(results, options.bots.map((b) => b.id));
   await run.writeArenaFile('results.json', { game: options.game, variant: options.variant, policy: options.policy, table, bots, results });
   await run.writeText('crosstable.csv', crossTableCsv(table));
