@@ -6,7 +6,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
 import { DEFAULT_LIMITS } from '../../model/match.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
-import type { ArenaOutcome } from '../arena.ts';
+import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
+import type { MatchResult } from '../../model/match.ts';
+import { parseSprtParams, SprtMonitor, SprtParamError, type SprtParams, type SprtResult } from '../../reports/metrics/sprt.ts';
 import { withInterrupt } from './interrupt.ts';
 import { defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
@@ -64,7 +66,7 @@ function checkGame(opts: CommonOpts): void {
   checkVariant(opts.game, opts.variant);
 }
 
-async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps: number, maxGames?: number): Promise<ArenaOutcome> {
+async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps: number, maxGames?: number, extra: Pick<ArenaOptions, 'matches' | 'stopWhen'> = {}): Promise<ArenaOutcome> {
   checkGame(opts);
   const [{ createSandbox }, { refsFromDirs, runArena }, { createProgress }] = await Promise.all([import('../../sandbox/index.ts'), import('../arena.ts'), import('../progress.ts')]);
   const sandbox = createSandbox(opts.sandbox);
@@ -89,6 +91,7 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
         progress: createProgress(kind, process.stderr, Boolean(opts.json)),
         hosts,
         signal,
+        ...extra,
       }),
     );
   } finally {
@@ -97,10 +100,10 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
   }
 }
 
-async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number): Promise<void> {
+async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number, sprt?: SprtSummary): Promise<void> {
   const { formatCrossTable } = await import('../../reports/tables/crosstable.ts');
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots, ...(sprt ? { sprt } : {}) }, null, 2)}\n`);
     return;
   }
   const lines = [formatCrossTable(outcome.table), ''];
@@ -108,10 +111,117 @@ async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number
     if (bot.startError) lines.push(`! ${bot.id} could not run: ${bot.startError.split('\n')[0]} (log: ${bot.logFile})`);
     else if (bot.restarts) lines.push(`! ${bot.id} crashed and was restarted ${bot.restarts} time(s) (log: ${bot.logFile})${bot.lastCrash ? `\n  last crash: ${bot.lastCrash.replace(/\n/g, '\n  | ')}` : ''}`);
   }
-  if (outcome.results.length < total) lines.push(`! only ${outcome.results.length} of ${total} games finished; run again with --run-dir ${outcome.runDir} to resume`);
+  if (outcome.results.length < total && !(sprt && sprt.decision !== 'continue')) lines.push(`! only ${outcome.results.length} of ${total} games finished; run again with --run-dir ${outcome.runDir} to resume`);
+  if (sprt) lines.push(sprt.line, sprt.message);
   lines.push(`policy: ${opts.policy}   games: ${outcome.results.length}   run directory: ${outcome.runDir}`);
   lines.push(`replays: ${path.join(outcome.runDir, 'replays')}   results: ${path.join(outcome.runDir, 'results.json')}, crosstable.csv`);
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function sprtOption(value: string): SprtParams {
+  try {
+    return parseSprtParams(value);
+  } catch (err) {
+    if (err instanceof SprtParamError) throw new InvalidArgumentError(value.includes('=') ? err.message : `${err.message} (put --sprt after the two bots, or give it parameters)`);
+    throw err;
+  }
+}
+
+/** What `play --sprt` reports: the test (at its decision), the games behind it, and why it stopped. */
+interface SprtSummary extends SprtResult {
+  /** What one unit of the test is: pairs, deal pairs, matches. */
+  unit: string;
+  /** Games (holdem: table rounds; bridge: matches) inside the units counted, from botA's side. */
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** Every game of the run, including any finished after the decision. */
+  played: number;
+  maxGames: number;
+  stopped: 'decided' | 'max' | 'interrupted';
+  message: string;
+  line: string;
+}
+
+const UNIT_NAMES = { pairs: ['pair', 'pairs'], tables: ['deal pair', 'deal pairs'], duplicate: ['match', 'matches'] } as const;
+
+function signed(x: number, digits = 1): string {
+  if (!Number.isFinite(x)) return x > 0 ? '+inf' : '-inf';
+  return `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
+}
+
+function sprtLine(monitor: SprtMonitor, unit: readonly [string, string]): string {
+  const r = monitor.result;
+  const t = monitor.counted;
+  const e = r.estimate;
+  const elo = r.units ? `, Elo ${signed(e.elo)} ± ${Number.isFinite(e.error) ? e.error.toFixed(1) : 'inf'}, LOS ${(e.los * 100).toFixed(1)}%` : '';
+  return (
+    `SPRT [${r.elo0}, ${r.elo1}] LLR ${r.llr.toFixed(2)} (${r.lower.toFixed(2)}, ${r.upper.toFixed(2)}) after ${r.units} ${unit[r.units === 1 ? 0 : 1]}: ` +
+    `W-D-L ${t.wins}-${t.draws}-${t.losses}${r.pentanomial ? `, ptnml ${r.pentanomial.join('-')}` : ''}${elo}`
+  );
+}
+
+/** `play --sprt`: the arena stops scheduling games once the test is decided; --run-dir resumes it. */
+async function playSprt(a: string, b: string, opts: CommonOpts & { games?: number }, params: SprtParams): Promise<void> {
+  checkGame(opts);
+  const { refsFromDirs } = await import('../arena.ts');
+  const { format, defaults } = gameDescriptor(opts.game);
+  const n = opts.games ?? 1000;
+  let reps: number;
+  let maxGames: number;
+  let matches: number | undefined;
+  if (format === 'pairs') {
+    reps = Math.ceil(n / 2);
+    maxGames = n;
+  } else if (format === 'tables') {
+    reps = n; // table rounds; two on the same deals, seats swapped, make a unit
+    maxGames = n;
+  } else {
+    // Bridge: n boards at most, in matches of the game's default length (4 boards), each a unit.
+    reps = Math.min(n, defaults.reps);
+    matches = Math.floor(n / reps);
+    maxGames = 2 * reps * matches;
+  }
+  const [idA, idB] = refsFromDirs([a, b].map((d) => resolveBotDir(d, opts.game))).map((r) => r.id) as [string, string];
+  const monitor = new SprtMonitor(params, idA, idB);
+  const unit = UNIT_NAMES[format];
+  // A progress line every `every` units (at least two), and when the test is decided.
+  const every = Math.max(2, opts.concurrency);
+  let printed = 0;
+  let calls = 0;
+  const progress = () => {
+    if (monitor.units.length === printed) return;
+    printed = monitor.units.length;
+    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}${sprtLine(monitor, unit)}\n`);
+  };
+  const stopWhen = (results: MatchResult[]): boolean => {
+    const before = monitor.units.length;
+    monitor.update(results);
+    const after = monitor.units.length;
+    // The first call sees what a resumed run already has.
+    if (monitor.decided || Math.floor(after / every) > Math.floor(before / every) || (calls++ === 0 && after > 0)) progress();
+    return monitor.decided;
+  };
+  const outcome = await arenaFromCli('play', [a, b], opts, reps, maxGames, { matches, stopWhen });
+  monitor.update(outcome.results);
+  progress();
+  const r = monitor.result;
+  const t = monitor.counted;
+  const played = outcome.results.length;
+  const stopped = monitor.decided ? 'decided' : played >= maxGames ? 'max' : 'interrupted';
+  const after = `after ${r.units} ${unit[r.units === 1 ? 0 : 1]}, ${t.games} ${format === 'duplicate' ? 'matches' : format === 'tables' ? 'table rounds' : 'games'}`;
+  const message =
+    r.decision === 'H1'
+      ? `H1 accepted: ${idA} is stronger than ${idB} by at least ${r.elo1} Elo (LLR ${r.llr.toFixed(2)} ≥ ${r.upper.toFixed(2)} ${after})`
+      : r.decision === 'H0'
+        ? `H0 accepted: ${idA} is not stronger than ${idB} by ${r.elo1} Elo; the data favour ${r.elo0} Elo or less (LLR ${r.llr.toFixed(2)} ≤ ${r.lower.toFixed(2)} ${after})`
+        : stopped === 'max'
+          ? `undecided after ${played} games (max reached): LLR ${r.llr.toFixed(2)} inside (${r.lower.toFixed(2)}, ${r.upper.toFixed(2)}); a larger --games with --run-dir ${outcome.runDir} goes on`
+          : `undecided after ${played} games (stopped before the maximum of ${maxGames}); run again with --run-dir ${outcome.runDir} to continue`;
+  if (opts.json) process.stderr.write(`${message}\n`);
+  const summary: SprtSummary = { ...r, unit: unit[1], games: t.games, wins: t.wins, draws: t.draws, losses: t.losses, played, maxGames, stopped, message, line: sprtLine(monitor, unit) };
+  await printArena(outcome, opts, maxGames, summary);
 }
 
 export function registerPlayCommands(program: Command): void {
@@ -121,13 +231,26 @@ export function registerPlayCommands(program: Command): void {
       .description('Play games between two bots (colours alternate) and print the result.\nBots: folders with start_ai.sh, or builtin:<name> (e.g. builtin:heuristic, builtin:random).\nholdem: a heads-up table; each game is one table round (2000 chips until one player has all).')
       .argument('<botA>', 'first bot folder')
       .argument('<botB>', 'second bot folder')
-      .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms)', intOption(1), 2),
-  ).action(async (a: string, b: string, opts: CommonOpts & { games: number }) => {
+      .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms); with --sprt the most to play (default: 2; with --sprt 1000)', intOption(1))
+      .option(
+        '--sprt [params]',
+        'stop as soon as a sequential probability ratio test (GSPRT, logistic Elo, as fastchess and fishtest run it) decides between ' +
+          'H0 "botA is elo0 Elo stronger" and H1 "botA is elo1 Elo stronger"; params: elo0=0,elo1=10,alpha=0.05,beta=0.05 (each optional). ' +
+          'The test counts colour-swapped game pairs (holdem: pairs of table rounds on the same deals; bridge: duplicate matches of 4 boards), ' +
+          'prints its LLR as it goes and the decision at the end (exit code 0 whatever it is); --run-dir continues a stopped test',
+        sprtOption,
+      ),
+  ).action(async (a: string, b: string, opts: CommonOpts & { games?: number; sprt?: SprtParams | true }) => {
+    if (opts.sprt) {
+      await playSprt(a, b, opts, opts.sprt === true ? parseSprtParams('') : opts.sprt);
+      return;
+    }
+    const games = opts.games ?? 2;
     // Pairwise games come in colour-swapped pairs; a table game counts table rounds.
     const { format } = gameDescriptor(opts.game);
     // Table rounds (holdem) and boards (bridge: each in two rooms) count one by one.
-    const reps = format === 'pairs' ? Math.ceil(opts.games / 2) : opts.games;
-    const total = format === 'duplicate' ? 2 * opts.games : opts.games;
+    const reps = format === 'pairs' ? Math.ceil(games / 2) : games;
+    const total = format === 'duplicate' ? 2 * games : games;
     const outcome = await arenaFromCli('play', [a, b], opts, reps, total);
     await printArena(outcome, opts, total);
   });
