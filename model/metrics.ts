@@ -62,6 +62,10 @@ export interface BootstrapResult {
   samples: number;
   seed: number;
   level: number;
+  /** 'smoothed': units redrawn per pair of strategies plus the spread a pair's own units cannot show (docs/metrics.md). */
+  method: 'smoothed';
+  /** φ, the dispersion of the games around the Davidson model (1 = as the model says). */
+  dispersion: number;
   perAgent: Record<string, AgentIntervals>;
   /**
    * probs[agent][r−1] = share of samples in which the agent holds rank r (1 = best). A tie over
@@ -69,6 +73,33 @@ export interface BootstrapResult {
    * when the metric is never null.
    */
   rankProbabilities: { S: Record<string, number[]>; L: Record<string, number[]> };
+  /** above[a][b] = share of samples in which a's metric is higher than b's (ties ½); null when never both defined. */
+  above: { S: Record<string, Record<string, number | null>>; L: Record<string, Record<string, number | null>> };
+}
+
+/** One rating on the Elo scale with its interval. */
+export interface Rating {
+  /** Strategy label agent@round, or the agent id. */
+  id: string;
+  elo: number;
+  lo: number;
+  hi: number;
+  /** Games the rated player played (no virtual games). */
+  games: number;
+}
+
+export interface Ratings {
+  /** Bradley–Terry with Davidson draws, fitted by maximum likelihood (docs/metrics.md "Ratings"). */
+  model: 'davidson';
+  /** What Elo 0 is: a strategy label, an agent id, or "mean" (the mean of the rated players). */
+  anchor: string;
+  /** Davidson's ν for the strategies' fit (0 = no draws). */
+  drawParameter: number;
+  /** φ: the dispersion of the games around the fit (cells.ts); the intervals scale with √φ. */
+  dispersion: number;
+  level: number;
+  strategies: Rating[];
+  agents: Rating[];
 }
 
 export interface ScoreMatrixJSON {

@@ -2,7 +2,7 @@
 // the per-round report agents read (round_report.json), and the per-track summary the final
 // reports are rendered from.
 import type { FailureKind } from './match.ts';
-import type { AllMetrics, BootstrapResult, ScoreMatrixJSON, WinRate } from './metrics.ts';
+import type { AllMetrics, BootstrapResult, Ratings, ScoreMatrixJSON, WinRate } from './metrics.ts';
 
 export interface CostRecord {
   wallMs: number;
@@ -134,8 +134,10 @@ export interface TrackSummary extends TrackId {
   W: ScoreMatrixJSON;
   metrics: AllMetrics;
   bootstrap: BootstrapResult;
-  /** Bradley–Terry Elo per strategy id. */
+  /** Elo per strategy label (agent@round): the points of ratings.strategies. */
   elo: Record<string, number>;
+  /** Bradley–Terry–Davidson ratings with intervals, per strategy and per agent. */
+  ratings: Ratings;
   errors: Record<string, ErrorRates>;
   /** Summed over the agent's rounds in this track. */
   cost: Record<string, CostRecord & { rounds: number }>;
@@ -148,6 +150,18 @@ export interface TrackSummary extends TrackId {
   tableWinRates?: Record<string, Record<string, WinRate>>;
 }
 
+export interface LeaderboardEntry {
+  agent: string;
+  meanRankS: number | null;
+  meanRankL: number | null;
+  meanS: number | null;
+  meanL: number | null;
+  /** rankProbabilities[r−1]: share of bootstrap samples in which the agent holds leaderboard place r. */
+  rankProbabilities?: number[];
+  /** Share of samples in which the agent is placed above the next agent on the board (null for the last). */
+  aboveNext?: number | null;
+}
+
 export interface TourneySummary {
   runId: string;
   runDir: string;
@@ -158,5 +172,5 @@ export interface TourneySummary {
   /** Generalizability U per game, where both rule sets ran with the same agents. */
   generalizability: Record<string, Record<string, number | null>>;
   /** Average rank per agent over the tracks (paper Table 3), by S and by L. */
-  leaderboard: Array<{ agent: string; meanRankS: number | null; meanRankL: number | null; meanS: number | null; meanL: number | null }>;
+  leaderboard: LeaderboardEntry[];
 }

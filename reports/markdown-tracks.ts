@@ -1,5 +1,6 @@
 // The per-track sections of the Markdown report: learning details (paper Tables 9–11), the score
-// matrix W, Elo per strategy, error rates (Table 16), cost (Table 17) and failed strategies.
+// matrix W, rank probabilities, ratings with intervals, error rates (Table 16), cost (Table 17)
+// and failed strategies.
 import { trackName, type TrackSummary } from '../model/tourney.ts';
 import { corr, duration, MISSING, mdTable, num, pct, withCI } from './markdown-format.ts';
 
@@ -58,11 +59,48 @@ export function scoreMatrix(t: TrackSummary): string {
   return [`### ${trackName(t)}`, '', mdTable(['W', ...labels], rows)].join('\n');
 }
 
-export function eloTable(t: TrackSummary): string {
-  const rows = Object.entries(t.elo)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([id, elo]) => [id, num(elo, 1)]);
-  return [`### ${trackName(t)}`, '', rows.length ? mdTable(['Strategy', 'Elo'], rows) : 'No ratings.'].join('\n');
+/** Not separable at 95%: the share of samples with this agent ahead of the next is below 0.975. */
+export const SEPARABLE = 0.975;
+
+/** "✓ 0.99" when the agent is ahead of the next at 95%, "≈ 0.71" when not; — for the last. */
+export function vsNext(p: number | null | undefined): string {
+  if (p === null || p === undefined) return MISSING;
+  return `${p >= SEPARABLE ? '✓' : '≈'} ${p.toFixed(2)}`;
+}
+
+/** Per track and metric (S, L): agents by the point value, the probability of each rank, and whether each is ahead of the next. */
+export function rankTable(t: TrackSummary): string {
+  const parts = (['S', 'L'] as const).map((key) => {
+    const point = (a: string) => t.metrics.perAgent[a]?.[key] ?? null;
+    const order = t.agents.filter((a) => point(a) !== null).sort((a, b) => point(b)! - point(a)! || a.localeCompare(b));
+    if (!order.length) return `${key}: no values.`;
+    const probs = t.bootstrap.rankProbabilities[key];
+    const rows = order.map((a, k) => [
+      a,
+      withCI(point(a), t.bootstrap.perAgent[a]?.[key]),
+      ...order.map((_, r) => num(probs[a]?.[r], 2)),
+      vsNext(k + 1 < order.length ? t.bootstrap.above[key]?.[a]?.[order[k + 1]!] : null),
+    ]);
+    return [`${key} (${key === 'S' ? 'strategy coding' : 'global learning'}):`, '', mdTable(['Agent', key, ...order.map((_, r) => `P(rank ${r + 1})`), 'ahead of next'], rows)].join('\n');
+  });
+  return [`### ${trackName(t)}`, '', ...parts.flatMap((p) => [p, ''])].join('\n').trimEnd();
+}
+
+/** Ratings per strategy and per agent with intervals, and what the scale is anchored on. */
+export function ratingsTable(t: TrackSummary): string {
+  const r = t.ratings;
+  if (!r) return [`### ${trackName(t)}`, '', 'No ratings.'].join('\n');
+  const pct = Math.round(r.level * 100);
+  const row = (x: (typeof r.strategies)[number]) => [x.id, num(x.elo, 1), x.lo === x.hi ? 'anchor' : `[${num(x.lo, 0)}, ${num(x.hi, 0)}]`, String(x.games)];
+  const byElo = <T extends { elo: number; id: string }>(xs: T[]) => [...xs].sort((a, b) => b.elo - a.elo || a.id.localeCompare(b.id));
+  return [
+    `### ${trackName(t)}`,
+    '',
+    `Elo 0 = ${r.anchor === 'mean' ? 'the mean of the rated players' : `${r.anchor} (anchor)`} · draw parameter ν = ${num(r.drawParameter, 3)} · dispersion φ = ${num(r.dispersion, 2)} · ${pct}% intervals.`,
+    '',
+    mdTable(['Strategy', 'Elo', `${pct}% interval`, 'Games'], byElo(r.strategies).map(row)),
+    ...(r.agents.length ? ['', 'Per agent (all its rounds as one player):', '', mdTable(['Agent', 'Elo', `${pct}% interval`, 'Games'], byElo(r.agents).map(row))] : []),
+  ].join('\n');
 }
 
 const TABLE_KINDS = ['own', 'round', 'field'] as const;

@@ -2,7 +2,7 @@
 // leaderboard printed at the end of `catarena tourney`.
 import { trackName, type TourneySummary, type TrackSummary } from '../model/tourney.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
-import { costRows, eloTable, errorRows, failedStrategies, learningDetails, scoreMatrix, tableWinRatesTable, validationWarnings } from './markdown-tracks.ts';
+import { costRows, errorRows, failedStrategies, learningDetails, rankTable, ratingsTable, scoreMatrix, tableWinRatesTable, validationWarnings, vsNext } from './markdown-tracks.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';
 
 const unique = <T>(xs: T[]) => [...new Set(xs)];
@@ -38,10 +38,13 @@ function header(s: TourneySummary): string {
     `- Config: ${configLine(s.config)}`,
     '',
     'S = strategy coding (round-1 strength), L = global learning, G.A. = generalizability U (variant B¹ − standard B¹); ' +
-      'see docs/metrics.md. Numbers have 3 decimals, 95% bootstrap intervals in brackets, — = no data.',
+      'see docs/metrics.md. Numbers have 3 decimals, 95% intervals in brackets, — = no data.',
+    '',
+    'The intervals cover the luck of the games these bots played (a smoothed bootstrap over games; docs/metrics.md "Intervals"), ' +
+      'not a rerun in which the agents write other bots. "≈" marks an agent not separable from the next one at 95%.',
     ...buildAlarms(s),
     ...(onePairPerCell(s)
-      ? ['', '> Each pairing played one colour-swapped game pair, so resampling games inside W cells cannot vary them: the intervals have zero width. Run with `--reps 2` or more for informative intervals.']
+      ? ['', '> Each pairing played one colour-swapped game pair: the intervals rest on the spread the rating model expects of such games. `--reps auto` plays more where it matters.']
       : []),
   ].join('\n');
 }
@@ -58,13 +61,14 @@ function buildAlarms(s: TourneySummary): string[] {
 
 /** Paper Table 3: average rank over the tracks, by S and by L. */
 function leaderboardSection(s: TourneySummary): string {
-  const rows = s.leaderboard.map((e, k) => [String(k + 1), e.agent, num(e.meanRankS), num(e.meanRankL), num(e.meanS), num(e.meanL)]);
+  const rows = s.leaderboard.map((e, k) => [String(k + 1), e.agent, num(e.meanRankS), num(e.meanRankL), num(e.meanS), num(e.meanL), num(e.rankProbabilities?.[k], 2), vsNext(e.aboveNext)]);
   return [
     '## Leaderboard (Table 3 layout)',
     '',
-    `Average rank over ${s.tracks.length} track(s) (1 = best; ties share the mean rank).`,
+    `Average rank over ${s.tracks.length} track(s) (1 = best; ties share the mean rank). P(place) = share of bootstrap samples in which the agent holds this place; ` +
+      '"ahead of next" = share in which it is placed above the next agent (✓ at 95%, ≈ not separable).',
     '',
-    rows.length ? mdTable(['#', 'Agent', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L'], rows, 2) : 'No agents.',
+    rows.length ? mdTable(['#', 'Agent', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'P(place)', 'ahead of next'], rows, 2) : 'No agents.',
   ].join('\n');
 }
 
@@ -110,11 +114,12 @@ export function renderMarkdown(summary: TourneySummary): string {
     header(summary),
     leaderboardSection(summary),
     table4Section(summary),
+    perTrack('Rank probabilities', rankTable, t, 'Agents by the point value; P(rank r) = share of bootstrap samples with that rank; "ahead of next" as in the leaderboard.'),
     perTrack('Learning details (Tables 9–11 layout)', learningDetails, t),
     ['## HTTP error rates per agent (Table 16 layout)', 'Share of the agent\'s bot requests (moves asked + joins); a failed join counts as an HTTP error.', errorRows(t)].join('\n\n'),
     ['## Cost per agent (Table 17 layout)', 'Summed over the agent\'s rounds; tokens — when no LLM was used.', costRows(t)].join('\n\n'),
     perTrack('Score matrices W', scoreMatrix, t, 'Row = the strategy scoring (agent@round), 2 decimals; · = diagonal, ? = never met.'),
-    perTrack('Elo per strategy (Bradley–Terry)', eloTable, t),
+    perTrack('Ratings (Bradley–Terry with Davidson draws)', ratingsTable, t),
     ...(tableTracks.length ? [perTrack(TABLE_WIN_RATES_TITLE, tableWinRatesTable, tableTracks, TABLE_WIN_RATES_NOTE)] : []),
     ['## Failed strategies', failedStrategies(t)].join('\n\n'),
     ['## Validation warnings', 'Problems at the entry check that did not keep a bot out (it played; its games show the errors). `--strict-validation` refuses such bots instead.', validationWarnings(t)].join('\n\n'),

@@ -1,9 +1,11 @@
 // Pure helpers the tourney uses to build a TrackSummary and the run's leaderboard: error rates per
-// agent (paper Table 16), cost per agent (Table 17) and average ranks over tracks (Table 3).
+// agent (paper Table 16), cost per agent (Table 17) and average ranks over tracks (Table 3) with
+// the probability of each place.
 import type { CostRecord, ErrorRates, StrategyRecord, TourneySummary, TrackSummary } from '../model/tourney.ts';
 import { adapterFor } from '../games/registry.ts';
 import type { MatchResult } from '../model/match.ts';
 import { mean, ranks } from './metrics/metrics.ts';
+import type { BootstrapDraws } from './metrics/bootstrap.ts';
 
 /** Whether a game's bots get a join_game call before the first move. */
 function gameHasJoin(game: string): boolean {
@@ -77,20 +79,23 @@ export function costByAgent(strategies: Array<Pick<StrategyRecord, 'agent' | 'co
 
 type Entry = TourneySummary['leaderboard'][number];
 
-/**
- * Paper Table 3: per agent the mean over tracks of its rank by S and by L (ties share the mean
- * rank; a track where the metric is null does not count), plus the mean S and L. Sorted by the
- * mean of the two mean ranks (agents without any rank last), then by agent id.
- */
-export function leaderboard(tracks: Array<Pick<TrackSummary, 'agents' | 'metrics'>>): Entry[] {
+/** One track's S and L per agent, as the leaderboard reads them. */
+interface TrackValues {
+  agents: readonly string[];
+  S: (agent: string) => number | null;
+  L: (agent: string) => number | null;
+}
+
+/** Mean ranks and values per agent over the tracks, and the board order (best first). */
+function board(tracks: readonly TrackValues[]): Entry[] {
   const agents = [...new Set(tracks.flatMap((t) => t.agents))];
   const rankS: Record<string, (number | null)[]> = {};
   const rankL: Record<string, (number | null)[]> = {};
   const valS: Record<string, (number | null)[]> = {};
   const valL: Record<string, (number | null)[]> = {};
   for (const track of tracks) {
-    const s = Object.fromEntries(track.agents.map((a) => [a, track.metrics.perAgent[a]?.S ?? null]));
-    const l = Object.fromEntries(track.agents.map((a) => [a, track.metrics.perAgent[a]?.L ?? null]));
+    const s = Object.fromEntries(track.agents.map((a) => [a, track.S(a)]));
+    const l = Object.fromEntries(track.agents.map((a) => [a, track.L(a)]));
     const rs = ranks(s);
     const rl = ranks(l);
     for (const a of track.agents) {
@@ -107,8 +112,54 @@ export function leaderboard(tracks: Array<Pick<TrackSummary, 'agents' | 'metrics
     meanS: mean(valS[agent] ?? []),
     meanL: mean(valL[agent] ?? []),
   }));
-  const key = (e: Entry) => mean([e.meanRankS, e.meanRankL]) ?? Infinity;
-  return entries.sort((a, b) => key(a) - key(b) || a.agent.localeCompare(b.agent));
+  return entries.sort((a, b) => boardKey(a) - boardKey(b) || a.agent.localeCompare(b.agent));
+}
+
+const boardKey = (e: Entry) => mean([e.meanRankS, e.meanRankL]) ?? Infinity;
+
+/**
+ * Paper Table 3: per agent the mean over tracks of its rank by S and by L (ties share the mean
+ * rank; a track where the metric is null does not count), plus the mean S and L. Sorted by the
+ * mean of the two mean ranks (agents without any rank last), then by agent id.
+ */
+export function leaderboard(tracks: Array<Pick<TrackSummary, 'agents' | 'metrics'>>): Entry[] {
+  return board(tracks.map((t) => ({ agents: t.agents, S: (a) => t.metrics.perAgent[a]?.S ?? null, L: (a) => t.metrics.perAgent[a]?.L ?? null })));
+}
+
+/**
+ * The leaderboard's uncertainty: sample b of every track's bootstrap (tracks are independent, so
+ * their samples combine freely) gives one board; rankProbabilities are the shares of boards in
+ * which the agent holds each place (tied keys split the places they span), aboveNext the share
+ * in which it is placed above the agent listed after it (ties ½).
+ */
+export function withRankProbabilities(entries: Entry[], tracks: Array<{ agents: readonly string[]; draws: BootstrapDraws }>): Entry[] {
+  const samples = Math.min(...tracks.map((t) => t.draws.S.length));
+  if (!tracks.length || !Number.isFinite(samples) || samples < 1) return entries;
+  const order = entries.map((e) => e.agent);
+  const tally = order.map(() => order.map(() => 0));
+  const above = order.map(() => 0);
+  for (let b = 0; b < samples; b++) {
+    const sampled = board(
+      tracks.map((t) => ({
+        agents: t.agents,
+        S: (a) => t.draws.S[b]![t.agents.indexOf(a)] ?? null,
+        L: (a) => t.draws.L[b]![t.agents.indexOf(a)] ?? null,
+      })),
+    );
+    const key = new Map(sampled.map((e) => [e.agent, boardKey(e)]));
+    const keys = order.map((a) => key.get(a) ?? Infinity);
+    order.forEach((_, i) => {
+      const better = keys.filter((k) => k < keys[i]!).length;
+      const tied = keys.filter((k) => k === keys[i]!).length;
+      for (let place = better; place < better + tied; place++) tally[i]![place]! += 1 / tied;
+      if (i + 1 < order.length) above[i]! += keys[i]! < keys[i + 1]! ? 1 : keys[i] === keys[i + 1] ? 0.5 : 0;
+    });
+  }
+  return entries.map((e, i) => ({
+    ...e,
+    rankProbabilities: tally[i]!.map((c) => c / samples),
+    aboveNext: i + 1 < entries.length ? above[i]! / samples : null,
+  }));
 }
 
 /** An agent none of whose strategies built: it only ever played as a forfeiting stand-in. */

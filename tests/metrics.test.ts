@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../games/core/rng.ts';
-import { fromGames, fromMatrix, type GameResult, type StrategyKey } from '../reports/metrics/score-matrix.ts';
+import { fromGames, fromMatrix, ScoreMatrix, type GameResult, type StrategyKey } from '../reports/metrics/score-matrix.ts';
 import { baseScore, computeAll, generalizability, mean, pearson, ranks, selfImprovement, strategyCoding } from '../reports/metrics/metrics.ts';
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';
-import { bradleyTerry } from '../reports/metrics/bradley-terry.ts';
+import { addGame, emptyRecord, fitDavidson, pairModel } from '../reports/metrics/davidson.ts';
+import { fitStrategies } from '../reports/metrics/cells.ts';
+import { ratings } from '../reports/metrics/ratings.ts';
 import { AGENTS, WORKED } from './fixtures/worked-vector.ts';
 
 
@@ -302,36 +304,58 @@ describe('bootstrap', () => {
     for (let r = 0; r < 3; r++) expect(agents.reduce((acc, a) => acc + probs[a]![r]!, 0)).toBeCloseTo(1, 12);
   });
 
-  it('has zero-width intervals when every game of every cell has the same score', () => {
+  it('keeps intervals narrow, inside [0, 1] and around the point when every game of every cell has the same score', () => {
     const fixed = tournament(agents, 3, 4, (a, b) => (a.agent === b.agent ? 0.5 : a.agent < b.agent ? 1 : 0));
     const result = bootstrapMetrics(agents, 3, fixed, { samples: 200 });
     const point = computeAll(fromGames(agents, 3, fixed));
     for (const agent of agents) {
       const ci = result.perAgent[agent]!;
       for (const iv of [ci.S, ci.L, ci.C, ...ci.G]) {
-        expect(iv.lo).toBe(iv.point);
-        expect(iv.hi).toBe(iv.point);
+        expect(iv.lo!).toBeLessThanOrEqual(iv.point!);
+        expect(iv.hi!).toBeGreaterThanOrEqual(iv.point!);
+        expect(iv.hi! - iv.lo!).toBeLessThan(0.15);
       }
       expect(ci.S.point).toBe(point.perAgent[agent]!.S);
-      // Self games are all draws: S_i^n is flat, so SI is undefined in every sample.
-      expect(ci.SI).toEqual({ point: null, lo: null, hi: null, samples: 0 });
+      // Self games are all draws: S_i^n is flat, so the observed SI is undefined (the smoothed
+      // samples are not flat, so SI gets an interval from them).
+      expect(ci.SI.point).toBeNull();
     }
-    expect(result.perAgent['a']!.S.point).toBe(1);
+    // a won every game: its S is 1 and no sample may exceed it.
+    expect(result.perAgent['a']!.S).toMatchObject({ point: 1, hi: 1 });
+    expect(result.perAgent['a']!.S.lo!).toBeGreaterThan(0.9);
     expect(result.rankProbabilities.S['a']).toEqual([1, 0, 0]);
-    // Every L is 0: a three-way tie spreads each agent evenly over ranks 1..3.
-    expect(result.rankProbabilities.L['b']!.map((x) => Number(x.toFixed(12)))).toEqual([0.333333333333, 0.333333333333, 0.333333333333]);
+    expect(result.above.S['a']!['b']).toBe(1);
+    // Identical units agree with each other better than the model's coin flips would: φ < 1.
+    expect(result.dispersion).toBeLessThan(0.5);
   });
 
-  it('keeps colour-swapped groups together', () => {
-    // Each pairing: one win and one loss. Resampled as pairs every cell stays at 0.5;
-    // resampled game by game it would not.
+  it('keeps colour-swapped groups together, and learns from them how little the pairs vary', () => {
+    // Each pairing: one win and one loss. Resampled as pairs every cell stays at 0.5 and the
+    // dispersion sees no spread at all; resampled game by game the cells vary as coin flips.
     const swapped = tournament(['x', 'y'], 2, 6, (_a, _b, g) => (g % 2 === 0 ? 1 : 0));
-    const grouped = bootstrapMetrics(['x', 'y'], 2, swapped, { samples: 200 });
-    expect(grouped.perAgent['x']!.S).toEqual({ point: 0.5, lo: 0.5, hi: 0.5, samples: 200 });
+    const grouped = bootstrapMetrics(['x', 'y'], 2, swapped, { samples: 400 });
     const loose = swapped.map(({ group: _group, ...g }) => g);
-    const ungrouped = bootstrapMetrics(['x', 'y'], 2, loose, { samples: 200 });
-    const s = ungrouped.perAgent['x']!.S;
-    expect(s.hi! - s.lo!).toBeGreaterThan(0.2);
+    const ungrouped = bootstrapMetrics(['x', 'y'], 2, loose, { samples: 400 });
+    const width = (r: typeof grouped) => r.perAgent['x']!.S.hi! - r.perAgent['x']!.S.lo!;
+    expect(grouped.dispersion).toBeLessThan(0.25); // χ² = 0: only the prior's 4 degrees of freedom against 15
+    expect(ungrouped.dispersion).toBeGreaterThan(0.8);
+    expect(width(ungrouped)).toBeGreaterThan(0.2);
+    expect(width(grouped)).toBeLessThan(width(ungrouped) / 2.5);
+  });
+
+  it('gives every metric a real interval when each pairing played one colour-swapped pair', () => {
+    const once = noisyGames(4, agents, 4, 2);
+    const result = bootstrapMetrics(agents, 4, once, { samples: 300 });
+    for (const agent of agents) {
+      for (const key of ['S', 'L', 'C'] as const) {
+        const iv = result.perAgent[agent]![key];
+        expect(iv.hi! - iv.lo!).toBeGreaterThan(0.05);
+        expect(iv.lo!).toBeLessThanOrEqual(iv.point!);
+        expect(iv.hi!).toBeGreaterThanOrEqual(iv.point!);
+      }
+    }
+    // above[a][b] + above[b][a] = 1 wherever both are defined.
+    expect(result.above.S['a']!['b']! + result.above.S['b']!['a']!).toBeCloseTo(1, 12);
   });
 
   it('runs 3 agents × 4 rounds × 8 games per cell × 1000 samples well under 2 s', () => {
@@ -349,36 +373,86 @@ describe('bootstrap', () => {
   });
 });
 
-describe('Bradley–Terry', () => {
+/** The Davidson fit of the games of W's strategies, with Elo per label (mean 0). */
+function eloOf(W: ScoreMatrix, games: readonly GameResult[]): Record<string, number> {
+  return Object.fromEntries(ratings(W, games).strategies.map((r) => [r.id, r.elo]));
+}
+
+describe('ratings: Bradley–Terry with Davidson draws', () => {
+  const pairGames = (scores: number[]): GameResult[] => scores.map((scoreA) => ({ a: { agent: 'x', round: 1 }, b: { agent: 'y', round: 1 }, scoreA, scoreB: 1 - scoreA }));
+  const XY = new ScoreMatrix(['x', 'y'], 1);
+
   it('orders a clearly stronger strategy above a weaker one, centred on 0', () => {
-    const bt = bradleyTerry(fromGames(['a', 'b', 'c'], 4, noisyGames(3)));
-    expect(bt.converged).toBe(true);
-    expect(bt.strategies).toHaveLength(12);
-    expect(bt.elo.reduce((x, y) => x + y, 0)).toBeCloseTo(0, 9);
-    expect(bt.byStrategy['c@4']!).toBeGreaterThan(bt.byStrategy['a@1']! + 200);
-    const best = bt.strategies[bt.elo.indexOf(Math.max(...bt.elo))];
+    const games = noisyGames(3);
+    const W = fromGames(['a', 'b', 'c'], 4, games);
+    const fit = fitStrategies(W, games);
+    expect(fit.converged).toBe(true);
+    expect(fit.nu).toBeGreaterThan(0); // the games have draws
+    const elo = eloOf(W, games);
+    expect(Object.keys(elo)).toHaveLength(12);
+    expect(Object.values(elo).reduce((x, y) => x + y, 0)).toBeCloseTo(0, 9);
+    expect(elo['c@4']!).toBeGreaterThan(elo['a@1']! + 200);
+    const best = Object.entries(elo).sort((p, q) => q[1] - p[1])[0]![0];
     expect(['c@4', 'c@3']).toContain(best);
   });
 
-  it('matches the closed form for two strategies and stays finite on a clean sweep', () => {
-    // 3 wins and 1 loss: with the prior of 0.5 drawn games, p_x/p_y = 3.25 / 1.25.
-    const games: GameResult[] = [1, 1, 1, 0].map((scoreA) => ({
-      a: { agent: 'x', round: 1 },
-      b: { agent: 'y', round: 1 },
-      scoreA,
-      scoreB: 1 - scoreA,
-    }));
-    const bt = bradleyTerry(fromGames(['x', 'y'], 1, games));
-    expect(bt.byStrategy['x@1']! - bt.byStrategy['y@1']!).toBeCloseTo(400 * Math.log10(3.25 / 1.25), 6);
-    expect(bt.byStrategy['x@1']).toBeCloseTo(-bt.byStrategy['y@1']!, 9);
+  it('without draws is plain Bradley–Terry: the closed form for two strategies, finite on a clean sweep', () => {
+    // 3 wins and 1 loss: with the prior of one virtual game per player (two players: one game
+    // between them), half won by each, p_x/p_y = 3.5 / 1.5.
+    const elo = eloOf(XY, pairGames([1, 1, 1, 0]));
+    expect(elo['x@1']! - elo['y@1']!).toBeCloseTo(400 * Math.log10(3.5 / 1.5), 6);
+    expect(elo['x@1']).toBeCloseTo(-elo['y@1']!, 9);
+    const sweep = eloOf(XY, pairGames([1, 1, 1, 1]));
+    expect(sweep['x@1']! - sweep['y@1']!).toBeCloseTo(400 * Math.log10(4.5 / 0.5), 6);
+  });
 
-    const sweep = bradleyTerry(fromGames(['x', 'y'], 1, games.map((g) => ({ ...g, scoreA: 1, scoreB: 0 }))));
-    expect(Number.isFinite(sweep.elo[0])).toBe(true);
-    expect(sweep.byStrategy['x@1']! - sweep.byStrategy['y@1']!).toBeCloseTo(400 * Math.log10(4.25 / 0.25), 6);
+  it('with draws matches the closed form for two players: π_x/π_y = W/L and ν = D/√(W·L)', () => {
+    // 3 wins, 1 loss, 2 draws. The MLE reproduces the observed shares: P(win)/P(loss) = π_x/π_y = 3
+    // and P(draw)/P(loss) = ν·√(π_x π_y)/π_y = 2, so ν = 2/√3 and the gap is 400·log10(3) ≈ 190.85 Elo.
+    const record = emptyRecord(2);
+    for (const x of [1, 1, 1, 0, 0.5, 0.5]) addGame(record, 2, 0, 1, x);
+    const fit = fitDavidson(record, 2, { prior: 1e-9 });
+    expect(fit.converged).toBe(true);
+    expect(Math.exp(fit.theta[0]! - fit.theta[1]!)).toBeCloseTo(3, 6);
+    expect(fit.nu).toBeCloseTo(2 / Math.sqrt(3), 6);
+    const m = pairModel(fit, 0, 1);
+    expect(m.draw).toBeCloseTo(2 / 6, 6);
+    expect(m.expected).toBeCloseTo((3 + 1) / 6, 6);
+  });
+
+  it('Wald intervals: Var(θx − θy) = 1 / (n · p(1 − p)) for two players without draws', () => {
+    // 300 wins in 400 games: p̂ = 0.75, so the standard error of the log-odds is 1/√(400·0.1875).
+    const games = pairGames([...Array(300).fill(1), ...Array(100).fill(0)]);
+    const r = ratings(XY, games, { anchor: 'y@1' });
+    const x = r.strategies.find((s) => s.id === 'x@1')!;
+    const se = 1 / Math.sqrt(401 * 0.75 * 0.25);
+    expect(x.elo).toBeCloseTo((400 / Math.LN10) * Math.log(300.5 / 100.5), 6);
+    expect((x.hi - x.lo) / 2).toBeCloseTo(1.959964 * se * (400 / Math.LN10), 1);
+    expect(r.strategies.find((s) => s.id === 'y@1')).toMatchObject({ elo: 0, lo: 0, hi: 0 });
+    expect(r.anchor).toBe('y@1');
+  });
+
+  it('anchors on an agent (its round-1 strategy), rates agents as one player each, and widens with the dispersion', () => {
+    const games = noisyGames(5);
+    const W = fromGames(['a', 'b', 'c'], 4, games);
+    const r = ratings(W, games, { anchor: 'b' });
+    expect(r.anchor).toBe('b@1');
+    expect(r.strategies.find((s) => s.id === 'b@1')!.elo).toBe(0);
+    expect(r.agents.map((s) => s.id)).toEqual(['a', 'b', 'c']);
+    expect(r.agents.find((s) => s.id === 'b')).toMatchObject({ elo: 0, lo: 0, hi: 0 });
+    const c = r.agents.find((s) => s.id === 'c')!;
+    expect(c.elo).toBeGreaterThan(0);
+    expect(c.lo).toBeLessThan(c.elo);
+    // Every agent played every other agent's 4 strategies with each of its own 4, 8 games a pair.
+    expect(c.games).toBe(2 * 16 * 8);
+    const wide = ratings(W, games, { anchor: 'b', dispersion: 4 });
+    const cw = wide.agents.find((s) => s.id === 'c')!;
+    expect(cw.hi - cw.lo).toBeCloseTo(2 * (c.hi - c.lo), 9);
+    expect(ratings(W, games, { anchor: 'nobody' }).anchor).toBe('mean');
   });
 
   it('rates equal strategies equally', () => {
-    const bt = bradleyTerry(fromMatrix(['a', 'b'], 2, filled(4, 0.5)));
-    for (const e of bt.elo) expect(Math.abs(e)).toBeLessThan(1e-9);
+    const elo = ratings(fromMatrix(['a', 'b'], 2, filled(4, 0.5)), []).strategies;
+    for (const e of elo) expect(Math.abs(e.elo)).toBeLessThan(1e-9);
   });
 });

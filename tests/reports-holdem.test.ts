@@ -18,6 +18,7 @@ import { buildHoldemReport, holdemRoundTables, holdemTournamentId, type HoldemTo
 import { renderMarkdown } from '../reports/markdown.ts';
 import { pairwiseGames, tableWinRates } from '../reports/metrics/batch.ts';
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';
+import { ratings } from '../reports/metrics/ratings.ts';
 import { computeAll } from '../reports/metrics/metrics.ts';
 import { fromGames } from '../reports/metrics/score-matrix.ts';
 import { replayState } from '../games/replay.ts';
@@ -533,6 +534,7 @@ describe('report.md: Hold\'em table win rates', () => {
     metrics: computeAll(W),
     bootstrap: bootstrapMetrics(agents, 2, games, { samples: 10, seed: 1 }),
     elo: {},
+    ratings: ratings(W, games),
     errors: errorRates(results, (id) => id.split('@')[0]!),
     cost: {},
     strategies: STRATEGIES.map(({ id, agent, round, status, hash }) => ({ id, agent, round, status, hash })),
@@ -565,7 +567,7 @@ describe('report.md: Hold\'em table win rates', () => {
     expect(row('alpha@r2')).toMatch(/\(\d+\/4\)/);
     expect(row('beta@r1')).toMatch(/^\| beta@r1 \| — \| — \| \d\.\d{3} \(\d\/1\) \|$/);
     // After the Elo section, before the failed strategies.
-    expect(md.indexOf("## Hold'em table win rates")).toBeGreaterThan(md.indexOf('## Elo per strategy'));
+    expect(md.indexOf("## Hold'em table win rates")).toBeGreaterThan(md.indexOf('## Ratings (Bradley–Terry'));
     expect(md.indexOf("## Hold'em table win rates")).toBeLessThan(md.indexOf('## Failed strategies'));
   });
 

@@ -14,7 +14,7 @@ import { fromMatrix } from '../reports/metrics/score-matrix.ts';
 import { renderLeaderboard, renderMarkdown } from '../reports/markdown.ts';
 import { finalState } from '../games/replay.ts';
 import { buildRoundReport, writeRoundLogs, type RoundLogsInput } from '../reports/round-logs.ts';
-import { costByAgent, errorRates, leaderboard } from '../reports/summary.ts';
+import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../reports/summary.ts';
 import { AGENTS, WORKED } from './fixtures/worked-vector.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -333,6 +333,27 @@ describe('summary helpers', () => {
     });
   });
 
+  it('leaderboard rank probabilities: bootstrap samples combine track by track, ties split the places', () => {
+    const perAgent = (S: number, L: number) => ({ S, L }) as TrackSummary['metrics']['perAgent'][string];
+    const tracks = [
+      { agents: ['x', 'y'], metrics: { perAgent: { x: perAgent(0.8, 0.1), y: perAgent(0.2, 0) } } as unknown as TrackSummary['metrics'] },
+      { agents: ['x', 'y'], metrics: { perAgent: { x: perAgent(0.6, 0.1), y: perAgent(0.4, 0) } } as unknown as TrackSummary['metrics'] },
+    ];
+    const board = leaderboard(tracks);
+    expect(board.map((e) => e.agent)).toEqual(['x', 'y']);
+    // Sample 1: x ahead in both tracks; 2: y ahead in both; 3: split (x first on one track, y on the other) = a tie; 4: x ahead.
+    const draws = (S: number[][], L: number[][]) => ({ agents: ['x', 'y'], draws: { S, L } });
+    const withP = withRankProbabilities(board, [
+      draws([[1, 0], [0, 1], [1, 0], [1, 0]], [[1, 0], [0, 1], [1, 0], [1, 0]]),
+      draws([[1, 0], [0, 1], [0, 1], [1, 0]], [[1, 0], [0, 1], [0, 1], [1, 0]]),
+    ]);
+    expect(withP[0]).toMatchObject({ agent: 'x', rankProbabilities: [0.625, 0.375], aboveNext: 0.625 });
+    expect(withP[1]).toMatchObject({ agent: 'y', rankProbabilities: [0.375, 0.625], aboveNext: null });
+    const md = renderMarkdown({ ...SUMMARY, leaderboard: withP });
+    expect(md).toContain('| 1 | x | 1.000 | 1.000 | 0.700 | 0.100 | 0.63 | ≈ 0.63 |');
+    expect(md).toContain('| 2 | y | 2.000 | 2.000 | 0.300 | 0.000 | 0.63 | — |');
+  });
+
   it('leaderboard: mean ranks over tracks, ties and nulls', () => {
     const board = leaderboard([STD_TRACK, VAR_TRACK]);
     // S ranks: standard 3,2,1; variant 1, 2.5, 2.5. L ranks: standard 3,1,2; variant all null.
@@ -366,7 +387,22 @@ function track(variant: string, W: typeof W_STD, extra: Partial<TrackSummary> = 
     metrics: computeAll(W),
     // No games: every interval is empty, so the report shows points only (CIs are patched below).
     bootstrap: bootstrapMetrics(AGENTS, W.rounds, [], { samples: 10 }),
-    elo: { '0@1': 12.345, '2@1': -3.2 },
+    elo: { '0@1': 0, '2@1': 12.345 },
+    ratings: {
+      model: 'davidson',
+      anchor: '0@1',
+      drawParameter: 0.25,
+      dispersion: 1.1,
+      level: 0.95,
+      strategies: [
+        { id: '0@1', elo: 0, lo: 0, hi: 0, games: 8 },
+        { id: '2@1', elo: 12.345, lo: -80.2, hi: 104.9, games: 8 },
+      ],
+      agents: [
+        { id: '0', elo: 0, lo: 0, hi: 0, games: 16 },
+        { id: '2', elo: -3.2, lo: -50, hi: 43.6, games: 16 },
+      ],
+    },
     errors: {},
     cost: {},
     strategies: [],
@@ -412,7 +448,8 @@ describe('renderMarkdown', () => {
       '## HTTP error rates per agent (Table 16 layout)',
       '## Cost per agent (Table 17 layout)',
       '## Score matrices W',
-      '## Elo per strategy (Bradley–Terry)',
+      '## Rank probabilities',
+      '## Ratings (Bradley–Terry with Davidson draws)',
       '## Failed strategies',
     ]) {
       expect(md).toContain(heading);
@@ -455,7 +492,7 @@ describe('renderMarkdown', () => {
     expect(md).toContain('| gomoku-standard | beta | 10 | 10.00% | 0.00% | 0.00% | 0.00% | 0.00% | 10.00% |');
   });
 
-  it('cost, W matrix, Elo and failures', () => {
+  it('cost, W matrix, ratings and failures', () => {
     expect(md).toContain('| gomoku-standard | alpha | 1 | 1 min 05 s | 7 | — | 120 |');
     expect(md).toContain('| gomoku-standard | beta | 1 | 1.0 s | 1 | 1200 in / 340 out | 10 |');
     expect(md).toContain('| W | 0@1 | 0@2 | 0@3 | 1@1 | 1@2 | 1@3 | 2@1 | 2@2 | 2@3 |');
@@ -463,7 +500,10 @@ describe('renderMarkdown', () => {
     // A pair that never met shows '?'.
     const gap = fromMatrix(AGENTS, 1, [[null, 0.5, 1], [0.5, null, null], [0, null, null]]);
     expect(renderMarkdown({ ...SUMMARY, tracks: [track('variant', gap)] })).toContain('| 2@1 | 0.00 | ? | · |');
-    expect(md).toContain('| 0@1 | 12.3 |');
+    expect(md).toContain('Elo 0 = 0@1 (anchor) · draw parameter ν = 0.250 · dispersion φ = 1.10 · 95% intervals.');
+    expect(md).toContain('| 2@1 | 12.3 | [-80, 105] | 8 |');
+    expect(md).toContain('| 0@1 | 0.0 | anchor | 8 |');
+    expect(md).toContain('| 2 | -3.2 | [-50, 44] | 16 |');
     expect(md).toContain('- gomoku-standard · `1@r2`: no start_ai.sh');
   });
 

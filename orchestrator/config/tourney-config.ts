@@ -53,6 +53,8 @@ export const TourneyConfigSchema = z.strictObject({
     })
     .default({}),
   bootstrapSamples: z.int().min(1).default(1000),
+  /** Elo 0 of the ratings: an agent id (its round-1 strategy) or a strategy agent@round; default the first offline agent, else the mean. */
+  ratingAnchor: z.string().min(1).optional(),
   perGame: z.record(z.string(), PerGame).default({}),
 });
 

@@ -1,15 +1,15 @@
 // Rebuilds everything a run reports from its files alone (config.json, journal.jsonl, strategy
-// records): W per track, the paper's metrics with bootstrap intervals, Elo, error rates, cost,
+// records): W per track, the paper's metrics with bootstrap intervals, ratings with intervals, error rates, cost,
 // generalizability, the leaderboard, and the JSON/CSV/Markdown outputs. `catarena report` and the
 // end of `catarena tourney` both call this, so a report can always be regenerated.
 import path from 'node:path';
-import { bootstrapMetrics } from '../../reports/metrics/bootstrap.ts';
-import { bradleyTerry } from '../../reports/metrics/bradley-terry.ts';
+import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
+import { ratings } from '../../reports/metrics/ratings.ts';
 import { computeAll, generalizability } from '../../reports/metrics/metrics.ts';
 import { pairwiseGames, tableWinRates } from '../../reports/metrics/batch.ts';
 import { fromGames, type GameResult, type ScoreMatrix } from '../../reports/metrics/score-matrix.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
-import { costByAgent, errorRates, leaderboard } from '../../reports/summary.ts';
+import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../../reports/summary.ts';
 import { createAgent } from '../../agents/registry.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
@@ -21,6 +21,8 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   const journal = await run.openJournal();
   const tracks: TrackSummary[] = [];
   const matrices = new Map<string, ScoreMatrix>();
+  const draws: Array<{ agents: string[]; draws: BootstrapDraws }> = [];
+  const anchor = config.ratingAnchor ?? firstOfflineAgent(config);
 
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {
@@ -37,7 +39,9 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
       const winRates = tableWinRates(results);
       const W = fromGames(agents, rounds, games);
       matrices.set(name, W);
-      const bt = bradleyTerry(W);
+      const bootstrap = bootstrapWithDraws(agents, rounds, games, { samples: config.bootstrapSamples, seed: config.seed });
+      draws.push({ agents, draws: bootstrap.draws });
+      const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
       const roundStrategies = strategies.filter((s) => s.round <= rounds);
       tracks.push({
         game,
@@ -47,8 +51,9 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
         policy: config.policy,
         W: W.toJSON(),
         metrics: computeAll(W),
-        bootstrap: bootstrapMetrics(agents, rounds, games, { samples: config.bootstrapSamples, seed: config.seed }),
-        elo: Object.fromEntries(bt.strategies.map((label, i) => [label, bt.elo[i]!])),
+        bootstrap: bootstrap.result,
+        elo: Object.fromEntries(rated.strategies.map((r) => [r.id, r.elo])),
+        ratings: rated,
         errors: errorRates(results, (id) => byId.get(id)?.agent ?? id),
         cost: costByAgent(roundStrategies),
         strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash })),
@@ -73,10 +78,21 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
     config,
     tracks,
     generalizability: generalizabilityByGame,
-    leaderboard: leaderboard(tracks),
+    leaderboard: withRankProbabilities(leaderboard(tracks), draws),
   };
   await writeOutputs(run, summary, matrices);
   return summary;
+}
+
+/** The rating anchor when the config names none: the first offline reference agent (deterministic bots, so its scale carries over between runs). */
+function firstOfflineAgent(config: TourneyConfig): string | undefined {
+  const spec = config.agents.find((a) => a.startsWith('offline:'));
+  if (!spec) return undefined;
+  try {
+    return createAgent(spec, 0).id;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Agent ids in config order (the order of W's rows). */
@@ -93,7 +109,7 @@ export function agentIds(config: TourneyConfig): string[] {
 async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>): Promise<void> {
   for (const track of summary.tracks) {
     const W = matrices.get(trackName(track))!;
-    await run.writeTrackOutputs(track, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, errors: track.errors, cost: track.cost } });
+    await run.writeTrackOutputs(track, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, ratings: track.ratings, errors: track.errors, cost: track.cost } });
   }
   await run.writeSummary(summary, renderMarkdown(summary));
 }

@@ -1,10 +1,14 @@
-// Seeded percentile-bootstrap confidence intervals for the per-agent metrics, and rank
-// probabilities. Resampling unit: the games of one pair of strategies (both W cells (a,b) and
-// (b,a), so complementarity survives), drawn with replacement; games sharing a `group` (the two
-// colour-swapped games of a pairing) form one unit and are drawn together. Groups are resampled
-// within their pair of strategies.
-import { createRng, deriveSeed } from '../../games/core/rng.ts';
-import { ScoreMatrix, strategyIndex, type GameResult } from './score-matrix.ts';
+// Seeded percentile-bootstrap confidence intervals for the per-agent metrics, rank
+// probabilities and who is ahead of whom. Each sample redraws every pair of strategies' units
+// (both W cells (a,b) and (b,a) from the same draw, so complementarity survives; games sharing a
+// `group`, e.g. a colour-swapped pair, are one unit) with replacement, and then moves the pair's
+// mean by a normal draw with the variance that resampling its own units cannot produce
+// (cells.ts): all of it for a pair played once, none for a pair whose own units vary as much as
+// the model says. This is a smoothed bootstrap (Davison & Hinkley 1997, §3.4); without the
+// smoothing a tourney with one game pair per pairing would give every interval zero width.
+import { createRng, deriveSeed, type Rng } from '../../games/core/rng.ts';
+import { cellModel, type CellModel, type PairCell, type Unit } from './cells.ts';
+import { ScoreMatrix, type GameResult } from './score-matrix.ts';
 import { counterAdaptation, globalLearning, globalPerformance, ranks, selfImprovement, strategyCoding } from './metrics.ts';
 import type { AgentIntervals, BootstrapResult, Interval } from '../../model/metrics.ts';
 
@@ -19,42 +23,6 @@ export interface BootstrapOptions {
 
 export const BOOTSTRAP_DEFAULTS: Required<BootstrapOptions> = { samples: 1000, seed: 1, level: 0.95 };
 
-/** One resampling unit: a group's (or a lone game's) score sums in both directions. */
-interface Unit {
-  sumST: number;
-  sumTS: number;
-  games: number;
-}
-
-interface PairCell {
-  s: number;
-  t: number;
-  units: Unit[];
-}
-
-function buildCells(shape: ScoreMatrix, games: readonly GameResult[]): PairCell[] {
-  const cells = new Map<number, PairCell & { byGroup: Map<string, Unit> }>();
-  for (const g of games) {
-    const a = strategyIndex(shape, g.a);
-    const b = strategyIndex(shape, g.b);
-    if (a === b) continue; // as in fromGames: the diagonal is ignored
-    const [s, t, sumST, sumTS] = a < b ? [a, b, g.scoreA, g.scoreB] : [b, a, g.scoreB, g.scoreA];
-    const key = s * shape.size + t;
-    let cell = cells.get(key);
-    if (!cell) cells.set(key, (cell = { s, t, units: [], byGroup: new Map() }));
-    let unit = g.group === undefined ? undefined : cell.byGroup.get(g.group);
-    if (!unit) {
-      unit = { sumST: 0, sumTS: 0, games: 0 };
-      cell.units.push(unit);
-      if (g.group !== undefined) cell.byGroup.set(g.group, unit);
-    }
-    unit.sumST += sumST;
-    unit.sumTS += sumTS;
-    unit.games += 1;
-  }
-  return [...cells.values()].map(({ s, t, units }) => ({ s, t, units }));
-}
-
 /** Adds one unit into W's sum/count arrays (both directions). */
 function add(w: ScoreMatrix, cell: PairCell, u: Unit): void {
   const st = cell.s * w.size + cell.t;
@@ -63,6 +31,24 @@ function add(w: ScoreMatrix, cell: PairCell, u: Unit): void {
   w.sums[ts] += u.sumTS;
   w.counts[st] += u.games;
   w.counts[ts] += u.games;
+}
+
+/**
+ * Moves the pair's mean score by ε on s's side and −ε on t's (the games stay complementary). Not
+ * clipped to [0, 1]: a pair that won both its games must still be able to move both ways, or its
+ * spread would be halved; the metrics' intervals are clipped to their ranges at the end instead.
+ */
+function shift(w: ScoreMatrix, cell: PairCell, epsilon: number): void {
+  const st = cell.s * w.size + cell.t;
+  const ts = cell.t * w.size + cell.s;
+  w.sums[st] += epsilon * w.counts[st]!;
+  w.sums[ts] -= epsilon * w.counts[ts]!;
+}
+
+/** A standard normal draw (Box–Muller) from the seeded stream. */
+function gaussian(rng: Rng): number {
+  const u = 1 - rng.float(); // (0, 1]
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.float());
 }
 
 interface Snapshot {
@@ -96,12 +82,17 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
-function interval(point: number | null, values: readonly (number | null)[], level: number): Interval {
+/** The metric's percentile interval, clipped to the metric's range [min, max]. */
+function interval(point: number | null, values: readonly (number | null)[], level: number, [min, max]: readonly [number, number]): Interval {
   const sorted = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
   if (sorted.length === 0) return { point, lo: null, hi: null, samples: 0 };
   const tail = (1 - level) / 2;
-  return { point, lo: percentile(sorted, tail), hi: percentile(sorted, 1 - tail), samples: sorted.length };
+  const clip = (x: number) => Math.min(max, Math.max(min, x));
+  return { point, lo: clip(percentile(sorted, tail)), hi: clip(percentile(sorted, 1 - tail)), samples: sorted.length };
 }
+
+/** Where each metric can lie: scores in [0, 1], differences of scores and correlations in [−1, 1]. */
+const RANGE = { S: [0, 1], G: [0, 1], L: [-1, 1], C: [-1, 1], SI: [-1, 1] } as const;
 
 /** Adds one sample's ranks into per-agent rank tallies, splitting ties evenly over the ranks they span. */
 function tallyRanks(tally: number[][], agents: readonly string[], values: readonly (number | null)[]): void {
@@ -114,21 +105,54 @@ function tallyRanks(tally: number[][], agents: readonly string[], values: readon
   });
 }
 
+/** Per sample, each agent's S and L ([sample][agent]): the leaderboard's rank probabilities combine them over tracks. */
+export interface BootstrapDraws {
+  S: (number | null)[][];
+  L: (number | null)[][];
+}
+
+/** P(a's metric > b's) over the samples where both are defined, ties counting ½; null without such samples. */
+function aboveMatrix(agents: readonly string[], values: readonly (number | null)[][]): Record<string, Record<string, number | null>> {
+  const out: Record<string, Record<string, number | null>> = {};
+  agents.forEach((a, i) => {
+    out[a] = {};
+    agents.forEach((b, j) => {
+      if (i === j) return;
+      let wins = 0;
+      let n = 0;
+      for (const v of values) {
+        const x = v[i];
+        const y = v[j];
+        if (x === null || x === undefined || y === null || y === undefined) continue;
+        n++;
+        wins += x > y ? 1 : x === y ? 0.5 : 0;
+      }
+      out[a]![b] = n ? wins / n : null;
+    });
+  });
+  return out;
+}
+
 /** 95% (by default) bootstrap intervals for S, L, C, SI and G^n per agent, plus rank probabilities for S and L. */
-export function bootstrapMetrics(
+export function bootstrapMetrics(agents: readonly string[], rounds: number, games: readonly GameResult[], options: BootstrapOptions = {}): BootstrapResult {
+  return bootstrapWithDraws(agents, rounds, games, options).result;
+}
+
+export function bootstrapWithDraws(
   agents: readonly string[],
   rounds: number,
   games: readonly GameResult[],
   options: BootstrapOptions = {},
-): BootstrapResult {
+): { result: BootstrapResult; draws: BootstrapDraws; model: CellModel } {
   const { samples, seed, level } = { ...BOOTSTRAP_DEFAULTS, ...options };
   if (!Number.isInteger(samples) || samples < 1) throw new Error(`bootstrap: bad sample count ${samples}`);
   if (!(level > 0 && level < 1)) throw new Error(`bootstrap: level ${level} outside (0, 1)`);
 
   const w = new ScoreMatrix(agents, rounds);
-  const cells = buildCells(w, games);
+  const model = cellModel(w, games);
+  const { cells, spreads } = model;
   // The point estimate accumulates the same units as the samples, so a sample that draws every
-  // unit once reproduces it bit for bit (identical units give zero-width intervals).
+  // unit once (and no smoothing) reproduces it bit for bit.
   for (const cell of cells) for (const u of cell.units) add(w, cell, u);
   const point = snapshot(w);
 
@@ -138,10 +162,12 @@ export function bootstrapMetrics(
   for (let b = 0; b < samples; b++) {
     w.sums.fill(0);
     w.counts.fill(0);
-    for (const cell of cells) {
+    cells.forEach((cell, c) => {
       const k = cell.units.length;
       for (let d = 0; d < k; d++) add(w, cell, cell.units[rng.int(0, k - 1)]!);
-    }
+      const missing = spreads[c]!.missingVariance;
+      if (missing > 0) shift(w, cell, Math.sqrt(missing) * gaussian(rng));
+    });
     const snap = snapshot(w);
     draws.push(snap);
     tallyRanks(rankTally.S, agents, snap.S);
@@ -151,22 +177,31 @@ export function bootstrapMetrics(
   const perAgent: Record<string, AgentIntervals> = {};
   agents.forEach((agent, i) => {
     const metric = (key: 'S' | 'L' | 'C' | 'SI') =>
-      interval(point[key][i] ?? null, draws.map((d) => d[key][i] ?? null), level);
+      interval(point[key][i] ?? null, draws.map((d) => d[key][i] ?? null), level, RANGE[key]);
     perAgent[agent] = {
       S: metric('S'),
       L: metric('L'),
       C: metric('C'),
       SI: metric('SI'),
-      G: point.G[i]!.map((g, n) => interval(g, draws.map((d) => d.G[i]![n] ?? null), level)),
+      G: point.G[i]!.map((g, n) => interval(g, draws.map((d) => d.G[i]![n] ?? null), level, RANGE.G)),
     };
   });
   const shares = (tally: number[][]) =>
     Object.fromEntries(agents.map((a, i) => [a, tally[i]!.map((c) => c / samples)]));
+  const S = draws.map((d) => d.S);
+  const L = draws.map((d) => d.L);
   return {
-    samples,
-    seed,
-    level,
-    perAgent,
-    rankProbabilities: { S: shares(rankTally.S), L: shares(rankTally.L) },
+    result: {
+      samples,
+      seed,
+      level,
+      method: 'smoothed',
+      dispersion: model.dispersion,
+      perAgent,
+      rankProbabilities: { S: shares(rankTally.S), L: shares(rankTally.L) },
+      above: { S: aboveMatrix(agents, S), L: aboveMatrix(agents, L) },
+    },
+    draws: { S, L },
+    model,
   };
 }
