@@ -36,28 +36,31 @@ export function duplicateMatches(options: DuplicateOptions): MatchSpec[] {
   if (boards < 1) throw new Error(`boards must be at least 1, got ${boards}`);
   if (reps < 1) throw new Error(`reps must be at least 1, got ${reps}`);
   const pairs = pairings(options.entrants, options.opponents);
-  const specs: MatchSpec[] = [];
   // Match-major: a stopped run has whole matches rather than one board of every match.
-  for (let rep = 0; rep < reps; rep++) {
-    for (const [a, b] of pairs) {
-      const match = `${a}~${b}#${rep}`;
-      for (let board = 1; board <= boards; board++) {
-        const seed = deriveSeed(options.seed, options.game, options.variant, a, b, rep, board);
-        for (const room of ['open', 'closed'] as const) {
-          specs.push({
-            game: options.game,
-            variant: options.variant,
-            seats: roomSeats(a, b, room),
-            seed,
-            limits: options.limits,
-            policy: options.policy,
-            options: { ...options.options, board },
-            pairing: match,
-            rep,
-            duplicate: { match, teams: [a, b], board, boards, room },
-          });
-        }
-      }
+  const specs: MatchSpec[] = [];
+  for (let rep = 0; rep < reps; rep++) for (const [a, b] of pairs) specs.push(...duplicateMatch(options, a, b, rep));
+  return specs;
+}
+
+/** Match `rep` of the pairing a~b: every board in the open and the closed room. */
+export function duplicateMatch(options: Omit<DuplicateOptions, 'entrants' | 'opponents' | 'reps'>, a: string, b: string, rep: number): MatchSpec[] {
+  const match = `${a}~${b}#${rep}`;
+  const specs: MatchSpec[] = [];
+  for (let board = 1; board <= options.boards; board++) {
+    const seed = deriveSeed(options.seed, options.game, options.variant, a, b, rep, board);
+    for (const room of ['open', 'closed'] as const) {
+      specs.push({
+        game: options.game,
+        variant: options.variant,
+        seats: roomSeats(a, b, room),
+        seed,
+        limits: options.limits,
+        policy: options.policy,
+        options: { ...options.options, board },
+        pairing: match,
+        rep,
+        duplicate: { match, teams: [a, b], board, boards: options.boards, room },
+      });
     }
   }
   return specs;

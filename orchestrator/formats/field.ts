@@ -1,10 +1,12 @@
 // The one place a game's format (its descriptor's `pairs`, `tables` or `duplicate`) turns a field
-// of strategies into match specs, for a tourney round and for an arena alike.
+// of strategies into match specs, for a tourney round and for an arena alike; and, for adaptive
+// repetitions, the schedule's units (a pairing, a duplicate pairing, a table series) and one more
+// repetition of any of them.
 import type { GameDescriptor } from '../../games/core/descriptor.ts';
 import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../model/match.ts';
-import { tableSpecs, tourneySeries, type TableSeries } from './batch.ts';
-import { duplicateMatches } from './duplicate.ts';
-import { roundRobin } from './round-robin.ts';
+import { tableSpecs, tourneySeries, type TableKind, type TableSeries } from './batch.ts';
+import { duplicateMatch, duplicateMatches } from './duplicate.ts';
+import { gamePair, roundRobin } from './round-robin.ts';
 
 /** What every spec of the field shares. */
 export interface FieldSettings {
@@ -42,4 +44,74 @@ export function fieldSpecs(descriptor: GameDescriptor, field: Field, settings: F
     case 'pairs':
       return roundRobin({ ...common, entrants, opponents, reps });
   }
+}
+
+/**
+ * A unit of the schedule that can be played once more: a pairing of two strategies (one more
+ * colour-swapped game pair), a duplicate pairing (one more match of `reps` boards) or a table
+ * series (one more group of table rounds: one per seat, so every member plays every seat of the
+ * same deals; a series split over several tables: one more table round).
+ */
+export interface ScheduleUnit {
+  key: string;
+  /** Strategy ids the unit's games are between (every two of them meet). */
+  members: string[];
+  /** Games (journal entries) one more repetition adds. */
+  cost: number;
+  /** Table series: what it measures, and its first unused table round. */
+  table?: { kind: TableKind; label: string; nextRound: number; roundsPerRep: number };
+  /** Pairings and matches: the first unused repetition index. */
+  nextRep?: number;
+}
+
+/** The units of a played schedule (the specs of every round of a track), in first-seen order. */
+export function scheduleUnits(descriptor: GameDescriptor, specs: readonly MatchSpec[], settings: FieldSettings): ScheduleUnit[] {
+  const units = new Map<string, ScheduleUnit>();
+  for (const spec of specs) {
+    if (spec.batch) {
+      const { label, kind, round } = spec.batch;
+      const unit = units.get(label) ?? { key: label, members: [], cost: 0, table: { kind, label, nextRound: 0, roundsPerRep: 1 } };
+      units.set(label, unit);
+      for (const id of spec.seats) if (!unit.members.includes(id)) unit.members.push(id);
+      unit.table!.nextRound = Math.max(unit.table!.nextRound, round + 1);
+      continue;
+    }
+    const key = (spec.pairing ?? spec.seats.join('~')).replace(/#\d+$/, '');
+    const unit = units.get(key) ?? { key, members: spec.duplicate ? [...spec.duplicate.teams] : [...spec.seats], cost: 0, nextRep: 0 };
+    units.set(key, unit);
+    unit.nextRep = Math.max(unit.nextRep!, (spec.rep ?? 0) + 1);
+  }
+  const maxSeats = descriptor.wire.tables?.maxSeats ?? 12;
+  for (const unit of units.values()) {
+    if (unit.table) {
+      const k = unit.members.length;
+      const split = k > maxSeats;
+      unit.table.roundsPerRep = split ? 1 : k;
+      // Whole seat-rotation groups: the next group starts at the next multiple of k.
+      if (!split) unit.table.nextRound = Math.ceil(unit.table.nextRound / k) * k;
+      unit.cost = split ? Math.ceil(k / maxSeats) : k;
+    } else {
+      unit.cost = descriptor.format === 'duplicate' ? 2 * settings.reps : 2;
+    }
+  }
+  return [...units.values()];
+}
+
+/**
+ * The specs of repetition `index` (0 = the unit's first unused one) of a unit: for pairings and
+ * matches repetition nextRep + index, for table series the table rounds of group index after
+ * nextRound. Numbering by index, not by how often a unit was chosen, lets a resumed run tell
+ * from a game's repetition which batch of adaptive repetitions it belongs to.
+ */
+export function moreSpecs(descriptor: GameDescriptor, unit: ScheduleUnit, index: number, settings: FieldSettings): MatchSpec[] {
+  const { reps, ...common } = settings;
+  if (unit.table) {
+    const { kind, label, nextRound, roundsPerRep } = unit.table;
+    const first = nextRound + index * roundsPerRep;
+    const maxSeats = descriptor.wire.tables?.maxSeats;
+    return tableSpecs({ kind, label, members: unit.members }, { ...common, tableRounds: first + roundsPerRep, maxSeats }).filter((s) => s.batch!.round >= first);
+  }
+  const [a, b] = unit.members as [string, string];
+  const rep = unit.nextRep! + index;
+  return descriptor.format === 'duplicate' ? duplicateMatch({ ...common, boards: reps }, a, b, rep) : gamePair(common, a, b, rep);
 }

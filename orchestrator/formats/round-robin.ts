@@ -40,14 +40,16 @@ export function roundRobin(options: RoundRobinOptions): MatchSpec[] {
   const pairs = pairings(options.entrants, options.opponents);
   // Repetition-major order: every pairing progresses evenly, so a stopped run is balanced.
   const specs: MatchSpec[] = [];
-  for (let rep = 0; rep < reps; rep++) {
-    for (const [a, b] of pairs) {
-      const pairing = `${a}~${b}#${rep}`;
-      const seed = deriveSeed(options.seed, options.game, options.variant, a, b, rep);
-      for (const seats of [[a, b], [b, a]]) {
-        specs.push({ game: options.game, variant: options.variant, seats, seed, limits: options.limits, policy: options.policy, ...(options.options ? { options: options.options } : {}), pairing, rep });
-      }
-    }
-  }
+  for (let rep = 0; rep < reps; rep++) for (const [a, b] of pairs) specs.push(...gamePair(options, a, b, rep));
   return specs;
+}
+
+/** Repetition `rep` of the pairing a~b: two games, colours swapped, one seed. */
+export function gamePair(options: Omit<RoundRobinOptions, 'entrants' | 'opponents' | 'reps'>, a: string, b: string, rep: number): MatchSpec[] {
+  const pairing = `${a}~${b}#${rep}`;
+  const seed = deriveSeed(options.seed, options.game, options.variant, a, b, rep);
+  return [
+    [a, b],
+    [b, a],
+  ].map((seats) => ({ game: options.game, variant: options.variant, seats, seed, limits: options.limits, policy: options.policy, ...(options.options ? { options: options.options } : {}), pairing, rep }));
 }
