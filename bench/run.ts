@@ -5,6 +5,7 @@
 //   npm run bench -- agents      agent container start and egress-proxy cost (Docker + npm run images:agents)
 //   npm run bench -- queue       games/s through BullMQ with 1 and 2 workers vs in-process (redis-server)
 //   npm run bench -- startup     CLI start-up (compiled build vs TypeScript through tsx)
+//   npm run bench -- reps-auto   adaptive vs fixed repetitions on simulated bots (games to a target interval width)
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { benchSandboxes } from './sandboxes.ts';
 import { benchAgentContainer } from './agent-container.ts';
 import { benchQueue } from './queue.ts';
 import { benchStartup } from './startup.ts';
+import { benchRepsAuto } from './reps-auto.ts';
 import { benchChessPerft } from './chess-perft.ts';
 import { benchHoldemEval } from './holdem-eval.ts';
 import { benchHoldemBatch, benchHoldemEngine, benchHoldemWire } from './holdem-tables.ts';
@@ -39,6 +41,7 @@ if (which === 'sandboxes' || (which === 'all' && process.env.CATARENA_DOCKER ===
 if (which === 'agents') results.agents = await benchAgentContainer();
 if (which === 'queue') results.queue = await benchQueue();
 if (which === 'all' || which === 'startup') results.startup = await benchStartup();
+if (which === 'all' || which === 'reps-auto') results.repsAuto = await benchRepsAuto();
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
 const file = path.join(here, 'results', `${which}.json`);
 await fs.writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);

@@ -148,6 +148,31 @@ export interface TrackSummary extends TrackId {
    * the paper's figures. W and the metrics above come from the pairwise projection instead.
    */
   tableWinRates?: Record<string, Record<string, WinRate>>;
+  /** With reps 'auto': the batches played after the first pass and why they stopped. */
+  autoReps?: AutoRepsLog;
+}
+
+/** One batch of adaptive repetitions (`reps: auto`). */
+export interface AutoBatch {
+  batch: number;
+  units: string[];
+  games: number;
+  /** L1 fluctuation of W over the cells this batch played (null until measured). */
+  fluctuation: number | null;
+}
+
+/** Why adaptive repetitions stopped: W stable, intervals narrow enough, games or minutes spent, nothing left to gain. */
+export type StopReason = 'stable' | 'width' | 'budget' | 'time' | 'nothing';
+
+/** The adaptive repetitions of one track: tracks/<track>/auto-reps.json. */
+export interface AutoRepsLog {
+  /** Games of the first pass (the schedule played once). */
+  firstPass: number;
+  games: number;
+  batches: AutoBatch[];
+  /** Widest S or L interval at the end (null when not measured). */
+  maxWidth: number | null;
+  stopped: { reason: StopReason; detail: string } | null;
 }
 
 export interface LeaderboardEntry {

@@ -34,6 +34,7 @@ function header(s: TourneySummary): string {
     `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}${GAME_UNITS[t.game] ? ` ${GAME_UNITS[t.game]}` : ''}`).join(', ')})` : ''}`,
     `- Rule sets: ${s.tracks.map(trackName).join(', ') || '—'}`,
     `- Rounds: ${roundText}`,
+    ...autoRepsLines(s),
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
     `- Config: ${configLine(s.config)}`,
     '',
@@ -47,6 +48,19 @@ function header(s: TourneySummary): string {
       ? ['', '> Each pairing played one colour-swapped game pair: the intervals rest on the spread the rating model expects of such games. `--reps auto` plays more where it matters.']
       : []),
   ].join('\n');
+}
+
+/** With reps 'auto': per track, the games of the first pass, the batches after it, and why they stopped. */
+function autoRepsLines(s: TourneySummary): string[] {
+  const auto = s.tracks.filter((t) => t.autoReps);
+  if (!auto.length) return [];
+  return [
+    '- Repetitions: auto (more game pairs, boards or table rounds where they narrow the metrics most; docs/metrics.md "Adaptive repetitions")',
+    ...auto.map((t) => {
+      const a = t.autoReps!;
+      return `  - ${trackName(t)}: ${a.firstPass} games, then ${a.batches.length} batch(es) to ${a.games}; ${a.stopped ? `stopped: ${a.stopped.detail}` : 'not finished (the run was interrupted)'}`;
+    }),
+  ];
 }
 
 /** Loud lines for agents that never had a bot that played (all builds failed). */

@@ -142,5 +142,15 @@ describe('catarena CLI', () => {
     expect(agent.stderr).toMatch(/cautious, aggressive, imitator/);
     const report = await catarena('report', dir);
     expect(report.stderr).toMatch(/not a tournament run directory/);
+    // Adaptive repetitions: the flags that only make sense with --reps auto say so; bad values name the flag.
+    const budget = await catarena('tourney', '--max-games', '100', '--out', dir);
+    expect(budget.code).toBe(1);
+    expect(budget.stderr).toMatch(/--max-games only applies with --reps auto/);
+    const reps = await catarena('tourney', '--reps', 'many', '--out', dir);
+    expect(reps.stderr).toMatch(/--reps.*expected a whole number/);
+    const width = await catarena('tourney', '--reps', 'auto', '--target-width', '5', '--out', dir);
+    expect(width.stderr).toMatch(/--target-width.*at most 2/);
+    const help = await catarena('tourney', '--help');
+    for (const flag of ['--reps <n|auto>', '--max-games', '--target-width', '--max-minutes']) expect(help.stdout).toContain(flag);
   });
 });

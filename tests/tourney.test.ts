@@ -197,6 +197,60 @@ describe('tourney robustness', () => {
     expect(summary.tracks[0]!.games).toBe(30);
   }, 120_000);
 
+  it('reps auto: plays more repetitions after the last round, stops by the criterion or the budget and says why; an interrupted run resumes to the same end', async () => {
+    const config = resolveConfig({ rounds: 2, variants: ['variant'], concurrency: 1, bootstrapSamples: 50, reps: 'auto', autoReps: { maxGames: 70 } });
+    const whole = path.join(tempDir(), 'whole');
+    const summary = await runTourney({ config, runDir: whole });
+    const log = JSON.parse(fs.readFileSync(path.join(whole, 'tracks', 'gomoku-variant', 'auto-reps.json'), 'utf8'));
+    // The first pass is the fixed schedule (15 pairings × 2 games); batches of ⌈15/4⌉ = 4 pairings follow.
+    expect(log.firstPass).toBe(30);
+    expect(log.batches.length).toBeGreaterThan(0);
+    for (const b of log.batches) expect(b).toMatchObject({ units: expect.any(Array), games: 8 });
+    expect(['stable', 'budget']).toContain(log.stopped.reason);
+    expect(log.games).toBe(journalOf(whole).length);
+    expect(log.games).toBeLessThanOrEqual(70);
+    expect(summary.tracks[0]!.games).toBe(log.games);
+    expect(summary.tracks[0]!.autoReps).toEqual(log);
+    const md = fs.readFileSync(path.join(whole, 'report.md'), 'utf8');
+    expect(md).toContain(`- gomoku-variant: 30 games, then ${log.batches.length} batch(es) to ${log.games}; stopped: ${log.stopped.detail}`);
+    // Added games are repetitions of pairings of the schedule: colour-swapped pairs sharing a seed.
+    const extra = journalOf(whole).filter((r) => (r.spec.rep ?? 0) > 0);
+    expect(extra.length).toBe(log.games - 30);
+    const byPairing = new Map<string, MatchResult[]>();
+    for (const r of extra) byPairing.set(r.spec.pairing!, [...(byPairing.get(r.spec.pairing!) ?? []), r]);
+    for (const pair of byPairing.values()) {
+      expect(pair).toHaveLength(2);
+      expect(pair[0]!.spec.seats).toEqual([...pair[1]!.spec.seats].reverse());
+      expect(pair[0]!.spec.seed).toBe(pair[1]!.spec.seed);
+    }
+
+    // Interrupted in the middle of the second added batch, then resumed. (The heuristic bots
+    // search against a clock, so games on a loaded machine may differ from the run above: the
+    // engine's own test checks that a resumed run reaches the very same end on repeatable games.)
+    const cut = path.join(tempDir(), 'cut');
+    const controller = new AbortController();
+    let seen = 0;
+    const progress = { phase() {}, done() {}, tick() { if (++seen === 30 + 8 + 3) controller.abort(); } };
+    await expect(runTourney({ config, runDir: cut, progress, signal: controller.signal })).rejects.toBeInstanceOf(InterruptedError);
+    const autoFile = path.join(cut, 'tracks', 'gomoku-variant', 'auto-reps.json');
+    const atCut = JSON.parse(fs.readFileSync(autoFile, 'utf8'));
+    expect(atCut.stopped).toBeNull();
+    expect(atCut.batches).toHaveLength(2);
+    const before = journalOf(cut);
+    expect(before.length).toBeGreaterThan(38);
+    expect(before.length).toBeLessThan(46);
+    await runTourney({ config, runDir: cut });
+    const after = journalOf(cut);
+    const resumed = JSON.parse(fs.readFileSync(autoFile, 'utf8'));
+    // Nothing replayed, the batches decided before the kill decided the same way again, and the run finished.
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(new Set(after.map((r) => r.id)).size).toBe(after.length);
+    expect(resumed.batches.slice(0, 2).map((b: { units: string[] }) => b.units)).toEqual(atCut.batches.map((b: { units: string[] }) => b.units));
+    expect(resumed.batches[0].fluctuation).toBe(atCut.batches[0].fluctuation);
+    expect(resumed.stopped).not.toBeNull();
+    expect(resumed.games).toBe(after.length);
+  }, 180_000);
+
   it('runs rule sets per game when asked', () => {
     expect(parseVariantsFlag('gomoku:variant,chess:standard')).toEqual({ variants: undefined, perGame: { gomoku: ['variant'], chess: ['standard'] } });
     expect(parseVariantsFlag('standard')).toEqual({ variants: ['standard'], perGame: {} });

@@ -1,7 +1,7 @@
 // tourney, resume and report: the iterative tournament and its reports. The tournament, the
 // agents and the reports are loaded when a command runs, not to print help.
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { AGENT_SPEC_HELP } from '../../agents/core/spec-help.ts';
 import { PRESET_NAMES } from '../../games/core/descriptor.ts';
 import type { TourneySummary } from '../../model/tourney.ts';
@@ -14,7 +14,10 @@ interface TourneyFlags {
   games?: string;
   variants?: string;
   agents?: string;
-  reps?: number;
+  reps?: number | 'auto';
+  maxGames?: number;
+  targetWidth?: number;
+  maxMinutes?: number;
   concurrency?: number;
   seed?: number;
   out?: string;
@@ -29,6 +32,20 @@ interface TourneyFlags {
   strictValidation?: boolean;
   check?: boolean;
   json?: boolean;
+}
+
+/** --reps: a positive integer or "auto". */
+function repsOption(value: string): number | 'auto' {
+  return value.trim().toLowerCase() === 'auto' ? 'auto' : intOption(1)(value);
+}
+
+/** A number in (min, max]. */
+function numberOption(min: number, max = Infinity) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= min || n > max) throw new InvalidArgumentError(`expected a number above ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}, got "${value}"`);
+    return n;
+  };
 }
 
 const list = (v?: string) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -91,7 +108,15 @@ function addConfigOptions(cmd: Command): Command {
     .option('-g, --games <list>', 'games, comma-separated (default gomoku)')
     .option('--variants <list>', 'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard')
     .option('-a, --agents <list>', `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`)
-    .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (default 1); holdem: table rounds per table (default 8, paper 100); bridge: boards per match (default 4, paper 12). For all games: overrides per-game reps of --preset and --config', intOption(1))
+    .option(
+      '-r, --reps <n|auto>',
+      'colour-swapped game pairs per pairing (default 1); holdem: table rounds per table (default 8, paper 100); bridge: boards per match (default 4, paper 12). ' +
+        'auto: play the schedule once, then more where the metrics are least certain until W is stable (L1 fluctuation < 5%), see --max-games, --target-width. For all games: overrides per-game reps of --preset and --config',
+      repsOption,
+    )
+    .option('--max-games <n>', 'with --reps auto: most games per track (default 5 × the schedule played once)', intOption(1))
+    .option('--target-width <w>', 'with --reps auto: stop when every S and L 95% interval is at most this wide (instead of when W is stable)', numberOption(0, 2))
+    .option('--max-minutes <m>', 'with --reps auto: most minutes the added games may take per track', numberOption(0))
     .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256))
     .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
     .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
@@ -107,7 +132,7 @@ function addConfigOptions(cmd: Command): Command {
 
 /** The config the flags (over --config, over --preset, over the defaults) make. */
 async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
-  const { PRESETS, parseVariantsFlag, readConfigFile, resolveConfig } = await import('../config/tourney-config.ts');
+  const { ConfigError, gameSettings, PRESETS, parseVariantsFlag, readConfigFile, resolveConfig } = await import('../config/tourney-config.ts');
   const file = flags.config ? await readConfigFile(flags.config) : undefined;
   const variantsFlag = flags.variants ? parseVariantsFlag(flags.variants) : undefined;
   const cli: TourneyConfigInput = {
@@ -116,6 +141,7 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     variants: variantsFlag?.variants as TourneyConfigInput['variants'],
     agents: list(flags.agents),
     reps: flags.reps,
+    autoReps: (flags.maxGames ?? flags.targetWidth ?? flags.maxMinutes) !== undefined ? { maxGames: flags.maxGames, targetWidth: flags.targetWidth, maxMinutes: flags.maxMinutes } : undefined,
     concurrency: flags.concurrency,
     seed: flags.seed,
     out: flags.out,
@@ -128,7 +154,12 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
     perGame: variantsFlag && Object.keys(variantsFlag.perGame).length ? (Object.fromEntries(Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }])) as TourneyConfigInput['perGame']) : undefined,
   };
-  return resolveConfig(flags.preset ? PRESETS[flags.preset as keyof typeof PRESETS] : undefined, file, cli);
+  const config = resolveConfig(flags.preset ? PRESETS[flags.preset as keyof typeof PRESETS] : undefined, file, cli);
+  const autoFlag = (['maxGames', 'targetWidth', 'maxMinutes'] as const).find((k) => flags[k] !== undefined);
+  if (autoFlag && !config.games.some((g) => gameSettings(config, g).auto)) {
+    throw new ConfigError(`--${autoFlag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --reps auto (or reps: auto in the config for some game)`);
+  }
+  return config;
 }
 
 /** Runs the doctor's checks and prints the table; true when everything is ready. */

@@ -7,8 +7,11 @@ import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
 import { adapterFor, gameDescriptor, gameIds } from '../../games/registry.ts';
 
+/** A repetition count, or 'auto': play the schedule once, then more where it matters until W is stable (orchestrator/tourney/auto-reps.ts). */
+const Reps = z.union([z.int().min(1), z.literal('auto')]);
+
 const PerGame = z.strictObject({
-  reps: z.int().min(1).optional(),
+  reps: Reps.optional(),
   moveTimeoutMs: z.int().min(1).optional(),
   /** Rule sets for this game, overriding the top-level `variants`. */
   variants: z.array(z.enum(['standard', 'variant'])).min(1).optional(),
@@ -21,8 +24,23 @@ export const TourneyConfigSchema = z.strictObject({
   games: z.array(z.string()).min(1).default(['gomoku']),
   variants: z.array(z.enum(['standard', 'variant'])).min(1).default(['standard', 'variant']),
   agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
-  /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table); default per game. */
-  reps: z.int().min(1).optional(),
+  /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table), or 'auto'; default per game. */
+  reps: Reps.optional(),
+  /** With reps 'auto': when to stop adding repetitions (orchestrator/tourney/auto-reps.ts). */
+  autoReps: z
+    .strictObject({
+      /** Stop when the L1 fluctuation of W over the pairs a batch played is below this, twice in a row. */
+      fluctuation: z.number().positive().max(1).default(0.05),
+      /** Stop instead when every S and L 95% interval is at most this wide. */
+      targetWidth: z.number().positive().max(2).optional(),
+      /** Most games per track in all (default: 5 × the games of the schedule played once). */
+      maxGames: z.int().min(1).optional(),
+      /** Most minutes the added batches may take per track. */
+      maxMinutes: z.number().positive().optional(),
+      /** Share of the schedule's units one batch plays again. */
+      batchShare: z.number().positive().max(1).default(0.25),
+    })
+    .default({ fluctuation: 0.05, batchShare: 0.25 }),
   concurrency: z.int().min(1).max(256).default(Math.max(1, os.availableParallelism())),
   seed: z.int().default(1),
   out: z.string().default('runs'),
@@ -144,11 +162,16 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
   }
 }
 
-/** A game's settings: `perGame.<game>`, else the top-level value, else the game's default (its descriptor). */
-export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number> } {
+/**
+ * A game's settings: `perGame.<game>`, else the top-level value, else the game's default (its
+ * descriptor). With reps 'auto' the schedule is first played with the game's default reps, and
+ * `auto` is set.
+ */
+export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number>; auto?: true } {
   const g = config.perGame[game] ?? {};
   const d = gameDescriptor(game).defaults;
-  return { reps: g.reps ?? config.reps ?? d.reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs ?? d.moveTimeoutMs, options: g.options };
+  const reps = g.reps ?? config.reps ?? d.reps;
+  return { reps: reps === 'auto' ? d.reps : reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs ?? d.moveTimeoutMs, options: g.options, ...(reps === 'auto' ? { auto: true as const } : {}) };
 }
 
 /** The rule sets a game runs: its own `perGame.<game>.variants`, else the top-level list. */

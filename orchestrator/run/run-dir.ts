@@ -1,7 +1,8 @@
 // The run directory, the source of truth of a run: this module alone knows its paths and file
 // formats. A tourney writes
 //   config.json, run-id, journal.jsonl, replays/<match id>.json, bot-logs/<track>/,
-//   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json),
+//   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
+//   auto-reps.json with reps 'auto'),
 //   metrics.json, report.md
 // and an arena or play run journal.jsonl, replays/, logs/, arena.json, results.json and the
 // cross-table files; the parent folder keeps index.jsonl, one line per finished tourney.
@@ -9,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { MatchResult, Replay } from '../../model/match.ts';
-import { trackName, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
+import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
 import { pathExists } from '../../util/fs.ts';
 import { TourneyConfigSchema, type TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
@@ -176,6 +177,20 @@ export class RunDir {
     await fs.writeFile(path.join(dir, 'W.json'), json(outputs.W));
     await fs.writeFile(path.join(dir, 'W.csv'), outputs.csv);
     await fs.writeFile(path.join(dir, 'metrics.json'), json(outputs.metrics));
+  }
+
+  /** With reps 'auto': the track's batches and why they stopped (tracks/<track>/auto-reps.json). */
+  async writeAutoReps(t: TrackId | string, log: AutoRepsLog): Promise<void> {
+    await fs.mkdir(this.trackDir(t), { recursive: true });
+    await fs.writeFile(path.join(this.trackDir(t), 'auto-reps.json'), json(log));
+  }
+
+  async readAutoReps(t: TrackId | string): Promise<AutoRepsLog | undefined> {
+    try {
+      return JSON.parse(await fs.readFile(path.join(this.trackDir(t), 'auto-reps.json'), 'utf8')) as AutoRepsLog;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The run's summary (metrics.json) and its Markdown report. */

@@ -43,6 +43,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
       draws.push({ agents, draws: bootstrap.draws });
       const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
       const roundStrategies = strategies.filter((s) => s.round <= rounds);
+      const autoReps = await run.readAutoReps(name);
       tracks.push({
         game,
         variant,
@@ -59,6 +60,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
         strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash })),
         games: results.length,
         ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
+        ...(autoReps ? { autoReps } : {}),
       });
     }
   }

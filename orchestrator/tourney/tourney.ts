@@ -15,7 +15,6 @@ import { killProcessesIn } from '../../sandbox/process.ts';
 import { gameSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { LocalExecutor, QueuedExecutor, type Executor } from '../executor/executor.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
-import { fieldSpecs } from '../formats/field.ts';
 import { GameServerPool } from '../host/game-servers.ts';
 import type { Progress } from '../progress.ts';
 import { connectQueue, QueueUnavailableError } from '../queue/connection.ts';
@@ -23,6 +22,7 @@ import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import { indexEntry, indexRun } from '../run/run-index.ts';
 import { developStrategy } from './develop.ts';
+import { playAutoReps, roundSpecs } from './schedule.ts';
 import { summarizeRun } from './summarize.ts';
 
 export interface TourneyOptions {
@@ -45,16 +45,6 @@ export class InterruptedError extends Error {
 }
 
 export { tracksOf };
-
-/**
- * Round n's games: round-n strategies against each other and every earlier strategy, in the
- * game's format (formats/field.ts).
- */
-function roundSpecs(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], round: number): MatchSpec[] {
-  const { reps, moveTimeoutMs, options } = gameSettings(config, track.game);
-  const settings = { game: track.game, variant: track.variant, seed: deriveSeed(config.seed, trackName(track)), limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs }, policy: config.policy, options, reps };
-  return fieldSpecs(gameDescriptor(track.game), { kind: 'round', rounds, round, last: round === config.rounds }, settings);
-}
 
 /** Why a strategy plays as a forfeiting stand-in (it failed its build or validation), or undefined. */
 const forfeitOf = (r: StrategyRecord) => (r.status === 'failed' ? `failed build: ${r.failure}` : undefined);
@@ -81,6 +71,31 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
   const checkSignal = () => {
     if (signal?.aborted) throw new InterruptedError(runDir);
+  };
+  /** Plays the specs not yet in the journal (or reused from an earlier run), with progress. */
+  const play = async (rounds: StrategyRecord[][], specs: MatchSpec[], title: string, tickLabel: string) => {
+    let pending = specs.filter((s) => !journal.has(matchId(s)));
+    let done = specs.length - pending.length;
+    progress?.phase(`${title} · ${specs.length} games${done ? ` (${done} already played)` : ''}`);
+    const tick = () => progress?.tick(++done, specs.length, tickLabel);
+    if (reuse) {
+      const code = new Map(rounds.flat().map((r) => [r.id, codeOf(r)]));
+      const played: MatchSpec[] = [];
+      for (const spec of pending) {
+        if (await reuse.take(spec, (id) => code.get(id), config.sandbox, run)) tick();
+        else played.push(spec);
+      }
+      if (played.length < pending.length) progress?.phase(`${pending.length - played.length} games reused from earlier runs; ${played.length} to play`);
+      pending = played;
+    }
+    await executor.run(pending, {
+      signal,
+      onReplay: async (replay: Replay) => {
+        await run.recordGame(replay);
+        tick();
+      },
+    });
+    progress?.done();
   };
 
   try {
@@ -121,30 +136,9 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
         for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
 
         // 2. Play: round-n strategies against each other and every earlier strategy.
-        const specs = roundSpecs(config, track, rounds, round);
-        let pending = specs.filter((s) => !journal.has(matchId(s)));
-        let done = specs.length - pending.length;
-        progress?.phase(`round ${round}/${config.rounds} · ${name} · ${specs.length} games${done ? ` (${done} already played)` : ''}`);
-        const tick = () => progress?.tick(++done, specs.length, `round ${round} ${name}`);
-        if (reuse) {
-          const code = new Map(rounds.flat().map((r) => [r.id, codeOf(r)]));
-          const played: MatchSpec[] = [];
-          for (const spec of pending) {
-            if (await reuse.take(spec, (id) => code.get(id), config.sandbox, run)) tick();
-            else played.push(spec);
-          }
-          if (played.length < pending.length) progress?.phase(`${pending.length - played.length} games reused from earlier runs; ${played.length} to play`);
-          pending = played;
-        }
         executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r) })));
-        await executor.run(pending, {
-          signal,
-          onReplay: async (replay: Replay) => {
-            await run.recordGame(replay);
-            tick();
-          },
-        });
-        progress?.done();
+        const specs = roundSpecs(config, track, rounds, round);
+        await play(rounds, specs, `round ${round}/${config.rounds} · ${name}`, `round ${round} ${name}`);
         checkSignal();
 
         // 3. The round's logs, for the next round's agents.
@@ -158,6 +152,26 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
           results: replays.map((r) => r.result),
           replays,
         });
+
+        // 4. With reps 'auto', after the last round: more repetitions where they matter.
+        if (round === config.rounds) {
+          await playAutoReps({
+            config,
+            track,
+            rounds,
+            journal,
+            play: async (more, label) => {
+              await play(rounds, more, label, `${name} more`);
+              checkSignal();
+            },
+            report: async (entry) => {
+              await run.writeAutoReps(track, entry);
+              const last = entry.batches.at(-1);
+              if (entry.stopped) progress?.phase(`${name} · more repetitions stopped after ${entry.games} games: ${entry.stopped.detail}`);
+              else if (last) progress?.phase(`${name} · more repetitions, batch ${last.batch}: ${last.units.length} units, ${last.games} games (${entry.games} so far)`);
+            },
+          });
+        }
       }
     }
   } catch (err) {

@@ -1,0 +1,82 @@
+// A tourney track's schedule: round n's games, and with reps 'auto' the adaptive batches played
+// after the last round (auto-reps.ts decides, this file turns its choices into match specs and
+// reads their games back from the journal).
+import { deriveSeed } from '../../games/core/rng.ts';
+import { gameDescriptor } from '../../games/registry.ts';
+import { DEFAULT_LIMITS, matchId, type MatchSpec } from '../../model/match.ts';
+import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
+import { pairwiseGames } from '../../reports/metrics/batch.ts';
+import { gameSettings, type TourneyConfig } from '../config/tourney-config.ts';
+import { fieldSpecs, moreSpecs, scheduleUnits, type FieldSettings } from '../formats/field.ts';
+import type { Journal } from '../run/journal.ts';
+import { AUTO_REPS_DEFAULTS, runAutoReps, type AutoUnit } from './auto-reps.ts';
+
+function fieldSettings(config: TourneyConfig, track: TrackId): FieldSettings {
+  const { reps, moveTimeoutMs, options } = gameSettings(config, track.game);
+  return { game: track.game, variant: track.variant, seed: deriveSeed(config.seed, trackName(track)), limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs }, policy: config.policy, options, reps };
+}
+
+/**
+ * Round n's games: round-n strategies against each other and every earlier strategy, in the
+ * game's format (formats/field.ts).
+ */
+export function roundSpecs(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], round: number): MatchSpec[] {
+  return fieldSpecs(gameDescriptor(track.game), { kind: 'round', rounds, round, last: round === config.rounds }, fieldSettings(config, track));
+}
+
+export interface AutoRepsContext {
+  config: TourneyConfig;
+  track: TrackId;
+  /** The track's strategy records per round (all rounds played). */
+  rounds: StrategyRecord[][];
+  journal: Journal;
+  /** Plays specs (those already in the journal are skipped by the caller's executor too). */
+  play(specs: MatchSpec[], label: string): Promise<void>;
+  report(log: AutoRepsLog): Promise<void>;
+}
+
+/**
+ * With reps 'auto', after the track's last round: batches of more repetitions until W is stable,
+ * the intervals are narrow enough or the budget is spent. Returns undefined with fixed reps.
+ */
+export async function playAutoReps(ctx: AutoRepsContext): Promise<AutoRepsLog | undefined> {
+  const { config, track, rounds, journal } = ctx;
+  if (!gameSettings(config, track.game).auto) return undefined;
+  const descriptor = gameDescriptor(track.game);
+  const settings = fieldSettings(config, track);
+  const firstPass = rounds.flatMap((_, k) => roundSpecs(config, track, rounds.slice(0, k + 1), k + 1));
+  const byId = new Map(rounds.flat().map((r) => [r.id, { agent: r.agent, round: r.round }]));
+  const units = scheduleUnits(descriptor, firstPass, settings);
+  const autoUnits: AutoUnit[] = units.map((u) => ({ key: u.key, members: u.members.map((id) => byId.get(id)!), cost: u.cost }));
+  const byKey = new Map(units.map((u) => [u.key, u]));
+  // The specs of every batch decided so far: a batch's games are read back by their ids.
+  const batches = new Map<number, MatchSpec[]>([[-1, firstPass]]);
+  const games = async (before: number) => {
+    const ids = new Set([...batches].filter(([b]) => b < before).flatMap(([, specs]) => specs.map(matchId)));
+    const results = journal.results().filter((r) => ids.has(r.id));
+    return { results: pairwiseGames(results, (id) => byId.get(id)!), played: results.length };
+  };
+  const { autoReps } = config;
+  return runAutoReps(
+    {
+      agents: [...new Set(rounds.flat().map((r) => r.agent))],
+      rounds: rounds.length,
+      units: autoUnits,
+      games,
+      play: async (picked, batch) => {
+        const specs = picked.flatMap((u) => moreSpecs(descriptor, byKey.get(u.key)!, batch, settings));
+        batches.set(batch, specs);
+        await ctx.play(specs, `${trackName(track)} · more repetitions, batch ${batch + 1}`);
+      },
+      report: ctx.report,
+    },
+    {
+      fluctuation: autoReps.fluctuation,
+      targetWidth: autoReps.targetWidth,
+      maxGames: autoReps.maxGames ?? AUTO_REPS_DEFAULTS.budgetFactor * firstPass.length,
+      maxMinutes: autoReps.maxMinutes,
+      batchShare: autoReps.batchShare,
+    },
+    config.seed,
+  );
+}
