@@ -1,6 +1,6 @@
 #!/bin/bash
 # Installs the Debian packages the tests and CATArena bots need (root, Debian 12): Flask and numpy
-# for CATArena's Python bots, redis-server for the queue.
+# for CATArena's Python bots, redis-server for the queue, chromium for the HTML report tests.
 # Idempotent: installs only what is missing.
 set -euo pipefail
 need=()
@@ -8,6 +8,8 @@ need=()
 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
 # The queue tests start their own redis-server on a loopback port (nothing runs as a service).
 [ -x /usr/bin/redis-server ] || need+=(redis-server)
+# The HTML report and replay viewer are tested in Debian's Chromium (through playwright-core; no browser download).
+[ -x /usr/bin/chromium ] || need+=(chromium)
 if ((${#need[@]})); then
   if [ "$(id -u)" != 0 ]; then echo "setup: run as root (or install: ${need[*]})" >&2; exit 1; fi
   echo "setup: installing ${need[*]}"

@@ -38,7 +38,9 @@ export interface GameDescriptor {
   playerLibs?: string[];
   /**
    * Modules of higher layers inside the game folder, named by path (the layer that uses one loads
-   * it; the descriptor never imports them): the offline agents' kit, CATArena's round report files.
+   * it; the descriptor never imports them): the offline agents' kit, CATArena's round report
+   * files, the replay viewer's data (Node, games/core/viewer.ts) and its renderer (a browser
+   * script, read as text).
    */
-  modules: { offlineKit?: string; catarenaReport?: string };
+  modules: { offlineKit?: string; catarenaReport?: string; viewer?: string; viewerScript?: string };
 }

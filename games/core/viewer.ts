@@ -1,0 +1,48 @@
+// What the replay viewer (replays/<id>.html) shows of one game. Each game has two halves:
+//   games/<game>/viewer/data.ts    (Node)    viewerData(replay) → ViewerData, computed with the
+//                                            game's own rules when the report is written;
+//   games/<game>/viewer/render.js  (browser) plain script, no imports, that registers
+//                                            catarenaViewers['<game>'] = { render, extra? }.
+// reports/html/viewer-shell.js draws the rest (title, step controls, the move list with latency
+// and errors) and calls render(board, data, step) whenever the step changes. Frames are whatever
+// the renderer needs, as JSON; keep them small (a 720-hand Hold'em table round must stay fast).
+
+import type { Replay } from '../../model/match.ts';
+
+export interface ViewerMove {
+  ply: number;
+  seat: number;
+  /** The move as people write it: "h8", "e2e4" / "Nf3", "raise 200", "1♠", "♥Q". */
+  text: string;
+  latencyMs: number;
+  /** The failure that replaced the bot's answer, if any ("timeout: …"). */
+  error?: string;
+  /** Anything else worth a word (a hand number, "stand-in"). */
+  note?: string;
+}
+
+export interface ViewerData {
+  game: string;
+  variant: string;
+  /** Match id (the replay's file name without .json). */
+  id: string;
+  /** Strategy id per seat, in seat order. */
+  seats: string[];
+  /** Seat names as the game calls them ("black", "white"; "N", "E", …). */
+  seatNames: string[];
+  moves: ViewerMove[];
+  /**
+   * frames[k]: what the board shows after k moves (frames[0]: the start), if the game keeps
+   * snapshots; a renderer may instead rebuild step k from `extra` (Hold'em: per hand). The
+   * viewer has moves.length + 1 steps either way.
+   */
+  frames: unknown[];
+  /** One line: who won and why ("black wins: five in a row", "forfeit: white timed out"). */
+  result: string;
+  /** Game-specific extras (chess: pgn; bridge: the duplicate comparison). */
+  extra?: Record<string, unknown>;
+}
+
+export interface ViewerModule {
+  viewerData(replay: Replay): ViewerData;
+}

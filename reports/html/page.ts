@@ -1,0 +1,36 @@
+// What every HTML page of catarena shares: escaping, JSON inside a <script>, and one stylesheet.
+// Pages are static and self-contained (no fonts, scripts or styles from anywhere), so they open
+// from file:// and can be mailed to a colleague.
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: unknown): string {
+  return String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/** JSON safe inside <script>: no "</script>", no HTML comment openers, no line separators. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+export const PAGE_CSS = `
+:root { color-scheme: light; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 1.2rem 2rem; color: #1d1d1f; }
+h1 { font-size: 1.5rem; margin: .2rem 0 .6rem; }
+h2 { font-size: 1.2rem; margin: 1.6rem 0 .5rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
+h3 { font-size: 1.05rem; margin: 1.1rem 0 .4rem; }
+table { border-collapse: collapse; margin: .3rem 0 .8rem; }
+th, td { border: 1px solid #ddd; padding: 2px 7px; text-align: right; white-space: nowrap; }
+th:first-child, td:first-child, td.text, th.text { text-align: left; }
+th { background: #f5f5f7; }
+.muted { color: #777; }
+.ci { color: #777; font-size: .85em; }
+.warn { color: #b00020; }
+a { color: #0b57d0; }
+button { font: inherit; padding: 1px 8px; }
+svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+`;

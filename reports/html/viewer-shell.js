@@ -1,0 +1,86 @@
+// The replay viewer's frame (browser, no imports): reads window.CATARENA_REPLAY (a ViewerData,
+// games/core/viewer.ts), draws the title, the step controls and the move list, and asks the
+// game's renderer (window.catarenaViewers[game], games/<game>/viewer/render.js) to draw the board
+// for the current step. Keys: ← → step, Home / End jump, a click on a move jumps to it.
+(function () {
+  'use strict';
+  const data = window.CATARENA_REPLAY;
+  const viewer = (window.catarenaViewers || {})[data.game];
+  const el = (tag, attrs, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'class') node.className = v;
+      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v);
+    }
+    for (const c of children) node.append(c);
+    return node;
+  };
+  const root = document.getElementById('replay');
+  const steps = data.moves.length + 1;
+  let step = Number(new URLSearchParams(location.search).get('step') ?? location.hash.replace(/^#step=/, '') ?? 0);
+  if (!Number.isInteger(step) || step < 0) step = 0;
+  if (step >= steps) step = steps - 1;
+
+  root.append(
+    el('h1', {}, `${data.game} · ${data.variant}`),
+    el('p', { class: 'seats' }, data.seats.map((s, i) => `${data.seatNames[i] ?? `seat ${i}`}: ${s}`).join(' · ')),
+    el('p', { class: 'result', 'data-testid': 'result' }, data.result),
+  );
+  const board = el('div', { class: 'board', 'data-testid': 'board' });
+  const label = el('span', { class: 'step', 'data-testid': 'step' });
+  const slider = el('input', { type: 'range', min: '0', max: String(steps - 1), value: String(step), 'aria-label': 'step' });
+  const button = (text, title, to) => el('button', { type: 'button', title, 'data-testid': title, onclick: () => go(to()) }, text);
+  const controls = el(
+    'div',
+    { class: 'controls' },
+    button('⏮', 'first', () => 0),
+    button('◀', 'back', () => step - 1),
+    button('▶', 'forward', () => step + 1),
+    button('⏭', 'last', () => steps - 1),
+    slider,
+    label,
+  );
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  const list = el('ol', { class: 'moves', 'data-testid': 'moves', start: '1' });
+  const items = data.moves.map((m, k) => {
+    const latency = el('span', { class: 'latency' }, `${m.latencyMs} ms`);
+    const li = el('li', { onclick: () => go(k + 1) }, el('span', { class: 'who' }, data.seatNames[m.seat] ?? `seat ${m.seat}`), ' ', el('span', { class: 'text' }, m.text), ' ', latency);
+    if (m.note) li.append(' ', el('span', { class: 'note' }, m.note));
+    if (m.error) {
+      li.classList.add('failed');
+      li.append(' ', el('span', { class: 'error' }, m.error));
+    }
+    list.append(li);
+    return li;
+  });
+  const side = el('div', { class: 'side' }, list);
+  root.append(controls, el('div', { class: 'main' }, board, side));
+  if (viewer && viewer.extra) {
+    const extra = el('div', { class: 'extra', 'data-testid': 'extra' });
+    root.append(extra);
+    viewer.extra(extra, data);
+  }
+
+  function go(to) {
+    step = Math.max(0, Math.min(steps - 1, to));
+    slider.value = String(step);
+    label.textContent = `move ${step} of ${steps - 1}`;
+    items.forEach((li, k) => li.classList.toggle('current', k === step - 1));
+    if (step > 0) items[step - 1].scrollIntoView({ block: 'nearest' });
+    board.replaceChildren();
+    if (viewer) viewer.render(board, data, step);
+    else board.append(el('p', {}, `no viewer for ${data.game}`));
+    history.replaceState(null, '', `#step=${step}`);
+  }
+  document.addEventListener('keydown', (e) => {
+    if (e.target && e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
+    if (e.key === 'ArrowRight') go(step + 1);
+    else if (e.key === 'ArrowLeft') go(step - 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(steps - 1);
+    else return;
+    e.preventDefault();
+  });
+  go(step);
+})();

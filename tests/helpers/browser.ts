@@ -1,0 +1,57 @@
+// A real Chromium (Debian's /usr/bin/chromium through playwright-core; never a browser download)
+// for testing catarena's HTML pages as a user opens them: from file://, with every console error,
+// page error and network request recorded, and a screenshot kept beside the page.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CATARENA_CHROMIUM ?? '/usr/bin/chromium';
+
+/** True when the browser tests can run here (Chromium installed). */
+export const hasChromium = fs.existsSync(CHROMIUM);
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export interface OpenedPage {
+  page: Page;
+  /** Console errors and uncaught page errors. */
+  errors: string[];
+  /** Every request the page made that is not a file:// URL of the page's own folder tree. */
+  outside: string[];
+  /** Every URL requested. */
+  requests: string[];
+}
+
+/** Opens a local file and records what it does; `root` bounds the files it may load. */
+export async function openFile(browser: Browser, file: string, root = path.dirname(file)): Promise<OpenedPage> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  const requests: string[] = [];
+  const outside: string[] = [];
+  const rootUrl = pathToFileURL(root).href;
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => {
+    const url = r.url();
+    requests.push(url);
+    if (!url.startsWith(rootUrl) && !url.startsWith('data:') && !url.startsWith('about:')) outside.push(url);
+  });
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  return { page, errors, outside, requests };
+}
+
+/** Keeps a full-page screenshot next to the file (the CI artefact of a browser test). */
+export async function screenshot(page: Page, file: string): Promise<string> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
