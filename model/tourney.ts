@@ -143,6 +143,8 @@ export interface TrackSummary extends TrackId {
   cost: Record<string, CostRecord & { rounds: number }>;
   strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'warnings' | 'hash'>>;
   games: number;
+  /** How the track's games ended: termination ('normal', 'timeout', …) → games. */
+  terminations?: Record<string, number>;
   /**
    * Batch-table games (Hold'em): win rate per table kind (own / round / field) and strategy id,
    * the paper's figures. W and the metrics above come from the pairwise projection instead.

@@ -114,14 +114,20 @@ export function registerQueueCommands(program: Command): void {
     .addOption(new Option('-q, --queue <url>', "read the queue's index of queued runs (all machines) instead of --out's").env('CATARENA_QUEUE'))
     .option('--agent <id>', 'only this agent')
     .option('--json', 'print as JSON')
-    .action(async (flags: { out: string; queue?: string; agent?: string; json?: boolean }) => {
-      const [{ withRedis }, { readIndexFile, readIndexRedis }, { INDEX_FILE }, { formatHistory, historyRows }] = await Promise.all([
+    .option('--html', "write the history page (S and L per agent and track across runs, with intervals; links to each run's report) to <out>/index.html and print its path")
+    .action(async (flags: { out: string; queue?: string; agent?: string; json?: boolean; html?: boolean }) => {
+      const [{ withRedis }, { readIndexFile, readIndexRedis, writeHistoryPage }, { INDEX_FILE }, { formatHistory, historyRows }] = await Promise.all([
         import('../queue/connection.ts'),
         import('../run/run-index.ts'),
         import('../run/run-dir.ts'),
         import('../run/history.ts'),
       ]);
       const entries = flags.queue ? await withRedis(flags.queue, readIndexRedis) : await readIndexFile(path.resolve(flags.out, INDEX_FILE));
+      if (flags.html) {
+        const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), entries);
+        process.stdout.write(`history: ${page} (${entries.length} run(s))\n`);
+        return;
+      }
       const rows = historyRows(entries, flags.agent);
       process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : formatHistory(rows)}\n`);
     });

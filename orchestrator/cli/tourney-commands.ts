@@ -58,7 +58,7 @@ async function printSummary(summary: TourneySummary, seconds: number | null, jso
   }
   const lines = [renderLeaderboard(summary), ''];
   if (seconds !== null) lines.push(`finished in ${formatSeconds(seconds)}`);
-  lines.push(`report: ${path.join(summary.runDir, 'report.md')}`, `run directory: ${summary.runDir}`);
+  lines.push(`report: ${path.join(summary.runDir, 'report.html')} (open in a browser; also report.md)`, `run directory: ${summary.runDir}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

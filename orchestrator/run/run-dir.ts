@@ -3,7 +3,7 @@
 //   config.json, run-id, journal.jsonl, replays/<match id>.json, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   auto-reps.json with reps 'auto'),
-//   metrics.json, report.md
+//   metrics.json, report.md, report.html, replays/<match id>.html + replays/viewer.js (replay pages)
 // and an arena or play run journal.jsonl, replays/, logs/, arena.json, results.json and the
 // cross-table files; the parent folder keeps index.jsonl, one line per finished tourney.
 import fs from 'node:fs/promises';
@@ -40,6 +40,11 @@ export class RunDir {
 
   get reportFile(): string {
     return path.join(this.root, 'report.md');
+  }
+
+  /** report.html, the same report as one self-contained page with charts and replay links. */
+  get reportHtmlFile(): string {
+    return path.join(this.root, 'report.html');
   }
 
   get replaysDir(): string {
@@ -197,6 +202,10 @@ export class RunDir {
   async writeSummary(summary: unknown, markdown: string): Promise<void> {
     await fs.writeFile(path.join(this.root, 'metrics.json'), json(summary));
     await fs.writeFile(this.reportFile, markdown);
+  }
+
+  async writeReportHtml(html: string): Promise<void> {
+    await fs.writeFile(this.reportHtmlFile, html);
   }
 
   /** A play/arena run's settings, results and cross-table. */

@@ -1,10 +1,13 @@
 // The index of finished tourney runs: one JSON line per run in `<parent of the run dirs>/index.jsonl`
 // (and, for queued runs, a Redis list every machine can read), so `catarena history` can show each
-// agent's scores across nightly runs and `--reuse` can find earlier results.
+// agent's scores across nightly runs and `--reuse` can find earlier results; index.html beside it
+// shows the same as charts.
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { PREFIX, QueueUnavailableError, withRedis } from '../queue/connection.ts';
-import type { TourneySummary } from '../../model/tourney.ts';
+import { trackName, type TourneySummary } from '../../model/tourney.ts';
+import type { Interval } from '../../model/metrics.ts';
 import { RunDir } from './run-dir.ts';
 
 export const RUNS_KEY = `${PREFIX}:runs`;
@@ -21,11 +24,17 @@ export interface RunIndexEntry {
   matches: number;
   reused: number;
   leaderboard: TourneySummary['leaderboard'];
+  /** Per track, each agent's S and L with their 95% intervals (runs indexed before this field have none). */
+  tracks?: Array<{ track: string; perAgent: Record<string, { S: Interval; L: Interval }> }>;
 }
 
 export function indexEntry(summary: TourneySummary, extra: { schedule?: string; reused: number; games: string[]; rounds: number }): RunIndexEntry {
   const matches = summary.tracks.reduce((n, t) => n + t.games, 0);
-  return { runId: summary.runId, runDir: summary.runDir, schedule: extra.schedule, finishedAt: new Date().toISOString(), games: extra.games, rounds: extra.rounds, matches, reused: extra.reused, leaderboard: summary.leaderboard };
+  const tracks = summary.tracks.map((t) => ({
+    track: trackName(t),
+    perAgent: Object.fromEntries(t.agents.flatMap((a) => (t.bootstrap.perAgent[a] ? [[a, { S: t.bootstrap.perAgent[a]!.S, L: t.bootstrap.perAgent[a]!.L }]] : []))),
+  }));
+  return { runId: summary.runId, runDir: summary.runDir, schedule: extra.schedule, finishedAt: new Date().toISOString(), games: extra.games, rounds: extra.rounds, matches, reused: extra.reused, leaderboard: summary.leaderboard, tracks };
 }
 
 /**
@@ -35,11 +44,22 @@ export function indexEntry(summary: TourneySummary, extra: { schedule?: string; 
  */
 export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise<void> {
   // The leading newline ends a line torn by a kill, so this entry still parses (blank lines are skipped).
-  await fs.appendFile(new RunDir(entry.runDir).indexFile, `\n${JSON.stringify(entry)}\n`);
+  const indexFile = new RunDir(entry.runDir).indexFile;
+  await fs.appendFile(indexFile, `\n${JSON.stringify(entry)}\n`);
+  await writeHistoryPage(indexFile).catch(() => undefined); // the page is a view; the index line is what counts
   if (!queueUrl) return;
   await withRedis(queueUrl, (redis) => redis.rpush(RUNS_KEY, JSON.stringify(entry))).catch((err) => {
     if (!(err instanceof QueueUnavailableError)) throw err;
   });
+}
+
+/** index.html beside index.jsonl: every indexed run's S and L per agent and track, with links to the reports. */
+export async function writeHistoryPage(indexFile: string, entries?: RunIndexEntry[]): Promise<string> {
+  const { renderHistoryHtml } = await import('../../reports/html/history-html.ts');
+  const out = path.join(path.dirname(indexFile), 'index.html');
+  await fs.mkdir(path.dirname(out), { recursive: true });
+  await fs.writeFile(out, renderHistoryHtml(entries ?? (await readIndexFile(indexFile)), path.dirname(indexFile)));
+  return out;
 }
 
 /** The index's runs, the last line per run directory. */

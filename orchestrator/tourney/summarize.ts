@@ -9,6 +9,8 @@ import { computeAll, generalizability } from '../../reports/metrics/metrics.ts';
 import { pairwiseGames, tableWinRates } from '../../reports/metrics/batch.ts';
 import { fromGames, type GameResult, type ScoreMatrix } from '../../reports/metrics/score-matrix.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
+import { renderReportHtml, trackKey, type GameIndex } from '../../reports/html/report-html.ts';
+import { writeReplayPages } from '../../reports/html/replay-page.ts';
 import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../../reports/summary.ts';
 import { createAgent } from '../../agents/registry.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
@@ -22,6 +24,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   const tracks: TrackSummary[] = [];
   const matrices = new Map<string, ScoreMatrix>();
   const draws: Array<{ agents: string[]; draws: BootstrapDraws }> = [];
+  const gameIndex: GameIndex = {};
   const anchor = config.ratingAnchor ?? firstOfflineAgent(config);
 
   for (const game of config.games) {
@@ -44,6 +47,11 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
       const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
       const roundStrategies = strategies.filter((s) => s.round <= rounds);
       const autoReps = await run.readAutoReps(name);
+      const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
+      gameIndex[trackKey(name)] = {
+        labels: W.toJSON().strategies,
+        games: results.map((r) => ({ id: r.id, seats: r.spec.seats.map(label), scores: r.scores, termination: r.termination, reason: r.reason, plies: r.plies, page: false })),
+      };
       tracks.push({
         game,
         variant,
@@ -59,6 +67,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
         cost: costByAgent(roundStrategies),
         strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash })),
         games: results.length,
+        terminations: countBy(results.map((r) => r.termination)),
         ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
         ...(autoReps ? { autoReps } : {}),
       });
@@ -82,7 +91,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
     generalizability: generalizabilityByGame,
     leaderboard: withRankProbabilities(leaderboard(tracks), draws),
   };
-  await writeOutputs(run, summary, matrices);
+  await writeOutputs(run, summary, matrices, gameIndex);
   return summary;
 }
 
@@ -108,10 +117,17 @@ export function agentIds(config: TourneyConfig): string[] {
   });
 }
 
-async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>): Promise<void> {
+const countBy = (keys: string[]) => keys.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
+
+async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>, games: GameIndex): Promise<void> {
   for (const track of summary.tracks) {
     const W = matrices.get(trackName(track))!;
     await run.writeTrackOutputs(track, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, ratings: track.ratings, errors: track.errors, cost: track.cost } });
   }
   await run.writeSummary(summary, renderMarkdown(summary));
+  // Replay pages for every game, then the HTML report that links them.
+  const ids = Object.values(games).flatMap((t) => t.games.map((g) => g.id));
+  const paged = new Set(await writeReplayPages(run.replaysDir, ids));
+  for (const t of Object.values(games)) for (const g of t.games) g.page = paged.has(g.id);
+  await run.writeReportHtml(renderReportHtml(summary, games));
 }

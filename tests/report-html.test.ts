@@ -1,0 +1,99 @@
+// report.html and the history page as a user sees them: a real tourney, opened from file:// in
+// Debian's Chromium; charts drawn with data, no console errors, no request leaving the run
+// directory, a click on a W cell listing the pairing's games and their replays. Screenshots are
+// kept in the test's run directory (the CI artefact).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import type { TourneySummary } from '../model/tourney.ts';
+import { hasChromium, launchChromium, openFile, screenshot } from './helpers/browser.ts';
+import { tempDir } from './helpers/bots.ts';
+
+describe.skipIf(!hasChromium)('report.html and the history page in Chromium', () => {
+  let browser: Browser;
+  let out: string;
+  let first: TourneySummary;
+  let second: TourneySummary;
+
+  beforeAll(async () => {
+    out = tempDir();
+    const config = resolveConfig({ rounds: 2, games: ['gomoku'], concurrency: 2, bootstrapSamples: 200, out });
+    first = await runTourney({ config, runDir: path.join(out, 'run-1') });
+    second = await runTourney({ config: { ...config, seed: 2 }, runDir: path.join(out, 'run-2') });
+    browser = await launchChromium();
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('report.html: charts with data, tables, no errors, nothing from outside, under 3 MB', async () => {
+    const file = path.join(first.runDir, 'report.html');
+    expect(fs.statSync(file).size).toBeLessThan(3 * 1024 * 1024);
+    const { page, errors, outside } = await openFile(browser, file, first.runDir);
+    // Per track: W as a heatmap with every off-diagonal cell (6 strategies → 30), learning curves, two interval charts.
+    for (const track of first.tracks) {
+      const id = `${track.game}-${track.variant}`;
+      const cells = page.locator(`svg.heatmap[data-id="${id}"] rect.cell`);
+      expect(await cells.count()).toBe(30);
+      expect(await page.locator(`svg.heatmap[data-id="${id}"] rect.cell[data-value=""]`).count()).toBe(0); // every pair met
+      expect(await page.locator(`svg[data-chart="line"][data-id="${id}-G"] circle.point`).count()).toBe(3 * 2);
+      expect(await page.locator(`svg[data-chart="interval"][data-id="${id}-S"] circle.point`).count()).toBe(3);
+    }
+    // The leaderboard and the tables carry the numbers of metrics.json.
+    const leader = first.leaderboard[0]!;
+    await expect(page.locator('table.leaderboard tbody tr').first().innerText()).resolves.toContain(leader.agent);
+    expect(await page.locator('table.metrics').count()).toBe(first.tracks.length);
+    expect(await page.locator('table.terminations tbody tr').count()).toBe(first.tracks.length);
+    // A click on a W cell lists that pairing's games (2: one colour-swapped pair) with replay links.
+    await page.locator('svg.heatmap[data-id="gomoku-standard"] rect.cell').first().click();
+    const panel = page.locator('#games');
+    await expect(panel.isVisible()).resolves.toBe(true);
+    expect(await panel.locator('tbody tr').count()).toBe(2);
+    const href = await panel.locator('a').first().getAttribute('href');
+    expect(href).toMatch(/^replays\/[0-9a-f]{20}\.(html|json)$/);
+    expect(fs.existsSync(path.join(first.runDir, href!))).toBe(true);
+    console.log(`report screenshot: ${await screenshot(page, path.join(first.runDir, 'screenshots', 'report.png'))}`);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+
+  it('a replay opened from a W cell steps to its end', async () => {
+    const { page, errors, outside } = await openFile(browser, path.join(first.runDir, 'report.html'), first.runDir);
+    await page.locator('svg.heatmap[data-id="gomoku-variant"] rect.cell').nth(3).click();
+    const link = page.locator('#games a').first();
+    const href = (await link.getAttribute('href'))!;
+    if (!href.endsWith('.html')) return; // no viewer for this game yet
+    await link.click();
+    await page.waitForURL(/replays\/.*\.html/);
+    const steps = (await page.locator('ol.moves li').count()) + 1;
+    await page.locator('[data-testid="last"]').click();
+    await expect(page.locator('[data-testid="step"]').innerText()).resolves.toBe(`move ${steps - 1} of ${steps - 1}`);
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.locator('[data-testid="step"]').innerText()).resolves.toBe(`move ${steps - 2} of ${steps - 1}`);
+    console.log(`replay screenshot: ${await screenshot(page, path.join(first.runDir, 'screenshots', 'replay.png'))}`);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+
+  it('the history page (runs/index.html, written when a run is indexed) charts S and L per run and links the reports', async () => {
+    const file = path.join(out, 'index.html');
+    expect(fs.existsSync(file)).toBe(true);
+    const { page, errors, outside } = await openFile(browser, file, out);
+    // Two runs: every agent has a point per run in the S chart of each track.
+    for (const track of ['gomoku-standard', 'gomoku-variant']) expect(await page.locator(`svg[data-id="${track}-S"] circle.point`).count()).toBe(3 * 2);
+    const links = await page.locator('table a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+    expect(links).toHaveLength(2);
+    for (const l of links) expect(fs.existsSync(path.join(out, l!))).toBe(true);
+    expect(links).toContain(`${path.basename(second.runDir)}/report.html`);
+    console.log(`history screenshot: ${await screenshot(page, path.join(out, 'screenshots', 'history.png'))}`);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+});
