@@ -6,6 +6,7 @@
 //   npm run bench -- queue       games/s through BullMQ with 1 and 2 workers vs in-process (redis-server)
 //   npm run bench -- startup     CLI start-up (compiled build vs TypeScript through tsx)
 //   npm run bench -- reps-auto   adaptive vs fixed repetitions on simulated bots (games to a target interval width)
+//   npm run bench -- report-html [--run-dir D]   report.html of a four-game tourney: size, summarize time, open time in Chromium
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { benchAgentContainer } from './agent-container.ts';
 import { benchQueue } from './queue.ts';
 import { benchStartup } from './startup.ts';
 import { benchRepsAuto } from './reps-auto.ts';
+import { benchReportHtml } from './report-html.ts';
 import { benchChessPerft } from './chess-perft.ts';
 import { benchHoldemEval } from './holdem-eval.ts';
 import { benchHoldemBatch, benchHoldemEngine, benchHoldemWire } from './holdem-tables.ts';
@@ -42,6 +44,10 @@ if (which === 'agents') results.agents = await benchAgentContainer();
 if (which === 'queue') results.queue = await benchQueue();
 if (which === 'all' || which === 'startup') results.startup = await benchStartup();
 if (which === 'all' || which === 'reps-auto') results.repsAuto = await benchRepsAuto();
+if (which === 'report-html') {
+  const i = process.argv.indexOf('--run-dir');
+  results.reportHtml = await benchReportHtml(i > 0 ? process.argv[i + 1] : undefined);
+}
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
 const file = path.join(here, 'results', `${which}.json`);
 await fs.writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
