@@ -2,7 +2,7 @@
 // the per-round report agents read (round_report.json), and the per-track summary the final
 // reports are rendered from.
 import type { FailureKind } from './match.ts';
-import type { AllMetrics, BootstrapResult, Ratings, ScoreMatrixJSON, WinRate } from './metrics.ts';
+import type { AllMetrics, BootstrapResult, Interval, Ratings, ScoreMatrixJSON, WinRate } from './metrics.ts';
 
 export interface CostRecord {
   wallMs: number;
@@ -200,4 +200,21 @@ export interface TourneySummary {
   generalizability: Record<string, Record<string, number | null>>;
   /** Average rank per agent over the tracks (paper Table 3), by S and by L. */
   leaderboard: LeaderboardEntry[];
+}
+
+/** One finished tourney in the run index (<out>/index.jsonl; orchestrator/run/run-index.ts). */
+export interface RunIndexEntry {
+  runId: string;
+  runDir: string;
+  /** The scheduler that started it ("nightly"), if any. */
+  schedule?: string;
+  finishedAt: string;
+  games: string[];
+  rounds: number;
+  /** Matches played in this run, and how many of them were reused from earlier runs. */
+  matches: number;
+  reused: number;
+  leaderboard: LeaderboardEntry[];
+  /** Per track, each agent's S and L with their 95% intervals (runs indexed before this field have none). */
+  tracks?: Array<{ track: string; perAgent: Record<string, { S: Interval; L: Interval }> }>;
 }

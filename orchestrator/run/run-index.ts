@@ -6,27 +6,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { PREFIX, QueueUnavailableError, withRedis } from '../queue/connection.ts';
-import { trackName, type TourneySummary } from '../../model/tourney.ts';
-import type { Interval } from '../../model/metrics.ts';
+import { trackName, type RunIndexEntry, type TourneySummary } from '../../model/tourney.ts';
 import { RunDir } from './run-dir.ts';
 
 export const RUNS_KEY = `${PREFIX}:runs`;
 
-export interface RunIndexEntry {
-  runId: string;
-  runDir: string;
-  /** The scheduler that started it ("nightly"), if any. */
-  schedule?: string;
-  finishedAt: string;
-  games: string[];
-  rounds: number;
-  /** Matches played in this run, and how many of them were reused from earlier runs. */
-  matches: number;
-  reused: number;
-  leaderboard: TourneySummary['leaderboard'];
-  /** Per track, each agent's S and L with their 95% intervals (runs indexed before this field have none). */
-  tracks?: Array<{ track: string; perAgent: Record<string, { S: Interval; L: Interval }> }>;
-}
+export type { RunIndexEntry } from '../../model/tourney.ts';
 
 export function indexEntry(summary: TourneySummary, extra: { schedule?: string; reused: number; games: string[]; rounds: number }): RunIndexEntry {
   const matches = summary.tracks.reduce((n, t) => n + t.games, 0);

@@ -2,7 +2,7 @@
 // across the indexed runs with their intervals, oldest first, so nightly runs show trends; a
 // table of the runs links each run's report.html. Self-contained like report.html.
 import path from 'node:path';
-import type { RunIndexEntry } from '../../orchestrator/run/run-index.ts';
+import type { RunIndexEntry } from '../../model/tourney.ts';
 import { num } from '../markdown-format.ts';
 import { escapeHtml as h, PAGE_CSS } from './page.ts';
 import { lineChart, type Series } from './svg.ts';
