@@ -14,5 +14,5 @@ export const holdem: GameDescriptor = {
     answers: 'action',
     logFiles: '`tournament_report_tourney_*.json` is the technical report of last round (wins, actions, errors per bot), `history_tourney_*.json` the per-tournament-round hand histories (large: read them with a script)',
   },
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
+  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };
