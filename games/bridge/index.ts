@@ -13,5 +13,5 @@ export const bridge: GameDescriptor = {
     answers: 'move',
     logFiles: "`tournament_tournament_*.json` is the duplicate report of last round (standings in VP and IMPs, every match board by board with both rooms' scores), `games/<time>/<game_id>.json` one event log per room (JSON lines, one per bid or play)",
   },
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
+  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };
