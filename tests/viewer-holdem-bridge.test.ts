@@ -123,6 +123,15 @@ describe("Hold'em viewer data", () => {
     expect(data.result).toMatch(/wins|share the win/);
   });
 
+  it('a replay whose moves the rules refuse is shown as far as it goes, not thrown', () => {
+    const replay = syntheticHoldemReplay({ hands: 20, seats: 4, startingChips: 5000 });
+    const k = 12;
+    const bad: Replay = { ...replay, moves: replay.moves.map((m, i) => (i === k ? { ...m, seat: (m.seat + 1) % 4 } : m)) };
+    const data = holdemViewerData(bad);
+    expect(data.moves).toHaveLength(bad.moves.length);
+    expect(hx(data).broken).toMatchObject({ ply: k, message: 'Not your turn' });
+  });
+
   it('a 720-hand synthetic table round: small per hand, showdowns with ranks, side pots', () => {
     const replay = syntheticHoldemReplay({ hands: 720, seats: 9 });
     const t = performance.now();
@@ -193,6 +202,35 @@ describe('Bridge viewer data', () => {
       expect(x.duplicate!.other!.id).not.toBe(replay.result.id);
       expect(x.duplicate!.ns).toBe(replay.result.spec.seats[0]);
     }
+  });
+
+  it('a passed-out board and a board a seat forfeited', () => {
+    const real = runOf('bridge', 'standard').replays[0]!;
+    const dealer = (real.setup as { dealer: number }).dealer;
+    const pass = (k: number) => ({ ply: k, seat: (dealer + k) % 4, action: { type: 'call', call_type: 'pass' }, latencyMs: 1 });
+    const passedOut: Replay = {
+      ...real,
+      result: { ...real.result, termination: 'normal', reason: 'passed_out', offender: null, detail: { ...real.result.detail, ns_score: 0, contract: null, tricks: null, tricks_won: [0, 0] } },
+      moves: [0, 1, 2, 3].map(pass),
+    };
+    const a = bridgeViewerData(passedOut);
+    expect(a.frames).toHaveLength(5);
+    expect(a.result).toMatch(/passed out — NS 0$/);
+    expect(bx(a).contract).toBeNull();
+    expect(frames(a)[4]!.ph).toBe('finished');
+
+    // The second call times out: under `strict` the board is lost for that side.
+    const failing = (dealer + 1) % 4;
+    const forfeited: Replay = {
+      ...real,
+      result: { ...real.result, termination: 'timeout', reason: 'no answer within 3000 ms', offender: failing, detail: { ...real.result.detail, ns_score: 0, forfeit: failing % 2 ? 'EW' : 'NS' } },
+      moves: [pass(0), { ply: 1, seat: failing, action: null, latencyMs: 3000, error: { kind: 'timeout', message: 'no answer within 3000 ms' } }],
+    };
+    const b = bridgeViewerData(forfeited);
+    expect(b.frames).toHaveLength(3);
+    expect(b.moves[1]).toMatchObject({ text: '—', error: 'timeout: no answer within 3000 ms' });
+    expect(b.result).toContain(`${failing % 2 ? 'EW' : 'NS'} forfeits: ${['N', 'E', 'S', 'W'][failing]}`);
+    expect(bx(b).forfeit).toBe(failing % 2 ? 'EW' : 'NS');
   });
 
   it('calls and cards read as people write them', async () => {

@@ -193,7 +193,7 @@
     return box;
   }
 
-  function contract(x, f) {
+  function contract(x, f, last) {
     const box = el('div', 'bx-box');
     box.dataset.testid = 'contract';
     if (f.ph === 'bidding') box.append(el('div', 'bx-line', 'contract: —'));
@@ -203,7 +203,7 @@
       const need = x.contract.level + 6;
       box.append(el('div', '', `declarer's side ${f.won[side]} of ${need} needed · defence ${f.won[1 - side]}`));
     } else box.append(el('div', 'bx-line', 'passed out'));
-    if (f.ph === 'finished' || (f.tm === null && f.ph !== 'bidding')) {
+    if (f.ph === 'finished' || last) {
       const line = el('div', 'bx-line', x.line);
       line.dataset.testid = 'board-result';
       box.append(line);
@@ -236,7 +236,7 @@
     }
     const grid = el('div', 'bx-grid');
     grid.dataset.testid = 'bridge-table';
-    grid.append(info(data, x, f), hand(data, x, f, 0), contract(x, f));
+    grid.append(info(data, x, f), hand(data, x, f, 0), contract(x, f, step >= data.moves.length));
     grid.append(hand(data, x, f, 3), center(data, x, f), hand(data, x, f, 1));
     grid.append(auction(x, f), hand(data, x, f, 2), exchangeBox(data, x, f));
     boardEl.append(grid);
