@@ -3,9 +3,11 @@
 // the 720-hand cap), then
 //   1. viewerData in Node (games/holdem/viewer/data.ts), median of a few runs;
 //   2. the page: bytes of replays/<id>.html (its ViewerData inline) and of the shared viewer.js;
-//   3. Chromium (Debian's, through playwright-core; skipped without it): opening the page from
-//      file:// until the first step is drawn, jumping to the last step, and stepping ← → (the
-//      time of the click or key handler plus a forced layout, measured in the page).
+//   3. Chromium (Debian's, through playwright-core; skipped without it), measured in the page:
+//      opening it from file:// (navigation start to the load event, the first step drawn: the
+//      inline data parsed, the shell's move list built, the renderer run); jumping to the last
+//      step and stepping ← → (the click or key handler plus a forced layout: the shell's work and
+//      the renderer's); and the renderer alone (holdem render() of a random step, with layout).
 // `benchReplayViewer()` returns the numbers and prints a short table. Run directly:
 //   node --import tsx bench/replay-viewer.ts [hands] [seats]
 import fs from 'node:fs';
@@ -105,10 +107,11 @@ export interface ReplayViewerBench {
   viewerDataMs: number;
   pageBytes: number;
   viewerJsBytes: number;
-  /** Chromium (null without it): open until the first step is drawn, jump to the last, step. */
+  /** Chromium (null without it): open to the load event, jump to the last step, one step, the renderer alone. */
   openMs: number | null;
   lastMs: number | null;
   stepMs: number | null;
+  renderMs: number | null;
 }
 
 /** Writes the page of `replay` into `dir` (with viewer.js) and measures it; returns the numbers. */
@@ -139,14 +142,14 @@ export async function measureReplayPage(replay: Replay, dir: string): Promise<Re
     openMs: null,
     lastMs: null,
     stepMs: null,
+    renderMs: null,
   };
   if (!hasChromium) return row;
   const browser = await launchChromium();
   try {
-    const t = performance.now();
     const opened = await openFile(browser, file, dir);
     await opened.page.waitForSelector('[data-testid="holdem-table"]');
-    row.openMs = ms(performance.now() - t);
+    row.openMs = ms((await opened.page.evaluate(`performance.getEntriesByType('navigation')[0].loadEventEnd`)) as number);
     if (opened.errors.length) throw new Error(`the page logged errors: ${opened.errors.join('; ')}`);
     // In-page timings: the handler runs synchronously; reading offsetHeight forces the layout.
     row.lastMs = ms(
@@ -159,6 +162,23 @@ export async function measureReplayPage(replay: Replay, dir: string): Promise<Re
       return out;
     })()`)) as number[];
     row.stepMs = ms(median(steps));
+    const renders = (await opened.page.evaluate(`(() => {
+      const data = window.CATARENA_REPLAY;
+      const div = document.createElement('div');
+      document.body.append(div);
+      const out = [];
+      for (let i = 0; i < 50; i++) {
+        const step = Math.floor(Math.random() * (data.moves.length + 1));
+        div.replaceChildren();
+        const t = performance.now();
+        window.catarenaViewers.holdem.render(div, data, step);
+        div.offsetHeight;
+        out.push(performance.now() - t);
+      }
+      div.remove();
+      return out;
+    })()`)) as number[];
+    row.renderMs = ms(median(renders));
     await opened.page.close();
   } finally {
     await browser.close();
@@ -180,6 +200,7 @@ export async function benchReplayViewer(hands = 720, seats = 9): Promise<ReplayV
         'open ms': row.openMs,
         'last step ms': row.lastMs,
         'step ms': row.stepMs,
+        'render ms': row.renderMs,
       },
     ]);
     return row;
