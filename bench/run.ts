@@ -6,6 +6,7 @@
 //   npm run bench -- queue       games/s through BullMQ with 1 and 2 workers vs in-process (redis-server)
 //   npm run bench -- startup     CLI start-up (compiled build vs TypeScript through tsx)
 //   npm run bench -- reps-auto   adaptive vs fixed repetitions on simulated bots (games to a target interval width)
+//   npm run bench -- replay-viewer   a 720-hand Hold'em replay page: data time, size, open and step times in Chromium
 //   npm run bench -- report-html [--run-dir D]   report.html of a four-game tourney: size, summarize time, open time in Chromium
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { benchQueue } from './queue.ts';
 import { benchStartup } from './startup.ts';
 import { benchRepsAuto } from './reps-auto.ts';
 import { benchReportHtml } from './report-html.ts';
+import { benchReplayViewer } from './replay-viewer.ts';
 import { benchChessPerft } from './chess-perft.ts';
 import { benchHoldemEval } from './holdem-eval.ts';
 import { benchHoldemBatch, benchHoldemEngine, benchHoldemWire } from './holdem-tables.ts';
@@ -44,6 +46,7 @@ if (which === 'agents') results.agents = await benchAgentContainer();
 if (which === 'queue') results.queue = await benchQueue();
 if (which === 'all' || which === 'startup') results.startup = await benchStartup();
 if (which === 'all' || which === 'reps-auto') results.repsAuto = await benchRepsAuto();
+if (which === 'replay-viewer') results.replayViewer = await benchReplayViewer();
 if (which === 'report-html') {
   const i = process.argv.indexOf('--run-dir');
   results.reportHtml = await benchReportHtml(i > 0 ? process.argv[i + 1] : undefined);

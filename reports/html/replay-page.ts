@@ -28,11 +28,12 @@ const REPLAY_CSS = `
 .side { max-height: 80vh; overflow: auto; min-width: 16rem; }
 .controls { display: flex; gap: .4rem; align-items: center; margin: .6rem 0; }
 .controls input[type=range] { width: 18rem; }
-.moves li { cursor: pointer; padding: 1px 4px; }
+.moves { padding-left: 4.2em; margin: 0; }
+.moves li { cursor: pointer; padding: 1px 4px; content-visibility: auto; contain-intrinsic-size: auto 20px; }
 .moves li.current { background: #ffe9a8; }
-.moves li.failed .text { text-decoration: line-through; }
+.moves li.failed { color: #555; }
 .moves .error { color: #b00020; }
-.moves .latency, .moves .who, .moves .note { color: #666; font-size: .85em; }
+
 .result { font-weight: 600; }
 `;
 

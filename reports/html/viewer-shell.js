@@ -34,26 +34,46 @@
   const controls = el(
     'div',
     { class: 'controls' },
-    button('⏮', 'first', () => 0),
-    button('◀', 'back', () => step - 1),
-    button('▶', 'forward', () => step + 1),
-    button('⏭', 'last', () => steps - 1),
+    button('«', 'first', () => 0),
+    button('‹', 'back', () => step - 1),
+    button('›', 'forward', () => step + 1),
+    button('»', 'last', () => steps - 1),
     slider,
     label,
   );
   slider.addEventListener('input', () => go(Number(slider.value)));
   const list = el('ol', { class: 'moves', 'data-testid': 'moves', start: '1' });
-  const items = data.moves.map((m, k) => {
-    const latency = el('span', { class: 'latency' }, `${m.latencyMs} ms`);
-    const li = el('li', { onclick: () => go(k + 1) }, el('span', { class: 'who' }, data.seatNames[m.seat] ?? `seat ${m.seat}`), ' ', el('span', { class: 'text' }, m.text), ' ', latency);
-    if (m.note) li.append(' ', el('span', { class: 'note' }, m.note));
-    if (m.error) {
-      li.classList.add('failed');
-      li.append(' ', el('span', { class: 'error' }, m.error));
+  // A 720-hand Hold'em table round has over ten thousand moves: items are plain text (a span only
+  // for an error), the first ones are built at once and the rest in chunks after the first paint,
+  // or at once up to a move that is jumped to.
+  const items = [];
+  const seatName = (seat) => data.seatNames[seat] ?? `seat ${seat}`;
+  function build(upTo) {
+    const fragment = document.createDocumentFragment();
+    for (let k = items.length; k < Math.min(upTo, data.moves.length); k++) {
+      const m = data.moves[k];
+      const li = document.createElement('li');
+      li.textContent = `${seatName(m.seat)} ${m.text} · ${m.latencyMs} ms${m.note ? ` · ${m.note}` : ''}`;
+      if (m.error) {
+        li.className = 'failed';
+        li.append(' ', el('span', { class: 'error' }, m.error));
+      }
+      items.push(li);
+      fragment.append(li);
     }
-    list.append(li);
-    return li;
+    list.append(fragment);
+  }
+  list.addEventListener('click', (e) => {
+    const li = e.target.closest('li');
+    if (li) go(items.indexOf(li) + 1);
   });
+  build(400);
+  const more = () => {
+    if (items.length >= data.moves.length) return;
+    build(items.length + 2000);
+    setTimeout(more, 0);
+  };
+  setTimeout(more, 0);
   const side = el('div', { class: 'side' }, list);
   root.append(controls, el('div', { class: 'main' }, board, side));
   if (viewer && viewer.extra) {
@@ -62,12 +82,18 @@
     viewer.extra(extra, data);
   }
 
+  let current = null;
   function go(to) {
     step = Math.max(0, Math.min(steps - 1, to));
     slider.value = String(step);
     label.textContent = `move ${step} of ${steps - 1}`;
-    items.forEach((li, k) => li.classList.toggle('current', k === step - 1));
-    if (step > 0) items[step - 1].scrollIntoView({ block: 'nearest' });
+    build(step);
+    if (current) current.classList.remove('current');
+    current = step > 0 ? items[step - 1] : null;
+    if (current) {
+      current.classList.add('current');
+      current.scrollIntoView({ block: 'nearest' });
+    } else side.scrollTop = 0;
     board.replaceChildren();
     if (viewer) viewer.render(board, data, step);
     else board.append(el('p', {}, `no viewer for ${data.game}`));
