@@ -1,6 +1,7 @@
 // catarena's command line. Each command is a thin layer: parse options, call one module, print.
 import { Command, CommanderError } from 'commander';
 import { gameIds } from '../../games/registry.ts';
+import { registerExportCommands } from './export-commands.ts';
 import { registerPlayCommands } from './play-commands.ts';
 import { registerQueueCommands } from './queue-commands.ts';
 import { registerTourneyCommands } from './tourney-commands.ts';
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerTourneyCommands(program);
   registerPlayCommands(program);
   registerQueueCommands(program);
+  registerExportCommands(program);
   return program;
 }
 
