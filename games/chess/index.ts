@@ -15,5 +15,5 @@ export const chess: GameDescriptor = {
   },
   stateBody: (state) => stateBody(state as ChessState),
   playerLibs: ['bots/random/chess-core.mjs'],
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
+  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };

@@ -137,9 +137,16 @@ const FAILURE_WORDS: Record<string, string> = {
   join_failed: 'could not join',
 };
 
+const REASON_WORDS: Record<string, string> = {
+  threefold_repetition: 'threefold repetition',
+  fifty_moves: 'the fifty-move rule',
+  insufficient_material: 'insufficient material',
+  max_moves: 'the 200-ply cap',
+};
+
 /** One line: "white wins: checkmate", "draw: stalemate", "black wins: white timed out". */
 export function chessResultLine(result: Replay['result']): string {
-  const reason = result.reason.replace(/_/g, ' ');
+  const reason = REASON_WORDS[result.reason] ?? result.reason.replace(/_/g, ' ');
   const head = result.winner === null ? 'draw' : `${COLOURS[result.winner]} wins`;
   if (result.termination === 'normal') return `${head}: ${reason}`;
   const offender = result.offender === null ? 'a bot' : COLOURS[result.offender];
