@@ -65,11 +65,10 @@ export function registerExportCommands(program: Command): void {
   program
     .command('export')
     .description(
-      'Export the games of a run directory (tourney, play or arena) for other programs.\n' +
-        '--pgn: every chess game, in one PGN file (Seven Tag Roster, Termination, each move\'s time as {[%emt]}).\n' +
-        'Variant games are written as Chess960 ([Variant "Chess960"], [SetUp "1"], [FEN], plus [Obstacles]) when no piece\n' +
-        'ever ended its move on an obstacle; a game in which an obstacle removed a piece is no valid PGN game and is skipped\n' +
-        'unless --all (then it is written with [Variant "Chess960 with obstacles"] and a comment saying so).',
+      'Export the games of a run directory (tourney, play or arena) for other programs.\n\n' +
+        "--pgn: every chess game in one PGN file (Seven Tag Roster, Termination, each move's time as {[%emt]}). " +
+        'Variant games are written as Chess960 ([Variant "Chess960"], [SetUp "1"], [FEN], [Obstacles]) when no piece ever ended its move on an obstacle. ' +
+        'A game in which an obstacle removed a piece is no valid PGN game: it is skipped unless --all, which writes it with [Variant "Chess960 with obstacles"] and a comment saying so.',
     )
     .argument('<run-dir>', 'a run directory (with journal.jsonl and replays/)')
     .option('--pgn', 'write the chess games as PGN (the only format so far)')
