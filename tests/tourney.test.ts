@@ -349,5 +349,11 @@ describe('tourney: Bridge duplicate matches', () => {
     expect(logs.some((f) => /^tournament_tournament_\d+\.json$/.test(f))).toBe(true);
     const task = fs.readFileSync(path.join(runDir, 'tracks', 'bridge-variant', 'round_2', 'workspaces', 'cautious', 'TASK.md'), 'utf8');
     expect(task).toMatch(/tournament_tournament_\*\.json/);
+    // Each room's replay page carries the other room's score and the board's IMPs (only the run knows both rooms).
+    const open = games.find((g) => g.spec.duplicate!.room === 'open')!;
+    const closed = games.find((g) => g.spec.duplicate!.match === open.spec.duplicate!.match && g.spec.duplicate!.board === open.spec.duplicate!.board && g.spec.duplicate!.room === 'closed')!;
+    const page = fs.readFileSync(path.join(runDir, 'replays', `${open.id}.html`), 'utf8');
+    const ns = (g: typeof open) => (g.detail as { ns_score: number }).ns_score;
+    expect(page).toContain(`"comparison":{"otherNs":${ns(closed)},"imps":`);
   }, 240_000);
 });

@@ -7,6 +7,7 @@ import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/b
 import { ratings } from '../../reports/metrics/ratings.ts';
 import { computeAll, generalizability } from '../../reports/metrics/metrics.ts';
 import { pairwiseGames, tableWinRates } from '../../reports/metrics/batch.ts';
+import { duplicateMatchesOf } from '../../reports/metrics/duplicate.ts';
 import { fromGames, type GameResult, type ScoreMatrix } from '../../reports/metrics/score-matrix.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { renderReportHtml, trackKey, type GameIndex } from '../../reports/html/report-html.ts';
@@ -25,6 +26,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   const matrices = new Map<string, ScoreMatrix>();
   const draws: Array<{ agents: string[]; draws: BootstrapDraws }> = [];
   const gameIndex: GameIndex = {};
+  const comparisons = new Map<string, { otherNs: number; imps: number }>(); // Bridge room → the other room's score and the board's IMPs
   const anchor = config.ratingAnchor ?? firstOfflineAgent(config);
 
   for (const game of config.games) {
@@ -40,6 +42,18 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
       const results = journal.results().filter((r) => r.spec.game === game && r.spec.variant === variant && r.spec.seats.every((id) => (byId.get(id)?.round ?? Infinity) <= rounds));
       const games: GameResult[] = pairwiseGames(results, (id) => ({ agent: byId.get(id)!.agent, round: byId.get(id)!.round }));
       const winRates = tableWinRates(results);
+      const rooms = new Map<string, typeof results>(); // "match|board" → the results of its rooms
+      for (const r of results) {
+        const key = r.spec.duplicate && `${r.spec.duplicate.match}|${r.spec.duplicate.board}`;
+        if (key) rooms.set(key, [...(rooms.get(key) ?? []), r]);
+      }
+      for (const m of duplicateMatchesOf(results)) {
+        for (const board of m.boards) {
+          for (const r of rooms.get(`${m.match}|${board.board}`) ?? []) {
+            comparisons.set(r.id, { otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open, imps: board.imps });
+          }
+        }
+      }
       const W = fromGames(agents, rounds, games);
       matrices.set(name, W);
       const bootstrap = bootstrapWithDraws(agents, rounds, games, { samples: config.bootstrapSamples, seed: config.seed });
@@ -91,7 +105,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
     generalizability: generalizabilityByGame,
     leaderboard: withRankProbabilities(leaderboard(tracks), draws),
   };
-  await writeOutputs(run, summary, matrices, gameIndex);
+  await writeOutputs(run, summary, matrices, gameIndex, comparisons);
   return summary;
 }
 
@@ -119,7 +133,7 @@ export function agentIds(config: TourneyConfig): string[] {
 
 const countBy = (keys: string[]) => keys.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
 
-async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>, games: GameIndex): Promise<void> {
+async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>, games: GameIndex, comparisons: Map<string, { otherNs: number; imps: number }>): Promise<void> {
   for (const track of summary.tracks) {
     const W = matrices.get(trackName(track))!;
     await run.writeTrackOutputs(track, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, ratings: track.ratings, errors: track.errors, cost: track.cost } });
@@ -127,7 +141,7 @@ async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<
   await run.writeSummary(summary, renderMarkdown(summary));
   // Replay pages for every game, then the HTML report that links them.
   const ids = Object.values(games).flatMap((t) => t.games.map((g) => g.id));
-  const paged = new Set(await writeReplayPages(run.replaysDir, ids));
+  const paged = new Set(await writeReplayPages(run.replaysDir, ids, { extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined) }));
   for (const t of Object.values(games)) for (const g of t.games) g.page = paged.has(g.id);
   await run.writeReportHtml(renderReportHtml(summary, games));
 }

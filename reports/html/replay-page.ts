@@ -61,9 +61,11 @@ export async function viewerDataOf(replay: Replay): Promise<ViewerData | null> {
 
 /**
  * Writes replays/viewer.js and replays/<id>.html for every replay given (skipping pages newer
- * than their JSON). Returns the ids that got a page.
+ * than their JSON). `extra` adds what only the whole run knows (a Bridge board's other room) to
+ * a page's extras. Returns the ids that got a page.
  */
-export async function writeReplayPages(replaysDir: string, ids: readonly string[], backLink = '../report.html'): Promise<string[]> {
+export async function writeReplayPages(replaysDir: string, ids: readonly string[], options: { backLink?: string; extra?: (id: string) => Record<string, unknown> | undefined } = {}): Promise<string[]> {
+  const backLink = options.backLink ?? '../report.html';
   await fs.mkdir(replaysDir, { recursive: true });
   await fs.writeFile(path.join(replaysDir, 'viewer.js'), `${await viewerScript()}\n\n${await fs.readFile(SHELL, 'utf8')}`);
   const written: string[] = [];
@@ -78,6 +80,8 @@ export async function writeReplayPages(replaysDir: string, ids: readonly string[
     }
     const data = await viewerDataOf(JSON.parse(await fs.readFile(json, 'utf8')) as Replay);
     if (!data) continue;
+    const more = options.extra?.(id);
+    if (more) data.extra = { ...data.extra, ...more };
     await fs.writeFile(html, replayPage(data, backLink));
     written.push(id);
   }
