@@ -5,6 +5,7 @@
 //   npm run bench -- agents      agent container start and egress-proxy cost (Docker + npm run images:agents)
 //   npm run bench -- queue       games/s through BullMQ with 1 and 2 workers vs in-process (redis-server)
 //   npm run bench -- startup     CLI start-up (compiled build vs TypeScript through tsx)
+//   npm run bench -- concurrency [--games 48] [--repeats 3]   CPU-bound Flask bots at concurrency 1, 2 and auto
 //   npm run bench -- reps-auto   adaptive vs fixed repetitions on simulated bots (games to a target interval width)
 //   npm run bench -- replay-viewer   a 720-hand Hold'em replay page: data time, size, open and step times in Chromium
 //   npm run bench -- report-html [--run-dir D]   report.html of a four-game tourney: size, summarize time, open time in Chromium
@@ -18,6 +19,7 @@ import { benchSandboxes } from './sandboxes.ts';
 import { benchAgentContainer } from './agent-container.ts';
 import { benchQueue } from './queue.ts';
 import { benchStartup } from './startup.ts';
+import { benchConcurrency } from './concurrency.ts';
 import { benchRepsAuto } from './reps-auto.ts';
 import { benchReportHtml } from './report-html.ts';
 import { benchReplayViewer } from './replay-viewer.ts';
@@ -45,6 +47,7 @@ if (which === 'sandboxes' || (which === 'all' && process.env.CATARENA_DOCKER ===
 if (which === 'agents') results.agents = await benchAgentContainer();
 if (which === 'queue') results.queue = await benchQueue();
 if (which === 'all' || which === 'startup') results.startup = await benchStartup();
+if (which === 'concurrency') results.concurrency = await benchConcurrency();
 if (which === 'all' || which === 'reps-auto') results.repsAuto = await benchRepsAuto();
 if (which === 'replay-viewer') results.replayViewer = await benchReplayViewer();
 if (which === 'report-html') {

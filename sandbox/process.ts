@@ -270,6 +270,46 @@ function hasMarker(pid: number, marker: string): boolean {
   }
 }
 
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux platform Node runs on). */
+const CLOCK_TICKS = 100;
+
+/** utime + stime + cutime + cstime of one process, in ms; null if gone. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the comm: state(3) ppid … utime(14) stime(15) cutime(16) cstime(17).
+    return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU ms of a process and its live descendants (children as listed by the main thread of each;
+ * a process that double-forked away is not counted), including the CPU of exited children they
+ * waited for. Undefined when /proc cannot tell (not Linux, or the process is gone).
+ */
+export function processTreeCpuMs(root: number): number | undefined {
+  let total = 0;
+  const todo = [root];
+  for (let seen = 0; todo.length > 0 && seen < 256; seen++) {
+    const pid = todo.pop()!;
+    const ms = processCpuMs(pid);
+    if (ms === null) {
+      if (pid === root) return undefined;
+      continue;
+    }
+    total += ms;
+    try {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ')) if (child.trim()) todo.push(Number(child));
+    } catch {
+      // gone, or a kernel without the children file: the process's own time is still counted
+    }
+  }
+  return total;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The reaper: bots die with the orchestrator
 
@@ -434,6 +474,17 @@ class ProcessBot implements BotHandle {
     return out;
   }
 
+  /**
+   * CPU time (user + system, ms) of the bot's process tree so far: the start script and its
+   * descendants (found through /proc/<pid>/task/<pid>/children), each with the CPU of its children
+   * that have exited. Linux only; undefined elsewhere or once the script has exited.
+   */
+  cpuTimeMs(): number | undefined {
+    const leader = this.child.pid;
+    if (leader === undefined || this.exit) return undefined;
+    return processTreeCpuMs(leader);
+  }
+
   /** Synchronous last-resort kill, for process 'exit' and signal handlers. */
   killSync(): void {
     if (this.child.pid !== undefined && !this.exit) signal(-this.child.pid, 'SIGKILL');
@@ -547,8 +598,14 @@ export class ProcessSandbox implements Sandbox {
     const child = spawn('bash', [script, String(o.port)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let spawnError = null as Error | null;
     child.once('error', (e) => (spawnError = e));
-    child.stdout!.on('data', (c: Buffer) => log.write(c));
-    child.stderr!.on('data', (c: Buffer) => log.write(c));
+    // Output while starting is often the server saying it listens: it wakes the health poll.
+    let onOutput: (() => void) | null = null;
+    const output = (c: Buffer) => {
+      log.write(c);
+      onOutput?.();
+    };
+    child.stdout!.on('data', output);
+    child.stderr!.on('data', output);
 
     const bot = new ProcessBot(name, o.port, logFile, dir, marker, health, child, log, (b) => this.bots.delete(b));
     this.bots.add(bot);
@@ -563,6 +620,11 @@ export class ProcessSandbox implements Sandbox {
     };
 
     const deadline = Date.now() + startTimeoutMs;
+    // Health is polled at once, then after 10 ms, at intervals doubling to 200 ms, and whenever
+    // the bot writes output (Flask's "Running on", a Node bot's "listening"): a bot is seen ready
+    // within a few ms of its server listening (a Flask bot: about Python's import time), and a
+    // slow one costs about five probes a second.
+    let pauseMs = 10;
     for (;;) {
       if (spawnError) return fail('spawn_failed', `${name}: could not run bash ${scriptPath}: ${spawnError.message}`);
       const exit = bot.exit;
@@ -577,8 +639,15 @@ export class ProcessSandbox implements Sandbox {
         return fail('unhealthy', `${name}: did not ${what} on port ${o.port} within ${startTimeoutMs} ms; its processes were killed`);
       }
       if (await probeHealth(bot.url, health, Math.min(1000, remaining))) return bot;
-      const pause = sleep(Math.min(100, Math.max(0, deadline - Date.now())));
+      let timer: NodeJS.Timeout | undefined;
+      const pause = new Promise<void>((r) => {
+        timer = setTimeout(r, Math.min(pauseMs, Math.max(0, deadline - Date.now())));
+        onOutput = r;
+      });
+      pauseMs = Math.min(200, pauseMs * 2);
       await (bot.exit ? pause : Promise.race([pause, exitedNow]));
+      clearTimeout(timer);
+      onOutput = null;
     }
   }
 

@@ -18,7 +18,7 @@ interface TourneyFlags {
   maxGames?: number;
   targetWidth?: number;
   maxMinutes?: number;
-  concurrency?: number;
+  concurrency?: number | 'auto';
   seed?: number;
   out?: string;
   policy?: 'strict' | 'catarena';
@@ -63,7 +63,7 @@ async function printSummary(summary: TourneySummary, seconds: number | null, jso
 }
 
 /** A stored run's config with the settings a resume may change. */
-async function resumeConfig(runDir: string, flags: { concurrency?: number; queue?: string; embedded?: boolean }): Promise<TourneyConfig> {
+async function resumeConfig(runDir: string, flags: { concurrency?: number | 'auto'; queue?: string; embedded?: boolean }): Promise<TourneyConfig> {
   const { RunDir } = await import('../run/run-dir.ts');
   const config = await new RunDir(runDir).readConfig();
   if (flags.concurrency) config.concurrency = flags.concurrency;
@@ -117,7 +117,7 @@ function addConfigOptions(cmd: Command): Command {
     .option('--max-games <n>', 'with --reps auto: most games per track (default 5 × the schedule played once)', intOption(1))
     .option('--target-width <w>', 'with --reps auto: stop when every S and L 95% interval is at most this wide (instead of when W is stable)', numberOption(0, 2))
     .option('--max-minutes <m>', 'with --reps auto: most minutes the added games may take per track', numberOption(0))
-    .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256))
+    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', (v: string) => (v.trim().toLowerCase() === 'auto' ? ('auto' as const) : intOption(1, 256)(v)))
     .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
     .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
     .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
@@ -224,11 +224,11 @@ export function registerTourneyCommands(program: Command): void {
         'collects games workers finished meanwhile.',
     )
     .argument('<run-dir>', 'the tourney run directory')
-    .option('-c, --concurrency <n>', 'games and thinking bots at once (default: as stored)', intOption(1, 256))
+    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once, or auto (default: as stored)', (v: string) => (v.trim().toLowerCase() === 'auto' ? ('auto' as const) : intOption(1, 256)(v)))
     .option('-q, --queue <url>', 'play the rest through this Redis queue (default: the stored one)')
     .option('--embedded', 'play the rest in this process even if the run was queued')
     .option('--json', 'print the summary as JSON')
-    .action(async (dir: string, flags: { concurrency?: number; queue?: string; embedded?: boolean; json?: boolean }) => {
+    .action(async (dir: string, flags: { concurrency?: number | 'auto'; queue?: string; embedded?: boolean; json?: boolean }) => {
       const runDir = path.resolve(dir);
       await playTourney(program, await resumeConfig(runDir, flags), runDir, flags.json);
     });

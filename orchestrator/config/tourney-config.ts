@@ -1,7 +1,6 @@
 // The tournament configuration: one schema (zod) with every default in one place, presets, and
 // errors that name the bad field. CLI flags, a YAML/JSON file and presets all resolve to this.
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
@@ -41,7 +40,8 @@ export const TourneyConfigSchema = z.strictObject({
       batchShare: z.number().positive().max(1).default(0.25),
     })
     .default({ fluctuation: 0.05, batchShare: 0.25 }),
-  concurrency: z.int().min(1).max(256).default(Math.max(1, os.availableParallelism())),
+  /** Busy bots (and games) at once, or 'auto': adapted to measured throughput, 1 to the cores (orchestrator/match/concurrency-controller.ts). */
+  concurrency: z.union([z.int().min(1).max(256), z.literal('auto')]).default('auto'),
   seed: z.int().default(1),
   out: z.string().default('runs'),
   policy: z.enum(['strict', 'catarena']).default('strict'),

@@ -43,7 +43,7 @@ export interface BotStatus {
 /** Instance 0 is the strategy id itself; instance k > 0 is "<id>#<k+1>". */
 const instanceKey = (id: string, instance: number) => (instance === 0 ? id : `${id}#${instance + 1}`);
 
-type Entry = { ref: StrategyRef; running?: Promise<{ handle: BotHandle; client: BotClient } | null>; suspect: boolean; status: BotStatus };
+type Entry = { ref: StrategyRef; running?: Promise<{ handle: BotHandle; client: BotClient } | null>; handle?: BotHandle; suspect: boolean; status: BotStatus };
 
 export class BotFleet {
   private readonly entries = new Map<string, Entry>();
@@ -131,6 +131,20 @@ export class BotFleet {
     await Promise.all(gone.map(([, entry]) => this.stopEntry(entry)));
   }
 
+  /**
+   * CPU ms used so far by the fleet's running bots (their process trees), where the sandbox can
+   * tell (process sandbox on Linux); undefined when no running bot can. A bot stopped or restarted
+   * between two calls makes the sum drop: callers take a negative difference as unknown.
+   */
+  cpuTimeMs(): number | undefined {
+    let total: number | undefined;
+    for (const entry of this.entries.values()) {
+      const ms = (entry.handle as { cpuTimeMs?: () => number | undefined } | undefined)?.cpuTimeMs?.();
+      if (ms !== undefined) total = (total ?? 0) + ms;
+    }
+    return total;
+  }
+
   statuses(): BotStatus[] {
     return [...this.entries.values()].map((e) => ({ ...e.status }));
   }
@@ -158,6 +172,7 @@ export class BotFleet {
         env: this.options.env,
         hostPorts: this.options.hostPorts,
       });
+      entry.handle = handle;
       return { handle, client: new BotClient(handle.url, { socketPath: handle.socketPath }) };
     } catch (err) {
       releasePort(port);
@@ -170,6 +185,7 @@ export class BotFleet {
   private async stopEntry(entry: Entry): Promise<void> {
     const bot = await entry.running?.catch(() => null);
     if (!bot) return;
+    if (entry.handle === bot.handle) entry.handle = undefined;
     await bot.client.close();
     await bot.handle.stop();
     releasePort(bot.handle.port);

@@ -6,7 +6,7 @@ import type { MatchSpec, Replay } from '../../model/match.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import { BotFleet, type BotStatus, type StrategyRef } from './bot-fleet.ts';
-import { executeLocal } from './local.ts';
+import { type ConcurrencyStats, executeLocal } from './local.ts';
 import { executeQueued } from './queued.ts';
 
 export interface RunOptions {
@@ -27,13 +27,16 @@ export interface Executor {
 export interface LocalExecutorOptions {
   sandbox: Sandbox;
   hosts: GameServerPool;
-  concurrency: number;
+  /** Games and busy bots at once, or 'auto': adaptive (orchestrator/match/concurrency-controller.ts). */
+  concurrency: number | 'auto';
   startTimeoutMs?: number;
+  /** After each track's games: the concurrency used (mean level for 'auto'). */
+  onConcurrency?: (stats: ConcurrencyStats) => void;
   /** Where a track's bot logs go. */
   logDir(track: { game: string; variant: string }): string;
 }
 
-/** Games in this process, `concurrency` at a time, with one warm bot fleet per game and rule set. */
+/** Games in this process, `concurrency` at a time (or adaptive), with one warm bot fleet per game and rule set. */
 export class LocalExecutor implements Executor {
   private readonly fleets = new Map<string, Promise<BotFleet>>();
   /** Strategies added but not yet handed to their track's fleet. */
@@ -75,7 +78,7 @@ export class LocalExecutor implements Executor {
       const fleet = await this.fleet(game, variant);
       fleet.add(this.added.get(`${game}/${variant}`) ?? []);
       this.added.delete(`${game}/${variant}`);
-      await executeLocal(group, { fleet, hosts: this.options.hosts, concurrency: this.options.concurrency, signal: options.signal, onReplay: options.onReplay });
+      await executeLocal(group, { fleet, hosts: this.options.hosts, concurrency: this.options.concurrency, onConcurrency: this.options.onConcurrency, signal: options.signal, onReplay: options.onReplay });
     }
   }
 

@@ -1,7 +1,15 @@
-// The in-process executor: runs match specs on this machine, `concurrency` games at a time,
-// with the same number of busy-bot slots, streaming each finished game to `onReplay`.
+// The in-process executor: runs match specs on this machine, streaming each finished game to
+// `onReplay`. With a fixed concurrency C: C games at a time and C busy-bot slots. With 'auto' (the
+// default of a tourney): the busy-bot slots follow the adaptive controller (1 to the cores, more
+// for I/O-bound bots; orchestrator/match/concurrency-controller.ts) and one game more than slots is
+// in flight, so a bot never waits for the orchestrator between two moves. Either way every bot the
+// specs need is started at once in the background (in order of first use, `cores` at a time), the
+// next game is one whose bots are idle where there is one, and a game starts its seats together.
+import os from 'node:os';
 import { adapterFor } from '../../games/registry.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
+import { AdaptiveSlots } from '../match/adaptive-slots.ts';
+import { ConcurrencyController, type ControllerEvent } from '../match/concurrency-controller.ts';
 import { CpuSlots } from '../match/cpu-slots.ts';
 import { runMatch, type SeatBot } from '../match/runner.ts';
 import type { MatchResult, MatchSpec, Replay } from '../../model/match.ts';
@@ -10,12 +18,26 @@ import type { BotFleet } from './bot-fleet.ts';
 export interface LocalExecutorOptions {
   fleet: BotFleet;
   hosts: GameServerPool;
-  /** Games in flight and bots computing at once (default 1). */
-  concurrency?: number;
+  /** Games in flight and bots computing at once (default 1), or 'auto' (adaptive). */
+  concurrency?: number | 'auto';
+  /** Called once at the end with how much concurrency was used (the mean level, for 'auto'). */
+  onConcurrency?: (stats: ConcurrencyStats) => void;
   /** Called as each game ends, in completion order; awaited before the slot is reused. */
   onReplay?: (replay: Replay) => Promise<void> | void;
   /** Stop scheduling new games (games in flight finish). */
   signal?: AbortSignal;
+}
+
+export interface ConcurrencyStats {
+  mode: 'fixed' | 'auto';
+  /** Time-weighted mean of busy-bot slots over the games' wall time. */
+  meanLevel: number;
+  /** The level at the end. */
+  finalLevel: number;
+  /** [ms since start, level] at each change ('auto'). */
+  timeline: Array<[number, number]>;
+  /** The controller's probes and decisions ('auto'). */
+  events: ControllerEvent[];
 }
 
 /** Which instance of its strategy each seat uses: the k-th seat of one strategy gets instance k. */
@@ -37,11 +59,12 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
   const fleetId = options.fleetId ?? ((id: string) => id);
   const host = await options.hosts.get(spec.game, spec.variant);
   const instances = seatInstances(spec.seats);
-  const bots: SeatBot[] = [];
-  for (const [seat, id] of spec.seats.entries()) {
-    const client = await fleet.client(fleetId(id), instances[seat]);
-    bots.push({ strategyId: id, client, unavailable: client ? undefined : fleet.startError(fleetId(id), instances[seat]) });
-  }
+  // Seats start together (a fleet shares one start between requests for the same bot).
+  const clients = await Promise.all(spec.seats.map((id, seat) => fleet.client(fleetId(id), instances[seat])));
+  const bots: SeatBot[] = spec.seats.map((id, seat) => {
+    const client = clients[seat]!;
+    return { strategyId: id, client, unavailable: client ? undefined : fleet.startError(fleetId(id), instances[seat]) };
+  });
   const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots: options.slots });
   replay.result.sandbox = fleet.sandboxKind;
   replay.result.seatStats.forEach((stats, seat) => {
@@ -50,19 +73,101 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
   return replay;
 }
 
+/** How many specs ahead the executor looks for a game whose bots are idle. */
+const LOOKAHEAD = 8;
+
 export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOptions): Promise<MatchResult[]> {
-  const concurrency = options.concurrency ?? 1;
-  const slots = new CpuSlots(concurrency);
+  const cores = Math.max(1, os.availableParallelism());
+  const auto = options.concurrency === 'auto';
+  const fixed = auto ? 0 : ((options.concurrency as number | undefined) ?? 1);
+  // Start at the cores (the usual best for CPU-bound bots); two lost probes down bring it to fewer.
+  const controller = auto ? new ConcurrencyController({ max: cores, ioMax: 2 * cores, start: cores }) : undefined;
+  const slots = new CpuSlots(controller ? controller.level : fixed);
+  const adaptive = controller ? new AdaptiveSlots(slots, controller, { botCpuMs: () => options.fleet.cpuTimeMs() }) : undefined;
+  /** Games allowed in flight now. */
+  const gamesAllowed = () => (adaptive ? slots.capacity + 1 : fixed);
+  const workers = Math.min(specs.length, controller ? controller.hardCeiling + 1 : fixed);
+
+  let stopped = false;
+  const prestart = startBots(specs, options.fleet, Math.max(2, cores), () => stopped);
   const results: MatchResult[] = [];
-  let next = 0;
+  const pending = [...specs];
+  const playing = new Map<string, number>();
+  let inFlight = 0;
+  let wake: Array<() => void> = [];
+  const notify = () => {
+    const waiting = wake;
+    wake = [];
+    for (const w of waiting) w();
+  };
+
+  /** The next spec: the first (of a few) whose strategies play no game now, else the first. */
+  const take = (): MatchSpec => {
+    let i = 0;
+    if (inFlight > 0) {
+      const idle = pending.slice(0, LOOKAHEAD).findIndex((spec) => spec.seats.every((id) => !playing.get(id)));
+      if (idle > 0) i = idle;
+    }
+    return pending.splice(i, 1)[0]!;
+  };
 
   const worker = async () => {
-    while (next < specs.length && !options.signal?.aborted) {
-      const replay = await playSpec(specs[next++]!, { fleet: options.fleet, hosts: options.hosts, slots });
-      results.push(replay.result);
-      await options.onReplay?.(replay);
+    for (;;) {
+      while (pending.length > 0 && !options.signal?.aborted && inFlight >= gamesAllowed()) await new Promise<void>((r) => wake.push(r));
+      if (pending.length === 0 || options.signal?.aborted) return;
+      const spec = take();
+      inFlight++;
+      for (const id of spec.seats) playing.set(id, (playing.get(id) ?? 0) + 1);
+      try {
+        const replay = await playSpec(spec, { fleet: options.fleet, hosts: options.hosts, slots });
+        results.push(replay.result);
+        await options.onReplay?.(replay);
+      } finally {
+        inFlight--;
+        for (const id of spec.seats) playing.set(id, playing.get(id)! - 1);
+        notify();
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, specs.length) }, worker));
+  // A level change may allow another game: wake the waiting workers now and then.
+  const poke = adaptive ? setInterval(notify, 20) : undefined;
+  adaptive?.start();
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    stopped = true;
+    clearInterval(poke);
+    adaptive?.stop();
+    notify();
+    await prestart;
+  }
+  options.onConcurrency?.(
+    adaptive
+      ? { mode: 'auto', meanLevel: adaptive.meanLevel(), finalLevel: slots.capacity, timeline: adaptive.timeline, events: controller!.events }
+      : { mode: 'fixed', meanLevel: fixed, finalLevel: fixed, timeline: [[0, fixed]], events: [] },
+  );
   return results;
+}
+
+/**
+ * Starts every bot the specs seat, in order of first use, `parallel` at a time, without waiting
+ * for the games: a game asking for a bot gets the start already under way. Stops starting more
+ * once `stopped()` (the caller then awaits the returned promise, so no bot starts after close).
+ */
+async function startBots(specs: MatchSpec[], fleet: BotFleet, parallel: number, stopped: () => boolean): Promise<void> {
+  const queue: Array<[string, number]> = [];
+  const seen = new Set<string>();
+  for (const spec of specs) {
+    seatInstances(spec.seats).forEach((instance, seat) => {
+      const id = spec.seats[seat]!;
+      const key = `${id}\u0000${instance}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      queue.push([id, instance]);
+    });
+  }
+  const next = async (): Promise<void> => {
+    for (let item = queue.shift(); item && !stopped(); item = queue.shift()) await fleet.client(item[0], item[1]).catch(() => null);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, next));
 }

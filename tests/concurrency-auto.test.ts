@@ -1,0 +1,122 @@
+// Adaptive concurrency and quick start with real bots: the CPU-bound Flask bot of the bench plays
+// an arena at 'auto' and at fixed settings; bots start together and are seen healthy as soon as
+// they listen; the process sandbox measures a bot's CPU including its children.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { adapterFor, gameDescriptor } from '../games/registry.ts';
+import { DEFAULT_LIMITS, matchId, type MatchSpec } from '../model/match.ts';
+import { BotFleet } from '../orchestrator/executor/bot-fleet.ts';
+import { type ConcurrencyStats, executeLocal } from '../orchestrator/executor/local.ts';
+import { fieldSpecs } from '../orchestrator/formats/field.ts';
+import { GameServerPool } from '../orchestrator/host/game-servers.ts';
+import { allocatePort, releasePort } from '../sandbox/ports.ts';
+import { ProcessSandbox } from '../sandbox/process.ts';
+
+const hasFlask = spawnSync('/usr/bin/python3', ['-c', 'import flask']).status === 0;
+const CPU_BOT = path.resolve(import.meta.dirname, '../bench/bots/cpu-flask');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-concurrency-test-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function arena(concurrency: number | 'auto', games: number) {
+  const ids = ['a', 'b', 'c', 'd'];
+  const specs: MatchSpec[] = fieldSpecs(gameDescriptor('gomoku'), { kind: 'arena', ids }, { game: 'gomoku', variant: 'standard', seed: 1, limits: DEFAULT_LIMITS, policy: 'strict', reps: Math.max(1, Math.round(games / 12)) });
+  const sandbox = new ProcessSandbox({ handleSignals: false });
+  const hosts = new GameServerPool();
+  const server = await hosts.get('gomoku', 'standard');
+  const fleet = new BotFleet({ sandbox, health: adapterFor('gomoku').health, logDir: fs.mkdtempSync(path.join(tmp, 'logs-')), ...server.botAccess(), env: { BENCH_WORK: '3000' } });
+  fleet.add(ids.map((id) => ({ id, dir: CPU_BOT })));
+  let stats: ConcurrencyStats | undefined;
+  const order: string[] = [];
+  try {
+    const results = await executeLocal(specs, { fleet, hosts, concurrency, onConcurrency: (s) => (stats = s), onReplay: (r) => void order.push(r.result.id) });
+    return { specs, results, stats: stats!, order, started: fleet.started, cpuMs: fleet.cpuTimeMs() };
+  } finally {
+    await fleet.stopAll();
+    await hosts.closeAll();
+    await sandbox.close();
+  }
+}
+
+describe.skipIf(!hasFlask)('adaptive concurrency with CPU-bound Flask bots', () => {
+  it("'auto' plays every game to a normal end, starts each bot once, and reports its mean level", async () => {
+    const { results, stats, started, cpuMs } = await arena('auto', 24);
+    expect(results).toHaveLength(24);
+    expect(results.every((r) => r.termination === 'normal')).toBe(true);
+    expect(started).toBe(4);
+    expect(stats.mode).toBe('auto');
+    expect(stats.meanLevel).toBeGreaterThanOrEqual(1);
+    expect(stats.meanLevel).toBeLessThanOrEqual(2 * os.availableParallelism());
+    expect(stats.timeline[0]![1]).toBe(os.availableParallelism());
+    // The fleet sees its bots' CPU (process sandbox on Linux): Python spent some computing moves.
+    expect(cpuMs).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('a fixed concurrency stays fixed; at 1 games are played in schedule order', async () => {
+    const { results, stats, order, specs } = await arena(1, 12);
+    expect(results).toHaveLength(12);
+    expect(stats).toMatchObject({ mode: 'fixed', meanLevel: 1, finalLevel: 1 });
+    expect(order).toEqual(specs.map(matchId));
+  }, 120_000);
+});
+
+describe('quick start', () => {
+  function bot(name: string, script: string, files: Record<string, string>): string {
+    const dir = path.join(tmp, name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'start_ai.sh'), script);
+    for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
+    return dir;
+  }
+
+  it('sees a bot healthy within a few ms of it saying it listens, however long it took to start', async () => {
+    // Listens after 450 ms (a fixed 100 ms poll would find it up to 100 ms late), then says so.
+    const dir = bot('slow-listener', `exec ${JSON.stringify(process.execPath)} bot.mjs "$1"\n`, {
+      'bot.mjs': `import http from 'node:http';
+import fs from 'node:fs';
+setTimeout(() => http.createServer((q, s) => s.end('{"status":"healthy"}')).listen(Number(process.argv[2]), '127.0.0.1', () => {
+  fs.writeFileSync('listening-at', String(Date.now()));
+  console.log('listening');
+}), 450);
+`,
+    });
+    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const port = await allocatePort();
+    try {
+      const handle = await sandbox.start({ dir, port, name: 'slow-listener' });
+      const seen = Date.now();
+      const listening = Number(fs.readFileSync(path.join(dir, 'listening-at'), 'utf8'));
+      expect(seen - listening).toBeLessThan(60);
+      await handle.stop();
+    } finally {
+      releasePort(port);
+      await sandbox.close();
+    }
+  }, 30_000);
+
+  it("counts a bot's CPU including a child process its start script waits for", async () => {
+    // No exec: bash waits for a child that burns CPU in a loop between requests.
+    const dir = bot('cpu-child', `${JSON.stringify(process.execPath)} bot.mjs "$1"\n`, {
+      'bot.mjs': `import http from 'node:http';
+http.createServer((q, s) => { const end = Date.now() + 150; while (Date.now() < end); s.end('{"status":"healthy"}'); }).listen(Number(process.argv[2]), '127.0.0.1');
+`,
+    });
+    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const port = await allocatePort();
+    try {
+      const handle = (await sandbox.start({ dir, port, name: 'cpu-child' })) as unknown as { cpuTimeMs(): number | undefined; isHealthy(ms: number): Promise<boolean>; stop(): Promise<void> };
+      const before = handle.cpuTimeMs()!;
+      for (let i = 0; i < 4; i++) await handle.isHealthy(5_000);
+      const after = handle.cpuTimeMs()!;
+      expect(before).toBeGreaterThanOrEqual(0);
+      expect(after - before).toBeGreaterThan(300); // 4 × 150 ms of busy loop, allowing for a loaded machine
+      await handle.stop();
+      expect(handle.cpuTimeMs()).toBeUndefined();
+    } finally {
+      releasePort(port);
+      await sandbox.close();
+    }
+  }, 30_000);
+});

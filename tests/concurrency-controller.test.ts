@@ -1,0 +1,165 @@
+// The adaptive concurrency controller's decisions on simulated machines (deterministic: seeded
+// noise), and the busy-bot slots whose capacity it sets.
+import { describe, expect, it } from 'vitest';
+import { ConcurrencyController, type ControllerOptions, type WindowStats } from '../orchestrator/match/concurrency-controller.ts';
+import { CpuSlots } from '../orchestrator/match/cpu-slots.ts';
+
+/** mulberry32: seeded noise. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Runs the controller for `windows` windows on a machine whose calls/s at a level is `rate(level,
+ * window)`, times uniform noise of ±noise. Returns the levels used, and the work done relative to
+ * the best fixed level (the sum of true rates over the windows).
+ */
+function simulate(options: ControllerOptions, rate: (level: number, window: number) => number, windows: number, extra: (level: number) => Partial<WindowStats> = () => ({}), noise = 0, seed = 1) {
+  const c = new ConcurrencyController(options);
+  const random = rng(seed);
+  const levels: number[] = [];
+  let work = 0;
+  for (let w = 0; w < windows; w++) {
+    levels.push(c.level);
+    const truth = rate(c.level, w);
+    work += truth;
+    c.decide({ callsPerSec: truth * (1 + noise * (2 * random() - 1)), ...extra(c.level) });
+  }
+  const ceiling = Math.max(options.max, options.ioMax ?? 2 * options.max);
+  let bestFixed = 0;
+  for (let level = options.min ?? 1; level <= ceiling; level++) {
+    let sum = 0;
+    for (let w = 0; w < windows; w++) sum += rate(level, w);
+    bestFixed = Math.max(bestFixed, sum);
+  }
+  const share = (level: number) => levels.filter((l) => l === level).length / windows;
+  return { c, levels, share, relative: work / bestFixed };
+}
+
+const table = (rates: Record<number, number>) => (level: number) => rates[level] ?? 0;
+
+describe('adaptive concurrency controller', () => {
+  it('starts at 1 and stays there (but for rare probes) when 2 busy bots are slower than 1', () => {
+    const { levels, share, relative } = simulate({ max: 2 }, table({ 1: 40, 2: 30 }), 200);
+    expect(levels[0]).toBe(1);
+    expect(share(1)).toBeGreaterThan(0.9);
+    expect(relative).toBeGreaterThan(0.97);
+  });
+
+  it('goes to 2 within a few windows when 2 is clearly faster, and stays', () => {
+    const { levels, share, relative } = simulate({ max: 2 }, table({ 1: 40, 2: 75 }), 200);
+    expect(levels.indexOf(2)).toBeLessThan(6);
+    expect(levels.slice(10).every((l) => l === 2 || l === 1)).toBe(true);
+    expect(share(2)).toBeGreaterThan(0.85);
+    expect(relative).toBeGreaterThan(0.9);
+  });
+
+  it('does not take a level that gains less than the margin', () => {
+    const { share } = simulate({ max: 4 }, table({ 1: 40, 2: 75, 3: 76, 4: 77 }), 300);
+    expect(share(2)).toBeGreaterThan(0.8);
+    expect(share(3) + share(4)).toBeLessThan(0.12);
+  });
+
+  it('never goes above the cores for CPU-bound bots', () => {
+    const { levels } = simulate({ max: 2 }, (level) => 40 * level, 200, () => ({ botCpuShare: 0.95, idleCores: 0 }));
+    expect(Math.max(...levels)).toBe(2);
+  });
+
+  it('goes above the cores for I/O-bound bots on an idle machine, up to ioMax', () => {
+    const { levels, c } = simulate({ max: 2, ioMax: 4 }, (level) => 40 * level, 200, () => ({ botCpuShare: 0.05, idleCores: 1.6 }));
+    expect(Math.max(...levels)).toBe(4);
+    expect(c.level).toBe(4);
+  });
+
+  it('treats bots starved of CPU (low CPU share, no idle core) as CPU-bound', () => {
+    const { levels } = simulate({ max: 2, ioMax: 4 }, (level) => 40 * level, 200, () => ({ botCpuShare: 0.3, idleCores: 0.05 }));
+    expect(Math.max(...levels)).toBe(2);
+  });
+
+  it('probes up at once when a core is idle', () => {
+    const c = new ConcurrencyController({ max: 2 });
+    expect(c.decide({ callsPerSec: 40, idleCores: 1 })).toBe(2);
+  });
+
+  it('holds longer after each failed probe (exponential back-off)', () => {
+    const { c } = simulate({ max: 2, hold: 2, maxHold: 16 }, table({ 1: 40, 2: 20 }), 400);
+    const probes = c.events.filter((e) => e.kind === 'probe').length;
+    // With a constant hold of 2 there would be a probe every 4 windows (100); back-off leaves far fewer.
+    expect(probes).toBeLessThan(30);
+    expect(c.events.some((e) => e.kind === 'keep')).toBe(false);
+  });
+
+  it('under ±10% noise: rarely at 2 when 2 hurts by 25%, mostly at 2 when it helps by 40%, never worse than 1 by much', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const hurts = simulate({ max: 2 }, table({ 1: 40, 2: 30 }), 300, undefined, 0.1, seed);
+      expect(hurts.share(2)).toBeLessThan(0.15);
+      expect(hurts.relative).toBeGreaterThan(0.96);
+      const helps = simulate({ max: 2 }, table({ 1: 40, 2: 56 }), 300, undefined, 0.1, seed);
+      expect(helps.share(2)).toBeGreaterThan(0.7);
+      expect(helps.relative).toBeGreaterThan(0.9);
+    }
+  });
+
+  it('follows a change of the machine: 1 is best while neighbours are busy, 2 once they leave', () => {
+    const rate = (level: number, w: number) => (w < 150 ? table({ 1: 40, 2: 30 })(level) : table({ 1: 40, 2: 76 })(level));
+    const { levels } = simulate({ max: 2 }, rate, 400);
+    const early = levels.slice(20, 150).filter((l) => l === 2).length / 130;
+    const late = levels.slice(250).filter((l) => l === 2).length / 150;
+    expect(early).toBeLessThan(0.15);
+    expect(late).toBeGreaterThan(0.85);
+  });
+
+  it('drops a level that does not pay for itself', () => {
+    // Start at 2 where 1 does as well: the controller comes down and stays mostly at 1.
+    const { share } = simulate({ max: 2, start: 2 }, table({ 1: 40, 2: 40 }), 300);
+    expect(share(1)).toBeGreaterThan(0.7);
+  });
+
+  it('with a single core has nothing to decide', () => {
+    const { levels } = simulate({ max: 1, ioMax: 1 }, (level) => 40 * level, 50);
+    expect(new Set(levels)).toEqual(new Set([1]));
+  });
+});
+
+describe('CpuSlots with a changing capacity', () => {
+  it('grants waiters when the capacity grows, and lowers it as busy bots finish', async () => {
+    const slots = new CpuSlots(1);
+    await slots.acquire();
+    let second = false;
+    const waiting = slots.acquire().then(() => (second = true));
+    await Promise.resolve();
+    expect(second).toBe(false);
+    slots.setCapacity(2);
+    await waiting;
+    expect(slots.inUse).toBe(2);
+    slots.setCapacity(1);
+    let third = false;
+    const later = slots.acquire().then(() => (third = true));
+    slots.release(); // 1 busy, capacity 1: the third still waits
+    await Promise.resolve();
+    expect(third).toBe(false);
+    slots.release();
+    await later;
+    expect(slots.inUse).toBe(1);
+    expect(slots.completed).toBe(2);
+    expect(() => slots.setCapacity(0)).toThrow(/positive integer/);
+  });
+
+  it('counts busy time in slot-ms', async () => {
+    const slots = new CpuSlots(2);
+    await slots.acquire();
+    await slots.acquire();
+    await new Promise((r) => setTimeout(r, 50));
+    slots.release();
+    slots.release();
+    expect(slots.busyMs).toBeGreaterThan(90);
+    expect(slots.busyMs).toBeLessThan(400);
+  });
+});
