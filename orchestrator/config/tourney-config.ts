@@ -54,6 +54,8 @@ export const TourneyConfigSchema = z.strictObject({
    * position with a legal move is replaced by a forfeiting stand-in; the rest play, their games show it.
    */
   strictValidation: z.boolean().default(false),
+  /** Strategies developed at once: agents work side by side, and later tracks develop while earlier ones play. */
+  developConcurrency: z.int().min(1).max(64).default(4),
   /** Wall-clock budget for one agent developing one strategy. */
   developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
   sandbox: z.enum(['process', 'docker']).default('process'),

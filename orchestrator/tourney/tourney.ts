@@ -22,6 +22,7 @@ import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import { indexEntry, indexRun } from '../run/run-index.ts';
 import { developStrategy } from './develop.ts';
+import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './schedule.ts';
 import { summarizeRun } from './summarize.ts';
 
@@ -98,40 +99,45 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     progress?.done();
   };
 
+  /** Develops (or reloads what an interrupted run developed) one agent's strategy for a track and round. */
+  const develop = async (agent: Agent, track: TrackId, round: number): Promise<StrategyRecord> => {
+    checkSignal();
+    const name = trackName(track);
+    const existing = await loadStrategyRecord(run.strategyDir(track, round, agent.id));
+    if (existing) return existing;
+    const rounds = history.get(name)!;
+    const previous = round > 1 ? { bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })), logsDir: run.logsDir(track, round - 1) } : undefined;
+    return developStrategy({
+      agent,
+      track,
+      round,
+      run,
+      previous,
+      seed: deriveSeed(config.seed, agent.id, name, round),
+      moveTimeoutMs: gameSettings(config, track.game).moveTimeoutMs,
+      developTimeoutMs: config.developTimeoutMs,
+      startTimeoutMs: config.startTimeoutMs,
+      strictValidation: config.strictValidation,
+      sandbox,
+      hosts,
+    });
+  };
+  // Agents develop side by side, and a round's later tracks develop while its first ones play:
+  // a track's strategies depend only on its own previous round.
+  const developing = limitConcurrency(config.developConcurrency);
+  let developed: Array<Promise<StrategyRecord[]>> = [];
+
   try {
     for (let round = 1; round <= config.rounds; round++) {
-      for (const track of tracks) {
+      for (const track of tracks) if (!history.has(trackName(track))) history.set(trackName(track), []);
+      progress?.phase(`round ${round}/${config.rounds} · ${agents.length} agents developing ${tracks.length} track${tracks.length > 1 ? 's' : ''}`);
+      developed = tracks.map((track) => Promise.all(agents.map((agent) => developing(() => develop(agent, track, round)))));
+      developed.forEach((p) => p.catch(() => {})); // awaited below in order; a later track's failure must not go unhandled meanwhile
+      for (const [t, track] of tracks.entries()) {
         checkSignal();
         const name = trackName(track);
-        const { moveTimeoutMs } = gameSettings(config, track.game);
-        const rounds = history.get(name) ?? [];
-        history.set(name, rounds);
-
-        // 1. Develop (or reuse what a previous, interrupted run developed).
-        progress?.phase(`round ${round}/${config.rounds} · ${name} · ${agents.length} agents developing`);
-        const previous = round > 1 ? { bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })), logsDir: run.logsDir(track, round - 1) } : undefined;
-        const records: StrategyRecord[] = [];
-        for (const agent of agents) {
-          checkSignal();
-          const existing = await loadStrategyRecord(run.strategyDir(track, round, agent.id));
-          records.push(
-            existing ??
-              (await developStrategy({
-                agent,
-                track,
-                round,
-                run,
-                previous,
-                seed: deriveSeed(config.seed, agent.id, name, round),
-                moveTimeoutMs,
-                developTimeoutMs: config.developTimeoutMs,
-                startTimeoutMs: config.startTimeoutMs,
-                strictValidation: config.strictValidation,
-                sandbox,
-                hosts,
-              })),
-          );
-        }
+        const rounds = history.get(name)!;
+        const records = await developed[t]!;
         rounds.push(records);
         for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
 
@@ -181,6 +187,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     throw err;
   } finally {
     progress?.done();
+    await Promise.allSettled(developed); // a strategy being developed is kept (a resume reloads it) before its sandbox closes
     await executor.close();
     await hosts.closeAll();
     await sandbox.close();
