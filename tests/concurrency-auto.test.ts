@@ -97,10 +97,11 @@ setTimeout(() => http.createServer((q, s) => s.end('{"status":"healthy"}')).list
   }, 30_000);
 
   it("counts a bot's CPU including a child process its start script waits for", async () => {
-    // No exec: bash waits for a child that burns CPU in a loop between requests.
+    // No exec: bash waits for a child that burns 150 ms of CPU per request.
     const dir = bot('cpu-child', `${JSON.stringify(process.execPath)} bot.mjs "$1"\n`, {
       'bot.mjs': `import http from 'node:http';
-http.createServer((q, s) => { const end = Date.now() + 150; while (Date.now() < end); s.end('{"status":"healthy"}'); }).listen(Number(process.argv[2]), '127.0.0.1');
+const busy = () => { const t = process.cpuUsage(); for (;;) { const u = process.cpuUsage(t); if (u.user + u.system >= 150_000) return; } };
+http.createServer((q, s) => { busy(); s.end('{"status":"healthy"}'); }).listen(Number(process.argv[2]), '127.0.0.1');
 `,
     });
     const sandbox = new ProcessSandbox({ handleSignals: false });
@@ -111,7 +112,7 @@ http.createServer((q, s) => { const end = Date.now() + 150; while (Date.now() < 
       for (let i = 0; i < 4; i++) await handle.isHealthy(5_000);
       const after = handle.cpuTimeMs()!;
       expect(before).toBeGreaterThanOrEqual(0);
-      expect(after - before).toBeGreaterThan(300); // 4 × 150 ms of busy loop, allowing for a loaded machine
+      expect(after - before).toBeGreaterThan(500); // 4 × 150 ms of CPU, in 10 ms clock ticks
       await handle.stop();
       expect(handle.cpuTimeMs()).toBeUndefined();
     } finally {

@@ -89,7 +89,7 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
   const workers = Math.min(specs.length, controller ? controller.hardCeiling + 1 : fixed);
 
   let stopped = false;
-  const prestart = startBots(specs, options.fleet, Math.max(2, cores), () => stopped);
+  const starts = startBots(specs, options.fleet, Math.max(2, cores), () => stopped);
   const results: MatchResult[] = [];
   const pending = [...specs];
   const playing = new Map<string, number>();
@@ -119,6 +119,8 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
       inFlight++;
       for (const id of spec.seats) playing.set(id, (playing.get(id) ?? 0) + 1);
       try {
+        // Its bots start in their turn (`cores` at a time, the first game's first), not all at once.
+        await Promise.all(seatInstances(spec.seats).map((instance, seat) => starts.ready(spec.seats[seat]!, instance)));
         const replay = await playSpec(spec, { fleet: options.fleet, hosts: options.hosts, slots });
         results.push(replay.result);
         await options.onReplay?.(replay);
@@ -139,7 +141,7 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
     clearInterval(poke);
     adaptive?.stop();
     notify();
-    await prestart;
+    await starts.done;
   }
   options.onConcurrency?.(
     adaptive
@@ -151,23 +153,30 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
 
 /**
  * Starts every bot the specs seat, in order of first use, `parallel` at a time, without waiting
- * for the games: a game asking for a bot gets the start already under way. Stops starting more
- * once `stopped()` (the caller then awaits the returned promise, so no bot starts after close).
+ * for the games; `ready` resolves when a bot's start is over (started or failed: the game then
+ * learns which from the fleet), at once for a bot not in the list or once `stopped()`. `done`
+ * resolves when no start is under way any more (the caller awaits it, so no bot starts after close).
  */
-async function startBots(specs: MatchSpec[], fleet: BotFleet, parallel: number, stopped: () => boolean): Promise<void> {
-  const queue: Array<[string, number]> = [];
-  const seen = new Set<string>();
+function startBots(specs: MatchSpec[], fleet: BotFleet, parallel: number, stopped: () => boolean): { ready(id: string, instance: number): Promise<void>; done: Promise<void> } {
+  const queue: Array<{ id: string; instance: number; settle: () => void; settled: Promise<void> }> = [];
+  const byKey = new Map<string, Promise<void>>();
   for (const spec of specs) {
     seatInstances(spec.seats).forEach((instance, seat) => {
       const id = spec.seats[seat]!;
       const key = `${id}\u0000${instance}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      queue.push([id, instance]);
+      if (byKey.has(key)) return;
+      let settle!: () => void;
+      const settled = new Promise<void>((r) => (settle = r));
+      byKey.set(key, settled);
+      queue.push({ id, instance, settle, settled });
     });
   }
   const next = async (): Promise<void> => {
-    for (let item = queue.shift(); item && !stopped(); item = queue.shift()) await fleet.client(item[0], item[1]).catch(() => null);
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      if (!stopped()) await fleet.client(item.id, item.instance).catch(() => null);
+      item.settle();
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, next));
+  const done = Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, next)).then(() => undefined);
+  return { ready: (id, instance) => byKey.get(`${id}\u0000${instance}`) ?? Promise.resolve(), done };
 }
