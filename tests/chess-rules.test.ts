@@ -55,6 +55,21 @@ describe('standard chess', () => {
     for (const bad of ['', 'e2', 'E2E4', 'e7e8Q', 42, null, ['e2e4'], 'e2e4 ']) expect(chess.validate(s, 0, bad as never)).toBe('bad_format');
     expect(chess.validate(s, 0, 'e2e5')).toBe('illegal');
     expect(chess.validate(s, 0, '0000')).toBe('bad_format');
+    // As python-chess (CATArena's server) judges it: a promotion letter on a move that promotes nothing is illegal.
+    expect(chess.validate(s, 0, 'e2e4q')).toBe('illegal');
+    const promoting = { ...start(), fen: '8/4P1k1/8/8/8/8/8/4K3 w - - 0 1' };
+    expect(chess.validate(promoting, 0, 'e7e8')).toBe('illegal');
+    expect(chess.apply(promoting, 0, 'e7e8n').fen).toBe('4N3/6k1/8/8/8/8/8/4K3 b - - 0 1');
+  });
+
+  it("judges insufficient material as python-chess does (CATArena's standard server)", () => {
+    const after = (fen: string, move: string) => chess.apply({ ...start(), fen }, 0, move).result?.reason ?? null;
+    expect(after('4k3/8/8/8/8/8/3b4/4K3 w - - 0 1', 'e1d2')).toBe('insufficient_material'); // K v K
+    expect(after('4k3/8/8/8/8/8/3b4/B3K3 w - - 0 1', 'e1d2')).toBe('insufficient_material'); // K+B v K
+    expect(after('4kb2/8/8/8/8/8/8/B3K3 w - - 0 1', 'e1e2')).toBe('insufficient_material'); // bishops on one colour (a1, f8: dark)
+    expect(after('2b1k3/8/8/8/8/8/8/B3K3 w - - 0 1', 'e1e2')).toBeNull(); // bishops on both colours (a1 dark, c8 light)
+    expect(after('4k3/8/8/8/8/8/8/NN2K3 w - - 0 1', 'e1e2')).toBeNull(); // two knights can mate (with help)
+    expect(after('4kn2/8/8/8/8/8/8/N3K3 w - - 0 1', 'e1e2')).toBeNull(); // K+N v K+N: python-chess calls it sufficient
   });
 });
 

@@ -1,8 +1,8 @@
-// Chess as a pure game: `standard` on chess.js, `variant` (CATArena's Chess960 + obstacles) on our
-// own move generator (chess.js can neither castle in Chess960 nor play on after a king is gone).
+// Chess as a pure game on our own move generator (engine/chess-core.mjs; chess.js can neither castle
+// in Chess960 nor play on after a king is gone): `standard` and `variant` (CATArena's Chess960 +
+// obstacles). The standard legal-move list bots receive keeps chess.js's order.
 // Actions are UCI strings. Both rule sets end on checkmate, stalemate, insufficient material,
 // threefold repetition, the fifty-move rule and the paper's 200-ply cap (compat Part A §7).
-import type { Chess } from 'chess.js';
 import { chessJs } from './chess-js.ts';
 import { drawOf, winFor, type Game, type Outcome } from '../core/game.ts';
 import type { Seat } from '../../model/match.ts';
@@ -52,43 +52,34 @@ function standardLegal(fen: string): string[] {
   return out;
 }
 
-/** e1h1 → e1g1 (and a-side): CATArena's standard server also takes castling as king-takes-rook. */
-function standardUci(chessBoard: Chess, uci: string): { from: string; to: string; promotion?: string } {
-  const from = uci.slice(0, 2);
-  let to = uci.slice(2, 4);
-  const piece = chessBoard.get(from as never);
-  if (piece?.type === 'k' && from[0] === 'e' && (to[0] === 'h' || to[0] === 'a') && to[1] === from[1]) {
-    const rook = chessBoard.get(to as never);
-    if (rook?.type === 'r' && rook.color === piece.color) to = `${to[0] === 'h' ? 'g' : 'c'}${to[1]}`;
-  }
-  return { from, to, ...(uci[4] ? { promotion: uci[4] } : {}) };
-}
-
-// validate() and apply() see the same (fen, move) in turn: remember the last few verdicts so
-// chess.js (the slow part, ~1 ms a move) works once per ply. Pure: the key is the whole input.
+// validate() and apply() see the same (fen, move) in turn: remember the last few verdicts so a
+// move is worked out once per ply. Pure: the key is the whole input.
 const verdicts = new Map<string, Verdict | null>();
 
-/** The verdict of a standard move, or null when chess.js refuses it. */
+/**
+ * The verdict of a standard move, or null when it is not legal: on chess-core, which
+ * tests/chess-engine.test.ts checks against chess.js (legal moves, check, mate, stalemate and FEN
+ * at every ply of 200 games) and published perft counts; 5–10× cheaper than a chess.js board per
+ * ply. Castling may be sent as the king's two-step (e1g1) or, as CATArena's standard server
+ * (python-chess) also takes it, king-takes-rook (e1h1). Insufficient material is python-chess's rule.
+ */
 function standardTry(fen: string, uci: string): Verdict | null {
   const key = `${fen}|${uci}`;
   if (verdicts.has(key)) return verdicts.get(key)!;
-  const board = chessJs(fen);
+  const pos = core.parseFen(fen);
+  const move = core.findMove(pos, uci);
   let verdict: Verdict | null = null;
-  try {
-    board.move(standardUci(board, uci));
-    const after = board.fen();
-    const noMoves = board.isCheckmate() || board.isStalemate();
+  if (move) {
+    const next = core.applyMove(pos, move);
     verdict = {
-      fen: after,
-      key: after.split(' ').slice(0, 4).join(' '),
+      fen: core.toFen(next, { enPassant: 'legal' }), // chess.js's FEN: the ep square only when a capture there is legal
+      key: core.positionKey(next),
       obstacle: false,
-      noMoves,
-      inCheck: board.inCheck(),
-      insufficient: board.isInsufficientMaterial(),
-      halfmove: Number(after.split(' ')[4]),
+      noMoves: core.legalMoves(next).length === 0,
+      inCheck: core.inCheck(next),
+      insufficient: core.insufficientMaterial(next),
+      halfmove: next.halfmove,
     };
-  } catch {
-    verdict = null;
   }
   verdicts.set(key, verdict);
   if (verdicts.size > 256) verdicts.delete(verdicts.keys().next().value!);
