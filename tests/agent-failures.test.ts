@@ -78,7 +78,7 @@ describe('agent failures in a tourney round', () => {
       agent('spendthrift', { maxTotalTokens: 5_000 }),
       createOfflineAgent('offline:cautious', 1),
     ];
-    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
     summary = await runTourney({ config, runDir, agents });
   }, 300_000);
 

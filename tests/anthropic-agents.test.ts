@@ -21,7 +21,7 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-const config = () => resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+const config = () => resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
 const strategies = (runDir: string) => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
 const journal = (runDir: string) => fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 

@@ -33,7 +33,7 @@ async function round(botFiles: Array<{ name: string; args: unknown }>) {
   vi.stubEnv('OPENAI_API_KEY', SECRET);
   vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
   const runDir = path.join(tempDir(), 'run');
-  const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+  const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
   const agents = [createAgent('builtin:openai-compatible/scripted-coder~openai-compatible/scripted-fallback#coder', 1), createOfflineAgent('offline:cautious', 1)];
   const summary = await runTourney({ config, runDir, agents });
   return { runDir, summary, record: JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'coder.strategy.json'), 'utf8')) };

@@ -13,7 +13,7 @@ describe('dir agents', () => {
     fs.cpSync(BUILTIN('random'), path.join(perRound, 'round_1'), { recursive: true });
     fs.cpSync(BUILTIN('heuristic'), path.join(perRound, 'round_2'), { recursive: true });
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 3, variants: ['standard'], agents: [`dir:${BUILTIN('heuristic')}#fixed`, `dir:${perRound}`], concurrency: 2, bootstrapSamples: 50 });
+    const config = resolveConfig({ games: ['gomoku'], rounds: 3, variants: ['standard'], agents: [`dir:${BUILTIN('heuristic')}#fixed`, `dir:${perRound}`], concurrency: 2, bootstrapSamples: 50 });
     const summary = await runTourney({ config, runDir });
     expect(summary.tracks[0]!.agents).toEqual(['fixed', 'versions']);
     const strat = (agent: string, round: number) => path.join(runDir, 'tracks', 'gomoku-standard', `round_${round}`, 'strategies', agent);
@@ -36,7 +36,7 @@ describe('dir agents', () => {
     fs.mkdirSync(rounds);
     fs.symlinkSync(BUILTIN('heuristic'), path.join(rounds, 'round_1'));
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 1, variants: ['standard'], agents: [`dir:${link}`, `dir:${rounds}#versions`], concurrency: 2, bootstrapSamples: 50 });
+    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], agents: [`dir:${link}`, `dir:${rounds}#versions`], concurrency: 2, bootstrapSamples: 50 });
     const summary = await runTourney({ config, runDir });
     expect(summary.tracks[0]!.agents).toEqual(['linked-bot', 'versions']);
     for (const s of summary.tracks[0]!.strategies) expect(s.status, s.failure).toBe('ok');

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 async function round(spec: string, id: string) {
   const runDir = path.join(tempDir(), 'run');
-  const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+  const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
   const summary = await runTourney({ config, runDir, agents: [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)] });
   const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
   const record = JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8'));

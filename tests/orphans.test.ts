@@ -117,7 +117,7 @@ describe.runIf(process.platform === 'linux')('bots of a killed orchestrator', ()
     const steady = heuristicBot(root, 'steady', 'node bot.mjs "$1"');
     const daemon = heuristicBot(root, 'daemon', 'nohup node bot.mjs "$1" >/dev/null 2>&1 &\nexit 0');
     const out = path.join(root, 'runs');
-    const run = cli(['tourney', '--rounds', '2', '--variants', 'standard', '--concurrency', '2', '--sandbox', 'process', '--out', out, '--agents', `dir:${steady}#steady,dir:${daemon}#daemon`]);
+    const run = cli(['tourney', '--games', 'gomoku', '--rounds', '2', '--variants', 'standard', '--concurrency', '2', '--sandbox', 'process', '--out', out, '--agents', `dir:${steady}#steady,dir:${daemon}#daemon`]);
 
     let runDir = '';
     await poll(() => {

@@ -18,7 +18,7 @@ describe('run index and --reuse', () => {
   it('indexes runs, shows history, and reuses unchanged games except those a crash decided', async () => {
     const out = tempDir();
     const agents = [`dir:${BUILTIN('heuristic')}#steady`, `dir:${misbehavingBot('die_after_3')}#crasher`, `dir:${BUILTIN('heuristic')}#twin`];
-    const input = { rounds: 1, variants: ['standard' as const], agents, concurrency: 2, bootstrapSamples: 50, reuse: true };
+    const input = { games: ['gomoku'], rounds: 1, variants: ['standard' as const], agents, concurrency: 2, bootstrapSamples: 50, reuse: true };
     const first = await runTourney({ config: resolveConfig(input), runDir: path.join(out, 'first') });
     // A kill mid-write leaves a torn line; the next run's entry must still be read.
     fs.appendFileSync(path.join(out, INDEX_FILE), '{"runId":"torn');

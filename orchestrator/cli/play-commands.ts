@@ -178,7 +178,7 @@ async function playSprt(a: string, b: string, opts: CommonOpts & { games?: numbe
     reps = n; // table rounds; two on the same deals, seats swapped, make a unit
     maxGames = n;
   } else {
-    // Bridge: n boards at most, in matches of the game's default length (4 boards), each a unit.
+    // Bridge: n boards at most, in matches of the game's default length (games/bridge/index.ts), each a unit.
     reps = Math.min(n, defaults.reps);
     matches = Math.floor(n / reps);
     maxGames = 2 * reps * matches;
@@ -236,7 +236,7 @@ export function registerPlayCommands(program: Command): void {
         '--sprt [params]',
         'stop as soon as a sequential probability ratio test (GSPRT, logistic Elo, as fastchess and fishtest run it) decides between ' +
           'H0 "botA is elo0 Elo stronger" and H1 "botA is elo1 Elo stronger"; params: elo0=0,elo1=10,alpha=0.05,beta=0.05 (each optional). ' +
-          'The test counts colour-swapped game pairs (holdem: pairs of table rounds on the same deals; bridge: duplicate matches of 4 boards), ' +
+          'The test counts colour-swapped game pairs (holdem: pairs of table rounds on the same deals; bridge: duplicate matches of the default length, 2 boards), ' +
           'prints its LLR as it goes and the decision at the end (exit code 0 whatever it is); --run-dir continues a stopped test',
         sprtOption,
       ),

@@ -25,7 +25,7 @@ export interface AgentRound {
 /** Plays the round; `id` is the agent's id (the `#id` of its spec). */
 export async function agentRound(spec: string, id: string): Promise<AgentRound> {
   const runDir = path.join(tempDir(), 'run');
-  const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
+  const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 240_000 });
   const summary = await runTourney({ config, runDir, agents: [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)] });
   const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
   return {

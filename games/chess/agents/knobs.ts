@@ -1,7 +1,7 @@
 // The heuristic chess bot's knobs as a ParamSpace (games/chess/bots/heuristic/params.json).
 //
 // Time matters more here than in Gomoku: a chess game is up to 200 plies, so every offline chess
-// bot thinks 20–60 ms per move at depth ≤ 3 and a default tournament stays fast.
+// bot thinks 10–30 ms per move at depth ≤ 3 and the default four-game tournament stays within 3 minutes.
 import { fmt } from '../../../agents/offline/core/knob-ops.ts';
 import type { ParamSpace } from '../../../agents/offline/core/param-space.ts';
 
@@ -17,10 +17,10 @@ export interface ChessKnobs {
   randomness: number;
 }
 
-/** Hard limits for every offline chess bot (the bot itself accepts depth 1–5, 20–9000 ms). */
+/** Hard limits for every offline chess bot (the bot itself accepts depth 1–5, 5–9000 ms). */
 const LIMITS: ParamSpace<ChessKnobs>['limits'] = {
   depth: [1, 3],
-  timeBudgetMs: [20, 60],
+  timeBudgetMs: [10, 30],
   materialScale: [0.5, 2],
   mobility: [0, 3],
   pst: [0, 3],
@@ -40,7 +40,7 @@ export const CHESS_SPACE: ParamSpace<ChessKnobs> = {
   explore(k) {
     if (k.depth < LIMITS.depth[1]) return { knobs: { ...k, depth: k.depth + 1 }, note: `one ply deeper (depth ${k.depth} → ${k.depth + 1})` };
     if (k.timeBudgetMs < LIMITS.timeBudgetMs[1]) {
-      const t = Math.min(LIMITS.timeBudgetMs[1], k.timeBudgetMs + 10);
+      const t = Math.min(LIMITS.timeBudgetMs[1], k.timeBudgetMs + 5);
       return { knobs: { ...k, timeBudgetMs: t }, note: `more time per move (${k.timeBudgetMs} → ${t} ms)` };
     }
     return { knobs: k, note: 'already at full depth and time: small mutation only' };

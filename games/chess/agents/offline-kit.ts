@@ -26,7 +26,7 @@ export const offlineKit: GameKit<ChessKnobs> = {
     cautious: cautious(CHESS_SPACE, {
       summary: 'material first: counts pieces before activity, guards its king, searches deeper and takes its time',
       prior: {
-        depth: [2, 2], timeBudgetMs: [40, 60], materialScale: [1.2, 1.6], mobility: [0.2, 0.6],
+        depth: [2, 2], timeBudgetMs: [20, 30], materialScale: [1.2, 1.6], mobility: [0.2, 0.6],
         pst: [0.6, 1], kingSafety: [1.2, 2], randomness: [0.15, 0.35],
       },
       learnRule: 'hill-climb: if beaten, move halfway toward the top rival (never shallower); if unbeaten, one ply deeper (more time at depth 3); materialScale ≥ mobility',
@@ -34,7 +34,7 @@ export const offlineKit: GameKit<ChessKnobs> = {
     aggressive: aggressive(CHESS_SPACE, {
       summary: 'activity first: values mobility over material, searches shallow and fast',
       prior: {
-        depth: [1, 1], timeBudgetMs: [20, 30], materialScale: [0.7, 1], mobility: [1.5, 2.5],
+        depth: [1, 1], timeBudgetMs: [10, 15], materialScale: [0.7, 1], mobility: [1.5, 2.5],
         pst: [1, 1.5], kingSafety: [0.2, 0.6], randomness: [0.3, 0.6],
       },
       learnRule: 'counter the field: take on the depth and budget of whoever beat it (or the top rival) and half its material weight; vs a materialist even more mobility, vs another attacker its piece placement; if on top, search deeper; mobility > materialScale',
@@ -53,7 +53,7 @@ export const offlineKit: GameKit<ChessKnobs> = {
     imitator: imitator(CHESS_SPACE, {
       summary: 'no creed of its own: copies whatever won last round, with a small twist',
       prior: {
-        depth: [1, 2], timeBudgetMs: [20, 50], materialScale: [0.8, 1.2], mobility: [0.6, 1.4],
+        depth: [1, 2], timeBudgetMs: [10, 25], materialScale: [0.8, 1.2], mobility: [0.6, 1.4],
         pst: [0.6, 1.4], kingSafety: [0.6, 1.4], randomness: [0.3, 0.6],
       },
       learnRule: 'copy the params of the top-scoring strategy of the previous round, mutate slightly; if it was top itself, one ply deeper',

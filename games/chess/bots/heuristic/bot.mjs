@@ -10,7 +10,7 @@
 //   name          – reported by /info and in replies.
 //   depth         – maximum search depth in plies (1–5, default 3); iterative deepening stops
 //                   earlier when the time budget runs out.
-//   timeBudgetMs  – wall-clock budget per move in ms (20–9000, default 300); the answer comes
+//   timeBudgetMs  – wall-clock budget per move in ms (5–9000, default 300); the answer comes
 //                   within about this (CATArena allows 10 s).
 //   materialScale – multiplies all piece values (0.2–5, default 1): higher = greedier.
 //   material      – optional piece values {p, n, b, r, q} in centipawns (default 100, 320, 330,
@@ -65,7 +65,7 @@ function loadParams() {
   return {
     name: String(raw.name),
     depth: Math.round(num(raw.depth, 1, 5, DEFAULTS.depth)),
-    timeBudgetMs: num(raw.timeBudgetMs, 20, 9000, DEFAULTS.timeBudgetMs),
+    timeBudgetMs: num(raw.timeBudgetMs, 5, 9000, DEFAULTS.timeBudgetMs),
     materialScale: num(raw.materialScale, 0.2, 5, 1),
     material,
     mobility: num(raw.mobility, 0, 10, 1),
