@@ -260,14 +260,15 @@ const routes = {
   },
 };
 
-// Warm the JIT up before accepting requests, so the first real move keeps to the budget too.
+// Warm the JIT up before accepting requests, so the first real move keeps to the budget too; 25 ms
+// a position is enough for that and keeps a bot start cheap (a tourney starts every bot twice).
 function warmUp() {
   const fens = [core.STANDARD_FEN, 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4', '8/5pk1/6p1/3q4/8/2N4P/5PP1/3R2K1 w - - 0 1'];
   const variants = [false, true, true];
   fens.forEach((fen, i) => {
     try {
       const pos = core.parseFen(fen, { chess960: variants[i] });
-      new Engine(pos, { obstacles: i ? [core.parseSquare('d5'), core.parseSquare('e5')] : [], variant: variants[i], params: { ...params, randomness: 0 }, rng: () => 0.5, deadline: Date.now() + 100 }).choose();
+      new Engine(pos, { obstacles: i ? [core.parseSquare('d5'), core.parseSquare('e5')] : [], variant: variants[i], params: { ...params, randomness: 0 }, rng: () => 0.5, deadline: Date.now() + 25 }).choose();
     } catch (err) {
       console.error('warm-up failed:', err);
     }
