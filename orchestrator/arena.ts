@@ -22,7 +22,8 @@ export interface ArenaOptions {
   bots: StrategyRef[];
   reps: number;
   seed: number;
-  concurrency: number;
+  /** Games and thinking bots at once, or 'auto' (orchestrator/match/concurrency-controller.ts). */
+  concurrency: number | 'auto';
   limits: MatchLimits;
   policy: ForfeitPolicy;
   runDir: string;

@@ -11,6 +11,11 @@ export function defaultConcurrency(): number {
   return Math.max(1, os.availableParallelism());
 }
 
+/** --concurrency: a whole number of games and thinking bots at once, or auto (adapted to measured throughput). */
+export function concurrencyOption(value: string): number | 'auto' {
+  return value.trim().toLowerCase() === 'auto' ? 'auto' : intOption(1, 256)(value);
+}
+
 export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);

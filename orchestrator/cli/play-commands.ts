@@ -10,7 +10,7 @@ import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
 import type { MatchResult } from '../../model/match.ts';
 import { parseSprtParams, SprtMonitor, SprtParamError, type SprtParams, type SprtResult } from '../../reports/metrics/sprt.ts';
 import { withInterrupt } from './interrupt.ts';
-import { defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
+import { concurrencyOption, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
 interface CommonOpts {
   game: string;
@@ -18,7 +18,7 @@ interface CommonOpts {
   moveTimeout?: number;
   startTimeout: number;
   policy: 'strict' | 'catarena';
-  concurrency: number;
+  concurrency: number | 'auto';
   seed: number;
   out: string;
   runDir?: string;
@@ -47,7 +47,7 @@ function addCommon(cmd: Command): Command {
     .option('--move-timeout <ms>', "per-move deadline; the request is aborted when it passes (default: the paper's, 10000; holdem 3000)", intOption(1))
     .option('--start-timeout <ms>', 'how long a bot may take to become healthy', intOption(100), 20_000)
     .addOption(new Option('--policy <policy>', 'forfeit policy: strict (every failure loses) or catarena (CATArena outcomes, e.g. illegal move = draw)').choices(['strict', 'catarena']).default('strict'))
-    .option('-c, --concurrency <n>', 'games and thinking bots at once (default: cores)', intOption(1, 256), defaultConcurrency())
+    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', concurrencyOption, 'auto')
     .option('--seed <n>', 'run seed (schedules, variant setups)', intOption(-(2 ** 31), 2 ** 31 - 1), 1)
     .option('-o, --out <dir>', 'parent folder of run directories', 'runs')
     .option('--run-dir <dir>', 'use (or resume) this run directory instead of a new one')
@@ -187,7 +187,7 @@ async function playSprt(a: string, b: string, opts: CommonOpts & { games?: numbe
   const monitor = new SprtMonitor(params, idA, idB);
   const unit = UNIT_NAMES[format];
   // A progress line every `every` units (at least two), and when the test is decided.
-  const every = Math.max(2, opts.concurrency);
+  const every = Math.max(2, opts.concurrency === 'auto' ? defaultConcurrency() : opts.concurrency);
   let printed = 0;
   let calls = 0;
   const progress = () => {

@@ -6,7 +6,7 @@ import { AGENT_SPEC_HELP } from '../../agents/core/spec-help.ts';
 import { PRESET_NAMES } from '../../games/core/descriptor.ts';
 import type { TourneySummary } from '../../model/tourney.ts';
 import type { TourneyConfig, TourneyConfigInput } from '../config/tourney-config.ts';
-import { intOption, newRunDir } from './options.ts';
+import { concurrencyOption, intOption, newRunDir } from './options.ts';
 import { withInterrupt } from './interrupt.ts';
 
 interface TourneyFlags {
@@ -117,7 +117,7 @@ function addConfigOptions(cmd: Command): Command {
     .option('--max-games <n>', 'with --reps auto: most games per track (default 5 × the schedule played once)', intOption(1))
     .option('--target-width <w>', 'with --reps auto: stop when every S and L 95% interval is at most this wide (instead of when W is stable)', numberOption(0, 2))
     .option('--max-minutes <m>', 'with --reps auto: most minutes the added games may take per track', numberOption(0))
-    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', (v: string) => (v.trim().toLowerCase() === 'auto' ? ('auto' as const) : intOption(1, 256)(v)))
+    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', concurrencyOption)
     .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
     .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
     .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
@@ -224,7 +224,7 @@ export function registerTourneyCommands(program: Command): void {
         'collects games workers finished meanwhile.',
     )
     .argument('<run-dir>', 'the tourney run directory')
-    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once, or auto (default: as stored)', (v: string) => (v.trim().toLowerCase() === 'auto' ? ('auto' as const) : intOption(1, 256)(v)))
+    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once, or auto (default: as stored)', concurrencyOption)
     .option('-q, --queue <url>', 'play the rest through this Redis queue (default: the stored one)')
     .option('--embedded', 'play the rest in this process even if the run was queued')
     .option('--json', 'print the summary as JSON')
