@@ -30,6 +30,8 @@ export interface QueuedExecutorOptions {
   graceMs?: number;
   /** How often stored job state is swept (default 2 s). */
   sweepMs?: number;
+  /** First retry delay of a game that failed on a worker, doubled per retry (default 2 s). */
+  retryDelayMs?: number;
 }
 
 export class MatchJobFailedError extends Error {
@@ -74,7 +76,7 @@ export async function executeQueued(specs: MatchSpec[], options: QueuedExecutorO
   const jobFor = async (spec: MatchSpec) => ({
     name: 'match',
     data: { run: options.run, spec, strategies: await codeOf(spec), startTimeoutMs: options.startTimeoutMs },
-    opts: { ...MATCH_JOB_OPTIONS, jobId: matchJobId(options.run, spec) },
+    opts: { ...MATCH_JOB_OPTIONS, ...(options.retryDelayMs === undefined ? {} : { backoff: { type: 'exponential', delay: options.retryDelayMs } }), jobId: matchJobId(options.run, spec) },
   });
 
   const collect = async (jobId: string, firstLook = false): Promise<void> => {
