@@ -18,15 +18,18 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `catarena worker --queue url --work-dir <temp> --name name …args` and waits until it is ready. */
-export async function spawnWorker(url: string, name: string, args: string[] = []): Promise<WorkerProcess> {
+/**
+ * Starts `catarena worker --queue url --work-dir <temp> --name name …args` and waits until it is
+ * ready (loading the CLI takes about 2 s of CPU: on a loaded machine, allow `readyMs`).
+ */
+export async function spawnWorker(url: string, name: string, args: string[] = [], readyMs = 60_000): Promise<WorkerProcess> {
   const workDir = tempDir(`catarena-worker-${name}-`);
   const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--work-dir', workDir, '--name', name, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   proc.stdout!.on('data', (c) => (output += c));
   proc.stderr!.on('data', (c) => (output += c));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  await waitFor(async () => output.includes('ready on') || proc.exitCode !== null, `worker ${name}`, 20_000).catch((err) => {
+  await waitFor(async () => output.includes('ready on') || proc.exitCode !== null, `worker ${name}`, readyMs).catch((err) => {
     proc.kill('SIGKILL');
     throw new Error(`${err.message}:\n${output}`);
   });

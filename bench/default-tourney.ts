@@ -1,0 +1,103 @@
+// The README's main command, `catarena tourney --rounds 4`, as a new user runs it (the CLI, embedded
+// defaults, a fresh output folder): wall time against the 3-minute target, CPU of the orchestrator
+// and of everything it started (bots), the time to the first game, and per track the games, their
+// wall time and the gap before them (developing, starting bots). Repeats and reports medians.
+//   npm run bench -- default-tourney [--repeats 1] [--rounds 4]
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MatchResult } from '../model/match.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+
+/** CPU seconds of this process's waited-for children so far (from /proc/self/stat: cutime + cstime). */
+function childrenCpuS(): number {
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100; // fields 16 and 17 of stat(5), in clock ticks (USER_HZ = 100)
+}
+
+interface Run {
+  wallS: number;
+  cpuS: number;
+  orchestratorCpuS: number;
+  firstGameMs: number;
+  games: number;
+  tracks: Record<string, { games: number; gamesWallS: number; gapS: number }>;
+  summaryS: number;
+}
+
+async function once(rounds: number): Promise<Run> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-default-'));
+  const hook = path.join(out, 'cpu-hook.mjs');
+  fs.writeFileSync(hook, "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`ORCHESTRATOR_CPU_US ${u.user + u.system}\\n`); });\n");
+  const cpu0 = childrenCpuS();
+  const t0 = Date.now();
+  const child = spawn(process.execPath, ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', '--rounds', String(rounds), '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const wallS = (Date.now() - t0) / 1000;
+  if (code !== 0) throw new Error(`catarena tourney exited ${code}:\n${stderr.slice(-2000)}`);
+  const cpuS = childrenCpuS() - cpu0;
+  const orchestratorCpuS = Number(/ORCHESTRATOR_CPU_US (\d+)/.exec(stderr)?.[1] ?? NaN) / 1e6;
+  const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
+  const results = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult).filter((r) => r.spec);
+  // Per track and round: the games' span and the gap since the previous track's last game.
+  const spans = new Map<string, { first: number; last: number; n: number }>();
+  for (const r of results) {
+    const round = Math.max(...r.spec.seats.map((s) => Number(s.split('@r')[1])));
+    const key = `${r.spec.game}-${r.spec.variant} r${round}`;
+    const start = Date.parse(r.startedAt!);
+    const s = spans.get(key) ?? { first: Infinity, last: 0, n: 0 };
+    spans.set(key, { first: Math.min(s.first, start), last: Math.max(s.last, start + r.durationMs!), n: s.n + 1 });
+  }
+  const tracks: Run['tracks'] = {};
+  let previous = t0;
+  for (const [key, s] of [...spans].sort((a, b) => a[1].first - b[1].first)) {
+    const track = key.split(' ')[0]!;
+    const t = (tracks[track] ??= { games: 0, gamesWallS: 0, gapS: 0 });
+    t.games += s.n;
+    t.gamesWallS += (s.last - s.first) / 1000;
+    t.gapS += Math.max(0, s.first - previous) / 1000;
+    previous = Math.max(previous, s.last);
+  }
+  const firstGameMs = Math.min(...results.map((r) => Date.parse(r.startedAt!))) - t0;
+  const summaryS = (fs.statSync(path.join(runDir, 'report.html')).mtimeMs - previous) / 1000;
+  fs.rmSync(out, { recursive: true, force: true });
+  return { wallS, cpuS, orchestratorCpuS, firstGameMs, games: results.length, tracks, summaryS };
+}
+
+export async function benchDefaultTourney() {
+  const repeats = arg('--repeats', 1);
+  const rounds = arg('--rounds', 4);
+  const load = () => os.loadavg()[0]!.toFixed(1);
+  const runs: Run[] = [];
+  for (let k = 0; k < repeats; k++) {
+    console.log(`catarena tourney --rounds ${rounds}, run ${k + 1}/${repeats} (load ${load()}) …`);
+    const run = await once(rounds);
+    runs.push(run);
+    console.log(`  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s`);
+    for (const [track, t] of Object.entries(run.tracks)) console.log(`  ${track.padEnd(16)} ${String(t.games).padStart(4)} games  ${t.gamesWallS.toFixed(1).padStart(6)} s playing  ${t.gapS.toFixed(1).padStart(5)} s before`);
+  }
+  const result = {
+    rounds,
+    repeats,
+    cores: os.availableParallelism(),
+    loadAfter: Number(load()),
+    wallS: median(runs.map((r) => r.wallS)),
+    cpuS: median(runs.map((r) => r.cpuS)),
+    orchestratorCpuS: median(runs.map((r) => r.orchestratorCpuS)),
+    firstGameMs: median(runs.map((r) => r.firstGameMs)),
+    games: runs[0]!.games,
+    runs,
+  };
+  console.log(`\nmedian of ${repeats}: ${result.wallS.toFixed(1)} s wall (target 180 s), CPU ${result.cpuS.toFixed(0)} s on ${result.cores} cores, first game after ${result.firstGameMs} ms`);
+  return result;
+}

@@ -1,0 +1,125 @@
+// Shared by the queue test files (tests/queue-*.test.ts): run-directory readers, deterministic
+// delayed bots, the `catarena` CLI as a process, and a test Redis with its worker processes.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { resolveConfig, type TourneyConfigInput } from '../../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../../orchestrator/tourney/tourney.ts';
+import type { MatchResult } from '../../model/match.ts';
+import { connectQueue, MATCH_QUEUE, PREFIX } from '../../orchestrator/queue/connection.ts';
+import { BUILTIN, tempDir } from './bots.ts';
+import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './worker-process.ts';
+import { startRedis, type TestRedis } from './redis.ts';
+
+export const CLI = path.resolve(import.meta.dirname, '../../bin/catarena.mjs');
+
+export const journalOf = (runDir: string): MatchResult[] =>
+  fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+export const wOf = (runDir: string) =>
+  Object.fromEntries(fs.readdirSync(path.join(runDir, 'tracks')).map((t) => [t, JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', t, 'W.json'), 'utf8'))]));
+
+/**
+ * The gomoku heuristic bot, deterministic (no noise, a search depth it always finishes within its
+ * time budget), answering each move after `delayMs` so games last long enough to interrupt.
+ */
+export function slowHeuristic(name: string, delayMs: number, params: Record<string, unknown> = {}): string {
+  const dir = path.join(tempDir(), name);
+  fs.cpSync(BUILTIN('heuristic'), dir, { recursive: true });
+  const bot = path.join(dir, 'bot.mjs');
+  const source = fs.readFileSync(bot, 'utf8');
+  const patched = source.replace("'POST /get_move': async (req) => getMove(await readJson(req)),", `'POST /get_move': async (req) => { const body = await readJson(req); await new Promise((r) => setTimeout(r, ${delayMs})); return getMove(body); },`);
+  expect(patched).not.toBe(source);
+  fs.writeFileSync(bot, patched);
+  const file = path.join(dir, 'params.json');
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), ...params, timeBudgetMs: 5000 }));
+  return dir;
+}
+
+/** Two delayed heuristic bots (deterministic: no noise), 12 games of about a second each. */
+export const slowConfig = (): TourneyConfigInput => ({
+  rounds: 2,
+  variants: ['standard'],
+  agents: [`dir:${slowHeuristic('deep', 40, { depth: 3 })}#deep`, `dir:${slowHeuristic('wide', 40, { depth: 2, candidates: 20 })}#wide`],
+  concurrency: 2,
+  bootstrapSamples: 50,
+});
+
+/**
+ * A slowConfig() and its W played by the in-process executor. The bots are deterministic, so the
+ * same config gives the same W however often it is played: one in-process run per file serves as
+ * the reference of every queued run of that config (started at once, awaited where compared).
+ */
+export function slowReference(): { input: TourneyConfigInput; localW: () => Promise<Record<string, unknown>> } {
+  const input = slowConfig();
+  let played: Promise<Record<string, unknown>> | undefined;
+  const localW = () =>
+    (played ??= (async () => {
+      const local = path.join(tempDir(), 'local');
+      await runTourney({ config: resolveConfig(input), runDir: local });
+      return wOf(local);
+    })());
+  return { input, localW };
+}
+
+export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (c) => (stdout += c));
+    proc.stderr.on('data', (c) => (stderr += c));
+    proc.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A redis-server (append-only file on) for one test file, and the `catarena worker` processes it starts; all stopped in afterAll. */
+export function queueFixture() {
+  const state = { redis: undefined as unknown as TestRedis };
+  const workers: WorkerProcess[] = [];
+
+  /** A `catarena worker` process; it runs scheduled tourneys only when asked (no test's leftovers). */
+  const startWorker = async (name: string, extra: string[] = [], url = state.redis.url, tourneys = false): Promise<WorkerProcess> => {
+    const worker = await spawnWorker(url, name, ['--concurrency', '2', '--lock-ms', '5000', ...(tourneys ? [] : ['--no-tourneys']), ...extra]);
+    workers.push(worker);
+    return worker;
+  };
+  const stopWorker = async (w: WorkerProcess) => {
+    workers.splice(workers.indexOf(w), 1);
+    await stopWorkerProcess(w);
+  };
+  const stopWorkers = async () => {
+    await Promise.all([...workers].map(stopWorker));
+  };
+  const running = () => workers.filter((w) => w.proc.exitCode === null && w.url === state.redis.url);
+  /** A worker on the test's Redis, started unless one is running. */
+  const ensureWorker = async (name: string) => {
+    if (!running().length) await startWorker(name);
+  };
+  const matchQueue = async () => {
+    const connection = await connectQueue(state.redis.url);
+    const queue = new Queue(MATCH_QUEUE, { connection, prefix: PREFIX });
+    return { queue, close: async () => (await queue.close(), connection.disconnect()) };
+  };
+
+  beforeAll(async () => {
+    state.redis = await startRedis({ persistence: true });
+  });
+  afterAll(async () => {
+    await stopWorkers();
+    await state.redis?.stop();
+  }, 60_000);
+
+  return {
+    get redis() {
+      return state.redis;
+    },
+    startWorker,
+    stopWorker,
+    stopWorkers,
+    running,
+    ensureWorker,
+    matchQueue,
+  };
+}

@@ -1,0 +1,192 @@
+// Games on BullMQ workers against a real redis-server, part 1: two `catarena worker` processes
+// give the same W as the in-process executor; a worker SIGKILLed mid-game, a worker drained
+// with SIGTERM, and a coordinator SIGKILLed and resumed all end with the same W, every game
+// counted once. (Redis going away, retries, schedules: tests/queue-redis.test.ts.)
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig, type TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { waitFor } from './helpers/bot-process.ts';
+import { dockerReady, tempDir } from './helpers/bots.ts';
+import { hasRedis } from './helpers/redis.ts';
+import { CLI, journalOf, queueFixture, runCli, slowConfig, slowHeuristic, slowReference, wOf } from './helpers/queue.ts';
+
+// In CI a missing redis-server fails (startRedis says how to install it) instead of skipping.
+describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ workers (real redis-server)', () => {
+  const q = queueFixture();
+  const { startWorker, stopWorker, stopWorkers, running, ensureWorker, matchQueue } = q;
+  /** slowConfig() and its in-process W, played once for the file. */
+  const slow = slowReference();
+
+  it('2 worker processes finish a tourney with the same W as the in-process executor; queue status names them', async () => {
+    // Deterministic bots: the offline agents' bots stop searching at a wall-clock budget, so under
+    // load their moves (and W) can differ from run to run; these search to a fixed depth.
+    const input: TourneyConfigInput = {
+      rounds: 2,
+      agents: [`dir:${slowHeuristic('deep', 0, { depth: 3 })}#deep`, `dir:${slowHeuristic('wide', 0, { depth: 2, candidates: 20 })}#wide`, `dir:${slowHeuristic('centre', 0, { depth: 2, centerBias: 1 })}#centre`],
+      concurrency: 2,
+      bootstrapSamples: 50,
+    };
+    // The in-process run and the queued one are played at the same time: the bots search to a
+    // fixed depth, so sharing the machine changes how long they take, not what they play.
+    const local = path.join(tempDir(), 'local');
+    const playedLocally = runTourney({ config: resolveConfig(input), runDir: local }).then(() => null, (err: Error) => err);
+
+    const [a, b] = await Promise.all([startWorker('wA'), startWorker('wB')]);
+    const queued = path.join(tempDir(), 'queued');
+    const messages: string[] = [];
+    const progress = { phase: (m: string) => messages.push(m), tick() {}, done() {} };
+    await runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir: queued, progress });
+
+    const localError = await playedLocally;
+    if (localError) throw localError;
+    expect(wOf(queued)).toEqual(wOf(local));
+    const journal = journalOf(queued);
+    expect(journal).toHaveLength(60);
+    expect(new Set(journal.map((r) => r.id)).size).toBe(60);
+
+    // Both workers played, every game exactly once, each recorded on its job.
+    const { queue, close } = await matchQueue();
+    try {
+      const jobs = (await queue.getJobs(['completed'])).filter((j) => j.id!.startsWith(fs.readFileSync(path.join(queued, 'run-id'), 'utf8').trim()));
+      expect(jobs).toHaveLength(60);
+      const by = new Map<string, number>();
+      for (const job of jobs) by.set(job.processedBy!, (by.get(job.processedBy!) ?? 0) + 1);
+      expect([...by.keys()].sort()).toEqual(['wA', 'wB']);
+    } finally {
+      await close();
+    }
+    const status = await runCli(['queue', 'status', '--queue', q.redis.url, '--json']);
+    expect(status.code).toBe(0);
+    const parsed = JSON.parse(status.stdout);
+    expect(parsed.workers.map((w: { name: string }) => w.name)).toEqual(expect.arrayContaining(['wA', 'wB']));
+    expect(parsed.queues[0]).toMatchObject({ name: 'matches', waiting: 0, active: 0, failed: 0 });
+    expect(parsed.queues[0].completed).toBeGreaterThanOrEqual(60);
+    // Bots stayed warm: each worker started each of the 12 strategies' bots at most once, not
+    // once per game (60 games, 120 seats).
+    for (const w of [a, b]) {
+      await stopWorker(w);
+      const starts = Number(/stopped after (\d+) games \((\d+) bot starts\)/.exec(w.output())?.[2]);
+      expect(starts).toBeGreaterThan(0);
+      expect(starts).toBeLessThanOrEqual(12);
+    }
+  }, 240_000);
+
+  it('a worker SIGKILLed mid-game loses nothing and counts nothing twice: the game is re-run by the other worker', async () => {
+    await stopWorkers();
+    const { input, localW } = slow;
+    const reference = localW(); // played in-process meanwhile
+    // Short locks (renewed every second) so the killed game is free for the rescuer soon.
+    const victim = await startWorker('victim', ['--lock-ms', '2000']);
+    const queued = path.join(tempDir(), 'queued');
+    const run = runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir: queued });
+    // The rescuer starts while the victim plays; it can only take the killed game once the victim is gone.
+    const rescuer = startWorker('rescuer', ['--lock-ms', '2000']);
+    rescuer.catch(() => {}); // awaited below
+    const { queue, close } = await matchQueue();
+    let killedJob: string | undefined;
+    try {
+      await waitFor(async () => {
+        const active = (await queue.getJobs(['active'])).find((j) => j.processedBy === 'victim');
+        if (active) {
+          victim.proc.kill('SIGKILL');
+          killedJob = active.id;
+        }
+        return Boolean(active);
+      }, 'a game on the victim worker', 60_000);
+      await victim.exited;
+      await rescuer;
+      await run;
+      const job = await queue.getJob(killedJob!);
+      expect(await job!.getState()).toBe('completed');
+      expect(job!.processedBy).toBe('rescuer');
+      expect(job!.attemptsStarted).toBeGreaterThanOrEqual(2);
+    } finally {
+      await close();
+    }
+    const journal = journalOf(queued);
+    expect(journal).toHaveLength(12);
+    expect(new Set(journal.map((r) => r.id)).size).toBe(12);
+    expect(wOf(queued)).toEqual(await reference);
+  }, 240_000);
+
+  it('SIGTERM drains a worker: the games it is playing finish and count, then it exits 0', async () => {
+    await stopWorkers();
+    const drainer = await startWorker('drainer');
+    const input = { ...slowConfig(), rounds: 1 };
+    const queued = path.join(tempDir(), 'queued');
+    const run = runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir: queued });
+    const { queue, close } = await matchQueue();
+    try {
+      let active: string[] = [];
+      await waitFor(async () => {
+        active = (await queue.getJobs(['active'])).filter((j) => j.processedBy === 'drainer').map((j) => j.id!);
+        return active.length > 0;
+      }, 'a game on the drainer', 60_000);
+      drainer.proc.kill('SIGTERM');
+      expect(await drainer.exited).toBe(0);
+      expect(drainer.output()).toMatch(/draining: finishing the games in flight/);
+      for (const id of active) {
+        const job = await queue.getJob(id);
+        expect(await job!.getState()).toBe('completed');
+        expect(job!.attemptsStarted).toBe(1);
+      }
+      await ensureWorker('after-drain'); // whatever the drainer had not started
+      await run;
+    } finally {
+      await close();
+    }
+    expect(journalOf(queued)).toHaveLength(2);
+  }, 120_000);
+
+  it('the coordinator SIGKILLed mid-run and resumed with "catarena resume" finishes with the same W', async () => {
+    const { input, localW } = slow;
+    // Two workers: the one left by the test before, if any, and new ones up to two.
+    await Promise.all(['w1', 'w2'].slice(running().length).map((name) => startWorker(name)));
+
+    const out = tempDir();
+    const config = path.join(out, 'config.json');
+    fs.writeFileSync(config, JSON.stringify({ ...input, out: path.join(out, 'runs') }));
+    const coordinator = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--queue', q.redis.url], { stdio: 'ignore' });
+    const exited = new Promise((r) => coordinator.once('exit', r));
+    let runDir = '';
+    await waitFor(async () => {
+      const dirs = fs.existsSync(path.join(out, 'runs')) ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-')) : [];
+      runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
+      return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
+    }, 'four journaled games', 120_000);
+    coordinator.kill('SIGKILL');
+    await exited;
+    const before = journalOf(runDir);
+    expect(before.length).toBeLessThan(12);
+
+    const resumed = await runCli(['resume', runDir, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = journalOf(runDir);
+    expect(after).toHaveLength(12);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(new Set(after.map((r) => r.id)).size).toBe(12);
+    expect(wOf(runDir)).toEqual(await localW());
+  }, 240_000);
+
+  it.runIf(dockerReady())('a worker with --sandbox docker plays queued games in containers, removed when it drains', async () => {
+    await stopWorkers();
+    const worker = await startWorker('docker', ['--sandbox', 'docker']);
+    const input = slowConfig();
+    const local = path.join(tempDir(), 'local');
+    await runTourney({ config: resolveConfig({ ...input, rounds: 1 }), runDir: local });
+    const queued = path.join(tempDir(), 'queued');
+    await runTourney({ config: resolveConfig({ ...input, rounds: 1 }, { queue: q.redis.url }), runDir: queued });
+    expect(wOf(queued)).toEqual(wOf(local));
+    const owner = `catarena.owner=${os.hostname()}:${worker.proc.pid}`;
+    const containers = () => execFileSync('docker', ['ps', '-aq', '--filter', `label=${owner}`]).toString().trim().split('\n').filter(Boolean).length;
+    expect(containers()).toBeGreaterThanOrEqual(2);
+    worker.proc.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect(worker.output()).toMatch(/stopped after 2 games/);
+    expect(containers()).toBe(0);
+  }, 120_000);
+});
