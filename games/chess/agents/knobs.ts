@@ -1,7 +1,8 @@
 // The heuristic chess bot's knobs as a ParamSpace (games/chess/bots/heuristic/params.json).
 //
 // Time matters more here than in Gomoku: a chess game is up to 200 plies, so every offline chess
-// bot thinks 10–30 ms per move at depth ≤ 3 and the default four-game tournament stays within 3 minutes.
+// bot searches at depth ≤ 2 within 10–30 ms per move, and the default four-game tournament stays
+// within 3 minutes (a depth-3 bot spends 3× the CPU a move, and chess was half the default run's CPU).
 import { fmt } from '../../../agents/offline/core/knob-ops.ts';
 import type { ParamSpace } from '../../../agents/offline/core/param-space.ts';
 
@@ -19,7 +20,7 @@ export interface ChessKnobs {
 
 /** Hard limits for every offline chess bot (the bot itself accepts depth 1–5, 5–9000 ms). */
 const LIMITS: ParamSpace<ChessKnobs>['limits'] = {
-  depth: [1, 3],
+  depth: [1, 2],
   timeBudgetMs: [10, 30],
   materialScale: [0.5, 2],
   mobility: [0, 3],
