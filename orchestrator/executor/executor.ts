@@ -6,7 +6,7 @@ import type { MatchSpec, Replay } from '../../model/match.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import { BotFleet, type BotStatus, type StrategyRef } from './bot-fleet.ts';
-import { type ConcurrencyStats, executeLocal } from './local.ts';
+import { type ConcurrencyStats, executeLocal, startBots } from './local.ts';
 import { executeQueued } from './queued.ts';
 
 export interface RunOptions {
@@ -20,6 +20,11 @@ export interface Executor {
   /** Strategies specs may seat, for one game and rule set (a failed build carries `forfeit`). */
   add(track: { game: string; variant: string }, strategies: StrategyRef[]): void;
   run(specs: MatchSpec[], options: RunOptions): Promise<void>;
+  /**
+   * Starts in the background what these specs will need (their strategies added), so their games
+   * start at once when run() comes to them; optional (queued games start on the workers).
+   */
+  prepare?(specs: MatchSpec[]): void;
   /** Stops what the executor started (bots, connections). */
   close(): Promise<void>;
 }
@@ -41,6 +46,9 @@ export class LocalExecutor implements Executor {
   private readonly fleets = new Map<string, Promise<BotFleet>>();
   /** Strategies added but not yet handed to their track's fleet. */
   private readonly added = new Map<string, StrategyRef[]>();
+  /** Bot starts prepare() began; close() waits for them, so no bot starts after it. */
+  private readonly preparing: Array<Promise<void>> = [];
+  private closing = false;
 
   constructor(private readonly options: LocalExecutorOptions) {}
 
@@ -68,6 +76,25 @@ export class LocalExecutor implements Executor {
     this.added.set(key, [...(this.added.get(key) ?? []), ...strategies]);
   }
 
+  /** The track's fleet with every strategy added so far. */
+  private async fleetWithAdded(game: string, variant: string): Promise<BotFleet> {
+    const fleet = await this.fleet(game, variant);
+    fleet.add(this.added.get(`${game}/${variant}`) ?? []);
+    this.added.delete(`${game}/${variant}`);
+    return fleet;
+  }
+
+  prepare(specs: MatchSpec[]): void {
+    const byTrack = new Map<string, MatchSpec[]>();
+    for (const spec of specs) byTrack.set(`${spec.game}/${spec.variant}`, [...(byTrack.get(`${spec.game}/${spec.variant}`) ?? []), spec]);
+    for (const group of byTrack.values()) {
+      const { game, variant } = group[0]!;
+      // One start at a time: this runs beside another track's games, which need the CPU more.
+      const started = this.fleetWithAdded(game, variant).then((fleet) => startBots(group, fleet, 1, () => this.closing).done);
+      this.preparing.push(started.catch(() => {})); // a bot that fails to start fails its games when they come
+    }
+  }
+
   async run(specs: MatchSpec[], options: RunOptions): Promise<void> {
     // One fleet per track: a run of several tracks plays them one after the other.
     const byTrack = new Map<string, MatchSpec[]>();
@@ -75,9 +102,7 @@ export class LocalExecutor implements Executor {
     for (const group of byTrack.values()) {
       if (options.signal?.aborted) return;
       const { game, variant } = group[0]!;
-      const fleet = await this.fleet(game, variant);
-      fleet.add(this.added.get(`${game}/${variant}`) ?? []);
-      this.added.delete(`${game}/${variant}`);
+      const fleet = await this.fleetWithAdded(game, variant);
       await executeLocal(group, { fleet, hosts: this.options.hosts, concurrency: this.options.concurrency, onConcurrency: this.options.onConcurrency, signal: options.signal, onReplay: options.onReplay });
     }
   }
@@ -88,6 +113,8 @@ export class LocalExecutor implements Executor {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.preparing);
     await Promise.all([...this.fleets.values()].map(async (f) => (await f).stopAll()));
   }
 }

@@ -157,7 +157,7 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
  * learns which from the fleet), at once for a bot not in the list or once `stopped()`. `done`
  * resolves when no start is under way any more (the caller awaits it, so no bot starts after close).
  */
-function startBots(specs: MatchSpec[], fleet: BotFleet, parallel: number, stopped: () => boolean): { ready(id: string, instance: number): Promise<void>; done: Promise<void> } {
+export function startBots(specs: MatchSpec[], fleet: BotFleet, parallel: number, stopped: () => boolean): { ready(id: string, instance: number): Promise<void>; done: Promise<void> } {
   const queue: Array<{ id: string; instance: number; settle: () => void; settled: Promise<void> }> = [];
   const byKey = new Map<string, Promise<void>>();
   for (const spec of specs) {

@@ -122,42 +122,74 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
       hosts,
     });
   };
-  // Agents develop side by side, and a round's later tracks develop while its first ones play:
-  // a track's strategies depend only on its own previous round.
+  // Agents develop side by side, a round's later tracks develop while its first ones play, and a
+  // track's next round develops as soon as its round is over: a track's strategies depend only on
+  // its own previous round.
   const developing = limitConcurrency(config.developConcurrency);
-  let developed: Array<Promise<StrategyRecord[]>> = [];
+  const developed = new Map<string, Promise<StrategyRecord[]>>(); // "track#round" → its strategies
+  const startDevelopingNow = (track: TrackId, round: number) => Promise.all(agents.map((agent) => developing(() => develop(agent, track, round))));
+  const startDeveloping = (track: TrackId, round: number): Promise<StrategyRecord[]> => {
+    const key = `${trackName(track)}#${round}`;
+    let records = developed.get(key);
+    if (!records) {
+      records = startDevelopingNow(track, round);
+      developed.set(key, records);
+    }
+    records.catch(() => {}); // awaited in order below; a failure must not go unhandled meanwhile
+    return records;
+  };
+  const roundLogs: Array<Promise<void>> = [];
 
   try {
     for (let round = 1; round <= config.rounds; round++) {
       for (const track of tracks) if (!history.has(trackName(track))) history.set(trackName(track), []);
       progress?.phase(`round ${round}/${config.rounds} · ${agents.length} agents developing ${tracks.length} track${tracks.length > 1 ? 's' : ''}`);
-      developed = tracks.map((track) => Promise.all(agents.map((agent) => developing(() => develop(agent, track, round)))));
-      developed.forEach((p) => p.catch(() => {})); // awaited below in order; a later track's failure must not go unhandled meanwhile
+      for (const track of tracks) void startDeveloping(track, round);
+      // A track enters the round when its strategies are developed: they join its history and
+      // the executor, and its games are scheduled (round-n strategies against each other and
+      // every earlier strategy). The next track enters while this one plays, so its bots start then.
+      const entered = new Map<TrackId, Promise<MatchSpec[]>>();
+      const enter = (track: TrackId): Promise<MatchSpec[]> => {
+        let specs = entered.get(track);
+        if (!specs) {
+          specs = startDeveloping(track, round).then((records) => {
+            const rounds = history.get(trackName(track))!;
+            rounds.push(records);
+            for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
+            executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r) })));
+            return roundSpecs(config, track, rounds, round);
+          });
+          specs.catch(() => {}); // awaited in order below
+          entered.set(track, specs);
+        }
+        return specs;
+      };
       for (const [t, track] of tracks.entries()) {
         checkSignal();
         const name = trackName(track);
+        const specs = await enter(track);
         const rounds = history.get(name)!;
-        const records = await developed[t]!;
-        rounds.push(records);
-        for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
+        const following = tracks[t + 1];
+        if (following && executor.prepare) enter(following).then((next) => executor.prepare!(next.filter((s) => !journal.has(matchId(s)))), () => {});
 
-        // 2. Play: round-n strategies against each other and every earlier strategy.
-        executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r) })));
-        const specs = roundSpecs(config, track, rounds, round);
+        // 2. Play.
         await play(rounds, specs, `round ${round}/${config.rounds} · ${name}`, `round ${round} ${name}`);
         checkSignal();
 
-        // 3. The round's logs, for the next round's agents.
-        const replays = await Promise.all(specs.map((s) => run.readReplay(matchId(s))));
-        await writeRoundLogs(run.logsDir(track, round), {
-          game: track.game,
-          variant: track.variant,
-          round,
-          policy: config.policy,
-          strategies: rounds.flat(),
-          results: replays.map((r) => r.result),
-          replays,
-        });
+        // 3. The round's logs, for the next round's agents, written while the next track plays;
+        // then this track's next round develops (its agents read these logs).
+        const strategies = rounds.flat();
+        const logs = (async () => {
+          const replays = await Promise.all(specs.map((s) => run.readReplay(matchId(s))));
+          await writeRoundLogs(run.logsDir(track, round), { game: track.game, variant: track.variant, round, policy: config.policy, strategies, results: replays.map((r) => r.result), replays });
+        })();
+        logs.catch(() => {}); // surfaces below (the next round's develop, or the end of the run)
+        roundLogs.push(logs);
+        if (round < config.rounds) {
+          const next = logs.then(() => startDevelopingNow(track, round + 1));
+          next.catch(() => {});
+          developed.set(`${name}#${round + 1}`, next);
+        }
 
         // 4. With reps 'auto', after the last round: more repetitions where they matter.
         if (round === config.rounds) {
@@ -180,6 +212,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
         }
       }
     }
+    await Promise.all(roundLogs);
   } catch (err) {
     if (err instanceof QueueUnavailableError || err instanceof MatchJobFailedError) {
       throw new Error(`${err.message}. Every finished game is in the journal; resume with: catarena resume ${runDir}`, { cause: err });
@@ -187,7 +220,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     throw err;
   } finally {
     progress?.done();
-    await Promise.allSettled(developed); // a strategy being developed is kept (a resume reloads it) before its sandbox closes
+    await Promise.allSettled([...roundLogs, ...developed.values()]); // round logs are written and a strategy being developed is kept (a resume reloads it) before its sandbox closes
     await executor.close();
     await hosts.closeAll();
     await sandbox.close();

@@ -16,12 +16,13 @@ export interface GomokuKnobs {
 
 /**
  * Hard limits for every offline bot. timeBudgetMs: the bot clamps below 50, and the default
- * 4-round tournament must finish in minutes on 2 cores; depth > 4 would not fit that budget.
+ * 4-round tournament of all four games must finish within 3 minutes on 2 cores: depth 4 spent
+ * 2–3× the CPU of depth 3 a move, so 3 is the limit.
  */
 const LIMITS: ParamSpace<GomokuKnobs>['limits'] = {
   attack: [0.2, 3],
   defense: [0.2, 3],
-  depth: [1, 4],
+  depth: [1, 3],
   candidates: [3, 16],
   timeBudgetMs: [50, 120],
   centerBias: [0, 2],
