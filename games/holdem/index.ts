@@ -7,9 +7,9 @@ export const holdem: GameDescriptor = {
   id: 'holdem',
   wire: holdemWire,
   format: 'tables',
-  // Table rounds per table: the paper plays 100; 4 keeps the default four-game run within 3 minutes
-  // on 2 cores (`--preset paper` for the paper's scale). The paper's 3 s.
-  defaults: { reps: 4, moveTimeoutMs: 3_000 },
+  // Table rounds per table: the paper plays 100; 2 keeps the default four-game run within about 3
+  // minutes on 2 cores (`--preset paper` for the paper's scale; `--reps auto` adds where it matters). The paper's 3 s.
+  defaults: { reps: 2, moveTimeoutMs: 3_000 },
   presets: { paper: { reps: 100, moveTimeoutMs: 3_000 } },
   workspace: {
     answers: 'action',

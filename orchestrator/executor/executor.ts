@@ -6,7 +6,7 @@ import type { MatchSpec, Replay } from '../../model/match.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import { BotFleet, type BotStatus, type StrategyRef } from './bot-fleet.ts';
-import { type ConcurrencyStats, executeLocal, startBots } from './local.ts';
+import { type ConcurrencyStats, executeLocal, newController, startBots } from './local.ts';
 import { executeQueued } from './queued.ts';
 
 export interface RunOptions {
@@ -49,8 +49,13 @@ export class LocalExecutor implements Executor {
   /** Bot starts prepare() began; close() waits for them, so no bot starts after it. */
   private readonly preparing: Array<Promise<void>> = [];
   private closing = false;
+  /** One adaptive controller for all tracks' games ('auto'): what it learnt carries over. */
+  private readonly controller: ReturnType<typeof newController> | undefined;
 
-  constructor(private readonly options: LocalExecutorOptions) {}
+  constructor(private readonly options: LocalExecutorOptions) {
+    this.controller = options.concurrency === 'auto' ? newController() : undefined;
+  }
+
 
   private fleet(game: string, variant: string): Promise<BotFleet> {
     const key = `${game}/${variant}`;
@@ -103,7 +108,7 @@ export class LocalExecutor implements Executor {
       if (options.signal?.aborted) return;
       const { game, variant } = group[0]!;
       const fleet = await this.fleetWithAdded(game, variant);
-      await executeLocal(group, { fleet, hosts: this.options.hosts, concurrency: this.options.concurrency, onConcurrency: this.options.onConcurrency, signal: options.signal, onReplay: options.onReplay });
+      await executeLocal(group, { fleet, hosts: this.options.hosts, concurrency: this.options.concurrency, controller: this.controller, onConcurrency: this.options.onConcurrency, signal: options.signal, onReplay: options.onReplay });
     }
   }
 

@@ -20,6 +20,11 @@ export interface LocalExecutorOptions {
   hosts: GameServerPool;
   /** Games in flight and bots computing at once (default 1), or 'auto' (adaptive). */
   concurrency?: number | 'auto';
+  /**
+   * With 'auto': the controller to continue (an executor keeps one across its tracks' calls, so a
+   * short call does not start over with probes a longer run already settled); default a new one.
+   */
+  controller?: ConcurrencyController;
   /** Called once at the end with how much concurrency was used (the mean level, for 'auto'). */
   onConcurrency?: (stats: ConcurrencyStats) => void;
   /** Called as each game ends, in completion order; awaited before the slot is reused. */
@@ -73,6 +78,12 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
   return replay;
 }
 
+/** The adaptive controller for this machine: 1 to the cores (2 × for I/O-bound bots), starting at the cores. */
+export function newController(): ConcurrencyController {
+  const cores = Math.max(1, os.availableParallelism());
+  return new ConcurrencyController({ max: cores, ioMax: 2 * cores, start: cores });
+}
+
 /** How many specs ahead the executor looks for a game whose bots are idle. */
 const LOOKAHEAD = 8;
 
@@ -81,7 +92,7 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
   const auto = options.concurrency === 'auto';
   const fixed = auto ? 0 : ((options.concurrency as number | undefined) ?? 1);
   // Start at the cores (the usual best for CPU-bound bots); two lost probes down bring it to fewer.
-  const controller = auto ? new ConcurrencyController({ max: cores, ioMax: 2 * cores, start: cores }) : undefined;
+  const controller = auto ? (options.controller ?? newController()) : undefined;
   const slots = new CpuSlots(controller ? controller.level : fixed);
   const adaptive = controller ? new AdaptiveSlots(slots, controller, { botCpuMs: () => options.fleet.cpuTimeMs() }) : undefined;
   /** Games allowed in flight now. */
