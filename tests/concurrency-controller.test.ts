@@ -3,17 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConcurrencyController, type ControllerOptions, type WindowStats } from '../orchestrator/match/concurrency-controller.ts';
 import { CpuSlots } from '../orchestrator/match/cpu-slots.ts';
+import { createRng } from '../games/core/rng.ts';
 
-/** mulberry32: seeded noise. */
+/** Seeded noise in [0, 1). */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = createRng(seed);
+  return () => r.float();
 }
 
 /**
