@@ -105,12 +105,12 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
 function addConfigOptions(cmd: Command): Command {
   return cmd
     .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
-    .option('-g, --games <list>', 'games, comma-separated (default gomoku)')
+    .option('-g, --games <list>', 'games, comma-separated (default all four: gomoku,chess,holdem,bridge)')
     .option('--variants <list>', 'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard')
     .option('-a, --agents <list>', `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`)
     .option(
       '-r, --reps <n|auto>',
-      'colour-swapped game pairs per pairing (default 1); holdem: table rounds per table (default 8, paper 100); bridge: boards per match (default 4, paper 12). ' +
+      'colour-swapped game pairs per pairing (default 1); holdem: table rounds per table (default 2, paper 100); bridge: boards per match (default 2, paper 12). ' +
         'auto: play the schedule once, then more where the metrics are least certain until W is stable (L1 fluctuation < 5%), see --max-games, --target-width. For all games: overrides per-game reps of --preset and --config',
       repsOption,
     )
@@ -176,8 +176,9 @@ export function registerTourneyCommands(program: Command): void {
     .description(
       'Run the iterative tournament: each round every agent develops a bot per game and rule set, ' +
         'bots play the round field and all earlier bots, and the next round sees the previous round only. ' +
-        'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on gomoku, ' +
-        'standard and variant rules. Settings: defaults < --preset < --config file < flags.',
+        'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on all four games ' +
+        '(gomoku, chess, holdem, bridge), standard and variant rules, in about 3 minutes on 2 cores (quick defaults; ' +
+        '--preset paper for the paper\'s scale). Settings: defaults < --preset < --config file < flags.',
     )
     .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
     .option('--check', 'run the doctor\'s checks first (keys, endpoints, images, Docker, Redis) and stop if anything is missing')
