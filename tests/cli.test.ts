@@ -106,7 +106,7 @@ describe('catarena CLI', () => {
   it('tourney runs from a config file, prints a leaderboard, and report rebuilds it', async () => {
     const dir = tempDir();
     const config = path.join(dir, 'small.yaml');
-    fs.writeFileSync(config, 'rounds: 1\nvariants: [standard]\nagents: [offline:cautious, offline:imitator]\nbootstrapSamples: 50\n');
+    fs.writeFileSync(config, 'games: [gomoku]\nrounds: 1\nvariants: [standard]\nagents: [offline:cautious, offline:imitator]\nbootstrapSamples: 50\n');
     const r = await catarena('tourney', '--config', config, '--out', dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Leaderboard/);
@@ -120,10 +120,10 @@ describe('catarena CLI', () => {
   it('tourney says loudly when an agent never had a working bot, and exits non-zero when no agent had one', async () => {
     const out = tempDir();
     const broken = (name: string) => botDir(name, '#!/bin/bash\necho "SyntaxError: pretend" >&2\nexit 1\n');
-    const one = await catarena('tourney', '--rounds', '1', '--variants', 'standard', '--agents', `offline:cautious,dir:${broken('broken')}`, '--out', out);
+    const one = await catarena('tourney', '--games', 'gomoku', '--rounds', '1', '--variants', 'standard', '--agents', `offline:cautious,dir:${broken('broken')}`, '--out', out);
     expect(one.code, one.stderr).toBe(0);
     expect(one.stderr).toMatch(/!!! Every build of agent broken failed \(1 of 1 strategies\)/);
-    const all = await catarena('tourney', '--rounds', '1', '--variants', 'standard', '--agents', `dir:${broken('b1')},dir:${broken('b2')}`, '--out', out);
+    const all = await catarena('tourney', '--games', 'gomoku', '--rounds', '1', '--variants', 'standard', '--agents', `dir:${broken('b1')},dir:${broken('b2')}`, '--out', out);
     expect(all.code).toBe(1);
     expect(all.stderr).toMatch(/!!! Every build of every agent failed/);
     expect(all.stderr).toMatch(/every build failed; the build logs are under/);

@@ -25,6 +25,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     // Deterministic bots: the offline agents' bots stop searching at a wall-clock budget, so under
     // load their moves (and W) can differ from run to run; these search to a fixed depth.
     const input: TourneyConfigInput = {
+      games: ['gomoku'],
       rounds: 2,
       agents: [`dir:${slowHeuristic('deep', 0, { depth: 3 })}#deep`, `dir:${slowHeuristic('wide', 0, { depth: 2, candidates: 20 })}#wide`, `dir:${slowHeuristic('centre', 0, { depth: 2, centerBias: 1 })}#centre`],
       concurrency: 2,

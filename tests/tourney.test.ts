@@ -21,7 +21,7 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
   let summary: TourneySummary;
   beforeAll(async () => {
     runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 2, concurrency: 2, bootstrapSamples: 200 });
+    const config = resolveConfig({ games: ['gomoku'], rounds: 2, concurrency: 2, bootstrapSamples: 200 });
     summary = await runTourney({ config, runDir });
   }, 240_000);
 
@@ -125,7 +125,7 @@ describe('tourney robustness', () => {
   it('records a failed build with its logs and plays it as a forfeiting stand-in', async () => {
     const { createOfflineAgent } = await import('../agents/offline/index.ts');
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 });
+    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 });
     const summary = await runTourney({ config, runDir, agents: [createOfflineAgent('offline:cautious', 1), new BrokenAgent()] });
     const record = readJson(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'broken.strategy.json'));
     expect(record.status).toBe('failed');
@@ -146,7 +146,7 @@ describe('tourney robustness', () => {
     // "occupied" answers the first occupied cell: legal on the empty board, illegal after it.
     const agents = () => [createAgent('offline:cautious', 1), createAgent(`dir:${misbehavingBot('occupied')}#occupied`, 1)];
     const lenientDir = path.join(tempDir(), 'run');
-    const lenient = await runTourney({ config: resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 }), runDir: lenientDir, agents: agents() });
+    const lenient = await runTourney({ config: resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 }), runDir: lenientDir, agents: agents() });
     const strategyFile = (runDir: string, ext: string) => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `occupied${ext}`);
     const record = readJson(strategyFile(lenientDir, '.strategy.json'));
     expect(record.status).toBe('ok');
@@ -163,7 +163,7 @@ describe('tourney robustness', () => {
     expect(readJson(path.join(lenientDir, 'tracks', 'gomoku-standard', 'round_1', 'logs', 'round_report.json')).strategies.find((x: { agent: string }) => x.agent === 'occupied').warnings).toHaveLength(3);
 
     const strictDir = path.join(tempDir(), 'run');
-    await runTourney({ config: resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50, strictValidation: true }), runDir: strictDir, agents: agents() });
+    await runTourney({ config: resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50, strictValidation: true }), runDir: strictDir, agents: agents() });
     const refused = readJson(strategyFile(strictDir, '.strategy.json'));
     expect(refused.status).toBe('failed');
     expect(refused.failure).toMatch(/validation failed: .*illegal move/);
@@ -172,7 +172,7 @@ describe('tourney robustness', () => {
 
   it('a bot that answers no probe position with a legal move is still refused', async () => {
     const runDir = path.join(tempDir(), 'run');
-    await runTourney({ config: resolveConfig({ rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 }), runDir, agents: [createAgent('offline:cautious', 1), createAgent(`dir:${misbehavingBot('http_500')}#http500`, 1)] });
+    await runTourney({ config: resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 }), runDir, agents: [createAgent('offline:cautious', 1), createAgent(`dir:${misbehavingBot('http_500')}#http500`, 1)] });
     const record = readJson(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'http500.strategy.json'));
     expect(record.status).toBe('failed');
     expect(record.failure).toMatch(/validation failed: the bot answered no probe position with a legal move/);
@@ -180,7 +180,7 @@ describe('tourney robustness', () => {
 
   it('an interrupted run resumes without replaying finished games', async () => {
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 2, variants: ['variant'], concurrency: 1, bootstrapSamples: 50 });
+    const config = resolveConfig({ games: ['gomoku'], rounds: 2, variants: ['variant'], concurrency: 1, bootstrapSamples: 50 });
     const controller = new AbortController();
     let seen = 0;
     const progress = { phase() {}, done() {}, tick() { if (++seen === 8) controller.abort(); } };
@@ -198,7 +198,7 @@ describe('tourney robustness', () => {
   }, 120_000);
 
   it('reps auto: plays more repetitions after the last round, stops by the criterion or the budget and says why; an interrupted run resumes to the same end', async () => {
-    const config = resolveConfig({ rounds: 2, variants: ['variant'], agents: ['offline:cautious', 'offline:aggressive'], concurrency: 1, bootstrapSamples: 50, reps: 'auto', autoReps: { maxGames: 28 } });
+    const config = resolveConfig({ games: ['gomoku'], rounds: 2, variants: ['variant'], agents: ['offline:cautious', 'offline:aggressive'], concurrency: 1, bootstrapSamples: 50, reps: 'auto', autoReps: { maxGames: 28 } });
     const whole = path.join(tempDir(), 'whole');
     const summary = await runTourney({ config, runDir: whole });
     const log = JSON.parse(fs.readFileSync(path.join(whole, 'tracks', 'gomoku-variant', 'auto-reps.json'), 'utf8'));

@@ -20,7 +20,8 @@ const PerGame = z.strictObject({
 
 export const TourneyConfigSchema = z.strictObject({
   rounds: z.int().min(1).max(100).default(4),
-  games: z.array(z.string()).min(1).default(['gomoku']),
+  /** Default: every game (gomoku, chess, holdem, bridge); the quick defaults keep 4 rounds of all eight tracks within 3 minutes on 2 cores. */
+  games: z.array(z.string()).min(1).default(() => gameIds()),
   variants: z.array(z.enum(['standard', 'variant'])).min(1).default(['standard', 'variant']),
   agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
   /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table), or 'auto'; default per game. */

@@ -39,6 +39,7 @@ export function slowHeuristic(name: string, delayMs: number, params: Record<stri
 
 /** Two delayed heuristic bots (deterministic: no noise), 12 games of about a second each. */
 export const slowConfig = (): TourneyConfigInput => ({
+  games: ['gomoku'],
   rounds: 2,
   variants: ['standard'],
   agents: [`dir:${slowHeuristic('deep', 40, { depth: 3 })}#deep`, `dir:${slowHeuristic('wide', 40, { depth: 2, candidates: 20 })}#wide`],
