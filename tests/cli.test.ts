@@ -1,23 +1,10 @@
 // The command line as a user runs it: the real binary, real bots, real run directories.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { botDir, misbehavingBot, tempDir } from './helpers/bots.ts';
+import { catarena } from './helpers/cli.ts';
 
-const run = promisify(execFile);
-const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
-
-async function catarena(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run('node', [BIN, ...args], { timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('catarena CLI', () => {
   it('--help explains the commands', async () => {

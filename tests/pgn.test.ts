@@ -4,8 +4,6 @@
 // real run directory played by the reference bots.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Chess } from 'chess.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as core from '../games/chess/engine/chess-core.mjs';
@@ -15,19 +13,8 @@ import { createRng } from '../games/core/rng.ts';
 import { replayState } from '../games/replay.ts';
 import { DEFAULT_LIMITS, matchId, type MatchSpec, type MoveRecord, type Replay } from '../model/match.ts';
 import { tempDir } from './helpers/bots.ts';
+import { catarena } from './helpers/cli.ts';
 
-const run = promisify(execFile);
-const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
-
-async function catarena(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run('node', [BIN, ...args], { timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 /** Deterministic pseudo-random choice. */
 function chooser(seed: number) {

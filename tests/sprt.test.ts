@@ -3,8 +3,6 @@
 // results into units, and one real run of the command.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../games/core/rng.ts';
 import type { MatchResult, MatchSpec } from '../model/match.ts';
@@ -23,6 +21,7 @@ import {
   type SprtDecision,
 } from '../reports/metrics/sprt.ts';
 import { tempDir } from './helpers/bots.ts';
+import { catarena } from './helpers/cli.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Independent reference: the largest mean log-likelihood Σ p̂_i ln p_i over distributions p on
@@ -372,18 +371,6 @@ describe('SprtMonitor', () => {
 // ---------------------------------------------------------------------------------------------
 // The real command.
 
-const run = promisify(execFile);
-const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
-
-async function catarena(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run('node', [BIN, ...args], { timeout: 120_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('catarena play --sprt', () => {
   it('heuristic vs random at gomoku: H1 [0, 50] long before the 1000-game maximum; a re-run continues from the journal', async () => {
