@@ -14,6 +14,7 @@
 // removal, and flagged `representable: false` (`catarena export --pgn` skips it without --all).
 import type { MoveRecord, Replay } from '../../model/match.ts';
 import { initSetup } from '../core/game.ts';
+import { twoSeatResultLine } from '../core/viewer.ts';
 import { createRng } from '../core/rng.ts';
 import * as core from './engine/chess-core.mjs';
 import { chess, type ChessState } from './rules.ts';
@@ -128,15 +129,6 @@ export function replayChess(replay: Replay): ChessGame {
 
 const COLOURS = ['white', 'black'] as const;
 
-const FAILURE_WORDS: Record<string, string> = {
-  timeout: 'timed out',
-  http_error: 'answered with an HTTP error',
-  malformed: 'sent a malformed answer',
-  illegal: 'played an illegal move',
-  crash: 'crashed',
-  join_failed: 'could not join',
-};
-
 const REASON_WORDS: Record<string, string> = {
   threefold_repetition: 'threefold repetition',
   fifty_moves: 'the fifty-move rule',
@@ -146,11 +138,7 @@ const REASON_WORDS: Record<string, string> = {
 
 /** One line: "white wins: checkmate", "draw: stalemate", "black wins: white timed out". */
 export function chessResultLine(result: Replay['result']): string {
-  const reason = REASON_WORDS[result.reason] ?? result.reason.replace(/_/g, ' ');
-  const head = result.winner === null ? 'draw' : `${COLOURS[result.winner]} wins`;
-  if (result.termination === 'normal') return `${head}: ${reason}`;
-  const offender = result.offender === null ? 'a bot' : COLOURS[result.offender];
-  return `${head}: ${offender} ${FAILURE_WORDS[result.termination] ?? result.termination}`;
+  return twoSeatResultLine(result, COLOURS, REASON_WORDS);
 }
 
 /** PGN's Result: 1-0, 0-1, 1/2-1/2, or * when the scores say neither. */

@@ -46,3 +46,24 @@ export interface ViewerData {
 export interface ViewerModule {
   viewerData(replay: Replay): ViewerData;
 }
+
+/** How a game ended that a bot's failure decided, in words ("… timed out"). */
+const FAILURE_WORDS: Record<string, string> = {
+  timeout: 'timed out',
+  http_error: 'answered with an HTTP error',
+  malformed: 'sent a malformed answer',
+  illegal: 'played an illegal move',
+  crash: 'crashed',
+  join_failed: 'could not join',
+};
+
+/**
+ * One line for a two-seat game's result: "white wins: checkmate", "draw: stalemate",
+ * "black wins: white timed out". `names` are the seats' names, `reasons` the game's reasons in words.
+ */
+export function twoSeatResultLine(result: Replay['result'], names: readonly string[], reasons: Record<string, string>): string {
+  const head = result.winner === null ? 'draw' : `${names[result.winner]} wins`;
+  if (result.termination === 'normal') return `${head}: ${reasons[result.reason] ?? result.reason.replace(/_/g, ' ')}`;
+  const offender = result.offender === null ? 'a bot' : names[result.offender];
+  return `${head}: ${offender} ${FAILURE_WORDS[result.termination] ?? result.termination}`;
+}

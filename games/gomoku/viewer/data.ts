@@ -11,7 +11,7 @@
 // rebuilds step k from frames 1..k and the movers' seats. `extra` holds what does not change:
 // the board size, the variant's forbidden cells, and the cells to highlight at the end (the
 // winning five, or the winner's stored triplets in the variant).
-import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
+import { twoSeatResultLine, type ViewerData, type ViewerMove } from '../../core/viewer.ts';
 import { initSetup } from '../../core/game.ts';
 import { createRng } from '../../core/rng.ts';
 import type { Replay } from '../../../model/match.ts';
@@ -24,23 +24,9 @@ export function cellName([i, j]: readonly [number, number], size = BOARD_SIZE): 
   return `${LETTERS[j]}${size - i}`;
 }
 
-const FAILURE_WORDS: Record<string, string> = {
-  timeout: 'timed out',
-  http_error: 'answered with an HTTP error',
-  malformed: 'sent a malformed answer',
-  illegal: 'played an illegal move',
-  crash: 'crashed',
-  join_failed: 'could not join',
-};
-
 const REASON_WORDS: Record<string, string> = { five_in_row: 'five in a row', two_triplets: 'two triplets', board_full: 'the board is full' };
 
-function resultLine(result: Replay['result'], names: readonly string[]): string {
-  const head = result.winner === null ? 'draw' : `${names[result.winner]} wins`;
-  if (result.termination === 'normal') return `${head}: ${REASON_WORDS[result.reason] ?? result.reason.replace(/_/g, ' ')}`;
-  const offender = result.offender === null ? 'a bot' : names[result.offender];
-  return `${head}: ${offender} ${FAILURE_WORDS[result.termination] ?? result.termination}`;
-}
+const resultLine = (result: Replay['result'], names: readonly string[]) => twoSeatResultLine(result, names, REASON_WORDS);
 
 /** The five (or more) in a row through the last stone, if the last move made one. */
 function winningLine(state: GomokuState): GomokuMove[] {
