@@ -2,14 +2,14 @@
 // the LLM-player against a scripted endpoint that checks its key, a CLI agent through the egress
 // proxy into its image) and a broken one (a missing key, a wrong key, an endpoint nobody serves, a
 // missing image, Redis down), each named in the table, and a tourney that does not start.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { doctorReady, formatDoctor, runDoctor } from '../orchestrator/doctor.ts';
-import { dockerReady, tempDir } from './helpers/bots.ts';
+import { dockerEngineAnswers, dockerReady, tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
 
 const run = promisify(execFile);
@@ -81,8 +81,7 @@ describe('catarena doctor', () => {
       const table = formatDoctor(rows);
       expect(table).toMatch(/endpoint of openai-compatible\/x\s+MISSING\s+not reachable: http:\/\/127\.0\.0\.1:9\/v1\/models/);
       // What doctor sees is the engine itself (answering or not), whatever CATARENA_DOCKER says about running the Docker tests.
-      const engineAnswers = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
-      if (engineAnswers) expect(table).toMatch(/run\s+bot image\s+MISSING\s+catarena\/no-such-image:0 is missing: build it with "npm run images"/);
+      if (dockerEngineAnswers()) expect(table).toMatch(/run\s+bot image\s+MISSING\s+catarena\/no-such-image:0 is missing: build it with "npm run images"/);
       else expect(table).toMatch(/run\s+Docker\s+MISSING/);
     } finally {
       process.env.OPENAI_API_KEY = saved.key;

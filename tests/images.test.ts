@@ -1,16 +1,16 @@
 // The offline-built bot runtime image (docker/build-images.ts). The recipe/tag tests always run;
 // the ones that need Docker run when CATARENA_DOCKER=1 (set by .ci/run) or `docker info` works.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botRuntimeTag, canonicalJson } from '../docker/image-tags.ts';
+import { dockerEngineAnswers } from './helpers/bots.ts';
 import { DEFAULT_RECIPE_PATH, ensureBotRuntimeImage, loadRecipe, parseDeb822Mirror, parseSourcesListMirror, type EnsureImageResult } from '../docker/build-images.ts';
 
 const dockerWorks =
-  process.env.CATARENA_DOCKER === '1' || (process.env.CATARENA_DOCKER !== '0' && spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0);
+  process.env.CATARENA_DOCKER === '1' || (process.env.CATARENA_DOCKER !== '0' && dockerEngineAnswers());
 
 describe('bot runtime recipe and tag', () => {
   let tmp: string;

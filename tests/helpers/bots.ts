@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { botRuntimeTag } from '../../docker/image-tags.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/bots');
@@ -47,6 +47,11 @@ export function hasFlask(): boolean {
 export const BUILTIN = (name: string, game = 'gomoku') => path.resolve(import.meta.dirname, '../../games', game, 'bots', name);
 
 /** Docker tests run when the engine answers and the bot image exists (CI sets CATARENA_DOCKER=1). */
+/** The Docker engine answers (whatever CATARENA_DOCKER says about running the Docker tests). */
+export function dockerEngineAnswers(): boolean {
+  return spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
+}
+
 export function dockerReady(image = botRuntimeTag()): boolean {
   // CATARENA_DOCKER=0: the suite without Docker even where the engine answers (CI sets 1 and runs them).
   if (process.env.CATARENA_DOCKER === '0') return false;
