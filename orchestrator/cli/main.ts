@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { gameIds } from '../../games/registry.ts';
 import { registerExportCommands } from './export-commands.ts';
 import { registerPlayCommands } from './play-commands.ts';
+import { registerProbeCommand } from './probe-command.ts';
 import { registerQueueCommands } from './queue-commands.ts';
 import { registerTourneyCommands } from './tourney-commands.ts';
 
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerPlayCommands(program);
   registerQueueCommands(program);
   registerExportCommands(program);
+  registerProbeCommand(program);
   return program;
 }
 

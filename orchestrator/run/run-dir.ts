@@ -79,6 +79,11 @@ export class RunDir {
     return t === undefined ? path.join(this.root, 'logs') : path.join(this.root, 'bot-logs', track(t));
   }
 
+  /** `catarena probe`'s outputs (probe/), or one track's (probe/<game>-<variant>/: consistency.json|.csv|.svg, actions.json). */
+  probeDir(t?: TrackId | string): string {
+    return t === undefined ? path.join(this.root, 'probe') : path.join(this.root, 'probe', track(t));
+  }
+
   // ------------------------------------------------------------------------------------------
   // The journal and replays
 

@@ -12,10 +12,13 @@ import { fromGames, type GameResult, type ScoreMatrix } from '../../reports/metr
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { renderReportHtml, trackKey, type GameIndex } from '../../reports/html/report-html.ts';
 import { writeReplayPages } from '../../reports/html/replay-page.ts';
+import { probeSectionHtml } from '../../reports/html/probe-html.ts';
+import { probeSectionMarkdown } from '../../reports/probe-markdown.ts';
 import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../../reports/summary.ts';
 import { createAgent } from '../../agents/registry.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
+import { readProbeResults } from '../probe/probe-files.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
 
 export async function summarizeRun(runDir: string): Promise<TourneySummary> {
@@ -138,10 +141,11 @@ async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<
     const W = matrices.get(trackName(track))!;
     await run.writeTrackOutputs(track, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, ratings: track.ratings, errors: track.errors, cost: track.cost } });
   }
-  await run.writeSummary(summary, renderMarkdown(summary));
+  const probes = await readProbeResults(run); // `catarena probe`'s results, when the run was probed
+  await run.writeSummary(summary, probes.length ? `${renderMarkdown(summary)}\n${probeSectionMarkdown(probes)}\n` : renderMarkdown(summary));
   // Replay pages for every game, then the HTML report that links them.
   const ids = Object.values(games).flatMap((t) => t.games.map((g) => g.id));
   const paged = new Set(await writeReplayPages(run.replaysDir, ids, { extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined) }));
   for (const t of Object.values(games)) for (const g of t.games) g.page = paged.has(g.id);
-  await run.writeReportHtml(renderReportHtml(summary, games));
+  await run.writeReportHtml(renderReportHtml(summary, games, probeSectionHtml(probes)));
 }

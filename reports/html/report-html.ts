@@ -189,7 +189,8 @@ const REPORT_SCRIPT = `(function () {
   });
 })();`;
 
-export function renderReportHtml(s: TourneySummary, games: GameIndex): string {
+/** `extra`: sections of other reports placed before the error tables (the probe's, reports/html/probe-html.ts). */
+export function renderReportHtml(s: TourneySummary, games: GameIndex, extra = ''): string {
   const nav = ['<a href="#leaderboard">Leaderboard</a>', ...s.tracks.map((t) => `<a href="#track-${trackKey(trackName(t))}">${h(trackName(t))}</a>`), '<a href="#errors">Errors</a>', '<a href="#cost">Cost</a>', '<a href="#failed">Failed builds</a>'];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -200,6 +201,7 @@ ${header(s)}
 <nav>${nav.join('')}</nav>
 ${leaderboard(s)}
 ${s.tracks.map((t) => trackSection(s, t)).join('\n')}
+${extra}
 ${operations(s)}
 <div id="games" data-testid="games"></div>
 <script>window.CATARENA_GAMES = ${scriptJson(games)};</script>
