@@ -6,11 +6,17 @@ import { bridge } from './bridge/index.ts';
 import { chess } from './chess/index.ts';
 import { gomoku } from './gomoku/index.ts';
 import { holdem } from './holdem/index.ts';
+import { undercover } from './undercover/index.ts';
 
-const GAMES: readonly GameDescriptor[] = [gomoku, chess, holdem, bridge];
+const GAMES: readonly GameDescriptor[] = [gomoku, chess, holdem, bridge, undercover];
 
 export function gameIds(): string[] {
   return GAMES.map((g) => g.id);
+}
+
+/** The games a tourney plays when its config names none (descriptors with `inDefault: false` left out). */
+export function defaultGameIds(): string[] {
+  return GAMES.filter((g) => g.inDefault !== false).map((g) => g.id);
 }
 
 export function gameDescriptor(game: string): GameDescriptor {

@@ -30,6 +30,8 @@ export interface GameDescriptor {
   defaults: GameSettings;
   /** This game's part of each named preset. */
   presets: Record<PresetName, Partial<GameSettings>>;
+  /** False: a tourney plays the game only when `games` names it (default: it is in the default list). */
+  inDefault?: boolean;
   /** What agents are told: the unit a bot answers, and what last round's log files are (compat §6). */
   workspace: { answers: 'move' | 'action'; logFiles: string };
   /** CATArena's GET /games/{id}/state body for a state, where the game has one (reports' final_state). */

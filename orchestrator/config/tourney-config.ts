@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
-import { adapterFor, gameDescriptor, gameIds } from '../../games/registry.ts';
+import { adapterFor, defaultGameIds, gameDescriptor, gameIds } from '../../games/registry.ts';
 
 /** A repetition count, or 'auto': play the schedule once, then more where it matters until W is stable (orchestrator/tourney/auto-reps.ts). */
 const Reps = z.union([z.int().min(1), z.literal('auto')]);
@@ -20,8 +20,8 @@ const PerGame = z.strictObject({
 
 export const TourneyConfigSchema = z.strictObject({
   rounds: z.int().min(1).max(100).default(4),
-  /** Default: every game (gomoku, chess, holdem, bridge); the quick defaults keep 4 rounds of all eight tracks within 3 minutes on 2 cores. */
-  games: z.array(z.string()).min(1).default(() => gameIds()),
+  /** Default: every game whose descriptor is not `inDefault: false` (gomoku, chess, holdem, bridge); the quick defaults keep 4 rounds of all eight tracks within 3 minutes on 2 cores. */
+  games: z.array(z.string()).min(1).default(() => defaultGameIds()),
   variants: z.array(z.enum(['standard', 'variant'])).min(1).default(['standard', 'variant']),
   agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
   /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table), or 'auto'; default per game. */

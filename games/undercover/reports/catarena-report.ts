@@ -1,0 +1,122 @@
+// Undercover's round report (CATArena has no such game, so no CATArena file shapes to copy): what
+// round n+1's agents read in their logs folder, and where the game-specific metrics are:
+//
+//   undercover_report_<id>.json   {tournament_id, start_time, participants, stats, team_elo, games}
+//   undercover_report_<id>.txt    the same stats as a table
+//
+// Per strategy: games, mean composite score, wins (games its team won), survival and voting
+// accuracy (means over its games), statement failures by kind, and its team Elo after the
+// round's games in table-round order (team-elo.ts). Every game lists its words, roles,
+// statements, closed ballots and eliminations, rebuilt from the replay.
+import { createHash } from 'node:crypto';
+import type { MatchResult, Replay } from '../../../model/match.ts';
+import type { CatarenaWriter, WriterContext } from '../../../reports/catarena-report.ts';
+import { replayState } from '../../replay.ts';
+import type { Role, Team } from '../roles.ts';
+import type { UndercoverState } from '../rules.ts';
+import { teamElo, type TeamGame } from '../team-elo.ts';
+
+interface Detail {
+  winningTeam: Team;
+  roles: Role[];
+  words: { civilian: string; undercover: string; category: string };
+  win: number[];
+  survival: number[];
+  votingAccuracy: number[];
+}
+
+export interface StrategyStats {
+  name: string;
+  games: number;
+  composite: number;
+  wins: number;
+  survival: number;
+  voting_accuracy: number;
+  statement_failures: Record<string, number>;
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const order = (r: MatchResult) => [r.spec.batch?.round ?? 0, r.spec.batch?.table ?? 0];
+
+/** Results in play order (table round, then table), the order team Elo rates them in. */
+function inPlayOrder(results: readonly MatchResult[]): MatchResult[] {
+  return results.slice().sort((a, b) => order(a)[0]! - order(b)[0]! || order(a)[1]! - order(b)[1]! || a.id.localeCompare(b.id));
+}
+
+export function strategyStats(results: readonly MatchResult[], states: Map<string, UndercoverState>, nameOf: (id: string) => string): Record<string, StrategyStats> {
+  const out: Record<string, StrategyStats> = {};
+  for (const r of results) {
+    const d = r.detail as unknown as Detail | undefined;
+    if (!d) continue;
+    r.spec.seats.forEach((id, seat) => {
+      const s = (out[id] ??= { name: nameOf(id), games: 0, composite: 0, wins: 0, survival: 0, voting_accuracy: 0, statement_failures: {} });
+      s.games++;
+      s.composite += r.scores[seat]!;
+      s.wins += d.win[seat]!;
+      s.survival += d.survival[seat]!;
+      s.voting_accuracy += d.votingAccuracy[seat]!;
+      for (const st of states.get(r.serverGameId)?.statements ?? []) if (st.seat === seat && st.fault) s.statement_failures[st.fault] = (s.statement_failures[st.fault] ?? 0) + 1;
+    });
+  }
+  for (const s of Object.values(out)) {
+    s.composite = round4(s.composite / s.games);
+    s.survival = round4(s.survival / s.games);
+    s.voting_accuracy = round4(s.voting_accuracy / s.games);
+  }
+  return out;
+}
+
+export function teamGames(results: readonly MatchResult[]): TeamGame[] {
+  return inPlayOrder(results).flatMap((r) => {
+    const d = r.detail as unknown as Detail | undefined;
+    return d ? [{ seats: r.spec.seats, roles: d.roles, winner: d.winningTeam }] : [];
+  });
+}
+
+function gameEntry(r: MatchResult, state: UndercoverState | undefined) {
+  const d = r.detail as unknown as Detail | undefined;
+  return {
+    game_id: r.serverGameId,
+    players: r.spec.seats,
+    words: d?.words ?? null,
+    roles: d?.roles ?? null,
+    winner: d?.winningTeam ?? null,
+    end_reason: r.reason,
+    scores: r.scores,
+    statements: state?.statements ?? null,
+    votes: state?.ballots ?? null,
+    eliminated: state?.eliminated ?? null,
+  };
+}
+
+export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
+  const results = inPlayOrder(ctx.results.filter((r) => r.spec.game === 'undercover'));
+  const replays = new Map(ctx.replays.map((rp: Replay) => [rp.result.serverGameId, rp]));
+  const states = new Map<string, UndercoverState>();
+  for (const r of results) {
+    const rp = replays.get(r.serverGameId);
+    if (rp) states.set(r.serverGameId, replayState(rp) as UndercoverState);
+  }
+  const id = `tourney_${createHash('sha256').update(results.map((r) => r.id).join(',')).digest('hex').slice(0, 6)}`;
+  const stats = strategyStats(results, states, ctx.nameOf);
+  const elo = teamElo(teamGames(results));
+  const ids = [...ctx.order.filter((x) => stats[x]), ...Object.keys(stats).filter((x) => !ctx.order.includes(x))];
+  const report = {
+    tournament_id: id,
+    start_time: ctx.now.toISOString(),
+    participants: ids.map((x) => ({ id: x, name: ctx.nameOf(x) })),
+    stats: Object.fromEntries(ids.map((x) => [x, stats[x]])),
+    team_elo: Object.fromEntries(ids.map((x) => [x, Math.round((elo[x] ?? 1500) * 10) / 10])),
+    games: results.map((r) => gameEntry(r, states.get(r.serverGameId))),
+  };
+  const lines = [`Undercover round report ${id}`, ...ctx.extra, '', 'strategy                          games  composite  wins  survival  accuracy  team Elo  statement failures'];
+  for (const x of ids) {
+    const s = stats[x]!;
+    const fails = Object.entries(s.statement_failures).map(([k, n]) => `${k} ${n}`).join(', ') || '-';
+    lines.push(`${s.name.padEnd(33)} ${String(s.games).padStart(5)}  ${s.composite.toFixed(3).padStart(9)}  ${String(s.wins).padStart(4)}  ${s.survival.toFixed(3).padStart(8)}  ${s.voting_accuracy.toFixed(3).padStart(8)}  ${report.team_elo[x]!.toFixed(1).padStart(8)}  ${fails}`);
+  }
+  return [
+    { name: `undercover_report_${id}.json`, text: `${JSON.stringify(report, null, 2)}\n` },
+    { name: `undercover_report_${id}.txt`, text: `${lines.join('\n')}\n` },
+  ];
+};

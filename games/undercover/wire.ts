@@ -1,0 +1,96 @@
+// Undercover's wire protocol (CATArena has no such game; this follows its style: one POST per
+// decision, JSON in and out; documented in env/develop_instruction.md):
+//   POST /join   {game_id, game_server_url, player_id, seat, players, rules, word, role?, words?, audience}
+//   POST /speak  {game_id, player_id, seat, word, …the public state}      → {"statement": "…"}
+//   POST /vote   {game_id, player_id, seat, word, candidates, …the public state} → {"vote": <seat>}
+// Failures never end the game: a speech that fails (timeout, HTTP error, crash, garbage) is no
+// statement and eliminates the speaker, as a statement that fails the check does; a vote that
+// fails (or names a seat it may not) is lost. The same under both forfeit policies. A join that
+// fails is ignored: the bot is asked again at its turn.
+// The game server shows the public history: GET /games/{id}/state (?seat=<n> adds that seat's word)
+// and GET /games/{id}/history.
+import type { Seat } from '../../model/match.ts';
+import type { LiveGame, ParseResult, RouteReply, TurnContext, WireAdapter } from '../core/wire.ts';
+import { playerView, undercover, voteTargets, wordOf, type UndercoverAction, type UndercoverState } from './rules.ts';
+
+/** Player ids per seat: the strategy ids the match gave, else player_<seat>. */
+export function playerIds(seats: number, ids?: readonly string[]): string[] {
+  return Array.from({ length: seats }, (_, i) => ids?.[i] ?? `player_${i}`);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function parseAnswer(body: unknown, s: UndercoverState, seat: Seat): ParseResult<UndercoverAction> {
+  if (!isObject(body)) return { ok: false, kind: 'malformed', message: 'answer is not a JSON object' };
+  if (s.phase === 'speak') {
+    if (typeof body.statement !== 'string') return { ok: false, kind: 'malformed', message: 'answer has no "statement" string' };
+    return { ok: true, action: { kind: 'speak', statement: body.statement } };
+  }
+  const vote = body.vote;
+  if (vote === undefined || vote === null) return { ok: false, kind: 'malformed', message: 'answer has no "vote"' };
+  const target = typeof vote === 'string' && /^\d+$/.test(vote) ? Number(vote) : vote;
+  const fault = undercover.validate(s, seat, { kind: 'vote', target: target as Seat });
+  return fault ? { ok: false, kind: 'illegal', message: `vote ${JSON.stringify(vote)}: ${fault}` } : { ok: true, action: { kind: 'vote', target: target as Seat } };
+}
+
+/** The public state as `seat` sees it, with the game id and the player ids. */
+function turnBody(s: UndercoverState, seat: Seat, ctx: TurnContext): Record<string, unknown> {
+  const ids = playerIds(s.seats, ctx.seatIds);
+  return { game_id: ctx.gameId, player_id: ids[seat], players: ids, ...playerView(s, seat) };
+}
+
+function stateRoute(g: LiveGame<UndercoverState>, query: URLSearchParams): RouteReply {
+  const asked = query.get('seat');
+  const seat = asked === null ? null : Number(asked);
+  if (seat !== null && (!Number.isInteger(seat) || seat < 0 || seat >= g.state.seats)) return { status: 404, body: { error: 'Seat not found' } };
+  return { status: 200, body: { game_id: g.id, players: playerIds(g.state.seats, g.seatIds), ...playerView(g.state, seat) } };
+}
+
+export const undercoverWire: WireAdapter<UndercoverState, UndercoverAction> = {
+  game: undercover,
+  idPrefix: 'undercover_',
+  catarenaServerPort: { standard: 9030, variant: 9031 },
+  health: { kind: 'http', path: '/health' },
+  tables: { maxSeats: 10, probeSeats: 6 },
+
+  join(s, seat, ctx) {
+    const ids = playerIds(s.seats, ctx.seatIds);
+    const role = s.roles[seat];
+    return {
+      path: '/join',
+      body: {
+        game_id: ctx.gameId,
+        game_server_url: ctx.gameServerUrl,
+        player_id: ids[seat],
+        seat,
+        players: ids,
+        rules: s.variant,
+        word: wordOf(s, seat),
+        audience: s.audience,
+        ...(s.variant === 'variant' ? { role, ...(role === 'audience' ? {} : { words: { civilian: s.pair.civilian, undercover: s.pair.undercover } }) } : {}),
+      },
+    };
+  },
+  turn(s, seat, ctx) {
+    const body = turnBody(s, seat, ctx);
+    return s.phase === 'vote' ? { path: '/vote', body: { ...body, candidates: voteTargets(s, seat) } } : { path: '/speak', body };
+  },
+  parse: parseAnswer,
+  onJoinFailure: () => null,
+  onFailure: (s) => ({ action: s.phase === 'vote' ? { kind: 'abstain' } : { kind: 'silent' } }),
+  standIn: (s) => (s.phase === 'vote' ? { kind: 'abstain' } : { kind: 'silent' }),
+
+  encode: (a) => a,
+  setup: (s) => ({ pair: s.pair, roles: s.roles, order: s.order, audience: s.audience, max_rounds: s.maxRounds }),
+
+  server: {
+    created: () => ({ status: 501, body: { error: 'undercover self-play games are not served here; test your bot with `catarena play undercover …`' } }),
+    route(game, method, sub, _body, query) {
+      const g = game as LiveGame<UndercoverState>;
+      if (method !== 'GET') return null;
+      if (sub === 'state') return stateRoute(g, query);
+      if (sub === 'history') return { status: 200, body: { game_id: g.id, statements: playerView(g.state, null).statements, votes: playerView(g.state, null).votes } };
+      return null;
+    },
+  },
+};
