@@ -19,5 +19,7 @@ export const undercover: GameDescriptor = {
     answers: 'action',
     logFiles: '`undercover_report_*.json` is the report of last round (per strategy: composite score, wins, survival, voting accuracy, team Elo, statement failures; every game with its statements and votes)',
   },
+  // The LLM-player's turn builder for this game, and the statement check it uses (copied beside it).
+  playerLibs: ['player/undercover-player.mjs', 'engine/statement-check.mjs'],
   modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
 };

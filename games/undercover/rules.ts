@@ -10,7 +10,8 @@
 // * standard: a player knows their word, not their role; every alive player votes.
 // * variant (CK-Arena's Undercover-Audience): the last seat is the audience. The players know both
 //   words and their role; only the audience votes (one ballot, so no ties), it has no word and is
-//   never out; it wins with the civilians.
+//   never out; it wins with the civilians. A two-seat table has no audience: both seats are
+//   players who know both words and their roles, and vote as in standard.
 //
 // Decisions:
 // * A statement is checked mechanically (engine/statement-check.mjs): empty, longer than 300
@@ -110,7 +111,8 @@ export function initUndercover(variant: string, rng: Rng, setup: GameSetup = {})
   if (!(UNDERCOVER_VARIANTS as readonly string[]).includes(variant)) throw new Error(`unknown undercover variant "${variant}"; available: ${UNDERCOVER_VARIANTS.join(', ')}`);
   const v = variant as UndercoverVariant;
   const seats = setup.seats ?? DEFAULT_SEATS;
-  const audience = v === 'variant' ? seats - 1 : null;
+  // A table of two has no room for an audience: it plays the variant's knowledge, voting as in standard.
+  const audience = v === 'variant' && seats >= 3 ? seats - 1 : null;
   const speakers = audience === null ? seats : seats - 1;
   if (!Number.isInteger(seats) || seats > MAX_SEATS || speakers < MIN_SEATS) {
     throw new Error(`undercover: a table seats ${MIN_SEATS}–${MAX_SEATS} players${audience === null ? '' : ' plus the audience'}, got ${seats} seats`);

@@ -103,6 +103,7 @@ function count(s, field, by = 1) {
 // ---- answers ------------------------------------------------------------------------------------
 
 function userPrompt(turn) {
+  if (turn.prompt) return turn.prompt;
   const lines = turn.options.map((o, i) => `${i + 1}: ${o.label}`);
   return `State:\n${turn.state}\n\nYour legal actions (${turn.options.length}):\n${lines.join('\n')}\n\nAnswer with one number from 1 to ${turn.options.length}.`;
 }
@@ -198,8 +199,9 @@ const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
   'GET /info': async () => ({ name: 'llm-player', ai_id: 'llm-player', version: '1.0', description: `asks ${config.provider}/${config.model} for every action` }),
   'GET /stats': async () => stats(),
-  [`POST ${game.turnPath}`]: async (req) => decide(await readJson(req)),
 };
+// One decision route, or several (a game-folder player may ask on more than one path: /speak and /vote).
+for (const turnPath of game.turnPaths ?? [game.turnPath]) routes[`POST ${turnPath}`] = async (req) => decide(await readJson(req));
 for (const [route, handle] of Object.entries(game.routes)) {
   // join/leave carry little the bot needs; an odd body (bridge's form-encoded join retry) is {}.
   routes[route] = async (req) => {

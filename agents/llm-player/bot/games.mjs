@@ -6,6 +6,8 @@
 //   chess   POST /move       legal = chess-core.mjs (copied next to this file for chess games)
 //   holdem  POST /action     legal = valid_actions (a raise range offered as a few sizes)
 //   bridge  POST /get_action legal = legal_actions
+// Any other game brings its own <game>-player.mjs (see gameFolderPlayer); a Turn may then carry
+// `prompt` (the whole user prompt, e.g. for a free-text answer) and `free` (reads a free answer).
 
 export class BadRequest extends Error {}
 
@@ -344,8 +346,24 @@ export async function loadGame(config) {
     case 'bridge':
       return bridge(config);
     default:
-      throw new Error(`game.json names an unknown game "${config.game}" (gomoku, chess, holdem, bridge)`);
+      return gameFolderPlayer(config);
   }
+}
+
+/**
+ * A game not built in here brings its own turn builder: `<game>-player.mjs`, copied next to this
+ * file from the game folder (its descriptor's playerLibs), exporting `createPlayer(config, {BadRequest})`.
+ */
+async function gameFolderPlayer(config) {
+  const name = String(config.game ?? '');
+  const file = new URL(`./${name.replace(/[^\w-]/g, '')}-player.mjs`, import.meta.url);
+  let mod;
+  try {
+    mod = await import(file.href);
+  } catch (err) {
+    throw new Error(`game.json names the game "${name}", which has no ${name}-player.mjs here (${err.message})`);
+  }
+  return mod.createPlayer(config, { BadRequest });
 }
 
 /** Default per-action deadline of each game, as the arena plays it. */
