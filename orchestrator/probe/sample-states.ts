@@ -1,7 +1,8 @@
 // Sampling the probe's endgame states from a track's replays: every replay is replayed from its
 // seed (games/replay.ts does the same for final states), each decision a bot was asked for that
-// the game's probe rules call an endgame decision point is a candidate, candidates whose request
-// would be identical are one, and a seeded shuffle picks `count` of them.
+// the game's probe rules call an endgame decision point, and that offers more than one legal
+// action, is a candidate; candidates whose request would be identical are one, and a seeded
+// shuffle picks `count` of them.
 import { initSetup } from '../../games/core/game.ts';
 import { createRng, deriveSeed } from '../../games/core/rng.ts';
 import type { LiveGame } from '../../games/core/wire.ts';
@@ -71,6 +72,8 @@ export async function sampleEndgameStates(run: RunDir, results: MatchResult[], c
     walk(replay, (state, ply) => {
       if (!rules.isEndgame(state, ply, plies)) return;
       const seat = replay.moves[ply]!.seat;
+      // A forced decision (one legal action) tells nothing about a strategy: every bot agrees on it.
+      if (adapter.game.legalActions(state, seat).length < 2) return;
       // Two decision points whose requests would be the same are one state.
       const body = adapter.turn(state, seat, { gameId: 'probe', gameServerUrl: '', seatIds: result.spec.seats, options: result.spec.options }).body;
       const key = stableStringify(body);
