@@ -99,7 +99,7 @@ export async function judgeRun(runDir: string, o: { upstream: string; apiKey?: s
   const proxy = await startEgressProxy({ allow: [], upstream: { url: o.upstream, headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {} }, listen: { port: 0 } });
   try {
     const baseUrl = `${proxy.address}${new URL(o.upstream).pathname.replace(/\/+$/, '')}`;
-    const statements = [];
+    const statements: Array<Record<string, unknown>> = [];
     const sums = new Map<string, { n: number; novelty: number; reasonableness: number }>();
     let unjudged = 0;
     for (const replay of replays) {
