@@ -2,6 +2,7 @@
 // the per-round report agents read (round_report.json), and the per-track summary the final
 // reports are rendered from.
 import type { FailureKind } from './match.ts';
+import type { TaskTrack } from './task-track.ts';
 import type { AllMetrics, BootstrapResult, Interval, Ratings, ScoreMatrixJSON, WinRate } from './metrics.ts';
 
 export interface CostRecord {
@@ -59,6 +60,8 @@ export interface StrategyRecord {
   variant: string;
   /** The bot folder inside the run directory. */
   dir: string;
+  /** The task track it was built for, when not standard (model/task-track.ts). */
+  taskTrack?: TaskTrack;
   /** sha256 over the bot folder's files (paths and contents), hex. */
   hash: string;
   /** ok = validated; failed = did not build or validate: plays as a forfeiting stand-in. */

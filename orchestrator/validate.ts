@@ -13,6 +13,8 @@ import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import type { GameServerPool } from './host/game-servers.ts';
 import { BotClient } from './match/bot-client.ts';
 import { askBot, joinBot, sendCall } from './match/bot-calls.ts';
+import { languageProblem } from './language-check.ts';
+import type { TaskTrack } from '../model/task-track.ts';
 
 export interface ValidateOptions {
   dir: string;
@@ -27,6 +29,8 @@ export interface ValidateOptions {
   probePlies?: number[];
   /** Refuse the bot on any probe problem (default: only when it cannot play at all). */
   strict?: boolean;
+  /** The task track it was built for: a bot not in the track's language is refused before it starts. */
+  taskTrack?: TaskTrack;
 }
 
 
@@ -44,6 +48,11 @@ export async function validateBot(options: ValidateOptions): Promise<ValidationR
   const adapter = adapterFor(options.game);
   const strict = options.strict ?? false;
   const report: ValidationReport = { dir: options.dir, game: options.game, variant: options.variant, ok: false, strict, started: false, startMs: 0, probes: [], problems: [], warnings: [], logTail: '' };
+  const wrongLanguage = languageProblem(options.dir, options.taskTrack);
+  if (wrongLanguage) {
+    report.problems.push(wrongLanguage);
+    return report;
+  }
   const port = await allocatePort();
   const host = await options.hosts.get(options.game, options.variant);
   const t0 = performance.now();

@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { BuiltinAgent, deriveAgentId, systemPrompt, TRACK_NOTES } from '../agents/builtin/agent.ts';
+import { BuiltinAgent, deriveAgentId, systemPrompt } from '../agents/builtin/agent.ts';
+import { TASK_TRACK_PROMPTS } from '../agents/core/task-track-prompt.ts';
+import { taskText } from '../agents/core/workspace.ts';
 import { redactSecrets, resolveModel } from '../agents/builtin/models.ts';
 import { ProcessAgentSandbox, ToolError } from '../agents/builtin/tools.ts';
 import { DockerAgentSandbox } from '../agents/builtin/docker-sandbox.ts';
@@ -91,13 +93,18 @@ describe('models and prompts', () => {
     expect(redactSecrets(`key ${SECRET}, again ${SECRET}`, { OPENAI_API_KEY: SECRET })).toBe('key ***, again ***');
   });
 
-  it('appends the track sentence to the task', async () => {
+  it('prompts with the task, whose last section is the task track\'s', async () => {
     const ws = await workspace('p', false);
     const limits = { maxSteps: 40, maxTotalTokens: 400_000, wallMs: 600_000 };
-    const standard = systemPrompt(ws, 'standard', limits);
+    const standard = systemPrompt(ws, limits);
     expect(standard.startsWith(ws.task.trimEnd())).toBe(true);
     expect(standard).toMatch(/test_bot/);
-    for (const track of ['ml', 'multilang-js', 'multilang-go'] as const) expect(systemPrompt(ws, track, limits)).toContain(TRACK_NOTES[track]);
+    expect(standard).not.toMatch(/## Task track/);
+    for (const track of ['ml', 'js', 'go'] as const) {
+      const tracked = { ...ws, taskTrack: track };
+      tracked.task = taskText(tracked);
+      expect(systemPrompt(tracked, limits)).toContain(TASK_TRACK_PROMPTS[track][0]);
+    }
   });
 });
 

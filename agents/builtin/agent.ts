@@ -15,9 +15,6 @@ import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type Reso
 import { probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
 import { createTools, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
 
-export type BuiltinTrack = 'standard' | 'ml' | 'multilang-js' | 'multilang-go';
-export const BUILTIN_TRACKS: readonly BuiltinTrack[] = ['standard', 'ml', 'multilang-js', 'multilang-go'];
-
 export interface BuiltinAgentOptions {
   /** Primary model, `<provider>/<model>` (see models.ts). */
   model: string;
@@ -25,8 +22,6 @@ export interface BuiltinAgentOptions {
   fallback?: string;
   /** Agent id (folder and strategy names); default: derived from the model name. */
   id?: string;
-  /** Prompt variant: the standard task, the ML track, or another language (multilang). */
-  track?: BuiltinTrack;
   /** Token budget (input + output, all attempts together). Default 400k. */
   maxTotalTokens?: number;
   /** Steps per attempt when the budget does not set maxSteps. Default 40. */
@@ -51,16 +46,6 @@ export const BUILTIN_DEFAULTS = {
   maxRetries: 2,
 } as const;
 
-/** The sentence each track appends to the task (our words for the paper's track prompts). */
-export const TRACK_NOTES: Record<BuiltinTrack, string> = {
-  standard: '',
-  ml:
-    'ML track: you may use machine-learning methods (numpy, or scikit-learn-style techniques you implement yourself, e.g. weights fitted by self-play) ' +
-    'in the bot, but train everything here yourself: no downloaded or pretrained models and no external AI service.',
-  'multilang-js': 'Language: develop the bot in JavaScript for Node.js (built-in modules only); start_ai.sh runs it with `node`.',
-  'multilang-go': 'Language: develop the bot in Go (standard library only); start_ai.sh builds and runs it.',
-};
-
 /** `openai/gpt-4o-mini` → `gpt-4o-mini`: a name safe for folders and strategy ids. */
 export function deriveAgentId(modelSpec: string): string {
   const name = parseModelSpec(modelSpec).modelId.split('/').pop()!;
@@ -75,13 +60,11 @@ export interface PromptLimits {
   wallMs: number;
 }
 
-/** The system prompt: the task (workspace.task), the track's sentence, and how to use the tools. */
-export function systemPrompt(ws: Workspace, track: BuiltinTrack, limits: PromptLimits): string {
+/** The system prompt: the task (workspace.task, with its task-track section) and how to use the tools. */
+export function systemPrompt(ws: Workspace, limits: PromptLimits): string {
   const out = `./${path.relative(ws.dir, ws.outputDir)}`;
-  const note = TRACK_NOTES[track];
   return [
     ws.task.trimEnd(),
-    ...(note ? ['', note] : []),
     '',
     '## How to work',
     'You act only through tools. Paths are relative to the workspace root (the folder with TASK.md); nothing outside it is reachable.',
@@ -128,7 +111,6 @@ export class BuiltinAgent implements Agent {
   readonly kind: string;
   private readonly primary: ResolvedModel;
   private readonly fallbackModel: ResolvedModel | undefined;
-  private readonly track: BuiltinTrack;
   private readonly env: Record<string, string | undefined>;
   private readonly opts: Required<Pick<BuiltinAgentOptions, keyof typeof BUILTIN_DEFAULTS>>;
   private readonly makeSandbox: (ws: Workspace) => AgentSandbox | Promise<AgentSandbox>;
@@ -138,8 +120,6 @@ export class BuiltinAgent implements Agent {
     this.env = options.env ?? process.env;
     this.primary = resolveModel(options.model, this.env);
     this.fallbackModel = options.fallback ? resolveModel(options.fallback, this.env) : undefined;
-    this.track = options.track ?? 'standard';
-    if (!BUILTIN_TRACKS.includes(this.track)) throw new Error(`unknown track "${this.track}"; use one of ${BUILTIN_TRACKS.join(', ')}`);
     this.id = options.id ?? deriveAgentId(options.model);
     this.kind = `builtin:${this.primary.spec}`;
     this.opts = {
@@ -171,11 +151,11 @@ export class BuiltinAgent implements Agent {
     const deadline = t0 + budget.wallMs - Math.min(10_000, Math.floor(budget.wallMs * 0.05));
     const maxSteps = budget.maxSteps ?? this.opts.maxSteps;
     const limits = { maxSteps, maxTotalTokens: this.opts.maxTotalTokens, wallMs: budget.wallMs };
-    const system = systemPrompt(ws, this.track, limits);
+    const system = systemPrompt(ws, limits);
     const tokens = { input: 0, output: 0 };
     let toolCalls = 0;
     const log: string[] = [
-      `${ws.agentId || this.id} (${this.kind}${this.fallbackModel ? `, fallback ${this.fallbackModel.spec}` : ''}), ${ws.game}/${ws.variant}, round ${ws.round}, track ${this.track}`,
+      `${ws.agentId || this.id} (${this.kind}${this.fallbackModel ? `, fallback ${this.fallbackModel.spec}` : ''}), ${ws.game}/${ws.variant}, round ${ws.round}, task track ${ws.taskTrack ?? 'standard'}`,
       `budget: ${maxSteps} steps per attempt, ${this.opts.maxTotalTokens} tokens, ${Math.round(budget.wallMs / 1000)} s`,
     ];
     const plan = [

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { gameDescriptor } from '../../games/registry.ts';
 import { copyTree } from '../../util/fs.ts';
 import { gamePath, referenceBotDir } from '../../util/paths.ts';
+import type { TaskTrack } from '../../model/task-track.ts';
+import { taskTrackSection } from './task-track-prompt.ts';
 import type { Workspace } from './types.ts';
 
 
@@ -20,6 +22,8 @@ export interface WorkspaceInput {
   seed: number;
   moveTimeoutMs: number;
   gameServerUrl?: string;
+  /** The agent's task track (default standard): adds the track's section to the task. */
+  taskTrack?: TaskTrack;
   /** Round n−1 material; required when round > 1. */
   previous?: { bots: Array<{ agent: string; dir: string }>; logsDir: string };
 }
@@ -57,6 +61,7 @@ export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> 
     lastRoundDir,
     logsDir,
     task: '',
+    taskTrack: input.taskTrack ?? 'standard',
     gameServerUrl: input.gameServerUrl,
     moveTimeoutMs: input.moveTimeoutMs,
     seed: input.seed,
@@ -91,5 +96,5 @@ export function taskText(ws: Workspace): string {
       `The previous round's code of every agent is in \`${rel(ws.lastRoundDir)}\` (one folder per agent, yours included). Learn from it and improve.`,
     );
   }
-  return `${lines.filter((l) => l !== '').join('\n').replace(/\n## /g, '\n\n## ')}\n`;
+  return `${lines.filter((l) => l !== '').join('\n').replace(/\n## /g, '\n\n## ')}\n${taskTrackSection(ws.taskTrack ?? 'standard')}`;
 }

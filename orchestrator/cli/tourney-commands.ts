@@ -24,6 +24,7 @@ interface TourneyFlags {
   policy?: 'strict' | 'catarena';
   moveTimeout?: number;
   sandbox?: 'process' | 'docker';
+  track?: 'standard' | 'ml' | 'js' | 'go';
   config?: string;
   preset?: string;
   resume?: string;
@@ -123,6 +124,7 @@ function addConfigOptions(cmd: Command): Command {
     .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
     .option('--move-timeout <ms>', 'per-move deadline in ms (default: 10000; holdem 3000); for all games, overriding per-game deadlines of --preset and --config', intOption(1))
     .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
+    .addOption(new Option('--track <task track>', 'task track: the task prompt and the language bots must be written in (standard: any; ml: Python with numpy/scikit-learn; js; go); per agent with agentTracks in --config; see docs/tracks.md').choices(['standard', 'ml', 'js', 'go']))
     .option('--config <file>', 'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)')
     .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(PRESET_NAMES))
     .option('-q, --queue <url>', 'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379')
@@ -148,6 +150,7 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     policy: flags.policy,
     moveTimeoutMs: flags.moveTimeout,
     sandbox: flags.sandbox,
+    track: flags.track,
     queue: flags.queue,
     reuse: flags.reuse,
     strictValidation: flags.strictValidation,

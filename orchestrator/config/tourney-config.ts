@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
 import { adapterFor, defaultGameIds, gameDescriptor, gameIds } from '../../games/registry.ts';
+import { TASK_TRACKS, type TaskTrack } from '../../model/task-track.ts';
 
 /** A repetition count, or 'auto': play the schedule once, then more where it matters until W is stable (orchestrator/tourney/auto-reps.ts). */
 const Reps = z.union([z.int().min(1), z.literal('auto')]);
@@ -60,6 +61,10 @@ export const TourneyConfigSchema = z.strictObject({
   /** Wall-clock budget for one agent developing one strategy. */
   developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
   sandbox: z.enum(['process', 'docker']).default('process'),
+  /** Task track (model/task-track.ts): the task's prompt and the language bots must be written in (standard: any). */
+  track: z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]]).default('standard'),
+  /** Per agent id, a task track other than `track` (e.g. one agent on go, one on js, in one run). */
+  agentTracks: z.record(z.string(), z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]])).default({}),
   /** redis://host:port: games are played by `catarena worker`s through this queue, not in-process. */
   queue: z.string().regex(/^rediss?:\/\//, 'expected redis://host:port').optional(),
   /** Copy results of games whose code and settings equal a game of an earlier indexed run. */

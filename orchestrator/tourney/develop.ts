@@ -11,6 +11,7 @@ import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type Va
 import type { Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/process.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
+import type { TaskTrack } from '../../model/task-track.ts';
 import { generalProblems, probeMark, validateBot } from '../validate.ts';
 import { saveStrategyRecord, type RunDir } from '../run/run-dir.ts';
 
@@ -27,6 +28,8 @@ export interface DevelopStep {
   startTimeoutMs: number;
   /** Refuse a bot on any probe problem, not only when it cannot play (config strictValidation). */
   strictValidation?: boolean;
+  /** The agent's task track: its task's last section and the language its bot must be in (default standard). */
+  taskTrack?: TaskTrack;
   sandbox: Sandbox;
   hosts: GameServerPool;
 }
@@ -65,6 +68,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     game: track.game,
     variant: track.variant,
     dir,
+    ...(step.taskTrack && step.taskTrack !== 'standard' ? { taskTrack: step.taskTrack } : {}),
     hash: '',
     status: 'failed',
     cost: NO_COST,
@@ -84,12 +88,13 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
       moveTimeoutMs: step.moveTimeoutMs,
       gameServerUrl: host.url,
       previous: step.previous,
+      taskTrack: step.taskTrack,
     });
     // Agents may test their bot as the arena will before handing it in (the built-in agent's
     // test_bot tool): the same validation as below, on the workspace's output folder.
     let checks = 0;
     workspace.check = async () => {
-      const report = await validateBot({ dir: workspace.outputDir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, logFile: path.join(workspace.dir, `.check-${++checks}.log`) });
+      const report = await validateBot({ dir: workspace.outputDir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, taskTrack: step.taskTrack, logFile: path.join(workspace.dir, `.check-${++checks}.log`) });
       return { ok: report.ok, report: validationText(report) };
     };
     const started = Date.now();
@@ -110,7 +115,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     } catch {
       throw new BuildError('no_bot', 'the agent wrote no start_ai.sh');
     }
-    const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, logFile: `${dir}.validate.log` });
+    const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, taskTrack: step.taskTrack, logFile: `${dir}.validate.log` });
     record.validation = validation;
     if (validation.warnings.length) record.warnings = validation.warnings;
     log.push(validationText(validation));
@@ -141,4 +146,11 @@ export function validationText(v: ValidationReport): string {
 function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BuildError('budget', message)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** agentTracks may only name agents of the run: a typo would silently leave an agent on the run's track. */
+export function checkAgentTracks(config: { agentTracks?: Record<string, TaskTrack> }, agents: Array<Pick<Agent, 'id'>>): void {
+  const ids = agents.map((a) => a.id);
+  const unknown = Object.keys(config.agentTracks ?? {}).filter((id) => !ids.includes(id));
+  if (unknown.length) throw new Error(`agentTracks names no agent of this run: ${unknown.join(', ')}; the agents are ${ids.join(', ')}`);
 }

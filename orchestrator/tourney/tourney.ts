@@ -21,7 +21,8 @@ import { connectQueue, QueueUnavailableError } from '../queue/connection.ts';
 import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import { indexEntry, indexRun } from '../run/run-index.ts';
-import { developStrategy } from './develop.ts';
+import { checkAgentTracks, developStrategy } from './develop.ts';
+import { taskTrackOf } from '../../model/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './schedule.ts';
 import { summarizeRun } from './summarize.ts';
@@ -60,6 +61,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   if (config.queue) (await connectQueue(config.queue, { warn: (m) => progress?.phase(`! ${m}`) })).disconnect();
   await run.writeConfig(config);
   const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox }));
+  checkAgentTracks(config, agents);
   const sandbox = createSandbox(config.sandbox, { docker: config.docker });
   const hosts = new GameServerPool();
   const journal = await run.openJournal();
@@ -118,6 +120,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
       developTimeoutMs: config.developTimeoutMs,
       startTimeoutMs: config.startTimeoutMs,
       strictValidation: config.strictValidation,
+      taskTrack: taskTrackOf(config, agent.id),
       sandbox,
       hosts,
     });
