@@ -3,7 +3,10 @@
 // self-contained: they are copied elsewhere and into containers) carry one source's code:
 //   games/chess/engine/chess-core.mjs → every folder under games/chess/bots/ (the move generator
 //                                        of the rules engine)
-//   games/core/bot-http.mjs           → every folder under games/*/bots/ (the HTTP plumbing)
+//   games/core/bot-http.mjs           → every Node bot folder under games/*/bots/ (the HTTP plumbing)
+//   games/core/go/httpbot.go          → every Go bot folder under games/*/bots/ (the go task track's bots)
+// Only Node bot folders (with a bot.mjs) get the .mjs libraries and only Go bot folders (with a
+// main.go) the Go one: a bot folder holds one language (the task-track language check).
 // tests/chess-bots.test.ts fails when a copy differs.
 // Usage: node scripts/sync-bot-libs.mjs [--check]   (--check: report differences, copy nothing)
 import fs from 'node:fs';
@@ -18,19 +21,20 @@ const allBotsDirs = () =>
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(GAMES, d.name, 'bots')))
     .map((d) => path.join(GAMES, d.name, 'bots'))
     .sort();
-/** [source file, folder whose every subfolder gets a copy] */
+/** [source file, folder whose every subfolder with the marker file gets a copy, marker] */
 export const LIBS = [
-  [path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots')],
-  ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/bot-http.mjs'), botsDir]),
+  [path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots'), 'bot.mjs'],
+  ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/bot-http.mjs'), botsDir, 'bot.mjs']),
+  ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/go/httpbot.go'), botsDir, 'main.go']),
 ];
 
 /** Every copy that should exist: { source, target, same }. */
 export function botLibCopies() {
   const out = [];
-  for (const [source, botsDir] of LIBS) {
+  for (const [source, botsDir, marker] of LIBS) {
     const text = fs.readFileSync(source);
     for (const d of fs.readdirSync(botsDir, { withFileTypes: true })) {
-      if (!d.isDirectory()) continue;
+      if (!d.isDirectory() || !fs.existsSync(path.join(botsDir, d.name, marker))) continue;
       const target = path.join(botsDir, d.name, path.basename(source));
       const same = fs.existsSync(target) && fs.readFileSync(target).equals(text);
       out.push({ source, target, same });

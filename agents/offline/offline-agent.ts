@@ -1,4 +1,5 @@
-// OfflineAgent: develops a real heuristic Gomoku, chess, Hold'em or bridge bot without an LLM.
+// OfflineAgent: develops a real heuristic Gomoku, chess, Hold'em or bridge bot without an LLM
+// (on the go and ml task tracks: the game's Go or ML reference bot, ./track-reference.ts).
 // Round 1 draws parameters from its character's prior; later rounds learn from the workspace only
 // (round_report.json and the previous round's params.json files), then copy the reference bot
 // (games/<game>/bots/heuristic) and write params + notes. Each game brings its knobs,
@@ -12,6 +13,7 @@ import type { Agent, DevelopBudget, DevelopResult, PreflightContext, Workspace }
 import { type RoundReport, strategyId } from '../../model/tourney.ts';
 import { type Character, CHARACTER_NAMES, type CharacterName, type FieldEntry } from './core/learning.ts';
 import type { GameKit } from './core/game-kit.ts';
+import { developTrackReference, needsTrackReference } from './track-reference.ts';
 import { gameDescriptor, gameIds } from '../../games/registry.ts';
 import { gameModuleUrl, referenceBotDir } from '../../util/paths.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
@@ -94,7 +96,11 @@ export class OfflineAgent implements Agent {
     );
   }
 
-  async develop(ws: Workspace, _budget: DevelopBudget): Promise<DevelopResult> {
+  async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
+    if (needsTrackReference(ws.taskTrack)) {
+      const self = ws.agentId || this.id;
+      return developTrackReference(ws, ws.taskTrack, { self, kind: this.kind, seed: deriveSeed(this.seed, self, ws.game, ws.variant, ws.round), wallMs: budget.wallMs });
+    }
     const t0 = Date.now();
     const kit = await kitFor(ws.game);
     const ref = referenceBotDir(ws.game, 'heuristic');
