@@ -8,7 +8,7 @@ import { createRng } from '../games/core/rng.ts';
 import type { ProbeResult, ValidationReport } from '../model/tourney.ts';
 import type { LiveGame } from '../games/core/wire.ts';
 import { adapterFor } from '../games/registry.ts';
-import { BotStartError, type Sandbox } from '../sandbox/types.ts';
+import { type BotHandle, BotStartError, type Sandbox } from '../sandbox/types.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import type { GameServerPool } from './host/game-servers.ts';
 import { BotClient } from './match/bot-client.ts';
@@ -29,6 +29,8 @@ export interface ValidateOptions {
   probePlies?: number[];
   /** Refuse the bot on any probe problem (default: only when it cannot play at all). */
   strict?: boolean;
+  /** A label for the bot's messages (default "validate"). */
+  name?: string;
   /** The task track it was built for: a bot not in the track's language is refused before it starts. */
   taskTrack?: TaskTrack;
 }
@@ -45,25 +47,37 @@ export function probeMark(report: ValidationReport, probe: ProbeResult): 'ok' | 
 }
 
 export async function validateBot(options: ValidateOptions): Promise<ValidationReport> {
+  return (await check(options, false)).report;
+}
+
+/**
+ * Validates the bot and, when it passes, leaves it running and hands it over: a tourney's fleet
+ * plays with the very process that passed (a bot start saved per strategy). The caller stops it.
+ */
+export async function validateAndKeep(options: ValidateOptions): Promise<{ report: ValidationReport; bot?: BotHandle }> {
+  return check(options, true);
+}
+
+async function check(options: ValidateOptions, keep: boolean): Promise<{ report: ValidationReport; bot?: BotHandle }> {
   const adapter = adapterFor(options.game);
   const strict = options.strict ?? false;
   const report: ValidationReport = { dir: options.dir, game: options.game, variant: options.variant, ok: false, strict, started: false, startMs: 0, probes: [], problems: [], warnings: [], logTail: '' };
   const wrongLanguage = languageProblem(options.dir, options.taskTrack);
   if (wrongLanguage) {
     report.problems.push(wrongLanguage);
-    return report;
+    return { report };
   }
   const port = await allocatePort();
   const host = await options.hosts.get(options.game, options.variant);
   const t0 = performance.now();
   let handle;
   try {
-    handle = await options.sandbox.start({ dir: options.dir, port, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: 'validate', ...host.botAccess() });
+    handle = await options.sandbox.start({ dir: options.dir, port, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: options.name ?? 'validate', ...host.botAccess() });
   } catch (err) {
     releasePort(port);
     report.problems.push(`the bot did not start: ${(err as Error).message}`);
     report.logTail = err instanceof BotStartError ? err.logTail : '';
-    return report;
+    return { report };
   }
   report.started = true;
   report.startMs = Math.round(performance.now() - t0);
@@ -120,8 +134,10 @@ export async function validateBot(options: ValidateOptions): Promise<ValidationR
   } finally {
     report.logTail = await handle.logTail(2_000).catch(() => '');
     await client.close();
-    await handle.stop();
-    releasePort(port);
+    if (!(keep && report.ok)) {
+      await handle.stop();
+      releasePort(port);
+    }
   }
-  return report;
+  return keep && report.ok ? { report, bot: handle } : { report };
 }

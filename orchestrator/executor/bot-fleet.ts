@@ -14,7 +14,12 @@ export interface StrategyRef {
   dir: string;
   /** Set for a strategy that failed its build or validation: it is never started and forfeits. */
   forfeit?: string;
+  /** The strategy's bot, already running and healthy (the one that passed validation): used as its first start. */
+  warm?: BotHandle;
 }
+
+/** Where a fleet in `logDir` logs a strategy's bot. */
+export const botLogFile = (logDir: string, id: string) => path.join(logDir, `${id.replace(/[^\w.@-]+/g, '_')}.log`);
 
 export interface BotFleetOptions {
   sandbox: Sandbox;
@@ -59,9 +64,18 @@ export class BotFleet {
 
   add(refs: StrategyRef[]): void {
     for (const ref of refs) {
-      if (this.entries.has(ref.id)) continue;
-      const logFile = path.join(this.options.logDir, `${ref.id.replace(/[^\w.@-]+/g, '_')}.log`);
-      this.entries.set(ref.id, { ref, suspect: false, status: { id: ref.id, starts: 0, restarts: 0, logFile } });
+      if (this.entries.has(ref.id)) {
+        void ref.warm?.stop(); // a bot of this strategy runs already
+        continue;
+      }
+      const { warm, ...plain } = ref;
+      const entry: Entry = { ref: plain, suspect: false, status: { id: ref.id, starts: 0, restarts: 0, logFile: warm?.logFile ?? botLogFile(this.options.logDir, ref.id) } };
+      if (warm) {
+        entry.status.starts = 1;
+        entry.handle = warm;
+        entry.running = Promise.resolve({ handle: warm, client: new BotClient(warm.url, { socketPath: warm.socketPath }) });
+      }
+      this.entries.set(ref.id, entry);
     }
   }
 

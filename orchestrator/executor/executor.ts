@@ -17,7 +17,10 @@ export interface RunOptions {
 }
 
 export interface Executor {
-  /** Strategies specs may seat, for one game and rule set (a failed build carries `forfeit`). */
+  /**
+   * Strategies specs may seat, for one game and rule set (a failed build carries `forfeit`). A
+   * `warm` bot is the executor's from then on: it plays with it or stops it.
+   */
   add(track: { game: string; variant: string }, strategies: StrategyRef[]): void;
   run(specs: MatchSpec[], options: RunOptions): Promise<void>;
   /**
@@ -119,6 +122,8 @@ export class LocalExecutor implements Executor {
 
   async close(): Promise<void> {
     this.closing = true;
+    await Promise.all([...this.added.values()].flat().map((ref) => ref.warm?.stop()));
+    this.added.clear();
     await Promise.all(this.preparing);
     await Promise.all([...this.fleets.values()].map(async (f) => (await f).stopAll()));
   }
@@ -141,7 +146,10 @@ export class QueuedExecutor implements Executor {
   constructor(private readonly options: QueuedExecutorOptions) {}
 
   add(_track: { game: string; variant: string }, strategies: StrategyRef[]): void {
-    for (const s of strategies) this.strategies.set(s.id, s.forfeit ? { forfeit: s.forfeit } : { dir: s.dir });
+    for (const s of strategies) {
+      void s.warm?.stop(); // workers start their own bots
+      this.strategies.set(s.id, s.forfeit ? { forfeit: s.forfeit } : { dir: s.dir });
+    }
   }
 
   async run(specs: MatchSpec[], options: RunOptions): Promise<void> {

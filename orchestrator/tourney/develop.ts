@@ -8,11 +8,11 @@ import { copyTree, hashDir } from '../../util/fs.ts';
 import { classifyLlmError, describeFailure, type BuildFailure, type BuildFailureReason } from '../../agents/core/failure.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type ValidationReport } from '../../model/tourney.ts';
-import type { Sandbox } from '../../sandbox/types.ts';
+import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/process.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import type { TaskTrack } from '../../model/task-track.ts';
-import { generalProblems, probeMark, validateBot } from '../validate.ts';
+import { generalProblems, probeMark, validateAndKeep, validateBot } from '../validate.ts';
 import { saveStrategyRecord, type RunDir } from '../run/run-dir.ts';
 
 export interface DevelopStep {
@@ -32,6 +32,11 @@ export interface DevelopStep {
   taskTrack?: TaskTrack;
   sandbox: Sandbox;
   hosts: GameServerPool;
+  /**
+   * Keep the bot that passed validation running, logging to `logFile`, and hand it to `take`
+   * (a local tourney plays with it instead of starting it again).
+   */
+  keepBot?: { logFile(id: string): string; take(id: string, bot: BotHandle): void };
 }
 
 const NO_COST: CostRecord = { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0 };
@@ -115,7 +120,10 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     } catch {
       throw new BuildError('no_bot', 'the agent wrote no start_ai.sh');
     }
-    const validation = await validateBot({ dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, taskTrack: step.taskTrack, logFile: `${dir}.validate.log` });
+    const checked = { dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, taskTrack: step.taskTrack };
+    const { keepBot } = step;
+    const { report: validation, bot } = keepBot ? await validateAndKeep({ ...checked, logFile: keepBot.logFile(record.id), name: record.id }) : { report: await validateBot({ ...checked, logFile: `${dir}.validate.log` }), bot: undefined };
+    if (bot) keepBot!.take(record.id, bot);
     record.validation = validation;
     if (validation.warnings.length) record.warnings = validation.warnings;
     log.push(validationText(validation));

@@ -14,6 +14,8 @@ import { createSandbox } from '../../sandbox/index.ts';
 import { killProcessesIn } from '../../sandbox/process.ts';
 import { gameSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { LocalExecutor, QueuedExecutor, type Executor } from '../executor/executor.ts';
+import { botLogFile } from '../executor/bot-fleet.ts';
+import type { BotHandle } from '../../sandbox/types.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
 import { GameServerPool } from '../host/game-servers.ts';
 import type { Progress } from '../progress.ts';
@@ -70,6 +72,12 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     ? new QueuedExecutor({ url: config.queue, run: await run.identity(), startTimeoutMs: config.startTimeoutMs, graceMs: options.queueGraceMs, report: (message) => progress?.phase(message) })
     : new LocalExecutor({ sandbox, hosts, concurrency: config.concurrency, startTimeoutMs: config.startTimeoutMs, logDir: (track) => run.botLogsDir(track) });
   const history = new Map<string, StrategyRecord[][]>(); // track → records per round (index round−1)
+  const warmBots = new Map<string, BotHandle>(); // strategy id → its validated bot, until the executor has it
+  const takeWarm = (id: string) => {
+    const bot = warmBots.get(id);
+    warmBots.delete(id);
+    return bot;
+  };
   const reuse = config.reuse ? await ReuseCache.open(run) : null;
   if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
   const checkSignal = () => {
@@ -123,6 +131,8 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
       taskTrack: taskTrackOf(config, agent.id),
       sandbox,
       hosts,
+      // In-process games play with the bot that passed validation (one start per strategy, not two).
+      keepBot: config.queue ? undefined : { logFile: (id) => botLogFile(run.botLogsDir(track), id), take: (id, bot) => warmBots.set(id, bot) },
     });
   };
   // Agents develop side by side, a round's later tracks develop while its first ones play, and a
@@ -159,7 +169,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
             const rounds = history.get(trackName(track))!;
             rounds.push(records);
             for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
-            executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r) })));
+            executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r), warm: takeWarm(r.id) })));
             return roundSpecs(config, track, rounds, round);
           });
           specs.catch(() => {}); // awaited in order below
@@ -224,6 +234,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   } finally {
     progress?.done();
     await Promise.allSettled([...roundLogs, ...developed.values()]); // round logs are written and a strategy being developed is kept (a resume reloads it) before its sandbox closes
+    await Promise.all([...warmBots.values()].map((bot) => bot.stop()));
     await executor.close();
     await hosts.closeAll();
     await sandbox.close();
