@@ -1,0 +1,40 @@
+// Undercover through the real CLI: `catarena tourney --games undercover --rounds 2` with the
+// offline agents writes W, metrics and reports like the other games, and the round logs carry the
+// game's report (composite scores, team Elo). The default tourney leaves the game out.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { catarena } from './helpers/cli.ts';
+import { tempDir } from './helpers/bots.ts';
+
+describe('undercover in a tourney', () => {
+  it('is not in the default games, and can be named', () => {
+    expect(resolveConfig({}).games).not.toContain('undercover');
+    expect(resolveConfig({ games: ['undercover'] }).games).toEqual(['undercover']);
+  });
+
+  it('plays 2 rounds with the offline agents and writes W, metrics, reports and the round report', async () => {
+    const out = tempDir('catarena-uc-tourney-');
+    const r = await catarena('tourney', '--games', 'undercover', '--variants', 'standard', '--rounds', '2', '--out', out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/undercover-standard/);
+    const [run] = fs.readdirSync(out).filter((d) => d.startsWith('tourney-'));
+    const dir = path.join(out, run!);
+    for (const f of ['report.md', 'report.html', 'metrics.json', 'tracks/undercover-standard/W.json', 'tracks/undercover-standard/metrics.json']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+    // Round 1: one table of the 3 strategies, 6 table rounds; round 2: the round table, three
+    // own tables of 2 and the field of 6 — 6 table rounds each: 6 + 6 + 3·6 + 6 = 36 games.
+    const journal = fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(journal.filter((e) => e.result?.spec?.game === 'undercover' || e.spec?.game === 'undercover').length).toBe(36);
+    const logs = path.join(dir, 'tracks/undercover-standard/round_2/logs');
+    const reportFile = fs.readdirSync(logs).find((f) => /^undercover_report_.*\.json$/.test(f))!;
+    const report = JSON.parse(fs.readFileSync(path.join(logs, reportFile), 'utf8'));
+    expect(Object.keys(report.team_elo)).toHaveLength(6);
+    for (const s of Object.values(report.stats) as Array<{ composite: number; games: number }>) {
+      expect(s.games).toBeGreaterThan(0);
+      expect(s.composite).toBeGreaterThanOrEqual(0);
+      expect(s.composite).toBeLessThanOrEqual(1);
+    }
+    expect(report.games[0].statements.length).toBeGreaterThan(0);
+  }, 180_000);
+});
