@@ -90,8 +90,9 @@ export interface ProbeTrackResult {
   codeVsLlm: PairConsistency[];
   /** Subjects not asked at all (a failed build), with why. */
   skipped: Array<{ subject: string; reason: string }>;
-  /** Wall time of the track's probe (bots started, every state asked twice), and the answers asked. */
+  /** Wall time of the track's probe (sampling, bots started, every state asked twice), of its sampling alone, and the answers asked. */
   wallMs: number;
+  sampleMs: number;
   asks: number;
   createdAt: string;
 }

@@ -114,6 +114,7 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
   const rules = probeRulesFor(track.game);
   const adapter = adapterFor(track.game);
   const sample = await sampleEndgameStates(run, job.results, job.count, job.seed);
+  const sampleMs = Math.round(performance.now() - started);
   if (!sample.states.length) return { reason: `no endgame decision points in its ${job.results.length} replays${sample.missingReplays ? ` (${sample.missingReplays} replay files missing)` : ''}` };
   const strategies = await run.strategies(name);
   const subjects: ProbeSubject[] = [];
@@ -136,7 +137,7 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
   if (!subjects.length) return { reason: 'no strategy with a bot (every build failed)' };
   const asks = subjects.length * sample.states.length * 2;
   progress(
-    `${name}: ${sample.states.length} of ${sample.candidates} endgame states sampled from ${job.results.length} games; asking ${subjects.length} bot(s) each twice (${asks} actions, ${timeoutMs} ms deadline)`,
+    `${name}: ${sample.states.length} of ${sample.candidates} endgame states sampled from ${job.results.length} games in ${(sampleMs / 1000).toFixed(1)} s; asking ${subjects.length} bot(s) each twice (${asks} actions, ${timeoutMs} ms deadline)`,
   );
 
   const host = await job.hosts.get(track.game, track.variant);
@@ -181,6 +182,7 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
     codeVsLlm: codeVsLlmPairs(subjects, matrix),
     skipped,
     wallMs: Math.round(performance.now() - started),
+    sampleMs,
     asks,
     createdAt: new Date().toISOString(),
   };
