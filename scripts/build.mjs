@@ -16,7 +16,7 @@ const SOURCE_DIRS = ['model', 'util', 'games', 'orchestrator', 'sandbox', 'agent
 /** Folders that hold bots or data, never code the CLI imports. */
 const SKIP_DIRS = new Set(['node_modules', 'bots', 'bot', 'env', '.build']);
 
-/** Every source file the CLI may load: .ts (compiled) and .mjs (copied), relative to the root. */
+/** Every source file the CLI may load: .ts (compiled), .mjs and .json data it imports (copied), relative to the root. */
 function sources() {
   const out = [];
   const walk = (rel) => {
@@ -24,7 +24,7 @@ function sources() {
       const child = path.join(rel, entry.name);
       if (entry.isDirectory()) {
         if (!SKIP_DIRS.has(entry.name)) walk(child);
-      } else if ((entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) || entry.name.endsWith('.mjs')) out.push(child);
+      } else if ((entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) || entry.name.endsWith('.mjs') || entry.name.endsWith('.json')) out.push(child);
     }
   };
   for (const dir of SOURCE_DIRS) walk(dir);
@@ -66,7 +66,7 @@ export async function build() {
       let code = source;
       if (rel.endsWith('.ts')) {
         target = target.replace(/\.ts$/, '.js');
-        ({ code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20', sourcefile: rel }));
+        ({ code } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20.19', sourcefile: rel }));
         code = code.replace(RELATIVE_TS, (_, head, quote, spec) => `${head}${quote}${spec}.js${quote}`);
       }
       fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -18,6 +18,14 @@ describe('catarena CLI', () => {
     expect(play.stdout).toMatch(/--policy/);
   });
 
+  it('runs from the compiled build, not through tsx (every module the CLI imports, JSON data included, is in .build/)', async () => {
+    const { execFile } = await import('node:child_process');
+    const stderr = await new Promise<string>((resolve, reject) =>
+      execFile('node', [path.resolve(import.meta.dirname, '../bin/catarena.mjs'), '--help'], { env: { ...process.env, CATARENA_DEBUG: '1', CATARENA_FROM_SOURCE: '' } }, (err, _out, errText) => (err ? reject(err) : resolve(errText))),
+    );
+    expect(stderr).not.toMatch(/no compiled build/);
+  });
+
   it('play prints the result and where the replays are', async () => {
     const out = tempDir();
     const r = await catarena('play', 'builtin:heuristic', 'builtin:random', '--games', '2', '--out', out, '--variant', 'variant');
