@@ -16,6 +16,7 @@ function trackMarkdown(r: ProbeTrackResult): string {
     `${r.sampled} of ${r.candidates} endgame states (seed ${r.seed}): ${r.endgame}. Same action: ${r.actionKey}. ` +
       `Probe time ${(r.wallMs / 1000).toFixed(1)} s for ${r.asks} actions. Files: \`probe/${r.track}/\` (consistency.json, .csv, .svg, actions.json).`,
     matrix,
+    `![action consistency, ${r.track}](probe/${r.track}/consistency.svg)`,
   ];
   if (r.rounds.length) parts.push('Round n vs round n+1 per agent:', mdTable(['round n', 'round n+1', 'identical (states)'], r.rounds.map((p) => [p.a, p.b, share(p)])));
   if (r.codeVsLlm.length) parts.push('Code vs LLM-player:', mdTable(['strategy', 'LLM-player', 'identical (states)'], r.codeVsLlm.map((p) => [p.a, p.b, share(p)])));
