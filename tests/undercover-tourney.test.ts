@@ -4,7 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { initSetup } from '../games/core/game.ts';
+import { createRng } from '../games/core/rng.ts';
+import { initUndercover } from '../games/undercover/rules.ts';
+import { tableSpecs } from '../orchestrator/formats/batch.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { DEFAULT_LIMITS } from '../model/match.ts';
 import { catarena } from './helpers/cli.ts';
 import { tempDir } from './helpers/bots.ts';
 
@@ -12,6 +17,19 @@ describe('undercover in a tourney', () => {
   it('is not in the default games, and can be named', () => {
     expect(resolveConfig({}).games).not.toContain('undercover');
     expect(resolveConfig({ games: ['undercover'] }).games).toEqual(['undercover']);
+  });
+
+  it('rotates seats and roles over shared word pairs: in a group of k table rounds every strategy holds every seat of one deal', () => {
+    const members = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const specs = tableSpecs({ kind: 'round', label: 'round:1', members }, { game: 'undercover', variant: 'standard', tableRounds: 6, seed: 3, limits: DEFAULT_LIMITS, policy: 'strict' });
+    const deals = specs.map((spec) => ({ spec, state: initUndercover('standard', createRng(spec.seed), initSetup(spec)) }));
+    expect(new Set(deals.map((d) => d.state.pair.index)).size).toBe(1);
+    for (const id of members) {
+      const seats = deals.map(({ spec }) => spec.seats.indexOf(id));
+      expect(new Set(seats).size).toBe(6);
+      // The deal puts 2 undercover players at fixed seats, so each strategy is undercover in 2 of the 6.
+      expect(deals.filter(({ spec, state }) => state.roles[spec.seats.indexOf(id)] === 'undercover')).toHaveLength(2);
+    }
   });
 
   it('plays 2 rounds with the offline agents and writes W, metrics, reports and the round report', async () => {

@@ -5,7 +5,8 @@
 //
 // * Tokens: the statement lower-cased, split on anything that is not a letter or a digit.
 // * Names the word: for every word token w (a word may be two tokens: "post office"), some token t
-//   of the statement equals w, or shares its stem (w minus a final s/es/ies/ed/ing/er/ers/ly), or,
+//   of the statement equals w, or shares its stem (w minus a final s/es/ies/ed/ing/er/ers/ly; a
+//   doubled final consonant before the suffix counts once: running → run), or,
 //   for w of 4+ letters, begins or ends with w ("apples", "applesauce", "pineapple"). A word of
 //   several tokens is named when each of its tokens is, or when its tokens written together
 //   appear ("postoffice").
@@ -30,7 +31,10 @@ export function stem(token) {
 }
 
 function namesToken(t, w) {
-  if (t === w || stem(t) === stem(w)) return true;
+  const st = stem(t);
+  if (t === w || st === stem(w)) return true;
+  // A doubled final consonant before the suffix: running → runn → run.
+  if (st !== t && st === w + w.at(-1)) return true;
   return w.length >= 4 && (t.startsWith(w) || t.endsWith(w));
 }
 
