@@ -195,6 +195,10 @@ describe('catarena probe over a small real Gomoku run', () => {
     fs.copyFileSync(path.join(runDir, 'config.json'), path.join(stray, 'config.json'));
     const noGames = await catarena('probe', stray);
     expect(noGames.stderr).toMatch(/no journal\.jsonl: no game of this run was played/);
+    fs.copyFileSync(path.join(runDir, 'journal.jsonl'), path.join(stray, 'journal.jsonl'));
+    const noReplays = await catarena('probe', stray);
+    expect(noReplays.code).toBe(1);
+    expect(noReplays.stderr).toMatch(/nothing to probe in .*: gomoku-standard: none of its \d+ games has its replay in .*replays/);
     const wrongGame = await catarena('probe', runDir, '--games', 'chess');
     expect(wrongGame.stderr).toMatch(/--games: chess not played in this run; it played gomoku/);
   }, 60_000);

@@ -115,6 +115,7 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
   const adapter = adapterFor(track.game);
   const sample = await sampleEndgameStates(run, job.results, job.count, job.seed);
   const sampleMs = Math.round(performance.now() - started);
+  if (sample.missingReplays === job.results.length) return { reason: `none of its ${job.results.length} games has its replay in ${run.replaysDir}` };
   if (!sample.states.length) return { reason: `no endgame decision points in its ${job.results.length} replays${sample.missingReplays ? ` (${sample.missingReplays} replay files missing)` : ''}` };
   const strategies = await run.strategies(name);
   const subjects: ProbeSubject[] = [];
