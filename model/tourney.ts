@@ -220,4 +220,6 @@ export interface RunIndexEntry {
   leaderboard: LeaderboardEntry[];
   /** Per track, each agent's S and L with their 95% intervals (runs indexed before this field have none). */
   tracks?: Array<{ track: string; perAgent: Record<string, { S: Interval; L: Interval }> }>;
+  /** Each agent's task track (model/task-track.ts); runs indexed before this field were all standard. */
+  taskTracks?: Record<string, TaskTrack>;
 }

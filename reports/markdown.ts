@@ -4,6 +4,7 @@ import { trackName, type TourneySummary, type TrackSummary } from '../model/tour
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import { costRows, errorRows, failedStrategies, learningDetails, rankTable, ratingsTable, scoreMatrix, tableWinRatesTable, validationWarnings, vsNext } from './markdown-tracks.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';
+import { scoresFromSummary, taskTrackSections } from './markdown-task-tracks.ts';
 
 const unique = <T>(xs: T[]) => [...new Set(xs)];
 
@@ -128,6 +129,7 @@ export function renderMarkdown(summary: TourneySummary): string {
     header(summary),
     leaderboardSection(summary),
     table4Section(summary),
+    ...taskTrackSections(scoresFromSummary(summary)),
     perTrack('Rank probabilities', rankTable, t, 'Agents by the point value; P(rank r) = share of bootstrap samples with that rank; "ahead of next" as in the leaderboard.'),
     perTrack('Learning details (Tables 9–11 layout)', learningDetails, t),
     ['## HTTP error rates per agent (Table 16 layout)', 'Share of the agent\'s bot requests (moves asked + joins); a failed join counts as an HTTP error.', errorRows(t)].join('\n\n'),

@@ -286,14 +286,15 @@ export function registerPlayCommands(program: Command): void {
     .addOption(new Option('--sandbox <kind>', 'where the bot runs').choices(['process', 'docker']).default('process'))
     .option('--server-port <port>', 'port of the game-server API bots may call', intOption(1, 65535))
     .option('--strict-validation', 'fail on any probe problem (an illegal move, a refused join); by default these are warnings and only a bot that cannot play fails')
+    .addOption(new Option('--track <task track>', 'also check the bot is written in the task track\'s language (docs/tracks.md)').choices(['standard', 'ml', 'js', 'go']))
     .option('--json', 'print the report as JSON')
-    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout?: number; startTimeout: number; sandbox: string; serverPort?: number; strictValidation?: boolean; json?: boolean }, cmd: Command) => {
+    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout?: number; startTimeout: number; sandbox: string; serverPort?: number; strictValidation?: boolean; track?: 'standard' | 'ml' | 'js' | 'go'; json?: boolean }, cmd: Command) => {
       checkVariant(opts.game, opts.variant);
       const [{ createSandbox }, { generalProblems, probeMark, validateBot }] = await Promise.all([import('../../sandbox/index.ts'), import('../validate.ts')]);
       const sandbox = createSandbox(opts.sandbox);
       const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
       try {
-        const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), startTimeoutMs: opts.startTimeout, strict: opts.strictValidation });
+        const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), startTimeoutMs: opts.startTimeout, strict: opts.strictValidation, taskTrack: opts.track });
         if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         else {
           const verdict = report.ok ? (report.warnings.length ? 'PASS with warnings (the bot plays; its games will show these errors)' : 'PASS') : 'FAIL';

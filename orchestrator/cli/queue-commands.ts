@@ -114,8 +114,9 @@ export function registerQueueCommands(program: Command): void {
     .addOption(new Option('-q, --queue <url>', "read the queue's index of queued runs (all machines) instead of --out's").env('CATARENA_QUEUE'))
     .option('--agent <id>', 'only this agent')
     .option('--json', 'print as JSON')
+    .option('--task-tracks', 'print the task-track tables over the runs instead: ML ability (Table 14 layout) and S per bot language with its variance (Table 15 layout); docs/tracks.md')
     .option('--html', "write the history page (S and L per agent and track across runs, with intervals; links to each run's report) to <out>/index.html and print its path")
-    .action(async (flags: { out: string; queue?: string; agent?: string; json?: boolean; html?: boolean }) => {
+    .action(async (flags: { out: string; queue?: string; agent?: string; json?: boolean; html?: boolean; taskTracks?: boolean }) => {
       const [{ withRedis }, { readIndexFile, readIndexRedis, writeHistoryPage }, { INDEX_FILE }, { formatHistory, historyRows }] = await Promise.all([
         import('../queue/connection.ts'),
         import('../run/run-index.ts'),
@@ -126,6 +127,12 @@ export function registerQueueCommands(program: Command): void {
       if (flags.html) {
         const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), entries);
         process.stdout.write(`history: ${page} (${entries.length} run(s))\n`);
+        return;
+      }
+      if (flags.taskTracks) {
+        const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
+        const scores = scoresFromIndex(entries).filter((s) => !flags.agent || s.agent === flags.agent);
+        process.stdout.write(`${flags.json ? JSON.stringify(scores, null, 2) : taskTrackSections(scores).join('\n\n') || 'no indexed run here is on a task track other than standard'}\n`);
         return;
       }
       const rows = historyRows(entries, flags.agent);

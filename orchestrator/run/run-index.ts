@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import { PREFIX, QueueUnavailableError, withRedis } from '../queue/connection.ts';
 import { trackName, type RunIndexEntry, type TourneySummary } from '../../model/tourney.ts';
 import { RunDir } from './run-dir.ts';
+import { taskTracksOfConfig } from '../../reports/markdown-task-tracks.ts';
 
 export const RUNS_KEY = `${PREFIX}:runs`;
 
@@ -19,7 +20,8 @@ export function indexEntry(summary: TourneySummary, extra: { schedule?: string; 
     track: trackName(t),
     perAgent: Object.fromEntries(t.agents.flatMap((a) => (t.bootstrap.perAgent[a] ? [[a, { S: t.bootstrap.perAgent[a]!.S, L: t.bootstrap.perAgent[a]!.L }]] : []))),
   }));
-  return { runId: summary.runId, runDir: summary.runDir, schedule: extra.schedule, finishedAt: new Date().toISOString(), games: extra.games, rounds: extra.rounds, matches, reused: extra.reused, leaderboard: summary.leaderboard, tracks };
+  const taskTracks = taskTracksOfConfig(summary.config, [...new Set(summary.tracks.flatMap((t) => t.agents))]);
+  return { runId: summary.runId, runDir: summary.runDir, schedule: extra.schedule, finishedAt: new Date().toISOString(), games: extra.games, rounds: extra.rounds, matches, reused: extra.reused, leaderboard: summary.leaderboard, tracks, taskTracks };
 }
 
 /**
