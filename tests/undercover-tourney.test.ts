@@ -54,5 +54,10 @@ describe('undercover in a tourney', () => {
       expect(s.composite).toBeLessThanOrEqual(1);
     }
     expect(report.games[0].statements.length).toBeGreaterThan(0);
+    // Per role: every strategy's role games add up to its games; per category: every game once.
+    for (const s of Object.values(report.stats) as Array<{ games: number; by_role: Record<string, { games: number }> }>) {
+      expect(Object.values(s.by_role).reduce((n, r) => n + r.games, 0)).toBe(s.games);
+    }
+    expect(Object.values(report.by_category as Record<string, { games: number }>).reduce((n, c) => n + c.games, 0)).toBe(report.games.length);
   }, 180_000);
 });

@@ -1,12 +1,13 @@
 // Undercover's round report (CATArena has no such game, so no CATArena file shapes to copy): what
 // round n+1's agents read in their logs folder, and where the game-specific metrics are:
 //
-//   undercover_report_<id>.json   {tournament_id, start_time, participants, stats, team_elo, games}
+//   undercover_report_<id>.json   {tournament_id, start_time, participants, stats, team_elo, by_category, games}
 //   undercover_report_<id>.txt    the same stats as a table
 //
 // Per strategy: games, mean composite score, wins (games its team won), survival and voting
-// accuracy (means over its games), statement failures by kind, and its team Elo after the
-// round's games in table-round order (team-elo.ts). Every game lists its words, roles,
+// accuracy (means over its games), statement failures by kind, the same per role it held
+// (SpyGame's per-role view), and its team Elo after the round's games in table-round order
+// (team-elo.ts). Per word category: games and civilian wins (SpyGame's thematic view). Every game lists its words, roles,
 // statements, closed ballots and eliminations, rebuilt from the replay.
 import { createHash } from 'node:crypto';
 import type { MatchResult, Replay } from '../../../model/match.ts';
@@ -33,6 +34,8 @@ export interface StrategyStats {
   survival: number;
   voting_accuracy: number;
   statement_failures: Record<string, number>;
+  /** SpyGame's per-role view: games, mean composite and wins in each role it held. */
+  by_role: Partial<Record<Role, { games: number; composite: number; wins: number }>>;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -49,7 +52,11 @@ export function strategyStats(results: readonly MatchResult[], states: Map<strin
     const d = r.detail as unknown as Detail | undefined;
     if (!d) continue;
     r.spec.seats.forEach((id, seat) => {
-      const s = (out[id] ??= { name: nameOf(id), games: 0, composite: 0, wins: 0, survival: 0, voting_accuracy: 0, statement_failures: {} });
+      const s = (out[id] ??= { name: nameOf(id), games: 0, composite: 0, wins: 0, survival: 0, voting_accuracy: 0, statement_failures: {}, by_role: {} });
+      const role = (s.by_role[d.roles[seat]!] ??= { games: 0, composite: 0, wins: 0 });
+      role.games++;
+      role.composite += r.scores[seat]!;
+      role.wins += d.win[seat]!;
       s.games++;
       s.composite += r.scores[seat]!;
       s.wins += d.win[seat]!;
@@ -62,6 +69,20 @@ export function strategyStats(results: readonly MatchResult[], states: Map<strin
     s.composite = round4(s.composite / s.games);
     s.survival = round4(s.survival / s.games);
     s.voting_accuracy = round4(s.voting_accuracy / s.games);
+    for (const r of Object.values(s.by_role)) r.composite = round4(r.composite / r.games);
+  }
+  return out;
+}
+
+/** SpyGame's thematic view: per word category, games played and games the civilians won. */
+export function byCategory(results: readonly MatchResult[]): Record<string, { games: number; civilian_wins: number }> {
+  const out: Record<string, { games: number; civilian_wins: number }> = {};
+  for (const r of results) {
+    const d = r.detail as unknown as Detail | undefined;
+    if (!d) continue;
+    const c = (out[d.words.category] ??= { games: 0, civilian_wins: 0 });
+    c.games++;
+    if (d.winningTeam === 'civilian') c.civilian_wins++;
   }
   return out;
 }
@@ -107,6 +128,7 @@ export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
     participants: ids.map((x) => ({ id: x, name: ctx.nameOf(x) })),
     stats: Object.fromEntries(ids.map((x) => [x, stats[x]])),
     team_elo: Object.fromEntries(ids.map((x) => [x, Math.round((elo[x] ?? 1500) * 10) / 10])),
+    by_category: byCategory(results),
     games: results.map((r) => gameEntry(r, states.get(r.serverGameId))),
   };
   const lines = [`Undercover round report ${id}`, ...ctx.extra, '', 'strategy                          games  composite  wins  survival  accuracy  team Elo  statement failures'];
