@@ -203,3 +203,57 @@ describe('catarena probe over a small real Gomoku run', () => {
     expect(wrongGame.stderr).toMatch(/--games: chess not played in this run; it played gomoku/);
   }, 60_000);
 });
+
+describe("catarena probe: Hold'em and Bridge decision points, with what the seat saw", () => {
+  const runDir = path.join(tempDir('catarena-probe-cards-'), 'run');
+  let outcome: Awaited<ReturnType<typeof runProbe>>;
+
+  beforeAll(async () => {
+    const config = resolveConfig({ rounds: 1, games: ['holdem', 'bridge'], variants: ['standard'], agents: ['offline:cautious', 'offline:aggressive'], reps: 2, concurrency: 2, bootstrapSamples: 50, perGame: { holdem: { options: { handCap: 60 } } } });
+    await runTourney({ config, runDir });
+    outcome = await runProbe({ runDir, states: 15, concurrency: 2 });
+  }, 240_000);
+
+  it('samples turn and river decisions (Hold\'em) and card plays from trick 8 (Bridge), never forced ones, each asked of the seat that decided there', async () => {
+    expect(outcome.results.map((r) => [r.track, r.sampled])).toEqual([['holdem-standard', 15], ['bridge-standard', 15]]);
+    const run = new RunDir(runDir);
+    for (const r of outcome.results) {
+      const { states } = JSON.parse(fs.readFileSync(path.join(runDir, 'probe', r.track, 'actions.json'), 'utf8')) as ProbeActions;
+      for (const s of states) {
+        expect(s.where).toMatch(r.game === 'holdem' ? /^(turn|river), hand \d+$/ : /^trick (8|9|10|11|12|13), card [1-4]$/);
+        const replay = await run.readReplay(s.replay);
+        expect(replay.moves[s.ply]!.seat).toBe(s.seat);
+        expect(replay.moves[s.ply]!.action).toEqual(s.played);
+        expect(s.playedBy).toBe(replay.result.spec.seats[s.seat]);
+      }
+      expect(r.failures.every((f) => f.failed === 0)).toBe(true);
+    }
+  });
+
+  it("the request shows the asked seat its own cards only, and Hold'em answers reduce to a class and bucket", async () => {
+    const { sampleEndgameStates } = await import('../orchestrator/probe/sample-states.ts');
+    const { adapterFor } = await import('../games/registry.ts');
+    const run = new RunDir(runDir);
+    const journal = await run.openJournal();
+    const holdem = await sampleEndgameStates(run, journal.results().filter((r) => r.spec.game === 'holdem'), 15, 1);
+    for (const s of holdem.states) {
+      const body = adapterFor('holdem').turn(s.state, s.seat, { gameId: 'g', gameServerUrl: '', seatIds: s.seatIds }).body as { players: Record<string, { hole_cards: string[] }>; current_player: string };
+      expect(body.current_player).toBe(s.seatIds[s.seat]);
+      for (const [id, p] of Object.entries(body.players)) expect(p.hole_cards.length > 0).toBe(id === s.seatIds[s.seat]);
+    }
+    const bridge = await sampleEndgameStates(run, journal.results().filter((r) => r.spec.game === 'bridge'), 15, 1);
+    for (const s of bridge.states) {
+      const body = adapterFor('bridge').turn(s.state, s.seat, { gameId: 'g', gameServerUrl: '', seatIds: s.seatIds }).body as { game_state: { players: Array<{ player_id: number; hand?: unknown[]; is_dummy: boolean }> } };
+      // Its own hand and dummy's (shown since the opening lead); dummy's own turn shows the declarer's, who decides it.
+      const shown = body.game_state.players.filter((p) => p.hand).map((p) => p.player_id).sort();
+      const dummy = body.game_state.players.find((p) => p.is_dummy)!.player_id;
+      expect(shown).toEqual([s.seat, s.seat === dummy ? (dummy + 2) % 4 : dummy].sort());
+    }
+    const { answers } = JSON.parse(fs.readFileSync(path.join(runDir, 'probe', 'holdem-standard', 'actions.json'), 'utf8')) as ProbeActions;
+    const keys = new Set(Object.values(answers).flatMap((passes) => passes.flat().map((a) => (a.ok ? a.key : a.kind))));
+    for (const k of keys) expect(['fold', 'check', 'call', 'all_in', 'raise:<=0.5pot', 'raise:0.5-1pot', 'raise:1-2pot', 'raise:>2pot']).toContain(k);
+    // Sampling is seeded: the same seed picks the same states again.
+    const again = await sampleEndgameStates(run, journal.results().filter((r) => r.spec.game === 'holdem'), 15, 1);
+    expect(again.states.map((s) => `${s.replay}#${s.ply}`)).toEqual(holdem.states.map((s) => `${s.replay}#${s.ply}`));
+  });
+});
