@@ -32,7 +32,7 @@ export interface ProbeSubject {
 /** One answer to one state: the action's comparison key (docs/probe.md "Equal actions"), or why there is none. */
 export type ProbeAnswer =
   | { ok: true; key: string; action: unknown; latencyMs: number }
-  | { ok: false; kind: FailureKind | 'join_failed' | 'not_started' | 'skipped'; message: string; latencyMs: number };
+  | { ok: false; kind: FailureKind | 'join_failed' | 'not_started'; message: string; latencyMs: number };
 
 /** Every state asked of every subject, twice (passes[0] and passes[1], same order as `states`). */
 export interface ProbeActions {

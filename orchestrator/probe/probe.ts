@@ -74,7 +74,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeOutcome> {
         progress(`${name}: no games in the journal, skipped`);
         continue;
       }
-      const probed = await probeTrack({ run, track, results, count, seed, llmAgents, options, sandbox, hosts, moveTimeoutMs: gameSettings(config, track.game).moveTimeoutMs });
+      const probed = await probeTrack({ run, track, results, count, seed, llmAgents, options, sandbox, hosts, moveTimeoutMs: gameSettings(config, track.game).moveTimeoutMs, startTimeoutMs: config.startTimeoutMs });
       if ('reason' in probed) {
         outcome.notProbed.push({ track: name, reason: probed.reason });
         progress(`${name}: ${probed.reason}, skipped`);
@@ -104,6 +104,7 @@ interface TrackJob {
   sandbox: ReturnType<typeof createSandbox>;
   hosts: GameServerPool;
   moveTimeoutMs: number;
+  startTimeoutMs: number;
 }
 
 async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; dir: string } | { reason: string }> {
@@ -143,7 +144,7 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
 
   const host = await job.hosts.get(track.game, track.variant);
   const access = host.botAccess();
-  const fleet = new BotFleet({ sandbox: job.sandbox, health: adapter.health, logDir: path.join(run.probeDir(name), 'bot-logs'), env: access.env, hostPorts: access.hostPorts });
+  const fleet = new BotFleet({ sandbox: job.sandbox, health: adapter.health, startTimeoutMs: job.startTimeoutMs, logDir: path.join(run.probeDir(name), 'bot-logs'), env: access.env, hostPorts: access.hostPorts });
   fleet.add(subjects.map((s) => ({ id: s.id, dir: dirs.get(s.id)! })));
   const answers: ProbeActions['answers'] = {};
   const limit = limitConcurrency(options.concurrency ?? Math.max(1, os.availableParallelism()));

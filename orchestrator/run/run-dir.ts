@@ -4,6 +4,7 @@
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   auto-reps.json with reps 'auto'),
 //   metrics.json, report.md, report.html, replays/<match id>.html + replays/viewer.js (replay pages)
+//   (+ probe/<game>-<variant>/ from `catarena probe`)
 // and an arena or play run journal.jsonl, replays/, logs/, arena.json, results.json and the
 // cross-table files; the parent folder keeps index.jsonl, one line per finished tourney.
 import fs from 'node:fs/promises';
