@@ -114,9 +114,10 @@ function perTrack(title: string, render: (t: TrackSummary) => string, tracks: Tr
   return [`## ${title}`, ...(note ? [note] : []), ...tracks.map(render)].join('\n\n');
 }
 
-const TABLE_WIN_RATES_TITLE = "Hold'em table win rates (paper figures)";
+const TABLE_WIN_RATES_TITLE = 'Table win rates (paper figures for Hold\'em)';
 const TABLE_WIN_RATES_NOTE =
-  'Win rate = tables won ÷ tables played (a split win at the hand cap counts its share), with wins/tables in brackets, ' +
+  "Hold'em: win rate = tables won ÷ tables played (a split win at the hand cap counts its share); Undercover: the mean " +
+  'composite score (0.75·win + 0.15·survival + 0.10·voting accuracy; docs/undercover.md) instead. With wins/tables in brackets, ' +
   "per table kind: own = an agent's strategies of every round at one table (the paper's S_i^n), round = every agent's " +
   "round-n strategy (B_i^n), field = all strategies shuffled into tables of at most 12 (G_i^n, A_i^n). " +
   'W, Elo and the metrics above come from the pairwise projection instead (who finished ahead of whom at a shared table; ' +
