@@ -21,14 +21,16 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 export function registerProbeCommand(program: Command): void {
   program
     .command('probe')
+    .summary('how often the strategies of a run choose the same action on endgame states (consistency matrices)')
     .description(
-      'Ask every strategy of a tournament run for its action on endgame states sampled from the run\'s replays, twice, and report how often\n' +
-        'two strategies (or one asked twice) chose the same action: per game and rule set a consistency matrix, round n vs n+1 per agent,\n' +
-        'and code vs LLM-player (--llm-player). Each bot is started again in the run\'s sandbox and asked through the game\'s own protocol;\n' +
-        'a timeout or bad answer is counted in a failures table, not fatal. Writes <run-dir>/probe/<game>-<variant>/ (consistency.json,\n' +
-        'consistency.csv, consistency.svg, actions.json) and adds a probe section to report.md and report.html (rebuilt as "catarena report"\n' +
-        'does). Endgame states: Gomoku and chess the last 10 moves of a game, Hold\'em the turn and river decisions, Bridge the card plays\n' +
-        'of the last 6 tricks, each with what that seat saw (docs/probe.md).',
+      "Asks every strategy of a tournament run for its action on endgame states sampled from the run's replays, twice, and reports how often " +
+        'two strategies (or one asked twice) chose the same action: per game and rule set a consistency matrix, round n vs n+1 per agent, ' +
+        "and code vs LLM-player (--llm-player). Each bot is started again in the run's sandbox and asked through the game's own protocol; " +
+        'a timeout or bad answer is counted in a failures table, not fatal.\n\n' +
+        'Endgame states: Gomoku and chess the last 10 moves of a game, Hold\'em the turn and river decisions, Bridge the card plays of the ' +
+        'last 6 tricks, each as that seat saw it; forced moves (one legal action) are left out.\n\n' +
+        'Writes <run-dir>/probe/<game>-<variant>/ (consistency.json, consistency.csv, consistency.svg, actions.json) and, when the run has ' +
+        'report.md, rebuilds report.md and report.html (as "catarena report" does) with a probe section. See docs/probe.md.',
     )
     .argument('<run-dir>', 'a tournament run directory (catarena tourney)')
     .option('-n, --states <n>', 'endgame states per game and rule set', intOption(1, 100_000), 100)
