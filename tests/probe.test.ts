@@ -169,6 +169,36 @@ describe('catarena probe over a small real Gomoku run', () => {
     expect(result.failures.find((f) => f.subject === 'first@r1')!.failed).toBe(0);
   });
 
+  it('a bot that times out is asked every state under the deadline and counted, not fatal', async () => {
+    const [{ sampleEndgameStates }, { askSubject }, { probeRulesFor }, { BotFleet }, { GameServerPool }, { createSandbox }, { adapterFor }] = await Promise.all([
+      import('../orchestrator/probe/sample-states.ts'),
+      import('../orchestrator/probe/ask-states.ts'),
+      import('../orchestrator/probe/probe-rules.ts'),
+      import('../orchestrator/executor/bot-fleet.ts'),
+      import('../orchestrator/host/game-servers.ts'),
+      import('../sandbox/index.ts'),
+      import('../games/registry.ts'),
+    ]);
+    const run = new RunDir(runDir);
+    const { states } = await sampleEndgameStates(run, (await run.openJournal()).results(), 2, 5);
+    const sandbox = createSandbox('process');
+    const hosts = new GameServerPool({ ports: { 'gomoku/standard': 0 } });
+    try {
+      const host = await hosts.get('gomoku', 'standard');
+      const fleet = new BotFleet({ sandbox, health: adapterFor('gomoku').health, logDir: tempDir('catarena-probe-logs-'), ...host.botAccess() });
+      fleet.add([{ id: 'sleepy', dir: misbehavingBot('sleep') }]);
+      const t0 = Date.now();
+      const passes = await askSubject(fleet, 'sleepy', states, { adapter: adapterFor('gomoku'), host, rules: probeRulesFor('gomoku'), timeoutMs: 300 });
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      expect(passes.flat().map((a) => (a.ok ? 'ok' : a.kind))).toEqual(['timeout', 'timeout', 'timeout', 'timeout']);
+      expect(failuresOf('sleepy', passes)).toMatchObject({ asked: 4, failed: 4, byKind: { timeout: 4 } });
+      await fleet.stopAll();
+    } finally {
+      await hosts.closeAll();
+      await sandbox.close();
+    }
+  }, 60_000);
+
   it('writes JSON, CSV and a heatmap, and the rebuilt reports carry the probe section', async () => {
     const dir = path.join(runDir, 'probe', 'gomoku-standard');
     expect(fs.readFileSync(path.join(dir, 'consistency.csv'), 'utf8').split('\n')[0]).toBe(`,${result.matrix.labels.join(',')}`);
