@@ -245,7 +245,7 @@ describe("catarena probe: Hold'em and Bridge decision points, with what the seat
   }, 240_000);
 
   it('samples turn and river decisions (Hold\'em) and card plays from trick 8 (Bridge), never forced ones, each asked of the seat that decided there', async () => {
-    expect(outcome.results.map((r) => [r.track, r.sampled])).toEqual([['holdem-standard', 15], ['bridge-standard', 15]]);
+    expect(outcome.results.map((r) => [r.track, r.sampled]), JSON.stringify(outcome.notProbed)).toEqual([['holdem-standard', 15], ['bridge-standard', 15]]);
     const run = new RunDir(runDir);
     for (const r of outcome.results) {
       const { states } = JSON.parse(fs.readFileSync(path.join(runDir, 'probe', r.track, 'actions.json'), 'utf8')) as ProbeActions;
