@@ -85,6 +85,20 @@ describe("Hold'em action key", () => {
   });
 });
 
+describe('chess action key', () => {
+  it('is the position after the move: both UCI spellings of a castling are one action', async () => {
+    const { probeRulesFor } = await import('../orchestrator/probe/probe-rules.ts');
+    const { adapterFor } = await import('../games/registry.ts');
+    const adapter = adapterFor('chess');
+    let state = adapter.game.init('standard', createRng(1));
+    for (const [k, move] of ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6'].entries()) state = adapter.game.apply(state, k % 2, move);
+    const key = (move: string) => probeRulesFor('chess').key(adapter, state, 0, move);
+    expect(adapter.game.validate(state, 0, 'e1h1')).toBeNull();
+    expect(key('e1g1')).toBe(key('e1h1'));
+    expect(key('e1g1')).not.toBe(key('d2d3'));
+  });
+});
+
 describe('catarena probe over a small real Gomoku run', () => {
   const runDir = path.join(tempDir('catarena-probe-'), 'run');
   let llm: ScriptedLlm;

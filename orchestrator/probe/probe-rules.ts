@@ -6,6 +6,7 @@ import type { WireAdapter } from '../../games/core/wire.ts';
 import type { TableState } from '../../games/holdem/table.ts';
 import type { Action as HoldemAction } from '../../games/holdem/hand.ts';
 import type { BridgeState } from '../../games/bridge/rules.ts';
+import type { ChessState } from '../../games/chess/rules.ts';
 import { stableStringify } from '../../util/content-id.ts';
 
 export interface ProbeRules {
@@ -64,7 +65,12 @@ export function holdemKey(state: TableState, seat: Seat, action: HoldemAction): 
 
 const RULES: Record<string, ProbeRules> = {
   gomoku: DEFAULT_RULES,
-  chess: { ...DEFAULT_RULES, actionKey: 'the move in UCI (the same move = the same action)' },
+  // The position the move leads to: castling given as king-to-square (e1g1) or king-takes-rook (e1h1) is one move.
+  chess: {
+    ...DEFAULT_RULES,
+    actionKey: 'the position after the move (FEN), so both UCI spellings of a castling are the same action',
+    key: (adapter, state, seat, action) => (adapter.game.apply(state, seat, action) as ChessState).fen,
+  },
   holdem: {
     endgame: 'the decisions on the turn and the river (the last streets of a hand), of every hand of the table, with the cards that seat saw',
     actionKey: `the action class (fold, check, call, all_in, raise) and for a raise its size above the current bet as a fraction of the pot: ${RAISE_BUCKETS.map((b) => b.name).join(', ')}; a raise or call of the whole stack is all_in`,
