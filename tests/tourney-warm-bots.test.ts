@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Agent } from '../agents/core/types.ts';
 import { createAgent } from '../agents/registry.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
@@ -59,5 +60,38 @@ describe('tourney: the validated bot plays', () => {
     const pids = ['good', 'other', 'bad'].flatMap((n) => lines(startsOf(n))).map(Number);
     expect(pids.every((pid) => Number.isInteger(pid) && pid > 1)).toBe(true);
     for (const pid of pids) expect(alive(pid)).toBe(false);
+  }, 180_000);
+
+  it("keeps each track's validated bots apart: strategy ids repeat across games, yet every game plays its own game's bot", async () => {
+    // Developed one after the other, each after the previous one's validation: cautious's Gomoku
+    // bot, then its Hold'em bot (the same id, cautious@r1) pass validation before Gomoku enters.
+    const order = ['cautious/gomoku', 'cautious/holdem', 'aggressive/gomoku', 'aggressive/holdem'];
+    const released = order.map(() => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      return { gate, release };
+    });
+    released[0]!.release();
+    const agents: Agent[] = ['offline:cautious', 'offline:aggressive'].map((spec) => {
+      const inner = createAgent(spec, 1);
+      return {
+        id: inner.id,
+        kind: inner.kind,
+        async develop(ws, budget) {
+          const step = order.indexOf(`${inner.id}/${ws.game}`);
+          await released[step]!.gate;
+          const result = await inner.develop(ws, budget);
+          // The orchestrator validates right after develop returns: give it time to finish.
+          setTimeout(() => released[step + 1]?.release(), 3_000);
+          return result;
+        },
+      };
+    });
+    const runDir = path.join(tempDir(), 'run');
+    await runTourney({ config: resolveConfig({ rounds: 1, games: ['gomoku', 'holdem'], variants: ['standard'], concurrency: 2, developConcurrency: 4, bootstrapSamples: 20, seed: 5 }), runDir, agents });
+    const results = lines(path.join(runDir, 'journal.jsonl')).map((l) => JSON.parse(l) as { spec: { game: string }; seatStats: Array<{ errors: Record<string, number> }> });
+    expect(new Set(results.map((r) => r.spec.game))).toEqual(new Set(['gomoku', 'holdem']));
+    const errors = results.flatMap((r) => r.seatStats.flatMap((s) => Object.entries(s.errors).filter(([, n]) => n > 0).map(([kind]) => `${r.spec.game}: ${kind}`)));
+    expect(errors).toEqual([]);
   }, 180_000);
 });

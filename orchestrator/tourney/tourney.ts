@@ -72,10 +72,13 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     ? new QueuedExecutor({ url: config.queue, run: await run.identity(), startTimeoutMs: config.startTimeoutMs, graceMs: options.queueGraceMs, report: (message) => progress?.phase(message) })
     : new LocalExecutor({ sandbox, hosts, concurrency: config.concurrency, startTimeoutMs: config.startTimeoutMs, logDir: (track) => run.botLogsDir(track) });
   const history = new Map<string, StrategyRecord[][]>(); // track → records per round (index round−1)
-  const warmBots = new Map<string, BotHandle>(); // strategy id → its validated bot, until the executor has it
-  const takeWarm = (id: string) => {
-    const bot = warmBots.get(id);
-    warmBots.delete(id);
+  // "track|strategy id" → its validated bot, until the executor has it. Strategy ids (agent@round)
+  // repeat in every track: the track is part of the key, or one game's bot plays another game.
+  const warmBots = new Map<string, BotHandle>();
+  const warmKey = (track: TrackId, id: string) => `${trackName(track)}|${id}`;
+  const takeWarm = (track: TrackId, id: string) => {
+    const bot = warmBots.get(warmKey(track, id));
+    warmBots.delete(warmKey(track, id));
     return bot;
   };
   const reuse = config.reuse ? await ReuseCache.open(run) : null;
@@ -132,7 +135,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
       sandbox,
       hosts,
       // In-process games play with the bot that passed validation (one start per strategy, not two).
-      keepBot: config.queue ? undefined : { logFile: (id) => botLogFile(run.botLogsDir(track), id), take: (id, bot) => warmBots.set(id, bot) },
+      keepBot: config.queue ? undefined : { logFile: (id) => botLogFile(run.botLogsDir(track), id), take: (id, bot) => warmBots.set(warmKey(track, id), bot) },
     });
   };
   // Agents develop side by side, a round's later tracks develop while its first ones play, and a
@@ -169,7 +172,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
             const rounds = history.get(trackName(track))!;
             rounds.push(records);
             for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
-            executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r), warm: takeWarm(r.id) })));
+            executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r), warm: takeWarm(track, r.id) })));
             return roundSpecs(config, track, rounds, round);
           });
           specs.catch(() => {}); // awaited in order below
