@@ -11,12 +11,16 @@ const SOURCE_EXTENSIONS: Record<string, BotLanguage> = { '.py': 'python', '.js':
 const SKIPPED_DIRS = new Set(['node_modules', '__pycache__', '.cache', 'vendor']);
 const MAX_FILES = 5_000;
 
-/** Commands in start_ai.sh that start each language (at a command position: line start, after ;, &&, ||, |, exec, env …). */
+/** A command position: line start or after ;, &, |, ( — optionally behind variable assignments and wrappers such as exec, nohup, env, time, nice -n 10, timeout 60. */
+const AT_COMMAND = String.raw`(?:^|[;&|(])\s*(?:(?:[A-Za-z_]\w*=\S*|exec|nohup|env|time|nice(?:\s+-n\s*-?\d+|\s+-\d+)?|timeout\s+\S+)\s+)*(?:\S*\/)?`;
+const at = (command: string) => new RegExp(`${AT_COMMAND}${command}`, 'm');
+
+/** Commands in start_ai.sh that start each language. */
 const LAUNCHERS: Array<{ language: BotLanguage; pattern: RegExp; what: string }> = [
-  { language: 'python', pattern: /(?:^|[;&|(]|\bexec|\bnohup|\benv|\btime)\s*(?:\S*\/)?python(?:3(?:\.\d+)?)?\b/m, what: 'python' },
-  { language: 'python', pattern: /(?:^|[;&|(]|\bexec)\s*(?:\S*\/)?(?:gunicorn|flask|uvicorn)\b/m, what: 'a Python server' },
-  { language: 'javascript', pattern: /(?:^|[;&|(]|\bexec|\bnohup|\benv|\btime)\s*(?:\S*\/)?(?:node|nodejs|npm|npx)\b/m, what: 'node' },
-  { language: 'go', pattern: /(?:^|[;&|(]|\bexec|\bnohup|\benv|\btime)\s*(?:\S*\/)?go\s+(?:run|build)\b/m, what: 'go' },
+  { language: 'python', pattern: at(String.raw`python(?:3(?:\.\d+)?)?\b`), what: 'python' },
+  { language: 'python', pattern: at(String.raw`(?:gunicorn|flask|uvicorn)\b`), what: 'a Python server' },
+  { language: 'javascript', pattern: at(String.raw`(?:node|nodejs|npm|npx)\b`), what: 'node' },
+  { language: 'go', pattern: at(String.raw`go\s+(?:run|build)\b`), what: 'go' },
 ];
 
 export interface BotLanguages {

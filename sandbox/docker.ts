@@ -2,7 +2,7 @@
 // and the game-server ports it may call are relayed through Unix sockets in small mounted folders
 // (socat inside, Node outside), so a bot reaches the orchestrator and nothing else: no internet,
 // no other bot, no host service. Bot code is mounted read-only, / is read-only, /tmp is a small
-// tmpfs; the bot runs as nobody with no capabilities and no new privileges, under CPU, memory
+// tmpfs (exec allowed: a go-track bot builds its binary there and runs it; docs/tracks.md); the bot runs as nobody with no capabilities and no new privileges, under CPU, memory
 // (swap = memory) and pids limits. Containers carry labels, so leftovers of a crashed run are
 // swept at the next start.
 import { execFileSync } from 'node:child_process';
@@ -147,7 +147,8 @@ export class DockerSandbox implements Sandbox {
         NetworkMode: 'none',
         Binds: [`${botCopy}:/bot:ro`, `${path.join(stage, 'io')}:/io`, `${path.join(stage, 'gs')}:/gs:ro`],
         ReadonlyRootfs: true,
-        Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${tmpfsMb}m,mode=1777` },
+        // exec: Docker mounts a tmpfs noexec unless told; a compiled bot (go task track) runs from /tmp.
+        Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,size=${tmpfsMb}m,mode=1777` },
         Memory: memory,
         MemorySwap: memory,
         NanoCpus: Math.round(cpus * 1e9),

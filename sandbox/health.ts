@@ -28,19 +28,22 @@ export async function probeHealth(
 
 /**
  * Health through a Unix socket that a forwarder inside a sandbox relays to the bot's port. For a
- * TCP check the forwarder accepts at once, so "healthy" means it did not hang up: it closes the
- * connection straight away when nothing listens on the bot's port.
+ * TCP check the forwarder accepts at once and closes the connection when nothing listens on the
+ * bot's port, so the probe sends a bare HTTP request: any answer means a bot listens (healthy at
+ * once), a hang-up means none does, and no hang-up within a second counts as healthy. A forwarder
+ * slowed by a busy container (a bot compiling at start) is waited for rather than taken for a bot.
  */
 async function probeViaSocket(base: string, check: HealthCheck, timeoutMs: number, socketPath: string): Promise<boolean> {
   if (check.kind === 'tcp') {
     return new Promise((resolve) => {
-      const socket = net.connect(socketPath);
+      const socket = net.connect(socketPath, () => socket.write('GET / HTTP/1.0\r\n\r\n'));
       const done = (ok: boolean) => {
         clearTimeout(timer);
         socket.destroy();
         resolve(ok);
       };
-      const timer = setTimeout(() => done(true), Math.min(300, timeoutMs));
+      const timer = setTimeout(() => done(true), Math.min(1000, timeoutMs));
+      socket.once('data', () => done(true));
       socket.once('error', () => done(false));
       socket.once('close', () => done(false));
     });

@@ -1,11 +1,16 @@
 #!/bin/bash
 # Installs the Debian packages the tests and CATArena bots need (root, Debian 12): Flask and numpy
-# for CATArena's Python bots, redis-server for the queue, chromium for the HTML report tests.
+# for CATArena's Python bots, scikit-learn and Go for the ml and go task tracks (docs/tracks.md: in
+# the process sandbox bots use the host's), redis-server for the queue, chromium for the HTML report tests.
 # Idempotent: installs only what is missing.
 set -euo pipefail
 need=()
 /usr/bin/python3 -c 'import flask, requests' 2>/dev/null || need+=(python3-flask python3-requests)
 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
+# Task tracks: the ml track's bots (and the offline agents' model training) use Debian's scikit-learn
+# 1.2, the go track's bots build with Debian's Go 1.19 (standard library only, no module downloads).
+/usr/bin/python3 -c 'import sklearn' 2>/dev/null || need+=(python3-sklearn)
+[ -x /usr/bin/go ] || need+=(golang-go)
 # The queue tests start their own redis-server on a loopback port (nothing runs as a service).
 [ -x /usr/bin/redis-server ] || need+=(redis-server)
 # The HTML report and replay viewer are tested in Debian's Chromium (through playwright-core; no browser download).

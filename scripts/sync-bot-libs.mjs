@@ -5,6 +5,7 @@
 //                                        of the rules engine)
 //   games/core/bot-http.mjs           → every Node bot folder under games/*/bots/ (the HTTP plumbing)
 //   games/core/go/httpbot.go          → every Go bot folder under games/*/bots/ (the go task track's bots)
+//   games/core/go/start_ai.sh         → the same folders (build with the go command, offline, then run)
 // Only Node bot folders (with a bot.mjs) get the .mjs libraries and only Go bot folders (with a
 // main.go) the Go one: a bot folder holds one language (the task-track language check).
 // tests/chess-bots.test.ts fails when a copy differs.
@@ -25,7 +26,7 @@ const allBotsDirs = () =>
 export const LIBS = [
   [path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots'), 'bot.mjs'],
   ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/bot-http.mjs'), botsDir, 'bot.mjs']),
-  ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/go/httpbot.go'), botsDir, 'main.go']),
+  ...allBotsDirs().flatMap((botsDir) => ['httpbot.go', 'start_ai.sh'].map((file) => [path.join(ROOT, 'games/core/go', file), botsDir, 'main.go'])),
 ];
 
 /** Every copy that should exist: { source, target, same }. */

@@ -51,6 +51,7 @@ func serve(port int, name string, routes map[string]Route) {
 		}
 		route, ok := routes[r.Method+" "+r.URL.Path]
 		if !ok {
+			log.Printf("404 for %s %s", r.Method, r.URL.Path)
 			send(404, map[string]string{"error": "Endpoint not found"})
 			return
 		}
