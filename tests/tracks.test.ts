@@ -142,18 +142,17 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     expect(abnormal, JSON.stringify(abnormal.slice(0, 2))).toEqual([]);
   };
 
-  // One run per game: in a run of several games the next game's bots start while the current one
-  // plays, and Docker runs then showed requests reaching another game's bot (docs/tracks.md).
-  it('go: Go reference bots build in the image, validate and play each of the four games', async () => {
+  it('go: Go reference bots build in the image, validate and play all four games (one run)', async () => {
+    const r = await playRound('go', PAPER_GAMES);
+    expectPlayed(r, PAPER_GAMES);
     for (const game of PAPER_GAMES) {
-      const r = await playRound('go', [game]);
-      expectPlayed(r, [game]);
       const record = JSON.parse(fs.readFileSync(path.join(r.runDir, 'tracks', `${game}-standard`, 'round_1', 'strategies', 'cautious.strategy.json'), 'utf8'));
       expect(record.taskTrack).toBe('go');
       expect(fs.existsSync(path.join(record.dir, 'main.go'))).toBe(true);
-      // Every request reached a route of the right bot (httpbot.go logs the others; GET / is the TCP health probe).
-      const logs = fs.readdirSync(path.join(r.runDir, 'bot-logs', `${game}-standard`)).map((f) => fs.readFileSync(path.join(r.runDir, 'bot-logs', `${game}-standard`, f), 'utf8'));
-      expect(logs.join('').split('\n').filter((l) => / 404 for (?!GET \/$)/.test(l))).toEqual([]);
+      // Every request reached a route of its own bot (httpbot.go logs the others; GET / is the TCP health probe).
+      const logDir = path.join(r.runDir, 'bot-logs', `${game}-standard`);
+      const logs = fs.readdirSync(logDir).map((f) => fs.readFileSync(path.join(logDir, f), 'utf8'));
+      expect(logs.join('').split('\n').filter((l) => / 404 for (?!GET \/$)/.test(l)), game).toEqual([]);
     }
   }, 900_000);
 
