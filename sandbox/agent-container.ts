@@ -139,7 +139,8 @@ export class AgentContainer {
           NetworkMode: 'none',
           Binds: [`${path.resolve(o.workspace)}:${WORKSPACE_MOUNT}`, `${home}:${HOME_MOUNT}`, `${relayDir}:/relay:ro`],
           ReadonlyRootfs: true,
-          Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${d.tmpfsMb}m,mode=1777` },
+          // exec: Docker mounts a tmpfs noexec unless told; an agent on the go task track runs the bot it built there.
+          Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,size=${d.tmpfsMb}m,mode=1777` },
           Memory: memory,
           MemorySwap: memory,
           NanoCpus: Math.round(d.cpus * 1e9),
