@@ -23,13 +23,17 @@ afterAll(() => sandbox.close());
 
 const lastUser = (r: ScriptedRequest) => String(r.messages.at(-1)?.content ?? '');
 
-/** Clues that share few tokens (so none repeats another) and name no word of the pairs. */
+/**
+ * Clues that share few tokens (so none repeats another) and name no word of the pairs; more than
+ * a 4-seat game can ask for (its round cap is 4), so the model never says one twice.
+ */
 const CLUES = ['Quite ordinary, honestly.', 'You could notice it on an afternoon walk.', 'Children usually recognise it quickly.', 'Some people collect many of them.', 'Grandparents talk about it fondly.', 'Rarely seen at midnight.'];
 
-/** Speak: the next clue (quoted, as models do); vote: option 1. */
+/** Speak: the next unused clue (quoted, as models do); vote: option 1. */
+let spoken = 0;
 function script(r: ScriptedRequest) {
   const prompt = lastUser(r);
-  if (/turn to speak/.test(prompt)) return { text: `"${CLUES[r.index % CLUES.length]}"` };
+  if (/turn to speak/.test(prompt)) return { text: `"${CLUES[spoken++ % CLUES.length]}"` };
   if (/Time to vote/.test(prompt)) return { text: '1' };
   return { text: 'I do not know.' };
 }
