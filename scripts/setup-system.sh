@@ -9,16 +9,19 @@ need=()
 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
 # Task tracks: the ml track's bots (and the offline agents' model training) use Debian's scikit-learn
 # 1.2, the go track's bots build with Debian's Go 1.19 (standard library only, no module downloads).
-/usr/bin/python3 -c 'import sklearn' 2>/dev/null || need+=(python3-sklearn)
-[ -x /usr/bin/go ] || need+=(golang-go)
+# Without their recommends (matplotlib, pytest, …: hundreds of MB no bot needs), as in the bot image.
+lean=()
+/usr/bin/python3 -c 'import sklearn' 2>/dev/null || lean+=(python3-sklearn)
+[ -x /usr/bin/go ] || lean+=(golang-go)
 # The queue tests start their own redis-server on a loopback port (nothing runs as a service).
 [ -x /usr/bin/redis-server ] || need+=(redis-server)
 # The HTML report and replay viewer are tested in Debian's Chromium (through playwright-core; no browser download).
 [ -x /usr/bin/chromium ] || need+=(chromium)
-if ((${#need[@]})); then
-  if [ "$(id -u)" != 0 ]; then echo "setup: run as root (or install: ${need[*]})" >&2; exit 1; fi
-  echo "setup: installing ${need[*]}"
+if ((${#need[@]} + ${#lean[@]})); then
+  if [ "$(id -u)" != 0 ]; then echo "setup: run as root (or install: ${need[*]} ${lean[*]})" >&2; exit 1; fi
+  echo "setup: installing ${need[*]} ${lean[*]}"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  if ((${#need[@]})); then DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null; fi
+  if ((${#lean[@]})); then DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${lean[@]}" >/dev/null; fi
 fi
 echo "setup: system packages ready"
