@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { CappedText } from './capped-log.ts';
 import { LABEL, OWNER, relayToHost, sweepOrphans } from './docker.ts';
 import { CONTAINER_PROXY_PORT, startContainerEgress, type EgressProxy } from './egress-proxy.ts';
@@ -86,7 +86,8 @@ export class AgentContainer {
   }
 
   static async start(o: AgentContainerOptions): Promise<AgentContainer> {
-    const docker = o.docker ?? new Docker();
+    // dockerode (and its gRPC stack) is loaded on first use: every tourney imports the agents, few start a container.
+    const docker = o.docker ?? new (await import('dockerode')).default();
     try {
       await docker.ping();
     } catch (err) {
