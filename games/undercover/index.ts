@@ -21,5 +21,5 @@ export const undercover: GameDescriptor = {
   },
   // The LLM-player's turn builder for this game, and the statement check it uses (copied beside it).
   playerLibs: ['player/undercover-player.mjs', 'engine/statement-check.mjs'],
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts' },
+  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };
