@@ -18,6 +18,12 @@ export interface StrategyRef {
   warm?: BotHandle;
 }
 
+/** Stops a bot and gives its port back: the fleet's own bots, and validated bots it was handed or never got. */
+export async function stopBot(handle: BotHandle): Promise<void> {
+  await handle.stop();
+  releasePort(handle.port);
+}
+
 /** Where a fleet in `logDir` logs a strategy's bot. */
 export const botLogFile = (logDir: string, id: string) => path.join(logDir, `${id.replace(/[^\w.@-]+/g, '_')}.log`);
 
@@ -65,7 +71,7 @@ export class BotFleet {
   add(refs: StrategyRef[]): void {
     for (const ref of refs) {
       if (this.entries.has(ref.id)) {
-        void ref.warm?.stop(); // a bot of this strategy runs already
+        if (ref.warm) void stopBot(ref.warm); // a bot of this strategy runs already
         continue;
       }
       const { warm, ...plain } = ref;
@@ -201,7 +207,6 @@ export class BotFleet {
     if (!bot) return;
     if (entry.handle === bot.handle) entry.handle = undefined;
     await bot.client.close();
-    await bot.handle.stop();
-    releasePort(bot.handle.port);
+    await stopBot(bot.handle);
   }
 }

@@ -5,7 +5,7 @@ import { adapterFor } from '../../games/registry.ts';
 import type { MatchSpec, Replay } from '../../model/match.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
-import { BotFleet, type BotStatus, type StrategyRef } from './bot-fleet.ts';
+import { BotFleet, type BotStatus, stopBot, type StrategyRef } from './bot-fleet.ts';
 import { type ConcurrencyStats, executeLocal, newController, startBots } from './local.ts';
 import { executeQueued } from './queued.ts';
 
@@ -122,7 +122,7 @@ export class LocalExecutor implements Executor {
 
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.added.values()].flat().map((ref) => ref.warm?.stop()));
+    await Promise.all([...this.added.values()].flat().map((ref) => ref.warm && stopBot(ref.warm)));
     this.added.clear();
     await Promise.all(this.preparing);
     await Promise.all([...this.fleets.values()].map(async (f) => (await f).stopAll()));
@@ -147,7 +147,7 @@ export class QueuedExecutor implements Executor {
 
   add(_track: { game: string; variant: string }, strategies: StrategyRef[]): void {
     for (const s of strategies) {
-      void s.warm?.stop(); // workers start their own bots
+      if (s.warm) void stopBot(s.warm); // workers start their own bots
       this.strategies.set(s.id, s.forfeit ? { forfeit: s.forfeit } : { dir: s.dir });
     }
   }

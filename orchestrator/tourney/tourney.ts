@@ -14,7 +14,7 @@ import { createSandbox } from '../../sandbox/index.ts';
 import { killProcessesIn } from '../../sandbox/process.ts';
 import { gameSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { LocalExecutor, QueuedExecutor, type Executor } from '../executor/executor.ts';
-import { botLogFile } from '../executor/bot-fleet.ts';
+import { botLogFile, stopBot } from '../executor/bot-fleet.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
 import { GameServerPool } from '../host/game-servers.ts';
@@ -237,7 +237,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   } finally {
     progress?.done();
     await Promise.allSettled([...roundLogs, ...developed.values()]); // round logs are written and a strategy being developed is kept (a resume reloads it) before its sandbox closes
-    await Promise.all([...warmBots.values()].map((bot) => bot.stop()));
+    await Promise.all([...warmBots.values()].map(stopBot));
     await executor.close();
     await hosts.closeAll();
     await sandbox.close();
