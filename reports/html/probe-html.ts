@@ -4,6 +4,7 @@
 import { num, pct } from '../markdown-format.ts';
 import type { PairConsistency, ProbeTrackResult } from '../probe-consistency.ts';
 import { escapeHtml as h } from './page.ts';
+import { colourLegend, matrixFrame } from './svg.ts';
 
 /** Sequential colour for a share in [0, 1]: #f7fbff (0) → #08306b (1). */
 export function sequentialColour(v: number): string {
@@ -21,16 +22,7 @@ export function consistencyHeatmap(result: ProbeTrackResult): string {
   const width = side + 80;
   const height = side + 12;
   const id = `probe-${result.track.replace(/[^\w-]/g, '_')}`;
-  const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="consistency" data-chart="consistency" data-track="${h(result.track)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="action consistency, ${h(result.track)}">`,
-    `<defs><pattern id="${id}-none" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#eee"/><line x1="0" y1="0" x2="0" y2="6" stroke="#bbb" stroke-width="2"/></pattern></defs>`,
-  ];
-  for (const [k, label] of labels.entries()) {
-    const y = margin + k * size + size * 0.62;
-    const x = margin + k * size + size * 0.62;
-    out.push(`<text x="${margin - 4}" y="${y}" text-anchor="end" font-size="11">${h(label)}</text>`);
-    out.push(`<text x="${x}" y="${margin - 4}" font-size="11" transform="rotate(-60 ${x} ${margin - 4})">${h(label)}</text>`);
-  }
+  const out = matrixFrame({ attrs: `class="consistency" data-chart="consistency" data-track="${h(result.track)}"`, ariaLabel: `action consistency, ${result.track}`, width, height, patternId: `${id}-none`, labels, origin: margin, cell: size, labelDy: 0.62 });
   values.forEach((row, r) =>
     row.forEach((v, c) => {
       const x = margin + c * size;
@@ -44,9 +36,7 @@ export function consistencyHeatmap(result: ProbeTrackResult): string {
       if (v !== null && size >= 30) out.push(`<text x="${x + size / 2}" y="${y + size * 0.6}" text-anchor="middle" font-size="9" pointer-events="none" fill="${v > 0.55 ? '#fff' : '#222'}">${v.toFixed(2)}</text>`);
     }),
   );
-  const lx = side + 16;
-  for (let k = 0; k <= 10; k++) out.push(`<rect x="${lx}" y="${margin + (10 - k) * 12}" width="14" height="12" fill="${sequentialColour(k / 10)}"/>`);
-  out.push(`<text x="${lx + 18}" y="${margin + 10}" font-size="10">1</text><text x="${lx + 18}" y="${margin + 130}" font-size="10">0</text>`);
+  out.push(...colourLegend(side + 16, margin, sequentialColour, [['1', 10], ['0', 130]]));
   out.push('</svg>');
   return out.join('');
 }

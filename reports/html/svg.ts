@@ -25,6 +25,45 @@ export interface HeatmapInput {
   id: string;
 }
 
+export interface MatrixFrame {
+  /** Attributes of the <svg> element before its size (class, data-*). */
+  attrs: string;
+  ariaLabel: string;
+  width: number;
+  height: number;
+  /** Id of the hatch pattern empty cells are filled with (url(#id)). */
+  patternId: string;
+  labels: readonly string[];
+  /** Left and top edge of the grid (labels sit left of and above it). */
+  origin: number;
+  cell: number;
+  /** Where a label sits along its row or column, as a share of the cell. */
+  labelDy: number;
+}
+
+/** What the matrix heatmaps (W here, the probe's consistency) share: the <svg> element, the hatch for empty cells, labels down the left and slanted across the top. */
+export function matrixFrame(o: MatrixFrame): string[] {
+  const { origin, cell } = o;
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" ${o.attrs} width="${o.width}" height="${o.height}" viewBox="0 0 ${o.width} ${o.height}" role="img" aria-label="${escapeHtml(o.ariaLabel)}">`,
+    `<defs><pattern id="${escapeHtml(o.patternId)}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#eee"/><line x1="0" y1="0" x2="0" y2="6" stroke="#bbb" stroke-width="2"/></pattern></defs>`,
+  ];
+  o.labels.forEach((label, k) => {
+    parts.push(`<text x="${origin - 4}" y="${origin + k * cell + cell * o.labelDy}" text-anchor="end" font-size="11">${escapeHtml(label)}</text>`);
+    const x = origin + k * cell + cell * o.labelDy;
+    parts.push(`<text x="${x}" y="${origin - 4}" font-size="11" transform="rotate(-60 ${x} ${origin - 4})">${escapeHtml(label)}</text>`);
+  });
+  return parts;
+}
+
+/** A colour scale's legend at x: eleven steps from 0 (bottom) to 1 (top), and tick labels at their offsets from `top`. */
+export function colourLegend(x: number, top: number, colour: (v: number) => string, ticks: ReadonlyArray<readonly [string, number]>): string[] {
+  const parts: string[] = [];
+  for (let k = 0; k <= 10; k++) parts.push(`<rect x="${x}" y="${top + (10 - k) * 12}" width="14" height="12" fill="${colour(k / 10)}"/>`);
+  parts.push(ticks.map(([label, dy]) => `<text x="${x + 18}" y="${top + dy}" font-size="10">${label}</text>`).join(''));
+  return parts;
+}
+
 /** W as a heatmap: rows score against columns; the diagonal dark, never-met cells hatched. */
 export function heatmap({ labels, values, games, id }: HeatmapInput): string {
   const n = labels.length;
@@ -33,15 +72,7 @@ export function heatmap({ labels, values, games, id }: HeatmapInput): string {
   const top = left;
   const width = left + n * cell + 70;
   const height = top + n * cell + 10;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="heatmap" data-chart="heatmap" data-id="${escapeHtml(id)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="score matrix W">`,
-    `<defs><pattern id="hatch-${escapeHtml(id)}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#eee"/><line x1="0" y1="0" x2="0" y2="6" stroke="#bbb" stroke-width="2"/></pattern></defs>`,
-  ];
-  labels.forEach((label, k) => {
-    parts.push(`<text x="${left - 4}" y="${top + k * cell + cell * 0.65}" text-anchor="end" font-size="11">${escapeHtml(label)}</text>`);
-    const x = left + k * cell + cell * 0.65;
-    parts.push(`<text x="${x}" y="${top - 4}" font-size="11" transform="rotate(-60 ${x} ${top - 4})">${escapeHtml(label)}</text>`);
-  });
+  const parts = matrixFrame({ attrs: `class="heatmap" data-chart="heatmap" data-id="${escapeHtml(id)}"`, ariaLabel: 'score matrix W', width, height, patternId: `hatch-${id}`, labels, origin: left, cell, labelDy: 0.65 });
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
       const x = left + c * cell;
@@ -61,9 +92,7 @@ export function heatmap({ labels, values, games, id }: HeatmapInput): string {
     }
   }
   // Legend: 0 … 0.5 … 1.
-  const lx = left + n * cell + 18;
-  for (let k = 0; k <= 10; k++) parts.push(`<rect x="${lx}" y="${top + (10 - k) * 12}" width="14" height="12" fill="${divergingColour(k / 10)}"/>`);
-  parts.push(`<text x="${lx + 18}" y="${top + 10}" font-size="10">1</text><text x="${lx + 18}" y="${top + 64}" font-size="10">0.5</text><text x="${lx + 18}" y="${top + 130}" font-size="10">0</text>`);
+  parts.push(...colourLegend(left + n * cell + 18, top, divergingColour, [['1', 10], ['0.5', 64], ['0', 130]]));
   parts.push('</svg>');
   return parts.join('');
 }
