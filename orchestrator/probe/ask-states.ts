@@ -4,6 +4,7 @@
 // has joins, is asked for its action under the deadline, and leaves. Nothing a bot does here is
 // fatal: a failure is an answer of its own kind.
 import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
+import { DEFAULT_LIMITS } from '../../model/match.ts';
 import type { ProbeAnswer } from '../../reports/probe-consistency.ts';
 import type { BotFleet } from '../executor/bot-fleet.ts';
 import type { GameServer } from '../host/game-server.ts';
@@ -18,7 +19,7 @@ export interface AskContext {
   adapter: WireAdapter<unknown, unknown>;
   host: GameServer;
   rules: ProbeRules;
-  /** Deadline of one action (join and leave: at most 5 s and 2 s). */
+  /** Deadline of one action (leave: at most 2 s; a join has a game's join deadline, DEFAULT_LIMITS.joinMs). */
   timeoutMs: number;
 }
 
@@ -30,7 +31,7 @@ export async function askState(client: BotClient, s: SampledState, ctx: AskConte
   const turn = { gameId: live.id, gameServerUrl: host.url, seatIds: s.seatIds, ...(s.options ? { options: s.options } : {}) };
   try {
     if (adapter.join) {
-      const joined = await joinBot(client, adapter, s.state, s.seat, turn, { deadlineMs: Math.min(5_000, ctx.timeoutMs), maxResponseBytes: MAX_RESPONSE_BYTES });
+      const joined = await joinBot(client, adapter, s.state, s.seat, turn, { deadlineMs: DEFAULT_LIMITS.joinMs, maxResponseBytes: MAX_RESPONSE_BYTES });
       // A refused join counts as a failure where it would end the game (Gomoku); Bridge plays on, so do we.
       if (!joined.ok && adapter.onJoinFailure(s.state, s.seat, 'strict')) {
         return { ok: false, kind: 'join_failed', message: `/join_game failed (${joined.failure.kind}): ${joined.failure.message}`, latencyMs: Math.round(joined.latencyMs) };
