@@ -11,10 +11,11 @@ import { gameModuleUrl, gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { escapeHtml, PAGE_CSS, scriptJson } from './page.ts';
 
 const SHELL = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-shell.js');
+const KIT = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-kit.js');
 
-/** The viewer script every replay page loads: each game's renderer, then the shell. */
+/** The viewer script every replay page loads: the renderers' shared helpers, each game's renderer, then the shell. */
 export async function viewerScript(): Promise<string> {
-  const parts: string[] = ['window.catarenaViewers = window.catarenaViewers || {};'];
+  const parts: string[] = ['window.catarenaViewers = window.catarenaViewers || {};', await fs.readFile(KIT, 'utf8')];
   for (const game of gameIds()) {
     const file = gameDescriptor(game).modules.viewerScript;
     if (file) parts.push(`// ${game}\n${await fs.readFile(gamePath(game, file), 'utf8')}`);

@@ -41,20 +41,8 @@
 .bx-line { font-weight: 600; }
 `;
 
-  function ensureStyle() {
-    if (document.getElementById('bx-style')) return;
-    const style = document.createElement('style');
-    style.id = 'bx-style';
-    style.textContent = CSS;
-    document.head.append(style);
-  }
-
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  const { addStyle, el } = window.catarenaViewerKit; // reports/html/viewer-kit.js
+  const ensureStyle = () => addStyle('bx-style', CSS);
 
   const red = (suit) => suit === 'H' || suit === 'D';
   const rankText = (r) => (r === 'T' ? '10' : r);

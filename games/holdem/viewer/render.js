@@ -44,20 +44,8 @@
 .hx-standings td, .hx-standings th { font-variant-numeric: tabular-nums; }
 `;
 
-  function ensureStyle() {
-    if (document.getElementById('hx-style')) return;
-    const style = document.createElement('style');
-    style.id = 'hx-style';
-    style.textContent = CSS;
-    document.head.append(style);
-  }
-
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  const { addStyle, el } = window.catarenaViewerKit; // reports/html/viewer-kit.js
+  const ensureStyle = () => addStyle('hx-style', CSS);
 
   const fmt = (n) => Number(n).toLocaleString('en-US');
 

@@ -32,20 +32,8 @@
     round_cap: 'an undercover player was still in at the round cap',
   };
 
-  function ensureStyle() {
-    if (document.getElementById('ux-style')) return;
-    const style = document.createElement('style');
-    style.id = 'ux-style';
-    style.textContent = CSS;
-    document.head.append(style);
-  }
-
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  const { addStyle, el } = window.catarenaViewerKit; // reports/html/viewer-kit.js
+  const ensureStyle = () => addStyle('ux-style', CSS);
 
   const why = (by) => BY[by] || `statement check: ${String(by).replace(/_/g, ' ')}`;
   const who = (data, seat) => `seat ${seat} (${data.seats[seat]})`;
