@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { doctorReady, formatDoctor, runDoctor } from '../orchestrator/doctor.ts';
@@ -72,21 +72,15 @@ describe('catarena doctor', () => {
 
   it('an endpoint nobody serves and a missing bot image are named (in-process)', async () => {
     const config = resolveConfig({ agents: ['builtin:openai-compatible/x'], sandbox: 'docker', docker: { image: 'catarena/no-such-image:0' } });
-    const saved = { key: process.env.OPENAI_API_KEY, base: process.env.CATARENA_OPENAI_BASE_URL };
-    process.env.OPENAI_API_KEY = KEY;
-    process.env.CATARENA_OPENAI_BASE_URL = 'http://127.0.0.1:9/v1';
-    try {
-      const rows = await runDoctor(config);
-      expect(doctorReady(rows)).toBe(false);
-      const table = formatDoctor(rows);
-      expect(table).toMatch(/endpoint of openai-compatible\/x\s+MISSING\s+not reachable: http:\/\/127\.0\.0\.1:9\/v1\/models/);
-      // What doctor sees is the engine itself (answering or not), whatever CATARENA_DOCKER says about running the Docker tests.
-      if (dockerEngineAnswers()) expect(table).toMatch(/run\s+bot image\s+MISSING\s+catarena\/no-such-image:0 is missing: build it with "npm run images"/);
-      else expect(table).toMatch(/run\s+Docker\s+MISSING/);
-    } finally {
-      process.env.OPENAI_API_KEY = saved.key;
-      if (saved.base === undefined) delete process.env.CATARENA_OPENAI_BASE_URL;
-      else process.env.CATARENA_OPENAI_BASE_URL = saved.base;
-    }
+    // vi.stubEnv: restored after the test (unstubEnvs), even where the variable was unset.
+    vi.stubEnv('OPENAI_API_KEY', KEY);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', 'http://127.0.0.1:9/v1');
+    const rows = await runDoctor(config);
+    expect(doctorReady(rows)).toBe(false);
+    const table = formatDoctor(rows);
+    expect(table).toMatch(/endpoint of openai-compatible\/x\s+MISSING\s+not reachable: http:\/\/127\.0\.0\.1:9\/v1\/models/);
+    // What doctor sees is the engine itself (answering or not), whatever CATARENA_DOCKER says about running the Docker tests.
+    if (dockerEngineAnswers()) expect(table).toMatch(/run\s+bot image\s+MISSING\s+catarena\/no-such-image:0 is missing: build it with "npm run images"/);
+    else expect(table).toMatch(/run\s+Docker\s+MISSING/);
   }, 60_000);
 });
