@@ -1,7 +1,6 @@
 // The tournament configuration: one schema (zod) with every default in one place, presets, and
 // errors that name the bad field. CLI flags, a YAML/JSON file and presets all resolve to this.
 import fs from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
 import { adapterFor, defaultGameIds, gameDescriptor, gameIds } from '../../games/registry.ts';
@@ -162,7 +161,8 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
     throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
   }
   try {
-    const value = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    // yaml is loaded only for a YAML file: most starts (play, arena, a JSON config) never need it.
+    const value = file.endsWith('.json') ? JSON.parse(text) : (await import('yaml')).parse(text);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('the top level must be a mapping of settings');
     return value as TourneyConfigInput;
   } catch (err) {

@@ -7,7 +7,6 @@ import type { Sandbox } from '../../sandbox/types.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import { BotFleet, type BotStatus, stopBot, type StrategyRef } from './bot-fleet.ts';
 import { type ConcurrencyStats, executeLocal, newController, startBots } from './local.ts';
-import { executeQueued } from './queued.ts';
 
 export interface RunOptions {
   /** Called once per finished game, in completion order; awaited before the next is delivered. */
@@ -153,6 +152,8 @@ export class QueuedExecutor implements Executor {
   }
 
   async run(specs: MatchSpec[], options: RunOptions): Promise<void> {
+    // Loaded here, not at the top: a local run never needs bullmq and ioredis.
+    const { executeQueued } = await import('./queued.ts');
     await executeQueued(specs, { ...this.options, strategies: this.strategies, onReplay: options.onReplay, signal: options.signal });
   }
 

@@ -4,10 +4,9 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
-/** BullMQ key prefix and queue names; every catarena key in Redis starts with `catarena:`. */
-export const PREFIX = 'catarena';
-export const MATCH_QUEUE = 'matches';
-export const TOURNEY_QUEUE = 'tourneys';
+import { PREFIX } from './names.ts';
+
+export { MATCH_QUEUE, PREFIX, TOURNEY_QUEUE } from './names.ts';
 
 export class QueueUnavailableError extends Error {
   constructor(message: string) {

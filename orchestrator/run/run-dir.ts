@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { MatchResult, Replay } from '../../model/match.ts';
 import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
 import { pathExists } from '../../util/fs.ts';
-import { TourneyConfigSchema, type TourneyConfig } from '../config/tourney-config.ts';
+import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -140,6 +140,8 @@ export class RunDir {
           : `${this.root} is not a tournament run directory (no config.json)`,
       );
     }
+    // The schema (zod, ~0.15 s of CPU to load) only when a tourney's config is read: play and arena runs never do.
+    const { TourneyConfigSchema } = await import('../config/tourney-config.ts');
     return TourneyConfigSchema.parse(JSON.parse(text));
   }
 
