@@ -151,7 +151,7 @@ export function trendMean(W: ScoreMatrix, series = fieldSeries(W)): Correlation 
 }
 
 /** Values within this of a tie block's best value share its mean rank (floating-point noise). */
-const TIE_TOLERANCE = 1e-12;
+export const TIE_TOLERANCE = 1e-12;
 
 /**
  * Ranks, 1 = best; tied agents share the mean of the ranks they span (two tied for first: 1.5
