@@ -3,7 +3,6 @@
 // obstacles). The standard legal-move list bots receive keeps chess.js's order.
 // Actions are UCI strings. Both rule sets end on checkmate, stalemate, insufficient material,
 // threefold repetition, the fifty-move rule and the paper's 200-ply cap (compat Part A §7).
-import { chessJs } from './chess-js.ts';
 import { drawOf, winFor, type Game, type Outcome } from '../core/game.ts';
 import type { Seat } from '../../model/match.ts';
 import type { Rng } from '../core/rng.ts';
@@ -44,11 +43,51 @@ interface Verdict {
   halfmove: number;
 }
 
+// chess.js's move order (Chess._moves, chess.js 1.x), which the standard legal-move list keeps:
+// from-squares a8→h1; each piece's offsets in chess.js's 0x88 numbering (−16 = one rank up), a
+// slider's ray outward; a pawn's push, double push, then its two captures (towards file −1 then
+// +1 for white, +1 then −1 for black); promotions n, b, r, q; castling after every other move,
+// king side first.
+const CJS_PAWN_OFFSETS = { w: [-16, -32, -17, -15], b: [16, 32, 17, 15] };
+const CJS_OFFSETS: Record<string, number[]> = {
+  n: [-18, -33, -31, -14, 18, 33, 31, 14],
+  b: [-17, -15, 17, 15],
+  r: [-16, 1, 16, -1],
+  q: [-17, -16, -15, 1, 17, 16, 15, -1],
+  k: [-17, -16, -15, 1, 17, 16, 15, -1],
+};
+const CJS_PROMOTIONS = 'nbrq';
+const cjsSquare = (s: number) => (7 - (s >> 3)) * 16 + (s & 7);
+
+function chessJsOrder(pos: core.Position, m: core.Move): number {
+  if (m.castleRook !== undefined) return 2 ** 30 + (m.to > m.from ? 0 : 1);
+  const from = cjsSquare(m.from);
+  const to = cjsSquare(m.to);
+  const letter = pos.board[m.from]!;
+  let slot = -1;
+  if (letter === 'P' || letter === 'p') slot = CJS_PAWN_OFFSETS[pos.turn].indexOf(to - from);
+  else {
+    const offsets = CJS_OFFSETS[letter.toLowerCase()]!;
+    for (let j = 0; j < offsets.length && slot < 0; j++) {
+      for (let t = from + offsets[j]!, k = 0; !(t & 0x88); t += offsets[j]!, k++) if (t === to) { slot = j * 8 + k; break; }
+    }
+  }
+  if (slot < 0) throw new Error(`chess: no chess.js order for ${core.moveToUci(pos, m)}`);
+  return (from * 64 + slot) * 4 + (m.promotion ? CJS_PROMOTIONS.indexOf(m.promotion) : 0);
+}
+
+/**
+ * The legal moves as UCI in chess.js's order (what chess.js's moves({ verbose: true }) lists):
+ * chess-core's moves, which tests/chess-engine.test.ts checks against chess.js at every ply of 200
+ * games, sorted by chessJsOrder; ~20× cheaper than chess.js's verbose list (a SAN and two FENs per
+ * move). Then, as CATArena's standard server (python-chess) also takes them, castling as
+ * king-takes-rook (e1h1) after the list.
+ */
 function standardLegal(fen: string): string[] {
-  const moves = chessJs(fen).moves({ verbose: true });
-  const out = moves.map((m) => `${m.from}${m.to}${m.promotion ?? ''}`);
-  // CATArena's standard server (python-chess) also takes castling as king-takes-rook (e1h1).
-  for (const m of moves) if (m.flags.includes('k') || m.flags.includes('q')) out.push(`${m.from}${m.flags.includes('k') ? 'h' : 'a'}${m.from[1]}`);
+  const pos = core.parseFen(fen);
+  const moves = core.legalMoves(pos).map((m) => ({ m, order: chessJsOrder(pos, m) })).sort((a, b) => a.order - b.order);
+  const out = moves.map(({ m }) => core.moveToUci(pos, m));
+  for (const { m } of moves) if (m.castleRook !== undefined) out.push(`${core.squareName(m.from)}${core.squareName(m.castleRook)}`);
   return out;
 }
 
@@ -66,14 +105,15 @@ const verdicts = new Map<string, Verdict | null>();
 function standardTry(fen: string, uci: string): Verdict | null {
   const key = `${fen}|${uci}`;
   if (verdicts.has(key)) return verdicts.get(key)!;
-  const pos = core.parseFen(fen);
-  const move = core.findMove(pos, uci);
+  const { pos, byUci } = standardMoves(fen);
+  const move = UCI.test(uci) ? (byUci.get(uci) ?? null) : null;
   let verdict: Verdict | null = null;
   if (move) {
     const next = core.applyMove(pos, move);
+    const nextFen = core.toFen(next, { enPassant: 'legal' }); // chess.js's FEN: the ep square only when a capture there is legal
     verdict = {
-      fen: core.toFen(next, { enPassant: 'legal' }), // chess.js's FEN: the ep square only when a capture there is legal
-      key: core.positionKey(next),
+      fen: nextFen,
+      key: nextFen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
       obstacle: false,
       noMoves: core.legalMoves(next).length === 0,
       inCheck: core.inCheck(next),
@@ -84,6 +124,31 @@ function standardTry(fen: string, uci: string): Verdict | null {
   verdicts.set(key, verdict);
   if (verdicts.size > 256) verdicts.delete(verdicts.keys().next().value!);
   return verdict;
+}
+
+// The last standard position's legal moves by every UCI that core.findMove accepts for them
+// (validate() runs once per candidate move on the same FEN): the position is parsed and its moves
+// generated once, not once per candidate.
+let lastMoves: { fen: string; pos: core.Position; byUci: Map<string, core.Move> } | null = null;
+
+function standardMoves(fen: string): { pos: core.Position; byUci: Map<string, core.Move> } {
+  if (lastMoves?.fen === fen) return lastMoves;
+  const pos = core.parseFen(fen);
+  const byUci = new Map<string, core.Move>();
+  // core.findMove's rule, first legal move first: king-takes-rook always, the king's two-step in
+  // standard chess, else from, to and the promotion letter.
+  const add = (uci: string, m: core.Move) => {
+    if (!byUci.has(uci)) byUci.set(uci, m);
+  };
+  for (const m of core.legalMoves(pos)) {
+    const from = core.squareName(m.from);
+    if (m.castleRook !== undefined) {
+      add(from + core.squareName(m.castleRook), m);
+      if (!pos.chess960) add(from + core.squareName(m.to), m);
+    } else add(from + core.squareName(m.to) + (m.promotion ?? ''), m);
+  }
+  lastMoves = { fen, pos, byUci };
+  return lastMoves;
 }
 
 function standardApply(fen: string, uci: string): Verdict {
