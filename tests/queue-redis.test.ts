@@ -16,13 +16,24 @@ import { hashDir } from '../util/fs.ts';
 import { isProcessGone, killProcessesIn, MARKER_VAR } from '../sandbox/process.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
-import { hasRedis, startRedis } from './helpers/redis.ts';
+import { hasRedis } from './helpers/redis.ts';
 import { journalOf, queueFixture, runCli, slowConfig, slowHeuristic, slowReference, wOf } from './helpers/queue.ts';
 
 // In CI a missing redis-server fails (startRedis says how to install it) instead of skipping.
 describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: Redis trouble, retries, artifacts and schedules (real redis-server)', () => {
   const q = queueFixture();
-  const { startWorker, stopWorker, stopWorkers, ensureWorker } = q;
+  const { startWorker, stopWorker, running } = q;
+  /**
+   * The file's one worker, started by the first test that needs one and kept: it also runs
+   * scheduled tourneys (into `runsDir`), so the schedule test needs no second worker. No test
+   * before that one registers a schedule, so it has no other tourney to run.
+   */
+  let runsDir: string | undefined;
+  const ensureWorker = async (name: string) => {
+    if (running().length) return running()[0]!;
+    runsDir = path.join(tempDir(), 'nightly');
+    return startWorker(name, ['--runs-dir', runsDir], q.redis.url, true);
+  };
   /** slowConfig() and its in-process W, played once for the file. */
   const slow = slowReference();
 
@@ -136,28 +147,25 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: Redis trouble, ret
   }, 240_000);
 
   it('Redis restarted without persistence (its jobs and code forgotten): the coordinator queues them again; same W', async () => {
-    const volatile = await startRedis({ persistence: false });
-    try {
-      const mine = await Promise.all([startWorker('v1', [], volatile.url), startWorker('v2', [], volatile.url)]);
-      const { input, localW } = slow;
-      const queued = path.join(tempDir(), 'queued');
-      const messages: string[] = [];
-      let journaled = 0;
-      const progress = { phase: (m: string) => messages.push(m), tick: () => void journaled++, done() {} };
-      const run = runTourney({ config: resolveConfig(input, { queue: volatile.url }), runDir: queued, progress });
-      await waitFor(async () => journaled >= 4, 'four games', 120_000);
-      await volatile.kill();
-      await volatile.start();
-      await run;
-      expect(messages.some((m) => /is no longer in Redis; queueing it again/.test(m))).toBe(true);
-      const journal = journalOf(queued);
-      expect(journal).toHaveLength(12);
-      expect(new Set(journal.map((r) => r.id)).size).toBe(12);
-      expect(wOf(queued)).toEqual(await localW());
-      for (const w of mine) await stopWorker(w);
-    } finally {
-      await volatile.stop();
-    }
+    // The file's Redis, restarted with its append-only file deleted: it comes back empty, as one
+    // without persistence does. The worker stays connected through the restart, as it would.
+    await ensureWorker('v1');
+    const { input, localW } = slow;
+    const reference = localW(); // played in-process meanwhile (if no test before did)
+    const queued = path.join(tempDir(), 'queued');
+    const messages: string[] = [];
+    let journaled = 0;
+    const progress = { phase: (m: string) => messages.push(m), tick: () => void journaled++, done() {} };
+    const run = runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir: queued, progress });
+    await waitFor(async () => journaled >= 4, 'four games', 120_000);
+    await q.redis.kill();
+    await q.redis.start({ forget: true });
+    await run;
+    expect(messages.some((m) => /is no longer in Redis; queueing it again/.test(m))).toBe(true);
+    const journal = journalOf(queued);
+    expect(journal).toHaveLength(12);
+    expect(new Set(journal.map((r) => r.id)).size).toBe(12);
+    expect(wOf(queued)).toEqual(await reference);
   }, 240_000);
 
   it('Redis gone for good: the run stops with an error naming Redis and the resume command; resumed later it completes', async () => {
@@ -178,16 +186,14 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: Redis trouble, ret
   }, 240_000);
 
   it('schedule fires tourneys on a worker; runs are indexed; history shows them; --reuse copies unchanged games', async () => {
-    await stopWorkers();
-    const runsDir = path.join(tempDir(), 'nightly');
-    const night = await startWorker('night', ['--runs-dir', runsDir], q.redis.url, true);
+    const night = await ensureWorker('night');
+    const index = path.join(runsDir!, 'index.jsonl');
     const configFile = path.join(tempDir(), 'nightly.yaml');
     fs.writeFileSync(configFile, `games: [gomoku]\nrounds: 1\nvariants: [standard]\nagents: ["dir:${slowHeuristic('deep', 0, { depth: 3 })}#deep", "dir:${slowHeuristic('wide', 0, { depth: 2, candidates: 20 })}#wide"]\nbootstrapSamples: 50\n`);
     const name = `nightly-${Date.now()}`;
     const registered = await runCli(['schedule', '--queue', q.redis.url, '--cron', '*/3 * * * * *', '--config', configFile, '--name', name, '--reuse']);
     expect(registered.stdout, registered.stderr).toMatch(new RegExp(`schedule ${name} registered: "\\*/3 \\* \\* \\* \\* \\*", next run 20\\d\\d-`));
     expect((await runCli(['schedule', '--queue', q.redis.url, '--list'])).stdout).toContain(name);
-    const index = path.join(runsDir, 'index.jsonl');
     try {
       await waitFor(async () => fs.existsSync(index) && fs.readFileSync(index, 'utf8').split('\n').filter(Boolean).length >= 2, 'two scheduled runs', 120_000);
     } finally {
@@ -201,7 +207,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: Redis trouble, ret
     expect(reusedJournal.every((r) => r.reusedFrom === path.basename(entries[0].runDir))).toBe(true);
     expect(wOf(entries[1].runDir)).toEqual(wOf(entries[0].runDir));
 
-    const history = await runCli(['history', '-o', runsDir]);
+    const history = await runCli(['history', '-o', runsDir!]);
     expect(history.stdout).toMatch(/deep S \/ L/);
     for (const e of entries.slice(0, 2)) expect(history.stdout).toContain(e.runId);
     const fromRedis = JSON.parse((await runCli(['history', '--queue', q.redis.url, '--agent', 'deep', '--json'])).stdout);

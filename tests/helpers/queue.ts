@@ -93,7 +93,8 @@ export function queueFixture() {
   const stopWorkers = async () => {
     await Promise.all([...workers].map(stopWorker));
   };
-  const running = () => workers.filter((w) => w.proc.exitCode === null && w.url === state.redis.url);
+  // A worker killed by a signal has a null exitCode (and a signalCode): it is not running.
+  const running = () => workers.filter((w) => w.proc.exitCode === null && w.proc.signalCode === null && w.url === state.redis.url);
   /** A worker on the test's Redis, started unless one is running. */
   const ensureWorker = async (name: string) => {
     if (!running().length) await startWorker(name);

@@ -18,8 +18,11 @@ export interface TestRedis {
   port: number;
   /** Stops the server (SIGKILL, like a crash) and waits for the port to close. */
   kill(): Promise<void>;
-  /** Starts it again on the same port; with persistence on, the data is back. */
-  start(): Promise<void>;
+  /**
+   * Starts it again on the same port; with persistence on, the data is back, unless `forget`
+   * deletes it first (as if it had run without persistence: every key is gone).
+   */
+  start(options?: { forget?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,7 +32,12 @@ export async function startRedis(options: { persistence?: boolean } = {}): Promi
   const dir = tempDir('catarena-redis-');
   let child: ChildProcess | null = null;
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', options.persistence ? 'yes' : 'no', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction', '--protected-mode', 'no'];
-  const start = async () => {
+  const start = async ({ forget = false } = {}) => {
+    if (forget) {
+      if (child) throw new Error('redis-server is running: kill() it before forgetting its data');
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+    }
     const proc = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     proc.stdout!.on('data', (c) => (output += c));
