@@ -12,7 +12,8 @@ import { DEFAULT_LIMITS } from '../model/match.ts';
 import { duplicateGames, duplicateMatchesOf } from '../reports/metrics/duplicate.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
-import { BUILTIN, botDir, hasFlask, SANDBOX_KINDS, tempDir } from './helpers/bots.ts';
+import { adapterFor } from '../games/registry.ts';
+import { BUILTIN, botDir, hasFlask, SANDBOX_KINDS, sharedBot, tempDir } from './helpers/bots.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures', 'bots');
 const SEAT_NAMES = ['north', 'east', 'south', 'west'];
@@ -100,6 +101,13 @@ function requestsOf(dir: string): Logged[] {
     .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Logged));
 }
 
+/**
+ * The opponents (RANDOM, a pure function of the request) of the Flask, retry and failure tests
+ * below: one process serves all their arenas as the team's first seat (each arena starts the
+ * partner's process). The request-body test starts its own, as it reads that bot's requests.
+ */
+const opponent = sharedBot(sandbox, scriptedBot('rnd', RANDOM), adapterFor('bridge').health);
+
 /** Flask bot with the game-server port written into its source, as CATArena bots hard-code 9030. */
 function flaskBridgeBot(port: number): string {
   const source = fs.readFileSync(path.join(FIXTURES, 'catarena_bridge.py'), 'utf8').replace('__PORT__', String(port));
@@ -172,12 +180,28 @@ describe("CATArena's request bodies", () => {
   });
 });
 
+/**
+ * One Flask bridge bot for the three Flask arenas below (a Flask start costs about a second of
+ * CPU): the first seat of its team is this process in all of them (the partner's process is each
+ * arena's own), and the game-server port it hard-codes is the same for all three, kept handed out
+ * (allocatePort) so that no bot of this file gets it. Its request logs are cleared for each arena.
+ */
+let flaskShared: Promise<{ port: number; dir: string; ref: (id: string) => Promise<{ id: string; dir: string }> }> | undefined;
+async function sharedFlaskBridge() {
+  flaskShared ??= allocatePort().then((port) => {
+    const dir = flaskBridgeBot(port);
+    return { port, dir, ref: sharedBot(sandbox, dir, adapterFor('bridge').health) };
+  });
+  const flask = await flaskShared;
+  for (const f of fs.readdirSync(flask.dir)) if (/^requests-\d+\.jsonl$/.test(f)) fs.rmSync(path.join(flask.dir, f));
+  return flask;
+}
+
 describe.skipIf(!hasFlask())('a CATArena-shaped Flask bridge bot with a hard-coded server', () => {
   for (const variant of ['standard', 'variant']) {
     it(`joins the server, reads legal actions there and plays full boards (${variant})`, async () => {
-      const port = await freePort();
-      const dir = flaskBridgeBot(port);
-      const out = await arena([{ id: 'flask', dir }, { id: 'rnd', dir: scriptedBot('rnd', RANDOM) }], variant, { port, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
+      const { port, dir, ref } = await sharedFlaskBridge();
+      const out = await arena([await ref('flask'), await opponent('rnd')], variant, { port, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
       expect(out.results.map((r) => r.spec.duplicate!.room).sort()).toEqual(['closed', 'open']);
       for (const r of out.results) {
         expect(r.termination, r.reason).toBe('normal');
@@ -241,7 +265,7 @@ describe("CATArena's retries", () => {
   it('a join refused with 400 "Missing …" is retried once with the fields in the query and a form body', async () => {
     const join = `(body, url) => url.includes('player_name=') ? [200, { status: 'joined' }] : [400, { error: 'Missing player_name' }]`;
     const dir = scriptedBot('form', RANDOM, join);
-    const out = await arena([{ id: 'form', dir }, { id: 'rnd', dir: scriptedBot('rnd', RANDOM) }], 'standard');
+    const out = await arena([{ id: 'form', dir }, await opponent('rnd')], 'standard');
     for (const r of out.results) {
       expect(r.termination, r.reason).toBe('normal');
       for (const stats of r.seatStats) expect(stats.errors.join_failed).toBeUndefined();
@@ -271,7 +295,7 @@ describe("CATArena's retries", () => {
       return { card: card.rank + card.suit };
     }`;
     const dir = scriptedBot('old', minimal);
-    const out = await arena([{ id: 'old', dir }, { id: 'rnd', dir: scriptedBot('rnd', RANDOM) }], 'standard');
+    const out = await arena([{ id: 'old', dir }, await opponent('rnd')], 'standard');
     for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
     const replays = out.results.map((r) => JSON.parse(fs.readFileSync(path.join(out.runDir, 'replays', `${r.id}.json`), 'utf8')));
     const oldMoves = replays.flatMap((rp, k) => rp.moves.filter((m: { seat: number }) => out.results[k]!.spec.seats[m.seat]!.startsWith('old')));
@@ -301,8 +325,8 @@ describe.skipIf(!SANDBOX_KINDS.includes('docker' as never))('the Docker sandbox'
 const RANDOM_REF = BUILTIN('random', 'bridge');
 describe.skipIf(!hasFlask() || !fs.existsSync(path.join(RANDOM_REF, 'bot.mjs')))('the reference random bot', () => {
   it('plays the Flask bot to normal ends', async () => {
-    const port = await freePort();
-    const out = await arena([{ id: 'flask', dir: flaskBridgeBot(port) }, { id: 'random', dir: RANDOM_REF }], 'standard', { port, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
+    const { port, ref } = await sharedFlaskBridge();
+    const out = await arena([await ref('flask'), { id: 'random', dir: RANDOM_REF }], 'standard', { port, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
     expect(out.results).toHaveLength(2);
     for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
   });
@@ -328,7 +352,7 @@ describe('failures', () => {
   it('strict: the failing side forfeits the room, worth +3 IMPs to the other team', async () => {
     // Board 1: timeout, board 2: malformed, board 3: illegal, each only when the bad team sits NS.
     const bad = failingBot('bad', "({ 1: 'timeout', 2: 'malformed', 3: 'illegal' })[b.game_state.board_id]");
-    const out = await arena([{ id: 'bad', dir: bad }, { id: 'good', dir: scriptedBot('good', RANDOM) }], 'standard', { reps: 3, limits: { ...DEFAULT_LIMITS, moveMs: 1_500 } });
+    const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', { reps: 3, limits: { ...DEFAULT_LIMITS, moveMs: 1_500 } });
     expect(out.results).toHaveLength(6);
     const expected: Record<number, string> = { 1: 'timeout', 2: 'malformed', 3: 'illegal' };
     for (const r of out.results) {
@@ -353,7 +377,7 @@ describe('failures', () => {
   it('catarena: an illegal call is a 0–0 board, a timeout gives the opponents 100', async () => {
     // Illegal when NS (open room), timeout when EW (closed room).
     const bad = failingBot('bad', "'illegal'", "'timeout'");
-    const out = await arena([{ id: 'bad', dir: bad }, { id: 'good', dir: scriptedBot('good', RANDOM) }], 'standard', { policy: 'catarena', limits: { ...DEFAULT_LIMITS, moveMs: 1_500 } });
+    const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', { policy: 'catarena', limits: { ...DEFAULT_LIMITS, moveMs: 1_500 } });
     const open = out.results.find((r) => r.spec.duplicate!.room === 'open')!;
     const closed = out.results.find((r) => r.spec.duplicate!.room === 'closed')!;
     expect(open.termination).toBe('illegal');
@@ -369,7 +393,7 @@ describe('failures', () => {
 
   it('a bot whose join_game fails still plays: no forfeit', async () => {
     const sulky = scriptedBot('sulky', RANDOM, '() => [500, { error: "failed to join the game server" }]');
-    const out = await arena([{ id: 'sulky', dir: sulky }, { id: 'good', dir: scriptedBot('good', RANDOM) }], 'standard');
+    const out = await arena([{ id: 'sulky', dir: sulky }, await opponent('good')], 'standard');
     expect(out.results).toHaveLength(2);
     for (const r of out.results) {
       expect(r.termination, r.reason).toBe('normal');

@@ -9,7 +9,8 @@ import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { DEFAULT_LIMITS } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
-import { BUILTIN, botDir, hasFlask, tempDir } from './helpers/bots.ts';
+import { adapterFor } from '../games/registry.ts';
+import { BUILTIN, botDir, hasFlask, sharedBot, tempDir } from './helpers/bots.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures', 'bots');
 const sandbox = createSandbox('process');
@@ -80,6 +81,9 @@ describe.skipIf(!hasFlask())('a CATArena-shaped Flask chess bot with a hard-code
 });
 
 describe('chess failures', () => {
+  // The opponent of the bad bots: under test is what the runner does with the bad bot, so one
+  // random bot process serves these arenas (each starts its bad bot fresh).
+  const random = sharedBot(sandbox, BUILTIN('random', 'chess'), adapterFor('chess').health);
   const cases: Array<{ answer: unknown; termination: string; reason: RegExp }> = [
     { answer: { move: 'e2e5' }, termination: 'illegal', reason: /illegal/ },
     { answer: { move: 'E2E4' }, termination: 'illegal', reason: /bad_format/ },
@@ -90,7 +94,7 @@ describe('chess failures', () => {
   ];
   for (const c of cases) {
     it(`${JSON.stringify(c.answer)} → ${c.termination}`, async () => {
-      const { out } = await arena([{ id: 'bad', dir: fixedMoveBot(c.answer) }, { id: 'random', dir: BUILTIN('random', 'chess') }], 'standard');
+      const { out } = await arena([{ id: 'bad', dir: fixedMoveBot(c.answer) }, await random('random')], 'standard');
       for (const r of out.results) {
         const bad = r.spec.seats.indexOf('bad');
         expect(r.termination).toBe(c.termination);
@@ -102,12 +106,12 @@ describe('chess failures', () => {
   }
 
   it('sends the configured algorithm and lets the catarena policy draw on an illegal move, or a move that is no string (CATArena forwarded it to its server)', async () => {
-    const { out } = await arena([{ id: 'bad', dir: fixedMoveBot({ move: 'a1a1' }) }, { id: 'random', dir: BUILTIN('random', 'chess') }], 'standard', { policy: 'catarena', protocolOptions: { algorithm: 'minimax' } });
+    const { out } = await arena([{ id: 'bad', dir: fixedMoveBot({ move: 'a1a1' }) }, await random('random')], 'standard', { policy: 'catarena', protocolOptions: { algorithm: 'minimax' } });
     for (const r of out.results) {
       expect(r.spec.options).toEqual({ algorithm: 'minimax' });
       expect(r.scores).toEqual([0.5, 0.5]);
     }
-    const { out: garbled } = await arena([{ id: 'bad', dir: fixedMoveBot({ move: 42 }) }, { id: 'random', dir: BUILTIN('random', 'chess') }], 'standard', { policy: 'catarena' });
+    const { out: garbled } = await arena([{ id: 'bad', dir: fixedMoveBot({ move: 42 }) }, await random('random')], 'standard', { policy: 'catarena' });
     for (const r of garbled.results) {
       expect(r.termination).toBe('malformed');
       expect(r.scores).toEqual([0.5, 0.5]);

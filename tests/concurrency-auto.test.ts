@@ -20,28 +20,37 @@ const CPU_BOT = path.resolve(import.meta.dirname, '../bench/bots/cpu-flask');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-concurrency-test-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
+// One fleet of the four Flask bots for both arenas below, started once (a Flask bot's start costs
+// about a second of CPU) and stopped in afterAll: each bot is still started once, for every game.
+let shared: { sandbox: ProcessSandbox; hosts: GameServerPool; fleet: BotFleet } | undefined;
+const ids = ['a', 'b', 'c', 'd'];
+afterAll(async () => {
+  if (!shared) return;
+  await shared.fleet.stopAll();
+  await shared.hosts.closeAll();
+  await shared.sandbox.close();
+});
+
 async function arena(concurrency: number | 'auto', games: number) {
-  const ids = ['a', 'b', 'c', 'd'];
   const specs: MatchSpec[] = fieldSpecs(gameDescriptor('gomoku'), { kind: 'arena', ids }, { game: 'gomoku', variant: 'standard', seed: 1, limits: DEFAULT_LIMITS, policy: 'strict', reps: Math.max(1, Math.round(games / 12)) });
-  const sandbox = new ProcessSandbox({ handleSignals: false });
-  const hosts = new GameServerPool();
-  const server = await hosts.get('gomoku', 'standard');
-  const fleet = new BotFleet({ sandbox, health: adapterFor('gomoku').health, logDir: fs.mkdtempSync(path.join(tmp, 'logs-')), ...server.botAccess(), env: { BENCH_WORK: '3000' } });
-  fleet.add(ids.map((id) => ({ id, dir: CPU_BOT })));
+  if (!shared) {
+    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const hosts = new GameServerPool();
+    const server = await hosts.get('gomoku', 'standard');
+    const fleet = new BotFleet({ sandbox, health: adapterFor('gomoku').health, logDir: fs.mkdtempSync(path.join(tmp, 'logs-')), ...server.botAccess(), env: { BENCH_WORK: '3000' } });
+    fleet.add(ids.map((id) => ({ id, dir: CPU_BOT })));
+    shared = { sandbox, hosts, fleet };
+  }
+  const { fleet, hosts } = shared;
   let stats: ConcurrencyStats | undefined;
   const order: string[] = [];
-  try {
-    const results = await executeLocal(specs, { fleet, hosts, concurrency, onConcurrency: (s) => (stats = s), onReplay: (r) => void order.push(r.result.id) });
-    return { specs, results, stats: stats!, order, started: fleet.started, cpuMs: fleet.cpuTimeMs() };
-  } finally {
-    await fleet.stopAll();
-    await hosts.closeAll();
-    await sandbox.close();
-  }
+  const results = await executeLocal(specs, { fleet, hosts, concurrency, onConcurrency: (s) => (stats = s), onReplay: (r) => void order.push(r.result.id) });
+  return { specs, results, stats: stats!, order, started: fleet.started, cpuMs: fleet.cpuTimeMs() };
 }
 
 describe.skipIf(!hasFlask)('adaptive concurrency with CPU-bound Flask bots', () => {
   it("'auto' plays every game to a normal end, starts each bot once, and reports its mean level", async () => {
+    // (The fleet is this file's: started counts its starts whichever of these two tests ran first.)
     const { results, stats, started, cpuMs } = await arena('auto', 24);
     expect(results).toHaveLength(24);
     expect(results.every((r) => r.termination === 'normal')).toBe(true);

@@ -9,11 +9,16 @@ import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { DEFAULT_LIMITS, type Replay } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { BUILTIN, botDir, flaskHoldemBot, hasFlask, SANDBOX_KINDS, tempDir } from './helpers/bots.ts';
+import { adapterFor } from '../games/registry.ts';
+import { BUILTIN, botDir, flaskHoldemBot, hasFlask, SANDBOX_KINDS, sharedBot, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
 const sandboxes = Object.fromEntries(SANDBOX_KINDS.map((kind) => [kind, kind === 'process' ? sandbox : createSandbox(kind)]));
 afterAll(() => Promise.all(Object.values(sandboxes).map((s) => s.close())));
+// The reference bots at the tables of the body and failure tests below, one process each for all
+// of them (what is checked is the recorder's or the failing bot's seat).
+const random = sharedBot(sandbox, BUILTIN('random', 'holdem'), adapterFor('holdem').health);
+const heuristic = sharedBot(sandbox, BUILTIN('heuristic', 'holdem'), adapterFor('holdem').health);
 
 async function table(bots: Array<{ id: string; dir: string }>, extra: Partial<ArenaOptions> = {}) {
   const hosts = new GameServerPool({ ports: { 'holdem/standard': 0, 'holdem/variant': 0 } });
@@ -62,8 +67,8 @@ describe("CATArena's /action body", () => {
     const dir = scriptedBot('recorder', CALLER);
     const out = await table([
       { id: 'recorder', dir },
-      { id: 'random', dir: BUILTIN('random', 'holdem') },
-      { id: 'heuristic', dir: BUILTIN('heuristic', 'holdem') },
+      await random('random'),
+      await heuristic('heuristic'),
     ]);
     expect(out.results).toHaveLength(1);
     expect(out.results[0]!.termination).toBe('normal');
@@ -107,7 +112,7 @@ describe("CATArena's /action body", () => {
 describe('failures never stop the table', () => {
   it('a float amount or unknown action is rejected: check if free, else fold', async () => {
     const dir = scriptedBot('floaty', `(b, n) => n % 2 ? '{"action":"raise","amount":40.5}' : { action: 'bet', amount: 0 }`);
-    const out = await table([{ id: 'floaty', dir }, { id: 'random', dir: BUILTIN('random', 'holdem') }, { id: 'random-2', dir: BUILTIN('random', 'holdem') }]);
+    const out = await table([{ id: 'floaty', dir }, await random('random'), { id: 'random-2', dir: BUILTIN('random', 'holdem') }]);
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
     const seat = r.spec.seats.indexOf('floaty');
@@ -127,7 +132,7 @@ describe('failures never stop the table', () => {
   it('a timeout or a malformed answer folds, even when a check was free', async () => {
     // Every third answer has no "action": CATArena's arena folds it (reply.get('action', 'fold')).
     const dir = scriptedBot('slow', `(b, n) => n % 3 === 0 ? { amount: 0 } : n % 2 ? new Promise((r) => setTimeout(() => r({ action: 'call', amount: 0 }), 1500)) : 'not json'`);
-    const out = await table([{ id: 'slow', dir }, { id: 'random', dir: BUILTIN('random', 'holdem') }], { limits: { ...DEFAULT_LIMITS, moveMs: 300 } });
+    const out = await table([{ id: 'slow', dir }, await random('random')], { limits: { ...DEFAULT_LIMITS, moveMs: 300 } });
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
     const seat = r.spec.seats.indexOf('slow');
@@ -146,7 +151,7 @@ describe('failures never stop the table', () => {
 
   it('a bot that never starts is replaced by an always-fold stand-in and flagged', async () => {
     const dead = botDir('dead', '#!/bin/bash\necho "cannot start" >&2\nexit 3\n');
-    const out = await table([{ id: 'dead', dir: dead }, { id: 'random', dir: BUILTIN('random', 'holdem') }, { id: 'heuristic', dir: BUILTIN('heuristic', 'holdem') }], { startTimeoutMs: 2_000 });
+    const out = await table([{ id: 'dead', dir: dead }, await random('random'), await heuristic('heuristic')], { startTimeoutMs: 2_000 });
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
     const seat = r.spec.seats.indexOf('dead');
