@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { resolveConfig, type TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { dockerReady, tempDir } from './helpers/bots.ts';
@@ -22,11 +22,12 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   const slow = slowReference();
 
   it('2 worker processes finish a tourney with the same W as the in-process executor; queue status names them', async () => {
-    // The file's deterministic config (two depth-limited bots, 2 rounds: 4 strategies, 12 games):
-    // its in-process W, played once for the file, is the reference here too. The bots search to
-    // a fixed depth, so sharing the machine changes how long they take, not what they play.
-    const { input, localW } = slow;
-    const reference = localW(); // played in-process meanwhile
+    // The file's deterministic bots (depth-limited: sharing the machine changes how long they
+    // take, not what they play), 2 rounds: 4 strategies, 12 games, in the variant rule set (the
+    // other tests play the standard one), so workers play both. Its in-process W is played meanwhile.
+    const input: TourneyConfigInput = { ...slow.input, variants: ['variant'] };
+    const local = path.join(tempDir(), 'local');
+    const reference = runTourney({ config: resolveConfig(input), runDir: local }).then(() => wOf(local));
     const [a, b] = await Promise.all([startWorker('wA'), startWorker('wB')]);
     const queued = path.join(tempDir(), 'queued');
     const messages: string[] = [];
