@@ -8,11 +8,18 @@ import { DEFAULT_LIMITS } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import { BUILTIN, SANDBOX_KINDS, botDir, flaskBot, hasFlask, misbehavingBot, tempDir } from './helpers/bots.ts';
+import { adapterFor } from '../games/registry.ts';
+import { BUILTIN, SANDBOX_KINDS, botDir, flaskBot, hasFlask, misbehavingBot, sharedBot, shallowHeuristic, tempDir } from './helpers/bots.ts';
 
 describe.each(SANDBOX_KINDS)('%s sandbox', (kind) => {
 const sandbox = createSandbox(kind);
 afterAll(() => sandbox.close());
+
+// The well-behaved opponent of the misbehaving bots: under test is what the runner does with the
+// bad bot, so (in the process sandbox) one 'ok' bot process serves every arena below; the bad bot
+// is started fresh by each arena. In Docker each arena starts its own, as before.
+const shared = kind === 'process' ? sharedBot(sandbox, misbehavingBot('ok'), adapterFor('gomoku').health) : null;
+const good = async (): Promise<{ id: string; dir: string }> => (shared ? shared('good') : { id: 'good', dir: misbehavingBot('ok') });
 
 function arena(bots: Array<{ id: string; dir: string }>, extra: Partial<ArenaOptions> = {}) {
   return runArena({
@@ -37,12 +44,17 @@ const readRequests = (dir: string) =>
   fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { path: string; content_type: string; body: Record<string, unknown> });
 
 describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot', () => {
+  const sharedDir = flaskBot();
+  const sharedFlask = kind === 'process' ? { dir: sharedDir, ref: sharedBot(sandbox, sharedDir, adapterFor('gomoku').health) } : null;
   for (const variant of ['standard', 'variant'] as const) {
     it(`plays the reference bots to normal ends (${variant})`, async () => {
-      const flask = flaskBot();
+      // In the process sandbox one Flask bot (a second of CPU to start) plays both rule sets; its
+      // request log is cleared first, so what is read below is this arena's.
+      const flask = sharedFlask?.dir ?? flaskBot();
+      fs.rmSync(path.join(flask, 'requests.jsonl'), { force: true });
       const out = await arena(
         [
-          { id: 'flask', dir: flask },
+          sharedFlask ? await sharedFlask.ref('flask') : { id: 'flask', dir: flask },
           { id: 'heuristic', dir: BUILTIN('heuristic') },
           { id: 'random', dir: BUILTIN('random') },
         ],
@@ -98,7 +110,7 @@ describe('misbehaving bots end the game with the right reason, never the run', (
       const out = await arena(
         [
           { id: 'bad', dir: misbehavingBot(c.mode) },
-          { id: 'good', dir: misbehavingBot('ok') },
+          await good(),
         ],
         { variant: c.variant ?? 'standard' },
       );
@@ -119,23 +131,23 @@ describe('misbehaving bots end the game with the right reason, never the run', (
   }
 
   it('the catarena policy makes an illegal move a draw (and a move that is no pair of integers, which CATArena forwarded to its server), and a timeout a loss', async () => {
-    const illegal = await arena([{ id: 'bad', dir: misbehavingBot('occupied') }, { id: 'good', dir: misbehavingBot('ok') }], { policy: 'catarena' });
+    const illegal = await arena([{ id: 'bad', dir: misbehavingBot('occupied') }, await good()], { policy: 'catarena' });
     for (const r of illegal.results.filter((x) => x.termination !== 'normal')) {
       expect(r.termination).toBe('illegal');
       expect(r.scores).toEqual([0.5, 0.5]);
     }
     expect(illegal.results.some((r) => r.termination === 'illegal')).toBe(true);
-    const garbled = await arena([{ id: 'bad', dir: misbehavingBot('wrong_type') }, { id: 'good', dir: misbehavingBot('ok') }], { policy: 'catarena' });
+    const garbled = await arena([{ id: 'bad', dir: misbehavingBot('wrong_type') }, await good()], { policy: 'catarena' });
     for (const r of garbled.results) {
       expect(r.termination).toBe('malformed');
       expect(r.scores).toEqual([0.5, 0.5]);
     }
-    const timeout = await arena([{ id: 'bad', dir: misbehavingBot('no_move') }, { id: 'good', dir: misbehavingBot('ok') }], { policy: 'catarena' });
+    const timeout = await arena([{ id: 'bad', dir: misbehavingBot('no_move') }, await good()], { policy: 'catarena' });
     for (const r of timeout.results) expect(r.scores[r.spec.seats.indexOf('bad')]).toBe(0);
   });
 
   it('a bot that dies mid-game loses by crash, and is restarted for its next game', async () => {
-    const out = await arena([{ id: 'bad', dir: misbehavingBot('die_after_3') }, { id: 'good', dir: misbehavingBot('ok') }], { reps: 2, concurrency: 1 });
+    const out = await arena([{ id: 'bad', dir: misbehavingBot('die_after_3') }, await good()], { reps: 2, concurrency: 1 });
     expect(out.results).toHaveLength(4);
     for (const r of out.results) {
       expect(r.termination).toBe('crash');
@@ -149,7 +161,7 @@ describe('misbehaving bots end the game with the right reason, never the run', (
 
   it('a bot that never becomes healthy forfeits its games with the start error', async () => {
     const never = botDir('never', '#!/bin/bash\nexec python3 -c "import time; time.sleep(120)"\n');
-    const out = await arena([{ id: 'never', dir: never }, { id: 'good', dir: misbehavingBot('ok') }], { startTimeoutMs: 1_500 });
+    const out = await arena([{ id: 'never', dir: never }, await good()], { startTimeoutMs: 1_500 });
     expect(out.results).toHaveLength(2);
     for (const r of out.results) {
       expect(r.termination).toBe('crash');
@@ -163,7 +175,7 @@ describe('misbehaving bots end the game with the right reason, never the run', (
   it('a start script that daemonises and exits still plays', async () => {
     const daemon = misbehavingBot('ok', 'nohup');
     fs.writeFileSync(path.join(daemon, 'start_ai.sh'), fs.readFileSync(path.join(daemon, 'start_ai.sh'), 'utf8').replace(/\n$/, ' >/dev/null 2>&1 &\nsleep 0.2\nexit 0\n'));
-    const out = await arena([{ id: 'daemon', dir: daemon }, { id: 'good', dir: misbehavingBot('ok') }]);
+    const out = await arena([{ id: 'daemon', dir: daemon }, await good()]);
     for (const r of out.results) expect(r.termination).toBe('normal');
   });
 
@@ -172,7 +184,7 @@ describe('misbehaving bots end the game with the right reason, never the run', (
     const bots = [
       { id: 'a', dir: misbehavingBot('ok') },
       { id: 'b', dir: BUILTIN('random') },
-      { id: 'c', dir: BUILTIN('heuristic') },
+      { id: 'c', dir: shallowHeuristic() }, // its games are not what is checked
     ];
     const first = await arena(bots, { runDir, maxGames: 2 });
     expect(first.results).toHaveLength(2);
@@ -193,13 +205,13 @@ describe('misbehaving bots end the game with the right reason, never the run', (
     const hardCoded = `http://localhost:${port}`;
     const hosts = new GameServerPool({ ports: { 'gomoku/variant': port } });
     try {
-      const out = await arena([{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, { id: 'good', dir: misbehavingBot('ok') }], { variant: 'variant', hosts });
+      const out = await arena([{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, await good()], { variant: 'variant', hosts });
       for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
     } finally {
       await hosts.closeAll();
     }
     // Pointed at a port where nothing serves the game, the same bot refuses to join and loses.
-    const lost = await arena([{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, { id: 'good', dir: misbehavingBot('ok') }], { variant: 'variant' });
+    const lost = await arena([{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, await good()], { variant: 'variant' });
     for (const r of lost.results) {
       expect(r.termination).toBe('join_failed');
       expect(r.scores[r.spec.seats.indexOf('fixed')]).toBe(0);
