@@ -112,7 +112,7 @@ export function flaskHoldemBot(name = 'flask_holdem'): string {
 export function sharedBot(sandbox: Sandbox, dir: string, health: HealthCheck): (id: string) => Promise<StrategyRef> {
   let started: Promise<BotHandle> | undefined;
   return async (id) => {
-    started ??= allocatePort().then((port) => sandbox.start({ dir, port, name: `shared-${path.basename(dir)}`, health, startTimeoutMs: 15_000, logFile: path.join(dir, '..', 'shared-bot.log') }));
+    started ??= allocatePort().then((port) => sandbox.start({ dir, port, name: `shared-${path.basename(dir)}`, health, startTimeoutMs: 15_000, logFile: path.join(tempDir('catarena-shared-bot-'), 'bot.log') }));
     const bot = await started;
     // Everything but stop() is the bot's. (The fleet gives the port back when it is done: harmless,
     // as the OS never hands out a port something listens on.)
