@@ -1,8 +1,9 @@
-// Longest test files first, so the two workers finish together instead of one running a
-// 90-second file alone at the end. Vitest's own order uses the durations it cached from the last
-// run on this machine; a fresh clone (CI) has none and runs files in name order, which started the
-// slow queue files last. So: the cached duration when there is one, else the measured duration in
-// tests/durations.json (rewrite it with `npm run test:durations` after a full run), else 0.
+// Longest test files first, so the workers finish together instead of one running a 90-second
+// file alone at the end. Vitest's own order uses the durations it cached on this machine, which a
+// fresh clone (CI) does not have (files then ran in name order, the slow queue files last) and
+// which a run of one test (-t) replaces with that test's time. So: the duration measured in a
+// full run, tests/durations.json (rewrite it with `npm run test:durations` after `npm test`), else
+// vitest's cached one for a file the table does not know yet, else 0; what failed last time first.
 import fs from 'node:fs';
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -25,7 +26,8 @@ export class LongestFirstSequencer extends BaseSequencer {
       const file = path.relative(root, spec.moduleId);
       const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`);
       if (cached?.failed) return Number.POSITIVE_INFINITY; // what failed last time, first
-      return cached?.duration ?? (table[file.split(path.sep).join('/')] ?? 0) * 1000;
+      const measuredS = table[file.split(path.sep).join('/')];
+      return measuredS !== undefined ? measuredS * 1000 : (cached?.duration ?? 0);
     };
     return [...files].sort((a, b) => durationMs(b) - durationMs(a));
   }
