@@ -9,7 +9,7 @@
 import { createRng, deriveSeed, type Rng } from '../../games/core/rng.ts';
 import { cellModel, type CellModel, type PairCell, type Unit } from './cells.ts';
 import { ScoreMatrix, type GameResult } from './score-matrix.ts';
-import { pearson, TIE_TOLERANCE } from './metrics.ts';
+import { counterAdaptation, globalLearning, globalPerformance, rankList, selfImprovement, strategyCoding } from './metrics.ts';
 import type { AgentIntervals, BootstrapResult, Interval } from '../../model/metrics.ts';
 
 export interface BootstrapOptions {
@@ -59,97 +59,19 @@ interface Snapshot {
   G: (number | null)[][];
 }
 
-/**
- * S, L, C, SI and G^n of every agent: the same values as strategyCoding, globalLearning,
- * counterAdaptation, selfImprovement and globalPerformance (metrics.ts), bit for bit (each mean
- * adds the same non-null cells in the same order), computed straight from W's sum/count arrays
- * because it runs once per bootstrap sample: G^n once per round (L reuses it), no temporary lists.
- */
 function snapshot(w: ScoreMatrix): Snapshot {
-  const T = w.agents.length;
-  const N = w.rounds;
-  const size = w.size;
-  const { sums, counts } = w;
-  // Mean of W[s, t] over the other agents' round-m strategies (j ≠ i), the round-m column of agent
-  // i's row s; null when no game was played (metrics.ts's mean over otherAgents).
-  const acrossAgents = (s: number, i: number, m: number): number | null => {
-    let sum = 0;
-    let k = 0;
-    for (let j = 0; j < T; j++) {
-      if (j === i) continue;
-      const c = counts[s * size + j * N + m - 1]!;
-      if (c > 0) {
-        sum += sums[s * size + j * N + m - 1]! / c;
-        k++;
-      }
-    }
-    return k > 0 ? sum / k : null;
+  const agents = w.agents.map((_, i) => i);
+  const rounds = Array.from({ length: w.rounds }, (_, k) => k + 1);
+  return {
+    S: agents.map((i) => strategyCoding(w, i)),
+    L: agents.map((i) => globalLearning(w, i)),
+    C: agents.map((i) => counterAdaptation(w, i)),
+    SI: agents.map((i) => {
+      const si = selfImprovement(w, i);
+      return si.defined ? si.value : null;
+    }),
+    G: agents.map((i) => rounds.map((n) => globalPerformance(w, i, n))),
   };
-  const S: (number | null)[] = [];
-  const L: (number | null)[] = [];
-  const C: (number | null)[] = [];
-  const SI: (number | null)[] = [];
-  const G: (number | null)[][] = [];
-  const rounds = Array.from({ length: N }, (_, k) => k + 1);
-  for (let i = 0; i < T; i++) {
-    S.push(acrossAgents(i * N, i, 1));
-    const g: (number | null)[] = [];
-    for (let n = 1; n <= N; n++) {
-      const s = i * N + n - 1;
-      let sum = 0;
-      let k = 0;
-      for (let t = 0; t < size; t++) {
-        if (t === s) continue;
-        const c = counts[s * size + t]!;
-        if (c > 0) {
-          sum += sums[s * size + t]! / c;
-          k++;
-        }
-      }
-      g.push(k > 0 ? sum / k : null);
-    }
-    G.push(g);
-    // L = mean over n ≥ 2 of G^n − G^1; C = mean over n ≥ 2 of A^n − B^{n−1} (null sides skipped).
-    let lSum = 0;
-    let lN = 0;
-    let cSum = 0;
-    let cN = 0;
-    for (let n = 2; n <= N; n++) {
-      const gn = g[n - 1]!;
-      const g1 = g[0]!;
-      if (gn !== null && g1 !== null) {
-        lSum += gn - g1;
-        lN++;
-      }
-      const a = acrossAgents(i * N + n - 1, i, n - 1);
-      const b = acrossAgents(i * N + n - 2, i, n - 1);
-      if (a !== null && b !== null) {
-        cSum += a - b;
-        cN++;
-      }
-    }
-    L.push(lN > 0 ? lSum / lN : null);
-    C.push(cN > 0 ? cSum / cN : null);
-    // SI = Pearson(rounds, S_i^n), S_i^n the mean of W[(i,n),(i,m)] over m ≠ n.
-    const self: (number | null)[] = [];
-    for (let n = 1; n <= N; n++) {
-      const s = i * N + n - 1;
-      let sum = 0;
-      let k = 0;
-      for (let m = 1; m <= N; m++) {
-        if (m === n) continue;
-        const c = counts[s * size + i * N + m - 1]!;
-        if (c > 0) {
-          sum += sums[s * size + i * N + m - 1]! / c;
-          k++;
-        }
-      }
-      self.push(k > 0 ? sum / k : null);
-    }
-    const si = pearson(rounds, self);
-    SI.push(si.defined ? si.value : null);
-  }
-  return { S, L, C, SI, G };
 }
 
 /** Percentile with linear interpolation between order statistics (numpy's default). */
@@ -189,27 +111,15 @@ function interval(point: number | null, values: readonly (number | null)[], leve
 const RANGE = { S: [0, 1], G: [0, 1], L: [-1, 1], C: [-1, 1], SI: [-1, 1] } as const;
 
 /** Adds one sample's ranks into per-agent rank tallies, splitting ties evenly over the ranks they span. */
-function tallyRanks(tally: number[][], agents: readonly string[], values: readonly (number | null)[]): void {
-  // ranks() (metrics.ts) without its records: the defined values best first (a stable sort, as
-  // ranks() sorts), tie blocks within TIE_TOLERANCE of the block's first value sharing their mean
-  // rank; each member of a block of k adds 1/k to each rank the block spans.
-  const order: number[] = [];
-  for (let i = 0; i < agents.length; i++) {
-    const v = values[i];
-    if (v !== null && v !== undefined && !Number.isNaN(v)) order.push(i);
-  }
-  order.sort((x, y) => values[y]! - values[x]!);
-  for (let start = 0; start < order.length; ) {
-    let end = start + 1;
-    while (end < order.length && Math.abs(values[order[end]!]! - values[order[start]!]!) <= TIE_TOLERANCE) end++;
-    const rank = (start + 1 + end) / 2;
-    const k = end - start;
-    for (let m = start; m < end; m++) {
-      const row = tally[order[m]!]!;
-      for (let pos = rank - (k - 1) / 2; pos <= rank + (k - 1) / 2; pos++) row[pos - 1]! += 1 / k;
-    }
-    start = end;
-  }
+function tallyRanks(tally: number[][], values: readonly (number | null)[]): void {
+  const r = rankList(values);
+  const tied = new Map<number, number>(); // rank → how many agents share it
+  for (const rank of r) if (rank !== null) tied.set(rank, (tied.get(rank) ?? 0) + 1);
+  r.forEach((rank, i) => {
+    if (rank === null) return;
+    const k = tied.get(rank)!;
+    for (let pos = rank - (k - 1) / 2; pos <= rank + (k - 1) / 2; pos++) tally[i]![pos - 1]! += 1 / k;
+  });
 }
 
 /** Per sample, each agent's S and L ([sample][agent]): the leaderboard's rank probabilities combine them over tracks. */
@@ -277,8 +187,8 @@ export function bootstrapWithDraws(
     });
     const snap = snapshot(w);
     draws.push(snap);
-    tallyRanks(rankTally.S, agents, snap.S);
-    tallyRanks(rankTally.L, agents, snap.L);
+    tallyRanks(rankTally.S, snap.S);
+    tallyRanks(rankTally.L, snap.L);
   }
 
   const perAgent: Record<string, AgentIntervals> = {};

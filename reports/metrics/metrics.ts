@@ -22,6 +22,23 @@ export function mean(values: readonly (number | null)[]): number | null {
   return n > 0 ? sum / n : null;
 }
 
+/**
+ * Mean of the non-null f(k) for k = from..to-1, added in that order (the same sum as mean() of
+ * the list); null when all are null. No list is built: the bootstrap evaluates every metric once
+ * per sample, where temporary lists and their garbage cost most of the time.
+ */
+function meanOf(from: number, to: number, f: (k: number) => number | null): number | null {
+  let sum = 0;
+  let n = 0;
+  for (let k = from; k < to; k++) {
+    const v = f(k);
+    if (v === null) continue;
+    sum += v;
+    n++;
+  }
+  return n > 0 ? sum / n : null;
+}
+
 function diff(a: number | null, b: number | null): number | null {
   return a === null || b === null ? null : a - b;
 }
@@ -61,12 +78,14 @@ export function pearson(x: readonly (number | null)[], y: readonly (number | nul
 }
 
 const roundList = (W: ScoreMatrix): number[] => Array.from({ length: W.rounds }, (_, k) => k + 1);
-const otherAgents = (W: ScoreMatrix, i: number): number[] => W.agents.map((_, j) => j).filter((j) => j !== i);
-const laterRounds = (W: ScoreMatrix): number[] => roundList(W).slice(1);
+/** Mean of f(j) over the other agents j ≠ i, in index order. */
+const overOtherAgents = (W: ScoreMatrix, i: number, f: (j: number) => number | null) => meanOf(0, W.agents.length, (j) => (j === i ? null : f(j)));
+/** Mean of f(n) over the rounds n = 2..N. */
+const overLaterRounds = (W: ScoreMatrix, f: (n: number) => number | null) => meanOf(2, W.rounds + 1, f);
 
 /** B_i^n = avg_{j≠i} W[(i,n),(j,n)]: strength within round n. */
 export function baseScore(W: ScoreMatrix, i: number, n: number): number | null {
-  return mean(otherAgents(W, i).map((j) => W.value(i, n, j, n)));
+  return overOtherAgents(W, i, (j) => W.value(i, n, j, n));
 }
 
 /** S_i = avg_{j≠i} W[(i,1),(j,1)]: round-1 strength (the same formula as B_i^1). */
@@ -77,31 +96,29 @@ export function strategyCoding(W: ScoreMatrix, i: number): number | null {
 /** G_i^n = avg over all other T·N−1 strategies (own other rounds included) of W[(i,n),·]. */
 export function globalPerformance(W: ScoreMatrix, i: number, n: number): number | null {
   const s = W.index(i, n);
-  const row: (number | null)[] = [];
-  for (let t = 0; t < W.size; t++) if (t !== s) row.push(W.at(s, t));
-  return mean(row);
+  return meanOf(0, W.size, (t) => W.at(s, t)); // at() is null on the diagonal
 }
 
 /** L_i = avg_{n=2..N} (G_i^n − G_i^1): the primary learning score. */
 export function globalLearning(W: ScoreMatrix, i: number): number | null {
   const g1 = globalPerformance(W, i, 1);
-  return mean(laterRounds(W).map((n) => diff(globalPerformance(W, i, n), g1)));
+  return overLaterRounds(W, (n) => diff(globalPerformance(W, i, n), g1));
 }
 
 /** A_i^n = avg_{j≠i} W[(i,n),(j,n−1)], defined for n ≥ 2 (null for n = 1). */
 export function advanceScore(W: ScoreMatrix, i: number, n: number): number | null {
   if (n < 2) return null;
-  return mean(otherAgents(W, i).map((j) => W.value(i, n, j, n - 1)));
+  return overOtherAgents(W, i, (j) => W.value(i, n, j, n - 1));
 }
 
 /** C_i = avg_{n=2..N} (A_i^n − B_i^{n−1}): targeted learning against last round's opponents. */
 export function counterAdaptation(W: ScoreMatrix, i: number): number | null {
-  return mean(laterRounds(W).map((n) => diff(advanceScore(W, i, n), baseScore(W, i, n - 1))));
+  return overLaterRounds(W, (n) => diff(advanceScore(W, i, n), baseScore(W, i, n - 1)));
 }
 
 /** S_i^n = avg_{m≠n} W[(i,n),(i,m)]: a bot against the same agent's other rounds. */
 export function selfScore(W: ScoreMatrix, i: number, n: number): number | null {
-  return mean(roundList(W).filter((m) => m !== n).map((m) => W.value(i, n, i, m)));
+  return meanOf(1, W.rounds + 1, (m) => (m === n ? null : W.value(i, n, i, m)));
 }
 
 /** SI_i = Pearson([1..N], [S_i^1..S_i^N]): do later versions beat earlier ones. */
@@ -151,7 +168,26 @@ export function trendMean(W: ScoreMatrix, series = fieldSeries(W)): Correlation 
 }
 
 /** Values within this of a tie block's best value share its mean rank (floating-point noise). */
-export const TIE_TOLERANCE = 1e-12;
+const TIE_TOLERANCE = 1e-12;
+
+/** ranks() over an array: the rank of values[k] at k (null for null and NaN). */
+export function rankList(values: readonly (number | null)[], higherIsBetter = true): (number | null)[] {
+  const order: number[] = [];
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k];
+    if (v !== null && v !== undefined && !Number.isNaN(v)) order.push(k);
+  }
+  order.sort((x, y) => (higherIsBetter ? values[y]! - values[x]! : values[x]! - values[y]!)); // stable: ties keep index order
+  const out: (number | null)[] = values.map(() => null);
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && Math.abs(values[order[end]!]! - values[order[start]!]!) <= TIE_TOLERANCE) end++;
+    const meanRank = (start + 1 + end) / 2; // positions start+1 .. end
+    for (let k = start; k < end; k++) out[order[k]!] = meanRank;
+    start = end;
+  }
+  return out;
+}
 
 /**
  * Ranks, 1 = best; tied agents share the mean of the ranks they span (two tied for first: 1.5
@@ -159,18 +195,9 @@ export const TIE_TOLERANCE = 1e-12;
  * themselves, so a missing metric never pushes an agent below one with a real value.
  */
 export function ranks(values: Record<string, number | null>, higherIsBetter = true): Record<string, number | null> {
-  const ranked = Object.entries(values)
-    .filter((e): e is [string, number] => e[1] !== null && !Number.isNaN(e[1]))
-    .sort((x, y) => (higherIsBetter ? y[1] - x[1] : x[1] - y[1]));
-  const out: Record<string, number | null> = Object.fromEntries(Object.keys(values).map((k) => [k, null]));
-  for (let start = 0; start < ranked.length; ) {
-    let end = start + 1;
-    while (end < ranked.length && Math.abs(ranked[end]![1] - ranked[start]![1]) <= TIE_TOLERANCE) end++;
-    const meanRank = (start + 1 + end) / 2; // positions start+1 .. end
-    for (let k = start; k < end; k++) out[ranked[k]![0]] = meanRank;
-    start = end;
-  }
-  return out;
+  const keys = Object.keys(values);
+  const r = rankList(keys.map((k) => values[k]!), higherIsBetter);
+  return Object.fromEntries(keys.map((k, i) => [k, r[i]!]));
 }
 
 export interface MetricsOptions {
