@@ -9,7 +9,7 @@ import type { ProbeResult, ValidationReport } from '../model/tourney.ts';
 import type { LiveGame } from '../games/core/wire.ts';
 import { adapterFor } from '../games/registry.ts';
 import { type BotHandle, BotStartError, type Sandbox } from '../sandbox/types.ts';
-import { allocatePort, releasePort } from '../sandbox/ports.ts';
+import { releasePort, startOnFreePort } from '../sandbox/ports.ts';
 import type { GameServerPool } from './host/game-servers.ts';
 import { BotClient } from './match/bot-client.ts';
 import { askBot, joinBot, sendCall } from './match/bot-calls.ts';
@@ -67,14 +67,12 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
     report.problems.push(wrongLanguage);
     return { report };
   }
-  const port = await allocatePort();
   const host = await options.hosts.get(options.game, options.variant);
   const t0 = performance.now();
   let handle;
   try {
-    handle = await options.sandbox.start({ dir: options.dir, port, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: options.name ?? 'validate', ...host.botAccess() });
+    handle = await startOnFreePort(options.sandbox, { dir: options.dir, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: options.name ?? 'validate', ...host.botAccess() });
   } catch (err) {
-    releasePort(port);
     report.problems.push(`the bot did not start: ${(err as Error).message}`);
     report.logTail = err instanceof BotStartError ? err.logTail : '';
     return { report };
@@ -136,7 +134,7 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
     await client.close();
     if (!(keep && report.ok)) {
       await handle.stop();
-      releasePort(port);
+      releasePort(handle.port);
     }
   }
   return keep && report.ok ? { report, bot: handle } : { report };

@@ -2,6 +2,7 @@
 // are remembered so this process never hands out the same port twice while it is in use.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import { BotStartError, type BotHandle, type BotStartOptions, type Sandbox } from './types.ts';
 
 const handedOut = new Set<number>();
 
@@ -46,6 +47,24 @@ export async function allocatePortPair(host = '127.0.0.1'): Promise<number> {
 
 export function releasePort(port: number): void {
   handedOut.delete(port);
+}
+
+/**
+ * Starts a bot on a freshly allocated port. A port is free when allocated, but another process on
+ * the machine may take it before the bot listens; the sandbox then fails the start as port_in_use,
+ * which is not the bot's fault, so it is started again on a new port (up to `attempts` times).
+ * The port is released when the start fails; the caller releases it after stopping the bot.
+ */
+export async function startOnFreePort(sandbox: Sandbox, options: Omit<BotStartOptions, 'port'>, attempts = 3): Promise<BotHandle> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await allocatePort();
+    try {
+      return await sandbox.start({ ...options, port });
+    } catch (err) {
+      releasePort(port);
+      if (!(err instanceof BotStartError && err.reason === 'port_in_use') || attempt >= attempts) throw err;
+    }
+  }
 }
 
 /** True when a TCP connect to host:port succeeds within timeoutMs. */

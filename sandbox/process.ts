@@ -286,26 +286,37 @@ function processCpuMs(pid: number): number | null {
 }
 
 /**
- * CPU ms of a process and its live descendants (children as listed by the main thread of each;
- * a process that double-forked away is not counted), including the CPU of exited children they
- * waited for. Undefined when /proc cannot tell (not Linux, or the process is gone).
+ * A process and its live descendants (children as listed by the main thread of each; a process
+ * that double-forked away is not among them), at most 256. Just [root] where /proc cannot tell.
+ */
+function processTree(root: number): number[] {
+  const tree: number[] = [];
+  const todo = [root];
+  while (todo.length > 0 && tree.length < 256) {
+    const pid = todo.pop()!;
+    tree.push(pid);
+    try {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ')) if (child.trim()) todo.push(Number(child));
+    } catch {
+      // gone, or a kernel without the children file
+    }
+  }
+  return tree;
+}
+
+/**
+ * CPU ms of a process and its live descendants (processTree), including the CPU of exited
+ * children they waited for. Undefined when /proc cannot tell (not Linux, or the process is gone).
  */
 export function processTreeCpuMs(root: number): number | undefined {
   let total = 0;
-  const todo = [root];
-  for (let seen = 0; todo.length > 0 && seen < 256; seen++) {
-    const pid = todo.pop()!;
+  for (const pid of processTree(root)) {
     const ms = processCpuMs(pid);
     if (ms === null) {
       if (pid === root) return undefined;
       continue;
     }
     total += ms;
-    try {
-      for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ')) if (child.trim()) todo.push(Number(child));
-    } catch {
-      // gone, or a kernel without the children file: the process's own time is still counted
-    }
   }
   return total;
 }
@@ -385,6 +396,8 @@ class ProcessBot implements BotHandle {
   readonly url: string;
   /** Set when the start script (the group and session leader) has exited. */
   exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  /** Set when another process serves the bot's port: stop() does not wait for it to close. */
+  portTaken = false;
   private stopping: Promise<void> | null = null;
   private readonly closed: Promise<void>;
 
@@ -433,6 +446,18 @@ class ProcessBot implements BotHandle {
   /** Resolves when the leader's output pipes close, or after ms (a daemon may keep them open). */
   drained(ms: number): Promise<void> {
     return Promise.race([this.closed, sleep(ms)]);
+  }
+
+  /**
+   * False when the process listening on the bot's port is none of the bot's (its process tree, or
+   * any process strays() counts as the bot's). True where /proc cannot tell.
+   */
+  servesPort(): boolean {
+    const sockets = new Set(listeningSocketInodes(this.port).map((inode) => `socket:[${inode}]`));
+    if (sockets.size === 0) return true;
+    const leader = this.child.pid;
+    if (leader !== undefined && !this.exit && processTree(leader).some((pid) => holdsSocket(pid, sockets))) return true;
+    return this.strays().some((pid) => holdsSocket(pid, sockets));
   }
 
   /**
@@ -510,7 +535,7 @@ class ProcessBot implements BotHandle {
       }
       if (pids.length === 0) break;
     }
-    const closed = await waitForPortClosed(this.port, '127.0.0.1', 3000);
+    const closed = this.portTaken || (await waitForPortClosed(this.port, '127.0.0.1', 3000));
     await this.drained(200);
     // Whatever still holds our pipes is not ours to wait for any longer.
     this.child.stdout?.destroy();
@@ -638,7 +663,13 @@ export class ProcessSandbox implements Sandbox {
         const what = health.kind === 'tcp' ? 'accept TCP connections' : `answer GET ${health.path} with 200`;
         return fail('unhealthy', `${name}: did not ${what} on port ${o.port} within ${startTimeoutMs} ms; its processes were killed`);
       }
-      if (await probeHealth(bot.url, health, Math.min(1000, remaining))) return bot;
+      if (await probeHealth(bot.url, health, Math.min(1000, remaining))) {
+        if (bot.servesPort()) return bot;
+        bot.portTaken = true;
+        // Between the port check above and the bot's listen, another process took the port: the
+        // bot's own listen failed, and the healthy answer came from that process.
+        return fail('port_in_use', `${name}: port ${o.port} is served by a process that is not this bot (another process took the port as the bot started)`);
+      }
       let timer: NodeJS.Timeout | undefined;
       const pause = new Promise<void>((r) => {
         timer = setTimeout(r, Math.min(pauseMs, Math.max(0, deadline - Date.now())));

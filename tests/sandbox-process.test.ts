@@ -1,6 +1,7 @@
 // Real bots in temp folders, started through start_ai.sh by the process sandbox.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../sandbox/index.ts';
 import { probeHealth } from '../sandbox/health.ts';
-import { allocatePort, allocatePortPair, isPortOpen, releasePort, waitForPortClosed } from '../sandbox/ports.ts';
+import { allocatePort, allocatePortPair, isPortOpen, releasePort, startOnFreePort, waitForPortClosed } from '../sandbox/ports.ts';
 import { botPath, isProcessGone, MARKER_VAR, ProcessSandbox } from '../sandbox/process.ts';
 import { BotStartError, type BotStartOptions } from '../sandbox/types.ts';
 
@@ -210,6 +211,43 @@ describe('process sandbox', () => {
     const err = await startError(newSandbox().start({ dir: makeBot(`${NODE} bot.mjs "$1"`), port: p }));
     expect(err.reason).toBe('port_in_use');
     expect(isProcessGone(squatter.pid!)).toBe(false);
+  });
+
+  /** Once the bot's start script has written its port to `ports`, this test process listens there first, answering every request with 200. */
+  const stealFirstPort = async (dir: string): Promise<{ port: number; server: http.Server }> => {
+    let first = 0;
+    expect(await waitFor(() => (first = Number(fs.readFileSync(path.join(dir, 'ports'), 'utf8').split('\n')[0] || 0)) > 0, 10_000)).toBe(true);
+    const server = http.createServer((_req, res) => res.end('{"status":"healthy"}'));
+    await new Promise<void>((r) => server.listen(first, '127.0.0.1', r));
+    return { port: first, server };
+  };
+  const slowStarter = () => makeBot(`echo "$1" >> ports\nsleep 0.5\nexec ${NODE} bot.mjs "$1"`, { ports: '' });
+
+  it('a port another process takes while the bot starts fails the start as port_in_use, not healthy; startOnFreePort then starts it on a new port', async () => {
+    const dir = slowStarter();
+    const sandbox = newSandbox();
+    const starting = startError(startOnFreePort(sandbox, { dir, logFile: logFor(dir) }, 1));
+    const thief = await stealFirstPort(dir);
+    try {
+      const err = await starting;
+      expect(err.reason).toBe('port_in_use');
+      expect(err.message).toMatch(new RegExp(`port ${thief.port} is served by a process that is not this bot`));
+    } finally {
+      thief.server.close();
+    }
+
+    const again = slowStarter();
+    const started = startOnFreePort(sandbox, { dir: again, logFile: logFor(again) });
+    const second = await stealFirstPort(again);
+    try {
+      const bot = await started;
+      expect(bot.port).not.toBe(second.port);
+      expect(fs.readFileSync(path.join(again, 'ports'), 'utf8').trim().split('\n').map(Number)).toEqual([second.port, bot.port]);
+      expect(await (await fetch(`${bot.url}/`)).text()).toBe('pong'); // the bot itself, not the thief
+      await bot.stop();
+    } finally {
+      second.server.close();
+    }
   });
 
   it("reports 'unhealthy' for a bot whose /health returns 500, and kills it", async () => {

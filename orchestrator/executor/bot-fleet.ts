@@ -6,7 +6,7 @@
 // per-game state for "their" seat work unchanged.
 import path from 'node:path';
 import { type BotHandle, BotStartError, type HealthCheck, type Sandbox } from '../../sandbox/types.ts';
-import { allocatePort, releasePort } from '../../sandbox/ports.ts';
+import { releasePort, startOnFreePort } from '../../sandbox/ports.ts';
 import { BotClient } from '../match/bot-client.ts';
 
 export interface StrategyRef {
@@ -178,13 +178,11 @@ export class BotFleet {
       entry.status.startError = entry.ref.forfeit;
       return null;
     }
-    const port = await allocatePort();
     entry.status.starts++;
     this.started++;
     try {
-      const handle = await this.options.sandbox.start({
+      const handle = await startOnFreePort(this.options.sandbox, {
         dir: entry.ref.dir,
-        port,
         name: entry.ref.id,
         health: this.options.health,
         startTimeoutMs: this.options.startTimeoutMs,
@@ -195,7 +193,6 @@ export class BotFleet {
       entry.handle = handle;
       return { handle, client: new BotClient(handle.url, { socketPath: handle.socketPath }) };
     } catch (err) {
-      releasePort(port);
       const tail = err instanceof BotStartError && err.logTail ? `\n--- last output ---\n${err.logTail}` : '';
       entry.status.startError = `${(err as Error).message}${tail}`;
       return null;
