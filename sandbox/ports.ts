@@ -1,6 +1,6 @@
 // Port allocation and probing. Ports come from the OS (listen on 0, then close), never guessed, and
 // are remembered so this process never hands out the same port twice while it is in use.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import net from 'node:net';
 import { BotStartError, type BotHandle, type BotStartOptions, type Sandbox } from './types.ts';
 
@@ -94,23 +94,53 @@ export async function waitForPortClosed(port: number, host = '127.0.0.1', timeou
 
 /**
  * Socket inodes of LISTENing TCP sockets on `port` (Linux /proc/net/tcp and tcp6; empty elsewhere).
- * Used to find the process that holds a bot's port after it left our process group.
+ * Used to find the process that holds a bot's port after it left our process group, and to check
+ * that a healthy port is the bot's own.
+ *
+ * The kernel lists listening sockets before all others, and builds the file as it is read, one
+ * line per socket. So the read stops at the first socket that is not listening: the thousands of
+ * TIME_WAIT sockets a tourney leaves on the loopback cost nothing (reading them all took about
+ * 10 ms per call in a loaded test run).
  */
 export function listeningSocketInodes(port: number): string[] {
   const inodes: string[] = [];
+  const chunk = Buffer.alloc(16 * 1024);
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
+    let fd: number;
     try {
-      text = readFileSync(file, 'utf8');
+      fd = openSync(file, 'r');
     } catch {
       continue;
     }
-    for (const line of text.split('\n').slice(1)) {
-      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
-      const fields = line.trim().split(/\s+/);
-      if (fields.length < 10 || fields[3] !== '0A') continue; // 0A = TCP_LISTEN
-      const localPort = parseInt(fields[1]!.split(':')[1] ?? '', 16);
-      if (localPort === port && fields[9] !== '0') inodes.push(fields[9]!);
+    try {
+      let pending = '';
+      let header = true;
+      let listening = true;
+      while (listening) {
+        const n = readSync(fd, chunk, 0, chunk.length, null);
+        if (n === 0) break;
+        const lines = (pending + chunk.toString('latin1', 0, n)).split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) {
+          if (header) {
+            header = false;
+            continue;
+          }
+          // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+          const fields = line.trim().split(/\s+/);
+          if (fields.length < 10) continue;
+          if (fields[3] !== '0A') { // 0A = TCP_LISTEN; the listening sockets are over
+            listening = false;
+            break;
+          }
+          const localPort = parseInt(fields[1]!.split(':')[1] ?? '', 16);
+          if (localPort === port && fields[9] !== '0') inodes.push(fields[9]!);
+        }
+      }
+    } catch {
+      // unreadable mid-way: what was read stands
+    } finally {
+      closeSync(fd);
     }
   }
   return inodes;

@@ -480,7 +480,9 @@ class ProcessBot implements BotHandle {
       }
       return false;
     };
-    const sockets = new Set(listeningSocketInodes(this.port).map((inode) => `socket:[${inode}]`));
+    // Read only when a process in the bot folder is not otherwise known to be the bot's.
+    let sockets: Set<string> | undefined;
+    const portSockets = () => (sockets ??= new Set(listeningSocketInodes(this.port).map((inode) => `socket:[${inode}]`)));
     const out: number[] = [];
     for (const p of procs) {
       if (protectedPids.has(p.pid)) continue;
@@ -493,7 +495,7 @@ class ProcessBot implements BotHandle {
       const ours =
         (leader !== undefined && (p.sid === leader || p.pgrp === leader || descendsFromLeader(p))) ||
         hasMarker(p.pid, this.marker) ||
-        (sockets.size > 0 && cwdInside(p.pid, this.dir) && holdsSocket(p.pid, sockets));
+        (cwdInside(p.pid, this.dir) && portSockets().size > 0 && holdsSocket(p.pid, portSockets()));
       if (ours) out.push(p.pid);
     }
     return out;
