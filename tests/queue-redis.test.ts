@@ -189,7 +189,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: Redis trouble, ret
     const night = await ensureWorker('night');
     const index = path.join(runsDir!, 'index.jsonl');
     const configFile = path.join(tempDir(), 'nightly.yaml');
-    fs.writeFileSync(configFile, `games: [gomoku]\nrounds: 1\nvariants: [standard]\nagents: ["dir:${slowHeuristic('deep', 0, { depth: 3 })}#deep", "dir:${slowHeuristic('wide', 0, { depth: 2, candidates: 20 })}#wide"]\nbootstrapSamples: 50\n`);
+    fs.writeFileSync(configFile, `games: [gomoku]\nrounds: 1\nvariants: [standard]\nagents: ["dir:${slowHeuristic('deep', 0, { depth: 2 })}#deep", "dir:${slowHeuristic('wide', 0, { depth: 1, candidates: 20 })}#wide"]\nbootstrapSamples: 50\n`);
     const name = `nightly-${Date.now()}`;
     const registered = await runCli(['schedule', '--queue', q.redis.url, '--cron', '*/3 * * * * *', '--config', configFile, '--name', name, '--reuse']);
     expect(registered.stdout, registered.stderr).toMatch(new RegExp(`schedule ${name} registered: "\\*/3 \\* \\* \\* \\* \\*", next run 20\\d\\d-`));
