@@ -15,5 +15,7 @@ export default defineConfig({
     isolate: false,
     unstubEnvs: true,
     sequence: { sequencer: LongestFirstSequencer },
+    // The folder for tourneys that several files read, played once per run (tests/helpers/shared-runs.ts).
+    globalSetup: ['tests/global-setup.ts'],
   },
 });

@@ -11,6 +11,8 @@ import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../model/tourney.ts';
 import { hasChromium, launchChromium, openFile, screenshot } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
+import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
+import { indexEntry, indexRun } from '../orchestrator/run/run-index.ts';
 
 describe.skipIf(!hasChromium)('report.html and the history page in Chromium', () => {
   let browser: Browser;
@@ -20,11 +22,15 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
 
   beforeAll(async () => {
     out = tempDir();
-    const config = resolveConfig({ rounds: 2, games: ['gomoku'], concurrency: 2, bootstrapSamples: 200, out });
-    first = await runTourney({ config, runDir: path.join(out, 'run-1') });
+    // The first run is tourney.test's (played once per test run; this file gets a copy), indexed
+    // here as runTourney indexes a finished run.
+    first = await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, path.join(out, 'run-1'));
+    const played = resolveConfig(GOMOKU_TWO_ROUNDS);
+    await indexRun(indexEntry(first, { reused: 0, games: played.games, rounds: played.rounds }));
     // The second run is a one-round run of another seed: the history page charts runs of different
     // lengths (a user who changes --rounds between nightly runs), and it plays 12 games, not 60.
-    second = await runTourney({ config: { ...config, seed: 2, rounds: 1 }, runDir: path.join(out, 'run-2') });
+    const config = resolveConfig({ ...GOMOKU_TWO_ROUNDS, seed: 2, rounds: 1, out });
+    second = await runTourney({ config, runDir: path.join(out, 'run-2') });
     browser = await launchChromium();
   }, 300_000);
 

@@ -11,6 +11,7 @@ import type { TourneySummary } from '../model/tourney.ts';
 import type { MatchResult } from '../model/match.ts';
 import { createAgent } from '../agents/registry.ts';
 import { misbehavingBot, tempDir } from './helpers/bots.ts';
+import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const journalOf = (runDir: string): MatchResult[] =>
@@ -20,10 +21,10 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
   let runDir: string;
   let summary: TourneySummary;
   beforeAll(async () => {
+    // report-html.test reads the same run: it is played once per test run, this file reads a copy.
     runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ games: ['gomoku'], rounds: 2, concurrency: 2, bootstrapSamples: 200 });
-    summary = await runTourney({ config, runDir });
-  }, 240_000);
+    summary = await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, runDir);
+  }, 300_000);
 
   it('writes the run directory', () => {
     for (const f of ['config.json', 'journal.jsonl', 'metrics.json', 'report.md']) expect(fs.existsSync(path.join(runDir, f)), f).toBe(true);

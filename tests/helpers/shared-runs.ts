@@ -1,0 +1,71 @@
+// Tourneys that several test files only read, played once per test run and copied for each file.
+// The two vitest workers share a folder made by tests/global-setup.ts: the first file to ask
+// plays the run (holding a lock directory), the others wait for it. Each file gets its own copy,
+// with the reports rebuilt there (summarizeRun, as at the end of every tourney), so nothing one
+// file writes reaches another. Without the global setup (another config), each worker plays its own.
+import fs from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { resolveConfig, type TourneyConfigInput } from '../../orchestrator/config/tourney-config.ts';
+import { summarizeRun } from '../../orchestrator/tourney/summarize.ts';
+import { runTourney } from '../../orchestrator/tourney/tourney.ts';
+import type { TourneySummary } from '../../model/tourney.ts';
+import { tempDir } from './bots.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sharedRunsDir: string;
+  }
+}
+
+/** 3 offline agents × 2 rounds × both Gomoku rule sets: 60 games (tourney.test, report-html.test). */
+export const GOMOKU_TWO_ROUNDS: TourneyConfigInput = { games: ['gomoku'], rounds: 2, concurrency: 2, bootstrapSamples: 200 };
+
+let localDir: string | undefined;
+const sharedDir = (): string => inject('sharedRunsDir') ?? (localDir ??= tempDir('catarena-shared-runs-'));
+
+const WAIT_MS = 300_000;
+
+/** Plays `input` into <shared>/<name>/run unless a file did already; resolves once it is there. */
+async function played(name: string, input: TourneyConfigInput): Promise<string> {
+  const home = path.join(sharedDir(), name);
+  const run = path.join(home, 'run');
+  const done = path.join(home, 'done');
+  const failed = path.join(home, 'failed');
+  fs.mkdirSync(sharedDir(), { recursive: true });
+  let mine = false;
+  try {
+    fs.mkdirSync(home); // the lock: whoever makes the folder plays the run
+    mine = true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  if (mine) {
+    try {
+      await runTourney({ config: resolveConfig(input), runDir: run });
+      fs.writeFileSync(done, '');
+    } catch (err) {
+      fs.writeFileSync(failed, String((err as Error).stack ?? err));
+      throw err;
+    }
+    return run;
+  }
+  const deadline = Date.now() + WAIT_MS;
+  while (!fs.existsSync(done)) {
+    if (fs.existsSync(failed)) throw new Error(`the shared run ${name} failed in another test file:\n${fs.readFileSync(failed, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`the shared run ${name} (${home}) was not played within ${WAIT_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return run;
+}
+
+/**
+ * A copy of the shared run `name` (played from `input` once per test run) at `runDir`, and its
+ * summary as runTourney returns it. The copy's reports are rebuilt in the copy.
+ */
+export async function sharedRun(name: string, input: TourneyConfigInput, runDir: string): Promise<TourneySummary> {
+  const source = await played(name, input);
+  fs.mkdirSync(path.dirname(runDir), { recursive: true });
+  fs.cpSync(source, runDir, { recursive: true, verbatimSymlinks: true });
+  return summarizeRun(runDir);
+}
