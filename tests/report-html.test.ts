@@ -4,12 +4,12 @@
 // kept in the test's run directory (the CI artefact).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../model/tourney.ts';
-import { hasChromium, launchChromium, openFile, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 import { indexEntry, indexRun } from '../orchestrator/run/run-index.ts';
@@ -31,12 +31,9 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     // lengths (a user who changes --rounds between nightly runs), and it plays 12 games, not 60.
     const config = resolveConfig({ ...GOMOKU_TWO_ROUNDS, seed: 2, rounds: 1, out });
     second = await runTourney({ config, runDir: path.join(out, 'run-2') });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 300_000);
 
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   it('report.html: charts with data, tables, no errors, nothing from outside, under 3 MB', async () => {
     const file = path.join(first.runDir, 'report.html');

@@ -21,7 +21,7 @@ import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { hasChromium, launchChromium, openFile, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
@@ -192,11 +192,8 @@ describe('chess ViewerData', () => {
 describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   for (const [game, variant] of TRACKS) {
     it(`${game} ${variant}: the board, the last step, the arrow keys`, async () => {

@@ -22,7 +22,7 @@ import type { ViewerData } from '../games/core/viewer.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { syntheticHoldemReplay } from '../bench/replay-viewer.ts';
-import { hasChromium, launchChromium, openFile, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
@@ -248,9 +248,8 @@ const stepLabel = (page: Page) => page.locator('[data-testid="step"]').textConte
 describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
-  afterAll(() => browser?.close());
 
   async function openReplay(run: Played, replay: Replay) {
     const dir = path.join(run.runDir, 'replays');

@@ -16,7 +16,7 @@ import type { UndercoverViewerExtra } from '../games/undercover/viewer/data.ts';
 import type { ViewerData } from '../games/core/viewer.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { hasChromium, launchChromium, openFile, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
@@ -97,9 +97,8 @@ const stepLabel = (page: Page) => page.locator('[data-testid="step"]').textConte
 describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
-  afterAll(() => browser?.close());
 
   it.each(['standard', 'variant'])('(%s) the last step shows the outcome and the eliminations; stepping back shows fewer statements', async (variant) => {
     const run = runOf(variant);
