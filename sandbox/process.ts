@@ -525,15 +525,22 @@ class ProcessBot implements BotHandle {
 
   private async doStop(): Promise<void> {
     const leader = this.child.pid;
-    // SIGTERM the group and every stray, give them ~1 s, then SIGKILL whatever is left.
+    // SIGTERM the group and every stray, give them ~1 s, then SIGKILL whatever is left. While
+    // waiting, only the signalled pids are looked at; once they are gone, one full scan (strays()
+    // reads every process in /proc) finds anything of the bot still running.
     for (const [sig, graceMs] of [['SIGTERM', 1000], ['SIGKILL', 2000]] as const) {
       if (leader !== undefined && !this.exit) signal(-leader, sig);
-      let pids = this.strays();
-      for (const pid of pids) signal(pid, sig);
       const deadline = Date.now() + graceMs;
-      while (pids.length > 0 && Date.now() < deadline) {
-        await sleep(50);
+      let pids = this.strays();
+      while (pids.length > 0) {
+        for (const pid of pids) signal(pid, sig);
+        while (pids.length > 0 && Date.now() < deadline) {
+          await sleep(50);
+          pids = pids.filter((pid) => !isProcessGone(pid));
+        }
+        if (pids.length > 0) break; // out of time: the next signal
         pids = this.strays();
+        if (Date.now() >= deadline) break;
       }
       if (pids.length === 0) break;
     }
