@@ -137,8 +137,9 @@ describe('conservation', () => {
         s,
         (t) => randomAction(t, rng),
         (t) => {
-          expect(chipsOf(t)).toBe(total);
-          for (const p of t.hand.seats) expect(p.stack).toBeGreaterThanOrEqual(0);
+          // Checked at every action; expect runs only on a failure (it costs more than the check).
+          if (chipsOf(t) !== total) expect(chipsOf(t)).toBe(total);
+          for (const p of t.hand.seats) if (!(p.stack >= 0)) expect(p.stack).toBeGreaterThanOrEqual(0);
         },
       );
       const out = holdem.outcome(s)!;
