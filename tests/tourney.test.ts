@@ -181,21 +181,22 @@ describe('tourney robustness', () => {
 
   it('an interrupted run resumes without replaying finished games', async () => {
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ games: ['gomoku'], rounds: 2, variants: ['variant'], concurrency: 1, bootstrapSamples: 50 });
+    // 2 agents × 2 rounds: 4 strategies, 12 games; interrupted in round 2 (its first 2 games are round 1's).
+    const config = resolveConfig({ games: ['gomoku'], rounds: 2, variants: ['variant'], agents: ['offline:cautious', 'offline:aggressive'], concurrency: 1, bootstrapSamples: 50 });
     const controller = new AbortController();
     let seen = 0;
-    const progress = { phase() {}, done() {}, tick() { if (++seen === 8) controller.abort(); } };
+    const progress = { phase() {}, done() {}, tick() { if (++seen === 5) controller.abort(); } };
     await expect(runTourney({ config, runDir, progress, signal: controller.signal })).rejects.toBeInstanceOf(InterruptedError);
     const before = journalOf(runDir);
-    expect(before.length).toBeGreaterThanOrEqual(8);
-    expect(before.length).toBeLessThan(30);
+    expect(before.length).toBeGreaterThanOrEqual(5);
+    expect(before.length).toBeLessThan(12);
     const mtimes = new Map(fs.readdirSync(path.join(runDir, 'replays')).map((f) => [f, fs.statSync(path.join(runDir, 'replays', f)).mtimeMs]));
     const summary = await runTourney({ config, runDir });
     const after = journalOf(runDir);
-    expect(after).toHaveLength(30);
+    expect(after).toHaveLength(12);
     expect(after.slice(0, before.length)).toEqual(before);
     for (const [f, t] of mtimes) expect(fs.statSync(path.join(runDir, 'replays', f)).mtimeMs).toBe(t);
-    expect(summary.tracks[0]!.games).toBe(30);
+    expect(summary.tracks[0]!.games).toBe(12);
   }, 120_000);
 
   it('reps auto: plays more repetitions after the last round, stops by the criterion or the budget and says why; an interrupted run resumes to the same end', async () => {
