@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { resolveConfig, type TourneyConfigInput } from '../../orchestrator/config/tourney-config.ts';
-import { runTourney } from '../../orchestrator/tourney/tourney.ts';
+import type { TourneyConfigInput } from '../../orchestrator/config/tourney-config.ts';
 import type { MatchResult } from '../../model/match.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../../orchestrator/queue/connection.ts';
 import { BUILTIN, tempDir } from './bots.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './worker-process.ts';
+import { sharedRunDir } from './shared-runs.ts';
 import { startRedis, type TestRedis } from './redis.ts';
 
 export const CLI = path.resolve(import.meta.dirname, '../../bin/catarena.mjs');
@@ -53,18 +53,14 @@ export const slowConfig = (): TourneyConfigInput => ({
 
 /**
  * A slowConfig() and its W played by the in-process executor. The bots are deterministic, so the
- * same config gives the same W however often it is played: one in-process run per file serves as
- * the reference of every queued run of that config (started at once, awaited where compared).
+ * same config gives the same W however often it is played: one in-process run per test run (both
+ * queue files, through shared-runs.ts) serves as the reference of every queued run of that config
+ * (started at once, awaited where compared).
  */
 export function slowReference(): { input: TourneyConfigInput; localW: () => Promise<Record<string, unknown>> } {
   const input = slowConfig();
   let played: Promise<Record<string, unknown>> | undefined;
-  const localW = () =>
-    (played ??= (async () => {
-      const local = path.join(tempDir(), 'local');
-      await runTourney({ config: resolveConfig(input), runDir: local });
-      return wOf(local);
-    })());
+  const localW = () => (played ??= sharedRunDir('queue-slow-config', input).then(wOf));
   return { input, localW };
 }
 

@@ -26,8 +26,11 @@ const sharedDir = (): string => inject('sharedRunsDir') ?? (localDir ??= tempDir
 
 const WAIT_MS = 300_000;
 
-/** Plays `input` into <shared>/<name>/run unless a file did already; resolves once it is there. */
-async function played(name: string, input: TourneyConfigInput): Promise<string> {
+/**
+ * Plays `input` into <shared>/<name>/run unless a file did already; resolves to that folder once it
+ * is there. For readers only: a file that writes into a run takes a copy (sharedRun).
+ */
+export async function sharedRunDir(name: string, input: TourneyConfigInput): Promise<string> {
   const home = path.join(sharedDir(), name);
   const run = path.join(home, 'run');
   const done = path.join(home, 'done');
@@ -64,7 +67,7 @@ async function played(name: string, input: TourneyConfigInput): Promise<string> 
  * summary as runTourney returns it. The copy's reports are rebuilt in the copy.
  */
 export async function sharedRun(name: string, input: TourneyConfigInput, runDir: string): Promise<TourneySummary> {
-  const source = await played(name, input);
+  const source = await sharedRunDir(name, input);
   fs.mkdirSync(path.dirname(runDir), { recursive: true });
   fs.cpSync(source, runDir, { recursive: true, verbatimSymlinks: true });
   return summarizeRun(runDir);
