@@ -161,7 +161,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     // acknowledgement of the context, so the step is the number of tool-calling turns so far.
     const turns = [
       { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health', description: 'start the bot and check /health' } }] },
+      { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done', description: 'start the bot and check /health' } }] },
       { text: 'The bot is in /workspace/develop_ai and answers /health.' },
     ];
     const step = (req: ScriptedRequest) => req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;

@@ -93,7 +93,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     // opens with the prompt it was given.
     const turns: ScriptTurn[] = [
       { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      { toolCalls: [{ name: 'Bash', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health', description: 'Start the bot and check /health' } }] },
+      { toolCalls: [{ name: 'Bash', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done', description: 'Start the bot and check /health' } }] },
       { toolCalls: [{ name: 'Agent', args: { description: 'Check the bot folder', prompt: SUBAGENT, subagent_type: 'general-purpose' } }] },
       { text: 'The bot is in /workspace/develop_ai and answers /health.' },
     ];

@@ -178,7 +178,7 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     // Usage given per turn, cached and reasoning tokens included, so the cost record is checked against exact numbers.
     const turns: ResponsesTurn[] = [
       { reasoning: 'Copy the sample bot: apply_patch for the code, a shell command for start_ai.sh.', toolCalls: [{ name: 'apply_patch', input: patch }, { name: 'exec_command', args: { cmd: writeStart } }], usage: { input_tokens: 9100, cached_tokens: 0, output_tokens: 2600, reasoning_tokens: 40 } },
-      { toolCalls: [{ name: 'exec_command', args: { cmd: `cd ${out} && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health`, yield_time_ms: 15000 } }], usage: { input_tokens: 11900, cached_tokens: 9000, output_tokens: 80, reasoning_tokens: 20 } },
+      { toolCalls: [{ name: 'exec_command', args: { cmd: `cd ${out} && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done`, yield_time_ms: 15000 } }], usage: { input_tokens: 11900, cached_tokens: 9000, output_tokens: 80, reasoning_tokens: 20 } },
       { text: `The bot is in ${out} and answers /health.`, usage: { input_tokens: 12000, cached_tokens: 11800, output_tokens: 30, reasoning_tokens: 0 } },
     ];
     // Codex's conversation carries its tools; anything else (none seen from 0.169) gets a plain answer.

@@ -44,7 +44,7 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     // are output in the cost.
     const turns: ScriptTurn[] = [
       { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; sleep 2; curl -s localhost:18123/health', description: 'Start the bot and check /health.' } }] },
+      { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done', description: 'Start the bot and check /health.' } }] },
       { text: 'The bot is in /workspace/develop_ai and answers /health.', thought: 'The bot answered /health: the task is done.', usage: { promptTokenCount: 12_500, candidatesTokenCount: 15, thoughtsTokenCount: 40 } },
     ];
     const main = (req: ScriptedRequest) => req.tools.some((t) => t.name === 'write_file');
