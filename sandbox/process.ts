@@ -453,19 +453,25 @@ class ProcessBot implements BotHandle {
    * any process strays() counts as the bot's). True where /proc cannot tell.
    */
   servesPort(): boolean {
-    const sockets = new Set(listeningSocketInodes(this.port).map((inode) => `socket:[${inode}]`));
+    const sockets = this.portSockets();
     if (sockets.size === 0) return true;
     const leader = this.child.pid;
     if (leader !== undefined && !this.exit && processTree(leader).some((pid) => holdsSocket(pid, sockets))) return true;
-    return this.strays().some((pid) => holdsSocket(pid, sockets));
+    return this.strays(sockets).some((pid) => holdsSocket(pid, sockets));
+  }
+
+  /** The /proc/<pid>/fd link names (`socket:[inode]`) of the sockets listening on the bot's port. */
+  private portSockets(): Set<string> {
+    return new Set(listeningSocketInodes(this.port).map((inode) => `socket:[${inode}]`));
   }
 
   /**
    * Everything this bot started that is still running: its session and group (same id as the
    * leader's pid), descendants, processes carrying our marker, and the holder of the bot's port when
-   * its cwd is inside the bot folder. Never this process or its ancestors.
+   * its cwd is inside the bot folder. Never this process or its ancestors. `known`: the port's
+   * sockets (portSockets()) when the caller has just read them.
    */
-  strays(): number[] {
+  strays(known?: Set<string>): number[] {
     const procs = liveProcesses();
     const byPid = new Map(procs.map((p) => [p.pid, p]));
     const protectedPids = new Set<number>();
@@ -481,8 +487,8 @@ class ProcessBot implements BotHandle {
       return false;
     };
     // Read only when a process in the bot folder is not otherwise known to be the bot's.
-    let sockets: Set<string> | undefined;
-    const portSockets = () => (sockets ??= new Set(listeningSocketInodes(this.port).map((inode) => `socket:[${inode}]`)));
+    let sockets = known;
+    const portSockets = () => (sockets ??= this.portSockets());
     const out: number[] = [];
     for (const p of procs) {
       if (protectedPids.has(p.pid)) continue;
