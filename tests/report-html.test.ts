@@ -34,7 +34,6 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     browser = await sharedChromium();
   }, 300_000);
 
-
   it('report.html: charts with data, tables, no errors, nothing from outside, under 3 MB', async () => {
     const file = path.join(first.runDir, 'report.html');
     expect(fs.statSync(file).size).toBeLessThan(3 * 1024 * 1024);
