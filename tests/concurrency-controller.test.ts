@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConcurrencyController, type ControllerOptions, type WindowStats } from '../orchestrator/match/concurrency-controller.ts';
 import { CpuSlots } from '../orchestrator/match/cpu-slots.ts';
+import { controllerOptions } from '../orchestrator/executor/local.ts';
 import { createRng } from '../games/core/rng.ts';
 
 /** Seeded noise in [0, 1). */
@@ -115,6 +116,18 @@ describe('adaptive concurrency controller', () => {
     // Start at 2 where 1 does as well: the controller comes down and stays mostly at 1.
     const { share } = simulate({ max: 2, start: 2 }, table({ 1: 40, 2: 40 }), 300);
     expect(share(1)).toBeGreaterThan(0.7);
+  });
+
+  it("the tourney's settings on 2 cores: one probe down in a 15-window (6 s) run where 2 is best; at 1 from window 12 where 1 is", () => {
+    const helps = simulate(controllerOptions(2), table({ 1: 40, 2: 64 }), 15);
+    expect(helps.levels[0]).toBe(2);
+    expect(helps.c.events.filter((e) => e.kind === 'probe')).toHaveLength(1);
+    expect(helps.relative).toBeGreaterThan(0.95);
+    const hurts = simulate(controllerOptions(2), table({ 1: 40, 2: 30 }), 200);
+    expect(hurts.levels.indexOf(1)).toBeLessThan(10);
+    // Two probes down must win before the level changes (confirmations): 1 from window 12 on, but for rare probes up.
+    expect(hurts.levels.slice(12).filter((l) => l === 1).length / (200 - 12)).toBeGreaterThan(0.9);
+    expect(hurts.relative).toBeGreaterThan(0.9);
   });
 
   it('with a single core has nothing to decide', () => {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { adapterFor } from '../../games/registry.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import { AdaptiveSlots } from '../match/adaptive-slots.ts';
-import { ConcurrencyController, type ControllerEvent } from '../match/concurrency-controller.ts';
+import { ConcurrencyController, type ControllerEvent, type ControllerOptions } from '../match/concurrency-controller.ts';
 import { CpuSlots } from '../match/cpu-slots.ts';
 import { runMatch, type SeatBot } from '../match/runner.ts';
 import type { MatchResult, MatchSpec, Replay } from '../../model/match.ts';
@@ -78,10 +78,21 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
   return replay;
 }
 
-/** The adaptive controller for this machine: 1 to the cores (2 × for I/O-bound bots), starting at the cores. */
+/**
+ * The adaptive controller's settings on `cores` cores: 1 to the cores (2 × for I/O-bound bots),
+ * starting at the cores, the usual best for CPU-bound bots. It holds 4 windows between probes, not
+ * 2, so the first probe down comes after about 3 s (a window is about 0.4 s; at the ceiling it
+ * turns once before probing down): a lost probe down costs about a third of a window's games, and
+ * on the 6-second arena of `npm run bench -- concurrency` a hold of 2 probed twice and ran 4–8%
+ * behind a fixed 2 where a hold of 4 probes once.
+ */
+export function controllerOptions(cores: number): ControllerOptions {
+  return { max: cores, ioMax: 2 * cores, start: cores, hold: 4 };
+}
+
+/** The adaptive controller for this machine's cores. */
 export function newController(): ConcurrencyController {
-  const cores = Math.max(1, os.availableParallelism());
-  return new ConcurrencyController({ max: cores, ioMax: 2 * cores, start: cores });
+  return new ConcurrencyController(controllerOptions(Math.max(1, os.availableParallelism())));
 }
 
 /** How many specs ahead the executor looks for a game whose bots are idle. */
