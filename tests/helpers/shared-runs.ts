@@ -1,8 +1,8 @@
 // Tourneys that several test files only read, played once per test run and copied for each file.
 // The two vitest workers share a folder made by tests/global-setup.ts: the first file to ask
-// plays the run (holding a lock directory), the others wait for it. Each file gets its own copy,
-// with the reports rebuilt there (summarizeRun, as at the end of every tourney), so nothing one
-// file writes reaches another. Without the global setup (another config), each worker plays its own.
+// plays the run (holding a lock directory with its pid), the others wait for it, or fail at once
+// if that worker is gone. Each file gets its own copy, with the reports rebuilt there
+// (summarizeRun, as at the end of every tourney), so nothing one file writes reaches another. Without the global setup (another config), each worker plays its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
@@ -35,6 +35,7 @@ export async function sharedRunDir(name: string, input: TourneyConfigInput): Pro
   const run = path.join(home, 'run');
   const done = path.join(home, 'done');
   const failed = path.join(home, 'failed');
+  const owner = path.join(home, 'owner');
   fs.mkdirSync(sharedDir(), { recursive: true });
   let mine = false;
   try {
@@ -44,6 +45,7 @@ export async function sharedRunDir(name: string, input: TourneyConfigInput): Pro
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   if (mine) {
+    fs.writeFileSync(owner, String(process.pid));
     try {
       await runTourney({ config: resolveConfig(input), runDir: run });
       fs.writeFileSync(done, '');
@@ -56,10 +58,33 @@ export async function sharedRunDir(name: string, input: TourneyConfigInput): Pro
   const deadline = Date.now() + WAIT_MS;
   while (!fs.existsSync(done)) {
     if (fs.existsSync(failed)) throw new Error(`the shared run ${name} failed in another test file:\n${fs.readFileSync(failed, 'utf8')}`);
+    // A worker that died while playing leaves neither file: say so now, not at the deadline.
+    const pid = ownerPid(owner);
+    if (pid !== undefined && !alive(pid) && !fs.existsSync(done)) {
+      throw new Error(`the shared run ${name} (${home}) was being played by test worker ${pid}, which is gone; rerun the tests`);
+    }
     if (Date.now() > deadline) throw new Error(`the shared run ${name} (${home}) was not played within ${WAIT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return run;
+}
+
+function ownerPid(file: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(file, 'utf8'));
+    return pid > 0 ? pid : undefined;
+  } catch {
+    return undefined; // not written yet
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
