@@ -17,7 +17,7 @@ import { botRuntimeTag } from '../docker/image-tags.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
 import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
-import { egressFor } from './process.ts';
+import { egressFor, processTreeCpuMs } from './process.ts';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
 export interface DockerSandboxOptions {
@@ -167,6 +167,7 @@ export class DockerSandbox implements Sandbox {
     const bot = new DockerBot(name, o.port, logFile, path.join(stage, 'io', 'bot.sock'), o.health ?? DEFAULT_HEALTH, container, log, stage, closers, (b) => this.bots.delete(b));
     this.bots.add(bot);
     await container.start();
+    bot.findHostProcess();
 
     const deadline = Date.now() + (o.startTimeoutMs ?? 20_000);
     for (let poll = 0; ; poll++) {
@@ -222,6 +223,8 @@ export class DockerSandbox implements Sandbox {
 class DockerBot implements BotHandle {
   readonly url: string;
   private stopped?: Promise<void>;
+  /** The container's init as a process of this host, once found (same host and pid namespace as the engine). */
+  private hostPid: number | undefined;
 
   constructor(
     readonly name: string,
@@ -249,6 +252,31 @@ class DockerBot implements BotHandle {
 
   logTail(maxBytes = 4096): Promise<string> {
     return readLogTail(this.logFile, maxBytes);
+  }
+
+  /**
+   * Looks up the container's init among this host's processes, in the background, for cpuTimeMs.
+   * It counts only when /proc/<pid>/cgroup names the container: an engine on another host or in
+   * another pid namespace reports a pid that is not the container's here.
+   */
+  findHostProcess(): void {
+    this.container
+      .inspect()
+      .then(({ State }) => {
+        const pid = State.Pid;
+        if (pid > 0 && fs.readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(this.container.id)) this.hostPid = pid;
+      })
+      .catch(() => undefined); // not on this host, or gone already: CPU stays unknown
+  }
+
+  /**
+   * CPU time (user + system, ms) of the container's processes so far, read from /proc like a
+   * process bot's (its init reaps the processes that exit, so their CPU counts too); undefined
+   * until the container's init is found, when it cannot be (another host), or once stopped.
+   */
+  cpuTimeMs(): number | undefined {
+    if (this.stopped || this.hostPid === undefined) return undefined;
+    return processTreeCpuMs(this.hostPid);
   }
 
   async alive(): Promise<boolean> {

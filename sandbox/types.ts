@@ -54,6 +54,12 @@ export interface BotHandle {
   alive(): Promise<boolean>;
   /** How the bot ended, once it has ("exit code 3 (killed: out of memory)"), else null. */
   describeExit?(): Promise<string | null>;
+  /**
+   * CPU ms (user + system) the bot's processes have used so far, where the sandbox can tell;
+   * undefined when it cannot or once the bot is stopped. The adaptive concurrency reads it to tell
+   * CPU-bound bots from ones that wait (orchestrator/match/adaptive-slots.ts).
+   */
+  cpuTimeMs?(): number | undefined;
   /** Kills the whole process group (and any daemon still holding the port). Idempotent. */
   stop(): Promise<void>;
 }

@@ -73,6 +73,21 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
     expect((await ask(a, 'read?path=/bot/probe.mjs')).ok).toBe(true);
   });
 
+  it("counts a bot container's CPU from this host's /proc, and only that container's", async () => {
+    type Counted = BotHandle & { cpuTimeMs(): number | undefined };
+    const busy = (await sandbox.start({ dir: probeBot(), port: 5010 })) as Counted;
+    const idle = (await sandbox.start({ dir: probeBot(), port: 5011 })) as Counted;
+    // The container's init is looked up in the background after the start.
+    for (let i = 0; i < 100 && (busy.cpuTimeMs() === undefined || idle.cpuTimeMs() === undefined); i++) await new Promise((r) => setTimeout(r, 50));
+    const [busyBefore, idleBefore] = [busy.cpuTimeMs()!, idle.cpuTimeMs()!];
+    expect(busyBefore).toBeGreaterThan(0); // node's own start
+    expect(await ask(busy, 'burn?ms=600')).toEqual({ burnedMs: 600 });
+    expect(busy.cpuTimeMs()! - busyBefore).toBeGreaterThan(550); // /proc counts 10 ms clock ticks
+    expect(idle.cpuTimeMs()! - idleBefore).toBeLessThan(100);
+    await busy.stop();
+    expect(busy.cpuTimeMs()).toBeUndefined();
+  });
+
   it('stops a fork bomb at the pids limit and kills a memory hog, without harming another bot', async () => {
     const bystander = await sandbox.start({ dir: probeBot(), port: 5005 });
     const bomber = await sandbox.start({ dir: probeBot(), port: 5006 });

@@ -153,13 +153,13 @@ export class BotFleet {
 
   /**
    * CPU ms used so far by the fleet's running bots (their process trees), where the sandbox can
-   * tell (process sandbox on Linux); undefined when no running bot can. A bot stopped or restarted
+   * tell (process and Docker sandboxes on Linux); undefined when no running bot can. A bot stopped or restarted
    * between two calls makes the sum drop: callers take a negative difference as unknown.
    */
   cpuTimeMs(): number | undefined {
     let total: number | undefined;
     for (const entry of this.entries.values()) {
-      const ms = (entry.handle as { cpuTimeMs?: () => number | undefined } | undefined)?.cpuTimeMs?.();
+      const ms = entry.handle?.cpuTimeMs?.();
       if (ms !== undefined) total = (total ?? 0) + ms;
     }
     return total;
