@@ -14,6 +14,7 @@ import {
   insufficientMaterial,
   legalMoves,
   moveToUci,
+  moveUcis,
   parseFen,
   parseSquare,
   perft,
@@ -462,6 +463,18 @@ describe('UCI', () => {
     const stay = play(parseFen('4k3/8/8/8/8/8/8/6KR w H - 0 1'), ['g1h1']);
     expect(stay.board[sq('g1')]).toBe('K');
     expect(stay.board[sq('f1')]).toBe('R');
+  });
+
+  it('moveUcis names every move as findMove takes it: both castling names in standard chess, one in Chess960, promotions with their letter', () => {
+    const castles = (p: Position) => legalMoves(p).filter((m) => m.castleRook !== undefined).map((m) => moveUcis(p, m));
+    expect(castles(castleReady(false)).sort()).toEqual([['e1a1', 'e1c1'], ['e1h1', 'e1g1']]);
+    expect(castles(castleReady(true)).sort()).toEqual([['e1a1'], ['e1h1']]);
+    const promoting = parseFen('8/P7/8/8/8/8/8/k6K w - - 0 1');
+    expect(legalMoves(promoting).filter((m) => m.from === sq('a7')).map((m) => moveUcis(promoting, m)).flat().sort()).toEqual(['a7a8b', 'a7a8n', 'a7a8q', 'a7a8r']);
+    for (const p of [castleReady(false), castleReady(true), promoting]) {
+      for (const m of legalMoves(p)) for (const uci of moveUcis(p, m)) expect(findMove(p, uci)).toEqual(m);
+    }
+    expect(findMove(castleReady(false), 'e1g1q')).toBeNull();
   });
 
   it('Chess960 castling: blocked squares, attacked path, and a rook that shielded the king', () => {

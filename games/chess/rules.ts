@@ -135,18 +135,8 @@ function standardMoves(fen: string): { pos: core.Position; byUci: Map<string, co
   if (lastMoves?.fen === fen) return lastMoves;
   const pos = core.parseFen(fen);
   const byUci = new Map<string, core.Move>();
-  // core.findMove's rule, first legal move first: king-takes-rook always, the king's two-step in
-  // standard chess, else from, to and the promotion letter.
-  const add = (uci: string, m: core.Move) => {
-    if (!byUci.has(uci)) byUci.set(uci, m);
-  };
-  for (const m of core.legalMoves(pos)) {
-    const from = core.squareName(m.from);
-    if (m.castleRook !== undefined) {
-      add(from + core.squareName(m.castleRook), m);
-      if (!pos.chess960) add(from + core.squareName(m.to), m);
-    } else add(from + core.squareName(m.to) + (m.promotion ?? ''), m);
-  }
+  // The first legal move a name fits wins, as in core.findMove.
+  for (const m of core.legalMoves(pos)) for (const uci of core.moveUcis(pos, m)) if (!byUci.has(uci)) byUci.set(uci, m);
   lastMoves = { fen, pos, byUci };
   return lastMoves;
 }

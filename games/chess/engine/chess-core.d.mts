@@ -61,6 +61,8 @@ export function legalMoves(position: Position, options?: RulesOptions): Move[];
 export function applyMove(position: Position, move: Move, options?: RulesOptions): Position;
 /** UCI text; castling as king-takes-own-rook in Chess960, as king two-step (e1g1) otherwise. */
 export function moveToUci(position: Position, move: Move): string;
+/** Every UCI string findMove accepts for a legal move (castling: king-takes-rook, and the king's two-step in standard chess). */
+export function moveUcis(position: Position, move: Move): string[];
 /** The legal move a UCI string names, or null. Accepts king-takes-rook castling always and e1g1-style only in standard chess. Promotion letters must be lowercase. */
 export function findMove(position: Position, uci: string, options?: RulesOptions): Move | null;
 export function inCheck(position: Position): boolean;

@@ -489,15 +489,21 @@ export function moveToUci(position, move) {
   return squareName(move.from) + squareName(to) + (move.promotion || '');
 }
 
+/** Every UCI string findMove accepts for a legal move: from, to and the promotion letter; a
+ *  castling move as king-takes-rook (e1h1), and in standard chess also as the king's two-step (e1g1). */
+export function moveUcis(position, move) {
+  const from = squareName(move.from);
+  if (move.castleRook === undefined) return [from + squareName(move.to) + (move.promotion || '')];
+  const takesRook = from + squareName(move.castleRook);
+  return position.chess960 ? [takesRook] : [takesRook, from + squareName(move.to)];
+}
+
+/** The first legal move that `uci` names (moveUcis), or null. */
 export function findMove(position, uci, options) {
   if (typeof uci !== 'string' || !/^[a-h][1-8][a-h][1-8][qrbn]?$/.test(uci)) return null;
-  const from = parseSquare(uci.slice(0, 2)), to = parseSquare(uci.slice(2, 4)), promotion = uci[4];
+  const from = parseSquare(uci.slice(0, 2));
   for (const move of legalMoves(position, options)) {
-    if (move.from !== from) continue;
-    if (move.castleRook !== undefined) {
-      // King-takes-rook always; the king two-step (e1g1) only in standard chess.
-      if (to === move.castleRook || (!position.chess960 && to === move.to)) return promotion ? null : move;
-    } else if (move.to === to && move.promotion === promotion) return move;
+    if (move.from === from && moveUcis(position, move).includes(uci)) return move;
   }
   return null;
 }
