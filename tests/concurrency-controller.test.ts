@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConcurrencyController, type ControllerOptions, type WindowStats } from '../orchestrator/match/concurrency-controller.ts';
 import { CpuSlots } from '../orchestrator/match/cpu-slots.ts';
+import { AdaptiveSlots } from '../orchestrator/match/adaptive-slots.ts';
 import { controllerOptions } from '../orchestrator/executor/local.ts';
 import { createRng } from '../games/core/rng.ts';
 
@@ -169,5 +170,45 @@ describe('CpuSlots with a changing capacity', () => {
     slots.release();
     expect(slots.busyMs).toBeGreaterThan(90);
     expect(slots.busyMs).toBeLessThan(400);
+  });
+});
+
+describe('AdaptiveSlots', () => {
+  /** Bot calls of ~2 ms for `ms`, a 300 ms pause with no work, calls again; returns the windows as [start, end] and the pause. */
+  async function measure(restartAfterPause: boolean) {
+    const slots = new CpuSlots(1);
+    const windows: Array<[number, number]> = [];
+    const adaptive = new AdaptiveSlots(slots, new ConcurrencyController({ max: 1, ioMax: 1 }), {
+      windowMs: 40,
+      callsPerLevel: 4,
+      tickMs: 5,
+      onWindow: ({ ms }) => windows.push([performance.now() - ms, performance.now()]),
+    });
+    const work = async (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {
+        await slots.acquire();
+        await new Promise((r) => setTimeout(r, 2));
+        slots.release();
+      }
+    };
+    adaptive.start();
+    await work(150);
+    const pause = [performance.now(), 0];
+    await new Promise((r) => setTimeout(r, 300));
+    pause[1] = performance.now();
+    if (restartAfterPause) adaptive.restartWindow();
+    await work(200);
+    adaptive.stop();
+    return { windows, pause: pause as [number, number] };
+  }
+
+  it('restartWindow: no window spans a pause in the work (a queue worker with no game), so the pause is not measured as a slow level', async () => {
+    const spans = ({ windows, pause }: Awaited<ReturnType<typeof measure>>) => windows.filter(([start, end]) => start < pause[1] - 50 && end > pause[1]);
+    const restarted = await measure(true);
+    expect(restarted.windows.filter(([start]) => start > restarted.pause[1]).length).toBeGreaterThan(0); // measured after the pause
+    expect(spans(restarted)).toEqual([]);
+    const control = await measure(false); // without it, the first window after the pause began before it ended
+    expect(spans(control).length).toBe(1);
   });
 });

@@ -21,14 +21,16 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
   /** slowConfig() and its in-process W, played once for the file. */
   const slow = slowReference();
 
-  it('2 worker processes finish a tourney with the same W as the in-process executor; queue status names them', async () => {
+  it('2 worker processes (concurrency 2 and auto) finish a tourney with the same W as the in-process executor; queue status names them', async () => {
     // The file's deterministic bots (depth-limited: sharing the machine changes how long they
     // take, not what they play), 2 rounds: 4 strategies, 12 games, in the variant rule set (the
     // other tests play the standard one), so workers play both. Its in-process W is played meanwhile.
     const input: TourneyConfigInput = { ...slow.input, variants: ['variant'] };
     const local = path.join(tempDir(), 'local');
     const reference = runTourney({ config: resolveConfig(input), runDir: local }).then(() => wOf(local));
-    const [a, b] = await Promise.all([startWorker('wA'), startWorker('wB')]);
+    // wB adapts its concurrency (the worker's default); wA has it fixed at 2.
+    const [a, b] = await Promise.all([startWorker('wA'), startWorker('wB', ['--concurrency', 'auto'])]);
+    expect(b.output()).toMatch(/ready on .* \(concurrency auto, process sandbox\)/);
     const queued = path.join(tempDir(), 'queued');
     const messages: string[] = [];
     const progress = { phase: (m: string) => messages.push(m), tick() {}, done() {} };

@@ -2,7 +2,7 @@
 // Each action loads what it needs when it runs, so `catarena --help` loads none of it.
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { defaultConcurrency, intOption } from './options.ts';
+import { concurrencyOption, intOption } from './options.ts';
 
 const queueOption = (required: boolean) => {
   const option = new Option('-q, --queue <url>', 'Redis URL of the queue, e.g. redis://127.0.0.1:6379').env('CATARENA_QUEUE');
@@ -20,19 +20,19 @@ export function registerQueueCommands(program: Command): void {
         'are re-run by another worker once their lock expires).',
     )
     .addOption(queueOption(true))
-    .option('-c, --concurrency <n>', 'games played (and bots thinking) at once (default: cores)', intOption(1, 256))
+    .option('-c, --concurrency <n|auto>', 'bots thinking (and games played) at once; auto (default) adapts from 1 to the cores to the measured throughput, as a tourney does', concurrencyOption, 'auto')
     .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']).default('process'))
     .option('--work-dir <dir>', 'artifact cache and bot logs (default .catarena-worker)', '.catarena-worker')
     .option('--runs-dir <dir>', 'parent folder of scheduled runs (default: the config\'s out, "runs")')
-    .option('--max-bots <n>', 'idle bots kept running, least recently used stopped first (default 8 × concurrency)', intOption(1))
+    .option('--max-bots <n>', 'idle bots kept running, least recently used stopped first (default 8 × concurrency, or 8 × cores with auto)', intOption(1))
     .option('--name <name>', 'worker name shown in "queue status" (default host:pid)')
     .option('--no-tourneys', 'play games only; do not run scheduled tourneys')
     .option('--lock-ms <ms>', 'a game whose worker stops renewing its lock this long is re-run elsewhere (default 30000)', intOption(1_000))
-    .action(async (flags: { queue: string; concurrency?: number; sandbox: 'process' | 'docker'; workDir: string; runsDir?: string; maxBots?: number; name?: string; tourneys: boolean; lockMs?: number }) => {
+    .action(async (flags: { queue: string; concurrency: number | 'auto'; sandbox: 'process' | 'docker'; workDir: string; runsDir?: string; maxBots?: number; name?: string; tourneys: boolean; lockMs?: number }) => {
       const { startQueueWorker } = await import('../worker/worker.ts');
       const worker = await startQueueWorker({
         url: flags.queue,
-        concurrency: flags.concurrency ?? defaultConcurrency(),
+        concurrency: flags.concurrency,
         sandbox: flags.sandbox,
         workDir: path.resolve(flags.workDir),
         runsDir: flags.runsDir && path.resolve(flags.runsDir),
@@ -42,7 +42,7 @@ export function registerQueueCommands(program: Command): void {
         lockDurationMs: flags.lockMs,
         report: say,
       });
-      say(`worker ${worker.name} ready on ${flags.queue} (concurrency ${flags.concurrency ?? defaultConcurrency()}, ${flags.sandbox} sandbox)`);
+      say(`worker ${worker.name} ready on ${flags.queue} (concurrency ${flags.concurrency}, ${flags.sandbox} sandbox)`);
       await new Promise<void>((resolve) => {
         let signals = 0;
         const onSignal = () => {

@@ -25,6 +25,8 @@ interface Kept {
 export class WarmBots {
   readonly hosts = new GameServerPool();
   private readonly fleets = new Map<string, Promise<BotFleet>>();
+  /** The fleets once made, for the synchronous CPU sum. */
+  private readonly made: BotFleet[] = [];
   private readonly kept = new Map<string, Kept>();
   private clock = 0;
 
@@ -65,6 +67,16 @@ export class WarmBots {
     await Promise.all(evicted.map(([, kept]) => kept.fleet.evict(kept.key)));
   }
 
+  /** CPU ms used so far by the running bots of every fleet, where the sandbox tells (BotFleet.cpuTimeMs). */
+  cpuTimeMs(): number | undefined {
+    let total: number | undefined;
+    for (const fleet of this.made) {
+      const ms = fleet.cpuTimeMs();
+      if (ms !== undefined) total = (total ?? 0) + ms;
+    }
+    return total;
+  }
+
   /** Bots started so far (a warm worker starts each strategy's bot once per run). */
   async started(): Promise<number> {
     const fleets = await Promise.allSettled(this.fleets.values());
@@ -81,16 +93,17 @@ export class WarmBots {
     const track = `${game}/${variant}`;
     let fleet = this.fleets.get(track);
     if (!fleet) {
-      fleet = this.hosts.get(game, variant).then(
-        (server) =>
-          new BotFleet({
-            sandbox: this.options.sandbox,
-            health: adapterFor(game).health,
-            logDir: `${this.options.logDir}/${game}-${variant}`,
-            startTimeoutMs,
-            ...server.botAccess(),
-          }),
-      );
+      fleet = this.hosts.get(game, variant).then((server) => {
+        const made = new BotFleet({
+          sandbox: this.options.sandbox,
+          health: adapterFor(game).health,
+          logDir: `${this.options.logDir}/${game}-${variant}`,
+          startTimeoutMs,
+          ...server.botAccess(),
+        });
+        this.made.push(made);
+        return made;
+      });
       this.fleets.set(track, fleet);
     }
     return fleet;

@@ -58,6 +58,15 @@ export class AdaptiveSlots {
     this.timer = undefined;
   }
 
+  /**
+   * Drops the window under way and opens the next after the next finished call: for a pause in the
+   * work (a queue worker with no game), which is no measure of the level.
+   */
+  restartWindow(): void {
+    this.window = undefined;
+    this.settleAt = this.slots.completed + 1;
+  }
+
   /** Time-weighted mean level from the start until now. */
   meanLevel(): number {
     const now = performance.now() - this.started;

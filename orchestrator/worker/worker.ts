@@ -12,7 +12,8 @@ import { createSandbox } from '../../sandbox/index.ts';
 import { killProcessesIn } from '../../sandbox/process.ts';
 import type { DockerSandboxOptions } from '../../sandbox/docker.ts';
 import { CpuSlots } from '../match/cpu-slots.ts';
-import { playSpec } from '../executor/local.ts';
+import { AdaptiveSlots } from '../match/adaptive-slots.ts';
+import { newController, playSpec } from '../executor/local.ts';
 import { WarmBots } from '../executor/warm-bots.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
@@ -21,13 +22,16 @@ import { runScheduledTourney } from './schedule.ts';
 
 export interface QueueWorkerOptions {
   url: string;
-  /** Games played at once (and bots thinking at once) on this machine. */
-  concurrency: number;
+  /**
+   * Bots thinking at once on this machine (games in flight: as many, or one more with auto), or
+   * auto: adapted to the measured throughput as in a tourney (orchestrator/match/concurrency-controller.ts).
+   */
+  concurrency: number | 'auto';
   sandbox: 'process' | 'docker';
   docker?: DockerSandboxOptions;
   /** Artifacts, bot logs and scheduled runs' directories live here. */
   workDir: string;
-  /** Idle bots kept warm (default 8 × concurrency). */
+  /** Idle bots kept warm (default 8 × concurrency; with auto, 8 × cores). */
   maxBots?: number;
   /** Shown in `catarena queue status` and stored on every job it plays (default host:pid). */
   name?: string;
@@ -62,8 +66,23 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   if (strays.length) report(`stopped ${strays.length} bot process(es) left running by an earlier worker on ${options.workDir}`);
   const artifacts = new ArtifactStore(connection);
   const sandbox = createSandbox(options.sandbox, { docker: options.docker, handleSignals: false });
-  const bots = new WarmBots({ sandbox, logDir: path.join(options.workDir, 'bot-logs'), maxBots: options.maxBots ?? 8 * options.concurrency });
-  const slots = new CpuSlots(options.concurrency);
+  const controller = options.concurrency === 'auto' ? newController() : undefined;
+  const fixed = options.concurrency === 'auto' ? 0 : options.concurrency;
+  const bots = new WarmBots({ sandbox, logDir: path.join(options.workDir, 'bot-logs'), maxBots: options.maxBots ?? 8 * (controller?.ceiling ?? fixed) });
+  const slots = new CpuSlots(controller?.level ?? fixed);
+  // With auto, BullMQ takes one game more than there are slots (as a tourney keeps one more in
+  // flight), so a bot can start or the game server work while the slots' bots think.
+  const gamesFor = (level: number) => level + 1;
+  let matches: Worker<MatchJobData, MatchJobResult> | undefined;
+  const adaptive = controller
+    ? new AdaptiveSlots(slots, controller, {
+        botCpuMs: () => bots.cpuTimeMs(),
+        onWindow: ({ level, next }) => {
+          if (next !== level && matches) matches.concurrency = gamesFor(next);
+        },
+      })
+    : undefined;
+  let active = 0;
   const lockDuration = options.lockDurationMs ?? 30_000;
   // A drain stops scheduled tourneys too: they wait for games that a draining worker won't play.
   const draining = new AbortController();
@@ -71,6 +90,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
 
   const playMatch = async (job: Job<MatchJobData, MatchJobResult>): Promise<MatchJobResult> => {
     const { spec, strategies, startTimeoutMs } = job.data;
+    active++;
     const code: Record<string, { dir: string } | { forfeit: string }> = {};
     for (const [id, c] of Object.entries(strategies)) code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
     const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
@@ -80,11 +100,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
       return replay;
     } finally {
       await bots.release(spec.game, spec.variant, keys);
+      // An idle queue is not a slow level: measure afresh when work comes back.
+      if (--active === 0) adaptive?.restartWindow();
     }
   };
 
   const common = { connection: bullConnection(options.url), prefix: PREFIX, name, lockDuration, stalledInterval: Math.max(1_000, lockDuration / 2) };
-  const matches = new Worker<MatchJobData, MatchJobResult>(MATCH_QUEUE, playMatch, { ...common, concurrency: options.concurrency });
+  matches = new Worker<MatchJobData, MatchJobResult>(MATCH_QUEUE, playMatch, { ...common, concurrency: controller ? gamesFor(controller.level) : fixed });
   matches.on('error', () => {}); // connection trouble is reported once by the watch
   matches.on('failed', (job, err) => job && report(`game ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`));
   const workers = [matches];
@@ -95,10 +117,12 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     workers.push(tourneys as never);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
+  adaptive?.start();
 
   const shutdown = async (force: boolean) => {
     draining.abort();
     await Promise.allSettled(workers.map((w) => w.close(force)));
+    adaptive?.stop();
     watch.stop();
     await bots.close();
     await sandbox.close();
