@@ -91,15 +91,18 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const playMatch = async (job: Job<MatchJobData, MatchJobResult>): Promise<MatchJobResult> => {
     const { spec, strategies, startTimeoutMs } = job.data;
     active++;
-    const code: Record<string, { dir: string } | { forfeit: string }> = {};
-    for (const [id, c] of Object.entries(strategies)) code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
-    const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
     try {
-      const replay = await playSpec(spec, { fleet, hosts: bots.hosts, slots, fleetId: (id) => keys[id]! });
-      played++;
-      return replay;
+      const code: Record<string, { dir: string } | { forfeit: string }> = {};
+      for (const [id, c] of Object.entries(strategies)) code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
+      const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
+      try {
+        const replay = await playSpec(spec, { fleet, hosts: bots.hosts, slots, fleetId: (id) => keys[id]! });
+        played++;
+        return replay;
+      } finally {
+        await bots.release(spec.game, spec.variant, keys);
+      }
     } finally {
-      await bots.release(spec.game, spec.variant, keys);
       // An idle queue is not a slow level: measure afresh when work comes back.
       if (--active === 0) adaptive?.restartWindow();
     }
