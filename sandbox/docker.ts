@@ -109,7 +109,7 @@ export class DockerSandbox implements Sandbox {
 
     // The stage: a world-readable copy of the code (mounted read-only), the bot's socket folder,
     // and the game-server sockets (relayed to 127.0.0.1 ports on this host).
-    const stage = fs.mkdtempSync(path.join(this.stageRoot, `${name.replace(/[^\w.-]+/g, '_').slice(0, 40)}-`));
+    const stage = fs.mkdtempSync(path.join(this.stageRoot, `${name.replace(/[^\w.-]+/g, '_').slice(0, stageNameRoom(this.stageRoot))}-`));
     const botCopy = path.join(stage, 'bot');
     fs.cpSync(dir, botCopy, { recursive: true, filter: (src) => !/(^|\/)(node_modules|__pycache__|\.git)$/.test(src) });
     execFileSync('chmod', ['-R', 'a+rX', botCopy]);
@@ -263,8 +263,7 @@ class DockerBot implements BotHandle {
     this.container
       .inspect()
       .then(({ State }) => {
-        const pid = State.Pid;
-        if (pid > 0 && fs.readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(this.container.id)) this.hostPid = pid;
+        if (State.Pid > 0 && this.isOurs(State.Pid)) this.hostPid = State.Pid;
       })
       .catch(() => undefined); // not on this host, or gone already: CPU stays unknown
   }
@@ -276,7 +275,17 @@ class DockerBot implements BotHandle {
    */
   cpuTimeMs(): number | undefined {
     if (this.stopped || this.hostPid === undefined) return undefined;
+    // Checked on every read: a container that died unnoticed leaves its pid free for reuse.
+    if (!this.isOurs(this.hostPid)) return undefined;
     return processTreeCpuMs(this.hostPid);
+  }
+
+  private isOurs(pid: number): boolean {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes(this.container.id);
+    } catch {
+      return false;
+    }
   }
 
   async alive(): Promise<boolean> {
@@ -318,6 +327,19 @@ class DockerBot implements BotHandle {
     })();
     return this.stopped;
   }
+}
+
+/** Longest Unix socket path (sun_path holds 108 bytes with the NUL); Node cuts a longer one silently. */
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * How much of the bot's name the stage folder may carry (at most 40) so that its deepest socket,
+ * <stage>/gs/egress.sock, fits MAX_SOCKET_PATH; throws when even one character does not fit.
+ */
+export function stageNameRoom(stageRoot: string): number {
+  const room = MAX_SOCKET_PATH - Buffer.byteLength(stageRoot) - '/-XXXXXX/gs/egress.sock'.length;
+  if (room < 1) throw new Error(`the temporary folder ${stageRoot} is too long for the Unix sockets the Docker sandbox relays through: set TMPDIR to a shorter path`);
+  return Math.min(40, room);
 }
 
 /** A Unix socket (for the container) relayed to 127.0.0.1:<port> on this host. */

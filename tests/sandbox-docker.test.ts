@@ -9,7 +9,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { request, Agent } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DockerSandbox } from '../sandbox/docker.ts';
+import { DockerSandbox, stageNameRoom } from '../sandbox/docker.ts';
 import { botRuntimeTag } from '../docker/image-tags.ts';
 import { BotStartError, type BotHandle } from '../sandbox/types.ts';
 import { allocatePort } from '../sandbox/ports.ts';
@@ -23,6 +23,17 @@ async function ask(handle: BotHandle, route: string): Promise<any> {
   const res = await request(`http://localhost/${route}`, { dispatcher: new Agent({ connect: { socketPath: handle.socketPath! } }), signal: AbortSignal.timeout(20_000) });
   return res.body.json();
 }
+
+describe('docker sandbox: socket paths', () => {
+  it("shortens the bot's name in the stage folder so the deepest relay socket fits 107 bytes, and says so when nothing fits", () => {
+    expect(stageNameRoom('/tmp/catarena-docker-AbCdEf')).toBe(40);
+    const longRoot = `/${'d'.repeat(79)}`; // 80 bytes
+    expect(stageNameRoom(longRoot)).toBe(107 - 80 - '/-XXXXXX/gs/egress.sock'.length);
+    const deepest = `${longRoot}/${'n'.repeat(stageNameRoom(longRoot))}-XXXXXX/gs/egress.sock`;
+    expect(Buffer.byteLength(deepest)).toBe(107);
+    expect(() => stageNameRoom(`/${'d'.repeat(89)}`)).toThrow(/too long for the Unix sockets .* set TMPDIR to a shorter path/);
+  });
+});
 
 describe.skipIf(!dockerReady())('docker sandbox', () => {
   const sandbox = new DockerSandbox({ memoryMb: 256, pidsLimit: 64 });

@@ -3,11 +3,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
-import { sharedRunDir } from './helpers/shared-runs.ts';
+import { describe, expect, it } from 'vitest';
+import { sharedDir, sharedRunDir } from './helpers/shared-runs.ts';
 
 const lockedBy = (name: string, pid: number) => {
-  const home = path.join(inject('sharedRunsDir'), name);
+  const home = path.join(sharedDir(), name);
   fs.mkdirSync(home, { recursive: true });
   fs.writeFileSync(path.join(home, 'owner'), String(pid));
   return home;

@@ -22,7 +22,8 @@ declare module 'vitest' {
 export const GOMOKU_TWO_ROUNDS: TourneyConfigInput = { games: ['gomoku'], rounds: 2, concurrency: 2, bootstrapSamples: 200 };
 
 let localDir: string | undefined;
-const sharedDir = (): string => inject('sharedRunsDir') ?? (localDir ??= tempDir('catarena-shared-runs-'));
+/** The folder shared runs live in: the global setup's, or this worker's own without it. */
+export const sharedDir = (): string => inject('sharedRunsDir') ?? (localDir ??= tempDir('catarena-shared-runs-'));
 
 const WAIT_MS = 300_000;
 
