@@ -174,14 +174,16 @@ describe('CpuSlots with a changing capacity', () => {
 });
 
 describe('AdaptiveSlots', () => {
-  /** Bot calls of ~2 ms for `ms`, a 300 ms pause with no work, calls again; returns the windows as [start, end] and the pause. */
-  async function measure(restartAfterPause: boolean) {
+  /** Bot calls of ~2 ms for 150 ms, a 300 ms pause with no work, calls again; returns the windows measured as [start, end] and the pause. */
+  async function measure(sayUnderfed: boolean) {
     const slots = new CpuSlots(1);
     const windows: Array<[number, number]> = [];
+    let paused = false;
     const adaptive = new AdaptiveSlots(slots, new ConcurrencyController({ max: 1, ioMax: 1 }), {
       windowMs: 40,
       callsPerLevel: 4,
       tickMs: 5,
+      ...(sayUnderfed ? { underfed: () => paused } : {}),
       onWindow: ({ ms }) => windows.push([performance.now() - ms, performance.now()]),
     });
     const work = async (ms: number) => {
@@ -194,21 +196,23 @@ describe('AdaptiveSlots', () => {
     };
     adaptive.start();
     await work(150);
-    const pause = [performance.now(), 0];
+    const pause: [number, number] = [performance.now(), 0];
+    paused = true;
     await new Promise((r) => setTimeout(r, 300));
+    paused = false;
     pause[1] = performance.now();
-    if (restartAfterPause) adaptive.restartWindow();
     await work(200);
     adaptive.stop();
-    return { windows, pause: pause as [number, number] };
+    return { windows, pause };
   }
 
-  it('restartWindow: no window spans a pause in the work (a queue worker with no game), so the pause is not measured as a slow level', async () => {
+  it('drops a window that was mostly underfed (a queue worker short of games), so a pause is not measured as a slow level', async () => {
     const spans = ({ windows, pause }: Awaited<ReturnType<typeof measure>>) => windows.filter(([start, end]) => start < pause[1] - 50 && end > pause[1]);
-    const restarted = await measure(true);
-    expect(restarted.windows.filter(([start]) => start > restarted.pause[1]).length).toBeGreaterThan(0); // measured after the pause
-    expect(spans(restarted)).toEqual([]);
-    const control = await measure(false); // without it, the first window after the pause began before it ended
+    const told = await measure(true);
+    expect(told.windows.filter(([, end]) => end <= told.pause[0]).length).toBeGreaterThan(0); // fed windows count
+    expect(told.windows.filter(([start]) => start > told.pause[1]).length).toBeGreaterThan(0); // measured again after the pause
+    expect(spans(told)).toEqual([]);
+    const control = await measure(false); // untold, the first window after the pause began before it ended
     expect(spans(control).length).toBe(1);
   });
 });

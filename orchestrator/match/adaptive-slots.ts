@@ -15,6 +15,12 @@ export interface AdaptiveSlotsOptions {
   callsPerLevel?: number;
   /** How often the window is checked (default 25 ms). */
   tickMs?: number;
+  /**
+   * True while less work is in flight than the level could use (a queue worker short of games: an
+   * idle queue, the end of a run, other workers taking the jobs). A window that was so for more
+   * than a quarter of its ticks measures the supply of work, not the level: it is dropped.
+   */
+  underfed?: () => boolean;
   /** Called after each window with the figures and the level chosen (logs, the bench). */
   onWindow?: (w: WindowStats & { level: number; next: number; ms: number }) => void;
 }
@@ -32,7 +38,7 @@ export function systemIdleMs(): number | undefined {
 
 export class AdaptiveSlots {
   private timer: NodeJS.Timeout | undefined;
-  private window: { at: number; calls: number; busyMs: number; botCpu?: number; idle?: number } | undefined;
+  private window: { at: number; calls: number; busyMs: number; botCpu?: number; idle?: number; ticks: number; underfed: number } | undefined;
   /** No window opens before this many calls have finished: the first (bots starting), and after a change those begun at the old level. */
   private settleAt = 1;
   private readonly started = performance.now();
@@ -58,15 +64,6 @@ export class AdaptiveSlots {
     this.timer = undefined;
   }
 
-  /**
-   * Drops the window under way and opens the next after the next finished call: for a pause in the
-   * work (a queue worker with no game), which is no measure of the level.
-   */
-  restartWindow(): void {
-    this.window = undefined;
-    this.settleAt = this.slots.completed + 1;
-  }
-
   /** Time-weighted mean level from the start until now. */
   meanLevel(): number {
     const now = performance.now() - this.started;
@@ -80,7 +77,7 @@ export class AdaptiveSlots {
   }
 
   private open(): void {
-    this.window = { at: performance.now(), calls: this.slots.completed, busyMs: this.slots.busyMs, botCpu: this.options.botCpuMs?.(), idle: systemIdleMs() };
+    this.window = { at: performance.now(), calls: this.slots.completed, busyMs: this.slots.busyMs, botCpu: this.options.botCpuMs?.(), idle: systemIdleMs(), ticks: 0, underfed: 0 };
   }
 
   private tick(): void {
@@ -88,6 +85,8 @@ export class AdaptiveSlots {
       if (this.slots.completed >= this.settleAt) this.open();
       return;
     }
+    this.window.ticks++;
+    if (this.options.underfed?.()) this.window.underfed++;
     const now = performance.now();
     const ms = now - this.window.at;
     const calls = this.slots.completed - this.window.calls;
@@ -95,6 +94,10 @@ export class AdaptiveSlots {
     const windowMs = this.options.windowMs ?? 400;
     const enough = (ms >= windowMs && calls >= (this.options.callsPerLevel ?? 8) * level) || (ms >= 20 * windowMs && calls >= 2);
     if (!enough) return;
+    if (this.window.underfed * 4 > this.window.ticks) {
+      this.open();
+      return;
+    }
     const botCpu = this.options.botCpuMs?.();
     const idle = systemIdleMs();
     const busyMs = this.slots.busyMs - this.window.busyMs;

@@ -77,6 +77,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const adaptive = controller
     ? new AdaptiveSlots(slots, controller, {
         botCpuMs: () => bots.cpuTimeMs(),
+        // Short of games (an idle queue, a run's last games, other workers taking the jobs): not a slow level.
+        underfed: () => active < gamesFor(slots.capacity),
         onWindow: ({ level, next }) => {
           if (next !== level && matches) matches.concurrency = gamesFor(next);
         },
@@ -103,8 +105,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
         await bots.release(spec.game, spec.variant, keys);
       }
     } finally {
-      // An idle queue is not a slow level: measure afresh when work comes back.
-      if (--active === 0) adaptive?.restartWindow();
+      active--;
     }
   };
 
