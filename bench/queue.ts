@@ -1,6 +1,7 @@
-// Games per second through the BullMQ queue with 1 and 2 worker processes, against the in-process
-// executor on the same specs, and the queue's overhead per game. Bots are warm in every case: the
-// in-process fleet starts them before the clock, and workers get an untimed warm-up batch first.
+// Games per second through the BullMQ queue with 1 and 2 worker processes (and 1 at concurrency 2
+// and auto), against the in-process executor on the same specs, and the queue's overhead per game.
+// Bots are warm in every case: the in-process fleet starts them before the clock, and workers get
+// an untimed warm-up batch first.
 // Needs redis-server (npm run setup); it is started here on a free loopback port.
 import path from 'node:path';
 import { executeQueued, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
@@ -18,9 +19,9 @@ function specs(seed: number, reps: number): MatchSpec[] {
   return roundRobin({ game: 'gomoku', variant: 'standard', seed, limits: DEFAULT_LIMITS, policy: 'strict', entrants, opponents: [], reps });
 }
 
-async function startWorkers(url: string, count: number): Promise<{ stop: () => Promise<void> }> {
+async function startWorkers(url: string, count: number, concurrency: string): Promise<{ stop: () => Promise<void> }> {
   const workers: WorkerProcess[] = [];
-  for (let i = 0; i < count; i++) workers.push(await spawnWorker(url, `bench-${i + 1}`, ['--concurrency', '1', '--no-tourneys']));
+  for (let i = 0; i < count; i++) workers.push(await spawnWorker(url, `bench-${i + 1}`, ['--concurrency', concurrency, '--no-tourneys']));
   return { stop: async () => void (await Promise.all(workers.map((w) => stopWorkerProcess(w)))) };
 }
 
@@ -36,16 +37,19 @@ export async function benchQueue(reps = 10): Promise<Record<string, unknown>> {
       const { seconds } = await playWarm(timed, BOT, concurrency);
       rows.push({ executor: `in-process, concurrency ${concurrency}`, games: n, seconds, gamesPerSecond: n / seconds });
     }
-    for (const count of [1, 2]) {
-      const workers = await startWorkers(redis.url, count);
+    // Worker processes × --concurrency; the first is the overhead's reference (one game at a time).
+    const setups: Array<[number, string]> = [[1, '1'], [2, '1'], [1, '2'], [1, 'auto']];
+    for (const [count, concurrency] of setups) {
+      const workers = await startWorkers(redis.url, count, concurrency);
+      const run = `bench-${count}x${concurrency}`;
       try {
-        await executeQueued(specs(1, 1), { url: redis.url, run: `warmup-${count}`, strategies, startTimeoutMs: 20_000, sweepMs: 200 });
+        await executeQueued(specs(1, 1), { url: redis.url, run: `warmup-${run}`, strategies, startTimeoutMs: 20_000, sweepMs: 200 });
         const collected = new Map<string, number>();
         const t0 = performance.now();
-        await executeQueued(timed, { url: redis.url, run: `bench-${count}`, strategies, startTimeoutMs: 20_000, sweepMs: 200, onReplay: (r) => void collected.set(r.result.id, Date.now()) });
+        await executeQueued(timed, { url: redis.url, run, strategies, startTimeoutMs: 20_000, sweepMs: 200, onReplay: (r) => void collected.set(r.result.id, Date.now()) });
         const seconds = (performance.now() - t0) / 1000;
-        rows.push({ executor: `queue, ${count} worker${count > 1 ? 's' : ''} × concurrency 1`, games: n, seconds, gamesPerSecond: n / seconds });
-        if (count === 1) costs = await perGameCosts(redis.url, 'bench-1', collected);
+        rows.push({ executor: `queue, ${count} worker${count > 1 ? 's' : ''} × concurrency ${concurrency}`, games: n, seconds, gamesPerSecond: n / seconds });
+        if (count === 1 && concurrency === '1') costs = await perGameCosts(redis.url, run, collected);
       } finally {
         await workers.stop();
       }
