@@ -3,6 +3,7 @@
 // Bots are warm in every case: the in-process fleet starts them before the clock, and workers get
 // an untimed warm-up batch first.
 // Needs redis-server (npm run setup); it is started here on a free loopback port.
+import fs from 'node:fs';
 import path from 'node:path';
 import { executeQueued, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
 import { MATCH_QUEUE, withQueues } from '../orchestrator/queue/connection.ts';
@@ -22,7 +23,11 @@ function specs(seed: number, reps: number): MatchSpec[] {
 async function startWorkers(url: string, count: number, concurrency: string): Promise<{ stop: () => Promise<void> }> {
   const workers: WorkerProcess[] = [];
   for (let i = 0; i < count; i++) workers.push(await spawnWorker(url, `bench-${i + 1}`, ['--concurrency', concurrency, '--no-tourneys']));
-  return { stop: async () => void (await Promise.all(workers.map((w) => stopWorkerProcess(w)))) };
+  const stop = async (w: WorkerProcess) => {
+    await stopWorkerProcess(w);
+    fs.rmSync(w.workDir, { recursive: true, force: true }); // its artifacts and bot logs
+  };
+  return { stop: async () => void (await Promise.all(workers.map(stop))) };
 }
 
 export async function benchQueue(reps = 10): Promise<Record<string, unknown>> {
