@@ -16,8 +16,8 @@ export interface AdaptiveSlotsOptions {
   /** How often the window is checked (default 25 ms). */
   tickMs?: number;
   /**
-   * True while less work is in flight than the level could use (a queue worker short of games: an
-   * idle queue, the end of a run, other workers taking the jobs). A window that was so for more
+   * True while less work is in flight than the level could use (the last games of a track; a queue
+   * worker short of games: an idle queue, the end of a run, other workers taking the jobs). A window that was so for more
    * than a quarter of its ticks measures the supply of work, not the level: it is dropped.
    */
   underfed?: () => boolean;
