@@ -11,7 +11,7 @@ import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { DEFAULT_LIMITS } from '../model/match.ts';
 import { duplicateGames, duplicateMatchesOf } from '../reports/metrics/duplicate.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { allocatePort, releasePort } from '../sandbox/ports.ts';
+import { allocatePort } from '../sandbox/ports.ts';
 import { adapterFor } from '../games/registry.ts';
 import { BUILTIN, botDir, hasFlask, SANDBOX_KINDS, sharedBot, tempDir } from './helpers/bots.ts';
 
@@ -20,16 +20,14 @@ const SEAT_NAMES = ['north', 'east', 'south', 'west'];
 const sandbox = createSandbox('process');
 afterAll(() => sandbox.close());
 
-async function freePort(): Promise<number> {
-  const port = await allocatePort();
-  releasePort(port);
-  return port;
-}
-
-/** runArena for bridge (`reps` = boards per duplicate match) on a game server at `port`. */
+/**
+ * runArena for bridge (`reps` = boards per duplicate match) on a game server at `port` (for a bot
+ * that hard-codes it), else on a port the kernel picks as the server binds: no gap between choosing
+ * a port and binding it in which another process could take it.
+ */
 async function arena(bots: Array<{ id: string; dir: string }>, variant: string, extra: Partial<ArenaOptions> & { port?: number } = {}) {
-  const { port = await freePort(), ...rest } = extra;
-  const hosts = new GameServerPool({ ports: { [`bridge/${variant}`]: port } });
+  const { port, ...rest } = extra;
+  const hosts = new GameServerPool(port ? { ports: { [`bridge/${variant}`]: port } } : { preferCatarenaPorts: false });
   try {
     return await runArena({
       game: 'bridge', variant, bots, reps: 1, seed: 7, concurrency: 2,
