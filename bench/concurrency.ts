@@ -115,16 +115,18 @@ async function pythonImportMs(runs: number): Promise<{ importFlask: number; bare
 async function botReadyMs(runs: number): Promise<number> {
   const { allocatePort, releasePort } = await import('../sandbox/ports.ts');
   const sandbox = createSandbox('process');
+  const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-ready-'));
   const ms: number[] = [];
   for (let i = 0; i < runs; i++) {
     const port = await allocatePort();
     const t = performance.now();
-    const bot = await sandbox.start({ dir: CPU_BOT, port, name: 'ready-probe' });
+    const bot = await sandbox.start({ dir: CPU_BOT, port, name: 'ready-probe', logFile: path.join(logs, `${i}.log`) });
     ms.push(performance.now() - t);
     await bot.stop();
     releasePort(port);
   }
   await sandbox.close();
+  fs.rmSync(logs, { recursive: true, force: true });
   return Math.round(median(ms));
 }
 
