@@ -153,16 +153,11 @@ export class BotFleet {
 
   /**
    * CPU ms used so far by the fleet's running bots (their process trees), where the sandbox can
-   * tell (process and Docker sandboxes on Linux); undefined when no running bot can. A bot stopped or restarted
-   * between two calls makes the sum drop: callers take a negative difference as unknown.
+   * tell (process and Docker sandboxes on Linux); undefined when no running bot can. A bot stopped
+   * or restarted between two calls makes the sum drop: callers take a negative difference as unknown.
    */
   cpuTimeMs(): number | undefined {
-    let total: number | undefined;
-    for (const entry of this.entries.values()) {
-      const ms = entry.handle?.cpuTimeMs?.();
-      if (ms !== undefined) total = (total ?? 0) + ms;
-    }
-    return total;
+    return sumKnown([...this.entries.values()].map((entry) => entry.handle?.cpuTimeMs?.()));
   }
 
   statuses(): BotStatus[] {
@@ -206,4 +201,11 @@ export class BotFleet {
     await bot.client.close();
     await stopBot(bot.handle);
   }
+}
+
+/** The sum of the values that are known; undefined when none is (CPU figures some bots cannot give). */
+export function sumKnown(values: Iterable<number | undefined>): number | undefined {
+  let total: number | undefined;
+  for (const v of values) if (v !== undefined) total = (total ?? 0) + v;
+  return total;
 }

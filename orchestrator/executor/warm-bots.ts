@@ -5,7 +5,7 @@ import { adapterFor } from '../../games/registry.ts';
 import { contentId } from '../../util/content-id.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { GameServerPool } from '../host/game-servers.ts';
-import { BotFleet } from './bot-fleet.ts';
+import { BotFleet, sumKnown } from './bot-fleet.ts';
 
 export interface WarmBotsOptions {
   sandbox: Sandbox;
@@ -69,12 +69,7 @@ export class WarmBots {
 
   /** CPU ms used so far by the running bots of every fleet, where the sandbox tells (BotFleet.cpuTimeMs). */
   cpuTimeMs(): number | undefined {
-    let total: number | undefined;
-    for (const fleet of this.made) {
-      const ms = fleet.cpuTimeMs();
-      if (ms !== undefined) total = (total ?? 0) + ms;
-    }
-    return total;
+    return sumKnown(this.made.map((fleet) => fleet.cpuTimeMs()));
   }
 
   /** Bots started so far (a warm worker starts each strategy's bot once per run). */

@@ -17,8 +17,9 @@ export interface AdaptiveSlotsOptions {
   tickMs?: number;
   /**
    * True while less work is in flight than the level could use (the last games of a track; a queue
-   * worker short of games: an idle queue, the end of a run, other workers taking the jobs). A window that was so for more
-   * than a quarter of its ticks measures the supply of work, not the level: it is dropped.
+   * worker short of games: an idle queue, the end of a run, other workers taking the jobs). A
+   * window that was so for more than a quarter of its ticks measures the supply of work, not the
+   * level: it is dropped.
    */
   underfed?: () => boolean;
   /** Called after each window with the figures and the level chosen (logs, the bench). */

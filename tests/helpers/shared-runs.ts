@@ -2,7 +2,8 @@
 // The two vitest workers share a folder made by tests/global-setup.ts: the first file to ask
 // plays the run (holding a lock directory with its pid), the others wait for it, or fail at once
 // if that worker is gone. Each file gets its own copy, with the reports rebuilt there
-// (summarizeRun, as at the end of every tourney), so nothing one file writes reaches another. Without the global setup (another config), each worker plays its own.
+// (summarizeRun, as at the end of every tourney), so nothing one file writes reaches another.
+// Without the global setup (another config), each worker plays its own.
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
@@ -10,6 +11,7 @@ import { resolveConfig, type TourneyConfigInput } from '../../orchestrator/confi
 import { summarizeRun } from '../../orchestrator/tourney/summarize.ts';
 import { runTourney } from '../../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../../model/tourney.ts';
+import { isProcessGone } from '../../sandbox/process.ts';
 import { tempDir } from './bots.ts';
 
 declare module 'vitest' {
@@ -61,7 +63,7 @@ export async function sharedRunDir(name: string, input: TourneyConfigInput): Pro
     if (fs.existsSync(failed)) throw new Error(`the shared run ${name} failed in another test file:\n${fs.readFileSync(failed, 'utf8')}`);
     // A worker that died while playing leaves neither file: say so now, not at the deadline.
     const pid = ownerPid(owner);
-    if (pid !== undefined && !alive(pid) && !fs.existsSync(done)) {
+    if (pid !== undefined && isProcessGone(pid) && !fs.existsSync(done)) {
       throw new Error(`the shared run ${name} (${home}) was being played by test worker ${pid}, which is gone; rerun the tests`);
     }
     if (Date.now() > deadline) throw new Error(`the shared run ${name} (${home}) was not played within ${WAIT_MS / 1000} s`);
@@ -76,15 +78,6 @@ function ownerPid(file: string): number | undefined {
     return pid > 0 ? pid : undefined;
   } catch {
     return undefined; // not written yet
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
