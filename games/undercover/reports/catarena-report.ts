@@ -7,7 +7,7 @@
 // Per strategy: games, mean composite score, wins (games its team won), survival and voting
 // accuracy (means over its games), statement failures by kind, the same per role it held
 // (SpyGame's per-role view), and its team Elo after the round's games in table-round order
-// (team-elo.ts). Per word category: games and civilian wins (SpyGame's thematic view). Every game lists its words, roles,
+// (team-elo.ts: CK-Arena's survival and voting accuracy come from each game's replay). Per word category: games and civilian wins (SpyGame's thematic view). Every game lists its words, roles,
 // statements, closed ballots and eliminations, rebuilt from the replay.
 import { createHash } from 'node:crypto';
 import type { MatchResult, Replay } from '../../../model/match.ts';
@@ -15,7 +15,7 @@ import type { CatarenaWriter, WriterContext } from '../../../reports/catarena-re
 import { replayState } from '../../replay.ts';
 import type { Role, Team } from '../roles.ts';
 import type { UndercoverState } from '../rules.ts';
-import { teamElo, type TeamGame } from '../team-elo.ts';
+import { ELO_START, seatTerms, teamElo, teamGameOf, type TeamGame } from '../team-elo.ts';
 
 interface Detail {
   winningTeam: Team;
@@ -24,6 +24,8 @@ interface Detail {
   win: number[];
   survival: number[];
   votingAccuracy: number[];
+  rounds: number;
+  eliminated: Array<{ seat: number; round: number }>;
 }
 
 export interface StrategyStats {
@@ -87,10 +89,19 @@ export function byCategory(results: readonly MatchResult[]): Record<string, { ga
   return out;
 }
 
-export function teamGames(results: readonly MatchResult[]): TeamGame[] {
+/**
+ * The games as team Elo rates them, in play order. CK-Arena's voting accuracy leaves out the
+ * ballots of the round a seat went out in, so it needs the ballots: from the replay's state; a
+ * game without a replay falls back to outcome.detail's accuracy (every ballot counted).
+ */
+export function teamGames(results: readonly MatchResult[], states: ReadonlyMap<string, UndercoverState> = new Map()): TeamGame[] {
   return inPlayOrder(results).flatMap((r) => {
     const d = r.detail as unknown as Detail | undefined;
-    return d ? [{ seats: r.spec.seats, roles: d.roles, winner: d.winningTeam }] : [];
+    if (!d) return [];
+    const st = states.get(r.serverGameId);
+    if (st?.finished) return [teamGameOf(r.spec.seats, { roles: st.roles, winner: st.finished.winner, rounds: st.round, eliminated: st.eliminated, ballots: st.ballots })];
+    const terms = seatTerms({ roles: d.roles, winner: d.winningTeam, rounds: d.rounds, eliminated: d.eliminated, ballots: [] });
+    return [{ seats: r.spec.seats, roles: d.roles, winner: d.winningTeam, survival: terms.map((t) => t.survival), accuracy: d.votingAccuracy }];
   });
 }
 
@@ -120,14 +131,14 @@ export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
   }
   const id = `tourney_${createHash('sha256').update(results.map((r) => r.id).join(',')).digest('hex').slice(0, 6)}`;
   const stats = strategyStats(results, states, ctx.nameOf);
-  const elo = teamElo(teamGames(results));
+  const elo = teamElo(teamGames(results, states));
   const ids = [...ctx.order.filter((x) => stats[x]), ...Object.keys(stats).filter((x) => !ctx.order.includes(x))];
   const report = {
     tournament_id: id,
     start_time: ctx.now.toISOString(),
     participants: ids.map((x) => ({ id: x, name: ctx.nameOf(x) })),
     stats: Object.fromEntries(ids.map((x) => [x, stats[x]])),
-    team_elo: Object.fromEntries(ids.map((x) => [x, Math.round((elo[x] ?? 1500) * 10) / 10])),
+    team_elo: Object.fromEntries(ids.map((x) => [x, Math.round((elo[x] ?? ELO_START) * 10) / 10])),
     by_category: byCategory(results),
     games: results.map((r) => gameEntry(r, states.get(r.serverGameId))),
   };
