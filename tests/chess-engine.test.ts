@@ -277,12 +277,37 @@ describe('obstacles (compat §3.4)', () => {
     expect(next.board.filter(Boolean).sort()).toEqual(['K', 'k']);
   });
 
-  it('a double push onto an obstacle leaves no en-passant capture behind', () => {
+  // CATArena's server pushes the move, then removes the piece on the obstacle; python-chess keeps
+  // the ep square of a double push whether or not the pawn is still there, so the adjacent pawn
+  // may capture en passant (capturing nothing) and the FEN shows the square (issue 29).
+  it('a double push onto an obstacle still allows the en-passant capture, which captures nothing', () => {
     const obstacles = [sq('d5')];
     const p = play(pos({ e5: 'P', d7: 'p', a1: 'K', h8: 'k' }, 'b'), ['d7d5'], obstacles);
     expect(p.board[sq('d5')]).toBeNull();
-    expect(uciList(p, obstacles)).not.toContain('e5d6');
-    expect(positionKey(p).split(' ')[3]).toBe('-');
+    expect(p.ep).toBe(sq('d6'));
+    expect(uciList(p, obstacles)).toContain('e5d6');
+    expect(positionKey(p).split(' ')[3]).toBe('d6');
+    const m = findMove(p, 'e5d6', { obstacles })!;
+    expect(m.enPassant).toBe(true);
+    expect(m.captured).toBeUndefined();
+    const next = applyMove(p, m, { obstacles });
+    expect(next.board.filter(Boolean).sort()).toEqual(['K', 'P', 'k']);
+    expect(next.board[sq('d6')]).toBe('P');
+  });
+
+  it("issue 29's repro: Chess960 518, obstacles d4 and e4, e2e4 vanishes and f4e3 is legal", () => {
+    const obstacles = [sq('d4'), sq('e4')];
+    const p = play(chess960Position(518), ['a2a3', 'f7f5', 'a3a4', 'f5f4', 'e2e4'], obstacles);
+    expect(toFen(p, { enPassant: 'legal' })).toBe('rnbqkbnr/ppppp1pp/8/8/P4p2/8/1PPP1PPP/RNBQKBNR b KQkq e3 0 3');
+    expect(uciList(p, obstacles)).toContain('f4e3');
+    expect(toFen(play(p, ['f4e3'], obstacles))).toBe('rnbqkbnr/ppppp1pp/8/8/P7/4p3/1PPP1PPP/RNBQKBNR w KQkq - 0 4');
+  });
+
+  it("issue 29's repro: the vanished pawn's en passant is the only move, not a stalemate", () => {
+    const obstacles = [sq('c5'), sq('f5')];
+    const p = play(parseFen('7k/5p2/6p1/6P1/8/8/8/8 b - - 0 1', { chess960: true }), ['f7f5'], obstacles);
+    expect(toFen(p, { enPassant: 'legal' })).toBe('7k/8/6p1/6P1/8/8/8/8 w - f6 0 2');
+    expect(uciList(p, obstacles)).toEqual(['g5f6']);
   });
 
   it('promotion onto an obstacle removes the new piece', () => {
@@ -306,14 +331,19 @@ describe('obstacles (compat §3.4)', () => {
     expect(gone.castling.w).toEqual([]);
   });
 
-  it('castling: the king and the rook are each removed if their destination is an obstacle', () => {
+  it("castling: what stands on the rook's square (the UCI target) is removed, as CATArena's server does", () => {
+    // The server removes the piece on the move's to-square after the push; a castling move's is the
+    // rook's square. King e1, rook h1: king to g1, rook to f1, h1 left empty: nothing is removed.
     const p = pos({ e1: 'K', h1: 'R', e8: 'k' }, 'w', { castling: { w: [7], b: [] } });
-    const kingGone = play(p, ['e1h1'], [sq('g1')]);
-    expect(kingGone.board[sq('g1')]).toBeNull();
-    expect(kingGone.board[sq('f1')]).toBe('R');
-    const rookGone = play(p, ['e1h1'], [sq('f1')]);
-    expect(rookGone.board[sq('g1')]).toBe('K');
-    expect(rookGone.board[sq('f1')]).toBeNull();
+    for (const o of ['g1', 'f1', 'h1']) {
+      const next = play(p, ['e1h1'], [sq(o)]);
+      expect([next.board[sq('g1')], next.board[sq('f1')]], o).toEqual(['K', 'R']);
+    }
+    // King f1, rook g1: the king ends on g1, the rook's square, so an obstacle there removes the king.
+    const q = pos({ f1: 'K', g1: 'R', e8: 'k' }, 'w', { castling: { w: [6], b: [] } });
+    const kingGone = play(q, ['f1g1'], [sq('g1')]);
+    expect([kingGone.board[sq('g1')], kingGone.board[sq('f1')]]).toEqual([null, 'R']);
+    expect(kingGone.castling.w).toEqual([]);
   });
 
   it('obstacles never change which moves are legal, only what they leave behind', () => {
@@ -336,8 +366,8 @@ describe('obstacles (compat §3.4)', () => {
     let nodes = 0;
     for (const m of legalMoves(p)) {
       const next = applyMove(p, m);
-      const landed = m.castleRook === undefined ? [m.to] : [m.to, (m.to & 56) + (m.to % 8 === 6 ? 5 : 3)];
-      for (const s of landed) if (obstacles.has(s)) next.board[s] = null;
+      const target = m.castleRook ?? m.to; // the UCI target: a castling move's is the rook's square
+      if (obstacles.has(target)) next.board[target] = null;
       nodes += referencePerft(next, depth - 1, obstacles);
     }
     return nodes;

@@ -247,8 +247,11 @@ export class Engine {
   capturedType(m) {
     const flags = m >> 17;
     if (flags & CASTLE) return 0;
-    if (flags & EP) return PAWN;
-    return this.board.b[(m >> 7) & 127] & 7;
+    const to = (m >> 7) & 127;
+    // En passant takes the pawn behind the ep square, if it is still there: a pawn that
+    // double-pushed onto an obstacle vanished, and the capture then takes nothing (CATArena).
+    if (flags & EP) return this.board.b[to - (this.board.turn ? -16 : 16)] & 7;
+    return this.board.b[to] & 7;
   }
 
   orderKey(m, ply) {

@@ -6,8 +6,13 @@
 // * Legality is ordinary chess legality: only the MOVER's king must not be attacked after the
 //   move. A side without a king is never in check, so every pseudo-legal move of it is legal, and
 //   capturing a king is an ordinary capture.
-// * Obstacles never block or forbid a move. After a legal move, a piece ending on an obstacle is
-//   removed (kings included), so a king can vanish or be left capturable.
+// * Obstacles never block or forbid a move. After a legal move, the piece standing on the move's
+//   UCI target square is removed if that square is an obstacle (kings included), as CATArena's
+//   server does (board.push, then remove_piece_at(to_square)); a castling move's target is the
+//   rook's square. A king can vanish or be left capturable.
+// * The en-passant square is set after every double push and kept even when the pushed pawn
+//   vanished on an obstacle (python-chess's push does not look): the adjacent enemy pawn may then
+//   capture en passant, capturing nothing.
 //
 // The public functions take and return plain JSON Position objects. Inside, a mutable 0x88 Board
 // with make/unmake does the work (perft, legal move generation).
@@ -167,8 +172,9 @@ export class Board {
           if (q && q >> 3 === them) {
             if (t2 >> 4 === lastRank) n = addPromotions(list, n, sq | (t2 << 7));
             else list[n++] = sq | (t2 << 7);
-          } else if (!q && t2 === this.ep && b[t2 - fwd] === (PAWN | (them << 3))) {
-            // python-chess needs the double-pushed pawn still there (an obstacle may have removed it).
+          } else if (!q && t2 === this.ep) {
+            // As python-chess: the ep square alone decides, whether or not the double-pushed pawn
+            // is still there (an obstacle may have removed it; the capture then takes nothing).
             list[n++] = sq | (t2 << 7) | (EP << 17);
           }
         }
@@ -238,9 +244,11 @@ export class Board {
       castle[2 * c] = castle[2 * c + 1] = -1;
       this.half++;
       legal = !this.attacked(kTo, c ^ 1);
-      if (this.obstacles) {
-        if (this.obstacles[kTo]) { b[kTo] = 0; this.kings[c] = -1; }
-        if (this.obstacles[rTo]) b[rTo] = 0;
+      // CATArena removes what stands on the move's target, the rook's square: the king or the rook
+      // if one of them ended there, else nothing.
+      if (this.obstacles && this.obstacles[to]) {
+        b[to] = 0;
+        if (to === kTo) this.kings[c] = -1;
       }
     } else {
       const capSq = flags & EP ? to - (c ? -16 : 16) : to;
