@@ -62,6 +62,8 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const run = new RunDir(options.runDir);
   const settings = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions, reps: options.reps };
   const descriptor = gameDescriptor(options.game);
+  const optionErrors = options.protocolOptions ? (descriptor.optionErrors?.(options.protocolOptions) ?? []) : [];
+  if (optionErrors.length) throw new Error(`${options.game} options: ${optionErrors.join('; ')}`);
   const ids = options.bots.map((b) => b.id);
   let specs =
     descriptor.format === 'duplicate' && options.matches

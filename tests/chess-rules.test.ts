@@ -15,13 +15,30 @@ describe('standard chess', () => {
     expect(chess.toMove(s)).toBeNull();
   });
 
-  it('draws by threefold repetition', () => {
+  // CATArena's servers end a game only on the automatic draws (compat §3.2): fivefold repetition
+  // and the 75-move rule; threefold and fifty moves are claims nobody makes there (issue 29).
+  it('draws by fivefold repetition, not threefold, by default', () => {
     const shuffle = ['g1f3', 'g8f6', 'f3g1', 'f6g8'];
-    const twice = play(start(), [...shuffle, ...shuffle.slice(0, 3)]);
+    const thrice = play(start(), [...shuffle, ...shuffle]);
+    expect(thrice.result).toBeNull();
+    const fourTimes = play(thrice, [...shuffle, ...shuffle.slice(0, 3)]);
+    expect(fourTimes.result).toBeNull();
+    const fiveTimes = play(fourTimes, [shuffle[3]!]);
+    expect(fiveTimes.result).toEqual({ scores: [0.5, 0.5], reason: 'fivefold_repetition', winner: null });
+    expect(fiveTimes.status).toBe('draw_fivefold_repetition');
+  });
+
+  it('with adjudication "engine", draws by threefold repetition and the fifty-move rule', () => {
+    const engine = () => chess.init('standard', createRng(1), { options: { adjudication: 'engine' } });
+    const shuffle = ['g1f3', 'g8f6', 'f3g1', 'f6g8'];
+    const twice = play(engine(), [...shuffle, ...shuffle.slice(0, 3)]);
     expect(twice.result).toBeNull();
     const thrice = play(twice, [shuffle[3]!]);
     expect(thrice.result?.reason).toBe('threefold_repetition');
     expect(thrice.status).toBe('draw_threefold_repetition');
+    const fifty = { ...engine(), fen: '4k3/8/8/8/8/8/8/R3K3 w - - 99 80' };
+    expect(chess.apply(fifty, 0, 'a1a2').status).toBe('draw_fifty_moves');
+    expect(() => chess.init('standard', createRng(1), { options: { adjudication: 'claims' } })).toThrow(/adjudication/);
   });
 
   it('draws at the 200-ply cap', () => {
@@ -33,9 +50,12 @@ describe('standard chess', () => {
     expect(chess.apply(start(), 0, 'e2e4').result).toBeNull();
   });
 
-  it('draws by the fifty-move rule and by insufficient material', () => {
+  it('draws by the 75-move rule (not the fifty-move rule) and by insufficient material', () => {
     const fifty = { ...start(), fen: '4k3/8/8/8/8/8/8/R3K3 w - - 99 80' };
-    expect(chess.apply(fifty, 0, 'a1a2').result?.reason).toBe('fifty_moves');
+    expect(chess.apply(fifty, 0, 'a1a2').result).toBeNull();
+    const seventyFive = { ...start(), fen: '4k3/8/8/8/8/8/8/R3K3 w - - 149 80' };
+    expect(chess.apply(seventyFive, 0, 'a1a2').result?.reason).toBe('seventyfive_moves');
+    expect(chess.apply(seventyFive, 0, 'a1a2').status).toBe('draw_seventyfive_moves');
     const bare = { ...start(), fen: '4k3/8/8/8/8/8/3n4/4K3 w - - 0 1' };
     expect(chess.apply(bare, 0, 'e1d2').result?.reason).toBe('insufficient_material');
   });
@@ -121,5 +141,22 @@ describe("CATArena's variant (Chess960 + obstacles)", () => {
     expect(chess.validate(s, 0, 'e1g1')).toBe('illegal');
     const after = chess.apply(s, 0, 'e1h1');
     expect(after.fen.split(' ')[0]).toBe('r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1');
+  });
+
+  // Issue 29: CATArena's server pushes a double push onto an obstacle and then removes the pawn;
+  // python-chess keeps the ep square, so the adjacent pawn may capture en passant.
+  it('allows en passant of a pawn that vanished on an obstacle, as CATArena does', () => {
+    const setup = (fen: string, obstacles: string[]): ChessState => ({ ...start('variant', 1), fen, obstacles, keys: [fen.split(' ').slice(0, 4).join(' ')] });
+    const s = play(setup('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', ['d4', 'e4']), ['a2a3', 'f7f5', 'a3a4', 'f5f4', 'e2e4']);
+    expect(s.fen).toBe('rnbqkbnr/ppppp1pp/8/8/P4p2/8/1PPP1PPP/RNBQKBNR b KQkq e3 0 3');
+    expect(s.moves.at(-1)).toEqual({ seat: 0, uci: 'e2e4', obstacle: true });
+    expect(chess.validate(s, 1, 'f4e3')).toBeNull();
+    expect(chess.apply(s, 1, 'f4e3').fen).toBe('rnbqkbnr/ppppp1pp/8/8/P7/4p3/1PPP1PPP/RNBQKBNR w KQkq - 0 4');
+    // The only move of a side without a king: the game goes on instead of ending in stalemate.
+    const t = play(setup('7k/5p2/6p1/6P1/8/8/8/8 b - - 0 1', ['c5', 'f5']), ['f7f5']);
+    expect(t.result).toBeNull();
+    expect(t.status).toBe('ongoing');
+    expect(t.fen).toBe('7k/8/6p1/6P1/8/8/8/8 w - f6 0 2');
+    expect(legalUci(t)).toEqual(['g5f6']);
   });
 });

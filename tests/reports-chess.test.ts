@@ -99,8 +99,8 @@ function play(g: GameSpec): { replay: Replay; state: ChessState } {
 const SCHOLARS_MATE = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
 /** Sam Loyd's ten-move stalemate: 1.e3 a5 2.Qh5 Ra6 3.Qxa5 h5 4.h4 Rah6 5.Qxc7 f6 6.Qxd7+ Kf7 7.Qxb7 Qd3 8.Qxb8 Qh7 9.Qxc8 Kg6 10.Qe6. */
 const STALEMATE = 'e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6'.split(' ');
-/** Knights out and back twice: the start position for the third time. */
-const THREEFOLD = 'g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8'.split(' ');
+/** Knights out and back four times: the start position for the fifth time (CATArena's fivefold draw). */
+const FIVEFOLD = Array(4).fill('g1f3 g8f6 f3g1 f6g8').join(' ').split(' ');
 
 /** Random legal moves until the game ends; the first seed whose game ends as `want`. */
 function randomGame(variant: 'standard' | 'variant', want: (s: ChessState) => boolean, initSeed = (k: number) => k): { moves: string[]; seed: number } {
@@ -298,11 +298,14 @@ describe('chess end_reason mapping', () => {
   it('rules endings: win, the draw statuses and the 200-ply cap', () => {
     expect(reason({ moves: SCHOLARS_MATE })).toEqual({ end: 'win', winner: 0 });
     expect(reason({ moves: STALEMATE })).toEqual({ end: 'draw_stalemate', winner: null });
-    expect(reason({ moves: THREEFOLD })).toEqual({ end: 'draw_threefold_repetition', winner: null });
+    expect(reason({ moves: FIVEFOLD })).toEqual({ end: 'draw_fivefold_repetition', winner: null });
     expect(reason({ moves: CAPPED.moves })).toEqual({ end: 'max_moves', winner: null });
     const drawn = play({ n: 91, white: 'w@r1', black: 'b@r1', moves: STALEMATE }).replay.result;
     for (const [rule, status] of [
       ['insufficient_material', 'draw_insufficient_material'],
+      ['seventyfive_moves', 'draw_seventyfive_moves'],
+      // adjudication "engine"
+      ['threefold_repetition', 'draw_threefold_repetition'],
       ['fifty_moves', 'draw_fifty_moves'],
     ]) {
       expect(chessEndReason({ ...drawn, reason: rule! })).toBe(status);

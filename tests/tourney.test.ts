@@ -298,6 +298,9 @@ describe('tourney robustness', () => {
     expect(() => resolveConfig({ roundz: 3 } as never)).toThrow(ConfigError);
     expect(() => resolveConfig({ roundz: 3 } as never)).toThrow(/roundz/);
     expect(() => resolveConfig({ variants: ['renju'] } as never)).toThrow(/variants\.0/);
+    // A game's own options are checked by its descriptor (chess: adjudication).
+    expect(() => resolveConfig({ perGame: { chess: { options: { adjudication: 'fide' } } } })).toThrow(/perGame\.chess\.options\.adjudication: expected "catarena" or "engine"/);
+    expect(resolveConfig({ perGame: { chess: { options: { adjudication: 'engine' } } } }).perGame.chess!.options).toEqual({ adjudication: 'engine' });
   });
 });
 

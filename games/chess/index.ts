@@ -1,6 +1,7 @@
-// Chess: FIDE rules with the paper's 200-ply cap; the variant is CATArena's Chess960 with obstacles.
+// Chess: FIDE rules as CATArena's python-chess servers apply them (only automatic draws end a game) with
+// its arena's 200-ply cap; the variant is CATArena's Chess960 with obstacles.
 import type { GameDescriptor } from '../core/descriptor.ts';
-import type { ChessState } from './rules.ts';
+import { chessOptionErrors, type ChessState } from './rules.ts';
 import { chessWire, stateBody } from './wire.ts';
 
 export const chess: GameDescriptor = {
@@ -9,6 +10,7 @@ export const chess: GameDescriptor = {
   format: 'pairs',
   defaults: { reps: 1, moveTimeoutMs: 10_000 },
   presets: { paper: { reps: 8 } },
+  optionErrors: chessOptionErrors,
   workspace: {
     answers: 'move',
     logFiles: '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',

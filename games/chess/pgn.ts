@@ -130,6 +130,8 @@ export function replayChess(replay: Replay): ChessGame {
 const COLOURS = ['white', 'black'] as const;
 
 const REASON_WORDS: Record<string, string> = {
+  fivefold_repetition: 'fivefold repetition',
+  seventyfive_moves: 'the 75-move rule',
   threefold_repetition: 'threefold repetition',
   fifty_moves: 'the fifty-move rule',
   insufficient_material: 'insufficient material',

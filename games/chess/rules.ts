@@ -1,9 +1,11 @@
 // Chess as a pure game on our own move generator (engine/chess-core.mjs; chess.js can neither castle
 // in Chess960 nor play on after a king is gone): `standard` and `variant` (CATArena's Chess960 +
 // obstacles). The standard legal-move list bots receive keeps chess.js's order.
-// Actions are UCI strings. Both rule sets end on checkmate, stalemate, insufficient material,
-// threefold repetition, the fifty-move rule and the paper's 200-ply cap (compat Part A §7).
-import { drawOf, winFor, type Game, type Outcome } from '../core/game.ts';
+// Actions are UCI strings. Both rule sets end as CATArena's servers end them: checkmate,
+// stalemate, insufficient material, fivefold repetition and the 75-move rule, checked in that
+// order, plus its arena's 200-ply cap; the option `adjudication: 'engine'` ends games on threefold
+// repetition and the fifty-move rule instead (compat Part A §7).
+import { drawOf, winFor, type Game, type GameSetup, type Outcome } from '../core/game.ts';
 import type { Seat } from '../../model/match.ts';
 import type { Rng } from '../core/rng.ts';
 import * as core from './engine/chess-core.mjs';
@@ -13,6 +15,28 @@ export const MAX_PLIES = 200;
 export const OBSTACLE_PAIRS = 6;
 const MUTATED_TYPES = ['pawn', 'knight', 'bishop', 'rook'] as const;
 const COLOURS = ['white', 'black'] as const;
+
+/**
+ * Which automatic draws end a game: `catarena` (default), the automatic draws CATArena's servers
+ * apply (python-chess's fivefold repetition and 75-move rule; nobody claims a draw there), or
+ * `engine`, engine-match adjudication: threefold repetition and the fifty-move rule.
+ */
+export const ADJUDICATIONS = ['catarena', 'engine'] as const;
+export type ChessAdjudication = (typeof ADJUDICATIONS)[number];
+export const DEFAULT_ADJUDICATION: ChessAdjudication = 'catarena';
+
+/** The match options chess reads, checked: an error message per bad option (empty when all are good). */
+export function chessOptionErrors(options: Record<string, unknown> | undefined): string[] {
+  const value = options?.adjudication;
+  if (value === undefined || (ADJUDICATIONS as readonly unknown[]).includes(value)) return [];
+  return [`adjudication: expected ${ADJUDICATIONS.map((a) => `"${a}"`).join(' or ')} (default "${DEFAULT_ADJUDICATION}": fivefold repetition and the 75-move rule, as CATArena; "engine": threefold repetition and the fifty-move rule), got ${JSON.stringify(value)}`];
+}
+
+function adjudicationOf(setup: GameSetup | undefined): ChessAdjudication {
+  const errors = chessOptionErrors(setup?.options);
+  if (errors.length) throw new Error(`chess: ${errors.join('; ')}`);
+  return (setup?.options?.adjudication as ChessAdjudication | undefined) ?? DEFAULT_ADJUDICATION;
+}
 
 export interface ChessState {
   variant: ChessVariant;
@@ -25,6 +49,8 @@ export interface ChessState {
   moves: { seat: Seat; uci: string; obstacle: boolean }[];
   /** Repetition keys of every position so far, the start included. */
   keys: string[];
+  /** Which draws end the game (absent: `catarena`, CATArena's). */
+  adjudication?: ChessAdjudication;
   /** CATArena's game_status: ongoing, white_win, black_win, draw_* or max_moves. */
   status: string;
   result: Outcome | null;
@@ -163,7 +189,8 @@ function variantApply(s: ChessState, uci: string): Verdict {
   return {
     fen: core.toFen(next, { enPassant: 'legal' }),
     key: core.positionKey(next),
-    obstacle: options.obstacles.includes(move.castleRook !== undefined ? -1 : move.to),
+    // As CATArena's history entry: the move's target square is an obstacle (castling: the rook's square).
+    obstacle: options.obstacles.includes(core.parseSquare(uci.slice(2, 4))),
     noMoves: core.legalMoves(next, options).length === 0,
     inCheck: core.inCheck(next),
     insufficient: core.insufficientMaterial(next),
@@ -200,10 +227,11 @@ export const chess: Game<ChessState, string, ChessState> = {
   variants: ['standard', 'variant'],
   seatNames: () => COLOURS,
 
-  init(variant, rng) {
+  init(variant, rng, gameSetup) {
+    const adjudication = adjudicationOf(gameSetup);
     const setup = variant === 'variant' ? initialVariant(rng) : { fen: core.STANDARD_FEN, obstacles: [], chess960Pos: null, mutatedPieceType: null };
     const key = variant === 'variant' ? core.positionKey(core.parseFen(setup.fen, { chess960: true })) : setup.fen.split(' ').slice(0, 4).join(' ');
-    return { variant: variant as ChessVariant, ...setup, moves: [], keys: [key], status: 'ongoing', result: null };
+    return { variant: variant as ChessVariant, ...setup, moves: [], keys: [key], ...(adjudication === 'engine' ? { adjudication } : {}), status: 'ongoing', result: null };
   },
 
   toMove: (s) => (s.result ? null : turnOf(s.fen)),
@@ -224,13 +252,18 @@ export const chess: Game<ChessState, string, ChessState> = {
     const moves = [...s.moves, { seat, uci: action, obstacle: verdict.obstacle }];
     const next: ChessState = { ...s, fen: verdict.fen, moves, keys };
     const mover = seat;
+    // CATArena's servers check, after each move: checkmate, stalemate, insufficient material,
+    // fivefold repetition, the 75-move rule (python-chess's is_* in this order, so a stalemate with
+    // insufficient material is `draw_stalemate` there, though python-chess's outcome() would name
+    // insufficient material first); its arena then stops at 200 plies.
+    const [repetitions, halfmoves, repetition, moveRule] = s.adjudication === 'engine' ? [3, 100, 'threefold_repetition', 'fifty_moves'] : [5, 150, 'fivefold_repetition', 'seventyfive_moves'];
     let outcome: Outcome | null = null;
     let status = 'ongoing';
     if (verdict.noMoves && verdict.inCheck) [outcome, status] = [winFor(mover, 'checkmate'), mover === 0 ? 'white_win' : 'black_win'];
     else if (verdict.noMoves) [outcome, status] = [drawOf('stalemate'), 'draw_stalemate'];
     else if (verdict.insufficient) [outcome, status] = [drawOf('insufficient_material'), 'draw_insufficient_material'];
-    else if (keys.filter((k) => k === verdict.key).length >= 3) [outcome, status] = [drawOf('threefold_repetition'), 'draw_threefold_repetition'];
-    else if (verdict.halfmove >= 100) [outcome, status] = [drawOf('fifty_moves'), 'draw_fifty_moves'];
+    else if (keys.filter((k) => k === verdict.key).length >= repetitions) [outcome, status] = [drawOf(repetition), `draw_${repetition}`];
+    else if (verdict.halfmove >= halfmoves) [outcome, status] = [drawOf(moveRule), `draw_${moveRule}`];
     else if (moves.length >= MAX_PLIES) [outcome, status] = [drawOf('max_moves'), 'max_moves'];
     return { ...next, status, result: outcome };
   },

@@ -32,6 +32,8 @@ export interface GameDescriptor {
   presets: Record<PresetName, Partial<GameSettings>>;
   /** False: a tourney plays the game only when `games` names it (default: it is in the default list). */
   inDefault?: boolean;
+  /** Errors for bad match options, checked when a tourney config is resolved (none: anything goes). */
+  optionErrors?(options: Record<string, string | number>): string[];
   /** What agents are told: the unit a bot answers, and what last round's log files are (compat §6). */
   workspace: { answers: 'move' | 'action'; logFiles: string };
   /** CATArena's GET /games/{id}/state body for a state, where the game has one (reports' final_state). */

@@ -53,7 +53,7 @@ function addCommon(cmd: Command): Command {
     .option('--run-dir <dir>', 'use (or resume) this run directory instead of a new one')
     .addOption(new Option('--sandbox <kind>', 'where bots run').choices(['process', 'docker']).default('process'))
     .option('--server-port <port>', "port of the game-server API bots may call (default: CATArena's, 9000 / 20000 for gomoku, if free)", intOption(1, 65535))
-    .option('--bot-option <key=value>', 'protocol option sent to bots with every turn, repeatable (chess: algorithm=simple|minimax; default simple)', keyValue)
+    .option('--bot-option <key=value>', 'match option, repeatable: sent to bots with every turn (chess: algorithm=simple|minimax; default simple) or read by the rules (chess: adjudication=catarena|engine; default catarena)', keyValue)
     .option('--json', 'print the result as JSON on stdout');
 }
 

@@ -14,7 +14,11 @@ const PerGame = z.strictObject({
   moveTimeoutMs: z.int().min(1).optional(),
   /** Rule sets for this game, overriding the top-level `variants`. */
   variants: z.array(z.enum(['standard', 'variant'])).min(1).optional(),
-  /** Protocol options sent to bots, e.g. chess {algorithm: "minimax"} (CATArena's default: "simple"). */
+  /**
+   * Match options, e.g. chess {algorithm: "minimax"} (sent to bots; CATArena's default "simple")
+   * or chess {adjudication: "engine"} (threefold repetition and fifty moves end games; default
+   * "catarena": fivefold and 75 moves, as CATArena's servers). Checked by the game's descriptor.
+   */
   options: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 
@@ -148,6 +152,11 @@ export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>):
     for (const variant of variantsOf(config, game)) {
       if (!adapterFor(game).game.variants.includes(variant)) throw new ConfigError(`invalid tournament config:\n  variants: ${game} has no "${variant}" rule set`);
     }
+  }
+  for (const [game, settings] of Object.entries(config.perGame)) {
+    if (!settings.options || !gameIds().includes(game)) continue;
+    const errors = gameDescriptor(game).optionErrors?.(settings.options) ?? [];
+    if (errors.length) throw new ConfigError(`invalid tournament config:\n${errors.map((e) => `  perGame.${game}.options.${e}`).join('\n')}`);
   }
   if (new Set(config.agents).size !== config.agents.length) throw new ConfigError('invalid tournament config:\n  agents: listed twice; use offline:<character>#2 for a second agent of one kind');
   return config;

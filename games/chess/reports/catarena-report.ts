@@ -60,6 +60,8 @@ export interface ChessArenaReport {
 const DRAW_STATUS: Record<string, string> = {
   stalemate: 'draw_stalemate',
   insufficient_material: 'draw_insufficient_material',
+  fivefold_repetition: 'draw_fivefold_repetition',
+  seventyfive_moves: 'draw_seventyfive_moves',
   threefold_repetition: 'draw_threefold_repetition',
   fifty_moves: 'draw_fifty_moves',
   max_moves: 'max_moves',
