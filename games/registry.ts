@@ -34,3 +34,25 @@ export function checkVariant(game: string, variant: string): void {
   const { variants } = adapterFor(game).game;
   if (!variants.includes(variant)) throw new Error(`unknown variant "${variant}" for ${game}; available: ${variants.join(', ')}`);
 }
+
+/** A game's rules version (games/core/descriptor.ts `rulesVersion`; 1 before versions were counted). */
+export function rulesVersion(game: string): number {
+  return gameDescriptor(game).rulesVersion ?? 1;
+}
+
+/**
+ * The rules a game is played under, as a run records them: "v2", with the rule-changing match
+ * options that are set ("v2 adjudication=engine"). Two runs with different labels for a game are
+ * not comparable game by game.
+ */
+export function rulesLabel(game: string, options?: Record<string, string | number>): string {
+  const d = gameDescriptor(game);
+  const set = (d.ruleOptions ?? []).filter((k) => options?.[k] !== undefined).map((k) => `${k}=${options![k]}`);
+  return [`v${d.rulesVersion ?? 1}`, ...set].join(' ');
+}
+
+/** The version in a rules label ("v2 adjudication=engine" → 2); no label (a run indexed before labels were recorded) → 1. */
+export function rulesVersionOfLabel(label: string | undefined): number {
+  const m = label ? /^v(\d+)/.exec(label) : null;
+  return m ? Number(m[1]) : 1;
+}

@@ -222,4 +222,20 @@ export interface RunIndexEntry {
   tracks?: Array<{ track: string; perAgent: Record<string, { S: Interval; L: Interval }> }>;
   /** Each agent's task track (model/task-track.ts); runs indexed before this field were all standard. */
   taskTracks?: Record<string, TaskTrack>;
+  /**
+   * Per game, the rules it was played under (games/registry.ts rulesLabel: "v2", "v2
+   * adjudication=engine"); runs indexed before this field played every game under "v1".
+   */
+  rules?: Record<string, string>;
+}
+
+/** A run's rules per game as indexed; a run indexed before rules were recorded played each of its games under "v1". */
+export function rulesOfEntry(entry: Pick<RunIndexEntry, 'games' | 'rules'>): Record<string, string> {
+  return entry.rules ?? Object.fromEntries(entry.games.map((g) => [g, 'v1']));
+}
+
+/** The games two runs both played under different rules, as "chess v1 → v2". */
+export function rulesChanges(before: Pick<RunIndexEntry, 'games' | 'rules'>, after: Pick<RunIndexEntry, 'games' | 'rules'>): string[] {
+  const a = rulesOfEntry(before), b = rulesOfEntry(after);
+  return Object.keys(b).filter((g) => a[g] !== undefined && a[g] !== b[g]).sort().map((g) => `${g} ${a[g]} → ${b[g]}`);
 }

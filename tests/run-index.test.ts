@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatHistory, historyRows } from '../orchestrator/run/history.ts';
+import { renderHistoryHtml } from '../reports/html/history-html.ts';
 import { INDEX_FILE } from '../orchestrator/run/run-dir.ts';
 import { readIndexFile } from '../orchestrator/run/run-index.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
@@ -42,5 +43,25 @@ describe('run index and --reuse', () => {
     expect(table).toMatch(/crasher S \/ L/);
     expect(table.split('\n')[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d\s+first\s+6\s+0\s/);
     expect(formatHistory(historyRows(entries, 'steady'))).not.toMatch(/crasher/);
-  }, 120_000);
+    expect(entries.map((e) => e.rules)).toEqual([{ gomoku: 'v1' }, { gomoku: 'v1' }]);
+
+    // Games played under other rules (here: the index says those runs played gomoku's version 0)
+    // are never copied, and history says where the rules changed.
+    const indexFile = path.join(out, INDEX_FILE);
+    const lines = fs.readFileSync(indexFile, 'utf8').split('\n').filter((l) => l.startsWith('{"runId":"first"') || l.startsWith('{"runId":"second"'));
+    fs.writeFileSync(indexFile, `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), rules: { gomoku: 'v0' } })).join('\n')}\n`);
+    const third = await runTourney({ config: resolveConfig(input), runDir: path.join(out, 'third') });
+    expect(journalOf(third.runDir).filter((r) => r.reusedFrom)).toEqual([]);
+    const after = historyRows(await readIndexFile(indexFile));
+    expect(after.map((r) => r.rulesChanged)).toEqual([[], [], ['gomoku v0 → v1']]);
+    expect(formatHistory(after)).toMatch(/rules changed in third: gomoku v0 → v1/);
+  }, 180_000);
+
+  it('flags runs indexed before rules were recorded as version 1 of each game', () => {
+    const entry = (runId: string, finishedAt: string, rules?: Record<string, string>) => ({ runId, runDir: `/r/${runId}`, finishedAt, games: ['gomoku', 'chess'], rounds: 1, matches: 4, reused: 0, leaderboard: [], ...(rules ? { rules } : {}) });
+    const rows = historyRows([entry('old', '2025-01-01T00:00:00Z'), entry('new', '2025-02-01T00:00:00Z', { gomoku: 'v1', chess: 'v2' }), entry('engine', '2025-03-01T00:00:00Z', { gomoku: 'v1', chess: 'v2 adjudication=engine' })]);
+    expect(rows.map((r) => r.rulesChanged)).toEqual([[], ['chess v1 → v2'], ['chess v2 → v2 adjudication=engine']]);
+    const page = renderHistoryHtml([entry('old', '2025-01-01T00:00:00Z'), entry('new', '2025-02-01T00:00:00Z', { gomoku: 'v1', chess: 'v2' })], '/r');
+    expect(page).toContain('gomoku v1, chess v2 <strong title="changed: chess v1 → v2">(changed)</strong>');
+  });
 });

@@ -10,6 +10,10 @@ export const chess: GameDescriptor = {
   format: 'pairs',
   defaults: { reps: 1, moveTimeoutMs: 10_000 },
   presets: { paper: { reps: 8 } },
+  // 2: CATArena's automatic draws only (fivefold, 75 moves) unless adjudication is "engine", and
+  // en passant of a pawn that vanished on an obstacle (issue 29).
+  rulesVersion: 2,
+  ruleOptions: ['adjudication'],
   optionErrors: chessOptionErrors,
   workspace: {
     answers: 'move',

@@ -32,6 +32,14 @@ export interface GameDescriptor {
   presets: Record<PresetName, Partial<GameSettings>>;
   /** False: a tourney plays the game only when `games` names it (default: it is in the default list). */
   inDefault?: boolean;
+  /**
+   * The version of the rules, raised with every change that can alter the result of a game played
+   * with the same moves (absent: 1, the rules before versions were counted). `--reuse` never copies
+   * a game of another version, and `catarena history` says when runs played different versions.
+   */
+  rulesVersion?: number;
+  /** Match options (`perGame.<game>.options`) that change the rules, not only what bots are told (chess: `adjudication`). */
+  ruleOptions?: readonly string[];
   /** Errors for bad match options, checked when a tourney config is resolved (none: anything goes). */
   optionErrors?(options: Record<string, string | number>): string[];
   /** What agents are told: the unit a bot answers, and what last round's log files are (compat §6). */

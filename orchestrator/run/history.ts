@@ -1,6 +1,8 @@
 // `catarena history`: each agent's scores across indexed runs, oldest first — the strategy-coding
 // mean score S and the learning score L of the leaderboard, per run.
-import type { RunIndexEntry } from './run-index.ts';
+// Runs played under different rules of a game (games/core/descriptor.ts `rulesVersion`, chess's
+// `adjudication`) are flagged: their scores for that game do not compare game by game.
+import { rulesChanges, rulesOfEntry, type RunIndexEntry } from './run-index.ts';
 
 export interface HistoryRow {
   runId: string;
@@ -9,18 +11,24 @@ export interface HistoryRow {
   matches: number;
   reused: number;
   scores: Record<string, { meanS: number | null; meanL: number | null }>;
+  /** Per game, the rules it was played under ("v2", "v2 adjudication=engine"). */
+  rules: Record<string, string>;
+  /** Games this run played under other rules than the run before it in the list ("chess v1 → v2"). */
+  rulesChanged: string[];
 }
 
 export function historyRows(entries: RunIndexEntry[], agent?: string): HistoryRow[] {
-  return [...entries]
-    .sort((a, b) => a.finishedAt.localeCompare(b.finishedAt))
-    .map((e) => ({
+  const sorted = [...entries].sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
+  return sorted
+    .map((e, i) => ({
       runId: e.runId,
       finishedAt: e.finishedAt,
       schedule: e.schedule,
       matches: e.matches,
       reused: e.reused,
       scores: Object.fromEntries(e.leaderboard.filter((row) => !agent || row.agent === agent).map((row) => [row.agent, { meanS: row.meanS, meanL: row.meanL }])),
+      rules: rulesOfEntry(e),
+      rulesChanged: i > 0 ? rulesChanges(sorted[i - 1]!, e) : [],
     }))
     .filter((row) => !agent || Object.keys(row.scores).length);
 }
@@ -40,5 +48,6 @@ export function formatHistory(rows: HistoryRow[]): string {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), '', "S: strategy-coding score, L: global learning score, each the mean over the run's tracks (Mean S / Mean L in report.md's leaderboard)."].join('\n');
+  const changes = rows.filter((r) => r.rulesChanged.length).map((r) => `rules changed in ${r.runId}: ${r.rulesChanged.join(', ')} (its scores in ${r.rulesChanged.map((c) => c.split(' ')[0]).join(', ')} do not compare with the runs before it)`);
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), '', "S: strategy-coding score, L: global learning score, each the mean over the run's tracks (Mean S / Mean L in report.md's leaderboard).", ...changes].join('\n');
 }

@@ -1,22 +1,26 @@
-// `--reuse`: a game whose spec (seats, seed, rules, limits, policy), seated code (content hashes)
-// and sandbox kind (the one the earlier game's bots really ran in) equal a game of an earlier
-// indexed run is not played again; its result and replay are copied, marked with the run they
-// came from. Games that a crash, timeout or stand-in decided are always played again.
+// `--reuse`: a game whose spec (seats, seed, rule set, options, limits, policy), rules version
+// (games/core/descriptor.ts `rulesVersion`: the same moves may end otherwise under other rules),
+// seated code (content hashes) and sandbox kind (the one the earlier game's bots really ran in)
+// equal a game of an earlier indexed run is not played again; its result and replay are copied,
+// marked with the run they came from. Games that a crash, timeout or stand-in decided are always
+// played again.
 import path from 'node:path';
 import { contentId } from '../../util/content-id.ts';
 import type { MatchResult, MatchSpec } from '../../model/match.ts';
 import type { StrategyRecord } from '../../model/tourney.ts';
 import { tracksOf } from '../config/tourney-config.ts';
+import { rulesVersion, rulesVersionOfLabel } from '../../games/registry.ts';
 import { RunDir } from './run-dir.ts';
-import { readIndexFile } from './run-index.ts';
+import { readIndexFile, rulesOfEntry } from './run-index.ts';
 
 /** What a seat's strategy is for reuse: its code, and whether it built (a failed build forfeits). */
 export const codeOf = (record: StrategyRecord) => (record.status === 'ok' ? record.hash : `failed:${record.hash}`);
 
-export function reuseKey(spec: MatchSpec, code: (strategyId: string) => string | undefined, sandbox: string): string | null {
+/** `rules`: the version of spec.game's rules the game was (or would be) played under. */
+export function reuseKey(spec: MatchSpec, code: (strategyId: string) => string | undefined, sandbox: string, rules: number): string | null {
   const seats = spec.seats.map(code);
   if (seats.some((c) => c === undefined)) return null;
-  return contentId({ spec, seats, sandbox }, 32);
+  return contentId({ spec, seats, sandbox, rules }, 32);
 }
 
 /**
@@ -46,8 +50,9 @@ export class ReuseCache {
       const journal = await earlier.openJournal().catch(() => null);
       if (!journal) continue;
       runs++;
+      const rules = rulesOfEntry(entry);
       for (const result of journal.results().filter(reusable)) {
-        const key = reuseKey(result.spec, (id) => code.get(id), result.sandbox ?? config.sandbox);
+        const key = reuseKey(result.spec, (id) => code.get(id), result.sandbox ?? config.sandbox, rulesVersionOfLabel(rules[result.spec.game]));
         if (key && !found.has(key)) found.set(key, { run: earlier, result });
       }
     }
@@ -60,7 +65,7 @@ export class ReuseCache {
 
   /** The earlier result for this game, recorded in `run` (replay and journal), or null. */
   async take(spec: MatchSpec, code: (strategyId: string) => string | undefined, sandbox: string, run: RunDir): Promise<MatchResult | null> {
-    const key = reuseKey(spec, code, sandbox);
+    const key = reuseKey(spec, code, sandbox, rulesVersion(spec.game));
     const hit = key ? this.found.get(key) : undefined;
     if (!hit) return null;
     const replay = await hit.run.readReplay(hit.result.id).catch(() => null);

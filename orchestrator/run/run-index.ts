@@ -7,8 +7,10 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { PREFIX } from '../queue/names.ts';
 import { trackName, type RunIndexEntry, type TourneySummary } from '../../model/tourney.ts';
+export { rulesChanges, rulesOfEntry } from '../../model/tourney.ts';
 import { RunDir } from './run-dir.ts';
 import { taskTracksOfConfig } from '../../reports/markdown-task-tracks.ts';
+import { gameIds, rulesLabel } from '../../games/registry.ts';
 
 export const RUNS_KEY = `${PREFIX}:runs`;
 
@@ -21,8 +23,16 @@ export function indexEntry(summary: TourneySummary, extra: { schedule?: string; 
     perAgent: Object.fromEntries(t.agents.flatMap((a) => (t.bootstrap.perAgent[a] ? [[a, { S: t.bootstrap.perAgent[a]!.S, L: t.bootstrap.perAgent[a]!.L }]] : []))),
   }));
   const taskTracks = taskTracksOfConfig(summary.config, [...new Set(summary.tracks.flatMap((t) => t.agents))]);
-  return { runId: summary.runId, runDir: summary.runDir, schedule: extra.schedule, finishedAt: new Date().toISOString(), games: extra.games, rounds: extra.rounds, matches, reused: extra.reused, leaderboard: summary.leaderboard, tracks, taskTracks };
+  const rules = rulesOfConfig(summary.config, extra.games);
+  return { runId: summary.runId, runDir: summary.runDir, schedule: extra.schedule, finishedAt: new Date().toISOString(), games: extra.games, rounds: extra.rounds, matches, reused: extra.reused, leaderboard: summary.leaderboard, tracks, taskTracks, rules };
 }
+
+/** Per game, the rules label a run's config plays it under (its rules version and rule-changing options). */
+export function rulesOfConfig(config: unknown, games: string[]): Record<string, string> {
+  const perGame = ((config as { perGame?: Record<string, { options?: Record<string, string | number> }> } | null)?.perGame ?? {});
+  return Object.fromEntries(games.filter((g) => gameIds().includes(g)).map((g) => [g, rulesLabel(g, perGame[g]?.options)]));
+}
+
 
 /**
  * Appends a finished run to the index beside its directory and, for a queued run, to the queue's

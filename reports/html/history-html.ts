@@ -2,7 +2,7 @@
 // across the indexed runs with their intervals, oldest first, so nightly runs show trends; a
 // table of the runs links each run's report.html. Self-contained like report.html.
 import path from 'node:path';
-import type { RunIndexEntry } from '../../model/tourney.ts';
+import { rulesChanges, rulesOfEntry, type RunIndexEntry } from '../../model/tourney.ts';
 import { num } from '../markdown-format.ts';
 import { escapeHtml as h, PAGE_CSS } from './page.ts';
 import { lineChart, type Series } from './svg.ts';
@@ -29,7 +29,12 @@ export function renderHistoryHtml(entries: RunIndexEntry[], root: string): strin
   const rows = [...runs].reverse().map((r) => {
     const report = path.relative(root, path.join(r.runDir, 'report.html')).split(path.sep).join('/');
     const by = new Map(r.leaderboard.map((e) => [e.agent, e]));
-    return `<tr><td class="text">${h(r.finishedAt.slice(0, 16).replace('T', ' '))}</td><td class="text"><a href="${h(report)}">${h(r.runId)}</a></td><td class="text">${h(r.schedule ?? '')}</td><td class="text">${h(r.games.join(', '))}</td><td>${r.rounds}</td><td>${r.matches}</td>${agents
+    // The rules each game was played under; a change from the run before is marked (scores of that game do not compare).
+    const before = runs[runs.indexOf(r) - 1];
+    const changed = before ? rulesChanges(before, r) : [];
+    const rules = Object.entries(rulesOfEntry(r)).map(([g, label]) => `${g} ${label}`).join(', ');
+    const rulesCell = changed.length ? `${h(rules)} <strong title="${h(`changed: ${changed.join(', ')}`)}">(changed)</strong>` : h(rules);
+    return `<tr><td class="text">${h(r.finishedAt.slice(0, 16).replace('T', ' '))}</td><td class="text"><a href="${h(report)}">${h(r.runId)}</a></td><td class="text">${h(r.schedule ?? '')}</td><td class="text">${h(r.games.join(', '))}</td><td class="text">${rulesCell}</td><td>${r.rounds}</td><td>${r.matches}</td>${agents
       .map((a) => `<td>${by.has(a) ? `${num(by.get(a)!.meanS)} / ${num(by.get(a)!.meanL)}` : ''}</td>`)
       .join('')}</tr>`;
   });
@@ -42,7 +47,7 @@ export function renderHistoryHtml(entries: RunIndexEntry[], root: string): strin
 <p class="muted">Per track, each agent's S (strategy coding) and L (global learning) in every indexed run, oldest first; whiskers are 95% intervals (runs indexed before intervals were recorded show points only).</p>
 ${runs.length ? charts || '<p class="muted">No per-track scores indexed yet.</p>' : '<p class="muted">No finished runs are indexed here yet.</p>'}
 <h2>Runs</h2>
-<table><thead><tr><th class="text">finished (UTC)</th><th class="text">run</th><th class="text">schedule</th><th class="text">games</th><th>rounds</th><th>matches</th>${agents.map((a) => `<th>${h(a)} S / L</th>`).join('')}</tr></thead>
+<table><thead><tr><th class="text">finished (UTC)</th><th class="text">run</th><th class="text">schedule</th><th class="text">games</th><th class="text">rules</th><th>rounds</th><th>matches</th>${agents.map((a) => `<th>${h(a)} S / L</th>`).join('')}</tr></thead>
 <tbody>${rows.join('')}</tbody></table>
 </body></html>
 `;
