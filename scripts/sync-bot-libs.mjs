@@ -6,9 +6,13 @@
 //   games/core/bot-http.mjs           → every Node bot folder under games/*/bots/ (the HTTP plumbing)
 //   games/core/go/httpbot.go          → every Go bot folder under games/*/bots/ (the go task track's bots)
 //   games/core/go/start_ai.sh         → the same folders (build with the go command, offline, then run)
+//   games/undercover/engine/statement-check.mjs → every Node bot folder under games/undercover/bots/
+//                                        (the arena's statement check)
+//   games/undercover/words.json       → every folder under games/undercover/bots/ that carries a
+//                                        words.json (the heuristic bot's association list)
 // Only Node bot folders (with a bot.mjs) get the .mjs libraries and only Go bot folders (with a
 // main.go) the Go one: a bot folder holds one language (the task-track language check).
-// tests/chess-bots.test.ts fails when a copy differs.
+// tests/chess-bots.test.ts and tests/undercover-bots.test.ts fail when a copy differs.
 // Usage: node scripts/sync-bot-libs.mjs [--check]   (--check: report differences, copy nothing)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +31,8 @@ export const LIBS = [
   [path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots'), 'bot.mjs'],
   ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/bot-http.mjs'), botsDir, 'bot.mjs']),
   ...allBotsDirs().flatMap((botsDir) => ['httpbot.go', 'start_ai.sh'].map((file) => [path.join(ROOT, 'games/core/go', file), botsDir, 'main.go'])),
+  [path.join(ROOT, 'games/undercover/engine/statement-check.mjs'), path.join(ROOT, 'games/undercover/bots'), 'bot.mjs'],
+  [path.join(ROOT, 'games/undercover/words.json'), path.join(ROOT, 'games/undercover/bots'), 'words.json'],
 ];
 
 /** Every copy that should exist: { source, target, same }. */
