@@ -1,7 +1,8 @@
 #!/bin/bash
 # Installs the Debian packages the tests and CATArena bots need (root, Debian 12): Flask and numpy
 # for CATArena's Python bots, scikit-learn and Go for the ml and go task tracks (docs/tracks.md: in
-# the process sandbox bots use the host's), redis-server for the queue, chromium for the HTML report tests.
+# the process sandbox bots use the host's), redis-server for the queue, chromium for the HTML report tests,
+# wamerican (/usr/share/dict/words) for the Undercover statement-check test.
 # Idempotent: installs only what is missing.
 set -euo pipefail
 need=()
@@ -17,6 +18,8 @@ lean=()
 [ -x /usr/bin/redis-server ] || need+=(redis-server)
 # The HTML report and replay viewer are tested in Debian's Chromium (through playwright-core; no browser download).
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# Undercover's statement check is tested against an English word list (tests/undercover-statement-check.test.ts).
+[ -f /usr/share/dict/words ] || need+=(wamerican)
 if ((${#need[@]} + ${#lean[@]})); then
   if [ "$(id -u)" != 0 ]; then echo "setup: run as root (or install: ${need[*]} ${lean[*]})" >&2; exit 1; fi
   echo "setup: installing ${need[*]} ${lean[*]}"

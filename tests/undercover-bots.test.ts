@@ -1,13 +1,14 @@
 // The reference Undercover bots (games/undercover/bots/{random,heuristic}) as real processes over
 // HTTP: health, malformed bodies, statements that pass the arena's check, votes among the
 // candidates; the heuristic bot's evidence (a player who says my word holds the other one); the
-// copies a bot folder carries equal their sources; the offline kit reads the bot's params.json.
+// copies a bot folder carries equal their sources (scripts/sync-bot-libs.mjs makes them); the
+// offline kit reads the bot's params.json.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../games/core/rng.ts';
 import { undercoverKnobsFromParams } from '../games/undercover/agents/offline-kit.ts';
-import { statementFault } from '../games/undercover/engine/statement-check.mjs';
+import { statementFault, type StatementContext } from '../games/undercover/engine/statement-check.mjs';
 import { initUndercover, undercover, type UndercoverState } from '../games/undercover/rules.ts';
 import { undercoverWire } from '../games/undercover/wire.ts';
 import { BotProcesses, postJson } from './helpers/bot-process.ts';
@@ -38,7 +39,7 @@ async function selfPlay(url: string, variant: 'standard' | 'variant', seed: numb
     const parsed = undercoverWire.parse(res.json, s, seat);
     expect(parsed.ok, JSON.stringify(res.json)).toBe(true);
     if (!parsed.ok) throw new Error(parsed.message);
-    if (parsed.action.kind === 'speak') expect(statementFault(parsed.action.statement, (call.body as { word: string }).word, s.statements.flatMap((x) => (x.text ? [x.text] : [])))).toBeNull();
+    if (parsed.action.kind === 'speak') expect(statementFault(parsed.action.statement, (call.body as { word: string }).word, call.body as StatementContext)).toBeNull();
     s = undercover.apply(s, seat, parsed.action);
   }
   return s;

@@ -14,10 +14,12 @@
 //   players who know both words and their roles, and vote as in standard.
 //
 // Decisions:
-// * A statement is checked mechanically (engine/statement-check.mjs): empty, longer than 300
-//   characters, naming the speaker's word or an inflection of it, or repeating an earlier
-//   statement of the game (token-set similarity ≥ 0.8) eliminates the speaker at once, as in
-//   CK-Arena. So does no statement at all (a bot failure: `silent`).
+// * A statement is checked mechanically (engine/statement-check.mjs, its header has the rules):
+//   empty, longer than 300 characters, naming the speaker's word (the word or one of its
+//   inflections, as whole words, after undoing look-alike letters and invisible characters), or
+//   repeating a statement another player made in an earlier round (the same set of words)
+//   eliminates the speaker at once, as in CK-Arena. So does no statement at all (a bot failure:
+//   `silent`).
 // * A failed vote (timeout, garbage, an illegal target) is an abstention: the ballot is lost.
 //   Votes of an open ballot are secret; they become public when the ballot closes.
 // * End conditions are checked after every elimination (not at the deal, so a two-seat table,
@@ -203,8 +205,12 @@ export function voteTargets(s: UndercoverState, seat: Seat): Seat[] {
   return Array.from({ length: s.seats }, (_, t) => t).filter((t) => voteFault(s, seat, t) === null);
 }
 
-/** Every statement made so far, as text (what a new statement must not repeat). */
-export const earlierStatements = (s: UndercoverState): string[] => s.statements.flatMap((x) => (x.text === null ? [] : [x.text]));
+/**
+ * Every statement made so far, as the /speak body lists them: the statement check keeps those a new
+ * one must not repeat (other seats', earlier rounds', passed).
+ */
+export const earlierStatements = (s: UndercoverState): Array<{ round: number; seat: Seat; statement: string | null; eliminated?: string }> =>
+  s.statements.map((x) => ({ round: x.round, seat: x.seat, statement: x.text, ...(x.fault ? { eliminated: x.fault } : {}) }));
 
 /** Statements a random player may make: a clue of fresh tokens per round and seat (they may still fail the check). */
 function sampleStatements(s: UndercoverState, seat: Seat): string[] {
@@ -241,7 +247,7 @@ export const undercover: Game<UndercoverState, UndercoverAction, unknown> = {
     if (fault) throw new Error(`undercover: illegal action by seat ${seat}: ${fault}`);
     if (s.phase === 'speak') {
       const text = action.kind === 'speak' ? action.statement : null;
-      const bad = text === null ? 'silent' : statementFault(text, wordOf(s, seat)!, earlierStatements(s));
+      const bad = text === null ? 'silent' : statementFault(text, wordOf(s, seat)!, { seat, round: s.round, statements: earlierStatements(s) });
       let next: UndercoverState = { ...s, statements: [...s.statements, { round: s.round, seat, text, fault: bad }], pending: s.pending.slice(1) };
       if (bad) next = eliminate(next, seat, bad);
       if (next.phase === 'over') return next;

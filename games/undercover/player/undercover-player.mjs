@@ -42,11 +42,12 @@ export function createPlayer(_config, { BadRequest }) {
       if (typeof body.game_id !== 'string') throw new BadRequest('game_id required');
       if (body.phase === 'vote') return voteTurn(body, BadRequest);
       if (typeof body.word !== 'string' || !body.word) throw new BadRequest('word required');
-      const earlier = (body.statements ?? []).map((s) => s.statement).filter((t) => typeof t === 'string');
+      // The body is the check's context: this seat, the round and the statements so far.
       const fallbacks = [`A clue from seat ${body.seat} in round ${body.round}: it belongs with ${body.category}.`, `Round ${body.round}, seat ${body.seat}: something many people know well.`]
-        .filter((t) => statementFault(t, body.word, earlier) === null);
-      const options = (fallbacks.length ? fallbacks : [`Seat ${body.seat} round ${body.round} clue ${earlier.length}.`]).map((t) => ({ label: t, value: t }));
-      const prompt = `${stateText(body)}\n\nIt is your turn to speak. Write ONE short statement (one or two sentences) that describes your word without saying it or any form of it, and without repeating an earlier statement: a statement that does either puts you out at once. Reply with the statement only.`;
+        .filter((t) => statementFault(t, body.word, body) === null);
+      const said = Array.isArray(body.statements) ? body.statements.length : 0;
+      const options = (fallbacks.length ? fallbacks : [`Seat ${body.seat} round ${body.round} clue ${said}.`]).map((t) => ({ label: t, value: t }));
+      const prompt = `${stateText(body)}\n\nIt is your turn to speak. Write ONE short statement (one or two sentences) that describes your word without saying it or any form of it (plural, past, -ing, …), and without repeating a statement another player made in an earlier round: a statement that does either puts you out at once. Reply with the statement only.`;
       const free = (raw) => {
         const text = raw.split('\n').map((l) => l.trim()).find(Boolean)?.replace(/^["'“]+|["'”]+$/g, '').slice(0, MAX_STATEMENT_CHARS);
         return text ? { label: text, value: text } : null;

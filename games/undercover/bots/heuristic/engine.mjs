@@ -87,7 +87,6 @@ export function evidenceOf(body, word) {
 export function speak(body, knobs, random) {
   const word = String(body.word ?? '');
   const info = associations(word);
-  const earlier = statementsOf(body).map((s) => s.statement);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const civilian = believeCivilian(body, evidenceOf(body, word));
   for (let attempt = 0; attempt < 30; attempt++) {
@@ -98,7 +97,7 @@ export function speak(body, knobs, random) {
     }
     if (info && civilian && body.role !== 'undercover' && random() < knobs.boldness) facts.push(`and it is not ${info.counterpart}`);
     const statement = `${facts.join(', ')}.`.replace(/^./, (c) => c.toUpperCase());
-    if (statementFault(statement, word, earlier) === null) return statement;
+    if (statementFault(statement, word, body) === null) return statement;
   }
   return `Round ${body.round ?? 0}, seat ${body.seat ?? 0}: ${Math.floor(random() * 1e9)} reasons to like it.`;
 }
