@@ -11,6 +11,8 @@ import { createRng, type Rng } from '../games/core/rng.ts';
 import { replay } from './helpers/chess-oracle.mjs';
 
 const GAMES = Number(process.env.CHESS_DIFF_GAMES ?? 200);
+/** The suite's default per test (60 s) for 200 games, more for more. */
+const TIMEOUT = 60_000 * Math.max(1, GAMES / 200);
 
 /** Standard chess also accepts castling as king-takes-rook (e1h1); bots are shown (and python-chess lists) the two-step. */
 function shown(s: ChessState): string[] {
@@ -108,16 +110,16 @@ describe("chess rules against an independent oracle of CATArena's servers (chess
     const endings = differential('standard', GAMES);
     // The styles reach the draws that tell CATArena's rules from engine adjudication.
     for (const status of ['white_win', 'black_win', 'draw_fivefold_repetition', 'max_moves']) expect(endings[status], JSON.stringify(endings)).toBeGreaterThan(0);
-  });
+  }, TIMEOUT);
 
   it(`Chess960 with obstacles: ${GAMES} games, every ply`, () => {
     const endings = differential('variant', GAMES);
     expect(endings.draw_stalemate, JSON.stringify(endings)).toBeGreaterThan(0);
-  });
+  }, TIMEOUT);
 
   it('adjudication "engine": threefold repetition and fifty moves, in both rule sets', () => {
     const endings = { ...differential('standard', Math.ceil(GAMES / 5), 'engine') };
     for (const [k, v] of Object.entries(differential('variant', Math.ceil(GAMES / 5), 'engine'))) endings[k] = (endings[k] ?? 0) + v;
     expect(endings.draw_threefold_repetition, JSON.stringify(endings)).toBeGreaterThan(0);
-  });
+  }, TIMEOUT);
 });
