@@ -11,8 +11,8 @@ import { createRng, type Rng } from '../games/core/rng.ts';
 import { replay } from './helpers/chess-oracle.mjs';
 
 const GAMES = Number(process.env.CHESS_DIFF_GAMES ?? 200);
-/** The suite's default per test (60 s) for 200 games, more for more. */
-const TIMEOUT = 60_000 * Math.max(1, GAMES / 200);
+/** Twice the suite's default per test (60 s) for 200 games (a loaded CI machine), more for more. */
+const TIMEOUT = 120_000 * Math.max(1, GAMES / 200);
 
 /** Standard chess also accepts castling as king-takes-rook (e1h1); bots are shown (and python-chess lists) the two-step. */
 function shown(s: ChessState): string[] {
