@@ -222,4 +222,6 @@ export interface RunIndexEntry {
   tracks?: Array<{ track: string; perAgent: Record<string, { S: Interval; L: Interval }> }>;
   /** Each agent's task track (model/task-track.ts); runs indexed before this field were all standard. */
   taskTracks?: Record<string, TaskTrack>;
+  /** A study of repeated tourneys (`--repeats`): how many; its leaderboard and intervals are the combined ones. */
+  repeats?: number;
 }
