@@ -1,7 +1,7 @@
 // The combined layer over repeated tourneys: reads each repeat's run directory (its summary, and
-// its journal for the bootstrap samples, recomputed with the repeat's own seed exactly as its
-// report made them), refuses runs that are not repeats of one study (naming the difference), and
-// writes combined.json, report.md and report.html. `catarena tourney --repeats K` ends here, and
+// its journal for the bootstrap samples, recomputed with the repeat's own seed and its games in
+// match-id order, so they do not depend on the order the games finished in), refuses runs that
+// are not repeats of one study (naming the difference), and writes combined.json, report.md and report.html. `catarena tourney --repeats K` ends here, and
 // `catarena combine <run-dir>…` does the same over separate runs (nightly runs of one config).
 import path from 'node:path';
 import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
@@ -64,7 +64,7 @@ export async function readRepeats(dirs: string[]): Promise<{ config: TourneyConf
     const journal = await run.openJournal();
     const draws: Record<string, BootstrapDraws> = {};
     for (const t of summary.tracks) {
-      const track = (await trackGames(run, config, journal, t.game, t.variant))!;
+      const track = (await trackGames(run, config, journal, t.game, t.variant, { byId: true }))!;
       draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, { samples: config.bootstrapSamples, seed: config.seed }).draws;
     }
     repeats.push({ runId: path.basename(run.root), runDir: run.root, seed: config.seed, summary, draws });

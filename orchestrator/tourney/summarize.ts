@@ -108,7 +108,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
 }
 
 /** A track's strategies and the games that enter W (only rounds every agent completed), or null when the track has no strategies. */
-export async function trackGames(run: RunDir, config: TourneyConfig, journal: Journal, game: string, variant: string) {
+export async function trackGames(run: RunDir, config: TourneyConfig, journal: Journal, game: string, variant: string, options: { byId?: boolean } = {}) {
   const strategies = await run.strategies(trackName({ game, variant }));
   if (!strategies.length) return null;
   const byId = new Map(strategies.map((s) => [s.id, s]));
@@ -117,6 +117,8 @@ export async function trackGames(run: RunDir, config: TourneyConfig, journal: Jo
   // Only rounds every agent completed count, so W is square (a run stopped mid-round).
   const rounds = Math.min(...agents.map((a) => strategies.filter((s) => s.agent === a).length));
   const results = journal.results().filter((r) => r.spec.game === game && r.spec.variant === variant && r.spec.seats.every((id) => (byId.get(id)?.round ?? Infinity) <= rounds));
+  // In match-id order when asked: the games, and so the bootstrap's samples, then do not depend on the order games finished in.
+  if (options.byId) results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const games: GameResult[] = pairwiseGames(results, (id) => ({ agent: byId.get(id)!.agent, round: byId.get(id)!.round }));
   return { strategies, byId, agents, rounds, results, games };
 }
