@@ -8,6 +8,7 @@ import { combineSummaries, type RepeatInput } from '../reports/combined.ts';
 import { renderCombinedMarkdown } from '../reports/markdown-combined.ts';
 import { renderCombinedHtml } from '../reports/html/combined-html.ts';
 import { calibrate, kendallTau, kendallW, meanSd, studentQuantile } from '../reports/metrics/repeats.ts';
+import { compareAgents, formatComparison, signFlipP } from '../reports/compare.ts';
 
 describe('repeats math', () => {
   it("Student's t quantiles match the tables", () => {
@@ -170,5 +171,29 @@ describe('the combined summary of a hand-computed fixture', () => {
     expect(html).toContain('Rank stability across repeats (Table 8 layout)');
     expect(html).toContain('<svg');
     expect(html).toContain('0.750 ± 0.250');
+  });
+});
+
+describe('compare: paired differences of two agents over repeats and tracks', () => {
+  it('sign-flip p-values are exact', () => {
+    // Of the 8 sign patterns of [1, 2, 3] only all + and all − reach |sum| 6.
+    expect(signFlipP([1, 2, 3])).toBe(0.25);
+    // [1, −1]: every pattern has |sum| ≥ 0.
+    expect(signFlipP([1, -1])).toBe(1);
+  });
+
+  it('a against c in the fixture: S differences 0.5, 0.25, 0.75', () => {
+    const rows = compareAgents(REPEATS, 'a', 'c', { seed: 11 });
+    const s = rows.find((r) => r.track === 'gomoku-standard' && r.metric === 'S')!;
+    expect(s.repeats).toBe(3);
+    expect(s.diff).toBeCloseTo(0.5, 12);
+    expect(s.sd).toBeCloseTo(0.25, 12);
+    expect(s.p).toBe(0.25);
+    expect(s.pBetter).toBeGreaterThan(0.9);
+    expect(s.lo!).toBeLessThan(0.25);
+    expect(s.hi).toBe(1); // 0.5 + 4.30 · 0.144 clipped to the largest difference
+    expect(rows.find((r) => r.track === 'all tracks' && r.metric === 'S')!.diff).toBeCloseTo(0.5, 12);
+    expect(formatComparison('a', 'c', rows)).toContain('| gomoku-standard | S | 3 | 0.500 | 0.250 |');
+    expect(() => compareAgents(REPEATS, 'a', 'zed')).toThrow(/no track of these runs has both a and zed/);
   });
 });

@@ -91,6 +91,11 @@ describe('tourney --repeats, combine and resume', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Leaderboard over 2 repeats');
     expect(numbers(readJson(path.join(out, 'combined.json')))).toEqual(numbers(readJson(path.join(study, 'combined.json'))));
+    // compare on the separate runs and on the study (which stands for its repeats): the same table.
+    const cmp = await catarena('compare', 'bot1', 'bot2', first, second, '--json');
+    expect(cmp.code, cmp.stderr).toBe(0);
+    expect(JSON.parse(cmp.stdout).map((r: { track: string; metric: string; repeats: number }) => `${r.track} ${r.metric} ${r.repeats}`)).toEqual(['gomoku-variant S 2', 'all tracks S 2', 'gomoku-variant L 2', 'all tracks L 2']);
+    expect((await catarena('compare', 'bot1', 'bot2', study, '--json')).stdout).toBe(cmp.stdout);
     const before = numbers(readJson(path.join(study, 'combined.json')));
     const again = await catarena('report', study);
     expect(again.code, again.stderr).toBe(0);
@@ -146,5 +151,6 @@ describe('tourney --repeats, combine and resume', () => {
     const combine = await catarena('combine', '--help');
     expect(combine.stdout).toMatch(/Usage: catarena combine \[options\] <run-dirs\.\.\.>/);
     expect(combine.stdout).toContain('--out <dir>');
+    expect((await catarena('compare', '--help')).stdout).toMatch(/Usage: catarena compare \[options\] <agentA> <agentB> <run-dirs\.\.\.>/);
   });
 });

@@ -281,6 +281,24 @@ export function registerTourneyCommands(program: Command): void {
     });
 
   program
+    .command('compare')
+    .description(
+      'Did agent A score better than agent B? A paired test over the runs (repeats) and tracks in which both played: per track and overall, ' +
+        'the mean difference in S and L with its interval over repeats (development and games), a sign-flip p-value and P(A better). ' +
+        'For "did the new version get better?", enter both versions in the same runs (e.g. cli:claude#v1, cli:claude#v2). A --repeats run stands for its repeats.',
+    )
+    .argument('<agentA>', 'agent id (as in the report)')
+    .argument('<agentB>', 'agent id')
+    .argument('<run-dirs...>', 'finished tourney run directories of one config')
+    .option('--json', 'print the rows as JSON')
+    .action(async (a: string, b: string, dirs: string[], flags: { json?: boolean }) => {
+      const [{ expandRepeats, readRepeats }, { compareAgents, formatComparison }] = await Promise.all([import('../tourney/combine.ts'), import('../../reports/compare.ts')]);
+      const { repeats } = await readRepeats(await expandRepeats(dirs.map((d) => path.resolve(d))));
+      const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
+      process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatComparison(a, b, rows)}\n`);
+    });
+
+  program
     .command('combine')
     .description(
       'Combine finished runs of one study — the same agents, games, rule sets, rounds and settings, e.g. nightly runs of one config — into ' +
