@@ -64,6 +64,8 @@ export interface CombinedTrack {
   /** Two-level intervals (development and games), rank probabilities and who is ahead of whom. */
   intervals: CombinedIntervals;
   agreement: { S: Agreement; L: Agreement; B: Agreement[] };
+  /** Batch tables (Hold'em): the paper's win rate per table kind and strategy, mean ± SD over repeats. */
+  tableWinRates?: Record<string, Record<string, MeanSd>>;
 }
 
 export interface CombinedSummary {
@@ -162,6 +164,13 @@ function combineTrack(name: string, tracks: TrackSummary[], draws: BootstrapDraw
     intervals: combined.result,
     agreement: { S: agreement(tracks.map((t) => scores(t, (m) => m?.S))), L: agreement(tracks.map((t) => scores(t, (m) => m?.L))), B: rounds(R).map((n) => agreement(tracks.map((t) => scores(t, (m) => m?.B[n])))) },
   };
+  if (tracks.some((t) => t.tableWinRates)) {
+    const kinds = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates ?? {})))];
+    track.tableWinRates = Object.fromEntries(kinds.map((kind) => {
+      const ids = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates?.[kind] ?? {})))];
+      return [kind, Object.fromEntries(ids.map((id) => [id, meanSd(tracks.map((t) => t.tableWinRates?.[kind]?.[id]?.rate ?? null))]))];
+    }));
+  }
   return { track, draws: combined.draws };
 }
 

@@ -203,6 +203,17 @@ function operations(c: CombinedSummary): string {
   ].join('\n');
 }
 
+function tableWinRates(c: CombinedSummary): string[] {
+  const tracks = c.tracks.filter((t) => t.tableWinRates);
+  if (!tracks.length) return [];
+  const kinds = ['own', 'round', 'field'];
+  const parts = tracks.map((t) => {
+    const ids = [...new Set(kinds.flatMap((k) => Object.keys(t.tableWinRates![k] ?? {})))];
+    return [`### ${trackName(t)}`, '', mdTable(['Strategy', 'Own tables', 'Round tables', 'Field tables'], ids.map((id) => [id, ...kinds.map((k) => pm(t.tableWinRates![k]?.[id]))]))].join('\n');
+  });
+  return [["## Table win rates (paper figures for Hold'em)", "Tables won ÷ tables played per table kind, mean ± SD over repeats (docs/metrics.md \"Batch games\").", ...parts].join('\n\n')];
+}
+
 function matrices(c: CombinedSummary): string {
   const parts = c.tracks.map((t) => {
     const labels = t.W.strategies;
@@ -213,7 +224,7 @@ function matrices(c: CombinedSummary): string {
 }
 
 export function renderCombinedMarkdown(c: CombinedSummary): string {
-  return `${[header(c), leaderboardSection(c), table4(c), table8(c), agreementSection(c), ranksSection(c), learning(c), builds(c), operations(c), matrices(c)].join('\n\n')}\n`;
+  return `${[header(c), leaderboardSection(c), table4(c), table8(c), agreementSection(c), ranksSection(c), learning(c), builds(c), operations(c), matrices(c), ...tableWinRates(c)].join('\n\n')}\n`;
 }
 
 /** The terminal's short board at the end of `--repeats` / `combine`. */

@@ -79,6 +79,7 @@ function repeat(k: number, values: Record<string, [number, number, number, numbe
     cost: Object.fromEntries(AGENTS.map((a) => [a, { wallMs: 1000 * k, toolCalls: 2, tokens: null, linesOfCode: 100 + k, rounds: 2 }])),
     strategies: AGENTS.flatMap((a) => [1, 2].map((round) => ({ id: `${a}@r${round}`, agent: a, round, status: failed.includes(`${a}@${round}`) ? ('failed' as const) : ('ok' as const), hash: 'x' }))),
     games: 30,
+    tableWinRates: { round: { 'a@r1': { tables: 4, wins: k, rate: k / 4 } } },
   };
   const S = AGENTS.map((a) => values[a]![0]);
   const L = AGENTS.map((a) => values[a]![1]);
@@ -138,6 +139,11 @@ describe('the combined summary of a hand-computed fixture', () => {
     expect(t.agreement.S.W).toBeCloseTo(7 / 9, 12);
     // τ: r1~r2 1/3, r1~r3 1, r2~r3 1/3 → mean 5/9.
     expect(t.agreement.S.tau).toBeCloseTo(5 / 9, 12);
+  });
+
+  it("Hold'em's win rates per table kind", () => {
+    expect(t.tableWinRates!.round!['a@r1']).toEqual({ mean: 0.5, sd: 0.25, n: 3 });
+    expect(renderCombinedMarkdown(c)).toMatch(/## Table win rates[\s\S]*\| a@r1 \| — \| 0\.500 ± 0\.250 \| — \|/);
   });
 
   it('failed builds per repeat', () => {
