@@ -141,7 +141,7 @@ function addConfigOptions(cmd: Command): Command {
     .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', concurrencyOption)
     .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
     .option('--repeats <k>', 'repeat the whole tourney (development and games) K times, repeat r with seed + r − 1, in repeats/<r>/ of one run directory, and write the combined report: mean ± SD tables, Table 8 (rank SD), rank agreement, intervals over development and games (default 1)', intOption(1, 100))
-    .option('--repeat-concurrency <n>', 'with --repeats: repeats played side by side (default 1)', intOption(1, 16))
+    .option('--repeat-concurrency <n>', 'with --repeats: repeats played side by side (default 2)', intOption(1, 16))
     .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
     .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
     .option('--move-timeout <ms>', 'per-move deadline in ms (default: 10000; holdem 3000); for all games, overriding per-game deadlines of --preset and --config', intOption(1))

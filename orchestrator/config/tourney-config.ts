@@ -50,7 +50,7 @@ export const TourneyConfigSchema = z.strictObject({
    * and a combined report over the repeats is written at the top (orchestrator/tourney/repeats.ts).
    */
   repeats: z.int().min(1).max(100).optional(),
-  /** Repeats played side by side with --repeats (each with its own bots and executor). */
+  /** Repeats played side by side with --repeats (each with its own bots and executor); default 2. */
   repeatConcurrency: z.int().min(1).max(16).optional(),
   out: z.string().default('runs'),
   policy: z.enum(['strict', 'catarena']).default('strict'),
