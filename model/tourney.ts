@@ -227,6 +227,8 @@ export interface RunIndexEntry {
    * adjudication=engine"); runs indexed before this field played every game under "v1".
    */
   rules?: Record<string, string>;
+  /** A study of repeated tourneys (`--repeats`): how many; its leaderboard and intervals are the combined ones. */
+  repeats?: number;
 }
 
 /** A run's rules per game as indexed; a run indexed before rules were recorded played each of its games under "v1". */

@@ -132,7 +132,7 @@ export function leaderboard(tracks: Array<Pick<TrackSummary, 'agents' | 'metrics
  * which the agent holds each place (tied keys split the places they span), aboveNext the share
  * in which it is placed above the agent listed after it (ties ½).
  */
-export function withRankProbabilities(entries: Entry[], tracks: Array<{ agents: readonly string[]; draws: BootstrapDraws }>): Entry[] {
+export function withRankProbabilities(entries: Entry[], tracks: Array<{ agents: readonly string[]; draws: Pick<BootstrapDraws, 'S' | 'L'> }>): Entry[] {
   const samples = Math.min(...tracks.map((t) => t.draws.S.length));
   if (!tracks.length || !Number.isFinite(samples) || samples < 1) return entries;
   const order = entries.map((e) => e.agent);

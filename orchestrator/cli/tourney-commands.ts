@@ -20,6 +20,8 @@ interface TourneyFlags {
   maxMinutes?: number;
   concurrency?: number | 'auto';
   seed?: number;
+  repeats?: number;
+  repeatConcurrency?: number;
   out?: string;
   policy?: 'strict' | 'catarena';
   moveTimeout?: number;
@@ -63,6 +65,18 @@ async function printSummary(summary: TourneySummary, seconds: number | null, jso
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** The end of a --repeats run, `combine` and `report` on a study: the combined board and where the reports are. */
+function printCombined(combined: { runDir: string; leaderboard: unknown }, board: string, json?: boolean, finished?: string): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ runDir: combined.runDir, leaderboard: combined.leaderboard }, null, 2)}\n`);
+    return;
+  }
+  const lines = [board, ''];
+  if (finished) lines.push(finished);
+  lines.push(`report: ${path.join(combined.runDir, 'report.html')} (combined over the repeats; also report.md and combined.json)`, `run directory: ${combined.runDir}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 /** A stored run's config with the settings a resume may change. */
 async function resumeConfig(runDir: string, flags: { concurrency?: number | 'auto'; queue?: string; embedded?: boolean }): Promise<TourneyConfig> {
   const { RunDir } = await import('../run/run-dir.ts');
@@ -82,8 +96,14 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
   ]);
   const progress = createProgress('tourney', process.stderr, Boolean(json));
   const started = Date.now();
-  progress.phase(`run directory ${runDir}${config.queue ? ` · games on queue ${config.queue}` : ''}`);
+  progress.phase(`run directory ${runDir}${config.queue ? ` · games on queue ${config.queue}` : ''}${(config.repeats ?? 1) > 1 ? ` · ${config.repeats} repeats` : ''}`);
   try {
+    if ((config.repeats ?? 1) > 1) {
+      const [{ runRepeats }, { renderCombinedLeaderboard }, { formatSeconds }] = await Promise.all([import('../tourney/repeats.ts'), import('../../reports/markdown-combined.ts'), import('../progress.ts')]);
+      const combined = await withInterrupt((signal) => runRepeats({ config, runDir, progress, signal }));
+      printCombined(combined, renderCombinedLeaderboard(combined), json, `finished in ${formatSeconds((Date.now() - started) / 1000)}`);
+      return;
+    }
     const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal }));
     await printSummary(summary, (Date.now() - started) / 1000, json);
     // Agents that never had a bot play: said last, where nobody misses it.
@@ -120,6 +140,8 @@ function addConfigOptions(cmd: Command): Command {
     .option('--max-minutes <m>', 'with --reps auto: most minutes the added games may take per track', numberOption(0))
     .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', concurrencyOption)
     .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
+    .option('--repeats <k>', 'repeat the whole tourney (development and games) K times, repeat r with seed + r − 1, in repeats/<r>/ of one run directory, and write the combined report: mean ± SD tables, Table 8 (rank SD), rank agreement, intervals over development and games (default 1)', intOption(1, 100))
+    .option('--repeat-concurrency <n>', 'with --repeats: repeats played side by side (default 2)', intOption(1, 16))
     .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
     .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
     .option('--move-timeout <ms>', 'per-move deadline in ms (default: 10000; holdem 3000); for all games, overriding per-game deadlines of --preset and --config', intOption(1))
@@ -146,6 +168,8 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     autoReps: (flags.maxGames ?? flags.targetWidth ?? flags.maxMinutes) !== undefined ? { maxGames: flags.maxGames, targetWidth: flags.targetWidth, maxMinutes: flags.maxMinutes } : undefined,
     concurrency: flags.concurrency,
     seed: flags.seed,
+    repeats: flags.repeats,
+    repeatConcurrency: flags.repeatConcurrency,
     out: flags.out,
     policy: flags.policy,
     moveTimeoutMs: flags.moveTimeout,
@@ -243,8 +267,51 @@ export function registerTourneyCommands(program: Command): void {
     .argument('<run-dir>', 'a tournament run directory')
     .option('--json', 'print the summary as JSON')
     .action(async (dir: string, flags: { json?: boolean }) => {
+      const { RunDir } = await import('../run/run-dir.ts');
+      const config = await new RunDir(path.resolve(dir)).readConfig();
+      if ((config.repeats ?? 1) > 1) {
+        const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([import('../tourney/combine.ts'), import('../../reports/markdown-combined.ts')]);
+        const combined = await combineRuns([path.resolve(dir)], path.resolve(dir), config);
+        printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
+        return;
+      }
       const { summarizeRun } = await import('../tourney/summarize.ts');
       const summary = await summarizeRun(path.resolve(dir));
       await printSummary(summary, null, flags.json);
+    });
+
+  program
+    .command('compare')
+    .description(
+      'Did agent A score better than agent B? A paired test over the runs (repeats) and tracks in which both played: per track and overall, ' +
+        'the mean difference in S and L with its interval over repeats (development and games), a sign-flip p-value and P(A better). ' +
+        'For "did the new version get better?", enter both versions in the same runs (e.g. cli:claude#v1, cli:claude#v2). A --repeats run stands for its repeats.',
+    )
+    .argument('<agentA>', 'agent id (as in the report)')
+    .argument('<agentB>', 'agent id')
+    .argument('<run-dirs...>', 'finished tourney run directories of one config')
+    .option('--json', 'print the rows as JSON')
+    .action(async (a: string, b: string, dirs: string[], flags: { json?: boolean }) => {
+      const [{ expandRepeats, readRepeats }, { compareAgents, formatComparison }] = await Promise.all([import('../tourney/combine.ts'), import('../../reports/compare.ts')]);
+      const { repeats } = await readRepeats(await expandRepeats(dirs.map((d) => path.resolve(d))));
+      const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
+      process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatComparison(a, b, rows)}\n`);
+    });
+
+  program
+    .command('combine')
+    .description(
+      'Combine finished runs of one study — the same agents, games, rule sets, rounds and settings, e.g. nightly runs of one config — into ' +
+        "the report of repeated tourneys (as --repeats writes): mean ± SD tables, Table 8 (SD of ranks), rank agreement, intervals over the agents' " +
+        'development and the games. Refuses runs that are not comparable, naming the difference. A --repeats run stands for its repeats.',
+    )
+    .argument('<run-dirs...>', 'finished tourney run directories (in seed order: the combined samples are seeded from the first)')
+    .option('-o, --out <dir>', 'where combined.json, report.md and report.html go (default runs/combined-<time>)')
+    .option('--json', 'print the leaderboard as JSON')
+    .action(async (dirs: string[], flags: { out?: string; json?: boolean }) => {
+      const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([import('../tourney/combine.ts'), import('../../reports/markdown-combined.ts')]);
+      const out = flags.out ? path.resolve(flags.out) : newRunDir('runs', 'combined');
+      const combined = await combineRuns(dirs.map((d) => path.resolve(d)), out);
+      printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
     });
 }

@@ -48,6 +48,14 @@ export const TourneyConfigSchema = z.strictObject({
   /** Busy bots (and games) at once, or 'auto': adapted to measured throughput, 1 to the cores (orchestrator/match/concurrency-controller.ts). */
   concurrency: z.union([z.int().min(1).max(256), z.literal('auto')]).default('auto'),
   seed: z.int().default(1),
+  /**
+   * Independent repetitions of the whole develop-and-play protocol (the paper repeats each
+   * tournament four times): repeat r is a sub-run repeats/<r>/ played with seed `seed + r − 1`,
+   * and a combined report over the repeats is written at the top (orchestrator/tourney/repeats.ts).
+   */
+  repeats: z.int().min(1).max(100).optional(),
+  /** Repeats played side by side with --repeats (each with its own bots and executor); default 2. */
+  repeatConcurrency: z.int().min(1).max(16).optional(),
   out: z.string().default('runs'),
   policy: z.enum(['strict', 'catarena']).default('strict'),
   /** Per-move deadline; default per game (paper: 10 s for Gomoku, Chess, Bridge; 3 s Hold'em). */

@@ -5,6 +5,8 @@
 //   auto-reps.json with reps 'auto'),
 //   metrics.json, report.md, report.html, replays/<match id>.html + replays/viewer.js (replay pages)
 //   (+ probe/<game>-<variant>/ from `catarena probe`)
+// With --repeats K: config.json (with repeats: K), repeats/<r>/ (each a run as above, seed + r − 1),
+// and combined.json, report.md, report.html over the repeats at the top.
 // and an arena or play run journal.jsonl, replays/, logs/, arena.json, results.json and the
 // cross-table files; the parent folder keeps index.jsonl, one line per finished tourney.
 import fs from 'node:fs/promises';
@@ -46,6 +48,34 @@ export class RunDir {
   /** report.html, the same report as one self-contained page with charts and replay links. */
   get reportHtmlFile(): string {
     return path.join(this.root, 'report.html');
+  }
+
+  /** With --repeats: repeat r's sub-run, laid out exactly like a single run (repeats/<r>/). */
+  repeatDir(r: number): string {
+    return path.join(this.root, 'repeats', String(r));
+  }
+
+  /** The combined report's numbers over repeats (combined.json; `--repeats`, `catarena combine`). */
+  get combinedFile(): string {
+    return path.join(this.root, 'combined.json');
+  }
+
+  /** Whether the run's summary (metrics.json) has been written: its last step finished. */
+  hasSummary(): Promise<boolean> {
+    return pathExists(path.join(this.root, 'metrics.json'));
+  }
+
+  /** The summary a finished run wrote (metrics.json). */
+  async readSummary<T>(): Promise<T> {
+    return JSON.parse(await fs.readFile(path.join(this.root, 'metrics.json'), 'utf8')) as T;
+  }
+
+  /** The combined report over repeats: combined.json, report.md and report.html at the top. */
+  async writeCombined(combined: unknown, markdown: string, html: string): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.writeFile(this.combinedFile, json(combined));
+    await fs.writeFile(this.reportFile, markdown);
+    await fs.writeFile(this.reportHtmlFile, html);
   }
 
   get replaysDir(): string {

@@ -18,6 +18,7 @@ import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../
 import { createAgent } from '../../agents/registry.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
+import type { Journal } from '../run/journal.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
 
@@ -35,15 +36,9 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {
       const name = trackName({ game, variant });
-      const strategies = await run.strategies(name);
-      if (!strategies.length) continue;
-      const byId = new Map(strategies.map((s) => [s.id, s]));
-      const known = agentIds(config);
-      const agents = [...known, ...strategies.map((s) => s.agent)].filter((a, i, all) => all.indexOf(a) === i && strategies.some((s) => s.agent === a));
-      // Only rounds every agent completed count, so W is square (a run stopped mid-round).
-      const rounds = Math.min(...agents.map((a) => strategies.filter((s) => s.agent === a).length));
-      const results = journal.results().filter((r) => r.spec.game === game && r.spec.variant === variant && r.spec.seats.every((id) => (byId.get(id)?.round ?? Infinity) <= rounds));
-      const games: GameResult[] = pairwiseGames(results, (id) => ({ agent: byId.get(id)!.agent, round: byId.get(id)!.round }));
+      const track = await trackGames(run, config, journal, game, variant);
+      if (!track) continue;
+      const { strategies, byId, agents, rounds, results, games } = track;
       const winRates = tableWinRates(results);
       const rooms = new Map<string, typeof results>(); // "match|board" → the results of its rooms
       for (const r of results) {
@@ -110,6 +105,22 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   };
   await writeOutputs(run, summary, matrices, gameIndex, comparisons);
   return summary;
+}
+
+/** A track's strategies and the games that enter W (only rounds every agent completed), or null when the track has no strategies. */
+export async function trackGames(run: RunDir, config: TourneyConfig, journal: Journal, game: string, variant: string, options: { byId?: boolean } = {}) {
+  const strategies = await run.strategies(trackName({ game, variant }));
+  if (!strategies.length) return null;
+  const byId = new Map(strategies.map((s) => [s.id, s]));
+  const known = agentIds(config);
+  const agents = [...known, ...strategies.map((s) => s.agent)].filter((a, i, all) => all.indexOf(a) === i && strategies.some((s) => s.agent === a));
+  // Only rounds every agent completed count, so W is square (a run stopped mid-round).
+  const rounds = Math.min(...agents.map((a) => strategies.filter((s) => s.agent === a).length));
+  const results = journal.results().filter((r) => r.spec.game === game && r.spec.variant === variant && r.spec.seats.every((id) => (byId.get(id)?.round ?? Infinity) <= rounds));
+  // In match-id order when asked: the games, and so the bootstrap's samples, then do not depend on the order games finished in.
+  if (options.byId) results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const games: GameResult[] = pairwiseGames(results, (id) => ({ agent: byId.get(id)!.agent, round: byId.get(id)!.round }));
+  return { strategies, byId, agents, rounds, results, games };
 }
 
 /** The rating anchor when the config names none: the first offline reference agent (deterministic bots, so its scale carries over between runs). */

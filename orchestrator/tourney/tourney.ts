@@ -40,6 +40,8 @@ export interface TourneyOptions {
   schedule?: string;
   /** How long the queue's Redis may be unreachable before the run stops (default 60 s). */
   queueGraceMs?: number;
+  /** Append the finished run to the run index (default true; a repeat of a --repeats run is indexed as part of its parent). */
+  index?: boolean;
 }
 
 export class InterruptedError extends Error {
@@ -246,6 +248,6 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   const summary = await summarizeRun(runDir);
   // From the journal, so a resumed run counts the games reused before it was interrupted too.
   const reused = journal.results().filter((r) => r.reusedFrom).length;
-  await indexRun(indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), config.queue);
+  if (options.index !== false) await indexRun(indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), config.queue);
   return summary;
 }

@@ -122,10 +122,16 @@ function tallyRanks(tally: number[][], values: readonly (number | null)[]): void
   });
 }
 
-/** Per sample, each agent's S and L ([sample][agent]): the leaderboard's rank probabilities combine them over tracks. */
+/**
+ * Per sample, each agent's S and L ([sample][agent]): the leaderboard's rank probabilities combine
+ * them over tracks; C, SI and G ([sample][agent][round − 1]) feed the combined intervals over repeats.
+ */
 export interface BootstrapDraws {
   S: (number | null)[][];
   L: (number | null)[][];
+  C: (number | null)[][];
+  SI: (number | null)[][];
+  G: (number | null)[][][];
 }
 
 /** P(a's metric > b's) over the samples where both are defined, ties counting ½; null without such samples. */
@@ -218,7 +224,7 @@ export function bootstrapWithDraws(
       rankProbabilities: { S: shares(rankTally.S), L: shares(rankTally.L) },
       above: { S: aboveMatrix(agents, S), L: aboveMatrix(agents, L) },
     },
-    draws: { S, L },
+    draws: { S, L, C: draws.map((d) => d.C), SI: draws.map((d) => d.SI), G: draws.map((d) => d.G) },
     model,
   };
 }

@@ -66,3 +66,23 @@ export function simulateTourney(field: SimulatedField, reps: number, rng: Rng): 
   const keys = strategiesOf(field);
   return keys.flatMap((a, s) => keys.slice(s + 1).flatMap((b) => playPairs(field, a, b, reps, rng)));
 }
+
+/**
+ * Agents whose every development draws a bot strength: strategy (i, n) gets Elo
+ * elo[i][n − 1] + sd[i]·N(0, 1), a new draw in every repeat of the tourney (the agents writing other
+ * bots), and the games then follow the Davidson model of those strengths.
+ */
+export interface DevelopingField extends SimulatedField {
+  /** Per agent, the SD (Elo) of a development's strength around elo[i][n − 1]. */
+  sd: number[];
+}
+
+function gaussian(rng: Rng): number {
+  const u = 1 - rng.float();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.float());
+}
+
+/** One repeat's developed field: every strategy's strength drawn. */
+export function developField(field: DevelopingField, rng: Rng): SimulatedField {
+  return { agents: field.agents, rounds: field.rounds, nu: field.nu, elo: field.elo.map((row, i) => row.map((e) => e + field.sd[i]! * gaussian(rng))) };
+}

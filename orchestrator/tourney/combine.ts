@@ -1,0 +1,86 @@
+// The combined layer over repeated tourneys: reads each repeat's run directory (its summary, and
+// its journal for the bootstrap samples, recomputed with the repeat's own seed and its games in
+// match-id order, so they do not depend on the order the games finished in), refuses runs that
+// are not repeats of one study (naming the difference), and writes combined.json, report.md and report.html. `catarena tourney --repeats K` ends here, and
+// `catarena combine <run-dir>…` does the same over separate runs (nightly runs of one config).
+import path from 'node:path';
+import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
+import { combineSummaries, type CombinedSummary, type RepeatInput } from '../../reports/combined.ts';
+import { renderCombinedMarkdown } from '../../reports/markdown-combined.ts';
+import { renderCombinedHtml } from '../../reports/html/combined-html.ts';
+import { trackName, type TourneySummary } from '../../model/tourney.ts';
+import type { TourneyConfig } from '../config/tourney-config.ts';
+import { RunDir } from '../run/run-dir.ts';
+import { trackGames } from './summarize.ts';
+
+/** Settings that may differ between repeats of one study: they change how a run is played, not what it measures. */
+const FREE = new Set(['seed', 'out', 'concurrency', 'queue', 'reuse', 'developConcurrency', 'repeats', 'repeatConcurrency', 'startTimeoutMs', 'developTimeoutMs']);
+
+export class IncomparableRunsError extends Error {}
+
+const stable = (v: unknown): string => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+
+/** The first setting in which `b` differs from `a` (repeats of one study may differ in seed and how they ran), or null. */
+export function configDifference(a: TourneyConfig, b: TourneyConfig): string | null {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !FREE.has(k)).sort();
+  for (const k of keys) {
+    const x = (a as Record<string, unknown>)[k];
+    const y = (b as Record<string, unknown>)[k];
+    if (stable(x) !== stable(y)) return `${k}: ${stable(x) ?? '(unset)'} vs ${stable(y) ?? '(unset)'}`;
+  }
+  return null;
+}
+
+/** The run directories of the repeats: a `--repeats` run stands for its repeats/<r>/ folders. */
+export async function expandRepeats(dirs: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of dirs) {
+    const run = new RunDir(dir);
+    const config = await run.readConfig();
+    const K = config.repeats ?? 1;
+    if (K > 1) for (let r = 1; r <= K; r++) out.push(run.repeatDir(r));
+    else out.push(run.root);
+  }
+  return out;
+}
+
+/** Reads the repeats (finished runs), checks they are repeats of one study, and returns what the combined report needs. */
+export async function readRepeats(dirs: string[]): Promise<{ config: TourneyConfig; repeats: RepeatInput[] }> {
+  if (!dirs.length) throw new IncomparableRunsError('no runs to combine');
+  const repeats: RepeatInput[] = [];
+  let first: { dir: string; config: TourneyConfig; summary: TourneySummary } | undefined;
+  for (const dir of dirs) {
+    const run = new RunDir(dir);
+    const config = await run.readConfig();
+    if (!(await run.hasSummary())) throw new IncomparableRunsError(`${run.root} has not finished (no metrics.json): resume it first (catarena resume ${run.root})`);
+    const summary = await run.readSummary<TourneySummary>();
+    if (first) {
+      const diff = configDifference(first.config, config);
+      if (diff) throw new IncomparableRunsError(`${run.root} is not a repeat of ${first.dir}: they differ in ${diff}`);
+      const tracksA = first.summary.tracks.map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`).join('; ');
+      const tracksB = summary.tracks.map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`).join('; ');
+      if (tracksA !== tracksB) throw new IncomparableRunsError(`${run.root} is not a repeat of ${first.dir}: its tracks are ${tracksB}, not ${tracksA}`);
+    } else first = { dir: run.root, config, summary };
+    const journal = await run.openJournal();
+    const draws: Record<string, BootstrapDraws> = {};
+    for (const t of summary.tracks) {
+      const track = (await trackGames(run, config, journal, t.game, t.variant, { byId: true }))!;
+      draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, { samples: config.bootstrapSamples, seed: config.seed }).draws;
+    }
+    repeats.push({ runId: path.basename(run.root), runDir: run.root, seed: config.seed, summary, draws });
+  }
+  return { config: first!.config, repeats };
+}
+
+/**
+ * The combined report of `dirs` (finished runs, or `--repeats` runs) written to `outDir`. The
+ * combined samples are seeded from the first repeat's seed, so `combine` of runs with seeds
+ * s, s + 1, s + 2 equals `--repeats 3 --seed s`.
+ */
+export async function combineRuns(dirs: string[], outDir: string, config?: TourneyConfig): Promise<CombinedSummary> {
+  const { config: base, repeats } = await readRepeats(await expandRepeats(dirs));
+  const out = new RunDir(outDir);
+  const combined = combineSummaries(repeats, { runId: path.basename(out.root), runDir: out.root, config: config ?? { ...base, repeats: repeats.length }, samples: base.bootstrapSamples, seed: repeats[0]!.seed });
+  await out.writeCombined(combined, renderCombinedMarkdown(combined), renderCombinedHtml(combined));
+  return combined;
+}
