@@ -14,7 +14,7 @@ import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { startEgressProxy } from '../sandbox/egress-proxy.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { startScriptedAnthropic, stepOf, toolResults, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
-import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-ant-claude-code-secret-314';
 let server: ScriptedAnthropic | undefined;
@@ -144,6 +144,11 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     // Tool calls: the tool_use blocks of its stream-json output (3 Write, Bash, Agent); its
     // num_turns, 6, also counts the final answer.
     expect(record.cost.toolCalls).toBe(5);
+    // What the evolution report reads from its stream-json: the three writes first, then the bot started.
+    const reads = evolutionReads(runDir, 'claude');
+    expect(reads.source).toBe('Claude Code stream-json output (1 attempt)');
+    expect(reads.firstWrite).toBe(1);
+    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/start_ai.sh', 'write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'run develop_ai/start_ai.sh']));
     expect(summary.tracks[0]!.cost.claude!.tokens).toEqual(record.cost.tokens);
     // Egress: only the endpoint; nothing refused (non-essential traffic is off).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));

@@ -11,7 +11,7 @@ import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
-import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'AIza-gemini-cli-secret-4711';
 let server: ScriptedGemini | undefined;
@@ -89,6 +89,11 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expect(record.cost.tokens!.output).toBeGreaterThan(server.requests.reduce((s, r) => s + (r.usage?.candidatesTokenCount ?? 0), 0));
     expect(record.cost.toolCalls).toBe(4);
+    // What the evolution report reads from its stream-json: the three writes first, then the bot started.
+    const reads = evolutionReads(runDir, 'gemini');
+    expect(reads.source).toBe('Gemini CLI stream-json output (1 attempt)');
+    expect(reads.firstWrite).toBe(1);
+    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/start_ai.sh', 'write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'run develop_ai/start_ai.sh']));
     // Every request went to the endpoint; nothing else was tried (no usage statistics, no update check).
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint, 0 refused/);
     expectPlayedNormally(games);
