@@ -10,9 +10,22 @@ import { diffSummary, readsSummary } from './evolution-markdown.ts';
 import type { Access } from './agent-reads.ts';
 import type { EvolutionStep, EvolutionTrack, SimilarityRound } from './evolution.ts';
 
-/** Lines of a diff shown in the page; the whole diff is a file of the run (linked). */
-export const DIFF_LINES_SHOWN = 400;
-const ACCESSES_SHOWN = 80;
+/**
+ * What the page shows of each round, so report.html stays a few MB at paper scale: the whole
+ * section shows at most about 20,000 diff lines and 6,000 file uses, shared by the rounds, each
+ * round at least 30 and 15 and at most 200 and 50. The whole diffs and uses are files of the run.
+ */
+export const SHOWN = { diffLines: { total: 20_000, min: 30, max: 200 }, accesses: { total: 6_000, min: 15, max: 50 } } as const;
+
+interface Budget {
+  diffLines: number;
+  accesses: number;
+}
+
+export function budgetFor(steps: number): Budget {
+  const share = (b: { total: number; min: number; max: number }) => Math.max(b.min, Math.min(b.max, Math.floor(b.total / Math.max(1, steps))));
+  return { diffLines: share(SHOWN.diffLines), accesses: share(SHOWN.accesses) };
+}
 
 export interface EvolutionHtmlOptions {
   /** The full diff file of a step, relative to report.html. */
@@ -56,9 +69,9 @@ export function similarityHeatmap(track: string, r: SimilarityRound): string {
       const x = margin + c * size;
       const y = margin + i * size;
       const self = r.rows[i] === r.cols[c];
-      const title = self ? `${r.rows[i]} itself` : v === null ? `${r.rows[i]} → ${r.cols[c]}: no code beyond the sample bot` : `${r.rows[i]} → ${r.cols[c]}: ${(100 * v).toFixed(0)}% of ${r.rows[i]}'s fingerprints are in ${r.cols[c]}`;
+      const title = self ? r.rows[i]! : `${r.rows[i]} → ${r.cols[c]}: ${v === null ? 'no code beyond the sample bot' : v.toFixed(2)}`;
       const fill = self ? '#555' : v === null ? `url(#${id}-none)` : sequentialColour(v);
-      out.push(`<rect class="cell" x="${x}" y="${y}" width="${size}" height="${size}" fill="${fill}" stroke="#fff" data-row="${i}" data-col="${c}" data-value="${v ?? ''}"><title>${h(title)}</title></rect>`);
+      out.push(`<rect class="cell" x="${x}" y="${y}" width="${size}" height="${size}" fill="${fill}" data-row="${i}" data-col="${c}" data-value="${v ?? ''}"><title>${h(title)}</title></rect>`);
       if (v !== null && !self && size >= 30) out.push(`<text x="${x + size / 2}" y="${y + size * 0.6}" text-anchor="middle" font-size="9" pointer-events="none" fill="${v > 0.55 ? '#fff' : '#222'}">${v.toFixed(2)}</text>`);
     }),
   );
@@ -70,19 +83,20 @@ export function similarityHeatmap(track: string, r: SimilarityRound): string {
   return out.join('');
 }
 
-function diffHtml(text: string): string {
+function diffHtml(text: string, shownLines: number): string {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  const shown = lines.slice(0, DIFF_LINES_SHOWN).map((l) => {
+  const shown = lines.slice(0, shownLines).map((l) => {
     const cls = l.startsWith('+++') || l.startsWith('---') ? 'file' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'ins' : l.startsWith('-') ? 'del' : '';
-    return cls ? `<span class="${cls}">${h(l.slice(0, 400))}</span>` : h(l.slice(0, 400));
+    const text = h(l.length > 240 ? `${l.slice(0, 240)}…` : l);
+    return cls ? `<span class="${cls}">${text}</span>` : text;
   });
-  return `<pre class="diff">${shown.join('\n')}</pre>${lines.length > DIFF_LINES_SHOWN ? `<p class="muted">${lines.length - DIFF_LINES_SHOWN} more line(s) in the full diff.</p>` : ''}`;
+  return `<pre class="diff">${shown.join('\n')}</pre>${lines.length > shownLines ? `<p class="muted">${lines.length - shownLines} more line(s) in the full diff.</p>` : ''}`;
 }
 
 const CATEGORY: Record<Access['category'], string> = { own: 'own previous code', rival: "a rival's code", logs: 'round reports & logs', task: 'task files', output: 'its bot folder', other: 'elsewhere' };
 
-function readsHtml(s: EvolutionStep): string {
+function readsHtml(s: EvolutionStep, shown: number): string {
   const r = s.reads;
   if (!r) return '<p class="muted">No record of what the agent looked at (a dir: or LLM-player agent, or an agent that keeps none).</p>';
   const files = (xs: string[]) => (xs.length ? xs.map((x) => (x === '.' ? 'the whole folder' : h(x))).join(', ') : '—');
@@ -92,8 +106,8 @@ function readsHtml(s: EvolutionStep): string {
     ['Round reports and logs (logs/)', files(r.logs)],
     ['Task files', files(r.task)],
   ];
-  const list = r.accesses.slice(0, ACCESSES_SHOWN).map((a) => `<li class="${a.before ? '' : 'after'}${a.ok === false ? ' failed' : ''}" data-category="${a.category}">${a.call}. ${h(a.tool)}: ${a.action} <code>${h(a.path)}</code> <span class="muted">(${CATEGORY[a.category]}${a.agent && a.category === 'rival' ? `: ${h(a.agent)}` : ''}${a.ok === false ? ', failed' : ''})</span></li>`);
-  const more = r.accesses.length - ACCESSES_SHOWN + r.truncated;
+  const list = r.accesses.slice(0, shown).map((a) => `<li${a.before ? '' : ' class="after"'}>${a.call}. ${h(a.tool)}: ${a.action} <code>${h(a.path)}</code> (${CATEGORY[a.category]}${a.agent && a.category === 'rival' ? `: ${h(a.agent)}` : ''}${a.ok === false ? ', failed' : ''})</li>`);
+  const more = r.accesses.length - list.length + r.truncated;
   return `<p>${h(readsSummary(r, s.agent))}. Source: ${h(r.source)}.</p>
 ${table(['Looked at', 'Files (read, searched, listed, run or copied)'], rows, 'evo-reads')}
 <details><summary>Every file use in order (${r.accesses.length + r.truncated}; after its first write to its bot folder in grey)</summary><ol class="evo-accesses">${list.join('')}</ol>${more > 0 ? `<p class="muted">${more} more.</p>` : ''}</details>`;
@@ -116,7 +130,7 @@ function profileHtml(s: EvolutionStep): string {
   );
 }
 
-function detailHtml(e: EvolutionTrack, s: EvolutionStep, o: EvolutionHtmlOptions): string {
+function detailHtml(e: EvolutionTrack, s: EvolutionStep, o: EvolutionHtmlOptions, budget: Budget): string {
   const mine = e.steps.filter((x) => x.agent === s.agent);
   const k = mine.indexOf(s);
   const nav = [k > 0 ? `<button type="button" class="evo-goto" data-goto="${stepDom(e.track, mine[k - 1]!)}">← round ${mine[k - 1]!.round}</button>` : '', k < mine.length - 1 ? `<button type="button" class="evo-goto" data-goto="${stepDom(e.track, mine[k + 1]!)}">round ${mine[k + 1]!.round} →</button>` : ''].join(' ');
@@ -124,7 +138,7 @@ function detailHtml(e: EvolutionTrack, s: EvolutionStep, o: EvolutionHtmlOptions
   const diff = s.diff
     ? `<h5>Diff from ${h(s.diff.from)}: ${h(diffSummary(s))}</h5>
 ${table(['File', 'Change', 'Lines +', 'Lines −'], s.diff.changes.map((c) => [h(c.path), c.status + (c.replaced ? ' (rewritten)' : ''), String(c.added), String(c.removed)]), 'evo-files')}
-${s.diff.unified ? diffHtml(s.diff.unified) : ''}${href && s.diff.unified ? `<p><a href="${h(href)}">the full diff</a></p>` : ''}${s.diff.skipped.length ? `<p class="muted">Not compared: ${h(s.diff.skipped.slice(0, 10).join(', '))}${s.diff.skipped.length > 10 ? ` and ${s.diff.skipped.length - 10} more` : ''}</p>` : ''}`
+${s.diff.unified ? diffHtml(s.diff.unified, budget.diffLines) : ''}${href && s.diff.unified ? `<p><a href="${h(href)}">the full diff</a></p>` : ''}${s.diff.skipped.length ? `<p class="muted">Not compared: ${h(s.diff.skipped.slice(0, 10).join(', '))}${s.diff.skipped.length > 10 ? ` and ${s.diff.skipped.length - 10} more` : ''}</p>` : ''}`
     : `<h5>First bot: ${h(diffSummary(s))}</h5>`;
   const notes = [
     ...(s.failure ? [`<li class="warn">${h(s.failure.slice(0, 300))}</li>`] : []),
@@ -136,7 +150,7 @@ ${s.diff.unified ? diffHtml(s.diff.unified) : ''}${href && s.diff.unified ? `<p>
 <p>${nav}</p>
 ${diff}
 <h5>What it looked at${s.round > 1 ? ' (last_round/ and logs/ hold round ' + (s.round - 1) + ')' : ''}</h5>
-${readsHtml(s)}
+${readsHtml(s, budget.accesses)}
 <h5>Build notes</h5>
 ${notes.length ? `<ul class="evo-notes">${notes.join('')}</ul>` : '<p class="muted">None.</p>'}
 <h5>What the bot is made of</h5>
@@ -160,7 +174,7 @@ function timeline(e: EvolutionTrack): string {
   return table(['Agent', ...rounds.map((n) => `round ${n}`)], rows, 'evo-timeline');
 }
 
-function trackHtml(e: EvolutionTrack, o: EvolutionHtmlOptions): string {
+function trackHtml(e: EvolutionTrack, o: EvolutionHtmlOptions, budget: Budget): string {
   const borrowed = e.flags.filter((f) => f.borrowed);
   const shared = e.flags.length - borrowed.length;
   const rounds = Array.from({ length: e.rounds }, (_, k) => `round ${k + 1}`);
@@ -180,7 +194,7 @@ function trackHtml(e: EvolutionTrack, o: EvolutionHtmlOptions): string {
 <h4>Timeline</h4>
 <p class="muted">Per agent, its bot in each round: ΔG (change of G from its previous round) and the lines added/removed (⚑: flagged as close to a rival's previous bot). Click a round for its diff, what the agent looked at, its build notes and what the bot is made of.</p>
 ${timeline(e)}
-<div class="evo-details">${e.steps.map((s) => detailHtml(e, s, o)).join('\n')}</div>
+<div class="evo-details">${e.steps.map((s) => detailHtml(e, s, o, budget)).join('\n')}</div>
 <h4>Code similarity</h4>
 <p class="muted">Cell = share of the row bot's fingerprints found in the column bot (asymmetric); columns left of the black line are the previous round's bots. White 0, dark blue 1.</p>
 <div class="charts">${e.similarity.map((r) => `<figure><figcaption>round ${r.round}</figcaption>${similarityHeatmap(e.track, r)}</figure>`).join('')}</div>
@@ -195,6 +209,7 @@ ${loc}
 }
 
 export const EVOLUTION_CSS = `
+svg.similarity rect.cell { stroke: #fff; }
 section.evolution table.evo-profile td, section.evolution table.evo-reads td, section.evolution table.evo-techniques td { white-space: normal; text-align: left; max-width: 56rem; }
 section.evolution table.evo-profile td:first-child, section.evolution table.evo-reads td:first-child { white-space: nowrap; }
 button.evo-step { font-size: 12px; cursor: pointer; background: #f5f5f7; border: 1px solid #bbb; border-radius: 3px; }
@@ -209,7 +224,6 @@ pre.diff .del { color: #82071e; background: #ffebe9; display: inline-block; min-
 pre.diff .hunk { color: #6639ba; }
 pre.diff .file { font-weight: 600; }
 ol.evo-accesses li.after { color: #999; }
-ol.evo-accesses li.failed { text-decoration: line-through; }
 figure { margin: 0 1rem .5rem 0; }
 figcaption { font-size: 12px; color: #555; }
 `;
@@ -237,6 +251,6 @@ export function evolutionSectionHtml(tracks: readonly EvolutionTrack[], o: Evolu
   return `<style>${EVOLUTION_CSS}</style>
 <h2 id="evolution">Strategy evolution: what the agents changed, read and borrowed</h2>
 <p class="muted">Per agent and round: the diff of its bot from its previous round (generated and vendored files skipped) beside ΔG, what it looked at before its first write (from its transcript or tool log), its build notes and what its bot is made of. Code similarity: winnowed token fingerprints, MOSS-style (identifiers and literals normalised), asymmetric; the sample bot every agent gets counts for nobody. docs/evolution.md in the catarena repository defines it all.</p>
-${tracks.map((e) => trackHtml(e, o)).join('\n')}
+${tracks.map((e) => trackHtml(e, o, budgetFor(tracks.reduce((n, t) => n + t.steps.length, 0)))).join('\n')}
 <script>${EVOLUTION_SCRIPT}</script>`;
 }
