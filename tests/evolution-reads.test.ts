@@ -167,6 +167,18 @@ describe('the offline agents\' file log', () => {
   });
 });
 
+describe('the offline agents on the go track', () => {
+  it('copy the Go reference bot: a file log of writes only, nothing of the workspace read', async () => {
+    const agent = createOfflineAgent('offline:cautious', 1);
+    const ws = await buildWorkspace({ dir: path.join(tempDir(), 'ws'), game: 'gomoku', variant: 'standard', round: 1, agentId: agent.id, seed: 1, moveTimeoutMs: 2000, taskTrack: 'go' });
+    await agent.develop(ws, { wallMs: 60_000 });
+    const r = (await agentReads({ workspace: ws.dir, agent: agent.id, kind: agent.kind }))!;
+    expect(r.source).toBe('offline agent file log');
+    expect([r.own, r.rivals, r.logs, r.task, r.firstWrite]).toEqual([[], {}, [], [], 1]);
+    expect(r.accesses.map((a) => a.path)).toEqual(expect.arrayContaining(['develop_ai/main.go', 'develop_ai/start_ai.sh', 'develop_ai/NOTES.md']));
+  });
+});
+
 describe('shell commands', () => {
   const cases: Array<[string, string[]]> = [
     ["grep -n '\"wins\"' logs/round_report.json | head -20", ['search logs/round_report.json']],
