@@ -11,6 +11,7 @@
 //   npm run bench -- report-html [--run-dir D]   report.html of a four-game tourney: size, summarize time, open time in Chromium
 //   npm run bench -- default-tourney [--repeats R]   the README's `catarena tourney --rounds 4`: wall, CPU, first game, per track
 //   npm run bench -- repeats [--games …] [--repeats 4] [--rounds 2]   `tourney --repeats 4` (one and two repeats at a time) vs 4 single runs in a row
+//   npm run bench -- evolution [--agents 10] [--rounds 4] [--tracks 8]   the strategy evolution report at paper scale: wall and CPU
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -26,6 +27,7 @@ import { benchRepsAuto } from './reps-auto.ts';
 import { benchReportHtml } from './report-html.ts';
 import { benchDefaultTourney } from './default-tourney.ts';
 import { benchRepeats } from './repeats.ts';
+import { benchEvolution } from './evolution.ts';
 import { benchReplayViewer } from './replay-viewer.ts';
 import { benchChessPerft } from './chess-perft.ts';
 import { benchHoldemEval } from './holdem-eval.ts';
@@ -60,6 +62,7 @@ if (which === 'report-html') {
 }
 if (which === 'default-tourney') results.defaultTourney = await benchDefaultTourney();
 if (which === 'repeats') results.repeats = await benchRepeats();
+if (which === 'evolution') results.evolution = await benchEvolution();
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
 const file = path.join(here, 'results', `${which}.json`);
 await fs.writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);

@@ -17,8 +17,9 @@ import type Docker from 'dockerode';
 import { CappedText } from './capped-log.ts';
 import { LABEL, OWNER, relayToHost, sweepOrphans } from './docker.ts';
 import { CONTAINER_PROXY_PORT, startContainerEgress, type EgressProxy } from './egress-proxy.ts';
+import { WORKSPACE_MOUNT } from '../model/agent-activity.ts';
 
-export const WORKSPACE_MOUNT = '/workspace';
+export { WORKSPACE_MOUNT };
 export const HOME_MOUNT = '/home/agent';
 export const AGENT_CONTAINER_DEFAULTS = { cpus: 2, memoryMb: 4096, pidsLimit: 1024, tmpfsMb: 1024, outputCapBytes: 20_000 };
 

@@ -18,6 +18,7 @@ import { isProcessGone } from '../sandbox/process.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
+import { TOOL_LOG_FILE, type ToolLogLine } from '../model/agent-activity.ts';
 
 const SECRET = 'sk-test-secret-123';
 const RANDOM_BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/random');
@@ -148,6 +149,13 @@ describe('BuiltinAgent', () => {
     expect(res.log).toMatch(/- run_command\(ls develop_ai\) ok \(exit code 0\)/);
     expect(res.log).toMatch(/- test_bot\(\) ok \(PASSED\)/);
     expect(res.log).toMatch(/- model says: I will adapt the sample bot\.\n- write_file/);
+    // The tool log (what the evolution report reads): every call with its whole input, a file's content as its length.
+    const logged = fs.readFileSync(path.join(ws.dir, TOOL_LOG_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ToolLogLine);
+    expect(logged.map((l) => l.tool)).toEqual(['list_files', 'read_file', 'write_file', 'write_file', 'write_file', 'run_command', 'test_bot', 'finish']);
+    expect(logged[1]).toEqual({ attempt: 1, step: 2, tool: 'read_file', input: { path: 'gomoku/develop_instruction.md', offset: 0 }, ok: true });
+    // The three writes of one step run side by side, so they finish in any order.
+    expect(logged.slice(2, 5).find((l) => l.input.path === 'develop_ai/start_ai.sh')).toEqual({ attempt: 1, step: expect.any(Number), tool: 'write_file', input: { path: 'develop_ai/start_ai.sh', chars: fs.readFileSync(path.join(RANDOM_BOT, 'start_ai.sh'), 'utf8').length }, ok: true });
+    expect(logged[5]!.input).toEqual({ command: 'ls develop_ai' });
     expect(res.log).toMatch(/finished: random legal moves/);
     expect(res.log).toMatch(/attempt 1 succeeded: the arena check passed/);
   });

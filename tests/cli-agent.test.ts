@@ -17,7 +17,7 @@ import { cliVersions, loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { AgentContainer } from '../sandbox/agent-container.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
-import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-cli-secret-789';
 let server: ScriptedLlm | undefined;
@@ -178,6 +178,11 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     // Cost: Qwen Code's own token report, parsed from its JSON output, equals what the server answered.
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expect(record.cost.toolCalls).toBe(4);
+    // What the evolution report reads from its JSON messages: the three writes first, then the bot started.
+    const reads = evolutionReads(runDir, 'qwen');
+    expect(reads.source).toBe('Qwen Code JSON output (1 attempt)');
+    expect(reads.firstWrite).toBe(1);
+    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/start_ai.sh', 'write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'run develop_ai/start_ai.sh']));
     // Everything reached the endpoint; what was refused (Qwen Code's telemetry) was not the endpoint.
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint/);
     expect(/egress: .*refused(.*)/.exec(buildLog)![1]).not.toContain('127.0.0.1');

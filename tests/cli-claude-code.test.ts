@@ -14,7 +14,7 @@ import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { startEgressProxy } from '../sandbox/egress-proxy.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { startScriptedAnthropic, stepOf, toolResults, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
-import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-ant-claude-code-secret-314';
 let server: ScriptedAnthropic | undefined;
@@ -38,6 +38,16 @@ describe("Claude Code's result object", () => {
     expect(CLIS['claude-code'].parse(JSON.stringify(twoModels)).tokens).toEqual({ input: 38938, output: 70 });
     const { modelUsage: _, ...older } = result;
     expect(CLIS['claude-code'].parse(JSON.stringify(older)).tokens).toEqual({ input: 37768, output: 58 });
+  });
+});
+
+describe("Claude Code's stream-json output", () => {
+  it('is asked for (with --verbose, which -p needs for it) and read: the result object for cost, tool_use blocks for tool calls', () => {
+    const argv = CLIS['claude-code'].argv({ prompt: 'p', maxTurns: 5, home: '/home/agent', workspace: '/workspace', baseUrl: 'http://x' });
+    expect(argv.slice(argv.indexOf('--output-format'), argv.indexOf('--output-format') + 3)).toEqual(['--output-format', 'stream-json', '--verbose']);
+    // Recorded from 2.1.197 (tests/fixtures/transcripts): 7 tool calls (one Write refused), 8 turns.
+    const [stdout, stderr] = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/transcripts/claude-code.txt'), 'utf8').split('\n--- stderr ---\n');
+    expect(CLIS['claude-code'].parse(stdout!, stderr)).toEqual({ tokens: { input: 144290, output: 380 }, turns: 8, durationMs: 1220, summary: 'Done: develop_ai holds the bot.', toolCalls: 7, costUsd: 0.7309500000000001 });
   });
 });
 
@@ -131,8 +141,14 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     expect(toolResults(main[3]!).at(-1)).toMatch(/start_ai\.sh, bot\.mjs and bot-http\.mjs are there/);
     // Cost: Claude Code's own token report (every model call, the subagent's too) equals what the server answered.
     expect(record.cost.tokens).toEqual(server.totalUsage());
-    // Tool calls: Claude Code's num_turns, which 2.1.197 counts as one per tool result (3 Write, Bash, Agent) plus the final answer.
-    expect(record.cost.toolCalls).toBe(6);
+    // Tool calls: the tool_use blocks of its stream-json output (3 Write, Bash, Agent); its
+    // num_turns, 6, also counts the final answer.
+    expect(record.cost.toolCalls).toBe(5);
+    // What the evolution report reads from its stream-json: the three writes first, then the bot started.
+    const reads = evolutionReads(runDir, 'claude');
+    expect(reads.source).toBe('Claude Code stream-json output (1 attempt)');
+    expect(reads.firstWrite).toBe(1);
+    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/start_ai.sh', 'write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'run develop_ai/start_ai.sh']));
     expect(summary.tracks[0]!.cost.claude!.tokens).toEqual(record.cost.tokens);
     // Egress: only the endpoint; nothing refused (non-essential traffic is off).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));

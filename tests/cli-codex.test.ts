@@ -16,7 +16,7 @@ import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { startScriptedResponses, stepOf, toolNames, toolResults, type ResponsesRequest, type ResponsesTurn, type ScriptedResponses } from './helpers/scripted-responses.ts';
-import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-proj-codex-secret-271828';
 let server: ScriptedResponses | undefined;
@@ -218,6 +218,11 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expect(record.cost.tokens).toEqual({ input: 33000, output: 2710 });
     expect(record.cost.toolCalls).toBe(3);
+    // What the evolution report reads from its JSON lines: the patch's two files, start_ai.sh by a here-document, the bot started.
+    const reads = evolutionReads(runDir, 'codex');
+    expect(reads.source).toBe('Codex JSON output (1 attempt)');
+    expect(reads.firstWrite).toBe(1);
+    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'write develop_ai/start_ai.sh', 'run develop_ai/start_ai.sh']));
     expect(summary.tracks[0]!.cost.codex!.tokens).toEqual(record.cost.tokens);
     // Egress: only the endpoint, nothing refused (no WebSocket, plugin sync or analytics).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));

@@ -11,7 +11,7 @@ import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
-import { agentRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'AIza-gemini-cli-secret-4711';
 let server: ScriptedGemini | undefined;
@@ -30,6 +30,23 @@ describe("Gemini CLI's output", () => {
     const stderr = ['YOLO mode is enabled. All tool calls will be automatically approved.', JSON.stringify({ session_id: 's', error: { type: 'FatalTurnLimitedError', message: 'Reached max session turns for this session.', code: 53 } }, null, 2), '[ERROR] {'].join('\n');
     expect(parse('', stderr).error).toBe('Reached max session turns for this session.');
     expect(parse('', 'Segmentation fault').error).toBe('no output');
+  });
+
+  it('is asked for as stream-json, and its result line read: output = total − input (thinking included), the error of a failed run', () => {
+    const parse = CLIS['gemini-cli'].parse as (stdout: string, stderr?: string) => ReturnType<(typeof CLIS)['gemini-cli']['parse']>;
+    expect(CLIS['gemini-cli'].argv({ prompt: 'p', maxTurns: 5, home: '/h', workspace: '/workspace', baseUrl: 'http://x' })).toEqual(['gemini', '-p', 'p', '-o', 'stream-json', '--yolo', '--skip-trust']);
+    // Recorded from 0.61.0 (tests/fixtures/transcripts): 7 tool calls.
+    const [stdout, stderr] = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/transcripts/gemini-cli.txt'), 'utf8').split('\n--- stderr ---\n');
+    expect(parse(stdout!, stderr)).toEqual({ tokens: { input: 98531, output: 279 }, toolCalls: 7, summary: 'Done: develop_ai holds the bot.', durationMs: 1873 });
+    // 0.61.0 against the scripted API with thinking tokens (2200 in; 60 candidates + 35 thoughts out), and at its turn limit.
+    const thinking = [
+      { type: 'message', role: 'assistant', content: 'do', delta: true },
+      { type: 'message', role: 'assistant', content: 'ne', delta: true },
+      { type: 'result', status: 'success', stats: { total_tokens: 2295, input_tokens: 2200, output_tokens: 60, cached: 0, input: 2200, duration_ms: 488, tool_calls: 1 } },
+    ];
+    expect(parse(thinking.map((e) => JSON.stringify(e)).join('\n'))).toEqual({ tokens: { input: 2200, output: 95 }, toolCalls: 1, summary: 'done', durationMs: 488 });
+    const limit = { type: 'result', status: 'error', error: { type: 'FatalTurnLimitedError', message: 'Reached max session turns for this session.' }, stats: { total_tokens: 1080, input_tokens: 1000, output_tokens: 50, tool_calls: 1, duration_ms: 0 } };
+    expect(parse(JSON.stringify(limit)).error).toBe('Reached max session turns for this session.');
   });
 });
 
@@ -72,6 +89,11 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expect(record.cost.tokens!.output).toBeGreaterThan(server.requests.reduce((s, r) => s + (r.usage?.candidatesTokenCount ?? 0), 0));
     expect(record.cost.toolCalls).toBe(4);
+    // What the evolution report reads from its stream-json: the three writes first, then the bot started.
+    const reads = evolutionReads(runDir, 'gemini');
+    expect(reads.source).toBe('Gemini CLI stream-json output (1 attempt)');
+    expect(reads.firstWrite).toBe(1);
+    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/start_ai.sh', 'write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'run develop_ai/start_ai.sh']));
     // Every request went to the endpoint; nothing else was tried (no usage statistics, no update check).
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint, 0 refused/);
     expectPlayedNormally(games);

@@ -66,6 +66,31 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     await page.close();
   });
 
+  it('report.html: the strategy evolution of every track, a timeline to click through and a similarity heatmap per round', async () => {
+    const { page, errors, outside } = await openFile(browser, path.join(first.runDir, 'report.html'), first.runDir);
+    for (const track of first.tracks) {
+      const id = `${track.game}-${track.variant}`;
+      const section = page.locator(`section.evolution[data-track="${id}"]`);
+      expect(await section.locator('button.evo-step').count()).toBe(3 * 2);
+      await section.locator('button.evo-step[data-step$="-cautious-r2"]').click();
+      const detail = section.locator('.evo-detail:visible');
+      expect(await detail.getAttribute('data-step-id')).toBe('cautious@r2');
+      // The offline agent changed its parameters, having read the round report and every agent's params.json.
+      await expect(detail.locator('table.evo-files').innerText()).resolves.toContain('params.json');
+      const reads = await detail.locator('table.evo-reads').innerText();
+      expect(reads).toContain('round_report.json');
+      expect(reads).toContain('params.json');
+      await detail.locator('button.evo-goto').click();
+      expect(await section.locator('.evo-detail:visible').getAttribute('data-step-id')).toBe('cautious@r1');
+      const maps = section.locator('svg[data-chart="similarity"]');
+      expect(await maps.count()).toBe(2);
+      expect(await maps.nth(1).locator('rect.cell').count()).toBe(3 * 6);
+    }
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+
   it('a replay opened from a W cell steps to its end', async () => {
     const { page, errors, outside } = await openFile(browser, path.join(first.runDir, 'report.html'), first.runDir);
     await page.locator('svg.heatmap[data-id="gomoku-variant"] rect.cell').nth(3).click();

@@ -71,10 +71,11 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
     expect(fs.readFileSync(path.join(ws, 'TASK.md'), 'utf8')).toMatch(/previous round's code of every agent is in `\.\/last_round`/);
     // Round 1 saw no previous material; round 2 nothing of round 2 or of the other rule set.
     const ws1 = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'workspaces', 'imitator');
-    expect(fs.readdirSync(ws1).sort()).toEqual(['TASK.md', 'develop_ai', 'gomoku']);
+    // (.agent-tools.jsonl is the agent's own record of its file operations, written as it works.)
+    expect(fs.readdirSync(ws1).sort()).toEqual(['.agent-tools.jsonl', 'TASK.md', 'develop_ai', 'gomoku']);
     const roundReport = readJson(path.join(ws, 'logs', 'round_report.json'));
     expect(roundReport).toMatchObject({ round: 1, variant: 'standard' });
-    expect(fs.readdirSync(ws).sort()).toEqual(['TASK.md', 'develop_ai', 'gomoku', 'last_round', 'logs']);
+    expect(fs.readdirSync(ws).sort()).toEqual(['.agent-tools.jsonl', 'TASK.md', 'develop_ai', 'gomoku', 'last_round', 'logs']);
   });
 
   it('reports metrics that recompute from the journal alone', async () => {

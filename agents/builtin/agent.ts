@@ -4,6 +4,7 @@
 // bot (no start_ai.sh, or workspace.check() fails); up to 3 attempts with the primary model, then
 // up to 3 with the fallback model, then it gives up and returns what exists (the orchestrator
 // records a failed build).
+import fs from 'node:fs';
 import path from 'node:path';
 import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
 import { classifyLlmError, type BuildFailure } from '../core/failure.ts';
@@ -13,7 +14,8 @@ import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
 import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
 import { probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
-import { createTools, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
+import { createTools, loggedInput, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
+import { TOOL_LOG_FILE, type ToolLogLine } from '../../model/agent-activity.ts';
 
 export interface BuiltinAgentOptions {
   /** Primary model, `<provider>/<model>` (see models.ts). */
@@ -166,6 +168,17 @@ export class BuiltinAgent implements Agent {
     let reason: BuildFailure | undefined;
     let success = false;
     let attempts = 0;
+    // Every tool call with its whole input, one JSON line each, for the evolution report (what the agent looked at).
+    const toolLog = path.join(ws.dir, TOOL_LOG_FILE);
+    let step = 0;
+    const record = (r: ToolCallRecord) => {
+      const line: ToolLogLine = { attempt: attempts, step: ++step, tool: r.name, input: r.input ?? {}, ok: r.ok };
+      try {
+        fs.appendFileSync(toolLog, `${JSON.stringify(line)}\n`);
+      } catch {
+        // the workspace is gone (an interrupted run): the log is a record, not the work
+      }
+    };
     const sandbox = await this.makeSandbox(ws);
     try {
       for (let i = 0; i < plan.length; i++) {
@@ -181,6 +194,7 @@ export class BuiltinAgent implements Agent {
           break;
         }
         attempts++;
+        step = 0;
         log.push('', `## attempt ${i + 1}/${plan.length}: ${model.spec}${i === this.opts.attemptsPerModel && model === this.fallbackModel ? ' (fallback model)' : ''}`);
         const outcome = await this.attempt(ws, model, sandbox, {
           system,
@@ -190,6 +204,7 @@ export class BuiltinAgent implements Agent {
           tokens,
           onCall: (r) => {
             toolCalls++;
+            record(r);
             log.push(`- ${r.name}(${r.args}) ${r.ok ? `ok${r.note ? ` (${r.note})` : ''}, ${r.ms} ms` : `ERROR: ${oneLine(r.error ?? '', 200)}`}`);
           },
           log,
@@ -272,7 +287,7 @@ export class BuiltinAgent implements Agent {
           flush();
           for (const call of step.toolCalls) {
             if (call.invalid) {
-              a.onCall({ name: call.toolName, args: oneLine(this.redact(JSON.stringify(call.input) ?? ''), 120), ok: false, error: `invalid call: ${describeError(call.error)}`, ms: 0 });
+              a.onCall({ name: call.toolName, args: oneLine(this.redact(JSON.stringify(call.input) ?? ''), 120), input: loggedInput(call.input, this.redact), ok: false, error: `invalid call: ${describeError(call.error)}`, ms: 0 });
             }
           }
         },

@@ -241,6 +241,8 @@ export interface ToolCallRecord {
   name: string;
   /** Short, redacted arguments. */
   args: string;
+  /** The whole input, redacted, a written file's content replaced by its length (the tool log's record). */
+  input?: Record<string, unknown>;
   ok: boolean;
   error?: string;
   /** A word on the result (exit code, PASSED/FAILED). */
@@ -276,6 +278,17 @@ export function formatRun(r: RunResult, timeoutMs: number): string {
   return [head, '--- stdout ---', r.stdout.trimEnd() || '(empty)', '--- stderr ---', r.stderr.trimEnd() || '(empty)'].join('\n');
 }
 
+/** A tool input as the tool log keeps it: redacted, with a written file's content replaced by its length. */
+export function loggedInput(input: unknown, redact: (text: string) => string): Record<string, unknown> {
+  if (!input || typeof input !== 'object') return {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+    if (k === 'content' && typeof v === 'string') out.chars = v.length;
+    else out[k] = typeof v === 'string' ? redact(v) : v;
+  }
+  return out;
+}
+
 /** The agent's tools (AI SDK `tool()`s with zod input schemas), executing in ctx.sandbox. */
 export function createTools(ctx: ToolContext): ToolSet {
   const { sandbox, redact } = ctx;
@@ -291,13 +304,14 @@ export function createTools(ctx: ToolContext): ToolSet {
     return async (input: I, options: { abortSignal?: AbortSignal }): Promise<string> => {
       const t0 = Date.now();
       const args = redact(short(oneLine(describe(input)), 120));
+      const logged = loggedInput(input, redact);
       try {
         const out = redact(await fn(input, options.abortSignal));
-        ctx.onCall({ name, args, ok: true, note: note?.(out), ms: Date.now() - t0 });
+        ctx.onCall({ name, args, input: logged, ok: true, note: note?.(out), ms: Date.now() - t0 });
         return out;
       } catch (err) {
         const message = redact(err instanceof ToolError ? err.message : `${name} failed: ${(err as Error).message}`);
-        ctx.onCall({ name, args, ok: false, error: message, ms: Date.now() - t0 });
+        ctx.onCall({ name, args, input: logged, ok: false, error: message, ms: Date.now() - t0 });
         throw new ToolError(message); // the SDK sends it to the model as the tool's error result
       }
     };

@@ -16,6 +16,7 @@ import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
+import { cliOutputFile } from '../../model/agent-activity.ts';
 import { CLIS, resolveEndpoint, shellQuote, type CliDefinition, type CliName, type CliReport, type ResolvedEndpoint } from './clis.ts';
 
 export interface CliAgentOptions {
@@ -127,8 +128,9 @@ export class CliAgent implements Agent {
         };
         log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
         const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;
-        const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 4 * 1024 * 1024 });
-        fs.writeFileSync(path.join(ws.dir, `.agent-output-${i + 1}.txt`), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
+        // The output is the CLI's event stream, tool results included: room for a long session.
+        const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 16 * 1024 * 1024 });
+        fs.writeFileSync(path.join(ws.dir, cliOutputFile(i + 1)), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
         const report: CliReport = this.cli.parse(run.stdout, run.stderr);
         if (report.tokens) {
           tokens.input += report.tokens.input;

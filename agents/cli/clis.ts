@@ -90,9 +90,10 @@ type Obj = Record<string, any>;
 const objects = (text: string) => jsonValues(text).filter((v): v is Obj => !!v && typeof v === 'object');
 
 /**
- * Claude Code's result object (`--output-format json`), also what Qwen Code prints (an array of
- * messages ending in one): usage, num_turns, duration_ms, is_error. Tool calls are counted from
- * tool_use blocks of assistant messages when the messages are there.
+ * Claude Code's result object (the last line of `--output-format stream-json`, or the whole
+ * output of `--output-format json`), also what Qwen Code prints (an array of messages ending in
+ * one): usage, num_turns, duration_ms, is_error. Tool calls are counted from tool_use blocks of
+ * assistant messages when the messages are there (stream-json, Qwen Code).
  */
 function parseResultStyle(stdout: string): CliReport {
   const all = objects(stdout);
@@ -165,7 +166,13 @@ function parseCodex(stdout: string): CliReport {
 }
 
 /**
- * Gemini CLI `-o json`: {response, stats: {models: {<m>: {tokens, api}}, tools: {totalCalls}}, error?}.
+ * Gemini CLI `-o stream-json` (what catarena runs): JSON lines (init, message, tool_use {tool_name,
+ * parameters}, tool_result, …) ending in {type: 'result', status, error?, stats: {total_tokens,
+ * input_tokens, output_tokens, tool_calls, models}}, where output_tokens counts candidates only and
+ * total_tokens includes the thinking tokens too, so output = total − input (0.61.0, observed against
+ * the scripted Gemini API with thoughtsTokenCount in its usage: 2200 in, 60 candidates + 35
+ * thoughts = 95 out, as the server answered). An error (a wrong key, the turn limit) is the
+ * result's error. `-o json` (read too): {response, stats: {models: {<m>: {tokens, api}}, tools: {totalCalls}}, error?}.
  * Per model (keyed by the answer's modelVersion; side calls such as model routing under their own
  * model), tokens.prompt sums promptTokenCount, tokens.candidates candidatesTokenCount and
  * tokens.thoughts thoughtsTokenCount; thinking tokens are output (billed so; the AI SDK's
@@ -174,6 +181,20 @@ function parseCodex(stdout: string): CliReport {
  * with nothing on stdout and no stats: read from stderr when it is passed.
  */
 function parseGemini(stdout: string, stderr = ''): CliReport {
+  const events = objects(stdout);
+  const streamed = [...events].reverse().find((o) => o.type === 'result' && o.stats && 'total_tokens' in o.stats);
+  if (streamed) {
+    const st = streamed.stats as Obj;
+    const text = events.filter((e) => e.type === 'message' && e.role === 'assistant').map((e) => String(e.content ?? '')).join('');
+    const report: CliReport = {
+      tokens: { input: num(st.input_tokens), output: Math.max(num(st.output_tokens), num(st.total_tokens) - num(st.input_tokens)) },
+      toolCalls: num(st.tool_calls),
+      summary: short(text),
+    };
+    if (num(st.duration_ms)) report.durationMs = num(st.duration_ms);
+    if (streamed.status !== 'success' || streamed.error) report.error = short(streamed.error?.message ?? `status ${streamed.status}`, 200);
+    return report;
+  }
   const isResult = (o: Obj) => 'response' in o || 'stats' in o || 'error' in o;
   const doc = [...objects(stdout)].reverse().find(isResult) ?? [...jsonDocuments(stderr)].reverse().find(isResult);
   if (!doc) return { error: stdout.trim() ? `no JSON result in the output: ${short(stdout, 200)}` : 'no output' };
@@ -225,7 +246,10 @@ export const CLIS: Record<CliName, CliDefinition> = {
   //   - DISABLE_AUTOUPDATER=1: no update check even if the variable above is dropped;
   //   - as root (an orchestrator run as root) it refuses --dangerously-skip-permissions unless
   //     IS_SANDBOX=1, which the agent container sets then;
-  //   - --no-session-persistence: no transcript kept in the fresh home.
+  //   - --no-session-persistence: no transcript kept in the fresh home;
+  //   - --output-format stream-json (which -p wants with --verbose): every message as a JSON line,
+  //     its tool calls included (the evolution report reads what it looked at from them), then the
+  //     result object.
   // Cost comes from its result object's modelUsage (see parseClaudeCode).
   'claude-code': {
     name: 'claude-code',
@@ -235,7 +259,7 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://api.anthropic.com',
     modelRequired: false,
     authHeaders: (key) => ({ 'x-api-key': key }),
-    argv: (o) => ['claude', '-p', o.prompt, '--output-format', 'json', '--dangerously-skip-permissions', '--max-turns', String(o.maxTurns), '--no-session-persistence', ...(o.model ? ['--model', o.model] : [])],
+    argv: (o) => ['claude', '-p', o.prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--max-turns', String(o.maxTurns), '--no-session-persistence', ...(o.model ? ['--model', o.model] : [])],
     env: (o) => ({ ANTHROPIC_API_KEY: PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: o.baseUrl.replace(/\/v1\/?$/, ''), DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }),
     parse: parseClaudeCode,
   },
@@ -284,7 +308,8 @@ export const CLIS: Record<CliName, CliDefinition> = {
   //     request; telemetry.enabled false and the auto-update settings off, for the same reason
   //     (both already off or silent headless in 0.61, stated so a newer version stays quiet);
   //   - model.maxSessionTurns: the turn limit (exit 53 when reached), as the other CLIs get theirs;
-  //   - --skip-trust: the workspace is trusted without the folder-trust prompt.
+  //   - --skip-trust: the workspace is trusted without the folder-trust prompt;
+  //   - -o stream-json: its events as JSON lines, tool calls included (see parseGemini).
   // With these the only requests are POST /v1beta/models/<model>:streamGenerateContent?alt=sse,
   // plus, with no model named (its "auto"), a routing call (generateContent asking for JSON) to a
   // flash-lite model first. Every call, side calls included, is in its stats (see parseGemini).
@@ -296,7 +321,7 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://generativelanguage.googleapis.com',
     modelRequired: false,
     authHeaders: (key) => ({ 'x-goog-api-key': key }),
-    argv: (o) => ['gemini', '-p', o.prompt, '-o', 'json', '--yolo', '--skip-trust', ...(o.model ? ['-m', o.model] : [])],
+    argv: (o) => ['gemini', '-p', o.prompt, '-o', 'stream-json', '--yolo', '--skip-trust', ...(o.model ? ['-m', o.model] : [])],
     prepare: (o) => {
       const settings = {
         security: { auth: { selectedType: 'gemini-api-key' } },

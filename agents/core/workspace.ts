@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gameDescriptor } from '../../games/registry.ts';
 import { copyTree } from '../../util/fs.ts';
+import { WORKSPACE_LAYOUT } from '../../model/agent-activity.ts';
 import { gamePath, referenceBotDir } from '../../util/paths.ts';
 import type { TaskTrack } from '../../model/task-track.ts';
 import { taskTrackSection } from './task-track-prompt.ts';
@@ -38,16 +39,16 @@ export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> 
   const envDir = path.join(dir, envFolderName(game, variant));
   await copyTree(gamePath(game, 'env'), envDir);
   await copyTree(referenceBotDir(game, 'random'), path.join(envDir, 'AI_example'));
-  const outputDir = path.join(dir, 'develop_ai');
+  const outputDir = path.join(dir, WORKSPACE_LAYOUT.output);
   await fs.mkdir(outputDir, { recursive: true });
 
   let lastRoundDir: string | undefined;
   let logsDir: string | undefined;
   if (round > 1) {
     if (!input.previous) throw new Error(`round ${round} workspace needs the previous round's bots and logs`);
-    lastRoundDir = path.join(dir, 'last_round');
+    lastRoundDir = path.join(dir, WORKSPACE_LAYOUT.lastRound);
     for (const bot of input.previous.bots) await copyTree(bot.dir, path.join(lastRoundDir, bot.agent));
-    logsDir = path.join(dir, 'logs');
+    logsDir = path.join(dir, WORKSPACE_LAYOUT.logs);
     await copyTree(input.previous.logsDir, logsDir);
   }
   const workspace: Workspace = {

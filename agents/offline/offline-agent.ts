@@ -19,6 +19,7 @@ import { gameModuleUrl, referenceBotDir } from '../../util/paths.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { clampKnobs, drawFromPrior, fmt, mutate, settle } from './core/knob-ops.ts';
 import type { Knobs, Range } from './core/param-space.ts';
+import { TOOL_LOG_FILE, type ToolLogLine } from '../../model/agent-activity.ts';
 
 const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAMES as readonly string[]).includes(name);
 
@@ -39,24 +40,49 @@ async function kitFor(game: string): Promise<GameKit<any>> {
   return mod.offlineKit;
 }
 
-/** File operations, counted: an offline agent's "tool calls". */
+/**
+ * File operations, counted (an offline agent's "tool calls") and recorded under the built-in
+ * agent's tool names in the workspace's tool log, so the evolution report shows what it read.
+ */
 class CountingFs {
   ops = 0;
+  private readonly lines: ToolLogLine[] = [];
+  constructor(private readonly root: string) {}
+  private note(tool: string, file: string, ok = true, extra: Record<string, unknown> = {}): void {
+    const rel = path.relative(this.root, file);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return; // outside the workspace (the reference bot it copies)
+    this.lines.push({ attempt: 1, step: this.lines.length + 1, tool, input: { path: rel.split(path.sep).join('/') || '.', ...extra }, ok });
+  }
   read(file: string): string {
     this.ops++;
-    return fs.readFileSync(file, 'utf8');
+    try {
+      const text = fs.readFileSync(file, 'utf8');
+      this.note('read_file', file);
+      return text;
+    } catch (e) {
+      this.note('read_file', file, false);
+      throw e;
+    }
   }
   list(dir: string): string[] {
     this.ops++;
+    this.note('list_files', dir);
     return fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
   }
   write(file: string, text: string): void {
     this.ops++;
     fs.writeFileSync(file, text);
+    this.note('write_file', file, true, { chars: text.length });
   }
   copy(from: string, to: string): void {
     this.ops += 2; // one read, one write
     fs.copyFileSync(from, to);
+    this.note('read_file', from);
+    this.note('write_file', to, true, { chars: fs.statSync(to).size });
+  }
+  /** The tool log (model/agent-activity.ts), in the workspace root. */
+  save(): void {
+    fs.writeFileSync(path.join(this.root, TOOL_LOG_FILE), this.lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   }
 }
 
@@ -107,7 +133,7 @@ export class OfflineAgent implements Agent {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const { space } = kit;
     const character: Character<Record<string, number>> = kit.characters[this.characterName];
-    const io = new CountingFs();
+    const io = new CountingFs(ws.dir);
     const self = ws.agentId || this.id;
     const rng = createRng(deriveSeed(this.seed, self, ws.game, ws.variant, ws.round));
     const log: string[] = [`${self} (${this.kind}), ${ws.game}/${ws.variant}, round ${ws.round}`, `character: ${character.summary}`];
@@ -145,6 +171,7 @@ export class OfflineAgent implements Agent {
       '## Parameters', '', '| knob | previous | now |', '| --- | --- | --- |', ...table, '',
       kit.about, '',
     ].join('\n'));
+    io.save();
 
     return {
       botDir: ws.outputDir,

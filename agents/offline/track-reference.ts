@@ -12,6 +12,7 @@ import { copyTree } from '../../util/fs.ts';
 import { referenceBotDir } from '../../util/paths.ts';
 import type { DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
+import { TOOL_LOG_FILE, WORKSPACE_LAYOUT, type ToolLogLine } from '../../model/agent-activity.ts';
 
 /** The reference bot folder name of the tracks that need their own bot. */
 const TRACK_BOT: Partial<Record<TaskTrack, string>> = { go: 'go', ml: 'ml' };
@@ -62,6 +63,11 @@ export async function developTrackReference(ws: Workspace, track: 'go' | 'ml', w
     ...notes.map((n) => `- ${n}`),
     '- the character\'s knobs apply to the heuristic JavaScript bots only: this bot is the same for every offline character (apart from the training seed)', '',
   ].join('\n'));
+  // The tool log the other offline agents keep (model/agent-activity.ts): this one reads nothing of
+  // the workspace, it writes its bot folder.
+  const written = fs.readdirSync(ws.outputDir).sort();
+  const log: ToolLogLine[] = written.map((f, k) => ({ attempt: 1, step: k + 1, tool: 'write_file', input: { path: `${WORKSPACE_LAYOUT.output}/${f}` }, ok: true }));
+  fs.writeFileSync(path.join(ws.dir, TOOL_LOG_FILE), log.map((l) => `${JSON.stringify(l)}\n`).join(''));
   return {
     botDir: ws.outputDir,
     cost: { wallMs: Date.now() - t0, toolCalls: 2 * files + 1, tokens: null, linesOfCode: await linesOfCode(ws.outputDir) },

@@ -2,7 +2,7 @@
 // formats. A tourney writes
 //   config.json, run-id, journal.jsonl, replays/<match id>.json, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
-//   auto-reps.json with reps 'auto'),
+//   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
 //   metrics.json, report.md, report.html, replays/<match id>.html + replays/viewer.js (replay pages)
 //   (+ probe/<game>-<variant>/ from `catarena probe`)
 // With --repeats K: config.json (with repeats: K), repeats/<r>/ (each a run as above, seed + r − 1),
@@ -220,6 +220,25 @@ export class RunDir {
     await fs.writeFile(path.join(dir, 'W.json'), json(outputs.W));
     await fs.writeFile(path.join(dir, 'W.csv'), outputs.csv);
     await fs.writeFile(path.join(dir, 'metrics.json'), json(outputs.metrics));
+  }
+
+  /**
+   * The track's strategy evolution (reports/evolution/): evolution.json (per agent and round: diff
+   * summary, ΔG, profile, what the agent looked at), similarity.json (the similarity matrices per
+   * round and the flags), and each strategy's full diff from its previous round beside its record
+   * (round_<n>/strategies/<agent>.diff).
+   */
+  async writeEvolution(t: TrackId | string, outputs: { evolution: unknown; similarity: unknown; diffs: Array<{ round: number; agent: string; text: string }> }): Promise<void> {
+    const dir = this.trackDir(t);
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, 'evolution.json'), json(outputs.evolution));
+    await fs.writeFile(path.join(dir, 'similarity.json'), json(outputs.similarity));
+    for (const d of outputs.diffs) await fs.writeFile(this.strategyDiffFile(t, d.round, d.agent), d.text);
+  }
+
+  /** A strategy's unified diff from the same agent's previous-round strategy. */
+  strategyDiffFile(t: TrackId | string, round: number, agent: string): string {
+    return `${this.strategyDir(t, round, agent)}.diff`;
   }
 
   /** With reps 'auto': the track's batches and why they stopped (tracks/<track>/auto-reps.json). */

@@ -1,7 +1,10 @@
 // Rebuilds everything a run reports from its files alone (config.json, journal.jsonl, strategy
-// records): W per track, the paper's metrics with bootstrap intervals, ratings with intervals, error rates, cost,
-// generalizability, the leaderboard, and the JSON/CSV/Markdown outputs. `catarena report` and the
-// end of `catarena tourney` both call this, so a report can always be regenerated.
+// records, bot folders and workspaces): W per track, the paper's metrics with bootstrap intervals,
+// ratings with intervals, error rates, cost, generalizability, the leaderboard, the strategy
+// evolution (diffs, code similarity, what each agent looked at), and the JSON/CSV/Markdown/HTML
+// outputs. `catarena report` and the end of `catarena tourney` both call this, so a report can
+// always be regenerated.
+import fs from 'node:fs';
 import path from 'node:path';
 import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
 import { ratings } from '../../reports/metrics/ratings.ts';
@@ -15,12 +18,17 @@ import { writeReplayPages } from '../../reports/html/replay-page.ts';
 import { probeSectionHtml } from '../../reports/html/probe-html.ts';
 import { probeSectionMarkdown } from '../../reports/probe-markdown.ts';
 import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../../reports/summary.ts';
+import { trackEvolution, type EvolutionTrack } from '../../reports/evolution/evolution.ts';
+import { evolutionMarkdown } from '../../reports/evolution/evolution-markdown.ts';
+import { evolutionSectionHtml } from '../../reports/evolution/evolution-html.ts';
 import { createAgent } from '../../agents/registry.ts';
+import { envFolderName } from '../../agents/core/workspace.ts';
+import { referenceBotDir } from '../../util/paths.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
-import { trackName, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
+import { trackName, type StrategyRecord, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
 
 export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   const run = new RunDir(runDir);
@@ -31,6 +39,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
   const draws: Array<{ agents: string[]; draws: BootstrapDraws }> = [];
   const gameIndex: GameIndex = {};
   const comparisons = new Map<string, { otherNs: number; imps: number }>(); // Bridge room → the other room's score and the board's IMPs
+  const records = new Map<string, StrategyRecord[]>(); // per track: every strategy record, for the evolution
   const anchor = config.ratingAnchor ?? firstOfflineAgent(config);
 
   for (const game of config.games) {
@@ -39,6 +48,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
       const track = await trackGames(run, config, journal, game, variant);
       if (!track) continue;
       const { strategies, byId, agents, rounds, results, games } = track;
+      records.set(name, strategies);
       const winRates = tableWinRates(results);
       const rooms = new Map<string, typeof results>(); // "match|board" → the results of its rooms
       for (const r of results) {
@@ -103,7 +113,8 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
     generalizability: generalizabilityByGame,
     leaderboard: withRankProbabilities(leaderboard(tracks), draws),
   };
-  await writeOutputs(run, summary, matrices, gameIndex, comparisons);
+  const evolution = await evolutionOf(run, tracks, records);
+  await writeOutputs(run, summary, matrices, gameIndex, comparisons, evolution);
   return summary;
 }
 
@@ -121,6 +132,38 @@ export async function trackGames(run: RunDir, config: TourneyConfig, journal: Jo
   if (options.byId) results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const games: GameResult[] = pairwiseGames(results, (id) => ({ agent: byId.get(id)!.agent, round: byId.get(id)!.round }));
   return { strategies, byId, agents, rounds, results, games };
+}
+
+/**
+ * Per track, how the agents' bots changed between rounds, how similar they are, and what each
+ * agent looked at (reports/evolution/), written as evolution.json, similarity.json and a .diff
+ * beside each strategy.
+ */
+async function evolutionOf(run: RunDir, tracks: TrackSummary[], records: Map<string, StrategyRecord[]>): Promise<EvolutionTrack[]> {
+  const out: EvolutionTrack[] = [];
+  for (const t of tracks) {
+    const name = trackName(t);
+    const strategies = records.get(name) ?? [];
+    // The sample bot every workspace holds (AI_example), as this run's agents saw it.
+    const sample = path.join(run.workspaceDir(name, 1, t.agents[0]!), envFolderName(t.game, t.variant), 'AI_example');
+    const evolution = await trackEvolution({
+      track: name,
+      game: t.game,
+      variant: t.variant,
+      agents: t.agents,
+      rounds: t.rounds,
+      strategies: strategies.map((s) => ({ id: s.id, agent: s.agent, round: s.round, agentKind: s.agentKind, status: s.status, failure: s.failure, warnings: s.warnings, dir: s.dir, workspace: run.workspaceDir(name, s.round, s.agent), buildLog: s.buildLog })),
+      G: Object.fromEntries(t.agents.map((a) => [a, t.metrics.perAgent[a]?.G ?? []])),
+      base: [fs.existsSync(sample) ? sample : referenceBotDir(t.game, 'random')],
+    });
+    await run.writeEvolution(name, {
+      evolution: { ...evolution, steps: evolution.steps.map((s) => ({ ...s, diff: s.diff && { ...s.diff, unified: undefined } })) },
+      similarity: { track: name, settings: evolution.settings, rounds: evolution.similarity, flags: evolution.flags },
+      diffs: evolution.steps.filter((s) => s.diff?.unified).map((s) => ({ round: s.round, agent: s.agent, text: s.diff!.unified })),
+    });
+    out.push(evolution);
+  }
+  return out;
 }
 
 /** The rating anchor when the config names none: the first offline reference agent (deterministic bots, so its scale carries over between runs). */
@@ -147,16 +190,19 @@ export function agentIds(config: TourneyConfig): string[] {
 
 const countBy = (keys: string[]) => keys.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
 
-async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>, games: GameIndex, comparisons: Map<string, { otherNs: number; imps: number }>): Promise<void> {
+async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>, games: GameIndex, comparisons: Map<string, { otherNs: number; imps: number }>, evolution: EvolutionTrack[]): Promise<void> {
   for (const track of summary.tracks) {
     const W = matrices.get(trackName(track))!;
     await run.writeTrackOutputs(track, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, ratings: track.ratings, errors: track.errors, cost: track.cost } });
   }
   const probes = await readProbeResults(run); // `catarena probe`'s results, when the run was probed
-  await run.writeSummary(summary, probes.length ? `${renderMarkdown(summary)}\n${probeSectionMarkdown(probes)}\n` : renderMarkdown(summary));
+  const markdown = [renderMarkdown(summary), ...(evolution.length ? [evolutionMarkdown(evolution)] : []), ...(probes.length ? [`${probeSectionMarkdown(probes)}\n`] : [])];
+  await run.writeSummary(summary, markdown.join('\n'));
   // Replay pages for every game, then the HTML report that links them.
   const ids = Object.values(games).flatMap((t) => t.games.map((g) => g.id));
   const paged = new Set(await writeReplayPages(run.replaysDir, ids, { extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined) }));
   for (const t of Object.values(games)) for (const g of t.games) g.page = paged.has(g.id);
-  await run.writeReportHtml(renderReportHtml(summary, games, probeSectionHtml(probes)));
+  const diffHref = (s: { round: number; agent: string }, t: { track: string }) => path.relative(run.root, run.strategyDiffFile(t.track, s.round, s.agent)).split(path.sep).join('/');
+  const extra = `${evolutionSectionHtml(evolution, { diffHref })}\n${probeSectionHtml(probes)}`;
+  await run.writeReportHtml(renderReportHtml(summary, games, extra, evolution.length ? [['evolution', 'Evolution']] : []));
 }

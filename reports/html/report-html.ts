@@ -189,9 +189,13 @@ const REPORT_SCRIPT = `(function () {
   });
 })();`;
 
-/** `extra`: sections of other reports placed before the error tables (the probe's, reports/html/probe-html.ts). */
-export function renderReportHtml(s: TourneySummary, games: GameIndex, extra = ''): string {
-  const nav = ['<a href="#leaderboard">Leaderboard</a>', ...s.tracks.map((t) => `<a href="#track-${trackKey(trackName(t))}">${h(trackName(t))}</a>`), '<a href="#errors">Errors</a>', '<a href="#cost">Cost</a>', '<a href="#failed">Failed builds</a>'];
+/**
+ * `extra`: sections of other reports placed before the error tables (the evolution's,
+ * reports/evolution/evolution-html.ts; the probe's, reports/html/probe-html.ts), with their
+ * navigation links as [anchor, label].
+ */
+export function renderReportHtml(s: TourneySummary, games: GameIndex, extra = '', extraNav: ReadonlyArray<readonly [string, string]> = []): string {
+  const nav = ['<a href="#leaderboard">Leaderboard</a>', ...s.tracks.map((t) => `<a href="#track-${trackKey(trackName(t))}">${h(trackName(t))}</a>`), ...extraNav.map(([id, label]) => `<a href="#${h(id)}">${h(label)}</a>`), '<a href="#errors">Errors</a>', '<a href="#cost">Cost</a>', '<a href="#failed">Failed builds</a>'];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${h(`catarena report ${s.runId}`)}</title>

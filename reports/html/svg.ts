@@ -33,7 +33,9 @@ export interface MatrixFrame {
   height: number;
   /** Id of the hatch pattern empty cells are filled with (url(#id)). */
   patternId: string;
+  /** Row labels, and column labels too unless `colLabels` gives others (a rectangular matrix). */
   labels: readonly string[];
+  colLabels?: readonly string[];
   /** Left and top edge of the grid (labels sit left of and above it). */
   origin: number;
   cell: number;
@@ -50,6 +52,8 @@ export function matrixFrame(o: MatrixFrame): string[] {
   ];
   o.labels.forEach((label, k) => {
     parts.push(`<text x="${origin - 4}" y="${origin + k * cell + cell * o.labelDy}" text-anchor="end" font-size="11">${escapeHtml(label)}</text>`);
+  });
+  (o.colLabels ?? o.labels).forEach((label, k) => {
     const x = origin + k * cell + cell * o.labelDy;
     parts.push(`<text x="${x}" y="${origin - 4}" font-size="11" transform="rotate(-60 ${x} ${origin - 4})">${escapeHtml(label)}</text>`);
   });

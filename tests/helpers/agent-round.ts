@@ -45,6 +45,16 @@ export function expectPlayedNormally(games: MatchResult[]): void {
 }
 
 /** No file of the run directory (build logs, bot logs, records) contains the secret. */
+/**
+ * What the evolution report read from the agent's own record of the round (its transcript or tool
+ * log, reports/evolution/agent-reads.ts): the source and every file use, as "action path".
+ */
+export function evolutionReads(runDir: string, agent: string): { source: string; firstWrite: number | null; uses: string[] } {
+  const evolution = JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', 'evolution.json'), 'utf8'));
+  const reads = evolution.steps.find((s: { agent: string }) => s.agent === agent).reads;
+  return { source: reads.source, firstWrite: reads.firstWrite, uses: reads.accesses.map((a: { action: string; path: string }) => `${a.action} ${a.path}`) };
+}
+
 export function expectSecretNowhere(runDir: string, secret: string): void {
   for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(secret);

@@ -1,0 +1,281 @@
+// Language-aware tokens for code fingerprints (./similarity.ts), normalised as plagiarism
+// detectors do so that renaming and re-styling change nothing: every identifier becomes `I`,
+// every number `N`, every string `S` (a template literal too), every regular expression `R`;
+// keywords and punctuation stay themselves; comments and whitespace go. Python keeps its
+// structure as NL (end of a logical line), IN and DE (indent, dedent) tokens. Python, JavaScript
+// and TypeScript, Go, the C family (C, C++, Java, Rust, C#) and shell are known; docs/evolution.md
+// lists what each keeps.
+import type { Language } from './bot-files.ts';
+
+const words = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
+
+const PYTHON = words(`False None True and as assert async await break class continue def del elif else except finally for from
+  global if import in is lambda nonlocal not or pass raise return try while with yield`);
+const JAVASCRIPT = words(`break case catch class const continue debugger default delete do else export extends finally for function
+  if import in instanceof let new return super switch this throw try typeof var void while with yield async await of static get set
+  null undefined true false`);
+const TYPESCRIPT = new Set([...JAVASCRIPT, ...words('interface type enum implements private public protected readonly abstract declare namespace as is keyof infer never unknown any number string boolean')]);
+const GO = words(`break case chan const continue default defer else fallthrough for func go goto if import interface map package range
+  return select struct switch type var true false nil iota`);
+const C_FAMILY = words(`auto break case catch char class const continue default delete do double else enum extends extern final finally float for
+  fn goto if impl import int interface let long loop match mod mut namespace new null nullptr package private protected pub public
+  return self short signed sizeof static struct super switch template this throw throws trait true false try typedef typename union
+  unsigned use using var virtual void volatile where while boolean byte string bool`);
+const SHELL = words('if then else elif fi for while until do done case esac function in return local export set exit');
+
+/** Longest first, so `===` wins over `==` and `=`. */
+const OPERATORS = ['>>>=', '===', '!==', '**=', '<<=', '>>=', '>>>', '...', '//=', '&&=', '||=', '??=', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<', '>>', '->', '::', ':=', '<-', '**', '//', '&^'];
+
+/** Operators by their first character, longest first. */
+const OPERATORS_BY_FIRST = new Map<string, string[]>();
+for (const op of OPERATORS) OPERATORS_BY_FIRST.set(op[0]!, [...(OPERATORS_BY_FIRST.get(op[0]!) ?? []), op]);
+
+interface Syntax {
+  keywords: Set<string>;
+  /** Line comment openers. */
+  line: string[];
+  block: Array<[string, string]>;
+  /** Characters that open a string closed by the same character. */
+  quotes: string;
+  /** A backtick string: a template literal (JS, `${…}` inside) or a raw string (Go). */
+  backtick: 'template' | 'raw' | 'none';
+  regex: boolean;
+  python: boolean;
+}
+
+const SYNTAX: Record<Language, Syntax> = {
+  python: { keywords: PYTHON, line: ['#'], block: [], quotes: `'"`, backtick: 'none', regex: false, python: true },
+  javascript: { keywords: JAVASCRIPT, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'template', regex: true, python: false },
+  typescript: { keywords: TYPESCRIPT, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'template', regex: true, python: false },
+  go: { keywords: GO, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'raw', regex: false, python: false },
+  c: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'none', regex: false, python: false },
+  cpp: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'none', regex: false, python: false },
+  java: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'none', regex: false, python: false },
+  rust: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `"`, backtick: 'none', regex: false, python: false },
+  csharp: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'none', regex: false, python: false },
+  shell: { keywords: SHELL, line: ['#'], block: [], quotes: `'"`, backtick: 'none', regex: false, python: false },
+};
+
+const isIdStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127;
+const isIdPart = (c: number) => isIdStart(c) || (c >= 48 && c <= 57);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** Tokens after which `/` starts a regular expression rather than dividing (JavaScript). */
+const BEFORE_REGEX = new Set(['(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '+', '-', '*', '%', '<', '>', '~', '^', '=>', '==', '===', '!=', '!==', '&&', '||', '??', 'return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await']);
+
+/** The normalised tokens of a source text. */
+export function tokenize(text: string, lang: Language): string[] {
+  const syn = SYNTAX[lang];
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  // Python: brackets open (newlines inside do not end a line), the indent stack, line start.
+  let depth = 0;
+  const indents = [0];
+  let atLineStart = true;
+  let lineHasTokens = false;
+  const push = (t: string) => {
+    out.push(t);
+    lineHasTokens = true;
+  };
+  const startsWith = (s: string) => text.startsWith(s, i);
+
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (syn.python && atLineStart) {
+      // Measure the indent of a line that holds code (blank and comment-only lines do not count).
+      let j = i;
+      let col = 0;
+      while (j < n && (text[j] === ' ' || text[j] === '\t')) {
+        col += text[j] === '\t' ? 8 - (col % 8) : 1;
+        j++;
+      }
+      if (j >= n || text[j] === '\n' || text[j] === '\r' || text[j] === '#') {
+        i = j;
+        atLineStart = false;
+        continue;
+      }
+      if (col > indents[indents.length - 1]!) {
+        indents.push(col);
+        out.push('IN');
+      } else {
+        while (col < indents[indents.length - 1]!) {
+          indents.pop();
+          out.push('DE');
+        }
+      }
+      i = j;
+      atLineStart = false;
+      continue;
+    }
+    if (c === 10) {
+      if (syn.python && depth === 0) {
+        if (lineHasTokens) out.push('NL');
+        lineHasTokens = false;
+        atLineStart = true;
+      }
+      i++;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 13 || c === 12) {
+      i++;
+      continue;
+    }
+    if (syn.python && c === 92 && text[i + 1] === '\n') {
+      i += 2; // explicit line continuation
+      continue;
+    }
+    // Comments (all open with / or #).
+    if (c === 47 || c === 35) {
+      const line = syn.line.find(startsWith);
+      if (line && !(lang === 'shell' && i > 0 && !/\s/.test(text[i - 1]!))) {
+        while (i < n && text.charCodeAt(i) !== 10) i++;
+        continue;
+      }
+      const block = syn.block.find(([open]) => startsWith(open));
+      if (block) {
+        const end = text.indexOf(block[1], i + block[0].length);
+        i = end < 0 ? n : end + block[1].length;
+        continue;
+      }
+    }
+    // Strings (Python: with prefixes and triple quotes).
+    if (syn.python && isIdStart(c) && (text[i + 1] === "'" || text[i + 1] === '"' || text[i + 2] === "'" || text[i + 2] === '"')) {
+      const m = /^([rRbBuUfF]{1,2})(['"])/.exec(text.slice(i, i + 3));
+      if (m) {
+        i = skipPythonString(text, i + m[1]!.length);
+        push('S');
+        continue;
+      }
+    }
+    if (syn.quotes.includes(text[i]!)) {
+      i = syn.python ? skipPythonString(text, i) : skipQuoted(text, i, text[i]!);
+      push('S');
+      continue;
+    }
+    if (c === 96 && syn.backtick !== 'none') {
+      i = syn.backtick === 'template' ? skipTemplate(text, i) : skipRaw(text, i);
+      push('S');
+      continue;
+    }
+    if (isIdStart(c)) {
+      let j = i + 1;
+      while (j < n && isIdPart(text.charCodeAt(j))) j++;
+      const word = text.slice(i, j);
+      push(syn.keywords.has(word) ? word : 'I');
+      i = j;
+      continue;
+    }
+    if (isDigit(c) || (c === 46 && isDigit(text.charCodeAt(i + 1)))) {
+      let j = i + 1;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (isIdPart(d) || d === 46) j++;
+        else if ((d === 43 || d === 45) && /[eE]/.test(text[j - 1]!) && !/^0[xX]/.test(text.slice(i, j))) j++;
+        else break;
+      }
+      push('N');
+      i = j;
+      continue;
+    }
+    if (c === 47 && syn.regex && (out.length === 0 || BEFORE_REGEX.has(out[out.length - 1]!))) {
+      const end = skipRegex(text, i);
+      if (end > 0) {
+        push('R');
+        i = end;
+        continue;
+      }
+    }
+    const op = OPERATORS_BY_FIRST.get(text[i]!)?.find(startsWith);
+    const tok = op ?? text[i]!;
+    if (tok === '(' || tok === '[' || tok === '{') depth++;
+    else if ((tok === ')' || tok === ']' || tok === '}') && depth > 0) depth--;
+    push(tok);
+    i += tok.length;
+  }
+  if (syn.python) {
+    if (lineHasTokens) out.push('NL');
+    for (let k = indents.length - 1; k > 0; k--) out.push('DE');
+  }
+  return out;
+}
+
+function skipQuoted(text: string, i: number, quote: string): number {
+  let j = i + 1;
+  while (j < text.length) {
+    const ch = text[j]!;
+    if (ch === '\\') j += 2;
+    else if (ch === quote) return j + 1;
+    else if (ch === '\n') return j; // an unterminated string ends at the line
+    else j++;
+  }
+  return j;
+}
+
+function skipPythonString(text: string, i: number): number {
+  const q = text[i]!;
+  const triple = q.repeat(3);
+  if (text.startsWith(triple, i)) {
+    let j = i + 3;
+    while (j < text.length) {
+      if (text[j] === '\\') j += 2;
+      else if (text.startsWith(triple, j)) return j + 3;
+      else j++;
+    }
+    return text.length;
+  }
+  return skipQuoted(text, i, q);
+}
+
+/** A JavaScript template literal, `${…}` substitutions (nested ones too) included. */
+function skipTemplate(text: string, i: number): number {
+  let j = i + 1;
+  while (j < text.length) {
+    const ch = text[j]!;
+    if (ch === '\\') j += 2;
+    else if (ch === '`') return j + 1;
+    else if (ch === '$' && text[j + 1] === '{') {
+      let depth = 1;
+      j += 2;
+      while (j < text.length && depth > 0) {
+        const d = text[j]!;
+        if (d === '{') depth++;
+        else if (d === '}') depth--;
+        else if (d === '`') {
+          j = skipTemplate(text, j);
+          continue;
+        } else if (d === '"' || d === "'") {
+          j = skipQuoted(text, j, d);
+          continue;
+        }
+        j++;
+      }
+    } else j++;
+  }
+  return j;
+}
+
+function skipRaw(text: string, i: number): number {
+  const end = text.indexOf('`', i + 1);
+  return end < 0 ? text.length : end + 1;
+}
+
+/** The end of a regular expression literal starting at i, or -1 when it is none (no closing / on the line). */
+function skipRegex(text: string, i: number): number {
+  let j = i + 1;
+  let inClass = false;
+  if (text[j] === '/' || text[j] === '*') return -1;
+  while (j < text.length) {
+    const ch = text[j]!;
+    if (ch === '\n') return -1;
+    if (ch === '\\') j += 2;
+    else if (ch === '[') (inClass = true), j++;
+    else if (ch === ']') (inClass = false), j++;
+    else if (ch === '/' && !inClass) {
+      j++;
+      while (j < text.length && isIdPart(text.charCodeAt(j))) j++;
+      return j;
+    } else j++;
+  }
+  return -1;
+}
