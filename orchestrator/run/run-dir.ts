@@ -1,6 +1,6 @@
 // The run directory, the source of truth of a run: this module alone knows its paths and file
 // formats. A tourney writes
-//   config.json, run-id, journal.jsonl, replays/<match id>.json, bot-logs/<track>/,
+//   config.json, rules.json, run-id, journal.jsonl, replays/<match id>.json, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
 //   metrics.json, report.md, report.html, replays/<match id>.html + replays/viewer.js (replay pages)
@@ -156,6 +156,30 @@ export class RunDir {
   async writeConfig(config: TourneyConfig): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await fs.writeFile(this.configFile, json(config));
+  }
+
+  /**
+   * Records the rules each game is played under (rules.json: games/registry.ts rulesLabel) when a
+   * run starts, and on a resume refuses to go on under other rules: its finished games would mix
+   * with games whose same moves may end otherwise. A run started before rules were recorded played
+   * every game under "v1". A run with no finished game yet simply takes the new rules.
+   */
+  async pinRules(rules: Record<string, string>): Promise<void> {
+    const file = path.join(this.root, 'rules.json');
+    const started = await pathExists(this.configFile);
+    const played = started && (await this.hasJournal()) && (await this.openJournal()).results().length > 0;
+    if (played) {
+      const before: Record<string, string> = (await pathExists(file)) ? JSON.parse(await fs.readFile(file, 'utf8')) : Object.fromEntries(Object.keys(rules).map((g) => [g, 'v1']));
+      const changed = Object.keys(rules).filter((g) => before[g] !== undefined && before[g] !== rules[g]);
+      if (changed.length) {
+        const what = changed.map((g) => `${g} ${before[g]} → ${rules[g]}`).join(', ');
+        throw new Error(`${this.root} was started under other rules than this catarena plays (${what}; docs/catarena-compat.md §15): resuming would mix games played under both in one W. Start a new run instead (catarena tourney with the same config; --reuse will not copy games played under other rules).`);
+      }
+      if (!Object.keys(rules).some((g) => before[g] === undefined)) return;
+      rules = { ...before, ...rules };
+    }
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.writeFile(file, json(rules));
   }
 
   /** The stored tourney config; a play/arena run or a stray folder gets an error that says what it is. */

@@ -22,7 +22,7 @@ import type { Progress } from '../progress.ts';
 import { connectQueue, QueueUnavailableError } from '../queue/connection.ts';
 import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
-import { indexEntry, indexRun } from '../run/run-index.ts';
+import { indexEntry, indexRun, rulesOfConfig } from '../run/run-index.ts';
 import { checkAgentTracks, developStrategy } from './develop.ts';
 import { taskTrackOf } from '../../model/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
@@ -63,6 +63,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   const runDir = run.root;
   // A queue that cannot be reached should fail now, not after the agents spent their budget.
   if (config.queue) (await connectQueue(config.queue, { warn: (m) => progress?.phase(`! ${m}`) })).disconnect();
+  await run.pinRules(rulesOfConfig(config, config.games));
   await run.writeConfig(config);
   const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox }));
   checkAgentTracks(config, agents);
