@@ -65,6 +65,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   checkVariant(options.game, options.variant);
   for (const bot of options.bots) if (!bot.warm) await assertBotDir(bot.dir); // a warm bot runs already (a human seat)
   const run = new RunDir(options.runDir);
+  await run.markStatus('running', 'arena');
   const settings = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions, reps: options.reps };
   const descriptor = gameDescriptor(options.game);
   const ids = options.bots.map((b) => b.id);
@@ -84,7 +85,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
   const hosts = options.hosts ?? new GameServerPool();
-  const executor = new LocalExecutor({ sandbox: options.sandbox, hosts, concurrency: options.concurrency, startTimeoutMs: options.startTimeoutMs, logDir: () => run.botLogsDir(), onLive: options.onLive });
+  const executor = new LocalExecutor({ sandbox: options.sandbox, hosts, concurrency: options.concurrency, startTimeoutMs: options.startTimeoutMs, logDir: () => run.botLogsDir(), onLive: (event) => (run.appendLive(event), options.onLive?.(event)) });
   executor.add(options, options.bots);
   let done = resumed;
   options.progress?.phase(`${options.game}/${options.variant}: ${options.bots.length} bots, ${specs.length} games${resumed ? ` (${resumed} already in the journal)` : ''}, concurrency ${options.concurrency}`);
@@ -105,6 +106,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     bots = await executor.statuses();
     if (!options.hosts) await hosts.closeAll();
   }
+  await run.markStatus(signal.aborted && options.signal?.aborted ? 'interrupted' : 'finished', 'arena');
   const results = ownResults();
   const table = crossTable(results, options.bots.map((b) => b.id));
   await run.writeArenaFile('results.json', { game: options.game, variant: options.variant, policy: options.policy, table, bots, results });

@@ -19,6 +19,7 @@ import type { LiveEvent } from '../../model/live.ts';
 import type { MatchSpec, MoveRecord, Replay, Seat } from '../../model/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
 import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
+import { liveViewerData } from '../../reports/html/live-viewer.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
 import { PROJECT_ROOT } from '../../util/paths.ts';
 
@@ -256,15 +257,9 @@ export class HumanSeat {
   private async view(game: Game): Promise<Record<string, unknown>> {
     const adapter = adapterFor(this.options.game);
     const { spec } = game;
-    const replay: Replay = {
-      result: { id: game.id, spec, serverGameId: game.gameId, scores: game.ended?.scores ?? spec.seats.map(() => 0), winner: game.ended?.winner ?? null, termination: (game.ended?.termination ?? 'normal') as never, reason: game.ended?.reason ?? 'in progress', offender: null, plies: game.moves.length, seatStats: [], startedAt: '', durationMs: 0 },
-      setup: game.setup,
-      moves: game.moves,
-    };
-    const data = await viewerDataOf(replay).catch(() => null);
-    const recorded = this.results.find((r) => r.id === game.id);
     const names = adapterFor(this.options.game).game.seatNames(spec.variant);
-    if (data && !game.ended) data.result = game.turn ? `${names[game.turn.seat]} to move` : 'in progress';
+    const data = await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress');
+    const recorded = this.results.find((r) => r.id === game.id);
     const humanSeats = spec.seats.flatMap((id, seat) => (id === this.id ? [seat] : []));
     const parked = this.parked && this.parked.game === game && !this.parked.res.writableEnded ? this.parked : null;
     const seatNames = adapter.game.seatNames(spec.variant);
@@ -337,7 +332,7 @@ function pageHtml(game: string, variant: string, token: string | null): string {
   const q = token ? `?token=${token}` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>catarena: play ${game} (${variant})</title>
+<title>catarena: play ${game} (${variant})</title><link rel="icon" href="data:,">
 <style>${PAGE_CSS}
 .main { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; }
 .side { min-width: 18rem; max-width: 28rem; }
