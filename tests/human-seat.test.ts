@@ -21,7 +21,11 @@ interface Played {
 }
 
 function play(...args: string[]): Played {
-  const child = spawn('node', [BIN, 'play', ...args, '--json', '--human-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnCli(['play', ...args, '--json', '--human-port', '0']);
+}
+
+function spawnCli(args: string[]): Played {
+  const child = spawn('node', [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let found: (url: string) => void;
@@ -34,6 +38,11 @@ function play(...args: string[]): Played {
   });
   const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
   return { child, url, exit };
+}
+
+/** `catarena arena … --game <game>` with a human seat (table games of three or more). */
+function arenaRun(bots: readonly string[], game: string, out: string): Played {
+  return spawnCli(['arena', ...bots, '--game', game, '-o', out, '--json', '--human-port', '0']);
 }
 
 async function openPage(browser: Browser, url: string) {
@@ -50,17 +59,17 @@ async function openPage(browser: Browser, url: string) {
   return { page, errors, outside };
 }
 
-type Msg = { gameId: string; yourTurn: { seatName: string } | null; legal: unknown[]; ended: unknown; data: { moves: unknown[] } };
+type Msg = { gameId: string; yourTurn: { seatName: string; turn: number } | null; legal: unknown[]; ended: unknown; data: { moves: unknown[] } };
 
 /** Waits until it is the person's turn (the message) or the page says every game is over (null). */
-async function nextTurn(page: Page, after: number): Promise<Msg | null> {
+async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg | null> {
   await page.waitForFunction(
-    (n) => {
+    ([n, any]) => {
       const h = (window as unknown as { catarenaHuman: { last: Msg | null; sent: boolean } }).catarenaHuman;
       const done = document.querySelector('[data-testid="done"]')?.textContent;
-      return Boolean(done) || Boolean(h.last && h.last.yourTurn && !h.sent && h.last.data.moves.length > n);
+      return Boolean(done) || Boolean(h.last && h.last.yourTurn && !h.sent && (any ? h.last.yourTurn.turn > (n as number) : h.last.data.moves.length > (n as number)));
     },
-    after,
+    [after, anyTurn] as const,
     { timeout: 60_000 },
   );
   if (await page.locator('[data-testid="done"]').innerText()) return null;
@@ -197,4 +206,63 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     expect(outside).toEqual([]);
     await page.close();
   }, 600_000);
+  // The games that hide hands and words: the page shows the seat's own request, never the others' cards.
+  for (const [game, bots, games] of [
+    ['holdem', ['builtin:heuristic', 'human'], '1'],
+    ['bridge', ['builtin:heuristic', 'human'], '1'],
+    ['undercover', ['builtin:heuristic', 'builtin:random', 'human'], '1'],
+  ] as const) {
+    it(`plays ${game} through the page's actions`, async () => {
+      const run = game === 'undercover' ? arenaRun(bots, game, out) : play(...bots, '--game', game, '--games', games, '-o', out);
+      children.push(run.child);
+      const { page, errors, outside } = await openPage(browser, await run.url);
+      let moves = -1;
+      let turn = 0;
+      let refused = false;
+      for (; ; turn++) {
+        const msg = await nextTurn(page, moves, true);
+        if (!msg) break;
+        moves = msg.yourTurn!.turn;
+        // Another seat's cards are never on the page while it is played.
+        expect(await page.locator('[data-testid="board"] svg').count()).toBe(0);
+        expect(await page.locator('[data-testid="request"]').count()).toBe(1);
+        if (await page.locator('[data-testid="raise"]').count()) {
+          if (!refused) {
+            await page.locator('[data-testid="amount"]').fill('1');
+            await page.locator('[data-testid="raise"]').click();
+            await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toMatch(/^refused: /);
+            refused = true;
+          }
+          const max = await page.locator('[data-testid="amount"]').getAttribute('max');
+          await page.locator('[data-testid="amount"]').fill(max!);
+          await page.locator('[data-testid="raise"]').click();
+        } else if (await page.locator('[data-testid="speak"]').count()) {
+          await page.locator('[data-testid="statement"]').fill(`something you can hold, number ${turn}`);
+          await page.locator('[data-testid="speak"]').click();
+        } else {
+          await page.locator('[data-testid="legal"] button').first().click();
+        }
+        expect(turn).toBeLessThan(600);
+      }
+      await screenshot(page, path.join(out, 'screenshots', `human-${game}.png`));
+      const result = await run.exit;
+      expect(result.code, result.stderr).toBe(0);
+      const { runDir } = JSON.parse(result.stdout) as { runDir: string };
+      const journal = journalOf(runDir);
+      expect(journal.length).toBeGreaterThan(0);
+      expect(journal.every((g) => g.spec.seats.includes('human'))).toBe(true);
+      expect(journal.map((g) => g.termination)).toEqual(journal.map(() => 'normal'));
+      expect(turn).toBeGreaterThan(0);
+      console.log(`${game}: ${journal.length} games, ${turn} turns of the person`);
+      // Every answer the person gave was played: no failure of the human seat in any game.
+      for (const g of journal) {
+        const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${g.id}.json`), 'utf8')) as Replay;
+        const humanSeats = g.spec.seats.flatMap((id, seat) => (id === 'human' ? [seat] : []));
+        expect(replay.moves.filter((m) => humanSeats.includes(m.seat) && m.error)).toEqual([]);
+      }
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+      await page.close();
+    }, 600_000);
+  }
 });

@@ -82,7 +82,7 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
   if (dirs.filter((d) => d === HUMAN).length > 1) throw new Error('only one seat can be "human"');
   const human = humanAt >= 0 ? await startHuman(opts) : undefined;
   const bots = refsFromDirs(dirs.filter((d) => d !== HUMAN).map((d) => resolveBotDir(d, opts.game)));
-  if (human) bots.splice(humanAt, 0, { id: human.id, dir: path.join(runDir, HUMAN), warm: human.handle() });
+  if (human) bots.splice(humanAt, 0, { id: human.id, dir: path.join(runDir, HUMAN), warm: human.handle(), sharedInstances: true });
   const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
   try {
     const outcome = await withInterrupt((signal) =>

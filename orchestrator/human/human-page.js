@@ -169,12 +169,46 @@
   // ---------------------------------------------------------------------------------------------
   // Any game: the legal actions as buttons, and an action written as JSON.
 
+  /** An action as a person reads it (Bridge calls and cards, Hold'em actions, Undercover votes). */
+  function label(a) {
+    if (typeof a === 'string') return a;
+    if (a && typeof a === 'object') {
+      if (a.card) return `${a.type === 'exchange' ? 'exchange ' : ''}${a.card}`;
+      if (a.call_type) return a.call_type === 'bid' ? `${a.level}${a.suit}` : a.call_type;
+      if (a.action) return a.action === 'raise' ? `raise ${a.amount}` : a.action;
+      if (a.kind === 'vote') return `vote: seat ${a.target}${msgPlayers()[a.target] ? ` (${msgPlayers()[a.target]})` : ''}`;
+      if (a.kind === 'speak') return a.statement;
+    }
+    return JSON.stringify(a);
+  }
+  const msgPlayers = () => (state.last && state.last.seats) || [];
+
   function genericInput(msg) {
     const legal = msg.legal || [];
-    const list = el('div', { class: 'legal' });
-    for (const action of legal.slice(0, 60)) {
-      const text = typeof action === 'string' ? action : JSON.stringify(action);
-      list.append(el('button', { type: 'button', 'data-action': text, onclick: () => answer(action) }, text));
+    if (msg.request) {
+      actions.append(el('details', { open: '', 'data-testid': 'request' }, el('summary', {}, 'what your seat sees (the request a bot gets)'), el('pre', {}, JSON.stringify(msg.request, null, 1))));
+    }
+    const raises = legal.filter((a) => a && a.action === 'raise');
+    const speeches = legal.filter((a) => a && a.kind === 'speak');
+    const buttons = legal.filter((a) => !raises.includes(a) && !speeches.includes(a));
+    const list = el('div', { class: 'legal', 'data-testid': 'legal' });
+    for (const action of buttons.slice(0, 80)) list.append(el('button', { type: 'button', 'data-action': JSON.stringify(action), onclick: () => answer(action) }, label(action)));
+    actions.append(list);
+    if (raises.length) {
+      // Hold'em: one raise with an amount between the smallest and largest the rules allow.
+      const amounts = raises.map((a) => a.amount);
+      const min = Math.min(...amounts);
+      const max = Math.max(...amounts);
+      const amount = el('input', { type: 'number', min: String(min), max: String(max), value: String(min), 'data-testid': 'amount' });
+      actions.append(el('p', {}, 'raise ', amount, ` (${min}–${max}) `, el('button', { type: 'button', 'data-testid': 'raise', onclick: () => answer({ action: 'raise', amount: Number(amount.value) }) }, 'raise')));
+    }
+    if (speeches.length) {
+      // Undercover: a statement of your own (or one of the samples).
+      const text = el('textarea', { rows: '2', cols: '40', 'data-testid': 'statement', placeholder: 'describe your word without saying it' });
+      actions.append(
+        el('p', {}, text, ' ', el('button', { type: 'button', 'data-testid': 'speak', onclick: () => answer({ kind: 'speak', statement: text.value }) }, 'say')),
+        el('p', { class: 'muted' }, 'or one of: ', ...speeches.slice(0, 5).map((a) => el('button', { type: 'button', onclick: () => answer(a) }, a.statement))),
+      );
     }
     const input = el('input', { type: 'text', size: '40', 'data-testid': 'action-json', placeholder: legal.length ? JSON.stringify(legal[0]) : 'action as JSON' });
     const form = el('form', { onsubmit: (e) => {
@@ -186,8 +220,8 @@
         action = input.value;
       }
       answer(action);
-    } }, input, ' ', el('button', { type: 'submit' }, 'send'));
-    actions.append(list, form);
+    } }, 'or write an action: ', input, ' ', el('button', { type: 'submit' }, 'send'));
+    actions.append(form);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -207,7 +241,7 @@
     const viewer = (window.catarenaViewers || {})[msg.game];
     if (msg.data && viewer) {
       viewer.render(board, msg.data, msg.data.moves.length);
-    } else board.append(el('p', {}, 'no board for this game: the actions are listed beside'));
+    } else board.append(el('p', { class: 'muted' }, msg.ended ? 'no board for this game' : 'this game hides hands and words: your seat\'s view is beside; the whole board is shown when the game ends'));
     clearInterval(state.clock);
     if (msg.ended) {
       turn.className = 'turn';

@@ -23,6 +23,9 @@ import { liveViewerData } from '../../reports/html/live-viewer.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
 import { PROJECT_ROOT } from '../../util/paths.ts';
 
+/** Games whose board shows nothing a seat may not see (the others show the seat's own request instead). */
+const PUBLIC_BOARDS = new Set(['gomoku', 'chess']);
+
 /** A human's per-move deadline unless `--human-timeout` says otherwise: 5 minutes. */
 export const DEFAULT_HUMAN_MOVE_MS = 5 * 60_000;
 
@@ -54,6 +57,10 @@ interface Game {
 interface Parked {
   game: Game;
   seat: Seat;
+  /** Counts the turns asked of the person (the page tells one from the next by it). */
+  turn: number;
+  /** The turn call's body: what the seat sees, as a bot would (the page shows it for games with hidden cards or words). */
+  request: unknown;
   res: http.ServerResponse;
   since: number;
   deadlineMs: number;
@@ -78,6 +85,9 @@ export class HumanSeat {
   private readonly games = new Map<string, Game>();
   private readonly clients = new Set<http.ServerResponse>();
   private parked: Parked | null = null;
+  private turns = 0;
+  /** Views are sent in order, each computed when its turn to be sent comes (never a stale one after a newer). */
+  private sending: Promise<void> = Promise.resolve();
   private results: Array<{ id: string; line: string }> = [];
   private done: string | null = null;
   private readonly token: string | null;
@@ -186,7 +196,7 @@ export class HumanSeat {
       const turnPath = adapter.turn(game.state, seat, { gameId: game.gameId, gameServerUrl: '', options: game.spec.options, seatIds: game.spec.seats }).path;
       if (turnPath === url.pathname) {
         if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
-        const parked: Parked = { game, seat, res, since: Date.now(), deadlineMs: game.turn.deadlineMs };
+        const parked: Parked = { game, seat, turn: ++this.turns, request: body, res, since: Date.now(), deadlineMs: game.turn.deadlineMs };
         this.parked = parked;
         // The runner gave up (deadline) or the game went away: the page must stop offering moves.
         res.on('close', () => {
@@ -238,16 +248,21 @@ export class HumanSeat {
       const body = (await readBody(req)) as { gameId?: string; action?: unknown } | null;
       const parked = this.parked;
       if (!parked || parked.res.writableEnded || !body || body.gameId !== parked.game.gameId) return send(res, 200, { ok: false, error: 'it is not your turn (the bot is thinking, or your time ran out)' });
+      // The answer goes the way a bot's does (answer → parse → the rules' check); anything the
+      // runner would take as a failure is refused here instead, with the reason.
       const adapter = adapterFor(this.options.game);
+      let answer: unknown;
       let verdict: string | null;
       try {
-        verdict = adapter.game.validate(parked.game.state, parked.seat, body.action);
+        answer = adapter.answer ? adapter.answer(body.action, parked.game.state, parked.seat) : body.action;
+        const parsed = adapter.parse(answer, parked.game.state, parked.seat);
+        verdict = parsed.ok ? adapter.game.validate(parked.game.state, parked.seat, parsed.action) : parsed.message;
       } catch (err) {
         verdict = `not an action of this game (${(err as Error).message})`;
       }
       if (verdict) return send(res, 200, { ok: false, error: reasonInWords(verdict), verdict }); // a verdict, not an HTTP failure
       this.parked = null;
-      send(parked.res, 200, adapter.answer ? adapter.answer(body.action, parked.game.state, parked.seat) : body.action);
+      send(parked.res, 200, answer);
       send(res, 200, { ok: true });
       return;
     }
@@ -258,7 +273,9 @@ export class HumanSeat {
     const adapter = adapterFor(this.options.game);
     const { spec } = game;
     const names = adapterFor(this.options.game).game.seatNames(spec.variant);
-    const data = await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress');
+    // The replay viewer shows every hand and word: for games that hide them, only once the game is over.
+    const open = PUBLIC_BOARDS.has(spec.game) || Boolean(game.ended);
+    const data = open ? await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress') : null;
     const recorded = this.results.find((r) => r.id === game.id);
     const humanSeats = spec.seats.flatMap((id, seat) => (id === this.id ? [seat] : []));
     const parked = this.parked && this.parked.game === game && !this.parked.res.writableEnded ? this.parked : null;
@@ -281,18 +298,20 @@ export class HumanSeat {
       seatNames,
       human: humanSeats,
       data,
-      yourTurn: parked ? { seat: parked.seat, seatName: seatNames[parked.seat], deadlineMs: parked.deadlineMs, leftMs: Math.max(0, parked.deadlineMs - (Date.now() - parked.since)) } : null,
+      yourTurn: parked ? { turn: parked.turn, seat: parked.seat, seatName: seatNames[parked.seat], deadlineMs: parked.deadlineMs, leftMs: Math.max(0, parked.deadlineMs - (Date.now() - parked.since)) } : null,
       thinking: !parked && game.turn && spec.seats[game.turn.seat] !== this.id ? seatNames[game.turn.seat] : null,
       legal,
+      request: parked ? parked.request : null,
       ended: game.ended ?? null,
       result: recorded?.line ?? null,
       results: this.results,
     };
   }
 
-  private async broadcast(game: Game): Promise<void> {
-    if (!this.clients.size) return;
-    this.sendAll(await this.view(game));
+  private broadcast(game: Game): Promise<void> {
+    if (!this.clients.size) return this.sending;
+    this.sending = this.sending.then(async () => this.sendAll(await this.view(game))).catch(() => {});
+    return this.sending;
   }
 
   private sendAll(message: unknown): void {
