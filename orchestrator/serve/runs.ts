@@ -99,6 +99,8 @@ export interface AgentRow {
   logTail: string;
 }
 
+const finishedRows = new Map<string, AgentRow>();
+
 /** Per track and round, each agent's strategy: developing (a workspace, no record yet), ready or failed. */
 export async function agentRows(dir: string): Promise<AgentRow[]> {
   const rows: AgentRow[] = [];
@@ -111,9 +113,18 @@ export async function agentRows(dir: string): Promise<AgentRow[]> {
       for (const f of strategies) if (f.endsWith('.strategy.json')) agents.add(f.replace(/\.strategy\.json$/, ''));
       for (const agent of agents) {
         const base = path.join(roundDir, 'strategies', agent);
+        const known = finishedRows.get(base);
+        if (known) {
+          rows.push(known);
+          continue;
+        }
         const record = (await readJson(`${base}.strategy.json`)) as { cost?: unknown; failure?: string } | undefined;
         const n = Number(round.slice('round_'.length));
-        if (record) rows.push({ track, round: n, agent, state: record.failure ? 'failed' : 'ready', cost: record.cost, ...(record.failure ? { failure: record.failure } : {}), logTail: tail(`${base}.build.log`) });
+        if (record) {
+          const row: AgentRow = { track, round: n, agent, state: record.failure ? 'failed' : 'ready', cost: record.cost, ...(record.failure ? { failure: record.failure } : {}), logTail: tail(`${base}.build.log`) };
+          finishedRows.set(base, row); // a strategy record is written once: never read again
+          rows.push(row);
+        }
         else rows.push({ track, round: n, agent, state: 'developing', logTail: tail(newestFile(path.join(roundDir, 'workspaces', agent))) });
       }
     }

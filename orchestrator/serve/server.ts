@@ -18,7 +18,7 @@ import { viewerScript } from '../../reports/html/replay-page.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
 import { PROJECT_ROOT } from '../../util/paths.ts';
 import { listRuns, runSummary } from './runs.ts';
-import { RunWatch, type WatchMessage } from './watch.ts';
+import { RunWatch, watchStats, type WatchMessage } from './watch.ts';
 
 export interface ServeOptions {
   /** The runs folder (run directories and index.jsonl). */
@@ -101,6 +101,7 @@ export class ServeServer {
     const p = url.pathname;
     if (p === '/') return html(res, shell('catarena runs', 'runs', { queue: Boolean(this.options.queue) }));
     if (p === '/api/runs') return json(res, await listRuns(this.options.out));
+    if (p === '/api/stats') return json(res, { ...watchStats, cpu: process.cpuUsage(), uptimeS: process.uptime() });
     if (p === '/api/runs/events') return this.runsEvents(req, res);
     if (p.startsWith('/assets/')) return this.asset(res, p.slice('/assets/'.length));
     if (p === '/queue') return html(res, shell('catarena queue', 'queue', { queue: Boolean(this.options.queue) }));

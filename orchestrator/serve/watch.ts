@@ -12,8 +12,18 @@ import { agentRows, runState, type AgentRow } from './runs.ts';
 
 /** The most boards in flight a page is sent (the rest are counted). */
 export const MAX_BOARDS = 6;
-/** A game's board is sent at most this often while it is played. */
+/**
+ * A game's board is sent at most this often while it is played, and never more often than
+ * BOARD_COST times the time its last board took to compute: a long game (a Hold'em table round of
+ * thousands of moves) is redrawn less often, so one watcher costs the server little CPU.
+ */
 export const BOARD_MS = 250;
+export const BOARD_COST = 40;
+/** Agents are looked up every AGENT_EVERY seconds (a scan of the tracks' folders). */
+const AGENT_EVERY = 3;
+
+/** What following runs has cost this process (GET /api/stats; the benchmark reads it). */
+export const watchStats = { boards: 0, boardMs: 0, agentScans: 0, agentScanMs: 0, lines: 0, tailMs: 0 };
 
 /** Appended lines of a file that only grows (a torn last line waits for its end). */
 export class FileTail {
@@ -103,7 +113,7 @@ export type WatchMessage = Record<string, unknown> & { type: string };
 export class RunWatch {
   readonly results: CompactResult[] = [];
   private readonly seen = new Set<string>();
-  readonly inFlight = new Map<string, LiveGameView & { lastSent: number; timer?: NodeJS.Timeout }>();
+  readonly inFlight = new Map<string, LiveGameView & { lastSent: number; costMs: number; timer?: NodeJS.Timeout }>();
   readonly progress: string[] = [];
   private agents: AgentRow[] = [];
   private agentsText = '';
@@ -113,6 +123,7 @@ export class RunWatch {
   private readonly interval: NodeJS.Timeout;
   private readonly listeners = new Set<(m: WatchMessage) => void>();
   private ready = false;
+  private ticks = 0;
 
   constructor(readonly dir: string) {
     this.journal = new FileTail(path.join(dir, 'journal.jsonl'), (lines) => this.onJournal(lines));
@@ -158,7 +169,11 @@ export class RunWatch {
       this.state = state;
       this.emit({ type: 'state', state });
     }
+    if (++this.ticks % AGENT_EVERY !== 1 && AGENT_EVERY > 1) return;
+    const t0 = performance.now();
     const agents = await agentRows(this.dir);
+    watchStats.agentScans++;
+    watchStats.agentScanMs += performance.now() - t0;
     const text = JSON.stringify(agents);
     if (text !== this.agentsText) {
       this.agentsText = text;
@@ -168,6 +183,7 @@ export class RunWatch {
   }
 
   private onJournal(lines: string[]): void {
+    watchStats.lines += lines.length;
     const fresh: CompactResult[] = [];
     for (const line of lines) {
       try {
@@ -185,6 +201,7 @@ export class RunWatch {
   }
 
   private onLive(lines: string[]): void {
+    watchStats.lines += lines.length;
     for (const line of lines) {
       let r: LiveRecord;
       try {
@@ -199,7 +216,7 @@ export class RunWatch {
         if (this.progress.length > 200) this.progress.splice(0, 100);
         if (this.ready) this.emit({ type: 'progress', text, replace: r.type === 'tick' });
       } else if (r.type === 'start') {
-        this.inFlight.set(r.gameId, { id: r.id, gameId: r.gameId, spec: r.spec, setup: r.setup, moves: [], lastSent: 0 });
+        this.inFlight.set(r.gameId, { id: r.id, gameId: r.gameId, spec: r.spec, setup: r.setup, moves: [], lastSent: 0, costMs: 0 });
         if (this.ready) this.board(r.gameId);
       } else if (r.type === 'move') {
         const g = this.inFlight.get(r.gameId);
@@ -222,12 +239,16 @@ export class RunWatch {
     if (!g || g.timer || !this.listeners.size) return;
     const visible = [...this.inFlight.keys()].slice(-MAX_BOARDS).includes(gameId);
     if (!visible) return;
-    const wait = Math.max(0, g.lastSent + BOARD_MS - Date.now());
+    const wait = Math.max(0, g.lastSent + Math.max(BOARD_MS, BOARD_COST * g.costMs) - Date.now());
     g.timer = setTimeout(async () => {
       g.timer = undefined;
       if (!this.inFlight.has(gameId)) return;
       g.lastSent = Date.now();
+      const t0 = performance.now();
       const data = await liveViewerData(g);
+      g.costMs = performance.now() - t0;
+      watchStats.boards++;
+      watchStats.boardMs += g.costMs;
       this.emit({ type: 'board', id: g.id, spec: g.spec, data, moves: g.moves.length, inFlight: this.inFlight.size });
     }, wait);
   }
