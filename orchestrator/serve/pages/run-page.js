@@ -27,6 +27,7 @@
   const wBox = el('div', { class: 'grid', 'data-testid': 'W' });
   const leader = el('div', { 'data-testid': 'leaderboard' });
   const failures = el('ol', { class: 'failures', 'data-testid': 'failures' });
+  const noFailures = el('p', { class: 'muted' }, 'none so far');
   const counter = el('span', { 'data-testid': 'games' }, '0');
   app.append(
     el('h1', {}, run, ' ', state),
@@ -40,6 +41,7 @@
     wBox,
     leader,
     el('h2', {}, 'Failures'),
+    noFailures,
     failures,
   );
 
@@ -150,6 +152,7 @@
     for (const name of touched) drawTrack(name);
     if (touched.size) drawLeaderboard();
     counter.textContent = String(live.results.length);
+    noFailures.hidden = failures.children.length > 0;
     const now = Date.now();
     for (const r of results) live.drawnAt[r.id] = now;
   }
