@@ -137,3 +137,37 @@ describe.skipIf(!hasChromium || !hasRedis())('catarena serve --queue in Chromium
     await page.close();
   }, 120_000);
 });
+
+describe('catarena serve on another address', () => {
+  it('prints a token and refuses every request without it', async () => {
+    const server = new ServeServer({ out: tempDir(), host: '127.0.0.2', port: 0 });
+    await server.start();
+    try {
+      expect(server.token).toMatch(/^[0-9a-f]{32}$/);
+      expect(server.url).toBe(`http://127.0.0.2:${server.port}/?token=${server.token}`);
+      const origin = `http://127.0.0.2:${server.port}`;
+      expect((await fetch(`${origin}/`)).status).toBe(403);
+      expect((await fetch(`${origin}/api/runs?token=${'0'.repeat(32)}`)).status).toBe(403);
+      const ok = await fetch(server.url);
+      expect(ok.status).toBe(200);
+      // The token is kept as a cookie for the pages' own links.
+      const cookie = ok.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await fetch(`${origin}/api/runs`, { headers: { cookie } })).status).toBe(200);
+      // Read-only: nothing but GET.
+      expect((await fetch(server.url, { method: 'POST' })).status).toBe(405);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('on 127.0.0.1 needs no token', async () => {
+    const server = new ServeServer({ out: tempDir(), port: 0 });
+    await server.start();
+    try {
+      expect(server.token).toBeNull();
+      expect((await fetch(`http://127.0.0.1:${server.port}/api/runs`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
