@@ -101,13 +101,26 @@ export interface AgentRow {
 
 const finishedRows = new Map<string, AgentRow>();
 
-/** Per track and round, each agent's strategy: developing (a workspace, no record yet), ready or failed. */
-export async function agentRows(dir: string): Promise<AgentRow[]> {
+/** Rounds whose every agent has its strategy record: their rows never change. */
+const finishedRounds = new Map<string, AgentRow[]>();
+
+/**
+ * Per track and round, each agent's strategy: developing (a workspace, no record yet), ready or
+ * failed. `agentCount` is how many agents a round has (config.json): a round with that many records
+ * is not looked at again.
+ */
+export async function agentRows(dir: string, agentCount?: number): Promise<AgentRow[]> {
   const rows: AgentRow[] = [];
   const tracksDir = path.join(dir, 'tracks');
   for (const track of await fsp.readdir(tracksDir).catch(() => [] as string[])) {
     for (const round of (await fsp.readdir(path.join(tracksDir, track)).catch(() => [] as string[])).filter((r) => /^round_\d+$/.test(r))) {
       const roundDir = path.join(tracksDir, track, round);
+      const done = finishedRounds.get(roundDir);
+      if (done) {
+        rows.push(...done);
+        continue;
+      }
+      const before = rows.length;
       const agents = new Set<string>([...(await fsp.readdir(path.join(roundDir, 'workspaces')).catch(() => [] as string[]))]);
       const strategies = await fsp.readdir(path.join(roundDir, 'strategies')).catch(() => [] as string[]);
       for (const f of strategies) if (f.endsWith('.strategy.json')) agents.add(f.replace(/\.strategy\.json$/, ''));
@@ -127,6 +140,8 @@ export async function agentRows(dir: string): Promise<AgentRow[]> {
         }
         else rows.push({ track, round: n, agent, state: 'developing', logTail: tail(newestFile(path.join(roundDir, 'workspaces', agent))) });
       }
+      const mine = rows.slice(before);
+      if (agentCount && mine.length >= agentCount && mine.every((r) => r.state !== 'developing')) finishedRounds.set(roundDir, mine);
     }
   }
   return rows.sort((a, b) => a.track.localeCompare(b.track) || a.round - b.round || a.agent.localeCompare(b.agent));

@@ -25,6 +25,16 @@ const AGENT_EVERY = 3;
 /** What following runs has cost this process (GET /api/stats; the benchmark reads it). */
 export const watchStats = { boards: 0, boardMs: 0, agentScans: 0, agentScanMs: 0, lines: 0 };
 
+/** How many agents the run's config names (each develops one strategy per track and round). */
+function readAgentCount(dir: string): number | undefined {
+  try {
+    const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as { agents?: unknown[] };
+    return Array.isArray(config.agents) ? config.agents.length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Appended lines of a file that only grows (a torn last line waits for its end). */
 export class FileTail {
   private offset = 0;
@@ -115,6 +125,8 @@ export class RunWatch {
   private readonly seen = new Set<string>();
   readonly inFlight = new Map<string, LiveGameView & { lastSent: number; costMs: number; timer?: NodeJS.Timeout }>();
   readonly progress: string[] = [];
+  /** The run's warnings ('! …' progress lines: a bot that could not start, a queue that went away). */
+  readonly warnings: string[] = [];
   private agents: AgentRow[] = [];
   private agentsText = '';
   private state = '';
@@ -124,6 +136,7 @@ export class RunWatch {
   private readonly listeners = new Set<(m: WatchMessage) => void>();
   private ready = false;
   private ticks = 0;
+  private agentCount?: number;
 
   constructor(readonly dir: string) {
     this.journal = new FileTail(path.join(dir, 'journal.jsonl'), (lines) => this.onJournal(lines));
@@ -147,7 +160,7 @@ export class RunWatch {
   /** Everything a page needs when it connects. */
   async snapshot(): Promise<WatchMessage> {
     const boards = await Promise.all([...this.inFlight.values()].slice(-MAX_BOARDS).map(async (g) => ({ id: g.id, spec: g.spec, data: await liveViewerData(g), moves: g.moves.length })));
-    return { type: 'snapshot', state: runState(this.dir).state, results: this.results, boards, inFlight: this.inFlight.size, progress: this.progress.slice(-30), agents: this.agents };
+    return { type: 'snapshot', state: runState(this.dir).state, results: this.results, boards, inFlight: this.inFlight.size, progress: this.progress.slice(-30), warnings: this.warnings.slice(-50), agents: this.agents };
   }
 
   close(): void {
@@ -171,7 +184,8 @@ export class RunWatch {
     }
     if (++this.ticks % AGENT_EVERY !== 1 && AGENT_EVERY > 1) return;
     const t0 = performance.now();
-    const agents = await agentRows(this.dir);
+    this.agentCount ??= readAgentCount(this.dir);
+    const agents = await agentRows(this.dir, this.agentCount);
     watchStats.agentScans++;
     watchStats.agentScanMs += performance.now() - t0;
     const text = JSON.stringify(agents);
@@ -215,6 +229,10 @@ export class RunWatch {
         else this.progress.push(text);
         if (this.progress.length > 200) this.progress.splice(0, 100);
         if (this.ready) this.emit({ type: 'progress', text, replace: r.type === 'tick' });
+        if (r.type === 'phase' && text.startsWith('!')) {
+          this.warnings.push(text);
+          if (this.ready) this.emit({ type: 'warning', text });
+        }
       } else if (r.type === 'start') {
         this.inFlight.set(r.gameId, { id: r.id, gameId: r.gameId, spec: r.spec, setup: r.setup, moves: [], lastSent: 0, costMs: 0 });
         if (this.ready) this.board(r.gameId);

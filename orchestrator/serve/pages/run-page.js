@@ -241,6 +241,11 @@
     );
   }
 
+  function addWarning(text) {
+    failures.append(el('li', { class: 'warning' }, text.replace(/^!\s*/, '')));
+    noFailures.hidden = true;
+  }
+
   function addProgress(text, replace) {
     const last = progress.lastElementChild;
     if (replace && last && /^\d+\/\d+ games/.test(last.textContent)) last.textContent = text;
@@ -266,6 +271,7 @@
       for (const b of msg.boards) drawBoard(b);
       inFlight(msg.inFlight);
       for (const p of msg.progress) addProgress(p, false);
+      for (const w of msg.warnings || []) addWarning(w);
       drawAgents(msg.agents);
     } else if (msg.type === 'results') addResults(msg.results);
     else if (msg.type === 'board') {
@@ -276,6 +282,7 @@
       inFlight(msg.inFlight);
     } else if (msg.type === 'progress') addProgress(msg.text, msg.replace);
     else if (msg.type === 'agents') drawAgents(msg.agents);
+    else if (msg.type === 'warning') addWarning(msg.text);
     else if (msg.type === 'state') drawState(msg.state);
   };
 })();
