@@ -119,3 +119,19 @@ describe('the human seat over HTTP', () => {
     expect(game!.winner).toBe(0);
   }, 60_000);
 });
+
+describe('the human seat on another address', () => {
+  it('needs the printed token for its page', async () => {
+    const seat = new HumanSeat({ game: 'chess', variant: 'standard', host: '127.0.0.2' });
+    await seat.start();
+    try {
+      expect(seat.pageUrl).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/play\?token=[0-9a-f]{24}$/);
+      expect((await fetch(`${seat.url}/play`)).status).toBe(403);
+      expect((await fetch(seat.pageUrl)).status).toBe(200);
+      // The bot protocol answers the runner on this machine.
+      expect((await fetch(`${seat.url}/health`)).status).toBe(200);
+    } finally {
+      await seat.close();
+    }
+  });
+});

@@ -187,6 +187,9 @@ export class HumanSeat {
       if (this.token && url.searchParams.get('token') !== this.token) return send(res, 403, { error: 'this page needs the token catarena printed (?token=…)' });
       return this.page(req, res, url);
     }
+    // The bot protocol is for the runner on this machine: on a non-loopback address, calls from
+    // elsewhere could take the person's turn away, and are refused.
+    if (this.token && !fromThisMachine(req)) return send(res, 403, { error: 'the bot protocol is for the runner on this machine' });
     if (req.method === 'GET') return send(res, 200, { status: 'ok', human: true });
     const body = await readBody(req);
     const game = this.gameFor(body);
@@ -318,6 +321,12 @@ export class HumanSeat {
     const text = sse(message);
     for (const res of this.clients) res.write(text);
   }
+}
+
+/** A connection from this machine: loopback, or from the address it reached. */
+function fromThisMachine(req: http.IncomingMessage): boolean {
+  const remote = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return remote.startsWith('127.') || remote === '::1' || remote === (req.socket.localAddress ?? '').replace(/^::ffff:/, '');
 }
 
 const sse = (message: unknown) => `data: ${JSON.stringify(message)}\n\n`;
