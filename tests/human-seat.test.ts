@@ -145,10 +145,12 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     await page.close();
   }, 240_000);
 
-  it('plays a whole chess game against the heuristic bot by clicks and a drag; an illegal move is refused', async () => {
-    const run = play('builtin:heuristic', 'human', '--game', 'chess', '--games', '1', '-o', out);
+  it.each(['standard', 'variant'])('plays a whole chess game (%s) against the heuristic bot by clicks and a drag; an illegal move is refused', async (variant) => {
+    const run = play('builtin:heuristic', 'human', '--game', 'chess', '--variant', variant, '--games', '1', '-o', out);
     children.push(run.child);
     const { page, errors, outside } = await openPage(browser, await run.url);
+    // The variant's board shows its obstacles (Chess960 start, obstacles between the armies).
+    if (variant === 'variant') await expect.poll(() => page.locator('[data-testid="board"] g.obstacle').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     const next = rng(11);
     let moves = -1;
     const centre = async (square: string) => {
@@ -192,7 +194,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       if (uci.length === 5) await page.locator(`[data-testid="promote-${uci[4]}"]`).click();
       expect(turn).toBeLessThan(400);
     }
-    await screenshot(page, path.join(out, 'screenshots', 'human-chess.png'));
+    await screenshot(page, path.join(out, 'screenshots', `human-chess-${variant}.png`));
     const result = await run.exit;
     expect(result.code, result.stderr).toBe(0);
     const { runDir } = JSON.parse(result.stdout) as { runDir: string };
