@@ -9,6 +9,7 @@
 //   npm run bench -- reps-auto   adaptive vs fixed repetitions on simulated bots (games to a target interval width)
 //   npm run bench -- replay-viewer   a 720-hand Hold'em replay page: data time, size, open and step times in Chromium
 //   npm run bench -- report-html [--run-dir D]   report.html of a four-game tourney: size, summarize time, open time in Chromium
+//   npm run bench -- serve [--games gomoku]   catarena serve watching the default tourney: game end → W cell latency, server CPU
 //   npm run bench -- default-tourney [--repeats R]   the README's `catarena tourney --rounds 4`: wall, CPU, first game, per track
 //   npm run bench -- repeats [--games …] [--repeats 4] [--rounds 2]   `tourney --repeats 4` (one and two repeats at a time) vs 4 single runs in a row
 //   npm run bench -- evolution [--agents 10] [--rounds 4] [--tracks 8]   the strategy evolution report at paper scale: wall and CPU
@@ -28,6 +29,7 @@ import { benchReportHtml } from './report-html.ts';
 import { benchDefaultTourney } from './default-tourney.ts';
 import { benchRepeats } from './repeats.ts';
 import { benchEvolution } from './evolution.ts';
+import { benchServe } from './serve.ts';
 import { benchReplayViewer } from './replay-viewer.ts';
 import { benchChessPerft } from './chess-perft.ts';
 import { benchHoldemEval } from './holdem-eval.ts';
@@ -60,6 +62,7 @@ if (which === 'report-html') {
   const i = process.argv.indexOf('--run-dir');
   results.reportHtml = await benchReportHtml(i > 0 ? process.argv[i + 1] : undefined);
 }
+if (which === 'serve') results.serve = await benchServe(process.argv.slice(3));
 if (which === 'default-tourney') results.defaultTourney = await benchDefaultTourney();
 if (which === 'repeats') results.repeats = await benchRepeats();
 if (which === 'evolution') results.evolution = await benchEvolution();

@@ -4,7 +4,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkVariant, gameDescriptor } from '../games/registry.ts';
-import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult } from '../model/match.ts';
+import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult, type Replay } from '../model/match.ts';
+import type { LiveListener } from '../model/live.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { killProcessesIn } from '../sandbox/process.ts';
 import { crossTable, crossTableCsv, formatCrossTable, type CrossRow } from '../reports/tables/crosstable.ts';
@@ -44,6 +45,10 @@ export interface ArenaOptions {
   progress?: Progress;
   hosts?: GameServerPool;
   signal?: AbortSignal;
+  /** Observer of the games in flight (model/live.ts): a human seat's page. */
+  onLive?: LiveListener;
+  /** Called with each game's replay once it is journaled. */
+  onGame?: (replay: Replay) => Promise<void> | void;
 }
 
 export interface ArenaOutcome {
@@ -58,8 +63,9 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const strays = killProcessesIn(options.runDir); // bots a killed run left running here (a resume finds them)
   if (strays.length) options.progress?.phase(`stopped ${strays.length} bot processes a killed run left running`);
   checkVariant(options.game, options.variant);
-  for (const bot of options.bots) await assertBotDir(bot.dir);
+  for (const bot of options.bots) if (!bot.warm) await assertBotDir(bot.dir); // a warm bot runs already (a human seat)
   const run = new RunDir(options.runDir);
+  await run.markStatus('running', 'arena');
   const settings = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions, reps: options.reps };
   const descriptor = gameDescriptor(options.game);
   const optionErrors = options.protocolOptions ? (descriptor.optionErrors?.(options.protocolOptions) ?? []) : [];
@@ -76,12 +82,12 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   // A resumed run whose stop condition already holds plays nothing more.
   const pending = options.stopWhen?.(ownResults()) ? [] : specs.filter((s) => !journal.has(matchId(s)));
   const resumed = specs.filter((s) => journal.has(matchId(s))).length;
-  await run.writeArenaFile('arena.json', { ...options, sandbox: options.sandbox.kind, progress: undefined, hosts: undefined, signal: undefined, stopWhen: undefined, games: specs.length });
+  await run.writeArenaFile('arena.json', { ...options, sandbox: options.sandbox.kind, progress: undefined, hosts: undefined, signal: undefined, stopWhen: undefined, onLive: undefined, onGame: undefined, bots: options.bots.map(({ warm: _, ...ref }) => ref), games: specs.length });
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
   const hosts = options.hosts ?? new GameServerPool();
-  const executor = new LocalExecutor({ sandbox: options.sandbox, hosts, concurrency: options.concurrency, startTimeoutMs: options.startTimeoutMs, logDir: () => run.botLogsDir() });
+  const executor = new LocalExecutor({ sandbox: options.sandbox, hosts, concurrency: options.concurrency, startTimeoutMs: options.startTimeoutMs, logDir: () => run.botLogsDir(), onLive: (event) => (run.appendLive(event), options.onLive?.(event)) });
   executor.add(options, options.bots);
   let done = resumed;
   options.progress?.phase(`${options.game}/${options.variant}: ${options.bots.length} bots, ${specs.length} games${resumed ? ` (${resumed} already in the journal)` : ''}, concurrency ${options.concurrency}`);
@@ -91,6 +97,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
       signal,
       onReplay: async (replay) => {
         await run.recordGame(replay);
+        await options.onGame?.(replay);
         options.progress?.tick(++done, specs.length);
         if (options.stopWhen && !stop.signal.aborted && options.stopWhen(ownResults())) stop.abort();
       },
@@ -101,6 +108,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     bots = await executor.statuses();
     if (!options.hosts) await hosts.closeAll();
   }
+  await run.markStatus(signal.aborted && options.signal?.aborted ? 'interrupted' : 'finished', 'arena');
   const results = ownResults();
   const table = crossTable(results, options.bots.map((b) => b.id));
   await run.writeArenaFile('results.json', { game: options.game, variant: options.variant, policy: options.policy, table, bots, results });

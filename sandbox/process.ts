@@ -185,7 +185,7 @@ export function isProcessGone(pid: number): boolean {
 }
 
 /** A process's start time (/proc/<pid>/stat field 22, clock ticks since boot), or null if gone. */
-function startTimeOf(pid: number): string | null {
+export function startTimeOf(pid: number): string | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

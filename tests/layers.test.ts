@@ -15,8 +15,8 @@ const LAYERS: string[][] = [
   ['sandbox', 'docker'],
   ['reports', 'agents', 'games/*/reports', 'games/*/agents'],
   ['orchestrator/match', 'orchestrator/queue', 'orchestrator/host', 'orchestrator/formats', 'orchestrator/config', 'orchestrator/progress.ts'],
-  ['orchestrator/executor', 'orchestrator/run', 'orchestrator/validate.ts', 'orchestrator/language-check.ts', 'orchestrator/probe'],
-  ['orchestrator/tourney', 'orchestrator/arena.ts', 'orchestrator/worker', 'orchestrator/doctor.ts'],
+  ['orchestrator/executor', 'orchestrator/run', 'orchestrator/validate.ts', 'orchestrator/language-check.ts', 'orchestrator/probe', 'orchestrator/human'],
+  ['orchestrator/tourney', 'orchestrator/arena.ts', 'orchestrator/worker', 'orchestrator/doctor.ts', 'orchestrator/serve'],
   ['orchestrator/cli'],
   ['bin', 'bench', 'scripts', 'tests'],
 ];

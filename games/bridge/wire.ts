@@ -476,6 +476,7 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
   leave: (_s, seat, ctx: TurnContext) => ({ path: '/leave_game', body: { game_id: ctx.gameId, player_id: seat } }),
 
   parse: (body, s) => parseAnswer(body, s),
+  answer: (a) => ({ action: encodeAction(a) }),
   // CATArena asks a bot that answered an HTTP error once more with the minimal body older bots
   // expect, and takes any object from it: its "action" if present, else the whole object.
   retryTurn: (s, seat, ctx: TurnContext) => ({ path: '/get_action', body: { game_id: ctx.gameId, game_state: stateBody(s, ctx.gameId, playerNames(ctx.seatIds), seat) } }),

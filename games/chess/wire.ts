@@ -105,6 +105,8 @@ export const chessWire: WireAdapter<ChessState, string> = {
     return { ok: true, action: move };
   },
 
+  answer: (move) => ({ move }),
+
   ...twoPlayerForfeits,
 
   encode: (move) => move,

@@ -59,6 +59,11 @@ export interface WireAdapter<S, A> {
   join?(state: S, seat: Seat, ctx: TurnContext): WireCall;
   turn(state: S, seat: Seat, ctx: TurnContext): WireCall;
   parse(body: unknown, state: S, seat: Seat): ParseResult<A>;
+  /**
+   * The answer a bot would send for an action (the inverse of `parse`): how the human seat
+   * (orchestrator/human/) answers the runner's turn call with what the person chose.
+   */
+  answer?(action: A, state: S, seat: Seat): unknown;
   leave?(state: S, seat: Seat, ctx: TurnContext): WireCall;
   /**
    * CATArena's second attempt at a join the bot refused (Bridge: a 400 whose text says "Missing"

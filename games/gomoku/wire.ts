@@ -90,6 +90,8 @@ export const gomokuWire: WireAdapter<GomokuState, GomokuMove> = {
     return { ok: true, action: move as GomokuMove };
   },
 
+  answer: (move) => ({ move }),
+
   ...twoPlayerForfeits,
 
   encode: (move) => move,

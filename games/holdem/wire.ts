@@ -157,6 +157,7 @@ export const holdemWire: WireAdapter<TableState, Action> = {
   },
 
   parse: (body) => parseAction(body),
+  answer: (a) => (a.action === 'raise' ? { action: 'raise', amount: a.amount } : { action: a.action }),
 
   // Tables never end on one player's failure: the failing seat folds (or checks, when the
   // answer was merely rejected and a check is free). The same under both policies.

@@ -76,6 +76,7 @@ export const undercoverWire: WireAdapter<UndercoverState, UndercoverAction> = {
     return s.phase === 'vote' ? { path: '/vote', body: { ...body, candidates: voteTargets(s, seat) } } : { path: '/speak', body };
   },
   parse: parseAnswer,
+  answer: (a) => (a.kind === 'speak' ? { statement: a.statement } : a.kind === 'vote' ? { vote: a.target } : {}),
   onJoinFailure: () => null,
   onFailure: (s) => ({ action: s.phase === 'vote' ? { kind: 'abstain' } : { kind: 'silent' } }),
   standIn: (s) => (s.phase === 'vote' ? { kind: 'abstain' } : { kind: 'silent' }),

@@ -5,6 +5,7 @@ import { registerExportCommands } from './export-commands.ts';
 import { registerPlayCommands } from './play-commands.ts';
 import { registerProbeCommand } from './probe-command.ts';
 import { registerQueueCommands } from './queue-commands.ts';
+import { registerServeCommand } from './serve-command.ts';
 import { registerTourneyCommands } from './tourney-commands.ts';
 
 export function buildProgram(): Command {
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerQueueCommands(program);
   registerExportCommands(program);
   registerProbeCommand(program);
+  registerServeCommand(program);
   return program;
 }
 

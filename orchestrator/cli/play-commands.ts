@@ -26,6 +26,9 @@ interface CommonOpts {
   serverPort?: number;
   botOption?: Record<string, string>;
   json?: boolean;
+  humanTimeout: number;
+  humanPort: number;
+  humanHost: string;
 }
 
 function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
@@ -54,7 +57,10 @@ function addCommon(cmd: Command): Command {
     .addOption(new Option('--sandbox <kind>', 'where bots run').choices(['process', 'docker']).default('process'))
     .option('--server-port <port>', "port of the game-server API bots may call (default: CATArena's, 9000 / 20000 for gomoku, if free)", intOption(1, 65535))
     .option('--bot-option <key=value>', 'match option, repeatable: sent to bots with every turn (chess: algorithm=simple|minimax; default simple) or read by the rules (chess: adjudication=catarena|engine; default catarena)', keyValue)
-    .option('--json', 'print the result as JSON on stdout');
+    .option('--json', 'print the result as JSON on stdout')
+    .option('--human-timeout <ms>', 'per-move deadline of a "human" seat (a person playing on a web page; the bots keep --move-timeout)', intOption(1000), 300_000)
+    .option('--human-port <port>', 'port of the human seat\'s page (default: any free port; the URL is printed)', intOption(0, 65535), 0)
+    .option('--human-host <host>', 'address the human seat\'s page listens on; other than 127.0.0.1 the page needs the printed token', '127.0.0.1');
 }
 
 /** The per-move deadline: the flag, else the game's default (Hold'em 3 s), else 10 s. */
@@ -71,17 +77,23 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
   const [{ createSandbox }, { refsFromDirs, runArena }, { createProgress }] = await Promise.all([import('../../sandbox/index.ts'), import('../arena.ts'), import('../progress.ts')]);
   const sandbox = createSandbox(opts.sandbox);
   const runDir = opts.runDir ? path.resolve(opts.runDir) : newRunDir(opts.out, kind);
+  // A "human" seat: a person on a web page (orchestrator/human/), one game at a time, on a longer deadline.
+  const humanAt = dirs.indexOf(HUMAN);
+  if (dirs.filter((d) => d === HUMAN).length > 1) throw new Error('only one seat can be "human"');
+  const human = humanAt >= 0 ? await startHuman(opts) : undefined;
+  const bots = refsFromDirs(dirs.filter((d) => d !== HUMAN).map((d) => resolveBotDir(d, opts.game)));
+  if (human) bots.splice(humanAt, 0, { id: human.id, dir: path.join(runDir, HUMAN), warm: human.handle(), sharedInstances: true });
   const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
   try {
-    return await withInterrupt((signal) =>
+    const outcome = await withInterrupt((signal) =>
       runArena({
         game: opts.game,
         variant: opts.variant,
-        bots: refsFromDirs(dirs.map((d) => resolveBotDir(d, opts.game))),
+        bots,
         reps,
         seed: opts.seed,
-        concurrency: opts.concurrency,
-        limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout) },
+        concurrency: human ? 1 : opts.concurrency,
+        limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), ...(human ? { seatMoveMs: { [human.id]: opts.humanTimeout } } : {}) },
         policy: opts.policy,
         runDir,
         sandbox,
@@ -91,13 +103,27 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
         progress: createProgress(kind, process.stderr, Boolean(opts.json)),
         hosts,
         signal,
+        ...(human ? { onLive: human.onLive, onGame: (replay) => human.recorded(replay) } : {}),
         ...extra,
       }),
     );
+    human?.finish(`all ${outcome.results.length} games played; results in ${outcome.runDir}`);
+    return outcome;
   } finally {
+    await human?.close();
     await hosts.closeAll();
     await sandbox.close();
   }
+}
+
+/** The seat argument that is a person: `catarena play builtin:heuristic human`. */
+const HUMAN = 'human';
+
+async function startHuman(opts: CommonOpts) {
+  const { HumanSeat } = await import('../human/human-seat.ts');
+  const seat = new HumanSeat({ game: opts.game, variant: opts.variant, host: opts.humanHost, port: opts.humanPort, log: (line) => process.stderr.write(`${line}\n`) });
+  await seat.start();
+  return seat;
 }
 
 async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number, sprt?: SprtSummary): Promise<void> {
@@ -229,8 +255,8 @@ export function registerPlayCommands(program: Command): void {
     program
       .command('play')
       .description('Play games between two bots (colours alternate) and print the result.\nBots: folders with start_ai.sh, or builtin:<name> (e.g. builtin:heuristic, builtin:random).\nholdem: a heads-up table; each game is one table round (2000 chips until one player has all).')
-      .argument('<botA>', 'first bot folder')
-      .argument('<botB>', 'second bot folder')
+      .argument('<botA>', 'first bot folder, or human (you, on a web page whose URL is printed)')
+      .argument('<botB>', 'second bot folder, or human')
       .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms); with --sprt the most to play (default: 2; with --sprt 1000)', intOption(1))
       .option(
         '--sprt [params]',

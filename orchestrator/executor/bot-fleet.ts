@@ -16,6 +16,8 @@ export interface StrategyRef {
   forfeit?: string;
   /** The strategy's bot, already running and healthy (the one that passed validation): used as its first start. */
   warm?: BotHandle;
+  /** One service answers for every seat of this strategy (a human seat): no second instance is started. */
+  sharedInstances?: boolean;
 }
 
 /** Stops a bot and gives its port back: the fleet's own bots, and validated bots it was handed or never got. */
@@ -135,6 +137,7 @@ export class BotFleet {
     if (!entry) {
       const base = this.entries.get(id);
       if (!base) throw new Error(`unknown strategy ${id}`);
+      if (base.ref.sharedInstances) return base;
       const logFile = base.status.logFile.replace(/\.log$/, `#${instance + 1}.log`);
       entry = { ref: { ...base.ref, id: key }, suspect: false, status: { id: key, starts: 0, restarts: 0, logFile } };
       this.entries.set(key, entry);

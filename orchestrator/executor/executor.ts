@@ -4,6 +4,7 @@
 import { adapterFor } from '../../games/registry.ts';
 import type { MatchSpec, Replay } from '../../model/match.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
+import type { LiveListener } from '../../model/live.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import { BotFleet, type BotStatus, stopBot, type StrategyRef } from './bot-fleet.ts';
 import { type ConcurrencyStats, executeLocal, newController, startBots } from './local.ts';
@@ -41,6 +42,8 @@ export interface LocalExecutorOptions {
   onConcurrency?: (stats: ConcurrencyStats) => void;
   /** Where a track's bot logs go. */
   logDir(track: { game: string; variant: string }): string;
+  /** Observer of the games in flight (model/live.ts): the run's live.jsonl, a human seat's page. */
+  onLive?: LiveListener;
 }
 
 /** Games in this process, `concurrency` at a time (or adaptive), with one warm bot fleet per game and rule set. */
@@ -110,7 +113,7 @@ export class LocalExecutor implements Executor {
       if (options.signal?.aborted) return;
       const { game, variant } = group[0]!;
       const fleet = await this.fleetWithAdded(game, variant);
-      await executeLocal(group, { fleet, hosts: this.options.hosts, concurrency: this.options.concurrency, controller: this.controller, onConcurrency: this.options.onConcurrency, signal: options.signal, onReplay: options.onReplay });
+      await executeLocal(group, { fleet, hosts: this.options.hosts, concurrency: this.options.concurrency, controller: this.controller, onConcurrency: this.options.onConcurrency, signal: options.signal, onReplay: options.onReplay, onLive: this.options.onLive });
     }
   }
 

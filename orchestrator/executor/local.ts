@@ -14,6 +14,7 @@ import { CpuSlots } from '../match/cpu-slots.ts';
 import { runMatch, type SeatBot } from '../match/runner.ts';
 import type { MatchResult, MatchSpec, Replay } from '../../model/match.ts';
 import type { BotFleet } from './bot-fleet.ts';
+import type { LiveListener } from '../../model/live.ts';
 
 export interface LocalExecutorOptions {
   fleet: BotFleet;
@@ -31,6 +32,8 @@ export interface LocalExecutorOptions {
   onReplay?: (replay: Replay) => Promise<void> | void;
   /** Stop scheduling new games (games in flight finish). */
   signal?: AbortSignal;
+  /** Observer of the games in flight (model/live.ts). */
+  onLive?: LiveListener;
 }
 
 export interface ConcurrencyStats {
@@ -56,6 +59,7 @@ export interface PlaySpecOptions {
   slots: CpuSlots;
   /** The fleet's id for a seat's strategy (default: the strategy id; workers key by content). */
   fleetId?: (strategyId: string) => string;
+  onLive?: LiveListener;
 }
 
 /** Plays one spec with warm bots from the fleet; a bot that crashed is checked before its next game. */
@@ -70,7 +74,7 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
     const client = clients[seat]!;
     return { strategyId: id, client, unavailable: client ? undefined : fleet.startError(fleetId(id), instances[seat]) };
   });
-  const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots: options.slots });
+  const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots: options.slots, onLive: options.onLive });
   replay.result.sandbox = fleet.sandboxKind;
   replay.result.seatStats.forEach((stats, seat) => {
     if (stats.errors.crash || stats.errors.timeout) fleet.markSuspect(fleetId(spec.seats[seat]!), instances[seat]);
@@ -156,7 +160,7 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
       try {
         // Its bots start in their turn (`cores` at a time, the first game's first), not all at once.
         await Promise.all(seatInstances(spec.seats).map((instance, seat) => starts.ready(spec.seats[seat]!, instance)));
-        const replay = await playSpec(spec, { fleet: options.fleet, hosts: options.hosts, slots });
+        const replay = await playSpec(spec, { fleet: options.fleet, hosts: options.hosts, slots, onLive: options.onLive });
         results.push(replay.result);
         await options.onReplay?.(replay);
       } finally {

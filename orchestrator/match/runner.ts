@@ -4,6 +4,7 @@ import { initSetup, type Outcome } from '../../games/core/game.ts';
 import { type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type Seat, type SeatStats, type Termination } from '../../model/match.ts';
 import { createRng } from '../../games/core/rng.ts';
 import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
+import type { LiveListener } from '../../model/live.ts';
 import { askBot, joinBot, sendCall } from './bot-calls.ts';
 import type { GameServer } from '../host/game-server.ts';
 import type { BotClient } from './bot-client.ts';
@@ -28,6 +29,8 @@ export interface RunMatchOptions {
   maxPlies?: number;
   /** Observer for benchmarks: per-move loop time and the HTTP part of it. */
   onMoveTiming?: (loopMs: number, latencyMs: number) => void;
+  /** Observer of the game in flight: start, each turn asked and move played, end (model/live.ts). */
+  onLive?: LiveListener;
 }
 
 export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promise<Replay> {
@@ -46,6 +49,22 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   const moves: MoveRecord[] = [];
   const seatStats: SeatStats[] = spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} }));
   const maxPlies = options.maxPlies ?? 100_000;
+  const id = matchId(spec);
+  const now = () => new Date().toISOString();
+  const emit: LiveListener = (event) => {
+    try {
+      options.onLive?.(event);
+    } catch {
+      // an observer never stops a game
+    }
+  };
+  /** A seat's per-move deadline: its strategy's own (a human seat's), else the match's. */
+  const moveMs = (seat: Seat) => spec.limits.seatMoveMs?.[spec.seats[seat]!] ?? spec.limits.moveMs;
+  const pushMove = (move: MoveRecord) => {
+    moves.push(move);
+    emit({ type: 'move', id, gameId: live.id, move, at: now(), state });
+  };
+  emit({ type: 'start', id, gameId: live.id, spec, setup, at: startedAt, state });
 
   let ended: { outcome: Outcome; termination: Termination; offender: Seat | null; reason: string } | undefined;
 
@@ -100,13 +119,14 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       const encoded = adapter.encode(action);
       live.state = state;
       live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
-      moves.push({ ply: moves.length, seat, action: encoded, latencyMs: 0, standIn: true });
+      pushMove({ ply: moves.length, seat, action: encoded, latencyMs: 0, standIn: true });
       continue;
     }
     await slots.acquire();
     let answer;
     try {
-      answer = await askBot(client, adapter, state, seat, ctx, { deadlineMs: spec.limits.moveMs, maxResponseBytes: spec.limits.maxResponseBytes });
+      emit({ type: 'turn', id, gameId: live.id, seat, deadlineMs: moveMs(seat), at: now(), state });
+      answer = await askBot(client, adapter, state, seat, ctx, { deadlineMs: moveMs(seat), maxResponseBytes: spec.limits.maxResponseBytes });
     } finally {
       slots.release();
     }
@@ -121,7 +141,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       const judged = spec.policy === 'catarena' ? (failure.catarena ?? failure.kind) : failure.kind;
       const resolution = adapter.onFailure(state, seat, judged, spec.policy);
       if ('end' in resolution) {
-        moves.push({ ply: moves.length, seat, action: null, latencyMs: round(answer.latencyMs), error: { kind: failure.kind, message: failure.message } });
+        pushMove({ ply: moves.length, seat, action: null, latencyMs: round(answer.latencyMs), error: { kind: failure.kind, message: failure.message } });
         ended = { outcome: resolution.end, termination: failure.kind, offender: seat, reason: failure.message };
         break;
       }
@@ -132,7 +152,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     const encoded = adapter.encode(action);
     live.state = state;
     live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
-    moves.push({ ply: moves.length, seat, action: encoded, latencyMs: round(answer.latencyMs), ...(failure ? { error: { kind: failure.kind, message: failure.message } } : {}), ...(answer.ok && answer.retriedAfter ? { retriedAfter: answer.retriedAfter } : {}) });
+    pushMove({ ply: moves.length, seat, action: encoded, latencyMs: round(answer.latencyMs), ...(failure ? { error: { kind: failure.kind, message: failure.message } } : {}), ...(answer.ok && answer.retriedAfter ? { retriedAfter: answer.retriedAfter } : {}) });
     options.onMoveTiming?.(performance.now() - loopStart, answer.latencyMs);
   }
 
@@ -149,8 +169,9 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   }
   host.finish(live.id);
 
+  emit({ type: 'end', id, gameId: live.id, scores: ended.outcome.scores, winner: ended.outcome.winner, termination: ended.termination, reason: ended.reason, at: now() });
   const result: MatchResult = {
-    id: matchId(spec),
+    id,
     spec,
     serverGameId: live.id,
     scores: ended.outcome.scores,

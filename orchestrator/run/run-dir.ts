@@ -4,12 +4,15 @@
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
 //   metrics.json, report.md, report.html, replays/<match id>.html + replays/viewer.js (replay pages)
-//   (+ probe/<game>-<variant>/ from `catarena probe`)
+//   (+ probe/<game>-<variant>/ from `catarena probe`), and for `catarena serve` status.json (running,
+//   finished, interrupted, with the pid) and live.jsonl (games in flight, moves, progress lines)
 // With --repeats K: config.json (with repeats: K), repeats/<r>/ (each a run as above, seed + r − 1),
 // and combined.json, report.md, report.html over the repeats at the top.
 // and an arena or play run journal.jsonl, replays/, logs/, arena.json, results.json and the
 // cross-table files; the parent folder keeps index.jsonl, one line per finished tourney.
 import fs from 'node:fs/promises';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { MatchResult, Replay } from '../../model/match.ts';
@@ -17,6 +20,8 @@ import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '
 import { pathExists } from '../../util/fs.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
+import type { LiveEvent } from '../../model/live.ts';
+import { startTimeOf } from '../../sandbox/process.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
@@ -24,9 +29,34 @@ const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t)
 /** The index of finished runs, in the folder that holds the run directories. */
 export const INDEX_FILE = 'index.jsonl';
 
+/** status.json: whether the run's process is running, and how it ended (`catarena serve` reads it). */
+export interface RunStatus {
+  state: 'running' | 'finished' | 'interrupted' | 'failed';
+  kind: string;
+  pid: number;
+  /** The process's start time (/proc), so a reused pid is not taken for the run. */
+  pidStart: string | null;
+  host: string;
+  startedAt: string;
+  updatedAt: string;
+  message?: string;
+}
+
+/** orchestrator/progress.ts's Progress (not imported: that folder imports this one). */
+interface Progress {
+  phase(text: string): void;
+  tick(done: number, total: number, note?: string): void;
+  done(): void;
+}
+
+/** A line of live.jsonl: a game event without the rules' state, or a progress line. */
+export type LiveRecord = (LiveEvent extends infer E ? (E extends unknown ? Omit<E, 'state'> : never) : never) | { type: 'phase'; text: string; at: string } | { type: 'tick'; done: number; total: number; note?: string; at: string };
+
 export class RunDir {
   readonly root: string;
   private journal?: Promise<Journal>;
+  private live?: WriteStream;
+  private startedAt?: string;
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -148,6 +178,58 @@ export class RunDir {
   private async writeReplay(replay: Replay): Promise<void> {
     await fs.mkdir(this.replaysDir, { recursive: true });
     await fs.writeFile(path.join(this.replaysDir, `${replay.result.id}.json`), JSON.stringify(replay));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Live view: status.json and live.jsonl, written for `catarena serve`, never read back by the run
+
+  get statusFile(): string {
+    return path.join(this.root, 'status.json');
+  }
+
+  /** live.jsonl: games started, moves, games ended, and the run's progress lines, appended as they happen. */
+  get liveFile(): string {
+    return path.join(this.root, 'live.jsonl');
+  }
+
+  /** Records that this process runs the run (`running`), or how it ended. */
+  async markStatus(state: RunStatus['state'], kind: string, message?: string): Promise<void> {
+    const now = new Date().toISOString();
+    this.startedAt ??= now;
+    const status: RunStatus = { state, kind, pid: process.pid, pidStart: startTimeOf(process.pid), host: os.hostname(), startedAt: this.startedAt, updatedAt: now, ...(message ? { message } : {}) };
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.writeFile(`${this.statusFile}.tmp`, json(status));
+    await fs.rename(`${this.statusFile}.tmp`, this.statusFile);
+    if (state !== 'running') this.live?.end();
+  }
+
+  /** Appends one line to live.jsonl (the rules' state, in-process only, is left out). */
+  readonly appendLive = (record: LiveEvent | LiveRecord): void => {
+    if (record.type === 'turn') return; // who is asked shows in-process (a human seat's page); the file keeps what happened
+    if (!this.live) {
+      ensureDir(this.root);
+      this.live = createWriteStream(this.liveFile, { flags: 'a' });
+      this.live.on('error', () => {}); // the live view is best effort: it never stops a run
+    }
+    if (this.live.writableEnded) return;
+    const { state: _state, ...line } = record as LiveEvent & { state?: unknown };
+    this.live.write(`${JSON.stringify(line)}\n`);
+  };
+
+  /** `progress` that also appends its phase and tick lines to live.jsonl. */
+  teeProgress(progress?: Progress): Progress {
+    const at = () => new Date().toISOString();
+    return {
+      phase: (text) => {
+        this.appendLive({ type: 'phase', text, at: at() });
+        progress?.phase(text);
+      },
+      tick: (done, total, note) => {
+        this.appendLive({ type: 'tick', done, total, ...(note ? { note } : {}), at: at() });
+        progress?.tick(done, total, note);
+      },
+      done: () => progress?.done(),
+    };
   }
 
   // ------------------------------------------------------------------------------------------
@@ -298,6 +380,11 @@ export class RunDir {
   async writeText(name: 'crosstable.csv' | 'crosstable.txt', text: string): Promise<void> {
     await fs.writeFile(path.join(this.root, name), text);
   }
+}
+
+function ensureDir(dir: string): void {
+  // A synchronous mkdir once per run, before the first live line: the stream opens at once.
+  mkdirSync(dir, { recursive: true });
 }
 
 // ------------------------------------------------------------------------------------------------

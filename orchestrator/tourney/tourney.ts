@@ -58,13 +58,15 @@ const forfeitOf = (r: StrategyRecord) => (r.status === 'failed' ? `failed build:
 export async function runTourney(options: TourneyOptions): Promise<TourneySummary> {
   const strays = killProcessesIn(options.runDir); // bots a killed run left running here (a resume finds them)
   if (strays.length) options.progress?.phase(`stopped ${strays.length} bot processes a killed run left running`);
-  const { config, progress, signal } = options;
+  const { config, signal } = options;
   const run = new RunDir(options.runDir);
+  const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
   const runDir = run.root;
   // A queue that cannot be reached should fail now, not after the agents spent their budget.
   if (config.queue) (await connectQueue(config.queue, { warn: (m) => progress?.phase(`! ${m}`) })).disconnect();
   await run.pinRules(rulesOfConfig(config, config.games));
   await run.writeConfig(config);
+  await run.markStatus('running', 'tourney');
   const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox }));
   checkAgentTracks(config, agents);
   const sandbox = createSandbox(config.sandbox, { docker: config.docker });
@@ -73,7 +75,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   const tracks = tracksOf(config);
   const executor: Executor = config.queue
     ? new QueuedExecutor({ url: config.queue, run: await run.identity(), startTimeoutMs: config.startTimeoutMs, graceMs: options.queueGraceMs, report: (message) => progress?.phase(message) })
-    : new LocalExecutor({ sandbox, hosts, concurrency: config.concurrency, startTimeoutMs: config.startTimeoutMs, logDir: (track) => run.botLogsDir(track) });
+    : new LocalExecutor({ sandbox, hosts, concurrency: config.concurrency, startTimeoutMs: config.startTimeoutMs, logDir: (track) => run.botLogsDir(track), onLive: run.appendLive });
   const history = new Map<string, StrategyRecord[][]>(); // track → records per round (index round−1)
   // "track|strategy id" → its validated bot, until the executor has it. Strategy ids (agent@round)
   // repeat in every track: the track is part of the key, or one game's bot plays another game.
@@ -233,6 +235,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     }
     await Promise.all(roundLogs);
   } catch (err) {
+    await run.markStatus(err instanceof InterruptedError ? 'interrupted' : 'failed', 'tourney', (err as Error).message);
     if (err instanceof QueueUnavailableError || err instanceof MatchJobFailedError) {
       throw new Error(`${err.message}. Every finished game is in the journal; resume with: catarena resume ${runDir}`, { cause: err });
     }
@@ -250,5 +253,6 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   // From the journal, so a resumed run counts the games reused before it was interrupted too.
   const reused = journal.results().filter((r) => r.reusedFrom).length;
   if (options.index !== false) await indexRun(indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), config.queue);
+  await run.markStatus('finished', 'tourney');
   return summary;
 }

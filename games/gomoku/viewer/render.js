@@ -116,5 +116,5 @@
   }
 
   window.catarenaViewers = window.catarenaViewers || {};
-  window.catarenaViewers.gomoku = { render };
+  window.catarenaViewers.gomoku = { render, geometry: { cell: CELL, margin: MARGIN } }; // geometry: where the human seat's page puts its cell targets
 })();

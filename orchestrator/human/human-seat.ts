@@ -1,0 +1,380 @@
+// The human seat: a bot whose answers come from a web page. It is an HTTP service on 127.0.0.1
+// that speaks the game's bot protocol (health, join/leave answered at once) and parks each turn
+// call until the person on the page picks an action; the runner calls it like any bot, under the
+// seat's deadline (MatchLimits.seatMoveMs), so the journal, replays and reports do not change.
+//
+// The page (GET /play) follows the game through server-sent events (GET /play/events): the board
+// is the game's replay viewer (games/<game>/viewer/) drawn at the last move, rebuilt from the
+// runner's live events (model/live.ts). An answer (POST /play/answer) is checked with the rules
+// first (Game.validate): an illegal one is refused with the reason and the turn call stays
+// parked, never sent as a forfeit. A person who leaves the page is timed out by the runner and
+// loses as the game's policy says. The bot protocol's paths never start with /play.
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { adapterFor } from '../../games/registry.ts';
+import type { LiveEvent } from '../../model/live.ts';
+import type { MatchSpec, MoveRecord, Replay, Seat } from '../../model/match.ts';
+import type { BotHandle } from '../../sandbox/types.ts';
+import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
+import { liveViewerData } from '../../reports/html/live-viewer.ts';
+import { PAGE_CSS } from '../../reports/html/page.ts';
+import { PROJECT_ROOT } from '../../util/paths.ts';
+
+/** Games whose board shows nothing a seat may not see (the others show the seat's own request instead). */
+const PUBLIC_BOARDS = new Set(['gomoku', 'chess']);
+
+/** A human's per-move deadline unless `--human-timeout` says otherwise: 5 minutes. */
+export const DEFAULT_HUMAN_MOVE_MS = 5 * 60_000;
+
+/** The rules' short reasons in words a person reads on the page. */
+const REASONS: Record<string, string> = {
+  occupied: 'that cell is already taken',
+  forbidden: 'that cell is forbidden in this rule set (a red cross)',
+  off_board: 'that is off the board',
+  not_your_turn: 'it is not your turn',
+  game_over: 'the game is over',
+  bad_shape: 'a move is a cell [row, column]',
+  bad_format: 'not a move in UCI form (e2e4, e7e8q)',
+  illegal: 'that move is not legal in this position',
+};
+export const reasonInWords = (verdict: string) => REASONS[verdict] ?? verdict.replace(/_/g, ' ');
+
+interface Game {
+  id: string;
+  gameId: string;
+  spec: MatchSpec;
+  setup: unknown;
+  moves: MoveRecord[];
+  state: unknown;
+  /** The seat asked now and its deadline, from the runner's turn event. */
+  turn?: { seat: Seat; deadlineMs: number; at: number };
+  ended?: { scores: number[]; winner: Seat | null; termination: string; reason: string };
+}
+
+interface Parked {
+  game: Game;
+  seat: Seat;
+  /** Counts the turns asked of the person (the page tells one from the next by it). */
+  turn: number;
+  /** The turn call's body: what the seat sees, as a bot would (the page shows it for games with hidden cards or words). */
+  request: unknown;
+  res: http.ServerResponse;
+  since: number;
+  deadlineMs: number;
+}
+
+export interface HumanSeatOptions {
+  game: string;
+  variant: string;
+  /** The strategy id of the seat in specs, results and the journal (default "human"). */
+  id?: string;
+  /** Where the page is served (default 127.0.0.1); any other host needs the token. */
+  host?: string;
+  /** Port (default 0: any free one). */
+  port?: number;
+  /** Printed where the person will see it (default: nothing). */
+  log?: (line: string) => void;
+}
+
+export class HumanSeat {
+  readonly id: string;
+  private readonly server: http.Server;
+  private readonly games = new Map<string, Game>();
+  private readonly clients = new Set<http.ServerResponse>();
+  private parked: Parked | null = null;
+  private turns = 0;
+  /** Views are sent in order, each computed when its turn to be sent comes (never a stale one after a newer). */
+  private sending: Promise<void> = Promise.resolve();
+  private results: Array<{ id: string; line: string }> = [];
+  private done: string | null = null;
+  private readonly token: string | null;
+  private script?: Promise<string>;
+  port = 0;
+
+  constructor(private readonly options: HumanSeatOptions) {
+    this.id = options.id ?? 'human';
+    const host = options.host ?? '127.0.0.1';
+    this.token = host === '127.0.0.1' || host === 'localhost' ? null : randomBytes(12).toString('hex');
+    this.server = http.createServer((req, res) => void this.route(req, res).catch((err) => send(res, 500, { error: String(err) })));
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve);
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+    this.options.log?.(`human seat: open ${this.pageUrl} to play ${this.options.game} (${this.options.variant})`);
+  }
+
+  get url(): string {
+    return `http://${this.options.host ?? '127.0.0.1'}:${this.port}`;
+  }
+
+  /** The page the person opens. */
+  get pageUrl(): string {
+    return `${this.url}/play${this.token ? `?token=${this.token}` : ''}`;
+  }
+
+  /** The seat as a running bot, for StrategyRef.warm. */
+  handle(): BotHandle {
+    return {
+      name: this.id,
+      port: this.port,
+      url: this.url,
+      logFile: '',
+      isHealthy: async () => this.server.listening,
+      logTail: async () => '',
+      alive: async () => this.server.listening,
+      stop: async () => {}, // the seat outlives the fleet: the page shows the end; close() stops it
+    };
+  }
+
+  /** The runner's live events (model/live.ts): pass as the executor's onLive. */
+  readonly onLive = (event: LiveEvent): void => {
+    if (event.type === 'start') {
+      if (!event.spec.seats.includes(this.id)) return;
+      this.games.set(event.gameId, { id: event.id, gameId: event.gameId, spec: event.spec, setup: event.setup, moves: [], state: event.state });
+      this.games.forEach((g, key) => g.ended && key !== event.gameId && this.games.delete(key));
+    }
+    const game = this.games.get(event.gameId);
+    if (!game) return;
+    if (event.type === 'move') {
+      game.moves.push(event.move);
+      game.state = event.state;
+      game.turn = undefined;
+    } else if (event.type === 'turn') {
+      game.state = event.state;
+      game.turn = { seat: event.seat, deadlineMs: event.deadlineMs, at: Date.now() };
+    } else if (event.type === 'end') {
+      game.ended = { scores: event.scores, winner: event.winner, termination: event.termination, reason: event.reason };
+      game.turn = undefined;
+    }
+    void this.broadcast(game);
+  };
+
+  /** Tells the page a game's result line (from its replay's viewer data) once it is journaled. */
+  async recorded(replay: Replay): Promise<void> {
+    if (!replay.result.spec.seats.includes(this.id)) return;
+    const data = await viewerDataOf(replay);
+    this.results.push({ id: replay.result.id, line: `${replay.result.spec.seats.join(' vs ')}: ${data?.result ?? replay.result.reason}` });
+    const game = [...this.games.values()].find((g) => g.id === replay.result.id);
+    if (game) await this.broadcast(game);
+  }
+
+  /** The last game is over: the page says so with this line. */
+  finish(line: string): void {
+    this.done = line;
+    this.sendAll({ type: 'done', line, results: this.results });
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.clients) res.end();
+    this.clients.clear();
+    if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/play' || url.pathname.startsWith('/play/')) {
+      if (this.token && url.searchParams.get('token') !== this.token) return send(res, 403, { error: 'this page needs the token catarena printed (?token=…)' });
+      return this.page(req, res, url);
+    }
+    // The bot protocol is for the runner on this machine: on a non-loopback address, calls from
+    // elsewhere could take the person's turn away, and are refused.
+    if (this.token && !fromThisMachine(req)) return send(res, 403, { error: 'the bot protocol is for the runner on this machine' });
+    if (req.method === 'GET') return send(res, 200, { status: 'ok', human: true });
+    const body = await readBody(req);
+    const game = this.gameFor(body);
+    const adapter = adapterFor(this.options.game);
+    if (game?.turn && !game.ended) {
+      const seat = game.turn.seat;
+      const turnPath = adapter.turn(game.state, seat, { gameId: game.gameId, gameServerUrl: '', options: game.spec.options, seatIds: game.spec.seats }).path;
+      if (turnPath === url.pathname) {
+        if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
+        const parked: Parked = { game, seat, turn: ++this.turns, request: body, res, since: Date.now(), deadlineMs: game.turn.deadlineMs };
+        this.parked = parked;
+        // The runner gave up (deadline) or the game went away: the page must stop offering moves.
+        res.on('close', () => {
+          if (this.parked === parked) {
+            this.parked = null;
+            if (!res.writableEnded) this.sendAll({ type: 'timeout', gameId: game.gameId, message: 'your time ran out: the runner stopped waiting for this move' });
+            void this.broadcast(game);
+          }
+        });
+        await this.broadcast(game);
+        return;
+      }
+    }
+    // join_game, leave_game and anything else a bot acknowledges.
+    send(res, 200, { status: 'ok', message: 'ok' });
+  }
+
+  /** The live game a bot call is about: its game_id where the protocol sends one, else the one waiting for the human. */
+  private gameFor(body: unknown): Game | undefined {
+    const id = body && typeof body === 'object' ? (body as { game_id?: unknown }).game_id : undefined;
+    if (typeof id === 'string' && this.games.has(id)) return this.games.get(id);
+    return [...this.games.values()].find((g) => !g.ended && g.turn && g.spec.seats[g.turn.seat] === this.id);
+  }
+
+  private async page(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    if (req.method === 'GET' && url.pathname === '/play') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(pageHtml(this.options.game, this.options.variant, this.token));
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/play/viewer.js') {
+      this.script ??= Promise.all([viewerScript(), fs.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'human', 'human-page.js'), 'utf8')]).then((parts) => parts.join('\n\n'));
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      res.end(await this.script);
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/play/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(': human seat\n\n');
+      this.clients.add(res);
+      req.on('close', () => this.clients.delete(res));
+      const current = [...this.games.values()].at(-1);
+      if (current) res.write(sse(await this.view(current)));
+      else res.write(sse({ type: 'waiting', message: 'waiting for the first game to start' }));
+      if (this.done) res.write(sse({ type: 'done', line: this.done, results: this.results }));
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/play/answer') {
+      const body = (await readBody(req)) as { gameId?: string; action?: unknown } | null;
+      const parked = this.parked;
+      if (!parked || parked.res.writableEnded || !body || body.gameId !== parked.game.gameId) return send(res, 200, { ok: false, error: 'it is not your turn (the bot is thinking, or your time ran out)' });
+      // The answer goes the way a bot's does (answer → parse → the rules' check); anything the
+      // runner would take as a failure is refused here instead, with the reason.
+      const adapter = adapterFor(this.options.game);
+      let answer: unknown;
+      let verdict: string | null;
+      try {
+        answer = adapter.answer ? adapter.answer(body.action, parked.game.state, parked.seat) : body.action;
+        const parsed = adapter.parse(answer, parked.game.state, parked.seat);
+        verdict = parsed.ok ? adapter.game.validate(parked.game.state, parked.seat, parsed.action) : parsed.message;
+      } catch (err) {
+        verdict = `not an action of this game (${(err as Error).message})`;
+      }
+      if (verdict) return send(res, 200, { ok: false, error: reasonInWords(verdict), verdict }); // a verdict, not an HTTP failure
+      this.parked = null;
+      send(parked.res, 200, answer);
+      send(res, 200, { ok: true });
+      return;
+    }
+    send(res, 404, { error: 'not found' });
+  }
+
+  private async view(game: Game): Promise<Record<string, unknown>> {
+    const adapter = adapterFor(this.options.game);
+    const { spec } = game;
+    const names = adapterFor(this.options.game).game.seatNames(spec.variant);
+    // The replay viewer shows every hand and word: for games that hide them, only once the game is over.
+    const open = PUBLIC_BOARDS.has(spec.game) || Boolean(game.ended);
+    const data = open ? await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress') : null;
+    const recorded = this.results.find((r) => r.id === game.id);
+    const humanSeats = spec.seats.flatMap((id, seat) => (id === this.id ? [seat] : []));
+    const parked = this.parked && this.parked.game === game && !this.parked.res.writableEnded ? this.parked : null;
+    const seatNames = adapter.game.seatNames(spec.variant);
+    let legal: unknown[] = [];
+    if (parked) {
+      try {
+        legal = adapter.game.legalActions(parked.game.state, parked.seat).map((a: unknown) => adapter.encode(a));
+      } catch {
+        legal = [];
+      }
+    }
+    return {
+      type: 'game',
+      gameId: game.gameId,
+      id: game.id,
+      game: spec.game,
+      variant: spec.variant,
+      seats: spec.seats,
+      seatNames,
+      human: humanSeats,
+      data,
+      yourTurn: parked ? { turn: parked.turn, seat: parked.seat, seatName: seatNames[parked.seat], deadlineMs: parked.deadlineMs, leftMs: Math.max(0, parked.deadlineMs - (Date.now() - parked.since)) } : null,
+      thinking: !parked && game.turn && spec.seats[game.turn.seat] !== this.id ? seatNames[game.turn.seat] : null,
+      legal,
+      request: parked ? parked.request : null,
+      ended: game.ended ?? null,
+      result: recorded?.line ?? null,
+      results: this.results,
+    };
+  }
+
+  private broadcast(game: Game): Promise<void> {
+    if (!this.clients.size) return this.sending;
+    this.sending = this.sending.then(async () => this.sendAll(await this.view(game))).catch(() => {});
+    return this.sending;
+  }
+
+  private sendAll(message: unknown): void {
+    const text = sse(message);
+    for (const res of this.clients) res.write(text);
+  }
+}
+
+/** A connection from this machine: loopback, or from the address it reached. */
+function fromThisMachine(req: http.IncomingMessage): boolean {
+  const remote = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return remote.startsWith('127.') || remote === '::1' || remote === (req.socket.localAddress ?? '').replace(/^::ffff:/, '');
+}
+
+const sse = (message: unknown) => `data: ${JSON.stringify(message)}\n\n`;
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  if (res.writableEnded || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 1 << 20) return null;
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return null;
+  if ((req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function pageHtml(game: string, variant: string, token: string | null): string {
+  const q = token ? `?token=${token}` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>catarena: play ${game} (${variant})</title><link rel="icon" href="data:,">
+<style>${PAGE_CSS}
+.main { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; }
+.side { min-width: 18rem; max-width: 28rem; }
+.turn { font-weight: 600; }
+.turn.yours { color: #1b5e20; }
+.refusal { color: #b00020; font-weight: 600; min-height: 1.4em; }
+.board [data-cell], .board .hit { cursor: pointer; }
+.board .selected { outline: none; }
+.actions button { margin: .15rem; }
+.results li { margin: .1rem 0; }
+</style></head>
+<body><h1>play ${game} · ${variant}</h1>
+<div id="human" data-game="${game}" data-variant="${variant}" data-query="${q}"></div>
+<script src="/play/viewer.js${q}"></script>
+</body></html>
+`;
+}

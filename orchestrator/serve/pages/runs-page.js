@@ -1,0 +1,41 @@
+// `catarena serve`'s runs page (browser, no imports): every run of the folder with its state,
+// what it plays, its progress and links, pushed by the server (/api/runs/events) as it changes.
+(function () {
+  'use strict';
+  const app = document.getElementById('app');
+  const el = (tag, attrs, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'class') node.className = v;
+      else node.setAttribute(k, v);
+    }
+    for (const c of children) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  };
+  const table = el('table', { class: 'runs', 'data-testid': 'runs' });
+  const empty = el('p', { class: 'muted' }, 'no runs yet: start one (catarena tourney / play / arena) with this --out; it shows up here');
+  app.append(el('h1', {}, 'catarena runs'), empty, table);
+  function draw(runs) {
+    empty.hidden = runs.length > 0;
+    const head = el('tr', {}, ...['run', 'state', 'what', 'games', 'progress', 'started', 'links'].map((h) => el('th', {}, h)));
+    const rows = runs.map((r) =>
+      el(
+        'tr',
+        { 'data-run': r.name, 'data-state': r.state },
+        el('td', {}, el('a', { href: r.links.live }, r.name)),
+        el('td', {}, el('span', { class: `state ${r.state}` }, r.state), r.message ? el('div', { class: 'muted' }, r.message.slice(0, 120)) : null),
+        el('td', {}, r.about),
+        el('td', { class: 'num' }, String(r.games)),
+        el('td', { class: 'muted' }, r.progress || ''),
+        el('td', { class: 'muted' }, r.startedAt ? r.startedAt.replace('T', ' ').slice(0, 19) : ''),
+        el('td', {}, el('a', { href: r.links.live }, 'live'), ...(r.links.report ? [' · ', el('a', { href: r.links.report }, 'report')] : [])),
+      ),
+    );
+    table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
+  }
+  const events = new EventSource('/api/runs/events');
+  events.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === 'runs') draw(msg.runs);
+  };
+})();

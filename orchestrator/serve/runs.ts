@@ -1,0 +1,230 @@
+// What `catarena serve` knows of the runs folder, read from the run directories and never written:
+// which runs there are, whether each is running, finished, interrupted or killed (status.json and
+// its process), what it plays (config.json or arena.json), how far it is (the journal, the last
+// progress line of live.jsonl), and for a tourney which agents are developing which strategy.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { isProcessGone, startTimeOf } from '../../sandbox/process.ts';
+import type { RunStatus } from '../run/run-dir.ts';
+
+export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'killed' | 'unknown';
+
+export interface RunSummary {
+  name: string;
+  kind: string;
+  state: RunState;
+  startedAt?: string;
+  updatedAt?: string;
+  message?: string;
+  /** Games in the journal. */
+  games: number;
+  /** The last progress line (phase or tick) of live.jsonl. */
+  progress?: string;
+  /** One line of what it plays. */
+  about: string;
+  config?: unknown;
+  links: Record<string, string>;
+}
+
+/** The run directories under `out`, newest first. */
+export async function listRuns(out: string): Promise<RunSummary[]> {
+  const entries = await fsp.readdir(out, { withFileTypes: true }).catch(() => []);
+  const runs: RunSummary[] = [];
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    const dir = path.join(out, e.name);
+    if (!['config.json', 'journal.jsonl', 'status.json', 'arena.json'].some((f) => fs.existsSync(path.join(dir, f)))) continue;
+    runs.push(await runSummary(dir));
+  }
+  return runs.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.name.localeCompare(a.name));
+}
+
+/** The state of a run: status.json says, checked against its process (a run whose process is gone without saying so was killed). */
+export function runState(dir: string): { state: RunState; status?: RunStatus } {
+  let status: RunStatus | undefined;
+  try {
+    status = JSON.parse(fs.readFileSync(path.join(dir, 'status.json'), 'utf8')) as RunStatus;
+  } catch {
+    status = undefined;
+  }
+  if (!status) {
+    const done = ['report.html', 'results.json'].some((f) => fs.existsSync(path.join(dir, f)));
+    return { state: done ? 'finished' : 'unknown' };
+  }
+  if (status.state !== 'running') return { state: status.state, status };
+  if (status.host !== os.hostname()) return { state: 'running', status }; // another machine's: its word
+  const alive = !isProcessGone(status.pid) && (status.pidStart === null || startTimeOf(status.pid) === status.pidStart);
+  return { state: alive ? 'running' : 'killed', status };
+}
+
+export async function runSummary(dir: string): Promise<RunSummary> {
+  const name = path.basename(dir);
+  const { state, status } = runState(dir);
+  const config = await readJson(path.join(dir, 'config.json'));
+  const arena = config ? undefined : ((await readJson(path.join(dir, 'arena.json'))) as { game?: string; variant?: string; bots?: Array<{ id: string }>; games?: number } | undefined);
+  const c = config as { games?: string[]; rounds?: number; agents?: string[] } | undefined;
+  const about = c
+    ? `tourney: ${(c.games ?? []).join(', ')} · ${c.rounds} rounds · agents ${(c.agents ?? []).join(', ')}`
+    : arena
+      ? `${arena.game}/${arena.variant}: ${(arena.bots ?? []).map((b) => b.id).join(' vs ')} · ${arena.games} games`
+      : 'run';
+  const links: Record<string, string> = { live: `/run/${encodeURIComponent(name)}/` };
+  if (fs.existsSync(path.join(dir, 'report.html'))) links.report = `/run/${encodeURIComponent(name)}/files/report.html`;
+  return {
+    name,
+    kind: status?.kind ?? (config ? 'tourney' : arena ? 'arena' : 'run'),
+    state,
+    startedAt: status?.startedAt ?? (await fsp.stat(dir)).birthtime.toISOString(),
+    updatedAt: status?.updatedAt,
+    message: status?.message,
+    games: countLines(path.join(dir, 'journal.jsonl')),
+    progress: lastProgress(path.join(dir, 'live.jsonl')),
+    about,
+    config: config ?? arena,
+    links,
+  };
+}
+
+export interface AgentRow {
+  track: string;
+  round: number;
+  agent: string;
+  state: 'developing' | 'ready' | 'failed';
+  /** The strategy record's cost (tokens, dollars, wall time), once it is written. */
+  cost?: unknown;
+  failure?: string;
+  /** The tail of its build log, or while it develops of its newest output file. */
+  logTail: string;
+}
+
+const finishedRows = new Map<string, AgentRow>();
+
+/** Rounds whose every agent has its strategy record: their rows never change. */
+const finishedRounds = new Map<string, AgentRow[]>();
+
+/**
+ * Per track and round, each agent's strategy: developing (a workspace, no record yet), ready or
+ * failed. `agentCount` is how many agents a round has (config.json): a round with that many records
+ * is not looked at again.
+ */
+export async function agentRows(dir: string, agentCount?: number): Promise<AgentRow[]> {
+  const rows: AgentRow[] = [];
+  const tracksDir = path.join(dir, 'tracks');
+  for (const track of await fsp.readdir(tracksDir).catch(() => [] as string[])) {
+    for (const round of (await fsp.readdir(path.join(tracksDir, track)).catch(() => [] as string[])).filter((r) => /^round_\d+$/.test(r))) {
+      const roundDir = path.join(tracksDir, track, round);
+      const done = finishedRounds.get(roundDir);
+      if (done) {
+        rows.push(...done);
+        continue;
+      }
+      const before = rows.length;
+      const agents = new Set<string>([...(await fsp.readdir(path.join(roundDir, 'workspaces')).catch(() => [] as string[]))]);
+      const strategies = await fsp.readdir(path.join(roundDir, 'strategies')).catch(() => [] as string[]);
+      for (const f of strategies) if (f.endsWith('.strategy.json')) agents.add(f.replace(/\.strategy\.json$/, ''));
+      for (const agent of agents) {
+        const base = path.join(roundDir, 'strategies', agent);
+        const known = finishedRows.get(base);
+        if (known) {
+          rows.push(known);
+          continue;
+        }
+        const record = (await readJson(`${base}.strategy.json`)) as { cost?: unknown; failure?: string } | undefined;
+        const n = Number(round.slice('round_'.length));
+        if (record) {
+          const row: AgentRow = { track, round: n, agent, state: record.failure ? 'failed' : 'ready', cost: record.cost, ...(record.failure ? { failure: record.failure } : {}), logTail: tail(`${base}.build.log`) };
+          finishedRows.set(base, row); // a strategy record is written once: never read again
+          rows.push(row);
+        }
+        else rows.push({ track, round: n, agent, state: 'developing', logTail: tail(newestFile(path.join(roundDir, 'workspaces', agent))) });
+      }
+      const mine = rows.slice(before);
+      if (agentCount && mine.length >= agentCount && mine.every((r) => r.state !== 'developing')) finishedRounds.set(roundDir, mine);
+    }
+  }
+  return rows.sort((a, b) => a.track.localeCompare(b.track) || a.round - b.round || a.agent.localeCompare(b.agent));
+}
+
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await fsp.readFile(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const lineCounts = new Map<string, { size: number; lines: number }>();
+/** Lines of a file that only grows, counted from where the last count stopped. */
+function countLines(file: string): number {
+  let size: number;
+  try {
+    size = fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+  const known = lineCounts.get(file);
+  const from = known && known.size <= size ? known.size : 0;
+  let lines = known && from ? known.lines : 0;
+  if (size > from) {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(size - from);
+      fs.readSync(fd, buf, 0, buf.length, from);
+      for (const b of buf) if (b === 10) lines++;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  lineCounts.set(file, { size, lines });
+  return lines;
+}
+
+/** The last phase or tick line of live.jsonl, as text. */
+function lastProgress(file: string): string | undefined {
+  const text = tail(file, 16_384);
+  const lines = text.split('\n').reverse();
+  for (const line of lines) {
+    if (!line.includes('"type":"phase"') && !line.includes('"type":"tick"')) continue;
+    try {
+      const r = JSON.parse(line) as { type: string; text?: string; done?: number; total?: number; note?: string };
+      return r.type === 'phase' ? r.text : `${r.done}/${r.total} games${r.note ? `  ${r.note}` : ''}`;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+/** The last `bytes` of a file ('' when there is none). */
+export function tail(file: string | null, bytes = 2_000): string {
+  if (!file) return '';
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(bytes, size));
+      fs.readSync(fd, buf, 0, buf.length, size - buf.length);
+      return buf.toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+function newestFile(dir: string): string | null {
+  try {
+    let best: { file: string; mtime: number } | null = null;
+    for (const f of fs.readdirSync(dir)) {
+      const file = path.join(dir, f);
+      const st = fs.statSync(file);
+      if (st.isFile() && (!best || st.mtimeMs > best.mtime)) best = { file, mtime: st.mtimeMs };
+    }
+    return best?.file ?? null;
+  } catch {
+    return null;
+  }
+}

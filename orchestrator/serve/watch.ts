@@ -1,0 +1,273 @@
+// Follows one run directory for `catarena serve`'s live page, reading and never writing: the
+// journal and live.jsonl are tailed (fs.watch, and a check every second in case a change is
+// missed) from the last offset read, so a game's end reaches the page as its journal line is
+// written. Games in flight are rebuilt from live.jsonl's start / move / end lines; their boards
+// (the game's replay viewer data) are sent at most every BOARD_MS per game.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { MatchResult } from '../../model/match.ts';
+import type { LiveRecord } from '../run/run-dir.ts';
+import { liveViewerData, type LiveGameView } from '../../reports/html/live-viewer.ts';
+import { agentRows, runState, type AgentRow } from './runs.ts';
+
+/** The most boards in flight a page is sent (the rest are counted). */
+export const MAX_BOARDS = 6;
+/**
+ * A game's board is sent at most this often while it is played, and never more often than
+ * BOARD_COST times the time its last board took to compute: a long game (a Hold'em table round of
+ * thousands of moves) is redrawn less often, so one watcher costs the server little CPU.
+ */
+export const BOARD_MS = 250;
+export const BOARD_COST = 40;
+/** Agents are looked up every AGENT_EVERY seconds (a scan of the tracks' folders). */
+const AGENT_EVERY = 3;
+
+/** What following runs has cost this process (GET /api/stats; the benchmark reads it). */
+export const watchStats = { boards: 0, boardMs: 0, agentScans: 0, agentScanMs: 0, lines: 0 };
+
+/** How many agents the run's config names (each develops one strategy per track and round). */
+function readAgentCount(dir: string): number | undefined {
+  try {
+    const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as { agents?: unknown[] };
+    return Array.isArray(config.agents) ? config.agents.length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appended lines of a file that only grows (a torn last line waits for its end). */
+export class FileTail {
+  private offset = 0;
+  private partial = '';
+  private watcher?: fs.FSWatcher;
+
+  constructor(
+    readonly file: string,
+    private readonly onLines: (lines: string[]) => void,
+  ) {}
+
+  /** Reads what was appended since the last read. */
+  poll(): void {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.file, 'r');
+    } catch {
+      return;
+    }
+    try {
+      if (!this.watcher) {
+        try {
+          this.watcher = fs.watch(this.file, () => this.poll());
+          this.watcher.on('error', () => this.unwatch());
+        } catch {
+          // no inotify: the interval reads it
+        }
+      }
+      const size = fs.fstatSync(fd).size;
+      if (size < this.offset) {
+        this.offset = 0; // replaced: read again
+        this.partial = '';
+      }
+      if (size === this.offset) return;
+      const buf = Buffer.alloc(size - this.offset);
+      fs.readSync(fd, buf, 0, buf.length, this.offset);
+      this.offset = size;
+      const text = this.partial + buf.toString('utf8');
+      const lines = text.split('\n');
+      this.partial = lines.pop() ?? '';
+      const full = lines.filter((l) => l.trim());
+      if (full.length) this.onLines(full);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  unwatch(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+}
+
+/** A result as the page needs it for W, the leaderboard and the failures. */
+export interface CompactResult {
+  id: string;
+  track: string;
+  seats: string[];
+  scores: number[];
+  places?: number[];
+  winner: number | null;
+  termination: string;
+  reason: string;
+  offender: number | null;
+  durationMs: number;
+  at: number;
+}
+
+const compact = (r: MatchResult): CompactResult => ({
+  id: r.id,
+  track: `${r.spec.game}-${r.spec.variant}`,
+  seats: r.spec.seats,
+  scores: r.scores,
+  ...(r.places ? { places: r.places } : {}),
+  winner: r.winner,
+  termination: r.termination,
+  reason: r.reason,
+  offender: r.offender,
+  durationMs: r.durationMs,
+  at: Date.now(),
+});
+
+export type WatchMessage = Record<string, unknown> & { type: string };
+
+/** One run followed for every page watching it; stopped when the last page leaves. */
+export class RunWatch {
+  readonly results: CompactResult[] = [];
+  private readonly seen = new Set<string>();
+  readonly inFlight = new Map<string, LiveGameView & { lastSent: number; costMs: number; timer?: NodeJS.Timeout }>();
+  readonly progress: string[] = [];
+  /** The run's warnings ('! …' progress lines: a bot that could not start, a queue that went away). */
+  readonly warnings: string[] = [];
+  private agents: AgentRow[] = [];
+  private agentsText = '';
+  private state = '';
+  private readonly journal: FileTail;
+  private readonly live: FileTail;
+  private readonly interval: NodeJS.Timeout;
+  private readonly listeners = new Set<(m: WatchMessage) => void>();
+  private ready = false;
+  private ticks = 0;
+  private agentCount?: number;
+
+  constructor(readonly dir: string) {
+    this.journal = new FileTail(path.join(dir, 'journal.jsonl'), (lines) => this.onJournal(lines));
+    this.live = new FileTail(path.join(dir, 'live.jsonl'), (lines) => this.onLive(lines));
+    this.journal.poll();
+    this.live.poll();
+    this.ready = true;
+    this.interval = setInterval(() => void this.tick(), 1_000);
+    void this.tick();
+  }
+
+  subscribe(listener: (m: WatchMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get watchers(): number {
+    return this.listeners.size;
+  }
+
+  /** Everything a page needs when it connects. */
+  async snapshot(): Promise<WatchMessage> {
+    const boards = await Promise.all([...this.inFlight.values()].slice(-MAX_BOARDS).map(async (g) => ({ id: g.id, spec: g.spec, data: await liveViewerData(g), moves: g.moves.length })));
+    return { type: 'snapshot', state: runState(this.dir).state, results: this.results, boards, inFlight: this.inFlight.size, progress: this.progress.slice(-30), warnings: this.warnings.slice(-50), agents: this.agents };
+  }
+
+  close(): void {
+    clearInterval(this.interval);
+    this.journal.unwatch();
+    this.live.unwatch();
+    for (const g of this.inFlight.values()) clearTimeout(g.timer);
+  }
+
+  private emit(message: WatchMessage): void {
+    for (const l of this.listeners) l(message);
+  }
+
+  private async tick(): Promise<void> {
+    this.journal.poll();
+    this.live.poll();
+    const { state } = runState(this.dir);
+    if (state !== this.state) {
+      this.state = state;
+      this.emit({ type: 'state', state });
+    }
+    if (++this.ticks % AGENT_EVERY !== 1 && AGENT_EVERY > 1) return;
+    const t0 = performance.now();
+    this.agentCount ??= readAgentCount(this.dir);
+    const agents = await agentRows(this.dir, this.agentCount);
+    watchStats.agentScans++;
+    watchStats.agentScanMs += performance.now() - t0;
+    const text = JSON.stringify(agents);
+    if (text !== this.agentsText) {
+      this.agentsText = text;
+      this.agents = agents;
+      this.emit({ type: 'agents', agents });
+    }
+  }
+
+  private onJournal(lines: string[]): void {
+    watchStats.lines += lines.length;
+    const fresh: CompactResult[] = [];
+    for (const line of lines) {
+      try {
+        const r = JSON.parse(line) as MatchResult;
+        if (this.seen.has(r.id)) continue;
+        this.seen.add(r.id);
+        const c = compact(r);
+        this.results.push(c);
+        fresh.push(c);
+      } catch {
+        // a torn line from a kill
+      }
+    }
+    if (fresh.length && this.ready) this.emit({ type: 'results', results: fresh });
+  }
+
+  private onLive(lines: string[]): void {
+    watchStats.lines += lines.length;
+    for (const line of lines) {
+      let r: LiveRecord;
+      try {
+        r = JSON.parse(line) as LiveRecord;
+      } catch {
+        continue;
+      }
+      if (r.type === 'phase' || r.type === 'tick') {
+        const text = r.type === 'phase' ? r.text : `${r.done}/${r.total} games${r.note ? `  ${r.note}` : ''}`;
+        if (r.type === 'tick' && this.progress.length && /^\d+\/\d+ games/.test(this.progress.at(-1)!)) this.progress[this.progress.length - 1] = text;
+        else this.progress.push(text);
+        if (this.progress.length > 200) this.progress.splice(0, 100);
+        if (this.ready) this.emit({ type: 'progress', text, replace: r.type === 'tick' });
+        if (r.type === 'phase' && text.startsWith('!')) {
+          this.warnings.push(text);
+          if (this.ready) this.emit({ type: 'warning', text });
+        }
+      } else if (r.type === 'start') {
+        this.inFlight.set(r.gameId, { id: r.id, gameId: r.gameId, spec: r.spec, setup: r.setup, moves: [], lastSent: 0, costMs: 0 });
+        if (this.ready) this.board(r.gameId);
+      } else if (r.type === 'move') {
+        const g = this.inFlight.get(r.gameId);
+        if (!g) continue;
+        g.moves.push(r.move);
+        if (this.ready) this.board(r.gameId);
+      } else if (r.type === 'end') {
+        const g = this.inFlight.get(r.gameId);
+        if (!g) continue;
+        clearTimeout(g.timer);
+        this.inFlight.delete(r.gameId);
+        if (this.ready) this.emit({ type: 'ended', id: g.id, inFlight: this.inFlight.size, termination: r.termination, reason: r.reason, seats: g.spec.seats, track: `${g.spec.game}-${g.spec.variant}` });
+      }
+    }
+  }
+
+  /** Sends a game's board now, or once BOARD_MS has passed since the last one. */
+  private board(gameId: string): void {
+    const g = this.inFlight.get(gameId);
+    if (!g || g.timer || !this.listeners.size) return;
+    const visible = [...this.inFlight.keys()].slice(-MAX_BOARDS).includes(gameId);
+    if (!visible) return;
+    const wait = Math.max(0, g.lastSent + Math.max(BOARD_MS, BOARD_COST * g.costMs) - Date.now());
+    g.timer = setTimeout(async () => {
+      g.timer = undefined;
+      if (!this.inFlight.has(gameId)) return;
+      g.lastSent = Date.now();
+      const t0 = performance.now();
+      const data = await liveViewerData(g);
+      g.costMs = performance.now() - t0;
+      watchStats.boards++;
+      watchStats.boardMs += g.costMs;
+      this.emit({ type: 'board', id: g.id, spec: g.spec, data, moves: g.moves.length, inFlight: this.inFlight.size });
+    }, wait);
+  }
+}

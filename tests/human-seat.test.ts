@@ -1,0 +1,270 @@
+// The human seat as a person uses it: `catarena play builtin:heuristic human` prints a page's URL;
+// the test opens it in Debian's Chromium and plays whole games against the heuristic bot by
+// clicking (Gomoku cells; chess pieces and squares, one move dragged), has an illegal click
+// refused with its reason, and finds the games in the journal and replays like any other.
+// Nothing the page loads may come from anywhere but the seat's own server.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, screenshot, sharedChromium } from './helpers/browser.ts';
+import { tempDir } from './helpers/bots.ts';
+import type { MatchResult, Replay } from '../model/match.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
+
+interface Played {
+  child: ChildProcess;
+  url: Promise<string>;
+  exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+function play(...args: string[]): Played {
+  return spawnCli(['play', ...args, '--json', '--human-port', '0']);
+}
+
+function spawnCli(args: string[]): Played {
+  const child = spawn('node', [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let found: (url: string) => void;
+  const url = new Promise<string>((resolve) => (found = resolve));
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+    const m = /human seat: open (http:\/\/127\.0\.0\.1:\d+\/play)/.exec(stderr);
+    if (m) found(m[1]!);
+  });
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return { child, url, exit };
+}
+
+/** `catarena arena … --game <game>` with a human seat (table games of three or more). */
+function arenaRun(bots: readonly string[], game: string, out: string): Played {
+  return spawnCli(['arena', ...bots, '--game', game, '-o', out, '--json', '--human-port', '0']);
+}
+
+async function openPage(browser: Browser, url: string) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const origin = new URL(url).origin;
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(`${origin}/`) && !r.url().startsWith('data:')) outside.push(r.url());
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, errors, outside };
+}
+
+type Msg = { gameId: string; yourTurn: { seatName: string; turn: number } | null; legal: unknown[]; ended: unknown; data: { moves: unknown[] } };
+
+/** Waits until it is the person's turn (the message) or the page says every game is over (null). */
+async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg | null> {
+  await page.waitForFunction(
+    ([n, any]) => {
+      const h = (window as unknown as { catarenaHuman: { last: Msg | null; sent: boolean } }).catarenaHuman;
+      const done = document.querySelector('[data-testid="done"]')?.textContent;
+      return Boolean(done) || Boolean(h.last && h.last.yourTurn && !h.sent && (any ? h.last.yourTurn.turn > (n as number) : h.last.data.moves.length > (n as number)));
+    },
+    [after, anyTurn] as const,
+    { timeout: 60_000 },
+  );
+  if (await page.locator('[data-testid="done"]').innerText()) return null;
+  return page.evaluate(() => (window as unknown as { catarenaHuman: { last: Msg } }).catarenaHuman.last);
+}
+
+/** A small seeded generator, so a failing game can be played again. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function journalOf(runDir: string): MatchResult[] {
+  return fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult);
+}
+
+describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
+  let browser: Browser;
+  const children: ChildProcess[] = [];
+  let out: string;
+
+  beforeAll(async () => {
+    browser = await sharedChromium();
+    out = tempDir();
+  }, 60_000);
+
+  afterAll(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  });
+
+  it('plays a whole Gomoku game against the heuristic bot; an occupied cell is refused with its reason', async () => {
+    const run = play('builtin:heuristic', 'human', '--game', 'gomoku', '--games', '1', '-o', out);
+    children.push(run.child);
+    const { page, errors, outside } = await openPage(browser, await run.url);
+    const next = rng(7);
+    let moves = -1;
+    let refused = false;
+    let turn = 0;
+    for (; ; turn++) {
+      const msg = await nextTurn(page, moves);
+      if (!msg) break;
+      moves = msg.data.moves.length;
+      expect(await page.locator('[data-testid="turn"]').innerText()).toMatch(/^your move \(white\) · \d:\d\d left$/);
+      if (!refused) {
+        // The heuristic (black) opened at the centre: that cell is taken.
+        await page.locator('[data-cell="7,7"]').click();
+        await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toBe('refused: that cell is already taken');
+        refused = true;
+        expect(await page.evaluate(() => (window as unknown as { catarenaHuman: { last: Msg } }).catarenaHuman.last.data.moves.length)).toBe(moves); // nothing was played
+      }
+      // Near the centre, at random: a legal cell.
+      const legal = (msg.legal as Array<[number, number]>).filter(([i, j]) => Math.abs(i - 7) <= 3 && Math.abs(j - 7) <= 3);
+      const pool = legal.length ? legal : (msg.legal as Array<[number, number]>);
+      const [i, j] = pool[Math.floor(next() * pool.length)]!;
+      await page.locator(`[data-cell="${i},${j}"]`).click();
+      expect(turn).toBeLessThan(120);
+    }
+    await screenshot(page, path.join(out, 'screenshots', 'human-gomoku.png'));
+    const result = await run.exit;
+    expect(result.code, result.stderr).toBe(0);
+    const { runDir } = JSON.parse(result.stdout) as { runDir: string };
+    const [game] = journalOf(runDir);
+    expect(game!.spec.seats).toEqual(['heuristic', 'human']);
+    expect(game!.spec.limits.seatMoveMs).toEqual({ human: 300_000 });
+    expect(game!.termination).toBe('normal');
+    const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${game!.id}.json`), 'utf8')) as Replay;
+    expect(replay.moves.filter((m) => m.seat === 1).length).toBe(turn); // every click that was played, and only those
+    expect(replay.moves.every((m) => !m.error)).toBe(true);
+    expect(await page.locator('[data-testid="turn"]').innerText()).toMatch(/^game over: /);
+    expect(await page.locator('[data-testid="results"] li').count()).toBe(1);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 240_000);
+
+  it.each(['standard', 'variant'])('plays a whole chess game (%s) against the heuristic bot by clicks and a drag; an illegal move is refused', async (variant) => {
+    const run = play('builtin:heuristic', 'human', '--game', 'chess', '--variant', variant, '--games', '1', '-o', out);
+    children.push(run.child);
+    const { page, errors, outside } = await openPage(browser, await run.url);
+    // The variant's board shows its obstacles (Chess960 start, obstacles between the armies).
+    if (variant === 'variant') await expect.poll(() => page.locator('[data-testid="board"] g.obstacle').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const next = rng(11);
+    let moves = -1;
+    const centre = async (square: string) => {
+      const box = (await page.locator(`svg rect[data-square="${square}"]`).boundingBox())!;
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const click = async (square: string) => {
+      const { x, y } = await centre(square);
+      await page.mouse.click(x, y);
+    };
+    let turn = 0;
+    for (; ; turn++) {
+      const msg = await nextTurn(page, moves);
+      if (!msg) break;
+      moves = msg.data.moves.length;
+      const legal = msg.legal as string[];
+      if (turn === 0) {
+        // Black to move after White's first: a square with no black piece able to move is refused on the page…
+        await click('e4');
+        await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toMatch(/^refused: no move of yours starts on e4/);
+        // …and an illegal move by the rules: the king's pawn three squares ahead.
+        await click('e7');
+        await click('e4');
+        await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toBe('refused: that move is not legal in this position');
+      }
+      // Captures first (the game ends sooner), else any legal move, seeded.
+      const uci = legal[Math.floor(next() * legal.length)]!;
+      const [from, to] = [uci.slice(0, 2), uci.slice(2, 4)];
+      if (turn === 1) {
+        // One move dragged from its square to the target.
+        const a = await centre(from);
+        const b = await centre(to);
+        await page.mouse.move(a.x, a.y);
+        await page.mouse.down();
+        await page.mouse.move(b.x, b.y, { steps: 5 });
+        await page.mouse.up();
+      } else {
+        await click(from);
+        await click(to);
+      }
+      if (uci.length === 5) await page.locator(`[data-testid="promote-${uci[4]}"]`).click();
+      expect(turn).toBeLessThan(400);
+    }
+    await screenshot(page, path.join(out, 'screenshots', `human-chess-${variant}.png`));
+    const result = await run.exit;
+    expect(result.code, result.stderr).toBe(0);
+    const { runDir } = JSON.parse(result.stdout) as { runDir: string };
+    const [game] = journalOf(runDir);
+    expect(game!.spec.seats).toEqual(['heuristic', 'human']);
+    expect(game!.termination).toBe('normal');
+    const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${game!.id}.json`), 'utf8')) as Replay;
+    expect(replay.moves.filter((m) => m.seat === 1).length).toBe(turn);
+    expect(replay.moves.every((m) => !m.error)).toBe(true);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 600_000);
+  // The games that hide hands and words: the page shows the seat's own request, never the others' cards.
+  for (const [game, bots, games] of [
+    ['holdem', ['builtin:heuristic', 'human'], '1'],
+    ['bridge', ['builtin:heuristic', 'human'], '1'],
+    ['undercover', ['builtin:heuristic', 'builtin:random', 'human'], '1'],
+  ] as const) {
+    it(`plays ${game} through the page's actions`, async () => {
+      const run = game === 'undercover' ? arenaRun(bots, game, out) : play(...bots, '--game', game, '--games', games, '-o', out);
+      children.push(run.child);
+      const { page, errors, outside } = await openPage(browser, await run.url);
+      let moves = -1;
+      let turn = 0;
+      let refused = false;
+      for (; ; turn++) {
+        const msg = await nextTurn(page, moves, true);
+        if (!msg) break;
+        moves = msg.yourTurn!.turn;
+        // Another seat's cards are never on the page while it is played.
+        expect(await page.locator('[data-testid="board"] svg').count()).toBe(0);
+        expect(await page.locator('[data-testid="request"]').count()).toBe(1);
+        if (await page.locator('[data-testid="raise"]').count()) {
+          if (!refused) {
+            await page.locator('[data-testid="amount"]').fill('1');
+            await page.locator('[data-testid="raise"]').click();
+            await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toMatch(/^refused: /);
+            refused = true;
+          }
+          const max = await page.locator('[data-testid="amount"]').getAttribute('max');
+          await page.locator('[data-testid="amount"]').fill(max!);
+          await page.locator('[data-testid="raise"]').click();
+        } else if (await page.locator('[data-testid="speak"]').count()) {
+          await page.locator('[data-testid="statement"]').fill(`something you can hold, number ${turn}`);
+          await page.locator('[data-testid="speak"]').click();
+        } else {
+          await page.locator('[data-testid="legal"] button').first().click();
+        }
+        expect(turn).toBeLessThan(600);
+      }
+      await screenshot(page, path.join(out, 'screenshots', `human-${game}.png`));
+      const result = await run.exit;
+      expect(result.code, result.stderr).toBe(0);
+      const { runDir } = JSON.parse(result.stdout) as { runDir: string };
+      const journal = journalOf(runDir);
+      expect(journal.length).toBeGreaterThan(0);
+      expect(journal.every((g) => g.spec.seats.includes('human'))).toBe(true);
+      expect(journal.map((g) => g.termination)).toEqual(journal.map(() => 'normal'));
+      expect(turn).toBeGreaterThan(0);
+      console.log(`${game}: ${journal.length} games, ${turn} turns of the person`);
+      // Every answer the person gave was played: no failure of the human seat in any game.
+      for (const g of journal) {
+        const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${g.id}.json`), 'utf8')) as Replay;
+        const humanSeats = g.spec.seats.flatMap((id, seat) => (id === 'human' ? [seat] : []));
+        expect(replay.moves.filter((m) => humanSeats.includes(m.seat) && m.error)).toEqual([]);
+      }
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+      await page.close();
+    }, 600_000);
+  }
+});
