@@ -112,7 +112,8 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       const msg = await nextTurn(page, moves);
       if (!msg) break;
       moves = msg.data.moves.length;
-      expect(await page.locator('[data-testid="turn"]').innerText()).toMatch(/^your move \(white\) · \d:\d\d left$/);
+      // The page draws the turn line just after it takes the request: poll, the machine may be busy.
+      await expect.poll(() => page.locator('[data-testid="turn"]').innerText()).toMatch(/^your move \(white\) · \d:\d\d left$/);
       if (!refused) {
         // The heuristic (black) opened at the centre: that cell is taken.
         await page.locator('[data-cell="7,7"]').click();
@@ -138,7 +139,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${game!.id}.json`), 'utf8')) as Replay;
     expect(replay.moves.filter((m) => m.seat === 1).length).toBe(turn); // every click that was played, and only those
     expect(replay.moves.every((m) => !m.error)).toBe(true);
-    expect(await page.locator('[data-testid="turn"]').innerText()).toMatch(/^game over: /);
+    await expect.poll(() => page.locator('[data-testid="turn"]').innerText()).toMatch(/^game over: /);
     expect(await page.locator('[data-testid="results"] li').count()).toBe(1);
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);

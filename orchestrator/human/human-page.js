@@ -45,6 +45,8 @@
         refusal.textContent = `refused: ${body.error || res.status}`;
         return;
       }
+      // The next turn's request may arrive before this answer's response: it has drawn its own line.
+      if (state.last !== msg) return;
       turn.textContent = 'sent; waiting for the other side…';
       turn.className = 'turn';
     } catch (err) {
