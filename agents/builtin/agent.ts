@@ -6,7 +6,7 @@
 // records a failed build).
 import path from 'node:path';
 import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
-import { classifyLlmError, type BuildFailure } from '../core/failure.ts';
+import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
@@ -207,6 +207,17 @@ export class BuiltinAgent implements Agent {
           break;
         }
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
+        // A refused key, an empty account or a prompt beyond the context fail the same way on every
+        // attempt with this model: go on with the fallback model, if any, or stop.
+        if (FINAL_REASONS.has(reason.reason)) {
+          const next = plan.findIndex((m, k) => k > i && m !== model);
+          if (next < 0) {
+            if (i + 1 < plan.length) log.push(`no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`);
+            break;
+          }
+          log.push(`no further attempt with ${model.spec}: ${reason.reason}; on to ${plan[next]!.spec}`);
+          i = next - 1;
+        }
       }
     } finally {
       await sandbox.close();

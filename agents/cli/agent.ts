@@ -11,7 +11,7 @@ import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent
 import { startEgressProxy } from '../../sandbox/egress-proxy.ts';
 import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import { redactSecrets } from '../builtin/models.ts';
-import { classifyLlmError, type BuildFailure } from '../core/failure.ts';
+import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
@@ -153,6 +153,11 @@ export class CliAgent implements Agent {
         failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
         reason = { reason: attemptReason(report, run.timedOut, verdict.reason), detail: this.redact(oneLine(report.error ?? verdict.why, 300)) };
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
+        // A refused key, an empty account or a prompt beyond the context fail the same way again.
+        if (FINAL_REASONS.has(reason.reason) && i + 1 < this.attempts) {
+          log.push(`no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`);
+          break;
+        }
       }
     } finally {
       const { allowed, denied } = container.egress?.counts() ?? { allowed: 0, denied: 0 };
