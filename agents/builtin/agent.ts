@@ -139,7 +139,7 @@ export class BuiltinAgent implements Agent {
     const models = [this.primary, ...(this.fallbackModel ? [this.fallbackModel] : [])];
     return Promise.all(
       models.map(async (m) => {
-        const probe = await probeEndpoint(endpointProbeOf(m, this.env));
+        const probe = await probeEndpoint({ ...endpointProbeOf(m, this.env), model: m.modelId });
         return { check: `endpoint of ${m.spec}`, ok: probe.ok, detail: this.redact(probe.detail) };
       }),
     );

@@ -79,7 +79,7 @@ export class CliAgent implements Agent {
     checks.push({ check: 'agent image', ok: Boolean(id), detail: id ? image : `${image} is missing: build it with "npm run images:agents"` });
     const proxy = await startEgressProxy({ allow: [], upstream: { url: this.endpoint.upstream, headers: this.cli.authHeaders(this.endpoint.key) }, listen: { port: 0 } });
     try {
-      const probe = await probeEndpoint({ api: CLI_API[this.cli.name], baseUrl: `${proxy.address}${new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '')}` });
+      const probe = await probeEndpoint({ api: CLI_API[this.cli.name], baseUrl: `${proxy.address}${new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '')}`, ...(this.model ? { model: this.model } : {}) });
       checks.push({ check: 'endpoint (via the egress proxy)', ok: probe.ok, detail: `${this.endpoint.upstream}: ${this.redact(probe.detail.replace(proxy.address, ''))}` });
     } finally {
       await proxy.close();

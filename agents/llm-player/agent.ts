@@ -82,7 +82,7 @@ export class LlmPlayerAgent implements Agent {
     const key = keyVar ? env[keyVar]!.trim() : '';
     const api: EndpointApi = this.provider === 'anthropic' ? 'anthropic' : this.provider === 'google' ? 'google' : 'openai';
     const header = KEY_HEADER[this.provider];
-    const probe = await probeEndpoint({ api, baseUrl, headers: key ? { [header]: header === 'authorization' ? `Bearer ${key}` : key } : {} });
+    const probe = await probeEndpoint({ api, baseUrl, model: this.model, headers: key ? { [header]: header === 'authorization' ? `Bearer ${key}` : key } : {} });
     return [...checks, { check: 'endpoint', ok: probe.ok, detail: key ? probe.detail.split(key).join('***') : probe.detail }];
   }
 

@@ -165,13 +165,20 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
   return config;
 }
 
-/** Runs the doctor's checks and prints the table; true when everything is ready. */
-async function checkFirst(config: TourneyConfig, json?: boolean): Promise<boolean> {
+/**
+ * Runs the doctor's checks; true when everything is ready. The table is printed when asked for
+ * (doctor) or when something is missing; a ready tourney says so in one line.
+ */
+async function checkFirst(config: TourneyConfig, json?: boolean, quietWhenReady = false): Promise<boolean> {
   const { doctorReady, formatDoctor, runDoctor } = await import('../doctor.ts');
+  const started = Date.now();
   const rows = await runDoctor(config);
-  if (json) process.stdout.write(`${JSON.stringify({ ready: doctorReady(rows), checks: rows }, null, 2)}\n`);
+  const ready = doctorReady(rows);
+  if (ready && quietWhenReady) {
+    process.stderr.write(`catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them)\n`);
+  } else if (json) process.stdout.write(`${JSON.stringify({ ready, checks: rows }, null, 2)}\n`);
   else process.stdout.write(`${formatDoctor(rows)}\n`);
-  return doctorReady(rows);
+  return ready;
 }
 
 export function registerTourneyCommands(program: Command): void {
@@ -184,7 +191,8 @@ export function registerTourneyCommands(program: Command): void {
         '--preset paper for the paper\'s scale). Settings: defaults < --preset < --config file < flags.',
     )
     .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
-    .option('--check', 'run the doctor\'s checks first (keys, endpoints, images, Docker, Redis) and stop if anything is missing')
+    .option('--check', 'run the doctor\'s checks first and stop if anything is missing (the default)')
+    .option('--no-check', 'skip the checks made before the run starts (each agent\'s key, endpoint and model with one model-list request, images, Docker, Redis)')
     .option('--json', 'print the summary as JSON')
     .action(async (flags: TourneyFlags) => {
       let config;
@@ -196,7 +204,9 @@ export function registerTourneyCommands(program: Command): void {
         config = await configFromFlags(flags);
         runDir = newRunDir(config.out, 'tourney');
       }
-      if (flags.check && !(await checkFirst(config))) {
+      // Before anything is spent: a wrong key, a model the endpoint does not serve, a missing image
+      // stop the run here, in seconds, with the doctor's table (unless --no-check).
+      if (flags.check !== false && !(await checkFirst(config, flags.json, true))) {
         process.stderr.write('catarena: not started: the checks above failed (catarena doctor repeats them)\n');
         program.setOptionValue('exitCode', 1);
         return;
