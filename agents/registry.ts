@@ -3,7 +3,8 @@
 //   dir:<path>[#id]                  a fixed bot folder, or one folder per round (round_1/, round_2/, …)
 //   builtin:<provider>/<model>[~<provider>/<model>][#id]  the built-in minimal LLM coding agent, with
 //                                    an optional fallback model after three failed attempts
-//   llm-player:<provider>/<model>[#id]  an LLM asked for every move (the paper's control)
+//   llm-player:<provider>/<model>[#id][?temperature=0.1&reasoningEffort=low…]  an LLM asked for every
+//                                    move (the paper's control), with its sampling options
 //   <cli>[:<model>][#id]             a CLI coding agent in an agent container, cli one of claude-code,
 //                                    codex, gemini-cli, qwen-code (qwen-code needs the model)
 // API keys are read from the environment by the agents that need them, never from specs.
@@ -11,7 +12,7 @@ import { BuiltinAgent } from './builtin/agent.ts';
 import { CliAgent } from './cli/agent.ts';
 import { CLI_NAMES, type CliName } from './cli/clis.ts';
 import { createDirAgent } from './dir/dir-agent.ts';
-import { createLlmPlayerAgent } from './llm-player/agent.ts';
+import { createLlmPlayerAgent, type LlmPlayerSampling } from './llm-player/agent.ts';
 import { createOfflineAgent } from './offline/index.ts';
 import { DockerAgentSandbox } from './builtin/docker-sandbox.ts';
 import type { Agent, Workspace } from './core/types.ts';
@@ -40,6 +41,8 @@ function createCliAgent(spec: string): Agent {
 export interface CreateAgentOptions {
   /** The run's sandbox kind: under docker the built-in agent's commands run in a container too. */
   sandbox?: string;
+  /** Sampling options for LLM-players (config llmPlayer); a spec's own ?key=value options win. */
+  llmPlayer?: LlmPlayerSampling;
 }
 
 export function createAgent(spec: string, seed: number, options: CreateAgentOptions = {}): Agent {
@@ -52,7 +55,7 @@ export function createAgent(spec: string, seed: number, options: CreateAgentOpti
     case 'builtin':
       return createBuiltinAgent(spec, options);
     case 'llm-player':
-      return createLlmPlayerAgent(spec);
+      return createLlmPlayerAgent(spec, options.llmPlayer);
     default:
       if ((CLI_NAMES as readonly string[]).includes(kind)) return createCliAgent(spec);
       throw new Error(`unknown agent "${spec}"; agent specs: ${AGENT_SPEC_HELP}`);

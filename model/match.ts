@@ -18,6 +18,8 @@ export interface MatchLimits {
   joinMs: number;
   /** Largest bot answer accepted, in bytes. */
   maxResponseBytes: number;
+  /** Per-move deadlines of particular strategies (by id) instead of moveMs: LLM-players' own (the paper's Table 6). */
+  seatMoveMs?: Record<string, number>;
 }
 
 export const DEFAULT_LIMITS: MatchLimits = { moveMs: 10_000, joinMs: 5_000, maxResponseBytes: 1 << 20 };

@@ -155,6 +155,8 @@ export interface TrackSummary extends TrackId {
   tableWinRates?: Record<string, Record<string, WinRate>>;
   /** With reps 'auto': the batches played after the first pass and why they stopped. */
   autoReps?: AutoRepsLog;
+  /** Per LLM-player agent: decisions its model was asked for, and how many were random fallbacks (reports/llm-player-use.ts). */
+  llmPlayers?: Record<string, { decisions: number; fallbacks: number }>;
 }
 
 /** One batch of adaptive repetitions (`reps: auto`). */

@@ -1,5 +1,6 @@
 // The human report of a whole run (report.md), laid out like the paper's tables, and the short
 // leaderboard printed at the end of `catarena tourney`.
+import { fallbackAlarmLines, llmPlayerRows } from './llm-player-use.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../model/tourney.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import { costRows, errorRows, failedStrategies, learningDetails, rankTable, ratingsTable, scoreMatrix, tableWinRatesTable, validationWarnings, vsNext } from './markdown-tracks.ts';
@@ -45,6 +46,7 @@ function header(s: TourneySummary): string {
     'The intervals cover the luck of the games these bots played (a smoothed bootstrap over games; docs/metrics.md "Intervals"), ' +
       'not a rerun in which the agents write other bots. "≈" marks an agent not separable from the next one at 95%.',
     ...buildAlarms(s),
+    ...llmPlayerSection(s),
     ...(onePairPerCell(s)
       ? ['', '> Each pairing played one colour-swapped game pair: the intervals rest on the spread the rating model expects of such games. `--reps auto` plays more where it matters.']
       : []),
@@ -67,7 +69,17 @@ function autoRepsLines(s: TourneySummary): string[] {
 /** Loud lines for agents that never had a bot that played (all builds failed). */
 export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
   if (everyBuildFailed(s.tracks)) return ['Every build of every agent failed: no strategy of this run played, so its scores mean nothing (see "Failed strategies").'];
-  return agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed (${a.strategies} of ${a.strategies} strategies): its scores are those of a forfeiting stand-in. First reason: ${a.reason.replace(/\s+/g, ' ').slice(0, 200)}`);
+  return [
+    ...agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed (${a.strategies} of ${a.strategies} strategies): its scores are those of a forfeiting stand-in. First reason: ${a.reason.replace(/\s+/g, ' ').slice(0, 200)}`),
+    ...fallbackAlarmLines(s.tracks),
+  ];
+}
+
+/** LLM-players: decisions asked of the model and random fallbacks, per track. */
+function llmPlayerSection(s: TourneySummary): string[] {
+  const rows = llmPlayerRows(s.tracks);
+  if (!rows.length) return [];
+  return ['', '## LLM-player decisions', '', 'Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action after failed calls or answers.', '', mdTable(['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'], rows, 2)];
 }
 
 function buildAlarms(s: TourneySummary): string[] {

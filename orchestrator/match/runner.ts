@@ -106,7 +106,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     await slots.acquire();
     let answer;
     try {
-      answer = await askBot(client, adapter, state, seat, ctx, { deadlineMs: spec.limits.moveMs, maxResponseBytes: spec.limits.maxResponseBytes });
+      answer = await askBot(client, adapter, state, seat, ctx, { deadlineMs: spec.limits.seatMoveMs?.[spec.seats[seat]!] ?? spec.limits.moveMs, maxResponseBytes: spec.limits.maxResponseBytes });
     } finally {
       slots.release();
     }

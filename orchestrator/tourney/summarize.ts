@@ -15,6 +15,7 @@ import { writeReplayPages } from '../../reports/html/replay-page.ts';
 import { probeSectionHtml } from '../../reports/html/probe-html.ts';
 import { probeSectionMarkdown } from '../../reports/probe-markdown.ts';
 import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../../reports/summary.ts';
+import { llmPlayerUse } from '../../reports/llm-player-use.ts';
 import { createAgent } from '../../agents/registry.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
@@ -64,6 +65,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
       const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
       const roundStrategies = strategies.filter((s) => s.round <= rounds);
       const autoReps = await run.readAutoReps(name);
+      const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies);
       const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
       gameIndex[trackKey(name)] = {
         labels: W.toJSON().strategies,
@@ -87,6 +89,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
         terminations: countBy(results.map((r) => r.termination)),
         ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
         ...(autoReps ? { autoReps } : {}),
+        ...(Object.keys(llmPlayers).length ? { llmPlayers } : {}),
       });
     }
   }

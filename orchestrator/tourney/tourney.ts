@@ -12,7 +12,7 @@ import { trackName, type StrategyRecord, type TourneySummary, type TrackId } fro
 import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { killProcessesIn } from '../../sandbox/process.ts';
-import { gameSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
+import { gameSettings, llmPlayerSampling, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { LocalExecutor, QueuedExecutor, type Executor } from '../executor/executor.ts';
 import { botLogFile, stopBot } from '../executor/bot-fleet.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
@@ -62,7 +62,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   // A queue that cannot be reached should fail now, not after the agents spent their budget.
   if (config.queue) (await connectQueue(config.queue, { warn: (m) => progress?.phase(`! ${m}`) })).disconnect();
   await run.writeConfig(config);
-  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox }));
+  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config) }));
   checkAgentTracks(config, agents);
   const sandbox = createSandbox(config.sandbox, { docker: config.docker });
   const hosts = new GameServerPool();
@@ -127,7 +127,8 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
       run,
       previous,
       seed: deriveSeed(config.seed, agent.id, name, round),
-      moveTimeoutMs: gameSettings(config, track.game).moveTimeoutMs,
+      // An LLM-player's bot thinks on its own deadline (config llmPlayer), told in its game.json.
+      moveTimeoutMs: agent.kind.startsWith('llm-player:') ? llmPlayerSettings(config, track.game).moveTimeoutMs : gameSettings(config, track.game).moveTimeoutMs,
       developTimeoutMs: config.developTimeoutMs,
       startTimeoutMs: config.startTimeoutMs,
       strictValidation: config.strictValidation,

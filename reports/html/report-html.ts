@@ -3,6 +3,7 @@
 // same numbers as report.md (docs/metrics.md), plus W as heatmaps, learning curves and interval
 // charts; a click on a W cell lists that pairing's games with links to their replay pages
 // (replays/<id>.html, written beside the report).
+import { fallbackAlarmLines, llmPlayerRows } from '../llm-player-use.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
 import type { Interval } from '../../model/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
@@ -46,7 +47,8 @@ function header(s: TourneySummary): string {
   const games = s.tracks.reduce((n, t) => n + t.games, 0);
   const alarms = everyBuildFailed(s.tracks)
     ? ['Every build of every agent failed: no strategy of this run played, so its scores mean nothing.']
-    : agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed: its scores are those of a forfeiting stand-in. First reason: ${a.reason.slice(0, 200)}`);
+    : [...agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed: its scores are those of a forfeiting stand-in. First reason: ${a.reason.slice(0, 200)}`), ...fallbackAlarmLines(s.tracks)];
+  const llmRows = llmPlayerRows(s.tracks);
   const auto = s.tracks.filter((t) => t.autoReps);
   return `<h1>CATArena tournament report: ${h(s.runId)}</h1>
 <ul>
@@ -57,6 +59,7 @@ function header(s: TourneySummary): string {
 ${auto.map((t) => `<li>${h(trackName(t))}: --reps auto, ${t.autoReps!.firstPass} games then ${t.autoReps!.batches.length} batch(es) to ${t.autoReps!.games}; ${h(t.autoReps!.stopped?.detail ?? 'not finished')}</li>`).join('\n')}
 </ul>
 ${alarms.map((a) => `<p class="warn"><strong>${h(a)}</strong></p>`).join('\n')}
+${llmRows.length ? `<h2 id="llm-player">LLM-player decisions</h2>\n<p class="muted">Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action.</p>\n${table(['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'], llmRows.map((r) => r.map(h)))}` : ''}
 <p class="muted">S = strategy coding, L = global learning, C = counter-adaptation, SI = self-improvement, U = generalizability (variant B¹ − standard B¹); docs/metrics.md in the catarena repository defines them.
 Brackets: 95% intervals for the luck of the games these bots played (a smoothed bootstrap), not for a rerun in which the agents write other bots. ≈: not separable from the next at 95%.</p>`;
 }

@@ -39,6 +39,10 @@ export interface ScriptedRequest {
   messages: ChatMessage[];
   tools: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
   authorization: string | undefined;
+  /** The request body as sent (sampling fields such as temperature, reasoning_effort). */
+  body: Record<string, unknown>;
+  /** When it arrived (Date.now()). */
+  at: number;
   /** What was answered (null for HTTP errors). */
   usage: (ScriptUsage & { total_tokens: number }) | null;
   turn: ScriptTurn | null;
@@ -109,6 +113,8 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       messages: body.messages ?? [],
       tools: body.tools ?? [],
       authorization: req.headers.authorization,
+      body,
+      at: Date.now(),
       usage: null,
       turn: null,
     };
