@@ -1,6 +1,7 @@
 // The human report of a whole run (report.md), laid out like the paper's tables, and the short
 // leaderboard printed at the end of `catarena tourney`.
 import { fallbackAlarmLines, llmPlayerRows } from './llm-player-use.ts';
+import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from './cost-by-round.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../model/tourney.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import { costRows, errorRows, failedStrategies, learningDetails, rankTable, ratingsTable, scoreMatrix, tableWinRatesTable, validationWarnings, vsNext } from './markdown-tracks.ts';
@@ -72,6 +73,7 @@ export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
   return [
     ...agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed (${a.strategies} of ${a.strategies} strategies): its scores are those of a forfeiting stand-in. First reason: ${a.reason.replace(/\s+/g, ' ').slice(0, 200)}`),
     ...fallbackAlarmLines(s.tracks),
+    ...budgetAlarmLines(s.tracks),
   ];
 }
 
@@ -147,6 +149,7 @@ export function renderMarkdown(summary: TourneySummary): string {
     perTrack('Learning details (Tables 9–11 layout)', learningDetails, t),
     ['## HTTP error rates per agent (Table 16 layout)', 'Share of the agent\'s bot requests (moves asked + joins); a failed join counts as an HTTP error.', errorRows(t)].join('\n\n'),
     ['## Cost per agent (Table 17 layout)', 'Summed over the agent\'s rounds; tokens — when no LLM was used.', costRows(t)].join('\n\n'),
+    ...(costRoundRows(t).length ? [['## Cost per agent and round', COST_ROUND_NOTE, `Estimated for the run: ${usd(runCostUsd(t))}.`, mdTable(COST_ROUND_HEAD, costRoundRows(t), 2)].join('\n\n')] : []),
     perTrack('Score matrices W', scoreMatrix, t, 'Row = the strategy scoring (agent@round), 2 decimals; · = diagonal, ? = never met.'),
     perTrack('Ratings (Bradley–Terry with Davidson draws)', ratingsTable, t),
     ...(tableTracks.length ? [perTrack(TABLE_WIN_RATES_TITLE, tableWinRatesTable, tableTracks, TABLE_WIN_RATES_NOTE)] : []),

@@ -47,7 +47,7 @@ describe('CLI agent specs', () => {
 describe('CLI output parsers', () => {
   it('read Claude Code\'s result object: tokens with cache, turns, cost, is_error', () => {
     const ok = CLIS['claude-code'].parse(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, duration_ms: 5100, num_turns: 7, result: 'Bot written.', total_cost_usd: 0.0123, usage: { input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 40 } }));
-    expect(ok).toEqual({ tokens: { input: 150, output: 40 }, turns: 7, durationMs: 5100, summary: 'Bot written.', costUsd: 0.0123 });
+    expect(ok).toEqual({ tokens: { input: 100, cacheWrite: 20, cacheRead: 30, output: 40 }, turns: 7, durationMs: 5100, summary: 'Bot written.', costUsd: 0.0123 });
     // An auth failure is exit 1 with subtype success but is_error true (Claude Code 2.1's result object).
     const failed = CLIS['claude-code'].parse('{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key","num_turns":0,"usage":{"input_tokens":0,"output_tokens":0}}');
     expect(failed.error).toMatch(/Invalid API key/);
@@ -65,7 +65,7 @@ describe('CLI output parsers', () => {
       { type: 'item.completed', item: { id: 'i3', type: 'agent_message', text: 'Done: bot in develop_ai.' } },
       { type: 'turn.completed', usage: { input_tokens: 1200, cached_input_tokens: 200, output_tokens: 300 } },
     ].map((e) => JSON.stringify(e));
-    expect(CLIS.codex.parse(['WARNING: some log line', ...lines].join('\n'))).toEqual({ tokens: { input: 1200, output: 300 }, turns: 1, toolCalls: 2, summary: 'Done: bot in develop_ai.' });
+    expect(CLIS.codex.parse(['WARNING: some log line', ...lines].join('\n'))).toEqual({ tokens: { input: 1000, cacheRead: 200, output: 300 }, turns: 1, toolCalls: 2, summary: 'Done: bot in develop_ai.' });
     expect(CLIS.codex.parse([...lines.slice(0, 2), JSON.stringify({ type: 'turn.failed', error: { message: 'stream disconnected' } })].join('\n')).error).toBe('stream disconnected');
   });
 

@@ -27,15 +27,16 @@ afterEach(async () => {
 describe("Claude Code's result object", () => {
   it('counts the tokens of every model call (modelUsage: subagents included), else the main loop\'s usage', () => {
     // Claude Code 2.1.197 as observed against the scripted server: `usage` covers the main loop
-    // only (37768 + 58), `modelUsage` every request, a subagent's included (38768 + 50 cache reads, 65).
+    // only (37768 + 58), `modelUsage` every request, a subagent's included (38768 + 50 cache reads, 65);
+    // each kind is kept apart (agents/core/prices.ts), so a cached token is counted once.
     const result = {
       type: 'result', subtype: 'success', is_error: false, duration_ms: 401, num_turns: 2, result: 'Done.', total_cost_usd: 0.19549,
       usage: { input_tokens: 37768, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 58 },
       modelUsage: { 'scripted-model': { inputTokens: 38768, outputTokens: 65, cacheReadInputTokens: 50, cacheCreationInputTokens: 0, costUSD: 0.19549 } },
     };
-    expect(CLIS['claude-code'].parse(JSON.stringify(result))).toEqual({ tokens: { input: 38818, output: 65 }, turns: 2, durationMs: 401, summary: 'Done.', costUsd: 0.19549 });
+    expect(CLIS['claude-code'].parse(JSON.stringify(result))).toEqual({ tokens: { input: 38768, cacheRead: 50, output: 65 }, turns: 2, durationMs: 401, summary: 'Done.', costUsd: 0.19549 });
     const twoModels = { ...result, modelUsage: { ...result.modelUsage, 'claude-haiku-4-5': { inputTokens: 100, outputTokens: 5, cacheReadInputTokens: 0, cacheCreationInputTokens: 20 } } };
-    expect(CLIS['claude-code'].parse(JSON.stringify(twoModels)).tokens).toEqual({ input: 38938, output: 70 });
+    expect(CLIS['claude-code'].parse(JSON.stringify(twoModels)).tokens).toEqual({ input: 38868, cacheRead: 50, cacheWrite: 20, output: 70 });
     const { modelUsage: _, ...older } = result;
     expect(CLIS['claude-code'].parse(JSON.stringify(older)).tokens).toEqual({ input: 37768, output: 58 });
   });

@@ -5,8 +5,9 @@
 // up to 3 with the fallback model, then it gives up and returns what exists (the orchestrator
 // records a failed build).
 import path from 'node:path';
-import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
+import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type LanguageModelUsage, type StopCondition, type ToolSet } from 'ai';
 import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
+import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
@@ -100,6 +101,27 @@ interface AttemptOutcome {
   steps: number;
 }
 
+/**
+ * One step's tokens by kind, from the AI SDK's usage: inputTokens is the total, its
+ * inputTokenDetails split it into noCacheTokens, cacheReadTokens and cacheWriteTokens (ai 6's
+ * LanguageModelUsage); reasoning tokens are in outputTokens.
+ */
+function stepTokens(u: LanguageModelUsage): TokenCounts {
+  const cacheRead = u.inputTokenDetails?.cacheReadTokens ?? u.cachedInputTokens ?? 0;
+  const cacheWrite = u.inputTokenDetails?.cacheWriteTokens ?? 0;
+  const input = u.inputTokenDetails?.noCacheTokens ?? Math.max(0, (u.inputTokens ?? 0) - cacheRead - cacheWrite);
+  return { input, output: u.outputTokens ?? 0, ...(cacheRead ? { cacheRead } : {}), ...(cacheWrite ? { cacheWrite } : {}) };
+}
+
+/**
+ * What the token budget counts: input not read from a cache, cache writes and output in full,
+ * cache reads at a tenth (as they are priced): a long conversation re-reads its cached prefix on
+ * every step, and counting it in full ended attempts after 15-25 steps.
+ */
+export function budgetTokens(t: TokenCounts): number {
+  return Math.round(t.input + t.output + (t.cacheWrite ?? 0) + 0.1 * (t.cacheRead ?? 0));
+}
+
 /** The HTTP status of an API error (also inside the SDK's retry error), if any. */
 function statusOf(err: unknown): number | undefined {
   if (RetryError.isInstance(err)) return statusOf(err.lastError);
@@ -152,7 +174,7 @@ export class BuiltinAgent implements Agent {
     const maxSteps = budget.maxSteps ?? this.opts.maxSteps;
     const limits = { maxSteps, maxTotalTokens: this.opts.maxTotalTokens, wallMs: budget.wallMs };
     const system = systemPrompt(ws, limits);
-    const tokens = { input: 0, output: 0 };
+    const tokens: TokenCounts = { input: 0, output: 0 };
     let toolCalls = 0;
     const log: string[] = [
       `${ws.agentId || this.id} (${this.kind}${this.fallbackModel ? `, fallback ${this.fallbackModel.spec}` : ''}), ${ws.game}/${ws.variant}, round ${ws.round}, task track ${ws.taskTrack ?? 'standard'}`,
@@ -170,9 +192,9 @@ export class BuiltinAgent implements Agent {
     try {
       for (let i = 0; i < plan.length; i++) {
         const model = plan[i]!;
-        if (tokens.input + tokens.output >= this.opts.maxTotalTokens) {
-          log.push('', `token budget exhausted (${tokens.input + tokens.output} ≥ ${this.opts.maxTotalTokens}): no further attempt`);
-          reason = { reason: 'budget', detail: `token budget exhausted (${tokens.input + tokens.output} of ${this.opts.maxTotalTokens})` };
+        if (budgetTokens(tokens) >= this.opts.maxTotalTokens) {
+          log.push('', `token budget exhausted (${budgetTokens(tokens)} ≥ ${this.opts.maxTotalTokens}): no further attempt`);
+          reason = { reason: 'budget', detail: `token budget exhausted (${budgetTokens(tokens)} of ${this.opts.maxTotalTokens})` };
           break;
         }
         if (deadline - Date.now() < 1_000) {
@@ -224,7 +246,7 @@ export class BuiltinAgent implements Agent {
     }
     if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
     const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
-    log.push('', `cost: ${tokens.input} input + ${tokens.output} output tokens, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
+    log.push('', `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
     const gaveUp = success ? undefined : { reason: reason?.reason ?? 'agent_error', detail: this.redact(reason?.detail ?? failure ?? 'no attempt was made') };
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }
@@ -244,7 +266,7 @@ export class BuiltinAgent implements Agent {
       prompt: string;
       maxSteps: number;
       deadline: number;
-      tokens: { input: number; output: number };
+      tokens: TokenCounts;
       onCall: (r: ToolCallRecord) => void;
       log: string[];
     },
@@ -262,9 +284,8 @@ export class BuiltinAgent implements Agent {
     const tools: ToolSet = createTools(ctx);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('wall-clock budget exhausted')), Math.max(0, a.deadline - Date.now()));
-    const before = a.tokens.input + a.tokens.output;
-    const tokenLimit: StopCondition<ToolSet> = ({ steps }) =>
-      before + steps.reduce((s, st) => s + (st.usage.inputTokens ?? 0) + (st.usage.outputTokens ?? 0), 0) >= this.opts.maxTotalTokens;
+    const before = budgetTokens(a.tokens);
+    const tokenLimit: StopCondition<ToolSet> = ({ steps }) => before + steps.reduce((s, st) => s + budgetTokens(stepTokens(st.usage)), 0) >= this.opts.maxTotalTokens;
     let steps = 0;
     try {
       const result = await generateText({
@@ -277,8 +298,7 @@ export class BuiltinAgent implements Agent {
         maxRetries: this.opts.maxRetries,
         onStepFinish: (step) => {
           steps++;
-          a.tokens.input += step.usage.inputTokens ?? 0;
-          a.tokens.output += step.usage.outputTokens ?? 0;
+          addTokens(a.tokens, stepTokens(step.usage));
           if (step.text.trim()) a.log.push(`- model says: ${oneLine(this.redact(step.text), 200)}`);
           flush();
           for (const call of step.toolCalls) {
@@ -288,12 +308,12 @@ export class BuiltinAgent implements Agent {
           }
         },
       });
-      const atBudget = !ctx.finished && (steps >= a.maxSteps || a.tokens.input + a.tokens.output >= this.opts.maxTotalTokens);
+      const atBudget = !ctx.finished && (steps >= a.maxSteps || budgetTokens(a.tokens) >= this.opts.maxTotalTokens);
       const why = ctx.finished
         ? `finished: ${oneLine(this.redact(ctx.finished.summary), 300)}`
         : steps >= a.maxSteps
           ? `stopped at the step limit (${a.maxSteps})`
-          : a.tokens.input + a.tokens.output >= this.opts.maxTotalTokens
+          : budgetTokens(a.tokens) >= this.opts.maxTotalTokens
             ? 'stopped at the token budget'
             : `the model stopped without calling finish (${result.finishReason})`;
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ${why}`);

@@ -14,6 +14,7 @@ import { redactSecrets } from '../builtin/models.ts';
 import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
+import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import { runnableBot } from '../core/runnable.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { CLIS, resolveEndpoint, shellQuote, type CliDefinition, type CliName, type CliReport, type ResolvedEndpoint } from './clis.ts';
@@ -90,7 +91,8 @@ export class CliAgent implements Agent {
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
     const t0 = Date.now();
     const deadline = t0 + budget.wallMs - Math.min(10_000, Math.floor(budget.wallMs * 0.05));
-    const tokens = { input: 0, output: 0 };
+    const tokens: TokenCounts = { input: 0, output: 0 };
+    let reportedCostUsd = 0;
     let toolCalls = 0;
     const log: string[] = [
       `${ws.agentId || this.id} (${this.kind}), ${ws.game}/${ws.variant}, round ${ws.round}`,
@@ -130,14 +132,12 @@ export class CliAgent implements Agent {
         const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 4 * 1024 * 1024 });
         fs.writeFileSync(path.join(ws.dir, `.agent-output-${i + 1}.txt`), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
         const report: CliReport = this.cli.parse(run.stdout, run.stderr);
-        if (report.tokens) {
-          tokens.input += report.tokens.input;
-          tokens.output += report.tokens.output;
-        }
+        if (report.tokens) addTokens(tokens, report.tokens);
+        if (report.costUsd) reportedCostUsd += report.costUsd;
         toolCalls += report.toolCalls ?? report.turns ?? 0;
         log.push(
           `${run.timedOut ? 'timed out' : `exit code ${run.exitCode}`} after ${Math.round(run.durationMs / 1000)} s; ` +
-            `${report.tokens ? `${report.tokens.input} input + ${report.tokens.output} output tokens` : 'no token counts reported'}` +
+            `${report.tokens ? tokenWords(report.tokens) : 'no token counts reported'}` +
             `${report.turns !== undefined ? `, ${report.turns} turns` : ''}${report.toolCalls !== undefined ? `, ${report.toolCalls} tool calls` : ''}` +
             `${report.costUsd ? `, $${report.costUsd.toFixed(4)} reported` : ''}`,
         );
@@ -166,8 +166,8 @@ export class CliAgent implements Agent {
       await container.close();
     }
     if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
-    const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
-    log.push('', `cost: ${tokens.input} input + ${tokens.output} output tokens, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
+    const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir), ...(reportedCostUsd ? { reportedCostUsd } : {}) };
+    log.push('', `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
     const gaveUp = success ? undefined : (reason ?? { reason: 'agent_error' as const, detail: failure ?? 'no attempt was made' });
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }

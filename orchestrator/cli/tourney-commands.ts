@@ -33,6 +33,7 @@ interface TourneyFlags {
   strictValidation?: boolean;
   check?: boolean;
   json?: boolean;
+  budgetUsd?: number;
 }
 
 /** --reps: a positive integer or "auto". */
@@ -129,6 +130,7 @@ function addConfigOptions(cmd: Command): Command {
     .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(PRESET_NAMES))
     .option('-q, --queue <url>', 'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379')
     .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
+    .option('--budget-usd <dollars>', 'estimated dollars (token counts × the price table, agents/core/prices.ts) after which no new development starts: the agents\' last bots play the remaining rounds, and the report says so', numberOption(0))
     .option('--strict-validation', "refuse a round's bot on any entry-check problem (an illegal move on a probe position, a refused join); by default only bots that do not start or answer no probe position with a legal move sit out, the rest play with warnings");
 }
 
@@ -154,6 +156,7 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     queue: flags.queue,
     reuse: flags.reuse,
     strictValidation: flags.strictValidation,
+    budgetUsd: flags.budgetUsd,
     // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
     perGame: variantsFlag && Object.keys(variantsFlag.perGame).length ? (Object.fromEntries(Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }])) as TourneyConfigInput['perGame']) : undefined,
   };

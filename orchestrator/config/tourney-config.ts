@@ -104,6 +104,10 @@ export const TourneyConfigSchema = z.strictObject({
   ratingAnchor: z.string().min(1).optional(),
   perGame: z.record(z.string(), PerGame).default({}),
   llmPlayer: LlmPlayerSettings.default({ perGame: {} }),
+  /** USD per million tokens by model-name prefix, over the table in agents/core/prices.ts: {input, output, cacheRead?, cacheWrite?}. */
+  prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() })).default({}),
+  /** Estimated dollars after which no new development starts: agents keep their last bot for the remaining rounds (--budget-usd). */
+  budgetUsd: z.number().positive().optional(),
 });
 
 export type TourneyConfig = z.infer<typeof TourneyConfigSchema>;

@@ -84,7 +84,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
         ratings: rated,
         errors: errorRates(results, (id) => byId.get(id)?.agent ?? id),
         cost: costByAgent(roundStrategies),
-        strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash })),
+        strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash, cost, carriedOver }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash, ...(cost?.tokens ? { cost } : {}), ...(carriedOver ? { carriedOver } : {}) })),
         games: results.length,
         terminations: countBy(results.map((r) => r.termination)),
         ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),

@@ -8,9 +8,16 @@
 import http from 'node:http';
 import { scriptedServer } from './scripted-server.js';
 
+/**
+ * Chat completions usage (platform.openai.com/docs/api-reference/chat/object): prompt_tokens
+ * includes the cached ones, which prompt_tokens_details.cached_tokens counts; completion_tokens
+ * includes reasoning, counted by completion_tokens_details.reasoning_tokens.
+ */
 export interface ScriptUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 /**
