@@ -141,3 +141,26 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });
+
+describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
+  // Claude Code 2.1.197 retries a 401 about ten times with backoff before it gives up (its
+  // "Retrying in … (attempt n/10)"; ThreeFish-AI/negentropy#823 saw the same), so one attempt takes
+  // minutes; the agent stops after that attempt instead of starting two more.
+  it('stops after one attempt, named auth, with the wall time in the build log', async () => {
+    server = await startScriptedAnthropic(() => ({ text: 'never reached' }), { apiKey: SECRET });
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-wrong-key-000');
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+    const started = Date.now();
+    const { record, buildLog } = await agentRound('claude-code:scripted-claude#claude', 'claude');
+    const seconds = (Date.now() - started) / 1000;
+    expect(record.status).toBe('failed');
+    expect(record.failureReason, buildLog).toBe('auth');
+    expect(buildLog).toContain('## attempt 1/3');
+    expect(buildLog).not.toContain('## attempt 2/3');
+    expect(buildLog).toMatch(/no further attempt: auth does not change between attempts \(stopped after \d+ s\)/);
+    // Every request was refused; none reached the script.
+    expect(server.requests).toEqual([]);
+    expect(server.others.every((o) => o.status === 401)).toBe(true);
+    console.log(`claude-code, wrong key: stopped after ${seconds.toFixed(0)} s, ${server.others.length} refused requests`);
+  }, 600_000);
+});
