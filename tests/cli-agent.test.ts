@@ -153,7 +153,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     }
   }, 120_000);
 
-  it('Qwen Code completes a tourney round against the scripted server: its bot validates and plays', async () => {
+  it('Qwen Code on a GPT-5-named model completes a tourney round against the scripted server (which refuses max_tokens for it, as OpenAI does): its bot validates and plays', async () => {
     const sample = BUILTIN('random');
     const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
     // Qwen Code's main conversation carries its tools; side requests (e.g. a next-speaker or
@@ -168,9 +168,11 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     server = await startScriptedLlm((req) => (req.tools.some((t) => t.function.name === 'write_file') ? turns[step(req)] : { text: '{"next_speaker":"user","reasoning":"done"}' }));
     vi.stubEnv('OPENAI_API_KEY', SECRET);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('qwen-code:scripted-coder#qwen', 'qwen');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('qwen-code:gpt-5-scripted#qwen', 'qwen');
     expect(record.status, buildLog).toBe('ok');
-    expect(record.agentKind).toBe('cli:qwen-code/scripted-coder');
+    expect(record.agentKind).toBe('cli:qwen-code/gpt-5-scripted');
+    // Its settings.json (empty samplingParams) kept max_tokens out of every request.
+    expect(server.requests.filter((r) => 'max_tokens' in r.body)).toEqual([]);
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
     expect(fs.readFileSync(path.join(strategies, 'qwen', 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8'));
     const last = server.requests.filter((r) => r.tools.length && step(r) === 2).at(-1)!;

@@ -111,3 +111,13 @@ describe('cost per agent and round, and --budget-usd', () => {
     expect(html).toContain("The run&#39;s budget was reached");
   });
 });
+
+describe("Qwen Code's errors", () => {
+  it('an API error it reports as a success ("[API Error: …]", exit 0) is an error, classified by its words', async () => {
+    const { classifyLlmError } = await import('../agents/core/failure.ts');
+    const out = JSON.stringify([{ type: 'result', subtype: 'success', is_error: false, result: "[API Error: 400 Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.]", usage: { input_tokens: 0, output_tokens: 0 } }]);
+    const report = CLIS['qwen-code'].parse(out);
+    expect(report.error).toMatch(/^\[API Error: 400 Unsupported parameter/);
+    expect(classifyLlmError('[API Error: 401 Incorrect API key provided]')).toBe('auth');
+  });
+});

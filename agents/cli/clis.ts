@@ -126,6 +126,9 @@ function parseResultStyle(stdout: string, inputIncludesCacheReads = false): CliR
   if (toolUses) report.toolCalls = toolUses;
   if (num(result.total_cost_usd)) report.costUsd = num(result.total_cost_usd);
   if (result.is_error || (result.subtype && result.subtype !== 'success')) report.error = `${result.subtype ?? 'error'}: ${short(result.result ?? result.error, 200)}`;
+  // Qwen Code reports an API error as a success (exit 0, is_error false) whose result is
+  // "[API Error: 400 Unsupported parameter …]": an error all the same.
+  else if (typeof result.result === 'string' && /^\s*\[API Error:/.test(result.result)) report.error = short(result.result, 300);
   return report;
 }
 
@@ -341,6 +344,11 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://api.openai.com/v1',
     modelRequired: true,
     authHeaders: bearer,
+    // ~/.qwen/settings.json with empty samplingParams: for a model named with --model (a "Runtime
+    // Model") Qwen Code takes settings.model.generationConfig.samplingParams whole, and without it
+    // sends its default max_tokens, which OpenAI refuses for gpt-5 and o-series models (400
+    // unsupported_parameter; its docs' configuration/model-providers.md, "Atomic field treatment").
+    prepare: (o) => `mkdir -p ${o.home}/.qwen && printf '%s\\n' ${shellQuote([JSON.stringify({ model: { generationConfig: { samplingParams: {} } } })])} > ${o.home}/.qwen/settings.json`,
     argv: (o) => ['qwen', o.prompt, '--auth-type', 'openai', '--yolo', '-o', 'json', '--max-session-turns', String(o.maxTurns), ...(o.model ? ['--model', o.model] : [])],
     env: (o) => ({ OPENAI_API_KEY: PLACEHOLDER_KEY, OPENAI_BASE_URL: o.baseUrl, ...(o.model ? { OPENAI_MODEL: o.model } : {}) }),
     parse: (stdout) => parseResultStyle(stdout, true),

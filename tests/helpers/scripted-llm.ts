@@ -126,6 +126,11 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       turn: null,
     };
     requests.push(record);
+    // OpenAI refuses max_tokens for its reasoning models (gpt-5*, o1/o3/o4*): a 400 with param and
+    // code (as users report it, e.g. griptape-ai/ComfyUI-Griptape#312, fish2018/YPrompt#26).
+    if (body.max_tokens !== undefined && /^(gpt-5|o[134])/.test(record.model)) {
+      return send(400, { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } });
+    }
     if (record.stream && options.noStreaming) {
       return send(400, { error: { message: 'scripted-llm: streaming is not implemented', type: 'invalid_request_error' } });
     }
