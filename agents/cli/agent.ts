@@ -70,6 +70,9 @@ export class CliAgent implements Agent {
   /** Docker up, the agent image there, and the endpoint answering through an egress proxy that adds the key. */
   async preflight(): Promise<PreflightCheck[]> {
     const checks: PreflightCheck[] = [{ check: 'API key', ok: true, detail: `${this.endpoint.keyVar} is set` }];
+    // With no model named a CLI picks its own default, which can be its most expensive (Claude Code
+    // asks for the newest Opus with the 1M-context beta): say so before the run spends anything.
+    if (!this.model) checks.push({ check: 'model', ok: true, warn: true, detail: `no model named: ${this.cli.name} picks its own default (possibly its most expensive); name one: ${this.cli.name}:<model>` });
     const docker = await checkDocker().then(
       (version) => ({ ok: true, detail: `Docker ${version}` }),
       (err: Error) => ({ ok: false, detail: err.message }),

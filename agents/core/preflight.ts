@@ -15,6 +15,8 @@ export interface PreflightCheck {
   check: string;
   ok: boolean;
   detail: string;
+  /** Ready, but worth a look before money is spent (e.g. a CLI agent naming no model). */
+  warn?: boolean;
 }
 
 /** The API family an endpoint speaks. */
