@@ -32,10 +32,10 @@ function createBuiltinAgent(spec: string, options: CreateAgentOptions): Agent {
 }
 
 /** <cli>[:<model>][#id] */
-function createCliAgent(spec: string): Agent {
+function createCliAgent(spec: string, options: CreateAgentOptions = {}): Agent {
   const m = /^([a-z-]+)(?::([^#\s]+))?(?:#([\w.@-]+))?$/.exec(spec.trim());
   if (!m || !(CLI_NAMES as readonly string[]).includes(m[1]!)) throw new Error(`bad CLI agent spec "${spec}": expected <cli>[:<model>][#<id>] with cli one of ${CLI_NAMES.join(', ')}`);
-  return new CliAgent({ cli: m[1] as CliName, ...(m[2] ? { model: m[2] } : {}), ...(m[3] ? { id: m[3] } : {}) });
+  return new CliAgent({ cli: m[1] as CliName, ...(m[2] ? { model: m[2] } : {}), ...(m[3] ? { id: m[3] } : {}), ...(options.webTools ? { webTools: true } : {}) });
 }
 
 export interface CreateAgentOptions {
@@ -43,6 +43,8 @@ export interface CreateAgentOptions {
   sandbox?: string;
   /** Sampling options for LLM-players (config llmPlayer); a spec's own ?key=value options win. */
   llmPlayer?: LlmPlayerSampling;
+  /** CLI agents may use their provider-side web tools (config webTools; off by default). */
+  webTools?: boolean;
 }
 
 export function createAgent(spec: string, seed: number, options: CreateAgentOptions = {}): Agent {
@@ -57,7 +59,7 @@ export function createAgent(spec: string, seed: number, options: CreateAgentOpti
     case 'llm-player':
       return createLlmPlayerAgent(spec, options.llmPlayer);
     default:
-      if ((CLI_NAMES as readonly string[]).includes(kind)) return createCliAgent(spec);
+      if ((CLI_NAMES as readonly string[]).includes(kind)) return createCliAgent(spec, options);
       throw new Error(`unknown agent "${spec}"; agent specs: ${AGENT_SPEC_HELP}`);
   }
 }

@@ -57,6 +57,16 @@ describe('Claude Code\'s environment', () => {
   });
 });
 
+describe('web tools, off by default', () => {
+  it('Claude Code is started with --disallowedTools WebSearch,WebFetch, Gemini CLI with tools.exclude; webTools opts in', () => {
+    const o = { prompt: 'p', maxTurns: 5, home: '/home/agent', workspace: '/workspace', baseUrl: 'http://127.0.0.1:3128' };
+    expect(CLIS['claude-code'].argv(o).join(' ')).toContain('--disallowedTools WebSearch,WebFetch');
+    expect(CLIS['claude-code'].argv({ ...o, webTools: true })).not.toContain('--disallowedTools');
+    expect(CLIS['gemini-cli'].prepare!(o)).toContain('"tools":{"exclude":["google_web_search","web_fetch"]}');
+    expect(CLIS['gemini-cli'].prepare!({ ...o, webTools: true })).not.toContain('google_web_search');
+  });
+});
+
 describe('the egress proxy and Claude Code\'s refused tunnels', () => {
   it('survives clients that reset right after their 403 (Claude Code\'s CONNECT to api.anthropic.com does)', async () => {
     const proxy = await startEgressProxy({ allow: [], listen: { port: 0 } });
@@ -108,6 +118,10 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
     const { runDir, summary, strategies, record, buildLog, games } = await agentRound('claude-code:scripted-claude#claude', 'claude');
     expect(record.status, buildLog).toBe('ok');
+    // Its web tools are off by default (--disallowedTools): no request offered them to the model.
+    const offered = new Set(server.requests.flatMap((r) => r.tools.map((t) => t.name)));
+    expect(offered.has('Write')).toBe(true);
+    expect([...offered].filter((n) => /^Web(Search|Fetch)$|web_search|web_fetch/.test(n))).toEqual([]);
     expect(record.agentKind).toBe('cli:claude-code/scripted-claude');
     expect(buildLog).toMatch(/attempt 1 succeeded/);
     // What reached the server: the pinned Claude Code, the model asked for, the real key (added by

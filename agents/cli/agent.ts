@@ -31,6 +31,8 @@ export interface CliAgentOptions {
   maxTurns?: number;
   /** Image with the CLIs (default: the one `npm run images:agents` builds). */
   image?: string;
+  /** Let the CLI use its (provider-side) web tools; off by default (config webTools). */
+  webTools?: boolean;
   /** Where keys and base URLs are read from (default process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -50,6 +52,7 @@ export class CliAgent implements Agent {
   private readonly attempts: number;
   private readonly maxTurns: number;
   private readonly image: string | undefined;
+  private readonly webTools: boolean;
 
   /** Throws at once on a missing key or model, naming what to set. */
   constructor(o: CliAgentOptions) {
@@ -63,6 +66,7 @@ export class CliAgent implements Agent {
     this.attempts = o.attempts ?? CLI_AGENT_DEFAULTS.attempts;
     this.maxTurns = o.maxTurns ?? CLI_AGENT_DEFAULTS.maxTurns;
     this.image = o.image;
+    this.webTools = o.webTools ?? false;
   }
 
   private redact = (text: string) => redactSecrets(text, this.env).split(this.endpoint.key).join('***');
@@ -129,6 +133,7 @@ export class CliAgent implements Agent {
           baseUrl: container.egressBaseUrl!,
           home: HOME_MOUNT,
           workspace: WORKSPACE_MOUNT,
+          webTools: this.webTools,
         };
         log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
         const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;

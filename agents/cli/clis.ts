@@ -35,6 +35,11 @@ export interface CliInvocation {
   baseUrl: string;
   home: string;
   workspace: string;
+  /**
+   * Let the CLI offer its web tools (off by default): through a real API they run on the provider's
+   * side (Anthropic's web search and fetch, Gemini's google_web_search), past the egress proxy.
+   */
+  webTools?: boolean;
 }
 
 export interface CliDefinition {
@@ -261,7 +266,9 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://api.anthropic.com',
     modelRequired: false,
     authHeaders: (key) => ({ 'x-api-key': key }),
-    argv: (o) => ['claude', '-p', o.prompt, '--output-format', 'json', '--dangerously-skip-permissions', '--max-turns', String(o.maxTurns), '--no-session-persistence', ...(o.model ? ['--model', o.model] : [])],
+    // --disallowedTools WebSearch,WebFetch (unless webTools): its web search is Anthropic's server
+    // tool and its fetch is refused by the proxy anyway; named as its CLI reference takes them.
+    argv: (o) => ['claude', '-p', o.prompt, '--output-format', 'json', '--dangerously-skip-permissions', '--max-turns', String(o.maxTurns), '--no-session-persistence', ...(o.webTools ? [] : ['--disallowedTools', 'WebSearch,WebFetch']), ...(o.model ? ['--model', o.model] : [])],
     env: (o) => ({ ANTHROPIC_API_KEY: PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: o.baseUrl.replace(/\/v1\/?$/, ''), DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }),
     parse: parseClaudeCode,
   },
@@ -330,6 +337,9 @@ export const CLIS: Record<CliName, CliDefinition> = {
         telemetry: { enabled: false },
         general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
         model: { maxSessionTurns: o.maxTurns },
+        // tools.exclude ("Tool names to exclude from discovery", its configuration reference):
+        // google_web_search is grounding with Google Search, run on Google's side.
+        ...(o.webTools ? {} : { tools: { exclude: ['google_web_search', 'web_fetch'] } }),
       };
       return `mkdir -p ${o.home}/.gemini && printf '%s\\n' ${shellQuote([JSON.stringify(settings)])} > ${o.home}/.gemini/settings.json`;
     },

@@ -108,6 +108,8 @@ export const TourneyConfigSchema = z.strictObject({
   prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() })).default({}),
   /** Estimated dollars after which no new development starts: agents keep their last bot for the remaining rounds (--budget-usd). */
   budgetUsd: z.number().positive().optional(),
+  /** Let CLI agents use their provider-side web tools (Anthropic web search, Gemini's google_web_search): off, so agents reach nothing but the API. */
+  webTools: z.boolean().default(false),
 });
 
 export type TourneyConfig = z.infer<typeof TourneyConfigSchema>;
