@@ -41,7 +41,7 @@ export async function runDoctor(config: TourneyConfig): Promise<DoctorRow[]> {
     config.agents.map(async (spec): Promise<DoctorRow[]> => {
       let agent;
       try {
-        agent = createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox });
+        agent = createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] });
       } catch (err) {
         return [{ subject: spec, check: 'spec and key', ok: false, detail: (err as Error).message }];
       }

@@ -110,6 +110,12 @@ export const TourneyConfigSchema = z.strictObject({
   budgetUsd: z.number().positive().optional(),
   /** Let CLI agents use their provider-side web tools (Anthropic web search, Gemini's google_web_search): off, so agents reach nothing but the API. */
   webTools: z.boolean().default(false),
+  /**
+   * Per agent spec: the variable its key is read from and its base URL, over the shared ones
+   * (OPENAI_API_KEY, CATARENA_OPENAI_BASE_URL, …), so one run can mix OpenAI with an
+   * OpenAI-compatible provider. Written as `agents:` entries {spec, keyEnv?, baseUrl?} in a config.
+   */
+  agentEndpoints: z.record(z.string(), z.strictObject({ keyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name').optional(), baseUrl: z.url().optional() })).default({}),
 });
 
 export type TourneyConfig = z.infer<typeof TourneyConfigSchema>;
@@ -197,6 +203,20 @@ export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>):
       }
     }
     merged = mergeLayers(merged, layer as Record<string, unknown>);
+  }
+  // `agents:` entries may be {spec, keyEnv?, baseUrl?}: the spec joins the list, the rest agentEndpoints.
+  if (Array.isArray(merged.agents)) {
+    const endpoints: Record<string, unknown> = { ...(isPlainObject(merged.agentEndpoints) ? merged.agentEndpoints : {}) };
+    merged = {
+      ...merged,
+      agents: merged.agents.map((a) => {
+        if (!isPlainObject(a)) return a;
+        const { spec, ...endpoint } = a;
+        if (typeof spec === 'string' && Object.keys(endpoint).length) endpoints[spec] = endpoint;
+        return spec;
+      }),
+      agentEndpoints: endpoints,
+    };
   }
   const parsed = TourneyConfigSchema.safeParse(merged);
   if (!parsed.success) {

@@ -120,7 +120,7 @@ function firstOfflineAgent(config: TourneyConfig): string | undefined {
   const spec = config.agents.find((a) => a.startsWith('offline:'));
   if (!spec) return undefined;
   try {
-    return createAgent(spec, 0).id;
+    return createAgent(spec, 0, { endpoint: config.agentEndpoints?.[spec] }).id;
   } catch {
     return undefined;
   }
@@ -130,7 +130,7 @@ function firstOfflineAgent(config: TourneyConfig): string | undefined {
 export function agentIds(config: TourneyConfig): string[] {
   return config.agents.flatMap((spec) => {
     try {
-      return [createAgent(spec, 0).id];
+      return [createAgent(spec, 0, { endpoint: config.agentEndpoints?.[spec] }).id];
     } catch {
       return []; // an agent this build does not know: its records still name it
     }

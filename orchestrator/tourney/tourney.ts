@@ -63,7 +63,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   // A queue that cannot be reached should fail now, not after the agents spent their budget.
   if (config.queue) (await connectQueue(config.queue, { warn: (m) => progress?.phase(`! ${m}`) })).disconnect();
   await run.writeConfig(config);
-  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config), webTools: config.webTools }));
+  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config), webTools: config.webTools, endpoint: config.agentEndpoints[spec] }));
   checkAgentTracks(config, agents);
   const sandbox = createSandbox(config.sandbox, { docker: config.docker });
   const hosts = new GameServerPool();
