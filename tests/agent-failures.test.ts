@@ -156,6 +156,8 @@ describe('classifying LLM errors', () => {
     expect(classifyLlmError('Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.', 400)).toBe('billing');
     expect(classifyLlmError("429 {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota', 'code': 'insufficient_quota'}}", 429)).toBe('billing');
     expect(classifyLlmError('Payment Required', 402)).toBe('billing');
+    // Gemini words its per-minute quota 429s alike, with a RetryInfo wait: a rate limit, not billing.
+    expect(classifyLlmError('RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.', 429)).toBe('rate_limited');
     // undici's fetch waits 300 s for response headers, then fails with this cause (nodejs/undici#2235).
     expect(classifyLlmError('fetch failed: Headers Timeout Error (UND_ERR_HEADERS_TIMEOUT)')).toBe('timeout');
     expect(classifyLlmError('stream error: terminated')).toBe('server_error');

@@ -99,6 +99,36 @@ interface AttemptOutcome {
   reason?: BuildFailure['reason'];
   finished?: string;
   steps: number;
+  /** After a 429: how long the server asked to wait (its header, or Google's RetryInfo in the body). */
+  retryAfterMs?: number;
+}
+
+/**
+ * The wait a refused call asked for: `retry-after-ms` / `retry-after` headers (OpenAI, Anthropic),
+ * or Google's google.rpc.RetryInfo detail in the body ({"@type": "…/google.rpc.RetryInfo",
+ * "retryDelay": "31s"}: a 429 from the Gemini API carries no header).
+ */
+export function retryAfterOf(err: unknown): number | undefined {
+  if (RetryError.isInstance(err)) return retryAfterOf(err.lastError);
+  if (!APICallError.isInstance(err)) return undefined;
+  const h = Object.fromEntries(Object.entries(err.responseHeaders ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const ms = Number(h['retry-after-ms']);
+  if (h['retry-after-ms'] && Number.isFinite(ms)) return ms;
+  if (h['retry-after']) {
+    const seconds = Number(h['retry-after']);
+    if (Number.isFinite(seconds)) return seconds * 1000;
+    const date = Date.parse(h['retry-after']);
+    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  }
+  try {
+    const details = (JSON.parse(err.responseBody ?? '') as { error?: { details?: Array<Record<string, unknown>> } })?.error?.details;
+    const info = Array.isArray(details) ? details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.RetryInfo')) : undefined;
+    const m = /^(\d+(?:\.\d+)?)s$/.exec(String(info?.retryDelay ?? ''));
+    if (m) return Math.round(Number(m[1]) * 1000);
+  } catch {
+    // not JSON
+  }
+  return undefined;
 }
 
 /**
@@ -229,6 +259,14 @@ export class BuiltinAgent implements Agent {
           break;
         }
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
+        // Rate-limited: the next attempt waits what the server asked (else 10 s), within the budget.
+        if (reason.reason === 'rate_limited' && i + 1 < plan.length) {
+          const wait = Math.min(outcome.retryAfterMs ?? 10_000, Math.max(0, deadline - Date.now() - 5_000));
+          if (wait > 0) {
+            log.push(`waiting ${(wait / 1000).toFixed(1)} s before the next attempt (${outcome.retryAfterMs !== undefined ? 'as the server asked' : 'no wait given by the server'})`);
+            await new Promise((r) => setTimeout(r, wait));
+          }
+        }
         // A refused key, an empty account or a prompt beyond the context fail the same way on every
         // attempt with this model: go on with the fallback model, if any, or stop.
         if (FINAL_REASONS.has(reason.reason)) {
@@ -323,7 +361,9 @@ export class BuiltinAgent implements Agent {
       const aborted = controller.signal.aborted;
       const error = aborted ? 'wall-clock budget exhausted (request aborted)' : this.redact(describeError(err));
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ERROR: ${error}`);
-      return { error, steps, reason: aborted ? 'budget' : (classifyLlmError(error, statusOf(err)) ?? 'agent_error') };
+      const reason = aborted ? 'budget' : (classifyLlmError(error, statusOf(err)) ?? 'agent_error');
+      const wait = reason === 'rate_limited' ? retryAfterOf(err) : undefined;
+      return { error, steps, reason, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
     } finally {
       clearTimeout(timer);
     }

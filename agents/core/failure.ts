@@ -39,7 +39,9 @@ export const FINAL_REASONS: ReadonlySet<BuildFailureReason> = new Set(['auth', '
 // waiting does not help. Timeouts: undici's fetch gives up on a response whose headers take
 // longer than its headersTimeout (300 s) with "Headers Timeout Error" / UND_ERR_HEADERS_TIMEOUT
 // (nodejs/undici#2235), and its body with UND_ERR_BODY_TIMEOUT.
-const BILLING = /\b402\b|credit balance is too low|insufficient[_ ]quota|exceeded your current quota|billing[_ ]error|payment[_ ]required|spend(ing)? limit|usage limits/i;
+// Not "exceeded your current quota" alone: the Gemini API words its per-minute 429s that way too
+// (RESOURCE_EXHAUSTED with a RetryInfo wait), and those pass.
+const BILLING = /\b402\b|credit balance is too low|insufficient[_ ]quota|billing[_ ]error|payment[_ ]required|spend(ing)? limit|usage limits/i;
 const TIMEOUT = /UND_ERR_(HEADERS|BODY)_TIMEOUT|headers timeout error|body timeout error|ETIMEDOUT|request timed out|timed out waiting/i;
 const CONTEXT = /context[_ ]length|maximum context|context window|prompt is too long|too many tokens|exceeds the (maximum|model'?s)|input (is )?too long|token limit/i;
 const AUTH = /\b(401|403)\b|unauthori[sz]ed|invalid[_ ]?(x-)?api[_ -]?key|incorrect api key|authentication|permission[_ ]denied|api key not valid/i;

@@ -29,7 +29,7 @@ export interface ScriptUsage {
 export type ScriptTurn = { delayMs?: number } & (
   | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: ScriptUsage; breakMidway?: boolean }
   | { text: string; usage?: ScriptUsage; breakMidway?: boolean }
-  | { httpError: number; message: string; type?: string; code?: string | null; headers?: Record<string, string> }
+  | { httpError: number; message: string; type?: string; code?: string | null; headers?: Record<string, string>; details?: unknown[] }
 );
 
 export interface ChatMessage {
@@ -145,7 +145,7 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
     if (record.stream && !('httpError' in turn)) return stream(record, turn, res);
     if ('httpError' in turn) {
       res.writeHead(turn.httpError, { 'content-type': 'application/json', ...turn.headers });
-      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? 'api_error', code: turn.code ?? null } }));
+      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? 'api_error', code: turn.code ?? null, ...(turn.details ? { details: turn.details } : {}) } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
