@@ -5,7 +5,7 @@
 // up to 3 with the fallback model, then it gives up and returns what exists (the orchestrator
 // records a failed build).
 import path from 'node:path';
-import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type LanguageModelUsage, type StopCondition, type ToolSet } from 'ai';
+import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type LanguageModelUsage, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
 import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
@@ -326,10 +326,26 @@ export class BuiltinAgent implements Agent {
     const tokenLimit: StopCondition<ToolSet> = ({ steps }) => before + steps.reduce((s, st) => s + budgetTokens(stepTokens(st.usage)), 0) >= this.opts.maxTotalTokens;
     let steps = 0;
     try {
+      // Anthropic caches a prompt prefix only where asked (cache_control on a block; tools and
+      // system come first in the prefix): the system prompt and, each step, the conversation so
+      // far are marked, so a step re-reads them at the cache price (a tenth) instead of in full.
+      // Two of the four breakpoints Anthropic allows. Other providers cache by themselves.
+      const ephemeral = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+      const input =
+        model.provider === 'anthropic'
+          ? {
+              messages: [
+                { role: 'system' as const, content: a.system, providerOptions: ephemeral },
+                { role: 'user' as const, content: a.prompt },
+              ],
+              prepareStep: ({ messages }: { messages: ModelMessage[] }) => ({
+                messages: messages.map((m, k) => (k === messages.length - 1 && m.role !== 'system' ? { ...m, providerOptions: { ...m.providerOptions, ...ephemeral } } : m)),
+              }),
+            }
+          : { system: a.system, prompt: a.prompt };
       const result = await generateText({
         model: model.model,
-        system: a.system,
-        prompt: a.prompt,
+        ...input,
         tools,
         stopWhen: [stepCountIs(a.maxSteps), hasToolCall('finish'), tokenLimit],
         abortSignal: controller.signal,
