@@ -13,6 +13,8 @@ import { createOfflineAgent } from '../agents/offline/index.ts';
 import type { MatchResult } from '../model/match.ts';
 import { llmPlayerSampling, llmPlayerSettings, PRESETS, resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { roundSpecs } from '../orchestrator/tourney/schedule.ts';
+import type { StrategyRecord } from '../model/tourney.ts';
 import { buildAlarmLines } from '../reports/markdown.ts';
 import { tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
@@ -35,6 +37,18 @@ describe('LLM-player settings', () => {
     expect(llmPlayerSampling(config)).toEqual({ temperature: 0.1, topP: 1 });
     // The code agents' bots keep the paper's own settings.
     expect(config.perGame.holdem).toMatchObject({ reps: 100, moveTimeoutMs: 3_000 });
+  });
+
+  it("--preset paper schedules a Gomoku pairing with an LLM-player for its 2 game pairs (the code bots' pairings keep 4), on its 600 s deadline", () => {
+    const config = resolveConfig(PRESETS.paper, { games: ['gomoku'], variants: ['standard'], rounds: 1 });
+    const rec = (id: string, agentKind: string) => ({ id, agent: id.split('@')[0]!, agentKind, round: 1 }) as StrategyRecord;
+    const specs = roundSpecs(config, { game: 'gomoku', variant: 'standard' }, [[rec('a@r1', 'offline:cautious'), rec('b@r1', 'offline:aggressive'), rec('p@r1', 'llm-player:openai/gpt-5-mini')]], 1);
+    const games = (x: string, y: string) => specs.filter((s) => s.seats.includes(x) && s.seats.includes(y));
+    expect(games('a@r1', 'b@r1')).toHaveLength(8); // 4 colour-swapped pairs (the paper's code-agent setting)
+    expect(games('a@r1', 'p@r1')).toHaveLength(4); // 2 pairs (its LLM-player setting)
+    expect(games('b@r1', 'p@r1')).toHaveLength(4);
+    for (const s of games('a@r1', 'p@r1')) expect(s.limits.seatMoveMs).toEqual({ 'p@r1': 600_000 });
+    for (const s of games('a@r1', 'b@r1')) expect(s.limits.seatMoveMs).toBeUndefined();
   });
 
   it('by default an LLM-player gets at least 60 s a move, and a config or spec sets its own', () => {

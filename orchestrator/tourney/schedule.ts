@@ -21,7 +21,20 @@ function fieldSettings(config: TourneyConfig, track: TrackId): FieldSettings {
  * game's format (formats/field.ts).
  */
 export function roundSpecs(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], round: number): MatchSpec[] {
-  return withLlmPlayerDeadlines(config, track, rounds, fieldSpecs(gameDescriptor(track.game), { kind: 'round', rounds, round, last: round === config.rounds }, fieldSettings(config, track)));
+  const descriptor = gameDescriptor(track.game);
+  const field = { kind: 'round' as const, rounds, round, last: round === config.rounds };
+  const settings = fieldSettings(config, track);
+  // Game pairs (Gomoku, Chess): a pairing with an LLM-player plays the LLM-player's own number of
+  // colour-swapped pairs (config llmPlayer; the paper's Table 6), the others the game's. A pair's
+  // seed depends on its repetition only, so the others' games are the same as without it.
+  const llm = new Set(rounds.flat().filter((r) => r.agentKind?.startsWith('llm-player:')).map((r) => r.id));
+  const llmReps = llmPlayerSettings(config, track.game).reps;
+  if (descriptor.format === 'pairs' && llm.size && llmReps !== settings.reps) {
+    const all = fieldSpecs(descriptor, field, { ...settings, reps: Math.max(settings.reps, llmReps) });
+    const kept = all.filter((s) => (s.rep ?? 0) < (s.seats.some((id) => llm.has(id)) ? llmReps : settings.reps));
+    return withLlmPlayerDeadlines(config, track, rounds, kept);
+  }
+  return withLlmPlayerDeadlines(config, track, rounds, fieldSpecs(descriptor, field, settings));
 }
 
 /** LLM-player strategies move on their own deadline (config llmPlayer; the paper's Table 6), the others on the game's. */
