@@ -42,3 +42,41 @@ describe('per-agent key and base URL', () => {
     expect(() => createAgent('llm-player:openai/gpt-5', 1, { endpoint: { baseUrl: other.baseURL } })).toThrow(/builtin and CLI agents only/);
   });
 });
+
+describe("the preflight behind the host's proxy", () => {
+  it("goes through HTTP(S)_PROXY when one is set (Node's fetch alone would ignore it)", async () => {
+    const http = await import('node:http');
+    const net = await import('node:net');
+    const { probeEndpoint } = await import('../agents/core/preflight.ts');
+    const seen: string[] = [];
+    // The endpoint, reachable only through the proxy (its name does not resolve).
+    const llm = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'm1', object: 'model' }] }));
+    });
+    // A forward proxy that tunnels CONNECT (undici's proxy agent tunnels) to the endpoint.
+    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (req, socket: import('node:net').Socket, head: Buffer) => {
+      seen.push(`CONNECT ${req.url}`);
+      const up = net.connect((llm.address() as { port: number }).port, '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length) up.write(head);
+        socket.pipe(up).pipe(socket);
+      });
+      up.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((r) => llm.listen(0, '127.0.0.1', () => r()));
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    try {
+      vi.stubEnv('HTTP_PROXY', `http://127.0.0.1:${(proxy.address() as { port: number }).port}`);
+      vi.stubEnv('NO_PROXY', '');
+      const probe = await probeEndpoint({ api: 'openai', baseUrl: 'http://llm.example.invalid/v1', model: 'm1', headers: { authorization: 'Bearer k' } });
+      expect(probe, probe.detail).toMatchObject({ ok: true });
+      expect(seen).toEqual(['CONNECT llm.example.invalid:80', 'GET /v1/models']);
+    } finally {
+      proxy.close();
+      llm.close();
+    }
+  });
+});
