@@ -172,11 +172,12 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
  * Runs the doctor's checks; true when everything is ready. The table is printed when asked for
  * (doctor) or when something is missing; a ready tourney says so in one line.
  */
-async function checkFirst(config: TourneyConfig, json?: boolean, quietWhenReady = false): Promise<boolean> {
+async function checkFirst(config: TourneyConfig, json?: boolean, quietWhenReady = false, missing: string[] = []): Promise<boolean> {
   const { doctorReady, formatDoctor, runDoctor } = await import('../doctor.ts');
   const started = Date.now();
   const rows = await runDoctor(config);
   const ready = doctorReady(rows);
+  missing.push(...rows.filter((r) => !r.ok).map((r) => `${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 200)}`));
   if (ready && quietWhenReady) {
     process.stderr.write(`catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them)\n`);
   } else if (json) process.stdout.write(`${JSON.stringify({ ready, checks: rows }, null, 2)}\n`);
@@ -209,8 +210,9 @@ export function registerTourneyCommands(program: Command): void {
       }
       // Before anything is spent: a wrong key, a model the endpoint does not serve, a missing image
       // stop the run here, in seconds, with the doctor's table (unless --no-check).
-      if (flags.check !== false && !(await checkFirst(config, flags.json, true))) {
-        process.stderr.write('catarena: not started: the checks above failed (catarena doctor repeats them)\n');
+      const missing: string[] = [];
+      if (flags.check !== false && !(await checkFirst(config, flags.json, true, missing))) {
+        process.stderr.write(`catarena: not started: the checks above failed (catarena doctor repeats them; --no-check skips them):\n${missing.slice(0, 5).map((m) => `  ${m}\n`).join('')}`);
         program.setOptionValue('exitCode', 1);
         return;
       }
