@@ -18,7 +18,7 @@ export interface MatchLimits {
   joinMs: number;
   /** Largest bot answer accepted, in bytes. */
   maxResponseBytes: number;
-  /** Per-move deadlines of some strategies instead of `moveMs`, by strategy id (a human seat's). */
+  /** Per-move deadlines of particular strategies (by id) instead of `moveMs`: a human seat's, LLM-players' own (the paper's Table 6). */
   seatMoveMs?: Record<string, number>;
 }
 

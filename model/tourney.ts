@@ -9,8 +9,15 @@ export interface CostRecord {
   wallMs: number;
   /** Tool calls (LLM agents) or file operations (offline agents). */
   toolCalls: number;
-  /** Null where no LLM is used. */
-  tokens: { input: number; output: number } | null;
+  /**
+   * Null where no LLM is used. `input` is the input not read from a cache; cache reads and writes
+   * are counted apart (agents/core/prices.ts), so each token is counted once.
+   */
+  tokens: { input: number; output: number; cacheRead?: number; cacheWrite?: number } | null;
+  /** Estimated dollars from the price table (agents/core/prices.ts; config `prices`), null where the model has no price. */
+  costUsd?: number | null;
+  /** What the agent itself reported (Claude Code's total_cost_usd), as a cross-check. */
+  reportedCostUsd?: number;
   /** Non-blank lines of code in the produced bot folder. */
   linesOfCode: number;
 }
@@ -70,6 +77,8 @@ export interface StrategyRecord {
   failure?: string;
   /** The failure's name (agents/core/failure.ts: auth, rate_limited, server_error, context_length, budget, no_bot, invalid_bot, agent_error). */
   failureReason?: string;
+  /** Set when the run's budget (--budget-usd) was reached before this strategy was developed: the agent's previous round's bot, carried over. */
+  carriedOver?: string;
   /** Validation problems that did not keep the bot out (illegal probe moves, refused joins). */
   warnings?: string[];
   cost: CostRecord;
@@ -144,7 +153,7 @@ export interface TrackSummary extends TrackId {
   errors: Record<string, ErrorRates>;
   /** Summed over the agent's rounds in this track. */
   cost: Record<string, CostRecord & { rounds: number }>;
-  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'warnings' | 'hash'>>;
+  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'warnings' | 'hash'> & Partial<Pick<StrategyRecord, 'cost' | 'carriedOver'>>>;
   games: number;
   /** How the track's games ended: termination ('normal', 'timeout', …) → games. */
   terminations?: Record<string, number>;
@@ -155,6 +164,8 @@ export interface TrackSummary extends TrackId {
   tableWinRates?: Record<string, Record<string, WinRate>>;
   /** With reps 'auto': the batches played after the first pass and why they stopped. */
   autoReps?: AutoRepsLog;
+  /** Per LLM-player agent: decisions its model was asked for, and how many were random fallbacks (reports/llm-player-use.ts). */
+  llmPlayers?: Record<string, { decisions: number; fallbacks: number }>;
 }
 
 /** One batch of adaptive repetitions (`reps: auto`). */

@@ -41,7 +41,7 @@ export async function runDoctor(config: TourneyConfig): Promise<DoctorRow[]> {
     config.agents.map(async (spec): Promise<DoctorRow[]> => {
       let agent;
       try {
-        agent = createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox });
+        agent = createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] });
       } catch (err) {
         return [{ subject: spec, check: 'spec and key', ok: false, detail: (err as Error).message }];
       }
@@ -61,7 +61,7 @@ export function formatDoctor(rows: DoctorRow[]): string {
   const ws = width((r) => r.subject, 'agent');
   const wc = width((r) => r.check, 'check');
   const line = (a: string, b: string, c: string, d: string) => `${a.padEnd(ws)}  ${b.padEnd(wc)}  ${c.padEnd(7)}  ${d}`;
-  const out = [line('agent', 'check', 'status', 'detail'), ...rows.map((r) => line(r.subject, r.check, r.ok ? 'ready' : 'MISSING', r.detail.replace(/\s+/g, ' ').slice(0, 240)))];
+  const out = [line('agent', 'check', 'status', 'detail'), ...rows.map((r) => line(r.subject, r.check, r.ok ? (r.warn ? 'WARNING' : 'ready') : 'MISSING', r.detail.replace(/\s+/g, ' ').slice(0, 240)))];
   const missing = rows.filter((r) => !r.ok).length;
   out.push('', missing ? `${missing} of ${rows.length} checks failed: fix them before the run spends anything` : `all ${rows.length} checks ready`);
   return out.join('\n');

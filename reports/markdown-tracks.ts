@@ -1,6 +1,7 @@
 // The per-track sections of the Markdown report: learning details (paper Tables 9–11), the score
 // matrix W, rank probabilities, ratings with intervals, error rates (Table 16), cost (Table 17)
 // and failed strategies.
+import { tokenWords } from '../agents/core/prices.ts';
 import { trackName, type TrackSummary } from '../model/tourney.ts';
 import { corr, duration, MISSING, mdTable, num, pct, withCI } from './markdown-format.ts';
 
@@ -158,7 +159,7 @@ export function costRows(tracks: TrackSummary[]): string {
       String(c.rounds),
       duration(c.wallMs),
       String(c.toolCalls),
-      c.tokens ? `${c.tokens.input} in / ${c.tokens.output} out` : MISSING,
+      c.tokens ? tokenWords(c.tokens) : MISSING,
       String(c.linesOfCode),
     ]),
   );

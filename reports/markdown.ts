@@ -1,5 +1,7 @@
 // The human report of a whole run (report.md), laid out like the paper's tables, and the short
 // leaderboard printed at the end of `catarena tourney`.
+import { fallbackAlarmLines, llmPlayerRows } from './llm-player-use.ts';
+import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from './cost-by-round.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../model/tourney.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import { costRows, errorRows, failedStrategies, learningDetails, rankTable, ratingsTable, scoreMatrix, tableWinRatesTable, validationWarnings, vsNext } from './markdown-tracks.ts';
@@ -45,6 +47,7 @@ function header(s: TourneySummary): string {
     'The intervals cover the luck of the games these bots played (a smoothed bootstrap over games; docs/metrics.md "Intervals"), ' +
       'not a rerun in which the agents write other bots. "≈" marks an agent not separable from the next one at 95%.',
     ...buildAlarms(s),
+    ...llmPlayerSection(s),
     ...(onePairPerCell(s)
       ? ['', '> Each pairing played one colour-swapped game pair: the intervals rest on the spread the rating model expects of such games. `--reps auto` plays more where it matters.']
       : []),
@@ -67,7 +70,18 @@ function autoRepsLines(s: TourneySummary): string[] {
 /** Loud lines for agents that never had a bot that played (all builds failed). */
 export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
   if (everyBuildFailed(s.tracks)) return ['Every build of every agent failed: no strategy of this run played, so its scores mean nothing (see "Failed strategies").'];
-  return agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed (${a.strategies} of ${a.strategies} strategies): its scores are those of a forfeiting stand-in. First reason: ${a.reason.replace(/\s+/g, ' ').slice(0, 200)}`);
+  return [
+    ...agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed (${a.strategies} of ${a.strategies} strategies): its scores are those of a forfeiting stand-in. First reason: ${a.reason.replace(/\s+/g, ' ').slice(0, 200)}`),
+    ...fallbackAlarmLines(s.tracks),
+    ...budgetAlarmLines(s.tracks),
+  ];
+}
+
+/** LLM-players: decisions asked of the model and random fallbacks, per track. */
+function llmPlayerSection(s: TourneySummary): string[] {
+  const rows = llmPlayerRows(s.tracks);
+  if (!rows.length) return [];
+  return ['', '## LLM-player decisions', '', 'Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action after failed calls or answers.', '', mdTable(['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'], rows, 2)];
 }
 
 function buildAlarms(s: TourneySummary): string[] {
@@ -135,6 +149,7 @@ export function renderMarkdown(summary: TourneySummary): string {
     perTrack('Learning details (Tables 9–11 layout)', learningDetails, t),
     ['## HTTP error rates per agent (Table 16 layout)', 'Share of the agent\'s bot requests (moves asked + joins); a failed join counts as an HTTP error.', errorRows(t)].join('\n\n'),
     ['## Cost per agent (Table 17 layout)', 'Summed over the agent\'s rounds; tokens — when no LLM was used.', costRows(t)].join('\n\n'),
+    ...(costRoundRows(t).length ? [['## Cost per agent and round', COST_ROUND_NOTE, `Estimated for the run: ${usd(runCostUsd(t))}.`, mdTable(COST_ROUND_HEAD, costRoundRows(t), 2)].join('\n\n')] : []),
     perTrack('Score matrices W', scoreMatrix, t, 'Row = the strategy scoring (agent@round), 2 decimals; · = diagonal, ? = never met.'),
     perTrack('Ratings (Bradley–Terry with Davidson draws)', ratingsTable, t),
     ...(tableTracks.length ? [perTrack(TABLE_WIN_RATES_TITLE, tableWinRatesTable, tableTracks, TABLE_WIN_RATES_NOTE)] : []),

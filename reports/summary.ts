@@ -1,6 +1,7 @@
 // Pure helpers the tourney uses to build a TrackSummary and the run's leaderboard: error rates per
 // agent (paper Table 16), cost per agent (Table 17) and average ranks over tracks (Table 3) with
 // the probability of each place.
+import { addTokens } from '../agents/core/prices.ts';
 import type { CostRecord, ErrorRates, StrategyRecord, TourneySummary, TrackSummary } from '../model/tourney.ts';
 import { adapterFor } from '../games/registry.ts';
 import type { MatchResult } from '../model/match.ts';
@@ -70,8 +71,7 @@ export function costByAgent(strategies: Array<Pick<StrategyRecord, 'agent' | 'co
     c.rounds += 1;
     if (cost.tokens) {
       c.tokens ??= { input: 0, output: 0 };
-      c.tokens.input += cost.tokens.input;
-      c.tokens.output += cost.tokens.output;
+      addTokens(c.tokens, cost.tokens);
     }
   }
   return out;

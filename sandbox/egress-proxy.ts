@@ -84,8 +84,11 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', '
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const allowed = new Set(options.allow.map(originKey));
   const upstream = options.upstream ? { base: new URL(options.upstream.url), headers: options.upstream.headers ?? {} } : undefined;
-  if (upstream) allowed.add(originKey(upstream.base.href));
+  // CONNECT tunnels only to origins allowed as such: not to the upstream's own origin, whose
+  // requests must come in plain through this proxy, where the real key is swapped in (inside a
+  // tunnel it cannot be, and the container's placeholder would reach the provider).
   const hostPorts = new Set([...allowed].map((o) => o.slice(o.indexOf('//') + 2)));
+  if (upstream) allowed.add(originKey(upstream.base.href));
   const maxEvents = options.maxEvents ?? 1000;
   const events: EgressEvent[] = [];
   const totals = { allowed: 0, denied: 0 };

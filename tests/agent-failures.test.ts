@@ -33,6 +33,10 @@ const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn
   'rate-once': (req, seen) => (seen === 0 ? { httpError: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', headers: { 'retry-after': '1' } } : WORKING[stepOf(req)]!),
   'rate-always': () => ({ httpError: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', headers: { 'retry-after': '0' } }),
   'drops-midway': () => ({ text: 'I will now write the bot, starting with start_ai.sh and then the server code.', breakMidway: true }),
+  // Billing, as OpenAI words it (a 429 that no wait cures: type and code insufficient_quota, see
+  // agents/core/failure.ts for the sources) and as a 402 (Anthropic's billing_error status).
+  'no-quota': () => ({ httpError: 429, message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' }),
+  'no-credit': () => ({ httpError: 402, message: 'Your credit balance is too low to access the API. Please go to Plans & Billing to upgrade or purchase credits.', type: 'billing_error' }),
   'too-long': () => ({ httpError: 400, message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 12001 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' }),
   'no-bot': () => ({ toolCalls: [{ name: 'finish', args: { summary: 'I believe the task is done.' } }] }),
   // Each answer reports 3,000 tokens against a budget of 5,000: the second step spends it.
@@ -44,6 +48,8 @@ const EXPECTED: Record<string, { reason: string; detail: RegExp }> = {
   'rate-always': { reason: 'rate_limited', detail: /HTTP 429|Rate limit/ },
   'drops-midway': { reason: 'server_error', detail: /./ },
   'too-long': { reason: 'context_length', detail: /maximum context length/ },
+  'no-quota': { reason: 'billing', detail: /exceeded your current quota/ },
+  'no-credit': { reason: 'billing', detail: /credit balance is too low/ },
   'no-bot': { reason: 'no_bot', detail: /no start_ai\.sh/ },
   spendthrift: { reason: 'budget', detail: /token budget|stopped at the token budget/ },
 };
@@ -72,7 +78,7 @@ describe('agent failures in a tourney round', () => {
     const agent = (model: string, extra: Partial<ConstructorParameters<typeof BuiltinAgent>[0]> = {}) =>
       new BuiltinAgent({ model: `openai-compatible/${model}`, id: model, attemptsPerModel: 2, maxRetries: 0, ...extra });
     const agents = [
-      ...['wrong-key', 'drops-midway', 'too-long', 'no-bot'].map((m) => agent(m)),
+      ...['wrong-key', 'drops-midway', 'too-long', 'no-bot', 'no-quota', 'no-credit'].map((m) => agent(m)),
       agent('rate-once', { maxRetries: 2 }),
       agent('rate-always', { maxRetries: 1 }),
       agent('spendthrift', { maxTotalTokens: 5_000 }),
@@ -103,6 +109,15 @@ describe('agent failures in a tourney round', () => {
     });
   }
 
+  it('a refused key, no credit or quota, and a prompt too long end the agent\'s attempts at once (one request, not one per attempt)', () => {
+    for (const model of ['wrong-key', 'too-long', 'no-quota', 'no-credit']) {
+      expect(server.requests.filter((q) => q.model === model), model).toHaveLength(1);
+      expect(buildLog(model)).toMatch(/no further attempt: (auth|billing|context_length) does not change between attempts/);
+    }
+    // A broken stream may be cured by the next attempt: both attempts ran.
+    expect(server.requests.filter((q) => q.model === 'drops-midway')).toHaveLength(2);
+  });
+
   it('a 429 with retry-after is waited out and retried: that agent builds a bot that plays', () => {
     const r = record('rate-once');
     expect(r.status, buildLog('rate-once')).toBe('ok');
@@ -112,7 +127,7 @@ describe('agent failures in a tourney round', () => {
   });
 
   it('the tourney went on: every game was played, the offline agent and the rate-limited one ranked above the failures', () => {
-    expect(summary.tracks[0]!.games).toBe(56); // 8 strategies, 28 pairings, one colour-swapped pair each
+    expect(summary.tracks[0]!.games).toBe(90); // 10 strategies, 45 pairings, one colour-swapped pair each
     const S = summary.tracks[0]!.metrics.perAgent;
     for (const failed of Object.keys(EXPECTED)) {
       expect(S[failed]!.S).toBe(0); // two failed builds that meet both score 0: nobody wins what nobody played
@@ -137,6 +152,14 @@ describe('classifying LLM errors', () => {
     expect(classifyLlmError('prompt is too long: 210000 tokens > 200000 maximum', 400)).toBe('context_length'); // Anthropic
     expect(classifyLlmError('The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', 400)).toBe('context_length'); // Google
     expect(classifyLlmError('Overloaded', 529)).toBe('server_error');
+    // Billing is no rate limit and no bad request: nothing an attempt or a wait cures.
+    expect(classifyLlmError('Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.', 400)).toBe('billing');
+    expect(classifyLlmError("429 {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota', 'code': 'insufficient_quota'}}", 429)).toBe('billing');
+    expect(classifyLlmError('Payment Required', 402)).toBe('billing');
+    // Gemini words its per-minute quota 429s alike, with a RetryInfo wait: a rate limit, not billing.
+    expect(classifyLlmError('RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.', 429)).toBe('rate_limited');
+    // undici's fetch waits 300 s for response headers, then fails with this cause (nodejs/undici#2235).
+    expect(classifyLlmError('fetch failed: Headers Timeout Error (UND_ERR_HEADERS_TIMEOUT)')).toBe('timeout');
     expect(classifyLlmError('stream error: terminated')).toBe('server_error');
     expect(classifyLlmError('invalid_request_error: tools.0.name is too long', 400)).toBeNull();
   });

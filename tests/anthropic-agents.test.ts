@@ -11,7 +11,7 @@ import { createAgent } from '../agents/registry.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
-import { lastUserText, perConversation, startScriptedAnthropic, toolResults, type ScriptedAnthropic } from './helpers/scripted-anthropic.ts';
+import { lastUserText, perConversation, startScriptedAnthropic, toolResults, type ScriptedAnthropic, type ScriptedRequest } from './helpers/scripted-anthropic.ts';
 
 const SECRET = 'sk-ant-agents-secret-271';
 let server: ScriptedAnthropic | undefined;
@@ -96,7 +96,7 @@ describe('the scripted Anthropic server', () => {
     const models = await (await fetch(`${server.v1URL}/models`, { headers: { 'x-api-key': SECRET } })).json();
     expect(models).toMatchObject({ data: [{ type: 'model', id: 'm' }], has_more: false });
     expect(server.others.map((o) => `${o.method} ${o.path} ${o.status}`)).toEqual(['POST /v1/messages 401', 'POST /v1/messages 401', 'POST /v1/messages 400', 'POST /v1/messages/count_tokens 200', 'GET /v1/models 200']);
-    expect(server.totalUsage()).toEqual({ input: 130, output: 12 });
+    expect(server.totalUsage()).toEqual({ input: 120, cacheRead: 10, output: 12 }) // by kind: the cache read counted once, apart;
   });
 });
 
@@ -125,8 +125,13 @@ describe('Anthropic agents in a tourney round', () => {
     expect(record.agentKind).toBe('builtin:anthropic/scripted-coder');
     expectAnthropicHeaders(server);
     expect(server.requests.map((r) => [r.model, r.stream])).toEqual(Array(3).fill(['scripted-coder', false]));
-    // The tools went over as Anthropic tools (name, description, input_schema); the results came back as tool_result blocks.
+    // Prompt caching: the system prompt is marked cache_control ephemeral, and each later step's
+    // last message too (Anthropic caches only where a block asks: its prompt-caching guide).
     const first = server.requests[0]!;
+    expect(first.body.system).toEqual([expect.objectContaining({ type: 'text', cache_control: { type: 'ephemeral' } })]);
+    const lastBlock = (r: ScriptedRequest) => JSON.stringify((r.body.messages as Array<{ content: unknown }>).at(-1));
+    expect(lastBlock(server.requests[1]!)).toContain('"cache_control":{"type":"ephemeral"}');
+    // The tools went over as Anthropic tools (name, description, input_schema); the results came back as tool_result blocks.
     expect(first.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['write_file', 'test_bot', 'finish']));
     for (const t of first.tools) expect(t.input_schema).toMatchObject({ type: 'object' });
     expect(first.system.length).toBeGreaterThan(0);

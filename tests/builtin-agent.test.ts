@@ -160,6 +160,24 @@ describe('BuiltinAgent', () => {
     expect(res.log).toMatch(/attempt 1 succeeded: the arena check passed/);
   });
 
+  it("after a 429 the next attempt waits what the server asked, Google's way too (RetryInfo in the body, no header)", async () => {
+    let first = true;
+    const turns = [{ toolCalls: botFiles() }, { toolCalls: [{ name: 'test_bot', args: {} }] }, { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] }];
+    const server = await llm((req) => {
+      if (first) {
+        first = false;
+        // As the Gemini API answers a 429: RESOURCE_EXHAUSTED, the wait in error.details, no retry-after header.
+        return { httpError: 429, message: 'You exceeded your current quota', type: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }] };
+      }
+      return turns[req.messages.filter((m) => m.role === 'assistant').length];
+    });
+    const agent = new BuiltinAgent({ model: 'openai-compatible/waiter', maxRetries: 0 });
+    const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
+    expect(res.failure, res.log).toBeUndefined();
+    expect(res.log).toContain('waiting 1.5 s before the next attempt (as the server asked)');
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(1_450);
+  });
+
   it('(b) retries a broken bot 3 times, then 3 times with the fallback model, then gives up', async () => {
     const server = await llm(perConversation([
       { toolCalls: [write('develop_ai/start_ai.sh', '#!/bin/bash\necho "broken on purpose" >&2\nexit 1\n')] },

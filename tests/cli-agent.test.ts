@@ -47,7 +47,7 @@ describe('CLI agent specs', () => {
 describe('CLI output parsers', () => {
   it('read Claude Code\'s result object: tokens with cache, turns, cost, is_error', () => {
     const ok = CLIS['claude-code'].parse(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, duration_ms: 5100, num_turns: 7, result: 'Bot written.', total_cost_usd: 0.0123, usage: { input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 40 } }));
-    expect(ok).toEqual({ tokens: { input: 150, output: 40 }, turns: 7, durationMs: 5100, summary: 'Bot written.', costUsd: 0.0123 });
+    expect(ok).toEqual({ tokens: { input: 100, cacheWrite: 20, cacheRead: 30, output: 40 }, turns: 7, durationMs: 5100, summary: 'Bot written.', costUsd: 0.0123 });
     // An auth failure is exit 1 with subtype success but is_error true (Claude Code 2.1's result object).
     const failed = CLIS['claude-code'].parse('{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key","num_turns":0,"usage":{"input_tokens":0,"output_tokens":0}}');
     expect(failed.error).toMatch(/Invalid API key/);
@@ -65,7 +65,7 @@ describe('CLI output parsers', () => {
       { type: 'item.completed', item: { id: 'i3', type: 'agent_message', text: 'Done: bot in develop_ai.' } },
       { type: 'turn.completed', usage: { input_tokens: 1200, cached_input_tokens: 200, output_tokens: 300 } },
     ].map((e) => JSON.stringify(e));
-    expect(CLIS.codex.parse(['WARNING: some log line', ...lines].join('\n'))).toEqual({ tokens: { input: 1200, output: 300 }, turns: 1, toolCalls: 2, summary: 'Done: bot in develop_ai.' });
+    expect(CLIS.codex.parse(['WARNING: some log line', ...lines].join('\n'))).toEqual({ tokens: { input: 1000, cacheRead: 200, output: 300 }, turns: 1, toolCalls: 2, summary: 'Done: bot in develop_ai.' });
     expect(CLIS.codex.parse([...lines.slice(0, 2), JSON.stringify({ type: 'turn.failed', error: { message: 'stream disconnected' } })].join('\n')).error).toBe('stream disconnected');
   });
 
@@ -153,7 +153,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     }
   }, 120_000);
 
-  it('Qwen Code completes a tourney round against the scripted server: its bot validates and plays', async () => {
+  it('Qwen Code on a GPT-5-named model completes a tourney round against the scripted server (which refuses max_tokens for it, as OpenAI does): its bot validates and plays', async () => {
     const sample = BUILTIN('random');
     const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
     // Qwen Code's main conversation carries its tools; side requests (e.g. a next-speaker or
@@ -168,9 +168,11 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     server = await startScriptedLlm((req) => (req.tools.some((t) => t.function.name === 'write_file') ? turns[step(req)] : { text: '{"next_speaker":"user","reasoning":"done"}' }));
     vi.stubEnv('OPENAI_API_KEY', SECRET);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('qwen-code:scripted-coder#qwen', 'qwen');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('qwen-code:gpt-5-scripted#qwen', 'qwen');
     expect(record.status, buildLog).toBe('ok');
-    expect(record.agentKind).toBe('cli:qwen-code/scripted-coder');
+    expect(record.agentKind).toBe('cli:qwen-code/gpt-5-scripted');
+    // Its settings.json (empty samplingParams) kept max_tokens out of every request.
+    expect(server.requests.filter((r) => 'max_tokens' in r.body)).toEqual([]);
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
     expect(fs.readFileSync(path.join(strategies, 'qwen', 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8'));
     const last = server.requests.filter((r) => r.tools.length && step(r) === 2).at(-1)!;

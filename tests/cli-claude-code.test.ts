@@ -27,15 +27,16 @@ afterEach(async () => {
 describe("Claude Code's result object", () => {
   it('counts the tokens of every model call (modelUsage: subagents included), else the main loop\'s usage', () => {
     // Claude Code 2.1.197 as observed against the scripted server: `usage` covers the main loop
-    // only (37768 + 58), `modelUsage` every request, a subagent's included (38768 + 50 cache reads, 65).
+    // only (37768 + 58), `modelUsage` every request, a subagent's included (38768 + 50 cache reads, 65);
+    // each kind is kept apart (agents/core/prices.ts), so a cached token is counted once.
     const result = {
       type: 'result', subtype: 'success', is_error: false, duration_ms: 401, num_turns: 2, result: 'Done.', total_cost_usd: 0.19549,
       usage: { input_tokens: 37768, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 58 },
       modelUsage: { 'scripted-model': { inputTokens: 38768, outputTokens: 65, cacheReadInputTokens: 50, cacheCreationInputTokens: 0, costUSD: 0.19549 } },
     };
-    expect(CLIS['claude-code'].parse(JSON.stringify(result))).toEqual({ tokens: { input: 38818, output: 65 }, turns: 2, durationMs: 401, summary: 'Done.', costUsd: 0.19549 });
+    expect(CLIS['claude-code'].parse(JSON.stringify(result))).toEqual({ tokens: { input: 38768, cacheRead: 50, output: 65 }, turns: 2, durationMs: 401, summary: 'Done.', costUsd: 0.19549 });
     const twoModels = { ...result, modelUsage: { ...result.modelUsage, 'claude-haiku-4-5': { inputTokens: 100, outputTokens: 5, cacheReadInputTokens: 0, cacheCreationInputTokens: 20 } } };
-    expect(CLIS['claude-code'].parse(JSON.stringify(twoModels)).tokens).toEqual({ input: 38938, output: 70 });
+    expect(CLIS['claude-code'].parse(JSON.stringify(twoModels)).tokens).toEqual({ input: 38868, cacheRead: 50, cacheWrite: 20, output: 70 });
     const { modelUsage: _, ...older } = result;
     expect(CLIS['claude-code'].parse(JSON.stringify(older)).tokens).toEqual({ input: 37768, output: 58 });
   });
@@ -63,6 +64,16 @@ describe('Claude Code\'s environment', () => {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
     });
+  });
+});
+
+describe('web tools, off by default', () => {
+  it('Claude Code is started with --disallowedTools WebSearch,WebFetch, Gemini CLI with tools.exclude; webTools opts in', () => {
+    const o = { prompt: 'p', maxTurns: 5, home: '/home/agent', workspace: '/workspace', baseUrl: 'http://127.0.0.1:3128' };
+    expect(CLIS['claude-code'].argv(o).join(' ')).toContain('--disallowedTools WebSearch,WebFetch');
+    expect(CLIS['claude-code'].argv({ ...o, webTools: true })).not.toContain('--disallowedTools');
+    expect(CLIS['gemini-cli'].prepare!(o)).toContain('"tools":{"exclude":["google_web_search","web_fetch"]}');
+    expect(CLIS['gemini-cli'].prepare!({ ...o, webTools: true })).not.toContain('google_web_search');
   });
 });
 
@@ -117,6 +128,10 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
     const { runDir, summary, strategies, record, buildLog, games } = await agentRound('claude-code:scripted-claude#claude', 'claude');
     expect(record.status, buildLog).toBe('ok');
+    // Its web tools are off by default (--disallowedTools): no request offered them to the model.
+    const offered = new Set(server.requests.flatMap((r) => r.tools.map((t) => t.name)));
+    expect(offered.has('Write')).toBe(true);
+    expect([...offered].filter((n) => /^Web(Search|Fetch)$|web_search|web_fetch/.test(n))).toEqual([]);
     expect(record.agentKind).toBe('cli:claude-code/scripted-claude');
     expect(buildLog).toMatch(/attempt 1 succeeded/);
     // What reached the server: the pinned Claude Code, the model asked for, the real key (added by
@@ -155,4 +170,27 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     expectPlayedNormally(games);
     expectSecretNowhere(runDir, SECRET);
   }, 300_000);
+});
+
+describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
+  // Claude Code 2.1.197 retries a 401 about ten times with backoff before it gives up (its
+  // "Retrying in … (attempt n/10)"; ThreeFish-AI/negentropy#823 saw the same), so one attempt takes
+  // minutes; the agent stops after that attempt instead of starting two more.
+  it('stops after one attempt, named auth, with the wall time in the build log', async () => {
+    server = await startScriptedAnthropic(() => ({ text: 'never reached' }), { apiKey: SECRET });
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-wrong-key-000');
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+    const started = Date.now();
+    const { record, buildLog } = await agentRound('claude-code:scripted-claude#claude', 'claude');
+    const seconds = (Date.now() - started) / 1000;
+    expect(record.status).toBe('failed');
+    expect(record.failureReason, buildLog).toBe('auth');
+    expect(buildLog).toContain('## attempt 1/3');
+    expect(buildLog).not.toContain('## attempt 2/3');
+    expect(buildLog).toMatch(/no further attempt: auth does not change between attempts \(stopped after \d+ s\)/);
+    // Every request was refused; none reached the script.
+    expect(server.requests).toEqual([]);
+    expect(server.others.every((o) => o.status === 401)).toBe(true);
+    console.log(`claude-code, wrong key: stopped after ${seconds.toFixed(0)} s, ${server.others.length} refused requests`);
+  }, 600_000);
 });

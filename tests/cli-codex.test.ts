@@ -72,7 +72,7 @@ describe('the scripted Responses API server', () => {
     expect([r.model, r.stream, r.store, r.instructions, r.authorization]).toEqual(['m', true, false, 'be brief', 'Bearer k']);
     expect(r.input).toEqual([{ type: 'message', role: 'user', content: 'hi' }]);
     expect(toolNames(r)).toEqual(['exec_command', 'apply_patch']);
-    expect(server.totalUsage()).toEqual({ input: 100, output: 30 });
+    expect(server.totalUsage()).toEqual({ input: 60, cacheRead: 40, output: 30 });
   });
 
   it('answers without streaming, with HTTP errors in the API\'s shape, and with failed responses', async () => {
@@ -142,7 +142,7 @@ describe("Codex's invocation", () => {
     expect(CLIS.codex.argv(o)).toEqual(['codex', 'exec', '--skip-git-repo-check', '--ephemeral', '--json', '--dangerously-bypass-approvals-and-sandbox', '-C', '/workspace', '-m', 'gpt-5.5', 'write a bot']);
   });
 
-  it('reads Codex 0.169\'s usage: input_tokens (cached included) and output_tokens (reasoning included) of every turn', () => {
+  it('reads Codex 0.169\'s usage: input_tokens (cached included, taken apart) and output_tokens (reasoning included), the last turn\'s', () => {
     const lines = [
       { type: 'thread.started', thread_id: 't' },
       { type: 'turn.started' },
@@ -152,7 +152,7 @@ describe("Codex's invocation", () => {
       { type: 'item.completed', item: { id: 'item_3', type: 'agent_message', text: 'Done.' } },
       { type: 'turn.completed', usage: { input_tokens: 32947, cached_input_tokens: 12000, cache_write_input_tokens: 0, output_tokens: 2670, reasoning_output_tokens: 900 } },
     ].map((e) => JSON.stringify(e));
-    expect(CLIS.codex.parse(lines.join('\n'))).toEqual({ tokens: { input: 32947, output: 2670 }, turns: 1, toolCalls: 2, summary: 'Done.' });
+    expect(CLIS.codex.parse(lines.join('\n'))).toEqual({ tokens: { input: 20947, cacheRead: 12000, output: 2670 }, turns: 1, toolCalls: 2, summary: 'Done.' });
     // A retry it announced (an `error` event) and then got past is no error; retries that end in turn.failed are.
     const retried = [...lines.slice(0, 2), JSON.stringify({ type: 'error', message: 'Reconnecting... 1/5 (stream disconnected before completion)' }), ...lines.slice(2)];
     expect(CLIS.codex.parse(retried.join('\n')).error).toBeUndefined();
@@ -216,7 +216,7 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     expect(toolResults(server.requests[2]!).join('\n')).toMatch(/healthy/);
     // Cost: Codex's own token report (turn.completed) equals what the server answered; its tool items: the patch and two commands.
     expect(record.cost.tokens).toEqual(server.totalUsage());
-    expect(record.cost.tokens).toEqual({ input: 33000, output: 2710 });
+    expect(record.cost.tokens).toEqual({ input: 12200, cacheRead: 20800, output: 2710 }); // 33000 input, 20800 of it cached: counted once
     expect(record.cost.toolCalls).toBe(3);
     // What the evolution report reads from its JSON lines: the patch's two files, start_ai.sh by a here-document, the bot started.
     const reads = evolutionReads(runDir, 'codex');

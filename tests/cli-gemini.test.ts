@@ -71,6 +71,10 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     const { runDir, summary, strategies, record, buildLog, games } = await agentRound('gemini-cli:scripted-gemini#gemini', 'gemini');
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:gemini-cli/scripted-gemini');
+    // Its web tools are excluded by default (settings tools.exclude): never offered to the model.
+    const offered = new Set(server!.requests.flatMap((r) => r.tools.map((t) => t.name)));
+    expect(offered.has('write_file')).toBe(true);
+    expect([...offered].filter((n) => /google_web_search|web_fetch/.test(n))).toEqual([]);
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
     for (const f of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) expect(fs.readFileSync(path.join(strategies, 'gemini', f), 'utf8')).toBe(fs.readFileSync(path.join(sample, f), 'utf8'));
     const mainRequests = server.requests.filter(main);

@@ -3,6 +3,7 @@
 // proxy into its image) and a broken one (a missing key, a wrong key, an endpoint nobody serves, a
 // missing image, Redis down), each named in the table, and a tourney that does not start.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -40,7 +41,7 @@ describe('catarena doctor', () => {
     const r = await catarena(['doctor', '--agents', agents.join(','), '--games', 'gomoku,chess'], good());
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/offline:cautious\s+chess reference bot\s+ready/);
-    expect(r.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+ready\s+reachable, key accepted \(GET \/v1\/models: HTTP 200\)/);
+    expect(r.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+ready\s+reachable, key accepted \(GET \/v1\/models: HTTP 200\); model scripted listed/);
     expect(r.stdout).toMatch(/llm-player:openai-compatible\/scripted\s+endpoint\s+ready/);
     if (agentImage) {
       expect(r.stdout).toMatch(/qwen-code:scripted\s+agent image\s+ready/);
@@ -60,6 +61,8 @@ describe('catarena doctor', () => {
     expect(r.stdout).toMatch(/claude-code\s+spec and key\s+MISSING\s+ANTHROPIC_API_KEY is not set/);
     expect(r.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/);
     if (agentImage) expect(r.stdout).toMatch(/codex\s+endpoint \(via the egress proxy\)\s+MISSING\s+.*the key was refused \(HTTP 401/);
+    // A CLI agent naming no model gets the CLI's own default, possibly its most expensive: a warning, not a failure.
+    if (agentImage) expect(r.stdout).toMatch(/codex\s+model\s+WARNING\s+no model named: codex picks its own default/);
     expect(r.stdout).toMatch(/\d+ of \d+ checks failed/);
     expect(r.stdout + r.stderr).not.toContain('sk-wrong-key-456');
 
@@ -68,6 +71,25 @@ describe('catarena doctor', () => {
     expect(t.code).toBe(1);
     expect(t.stderr).toMatch(/not started: the checks above failed/);
     expect(t.stdout).toMatch(/the key was refused/);
+  }, 120_000);
+
+  it('a tourney checks first by default: a wrong key or a model the endpoint does not serve stops it in seconds, with the table, before any development', async () => {
+    const out = tempDir();
+    const started = Date.now();
+    const t = await catarena(['tourney', '--rounds', '1', '--games', 'gomoku', '--agents', 'offline:cautious,builtin:openai-compatible/scripted', '--out', out], { ...good(), OPENAI_API_KEY: 'sk-wrong-key-456' });
+    const seconds = (Date.now() - started) / 1000;
+    expect(t.code, t.stdout + t.stderr).toBe(1);
+    expect(t.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/);
+    expect(t.stderr).toMatch(/not started: the checks above failed/);
+    expect(seconds).toBeLessThan(30); // node start-up and module loading included; the checks themselves take well under a second
+    expect(fs.readdirSync(out)).toEqual([]); // no run directory: nothing developed, nothing played
+    expect(server.requests).toHaveLength(0);
+
+    // The key is right but the model is not one the endpoint lists: named with what it does list.
+    const m = await catarena(['tourney', '--rounds', '1', '--games', 'gomoku', '--agents', 'llm-player:openai-compatible/gpt-5-typo', '--out', out], good());
+    expect(m.code).toBe(1);
+    expect(m.stdout).toMatch(/llm-player:openai-compatible\/gpt-5-typo\s+endpoint\s+MISSING\s+key accepted, but the model "gpt-5-typo" is not served there: 1 models listed \(scripted\)/);
+    expect(fs.readdirSync(out)).toEqual([]);
   }, 120_000);
 
   it('an endpoint nobody serves and a missing bot image are named (in-process)', async () => {

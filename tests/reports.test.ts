@@ -494,7 +494,7 @@ describe('renderMarkdown', () => {
 
   it('cost, W matrix, ratings and failures', () => {
     expect(md).toContain('| gomoku-standard | alpha | 1 | 1 min 05 s | 7 | — | 120 |');
-    expect(md).toContain('| gomoku-standard | beta | 1 | 1.0 s | 1 | 1200 in / 340 out | 10 |');
+    expect(md).toContain('| gomoku-standard | beta | 1 | 1.0 s | 1 | 1200 input + 340 output tokens | 10 |');
     expect(md).toContain('| W | 0@1 | 0@2 | 0@3 | 1@1 | 1@2 | 1@3 | 2@1 | 2@2 | 2@3 |');
     expect(md).toContain('| 0@1 | · | 0.75 | 0.50 | 0.25 | 1.00 | 0.63 | 0.38 | 0.88 | 0.13 |');
     // A pair that never met shows '?'.

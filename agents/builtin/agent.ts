@@ -6,8 +6,9 @@
 // records a failed build).
 import fs from 'node:fs';
 import path from 'node:path';
-import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type StopCondition, type ToolSet } from 'ai';
-import { classifyLlmError, type BuildFailure } from '../core/failure.ts';
+import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type LanguageModelUsage, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
+import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
+import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
@@ -100,6 +101,57 @@ interface AttemptOutcome {
   reason?: BuildFailure['reason'];
   finished?: string;
   steps: number;
+  /** After a 429: how long the server asked to wait (its header, or Google's RetryInfo in the body). */
+  retryAfterMs?: number;
+}
+
+/**
+ * The wait a refused call asked for: `retry-after-ms` / `retry-after` headers (OpenAI, Anthropic),
+ * or Google's google.rpc.RetryInfo detail in the body ({"@type": "…/google.rpc.RetryInfo",
+ * "retryDelay": "31s"}: a 429 from the Gemini API carries no header).
+ */
+export function retryAfterOf(err: unknown): number | undefined {
+  if (RetryError.isInstance(err)) return retryAfterOf(err.lastError);
+  if (!APICallError.isInstance(err)) return undefined;
+  const h = Object.fromEntries(Object.entries(err.responseHeaders ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  const ms = Number(h['retry-after-ms']);
+  if (h['retry-after-ms'] && Number.isFinite(ms)) return ms;
+  if (h['retry-after']) {
+    const seconds = Number(h['retry-after']);
+    if (Number.isFinite(seconds)) return seconds * 1000;
+    const date = Date.parse(h['retry-after']);
+    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  }
+  try {
+    const details = (JSON.parse(err.responseBody ?? '') as { error?: { details?: Array<Record<string, unknown>> } })?.error?.details;
+    const info = Array.isArray(details) ? details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.RetryInfo')) : undefined;
+    const m = /^(\d+(?:\.\d+)?)s$/.exec(String(info?.retryDelay ?? ''));
+    if (m) return Math.round(Number(m[1]) * 1000);
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
+/**
+ * One step's tokens by kind, from the AI SDK's usage: inputTokens is the total, its
+ * inputTokenDetails split it into noCacheTokens, cacheReadTokens and cacheWriteTokens (ai 6's
+ * LanguageModelUsage); reasoning tokens are in outputTokens.
+ */
+function stepTokens(u: LanguageModelUsage): TokenCounts {
+  const cacheRead = u.inputTokenDetails?.cacheReadTokens ?? u.cachedInputTokens ?? 0;
+  const cacheWrite = u.inputTokenDetails?.cacheWriteTokens ?? 0;
+  const input = u.inputTokenDetails?.noCacheTokens ?? Math.max(0, (u.inputTokens ?? 0) - cacheRead - cacheWrite);
+  return { input, output: u.outputTokens ?? 0, ...(cacheRead ? { cacheRead } : {}), ...(cacheWrite ? { cacheWrite } : {}) };
+}
+
+/**
+ * What the token budget counts: input not read from a cache, cache writes and output in full,
+ * cache reads at a tenth (as they are priced): a long conversation re-reads its cached prefix on
+ * every step, and counting it in full ended attempts after 15-25 steps.
+ */
+export function budgetTokens(t: TokenCounts): number {
+  return Math.round(t.input + t.output + (t.cacheWrite ?? 0) + 0.1 * (t.cacheRead ?? 0));
 }
 
 /** The HTTP status of an API error (also inside the SDK's retry error), if any. */
@@ -141,7 +193,7 @@ export class BuiltinAgent implements Agent {
     const models = [this.primary, ...(this.fallbackModel ? [this.fallbackModel] : [])];
     return Promise.all(
       models.map(async (m) => {
-        const probe = await probeEndpoint(endpointProbeOf(m, this.env));
+        const probe = await probeEndpoint({ ...endpointProbeOf(m, this.env), model: m.modelId });
         return { check: `endpoint of ${m.spec}`, ok: probe.ok, detail: this.redact(probe.detail) };
       }),
     );
@@ -154,7 +206,7 @@ export class BuiltinAgent implements Agent {
     const maxSteps = budget.maxSteps ?? this.opts.maxSteps;
     const limits = { maxSteps, maxTotalTokens: this.opts.maxTotalTokens, wallMs: budget.wallMs };
     const system = systemPrompt(ws, limits);
-    const tokens = { input: 0, output: 0 };
+    const tokens: TokenCounts = { input: 0, output: 0 };
     let toolCalls = 0;
     const log: string[] = [
       `${ws.agentId || this.id} (${this.kind}${this.fallbackModel ? `, fallback ${this.fallbackModel.spec}` : ''}), ${ws.game}/${ws.variant}, round ${ws.round}, task track ${ws.taskTrack ?? 'standard'}`,
@@ -183,9 +235,9 @@ export class BuiltinAgent implements Agent {
     try {
       for (let i = 0; i < plan.length; i++) {
         const model = plan[i]!;
-        if (tokens.input + tokens.output >= this.opts.maxTotalTokens) {
-          log.push('', `token budget exhausted (${tokens.input + tokens.output} ≥ ${this.opts.maxTotalTokens}): no further attempt`);
-          reason = { reason: 'budget', detail: `token budget exhausted (${tokens.input + tokens.output} of ${this.opts.maxTotalTokens})` };
+        if (budgetTokens(tokens) >= this.opts.maxTotalTokens) {
+          log.push('', `token budget exhausted (${budgetTokens(tokens)} ≥ ${this.opts.maxTotalTokens}): no further attempt`);
+          reason = { reason: 'budget', detail: `token budget exhausted (${budgetTokens(tokens)} of ${this.opts.maxTotalTokens})` };
           break;
         }
         if (deadline - Date.now() < 1_000) {
@@ -222,13 +274,32 @@ export class BuiltinAgent implements Agent {
           break;
         }
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
+        // Rate-limited: the next attempt waits what the server asked (else 10 s), within the budget.
+        if (reason.reason === 'rate_limited' && i + 1 < plan.length) {
+          const wait = Math.min(outcome.retryAfterMs ?? 10_000, Math.max(0, deadline - Date.now() - 5_000));
+          if (wait > 0) {
+            log.push(`waiting ${(wait / 1000).toFixed(1)} s before the next attempt (${outcome.retryAfterMs !== undefined ? 'as the server asked' : 'no wait given by the server'})`);
+            await new Promise((r) => setTimeout(r, wait));
+          }
+        }
+        // A refused key, an empty account or a prompt beyond the context fail the same way on every
+        // attempt with this model: go on with the fallback model, if any, or stop.
+        if (FINAL_REASONS.has(reason.reason)) {
+          const next = plan.findIndex((m, k) => k > i && m !== model);
+          if (next < 0) {
+            if (i + 1 < plan.length) log.push(`no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`);
+            break;
+          }
+          log.push(`no further attempt with ${model.spec}: ${reason.reason}; on to ${plan[next]!.spec}`);
+          i = next - 1;
+        }
       }
     } finally {
       await sandbox.close();
     }
     if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
     const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
-    log.push('', `cost: ${tokens.input} input + ${tokens.output} output tokens, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
+    log.push('', `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
     const gaveUp = success ? undefined : { reason: reason?.reason ?? 'agent_error', detail: this.redact(reason?.detail ?? failure ?? 'no attempt was made') };
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }
@@ -248,7 +319,7 @@ export class BuiltinAgent implements Agent {
       prompt: string;
       maxSteps: number;
       deadline: number;
-      tokens: { input: number; output: number };
+      tokens: TokenCounts;
       onCall: (r: ToolCallRecord) => void;
       log: string[];
     },
@@ -266,23 +337,37 @@ export class BuiltinAgent implements Agent {
     const tools: ToolSet = createTools(ctx);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('wall-clock budget exhausted')), Math.max(0, a.deadline - Date.now()));
-    const before = a.tokens.input + a.tokens.output;
-    const tokenLimit: StopCondition<ToolSet> = ({ steps }) =>
-      before + steps.reduce((s, st) => s + (st.usage.inputTokens ?? 0) + (st.usage.outputTokens ?? 0), 0) >= this.opts.maxTotalTokens;
+    const before = budgetTokens(a.tokens);
+    const tokenLimit: StopCondition<ToolSet> = ({ steps }) => before + steps.reduce((s, st) => s + budgetTokens(stepTokens(st.usage)), 0) >= this.opts.maxTotalTokens;
     let steps = 0;
     try {
+      // Anthropic caches a prompt prefix only where asked (cache_control on a block; tools and
+      // system come first in the prefix): the system prompt and, each step, the conversation so
+      // far are marked, so a step re-reads them at the cache price (a tenth) instead of in full.
+      // Two of the four breakpoints Anthropic allows. Other providers cache by themselves.
+      const ephemeral = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+      const input =
+        model.provider === 'anthropic'
+          ? {
+              messages: [
+                { role: 'system' as const, content: a.system, providerOptions: ephemeral },
+                { role: 'user' as const, content: a.prompt },
+              ],
+              prepareStep: ({ messages }: { messages: ModelMessage[] }) => ({
+                messages: messages.map((m, k) => (k === messages.length - 1 && m.role !== 'system' ? { ...m, providerOptions: { ...m.providerOptions, ...ephemeral } } : m)),
+              }),
+            }
+          : { system: a.system, prompt: a.prompt };
       const result = await generateText({
         model: model.model,
-        system: a.system,
-        prompt: a.prompt,
+        ...input,
         tools,
         stopWhen: [stepCountIs(a.maxSteps), hasToolCall('finish'), tokenLimit],
         abortSignal: controller.signal,
         maxRetries: this.opts.maxRetries,
         onStepFinish: (step) => {
           steps++;
-          a.tokens.input += step.usage.inputTokens ?? 0;
-          a.tokens.output += step.usage.outputTokens ?? 0;
+          addTokens(a.tokens, stepTokens(step.usage));
           if (step.text.trim()) a.log.push(`- model says: ${oneLine(this.redact(step.text), 200)}`);
           flush();
           for (const call of step.toolCalls) {
@@ -292,12 +377,12 @@ export class BuiltinAgent implements Agent {
           }
         },
       });
-      const atBudget = !ctx.finished && (steps >= a.maxSteps || a.tokens.input + a.tokens.output >= this.opts.maxTotalTokens);
+      const atBudget = !ctx.finished && (steps >= a.maxSteps || budgetTokens(a.tokens) >= this.opts.maxTotalTokens);
       const why = ctx.finished
         ? `finished: ${oneLine(this.redact(ctx.finished.summary), 300)}`
         : steps >= a.maxSteps
           ? `stopped at the step limit (${a.maxSteps})`
-          : a.tokens.input + a.tokens.output >= this.opts.maxTotalTokens
+          : budgetTokens(a.tokens) >= this.opts.maxTotalTokens
             ? 'stopped at the token budget'
             : `the model stopped without calling finish (${result.finishReason})`;
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ${why}`);
@@ -307,7 +392,9 @@ export class BuiltinAgent implements Agent {
       const aborted = controller.signal.aborted;
       const error = aborted ? 'wall-clock budget exhausted (request aborted)' : this.redact(describeError(err));
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ERROR: ${error}`);
-      return { error, steps, reason: aborted ? 'budget' : (classifyLlmError(error, statusOf(err)) ?? 'agent_error') };
+      const reason = aborted ? 'budget' : (classifyLlmError(error, statusOf(err)) ?? 'agent_error');
+      const wait = reason === 'rate_limited' ? retryAfterOf(err) : undefined;
+      return { error, steps, reason, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
     } finally {
       clearTimeout(timer);
     }

@@ -11,9 +11,10 @@ import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent
 import { startEgressProxy } from '../../sandbox/egress-proxy.ts';
 import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import { redactSecrets } from '../builtin/models.ts';
-import { classifyLlmError, type BuildFailure } from '../core/failure.ts';
+import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
+import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import { runnableBot } from '../core/runnable.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { cliOutputFile } from '../../model/agent-activity.ts';
@@ -31,6 +32,8 @@ export interface CliAgentOptions {
   maxTurns?: number;
   /** Image with the CLIs (default: the one `npm run images:agents` builds). */
   image?: string;
+  /** Let the CLI use its (provider-side) web tools; off by default (config webTools). */
+  webTools?: boolean;
   /** Where keys and base URLs are read from (default process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -50,6 +53,7 @@ export class CliAgent implements Agent {
   private readonly attempts: number;
   private readonly maxTurns: number;
   private readonly image: string | undefined;
+  private readonly webTools: boolean;
 
   /** Throws at once on a missing key or model, naming what to set. */
   constructor(o: CliAgentOptions) {
@@ -63,6 +67,7 @@ export class CliAgent implements Agent {
     this.attempts = o.attempts ?? CLI_AGENT_DEFAULTS.attempts;
     this.maxTurns = o.maxTurns ?? CLI_AGENT_DEFAULTS.maxTurns;
     this.image = o.image;
+    this.webTools = o.webTools ?? false;
   }
 
   private redact = (text: string) => redactSecrets(text, this.env).split(this.endpoint.key).join('***');
@@ -70,6 +75,9 @@ export class CliAgent implements Agent {
   /** Docker up, the agent image there, and the endpoint answering through an egress proxy that adds the key. */
   async preflight(): Promise<PreflightCheck[]> {
     const checks: PreflightCheck[] = [{ check: 'API key', ok: true, detail: `${this.endpoint.keyVar} is set` }];
+    // With no model named a CLI picks its own default, which can be its most expensive (Claude Code
+    // asks for the newest Opus with the 1M-context beta): say so before the run spends anything.
+    if (!this.model) checks.push({ check: 'model', ok: true, warn: true, detail: `no model named: ${this.cli.name} picks its own default (possibly its most expensive); name one: ${this.cli.name}:<model>` });
     const docker = await checkDocker().then(
       (version) => ({ ok: true, detail: `Docker ${version}` }),
       (err: Error) => ({ ok: false, detail: err.message }),
@@ -80,7 +88,7 @@ export class CliAgent implements Agent {
     checks.push({ check: 'agent image', ok: Boolean(id), detail: id ? image : `${image} is missing: build it with "npm run images:agents"` });
     const proxy = await startEgressProxy({ allow: [], upstream: { url: this.endpoint.upstream, headers: this.cli.authHeaders(this.endpoint.key) }, listen: { port: 0 } });
     try {
-      const probe = await probeEndpoint({ api: CLI_API[this.cli.name], baseUrl: `${proxy.address}${new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '')}` });
+      const probe = await probeEndpoint({ api: CLI_API[this.cli.name], baseUrl: `${proxy.address}${new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '')}`, ...(this.model ? { model: this.model } : {}) });
       checks.push({ check: 'endpoint (via the egress proxy)', ok: probe.ok, detail: `${this.endpoint.upstream}: ${this.redact(probe.detail.replace(proxy.address, ''))}` });
     } finally {
       await proxy.close();
@@ -91,7 +99,8 @@ export class CliAgent implements Agent {
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
     const t0 = Date.now();
     const deadline = t0 + budget.wallMs - Math.min(10_000, Math.floor(budget.wallMs * 0.05));
-    const tokens = { input: 0, output: 0 };
+    const tokens: TokenCounts = { input: 0, output: 0 };
+    let reportedCostUsd = 0;
     let toolCalls = 0;
     const log: string[] = [
       `${ws.agentId || this.id} (${this.kind}), ${ws.game}/${ws.variant}, round ${ws.round}`,
@@ -125,6 +134,7 @@ export class CliAgent implements Agent {
           baseUrl: container.egressBaseUrl!,
           home: HOME_MOUNT,
           workspace: WORKSPACE_MOUNT,
+          webTools: this.webTools,
         };
         log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
         const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;
@@ -132,14 +142,12 @@ export class CliAgent implements Agent {
         const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 16 * 1024 * 1024 });
         fs.writeFileSync(path.join(ws.dir, cliOutputFile(i + 1)), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
         const report: CliReport = this.cli.parse(run.stdout, run.stderr);
-        if (report.tokens) {
-          tokens.input += report.tokens.input;
-          tokens.output += report.tokens.output;
-        }
+        if (report.tokens) addTokens(tokens, report.tokens);
+        if (report.costUsd) reportedCostUsd += report.costUsd;
         toolCalls += report.toolCalls ?? report.turns ?? 0;
         log.push(
           `${run.timedOut ? 'timed out' : `exit code ${run.exitCode}`} after ${Math.round(run.durationMs / 1000)} s; ` +
-            `${report.tokens ? `${report.tokens.input} input + ${report.tokens.output} output tokens` : 'no token counts reported'}` +
+            `${report.tokens ? tokenWords(report.tokens) : 'no token counts reported'}` +
             `${report.turns !== undefined ? `, ${report.turns} turns` : ''}${report.toolCalls !== undefined ? `, ${report.toolCalls} tool calls` : ''}` +
             `${report.costUsd ? `, $${report.costUsd.toFixed(4)} reported` : ''}`,
         );
@@ -155,6 +163,11 @@ export class CliAgent implements Agent {
         failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
         reason = { reason: attemptReason(report, run.timedOut, verdict.reason), detail: this.redact(oneLine(report.error ?? verdict.why, 300)) };
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
+        // A refused key, an empty account or a prompt beyond the context fail the same way again.
+        if (FINAL_REASONS.has(reason.reason) && i + 1 < this.attempts) {
+          log.push(`no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`);
+          break;
+        }
       }
     } finally {
       const { allowed, denied } = container.egress?.counts() ?? { allowed: 0, denied: 0 };
@@ -163,8 +176,8 @@ export class CliAgent implements Agent {
       await container.close();
     }
     if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
-    const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
-    log.push('', `cost: ${tokens.input} input + ${tokens.output} output tokens, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
+    const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir), ...(reportedCostUsd ? { reportedCostUsd } : {}) };
+    log.push('', `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
     const gaveUp = success ? undefined : (reason ?? { reason: 'agent_error' as const, detail: failure ?? 'no attempt was made' });
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }

@@ -4,6 +4,7 @@
 // the real endpoint and adds the real key on the host, so the container only ever holds a placeholder.
 import { PLACEHOLDER_KEY } from '../../sandbox/egress-proxy.ts';
 import { oneLine } from '../core/one-line.ts';
+import type { TokenCounts } from '../core/prices.ts';
 
 export const CLI_NAMES = ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const;
 export type CliName = (typeof CLI_NAMES)[number];
@@ -12,7 +13,8 @@ type Env = Record<string, string | undefined>;
 
 /** What a CLI reported about its run, where it reports it. */
 export interface CliReport {
-  tokens?: { input: number; output: number };
+  /** Tokens by kind, each counted once: input not read from a cache, cache reads, cache writes, output. */
+  tokens?: TokenCounts;
   /** Model turns (requests), where reported. */
   turns?: number;
   /** Tool calls (commands, file edits), where reported. */
@@ -33,6 +35,11 @@ export interface CliInvocation {
   baseUrl: string;
   home: string;
   workspace: string;
+  /**
+   * Let the CLI offer its web tools (off by default): through a real API they run on the provider's
+   * side (Anthropic's web search and fetch, Gemini's google_web_search), past the egress proxy.
+   */
+  webTools?: boolean;
 }
 
 export interface CliDefinition {
@@ -95,18 +102,29 @@ const objects = (text: string) => jsonValues(text).filter((v): v is Obj => !!v &
  * one): usage, num_turns, duration_ms, is_error. Tool calls are counted from tool_use blocks of
  * assistant messages when the messages are there (stream-json, Qwen Code).
  */
-function parseResultStyle(stdout: string): CliReport {
+function parseResultStyle(stdout: string, inputIncludesCacheReads = false): CliReport {
   const all = objects(stdout);
   const result = [...all].reverse().find((o) => o.type === 'result');
   if (!result) return { error: stdout.trim() ? `no result object in the output: ${short(stdout, 200)}` : 'no output' };
   const u = (result.usage ?? {}) as Obj;
-  const input = num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
+  // Anthropic's usage counts input_tokens apart from cache_read_input_tokens and
+  // cache_creation_input_tokens ("total input tokens … is the summation" of the three: the SDK's
+  // Usage doc); Qwen Code's input_tokens already includes its cache reads (its usage is built
+  // from promptTokenCount, which includes cached tokens): there they are taken out, not added.
+  const cacheRead = num(u.cache_read_input_tokens);
+  const cacheWrite = num(u.cache_creation_input_tokens);
+  const tokens: TokenCounts = {
+    input: inputIncludesCacheReads ? Math.max(0, num(u.input_tokens) - cacheRead) : num(u.input_tokens),
+    output: num(u.output_tokens),
+    ...(cacheRead ? { cacheRead } : {}),
+    ...(cacheWrite ? { cacheWrite } : {}),
+  };
   const toolUses = all
     .filter((o) => o.type === 'assistant')
     .flatMap((o) => (Array.isArray(o.message?.content) ? o.message.content : []))
     .filter((b: Obj) => b?.type === 'tool_use').length;
   const report: CliReport = {
-    tokens: { input, output: num(u.output_tokens) },
+    tokens,
     turns: num(result.num_turns) || undefined,
     durationMs: num(result.duration_ms) || undefined,
     summary: short(result.result),
@@ -114,6 +132,9 @@ function parseResultStyle(stdout: string): CliReport {
   if (toolUses) report.toolCalls = toolUses;
   if (num(result.total_cost_usd)) report.costUsd = num(result.total_cost_usd);
   if (result.is_error || (result.subtype && result.subtype !== 'success')) report.error = `${result.subtype ?? 'error'}: ${short(result.result ?? result.error, 200)}`;
+  // Qwen Code reports an API error as a success (exit 0, is_error false) whose result is
+  // "[API Error: 400 Unsupported parameter …]": an error all the same.
+  else if (typeof result.result === 'string' && /^\s*\[API Error:/.test(result.result)) report.error = short(result.result, 300);
   return report;
 }
 
@@ -127,24 +148,30 @@ function parseClaudeCode(stdout: string): CliReport {
   const result = [...objects(stdout)].reverse().find((o) => o.type === 'result');
   const models = Object.values((result?.modelUsage ?? {}) as Record<string, Obj>);
   if (report.tokens && models.length) {
+    const cacheRead = models.reduce((s, m) => s + num(m.cacheReadInputTokens), 0);
+    const cacheWrite = models.reduce((s, m) => s + num(m.cacheCreationInputTokens), 0);
     report.tokens = {
-      input: models.reduce((s, m) => s + num(m.inputTokens) + num(m.cacheReadInputTokens) + num(m.cacheCreationInputTokens), 0),
+      input: models.reduce((s, m) => s + num(m.inputTokens), 0),
       output: models.reduce((s, m) => s + num(m.outputTokens), 0),
+      ...(cacheRead ? { cacheRead } : {}),
+      ...(cacheWrite ? { cacheWrite } : {}),
     };
   }
   return report;
 }
 
 /**
- * Codex `exec --json`: JSON lines; usage per turn.completed, tool items per item.completed. An
+ * Codex `exec --json`: JSON lines; tool items per item.completed, and usage in turn.completed:
+ * {input_tokens, cached_input_tokens, output_tokens}, where input_tokens includes the cached ones
+ * (OpenAI's convention) and the counts are the thread's running totals, so the last turn.completed
+ * is the run's usage (a sum would count earlier turns again). An
  * `error` event is also how it announces a retry ("Reconnecting... 2/5 (…)", 0.169): only one not
  * followed by a completed turn, or turn.failed, is the run's error.
  */
 function parseCodex(stdout: string): CliReport {
   const events = objects(stdout);
   if (!events.length) return { error: stdout.trim() ? `no JSON events in the output: ${short(stdout, 200)}` : 'no output' };
-  let input = 0;
-  let output = 0;
+  let tokens: TokenCounts = { input: 0, output: 0 };
   let turns = 0;
   let toolCalls = 0;
   let summary = '';
@@ -152,8 +179,8 @@ function parseCodex(stdout: string): CliReport {
   for (const e of events) {
     if (e.type === 'turn.completed') {
       turns++;
-      input += num(e.usage?.input_tokens);
-      output += num(e.usage?.output_tokens);
+      const cached = num(e.usage?.cached_input_tokens);
+      tokens = { input: Math.max(0, num(e.usage?.input_tokens) - cached), output: num(e.usage?.output_tokens), ...(cached ? { cacheRead: cached } : {}) };
       error = undefined;
     } else if (e.type === 'item.completed') {
       const t = e.item?.type;
@@ -162,7 +189,7 @@ function parseCodex(stdout: string): CliReport {
     } else if (e.type === 'turn.failed') error = short(e.error?.message ?? 'turn failed', 200);
     else if (e.type === 'error') error = short(e.message ?? 'error', 200);
   }
-  return { tokens: { input, output }, turns, toolCalls, summary, ...(error ? { error } : {}) };
+  return { tokens, turns, toolCalls, summary, ...(error ? { error } : {}) };
 }
 
 /**
@@ -198,15 +225,19 @@ function parseGemini(stdout: string, stderr = ''): CliReport {
   const isResult = (o: Obj) => 'response' in o || 'stats' in o || 'error' in o;
   const doc = [...objects(stdout)].reverse().find(isResult) ?? [...jsonDocuments(stderr)].reverse().find(isResult);
   if (!doc) return { error: stdout.trim() ? `no JSON result in the output: ${short(stdout, 200)}` : 'no output' };
+  // tokens.prompt is promptTokenCount, which includes the cached part (cachedContentTokenCount,
+  // tokens.cached): "the total effective prompt size", per the Gemini API's UsageMetadata.
   let input = 0;
   let output = 0;
+  let cacheRead = 0;
   let turns = 0;
   for (const m of Object.values((doc.stats?.models ?? {}) as Record<string, Obj>)) {
-    input += num(m.tokens?.prompt);
+    cacheRead += num(m.tokens?.cached);
+    input += Math.max(0, num(m.tokens?.prompt) - num(m.tokens?.cached));
     output += num(m.tokens?.candidates) + num(m.tokens?.thoughts);
     turns += num(m.api?.totalRequests);
   }
-  const report: CliReport = { tokens: { input, output }, turns, toolCalls: num(doc.stats?.tools?.totalCalls), summary: short(doc.response) };
+  const report: CliReport = { tokens: { input, output, ...(cacheRead ? { cacheRead } : {}) }, turns, toolCalls: num(doc.stats?.tools?.totalCalls), summary: short(doc.response) };
   if (doc.error) report.error = short(doc.error.message ?? JSON.stringify(doc.error), 200);
   return report;
 }
@@ -259,7 +290,9 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://api.anthropic.com',
     modelRequired: false,
     authHeaders: (key) => ({ 'x-api-key': key }),
-    argv: (o) => ['claude', '-p', o.prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--max-turns', String(o.maxTurns), '--no-session-persistence', ...(o.model ? ['--model', o.model] : [])],
+    // --disallowedTools WebSearch,WebFetch (unless webTools): its web search is Anthropic's server
+    // tool and its fetch is refused by the proxy anyway; named as its CLI reference takes them.
+    argv: (o) => ['claude', '-p', o.prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--max-turns', String(o.maxTurns), '--no-session-persistence', ...(o.webTools ? [] : ['--disallowedTools', 'WebSearch,WebFetch']), ...(o.model ? ['--model', o.model] : [])],
     env: (o) => ({ ANTHROPIC_API_KEY: PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: o.baseUrl.replace(/\/v1\/?$/, ''), DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }),
     parse: parseClaudeCode,
   },
@@ -329,6 +362,9 @@ export const CLIS: Record<CliName, CliDefinition> = {
         telemetry: { enabled: false },
         general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
         model: { maxSessionTurns: o.maxTurns },
+        // tools.exclude ("Tool names to exclude from discovery", its configuration reference):
+        // google_web_search is grounding with Google Search, run on Google's side.
+        ...(o.webTools ? {} : { tools: { exclude: ['google_web_search', 'web_fetch'] } }),
       };
       return `mkdir -p ${o.home}/.gemini && printf '%s\\n' ${shellQuote([JSON.stringify(settings)])} > ${o.home}/.gemini/settings.json`;
     },
@@ -343,9 +379,14 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://api.openai.com/v1',
     modelRequired: true,
     authHeaders: bearer,
+    // ~/.qwen/settings.json with empty samplingParams: for a model named with --model (a "Runtime
+    // Model") Qwen Code takes settings.model.generationConfig.samplingParams whole, and without it
+    // sends its default max_tokens, which OpenAI refuses for gpt-5 and o-series models (400
+    // unsupported_parameter; its docs' configuration/model-providers.md, "Atomic field treatment").
+    prepare: (o) => `mkdir -p ${o.home}/.qwen && printf '%s\\n' ${shellQuote([JSON.stringify({ model: { generationConfig: { samplingParams: {} } } })])} > ${o.home}/.qwen/settings.json`,
     argv: (o) => ['qwen', o.prompt, '--auth-type', 'openai', '--yolo', '-o', 'json', '--max-session-turns', String(o.maxTurns), ...(o.model ? ['--model', o.model] : [])],
     env: (o) => ({ OPENAI_API_KEY: PLACEHOLDER_KEY, OPENAI_BASE_URL: o.baseUrl, ...(o.model ? { OPENAI_MODEL: o.model } : {}) }),
-    parse: parseResultStyle,
+    parse: (stdout) => parseResultStyle(stdout, true),
   },
 };
 

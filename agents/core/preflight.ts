@@ -1,14 +1,24 @@
-// Checks an agent can make before any money is spent (`catarena doctor`, `tourney --check`): is
-// its endpoint reachable and does it accept the key? One request that costs no tokens: the
-// provider's model list (OpenAI and compatible servers GET {base}/models, Anthropic GET
-// {base}/v1/models, Google GET {base}/v1beta/models). Where a server has no such list (404), it is
-// reachable but the key is only checked by the first real call.
+// Checks an agent can make before any money is spent (`catarena doctor`, and every tourney before
+// it starts unless --no-check): is its endpoint reachable, does it accept the key, and does it
+// serve the model named? One request that costs no tokens: the provider's model list (OpenAI and
+// compatible servers GET {base}/models, all models in one list; Anthropic GET {base}/v1/models,
+// paged, limit 1 to 1000, default 20, has_more/last_id (platform.claude.com/docs/en/api/models/list);
+// Google GET {base}/v1beta/models, pageSize at most 1000, default 50, nextPageToken, each model's
+// `name` "models/<id>" (ai.google.dev/api/rest/v1beta/models/list)). A model absent from the list
+// is looked up once more where the provider resolves aliases (Anthropic's GET /v1/models/{id}:
+// "Model identifier or alias", platform.claude.com/docs/en/api/models/retrieve; Google's next
+// pages). Where a server has no list (404), it is reachable but the key and the model are only
+// checked by the first real call.
+
+import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
 
 export interface PreflightCheck {
   /** What was checked, e.g. "endpoint (via the egress proxy)". */
   check: string;
   ok: boolean;
   detail: string;
+  /** Ready, but worth a look before money is spent (e.g. a CLI agent naming no model). */
+  warn?: boolean;
 }
 
 /** The API family an endpoint speaks. */
@@ -21,6 +31,8 @@ export interface EndpointProbe {
   /** The key's header, set by the caller (or added by a proxy on the way). */
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** The model the agent will ask for: it must be in the endpoint's model list. */
+  model?: string;
 }
 
 /** The model-list URL of an endpoint. */
@@ -31,17 +43,67 @@ export function modelListUrl(api: EndpointApi, baseUrl: string): string {
   return `${base.replace(/\/v1(beta)?$/, '')}/v1beta/models`;
 }
 
-/** One GET of the model list; never throws. The detail never contains the key. */
+let proxyAgent: EnvHttpProxyAgent | undefined;
+const envProxyAgent = () => (proxyAgent ??= new EnvHttpProxyAgent());
+
+/** The model ids of one page of a model list, and how to ask for the next page, if any. */
+function modelIds(api: EndpointApi, body: any): { ids: string[]; next?: string } {
+  if (api === 'google') {
+    const ids = (Array.isArray(body?.models) ? body.models : []).map((m: any) => String(m?.name ?? '').replace(/^models\//, '')).filter(Boolean);
+    return { ids, ...(typeof body?.nextPageToken === 'string' && body.nextPageToken ? { next: `pageToken=${encodeURIComponent(body.nextPageToken)}` } : {}) };
+  }
+  const ids = (Array.isArray(body?.data) ? body.data : []).map((m: any) => String(m?.id ?? '')).filter(Boolean);
+  return { ids, ...(api === 'anthropic' && body?.has_more && body?.last_id ? { next: `after_id=${encodeURIComponent(body.last_id)}` } : {}) };
+}
+
+/** The largest page each API gives (Anthropic's limit and Google's pageSize go up to 1000). */
+const PAGE_QUERY: Record<EndpointApi, string> = { openai: '', anthropic: 'limit=1000', google: 'pageSize=1000' };
+
+/** One GET of the model list (a few more for paged lists and aliases); never throws. The detail never contains the key. */
 export async function probeEndpoint(p: EndpointProbe): Promise<{ ok: boolean; detail: string }> {
   const url = modelListUrl(p.api, p.baseUrl);
   const headers = { ...(p.api === 'anthropic' ? { 'anthropic-version': '2023-06-01' } : {}), ...p.headers };
+  // Node's own fetch ignores HTTP(S)_PROXY: behind a host proxy the preflight would call the
+  // endpoint unreachable. With a proxy set, undici's EnvHttpProxyAgent honours it (and NO_PROXY).
+  // A loopback endpoint (the CLI agents' own egress proxy, a local server) is always asked directly.
+  const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(new URL(url).hostname);
+  const viaProxy = !loopback && ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((v) => process.env[v]?.trim());
+  const get = (u: string): Promise<Response> =>
+    viaProxy
+      ? (undiciFetch(u, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 8_000), dispatcher: envProxyAgent() }) as unknown as Promise<Response>)
+      : fetch(u, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 8_000) });
+  const withQuery = (q: string) => (q ? `${url}${url.includes('?') ? '&' : '?'}${q}` : url);
   try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 8_000) });
+    const res = await get(withQuery(PAGE_QUERY[p.api]));
+    const where = `GET ${new URL(url).pathname}`;
+    if (res.ok) {
+      const accepted = `reachable, key accepted (${where}: HTTP ${res.status})`;
+      if (!p.model) {
+        await res.body?.cancel();
+        return { ok: true, detail: accepted };
+      }
+      let page = modelIds(p.api, await res.json().catch(() => null));
+      const listed = [...page.ids];
+      for (let pages = 1; !listed.includes(p.model) && page.next && pages < 10; pages++) {
+        const more = await get(withQuery([PAGE_QUERY[p.api], page.next].filter(Boolean).join('&')));
+        if (!more.ok) break;
+        page = modelIds(p.api, await more.json().catch(() => null));
+        listed.push(...page.ids);
+      }
+      if (listed.includes(p.model)) return { ok: true, detail: `${accepted}; model ${p.model} listed` };
+      if (p.api === 'anthropic') {
+        // An alias (claude-sonnet-4-5) is not in the list of ids; the API resolves it.
+        const one = await get(`${url}/${encodeURIComponent(p.model)}`);
+        const info = one.ok ? ((await one.json().catch(() => null)) as { id?: string } | null) : (await one.body?.cancel(), null);
+        if (info?.id) return { ok: true, detail: `${accepted}; model ${p.model} served (as ${info.id})` };
+      }
+      const some = listed.slice(0, 6).join(', ');
+      return { ok: false, detail: `key accepted, but the model "${p.model}" is not served there: ${listed.length ? `${listed.length} models listed (${some}${listed.length > 6 ? ', …' : ''})` : 'the model list is empty'}` };
+    }
     await res.body?.cancel();
-    if (res.ok) return { ok: true, detail: `reachable, key accepted (GET ${new URL(url).pathname}: HTTP ${res.status})` };
-    if (res.status === 401 || res.status === 403) return { ok: false, detail: `the key was refused (HTTP ${res.status} from GET ${new URL(url).pathname})` };
-    if (res.status === 404) return { ok: true, detail: `reachable (it has no model list: HTTP 404); the key is checked by the first call` };
-    if (res.status === 502 || res.status === 504) return { ok: false, detail: `not reachable: a proxy on the way could not reach it (HTTP ${res.status} from GET ${new URL(url).pathname})` };
+    if (res.status === 401 || res.status === 403) return { ok: false, detail: `the key was refused (HTTP ${res.status} from ${where})` };
+    if (res.status === 404) return { ok: true, detail: `reachable (it has no model list: HTTP 404); the key${p.model ? ' and the model are' : ' is'} checked by the first call` };
+    if (res.status === 502 || res.status === 504) return { ok: false, detail: `not reachable: a proxy on the way could not reach it (HTTP ${res.status} from ${where})` };
     return { ok: false, detail: `HTTP ${res.status} from GET ${url}` };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };

@@ -46,7 +46,18 @@ const KEY_HEADER: Record<LlmPlayerProvider, string> = { openai: 'authorization',
 /** Separates the rules (in every prompt) from the protocol (for reference) in rules.md. */
 export const PROTOCOL_MARKER = '<!-- catarena:protocol -->';
 
+/** Sampling options the bot sends its model (bot/llm.mjs maps each to the provider's field). */
+export interface LlmPlayerSampling {
+  temperature?: number;
+  topP?: number;
+  reasoningEffort?: string;
+  thinkingBudget?: number;
+}
+const SAMPLING_KEYS = ['temperature', 'topP', 'reasoningEffort', 'thinkingBudget'] as const;
+
 export interface LlmPlayerOptions {
+  /** Written into game.json as `sampling`. */
+  sampling?: LlmPlayerSampling;
   /** Agent id (default llm-player-<model>, sanitised). */
   id?: string;
   /** Written into game.json; env CATARENA_LLM_BASE_URL overrides it at play time. Never holds a key. */
@@ -82,7 +93,7 @@ export class LlmPlayerAgent implements Agent {
     const key = keyVar ? env[keyVar]!.trim() : '';
     const api: EndpointApi = this.provider === 'anthropic' ? 'anthropic' : this.provider === 'google' ? 'google' : 'openai';
     const header = KEY_HEADER[this.provider];
-    const probe = await probeEndpoint({ api, baseUrl, headers: key ? { [header]: header === 'authorization' ? `Bearer ${key}` : key } : {} });
+    const probe = await probeEndpoint({ api, baseUrl, model: this.model, headers: key ? { [header]: header === 'authorization' ? `Bearer ${key}` : key } : {} });
     return [...checks, { check: 'endpoint', ok: probe.ok, detail: key ? probe.detail.split(key).join('***') : probe.detail }];
   }
 
@@ -95,6 +106,7 @@ export class LlmPlayerAgent implements Agent {
     for (const lib of gameDescriptor(ws.game).playerLibs ?? []) await fs.copyFile(gamePath(ws.game, lib), path.join(out, path.basename(lib)));
     const game: Record<string, unknown> = { game: ws.game, variant: ws.variant, provider: this.provider, model: this.model, moveTimeoutMs: ws.moveTimeoutMs };
     if (this.options.baseUrl) game.baseUrl = this.options.baseUrl;
+    if (this.options.sampling && Object.keys(this.options.sampling).length) game.sampling = this.options.sampling;
     await fs.writeFile(path.join(out, 'game.json'), `${JSON.stringify(game, null, 2)}\n`);
     await fs.writeFile(path.join(out, 'rules.md'), await rulesText(ws));
     const passEnv = PASS_ENV[this.provider];
@@ -133,9 +145,19 @@ async function rulesText(ws: Workspace): Promise<string> {
   return `${parts.filter(Boolean).join('\n\n')}\n\n${PROTOCOL_MARKER}\n\n${protocol}\n`;
 }
 
-/** llm-player:<provider>/<model>[#id] → an LlmPlayerAgent. */
-export function createLlmPlayerAgent(spec: string): LlmPlayerAgent {
-  const m = /^llm-player:([\w-]+)\/([^#\s]+)(?:#([\w.@-]+))?$/.exec(spec.trim());
-  if (!m) throw new Error(`bad llm-player spec "${spec}": expected llm-player:<provider>/<model> (provider one of ${LLM_PLAYER_PROVIDERS.join(', ')})`);
-  return new LlmPlayerAgent(m[1] as LlmPlayerProvider, m[2]!, { id: m[3] });
+/**
+ * llm-player:<provider>/<model>[#id][?key=value&…] → an LlmPlayerAgent; keys: temperature, topP,
+ * reasoningEffort, thinkingBudget (over the run's `defaults`, config llmPlayer).
+ */
+export function createLlmPlayerAgent(spec: string, defaults: LlmPlayerSampling = {}): LlmPlayerAgent {
+  const m = /^llm-player:([\w-]+)\/([^#?\s]+)(?:#([\w.@-]+))?(?:\?(\S*))?$/.exec(spec.trim());
+  if (!m) throw new Error(`bad llm-player spec "${spec}": expected llm-player:<provider>/<model> (provider one of ${LLM_PLAYER_PROVIDERS.join(', ')}), optionally #<id> and ?temperature=…&reasoningEffort=…`);
+  const sampling: Record<string, string | number> = { ...defaults };
+  for (const [key, value] of new URLSearchParams(m[4] ?? '')) {
+    if (!(SAMPLING_KEYS as readonly string[]).includes(key)) throw new Error(`bad llm-player spec "${spec}": unknown option "${key}"; options: ${SAMPLING_KEYS.join(', ')}`);
+    const n = Number(value);
+    if (key !== 'reasoningEffort' && !Number.isFinite(n)) throw new Error(`bad llm-player spec "${spec}": ${key} must be a number`);
+    sampling[key] = key === 'reasoningEffort' ? value : n;
+  }
+  return new LlmPlayerAgent(m[1] as LlmPlayerProvider, m[2]!, { id: m[3], sampling });
 }

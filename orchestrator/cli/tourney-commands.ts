@@ -35,6 +35,7 @@ interface TourneyFlags {
   strictValidation?: boolean;
   check?: boolean;
   json?: boolean;
+  budgetUsd?: number;
 }
 
 /** --reps: a positive integer or "auto". */
@@ -151,6 +152,7 @@ function addConfigOptions(cmd: Command): Command {
     .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(PRESET_NAMES))
     .option('-q, --queue <url>', 'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379')
     .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
+    .option('--budget-usd <dollars>', 'estimated dollars (token counts × the price table, agents/core/prices.ts) after which no new development starts: the agents\' last bots play the remaining rounds, and the report says so', numberOption(0))
     .option('--strict-validation', "refuse a round's bot on any entry-check problem (an illegal move on a probe position, a refused join); by default only bots that do not start or answer no probe position with a legal move sit out, the rest play with warnings");
 }
 
@@ -178,6 +180,7 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     queue: flags.queue,
     reuse: flags.reuse,
     strictValidation: flags.strictValidation,
+    budgetUsd: flags.budgetUsd,
     // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
     perGame: variantsFlag && Object.keys(variantsFlag.perGame).length ? (Object.fromEntries(Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }])) as TourneyConfigInput['perGame']) : undefined,
   };
@@ -189,13 +192,21 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
   return config;
 }
 
-/** Runs the doctor's checks and prints the table; true when everything is ready. */
-async function checkFirst(config: TourneyConfig, json?: boolean): Promise<boolean> {
+/**
+ * Runs the doctor's checks; true when everything is ready. The table is printed when asked for
+ * (doctor) or when something is missing; a ready tourney says so in one line.
+ */
+async function checkFirst(config: TourneyConfig, json?: boolean, quietWhenReady = false, missing: string[] = []): Promise<boolean> {
   const { doctorReady, formatDoctor, runDoctor } = await import('../doctor.ts');
+  const started = Date.now();
   const rows = await runDoctor(config);
-  if (json) process.stdout.write(`${JSON.stringify({ ready: doctorReady(rows), checks: rows }, null, 2)}\n`);
+  const ready = doctorReady(rows);
+  missing.push(...rows.filter((r) => !r.ok).map((r) => `${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 200)}`));
+  if (ready && quietWhenReady) {
+    process.stderr.write(`catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them)\n`);
+  } else if (json) process.stdout.write(`${JSON.stringify({ ready, checks: rows }, null, 2)}\n`);
   else process.stdout.write(`${formatDoctor(rows)}\n`);
-  return doctorReady(rows);
+  return ready;
 }
 
 export function registerTourneyCommands(program: Command): void {
@@ -208,7 +219,8 @@ export function registerTourneyCommands(program: Command): void {
         '--preset paper for the paper\'s scale). Settings: defaults < --preset < --config file < flags.',
     )
     .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
-    .option('--check', 'run the doctor\'s checks first (keys, endpoints, images, Docker, Redis) and stop if anything is missing')
+    .option('--check', 'run the doctor\'s checks first and stop if anything is missing (the default)')
+    .option('--no-check', 'skip the checks made before the run starts (each agent\'s key, endpoint and model with one model-list request, images, Docker, Redis)')
     .option('--json', 'print the summary as JSON')
     .action(async (flags: TourneyFlags) => {
       let config;
@@ -220,8 +232,11 @@ export function registerTourneyCommands(program: Command): void {
         config = await configFromFlags(flags);
         runDir = newRunDir(config.out, 'tourney');
       }
-      if (flags.check && !(await checkFirst(config))) {
-        process.stderr.write('catarena: not started: the checks above failed (catarena doctor repeats them)\n');
+      // Before anything is spent: a wrong key, a model the endpoint does not serve, a missing image
+      // stop the run here, in seconds, with the doctor's table (unless --no-check).
+      const missing: string[] = [];
+      if (flags.check !== false && !(await checkFirst(config, flags.json, true, missing))) {
+        process.stderr.write(`catarena: not started: the checks above failed (catarena doctor repeats them; --no-check skips them):\n${missing.slice(0, 5).map((m) => `  ${m}\n`).join('')}`);
         program.setOptionValue('exitCode', 1);
         return;
       }

@@ -22,6 +22,28 @@ const PerGame = z.strictObject({
   options: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 
+/** What the LLM-player's model is asked with (agents/llm-player/bot/llm.mjs maps each to its provider's field). */
+export const LlmPlayerSampling = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().min(0).max(1).optional(),
+  /** OpenAI reasoning models' reasoning_effort (none, minimal, low, medium, high, xhigh: which a model takes varies). */
+  reasoningEffort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
+  /** Anthropic extended thinking's budget_tokens (at least 1024), Gemini's thinkingConfig.thinkingBudget (0 turns thinking off). */
+  thinkingBudget: z.int().min(0).optional(),
+});
+export type LlmPlayerSamplingOptions = z.infer<typeof LlmPlayerSampling>;
+
+/**
+ * LLM-player strategies' own settings (the paper's Table 6 gives them other deadlines and
+ * repetitions than the code agents' bots): per-move deadline and reps, for all games and per game,
+ * and the sampling options of every LLM-player (a spec's ?key=value options win).
+ */
+const LlmPlayerSettings = LlmPlayerSampling.extend({
+  moveTimeoutMs: z.int().min(1).optional(),
+  reps: z.int().min(1).optional(),
+  perGame: z.record(z.string(), z.strictObject({ moveTimeoutMs: z.int().min(1).optional(), reps: z.int().min(1).optional() })).default({}),
+});
+
 export const TourneyConfigSchema = z.strictObject({
   rounds: z.int().min(1).max(100).default(4),
   /** Default: every game whose descriptor is not `inDefault: false` (gomoku, chess, holdem, bridge); the quick defaults keep 4 rounds of all eight tracks within 3 minutes on 2 cores. */
@@ -93,6 +115,19 @@ export const TourneyConfigSchema = z.strictObject({
   /** Elo 0 of the ratings: an agent id (its round-1 strategy) or a strategy agent@round; default the first offline agent, else the mean. */
   ratingAnchor: z.string().min(1).optional(),
   perGame: z.record(z.string(), PerGame).default({}),
+  llmPlayer: LlmPlayerSettings.default({ perGame: {} }),
+  /** USD per million tokens by model-name prefix, over the table in agents/core/prices.ts: {input, output, cacheRead?, cacheWrite?}. */
+  prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() })).default({}),
+  /** Estimated dollars after which no new development starts: agents keep their last bot for the remaining rounds (--budget-usd). */
+  budgetUsd: z.number().positive().optional(),
+  /** Let CLI agents use their provider-side web tools (Anthropic web search, Gemini's google_web_search): off, so agents reach nothing but the API. */
+  webTools: z.boolean().default(false),
+  /**
+   * Per agent spec: the variable its key is read from and its base URL, over the shared ones
+   * (OPENAI_API_KEY, CATARENA_OPENAI_BASE_URL, …), so one run can mix OpenAI with an
+   * OpenAI-compatible provider. Written as `agents:` entries {spec, keyEnv?, baseUrl?} in a config.
+   */
+  agentEndpoints: z.record(z.string(), z.strictObject({ keyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name').optional(), baseUrl: z.url().optional() })).default({}),
 });
 
 export type TourneyConfig = z.infer<typeof TourneyConfigSchema>;
@@ -104,8 +139,40 @@ export const PRESETS: Record<PresetName, TourneyConfigInput> = {
     rounds: 4,
     moveTimeoutMs: 10_000,
     perGame: Object.fromEntries(gameIds().map((game) => [game, { ...gameDescriptor(game).presets.paper }])),
+    // The paper's LLM-player settings (its Table 6): Gomoku 2×2 games and 600 s a move, Hold'em 10
+    // table rounds and 1000 s, Bridge 12×2 boards and 200 s, Chess 2×2 games and 600 s; sampling
+    // at temperature 0.1, top-p 1.0 (its Appendix C).
+    llmPlayer: {
+      temperature: 0.1,
+      topP: 1.0,
+      perGame: {
+        gomoku: { reps: 2, moveTimeoutMs: 600_000 },
+        holdem: { reps: 10, moveTimeoutMs: 1_000_000 },
+        bridge: { reps: 12, moveTimeoutMs: 200_000 },
+        chess: { reps: 2, moveTimeoutMs: 600_000 },
+      },
+    },
   },
 };
+
+/**
+ * An LLM-player's per-move deadline and reps in a game: `llmPlayer.perGame.<game>`, else
+ * `llmPlayer`'s own, else the game's (gameSettings). Outside the paper preset, LLM-players get
+ * at least 60 s a move (a model asked with reasoning rarely answers within a code bot's 10 s;
+ * Hold'em's 3 s leaves it only random fallbacks).
+ */
+export const LLM_PLAYER_MIN_MOVE_MS = 60_000;
+export function llmPlayerSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number } {
+  const own = config.llmPlayer.perGame[game] ?? {};
+  const g = gameSettings(config, game);
+  return { reps: own.reps ?? config.llmPlayer.reps ?? g.reps, moveTimeoutMs: own.moveTimeoutMs ?? config.llmPlayer.moveTimeoutMs ?? Math.max(g.moveTimeoutMs, LLM_PLAYER_MIN_MOVE_MS) };
+}
+
+/** The sampling options every LLM-player of the run is asked with (set ones only). */
+export function llmPlayerSampling(config: TourneyConfig): LlmPlayerSamplingOptions {
+  const { temperature, topP, reasoningEffort, thinkingBudget } = config.llmPlayer;
+  return Object.fromEntries(Object.entries({ temperature, topP, reasoningEffort, thinkingBudget }).filter(([, v]) => v !== undefined));
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -148,6 +215,20 @@ export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>):
       }
     }
     merged = mergeLayers(merged, layer as Record<string, unknown>);
+  }
+  // `agents:` entries may be {spec, keyEnv?, baseUrl?}: the spec joins the list, the rest agentEndpoints.
+  if (Array.isArray(merged.agents)) {
+    const endpoints: Record<string, unknown> = { ...(isPlainObject(merged.agentEndpoints) ? merged.agentEndpoints : {}) };
+    merged = {
+      ...merged,
+      agents: merged.agents.map((a) => {
+        if (!isPlainObject(a)) return a;
+        const { spec, ...endpoint } = a;
+        if (typeof spec === 'string' && Object.keys(endpoint).length) endpoints[spec] = endpoint;
+        return spec;
+      }),
+      agentEndpoints: endpoints,
+    };
   }
   const parsed = TourneyConfigSchema.safeParse(merged);
   if (!parsed.success) {

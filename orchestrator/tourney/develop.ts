@@ -7,6 +7,7 @@ import { buildWorkspace } from '../../agents/core/workspace.ts';
 import { copyTree, hashDir } from '../../util/fs.ts';
 import { classifyLlmError, describeFailure, type BuildFailure, type BuildFailureReason } from '../../agents/core/failure.ts';
 import type { Agent } from '../../agents/core/types.ts';
+import { estimateCostUsd, type ModelPrice } from '../../agents/core/prices.ts';
 import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type ValidationReport } from '../../model/tourney.ts';
 import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/process.ts';
@@ -32,6 +33,8 @@ export interface DevelopStep {
   taskTrack?: TaskTrack;
   sandbox: Sandbox;
   hosts: GameServerPool;
+  /** The agent's model's price (agents/core/prices.ts, config prices): its tokens' estimated dollars go into the cost record. */
+  price?: ModelPrice;
   /**
    * Keep the bot that passed validation running, logging to `logFile`, and hand it to `take`
    * (a local tourney plays with it instead of starting it again).
@@ -106,6 +109,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     const result = await withTimeout(agent.develop(workspace, { wallMs: step.developTimeoutMs }), step.developTimeoutMs, `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`);
     agentSaid = result.failure;
     record.cost = { ...result.cost, wallMs: result.cost.wallMs || Date.now() - started };
+    if (result.cost.tokens) record.cost.costUsd = estimateCostUsd(result.cost.tokens, step.price);
     log.push(`# ${agent.kind} (${agent.id}), round ${round}, ${track.game}/${track.variant}`, '', result.log.trimEnd(), '');
     await fs.rm(dir, { recursive: true, force: true });
     await copyTree(result.botDir, dir);
@@ -161,4 +165,27 @@ export function checkAgentTracks(config: { agentTracks?: Record<string, TaskTrac
   const ids = agents.map((a) => a.id);
   const unknown = Object.keys(config.agentTracks ?? {}).filter((id) => !ids.includes(id));
   if (unknown.length) throw new Error(`agentTracks names no agent of this run: ${unknown.join(', ')}; the agents are ${ids.join(', ')}`);
+}
+
+/**
+ * The run's budget was reached (--budget-usd) before this strategy was developed: no agent is
+ * started; the agent's previous round's bot plays again under this round's id (its record says
+ * so), or, in round 1, the strategy is a failed build with reason budget.
+ */
+export async function carryOverStrategy(step: Pick<DevelopStep, 'agent' | 'track' | 'round' | 'run'>, previous: StrategyRecord | undefined, why: string): Promise<StrategyRecord> {
+  const { agent, track, round } = step;
+  const dir = step.run.strategyDir(track, round, agent.id);
+  await fs.rm(dir, { recursive: true, force: true });
+  const base: StrategyRecord = { id: strategyId(agent.id, round), agent: agent.id, agentKind: agent.kind, round, game: track.game, variant: track.variant, dir, hash: '', status: 'failed', cost: NO_COST, buildLog: '', carriedOver: why };
+  let record: StrategyRecord;
+  if (previous) {
+    await copyTree(previous.dir, dir);
+    record = { ...previous, ...base, hash: previous.hash, status: previous.status, buildLog: `# ${agent.kind} (${agent.id}), round ${round}: not developed: ${why}; ${previous.id}'s bot plays again\n` };
+  } else {
+    await fs.mkdir(dir, { recursive: true });
+    const failure: BuildFailure = { reason: 'budget', detail: why };
+    record = { ...base, failureReason: 'budget', failure: describeFailure(failure), buildLog: `# ${agent.kind} (${agent.id}), round ${round}: not developed: ${why}\n` };
+  }
+  await saveStrategyRecord(record);
+  return record;
 }

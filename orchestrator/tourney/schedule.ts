@@ -6,7 +6,7 @@ import { gameDescriptor } from '../../games/registry.ts';
 import { DEFAULT_LIMITS, matchId, type MatchSpec } from '../../model/match.ts';
 import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
 import { pairwiseGames } from '../../reports/metrics/batch.ts';
-import { gameSettings, type TourneyConfig } from '../config/tourney-config.ts';
+import { gameSettings, llmPlayerSettings, type TourneyConfig } from '../config/tourney-config.ts';
 import { fieldSpecs, moreSpecs, scheduleUnits, type FieldSettings } from '../formats/field.ts';
 import type { Journal } from '../run/journal.ts';
 import { AUTO_REPS_DEFAULTS, runAutoReps, type AutoUnit } from './auto-reps.ts';
@@ -21,7 +21,28 @@ function fieldSettings(config: TourneyConfig, track: TrackId): FieldSettings {
  * game's format (formats/field.ts).
  */
 export function roundSpecs(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], round: number): MatchSpec[] {
-  return fieldSpecs(gameDescriptor(track.game), { kind: 'round', rounds, round, last: round === config.rounds }, fieldSettings(config, track));
+  const descriptor = gameDescriptor(track.game);
+  const field = { kind: 'round' as const, rounds, round, last: round === config.rounds };
+  const settings = fieldSettings(config, track);
+  // Game pairs (Gomoku, Chess): a pairing with an LLM-player plays the LLM-player's own number of
+  // colour-swapped pairs (config llmPlayer; the paper's Table 6), the others the game's. A pair's
+  // seed depends on its repetition only, so the others' games are the same as without it.
+  const llm = new Set(rounds.flat().filter((r) => r.agentKind?.startsWith('llm-player:')).map((r) => r.id));
+  const llmReps = llmPlayerSettings(config, track.game).reps;
+  if (descriptor.format === 'pairs' && llm.size && llmReps !== settings.reps) {
+    const all = fieldSpecs(descriptor, field, { ...settings, reps: Math.max(settings.reps, llmReps) });
+    const kept = all.filter((s) => (s.rep ?? 0) < (s.seats.some((id) => llm.has(id)) ? llmReps : settings.reps));
+    return withLlmPlayerDeadlines(config, track, rounds, kept);
+  }
+  return withLlmPlayerDeadlines(config, track, rounds, fieldSpecs(descriptor, field, settings));
+}
+
+/** LLM-player strategies move on their own deadline (config llmPlayer; the paper's Table 6), the others on the game's. */
+function withLlmPlayerDeadlines(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], specs: MatchSpec[]): MatchSpec[] {
+  const llm = new Set(rounds.flat().filter((r) => r.agentKind?.startsWith('llm-player:')).map((r) => r.id));
+  if (!llm.size) return specs;
+  const ms = llmPlayerSettings(config, track.game).moveTimeoutMs;
+  return specs.map((s) => (s.seats.some((id) => llm.has(id)) ? { ...s, limits: { ...s.limits, seatMoveMs: Object.fromEntries(s.seats.filter((id) => llm.has(id)).map((id) => [id, ms])) } } : s));
 }
 
 export interface AutoRepsContext {

@@ -21,6 +21,7 @@ import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../
 import { trackEvolution, type EvolutionTrack } from '../../reports/evolution/evolution.ts';
 import { evolutionMarkdown } from '../../reports/evolution/evolution-markdown.ts';
 import { evolutionSectionHtml } from '../../reports/evolution/evolution-html.ts';
+import { llmPlayerUse } from '../../reports/llm-player-use.ts';
 import { createAgent } from '../../agents/registry.ts';
 import { envFolderName } from '../../agents/core/workspace.ts';
 import { referenceBotDir } from '../../util/paths.ts';
@@ -69,6 +70,7 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
       const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
       const roundStrategies = strategies.filter((s) => s.round <= rounds);
       const autoReps = await run.readAutoReps(name);
+      const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies);
       const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
       gameIndex[trackKey(name)] = {
         labels: W.toJSON().strategies,
@@ -87,11 +89,12 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
         ratings: rated,
         errors: errorRates(results, (id) => byId.get(id)?.agent ?? id),
         cost: costByAgent(roundStrategies),
-        strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash })),
+        strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash, cost, carriedOver }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash, ...(cost?.tokens ? { cost } : {}), ...(carriedOver ? { carriedOver } : {}) })),
         games: results.length,
         terminations: countBy(results.map((r) => r.termination)),
         ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
         ...(autoReps ? { autoReps } : {}),
+        ...(Object.keys(llmPlayers).length ? { llmPlayers } : {}),
       });
     }
   }
@@ -171,7 +174,7 @@ function firstOfflineAgent(config: TourneyConfig): string | undefined {
   const spec = config.agents.find((a) => a.startsWith('offline:'));
   if (!spec) return undefined;
   try {
-    return createAgent(spec, 0).id;
+    return createAgent(spec, 0, { endpoint: config.agentEndpoints?.[spec] }).id;
   } catch {
     return undefined;
   }
@@ -181,7 +184,7 @@ function firstOfflineAgent(config: TourneyConfig): string | undefined {
 export function agentIds(config: TourneyConfig): string[] {
   return config.agents.flatMap((spec) => {
     try {
-      return [createAgent(spec, 0).id];
+      return [createAgent(spec, 0, { endpoint: config.agentEndpoints?.[spec] }).id];
     } catch {
       return []; // an agent this build does not know: its records still name it
     }

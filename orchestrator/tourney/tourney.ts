@@ -12,9 +12,10 @@ import { trackName, type StrategyRecord, type TourneySummary, type TrackId } fro
 import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { killProcessesIn } from '../../sandbox/process.ts';
-import { gameSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
+import { gameSettings, llmPlayerSampling, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { LocalExecutor, QueuedExecutor, type Executor } from '../executor/executor.ts';
 import { botLogFile, stopBot } from '../executor/bot-fleet.ts';
+import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
 import { GameServerPool } from '../host/game-servers.ts';
@@ -23,7 +24,7 @@ import { connectQueue, QueueUnavailableError } from '../queue/connection.ts';
 import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import { indexEntry, indexRun, rulesOfConfig } from '../run/run-index.ts';
-import { checkAgentTracks, developStrategy } from './develop.ts';
+import { carryOverStrategy, checkAgentTracks, developStrategy } from './develop.ts';
 import { taskTrackOf } from '../../model/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './schedule.ts';
@@ -67,7 +68,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   await run.pinRules(rulesOfConfig(config, config.games));
   await run.writeConfig(config);
   await run.markStatus('running', 'tourney');
-  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox }));
+  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config), webTools: config.webTools, endpoint: config.agentEndpoints[spec] }));
   checkAgentTracks(config, agents);
   const sandbox = createSandbox(config.sandbox, { docker: config.docker });
   const hosts = new GameServerPool();
@@ -117,22 +118,37 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     progress?.done();
   };
 
+  // Estimated dollars spent on development so far (strategy records' costUsd), for --budget-usd.
+  let spentUsd = 0;
+  let budgetSaid: string | undefined;
+  const countSpent = (record: StrategyRecord): StrategyRecord => {
+    spentUsd += record.cost.costUsd ?? 0;
+    return record;
+  };
   /** Develops (or reloads what an interrupted run developed) one agent's strategy for a track and round. */
   const develop = async (agent: Agent, track: TrackId, round: number): Promise<StrategyRecord> => {
     checkSignal();
     const name = trackName(track);
     const existing = await loadStrategyRecord(run.strategyDir(track, round, agent.id));
-    if (existing) return existing;
+    if (existing) return countSpent(existing);
+    // The run's budget (--budget-usd): once the estimated dollars reach it, no development starts.
+    // Agents whose development calls no model (offline, dir, the LLM-player's copy) go on.
+    if (config.budgetUsd !== undefined && spentUsd >= config.budgetUsd && /^(builtin|cli):/.test(agent.kind)) {
+      const why = `the run's budget of $${config.budgetUsd.toFixed(2)} was reached ($${spentUsd.toFixed(2)} estimated)`;
+      if (!budgetSaid) progress?.phase(`! ${(budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`);
+      return carryOverStrategy({ agent, track, round, run }, round > 1 ? history.get(name)![round - 2]?.find((r) => r.agent === agent.id) : undefined, why);
+    }
     const rounds = history.get(name)!;
     const previous = round > 1 ? { bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })), logsDir: run.logsDir(track, round - 1) } : undefined;
-    return developStrategy({
+    return countSpent(await developStrategy({
       agent,
       track,
       round,
       run,
       previous,
       seed: deriveSeed(config.seed, agent.id, name, round),
-      moveTimeoutMs: gameSettings(config, track.game).moveTimeoutMs,
+      // An LLM-player's bot thinks on its own deadline (config llmPlayer), told in its game.json.
+      moveTimeoutMs: agent.kind.startsWith('llm-player:') ? llmPlayerSettings(config, track.game).moveTimeoutMs : gameSettings(config, track.game).moveTimeoutMs,
       developTimeoutMs: config.developTimeoutMs,
       startTimeoutMs: config.startTimeoutMs,
       strictValidation: config.strictValidation,
@@ -141,7 +157,8 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
       hosts,
       // In-process games play with the bot that passed validation (one start per strategy, not two).
       keepBot: config.queue ? undefined : { logFile: (id) => botLogFile(run.botLogsDir(track), id), take: (id, bot) => warmBots.set(warmKey(track, id), bot) },
-    });
+      price: priceOf(modelOfKind(agent.kind), config.prices),
+    }));
   };
   // Agents develop side by side, a round's later tracks develop while its first ones play, and a
   // track's next round develops as soon as its round is over: a track's strategies depend only on

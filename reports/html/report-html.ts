@@ -3,6 +3,9 @@
 // same numbers as report.md (docs/metrics.md), plus W as heatmaps, learning curves and interval
 // charts; a click on a W cell lists that pairing's games with links to their replay pages
 // (replays/<id>.html, written beside the report).
+import { tokenWords } from '../../agents/core/prices.ts';
+import { fallbackAlarmLines, llmPlayerRows } from '../llm-player-use.ts';
+import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from '../cost-by-round.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
 import type { Interval } from '../../model/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
@@ -46,7 +49,8 @@ function header(s: TourneySummary): string {
   const games = s.tracks.reduce((n, t) => n + t.games, 0);
   const alarms = everyBuildFailed(s.tracks)
     ? ['Every build of every agent failed: no strategy of this run played, so its scores mean nothing.']
-    : agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed: its scores are those of a forfeiting stand-in. First reason: ${a.reason.slice(0, 200)}`);
+    : [...agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed: its scores are those of a forfeiting stand-in. First reason: ${a.reason.slice(0, 200)}`), ...fallbackAlarmLines(s.tracks), ...budgetAlarmLines(s.tracks)];
+  const llmRows = llmPlayerRows(s.tracks);
   const auto = s.tracks.filter((t) => t.autoReps);
   return `<h1>CATArena tournament report: ${h(s.runId)}</h1>
 <ul>
@@ -57,6 +61,7 @@ function header(s: TourneySummary): string {
 ${auto.map((t) => `<li>${h(trackName(t))}: --reps auto, ${t.autoReps!.firstPass} games then ${t.autoReps!.batches.length} batch(es) to ${t.autoReps!.games}; ${h(t.autoReps!.stopped?.detail ?? 'not finished')}</li>`).join('\n')}
 </ul>
 ${alarms.map((a) => `<p class="warn"><strong>${h(a)}</strong></p>`).join('\n')}
+${llmRows.length ? `<h2 id="llm-player">LLM-player decisions</h2>\n<p class="muted">Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action.</p>\n${table(['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'], llmRows.map((r) => r.map(h)))}` : ''}
 <p class="muted">S = strategy coding, L = global learning, C = counter-adaptation, SI = self-improvement, U = generalizability (variant B¹ − standard B¹); docs/metrics.md in the catarena repository defines them.
 Brackets: 95% intervals for the luck of the games these bots played (a smoothed bootstrap), not for a rerun in which the agents write other bots. ≈: not separable from the next at 95%.</p>`;
 }
@@ -137,7 +142,7 @@ function operations(s: TourneySummary): string {
   );
   const terms = [...new Set(s.tracks.flatMap((t) => Object.keys(t.terminations ?? {})))].sort();
   const termRows = s.tracks.map((t) => [h(trackName(t)), ...terms.map((k) => String(t.terminations?.[k] ?? 0))]);
-  const costs = s.tracks.flatMap((t) => Object.entries(t.cost).map(([agent, c]) => [h(agent), h(trackName(t)), String(c.rounds), duration(c.wallMs), String(c.toolCalls), c.tokens ? `${c.tokens.input} in / ${c.tokens.output} out` : '—', String(c.linesOfCode)]));
+  const costs = s.tracks.flatMap((t) => Object.entries(t.cost).map(([agent, c]) => [h(agent), h(trackName(t)), String(c.rounds), duration(c.wallMs), String(c.toolCalls), c.tokens ? h(tokenWords(c.tokens)) : '—', String(c.linesOfCode)]));
   const failed = s.tracks.flatMap((t) => t.strategies.filter((x) => x.status === 'failed').map((x) => [h(x.id), h(trackName(t)), h((x.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 300))]));
   const warned = s.tracks.flatMap((t) => t.strategies.filter((x) => x.warnings?.length).map((x) => [h(x.id), h(trackName(t)), x.warnings!.slice(0, 4).map((w) => h(w.slice(0, 240))).join('<br>')]));
   return `<h2 id="errors">Errors per agent</h2>
@@ -146,6 +151,7 @@ ${table(['Agent', 'Track', 'Requests', 'Timeout', 'HTTP error', 'Malformed', 'Il
 ${table(['Track', ...terms.map(h)], termRows, 'terminations')}
 <h2 id="cost">Cost per agent</h2>
 ${table(['Agent', 'Track', 'Rounds', 'Wall time', 'Tool calls', 'Tokens', 'Lines of code'], costs, 'cost')}
+${costRoundRows(s.tracks).length ? `<h3>Cost per agent and round</h3>\n<p class="muted">${h(COST_ROUND_NOTE)} Estimated for the run: ${h(usd(runCostUsd(s.tracks)))}.</p>\n${table(COST_ROUND_HEAD.map(h), costRoundRows(s.tracks).map((r) => r.map(h)), 'cost-rounds')}` : ''}
 <h2 id="failed">Failed builds</h2>
 ${table(['Strategy', 'Track', 'Reason'], failed, 'failed')}
 <h2 id="warnings">Validation warnings</h2>

@@ -126,7 +126,7 @@ export interface ScriptedAnthropic {
   /** Every other request. */
   others: OtherRequest[];
   /** Sum of the usage answered (input = input + cache creation + cache reads, as Anthropic bills). */
-  totalUsage(filter?: (r: ScriptedRequest) => boolean): { input: number; output: number };
+  totalUsage(filter?: (r: ScriptedRequest) => boolean): { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   close(): Promise<void>;
 }
 
@@ -326,14 +326,19 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     v1URL: `${baseURL}/v1`,
     requests,
     others,
-    totalUsage: (filter = () => true) =>
-      requests.filter(filter).reduce(
+    // By kind, as catarena records them: input_tokens (not from a cache), cache reads, cache writes, output.
+    totalUsage: (filter = () => true) => {
+      const t = requests.filter(filter).reduce(
         (s, r) => ({
-          input: s.input + (r.usage ? r.usage.input_tokens + r.usage.cache_creation_input_tokens + r.usage.cache_read_input_tokens : 0),
+          input: s.input + (r.usage?.input_tokens ?? 0),
+          cacheRead: s.cacheRead + (r.usage?.cache_read_input_tokens ?? 0),
+          cacheWrite: s.cacheWrite + (r.usage?.cache_creation_input_tokens ?? 0),
           output: s.output + (r.usage?.output_tokens ?? 0),
         }),
-        { input: 0, output: 0 },
-      ),
+        { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
+      );
+      return { input: t.input, output: t.output, ...(t.cacheRead ? { cacheRead: t.cacheRead } : {}), ...(t.cacheWrite ? { cacheWrite: t.cacheWrite } : {}) };
+    },
     close: server.close,
   };
 }

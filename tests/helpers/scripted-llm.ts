@@ -8,9 +8,16 @@
 import http from 'node:http';
 import { scriptedServer } from './scripted-server.js';
 
+/**
+ * Chat completions usage (platform.openai.com/docs/api-reference/chat/object): prompt_tokens
+ * includes the cached ones, which prompt_tokens_details.cached_tokens counts; completion_tokens
+ * includes reasoning, counted by completion_tokens_details.reasoning_tokens.
+ */
 export interface ScriptUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 /**
@@ -22,7 +29,7 @@ export interface ScriptUsage {
 export type ScriptTurn = { delayMs?: number } & (
   | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: ScriptUsage; breakMidway?: boolean }
   | { text: string; usage?: ScriptUsage; breakMidway?: boolean }
-  | { httpError: number; message: string; type?: string; code?: string | null; headers?: Record<string, string> }
+  | { httpError: number; message: string; type?: string; code?: string | null; headers?: Record<string, string>; details?: unknown[] }
 );
 
 export interface ChatMessage {
@@ -39,6 +46,10 @@ export interface ScriptedRequest {
   messages: ChatMessage[];
   tools: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
   authorization: string | undefined;
+  /** The request body as sent (sampling fields such as temperature, reasoning_effort). */
+  body: Record<string, unknown>;
+  /** When it arrived (Date.now()). */
+  at: number;
   /** What was answered (null for HTTP errors). */
   usage: (ScriptUsage & { total_tokens: number }) | null;
   turn: ScriptTurn | null;
@@ -109,10 +120,17 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       messages: body.messages ?? [],
       tools: body.tools ?? [],
       authorization: req.headers.authorization,
+      body,
+      at: Date.now(),
       usage: null,
       turn: null,
     };
     requests.push(record);
+    // OpenAI refuses max_tokens for its reasoning models (gpt-5*, o1/o3/o4*): a 400 with param and
+    // code (as users report it, e.g. griptape-ai/ComfyUI-Griptape#312, fish2018/YPrompt#26).
+    if (body.max_tokens !== undefined && /^(gpt-5|o[134])/.test(record.model)) {
+      return send(400, { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } });
+    }
     if (record.stream && options.noStreaming) {
       return send(400, { error: { message: 'scripted-llm: streaming is not implemented', type: 'invalid_request_error' } });
     }
@@ -127,7 +145,7 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
     if (record.stream && !('httpError' in turn)) return stream(record, turn, res);
     if ('httpError' in turn) {
       res.writeHead(turn.httpError, { 'content-type': 'application/json', ...turn.headers });
-      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? 'api_error', code: turn.code ?? null } }));
+      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? 'api_error', code: turn.code ?? null, ...(turn.details ? { details: turn.details } : {}) } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -129,7 +129,7 @@ export interface ScriptedResponses {
   requests: ResponsesRequest[];
   sideRequests: SideRequest[];
   /** Sum of the usage answered (input includes cached tokens, output includes reasoning tokens, as the API counts them). */
-  totalUsage(): { input: number; output: number };
+  totalUsage(): { input: number; output: number; cacheRead?: number };
   close(): Promise<void>;
 }
 
@@ -381,7 +381,11 @@ export async function startScriptedResponses(script: ResponsesScript, options: {
     baseURL: `${origin}/v1`,
     requests,
     sideRequests,
-    totalUsage: () => requests.reduce((s, r) => ({ input: s.input + (r.usage?.input_tokens ?? 0), output: s.output + (r.usage?.output_tokens ?? 0) }), { input: 0, output: 0 }),
+    // By kind, as catarena records them: input not from a cache (input_tokens includes cached_tokens), cache reads, output.
+    totalUsage: () => {
+      const t = requests.reduce((s, r) => ({ input: s.input + (r.usage?.input_tokens ?? 0) - (r.usage?.cached_tokens ?? 0), cacheRead: s.cacheRead + (r.usage?.cached_tokens ?? 0), output: s.output + (r.usage?.output_tokens ?? 0) }), { input: 0, cacheRead: 0, output: 0 });
+      return { input: t.input, output: t.output, ...(t.cacheRead ? { cacheRead: t.cacheRead } : {}) };
+    },
     close: server.close,
   };
 }

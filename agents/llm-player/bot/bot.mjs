@@ -2,7 +2,7 @@
 // action). Plain node ≥ 18, no dependencies. Usage: node bot.mjs <port>.
 //
 // game.json (written by the llm-player agent) says the game, rule set, provider and model:
-//   {"game", "variant", "provider", "model", "baseUrl"?, "moveTimeoutMs"?}
+//   {"game", "variant", "provider", "model", "baseUrl"?, "moveTimeoutMs"?, "sampling"?}
 // rules.md holds the rules (the part before the protocol marker goes into every prompt).
 // For every decision the bot builds a prompt (rules, state, legal actions as numbered options),
 // asks the model, and parses the answer leniently (an option number, or the action itself). A
@@ -141,7 +141,17 @@ async function decide(body) {
     } catch (err) {
       count(s, 'llmErrors');
       reason = `LLM error: ${llm.redact(err?.message ?? err)}`;
-      if (err?.status === 429 || err?.status >= 500) await sleep(Math.min(300 * attempts, Math.max(0, deadline - Date.now() - 100)));
+      // A refused key or an empty account answers the same way again: no second call this move.
+      if (err?.status === 401 || err?.status === 402 || err?.status === 403) break;
+      if (err?.status === 429 || err?.status >= 500) {
+        // The server's own wait (retry-after, Google's RetryInfo) when it gave one, if it fits the move's budget.
+        const room = Math.max(0, deadline - Date.now() - 100);
+        if (err.retryAfterMs !== undefined && err.retryAfterMs > room) {
+          reason = `${reason}; the server asked to wait ${Math.round(err.retryAfterMs / 1000)} s, more than the ${Math.round(room / 1000)} s left of this move`;
+          break;
+        }
+        await sleep(Math.min(err.retryAfterMs ?? 300 * attempts, room));
+      }
       continue;
     }
     s.tokens.input += out.usage.input;
@@ -151,6 +161,8 @@ async function decide(body) {
     const pick = parseAnswer(out.text, turn.options, turn.free);
     if (pick.ok) {
       count(s, 'answered');
+      // One line per decision, as a fallback has its own: the run's report counts both.
+      console.log(`[llm-player] answered game=${turn.gameId} after ${attempts} attempt(s)`);
       return turn.answer(pick.option);
     }
     count(s, 'invalidAnswers');

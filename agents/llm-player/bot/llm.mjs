@@ -16,11 +16,41 @@ const DEFAULT_BASE = {
 };
 
 export class LlmError extends Error {
-  constructor(message, status = 0) {
+  constructor(message, status = 0, retryAfterMs = undefined) {
     super(message);
     this.name = 'LlmError';
     this.status = status;
+    /** How long the server asked to wait before asking again (a 429's or 529's signal), if it said. */
+    this.retryAfterMs = retryAfterMs;
   }
+}
+
+/**
+ * The wait a refused request asks for, as each provider says it: `retry-after-ms` (milliseconds;
+ * OpenAI's, which its SDK prefers), `retry-after` (seconds or an HTTP date; OpenAI, Anthropic), or,
+ * from Google, no header but a google.rpc.RetryInfo detail in the body's error.details:
+ * {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "31s"} (a protobuf
+ * Duration: seconds with an "s", fractions allowed).
+ */
+export function retryAfterMs(headers, text) {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.get('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const after = headers.get('retry-after');
+  if (after) {
+    const seconds = Number(after);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(after);
+    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  }
+  try {
+    const details = JSON.parse(text)?.error?.details;
+    const info = Array.isArray(details) ? details.find((d) => String(d?.['@type'] ?? '').endsWith('google.rpc.RetryInfo')) : undefined;
+    const m = /^(\d+(?:\.\d+)?)s$/.exec(String(info?.retryDelay ?? ''));
+    if (m) return Math.round(Number(m[1]) * 1000);
+  } catch {
+    // not JSON
+  }
+  return undefined;
 }
 
 const pick = (env, ...names) => names.map((n) => env[n]?.trim()).find((v) => v) || '';
@@ -58,7 +88,7 @@ export function createLlm(config, env = process.env) {
       throw new LlmError(redact(`request failed: ${why}`));
     }
     const text = await res.text().catch(() => '');
-    if (!res.ok) throw new LlmError(redact(`HTTP ${res.status}: ${text.slice(0, 200).replace(/\s+/g, ' ')}`), res.status);
+    if (!res.ok) throw new LlmError(redact(`HTTP ${res.status}: ${text.slice(0, 200).replace(/\s+/g, ' ')}`), res.status, retryAfterMs(res.headers, text));
     try {
       return JSON.parse(text);
     } catch {
@@ -66,12 +96,22 @@ export function createLlm(config, env = process.env) {
     }
   }
 
+  // Sampling options (game.json `sampling`), each in its provider's field, sent only when set:
+  //   OpenAI chat completions: temperature, top_p, reasoning_effort (reasoning models);
+  //   Anthropic messages: temperature, top_p, or thinking {type: "enabled", budget_tokens} (at
+  //     least 1024, below max_tokens; temperature and top_p may not be set with it);
+  //   Gemini generateContent: generationConfig {temperature, topP, thinkingConfig {thinkingBudget}}.
+  const sampling = config.sampling && typeof config.sampling === 'object' ? config.sampling : {};
+  const set = (v) => v !== undefined && v !== null && v !== '';
+  const thinking = provider === 'anthropic' && Number(sampling.thinkingBudget) >= 1024 ? Math.floor(Number(sampling.thinkingBudget)) : 0;
+
   const partsText = (c) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : p?.text ?? '')).join('') : '');
   const num = (v) => (Number.isFinite(v) ? v : 0);
 
   const clients = {
     openai: async (messages, signal) => {
-      const body = await post(`${base}/chat/completions`, key ? { authorization: `Bearer ${key}` } : {}, { model, messages }, signal);
+      const extra = { ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}), ...(set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}), ...(set(sampling.reasoningEffort) ? { reasoning_effort: String(sampling.reasoningEffort) } : {}) };
+      const body = await post(`${base}/chat/completions`, key ? { authorization: `Bearer ${key}` } : {}, { model, messages, ...extra }, signal);
       const msg = body?.choices?.[0]?.message;
       if (!msg) throw new LlmError('answer has no choices[0].message');
       return { text: partsText(msg.content), usage: { input: num(body.usage?.prompt_tokens), output: num(body.usage?.completion_tokens) } };
@@ -79,14 +119,22 @@ export function createLlm(config, env = process.env) {
     anthropic: async (messages, signal) => {
       const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
       const rest = messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }));
-      const body = await post(`${base}/messages`, { 'x-api-key': key, 'anthropic-version': '2023-06-01' }, { model, max_tokens: 256, system, messages: rest }, signal);
+      const extra = thinking
+        ? { max_tokens: thinking + 1024, thinking: { type: 'enabled', budget_tokens: thinking } }
+        : { max_tokens: 256, ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}), ...(set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}) };
+      const body = await post(`${base}/messages`, { 'x-api-key': key, 'anthropic-version': '2023-06-01' }, { model, system, messages: rest, ...extra }, signal);
       if (!Array.isArray(body?.content)) throw new LlmError('answer has no content');
       return { text: partsText(body.content.filter((p) => p?.type === 'text')), usage: { input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) } };
     },
     google: async (messages, signal) => {
       const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
       const contents = messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }));
-      const body = await post(`${base}/models/${encodeURIComponent(model)}:generateContent`, { 'x-goog-api-key': key }, { systemInstruction: { parts: [{ text: system }] }, contents }, signal);
+      const generationConfig = {
+        ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}),
+        ...(set(sampling.topP) ? { topP: Number(sampling.topP) } : {}),
+        ...(set(sampling.thinkingBudget) ? { thinkingConfig: { thinkingBudget: Math.floor(Number(sampling.thinkingBudget)) } } : {}),
+      };
+      const body = await post(`${base}/models/${encodeURIComponent(model)}:generateContent`, { 'x-goog-api-key': key }, { systemInstruction: { parts: [{ text: system }] }, contents, ...(Object.keys(generationConfig).length ? { generationConfig } : {}) }, signal);
       const parts = body?.candidates?.[0]?.content?.parts;
       if (!Array.isArray(parts)) throw new LlmError(`answer has no candidates[0].content${body?.promptFeedback?.blockReason ? ` (blocked: ${body.promptFeedback.blockReason})` : ''}`);
       // Thinking tokens are output (billed so; the AI SDK counts candidates + thoughts too).

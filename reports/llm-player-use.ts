@@ -1,0 +1,77 @@
+// How much of an LLM-player's play was its model's: every decision its bot makes is logged as
+// "[llm-player] answered …" (the model's answer was played) or "[llm-player] fallback …" (a random
+// legal action after failed calls or answers; agents/llm-player/bot/bot.mjs). A run whose
+// LLM-player fell back on most moves ranks a random player under the model's name: the report and
+// the end of the run say so (above FALLBACK_ALARM_SHARE), as they do for an agent whose every
+// build failed. Forced moves (one legal action) ask nothing and are not counted.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { StrategyRecord, TrackSummary } from '../model/tourney.ts';
+
+export interface LlmPlayerUse {
+  /** Decisions the model was asked for. */
+  decisions: number;
+  /** Of those, played as a random legal action. */
+  fallbacks: number;
+}
+
+/** Above this share of fallbacks an LLM-player's scores are called out (10%). */
+export const FALLBACK_ALARM_SHARE = 0.1;
+
+/** Per LLM-player agent, its bots' decisions and fallbacks in one track, from the track's bot logs (`<strategy id>.log`, `<id>#n.log`). */
+export async function llmPlayerUse(botLogsDir: string, strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'agentKind'>>): Promise<Record<string, LlmPlayerUse>> {
+  const players = strategies.filter((s) => s.agentKind?.startsWith('llm-player:'));
+  if (!players.length) return {};
+  const files = await fs.readdir(botLogsDir).catch(() => [] as string[]);
+  const out: Record<string, LlmPlayerUse> = {};
+  for (const s of players) {
+    const base = s.id.replace(/[^\w.@-]+/g, '_');
+    const use = (out[s.agent] ??= { decisions: 0, fallbacks: 0 });
+    for (const file of files.filter((f) => f === `${base}.log` || (f.startsWith(`${base}#`) && f.endsWith('.log')))) {
+      const text = await fs.readFile(path.join(botLogsDir, file), 'utf8').catch(() => '');
+      for (const line of text.split('\n')) {
+        if (line.startsWith('[llm-player] answered ')) use.decisions++;
+        else if (line.startsWith('[llm-player] fallback ')) {
+          use.decisions++;
+          use.fallbacks++;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Per LLM-player agent, its decisions and fallbacks over every track of the run. */
+export function llmPlayerTotals(tracks: Array<Pick<TrackSummary, 'llmPlayers'>>): Record<string, LlmPlayerUse> {
+  const out: Record<string, LlmPlayerUse> = {};
+  for (const t of tracks) {
+    for (const [agent, use] of Object.entries(t.llmPlayers ?? {})) {
+      const sum = (out[agent] ??= { decisions: 0, fallbacks: 0 });
+      sum.decisions += use.decisions;
+      sum.fallbacks += use.fallbacks;
+    }
+  }
+  return out;
+}
+
+const pct = (x: number) => `${Math.round(100 * x)}%`;
+
+/** The loud lines: LLM-players that fell back on more than 10% of their decisions. */
+export function fallbackAlarmLines(tracks: Array<Pick<TrackSummary, 'llmPlayers'>>): string[] {
+  return Object.entries(llmPlayerTotals(tracks)).flatMap(([agent, u]) => {
+    if (!u.decisions || u.fallbacks / u.decisions <= FALLBACK_ALARM_SHARE) return [];
+    const share = u.fallbacks / u.decisions;
+    return [
+      share === 1
+        ? `Every decision of LLM-player ${agent} was a random fallback (${u.fallbacks} of ${u.decisions}): no call to its model succeeded, so its scores are a random player's. The "[llm-player] fallback" lines of its bot logs (bot-logs/) say why.`
+        : `LLM-player ${agent} fell back to a random legal action on ${pct(share)} of its decisions (${u.fallbacks} of ${u.decisions}): its scores are partly a random player's. The "[llm-player] fallback" lines of its bot logs (bot-logs/) say why.`,
+    ];
+  });
+}
+
+/** Rows for a report table: agent, track, decisions, fallbacks, share. */
+export function llmPlayerRows(tracks: Array<Pick<TrackSummary, 'llmPlayers' | 'game' | 'variant'>>): string[][] {
+  return tracks.flatMap((t) =>
+    Object.entries(t.llmPlayers ?? {}).map(([agent, u]) => [agent, `${t.game}-${t.variant}`, String(u.decisions), String(u.fallbacks), u.decisions ? pct(u.fallbacks / u.decisions) : '—']),
+  );
+}

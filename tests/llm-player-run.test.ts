@@ -1,0 +1,127 @@
+// The LLM-player in a run as the paper sets it up, against the scripted OpenAI-compatible server:
+// its own settings (the paper's Table 6 under --preset paper, tested on the resolved config; a
+// longer deadline than the code bots' by default, on its own seat only), sampling options from the
+// config or its spec sent in the provider's fields, a 429's wait honoured within the move, and a
+// run in which every call failed says so loudly: in report.md, report.html and the end-of-run
+// alarm lines, with the share of random fallbacks per agent and track.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { createLlmPlayerAgent, LLM_PLAYER_BOT_DIR } from '../agents/llm-player/agent.ts';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import type { MatchResult } from '../model/match.ts';
+import { llmPlayerSampling, llmPlayerSettings, PRESETS, resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { roundSpecs } from '../orchestrator/tourney/schedule.ts';
+import type { StrategyRecord } from '../model/tourney.ts';
+import { buildAlarmLines } from '../reports/markdown.ts';
+import { tempDir } from './helpers/bots.ts';
+import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
+
+const KEY = 'sk-llm-player-run-321';
+let server: ScriptedLlm | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  vi.unstubAllEnvs();
+});
+
+describe('LLM-player settings', () => {
+  it("--preset paper gives LLM-players the paper's Table 6 deadlines and repetitions and its App. C sampling", () => {
+    const config = resolveConfig(PRESETS.paper);
+    expect(llmPlayerSettings(config, 'gomoku')).toEqual({ reps: 2, moveTimeoutMs: 600_000 });
+    expect(llmPlayerSettings(config, 'holdem')).toEqual({ reps: 10, moveTimeoutMs: 1_000_000 });
+    expect(llmPlayerSettings(config, 'bridge')).toEqual({ reps: 12, moveTimeoutMs: 200_000 });
+    expect(llmPlayerSettings(config, 'chess')).toEqual({ reps: 2, moveTimeoutMs: 600_000 });
+    expect(llmPlayerSampling(config)).toEqual({ temperature: 0.1, topP: 1 });
+    // The code agents' bots keep the paper's own settings.
+    expect(config.perGame.holdem).toMatchObject({ reps: 100, moveTimeoutMs: 3_000 });
+  });
+
+  it("--preset paper schedules a Gomoku pairing with an LLM-player for its 2 game pairs (the code bots' pairings keep 4), on its 600 s deadline", () => {
+    const config = resolveConfig(PRESETS.paper, { games: ['gomoku'], variants: ['standard'], rounds: 1 });
+    const rec = (id: string, agentKind: string) => ({ id, agent: id.split('@')[0]!, agentKind, round: 1 }) as StrategyRecord;
+    const specs = roundSpecs(config, { game: 'gomoku', variant: 'standard' }, [[rec('a@r1', 'offline:cautious'), rec('b@r1', 'offline:aggressive'), rec('p@r1', 'llm-player:openai/gpt-5-mini')]], 1);
+    const games = (x: string, y: string) => specs.filter((s) => s.seats.includes(x) && s.seats.includes(y));
+    expect(games('a@r1', 'b@r1')).toHaveLength(8); // 4 colour-swapped pairs (the paper's code-agent setting)
+    expect(games('a@r1', 'p@r1')).toHaveLength(4); // 2 pairs (its LLM-player setting)
+    expect(games('b@r1', 'p@r1')).toHaveLength(4);
+    for (const s of games('a@r1', 'p@r1')) expect(s.limits.seatMoveMs).toEqual({ 'p@r1': 600_000 });
+    for (const s of games('a@r1', 'b@r1')) expect(s.limits.seatMoveMs).toBeUndefined();
+  });
+
+  it('by default an LLM-player gets at least 60 s a move, and a config or spec sets its own', () => {
+    const config = resolveConfig({});
+    expect(llmPlayerSettings(config, 'holdem').moveTimeoutMs).toBe(60_000);
+    const own = resolveConfig({ llmPlayer: { moveTimeoutMs: 90_000, reasoningEffort: 'low', perGame: { chess: { moveTimeoutMs: 120_000 } } } });
+    expect(llmPlayerSettings(own, 'gomoku').moveTimeoutMs).toBe(90_000);
+    expect(llmPlayerSettings(own, 'chess').moveTimeoutMs).toBe(120_000);
+    expect(() => resolveConfig({ llmPlayer: { reasoningEffort: 'extreme' as never } })).toThrow(/llmPlayer\.reasoningEffort/);
+    expect(() => createLlmPlayerAgent('llm-player:openai/gpt-5?effort=low')).toThrow(/unknown option "effort"/);
+  });
+
+  it("reads a refused request's wait as each provider gives it: retry-after-ms, retry-after (seconds or a date), Google's RetryInfo in the body", async () => {
+    const { retryAfterMs } = (await import(pathToFileURL(path.join(LLM_PLAYER_BOT_DIR, 'llm.mjs')).href)) as { retryAfterMs: (h: Headers, text: string) => number | undefined };
+    const h = (o: Record<string, string>) => new Headers(o);
+    expect(retryAfterMs(h({ 'retry-after-ms': '1500', 'retry-after': '9' }), '')).toBe(1500);
+    expect(retryAfterMs(h({ 'retry-after': '7' }), '')).toBe(7000);
+    expect(retryAfterMs(h({ 'retry-after': new Date(Date.now() + 30_000).toUTCString() }), '')).toBeGreaterThan(25_000);
+    // Gemini API: a 429 RESOURCE_EXHAUSTED with no header; the wait is a RetryInfo detail (a protobuf Duration).
+    const gemini = { error: { code: 429, message: 'You exceeded your current quota', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [] }, { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '31s' }] } };
+    expect(retryAfterMs(h({}), JSON.stringify(gemini))).toBe(31_000);
+    expect(retryAfterMs(h({}), '{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.5s"}]}}')).toBe(500);
+    expect(retryAfterMs(h({}), 'not json')).toBeUndefined();
+  });
+});
+
+describe('an LLM-player in a tourney round', () => {
+  const round = async (spec: string, script: Parameters<typeof startScriptedLlm>[0]) => {
+    server = await startScriptedLlm(script, { key: KEY });
+    vi.stubEnv('OPENAI_API_KEY', KEY);
+    vi.stubEnv('CATARENA_LLM_BASE_URL', server.baseURL);
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, llmPlayer: { temperature: 0.3, perGame: {} } });
+    const agents = [createLlmPlayerAgent(spec, llmPlayerSampling(config)), createOfflineAgent('offline:cautious', 1)];
+    const summary = await runTourney({ config, runDir, agents });
+    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult);
+    return { runDir, summary, games, report: fs.readFileSync(path.join(runDir, 'report.md'), 'utf8'), html: fs.readFileSync(path.join(runDir, 'report.html'), 'utf8') };
+  };
+
+  it('all calls failed: every decision a random fallback, one call a move (a refused key is not asked twice), said in both reports and the alarm lines', async () => {
+    const r = await round('llm-player:openai-compatible/scripted#player', () => ({ httpError: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' }));
+    const use = r.summary.tracks[0]!.llmPlayers!.player!;
+    expect(use.decisions).toBeGreaterThan(5);
+    expect(use.fallbacks).toBe(use.decisions);
+    expect(server!.requests).toHaveLength(use.decisions); // one request per decision, not three
+    const alarm = buildAlarmLines(r.summary).find((l) => l.includes('LLM-player player'));
+    expect(alarm).toMatch(/Every decision of LLM-player player was a random fallback \(\d+ of \d+\)/);
+    expect(r.report).toContain(`> **${alarm}**`);
+    expect(r.report).toMatch(/## LLM-player decisions[\s\S]*\| player\s*\| gomoku-standard \|\s*\d+ \|\s*\d+ \| 100%/);
+    expect(r.html).toContain('Every decision of LLM-player player was a random fallback');
+    expect(r.html).toContain('LLM-player decisions');
+    // Its seat moved on its own deadline (60 s by default), the offline bot's on the game's 10 s.
+    for (const g of r.games) expect(g.spec.limits.seatMoveMs).toEqual({ 'player@r1': 60_000 });
+  }, 180_000);
+
+  it("a 429's retry-after is waited out within the move, then the model's answers are played; sampling options reach the request", async () => {
+    let first = true;
+    const r = await round('llm-player:openai-compatible/scripted#player?reasoningEffort=low', () => {
+      if (first) {
+        first = false;
+        return { httpError: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', headers: { 'retry-after': '1' } };
+      }
+      return { text: '1' };
+    });
+    const use = r.summary.tracks[0]!.llmPlayers!.player!;
+    expect(use.fallbacks).toBe(0);
+    expect(use.decisions).toBeGreaterThan(5);
+    const [refused, next] = server!.requests;
+    expect(refused!.turn).toMatchObject({ httpError: 429 });
+    expect(next!.at - refused!.at).toBeGreaterThanOrEqual(950);
+    // The config's temperature and the spec's reasoning effort, in OpenAI's fields.
+    expect(next!.body).toMatchObject({ temperature: 0.3, reasoning_effort: 'low' });
+    expect(buildAlarmLines(r.summary).filter((l) => l.includes('LLM-player'))).toEqual([]);
+    expect(r.report).toMatch(/\| player\s*\| gomoku-standard \|\s*\d+ \|\s*0 \| 0%/);
+  }, 180_000);
+});
