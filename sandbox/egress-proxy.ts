@@ -50,6 +50,8 @@ export interface EgressProxy {
   readonly address: string;
   readonly events: EgressEvent[];
   counts(): { allowed: number; denied: number };
+  /** Calls listener with every answer the upstream gives (its status set); returns the unsubscribe. */
+  onUpstreamAnswer(listener: (event: EgressEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const events: EgressEvent[] = [];
   const totals = { allowed: 0, denied: 0 };
   const sockets = new Set<net.Socket>();
+  const listeners = new Set<(event: EgressEvent) => void>();
   const record = (e: Omit<EgressEvent, 'time'>) => {
     const event = { time: Date.now(), ...e };
     e.allowed ? totals.allowed++ : totals.denied++;
@@ -138,6 +141,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const send = target.protocol === 'https:' ? https.request : http.request;
     const out = send(target, { method: req.method, headers }, (up) => {
       event.status = up.statusCode;
+      for (const listener of listeners) listener(event);
       res.writeHead(up.statusCode ?? 502, endToEnd(up.headers));
       up.pipe(res);
       up.on('error', () => res.destroy());
@@ -215,6 +219,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     address,
     events,
     counts: () => ({ ...totals }),
+    onUpstreamAnswer: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

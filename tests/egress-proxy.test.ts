@@ -106,6 +106,15 @@ describe('egress proxy', () => {
     expect(seen).toMatchObject({ method: 'POST', url: '/v1/chat/completions', authorization: 'Bearer real-key', body: '{"model":"m"}' });
   });
 
+  it("tells listeners each upstream answer (what a CLI agent watches for a 401), until they unsubscribe", async () => {
+    const heard: Array<[string, number | undefined]> = [];
+    const stop = proxy.onUpstreamAnswer((e) => heard.push([e.target, e.status]));
+    await viaProxy({ port: proxyPort }, 'POST /v1/messages', { 'content-type': 'application/json' }, '{}');
+    stop();
+    await viaProxy({ port: proxyPort }, 'POST /v1/messages', { 'content-type': 'application/json' }, '{}');
+    expect(heard).toEqual([[`${llm.url}/v1/messages`, 200]]);
+  });
+
   it('lets absolute-form requests through to the allowed origin only', async () => {
     const ok = await viaProxy({ port: proxyPort }, `GET ${llm.url}/v1/models`);
     expect(ok.status).toBe(200);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { agentRuntimeTag } from '../../docker/image-tags.ts';
 import { checkDocker, imageId } from '../../docker/build-images.ts';
 import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
-import { startEgressProxy } from '../../sandbox/egress-proxy.ts';
+import { startEgressProxy, type EgressProxy } from '../../sandbox/egress-proxy.ts';
 import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import { redactSecrets } from '../builtin/models.ts';
 import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
@@ -138,10 +138,14 @@ export class CliAgent implements Agent {
         };
         log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
         const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;
+        // A refused key or an empty account is final: the attempt stops at the endpoint's first such
+        // answer, where a CLI would retry it itself for minutes (Claude Code: 11 tries in 187 s).
+        const refused = refusedModelCalls(container.egress);
         // The output is the CLI's event stream, tool results included: room for a long session.
-        const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 16 * 1024 * 1024 });
+        const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 16 * 1024 * 1024, signal: refused.signal }).finally(refused.stop);
         fs.writeFileSync(path.join(ws.dir, cliOutputFile(i + 1)), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
         const report: CliReport = this.cli.parse(run.stdout, run.stderr);
+        if (refused.status) report.error = `the endpoint answered a model call with HTTP ${refused.status} (${refused.status === 402 ? 'payment required' : 'the API key was refused'}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
         if (report.tokens) addTokens(tokens, report.tokens);
         if (report.costUsd) reportedCostUsd += report.costUsd;
         toolCalls += report.toolCalls ?? report.turns ?? 0;
@@ -182,6 +186,26 @@ export class CliAgent implements Agent {
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }
 }
+
+/**
+ * Watches the egress proxy for the endpoint refusing a model call for good: 401 (the key) or 402
+ * (billing). Other paths of the endpoint's origin (a side call a CLI might make) do not count.
+ */
+function refusedModelCalls(egress: EgressProxy | undefined): { signal: AbortSignal; status?: number; stop: () => void } {
+  const abort = new AbortController();
+  const out: { signal: AbortSignal; status?: number; stop: () => void } = { signal: abort.signal, stop: () => {} };
+  if (!egress) return out;
+  out.stop = egress.onUpstreamAnswer((e) => {
+    if ((e.status === 401 || e.status === 402) && MODEL_CALL.test(e.target) && !abort.signal.aborted) {
+      out.status = e.status;
+      abort.abort();
+    }
+  });
+  return out;
+}
+
+/** The paths of model calls: Anthropic messages, OpenAI responses and chat, Gemini generateContent. */
+const MODEL_CALL = /\/(messages|responses|chat\/completions)(\/|\?|$)|:(stream)?generateContent\b/i;
 
 /**
  * Why a CLI attempt left no working bot: the LLM error the CLI reported (a wrong key, a rate
