@@ -134,6 +134,8 @@ export interface ScriptedRequest {
   apiKey: string | undefined;
   /** Answered without consuming the script (a utility request, countTokens, a model list). */
   side: boolean;
+  /** When it arrived (Date.now()). */
+  at: number;
   /** The usage answered (null for errors, side calls that report none, and broken answers). */
   usage: UsageMetadata | null;
   turn: ScriptTurn | null;
@@ -283,6 +285,7 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
       headers,
       apiKey,
       side: false,
+      at: Date.now(),
       usage: null,
       turn: null,
     };
