@@ -236,6 +236,24 @@ describe('BuiltinAgent', () => {
     }
   });
 
+  it("builtin:google stops at once on Google's refused key (400 API_KEY_INVALID) and on its context-length 400", async () => {
+    // The context-length wording as Gemini answers it (google-gemini/gemini-cli#4231, #6678).
+    const tooLong: GeminiTurn = { httpError: 400, status: 'INVALID_ARGUMENT', message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).' };
+    for (const [key, script, reason] of [['AIza-wrong', [], 'auth'], [SECRET, [tooLong, tooLong], 'context_length']] as const) {
+      const server = await startScriptedGemini([...script], { apiKey: SECRET, noStreaming: true });
+      vi.stubEnv('GEMINI_API_KEY', key);
+      vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+      try {
+        const agent = new BuiltinAgent({ model: 'google/scripted-gemini', maxRetries: 0 });
+        const res = await agent.develop(await workspace(agent.id, false), { wallMs: 30_000 });
+        expect(res.failure?.reason, res.log).toBe(reason);
+        expect(server.requests.filter((r) => r.method === 'generateContent')).toHaveLength(1);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
   it('(b) retries a broken bot 3 times, then 3 times with the fallback model, then gives up', async () => {
     const server = await llm(perConversation([
       { toolCalls: [write('develop_ai/start_ai.sh', '#!/bin/bash\necho "broken on purpose" >&2\nexit 1\n')] },
