@@ -16,7 +16,8 @@ import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { generalProblems, validateBot } from '../orchestrator/validate.ts';
 import { isProcessGone } from '../sandbox/process.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
+import { openAiRateLimit, perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
+import { geminiRateLimit, startScriptedGemini, stepOf as geminiStep, type ScriptTurn as GeminiTurn } from './helpers/scripted-gemini.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { TOOL_LOG_FILE, type ToolLogLine } from '../model/agent-activity.ts';
 
@@ -176,6 +177,81 @@ describe('BuiltinAgent', () => {
     expect(res.failure, res.log).toBeUndefined();
     expect(res.log).toContain('waiting 1.5 s before the next attempt (as the server asked)');
     expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(1_450);
+  });
+
+  it("after OpenAI's 429 (retry-after and x-ratelimit-* headers) the next attempt waits, then succeeds", async () => {
+    const turns = [openAiRateLimit(1), { toolCalls: botFiles() }, { toolCalls: [{ name: 'test_bot', args: {} }] }, { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] }];
+    const server = await llm(turns);
+    const agent = new BuiltinAgent({ model: 'openai-compatible/waiter', maxRetries: 0 });
+    const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
+    expect(res.failure, res.log).toBeUndefined();
+    expect(res.log).toContain('waiting 1.0 s before the next attempt (as the server asked)');
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('an unknown model is a 404 (model_not_found); reasoning tokens are counted as output', async () => {
+    const server = await startScriptedLlm([], { noStreaming: true, models: ['known'] });
+    servers.push(server);
+    vi.stubEnv('OPENAI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+    const agent = new BuiltinAgent({ model: 'openai-compatible/gpt-nope', maxRetries: 0 });
+    const res = await agent.develop(await workspace(agent.id, false), { wallMs: 30_000 });
+    expect(res.failure).toBeDefined();
+    expect(res.log).toMatch(/does not exist or you do not have access to it/);
+    expect(server.requests.every((r) => r.usage === null)).toBe(true);
+
+    const usage = { prompt_tokens: 1000, completion_tokens: 300, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 250 } };
+    const second = await llm([{ toolCalls: botFiles(), usage }, { toolCalls: [{ name: 'finish', args: { summary: 'done' } }], usage }]);
+    const ok = new BuiltinAgent({ model: 'openai-compatible/thinker', maxRetries: 0 });
+    const done = await ok.develop(await workspace(ok.id, false), { wallMs: 30_000 });
+    expect(done.failure, done.log).toBeUndefined();
+    expect(done.cost.tokens).toEqual({ input: 2000, output: 600 });
+    expect(second.requests[0]!.body.max_tokens).toBeUndefined();
+  });
+
+  it("builtin:google through the Gemini API's strictness: a 429 with RetryInfo only in the body, a candidate without parts (MALFORMED_FUNCTION_CALL), signed function calls echoed", async () => {
+    const attempt: GeminiTurn[] = [{ toolCalls: botFiles() }, { toolCalls: [{ name: 'test_bot', args: {} }] }, { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] }];
+    let n = 0;
+    const server = await startScriptedGemini((req) => {
+      n++;
+      if (n === 1) return geminiRateLimit('1.2s');
+      if (n === 2) return { noParts: true, finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: write_file(path=' };
+      return attempt[geminiStep(req)];
+    }, { apiKey: SECRET, noStreaming: true });
+    vi.stubEnv('GEMINI_API_KEY', SECRET);
+    vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+    try {
+      const agent = new BuiltinAgent({ model: 'google/scripted-gemini', maxRetries: 0 });
+      const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
+      expect(res.failure, res.log).toBeUndefined();
+      expect(res.log).toContain('waiting 1.2 s before the next attempt (as the server asked)');
+      expect(res.log).toMatch(/the model stopped without calling finish \(error\)/);
+      // Every replayed model turn carried the signature its function call was given (else a 400).
+      const last = server.requests.at(-1)!;
+      const models = last.contents.filter((c) => c.role === 'model');
+      expect(models).toHaveLength(2);
+      for (const c of models) expect(c.parts.find((p) => 'functionCall' in p)).toHaveProperty('thoughtSignature');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("builtin:google stops at once on Google's refused key (400 API_KEY_INVALID) and on its context-length 400", async () => {
+    // The context-length wording as Gemini answers it (google-gemini/gemini-cli#4231, #6678).
+    const tooLong: GeminiTurn = { httpError: 400, status: 'INVALID_ARGUMENT', message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).' };
+    for (const [key, script, reason] of [['AIza-wrong', [], 'auth'], [SECRET, [tooLong, tooLong], 'context_length']] as const) {
+      const server = await startScriptedGemini([...script], { apiKey: SECRET, noStreaming: true });
+      vi.stubEnv('GEMINI_API_KEY', key);
+      vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+      try {
+        const agent = new BuiltinAgent({ model: 'google/scripted-gemini', maxRetries: 0 });
+        const res = await agent.develop(await workspace(agent.id, false), { wallMs: 30_000 });
+        expect(res.failure?.reason, res.log).toBe(reason);
+        expect(server.requests.filter((r) => r.method === 'generateContent')).toHaveLength(1);
+      } finally {
+        await server.close();
+      }
+    }
   });
 
   it('(b) retries a broken bot 3 times, then 3 times with the fallback model, then gives up', async () => {

@@ -16,7 +16,7 @@ import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { cliVersions, loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { AgentContainer } from '../sandbox/agent-container.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
-import { startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
+import { openAiRateLimit, startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
 import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-cli-secret-789';
@@ -190,6 +190,40 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expect(/egress: .*refused(.*)/.exec(buildLog)![1]).not.toContain('127.0.0.1');
     expectPlayedNormally(games);
     expect(summary.tracks[0]!.cost.qwen!.tokens).toEqual(record.cost.tokens);
+    expectSecretNowhere(runDir, SECRET);
+  }, 300_000);
+
+  it("Qwen Code rides out OpenAI's 429 (retry-after, x-ratelimit-* headers) and an answer broken mid-stream", async () => {
+    const sample = BUILTIN('random');
+    const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const turns = [
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+      { text: 'The bot is in /workspace/develop_ai.' },
+    ];
+    const step = (req: ScriptedRequest) => req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+    const main = (req: ScriptedRequest) => req.tools.some((t) => t.function.name === 'write_file');
+    let n = 0;
+    server = await startScriptedLlm((req) => {
+      if (!main(req)) return { text: '{"next_speaker":"user","reasoning":"done"}' };
+      n++;
+      if (n === 1) return openAiRateLimit(1);
+      if (n === 2) return { ...turns[0]!, breakMidway: true };
+      return turns[step(req)];
+    });
+    vi.stubEnv('OPENAI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+    const { runDir, record, buildLog, games } = await agentRound('qwen-code:gpt-5-scripted#qwen', 'qwen');
+    const mainRequests = server.requests.filter(main);
+    expect(record.status, buildLog).toBe('ok');
+    // Its OpenAI client waited the retry-after (1 s) itself; the broken stream it did not retry: the
+    // run ended with "[API Error: terminated (cause: other side closed)]" and no bot, which the agent
+    // named a server error, and the next attempt succeeded.
+    expect(mainRequests.map((r) => r.turn && ('httpError' in r.turn ? r.turn.httpError : 'breakMidway' in r.turn && r.turn.breakMidway ? 'broken' : 'ok'))).toEqual([429, 'broken', 'ok', 'ok']);
+    expect(mainRequests[1]!.at - mainRequests[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(buildLog).toMatch(/attempt 1 failed: .*other side closed.*\[server_error\]/);
+    expect(buildLog).toMatch(/attempt 2 succeeded/);
+    expect(record.cost.tokens).toEqual(server.totalUsage());
+    expectPlayedNormally(games);
     expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });

@@ -10,7 +10,7 @@ import { CLIS } from '../agents/cli/clis.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
-import { startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
+import { geminiRateLimit, startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
 import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'AIza-gemini-cli-secret-4711';
@@ -102,6 +102,44 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint, 0 refused/);
     expectPlayedNormally(games);
     expect(summary.tracks[0]!.cost.gemini!.tokens).toEqual(record.cost.tokens);
+    expectSecretNowhere(runDir, SECRET);
+  }, 300_000);
+
+  it("rides out the Gemini API's rough edges: a 429 with its wait only in RetryInfo, an answer broken mid-stream, a candidate without parts; signed calls echoed", async () => {
+    const sample = BUILTIN('random');
+    const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const turns: ScriptTurn[] = [
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+      { text: 'The bot is in /workspace/develop_ai.' },
+    ];
+    const main = (req: ScriptedRequest) => req.tools.some((t) => t.name === 'write_file');
+    let n = 0;
+    // Short waits: Gemini CLI retries these itself (retryWithBackoff: a per-minute quota's RetryInfo
+    // delay, a network error; streamWithRetries: a stream without a finish or with no parts).
+    server = await startScriptedGemini((req) => {
+      if (!main(req)) return { text: 'ok' };
+      n++;
+      if (n === 1) return geminiRateLimit('1.5s');
+      if (n === 2) return { ...turns[0]!, breakMidway: true };
+      if (n === 3) return { noParts: true, finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: write_file(' };
+      return turns[stepOf(req)];
+    }, { apiKey: SECRET });
+    vi.stubEnv('GEMINI_API_KEY', SECRET);
+    vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+    const { runDir, record, buildLog, games } = await agentRound('gemini-cli:scripted-gemini#gemini', 'gemini');
+    const mainRequests = server.requests.filter(main);
+    expect(record.status, buildLog).toBe('ok');
+    // Gemini CLI retried all three itself, within one attempt: the RetryInfo wait was waited (no
+    // header carried it; it waited about 5 s for the 1.5 s asked), then ~11 s after the broken
+    // stream (its network-error backoff), then ~1 s after the candidate without parts.
+    expect(buildLog).toMatch(/attempt 1 succeeded/);
+    expect(mainRequests.map((r) => r.turn && ('httpError' in r.turn ? r.turn.httpError : 'noParts' in r.turn ? r.turn.finishReason : r.turn.breakMidway ? 'broken' : 'ok'))).toEqual([429, 'broken', 'MALFORMED_FUNCTION_CALL', 'ok', 'ok']);
+    expect(mainRequests[1]!.at - mainRequests[0]!.at).toBeGreaterThanOrEqual(1_400);
+    // The tool-calling turn came back with the signature its function call was given (else a 400).
+    const replay = mainRequests.at(-1)!.contents.find((c) => c.role === 'model' && c.parts.some((p) => 'functionCall' in p))!;
+    expect(replay.parts.find((p) => 'functionCall' in p)).toHaveProperty('thoughtSignature');
+    expect(record.cost.tokens).toEqual(server.totalUsage());
+    expectPlayedNormally(games);
     expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });

@@ -12,7 +12,7 @@ import { resolveModel } from '../agents/builtin/models.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
-import { lastUserText, perConversation, startScriptedGemini, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
+import { geminiRateLimit, lastUserText, perConversation, startScriptedGemini, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
 
 const SECRET = 'AIza-google-agents-secret-0815';
 let server: ScriptedGemini | undefined;
@@ -115,5 +115,34 @@ describe('Google models in a tourney round', () => {
     expect(totals.reduce((s, t) => ({ input: s.input + t.tokens.input, output: s.output + t.tokens.output }), { input: 0, output: 0 })).toEqual(server.totalUsage());
     expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(0);
     expectNoKey(runDir);
+  }, 180_000);
+
+  it("llm-player:google rides out the Gemini API's rough edges: a 429 with RetryInfo only in the body, candidates without parts (SAFETY, MALFORMED_FUNCTION_CALL), a MAX_TOKENS cut; every token answered is counted", async () => {
+    const legal = (req: ScriptedRequest) => String(1 + ((req.index * 7919) % Number(/from 1 to (\d+)/.exec(lastUserText(req))?.[1] ?? 1)));
+    const usage = { promptTokenCount: 400, candidatesTokenCount: 1 };
+    const answer = (req: ScriptedRequest): ScriptTurn => {
+      if (req.index === 0) return geminiRateLimit('0.4s');
+      if (req.index === 1) return { noParts: true, finishReason: 'SAFETY', usage };
+      if (req.index === 2) return { noParts: true, finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: play(', usage };
+      if (req.index === 3) return { text: legal(req), finishReason: 'MAX_TOKENS', usage };
+      return { text: legal(req), usage };
+    };
+    server = await startScriptedGemini(answer, { apiKey: SECRET });
+    vi.stubEnv('GEMINI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_LLM_BASE_URL', server.baseURL);
+    const { runDir, record, buildLog, games } = await round('llm-player:google/scripted-gemini#player', 'player');
+    expect(record.status, buildLog).toBe('ok');
+    for (const g of games) expect(g.termination, g.reason).toBe('normal');
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(380); // the RetryInfo wait
+    const logs = filesUnder(runDir).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    const totals = [...logs.matchAll(/^\[llm-player\] totals (\{.*\})$/gm)].map((m) => JSON.parse(m[1]!) as { tokens: { input: number; output: number }; llmCalls: number; llmErrors: number; invalidAnswers: number; failures: number });
+    expect(totals.reduce((s, t) => s + t.llmCalls, 0)).toBe(server.requests.length);
+    // The 429 is the one error; the candidates without parts are answers without a move (re-asked), their prompt tokens billed and counted.
+    expect(totals.reduce((s, t) => s + t.llmErrors, 0)).toBe(1);
+    expect(totals.reduce((s, t) => s + t.invalidAnswers, 0)).toBe(2);
+    expect(totals.reduce((s, t) => ({ input: s.input + t.tokens.input, output: s.output + t.tokens.output }), { input: 0, output: 0 })).toEqual(server.totalUsage());
+    // The first move had its three attempts (429, SAFETY, MALFORMED_FUNCTION_CALL): it fell back, saying why.
+    expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(1);
+    expect(logs).toMatch(/\[llm-player\] fallback .*after 3 attempt\(s\): answer "" .*\(finish reason MALFORMED_FUNCTION_CALL: Malformed function call: play\(\)/);
   }, 180_000);
 });

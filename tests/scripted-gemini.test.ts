@@ -5,7 +5,7 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedGemini, stepOf, type ScriptedGemini } from './helpers/scripted-gemini.ts';
+import { geminiRateLimit, startScriptedGemini, stepOf, type ScriptedGemini } from './helpers/scripted-gemini.ts';
 
 const KEY = 'AIza-scripted-gemini-test';
 let server: ScriptedGemini | undefined;
@@ -77,5 +77,50 @@ describe('the scripted Gemini API', () => {
     server.requests.length = 0;
     const array = await post('streamGenerateContent', { contents: [{ role: 'user', parts: [{ text: 'again' }] }] });
     expect(Array.isArray(array) && array.at(-1).candidates[0].finishReason).toBe('STOP');
+  });
+});
+
+describe('the scripted Gemini API is as strict as the real one', () => {
+  const add = tool({ description: 'adds', inputSchema: jsonSchema<{ a: number; b: number }>({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }), execute: async ({ a, b }) => ({ sum: a + b }) });
+  const post = (s: ScriptedGemini, body: unknown) => fetch(`${s.baseURL}/models/flash:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': KEY }, body: JSON.stringify(body) });
+
+  it('signs function calls (thoughtSignature), refuses a replayed call without its signature, and the AI SDK echoes it', async () => {
+    server = await startScriptedGemini([{ toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }, { name: 'add', args: { a: 1, b: 1 } }] }, { text: '5' }, { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }]);
+    const { text } = await generateText({ model: model(server), prompt: 'add', tools: { add }, stopWhen: ({ steps }) => steps.length >= 2, maxRetries: 0 });
+    expect(text).toBe('5');
+    // The first call of the answer carries the signature; the AI SDK sent it back on the replayed call.
+    const replayed = server.requests[1]!.contents.find((c) => c.role === 'model')!.parts as Array<Record<string, unknown>>;
+    expect(typeof replayed[0]!.thoughtSignature).toBe('string');
+    const direct = await (await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] })).json();
+    const signed = direct.candidates[0].content.parts[0];
+    expect(signed).toMatchObject({ functionCall: { name: 'add' }, thoughtSignature: expect.any(String) });
+    // Replayed without it: 400 INVALID_ARGUMENT, Google's words.
+    const unsigned = await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }, { role: 'model', parts: [{ functionCall: signed.functionCall }] }, { role: 'user', parts: [{ functionResponse: { name: 'add', response: { sum: 3 } } }] }] });
+    expect(unsigned.status).toBe(400);
+    expect((await unsigned.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/^Function call is missing a thought_signature in functionCall parts\..*`default_api:add` , position 2\./) });
+  });
+
+  it("429 RESOURCE_EXHAUSTED carries its wait only in the body (RetryInfo), no header", async () => {
+    server = await startScriptedGemini([geminiRateLimit('1.5s')]);
+    const res = await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBeNull();
+    const { error } = await res.json();
+    expect(error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+    expect(error.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.RetryInfo')).toEqual({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' });
+  });
+
+  it('ends with MAX_TOKENS / SAFETY, or a candidate without content (MALFORMED_FUNCTION_CALL), streamed or not', async () => {
+    server = await startScriptedGemini([
+      { text: 'cut sh', finishReason: 'MAX_TOKENS' },
+      { noParts: true, finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: add(a=2' },
+      { noParts: true, finishReason: 'SAFETY' },
+    ]);
+    const cut = await generateText({ model: model(server), prompt: 'x', maxRetries: 0 });
+    expect([cut.text, cut.finishReason]).toEqual(['cut sh', 'length']);
+    const body = await (await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] })).json();
+    expect(body.candidates[0]).toEqual({ finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: add(a=2', index: 0 });
+    const streamed = streamText({ model: model(server), prompt: 'x', maxRetries: 0 });
+    expect([await streamed.text, await streamed.finishReason]).toEqual(['', 'content-filter']);
   });
 });

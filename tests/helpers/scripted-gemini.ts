@@ -58,10 +58,34 @@ export interface GeminiUsage {
  * and then drops the connection. An HTTP error may carry its status name and response headers.
  */
 export type ScriptTurn = { delayMs?: number } & (
-  | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; thought?: string; usage?: GeminiUsage; breakMidway?: boolean }
-  | { text: string; thought?: string; usage?: GeminiUsage; breakMidway?: boolean }
-  | { httpError: number; message: string; status?: string; headers?: Record<string, string> }
+  | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; thought?: string; usage?: GeminiUsage; breakMidway?: boolean; finishReason?: FinishReason }
+  | { text: string; thought?: string; usage?: GeminiUsage; breakMidway?: boolean; finishReason?: FinishReason }
+  | { noParts: true; finishReason: FinishReason; finishMessage?: string; usage?: GeminiUsage }
+  | { httpError: number; message: string; status?: string; headers?: Record<string, string>; details?: unknown[] }
 );
+
+/** Candidate.FinishReason values a turn may end with (ai.google.dev/api/generate-content#FinishReason). */
+export type FinishReason = 'STOP' | 'MAX_TOKENS' | 'SAFETY' | 'RECITATION' | 'MALFORMED_FUNCTION_CALL' | 'OTHER';
+
+/**
+ * A 429 as the Gemini API sends it: RESOURCE_EXHAUSTED, no retry header, the wait only in the
+ * body as a google.rpc.RetryInfo detail whose retryDelay is a protobuf Duration ("31s", "0.5s"),
+ * beside Help and QuotaFailure details (bodies quoted in mscraftsman/generative-ai#131,
+ * browserbase/mcp-server-browserbase#129; "Gemini answers a 429 without a Retry-After header",
+ * dcdpr/jp#1061; googleapis/python-genai#2114).
+ */
+export function geminiRateLimit(retryDelay: string): ScriptTurn {
+  return {
+    httpError: 429,
+    status: 'RESOURCE_EXHAUSTED',
+    message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_paid_tier_requests, limit: 60\nPlease retry in ${retryDelay}.`,
+    details: [
+      { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }] },
+      { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_paid_tier_requests', quotaId: 'GenerateRequestsPerMinutePerProjectPerModel', quotaDimensions: { location: 'global', model: 'scripted' }, quotaValue: '60' }] },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay },
+    ],
+  };
+}
 
 export type GeminiPart =
   | { text: string; thought?: boolean }
@@ -110,6 +134,8 @@ export interface ScriptedRequest {
   apiKey: string | undefined;
   /** Answered without consuming the script (a utility request, countTokens, a model list). */
   side: boolean;
+  /** When it arrived (Date.now()). */
+  at: number;
   /** The usage answered (null for errors, side calls that report none, and broken answers). */
   usage: UsageMetadata | null;
   turn: ScriptTurn | null;
@@ -126,6 +152,15 @@ export interface ScriptedGeminiOptions {
   side?: (request: ScriptedRequest) => ScriptTurn | undefined;
   /** Refuse streamGenerateContent with a 400 (for clients that must not stream). */
   noStreaming?: boolean;
+  /**
+   * Thought signatures (ai.google.dev/gemini-api/docs/thought-signatures): the first functionCall
+   * part of each answer carries an opaque `thoughtSignature` beside it, and a request replaying a
+   * model turn whose first functionCall lacks the signature it was given is refused with 400
+   * INVALID_ARGUMENT "Function call is missing a thought_signature in functionCall parts. …"
+   * (the message as quoted in google-gemini/gemini-cli#26682, csells/dartantic#86). Default true;
+   * false sends none and checks none (as older models).
+   */
+  thoughtSignatures?: boolean;
 }
 
 export interface ScriptedGemini {
@@ -196,6 +231,7 @@ function defaultSide(req: ScriptedRequest): ScriptTurn {
 
 export async function startScriptedGemini(script: Script, options: ScriptedGeminiOptions = {}): Promise<ScriptedGemini> {
   const requests: ScriptedRequest[] = [];
+  const signatures = new Set<string>();
   const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
     res.end(JSON.stringify(body));
@@ -249,6 +285,7 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
       headers,
       apiKey,
       side: false,
+      at: Date.now(),
       usage: null,
       turn: null,
     };
@@ -275,6 +312,17 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     }
     if (!record.contents.length) return sendError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
     if (record.stream && options.noStreaming) return sendError(res, 400, 'scripted-gemini: streaming is not implemented');
+    if (options.thoughtSignatures !== false) {
+      let position = 0;
+      for (const c of record.contents) {
+        position++;
+        if (c.role !== 'model') continue;
+        const first = c.parts.find((p) => 'functionCall' in p) as { functionCall: { name: string }; thoughtSignature?: string } | undefined;
+        if (first && !(first.thoughtSignature && signatures.has(first.thoughtSignature))) {
+          return sendError(res, 400, `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${first.functionCall.name}\` , position ${position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`);
+        }
+      }
+    }
     record.side = (options.isSide ?? isJsonBySchema)(record);
     let turn: ScriptTurn;
     if (record.side) turn = options.side?.(record) ?? defaultSide(record);
@@ -286,7 +334,7 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
   });
 
   /** The turn's usage, or one approximated from the request and the answer (about 4 characters a token). */
-  function usageOf(record: ScriptedRequest, turn: Exclude<ScriptTurn, { httpError: number }>, answer: unknown): UsageMetadata {
+  function usageOf(record: ScriptedRequest, turn: { usage?: GeminiUsage; thought?: string }, answer: unknown): UsageMetadata {
     const u: GeminiUsage = turn.usage ?? {
       promptTokenCount: approxTokens(record.contents) + (record.systemInstruction ? approxTokens(record.systemInstruction) : 0) + (record.tools.length ? approxTokens(record.tools) : 0),
       candidatesTokenCount: approxTokens(answer),
@@ -299,12 +347,31 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
   /** Sends the turn; usage is recorded only when the answer was delivered (not to an aborted client). */
   function answer(record: ScriptedRequest, turn: ScriptTurn, res: http.ServerResponse): void {
     if (res.destroyed) return;
-    if ('httpError' in turn) return sendError(res, turn.httpError, turn.message, turn.status, {}, turn.headers);
-    const calls = 'toolCalls' in turn ? turn.toolCalls.map((c) => ({ functionCall: { name: c.name, args: (c.args ?? {}) as Record<string, unknown> } })) : [];
-    const usage = usageOf(record, turn, [turn.text ?? '', ...calls]);
+    if ('httpError' in turn) return sendError(res, turn.httpError, turn.message, turn.status, turn.details ? { details: turn.details } : {}, turn.headers);
     const base = { modelVersion: record.model, responseId: randomBytes(12).toString('base64url') };
+    if ('noParts' in turn) {
+      // A candidate with a finish reason and no content (MALFORMED_FUNCTION_CALL, SAFETY, …), as
+      // recorded in pydantic/pydantic-ai#3300 and 0xPlaygrounds/rig#1030: {finishReason,
+      // finishMessage?, index}, usage with the prompt only.
+      const u: UsageMetadata = { promptTokenCount: turn.usage?.promptTokenCount ?? usageOf(record, {}, '').promptTokenCount, candidatesTokenCount: 0, totalTokenCount: 0 };
+      u.totalTokenCount = u.promptTokenCount;
+      const body = JSON.stringify({ candidates: [{ finishReason: turn.finishReason, ...(turn.finishMessage ? { finishMessage: turn.finishMessage } : {}), index: 0 }], usageMetadata: u, ...base });
+      record.usage = u;
+      if (!record.stream) return sendJsonRaw(res, body);
+      if (!record.sse) return sendJsonRaw(res, `[${body}]`);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      return void res.end(`data: ${body}\r\n\r\n`);
+    }
+    const calls: GeminiPart[] = 'toolCalls' in turn ? turn.toolCalls.map((c) => ({ functionCall: { name: c.name, args: (c.args ?? {}) as Record<string, unknown> } })) : [];
+    if (calls.length && options.thoughtSignatures !== false) {
+      const signature = randomBytes(24).toString('base64');
+      signatures.add(signature);
+      calls[0] = { ...calls[0], thoughtSignature: signature };
+    }
+    const usage = usageOf(record, turn, [turn.text ?? '', ...calls]);
+    const finishReason = turn.finishReason ?? 'STOP';
     const response = (parts: GeminiPart[], u: UsageMetadata, finished: boolean) => ({
-      candidates: [{ content: { parts, role: 'model' }, ...(finished ? { finishReason: 'STOP' } : {}), index: 0 }],
+      candidates: [{ content: { parts, role: 'model' }, ...(finished ? { finishReason } : {}), index: 0 }],
       usageMetadata: u,
       ...base,
     });

@@ -89,8 +89,37 @@ function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): Sc
   return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
 }
 
-/** `key`: answer 401 (OpenAI's invalid_api_key) unless the request carries Bearer <key>. */
-export async function startScriptedLlm(script: Script, options: { noStreaming?: boolean; key?: string } = {}): Promise<ScriptedLlm> {
+/**
+ * A 429 as OpenAI sends it (platform.openai.com/docs/guides/rate-limits, "Rate limits in headers";
+ * openai-node's _base_client reads retry-after-ms, then retry-after): the x-ratelimit-* headers
+ * with the reset as a duration ("1s", "6m0s"), retry-after in seconds, and the error object
+ * {message, type: 'requests', param: null, code: 'rate_limit_exceeded'}.
+ */
+export function openAiRateLimit(waitSeconds: number): ScriptTurn {
+  return {
+    httpError: 429,
+    message: `Rate limit reached for requests. Please try again in ${waitSeconds}s.`,
+    type: 'requests',
+    code: 'rate_limit_exceeded',
+    headers: {
+      'retry-after': String(Math.ceil(waitSeconds)),
+      'x-ratelimit-limit-requests': '500',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': `${waitSeconds}s`,
+      'x-ratelimit-limit-tokens': '30000',
+      'x-ratelimit-remaining-tokens': '30000',
+      'x-ratelimit-reset-tokens': '0s',
+    },
+  };
+}
+
+/**
+ * `key`: answer 401 (OpenAI's invalid_api_key) unless the request carries Bearer <key>.
+ * `models`: the models this key may use; any other is a 404 with OpenAI's model_not_found error
+ * ("The model `x` does not exist or you do not have access to it.", as users quote it, e.g.
+ * Shopify/roast#13, continuedev/continue#10832).
+ */
+export async function startScriptedLlm(script: Script, options: { noStreaming?: boolean; key?: string; models?: string[] } = {}): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
   const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
     const send = (status: number, body: unknown) => {
@@ -98,7 +127,7 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       res.end(JSON.stringify(body));
     };
     if (options.key && req.headers.authorization !== `Bearer ${options.key}`) {
-      return send(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      return send(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
     }
     // The model list (GET /v1/models), as a client checks the endpoint and its key without spending tokens.
     if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
@@ -126,6 +155,9 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       turn: null,
     };
     requests.push(record);
+    if (options.models && !options.models.includes(record.model)) {
+      return send(404, { error: { message: `The model \`${record.model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' } });
+    }
     // OpenAI refuses max_tokens for its reasoning models (gpt-5*, o1/o3/o4*): a 400 with param and
     // code (as users report it, e.g. griptape-ai/ComfyUI-Griptape#312, fish2018/YPrompt#26).
     if (body.max_tokens !== undefined && /^(gpt-5|o[134])/.test(record.model)) {
@@ -145,7 +177,7 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
     if (record.stream && !('httpError' in turn)) return stream(record, turn, res);
     if ('httpError' in turn) {
       res.writeHead(turn.httpError, { 'content-type': 'application/json', ...turn.headers });
-      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? 'api_error', code: turn.code ?? null, ...(turn.details ? { details: turn.details } : {}) } }));
+      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? 'api_error', param: null, code: turn.code ?? null, ...(turn.details ? { details: turn.details } : {}) } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -166,7 +166,7 @@ async function decide(body) {
       return turn.answer(pick.option);
     }
     count(s, 'invalidAnswers');
-    reason = `answer ${snippet(out.text)} ${pick.why}`;
+    reason = `answer ${snippet(out.text)} ${pick.why}${out.finishReason ? ` (finish reason ${llm.redact(out.finishReason)})` : ''}`;
     messages.push(
       { role: 'assistant', content: String(out.text ?? '').slice(0, 2000) || '(empty)' },
       { role: 'user', content: `Your answer ${snippet(out.text)} ${pick.why}. Reply with only the number of one legal action, from 1 to ${n}.` },

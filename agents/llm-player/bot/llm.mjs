@@ -135,11 +135,17 @@ export function createLlm(config, env = process.env) {
         ...(set(sampling.thinkingBudget) ? { thinkingConfig: { thinkingBudget: Math.floor(Number(sampling.thinkingBudget)) } } : {}),
       };
       const body = await post(`${base}/models/${encodeURIComponent(model)}:generateContent`, { 'x-goog-api-key': key }, { systemInstruction: { parts: [{ text: system }] }, contents, ...(Object.keys(generationConfig).length ? { generationConfig } : {}) }, signal);
-      const parts = body?.candidates?.[0]?.content?.parts;
-      if (!Array.isArray(parts)) throw new LlmError(`answer has no candidates[0].content${body?.promptFeedback?.blockReason ? ` (blocked: ${body.promptFeedback.blockReason})` : ''}`);
+      const candidate = body?.candidates?.[0];
+      const parts = candidate?.content?.parts;
       // Thinking tokens are output (billed so; the AI SDK counts candidates + thoughts too).
-      const u = body.usageMetadata;
-      return { text: partsText(parts.filter((p) => !p.thought)), usage: { input: num(u?.promptTokenCount), output: num(u?.candidatesTokenCount) + num(u?.thoughtsTokenCount) } };
+      const u = body?.usageMetadata;
+      const usage = { input: num(u?.promptTokenCount), output: num(u?.candidatesTokenCount) + num(u?.thoughtsTokenCount) };
+      // A candidate may end without content (finishReason SAFETY, MALFORMED_FUNCTION_CALL, …:
+      // {finishReason, finishMessage?, index}), its prompt still billed: an answer without a move,
+      // asked again, its tokens counted (pydantic-ai#3300, 0xPlaygrounds/rig#1030).
+      if (!Array.isArray(parts) && candidate?.finishReason) return { text: '', usage, finishReason: `${candidate.finishReason}${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}` };
+      if (!Array.isArray(parts)) throw new LlmError(`answer has no candidates[0].content${body?.promptFeedback?.blockReason ? ` (blocked: ${body.promptFeedback.blockReason})` : ''}`);
+      return { text: partsText(parts.filter((p) => !p.thought)), usage, ...(candidate.finishReason && candidate.finishReason !== 'STOP' ? { finishReason: candidate.finishReason } : {}) };
     },
   };
   const complete = clients[provider === 'openai-compatible' ? 'openai' : provider];
