@@ -110,12 +110,19 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     await page.close();
   });
 
-  it('the history page (runs/index.html, written when a run is indexed) charts S and L per run and links the reports', async () => {
+  it('the history page (runs/index.html, written when a run is indexed) charts S and L per run, each pair over time, and links the reports', async () => {
     const file = path.join(out, 'index.html');
     expect(fs.existsSync(file)).toBe(true);
     const { page, errors, outside } = await openFile(browser, file, out);
     // Two runs: every agent has a point per run in the S chart of each track.
     for (const track of ['gomoku-standard', 'gomoku-variant']) expect(await page.locator(`svg[data-id="${track}-S"] circle.point`).count()).toBe(3 * 2);
+    // Pairwise over time: each pair of the three agents has its S difference in both runs, the two intervals joined as a band.
+    expect(await page.locator('section.pair').count()).toBe(3);
+    for (let k = 0; k < 3; k++) {
+      expect(await page.locator(`svg[data-id="pair-${k}-S"] circle.point`).count()).toBe(2);
+      expect(await page.locator(`svg[data-id="pair-${k}-S"] polygon.band`).count()).toBe(1);
+      expect(await page.locator(`svg[data-id="pair-${k}-better"] circle.point`).count()).toBeGreaterThanOrEqual(2); // S in both runs, L where a run has it
+    }
     const links = await page.locator('table a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
     expect(links).toHaveLength(2);
     for (const l of links) expect(fs.existsSync(path.join(out, l!))).toBe(true);
