@@ -13,6 +13,7 @@ import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/bro
 import { tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 import { indexEntry, indexRun } from '../orchestrator/run/run-index.ts';
+import { pairwiseOfRun } from '../orchestrator/tourney/combine.ts';
 
 describe.skipIf(!hasChromium)('report.html and the history page in Chromium', () => {
   let browser: Browser;
@@ -26,7 +27,7 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     // here as runTourney indexes a finished run.
     first = await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, path.join(out, 'run-1'));
     const played = resolveConfig(GOMOKU_TWO_ROUNDS);
-    await indexRun(indexEntry(first, { reused: 0, games: played.games, rounds: played.rounds }));
+    await indexRun({ ...indexEntry(first, { reused: 0, games: played.games, rounds: played.rounds }), pairwise: await pairwiseOfRun(first.runDir) });
     // The second run is a one-round run of another seed: the history page charts runs of different
     // lengths (a user who changes --rounds between nightly runs), and it plays 12 games, not 60.
     const config = resolveConfig({ ...GOMOKU_TWO_ROUNDS, seed: 2, rounds: 1, out });

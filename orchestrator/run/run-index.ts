@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { PREFIX } from '../queue/names.ts';
-import { trackName, type PairwiseEntry, type RunIndexEntry, type TourneySummary } from '../../model/tourney.ts';
+import { trackName, type RunIndexEntry, type TourneySummary } from '../../model/tourney.ts';
 export { rulesChanges, rulesOfEntry } from '../../model/tourney.ts';
 import { RunDir } from './run-dir.ts';
 import { taskTracksOfConfig } from '../../reports/markdown-task-tracks.ts';
@@ -40,10 +40,6 @@ export function rulesOfConfig(config: unknown, games: string[]): Record<string, 
  * at once do not lose each other's lines; a run indexed again (resumed) is read as its last line.
  */
 export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise<void> {
-  if (!entry.pairwise) {
-    const pairwise = await pairwiseOfRun(entry.runDir);
-    if (pairwise) entry = { ...entry, pairwise };
-  }
   // The leading newline ends a line torn by a kill, so this entry still parses (blank lines are skipped).
   const indexFile = new RunDir(entry.runDir).indexFile;
   await fs.appendFile(indexFile, `\n${JSON.stringify(entry)}\n`);
@@ -54,22 +50,6 @@ export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise
   await withRedis(queueUrl, (redis) => redis.rpush(RUNS_KEY, JSON.stringify(entry))).catch((err) => {
     if (!(err instanceof QueueUnavailableError)) throw err;
   });
-}
-
-/**
- * Each pair of agents' paired comparison in a finished run or `--repeats` study, for the history
- * page: `catarena compare`'s "all tracks" rows, recomputed from the journal(s) as compare does.
- * Undefined when the run cannot be read as repeats (the entry is indexed without it).
- */
-export async function pairwiseOfRun(runDir: string): Promise<PairwiseEntry[] | undefined> {
-  try {
-    // Loaded here, as the page renderer is: only indexing a run needs the journal reader and the bootstrap.
-    const [{ expandRepeats, readRepeats }, { pairwiseComparisons }] = await Promise.all([import('../tourney/combine.ts'), import('../../reports/compare.ts')]);
-    const { repeats } = await readRepeats(await expandRepeats([runDir]));
-    return pairwiseComparisons(repeats);
-  } catch {
-    return undefined;
-  }
 }
 
 /** index.html beside index.jsonl: every indexed run's S and L per agent and track, with links to the reports. */
