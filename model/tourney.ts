@@ -240,6 +240,30 @@ export interface RunIndexEntry {
   rules?: Record<string, string>;
   /** A study of repeated tourneys (`--repeats`): how many; its leaderboard and intervals are the combined ones. */
   repeats?: number;
+  /**
+   * Each pair of agents' paired difference over all tracks (reports/compare.ts, as `catarena compare`
+   * prints it for this run or study); runs indexed before this field, or whose journal could not be
+   * read, have none.
+   */
+  pairwise?: PairwiseEntry[];
+}
+
+/** One metric's overall ("all tracks") paired difference A − B: mean, 95% interval, sign-flip p, P(A better). */
+export interface PairDifference {
+  diff: number | null;
+  lo: number | null;
+  hi: number | null;
+  p: number | null;
+  pBetter: number | null;
+}
+
+export interface PairwiseEntry {
+  a: string;
+  b: string;
+  /** Repeats in which both played (1 for a single run). */
+  repeats: number;
+  S: PairDifference | null;
+  L: PairDifference | null;
 }
 
 /** A run's rules per game as indexed; a run indexed before rules were recorded played each of its games under "v1". */

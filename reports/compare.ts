@@ -5,7 +5,7 @@
 // p-value over repeats (exact up to 16 repeats), and P(A better) = the share of bootstrap samples
 // with a positive difference. The nightly question "did the new version of this agent get better?"
 // is this with both versions entered in the same runs (e.g. cli:claude#v1 and cli:claude#v2).
-import { trackName } from '../model/tourney.ts';
+import { trackName, type PairDifference, type PairwiseEntry } from '../model/tourney.ts';
 import type { RepeatInput } from './combined.ts';
 import { calibrate, meanSd } from './metrics/repeats.ts';
 import { createRng, deriveSeed } from '../games/core/rng.ts';
@@ -140,4 +140,28 @@ export function formatComparison(a: string, b: string, rows: Comparison[], level
     '',
     `Intervals over repeats cover development and game luck (docs/metrics.md "Intervals over repeats"); p is the two-sided sign-flip permutation test over repeats (with K repeats it cannot be below 2/2^K); P(${a} better) is the share of bootstrap samples with a positive difference.`,
   ].join('\n');
+}
+
+/**
+ * Every pair of agents (a before b alphabetically) that shares a track in these repeats: the
+ * "all tracks" rows of `compareAgents` with the seed `catarena compare` uses, so each entry is
+ * what `catarena compare a b <run-dir>` prints for that run or study.
+ */
+export function pairwiseComparisons(reps: RepeatInput[], options: { samples?: number; seed?: number } = {}): PairwiseEntry[] {
+  const agents = [...new Set(reps.flatMap((r) => r.summary.tracks.flatMap((t) => t.agents)))].sort();
+  const out: PairwiseEntry[] = [];
+  for (const [i, a] of agents.entries()) {
+    for (const b of agents.slice(i + 1)) {
+      if (!reps.some((r) => r.summary.tracks.some((t) => t.agents.includes(a) && t.agents.includes(b)))) continue;
+      const rows = compareAgents(reps, a, b, { seed: options.seed ?? reps[0]?.seed, samples: options.samples });
+      const pick = (metric: 'S' | 'L'): PairDifference | null => {
+        const row = rows.find((r) => r.track === 'all tracks' && r.metric === metric);
+        return row ? { diff: row.diff, lo: row.lo, hi: row.hi, p: row.p, pBetter: row.pBetter } : null;
+      };
+      const S = pick('S');
+      const L = pick('L');
+      out.push({ a, b, repeats: Math.max(0, ...rows.filter((r) => r.track === 'all tracks').map((r) => r.repeats)), S, L });
+    }
+  }
+  return out;
 }

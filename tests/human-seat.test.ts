@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, screenshot, sharedChromium } from './helpers/browser.ts';
+import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
 import type { MatchResult, Replay } from '../model/match.ts';
 
@@ -43,20 +43,6 @@ function spawnCli(args: string[]): Played {
 /** `catarena arena … --game <game>` with a human seat (table games of three or more). */
 function arenaRun(bots: readonly string[], game: string, out: string): Played {
   return spawnCli(['arena', ...bots, '--game', game, '-o', out, '--json', '--human-port', '0']);
-}
-
-async function openPage(browser: Browser, url: string) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const origin = new URL(url).origin;
-  const errors: string[] = [];
-  const outside: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(`${origin}/`) && !r.url().startsWith('data:')) outside.push(r.url());
-  });
-  await page.goto(url, { waitUntil: 'load' });
-  return { page, errors, outside };
 }
 
 type Msg = { gameId: string; yourTurn: { seatName: string; turn: number } | null; legal: unknown[]; ended: unknown; data: { moves: unknown[] } };
@@ -103,7 +89,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
   it('plays a whole Gomoku game against the heuristic bot; an occupied cell is refused with its reason', async () => {
     const run = play('builtin:heuristic', 'human', '--game', 'gomoku', '--games', '1', '-o', out);
     children.push(run.child);
-    const { page, errors, outside } = await openPage(browser, await run.url);
+    const { page, errors, outside } = await openUrl(browser, await run.url);
     const next = rng(7);
     let moves = -1;
     let refused = false;
@@ -149,7 +135,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
   it.each(['standard', 'variant'])('plays a whole chess game (%s) against the heuristic bot by clicks and a drag; an illegal move is refused', async (variant) => {
     const run = play('builtin:heuristic', 'human', '--game', 'chess', '--variant', variant, '--games', '1', '-o', out);
     children.push(run.child);
-    const { page, errors, outside } = await openPage(browser, await run.url);
+    const { page, errors, outside } = await openUrl(browser, await run.url);
     // The variant's board shows its obstacles (Chess960 start, obstacles between the armies).
     if (variant === 'variant') await expect.poll(() => page.locator('[data-testid="board"] g.obstacle').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     const next = rng(11);
@@ -218,7 +204,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     it(`plays ${game} through the page's actions`, async () => {
       const run = game === 'undercover' ? arenaRun(bots, game, out) : play(...bots, '--game', game, '--games', games, '-o', out);
       children.push(run.child);
-      const { page, errors, outside } = await openPage(browser, await run.url);
+      const { page, errors, outside } = await openUrl(browser, await run.url);
       let moves = -1;
       let turn = 0;
       let refused = false;

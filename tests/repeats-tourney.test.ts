@@ -11,6 +11,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/bots.ts';
 import { catarena } from './helpers/cli.ts';
+import { expandRepeats, readRepeats } from '../orchestrator/tourney/combine.ts';
+import { compareAgents } from '../reports/compare.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
 const BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/heuristic');
@@ -78,6 +80,17 @@ describe('tourney --repeats, combine and resume', () => {
     const index = fs.readFileSync(path.join(root, 'runs', 'index.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
     expect(index.filter((e) => e.runDir === study)).toMatchObject([{ repeats: 2 }]);
     expect(fs.existsSync(path.join(study, 'repeats', 'index.jsonl'))).toBe(false);
+  });
+
+  it("indexes each pair's comparison over the study's repeats, as catarena compare gives it", async () => {
+    const index = fs.readFileSync(path.join(root, 'runs', 'index.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const { pairwise } = index.find((e) => e.runDir === study);
+    expect(pairwise.length).toBeGreaterThan(0);
+    const { a, b, repeats: K, S } = pairwise[0];
+    expect(K).toBe(2);
+    const { repeats } = await readRepeats(await expandRepeats([study]));
+    const row = compareAgents(repeats, a, b, { seed: repeats[0]!.seed }).find((r) => r.track === 'all tracks' && r.metric === 'S')!;
+    expect(S).toEqual({ diff: row.diff, lo: row.lo, hi: row.hi, p: row.p, pBetter: row.pBetter });
   });
 
   it('combine of single runs with seeds 7 and 8 equals --repeats 2 --seed 7; report on the study rebuilds the same', async () => {

@@ -13,6 +13,7 @@ import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/bro
 import { tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 import { indexEntry, indexRun } from '../orchestrator/run/run-index.ts';
+import { pairwiseOfRun } from '../orchestrator/tourney/combine.ts';
 
 describe.skipIf(!hasChromium)('report.html and the history page in Chromium', () => {
   let browser: Browser;
@@ -26,7 +27,7 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     // here as runTourney indexes a finished run.
     first = await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, path.join(out, 'run-1'));
     const played = resolveConfig(GOMOKU_TWO_ROUNDS);
-    await indexRun(indexEntry(first, { reused: 0, games: played.games, rounds: played.rounds }));
+    await indexRun({ ...indexEntry(first, { reused: 0, games: played.games, rounds: played.rounds }), pairwise: await pairwiseOfRun(first.runDir) });
     // The second run is a one-round run of another seed: the history page charts runs of different
     // lengths (a user who changes --rounds between nightly runs), and it plays 12 games, not 60.
     const config = resolveConfig({ ...GOMOKU_TWO_ROUNDS, seed: 2, rounds: 1, out });
@@ -110,12 +111,19 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     await page.close();
   });
 
-  it('the history page (runs/index.html, written when a run is indexed) charts S and L per run and links the reports', async () => {
+  it('the history page (runs/index.html, written when a run is indexed) charts S and L per run, each pair over time, and links the reports', async () => {
     const file = path.join(out, 'index.html');
     expect(fs.existsSync(file)).toBe(true);
     const { page, errors, outside } = await openFile(browser, file, out);
     // Two runs: every agent has a point per run in the S chart of each track.
     for (const track of ['gomoku-standard', 'gomoku-variant']) expect(await page.locator(`svg[data-id="${track}-S"] circle.point`).count()).toBe(3 * 2);
+    // Pairwise over time: each pair of the three agents has its S difference in both runs, the two intervals joined as a band.
+    expect(await page.locator('section.pair').count()).toBe(3);
+    for (let k = 0; k < 3; k++) {
+      expect(await page.locator(`svg[data-id="pair-${k}-S"] circle.point`).count()).toBe(2);
+      expect(await page.locator(`svg[data-id="pair-${k}-S"] polygon.band`).count()).toBe(1);
+      expect(await page.locator(`svg[data-id="pair-${k}-better"] circle.point`).count()).toBeGreaterThanOrEqual(2); // S in both runs, L where a run has it
+    }
     const links = await page.locator('table a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
     expect(links).toHaveLength(2);
     for (const l of links) expect(fs.existsSync(path.join(out, l!))).toBe(true);

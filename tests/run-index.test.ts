@@ -6,8 +6,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatHistory, historyRows } from '../orchestrator/run/history.ts';
 import { renderHistoryHtml } from '../reports/html/history-html.ts';
+import type { RunIndexEntry } from '../model/tourney.ts';
 import { INDEX_FILE } from '../orchestrator/run/run-dir.ts';
 import { readIndexFile } from '../orchestrator/run/run-index.ts';
+import { readRepeats } from '../orchestrator/tourney/combine.ts';
+import { compareAgents } from '../reports/compare.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import type { MatchResult } from '../model/match.ts';
@@ -37,13 +40,29 @@ describe('run index and --reuse', () => {
     expect(entries[1]).toMatchObject({ matches: 6, reused: 2 });
     expect(first.tracks[0]!.W.W).toEqual(second.tracks[0]!.W.W);
 
-    const rows = historyRows(entries);
-    expect(rows.map((r) => r.runId)).toEqual(['first', 'second']);
-    const table = formatHistory(rows);
+    const history = historyRows(entries);
+    expect(history.map((r) => r.runId)).toEqual(['first', 'second']);
+    const table = formatHistory(history);
     expect(table).toMatch(/crasher S \/ L/);
     expect(table.split('\n')[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d\s+first\s+6\s+0\s/);
     expect(formatHistory(historyRows(entries, 'steady'))).not.toMatch(/crasher/);
     expect(entries.map((e) => e.rules)).toEqual([{ gomoku: 'v1' }, { gomoku: 'v1' }]);
+
+    // Each run indexes every pair's paired comparison: catarena compare's "all tracks" rows for that run.
+    const names = [...second.tracks[0]!.agents].sort();
+    expect(entries[1]!.pairwise!.map((p) => [p.a, p.b])).toEqual([[names[0], names[1]], [names[0], names[2]], [names[1], names[2]]]);
+    const { repeats } = await readRepeats([second.runDir]);
+    const [a, b] = [names[0]!, names[2]!];
+    const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
+    const all = (m: 'S' | 'L') => {
+      const row = rows.find((r) => r.track === 'all tracks' && r.metric === m);
+      return row ? { diff: row.diff, lo: row.lo, hi: row.hi, p: row.p, pBetter: row.pBetter } : null; // no L in a one-round run
+    };
+    expect(entries[1]!.pairwise![1]).toEqual({ a, b, repeats: 1, S: all('S'), L: all('L') });
+    expect(all('S')!.lo).not.toBeNull();
+    const page = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+    expect(page).toContain('<h2>Pairwise over time</h2>');
+    expect(page.match(/<section class="pair"/g)).toHaveLength(3);
 
     // Games played under other rules (here: the index says those runs played gomoku's version 0)
     // are never copied, and history says where the rules changed.
@@ -63,5 +82,24 @@ describe('run index and --reuse', () => {
     expect(rows.map((r) => r.rulesChanged)).toEqual([[], ['chess v1 → v2'], ['chess v2 → v2 adjudication=engine']]);
     const page = renderHistoryHtml([entry('old', '2025-01-01T00:00:00Z'), entry('new', '2025-02-01T00:00:00Z', { gomoku: 'v1', chess: 'v2' })], '/r');
     expect(page).toContain('gomoku v1, chess v2 <strong title="changed: chess v1 → v2">(changed)</strong>');
+  });
+
+  it('charts each pair of agents over the runs: the S difference with its interval band and P(A better)', () => {
+    const d = (diff: number, pBetter: number) => ({ diff, lo: diff - 0.2, hi: diff + 0.2, p: 1, pBetter });
+    const entry = (runId: string, finishedAt: string, pairwise?: RunIndexEntry['pairwise']) => ({ runId, runDir: `/r/${runId}`, finishedAt, games: ['gomoku'], rounds: 1, matches: 4, reused: 0, leaderboard: [], ...(pairwise ? { pairwise } : {}) });
+    const page = renderHistoryHtml(
+      [
+        entry('old', '2025-01-01T00:00:00Z'), // indexed before pairwise comparisons: a gap
+        entry('one', '2025-02-01T00:00:00Z', [{ a: 'v1', b: 'v2', repeats: 1, S: d(-0.1, 0.3), L: d(0, 0.5) }]),
+        entry('two', '2025-03-01T00:00:00Z', [{ a: 'v1', b: 'v2', repeats: 3, S: d(-0.3, 0.05), L: null }]),
+      ],
+      '/r',
+    );
+    expect(page).toContain('<h2>Pairwise over time</h2>');
+    const section = page.slice(page.indexOf('<section class="pair" data-a="v1" data-b="v2">'));
+    expect([...section.matchAll(/data-id="pair-0-S".*?<\/svg>/gs)][0]![0].match(/data-value="[^"]*"/g)).toEqual(['data-value="-0.1"', 'data-value="-0.3"']);
+    expect(section).toMatch(/<polygon class="band"/); // the interval of the two runs as one band
+    expect(section).toContain('latest (two, 3 repeats): S v1 − v2 = -0.300 [-0.500, -0.100], p = 1.000, P(v1 better) = 0.05');
+    expect(renderHistoryHtml([entry('old', '2025-01-01T00:00:00Z')], '/r')).not.toContain('Pairwise over time');
   });
 });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, screenshot, sharedChromium } from './helpers/browser.ts';
+import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './helpers/worker-process.ts';
@@ -16,20 +16,6 @@ import { ServeServer } from '../orchestrator/serve/server.ts';
 import { queueStatus } from '../orchestrator/queue/status.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
-
-async function open(browser: Browser, url: string) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const origin = new URL(url).origin;
-  const errors: string[] = [];
-  const outside: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(`${origin}/`) && !r.url().startsWith('data:')) outside.push(r.url());
-  });
-  await page.goto(url, { waitUntil: 'load' });
-  return { page, errors, outside };
-}
 
 /** Games counted in the page's W tables (each pair game fills two cells). */
 const filled = (page: Page) => page.evaluate(() => [...document.querySelectorAll('table.W td.cell')].reduce((n, td) => n + Number(td.getAttribute('data-n') || 0), 0));
@@ -53,7 +39,7 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
   });
 
   it('a tourney started after the server: its live page shows games in flight and W filling in, with no reload', async () => {
-    const runs = await open(browser, server.url);
+    const runs = await openUrl(browser, server.url);
     await expect.poll(() => runs.page.locator('table[data-testid="runs"] tbody tr').count()).toBe(0);
     const child = spawn('node', [BIN, 'tourney', '--games', 'gomoku', '--rounds', '2', '-o', out], { stdio: 'ignore' });
     children.push(child);
@@ -100,7 +86,7 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     await new Promise((r) => dead.on('exit', r));
     const now = new Date().toISOString();
     fs.writeFileSync(path.join(dir, 'status.json'), JSON.stringify({ state: 'running', kind: 'tourney', pid: dead.pid, pidStart: '1', host: (await import('node:os')).hostname(), startedAt: now, updatedAt: now }));
-    const { page, errors, outside } = await open(browser, server.url);
+    const { page, errors, outside } = await openUrl(browser, server.url);
     await expect.poll(() => page.locator('tr[data-run="tourney-killed"]').getAttribute('data-state')).toBe('killed');
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
@@ -127,7 +113,7 @@ describe.skipIf(!hasChromium || !hasRedis())('catarena serve --queue in Chromium
 
   it('a worker appears on the queue page', async () => {
     const browser = await sharedChromium();
-    const { page, errors, outside } = await open(browser, `${server.url}queue`);
+    const { page, errors, outside } = await openUrl(browser, `${server.url}queue`);
     await page.locator('[data-testid="queues"] tr[data-queue]').first().waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid="workers"] tr[data-worker]').count()).toBe(0);
     worker = await spawnWorker(redis.url, 'serve-test-worker');

@@ -10,16 +10,7 @@
   const root = document.getElementById('human');
   const game = root.dataset.game;
   const query = root.dataset.query || '';
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'class') node.className = v;
-      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) node.append(c);
-    return node;
-  };
+  const el = window.catarenaViewerKit.element; // viewer-kit.js, loaded before this script
   const seatsLine = el('p', { class: 'seats', 'data-testid': 'seats' });
   const turn = el('p', { class: 'turn', 'data-testid': 'turn' }, 'connecting…');
   const refusal = el('p', { class: 'refusal', 'data-testid': 'refusal', role: 'alert' });

@@ -128,6 +128,7 @@ export class ServeServer {
   private async asset(res: http.ServerResponse, name: string): Promise<void> {
     this.scripts ??= (async () => ({
       'viewer.js': await viewerScript(),
+      'dom.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'dom.js'), 'utf8'),
       'runs.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'runs-page.js'), 'utf8'),
       'run.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'run-page.js'), 'utf8'),
       'queue.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'queue-page.js'), 'utf8'),
@@ -229,7 +230,8 @@ function shell(title: string, page: 'runs' | 'run' | 'queue', data: Record<strin
 <body><nav class="top"><a href="/">runs</a>${data.queue ? ' · <a href="/queue">queue</a>' : ''}</nav>
 <div id="app" data-page="${page}"></div>
 <script>window.CATARENA_SERVE = ${JSON.stringify(data).replace(/</g, '\\u003c')};</script>
-${page === 'run' ? '<script src="/assets/viewer.js"></script>\n' : ''}<script src="/assets/${script}"></script>
+${page === 'run' ? '<script src="/assets/viewer.js"></script>\n' : ''}<script src="/assets/dom.js"></script>
+<script src="/assets/${script}"></script>
 </body></html>
 `;
 }

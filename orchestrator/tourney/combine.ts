@@ -8,7 +8,8 @@ import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/b
 import { combineSummaries, type CombinedSummary, type RepeatInput } from '../../reports/combined.ts';
 import { renderCombinedMarkdown } from '../../reports/markdown-combined.ts';
 import { renderCombinedHtml } from '../../reports/html/combined-html.ts';
-import { trackName, type TourneySummary } from '../../model/tourney.ts';
+import { trackName, type PairwiseEntry, type TourneySummary } from '../../model/tourney.ts';
+import { pairwiseComparisons } from '../../reports/compare.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
 import { trackGames } from './summarize.ts';
@@ -83,4 +84,18 @@ export async function combineRuns(dirs: string[], outDir: string, config?: Tourn
   const combined = combineSummaries(repeats, { runId: path.basename(out.root), runDir: out.root, config: config ?? { ...base, repeats: repeats.length }, samples: base.bootstrapSamples, seed: repeats[0]!.seed });
   await out.writeCombined(combined, renderCombinedMarkdown(combined), renderCombinedHtml(combined));
   return combined;
+}
+
+/**
+ * Each pair of agents' paired comparison in a finished run or `--repeats` study, for the history
+ * page: `catarena compare`'s "all tracks" rows, recomputed from the journal(s) as compare does.
+ * Undefined when the run cannot be read as repeats (the entry is indexed without it; tourney and --repeats add it to their index line).
+ */
+export async function pairwiseOfRun(runDir: string): Promise<PairwiseEntry[] | undefined> {
+  try {
+    const { repeats } = await readRepeats(await expandRepeats([runDir]));
+    return pairwiseComparisons(repeats);
+  } catch {
+    return undefined;
+  }
 }

@@ -11,7 +11,7 @@ import { RunDir } from '../run/run-dir.ts';
 import { indexRun } from '../run/run-index.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import type { CombinedSummary } from '../../reports/combined.ts';
-import { combineRuns } from './combine.ts';
+import { combineRuns, pairwiseOfRun } from './combine.ts';
 import { InterruptedError, runTourney, type TourneyOptions } from './tourney.ts';
 
 /** The config of repeat r (1-based): the study's config with seed + r − 1 and no repeats of its own. */
@@ -53,7 +53,7 @@ export async function runRepeats(options: Omit<TourneyOptions, 'agents'>): Promi
   if (failed) throw failed.reason;
   progress?.phase(`combining ${K} repeats: means, Table 8, rank agreement, two-level intervals`);
   const combined = await combineRuns([run.root], run.root, config);
-  await indexRun(combinedIndexEntry(combined, config, options.schedule), config.queue);
+  await indexRun({ ...combinedIndexEntry(combined, config, options.schedule), pairwise: await pairwiseOfRun(run.root) }, config.queue);
   return combined;
 }
 

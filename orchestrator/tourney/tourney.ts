@@ -269,7 +269,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   const summary = await summarizeRun(runDir);
   // From the journal, so a resumed run counts the games reused before it was interrupted too.
   const reused = journal.results().filter((r) => r.reusedFrom).length;
-  if (options.index !== false) await indexRun(indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), config.queue);
+  if (options.index !== false) await indexRun({ ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), pairwise: await (await import('./combine.ts')).pairwiseOfRun(runDir) }, config.queue); // each pair's compare, for the history page
   await run.markStatus('finished', 'tourney');
   return summary;
 }

@@ -120,6 +120,8 @@ export interface LineChartOptions {
   width?: number;
   height?: number;
   id: string;
+  /** Draw each series' intervals as a shaded band between consecutive points instead of whiskers. */
+  band?: boolean;
 }
 
 /** Lines with points (and interval whiskers where given), one per series, and a legend. */
@@ -156,11 +158,27 @@ export function lineChart(series: Series[], o: LineChartOptions): string {
     };
     points.forEach((p) => (p ? run.push(`${p[0].toFixed(1)},${p[1].toFixed(1)}`) : flush()));
     flush();
+    const hasInterval = (i: number) => s.values[i] != null && s.lo?.[i] != null && s.hi?.[i] != null;
+    if (o.band) {
+      // One polygon per stretch of points that all have an interval (a lone point keeps its whisker).
+      let stretch: number[] = [];
+      const close = () => {
+        if (stretch.length > 1) {
+          const upper = stretch.map((i) => `${px(i).toFixed(1)},${py(s.hi![i]!).toFixed(1)}`);
+          const lower = [...stretch].reverse().map((i) => `${px(i).toFixed(1)},${py(s.lo![i]!).toFixed(1)}`);
+          parts.push(`<polygon class="band" data-series="${escapeHtml(s.name)}" fill="${colour}" fill-opacity=".15" stroke="none" points="${[...upper, ...lower].join(' ')}"/>`);
+        }
+        stretch = [];
+      };
+      s.values.forEach((_, i) => (hasInterval(i) ? stretch.push(i) : close()));
+      close();
+    }
     points.forEach((p, i) => {
       if (!p) return;
       const lo = s.lo?.[i];
       const hi = s.hi?.[i];
-      if (lo !== null && lo !== undefined && hi !== null && hi !== undefined) parts.push(`<line x1="${p[0] + k * 2}" x2="${p[0] + k * 2}" y1="${py(lo)}" y2="${py(hi)}" stroke="${colour}" stroke-opacity=".45" stroke-width="2"/>`);
+      const banded = o.band && hasInterval(i) && (hasInterval(i - 1) || hasInterval(i + 1));
+      if (lo !== null && lo !== undefined && hi !== null && hi !== undefined && !banded) parts.push(`<line x1="${p[0] + k * 2}" x2="${p[0] + k * 2}" y1="${py(lo)}" y2="${py(hi)}" stroke="${colour}" stroke-opacity=".45" stroke-width="2"/>`);
       parts.push(`<circle class="point" cx="${p[0]}" cy="${p[1]}" r="3.5" fill="${colour}" data-series="${escapeHtml(s.name)}" data-x="${i}" data-value="${s.values[i]}"><title>${escapeHtml(`${s.name} · ${o.xLabels[i]}: ${fmt(s.values[i]!, 3)}${lo !== null && lo !== undefined && hi !== null && hi !== undefined ? ` [${fmt(lo)}, ${fmt(hi)}]` : ''}`)}</title></circle>`);
     });
     parts.push(`<rect x="${width - pad.right + 12}" y="${pad.top + k * 16}" width="10" height="10" fill="${colour}"/><text x="${width - pad.right + 26}" y="${pad.top + k * 16 + 9}" font-size="11">${escapeHtml(s.name)}</text>`);

@@ -6,16 +6,7 @@
   'use strict';
   const data = window.CATARENA_REPLAY;
   const viewer = (window.catarenaViewers || {})[data.game];
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'class') node.className = v;
-      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) node.append(c);
-    return node;
-  };
+  const el = window.catarenaViewerKit.element; // viewer-kit.js, loaded before this script
   const root = document.getElementById('replay');
   const steps = data.moves.length + 1;
   let step = Number(new URLSearchParams(location.search).get('step') ?? location.hash.replace(/^#step=/, '') ?? 0);

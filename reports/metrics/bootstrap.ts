@@ -135,7 +135,7 @@ export interface BootstrapDraws {
 }
 
 /** P(a's metric > b's) over the samples where both are defined, ties counting ½; null without such samples. */
-function aboveMatrix(agents: readonly string[], values: readonly (number | null)[][]): Record<string, Record<string, number | null>> {
+export function aboveMatrix(agents: readonly string[], values: readonly (number | null)[][]): Record<string, Record<string, number | null>> {
   const out: Record<string, Record<string, number | null>> = {};
   agents.forEach((a, i) => {
     out[a] = {};

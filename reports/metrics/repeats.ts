@@ -7,7 +7,7 @@
 // for the few repeats there are (docs/metrics.md "Intervals over repeats").
 import { createRng, deriveSeed } from '../../games/core/rng.ts';
 import type { AgentIntervals, Interval } from '../../model/metrics.ts';
-import type { BootstrapDraws } from './bootstrap.ts';
+import { aboveMatrix, type BootstrapDraws } from './bootstrap.ts';
 import { rankList } from './metrics.ts';
 import { normalQuantile } from './normal.ts';
 
@@ -247,27 +247,6 @@ function rankShares(agents: readonly string[], draws: readonly (number | null)[]
     });
   }
   return Object.fromEntries(agents.map((a, i) => [a, tally[i]!.map((c) => c / Math.max(1, draws.length))]));
-}
-
-function aboveMatrix(agents: readonly string[], draws: readonly (number | null)[][]): Record<string, Record<string, number | null>> {
-  const out: Record<string, Record<string, number | null>> = {};
-  agents.forEach((a, i) => {
-    out[a] = {};
-    agents.forEach((b, j) => {
-      if (i === j) return;
-      let wins = 0;
-      let n = 0;
-      for (const v of draws) {
-        const x = v[i];
-        const y = v[j];
-        if (x === null || x === undefined || y === null || y === undefined) continue;
-        n++;
-        wins += x > y ? 1 : x === y ? 0.5 : 0;
-      }
-      out[a]![b] = n ? wins / n : null;
-    });
-  });
-  return out;
 }
 
 /**

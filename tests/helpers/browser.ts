@@ -46,6 +46,21 @@ export interface OpenedPage {
   requests: string[];
 }
 
+/** Opens a page a local server serves and records what it does: any request off its origin (but data:) is outside. */
+export async function openUrl(browser: Browser, url: string): Promise<Pick<OpenedPage, 'page' | 'errors' | 'outside'>> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const origin = new URL(url).origin;
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(`${origin}/`) && !r.url().startsWith('data:')) outside.push(r.url());
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, errors, outside };
+}
+
 /** Opens a local file and records what it does; `root` bounds the files it may load. */
 export async function openFile(browser: Browser, file: string, root = path.dirname(file)): Promise<OpenedPage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -4,15 +4,7 @@
 (function () {
   'use strict';
   const app = document.getElementById('app');
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'class') node.className = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) node.append(c);
-    return node;
-  };
+  const { el } = window.catarenaServe; // dom.js
   const error = el('p', { class: 'refusal', 'data-testid': 'error' });
   const workers = el('div', { 'data-testid': 'workers' });
   const queues = el('div', { 'data-testid': 'queues' });

@@ -8,15 +8,7 @@
   const run = window.CATARENA_SERVE.run;
   const base = `/run/${encodeURIComponent(run)}/`;
   const app = document.getElementById('app');
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'class') node.className = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) node.append(c);
-    return node;
-  };
+  const { el } = window.catarenaServe; // dom.js
   const state = el('span', { class: 'state', 'data-testid': 'state' }, '…');
   const about = el('p', { class: 'muted', 'data-testid': 'about' });
   const links = el('p', { 'data-testid': 'links' });

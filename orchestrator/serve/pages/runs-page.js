@@ -3,15 +3,7 @@
 (function () {
   'use strict';
   const app = document.getElementById('app');
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === 'class') node.className = v;
-      else node.setAttribute(k, v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) node.append(c);
-    return node;
-  };
+  const { el } = window.catarenaServe; // dom.js
   const table = el('table', { class: 'runs', 'data-testid': 'runs' });
   const empty = el('p', { class: 'muted' }, 'no runs yet: start one (catarena tourney / play / arena) with this --out; it shows up here');
   app.append(el('h1', {}, 'catarena runs'), empty, table);
