@@ -112,6 +112,8 @@ export interface ScriptedRequest {
   /** The anthropic-beta header split into its flags. */
   betas: string[];
   body: Record<string, unknown>;
+  /** When it arrived (Date.now()), to see a client wait what a 429 asked. */
+  receivedAt: number;
   /** What was answered (null for HTTP errors, or before the answer was sent). */
   usage: Required<AnthropicUsage> | null;
   turn: ScriptTurn | null;
@@ -319,6 +321,7 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
       headers,
       betas: (headers['anthropic-beta'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       body,
+      receivedAt: Date.now(),
       usage: null,
       turn: null,
     };
