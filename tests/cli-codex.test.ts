@@ -96,6 +96,45 @@ describe('the scripted Responses API server', () => {
     expect(server.requests.map((r) => r.usage !== null)).toEqual([true, false, false, false]);
   });
 
+  // Strict where the API is (sources in scripted-responses.ts). Before this, the server took any
+  // key, sent a bare 429 and could not end a stream incomplete or with an error event: each
+  // expectation below failed (the first: 200 where 401 was expected).
+  it('checks the key, sends rate-limit headers on a 429, ends streams incomplete or with a top-level error event', async () => {
+    server = await startScriptedResponses(
+      [
+        { httpError: 429, message: 'Rate limit reached for gpt-5 on tokens per min (TPM). Please try again in 1s.', type: 'tokens', code: 'rate_limit_exceeded' },
+        { incomplete: { reason: 'max_output_tokens' }, text: 'half a' },
+        { streamError: { code: 'server_error', message: 'An error occurred while processing your request.' }, text: 'I wi' },
+      ],
+      { apiKey: 'sk-proj-right-key-1234' },
+    );
+    const ask = (auth: string | undefined, body: unknown = { model: 'm', input: 'x', stream: true }) =>
+      fetch(`${server!.baseURL}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, body: JSON.stringify(body) });
+    const none = await ask(undefined);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ error: { message: expect.stringMatching(/^You didn't provide an API key\./), type: 'invalid_request_error', param: null, code: null } });
+    const wrong = await ask('Bearer sk-proj-wrong-key-9999');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(await wrong.json()).toMatchObject({ error: { message: expect.stringMatching(/^Incorrect API key provided: sk-\**9999\./), code: 'invalid_api_key' } });
+    const ok = 'Bearer sk-proj-right-key-1234';
+    const limited = await ask(ok);
+    expect(limited.status).toBe(429);
+    expect(Object.fromEntries([...limited.headers].filter(([k]) => k.startsWith('x-ratelimit-') || k === 'retry-after' || k === 'x-request-id'))).toMatchObject({
+      'retry-after': '1',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-tokens': '1s',
+      'x-request-id': expect.stringMatching(/^req_/),
+    });
+    const incomplete = events(await (await ask(ok)).text());
+    expect(incomplete.map(([t]) => t).at(-1)).toBe('response.incomplete');
+    expect(incomplete.at(-1)![1].response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, usage: { output_tokens: expect.any(Number) } });
+    const broken = events(await (await ask(ok)).text());
+    expect(broken.at(-1)).toEqual(['error', { type: 'error', sequence_number: expect.any(Number), code: 'server_error', message: 'An error occurred while processing your request.', param: null }]);
+    expect(broken.map(([t]) => t)).not.toContain('response.completed');
+    expect(server.requests).toHaveLength(3); // the refused keys never reached the script
+  });
+
   it('answers the models list and other routes (a WebSocket upgrade) without consuming the script', async () => {
     server = await startScriptedResponses([{ text: 'one' }], { models: ['gpt-5.5'] });
     const models = await fetch(`${server.baseURL}/models`);
