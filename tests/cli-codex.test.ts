@@ -203,6 +203,42 @@ describe("Codex's invocation", () => {
 
 const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntimeTag() : undefined;
 
+// The pinned Codex through rate limits and a broken stream, as the strict scripted Responses server
+// sends them: a response.failed with code rate_limit_exceeded and "Please try again in 1s" (the
+// wait Codex reads: codex-rs sse/responses.rs try_parse_retry_after), an HTTP 429 with retry-after
+// and x-ratelimit-* headers (1 s, kept short), then a stream that ends in a top-level `error` event.
+describe.skipIf(!agentImage)('Codex through rate limits and a broken stream', () => {
+  it('waits, retries, and builds a bot that plays', async () => {
+    const sample = BUILTIN('random');
+    const out = '/workspace/develop_ai';
+    const addFile = (file: string) => `*** Add File: ${out}/${file}\n${fs.readFileSync(path.join(sample, file), 'utf8').replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}\n`;
+    const patch = `*** Begin Patch\n${addFile('bot.mjs')}${addFile('bot-http.mjs')}*** End Patch\n`;
+    const writeStart = `mkdir -p ${out} && cat > ${out}/start_ai.sh <<'EOF'\n${fs.readFileSync(path.join(sample, 'start_ai.sh'), 'utf8')}EOF\nchmod +x ${out}/start_ai.sh && ls ${out}`;
+    const turns: ResponsesTurn[] = [{ toolCalls: [{ name: 'apply_patch', input: patch }, { name: 'exec_command', args: { cmd: writeStart } }] }, { text: `The bot is in ${out}.` }];
+    const isMain = (r: ResponsesRequest) => toolNames(r).includes('exec_command');
+    const trouble: ResponsesTurn[] = [
+      { failed: { code: 'rate_limit_exceeded', message: 'Rate limit reached for gpt-5.5 on tokens per min (TPM): Limit 30000, Used 30000, Requested 9100. Please try again in 1s.' } },
+      { httpError: 429, message: 'Rate limit reached for gpt-5.5 on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 1s.', type: 'requests', code: 'rate_limit_exceeded', retryAfter: 1 },
+      { streamError: { code: 'server_error', message: 'An error occurred while processing your request.' }, text: 'I will' },
+    ];
+    let main = 0;
+    server = await startScriptedResponses((r) => (isMain(r) ? (trouble[main++] ?? turns[stepOf(r)]) : { text: 'OK' }));
+    vi.stubEnv('CODEX_API_KEY', '');
+    vi.stubEnv('OPENAI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+    const { record, buildLog, games } = await agentRound('codex:gpt-5.5#codex', 'codex');
+    const asked = server.requests.filter(isMain);
+    expect(record.status, buildLog).toBe('ok');
+    expect(asked.slice(0, 3).map((r) => Object.keys(r.turn!)[0])).toEqual(['failed', 'httpError', 'streamError']);
+    // It waited the second asked for after each rate limit.
+    expect(asked[1]!.receivedAt - asked[0]!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(asked[2]!.receivedAt - asked[1]!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(asked.slice(3).map(stepOf)).toEqual([0, 1]);
+    expect(buildLog).toMatch(/attempt 1 succeeded/);
+    expectPlayedNormally(games);
+  }, 300_000);
+});
+
 describe.skipIf(!agentImage)('Codex in the agent container', () => {
   it('completes a tourney round against the scripted Responses server: its bot validates and plays', async () => {
     const sample = BUILTIN('random');

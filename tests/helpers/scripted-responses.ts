@@ -117,6 +117,8 @@ export interface ResponsesRequest {
   /** Request headers, lower-case names. */
   headers: http.IncomingHttpHeaders;
   authorization: string | undefined;
+  /** When it arrived (Date.now()), to see a client wait what a rate limit asked. */
+  receivedAt: number;
   /** The id of the response answered (null for HTTP errors). */
   responseId: string | null;
   /** What was answered (null for HTTP errors and failed responses). */
@@ -290,6 +292,7 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
       body,
       headers: req.headers,
       authorization: req.headers.authorization,
+      receivedAt: Date.now(),
       responseId: null,
       usage: null,
       turn: null,
