@@ -239,6 +239,35 @@ describe.skipIf(!agentImage)('Codex through rate limits and a broken stream', ()
   }, 300_000);
 });
 
+// The pinned Codex where another attempt cannot help: a refused key (the strict server's 401
+// "Incorrect API key provided", code invalid_api_key), no quota (response.failed code
+// insufficient_quota) and a prompt too long (response.failed code context_length_exceeded; codex-rs
+// sse/responses.rs is_quota_exceeded_error / is_context_window_error). One attempt each, named.
+describe.skipIf(!agentImage)('Codex where no attempt can help', () => {
+  const cases: Array<[string, string, ResponsesTurn | 'wrong-key']> = [
+    ['a refused key', 'auth', 'wrong-key'],
+    ['no quota', 'billing', { failed: { code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' } }],
+    ['a prompt too long', 'context_length', { failed: { code: 'context_length_exceeded', message: 'Your input exceeds the context window of this model. Please adjust your input and try again.' } }],
+  ];
+  for (const [what, reason, turn] of cases) {
+    it(`${what}: one attempt, named ${reason}`, async () => {
+      server = await startScriptedResponses(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), { apiKey: SECRET });
+      vi.stubEnv('CODEX_API_KEY', '');
+      vi.stubEnv('OPENAI_API_KEY', turn === 'wrong-key' ? 'sk-proj-wrong-key-0000' : SECRET);
+      vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+      const started = Date.now();
+      const { record, buildLog } = await agentRound('codex:gpt-5.5#codex', 'codex');
+      const seconds = (Date.now() - started) / 1000;
+      expect(record.status).toBe('failed');
+      expect(record.failureReason, buildLog).toBe(reason);
+      expect(buildLog).not.toContain('## attempt 2/');
+      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+      if (turn === 'wrong-key') expect(server.requests).toEqual([]);
+      console.log(`codex, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted and ${server.sideRequests.length} refused requests`);
+    }, 600_000);
+  }
+});
+
 describe.skipIf(!agentImage)('Codex in the agent container', () => {
   it('completes a tourney round against the scripted Responses server: its bot validates and plays', async () => {
     const sample = BUILTIN('random');
