@@ -205,6 +205,29 @@ describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', ()
   }, 300_000);
 });
 
+// The pinned Claude Code where another attempt cannot help, as the strict server answers: 402
+// billing_error and 400 "prompt is too long: N tokens > M maximum" (coder/aibridge#56).
+describe.skipIf(!agentImage)('Claude Code with no credit or a prompt too long', () => {
+  const cases: Array<[string, string, ScriptTurn]> = [
+    ['no credit (402)', 'billing', { httpError: 402, message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.' }],
+    ['a prompt too long (400)', 'context_length', { httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' }],
+  ];
+  for (const [what, reason, turn] of cases) {
+    it(`${what}: one attempt, named ${reason}`, async () => {
+      server = await startScriptedAnthropic(() => turn, { apiKey: SECRET, side: (r) => (r.tools.length ? undefined : { text: 'OK' }) });
+      vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
+      vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+      const started = Date.now();
+      const { record, buildLog } = await agentRound('claude-code:scripted-claude#claude', 'claude');
+      expect(record.status).toBe('failed');
+      expect(record.failureReason, buildLog).toBe(reason);
+      expect(buildLog).not.toContain('## attempt 2/');
+      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+      console.log(`claude-code, ${what}: stopped after ${((Date.now() - started) / 1000).toFixed(0)} s, ${server.requests.length} requests`);
+    }, 600_000);
+  }
+});
+
 describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
   // Claude Code 2.1.197 retries a 401 about ten times with backoff before it gives up (its
   // "Retrying in … (attempt n/10)"; ThreeFish-AI/negentropy#823 saw the same), so one attempt takes
