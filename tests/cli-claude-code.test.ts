@@ -179,7 +179,8 @@ describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', ()
   it('waits the retry-after, retries the broken stream, and builds a bot that plays', async () => {
     const sample = BUILTIN('random');
     const write = (file: string) => ({ name: 'Write', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
-    const turns: ScriptTurn[] = [{ toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] }, { text: 'The bot is in /workspace/develop_ai.' }];
+    // With thinking asked for, the tool turn carries a signed thinking block Claude Code must echo.
+    const turns: ScriptTurn[] = [{ thinking: 'Copy the sample bot into develop_ai.', toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] }, { text: 'The bot is in /workspace/develop_ai.' }];
     let main = 0;
     server = await startScriptedAnthropic(
       (r) => {
@@ -201,6 +202,11 @@ describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', ()
     expect(asked[1]!.receivedAt - asked[0]!.receivedAt).toBeGreaterThanOrEqual(950);
     expect(asked.slice(2).map(stepOf)).toEqual([0, 1]);
     expect(buildLog).toMatch(/attempt 1 succeeded/);
+    // Claude Code asks for thinking ({type: 'adaptive'}) and sent the signed block back unchanged
+    // (the server would have answered 400 otherwise).
+    for (const r of asked) expect(r.body.thinking).toEqual({ type: 'adaptive' });
+    const echoed = asked.at(-1)!.messages.find((m) => m.role === 'assistant')!;
+    expect(Array.isArray(echoed.content) && echoed.content[0]).toMatchObject({ type: 'thinking', thinking: 'Copy the sample bot into develop_ai.', signature: expect.any(String) });
     expectPlayedNormally(games);
   }, 300_000);
 });
