@@ -148,6 +148,8 @@ describe('classifying LLM errors', () => {
     expect(classifyLlmError('authentication_error: invalid x-api-key')).toBe('auth'); // Anthropic, via a CLI
     expect(classifyLlmError('Rate limit reached for requests', 429)).toBe('rate_limited');
     expect(classifyLlmError('RESOURCE_EXHAUSTED: Quota exceeded')).toBe('rate_limited'); // Google
+    // Codex relays OpenAI's insufficient_quota in its own words (codex-rs CodexErr::QuotaExceeded), no code, no status.
+    expect(classifyLlmError('Quota exceeded. Check your plan and billing details.')).toBe('billing');
     expect(classifyLlmError("This model's maximum context length is 8192 tokens", 400)).toBe('context_length'); // OpenAI
     expect(classifyLlmError('prompt is too long: 210000 tokens > 200000 maximum', 400)).toBe('context_length'); // Anthropic
     expect(classifyLlmError('The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', 400)).toBe('context_length'); // Google

@@ -98,6 +98,64 @@ describe('the scripted Anthropic server', () => {
     expect(server.others.map((o) => `${o.method} ${o.path} ${o.status}`)).toEqual(['POST /v1/messages 401', 'POST /v1/messages 401', 'POST /v1/messages 400', 'POST /v1/messages/count_tokens 200', 'GET /v1/models 200']);
     expect(server.totalUsage()).toEqual({ input: 120, cacheRead: 10, output: 12 }) // by kind: the cache read counted once, apart;
   });
+
+  // Strict where the real API is (each wire detail's source is in scripted-anthropic.ts): a key
+  // only as x-api-key, unknown models, a 429's wait headers, 402 billing, stop reasons, an error
+  // event after a 200, and thinking blocks that must come back unchanged. Before this, the server
+  // took a bearer key, any model, sent a bare 429 and no thinking: every expectation below failed.
+  it('is strict as the API: x-api-key only, unknown model 404, 429 wait headers, 402, stop reasons, mid-stream error, signed thinking', async () => {
+    server = await startScriptedAnthropic(
+      [
+        { httpError: 429, message: 'Number of request tokens has exceeded your per-minute rate limit' },
+        { httpError: 402, message: 'Your credit balance is too low to access the Anthropic API.' },
+        { text: 'cut', stopReason: 'max_tokens' },
+        { text: '', stopReason: 'refusal' },
+        { streamError: {}, text: 'I will wri' },
+        { thinking: 'Paris: ask the tool.', toolCalls: [{ name: 'get_weather', args: { city: 'Paris' } }] },
+        { text: 'Sunny.' },
+      ],
+      { apiKey: SECRET, knownModels: ['m'] },
+    );
+    const url = `${server.v1URL}/messages`;
+    const tools = [{ name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const ask = { model: 'm', max_tokens: 100, tools, messages: [{ role: 'user', content: 'Weather in Paris?' }] };
+    const bearer = await post(url, ask, { authorization: `Bearer ${SECRET}`, 'anthropic-version': '2023-06-01' });
+    expect(bearer.status).toBe(401);
+    expect(await bearer.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'OAuth authentication is currently not supported.' } });
+    const unknown = await post(url, { ...ask, model: 'claude-nonesuch' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { type: 'not_found_error', message: 'model: claude-nonesuch' } });
+    const limited = await post(url, ask);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    expect(limited.headers.get('anthropic-ratelimit-tokens-reset')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(await limited.json()).toMatchObject({ error: { type: 'rate_limit_error' } });
+    const billing = await post(url, ask);
+    expect(billing.status).toBe(402);
+    expect(await billing.json()).toMatchObject({ error: { type: 'billing_error' } });
+    expect(await (await post(url, ask)).json()).toMatchObject({ stop_reason: 'max_tokens', content: [{ type: 'text', text: 'cut' }] });
+    expect(await (await post(url, ask)).json()).toMatchObject({ stop_reason: 'refusal' });
+    const broken = await post(url, { ...ask, stream: true });
+    expect(broken.status).toBe(200);
+    const text = await broken.text();
+    expect(text).toContain('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
+    expect(text).not.toContain('message_stop');
+    // Thinking: answered with a signature when the request enables it; the tool turn must echo it.
+    const thinking = { type: 'enabled', budget_tokens: 1024 };
+    const msg = await (await post(url, { ...ask, thinking })).json();
+    expect(msg.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'tool_use']);
+    expect(msg.content[0]).toMatchObject({ thinking: 'Paris: ask the tool.', signature: expect.any(String) });
+    const next = (assistant: unknown[]) => ({ ...ask, thinking, messages: [...ask.messages, { role: 'assistant', content: assistant }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: msg.content[1].id, content: '21 C' }] }] });
+    const dropped = await post(url, next([msg.content[1]]));
+    expect(dropped.status).toBe(400);
+    expect((await dropped.json()).error.message).toMatch(/^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/);
+    const changed = await post(url, next([{ ...msg.content[0], thinking: 'edited' }, msg.content[1]]));
+    expect((await changed.json()).error.message).toMatch(/^messages\.1\.content\.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified/);
+    const forged = await post(url, next([{ ...msg.content[0], signature: 'forged' }, msg.content[1]]));
+    expect((await forged.json()).error.message).toBe('Invalid signature in thinking block');
+    expect(await (await post(url, next(msg.content))).json()).toMatchObject({ content: [{ type: 'text', text: 'Sunny.' }] });
+  });
 });
 
 describe('Anthropic agents in a tourney round', () => {

@@ -172,6 +172,68 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
   }, 300_000);
 });
 
+// The pinned Claude Code through what the strict scripted Anthropic server now does: a 429 with
+// retry-after (1 s here, kept short; anthropic-ratelimit-* headers beside it), then an `error`
+// event (overloaded_error) in the middle of a 200 stream. It must wait, retry, and build.
+describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', () => {
+  it('waits the retry-after, retries the broken stream, and builds a bot that plays', async () => {
+    const sample = BUILTIN('random');
+    const write = (file: string) => ({ name: 'Write', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    // With thinking asked for, the tool turn carries a signed thinking block Claude Code must echo.
+    const turns: ScriptTurn[] = [{ thinking: 'Copy the sample bot into develop_ai.', toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] }, { text: 'The bot is in /workspace/develop_ai.' }];
+    let main = 0;
+    server = await startScriptedAnthropic(
+      (r) => {
+        main++;
+        if (main === 1) return { httpError: 429, message: 'Number of request tokens has exceeded your per-minute rate limit', retryAfter: 1 };
+        if (main === 2) return { streamError: {}, text: 'I will write the bot' };
+        return turns[stepOf(r)];
+      },
+      { apiKey: SECRET, side: (r) => (r.tools.length ? undefined : { text: 'OK' }) },
+    );
+    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+    const { record, buildLog, games } = await agentRound('claude-code:scripted-claude#claude', 'claude');
+    const asked = server.requests.filter((r) => !r.side);
+    expect(record.status, buildLog).toBe('ok');
+    expect(asked[0]!.turn).toMatchObject({ httpError: 429 });
+    expect(asked[1]!.turn).toHaveProperty('streamError');
+    // It waited what retry-after asked before asking again.
+    expect(asked[1]!.receivedAt - asked[0]!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(asked.slice(2).map(stepOf)).toEqual([0, 1]);
+    expect(buildLog).toMatch(/attempt 1 succeeded/);
+    // Claude Code asks for thinking ({type: 'adaptive'}) and sent the signed block back unchanged
+    // (the server would have answered 400 otherwise).
+    for (const r of asked) expect(r.body.thinking).toEqual({ type: 'adaptive' });
+    const echoed = asked.at(-1)!.messages.find((m) => m.role === 'assistant')!;
+    expect(Array.isArray(echoed.content) && echoed.content[0]).toMatchObject({ type: 'thinking', thinking: 'Copy the sample bot into develop_ai.', signature: expect.any(String) });
+    expectPlayedNormally(games);
+  }, 300_000);
+});
+
+// The pinned Claude Code where another attempt cannot help, as the strict server answers: 402
+// billing_error and 400 "prompt is too long: N tokens > M maximum" (coder/aibridge#56).
+describe.skipIf(!agentImage)('Claude Code with no credit or a prompt too long', () => {
+  const cases: Array<[string, string, ScriptTurn]> = [
+    ['no credit (402)', 'billing', { httpError: 402, message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.' }],
+    ['a prompt too long (400)', 'context_length', { httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' }],
+  ];
+  for (const [what, reason, turn] of cases) {
+    it(`${what}: one attempt, named ${reason}`, async () => {
+      server = await startScriptedAnthropic(() => turn, { apiKey: SECRET, side: (r) => (r.tools.length ? undefined : { text: 'OK' }) });
+      vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
+      vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+      const started = Date.now();
+      const { record, buildLog } = await agentRound('claude-code:scripted-claude#claude', 'claude');
+      expect(record.status).toBe('failed');
+      expect(record.failureReason, buildLog).toBe(reason);
+      expect(buildLog).not.toContain('## attempt 2/');
+      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+      console.log(`claude-code, ${what}: stopped after ${((Date.now() - started) / 1000).toFixed(0)} s, ${server.requests.length} requests`);
+    }, 600_000);
+  }
+});
+
 describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
   // Claude Code 2.1.197 retries a 401 about ten times with backoff before it gives up (its
   // "Retrying in … (attempt n/10)"; ThreeFish-AI/negentropy#823 saw the same: 11 requests over

@@ -96,6 +96,45 @@ describe('the scripted Responses API server', () => {
     expect(server.requests.map((r) => r.usage !== null)).toEqual([true, false, false, false]);
   });
 
+  // Strict where the API is (sources in scripted-responses.ts). Before this, the server took any
+  // key, sent a bare 429 and could not end a stream incomplete or with an error event: each
+  // expectation below failed (the first: 200 where 401 was expected).
+  it('checks the key, sends rate-limit headers on a 429, ends streams incomplete or with a top-level error event', async () => {
+    server = await startScriptedResponses(
+      [
+        { httpError: 429, message: 'Rate limit reached for gpt-5 on tokens per min (TPM). Please try again in 1s.', type: 'tokens', code: 'rate_limit_exceeded' },
+        { incomplete: { reason: 'max_output_tokens' }, text: 'half a' },
+        { streamError: { code: 'server_error', message: 'An error occurred while processing your request.' }, text: 'I wi' },
+      ],
+      { apiKey: 'sk-proj-right-key-1234' },
+    );
+    const ask = (auth: string | undefined, body: unknown = { model: 'm', input: 'x', stream: true }) =>
+      fetch(`${server!.baseURL}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, body: JSON.stringify(body) });
+    const none = await ask(undefined);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ error: { message: expect.stringMatching(/^You didn't provide an API key\./), type: 'invalid_request_error', param: null, code: null } });
+    const wrong = await ask('Bearer sk-proj-wrong-key-9999');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(await wrong.json()).toMatchObject({ error: { message: expect.stringMatching(/^Incorrect API key provided: sk-\**9999\./), code: 'invalid_api_key' } });
+    const ok = 'Bearer sk-proj-right-key-1234';
+    const limited = await ask(ok);
+    expect(limited.status).toBe(429);
+    expect(Object.fromEntries([...limited.headers].filter(([k]) => k.startsWith('x-ratelimit-') || k === 'retry-after' || k === 'x-request-id'))).toMatchObject({
+      'retry-after': '1',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-tokens': '1s',
+      'x-request-id': expect.stringMatching(/^req_/),
+    });
+    const incomplete = events(await (await ask(ok)).text());
+    expect(incomplete.map(([t]) => t).at(-1)).toBe('response.incomplete');
+    expect(incomplete.at(-1)![1].response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, usage: { output_tokens: expect.any(Number) } });
+    const broken = events(await (await ask(ok)).text());
+    expect(broken.at(-1)).toEqual(['error', { type: 'error', sequence_number: expect.any(Number), code: 'server_error', message: 'An error occurred while processing your request.', param: null }]);
+    expect(broken.map(([t]) => t)).not.toContain('response.completed');
+    expect(server.requests).toHaveLength(3); // the refused keys never reached the script
+  });
+
   it('answers the models list and other routes (a WebSocket upgrade) without consuming the script', async () => {
     server = await startScriptedResponses([{ text: 'one' }], { models: ['gpt-5.5'] });
     const models = await fetch(`${server.baseURL}/models`);
@@ -163,6 +202,71 @@ describe("Codex's invocation", () => {
 });
 
 const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntimeTag() : undefined;
+
+// The pinned Codex through rate limits and a broken stream, as the strict scripted Responses server
+// sends them: a response.failed with code rate_limit_exceeded and "Please try again in 1s" (the
+// wait Codex reads: codex-rs sse/responses.rs try_parse_retry_after), an HTTP 429 with retry-after
+// and x-ratelimit-* headers (1 s, kept short), then a stream that ends in a top-level `error` event.
+describe.skipIf(!agentImage)('Codex through rate limits and a broken stream', () => {
+  it('waits, retries, and builds a bot that plays', async () => {
+    const sample = BUILTIN('random');
+    const out = '/workspace/develop_ai';
+    const addFile = (file: string) => `*** Add File: ${out}/${file}\n${fs.readFileSync(path.join(sample, file), 'utf8').replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}\n`;
+    const patch = `*** Begin Patch\n${addFile('bot.mjs')}${addFile('bot-http.mjs')}*** End Patch\n`;
+    const writeStart = `mkdir -p ${out} && cat > ${out}/start_ai.sh <<'EOF'\n${fs.readFileSync(path.join(sample, 'start_ai.sh'), 'utf8')}EOF\nchmod +x ${out}/start_ai.sh && ls ${out}`;
+    const turns: ResponsesTurn[] = [{ toolCalls: [{ name: 'apply_patch', input: patch }, { name: 'exec_command', args: { cmd: writeStart } }] }, { text: `The bot is in ${out}.` }];
+    const isMain = (r: ResponsesRequest) => toolNames(r).includes('exec_command');
+    const trouble: ResponsesTurn[] = [
+      { failed: { code: 'rate_limit_exceeded', message: 'Rate limit reached for gpt-5.5 on tokens per min (TPM): Limit 30000, Used 30000, Requested 9100. Please try again in 1s.' } },
+      { httpError: 429, message: 'Rate limit reached for gpt-5.5 on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 1s.', type: 'requests', code: 'rate_limit_exceeded', retryAfter: 1 },
+      { streamError: { code: 'server_error', message: 'An error occurred while processing your request.' }, text: 'I will' },
+    ];
+    let main = 0;
+    server = await startScriptedResponses((r) => (isMain(r) ? (trouble[main++] ?? turns[stepOf(r)]) : { text: 'OK' }));
+    vi.stubEnv('CODEX_API_KEY', '');
+    vi.stubEnv('OPENAI_API_KEY', SECRET);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+    const { record, buildLog, games } = await agentRound('codex:gpt-5.5#codex', 'codex');
+    const asked = server.requests.filter(isMain);
+    expect(record.status, buildLog).toBe('ok');
+    expect(asked.slice(0, 3).map((r) => Object.keys(r.turn!)[0])).toEqual(['failed', 'httpError', 'streamError']);
+    // It waited the second asked for after each rate limit.
+    expect(asked[1]!.receivedAt - asked[0]!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(asked[2]!.receivedAt - asked[1]!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(asked.slice(3).map(stepOf)).toEqual([0, 1]);
+    expect(buildLog).toMatch(/attempt 1 succeeded/);
+    expectPlayedNormally(games);
+  }, 300_000);
+});
+
+// The pinned Codex where another attempt cannot help: a refused key (the strict server's 401
+// "Incorrect API key provided", code invalid_api_key), no quota (response.failed code
+// insufficient_quota) and a prompt too long (response.failed code context_length_exceeded; codex-rs
+// sse/responses.rs is_quota_exceeded_error / is_context_window_error). One attempt each, named.
+describe.skipIf(!agentImage)('Codex where no attempt can help', () => {
+  const cases: Array<[string, string, ResponsesTurn | 'wrong-key']> = [
+    ['a refused key', 'auth', 'wrong-key'],
+    ['no quota', 'billing', { failed: { code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' } }],
+    ['a prompt too long', 'context_length', { failed: { code: 'context_length_exceeded', message: 'Your input exceeds the context window of this model. Please adjust your input and try again.' } }],
+  ];
+  for (const [what, reason, turn] of cases) {
+    it(`${what}: one attempt, named ${reason}`, async () => {
+      server = await startScriptedResponses(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), { apiKey: SECRET });
+      vi.stubEnv('CODEX_API_KEY', '');
+      vi.stubEnv('OPENAI_API_KEY', turn === 'wrong-key' ? 'sk-proj-wrong-key-0000' : SECRET);
+      vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+      const started = Date.now();
+      const { record, buildLog } = await agentRound('codex:gpt-5.5#codex', 'codex');
+      const seconds = (Date.now() - started) / 1000;
+      expect(record.status).toBe('failed');
+      expect(record.failureReason, buildLog).toBe(reason);
+      expect(buildLog).not.toContain('## attempt 2/');
+      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+      if (turn === 'wrong-key') expect(server.requests).toEqual([]);
+      console.log(`codex, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted and ${server.sideRequests.length} refused requests`);
+    }, 600_000);
+  }
+});
 
 describe.skipIf(!agentImage)('Codex in the agent container', () => {
   it('completes a tourney round against the scripted Responses server: its bot validates and plays', async () => {

@@ -41,7 +41,11 @@ export const FINAL_REASONS: ReadonlySet<BuildFailureReason> = new Set(['auth', '
 // (nodejs/undici#2235), and its body with UND_ERR_BODY_TIMEOUT.
 // Not "exceeded your current quota" alone: the Gemini API words its per-minute 429s that way too
 // (RESOURCE_EXHAUSTED with a RetryInfo wait), and those pass.
-const BILLING = /\b402\b|credit balance is too low|insufficient[_ ]quota|billing[_ ]error|payment[_ ]required|spend(ing)? limit|usage limits/i;
+// Codex relays insufficient_quota as "Quota exceeded. Check your plan and billing details." (its
+// CodexErr::QuotaExceeded, chosen by codex-rs sse/responses.rs is_quota_exceeded_error): the
+// sentence decides: Gemini words its per-minute 429s "You exceeded your current quota, please
+// check your plan and billing details" too, and those pass.
+const BILLING = /\b402\b|credit balance is too low|insufficient[_ ]quota|billing[_ ]error|payment[_ ]required|spend(ing)? limit|usage limits|quota exceeded\. check your plan and billing/i;
 const TIMEOUT = /UND_ERR_(HEADERS|BODY)_TIMEOUT|headers timeout error|body timeout error|ETIMEDOUT|request timed out|timed out waiting/i;
 const CONTEXT = /context[_ ]length|maximum context|context window|prompt is too long|too many tokens|exceeds the (maximum|model'?s)|input (is )?too long|token limit/i;
 const AUTH = /\b(401|403)\b|unauthori[sz]ed|invalid[_ ]?(x-)?api[_ -]?key|incorrect api key|authentication|permission[_ ]denied|api key not valid/i;

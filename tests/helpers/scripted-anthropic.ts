@@ -48,10 +48,33 @@ export interface AnthropicUsage {
 
 /** One answer, as in scripted-llm.ts; delayMs holds it back (to test timeouts). */
 export type ScriptTurn = { delayMs?: number } & (
-  | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: AnthropicUsage }
-  | { text: string; usage?: AnthropicUsage }
-  | { httpError: number; message: string; errorType?: string }
+  | ({ toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: AnthropicUsage } & AnswerExtras)
+  | ({ text: string; usage?: AnthropicUsage } & AnswerExtras)
+  /**
+   * An HTTP error in the API's shape. A 429 gets `retry-after` (seconds; default 1, kept short so a
+   * CLI that honours it does not stall a test) and the anthropic-ratelimit-* headers unless
+   * `headers` says otherwise; `headers` are added to (or override) what the server sends.
+   */
+  | { httpError: number; message: string; errorType?: string; headers?: Record<string, string>; retryAfter?: number }
+  /**
+   * A 200 stream that breaks off: message_start, the text so far, then an `error` event
+   * ({type: 'error', error: {type, message}}; default overloaded_error "Overloaded") and the end.
+   * Asked without streaming, the 200 body is cut off after its first bytes instead.
+   */
+  | { streamError: { type?: string; message?: string }; text?: string }
 );
+
+/** What an answer can carry besides its text and tool calls. */
+interface AnswerExtras {
+  /** stop_reason other than the natural one (tool_use / end_turn): max_tokens or refusal. */
+  stopReason?: 'max_tokens' | 'refusal' | 'end_turn' | 'stop_sequence' | 'pause_turn';
+  /**
+   * A thinking block first, with a signature, when the request enables thinking (body.thinking
+   * {type: 'enabled' | 'adaptive'}); the client must send it back unchanged in the assistant turn
+   * of its next (tool-result) request, or gets the API's 400.
+   */
+  thinking?: string;
+}
 
 export type ContentBlock =
   | { type: 'text'; text: string }
@@ -60,7 +83,7 @@ export type ContentBlock =
   | { type: string; [k: string]: unknown };
 
 /** The blocks this server answers with. */
-type AnswerBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+type AnswerBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'thinking'; thinking: string; signature: string };
 
 export interface AnthropicMessage {
   role: 'user' | 'assistant' | 'system';
@@ -89,6 +112,8 @@ export interface ScriptedRequest {
   /** The anthropic-beta header split into its flags. */
   betas: string[];
   body: Record<string, unknown>;
+  /** When it arrived (Date.now()), to see a client wait what a 429 asked. */
+  receivedAt: number;
   /** What was answered (null for HTTP errors, or before the answer was sent). */
   usage: Required<AnthropicUsage> | null;
   turn: ScriptTurn | null;
@@ -106,8 +131,16 @@ export interface OtherRequest {
 export type Script = ScriptTurn[] | ((request: ScriptedRequest) => ScriptTurn | undefined);
 
 export interface ScriptedAnthropicOptions {
-  /** The key the client must send (x-api-key or Authorization: Bearer); any non-empty key when not given. */
+  /**
+   * The key the client must send as x-api-key; any non-empty key when not given. An API key sent
+   * as Authorization: Bearer is refused as the API refuses it (401 authentication_error "OAuth
+   * authentication is currently not supported."), unless `acceptBearer` (an auth-token proxy).
+   */
   apiKey?: string;
+  /** Take Authorization: Bearer as the key too (the old, lax behaviour). */
+  acceptBearer?: boolean;
+  /** Models the API knows: any other gets 404 not_found_error "model: <name>" (default: all). */
+  knownModels?: string[];
   /** Tells side requests apart and answers them (default: none are side requests). */
   side?: (request: ScriptedRequest) => ScriptTurn | undefined;
   /** Refuse stream:true with a 400, so a client that must not stream is seen streaming. */
@@ -164,6 +197,7 @@ const ERROR_TYPES: Record<number, string> = {
   401: 'authentication_error',
   403: 'permission_error',
   404: 'not_found_error',
+  402: 'billing_error',
   413: 'request_too_large',
   429: 'rate_limit_error',
   500: 'api_error',
@@ -178,6 +212,26 @@ const id = (prefix: string) => `${prefix}_01${randomBytes(12).toString('hex')}`;
 function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): Required<AnthropicUsage> {
   const u = ('usage' in turn && turn.usage) || { input_tokens: approxTokens(record.system) + approxTokens(record.messages) + approxTokens(record.tools), output_tokens: approxTokens(answer) + 3 };
   return { input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0, cache_read_input_tokens: u.cache_read_input_tokens ?? 0 };
+}
+
+/** Extended thinking asked for (body.thinking, the Messages API's ThinkingConfigParam). */
+const thinkingOn = (body: Record<string, any>) => body?.thinking?.type === 'enabled' || body?.thinking?.type === 'adaptive';
+
+/**
+ * A 429's headers: retry-after in seconds (the errors page: "wait that many seconds"), and the
+ * anthropic-ratelimit-* family as the API sends it (…-requests-limit/-remaining/-reset,
+ * …-tokens-*, …-input-tokens-*, …-output-tokens-*; resets RFC 3339; seen in recorded responses,
+ * e.g. tidyllm's test fixtures, and anthropic-sdk-typescript#357).
+ */
+function rateLimitHeaders(retryAfter: number): Record<string, string> {
+  const reset = new Date(Date.now() + retryAfter * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  const h: Record<string, string> = { 'retry-after': String(retryAfter) };
+  for (const [kind, limit] of [['requests', 50], ['tokens', 48_000], ['input-tokens', 40_000], ['output-tokens', 8_000]] as const) {
+    h[`anthropic-ratelimit-${kind}-limit`] = String(limit);
+    h[`anthropic-ratelimit-${kind}-remaining`] = kind === 'requests' ? '0' : String(limit);
+    h[`anthropic-ratelimit-${kind}-reset`] = reset;
+  }
+  return h;
 }
 
 /** Why the API would refuse this body (400), if it would. */
@@ -217,11 +271,12 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     } catch {
       // kept as text
     }
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': requestId });
+    const send = (status: number, body: unknown, extra: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': requestId, ...extra });
       res.end(JSON.stringify(body));
     };
-    const fail = (status: number, message: string, type = errorType(status)) => send(status, { type: 'error', error: { type, message }, request_id: requestId });
+    const fail = (status: number, message: string, type = errorType(status), extra: Record<string, string> = {}) =>
+      send(status, { type: 'error', error: { type, message }, request_id: requestId }, extra);
     const other = (status: number, body: unknown) => {
       others.push({ method: req.method ?? '?', path: url.pathname, headers, body: parsed, status });
       if (status >= 400) fail(status, String(body));
@@ -229,7 +284,12 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     };
 
     // Authentication first, as the API does (401 whatever the route).
-    const key = headers['x-api-key'] || (headers.authorization?.startsWith('Bearer ') ? headers.authorization.slice(7) : '');
+    // The API takes an API key only as x-api-key: a bearer token is OAuth, which a key is not
+    // (anthropics/claude-code#6131: 401 authentication_error "OAuth authentication is currently not
+    // supported."); a wrong key is "invalid x-api-key" (BerriAI/litellm#21039).
+    const bearer = headers.authorization?.startsWith('Bearer ') ? headers.authorization.slice(7) : '';
+    const key = headers['x-api-key'] || (options.acceptBearer ? bearer : '');
+    if (!key && bearer) return other(401, 'OAuth authentication is currently not supported.');
     if (!key) return other(401, 'x-api-key header is required');
     if (options.apiKey !== undefined && key !== options.apiKey) return other(401, 'invalid x-api-key');
 
@@ -261,12 +321,14 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
       headers,
       betas: (headers['anthropic-beta'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       body,
+      receivedAt: Date.now(),
       usage: null,
       turn: null,
     };
     requests.push(record);
-    const why = invalid(body, record.betas);
+    const why = invalid(body, record.betas) ?? thinkingEchoed(body);
     if (why) return fail(400, why);
+    if (options.knownModels && !options.knownModels.includes(record.model)) return fail(404, `model: ${record.model}`);
     if (record.stream && options.noStreaming) return fail(400, 'scripted-anthropic: streaming was refused for this test');
     const sideTurn = options.side?.(record);
     let turn: ScriptTurn;
@@ -279,20 +341,89 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     record.turn = turn;
     const go = () => {
       if (res.destroyed) return;
-      if ('httpError' in turn) return fail(turn.httpError, turn.message, turn.errorType);
+      if ('httpError' in turn) return fail(turn.httpError, turn.message, turn.errorType, { ...(turn.httpError === 429 ? rateLimitHeaders(turn.retryAfter ?? 1) : {}), ...turn.headers });
+      if ('streamError' in turn) {
+        const error = { type: turn.streamError.type ?? 'overloaded_error', message: turn.streamError.message ?? 'Overloaded' };
+        if (!record.stream) {
+          // A body cut off after its first bytes (the connection drops mid-answer).
+          res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+          res.write('{"id":"msg_01cut","type":"message","role":"assistant","content":[{"type":"te');
+          setTimeout(() => res.destroy(), 20);
+          return;
+        }
+        return brokenStream(record, turn.text ?? '', error, requestId, res);
+      }
       const offered = new Set(record.tools.map((t) => t.name));
       const unknown = 'toolCalls' in turn ? turn.toolCalls.filter((c) => !offered.has(c.name)).map((c) => c.name) : [];
       if (unknown.length) return fail(500, `scripted-anthropic: the script calls ${unknown.join(', ')}, which the request does not offer (${[...offered].join(', ') || 'no tools'})`);
       const content: AnswerBlock[] = [];
+      if (turn.thinking && thinkingOn(body)) content.push(signed(turn.thinking));
       if (turn.text) content.push({ type: 'text', text: turn.text });
       if ('toolCalls' in turn) for (const c of turn.toolCalls) content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
+      if (content[0]?.type === 'thinking') for (const b of content) if (b.type === 'tool_use') thoughtUses.add(b.id);
       record.usage = usageOf(record, turn, content);
-      const message = { id: id('msg'), type: 'message', role: 'assistant', model: record.model, content, stop_reason: 'toolCalls' in turn ? 'tool_use' : 'end_turn', stop_sequence: null, usage: record.usage };
+      const message = { id: id('msg'), type: 'message', role: 'assistant', model: record.model, content, stop_reason: turn.stopReason ?? ('toolCalls' in turn ? 'tool_use' : 'end_turn'), stop_sequence: null, usage: record.usage };
       if (record.stream) stream(message, requestId, res);
       else send(200, message);
     };
     server.answerAfter(turn.delayMs, go);
   });
+
+  /** Thinking blocks answered, by signature: what the client must echo back unchanged. */
+  const issued = new Map<string, string>();
+  /** tool_use ids answered in a turn with a thinking block. */
+  const thoughtUses = new Set<string>();
+  function signed(thinking: string): AnswerBlock {
+    const signature = randomBytes(48).toString('base64');
+    issued.set(signature, thinking);
+    return { type: 'thinking', thinking, signature };
+  }
+
+  /**
+   * With thinking on, the last assistant turn that used tools (the one the tool results answer)
+   * must start with its thinking block exactly as answered. The API's words (claude-code issues
+   * #63250, #63335; lbjlaq/Antigravity-Manager#139; NousResearch/hermes-agent#24107):
+   *   missing  → messages.N.content.0.type: Expected `thinking` or `redacted_thinking`, but found `…`. …
+   *   changed  → messages.N.content.M: `thinking` or `redacted_thinking` blocks in the latest
+   *              assistant message cannot be modified. These blocks must remain as they were in the original response.
+   *   bad sig  → Invalid signature in thinking block
+   */
+  function thinkingEchoed(body: Record<string, any>): string | undefined {
+    if (!thinkingOn(body) || !issued.size) return undefined;
+    const msgs = body.messages as AnthropicMessage[];
+    let i = msgs.length - 1;
+    while (i >= 0 && !(msgs[i]!.role === 'assistant' && blocks(msgs[i]!).some((b) => b.type === 'tool_use'))) i--;
+    if (i < 0) return undefined;
+    const content = blocks(msgs[i]!);
+    // Only turns this server answered with thinking are held to it (by their tool_use ids).
+    const wasThinking = content.some((b) => b.type === 'thinking' || (b.type === 'tool_use' && thoughtUses.has(String((b as { id?: unknown }).id))));
+    if (!wasThinking) return undefined;
+    const first = content[0]!;
+    if (first.type !== 'thinking' && first.type !== 'redacted_thinking') {
+      return `messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
+    }
+    for (const [j, b] of content.entries()) {
+      if (b.type !== 'thinking') continue;
+      const sig = String((b as { signature?: unknown }).signature ?? '');
+      if (!issued.has(sig)) return 'Invalid signature in thinking block';
+      if (issued.get(sig) !== (b as { thinking?: unknown }).thinking) return `messages.${i}.content.${j}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`;
+    }
+    return undefined;
+  }
+
+  /** A 200 stream that breaks off with an `error` event (the streaming guide's error events, e.g. overloaded_error). */
+  function brokenStream(record: ScriptedRequest, text: string, error: { type: string; message: string }, requestId: string, res: http.ServerResponse): void {
+    const event = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
+    const usage = usageOf(record, { text }, text);
+    event('message_start', { message: { id: id('msg'), type: 'message', role: 'assistant', model: record.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+    if (text) {
+      event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+      event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
+    }
+    event('error', { error });
+    res.end();
+  }
 
   /** The message as server-sent events: text and tool input in pieces, counts in message_start and (cumulative) message_delta. */
   function stream(message: { content: AnswerBlock[]; stop_reason: string; usage: Required<AnthropicUsage> } & Record<string, unknown>, requestId: string, res: http.ServerResponse): void {
@@ -302,7 +433,11 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     event('message_start', { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
     event('ping', {});
     message.content.forEach((block, index) => {
-      if (block.type === 'text') {
+      if (block.type === 'thinking') {
+        event('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+        event('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: block.thinking } });
+        event('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
+      } else if (block.type === 'text') {
         const text = block.text;
         event('content_block_start', { index, content_block: { type: 'text', text: '' } });
         for (let i = 0; i < text.length; i += 40) event('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(i, i + 40) } });

@@ -61,10 +61,21 @@ export type ResponsesToolCall = { name: string; args: unknown; namespace?: strin
 export type ResponsesTurn = { delayMs?: number } & (
   | { toolCalls: ResponsesToolCall[]; text?: string; reasoning?: string; usage?: ResponsesScriptUsage }
   | { text: string; reasoning?: string; usage?: ResponsesScriptUsage }
-  /** An HTTP error with the API's error body. */
-  | { httpError: number; message: string; type?: string; code?: string | null }
-  /** A stream (or body) that ends in a failed response: response.failed with error {code, message}. */
+  /**
+   * An HTTP error with the API's error body and an x-request-id; a 429 also gets the
+   * x-ratelimit-* headers and retry-after (seconds, default 1) unless `headers` overrides them.
+   */
+  | { httpError: number; message: string; type?: string; code?: string | null; headers?: Record<string, string>; retryAfter?: number }
+  /**
+   * A stream (or body) that ends in a failed response: response.failed with error {code, message}.
+   * Codex reads a rate limit's wait from here: code rate_limit_exceeded and "Please try again in
+   * 1.5s" in the message (codex-rs/codex-api/src/sse/responses.rs, try_parse_retry_after).
+   */
   | { failed: { code: string; message: string } }
+  /** A stream that ends in response.incomplete (status 'incomplete', incomplete_details {reason}), after the text so far. */
+  | { incomplete: { reason: 'max_output_tokens' | 'content_filter' }; text?: string; usage?: ResponsesScriptUsage }
+  /** A stream that breaks off with a top-level `error` event ({type: 'error', code, message, param}). */
+  | { streamError: { code?: string | null; message: string }; text?: string }
 );
 
 export interface ResponsesInputItem {
@@ -106,6 +117,8 @@ export interface ResponsesRequest {
   /** Request headers, lower-case names. */
   headers: http.IncomingHttpHeaders;
   authorization: string | undefined;
+  /** When it arrived (Date.now()), to see a client wait what a rate limit asked. */
+  receivedAt: number;
   /** The id of the response answered (null for HTTP errors). */
   responseId: string | null;
   /** What was answered (null for HTTP errors and failed responses). */
@@ -186,7 +199,41 @@ const apiUsage = (u: NonNullable<ResponsesRequest['usage']>) => ({
 const asItems = (input: unknown): ResponsesInputItem[] =>
   typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : Array.isArray(input) ? (input as ResponsesInputItem[]) : [];
 
-export async function startScriptedResponses(script: ResponsesScript, options: { models?: string[] } = {}): Promise<ScriptedResponses> {
+/**
+ * An API error's headers: x-request-id always; on a 429 the x-ratelimit-* family
+ * (x-ratelimit-limit-requests, -remaining-requests, -reset-requests "1s", the same for tokens, as
+ * the API sends them on every response: OpenAI community thread "rate limit reset time for
+ * response API") and retry-after in seconds (which openai-node's retry reads).
+ */
+function errorHeaders(status: number, requestId: string, retryAfter = 1): Record<string, string> {
+  const h: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
+  if (status === 429) {
+    Object.assign(h, {
+      'retry-after': String(retryAfter),
+      'x-ratelimit-limit-requests': '500',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': `${retryAfter}s`,
+      'x-ratelimit-limit-tokens': '200000',
+      'x-ratelimit-remaining-tokens': '0',
+      'x-ratelimit-reset-tokens': `${retryAfter}s`,
+    });
+  }
+  return h;
+}
+
+export interface ScriptedResponsesOptions {
+  models?: string[];
+  /**
+   * The key the client must send as Authorization: Bearer. Without one: 401 invalid_request_error
+   * "You didn't provide an API key. …" (code null); with another: 401 "Incorrect API key provided:
+   * sk-…abcd. …", code invalid_api_key (openai/openai-node#73, continuedev/continue#9634). Not
+   * given: any request passes (the Codex container test goes through the egress proxy, which
+   * holds the key).
+   */
+  apiKey?: string;
+}
+
+export async function startScriptedResponses(script: ResponsesScript, options: ScriptedResponsesOptions = {}): Promise<ScriptedResponses> {
   const requests: ResponsesRequest[] = [];
   const sideRequests: SideRequest[] = [];
   const created = Math.floor(Date.now() / 1000);
@@ -195,11 +242,24 @@ export async function startScriptedResponses(script: ResponsesScript, options: {
     const url = new URL(req.url ?? '/', 'http://scripted');
     const path = url.pathname;
     const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${requests.length + sideRequests.length}` });
+      res.writeHead(status, errorHeaders(status, `req_scripted_${requests.length + sideRequests.length}`));
       res.end(JSON.stringify(body));
     };
     const apiError = (status: number, message: string, type = 'invalid_request_error', code: string | null = null) => send(status, { error: { message, type, param: null, code } });
     const side = (status: number) => sideRequests.push({ method: req.method ?? '?', path: `${path}${url.search}`, headers: req.headers, status });
+
+    if (options.apiKey !== undefined) {
+      const auth = req.headers.authorization ?? '';
+      const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+      if (!key) {
+        side(401);
+        return apiError(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.");
+      }
+      if (key !== options.apiKey) {
+        side(401);
+        return apiError(401, `Incorrect API key provided: ${key.slice(0, 3)}${'*'.repeat(Math.max(0, key.length - 7))}${key.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key');
+      }
+    }
 
     if (req.method === 'GET' && path.endsWith('/models')) {
       // The models list (GET /v1/models): {object:'list', data:[Model {id, object:'model', created, owned_by}]}.
@@ -232,6 +292,7 @@ export async function startScriptedResponses(script: ResponsesScript, options: {
       body,
       headers: req.headers,
       authorization: req.headers.authorization,
+      receivedAt: Date.now(),
       responseId: null,
       usage: null,
       turn: null,
@@ -243,7 +304,7 @@ export async function startScriptedResponses(script: ResponsesScript, options: {
   });
 
   /** The output items of a turn, complete (as in output_item.done and response.completed). */
-  function outputItems(record: ResponsesRequest, turn: Exclude<ResponsesTurn, { httpError: number } | { failed: unknown }>): Array<Record<string, unknown>> {
+  function outputItems(record: ResponsesRequest, turn: Exclude<ResponsesTurn, { httpError: number } | { failed: unknown } | { streamError: unknown } | { incomplete: unknown }>): Array<Record<string, unknown>> {
     const n = record.index;
     const items: Array<Record<string, unknown>> = [];
     if (turn.reasoning) {
@@ -296,7 +357,7 @@ export async function startScriptedResponses(script: ResponsesScript, options: {
   function answer(record: ResponsesRequest, turn: ResponsesTurn, res: http.ServerResponse): void {
     if (res.destroyed) return;
     if ('httpError' in turn) {
-      res.writeHead(turn.httpError, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${record.index}` });
+      res.writeHead(turn.httpError, { ...errorHeaders(turn.httpError, `req_scripted_${record.index}`, turn.retryAfter), ...turn.headers });
       res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? (turn.httpError >= 500 ? 'server_error' : 'invalid_request_error'), param: null, code: turn.code ?? null } }));
       return;
     }
@@ -315,6 +376,7 @@ export async function startScriptedResponses(script: ResponsesScript, options: {
       res.end();
       return;
     }
+    if ('streamError' in turn || 'incomplete' in turn) return partial(record, turn, res);
     const output = outputItems(record, turn);
     record.usage = usageOf(record, turn, output);
     const completed = responseObject(record, 'completed', output, { usage: apiUsage(record.usage), completed_at: Math.floor(Date.now() / 1000) });
@@ -324,6 +386,41 @@ export async function startScriptedResponses(script: ResponsesScript, options: {
       return;
     }
     stream(record, output, completed, res);
+  }
+
+  /** A stream that ends early: response.incomplete (with the text so far and usage) or a top-level `error` event. */
+  function partial(record: ResponsesRequest, turn: Extract<ResponsesTurn, { streamError: unknown } | { incomplete: unknown }>, res: http.ServerResponse): void {
+    const output = turn.text ? [{ id: `msg_${record.index}`, type: 'message', role: 'assistant', status: 'incomplete', content: [{ type: 'output_text', text: turn.text, annotations: [] }] }] : [];
+    if (!record.stream) {
+      if ('streamError' in turn) {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${record.index}` });
+        res.write('{"id":"resp_cut","object":"response","status":"in_prog');
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      record.usage = usageOf(record, turn, output);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${record.index}` });
+      res.end(JSON.stringify(responseObject(record, 'incomplete', output, { incomplete_details: { reason: turn.incomplete.reason }, usage: apiUsage(record.usage) })));
+      return;
+    }
+    const ev = sse(res, record);
+    ev('response.created', { response: responseObject(record, 'in_progress', []) });
+    ev('response.in_progress', { response: responseObject(record, 'in_progress', []) });
+    if (turn.text) {
+      const item_id = `msg_${record.index}`;
+      ev('response.output_item.added', { output_index: 0, item: { ...output[0], status: 'in_progress', content: [] } });
+      ev('response.content_part.added', { item_id, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      ev('response.output_text.delta', { item_id, output_index: 0, content_index: 0, delta: turn.text, logprobs: [] });
+    }
+    if ('streamError' in turn) {
+      // ResponseErrorEvent (openai-node src/resources/responses/responses.ts): {type: 'error', code, message, param, sequence_number}.
+      ev('error', { code: turn.streamError.code ?? null, message: turn.streamError.message, param: null });
+    } else {
+      // ResponseIncompleteEvent: {type: 'response.incomplete', response (status 'incomplete', incomplete_details {reason}), sequence_number}.
+      record.usage = usageOf(record, turn, output);
+      ev('response.incomplete', { response: responseObject(record, 'incomplete', output, { incomplete_details: { reason: turn.incomplete.reason }, usage: apiUsage(record.usage) }) });
+    }
+    res.end();
   }
 
   /** An SSE writer: `event: <type>` and `data: <json with type and sequence_number>`. */

@@ -1,0 +1,96 @@
+// The built-in agent on Anthropic (AI SDK, @ai-sdk/anthropic) through what the real Messages API
+// does when things go wrong, against the strict scripted Anthropic server
+// (tests/helpers/scripted-anthropic.ts, where each wire detail's source is cited): a 429 with
+// retry-after and anthropic-ratelimit-* headers, a body that breaks off after its 200, a refused
+// key (401 authentication_error "invalid x-api-key"), 402 billing_error, and a prompt too long (400
+// invalid_request_error "prompt is too long: N tokens > M maximum", as coder/aibridge#56 records
+// it). One tourney round, one agent per case (each its own model name, so the script tells them
+// apart), an offline agent beside them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BuiltinAgent } from '../agents/builtin/agent.ts';
+import { createOfflineAgent } from '../agents/offline/index.ts';
+import type { StrategyRecord } from '../model/tourney.ts';
+import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { startScriptedAnthropic, stepOf, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
+
+const SECRET = 'sk-ant-failures-314';
+const sample = BUILTIN('random');
+const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+const WORKING: ScriptTurn[] = [
+  { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+  { toolCalls: [{ name: 'test_bot', args: {} }] },
+  { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+];
+
+const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn> = {
+  // The first request is refused with retry-after: 1 (and the rate-limit headers); then it works.
+  'rate-once': (req, seen) => (seen === 0 ? { httpError: 429, message: 'Number of request tokens has exceeded your per-minute rate limit', retryAfter: 1 } : WORKING[stepOf(req)]!),
+  // Every first step's answer breaks off after its 200; the second attempt's conversation works.
+  'drops-once': (req, seen) => (seen === 0 ? { streamError: {} } : WORKING[stepOf(req)]!),
+  'no-credit': () => ({ httpError: 402, message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.' }),
+  'too-long': () => ({ httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' }),
+  'wrong-key': () => ({ text: 'never reached' }),
+};
+
+describe('builtin:anthropic through the API\'s failures', () => {
+  let server: ScriptedAnthropic;
+  let runDir: string;
+  const seen = new Map<string, number>();
+  const strategies = () => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+  const record = (agent: string): StrategyRecord => JSON.parse(fs.readFileSync(path.join(strategies(), `${agent}.strategy.json`), 'utf8'));
+  const buildLog = (agent: string) => fs.readFileSync(path.join(strategies(), `${agent}.build.log`), 'utf8');
+  const asked = (model: string) => server.requests.filter((r) => r.model === model);
+
+  beforeAll(async () => {
+    server = await startScriptedAnthropic(
+      (req) => {
+        const n = seen.get(req.model) ?? 0;
+        seen.set(req.model, n + 1);
+        return SCRIPTS[req.model]!(req, n);
+      },
+      { apiKey: SECRET, noStreaming: true, knownModels: Object.keys(SCRIPTS) },
+    );
+    runDir = path.join(tempDir(), 'run');
+    const agent = (model: string, key = SECRET, maxRetries = 0) =>
+      new BuiltinAgent({ model: `anthropic/${model}`, id: model, attemptsPerModel: 2, maxRetries, env: { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: server.baseURL } });
+    const agents = [agent('rate-once', SECRET, 2), agent('drops-once'), agent('no-credit'), agent('too-long'), agent('wrong-key', 'sk-ant-wrong'), createOfflineAgent('offline:cautious', 1)];
+    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+    await runTourney({ config, runDir, agents });
+  }, 240_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a 429 with retry-after: the SDK waits what the server asked, asks again, and the bot is built', () => {
+    expect(record('rate-once').status, buildLog('rate-once')).toBe('ok');
+    const [first, second] = asked('rate-once');
+    expect(first!.turn).toMatchObject({ httpError: 429 });
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(second!.turn).not.toHaveProperty('httpError');
+  });
+
+  it('an answer that breaks off after its 200: a server_error attempt, the next attempt builds the bot', () => {
+    expect(record('drops-once').status, buildLog('drops-once')).toBe('ok');
+    expect(buildLog('drops-once')).toMatch(/attempt 1 failed: .*\[server_error\]/);
+  });
+
+  it('a refused key (401), no credit (402) and a prompt too long (400): one request each, named auth, billing, context_length', () => {
+    const cases = { 'wrong-key': ['auth', /HTTP 401|invalid x-api-key/], 'no-credit': ['billing', /credit balance is too low/], 'too-long': ['context_length', /prompt is too long/] } as const;
+    for (const [model, [reason, detail]] of Object.entries(cases)) {
+      const r = record(model);
+      expect(r.status, model).toBe('failed');
+      expect(r.failureReason, buildLog(model)).toBe(reason);
+      expect(r.failure).toMatch(detail);
+      expect(buildLog(model)).toMatch(/no further attempt: (auth|billing|context_length) does not change between attempts/);
+    }
+    // The refused key never reached the script: the server's 401 came first, once.
+    expect(server.others.filter((o) => o.status === 401)).toHaveLength(1);
+    expect(asked('no-credit')).toHaveLength(1);
+    expect(asked('too-long')).toHaveLength(1);
+  });
+});
