@@ -14,17 +14,12 @@ import type { MatchResult } from '../model/match.ts';
 import type { StrategyRecord, TourneySummary } from '../model/tourney.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { tempDir } from './helpers/bots.ts';
+import { sampleBuildTurns } from './helpers/sample-build.ts';
 import { startScriptedLlm, stepOf, type ScriptedLlm, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-llm.ts';
 
 const SECRET = 'sk-test-failures-789';
-const sample = BUILTIN('random');
-const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
-const WORKING: ScriptTurn[] = [
-  { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-  { toolCalls: [{ name: 'test_bot', args: {} }] },
-  { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
-];
+const WORKING: ScriptTurn[] = sampleBuildTurns();
 
 /** What each model (one per agent) answers, by the step of its conversation. */
 const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn> = {

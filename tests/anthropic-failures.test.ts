@@ -14,17 +14,12 @@ import { createOfflineAgent } from '../agents/offline/index.ts';
 import type { StrategyRecord } from '../model/tourney.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { tempDir } from './helpers/bots.ts';
+import { sampleBuildTurns } from './helpers/sample-build.ts';
 import { startScriptedAnthropic, stepOf, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
 
 const SECRET = 'sk-ant-failures-314';
-const sample = BUILTIN('random');
-const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
-const WORKING: ScriptTurn[] = [
-  { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-  { toolCalls: [{ name: 'test_bot', args: {} }] },
-  { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
-];
+const WORKING: ScriptTurn[] = sampleBuildTurns();
 
 const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn> = {
   // The first request is refused with retry-after: 1 (and the rate-limit headers); then it works.

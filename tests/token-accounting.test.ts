@@ -13,7 +13,8 @@ import type { StrategyRecord, TourneySummary } from '../model/tourney.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { buildAlarmLines } from '../reports/markdown.ts';
-import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { tempDir } from './helpers/bots.ts';
+import { sampleBuildTurns } from './helpers/sample-build.ts';
 import { perConversation, startScriptedLlm, type ScriptedLlm, type ScriptTurn } from './helpers/scripted-llm.ts';
 
 describe('token counts by kind from each CLI', () => {
@@ -51,15 +52,9 @@ describe('token counts by kind from each CLI', () => {
   });
 });
 
-const sample = BUILTIN('random');
-const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
 // Each answer: 100k prompt tokens of which 60k cached, 10k output.
 const usage = { prompt_tokens: 100_000, completion_tokens: 10_000, prompt_tokens_details: { cached_tokens: 60_000 } };
-const WORKING: ScriptTurn[] = [
-  { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')], usage },
-  { toolCalls: [{ name: 'test_bot', args: {} }], usage },
-  { toolCalls: [{ name: 'finish', args: { summary: 'done' } }], usage },
-];
+const WORKING: ScriptTurn[] = sampleBuildTurns({ usage });
 
 describe('cost per agent and round, and --budget-usd', () => {
   let server: ScriptedLlm;
