@@ -144,6 +144,9 @@ function stateRoute(g: LiveGame<TableState>, query: URLSearchParams): RouteReply
   return { status: 200, body: stateBody(g.state, g.id, ids, viewer) };
 }
 
+/** An action as the protocol writes it: the amount only on a raise. */
+const encodeAction = (a: Action) => (a.action === 'raise' ? { action: 'raise', amount: a.amount } : { action: a.action });
+
 export const holdemWire: WireAdapter<TableState, Action> = {
   game: holdem,
   idPrefix: 'holdem_',
@@ -157,7 +160,7 @@ export const holdemWire: WireAdapter<TableState, Action> = {
   },
 
   parse: (body) => parseAction(body),
-  answer: (a) => (a.action === 'raise' ? { action: 'raise', amount: a.amount } : { action: a.action }),
+  answer: encodeAction,
 
   // Tables never end on one player's failure: the failing seat folds (or checks, when the
   // answer was merely rejected and a check is free). The same under both policies.
@@ -169,7 +172,7 @@ export const holdemWire: WireAdapter<TableState, Action> = {
   },
   standIn: () => ({ action: 'fold' }),
 
-  encode: (a) => (a.action === 'raise' ? { action: 'raise', amount: a.amount } : { action: a.action }),
+  encode: encodeAction,
   setup: (s) => ({ deal_seed: s.dealSeed, first_button: s.hand.button, deck: s.variant === 'variant' ? 'short' : 'standard', ...s.config, blinds: undefined, hands_per_level: s.config.blinds[0]?.hands }),
 
   server: {
