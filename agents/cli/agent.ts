@@ -11,7 +11,7 @@ import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent
 import { startEgressProxy, type EgressProxy } from '../../sandbox/egress-proxy.ts';
 import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import { redactSecrets } from '../builtin/models.ts';
-import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
+import { classifyLlmError, FAILURE_WORDS, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
 import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
@@ -145,7 +145,7 @@ export class CliAgent implements Agent {
         const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 16 * 1024 * 1024, signal: refused.signal }).finally(refused.stop);
         fs.writeFileSync(path.join(ws.dir, cliOutputFile(i + 1)), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
         const report: CliReport = this.cli.parse(run.stdout, run.stderr);
-        if (refused.status) report.error = `the endpoint answered a model call with HTTP ${refused.status} (${refused.status === 402 ? 'payment required' : 'the API key was refused'}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
+        if (refused.reason) report.error = `the endpoint answered a model call with HTTP ${refused.status} (${FAILURE_WORDS[refused.reason]}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
         if (report.tokens) addTokens(tokens, report.tokens);
         if (report.costUsd) reportedCostUsd += report.costUsd;
         toolCalls += report.toolCalls ?? report.turns ?? 0;
@@ -188,16 +188,18 @@ export class CliAgent implements Agent {
 }
 
 /**
- * Watches the egress proxy for the endpoint refusing a model call for good: 401 (the key) or 402
- * (billing). Other paths of the endpoint's origin (a side call a CLI might make) do not count.
+ * Watches the egress proxy for the endpoint refusing a model call for good: a status the shared
+ * classifier calls final (auth: 401, 403; billing: 402). Other paths of the endpoint's origin (a
+ * side call a CLI might make) do not count.
  */
-function refusedModelCalls(egress: EgressProxy | undefined): { signal: AbortSignal; status?: number; stop: () => void } {
+function refusedModelCalls(egress: EgressProxy | undefined): { signal: AbortSignal; status?: number; reason?: BuildFailure['reason']; stop: () => void } {
   const abort = new AbortController();
-  const out: { signal: AbortSignal; status?: number; stop: () => void } = { signal: abort.signal, stop: () => {} };
+  const out: { signal: AbortSignal; status?: number; reason?: BuildFailure['reason']; stop: () => void } = { signal: abort.signal, stop: () => {} };
   if (!egress) return out;
   out.stop = egress.onUpstreamAnswer((e) => {
-    if ((e.status === 401 || e.status === 402) && MODEL_CALL.test(e.target) && !abort.signal.aborted) {
-      out.status = e.status;
+    const reason = e.status === undefined ? null : classifyLlmError('', e.status);
+    if (reason && FINAL_REASONS.has(reason) && MODEL_CALL.test(e.target) && !abort.signal.aborted) {
+      [out.status, out.reason] = [e.status, reason];
       abort.abort();
     }
   });
