@@ -5,7 +5,7 @@ import { trackName } from '../model/tourney.ts';
 import type { Interval } from '../model/metrics.ts';
 import type { MeanSd } from './metrics/repeats.ts';
 import type { CombinedSummary, CombinedTrack } from './combined.ts';
-import { duration, MISSING, mdTable, num } from './markdown-format.ts';
+import { duration, MISSING, mdTable, num, textTable } from './markdown-format.ts';
 import { vsNext } from './markdown-tracks.ts';
 
 /** `0.625 ± 0.081`; the SD is left out with one value. */
@@ -231,6 +231,5 @@ export function renderCombinedMarkdown(c: CombinedSummary): string {
 export function renderCombinedLeaderboard(c: CombinedSummary): string {
   const rows = [['#  agent', 'rank S', 'rank L', 'mean S', 'mean L', 'place (repeats)']];
   c.leaderboard.forEach((e, k) => rows.push([`${String(k + 1).padEnd(2)} ${e.agent}`, num(e.meanRankS, 2), num(e.meanRankL, 2), pm(e.S), pm(e.L), pm(e.place, 2)]));
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return [`Leaderboard over ${c.repeats.length} repeats (mean ± SD): mean rank over ${c.tracks.length} track(s), 1 = best`, ...rows.map((r) => r.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  '))].join('\n');
+  return [`Leaderboard over ${c.repeats.length} repeats (mean ± SD): mean rank over ${c.tracks.length} track(s), 1 = best`, ...textTable(rows)].join('\n');
 }

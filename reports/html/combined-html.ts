@@ -4,22 +4,15 @@
 import { trackName } from '../../model/tourney.ts';
 import type { CombinedSummary, CombinedTrack } from '../combined.ts';
 import { num } from '../markdown-format.ts';
-import { SEPARABLE } from '../markdown-tracks.ts';
 import { pm } from '../markdown-combined.ts';
 import type { Interval } from '../../model/metrics.ts';
 import type { MeanSd } from '../metrics/repeats.ts';
-import { escapeHtml as h, PAGE_CSS } from './page.ts';
+import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';
 
-const ci = (iv?: Interval) => (iv && iv.lo !== null && iv.hi !== null ? ` <span class="ci">[${iv.lo.toFixed(2)}, ${iv.hi.toFixed(2)}]</span>` : '');
 const pmCI = (x: MeanSd | undefined, iv?: Interval) => `${pm(x)}${x?.mean === null || x === undefined ? '' : ci(iv)}`;
-const vsNext = (p: number | null | undefined) => (p === null || p === undefined ? '—' : p >= SEPARABLE ? `✓ ${p.toFixed(2)}` : `<span title="not separable at 95%">≈ ${p.toFixed(2)}</span>`);
 const key = (t: CombinedTrack) => trackName(t).replace(/[^\w-]/g, '_');
 
-function table(head: string[], rows: string[][], cls = ''): string {
-  if (!rows.length) return '<p class="muted">None.</p>';
-  return `<table class="${cls}"><thead><tr>${head.map((c, i) => `<th${i === 0 ? ' class="text"' : ''}>${c}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c, i) => `<td${i === 0 ? ' class="text"' : ''}>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
-}
 
 function trackSection(t: CombinedTrack): string {
   const id = key(t);

@@ -1,6 +1,9 @@
-// What every HTML page of catarena shares: escaping, JSON inside a <script>, and one stylesheet.
+// What every HTML page of catarena shares: escaping, JSON inside a <script>, one stylesheet, and the
+// report tables' cells (intervals, the separability mark) and table.
 // Pages are static and self-contained (no fonts, scripts or styles from anywhere), so they open
 // from file:// and can be mailed to a colleague.
+import type { Interval } from '../../model/metrics.ts';
+import { SEPARABLE } from '../markdown-tracks.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -34,3 +37,17 @@ a { color: #0b57d0; }
 button { font: inherit; padding: 1px 8px; }
 svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
 `;
+
+/** An interval after a number in a report table: " [lo, hi]" in the ci style, nothing without one. */
+export const ci = (iv?: Interval) => (iv && iv.lo !== null && iv.hi !== null ? ` <span class="ci">[${iv.lo.toFixed(2)}, ${iv.hi.toFixed(2)}]</span>` : '');
+
+/** A report table (first column text-aligned); "None." without rows. */
+export function htmlTable(head: string[], rows: string[][], cls = ''): string {
+  if (!rows.length) return '<p class="muted">None.</p>';
+  return `<table class="${cls}"><thead><tr>${head.map((c, i) => `<th${i === 0 ? ' class="text"' : ''}>${c}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map((c, i) => `<td${i === 0 ? ' class="text"' : ''}>${c}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+/** A leaderboard's "above the next" probability: ✓ when separable at 95%, ≈ when not. */
+export const vsNext = (p: number | null | undefined) => (p === null || p === undefined ? '—' : p >= SEPARABLE ? `✓ ${p.toFixed(2)}` : `<span title="not separable at 95%">≈ ${p.toFixed(2)}</span>`);

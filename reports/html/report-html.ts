@@ -9,9 +9,8 @@ import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runC
 import { trackName, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
 import type { Interval } from '../../model/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
-import { SEPARABLE } from '../markdown-tracks.ts';
 import { agentsWithoutBot, everyBuildFailed } from '../summary.ts';
-import { escapeHtml as h, PAGE_CSS, scriptJson } from './page.ts';
+import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, scriptJson, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';
 
 /** One game as the W-cell panel lists it. */
@@ -32,17 +31,8 @@ export type GameIndex = Record<string, { labels: string[]; games: IndexedGame[] 
 
 export const trackKey = (name: string) => name.replace(/[^\w-]/g, '_');
 
-const ci = (iv?: Interval) => (iv && iv.lo !== null && iv.hi !== null ? ` <span class="ci">[${iv.lo.toFixed(2)}, ${iv.hi.toFixed(2)}]</span>` : '');
 const withCI = (point: number | null | undefined, iv?: Interval) => `${num(point)}${point === null || point === undefined ? '' : ci(iv)}`;
 
-function table(head: string[], rows: string[][], cls = ''): string {
-  if (!rows.length) return '<p class="muted">None.</p>';
-  return `<table class="${cls}"><thead><tr>${head.map((c, i) => `<th${i === 0 ? ' class="text"' : ''}>${c}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${r.map((c, i) => `<td${i === 0 ? ' class="text"' : ''}>${c}</td>`).join('')}</tr>`)
-    .join('')}</tbody></table>`;
-}
-
-const vsNext = (p: number | null | undefined) => (p === null || p === undefined ? '—' : p >= SEPARABLE ? `✓ ${p.toFixed(2)}` : `<span title="not separable at 95%">≈ ${p.toFixed(2)}</span>`);
 
 function header(s: TourneySummary): string {
   const agents = [...new Set(s.tracks.flatMap((t) => t.agents))];
