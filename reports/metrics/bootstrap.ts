@@ -75,7 +75,7 @@ function snapshot(w: ScoreMatrix): Snapshot {
 }
 
 /** Percentile with linear interpolation between order statistics (numpy's default). */
-function percentile(sorted: ArrayLike<number>, p: number): number {
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
   const hi = Math.min(lo + 1, sorted.length - 1);
@@ -99,7 +99,7 @@ function sortedValues(values: readonly (number | null)[]): ArrayLike<number> {
 }
 
 /** The metric's percentile interval, clipped to the metric's range [min, max]. */
-function interval(point: number | null, values: readonly (number | null)[], level: number, [min, max]: readonly [number, number]): Interval {
+export function interval(point: number | null, values: readonly (number | null)[], level: number, [min, max]: readonly [number, number]): Interval {
   const sorted = sortedValues(values);
   if (sorted.length === 0) return { point, lo: null, hi: null, samples: 0 };
   const tail = (1 - level) / 2;
@@ -108,10 +108,10 @@ function interval(point: number | null, values: readonly (number | null)[], leve
 }
 
 /** Where each metric can lie: scores in [0, 1], differences of scores and correlations in [−1, 1]. */
-const RANGE = { S: [0, 1], G: [0, 1], L: [-1, 1], C: [-1, 1], SI: [-1, 1] } as const;
+export const RANGE = { S: [0, 1], G: [0, 1], L: [-1, 1], C: [-1, 1], SI: [-1, 1] } as const;
 
 /** Adds one sample's ranks into per-agent rank tallies, splitting ties evenly over the ranks they span. */
-function tallyRanks(tally: number[][], values: readonly (number | null)[]): void {
+export function tallyRanks(tally: number[][], values: readonly (number | null)[]): void {
   const r = rankList(values);
   const tied = new Map<number, number>(); // rank → how many agents share it
   for (const rank of r) if (rank !== null) tied.set(rank, (tied.get(rank) ?? 0) + 1);

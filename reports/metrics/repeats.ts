@@ -7,7 +7,7 @@
 // for the few repeats there are (docs/metrics.md "Intervals over repeats").
 import { createRng, deriveSeed } from '../../games/core/rng.ts';
 import type { AgentIntervals, Interval } from '../../model/metrics.ts';
-import { aboveMatrix, type BootstrapDraws } from './bootstrap.ts';
+import { aboveMatrix, interval, percentile, RANGE, tallyRanks, type BootstrapDraws } from './bootstrap.ts';
 import { rankList } from './metrics.ts';
 import { normalQuantile } from './normal.ts';
 
@@ -179,15 +179,6 @@ export interface CombinedIntervals {
   above: { S: Record<string, Record<string, number | null>>; L: Record<string, Record<string, number | null>> };
 }
 
-const RANGE = { S: [0, 1], G: [0, 1], L: [-1, 1], C: [-1, 1], SI: [-1, 1] } as const;
-
-function percentile(sorted: readonly number[], p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
-}
-
 const variance = (xs: readonly number[]) => {
   if (xs.length < 2) return 0;
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -226,26 +217,12 @@ export function calibrate(points: readonly (number | null)[], raw: readonly (num
   return { mean, samples: raw.map((r) => (r === null ? null : mean + lambda * (r - rawMean))) };
 }
 
-function interval(point: number | null, values: readonly (number | null)[], level: number, [min, max]: readonly [number, number]): Interval {
-  const sorted = present(values).sort((a, b) => a - b);
-  if (!sorted.length) return { point, lo: null, hi: null, samples: 0 };
-  const tail = (1 - level) / 2;
-  const clip = (x: number) => Math.min(max, Math.max(min, x));
-  return { point, lo: clip(percentile(sorted, tail)), hi: clip(percentile(sorted, 1 - tail)), samples: sorted.length };
-}
+/** bootstrap.ts's percentile interval over the finite values only (a repeat may lack a metric). */
+const finiteInterval = (point: number | null, values: readonly (number | null)[], level: number, range: readonly [number, number]): Interval => interval(point, present(values), level, range);
 
 function rankShares(agents: readonly string[], draws: readonly (number | null)[][]): Record<string, number[]> {
   const tally = agents.map(() => agents.map(() => 0));
-  for (const values of draws) {
-    const r = rankList(values);
-    const tied = new Map<number, number>();
-    for (const rank of r) if (rank !== null) tied.set(rank, (tied.get(rank) ?? 0) + 1);
-    r.forEach((rank, i) => {
-      if (rank === null) return;
-      const k = tied.get(rank)!;
-      for (let pos = rank - (k - 1) / 2; pos <= rank + (k - 1) / 2; pos++) tally[i]![pos - 1]! += 1 / k;
-    });
-  }
+  for (const values of draws) tallyRanks(tally, values);
   return Object.fromEntries(agents.map((a, i) => [a, tally[i]!.map((c) => c / Math.max(1, draws.length))]));
 }
 
@@ -276,7 +253,7 @@ export function combineRepeats(agents: readonly string[], rounds: number, repeat
       });
       const within = repeats.map((rep) => variance(present(rep.draws.S.map((_, j) => drawOf(rep, j, a)))));
       const c = calibrate(points, raw, within.reduce((x, y) => x + y, 0) / K, level);
-      return { iv: interval(c.mean, c.samples, level, range), samples: c.samples };
+      return { iv: finiteInterval(c.mean, c.samples, level, range), samples: c.samples };
     });
   const S = series((rep, a) => rep.point.S[a] ?? null, (rep, j, a) => rep.draws.S[j]![a] ?? null, RANGE.S);
   const L = series((rep, a) => rep.point.L[a] ?? null, (rep, j, a) => rep.draws.L[j]![a] ?? null, RANGE.L);
