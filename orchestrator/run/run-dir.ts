@@ -52,6 +52,9 @@ interface Progress {
 /** A line of live.jsonl: a game event without the rules' state, or a progress line. */
 export type LiveRecord = (LiveEvent extends infer E ? (E extends unknown ? Omit<E, 'state'> : never) : never) | { type: 'phase'; text: string; at: string } | { type: 'tick'; done: number; total: number; note?: string; at: string };
 
+/** A progress record of live.jsonl as a line of text: the phase, or "done/total games  note". */
+export const progressText = (r: Extract<LiveRecord, { type: 'phase' | 'tick' }>): string => (r.type === 'phase' ? r.text : `${r.done}/${r.total} games${r.note ? `  ${r.note}` : ''}`);
+
 export class RunDir {
   readonly root: string;
   private journal?: Promise<Journal>;

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isProcessGone, startTimeOf } from '../../sandbox/process.ts';
-import type { RunStatus } from '../run/run-dir.ts';
+import { progressText, type LiveRecord, type RunStatus } from '../run/run-dir.ts';
 
 export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'killed' | 'unknown';
 
@@ -188,8 +188,7 @@ function lastProgress(file: string): string | undefined {
   for (const line of lines) {
     if (!line.includes('"type":"phase"') && !line.includes('"type":"tick"')) continue;
     try {
-      const r = JSON.parse(line) as { type: string; text?: string; done?: number; total?: number; note?: string };
-      return r.type === 'phase' ? r.text : `${r.done}/${r.total} games${r.note ? `  ${r.note}` : ''}`;
+      return progressText(JSON.parse(line) as Extract<LiveRecord, { type: 'phase' | 'tick' }>);
     } catch {
       continue;
     }

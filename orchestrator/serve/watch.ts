@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MatchResult } from '../../model/match.ts';
-import type { LiveRecord } from '../run/run-dir.ts';
+import { progressText, type LiveRecord } from '../run/run-dir.ts';
 import { liveViewerData, type LiveGameView } from '../../reports/html/live-viewer.ts';
 import { agentRows, runState, type AgentRow } from './runs.ts';
 
@@ -224,7 +224,7 @@ export class RunWatch {
         continue;
       }
       if (r.type === 'phase' || r.type === 'tick') {
-        const text = r.type === 'phase' ? r.text : `${r.done}/${r.total} games${r.note ? `  ${r.note}` : ''}`;
+        const text = progressText(r);
         if (r.type === 'tick' && this.progress.length && /^\d+\/\d+ games/.test(this.progress.at(-1)!)) this.progress[this.progress.length - 1] = text;
         else this.progress.push(text);
         if (this.progress.length > 200) this.progress.splice(0, 100);
