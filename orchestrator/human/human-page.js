@@ -49,21 +49,20 @@
   // ---------------------------------------------------------------------------------------------
   // Gomoku: a transparent target on every cell of the renderer's SVG (its geometry).
 
+  /** An SVG element with its attributes (values as strings). */
+  function svgElement(tag, attrs) {
+    const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    return node;
+  }
+
   function gomokuInput(svg, msg) {
     const geo = (window.catarenaViewers.gomoku && window.catarenaViewers.gomoku.geometry) || { cell: 32, margin: 36 };
     const size = (msg.data.extra && msg.data.extra.size) || 15;
-    const NS = 'http://www.w3.org/2000/svg';
-    const layer = document.createElementNS(NS, 'g');
+    const layer = svgElement('g');
     for (let i = 0; i < size; i++) {
       for (let j = 0; j < size; j++) {
-        const r = document.createElementNS(NS, 'rect');
-        r.setAttribute('x', String(geo.margin + j * geo.cell - geo.cell / 2));
-        r.setAttribute('y', String(geo.margin + i * geo.cell - geo.cell / 2));
-        r.setAttribute('width', String(geo.cell));
-        r.setAttribute('height', String(geo.cell));
-        r.setAttribute('fill', 'transparent');
-        r.setAttribute('class', 'hit');
-        r.setAttribute('data-cell', `${i},${j}`);
+        const r = svgElement('rect', { x: geo.margin + j * geo.cell - geo.cell / 2, y: geo.margin + i * geo.cell - geo.cell / 2, width: geo.cell, height: geo.cell, fill: 'transparent', class: 'hit', 'data-cell': `${i},${j}` });
         r.addEventListener('click', () => answer([i, j]));
         layer.append(r);
       }
@@ -76,7 +75,6 @@
 
   function chessInput(svg, msg) {
     const legal = msg.legal || [];
-    const NS = 'http://www.w3.org/2000/svg';
     // The square under the pointer, whatever is drawn over it (a piece, the last move's tint, a check).
     const squareOf = (e) => {
       for (const node of document.elementsFromPoint(e.clientX, e.clientY)) {
@@ -89,26 +87,13 @@
       if (!square) return;
       const rect = svg.querySelector(`rect[data-square="${square}"]`);
       if (!rect) return;
-      const ring = document.createElementNS(NS, 'rect');
+      const ring = svgElement('rect', { fill: 'none', stroke: '#1565c0', 'stroke-width': 4, class: 'selected', 'pointer-events': 'none' });
       for (const a of ['x', 'y', 'width', 'height']) ring.setAttribute(a, rect.getAttribute(a));
-      ring.setAttribute('fill', 'none');
-      ring.setAttribute('stroke', '#1565c0');
-      ring.setAttribute('stroke-width', '4');
-      ring.setAttribute('class', 'selected');
-      ring.setAttribute('pointer-events', 'none');
       svg.append(ring);
       for (const m of legal.filter((u) => u.startsWith(square))) {
         const to = svg.querySelector(`rect[data-square="${m.slice(2, 4)}"]`);
         if (!to) continue;
-        const dot = document.createElementNS(NS, 'circle');
-        dot.setAttribute('cx', String(Number(to.getAttribute('x')) + Number(to.getAttribute('width')) / 2));
-        dot.setAttribute('cy', String(Number(to.getAttribute('y')) + Number(to.getAttribute('height')) / 2));
-        dot.setAttribute('r', '7');
-        dot.setAttribute('fill', '#1565c0');
-        dot.setAttribute('opacity', '0.6');
-        dot.setAttribute('class', 'target');
-        dot.setAttribute('pointer-events', 'none');
-        svg.append(dot);
+        svg.append(svgElement('circle', { cx: Number(to.getAttribute('x')) + Number(to.getAttribute('width')) / 2, cy: Number(to.getAttribute('y')) + Number(to.getAttribute('height')) / 2, r: 7, fill: '#1565c0', opacity: 0.6, class: 'target', 'pointer-events': 'none' }));
       }
     };
     const hasMoves = (square) => legal.some((u) => u.startsWith(square));
