@@ -25,7 +25,7 @@ export function gameDescriptor(game: string): GameDescriptor {
   return descriptor;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any game's types
 export function adapterFor(game: string): WireAdapter<any, any> {
   return gameDescriptor(game).wire;
 }

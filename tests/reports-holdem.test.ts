@@ -169,7 +169,7 @@ const REPORT_NAME = /^tournament_report_tourney_[0-9a-f]{6}\.json$/;
 const ACTIONS = ['fold', 'check', 'call', 'raise', 'all_in'];
 const PHASES = ['preflop', 'flop', 'turn', 'river'];
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** Moves of `id` over some tables. */
 function movesOf(id: string, replays: Replay[]): MoveRecord[] {

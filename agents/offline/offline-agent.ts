@@ -27,14 +27,14 @@ const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAME
  * The kit of a game whose descriptor names one (a parameterised heuristic reference bot the
  * offline agents tune), loaded from the game's folder.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any game's types
 async function kitFor(game: string): Promise<GameKit<any>> {
   const supported = gameIds().filter((g) => gameDescriptor(g).modules.offlineKit);
   const rel = gameIds().includes(game) ? gameDescriptor(game).modules.offlineKit : undefined;
   if (!rel || !fs.existsSync(referenceBotDir(game, 'heuristic'))) {
     throw new Error(`game "${game}" has no heuristic reference bot; offline agents support: ${supported.join(', ')}`);
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: any game's types
   const mod = (await import(gameModuleUrl(game, rel))) as { offlineKit?: GameKit<any> };
   if (!mod.offlineKit) throw new Error(`games/${game}/${rel} does not export offlineKit`);
   return mod.offlineKit;
@@ -130,7 +130,6 @@ export class OfflineAgent implements Agent {
     const t0 = Date.now();
     const kit = await kitFor(ws.game);
     const ref = referenceBotDir(ws.game, 'heuristic');
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const { space } = kit;
     const character: Character<Record<string, number>> = kit.characters[this.characterName];
     const io = new CountingFs(ws.dir);

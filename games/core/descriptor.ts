@@ -24,7 +24,7 @@ export interface GameSettings {
 export interface GameDescriptor {
   id: string;
   /** The rules and the CATArena wire protocol (the rules are `wire.game`). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: any game's types
   wire: WireAdapter<any, any>;
   format: GameFormat;
   defaults: GameSettings;

@@ -52,7 +52,7 @@ export interface Game<S, A, V = S> {
   view(state: S, seat: Seat): V;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any game's types
 export type AnyGame = Game<any, any, any>;
 
 /** Two-player result helpers. */
