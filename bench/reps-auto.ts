@@ -4,7 +4,7 @@
 // interval is at most w on average; and how often each gets the true S order of the agents right.
 // Also what the default stopping rule (W stable) spends. Pure CPU, seeded.
 import { createRng, deriveSeed } from '../games/core/rng.ts';
-import { computeAll, ranks } from '../reports/metrics/metrics.ts';
+import { computeAll, } from '../reports/metrics/metrics.ts';
 import { fromGames, type GameResult } from '../reports/metrics/score-matrix.ts';
 import { AUTO_REPS_DEFAULTS, runAutoReps, widestInterval, type AutoUnit } from '../orchestrator/tourney/auto-reps.ts';
 import { playPairs, simulateTourney, strategiesOf, trueMatrix, type SimulatedField } from '../tests/helpers/simulated-field.ts';

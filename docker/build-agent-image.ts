@@ -18,7 +18,7 @@ import { AGENT_RECIPE_PATH, agentRuntimeTag, canonicalJson } from './image-tags.
 
 
 const AgentRecipeSchema = z.object({
-  image: z.string().regex(/^[a-z0-9][a-z0-9._\/-]*$/),
+  image: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/),
   description: z.string().optional(),
   /** npm package → exact version. */
   clis: z.record(z.string().regex(/^(@[a-z0-9-]+\/)?[a-z0-9._-]+$/), z.string().regex(/^\d+\.\d+\.\d+$/, 'pin an exact version')),

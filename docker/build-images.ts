@@ -19,7 +19,7 @@ export const DEFAULT_CACHE_DIR = '/var/cache/catarena/images';
 export const DEFAULT_MIRROR = 'http://deb.debian.org/debian';
 
 const RecipeSchema = z.object({
-  image: z.string().regex(/^[a-z0-9][a-z0-9._\/-]*$/, 'image must be a lowercase repository name without tag'),
+  image: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'image must be a lowercase repository name without tag'),
   description: z.string().optional(),
   suite: z.string().regex(/^[a-z0-9-]+$/),
   variant: z.string().regex(/^[a-z0-9-]+$/),
@@ -400,12 +400,12 @@ function removeGlob(rootfs: string, pattern: string): void {
 /** Mount points at or below dir (debootstrap mounts /proc, /sys, /dev parts while it runs). */
 function mountsUnder(dir: string): string[] {
   const text = readIfExists('/proc/self/mountinfo') ?? '';
-  const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+  const unescapeOctal = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
   return text
     .split('\n')
     .map((line) => line.split(' ')[4])
     .filter((m): m is string => !!m)
-    .map(unescape)
+    .map(unescapeOctal)
     .filter((m) => m === dir || m.startsWith(`${dir}/`));
 }
 

@@ -199,7 +199,7 @@ export function reportCsv(report: CatarenaReport): string {
     const cells = ids.map((o) => (o === p.id ? '-' : report.matrix[p.id]![o]!.replace(/^(\d+)W\/(\d+)D\/(\d+)L$/, '$1/$2/$3')));
     lines.push([p.name, ...cells, slashes(s), String(s.timeouts), s.avg_thinking_time.toFixed(4)]);
   }
-  return lines.map((l) => l.map(csv).join(',')).join('\r\n') + '\r\n';
+  return `${lines.map((l) => l.map(csv).join(',')).join('\r\n')}\r\n`;
 }
 
 /** tournament_report_history_<id>.json: the games without the stats. */
@@ -239,5 +239,5 @@ export function reportText(report: CatarenaReport, title: string, extra: string[
     const vs = players.map(([key, id]) => `${String(id)} (${key.slice('player_'.length)})`).join(' vs ');
     out.push(`${String(k + 1).padStart(2)}. ${g.game_id} - ${vs} - winner: ${g.winner ?? 'draw'} - duration: ${g.duration}s - end reason: ${g.end_reason}`);
   });
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

@@ -92,10 +92,10 @@ function combineTrack(name: string, tracks: TrackSummary[], draws: BootstrapDraw
   const { agents } = first;
   const R = first.rounds;
   const per = (a: string) => tracks.map((t) => t.metrics.perAgent[a]);
-  const rankBy = (t: TrackSummary, value: (a: string) => number | null) => ranks(Object.fromEntries(agents.map((a) => [a, value(a)])));
-  const rankS = tracks.map((t) => rankBy(t, (a) => t.metrics.perAgent[a]?.S ?? null));
-  const rankL = tracks.map((t) => rankBy(t, (a) => t.metrics.perAgent[a]?.L ?? null));
-  const rankB = rounds(R).map((n) => tracks.map((t) => rankBy(t, (a) => t.metrics.perAgent[a]?.B[n] ?? null)));
+  const rankBy = (value: (a: string) => number | null) => ranks(Object.fromEntries(agents.map((a) => [a, value(a)])));
+  const rankS = tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.S ?? null));
+  const rankL = tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.L ?? null));
+  const rankB = rounds(R).map((n) => tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.B[n] ?? null)));
   const sdOf = (xs: (number | null)[]) => (xs.filter((x) => x !== null).length >= 2 ? meanSd(xs).sd : null);
   const perAgent: Record<string, CombinedAgent> = {};
   for (const a of agents) {

@@ -500,7 +500,7 @@ describe('UCI', () => {
     expect(castles(castleReady(false)).sort()).toEqual([['e1a1', 'e1c1'], ['e1h1', 'e1g1']]);
     expect(castles(castleReady(true)).sort()).toEqual([['e1a1'], ['e1h1']]);
     const promoting = parseFen('8/P7/8/8/8/8/8/k6K w - - 0 1');
-    expect(legalMoves(promoting).filter((m) => m.from === sq('a7')).map((m) => moveUcis(promoting, m)).flat().sort()).toEqual(['a7a8b', 'a7a8n', 'a7a8q', 'a7a8r']);
+    expect(legalMoves(promoting).filter((m) => m.from === sq('a7')).flatMap((m) => moveUcis(promoting, m)).sort()).toEqual(['a7a8b', 'a7a8n', 'a7a8q', 'a7a8r']);
     for (const p of [castleReady(false), castleReady(true), promoting]) {
       for (const m of legalMoves(p)) for (const uci of moveUcis(p, m)) expect(findMove(p, uci)).toEqual(m);
     }

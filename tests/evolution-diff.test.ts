@@ -60,7 +60,7 @@ describe('the line diff', () => {
       const edits = gnu.split('\n').slice(2).filter((l) => /^[+-]/.test(l)).length;
       expect(d.added + d.removed).toBe(edits);
       const patch = path.join(dir, 'p.diff');
-      fs.writeFileSync(patch, ['--- a.txt', '+++ b.txt', ...unifiedHunks(d.ops)].join('\n') + '\n');
+      fs.writeFileSync(patch, `${['--- a.txt', '+++ b.txt', ...unifiedHunks(d.ops)].join('\n')}\n`);
       const c = path.join(dir, 'c.txt');
       fs.copyFileSync(fa, c);
       execFileSync('patch', ['-s', c, patch]);

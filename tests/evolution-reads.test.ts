@@ -93,7 +93,7 @@ describe('the built-in agent\'s records', () => {
       { attempt: 1, step: 8, tool: 'read_file', input: { path: '../../etc/passwd', offset: 0 }, ok: false },
       { attempt: 2, step: 1, tool: 'test_bot', input: {}, ok: true },
     ];
-    const ws = workspace({ [TOOL_LOG_FILE]: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    const ws = workspace({ [TOOL_LOG_FILE]: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n` });
     const r = (await agentReads({ workspace: ws, agent: 'cautious', kind: 'builtin:openai/gpt-x' }))!;
     expect(r.source).toBe('built-in agent tool log');
     expect(r.toolCalls).toBe(9);

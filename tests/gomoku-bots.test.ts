@@ -1,6 +1,6 @@
 // The reference Gomoku bots as real processes speaking CATArena's bot protocol over HTTP.
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

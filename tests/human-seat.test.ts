@@ -53,7 +53,7 @@ async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg
     ([n, any]) => {
       const h = (window as unknown as { catarenaHuman: { last: Msg | null; sent: boolean } }).catarenaHuman;
       const done = document.querySelector('[data-testid="done"]')?.textContent;
-      return Boolean(done) || Boolean(h.last && h.last.yourTurn && !h.sent && (any ? h.last.yourTurn.turn > (n as number) : h.last.data.moves.length > (n as number)));
+      return Boolean(done) || Boolean(h.last?.yourTurn && !h.sent && (any ? h.last.yourTurn.turn > (n as number) : h.last.data.moves.length > (n as number)));
     },
     [after, anyTurn] as const,
     { timeout: 60_000 },

@@ -174,7 +174,7 @@ describe('edge cases', () => {
       [0.75, null, 0.5],
       [1.0, 0.5, null],
     ]);
-    const m = computeAll(W).perAgent['solo']!;
+    const m = computeAll(W).perAgent.solo!;
     expect(m.S).toBeNull();
     expect(m.B).toEqual([null, null, null]);
     expect(m.A).toEqual([null, null, null]);
@@ -196,7 +196,7 @@ describe('edge cases', () => {
       [0.25, null],
     ]);
     const all = computeAll(W);
-    expect(all.perAgent['a']).toEqual({
+    expect(all.perAgent.a).toEqual({
       S: 0.75,
       G: [0.75],
       L: null,
@@ -228,11 +228,11 @@ describe('edge cases', () => {
     const W = fromMatrix(['a', 'b', 'c'], 2, w);
     expect(strategyCoding(W, 0)).toBe(1);
     const all = computeAll(W);
-    expect(all.perAgent['a']!.G[0]).toBe((0.5 + 0.5 + 1 + 0.5) / 4);
+    expect(all.perAgent.a!.G[0]).toBe((0.5 + 0.5 + 1 + 0.5) / 4);
     const empty = fromMatrix(['a', 'b'], 1, filled(2, null));
     expect(strategyCoding(empty, 0)).toBeNull();
     expect(baseScore(empty, 1, 1)).toBeNull();
-    expect(computeAll(empty).perAgent['a']!.G).toEqual([null]);
+    expect(computeAll(empty).perAgent.a!.G).toEqual([null]);
     expect(mean([null, null])).toBeNull();
     expect(mean([null, 1, 2])).toBe(1.5);
   });
@@ -275,7 +275,7 @@ describe('bootstrap', () => {
     const two = bootstrapMetrics(agents, 4, games, { samples: 300, seed: 5 });
     const other = bootstrapMetrics(agents, 4, games, { samples: 300, seed: 6 });
     expect(two).toEqual(one);
-    expect(other.perAgent['a']!.S).not.toEqual(one.perAgent['a']!.S);
+    expect(other.perAgent.a!.S).not.toEqual(one.perAgent.a!.S);
     const point = computeAll(fromGames(agents, 4, games));
     for (const agent of agents) {
       const ci = one.perAgent[agent]!;
@@ -298,8 +298,8 @@ describe('bootstrap', () => {
     const probs = one.rankProbabilities.S;
     const leader = agents.find((a) => point.ranks.S[a] === 1)!;
     for (const agent of agents) expect(probs[leader]![0]).toBeGreaterThanOrEqual(probs[agent]![0]!);
-    expect(point.ranks.S['a']).toBe(3);
-    expect(probs['a']![2]).toBeGreaterThan(0.5);
+    expect(point.ranks.S.a).toBe(3);
+    expect(probs.a![2]).toBeGreaterThan(0.5);
     for (const agent of agents) expect(probs[agent]!.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 12);
     for (let r = 0; r < 3; r++) expect(agents.reduce((acc, a) => acc + probs[a]![r]!, 0)).toBeCloseTo(1, 12);
   });
@@ -321,10 +321,10 @@ describe('bootstrap', () => {
       expect(ci.SI.point).toBeNull();
     }
     // a won every game: its S is 1 and no sample may exceed it.
-    expect(result.perAgent['a']!.S).toMatchObject({ point: 1, hi: 1 });
-    expect(result.perAgent['a']!.S.lo!).toBeGreaterThan(0.9);
-    expect(result.rankProbabilities.S['a']).toEqual([1, 0, 0]);
-    expect(result.above.S['a']!['b']).toBe(1);
+    expect(result.perAgent.a!.S).toMatchObject({ point: 1, hi: 1 });
+    expect(result.perAgent.a!.S.lo!).toBeGreaterThan(0.9);
+    expect(result.rankProbabilities.S.a).toEqual([1, 0, 0]);
+    expect(result.above.S.a!.b).toBe(1);
     // Identical units agree with each other better than the model's coin flips would: φ < 1.
     expect(result.dispersion).toBeLessThan(0.5);
   });
@@ -336,7 +336,7 @@ describe('bootstrap', () => {
     const grouped = bootstrapMetrics(['x', 'y'], 2, swapped, { samples: 400 });
     const loose = swapped.map(({ group: _group, ...g }) => g);
     const ungrouped = bootstrapMetrics(['x', 'y'], 2, loose, { samples: 400 });
-    const width = (r: typeof grouped) => r.perAgent['x']!.S.hi! - r.perAgent['x']!.S.lo!;
+    const width = (r: typeof grouped) => r.perAgent.x!.S.hi! - r.perAgent.x!.S.lo!;
     expect(grouped.dispersion).toBeLessThan(0.25); // χ² = 0: only the prior's 4 degrees of freedom against 15
     expect(ungrouped.dispersion).toBeGreaterThan(0.8);
     expect(width(ungrouped)).toBeGreaterThan(0.2);
@@ -355,7 +355,7 @@ describe('bootstrap', () => {
       }
     }
     // above[a][b] + above[b][a] = 1 wherever both are defined.
-    expect(result.above.S['a']!['b']! + result.above.S['b']!['a']!).toBeCloseTo(1, 12);
+    expect(result.above.S.a!.b! + result.above.S.b!.a!).toBeCloseTo(1, 12);
   });
 
   it('runs 3 agents × 4 rounds × 8 games per cell × 1000 samples well under 2 s', () => {

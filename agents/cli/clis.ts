@@ -93,6 +93,7 @@ export function jsonValues(text: string): unknown[] {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape, read field by field
 type Obj = Record<string, any>;
 const objects = (text: string) => jsonValues(text).filter((v): v is Obj => !!v && typeof v === 'object');
 

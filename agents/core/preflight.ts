@@ -47,12 +47,13 @@ let proxyAgent: EnvHttpProxyAgent | undefined;
 const envProxyAgent = () => (proxyAgent ??= new EnvHttpProxyAgent());
 
 /** The model ids of one page of a model list, and how to ask for the next page, if any. */
+// biome-ignore lint/suspicious/noExplicitAny: a models list of any provider's shape, read field by field
 function modelIds(api: EndpointApi, body: any): { ids: string[]; next?: string } {
   if (api === 'google') {
-    const ids = (Array.isArray(body?.models) ? body.models : []).map((m: any) => String(m?.name ?? '').replace(/^models\//, '')).filter(Boolean);
+    const ids = (Array.isArray(body?.models) ? body.models : []).map((m: { name?: unknown } | null) => String(m?.name ?? '').replace(/^models\//, '')).filter(Boolean);
     return { ids, ...(typeof body?.nextPageToken === 'string' && body.nextPageToken ? { next: `pageToken=${encodeURIComponent(body.nextPageToken)}` } : {}) };
   }
-  const ids = (Array.isArray(body?.data) ? body.data : []).map((m: any) => String(m?.id ?? '')).filter(Boolean);
+  const ids = (Array.isArray(body?.data) ? body.data : []).map((m: { id?: unknown } | null) => String(m?.id ?? '')).filter(Boolean);
   return { ids, ...(api === 'anthropic' && body?.has_more && body?.last_id ? { next: `after_id=${encodeURIComponent(body.last_id)}` } : {}) };
 }
 

@@ -2,7 +2,7 @@
 // games and their rules are loaded at once (option choices, checks); sandboxes, the arena and the
 // validator only when a command runs.
 import path from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
 import { DEFAULT_LIMITS } from '../../model/match.ts';
 import type { GameServerPool } from '../host/game-servers.ts';

@@ -1,7 +1,7 @@
 // worker, queue status, schedule and history: distributed games on BullMQ/Redis and nightly runs.
 // Each action loads what it needs when it runs, so `catarena --help` loads none of it.
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { concurrencyOption, intOption } from './options.ts';
 
 const queueOption = (required: boolean) => {

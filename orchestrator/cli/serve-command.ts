@@ -1,5 +1,5 @@
 // serve: a local web server over a runs folder (orchestrator/serve/server.ts, docs/serve.md).
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { intOption } from './options.ts';
 
 export function registerServeCommand(program: Command): void {

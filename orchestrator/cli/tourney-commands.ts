@@ -1,7 +1,7 @@
 // tourney, resume and report: the iterative tournament and its reports. The tournament, the
 // agents and the reports are loaded when a command runs, not to print help.
 import path from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AGENT_SPEC_HELP } from '../../agents/core/spec-help.ts';
 import { PRESET_NAMES } from '../../games/core/descriptor.ts';
 import type { TourneySummary } from '../../model/tourney.ts';

@@ -98,7 +98,7 @@ export class GameServer {
     });
     req.on('end', () => {
       if (size > MAX_BODY) return send(res, 413, { error: 'Request body too large' });
-      let body: unknown = undefined;
+      let body: unknown;
       if (size > 0) {
         try {
           body = JSON.parse(Buffer.concat(chunks).toString('utf8'));

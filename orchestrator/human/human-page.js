@@ -8,7 +8,6 @@
 (function () {
   'use strict';
   const root = document.getElementById('human');
-  const game = root.dataset.game;
   const query = root.dataset.query || '';
   const el = window.catarenaViewerKit.element; // viewer-kit.js, loaded before this script
   const seatsLine = el('p', { class: 'seats', 'data-testid': 'seats' });
@@ -25,7 +24,7 @@
 
   async function answer(action) {
     const msg = state.last;
-    if (!msg || !msg.yourTurn || state.sent) return;
+    if (!msg?.yourTurn || state.sent) return;
     refusal.textContent = '';
     state.sent = true;
     try {
@@ -57,8 +56,8 @@
   }
 
   function gomokuInput(svg, msg) {
-    const geo = (window.catarenaViewers.gomoku && window.catarenaViewers.gomoku.geometry) || { cell: 32, margin: 36 };
-    const size = (msg.data.extra && msg.data.extra.size) || 15;
+    const geo = (window.catarenaViewers.gomoku?.geometry) || { cell: 32, margin: 36 };
+    const size = (msg.data.extra?.size) || 15;
     const layer = svgElement('g');
     for (let i = 0; i < size; i++) {
       for (let j = 0; j < size; j++) {
@@ -159,7 +158,7 @@
     }
     return JSON.stringify(a);
   }
-  const msgPlayers = () => (state.last && state.last.seats) || [];
+  const msgPlayers = () => (state.last?.seats) || [];
 
   function genericInput(msg) {
     const legal = msg.legal || [];
@@ -194,7 +193,7 @@
       let action;
       try {
         action = JSON.parse(input.value);
-      } catch (err) {
+      } catch {
         action = input.value;
       }
       answer(action);
@@ -216,7 +215,7 @@
     seatsLine.textContent = msg.seats.map((s, i) => `${msg.seatNames[i] || `seat ${i}`}: ${s}${msg.human.includes(i) ? ' (you)' : ''}`).join(' · ');
     board.replaceChildren();
     actions.replaceChildren();
-    const viewer = (window.catarenaViewers || {})[msg.game];
+    const viewer = window.catarenaViewers?.[msg.game];
     if (msg.data && viewer) {
       viewer.render(board, msg.data, msg.data.moves.length);
     } else board.append(el('p', { class: 'muted' }, msg.ended ? 'no board for this game' : 'this game hides hands and words: your seat\'s view is beside; the whole board is shown when the game ends'));

@@ -40,7 +40,7 @@ interface Candidate {
  * Walks one replay; `visit` sees the state before every move a bot was asked for. A null action
  * is the failing request that ended the game: its decision point exists, nothing was played.
  */
-function walk(replay: Replay, visit: (state: unknown, ply: number, history: LiveGame['history']) => boolean | void): void {
+function walk(replay: Replay, visit: (state: unknown, ply: number, history: LiveGame['history']) => boolean | undefined): void {
   const { spec } = replay.result;
   const game = adapterFor(spec.game).game;
   let state = game.init(spec.variant, createRng(spec.seed), initSetup(spec));

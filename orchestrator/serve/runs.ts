@@ -190,7 +190,7 @@ function lastProgress(file: string): string | undefined {
     try {
       return progressText(JSON.parse(line) as Extract<LiveRecord, { type: 'phase' | 'tick' }>);
     } catch {
-      continue;
+      // a torn or foreign line: look further back
     }
   }
   return undefined;

@@ -6,8 +6,7 @@
 import { createAgent } from '../../agents/registry.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { deriveSeed } from '../../games/core/rng.ts';
-import { gameDescriptor } from '../../games/registry.ts';
-import { DEFAULT_LIMITS, matchId, type MatchSpec, type Replay } from '../../model/match.ts';
+import { matchId, type MatchSpec, type Replay } from '../../model/match.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from '../../model/tourney.ts';
 import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';

@@ -143,6 +143,7 @@ async function toolCalls(input: ReadsInput): Promise<{ source: string; calls: To
 
 const CLI_LABEL: Record<string, string> = { 'claude-code': 'Claude Code stream-json', codex: 'Codex JSON', 'gemini-cli': 'Gemini CLI stream-json', 'qwen-code': 'Qwen Code JSON' };
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape, read field by field
 type Obj = Record<string, any>;
 
 /** Every JSON value of a text: one document, an array, or JSON lines (other lines skipped). */

@@ -101,7 +101,7 @@ function readsHtml(s: EvolutionStep, shown: number): string {
   if (!r) return '<p class="muted">No record of what the agent looked at (a dir: or LLM-player agent, or an agent that keeps none).</p>';
   const files = (xs: string[]) => (xs.length ? xs.map((x) => (x === '.' ? 'the whole folder' : h(x))).join(', ') : '—');
   const rows: string[][] = [
-    ['Own previous code (last_round/' + h(s.agent) + '/)', files(r.own)],
+    [`Own previous code (last_round/${h(s.agent)}/)`, files(r.own)],
     ...Object.entries(r.rivals).map(([agent, paths]) => [`${h(agent)}'s code`, files(paths)]),
     ['Round reports and logs (logs/)', files(r.logs)],
     ['Task files', files(r.task)],
@@ -149,7 +149,7 @@ ${s.diff.unified ? diffHtml(s.diff.unified, budget.diffLines) : ''}${href && s.d
 <h4>${h(s.id)} <span class="muted">${s.status === 'ok' ? '' : '(failed build) '}G ${s.G === null ? '—' : s.G.toFixed(3)}, ΔG ${signed(s.deltaG)} · similarity to its own previous bot ${share(s.own)}${s.nearest ? `, to ${h(s.nearest.id)} ${share(s.nearest.value)}` : ''}</span></h4>
 <p>${nav}</p>
 ${diff}
-<h5>What it looked at${s.round > 1 ? ' (last_round/ and logs/ hold round ' + (s.round - 1) + ')' : ''}</h5>
+<h5>What it looked at${s.round > 1 ? ` (last_round/ and logs/ hold round ${s.round - 1})` : ''}</h5>
 ${readsHtml(s, budget.accesses)}
 <h5>Build notes</h5>
 ${notes.length ? `<ul class="evo-notes">${notes.join('')}</ul>` : '<p class="muted">None.</p>'}

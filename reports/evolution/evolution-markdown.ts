@@ -1,7 +1,7 @@
 // The evolution part of report.md: per track, each agent's bot from round to round (the diff's
 // size beside ΔG, its code similarity to its own and the nearest rival's previous bot, what it
 // looked at before writing), the similarity flags, and what the bots are made of over the rounds.
-import { mdTable, num } from '../markdown-format.ts';
+import { mdTable, } from '../markdown-format.ts';
 import { mainDepth, type BotProfile } from './bot-profile.ts';
 import type { AgentReads } from './agent-reads.ts';
 import type { EvolutionStep, EvolutionTrack } from './evolution.ts';

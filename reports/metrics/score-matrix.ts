@@ -95,7 +95,7 @@ export class ScoreMatrix {
     const idx = [...Array(this.size).keys()];
     const lines = [['strategy', ...idx.map((s) => this.label(s))]];
     for (const s of idx) lines.push([this.label(s), ...idx.map((t) => String(this.at(s, t) ?? ''))]);
-    return lines.map((row) => row.map(csvField).join(',')).join('\n') + '\n';
+    return `${lines.map((row) => row.map(csvField).join(',')).join('\n')}\n`;
   }
 }
 

@@ -36,7 +36,7 @@
 // …, mid-conversation-system-2026-04-07), user-agent claude-cli/<version>, x-app cli; its subagents
 // (the Agent tool) are conversations of their own with their own tools.
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import { scriptedServer } from './scripted-server.js';
 
 export interface AnthropicUsage {

@@ -42,7 +42,7 @@
 // consuming the script, and recorded (with their usage: the CLI counts them in its stats).
 // countTokens and the model lists never consume the script and report no usage.
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import { scriptedServer } from './scripted-server.js';
 
 export interface GeminiUsage {

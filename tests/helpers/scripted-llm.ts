@@ -5,7 +5,7 @@
 // ask) server-sent chunks with the deltas, a finish chunk, a usage chunk and [DONE]. Set
 // `noStreaming` to refuse streams with a 400, for clients that must not stream (the AI SDK's
 // generateText), so a change of behaviour is visible.
-import http from 'node:http';
+import type http from 'node:http';
 import { scriptedServer } from './scripted-server.js';
 
 /**

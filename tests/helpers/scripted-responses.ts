@@ -42,7 +42,7 @@
 // (the models list, {object:'list', data:[{id, object:'model', created, owned_by}]}), and anything
 // else with a 404 in the API's error shape (e.g. a Responses WebSocket upgrade, GET /responses, which
 // a client then falls back from).
-import http from 'node:http';
+import type http from 'node:http';
 import { scriptedServer } from './scripted-server.js';
 
 export interface ResponsesScriptUsage {

@@ -104,7 +104,7 @@ function gomoku(config) {
       }));
       const n = board.length;
       const head = `    ${Array.from({ length: n }, (_, j) => String(j).padStart(2)).join(' ')}`;
-      const rows = board.map((row, i) => `${String(i).padStart(3)} ${row.map((v, j) => ' ' + (v === 1 ? 'X' : v === 2 ? 'O' : banned.has(`${i},${j}`) ? '#' : '.')).join(' ')}`);
+      const rows = board.map((row, i) => `${String(i).padStart(3)} ${row.map((v, j) => ` ${v === 1 ? 'X' : v === 2 ? 'O' : banned.has(`${i},${j}`) ? '#' : '.'}`).join(' ')}`);
       const stones = board.flat().filter((v) => v !== 0).length;
       const state = [
         `You play ${me} (${me === 'black' ? 'X' : 'O'}); your opponent plays ${me === 'black' ? 'white (O)' : 'black (X)'}. Stones on the board: ${stones}.`,

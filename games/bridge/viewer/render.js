@@ -102,7 +102,7 @@
     return box;
   }
 
-  function center(data, x, f) {
+  function center(_data, _x, f) {
     const box = el('div', 'bx-center');
     box.dataset.testid = 'trick';
     let title;
@@ -172,7 +172,7 @@
     return box;
   }
 
-  function info(data, x, f) {
+  function info(data, x, _f) {
     const box = el('div', 'bx-box');
     const vul = x.vulnerability.ns && x.vulnerability.ew ? 'both' : x.vulnerability.ns ? 'NS' : x.vulnerability.ew ? 'EW' : 'none';
     box.append(el('div', 'bx-line', `Board ${x.board}`), el('div', '', `dealer ${NAME[x.dealer]} · vulnerable: ${vul}`));

@@ -247,7 +247,7 @@ export function chessCsv(report: ChessArenaReport): string {
     const cells = report.participants.map((o) => (o === name ? '--' : dashes(report.matrix[name]![o]!)));
     lines.push([name, ...cells, dashes(s), pyFixed(s.avg_score, 3), pyFixed(s.avg_time, 3)]);
   }
-  return lines.map((l) => l.map(csv).join(',')).join('\r\n') + '\r\n';
+  return `${lines.map((l) => l.map(csv).join(',')).join('\r\n')}\r\n`;
 }
 
 /** save_detailed_report: tournament_report_history_<tournament_id>.json. */

@@ -161,12 +161,12 @@
         let ok = false;
         try {
           ok = document.execCommand('copy');
-        } catch (e) {
+        } catch {
           ok = false;
         }
         said.textContent = ok ? 'copied' : 'selected: press Ctrl+C to copy';
       };
-      if (navigator.clipboard && navigator.clipboard.writeText) {
+      if (navigator.clipboard?.writeText) {
         navigator.clipboard.writeText(x.pgn).then(() => (said.textContent = 'copied'), fallback);
       } else fallback();
     });

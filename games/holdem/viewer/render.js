@@ -185,7 +185,7 @@
     const shown = new Map((h.sd || []).map(([seat, cat, five]) => [seat, { cat, five }]));
     // The board cards that make the main pot's winning hand(s).
     const bestCards = new Set();
-    if (h.pots && h.pots.length) for (const [seat] of h.pots[0].w) if (shown.has(seat)) for (const c of shown.get(seat).five) bestCards.add(c);
+    if (h.pots?.length) for (const [seat] of h.pots[0].w) if (shown.has(seat)) for (const c of shown.get(seat).five) bestCards.add(c);
     const winners = new Set((h.pots || []).flatMap((p) => p.w.filter(([, chips]) => chips > 0).map(([seat]) => seat)));
 
     for (let i = 0; i < n; i++) {
@@ -261,7 +261,7 @@
         pots.append(line);
       });
       if (h.ret) pots.append(el('div', '', `uncalled ${fmt(h.ret[1])} back to ${data.seats[h.ret[0]]}`));
-      if (h.out && h.out.length) pots.append(el('div', '', `out: ${h.out.map((seat) => data.seats[seat]).join(', ')}`));
+      if (h.out?.length) pots.append(el('div', '', `out: ${h.out.map((seat) => data.seats[seat]).join(', ')}`));
       if (final) pots.append(el('div', 'hx-win', `table over after ${h.n} hands`));
       center.append(pots);
     }

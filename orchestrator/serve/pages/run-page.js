@@ -166,7 +166,7 @@
         first.remove();
       }
     }
-    const viewer = (window.catarenaViewers || {})[msg.spec.game];
+    const viewer = window.catarenaViewers?.[msg.spec.game];
     const board = el('div', { class: 'board' });
     if (msg.data && viewer) viewer.render(board, msg.data, msg.data.moves.length);
     else board.append(el('p', { class: 'muted' }, `${msg.moves} moves`));
@@ -214,7 +214,7 @@
         el('td', {}, r.agent),
         el('td', {}, el('span', { class: `state ${r.state === 'developing' ? 'running' : r.state === 'failed' ? 'failed' : 'finished'}` }, r.state)),
         el('td', {}, cost(r.cost)),
-        el('td', {}, r.logTail && r.logTail.trim() ? el('details', {}, el('summary', {}, (r.logTail.trim().split('\n').pop() || '').slice(0, 60)), el('pre', {}, r.logTail.trim().split('\n').slice(-12).join('\n'))) : ''),
+        el('td', {}, r.logTail?.trim() ? el('details', {}, el('summary', {}, (r.logTail.trim().split('\n').pop() || '').slice(0, 60)), el('pre', {}, r.logTail.trim().split('\n').slice(-12).join('\n'))) : ''),
       ),
     );
     // Developing first, then the latest rounds.

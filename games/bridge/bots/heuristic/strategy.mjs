@@ -574,7 +574,7 @@ function response(A) {
 }
 
 function openerRebid(A) {
-  const { h, hcp, bids, me, partner, effGame, params, pInfo } = A;
+  const { h, hcp, bids, me, effGame, params, pInfo } = A;
   const open = bids.find((b) => b.seat === me);
   const pr = A.partnerBids[A.partnerBids.length - 1];
   const call = (level, strain, why) => ({ call: { kind: 'bid', level, strain }, why });
@@ -916,7 +916,7 @@ function defenderLead(P) {
     for (const s of pool) {
       const top = suitCards(myHand, s)[0];
       const master = !P.unseen.some((c) => suitOf(c) === s && rankOf(c) > rankOf(top))
-        && !(dummyHand && dummyHand.some((c) => suitOf(c) === s && rankOf(c) > rankOf(top)));
+        && !(dummyHand?.some((c) => suitOf(c) === s && rankOf(c) > rankOf(top)));
       const ruffable = trump && dummyHand && !dummyHand.some((c) => suitOf(c) === s) && dummyHand.some((c) => suitOf(c) === trump);
       if (master && !ruffable) return { card: top, why: `cash the master ${top}` };
     }

@@ -63,7 +63,7 @@ export class Board {
     this.sp = 0;
     this.lists = [];
     this.obstacles = null;
-    if (options.obstacles && options.obstacles.length) {
+    if (options.obstacles?.length) {
       this.obstacles = new Uint8Array(128);
       for (const s of options.obstacles) this.obstacles[to88(s)] = 1;
     }
@@ -246,7 +246,7 @@ export class Board {
       legal = !this.attacked(kTo, c ^ 1);
       // CATArena removes what stands on the move's target, the rook's square: the king or the rook
       // if one of them ended there, else nothing.
-      if (this.obstacles && this.obstacles[to]) {
+      if (this.obstacles?.[to]) {
         b[to] = 0;
         if (to === kTo) this.kings[c] = -1;
       }
@@ -264,7 +264,7 @@ export class Board {
       if (flags & DOUBLE) this.ep = (from + to) >> 1; // FEN semantics: after every double push
       const k = this.kings[c];
       legal = k < 0 || !this.attacked(k, c ^ 1);
-      if (this.obstacles && this.obstacles[to]) {
+      if (this.obstacles?.[to]) {
         b[to] = 0;
         if ((piece & 7) === KING) this.kings[c] = -1;
       }

@@ -139,7 +139,7 @@ export function evalCodes(codes, n, short) {
     return best; // nothing but a straight flush beats quads, and that was checked
   }
   if (trip1 && (trip2 || pair1)) {
-    const p = trip2 > pair1 ? trip2 : pair1;
+    const p = Math.max(trip2, pair1);
     const v = cats.fullHouse * CAT + trip1 * B4 + p * B3;
     if (v > best) best = v;
   }
