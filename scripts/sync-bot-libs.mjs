@@ -3,6 +3,8 @@
 // self-contained: they are copied elsewhere and into containers) carry one source's code:
 //   games/chess/engine/chess-core.mjs → every folder under games/chess/bots/ (the move generator
 //                                        of the rules engine)
+//   games/chess/engine/chess-requests.mjs → the same folders (reading a /move body, the variant's
+//                                        obstacles from the game server)
 //   games/core/bot-http.mjs           → every Node bot folder under games/*/bots/ (the HTTP plumbing)
 //   games/core/go/httpbot.go          → every Go bot folder under games/*/bots/ (the go task track's bots)
 //   games/core/go/start_ai.sh         → the same folders (build with the go command, offline, then run)
@@ -29,6 +31,7 @@ const allBotsDirs = () =>
 /** [source file, folder whose every subfolder with the marker file gets a copy, marker] */
 export const LIBS = [
   [path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots'), 'bot.mjs'],
+  [path.join(ROOT, 'games/chess/engine/chess-requests.mjs'), path.join(ROOT, 'games/chess/bots'), 'bot.mjs'],
   ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/bot-http.mjs'), botsDir, 'bot.mjs']),
   ...allBotsDirs().flatMap((botsDir) => ['httpbot.go', 'start_ai.sh'].map((file) => [path.join(ROOT, 'games/core/go', file), botsDir, 'main.go'])),
   [path.join(ROOT, 'games/undercover/engine/statement-check.mjs'), path.join(ROOT, 'games/undercover/bots'), 'bot.mjs'],
