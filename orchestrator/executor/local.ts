@@ -85,10 +85,8 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
 /**
  * The adaptive controller's settings on `cores` cores: 1 to the cores (2 × for I/O-bound bots),
  * starting at the cores, the usual best for CPU-bound bots. It holds 4 windows between probes, not
- * 2, so the first probe down comes after about 3 s (a window is about 0.4 s; at the ceiling it
- * turns once before probing down): a lost probe down costs about a third of a window's games, and
- * on the 6-second arena of `npm run bench -- concurrency` a hold of 2 probed twice and ran 4–8%
- * behind a fixed 2 where a hold of 4 probes once.
+ * 2: a lost probe down costs about a third of a window's games, so a short arena should probe
+ * once, not twice (`npm run bench -- concurrency`).
  */
 export function controllerOptions(cores: number): ControllerOptions {
   return { max: cores, ioMax: 2 * cores, start: cores, hold: 4 };
@@ -133,8 +131,7 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
    * The next spec: the first (of a few) whose strategies play no game now, else the first. The
    * extra game that auto keeps in flight beyond the slots is only one whose strategies are idle,
    * else none (null): sharing a bot with a game in flight, its calls would take a slot to wait on
-   * a busy bot (a Flask bot answers one at a time) while a core idles. Measured: 5% fewer games/s
-   * for CPU-bound Flask bots at level 2 (npm run bench -- concurrency).
+   * a busy bot (a Flask bot answers one at a time) while a core idles (`npm run bench -- concurrency`).
    */
   const take = (): MatchSpec | null => {
     let i = 0;
