@@ -2,6 +2,7 @@
 // leaderboard printed at the end of `catarena tourney`.
 import { fallbackAlarmLines, llmPlayerRows } from './llm-player-use.ts';
 import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from './cost-by-round.ts';
+import { gameDescriptor, gameIds } from '../games/registry.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../model/tourney.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import { costRows, errorRows, failedStrategies, learningDetails, rankTable, ratingsTable, scoreMatrix, tableWinRatesTable, validationWarnings, vsNext } from './markdown-tracks.ts';
@@ -20,8 +21,8 @@ function configLine(config: unknown): string {
   return parts.join(' · ') || '—';
 }
 
-/** What one journal game is, where it is not a whole game (a Bridge board is played in two rooms). */
-const GAME_UNITS: Record<string, string> = { bridge: 'board-rooms', holdem: 'tournament rounds' };
+/** What one journal game is, where it is not a whole game (the descriptor's `unit`; none for a game no longer registered). */
+const unitOf = (game: string): string | undefined => (gameIds().includes(game) ? gameDescriptor(game).unit : undefined);
 
 function header(s: TourneySummary): string {
   const agents = unique(s.tracks.flatMap((t) => t.agents));
@@ -34,7 +35,7 @@ function header(s: TourneySummary): string {
     `- Run directory: \`${s.runDir}\``,
     `- Started: ${s.createdAt} · finished: ${s.finishedAt}`,
     `- Agents (${agents.length}): ${agents.join(', ') || '—'}`,
-    `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}${GAME_UNITS[t.game] ? ` ${GAME_UNITS[t.game]}` : ''}`).join(', ')})` : ''}`,
+    `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}${unitOf(t.game) ? ` ${unitOf(t.game)}` : ''}`).join(', ')})` : ''}`,
     `- Rule sets: ${s.tracks.map(trackName).join(', ') || '—'}`,
     `- Rounds: ${roundText}`,
     ...autoRepsLines(s),

@@ -11,7 +11,7 @@ import { gomoku } from '../games/gomoku/index.ts';
 import type { TableState } from '../games/holdem/table.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runProbe } from '../orchestrator/probe/probe.ts';
-import { holdemKey } from '../orchestrator/probe/probe-rules.ts';
+import { holdemKey } from '../games/holdem/probe.ts';
 import { RunDir } from '../orchestrator/run/run-dir.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { summarizeRun } from '../orchestrator/tourney/summarize.ts';

@@ -5,6 +5,8 @@
 // slam or insult bonuses, linear penalties, 30 a trick for every trick over book) and compares
 // only NS-positive results (§5.6). We do not copy any of that: a bot that bids games and slams, or
 // doubles for penalty, must be paid what real bridge pays it.
+import type { MatchResult } from '../../model/match.ts';
+import type { DuplicateScoring } from '../core/descriptor.ts';
 import { isSeat, partnershipOf, type Seat, type Vulnerability } from './cards.ts';
 
 export type Strain = 'C' | 'D' | 'H' | 'S' | 'NT';
@@ -186,3 +188,17 @@ export function vpFor(impMargin: number, boards: number): [number, number] {
   const a = impMargin >= 0 ? winner : 2000 - winner;
   return [a / 100, (2000 - a) / 100];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Duplicate team matches, as the descriptor gives them to reports/metrics/duplicate.ts
+
+/** Net North–South points of a room, from its result's detail. */
+const roomNsScore = (r: MatchResult): number => Number((r.detail as { ns_score?: number } | undefined)?.ns_score ?? 0);
+
+export const bridgeDuplicateScoring: DuplicateScoring = {
+  roomScore: roomNsScore,
+  boardScore: impsFor,
+  forfeitScore: ARTIFICIAL_ADJUSTED_IMPS,
+  matchPoints: vpFor,
+  matchPointsTotal: 20,
+};

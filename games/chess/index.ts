@@ -2,6 +2,7 @@
 // its arena's 200-ply cap; the variant is CATArena's Chess960 with obstacles.
 import type { GameDescriptor } from '../core/descriptor.ts';
 import { chessOptionErrors, type ChessState } from './rules.ts';
+import { chessProbe } from './probe.ts';
 import { chessWire, stateBody } from './wire.ts';
 
 export const chess: GameDescriptor = {
@@ -20,6 +21,8 @@ export const chess: GameDescriptor = {
     logFiles: '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
   },
   stateBody: (state) => stateBody(state as ChessState),
-  playerLibs: ['bots/random/chess-core.mjs'],
+  // The LLM-player's turn builder for this game, and what it needs beside it.
+  playerLibs: ['player/chess-player.mjs', 'bots/random/chess-core.mjs'],
+  probe: chessProbe,
   modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };

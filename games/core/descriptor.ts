@@ -1,6 +1,8 @@
 // What a game folder exports (games/<game>/index.ts): everything the rest of catarena needs to
 // know about one game, so that adding a game is its folder plus one line in games/registry.ts.
 // See docs/adding-a-game.md.
+import type { MatchResult } from '../../model/match.ts';
+import type { ProbeRules } from './probe.ts';
 import type { WireAdapter } from './wire.ts';
 
 /**
@@ -21,12 +23,33 @@ export interface GameSettings {
   moveTimeoutMs: number;
 }
 
+/**
+ * How a `duplicate` game scores (Bridge: net North–South points per room, IMPs per board, VPs on
+ * the 20-point scale per match; reports/metrics/duplicate.ts).
+ */
+export interface DuplicateScoring {
+  /** A room's result for the team sitting North–South (Bridge: its net score). */
+  roomScore(result: MatchResult): number;
+  /** A board's score for team A (NS in the open room, EW in the closed one) from the open room's score minus the closed room's (Bridge: IMPs). */
+  boardScore(diff: number): number;
+  /** What the other team gets for each room a team forfeited under `strict` (Bridge: 3 IMPs, WBF Law 12C). */
+  forfeitScore: number;
+  /** The two teams' match points for team A's margin over `boards` boards (Bridge: VPs). */
+  matchPoints(margin: number, boards: number): [number, number];
+  /** The match points the two teams share (W[A,B] = A's match points / this). */
+  matchPointsTotal: number;
+}
+
 export interface GameDescriptor {
   id: string;
   /** The rules and the CATArena wire protocol (the rules are `wire.game`). */
   // biome-ignore lint/suspicious/noExplicitAny: any game's types
   wire: WireAdapter<any, any>;
   format: GameFormat;
+  /** How the format `duplicate` scores boards and matches (required for that format). */
+  duplicate?: DuplicateScoring;
+  /** What one journal game is, where it is not a whole game, for reports and `catarena play` (Bridge: 'board-rooms'). */
+  unit?: string;
   defaults: GameSettings;
   /** This game's part of each named preset. */
   presets: Record<PresetName, Partial<GameSettings>>;
@@ -46,8 +69,13 @@ export interface GameDescriptor {
   workspace: { answers: 'move' | 'action'; logFiles: string };
   /** CATArena's GET /games/{id}/state body for a state, where the game has one (reports' final_state). */
   stateBody?(state: unknown): unknown;
-  /** Files of the game folder an LLM-player's bot needs beside its own code (chess: the move generator). */
+  /**
+   * The LLM-player's turn builder, `player/<game>-player.mjs`, and the files of the game folder it
+   * needs beside it (chess: the move generator); copied next to the LLM-player's bot by base name.
+   */
   playerLibs?: string[];
+  /** What `catarena probe` counts as an endgame decision and as the same action (absent: games/core/probe.ts DEFAULT_PROBE_RULES). */
+  probe?: ProbeRules;
   /**
    * Modules of higher layers inside the game folder, named by path (the layer that uses one loads
    * it; the descriptor never imports them): the offline agents' kit, CATArena's round report

@@ -14,5 +14,7 @@ export const gomoku: GameDescriptor = {
     logFiles: '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
   },
   stateBody: (state) => stateBody(state as GomokuState),
+  // The LLM-player's turn builder for this game.
+  playerLibs: ['player/gomoku-player.mjs'],
   modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };

@@ -9,6 +9,7 @@ import type { GameServerPool } from '../host/game-servers.ts';
 import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
 import type { MatchResult } from '../../model/match.ts';
 import { parseSprtParams, SprtMonitor, SprtParamError, type SprtParams, type SprtResult } from '../../reports/metrics/sprt.ts';
+import { moveTimeoutHelp, repMeaningHelp } from './game-help.ts';
 import { withInterrupt } from './interrupt.ts';
 import { concurrencyOption, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
@@ -45,9 +46,9 @@ async function hostsFor(game: string, variant: string, port?: number): Promise<G
 
 function addCommon(cmd: Command): Command {
   return cmd
-    .addOption(new Option('-g, --game <game>', 'game to play').choices(gameIds()).default('gomoku'))
+    .addOption(new Option('-g, --game <game>', 'game to play').choices(gameIds()).default(gameIds()[0]))
     .option('-V, --variant <variant>', 'rule set: standard or variant', 'standard')
-    .option('--move-timeout <ms>', "per-move deadline; the request is aborted when it passes (default: the paper's, 10000; holdem 3000)", intOption(1))
+    .option('--move-timeout <ms>', `per-move deadline; the request is aborted when it passes (default: the game's: ${moveTimeoutHelp()})`, intOption(1))
     .option('--start-timeout <ms>', 'how long a bot may take to become healthy', intOption(100), 20_000)
     .addOption(new Option('--policy <policy>', 'forfeit policy: strict (every failure loses) or catarena (CATArena outcomes, e.g. illegal move = draw)').choices(['strict', 'catarena']).default('strict'))
     .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', concurrencyOption, 'auto')
@@ -291,7 +292,7 @@ export function registerPlayCommands(program: Command): void {
           'Writes journal, replays, results.json and crosstable.csv to a run directory; --run-dir resumes.',
       )
       .argument('<bots...>', 'bot folders (two or more)')
-      .option('-r, --reps <n>', 'colour-swapped game pairs per pairing (holdem: table rounds; bridge: boards per duplicate match)', intOption(1), 1),
+      .option('-r, --reps <n>', `repetitions (default 1), per game: ${repMeaningHelp()}`, intOption(1), 1),
   ).action(async (dirs: string[], opts: CommonOpts & { reps: number }) => {
     if (dirs.length < 2) throw new Error('arena needs at least two bot folders');
     const pairs = (dirs.length * (dirs.length - 1)) / 2;
@@ -305,9 +306,9 @@ export function registerPlayCommands(program: Command): void {
     .command('validate')
     .description('Start a bot, check health, ask for moves on fixed positions, and report latency and protocol errors in plain words.')
     .argument('<botdir>', 'bot folder (or builtin:<name>)')
-    .addOption(new Option('-g, --game <game>', 'game').choices(gameIds()).default('gomoku'))
+    .addOption(new Option('-g, --game <game>', 'game').choices(gameIds()).default(gameIds()[0]))
     .option('-V, --variant <variant>', 'rule set', 'standard')
-    .option('--move-timeout <ms>', 'per-move deadline (default: 10000; holdem 3000)', intOption(1))
+    .option('--move-timeout <ms>', `per-move deadline (default: ${moveTimeoutHelp()})`, intOption(1))
     .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), 20_000)
     .addOption(new Option('--sandbox <kind>', 'where the bot runs').choices(['process', 'docker']).default('process'))
     .option('--server-port <port>', 'port of the game-server API bots may call', intOption(1, 65535))

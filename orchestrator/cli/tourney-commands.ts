@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AGENT_SPEC_HELP } from '../../agents/core/spec-help.ts';
 import { PRESET_NAMES } from '../../games/core/descriptor.ts';
+import { gamesHelp, moveTimeoutHelp, repsHelp } from './game-help.ts';
 import type { TourneySummary } from '../../model/tourney.ts';
 import type { TourneyConfig, TourneyConfigInput } from '../config/tourney-config.ts';
 import { concurrencyOption, intOption, newRunDir } from './options.ts';
@@ -127,12 +128,12 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
 function addConfigOptions(cmd: Command): Command {
   return cmd
     .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
-    .option('-g, --games <list>', 'games, comma-separated (default all four: gomoku,chess,holdem,bridge)')
+    .option('-g, --games <list>', `games, comma-separated (${gamesHelp()})`)
     .option('--variants <list>', 'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard')
     .option('-a, --agents <list>', `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`)
     .option(
       '-r, --reps <n|auto>',
-      'colour-swapped game pairs per pairing (default 1); holdem: table rounds per table (default 2, paper 100); bridge: boards per match (default 2, paper 12). ' +
+      `per game, by default: ${repsHelp()}. ` +
         'auto: play the schedule once, then more where the metrics are least certain until W is stable (L1 fluctuation < 5%), see --max-games, --target-width. For all games: overrides per-game reps of --preset and --config',
       repsOption,
     )
@@ -145,7 +146,7 @@ function addConfigOptions(cmd: Command): Command {
     .option('--repeat-concurrency <n>', 'with --repeats: repeats played side by side (default 2)', intOption(1, 16))
     .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
     .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
-    .option('--move-timeout <ms>', 'per-move deadline in ms (default: 10000; holdem 3000); for all games, overriding per-game deadlines of --preset and --config', intOption(1))
+    .option('--move-timeout <ms>', `per-move deadline in ms (default: ${moveTimeoutHelp()}); for all games, overriding per-game deadlines of --preset and --config`, intOption(1))
     .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
     .addOption(new Option('--track <task track>', 'task track: the task prompt and the language bots must be written in (standard: any; ml: Python with numpy/scikit-learn; js; go); per agent with agentTracks in --config; see docs/tracks.md').choices(['standard', 'ml', 'js', 'go']))
     .option('--config <file>', 'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)')

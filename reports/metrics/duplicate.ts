@@ -6,7 +6,8 @@
 // forfeited board: the other team gets the artificial adjusted score of +3 IMPs for it, whatever
 // happened in the other room (WBF Law 12C, average plus in teams); two forfeits cancel. Under
 // `catarena` the room's recorded score stands (CATArena's 100-point forfeits and 0–0 errors).
-import { ARTIFICIAL_ADJUSTED_IMPS, impsFor, vpFor } from '../../games/bridge/scoring.ts';
+import type { DuplicateScoring } from '../../games/core/descriptor.ts';
+import { gameDescriptor } from '../../games/registry.ts';
 import type { MatchResult } from '../../model/match.ts';
 import type { GameResult, StrategyKey } from './score-matrix.ts';
 
@@ -31,7 +32,12 @@ export interface DuplicateMatch {
   vp: [number, number];
 }
 
-const nsOf = (r: MatchResult): number => Number((r.detail as { ns_score?: number } | undefined)?.ns_score ?? 0);
+/** The game's duplicate scoring (its descriptor's `duplicate`). */
+function scoringOf(game: string): DuplicateScoring {
+  const scoring = gameDescriptor(game).duplicate;
+  if (!scoring) throw new Error(`game "${game}" is played in duplicate rooms but its descriptor has no duplicate scoring`);
+  return scoring;
+}
 
 /** The team that forfeited a room under `strict`, else undefined. */
 function forfeiter(r: MatchResult): string | undefined {
@@ -41,18 +47,24 @@ function forfeiter(r: MatchResult): string | undefined {
 
 /** Groups room results into matches; boards missing a room are left out. */
 export function duplicateMatchesOf(results: readonly MatchResult[]): DuplicateMatch[] {
-  const byMatch = new Map<string, { teams: [string, string]; scheduled: number; rooms: Map<number, { open?: MatchResult; closed?: MatchResult }> }>();
+  return scoredMatches(results).map(([m]) => m);
+}
+
+/** The matches with the scoring of their game. */
+function scoredMatches(results: readonly MatchResult[]): Array<[DuplicateMatch, DuplicateScoring]> {
+  const byMatch = new Map<string, { game: string; teams: [string, string]; scheduled: number; rooms: Map<number, { open?: MatchResult; closed?: MatchResult }> }>();
   for (const r of results) {
     const d = r.spec.duplicate;
     if (!d) continue;
-    const m = byMatch.get(d.match) ?? { teams: d.teams, scheduled: d.boards, rooms: new Map() };
+    const m = byMatch.get(d.match) ?? { game: r.spec.game, teams: d.teams, scheduled: d.boards, rooms: new Map() };
     byMatch.set(d.match, m);
     const rooms = m.rooms.get(d.board) ?? {};
     rooms[d.room] = r;
     m.rooms.set(d.board, rooms);
   }
-  const out: DuplicateMatch[] = [];
+  const out: Array<[DuplicateMatch, DuplicateScoring]> = [];
   for (const [match, m] of byMatch) {
+    const scoring = scoringOf(m.game);
     const [a, b] = m.teams;
     const boards: BoardResult[] = [];
     for (const [board, { open, closed }] of [...m.rooms].sort((x, y) => x[0] - y[0])) {
@@ -61,23 +73,23 @@ export function duplicateMatchesOf(results: readonly MatchResult[]): DuplicateMa
       let imps: number;
       if (forfeits.open || forfeits.closed) {
         const against = (team: string) => [forfeits.open, forfeits.closed].filter((f) => f === team).length;
-        imps = ARTIFICIAL_ADJUSTED_IMPS * (against(b) - against(a));
+        imps = scoring.forfeitScore * (against(b) - against(a));
       } else {
         // A sits NS in the open room and EW in the closed room.
-        imps = impsFor(nsOf(open) - nsOf(closed));
+        imps = scoring.boardScore(scoring.roomScore(open) - scoring.roomScore(closed));
       }
-      boards.push({ board, open: nsOf(open), closed: nsOf(closed), imps, forfeits });
+      boards.push({ board, open: scoring.roomScore(open), closed: scoring.roomScore(closed), imps, forfeits });
     }
     if (!boards.length) continue;
     const imps = boards.reduce((s, x) => s + x.imps, 0);
-    out.push({ match, teams: [a, b], boards, scheduled: m.scheduled, imps, vp: vpFor(imps, boards.length) });
+    out.push([{ match, teams: [a, b], boards, scheduled: m.scheduled, imps, vp: scoring.matchPoints(imps, boards.length) }, scoring]);
   }
   return out;
 }
 
-/** One pairwise game per duplicate match: score = VP / 20, grouped by match for the bootstrap. */
+/** One pairwise game per duplicate match: score = VP / 20 (the game's match points over their total), grouped by match for the bootstrap. */
 export function duplicateGames(results: readonly MatchResult[], keyOf: (id: string) => StrategyKey): GameResult[] {
-  return duplicateMatchesOf(results).map((m) => ({ a: keyOf(m.teams[0]), b: keyOf(m.teams[1]), scoreA: m.vp[0] / 20, scoreB: m.vp[1] / 20, group: m.match }));
+  return scoredMatches(results).map(([m, { matchPointsTotal: total }]) => ({ a: keyOf(m.teams[0]), b: keyOf(m.teams[1]), scoreA: m.vp[0] / total, scoreB: m.vp[1] / total, group: m.match }));
 }
 
 /**
@@ -89,7 +101,7 @@ export function foldDuplicates(results: readonly MatchResult[]): MatchResult[] {
   const plain = results.filter((r) => !r.spec.duplicate);
   const rooms = results.filter((r) => r.spec.duplicate);
   if (!rooms.length) return plain;
-  const folded = duplicateMatchesOf(rooms).map((m): MatchResult => {
+  const folded = scoredMatches(rooms).map(([m, { matchPointsTotal: total }]): MatchResult => {
     const mine = rooms.filter((r) => r.spec.duplicate!.match === m.match);
     const first = mine[0]!;
     const seatStats = m.teams.map((team) => {
@@ -112,7 +124,7 @@ export function foldDuplicates(results: readonly MatchResult[]): MatchResult[] {
       ...rest,
       id: m.match,
       spec: { ...first.spec, seats: [...m.teams], duplicate: undefined, pairing: m.match },
-      scores: [va / 20, vb / 20],
+      scores: [va / total, vb / total],
       winner: va > vb ? 0 : vb > va ? 1 : null,
       termination: 'normal',
       reason: `${m.imps >= 0 ? '+' : ''}${m.imps} IMPs over ${m.boards.length} boards: ${va}–${vb} VP`,

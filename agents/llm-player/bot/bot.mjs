@@ -16,7 +16,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAnswer } from './answer.mjs';
-import { BadRequest, DEFAULT_MOVE_MS, gameName, loadGame } from './games.mjs';
+import { BadRequest, loadGame } from './games.mjs';
 import { createLlm } from './llm.mjs';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -51,7 +51,7 @@ try {
 }
 
 const envMs = Number(process.env.CATARENA_MOVE_TIMEOUT_MS);
-const moveMs = envMs > 0 ? envMs : Number(config.moveTimeoutMs) > 0 ? Number(config.moveTimeoutMs) : DEFAULT_MOVE_MS[config.game] ?? 10_000;
+const moveMs = envMs > 0 ? envMs : Number(config.moveTimeoutMs) > 0 ? Number(config.moveTimeoutMs) : game.defaultMoveMs ?? 10_000;
 const budgetMs = Math.floor(moveMs * BUDGET_SHARE);
 
 let rules = '';
@@ -62,7 +62,7 @@ try {
 }
 
 const SYSTEM = [
-  `You are playing ${gameName(config.game)} (${config.variant} rules) in a tournament against other programs. Play to win.`,
+  `You are playing ${game.name ?? config.game} (${config.variant} rules) in a tournament against other programs. Play to win.`,
   rules ? `The rules:\n${rules}` : '',
   'Each turn you get the game state and a numbered list of your legal actions. Reply with the number of the action you choose and nothing else.',
 ].filter(Boolean).join('\n\n');
