@@ -7,10 +7,20 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MatchResult, Replay } from '../model/match.ts';
 import type { HeadToHead, RoundReport, StrategyRecord } from '../model/tourney.ts';
-import { catarenaWriterOf, json } from './catarena-report.ts';
+import { json, type CatarenaWriter } from './catarena/catarena-report.ts';
+import { loadGameModule } from '../games/modules.ts';
 import { placesOf, projectTable } from './metrics/batch.ts';
 import { foldDuplicates } from './metrics/duplicate.ts';
 import { crossTable } from './tables/crosstable.ts';
+
+
+/**
+ * A game's CATArena report writer (the module its descriptor names, exporting
+ * `writeCatarenaReport`), or null for a game without one: it gets round_report.json only.
+ */
+export async function catarenaWriterOf(game: string): Promise<CatarenaWriter | null> {
+  return loadGameModule<CatarenaWriter>(game, 'catarenaReport');
+}
 
 export interface RoundLogsInput {
   game: string;

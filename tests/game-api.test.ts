@@ -1,7 +1,8 @@
 // The game API test (OpenSpiel's api_test): for every registered game and rule set, seeded random
 // playouts in which every legal action validates and applies, the seat to move is null exactly
 // when the game is over, scores lie in [0, 1], the same seed gives the same game, the turn body a
-// bot would get is JSON, and replaying the recorded (encoded) actions reproduces the final state.
+// bot would get is JSON, every action survives encode → JSON → decode, and replaying the recorded
+// (encoded, then decoded) actions reproduces the final state.
 // A new game passes this by being registered (docs/adding-a-game.md).
 import { describe, expect, it } from 'vitest';
 import { initSetup } from '../games/core/game.ts';
@@ -46,8 +47,12 @@ function playout(game: string, variant: string, seed: number) {
     expect(JSON.parse(JSON.stringify(body.body))).toEqual(body.body);
     rules.view(state, seat!);
     const action = legal[pick.int(0, legal.length - 1)];
+    const encoded = wire.encode(action);
+    // The round trip a replay makes: JSON on disk, then the adapter's decode.
+    const decoded = wire.decode(JSON.parse(JSON.stringify(encoded)));
+    if (JSON.stringify(wire.encode(decoded)) !== JSON.stringify(encoded)) expect(wire.encode(decoded), `${game}/${variant}: decode(encode(a))`).toEqual(encoded);
     state = rules.apply(state, seat!, action);
-    moves.push({ ply: moves.length, seat: seat!, action: wire.encode(action), latencyMs: 0 });
+    moves.push({ ply: moves.length, seat: seat!, action: encoded, latencyMs: 0 });
   }
   const outcome = rules.outcome(state)!;
   expect(rules.toMove(state), `${game}/${variant}: nobody moves once the game is over`).toBeNull();
@@ -72,6 +77,8 @@ describe.each(gameIds())('game API: %s', (game) => {
         const replay = { result: { spec: a.spec }, setup: null, moves: a.moves } as unknown as Replay;
         expect(replayState(replay)).toEqual(a.state);
       }
+      // A value no encode writes is refused, not played.
+      expect(() => gameDescriptor(game).wire.decode({ not: 'an action' })).toThrow(/not a recorded/);
     }, 120_000);
   }
 
@@ -83,5 +90,6 @@ describe.each(gameIds())('game API: %s', (game) => {
     expect(d.defaults.reps).toBeGreaterThanOrEqual(1);
     expect(d.defaults.moveTimeoutMs).toBeGreaterThan(0);
     if (d.format === 'tables') expect(d.wire.tables?.maxSeats).toBeGreaterThan(2);
+    if (d.format === 'duplicate') expect(d.duplicate).toBeDefined();
   });
 });

@@ -1,10 +1,14 @@
 // Imports only run downward (docs/architecture.md): every relative import of every source file is
 // checked against the layer table below, and no two folders may import each other. A game folder
 // holds modules of higher layers only in its `agents/` and `reports/` subfolders (its offline-agent
-// kit and its CATArena report writer); the descriptor names them, it never imports them.
+// kit and its CATArena report writer); the descriptor names them, it never imports them. Those
+// modules are loaded by games/modules.ts loadGameModule: each call counts as an import of every
+// game's module of that kind, from the file that makes the call.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GAME_MODULE_EXPORTS, type GameModuleKind } from '../games/modules.ts';
+import { gameDescriptor, gameIds } from '../games/registry.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -61,9 +65,36 @@ function importsOf(rel: string): string[] {
     .map((to) => (to.startsWith(`.build${path.sep}`) ? to.slice('.build/'.length).replace(/\.js$/, '.ts') : to));
 }
 
+const LOAD = /loadGameModule(?:<[^(]*?>)?\(\s*[^,]+,\s*'(\w+)'\s*\)/g;
+
+/** The game modules a file loads with loadGameModule: one per registered game that has one of that kind. */
+function loadsOf(rel: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, rel), 'utf8');
+  return [...text.matchAll(LOAD)].flatMap((m) => {
+    const kind = m[1]! as GameModuleKind;
+    if (!(kind in GAME_MODULE_EXPORTS)) throw new Error(`${rel}: loadGameModule of an unknown kind "${kind}"`);
+    return gameIds().flatMap((game) => {
+      const module = gameDescriptor(game).modules[kind];
+      return module ? [path.join('games', game, module)] : [];
+    });
+  });
+}
+
 describe('layers', () => {
   const files = sources();
-  const edges = files.flatMap((from) => importsOf(from).map((to) => ({ from, to })));
+  const loads = files.filter((f) => f !== 'games/modules.ts').flatMap((from) => loadsOf(from).map((to) => ({ from, to })));
+  const edges = [...files.flatMap((from) => importsOf(from).map((to) => ({ from, to }))), ...loads];
+
+  it('counts the dynamic loads of game modules as imports', () => {
+    // The offline agents' kits, the CATArena report writers and the replay viewers' data.
+    expect(new Set(loads.map((l) => l.from))).toEqual(new Set(['agents/offline/offline-agent.ts', 'reports/round-logs.ts', 'reports/html/replay-page.ts']));
+    for (const { to } of loads) expect(fs.existsSync(path.join(ROOT, to)), to).toBe(true);
+  });
+
+  it("a game's higher-layer modules get the rules through their context, not back through the registry", () => {
+    const back = loads.flatMap(({ to }) => importsOf(to).filter((i) => i === 'games/registry.ts' || i === 'games/replay.ts').map((i) => `${to} → ${i}`));
+    expect([...new Set(back)]).toEqual([]);
+  });
 
   it('finds the sources and their imports', () => {
     expect(files.length).toBeGreaterThan(120);

@@ -15,7 +15,8 @@ import { type Character, CHARACTER_NAMES, type CharacterName, type FieldEntry } 
 import type { GameKit } from './core/game-kit.ts';
 import { developTrackReference, needsTrackReference } from './track-reference.ts';
 import { gameDescriptor, gameIds } from '../../games/registry.ts';
-import { gameModuleUrl, referenceBotDir } from '../../util/paths.ts';
+import { referenceBotDir } from '../../util/paths.ts';
+import { loadGameModule } from '../../games/modules.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { clampKnobs, drawFromPrior, fmt, mutate, settle } from './core/knob-ops.ts';
 import type { Knobs, Range } from './core/param-space.ts';
@@ -30,14 +31,10 @@ const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAME
 // biome-ignore lint/suspicious/noExplicitAny: any game's types
 async function kitFor(game: string): Promise<GameKit<any>> {
   const supported = gameIds().filter((g) => gameDescriptor(g).modules.offlineKit);
-  const rel = gameIds().includes(game) ? gameDescriptor(game).modules.offlineKit : undefined;
-  if (!rel || !fs.existsSync(referenceBotDir(game, 'heuristic'))) {
-    throw new Error(`game "${game}" has no heuristic reference bot; offline agents support: ${supported.join(', ')}`);
-  }
   // biome-ignore lint/suspicious/noExplicitAny: any game's types
-  const mod = (await import(gameModuleUrl(game, rel))) as { offlineKit?: GameKit<any> };
-  if (!mod.offlineKit) throw new Error(`games/${game}/${rel} does not export offlineKit`);
-  return mod.offlineKit;
+  const kit = gameIds().includes(game) && fs.existsSync(referenceBotDir(game, 'heuristic')) ? await loadGameModule<GameKit<any>>(game, 'offlineKit') : null;
+  if (!kit) throw new Error(`game "${game}" has no heuristic reference bot; offline agents support: ${supported.join(', ')}`);
+  return kit;
 }
 
 /**

@@ -45,7 +45,7 @@
 import type { Outcome } from '../core/game.ts';
 import type { FailureKind, ForfeitPolicy, Seat } from '../../model/match.ts';
 import { createRng, type Rng } from '../core/rng.ts';
-import type { LiveGame, ParseResult, RouteReply, TurnContext, WireAdapter } from '../core/wire.ts';
+import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
 import { cardId, cardObject, highCardPoints, inCardIdOrder, SEAT_LETTERS, SEAT_NAMES, SUIT_NAMES, SUITS, suitOf, type Card } from './cards.ts';
 import {
   boardFromDeal,
@@ -253,6 +253,14 @@ export function encodeAction(a: BridgeAction): Record<string, unknown> {
     return { type: 'call', call_type: a.call_type, ...(a.level !== undefined ? { level: a.level } : {}), ...(a.suit !== undefined ? { suit: a.suit } : {}) };
   }
   return { type: a.type, card: a.card };
+}
+
+/** An action from its CATArena shape (encodeAction's inverse). */
+export function decodeAction(encoded: unknown): BridgeAction {
+  const a = isRecord(encoded) ? encoded : {};
+  if (a.type === 'call' && typeof a.call_type === 'string') return encoded as unknown as CallAction;
+  if ((a.type === 'play' || a.type === 'exchange') && typeof a.card === 'string') return { type: a.type, card: a.card };
+  throw undecodable('bridge', encoded);
 }
 
 /**
@@ -486,6 +494,7 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
   onFailure: (s, seat, failure, policy) => ({ end: forfeitOutcome(s, seat, failure, policy) }),
 
   encode: encodeAction,
+  decode: decodeAction,
   setup: (s) => ({
     board: s.board,
     dealer: s.dealer,

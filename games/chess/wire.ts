@@ -2,7 +2,7 @@
 // current_player} → {"move": "<uci>"}, no join_game; and the game-server API the variant bots
 // must call to see the obstacles (they are not in the FEN), on CATArena's ports 9020 / 9021.
 import { chessJs } from './chess-js.ts';
-import { twoPlayerForfeits, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
+import { twoPlayerForfeits, undecodable, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
 import * as core from './engine/chess-core.mjs';
 import { chess, legalUci, type ChessState } from './rules.ts';
 
@@ -110,6 +110,10 @@ export const chessWire: WireAdapter<ChessState, string> = {
   ...twoPlayerForfeits,
 
   encode: (move) => move,
+  decode: (encoded) => {
+    if (typeof encoded === 'string') return encoded;
+    throw undecodable('chess', encoded);
+  },
   setup: (s) => (s.variant === 'variant' ? { chess960_pos: s.chess960Pos, obstacles: s.obstacles, fen: s.keys[0] } : null),
 
   server: {

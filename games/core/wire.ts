@@ -89,6 +89,11 @@ export interface WireAdapter<S, A> {
   standIn?(state: S, seat: Seat): A;
   /** The action as it appears in replays and game-server history (JSON). */
   encode(action: A): unknown;
+  /**
+   * The action from its encoding (a replay's recorded action), so that applying it plays what was
+   * played; throws on a value `encode` cannot have written.
+   */
+  decode(encoded: unknown): A;
   /** Setup worth recording in a replay without re-running (forbidden cells, a deal …). */
   setup?(state: S): unknown;
   /** The game-server API (CATArena shapes) for this game's live games. */
@@ -140,3 +145,10 @@ export const twoPlayerForfeits = {
     return { end: winFor(seat === 0 ? 1 : 0, failure) };
   },
 };
+
+/** What a decode throws for a value its game's encode cannot have written. */
+export function undecodable(game: string, encoded: unknown): Error {
+  return new Error(`not a recorded ${game} action: ${JSON.stringify(encoded)?.slice(0, 200)}`);
+}
+
+export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

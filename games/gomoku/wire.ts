@@ -1,6 +1,6 @@
 // CATArena's Gomoku wire protocol (compat §2.1–2.2, §2.4): the bot calls and the game-server API.
 
-import { twoPlayerForfeits, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
+import { twoPlayerForfeits, undecodable, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
 import { BOARD_SIZE, FORBIDDEN_COUNT, gameStatus, gomoku, tripletCounts, type GomokuMove, type GomokuState } from './rules.ts';
 
 const COLOURS = ['black', 'white'] as const;
@@ -95,6 +95,10 @@ export const gomokuWire: WireAdapter<GomokuState, GomokuMove> = {
   ...twoPlayerForfeits,
 
   encode: (move) => move,
+  decode: (encoded) => {
+    if (Array.isArray(encoded) && encoded.length === 2 && encoded.every(Number.isInteger)) return encoded as GomokuMove;
+    throw undecodable('gomoku', encoded);
+  },
   setup: (s) => (s.variant === 'variant' ? { forbidden: s.forbidden } : null),
 
   server: {

@@ -9,7 +9,7 @@
 // Additions to CATArena's body: `deck` ("standard" or "short"), so a bot can tell the rule set;
 // bots written for CATArena ignore it.
 import type { Seat } from '../../model/match.ts';
-import type { LiveGame, ParseResult, RouteReply, TurnContext, WireAdapter } from '../core/wire.ts';
+import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
 import { defaultAction, timeoutAction, type Action, type ActionType, type HandState, type Street, type ValidAction } from './hand.ts';
 import { handLogs, holdem, tableValidActions, type HandLog, type TableState } from './table.ts';
 import { bestFive } from './evaluator.ts';
@@ -173,6 +173,12 @@ export const holdemWire: WireAdapter<TableState, Action> = {
   standIn: () => ({ action: 'fold' }),
 
   encode: encodeAction,
+  decode: (encoded) => {
+    const a = isRecord(encoded) ? encoded : {};
+    if (a.action === 'raise' && typeof a.amount === 'number') return { action: 'raise', amount: a.amount };
+    if (a.action === 'fold' || a.action === 'check' || a.action === 'call' || a.action === 'all_in') return { action: a.action };
+    throw undecodable('holdem', encoded);
+  },
   setup: (s) => ({ deal_seed: s.dealSeed, first_button: s.hand.button, deck: s.variant === 'variant' ? 'short' : 'standard', ...s.config, blinds: undefined, hands_per_level: s.config.blinds[0]?.hands }),
 
   server: {

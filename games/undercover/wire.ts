@@ -10,7 +10,7 @@
 // The game server shows the public history: GET /games/{id}/state (?seat=<n> adds that seat's word)
 // and GET /games/{id}/history.
 import type { Seat } from '../../model/match.ts';
-import type { LiveGame, ParseResult, RouteReply, TurnContext, WireAdapter } from '../core/wire.ts';
+import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
 import { playerView, undercover, voteTargets, wordOf, type UndercoverAction, type UndercoverState } from './rules.ts';
 
 /** Player ids per seat: the strategy ids the match gave, else player_<seat>. */
@@ -82,6 +82,13 @@ export const undercoverWire: WireAdapter<UndercoverState, UndercoverAction> = {
   standIn: (s) => (s.phase === 'vote' ? { kind: 'abstain' } : { kind: 'silent' }),
 
   encode: (a) => a,
+  decode: (encoded) => {
+    const a = isRecord(encoded) ? encoded : {};
+    const ok =
+      (a.kind === 'speak' && typeof a.statement === 'string') || (a.kind === 'vote' && Number.isInteger(a.target)) || a.kind === 'silent' || a.kind === 'abstain';
+    if (ok) return encoded as UndercoverAction;
+    throw undecodable('undercover', encoded);
+  },
   setup: (s) => ({ pair: s.pair, roles: s.roles, order: s.order, audience: s.audience, max_rounds: s.maxRounds }),
 
   server: {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { ViewerData, ViewerModule } from '../../games/core/viewer.ts';
 import { gameDescriptor, gameIds } from '../../games/registry.ts';
 import type { Replay } from '../../model/match.ts';
-import { gameModuleUrl, gamePath, PROJECT_ROOT } from '../../util/paths.ts';
+import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
+import { loadGameModule } from '../../games/modules.ts';
 import { escapeHtml, PAGE_CSS, scriptJson } from './page.ts';
 
 const SHELL = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-shell.js');
@@ -53,11 +54,8 @@ export function replayPage(data: ViewerData, backLink?: string): string {
 
 /** ViewerData of a replay, from its game's viewer module; null for a game without one. */
 export async function viewerDataOf(replay: Replay): Promise<ViewerData | null> {
-  const { game } = replay.result.spec;
-  const file = gameDescriptor(game).modules.viewer;
-  if (!file) return null;
-  const mod = (await import(gameModuleUrl(game, file))) as ViewerModule;
-  return mod.viewerData(replay);
+  const viewerData = await loadGameModule<ViewerModule['viewerData']>(replay.result.spec.game, 'viewer');
+  return viewerData ? viewerData(replay) : null;
 }
 
 /**

@@ -14,7 +14,7 @@
 // partnerships of one strategy.
 import type { MatchResult, Replay } from '../../../model/match.ts';
 import { duplicateMatchesOf } from '../../../reports/metrics/duplicate.ts';
-import type { CatarenaWriter } from '../../../reports/catarena-report.ts';
+import type { CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
 
 const SEAT_NAMES = ['north', 'east', 'south', 'west'] as const;
 

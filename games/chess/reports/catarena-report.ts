@@ -3,11 +3,11 @@
 // shipped chess arena (chess_Arena/arena.py generate_report / save_*). Unlike the gomoku arena,
 // the chess arena identifies players by name everywhere (participants, ai_stats, matrix, results).
 import type { ChessState } from '../rules.ts';
-import { stateBody } from '../wire.ts';
+import { chessWire, stateBody } from '../wire.ts';
 import type { MatchResult, Replay } from '../../../model/match.ts';
-import { replayState } from '../../replay.ts';
+import { replayStateWith } from '../../core/replay.ts';
 import { csv } from '../../../reports/tables/crosstable.ts';
-import type { CatarenaWriter } from '../../../reports/catarena-report.ts';
+import type { CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
 
 const COLOURS = ['white', 'black'] as const;
 
@@ -146,7 +146,7 @@ function seatTimes(result: MatchResult, replay: Replay | undefined): SeatTimes[]
 
 /** The server's GET history and GET state bodies after the replay's moves. */
 export function chessHistoryAndState(replay: Replay): { history: unknown; state: unknown } {
-  const s = replayState(replay) as ChessState;
+  const s: ChessState = replayStateWith(chessWire, replay);
   const variant = s.variant === 'variant';
   return {
     history: { moves: s.moves.map((m) => ({ player: COLOURS[m.seat], move: m.uci, ...(variant ? { obstacle: m.obstacle } : {}) })) },

@@ -1,6 +1,6 @@
 // CATArena's Gomoku arena report files (compat §2.7) for round n's games: the JSON report, the CSV
 // cross-table (also under the name CATArena's round-2 prompt globs for), a text version and the
-// history, built by the generic CATArena report (reports/catarena-report.ts).
+// history, built by the generic CATArena report (reports/catarena/catarena-report.ts).
 import type { Replay } from '../../../model/match.ts';
 import {
   buildCatarenaReport,
@@ -11,8 +11,9 @@ import {
   reportText,
   type CatarenaGameShapes,
   type CatarenaWriter,
-} from '../../../reports/catarena-report.ts';
-import { finalState } from '../../replay.ts';
+} from '../../../reports/catarena/catarena-report.ts';
+import { replayStateWith } from '../../core/replay.ts';
+import { gomokuWire, stateBody } from '../wire.ts';
 
 interface GomokuStyle extends CatarenaGameShapes {
   title: string;
@@ -36,7 +37,7 @@ const gomokuStyle: GomokuStyle = {
     );
     return { moves };
   },
-  finalState,
+  finalState: (replay) => stateBody(replayStateWith(gomokuWire, replay)),
   files: (tid, unixSeconds) => ({
     json: `tournament_report_${tid}.json`,
     csv: `tournament_report_${tid}.csv`,

@@ -36,8 +36,8 @@ import { basename, join } from 'node:path';
 import type { FailureKind, MatchResult, Replay } from '../../../model/match.ts';
 import { handLogs, tableConfig, type TableState } from '../table.ts';
 import { fullHistoryEntries, holdemWire } from '../wire.ts';
-import { replayState } from '../../replay.ts';
-import type { CatarenaWriter } from '../../../reports/catarena-report.ts';
+import { replayStateWith } from '../../core/replay.ts';
+import type { CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
 
 export interface HoldemOverallStats {
   ai_name: string;
@@ -100,7 +100,7 @@ export function holdemTournamentId(tables: readonly MatchResult[]): string {
 
 /** The full_history list of one table: three entries per hand, player ids = strategy ids. */
 export function tableHistory(replay: Replay): unknown[] {
-  const state = replayState(replay) as TableState;
+  const state: TableState = replayStateWith(holdemWire, replay);
   const ids = replay.result.spec.seats;
   return handLogs(state).flatMap((log) => fullHistoryEntries(log, ids, state.variant));
 }

@@ -11,8 +11,9 @@
 // statements, closed ballots and eliminations, rebuilt from the replay.
 import { createHash } from 'node:crypto';
 import type { MatchResult, Replay } from '../../../model/match.ts';
-import type { CatarenaWriter, WriterContext } from '../../../reports/catarena-report.ts';
-import { replayState } from '../../replay.ts';
+import type { CatarenaWriter, WriterContext } from '../../../reports/catarena/catarena-report.ts';
+import { replayStateWith } from '../../core/replay.ts';
+import { undercoverWire } from '../wire.ts';
 import type { Role, Team } from '../roles.ts';
 import type { UndercoverState } from '../rules.ts';
 import { ELO_START, seatTerms, teamElo, teamGameOf, type TeamGame } from '../team-elo.ts';
@@ -127,7 +128,7 @@ export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
   const states = new Map<string, UndercoverState>();
   for (const r of results) {
     const rp = replays.get(r.serverGameId);
-    if (rp) states.set(r.serverGameId, replayState(rp) as UndercoverState);
+    if (rp) states.set(r.serverGameId, replayStateWith(undercoverWire, rp));
   }
   const id = `tourney_${createHash('sha256').update(results.map((r) => r.id).join(',')).digest('hex').slice(0, 6)}`;
   const stats = strategyStats(results, states, ctx.nameOf);

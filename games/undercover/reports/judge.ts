@@ -14,8 +14,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Replay } from '../../../model/match.ts';
 import { startEgressProxy } from '../../../sandbox/egress-proxy.ts';
-import { replayState } from '../../replay.ts';
+import { replayStateWith } from '../../core/replay.ts';
 import { wordOf, type UndercoverState } from '../rules.ts';
+import { undercoverWire } from '../wire.ts';
 
 export const JUDGE_GRID = [0, 0.2, 0.4, 0.6, 0.8, 1] as const;
 
@@ -82,7 +83,7 @@ export async function judgeStatements(inputs: readonly JudgeInput[], o: { baseUr
 
 /** The judge's inputs of one game: every statement that was made, with the seat's strategy id. */
 export function gameInputs(replay: Replay): Array<JudgeInput & { strategy: string; seat: number; round: number }> {
-  const s = replayState(replay) as UndercoverState;
+  const s: UndercoverState = replayStateWith(undercoverWire, replay);
   const said: string[] = [];
   return s.statements.flatMap((x) => {
     if (x.text === null) return [];

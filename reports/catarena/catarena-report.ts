@@ -3,10 +3,8 @@
 // shipped gomoku arena (gomoku_Arena/arena.py generate_report / save_*), so agents that learned
 // to read those files can read ours. Game-specific parts (seat names, history and state shapes)
 // come in through CatarenaGameShapes.
-import type { MatchResult, Replay } from '../model/match.ts';
-import { gameDescriptor } from '../games/registry.ts';
-import { gameModuleUrl } from '../util/paths.ts';
-import { crossTable, csv, wdl, type CrossRow, type Record3 } from './tables/crosstable.ts';
+import type { MatchResult, Replay } from '../../model/match.ts';
+import { crossTable, csv, wdl, type CrossRow, type Record3 } from '../tables/crosstable.ts';
 
 /** What a game's CATArena report writer gets: round n's games, the report time and the players' names. */
 export interface WriterContext {
@@ -25,18 +23,6 @@ export interface WriterContext {
 
 /** The CATArena arena's report files for one game, in writing order. */
 export type CatarenaWriter = (ctx: WriterContext) => Array<{ name: string; text: string }>;
-
-/**
- * A game's CATArena report writer (the module its descriptor names, exporting
- * `writeCatarenaReport`), or null for a game without one: it gets round_report.json only.
- */
-export async function catarenaWriterOf(game: string): Promise<CatarenaWriter | null> {
-  const rel = gameDescriptor(game).modules.catarenaReport;
-  if (!rel) return null;
-  const mod = (await import(gameModuleUrl(game, rel))) as { writeCatarenaReport?: CatarenaWriter };
-  if (typeof mod.writeCatarenaReport !== 'function') throw new Error(`games/${game}/${rel} does not export writeCatarenaReport`);
-  return mod.writeCatarenaReport;
-}
 
 export const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
