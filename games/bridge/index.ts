@@ -1,5 +1,6 @@
 // Contract bridge as duplicate team matches; the variant is CATArena's "magic" card exchange.
 import type { GameDescriptor } from '../core/descriptor.ts';
+import { CARD_COUNTING } from '../core/techniques.ts';
 import { bridgeProbe } from './probe.ts';
 import { bridgeDuplicateScoring } from './scoring.ts';
 import { bridgeWire } from './wire.ts';
@@ -22,5 +23,12 @@ export const bridge: GameDescriptor = {
   // The LLM-player's turn builder for this game.
   playerLibs: ['player/bridge-player.mjs'],
   probe: bridgeProbe,
+  // What the evolution report looks for in this game's bot code, beside every game's techniques.
+  techniques: [
+    { id: 'hcp', label: 'high-card points', re: /\bhcp\b|high[\s_-]?card[\s_-]?points?/i },
+    { id: 'conventions', label: 'bidding conventions (Stayman, Blackwood …)', re: /stayman|blackwood|jacoby|gerber|\bnegative[\s_-]?double/i },
+    { id: 'doubledummy', label: 'double-dummy analysis', re: /double[\s_-]?dummy|\bdds\b/i },
+    CARD_COUNTING,
+  ],
   modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };

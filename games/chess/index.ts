@@ -2,6 +2,7 @@
 // its arena's 200-ply cap; the variant is CATArena's Chess960 with obstacles.
 import type { GameDescriptor } from '../core/descriptor.ts';
 import { chessOptionErrors, type ChessState } from './rules.ts';
+import { chessPgn, pgnFile } from './pgn.ts';
 import { chessProbe } from './probe.ts';
 import { chessWire, stateBody } from './wire.ts';
 
@@ -24,5 +25,21 @@ export const chess: GameDescriptor = {
   // The LLM-player's turn builder for this game, and what it needs beside it.
   playerLibs: ['player/chess-player.mjs', 'bots/random/chess-core.mjs'],
   probe: chessProbe,
+  publicBoard: true,
+  humanBoardInput: 'squares',
+  export: {
+    format: 'pgn',
+    record: (replay, options) => {
+      const { pgn, representable } = chessPgn(replay, options);
+      return { text: pgn, representable };
+    },
+    file: pgnFile,
+  },
+  // What the evolution report looks for in this game's bot code, beside every game's techniques.
+  techniques: [
+    { id: 'pst', label: 'piece-square tables', re: /piece[\s_-]?square|\bpsq?t\b/i },
+    { id: 'quiescence', label: 'quiescence search', re: /quiesc/i },
+    { id: 'ordering', label: 'move ordering (MVV-LVA, killers, history)', re: /mvv|\blva\b|killer|history[\s_-]?heuristic|move[\s_-]?order/i },
+  ],
   modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };

@@ -1,7 +1,7 @@
 // What a game folder exports (games/<game>/index.ts): everything the rest of catarena needs to
 // know about one game, so that adding a game is its folder plus one line in games/registry.ts.
 // See docs/adding-a-game.md.
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult, Replay } from '../../model/match.ts';
 import type { ProbeRules } from './probe.ts';
 import type { WireAdapter } from './wire.ts';
 
@@ -40,6 +40,23 @@ export interface DuplicateScoring {
   matchPointsTotal: number;
 }
 
+/** A technique the evolution report recognises in bot code (reports/evolution/bot-profile.ts). */
+export interface BotTechnique {
+  id: string;
+  label: string;
+  re: RegExp;
+}
+
+/** A game record format other programs read (`catarena export`; chess: PGN). */
+export interface GameRecordExport {
+  /** The format's name, as the export flag says it (`pgn`). */
+  format: string;
+  /** One game's record; `representable` false for a game the format cannot express (written only with --all). */
+  record(replay: Replay, options: { event?: string }): { text: string; representable: boolean };
+  /** The file of many records. */
+  file(records: readonly string[]): string;
+}
+
 export interface GameDescriptor {
   id: string;
   /** The rules and the CATArena wire protocol (the rules are `wire.game`). */
@@ -74,6 +91,18 @@ export interface GameDescriptor {
    * needs beside it (chess: the move generator); copied next to the LLM-player's bot by base name.
    */
   playerLibs?: string[];
+  /** Techniques the evolution report looks for in this game's bots, beside every game's. */
+  techniques?: BotTechnique[];
+  /** True when the replay viewer's board shows nothing a seat may not see (a human seat sees it live; otherwise only once the game is over). */
+  publicBoard?: boolean;
+  /**
+   * How a person playing a human seat moves on the board (orchestrator/human/human-page.js):
+   * `points` clicks an intersection ([row, column]; Gomoku), `squares` a piece then a square (UCI;
+   * chess); absent: buttons of the legal actions and a JSON field.
+   */
+  humanBoardInput?: 'points' | 'squares';
+  /** Its games as records other programs read (`catarena export`). */
+  export?: GameRecordExport;
   /** What `catarena probe` counts as an endgame decision and as the same action (absent: games/core/probe.ts DEFAULT_PROBE_RULES). */
   probe?: ProbeRules;
   /**

@@ -1,6 +1,7 @@
 // Texas Hold'em: no-limit tournament rounds at tables of up to 12; the variant is CATArena's
 // 36-card short deck. Played in batch tables, projected pairwise into W.
 import type { GameDescriptor } from '../core/descriptor.ts';
+import { CARD_COUNTING, OPPONENT_MODELLING } from '../core/techniques.ts';
 import { holdemProbe } from './probe.ts';
 import { holdemWire } from './wire.ts';
 
@@ -21,5 +22,15 @@ export const holdem: GameDescriptor = {
   // The LLM-player's turn builder for this game.
   playerLibs: ['player/holdem-player.mjs'],
   probe: holdemProbe,
+  // What the evolution report looks for in this game's bot code, beside every game's techniques.
+  techniques: [
+    { id: 'equity', label: 'equity tables / hand equity', re: /\bequity\b|equities/i },
+    { id: 'handstrength', label: 'hand strength / ranking', re: /hand[\s_-]?(strength|rank|value)|evaluate[\s_-]?hand/i },
+    { id: 'potodds', label: 'pot odds', re: /pot[\s_-]?odds/i },
+    { id: 'preflop', label: 'preflop chart', re: /pre[\s_-]?flop/i },
+    { id: 'bluff', label: 'bluffing', re: /bluff/i },
+    OPPONENT_MODELLING,
+    CARD_COUNTING,
+  ],
   modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };

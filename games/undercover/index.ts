@@ -3,6 +3,7 @@
 // tables (every strategy of a round at one table, seats and roles rotated over shared word
 // pairs), projected pairwise into W by the composite score. Not in the default game list.
 import type { GameDescriptor } from '../core/descriptor.ts';
+import { OPPONENT_MODELLING } from '../core/techniques.ts';
 import { undercoverWire } from './wire.ts';
 
 export const undercover: GameDescriptor = {
@@ -21,5 +22,9 @@ export const undercover: GameDescriptor = {
   },
   // The LLM-player's turn builder for this game, and the statement check it uses (copied beside it).
   playerLibs: ['player/undercover-player.mjs', 'engine/statement-check.mjs'],
+  // What the evolution report looks for in this game's bot code, beside every game's techniques.
+  techniques: [
+    OPPONENT_MODELLING,
+  ],
   modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
 };

@@ -23,11 +23,12 @@ export interface PgnExport {
 
 /** Writes every chess game of a run directory into one PGN file. */
 export async function exportPgn(runDirArg: string, options: { out?: string; all?: boolean } = {}): Promise<PgnExport> {
-  const [{ RunDir }, { chessPgn, pgnFile }] = await Promise.all([import('../run/run-dir.ts'), import('../../games/chess/pgn.ts')]);
+  const [{ RunDir }, { gameDescriptor, gameIds }] = await Promise.all([import('../run/run-dir.ts'), import('../../games/registry.ts')]);
+  const pgnGames = gameIds().filter((g) => gameDescriptor(g).export?.format === 'pgn');
   const run = new RunDir(runDirArg);
   if (!(await pathExists(run.root))) throw new Error(`${run.root} does not exist`);
   if (!(await run.hasJournal())) throw new Error(`${run.root} is not a run directory (no journal.jsonl; give the folder "catarena tourney", "play" or "arena" wrote)`);
-  const results = (await run.openJournal()).results().filter((r) => r.spec.game === 'chess');
+  const results = (await run.openJournal()).results().filter((r) => pgnGames.includes(r.spec.game));
   if (!results.length) throw new Error(`${run.root} has no chess games (its journal holds none); nothing to export`);
   const name = path.basename(run.root);
   const games: string[] = [];
@@ -41,12 +42,12 @@ export async function exportPgn(runDirArg: string, options: { out?: string; all?
       missing.push(result.id);
       continue;
     }
-    const pgn = chessPgn({ ...replay, result }, { event: `catarena ${name} chess ${result.spec.variant}` });
+    const pgn = gameDescriptor(result.spec.game).export!.record({ ...replay, result }, { event: `catarena ${name} ${result.spec.game} ${result.spec.variant}` });
     if (!pgn.representable && !options.all) {
       skipped++;
       continue;
     }
-    games.push(pgn.pgn);
+    games.push(pgn.text);
   }
   if (!games.length) {
     throw new Error(
@@ -57,7 +58,7 @@ export async function exportPgn(runDirArg: string, options: { out?: string; all?
   }
   const file = path.resolve(options.out ?? path.join(run.root, 'games.pgn'));
   await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, pgnFile(games));
+  await fs.writeFile(file, gameDescriptor(results[0]!.spec.game).export!.file(games));
   return { file, games: games.length, skipped, missing };
 }
 

@@ -55,8 +55,8 @@
     return node;
   }
 
-  function gomokuInput(svg, msg) {
-    const geo = (window.catarenaViewers.gomoku?.geometry) || { cell: 32, margin: 36 };
+  function pointsInput(svg, msg) {
+    const geo = (window.catarenaViewers[msg.game]?.geometry) || { cell: 32, margin: 36 };
     const size = (msg.data.extra?.size) || 15;
     const layer = svgElement('g');
     for (let i = 0; i < size; i++) {
@@ -70,9 +70,9 @@
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Chess: click a piece then a square, or drag; a promotion asks for the piece.
+  // Squares (chess): click a piece then a square, or drag; a promotion asks for the piece.
 
-  function chessInput(svg, msg) {
+  function squaresInput(svg, msg) {
     const legal = msg.legal || [];
     // The square under the pointer, whatever is drawn over it (a piece, the last move's tint, a check).
     const squareOf = (e) => {
@@ -230,8 +230,9 @@
       tick();
       state.clock = setInterval(tick, 1000);
       const svg = board.querySelector('svg');
-      if (msg.game === 'gomoku' && svg) gomokuInput(svg, msg);
-      else if (msg.game === 'chess' && svg) chessInput(svg, msg);
+      // The board input the game's descriptor names (humanBoardInput), else buttons.
+      if (msg.boardInput === 'points' && svg) pointsInput(svg, msg);
+      else if (msg.boardInput === 'squares' && svg) squaresInput(svg, msg);
       else genericInput(msg);
     } else {
       turn.className = 'turn';

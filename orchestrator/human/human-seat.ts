@@ -14,7 +14,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { adapterFor } from '../../games/registry.ts';
+import { adapterFor, gameDescriptor } from '../../games/registry.ts';
 import type { LiveEvent } from '../../model/live.ts';
 import type { MatchSpec, MoveRecord, Replay, Seat } from '../../model/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
@@ -23,8 +23,6 @@ import { liveViewerData } from '../../reports/html/live-viewer.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
 import { PROJECT_ROOT } from '../../util/paths.ts';
 
-/** Games whose board shows nothing a seat may not see (the others show the seat's own request instead). */
-const PUBLIC_BOARDS = new Set(['gomoku', 'chess']);
 
 /** A human's per-move deadline unless `--human-timeout` says otherwise: 5 minutes. */
 export const DEFAULT_HUMAN_MOVE_MS = 5 * 60_000;
@@ -277,7 +275,8 @@ export class HumanSeat {
     const { spec } = game;
     const names = adapterFor(this.options.game).game.seatNames(spec.variant);
     // The replay viewer shows every hand and word: for games that hide them, only once the game is over.
-    const open = PUBLIC_BOARDS.has(spec.game) || Boolean(game.ended);
+    // Games whose board shows nothing a seat may not see (descriptor publicBoard); the others show the seat's own request instead.
+    const open = Boolean(gameDescriptor(spec.game).publicBoard) || Boolean(game.ended);
     const data = open ? await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress') : null;
     const recorded = this.results.find((r) => r.id === game.id);
     const humanSeats = spec.seats.flatMap((id, seat) => (id === this.id ? [seat] : []));
@@ -296,6 +295,7 @@ export class HumanSeat {
       gameId: game.gameId,
       id: game.id,
       game: spec.game,
+      boardInput: gameDescriptor(spec.game).humanBoardInput ?? null,
       variant: spec.variant,
       seats: spec.seats,
       seatNames,

@@ -2,6 +2,8 @@
 // imports, and techniques found by keyword heuristics (minimax, alpha-beta, MCTS, opening books,
 // equity tables …) with search-depth and time-budget constants. The techniques are guesses from
 // names and comments, not an analysis of what the code does, and every report says so.
+import type { BotTechnique } from '../../games/core/descriptor.ts';
+import { gameDescriptor, gameIds } from '../../games/registry.ts';
 import { nonBlankLines, type BotFile, type BotFiles, type Language } from './bot-files.ts';
 
 export interface Technique {
@@ -35,15 +37,8 @@ export interface BotProfile {
   skipped: number;
 }
 
-interface Detector {
-  id: string;
-  label: string;
-  re: RegExp;
-  /** Games it applies to; all when absent. */
-  games?: string[];
-}
-
-const DETECTORS: Detector[] = [
+/** Techniques of any game; each game adds its own (its descriptor's `techniques`). */
+const DETECTORS: BotTechnique[] = [
   { id: 'minimax', label: 'minimax / negamax', re: /\b(mini_?max|nega_?max)\b/i },
   { id: 'alphabeta', label: 'alpha-beta pruning', re: /alpha[\s_-]?beta|\balpha\b[^\n]{0,80}\bbeta\b/i },
   { id: 'mcts', label: 'Monte Carlo tree search', re: /\bmcts\b|\buct\b|\bucb1?\b|monte[\s_-]?carlo[\s_-]?tree/i },
@@ -55,20 +50,6 @@ const DETECTORS: Detector[] = [
   { id: 'random', label: 'randomness', re: /Math\.random|\brandom\.(random|choice|randint|shuffle|uniform)|\brand\.(Intn|Float64|Shuffle)|\brng\b/ },
   { id: 'ml', label: 'machine learning', re: /\b(sklearn|torch|tensorflow|keras|xgboost|lightgbm)\b|\.fit\(|\.predict(_proba)?\(/ },
   { id: 'selfplay', label: 'self-play against the game server', re: /self[\s_-]?play/i },
-  { id: 'threats', label: 'threat patterns (open threes / fours, VCF)', re: /open[\s_-]?(three|four|3|4)|live[\s_-]?(three|four)|\bvc[ft]\b|\bthreats?\b/i, games: ['gomoku'] },
-  { id: 'pst', label: 'piece-square tables', re: /piece[\s_-]?square|\bpsq?t\b/i, games: ['chess'] },
-  { id: 'quiescence', label: 'quiescence search', re: /quiesc/i, games: ['chess'] },
-  { id: 'ordering', label: 'move ordering (MVV-LVA, killers, history)', re: /mvv|\blva\b|killer|history[\s_-]?heuristic|move[\s_-]?order/i, games: ['chess'] },
-  { id: 'equity', label: 'equity tables / hand equity', re: /\bequity\b|equities/i, games: ['holdem'] },
-  { id: 'handstrength', label: 'hand strength / ranking', re: /hand[\s_-]?(strength|rank|value)|evaluate[\s_-]?hand/i, games: ['holdem'] },
-  { id: 'potodds', label: 'pot odds', re: /pot[\s_-]?odds/i, games: ['holdem'] },
-  { id: 'preflop', label: 'preflop chart', re: /pre[\s_-]?flop/i, games: ['holdem'] },
-  { id: 'bluff', label: 'bluffing', re: /bluff/i, games: ['holdem'] },
-  { id: 'opponent', label: 'opponent modelling', re: /opponent[\s_-]?model|\bvpip\b|aggression[\s_-]?factor/i, games: ['holdem', 'undercover'] },
-  { id: 'hcp', label: 'high-card points', re: /\bhcp\b|high[\s_-]?card[\s_-]?points?/i, games: ['bridge'] },
-  { id: 'conventions', label: 'bidding conventions (Stayman, Blackwood …)', re: /stayman|blackwood|jacoby|gerber|\bnegative[\s_-]?double/i, games: ['bridge'] },
-  { id: 'doubledummy', label: 'double-dummy analysis', re: /double[\s_-]?dummy|\bdds\b/i, games: ['bridge'] },
-  { id: 'cardcount', label: 'counting played cards', re: /played[\s_-]?cards|cards[\s_-]?played|count(ing)?[\s_-]?cards|\bvoids?\b/i, games: ['bridge', 'holdem'] },
 ];
 
 const DEPTH_NAME = /^(max_?|search_?|min_?)?depth$|^(max_?)?ply$|^max_?plies$/i;
@@ -131,7 +112,7 @@ export function profileBot(bot: BotFiles, game: string): BotProfile {
   const techniques: Technique[] = [];
   const depth: Constant[] = [];
   const timeBudget: Constant[] = [];
-  const detectors = DETECTORS.filter((d) => !d.games || d.games.includes(game));
+  const detectors = [...DETECTORS, ...(gameIds().includes(game) ? (gameDescriptor(game).techniques ?? []) : [])];
   for (const f of bot.files) {
     const isJson = /\.json$/i.test(f.path);
     if (f.lang) {

@@ -8,8 +8,6 @@
 
 export class BadRequest extends Error {}
 
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** The game server: env CATARENA_GAME_SERVER (set by catarena), else what the request said, else CATArena's port. */
 function serverUrl(fromRequest, fallbackPort) {
   const v = (process.env.CATARENA_GAME_SERVER || fromRequest || '').trim();
