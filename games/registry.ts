@@ -2,13 +2,30 @@
 // game adds its folder and one line here (docs/adding-a-game.md).
 import type { GameDescriptor } from './core/descriptor.ts';
 import type { WireAdapter } from './core/wire.ts';
+import { setGameDir } from '../util/paths.ts';
 import { bridge } from './bridge/index.ts';
 import { chess } from './chess/index.ts';
 import { gomoku } from './gomoku/index.ts';
 import { holdem } from './holdem/index.ts';
 import { undercover } from './undercover/index.ts';
 
-const GAMES: readonly GameDescriptor[] = [gomoku, chess, holdem, bridge, undercover];
+const GAMES: GameDescriptor[] = [gomoku, chess, holdem, bridge, undercover];
+
+/**
+ * Adds a game whose folder is outside games/ (a test's throwaway game), until `unregisterGame`.
+ * The game then works like a listed one in this process (its folder gives env/, bots and modules).
+ */
+export function registerGame(descriptor: GameDescriptor, folder: string): void {
+  if (GAMES.some((g) => g.id === descriptor.id)) throw new Error(`game "${descriptor.id}" is registered already`);
+  GAMES.push(descriptor);
+  setGameDir(descriptor.id, folder);
+}
+
+export function unregisterGame(game: string): void {
+  const i = GAMES.findIndex((g) => g.id === game);
+  if (i >= 0) GAMES.splice(i, 1);
+  setGameDir(game, null);
+}
 
 export function gameIds(): string[] {
   return GAMES.map((g) => g.id);
