@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { BOT_RECIPE_PATH, shortHash } from './image-tags.ts';
+import { isProcessGone } from '../util/procfs.mjs';
 
 export const DEFAULT_RECIPE_PATH = BOT_RECIPE_PATH;
 export const DEFAULT_CACHE_DIR = '/var/cache/catarena/images';
@@ -455,16 +456,8 @@ async function acquireLock(file: string, log: (line: string) => void): Promise<(
   }
 }
 
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** A lock holder still runs (a zombie or a vanished pid does not; this process does). */
+const pidAlive = (pid: number): boolean => pid === process.pid || !isProcessGone(pid);
 
 // ---------------------------------------------------------------------------------------------
 // CLI

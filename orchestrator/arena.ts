@@ -7,7 +7,7 @@ import { checkVariant, gameDescriptor } from '../games/registry.ts';
 import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult, type Replay } from '../model/match.ts';
 import type { LiveListener } from '../model/live.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import { killProcessesIn } from '../sandbox/process.ts';
+import { killProcessesIn } from '../sandbox/strays.ts';
 import { crossTable, crossTableCsv, formatCrossTable, type CrossRow } from '../reports/tables/crosstable.ts';
 import type { BotStatus, StrategyRef } from './executor/bot-fleet.ts';
 import { LocalExecutor } from './executor/executor.ts';

@@ -17,7 +17,8 @@ import { botRuntimeTag } from '../docker/image-tags.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
 import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
-import { egressFor, processTreeCpuMs } from './process.ts';
+import { egressFor } from './bot-env.ts';
+import { processTreeCpuMs } from '../util/procfs.mjs';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
 export interface DockerSandboxOptions {

@@ -10,7 +10,7 @@
 // (immune to pid reuse), polled every 500 ms, and every 20 ms once the pipe on our stdin (whose
 // only write end the orchestrator holds) reaches EOF, which is how its death is noticed at once. It never kills a process that does not carry the
 // token: a process group is killed only when its leader carries it.
-import fs from 'node:fs';
+import { environOf, liveProcesses, signalPid, startTimeOf } from '../util/procfs.mjs';
 
 const MARKER_VAR = 'CATARENA_BOT_ID';
 const POLL_MS = 500;
@@ -25,56 +25,24 @@ if (!Number.isInteger(ownerPid) || ownerPid <= 1 || !/^\d+$/.test(startArg ?? ''
 }
 const needle = `${MARKER_VAR}=${token}.`;
 
-/** "state ppid pgrp session … starttime …" of a pid (the fields after "(comm) "), or null. */
-function statFields(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
-
 function ownerAlive() {
-  const f = statFields(ownerPid);
-  // f[0] is field 3 (state), so field 22 (starttime) is f[19]. A zombie is dead.
-  return f !== null && f[0] !== 'Z' && f[0] !== 'X' && f[19] === startArg;
+  // A zombie is dead (startTimeOf: null); a reused pid has another start time.
+  return startTimeOf(ownerPid) === startArg;
 }
 
 function carriesToken(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').some((e) => e.startsWith(needle));
-  } catch {
-    return false; // gone, or not ours to read
-  }
+  return environOf(pid)?.some((e) => e.startsWith(needle)) ?? false; // null: gone, or not ours to read
 }
 
-function kill(target) {
-  try {
-    process.kill(target, 'SIGKILL');
-  } catch {
-    // gone already
-  }
-}
+const kill = (target) => signalPid(target, 'SIGKILL');
 
 /** One pass: SIGKILLs every live token carrier (and groups led by one); returns how many it found. */
 function sweep() {
-  let names;
-  try {
-    names = fs.readdirSync('/proc');
-  } catch {
-    return 0;
-  }
   let found = 0;
   const groups = new Set();
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    if (pid === process.pid) continue;
-    const f = statFields(pid);
-    if (!f || f[0] === 'Z' || f[0] === 'X' || !carriesToken(pid)) continue;
+  for (const { pid, pgrp } of liveProcesses()) {
+    if (pid === process.pid || !carriesToken(pid)) continue;
     found++;
-    const pgrp = Number(f[2]);
     if (pgrp > 1 && pgrp !== process.pid && !groups.has(pgrp) && (pgrp === pid || carriesToken(pgrp))) {
       groups.add(pgrp);
       kill(-pgrp);

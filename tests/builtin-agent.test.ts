@@ -14,7 +14,7 @@ import type { Workspace } from '../agents/core/types.ts';
 import { buildWorkspace } from '../agents/core/workspace.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { generalProblems, validateBot } from '../orchestrator/validate.ts';
-import { isProcessGone } from '../sandbox/process.ts';
+import { isProcessGone } from '../util/procfs.mjs';
 import { createSandbox } from '../sandbox/index.ts';
 import { openAiRateLimit, perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
 import { geminiRateLimit, startScriptedGemini, stepOf as geminiStep, type ScriptTurn as GeminiTurn } from './helpers/scripted-gemini.ts';

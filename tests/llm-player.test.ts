@@ -15,7 +15,7 @@ import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { DEFAULT_LIMITS, type Replay } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
-import { botPath, passEnvFor, PASS_ENV_FILE } from '../sandbox/process.ts';
+import { botPath, passEnvFor, PASS_ENV_FILE } from '../sandbox/bot-env.ts';
 import type { BotHandle, BotStartOptions, Sandbox } from '../sandbox/types.ts';
 import { BUILTIN, botDir, dockerReady, tempDir } from './helpers/bots.ts';
 

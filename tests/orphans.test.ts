@@ -8,7 +8,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { refsFromDirs, runArena } from '../orchestrator/arena.ts';
 import { DEFAULT_LIMITS } from '../model/match.ts';
-import { isProcessGone, killProcessesIn, MARKER_VAR, ownerToken, ProcessSandbox } from '../sandbox/process.ts';
+import { MARKER_VAR } from '../sandbox/bot-env.ts';
+import { ProcessSandbox } from '../sandbox/process.ts';
+import { isProcessGone } from '../util/procfs.mjs';
+import { killProcessesIn, ownerToken } from '../sandbox/strays.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');

@@ -13,7 +13,9 @@ import { executeQueued, MatchJobFailedError, type QueuedStrategy } from '../orch
 import { connectQueue } from '../orchestrator/queue/connection.ts';
 import { ArtifactStore, artifactKey } from '../orchestrator/queue/artifacts.ts';
 import { hashDir } from '../util/fs.ts';
-import { isProcessGone, killProcessesIn, MARKER_VAR } from '../sandbox/process.ts';
+import { MARKER_VAR } from '../sandbox/bot-env.ts';
+import { isProcessGone } from '../util/procfs.mjs';
+import { killProcessesIn } from '../sandbox/strays.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';

@@ -10,7 +10,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../sandbox/index.ts';
 import { probeHealth } from '../sandbox/health.ts';
 import { allocatePort, allocatePortPair, isPortOpen, releasePort, startOnFreePort, waitForPortClosed } from '../sandbox/ports.ts';
-import { botPath, isProcessGone, MARKER_VAR, ProcessSandbox } from '../sandbox/process.ts';
+import { botPath, MARKER_VAR } from '../sandbox/bot-env.ts';
+import { ProcessSandbox } from '../sandbox/process.ts';
+import { isProcessGone } from '../util/procfs.mjs';
 import { BotStartError, type BotStartOptions } from '../sandbox/types.ts';
 
 const NODE = JSON.stringify(process.execPath);

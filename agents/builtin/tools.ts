@@ -12,7 +12,8 @@ import path from 'node:path';
 import { tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { CappedText } from '../../sandbox/capped-log.ts';
-import { botPath } from '../../sandbox/process.ts';
+import { botPath } from '../../sandbox/bot-env.ts';
+import { envValueOf, liveProcesses, signalPid } from '../../util/procfs.mjs';
 import type { Workspace } from '../core/types.ts';
 
 export interface FileEntry {
@@ -54,30 +55,9 @@ export const OUTPUT_CAP_BYTES = 20_000;
 /** Set on every command's processes, so leftovers that left the process group can be found. */
 const RUN_MARKER = 'CATARENA_AGENT_RUN';
 
-function signalPid(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
-}
-
 /** SIGKILL every live process whose environment carries the marker (Linux /proc; elsewhere a no-op). */
 function killMarked(marker: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync('/proc');
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`${RUN_MARKER}=${marker}`)) signalPid(Number(name), 'SIGKILL');
-    } catch {
-      // gone, or not ours
-    }
-  }
+  for (const { pid } of liveProcesses()) if (envValueOf(pid, RUN_MARKER) === marker) signalPid(pid, 'SIGKILL');
 }
 
 function lexists(p: string): boolean {

@@ -21,7 +21,7 @@ import { pathExists } from '../../util/fs.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
 import type { LiveEvent } from '../../model/live.ts';
-import { startTimeOf } from '../../sandbox/process.ts';
+import { startTimeOf } from '../../util/procfs.mjs';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));

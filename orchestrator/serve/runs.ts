@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isProcessGone, startTimeOf } from '../../sandbox/process.ts';
+import { isProcessGone, startTimeOf } from '../../util/procfs.mjs';
 import { progressText, type LiveRecord, type RunStatus } from '../run/run-dir.ts';
 
 export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'killed' | 'unknown';

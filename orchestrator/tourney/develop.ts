@@ -10,7 +10,7 @@ import type { Agent } from '../../agents/core/types.ts';
 import { estimateCostUsd, type ModelPrice } from '../../agents/core/prices.ts';
 import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type ValidationReport } from '../../model/tourney.ts';
 import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
-import { PASS_ENV_FILE } from '../../sandbox/process.ts';
+import { PASS_ENV_FILE } from '../../sandbox/bot-env.ts';
 import type { GameServerPool } from '../host/game-servers.ts';
 import type { TaskTrack } from '../../model/task-track.ts';
 import { generalProblems, probeMark, validateAndKeep, validateBot } from '../validate.ts';

@@ -10,7 +10,7 @@ import { matchId, type MatchSpec, type Replay } from '../../model/match.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from '../../model/tourney.ts';
 import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
-import { killProcessesIn } from '../../sandbox/process.ts';
+import { killProcessesIn } from '../../sandbox/strays.ts';
 import { gameSettings, llmPlayerSampling, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { LocalExecutor, QueuedExecutor, type Executor } from '../executor/executor.ts';
 import { botLogFile, stopBot } from '../executor/bot-fleet.ts';

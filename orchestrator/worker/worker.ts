@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createSandbox } from '../../sandbox/index.ts';
-import { killProcessesIn } from '../../sandbox/process.ts';
+import { killProcessesIn } from '../../sandbox/strays.ts';
 import type { DockerSandboxOptions } from '../../sandbox/docker.ts';
 import { CpuSlots } from '../match/cpu-slots.ts';
 import { AdaptiveSlots } from '../match/adaptive-slots.ts';

@@ -11,7 +11,7 @@ import { resolveConfig, type TourneyConfigInput } from '../../orchestrator/confi
 import { summarizeRun } from '../../orchestrator/tourney/summarize.ts';
 import { runTourney } from '../../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../../model/tourney.ts';
-import { isProcessGone } from '../../sandbox/process.ts';
+import { isProcessGone } from '../../util/procfs.mjs';
 import { tempDir } from './bots.ts';
 
 declare module 'vitest' {

@@ -3,7 +3,7 @@
 // bots it leaves behind are killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { killProcessesIn } from '../../sandbox/process.ts';
+import { killProcessesIn } from '../../sandbox/strays.ts';
 import { waitFor } from './bot-process.ts';
 import { tempDir } from './bots.ts';
 
