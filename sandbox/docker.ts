@@ -17,7 +17,7 @@ import { botRuntimeTag } from '../docker/image-tags.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
 import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
-import { egressFor, processTreeCpuMs } from './process.ts';
+import { egressFor, killProcessesIn, processTreeCpuMs } from './process.ts';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
 export interface DockerSandboxOptions {
@@ -74,6 +74,11 @@ export class DockerSandbox implements Sandbox {
   constructor(options: DockerSandboxOptions = {}) {
     this.docker = options.docker;
     this.options = { ...DOCKER_DEFAULTS, cpuset: false, handleSignals: true, ...options };
+  }
+
+  /** Processes left in `dir` (containers of dead orchestrators are removed when the engine is first used). */
+  reapStrays(dir: string): number {
+    return killProcessesIn(dir).length;
   }
 
   /** Checks the engine and the image once, and removes containers left by dead orchestrators. */

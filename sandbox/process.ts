@@ -588,6 +588,10 @@ export class ProcessSandbox implements Sandbox {
 
   constructor(private readonly options: ProcessSandboxOptions = {}) {}
 
+  reapStrays(dir: string): number {
+    return killProcessesIn(dir).length;
+  }
+
   async start(o: BotStartOptions): Promise<BotHandle> {
     const script = o.script ?? 'start_ai.sh';
     const name = o.name ?? path.basename(o.dir);
