@@ -22,7 +22,7 @@ import { trackEvolution, type EvolutionTrack } from '../../reports/evolution/evo
 import { evolutionMarkdown } from '../../reports/evolution/evolution-markdown.ts';
 import { evolutionSectionHtml } from '../../reports/evolution/evolution-html.ts';
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
-import { createAgent } from '../../agents/registry.ts';
+import { agentIdOf } from '../../agents/core/agent-id.ts';
 import { envFolderName } from '../../agents/core/workspace.ts';
 import { referenceBotDir } from '../../util/paths.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
@@ -172,19 +172,14 @@ async function evolutionOf(run: RunDir, tracks: TrackSummary[], records: Map<str
 /** The rating anchor when the config names none: the first offline reference agent (deterministic bots, so its scale carries over between runs). */
 function firstOfflineAgent(config: TourneyConfig): string | undefined {
   const spec = config.agents.find((a) => a.startsWith('offline:'));
-  if (!spec) return undefined;
-  try {
-    return createAgent(spec, 0, { endpoint: config.agentEndpoints?.[spec] }).id;
-  } catch {
-    return undefined;
-  }
+  return spec === undefined ? undefined : agentIds({ agents: [spec] })[0];
 }
 
-/** Agent ids in config order (the order of W's rows). */
-export function agentIds(config: TourneyConfig): string[] {
+/** Agent ids in config order (the order of W's rows), read from the specs: no agent is built. */
+export function agentIds(config: Pick<TourneyConfig, 'agents'>): string[] {
   return config.agents.flatMap((spec) => {
     try {
-      return [createAgent(spec, 0, { endpoint: config.agentEndpoints?.[spec] }).id];
+      return [agentIdOf(spec)];
     } catch {
       return []; // an agent this build does not know: its records still name it
     }
