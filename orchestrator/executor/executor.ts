@@ -10,7 +10,7 @@ import type { GameServerPool } from '../host/game-servers.ts';
 import { connectQueue } from '../queue/connection.ts';
 import type { RunDir } from '../run/run-dir.ts';
 import { BotFleet, botLogFile, type BotStatus, stopBot, type StrategyRef } from './bot-fleet.ts';
-import { type ConcurrencyStats, GamePool, newController, startBots } from './local.ts';
+import { type ConcurrencyStats, GamePool, startBots } from './local.ts';
 
 export interface RunOptions {
   /** Called once per finished game, in completion order; awaited before the next is delivered. */
@@ -116,7 +116,7 @@ export class LocalExecutor implements Executor {
   private readonly pool: GamePool;
 
   constructor(private readonly options: LocalExecutorOptions) {
-    this.pool = options.pool ?? new GamePool({ concurrency: options.concurrency, controller: options.concurrency === 'auto' ? newController() : undefined });
+    this.pool = options.pool ?? new GamePool({ concurrency: options.concurrency });
   }
 
   private fleet(game: string, variant: string): Promise<BotFleet> {

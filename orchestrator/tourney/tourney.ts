@@ -248,6 +248,7 @@ class Tourney {
       this.progress?.done();
       this.checkSignal();
     })().finally(started);
+    done.catch(() => {}); // awaited by the caller, which may first wait for `started`
     return { started: whenStarted, done };
   }
 
