@@ -7,7 +7,6 @@ import { checkVariant, gameDescriptor } from '../games/registry.ts';
 import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult, type Replay } from '../model/match.ts';
 import type { LiveListener } from '../model/live.ts';
 import type { Sandbox } from '../sandbox/types.ts';
-import { killProcessesIn } from '../sandbox/strays.ts';
 import { crossTable, crossTableCsv, formatCrossTable, type CrossRow } from '../reports/tables/crosstable.ts';
 import type { BotStatus, StrategyRef } from './executor/bot-fleet.ts';
 import { LocalExecutor } from './executor/executor.ts';
@@ -60,8 +59,8 @@ export interface ArenaOutcome {
 }
 
 export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
-  const strays = killProcessesIn(options.runDir); // bots a killed run left running here (a resume finds them)
-  if (strays.length) options.progress?.phase(`stopped ${strays.length} bot processes a killed run left running`);
+  const strays = options.sandbox.reapStrays(options.runDir); // bots a killed run left running here (a resume finds them)
+  if (strays) options.progress?.phase(`stopped ${strays} bot processes a killed run left running`);
   checkVariant(options.game, options.variant);
   for (const bot of options.bots) if (!bot.warm) await assertBotDir(bot.dir); // a warm bot runs already (a human seat)
   const run = new RunDir(options.runDir);

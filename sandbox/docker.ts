@@ -18,6 +18,7 @@ import { CappedLog, readLogTail } from './capped-log.ts';
 import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { egressFor } from './bot-env.ts';
+import { killProcessesIn } from './strays.ts';
 import { processTreeCpuMs } from '../util/procfs.mjs';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
@@ -75,6 +76,11 @@ export class DockerSandbox implements Sandbox {
   constructor(options: DockerSandboxOptions = {}) {
     this.docker = options.docker;
     this.options = { ...DOCKER_DEFAULTS, cpuset: false, handleSignals: true, ...options };
+  }
+
+  /** Processes left in `dir` (containers of dead orchestrators are removed when the engine is first used). */
+  reapStrays(dir: string): number {
+    return killProcessesIn(dir).length;
   }
 
   /** Checks the engine and the image once, and removes containers left by dead orchestrators. */

@@ -13,7 +13,7 @@ import { CappedLog } from './capped-log.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { isPortOpen } from './ports.ts';
 import { ProcessBot } from './process-bot.ts';
-import { ensureReaper, ownerToken } from './strays.ts';
+import { ensureReaper, killProcessesIn, ownerToken } from './strays.ts';
 import { BotStartError, type BotHandle, type BotStartOptions, type Sandbox } from './types.ts';
 
 export interface ProcessSandboxOptions {
@@ -34,6 +34,10 @@ export class ProcessSandbox implements Sandbox {
   private hooked = false;
 
   constructor(private readonly options: ProcessSandboxOptions = {}) {}
+
+  reapStrays(dir: string): number {
+    return killProcessesIn(dir).length;
+  }
 
   async start(o: BotStartOptions): Promise<BotHandle> {
     const script = o.script ?? 'start_ai.sh';

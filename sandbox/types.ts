@@ -78,6 +78,11 @@ export class BotStartError extends Error {
 export interface Sandbox {
   readonly kind: string;
   start(options: BotStartOptions): Promise<BotHandle>;
+  /**
+   * Stops what a killed orchestrator left running for `dir` (a run directory, a worker's
+   * artifact cache) and returns how many processes it stopped: a resume finds them there.
+   */
+  reapStrays(dir: string): number;
   /** Stops every handle this sandbox started. */
   close(): Promise<void>;
 }

@@ -102,6 +102,7 @@ interface Stats {
 function statsSandbox(inner: Sandbox, seen: Array<{ name: string; totals: Stats; games: Record<string, Stats> }>): Sandbox {
   return {
     kind: inner.kind,
+    reapStrays: (dir) => inner.reapStrays(dir),
     close: () => inner.close(),
     async start(o: BotStartOptions): Promise<BotHandle> {
       const handle = await inner.start(o);

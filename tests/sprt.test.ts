@@ -20,6 +20,8 @@ import {
   unitCounts,
   type SprtDecision,
 } from '../reports/metrics/sprt.ts';
+import { gameDescriptor } from '../games/registry.ts';
+import { playSchedule, sprtSchedule } from '../orchestrator/formats/two-bot.ts';
 import { tempDir } from './helpers/bots.ts';
 import { catarena } from './helpers/cli.ts';
 
@@ -371,6 +373,19 @@ describe('SprtMonitor', () => {
 // ---------------------------------------------------------------------------------------------
 // The real command.
 
+
+describe('what play and play --sprt schedule in each format', () => {
+  it('pairs count games in colour-swapped pairs, tables count table rounds, duplicate counts boards in matches', () => {
+    expect(sprtSchedule(gameDescriptor('gomoku'), 7)).toMatchObject({ reps: 4, maxGames: 7, unit: ['pair', 'pairs'], counted: 'games' });
+    expect(sprtSchedule(gameDescriptor('holdem'), 7)).toMatchObject({ reps: 7, maxGames: 7, unit: ['deal pair', 'deal pairs'], counted: 'table rounds' });
+    // Bridge: matches of the default length (2 boards), each board in both rooms; a board left over is not played.
+    expect(sprtSchedule(gameDescriptor('bridge'), 7)).toMatchObject({ reps: 2, matches: 3, maxGames: 12, unit: ['match', 'matches'], counted: 'matches' });
+    expect(sprtSchedule(gameDescriptor('bridge'), 1)).toMatchObject({ reps: 1, matches: 1, maxGames: 2 });
+    expect(playSchedule('pairs', 5)).toEqual({ reps: 3, total: 5 });
+    expect(playSchedule('tables', 5)).toEqual({ reps: 5, total: 5 });
+    expect(playSchedule('duplicate', 5)).toEqual({ reps: 5, total: 10 });
+  });
+});
 
 describe('catarena play --sprt', () => {
   it('heuristic vs random at gomoku: H1 [0, 50] long before the 1000-game maximum; a re-run continues from the journal', async () => {

@@ -105,6 +105,19 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
     expect(Object.keys(summary.generalizability.gomoku!)).toEqual(['cautious', 'aggressive', 'imitator']);
   });
 
+  it('reports each track as it finishes: its W and metrics are written before the run\'s cross-track reports', () => {
+    const journal = journalOf(runDir);
+    const live = fs.readFileSync(path.join(runDir, 'live.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const at = (pattern: RegExp) => Date.parse(live.find((e) => e.type === 'phase' && pattern.test(e.text))?.at);
+    const crossTrack = at(/^reports: leaderboard/);
+    for (const variant of ['standard', 'variant']) {
+      const lastGame = Math.max(...journal.filter((g) => g.spec.variant === variant).map((g) => Date.parse(g.startedAt) + g.durationMs));
+      const reported = at(new RegExp(`^gomoku-${variant} finished: W, metrics`));
+      expect(reported).toBeGreaterThan(lastGame - 1);
+      expect(reported).toBeLessThanOrEqual(crossTrack);
+    }
+  });
+
   it('shows learning: the agents change their bots and L is not all zero', () => {
     const params = (round: number, agent: string) => readJson(path.join(runDir, 'tracks', 'gomoku-standard', `round_${round}`, 'strategies', agent, 'params.json'));
     for (const agent of ['cautious', 'aggressive', 'imitator']) expect(params(2, agent)).not.toEqual(params(1, agent));

@@ -11,6 +11,7 @@ import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/fail
 import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
+import { builtinAgentId } from '../core/agent-id.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
 import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
@@ -51,8 +52,8 @@ export const BUILTIN_DEFAULTS = {
 
 /** `openai/gpt-4o-mini` → `gpt-4o-mini`: a name safe for folders and strategy ids. */
 export function deriveAgentId(modelSpec: string): string {
-  const name = parseModelSpec(modelSpec).modelId.split('/').pop()!;
-  return name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'builtin';
+  parseModelSpec(modelSpec); // throws on a bad model
+  return builtinAgentId(modelSpec);
 }
 
 

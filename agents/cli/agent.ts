@@ -11,6 +11,7 @@ import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent
 import { startEgressProxy, type EgressProxy } from '../../sandbox/egress-proxy.ts';
 import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import { redactSecrets } from '../builtin/models.ts';
+import { cliAgentId } from '../core/agent-id.ts';
 import { classifyLlmError, FAILURE_WORDS, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
@@ -62,7 +63,7 @@ export class CliAgent implements Agent {
     this.endpoint = resolveEndpoint(this.cli, this.env);
     if (this.cli.modelRequired && !o.model) throw new Error(`${o.cli} needs a model: ${o.cli}:<model> (the name its endpoint serves)`);
     this.model = o.model;
-    this.id = o.id ?? (o.model ? o.model.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || o.cli : o.cli);
+    this.id = o.id ?? cliAgentId(o.cli, o.model);
     this.kind = `cli:${o.cli}${o.model ? `/${o.model}` : ''}`;
     this.attempts = o.attempts ?? CLI_AGENT_DEFAULTS.attempts;
     this.maxTurns = o.maxTurns ?? CLI_AGENT_DEFAULTS.maxTurns;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { copyTree } from '../../util/fs.ts';
 import type { Agent, DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
+import { dirAgentId } from '../core/agent-id.ts';
 
 export class DirAgent implements Agent {
   readonly kind: string;
@@ -68,5 +69,5 @@ export function createDirAgent(spec: string): DirAgent {
   } catch {
     // A missing target: the constructor says the folder does not exist.
   }
-  return new DirAgent(m[2] ?? (path.basename(given).replace(/[^\w.@-]+/g, '_') || 'dir'), root);
+  return new DirAgent(m[2] ?? dirAgentId(given), root);
 }

@@ -21,6 +21,7 @@ import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import type { Agent, DevelopResult, Workspace } from '../core/types.ts';
+import { llmPlayerAgentId } from '../core/agent-id.ts';
 
 export const LLM_PLAYER_BOT_DIR = path.join(PROJECT_ROOT, 'agents', 'llm-player', 'bot');
 
@@ -80,7 +81,7 @@ export class LlmPlayerAgent implements Agent {
     }
     if (!model.trim()) throw new Error('llm-player: the model name is empty');
     this.kind = `llm-player:${provider}/${model}`;
-    this.id = options.id ?? `llm-player-${model.replace(/[^\w.@-]+/g, '_')}`;
+    this.id = options.id ?? llmPlayerAgentId(model);
   }
 
   /** Its key set, and its endpoint reachable with the key accepted (checked from the host). */

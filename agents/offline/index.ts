@@ -3,6 +3,7 @@
 import { deriveSeed } from '../../games/core/rng.ts';
 import { CHARACTER_NAMES } from './core/learning.ts';
 import { OfflineAgent } from './offline-agent.ts';
+import { offlineAgentId } from '../core/agent-id.ts';
 
 export { OfflineAgent } from './offline-agent.ts';
 export const OFFLINE_CHARACTERS: readonly string[] = CHARACTER_NAMES;
@@ -13,5 +14,5 @@ export function createOfflineAgent(spec: string, seed: number): OfflineAgent {
   const [, character, n] = m as unknown as [string, string, string | undefined];
   if (!OFFLINE_CHARACTERS.includes(character)) throw new Error(`unknown offline character "${character}" in "${spec}"; available: ${OFFLINE_CHARACTERS.join(', ')}`);
   // #n gets its own seed, so two agents of one character really differ.
-  return new OfflineAgent({ id: n ? `${character}-${n}` : character, character, seed: n ? deriveSeed(seed, character, n) : seed });
+  return new OfflineAgent({ id: offlineAgentId(character, n), character, seed: n ? deriveSeed(seed, character, n) : seed });
 }

@@ -10,6 +10,7 @@ import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
 import type { MatchResult } from '../../model/match.ts';
 import { parseSprtParams, SprtMonitor, SprtParamError, type SprtParams, type SprtResult } from '../../reports/metrics/sprt.ts';
 import { moveTimeoutHelp, repMeaningHelp } from './game-help.ts';
+import { playSchedule, sprtSchedule } from '../formats/two-bot.ts';
 import { withInterrupt } from './interrupt.ts';
 import { concurrencyOption, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 
@@ -171,8 +172,6 @@ interface SprtSummary extends SprtResult {
   line: string;
 }
 
-const UNIT_NAMES = { pairs: ['pair', 'pairs'], tables: ['deal pair', 'deal pairs'], duplicate: ['match', 'matches'] } as const;
-
 function signed(x: number, digits = 1): string {
   if (!Number.isFinite(x)) return x > 0 ? '+inf' : '-inf';
   return `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
@@ -193,26 +192,9 @@ function sprtLine(monitor: SprtMonitor, unit: readonly [string, string]): string
 async function playSprt(a: string, b: string, opts: CommonOpts & { games?: number }, params: SprtParams): Promise<void> {
   checkGame(opts);
   const { refsFromDirs } = await import('../arena.ts');
-  const { format, defaults } = gameDescriptor(opts.game);
-  const n = opts.games ?? 1000;
-  let reps: number;
-  let maxGames: number;
-  let matches: number | undefined;
-  if (format === 'pairs') {
-    reps = Math.ceil(n / 2);
-    maxGames = n;
-  } else if (format === 'tables') {
-    reps = n; // table rounds; two on the same deals, seats swapped, make a unit
-    maxGames = n;
-  } else {
-    // Bridge: n boards at most, in matches of the game's default length (games/bridge/index.ts), each a unit.
-    reps = Math.min(n, defaults.reps);
-    matches = Math.floor(n / reps);
-    maxGames = 2 * reps * matches;
-  }
+  const { reps, maxGames, matches, unit, counted } = sprtSchedule(gameDescriptor(opts.game), opts.games ?? 1000);
   const [idA, idB] = refsFromDirs([a, b].map((d) => resolveBotDir(d, opts.game))).map((r) => r.id) as [string, string];
   const monitor = new SprtMonitor(params, idA, idB);
-  const unit = UNIT_NAMES[format];
   // A progress line every `every` units (at least two), and when the test is decided.
   const every = Math.max(2, opts.concurrency === 'auto' ? defaultConcurrency() : opts.concurrency);
   let printed = 0;
@@ -237,7 +219,7 @@ async function playSprt(a: string, b: string, opts: CommonOpts & { games?: numbe
   const t = monitor.counted;
   const played = outcome.results.length;
   const stopped = monitor.decided ? 'decided' : played >= maxGames ? 'max' : 'interrupted';
-  const after = `after ${r.units} ${unit[r.units === 1 ? 0 : 1]}, ${t.games} ${format === 'duplicate' ? 'matches' : format === 'tables' ? 'table rounds' : 'games'}`;
+  const after = `after ${r.units} ${unit[r.units === 1 ? 0 : 1]}, ${t.games} ${counted}`;
   const message =
     r.decision === 'H1'
       ? `H1 accepted: ${idA} is stronger than ${idB} by at least ${r.elo1} Elo (LLR ${r.llr.toFixed(2)} ≥ ${r.upper.toFixed(2)} ${after})`
@@ -272,12 +254,7 @@ export function registerPlayCommands(program: Command): void {
       await playSprt(a, b, opts, opts.sprt === true ? parseSprtParams('') : opts.sprt);
       return;
     }
-    const games = opts.games ?? 2;
-    // Pairwise games come in colour-swapped pairs; a table game counts table rounds.
-    const { format } = gameDescriptor(opts.game);
-    // Table rounds (holdem) and boards (bridge: each in two rooms) count one by one.
-    const reps = format === 'pairs' ? Math.ceil(games / 2) : games;
-    const total = format === 'duplicate' ? 2 * games : games;
+    const { reps, total } = playSchedule(gameDescriptor(opts.game).format, opts.games ?? 2);
     const outcome = await arenaFromCli('play', [a, b], opts, reps, total);
     await printArena(outcome, opts, total);
   });

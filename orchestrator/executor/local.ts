@@ -13,7 +13,7 @@ import { ConcurrencyController, type ControllerEvent, type ControllerOptions } f
 import { CpuSlots } from '../match/cpu-slots.ts';
 import { runMatch, type SeatBot } from '../match/runner.ts';
 import type { MatchResult, MatchSpec, Replay } from '../../model/match.ts';
-import type { BotFleet } from './bot-fleet.ts';
+import { type BotFleet, sumKnown } from './bot-fleet.ts';
 import type { LiveListener } from '../../model/live.ts';
 
 export interface LocalExecutorOptions {
@@ -101,31 +101,172 @@ export function newController(): ConcurrencyController {
 const LOOKAHEAD = 8;
 
 export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOptions): Promise<MatchResult[]> {
-  const cores = Math.max(1, os.availableParallelism());
-  const auto = options.concurrency === 'auto';
-  const fixed = auto ? 0 : ((options.concurrency as number | undefined) ?? 1);
-  // Start at the cores (the usual best for CPU-bound bots); two lost probes down bring it to fewer.
-  const controller = auto ? (options.controller ?? newController()) : undefined;
-  const slots = new CpuSlots(controller ? controller.level : fixed);
-  // The last games of the specs leave slots empty whatever the level: not its measure.
-  const underfed = () => pending.length === 0 && inFlight < gamesAllowed();
-  const adaptive = controller ? new AdaptiveSlots(slots, controller, { botCpuMs: () => options.fleet.cpuTimeMs(), underfed }) : undefined;
-  /** Games allowed in flight now. */
-  const gamesAllowed = () => (adaptive ? slots.capacity + 1 : fixed);
-  const workers = Math.min(specs.length, controller ? controller.hardCeiling + 1 : fixed);
+  const pool = new GamePool({ concurrency: options.concurrency, controller: options.controller });
+  try {
+    return await pool.play(specs, { fleet: options.fleet, hosts: options.hosts, onReplay: options.onReplay, signal: options.signal, onLive: options.onLive });
+  } finally {
+    pool.close();
+    options.onConcurrency?.(pool.stats());
+  }
+}
 
-  let stopped = false;
-  const starts = startBots(specs, options.fleet, Math.max(2, cores), () => stopped);
-  const results: MatchResult[] = [];
-  const pending = [...specs];
-  const playing = new Map<string, number>();
-  let inFlight = 0;
-  let wake: Array<() => void> = [];
-  const notify = () => {
-    const waiting = wake;
-    wake = [];
+export interface GamePoolOptions {
+  /** Games in flight and bots computing at once (default 1), or 'auto' (adaptive). */
+  concurrency?: number | 'auto';
+  /** With 'auto': the controller to continue (default a new one). */
+  controller?: ConcurrencyController;
+}
+
+/** One call of GamePool.play: its games share a fleet and a game server pool. */
+export interface PoolBatchOptions {
+  fleet: BotFleet;
+  hosts: GameServerPool;
+  onReplay?: (replay: Replay) => Promise<void> | void;
+  signal?: AbortSignal;
+  onLive?: LiveListener;
+  /** Called once no game of the batch waits for a slot any more (all started or dropped). */
+  onStarted?: () => void;
+}
+
+interface Batch extends PoolBatchOptions {
+  /** Games queued or in flight. */
+  left: number;
+  /** Games queued. */
+  queued: number;
+  results: MatchResult[];
+  starts: ReturnType<typeof startBots>;
+  stopped: boolean;
+  error?: unknown;
+  settle(): void;
+}
+
+/**
+ * The machine's game slots, shared by every batch of games given to `play`, also while earlier
+ * batches still play: a batch's games queue behind the earlier batches' (first come, first
+ * played), so the next track's games fill the cores the last games of the previous one leave idle.
+ * The slots (and with 'auto' the adaptive controller) count all batches' games together.
+ */
+export class GamePool {
+  private readonly cores = Math.max(1, os.availableParallelism());
+  private readonly controller: ConcurrencyController | undefined;
+  private readonly fixed: number;
+  private readonly slots: CpuSlots;
+  private readonly adaptive: AdaptiveSlots | undefined;
+  private readonly fleets = new Set<BotFleet>();
+  private pending: Array<{ spec: MatchSpec; batch: Batch }> = [];
+  /** Games in flight per strategy ("game/variant|id": ids repeat across tracks). */
+  private readonly playing = new Map<string, number>();
+  private inFlight = 0;
+  private workers = 0;
+  private active = 0;
+  private wake: Array<() => void> = [];
+  private poke: NodeJS.Timeout | undefined;
+
+  constructor(options: GamePoolOptions = {}) {
+    const auto = options.concurrency === 'auto';
+    this.fixed = auto ? 0 : ((options.concurrency as number | undefined) ?? 1);
+    // Start at the cores (the usual best for CPU-bound bots); two lost probes down bring it to fewer.
+    this.controller = auto ? (options.controller ?? newController()) : undefined;
+    this.slots = new CpuSlots(this.controller ? this.controller.level : this.fixed);
+    // The last games leave slots empty whatever the level: not its measure.
+    const underfed = () => this.pending.length === 0 && this.inFlight < this.gamesAllowed();
+    this.adaptive = this.controller ? new AdaptiveSlots(this.slots, this.controller, { botCpuMs: () => sumKnown([...this.fleets].map((f) => f.cpuTimeMs())), underfed }) : undefined;
+  }
+
+  /** Games allowed in flight now. */
+  private gamesAllowed(): number {
+    return this.adaptive ? this.slots.capacity + 1 : this.fixed;
+  }
+
+  private get maxWorkers(): number {
+    return this.controller ? this.controller.hardCeiling + 1 : this.fixed;
+  }
+
+  /** The concurrency used so far (the mean level, for 'auto'). */
+  stats(): ConcurrencyStats {
+    return this.adaptive
+      ? { mode: 'auto', meanLevel: this.adaptive.meanLevel(), finalLevel: this.slots.capacity, timeline: this.adaptive.timeline, events: this.controller!.events }
+      : { mode: 'fixed', meanLevel: this.fixed, finalLevel: this.fixed, timeline: [[0, this.fixed]], events: [] };
+  }
+
+  /**
+   * Plays the specs after the games queued before them, streaming each finished game to
+   * `onReplay` (awaited before its slot is reused). Every bot the specs need starts at once in the
+   * background (in order of first use, `cores` at a time). Resolves when the batch's games are
+   * over; on abort its queued games are dropped and those in flight finish.
+   */
+  play(specs: MatchSpec[], options: PoolBatchOptions): Promise<MatchResult[]> {
+    if (!specs.length || options.signal?.aborted) {
+      options.onStarted?.();
+      return Promise.resolve([]);
+    }
+    this.fleets.add(options.fleet);
+    let settle!: () => void;
+    const over = new Promise<void>((resolve) => (settle = resolve));
+    const batch: Batch = { ...options, left: specs.length, queued: specs.length, results: [], stopped: false, settle, starts: undefined! };
+    batch.starts = startBots(specs, options.fleet, Math.max(2, this.cores), () => batch.stopped);
+    const onAbort = () => this.drop(batch);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.pending.push(...specs.map((spec) => ({ spec, batch })));
+    if (this.active++ === 0) this.startAdaptive();
+    for (let n = Math.min(this.pending.length, this.maxWorkers) - this.workers; n > 0; n--) void this.worker();
+    this.notify();
+    return over.then(async () => {
+      options.signal?.removeEventListener('abort', onAbort);
+      batch.stopped = true;
+      await batch.starts.done;
+      if (--this.active === 0) this.stopAdaptive();
+      if (batch.error !== undefined) throw batch.error;
+      return batch.results;
+    });
+  }
+
+  /** Stops the adaptive controller's timer (the pool plays nothing more). */
+  close(): void {
+    this.stopAdaptive();
+  }
+
+  private startAdaptive(): void {
+    // A level change may allow another game: wake the waiting workers now and then.
+    if (this.adaptive) this.poke ??= setInterval(() => this.notify(), 20);
+    this.adaptive?.start();
+  }
+
+  private stopAdaptive(): void {
+    clearInterval(this.poke);
+    this.poke = undefined;
+    this.adaptive?.stop();
+  }
+
+  /** Drops a batch's queued games (its signal aborted or one of its games failed). */
+  private drop(batch: Batch): void {
+    const before = this.pending.length;
+    this.pending = this.pending.filter((p) => p.batch !== batch);
+    this.dequeued(batch, before - this.pending.length);
+    this.finish(batch, before - this.pending.length);
+  }
+
+  private dequeued(batch: Batch, games: number): void {
+    if (games === 0 || batch.queued === 0) return;
+    batch.queued -= games;
+    if (batch.queued === 0) batch.onStarted?.();
+  }
+
+  private finish(batch: Batch, games: number): void {
+    batch.left -= games;
+    if (batch.left === 0) batch.settle();
+    this.notify();
+  }
+
+  private notify(): void {
+    const waiting = this.wake;
+    this.wake = [];
     for (const w of waiting) w();
-  };
+  }
+
+  private key(spec: MatchSpec, id: string): string {
+    return `${spec.game}/${spec.variant}|${id}`;
+  }
 
   /**
    * The next spec: the first (of a few) whose strategies play no game now, else the first. The
@@ -133,58 +274,58 @@ export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOpt
    * else none (null): sharing a bot with a game in flight, its calls would take a slot to wait on
    * a busy bot (a Flask bot answers one at a time) while a core idles (`npm run bench -- concurrency`).
    */
-  const take = (): MatchSpec | null => {
+  private take(): { spec: MatchSpec; batch: Batch } | null {
     let i = 0;
-    if (inFlight > 0) {
-      const idle = pending.slice(0, LOOKAHEAD).findIndex((spec) => spec.seats.every((id) => !playing.get(id)));
+    if (this.inFlight > 0) {
+      const idle = this.pending.slice(0, LOOKAHEAD).findIndex(({ spec }) => spec.seats.every((id) => !this.playing.get(this.key(spec, id))));
       if (idle > 0) i = idle;
-      else if (idle < 0 && adaptive && inFlight >= slots.capacity) return null;
+      else if (idle < 0 && this.adaptive && this.inFlight >= this.slots.capacity) return null;
     }
-    return pending.splice(i, 1)[0]!;
-  };
-
-  const worker = async () => {
-    for (;;) {
-      while (pending.length > 0 && !options.signal?.aborted && inFlight >= gamesAllowed()) await new Promise<void>((r) => wake.push(r));
-      if (pending.length === 0 || options.signal?.aborted) return;
-      const spec = take();
-      if (!spec) {
-        await new Promise<void>((r) => wake.push(r)); // a game ends, or the level changes (poke)
-        continue;
-      }
-      inFlight++;
-      for (const id of spec.seats) playing.set(id, (playing.get(id) ?? 0) + 1);
-      try {
-        // Its bots start in their turn (`cores` at a time, the first game's first), not all at once.
-        await Promise.all(seatInstances(spec.seats).map((instance, seat) => starts.ready(spec.seats[seat]!, instance)));
-        const replay = await playSpec(spec, { fleet: options.fleet, hosts: options.hosts, slots, onLive: options.onLive });
-        results.push(replay.result);
-        await options.onReplay?.(replay);
-      } finally {
-        inFlight--;
-        for (const id of spec.seats) playing.set(id, playing.get(id)! - 1);
-        notify();
-      }
-    }
-  };
-  // A level change may allow another game: wake the waiting workers now and then.
-  const poke = adaptive ? setInterval(notify, 20) : undefined;
-  adaptive?.start();
-  try {
-    await Promise.all(Array.from({ length: workers }, worker));
-  } finally {
-    stopped = true;
-    clearInterval(poke);
-    adaptive?.stop();
-    notify();
-    await starts.done;
+    return this.pending.splice(i, 1)[0]!;
   }
-  options.onConcurrency?.(
-    adaptive
-      ? { mode: 'auto', meanLevel: adaptive.meanLevel(), finalLevel: slots.capacity, timeline: adaptive.timeline, events: controller!.events }
-      : { mode: 'fixed', meanLevel: fixed, finalLevel: fixed, timeline: [[0, fixed]], events: [] },
-  );
-  return results;
+
+  private async worker(): Promise<void> {
+    this.workers++;
+    try {
+      for (;;) {
+        while (this.pending.length > 0 && this.inFlight >= this.gamesAllowed()) await new Promise<void>((r) => this.wake.push(r));
+        if (this.pending.length === 0) return;
+        const next = this.take();
+        if (!next) {
+          await new Promise<void>((r) => this.wake.push(r)); // a game ends, or the level changes (poke)
+          continue;
+        }
+        this.dequeued(next.batch, 1);
+        await this.playOne(next.spec, next.batch);
+      }
+    } finally {
+      this.workers--;
+    }
+  }
+
+  private async playOne(spec: MatchSpec, batch: Batch): Promise<void> {
+    this.inFlight++;
+    for (const id of spec.seats) this.playing.set(this.key(spec, id), (this.playing.get(this.key(spec, id)) ?? 0) + 1);
+    try {
+      // Its bots start in their turn (`cores` at a time, the first game's first), not all at once.
+      await Promise.all(seatInstances(spec.seats).map((instance, seat) => batch.starts.ready(spec.seats[seat]!, instance)));
+      const replay = await playSpec(spec, { fleet: batch.fleet, hosts: batch.hosts, slots: this.slots, onLive: batch.onLive });
+      batch.results.push(replay.result);
+      await batch.onReplay?.(replay);
+    } catch (err) {
+      // The batch fails once its games in flight are over; its queued games are not played.
+      batch.error ??= err;
+      this.drop(batch);
+    } finally {
+      this.inFlight--;
+      for (const id of spec.seats) {
+        const n = this.playing.get(this.key(spec, id))! - 1;
+        if (n) this.playing.set(this.key(spec, id), n);
+        else this.playing.delete(this.key(spec, id));
+      }
+      this.finish(batch, 1);
+    }
+  }
 }
 
 /**

@@ -63,6 +63,7 @@ export class AdaptiveSlots {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.window = undefined; // a window open across a pause would measure the pause
   }
 
   /** Time-weighted mean level from the start until now. */

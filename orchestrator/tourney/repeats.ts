@@ -10,6 +10,7 @@ import type { Progress } from '../progress.ts';
 import { RunDir } from '../run/run-dir.ts';
 import { indexRun } from '../run/run-index.ts';
 import { limitConcurrency } from '../../util/limit.ts';
+import { GamePool } from '../executor/local.ts';
 import type { CombinedSummary } from '../../reports/combined.ts';
 import { combineRuns, pairwiseOfRun } from './combine.ts';
 import { InterruptedError, runTourney, type TourneyOptions } from './tourney.ts';
@@ -31,9 +32,11 @@ export async function runRepeats(options: Omit<TourneyOptions, 'agents'>): Promi
   const K = config.repeats ?? 1;
   const run = new RunDir(options.runDir);
   await run.writeConfig(config);
-  // Two at a time by default: one repeat's bots start and its agents develop while the other plays
-  // (`npm run bench -- repeats`).
+  // Two at a time by default: one repeat's bots start and its agents develop while the other plays.
   const side = limitConcurrency(Math.min(K, config.repeatConcurrency ?? 2));
+  // In-process games of all repeats share one set of slots: a repeat's games fill what the other
+  // leaves idle instead of both running `concurrency` games on the same cores.
+  const pool = config.queue ? undefined : new GamePool({ concurrency: config.concurrency });
   const repeat = async (r: number) => {
     const dir = new RunDir(run.repeatDir(r));
     if (await dir.hasSummary()) {
@@ -42,13 +45,14 @@ export async function runRepeats(options: Omit<TourneyOptions, 'agents'>): Promi
     }
     if (signal?.aborted) throw new InterruptedError(run.root);
     try {
-      await runTourney({ ...options, config: repeatConfig(config, r), runDir: dir.root, progress: prefixed(progress, `repeat ${r}/${K}`), index: false });
+      await runTourney({ ...options, config: repeatConfig(config, r), runDir: dir.root, progress: prefixed(progress, `repeat ${r}/${K}`), index: false, pool });
     } catch (err) {
       if (err instanceof InterruptedError) throw new InterruptedError(run.root);
       throw err;
     }
   };
   const results = await Promise.allSettled(Array.from({ length: K }, (_, k) => side(() => repeat(k + 1))));
+  pool?.close();
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   progress?.phase(`combining ${K} repeats: means, Table 8, rank agreement, two-level intervals`);

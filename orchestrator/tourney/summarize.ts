@@ -22,82 +22,43 @@ import { trackEvolution, type EvolutionTrack } from '../../reports/evolution/evo
 import { evolutionMarkdown } from '../../reports/evolution/evolution-markdown.ts';
 import { evolutionSectionHtml } from '../../reports/evolution/evolution-html.ts';
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
-import { createAgent } from '../../agents/registry.ts';
+import { agentIdOf } from '../../agents/core/agent-id.ts';
 import { envFolderName } from '../../agents/core/workspace.ts';
 import { referenceBotDir } from '../../util/paths.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
-import { trackName, type StrategyRecord, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
+import { trackName, type StrategyRecord, type TourneySummary, type TrackId, type TrackSummary } from '../../model/tourney.ts';
 
-export async function summarizeRun(runDir: string): Promise<TourneySummary> {
+/** One track's part of the reports: written (W, metrics, evolution, replay pages) as the track finishes. */
+export interface TrackReport {
+  summary: TrackSummary;
+  W: ScoreMatrix;
+  draws: { agents: string[]; draws: BootstrapDraws };
+  index: GameIndex[string];
+  evolution: EvolutionTrack;
+}
+
+export interface SummarizeOptions {
+  /** Tracks already reported (summarizeTrack while the run played), by track name; the others are computed here. */
+  tracks?: Map<string, Promise<TrackReport | null>>;
+}
+
+export async function summarizeRun(runDir: string, options: SummarizeOptions = {}): Promise<TourneySummary> {
   const run = new RunDir(runDir);
   const config = await run.readConfig();
   const journal = await run.openJournal();
-  const tracks: TrackSummary[] = [];
-  const matrices = new Map<string, ScoreMatrix>();
-  const draws: Array<{ agents: string[]; draws: BootstrapDraws }> = [];
-  const gameIndex: GameIndex = {};
-  const comparisons = new Map<string, { otherNs: number; imps: number }>(); // Bridge room → the other room's score and the board's IMPs
-  const records = new Map<string, StrategyRecord[]>(); // per track: every strategy record, for the evolution
-  const anchor = config.ratingAnchor ?? firstOfflineAgent(config);
-
+  const reports: TrackReport[] = [];
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {
-      const name = trackName({ game, variant });
-      const track = await trackGames(run, config, journal, game, variant);
-      if (!track) continue;
-      const { strategies, byId, agents, rounds, results, games } = track;
-      records.set(name, strategies);
-      const winRates = tableWinRates(results);
-      const rooms = new Map<string, typeof results>(); // "match|board" → the results of its rooms
-      for (const r of results) {
-        const key = r.spec.duplicate && `${r.spec.duplicate.match}|${r.spec.duplicate.board}`;
-        if (key) rooms.set(key, [...(rooms.get(key) ?? []), r]);
-      }
-      for (const m of duplicateMatchesOf(results)) {
-        for (const board of m.boards) {
-          for (const r of rooms.get(`${m.match}|${board.board}`) ?? []) {
-            comparisons.set(r.id, { otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open, imps: board.imps });
-          }
-        }
-      }
-      const W = fromGames(agents, rounds, games);
-      matrices.set(name, W);
-      const bootstrap = bootstrapWithDraws(agents, rounds, games, { samples: config.bootstrapSamples, seed: config.seed });
-      draws.push({ agents, draws: bootstrap.draws });
-      const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
-      const roundStrategies = strategies.filter((s) => s.round <= rounds);
-      const autoReps = await run.readAutoReps(name);
-      const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies);
-      const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
-      gameIndex[trackKey(name)] = {
-        labels: W.toJSON().strategies,
-        games: results.map((r) => ({ id: r.id, seats: r.spec.seats.map(label), scores: r.scores, termination: r.termination, reason: r.reason, plies: r.plies, page: false })),
-      };
-      tracks.push({
-        game,
-        variant,
-        agents,
-        rounds,
-        policy: config.policy,
-        W: W.toJSON(),
-        metrics: computeAll(W),
-        bootstrap: bootstrap.result,
-        elo: Object.fromEntries(rated.strategies.map((r) => [r.id, r.elo])),
-        ratings: rated,
-        errors: errorRates(results, (id) => byId.get(id)?.agent ?? id),
-        cost: costByAgent(roundStrategies),
-        strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash, cost, carriedOver }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash, ...(cost?.tokens ? { cost } : {}), ...(carriedOver ? { carriedOver } : {}) })),
-        games: results.length,
-        terminations: countBy(results.map((r) => r.termination)),
-        ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
-        ...(autoReps ? { autoReps } : {}),
-        ...(Object.keys(llmPlayers).length ? { llmPlayers } : {}),
-      });
+      const report = await (options.tracks?.get(trackName({ game, variant })) ?? summarizeTrack(run, config, journal, { game, variant }));
+      if (report) reports.push(report);
     }
   }
+  const tracks = reports.map((r) => r.summary);
+  const matrices = new Map(reports.map((r) => [trackName(r.summary), r.W]));
+  const gameIndex: GameIndex = Object.fromEntries(reports.map((r) => [trackKey(trackName(r.summary)), r.index]));
 
   const generalizabilityByGame: TourneySummary['generalizability'] = {};
   for (const game of config.games) {
@@ -114,11 +75,74 @@ export async function summarizeRun(runDir: string): Promise<TourneySummary> {
     config,
     tracks,
     generalizability: generalizabilityByGame,
-    leaderboard: withRankProbabilities(leaderboard(tracks), draws),
+    leaderboard: withRankProbabilities(leaderboard(tracks), reports.map((r) => r.draws)),
   };
-  const evolution = await evolutionOf(run, tracks, records);
-  await writeOutputs(run, summary, matrices, gameIndex, comparisons, evolution);
+  await writeOutputs(run, summary, gameIndex, reports.map((r) => r.evolution));
   return summary;
+}
+
+/**
+ * One track's W, metrics, intervals, ratings and strategy evolution, written to the track's
+ * folder (W.json, W.csv, metrics.json, evolution.json, similarity.json, diffs) with its games'
+ * replay pages; null when the track has no strategies.
+ */
+export async function summarizeTrack(run: RunDir, config: TourneyConfig, journal: Journal, track: TrackId): Promise<TrackReport | null> {
+  const { game, variant } = track;
+  const name = trackName(track);
+  const played = await trackGames(run, config, journal, game, variant);
+  if (!played) return null;
+  const anchor = config.ratingAnchor ?? firstOfflineAgent(config);
+  const { strategies, byId, agents, rounds, results, games } = played;
+  const winRates = tableWinRates(results);
+  const comparisons = new Map<string, { otherNs: number; imps: number }>(); // Bridge room → the other room's score and the board's IMPs
+  const rooms = new Map<string, typeof results>(); // "match|board" → the results of its rooms
+  for (const r of results) {
+    const key = r.spec.duplicate && `${r.spec.duplicate.match}|${r.spec.duplicate.board}`;
+    if (key) rooms.set(key, [...(rooms.get(key) ?? []), r]);
+  }
+  for (const m of duplicateMatchesOf(results)) {
+    for (const board of m.boards) {
+      for (const r of rooms.get(`${m.match}|${board.board}`) ?? []) {
+        comparisons.set(r.id, { otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open, imps: board.imps });
+      }
+    }
+  }
+  const W = fromGames(agents, rounds, games);
+  const bootstrap = bootstrapWithDraws(agents, rounds, games, { samples: config.bootstrapSamples, seed: config.seed });
+  const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
+  const roundStrategies = strategies.filter((s) => s.round <= rounds);
+  const autoReps = await run.readAutoReps(name);
+  const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies);
+  const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
+  const summary: TrackSummary = {
+    game,
+    variant,
+    agents,
+    rounds,
+    policy: config.policy,
+    W: W.toJSON(),
+    metrics: computeAll(W),
+    bootstrap: bootstrap.result,
+    elo: Object.fromEntries(rated.strategies.map((r) => [r.id, r.elo])),
+    ratings: rated,
+    errors: errorRates(results, (id) => byId.get(id)?.agent ?? id),
+    cost: costByAgent(roundStrategies),
+    strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash, cost, carriedOver }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash, ...(cost?.tokens ? { cost } : {}), ...(carriedOver ? { carriedOver } : {}) })),
+    games: results.length,
+    terminations: countBy(results.map((r) => r.termination)),
+    ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
+    ...(autoReps ? { autoReps } : {}),
+    ...(Object.keys(llmPlayers).length ? { llmPlayers } : {}),
+  };
+  await run.writeTrackOutputs(summary, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: summary.metrics, bootstrap: summary.bootstrap, elo: summary.elo, ratings: summary.ratings, errors: summary.errors, cost: summary.cost } });
+  const evolution = await evolutionOf(run, summary, strategies);
+  // Replay pages for the track's games; the HTML report links those that have one.
+  const paged = new Set(await writeReplayPages(run.replaysDir, results.map((r) => r.id), { extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined) }));
+  const index: GameIndex[string] = {
+    labels: W.toJSON().strategies,
+    games: results.map((r) => ({ id: r.id, seats: r.spec.seats.map(label), scores: r.scores, termination: r.termination, reason: r.reason, plies: r.plies, page: paged.has(r.id) })),
+  };
+  return { summary, W, draws: { agents, draws: bootstrap.draws }, index, evolution };
 }
 
 /** A track's strategies and the games that enter W (only rounds every agent completed), or null when the track has no strategies. */
@@ -138,53 +162,43 @@ export async function trackGames(run: RunDir, config: TourneyConfig, journal: Jo
 }
 
 /**
- * Per track, how the agents' bots changed between rounds, how similar they are, and what each
- * agent looked at (reports/evolution/), written as evolution.json, similarity.json and a .diff
- * beside each strategy.
+ * How a track's agents' bots changed between rounds, how similar they are, and what each agent
+ * looked at (reports/evolution/), written as evolution.json, similarity.json and a .diff beside
+ * each strategy.
  */
-async function evolutionOf(run: RunDir, tracks: TrackSummary[], records: Map<string, StrategyRecord[]>): Promise<EvolutionTrack[]> {
-  const out: EvolutionTrack[] = [];
-  for (const t of tracks) {
-    const name = trackName(t);
-    const strategies = records.get(name) ?? [];
-    // The sample bot every workspace holds (AI_example), as this run's agents saw it.
-    const sample = path.join(run.workspaceDir(name, 1, t.agents[0]!), envFolderName(t.game, t.variant), 'AI_example');
-    const evolution = await trackEvolution({
-      track: name,
-      game: t.game,
-      variant: t.variant,
-      agents: t.agents,
-      rounds: t.rounds,
-      strategies: strategies.map((s) => ({ id: s.id, agent: s.agent, round: s.round, agentKind: s.agentKind, status: s.status, failure: s.failure, warnings: s.warnings, dir: s.dir, workspace: run.workspaceDir(name, s.round, s.agent), buildLog: s.buildLog })),
-      G: Object.fromEntries(t.agents.map((a) => [a, t.metrics.perAgent[a]?.G ?? []])),
-      base: [fs.existsSync(sample) ? sample : referenceBotDir(t.game, 'random')],
-    });
-    await run.writeEvolution(name, {
-      evolution: { ...evolution, steps: evolution.steps.map((s) => ({ ...s, diff: s.diff && { ...s.diff, unified: undefined } })) },
-      similarity: { track: name, settings: evolution.settings, rounds: evolution.similarity, flags: evolution.flags },
-      diffs: evolution.steps.filter((s) => s.diff?.unified).map((s) => ({ round: s.round, agent: s.agent, text: s.diff!.unified })),
-    });
-    out.push(evolution);
-  }
-  return out;
+async function evolutionOf(run: RunDir, t: TrackSummary, strategies: StrategyRecord[]): Promise<EvolutionTrack> {
+  const name = trackName(t);
+  // The sample bot every workspace holds (AI_example), as this run's agents saw it.
+  const sample = path.join(run.workspaceDir(name, 1, t.agents[0]!), envFolderName(t.game, t.variant), 'AI_example');
+  const evolution = await trackEvolution({
+    track: name,
+    game: t.game,
+    variant: t.variant,
+    agents: t.agents,
+    rounds: t.rounds,
+    strategies: strategies.map((s) => ({ id: s.id, agent: s.agent, round: s.round, agentKind: s.agentKind, status: s.status, failure: s.failure, warnings: s.warnings, dir: s.dir, workspace: run.workspaceDir(name, s.round, s.agent), buildLog: s.buildLog })),
+    G: Object.fromEntries(t.agents.map((a) => [a, t.metrics.perAgent[a]?.G ?? []])),
+    base: [fs.existsSync(sample) ? sample : referenceBotDir(t.game, 'random')],
+  });
+  await run.writeEvolution(name, {
+    evolution: { ...evolution, steps: evolution.steps.map((s) => ({ ...s, diff: s.diff && { ...s.diff, unified: undefined } })) },
+    similarity: { track: name, settings: evolution.settings, rounds: evolution.similarity, flags: evolution.flags },
+    diffs: evolution.steps.filter((s) => s.diff?.unified).map((s) => ({ round: s.round, agent: s.agent, text: s.diff!.unified })),
+  });
+  return evolution;
 }
 
 /** The rating anchor when the config names none: the first offline reference agent (deterministic bots, so its scale carries over between runs). */
 function firstOfflineAgent(config: TourneyConfig): string | undefined {
   const spec = config.agents.find((a) => a.startsWith('offline:'));
-  if (!spec) return undefined;
-  try {
-    return createAgent(spec, 0, { endpoint: config.agentEndpoints?.[spec] }).id;
-  } catch {
-    return undefined;
-  }
+  return spec === undefined ? undefined : agentIds({ agents: [spec] })[0];
 }
 
-/** Agent ids in config order (the order of W's rows). */
-export function agentIds(config: TourneyConfig): string[] {
+/** Agent ids in config order (the order of W's rows), read from the specs: no agent is built. */
+export function agentIds(config: Pick<TourneyConfig, 'agents'>): string[] {
   return config.agents.flatMap((spec) => {
     try {
-      return [createAgent(spec, 0, { endpoint: config.agentEndpoints?.[spec] }).id];
+      return [agentIdOf(spec)];
     } catch {
       return []; // an agent this build does not know: its records still name it
     }
@@ -193,18 +207,10 @@ export function agentIds(config: TourneyConfig): string[] {
 
 const countBy = (keys: string[]) => keys.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
 
-async function writeOutputs(run: RunDir, summary: TourneySummary, matrices: Map<string, ScoreMatrix>, games: GameIndex, comparisons: Map<string, { otherNs: number; imps: number }>, evolution: EvolutionTrack[]): Promise<void> {
-  for (const track of summary.tracks) {
-    const W = matrices.get(trackName(track))!;
-    await run.writeTrackOutputs(track, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: track.metrics, bootstrap: track.bootstrap, elo: track.elo, ratings: track.ratings, errors: track.errors, cost: track.cost } });
-  }
+async function writeOutputs(run: RunDir, summary: TourneySummary, games: GameIndex, evolution: EvolutionTrack[]): Promise<void> {
   const probes = await readProbeResults(run); // `catarena probe`'s results, when the run was probed
   const markdown = [renderMarkdown(summary), ...(evolution.length ? [evolutionMarkdown(evolution)] : []), ...(probes.length ? [`${probeSectionMarkdown(probes)}\n`] : [])];
   await run.writeSummary(summary, markdown.join('\n'));
-  // Replay pages for every game, then the HTML report that links them.
-  const ids = Object.values(games).flatMap((t) => t.games.map((g) => g.id));
-  const paged = new Set(await writeReplayPages(run.replaysDir, ids, { extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined) }));
-  for (const t of Object.values(games)) for (const g of t.games) g.page = paged.has(g.id);
   const diffHref = (s: { round: number; agent: string }, t: { track: string }) => path.relative(run.root, run.strategyDiffFile(t.track, s.round, s.agent)).split(path.sep).join('/');
   const extra = `${evolutionSectionHtml(evolution, { diffHref })}\n${probeSectionHtml(probes)}`;
   await run.writeReportHtml(renderReportHtml(summary, games, extra, evolution.length ? [['evolution', 'Evolution']] : []));

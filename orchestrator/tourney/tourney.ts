@@ -3,31 +3,36 @@
 // field and every earlier strategy (so W is complete at the end without replaying anything),
 // and the round's logs are written for the next round's agents. A killed run resumes: developed
 // strategies and journaled games are kept.
+//
+// Tracks overlap: a track's games are handed to the executor in round and track order, each as
+// soon as the previous track's games have all started, so the next track fills the cores the last
+// games of one leave idle; what follows a track's games (its round logs, its next round's
+// development, more repetitions, its reports) runs beside the other tracks' games.
 import { createAgent } from '../../agents/registry.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { deriveSeed } from '../../games/core/rng.ts';
-import { matchId, type MatchSpec, type Replay } from '../../model/match.ts';
+import { matchId, type MatchSpec } from '../../model/match.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from '../../model/tourney.ts';
 import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
-import { killProcessesIn } from '../../sandbox/strays.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
 import { gameSettings, llmPlayerSampling, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
-import { LocalExecutor, QueuedExecutor, type Executor } from '../executor/executor.ts';
-import { botLogFile, stopBot } from '../executor/bot-fleet.ts';
+import { createExecutor, type Executor } from '../executor/executor.ts';
+import type { GamePool } from '../executor/local.ts';
 import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
-import type { BotHandle } from '../../sandbox/types.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
 import { GameServerPool } from '../host/game-servers.ts';
 import type { Progress } from '../progress.ts';
-import { connectQueue, QueueUnavailableError } from '../queue/connection.ts';
+import { QueueUnavailableError } from '../queue/connection.ts';
 import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
+import type { Journal } from '../run/journal.ts';
 import { indexEntry, indexRun, rulesOfConfig } from '../run/run-index.ts';
 import { carryOverStrategy, checkAgentTracks, developStrategy } from './develop.ts';
 import { taskTrackOf } from '../../model/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './schedule.ts';
-import { summarizeRun } from './summarize.ts';
+import { summarizeRun, summarizeTrack, type TrackReport } from './summarize.ts';
 
 export interface TourneyOptions {
   config: TourneyConfig;
@@ -42,6 +47,8 @@ export interface TourneyOptions {
   queueGraceMs?: number;
   /** Append the finished run to the run index (default true; a repeat of a --repeats run is indexed as part of its parent). */
   index?: boolean;
+  /** Game slots shared with other tourneys of this process (the repeats of a study). */
+  pool?: GamePool;
 }
 
 export class InterruptedError extends Error {
@@ -56,219 +63,296 @@ export { tracksOf };
 const forfeitOf = (r: StrategyRecord) => (r.status === 'failed' ? `failed build: ${r.failure}` : undefined);
 
 export async function runTourney(options: TourneyOptions): Promise<TourneySummary> {
-  const strays = killProcessesIn(options.runDir); // bots a killed run left running here (a resume finds them)
-  if (strays.length) options.progress?.phase(`stopped ${strays.length} bot processes a killed run left running`);
-  const { config, signal } = options;
-  const run = new RunDir(options.runDir);
-  const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
-  const runDir = run.root;
-  // A queue that cannot be reached should fail now, not after the agents spent their budget.
-  if (config.queue) (await connectQueue(config.queue, { warn: (m) => progress?.phase(`! ${m}`) })).disconnect();
-  await run.pinRules(rulesOfConfig(config, config.games));
-  await run.writeConfig(config);
-  await run.markStatus('running', 'tourney');
-  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config), webTools: config.webTools, endpoint: config.agentEndpoints[spec] }));
-  checkAgentTracks(config, agents);
-  const sandbox = createSandbox(config.sandbox, { docker: config.docker });
-  const hosts = new GameServerPool();
-  const journal = await run.openJournal();
-  const tracks = tracksOf(config);
-  const executor: Executor = config.queue
-    ? new QueuedExecutor({ url: config.queue, run: await run.identity(), startTimeoutMs: config.startTimeoutMs, graceMs: options.queueGraceMs, report: (message) => progress?.phase(message) })
-    : new LocalExecutor({ sandbox, hosts, concurrency: config.concurrency, startTimeoutMs: config.startTimeoutMs, logDir: (track) => run.botLogsDir(track), onLive: run.appendLive });
-  const history = new Map<string, StrategyRecord[][]>(); // track → records per round (index round−1)
-  // "track|strategy id" → its validated bot, until the executor has it. Strategy ids (agent@round)
-  // repeat in every track: the track is part of the key, or one game's bot plays another game.
-  const warmBots = new Map<string, BotHandle>();
-  const warmKey = (track: TrackId, id: string) => `${trackName(track)}|${id}`;
-  const takeWarm = (track: TrackId, id: string) => {
-    const bot = warmBots.get(warmKey(track, id));
-    warmBots.delete(warmKey(track, id));
-    return bot;
-  };
-  const reuse = config.reuse ? await ReuseCache.open(run) : null;
-  if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
-  const checkSignal = () => {
-    if (signal?.aborted) throw new InterruptedError(runDir);
-  };
-  /** Plays the specs not yet in the journal (or reused from an earlier run), with progress. */
-  const play = async (rounds: StrategyRecord[][], specs: MatchSpec[], title: string, tickLabel: string) => {
-    let pending = specs.filter((s) => !journal.has(matchId(s)));
-    let done = specs.length - pending.length;
-    progress?.phase(`${title} · ${specs.length} games${done ? ` (${done} already played)` : ''}`);
-    const tick = () => progress?.tick(++done, specs.length, tickLabel);
-    if (reuse) {
-      const code = new Map(rounds.flat().map((r) => [r.id, codeOf(r)]));
-      const played: MatchSpec[] = [];
-      for (const spec of pending) {
-        if (await reuse.take(spec, (id) => code.get(id), config.sandbox, run)) tick();
-        else played.push(spec);
-      }
-      if (played.length < pending.length) progress?.phase(`${pending.length - played.length} games reused from earlier runs; ${played.length} to play`);
-      pending = played;
+  const tourney = await Tourney.open(options);
+  await tourney.playAll();
+  return tourney.finish();
+}
+
+/** One run: it owns the agents, the sandbox, the game servers and the executor from open to close. */
+class Tourney {
+  private readonly tracks: TrackId[];
+  /** Per track: its strategy records per round (index round − 1). */
+  private readonly history = new Map<string, StrategyRecord[][]>();
+  /** "track#round" → its strategies, developed or being developed. */
+  private readonly developed = new Map<string, Promise<StrategyRecord[]>>();
+  private readonly developing: ReturnType<typeof limitConcurrency>;
+  /** What runs beside the next tracks' games: round logs, more repetitions, a track's reports. */
+  private readonly behind: Array<Promise<unknown>> = [];
+  /** Per track: its reports (W, metrics, evolution), written as it finishes. */
+  private readonly reports = new Map<string, Promise<TrackReport | null>>();
+  /** Aborted on the user's signal or when work running behind fails: no more games start. */
+  private readonly stop = new AbortController();
+  private failure: { error: unknown } | undefined;
+  /** Estimated dollars spent on development so far (strategy records' costUsd), for --budget-usd. */
+  private spentUsd = 0;
+  private budgetSaid: string | undefined;
+
+  private constructor(
+    private readonly options: TourneyOptions,
+    private readonly run: RunDir,
+    private readonly progress: Progress | undefined,
+    private readonly agents: Agent[],
+    private readonly sandbox: Sandbox,
+    private readonly hosts: GameServerPool,
+    private readonly executor: Executor,
+    private readonly journal: Journal,
+    private readonly reuse: ReuseCache | null,
+  ) {
+    this.tracks = tracksOf(this.config);
+    this.developing = limitConcurrency(this.config.developConcurrency);
+    for (const track of this.tracks) this.history.set(trackName(track), []);
+    options.signal?.addEventListener('abort', () => this.stop.abort(), { once: true });
+    if (options.signal?.aborted) this.stop.abort();
+  }
+
+  static async open(options: TourneyOptions): Promise<Tourney> {
+    const { config } = options;
+    const run = new RunDir(options.runDir);
+    const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
+    const sandbox = createSandbox(config.sandbox, { docker: config.docker });
+    const strays = sandbox.reapStrays(run.root); // bots a killed run left running here (a resume finds them)
+    if (strays) progress?.phase(`stopped ${strays} bot processes a killed run left running`);
+    const hosts = new GameServerPool();
+    try {
+      const executor = await createExecutor(config, run, { sandbox, hosts, graceMs: options.queueGraceMs, report: (message) => progress?.phase(message), pool: options.pool });
+      await run.pinRules(rulesOfConfig(config, config.games));
+      await run.writeConfig(config);
+      await run.markStatus('running', 'tourney');
+      const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config), webTools: config.webTools, endpoint: config.agentEndpoints[spec] }));
+      checkAgentTracks(config, agents);
+      const journal = await run.openJournal();
+      const reuse = config.reuse ? await ReuseCache.open(run) : null;
+      if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
+      return new Tourney(options, run, progress, agents, sandbox, hosts, executor, journal, reuse);
+    } catch (err) {
+      await hosts.closeAll();
+      await sandbox.close();
+      throw err;
     }
-    await executor.run(pending, {
-      signal,
-      onReplay: async (replay: Replay) => {
-        await run.recordGame(replay);
-        tick();
+  }
+
+  private get config(): TourneyConfig {
+    return this.options.config;
+  }
+
+  /** Every round of every track: developed, entered, played, logged, and each track reported as it finishes. */
+  async playAll(): Promise<void> {
+    const { config, tracks } = this;
+    try {
+      for (let round = 1; round <= config.rounds; round++) {
+        this.progress?.phase(`round ${round}/${config.rounds} · ${this.agents.length} agents developing ${tracks.length} track${tracks.length > 1 ? 's' : ''}`);
+        for (const track of tracks) void this.develop(track, round);
+        const entered = new Map<TrackId, Promise<MatchSpec[]>>();
+        const enter = (track: TrackId) => {
+          if (!entered.has(track)) entered.set(track, this.enter(track, round));
+          return entered.get(track)!;
+        };
+        for (const [t, track] of tracks.entries()) {
+          this.checkSignal();
+          const specs = await enter(track);
+          // The next track enters while this one plays, so its bots start then.
+          const following = tracks[t + 1];
+          if (following && this.executor.prepare) enter(following).then((next) => this.executor.prepare!(next.filter((s) => !this.journal.has(matchId(s)))), () => {});
+          const played = this.play(track, specs, `round ${round}/${config.rounds} · ${trackName(track)}`, `round ${round} ${trackName(track)}`);
+          await played.started;
+          this.behind.push(this.afterRound(track, round, specs, played.done).catch((error) => this.fail(error)));
+        }
+      }
+      await Promise.all(this.behind);
+      this.checkSignal();
+    } catch (err) {
+      this.fail(err); // what runs behind stops too
+      await this.run.markStatus(err instanceof InterruptedError ? 'interrupted' : 'failed', 'tourney', (err as Error).message);
+      if (err instanceof QueueUnavailableError || err instanceof MatchJobFailedError) {
+        throw new Error(`${err.message}. Every finished game is in the journal; resume with: catarena resume ${this.run.root}`, { cause: err });
+      }
+      throw err;
+    } finally {
+      this.progress?.done();
+      this.stop.abort(); // nothing more starts; what runs behind sees it
+      // Round logs are written and a strategy being developed is kept (a resume reloads it) before its sandbox closes.
+      await Promise.allSettled([...this.behind, ...this.developed.values()]);
+      await this.executor.close();
+      await this.hosts.closeAll();
+      await this.sandbox.close();
+    }
+  }
+
+  /** The cross-track reports (leaderboard, report.md and .html) from the tracks' reports, and the run index. */
+  async finish(): Promise<TourneySummary> {
+    const { run, config, options } = this;
+    this.progress?.phase('reports: leaderboard, report.md and report.html');
+    const summary = await summarizeRun(run.root, { tracks: this.reports });
+    // From the journal, so a resumed run counts the games reused before it was interrupted too.
+    const reused = this.journal.results().filter((r) => r.reusedFrom).length;
+    if (options.index !== false) await indexRun({ ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root) }, config.queue); // each pair's compare, for the history page
+    await run.markStatus('finished', 'tourney');
+    return summary;
+  }
+
+  /** Throws when the user interrupted the run or work running behind failed. */
+  private checkSignal(): void {
+    if (this.failure) throw this.failure.error;
+    if (this.options.signal?.aborted) throw new InterruptedError(this.run.root);
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= { error };
+    this.stop.abort();
+  }
+
+  /**
+   * A track enters the round when its strategies are developed: they join its history and the
+   * executor, and its games are scheduled (round-n strategies against each other and every
+   * earlier strategy).
+   */
+  private async enter(track: TrackId, round: number): Promise<MatchSpec[]> {
+    const records = await this.develop(track, round);
+    const rounds = this.history.get(trackName(track))!;
+    rounds.push(records);
+    for (const r of records.filter((s) => s.status === 'failed')) this.progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
+    this.executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r) })));
+    return roundSpecs(this.config, track, rounds, round);
+  }
+
+  /**
+   * Plays the specs not yet in the journal (or reused from an earlier run), with progress.
+   * `started` resolves once none of them waits for a slot (the next track may fill the rest).
+   */
+  private play(track: TrackId, specs: MatchSpec[], title: string, tickLabel: string): { started: Promise<void>; done: Promise<void> } {
+    let started!: () => void;
+    const whenStarted = new Promise<void>((resolve) => (started = resolve));
+    const done = (async () => {
+      let pending = specs.filter((s) => !this.journal.has(matchId(s)));
+      let count = specs.length - pending.length;
+      this.progress?.phase(`${title} · ${specs.length} games${count ? ` (${count} already played)` : ''}`);
+      const tick = () => this.progress?.tick(++count, specs.length, tickLabel);
+      if (this.reuse) {
+        const code = new Map(this.history.get(trackName(track))!.flat().map((r) => [r.id, codeOf(r)]));
+        const played: MatchSpec[] = [];
+        for (const spec of pending) {
+          if (await this.reuse.take(spec, (id) => code.get(id), this.config.sandbox, this.run)) tick();
+          else played.push(spec);
+        }
+        if (played.length < pending.length) this.progress?.phase(`${pending.length - played.length} games reused from earlier runs; ${played.length} to play`);
+        pending = played;
+      }
+      await this.executor.run(pending, {
+        signal: this.stop.signal,
+        onStarted: started,
+        onReplay: async (replay) => {
+          await this.run.recordGame(replay);
+          tick();
+        },
+      });
+      this.progress?.done();
+      this.checkSignal();
+    })().finally(started);
+    done.catch(() => {}); // awaited by the caller, which may first wait for `started`
+    return { started: whenStarted, done };
+  }
+
+  /**
+   * After a track's round is played: its round logs (the next round's agents read them), then its
+   * next round's development; after the last round, more repetitions (reps 'auto') and its reports.
+   */
+  private async afterRound(track: TrackId, round: number, specs: MatchSpec[], played: Promise<void>): Promise<void> {
+    const { config, run } = this;
+    const name = trackName(track);
+    const rounds = this.history.get(name)!.slice(0, round);
+    const logs = played.then(async () => {
+      const replays = await Promise.all(specs.map((s) => run.readReplay(matchId(s))));
+      await writeRoundLogs(run.logsDir(track, round), { game: track.game, variant: track.variant, round, policy: config.policy, strategies: rounds.flat(), results: replays.map((r) => r.result), replays });
+    });
+    if (round < config.rounds) {
+      // Known now, so the next round's loop waits for it rather than developing without these logs.
+      const next = logs.then(() => this.developAgents(track, round + 1));
+      next.catch(() => {}); // awaited when the track enters its next round
+      this.developed.set(`${name}#${round + 1}`, next);
+      await logs;
+      return;
+    }
+    await logs;
+    await playAutoReps({
+      config,
+      track,
+      rounds,
+      journal: this.journal,
+      play: async (more, label) => {
+        await this.play(track, more, label, `${name} more`).done;
+      },
+      report: async (entry) => {
+        await run.writeAutoReps(track, entry);
+        const last = entry.batches.at(-1);
+        if (entry.stopped) this.progress?.phase(`${name} · more repetitions stopped after ${entry.games} games: ${entry.stopped.detail}`);
+        else if (last) this.progress?.phase(`${name} · more repetitions, batch ${last.batch}: ${last.units.length} units, ${last.games} games (${entry.games} so far)`);
       },
     });
-    progress?.done();
-  };
+    this.checkSignal();
+    const report = summarizeTrack(run, config, this.journal, track);
+    this.reports.set(name, report);
+    await report;
+    this.progress?.phase(`${name} finished: W, metrics and evolution written`);
+  }
 
-  // Estimated dollars spent on development so far (strategy records' costUsd), for --budget-usd.
-  let spentUsd = 0;
-  let budgetSaid: string | undefined;
-  const countSpent = (record: StrategyRecord): StrategyRecord => {
-    spentUsd += record.cost.costUsd ?? 0;
-    return record;
-  };
+  /** A track's strategies for a round: developing since its previous round's logs, or started now. */
+  private develop(track: TrackId, round: number): Promise<StrategyRecord[]> {
+    const key = `${trackName(track)}#${round}`;
+    let records = this.developed.get(key);
+    if (!records) {
+      records = this.developAgents(track, round);
+      this.developed.set(key, records);
+    }
+    records.catch(() => {}); // awaited in order; a failure must not go unhandled meanwhile
+    return records;
+  }
+
+  /** Agents develop side by side (config developConcurrency). */
+  private developAgents(track: TrackId, round: number): Promise<StrategyRecord[]> {
+    return Promise.all(this.agents.map((agent) => this.developing(() => this.developOne(agent, track, round))));
+  }
+
   /** Develops (or reloads what an interrupted run developed) one agent's strategy for a track and round. */
-  const develop = async (agent: Agent, track: TrackId, round: number): Promise<StrategyRecord> => {
-    checkSignal();
+  private async developOne(agent: Agent, track: TrackId, round: number): Promise<StrategyRecord> {
+    this.checkSignal();
+    const { config, run } = this;
     const name = trackName(track);
     const existing = await loadStrategyRecord(run.strategyDir(track, round, agent.id));
-    if (existing) return countSpent(existing);
+    if (existing) return this.countSpent(existing);
     // The run's budget (--budget-usd): once the estimated dollars reach it, no development starts.
     // Agents whose development calls no model (offline, dir, the LLM-player's copy) go on.
-    if (config.budgetUsd !== undefined && spentUsd >= config.budgetUsd && /^(builtin|cli):/.test(agent.kind)) {
-      const why = `the run's budget of $${config.budgetUsd.toFixed(2)} was reached ($${spentUsd.toFixed(2)} estimated)`;
-      if (!budgetSaid) progress?.phase(`! ${(budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`);
-      return carryOverStrategy({ agent, track, round, run }, round > 1 ? history.get(name)![round - 2]?.find((r) => r.agent === agent.id) : undefined, why);
+    if (config.budgetUsd !== undefined && this.spentUsd >= config.budgetUsd && /^(builtin|cli):/.test(agent.kind)) {
+      const why = `the run's budget of $${config.budgetUsd.toFixed(2)} was reached ($${this.spentUsd.toFixed(2)} estimated)`;
+      if (!this.budgetSaid) this.progress?.phase(`! ${(this.budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`);
+      return carryOverStrategy({ agent, track, round, run }, round > 1 ? this.history.get(name)![round - 2]?.find((r) => r.agent === agent.id) : undefined, why);
     }
-    const rounds = history.get(name)!;
+    const rounds = this.history.get(name)!;
     const previous = round > 1 ? { bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })), logsDir: run.logsDir(track, round - 1) } : undefined;
-    return countSpent(await developStrategy({
-      agent,
-      track,
-      round,
-      run,
-      previous,
-      seed: deriveSeed(config.seed, agent.id, name, round),
-      // An LLM-player's bot thinks on its own deadline (config llmPlayer), told in its game.json.
-      moveTimeoutMs: agent.kind.startsWith('llm-player:') ? llmPlayerSettings(config, track.game).moveTimeoutMs : gameSettings(config, track.game).moveTimeoutMs,
-      developTimeoutMs: config.developTimeoutMs,
-      startTimeoutMs: config.startTimeoutMs,
-      strictValidation: config.strictValidation,
-      taskTrack: taskTrackOf(config, agent.id),
-      sandbox,
-      hosts,
-      // In-process games play with the bot that passed validation (one start per strategy, not two).
-      keepBot: config.queue ? undefined : { logFile: (id) => botLogFile(run.botLogsDir(track), id), take: (id, bot) => warmBots.set(warmKey(track, id), bot) },
-      price: priceOf(modelOfKind(agent.kind), config.prices),
-    }));
-  };
-  // Agents develop side by side, a round's later tracks develop while its first ones play, and a
-  // track's next round develops as soon as its round is over: a track's strategies depend only on
-  // its own previous round.
-  const developing = limitConcurrency(config.developConcurrency);
-  const developed = new Map<string, Promise<StrategyRecord[]>>(); // "track#round" → its strategies
-  const startDevelopingNow = (track: TrackId, round: number) => Promise.all(agents.map((agent) => developing(() => develop(agent, track, round))));
-  const startDeveloping = (track: TrackId, round: number): Promise<StrategyRecord[]> => {
-    const key = `${trackName(track)}#${round}`;
-    let records = developed.get(key);
-    if (!records) {
-      records = startDevelopingNow(track, round);
-      developed.set(key, records);
-    }
-    records.catch(() => {}); // awaited in order below; a failure must not go unhandled meanwhile
-    return records;
-  };
-  const roundLogs: Array<Promise<void>> = [];
-
-  try {
-    for (let round = 1; round <= config.rounds; round++) {
-      for (const track of tracks) if (!history.has(trackName(track))) history.set(trackName(track), []);
-      progress?.phase(`round ${round}/${config.rounds} · ${agents.length} agents developing ${tracks.length} track${tracks.length > 1 ? 's' : ''}`);
-      for (const track of tracks) void startDeveloping(track, round);
-      // A track enters the round when its strategies are developed: they join its history and
-      // the executor, and its games are scheduled (round-n strategies against each other and
-      // every earlier strategy). The next track enters while this one plays, so its bots start then.
-      const entered = new Map<TrackId, Promise<MatchSpec[]>>();
-      const enter = (track: TrackId): Promise<MatchSpec[]> => {
-        let specs = entered.get(track);
-        if (!specs) {
-          specs = startDeveloping(track, round).then((records) => {
-            const rounds = history.get(trackName(track))!;
-            rounds.push(records);
-            for (const r of records.filter((s) => s.status === 'failed')) progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
-            executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r), warm: takeWarm(track, r.id) })));
-            return roundSpecs(config, track, rounds, round);
-          });
-          specs.catch(() => {}); // awaited in order below
-          entered.set(track, specs);
-        }
-        return specs;
-      };
-      for (const [t, track] of tracks.entries()) {
-        checkSignal();
-        const name = trackName(track);
-        const specs = await enter(track);
-        const rounds = history.get(name)!;
-        const following = tracks[t + 1];
-        if (following && executor.prepare) enter(following).then((next) => executor.prepare!(next.filter((s) => !journal.has(matchId(s)))), () => {});
-
-        // 2. Play.
-        await play(rounds, specs, `round ${round}/${config.rounds} · ${name}`, `round ${round} ${name}`);
-        checkSignal();
-
-        // 3. The round's logs, for the next round's agents, written while the next track plays;
-        // then this track's next round develops (its agents read these logs).
-        const strategies = rounds.flat();
-        const logs = (async () => {
-          const replays = await Promise.all(specs.map((s) => run.readReplay(matchId(s))));
-          await writeRoundLogs(run.logsDir(track, round), { game: track.game, variant: track.variant, round, policy: config.policy, strategies, results: replays.map((r) => r.result), replays });
-        })();
-        logs.catch(() => {}); // surfaces below (the next round's develop, or the end of the run)
-        roundLogs.push(logs);
-        if (round < config.rounds) {
-          const next = logs.then(() => startDevelopingNow(track, round + 1));
-          next.catch(() => {});
-          developed.set(`${name}#${round + 1}`, next);
-        }
-
-        // 4. With reps 'auto', after the last round: more repetitions where they matter.
-        if (round === config.rounds) {
-          await playAutoReps({
-            config,
-            track,
-            rounds,
-            journal,
-            play: async (more, label) => {
-              await play(rounds, more, label, `${name} more`);
-              checkSignal();
-            },
-            report: async (entry) => {
-              await run.writeAutoReps(track, entry);
-              const last = entry.batches.at(-1);
-              if (entry.stopped) progress?.phase(`${name} · more repetitions stopped after ${entry.games} games: ${entry.stopped.detail}`);
-              else if (last) progress?.phase(`${name} · more repetitions, batch ${last.batch}: ${last.units.length} units, ${last.games} games (${entry.games} so far)`);
-            },
-          });
-        }
-      }
-    }
-    await Promise.all(roundLogs);
-  } catch (err) {
-    await run.markStatus(err instanceof InterruptedError ? 'interrupted' : 'failed', 'tourney', (err as Error).message);
-    if (err instanceof QueueUnavailableError || err instanceof MatchJobFailedError) {
-      throw new Error(`${err.message}. Every finished game is in the journal; resume with: catarena resume ${runDir}`, { cause: err });
-    }
-    throw err;
-  } finally {
-    progress?.done();
-    await Promise.allSettled([...roundLogs, ...developed.values()]); // round logs are written and a strategy being developed is kept (a resume reloads it) before its sandbox closes
-    await Promise.all([...warmBots.values()].map(stopBot));
-    await executor.close();
-    await hosts.closeAll();
-    await sandbox.close();
+    return this.countSpent(
+      await developStrategy({
+        agent,
+        track,
+        round,
+        run,
+        previous,
+        seed: deriveSeed(config.seed, agent.id, name, round),
+        // An LLM-player's bot thinks on its own deadline (config llmPlayer), told in its game.json.
+        moveTimeoutMs: agent.kind.startsWith('llm-player:') ? llmPlayerSettings(config, track.game).moveTimeoutMs : gameSettings(config, track.game).moveTimeoutMs,
+        developTimeoutMs: config.developTimeoutMs,
+        startTimeoutMs: config.startTimeoutMs,
+        strictValidation: config.strictValidation,
+        taskTrack: taskTrackOf(config, agent.id),
+        sandbox: this.sandbox,
+        hosts: this.hosts,
+        // The bot that passed validation goes to the executor (one start per strategy, not two).
+        keepBot: this.executor.adoption(track),
+        price: priceOf(modelOfKind(agent.kind), config.prices),
+      }),
+    );
   }
-  progress?.phase('computing W, metrics with bootstrap intervals, and reports');
-  const summary = await summarizeRun(runDir);
-  // From the journal, so a resumed run counts the games reused before it was interrupted too.
-  const reused = journal.results().filter((r) => r.reusedFrom).length;
-  if (options.index !== false) await indexRun({ ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), pairwise: await (await import('./combine.ts')).pairwiseOfRun(runDir) }, config.queue); // each pair's compare, for the history page
-  await run.markStatus('finished', 'tourney');
-  return summary;
+
+  private countSpent(record: StrategyRecord): StrategyRecord {
+    this.spentUsd += record.cost.costUsd ?? 0;
+    return record;
+  }
 }
