@@ -233,7 +233,7 @@ describe('chess', () => {
 
   it('a round-1 chess bot starts and answers a legal /move', async () => {
     const { res, params } = await develop('offline:aggressive', 3, chessWs('aggressive', 1));
-    for (const f of ['start_ai.sh', 'bot.mjs', 'engine.mjs', 'chess-core.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
+    for (const f of ['start_ai.sh', 'bot.mjs', 'engine.mjs', 'chess-core.mjs', 'chess-requests.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
     expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/heuristic chess bot/);
     const child = await startBot(res.botDir);
     try {

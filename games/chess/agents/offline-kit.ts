@@ -59,7 +59,7 @@ export const offlineKit: GameKit<ChessKnobs> = {
       learnRule: 'copy the params of the top-scoring strategy of the previous round, mutate slightly; if it was top itself, one ply deeper',
     }),
   },
-  botFiles: ['start_ai.sh', 'bot.mjs', 'bot-http.mjs', 'engine.mjs', 'chess-core.mjs'],
+  botFiles: ['start_ai.sh', 'bot.mjs', 'bot-http.mjs', 'engine.mjs', 'chess-core.mjs', 'chess-requests.mjs'],
   fromParams: chessKnobsFromParams,
   params: (k, seed) => ({
     depth: k.depth, timeBudgetMs: k.timeBudgetMs, materialScale: +fmt(k.materialScale), mobility: +fmt(k.mobility),
