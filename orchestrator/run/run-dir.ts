@@ -1,9 +1,11 @@
 // The run directory, the source of truth of a run: this module alone knows its paths and file
 // formats. A tourney writes
-//   config.json, rules.json, run-id, journal.jsonl, replays/<match id>.json, bot-logs/<track>/,
+//   config.json, rules.json, run-id, journal.jsonl, replays/<match id>.json.gz, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
-//   metrics.json, report.md, report.html, replays/<match id>.html + replays/viewer.js (replay pages)
+//   metrics.json, report.md, report.html, replays/replay.html + viewer.js (the one replay page) and <match id>.view.js
+//   (each game's viewer data, rebuilt by `catarena report`), store/ (one copy of each file of the
+//   finished run's workspaces and round logs, hard-linked where they are)
 //   (+ probe/<game>-<variant>/ from `catarena probe`), and for `catarena serve` status.json (running,
 //   finished, interrupted, with the pid) and live.jsonl (games in flight, moves, progress lines)
 // With --repeats K: config.json (with repeats: K), repeats/<r>/ (each a run as above, seed + r − 1),
@@ -18,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import type { MatchResult, Replay } from '../../model/match.ts';
 import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
 import { pathExists } from '../../util/fs.ts';
+import { readReplayFile, writeReplayFile } from '../../util/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
 import type { LiveEvent } from '../../model/live.ts';
@@ -174,13 +177,14 @@ export class RunDir {
     await (await this.openJournal()).append(result);
   }
 
-  async readReplay(matchId: string): Promise<Replay> {
-    return JSON.parse(await fs.readFile(path.join(this.replaysDir, `${matchId}.json`), 'utf8')) as Replay;
+  /** A game's replay: replays/<id>.json.gz, or replays/<id>.json in a run written before replays were compressed. */
+  readReplay(matchId: string): Promise<Replay> {
+    return readReplayFile(this.replaysDir, matchId);
   }
 
   private async writeReplay(replay: Replay): Promise<void> {
     await fs.mkdir(this.replaysDir, { recursive: true });
-    await fs.writeFile(path.join(this.replaysDir, `${replay.result.id}.json`), JSON.stringify(replay));
+    await writeReplayFile(this.replaysDir, replay);
   }
 
   // ------------------------------------------------------------------------------------------
