@@ -13,7 +13,9 @@
 // and an arena or play run journal.jsonl, replays/, logs/, arena.json, results.json and the
 // cross-table files; the parent folder keeps index.jsonl, one line per finished tourney.
 import fs from 'node:fs/promises';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import readline from 'node:readline';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +25,7 @@ import { pathExists } from '../../util/fs.ts';
 import { readReplayFile, writeReplayFile } from '../../util/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
+import { linkIntoStore, type StoreStats } from './file-store.ts';
 import type { LiveEvent } from '../../model/live.ts';
 import { startTimeOf } from '../../sandbox/process.ts';
 
@@ -187,6 +190,30 @@ export class RunDir {
     await writeReplayFile(this.replaysDir, replay);
   }
 
+  /** The content-addressed store of a finished run's workspaces and round logs (orchestrator/run/file-store.ts). */
+  get storeDir(): string {
+    return path.join(this.root, 'store');
+  }
+
+  /** The folders a finished run keeps in its store: every track's round workspaces and round logs. */
+  async storedDirs(): Promise<string[]> {
+    const out: string[] = [];
+    for (const t of await fs.readdir(path.join(this.root, 'tracks')).catch(() => [] as string[])) {
+      for (const round of (await fs.readdir(this.trackDir(t)).catch(() => [] as string[])).filter((r) => /^round_\d+$/.test(r))) {
+        out.push(path.join(this.trackDir(t), round, 'workspaces'), path.join(this.trackDir(t), round, 'logs'));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Once the run is over (no agent develops in its workspaces any more): one copy of each distinct
+   * file of its workspaces and round logs, hard-linked from where it was. Safe to repeat.
+   */
+  async linkFinishedFiles(options: { dryRun?: boolean } = {}): Promise<StoreStats> {
+    return linkIntoStore(this.storeDir, await this.storedDirs(), options);
+  }
+
   // ------------------------------------------------------------------------------------------
   // Live view: status.json and live.jsonl, written for `catarena serve`, never read back by the run
 
@@ -205,9 +232,10 @@ export class RunDir {
     this.startedAt ??= now;
     const status: RunStatus = { state, kind, pid: process.pid, pidStart: startTimeOf(process.pid), host: os.hostname(), startedAt: this.startedAt, updatedAt: now, ...(message ? { message } : {}) };
     await fs.mkdir(this.root, { recursive: true });
+    if (state !== 'running' && this.live && !this.live.writableEnded) await new Promise<void>((resolve) => this.live!.end(resolve));
+    if (state === 'finished' && kind === 'tourney') await compactLiveFile(this.liveFile); // a play/arena run keeps its few games' lines
     await fs.writeFile(`${this.statusFile}.tmp`, json(status));
     await fs.rename(`${this.statusFile}.tmp`, this.statusFile);
-    if (state !== 'running') this.live?.end();
   }
 
   /** Appends one line to live.jsonl (the rules' state, in-process only, is left out). */
@@ -387,6 +415,31 @@ export class RunDir {
   async writeText(name: 'crosstable.csv' | 'crosstable.txt', text: string): Promise<void> {
     await fs.writeFile(path.join(this.root, name), text);
   }
+}
+
+/**
+ * A finished run's live.jsonl keeps its progress lines only: its games' start, move and end lines
+ * were for the games in flight, and every finished game is in the journal and its replay. Read
+ * and written as streams, so a paper-scale file never sits in memory. Returns the bytes freed
+ * (with dryRun: that would be).
+ */
+export async function compactLiveFile(file: string, options: { dryRun?: boolean } = {}): Promise<number> {
+  const before = await fs.stat(file).catch(() => null);
+  if (!before) return 0;
+  const tmp = `${file}.tmp`;
+  const out = options.dryRun ? null : createWriteStream(tmp);
+  let kept = 0;
+  const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) {
+    // Progress lines start {"type":"phase" or {"type":"tick" (JSON.stringify's key order); a torn line is dropped.
+    if (!(line.startsWith('{"type":"phase"') || line.startsWith('{"type":"tick"')) || !line.endsWith('}')) continue;
+    kept += Buffer.byteLength(line) + 1;
+    if (out && !out.write(`${line}\n`)) await once(out, 'drain');
+  }
+  if (!out) return before.size - kept;
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await fs.rename(tmp, file);
+  return before.size - kept;
 }
 
 function ensureDir(dir: string): void {

@@ -267,6 +267,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   }
   progress?.phase('computing W, metrics with bootstrap intervals, and reports');
   const summary = await summarizeRun(runDir);
+  await run.linkFinishedFiles(); // one copy of each workspace and log file (store/): no agent develops here any more
   // From the journal, so a resumed run counts the games reused before it was interrupted too.
   const reused = journal.results().filter((r) => r.reusedFrom).length;
   if (options.index !== false) await indexRun({ ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), pairwise: await (await import('./combine.ts')).pairwiseOfRun(runDir) }, config.queue); // each pair's compare, for the history page
