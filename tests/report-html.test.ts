@@ -59,8 +59,8 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     await expect(panel.isVisible()).resolves.toBe(true);
     expect(await panel.locator('tbody tr').count()).toBe(2);
     const href = await panel.locator('a').first().getAttribute('href');
-    expect(href).toMatch(/^replays\/[0-9a-f]{20}\.(html|json)$/);
-    expect(fs.existsSync(path.join(first.runDir, href!))).toBe(true);
+    expect(href).toMatch(/^replays\/replay\.html\?id=[0-9a-f]{20}$/);
+    expect(fs.existsSync(path.join(first.runDir, 'replays', `${href!.split('=')[1]}.view.js`))).toBe(true);
     console.log(`report screenshot: ${await screenshot(page, path.join(first.runDir, 'screenshots', 'report.png'))}`);
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
