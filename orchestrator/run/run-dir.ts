@@ -32,6 +32,9 @@ import { startTimeOf } from '../../sandbox/process.ts';
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
 
+/** How long live.jsonl lines wait to be written together (the serve page redraws boards every 250 ms). */
+const LIVE_FLUSH_MS = 100;
+
 /** The index of finished runs, in the folder that holds the run directories. */
 export const INDEX_FILE = 'index.jsonl';
 
@@ -65,6 +68,9 @@ export class RunDir {
   readonly root: string;
   private journal?: Promise<Journal>;
   private live?: WriteStream;
+  /** live.jsonl lines not yet written: written together every LIVE_FLUSH_MS, not one write per move. */
+  private livePending: string[] = [];
+  private liveTimer?: NodeJS.Timeout;
   private startedAt?: string;
 
   constructor(root: string) {
@@ -232,7 +238,10 @@ export class RunDir {
     this.startedAt ??= now;
     const status: RunStatus = { state, kind, pid: process.pid, pidStart: startTimeOf(process.pid), host: os.hostname(), startedAt: this.startedAt, updatedAt: now, ...(message ? { message } : {}) };
     await fs.mkdir(this.root, { recursive: true });
-    if (state !== 'running' && this.live && !this.live.writableEnded) await new Promise<void>((resolve) => this.live!.end(resolve));
+    if (state !== 'running' && this.live && !this.live.writableEnded) {
+      this.flushLive();
+      await new Promise<void>((resolve) => this.live!.end(resolve));
+    }
     if (state === 'finished' && kind === 'tourney') await compactLiveFile(this.liveFile); // a play/arena run keeps its few games' lines
     await fs.writeFile(`${this.statusFile}.tmp`, json(status));
     await fs.rename(`${this.statusFile}.tmp`, this.statusFile);
@@ -248,8 +257,17 @@ export class RunDir {
     }
     if (this.live.writableEnded) return;
     const { state: _state, ...line } = record as LiveEvent & { state?: unknown };
-    this.live.write(`${JSON.stringify(line)}\n`);
+    this.livePending.push(`${JSON.stringify(line)}\n`);
+    this.liveTimer ??= setTimeout(() => this.flushLive(), LIVE_FLUSH_MS).unref();
   };
+
+  private flushLive(): void {
+    clearTimeout(this.liveTimer);
+    this.liveTimer = undefined;
+    if (!this.livePending.length || !this.live || this.live.writableEnded) return;
+    this.live.write(this.livePending.join(''));
+    this.livePending = [];
+  }
 
   /** `progress` that also appends its phase and tick lines to live.jsonl. */
   teeProgress(progress?: Progress): Progress {
