@@ -163,7 +163,13 @@ describe('a run written now', () => {
     expect(fs.statSync(trackFile(runDir, 'round_1/strategies/aggressive/start_ai.sh')).nlink).toBe(1);
     const dry = await catarena('prune', '--dry-run', runDir);
     expect(dry.stdout).not.toContain('stored once'); // the run already stored them
-  }, 180_000);
+    // A resume writes nothing through the links the workspaces share.
+    const copy = trackFile(runDir, 'round_2/workspaces/cautious/logs/round_report.json');
+    const before = fs.statSync(copy);
+    expect(before.ino).toBe(fs.statSync(trackFile(runDir, 'round_1/logs/round_report.json')).ino);
+    expect((await catarena('resume', runDir)).code).toBe(0);
+    expect(fs.statSync(copy).mtimeMs).toBe(before.mtimeMs);
+  }, 240_000);
 
   it('prune refuses a run that has not finished, and a folder that is no run', async () => {
     const unfinished = path.join(tmp, 'unfinished');
