@@ -14,6 +14,9 @@
 //   npm run bench -- busy [--paper]   wall, CPU and busy share of the default tourney (and of --preset paper: ~15 min)
 //   npm run bench -- repeats [--games …] [--repeats 4] [--rounds 2]   `tourney --repeats 4` (one and two repeats at a time) vs 4 single runs in a row
 //   npm run bench -- evolution [--agents 10] [--rounds 4] [--tracks 8]   the strategy evolution report at paper scale: wall and CPU
+//   npm run bench -- memory [--scales 1,4,16]   the orchestrator's peak RSS on one small tourney at 1×, 4×, 16× the repetitions
+//   npm run bench -- rundir-size   the default tourney's run directory on disk, after prune, and estimated at paper scale
+//   npm run bench -- cpu-per-move   the orchestrator's own CPU time ÷ moves over the default tourney
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -30,6 +33,9 @@ import { benchReportHtml } from './report-html.ts';
 import { benchBusy, benchDefaultTourney } from './default-tourney.ts';
 import { benchRepeats } from './repeats.ts';
 import { benchEvolution } from './evolution.ts';
+import { benchMemory } from './memory.ts';
+import { benchRundirSize } from './rundir-size.ts';
+import { benchCpuPerMove } from './cpu-per-move.ts';
 import { benchServe } from './serve.ts';
 import { benchReplayViewer } from './replay-viewer.ts';
 import { benchChessPerft } from './chess-perft.ts';
@@ -68,6 +74,9 @@ if (which === 'default-tourney') results.defaultTourney = await benchDefaultTour
 if (which === 'busy') results.busy = await benchBusy();
 if (which === 'repeats') results.repeats = await benchRepeats();
 if (which === 'evolution') results.evolution = await benchEvolution();
+if (which === 'memory') results.memory = await benchMemory();
+if (which === 'rundir-size') results.rundirSize = await benchRundirSize();
+if (which === 'cpu-per-move') results.cpuPerMove = await benchCpuPerMove();
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
 const file = path.join(here, 'results', `${which}.json`);
 await fs.writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);

@@ -3,7 +3,7 @@
 // CATArena's own arena report files (names and shapes of compat §2.7, §3.7, §4.7, §5.9) so that
 // CATArena's prompt and agents trained on it find what they expect; for every game our richer
 // round_report.json.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MatchResult, Replay } from '../model/match.ts';
 import type { HeadToHead, RoundReport, StrategyRecord } from '../model/tourney.ts';
@@ -153,7 +153,10 @@ export async function writeRoundLogs(dir: string, input: RoundLogsInput): Promis
   const put = async (name: string, text: string) => {
     const path = join(dir, name);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, text, 'utf8');
+    // A new file renamed over the old one: a finished run's logs are hard links into its store
+    // (read-only, shared with the workspaces that copied them), which a resume must not write through.
+    await writeFile(`${path}.tmp`, text, 'utf8');
+    await rename(`${path}.tmp`, path);
     written.push(path);
   };
 

@@ -14,6 +14,7 @@ import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 import { adapterFor } from '../games/registry.ts';
 import { BUILTIN, botDir, hasFlask, SANDBOX_KINDS, sharedBot, tempDir } from './helpers/bots.ts';
+import { readReplaySync } from './helpers/replays.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures', 'bots');
 const SEAT_NAMES = ['north', 'east', 'south', 'west'];
@@ -295,7 +296,7 @@ describe("CATArena's retries", () => {
     const dir = scriptedBot('old', minimal);
     const out = await arena([{ id: 'old', dir }, await opponent('rnd')], 'standard');
     for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
-    const replays = out.results.map((r) => JSON.parse(fs.readFileSync(path.join(out.runDir, 'replays', `${r.id}.json`), 'utf8')));
+    const replays = out.results.map((r) => readReplaySync(out.runDir, r.id));
     const oldMoves = replays.flatMap((rp, k) => rp.moves.filter((m: { seat: number }) => out.results[k]!.spec.seats[m.seat]!.startsWith('old')));
     expect(oldMoves.length).toBeGreaterThan(13);
     for (const m of oldMoves) expect(m.retriedAfter).toMatch(/^HTTP 500/);

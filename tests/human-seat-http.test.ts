@@ -10,6 +10,7 @@ import { HumanSeat } from '../orchestrator/human/human-seat.ts';
 import { DEFAULT_LIMITS } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { readReplaySync } from './helpers/replays.ts';
 
 type Msg = { type: string; gameId?: string; yourTurn?: { turn: number } | null; legal?: unknown[] };
 
@@ -100,7 +101,7 @@ describe('the human seat over HTTP', () => {
     expect(game!.spec.limits.seatMoveMs).toEqual({ human: 60_000 });
     expect(fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')).toContain(game!.id);
     // The human played every one of its moves (none failed), as many as the page was asked.
-    const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${game!.id}.json`), 'utf8')) as { moves: Array<{ seat: number; error?: unknown }> };
+    const replay = readReplaySync(runDir, game!.id);
     expect(replay.moves.filter((m) => m.seat === 1)).toHaveLength(last);
     expect(replay.moves.some((m) => m.error)).toBe(false);
     // live.jsonl has the game's start, its moves and its end.

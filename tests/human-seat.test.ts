@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
 import type { MatchResult, Replay } from '../model/match.ts';
+import { readReplaySync } from './helpers/replays.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
 
@@ -122,7 +123,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     expect(game!.spec.seats).toEqual(['heuristic', 'human']);
     expect(game!.spec.limits.seatMoveMs).toEqual({ human: 300_000 });
     expect(game!.termination).toBe('normal');
-    const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${game!.id}.json`), 'utf8')) as Replay;
+    const replay = readReplaySync(runDir, game!.id);
     expect(replay.moves.filter((m) => m.seat === 1).length).toBe(turn); // every click that was played, and only those
     expect(replay.moves.every((m) => !m.error)).toBe(true);
     await expect.poll(() => page.locator('[data-testid="turn"]').innerText()).toMatch(/^game over: /);
@@ -188,7 +189,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     const [game] = journalOf(runDir);
     expect(game!.spec.seats).toEqual(['heuristic', 'human']);
     expect(game!.termination).toBe('normal');
-    const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${game!.id}.json`), 'utf8')) as Replay;
+    const replay = readReplaySync(runDir, game!.id);
     expect(replay.moves.filter((m) => m.seat === 1).length).toBe(turn);
     expect(replay.moves.every((m) => !m.error)).toBe(true);
     expect(errors).toEqual([]);
@@ -245,7 +246,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       console.log(`${game}: ${journal.length} games, ${turn} turns of the person`);
       // Every answer the person gave was played: no failure of the human seat in any game.
       for (const g of journal) {
-        const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${g.id}.json`), 'utf8')) as Replay;
+        const replay = readReplaySync(runDir, g.id);
         const humanSeats = g.spec.seats.flatMap((id, seat) => (id === 'human' ? [seat] : []));
         expect(replay.moves.filter((m) => humanSeats.includes(m.seat) && m.error)).toEqual([]);
       }

@@ -14,6 +14,7 @@ import { replayState } from '../games/replay.ts';
 import { DEFAULT_LIMITS, matchId, type MatchSpec, type MoveRecord, type Replay } from '../model/match.ts';
 import { tempDir } from './helpers/bots.ts';
 import { catarena } from './helpers/cli.ts';
+import { readReplaySync } from './helpers/replays.ts';
 
 
 /** Deterministic pseudo-random choice. */
@@ -193,7 +194,7 @@ describe('catarena export --pgn', () => {
   }, 120_000);
 
   const journal = () => fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Replay['result']);
-  const readReplay = (id: string) => JSON.parse(fs.readFileSync(path.join(runDir, 'replays', `${id}.json`), 'utf8')) as Replay;
+  const readReplay = (id: string) => readReplaySync(runDir, id);
   const games = (file: string) => fs.readFileSync(file, 'utf8').split(/\n\n(?=\[Event )/);
 
   it('writes every standard game and the representable variant games into <run-dir>/games.pgn; chess.js replays each', async () => {

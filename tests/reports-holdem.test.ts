@@ -26,6 +26,7 @@ import { buildRoundReport, writeRoundLogs, type RoundLogsInput } from '../report
 import { errorRates, leaderboard } from '../reports/summary.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { readReplaySync } from './helpers/replays.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Tables played in-process: a seeded random policy, failures and stand-ins as the runner records them.
@@ -599,7 +600,7 @@ describe('Hold\'em report files from a real arena run', () => {
         protocolOptions: { handCap: 60 },
       });
       expect(out.results).toHaveLength(3);
-      const replays: Replay[] = await Promise.all(out.results.map(async (r) => JSON.parse(await readFile(join(runDir, 'replays', `${r.id}.json`), 'utf8'))));
+      const replays: Replay[] = await Promise.all(out.results.map(async (r) => readReplaySync(runDir, r.id)));
       const logs = join(runDir, 'round-logs');
       await writeRoundLogs(logs, { game: 'holdem', variant: 'standard', round: 1, policy: 'strict', strategies: [], results: out.results, replays });
       const names = await readdir(logs);

@@ -21,7 +21,8 @@ import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/host/game-servers.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, openReplayPage, screenshot } from './helpers/browser.ts';
+import { replaysIn } from './helpers/replays.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
@@ -57,7 +58,7 @@ async function play(game: 'gomoku' | 'chess', variant: string): Promise<Played> 
     await hosts.closeAll();
   }
   const dir = path.join(runDir, 'replays');
-  const replays = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Replay);
+  const replays = replaysIn(dir);
   return { game, variant, runDir, replays };
 }
 
@@ -204,7 +205,7 @@ describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () =>
       // The longer game of the two shows more.
       const replay = [...replays].sort((a, b) => b.moves.length - a.moves.length)[0]!;
       const n = replay.moves.length;
-      const { page, errors, outside } = await openFile(browser, path.join(replaysDir, `${replay.result.id}.html`), runDir);
+      const { page, errors, outside } = await openReplayPage(browser, replaysDir, replay.result.id, runDir);
       try {
         const board = page.locator('[data-testid=board] svg');
         await expect(board.count()).resolves.toBe(1);

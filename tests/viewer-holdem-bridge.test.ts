@@ -20,9 +20,11 @@ import type { BridgeFrame, BridgeViewerExtra } from '../games/bridge/viewer/data
 import { viewerData as bridgeViewerData } from '../games/bridge/viewer/data.ts';
 import type { ViewerData } from '../games/core/viewer.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
+import { writeReplayFile } from '../util/replay-files.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { syntheticHoldemReplay } from '../bench/replay-viewer.ts';
-import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, openReplayPage, screenshot } from './helpers/browser.ts';
+import { replaysIn } from './helpers/replays.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
@@ -62,7 +64,7 @@ async function play(game: 'holdem' | 'bridge', variant: string): Promise<Played>
     await hosts.closeAll();
   }
   const dir = path.join(runDir, 'replays');
-  const replays = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Replay);
+  const replays = replaysIn(dir);
   return { game, variant, runDir, replays };
 }
 
@@ -255,7 +257,7 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     const dir = path.join(run.runDir, 'replays');
     const written = await writeReplayPages(dir, run.replays.map((r) => r.result.id));
     expect(written.sort()).toEqual(run.replays.map((r) => r.result.id).sort());
-    const opened = await openFile(browser, path.join(dir, `${replay.result.id}.html`), run.runDir);
+    const opened = await openReplayPage(browser, dir, replay.result.id, run.runDir);
     return opened;
   }
 
@@ -328,7 +330,8 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     // The duplicate facts, and the other room's page beside this one.
     const other = page.locator('[data-testid="other-room"]');
     const href = await other.getAttribute('href');
-    expect(fs.existsSync(path.join(run.runDir, 'replays', href!))).toBe(true);
+    expect(href).toMatch(/^replay\.html\?id=\w+$/);
+    expect(fs.existsSync(path.join(run.runDir, 'replays', `${new URLSearchParams(href!.split('?')[1]).get('id')}.view.js`))).toBe(true);
     expect(await page.locator('[data-testid="duplicate"]').textContent()).toContain(`${replay.result.spec.duplicate!.board} of 1`);
     await keep(page, run, `bridge-${variant}`);
     expect(errors).toEqual([]);
@@ -341,11 +344,10 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     const dir = path.join(runDir, 'replays');
     fs.mkdirSync(dir, { recursive: true });
     const replay = syntheticHoldemReplay({ hands: 720, seats: 9 });
-    fs.writeFileSync(path.join(dir, `${replay.result.id}.json`), JSON.stringify(replay));
+    await writeReplayFile(dir, replay);
     await writeReplayPages(dir, [replay.result.id]);
-    const file = path.join(dir, `${replay.result.id}.html`);
     const t0 = performance.now();
-    const { page, errors, outside } = await openFile(browser, file, runDir);
+    const { page, errors, outside } = await openReplayPage(browser, dir, replay.result.id, runDir);
     await page.waitForSelector('[data-testid="holdem-table"]');
     const openMs = performance.now() - t0;
     const t1 = performance.now();
@@ -365,7 +367,7 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     await page.press('[data-testid="hand-input"]', 'Enter');
     expect(await page.locator('[data-testid="holdem-table"]').getAttribute('data-hand')).toBe('400');
     console.log(
-      `720-hand page: ${(fs.statSync(file).size / 1024).toFixed(0)} kB, open ${openMs.toFixed(0)} ms, last step ${lastMs.toFixed(0)} ms, a step ${stepMs.toFixed(0)} ms (timings: bench/replay-viewer.ts)`,
+      `720-hand viewer data: ${(fs.statSync(path.join(dir, `${replay.result.id}.view.js`)).size / 1024).toFixed(0)} kB, open ${openMs.toFixed(0)} ms, last step ${lastMs.toFixed(0)} ms, a step ${stepMs.toFixed(0)} ms (timings: bench/replay-viewer.ts)`,
     );
     await keep(page, { game: 'holdem', variant: 'standard', runDir, replays: [replay] }, 'holdem-720-hands');
     expect(errors).toEqual([]);

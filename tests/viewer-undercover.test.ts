@@ -16,7 +16,8 @@ import type { UndercoverViewerExtra } from '../games/undercover/viewer/data.ts';
 import type { ViewerData } from '../games/core/viewer.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, openReplayPage, screenshot } from './helpers/browser.ts';
+import { replaysIn } from './helpers/replays.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
@@ -48,7 +49,7 @@ async function play(variant: string): Promise<Played> {
     await hosts.closeAll();
   }
   const dir = path.join(runDir, 'replays');
-  const replays = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Replay);
+  const replays = replaysIn(dir);
   return { variant, runDir, replays };
 }
 
@@ -110,7 +111,7 @@ describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
     const replay = run.replays.slice().sort((a, b) => (replayState(b) as UndercoverState).statements.length - (replayState(a) as UndercoverState).statements.length)[0]!;
     const final = replayState(replay) as UndercoverState;
     const seats = replay.result.spec.seats;
-    const { page, errors, outside } = await openFile(browser, path.join(dir, `${replay.result.id}.html`), run.runDir);
+    const { page, errors, outside } = await openReplayPage(browser, dir, replay.result.id, run.runDir);
     await page.waitForSelector('[data-testid="undercover"]');
     const statements = page.locator('[data-testid="statements"]');
     expect(await statements.getAttribute('data-count')).toBe('0');

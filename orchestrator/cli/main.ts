@@ -4,6 +4,7 @@ import { gameIds } from '../../games/registry.ts';
 import { registerExportCommands } from './export-commands.ts';
 import { registerPlayCommands } from './play-commands.ts';
 import { registerProbeCommand } from './probe-command.ts';
+import { registerPruneCommand } from './prune-command.ts';
 import { registerQueueCommands } from './queue-commands.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTourneyCommands } from './tourney-commands.ts';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerExportCommands(program);
   registerProbeCommand(program);
   registerServeCommand(program);
+  registerPruneCommand(program);
   return program;
 }
 

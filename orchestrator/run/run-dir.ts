@@ -1,9 +1,11 @@
 // The run directory, the source of truth of a run: this module alone knows its paths and file
 // formats. A tourney writes
-//   config.json, rules.json, run-id, journal.jsonl, replays/<match id>.json, bot-logs/<track>/,
+//   config.json, rules.json, run-id, journal.jsonl, replays/<match id>.json.gz, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
-//   metrics.json, report.md, report.html, replays/<match id>.html + replays/viewer.js (replay pages)
+//   metrics.json, report.md, report.html, replays/replay.html + viewer.js (the one replay page) and <match id>.view.js
+//   (each game's viewer data, rebuilt by `catarena report`), store/ (one copy of each file of the
+//   finished run's workspaces and round logs, hard-linked where they are)
 //   (+ probe/<game>-<variant>/ from `catarena probe`), and for `catarena serve` status.json (running,
 //   finished, interrupted, with the pid) and live.jsonl (games in flight, moves, progress lines)
 // With --repeats K: config.json (with repeats: K), repeats/<r>/ (each a run as above, seed + r − 1),
@@ -11,20 +13,27 @@
 // and an arena or play run journal.jsonl, replays/, logs/, arena.json, results.json and the
 // cross-table files; the parent folder keeps index.jsonl, one line per finished tourney.
 import fs from 'node:fs/promises';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import readline from 'node:readline';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { MatchResult, Replay } from '../../model/match.ts';
 import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
 import { pathExists } from '../../util/fs.ts';
+import { readReplayFile, writeReplayFile } from '../../util/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
+import { linkIntoStore, type StoreStats } from './file-store.ts';
 import type { LiveEvent } from '../../model/live.ts';
 import { startTimeOf } from '../../util/procfs.mjs';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
+
+/** How long live.jsonl lines wait to be written together (the serve page redraws boards every 250 ms). */
+const LIVE_FLUSH_MS = 100;
 
 /** The index of finished runs, in the folder that holds the run directories. */
 export const INDEX_FILE = 'index.jsonl';
@@ -59,6 +68,9 @@ export class RunDir {
   readonly root: string;
   private journal?: Promise<Journal>;
   private live?: WriteStream;
+  /** live.jsonl lines not yet written: written together every LIVE_FLUSH_MS, not one write per move. */
+  private livePending: string[] = [];
+  private liveTimer?: NodeJS.Timeout;
   private startedAt?: string;
 
   constructor(root: string) {
@@ -174,13 +186,38 @@ export class RunDir {
     await (await this.openJournal()).append(result);
   }
 
-  async readReplay(matchId: string): Promise<Replay> {
-    return JSON.parse(await fs.readFile(path.join(this.replaysDir, `${matchId}.json`), 'utf8')) as Replay;
+  /** A game's replay: replays/<id>.json.gz, or replays/<id>.json in a run written before replays were compressed. */
+  readReplay(matchId: string): Promise<Replay> {
+    return readReplayFile(this.replaysDir, matchId);
   }
 
   private async writeReplay(replay: Replay): Promise<void> {
     await fs.mkdir(this.replaysDir, { recursive: true });
-    await fs.writeFile(path.join(this.replaysDir, `${replay.result.id}.json`), JSON.stringify(replay));
+    await writeReplayFile(this.replaysDir, replay);
+  }
+
+  /** The content-addressed store of a finished run's workspaces and round logs (orchestrator/run/file-store.ts). */
+  get storeDir(): string {
+    return path.join(this.root, 'store');
+  }
+
+  /** The folders a finished run keeps in its store: every track's round workspaces and round logs. */
+  async storedDirs(): Promise<string[]> {
+    const out: string[] = [];
+    for (const t of await fs.readdir(path.join(this.root, 'tracks')).catch(() => [] as string[])) {
+      for (const round of (await fs.readdir(this.trackDir(t)).catch(() => [] as string[])).filter((r) => /^round_\d+$/.test(r))) {
+        out.push(path.join(this.trackDir(t), round, 'workspaces'), path.join(this.trackDir(t), round, 'logs'));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Once the run is over (no agent develops in its workspaces any more): one copy of each distinct
+   * file of its workspaces and round logs, hard-linked from where it was. Safe to repeat.
+   */
+  async linkFinishedFiles(options: { dryRun?: boolean } = {}): Promise<StoreStats> {
+    return linkIntoStore(this.storeDir, await this.storedDirs(), options);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -201,9 +238,13 @@ export class RunDir {
     this.startedAt ??= now;
     const status: RunStatus = { state, kind, pid: process.pid, pidStart: startTimeOf(process.pid), host: os.hostname(), startedAt: this.startedAt, updatedAt: now, ...(message ? { message } : {}) };
     await fs.mkdir(this.root, { recursive: true });
+    if (state !== 'running' && this.live && !this.live.writableEnded) {
+      this.flushLive();
+      await new Promise<void>((resolve) => this.live!.end(resolve));
+    }
+    if (state === 'finished' && kind === 'tourney') await compactLiveFile(this.liveFile); // a play/arena run keeps its few games' lines
     await fs.writeFile(`${this.statusFile}.tmp`, json(status));
     await fs.rename(`${this.statusFile}.tmp`, this.statusFile);
-    if (state !== 'running') this.live?.end();
   }
 
   /** Appends one line to live.jsonl (the rules' state, in-process only, is left out). */
@@ -216,8 +257,17 @@ export class RunDir {
     }
     if (this.live.writableEnded) return;
     const { state: _state, ...line } = record as LiveEvent & { state?: unknown };
-    this.live.write(`${JSON.stringify(line)}\n`);
+    this.livePending.push(`${JSON.stringify(line)}\n`);
+    this.liveTimer ??= setTimeout(() => this.flushLive(), LIVE_FLUSH_MS).unref();
   };
+
+  private flushLive(): void {
+    clearTimeout(this.liveTimer);
+    this.liveTimer = undefined;
+    if (!this.livePending.length || !this.live || this.live.writableEnded) return;
+    this.live.write(this.livePending.join(''));
+    this.livePending = [];
+  }
 
   /** `progress` that also appends its phase and tick lines to live.jsonl. */
   teeProgress(progress?: Progress): Progress {
@@ -383,6 +433,31 @@ export class RunDir {
   async writeText(name: 'crosstable.csv' | 'crosstable.txt', text: string): Promise<void> {
     await fs.writeFile(path.join(this.root, name), text);
   }
+}
+
+/**
+ * A finished run's live.jsonl keeps its progress lines only: its games' start, move and end lines
+ * were for the games in flight, and every finished game is in the journal and its replay. Read
+ * and written as streams, so a paper-scale file never sits in memory. Returns the bytes freed
+ * (with dryRun: that would be).
+ */
+export async function compactLiveFile(file: string, options: { dryRun?: boolean } = {}): Promise<number> {
+  const before = await fs.stat(file).catch(() => null);
+  if (!before) return 0;
+  const tmp = `${file}.tmp`;
+  const out = options.dryRun ? null : createWriteStream(tmp);
+  let kept = 0;
+  const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) {
+    // Progress lines start {"type":"phase" or {"type":"tick" (JSON.stringify's key order); a torn line is dropped.
+    if (!(line.startsWith('{"type":"phase"') || line.startsWith('{"type":"tick"')) || !line.endsWith('}')) continue;
+    kept += Buffer.byteLength(line) + 1;
+    if (out && !out.write(`${line}\n`)) await once(out, 'drain');
+  }
+  if (!out) return before.size - kept;
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await fs.rename(tmp, file);
+  return before.size - kept;
 }
 
 function ensureDir(dir: string): void {

@@ -183,6 +183,7 @@ class Tourney {
     const { run, config, options } = this;
     this.progress?.phase('reports: leaderboard, report.md and report.html');
     const summary = await summarizeRun(run.root, { tracks: this.reports });
+    await run.linkFinishedFiles(); // one copy of each workspace and log file (store/): no agent develops here any more
     // From the journal, so a resumed run counts the games reused before it was interrupted too.
     const reused = this.journal.results().filter((r) => r.reusedFrom).length;
     if (options.index !== false) await indexRun({ ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root) }, config.queue); // each pair's compare, for the history page

@@ -1,14 +1,17 @@
-// Replay pages: replays/<id>.html beside replays/<id>.json, each a small file with its ViewerData
-// inline and <script src="viewer.js">: one replays/viewer.js (the shell and every game's renderer)
-// serves them all. Scripts load from file:// (only fetch does not), so the pages open from the
-// run directory with no server and no network.
+// The replay page: one replays/replay.html for every game of a run, opened as replay.html?id=<id>.
+// It loads viewer.js (the shell and every game's renderer) and the game's <id>.view.js, its
+// ViewerData as gzip in base64, which the browser inflates (DecompressionStream). Scripts load from
+// file:// (fetch does not), so the page opens from the run directory with no server and no network.
 import fs from 'node:fs/promises';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import type { ViewerData, ViewerModule } from '../../games/core/viewer.ts';
 import { gameDescriptor, gameIds } from '../../games/registry.ts';
 import type { Replay } from '../../model/match.ts';
 import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { loadGameModule } from '../../games/modules.ts';
+import { readReplayFile, replayMtime } from '../../util/replay-files.ts';
 import { escapeHtml, PAGE_CSS, scriptJson } from './page.ts';
 
 const SHELL = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-shell.js');
@@ -58,30 +61,73 @@ export async function viewerDataOf(replay: Replay): Promise<ViewerData | null> {
   return viewerData ? viewerData(replay) : null;
 }
 
+const gzip = promisify(zlib.gzip);
+
+/** The shared page's name in a replays folder, and the address of one game on it (relative to the folder). */
+export const REPLAY_PAGE = 'replay.html';
+export const replayHref = (id: string) => `${REPLAY_PAGE}?id=${encodeURIComponent(id)}`;
+/** A game's viewer data file beside its replay. */
+export const viewDataFile = (replaysDir: string, id: string) => path.join(replaysDir, `${id}.view.js`);
+
+/** The one replay page: reads ?id=, loads that game's <id>.view.js, inflates its data and shows it. */
+export function sharedReplayPage(backLink?: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>replay</title>
+<style>${PAGE_CSS}${REPLAY_CSS}</style></head>
+<body>${backLink ? `<p><a href="${escapeHtml(backLink)}">← report</a></p>` : ''}<div id="replay"></div>
+<script src="viewer.js"></script>
+<script>(function () {
+  var id = new URLSearchParams(location.search).get('id') || '';
+  var root = document.getElementById('replay');
+  function say(text) { var p = document.createElement('p'); p.setAttribute('data-testid', 'replay-error'); p.textContent = text; root.replaceChildren(p); }
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) return say('no game named: open this page as replay.html?id=<match id> (the report links each game)');
+  window.catarenaReplayData = function (base64) {
+    var bytes = Uint8Array.from(atob(base64), function (c) { return c.charCodeAt(0); });
+    new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (text) {
+      var data = JSON.parse(text);
+      document.title = data.game + ' ' + data.variant + ': ' + data.seats.join(' vs ');
+      window.catarenaShowReplay(data);
+    }, function (err) { say('cannot read the viewer data of ' + id + ': ' + err); });
+  };
+  var script = document.createElement('script');
+  script.src = id + '.view.js';
+  script.onerror = function () { say('no viewer data for ' + id + ' (' + id + '.view.js); rebuild it with: catarena report <run dir>'); };
+  document.body.append(script);
+})();</script>
+</body></html>
+`;
+}
+
+/** A game's viewer data file: its ViewerData, gzip in base64, handed to the shared page. */
+export async function viewDataScript(data: ViewerData): Promise<string> {
+  return `catarenaReplayData(${JSON.stringify((await gzip(JSON.stringify(data), { level: 9 })).toString('base64'))});\n`;
+}
+
 /**
- * Writes replays/viewer.js and replays/<id>.html for every replay given (skipping pages newer
- * than their JSON). `extra` adds what only the whole run knows (a Bridge board's other room) to
- * a page's extras. Returns the ids that got a page.
+ * Writes replays/viewer.js, replays/replay.html and replays/<id>.view.js for every replay given
+ * (skipping data newer than its replay). `extra` adds what only the whole run knows (a Bridge
+ * board's other room) to a game's extras. Returns the ids that can be shown (replay.html?id=<id>).
  */
 export async function writeReplayPages(replaysDir: string, ids: readonly string[], options: { backLink?: string; extra?: (id: string) => Record<string, unknown> | undefined } = {}): Promise<string[]> {
   const backLink = options.backLink ?? '../report.html';
   await fs.mkdir(replaysDir, { recursive: true });
   await fs.writeFile(path.join(replaysDir, 'viewer.js'), `${await viewerScript()}\n\n${await fs.readFile(SHELL, 'utf8')}`);
+  await fs.writeFile(path.join(replaysDir, REPLAY_PAGE), sharedReplayPage(backLink));
   const written: string[] = [];
   for (const id of ids) {
-    const json = path.join(replaysDir, `${id}.json`);
-    const html = path.join(replaysDir, `${id}.html`);
-    const [src, out] = await Promise.all([fs.stat(json).catch(() => null), fs.stat(html).catch(() => null)]);
-    if (!src) continue;
-    if (out && out.mtimeMs >= src.mtimeMs) {
+    const file = viewDataFile(replaysDir, id);
+    const [src, out] = await Promise.all([replayMtime(replaysDir, id), fs.stat(file).catch(() => null)]);
+    if (src === null) continue;
+    if (out && out.mtimeMs >= src) {
       written.push(id);
       continue;
     }
-    const data = await viewerDataOf(JSON.parse(await fs.readFile(json, 'utf8')) as Replay);
+    const data = await viewerDataOf(await readReplayFile(replaysDir, id));
     if (!data) continue;
     const more = options.extra?.(id);
     if (more) data.extra = { ...data.extra, ...more };
-    await fs.writeFile(html, replayPage(data, backLink));
+    await fs.writeFile(file, await viewDataScript(data));
     written.push(id);
   }
   return written;

@@ -2,7 +2,7 @@
 // Node, one small inline script) that opens from file:// and can be sent to a colleague. The
 // same numbers as report.md (docs/metrics.md), plus W as heatmaps, learning curves and interval
 // charts; a click on a W cell lists that pairing's games with links to their replay pages
-// (replays/<id>.html, written beside the report).
+// (replays/replay.html?id=<id>, written beside the report).
 import { tokenWords } from '../../agents/core/prices.ts';
 import { fallbackAlarmLines, llmPlayerRows } from '../llm-player-use.ts';
 import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from '../cost-by-round.ts';
@@ -22,7 +22,7 @@ export interface IndexedGame {
   termination: string;
   reason: string;
   plies: number;
-  /** A replay page exists (replays/<id>.html). */
+  /** The game can be shown on the replay page (replays/<id>.view.js exists). */
   page: boolean;
 }
 
@@ -174,7 +174,7 @@ const REPORT_SCRIPT = `(function () {
       var a = labels[Number(cell.getAttribute('data-row'))], b = labels[Number(cell.getAttribute('data-col'))];
       var list = track.games.filter(function (g) { return g.seats.indexOf(a) >= 0 && g.seats.indexOf(b) >= 0; });
       var rows = list.map(function (g) {
-        var link = g.page ? '<a href="replays/' + esc(g.id) + '.html">replay</a>' : '<a href="replays/' + esc(g.id) + '.json">json</a>';
+        var link = g.page ? '<a href="replays/replay.html?id=' + encodeURIComponent(g.id) + '">replay</a>' : '<a href="replays/' + esc(g.id) + '.json.gz">json</a>';
         return '<tr><td class="text">' + esc(g.seats.join(' · ')) + '</td><td>' + g.scores.map(function (x) { return Math.round(x * 1000) / 1000; }).join('–') + '</td><td class="text">' + esc(g.termination + (g.reason ? ': ' + g.reason : '')) + '</td><td>' + g.plies + '</td><td class="text">' + link + '</td></tr>';
       }).join('');
       panel.innerHTML = '<p><strong>' + esc(a) + ' vs ' + esc(b) + '</strong>: ' + list.length + ' game(s) <button type="button" id="games-close">close</button></p>' +

@@ -61,8 +61,15 @@ export async function openUrl(browser: Browser, url: string): Promise<Pick<Opene
   return { page, errors, outside };
 }
 
-/** Opens a local file and records what it does; `root` bounds the files it may load. */
-export async function openFile(browser: Browser, file: string, root = path.dirname(file)): Promise<OpenedPage> {
+/** Opens one game on a run's shared replay page (replays/replay.html?id=<id>) once it is drawn. */
+export async function openReplayPage(browser: Browser, replaysDir: string, id: string, root = path.dirname(replaysDir)): Promise<OpenedPage> {
+  const opened = await openFile(browser, path.join(replaysDir, 'replay.html'), root, `?id=${encodeURIComponent(id)}`);
+  await opened.page.waitForSelector('[data-testid=step], [data-testid=replay-error]');
+  return opened;
+}
+
+/** Opens a local file (with a query string) and records what it does; `root` bounds the files it may load. */
+export async function openFile(browser: Browser, file: string, root = path.dirname(file), query = ''): Promise<OpenedPage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   const requests: string[] = [];
@@ -77,7 +84,7 @@ export async function openFile(browser: Browser, file: string, root = path.dirna
     requests.push(url);
     if (!url.startsWith(rootUrl) && !url.startsWith('data:') && !url.startsWith('about:')) outside.push(url);
   });
-  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  await page.goto(`${pathToFileURL(file).href}${query}`, { waitUntil: 'load' });
   return { page, errors, outside, requests };
 }
 

@@ -12,7 +12,7 @@
 // The duplicate comparison needs the other room's replay, which viewerData never sees. `extra.
 // duplicate` names the other room's match id (its spec is this one's with the teams' seats and
 // the room swapped, as orchestrator/formats/duplicate.ts builds it), so the page links to
-// `<otherId>.html`. A report that has both rooms (reports/metrics/duplicate.ts duplicateMatchesOf)
+// `replay.html?id=<otherId>`. A report that has both rooms (reports/metrics/duplicate.ts duplicateMatchesOf)
 // can add `extra.comparison = {otherNs, imps}` (net NS points in the other room, IMPs for the
 // match's first team) before writing the page; render.js shows it when present.
 import type { MatchSpec, Replay } from '../../../model/match.ts';
@@ -77,7 +77,7 @@ export interface BridgeViewerExtra {
     /** The team sitting NS in this room. */
     ns: string;
     ew: string;
-    /** The other room of this board: its room name and match id (its page is `<id>.html`). */
+    /** The other room of this board: its room name and match id (shown at `replay.html?id=<id>`). */
     other: { room: 'open' | 'closed'; id: string } | null;
   };
   /** Filled by a report that has both rooms: the other room's net NS score and the IMPs for teams[0]. */

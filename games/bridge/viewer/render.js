@@ -257,7 +257,7 @@
     row('NS score here', x.nsScore === null || x.nsScore === undefined ? '—' : String(x.nsScore));
     if (d.other) {
       const a = el('a', '', `${d.other.room} room`);
-      a.href = `${d.other.id}.html`;
+      a.href = `replay.html?id=${encodeURIComponent(d.other.id)}`;
       a.dataset.testid = 'other-room';
       const cell = el('span');
       cell.append(a, ` (${d.other.id}; same deal, ${d.ew} sits NS there)`);

@@ -1,0 +1,46 @@
+// One `catarena tourney` as a user starts it (the CLI, a fresh runs folder), measured from inside
+// the orchestrator process: its own CPU time and peak RSS (process.resourceUsage at exit, so the
+// bots it starts are not counted), plus wall time, games and moves (the journal's plies).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MatchResult } from '../model/match.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HOOK = "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`ORCHESTRATOR_USAGE ${JSON.stringify({ cpuUs: u.userCPUTime + u.systemCPUTime, maxRssKb: u.maxRSS })}\\n`); });\n";
+
+export interface TourneyProcess {
+  out: string;
+  runDir: string;
+  wallS: number;
+  /** The orchestrator process's own CPU (user + system). */
+  cpuS: number;
+  maxRssMb: number;
+  games: number;
+  moves: number;
+}
+
+export async function measureTourney(args: string[], label = 'run'): Promise<TourneyProcess> {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), `catarena-bench-${label}-`));
+  const hook = path.join(out, 'usage-hook.mjs');
+  fs.writeFileSync(hook, HOOK);
+  const t0 = Date.now();
+  const child = spawn(process.execPath, ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', ...args, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const wallS = (Date.now() - t0) / 1000;
+  if (code !== 0) throw new Error(`catarena tourney ${args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
+  const usage = JSON.parse(/ORCHESTRATOR_USAGE (\{.*\})/.exec(stderr)![1]!) as { cpuUs: number; maxRssKb: number };
+  const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
+  let games = 0;
+  let moves = 0;
+  for (const line of fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    games++;
+    moves += (JSON.parse(line) as MatchResult).plies;
+  }
+  return { out, runDir, wallS, cpuS: usage.cpuUs / 1e6, maxRssMb: usage.maxRssKb / 1024, games, moves };
+}

@@ -1,0 +1,27 @@
+// prune: makes finished run directories small (orchestrator/run/prune.ts).
+import { Command } from 'commander';
+import { megabytes } from '../run/disk-usage.ts';
+
+export function registerPruneCommand(program: Command): void {
+  program
+    .command('prune')
+    .description(
+      'Make finished run directories small: keeps the journal, W, metrics, reports, replays and strategies (all resume, report, --reuse and probe read); ' +
+        "drops live.jsonl's game lines and the replay viewer's data (catarena report writes it again), compresses replays of older runs, " +
+        'and stores each workspace and round-log file once (store/, hard links). Says how much it frees.',
+    )
+    .argument('<runs...>', 'run directories')
+    .option('--dry-run', 'say what would be freed, change nothing')
+    .action(async (runs: string[], opts: { dryRun?: boolean }) => {
+      const { pruneRun } = await import('../run/prune.ts');
+      let total = 0;
+      for (const dir of runs) {
+        const result = await pruneRun(dir, { dryRun: opts.dryRun });
+        total += result.freed;
+        process.stdout.write(`${result.runDir}: ${opts.dryRun ? 'would free' : 'freed'} ${megabytes(result.freed)}\n`);
+        for (const s of result.steps) process.stdout.write(`  ${megabytes(s.bytes).padStart(10)}  ${s.what}${s.files ? ` (${s.files} files)` : ''}\n`);
+      }
+      if (runs.length > 1) process.stdout.write(`${opts.dryRun ? 'would free' : 'freed'} ${megabytes(total)} in ${runs.length} runs\n`);
+      if (!opts.dryRun) process.stdout.write('replay pages: catarena report <run dir> writes them again\n');
+    });
+}

@@ -1,0 +1,97 @@
+// `catarena prune`: makes finished run directories small. Keeps the journal, W, metrics, reports,
+// replays, strategies and everything `resume`, `report`, `--reuse` and `probe` read; drops what is
+// no longer needed or can be rebuilt (live.jsonl's game lines, the replay viewer's data, which
+// `catarena report` writes again), gzips replays a run wrote before replays were compressed, and
+// keeps one copy of each workspace and round-log file (file-store.ts).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { promisify } from 'node:util';
+import { pathExists } from '../../util/fs.ts';
+import { REPLAY_EXT, replayFile } from '../../util/replay-files.ts';
+import { dropUnlinked } from './file-store.ts';
+import { compactLiveFile, RunDir, type RunStatus } from './run-dir.ts';
+
+const gzip = promisify(zlib.gzip);
+
+export interface PruneStep {
+  what: string;
+  files: number;
+  bytes: number;
+}
+
+export interface PruneResult {
+  runDir: string;
+  dryRun: boolean;
+  steps: PruneStep[];
+  /** Bytes freed (or, with dryRun, that would be). */
+  freed: number;
+}
+
+/** Files of a replays folder the viewer data is made of: rebuilt by `catarena report`. */
+const isViewerFile = (name: string) => name.endsWith('.view.js') || name.endsWith('.html') || name === 'viewer.js';
+
+/** Prunes one run directory (each repeat of a --repeats run too). */
+export async function pruneRun(dir: string, options: { dryRun?: boolean } = {}): Promise<PruneResult> {
+  const run = new RunDir(dir);
+  const dryRun = options.dryRun ?? false;
+  await checkPrunable(run);
+  const steps: PruneStep[] = [];
+  const repeats = await fs.readdir(path.join(run.root, 'repeats')).catch(() => [] as string[]);
+  for (const r of repeats) {
+    const sub = await pruneRun(path.join(run.root, 'repeats', r), options);
+    for (const step of sub.steps) steps.push({ ...step, what: `repeat ${r}: ${step.what}` });
+  }
+  if (await pathExists(run.liveFile)) {
+    steps.push({ what: "live.jsonl's game lines (the journal has the games)", files: 0, bytes: await compactLiveFile(run.liveFile, { dryRun }) });
+  }
+  steps.push(await dropViewerData(run.replaysDir, dryRun), await gzipOldReplays(run.replaysDir, dryRun));
+  const linked = await run.linkFinishedFiles({ dryRun });
+  steps.push({ what: 'workspace and round-log files stored once (store/, hard links)', files: linked.linked, bytes: linked.bytesFreed });
+  steps.push({ what: 'store files nothing links to', files: 0, bytes: await dropUnlinked(run.storeDir, { dryRun }) });
+  const kept = steps.filter((s) => s.bytes > 0 || s.files > 0);
+  return { runDir: run.root, dryRun, steps: kept, freed: kept.reduce((sum, s) => sum + s.bytes, 0) };
+}
+
+/** A run that is still going, or never finished, is not pruned: a resume would write into linked files. */
+async function checkPrunable(run: RunDir): Promise<void> {
+  if (!(await pathExists(run.configFile))) throw new Error(`${run.root} is not a tournament run directory (no config.json); prune takes the folders "catarena tourney" wrote`);
+  const status = await fs
+    .readFile(run.statusFile, 'utf8')
+    .then((t) => JSON.parse(t) as RunStatus)
+    .catch(() => null);
+  if (status?.state === 'running') throw new Error(`${run.root} is running (status.json, pid ${status.pid}); prune it once it has finished`);
+  const finished = (await run.hasSummary()) || (await pathExists(run.combinedFile));
+  if (!finished) throw new Error(`${run.root} has not finished (no metrics.json): resume it first (catarena resume ${run.root}), then prune`);
+}
+
+async function dropViewerData(replaysDir: string, dryRun: boolean): Promise<PruneStep> {
+  const step: PruneStep = { what: 'replay viewer data (catarena report writes it again)', files: 0, bytes: 0 };
+  for (const name of await fs.readdir(replaysDir).catch(() => [] as string[])) {
+    if (!isViewerFile(name)) continue;
+    const file = path.join(replaysDir, name);
+    step.files++;
+    step.bytes += (await fs.stat(file)).size;
+    if (!dryRun) await fs.rm(file);
+  }
+  return step;
+}
+
+/** replays/<id>.json of a run written before replays were compressed → <id>.json.gz. */
+async function gzipOldReplays(replaysDir: string, dryRun: boolean): Promise<PruneStep> {
+  const step: PruneStep = { what: 'replays compressed (<id>.json → <id>.json.gz)', files: 0, bytes: 0 };
+  for (const name of await fs.readdir(replaysDir).catch(() => [] as string[])) {
+    if (!name.endsWith('.json') || name.endsWith(REPLAY_EXT)) continue;
+    const file = path.join(replaysDir, name);
+    const text = await fs.readFile(file);
+    const packed = await gzip(text);
+    step.files++;
+    step.bytes += text.length - packed.length;
+    if (dryRun) continue;
+    const target = replayFile(replaysDir, name.slice(0, -'.json'.length));
+    await fs.writeFile(`${target}.tmp`, packed);
+    await fs.rename(`${target}.tmp`, target);
+    await fs.rm(file);
+  }
+  return step;
+}

@@ -1,0 +1,13 @@
+// Reading a run's replays in tests: replays/<id>.json.gz (util/replay-files.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Replay } from '../../model/match.ts';
+import { REPLAY_EXT } from '../../util/replay-files.ts';
+
+/** One game's replay of a run directory. */
+export const readReplaySync = (runDir: string, id: string): Replay => JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(runDir, 'replays', `${id}${REPLAY_EXT}`))).toString('utf8')) as Replay;
+
+/** Every replay in a replays folder. */
+export const replaysIn = (replaysDir: string): Replay[] =>
+  fs.readdirSync(replaysDir).filter((f) => f.endsWith(REPLAY_EXT)).map((f) => JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(replaysDir, f))).toString('utf8')) as Replay);
