@@ -22,6 +22,7 @@ import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
 import type { LiveEvent } from '../../model/live.ts';
 import { startTimeOf } from '../../sandbox/process.ts';
+import { publicQueueUrl } from '../queue/url.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
@@ -238,9 +239,10 @@ export class RunDir {
   // ------------------------------------------------------------------------------------------
   // Tourney config and strategies
 
+  /** Writes config.json; a queue URL's password is left out (a resume takes it from CATARENA_REDIS_PASSWORD or --queue). */
   async writeConfig(config: TourneyConfig): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
-    await fs.writeFile(this.configFile, json(config));
+    await fs.writeFile(this.configFile, json(config.queue ? { ...config, queue: publicQueueUrl(config.queue) } : config));
   }
 
   /**
