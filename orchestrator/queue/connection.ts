@@ -12,6 +12,9 @@ export { MATCH_QUEUE, PREFIX, TOURNEY_QUEUE } from './names.ts';
 
 export { publicQueueUrl, QueueUnavailableError } from './url.ts';
 
+/** How long a command may go unanswered before its connection counts as dead (see redisOptions). */
+export const SOCKET_TIMEOUT_MS = 20_000;
+
 /** Checks the URL's shape ("redis://host:port[/db]" or rediss://). */
 export function checkQueueUrl(url: string): string {
   parseQueueUrl(url);
@@ -43,6 +46,10 @@ export function redisOptions(url: string): RedisOptions {
     tls: u.protocol === 'rediss:' ? (ca ? { ca } : {}) : undefined,
     maxRetriesPerRequest: null,
     retryStrategy: (times) => Math.min(100 * times, 2_000),
+    // A link that dies without a reset (a cut network, a frozen host) leaves the socket open and
+    // every command waiting: with no reply this long to a command sent, the socket is dropped and
+    // reconnected. Longer than BullMQ's blocking reads (at most 10 s).
+    socketTimeout: SOCKET_TIMEOUT_MS,
   };
 }
 
@@ -126,6 +133,8 @@ export interface RedisWatchOptions {
   report: (message: string) => void;
   /** How long Redis may stay away before `lost` fires (default 60 s). */
   graceMs?: number;
+  /** How often the connection is pinged, so that a dead link is noticed while it is idle (default 5 s). */
+  heartbeatMs?: number;
 }
 
 /**
@@ -147,7 +156,12 @@ export class RedisWatch {
     connection.on('error', onDown);
     connection.on('close', onDown);
     connection.on('ready', onUp);
+    const heartbeat = setInterval(() => {
+      if (connection.status === 'ready') connection.ping().catch(() => {}); // a failure is reported by the events above
+    }, options.heartbeatMs ?? 5_000);
+    heartbeat.unref();
     this.detach = () => {
+      clearInterval(heartbeat);
       connection.off('error', onDown);
       connection.off('close', onDown);
       connection.off('ready', onUp);
