@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../util/paths.ts';
-import { checkDocker, DEFAULT_CACHE_DIR, ImageBuildError, imageId } from './build-images.ts';
+import { checkDocker, DEFAULT_CACHE_DIR, ImageBuildError, imageId, parseRecipeFile } from './build-images.ts';
 import { ensureAgentRuntimeImage } from './build-agent-image.ts';
 import { agentRuntimeTag, shortHash } from './image-tags.ts';
 
@@ -36,15 +36,7 @@ const WorkerRecipeSchema = z.object({
 export type WorkerRecipe = z.infer<typeof WorkerRecipeSchema>;
 
 export function loadWorkerRecipe(file = WORKER_RECIPE_PATH): WorkerRecipe {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ImageBuildError(`cannot read recipe ${file}: ${(err as Error).message}`);
-  }
-  const parsed = WorkerRecipeSchema.safeParse(raw);
-  if (!parsed.success) throw new ImageBuildError(`invalid recipe ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
+  return parseRecipeFile(file, WorkerRecipeSchema);
 }
 
 /** Folders never copied: dependencies come from node_modules (copied whole), builds are redone. */
@@ -159,6 +151,9 @@ export async function ensureWorkerImage(options: EnsureWorkerImageOptions = {}):
   } finally {
     fs.rmSync(context, { recursive: true, force: true });
   }
+  // Earlier builds (other project hashes) would pile up, one per change: removed unless a container uses them.
+  const others = String((await execa('docker', ['images', recipe.image, '--format', '{{.Repository}}:{{.Tag}}'], { reject: false })).stdout ?? '').split('\n').filter((ref) => ref && ref !== tag && !ref.endsWith(':latest'));
+  if (others.length) await execa('docker', ['image', 'rm', ...others], { reject: false, timeout: 120_000 });
   log(`worker: [${secs()}s] built ${tag}`);
   return { tag, built: true, seconds: secs() };
 }

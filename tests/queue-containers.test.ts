@@ -149,7 +149,7 @@ describe.runIf(dockerReady())('queue: Redis and workers in containers that share
     await expectUnbroken(runDir);
     // Worker 1 noticed the dead link and is back on the queue over a new connection (the old one
     // may linger on Redis's side, half-open: its age does not count).
-    expect(dockerLogs(cluster.worker(1))).toMatch(/went away[^\n]*\n(?:.*\n)*?.*is back after/);
+    await waitFor(async () => /went away[^\n]*\n(?:.*\n)*?.*is back after/.test(dockerLogs(cluster.worker(1))), 'worker 1 saying Redis went away, then is back', 60_000);
     await waitFor(
       async () => withQueue(async (q) => (await q.getWorkers()).some((w) => w.rawname?.endsWith(`:w:${cluster.worker(1)}`) && Number(w.age) <= (Date.now() - restored) / 1000 + 1)),
       'worker 1 reconnected',
