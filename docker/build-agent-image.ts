@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
-import { checkDocker, DEFAULT_CACHE_DIR, ensureBotRuntimeImage, ImageBuildError, imageId } from './build-images.ts';
+import { checkDocker, DEFAULT_CACHE_DIR, ensureBotRuntimeImage, ImageBuildError, imageId, parseRecipeFile } from './build-images.ts';
 import { AGENT_RECIPE_PATH, agentRuntimeTag, canonicalJson } from './image-tags.ts';
 
 
@@ -27,15 +27,7 @@ const AgentRecipeSchema = z.object({
 export type AgentRecipe = z.infer<typeof AgentRecipeSchema>;
 
 export function loadAgentRecipe(file = AGENT_RECIPE_PATH): AgentRecipe {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ImageBuildError(`cannot read recipe ${file}: ${(err as Error).message}`);
-  }
-  const parsed = AgentRecipeSchema.safeParse(raw);
-  if (!parsed.success) throw new ImageBuildError(`invalid recipe ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
+  return parseRecipeFile(file, AgentRecipeSchema);
 }
 
 export interface EnsureAgentImageOptions {

@@ -61,16 +61,21 @@ export class ImageBuildError extends Error {
 // Recipe and tag
 
 export function loadRecipe(recipePath: string = DEFAULT_RECIPE_PATH): Recipe {
+  return parseRecipeFile(recipePath, RecipeSchema);
+}
+
+/** A recipe file checked against its schema; errors name the file and each bad field. */
+export function parseRecipeFile<T>(file: string, schema: z.ZodType<T>): T {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(recipePath, 'utf8'));
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new ImageBuildError(`cannot read recipe ${recipePath}: ${(err as Error).message}`);
+    throw new ImageBuildError(`cannot read recipe ${file}: ${(err as Error).message}`);
   }
-  const parsed = RecipeSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new ImageBuildError(`invalid recipe ${recipePath}: ${issues}`);
+    throw new ImageBuildError(`invalid recipe ${file}: ${issues}`);
   }
   return parsed.data;
 }

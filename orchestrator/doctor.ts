@@ -9,7 +9,7 @@ import { checkDocker, imageId } from '../docker/build-images.ts';
 import { botRuntimeTag } from '../docker/image-tags.ts';
 import { deriveSeed } from '../games/core/rng.ts';
 import type { TourneyConfig } from './config/tourney-config.ts';
-import { connectQueue } from './queue/connection.ts';
+import { connectQueue, publicQueueUrl } from './queue/connection.ts';
 
 export interface DoctorRow extends PreflightCheck {
   /** The agent spec the check is for, or "run" for what the whole run needs. */
@@ -32,7 +32,7 @@ export async function runDoctor(config: TourneyConfig): Promise<DoctorRow[]> {
   }
   if (config.queue) {
     const queue = await connectQueue(config.queue).then(
-      (c) => (c.disconnect(), { ok: true, detail: `${config.queue} answers` }),
+      (c) => (c.disconnect(), { ok: true, detail: `${publicQueueUrl(config.queue!)} answers` }),
       (err: Error) => ({ ok: false, detail: err.message }),
     );
     run({ check: 'queue (Redis)', ...queue });

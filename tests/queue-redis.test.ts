@@ -3,6 +3,7 @@
 // retried, the artifact store, orphaned bots, and scheduled tourneys. (Workers killed, drained,
 // and a killed coordinator: tests/queue-workers.test.ts.)
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +72,12 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: Redis trouble, ret
       await connection.copy(artifactKey(other), artifactKey(hash), 'REPLACE');
       await expect(store.fetch(hash, tempDir())).rejects.toThrow(/unpacked to content with hash .*refusing to run it/);
       await expect(store.fetch('0'.repeat(64), tempDir())).rejects.toThrow(/is not in Redis/);
+      // A pack over 1 MiB (random bytes do not compress) goes over a connection of its own.
+      const big = slowHeuristic('big', 0);
+      fs.writeFileSync(path.join(big, 'weights.bin'), crypto.randomBytes(3 << 20));
+      const bigHash = await store.put(big);
+      expect((await connection.strlen(artifactKey(bigHash))) > 1 << 20).toBe(true);
+      expect(await hashDir(await store.fetch(bigHash, tempDir()))).toBe(bigHash);
     } finally {
       connection.disconnect();
     }

@@ -5,7 +5,7 @@ import { type Command, Option } from 'commander';
 import { concurrencyOption, intOption } from './options.ts';
 
 const queueOption = (required: boolean) => {
-  const option = new Option('-q, --queue <url>', 'Redis URL of the queue, e.g. redis://127.0.0.1:6379').env('CATARENA_QUEUE');
+  const option = new Option('-q, --queue <url>', 'Redis URL of the queue, e.g. redis://127.0.0.1:6379 or rediss://user@host:6380 (password: CATARENA_REDIS_PASSWORD; CA file: CATARENA_REDIS_CA_FILE)').env('CATARENA_QUEUE');
   return required ? option.makeOptionMandatory() : option;
 };
 const say = (message: string) => process.stderr.write(`catarena: ${message}\n`);
@@ -42,7 +42,7 @@ export function registerQueueCommands(program: Command): void {
         lockDurationMs: flags.lockMs,
         report: say,
       });
-      say(`worker ${worker.name} ready on ${flags.queue} (concurrency ${flags.concurrency}, ${flags.sandbox} sandbox)`);
+      say(`worker ${worker.name} ready on ${(await import('../queue/url.ts')).publicQueueUrl(flags.queue)} (concurrency ${flags.concurrency}, ${flags.sandbox} sandbox)`);
       await new Promise<void>((resolve) => {
         let signals = 0;
         const onSignal = () => {

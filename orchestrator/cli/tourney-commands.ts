@@ -98,7 +98,7 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
   ]);
   const progress = createProgress('tourney', process.stderr, Boolean(json));
   const started = Date.now();
-  progress.phase(`run directory ${runDir}${config.queue ? ` · games on queue ${config.queue}` : ''}${(config.repeats ?? 1) > 1 ? ` · ${config.repeats} repeats` : ''}`);
+  progress.phase(`run directory ${runDir}${config.queue ? ` · games on queue ${(await import('../queue/url.ts')).publicQueueUrl(config.queue)}` : ''}${(config.repeats ?? 1) > 1 ? ` · ${config.repeats} repeats` : ''}`);
   try {
     if ((config.repeats ?? 1) > 1) {
       const [{ runRepeats }, { renderCombinedLeaderboard }, { formatSeconds }] = await Promise.all([import('../tourney/repeats.ts'), import('../../reports/markdown-combined.ts'), import('../progress.ts')]);

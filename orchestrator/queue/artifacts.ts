@@ -15,6 +15,8 @@ const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 export const artifactKey = (hash: string) => `${PREFIX}:artifact:${hash}`;
+/** Packs above this size are uploaded over a connection of their own without a socket timeout. */
+const LARGE_PACK_BYTES = 1 << 20;
 
 export interface ArtifactStoreOptions {
   /** Largest packed strategy accepted (default 64 MiB): bots are code, not data sets. */
@@ -56,7 +58,16 @@ export class ArtifactStore {
     if (packed.length > this.maxBytes) {
       throw new Error(`strategy ${dir} packs to ${(packed.length / 2 ** 20).toFixed(1)} MiB, over the ${(this.maxBytes / 2 ** 20).toFixed(0)} MiB artifact limit; remove data files or large dependencies from the bot folder`);
     }
-    await this.redis.set(artifactKey(id), packed, 'EX', this.ttlSeconds);
+    // Redis answers a SET only once it has all of it: a large pack on a slow link can take longer
+    // than a connection waits for an answer (socketTimeout), so it goes over one that waits.
+    const large = packed.length > LARGE_PACK_BYTES;
+    const uploader = large ? this.redis.duplicate({ socketTimeout: undefined }) : this.redis;
+    if (large) uploader.on('error', () => {}); // a failure rejects the SET below
+    try {
+      await uploader.set(artifactKey(id), packed, 'EX', this.ttlSeconds);
+    } finally {
+      if (large) uploader.disconnect();
+    }
     return id;
   }
 

@@ -2,48 +2,72 @@
 // fails fast with an error that says what to do, and a watch that reports Redis going away and
 // coming back instead of hanging silently.
 import { Queue, type ConnectionOptions } from 'bullmq';
+import fs from 'node:fs';
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { PREFIX } from './names.ts';
+import { parseQueueUrl, publicQueueUrl, QueueUnavailableError, REDIS_ENV, redisCredentials } from './url.ts';
 
 export { MATCH_QUEUE, PREFIX, TOURNEY_QUEUE } from './names.ts';
 
-export class QueueUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'QueueUnavailableError';
-  }
-}
+export { publicQueueUrl, QueueUnavailableError } from './url.ts';
+
+/** How long a command may go unanswered before its connection counts as dead (see redisOptions). */
+export const SOCKET_TIMEOUT_MS = 20_000;
 
 /** Checks the URL's shape ("redis://host:port[/db]" or rediss://). */
 export function checkQueueUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new QueueUnavailableError(`--queue ${JSON.stringify(url)} is not a URL; expected redis://host:6379`);
-  }
-  if (!/^rediss?:$/.test(parsed.protocol)) throw new QueueUnavailableError(`--queue ${url}: expected a redis:// or rediss:// URL`);
+  parseQueueUrl(url);
   return url;
 }
 
 /**
- * Connection options from the URL, as BullMQ needs them: commands wait through reconnects
- * (maxRetriesPerRequest null), which reconnect quickly at first, then every 2 s, forever; the
- * RedisWatch decides when to give up. Workers and event listeners get their own connections.
+ * Connection options from the URL and CATARENA_REDIS_* (user, password, CA file), as BullMQ needs
+ * them: commands wait through reconnects (maxRetriesPerRequest null), which reconnect quickly at
+ * first, then every 2 s, forever; the RedisWatch decides when to give up. Workers and event
+ * listeners get their own connections.
  */
 export function redisOptions(url: string): RedisOptions {
-  const u = new URL(checkQueueUrl(url));
+  const u = parseQueueUrl(url);
+  const { username, password, caFile } = redisCredentials(u);
+  if (caFile && u.protocol !== 'rediss:') throw new QueueUnavailableError(`${REDIS_ENV.caFile} is set but --queue ${publicQueueUrl(url)} is not TLS; use rediss:// to verify Redis with that CA`);
+  let ca: Buffer | undefined;
+  try {
+    ca = caFile ? fs.readFileSync(caFile) : undefined;
+  } catch (err) {
+    throw new QueueUnavailableError(`cannot read ${REDIS_ENV.caFile}=${caFile} (${(err as Error).message}); point it at the PEM file of the CA that signed Redis's certificate`);
+  }
   return {
     host: u.hostname || '127.0.0.1',
     port: Number(u.port || 6379),
     db: Number(u.pathname.slice(1) || 0),
-    username: u.username ? decodeURIComponent(u.username) : undefined,
-    password: u.password ? decodeURIComponent(u.password) : undefined,
-    tls: u.protocol === 'rediss:' ? {} : undefined,
+    username,
+    password,
+    tls: u.protocol === 'rediss:' ? (ca ? { ca } : {}) : undefined,
     maxRetriesPerRequest: null,
     retryStrategy: (times) => Math.min(100 * times, 2_000),
+    // A link that dies without a reset (a cut network, a frozen host) leaves the socket open and
+    // every command waiting: with no reply this long to a command sent, the socket is dropped and
+    // reconnected. Longer than BullMQ's blocking reads (at most 10 s).
+    socketTimeout: SOCKET_TIMEOUT_MS,
   };
+}
+
+/** What to do about a failed connection, by its cause: credentials and certificates get their own advice. */
+function connectAdvice(url: string, cause: Error & { code?: string }): string {
+  const where = `Redis at ${publicQueueUrl(url)}`;
+  const creds = redisCredentials(parseQueueUrl(url));
+  if (/WRONGPASS|invalid password|invalid username-password/i.test(cause.message)) {
+    const from = creds.passwordFrom === 'env' ? REDIS_ENV.password : 'the URL';
+    return `${where} refused the user and password (${cause.message.split('\n')[0]}): fix the password in ${from}${creds.username ? ` or the user ${creds.username}` : ''}`;
+  }
+  if (/NOAUTH|Authentication required/i.test(cause.message)) {
+    return `${where} requires a password and none was given: set ${REDIS_ENV.password} (and ${REDIS_ENV.username} for an ACL user), or put them in the URL as redis://user:password@host:port`;
+  }
+  if (/certificate|self.signed|CERT_|unable to verify/i.test(`${cause.code ?? ''} ${cause.message}`)) {
+    return `${where}: its TLS certificate was not accepted (${cause.message}); set ${REDIS_ENV.caFile} to the PEM file of the CA that signed it`;
+  }
+  return `cannot reach ${where} (${cause.message}). Start it (redis-server) or fix --queue`;
 }
 
 /** The same options, typed for BullMQ's Worker and QueueEvents (they make their own connections). */
@@ -72,10 +96,9 @@ export async function connectQueue(url: string, options: { timeoutMs?: number; w
     await probe.connect();
     await probe.ping();
     const policy = ((await probe.config('GET', 'maxmemory-policy').catch(() => [])) as string[])[1];
-    if (policy && policy !== 'noeviction') options.warn?.(`Redis at ${url} has maxmemory-policy ${policy}; set it to noeviction or queued jobs may vanish`);
+    if (policy && policy !== 'noeviction') options.warn?.(`Redis at ${publicQueueUrl(url)} has maxmemory-policy ${policy}; set it to noeviction or queued jobs may vanish`);
   } catch (err) {
-    const why = (cause ?? (err as Error)).message;
-    throw new QueueUnavailableError(`cannot reach Redis at ${url} (${why}). Start it (redis-server) or fix --queue`);
+    throw new QueueUnavailableError(connectAdvice(url, cause ?? (err as Error)));
   } finally {
     probe.disconnect();
   }
@@ -110,6 +133,8 @@ export interface RedisWatchOptions {
   report: (message: string) => void;
   /** How long Redis may stay away before `lost` fires (default 60 s). */
   graceMs?: number;
+  /** How often the connection is pinged, so that a dead link is noticed while it is idle (default 5 s). */
+  heartbeatMs?: number;
 }
 
 /**
@@ -131,7 +156,12 @@ export class RedisWatch {
     connection.on('error', onDown);
     connection.on('close', onDown);
     connection.on('ready', onUp);
+    const heartbeat = setInterval(() => {
+      if (connection.status === 'ready') connection.ping().catch(() => {}); // a failure is reported by the events above
+    }, options.heartbeatMs ?? 5_000);
+    heartbeat.unref();
     this.detach = () => {
+      clearInterval(heartbeat);
       connection.off('error', onDown);
       connection.off('close', onDown);
       connection.off('ready', onUp);
@@ -143,17 +173,17 @@ export class RedisWatch {
     this.downSince = Date.now();
     const grace = this.options.graceMs ?? 60_000;
     const wait = Number.isFinite(grace) ? `waiting up to ${Math.round(grace / 1000)} s for it` : 'reconnecting';
-    this.options.report(`Redis at ${this.options.url} went away${err?.message ? ` (${err.message})` : ''}; ${wait}`);
+    this.options.report(`Redis at ${publicQueueUrl(this.options.url)} went away${err?.message ? ` (${err.message})` : ''}; ${wait}`);
     if (!Number.isFinite(grace)) return;
     this.timer = setTimeout(() => {
-      this.fail(new QueueUnavailableError(`Redis at ${this.options.url} has been unreachable for ${Math.round(grace / 1000)} s`));
+      this.fail(new QueueUnavailableError(`Redis at ${publicQueueUrl(this.options.url)} has been unreachable for ${Math.round(grace / 1000)} s`));
     }, grace);
   }
 
   private up(): void {
     if (this.downSince === null) return;
     clearTimeout(this.timer);
-    this.options.report(`Redis at ${this.options.url} is back after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`);
+    this.options.report(`Redis at ${publicQueueUrl(this.options.url)} is back after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`);
     this.downSince = null;
   }
 

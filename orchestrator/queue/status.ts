@@ -1,6 +1,6 @@
 // `catarena queue status`: job counts per queue, the workers connected (with the games each is
 // playing now), recent failures with their reasons, and the registered schedules.
-import { MATCH_QUEUE, TOURNEY_QUEUE, withQueues } from './connection.ts';
+import { MATCH_QUEUE, publicQueueUrl, TOURNEY_QUEUE, withQueues } from './connection.ts';
 
 export interface QueueStatus {
   url: string;
@@ -12,7 +12,7 @@ export interface QueueStatus {
 
 export async function queueStatus(url: string): Promise<QueueStatus> {
   return withQueues(url, [MATCH_QUEUE, TOURNEY_QUEUE], async (queues) => {
-    const status: QueueStatus = { url, queues: [], workers: [], failures: [], schedules: [] };
+    const status: QueueStatus = { url: publicQueueUrl(url), queues: [], workers: [], failures: [], schedules: [] };
     const workers = new Map<string, QueueStatus['workers'][number]>();
     for (const queue of queues) {
       const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');

@@ -28,6 +28,7 @@ import { Journal } from './journal.ts';
 import { linkIntoStore, type StoreStats } from './file-store.ts';
 import type { LiveEvent } from '../../model/live.ts';
 import { startTimeOf } from '../../util/procfs.mjs';
+import { publicQueueUrl } from '../queue/url.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
@@ -288,9 +289,10 @@ export class RunDir {
   // ------------------------------------------------------------------------------------------
   // Tourney config and strategies
 
+  /** Writes config.json; a queue URL's password is left out (a resume takes it from CATARENA_REDIS_PASSWORD or --queue). */
   async writeConfig(config: TourneyConfig): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
-    await fs.writeFile(this.configFile, json(config));
+    await fs.writeFile(this.configFile, json(config.queue ? { ...config, queue: publicQueueUrl(config.queue) } : config));
   }
 
   /**

@@ -64,9 +64,9 @@ export function slowReference(): { input: TourneyConfigInput; localW: () => Prom
   return { input, localW };
 }
 
-export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (c) => (stdout += c));

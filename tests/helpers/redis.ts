@@ -16,6 +16,8 @@ export function hasRedis(): boolean {
 export interface TestRedis {
   url: string;
   port: number;
+  /** rediss://127.0.0.1:port when started with `tls`. */
+  tlsUrl?: string;
   /** Stops the server (SIGKILL, like a crash) and waits for the port to close. */
   kill(): Promise<void>;
   /**
@@ -26,12 +28,22 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-export async function startRedis(options: { persistence?: boolean } = {}): Promise<TestRedis> {
+export interface TestRedisOptions {
+  persistence?: boolean;
+  /** Also listen for TLS on a second port with this certificate (clients are not asked for one). */
+  tls?: { cert: string; key: string; ca: string };
+  /** More redis-server arguments, e.g. ["--requirepass", "…"] or an ACL ["--user", "name", "on", ">pw", …]. */
+  args?: string[];
+}
+
+export async function startRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   if (!hasRedis()) throw new Error(`${REDIS_SERVER} is missing: run "npm run setup" (installs redis-server)`);
   const port = await allocatePort();
+  const tlsPort = options.tls ? await allocatePort() : undefined;
   const dir = tempDir('catarena-redis-');
   let child: ChildProcess | null = null;
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', options.persistence ? 'yes' : 'no', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction', '--protected-mode', 'no'];
+  const tlsArgs = options.tls ? ['--tls-port', String(tlsPort), '--tls-cert-file', options.tls.cert, '--tls-key-file', options.tls.key, '--tls-ca-cert-file', options.tls.ca, '--tls-auth-clients', 'no'] : [];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', options.persistence ? 'yes' : 'no', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction', '--protected-mode', 'no', ...tlsArgs, ...(options.args ?? [])];
   const start = async ({ forget = false } = {}) => {
     if (forget) {
       if (child) throw new Error('redis-server is running: kill() it before forgetting its data');
@@ -44,7 +56,7 @@ export async function startRedis(options: { persistence?: boolean } = {}): Promi
     proc.stderr!.on('data', (c) => (output += c));
     child = proc;
     const deadline = Date.now() + 10_000;
-    while (!(await tcpOpen(port))) {
+    while (!(await tcpOpen(port)) || (tlsPort && !(await tcpOpen(tlsPort)))) {
       if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}:\n${output}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -61,6 +73,7 @@ export async function startRedis(options: { persistence?: boolean } = {}): Promi
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    tlsUrl: tlsPort ? `rediss://127.0.0.1:${tlsPort}` : undefined,
     kill,
     start,
     stop: async () => {

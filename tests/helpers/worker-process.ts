@@ -22,9 +22,9 @@ export interface WorkerProcess {
  * Starts `catarena worker --queue url --work-dir <temp> --name name …args` and waits until it is
  * ready (loading the CLI takes about 2 s of CPU: on a loaded machine, allow `readyMs`).
  */
-export async function spawnWorker(url: string, name: string, args: string[] = [], readyMs = 60_000): Promise<WorkerProcess> {
+export async function spawnWorker(url: string, name: string, args: string[] = [], readyMs = 60_000, env: NodeJS.ProcessEnv = {}): Promise<WorkerProcess> {
   const workDir = tempDir(`catarena-worker-${name}-`);
-  const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--work-dir', workDir, '--name', name, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--work-dir', workDir, '--name', name, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   proc.stdout!.on('data', (c) => (output += c));
   proc.stderr!.on('data', (c) => (output += c));
