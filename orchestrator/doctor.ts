@@ -3,7 +3,8 @@
 // model-list request, through the egress proxy for CLI agents), Docker and its image — and what
 // the run needs itself (the Docker sandbox's image, the queue's Redis), as a table of what is
 // ready and what is missing. A nightly run then fails in seconds instead of after a develop phase.
-import { createAgent } from '../agents/registry.ts';
+import { createAgent, type CreateAgentOptions } from '../agents/registry.ts';
+import type { PreflightContext } from '../agents/core/types.ts';
 import type { PreflightCheck } from '../agents/core/preflight.ts';
 import { checkDocker, imageId } from '../docker/build-images.ts';
 import { botRuntimeTag } from '../docker/image-tags.ts';
@@ -38,19 +39,24 @@ export async function runDoctor(config: TourneyConfig): Promise<DoctorRow[]> {
     run({ check: 'queue (Redis)', ...queue });
   }
   const checks = await Promise.all(
-    config.agents.map(async (spec): Promise<DoctorRow[]> => {
-      let agent;
-      try {
-        agent = createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] });
-      } catch (err) {
-        return [{ subject: spec, check: 'spec and key', ok: false, detail: (err as Error).message }];
-      }
-      const own = agent.preflight ? await agent.preflight({ games: config.games, sandbox: config.sandbox }).catch((err: Error) => [{ check: 'preflight', ok: false, detail: err.message }]) : [];
-      return [{ subject: spec, check: 'spec and key', ok: true, detail: `${agent.kind} (id ${agent.id})` }, ...own.map((c) => ({ subject: spec, ...c }))];
-    }),
+    config.agents.map(async (spec) =>
+      (await agentChecks(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] }, { games: config.games, sandbox: config.sandbox })).map((c) => ({ subject: spec, ...c })),
+    ),
   );
   rows.push(...checks.flat());
   return rows;
+}
+
+/** One agent's checks on this machine (also how a worker decides which agents' development jobs it takes); never throws. */
+export async function agentChecks(spec: string, seed: number, options: CreateAgentOptions, context: PreflightContext): Promise<PreflightCheck[]> {
+  let agent;
+  try {
+    agent = createAgent(spec, seed, options);
+  } catch (err) {
+    return [{ check: 'spec and key', ok: false, detail: (err as Error).message }];
+  }
+  const own = agent.preflight ? await agent.preflight(context).catch((err: Error) => [{ check: 'preflight', ok: false, detail: err.message }]) : [];
+  return [{ check: 'spec and key', ok: true, detail: `${agent.kind} (id ${agent.id})` }, ...own];
 }
 
 export const doctorReady = (rows: DoctorRow[]) => rows.every((r) => r.ok);

@@ -3,7 +3,6 @@
 // field and every earlier strategy (so W is complete at the end without replaying anything),
 // and the round's logs are written for the next round's agents. A killed run resumes: developed
 // strategies and journaled games are kept.
-import { createAgent } from '../../agents/registry.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { deriveSeed } from '../../games/core/rng.ts';
 import { gameDescriptor } from '../../games/registry.ts';
@@ -12,7 +11,7 @@ import { trackName, type StrategyRecord, type TourneySummary, type TrackId } fro
 import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { killProcessesIn } from '../../sandbox/process.ts';
-import { gameSettings, llmPlayerSampling, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
+import { gameSettings, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { LocalExecutor, QueuedExecutor, type Executor } from '../executor/executor.ts';
 import { botLogFile, stopBot } from '../executor/bot-fleet.ts';
 import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
@@ -24,7 +23,7 @@ import { connectQueue, QueueUnavailableError } from '../queue/connection.ts';
 import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import { indexEntry, indexRun, rulesOfConfig } from '../run/run-index.ts';
-import { carryOverStrategy, checkAgentTracks, developStrategy } from './develop.ts';
+import { carryOverStrategy, checkAgentTracks, createDeveloper, createRunAgents } from './develop.ts';
 import { taskTrackOf } from '../../model/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './schedule.ts';
@@ -68,7 +67,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   await run.pinRules(rulesOfConfig(config, config.games));
   await run.writeConfig(config);
   await run.markStatus('running', 'tourney');
-  const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config), webTools: config.webTools, endpoint: config.agentEndpoints[spec] }));
+  const agents: Agent[] = options.agents ?? createRunAgents(config);
   checkAgentTracks(config, agents);
   const sandbox = createSandbox(config.sandbox, { docker: config.docker });
   const hosts = new GameServerPool();
@@ -77,6 +76,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   const executor: Executor = config.queue
     ? new QueuedExecutor({ url: config.queue, run: await run.identity(), startTimeoutMs: config.startTimeoutMs, graceMs: options.queueGraceMs, report: (message) => progress?.phase(message) })
     : new LocalExecutor({ sandbox, hosts, concurrency: config.concurrency, startTimeoutMs: config.startTimeoutMs, logDir: (track) => run.botLogsDir(track), onLive: run.appendLive });
+  const developer = await createDeveloper({ config, agents, fromConfig: !options.agents, run, report: (message) => progress?.phase(message), graceMs: options.queueGraceMs });
   const history = new Map<string, StrategyRecord[][]>(); // track → records per round (index round−1)
   // "track|strategy id" → its validated bot, until the executor has it. Strategy ids (agent@round)
   // repeat in every track: the track is part of the key, or one game's bot plays another game.
@@ -140,7 +140,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     }
     const rounds = history.get(name)!;
     const previous = round > 1 ? { bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })), logsDir: run.logsDir(track, round - 1) } : undefined;
-    return countSpent(await developStrategy({
+    return countSpent(await developer.develop({
       agent,
       track,
       round,
@@ -163,7 +163,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
   // Agents develop side by side, a round's later tracks develop while its first ones play, and a
   // track's next round develops as soon as its round is over: a track's strategies depend only on
   // its own previous round.
-  const developing = limitConcurrency(config.developConcurrency);
+  const developing = limitConcurrency(developer.concurrency ?? config.developConcurrency);
   const developed = new Map<string, Promise<StrategyRecord[]>>(); // "track#round" → its strategies
   const startDevelopingNow = (track: TrackId, round: number) => Promise.all(agents.map((agent) => developing(() => develop(agent, track, round))));
   const startDeveloping = (track: TrackId, round: number): Promise<StrategyRecord[]> => {
@@ -262,6 +262,7 @@ export async function runTourney(options: TourneyOptions): Promise<TourneySummar
     await Promise.allSettled([...roundLogs, ...developed.values()]); // round logs are written and a strategy being developed is kept (a resume reloads it) before its sandbox closes
     await Promise.all([...warmBots.values()].map(stopBot));
     await executor.close();
+    await developer.close();
     await hosts.closeAll();
     await sandbox.close();
   }
