@@ -124,6 +124,15 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       expect(rows.find((r) => r.agent === 'offline:cautious')!.takenBy.sort()).toEqual(['noKey', 'withKey']);
       expect(keyless.output()).toMatch(/not developing for builtin:openai-compatible\/scripted#coder .*OPENAI_API_KEY is not set/);
 
+      // The coordinator's doctor needs no key: it reports what the workers found. A worker's doctor checks this machine.
+      const agentsFlag = ['--agents', input.agents!.join(','), '--games', 'gomoku', '--queue', q.redis.url];
+      const coordinatorDoctor = await runCli(['doctor', ...agentsFlag]);
+      expect(coordinatorDoctor.code).toBe(0);
+      expect(coordinatorDoctor.stdout).toMatch(/builtin:openai-compatible\/scripted#coder\s+workers\s+ready\s+developed on workers: withKey take it/);
+      const workerDoctor = await runCli(['doctor', '--worker', ...agentsFlag.slice(2)]);
+      expect(workerDoctor.code).toBe(1);
+      expect(workerDoctor.stdout).toMatch(/builtin:openai-compatible\/scripted#coder \(queued\)\s+spec and key\s+MISSING\s+OPENAI_API_KEY is not set/);
+
       expect(await redisContents(q.redis.url)).not.toContain(SENTINEL);
       for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
         if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SENTINEL);

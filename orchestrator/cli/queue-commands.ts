@@ -28,7 +28,7 @@ export function registerQueueCommands(program: Command): void {
     .option('--name <name>', 'worker name shown in "queue status" (default host:pid)')
     .option('--no-tourneys', 'play games only; do not run scheduled tourneys')
     .option('--lock-ms <ms>', 'a game whose worker stops renewing its lock this long is re-run elsewhere (default 30000)', intOption(1_000))
-    .option('--develop <n>', 'developments at once per agent (queued tourneys develop on workers that can run the agent: its key in this environment, its image); 0: develop nothing', intOption(0), 1)
+    .option('--develop <n>', 'developments at once (queued tourneys develop on workers that can run the agent: its key in this environment, its image); 0: develop nothing', intOption(0), 1)
     .action(async (flags: { queue: string; concurrency: number | 'auto'; sandbox: 'process' | 'docker'; workDir: string; runsDir?: string; maxBots?: number; name?: string; tourneys: boolean; lockMs?: number; develop: number }) => {
       const { startQueueWorker } = await import('../worker/worker.ts');
       const worker = await startQueueWorker({

@@ -148,7 +148,7 @@ export function workspaceInput(step: DevelopStep) {
 
 /**
  * Where development happens: in this process (`developStrategy`), or as queue jobs that workers
- * take (orchestrator/queue/queued-developer.ts). A run picks one with `createDeveloper`.
+ * take (orchestrator/tourney/queued-developer.ts). A run picks one with `createDeveloper`.
  */
 export interface Developer {
   develop(step: DevelopStep): Promise<StrategyRecord>;
@@ -188,7 +188,7 @@ export function createRunAgents(config: TourneyConfig): Agent[] {
 export async function createDeveloper(choice: DeveloperChoice): Promise<Developer> {
   const { config } = choice;
   if (!config.queue) return localDeveloper;
-  const { QueuedDeveloper } = await import('../queue/queued-developer.ts');
+  const { QueuedDeveloper } = await import('./queued-developer.ts');
   const routes = new Map(choice.fromConfig ? config.agents.map((spec, i) => [choice.agents[i]!.id, agentRoute(config, spec)] as const) : []);
   return QueuedDeveloper.open({ url: config.queue, run: await choice.run.identity(), routes, local: localDeveloper, localConcurrency: config.developConcurrency, report: choice.report, graceMs: choice.graceMs });
 }

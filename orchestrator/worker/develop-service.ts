@@ -31,7 +31,7 @@ export interface DevelopServiceOptions {
   artifactDir: string;
   sandbox: Sandbox;
   hosts: GameServerPool;
-  /** Developments at once per agent queue. */
+  /** Developments at once on this worker, over all agents' queues. */
   concurrency: number;
   report: (message: string) => void;
   /** How often the registered agent queues are read (default 2 s). */
@@ -63,9 +63,21 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
   const pollMs = options.pollMs ?? 2_000;
   let developed = 0;
   let closed = false;
+  // One limit over every agent's queue: at the limit the queues' BullMQ workers pause (a fetch
+  // already under way may still bring one job more), so other workers take the waiting jobs.
+  let running = 0;
+  const balance = () => {
+    const full = running >= options.concurrency;
+    for (const w of workers) {
+      if (full && !w.isPaused()) void w.pause(true).catch(() => {});
+      else if (!full && w.isPaused() && !closed) w.resume();
+    }
+  };
 
   const develop = async (job: Job<DevelopJobData, DevelopJobResult>): Promise<DevelopJobResult> => {
     const d = job.data;
+    running++;
+    balance();
     const scratch = await fs.mkdtemp(path.join(scratchRoot, 'job-'));
     try {
       const run = new RunDir(path.join(scratch, 'run'));
@@ -95,6 +107,8 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
     } finally {
       killProcessesIn(scratch); // a bot or an agent's command still running in it
       await fs.rm(scratch, { recursive: true, force: true });
+      running--;
+      balance();
     }
   };
 
@@ -111,6 +125,7 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
       worker.on('error', () => {}); // connection trouble is reported once by the worker's watch
       worker.on('failed', (job, err) => job && report(`development ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`));
       workers.push(worker);
+      balance();
       report(`developing for ${route.spec} (queue ${queue})`);
     }
     await reportCapabilities(connection, name, found, Math.max(30, Math.ceil((3 * pollMs) / 1000)));

@@ -42,7 +42,7 @@ export interface QueueWorkerOptions {
   runsDir?: string;
   /** How long a job's lock lasts without renewal before it counts as stalled (default 30 s). */
   lockDurationMs?: number;
-  /** Developments at once per agent queue (--queue tourneys develop on workers); 0: develop nothing (default 1). */
+  /** Developments at once (--queue tourneys develop on workers that can run the agent); 0: develop nothing (default 1). */
   develop?: number;
   report?: (message: string) => void;
 }

@@ -15,10 +15,10 @@ import type { StrategyRecord } from '../../model/tourney.ts';
 import { copyTree, hashDir, pathExists } from '../../util/fs.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { saveStrategyRecord } from '../run/run-dir.ts';
-import { workspaceInput, type Developer, type DevelopStep } from '../tourney/develop.ts';
-import { ArtifactStore } from './artifacts.ts';
-import { bullConnection, connectQueue, PREFIX, RedisWatch } from './connection.ts';
-import { DEVELOP_JOB_OPTIONS, developJobId, isDirSpec, readCapabilities, registerRoute, RESULT_LAYOUT, type AgentRoute, type DevelopJobData, type DevelopJobResult } from './develop-jobs.ts';
+import { workspaceInput, type Developer, type DevelopStep } from './develop.ts';
+import { ArtifactStore } from '../queue/artifacts.ts';
+import { bullConnection, connectQueue, PREFIX, RedisWatch } from '../queue/connection.ts';
+import { DEVELOP_JOB_OPTIONS, developJobId, isDirSpec, readCapabilities, registerRoute, RESULT_LAYOUT, type AgentRoute, type DevelopJobData, type DevelopJobResult } from '../queue/develop-jobs.ts';
 
 export interface QueuedDeveloperOptions {
   url: string;
