@@ -15,7 +15,8 @@ export function registerQueueCommands(program: Command): void {
     .command('worker')
     .description(
       'Play queued games (from "catarena tourney --queue …") with this machine\'s sandbox, keeping bots warm ' +
-        'across games, and run scheduled tourneys. Strategy code arrives through Redis (content-addressed). ' +
+        'across games; develop queued strategies for the agents this machine can run (their keys are read from ' +
+        'this environment and never leave it); and run scheduled tourneys. Code arrives through Redis (content-addressed). ' +
         'SIGTERM or Ctrl-C: finish the games in flight, then exit; a second signal quits at once (its games ' +
         'are re-run by another worker once their lock expires).',
     )
