@@ -72,7 +72,21 @@ export function standInAgent(route: AgentRoute): Agent {
   };
 }
 
-export interface DevelopJobData {
+/** A development's settings: the same in this process (DevelopStep) and in a job. */
+export interface DevelopSettings {
+  seed: number;
+  moveTimeoutMs: number;
+  developTimeoutMs: number;
+  startTimeoutMs: number;
+  /** Refuse a bot on any probe problem, not only when it cannot play (config strictValidation). */
+  strictValidation?: boolean;
+  /** The agent's task track: its task's last section and the language its bot must be in (default standard). */
+  taskTrack?: TaskTrack;
+  /** The agent's model's price (agents/core/prices.ts, config prices): its tokens' estimated dollars go into the cost record. */
+  price?: ModelPrice;
+}
+
+export interface DevelopJobData extends DevelopSettings {
   run: string;
   agent: AgentRoute;
   /** The agent's id in the run (a dir: agent's folder arrives under another name). */
@@ -81,13 +95,6 @@ export interface DevelopJobData {
   round: number;
   /** The workspace the coordinator built (artifact hash). */
   workspace: string;
-  seed: number;
-  moveTimeoutMs: number;
-  developTimeoutMs: number;
-  startTimeoutMs: number;
-  strictValidation?: boolean;
-  taskTrack?: TaskTrack;
-  price?: ModelPrice;
 }
 
 /** Folders of a development's result artifact. */

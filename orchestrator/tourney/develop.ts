@@ -7,7 +7,7 @@ import { buildWorkspace, copyWorkspace } from '../../agents/core/workspace.ts';
 import { copyTree, hashDir } from '../../util/fs.ts';
 import { classifyLlmError, describeFailure, type BuildFailure, type BuildFailureReason } from '../../agents/core/failure.ts';
 import type { Agent } from '../../agents/core/types.ts';
-import { estimateCostUsd, type ModelPrice } from '../../agents/core/prices.ts';
+import { estimateCostUsd } from '../../agents/core/prices.ts';
 import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type ValidationReport } from '../../model/tourney.ts';
 import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/process.ts';
@@ -16,27 +16,17 @@ import type { TaskTrack } from '../../model/task-track.ts';
 import { generalProblems, probeMark, validateAndKeep, validateBot } from '../validate.ts';
 import { saveStrategyRecord, type RunDir } from '../run/run-dir.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
-import { agentRoute, createRoutedAgent, standInAgent } from '../queue/develop-jobs.ts';
+import { agentRoute, createRoutedAgent, standInAgent, type DevelopSettings } from '../queue/develop-jobs.ts';
 
-export interface DevelopStep {
+export interface DevelopStep extends DevelopSettings {
   agent: Agent;
   track: TrackId;
   round: number;
   /** The run directory: the workspace and the strategy go to their places in it. */
   run: RunDir;
   previous?: { bots: Array<{ agent: string; dir: string }>; logsDir: string };
-  seed: number;
-  moveTimeoutMs: number;
-  developTimeoutMs: number;
-  startTimeoutMs: number;
-  /** Refuse a bot on any probe problem, not only when it cannot play (config strictValidation). */
-  strictValidation?: boolean;
-  /** The agent's task track: its task's last section and the language its bot must be in (default standard). */
-  taskTrack?: TaskTrack;
   sandbox: Sandbox;
   hosts: GameServerPool;
-  /** The agent's model's price (agents/core/prices.ts, config prices): its tokens' estimated dollars go into the cost record. */
-  price?: ModelPrice;
   /**
    * Keep the bot that passed validation running, logging to `logFile`, and hand it to `take`
    * (a local tourney plays with it instead of starting it again).

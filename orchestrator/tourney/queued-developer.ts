@@ -16,24 +16,18 @@ import { copyTree, hashDir, pathExists } from '../../util/fs.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { saveStrategyRecord } from '../run/run-dir.ts';
 import { workspaceInput, type Developer, type DevelopStep } from './develop.ts';
+import type { QueuedExecutorOptions } from '../executor/queued.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, PREFIX, RedisWatch } from '../queue/connection.ts';
 import { DEVELOP_JOB_OPTIONS, developJobId, isDirSpec, readCapabilities, registerRoute, RESULT_LAYOUT, type AgentRoute, type DevelopJobData, type DevelopJobResult } from '../queue/develop-jobs.ts';
 
-export interface QueuedDeveloperOptions {
-  url: string;
-  /** The run's id (RunDir.identity): part of every job id. */
-  run: string;
+/** As the queued executor's: the queue, the run's id, messages, Redis's grace and the sweep of stored job state. */
+export interface QueuedDeveloperOptions extends Pick<QueuedExecutorOptions, 'url' | 'run' | 'report' | 'graceMs' | 'sweepMs'> {
   /** Agent id → how a worker creates it; agents not here develop in this process with `local`. */
   routes: Map<string, AgentRoute>;
   local: Developer;
   /** How many local developments run at once (config developConcurrency). */
   localConcurrency: number;
-  report?: (message: string) => void;
-  /** How long Redis may be unreachable before the run stops (default 60 s). */
-  graceMs?: number;
-  /** How often a waiting development's stored state is read (default 2 s; events make it prompt). */
-  sweepMs?: number;
   /** How long a development may wait with no worker able to take it before that is said (default 10 s). */
   unservedMs?: number;
 }
