@@ -34,7 +34,7 @@ export interface QueuedDeveloperOptions extends Pick<QueuedExecutorOptions, 'url
 
 export class DevelopJobFailedError extends Error {
   constructor(readonly jobId: string, reason: string, attempts: number) {
-    super(`development ${jobId} failed ${attempts} time(s) on workers (an infrastructure failure, not the agent's): ${reason}`);
+    super(`development ${jobId} failed ${attempts} time(s) on workers (an infrastructure failure, not the agent's): ${reason}. What finished is kept; fix the workers and resume the run (catarena resume <run-dir>)`);
     this.name = 'DevelopJobFailedError';
   }
 }
