@@ -36,14 +36,16 @@ export async function developmentStatus(redis: Redis): Promise<DevelopmentQueueS
       await queue.close();
     }
   }
+  for (const row of out) row.takenBy.sort();
   return out.sort((a, b) => a.agent.localeCompare(b.agent));
 }
 
 export function formatDevelopmentStatus(rows: DevelopmentQueueStatus[]): string[] {
   if (!rows.length) return [];
-  const lines = ['', 'developments (per agent)   waiting  active  completed  failed'];
+  const width = Math.max(22, ...rows.map((r) => r.agent.length));
+  const lines = ['', `${'developments (per agent)'.padEnd(width + 2)} waiting  active  completed  failed`];
   for (const r of rows) {
-    lines.push(`  ${r.agent.padEnd(24)} ${String(r.waiting).padStart(7)} ${String(r.active).padStart(7)} ${String(r.completed).padStart(10)} ${String(r.failed).padStart(7)}`);
+    lines.push(`  ${r.agent.padEnd(width)} ${String(r.waiting).padStart(7)} ${String(r.active).padStart(7)} ${String(r.completed).padStart(10)} ${String(r.failed).padStart(7)}`);
     lines.push(`    taken by: ${r.takenBy.length ? r.takenBy.join(', ') : 'no connected worker'}`);
     for (const w of r.refusedBy) lines.push(`    not by ${w.worker}: ${w.detail}`);
   }
