@@ -4,6 +4,7 @@
 //   npm run bench -- holdem-batch [--rounds R]   the paper-scale Hold'em batch (long; not in "all")
 //   npm run bench -- agents      agent container start and egress-proxy cost (Docker + npm run images:agents)
 //   npm run bench -- queue       games/s through BullMQ with 1 and 2 workers vs in-process (redis-server)
+//   npm run bench -- scale-out   games/s (I/O- and CPU-bound bots) and developments/s with 1, 2 and 4 workers vs in-process
 //   npm run bench -- startup     CLI start-up (compiled build vs TypeScript through tsx)
 //   npm run bench -- concurrency [--games 48] [--repeats 3]   CPU-bound Flask bots at concurrency 1, 2 and auto
 //   npm run bench -- reps-auto   adaptive vs fixed repetitions on simulated bots (games to a target interval width)
@@ -26,6 +27,7 @@ import { benchThroughput } from './throughput.ts';
 import { benchSandboxes } from './sandboxes.ts';
 import { benchAgentContainer } from './agent-container.ts';
 import { benchQueue } from './queue.ts';
+import { benchScaleOut } from './scale-out.ts';
 import { benchStartup } from './startup.ts';
 import { benchConcurrency } from './concurrency.ts';
 import { benchRepsAuto } from './reps-auto.ts';
@@ -61,6 +63,7 @@ if (which === 'holdem-batch') {
 if (which === 'sandboxes' || (which === 'all' && process.env.CATARENA_DOCKER === '1')) results.sandboxes = await benchSandboxes();
 if (which === 'agents') results.agents = await benchAgentContainer();
 if (which === 'queue') results.queue = await benchQueue();
+if (which === 'scale-out') results.scaleOut = await benchScaleOut();
 if (which === 'all' || which === 'startup') results.startup = await benchStartup();
 if (which === 'concurrency') results.concurrency = await benchConcurrency();
 if (which === 'all' || which === 'reps-auto') results.repsAuto = await benchRepsAuto();

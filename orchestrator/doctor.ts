@@ -3,21 +3,34 @@
 // model-list request, through the egress proxy for CLI agents), Docker and its image — and what
 // the run needs itself (the Docker sandbox's image, the queue's Redis), as a table of what is
 // ready and what is missing. A nightly run then fails in seconds instead of after a develop phase.
-import { createAgent } from '../agents/registry.ts';
+import { createAgent, type CreateAgentOptions } from '../agents/registry.ts';
+import type { PreflightContext } from '../agents/core/types.ts';
 import type { PreflightCheck } from '../agents/core/preflight.ts';
 import { checkDocker, imageId } from '../docker/build-images.ts';
 import { botRuntimeTag } from '../docker/image-tags.ts';
 import { deriveSeed } from '../games/core/rng.ts';
 import type { TourneyConfig } from './config/tourney-config.ts';
-import { connectQueue, publicQueueUrl } from './queue/connection.ts';
+import { connectQueue, publicQueueUrl, withRedis } from './queue/connection.ts';
+import { agentRoute, developQueueName, listRoutes, readCapabilities, type AgentRoute } from './queue/develop-jobs.ts';
 
 export interface DoctorRow extends PreflightCheck {
   /** The agent spec the check is for, or "run" for what the whole run needs. */
   subject: string;
 }
 
-/** Every check of the config; never throws (a failure is a row). */
-export async function runDoctor(config: TourneyConfig): Promise<DoctorRow[]> {
+export interface DoctorOptions {
+  /**
+   * Check this machine as a queue worker (`doctor --worker`): besides the config's agents, every
+   * agent the queue's runs have asked for, as the worker decides whether to take its developments.
+   */
+  worker?: boolean;
+}
+
+/**
+ * Every check of the config; never throws (a failure is a row). With a queue, agents develop on
+ * workers: the coordinator checks what the workers reported instead of needing the keys itself.
+ */
+export async function runDoctor(config: TourneyConfig, options: DoctorOptions = {}): Promise<DoctorRow[]> {
   const rows: DoctorRow[] = [];
   const run = (check: PreflightCheck) => rows.push({ subject: 'run', ...check });
   if (config.sandbox === 'docker') {
@@ -37,20 +50,49 @@ export async function runDoctor(config: TourneyConfig): Promise<DoctorRow[]> {
     );
     run({ check: 'queue (Redis)', ...queue });
   }
+  if (config.queue && options.worker) {
+    const routes = await withRedis(config.queue, listRoutes).catch(() => new Map<string, AgentRoute>());
+    const checks = await Promise.all([...routes.values()].map(async (route) => (await agentChecks(route.spec, route.seed, route, { games: config.games, sandbox: route.sandbox ?? 'process' })).map((c) => ({ subject: `${route.spec} (queued)`, ...c }))));
+    rows.push(...checks.flat());
+  } else if (config.queue) {
+    rows.push(...(await workerVerdicts(config, config.queue)));
+    return rows;
+  }
   const checks = await Promise.all(
-    config.agents.map(async (spec): Promise<DoctorRow[]> => {
-      let agent;
-      try {
-        agent = createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] });
-      } catch (err) {
-        return [{ subject: spec, check: 'spec and key', ok: false, detail: (err as Error).message }];
-      }
-      const own = agent.preflight ? await agent.preflight({ games: config.games, sandbox: config.sandbox }).catch((err: Error) => [{ check: 'preflight', ok: false, detail: err.message }]) : [];
-      return [{ subject: spec, check: 'spec and key', ok: true, detail: `${agent.kind} (id ${agent.id})` }, ...own.map((c) => ({ subject: spec, ...c }))];
-    }),
+    config.agents.map(async (spec) =>
+      (await agentChecks(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] }, { games: config.games, sandbox: config.sandbox })).map((c) => ({ subject: spec, ...c })),
+    ),
   );
   rows.push(...checks.flat());
   return rows;
+}
+
+/** Per agent of a queued run: which workers reported they can develop it (a warning while none does). */
+async function workerVerdicts(config: TourneyConfig, url: string): Promise<DoctorRow[]> {
+  const found = await withRedis(url, readCapabilities).catch(() => undefined);
+  return config.agents.map((spec) => {
+    const queue = developQueueName(agentRoute(config, spec));
+    const verdicts = [...(found ?? [])].flatMap(([worker, queues]) => (queues.has(queue) ? [{ worker, ...queues.get(queue)! }] : []));
+    const takers = verdicts.filter((v) => v.ok).map((v) => v.worker);
+    const detail = takers.length
+      ? `developed on workers: ${takers.join(', ')} take it`
+      : verdicts.length
+        ? `no connected worker can develop it: ${verdicts.map((v) => `${v.worker}: ${v.detail}`).join('; ')}`
+        : 'developed on workers; none has checked it yet (they do when a run queues it; "catarena doctor --worker --agents …" on a worker checks it there)';
+    return { subject: spec, check: 'workers', ok: true, warn: !takers.length, detail };
+  });
+}
+
+/** One agent's checks on this machine (also how a worker decides which agents' development jobs it takes); never throws. */
+export async function agentChecks(spec: string, seed: number, options: CreateAgentOptions, context: PreflightContext): Promise<PreflightCheck[]> {
+  let agent;
+  try {
+    agent = createAgent(spec, seed, options);
+  } catch (err) {
+    return [{ check: 'spec and key', ok: false, detail: (err as Error).message }];
+  }
+  const own = agent.preflight ? await agent.preflight(context).catch((err: Error) => [{ check: 'preflight', ok: false, detail: err.message }]) : [];
+  return [{ check: 'spec and key', ok: true, detail: `${agent.kind} (id ${agent.id})` }, ...own];
 }
 
 export const doctorReady = (rows: DoctorRow[]) => rows.every((r) => r.ok);

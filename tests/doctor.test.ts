@@ -55,9 +55,13 @@ describe('catarena doctor', () => {
   it('a broken setup: each missing thing named, exit 1, and tourney --check does not start', async () => {
     const env = { ...good(), ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: 'sk-wrong-key-456' };
     const agents = ['claude-code', 'builtin:openai-compatible/scripted', ...(agentImage ? ['codex'] : [])];
-    const r = await catarena(['doctor', '--agents', agents.join(','), '--queue', 'redis://127.0.0.1:1'], env);
+    // With --queue the agents develop on workers, which check them there: the coordinator checks Redis.
+    const queued = await catarena(['doctor', '--agents', agents.join(','), '--queue', 'redis://127.0.0.1:1'], env);
+    expect(queued.code).toBe(1);
+    expect(queued.stdout).toMatch(/run\s+queue \(Redis\)\s+MISSING\s+cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
+    expect(queued.stdout).toMatch(/claude-code\s+workers\s+WARNING\s+developed on workers; none has checked it yet/);
+    const r = await catarena(['doctor', '--agents', agents.join(',')], env);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/run\s+queue \(Redis\)\s+MISSING\s+cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
     expect(r.stdout).toMatch(/claude-code\s+spec and key\s+MISSING\s+ANTHROPIC_API_KEY is not set/);
     expect(r.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/);
     if (agentImage) expect(r.stdout).toMatch(/codex\s+endpoint \(via the egress proxy\)\s+MISSING\s+.*the key was refused \(HTTP 401/);

@@ -48,7 +48,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: Redis with an ACL 
   it('a tourney over rediss:// with an ACL user gives the in-process W and writes or prints its password nowhere', async () => {
     const reference = slow.localW(); // played in-process meanwhile
     // The worker takes its secrets from the environment, the coordinator from the URL.
-    const env = { CATARENA_REDIS_USERNAME: 'catarena', CATARENA_REDIS_PASSWORD: PASSWORD, CATARENA_REDIS_CA_FILE: certs.ca };
+    const env = { ...process.env, CATARENA_REDIS_USERNAME: 'catarena', CATARENA_REDIS_PASSWORD: PASSWORD, CATARENA_REDIS_CA_FILE: certs.ca };
     const worker = await spawnWorker(redis.tlsUrl!, 'tls-worker', ['--concurrency', '2', '--no-tourneys'], 60_000, env);
     workers.push(worker);
     expect(worker.output()).toContain(`ready on ${redis.tlsUrl}`);

@@ -39,28 +39,38 @@ export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> 
   const envDir = path.join(dir, envFolderName(game, variant));
   await copyTree(gamePath(game, 'env'), envDir);
   await copyTree(referenceBotDir(game, 'random'), path.join(envDir, 'AI_example'));
-  const outputDir = path.join(dir, WORKSPACE_LAYOUT.output);
-  await fs.mkdir(outputDir, { recursive: true });
-
-  let lastRoundDir: string | undefined;
-  let logsDir: string | undefined;
+  await fs.mkdir(path.join(dir, WORKSPACE_LAYOUT.output), { recursive: true });
   if (round > 1) {
     if (!input.previous) throw new Error(`round ${round} workspace needs the previous round's bots and logs`);
-    lastRoundDir = path.join(dir, WORKSPACE_LAYOUT.lastRound);
-    for (const bot of input.previous.bots) await copyTree(bot.dir, path.join(lastRoundDir, bot.agent));
-    logsDir = path.join(dir, WORKSPACE_LAYOUT.logs);
-    await copyTree(input.previous.logsDir, logsDir);
+    for (const bot of input.previous.bots) await copyTree(bot.dir, path.join(dir, WORKSPACE_LAYOUT.lastRound, bot.agent));
+    await copyTree(input.previous.logsDir, path.join(dir, WORKSPACE_LAYOUT.logs));
   }
+  return describeWorkspace(input);
+}
+
+/**
+ * A workspace built elsewhere (a queue's coordinator builds it, a worker develops in it), copied
+ * to `input.dir`; its TASK.md names this machine's game server.
+ */
+export async function copyWorkspace(from: string, input: Omit<WorkspaceInput, 'previous'>): Promise<Workspace> {
+  await copyTree(from, input.dir);
+  await fs.mkdir(path.join(input.dir, WORKSPACE_LAYOUT.output), { recursive: true }); // an empty folder does not travel
+  return describeWorkspace(input);
+}
+
+/** The Workspace of a built folder, with its task written to TASK.md. */
+async function describeWorkspace(input: Omit<WorkspaceInput, 'previous'>): Promise<Workspace> {
+  const { dir, game, variant, round } = input;
   const workspace: Workspace = {
     dir,
     game,
     variant,
     round,
     agentId: input.agentId,
-    envDir,
-    outputDir,
-    lastRoundDir,
-    logsDir,
+    envDir: path.join(dir, envFolderName(game, variant)),
+    outputDir: path.join(dir, WORKSPACE_LAYOUT.output),
+    lastRoundDir: round > 1 ? path.join(dir, WORKSPACE_LAYOUT.lastRound) : undefined,
+    logsDir: round > 1 ? path.join(dir, WORKSPACE_LAYOUT.logs) : undefined,
     task: '',
     taskTrack: input.taskTrack ?? 'standard',
     gameServerUrl: input.gameServerUrl,

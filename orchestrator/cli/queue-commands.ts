@@ -15,7 +15,8 @@ export function registerQueueCommands(program: Command): void {
     .command('worker')
     .description(
       'Play queued games (from "catarena tourney --queue …") with this machine\'s sandbox, keeping bots warm ' +
-        'across games, and run scheduled tourneys. Strategy code arrives through Redis (content-addressed). ' +
+        'across games; develop queued strategies for the agents this machine can run (their keys are read from ' +
+        'this environment and never leave it); and run scheduled tourneys. Code arrives through Redis (content-addressed). ' +
         'SIGTERM or Ctrl-C: finish the games in flight, then exit; a second signal quits at once (its games ' +
         'are re-run by another worker once their lock expires).',
     )
@@ -28,7 +29,8 @@ export function registerQueueCommands(program: Command): void {
     .option('--name <name>', 'worker name shown in "queue status" (default host:pid)')
     .option('--no-tourneys', 'play games only; do not run scheduled tourneys')
     .option('--lock-ms <ms>', 'a game whose worker stops renewing its lock this long is re-run elsewhere (default 30000)', intOption(1_000))
-    .action(async (flags: { queue: string; concurrency: number | 'auto'; sandbox: 'process' | 'docker'; workDir: string; runsDir?: string; maxBots?: number; name?: string; tourneys: boolean; lockMs?: number }) => {
+    .option('--develop <n>', 'developments at once (queued tourneys develop on workers that can run the agent: its key in this environment, its image); 0: develop nothing', intOption(0), 1)
+    .action(async (flags: { queue: string; concurrency: number | 'auto'; sandbox: 'process' | 'docker'; workDir: string; runsDir?: string; maxBots?: number; name?: string; tourneys: boolean; lockMs?: number; develop: number }) => {
       const { startQueueWorker } = await import('../worker/worker.ts');
       const worker = await startQueueWorker({
         url: flags.queue,
@@ -40,6 +42,7 @@ export function registerQueueCommands(program: Command): void {
         name: flags.name,
         tourneys: flags.tourneys,
         lockDurationMs: flags.lockMs,
+        develop: flags.develop,
         report: say,
       });
       say(`worker ${worker.name} ready on ${(await import('../queue/url.ts')).publicQueueUrl(flags.queue)} (concurrency ${flags.concurrency}, ${flags.sandbox} sandbox)`);
@@ -59,7 +62,7 @@ export function registerQueueCommands(program: Command): void {
         process.on('SIGTERM', onSignal);
         process.on('SIGINT', onSignal);
       });
-      say(`worker ${worker.name} stopped after ${worker.played} games (${await worker.botsStarted()} bot starts)`);
+      say(`worker ${worker.name} stopped after ${worker.played} games (${await worker.botsStarted()} bot starts) and ${worker.developed} developments`);
     });
 
   const queue = program.command('queue').description('Inspect the game queue.');

@@ -197,10 +197,10 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
  * Runs the doctor's checks; true when everything is ready. The table is printed when asked for
  * (doctor) or when something is missing; a ready tourney says so in one line.
  */
-async function checkFirst(config: TourneyConfig, json?: boolean, quietWhenReady = false, missing: string[] = []): Promise<boolean> {
+async function checkFirst(config: TourneyConfig, json?: boolean, quietWhenReady = false, missing: string[] = [], worker = false): Promise<boolean> {
   const { doctorReady, formatDoctor, runDoctor } = await import('../doctor.ts');
   const started = Date.now();
-  const rows = await runDoctor(config);
+  const rows = await runDoctor(config, { worker });
   const ready = doctorReady(rows);
   missing.push(...rows.filter((r) => !r.ok).map((r) => `${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 200)}`));
   if (ready && quietWhenReady) {
@@ -255,8 +255,10 @@ export function registerTourneyCommands(program: Command): void {
       ),
   )
     .option('--json', 'print the checks as JSON')
-    .action(async (flags: TourneyFlags) => {
-      const ready = await checkFirst(await configFromFlags(flags), flags.json);
+    .option('--worker', "with --queue: check this machine as a worker: every agent the queue's runs use (and the config's), as the worker decides which agents' developments it takes")
+    .action(async (flags: TourneyFlags & { worker?: boolean }) => {
+      if (flags.worker && !flags.queue) throw new Error('doctor --worker needs --queue redis://… (the queue this worker serves)');
+      const ready = await checkFirst(await configFromFlags(flags), flags.json, false, [], flags.worker);
       program.setOptionValue('exitCode', ready ? 0 : 1);
     });
 

@@ -1,6 +1,7 @@
 // `catarena queue status`: job counts per queue, the workers connected (with the games each is
 // playing now), recent failures with their reasons, and the registered schedules.
-import { MATCH_QUEUE, publicQueueUrl, TOURNEY_QUEUE, withQueues } from './connection.ts';
+import { MATCH_QUEUE, publicQueueUrl, TOURNEY_QUEUE, withQueues, withRedis } from './connection.ts';
+import { developmentStatus, formatDevelopmentStatus, type DevelopmentQueueStatus } from './develop-status.ts';
 
 export interface QueueStatus {
   url: string;
@@ -8,11 +9,13 @@ export interface QueueStatus {
   workers: Array<{ name: string; address: string; idleSeconds: number; active: string[] }>;
   failures: Array<{ queue: string; id: string; reason: string; attempts: number; at: string }>;
   schedules: Array<{ name: string; cron?: string; next?: string }>;
+  /** Development queues (one per agent) and which workers take them. */
+  development: DevelopmentQueueStatus[];
 }
 
 export async function queueStatus(url: string): Promise<QueueStatus> {
   return withQueues(url, [MATCH_QUEUE, TOURNEY_QUEUE], async (queues) => {
-    const status: QueueStatus = { url: publicQueueUrl(url), queues: [], workers: [], failures: [], schedules: [] };
+    const status: QueueStatus = { url: publicQueueUrl(url), queues: [], workers: [], failures: [], schedules: [], development: [] };
     const workers = new Map<string, QueueStatus['workers'][number]>();
     for (const queue of queues) {
       const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
@@ -36,6 +39,7 @@ export async function queueStatus(url: string): Promise<QueueStatus> {
     }
     status.workers = [...workers.values()].sort((a, b) => a.name.localeCompare(b.name));
     status.schedules = (await queues[1]!.getJobSchedulers()).map((s) => ({ name: s.key, cron: s.pattern ?? undefined, next: s.next ? new Date(s.next).toISOString() : undefined }));
+    status.development = await withRedis(url, developmentStatus);
     return status;
   });
 }
@@ -49,6 +53,7 @@ export function formatQueueStatus(status: QueueStatus): string {
     lines.push('', 'recent failures');
     for (const f of status.failures) lines.push(`  ${f.queue}/${f.id} after ${f.attempts} attempt(s) at ${f.at}: ${f.reason}`);
   }
+  lines.push(...formatDevelopmentStatus(status.development));
   if (status.schedules.length) {
     lines.push('', 'schedules');
     for (const s of status.schedules) lines.push(`  ${s.name}  "${s.cron ?? '?'}"  next ${s.next ?? '?'}`);

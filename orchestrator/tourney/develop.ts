@@ -3,11 +3,11 @@
 // its logs, and plays as a forfeiting stand-in: it is never silently dropped.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { buildWorkspace } from '../../agents/core/workspace.ts';
+import { buildWorkspace, copyWorkspace } from '../../agents/core/workspace.ts';
 import { copyTree, hashDir } from '../../util/fs.ts';
 import { classifyLlmError, describeFailure, type BuildFailure, type BuildFailureReason } from '../../agents/core/failure.ts';
 import type { Agent } from '../../agents/core/types.ts';
-import { estimateCostUsd, type ModelPrice } from '../../agents/core/prices.ts';
+import { estimateCostUsd } from '../../agents/core/prices.ts';
 import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type ValidationReport } from '../../model/tourney.ts';
 import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/bot-env.ts';
@@ -15,31 +15,25 @@ import type { GameServerPool } from '../host/game-servers.ts';
 import type { TaskTrack } from '../../model/task-track.ts';
 import { generalProblems, probeMark, validateAndKeep, validateBot } from '../validate.ts';
 import { saveStrategyRecord, type RunDir } from '../run/run-dir.ts';
+import type { TourneyConfig } from '../config/tourney-config.ts';
+import { agentRoute, createRoutedAgent, standInAgent, type DevelopSettings } from '../queue/develop-jobs.ts';
 
-export interface DevelopStep {
+export interface DevelopStep extends DevelopSettings {
   agent: Agent;
   track: TrackId;
   round: number;
   /** The run directory: the workspace and the strategy go to their places in it. */
   run: RunDir;
   previous?: { bots: Array<{ agent: string; dir: string }>; logsDir: string };
-  seed: number;
-  moveTimeoutMs: number;
-  developTimeoutMs: number;
-  startTimeoutMs: number;
-  /** Refuse a bot on any probe problem, not only when it cannot play (config strictValidation). */
-  strictValidation?: boolean;
-  /** The agent's task track: its task's last section and the language its bot must be in (default standard). */
-  taskTrack?: TaskTrack;
   sandbox: Sandbox;
   hosts: GameServerPool;
-  /** The agent's model's price (agents/core/prices.ts, config prices): its tokens' estimated dollars go into the cost record. */
-  price?: ModelPrice;
   /**
    * Keep the bot that passed validation running, logging to `logFile`, and hand it to `take`
    * (a local tourney plays with it instead of starting it again).
    */
   keepBot?: { logFile(id: string): string; take(id: string, bot: BotHandle): void };
+  /** A workspace already built (by a queue's coordinator, unpacked on a worker): copied instead of built from `previous`. */
+  workspaceFrom?: string;
 }
 
 const NO_COST: CostRecord = { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0 };
@@ -86,18 +80,8 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
   let agentSaid: BuildFailure | undefined;
   try {
     const host = await step.hosts.get(track.game, track.variant);
-    const workspace = await buildWorkspace({
-      dir: step.run.workspaceDir(track, round, agent.id),
-      game: track.game,
-      variant: track.variant,
-      round,
-      agentId: agent.id,
-      seed: step.seed,
-      moveTimeoutMs: step.moveTimeoutMs,
-      gameServerUrl: host.url,
-      previous: step.previous,
-      taskTrack: step.taskTrack,
-    });
+    const input = { ...workspaceInput(step), gameServerUrl: host.url };
+    const workspace = step.workspaceFrom ? await copyWorkspace(step.workspaceFrom, input) : await buildWorkspace(input);
     // Agents may test their bot as the arena will before handing it in (the built-in agent's
     // test_bot tool): the same validation as below, on the workspace's output folder.
     let checks = 0;
@@ -144,6 +128,59 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
   record.buildLog = `${log.join('\n')}\n`;
   await saveStrategyRecord(record);
   return record;
+}
+
+/** What the step's workspace is built from (without a game server: the machine that develops adds its own). */
+export function workspaceInput(step: DevelopStep) {
+  const { agent, track, round } = step;
+  return { dir: step.run.workspaceDir(track, round, agent.id), game: track.game, variant: track.variant, round, agentId: agent.id, seed: step.seed, moveTimeoutMs: step.moveTimeoutMs, previous: step.previous, taskTrack: step.taskTrack };
+}
+
+/**
+ * Where development happens: in this process (`developStrategy`), or as queue jobs that workers
+ * take (orchestrator/tourney/queued-developer.ts). A run picks one with `createDeveloper`.
+ */
+export interface Developer {
+  develop(step: DevelopStep): Promise<StrategyRecord>;
+  /** Developments that may be under way at once (default: config developConcurrency). */
+  readonly concurrency?: number;
+  close(): Promise<void>;
+}
+
+export const localDeveloper: Developer = { develop: developStrategy, close: async () => {} };
+
+export interface DeveloperChoice {
+  config: TourneyConfig;
+  agents: Agent[];
+  /** Whether `agents` were created from config.agents, index for index (then a worker can create them too). */
+  fromConfig: boolean;
+  run: RunDir;
+  report: (message: string) => void;
+  /** How long the queue's Redis may be unreachable before the run stops. */
+  graceMs?: number;
+}
+
+/**
+ * The run's agents, from config.agents. With a queue, those that develop on workers are stand-ins
+ * (their id and kind): the coordinator starts no agent and needs no key.
+ */
+export function createRunAgents(config: TourneyConfig): Agent[] {
+  return config.agents.map((spec) => {
+    const route = agentRoute(config, spec);
+    return config.queue ? standInAgent(route) : createRoutedAgent(route);
+  });
+}
+
+/**
+ * The one place a run's developer is chosen: in this process, or, with a queue, on workers —
+ * except agent objects handed to the run (a worker could not create them).
+ */
+export async function createDeveloper(choice: DeveloperChoice): Promise<Developer> {
+  const { config } = choice;
+  if (!config.queue) return localDeveloper;
+  const { QueuedDeveloper } = await import('./queued-developer.ts');
+  const routes = new Map(choice.fromConfig ? config.agents.map((spec, i) => [choice.agents[i]!.id, agentRoute(config, spec)] as const) : []);
+  return QueuedDeveloper.open({ url: config.queue, run: await choice.run.identity(), routes, local: localDeveloper, localConcurrency: config.developConcurrency, report: choice.report, graceMs: choice.graceMs });
 }
 
 /** A validation report in words: what the build log and an agent's test_bot tool show. */

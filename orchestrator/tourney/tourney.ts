@@ -8,7 +8,6 @@
 // soon as the previous track's games have all started, so the next track fills the cores the last
 // games of one leave idle; what follows a track's games (its round logs, its next round's
 // development, more repetitions, its reports) runs beside the other tracks' games.
-import { createAgent } from '../../agents/registry.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { deriveSeed } from '../../games/core/rng.ts';
 import { matchId, type MatchSpec } from '../../model/match.ts';
@@ -16,7 +15,7 @@ import { trackName, type StrategyRecord, type TourneySummary, type TrackId } fro
 import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
-import { gameSettings, llmPlayerSampling, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
+import { gameSettings, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { createExecutor, type Executor } from '../executor/executor.ts';
 import type { GamePool } from '../executor/local.ts';
 import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
@@ -28,7 +27,7 @@ import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import { indexEntry, indexRun, rulesOfConfig } from '../run/run-index.ts';
-import { carryOverStrategy, checkAgentTracks, developStrategy } from './develop.ts';
+import { carryOverStrategy, checkAgentTracks, createDeveloper, createRunAgents, type Developer } from './develop.ts';
 import { taskTrackOf } from '../../model/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './schedule.ts';
@@ -95,11 +94,12 @@ class Tourney {
     private readonly sandbox: Sandbox,
     private readonly hosts: GameServerPool,
     private readonly executor: Executor,
+    private readonly developer: Developer,
     private readonly journal: Journal,
     private readonly reuse: ReuseCache | null,
   ) {
     this.tracks = tracksOf(this.config);
-    this.developing = limitConcurrency(this.config.developConcurrency);
+    this.developing = limitConcurrency(developer.concurrency ?? this.config.developConcurrency);
     for (const track of this.tracks) this.history.set(trackName(track), []);
     options.signal?.addEventListener('abort', () => this.stop.abort(), { once: true });
     if (options.signal?.aborted) this.stop.abort();
@@ -118,12 +118,13 @@ class Tourney {
       await run.pinRules(rulesOfConfig(config, config.games));
       await run.writeConfig(config);
       await run.markStatus('running', 'tourney');
-      const agents: Agent[] = options.agents ?? config.agents.map((spec) => createAgent(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config), webTools: config.webTools, endpoint: config.agentEndpoints[spec] }));
+      const agents: Agent[] = options.agents ?? createRunAgents(config);
       checkAgentTracks(config, agents);
+      const developer = await createDeveloper({ config, agents, fromConfig: !options.agents, run, report: (message) => progress?.phase(message), graceMs: options.queueGraceMs });
       const journal = await run.openJournal();
       const reuse = config.reuse ? await ReuseCache.open(run) : null;
       if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
-      return new Tourney(options, run, progress, agents, sandbox, hosts, executor, journal, reuse);
+      return new Tourney(options, run, progress, agents, sandbox, hosts, executor, developer, journal, reuse);
     } catch (err) {
       await hosts.closeAll();
       await sandbox.close();
@@ -173,6 +174,7 @@ class Tourney {
       // Round logs are written and a strategy being developed is kept (a resume reloads it) before its sandbox closes.
       await Promise.allSettled([...this.behind, ...this.developed.values()]);
       await this.executor.close();
+      await this.developer.close();
       await this.hosts.closeAll();
       await this.sandbox.close();
     }
@@ -330,7 +332,7 @@ class Tourney {
     const rounds = this.history.get(name)!;
     const previous = round > 1 ? { bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })), logsDir: run.logsDir(track, round - 1) } : undefined;
     return this.countSpent(
-      await developStrategy({
+      await this.developer.develop({
         agent,
         track,
         round,

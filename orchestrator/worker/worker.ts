@@ -18,6 +18,7 @@ import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
 import { runScheduledTourney } from './schedule.ts';
+import { startDevelopService } from './develop-service.ts';
 
 export interface QueueWorkerOptions {
   url: string;
@@ -40,6 +41,8 @@ export interface QueueWorkerOptions {
   runsDir?: string;
   /** How long a job's lock lasts without renewal before it counts as stalled (default 30 s). */
   lockDurationMs?: number;
+  /** Developments at once (--queue tourneys develop on workers that can run the agent); 0: develop nothing (default 1). */
+  develop?: number;
   report?: (message: string) => void;
 }
 
@@ -50,6 +53,8 @@ export interface RunningWorker {
   /** Stop without waiting for games in flight (they stall and are re-run elsewhere). */
   kill(): Promise<void>;
   readonly played: number;
+  /** Strategies developed so far. */
+  readonly developed: number;
   /** Bots started so far. */
   botsStarted(): Promise<number>;
 }
@@ -120,11 +125,12 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     workers.push(tourneys as never);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
+  const developing = (options.develop ?? 1) > 0 ? await startDevelopService({ connection, common, name, workDir: options.workDir, artifactDir, sandbox, hosts: bots.hosts, concurrency: options.develop ?? 1, report }) : undefined;
   adaptive?.start();
 
   const shutdown = async (force: boolean) => {
     draining.abort();
-    await Promise.allSettled(workers.map((w) => w.close(force)));
+    await Promise.allSettled([...workers.map((w) => w.close(force)), developing?.close(force)]);
     adaptive?.stop();
     watch.stop();
     await bots.close();
@@ -137,6 +143,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     kill: () => shutdown(true),
     get played() {
       return played;
+    },
+    get developed() {
+      return developing?.developed ?? 0;
     },
     botsStarted: () => bots.started(), // fleets keep counting after close
   };

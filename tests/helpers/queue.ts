@@ -81,8 +81,8 @@ export function queueFixture() {
   const workers: WorkerProcess[] = [];
 
   /** A `catarena worker` process; it runs scheduled tourneys only when asked (no test's leftovers). */
-  const startWorker = async (name: string, extra: string[] = [], url = state.redis.url, tourneys = false): Promise<WorkerProcess> => {
-    const worker = await spawnWorker(url, name, ['--concurrency', '2', '--lock-ms', '5000', ...(tourneys ? [] : ['--no-tourneys']), ...extra]);
+  const startWorker = async (name: string, extra: string[] = [], url = state.redis.url, tourneys = false, env?: NodeJS.ProcessEnv): Promise<WorkerProcess> => {
+    const worker = await spawnWorker(url, name, ['--concurrency', '2', '--lock-ms', '5000', ...(tourneys ? [] : ['--no-tourneys']), ...extra], undefined, env);
     workers.push(worker);
     return worker;
   };

@@ -20,11 +20,12 @@ export interface WorkerProcess {
 
 /**
  * Starts `catarena worker --queue url --work-dir <temp> --name name …args` and waits until it is
- * ready (loading the CLI takes about 2 s of CPU: on a loaded machine, allow `readyMs`).
+ * ready (loading the CLI takes about 2 s of CPU: on a loaded machine, allow `readyMs`); `env` is
+ * its whole environment (default: this process's).
  */
-export async function spawnWorker(url: string, name: string, args: string[] = [], readyMs = 60_000, env: NodeJS.ProcessEnv = {}): Promise<WorkerProcess> {
+export async function spawnWorker(url: string, name: string, args: string[] = [], readyMs = 60_000, env: NodeJS.ProcessEnv = process.env): Promise<WorkerProcess> {
   const workDir = tempDir(`catarena-worker-${name}-`);
-  const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--work-dir', workDir, '--name', name, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const proc = spawn(process.execPath, [CLI, 'worker', '--queue', url, '--work-dir', workDir, '--name', name, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   proc.stdout!.on('data', (c) => (output += c));
   proc.stderr!.on('data', (c) => (output += c));
