@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ViewerData, ViewerModule } from '../../games/core/viewer.ts';
 import { gameDescriptor, gameIds } from '../../games/registry.ts';
 import type { Replay } from '../../model/match.ts';
-import { readReplayFile, replayMtime } from '../../util/replay-files.ts';
+import { readReplayFile, replayMtime } from '../../model/replay-files.ts';
 import { gameModuleUrl, gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { escapeHtml, PAGE_CSS, scriptJson } from './page.ts';
 
