@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { botDir, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { catarena } from './helpers/cli.ts';
+import { replaysIn } from './helpers/replays.ts';
+import type { Replay } from '../model/match.ts';
 
 
 describe('catarena CLI', () => {
@@ -33,7 +35,7 @@ describe('catarena CLI', () => {
     expect(r.stdout).toMatch(/heuristic\s+1\.000\s+2W\/0D\/0L/);
     const runDir = /run directory: (\S+)/.exec(r.stdout)![1]!;
     expect(fs.readdirSync(path.join(runDir, 'replays'))).toHaveLength(2);
-    const replay = JSON.parse(fs.readFileSync(path.join(runDir, 'replays', fs.readdirSync(path.join(runDir, 'replays'))[0]!), 'utf8'));
+    const replay = replaysIn(path.join(runDir, 'replays'))[0]! as Replay & { setup: { forbidden: unknown[] } };
     expect(replay.setup.forbidden).toHaveLength(15);
     expect(replay.moves.length).toBe(replay.result.plies);
     expect(replay.moves[0]).toMatchObject({ ply: 0, seat: 0, action: expect.any(Array), latencyMs: expect.any(Number) });

@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS, type Replay } from '../model/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { adapterFor } from '../games/registry.ts';
 import { BUILTIN, botDir, flaskHoldemBot, hasFlask, SANDBOX_KINDS, sharedBot, tempDir } from './helpers/bots.ts';
+import { replaysIn } from './helpers/replays.ts';
 
 const sandbox = createSandbox('process');
 const sandboxes = Object.fromEntries(SANDBOX_KINDS.map((kind) => [kind, kind === 'process' ? sandbox : createSandbox(kind)]));
@@ -34,7 +35,7 @@ async function table(bots: Array<{ id: string; dir: string }>, extra: Partial<Ar
 }
 
 const replaysOf = (runDir: string): Replay[] =>
-  fs.readdirSync(path.join(runDir, 'replays')).map((f) => JSON.parse(fs.readFileSync(path.join(runDir, 'replays', f), 'utf8')) as Replay);
+  replaysIn(path.join(runDir, 'replays'));
 
 /**
  * A node bot whose answer is computed by `answer(body, n)` (JS source of an arrow function; n =

@@ -18,6 +18,7 @@ import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { botPath, passEnvFor, PASS_ENV_FILE } from '../sandbox/bot-env.ts';
 import type { BotHandle, BotStartOptions, Sandbox } from '../sandbox/types.ts';
 import { BUILTIN, botDir, dockerReady, tempDir } from './helpers/bots.ts';
+import { replaysIn } from './helpers/replays.ts';
 
 const KEY = 'sk-test-secret';
 const sandbox = createSandbox('process');
@@ -165,7 +166,7 @@ async function arena(game: string, variant: string, bots: Array<{ id: string; di
 }
 
 const replaysOf = (runDir: string): Replay[] =>
-  fs.readdirSync(path.join(runDir, 'replays')).map((f) => JSON.parse(fs.readFileSync(path.join(runDir, 'replays', f), 'utf8')) as Replay);
+  replaysIn(path.join(runDir, 'replays'));
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));

@@ -12,6 +12,7 @@ import type { MatchResult } from '../model/match.ts';
 import { createAgent } from '../agents/registry.ts';
 import { misbehavingBot, tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
+import { viewDataSync } from './helpers/replays.ts';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const journalOf = (runDir: string): MatchResult[] =>
@@ -371,7 +372,7 @@ describe('tourney: Bridge duplicate matches', () => {
     // Each room's replay page carries the other room's score and the board's IMPs (only the run knows both rooms).
     const open = games.find((g) => g.spec.duplicate!.room === 'open')!;
     const closed = games.find((g) => g.spec.duplicate!.match === open.spec.duplicate!.match && g.spec.duplicate!.board === open.spec.duplicate!.board && g.spec.duplicate!.room === 'closed')!;
-    const page = fs.readFileSync(path.join(runDir, 'replays', `${open.id}.html`), 'utf8');
+    const page = viewDataSync(runDir, open.id);
     const ns = (g: typeof open) => (g.detail as { ns_score: number }).ns_score;
     expect(page).toContain(`"comparison":{"otherNs":${ns(closed)},"imps":`);
   }, 240_000);

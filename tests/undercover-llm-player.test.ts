@@ -16,6 +16,7 @@ import { replayState } from '../games/replay.ts';
 import type { UndercoverState } from '../games/undercover/rules.ts';
 import { startScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
+import { replaysIn } from './helpers/replays.ts';
 
 const KEY = 'sk-undercover-test';
 const sandbox = createSandbox('process');
@@ -61,7 +62,7 @@ describe('Undercover with an LLM-player', () => {
       expect(result.termination, result.reason).toBe('normal');
       expect(result.spec.seats).toHaveLength(4);
       const dir = path.join(outcome.runDir, 'replays');
-      const replay = JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.json') && f !== 'viewer.js')!), 'utf8')) as Replay;
+      const [replay] = replaysIn(dir) as [Replay];
       const seat = result.spec.seats.indexOf('llm');
       const mine = replay.moves.filter((m) => m.seat === seat);
       expect(mine.length).toBeGreaterThan(0);

@@ -20,7 +20,7 @@ import type { BridgeFrame, BridgeViewerExtra } from '../games/bridge/viewer/data
 import { viewerData as bridgeViewerData } from '../games/bridge/viewer/data.ts';
 import type { ViewerData } from '../games/core/viewer.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
-import { writeReplayFile } from '../util/replay-files.ts';
+import { writeReplayFile } from '../model/replay-files.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { syntheticHoldemReplay } from '../bench/replay-viewer.ts';
 import { hasChromium, sharedChromium, openReplayPage, screenshot } from './helpers/browser.ts';

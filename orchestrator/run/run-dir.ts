@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import type { MatchResult, Replay } from '../../model/match.ts';
 import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
 import { pathExists } from '../../util/fs.ts';
-import { readReplayFile, writeReplayFile } from '../../util/replay-files.ts';
+import { readReplayFile, writeReplayFile } from '../../model/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
 import { linkIntoStore, type StoreStats } from './file-store.ts';

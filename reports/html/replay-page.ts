@@ -11,7 +11,7 @@ import { gameDescriptor, gameIds } from '../../games/registry.ts';
 import type { Replay } from '../../model/match.ts';
 import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { loadGameModule } from '../../games/modules.ts';
-import { readReplayFile, replayMtime } from '../../util/replay-files.ts';
+import { readReplayFile, replayMtime } from '../../model/replay-files.ts';
 import { escapeHtml, PAGE_CSS, scriptJson } from './page.ts';
 
 const SHELL = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-shell.js');

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Replay } from '../model/match.ts';
+import type { Replay } from './match.ts';
 
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
