@@ -29,6 +29,9 @@ const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn
   'no-credit': () => ({ httpError: 402, message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.' }),
   'too-long': () => ({ httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' }),
   'wrong-key': () => ({ text: 'never reached' }),
+  // The first answer stops at max_tokens (the next attempt is told so, and builds); the other model always refuses.
+  'cut-short': (req, seen) => (seen === 0 ? { text: 'Let me write the whole bot in one go: import', stopReason: 'max_tokens' } : WORKING[stepOf(req)]!),
+  'refuses': () => ({ text: 'I cannot help with that.', stopReason: 'refusal' }),
 };
 
 describe('builtin:anthropic through the API\'s failures', () => {
@@ -52,7 +55,7 @@ describe('builtin:anthropic through the API\'s failures', () => {
     runDir = path.join(tempDir(), 'run');
     const agent = (model: string, key = SECRET, maxRetries = 0) =>
       new BuiltinAgent({ model: `anthropic/${model}`, id: model, attemptsPerModel: 2, maxRetries, env: { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: server.baseURL } });
-    const agents = [agent('rate-once', SECRET, 2), agent('drops-once'), agent('no-credit'), agent('too-long'), agent('wrong-key', 'sk-ant-wrong'), createOfflineAgent('offline:cautious', 1)];
+    const agents = [agent('rate-once', SECRET, 2), agent('drops-once'), agent('no-credit'), agent('too-long'), agent('wrong-key', 'sk-ant-wrong'), agent('cut-short'), agent('refuses'), createOfflineAgent('offline:cautious', 1)];
     const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
     await runTourney({ config, runDir, agents });
   }, 240_000);
@@ -87,5 +90,16 @@ describe('builtin:anthropic through the API\'s failures', () => {
     expect(server.others.filter((o) => o.status === 401)).toHaveLength(1);
     expect(asked('no-credit')).toHaveLength(1);
     expect(asked('too-long')).toHaveLength(1);
+  });
+
+  it('stop reasons max_tokens and refusal: the attempt ends saying so; the next is told, and builds or fails clearly', () => {
+    expect(record('cut-short').status, buildLog('cut-short')).toBe('ok');
+    expect(buildLog('cut-short')).toMatch(/attempt 1 failed: .*cut off at its output limit \(max_tokens\)/);
+    expect(JSON.stringify(asked('cut-short')[1]!.messages)).toMatch(/cut off at its output limit/);
+    const refused = record('refuses');
+    expect(refused.status).toBe('failed');
+    expect(refused.failureReason).toBe('no_bot');
+    expect(buildLog('refuses')).toMatch(/gave up after 2 attempts: no runnable bot \(last failure: .*refused or was stopped by the provider's filter \(refusal\)\)/);
+    expect(asked('refuses')).toHaveLength(2);
   });
 });

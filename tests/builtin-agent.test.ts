@@ -358,7 +358,7 @@ describe('BuiltinAgent', () => {
       { toolCalls: botFiles() },
       { httpError: 401, message: `Incorrect API key provided: ${SECRET}. You can find your API key at https://platform.openai.com/account/api-keys.` },
     ]);
-    const agent = new BuiltinAgent({ model: 'openai/gpt-test', attemptsPerModel: 1, maxRetries: 0 });
+    const agent = new BuiltinAgent({ model: 'openai-compatible/gpt-test', attemptsPerModel: 1, maxRetries: 0 });
     const ws = await workspace(agent.id, false);
     const res = await agent.develop(ws, { wallMs: 60_000 });
 
