@@ -173,6 +173,9 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expect(record.agentKind).toBe('cli:qwen-code/gpt-5-scripted');
     // Its settings.json (empty samplingParams) kept max_tokens out of every request.
     expect(server.requests.filter((r) => 'max_tokens' in r.body)).toEqual([]);
+    // Its web tools are excluded (settings tools.exclude): no request offered web_fetch or web_search.
+    expect(server.requests.flatMap((r) => r.tools.map((t) => t.function.name)).filter((n) => /web_(fetch|search)/.test(n))).toEqual([]);
+    expect(server.requests.some((r) => r.tools.some((t) => t.function.name === 'write_file'))).toBe(true);
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
     expect(fs.readFileSync(path.join(strategies, 'qwen', 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8'));
     const last = server.requests.filter((r) => r.tools.length && step(r) === 2).at(-1)!;

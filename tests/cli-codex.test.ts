@@ -312,6 +312,8 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     expect(first.tools.find((t) => t.name === 'apply_patch')).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark' } });
     expect(JSON.stringify(first.input.filter((i) => i.role === 'user'))).toContain(`Write the bot into ${out}/`);
     expect(server.sideRequests).toEqual([]);
+    // Its hosted web search is off (config.toml web_search = "disabled"): no request offered it.
+    expect(server.requests.flatMap((r) => toolNames(r)).filter((n) => /web_search/.test(n))).toEqual([]);
     // Its tools ran in the container: the files it wrote, the patch applied, the bot it started answered /health.
     for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
       expect(fs.readFileSync(path.join(strategies, 'codex', file), 'utf8')).toBe(fs.readFileSync(path.join(sample, file), 'utf8'));
