@@ -46,26 +46,26 @@ export function mayUseHostProxy(url: string | URL, env: Env = process.env): bool
   return !isLoopback(url) && !!(new URL(url).protocol === 'https:' ? s.httpsProxy : s.httpProxy);
 }
 
-/** A dispatcher for one endpoint: the host's proxy where it applies, else direct; both with the timeouts. */
+const dispatchers = new Map<string, Dispatcher>();
+
+/**
+ * The dispatcher for a request to url: the host's proxy where it applies, else direct; both with
+ * the timeouts. One per setting, shared (connections are kept and reused).
+ */
 export function outboundDispatcher(url: string | URL, options: OutboundOptions = {}): Dispatcher {
   const env = options.env ?? process.env;
   const timeouts = { headersTimeout: options.headersTimeoutMs ?? OUTBOUND_DEFAULTS.headersTimeoutMs, bodyTimeout: options.bodyTimeoutMs ?? OUTBOUND_DEFAULTS.bodyTimeoutMs };
-  return mayUseHostProxy(url, env) ? new EnvHttpProxyAgent({ ...hostProxySettings(env), ...timeouts }) : new Agent(timeouts);
+  const proxy = mayUseHostProxy(url, env) ? hostProxySettings(env) : undefined;
+  const key = JSON.stringify([proxy, timeouts]);
+  let d = dispatchers.get(key);
+  if (!d) dispatchers.set(key, (d = proxy ? new EnvHttpProxyAgent({ ...proxy, ...timeouts }) : new Agent(timeouts)));
+  return d;
 }
 
-/**
- * A fetch for an SDK (the AI SDK providers take one): each origin gets its dispatcher once
- * (connections are kept and reused), chosen by outboundDispatcher.
- */
+/** A fetch for an SDK (the AI SDK providers take one) or the preflight: each request through outboundDispatcher. */
 export function outboundFetch(options: OutboundOptions = {}): typeof globalThis.fetch {
-  const dispatchers = new Map<string, Dispatcher>();
-  const dispatcherOf = (url: URL) => {
-    let d = dispatchers.get(url.origin);
-    if (!d) dispatchers.set(url.origin, (d = outboundDispatcher(url, options)));
-    return d;
-  };
   return ((input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    return undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: dispatcherOf(url) });
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    return undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: outboundDispatcher(url, options) });
   }) as unknown as typeof globalThis.fetch;
 }

@@ -28,11 +28,14 @@ export const LLM_PLAYER_PROVIDERS = ['openai', 'openai-compatible', 'anthropic',
 export type LlmPlayerProvider = (typeof LLM_PLAYER_PROVIDERS)[number];
 
 /** The variables the bot may need, by provider (names only; copied only if set). */
+/** The host's proxy settings, for a bot in the process sandbox (in Docker the egress proxy honours them). */
+const PROXY_ENV = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'];
+
 export const PASS_ENV: Record<LlmPlayerProvider, string[]> = {
-  openai: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'],
-  'openai-compatible': ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'],
-  anthropic: ['ANTHROPIC_API_KEY', 'CATARENA_LLM_BASE_URL'],
-  google: ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'CATARENA_LLM_BASE_URL'],
+  openai: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL', ...PROXY_ENV],
+  'openai-compatible': ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL', ...PROXY_ENV],
+  anthropic: ['ANTHROPIC_API_KEY', 'CATARENA_LLM_BASE_URL', ...PROXY_ENV],
+  google: ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'CATARENA_LLM_BASE_URL', ...PROXY_ENV],
 };
 
 /** The bot's default endpoints (as in bot/llm.mjs; openai-compatible has none) and how each takes its key. */

@@ -1,4 +1,5 @@
-// The LLM behind the LLM-player bot, over plain fetch (Node ≥ 18, no dependencies):
+// The LLM behind the LLM-player bot, over plain fetch (Node ≥ 18, no dependencies; through the
+// host's HTTP(S)_PROXY when the sandbox passes one, see proxy-fetch.mjs):
 //   openai, openai-compatible   POST {base}/chat/completions   (Authorization: Bearer $OPENAI_API_KEY)
 //   anthropic                   POST {base}/messages           (x-api-key: $ANTHROPIC_API_KEY)
 //   google                      POST {base}/models/{model}:generateContent (x-goog-api-key: $GEMINI_API_KEY)
@@ -6,6 +7,8 @@
 // folder's catarena-env.json names it); it is never written to a file or printed: error messages
 // are redacted. The base URL: env CATARENA_LLM_BASE_URL, else game.json's baseUrl, else the
 // provider's public endpoint (openai-compatible has none and needs one).
+
+import { proxiedFetch } from './proxy-fetch.mjs';
 
 export const PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'];
 
@@ -82,7 +85,7 @@ export function createLlm(config, env = process.env) {
   async function post(url, headers, body, signal) {
     let res;
     try {
-      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal });
+      res = await proxiedFetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal }, env);
     } catch (err) {
       const why = err?.name === 'TimeoutError' || err?.name === 'AbortError' ? 'timed out' : err?.cause?.code || err?.message || String(err);
       throw new LlmError(redact(`request failed: ${why}`));
