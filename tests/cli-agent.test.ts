@@ -230,3 +230,30 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });
+
+// The pinned Qwen Code where another attempt cannot help, as OpenAI answers: a refused key (401
+// invalid_api_key), no quota (429 insufficient_quota, "You exceeded your current quota…") and a
+// prompt too long (400 context_length_exceeded). One attempt each, named; the wall time is printed.
+describe.skipIf(!agentImage)('Qwen Code where no attempt can help', () => {
+  const cases: Array<[string, string, Parameters<typeof startScriptedLlm>[0] | 'wrong-key']> = [
+    ['a refused key', 'auth', 'wrong-key'],
+    ['no quota', 'billing', () => ({ httpError: 429, message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.', type: 'insufficient_quota', code: 'insufficient_quota' })],
+    ['a prompt too long', 'context_length', () => ({ httpError: 400, message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', code: 'context_length_exceeded' })],
+  ];
+  for (const [what, reason, script] of cases) {
+    it(`${what}: one attempt, named ${reason}`, async () => {
+      server = await startScriptedLlm(script === 'wrong-key' ? () => ({ text: 'never reached' }) : script, { key: SECRET });
+      vi.stubEnv('OPENAI_API_KEY', script === 'wrong-key' ? 'sk-cli-wrong-000' : SECRET);
+      vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+      const started = Date.now();
+      const { record, buildLog } = await agentRound('qwen-code:gpt-5-scripted#qwen', 'qwen');
+      const seconds = (Date.now() - started) / 1000;
+      expect(record.status).toBe('failed');
+      expect(record.failureReason, buildLog).toBe(reason);
+      expect(buildLog).not.toContain('## attempt 2/');
+      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+      if (script === 'wrong-key') expect(server.requests).toEqual([]);
+      console.log(`qwen-code, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted requests`);
+    }, 600_000);
+  }
+});

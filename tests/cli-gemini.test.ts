@@ -143,3 +143,30 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     expectSecretNowhere(runDir, SECRET);
   }, 300_000);
 });
+
+// The pinned Gemini CLI where another attempt cannot help, as the Gemini API answers: a refused key
+// (400 INVALID_ARGUMENT "API key not valid", ErrorInfo reason API_KEY_INVALID: the strict server's
+// own check) and a prompt too long (400 "The input token count (…) exceeds the maximum number of
+// tokens allowed (…)"). One attempt each, named; the wall time is printed. (No billing case: the
+// Gemini API's answer for an account without credit is not in its public error reference.)
+describe.skipIf(!agentImage)('Gemini CLI where no attempt can help', () => {
+  const cases: Array<[string, string, ScriptTurn | 'wrong-key']> = [
+    ['a refused key', 'auth', 'wrong-key'],
+    ['a prompt too long', 'context_length', { httpError: 400, status: 'INVALID_ARGUMENT', message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).' }],
+  ];
+  for (const [what, reason, turn] of cases) {
+    it(`${what}: one attempt, named ${reason}`, async () => {
+      server = await startScriptedGemini(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), { apiKey: SECRET });
+      vi.stubEnv('GEMINI_API_KEY', turn === 'wrong-key' ? 'AIza-wrong-key-0000' : SECRET);
+      vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+      const started = Date.now();
+      const { record, buildLog } = await agentRound('gemini-cli:scripted-gemini#gemini', 'gemini');
+      const seconds = (Date.now() - started) / 1000;
+      expect(record.status).toBe('failed');
+      expect(record.failureReason, buildLog).toBe(reason);
+      expect(buildLog).not.toContain('## attempt 2/');
+      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+      console.log(`gemini-cli, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} requests`);
+    }, 600_000);
+  }
+});

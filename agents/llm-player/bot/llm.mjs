@@ -69,9 +69,11 @@ export function createLlm(config, env = process.env) {
     throw new Error(`provider "${provider}" is not supported by the LLM-player bot; use one of ${PROVIDERS.join(', ')}`);
   }
   if (typeof model !== 'string' || !model.trim()) throw new Error('game.json has no model');
-  const base = (pick(env, 'CATARENA_LLM_BASE_URL') || (typeof config.baseUrl === 'string' ? config.baseUrl.trim() : '') || DEFAULT_BASE[provider] || '').replace(/\/+$/, '');
+  // An LLM-player with its own endpoint (a config agents: entry) names its base-URL and key variables in game.json.
+  const baseVar = typeof config.baseUrlVar === 'string' && config.baseUrlVar ? config.baseUrlVar : 'CATARENA_LLM_BASE_URL';
+  const base = (pick(env, baseVar) || (typeof config.baseUrl === 'string' ? config.baseUrl.trim() : '') || DEFAULT_BASE[provider] || '').replace(/\/+$/, '');
   if (!base) throw new Error(`provider ${provider} needs a base URL: set CATARENA_LLM_BASE_URL (or baseUrl in game.json)`);
-  const keyNames = provider === 'anthropic' ? ['ANTHROPIC_API_KEY'] : provider === 'google' ? ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'] : ['OPENAI_API_KEY'];
+  const keyNames = typeof config.keyEnv === 'string' && config.keyEnv ? [config.keyEnv] : provider === 'anthropic' ? ['ANTHROPIC_API_KEY'] : provider === 'google' ? ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'] : ['OPENAI_API_KEY'];
   const key = pick(env, ...keyNames);
   // A local OpenAI-compatible server (vLLM, llama.cpp, Ollama) may need no key; the others do.
   if (!key && provider !== 'openai-compatible') {
