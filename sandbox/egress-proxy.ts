@@ -26,6 +26,8 @@ export interface EgressEvent {
   allowed: boolean;
   /** The upstream's status, or the proxy's own (403 denied, 502 upstream unreachable). */
   status?: number;
+  /** An upstream error answer's body (status ≥ 400), its first 2000 characters: what the error says (a 429's insufficient_quota). */
+  errorText?: string;
 }
 
 export interface EgressProxyOptions {
@@ -53,7 +55,10 @@ export interface EgressProxy {
   readonly address: string;
   readonly events: EgressEvent[];
   counts(): { allowed: number; denied: number };
-  /** Calls listener with every answer the upstream gives (its status set); returns the unsubscribe. */
+  /**
+   * Calls listener with every answer the upstream gives: at its headers (status set), or for an
+   * error (≥ 400) once its body has come (errorText set too). Returns the unsubscribe.
+   */
   onUpstreamAnswer(listener: (event: EgressEvent) => void): () => void;
   close(): Promise<void>;
 }
@@ -143,7 +148,20 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     const answered = (status: number, upHeaders: http.IncomingHttpHeaders, body: NodeJS.ReadableStream) => {
       event.status = status;
-      for (const listener of listeners) listener(event);
+      const tell = () => {
+        for (const listener of listeners) listener(event);
+      };
+      if (status >= 400) {
+        // An error's status alone does not say whether waiting helps (a 429 is a rate limit or no quota): its body does.
+        let text = '';
+        body.on('data', (chunk: Buffer | string) => {
+          if (text.length < 2000) text += chunk.toString();
+        });
+        body.on('end', () => {
+          event.errorText = text.slice(0, 2000);
+          tell();
+        });
+      } else tell();
       res.writeHead(status, endToEnd(upHeaders));
       body.pipe(res);
       body.on('error', () => res.destroy());
