@@ -6,15 +6,14 @@
 // invalid_request_error "prompt is too long: N tokens > M maximum", as coder/aibridge#56 records
 // it). One tourney round, one agent per case (each its own model name, so the script tells them
 // apart), an offline agent beside them.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinAgent } from '../agents/builtin/agent.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
-import type { StrategyRecord } from '../model/tourney.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { tempDir } from './helpers/bots.ts';
+import { roundReader, scriptsByModel } from './helpers/agent-round.ts';
 import { sampleBuildTurns } from './helpers/sample-build.ts';
 import { startScriptedAnthropic, stepOf, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
 
@@ -37,21 +36,11 @@ const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn
 describe('builtin:anthropic through the API\'s failures', () => {
   let server: ScriptedAnthropic;
   let runDir: string;
-  const seen = new Map<string, number>();
-  const strategies = () => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-  const record = (agent: string): StrategyRecord => JSON.parse(fs.readFileSync(path.join(strategies(), `${agent}.strategy.json`), 'utf8'));
-  const buildLog = (agent: string) => fs.readFileSync(path.join(strategies(), `${agent}.build.log`), 'utf8');
+  const { record, buildLog } = roundReader(() => runDir);
   const asked = (model: string) => server.requests.filter((r) => r.model === model);
 
   beforeAll(async () => {
-    server = await startScriptedAnthropic(
-      (req) => {
-        const n = seen.get(req.model) ?? 0;
-        seen.set(req.model, n + 1);
-        return SCRIPTS[req.model]!(req, n);
-      },
-      { apiKey: SECRET, noStreaming: true, knownModels: Object.keys(SCRIPTS) },
-    );
+    server = await startScriptedAnthropic(scriptsByModel(SCRIPTS), { apiKey: SECRET, noStreaming: true, knownModels: Object.keys(SCRIPTS) });
     runDir = path.join(tempDir(), 'run');
     const agent = (model: string, key = SECRET, maxRetries = 0) =>
       new BuiltinAgent({ model: `anthropic/${model}`, id: model, attemptsPerModel: 2, maxRetries, env: { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: server.baseURL } });

@@ -11,7 +11,7 @@ import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { geminiRateLimit, startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
-import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, finalFailureRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'AIza-gemini-cli-secret-4711';
 let server: ScriptedGemini | undefined;
@@ -159,13 +159,7 @@ describe.skipIf(!agentImage)('Gemini CLI where no attempt can help', () => {
       server = await startScriptedGemini(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), { apiKey: SECRET });
       vi.stubEnv('GEMINI_API_KEY', turn === 'wrong-key' ? 'AIza-wrong-key-0000' : SECRET);
       vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
-      const started = Date.now();
-      const { record, buildLog } = await agentRound('gemini-cli:scripted-gemini#gemini', 'gemini');
-      const seconds = (Date.now() - started) / 1000;
-      expect(record.status).toBe('failed');
-      expect(record.failureReason, buildLog).toBe(reason);
-      expect(buildLog).not.toContain('## attempt 2/');
-      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+      const { seconds } = await finalFailureRound('gemini-cli:scripted-gemini#gemini', 'gemini', reason);
       console.log(`gemini-cli, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} requests`);
     }, 600_000);
   }

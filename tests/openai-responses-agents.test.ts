@@ -4,16 +4,15 @@
 // script: a bot written through real tool calls (reasoning replayed, cached tokens counted once),
 // an answer ended by `incomplete` (max_output_tokens, then content_filter), a body that breaks off
 // after its 200, and a refused key.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinAgent } from '../agents/builtin/agent.ts';
 import { resolveModel } from '../agents/builtin/models.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
-import type { StrategyRecord } from '../model/tourney.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { tempDir } from './helpers/bots.ts';
+import { roundReader, scriptsByModel } from './helpers/agent-round.ts';
 import { sampleBuildTurns } from './helpers/sample-build.ts';
 import { startScriptedResponses, stepOf, toolResults, type ResponsesRequest, type ResponsesTurn, type ScriptedResponses } from './helpers/scripted-responses.ts';
 
@@ -34,21 +33,11 @@ const SCRIPTS: Record<string, (req: ResponsesRequest, seen: number) => Responses
 describe('builtin:openai through the Responses API', () => {
   let server: ScriptedResponses;
   let runDir: string;
-  const seen = new Map<string, number>();
-  const strategies = () => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-  const record = (agent: string): StrategyRecord => JSON.parse(fs.readFileSync(path.join(strategies(), `${agent}.strategy.json`), 'utf8'));
-  const buildLog = (agent: string) => fs.readFileSync(path.join(strategies(), `${agent}.build.log`), 'utf8');
+  const { record, buildLog } = roundReader(() => runDir);
   const asked = (model: string) => server.requests.filter((r) => r.model === model);
 
   beforeAll(async () => {
-    server = await startScriptedResponses(
-      (req) => {
-        const n = seen.get(req.model) ?? 0;
-        seen.set(req.model, n + 1);
-        return SCRIPTS[req.model]!(req, n);
-      },
-      { apiKey: SECRET, models: Object.keys(SCRIPTS) },
-    );
+    server = await startScriptedResponses(scriptsByModel(SCRIPTS), { apiKey: SECRET, models: Object.keys(SCRIPTS) });
     runDir = path.join(tempDir(), 'run');
     const agent = (model: string, key = SECRET) =>
       new BuiltinAgent({ model: `openai/${model}`, id: model.replace(/\./g, '-'), attemptsPerModel: 3, maxRetries: 0, env: { OPENAI_API_KEY: key, CATARENA_OPENAI_BASE_URL: server.baseURL } });
@@ -95,6 +84,12 @@ describe('builtin:openai through the Responses API', () => {
   it('a body that breaks off after its 200: a server_error attempt, the next attempt builds the bot', () => {
     expect(record('o3-pro').status, buildLog('o3-pro')).toBe('ok');
     expect(buildLog('o3-pro')).toMatch(/attempt 1 failed: .*\[server_error\]/);
+  });
+
+  it('the server answers a model it does not serve with 404 model_not_found', async () => {
+    const res = await fetch(`${server.baseURL}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${SECRET}` }, body: JSON.stringify({ model: 'gpt-nope', input: 'hi' }) });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { message: 'The model `gpt-nope` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } });
   });
 
   it('a refused key: one 401, one attempt, named auth', () => {
