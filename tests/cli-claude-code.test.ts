@@ -271,7 +271,7 @@ describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
     expect(server.others.every((o) => o.status === 401)).toBe(true);
     expect(server.others.length).toBeGreaterThan(0);
     expect(server.others.length).toBeLessThanOrEqual(3);
-    expect(buildLog).toContain('the endpoint answered a model call with HTTP 401 (the LLM endpoint refused the API key); the attempt was stopped there');
+    expect(buildLog).toMatch(/the endpoint answered a model call with HTTP 401: \{"type":"error","error":\{"type":"authentication_error","message":"invalid x-api-key"\}.* \(the LLM endpoint refused the API key\); the attempt was stopped there/);
     console.log(`claude-code, wrong key: stopped after ${seconds.toFixed(0)} s, ${server.others.length} refused requests`);
   }, 600_000);
 });
