@@ -75,7 +75,7 @@ function endpointEnv(spec: string, endpoint: CreateAgentOptions['endpoint']): Re
   } else if ((CLI_NAMES as readonly string[]).includes(kind)) {
     vars = { keys: CLIS[kind as CliName].keyVars, base: CLIS[kind as CliName].baseUrlVars };
   } else {
-    throw new Error(`${spec}: a per-agent key or base URL is supported for builtin and CLI agents only`);
+    throw new Error(`${spec}: a per-agent key or base URL is supported for builtin, CLI and llm-player agents only`);
   }
   const env: Record<string, string | undefined> = { ...process.env };
   if (endpoint.keyEnv) {
@@ -97,8 +97,7 @@ export function createAgent(spec: string, seed: number, options: CreateAgentOpti
     case 'builtin':
       return createBuiltinAgent(spec, options);
     case 'llm-player':
-      if (options.endpoint) endpointEnv(spec, options.endpoint); // throws: not supported yet
-      return createLlmPlayerAgent(spec, options.llmPlayer);
+      return createLlmPlayerAgent(spec, options.llmPlayer, options.endpoint);
     default:
       if ((CLI_NAMES as readonly string[]).includes(kind)) return createCliAgent(spec, options);
       throw new Error(`unknown agent "${spec}"; agent specs: ${AGENT_SPEC_HELP}`);

@@ -57,6 +57,7 @@ export function botPath(): string {
  */
 export const PASS_ENV_FILE = 'catarena-env.json';
 const PASS_ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+const PROXY_NAMES = new Set(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY']);
 const BASE_ENV_NAMES = new Set(['PATH', 'HOME', 'LANG', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', MARKER_VAR]);
 
 /** The variables a bot folder's catarena-env.json asks for, with their values from `source`. */
@@ -82,7 +83,8 @@ export function passEnvFor(dir: string, source: NodeJS.ProcessEnv = process.env)
       notes.push(`${PASS_ENV_FILE}: ${JSON.stringify(name)} is not a variable name that may be passed; ignored`);
       continue;
     }
-    const value = source[name];
+    // The proxy variables are often set in lower case only (curl reads those first).
+    const value = PROXY_NAMES.has(name) ? source[name.toLowerCase()] || source[name] : source[name];
     if (value !== undefined && value !== '') env[name] = value;
   }
   return { env, notes };

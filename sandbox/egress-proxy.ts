@@ -8,11 +8,14 @@
 //     tunnels (HTTPS_PROXY) pass only when their origin is on the allowlist; the rest get a 403
 //     that names the allowlist.
 // Every decision is recorded (a capped list of events), so a run can show what its agents tried.
+// Behind the host's HTTP(S)_PROXY, what it forwards goes out through that proxy.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import { mayUseHostProxy, outboundDispatcher } from '../util/outbound-http.ts';
 
 export interface EgressEvent {
   time: number;
@@ -23,6 +26,8 @@ export interface EgressEvent {
   allowed: boolean;
   /** The upstream's status, or the proxy's own (403 denied, 502 upstream unreachable). */
   status?: number;
+  /** An upstream error answer's body (status ≥ 400), its first 2000 characters: what the error says (a 429's insufficient_quota). */
+  errorText?: string;
 }
 
 export interface EgressProxyOptions {
@@ -50,7 +55,10 @@ export interface EgressProxy {
   readonly address: string;
   readonly events: EgressEvent[];
   counts(): { allowed: number; denied: number };
-  /** Calls listener with every answer the upstream gives (its status set); returns the unsubscribe. */
+  /**
+   * Calls listener with every answer the upstream gives: at its headers (status set), or for an
+   * error (≥ 400) once its body has come (errorText set too). Returns the unsubscribe.
+   */
   onUpstreamAnswer(listener: (event: EgressEvent) => void): () => void;
   close(): Promise<void>;
 }
@@ -138,21 +146,50 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       for (const existing of Object.keys(headers)) if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
       headers[k] = v;
     }
-    const send = target.protocol === 'https:' ? https.request : http.request;
-    const out = send(target, { method: req.method, headers }, (up) => {
-      event.status = up.statusCode;
-      for (const listener of listeners) listener(event);
-      res.writeHead(up.statusCode ?? 502, endToEnd(up.headers));
-      up.pipe(res);
-      up.on('error', () => res.destroy());
-    });
-    out.on('error', (err) => {
+    const answered = (status: number, upHeaders: http.IncomingHttpHeaders, body: NodeJS.ReadableStream) => {
+      event.status = status;
+      const tell = () => {
+        for (const listener of listeners) listener(event);
+      };
+      if (status >= 400) {
+        // An error's status alone does not say whether waiting helps (a 429 is a rate limit or no quota): its body does.
+        let text = '';
+        body.on('data', (chunk: Buffer | string) => {
+          if (text.length < 2000) text += chunk.toString();
+        });
+        body.on('end', () => {
+          event.errorText = text.slice(0, 2000);
+          tell();
+        });
+      } else tell();
+      res.writeHead(status, endToEnd(upHeaders));
+      body.pipe(res);
+      body.on('error', () => res.destroy());
+    };
+    const unreachable = (err: Error) => {
       event.status = 502;
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'text/plain' });
         res.end(`catarena egress proxy: ${target.origin} is unreachable: ${err.message}\n`);
       } else res.destroy();
-    });
+    };
+    if (mayUseHostProxy(target)) {
+      // Behind the host's HTTP(S)_PROXY the upstream is reached through it (NO_PROXY honoured):
+      // undici's proxy agent, as the built-in agent and the preflight use.
+      const abort = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : req;
+      undiciRequest(target, { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers, body, dispatcher: outboundDispatcher(target), signal: abort.signal }).then(
+        (up) => answered(up.statusCode, up.headers as http.IncomingHttpHeaders, up.body),
+        unreachable,
+      );
+      return;
+    }
+    const send = target.protocol === 'https:' ? https.request : http.request;
+    const out = send(target, { method: req.method, headers }, (up) => answered(up.statusCode ?? 502, up.headers, up));
+    out.on('error', unreachable);
     req.pipe(out);
     req.on('error', () => out.destroy());
     res.on('close', () => {

@@ -6,6 +6,12 @@ import { createAgent } from '../agents/registry.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { doctorReady, formatDoctor, runDoctor } from '../orchestrator/doctor.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildWorkspace } from '../agents/core/workspace.ts';
+import { egressFor, passEnvFor, PASS_ENV_FILE } from '../sandbox/bot-env.ts';
+import { tempDir } from './helpers/bots.ts';
 
 describe('per-agent key and base URL', () => {
   let openai: ScriptedLlm;
@@ -39,44 +45,28 @@ describe('per-agent key and base URL', () => {
     const codex = createAgent('codex:gpt-5#c', 1, { endpoint: { keyEnv: 'OTHER_PROVIDER_KEY', baseUrl: other.baseURL } }) as unknown as { endpoint: { upstream: string; key: string } };
     expect(codex.endpoint).toMatchObject({ upstream: other.baseURL, key: 'sk-other-222' });
     expect(() => createAgent('codex:gpt-5', 1, { endpoint: { keyEnv: 'NO_SUCH_KEY_VAR' } })).toThrow(/NO_SUCH_KEY_VAR is not set/);
-    expect(() => createAgent('llm-player:openai/gpt-5', 1, { endpoint: { baseUrl: other.baseURL } })).toThrow(/builtin and CLI agents only/);
+    expect(() => createAgent('llm-player:openai/gpt-5', 1, { endpoint: { keyEnv: 'NO_SUCH_KEY_VAR' } })).toThrow(/NO_SUCH_KEY_VAR is not set/);
   });
-});
 
-describe("the preflight behind the host's proxy", () => {
-  it("goes through HTTP(S)_PROXY when one is set (Node's fetch alone would ignore it)", async () => {
-    const http = await import('node:http');
-    const net = await import('node:net');
-    const { probeEndpoint } = await import('../agents/core/preflight.ts');
-    const seen: string[] = [];
-    // The endpoint, reachable only through the proxy (its name does not resolve).
-    const llm = http.createServer((req, res) => {
-      seen.push(`${req.method} ${req.url}`);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: 'm1', object: 'model' }] }));
-    });
-    // A forward proxy that tunnels CONNECT (undici's proxy agent tunnels) to the endpoint.
-    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req, socket: import('node:net').Socket, head: Buffer) => {
-      seen.push(`CONNECT ${req.url}`);
-      const up = net.connect((llm.address() as { port: number }).port, '127.0.0.1', () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (head.length) up.write(head);
-        socket.pipe(up).pipe(socket);
-      });
-      up.on('error', () => socket.destroy());
-    });
-    await new Promise<void>((r) => llm.listen(0, '127.0.0.1', () => r()));
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-    try {
-      vi.stubEnv('HTTP_PROXY', `http://127.0.0.1:${(proxy.address() as { port: number }).port}`);
-      vi.stubEnv('NO_PROXY', '');
-      const probe = await probeEndpoint({ api: 'openai', baseUrl: 'http://llm.example.invalid/v1', model: 'm1', headers: { authorization: 'Bearer k' } });
-      expect(probe, probe.detail).toMatchObject({ ok: true });
-      expect(seen).toEqual(['CONNECT llm.example.invalid:80', 'GET /v1/models']);
-    } finally {
-      proxy.close();
-      llm.close();
-    }
+  it('an llm-player entry too: the preflight and its bot (process sandbox) ask its endpoint with its key, whatever CATARENA_LLM_BASE_URL says', async () => {
+    vi.stubEnv('CATARENA_LLM_BASE_URL', openai.baseURL);
+    const own = { keyEnv: 'OTHER_PROVIDER_KEY', baseUrl: other.baseURL };
+    const config = resolveConfig({ agents: [{ spec: 'llm-player:openai-compatible/scripted#p', ...own }] as never });
+    const rows = await runDoctor(config);
+    expect(doctorReady(rows), formatDoctor(rows)).toBe(true);
+    const agent = createAgent('llm-player:openai-compatible/scripted#p', 1, { endpoint: own });
+    const ws = await buildWorkspace({ dir: path.join(tempDir(), 'ws'), game: 'gomoku', variant: 'standard', round: 1, agentId: agent.id, seed: 1, moveTimeoutMs: 4000 });
+    const { botDir } = await agent.develop(ws, { wallMs: 60_000 });
+    const game = JSON.parse(fs.readFileSync(path.join(botDir, 'game.json'), 'utf8'));
+    expect(game).toMatchObject({ baseUrl: other.baseURL, baseUrlVar: 'CATARENA_LLM_AGENT_BASE_URL', keyEnv: 'OTHER_PROVIDER_KEY' });
+    expect(JSON.parse(fs.readFileSync(path.join(botDir, PASS_ENV_FILE), 'utf8'))).toMatchObject({ passEnv: ['OTHER_PROVIDER_KEY', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'], egress: { baseUrlVar: 'CATARENA_LLM_AGENT_BASE_URL', baseUrl: other.baseURL, keyVars: ['OTHER_PROVIDER_KEY'] } });
+    // The bot as the process sandbox starts it: only what catarena-env.json names, from the orchestrator's environment.
+    const { createLlm } = (await import(pathToFileURL(path.join(botDir, 'llm.mjs')).href)) as { createLlm(c: unknown, env: Record<string, string>): { complete(m: unknown[]): Promise<{ text: string }> } };
+    const before = other.requests.length;
+    await createLlm(game, passEnvFor(botDir).env).complete([{ role: 'user', content: 'your move' }]);
+    expect(other.requests.length).toBe(before + 1);
+    expect(other.requests.at(-1)!.authorization).toBe('Bearer sk-other-222');
+    // Docker: the egress proxy's upstream is its own endpoint, the key from its own variable.
+    expect(egressFor(botDir)).toMatchObject({ upstream: other.baseURL, headers: { authorization: 'Bearer sk-other-222' }, baseUrlVar: 'CATARENA_LLM_AGENT_BASE_URL', keyVars: ['OTHER_PROVIDER_KEY'] });
   });
 });

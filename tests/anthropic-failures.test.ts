@@ -6,15 +6,14 @@
 // invalid_request_error "prompt is too long: N tokens > M maximum", as coder/aibridge#56 records
 // it). One tourney round, one agent per case (each its own model name, so the script tells them
 // apart), an offline agent beside them.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinAgent } from '../agents/builtin/agent.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
-import type { StrategyRecord } from '../model/tourney.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { tempDir } from './helpers/bots.ts';
+import { roundReader, scriptsByModel } from './helpers/agent-round.ts';
 import { sampleBuildTurns } from './helpers/sample-build.ts';
 import { startScriptedAnthropic, stepOf, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
 
@@ -29,30 +28,23 @@ const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn
   'no-credit': () => ({ httpError: 402, message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.' }),
   'too-long': () => ({ httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' }),
   'wrong-key': () => ({ text: 'never reached' }),
+  // The first answer stops at max_tokens (the next attempt is told so, and builds); the other model always refuses.
+  'cut-short': (req, seen) => (seen === 0 ? { text: 'Let me write the whole bot in one go: import', stopReason: 'max_tokens' } : WORKING[stepOf(req)]!),
+  'refuses': () => ({ text: 'I cannot help with that.', stopReason: 'refusal' }),
 };
 
 describe('builtin:anthropic through the API\'s failures', () => {
   let server: ScriptedAnthropic;
   let runDir: string;
-  const seen = new Map<string, number>();
-  const strategies = () => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-  const record = (agent: string): StrategyRecord => JSON.parse(fs.readFileSync(path.join(strategies(), `${agent}.strategy.json`), 'utf8'));
-  const buildLog = (agent: string) => fs.readFileSync(path.join(strategies(), `${agent}.build.log`), 'utf8');
+  const { record, buildLog } = roundReader(() => runDir);
   const asked = (model: string) => server.requests.filter((r) => r.model === model);
 
   beforeAll(async () => {
-    server = await startScriptedAnthropic(
-      (req) => {
-        const n = seen.get(req.model) ?? 0;
-        seen.set(req.model, n + 1);
-        return SCRIPTS[req.model]!(req, n);
-      },
-      { apiKey: SECRET, noStreaming: true, knownModels: Object.keys(SCRIPTS) },
-    );
+    server = await startScriptedAnthropic(scriptsByModel(SCRIPTS), { apiKey: SECRET, noStreaming: true, knownModels: Object.keys(SCRIPTS) });
     runDir = path.join(tempDir(), 'run');
     const agent = (model: string, key = SECRET, maxRetries = 0) =>
       new BuiltinAgent({ model: `anthropic/${model}`, id: model, attemptsPerModel: 2, maxRetries, env: { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: server.baseURL } });
-    const agents = [agent('rate-once', SECRET, 2), agent('drops-once'), agent('no-credit'), agent('too-long'), agent('wrong-key', 'sk-ant-wrong'), createOfflineAgent('offline:cautious', 1)];
+    const agents = [agent('rate-once', SECRET, 2), agent('drops-once'), agent('no-credit'), agent('too-long'), agent('wrong-key', 'sk-ant-wrong'), agent('cut-short'), agent('refuses'), createOfflineAgent('offline:cautious', 1)];
     const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
     await runTourney({ config, runDir, agents });
   }, 240_000);
@@ -87,5 +79,16 @@ describe('builtin:anthropic through the API\'s failures', () => {
     expect(server.others.filter((o) => o.status === 401)).toHaveLength(1);
     expect(asked('no-credit')).toHaveLength(1);
     expect(asked('too-long')).toHaveLength(1);
+  });
+
+  it('stop reasons max_tokens and refusal: the attempt ends saying so; the next is told, and builds or fails clearly', () => {
+    expect(record('cut-short').status, buildLog('cut-short')).toBe('ok');
+    expect(buildLog('cut-short')).toMatch(/attempt 1 failed: .*cut off at its output limit \(max_tokens\)/);
+    expect(JSON.stringify(asked('cut-short')[1]!.messages)).toMatch(/cut off at its output limit/);
+    const refused = record('refuses');
+    expect(refused.status).toBe('failed');
+    expect(refused.failureReason).toBe('no_bot');
+    expect(buildLog('refuses')).toMatch(/gave up after 2 attempts: no runnable bot \(last failure: .*refused or was stopped by the provider's filter \(refusal\)\)/);
+    expect(asked('refuses')).toHaveLength(2);
   });
 });

@@ -20,6 +20,8 @@ import { openAiRateLimit, perConversation, startScriptedLlm, toolResults, type S
 import { geminiRateLimit, startScriptedGemini, stepOf as geminiStep, type ScriptTurn as GeminiTurn } from './helpers/scripted-gemini.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { TOOL_LOG_FILE, type ToolLogLine } from '../model/agent-activity.ts';
+import { OUTBOUND_DEFAULTS } from '../util/outbound-http.ts';
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 
 const SECRET = 'sk-test-secret-123';
 const RANDOM_BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/random');
@@ -352,13 +354,37 @@ describe('BuiltinAgent', () => {
     expect(r2.log).toMatch(/gave up after 1 attempt: no runnable bot/);
   });
 
+  it('(e) an answer whose headers come after undici\'s default timeout still arrives; past the agent\'s own timeout it is named timeout', async () => {
+    expect(OUTBOUND_DEFAULTS.headersTimeoutMs).toBeGreaterThan(300_000); // undici's default, which a maximal non-streaming answer can pass
+    // undici's 300 s default, scaled down: the process-wide dispatcher gives up on headers after 300 ms.
+    const global = getGlobalDispatcher();
+    setGlobalDispatcher(new Agent({ headersTimeout: 300 }));
+    try {
+      const patient = await llm([{ toolCalls: botFiles(), delayMs: 1_000 }, { toolCalls: [{ name: 'finish', args: { summary: 'ok' } }] }]);
+      const agent = new BuiltinAgent({ model: 'openai-compatible/patient', attemptsPerModel: 1, maxRetries: 0, requestTimeoutMs: 5_000 });
+      const r1 = await agent.develop(await workspace('patient', false), { wallMs: 60_000 });
+      expect(r1.failure, r1.log).toBeUndefined();
+      expect(patient.requests).toHaveLength(2);
+
+      await llm([{ text: 'too late', delayMs: 3_000 }]);
+      const hasty = new BuiltinAgent({ model: 'openai-compatible/hasty', attemptsPerModel: 1, maxRetries: 0, requestTimeoutMs: 500 });
+      const t0 = Date.now();
+      const r2 = await hasty.develop(await workspace('hasty', false), { wallMs: 60_000 });
+      expect(Date.now() - t0).toBeLessThan(2_500);
+      expect(r2.failure?.reason, r2.log).toBe('timeout');
+      expect(r2.log).toMatch(/Headers Timeout Error/);
+    } finally {
+      setGlobalDispatcher(global);
+    }
+  });
+
   it('(d) API keys appear in no workspace file and not in the log', async () => {
     const server = await llm([
       { toolCalls: [{ name: 'run_command', args: { command: 'env > develop_ai/env.txt; echo "key=$OPENAI_API_KEY"' } }] },
       { toolCalls: botFiles() },
       { httpError: 401, message: `Incorrect API key provided: ${SECRET}. You can find your API key at https://platform.openai.com/account/api-keys.` },
     ]);
-    const agent = new BuiltinAgent({ model: 'openai/gpt-test', attemptsPerModel: 1, maxRetries: 0 });
+    const agent = new BuiltinAgent({ model: 'openai-compatible/gpt-test', attemptsPerModel: 1, maxRetries: 0 });
     const ws = await workspace(agent.id, false);
     const res = await agent.develop(ws, { wallMs: 60_000 });
 

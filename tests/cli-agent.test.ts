@@ -17,7 +17,7 @@ import { cliVersions, loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { AgentContainer } from '../sandbox/agent-container.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { openAiRateLimit, startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
-import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, finalFailureRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-cli-secret-789';
 let server: ScriptedLlm | undefined;
@@ -173,6 +173,9 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expect(record.agentKind).toBe('cli:qwen-code/gpt-5-scripted');
     // Its settings.json (empty samplingParams) kept max_tokens out of every request.
     expect(server.requests.filter((r) => 'max_tokens' in r.body)).toEqual([]);
+    // Its web tools are excluded (settings tools.exclude): no request offered web_fetch or web_search.
+    expect(server.requests.flatMap((r) => r.tools.map((t) => t.function.name)).filter((n) => /web_(fetch|search)/.test(n))).toEqual([]);
+    expect(server.requests.some((r) => r.tools.some((t) => t.function.name === 'write_file'))).toBe(true);
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
     expect(fs.readFileSync(path.join(strategies, 'qwen', 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8'));
     const last = server.requests.filter((r) => r.tools.length && step(r) === 2).at(-1)!;
@@ -226,4 +229,25 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expectPlayedNormally(games);
     expectSecretNowhere(runDir, SECRET);
   }, 300_000);
+});
+
+// The pinned Qwen Code where another attempt cannot help, as OpenAI answers: a refused key (401
+// invalid_api_key), no quota (429 insufficient_quota, "You exceeded your current quota…") and a
+// prompt too long (400 context_length_exceeded). One attempt each, named; the wall time is printed.
+describe.skipIf(!agentImage)('Qwen Code where no attempt can help', () => {
+  const cases: Array<[string, string, Parameters<typeof startScriptedLlm>[0] | 'wrong-key']> = [
+    ['a refused key', 'auth', 'wrong-key'],
+    ['no quota', 'billing', () => ({ httpError: 429, message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.', type: 'insufficient_quota', code: 'insufficient_quota' })],
+    ['a prompt too long', 'context_length', () => ({ httpError: 400, message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', code: 'context_length_exceeded' })],
+  ];
+  for (const [what, reason, script] of cases) {
+    it(`${what}: one attempt, named ${reason}`, async () => {
+      server = await startScriptedLlm(script === 'wrong-key' ? () => ({ text: 'never reached' }) : script, { key: SECRET });
+      vi.stubEnv('OPENAI_API_KEY', script === 'wrong-key' ? 'sk-cli-wrong-000' : SECRET);
+      vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
+      const { seconds } = await finalFailureRound('qwen-code:gpt-5-scripted#qwen', 'qwen', reason);
+      if (script === 'wrong-key') expect(server.requests).toEqual([]);
+      console.log(`qwen-code, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted requests`);
+    }, 600_000);
+  }
 });

@@ -4,6 +4,7 @@
 // through the egress proxy: it writes the bot with its own Write tool, starts it and checks /health
 // with its Bash tool, has a subagent (its Agent tool) look at it, and stops; the bot validates and
 // plays, the cost record holds the tokens the server answered, and the key is nowhere in the run.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { CLIS, PLACEHOLDER_KEY } from '../agents/cli/clis.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { startEgressProxy } from '../sandbox/egress-proxy.ts';
-import { BUILTIN, dockerReady } from './helpers/bots.ts';
+import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { startScriptedAnthropic, stepOf, toolResults, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
 import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
@@ -74,6 +75,20 @@ describe('web tools, off by default', () => {
     expect(CLIS['claude-code'].argv({ ...o, webTools: true })).not.toContain('--disallowedTools');
     expect(CLIS['gemini-cli'].prepare!(o)).toContain('"tools":{"exclude":["google_web_search","web_fetch"]}');
     expect(CLIS['gemini-cli'].prepare!({ ...o, webTools: true })).not.toContain('google_web_search');
+  });
+
+  it('Codex gets web_search = "disabled" in its config.toml, Qwen Code tools.exclude in its settings.json; webTools opts in', () => {
+    const o = { prompt: 'p', maxTurns: 5, home: tempDir(), workspace: '/workspace', baseUrl: 'http://127.0.0.1:3128/v1', model: 'm' };
+    const written = (cli: 'codex' | 'qwen-code', file: string, webTools: boolean) => {
+      const home = tempDir();
+      execFileSync('bash', ['-c', CLIS[cli].prepare!({ ...o, home, webTools })]);
+      return fs.readFileSync(path.join(home, file), 'utf8');
+    };
+    // A root key, before the first table (TOML puts every later key in the table above it).
+    expect(written('codex', '.codex/config.toml', false)).toMatch(/^web_search = "disabled"\nmodel_provider = "catarena"\n/);
+    expect(written('codex', '.codex/config.toml', true)).not.toContain('web_search');
+    expect(JSON.parse(written('qwen-code', '.qwen/settings.json', false))).toEqual({ model: { generationConfig: { samplingParams: {} } }, tools: { exclude: ['web_fetch', 'web_search'] } });
+    expect(JSON.parse(written('qwen-code', '.qwen/settings.json', true))).toEqual({ model: { generationConfig: { samplingParams: {} } } });
   });
 });
 
@@ -256,7 +271,7 @@ describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
     expect(server.others.every((o) => o.status === 401)).toBe(true);
     expect(server.others.length).toBeGreaterThan(0);
     expect(server.others.length).toBeLessThanOrEqual(3);
-    expect(buildLog).toContain('the endpoint answered a model call with HTTP 401 (the LLM endpoint refused the API key); the attempt was stopped there');
+    expect(buildLog).toMatch(/the endpoint answered a model call with HTTP 401: \{"type":"error","error":\{"type":"authentication_error","message":"invalid x-api-key"\}.* \(the LLM endpoint refused the API key\); the attempt was stopped there/);
     console.log(`claude-code, wrong key: stopped after ${seconds.toFixed(0)} s, ${server.others.length} refused requests`);
   }, 600_000);
 });

@@ -16,7 +16,7 @@ import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { startScriptedResponses, stepOf, toolNames, toolResults, type ResponsesRequest, type ResponsesTurn, type ScriptedResponses } from './helpers/scripted-responses.ts';
-import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, finalFailureRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-proj-codex-secret-271828';
 let server: ScriptedResponses | undefined;
@@ -154,7 +154,8 @@ describe('the scripted Responses API server', () => {
     expect(JSON.parse(upgrade.body).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('upgrade: websocket') });
     expect(server.sideRequests.map((s) => `${s.method} ${s.path} ${s.status}`)).toEqual(['GET /v1/models 200', 'GET /v1/responses 404']);
     expect(server.requests).toHaveLength(0);
-    expect(((await (await post(server.baseURL, { model: 'm', input: 'x' })).json()) as Record<string, any>).output_text).toBe('one');
+    expect(((await (await post(server.baseURL, { model: 'gpt-5.5', input: 'x' })).json()) as Record<string, any>).output_text).toBe('one');
+    expect((await post(server.baseURL, { model: 'gpt-nope', input: 'x' })).status).toBe(404); // a model it does not serve
   });
 
   it('counts conversation steps by the calls a request carries back (parallel calls are one step)', () => {
@@ -255,13 +256,7 @@ describe.skipIf(!agentImage)('Codex where no attempt can help', () => {
       vi.stubEnv('CODEX_API_KEY', '');
       vi.stubEnv('OPENAI_API_KEY', turn === 'wrong-key' ? 'sk-proj-wrong-key-0000' : SECRET);
       vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-      const started = Date.now();
-      const { record, buildLog } = await agentRound('codex:gpt-5.5#codex', 'codex');
-      const seconds = (Date.now() - started) / 1000;
-      expect(record.status).toBe('failed');
-      expect(record.failureReason, buildLog).toBe(reason);
-      expect(buildLog).not.toContain('## attempt 2/');
-      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+      const { seconds } = await finalFailureRound('codex:gpt-5.5#codex', 'codex', reason);
       if (turn === 'wrong-key') expect(server.requests).toEqual([]);
       console.log(`codex, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted and ${server.sideRequests.length} refused requests`);
     }, 600_000);
@@ -312,6 +307,8 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     expect(first.tools.find((t) => t.name === 'apply_patch')).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark' } });
     expect(JSON.stringify(first.input.filter((i) => i.role === 'user'))).toContain(`Write the bot into ${out}/`);
     expect(server.sideRequests).toEqual([]);
+    // Its hosted web search is off (config.toml web_search = "disabled"): no request offered it.
+    expect(server.requests.flatMap((r) => toolNames(r)).filter((n) => /web_search/.test(n))).toEqual([]);
     // Its tools ran in the container: the files it wrote, the patch applied, the bot it started answered /health.
     for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
       expect(fs.readFileSync(path.join(strategies, 'codex', file), 'utf8')).toBe(fs.readFileSync(path.join(sample, file), 'utf8'));

@@ -11,7 +11,7 @@ import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { geminiRateLimit, startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
-import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import { agentRound, evolutionReads, finalFailureRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'AIza-gemini-cli-secret-4711';
 let server: ScriptedGemini | undefined;
@@ -142,4 +142,25 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     expectPlayedNormally(games);
     expectSecretNowhere(runDir, SECRET);
   }, 300_000);
+});
+
+// The pinned Gemini CLI where another attempt cannot help, as the Gemini API answers: a refused key
+// (400 INVALID_ARGUMENT "API key not valid", ErrorInfo reason API_KEY_INVALID: the strict server's
+// own check) and a prompt too long (400 "The input token count (…) exceeds the maximum number of
+// tokens allowed (…)"). One attempt each, named; the wall time is printed. (No billing case: the
+// Gemini API's answer for an account without credit is not in its public error reference.)
+describe.skipIf(!agentImage)('Gemini CLI where no attempt can help', () => {
+  const cases: Array<[string, string, ScriptTurn | 'wrong-key']> = [
+    ['a refused key', 'auth', 'wrong-key'],
+    ['a prompt too long', 'context_length', { httpError: 400, status: 'INVALID_ARGUMENT', message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).' }],
+  ];
+  for (const [what, reason, turn] of cases) {
+    it(`${what}: one attempt, named ${reason}`, async () => {
+      server = await startScriptedGemini(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), { apiKey: SECRET });
+      vi.stubEnv('GEMINI_API_KEY', turn === 'wrong-key' ? 'AIza-wrong-key-0000' : SECRET);
+      vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+      const { seconds } = await finalFailureRound('gemini-cli:scripted-gemini#gemini', 'gemini', reason);
+      console.log(`gemini-cli, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} requests`);
+    }, 600_000);
+  }
 });

@@ -6,8 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originKey, startEgressProxy, type EgressProxy } from '../sandbox/egress-proxy.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { originKey, startEgressProxy, type EgressEvent, type EgressProxy } from '../sandbox/egress-proxy.ts';
+import { startScriptedLlm } from './helpers/scripted-llm.ts';
 
 interface Listener {
   url: string;
@@ -113,6 +114,23 @@ describe('egress proxy', () => {
     stop();
     await viaProxy({ port: proxyPort }, 'POST /v1/messages', { 'content-type': 'application/json' }, '{}');
     expect(heard).toEqual([[`${llm.url}/v1/messages`, 200]]);
+  });
+
+  it("tells listeners an upstream error with what its body says (a 429 that is no quota, not a rate limit)", async () => {
+    const quota = await startScriptedLlm([{ httpError: 429, message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' }]);
+    const egress = await startEgressProxy({ allow: [], upstream: { url: quota.baseURL }, listen: { port: 0 } });
+    try {
+      const heard: EgressEvent[] = [];
+      egress.onUpstreamAnswer((e) => heard.push({ ...e }));
+      const res = await fetch(`${egress.address}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' });
+      expect(res.status).toBe(429);
+      expect(await res.json()).toMatchObject({ error: { code: 'insufficient_quota' } }); // the client still gets the whole body
+      await vi.waitFor(() => expect(heard).toHaveLength(1));
+      expect(heard[0]).toMatchObject({ status: 429, errorText: expect.stringContaining('"insufficient_quota"') });
+    } finally {
+      await egress.close();
+      await quota.close();
+    }
   });
 
   it('lets absolute-form requests through to the allowed origin only', async () => {

@@ -196,7 +196,7 @@ describe('the LLM-player agent', () => {
         const cfg = JSON.parse(fs.readFileSync(path.join(dir, 'game.json'), 'utf8'));
         expect(cfg).toEqual({ game, variant: 'variant', provider: 'openai', model: 'test-model', moveTimeoutMs: 4_000 });
         expect(JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8'))).toEqual({
-          passEnv: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'],
+          passEnv: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'],
           egress: { baseUrlVar: 'CATARENA_LLM_BASE_URL', baseUrl: 'https://api.openai.com/v1', keyVars: ['OPENAI_API_KEY'], keyHeader: 'authorization' },
         });
         const rules = fs.readFileSync(path.join(dir, 'rules.md'), 'utf8');

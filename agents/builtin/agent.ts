@@ -36,6 +36,12 @@ export interface BuiltinAgentOptions {
   commandTimeoutCapMs?: number;
   /** HTTP retries per request inside the SDK (429, 5xx). Default 2. */
   maxRetries?: number;
+  /**
+   * How long one request may wait for its answer's headers (and its body between two chunks).
+   * Requests are not streamed, so the headers come with the whole answer. Default
+   * OUTBOUND_DEFAULTS (util/outbound-http.ts); the attempt's wall-clock budget still ends it.
+   */
+  requestTimeoutMs?: number;
   /** Where the tools execute; default a ProcessAgentSandbox on the workspace folder. */
   sandbox?: (workspace: Workspace) => AgentSandbox | Promise<AgentSandbox>;
   /** Where API keys and base URLs are read from (default process.env). */
@@ -104,6 +110,20 @@ interface AttemptOutcome {
   steps: number;
   /** After a 429: how long the server asked to wait (its header, or Google's RetryInfo in the body). */
   retryAfterMs?: number;
+  /** The last answer ended on the output limit or a refusal (in words, with the provider's stop reason). */
+  cutShort?: string;
+}
+
+/**
+ * A step that ended on the output limit (Anthropic `max_tokens`, Responses `response.incomplete`
+ * max_output_tokens, Gemini MAX_TOKENS: 'length' in the AI SDK) or a refusal or safety stop
+ * (Anthropic `refusal`, Responses content_filter, Gemini SAFETY: 'content-filter'), in words.
+ */
+export function cutShortWords(finishReason: string, rawFinishReason: string | undefined): string | undefined {
+  const raw = rawFinishReason ? ` (${rawFinishReason})` : '';
+  if (finishReason === 'length') return `the model's answer was cut off at its output limit${raw}`;
+  if (finishReason === 'content-filter') return `the model refused or was stopped by the provider's filter${raw}`;
+  return undefined;
 }
 
 /**
@@ -173,8 +193,9 @@ export class BuiltinAgent implements Agent {
   /** Throws at once on a bad model spec or a missing API key (naming the variable). */
   constructor(options: BuiltinAgentOptions) {
     this.env = options.env ?? process.env;
-    this.primary = resolveModel(options.model, this.env);
-    this.fallbackModel = options.fallback ? resolveModel(options.fallback, this.env) : undefined;
+    const http = options.requestTimeoutMs !== undefined ? { headersTimeoutMs: options.requestTimeoutMs, bodyTimeoutMs: options.requestTimeoutMs } : {};
+    this.primary = resolveModel(options.model, this.env, http);
+    this.fallbackModel = options.fallback ? resolveModel(options.fallback, this.env, http) : undefined;
     this.id = options.id ?? deriveAgentId(options.model);
     this.kind = `builtin:${this.primary.spec}`;
     this.opts = {
@@ -267,8 +288,8 @@ export class BuiltinAgent implements Agent {
           failure = `the agent loop failed: ${outcome.error}`;
           reason = { reason: outcome.reason ?? 'agent_error', detail: oneLine(outcome.error, 300) };
         } else if (!verdict.ok) {
-          failure = verdict.why;
-          reason = { reason: outcome.reason ?? verdict.reason, detail: oneLine(verdict.why, 300) };
+          failure = outcome.cutShort ? `${verdict.why}; ${outcome.cutShort}` : verdict.why;
+          reason = { reason: outcome.reason ?? verdict.reason, detail: oneLine(failure, 300) };
         } else {
           success = true;
           log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
@@ -359,9 +380,13 @@ export class BuiltinAgent implements Agent {
               }),
             }
           : { system: a.system, prompt: a.prompt };
+      // Responses: nothing kept on OpenAI's side (store false): every request carries the whole
+      // conversation, reasoning items included as encrypted content (the SDK asks for it).
+      const providerOptions = model.api === 'responses' ? { openai: { store: false } } : undefined;
       const result = await generateText({
         model: model.model,
         ...input,
+        ...(providerOptions ? { providerOptions } : {}),
         tools,
         stopWhen: [stepCountIs(a.maxSteps), hasToolCall('finish'), tokenLimit],
         abortSignal: controller.signal,
@@ -379,15 +404,16 @@ export class BuiltinAgent implements Agent {
         },
       });
       const atBudget = !ctx.finished && (steps >= a.maxSteps || budgetTokens(a.tokens) >= this.opts.maxTotalTokens);
+      const cutShort = ctx.finished ? undefined : cutShortWords(result.finishReason, result.rawFinishReason);
       const why = ctx.finished
         ? `finished: ${oneLine(this.redact(ctx.finished.summary), 300)}`
         : steps >= a.maxSteps
           ? `stopped at the step limit (${a.maxSteps})`
           : budgetTokens(a.tokens) >= this.opts.maxTotalTokens
             ? 'stopped at the token budget'
-            : `the model stopped without calling finish (${result.finishReason})`;
+            : (cutShort ?? `the model stopped without calling finish (${result.finishReason})`);
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ${why}`);
-      return { finished: ctx.finished?.summary, steps, ...(atBudget ? { reason: 'budget' as const } : {}) };
+      return { finished: ctx.finished?.summary, steps, ...(atBudget ? { reason: 'budget' as const } : {}), ...(cutShort ? { cutShort } : {}) };
     } catch (err) {
       flush();
       const aborted = controller.signal.aborted;

@@ -1,11 +1,18 @@
 // Models for the built-in agent from a provider spec `<provider>/<model>`, on the AI SDK 6
 // providers. API keys come from the environment only: they are passed to the provider and never
 // written anywhere; redactSecrets() masks them in everything the agent logs.
+//
+// `openai/…` speaks OpenAI's Responses API (every OpenAI model has it; o3-pro, gpt-5-pro and the
+// *-codex models have nothing else); `openai-compatible/…` speaks chat completions, which is what
+// other providers serve. Every provider fetches through outboundFetch: the host's proxy, and
+// header/body timeouts for long non-streaming answers.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { EndpointProbe } from '../core/preflight.ts';
+import { outboundFetch, type OutboundOptions } from '../../util/outbound-http.ts';
 
 export const PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -25,6 +32,8 @@ export interface ModelSpec {
 
 export interface ResolvedModel extends ModelSpec {
   model: LanguageModel;
+  /** The wire API: chat completions, OpenAI Responses, Anthropic Messages or Gemini generateContent. */
+  api: 'chat' | 'responses' | 'messages' | 'gemini';
   /** Where requests go (for the log; never contains a key). */
   baseURL?: string;
 }
@@ -49,16 +58,24 @@ function requireKey(env: Env, spec: string, ...names: string[]): string {
   throw new Error(`${names.join(' or ')} is not set: the model ${spec} needs it (API keys are read from the environment only)`);
 }
 
-/** A language model for `<provider>/<model>`; throws an error naming the missing variable. */
-export function resolveModel(spec: string, env: Env = process.env): ResolvedModel {
+/**
+ * A language model for `<provider>/<model>`; throws an error naming the missing variable. `http`
+ * sets the request timeouts (and where the host's proxy variables are read, default `env`).
+ */
+export function resolveModel(spec: string, env: Env = process.env, http: OutboundOptions = {}): ResolvedModel {
   const parsed = parseModelSpec(spec);
+  const fetch = outboundFetch({ env, ...http });
   switch (parsed.provider) {
-    case 'openai':
+    case 'openai': {
+      const apiKey = requireKey(env, spec, 'OPENAI_API_KEY');
+      const baseURL = env.CATARENA_OPENAI_BASE_URL?.trim() || env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
+      return { ...parsed, api: 'responses', model: createOpenAI({ baseURL, apiKey, fetch }).responses(parsed.modelId), baseURL };
+    }
     case 'openai-compatible': {
       const apiKey = requireKey(env, spec, 'OPENAI_API_KEY');
       const baseURL = env.CATARENA_OPENAI_BASE_URL?.trim() || env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
-      const provider = createOpenAICompatible({ name: parsed.provider, baseURL, apiKey, includeUsage: true });
-      return { ...parsed, model: provider.chatModel(parsed.modelId), baseURL };
+      const provider = createOpenAICompatible({ name: parsed.provider, baseURL, apiKey, includeUsage: true, fetch });
+      return { ...parsed, api: 'chat', model: provider.chatModel(parsed.modelId), baseURL };
     }
     case 'anthropic': {
       const apiKey = requireKey(env, spec, 'ANTHROPIC_API_KEY');
@@ -67,7 +84,7 @@ export function resolveModel(spec: string, env: Env = process.env): ResolvedMode
       // /messages, so it gets the versioned base. A URL already ending in /v1 is kept.
       const set = env.ANTHROPIC_BASE_URL?.trim().replace(/\/+$/, '');
       const baseURL = set ? (/\/v1$/.test(set) ? set : `${set}/v1`) : undefined;
-      return { ...parsed, model: createAnthropic({ apiKey, baseURL })(parsed.modelId), baseURL };
+      return { ...parsed, api: 'messages', model: createAnthropic({ apiKey, baseURL, fetch })(parsed.modelId), baseURL };
     }
     case 'google': {
       const apiKey = requireKey(env, spec, 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY');
@@ -76,7 +93,7 @@ export function resolveModel(spec: string, env: Env = process.env): ResolvedMode
       // already ending in /v1beta or /v1 is kept.
       const set = env.GOOGLE_GEMINI_BASE_URL?.trim().replace(/\/+$/, '');
       const baseURL = set ? (/\/v1(beta)?$/.test(set) ? set : `${set}/v1beta`) : undefined;
-      return { ...parsed, model: createGoogleGenerativeAI({ apiKey, baseURL })(parsed.modelId), baseURL };
+      return { ...parsed, api: 'gemini', model: createGoogleGenerativeAI({ apiKey, baseURL, fetch })(parsed.modelId), baseURL };
     }
   }
 }

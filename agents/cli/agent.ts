@@ -146,7 +146,7 @@ export class CliAgent implements Agent {
         const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 16 * 1024 * 1024, signal: refused.signal }).finally(refused.stop);
         fs.writeFileSync(path.join(ws.dir, cliOutputFile(i + 1)), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
         const report: CliReport = this.cli.parse(run.stdout, run.stderr);
-        if (refused.reason) report.error = `the endpoint answered a model call with HTTP ${refused.status} (${FAILURE_WORDS[refused.reason]}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
+        if (refused.reason) report.error = `the endpoint answered a model call with HTTP ${refused.status}${refused.said ? `: ${oneLine(refused.said, 200)}` : ''} (${FAILURE_WORDS[refused.reason]}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
         if (report.tokens) addTokens(tokens, report.tokens);
         if (report.costUsd) reportedCostUsd += report.costUsd;
         toolCalls += report.toolCalls ?? report.turns ?? 0;
@@ -166,7 +166,7 @@ export class CliAgent implements Agent {
           break;
         }
         failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
-        reason = { reason: attemptReason(report, run.timedOut, verdict.reason), detail: this.redact(oneLine(report.error ?? verdict.why, 300)) };
+        reason = { reason: refused.reason ?? attemptReason(report, run.timedOut, verdict.reason), detail: this.redact(oneLine(report.error ?? verdict.why, 300)) };
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
         // A refused key, an empty account or a prompt beyond the context fail the same way again.
         if (FINAL_REASONS.has(reason.reason) && i + 1 < this.attempts) {
@@ -189,18 +189,19 @@ export class CliAgent implements Agent {
 }
 
 /**
- * Watches the egress proxy for the endpoint refusing a model call for good: a status the shared
- * classifier calls final (auth: 401, 403; billing: 402). Other paths of the endpoint's origin (a
- * side call a CLI might make) do not count.
+ * Watches the egress proxy for the endpoint refusing a model call for good: an answer the shared
+ * classifier calls final from its status and body (auth: 401, 403, Google's "API key not valid";
+ * billing: 402, a 429 insufficient_quota; context_length). Other paths of the endpoint's origin
+ * (a side call a CLI might make) do not count.
  */
-function refusedModelCalls(egress: EgressProxy | undefined): { signal: AbortSignal; status?: number; reason?: BuildFailure['reason']; stop: () => void } {
+function refusedModelCalls(egress: EgressProxy | undefined): { signal: AbortSignal; status?: number; said?: string; reason?: BuildFailure['reason']; stop: () => void } {
   const abort = new AbortController();
-  const out: { signal: AbortSignal; status?: number; reason?: BuildFailure['reason']; stop: () => void } = { signal: abort.signal, stop: () => {} };
+  const out: { signal: AbortSignal; status?: number; said?: string; reason?: BuildFailure['reason']; stop: () => void } = { signal: abort.signal, stop: () => {} };
   if (!egress) return out;
   out.stop = egress.onUpstreamAnswer((e) => {
-    const reason = e.status === undefined ? null : classifyLlmError('', e.status);
+    const reason = e.status === undefined ? null : classifyLlmError(e.errorText ?? '', e.status);
     if (reason && FINAL_REASONS.has(reason) && MODEL_CALL.test(e.target) && !abort.signal.aborted) {
-      [out.status, out.reason] = [e.status, reason];
+      [out.status, out.said, out.reason] = [e.status, e.errorText, reason];
       abort.abort();
     }
   });

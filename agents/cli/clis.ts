@@ -37,7 +37,8 @@ export interface CliInvocation {
   workspace: string;
   /**
    * Let the CLI offer its web tools (off by default): through a real API they run on the provider's
-   * side (Anthropic's web search and fetch, Gemini's google_web_search), past the egress proxy.
+   * side (Anthropic's web search and fetch, Gemini's google_web_search, OpenAI's web_search for
+   * Codex), past the egress proxy.
    */
   webTools?: boolean;
 }
@@ -325,7 +326,7 @@ export const CLIS: Record<CliName, CliDefinition> = {
     modelRequired: false,
     authHeaders: bearer,
     argv: (o) => ['codex', 'exec', '--skip-git-repo-check', '--ephemeral', '--json', '--dangerously-bypass-approvals-and-sandbox', '-C', o.workspace, ...(o.model ? ['-m', o.model] : []), o.prompt],
-    prepare: (o) => `mkdir -p ${o.home}/.codex && printf '%s' ${shellQuote([codexConfig(o.baseUrl)])} > ${o.home}/.codex/config.toml`,
+    prepare: (o) => `mkdir -p ${o.home}/.codex && printf '%s' ${shellQuote([codexConfig(o.baseUrl, o.webTools)])} > ${o.home}/.codex/config.toml`,
     env: (o) => ({ CODEX_API_KEY: PLACEHOLDER_KEY, CODEX_HOME: `${o.home}/.codex` }),
     parse: parseCodex,
   },
@@ -384,7 +385,13 @@ export const CLIS: Record<CliName, CliDefinition> = {
     // Model") Qwen Code takes settings.model.generationConfig.samplingParams whole, and without it
     // sends its default max_tokens, which OpenAI refuses for gpt-5 and o-series models (400
     // unsupported_parameter; its docs' configuration/model-providers.md, "Atomic field treatment").
-    prepare: (o) => `mkdir -p ${o.home}/.qwen && printf '%s\\n' ${shellQuote([JSON.stringify({ model: { generationConfig: { samplingParams: {} } } })])} > ${o.home}/.qwen/settings.json`,
+    // tools.exclude (unless webTools): Qwen Code 0.15.10 offers web_fetch to the model (checked
+    // against the pinned binary: gone from the request's tools once excluded); web_search appears
+    // once a search provider is configured, and is excluded too.
+    prepare: (o) => {
+      const settings = { model: { generationConfig: { samplingParams: {} } }, ...(o.webTools ? {} : { tools: { exclude: ['web_fetch', 'web_search'] } }) };
+      return `mkdir -p ${o.home}/.qwen && printf '%s\\n' ${shellQuote([JSON.stringify(settings)])} > ${o.home}/.qwen/settings.json`;
+    },
     argv: (o) => ['qwen', o.prompt, '--auth-type', 'openai', '--yolo', '-o', 'json', '--max-session-turns', String(o.maxTurns), ...(o.model ? ['--model', o.model] : [])],
     env: (o) => ({ OPENAI_API_KEY: PLACEHOLDER_KEY, OPENAI_BASE_URL: o.baseUrl, ...(o.model ? { OPENAI_MODEL: o.model } : {}) }),
     parse: (stdout) => parseResultStyle(stdout, true),
@@ -412,9 +419,15 @@ export function resolveEndpoint(cli: CliDefinition, env: Env): ResolvedEndpoint 
   return { upstream, key: env[keyVar]!.trim(), keyVar };
 }
 
-/** Codex's config.toml: its endpoint (through the proxy) as a Responses provider, no WebSocket, no plugin sync, no analytics. */
-export function codexConfig(baseUrl: string): string {
+/**
+ * Codex's config.toml: its endpoint (through the proxy) as a Responses provider, no WebSocket, no
+ * plugin sync, no analytics, and (unless webTools) web_search = "disabled": Codex 0.169.0 otherwise
+ * declares OpenAI's hosted `web_search` tool (external_web_access true) on every request, searched
+ * on OpenAI's side (checked against the pinned binary: the tool is gone with the setting).
+ */
+export function codexConfig(baseUrl: string, webTools = false): string {
   return [
+    ...(webTools ? [] : ['web_search = "disabled"']),
     'model_provider = "catarena"',
     '',
     '[model_providers.catarena]',

@@ -10,7 +10,7 @@
 // pages). Where a server has no list (404), it is reachable but the key and the model are only
 // checked by the first real call.
 
-import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import { outboundFetch } from '../../util/outbound-http.ts';
 
 export interface PreflightCheck {
   /** What was checked, e.g. "endpoint (via the egress proxy)". */
@@ -43,9 +43,6 @@ export function modelListUrl(api: EndpointApi, baseUrl: string): string {
   return `${base.replace(/\/v1(beta)?$/, '')}/v1beta/models`;
 }
 
-let proxyAgent: EnvHttpProxyAgent | undefined;
-const envProxyAgent = () => (proxyAgent ??= new EnvHttpProxyAgent());
-
 /** The model ids of one page of a model list, and how to ask for the next page, if any. */
 // biome-ignore lint/suspicious/noExplicitAny: a models list of any provider's shape, read field by field
 function modelIds(api: EndpointApi, body: any): { ids: string[]; next?: string } {
@@ -65,14 +62,10 @@ export async function probeEndpoint(p: EndpointProbe): Promise<{ ok: boolean; de
   const url = modelListUrl(p.api, p.baseUrl);
   const headers = { ...(p.api === 'anthropic' ? { 'anthropic-version': '2023-06-01' } : {}), ...p.headers };
   // Node's own fetch ignores HTTP(S)_PROXY: behind a host proxy the preflight would call the
-  // endpoint unreachable. With a proxy set, undici's EnvHttpProxyAgent honours it (and NO_PROXY).
-  // A loopback endpoint (the CLI agents' own egress proxy, a local server) is always asked directly.
-  const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(new URL(url).hostname);
-  const viaProxy = !loopback && ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((v) => process.env[v]?.trim());
-  const get = (u: string): Promise<Response> =>
-    viaProxy
-      ? (undiciFetch(u, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 8_000), dispatcher: envProxyAgent() }) as unknown as Promise<Response>)
-      : fetch(u, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 8_000) });
+  // endpoint unreachable. outboundFetch honours it (and NO_PROXY); a loopback endpoint (the CLI
+  // agents' own egress proxy, a local server) is always asked directly.
+  const fetchVia = outboundFetch();
+  const get = (u: string): Promise<Response> => fetchVia(u, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 8_000) });
   const withQuery = (q: string) => (q ? `${url}${url.includes('?') ? '&' : '?'}${q}` : url);
   try {
     const res = await get(withQuery(PAGE_QUERY[p.api]));

@@ -29,11 +29,14 @@ export const LLM_PLAYER_PROVIDERS = ['openai', 'openai-compatible', 'anthropic',
 export type LlmPlayerProvider = (typeof LLM_PLAYER_PROVIDERS)[number];
 
 /** The variables the bot may need, by provider (names only; copied only if set). */
+/** The host's proxy settings, for a bot in the process sandbox (in Docker the egress proxy honours them). */
+const PROXY_ENV = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'];
+
 export const PASS_ENV: Record<LlmPlayerProvider, string[]> = {
-  openai: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'],
-  'openai-compatible': ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL'],
-  anthropic: ['ANTHROPIC_API_KEY', 'CATARENA_LLM_BASE_URL'],
-  google: ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'CATARENA_LLM_BASE_URL'],
+  openai: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL', ...PROXY_ENV],
+  'openai-compatible': ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL', ...PROXY_ENV],
+  anthropic: ['ANTHROPIC_API_KEY', 'CATARENA_LLM_BASE_URL', ...PROXY_ENV],
+  google: ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'CATARENA_LLM_BASE_URL', ...PROXY_ENV],
 };
 
 /** The bot's default endpoints (as in bot/llm.mjs; openai-compatible has none) and how each takes its key. */
@@ -63,7 +66,15 @@ export interface LlmPlayerOptions {
   id?: string;
   /** Written into game.json; env CATARENA_LLM_BASE_URL overrides it at play time. Never holds a key. */
   baseUrl?: string;
+  /**
+   * This agent's own endpoint (a config `agents:` entry): the bot reads its key from keyEnv instead
+   * of the provider's shared variables, and asks baseUrl, which CATARENA_LLM_BASE_URL does not override.
+   */
+  endpoint?: { keyEnv?: string; baseUrl?: string };
 }
+
+/** The base-URL variable of an LLM-player with its own endpoint: unset on the host, the egress proxy's URL in a container. */
+export const OWN_BASE_URL_VAR = 'CATARENA_LLM_AGENT_BASE_URL';
 
 export class LlmPlayerAgent implements Agent {
   readonly kind: string;
@@ -84,12 +95,22 @@ export class LlmPlayerAgent implements Agent {
     this.id = options.id ?? llmPlayerAgentId(model);
   }
 
+  /** The variables the bot may take its key from: its own (an agents: entry's keyEnv), else the provider's. */
+  private keyVars(): string[] {
+    return this.options.endpoint?.keyEnv ? [this.options.endpoint.keyEnv] : PASS_ENV[this.provider].filter((n) => n.endsWith('_API_KEY'));
+  }
+
+  /** Where the bot asks, as the host sees it: its own base URL, else CATARENA_LLM_BASE_URL, game.json's, the provider's. */
+  private hostBaseUrl(): string | undefined {
+    return this.options.endpoint?.baseUrl || process.env.CATARENA_LLM_BASE_URL?.trim() || this.options.baseUrl || DEFAULT_BASE_URL[this.provider];
+  }
+
   /** Its key set, and its endpoint reachable with the key accepted (checked from the host). */
   async preflight(): Promise<PreflightCheck[]> {
     const env = process.env;
-    const keyVar = PASS_ENV[this.provider].filter((n) => n.endsWith('_API_KEY')).find((n) => env[n]?.trim());
-    const baseUrl = env.CATARENA_LLM_BASE_URL?.trim() || this.options.baseUrl || DEFAULT_BASE_URL[this.provider];
-    const checks: PreflightCheck[] = [{ check: 'API key', ok: Boolean(keyVar) || this.provider === 'openai-compatible', detail: keyVar ? `${keyVar} is set` : `${PASS_ENV[this.provider].filter((n) => n.endsWith('_API_KEY')).join(' or ')} is not set` }];
+    const keyVar = this.keyVars().find((n) => env[n]?.trim());
+    const baseUrl = this.hostBaseUrl();
+    const checks: PreflightCheck[] = [{ check: 'API key', ok: Boolean(keyVar) || this.provider === 'openai-compatible', detail: keyVar ? `${keyVar} is set` : `${this.keyVars().join(' or ')} is not set` }];
     if (!baseUrl) return [...checks, { check: 'endpoint', ok: false, detail: 'no base URL: set CATARENA_LLM_BASE_URL' }];
     const key = keyVar ? env[keyVar]!.trim() : '';
     const api: EndpointApi = this.provider === 'anthropic' ? 'anthropic' : this.provider === 'google' ? 'google' : 'openai';
@@ -106,13 +127,17 @@ export class LlmPlayerAgent implements Agent {
     // Game libraries the bot needs beside it (chess: the move generator its legal moves come from).
     for (const lib of gameDescriptor(ws.game).playerLibs ?? []) await fs.copyFile(gamePath(ws.game, lib), path.join(out, path.basename(lib)));
     const game: Record<string, unknown> = { game: ws.game, variant: ws.variant, provider: this.provider, model: this.model, moveTimeoutMs: ws.moveTimeoutMs };
-    if (this.options.baseUrl) game.baseUrl = this.options.baseUrl;
+    const own = this.options.endpoint;
+    if (own?.baseUrl || this.options.baseUrl) game.baseUrl = own?.baseUrl || this.options.baseUrl;
+    if (own?.baseUrl) game.baseUrlVar = OWN_BASE_URL_VAR;
+    if (own?.keyEnv) game.keyEnv = own.keyEnv;
     if (this.options.sampling && Object.keys(this.options.sampling).length) game.sampling = this.options.sampling;
     await fs.writeFile(path.join(out, 'game.json'), `${JSON.stringify(game, null, 2)}\n`);
     await fs.writeFile(path.join(out, 'rules.md'), await rulesText(ws));
-    const passEnv = PASS_ENV[this.provider];
-    const keyNames = passEnv.filter((n) => n.endsWith('_API_KEY'));
-    const egress = { baseUrlVar: 'CATARENA_LLM_BASE_URL', baseUrl: this.options.baseUrl ?? DEFAULT_BASE_URL[this.provider] ?? '', keyVars: keyNames, keyHeader: KEY_HEADER[this.provider] };
+    const keyNames = this.keyVars();
+    const passEnv = own?.keyEnv || own?.baseUrl ? [...keyNames, ...(own.baseUrl ? [] : ['CATARENA_LLM_BASE_URL']), ...PROXY_ENV] : PASS_ENV[this.provider];
+    const baseUrlVar = own?.baseUrl ? OWN_BASE_URL_VAR : 'CATARENA_LLM_BASE_URL';
+    const egress = { baseUrlVar, baseUrl: own?.baseUrl || this.options.baseUrl || DEFAULT_BASE_URL[this.provider] || '', keyVars: keyNames, keyHeader: KEY_HEADER[this.provider] };
     await fs.writeFile(path.join(out, 'catarena-env.json'), `${JSON.stringify({ passEnv, egress }, null, 2)}\n`);
     const keySet = keyNames.some((n) => process.env[n]?.trim());
     const log = [
@@ -150,7 +175,7 @@ async function rulesText(ws: Workspace): Promise<string> {
  * llm-player:<provider>/<model>[#id][?key=value&…] → an LlmPlayerAgent; keys: temperature, topP,
  * reasoningEffort, thinkingBudget (over the run's `defaults`, config llmPlayer).
  */
-export function createLlmPlayerAgent(spec: string, defaults: LlmPlayerSampling = {}): LlmPlayerAgent {
+export function createLlmPlayerAgent(spec: string, defaults: LlmPlayerSampling = {}, endpoint?: LlmPlayerOptions['endpoint']): LlmPlayerAgent {
   const m = /^llm-player:([\w-]+)\/([^#?\s]+)(?:#([\w.@-]+))?(?:\?(\S*))?$/.exec(spec.trim());
   if (!m) throw new Error(`bad llm-player spec "${spec}": expected llm-player:<provider>/<model> (provider one of ${LLM_PLAYER_PROVIDERS.join(', ')}), optionally #<id> and ?temperature=…&reasoningEffort=…`);
   const sampling: Record<string, string | number> = { ...defaults };
@@ -160,5 +185,6 @@ export function createLlmPlayerAgent(spec: string, defaults: LlmPlayerSampling =
     if (key !== 'reasoningEffort' && !Number.isFinite(n)) throw new Error(`bad llm-player spec "${spec}": ${key} must be a number`);
     sampling[key] = key === 'reasoningEffort' ? value : n;
   }
-  return new LlmPlayerAgent(m[1] as LlmPlayerProvider, m[2]!, { id: m[3], sampling });
+  if (endpoint?.keyEnv && !process.env[endpoint.keyEnv]?.trim()) throw new Error(`${endpoint.keyEnv} is not set: the agent ${spec} reads its key from it (its agents: entry)`);
+  return new LlmPlayerAgent(m[1] as LlmPlayerProvider, m[2]!, { id: m[3], sampling, ...(endpoint?.keyEnv || endpoint?.baseUrl ? { endpoint } : {}) });
 }

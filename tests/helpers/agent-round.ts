@@ -60,3 +60,39 @@ export function expectSecretNowhere(runDir: string, secret: string): void {
     if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(secret);
   }
 }
+
+/** The strategy record and build log of an agent in a run's round 1 of Gomoku standard (runDir read when called). */
+export function roundReader(runDir: () => string): { record(agent: string): StrategyRecord; buildLog(agent: string): string } {
+  const strategies = () => path.join(runDir(), 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+  return {
+    record: (agent) => JSON.parse(fs.readFileSync(path.join(strategies(), `${agent}.strategy.json`), 'utf8')) as StrategyRecord,
+    buildLog: (agent) => fs.readFileSync(path.join(strategies(), `${agent}.build.log`), 'utf8'),
+  };
+}
+
+/**
+ * One scripted server for many agents told apart by model name: each request goes to its model's
+ * script, with how many requests for that model came before it.
+ */
+export function scriptsByModel<R extends { model: string }, T>(scripts: Record<string, (req: R, seen: number) => T>): (req: R) => T {
+  const seen = new Map<string, number>();
+  return (req) => {
+    const n = seen.get(req.model) ?? 0;
+    seen.set(req.model, n + 1);
+    return scripts[req.model]!(req, n);
+  };
+}
+
+/**
+ * The round of an agent that meets an answer no attempt can cure (a refused key, no credit, a
+ * prompt too long): one attempt, the reason named, no other started. Returns the round and its wall time.
+ */
+export async function finalFailureRound(spec: string, id: string, reason: string): Promise<AgentRound & { seconds: number }> {
+  const started = Date.now();
+  const round = await agentRound(spec, id);
+  expect(round.record.status).toBe('failed');
+  expect(round.record.failureReason, round.buildLog).toBe(reason);
+  expect(round.buildLog).not.toContain('## attempt 2/');
+  expect(round.buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+  return { ...round, seconds: (Date.now() - started) / 1000 };
+}

@@ -131,7 +131,7 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
     }
     // The model list (GET /v1/models), as a client checks the endpoint and its key without spending tokens.
     if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
-      return send(200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'catarena-tests' }] });
+      return send(200, { object: 'list', data: (options.models ?? ['scripted']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'catarena-tests' })) });
     }
     if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
       return send(404, { error: { message: `scripted-llm: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });

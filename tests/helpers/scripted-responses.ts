@@ -222,6 +222,10 @@ function errorHeaders(status: number, requestId: string, retryAfter = 1): Record
 }
 
 export interface ScriptedResponsesOptions {
+  /**
+   * The models this key may use (listed by GET /models): any other is a 404 with OpenAI's
+   * model_not_found error, as the chat server answers it. Not given: any model passes.
+   */
   models?: string[];
   /**
    * The key the client must send as Authorization: Bearer. Without one: 401 invalid_request_error
@@ -298,6 +302,9 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
       turn: null,
     };
     requests.push(record);
+    if (options.models && !options.models.includes(record.model)) {
+      return apiError(404, `The model \`${record.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+    }
     const turn = server.nextTurn(record);
     record.turn = turn;
     server.answerAfter(turn.delayMs, () => answer(record, turn, res));

@@ -1,4 +1,5 @@
-// The LLM behind the LLM-player bot, over plain fetch (Node ≥ 18, no dependencies):
+// The LLM behind the LLM-player bot, over plain fetch (Node ≥ 18, no dependencies; through the
+// host's HTTP(S)_PROXY when the sandbox passes one, see proxy-fetch.mjs):
 //   openai, openai-compatible   POST {base}/chat/completions   (Authorization: Bearer $OPENAI_API_KEY)
 //   anthropic                   POST {base}/messages           (x-api-key: $ANTHROPIC_API_KEY)
 //   google                      POST {base}/models/{model}:generateContent (x-goog-api-key: $GEMINI_API_KEY)
@@ -6,6 +7,8 @@
 // folder's catarena-env.json names it); it is never written to a file or printed: error messages
 // are redacted. The base URL: env CATARENA_LLM_BASE_URL, else game.json's baseUrl, else the
 // provider's public endpoint (openai-compatible has none and needs one).
+
+import { proxiedFetch } from './proxy-fetch.mjs';
 
 export const PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'];
 
@@ -66,9 +69,11 @@ export function createLlm(config, env = process.env) {
     throw new Error(`provider "${provider}" is not supported by the LLM-player bot; use one of ${PROVIDERS.join(', ')}`);
   }
   if (typeof model !== 'string' || !model.trim()) throw new Error('game.json has no model');
-  const base = (pick(env, 'CATARENA_LLM_BASE_URL') || (typeof config.baseUrl === 'string' ? config.baseUrl.trim() : '') || DEFAULT_BASE[provider] || '').replace(/\/+$/, '');
+  // An LLM-player with its own endpoint (a config agents: entry) names its base-URL and key variables in game.json.
+  const baseVar = typeof config.baseUrlVar === 'string' && config.baseUrlVar ? config.baseUrlVar : 'CATARENA_LLM_BASE_URL';
+  const base = (pick(env, baseVar) || (typeof config.baseUrl === 'string' ? config.baseUrl.trim() : '') || DEFAULT_BASE[provider] || '').replace(/\/+$/, '');
   if (!base) throw new Error(`provider ${provider} needs a base URL: set CATARENA_LLM_BASE_URL (or baseUrl in game.json)`);
-  const keyNames = provider === 'anthropic' ? ['ANTHROPIC_API_KEY'] : provider === 'google' ? ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'] : ['OPENAI_API_KEY'];
+  const keyNames = typeof config.keyEnv === 'string' && config.keyEnv ? [config.keyEnv] : provider === 'anthropic' ? ['ANTHROPIC_API_KEY'] : provider === 'google' ? ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'] : ['OPENAI_API_KEY'];
   const key = pick(env, ...keyNames);
   // A local OpenAI-compatible server (vLLM, llama.cpp, Ollama) may need no key; the others do.
   if (!key && provider !== 'openai-compatible') {
@@ -82,7 +87,7 @@ export function createLlm(config, env = process.env) {
   async function post(url, headers, body, signal) {
     let res;
     try {
-      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal });
+      res = await proxiedFetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal }, env);
     } catch (err) {
       const why = err?.name === 'TimeoutError' || err?.name === 'AbortError' ? 'timed out' : err?.cause?.code || err?.message || String(err);
       throw new LlmError(redact(`request failed: ${why}`));
