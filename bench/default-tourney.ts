@@ -1,8 +1,10 @@
 // The README's main command, `catarena tourney --rounds 4`, as a new user runs it (the CLI, embedded
 // defaults, a fresh output folder): wall time against the 3-minute target, CPU of the orchestrator
-// and of everything it started (bots), the time to the first game, and per track the games, their
-// wall time and the gap before them (developing, starting bots). Repeats and reports medians.
-//   npm run bench -- default-tourney [--repeats 1] [--rounds 4]
+// and of everything it started (bots), the busy share of the cores (CPU ÷ (cores × wall)), the
+// time to the first game, and per track the games, their wall time and the gap before them
+// (developing, starting bots). Repeats and reports medians.
+//   npm run bench -- default-tourney [--repeats 1] [--rounds 4] [--preset paper]
+//   npm run bench -- busy [--paper]   the default tourney, then (with --paper, ~15 min of both cores) --preset paper
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +28,13 @@ function childrenCpuS(): number {
 interface Run {
   wallS: number;
   cpuS: number;
+  /** CPU ÷ (cores × wall): how busy the run kept the machine. */
+  busy: number;
+  /**
+   * ∫ min(games in flight, cores) dt ÷ (cores × wall), from the journal: how well the schedule kept
+   * the cores supplied with games, which other jobs on a shared machine change less than `busy`.
+   */
+  gameFill: number;
   orchestratorCpuS: number;
   firstGameMs: number;
   games: number;
@@ -33,13 +42,13 @@ interface Run {
   summaryS: number;
 }
 
-async function once(rounds: number): Promise<Run> {
+async function once(rounds: number, extra: string[] = []): Promise<Run> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-default-'));
   const hook = path.join(out, 'cpu-hook.mjs');
   fs.writeFileSync(hook, "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`ORCHESTRATOR_CPU_US ${u.user + u.system}\\n`); });\n");
   const cpu0 = childrenCpuS();
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', '--rounds', String(rounds), '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', '--rounds', String(rounds), ...extra, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -69,35 +78,60 @@ async function once(rounds: number): Promise<Run> {
     previous = Math.max(previous, s.last);
   }
   const firstGameMs = Math.min(...results.map((r) => Date.parse(r.startedAt!))) - t0;
+  const edges = results.flatMap((r) => [[Date.parse(r.startedAt!), 1], [Date.parse(r.startedAt!) + r.durationMs!, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let inFlight = 0;
+  let filledMs = 0;
+  edges.forEach(([at, step], k) => {
+    inFlight += step;
+    filledMs += Math.min(inFlight, os.availableParallelism()) * ((edges[k + 1]?.[0] ?? at) - at);
+  });
   const summaryS = (fs.statSync(path.join(runDir, 'report.html')).mtimeMs - previous) / 1000;
   fs.rmSync(out, { recursive: true, force: true });
-  return { wallS, cpuS, orchestratorCpuS, firstGameMs, games: results.length, tracks, summaryS };
+  return { wallS, cpuS, busy: cpuS / (os.availableParallelism() * wallS), gameFill: filledMs / 1000 / (os.availableParallelism() * wallS), orchestratorCpuS, firstGameMs, games: results.length, tracks, summaryS };
 }
 
-export async function benchDefaultTourney() {
-  const repeats = arg('--repeats', 1);
+const load = () => os.loadavg()[0]!.toFixed(1);
+
+export async function benchDefaultTourney(options: { preset?: string; repeats?: number } = {}) {
+  const repeats = options.repeats ?? arg('--repeats', 1);
   const rounds = arg('--rounds', 4);
-  const load = () => os.loadavg()[0]!.toFixed(1);
+  const i = process.argv.indexOf('--preset');
+  const preset = options.preset ?? (i > 0 ? process.argv[i + 1] : undefined);
+  const extra = preset ? ['--preset', preset] : [];
   const runs: Run[] = [];
   for (let k = 0; k < repeats; k++) {
-    console.log(`catarena tourney --rounds ${rounds}, run ${k + 1}/${repeats} (load ${load()}) …`);
-    const run = await once(rounds);
+    console.log(`catarena tourney --rounds ${rounds}${preset ? ` --preset ${preset}` : ''}, run ${k + 1}/${repeats} (load ${load()}) …`);
+    const run = await once(rounds, extra);
     runs.push(run);
-    console.log(`  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s`);
+    console.log(`  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s), busy ${(run.busy * 100).toFixed(0)}% of ${os.availableParallelism()} cores (games filled ${(run.gameFill * 100).toFixed(0)}% of their slots), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s`);
     for (const [track, t] of Object.entries(run.tracks)) console.log(`  ${track.padEnd(16)} ${String(t.games).padStart(4)} games  ${t.gamesWallS.toFixed(1).padStart(6)} s playing  ${t.gapS.toFixed(1).padStart(5)} s before`);
   }
   const result = {
     rounds,
+    preset,
     repeats,
     cores: os.availableParallelism(),
     loadAfter: Number(load()),
     wallS: median(runs.map((r) => r.wallS)),
     cpuS: median(runs.map((r) => r.cpuS)),
+    busy: median(runs.map((r) => r.busy)),
+    gameFill: median(runs.map((r) => r.gameFill)),
     orchestratorCpuS: median(runs.map((r) => r.orchestratorCpuS)),
     firstGameMs: median(runs.map((r) => r.firstGameMs)),
     games: runs[0]!.games,
     runs,
   };
-  console.log(`\nmedian of ${repeats}: ${result.wallS.toFixed(1)} s wall (target 180 s), CPU ${result.cpuS.toFixed(0)} s on ${result.cores} cores, first game after ${result.firstGameMs} ms`);
+  console.log(`\nmedian of ${repeats}: ${result.wallS.toFixed(1)} s wall${preset ? '' : ' (target 180 s)'}, CPU ${result.cpuS.toFixed(0)} s on ${result.cores} cores, busy ${(result.busy * 100).toFixed(0)}% (games filled ${(result.gameFill * 100).toFixed(0)}% of the cores), first game after ${result.firstGameMs} ms`);
+  return result;
+}
+
+/**
+ * Both cores busy: wall, CPU (user + sys of the tourney's process tree) and busy share for the
+ * default tourney and, with --paper, for `--preset paper` (goal: busy ≥ 85%, wall ≤ 10 min).
+ * Other jobs on the machine take CPU from the run and inflate its wall time: read the load printed.
+ */
+export async function benchBusy() {
+  const result: Record<string, unknown> = { default: await benchDefaultTourney({ repeats: arg('--repeats', 1) }) };
+  if (process.argv.includes('--paper')) result.paper = await benchDefaultTourney({ preset: 'paper', repeats: 1 });
   return result;
 }

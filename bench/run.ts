@@ -10,7 +10,8 @@
 //   npm run bench -- replay-viewer   a 720-hand Hold'em replay page: data time, size, open and step times in Chromium
 //   npm run bench -- report-html [--run-dir D]   report.html of a four-game tourney: size, summarize time, open time in Chromium
 //   npm run bench -- serve [--games gomoku]   catarena serve watching the default tourney: game end → W cell latency, server CPU
-//   npm run bench -- default-tourney [--repeats R]   the README's `catarena tourney --rounds 4`: wall, CPU, first game, per track
+//   npm run bench -- default-tourney [--repeats R] [--preset paper]   the README's `catarena tourney --rounds 4`: wall, CPU, busy share, first game, per track
+//   npm run bench -- busy [--paper]   wall, CPU and busy share of the default tourney (and of --preset paper: ~15 min)
 //   npm run bench -- repeats [--games …] [--repeats 4] [--rounds 2]   `tourney --repeats 4` (one and two repeats at a time) vs 4 single runs in a row
 //   npm run bench -- evolution [--agents 10] [--rounds 4] [--tracks 8]   the strategy evolution report at paper scale: wall and CPU
 // Prints a table and writes bench/results/<name>.json.
@@ -26,7 +27,7 @@ import { benchStartup } from './startup.ts';
 import { benchConcurrency } from './concurrency.ts';
 import { benchRepsAuto } from './reps-auto.ts';
 import { benchReportHtml } from './report-html.ts';
-import { benchDefaultTourney } from './default-tourney.ts';
+import { benchBusy, benchDefaultTourney } from './default-tourney.ts';
 import { benchRepeats } from './repeats.ts';
 import { benchEvolution } from './evolution.ts';
 import { benchServe } from './serve.ts';
@@ -64,6 +65,7 @@ if (which === 'report-html') {
 }
 if (which === 'serve') results.serve = await benchServe(process.argv.slice(3));
 if (which === 'default-tourney') results.defaultTourney = await benchDefaultTourney();
+if (which === 'busy') results.busy = await benchBusy();
 if (which === 'repeats') results.repeats = await benchRepeats();
 if (which === 'evolution') results.evolution = await benchEvolution();
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
