@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { bridge } from '../games/bridge/rules.ts';
 import { duplicateMatches } from '../orchestrator/formats/duplicate.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 import { playWarm } from './warm-fleet.ts';
 
 export function benchBridgeEngine(boards = 2000) {

@@ -1,6 +1,6 @@
 // Concurrency that never hurts: the same arena of CPU-bound Python/Flask bots (bench/bots/cpu-flask:
 // deterministic, every game the same 25 plies of ~10 ms of Python each) played at concurrency 1, 2
-// and 'auto' (the tourney default, orchestrator/match/concurrency-controller.ts), through the
+// and 'auto' (the tourney default, orchestrator/concurrency/concurrency-controller.ts), through the
 // arena's path (fleet, game server, journal, replays), the settings interleaved and repeated; the
 // medians are reported. Wall time runs from before the first bot starts to the last game recorded,
 // so start-up counts. Orchestration efficiency = Σ bot service time (every move's answer time as
@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gameDescriptor } from '../games/registry.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 import { LocalExecutor } from '../orchestrator/executor/executor.ts';
 import type { ConcurrencyStats } from '../orchestrator/executor/local.ts';
 import { fieldSpecs } from '../orchestrator/formats/field.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
+import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { RunDir } from '../orchestrator/run/run-dir.ts';
 import { createSandbox } from '../sandbox/index.ts';
 

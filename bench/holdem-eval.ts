@@ -1,7 +1,7 @@
 // Hold'em hand-evaluator speed: evaluate7 calls per second on random seeded 7-card hands, for the
 // standard deck (phe, wrapped) and the 36-card short deck (our 21-subset enumeration). The hands are
 // dealt before timing; each call includes card validation.
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { deck, type HoldemVariant } from '../games/holdem/cards.ts';
 import { evaluate7 } from '../games/holdem/evaluator.ts';
 

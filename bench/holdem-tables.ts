@@ -9,10 +9,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { holdem, tableValidActions } from '../games/holdem/table.ts';
 import { tableSpecs, tourneySeries } from '../orchestrator/formats/batch.ts';
-import { DEFAULT_LIMITS, type MatchResult } from '../model/match.ts';
+import { DEFAULT_LIMITS, type MatchResult } from '../records/match.ts';
 import { playWarm } from './warm-fleet.ts';
 
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { executeQueued, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
 import { MATCH_QUEUE, withQueues } from '../orchestrator/queue/connection.ts';
 import { roundRobin } from '../orchestrator/formats/round-robin.ts';
-import { DEFAULT_LIMITS, type MatchSpec } from '../model/match.ts';
+import { DEFAULT_LIMITS, type MatchSpec } from '../records/match.ts';
 import { startRedis } from '../tests/helpers/redis.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from '../tests/helpers/worker-process.ts';
 import { playWarm } from './warm-fleet.ts';

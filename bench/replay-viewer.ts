@@ -13,12 +13,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { holdem, tableValidActions, type TableState } from '../games/holdem/table.ts';
 import { holdemWire } from '../games/holdem/wire.ts';
 import type { Action } from '../games/holdem/hand.ts';
 import { viewerData } from '../games/holdem/viewer/data.ts';
-import { DEFAULT_LIMITS, matchId, type MatchSpec, type MoveRecord, type Replay } from '../model/match.ts';
+import { DEFAULT_LIMITS, matchId, type MatchSpec, type MoveRecord, type Replay } from '../records/match.ts';
 import { replayPage, viewerScript } from '../reports/html/replay-page.ts';
 import { hasChromium, launchChromium, openFile } from '../tests/helpers/browser.ts';
 

@@ -3,7 +3,7 @@
 // the widest 95% interval of S and L down to w, against the fewest fixed repetitions whose widest
 // interval is at most w on average; and how often each gets the true S order of the agents right.
 // Also what the default stopping rule (W stable) spends. Pure CPU, seeded.
-import { createRng, deriveSeed } from '../games/core/rng.ts';
+import { createRng, deriveSeed } from '../util/rng.ts';
 import { computeAll, } from '../reports/metrics/metrics.ts';
 import { fromGames, type GameResult } from '../reports/metrics/score-matrix.ts';
 import { AUTO_REPS_DEFAULTS, runAutoReps, widestInterval, type AutoUnit } from '../orchestrator/tourney/auto-reps.ts';

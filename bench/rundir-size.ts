@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gameDescriptor } from '../games/registry.ts';
-import type { MatchResult } from '../model/match.ts';
+import type { MatchResult } from '../records/match.ts';
 import { diskUsage, megabytes } from '../orchestrator/run/disk-usage.ts';
 import { pruneRun } from '../orchestrator/run/prune.ts';
 import { measureTourney } from './tourney-process.ts';

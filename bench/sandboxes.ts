@@ -3,10 +3,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gomokuWire } from '../games/gomoku/wire.ts';
-import { GameServer } from '../orchestrator/host/game-server.ts';
+import { GameServer } from '../orchestrator/game-server/game-server.ts';
 import { BotClient } from '../orchestrator/match/bot-client.ts';
 import { runMatch } from '../orchestrator/match/runner.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 import { summary } from './stats.ts';

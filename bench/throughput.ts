@@ -5,7 +5,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runArena } from '../orchestrator/arena.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

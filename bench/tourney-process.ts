@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MatchResult } from '../model/match.ts';
+import type { MatchResult } from '../records/match.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOOK = "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`ORCHESTRATOR_USAGE ${JSON.stringify({ cpuUs: u.userCPUTime + u.systemCPUTime, maxRssKb: u.maxRSS })}\\n`); });\n";

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { adapterFor } from '../games/registry.ts';
 import { BotFleet } from '../orchestrator/executor/bot-fleet.ts';
 import { executeLocal, seatInstances } from '../orchestrator/executor/local.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import type { MatchResult, MatchSpec } from '../model/match.ts';
+import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
+import type { MatchResult, MatchSpec } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 
 /** Specs of one game and variant, every strategy played by the bot in `botDir`. */

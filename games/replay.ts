@@ -1,6 +1,6 @@
 // A replay's states for callers that know the game only by id (tests, tools): the registry's
 // adapter and games/core/replay.ts. A game's own modules call replayStateWith with their adapter.
-import type { Replay } from '../model/match.ts';
+import type { Replay } from '../records/match.ts';
 import { replayStateWith } from './core/replay.ts';
 import { gameDescriptor } from './registry.ts';
 

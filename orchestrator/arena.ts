@@ -4,15 +4,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkVariant, gameDescriptor } from '../games/registry.ts';
-import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult, type Replay } from '../model/match.ts';
-import type { LiveListener } from '../model/live.ts';
+import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult, type Replay } from '../records/match.ts';
+import type { LiveListener } from '../records/live.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { crossTable, crossTableCsv, formatCrossTable, type CrossRow } from '../reports/tables/crosstable.ts';
 import type { BotStatus, StrategyRef } from './executor/bot-fleet.ts';
 import { LocalExecutor } from './executor/executor.ts';
 import { duplicateMatches } from './formats/duplicate.ts';
 import { fieldSpecs } from './formats/field.ts';
-import { GameServerPool } from './host/game-servers.ts';
+import { GameServerPool } from './game-server/game-servers.ts';
 import { RunDir } from './run/run-dir.ts';
 import type { Progress } from './progress.ts';
 
@@ -22,7 +22,7 @@ export interface ArenaOptions {
   bots: StrategyRef[];
   reps: number;
   seed: number;
-  /** Games and thinking bots at once, or 'auto' (orchestrator/match/concurrency-controller.ts). */
+  /** Games and thinking bots at once, or 'auto' (orchestrator/concurrency/concurrency-controller.ts). */
   concurrency: number | 'auto';
   limits: MatchLimits;
   policy: ForfeitPolicy;
@@ -44,7 +44,7 @@ export interface ArenaOptions {
   progress?: Progress;
   hosts?: GameServerPool;
   signal?: AbortSignal;
-  /** Observer of the games in flight (model/live.ts): a human seat's page. */
+  /** Observer of the games in flight (records/live.ts): a human seat's page. */
   onLive?: LiveListener;
   /** Called with each game's replay once it is journaled. */
   onGame?: (replay: Replay) => Promise<void> | void;

@@ -8,7 +8,7 @@ import type { PreflightContext } from '../agents/core/types.ts';
 import type { PreflightCheck } from '../agents/core/preflight.ts';
 import { checkDocker, imageId } from '../docker/build-images.ts';
 import { botRuntimeTag } from '../docker/image-tags.ts';
-import { deriveSeed } from '../games/core/rng.ts';
+import { deriveSeed } from '../util/rng.ts';
 import type { TourneyConfig } from './config/tourney-config.ts';
 import { connectQueue, publicQueueUrl, withRedis } from './queue/connection.ts';
 import { agentRoute, developQueueName, listRoutes, readCapabilities, type AgentRoute } from './queue/develop-jobs.ts';

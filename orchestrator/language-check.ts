@@ -1,10 +1,10 @@
-// The language check of a task track (model/task-track.ts): a bot built for the go, js or ml
+// The language check of a task track (records/task-track.ts): a bot built for the go, js or ml
 // track must be written in that track's language. Judged from the bot folder alone, before the
 // bot is started: which interpreters or compilers start_ai.sh runs, and which languages' source
 // files the folder holds. The standard track accepts any language.
 import fs from 'node:fs';
 import path from 'node:path';
-import { LANGUAGE_NAMES, TASK_TRACK_LANGUAGE, type BotLanguage, type TaskTrack } from '../model/task-track.ts';
+import { LANGUAGE_NAMES, TASK_TRACK_LANGUAGE, type BotLanguage, type TaskTrack } from '../records/task-track.ts';
 
 const SOURCE_EXTENSIONS: Record<string, BotLanguage> = { '.py': 'python', '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.go': 'go' };
 /** Folders a build or a run leaves behind, not the bot's own code. */

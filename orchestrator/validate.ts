@@ -4,17 +4,17 @@
 // that does not start or become healthy, or answers no probe position with a legal move. An
 // illegal move on some probe position or a refused join is a warning: the bot plays and its games
 // show the errors. `strict` refuses a bot on any probe problem.
-import { createRng } from '../games/core/rng.ts';
-import type { ProbeResult, ValidationReport } from '../model/tourney.ts';
+import { createRng } from '../util/rng.ts';
+import type { ProbeResult, ValidationReport } from '../records/tourney.ts';
 import type { LiveGame } from '../games/core/wire.ts';
 import { adapterFor } from '../games/registry.ts';
 import { type BotHandle, BotStartError, type Sandbox } from '../sandbox/types.ts';
 import { releasePort, startOnFreePort } from '../sandbox/ports.ts';
-import type { GameServerPool } from './host/game-servers.ts';
+import type { GameServerPool } from './game-server/game-servers.ts';
 import { BotClient } from './match/bot-client.ts';
 import { askBot, joinBot, sendCall } from './match/bot-calls.ts';
 import { languageProblem } from './language-check.ts';
-import type { TaskTrack } from '../model/task-track.ts';
+import type { TaskTrack } from '../records/task-track.ts';
 
 export interface ValidateOptions {
   dir: string;

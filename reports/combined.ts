@@ -3,7 +3,7 @@
 // Table 8 (SD of each agent's rank across repeats), rank agreement between repeats (Kendall's τ
 // and W), build failures per repeat, and intervals, rank probabilities and "not separable" marks
 // from the two-level bootstrap (metrics/repeats.ts). Pure: the run directories are read elsewhere.
-import { trackName, type LeaderboardEntry, type TourneySummary, type TrackSummary } from '../model/tourney.ts';
+import { trackName, type LeaderboardEntry, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
 import type { BootstrapDraws } from './metrics/bootstrap.ts';
 import { ranks } from './metrics/metrics.ts';
 import { combineRepeats, kendallW, meanPairwiseTau, meanSd, type CombinedIntervals, type MeanSd } from './metrics/repeats.ts';

@@ -5,10 +5,10 @@
 // p-value over repeats (exact up to 16 repeats), and P(A better) = the share of bootstrap samples
 // with a positive difference. The nightly question "did the new version of this agent get better?"
 // is this with both versions entered in the same runs (e.g. cli:claude#v1 and cli:claude#v2).
-import { trackName, type PairDifference, type PairwiseEntry } from '../model/tourney.ts';
+import { trackName, type PairDifference, type PairwiseEntry } from '../records/tourney.ts';
 import type { RepeatInput } from './combined.ts';
 import { calibrate, meanSd } from './metrics/repeats.ts';
-import { createRng, deriveSeed } from '../games/core/rng.ts';
+import { createRng, deriveSeed } from '../util/rng.ts';
 import { mdTable, num } from './markdown-format.ts';
 
 export interface Comparison {

@@ -3,7 +3,7 @@
 // (agents/core/prices.ts, dated; config `prices` overrides it) and, where the agent reports its
 // own (Claude Code's total_cost_usd), that figure as a cross-check. With --budget-usd, strategies
 // not developed because the budget was reached are named.
-import type { CostRecord, TrackSummary } from '../model/tourney.ts';
+import type { CostRecord, TrackSummary } from '../records/tourney.ts';
 import { PRICES_AS_OF } from '../agents/core/prices.ts';
 
 type Strategies = Pick<TrackSummary, 'strategies'>;

@@ -6,7 +6,7 @@
 // build failed. Forced moves (one legal action) ask nothing and are not counted.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { StrategyRecord, TrackSummary } from '../model/tourney.ts';
+import type { StrategyRecord, TrackSummary } from '../records/tourney.ts';
 
 export interface LlmPlayerUse {
   /** Decisions the model was asked for. */

@@ -1,8 +1,8 @@
 // report.md of a study of repeated tourneys (`--repeats`, `catarena combine`): the single run's
 // tables as mean ± SD over the repeats, the paper's Table 8 (SD of ranks), rank agreement, build
 // failures per repeat, and the combined intervals (development and games) with rank probabilities.
-import { trackName } from '../model/tourney.ts';
-import type { Interval } from '../model/metrics.ts';
+import { trackName } from '../records/tourney.ts';
+import type { Interval } from '../records/metrics.ts';
 import type { MeanSd } from './metrics/repeats.ts';
 import type { CombinedSummary, CombinedTrack } from './combined.ts';
 import { duration, MISSING, mdTable, num, textTable } from './markdown-format.ts';

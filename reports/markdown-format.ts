@@ -1,6 +1,6 @@
 // Formatting shared by the Markdown and terminal reports: one way to print a number, a missing
 // value, an interval, a correlation and a table.
-import type { Correlation, Interval } from '../model/metrics.ts';
+import type { Correlation, Interval } from '../records/metrics.ts';
 
 export const MISSING = '—';
 

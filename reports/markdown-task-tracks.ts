@@ -3,8 +3,8 @@
 // (Table 15 layout: each agent's S per bot language, with the mean and the variance over the
 // languages). From one run (report.md, where agents may have their own task tracks) or from
 // several indexed runs (`catarena history --task-tracks`), one row per agent.
-import { LANGUAGE_NAMES, TASK_TRACK_LANGUAGE, type TaskTrack, isTaskTrack } from '../model/task-track.ts';
-import type { RunIndexEntry, TourneySummary } from '../model/tourney.ts';
+import { LANGUAGE_NAMES, TASK_TRACK_LANGUAGE, type TaskTrack, isTaskTrack } from '../records/task-track.ts';
+import type { RunIndexEntry, TourneySummary } from '../records/tourney.ts';
 import { mdTable, num } from './markdown-format.ts';
 
 /** One agent's scores on one game × rule set of one run, with the task track it was on. */

@@ -2,7 +2,7 @@
 // matrix W, rank probabilities, ratings with intervals, error rates (Table 16), cost (Table 17)
 // and failed strategies.
 import { tokenWords } from '../agents/core/prices.ts';
-import { trackName, type TrackSummary } from '../model/tourney.ts';
+import { trackName, type TrackSummary } from '../records/tourney.ts';
 import { corr, duration, MISSING, mdTable, num, pct, withCI } from './markdown-format.ts';
 
 const roundsOf = (t: TrackSummary) => Array.from({ length: t.rounds }, (_, k) => k + 1);

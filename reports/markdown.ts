@@ -3,7 +3,7 @@
 import { fallbackAlarmLines, llmPlayerRows } from './llm-player-use.ts';
 import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from './cost-by-round.ts';
 import { gameDescriptor, gameIds } from '../games/registry.ts';
-import { trackName, type TourneySummary, type TrackSummary } from '../model/tourney.ts';
+import { trackName, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import { costRows, errorRows, failedStrategies, learningDetails, rankTable, ratingsTable, scoreMatrix, tableWinRatesTable, validationWarnings, vsNext } from './markdown-tracks.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';

@@ -3,7 +3,7 @@
 // subjects (strategies, LLM-players) gave the same action, and a subject asked twice agreed with
 // itself (the diagonal). A failed answer is counted in the failures table; a pair's share is over
 // the states on which neither failed.
-import type { FailureKind } from '../model/match.ts';
+import type { FailureKind } from '../records/match.ts';
 
 /** One sampled endgame decision point: where it comes from and who decided there in the game. */
 export interface ProbeState {

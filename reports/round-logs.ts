@@ -5,8 +5,8 @@
 // round_report.json.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { MatchResult, Replay } from '../model/match.ts';
-import type { HeadToHead, RoundReport, StrategyRecord } from '../model/tourney.ts';
+import type { MatchResult, Replay } from '../records/match.ts';
+import type { HeadToHead, RoundReport, StrategyRecord } from '../records/tourney.ts';
 import { json, type CatarenaWriter } from './catarena/catarena-report.ts';
 import { loadGameModule } from '../games/modules.ts';
 import { placesOf, projectTable } from './metrics/batch.ts';

@@ -2,9 +2,9 @@
 // agent (paper Table 16), cost per agent (Table 17) and average ranks over tracks (Table 3) with
 // the probability of each place.
 import { addTokens } from '../agents/core/prices.ts';
-import type { CostRecord, ErrorRates, StrategyRecord, TourneySummary, TrackSummary } from '../model/tourney.ts';
+import type { CostRecord, ErrorRates, StrategyRecord, TourneySummary, TrackSummary } from '../records/tourney.ts';
 import { adapterFor } from '../games/registry.ts';
-import type { MatchResult } from '../model/match.ts';
+import type { MatchResult } from '../records/match.ts';
 import { mean, ranks } from './metrics/metrics.ts';
 import type { BootstrapDraws } from './metrics/bootstrap.ts';
 

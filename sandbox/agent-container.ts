@@ -17,7 +17,7 @@ import type Docker from 'dockerode';
 import { CappedText } from './capped-log.ts';
 import { LABEL, OWNER, relayToHost, sweepOrphans } from './docker.ts';
 import { CONTAINER_PROXY_PORT, startContainerEgress, type EgressProxy } from './egress-proxy.ts';
-import { WORKSPACE_MOUNT } from '../model/agent-activity.ts';
+import { WORKSPACE_MOUNT } from '../records/agent-activity.ts';
 
 export { WORKSPACE_MOUNT };
 export const HOME_MOUNT = '/home/agent';

@@ -57,7 +57,7 @@ export interface BotHandle {
   /**
    * CPU ms (user + system) the bot's processes have used so far, where the sandbox can tell;
    * undefined when it cannot or once the bot is stopped. The adaptive concurrency reads it to tell
-   * CPU-bound bots from ones that wait (orchestrator/match/adaptive-slots.ts).
+   * CPU-bound bots from ones that wait (orchestrator/concurrency/adaptive-slots.ts).
    */
   cpuTimeMs?(): number | undefined;
   /** Kills the whole process group (and any daemon still holding the port). Idempotent. */

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUILD_DIR = path.join(ROOT, '.build');
 const MANIFEST = path.join(BUILD_DIR, 'manifest.json');
-const SOURCE_DIRS = ['model', 'util', 'games', 'orchestrator', 'sandbox', 'agents', 'reports', 'docker'];
+const SOURCE_DIRS = ['records', 'util', 'games', 'orchestrator', 'sandbox', 'agents', 'reports', 'docker'];
 /** Folders that hold bots or data, never code the CLI imports. */
 const SKIP_DIRS = new Set(['node_modules', 'bots', 'bot', 'env', '.build']);
 

@@ -2,7 +2,7 @@
 // criterion, by an interval width or by its budget and says which; it spends its games where the
 // metrics are least certain; and a run killed in the middle of a batch resumes to the same end.
 import { describe, expect, it } from 'vitest';
-import { createRng, deriveSeed } from '../games/core/rng.ts';
+import { createRng, deriveSeed } from '../util/rng.ts';
 import type { GameResult } from '../reports/metrics/score-matrix.ts';
 import { AUTO_REPS_DEFAULTS, runAutoReps, widestInterval, type AutoRepsDriver, type AutoRepsSettings, type AutoUnit } from '../orchestrator/tourney/auto-reps.ts';
 import { playPairs, simulateTourney, strategiesOf, type SimulatedField } from './helpers/simulated-field.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardObject, highCardPoints, SEAT_LETTERS, SEAT_NAMES, type Card, type Seat } from '../games/bridge/cards.ts';
 import { bridge, boardFromDeal, type BridgeAction, type BridgeState, type BridgeVariant } from '../games/bridge/rules.ts';
-import { createRng, type Rng } from '../games/core/rng.ts';
+import { createRng, type Rng } from '../util/rng.ts';
 import { BotProcesses, postJson } from './helpers/bot-process.ts';
 import { tempDir } from './helpers/bots.ts';
 

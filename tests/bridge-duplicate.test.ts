@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { impsFor, vpFor } from '../games/bridge/scoring.ts';
 import { duplicateMatches, roomSeats } from '../orchestrator/formats/duplicate.ts';
-import { DEFAULT_LIMITS, matchId, type MatchResult, type MatchSpec } from '../model/match.ts';
+import { DEFAULT_LIMITS, matchId, type MatchResult, type MatchSpec } from '../records/match.ts';
 import { bridgeReportFiles } from '../games/bridge/reports/catarena-report.ts';
 import { pairwiseGames } from '../reports/metrics/batch.ts';
 import { duplicateMatchesOf, foldDuplicates } from '../reports/metrics/duplicate.ts';

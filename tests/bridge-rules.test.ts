@@ -2,7 +2,7 @@
 // from the Laws of Duplicate Bridge (and where noted, how CATArena's server differs,
 // docs/catarena-compat.md §5.4–5.5), not read back from the engine.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { deck, type Card } from '../games/bridge/cards.ts';
 import {
   auctionOver,

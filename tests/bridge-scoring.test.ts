@@ -2,7 +2,7 @@
 // as found in every scoring card), the WBF IMP scale, the standard 16-board vulnerability
 // cycle and published WBF continuous VP tables. Expected values are written out, not recomputed.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import {
   cardFromId,
   cardId,

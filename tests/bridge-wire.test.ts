@@ -1,12 +1,12 @@
 // The bridge wire adapter without processes: CATArena's state body and what it hides, answer
 // parsing, forfeits under both policies, and the game-server API (arena and self-play games).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import type { LiveGame } from '../games/core/wire.ts';
 import { bridge, type BridgeAction, type BridgeState } from '../games/bridge/rules.ts';
 import { bridgeWire, parseAnswer, stateBody } from '../games/bridge/wire.ts';
 import { adapterFor } from '../games/registry.ts';
-import { GameServer } from '../orchestrator/host/game-server.ts';
+import { GameServer } from '../orchestrator/game-server/game-server.ts';
 
 const NAMES = ['A', 'B', 'A', 'B'];
 

@@ -12,14 +12,14 @@ import { ProcessAgentSandbox, ToolError } from '../agents/builtin/tools.ts';
 import { DockerAgentSandbox } from '../agents/builtin/docker-sandbox.ts';
 import type { Workspace } from '../agents/core/types.ts';
 import { buildWorkspace } from '../agents/core/workspace.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
+import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { generalProblems, validateBot } from '../orchestrator/validate.ts';
 import { isProcessGone } from '../util/procfs.mjs';
 import { createSandbox } from '../sandbox/index.ts';
 import { openAiRateLimit, perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
 import { geminiRateLimit, startScriptedGemini, stepOf as geminiStep, type ScriptTurn as GeminiTurn } from './helpers/scripted-gemini.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
-import { TOOL_LOG_FILE, type ToolLogLine } from '../model/agent-activity.ts';
+import { TOOL_LOG_FILE, type ToolLogLine } from '../records/agent-activity.ts';
 import { OUTBOUND_DEFAULTS } from '../util/outbound-http.ts';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 

@@ -7,7 +7,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as core from '../games/chess/engine/chess-core.mjs';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { chess, type ChessState } from '../games/chess/rules.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 import { BotProcesses, postJson as post } from './helpers/bot-process.ts';

@@ -7,7 +7,7 @@
 // CHESS_DIFF_GAMES=1500 plays that many games per rule set instead of the suite's few hundred.
 import { describe, expect, it } from 'vitest';
 import { chess, legalUci, type ChessState } from '../games/chess/rules.ts';
-import { createRng, type Rng } from '../games/core/rng.ts';
+import { createRng, type Rng } from '../util/rng.ts';
 import { replay } from './helpers/chess-oracle.mjs';
 
 const GAMES = Number(process.env.CHESS_DIFF_GAMES ?? 200);

@@ -1,7 +1,7 @@
 // Chess rules through the Game interface: end conditions, the CATArena variant's setup and
 // obstacles, and validation of whatever a bot sends.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { chess, legalUci, MAX_PLIES, type ChessState } from '../games/chess/rules.ts';
 
 const play = (s: ChessState, moves: string[]) => moves.reduce((st, m) => chess.apply(st, chess.toMove(st)!, m), s);

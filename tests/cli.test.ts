@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { botDir, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { catarena } from './helpers/cli.ts';
 import { replaysIn } from './helpers/replays.ts';
-import type { Replay } from '../model/match.ts';
+import type { Replay } from '../records/match.ts';
 
 
 describe('catarena CLI', () => {

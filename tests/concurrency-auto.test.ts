@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adapterFor, gameDescriptor } from '../games/registry.ts';
-import { DEFAULT_LIMITS, matchId, type MatchSpec } from '../model/match.ts';
+import { DEFAULT_LIMITS, matchId, type MatchSpec } from '../records/match.ts';
 import { BotFleet } from '../orchestrator/executor/bot-fleet.ts';
 import { type ConcurrencyStats, executeLocal } from '../orchestrator/executor/local.ts';
 import { fieldSpecs } from '../orchestrator/formats/field.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
+import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { ProcessSandbox } from '../sandbox/process.ts';
 

@@ -1,11 +1,11 @@
 // The adaptive concurrency controller's decisions on simulated machines (deterministic: seeded
 // noise), and the busy-bot slots whose capacity it sets.
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyController, type ControllerOptions, type WindowStats } from '../orchestrator/match/concurrency-controller.ts';
-import { CpuSlots } from '../orchestrator/match/cpu-slots.ts';
-import { AdaptiveSlots } from '../orchestrator/match/adaptive-slots.ts';
+import { ConcurrencyController, type ControllerOptions, type WindowStats } from '../orchestrator/concurrency/concurrency-controller.ts';
+import { CpuSlots } from '../orchestrator/concurrency/cpu-slots.ts';
+import { AdaptiveSlots } from '../orchestrator/concurrency/adaptive-slots.ts';
 import { controllerOptions } from '../orchestrator/executor/local.ts';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 
 /** Seeded noise in [0, 1). */
 function rng(seed: number) {

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentReads, buildLogCalls, classify } from '../reports/evolution/agent-reads.ts';
 import { shellPathUses } from '../reports/evolution/shell-paths.ts';
-import { TOOL_LOG_FILE, type ToolLogLine } from '../model/agent-activity.ts';
+import { TOOL_LOG_FILE, type ToolLogLine } from '../records/agent-activity.ts';
 import { buildWorkspace } from '../agents/core/workspace.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
-import type { RoundReport } from '../model/tourney.ts';
+import type { RoundReport } from '../records/tourney.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const TRANSCRIPTS = path.resolve(import.meta.dirname, 'fixtures/transcripts');

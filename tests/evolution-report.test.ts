@@ -14,7 +14,7 @@ import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { RunDir, saveStrategyRecord } from '../orchestrator/run/run-dir.ts';
 import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
 import { variantsOf } from '../orchestrator/config/tourney-config.ts';
-import { strategyId, trackName, type RoundReport, type StrategyRecord } from '../model/tourney.ts';
+import { strategyId, trackName, type RoundReport, type StrategyRecord } from '../records/tourney.ts';
 import { hashDir } from '../util/fs.ts';
 import { hasChromium, openFile, screenshot, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';

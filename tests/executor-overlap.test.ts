@@ -3,10 +3,10 @@
 // its last games leave idle, and share its slots: never more games in flight than the concurrency.
 import { afterAll, describe, expect, it } from 'vitest';
 import { gameDescriptor } from '../games/registry.ts';
-import { DEFAULT_LIMITS, type MatchSpec, type Replay } from '../model/match.ts';
+import { DEFAULT_LIMITS, type MatchSpec, type Replay } from '../records/match.ts';
 import { LocalExecutor } from '../orchestrator/executor/executor.ts';
 import { fieldSpecs } from '../orchestrator/formats/field.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
+import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { ProcessSandbox } from '../sandbox/process.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 

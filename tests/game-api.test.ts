@@ -6,11 +6,11 @@
 // A new game passes this by being registered (docs/adding-a-game.md).
 import { describe, expect, it } from 'vitest';
 import { initSetup } from '../games/core/game.ts';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { gameDescriptor, gameIds } from '../games/registry.ts';
 import { replayState } from '../games/replay.ts';
-import type { MatchSpec, MoveRecord, Replay } from '../model/match.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import type { MatchSpec, MoveRecord, Replay } from '../records/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 
 const PLAYOUTS = 4;
 const MAX_PLIES = 20_000;

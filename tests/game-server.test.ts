@@ -1,8 +1,8 @@
 // The game-server API bots call back into, with CATArena's shapes (compat §2.2, §2.4).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gomokuWire } from '../games/gomoku/wire.ts';
-import { GameServer } from '../orchestrator/host/game-server.ts';
-import { createRng } from '../games/core/rng.ts';
+import { GameServer } from '../orchestrator/game-server/game-server.ts';
+import { createRng } from '../util/rng.ts';
 import { gomoku } from '../games/gomoku/rules.ts';
 
 const servers: GameServer[] = [];

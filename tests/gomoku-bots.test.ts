@@ -4,7 +4,7 @@ import type net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { gomoku, type GomokuMove, type GomokuState } from '../games/gomoku/rules.ts';
 import { BotProcesses, postJson as post } from './helpers/bot-process.ts';
 

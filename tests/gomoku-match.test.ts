@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
+import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { adapterFor } from '../games/registry.ts';
 import { BUILTIN, SANDBOX_KINDS, botDir, flaskBot, hasFlask, misbehavingBot, sharedBot, shallowHeuristic, tempDir } from './helpers/bots.ts';
 

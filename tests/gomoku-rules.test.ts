@@ -1,7 +1,7 @@
 // Gomoku rules from hand-built positions. Expected values are reasoned from CATArena's rules
 // (docs/catarena-compat.md §2.3–2.4), not read back from the engine.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import {
   BOARD_SIZE,
   FORBIDDEN_COUNT,

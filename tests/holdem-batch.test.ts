@@ -2,7 +2,7 @@
 // fields larger than a table re-split every table round, and the pairwise projection into W.
 import { describe, expect, it } from 'vitest';
 import { splitTables, tableSpecs, tourneySeries, type BatchOptions } from '../orchestrator/formats/batch.ts';
-import { DEFAULT_LIMITS, matchId, type MatchResult, type MatchSpec } from '../model/match.ts';
+import { DEFAULT_LIMITS, matchId, type MatchResult, type MatchSpec } from '../records/match.ts';
 import { pairwiseGames, projectTable, tableWinRates } from '../reports/metrics/batch.ts';
 import { fromGames } from '../reports/metrics/score-matrix.ts';
 

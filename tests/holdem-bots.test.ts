@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../games/core/rng.ts';
+import { createRng, type Rng } from '../util/rng.ts';
 import { deck as deckOf, type HoldemVariant } from '../games/holdem/cards.ts';
 import { compareHands, evaluate7 } from '../games/holdem/evaluator.ts';
 import { applyAction, startHand, validActions, type HandState } from '../games/holdem/hand.ts';

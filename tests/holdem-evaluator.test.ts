@@ -2,7 +2,7 @@
 // ties, kickers, the wheel (standard) and A-6-7-8-9 (short deck), flush vs full house per deck, and
 // a brute-force reference evaluator cross-checked on random seeded hands.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { deck, formatCard, inDeck, isCard, parseCard, parseCards, shuffledDeck, type HoldemVariant } from '../games/holdem/cards.ts';
 import { bestFive, CATEGORY_ORDER, compareHands, evaluate7, winners, type HandCategory } from '../games/holdem/evaluator.ts';
 

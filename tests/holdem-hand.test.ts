@@ -2,7 +2,7 @@
 // conservation over many random hands. The showdown ranking is a stand-in so these tests do not
 // depend on the hand evaluator.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import {
   applyAction,
   defaultAction,

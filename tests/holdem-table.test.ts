@@ -2,7 +2,7 @@
 // rotation, heads-up order, eliminations and places, the hand cap, duplicate deals, and chip
 // conservation over 10,000 hands of random players.
 import { describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../games/core/rng.ts';
+import { createRng, type Rng } from '../util/rng.ts';
 import type { Action } from '../games/holdem/hand.ts';
 import { blindLevel, handLogs, holdem, paperBlinds, tableValidActions, type TableState } from '../games/holdem/table.ts';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refsFromDirs, runArena } from '../orchestrator/arena.ts';
 import { HumanSeat } from '../orchestrator/human/human-seat.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import { readReplaySync } from './helpers/replays.ts';

@@ -7,7 +7,7 @@
 // true 95% lands there with room to spare, a method that collapses (the old zero-width intervals
 // at one pair: ~0%) or inflates (~100%) does not.
 import { describe, expect, it } from 'vitest';
-import { createRng, deriveSeed } from '../games/core/rng.ts';
+import { createRng, deriveSeed } from '../util/rng.ts';
 import { bootstrapMetrics, bootstrapWithDraws } from '../reports/metrics/bootstrap.ts';
 import { computeAll } from '../reports/metrics/metrics.ts';
 import { ratings } from '../reports/metrics/ratings.ts';

@@ -14,11 +14,11 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Lowest first. A path belongs to the longest prefix listed. */
 const LAYERS: string[][] = [
-  ['model', 'util'],
+  ['records', 'util'],
   ['games'],
   ['sandbox', 'docker'],
   ['reports', 'agents', 'games/*/reports', 'games/*/agents'],
-  ['orchestrator/match', 'orchestrator/queue', 'orchestrator/host', 'orchestrator/formats', 'orchestrator/config', 'orchestrator/progress.ts'],
+  ['orchestrator/match', 'orchestrator/concurrency', 'orchestrator/queue', 'orchestrator/game-server', 'orchestrator/formats', 'orchestrator/config', 'orchestrator/progress.ts'],
   ['orchestrator/executor', 'orchestrator/run', 'orchestrator/validate.ts', 'orchestrator/language-check.ts', 'orchestrator/probe', 'orchestrator/human'],
   ['orchestrator/tourney', 'orchestrator/arena.ts', 'orchestrator/worker', 'orchestrator/doctor.ts', 'orchestrator/serve'],
   ['orchestrator/cli'],
@@ -51,7 +51,7 @@ function sources(): string[] {
       } else if (/\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.d.mts')) out.push(rel);
     }
   };
-  for (const top of ['model', 'util', 'games', 'sandbox', 'docker', 'reports', 'agents', 'orchestrator', 'bin', 'bench', 'scripts']) if (fs.existsSync(path.join(ROOT, top))) walk(top);
+  for (const top of ['records', 'util', 'games', 'sandbox', 'docker', 'reports', 'agents', 'orchestrator', 'bin', 'bench', 'scripts']) if (fs.existsSync(path.join(ROOT, top))) walk(top);
   return out;
 }
 

@@ -11,8 +11,8 @@ import { LlmPlayerAgent, LLM_PLAYER_BOT_DIR, PROTOCOL_MARKER } from '../agents/l
 import { createAgent } from '../agents/registry.ts';
 import { buildWorkspace } from '../agents/core/workspace.ts';
 import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
-import { GameServerPool } from '../orchestrator/host/game-servers.ts';
-import { DEFAULT_LIMITS, type Replay } from '../model/match.ts';
+import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
+import { DEFAULT_LIMITS, type Replay } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { botPath, passEnvFor, PASS_ENV_FILE } from '../sandbox/bot-env.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { fromGames, fromMatrix, ScoreMatrix, type GameResult, type StrategyKey } from '../reports/metrics/score-matrix.ts';
 import { baseScore, computeAll, generalizability, mean, pearson, ranks, selfImprovement, strategyCoding } from '../reports/metrics/metrics.ts';
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { refsFromDirs, runArena } from '../orchestrator/arena.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 import { MARKER_VAR } from '../sandbox/bot-env.ts';
 import { ProcessSandbox } from '../sandbox/process.ts';
 import { isProcessGone } from '../util/procfs.mjs';

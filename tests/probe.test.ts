@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../agents/registry.ts';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { gomoku } from '../games/gomoku/index.ts';
 import type { TableState } from '../games/holdem/table.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
@@ -189,7 +189,7 @@ describe('catarena probe over a small real Gomoku run', () => {
       import('../orchestrator/probe/ask-states.ts'),
       import('../orchestrator/probe/probe-rules.ts'),
       import('../orchestrator/executor/bot-fleet.ts'),
-      import('../orchestrator/host/game-servers.ts'),
+      import('../orchestrator/game-server/game-servers.ts'),
       import('../sandbox/index.ts'),
       import('../games/registry.ts'),
     ]);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import { DEFAULT_LIMITS, type MatchSpec } from '../model/match.ts';
+import { DEFAULT_LIMITS, type MatchSpec } from '../records/match.ts';
 import { executeQueued, MatchJobFailedError, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
 import { connectQueue } from '../orchestrator/queue/connection.ts';
 import { ArtifactStore, artifactKey } from '../orchestrator/queue/artifacts.ts';

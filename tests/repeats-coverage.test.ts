@@ -6,7 +6,7 @@
 // fields of expected scores). The single-run intervals (one repeat's smoothed bootstrap, which
 // covers the games' luck only) are checked against the same truth for comparison.
 import { describe, expect, it } from 'vitest';
-import { createRng, deriveSeed } from '../games/core/rng.ts';
+import { createRng, deriveSeed } from '../util/rng.ts';
 import { bootstrapWithDraws } from '../reports/metrics/bootstrap.ts';
 import { computeAll } from '../reports/metrics/metrics.ts';
 import { combineRepeats, type RepeatTrackSample } from '../reports/metrics/repeats.ts';

@@ -2,8 +2,8 @@
 // repeats, the paper's Table 8 (SD of ranks), Kendall's W and τ, failed builds per repeat, the
 // Student's t quantile the combined intervals use, and the Markdown and HTML that show them.
 import { describe, expect, it } from 'vitest';
-import type { TourneySummary, TrackSummary } from '../model/tourney.ts';
-import type { AgentMetrics } from '../model/metrics.ts';
+import type { TourneySummary, TrackSummary } from '../records/tourney.ts';
+import type { AgentMetrics } from '../records/metrics.ts';
 import { combineSummaries, type RepeatInput } from '../reports/combined.ts';
 import { renderCombinedMarkdown } from '../reports/markdown-combined.ts';
 import { renderCombinedHtml } from '../reports/html/combined-html.ts';

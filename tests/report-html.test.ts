@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import type { TourneySummary } from '../model/tourney.ts';
+import type { TourneySummary } from '../records/tourney.ts';
 import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';

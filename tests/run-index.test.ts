@@ -6,14 +6,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatHistory, historyRows } from '../orchestrator/run/history.ts';
 import { renderHistoryHtml } from '../reports/html/history-html.ts';
-import type { RunIndexEntry } from '../model/tourney.ts';
+import type { RunIndexEntry } from '../records/tourney.ts';
 import { INDEX_FILE } from '../orchestrator/run/run-dir.ts';
 import { readIndexFile } from '../orchestrator/run/run-index.ts';
 import { readRepeats } from '../orchestrator/tourney/combine.ts';
 import { compareAgents } from '../reports/compare.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import type { MatchResult } from '../model/match.ts';
+import type { MatchResult } from '../records/match.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 
 const journalOf = (runDir: string): MatchResult[] => fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));

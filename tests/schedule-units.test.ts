@@ -3,7 +3,7 @@
 // and seat rules, and never a match id the schedule already has.
 import { describe, expect, it } from 'vitest';
 import { gameDescriptor } from '../games/registry.ts';
-import { DEFAULT_LIMITS, matchId } from '../model/match.ts';
+import { DEFAULT_LIMITS, matchId } from '../records/match.ts';
 import { fieldSpecs, moreSpecs, scheduleUnits, type FieldSettings } from '../orchestrator/formats/field.ts';
 
 const rounds = [

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
-import type { MatchResult, MatchSpec } from '../model/match.ts';
+import { createRng } from '../util/rng.ts';
+import type { MatchResult, MatchSpec } from '../records/match.ts';
 import {
   decide,
   eloEstimate,

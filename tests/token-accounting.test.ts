@@ -9,7 +9,7 @@ import { BuiltinAgent } from '../agents/builtin/agent.ts';
 import { CLIS } from '../agents/cli/clis.ts';
 import { estimateCostUsd, modelOfKind, priceOf } from '../agents/core/prices.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
-import type { StrategyRecord, TourneySummary } from '../model/tourney.ts';
+import type { StrategyRecord, TourneySummary } from '../records/tourney.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { buildAlarmLines } from '../reports/markdown.ts';

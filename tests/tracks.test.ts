@@ -8,7 +8,7 @@ import { buildWorkspace } from '../agents/core/workspace.ts';
 import { TASK_TRACK_PROMPTS } from '../agents/core/task-track-prompt.ts';
 import { gamesWithTrackReference, mlTrainingBudgetS, trackReferenceDir } from '../agents/offline/track-reference.ts';
 import { gameIds } from '../games/registry.ts';
-import { TASK_TRACKS, taskTrackOf } from '../model/task-track.ts';
+import { TASK_TRACKS, taskTrackOf } from '../records/task-track.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { detectBotLanguages, languageProblem } from '../orchestrator/language-check.ts';
 import { checkAgentTracks } from '../orchestrator/tourney/develop.ts';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { undercoverKnobsFromParams } from '../games/undercover/agents/offline-kit.ts';
 import { statementFault, type StatementContext } from '../games/undercover/engine/statement-check.mjs';
 import { initUndercover, undercover, type UndercoverState } from '../games/undercover/rules.ts';

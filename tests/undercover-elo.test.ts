@@ -1,7 +1,7 @@
 // Undercover's team Elo (games/undercover/team-elo.ts): CK-Arena's per-seat terms from a game's
 // recorded history, and its update, against numbers computed by hand.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import type { Role } from '../games/undercover/roles.ts';
 import { initUndercover, undercover, wordOf, type UndercoverState } from '../games/undercover/rules.ts';
 import { civilianExpectation, kFactor, seatTerms, teamElo, teamEloState, teamGameOf, type RatedHistory } from '../games/undercover/team-elo.ts';

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initSetup } from '../games/core/game.ts';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { judgeRun, parseJudgement } from '../games/undercover/reports/judge.ts';
 import { undercover, type UndercoverAction } from '../games/undercover/rules.ts';
-import { DEFAULT_LIMITS, type MatchSpec, type MoveRecord } from '../model/match.ts';
+import { DEFAULT_LIMITS, type MatchSpec, type MoveRecord } from '../records/match.ts';
 import { startScriptedLlm } from './helpers/scripted-llm.ts';
 import { tempDir } from './helpers/bots.ts';
 

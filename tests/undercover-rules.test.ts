@@ -2,7 +2,7 @@
 // check, eliminations by statement and by vote, the tie and its revote, the end conditions and the
 // round cap, the composite scores, the audience variant, and the wire adapter's failure policy.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { namesWord, statementFault } from '../games/undercover/engine/statement-check.mjs';
 import { initUndercover, undercover, type UndercoverAction, type UndercoverState } from '../games/undercover/rules.ts';
 import type { Role } from '../games/undercover/roles.ts';

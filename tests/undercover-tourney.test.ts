@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initSetup } from '../games/core/game.ts';
-import { createRng } from '../games/core/rng.ts';
+import { createRng } from '../util/rng.ts';
 import { initUndercover } from '../games/undercover/rules.ts';
 import { tableSpecs } from '../orchestrator/formats/batch.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
-import { DEFAULT_LIMITS } from '../model/match.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
 import { catarena } from './helpers/cli.ts';
 import { tempDir } from './helpers/bots.ts';
 

@@ -17,7 +17,7 @@ import { runnableBot } from '../core/runnable.ts';
 import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
 import { probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
 import { createTools, loggedInput, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
-import { TOOL_LOG_FILE, type ToolLogLine } from '../../model/agent-activity.ts';
+import { TOOL_LOG_FILE, type ToolLogLine } from '../../records/agent-activity.ts';
 
 export interface BuiltinAgentOptions {
   /** Primary model, `<provider>/<model>` (see models.ts). */

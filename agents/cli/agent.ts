@@ -18,7 +18,7 @@ import { oneLine } from '../core/one-line.ts';
 import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import { runnableBot } from '../core/runnable.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
-import { cliOutputFile } from '../../model/agent-activity.ts';
+import { cliOutputFile } from '../../records/agent-activity.ts';
 import { CLIS, resolveEndpoint, shellQuote, type CliDefinition, type CliName, type CliReport, type ResolvedEndpoint } from './clis.ts';
 
 export interface CliAgentOptions {

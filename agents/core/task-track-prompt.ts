@@ -2,7 +2,7 @@
 // for the paper's track prompts (Tables 21–23: machine learning, JavaScript, Go). The standard
 // track adds nothing. The language a track demands is checked when the bot is built
 // (orchestrator/language-check.ts), so the prompt says exactly what that check accepts.
-import type { TaskTrack } from '../../model/task-track.ts';
+import type { TaskTrack } from '../../records/task-track.ts';
 
 export const TASK_TRACK_PROMPTS: Record<TaskTrack, string[]> = {
   standard: [],

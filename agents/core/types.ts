@@ -1,7 +1,7 @@
 // The Agent port: an agent develops one strategy (a bot folder with start_ai.sh) for one game,
 // rule set and round, inside a workspace that holds exactly what the protocol allows it to see.
-import type { TaskTrack } from '../../model/task-track.ts';
-import type { CostRecord } from '../../model/tourney.ts';
+import type { TaskTrack } from '../../records/task-track.ts';
+import type { CostRecord } from '../../records/tourney.ts';
 import type { BuildFailure } from './failure.ts';
 import type { PreflightCheck } from './preflight.ts';
 
@@ -23,7 +23,7 @@ export interface Workspace {
   logsDir?: string;
   /** The task text, as the agent's prompt (also written to TASK.md). */
   task: string;
-  /** The task track (model/task-track.ts): the task's last section and the language the bot must be in; default standard. */
+  /** The task track (records/task-track.ts): the task's last section and the language the bot must be in; default standard. */
   taskTrack?: TaskTrack;
   /** A live game server for self-play during development. */
   gameServerUrl?: string;

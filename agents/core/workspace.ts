@@ -6,9 +6,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gameDescriptor } from '../../games/registry.ts';
 import { copyTree } from '../../util/fs.ts';
-import { WORKSPACE_LAYOUT } from '../../model/agent-activity.ts';
+import { WORKSPACE_LAYOUT } from '../../records/agent-activity.ts';
 import { gamePath, referenceBotDir } from '../../util/paths.ts';
-import type { TaskTrack } from '../../model/task-track.ts';
+import type { TaskTrack } from '../../records/task-track.ts';
 import { taskTrackSection } from './task-track-prompt.ts';
 import type { Workspace } from './types.ts';
 

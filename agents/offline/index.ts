@@ -1,6 +1,6 @@
 // Offline agent specs: offline:<character> or offline:<character>#<n> (a second agent of the
 // same character with its own seed; id <character>-<n>).
-import { deriveSeed } from '../../games/core/rng.ts';
+import { deriveSeed } from '../../util/rng.ts';
 import { CHARACTER_NAMES } from './core/learning.ts';
 import { OfflineAgent } from './offline-agent.ts';
 import { offlineAgentId } from '../core/agent-id.ts';

@@ -7,10 +7,10 @@
 // by the game's descriptor).
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRng, deriveSeed, type Rng } from '../../games/core/rng.ts';
+import { createRng, deriveSeed, type Rng } from '../../util/rng.ts';
 import type { PreflightCheck } from '../core/preflight.ts';
 import type { Agent, DevelopBudget, DevelopResult, PreflightContext, Workspace } from '../core/types.ts';
-import { type RoundReport, strategyId } from '../../model/tourney.ts';
+import { type RoundReport, strategyId } from '../../records/tourney.ts';
 import { type Character, CHARACTER_NAMES, type CharacterName, type FieldEntry } from './core/learning.ts';
 import type { GameKit } from './core/game-kit.ts';
 import { developTrackReference, needsTrackReference } from './track-reference.ts';
@@ -20,7 +20,7 @@ import { loadGameModule } from '../../games/modules.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { clampKnobs, drawFromPrior, fmt, mutate, settle } from './core/knob-ops.ts';
 import type { Knobs, Range } from './core/param-space.ts';
-import { TOOL_LOG_FILE, type ToolLogLine } from '../../model/agent-activity.ts';
+import { TOOL_LOG_FILE, type ToolLogLine } from '../../records/agent-activity.ts';
 
 const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAMES as readonly string[]).includes(name);
 
@@ -77,7 +77,7 @@ class CountingFs {
     this.note('read_file', from);
     this.note('write_file', to, true, { chars: fs.statSync(to).size });
   }
-  /** The tool log (model/agent-activity.ts), in the workspace root. */
+  /** The tool log (records/agent-activity.ts), in the workspace root. */
   save(): void {
     fs.writeFileSync(path.join(this.root, TOOL_LOG_FILE), this.lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   }

@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { gameIds } from '../../games/registry.ts';
-import type { TaskTrack } from '../../model/task-track.ts';
+import type { TaskTrack } from '../../records/task-track.ts';
 import { copyTree } from '../../util/fs.ts';
 import { referenceBotDir } from '../../util/paths.ts';
 import type { DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
-import { TOOL_LOG_FILE, WORKSPACE_LAYOUT, type ToolLogLine } from '../../model/agent-activity.ts';
+import { TOOL_LOG_FILE, WORKSPACE_LAYOUT, type ToolLogLine } from '../../records/agent-activity.ts';
 
 /** The reference bot folder name of the tracks that need their own bot. */
 const TRACK_BOT: Partial<Record<TaskTrack, string>> = { go: 'go', ml: 'ml' };
@@ -63,7 +63,7 @@ export async function developTrackReference(ws: Workspace, track: 'go' | 'ml', w
     ...notes.map((n) => `- ${n}`),
     '- the character\'s knobs apply to the heuristic JavaScript bots only: this bot is the same for every offline character (apart from the training seed)', '',
   ].join('\n'));
-  // The tool log the other offline agents keep (model/agent-activity.ts): this one reads nothing of
+  // The tool log the other offline agents keep (records/agent-activity.ts): this one reads nothing of
   // the workspace, it writes its bot folder.
   const written = fs.readdirSync(ws.outputDir).sort();
   const log: ToolLogLine[] = written.map((f, k) => ({ attempt: 1, step: k + 1, tool: 'write_file', input: { path: `${WORKSPACE_LAYOUT.output}/${f}` }, ok: true }));

@@ -2,7 +2,7 @@
 // (docs/catarena-compat.md §5.1): seats 0=N 1=E 2=S 3=W, cards rank then UPPERCASE
 // suit ('AS', 'TH', '2C'). Board conventions (dealer, vulnerability) follow real duplicate bridge,
 // not CATArena: its board 16 is "none" instead of EW (§5.4); ours is the standard table.
-import type { Rng } from '../core/rng.ts';
+import type { Rng } from '../../util/rng.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Seats

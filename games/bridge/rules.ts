@@ -27,8 +27,8 @@
 // and vulnerability. Both rooms of a duplicate board are created with the same seed and board,
 // so they play the same deal.
 import type { Game, GameSetup, Outcome } from '../core/game.ts';
-import type { Seat } from '../../model/match.ts';
-import type { Rng } from '../core/rng.ts';
+import type { Seat } from '../../records/match.ts';
+import type { Rng } from '../../util/rng.ts';
 import { dealBoard, dealerOf, isCard, rankOf, SEAT_NAMES, sortHand, suitOf, vulnerabilityOf, type Card } from './cards.ts';
 import { nsScore, STRAINS, type Contract, type Strain } from './scoring.ts';
 

@@ -5,7 +5,7 @@
 // slam or insult bonuses, linear penalties, 30 a trick for every trick over book) and compares
 // only NS-positive results (§5.6). We do not copy any of that: a bot that bids games and slams, or
 // doubles for penalty, must be paid what real bridge pays it.
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 import type { DuplicateScoring } from '../core/descriptor.ts';
 import { isSeat, partnershipOf, type Seat, type Vulnerability } from './cards.ts';
 

@@ -43,8 +43,8 @@
 // N, S, E, W and swap a side's cards as soon as both partners chose, so execute_exchange only
 // reports what already happened. Arena games refuse these moves (403): the arena makes them.
 import type { Outcome } from '../core/game.ts';
-import type { FailureKind, ForfeitPolicy, Seat } from '../../model/match.ts';
-import { createRng, type Rng } from '../core/rng.ts';
+import type { FailureKind, ForfeitPolicy, Seat } from '../../records/match.ts';
+import { createRng, type Rng } from '../../util/rng.ts';
 import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
 import { cardId, cardObject, highCardPoints, inCardIdOrder, SEAT_LETTERS, SEAT_NAMES, SUIT_NAMES, SUITS, suitOf, type Card } from './cards.ts';
 import {

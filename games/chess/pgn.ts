@@ -12,10 +12,10 @@
 // Once a piece has been removed by an obstacle, no PGN reader can follow the game: it is written
 // with `[Variant "Chess960 with obstacles"]`, a comment that says so and a comment at every
 // removal, and flagged `representable: false` (`catarena export --pgn` skips it without --all).
-import type { MoveRecord, Replay } from '../../model/match.ts';
+import type { MoveRecord, Replay } from '../../records/match.ts';
 import { initSetup } from '../core/game.ts';
 import { twoSeatResultLine } from '../core/viewer.ts';
-import { createRng } from '../core/rng.ts';
+import { createRng } from '../../util/rng.ts';
 import * as core from './engine/chess-core.mjs';
 import { chess, type ChessState } from './rules.ts';
 

@@ -6,8 +6,8 @@
 // order, plus its arena's 200-ply cap; the option `adjudication: 'engine'` ends games on threefold
 // repetition and the fifty-move rule instead (compat Part A §7).
 import { drawOf, winFor, type Game, type GameSetup, type Outcome } from '../core/game.ts';
-import type { Seat } from '../../model/match.ts';
-import type { Rng } from '../core/rng.ts';
+import type { Seat } from '../../records/match.ts';
+import type { Rng } from '../../util/rng.ts';
 import * as core from './engine/chess-core.mjs';
 
 export type ChessVariant = 'standard' | 'variant';

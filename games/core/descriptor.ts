@@ -1,7 +1,7 @@
 // What a game folder exports (games/<game>/index.ts): everything the rest of catarena needs to
 // know about one game, so that adding a game is its folder plus one line in games/registry.ts.
 // See docs/adding-a-game.md.
-import type { MatchResult, Replay } from '../../model/match.ts';
+import type { MatchResult, Replay } from '../../records/match.ts';
 import type { ProbeRules } from './probe.ts';
 import type { WireAdapter } from './wire.ts';
 

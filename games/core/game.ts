@@ -1,8 +1,8 @@
 // The pure game interface (OpenSpiel / boardgame.io style). A game knows its rules and nothing
 // else: no I/O, no clock, no global randomness. Randomness enters only through init's Rng and is
 // then part of the state, so apply() is deterministic.
-import type { MatchSpec, Seat } from '../../model/match.ts';
-import type { Rng } from './rng.ts';
+import type { MatchSpec, Seat } from '../../records/match.ts';
+import type { Rng } from '../../util/rng.ts';
 
 export interface Outcome {
   /** Per-seat score in [0, 1] (win 1, draw 0.5, loss 0 for two-player games). */

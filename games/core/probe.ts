@@ -1,7 +1,7 @@
 // What `catarena probe` counts as an endgame state and as the same action (docs/probe.md). A game
 // says its own in its descriptor's `probe`; a game that says nothing gets the default: the last
 // 10 decisions of each game, actions equal when their encodings are.
-import type { Seat } from '../../model/match.ts';
+import type { Seat } from '../../records/match.ts';
 import { stableStringify } from '../../util/content-id.ts';
 import type { WireAdapter } from './wire.ts';
 

@@ -3,9 +3,9 @@
 // decoded by the game's wire adapter. A null action is the failing request that ended the game;
 // nothing was played then. The caller passes the game's adapter (a game's own report writer, its
 // own; everyone else, the registry's: games/replay.ts).
-import type { Replay } from '../../model/match.ts';
+import type { Replay } from '../../records/match.ts';
 import { initSetup } from './game.ts';
-import { createRng } from './rng.ts';
+import { createRng } from '../../util/rng.ts';
 import type { WireAdapter } from './wire.ts';
 
 /** The game's own state after the replay's moves. */

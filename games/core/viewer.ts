@@ -7,7 +7,7 @@
 // and errors) and calls render(board, data, step) whenever the step changes. Frames are whatever
 // the renderer needs, as JSON; keep them small (a 720-hand Hold'em table round must stay fast).
 
-import type { Replay } from '../../model/match.ts';
+import type { Replay } from '../../records/match.ts';
 
 export interface ViewerMove {
   ply: number;

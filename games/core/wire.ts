@@ -1,9 +1,9 @@
 // The wire-protocol adapter of a game: translates between the pure state and CATArena's bot
 // protocol, and serves the game-server API bots may call back into. Rules never see bot JSON;
 // adapters never decide who won (except for the forfeit a policy prescribes).
-import type { FailureKind, ForfeitPolicy, Seat } from '../../model/match.ts';
+import type { FailureKind, ForfeitPolicy, Seat } from '../../records/match.ts';
 import { drawOf, winFor, type Game, type Outcome } from './game.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../../util/rng.ts';
 
 /** One HTTP call to a bot: POST path with a JSON body (with `form`, a flat record sent form-encoded). */
 export interface WireCall {

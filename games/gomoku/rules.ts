@@ -1,8 +1,8 @@
 // Pure Gomoku engine, CATArena-compatible (standard server and the "forbidden points + two
 // triplets" variant server). See docs/catarena-compat.md §2.3–2.4.
 import { drawOf, winFor, type Game, type Outcome } from '../core/game.ts';
-import type { Seat } from '../../model/match.ts';
-import type { Rng } from '../core/rng.ts';
+import type { Seat } from '../../records/match.ts';
+import type { Rng } from '../../util/rng.ts';
 
 export const BOARD_SIZE = 15;
 /** CATArena's variant: min(size, size² / 4) forbidden cells. */

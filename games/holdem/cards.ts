@@ -2,7 +2,7 @@
 // e.g. 'As', 'Td', '6h'. Ranks 23456789TJQKA, suits c d h s (lowercase).
 //   standard: the 52-card deck.
 //   variant:  CATArena's "Six Plus" short deck, 36 cards 6..A (see docs/catarena-compat.md §4.4).
-import type { Rng } from '../core/rng.ts';
+import type { Rng } from '../../util/rng.ts';
 
 export type HoldemVariant = 'standard' | 'variant';
 export const HOLDEM_VARIANTS: readonly HoldemVariant[] = ['standard', 'variant'];

@@ -1,6 +1,6 @@
 // What `catarena probe` counts as a Hold'em endgame decision (the turn and the river) and as the
 // same action (its class, and for a raise its size bucket).
-import type { Seat } from '../../model/match.ts';
+import type { Seat } from '../../records/match.ts';
 import type { ProbeRules } from '../core/probe.ts';
 import type { Action } from './hand.ts';
 import type { TableState } from './table.ts';

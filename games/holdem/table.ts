@@ -15,8 +15,8 @@
 //   reverse order of elimination; players busted in the same hand rank by their stack at the
 //   start of that hand (TDA); exact ties share a place.
 import type { Game, GameSetup, Outcome } from '../core/game.ts';
-import type { Seat } from '../../model/match.ts';
-import { createRng, deriveSeed, type Rng } from '../core/rng.ts';
+import type { Seat } from '../../records/match.ts';
+import { createRng, deriveSeed, type Rng } from '../../util/rng.ts';
 import { HOLDEM_VARIANTS, shuffledDeck, type HoldemVariant } from './cards.ts';
 import { evaluate7 } from './evaluator.ts';
 import { applyAction, startHand, validActions, validate, type Action, type HandState, type Rank, type ValidAction } from './hand.ts';

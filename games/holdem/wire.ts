@@ -8,7 +8,7 @@
 //
 // Additions to CATArena's body: `deck` ("standard" or "short"), so a bot can tell the rule set;
 // bots written for CATArena ignore it.
-import type { Seat } from '../../model/match.ts';
+import type { Seat } from '../../records/match.ts';
 import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
 import { defaultAction, timeoutAction, type Action, type ActionType, type HandState, type Street, type ValidAction } from './hand.ts';
 import { handLogs, holdem, tableValidActions, type HandLog, type TableState } from './table.ts';

@@ -30,8 +30,8 @@
 //   accuracy; survival 1 if still in at the end; accuracy = correct ballots / ballots cast, 0
 //   without a ballot); places rank seats by it, so W's pairwise projection uses it.
 import type { Game, GameSetup, Outcome } from '../core/game.ts';
-import type { Rng } from '../core/rng.ts';
-import type { Seat } from '../../model/match.ts';
+import type { Rng } from '../../util/rng.ts';
+import type { Seat } from '../../records/match.ts';
 import { statementFault, type StatementFault } from './engine/statement-check.mjs';
 import { compositeScore, DEFAULT_SEATS, MAX_SEATS, MIN_SEATS, teamOf, undercoverCount, voteCorrect, type Role, type Team } from './roles.ts';
 import { wordPairs } from './words.ts';

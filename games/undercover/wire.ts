@@ -9,7 +9,7 @@
 // fails is ignored: the bot is asked again at its turn.
 // The game server shows the public history: GET /games/{id}/state (?seat=<n> adds that seat's word)
 // and GET /games/{id}/history.
-import type { Seat } from '../../model/match.ts';
+import type { Seat } from '../../records/match.ts';
 import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
 import { playerView, undercover, voteTargets, wordOf, type UndercoverAction, type UndercoverState } from './rules.ts';
 

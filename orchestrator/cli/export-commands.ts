@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Replay } from '../../model/match.ts';
+import type { Replay } from '../../records/match.ts';
 import { pathExists } from '../../util/fs.ts';
 
 interface ExportFlags {

@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
-import { DEFAULT_LIMITS } from '../../model/match.ts';
-import type { GameServerPool } from '../host/game-servers.ts';
+import { DEFAULT_LIMITS } from '../../records/match.ts';
+import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 import { parseSprtParams, SprtMonitor, SprtParamError, type SprtParams, type SprtResult } from '../../reports/metrics/sprt.ts';
 import { moveTimeoutHelp, repMeaningHelp } from './game-help.ts';
 import { playSchedule, sprtSchedule } from '../formats/two-bot.ts';
@@ -41,7 +41,7 @@ function keyValue(value: string, previous: Record<string, string> = {}): Record<
 
 /** The game-server pool: a fixed port when asked, else CATArena's port if free, else any port. */
 async function hostsFor(game: string, variant: string, port?: number): Promise<GameServerPool> {
-  const { GameServerPool } = await import('../host/game-servers.ts');
+  const { GameServerPool } = await import('../game-server/game-servers.ts');
   return new GameServerPool(port ? { ports: { [`${game}/${variant}`]: port } } : {});
 }
 

@@ -92,7 +92,7 @@ export function registerQueueCommands(program: Command): void {
     .option('--list', 'list registered schedules')
     .option('--remove <name>', 'remove a schedule')
     .action(async (flags: { queue: string; cron?: string; config?: string; name: string; tz?: string; reuse?: boolean; list?: boolean; remove?: string }) => {
-      const { listSchedules, removeSchedule, scheduleTourney } = await import('../worker/schedule.ts');
+      const { listSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
       if (flags.list) {
         const schedules = await listSchedules(flags.queue);
         process.stdout.write(schedules.length ? `${schedules.map((s) => `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  next ${s.next ?? '?'}`).join('\n')}\n` : 'no schedules\n');

@@ -5,7 +5,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AGENT_SPEC_HELP } from '../../agents/core/spec-help.ts';
 import { PRESET_NAMES } from '../../games/core/descriptor.ts';
 import { gamesHelp, moveTimeoutHelp, repsHelp } from './game-help.ts';
-import type { TourneySummary } from '../../model/tourney.ts';
+import type { TourneySummary } from '../../records/tourney.ts';
 import type { TourneyConfig, TourneyConfigInput } from '../config/tourney-config.ts';
 import { concurrencyOption, intOption, newRunDir } from './options.ts';
 import { withInterrupt } from './interrupt.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
 import { adapterFor, defaultGameIds, gameDescriptor, gameIds } from '../../games/registry.ts';
-import { TASK_TRACKS, type TaskTrack } from '../../model/task-track.ts';
+import { TASK_TRACKS, type TaskTrack } from '../../records/task-track.ts';
 
 /** A repetition count, or 'auto': play the schedule once, then more where it matters until W is stable (orchestrator/tourney/auto-reps.ts). */
 const Reps = z.union([z.int().min(1), z.literal('auto')]);
@@ -67,7 +67,7 @@ export const TourneyConfigSchema = z.strictObject({
       batchShare: z.number().positive().max(1).default(0.25),
     })
     .default({ fluctuation: 0.05, batchShare: 0.25 }),
-  /** Busy bots (and games) at once, or 'auto': adapted to measured throughput, 1 to the cores (orchestrator/match/concurrency-controller.ts). */
+  /** Busy bots (and games) at once, or 'auto': adapted to measured throughput, 1 to the cores (orchestrator/concurrency/concurrency-controller.ts). */
   concurrency: z.union([z.int().min(1).max(256), z.literal('auto')]).default('auto'),
   seed: z.int().default(1),
   /**
@@ -94,7 +94,7 @@ export const TourneyConfigSchema = z.strictObject({
   /** Wall-clock budget for one agent developing one strategy. */
   developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
   sandbox: z.enum(['process', 'docker']).default('process'),
-  /** Task track (model/task-track.ts): the task's prompt and the language bots must be written in (standard: any). */
+  /** Task track (records/task-track.ts): the task's prompt and the language bots must be written in (standard: any). */
   track: z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]]).default('standard'),
   /** Per agent id, a task track other than `track` (e.g. one agent on go, one on js, in one run). */
   agentTracks: z.record(z.string(), z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]])).default({}),

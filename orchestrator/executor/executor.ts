@@ -3,10 +3,10 @@
 // queue for `catarena worker`s. createExecutor chooses one from the config; callers never branch
 // on the queue again.
 import { adapterFor } from '../../games/registry.ts';
-import type { MatchSpec, Replay } from '../../model/match.ts';
+import type { MatchSpec, Replay } from '../../records/match.ts';
 import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
-import type { LiveListener } from '../../model/live.ts';
-import type { GameServerPool } from '../host/game-servers.ts';
+import type { LiveListener } from '../../records/live.ts';
+import type { GameServerPool } from '../game-server/game-servers.ts';
 import { connectQueue } from '../queue/connection.ts';
 import type { RunDir } from '../run/run-dir.ts';
 import { BotFleet, botLogFile, type BotStatus, stopBot, type StrategyRef } from './bot-fleet.ts';
@@ -87,14 +87,14 @@ export async function createExecutor(config: ExecutorConfig, run: RunDir, deps: 
 export interface LocalExecutorOptions {
   sandbox: Sandbox;
   hosts: GameServerPool;
-  /** Games and busy bots at once, or 'auto': adaptive (orchestrator/match/concurrency-controller.ts). */
+  /** Games and busy bots at once, or 'auto': adaptive (orchestrator/concurrency/concurrency-controller.ts). */
   concurrency: number | 'auto';
   startTimeoutMs?: number;
   /** After each run() call: the concurrency used so far (mean level for 'auto'). */
   onConcurrency?: (stats: ConcurrencyStats) => void;
   /** Where a track's bot logs go. */
   logDir(track: Track): string;
-  /** Observer of the games in flight (model/live.ts): the run's live.jsonl, a human seat's page. */
+  /** Observer of the games in flight (records/live.ts): the run's live.jsonl, a human seat's page. */
   onLive?: LiveListener;
   /** Game slots shared with other executors (default: its own, for `concurrency`). */
   pool?: GamePool;

@@ -1,22 +1,22 @@
 // The in-process executor: runs match specs on this machine, streaming each finished game to
 // `onReplay`. With a fixed concurrency C: C games at a time and C busy-bot slots. With 'auto' (the
 // default of a tourney): the busy-bot slots follow the adaptive controller (1 to the cores, more
-// for I/O-bound bots; orchestrator/match/concurrency-controller.ts) and one game more than slots is
+// for I/O-bound bots; orchestrator/concurrency/concurrency-controller.ts) and one game more than slots is
 // in flight, so a bot never waits for the orchestrator between two moves. Either way every bot the
 // specs need is started at once in the background (in order of first use, `cores` at a time), the
 // next game is one whose bots are idle where there is one, and a game starts its seats together.
 import os from 'node:os';
 import { adapterFor } from '../../games/registry.ts';
-import type { GameServerPool } from '../host/game-servers.ts';
-import { AdaptiveSlots } from '../match/adaptive-slots.ts';
-import { ConcurrencyController, type ControllerEvent, type ControllerOptions } from '../match/concurrency-controller.ts';
-import { CpuSlots } from '../match/cpu-slots.ts';
+import type { GameServerPool } from '../game-server/game-servers.ts';
+import { AdaptiveSlots } from '../concurrency/adaptive-slots.ts';
+import { ConcurrencyController, type ControllerEvent, type ControllerOptions } from '../concurrency/concurrency-controller.ts';
+import { CpuSlots } from '../concurrency/cpu-slots.ts';
 import { runMatch, type SeatBot } from '../match/runner.ts';
-import type { MatchResult, MatchSpec, Replay } from '../../model/match.ts';
+import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
 import { type BotFleet, sumKnown } from './bot-fleet.ts';
-import type { LiveListener } from '../../model/live.ts';
+import type { LiveListener } from '../../records/live.ts';
 
-export interface LocalExecutorOptions {
+export interface ExecuteLocalOptions {
   fleet: BotFleet;
   hosts: GameServerPool;
   /** Games in flight and bots computing at once (default 1), or 'auto' (adaptive). */
@@ -32,7 +32,7 @@ export interface LocalExecutorOptions {
   onReplay?: (replay: Replay) => Promise<void> | void;
   /** Stop scheduling new games (games in flight finish). */
   signal?: AbortSignal;
-  /** Observer of the games in flight (model/live.ts). */
+  /** Observer of the games in flight (records/live.ts). */
   onLive?: LiveListener;
 }
 
@@ -100,7 +100,7 @@ export function newController(): ConcurrencyController {
 /** How many specs ahead the executor looks for a game whose bots are idle. */
 const LOOKAHEAD = 8;
 
-export async function executeLocal(specs: MatchSpec[], options: LocalExecutorOptions): Promise<MatchResult[]> {
+export async function executeLocal(specs: MatchSpec[], options: ExecuteLocalOptions): Promise<MatchResult[]> {
   const pool = new GamePool({ concurrency: options.concurrency, controller: options.controller });
   try {
     return await pool.play(specs, { fleet: options.fleet, hosts: options.hosts, onReplay: options.onReplay, signal: options.signal, onLive: options.onLive });

@@ -5,7 +5,7 @@
 // failed for good (infrastructure failures after retries: the run stops and can be resumed).
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { MatchResult, MatchSpec, Replay } from '../../model/match.ts';
+import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch } from '../queue/connection.ts';
 import { MATCH_JOB_OPTIONS, matchJobId, type MatchJobData, type MatchJobResult, type StrategyCode } from '../queue/jobs.ts';
@@ -13,7 +13,7 @@ import { MATCH_JOB_OPTIONS, matchJobId, type MatchJobData, type MatchJobResult, 
 /** A strategy as the coordinator knows it: its folder, or why it forfeits. */
 export type QueuedStrategy = { dir: string } | { forfeit: string };
 
-export interface QueuedExecutorOptions {
+export interface ExecuteQueuedOptions {
   /** redis://host:port of the queue. */
   url: string;
   /** The run's id (its directory's name): part of every job id. */
@@ -41,7 +41,7 @@ export class MatchJobFailedError extends Error {
   }
 }
 
-export async function executeQueued(specs: MatchSpec[], options: QueuedExecutorOptions): Promise<MatchResult[]> {
+export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOptions): Promise<MatchResult[]> {
   const report = options.report ?? (() => {});
   const connection = await connectQueue(options.url, { warn: report });
   const watch = new RedisWatch(connection, { url: options.url, report, graceMs: options.graceMs });

@@ -4,7 +4,7 @@
 import { adapterFor } from '../../games/registry.ts';
 import { contentId } from '../../util/content-id.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
-import { GameServerPool } from '../host/game-servers.ts';
+import { GameServerPool } from '../game-server/game-servers.ts';
 import { BotFleet, sumKnown } from './bot-fleet.ts';
 
 export interface WarmBotsOptions {

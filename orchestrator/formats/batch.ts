@@ -10,8 +10,8 @@
 // strategy plays every seat of the same deals (duplicate deals; they diverge once stacks differ,
 // but the cards start identical). A field larger than one table is re-split at random every table
 // round, so every pair of strategies meets; those tables get their own deal seeds.
-import { createRng, deriveSeed } from '../../games/core/rng.ts';
-import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../model/match.ts';
+import { createRng, deriveSeed } from '../../util/rng.ts';
+import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../records/match.ts';
 
 export type TableKind = 'own' | 'round' | 'field';
 export const TABLE_KINDS: readonly TableKind[] = ['own', 'round', 'field'];

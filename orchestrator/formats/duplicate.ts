@@ -3,8 +3,8 @@
 // East–West, in the closed room the other way round. One game = one board in one room, as in
 // CATArena (its own server game id, joins and state); reports/metrics/duplicate.ts turns the two
 // rooms of each board into IMPs and a match into VPs.
-import { deriveSeed } from '../../games/core/rng.ts';
-import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../model/match.ts';
+import { deriveSeed } from '../../util/rng.ts';
+import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../records/match.ts';
 import { pairings } from './round-robin.ts';
 
 export interface DuplicateOptions {

@@ -3,7 +3,7 @@
 // repetitions, the schedule's units (a pairing, a duplicate pairing, a table series) and one more
 // repetition of any of them.
 import type { GameDescriptor } from '../../games/core/descriptor.ts';
-import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../model/match.ts';
+import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../records/match.ts';
 import { tableSpecs, tourneySeries, type TableKind, type TableSeries } from './batch.ts';
 import { duplicateMatch, duplicateMatches } from './duplicate.ts';
 import { gamePair, roundRobin } from './round-robin.ts';

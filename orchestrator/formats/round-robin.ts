@@ -1,8 +1,8 @@
 // Round-robin schedules for two-player games: every pair, colours swapped, R repetitions.
 // Both colour-swapped games of a repetition share one seed, so they are played on the same
 // random setup (the Gomoku variant's forbidden cells): the colour advantage cancels out.
-import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../model/match.ts';
-import { deriveSeed } from '../../games/core/rng.ts';
+import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../records/match.ts';
+import { deriveSeed } from '../../util/rng.ts';
 
 export interface RoundRobinOptions {
   game: string;

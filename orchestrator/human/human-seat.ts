@@ -5,7 +5,7 @@
 //
 // The page (GET /play) follows the game through server-sent events (GET /play/events): the board
 // is the game's replay viewer (games/<game>/viewer/) drawn at the last move, rebuilt from the
-// runner's live events (model/live.ts). An answer (POST /play/answer) is checked with the rules
+// runner's live events (records/live.ts). An answer (POST /play/answer) is checked with the rules
 // first (Game.validate): an illegal one is refused with the reason and the turn call stays
 // parked, never sent as a forfeit. A person who leaves the page is timed out by the runner and
 // loses as the game's policy says. The bot protocol's paths never start with /play.
@@ -15,8 +15,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { adapterFor, gameDescriptor } from '../../games/registry.ts';
-import type { LiveEvent } from '../../model/live.ts';
-import type { MatchSpec, MoveRecord, Replay, Seat } from '../../model/match.ts';
+import type { LiveEvent } from '../../records/live.ts';
+import type { MatchSpec, MoveRecord, Replay, Seat } from '../../records/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
 import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
 import { liveViewerData } from '../../reports/html/live-viewer.ts';
@@ -131,7 +131,7 @@ export class HumanSeat {
     };
   }
 
-  /** The runner's live events (model/live.ts): pass as the executor's onLive. */
+  /** The runner's live events (records/live.ts): pass as the executor's onLive. */
   readonly onLive = (event: LiveEvent): void => {
     if (event.type === 'start') {
       if (!event.spec.seats.includes(this.id)) return;

@@ -1,6 +1,6 @@
 // How the arena asks a bot to join and to act, with the adapter's CATArena retries: one place
 // for the match runner and the validation probe, so both ask exactly as a game does.
-import type { FailureKind, Seat } from '../../model/match.ts';
+import type { FailureKind, Seat } from '../../records/match.ts';
 import type { TurnContext, WireAdapter, WireCall } from '../../games/core/wire.ts';
 import type { BotClient, CallFailure, CallOptions, CallResult } from './bot-client.ts';
 

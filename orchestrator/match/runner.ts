@@ -1,14 +1,14 @@
 // Plays one game from a MatchSpec against running bots, through the game's wire adapter.
 // The runner owns time (deadlines, latencies) and failure handling; the rules own the outcome.
 import { initSetup, type Outcome } from '../../games/core/game.ts';
-import { type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type Seat, type SeatStats, type Termination } from '../../model/match.ts';
-import { createRng } from '../../games/core/rng.ts';
+import { type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type Seat, type SeatStats, type Termination } from '../../records/match.ts';
+import { createRng } from '../../util/rng.ts';
 import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
-import type { LiveListener } from '../../model/live.ts';
+import type { LiveListener } from '../../records/live.ts';
 import { askBot, joinBot, sendCall } from './bot-calls.ts';
-import type { GameServer } from '../host/game-server.ts';
+import type { GameServer } from '../game-server/game-server.ts';
 import type { BotClient } from './bot-client.ts';
-import { CpuSlots } from './cpu-slots.ts';
+import { CpuSlots } from '../concurrency/cpu-slots.ts';
 
 export interface SeatBot {
   strategyId: string;
@@ -29,7 +29,7 @@ export interface RunMatchOptions {
   maxPlies?: number;
   /** Observer for benchmarks: per-move loop time and the HTTP part of it. */
   onMoveTiming?: (loopMs: number, latencyMs: number) => void;
-  /** Observer of the game in flight: start, each turn asked and move played, end (model/live.ts). */
+  /** Observer of the game in flight: start, each turn asked and move played, end (records/live.ts). */
   onLive?: LiveListener;
 }
 

@@ -4,10 +4,10 @@
 // has joins, is asked for its action under the deadline, and leaves. Nothing a bot does here is
 // fatal: a failure is an answer of its own kind.
 import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
-import { DEFAULT_LIMITS } from '../../model/match.ts';
+import { DEFAULT_LIMITS } from '../../records/match.ts';
 import type { ProbeAnswer } from '../../reports/probe-consistency.ts';
 import type { BotFleet } from '../executor/bot-fleet.ts';
-import type { GameServer } from '../host/game-server.ts';
+import type { GameServer } from '../game-server/game-server.ts';
 import { askBot, joinBot, sendCall } from '../match/bot-calls.ts';
 import type { BotClient } from '../match/bot-client.ts';
 import type { ProbeRules } from './probe-rules.ts';

@@ -6,13 +6,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { adapterFor } from '../../games/registry.ts';
-import { trackName, type TrackId } from '../../model/tourney.ts';
+import { trackName, type TrackId } from '../../records/tourney.ts';
 import { codeVsLlmPairs, consistencyMatrix, failuresOf, roundPairs, type ProbeActions, type ProbeSubject, type ProbeTrackResult } from '../../reports/probe-consistency.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { gameSettings, tracksOf } from '../config/tourney-config.ts';
 import { BotFleet } from '../executor/bot-fleet.ts';
-import { GameServerPool } from '../host/game-servers.ts';
+import { GameServerPool } from '../game-server/game-servers.ts';
 import { RunDir } from '../run/run-dir.ts';
 import { askSubject } from './ask-states.ts';
 import { buildLlmPlayerBot, parseLlmPlayers } from './llm-player-bots.ts';

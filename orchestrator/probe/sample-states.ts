@@ -4,10 +4,10 @@
 // action, is a candidate; candidates whose request would be identical are one, and a seeded
 // shuffle picks `count` of them.
 import { initSetup } from '../../games/core/game.ts';
-import { createRng, deriveSeed } from '../../games/core/rng.ts';
+import { createRng, deriveSeed } from '../../util/rng.ts';
 import type { LiveGame } from '../../games/core/wire.ts';
 import { adapterFor } from '../../games/registry.ts';
-import type { MatchResult, Replay } from '../../model/match.ts';
+import type { MatchResult, Replay } from '../../records/match.ts';
 import type { ProbeState } from '../../reports/probe-consistency.ts';
 import { stableStringify } from '../../util/content-id.ts';
 import type { RunDir } from '../run/run-dir.ts';

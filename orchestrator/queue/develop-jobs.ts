@@ -14,11 +14,11 @@ import type { LlmPlayerSampling } from '../../agents/llm-player/agent.ts';
 import { SECRET_ENV_VARS } from '../../agents/builtin/models.ts';
 import { CLIS } from '../../agents/cli/clis.ts';
 import { createAgent } from '../../agents/registry.ts';
-import { deriveSeed } from '../../games/core/rng.ts';
+import { deriveSeed } from '../../util/rng.ts';
 import { llmPlayerSampling, type TourneyConfig } from '../config/tourney-config.ts';
 import type { ModelPrice } from '../../agents/core/prices.ts';
-import type { TaskTrack } from '../../model/task-track.ts';
-import { trackName, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
+import type { TaskTrack } from '../../records/task-track.ts';
+import { trackName, type StrategyRecord, type TrackId } from '../../records/tourney.ts';
 import { PREFIX } from './names.ts';
 import { runKey } from './jobs.ts';
 

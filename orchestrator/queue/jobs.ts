@@ -3,7 +3,7 @@
 // run id and the spec hash, so adding it twice, retrying it, or a worker finishing it after it
 // was re-run elsewhere never yields two results for one game.
 import type { JobsOptions } from 'bullmq';
-import { matchId, type MatchSpec, type Replay } from '../../model/match.ts';
+import { matchId, type MatchSpec, type Replay } from '../../records/match.ts';
 import type { TourneyConfigInput } from '../config/tourney-config.ts';
 
 /** A seat's code: a content hash in the artifact store, or why the strategy forfeits unplayed. */

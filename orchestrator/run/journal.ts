@@ -2,7 +2,7 @@
 // source of truth for results: W, reports and resume are all rebuilt from it.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 
 export class Journal {
   private readonly byId = new Map<string, MatchResult>();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import { pathExists } from '../../util/fs.ts';
-import { REPLAY_EXT, replayFile } from '../../model/replay-files.ts';
+import { REPLAY_EXT, replayFile } from '../../records/replay-files.ts';
 import { dropUnlinked } from './file-store.ts';
 import { compactLiveFile, RunDir, type RunStatus } from './run-dir.ts';
 

@@ -6,8 +6,8 @@
 // played again.
 import path from 'node:path';
 import { contentId } from '../../util/content-id.ts';
-import type { MatchResult, MatchSpec } from '../../model/match.ts';
-import type { StrategyRecord } from '../../model/tourney.ts';
+import type { MatchResult, MatchSpec } from '../../records/match.ts';
+import type { StrategyRecord } from '../../records/tourney.ts';
 import { tracksOf } from '../config/tourney-config.ts';
 import { rulesVersion, rulesVersionOfLabel } from '../../games/registry.ts';
 import { RunDir } from './run-dir.ts';

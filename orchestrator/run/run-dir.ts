@@ -19,14 +19,14 @@ import readline from 'node:readline';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { MatchResult, Replay } from '../../model/match.ts';
-import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
+import type { MatchResult, Replay } from '../../records/match.ts';
+import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../records/tourney.ts';
 import { pathExists } from '../../util/fs.ts';
-import { readReplayFile, writeReplayFile } from '../../model/replay-files.ts';
+import { readReplayFile, writeReplayFile } from '../../records/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
 import { linkIntoStore, type StoreStats } from './file-store.ts';
-import type { LiveEvent } from '../../model/live.ts';
+import type { LiveEvent } from '../../records/live.ts';
 import { startTimeOf } from '../../util/procfs.mjs';
 import { publicQueueUrl } from '../queue/url.ts';
 

@@ -6,15 +6,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { PREFIX } from '../queue/names.ts';
-import { trackName, type RunIndexEntry, type TourneySummary } from '../../model/tourney.ts';
-export { rulesChanges, rulesOfEntry } from '../../model/tourney.ts';
+import { trackName, type RunIndexEntry, type TourneySummary } from '../../records/tourney.ts';
+export { rulesChanges, rulesOfEntry } from '../../records/tourney.ts';
 import { RunDir } from './run-dir.ts';
 import { taskTracksOfConfig } from '../../reports/markdown-task-tracks.ts';
 import { gameIds, rulesLabel } from '../../games/registry.ts';
 
 export const RUNS_KEY = `${PREFIX}:runs`;
 
-export type { RunIndexEntry } from '../../model/tourney.ts';
+export type { RunIndexEntry } from '../../records/tourney.ts';
 
 export function indexEntry(summary: TourneySummary, extra: { schedule?: string; reused: number; games: string[]; rounds: number }): RunIndexEntry {
   const matches = summary.tracks.reduce((n, t) => n + t.games, 0);

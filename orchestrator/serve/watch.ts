@@ -5,7 +5,7 @@
 // (the game's replay viewer data) are sent at most every BOARD_MS per game.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 import { progressText, type LiveRecord } from '../run/run-dir.ts';
 import { liveViewerData, type LiveGameView } from '../../reports/html/live-viewer.ts';
 import { agentRows, runState, type AgentRow } from './runs.ts';

@@ -19,9 +19,9 @@ import { bootstrapMetrics } from '../../reports/metrics/bootstrap.ts';
 import { cellModel, type CellModel } from '../../reports/metrics/cells.ts';
 import { counterAdaptation, globalLearning, strategyCoding } from '../../reports/metrics/metrics.ts';
 import { fromGames, strategyIndex, type GameResult, type ScoreMatrix, type StrategyKey } from '../../reports/metrics/score-matrix.ts';
-import type { AutoRepsLog, StopReason } from '../../model/tourney.ts';
+import type { AutoRepsLog, StopReason } from '../../records/tourney.ts';
 
-export type { AutoRepsLog } from '../../model/tourney.ts';
+export type { AutoRepsLog } from '../../records/tourney.ts';
 
 export interface AutoRepsSettings {
   /** Stop when the relative L1 change of W over the cells a batch played falls below this (default 0.05). */

@@ -8,7 +8,7 @@ import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/b
 import { combineSummaries, type CombinedSummary, type RepeatInput } from '../../reports/combined.ts';
 import { renderCombinedMarkdown } from '../../reports/markdown-combined.ts';
 import { renderCombinedHtml } from '../../reports/html/combined-html.ts';
-import { trackName, type PairwiseEntry, type TourneySummary } from '../../model/tourney.ts';
+import { trackName, type PairwiseEntry, type TourneySummary } from '../../records/tourney.ts';
 import { pairwiseComparisons } from '../../reports/compare.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';

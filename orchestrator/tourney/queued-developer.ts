@@ -11,18 +11,18 @@ import path from 'node:path';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { buildWorkspace } from '../../agents/core/workspace.ts';
-import type { StrategyRecord } from '../../model/tourney.ts';
+import type { StrategyRecord } from '../../records/tourney.ts';
 import { copyTree, hashDir, pathExists } from '../../util/fs.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { saveStrategyRecord } from '../run/run-dir.ts';
 import { workspaceInput, type Developer, type DevelopStep } from './develop.ts';
-import type { QueuedExecutorOptions } from '../executor/queued.ts';
+import type { ExecuteQueuedOptions } from '../executor/queued.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, PREFIX, RedisWatch } from '../queue/connection.ts';
 import { DEVELOP_JOB_OPTIONS, developJobId, isDirSpec, readCapabilities, registerRoute, RESULT_LAYOUT, type AgentRoute, type DevelopJobData, type DevelopJobResult } from '../queue/develop-jobs.ts';
 
 /** As the queued executor's: the queue, the run's id, messages, Redis's grace and the sweep of stored job state. */
-export interface QueuedDeveloperOptions extends Pick<QueuedExecutorOptions, 'url' | 'run' | 'report' | 'graceMs' | 'sweepMs'> {
+export interface QueuedDeveloperOptions extends Pick<ExecuteQueuedOptions, 'url' | 'run' | 'report' | 'graceMs' | 'sweepMs'> {
   /** Agent id → how a worker creates it; agents not here develop in this process with `local`. */
   routes: Map<string, AgentRoute>;
   local: Developer;

@@ -29,7 +29,7 @@ import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
-import { trackName, type StrategyRecord, type TourneySummary, type TrackId, type TrackSummary } from '../../model/tourney.ts';
+import { trackName, type StrategyRecord, type TourneySummary, type TrackId, type TrackSummary } from '../../records/tourney.ts';
 
 /** One track's part of the reports: written (W, metrics, evolution, replay pages) as the track finishes. */
 export interface TrackReport {

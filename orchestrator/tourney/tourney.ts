@@ -9,9 +9,9 @@
 // games of one leave idle; what follows a track's games (its round logs, its next round's
 // development, more repetitions, its reports) runs beside the other tracks' games.
 import type { Agent } from '../../agents/core/types.ts';
-import { deriveSeed } from '../../games/core/rng.ts';
-import { matchId, type MatchSpec } from '../../model/match.ts';
-import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from '../../model/tourney.ts';
+import { deriveSeed } from '../../util/rng.ts';
+import { matchId, type MatchSpec } from '../../records/match.ts';
+import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from '../../records/tourney.ts';
 import { writeRoundLogs } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
@@ -20,7 +20,7 @@ import { createExecutor, type Executor } from '../executor/executor.ts';
 import type { GamePool } from '../executor/local.ts';
 import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
-import { GameServerPool } from '../host/game-servers.ts';
+import { GameServerPool } from '../game-server/game-servers.ts';
 import type { Progress } from '../progress.ts';
 import { QueueUnavailableError } from '../queue/connection.ts';
 import { ReuseCache, codeOf } from '../run/reuse.ts';
@@ -28,9 +28,9 @@ import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import { indexEntry, indexRun, rulesOfConfig } from '../run/run-index.ts';
 import { carryOverStrategy, checkAgentTracks, createDeveloper, createRunAgents, type Developer } from './develop.ts';
-import { taskTrackOf } from '../../model/task-track.ts';
+import { taskTrackOf } from '../../records/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
-import { playAutoReps, roundSpecs } from './schedule.ts';
+import { playAutoReps, roundSpecs } from './track-schedule.ts';
 import { summarizeRun, summarizeTrack, type TrackReport } from './summarize.ts';
 
 export interface TourneyOptions {

@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { copyTree, pathExists } from '../../util/fs.ts';
 import { agentChecks } from '../doctor.ts';
-import type { GameServerPool } from '../host/game-servers.ts';
+import type { GameServerPool } from '../game-server/game-servers.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { clearCapabilities, createRoutedAgent, isDirSpec, listRoutes, reportCapabilities, RESULT_LAYOUT, type AgentRoute, type DevelopJobData, type DevelopJobResult, type RouteCapability } from '../queue/develop-jobs.ts';
 import { RunDir } from '../run/run-dir.ts';

@@ -10,21 +10,21 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createSandbox } from '../../sandbox/index.ts';
 import type { DockerSandboxOptions } from '../../sandbox/docker.ts';
-import { CpuSlots } from '../match/cpu-slots.ts';
-import { AdaptiveSlots } from '../match/adaptive-slots.ts';
+import { CpuSlots } from '../concurrency/cpu-slots.ts';
+import { AdaptiveSlots } from '../concurrency/adaptive-slots.ts';
 import { newController, playSpec } from '../executor/local.ts';
 import { WarmBots } from '../executor/warm-bots.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
-import { runScheduledTourney } from './schedule.ts';
+import { runScheduledTourney } from './nightly.ts';
 import { startDevelopService } from './develop-service.ts';
 
 export interface QueueWorkerOptions {
   url: string;
   /**
    * Bots thinking at once on this machine (games in flight: as many, or one more with auto), or
-   * auto: adapted to the measured throughput as in a tourney (orchestrator/match/concurrency-controller.ts).
+   * auto: adapted to the measured throughput as in a tourney (orchestrator/concurrency/concurrency-controller.ts).
    */
   concurrency: number | 'auto';
   sandbox: 'process' | 'docker';

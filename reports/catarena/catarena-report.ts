@@ -3,7 +3,7 @@
 // shipped gomoku arena (gomoku_Arena/arena.py generate_report / save_*), so agents that learned
 // to read those files can read ours. Game-specific parts (seat names, history and state shapes)
 // come in through CatarenaGameShapes.
-import type { MatchResult, Replay } from '../../model/match.ts';
+import type { MatchResult, Replay } from '../../records/match.ts';
 import { crossTable, csv, wdl, type CrossRow, type Record3 } from '../tables/crosstable.ts';
 
 /** What a game's CATArena report writer gets: round n's games, the report time and the players' names. */

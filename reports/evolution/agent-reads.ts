@@ -9,7 +9,7 @@
 // output folder are marked: the paper's Table 12, read from the transcript.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CLI_OUTPUT_FILE, TOOL_LOG_FILE, WORKSPACE_LAYOUT, WORKSPACE_MOUNT, type ToolLogLine } from '../../model/agent-activity.ts';
+import { CLI_OUTPUT_FILE, TOOL_LOG_FILE, WORKSPACE_LAYOUT, WORKSPACE_MOUNT, type ToolLogLine } from '../../records/agent-activity.ts';
 import { walkedDir } from './bot-files.ts';
 import { shellPathUses, type Action } from './shell-paths.ts';
 

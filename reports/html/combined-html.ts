@@ -1,11 +1,11 @@
 // report.html of a study of repeated tourneys: the same numbers as its report.md
 // (reports/markdown-combined.ts), as one self-contained page, with the combined intervals as
 // charts, mean W as heatmaps and links to each repeat's own report.
-import { trackName } from '../../model/tourney.ts';
+import { trackName } from '../../records/tourney.ts';
 import type { CombinedSummary, CombinedTrack } from '../combined.ts';
 import { num } from '../markdown-format.ts';
 import { pm } from '../markdown-combined.ts';
-import type { Interval } from '../../model/metrics.ts';
+import type { Interval } from '../../records/metrics.ts';
 import type { MeanSd } from '../metrics/repeats.ts';
 import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';

@@ -3,7 +3,7 @@
 // table of the runs links each run's report.html; "Pairwise over time" charts each pair of agents'
 // paired difference (the index lines' `pairwise`, catarena compare per run). Self-contained like report.html.
 import path from 'node:path';
-import { rulesChanges, rulesOfEntry, type RunIndexEntry } from '../../model/tourney.ts';
+import { rulesChanges, rulesOfEntry, type RunIndexEntry } from '../../records/tourney.ts';
 import { num } from '../markdown-format.ts';
 import { escapeHtml as h, PAGE_CSS } from './page.ts';
 import { lineChart, type Series } from './svg.ts';

@@ -2,7 +2,7 @@
 // the game's own viewer data (games/<game>/viewer/data.ts). The human seat's page and
 // `catarena serve`'s live boards both draw the last step of it.
 import type { ViewerData } from '../../games/core/viewer.ts';
-import type { MatchSpec, MoveRecord, Replay, Seat } from '../../model/match.ts';
+import type { MatchSpec, MoveRecord, Replay, Seat } from '../../records/match.ts';
 import { viewerDataOf } from './replay-page.ts';
 
 export interface LiveGameView {

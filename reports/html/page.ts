@@ -2,7 +2,7 @@
 // report tables' cells (intervals, the separability mark) and table.
 // Pages are static and self-contained (no fonts, scripts or styles from anywhere), so they open
 // from file:// and can be mailed to a colleague.
-import type { Interval } from '../../model/metrics.ts';
+import type { Interval } from '../../records/metrics.ts';
 import { SEPARABLE } from '../markdown-tracks.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

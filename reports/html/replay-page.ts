@@ -8,10 +8,10 @@ import zlib from 'node:zlib';
 import path from 'node:path';
 import type { ViewerData, ViewerModule } from '../../games/core/viewer.ts';
 import { gameDescriptor, gameIds } from '../../games/registry.ts';
-import type { Replay } from '../../model/match.ts';
+import type { Replay } from '../../records/match.ts';
 import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { loadGameModule } from '../../games/modules.ts';
-import { readReplayFile, replayMtime } from '../../model/replay-files.ts';
+import { readReplayFile, replayMtime } from '../../records/replay-files.ts';
 import { escapeHtml, PAGE_CSS, scriptJson } from './page.ts';
 
 const SHELL = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-shell.js');

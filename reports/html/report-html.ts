@@ -6,8 +6,8 @@
 import { tokenWords } from '../../agents/core/prices.ts';
 import { fallbackAlarmLines, llmPlayerRows } from '../llm-player-use.ts';
 import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from '../cost-by-round.ts';
-import { trackName, type TourneySummary, type TrackSummary } from '../../model/tourney.ts';
-import type { Interval } from '../../model/metrics.ts';
+import { trackName, type TourneySummary, type TrackSummary } from '../../records/tourney.ts';
+import type { Interval } from '../../records/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
 import { agentsWithoutBot, everyBuildFailed } from '../summary.ts';
 import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, scriptJson, vsNext } from './page.ts';

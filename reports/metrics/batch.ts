@@ -3,10 +3,10 @@
 //    counts its share);
 // 2. the pairwise projection that feeds W: for every two strategies at one table, 1 to the one
 //    that finished ahead (by place: final chips, then elimination order), 0.5 each on a tie.
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 import { duplicateGames } from './duplicate.ts';
 import type { GameResult, StrategyKey } from './score-matrix.ts';
-import type { WinRate } from '../../model/metrics.ts';
+import type { WinRate } from '../../records/metrics.ts';
 
 /** Pairwise games from one table result; `keyOf` maps a strategy id to (agent, round). */
 export function projectTable(result: MatchResult, keyOf: (id: string) => StrategyKey): GameResult[] {

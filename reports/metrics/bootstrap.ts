@@ -6,11 +6,11 @@
 // (cells.ts): all of it for a pair played once, none for a pair whose own units vary as much as
 // the model says. This is a smoothed bootstrap (Davison & Hinkley 1997, §3.4); without the
 // smoothing a tourney with one game pair per pairing would give every interval zero width.
-import { createRng, deriveSeed, type Rng } from '../../games/core/rng.ts';
+import { createRng, deriveSeed, type Rng } from '../../util/rng.ts';
 import { cellModel, type CellModel, type PairCell, type Unit } from './cells.ts';
 import { ScoreMatrix, type GameResult } from './score-matrix.ts';
 import { counterAdaptation, globalLearning, globalPerformance, rankList, selfImprovement, strategyCoding } from './metrics.ts';
-import type { AgentIntervals, BootstrapResult, Interval } from '../../model/metrics.ts';
+import type { AgentIntervals, BootstrapResult, Interval } from '../../records/metrics.ts';
 
 export interface BootstrapOptions {
   /** Bootstrap samples (default 1000). */

@@ -8,7 +8,7 @@
 // `catarena` the room's recorded score stands (CATArena's 100-point forfeits and 0–0 errors).
 import type { DuplicateScoring } from '../../games/core/descriptor.ts';
 import { gameDescriptor } from '../../games/registry.ts';
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 import type { GameResult, StrategyKey } from './score-matrix.ts';
 
 export interface BoardResult {

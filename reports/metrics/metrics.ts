@@ -5,7 +5,7 @@
 // empty set is null, never NaN. So with one agent S, B and A are null (no j ≠ i); with one round
 // L and C are null (no n ≥ 2) and SI is undefined. A difference with a null side is skipped too.
 import type { ScoreMatrix } from './score-matrix.ts';
-import type { AgentMetrics, AllMetrics, Correlation, FieldSeries } from '../../model/metrics.ts';
+import type { AgentMetrics, AllMetrics, Correlation, FieldSeries } from '../../records/metrics.ts';
 
 /** Spreads below this (relative to the values' size) count as zero: means of equal scores may differ in the last bit. */
 const FLAT_TOLERANCE = 1e-12;

@@ -8,7 +8,7 @@
 import { addGame, emptyRecord, fitDavidson, thetaCovariance, type DavidsonFit } from './davidson.ts';
 import { normalQuantile } from './normal.ts';
 import { strategyIndex, type GameResult, type ScoreMatrix } from './score-matrix.ts';
-import type { Rating, Ratings } from '../../model/metrics.ts';
+import type { Rating, Ratings } from '../../records/metrics.ts';
 
 const ELO_PER_NAT = 400 / Math.LN10;
 

@@ -5,8 +5,8 @@
 // replacement, and within each chosen repeat take one of its own smoothed-bootstrap samples
 // (bootstrap.ts), then rescale to the unbiased variance of the mean over repeats with Student's t
 // for the few repeats there are (docs/metrics.md "Intervals over repeats").
-import { createRng, deriveSeed } from '../../games/core/rng.ts';
-import type { AgentIntervals, Interval } from '../../model/metrics.ts';
+import { createRng, deriveSeed } from '../../util/rng.ts';
+import type { AgentIntervals, Interval } from '../../records/metrics.ts';
 import { aboveMatrix, interval, percentile, RANGE, tallyRanks, type BootstrapDraws } from './bootstrap.ts';
 import { rankList } from './metrics.ts';
 import { normalQuantile } from './normal.ts';

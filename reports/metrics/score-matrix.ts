@@ -1,7 +1,7 @@
 // The score matrix W of metrics.md: W[(i,n),(j,m)] = mean score of strategy (i,n) against (j,m).
 // Cells keep the score sum and the game count rather than the mean, so matrices can be rebuilt
 // cheaply from resampled games (bootstrap) and the number of games behind a cell stays visible.
-import type { ScoreMatrixJSON } from '../../model/metrics.ts';
+import type { ScoreMatrixJSON } from '../../records/metrics.ts';
 
 /** A strategy: agent `agent`'s bot from development round `round` (1-based). */
 export interface StrategyKey {

@@ -17,7 +17,7 @@
 // values; otherwise the distinct observed values plus 0 and 1. Values never observed count 1e-3
 // (fastchess's regularization), so every s in (0, 1) has a distribution with that mean and the
 // LLR stays finite after a one-sided start.
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 import { pairwiseGames } from './batch.ts';
 
 export interface SprtParams {

@@ -2,7 +2,7 @@
 // CATArena's arena reports (timeouts, average thinking time) and our failure taxonomy. Tables of
 // more than two players (Hold'em) count a table won/lost/split overall, and per opponent who
 // finished ahead.
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 import { placesOf } from '../metrics/batch.ts';
 import { foldDuplicates } from '../metrics/duplicate.ts';
 

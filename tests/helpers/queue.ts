@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { TourneyConfigInput } from '../../orchestrator/config/tourney-config.ts';
-import type { MatchResult } from '../../model/match.ts';
+import type { MatchResult } from '../../records/match.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../../orchestrator/queue/connection.ts';
 import { BUILTIN, tempDir } from './bots.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './worker-process.ts';

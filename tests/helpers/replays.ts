@@ -1,9 +1,9 @@
-// Reading a run's replays in tests: replays/<id>.json.gz (model/replay-files.ts).
+// Reading a run's replays in tests: replays/<id>.json.gz (records/replay-files.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { Replay } from '../../model/match.ts';
-import { REPLAY_EXT } from '../../model/replay-files.ts';
+import type { Replay } from '../../records/match.ts';
+import { REPLAY_EXT } from '../../records/replay-files.ts';
 
 /** One game's replay of a run directory. */
 export const readReplaySync = (runDir: string, id: string): Replay => JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(runDir, 'replays', `${id}${REPLAY_EXT}`))).toString('utf8')) as Replay;

@@ -10,7 +10,7 @@ import { inject } from 'vitest';
 import { resolveConfig, type TourneyConfigInput } from '../../orchestrator/config/tourney-config.ts';
 import { summarizeRun } from '../../orchestrator/tourney/summarize.ts';
 import { runTourney } from '../../orchestrator/tourney/tourney.ts';
-import type { TourneySummary } from '../../model/tourney.ts';
+import type { TourneySummary } from '../../records/tourney.ts';
 import { isProcessGone } from '../../util/procfs.mjs';
 import { tempDir } from './bots.ts';
 

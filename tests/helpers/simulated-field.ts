@@ -4,7 +4,7 @@
 // A tourney is every pair of strategies meeting in colour-swapped pairs, as catarena's rounds
 // schedule them; thousands of games cost milliseconds. The true W is the matrix of expected
 // scores, so the true value of every metric is known.
-import type { Rng } from '../../games/core/rng.ts';
+import type { Rng } from '../../util/rng.ts';
 import { fromMatrix, type GameResult, type ScoreMatrix, type StrategyKey } from '../../reports/metrics/score-matrix.ts';
 
 export interface SimulatedField {

@@ -1,6 +1,6 @@
 // Arithmetic on a game's knobs, driven by its ParamSpace: clamping, drawing from a prior,
 // blending toward a rival, random steps and settling. The same for every game.
-import type { Rng } from '../../../games/core/rng.ts';
+import type { Rng } from '../../../util/rng.ts';
 import type { Knobs, KnobName, ParamSpace, Prior, Range } from './param-space.ts';
 
 export const clamp = (v: number, [lo, hi]: Range) => Math.min(hi, Math.max(lo, v));

@@ -1,7 +1,7 @@
 // What a character is and what it learns from: the previous round's field of strategies, each
 // with its score, its knobs and its record against the learner.
-import type { Rng } from '../../../games/core/rng.ts';
-import type { HeadToHead } from '../../../model/tourney.ts';
+import type { Rng } from '../../../util/rng.ts';
+import type { HeadToHead } from '../../../records/tourney.ts';
 import type { Prior } from './param-space.ts';
 
 /** The characters: every game has all of them, in this order (the order the CLI lists them). */

@@ -12,7 +12,7 @@
 // writes synthetic ones), and the event lines carry the trick when one completes (CATArena's
 // `trick_complete`/`trick` are always null). Team ids are the strategy ids, as our bots are
 // partnerships of one strategy.
-import type { MatchResult, Replay } from '../../../model/match.ts';
+import type { MatchResult, Replay } from '../../../records/match.ts';
 import { duplicateMatchesOf } from '../../../reports/metrics/duplicate.ts';
 import type { CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
 

@@ -15,10 +15,10 @@
 // `replay.html?id=<otherId>`. A report that has both rooms (reports/metrics/duplicate.ts duplicateMatchesOf)
 // can add `extra.comparison = {otherNs, imps}` (net NS points in the other room, IMPs for the
 // match's first team) before writing the page; render.js shows it when present.
-import type { MatchSpec, Replay } from '../../../model/match.ts';
-import { matchId } from '../../../model/match.ts';
+import type { MatchSpec, Replay } from '../../../records/match.ts';
+import { matchId } from '../../../records/match.ts';
 import { initSetup } from '../../core/game.ts';
-import { createRng } from '../../core/rng.ts';
+import { createRng } from '../../../util/rng.ts';
 import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
 import { SEAT_LETTERS } from '../cards.ts';
 import { boardFromDeal, bridge, type BridgeAction, type BridgeState, type Call } from '../rules.ts';

@@ -4,7 +4,7 @@
 // the chess arena identifies players by name everywhere (participants, ai_stats, matrix, results).
 import type { ChessState } from '../rules.ts';
 import { chessWire, stateBody } from '../wire.ts';
-import type { MatchResult, Replay } from '../../../model/match.ts';
+import type { MatchResult, Replay } from '../../../records/match.ts';
 import { replayStateWith } from '../../core/replay.ts';
 import { csv } from '../../../reports/tables/crosstable.ts';
 import type { CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';

@@ -9,7 +9,7 @@
 // `extra` holds the obstacles, the Chess960 start number, and the game's PGN (pgn.ts) with
 // whether a PGN reader can follow it (a variant game where an obstacle removed a piece cannot).
 import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
-import type { Replay } from '../../../model/match.ts';
+import type { Replay } from '../../../records/match.ts';
 import { chessPgn, chessResultLine, replayChess } from '../pgn.ts';
 
 export interface ChessFrame {

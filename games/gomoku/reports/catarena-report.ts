@@ -1,7 +1,7 @@
 // CATArena's Gomoku arena report files (compat §2.7) for round n's games: the JSON report, the CSV
 // cross-table (also under the name CATArena's round-2 prompt globs for), a text version and the
 // history, built by the generic CATArena report (reports/catarena/catarena-report.ts).
-import type { Replay } from '../../../model/match.ts';
+import type { Replay } from '../../../records/match.ts';
 import {
   buildCatarenaReport,
   historyReport,

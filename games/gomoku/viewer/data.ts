@@ -13,8 +13,8 @@
 // winning five, or the winner's stored triplets in the variant).
 import { twoSeatResultLine, type ViewerData, type ViewerMove } from '../../core/viewer.ts';
 import { initSetup } from '../../core/game.ts';
-import { createRng } from '../../core/rng.ts';
-import type { Replay } from '../../../model/match.ts';
+import { createRng } from '../../../util/rng.ts';
+import type { Replay } from '../../../records/match.ts';
 import { BOARD_SIZE, gomoku, type GomokuMove, type GomokuState } from '../rules.ts';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';

@@ -33,7 +33,7 @@
 //   a resumed run.
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
-import type { FailureKind, MatchResult, Replay } from '../../../model/match.ts';
+import type { FailureKind, MatchResult, Replay } from '../../../records/match.ts';
 import { handLogs, tableConfig, type TableState } from '../table.ts';
 import { fullHistoryEntries, holdemWire } from '../wire.ts';
 import { replayStateWith } from '../../core/replay.ts';

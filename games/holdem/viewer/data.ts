@@ -10,9 +10,9 @@
 // street total: exactly the rules' Action, so they are applied as they are. The rules record
 // one history entry per decision (a raise to the whole stack becomes an all-in), which gives
 // each move its text and its chips.
-import type { Replay } from '../../../model/match.ts';
+import type { Replay } from '../../../records/match.ts';
 import { initSetup } from '../../core/game.ts';
-import { createRng } from '../../core/rng.ts';
+import { createRng } from '../../../util/rng.ts';
 import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
 import { bestFive } from '../evaluator.ts';
 import type { Action, HandState, HistoryEntry } from '../hand.ts';

@@ -10,7 +10,7 @@
 // (team-elo.ts: CK-Arena's survival and voting accuracy come from each game's replay). Per word category: games and civilian wins (SpyGame's thematic view). Every game lists its words, roles,
 // statements, closed ballots and eliminations, rebuilt from the replay.
 import { createHash } from 'node:crypto';
-import type { MatchResult, Replay } from '../../../model/match.ts';
+import type { MatchResult, Replay } from '../../../records/match.ts';
 import type { CatarenaWriter, WriterContext } from '../../../reports/catarena/catarena-report.ts';
 import { replayStateWith } from '../../core/replay.ts';
 import { undercoverWire } from '../wire.ts';

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Replay } from '../../../model/match.ts';
+import type { Replay } from '../../../records/match.ts';
 import { startEgressProxy } from '../../../sandbox/egress-proxy.ts';
 import { replayStateWith } from '../../core/replay.ts';
 import { wordOf, type UndercoverState } from '../rules.ts';

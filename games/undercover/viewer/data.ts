@@ -12,9 +12,9 @@
 //
 // Recorded actions are the rules' own UndercoverAction (a failed speech or vote is recorded as
 // the wire's fallback, `silent` / `abstain`); a null action changed nothing, as in games/replay.ts.
-import type { Replay } from '../../../model/match.ts';
+import type { Replay } from '../../../records/match.ts';
 import { initSetup } from '../../core/game.ts';
-import { createRng } from '../../core/rng.ts';
+import { createRng } from '../../../util/rng.ts';
 import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
 import { seatMetrics, undercover, wordOf, type UndercoverAction, type UndercoverState } from '../rules.ts';
 import type { Role } from '../roles.ts';

@@ -67,7 +67,7 @@ export interface StrategyRecord {
   variant: string;
   /** The bot folder inside the run directory. */
   dir: string;
-  /** The task track it was built for, when not standard (model/task-track.ts). */
+  /** The task track it was built for, when not standard (records/task-track.ts). */
   taskTrack?: TaskTrack;
   /** sha256 over the bot folder's files (paths and contents), hex. */
   hash: string;
@@ -231,7 +231,7 @@ export interface RunIndexEntry {
   leaderboard: LeaderboardEntry[];
   /** Per track, each agent's S and L with their 95% intervals (runs indexed before this field have none). */
   tracks?: Array<{ track: string; perAgent: Record<string, { S: Interval; L: Interval }> }>;
-  /** Each agent's task track (model/task-track.ts); runs indexed before this field were all standard. */
+  /** Each agent's task track (records/task-track.ts); runs indexed before this field were all standard. */
   taskTracks?: Record<string, TaskTrack>;
   /**
    * Per game, the rules it was played under (games/registry.ts rulesLabel: "v2", "v2

@@ -1,10 +1,10 @@
 // A tourney track's schedule: round n's games, and with reps 'auto' the adaptive batches played
 // after the last round (auto-reps.ts decides, this file turns its choices into match specs and
 // reads their games back from the journal).
-import { deriveSeed } from '../../games/core/rng.ts';
+import { deriveSeed } from '../../util/rng.ts';
 import { gameDescriptor } from '../../games/registry.ts';
-import { DEFAULT_LIMITS, matchId, type MatchSpec } from '../../model/match.ts';
-import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../model/tourney.ts';
+import { DEFAULT_LIMITS, matchId, type MatchSpec } from '../../records/match.ts';
+import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../records/tourney.ts';
 import { pairwiseGames } from '../../reports/metrics/batch.ts';
 import { gameSettings, llmPlayerSettings, type TourneyConfig } from '../config/tourney-config.ts';
 import { fieldSpecs, moreSpecs, scheduleUnits, type FieldSettings } from '../formats/field.ts';

@@ -14,7 +14,7 @@
 // the last window makes the next probe up come at once instead of after the hold.
 //
 // Pure logic (no clock, no I/O): `decide` gets one window's figures and returns the next level.
-// orchestrator/match/adaptive-slots.ts runs it against real slots, clocks and /proc.
+// orchestrator/concurrency/adaptive-slots.ts runs it against real slots, clocks and /proc.
 
 export interface ControllerOptions {
   /** Lowest level (default 1). */

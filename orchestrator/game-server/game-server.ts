@@ -4,7 +4,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
-import { createRng } from '../../games/core/rng.ts';
+import { createRng } from '../../util/rng.ts';
 
 export interface GameServerOptions {
   adapter: WireAdapter<unknown, unknown>;
