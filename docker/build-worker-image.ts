@@ -25,7 +25,7 @@ export const WORKER_RECIPE_PATH = path.join(PROJECT_ROOT, 'docker', 'worker', 'r
 export const WORKER_APP_DIR = '/opt/catarena/app';
 
 const WorkerRecipeSchema = z.object({
-  image: z.string().regex(/^[a-z0-9][a-z0-9._\/-]*$/),
+  image: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/),
   description: z.string().optional(),
   /** Top-level files and folders of the project copied into the image. */
   project: z.array(z.string().regex(/^[\w.-]+$/)).min(1),

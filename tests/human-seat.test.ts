@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
-import type { MatchResult, Replay } from '../records/match.ts';
+import type { MatchResult, } from '../records/match.ts';
 import { readReplaySync } from './helpers/replays.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');

@@ -3,7 +3,6 @@
 // with the rules' final state and the recorded result; their pages, written as a run writes them
 // and opened from file:// in Chromium, show at the last step the outcome, the eliminations and the
 // scores of the result, and stepping back shows fewer statements and no outcome yet.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // prune: makes finished run directories small (orchestrator/run/prune.ts).
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { megabytes } from '../run/disk-usage.ts';
 
 export function registerPruneCommand(program: Command): void {

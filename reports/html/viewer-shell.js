@@ -9,7 +9,7 @@
   if (window.CATARENA_REPLAY) show(window.CATARENA_REPLAY);
 
   function show(data) {
-    const viewer = (window.catarenaViewers || {})[data.game];
+    const viewer = window.catarenaViewers?.[data.game];
     const el = window.catarenaViewerKit.element; // viewer-kit.js, loaded before this script
     const root = document.getElementById('replay');
     const steps = data.moves.length + 1;
@@ -71,7 +71,7 @@
     setTimeout(more, 0);
     const side = el('div', { class: 'side' }, list);
     root.append(controls, el('div', { class: 'main' }, board, side));
-    if (viewer && viewer.extra) {
+    if (viewer?.extra) {
       const extra = el('div', { class: 'extra', 'data-testid': 'extra' });
       root.append(extra);
       viewer.extra(extra, data);
