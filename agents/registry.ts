@@ -18,12 +18,14 @@ import { DockerAgentSandbox } from './builtin/docker-sandbox.ts';
 import type { Agent, Workspace } from './core/types.ts';
 import { AGENT_SPEC_HELP } from './core/spec-help.ts';
 
-
 /** builtin:<provider>/<model>[~<fallback provider>/<model>][#id] */
 function createBuiltinAgent(spec: string, options: CreateAgentOptions): Agent {
   const env = endpointEnv(spec, options.endpoint);
   const m = /^builtin:([^~#\s]+)(?:~([^#\s]+))?(?:#([\w.@-]+))?$/.exec(spec.trim());
-  if (!m) throw new Error(`bad builtin agent spec "${spec}": expected builtin:<provider>/<model>, optionally ~<provider>/<model> (fallback) and #<id>`);
+  if (!m)
+    throw new Error(
+      `bad builtin agent spec "${spec}": expected builtin:<provider>/<model>, optionally ~<provider>/<model> (fallback) and #<id>`,
+    );
   return new BuiltinAgent({
     model: m[1]!,
     ...(m[2] ? { fallback: m[2] } : {}),
@@ -36,9 +38,18 @@ function createBuiltinAgent(spec: string, options: CreateAgentOptions): Agent {
 /** <cli>[:<model>][#id] */
 function createCliAgent(spec: string, options: CreateAgentOptions = {}): Agent {
   const m = /^([a-z-]+)(?::([^#\s]+))?(?:#([\w.@-]+))?$/.exec(spec.trim());
-  if (!m || !(CLI_NAMES as readonly string[]).includes(m[1]!)) throw new Error(`bad CLI agent spec "${spec}": expected <cli>[:<model>][#<id>] with cli one of ${CLI_NAMES.join(', ')}`);
+  if (!m || !(CLI_NAMES as readonly string[]).includes(m[1]!))
+    throw new Error(
+      `bad CLI agent spec "${spec}": expected <cli>[:<model>][#<id>] with cli one of ${CLI_NAMES.join(', ')}`,
+    );
   const env = endpointEnv(spec, options.endpoint);
-  return new CliAgent({ cli: m[1] as CliName, ...(m[2] ? { model: m[2] } : {}), ...(m[3] ? { id: m[3] } : {}), ...(options.webTools ? { webTools: true } : {}), ...(env ? { env } : {}) });
+  return new CliAgent({
+    cli: m[1] as CliName,
+    ...(m[2] ? { model: m[2] } : {}),
+    ...(m[3] ? { id: m[3] } : {}),
+    ...(options.webTools ? { webTools: true } : {}),
+    ...(env ? { env } : {}),
+  });
 }
 
 export interface CreateAgentOptions {
@@ -64,7 +75,10 @@ const BUILTIN_VARS: Record<string, { keys: string[]; base: string[] }> = {
  * The environment an agent with its own endpoint reads: the shared variables it would read,
  * replaced by its key variable's value and its base URL. Keys stay in the environment only.
  */
-function endpointEnv(spec: string, endpoint: CreateAgentOptions['endpoint']): Record<string, string | undefined> | undefined {
+function endpointEnv(
+  spec: string,
+  endpoint: CreateAgentOptions['endpoint'],
+): Record<string, string | undefined> | undefined {
   if (!endpoint || (!endpoint.keyEnv && !endpoint.baseUrl)) return undefined;
   const kind = spec.trim().split(/[:#]/)[0]!;
   let vars: { keys: string[]; base: string[] };
@@ -80,7 +94,8 @@ function endpointEnv(spec: string, endpoint: CreateAgentOptions['endpoint']): Re
   const env: Record<string, string | undefined> = { ...process.env };
   if (endpoint.keyEnv) {
     const key = process.env[endpoint.keyEnv]?.trim();
-    if (!key) throw new Error(`${endpoint.keyEnv} is not set: the agent ${spec} reads its key from it (its agents: entry)`);
+    if (!key)
+      throw new Error(`${endpoint.keyEnv} is not set: the agent ${spec} reads its key from it (its agents: entry)`);
     for (const v of vars.keys) env[v] = key;
   }
   if (endpoint.baseUrl) for (const v of vars.base) env[v] = endpoint.baseUrl;

@@ -28,7 +28,14 @@ export function benchBridgeEngine(boards = 2000) {
       }
     }
     const seconds = (performance.now() - t0) / 1000;
-    return { variant, boards, actions, seconds: +seconds.toFixed(2), boardsPerSecond: Math.round(boards / seconds), actionsPerSecond: Math.round(actions / seconds) };
+    return {
+      variant,
+      boards,
+      actions,
+      seconds: +seconds.toFixed(2),
+      boardsPerSecond: Math.round(boards / seconds),
+      actionsPerSecond: Math.round(actions / seconds),
+    };
   });
   console.log('Bridge engine: one room per board, random legal actions, in-process');
   console.table(rows);
@@ -64,10 +71,28 @@ function instantBotDir(): string {
 export async function benchBridgeWire(boards = 12, teams = 4) {
   const bot = instantBotDir();
   const ids = Array.from({ length: teams }, (_, i) => `t${i + 1}`);
-  const specs = duplicateMatches({ game: 'bridge', variant: 'standard', entrants: ids, boards, reps: 1, seed: 1, limits: DEFAULT_LIMITS, policy: 'strict' });
+  const specs = duplicateMatches({
+    game: 'bridge',
+    variant: 'standard',
+    entrants: ids,
+    boards,
+    reps: 1,
+    seed: 1,
+    limits: DEFAULT_LIMITS,
+    policy: 'strict',
+  });
   const { results, seconds, actions } = await playWarm(specs, bot, 2);
   fs.rmSync(bot, { recursive: true, force: true });
-  const row = { teams, matches: (teams * (teams - 1)) / 2, boards: results.length / 2, rooms: results.length, actions, seconds: +seconds.toFixed(2), boardsPerSecond: +(results.length / 2 / seconds).toFixed(1), msPerAction: +((seconds * 1000) / actions).toFixed(3) };
+  const row = {
+    teams,
+    matches: (teams * (teams - 1)) / 2,
+    boards: results.length / 2,
+    rooms: results.length,
+    actions,
+    seconds: +seconds.toFixed(2),
+    boardsPerSecond: +(results.length / 2 / seconds).toFixed(1),
+    msPerAction: +((seconds * 1000) / actions).toFixed(3),
+  };
   console.log('Bridge over the wire: duplicate matches of instant bots (both rooms per board), concurrency 2');
   console.table([row]);
   return row;

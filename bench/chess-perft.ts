@@ -30,14 +30,21 @@ export async function benchChessPerft(chessJsDepth = 3) {
   const obstacles = ['a3', 'h3', 'c3', 'f3', 'b4', 'g4', 'd5', 'e5', 'a6', 'h6', 'c6', 'f6'].map(parseSquare);
   const cases: { name: string; run: () => number }[] = [
     { name: 'standard start, depth 5', run: () => perft(parseFen(STANDARD_FEN), 5) },
-    { name: 'Kiwipete, depth 4', run: () => perft(parseFen('r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'), 4) },
-    { name: 'Chess960 (CPW id 0), depth 4', run: () => perft(parseFen('bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'), 4) },
+    {
+      name: 'Kiwipete, depth 4',
+      run: () => perft(parseFen('r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'), 4),
+    },
+    {
+      name: 'Chess960 (CPW id 0), depth 4',
+      run: () => perft(parseFen('bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'), 4),
+    },
     { name: 'Chess960 #100 + 12 obstacles, depth 4', run: () => perft(chess960Position(100), 4, { obstacles }) },
     { name: `chess.js standard start, depth ${chessJsDepth}`, run: () => chessJsPerft(new Chess(), chessJsDepth) },
   ];
   perft(parseFen(STANDARD_FEN), 3); // warm up the JIT
   const rows = cases.map(({ name, run }) => ({ position: name, ...time(run) }));
-  const ours = rows[0]!.nodesPerSecond, theirs = rows[rows.length - 1]!.nodesPerSecond;
+  const ours = rows[0]!.nodesPerSecond,
+    theirs = rows[rows.length - 1]!.nodesPerSecond;
   console.log('chess-core perft (make/unmake every leaf) vs chess.js (bulk-counted last ply)');
   console.table(rows);
   console.log(`start position: chess-core is ${(ours / theirs).toFixed(0)}x chess.js`);

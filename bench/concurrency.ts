@@ -47,12 +47,28 @@ export async function playArena(concurrency: Setting, games: number, bots = 4): 
   const sandbox = createSandbox('process');
   const hosts = new GameServerPool();
   const run = new RunDir(runDir);
-  const settings = { game: 'gomoku', variant: 'standard', seed: 1, limits: DEFAULT_LIMITS, policy: 'strict' as const, reps };
+  const settings = {
+    game: 'gomoku',
+    variant: 'standard',
+    seed: 1,
+    limits: DEFAULT_LIMITS,
+    policy: 'strict' as const,
+    reps,
+  };
   const specs = fieldSpecs(gameDescriptor('gomoku'), { kind: 'arena', ids }, settings);
   await run.openJournal();
   let stats: ConcurrencyStats | undefined;
-  const executor = new LocalExecutor({ sandbox, hosts, concurrency, logDir: () => run.botLogsDir(), onConcurrency: (s) => (stats = s) });
-  executor.add({ game: 'gomoku', variant: 'standard' }, ids.map((id) => ({ id, dir: CPU_BOT })));
+  const executor = new LocalExecutor({
+    sandbox,
+    hosts,
+    concurrency,
+    logDir: () => run.botLogsDir(),
+    onConcurrency: (s) => (stats = s),
+  });
+  executor.add(
+    { game: 'gomoku', variant: 'standard' },
+    ids.map((id) => ({ id, dir: CPU_BOT })),
+  );
   let serviceMs = 0;
   let firstStart = Infinity;
   let count = 0;
@@ -65,7 +81,8 @@ export async function playArena(concurrency: Setting, games: number, bots = 4): 
       count++;
       firstStart = Math.min(firstStart, Date.parse(replay.result.startedAt));
       for (const s of replay.result.seatStats) serviceMs += s.totalMs;
-      if (replay.result.termination !== 'normal') throw new Error(`bench game ended by ${replay.result.termination}: ${replay.result.reason}`);
+      if (replay.result.termination !== 'normal')
+        throw new Error(`bench game ended by ${replay.result.termination}: ${replay.result.reason}`);
     },
   });
   const wallMs = performance.now() - t0;
@@ -75,7 +92,10 @@ export async function playArena(concurrency: Setting, games: number, bots = 4): 
   await sandbox.close();
   fs.rmSync(runDir, { recursive: true, force: true });
   const meanLevel = stats?.meanLevel ?? (concurrency as number);
-  const levels = stats?.mode === 'auto' ? stats.timeline.map(([at, level]) => `${(at / 1000).toFixed(1)}s:${level}`).join(' ') : undefined;
+  const levels =
+    stats?.mode === 'auto'
+      ? stats.timeline.map(([at, level]) => `${(at / 1000).toFixed(1)}s:${level}`).join(' ')
+      : undefined;
   return {
     concurrency,
     games: count,
@@ -141,14 +161,18 @@ export async function benchConcurrency(argv: string[] = process.argv) {
   const settings: Setting[] = [1, 2, 'auto'];
   const loadBefore = os.loadavg();
   const startup = { ...(await pythonImportMs(5)), botReady: await botReadyMs(5) };
-  console.log(`python3 -c "import flask": ${startup.importFlask} ms (bare python3: ${startup.bare} ms); a Flask bot healthy after ${startup.botReady} ms (medians of 5)`);
+  console.log(
+    `python3 -c "import flask": ${startup.importFlask} ms (bare python3: ${startup.bare} ms); a Flask bot healthy after ${startup.botReady} ms (medians of 5)`,
+  );
   const runs: ConcurrencyRun[] = [];
   for (let r = 0; r < repeats; r++) {
     // Rotate the order each repeat, so no setting always runs first (or right after another).
     for (const s of settings.map((_, i) => settings[(i + r) % settings.length]!)) {
       const row = await playArena(s, games, bots);
       runs.push(row);
-      console.log(`  repeat ${r + 1} concurrency ${s}: ${row.wallMs} ms, ${row.gamesPerSec} games/s, first game after ${row.firstGameMs} ms, efficiency ${row.efficiency}${row.levels ? `, levels ${row.levels}` : ''} (load ${os.loadavg()[0]!.toFixed(1)})`);
+      console.log(
+        `  repeat ${r + 1} concurrency ${s}: ${row.wallMs} ms, ${row.gamesPerSec} games/s, first game after ${row.firstGameMs} ms, efficiency ${row.efficiency}${row.levels ? `, levels ${row.levels}` : ''} (load ${os.loadavg()[0]!.toFixed(1)})`,
+      );
     }
   }
   const loadAfter = os.loadavg();
@@ -168,8 +192,21 @@ export async function benchConcurrency(argv: string[] = process.argv) {
   });
   const bestFixed = Math.max(...rows.filter((r) => r.concurrency !== 'auto').map((r) => r.gamesPerSec));
   const auto = rows.find((r) => r.concurrency === 'auto')!;
-  console.log(`\n${bots} CPU-bound Flask bots, ${games} Gomoku games, ${os.availableParallelism()} cores; medians of ${repeats}; load average ${loadBefore.map((x) => x.toFixed(1)).join(' / ')} before, ${loadAfter.map((x) => x.toFixed(1)).join(' / ')} after`);
+  console.log(
+    `\n${bots} CPU-bound Flask bots, ${games} Gomoku games, ${os.availableParallelism()} cores; medians of ${repeats}; load average ${loadBefore.map((x) => x.toFixed(1)).join(' / ')} before, ${loadAfter.map((x) => x.toFixed(1)).join(' / ')} after`,
+  );
   console.table(rows);
   console.log(`auto reaches ${((auto.gamesPerSec / bestFixed) * 100).toFixed(1)}% of the best fixed setting's games/s`);
-  return { cores: os.availableParallelism(), games, bots, repeats, loadBefore, loadAfter, startup, rows, autoVsBestFixed: +(auto.gamesPerSec / bestFixed).toFixed(3), runs };
+  return {
+    cores: os.availableParallelism(),
+    games,
+    bots,
+    repeats,
+    loadBefore,
+    loadAfter,
+    startup,
+    rows,
+    autoVsBestFixed: +(auto.gamesPerSec / bestFixed).toFixed(3),
+    runs,
+  };
 }

@@ -11,7 +11,9 @@ export async function benchCpuPerMove() {
   const args = ['--rounds', i > 0 ? process.argv[i + 1]! : '4', ...(g > 0 ? ['--games', process.argv[g + 1]!] : [])];
   const r = await measureTourney(args, 'cpu');
   const msPerMove = (r.cpuS * 1000) / r.moves;
-  console.log(`${r.games} games, ${r.moves} moves in ${r.wallS.toFixed(0)} s; orchestrator CPU ${r.cpuS.toFixed(1)} s → ${msPerMove.toFixed(3)} ms per move (goal ≤ 0.3)`);
+  console.log(
+    `${r.games} games, ${r.moves} moves in ${r.wallS.toFixed(0)} s; orchestrator CPU ${r.cpuS.toFixed(1)} s → ${msPerMove.toFixed(3)} ms per move (goal ≤ 0.3)`,
+  );
   fs.rmSync(r.out, { recursive: true, force: true });
   return { args, games: r.games, moves: r.moves, wallS: r.wallS, cpuS: r.cpuS, msPerMove };
 }

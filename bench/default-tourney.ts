@@ -45,10 +45,27 @@ interface Run {
 async function once(rounds: number, extra: string[] = []): Promise<Run> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-default-'));
   const hook = path.join(out, 'cpu-hook.mjs');
-  fs.writeFileSync(hook, "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`ORCHESTRATOR_CPU_US ${u.user + u.system}\\n`); });\n");
+  fs.writeFileSync(
+    hook,
+    "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`ORCHESTRATOR_CPU_US ${u.user + u.system}\\n`); });\n",
+  );
   const cpu0 = childrenCpuS();
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', '--rounds', String(rounds), ...extra, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      hook,
+      path.join(root, 'bin', 'catarena.mjs'),
+      'tourney',
+      '--rounds',
+      String(rounds),
+      ...extra,
+      '--out',
+      out,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -57,7 +74,12 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
   const cpuS = childrenCpuS() - cpu0;
   const orchestratorCpuS = Number(/ORCHESTRATOR_CPU_US (\d+)/.exec(stderr)?.[1] ?? NaN) / 1e6;
   const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
-  const results = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult).filter((r) => r.spec);
+  const results = fs
+    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as MatchResult)
+    .filter((r) => r.spec);
   // Per track and round: the games' span and the gap since the previous track's last game.
   const spans = new Map<string, { first: number; last: number; n: number }>();
   for (const r of results) {
@@ -78,7 +100,15 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
     previous = Math.max(previous, s.last);
   }
   const firstGameMs = Math.min(...results.map((r) => Date.parse(r.startedAt!))) - t0;
-  const edges = results.flatMap((r) => [[Date.parse(r.startedAt!), 1], [Date.parse(r.startedAt!) + r.durationMs!, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = results
+    .flatMap(
+      (r) =>
+        [
+          [Date.parse(r.startedAt!), 1],
+          [Date.parse(r.startedAt!) + r.durationMs!, -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let inFlight = 0;
   let filledMs = 0;
   edges.forEach(([at, step], k) => {
@@ -87,7 +117,17 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
   });
   const summaryS = (fs.statSync(path.join(runDir, 'report.html')).mtimeMs - previous) / 1000;
   fs.rmSync(out, { recursive: true, force: true });
-  return { wallS, cpuS, busy: cpuS / (os.availableParallelism() * wallS), gameFill: filledMs / 1000 / (os.availableParallelism() * wallS), orchestratorCpuS, firstGameMs, games: results.length, tracks, summaryS };
+  return {
+    wallS,
+    cpuS,
+    busy: cpuS / (os.availableParallelism() * wallS),
+    gameFill: filledMs / 1000 / (os.availableParallelism() * wallS),
+    orchestratorCpuS,
+    firstGameMs,
+    games: results.length,
+    tracks,
+    summaryS,
+  };
 }
 
 const load = () => os.loadavg()[0]!.toFixed(1);
@@ -100,11 +140,18 @@ export async function benchDefaultTourney(options: { preset?: string; repeats?: 
   const extra = preset ? ['--preset', preset] : [];
   const runs: Run[] = [];
   for (let k = 0; k < repeats; k++) {
-    console.log(`catarena tourney --rounds ${rounds}${preset ? ` --preset ${preset}` : ''}, run ${k + 1}/${repeats} (load ${load()}) …`);
+    console.log(
+      `catarena tourney --rounds ${rounds}${preset ? ` --preset ${preset}` : ''}, run ${k + 1}/${repeats} (load ${load()}) …`,
+    );
     const run = await once(rounds, extra);
     runs.push(run);
-    console.log(`  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s), busy ${(run.busy * 100).toFixed(0)}% of ${os.availableParallelism()} cores (games filled ${(run.gameFill * 100).toFixed(0)}% of their slots), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s`);
-    for (const [track, t] of Object.entries(run.tracks)) console.log(`  ${track.padEnd(16)} ${String(t.games).padStart(4)} games  ${t.gamesWallS.toFixed(1).padStart(6)} s playing  ${t.gapS.toFixed(1).padStart(5)} s before`);
+    console.log(
+      `  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s), busy ${(run.busy * 100).toFixed(0)}% of ${os.availableParallelism()} cores (games filled ${(run.gameFill * 100).toFixed(0)}% of their slots), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s`,
+    );
+    for (const [track, t] of Object.entries(run.tracks))
+      console.log(
+        `  ${track.padEnd(16)} ${String(t.games).padStart(4)} games  ${t.gamesWallS.toFixed(1).padStart(6)} s playing  ${t.gapS.toFixed(1).padStart(5)} s before`,
+      );
   }
   const result = {
     rounds,
@@ -121,7 +168,9 @@ export async function benchDefaultTourney(options: { preset?: string; repeats?: 
     games: runs[0]!.games,
     runs,
   };
-  console.log(`\nmedian of ${repeats}: ${result.wallS.toFixed(1)} s wall${preset ? '' : ' (target 180 s)'}, CPU ${result.cpuS.toFixed(0)} s on ${result.cores} cores, busy ${(result.busy * 100).toFixed(0)}% (games filled ${(result.gameFill * 100).toFixed(0)}% of the cores), first game after ${result.firstGameMs} ms`);
+  console.log(
+    `\nmedian of ${repeats}: ${result.wallS.toFixed(1)} s wall${preset ? '' : ' (target 180 s)'}, CPU ${result.cpuS.toFixed(0)} s on ${result.cores} cores, busy ${(result.busy * 100).toFixed(0)}% (games filled ${(result.gameFill * 100).toFixed(0)}% of the cores), first game after ${result.firstGameMs} ms`,
+  );
   return result;
 }
 

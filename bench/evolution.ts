@@ -24,7 +24,7 @@ const arg = (name: string, fallback: number) => {
 };
 
 function lcg(seed: number) {
-  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 /** Every line of a text edited with probability p: changed, dropped, or a new line after it. */
@@ -46,14 +46,23 @@ export async function benchEvolution() {
   const N = arg('rounds', 4);
   const trackCount = arg('tracks', 8);
   const games = ['gomoku', 'chess', 'holdem', 'bridge'];
-  const tracks = games.flatMap((g) => ['standard', 'variant'].map((v) => ({ game: g, variant: v }))).slice(0, trackCount);
+  const tracks = games
+    .flatMap((g) => ['standard', 'variant'].map((v) => ({ game: g, variant: v })))
+    .slice(0, trackCount);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-evolution-'));
   const transcripts = ['claude-code', 'codex'].map((c) => {
-    const text = fs.readFileSync(path.join(here, '..', 'tests', 'fixtures', 'transcripts', `${c}.txt`), 'utf8').split('\n--- stderr ---\n')[0]!;
-    return { kind: `cli:${c}/bench`, text: `${Array.from({ length: Math.ceil(600_000 / text.length) }, () => text).join('\n')}\n--- stderr ---\n` };
+    const text = fs
+      .readFileSync(path.join(here, '..', 'tests', 'fixtures', 'transcripts', `${c}.txt`), 'utf8')
+      .split('\n--- stderr ---\n')[0]!;
+    return {
+      kind: `cli:${c}/bench`,
+      text: `${Array.from({ length: Math.ceil(600_000 / text.length) }, () => text).join('\n')}\n--- stderr ---\n`,
+    };
   });
   const agents = Array.from({ length: T }, (_, i) => `agent${i + 1}`);
-  console.log(`building ${trackCount} tracks × ${T} agents × ${N} rounds (${trackCount * T * N} strategies, each workspace with ${T} previous bots) in ${root} …`);
+  console.log(
+    `building ${trackCount} tracks × ${T} agents × ${N} rounds (${trackCount * T * N} strategies, each workspace with ${T} previous bots) in ${root} …`,
+  );
   const t0 = performance.now();
   const inputs: Array<{ game: string; variant: string; strategies: EvolutionStrategy[] }> = [];
   for (const { game, variant } of tracks) {
@@ -69,24 +78,54 @@ export async function benchEvolution() {
           fs.cpSync(base, dir, { recursive: true });
           // Each agent grows its bot its own way: another game's engine file, and its own edits.
           const extra = others[i % others.length]!;
-          for (const f of fs.readdirSync(extra).filter((f) => f.endsWith('.mjs') && f !== 'bot-http.mjs').slice(0, 1 + (i % 2))) {
-            fs.writeFileSync(path.join(dir, `extra-${f}`), edit(fs.readFileSync(path.join(extra, f), 'utf8'), 0.3, r, agent));
+          for (const f of fs
+            .readdirSync(extra)
+            .filter((f) => f.endsWith('.mjs') && f !== 'bot-http.mjs')
+            .slice(0, 1 + (i % 2))) {
+            fs.writeFileSync(
+              path.join(dir, `extra-${f}`),
+              edit(fs.readFileSync(path.join(extra, f), 'utf8'), 0.3, r, agent),
+            );
           }
-          for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs'))) fs.writeFileSync(path.join(dir, f), edit(fs.readFileSync(path.join(dir, f), 'utf8'), 0.2, r, agent));
-          if (i % 3 === 0) for (let k = 0; k < 300; k++) fs.mkdirSync(path.join(dir, 'node_modules', `pkg${k}`), { recursive: true }), fs.writeFileSync(path.join(dir, 'node_modules', `pkg${k}`, 'index.js'), 'module.exports = 1;\n');
+          for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs')))
+            fs.writeFileSync(path.join(dir, f), edit(fs.readFileSync(path.join(dir, f), 'utf8'), 0.2, r, agent));
+          if (i % 3 === 0)
+            for (let k = 0; k < 300; k++)
+              fs.mkdirSync(path.join(dir, 'node_modules', `pkg${k}`), { recursive: true }),
+                fs.writeFileSync(path.join(dir, 'node_modules', `pkg${k}`, 'index.js'), 'module.exports = 1;\n');
         } else {
           // A few edits to its own previous bot; every third agent copies the previous round's first agent's files.
           const prev = path.join(track, `round_${n - 1}`, 'strategies', agent);
-          fs.cpSync(i % 3 === 2 ? path.join(track, `round_${n - 1}`, 'strategies', agents[0]!) : prev, dir, { recursive: true });
-          for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs'))) fs.writeFileSync(path.join(dir, f), edit(fs.readFileSync(path.join(dir, f), 'utf8'), 0.03, r, `${agent}r${n}`));
+          fs.cpSync(i % 3 === 2 ? path.join(track, `round_${n - 1}`, 'strategies', agents[0]!) : prev, dir, {
+            recursive: true,
+          });
+          for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs')))
+            fs.writeFileSync(
+              path.join(dir, f),
+              edit(fs.readFileSync(path.join(dir, f), 'utf8'), 0.03, r, `${agent}r${n}`),
+            );
         }
         const workspace = path.join(track, `round_${n}`, 'workspaces', agent);
-        if (n > 1) for (const a of agents) fs.cpSync(path.join(track, `round_${n - 1}`, 'strategies', a), path.join(workspace, 'last_round', a), { recursive: true, filter: (src) => !src.includes('node_modules') });
+        if (n > 1)
+          for (const a of agents)
+            fs.cpSync(path.join(track, `round_${n - 1}`, 'strategies', a), path.join(workspace, 'last_round', a), {
+              recursive: true,
+              filter: (src) => !src.includes('node_modules'),
+            });
         fs.mkdirSync(path.join(workspace, 'logs'), { recursive: true });
         fs.writeFileSync(path.join(workspace, 'logs', 'round_report.json'), '{}');
         const transcript = transcripts[i % transcripts.length]!;
         fs.writeFileSync(path.join(workspace, '.agent-output-1.txt'), transcript.text);
-        strategies.push({ id: `${agent}@r${n}`, agent, round: n, agentKind: transcript.kind, status: 'ok', dir, workspace, buildLog: '## validation: passed\n' });
+        strategies.push({
+          id: `${agent}@r${n}`,
+          agent,
+          round: n,
+          agentKind: transcript.kind,
+          status: 'ok',
+          dir,
+          workspace,
+          buildLog: '## validation: passed\n',
+        });
       }
     }
     inputs.push({ game, variant, strategies });
@@ -98,8 +137,19 @@ export async function benchEvolution() {
   const cpu0 = process.cpuUsage();
   const w0 = performance.now();
   for (const input of inputs) {
-    const G = Object.fromEntries(agents.map((a, i) => [a, Array.from({ length: N }, (_, n) => 0.3 + 0.05 * ((i + n) % 7))]));
-    const e = await trackEvolution({ track: `${input.game}-${input.variant}`, game: input.game, variant: input.variant, agents, rounds: N, strategies: input.strategies, G, base: [referenceBotDir(input.game, 'random')] });
+    const G = Object.fromEntries(
+      agents.map((a, i) => [a, Array.from({ length: N }, (_, n) => 0.3 + 0.05 * ((i + n) % 7))]),
+    );
+    const e = await trackEvolution({
+      track: `${input.game}-${input.variant}`,
+      game: input.game,
+      variant: input.variant,
+      agents,
+      rounds: N,
+      strategies: input.strategies,
+      G,
+      base: [referenceBotDir(input.game, 'random')],
+    });
     evolutions.push(e);
     perTrack.push({ track: e.track, ms: e.ms, cpuMs: e.cpuMs, flags: e.flags.filter((f) => f.borrowed).length });
   }
@@ -121,8 +171,13 @@ export async function benchEvolution() {
     markdownBytes: Buffer.byteLength(markdown),
     perTrack,
   };
-  for (const t of perTrack) console.log(`  ${t.track.padEnd(16)} ${String(t.ms).padStart(6)} ms wall ${String(t.cpuMs).padStart(6)} ms CPU, ${t.flags} borrowed-code flags`);
-  console.log(`evolution of ${loc.length} strategies (${result.linesOfCode.min}–${result.linesOfCode.max} lines of code each): ${(wallMs / 1000).toFixed(1)} s wall, ${(cpuMs / 1000).toFixed(1)} s CPU; report.html share ${(result.htmlBytes / 1024).toFixed(0)} KiB, report.md share ${(result.markdownBytes / 1024).toFixed(0)} KiB`);
+  for (const t of perTrack)
+    console.log(
+      `  ${t.track.padEnd(16)} ${String(t.ms).padStart(6)} ms wall ${String(t.cpuMs).padStart(6)} ms CPU, ${t.flags} borrowed-code flags`,
+    );
+  console.log(
+    `evolution of ${loc.length} strategies (${result.linesOfCode.min}–${result.linesOfCode.max} lines of code each): ${(wallMs / 1000).toFixed(1)} s wall, ${(cpuMs / 1000).toFixed(1)} s CPU; report.html share ${(result.htmlBytes / 1024).toFixed(0)} KiB, report.md share ${(result.markdownBytes / 1024).toFixed(0)} KiB`,
+  );
   fs.rmSync(root, { recursive: true, force: true });
   return result;
 }

@@ -15,7 +15,13 @@ export async function benchHoldemEval(hands = 200_000) {
     const t0 = performance.now();
     for (const cards of dealt) checksum += evaluate7(cards, variant).value;
     const seconds = (performance.now() - t0) / 1000;
-    return { deck: variant === 'variant' ? 'short deck (36)' : 'standard (52)', hands, seconds: +seconds.toFixed(3), evalsPerSecond: Math.round(hands / seconds), checksum };
+    return {
+      deck: variant === 'variant' ? 'short deck (36)' : 'standard (52)',
+      hands,
+      seconds: +seconds.toFixed(3),
+      evalsPerSecond: Math.round(hands / seconds),
+      checksum,
+    };
   });
   console.log("Hold'em evaluate7 on random 7-card hands");
   console.table(rows.map(({ checksum: _c, ...r }) => r));

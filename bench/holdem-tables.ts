@@ -15,7 +15,6 @@ import { tableSpecs, tourneySeries } from '../orchestrator/formats/batch.ts';
 import { DEFAULT_LIMITS, type MatchResult } from '../records/match.ts';
 import { playWarm } from './warm-fleet.ts';
 
-
 export function benchHoldemEngine(tables = 400) {
   const rng = createRng(7);
   let hands = 0;
@@ -26,13 +25,24 @@ export function benchHoldemEngine(tables = 400) {
     while (!s.finished) {
       const valid = tableValidActions(s);
       const v = valid[rng.int(0, valid.length - 1)]!;
-      s = holdem.apply(s, s.hand.toAct!, v.action === 'raise' ? { action: 'raise', amount: rng.int(v.min, v.max) } : { action: v.action });
+      s = holdem.apply(
+        s,
+        s.hand.toAct!,
+        v.action === 'raise' ? { action: 'raise', amount: rng.int(v.min, v.max) } : { action: v.action },
+      );
       actions++;
     }
     hands += s.handNumber;
   }
   const seconds = (performance.now() - t0) / 1000;
-  const row = { tables, hands, actions, seconds: +seconds.toFixed(2), handsPerSecond: Math.round(hands / seconds), actionsPerSecond: Math.round(actions / seconds) };
+  const row = {
+    tables,
+    hands,
+    actions,
+    seconds: +seconds.toFixed(2),
+    handsPerSecond: Math.round(hands / seconds),
+    actionsPerSecond: Math.round(actions / seconds),
+  };
   console.log("Hold'em engine: 12-seat tables of random legal actions, in-process");
   console.table([row]);
   return row;
@@ -72,11 +82,29 @@ const handsOf = (results: MatchResult[]) => results.reduce((sum, r) => sum + Num
 export async function benchHoldemWire(tableRounds = 4) {
   const bot = instantBotDir();
   const ids = Array.from({ length: 12 }, (_, i) => `i${i + 1}`);
-  const specs = tableSpecs({ kind: 'round', label: 'bench', members: ids }, { game: 'holdem', variant: 'standard', tableRounds, seed: 1, limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict' });
+  const specs = tableSpecs(
+    { kind: 'round', label: 'bench', members: ids },
+    {
+      game: 'holdem',
+      variant: 'standard',
+      tableRounds,
+      seed: 1,
+      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+      policy: 'strict',
+    },
+  );
   const { results, seconds, actions } = await playWarm(specs, bot, 1);
   const hands = handsOf(results);
   fs.rmSync(bot, { recursive: true, force: true });
-  const row = { tableRounds, hands, actions, seconds: +seconds.toFixed(2), handsPerSecond: Math.round(hands / seconds), actionsPerSecond: Math.round(actions / seconds), msPerAction: +((seconds * 1000) / actions).toFixed(3) };
+  const row = {
+    tableRounds,
+    hands,
+    actions,
+    seconds: +seconds.toFixed(2),
+    handsPerSecond: Math.round(hands / seconds),
+    actionsPerSecond: Math.round(actions / seconds),
+    msPerAction: +((seconds * 1000) / actions).toFixed(3),
+  };
   console.log("Hold'em over the wire: a 12-bot table of instant bots (HTTP per action; bots started before timing)");
   console.table([row]);
   return row;
@@ -85,14 +113,38 @@ export async function benchHoldemWire(tableRounds = 4) {
 export async function benchHoldemBatch(tableRounds = 100, concurrency = 2) {
   const agents = ['a', 'b', 'c', 'd'];
   const byRound = [1, 2, 3, 4].map((n) => agents.map((agent) => ({ id: `${agent}@r${n}`, agent })));
-  const series = [...[1, 2, 3].flatMap((n) => tourneySeries(byRound.slice(0, n), false)), ...tourneySeries(byRound, true)];
-  const specs = series.flatMap((s) => tableSpecs(s, { game: 'holdem', variant: 'standard', tableRounds, seed: 1, limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict' }));
+  const series = [
+    ...[1, 2, 3].flatMap((n) => tourneySeries(byRound.slice(0, n), false)),
+    ...tourneySeries(byRound, true),
+  ];
+  const specs = series.flatMap((s) =>
+    tableSpecs(s, {
+      game: 'holdem',
+      variant: 'standard',
+      tableRounds,
+      seed: 1,
+      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+      policy: 'strict',
+    }),
+  );
   const bot = instantBotDir();
   const { results, seconds, actions } = await playWarm(specs, bot, concurrency, 'table rounds');
   const hands = handsOf(results);
   fs.rmSync(bot, { recursive: true, force: true });
-  const kinds = Object.fromEntries(['own', 'round', 'field'].map((k) => [k, specs.filter((s) => s.batch!.kind === k).length]));
-  const row = { strategies: 16, tableRounds, tables: results.length, ...kinds, hands, actions, concurrency, seconds: +seconds.toFixed(1), actionsPerSecond: Math.round(actions / seconds) };
+  const kinds = Object.fromEntries(
+    ['own', 'round', 'field'].map((k) => [k, specs.filter((s) => s.batch!.kind === k).length]),
+  );
+  const row = {
+    strategies: 16,
+    tableRounds,
+    tables: results.length,
+    ...kinds,
+    hands,
+    actions,
+    concurrency,
+    seconds: +seconds.toFixed(1),
+    actionsPerSecond: Math.round(actions / seconds),
+  };
   console.log("Hold'em paper-scale batch: 16 strategies of instant bots, own/round/field tables (results in memory)");
   console.table([row]);
   return row;

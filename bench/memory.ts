@@ -15,9 +15,14 @@ export async function benchMemory() {
   const rounds = arg('--rounds', '3');
   const rows: Array<{ reps: number; games: number; moves: number; maxRssMb: number; wallS: number }> = [];
   for (const reps of scales) {
-    const r = await measureTourney(['--rounds', rounds, '--games', 'gomoku', '--variants', 'standard', '--reps', String(reps)], `memory-${reps}`);
+    const r = await measureTourney(
+      ['--rounds', rounds, '--games', 'gomoku', '--variants', 'standard', '--reps', String(reps)],
+      `memory-${reps}`,
+    );
     rows.push({ reps, games: r.games, moves: r.moves, maxRssMb: Math.round(r.maxRssMb), wallS: Math.round(r.wallS) });
-    console.log(`reps ${String(reps).padStart(2)}: ${String(r.games).padStart(5)} games  max RSS ${r.maxRssMb.toFixed(0)} MB  (${r.wallS.toFixed(0)} s)`);
+    console.log(
+      `reps ${String(reps).padStart(2)}: ${String(r.games).padStart(5)} games  max RSS ${r.maxRssMb.toFixed(0)} MB  (${r.wallS.toFixed(0)} s)`,
+    );
     fs.rmSync(r.out, { recursive: true, force: true });
   }
   const ratio = rows.at(-1)!.maxRssMb / rows[0]!.maxRssMb;

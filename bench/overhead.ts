@@ -19,7 +19,9 @@ export async function benchOverhead(games = 60) {
   const sandbox = createSandbox('process');
   const host = await new GameServer({ adapter: gomokuWire, variant: 'standard', preferCatarenaPort: false }).start();
   const dir = path.join(here, 'bots', 'instant');
-  const [a, b] = await Promise.all([0, 1].map(async () => sandbox.start({ dir, port: await allocatePort(), name: 'instant' })));
+  const [a, b] = await Promise.all(
+    [0, 1].map(async () => sandbox.start({ dir, port: await allocatePort(), name: 'instant' })),
+  );
   const clients = [a!, b!].map((h) => new BotClient(h.url, { socketPath: h.socketPath }));
   const overhead: number[] = [];
   const roundtrip: number[] = [];
@@ -28,7 +30,11 @@ export async function benchOverhead(games = 60) {
     // Raw floor: the same POST body as a real get_move, no runner.
     const board = Array.from({ length: 15 }, () => Array(15).fill(0));
     for (let i = 0; i < 3000; i++) {
-      const res = await clients[0]!.post('/get_move', { game_id: 'x', board, current_player: 'black' }, { deadlineMs: 5000, maxResponseBytes: 1 << 20 });
+      const res = await clients[0]!.post(
+        '/get_move',
+        { game_id: 'x', board, current_player: 'black' },
+        { deadlineMs: 5000, maxResponseBytes: 1 << 20 },
+      );
       if (i >= 200) raw.push(res.latencyMs);
     }
     for (let g = 0; g < games; g++) {

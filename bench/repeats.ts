@@ -16,7 +16,9 @@ const arg = (name: string, fallback: string) => {
 
 async function cli(args: string[]): Promise<number> {
   const t0 = Date.now();
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'catarena.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'catarena.mjs'), ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -26,11 +28,19 @@ async function cli(args: string[]): Promise<number> {
 
 const gamesIn = (dir: string): number => {
   const journal = path.join(dir, 'journal.jsonl');
-  if (fs.existsSync(journal)) return fs.readFileSync(journal, 'utf8').split('\n').filter((l) => l.trim()).length;
+  if (fs.existsSync(journal))
+    return fs
+      .readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim()).length;
   const repeats = path.join(dir, 'repeats');
   return fs.existsSync(repeats) ? fs.readdirSync(repeats).reduce((n, r) => n + gamesIn(path.join(repeats, r)), 0) : 0;
 };
-const runsIn = (out: string) => fs.readdirSync(out).filter((d) => d.startsWith('tourney-')).map((d) => path.join(out, d));
+const runsIn = (out: string) =>
+  fs
+    .readdirSync(out)
+    .filter((d) => d.startsWith('tourney-'))
+    .map((d) => path.join(out, d));
 
 export async function benchRepeats() {
   const games = arg('--games', 'gomoku,chess,holdem,bridge');

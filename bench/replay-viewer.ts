@@ -63,7 +63,8 @@ export function syntheticHoldemReplay(options: SyntheticHoldem = {}): Replay {
     const r = rng.float();
     let action: Action;
     const raise = has('raise');
-    if (r < 0.08 && raise && raise.action === 'raise') action = { action: 'raise', amount: rng.int(raise.min, Math.min(raise.max, raise.min * 3)) };
+    if (r < 0.08 && raise && raise.action === 'raise')
+      action = { action: 'raise', amount: rng.int(raise.min, Math.min(raise.max, raise.min * 3)) };
     else if (r < 0.48 && !has('check')) action = { action: 'fold' };
     else action = has('check') ? { action: 'check' } : has('call') ? { action: 'call' } : { action: 'all_in' };
     state = holdem.apply(state, seat, action);
@@ -149,11 +150,15 @@ export async function measureReplayPage(replay: Replay, dir: string): Promise<Re
   try {
     const opened = await openFile(browser, file, dir);
     await opened.page.waitForSelector('[data-testid="holdem-table"]');
-    row.openMs = ms((await opened.page.evaluate(`performance.getEntriesByType('navigation')[0].loadEventEnd`)) as number);
+    row.openMs = ms(
+      (await opened.page.evaluate(`performance.getEntriesByType('navigation')[0].loadEventEnd`)) as number,
+    );
     if (opened.errors.length) throw new Error(`the page logged errors: ${opened.errors.join('; ')}`);
     // In-page timings: the handler runs synchronously; reading offsetHeight forces the layout.
     row.lastMs = ms(
-      (await opened.page.evaluate(`(() => { const t = performance.now(); document.querySelector('[data-testid="last"]').click(); document.body.offsetHeight; return performance.now() - t; })()`)) as number,
+      (await opened.page.evaluate(
+        `(() => { const t = performance.now(); document.querySelector('[data-testid="last"]').click(); document.body.offsetHeight; return performance.now() - t; })()`,
+      )) as number,
     );
     const steps = (await opened.page.evaluate(`(() => {
       const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
@@ -191,7 +196,9 @@ export async function benchReplayViewer(hands = 720, seats = 9): Promise<ReplayV
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-viewer-bench-'));
   try {
     const row = await measureReplayPage(replay, path.join(dir, 'replays'));
-    console.log(`Replay viewer: a synthetic Hold'em table round (${row.seats} seats, ${row.hands} hands, ${row.moves} moves)${hasChromium ? '' : ' (no Chromium: browser timings skipped)'}`);
+    console.log(
+      `Replay viewer: a synthetic Hold'em table round (${row.seats} seats, ${row.hands} hands, ${row.moves} moves)${hasChromium ? '' : ' (no Chromium: browser timings skipped)'}`,
+    );
     console.table([
       {
         'viewerData ms': row.viewerDataMs,

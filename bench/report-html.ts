@@ -15,7 +15,13 @@ export async function benchReportHtml(existing?: string) {
   let runDir = existing;
   if (!runDir) {
     runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-report-'));
-    const config = resolveConfig({ rounds: 2, games: ['gomoku', 'chess', 'holdem', 'bridge'], concurrency: os.availableParallelism(), bootstrapSamples: 1000, out: path.dirname(runDir) });
+    const config = resolveConfig({
+      rounds: 2,
+      games: ['gomoku', 'chess', 'holdem', 'bridge'],
+      concurrency: os.availableParallelism(),
+      bootstrapSamples: 1000,
+      out: path.dirname(runDir),
+    });
     console.log(`playing a 2-round tourney of all four games into ${runDir} …`);
     await runTourney({ config, runDir });
   }
@@ -40,8 +46,19 @@ export async function benchReportHtml(existing?: string) {
   } finally {
     await browser.close();
   }
-  const result = { runDir, bytes, summarizeMs: Math.round(summarizeMs), replayPages: replayPages.length, svgs, openMs: summary(open) };
-  console.log(`report.html: ${(bytes / 1024).toFixed(0)} KiB, ${svgs} charts; summarize (W, metrics, replay pages, HTML): ${(summarizeMs / 1000).toFixed(1)} s; ${replayPages.length} replay pages`);
-  console.log(`open in Chromium (load, 5 runs): p50 ${result.openMs.p50.toFixed(0)} ms, max ${result.openMs.max.toFixed(0)} ms`);
+  const result = {
+    runDir,
+    bytes,
+    summarizeMs: Math.round(summarizeMs),
+    replayPages: replayPages.length,
+    svgs,
+    openMs: summary(open),
+  };
+  console.log(
+    `report.html: ${(bytes / 1024).toFixed(0)} KiB, ${svgs} charts; summarize (W, metrics, replay pages, HTML): ${(summarizeMs / 1000).toFixed(1)} s; ${replayPages.length} replay pages`,
+  );
+  console.log(
+    `open in Chromium (load, 5 runs): p50 ${result.openMs.p50.toFixed(0)} ms, max ${result.openMs.max.toFixed(0)} ms`,
+  );
   return result;
 }

@@ -4,10 +4,16 @@
 // interval is at most w on average; and how often each gets the true S order of the agents right.
 // Also what the default stopping rule (W stable) spends. Pure CPU, seeded.
 import { createRng, deriveSeed } from '../util/rng.ts';
-import { computeAll, } from '../reports/metrics/metrics.ts';
+import { computeAll } from '../reports/metrics/metrics.ts';
 import { fromGames, type GameResult } from '../reports/metrics/score-matrix.ts';
 import { AUTO_REPS_DEFAULTS, runAutoReps, widestInterval, type AutoUnit } from '../orchestrator/tourney/auto-reps.ts';
-import { playPairs, simulateTourney, strategiesOf, trueMatrix, type SimulatedField } from '../tests/helpers/simulated-field.ts';
+import {
+  playPairs,
+  simulateTourney,
+  strategiesOf,
+  trueMatrix,
+  type SimulatedField,
+} from '../tests/helpers/simulated-field.ts';
 
 const FIELDS: Record<string, SimulatedField> = {
   'chess-like, 4 agents × 3 rounds': {
@@ -41,9 +47,15 @@ function order(field: SimulatedField, games: readonly GameResult[] | null): stri
   return [...field.agents].sort((a, b) => (S[a] ?? 99) - (S[b] ?? 99) || a.localeCompare(b)).join('>');
 }
 
-async function auto(field: SimulatedField, seed: number, targetWidth?: number): Promise<{ games: number; widest: number; correct: boolean; reason: string }> {
+async function auto(
+  field: SimulatedField,
+  seed: number,
+  targetWidth?: number,
+): Promise<{ games: number; widest: number; correct: boolean; reason: string }> {
   const keys = strategiesOf(field);
-  const units: AutoUnit[] = keys.flatMap((a, s) => keys.slice(s + 1).map((b) => ({ key: `${a.agent}@${a.round}~${b.agent}@${b.round}`, members: [a, b], cost: 2 })));
+  const units: AutoUnit[] = keys.flatMap((a, s) =>
+    keys.slice(s + 1).map((b) => ({ key: `${a.agent}@${a.round}~${b.agent}@${b.round}`, members: [a, b], cost: 2 })),
+  );
   const store = new Map<number, GameResult[]>([[-1, simulateTourney(field, 1, createRng(deriveSeed(seed, 'first')))]]);
   const all = (before: number) => [...store].filter(([b]) => b < before).flatMap(([, g]) => g);
   const log = await runAutoReps(
@@ -53,14 +65,29 @@ async function auto(field: SimulatedField, seed: number, targetWidth?: number): 
       units,
       games: async (before) => ({ results: all(before), played: all(before).length }),
       play: async (picked, batch) => {
-        store.set(batch, picked.flatMap((u) => playPairs(field, u.members[0]!, u.members[1]!, 1, createRng(deriveSeed(seed, u.key, batch)), 1 + batch)));
+        store.set(
+          batch,
+          picked.flatMap((u) =>
+            playPairs(field, u.members[0]!, u.members[1]!, 1, createRng(deriveSeed(seed, u.key, batch)), 1 + batch),
+          ),
+        );
       },
     },
-    { fluctuation: AUTO_REPS_DEFAULTS.fluctuation, batchShare: AUTO_REPS_DEFAULTS.batchShare, maxGames: 40 * units.length * 2, targetWidth },
+    {
+      fluctuation: AUTO_REPS_DEFAULTS.fluctuation,
+      batchShare: AUTO_REPS_DEFAULTS.batchShare,
+      maxGames: 40 * units.length * 2,
+      targetWidth,
+    },
     seed,
   );
   const games = all(Infinity);
-  return { games: log.games, widest: widestInterval(field.agents, field.rounds, games, seed), correct: order(field, games) === order(field, null), reason: log.stopped!.reason };
+  return {
+    games: log.games,
+    widest: widestInterval(field.agents, field.rounds, games, seed),
+    correct: order(field, games) === order(field, null),
+    reason: log.stopped!.reason,
+  };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -109,18 +136,30 @@ export async function benchRepsAuto() {
       firstPassGames: pairs * 2,
       fixed,
       adaptive,
-      stableRule: { games: mean(stable.map((r) => r.games)), widest: mean(stable.map((r) => r.widest)), correctOrder: mean(stable.map((r) => (r.correct ? 1 : 0))), stoppedStable: stable.filter((r) => r.reason === 'stable').length / SEEDS },
+      stableRule: {
+        games: mean(stable.map((r) => r.games)),
+        widest: mean(stable.map((r) => r.widest)),
+        correctOrder: mean(stable.map((r) => (r.correct ? 1 : 0))),
+        stoppedStable: stable.filter((r) => r.reason === 'stable').length / SEEDS,
+      },
     };
     console.log(`\n${name} (${pairs} pairings, first pass ${pairs * 2} games; ${SEEDS} seeds)`);
     console.log('  fixed reps   games   widest S/L interval   true S order');
-    for (const f of fixed) console.log(`  ${String(f.reps).padStart(9)}  ${String(f.games).padStart(6)}   ${f.widest.toFixed(3).padStart(19)}   ${(100 * f.correct).toFixed(0).padStart(11)}%`);
+    for (const f of fixed)
+      console.log(
+        `  ${String(f.reps).padStart(9)}  ${String(f.games).padStart(6)}   ${f.widest.toFixed(3).padStart(19)}   ${(100 * f.correct).toFixed(0).padStart(11)}%`,
+      );
     for (const a of adaptive) {
       console.log(
         `  target ${a.targetWidth.toFixed(3)}: auto ${a.autoGames.toFixed(0)} games (widest ${a.autoWidest.toFixed(3)}, order ${(100 * a.autoCorrectOrder).toFixed(0)}%) vs fixed ${a.fixedRepsReaching} reps ${a.fixedGames} games (widest ${a.fixedWidest.toFixed(3)}, order ${(100 * a.fixedCorrectOrder).toFixed(0)}%); fixed needs ≈${a.fixedGamesInterpolated.toFixed(0)} games by 1/√reps: auto uses ${((100 * a.autoGames) / a.fixedGamesInterpolated).toFixed(0)}%`,
       );
     }
-    const st = out[name] as { stableRule: { games: number; widest: number; correctOrder: number; stoppedStable: number } };
-    console.log(`  default rule (W stable, budget 40×): ${st.stableRule.games.toFixed(0)} games, widest ${st.stableRule.widest.toFixed(3)}, order ${(100 * st.stableRule.correctOrder).toFixed(0)}%, stopped by stability in ${(100 * st.stableRule.stoppedStable).toFixed(0)}%`);
+    const st = out[name] as {
+      stableRule: { games: number; widest: number; correctOrder: number; stoppedStable: number };
+    };
+    console.log(
+      `  default rule (W stable, budget 40×): ${st.stableRule.games.toFixed(0)} games, widest ${st.stableRule.widest.toFixed(3)}, order ${(100 * st.stableRule.correctOrder).toFixed(0)}%, stopped by stability in ${(100 * st.stableRule.stoppedStable).toFixed(0)}%`,
+    );
   }
   return out;
 }

@@ -54,13 +54,15 @@ if (which === 'all' || which === 'chess') results.chess = await benchChessPerft(
 if (which === 'all' || which === 'holdem') {
   results.holdem = { evaluator: await benchHoldemEval(), engine: benchHoldemEngine(), wire: await benchHoldemWire() };
 }
-if (which === 'all' || which === 'bridge') results.bridge = { engine: benchBridgeEngine(), wire: await benchBridgeWire() };
+if (which === 'all' || which === 'bridge')
+  results.bridge = { engine: benchBridgeEngine(), wire: await benchBridgeWire() };
 if (which === 'holdem-batch') {
   const i = process.argv.indexOf('--rounds');
   results.holdemBatch = await benchHoldemBatch(i > 0 ? Number(process.argv[i + 1]) : 100);
 }
 // Docker needs the engine and the image (npm run images); `npm run bench -- sandboxes` runs it alone.
-if (which === 'sandboxes' || (which === 'all' && process.env.CATARENA_DOCKER === '1')) results.sandboxes = await benchSandboxes();
+if (which === 'sandboxes' || (which === 'all' && process.env.CATARENA_DOCKER === '1'))
+  results.sandboxes = await benchSandboxes();
 if (which === 'agents') results.agents = await benchAgentContainer();
 if (which === 'queue') results.queue = await benchQueue();
 if (which === 'scale-out') results.scaleOut = await benchScaleOut();
@@ -82,5 +84,8 @@ if (which === 'rundir-size') results.rundirSize = await benchRundirSize();
 if (which === 'cpu-per-move') results.cpuPerMove = await benchCpuPerMove();
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
 const file = path.join(here, 'results', `${which}.json`);
-await fs.writeFile(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
+await fs.writeFile(
+  file,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`,
+);
 console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);

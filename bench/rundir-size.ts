@@ -25,11 +25,20 @@ export async function benchRundirSize() {
   const i = process.argv.indexOf('--rounds');
   const r = await measureTourney(['--rounds', i > 0 ? process.argv[i + 1]! : '4'], 'rundir');
   const measured = await diskUsage(r.runDir);
-  console.log(`default tourney: ${r.games} games, run directory ${megabytes(measured.bytes)} (${measured.files} files; content ${megabytes(measured.apparent)})`);
-  for (const [name, u] of Object.entries(measured.byEntry).sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 8)) console.log(`  ${megabytes(u.bytes).padStart(10)}  ${name}`);
+  console.log(
+    `default tourney: ${r.games} games, run directory ${megabytes(measured.bytes)} (${measured.files} files; content ${megabytes(measured.apparent)})`,
+  );
+  for (const [name, u] of Object.entries(measured.byEntry)
+    .sort((a, b) => b[1].bytes - a[1].bytes)
+    .slice(0, 8))
+    console.log(`  ${megabytes(u.bytes).padStart(10)}  ${name}`);
 
   // What scales with the games, per game: its replay files, its share of its track's round logs and of the journal.
-  const results = fs.readFileSync(path.join(r.runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult);
+  const results = fs
+    .readFileSync(path.join(r.runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as MatchResult);
   const replays = path.join(r.runDir, 'replays');
   let scaling = 0;
   let scaled = 0;
@@ -38,26 +47,45 @@ export async function benchRundirSize() {
   for (const track of fs.readdirSync(path.join(r.runDir, 'tracks'))) {
     const dir = path.join(r.runDir, 'tracks', track);
     let bytes = 0;
-    for (const round of fs.readdirSync(dir).filter((d) => d.startsWith('round_'))) bytes += (await diskUsage(path.join(dir, round, 'logs'))).bytes;
+    for (const round of fs.readdirSync(dir).filter((d) => d.startsWith('round_')))
+      bytes += (await diskUsage(path.join(dir, round, 'logs'))).bytes;
     logBytes.set(track, bytes);
   }
   const gamesOf = new Map<string, number>();
-  for (const g of results) gamesOf.set(`${g.spec.game}-${g.spec.variant}`, (gamesOf.get(`${g.spec.game}-${g.spec.variant}`) ?? 0) + 1);
+  for (const g of results)
+    gamesOf.set(`${g.spec.game}-${g.spec.variant}`, (gamesOf.get(`${g.spec.game}-${g.spec.variant}`) ?? 0) + 1);
   for (const g of results) {
     const track = `${g.spec.game}-${g.spec.variant}`;
-    const own = ['.json.gz', '.view.js'].map((ext) => path.join(replays, `${g.id}${ext}`)).filter((f) => fs.existsSync(f)).reduce((s, f) => s + blocks(f), 0);
-    const bytes = own + (logBytes.get(track) ?? 0) / gamesOf.get(track)! + blocks(path.join(r.runDir, 'journal.jsonl')) / results.length + blocks(path.join(r.runDir, 'live.jsonl')) / results.length;
+    const own = ['.json.gz', '.view.js']
+      .map((ext) => path.join(replays, `${g.id}${ext}`))
+      .filter((f) => fs.existsSync(f))
+      .reduce((s, f) => s + blocks(f), 0);
+    const bytes =
+      own +
+      (logBytes.get(track) ?? 0) / gamesOf.get(track)! +
+      blocks(path.join(r.runDir, 'journal.jsonl')) / results.length +
+      blocks(path.join(r.runDir, 'live.jsonl')) / results.length;
     scaling += bytes;
     scaled += bytes * paperScale(g.spec.game);
     paperGames += paperScale(g.spec.game);
   }
   const paper = measured.bytes - scaling + scaled;
   const today = 1.2e9;
-  console.log(`paper scale (estimated from this run: ${Math.round(paperGames)} games): ${megabytes(paper)} = ${((paper / today) * 100).toFixed(0)}% of 1.2 GB (goal ≤ 25%)`);
+  console.log(
+    `paper scale (estimated from this run: ${Math.round(paperGames)} games): ${megabytes(paper)} = ${((paper / today) * 100).toFixed(0)}% of 1.2 GB (goal ≤ 25%)`,
+  );
 
   const pruned = await pruneRun(r.runDir);
   const after = await diskUsage(r.runDir);
-  console.log(`after catarena prune: ${megabytes(after.bytes)} (freed ${megabytes(pruned.freed)}: ${pruned.steps.map((s) => `${s.what} ${megabytes(s.bytes)}`).join('; ')})`);
+  console.log(
+    `after catarena prune: ${megabytes(after.bytes)} (freed ${megabytes(pruned.freed)}: ${pruned.steps.map((s) => `${s.what} ${megabytes(s.bytes)}`).join('; ')})`,
+  );
   fs.rmSync(r.out, { recursive: true, force: true });
-  return { games: r.games, bytes: measured.bytes, byEntry: Object.fromEntries(Object.entries(measured.byEntry).map(([k, u]) => [k, u.bytes])), paper: { games: Math.round(paperGames), bytes: Math.round(paper), shareOfToday: paper / today }, pruned: after.bytes };
+  return {
+    games: r.games,
+    bytes: measured.bytes,
+    byEntry: Object.fromEntries(Object.entries(measured.byEntry).map(([k, u]) => [k, u.bytes])),
+    paper: { games: Math.round(paperGames), bytes: Math.round(paper), shareOfToday: paper / today },
+    pruned: after.bytes,
+  };
 }

@@ -24,7 +24,9 @@ export async function benchSandboxes(kinds: string[] = ['process', 'docker'], st
       const handles = [];
       for (let i = 0; i < starts; i++) {
         const t0 = performance.now();
-        handles.push(await sandbox.start({ dir, port: await allocatePort(), name: `instant-${i}`, ...host.botAccess() }));
+        handles.push(
+          await sandbox.start({ dir, port: await allocatePort(), name: `instant-${i}`, ...host.botAccess() }),
+        );
         startMs.push(performance.now() - t0);
       }
       const clients = handles.slice(0, 2).map((h) => new BotClient(h.url, { socketPath: h.socketPath }));
@@ -34,18 +36,30 @@ export async function benchSandboxes(kinds: string[] = ['process', 'docker'], st
         const t0 = performance.now();
         await runMatch(
           { game: 'gomoku', variant: 'standard', seats: ['a', 'b'], seed: g, limits: DEFAULT_LIMITS, policy: 'strict' },
-          { adapter: gomokuWire, host, bots: clients.map((client, s) => ({ strategyId: String(s), client })), onMoveTiming: (_loop, rt) => g >= 3 && roundtrip.push(rt) },
+          {
+            adapter: gomokuWire,
+            host,
+            bots: clients.map((client, s) => ({ strategyId: String(s), client })),
+            onMoveTiming: (_loop, rt) => g >= 3 && roundtrip.push(rt),
+          },
         );
         if (g >= 3) gameMs.push(performance.now() - t0);
       }
       await Promise.all(clients.map((c) => c.close()));
-      rows.push({ sandbox: kind, startToHealthyMs: summary(startMs), warmGameMs: summary(gameMs), roundtripMs: summary(roundtrip) });
+      rows.push({
+        sandbox: kind,
+        startToHealthyMs: summary(startMs),
+        warmGameMs: summary(gameMs),
+        roundtripMs: summary(roundtrip),
+      });
     } finally {
       await host.close();
       await sandbox.close();
     }
   }
-  console.log('sandboxes: start to healthy (cold), per game with warm bots (instant bot, ~65 plies), HTTP round trip per move');
+  console.log(
+    'sandboxes: start to healthy (cold), per game with warm bots (instant bot, ~65 plies), HTTP round trip per move',
+  );
   for (const r of rows) {
     console.log(`\n${r.sandbox}`);
     console.table({ startToHealthyMs: r.startToHealthyMs, warmGameMs: r.warmGameMs, roundtripMs: r.roundtripMs });

@@ -29,27 +29,52 @@ import { playWarm } from './warm-fleet.ts';
 const WORKER_COUNTS = [1, 2, 4];
 const ENTRANTS = ['s1', 's2', 's3', 's4'];
 
-const specs = (seed: number, reps: number): MatchSpec[] => roundRobin({ game: 'gomoku', variant: 'standard', seed, limits: DEFAULT_LIMITS, policy: 'strict', entrants: ENTRANTS, opponents: [], reps });
+const specs = (seed: number, reps: number): MatchSpec[] =>
+  roundRobin({
+    game: 'gomoku',
+    variant: 'standard',
+    seed,
+    limits: DEFAULT_LIMITS,
+    policy: 'strict',
+    entrants: ENTRANTS,
+    opponents: [],
+    reps,
+  });
 
 /** The 1-ply heuristic (a few ms of CPU a move) waiting 50-200 ms before each answer. */
 function ioBoundBot(): string {
   const dir = botWithParams(BUILTIN('heuristic'), { depth: 1, timeBudgetMs: 60_000, randomness: 0 }, 'io-bound');
   const bot = path.join(dir, 'bot.mjs');
   const source = fs.readFileSync(bot, 'utf8');
-  const patched = source.replace("'POST /get_move': async (req) => getMove(await readJson(req)),", "'POST /get_move': async (req) => { const body = await readJson(req); await new Promise((r) => setTimeout(r, 50 + Math.random() * 150)); return getMove(body); },");
+  const patched = source.replace(
+    "'POST /get_move': async (req) => getMove(await readJson(req)),",
+    "'POST /get_move': async (req) => { const body = await readJson(req); await new Promise((r) => setTimeout(r, 50 + Math.random() * 150)); return getMove(body); },",
+  );
   if (patched === source) throw new Error('the heuristic bot changed: update ioBoundBot');
   fs.writeFileSync(bot, patched);
   return dir;
 }
 
 /** The heuristic searching until its 60 ms budget runs out: CPU-bound. */
-const cpuBoundBot = () => botWithParams(BUILTIN('heuristic'), { depth: 6, timeBudgetMs: 60, randomness: 0 }, 'cpu-bound');
+const cpuBoundBot = () =>
+  botWithParams(BUILTIN('heuristic'), { depth: 6, timeBudgetMs: 60, randomness: 0 }, 'cpu-bound');
 
-async function startWorkers(url: string, count: number, args: string[], env?: NodeJS.ProcessEnv): Promise<{ stop: () => Promise<void> }> {
-  const workers: WorkerProcess[] = await Promise.all(Array.from({ length: count }, (_, i) => spawnWorker(url, `scale-${i + 1}`, ['--no-tourneys', ...args], 120_000, env)));
+async function startWorkers(
+  url: string,
+  count: number,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ stop: () => Promise<void> }> {
+  const workers: WorkerProcess[] = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      spawnWorker(url, `scale-${i + 1}`, ['--no-tourneys', ...args], 120_000, env),
+    ),
+  );
   return {
     stop: async () => {
-      await Promise.all(workers.map(async (w) => (await stopWorkerProcess(w), fs.rmSync(w.workDir, { recursive: true, force: true }))));
+      await Promise.all(
+        workers.map(async (w) => (await stopWorkerProcess(w), fs.rmSync(w.workDir, { recursive: true, force: true }))),
+      );
     },
   };
 }
@@ -62,12 +87,25 @@ interface Row {
   perSecond: number;
 }
 
-async function gamesRows(url: string, load: string, botDir: string, reps: number, inProcess: number[], workerArgs: string[]): Promise<Row[]> {
+async function gamesRows(
+  url: string,
+  load: string,
+  botDir: string,
+  reps: number,
+  inProcess: number[],
+  workerArgs: string[],
+): Promise<Row[]> {
   const timed = specs(7, reps);
   const rows: Row[] = [];
   for (const concurrency of inProcess) {
     const { seconds } = await playWarm(timed, botDir, concurrency);
-    rows.push({ load, executor: `in-process, concurrency ${concurrency}`, items: timed.length, seconds, perSecond: timed.length / seconds });
+    rows.push({
+      load,
+      executor: `in-process, concurrency ${concurrency}`,
+      items: timed.length,
+      seconds,
+      perSecond: timed.length / seconds,
+    });
   }
   const strategies = new Map<string, QueuedStrategy>(ENTRANTS.map((id) => [id, { dir: botDir }]));
   for (const count of WORKER_COUNTS) {
@@ -75,11 +113,23 @@ async function gamesRows(url: string, load: string, botDir: string, reps: number
     const run = `scale-${load.split(' ')[0]}-${count}`;
     try {
       // Untimed: every worker starts its bots (a tourney's workers keep them warm across games).
-      await executeQueued(specs(1, 1).slice(0, 4 * count), { url, run: `warmup-${run}`, strategies, startTimeoutMs: 30_000, sweepMs: 200 });
+      await executeQueued(specs(1, 1).slice(0, 4 * count), {
+        url,
+        run: `warmup-${run}`,
+        strategies,
+        startTimeoutMs: 30_000,
+        sweepMs: 200,
+      });
       const t0 = performance.now();
       await executeQueued(timed, { url, run, strategies, startTimeoutMs: 30_000, sweepMs: 200 });
       const seconds = (performance.now() - t0) / 1000;
-      rows.push({ load, executor: `queue, ${count} worker${count > 1 ? 's' : ''} × ${workerArgs.join(' ')}`, items: timed.length, seconds, perSecond: timed.length / seconds });
+      rows.push({
+        load,
+        executor: `queue, ${count} worker${count > 1 ? 's' : ''} × ${workerArgs.join(' ')}`,
+        items: timed.length,
+        seconds,
+        perSecond: timed.length / seconds,
+      });
     } finally {
       await workers.stop();
     }
@@ -88,14 +138,29 @@ async function gamesRows(url: string, load: string, botDir: string, reps: number
 }
 
 /** n developments of the built-in agent (one per agent, round 1), through `developer`. */
-async function developAll(developer: Developer, n: number, make: (spec: string) => DevelopStep['agent'], extra: Pick<DevelopStep, 'sandbox' | 'hosts'>): Promise<number> {
+async function developAll(
+  developer: Developer,
+  n: number,
+  make: (spec: string) => DevelopStep['agent'],
+  extra: Pick<DevelopStep, 'sandbox' | 'hosts'>,
+): Promise<number> {
   const run = new RunDir(fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-scale-dev-')));
   const limit = limitConcurrency(developer.concurrency ?? 1);
   const t0 = performance.now();
   const records = await Promise.all(
     Array.from({ length: n }, (_, i) =>
       limit(() =>
-        developer.develop({ agent: make(`builtin:openai-compatible/scripted#a${i + 1}`), track: { game: 'gomoku', variant: 'standard' }, round: 1, run, seed: i, moveTimeoutMs: 2_000, developTimeoutMs: 120_000, startTimeoutMs: 30_000, ...extra }),
+        developer.develop({
+          agent: make(`builtin:openai-compatible/scripted#a${i + 1}`),
+          track: { game: 'gomoku', variant: 'standard' },
+          round: 1,
+          run,
+          seed: i,
+          moveTimeoutMs: 2_000,
+          developTimeoutMs: 120_000,
+          startTimeoutMs: 30_000,
+          ...extra,
+        }),
       ),
     ),
   );
@@ -108,34 +173,71 @@ async function developAll(developer: Developer, n: number, make: (spec: string) 
 
 async function developmentRows(url: string, n: number): Promise<Row[]> {
   const sample = BUILTIN('random');
-  const write = (p: string, file: string) => ({ name: 'write_file', args: { path: p, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+  const write = (p: string, file: string) => ({
+    name: 'write_file',
+    args: { path: p, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+  });
   // Two model turns of 1 s each: write the bot, then finish.
   const server = await startScriptedLlm(
     perConversation([
-      { delayMs: 1_000, toolCalls: [write('develop_ai/start_ai.sh', 'start_ai.sh'), write('develop_ai/bot.mjs', 'bot.mjs'), write('develop_ai/bot-http.mjs', 'bot-http.mjs')] },
+      {
+        delayMs: 1_000,
+        toolCalls: [
+          write('develop_ai/start_ai.sh', 'start_ai.sh'),
+          write('develop_ai/bot.mjs', 'bot.mjs'),
+          write('develop_ai/bot-http.mjs', 'bot-http.mjs'),
+        ],
+      },
       { delayMs: 1_000, toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
     ]),
     { noStreaming: true },
   );
   const env = { ...process.env, OPENAI_API_KEY: 'sk-scale-out-bench', CATARENA_OPENAI_BASE_URL: server.baseURL };
-  Object.assign(process.env, { OPENAI_API_KEY: env.OPENAI_API_KEY, CATARENA_OPENAI_BASE_URL: env.CATARENA_OPENAI_BASE_URL });
+  Object.assign(process.env, {
+    OPENAI_API_KEY: env.OPENAI_API_KEY,
+    CATARENA_OPENAI_BASE_URL: env.CATARENA_OPENAI_BASE_URL,
+  });
   const rows: Row[] = [];
   const load = 'developments';
   const sandbox = createSandbox('process');
   const hosts = new GameServerPool();
   try {
     for (const concurrency of [2, 8]) {
-      const seconds = await developAll({ ...localDeveloper, concurrency }, n, (spec) => createAgent(spec, 1), { sandbox, hosts });
+      const seconds = await developAll({ ...localDeveloper, concurrency }, n, (spec) => createAgent(spec, 1), {
+        sandbox,
+        hosts,
+      });
       rows.push({ load, executor: `in-process, ${concurrency} at once`, items: n, seconds, perSecond: n / seconds });
     }
     const config = resolveConfig({ games: ['gomoku'] });
-    const routes = new Map(Array.from({ length: n }, (_, i) => [`a${i + 1}`, agentRoute(config, `builtin:openai-compatible/scripted#a${i + 1}`)]));
+    const routes = new Map(
+      Array.from({ length: n }, (_, i) => [
+        `a${i + 1}`,
+        agentRoute(config, `builtin:openai-compatible/scripted#a${i + 1}`),
+      ]),
+    );
     for (const count of WORKER_COUNTS) {
       const workers = await startWorkers(url, count, ['--concurrency', '1', '--develop', '2'], env);
-      const developer = await QueuedDeveloper.open({ url, run: `scale-dev-${count}`, routes, local: localDeveloper, localConcurrency: 1, sweepMs: 500 });
+      const developer = await QueuedDeveloper.open({
+        url,
+        run: `scale-dev-${count}`,
+        routes,
+        local: localDeveloper,
+        localConcurrency: 1,
+        sweepMs: 500,
+      });
       try {
-        const seconds = await developAll(developer, n, (spec) => standInAgent(agentRoute(config, spec)), { sandbox, hosts });
-        rows.push({ load, executor: `queue, ${count} worker${count > 1 ? 's' : ''} × --develop 2`, items: n, seconds, perSecond: n / seconds });
+        const seconds = await developAll(developer, n, (spec) => standInAgent(agentRoute(config, spec)), {
+          sandbox,
+          hosts,
+        });
+        rows.push({
+          load,
+          executor: `queue, ${count} worker${count > 1 ? 's' : ''} × --develop 2`,
+          items: n,
+          seconds,
+          perSecond: n / seconds,
+        });
       } finally {
         await developer.close();
         await workers.stop();
@@ -161,6 +263,9 @@ export async function benchScaleOut(): Promise<Record<string, unknown>> {
   }
   console.log(`\nscale-out: worker processes on this machine (${os.cpus().length} cores), redis-server on loopback`);
   console.log('load              executor                                   n  seconds    per s');
-  for (const r of rows) console.log(`${r.load.padEnd(17)} ${r.executor.padEnd(40)} ${String(r.items).padStart(3)} ${r.seconds.toFixed(1).padStart(8)} ${r.perSecond.toFixed(2).padStart(8)}`);
+  for (const r of rows)
+    console.log(
+      `${r.load.padEnd(17)} ${r.executor.padEnd(40)} ${String(r.items).padStart(3)} ${r.seconds.toFixed(1).padStart(8)} ${r.perSecond.toFixed(2).padStart(8)}`,
+    );
   return { cores: os.cpus().length, rows };
 }

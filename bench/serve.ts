@@ -21,7 +21,9 @@ function cpuSeconds(pid: number): number {
 
 export async function benchServe(args: string[] = []) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-serve-'));
-  const server = spawn(process.execPath, [BIN, 'serve', '--out', out, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn(process.execPath, [BIN, 'serve', '--out', out, '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let serverErr = '';
   const url = await new Promise<string>((resolve, reject) => {
     server.stderr!.on('data', (d) => {
@@ -53,8 +55,19 @@ export async function benchServe(args: string[] = []) {
     if (code !== 0) throw new Error(`tourney exited with ${code}`);
     const runDir = path.join(out, fs.readdirSync(out).find((f) => f.startsWith('tourney-'))!);
     const journal = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').length;
-    await page.waitForFunction((n) => (window as unknown as { catarenaServe: { results: unknown[] } }).catarenaServe.results.length >= n, journal, { timeout: 30_000 });
-    const { drawnAt, connectedAt, boardsSeen } = await page.evaluate(() => (window as unknown as { catarenaServe: { drawnAt: Record<string, number>; connectedAt: number; boardsSeen: number } }).catarenaServe);
+    await page.waitForFunction(
+      (n) => (window as unknown as { catarenaServe: { results: unknown[] } }).catarenaServe.results.length >= n,
+      journal,
+      { timeout: 30_000 },
+    );
+    const { drawnAt, connectedAt, boardsSeen } = await page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            catarenaServe: { drawnAt: Record<string, number>; connectedAt: number; boardsSeen: number };
+          }
+        ).catarenaServe,
+    );
     const stats = (await (await fetch(`${new URL(url).origin}/api/stats`)).json()) as Record<string, unknown>;
     const ends = new Map<string, number>();
     for (const line of fs.readFileSync(path.join(runDir, 'live.jsonl'), 'utf8').split('\n')) {
@@ -63,7 +76,9 @@ export async function benchServe(args: string[] = []) {
       ends.set(e.id, Date.parse(e.at));
     }
     // Games that ended while the page watched (the snapshot's are drawn at connect, not measured).
-    const latency = [...ends].filter(([id, at]) => at > connectedAt && drawnAt[id] !== undefined).map(([id, at]) => drawnAt[id]! - at);
+    const latency = [...ends]
+      .filter(([id, at]) => at > connectedAt && drawnAt[id] !== undefined)
+      .map(([id, at]) => drawnAt[id]! - at);
     const result = {
       tourney: tourneyArgs.join(' '),
       cores: os.availableParallelism(),
@@ -72,12 +87,23 @@ export async function benchServe(args: string[] = []) {
       measured: latency.length,
       boardsSeen,
       endToCellMs: summary(latency),
-      server: { cpuS: Math.round(cpu * 100) / 100, wallS: Math.round(wall * 10) / 10, cpuShareOfOneCore: Math.round((cpu / wall) * 1000) / 1000, stats },
+      server: {
+        cpuS: Math.round(cpu * 100) / 100,
+        wallS: Math.round(wall * 10) / 10,
+        cpuShareOfOneCore: Math.round((cpu / wall) * 1000) / 1000,
+        stats,
+      },
     };
-    console.log(`${journal} games in ${result.tourneyWallS} s; ${latency.length} measured while watched; ${boardsSeen} boards in flight drawn`);
-    console.log(`game end → W cell on the page: p50 ${result.endToCellMs.p50.toFixed(0)} ms, p90 ${result.endToCellMs.p90.toFixed(0)} ms, p99 ${result.endToCellMs.p99.toFixed(0)} ms, max ${result.endToCellMs.max.toFixed(0)} ms`);
+    console.log(
+      `${journal} games in ${result.tourneyWallS} s; ${latency.length} measured while watched; ${boardsSeen} boards in flight drawn`,
+    );
+    console.log(
+      `game end → W cell on the page: p50 ${result.endToCellMs.p50.toFixed(0)} ms, p90 ${result.endToCellMs.p90.toFixed(0)} ms, p99 ${result.endToCellMs.p99.toFixed(0)} ms, max ${result.endToCellMs.max.toFixed(0)} ms`,
+    );
     console.log(`server work: ${JSON.stringify(stats)}`);
-    console.log(`server CPU while serving one watcher: ${cpu.toFixed(2)} s over ${wall.toFixed(1)} s = ${((cpu / wall) * 100).toFixed(1)} % of one core`);
+    console.log(
+      `server CPU while serving one watcher: ${cpu.toFixed(2)} s over ${wall.toFixed(1)} s = ${((cpu / wall) * 100).toFixed(1)} % of one core`,
+    );
     return result;
   } finally {
     await browser.close();

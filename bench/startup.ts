@@ -30,7 +30,12 @@ export async function benchStartup(runs = 10) {
   const source = {} as Record<string, ReturnType<typeof summary>>;
   // "validate (no bot)": everything validate loads and does up to starting the bot, which the
   // folder lacks; the whole check below adds the bot's own start and the four probes.
-  const commands: Record<string, string[]> = { help: ['--help'], 'validate --help': ['validate', '--help'], 'validate (no bot)': ['validate', path.join(ROOT, 'docs')], 'tourney --help': ['tourney', '--help'] };
+  const commands: Record<string, string[]> = {
+    help: ['--help'],
+    'validate --help': ['validate', '--help'],
+    'validate (no bot)': ['validate', path.join(ROOT, 'docs')],
+    'tourney --help': ['tourney', '--help'],
+  };
   for (const [name, args] of Object.entries(commands)) {
     compiled[name] = time(args, {}, runs);
     source[name] = time(args, { CATARENA_FROM_SOURCE: '1' }, Math.ceil(runs / 2));
@@ -38,7 +43,9 @@ export async function benchStartup(runs = 10) {
   const validate = time(['validate', 'builtin:random', '--game', 'gomoku'], {}, Math.ceil(runs / 2));
   console.log('\nCLI start-up, wall ms (p50 / p90 / max)');
   for (const name of Object.keys(commands)) {
-    console.log(`  ${name.padEnd(18)} compiled ${compiled[name]!.p50} / ${compiled[name]!.p90} / ${compiled[name]!.max}    from source (tsx) ${source[name]!.p50} / ${source[name]!.p90} / ${source[name]!.max}`);
+    console.log(
+      `  ${name.padEnd(18)} compiled ${compiled[name]!.p50} / ${compiled[name]!.p90} / ${compiled[name]!.max}    from source (tsx) ${source[name]!.p50} / ${source[name]!.p90} / ${source[name]!.max}`,
+    );
   }
   console.log(`  validate builtin:random (whole check, compiled) ${validate.p50} / ${validate.p90} / ${validate.max}`);
   return { compiled, source, validate };

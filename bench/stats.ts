@@ -8,5 +8,12 @@ export function summary(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = values.reduce((a, b) => a + b, 0) / (values.length || 1);
   const r = (x: number) => Math.round(x * 1000) / 1000;
-  return { n: values.length, mean: r(mean), p50: r(percentile(sorted, 50)), p90: r(percentile(sorted, 90)), p99: r(percentile(sorted, 99)), max: r(sorted[sorted.length - 1] ?? NaN) };
+  return {
+    n: values.length,
+    mean: r(mean),
+    p50: r(percentile(sorted, 50)),
+    p90: r(percentile(sorted, 90)),
+    p99: r(percentile(sorted, 99)),
+    max: r(sorted[sorted.length - 1] ?? NaN),
+  };
 }

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { MatchResult } from '../records/match.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HOOK = "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`ORCHESTRATOR_USAGE ${JSON.stringify({ cpuUs: u.userCPUTime + u.systemCPUTime, maxRssKb: u.maxRSS })}\\n`); });\n";
+const HOOK =
+  "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`ORCHESTRATOR_USAGE ${JSON.stringify({ cpuUs: u.userCPUTime + u.systemCPUTime, maxRssKb: u.maxRSS })}\\n`); });\n";
 
 export interface TourneyProcess {
   out: string;
@@ -27,7 +28,11 @@ export async function measureTourney(args: string[], label = 'run'): Promise<Tou
   const hook = path.join(out, 'usage-hook.mjs');
   fs.writeFileSync(hook, HOOK);
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', ...args, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', ...args, '--out', out],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

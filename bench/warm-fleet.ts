@@ -11,7 +11,12 @@ import type { MatchResult, MatchSpec } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 
 /** Specs of one game and variant, every strategy played by the bot in `botDir`. */
-export async function playWarm(specs: MatchSpec[], botDir: string, concurrency: number, progressLabel?: string): Promise<{ results: MatchResult[]; seconds: number; actions: number }> {
+export async function playWarm(
+  specs: MatchSpec[],
+  botDir: string,
+  concurrency: number,
+  progressLabel?: string,
+): Promise<{ results: MatchResult[]; seconds: number; actions: number }> {
   const { game, variant } = specs[0]!;
   const sandbox = createSandbox('process');
   const hosts = new GameServerPool({ ports: { [`${game}/${variant}`]: 0 } });
@@ -20,7 +25,9 @@ export async function playWarm(specs: MatchSpec[], botDir: string, concurrency: 
   const fleet = new BotFleet({ sandbox, health: adapterFor(game).health, logDir, ...server.botAccess() });
   fleet.add([...new Set(specs.flatMap((s) => s.seats))].map((id) => ({ id, dir: botDir })));
   // Repeated requests for one bot share its start (the fleet caches it).
-  await Promise.all(specs.flatMap((s) => seatInstances(s.seats).map((instance, seat) => fleet.client(s.seats[seat]!, instance))));
+  await Promise.all(
+    specs.flatMap((s) => seatInstances(s.seats).map((instance, seat) => fleet.client(s.seats[seat]!, instance))),
+  );
   let done = 0;
   const t0 = performance.now();
   const results = await executeLocal(specs, {
@@ -28,7 +35,10 @@ export async function playWarm(specs: MatchSpec[], botDir: string, concurrency: 
     hosts,
     concurrency,
     onReplay: () => {
-      if (progressLabel && ++done % 100 === 0) process.stderr.write(`  ${done}/${specs.length} ${progressLabel}, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+      if (progressLabel && ++done % 100 === 0)
+        process.stderr.write(
+          `  ${done}/${specs.length} ${progressLabel}, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+        );
     },
   });
   const seconds = (performance.now() - t0) / 1000;

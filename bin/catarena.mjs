@@ -10,7 +10,8 @@ if (!process.env.CATARENA_FROM_SOURCE) {
     if (!buildIsFresh()) await build();
     ({ main } = await import('../.build/orchestrator/cli/main.js'));
   } catch (err) {
-    if (process.env.CATARENA_DEBUG) process.stderr.write(`catarena: no compiled build (${err.message}); running the TypeScript sources\n`);
+    if (process.env.CATARENA_DEBUG)
+      process.stderr.write(`catarena: no compiled build (${err.message}); running the TypeScript sources\n`);
   }
 }
 if (!main) {

@@ -13,15 +13,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
-import { checkDocker, DEFAULT_CACHE_DIR, ensureBotRuntimeImage, ImageBuildError, imageId, parseRecipeFile } from './build-images.ts';
+import {
+  checkDocker,
+  DEFAULT_CACHE_DIR,
+  ensureBotRuntimeImage,
+  ImageBuildError,
+  imageId,
+  parseRecipeFile,
+} from './build-images.ts';
 import { AGENT_RECIPE_PATH, agentRuntimeTag, canonicalJson } from './image-tags.ts';
-
 
 const AgentRecipeSchema = z.object({
   image: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/),
   description: z.string().optional(),
   /** npm package → exact version. */
-  clis: z.record(z.string().regex(/^(@[a-z0-9-]+\/)?[a-z0-9._-]+$/), z.string().regex(/^\d+\.\d+\.\d+$/, 'pin an exact version')),
+  clis: z.record(
+    z.string().regex(/^(@[a-z0-9-]+\/)?[a-z0-9._-]+$/),
+    z.string().regex(/^\d+\.\d+\.\d+$/, 'pin an exact version'),
+  ),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()),
 });
 export type AgentRecipe = z.infer<typeof AgentRecipeSchema>;
@@ -53,12 +62,29 @@ export const CLI_COMMANDS: Record<string, string> = {
 };
 
 /** Runs `<cli> --version` for every CLI in the image, with no network. */
-export async function cliVersions(tag: string, recipe: AgentRecipe = loadAgentRecipe()): Promise<Record<string, string>> {
+export async function cliVersions(
+  tag: string,
+  recipe: AgentRecipe = loadAgentRecipe(),
+): Promise<Record<string, string>> {
   const commands = Object.keys(recipe.clis).map((pkg) => CLI_COMMANDS[pkg] ?? pkg.split('/').pop()!);
   const script = commands.map((c) => `printf '%s\\t' ${c}; ${c} --version </dev/null 2>&1 | tail -1`).join('; ');
-  const r = await execa('docker', ['run', '--rm', '--network', 'none', '-e', 'HOME=/tmp', tag, 'bash', '-c', script], { reject: false, timeout: 180_000 });
-  if (r.exitCode !== 0) throw new ImageBuildError(`the CLIs in ${tag} do not start: ${String(r.stderr || r.stdout).trim().slice(-500)}`);
-  return Object.fromEntries(String(r.stdout).trim().split('\n').map((line) => line.split('\t') as [string, string]).map(([c, v]) => [c, (v ?? '').trim()]));
+  const r = await execa('docker', ['run', '--rm', '--network', 'none', '-e', 'HOME=/tmp', tag, 'bash', '-c', script], {
+    reject: false,
+    timeout: 180_000,
+  });
+  if (r.exitCode !== 0)
+    throw new ImageBuildError(
+      `the CLIs in ${tag} do not start: ${String(r.stderr || r.stdout)
+        .trim()
+        .slice(-500)}`,
+    );
+  return Object.fromEntries(
+    String(r.stdout)
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t') as [string, string])
+      .map(([c, v]) => [c, (v ?? '').trim()]),
+  );
 }
 
 export async function ensureAgentRuntimeImage(options: EnsureAgentImageOptions = {}): Promise<EnsureAgentImageResult> {
@@ -76,7 +102,11 @@ export async function ensureAgentRuntimeImage(options: EnsureAgentImageOptions =
 
   // The npm install is cached per CLI set (and Node version): a rebuild for a new base image reuses it.
   const cacheDir = path.resolve(options.cacheDir || process.env.CATARENA_IMAGE_CACHE || DEFAULT_CACHE_DIR);
-  const clisKey = crypto.createHash('sha256').update(canonicalJson({ clis: recipe.clis, node: process.version })).digest('hex').slice(0, 12);
+  const clisKey = crypto
+    .createHash('sha256')
+    .update(canonicalJson({ clis: recipe.clis, node: process.version }))
+    .digest('hex')
+    .slice(0, 12);
   const context = path.join(cacheDir, `agent-runtime-${clisKey}`);
   const clisDir = path.join(context, 'clis');
   const done = path.join(clisDir, '.catarena-complete');
@@ -85,10 +115,24 @@ export async function ensureAgentRuntimeImage(options: EnsureAgentImageOptions =
     const specs = Object.entries(recipe.clis).map(([pkg, v]) => `${pkg}@${v}`);
     log(`agent-runtime: npm install ${specs.join(' ')} (about 30 s, ~800 MB)`);
     fs.rmSync(path.join(clisDir, 'node_modules'), { recursive: true, force: true });
-    fs.writeFileSync(path.join(clisDir, 'package.json'), JSON.stringify({ name: 'catarena-agent-clis', private: true }, null, 2));
-    const r = await execa('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--omit=dev', ...specs], { cwd: clisDir, reject: false, all: true, timeout: 20 * 60_000 });
+    fs.writeFileSync(
+      path.join(clisDir, 'package.json'),
+      JSON.stringify({ name: 'catarena-agent-clis', private: true }, null, 2),
+    );
+    const r = await execa('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--omit=dev', ...specs], {
+      cwd: clisDir,
+      reject: false,
+      all: true,
+      timeout: 20 * 60_000,
+    });
     if (r.exitCode !== 0) {
-      throw new ImageBuildError(`npm install of the CLI agents failed (exit ${r.exitCode}):\n  ${String(r.all ?? '').trim().split('\n').slice(-8).join('\n  ')}\nIs the npm registry reachable (npm config get registry)?`);
+      throw new ImageBuildError(
+        `npm install of the CLI agents failed (exit ${r.exitCode}):\n  ${String(r.all ?? '')
+          .trim()
+          .split('\n')
+          .slice(-8)
+          .join('\n  ')}\nIs the npm registry reachable (npm config get registry)?`,
+      );
     }
     fs.writeFileSync(done, `${specs.join('\n')}\n`);
     log(`agent-runtime: [${secs()}s] CLIs installed`);
@@ -106,16 +150,36 @@ export async function ensureAgentRuntimeImage(options: EnsureAgentImageOptions =
       'COPY node/ /opt/catarena/node/',
       'COPY clis/node_modules/ /opt/catarena/clis/node_modules/',
       ...Object.entries(recipe.env).map(([k, v]) => `ENV ${k}=${JSON.stringify(v)}`),
-      `LABEL org.catarena.image=${JSON.stringify(recipe.image)} org.catarena.clis=${JSON.stringify(Object.entries(recipe.clis).map(([p, v]) => `${p}@${v}`).join(' '))}`,
+      `LABEL org.catarena.image=${JSON.stringify(recipe.image)} org.catarena.clis=${JSON.stringify(
+        Object.entries(recipe.clis)
+          .map(([p, v]) => `${p}@${v}`)
+          .join(' '),
+      )}`,
       '',
     ].join('\n'),
   );
   log(`agent-runtime: docker build ${tag} FROM ${base}`);
   // The legacy builder needs no BuildKit component and never pulls a local FROM image.
-  const b = await execa('docker', ['build', '-q', '-t', tag, '-t', `${recipe.image}:latest`, context], { reject: false, all: true, timeout: 20 * 60_000, env: { DOCKER_BUILDKIT: '0' } });
-  if (b.exitCode !== 0) throw new ImageBuildError(`docker build of ${tag} failed:\n  ${String(b.all ?? '').trim().split('\n').slice(-8).join('\n  ')}`);
+  const b = await execa('docker', ['build', '-q', '-t', tag, '-t', `${recipe.image}:latest`, context], {
+    reject: false,
+    all: true,
+    timeout: 20 * 60_000,
+    env: { DOCKER_BUILDKIT: '0' },
+  });
+  if (b.exitCode !== 0)
+    throw new ImageBuildError(
+      `docker build of ${tag} failed:\n  ${String(b.all ?? '')
+        .trim()
+        .split('\n')
+        .slice(-8)
+        .join('\n  ')}`,
+    );
   const versions = await cliVersions(tag, recipe);
-  log(`agent-runtime: [${secs()}s] built ${tag}: ${Object.entries(versions).map(([c, v]) => `${c} ${v}`).join(', ')}`);
+  log(
+    `agent-runtime: [${secs()}s] built ${tag}: ${Object.entries(versions)
+      .map(([c, v]) => `${c} ${v}`)
+      .join(', ')}`,
+  );
   return { tag, built: true, seconds: secs(), versions };
 }
 
@@ -123,8 +187,8 @@ function usage(): string {
   return [
     'usage: node --import tsx docker/build-agent-image.ts [--force] [--cache-dir DIR]',
     '  builds catarena/agent-runtime:<hash> (and :latest) offline: the bot runtime image (built first if',
-    '  missing), the host\'s Node, and the CLI agents of docker/agent-runtime/recipe.json installed by npm',
-    '  on the host. Prints the tag, then each CLI\'s version.',
+    "  missing), the host's Node, and the CLI agents of docker/agent-runtime/recipe.json installed by npm",
+    "  on the host. Prints the tag, then each CLI's version.",
     `  env: CATARENA_IMAGE_CACHE (default ${DEFAULT_CACHE_DIR})`,
   ].join('\n');
 }
@@ -145,7 +209,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log(r.tag);
     for (const [cli, version] of Object.entries(r.versions)) console.log(`${cli}\t${version}`);
   })().catch((err: unknown) => {
-    process.stderr.write(`build-agent-image: ${err instanceof ImageBuildError ? err.message : (err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(
+      `build-agent-image: ${err instanceof ImageBuildError ? err.message : ((err as Error).stack ?? String(err))}\n`,
+    );
     process.exitCode = 1;
   });
 }

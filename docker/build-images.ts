@@ -110,7 +110,8 @@ export function parseDeb822Mirror(text: string, suite?: string): string | undefi
   const candidates = stanzas.filter(
     (f) => f.get('uris') && (f.get('types') ?? 'deb').split(/\s+/).includes('deb') && f.get('enabled') !== 'no',
   );
-  const match = (suite && candidates.find((f) => (f.get('suites') ?? '').split(/\s+/).includes(suite))) || candidates[0];
+  const match =
+    (suite && candidates.find((f) => (f.get('suites') ?? '').split(/\s+/).includes(suite))) || candidates[0];
   return match?.get('uris')?.split(/\s+/)[0]?.replace(/\/+$/, '') || undefined;
 }
 
@@ -134,7 +135,10 @@ function readIfExists(file: string): string | undefined {
 }
 
 function resolveMirror(explicit: string | undefined, suite: string): string {
-  return (explicit || process.env.CATARENA_DEBIAN_MIRROR || hostDebianMirror(suite) || DEFAULT_MIRROR).replace(/\/+$/, '');
+  return (explicit || process.env.CATARENA_DEBIAN_MIRROR || hostDebianMirror(suite) || DEFAULT_MIRROR).replace(
+    /\/+$/,
+    '',
+  );
 }
 
 function findExecutable(name: string): string | undefined {
@@ -152,7 +156,8 @@ function findExecutable(name: string): string | undefined {
   return undefined;
 }
 
-const DOCKER_HINT = 'start dockerd: `sudo bash scripts/start-docker.sh` (installs docker.io if needed, starts dockerd, logs to /var/log/catarena-dockerd.log)';
+const DOCKER_HINT =
+  'start dockerd: `sudo bash scripts/start-docker.sh` (installs docker.io if needed, starts dockerd, logs to /var/log/catarena-dockerd.log)';
 
 /** Throws an ImageBuildError saying what to do when the Docker daemon cannot be used. */
 export async function checkDocker(): Promise<string> {
@@ -162,9 +167,16 @@ export async function checkDocker(): Promise<string> {
   }
   const version = String(r.stdout ?? '').trim();
   if (r.exitCode === 0 && version && !version.includes('<no value>')) return version;
-  const detail = String(r.stderr ?? '').trim().split('\n').filter(Boolean).slice(-1)[0] ?? `exit code ${r.exitCode}`;
+  const detail =
+    String(r.stderr ?? '')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .slice(-1)[0] ?? `exit code ${r.exitCode}`;
   if (/permission denied/i.test(detail)) {
-    throw new ImageBuildError(`cannot use the Docker daemon (${detail}): run as root, or add this user to the "docker" group`);
+    throw new ImageBuildError(
+      `cannot use the Docker daemon (${detail}): run as root, or add this user to the "docker" group`,
+    );
   }
   throw new ImageBuildError(`the Docker daemon is not reachable (${detail}). ${DOCKER_HINT}`);
 }
@@ -281,7 +293,9 @@ async function buildRootfsTarball(
   }
   const debootstrap = findExecutable('debootstrap');
   if (!debootstrap) {
-    throw new ImageBuildError('debootstrap is not installed: apt-get install debootstrap (or run `sudo bash scripts/start-docker.sh`)');
+    throw new ImageBuildError(
+      'debootstrap is not installed: apt-get install debootstrap (or run `sudo bash scripts/start-docker.sh`)',
+    );
   }
   const tar = findExecutable('tar');
   if (!tar) throw new ImageBuildError('tar is not installed: apt-get install tar');
@@ -295,8 +309,16 @@ async function buildRootfsTarball(
   const started = Date.now();
   const secs = () => `${Math.round((Date.now() - started) / 1000)}s`;
   try {
-    log(`debootstrap: ${recipe.suite} (${recipe.variant}) from ${mirror} with ${recipe.packages.length} packages (about a minute)`);
-    const args = [`--variant=${recipe.variant}`, `--include=${recipe.packages.join(',')}`, recipe.suite, rootfs, mirror];
+    log(
+      `debootstrap: ${recipe.suite} (${recipe.variant}) from ${mirror} with ${recipe.packages.length} packages (about a minute)`,
+    );
+    const args = [
+      `--variant=${recipe.variant}`,
+      `--include=${recipe.packages.join(',')}`,
+      recipe.suite,
+      rootfs,
+      mirror,
+    ];
     const proc = execa(debootstrap, args, {
       all: true,
       reject: false,
@@ -317,7 +339,13 @@ async function buildRootfsTarball(
       const kind = m?.[1];
       const verb = m?.[2] === 'Validating' ? 'Retrieving' : (m?.[2] ?? '');
       const milestone = /required packages|core packages|base system/i.test(text);
-      if (kind === 'W' || kind === 'E' || (kind === 'I' && verb !== phase) || milestone || Date.now() - lastPrint > 10_000) {
+      if (
+        kind === 'W' ||
+        kind === 'E' ||
+        (kind === 'I' && verb !== phase) ||
+        milestone ||
+        Date.now() - lastPrint > 10_000
+      ) {
         log(`debootstrap: [${secs()}] ${text.replace(/^I: /, '')}`);
         lastPrint = Date.now();
       }
@@ -347,7 +375,13 @@ async function buildRootfsTarball(
     const t = await execa(tar, ['--numeric-owner', '-C', rootfs, '-cf', partial, '.'], { reject: false, all: true });
     if (t.exitCode !== 0) {
       fs.rmSync(partial, { force: true });
-      throw new ImageBuildError(`tar of the rootfs failed: ${String(t.all ?? '').trim().split('\n').slice(-3).join(' / ')}`);
+      throw new ImageBuildError(
+        `tar of the rootfs failed: ${String(t.all ?? '')
+          .trim()
+          .split('\n')
+          .slice(-3)
+          .join(' / ')}`,
+      );
     }
     fs.renameSync(partial, tarball);
     log(`tar: [${secs()}] ${(fs.statSync(tarball).size / 2 ** 20).toFixed(0)} MiB cached`);
@@ -356,7 +390,13 @@ async function buildRootfsTarball(
   }
 }
 
-async function importTarball(recipe: Recipe, hash: string, tarball: string, tag: string, log: (line: string) => void): Promise<void> {
+async function importTarball(
+  recipe: Recipe,
+  hash: string,
+  tarball: string,
+  tag: string,
+  log: (line: string) => void,
+): Promise<void> {
   const started = Date.now();
   log(`import: docker import ${path.basename(tarball)} as ${tag}`);
   const changes = [
@@ -365,7 +405,14 @@ async function importTarball(recipe: Recipe, hash: string, tarball: string, tag:
   ];
   const r = await execa(
     'docker',
-    ['import', '--message', `catarena ${recipe.image} recipe ${hash}`, ...changes.flatMap((c) => ['--change', c]), tarball, tag],
+    [
+      'import',
+      '--message',
+      `catarena ${recipe.image} recipe ${hash}`,
+      ...changes.flatMap((c) => ['--change', c]),
+      tarball,
+      tag,
+    ],
     { reject: false, all: true, timeout: 20 * 60_000 },
   );
   if (r.exitCode !== 0) {
@@ -384,7 +431,11 @@ async function importTarball(recipe: Recipe, hash: string, tarball: string, tag:
 function removeGlob(rootfs: string, pattern: string): void {
   const rel = pattern.replace(/^\/+/, '');
   const parts = rel.split('/');
-  if (!rel || parts.some((p) => p === '..' || p === '.' || p === '') || parts.slice(0, -1).some((p) => p.includes('*'))) {
+  if (
+    !rel ||
+    parts.some((p) => p === '..' || p === '.' || p === '') ||
+    parts.slice(0, -1).some((p) => p.includes('*'))
+  ) {
     throw new ImageBuildError(`bad cleanup path "${pattern}": use a relative path, with * only in its last part`);
   }
   const dir = path.join(rootfs, ...parts.slice(0, -1));
@@ -393,7 +444,12 @@ function removeGlob(rootfs: string, pattern: string): void {
     fs.rmSync(path.join(dir, last), { recursive: true, force: true });
     return;
   }
-  const re = new RegExp(`^${last.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${last
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   let names: string[] = [];
   try {
     names = fs.readdirSync(dir);
@@ -406,7 +462,8 @@ function removeGlob(rootfs: string, pattern: string): void {
 /** Mount points at or below dir (debootstrap mounts /proc, /sys, /dev parts while it runs). */
 function mountsUnder(dir: string): string[] {
   const text = readIfExists('/proc/self/mountinfo') ?? '';
-  const unescapeOctal = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+  const unescapeOctal = (s: string) =>
+    s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
   return text
     .split('\n')
     .map((line) => line.split(' ')[4])
@@ -421,7 +478,8 @@ async function unmountUnder(dir: string): Promise<void> {
     if (!mounts.length) return;
     for (const m of mounts) await execa('umount', [m], { reject: false });
   }
-  for (const m of mountsUnder(dir).sort((a, b) => b.length - a.length)) await execa('umount', ['-l', m], { reject: false });
+  for (const m of mountsUnder(dir).sort((a, b) => b.length - a.length))
+    await execa('umount', ['-l', m], { reject: false });
 }
 
 /** rm -rf that never descends into something still mounted inside (e.g. a bind-mounted /dev). */
@@ -454,7 +512,8 @@ async function acquireLock(file: string, log: (line: string) => void): Promise<(
       fs.rmSync(file, { force: true });
       continue;
     }
-    if (Date.now() > deadline) throw new ImageBuildError(`timed out waiting for the build lock ${file} (held by pid ${pid})`);
+    if (Date.now() > deadline)
+      throw new ImageBuildError(`timed out waiting for the build lock ${file} (held by pid ${pid})`);
     if (!waited) log(`bot-runtime: waiting for another build (pid ${pid}, lock ${file})`);
     waited = true;
     await new Promise((r) => setTimeout(r, 1000));
@@ -480,7 +539,9 @@ export async function main(argv: string[]): Promise<number> {
   const options: EnsureImageOptions = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (!v) throw new ImageBuildError(`${flag} needs a value\n${usage()}`);
@@ -503,7 +564,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (err: unknown) => {
-      process.stderr.write(`build-images: ${err instanceof ImageBuildError ? err.message : (err as Error).stack ?? String(err)}\n`);
+      process.stderr.write(
+        `build-images: ${err instanceof ImageBuildError ? err.message : ((err as Error).stack ?? String(err))}\n`,
+      );
       process.exitCode = 1;
     },
   );

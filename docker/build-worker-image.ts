@@ -48,7 +48,8 @@ function projectFiles(recipe: WorkerRecipe): string[] {
   const walk = (rel: string) => {
     const stat = fs.lstatSync(path.join(PROJECT_ROOT, rel));
     if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(path.join(PROJECT_ROOT, rel))) if (!SKIP.has(name) && !name.startsWith('__pycache__')) walk(path.join(rel, name));
+      for (const name of fs.readdirSync(path.join(PROJECT_ROOT, rel)))
+        if (!SKIP.has(name) && !name.startsWith('__pycache__')) walk(path.join(rel, name));
     } else out.push(rel);
   };
   for (const top of recipe.project) walk(top);
@@ -105,8 +106,20 @@ export async function ensureWorkerImage(options: EnsureWorkerImageOptions = {}):
     log(`worker: apt-get download ${recipe.debs.join(' ')}`);
     fs.rmSync(debsDir, { recursive: true, force: true });
     fs.mkdirSync(debsDir, { recursive: true });
-    const r = await execa('apt-get', ['download', ...recipe.debs], { cwd: debsDir, reject: false, all: true, timeout: 10 * 60_000 });
-    if (r.exitCode !== 0) throw new ImageBuildError(`apt-get download of ${recipe.debs.join(' ')} failed (exit ${r.exitCode}):\n  ${String(r.all ?? '').trim().split('\n').slice(-5).join('\n  ')}\nIs the Debian mirror reachable (apt-get update)?`);
+    const r = await execa('apt-get', ['download', ...recipe.debs], {
+      cwd: debsDir,
+      reject: false,
+      all: true,
+      timeout: 10 * 60_000,
+    });
+    if (r.exitCode !== 0)
+      throw new ImageBuildError(
+        `apt-get download of ${recipe.debs.join(' ')} failed (exit ${r.exitCode}):\n  ${String(r.all ?? '')
+          .trim()
+          .split('\n')
+          .slice(-5)
+          .join('\n  ')}\nIs the Debian mirror reachable (apt-get update)?`,
+      );
     // Unpacked here, not installed in the image: the base has no dpkg, and the maintainer scripts expect systemd.
     for (const deb of fs.readdirSync(debsDir).filter((f) => f.endsWith('.deb'))) {
       const x = await execa('dpkg-deb', ['-x', deb, 'root'], { cwd: debsDir, reject: false, all: true });
@@ -124,11 +137,17 @@ export async function ensureWorkerImage(options: EnsureWorkerImageOptions = {}):
       fs.cpSync(path.join(PROJECT_ROOT, rel), path.join(app, rel), { verbatimSymlinks: true });
     }
     // node_modules may itself be a link (a git worktree sharing another's): copy what it points at.
-    fs.cpSync(fs.realpathSync(path.join(PROJECT_ROOT, 'node_modules')), path.join(app, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    fs.cpSync(fs.realpathSync(path.join(PROJECT_ROOT, 'node_modules')), path.join(app, 'node_modules'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     // The base is usr-merged (/lib, /bin are links into /usr): a package's /lib goes to /usr/lib, not over the link.
     for (const top of fs.readdirSync(path.join(debsDir, 'root'))) {
       const into = ['lib', 'bin', 'sbin'].includes(top) ? path.join('usr', top) : top;
-      fs.cpSync(path.join(debsDir, 'root', top), path.join(context, 'debs', into), { recursive: true, verbatimSymlinks: true });
+      fs.cpSync(path.join(debsDir, 'root', top), path.join(context, 'debs', into), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
     }
     fs.writeFileSync(
       path.join(context, 'Dockerfile'),
@@ -146,13 +165,30 @@ export async function ensureWorkerImage(options: EnsureWorkerImageOptions = {}):
     );
     log(`worker: docker build ${tag} FROM ${base}`);
     // The legacy builder needs no BuildKit component and never pulls a local FROM image.
-    const b = await execa('docker', ['build', '-q', '-t', tag, '-t', `${recipe.image}:latest`, context], { reject: false, all: true, timeout: 20 * 60_000, env: { DOCKER_BUILDKIT: '0' } });
-    if (b.exitCode !== 0) throw new ImageBuildError(`docker build of ${tag} failed:\n  ${String(b.all ?? '').trim().split('\n').slice(-8).join('\n  ')}`);
+    const b = await execa('docker', ['build', '-q', '-t', tag, '-t', `${recipe.image}:latest`, context], {
+      reject: false,
+      all: true,
+      timeout: 20 * 60_000,
+      env: { DOCKER_BUILDKIT: '0' },
+    });
+    if (b.exitCode !== 0)
+      throw new ImageBuildError(
+        `docker build of ${tag} failed:\n  ${String(b.all ?? '')
+          .trim()
+          .split('\n')
+          .slice(-8)
+          .join('\n  ')}`,
+      );
   } finally {
     fs.rmSync(context, { recursive: true, force: true });
   }
   // Earlier builds (other project hashes) would pile up, one per change: removed unless a container uses them.
-  const others = String((await execa('docker', ['images', recipe.image, '--format', '{{.Repository}}:{{.Tag}}'], { reject: false })).stdout ?? '').split('\n').filter((ref) => ref && ref !== tag && !ref.endsWith(':latest'));
+  const others = String(
+    (await execa('docker', ['images', recipe.image, '--format', '{{.Repository}}:{{.Tag}}'], { reject: false }))
+      .stdout ?? '',
+  )
+    .split('\n')
+    .filter((ref) => ref && ref !== tag && !ref.endsWith(':latest'));
   if (others.length) await execa('docker', ['image', 'rm', ...others], { reject: false, timeout: 120_000 });
   log(`worker: [${secs()}s] built ${tag}`);
   return { tag, built: true, seconds: secs() };
@@ -180,7 +216,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     }
     console.log((await ensureWorkerImage(options)).tag);
   })().catch((err: unknown) => {
-    process.stderr.write(`build-worker-image: ${err instanceof ImageBuildError ? err.message : (err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(
+      `build-worker-image: ${err instanceof ImageBuildError ? err.message : ((err as Error).stack ?? String(err))}\n`,
+    );
     process.exitCode = 1;
   });
 }

@@ -21,7 +21,8 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export const shortHash = (value: unknown) => crypto.createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 12);
+export const shortHash = (value: unknown) =>
+  crypto.createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 12);
 
 /** A recipe file's JSON; errors name the file. */
 export function readRecipe(file: string): Record<string, unknown> & { image: string } {
@@ -39,6 +40,8 @@ export function botRuntimeTag(options: { recipePath?: string } = {}): string {
 }
 
 /** The agent image's tag: its recipe, the bot image it is built on and the Node version copied in all count. */
-export function agentRuntimeTag(recipe: Record<string, unknown> & { image: string } = readRecipe(AGENT_RECIPE_PATH)): string {
+export function agentRuntimeTag(
+  recipe: Record<string, unknown> & { image: string } = readRecipe(AGENT_RECIPE_PATH),
+): string {
   return `${recipe.image}:${shortHash({ recipe, base: botRuntimeTag(), node: process.version })}`;
 }

@@ -24,6 +24,7 @@ export async function loadGameModule<T>(game: string, kind: GameModuleKind): Pro
   if (!rel) return null;
   const name = GAME_MODULE_EXPORTS[kind];
   const mod = (await import(gameModuleUrl(game, rel))) as Record<string, unknown>;
-  if (mod[name] === undefined) throw new Error(`games/${game}/${rel} does not export ${name} (its descriptor names it as modules.${kind})`);
+  if (mod[name] === undefined)
+    throw new Error(`games/${game}/${rel} does not export ${name} (its descriptor names it as modules.${kind})`);
   return mod[name] as T;
 }

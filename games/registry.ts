@@ -49,7 +49,8 @@ export function adapterFor(game: string): WireAdapter<any, any> {
 
 export function checkVariant(game: string, variant: string): void {
   const { variants } = adapterFor(game).game;
-  if (!variants.includes(variant)) throw new Error(`unknown variant "${variant}" for ${game}; available: ${variants.join(', ')}`);
+  if (!variants.includes(variant))
+    throw new Error(`unknown variant "${variant}" for ${game}; available: ${variants.join(', ')}`);
 }
 
 /** A game's rules version (games/core/descriptor.ts `rulesVersion`; 1 before versions were counted). */

@@ -65,7 +65,15 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   for (const bot of options.bots) if (!bot.warm) await assertBotDir(bot.dir); // a warm bot runs already (a human seat)
   const run = new RunDir(options.runDir);
   await run.markStatus('running', 'arena');
-  const settings = { game: options.game, variant: options.variant, seed: options.seed, limits: options.limits, policy: options.policy, options: options.protocolOptions, reps: options.reps };
+  const settings = {
+    game: options.game,
+    variant: options.variant,
+    seed: options.seed,
+    limits: options.limits,
+    policy: options.policy,
+    options: options.protocolOptions,
+    reps: options.reps,
+  };
   const descriptor = gameDescriptor(options.game);
   const optionErrors = options.protocolOptions ? (descriptor.optionErrors?.(options.protocolOptions) ?? []) : [];
   if (optionErrors.length) throw new Error(`${options.game} options: ${optionErrors.join('; ')}`);
@@ -81,15 +89,35 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   // A resumed run whose stop condition already holds plays nothing more.
   const pending = options.stopWhen?.(ownResults()) ? [] : specs.filter((s) => !journal.has(matchId(s)));
   const resumed = specs.filter((s) => journal.has(matchId(s))).length;
-  await run.writeArenaFile('arena.json', { ...options, sandbox: options.sandbox.kind, progress: undefined, hosts: undefined, signal: undefined, stopWhen: undefined, onLive: undefined, onGame: undefined, bots: options.bots.map(({ warm: _, ...ref }) => ref), games: specs.length });
+  await run.writeArenaFile('arena.json', {
+    ...options,
+    sandbox: options.sandbox.kind,
+    progress: undefined,
+    hosts: undefined,
+    signal: undefined,
+    stopWhen: undefined,
+    onLive: undefined,
+    onGame: undefined,
+    bots: options.bots.map(({ warm: _, ...ref }) => ref),
+    games: specs.length,
+  });
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
   const hosts = options.hosts ?? new GameServerPool();
-  const executor = new LocalExecutor({ sandbox: options.sandbox, hosts, concurrency: options.concurrency, startTimeoutMs: options.startTimeoutMs, logDir: () => run.botLogsDir(), onLive: (event) => (run.appendLive(event), options.onLive?.(event)) });
+  const executor = new LocalExecutor({
+    sandbox: options.sandbox,
+    hosts,
+    concurrency: options.concurrency,
+    startTimeoutMs: options.startTimeoutMs,
+    logDir: () => run.botLogsDir(),
+    onLive: (event) => (run.appendLive(event), options.onLive?.(event)),
+  });
   executor.add(options, options.bots);
   let done = resumed;
-  options.progress?.phase(`${options.game}/${options.variant}: ${options.bots.length} bots, ${specs.length} games${resumed ? ` (${resumed} already in the journal)` : ''}, concurrency ${options.concurrency}`);
+  options.progress?.phase(
+    `${options.game}/${options.variant}: ${options.bots.length} bots, ${specs.length} games${resumed ? ` (${resumed} already in the journal)` : ''}, concurrency ${options.concurrency}`,
+  );
   let bots: BotStatus[];
   try {
     await executor.run(pending, {
@@ -109,8 +137,18 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   }
   await run.markStatus(signal.aborted && options.signal?.aborted ? 'interrupted' : 'finished', 'arena');
   const results = ownResults();
-  const table = crossTable(results, options.bots.map((b) => b.id));
-  await run.writeArenaFile('results.json', { game: options.game, variant: options.variant, policy: options.policy, table, bots, results });
+  const table = crossTable(
+    results,
+    options.bots.map((b) => b.id),
+  );
+  await run.writeArenaFile('results.json', {
+    game: options.game,
+    variant: options.variant,
+    policy: options.policy,
+    table,
+    bots,
+    results,
+  });
   await run.writeText('crosstable.csv', crossTableCsv(table));
   await run.writeText('crosstable.txt', `${formatCrossTable(table)}\n`);
   return { runDir: options.runDir, results, table, bots, resumed };
@@ -121,7 +159,9 @@ async function assertBotDir(dir: string): Promise<void> {
   try {
     await fs.access(script);
   } catch {
-    throw new Error(`${dir} is not a bot folder: ${script} is missing (a bot is started with "bash start_ai.sh <port>")`);
+    throw new Error(
+      `${dir} is not a bot folder: ${script} is missing (a bot is started with "bash start_ai.sh <port>")`,
+    );
   }
 }
 

@@ -41,7 +41,11 @@ export async function runDoctor(config: TourneyConfig, options: DoctorOptions = 
     run({ check: 'Docker', ...docker });
     const tag = config.docker.image ?? botRuntimeTag();
     const id = docker.ok ? await imageId(tag) : undefined;
-    run({ check: 'bot image', ok: Boolean(id), detail: id ? tag : `${tag} is missing: build it with "npm run images"` });
+    run({
+      check: 'bot image',
+      ok: Boolean(id),
+      detail: id ? tag : `${tag} is missing: build it with "npm run images"`,
+    });
   }
   if (config.queue) {
     const queue = await connectQueue(config.queue).then(
@@ -52,7 +56,13 @@ export async function runDoctor(config: TourneyConfig, options: DoctorOptions = 
   }
   if (config.queue && options.worker) {
     const routes = await withRedis(config.queue, listRoutes).catch(() => new Map<string, AgentRoute>());
-    const checks = await Promise.all([...routes.values()].map(async (route) => (await agentChecks(route.spec, route.seed, route, { games: config.games, sandbox: route.sandbox ?? 'process' })).map((c) => ({ subject: `${route.spec} (queued)`, ...c }))));
+    const checks = await Promise.all(
+      [...routes.values()].map(async (route) =>
+        (
+          await agentChecks(route.spec, route.seed, route, { games: config.games, sandbox: route.sandbox ?? 'process' })
+        ).map((c) => ({ subject: `${route.spec} (queued)`, ...c })),
+      ),
+    );
     rows.push(...checks.flat());
   } else if (config.queue) {
     rows.push(...(await workerVerdicts(config, config.queue)));
@@ -60,7 +70,14 @@ export async function runDoctor(config: TourneyConfig, options: DoctorOptions = 
   }
   const checks = await Promise.all(
     config.agents.map(async (spec) =>
-      (await agentChecks(spec, deriveSeed(config.seed, 'agent', spec), { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] }, { games: config.games, sandbox: config.sandbox })).map((c) => ({ subject: spec, ...c })),
+      (
+        await agentChecks(
+          spec,
+          deriveSeed(config.seed, 'agent', spec),
+          { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] },
+          { games: config.games, sandbox: config.sandbox },
+        )
+      ).map((c) => ({ subject: spec, ...c })),
     ),
   );
   rows.push(...checks.flat());
@@ -72,7 +89,9 @@ async function workerVerdicts(config: TourneyConfig, url: string): Promise<Docto
   const found = await withRedis(url, readCapabilities).catch(() => undefined);
   return config.agents.map((spec) => {
     const queue = developQueueName(agentRoute(config, spec));
-    const verdicts = [...(found ?? [])].flatMap(([worker, queues]) => (queues.has(queue) ? [{ worker, ...queues.get(queue)! }] : []));
+    const verdicts = [...(found ?? [])].flatMap(([worker, queues]) =>
+      queues.has(queue) ? [{ worker, ...queues.get(queue)! }] : [],
+    );
     const takers = verdicts.filter((v) => v.ok).map((v) => v.worker);
     const detail = takers.length
       ? `developed on workers: ${takers.join(', ')} take it`
@@ -84,14 +103,21 @@ async function workerVerdicts(config: TourneyConfig, url: string): Promise<Docto
 }
 
 /** One agent's checks on this machine (also how a worker decides which agents' development jobs it takes); never throws. */
-export async function agentChecks(spec: string, seed: number, options: CreateAgentOptions, context: PreflightContext): Promise<PreflightCheck[]> {
+export async function agentChecks(
+  spec: string,
+  seed: number,
+  options: CreateAgentOptions,
+  context: PreflightContext,
+): Promise<PreflightCheck[]> {
   let agent;
   try {
     agent = createAgent(spec, seed, options);
   } catch (err) {
     return [{ check: 'spec and key', ok: false, detail: (err as Error).message }];
   }
-  const own = agent.preflight ? await agent.preflight(context).catch((err: Error) => [{ check: 'preflight', ok: false, detail: err.message }]) : [];
+  const own = agent.preflight
+    ? await agent.preflight(context).catch((err: Error) => [{ check: 'preflight', ok: false, detail: err.message }])
+    : [];
   return [{ check: 'spec and key', ok: true, detail: `${agent.kind} (id ${agent.id})` }, ...own];
 }
 
@@ -103,8 +129,23 @@ export function formatDoctor(rows: DoctorRow[]): string {
   const ws = width((r) => r.subject, 'agent');
   const wc = width((r) => r.check, 'check');
   const line = (a: string, b: string, c: string, d: string) => `${a.padEnd(ws)}  ${b.padEnd(wc)}  ${c.padEnd(7)}  ${d}`;
-  const out = [line('agent', 'check', 'status', 'detail'), ...rows.map((r) => line(r.subject, r.check, r.ok ? (r.warn ? 'WARNING' : 'ready') : 'MISSING', r.detail.replace(/\s+/g, ' ').slice(0, 240)))];
+  const out = [
+    line('agent', 'check', 'status', 'detail'),
+    ...rows.map((r) =>
+      line(
+        r.subject,
+        r.check,
+        r.ok ? (r.warn ? 'WARNING' : 'ready') : 'MISSING',
+        r.detail.replace(/\s+/g, ' ').slice(0, 240),
+      ),
+    ),
+  ];
   const missing = rows.filter((r) => !r.ok).length;
-  out.push('', missing ? `${missing} of ${rows.length} checks failed: fix them before the run spends anything` : `all ${rows.length} checks ready`);
+  out.push(
+    '',
+    missing
+      ? `${missing} of ${rows.length} checks failed: fix them before the run spends anything`
+      : `all ${rows.length} checks ready`,
+  );
   return out.join('\n');
 }

@@ -6,7 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LANGUAGE_NAMES, TASK_TRACK_LANGUAGE, type BotLanguage, type TaskTrack } from '../records/task-track.ts';
 
-const SOURCE_EXTENSIONS: Record<string, BotLanguage> = { '.py': 'python', '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.go': 'go' };
+const SOURCE_EXTENSIONS: Record<string, BotLanguage> = {
+  '.py': 'python',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.go': 'go',
+};
 /** Folders a build or a run leaves behind, not the bot's own code. */
 const SKIPPED_DIRS = new Set(['node_modules', '__pycache__', '.cache', 'vendor']);
 const MAX_FILES = 5_000;
@@ -64,7 +70,8 @@ export function detectBotLanguages(dir: string): BotLanguages {
   return { launched: launched.filter((l, i) => launched.findIndex((m) => m.language === l.language) === i), sources };
 }
 
-const list = (files: string[]) => `${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
+const list = (files: string[]) =>
+  `${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}`;
 
 /**
  * Why the bot in dir is not written in its task track's language, or null when it is (or the
@@ -86,7 +93,8 @@ export function languageProblem(dir: string, track: TaskTrack | undefined): stri
     return `${head}: start_ai.sh does not start it with ${how}`;
   }
   const foreign = (Object.keys(found.sources) as BotLanguage[]).filter((l) => l !== expected);
-  if (foreign.length) return `${head}: the bot folder holds ${foreign.map((l) => `${LANGUAGE_NAMES[l]} files (${list(found.sources[l]!)})`).join(' and ')}`;
+  if (foreign.length)
+    return `${head}: the bot folder holds ${foreign.map((l) => `${LANGUAGE_NAMES[l]} files (${list(found.sources[l]!)})`).join(' and ')}`;
   if (!found.sources[expected]?.length) return `${head}: the bot folder has no ${name} source file`;
   return null;
 }

@@ -35,7 +35,6 @@ export interface ValidateOptions {
   taskTrack?: TaskTrack;
 }
 
-
 /** The problems not tied to one probe: the bot never started, or it answered none in the protocol. */
 export function generalProblems(report: ValidationReport): string[] {
   return report.problems.filter((problem) => !report.probes.some((p) => problem.startsWith(`${p.name}: `)));
@@ -54,14 +53,28 @@ export async function validateBot(options: ValidateOptions): Promise<ValidationR
  * Validates the bot and, when it passes, leaves it running and hands it over: a tourney's fleet
  * plays with the very process that passed (a bot start saved per strategy). The caller stops it.
  */
-export async function validateAndKeep(options: ValidateOptions): Promise<{ report: ValidationReport; bot?: BotHandle }> {
+export async function validateAndKeep(
+  options: ValidateOptions,
+): Promise<{ report: ValidationReport; bot?: BotHandle }> {
   return check(options, true);
 }
 
 async function check(options: ValidateOptions, keep: boolean): Promise<{ report: ValidationReport; bot?: BotHandle }> {
   const adapter = adapterFor(options.game);
   const strict = options.strict ?? false;
-  const report: ValidationReport = { dir: options.dir, game: options.game, variant: options.variant, ok: false, strict, started: false, startMs: 0, probes: [], problems: [], warnings: [], logTail: '' };
+  const report: ValidationReport = {
+    dir: options.dir,
+    game: options.game,
+    variant: options.variant,
+    ok: false,
+    strict,
+    started: false,
+    startMs: 0,
+    probes: [],
+    problems: [],
+    warnings: [],
+    logTail: '',
+  };
   const wrongLanguage = languageProblem(options.dir, options.taskTrack);
   if (wrongLanguage) {
     report.problems.push(wrongLanguage);
@@ -71,7 +84,14 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
   const t0 = performance.now();
   let handle;
   try {
-    handle = await startOnFreePort(options.sandbox, { dir: options.dir, health: adapter.health, startTimeoutMs: options.startTimeoutMs, logFile: options.logFile, name: options.name ?? 'validate', ...host.botAccess() });
+    handle = await startOnFreePort(options.sandbox, {
+      dir: options.dir,
+      health: adapter.health,
+      startTimeoutMs: options.startTimeoutMs,
+      logFile: options.logFile,
+      name: options.name ?? 'validate',
+      ...host.botAccess(),
+    });
   } catch (err) {
     report.problems.push(`the bot did not start: ${(err as Error).message}`);
     report.logTail = err instanceof BotStartError ? err.logTail : '';
@@ -85,7 +105,9 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
     const limits = { deadlineMs: moveMs, maxResponseBytes: 1 << 20 };
     for (const plies of options.probePlies ?? [0, 1, 6, 15]) {
       const rng = createRng(1000 + plies);
-      const seatIds = adapter.tables ? Array.from({ length: adapter.tables.probeSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`)) : undefined;
+      const seatIds = adapter.tables
+        ? Array.from({ length: adapter.tables.probeSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`))
+        : undefined;
       let state = adapter.game.init(options.variant, rng, seatIds ? { seats: seatIds.length } : undefined);
       for (let k = 0; k < plies && adapter.game.outcome(state) === null; k++) {
         const seat = adapter.game.toMove(state)!;
@@ -94,14 +116,28 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
       }
       const seat = adapter.game.toMove(state);
       if (seat === null) continue;
-      const live: LiveGame = { id: host.newGameId(), variant: options.variant, state, history: [], seatIds, managedByArena: true, createdAt: new Date().toISOString() };
+      const live: LiveGame = {
+        id: host.newGameId(),
+        variant: options.variant,
+        state,
+        history: [],
+        seatIds,
+        managedByArena: true,
+        createdAt: new Date().toISOString(),
+      };
       host.register(live);
       const ctx = { gameId: live.id, gameServerUrl: host.url, seatIds };
       const name = `position after ${plies} plies (${adapter.game.seatNames(options.variant)[seat] ?? `seat ${seat}`} to move)`;
       if (adapter.join) {
         const res = await joinBot(client, adapter, state, seat, ctx, { deadlineMs: 5_000, maxResponseBytes: 1 << 20 });
         if (!res.ok) {
-          report.probes.push({ name: `/join_game for ${name}`, ok: false, kind: 'join_failed', latencyMs: Math.round(res.latencyMs), problem: `/join_game failed (${res.failure.kind}): ${res.failure.message}` });
+          report.probes.push({
+            name: `/join_game for ${name}`,
+            ok: false,
+            kind: 'join_failed',
+            latencyMs: Math.round(res.latencyMs),
+            problem: `/join_game failed (${res.failure.kind}): ${res.failure.message}`,
+          });
           // Strict: as before, a refused join ends the probe. Otherwise ask for the move anyway,
           // as a game where joins are only logged (Bridge) would.
           if (strict) {
@@ -117,10 +153,16 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
         probe.kind = answer.failure.kind;
         const { path } = adapter.turn(state, seat, ctx);
         const { kind, message } = answer.failure;
-        probe.problem = kind === 'illegal' ? `${path} answered an ${message.startsWith('illegal') ? '' : 'illegal action: '}${message}` : kind === 'malformed' ? `${path} answer is malformed: ${message}` : `${path} failed (${kind}): ${message}`;
+        probe.problem =
+          kind === 'illegal'
+            ? `${path} answered an ${message.startsWith('illegal') ? '' : 'illegal action: '}${message}`
+            : kind === 'malformed'
+              ? `${path} answer is malformed: ${message}`
+              : `${path} failed (${kind}): ${message}`;
       }
       report.probes.push(probe);
-      if (adapter.leave) await sendCall(client, adapter.leave(state, seat, ctx), { deadlineMs: 2_000, maxResponseBytes: 1 << 20 });
+      if (adapter.leave)
+        await sendCall(client, adapter.leave(state, seat, ctx), { deadlineMs: 2_000, maxResponseBytes: 1 << 20 });
       host.finish(live.id);
     }
     const found = report.probes.filter((p) => !p.ok && p.problem).map((p) => `${p.name}: ${p.problem}`);

@@ -9,6 +9,15 @@ export type LiveEvent =
   | { type: 'start'; id: string; gameId: string; spec: MatchSpec; setup: unknown; at: string; state?: unknown }
   | { type: 'move'; id: string; gameId: string; move: MoveRecord; at: string; state?: unknown }
   | { type: 'turn'; id: string; gameId: string; seat: Seat; deadlineMs: number; at: string; state?: unknown }
-  | { type: 'end'; id: string; gameId: string; scores: number[]; winner: Seat | null; termination: string; reason: string; at: string };
+  | {
+      type: 'end';
+      id: string;
+      gameId: string;
+      scores: number[];
+      winner: Seat | null;
+      termination: string;
+      reason: string;
+      at: string;
+    };
 
 export type LiveListener = (event: LiveEvent) => void;

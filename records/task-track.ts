@@ -16,11 +16,18 @@ export const TASK_TRACK_LANGUAGE: Record<TaskTrack, BotLanguage | null> = {
   go: 'go',
 };
 
-export const LANGUAGE_NAMES: Record<BotLanguage, string> = { python: 'Python', javascript: 'JavaScript (Node.js)', go: 'Go' };
+export const LANGUAGE_NAMES: Record<BotLanguage, string> = {
+  python: 'Python',
+  javascript: 'JavaScript (Node.js)',
+  go: 'Go',
+};
 
 export const isTaskTrack = (value: unknown): value is TaskTrack => (TASK_TRACKS as readonly unknown[]).includes(value);
 
 /** An agent's task track: its own entry in agentTracks, else the run's track. */
-export function taskTrackOf(config: { track?: TaskTrack; agentTracks?: Record<string, TaskTrack> }, agentId: string): TaskTrack {
+export function taskTrackOf(
+  config: { track?: TaskTrack; agentTracks?: Record<string, TaskTrack> },
+  agentId: string,
+): TaskTrack {
   return config.agentTracks?.[agentId] ?? config.track ?? 'standard';
 }

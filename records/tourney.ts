@@ -112,13 +112,25 @@ export interface RoundReport {
   variant: string;
   round: number;
   policy: string;
-  strategies: Array<{ id: string; agent: string; round: number; status: 'ok' | 'failed'; failure?: string; warnings?: string[] }>;
+  strategies: Array<{
+    id: string;
+    agent: string;
+    round: number;
+    status: 'ok' | 'failed';
+    failure?: string;
+    warnings?: string[];
+  }>;
   /**
    * Every strategy that played a game in round n (round-n strategies and their older opponents).
    * At tables (Hold'em) a row counts tables: won (wins), lost (losses), a split win (draws), and
    * score = tables won with a split counting its share ÷ tables.
    */
-  standings: Array<{ id: string; agent: string; round: number } & HeadToHead & { failures: Record<string, number>; avgMoveMs: number } & TableStanding>;
+  standings: Array<
+    { id: string; agent: string; round: number } & HeadToHead & {
+        failures: Record<string, number>;
+        avgMoveMs: number;
+      } & TableStanding
+  >;
   /**
    * pairwise[a][b]: a's record against b, over round n's games. At tables: one game per table the
    * two shared, won by whoever finished ahead (a draw on the same place).
@@ -153,7 +165,10 @@ export interface TrackSummary extends TrackId {
   errors: Record<string, ErrorRates>;
   /** Summed over the agent's rounds in this track. */
   cost: Record<string, CostRecord & { rounds: number }>;
-  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'warnings' | 'hash'> & Partial<Pick<StrategyRecord, 'cost' | 'carriedOver'>>>;
+  strategies: Array<
+    Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'warnings' | 'hash'> &
+      Partial<Pick<StrategyRecord, 'cost' | 'carriedOver'>>
+  >;
   games: number;
   /** How the track's games ended: termination ('normal', 'timeout', …) → games. */
   terminations?: Record<string, number>;
@@ -272,7 +287,14 @@ export function rulesOfEntry(entry: Pick<RunIndexEntry, 'games' | 'rules'>): Rec
 }
 
 /** The games two runs both played under different rules, as "chess v1 → v2". */
-export function rulesChanges(before: Pick<RunIndexEntry, 'games' | 'rules'>, after: Pick<RunIndexEntry, 'games' | 'rules'>): string[] {
-  const a = rulesOfEntry(before), b = rulesOfEntry(after);
-  return Object.keys(b).filter((g) => a[g] !== undefined && a[g] !== b[g]).sort().map((g) => `${g} ${a[g]} → ${b[g]}`);
+export function rulesChanges(
+  before: Pick<RunIndexEntry, 'games' | 'rules'>,
+  after: Pick<RunIndexEntry, 'games' | 'rules'>,
+): string[] {
+  const a = rulesOfEntry(before),
+    b = rulesOfEntry(after);
+  return Object.keys(b)
+    .filter((g) => a[g] !== undefined && a[g] !== b[g])
+    .sort()
+    .map((g) => `${g} ${a[g]} → ${b[g]}`);
 }

@@ -6,7 +6,14 @@
 import { trackName, type LeaderboardEntry, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
 import type { BootstrapDraws } from './metrics/bootstrap.ts';
 import { ranks } from './metrics/metrics.ts';
-import { combineRepeats, kendallW, meanPairwiseTau, meanSd, type CombinedIntervals, type MeanSd } from './metrics/repeats.ts';
+import {
+  combineRepeats,
+  kendallW,
+  meanPairwiseTau,
+  meanSd,
+  type CombinedIntervals,
+  type MeanSd,
+} from './metrics/repeats.ts';
 import { leaderboard, withRankProbabilities } from './summary.ts';
 
 /** One repeat as the combined layer reads it: its summary (metrics.json) and, per track, its bootstrap samples. */
@@ -87,7 +94,12 @@ export interface CombinedSummary {
 const nums = <T>(xs: T[], f: (x: T) => number | null | undefined) => xs.map((x) => f(x) ?? null);
 const rounds = (n: number) => Array.from({ length: n }, (_, k) => k);
 
-function combineTrack(name: string, tracks: TrackSummary[], draws: BootstrapDraws[], options: { samples: number; seed: number; level: number }): { track: CombinedTrack; draws: { S: (number | null)[][]; L: (number | null)[][] } } {
+function combineTrack(
+  name: string,
+  tracks: TrackSummary[],
+  draws: BootstrapDraws[],
+  options: { samples: number; seed: number; level: number },
+): { track: CombinedTrack; draws: { S: (number | null)[][]; L: (number | null)[][] } } {
   const first = tracks[0]!;
   const { agents } = first;
   const R = first.rounds;
@@ -116,16 +128,30 @@ function combineTrack(name: string, tracks: TrackSummary[], draws: BootstrapDraw
       toolCalls: meanSd(tracks.map((t) => t.cost[a]?.toolCalls ?? null)),
       linesOfCode: meanSd(tracks.map((t) => t.cost[a]?.linesOfCode ?? null)),
       failedBuilds: tracks.map((t) => t.strategies.filter((s) => s.agent === a && s.status === 'failed').length),
-      ranks: { B: rankB.map((byRepeat) => byRepeat.map((r) => r[a] ?? null)), S: rankS.map((r) => r[a] ?? null), L: rankL.map((r) => r[a] ?? null) },
-      rankSd: { B: rankB.map((byRepeat) => sdOf(byRepeat.map((r) => r[a] ?? null))), S: sdOf(rankS.map((r) => r[a] ?? null)), L: sdOf(rankL.map((r) => r[a] ?? null)) },
+      ranks: {
+        B: rankB.map((byRepeat) => byRepeat.map((r) => r[a] ?? null)),
+        S: rankS.map((r) => r[a] ?? null),
+        L: rankL.map((r) => r[a] ?? null),
+      },
+      rankSd: {
+        B: rankB.map((byRepeat) => sdOf(byRepeat.map((r) => r[a] ?? null))),
+        S: sdOf(rankS.map((r) => r[a] ?? null)),
+        L: sdOf(rankL.map((r) => r[a] ?? null)),
+      },
     };
   }
   const f = tracks.map((t) => t.metrics.field);
   const corr = (c: { value: number; defined: boolean }) => (c.defined ? c.value : null);
   const size = first.W.strategies.length;
   const cells = (i: number, j: number) => tracks.map((t) => t.W.W[i]?.[j] ?? null);
-  const scores = (t: TrackSummary, value: (m: TrackSummary['metrics']['perAgent'][string] | undefined) => number | null | undefined) => agents.map((a) => value(t.metrics.perAgent[a]) ?? null);
-  const agreement = (lists: (number | null)[][]): { W: number | null; tau: number | null } => ({ W: kendallW(lists), tau: meanPairwiseTau(lists) });
+  const scores = (
+    t: TrackSummary,
+    value: (m: TrackSummary['metrics']['perAgent'][string] | undefined) => number | null | undefined,
+  ) => agents.map((a) => value(t.metrics.perAgent[a]) ?? null);
+  const agreement = (lists: (number | null)[][]): { W: number | null; tau: number | null } => ({
+    W: kendallW(lists),
+    tau: meanPairwiseTau(lists),
+  });
   const combined = combineRepeats(
     agents,
     R,
@@ -162,14 +188,25 @@ function combineTrack(name: string, tracks: TrackSummary[], draws: BootstrapDraw
       sd: rounds(size).map((i) => rounds(size).map((j) => meanSd(cells(i, j)).sd)),
     },
     intervals: combined.result,
-    agreement: { S: agreement(tracks.map((t) => scores(t, (m) => m?.S))), L: agreement(tracks.map((t) => scores(t, (m) => m?.L))), B: rounds(R).map((n) => agreement(tracks.map((t) => scores(t, (m) => m?.B[n])))) },
+    agreement: {
+      S: agreement(tracks.map((t) => scores(t, (m) => m?.S))),
+      L: agreement(tracks.map((t) => scores(t, (m) => m?.L))),
+      B: rounds(R).map((n) => agreement(tracks.map((t) => scores(t, (m) => m?.B[n])))),
+    },
   };
   if (tracks.some((t) => t.tableWinRates)) {
     const kinds = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates ?? {})))];
-    track.tableWinRates = Object.fromEntries(kinds.map((kind) => {
-      const ids = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates?.[kind] ?? {})))];
-      return [kind, Object.fromEntries(ids.map((id) => [id, meanSd(tracks.map((t) => t.tableWinRates?.[kind]?.[id]?.rate ?? null))]))];
-    }));
+    track.tableWinRates = Object.fromEntries(
+      kinds.map((kind) => {
+        const ids = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates?.[kind] ?? {})))];
+        return [
+          kind,
+          Object.fromEntries(
+            ids.map((id) => [id, meanSd(tracks.map((t) => t.tableWinRates?.[kind]?.[id]?.rate ?? null))]),
+          ),
+        ];
+      }),
+    );
   }
   return { track, draws: combined.draws };
 }
@@ -179,12 +216,20 @@ function combineTrack(name: string, tracks: TrackSummary[], draws: BootstrapDraw
  * checked). Intervals are seeded from `seed` (the first repeat's seed), so combining single runs
  * with seeds s, s + 1, … equals a `--repeats` run with seed s.
  */
-export function combineSummaries(reps: RepeatInput[], meta: { runId: string; runDir: string; config: unknown; samples: number; seed: number; level?: number }): CombinedSummary {
+export function combineSummaries(
+  reps: RepeatInput[],
+  meta: { runId: string; runDir: string; config: unknown; samples: number; seed: number; level?: number },
+): CombinedSummary {
   const level = meta.level ?? 0.95;
   const names = reps[0]!.summary.tracks.map(trackName);
   const combined = names.map((name) => {
     const per = reps.map((r) => r.summary.tracks.find((t) => trackName(t) === name)!);
-    return combineTrack(name, per, reps.map((r) => r.draws[name]!), { samples: meta.samples, seed: meta.seed, level });
+    return combineTrack(
+      name,
+      per,
+      reps.map((r) => r.draws[name]!),
+      { samples: meta.samples, seed: meta.seed, level },
+    );
   });
   const tracks = combined.map((c) => c.track);
   // Generalizability U per game, mean over repeats.
@@ -193,7 +238,12 @@ export function combineSummaries(reps: RepeatInput[], meta: { runId: string; run
     if (U.every(Boolean)) for (const a of t.agents) t.perAgent[a]!.U = meanSd(U.map((u) => u![a] ?? null));
   }
   // The board from the mean metrics, its uncertainty from the combined samples (tracks independent).
-  const meanTracks = tracks.map((t) => ({ agents: t.agents, metrics: { perAgent: Object.fromEntries(t.agents.map((a) => [a, { S: t.perAgent[a]!.S.mean, L: t.perAgent[a]!.L.mean }])) } }));
+  const meanTracks = tracks.map((t) => ({
+    agents: t.agents,
+    metrics: {
+      perAgent: Object.fromEntries(t.agents.map((a) => [a, { S: t.perAgent[a]!.S.mean, L: t.perAgent[a]!.L.mean }])),
+    },
+  }));
   const board = withRankProbabilities(
     leaderboard(meanTracks as never),
     combined.map((c) => ({ agents: c.track.agents, draws: c.draws })),
@@ -210,7 +260,13 @@ export function combineSummaries(reps: RepeatInput[], meta: { runId: string; run
     runDir: meta.runDir,
     finishedAt: new Date().toISOString(),
     config: meta.config,
-    repeats: reps.map((r, k) => ({ index: k + 1, runId: r.runId, runDir: r.runDir, seed: r.seed, games: r.summary.tracks.reduce((n, t) => n + t.games, 0) })),
+    repeats: reps.map((r, k) => ({
+      index: k + 1,
+      runId: r.runId,
+      runDir: r.runDir,
+      seed: r.seed,
+      games: r.summary.tracks.reduce((n, t) => n + t.games, 0),
+    })),
     level,
     samples: meta.samples,
     seed: meta.seed,
@@ -224,6 +280,9 @@ export function combineSummaries(reps: RepeatInput[], meta: { runId: string; run
       L: meanSd(boards.map((b) => b.find((x) => x.agent === e.agent)?.meanL ?? null)),
     })),
     // Higher = better for Kendall: the negative place.
-    leaderboardAgreement: { W: kendallW(boards.map((b) => agents.map((a) => -(placeOf(b, a) ?? NaN)))), tau: meanPairwiseTau(boards.map((b) => agents.map((a) => -(placeOf(b, a) ?? NaN)))) },
+    leaderboardAgreement: {
+      W: kendallW(boards.map((b) => agents.map((a) => -(placeOf(b, a) ?? NaN)))),
+      tau: meanPairwiseTau(boards.map((b) => agents.map((a) => -(placeOf(b, a) ?? NaN)))),
+    },
   };
 }

@@ -46,11 +46,23 @@ export function signFlipP(d: readonly number[], seed = 1): number | null {
   return extreme / total;
 }
 
-export function compareAgents(reps: RepeatInput[], a: string, b: string, options: { samples?: number; seed?: number; level?: number } = {}): Comparison[] {
+export function compareAgents(
+  reps: RepeatInput[],
+  a: string,
+  b: string,
+  options: { samples?: number; seed?: number; level?: number } = {},
+): Comparison[] {
   const samples = options.samples ?? 2000;
   const level = options.level ?? 0.95;
-  const names = [...new Set(reps.flatMap((r) => r.summary.tracks.filter((t) => t.agents.includes(a) && t.agents.includes(b)).map(trackName)))];
-  if (!names.length) throw new Error(`no track of these runs has both ${a} and ${b} (agents: ${[...new Set(reps.flatMap((r) => r.summary.tracks.flatMap((t) => t.agents)))].join(', ')})`);
+  const names = [
+    ...new Set(
+      reps.flatMap((r) => r.summary.tracks.filter((t) => t.agents.includes(a) && t.agents.includes(b)).map(trackName)),
+    ),
+  ];
+  if (!names.length)
+    throw new Error(
+      `no track of these runs has both ${a} and ${b} (agents: ${[...new Set(reps.flatMap((r) => r.summary.tracks.flatMap((t) => t.agents)))].join(', ')})`,
+    );
   const rng = createRng(deriveSeed('compare', options.seed ?? 1, a, b));
   const out: Comparison[] = [];
   for (const metric of ['S', 'L'] as const) {
@@ -65,11 +77,16 @@ export function compareAgents(reps: RepeatInput[], a: string, b: string, options
         const pa = t.metrics.perAgent[a]?.[metric];
         const pb = t.metrics.perAgent[b]?.[metric];
         if (pa === null || pa === undefined || pb === null || pb === undefined) return null;
-        const within = draws[metric].map((d) => (d[ia] === null || d[ib] === null || d[ia] === undefined || d[ib] === undefined ? null : d[ia]! - d[ib]!));
+        const within = draws[metric].map((d) =>
+          d[ia] === null || d[ib] === null || d[ia] === undefined || d[ib] === undefined ? null : d[ia]! - d[ib]!,
+        );
         return { point: pa - pb, within };
       }),
     );
-    const summarize = (label: string, pick: (unitsOfRepeat: (typeof units)[number]) => { point: number; within: (number | null)[] } | null) => {
+    const summarize = (
+      label: string,
+      pick: (unitsOfRepeat: (typeof units)[number]) => { point: number; within: (number | null)[] } | null,
+    ) => {
       const perRepeat = units.map(pick).filter((u): u is { point: number; within: (number | null)[] } => u !== null);
       if (!perRepeat.length) return;
       const K = perRepeat.length;
@@ -87,7 +104,12 @@ export function compareAgents(reps: RepeatInput[], a: string, b: string, options
         return n ? sum / n : null;
       });
       const withinVar = perRepeat.map((u) => meanSd(u.within).sd ?? 0).reduce((x, s) => x + s * s, 0) / K;
-      const c = calibrate(perRepeat.map((u) => u.point), raw, withinVar, level);
+      const c = calibrate(
+        perRepeat.map((u) => u.point),
+        raw,
+        withinVar,
+        level,
+      );
       const sorted = c.samples.filter((x): x is number => x !== null).sort((x, y) => x - y);
       const bound = metric === 'S' ? 1 : 2; // a difference of two scores in [0, 1], of two L in [−1, 1]
       const q = (p: number) => {
@@ -105,7 +127,10 @@ export function compareAgents(reps: RepeatInput[], a: string, b: string, options
         lo: q(tail),
         hi: q(1 - tail),
         p: signFlipP(points, options.seed),
-        pBetter: sorted.length ? sorted.filter((x) => x > 0).length / sorted.length + sorted.filter((x) => x === 0).length / (2 * sorted.length) : null,
+        pBetter: sorted.length
+          ? sorted.filter((x) => x > 0).length / sorted.length +
+            sorted.filter((x) => x === 0).length / (2 * sorted.length)
+          : null,
       });
     };
     names.forEach((name, k) => summarize(name, (u) => u[k] ?? null));
@@ -129,8 +154,26 @@ export function compareAgents(reps: RepeatInput[], a: string, b: string, options
 export function formatComparison(a: string, b: string, rows: Comparison[], level = 0.95): string {
   const pct = Math.round(level * 100);
   const table = mdTable(
-    ['Track', 'Metric', 'Repeats', `${a} − ${b}`, 'SD over repeats', `${pct}% interval`, 'p (sign flip)', `P(${a} better)`],
-    rows.map((r) => [r.track, r.metric, String(r.repeats), num(r.diff), num(r.sd), r.lo === null ? '—' : `[${num(r.lo)}, ${num(r.hi)}]`, num(r.p, 3), num(r.pBetter, 2)]),
+    [
+      'Track',
+      'Metric',
+      'Repeats',
+      `${a} − ${b}`,
+      'SD over repeats',
+      `${pct}% interval`,
+      'p (sign flip)',
+      `P(${a} better)`,
+    ],
+    rows.map((r) => [
+      r.track,
+      r.metric,
+      String(r.repeats),
+      num(r.diff),
+      num(r.sd),
+      r.lo === null ? '—' : `[${num(r.lo)}, ${num(r.hi)}]`,
+      num(r.p, 3),
+      num(r.pBetter, 2),
+    ]),
     2,
   );
   return [
@@ -147,7 +190,10 @@ export function formatComparison(a: string, b: string, rows: Comparison[], level
  * "all tracks" rows of `compareAgents` with the seed `catarena compare` uses, so each entry is
  * what `catarena compare a b <run-dir>` prints for that run or study.
  */
-export function pairwiseComparisons(reps: RepeatInput[], options: { samples?: number; seed?: number } = {}): PairwiseEntry[] {
+export function pairwiseComparisons(
+  reps: RepeatInput[],
+  options: { samples?: number; seed?: number } = {},
+): PairwiseEntry[] {
   const agents = [...new Set(reps.flatMap((r) => r.summary.tracks.flatMap((t) => t.agents)))].sort();
   const out: PairwiseEntry[] = [];
   for (const [i, a] of agents.entries()) {
@@ -160,7 +206,13 @@ export function pairwiseComparisons(reps: RepeatInput[], options: { samples?: nu
       };
       const S = pick('S');
       const L = pick('L');
-      out.push({ a, b, repeats: Math.max(0, ...rows.filter((r) => r.track === 'all tracks').map((r) => r.repeats)), S, L });
+      out.push({
+        a,
+        b,
+        repeats: Math.max(0, ...rows.filter((r) => r.track === 'all tracks').map((r) => r.repeats)),
+        S,
+        L,
+      });
     }
   }
   return out;

@@ -28,7 +28,17 @@ export function costByRound(tracks: Strategies[]): RoundCost[] {
     for (const s of t.strategies) {
       const c = s.cost as CostRecord | undefined;
       const key = `${s.agent}@${s.round}`;
-      const r = out.get(key) ?? { agent: s.agent, round: s.round, input: 0, cacheRead: 0, cacheWrite: 0, output: 0, usd: undefined, reportedUsd: 0, carried: 0 };
+      const r = out.get(key) ?? {
+        agent: s.agent,
+        round: s.round,
+        input: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        output: 0,
+        usd: undefined,
+        reportedUsd: 0,
+        carried: 0,
+      };
       out.set(key, r);
       if (s.carriedOver) r.carried++;
       if (!c?.tokens) continue;
@@ -43,27 +53,51 @@ export function costByRound(tracks: Strategies[]): RoundCost[] {
   return [...out.values()].sort((a, b) => a.agent.localeCompare(b.agent) || a.round - b.round);
 }
 
-export const usd = (v: number | null | undefined) => (v === undefined ? '—' : v === null ? 'no price' : `$${v < 0.01 && v > 0 ? v.toFixed(4) : v.toFixed(2)}`);
+export const usd = (v: number | null | undefined) =>
+  v === undefined ? '—' : v === null ? 'no price' : `$${v < 0.01 && v > 0 ? v.toFixed(4) : v.toFixed(2)}`;
 
 /** Table rows: agent, round, input, cache read, cache write, output, estimated $, reported $. */
 export function costRoundRows(tracks: Strategies[]): string[][] {
   return costByRound(tracks)
     .filter((r) => r.usd !== undefined || r.carried)
-    .map((r) => [r.agent, String(r.round), String(r.input), String(r.cacheRead), String(r.cacheWrite), String(r.output), `${usd(r.usd)}${r.carried ? ' (budget reached: not developed)' : ''}`, r.reportedUsd ? usd(r.reportedUsd) : '—']);
+    .map((r) => [
+      r.agent,
+      String(r.round),
+      String(r.input),
+      String(r.cacheRead),
+      String(r.cacheWrite),
+      String(r.output),
+      `${usd(r.usd)}${r.carried ? ' (budget reached: not developed)' : ''}`,
+      r.reportedUsd ? usd(r.reportedUsd) : '—',
+    ]);
 }
 
-export const COST_ROUND_HEAD = ['Agent', 'Round', 'Input (uncached)', 'Cache read', 'Cache write', 'Output', 'Estimated $', 'Reported $'];
+export const COST_ROUND_HEAD = [
+  'Agent',
+  'Round',
+  'Input (uncached)',
+  'Cache read',
+  'Cache write',
+  'Output',
+  'Estimated $',
+  'Reported $',
+];
 
 export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices as of ${PRICES_AS_OF} (agents/core/prices.ts; \`prices\` in a config overrides them), "no price" for a model not in the table; "Reported" is the agent's own figure (Claude Code).`;
 
 /** The whole run's estimated dollars (null when some model had no price; undefined without LLM agents). */
 export function runCostUsd(tracks: Strategies[]): number | null | undefined {
-  return costByRound(tracks).reduce<number | null | undefined>((sum, r) => (r.usd === undefined ? sum : sum === null || r.usd === null ? null : (sum ?? 0) + r.usd), undefined);
+  return costByRound(tracks).reduce<number | null | undefined>(
+    (sum, r) => (r.usd === undefined ? sum : sum === null || r.usd === null ? null : (sum ?? 0) + r.usd),
+    undefined,
+  );
 }
 
 /** A line when the run's budget stopped development. */
 export function budgetAlarmLines(tracks: Strategies[]): string[] {
   const carried = tracks.flatMap((t) => t.strategies.filter((s) => s.carriedOver));
   if (!carried.length) return [];
-  return [`The run's budget was reached: ${carried.length} strateg${carried.length === 1 ? 'y was' : 'ies were'} not developed (from ${carried.map((s) => s.id).sort()[0]} on, the agents' last bots played again; round 1 ones are failed builds). ${carried[0]!.carriedOver}.`];
+  return [
+    `The run's budget was reached: ${carried.length} strateg${carried.length === 1 ? 'y was' : 'ies were'} not developed (from ${carried.map((s) => s.id).sort()[0]} on, the agents' last bots played again; round 1 ones are failed builds). ${carried[0]!.carriedOver}.`,
+  ];
 }

@@ -19,7 +19,10 @@ export interface LlmPlayerUse {
 export const FALLBACK_ALARM_SHARE = 0.1;
 
 /** Per LLM-player agent, its bots' decisions and fallbacks in one track, from the track's bot logs (`<strategy id>.log`, `<id>#n.log`). */
-export async function llmPlayerUse(botLogsDir: string, strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'agentKind'>>): Promise<Record<string, LlmPlayerUse>> {
+export async function llmPlayerUse(
+  botLogsDir: string,
+  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'agentKind'>>,
+): Promise<Record<string, LlmPlayerUse>> {
   const players = strategies.filter((s) => s.agentKind?.startsWith('llm-player:'));
   if (!players.length) return {};
   const files = await fs.readdir(botLogsDir).catch(() => [] as string[]);
@@ -72,6 +75,12 @@ export function fallbackAlarmLines(tracks: Array<Pick<TrackSummary, 'llmPlayers'
 /** Rows for a report table: agent, track, decisions, fallbacks, share. */
 export function llmPlayerRows(tracks: Array<Pick<TrackSummary, 'llmPlayers' | 'game' | 'variant'>>): string[][] {
   return tracks.flatMap((t) =>
-    Object.entries(t.llmPlayers ?? {}).map(([agent, u]) => [agent, `${t.game}-${t.variant}`, String(u.decisions), String(u.fallbacks), u.decisions ? pct(u.fallbacks / u.decisions) : '—']),
+    Object.entries(t.llmPlayers ?? {}).map(([agent, u]) => [
+      agent,
+      `${t.game}-${t.variant}`,
+      String(u.decisions),
+      String(u.fallbacks),
+      u.decisions ? pct(u.fallbacks / u.decisions) : '—',
+    ]),
   );
 }

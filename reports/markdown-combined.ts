@@ -40,12 +40,27 @@ function header(c: CombinedSummary): string {
       `Brackets: ${Math.round(c.level * 100)}% intervals for the mean that cover both the agents' development (other bots in another repeat) and the games' luck: ` +
       `a two-level bootstrap (repeats resampled, then games within each), scaled by Student's t with ${K - 1} df (docs/metrics.md "Intervals over repeats"). ` +
       `Leaderboard, rank probabilities and "≈" (not separable from the next at 95%) use those intervals.`,
-    ...(K < 4 ? ['', `> With ${K} repeat(s) the spread of development is barely measured: the intervals are wide on purpose. The paper uses 4.`] : []),
+    ...(K < 4
+      ? [
+          '',
+          `> With ${K} repeat(s) the spread of development is barely measured: the intervals are wide on purpose. The paper uses 4.`,
+        ]
+      : []),
   ].join('\n');
 }
 
 function leaderboardSection(c: CombinedSummary): string {
-  const rows = c.leaderboard.map((e, k) => [String(k + 1), e.agent, num(e.meanRankS), num(e.meanRankL), pm(e.S), pm(e.L), pm(e.place, 2), num(e.rankProbabilities?.[k], 2), vsNext(e.aboveNext)]);
+  const rows = c.leaderboard.map((e, k) => [
+    String(k + 1),
+    e.agent,
+    num(e.meanRankS),
+    num(e.meanRankL),
+    pm(e.S),
+    pm(e.L),
+    pm(e.place, 2),
+    num(e.rankProbabilities?.[k], 2),
+    vsNext(e.aboveNext),
+  ]);
   const a = c.leaderboardAgreement;
   return [
     '## Leaderboard (Table 3 layout)',
@@ -53,7 +68,23 @@ function leaderboardSection(c: CombinedSummary): string {
     `Average rank over ${c.tracks.length} track(s) of the mean metrics (1 = best); Mean S and Mean L: mean ± SD over repeats of each repeat's own mean; Place: mean ± SD of the agent's place in each repeat's leaderboard. ` +
       'P(place) and "ahead of next" come from the combined samples.',
     '',
-    rows.length ? mdTable(['#', 'Agent', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'Place (repeats)', 'P(place)', 'ahead of next'], rows, 2) : 'No agents.',
+    rows.length
+      ? mdTable(
+          [
+            '#',
+            'Agent',
+            'Avg rank S',
+            'Avg rank L',
+            'Mean S',
+            'Mean L',
+            'Place (repeats)',
+            'P(place)',
+            'ahead of next',
+          ],
+          rows,
+          2,
+        )
+      : 'No agents.',
     '',
     `Agreement of the repeats' leaderboards: Kendall's W = ${num(a.W)}, mean Kendall τ = ${num(a.tau)}.`,
   ].join('\n');
@@ -65,31 +96,49 @@ function table4(c: CombinedSummary): string {
     const tracks = c.tracks.filter((t) => t.game === g);
     const agents = unique(tracks.flatMap((t) => t.agents));
     const hasU = tracks.some((t) => t.agents.some((a) => t.perAgent[a]?.U));
-    const head = ['Agent', ...tracks.flatMap((t) => [`${t.variant} S.C.`, `${t.variant} G.L.`]), ...(hasU ? ['G.A.'] : [])];
+    const head = [
+      'Agent',
+      ...tracks.flatMap((t) => [`${t.variant} S.C.`, `${t.variant} G.L.`]),
+      ...(hasU ? ['G.A.'] : []),
+    ];
     const rows = agents.map((a) => [
       a,
-      ...tracks.flatMap((t) => [pmCI(t.perAgent[a]?.S, t.intervals.perAgent[a]?.S), pmCI(t.perAgent[a]?.L, t.intervals.perAgent[a]?.L)]),
+      ...tracks.flatMap((t) => [
+        pmCI(t.perAgent[a]?.S, t.intervals.perAgent[a]?.S),
+        pmCI(t.perAgent[a]?.L, t.intervals.perAgent[a]?.L),
+      ]),
       ...(hasU ? [pm(tracks.find((t) => t.perAgent[a]?.U)?.perAgent[a]?.U)] : []),
     ]);
     return [`### ${g}`, '', mdTable(head, rows)].join('\n');
   });
-  return ['## Strategy coding, global learning and generalizability (Table 4 layout)', ...(parts.length ? parts : ['No tracks.'])].join('\n\n');
+  return [
+    '## Strategy coding, global learning and generalizability (Table 4 layout)',
+    ...(parts.length ? parts : ['No tracks.']),
+  ].join('\n\n');
 }
 
 /** Paper Table 8: SD of each agent's rank across repeats, per track: by round (B^n), by S and L. */
 export function table8(c: CombinedSummary): string {
   const maxRounds = Math.max(0, ...c.tracks.map((t) => t.rounds));
   const rounds = Array.from({ length: maxRounds }, (_, k) => k + 1);
-  const rows = c.tracks.flatMap((t) => t.agents.map((a) => {
-    const sd = t.perAgent[a]!.rankSd;
-    return [trackName(t), a, ...rounds.map((n) => num(sd.B[n - 1], 2)), num(sd.S, 2), num(sd.L, 2)];
-  }));
+  const rows = c.tracks.flatMap((t) =>
+    t.agents.map((a) => {
+      const sd = t.perAgent[a]!.rankSd;
+      return [trackName(t), a, ...rounds.map((n) => num(sd.B[n - 1], 2)), num(sd.S, 2), num(sd.L, 2)];
+    }),
+  );
   const meanOf = (xs: (number | null)[]) => {
     const v = xs.filter((x): x is number => x !== null);
     return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
   };
   const all = c.tracks.flatMap((t) => t.agents.map((a) => t.perAgent[a]!.rankSd));
-  rows.push(['all tracks', 'mean', ...rounds.map((n) => num(meanOf(all.map((s) => s.B[n - 1] ?? null)), 2)), num(meanOf(all.map((s) => s.S)), 2), num(meanOf(all.map((s) => s.L)), 2)]);
+  rows.push([
+    'all tracks',
+    'mean',
+    ...rounds.map((n) => num(meanOf(all.map((s) => s.B[n - 1] ?? null)), 2)),
+    num(meanOf(all.map((s) => s.S)), 2),
+    num(meanOf(all.map((s) => s.L)), 2),
+  ]);
   return [
     '## Rank stability across repeats (Table 8 layout)',
     '',
@@ -103,13 +152,20 @@ function agreementSection(c: CombinedSummary): string {
   const maxRounds = Math.max(0, ...c.tracks.map((t) => t.rounds));
   const rounds = Array.from({ length: maxRounds }, (_, k) => k + 1);
   const cell = (a?: { W: number | null; tau: number | null }) => (a ? `${num(a.W, 2)} / ${num(a.tau, 2)}` : MISSING);
-  const rows = c.tracks.map((t) => [trackName(t), cell(t.agreement.S), cell(t.agreement.L), ...rounds.map((n) => cell(t.agreement.B[n - 1]))]);
+  const rows = c.tracks.map((t) => [
+    trackName(t),
+    cell(t.agreement.S),
+    cell(t.agreement.L),
+    ...rounds.map((n) => cell(t.agreement.B[n - 1])),
+  ]);
   return [
     '## Rank agreement between repeats',
     '',
     "Kendall's W (coefficient of concordance over all repeats; 1 = every repeat ranks the agents alike, 0 = no agreement) / mean Kendall τ-b over pairs of repeats (−1 to 1), of the rankings by S, by L and by each round's B^n.",
     '',
-    rows.length ? mdTable(['Track', 'S: W / τ', 'L: W / τ', ...rounds.map((n) => `B^${n}: W / τ`)], rows) : 'No tracks.',
+    rows.length
+      ? mdTable(['Track', 'S: W / τ', 'L: W / τ', ...rounds.map((n) => `B^${n}: W / τ`)], rows)
+      : 'No tracks.',
   ].join('\n');
 }
 
@@ -117,15 +173,30 @@ function ranksSection(c: CombinedSummary): string {
   const parts = c.tracks.map((t) => {
     const tables = (['S', 'L'] as const).map((key) => {
       const point = (a: string) => t.perAgent[a]?.[key].mean ?? null;
-      const order = t.agents.filter((a) => point(a) !== null).sort((a, b) => point(b)! - point(a)! || a.localeCompare(b));
+      const order = t.agents
+        .filter((a) => point(a) !== null)
+        .sort((a, b) => point(b)! - point(a)! || a.localeCompare(b));
       if (!order.length) return `${key}: no values.`;
       const probs = t.intervals.rankProbabilities[key];
-      const rows = order.map((a, k) => [a, pmCI(t.perAgent[a]?.[key], t.intervals.perAgent[a]?.[key]), ...order.map((_, r) => num(probs[a]?.[r], 2)), vsNext(k + 1 < order.length ? t.intervals.above[key][a]?.[order[k + 1]!] : null)]);
-      return [`${key}:`, '', mdTable(['Agent', key, ...order.map((_, r) => `P(rank ${r + 1})`), 'ahead of next'], rows)].join('\n');
+      const rows = order.map((a, k) => [
+        a,
+        pmCI(t.perAgent[a]?.[key], t.intervals.perAgent[a]?.[key]),
+        ...order.map((_, r) => num(probs[a]?.[r], 2)),
+        vsNext(k + 1 < order.length ? t.intervals.above[key][a]?.[order[k + 1]!] : null),
+      ]);
+      return [
+        `${key}:`,
+        '',
+        mdTable(['Agent', key, ...order.map((_, r) => `P(rank ${r + 1})`), 'ahead of next'], rows),
+      ].join('\n');
     });
     return [`### ${trackName(t)}`, '', ...tables.flatMap((x) => [x, ''])].join('\n').trimEnd();
   });
-  return ['## Rank probabilities (combined intervals)', 'Agents by the mean over repeats; P(rank r) = share of the combined samples with that rank.', ...parts].join('\n\n');
+  return [
+    '## Rank probabilities (combined intervals)',
+    'Agents by the mean over repeats; P(rank r) = share of the combined samples with that rank.',
+    ...parts,
+  ].join('\n\n');
 }
 
 function learning(c: CombinedSummary): string {
@@ -140,17 +211,34 @@ function learning(c: CombinedSummary): string {
       '',
       'Global performance G^n and global learning L (Table 9 layout):',
       '',
-      mdTable(['Agent', ...rs.map((n) => `G^${n}`), 'L'], t.agents.map((a) => [a, ...rs.map((n) => pm(m(a).G[n - 1])), pmCI(m(a).L, iv(a)?.L)])),
+      mdTable(
+        ['Agent', ...rs.map((n) => `G^${n}`), 'L'],
+        t.agents.map((a) => [a, ...rs.map((n) => pm(m(a).G[n - 1])), pmCI(m(a).L, iv(a)?.L)]),
+      ),
       '',
       'Base score B^n, advance score A^n and counter-adaptation C (Table 10 layout):',
       '',
-      mdTable(['Agent', ...rs.map((n) => `B^${n}`), ...later.map((n) => `A^${n}`), 'C'], t.agents.map((a) => [a, ...rs.map((n) => pm(m(a).B[n - 1])), ...later.map((n) => pm(m(a).A[n - 1])), pmCI(m(a).C, iv(a)?.C)])),
+      mdTable(
+        ['Agent', ...rs.map((n) => `B^${n}`), ...later.map((n) => `A^${n}`), 'C'],
+        t.agents.map((a) => [
+          a,
+          ...rs.map((n) => pm(m(a).B[n - 1])),
+          ...later.map((n) => pm(m(a).A[n - 1])),
+          pmCI(m(a).C, iv(a)?.C),
+        ]),
+      ),
       '',
       'Self scores S^n and self-improvement SI (Table 11 layout; SI over the repeats where it is defined):',
       '',
-      mdTable(['Agent', ...rs.map((n) => `S^${n}`), 'SI'], t.agents.map((a) => [a, ...rs.map((n) => pm(m(a).self[n - 1])), pmCI(m(a).SI, iv(a)?.SI)])),
+      mdTable(
+        ['Agent', ...rs.map((n) => `S^${n}`), 'SI'],
+        t.agents.map((a) => [a, ...rs.map((n) => pm(m(a).self[n - 1])), pmCI(m(a).SI, iv(a)?.SI)]),
+      ),
       '',
-      mdTable(['Round', 'σ_n of B^n', 'max − min of B^n', 'mean G^n'], rs.map((n) => [String(n), pm(f.sigma[n - 1]), pm(f.range[n - 1]), pm(f.meanG[n - 1])])),
+      mdTable(
+        ['Round', 'σ_n of B^n', 'max − min of B^n', 'mean G^n'],
+        rs.map((n) => [String(n), pm(f.sigma[n - 1]), pm(f.range[n - 1]), pm(f.meanG[n - 1])]),
+      ),
       '',
       `DIS_std = ${pm(f.DIS_std)} · DIS_range = ${pm(f.DIS_range)} · Trend_mean = ${pm(f.Trend_mean)} (over the repeats where defined)`,
     ].join('\n');
@@ -160,11 +248,13 @@ function learning(c: CombinedSummary): string {
 
 function builds(c: CombinedSummary): string {
   const K = c.repeats.length;
-  const rows = c.tracks.flatMap((t) => t.agents.map((a) => {
-    const f = t.perAgent[a]!.failedBuilds;
-    const total = f.reduce((x, y) => x + y, 0);
-    return [trackName(t), a, ...f.map(String), `${total}/${K * t.rounds}`];
-  }));
+  const rows = c.tracks.flatMap((t) =>
+    t.agents.map((a) => {
+      const f = t.perAgent[a]!.failedBuilds;
+      const total = f.reduce((x, y) => x + y, 0);
+      return [trackName(t), a, ...f.map(String), `${total}/${K * t.rounds}`];
+    }),
+  );
   return [
     '## Failed builds per repeat',
     '',
@@ -176,11 +266,16 @@ function builds(c: CombinedSummary): string {
 
 function operations(c: CombinedSummary): string {
   const errors = c.tracks.flatMap((t) => t.agents.map((a) => [trackName(t), a, pm(t.perAgent[a]!.errorRate, 4)]));
-  const cost = c.tracks.flatMap((t) => t.agents.map((a) => {
-    const p = t.perAgent[a]!;
-    const wall = p.wallMs.mean === null ? MISSING : `${duration(p.wallMs.mean)}${p.wallMs.sd === null ? '' : ` ± ${duration(p.wallMs.sd)}`}`;
-    return [trackName(t), a, wall, pm(p.toolCalls, 1), pm(p.linesOfCode, 0)];
-  }));
+  const cost = c.tracks.flatMap((t) =>
+    t.agents.map((a) => {
+      const p = t.perAgent[a]!;
+      const wall =
+        p.wallMs.mean === null
+          ? MISSING
+          : `${duration(p.wallMs.mean)}${p.wallMs.sd === null ? '' : ` ± ${duration(p.wallMs.sd)}`}`;
+      return [trackName(t), a, wall, pm(p.toolCalls, 1), pm(p.linesOfCode, 0)];
+    }),
+  );
   const elo = c.tracks.flatMap((t) => t.agents.map((a) => [trackName(t), a, pm(t.perAgent[a]!.elo, 0)]));
   return [
     '## HTTP error rates per agent (Table 16 layout)',
@@ -209,18 +304,40 @@ function tableWinRates(c: CombinedSummary): string[] {
   const kinds = ['own', 'round', 'field'];
   const parts = tracks.map((t) => {
     const ids = [...new Set(kinds.flatMap((k) => Object.keys(t.tableWinRates![k] ?? {})))];
-    return [`### ${trackName(t)}`, '', mdTable(['Strategy', 'Own tables', 'Round tables', 'Field tables'], ids.map((id) => [id, ...kinds.map((k) => pm(t.tableWinRates![k]?.[id]))]))].join('\n');
+    return [
+      `### ${trackName(t)}`,
+      '',
+      mdTable(
+        ['Strategy', 'Own tables', 'Round tables', 'Field tables'],
+        ids.map((id) => [id, ...kinds.map((k) => pm(t.tableWinRates![k]?.[id]))]),
+      ),
+    ].join('\n');
   });
-  return [["## Table win rates (paper figures for Hold'em)", "Tables won ÷ tables played per table kind, mean ± SD over repeats (docs/metrics.md \"Batch games\").", ...parts].join('\n\n')];
+  return [
+    [
+      "## Table win rates (paper figures for Hold'em)",
+      'Tables won ÷ tables played per table kind, mean ± SD over repeats (docs/metrics.md "Batch games").',
+      ...parts,
+    ].join('\n\n'),
+  ];
 }
 
 function matrices(c: CombinedSummary): string {
   const parts = c.tracks.map((t) => {
     const labels = t.W.strategies;
-    const rows = labels.map((label, s) => [label, ...labels.map((_, k) => (s === k ? '·' : t.W.mean[s]?.[k] === null || t.W.mean[s]?.[k] === undefined ? '?' : num(t.W.mean[s]![k]!, 2)))]);
+    const rows = labels.map((label, s) => [
+      label,
+      ...labels.map((_, k) =>
+        s === k ? '·' : t.W.mean[s]?.[k] === null || t.W.mean[s]?.[k] === undefined ? '?' : num(t.W.mean[s]![k]!, 2),
+      ),
+    ]);
     return [`### ${trackName(t)}`, '', mdTable(['W', ...labels], rows)].join('\n');
   });
-  return ['## Score matrices W (mean over repeats)', 'Row = the strategy scoring (agent@round), 2 decimals; the SD of each cell is in combined.json.', ...parts].join('\n\n');
+  return [
+    '## Score matrices W (mean over repeats)',
+    'Row = the strategy scoring (agent@round), 2 decimals; the SD of each cell is in combined.json.',
+    ...parts,
+  ].join('\n\n');
 }
 
 export function renderCombinedMarkdown(c: CombinedSummary): string {
@@ -230,6 +347,18 @@ export function renderCombinedMarkdown(c: CombinedSummary): string {
 /** The terminal's short board at the end of `--repeats` / `combine`. */
 export function renderCombinedLeaderboard(c: CombinedSummary): string {
   const rows = [['#  agent', 'rank S', 'rank L', 'mean S', 'mean L', 'place (repeats)']];
-  c.leaderboard.forEach((e, k) => rows.push([`${String(k + 1).padEnd(2)} ${e.agent}`, num(e.meanRankS, 2), num(e.meanRankL, 2), pm(e.S), pm(e.L), pm(e.place, 2)]));
-  return [`Leaderboard over ${c.repeats.length} repeats (mean ± SD): mean rank over ${c.tracks.length} track(s), 1 = best`, ...textTable(rows)].join('\n');
+  c.leaderboard.forEach((e, k) =>
+    rows.push([
+      `${String(k + 1).padEnd(2)} ${e.agent}`,
+      num(e.meanRankS, 2),
+      num(e.meanRankL, 2),
+      pm(e.S),
+      pm(e.L),
+      pm(e.place, 2),
+    ]),
+  );
+  return [
+    `Leaderboard over ${c.repeats.length} repeats (mean ± SD): mean rank over ${c.tracks.length} track(s), 1 = best`,
+    ...textTable(rows),
+  ].join('\n');
 }

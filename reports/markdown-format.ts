@@ -38,7 +38,9 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** A GitHub-flavoured Markdown table; numeric-looking columns after the first `labels` are right-aligned. */
 export function mdTable(header: string[], rows: string[][], labels = 1): string {
-  const numeric = header.map((_, c) => c >= labels && rows.length > 0 && rows.every((r) => /^[-+]?[\d.]|^—$|^[·?]$/.test(r[c] ?? '')));
+  const numeric = header.map(
+    (_, c) => c >= labels && rows.length > 0 && rows.every((r) => /^[-+]?[\d.]|^—$|^[·?]$/.test(r[c] ?? '')),
+  );
   const lines = [
     `| ${header.map(cell).join(' | ')} |`,
     `|${header.map((_, c) => (numeric[c] ? ' ---: ' : ' --- ')).join('|')}|`,
@@ -50,5 +52,10 @@ export function mdTable(header: string[], rows: string[][], labels = 1): string 
 /** Fixed-width columns for terminals (first column left-aligned, the rest right-aligned). */
 export function textTable(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((text, c) => (c === 0 ? text.padEnd(widths[c]!) : text.padStart(widths[c]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((text, c) => (c === 0 ? text.padEnd(widths[c]!) : text.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }

@@ -30,22 +30,45 @@ const unique = <T>(xs: T[]) => [...new Set(xs)];
 export function taskTracksOfConfig(config: unknown, agents: string[]): Record<string, TaskTrack> {
   const c = (config ?? {}) as { track?: unknown; agentTracks?: Record<string, unknown> };
   const base = isTaskTrack(c.track) ? c.track : 'standard';
-  return Object.fromEntries(agents.map((a) => { const own = c.agentTracks?.[a]; return [a, isTaskTrack(own) ? own : base]; }));
+  return Object.fromEntries(
+    agents.map((a) => {
+      const own = c.agentTracks?.[a];
+      return [a, isTaskTrack(own) ? own : base];
+    }),
+  );
 }
 
 export function scoresFromSummary(s: Pick<TourneySummary, 'runId' | 'config' | 'tracks'>): TaskTrackScore[] {
   const tracks = taskTracksOfConfig(s.config, unique(s.tracks.flatMap((t) => t.agents)));
-  return s.tracks.flatMap((t) => t.agents.map((agent) => {
-    const m = t.metrics.perAgent[agent];
-    return { run: s.runId, agent, taskTrack: tracks[agent]!, track: `${t.game}-${t.variant}`, S: m?.S ?? null, L: m?.L ?? null };
-  }));
+  return s.tracks.flatMap((t) =>
+    t.agents.map((agent) => {
+      const m = t.metrics.perAgent[agent];
+      return {
+        run: s.runId,
+        agent,
+        taskTrack: tracks[agent]!,
+        track: `${t.game}-${t.variant}`,
+        S: m?.S ?? null,
+        L: m?.L ?? null,
+      };
+    }),
+  );
 }
 
 /** Index entries carry their agents' task tracks from this version on; older entries count as standard. */
 export function scoresFromIndex(entries: RunIndexEntry[]): TaskTrackScore[] {
-  return entries.flatMap((e) => (e.tracks ?? []).flatMap((t) => Object.entries(t.perAgent).map(([agent, iv]) => ({
-    run: e.runId, agent, taskTrack: e.taskTracks?.[agent] ?? 'standard', track: t.track, S: iv.S.point, L: iv.L.point,
-  }))));
+  return entries.flatMap((e) =>
+    (e.tracks ?? []).flatMap((t) =>
+      Object.entries(t.perAgent).map(([agent, iv]) => ({
+        run: e.runId,
+        agent,
+        taskTrack: e.taskTracks?.[agent] ?? 'standard',
+        track: t.track,
+        S: iv.S.point,
+        L: iv.L.point,
+      })),
+    ),
+  );
 }
 
 /** Table 14 layout: agents on the ml task track, S and L per game × rule set (mean over runs), and their means. */
@@ -54,7 +77,8 @@ export function mlAbilityTable(scores: TaskTrackScore[]): string | null {
   if (!ml.length) return null;
   const tracks = unique(ml.map((s) => s.track)).sort();
   const agents = unique(ml.map((s) => s.agent)).sort();
-  const cell = (agent: string, track: string, key: 'S' | 'L') => mean(ml.filter((s) => s.agent === agent && s.track === track && s[key] !== null).map((s) => s[key]!));
+  const cell = (agent: string, track: string, key: 'S' | 'L') =>
+    mean(ml.filter((s) => s.agent === agent && s.track === track && s[key] !== null).map((s) => s[key]!));
   const rows = agents.map((agent) => {
     const S = tracks.map((t) => cell(agent, t, 'S'));
     const L = tracks.map((t) => cell(agent, t, 'L'));
@@ -65,7 +89,10 @@ export function mlAbilityTable(scores: TaskTrackScore[]): string | null {
 }
 
 /** The language an agent's bot was written in on a task track; the standard track's is not fixed ("any"). */
-const languageOf = (track: TaskTrack) => { const l = TASK_TRACK_LANGUAGE[track]; return l ? LANGUAGE_NAMES[l] : 'standard (any)'; };
+const languageOf = (track: TaskTrack) => {
+  const l = TASK_TRACK_LANGUAGE[track];
+  return l ? LANGUAGE_NAMES[l] : 'standard (any)';
+};
 
 /**
  * Table 15 layout: per agent, S on each language (mean over the game × rule sets and runs of that
@@ -75,7 +102,13 @@ const languageOf = (track: TaskTrack) => { const l = TASK_TRACK_LANGUAGE[track];
 export function languageTable(scores: TaskTrackScore[]): string | null {
   const languages = unique(scores.map((s) => languageOf(s.taskTrack))).sort();
   const agents = unique(scores.map((s) => s.agent)).sort();
-  const perAgent = agents.map((agent) => languages.map((lang) => mean(scores.filter((s) => s.agent === agent && languageOf(s.taskTrack) === lang && s.S !== null).map((s) => s.S!))));
+  const perAgent = agents.map((agent) =>
+    languages.map((lang) =>
+      mean(
+        scores.filter((s) => s.agent === agent && languageOf(s.taskTrack) === lang && s.S !== null).map((s) => s.S!),
+      ),
+    ),
+  );
   if (!perAgent.some((row) => row.filter((x) => x !== null).length >= 2)) return null;
   const rows = agents.map((agent, k) => {
     const known = perAgent[k]!.filter((x): x is number => x !== null);
@@ -95,10 +128,22 @@ export function taskTrackSections(scores: TaskTrackScore[]): string[] {
       '## Task tracks',
       `Task tracks in these results: ${taskTracks.join(', ')} (docs/tracks.md). A task track sets the task's prompt and the language the bots must be written in; ` +
         'it is not a game × rule set (the "tracks" of the other sections).',
-      ...(ml ? ['### ML ability (Table 14 layout)', 'Agents on the ml task track: S (strategy coding) and L (global learning) per game × rule set, then their means.', ml] : []),
+      ...(ml
+        ? [
+            '### ML ability (Table 14 layout)',
+            'Agents on the ml task track: S (strategy coding) and L (global learning) per game × rule set, then their means.',
+            ml,
+          ]
+        : []),
       ...(lang
-        ? ['### Languages (Table 15 layout)', 'S per bot language (mean over the game × rule sets and runs of that task track), the mean over the languages and the population variance between them: a small variance = the agent codes equally well in every language.', lang]
-        : ['No agent was measured in two languages: the language table needs the same agent on two task tracks (agentTracks in one run, or several indexed runs: `catarena history --task-tracks`).']),
+        ? [
+            '### Languages (Table 15 layout)',
+            'S per bot language (mean over the game × rule sets and runs of that task track), the mean over the languages and the population variance between them: a small variance = the agent codes equally well in every language.',
+            lang,
+          ]
+        : [
+            'No agent was measured in two languages: the language table needs the same agent on two task tracks (agentTracks in one run, or several indexed runs: `catarena history --task-tracks`).',
+          ]),
     ].join('\n\n'),
   ];
 }

@@ -19,7 +19,12 @@ export function learningDetails(t: TrackSummary): string {
   const later = rs.slice(1);
   const b = mdTable(
     ['Agent', ...rs.map((n) => `B^${n}`), ...later.map((n) => `A^${n}`), 'C'],
-    t.agents.map((a) => [a, ...rs.map((n) => num(m(a)?.B[n - 1])), ...later.map((n) => num(m(a)?.A[n - 1])), withCI(m(a)?.C, ci(a)?.C)]),
+    t.agents.map((a) => [
+      a,
+      ...rs.map((n) => num(m(a)?.B[n - 1])),
+      ...later.map((n) => num(m(a)?.A[n - 1])),
+      withCI(m(a)?.C, ci(a)?.C),
+    ]),
   );
   const s = mdTable(
     ['Agent', ...rs.map((n) => `S^${n}`), 'SI'],
@@ -56,7 +61,10 @@ export function learningDetails(t: TrackSummary): string {
 /** W, strategy × strategy: row = the strategy scoring; '·' diagonal, '?' never met. */
 export function scoreMatrix(t: TrackSummary): string {
   const labels = t.W.strategies;
-  const rows = labels.map((label, s) => [label, ...labels.map((_, c) => (s === c ? '·' : (t.W.W[s]?.[c] ?? null) === null ? '?' : num(t.W.W[s]![c]!, 2)))]);
+  const rows = labels.map((label, s) => [
+    label,
+    ...labels.map((_, c) => (s === c ? '·' : (t.W.W[s]?.[c] ?? null) === null ? '?' : num(t.W.W[s]![c]!, 2))),
+  ]);
   return [`### ${trackName(t)}`, '', mdTable(['W', ...labels], rows)].join('\n');
 }
 
@@ -82,7 +90,11 @@ export function rankTable(t: TrackSummary): string {
       ...order.map((_, r) => num(probs[a]?.[r], 2)),
       vsNext(k + 1 < order.length ? t.bootstrap.above[key]?.[a]?.[order[k + 1]!] : null),
     ]);
-    return [`${key} (${key === 'S' ? 'strategy coding' : 'global learning'}):`, '', mdTable(['Agent', key, ...order.map((_, r) => `P(rank ${r + 1})`), 'ahead of next'], rows)].join('\n');
+    return [
+      `${key} (${key === 'S' ? 'strategy coding' : 'global learning'}):`,
+      '',
+      mdTable(['Agent', key, ...order.map((_, r) => `P(rank ${r + 1})`), 'ahead of next'], rows),
+    ].join('\n');
   });
   return [`### ${trackName(t)}`, '', ...parts.flatMap((p) => [p, ''])].join('\n').trimEnd();
 }
@@ -92,15 +104,28 @@ export function ratingsTable(t: TrackSummary): string {
   const r = t.ratings;
   if (!r) return [`### ${trackName(t)}`, '', 'No ratings.'].join('\n');
   const pct = Math.round(r.level * 100);
-  const row = (x: (typeof r.strategies)[number]) => [x.id, num(x.elo, 1), x.lo === x.hi ? 'anchor' : `[${num(x.lo, 0)}, ${num(x.hi, 0)}]`, String(x.games)];
-  const byElo = <T extends { elo: number; id: string }>(xs: T[]) => [...xs].sort((a, b) => b.elo - a.elo || a.id.localeCompare(b.id));
+  const row = (x: (typeof r.strategies)[number]) => [
+    x.id,
+    num(x.elo, 1),
+    x.lo === x.hi ? 'anchor' : `[${num(x.lo, 0)}, ${num(x.hi, 0)}]`,
+    String(x.games),
+  ];
+  const byElo = <T extends { elo: number; id: string }>(xs: T[]) =>
+    [...xs].sort((a, b) => b.elo - a.elo || a.id.localeCompare(b.id));
   return [
     `### ${trackName(t)}`,
     '',
     `Elo 0 = ${r.anchor === 'mean' ? 'the mean of the rated players' : `${r.anchor} (anchor)`} · draw parameter ν = ${num(r.drawParameter, 3)} · dispersion φ = ${num(r.dispersion, 2)} · ${pct}% intervals.`,
     '',
     mdTable(['Strategy', 'Elo', `${pct}% interval`, 'Games'], byElo(r.strategies).map(row)),
-    ...(r.agents.length ? ['', 'Per agent (all its rounds as one player):', '', mdTable(['Agent', 'Elo', `${pct}% interval`, 'Games'], byElo(r.agents).map(row))] : []),
+    ...(r.agents.length
+      ? [
+          '',
+          'Per agent (all its rounds as one player):',
+          '',
+          mdTable(['Agent', 'Elo', `${pct}% interval`, 'Games'], byElo(r.agents).map(row)),
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -122,7 +147,10 @@ export function tableWinRatesTable(t: TrackSummary): string {
   if (!rates) return '';
   const seen = new Set(TABLE_KINDS.flatMap((k) => Object.keys(rates[k] ?? {})));
   // Strategy order (agent, round) as in the track, then any other id that sat at a table.
-  const ids = [...t.strategies.map((s) => s.id).filter((id) => seen.has(id)), ...[...seen].filter((id) => !t.strategies.some((s) => s.id === id)).sort()];
+  const ids = [
+    ...t.strategies.map((s) => s.id).filter((id) => seen.has(id)),
+    ...[...seen].filter((id) => !t.strategies.some((s) => s.id === id)).sort(),
+  ];
   const rows = ids.map((id) => [id, ...TABLE_KINDS.map((k) => winRateCell(rates[k]?.[id]))]);
   return [
     `### ${trackName(t)}`,
@@ -147,7 +175,11 @@ export function errorRows(tracks: TrackSummary[]): string {
     ]),
   );
   if (!rows.length) return 'No requests recorded.';
-  return mdTable(['Track', 'Agent', 'Requests', 'Timeout', 'HTTP error', 'Malformed', 'Illegal', 'Crash', 'Error rate'], rows, 2);
+  return mdTable(
+    ['Track', 'Agent', 'Requests', 'Timeout', 'HTTP error', 'Malformed', 'Illegal', 'Crash', 'Error rate'],
+    rows,
+    2,
+  );
 }
 
 /** Table 17: development cost summed over each agent's rounds. */
@@ -168,15 +200,24 @@ export function costRows(tracks: TrackSummary[]): string {
 }
 
 export function failedStrategies(tracks: TrackSummary[]): string {
-  const failed = tracks.flatMap((t) => t.strategies.filter((s) => s.status === 'failed').map((s) => ({ track: trackName(t), ...s })));
+  const failed = tracks.flatMap((t) =>
+    t.strategies.filter((s) => s.status === 'failed').map((s) => ({ track: trackName(t), ...s })),
+  );
   if (!failed.length) return 'None: every strategy built and validated.';
-  return failed.map((s) => `- ${s.track} · \`${s.id}\`: ${(s.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 300)}`).join('\n');
+  return failed
+    .map((s) => `- ${s.track} · \`${s.id}\`: ${(s.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 300)}`)
+    .join('\n');
 }
 
 export function validationWarnings(tracks: TrackSummary[]): string {
-  const warned = tracks.flatMap((t) => t.strategies.filter((s) => s.warnings?.length).map((s) => ({ track: trackName(t), ...s })));
+  const warned = tracks.flatMap((t) =>
+    t.strategies.filter((s) => s.warnings?.length).map((s) => ({ track: trackName(t), ...s })),
+  );
   if (!warned.length) return 'None.';
   return warned
-    .flatMap((s) => [`- ${s.track} · \`${s.id}\`: ${s.warnings!.length} warning${s.warnings!.length > 1 ? 's' : ''}`, ...s.warnings!.slice(0, 4).map((w) => `  - ${w.replace(/\s+/g, ' ').slice(0, 240)}`)])
+    .flatMap((s) => [
+      `- ${s.track} · \`${s.id}\`: ${s.warnings!.length} warning${s.warnings!.length > 1 ? 's' : ''}`,
+      ...s.warnings!.slice(0, 4).map((w) => `  - ${w.replace(/\s+/g, ' ').slice(0, 240)}`),
+    ])
     .join('\n');
 }

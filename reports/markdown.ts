@@ -5,7 +5,18 @@ import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runC
 import { gameDescriptor, gameIds } from '../games/registry.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
-import { costRows, errorRows, failedStrategies, learningDetails, rankTable, ratingsTable, scoreMatrix, tableWinRatesTable, validationWarnings, vsNext } from './markdown-tracks.ts';
+import {
+  costRows,
+  errorRows,
+  failedStrategies,
+  learningDetails,
+  rankTable,
+  ratingsTable,
+  scoreMatrix,
+  tableWinRatesTable,
+  validationWarnings,
+  vsNext,
+} from './markdown-tracks.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';
 import { scoresFromSummary, taskTrackSections } from './markdown-task-tracks.ts';
 
@@ -28,7 +39,8 @@ function header(s: TourneySummary): string {
   const agents = unique(s.tracks.flatMap((t) => t.agents));
   const games = s.tracks.reduce((n, t) => n + t.games, 0);
   const rounds = unique(s.tracks.map((t) => t.rounds));
-  const roundText = rounds.length <= 1 ? String(rounds[0] ?? '—') : s.tracks.map((t) => `${trackName(t)} ${t.rounds}`).join(', ');
+  const roundText =
+    rounds.length <= 1 ? String(rounds[0] ?? '—') : s.tracks.map((t) => `${trackName(t)} ${t.rounds}`).join(', ');
   return [
     `# CATArena tournament report: ${s.runId}`,
     '',
@@ -50,7 +62,10 @@ function header(s: TourneySummary): string {
     ...buildAlarms(s),
     ...llmPlayerSection(s),
     ...(onePairPerCell(s)
-      ? ['', '> Each pairing played one colour-swapped game pair: the intervals rest on the spread the rating model expects of such games. `--reps auto` plays more where it matters.']
+      ? [
+          '',
+          '> Each pairing played one colour-swapped game pair: the intervals rest on the spread the rating model expects of such games. `--reps auto` plays more where it matters.',
+        ]
       : []),
   ].join('\n');
 }
@@ -70,9 +85,15 @@ function autoRepsLines(s: TourneySummary): string[] {
 
 /** Loud lines for agents that never had a bot that played (all builds failed). */
 export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
-  if (everyBuildFailed(s.tracks)) return ['Every build of every agent failed: no strategy of this run played, so its scores mean nothing (see "Failed strategies").'];
+  if (everyBuildFailed(s.tracks))
+    return [
+      'Every build of every agent failed: no strategy of this run played, so its scores mean nothing (see "Failed strategies").',
+    ];
   return [
-    ...agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed (${a.strategies} of ${a.strategies} strategies): its scores are those of a forfeiting stand-in. First reason: ${a.reason.replace(/\s+/g, ' ').slice(0, 200)}`),
+    ...agentsWithoutBot(s.tracks).map(
+      (a) =>
+        `Every build of agent ${a.agent} failed (${a.strategies} of ${a.strategies} strategies): its scores are those of a forfeiting stand-in. First reason: ${a.reason.replace(/\s+/g, ' ').slice(0, 200)}`,
+    ),
     ...fallbackAlarmLines(s.tracks),
     ...budgetAlarmLines(s.tracks),
   ];
@@ -82,7 +103,14 @@ export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
 function llmPlayerSection(s: TourneySummary): string[] {
   const rows = llmPlayerRows(s.tracks);
   if (!rows.length) return [];
-  return ['', '## LLM-player decisions', '', 'Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action after failed calls or answers.', '', mdTable(['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'], rows, 2)];
+  return [
+    '',
+    '## LLM-player decisions',
+    '',
+    'Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action after failed calls or answers.',
+    '',
+    mdTable(['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'], rows, 2),
+  ];
 }
 
 function buildAlarms(s: TourneySummary): string[] {
@@ -91,14 +119,25 @@ function buildAlarms(s: TourneySummary): string[] {
 
 /** Paper Table 3: average rank over the tracks, by S and by L. */
 function leaderboardSection(s: TourneySummary): string {
-  const rows = s.leaderboard.map((e, k) => [String(k + 1), e.agent, num(e.meanRankS), num(e.meanRankL), num(e.meanS), num(e.meanL), num(e.rankProbabilities?.[k], 2), vsNext(e.aboveNext)]);
+  const rows = s.leaderboard.map((e, k) => [
+    String(k + 1),
+    e.agent,
+    num(e.meanRankS),
+    num(e.meanRankL),
+    num(e.meanS),
+    num(e.meanL),
+    num(e.rankProbabilities?.[k], 2),
+    vsNext(e.aboveNext),
+  ]);
   return [
     '## Leaderboard (Table 3 layout)',
     '',
     `Average rank over ${s.tracks.length} track(s) (1 = best; ties share the mean rank). P(place) = share of bootstrap samples in which the agent holds this place; ` +
       '"ahead of next" = share in which it is placed above the next agent (✓ at 95%, ≈ not separable).',
     '',
-    rows.length ? mdTable(['#', 'Agent', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'P(place)', 'ahead of next'], rows, 2) : 'No agents.',
+    rows.length
+      ? mdTable(['#', 'Agent', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'P(place)', 'ahead of next'], rows, 2)
+      : 'No agents.',
   ].join('\n');
 }
 
@@ -121,20 +160,29 @@ function gameSection(s: TourneySummary, game: string, tracks: TrackSummary[]): s
 
 function table4Section(s: TourneySummary): string {
   const games = unique(s.tracks.map((t) => t.game));
-  const parts = games.map((g) => gameSection(s, g, s.tracks.filter((t) => t.game === g)));
-  return ['## Strategy coding, global learning and generalizability (Table 4 layout)', ...(parts.length ? parts : ['No tracks.'])].join('\n\n');
+  const parts = games.map((g) =>
+    gameSection(
+      s,
+      g,
+      s.tracks.filter((t) => t.game === g),
+    ),
+  );
+  return [
+    '## Strategy coding, global learning and generalizability (Table 4 layout)',
+    ...(parts.length ? parts : ['No tracks.']),
+  ].join('\n\n');
 }
 
 function perTrack(title: string, render: (t: TrackSummary) => string, tracks: TrackSummary[], note?: string): string {
   return [`## ${title}`, ...(note ? [note] : []), ...tracks.map(render)].join('\n\n');
 }
 
-const TABLE_WIN_RATES_TITLE = 'Table win rates (paper figures for Hold\'em)';
+const TABLE_WIN_RATES_TITLE = "Table win rates (paper figures for Hold'em)";
 const TABLE_WIN_RATES_NOTE =
   "Hold'em: win rate = tables won ÷ tables played (a split win at the hand cap counts its share); Undercover: the mean " +
   'composite score (0.75·win + 0.15·survival + 0.10·voting accuracy; docs/undercover.md) instead. With wins/tables in brackets, ' +
   "per table kind: own = an agent's strategies of every round at one table (the paper's S_i^n), round = every agent's " +
-  "round-n strategy (B_i^n), field = all strategies shuffled into tables of at most 12 (G_i^n, A_i^n). " +
+  'round-n strategy (B_i^n), field = all strategies shuffled into tables of at most 12 (G_i^n, A_i^n). ' +
   'W, Elo and the metrics above come from the pairwise projection instead (who finished ahead of whom at a shared table; ' +
   'docs/metrics.md "Batch games"), while these are the paper\'s win rates.';
 
@@ -146,16 +194,49 @@ export function renderMarkdown(summary: TourneySummary): string {
     leaderboardSection(summary),
     table4Section(summary),
     ...taskTrackSections(scoresFromSummary(summary)),
-    perTrack('Rank probabilities', rankTable, t, 'Agents by the point value; P(rank r) = share of bootstrap samples with that rank; "ahead of next" as in the leaderboard.'),
+    perTrack(
+      'Rank probabilities',
+      rankTable,
+      t,
+      'Agents by the point value; P(rank r) = share of bootstrap samples with that rank; "ahead of next" as in the leaderboard.',
+    ),
     perTrack('Learning details (Tables 9–11 layout)', learningDetails, t),
-    ['## HTTP error rates per agent (Table 16 layout)', 'Share of the agent\'s bot requests (moves asked + joins); a failed join counts as an HTTP error.', errorRows(t)].join('\n\n'),
-    ['## Cost per agent (Table 17 layout)', 'Summed over the agent\'s rounds; tokens — when no LLM was used.', costRows(t)].join('\n\n'),
-    ...(costRoundRows(t).length ? [['## Cost per agent and round', COST_ROUND_NOTE, `Estimated for the run: ${usd(runCostUsd(t))}.`, mdTable(COST_ROUND_HEAD, costRoundRows(t), 2)].join('\n\n')] : []),
-    perTrack('Score matrices W', scoreMatrix, t, 'Row = the strategy scoring (agent@round), 2 decimals; · = diagonal, ? = never met.'),
+    [
+      '## HTTP error rates per agent (Table 16 layout)',
+      "Share of the agent's bot requests (moves asked + joins); a failed join counts as an HTTP error.",
+      errorRows(t),
+    ].join('\n\n'),
+    [
+      '## Cost per agent (Table 17 layout)',
+      "Summed over the agent's rounds; tokens — when no LLM was used.",
+      costRows(t),
+    ].join('\n\n'),
+    ...(costRoundRows(t).length
+      ? [
+          [
+            '## Cost per agent and round',
+            COST_ROUND_NOTE,
+            `Estimated for the run: ${usd(runCostUsd(t))}.`,
+            mdTable(COST_ROUND_HEAD, costRoundRows(t), 2),
+          ].join('\n\n'),
+        ]
+      : []),
+    perTrack(
+      'Score matrices W',
+      scoreMatrix,
+      t,
+      'Row = the strategy scoring (agent@round), 2 decimals; · = diagonal, ? = never met.',
+    ),
     perTrack('Ratings (Bradley–Terry with Davidson draws)', ratingsTable, t),
-    ...(tableTracks.length ? [perTrack(TABLE_WIN_RATES_TITLE, tableWinRatesTable, tableTracks, TABLE_WIN_RATES_NOTE)] : []),
+    ...(tableTracks.length
+      ? [perTrack(TABLE_WIN_RATES_TITLE, tableWinRatesTable, tableTracks, TABLE_WIN_RATES_NOTE)]
+      : []),
     ['## Failed strategies', failedStrategies(t)].join('\n\n'),
-    ['## Validation warnings', 'Problems at the entry check that did not keep a bot out (it played; its games show the errors). `--strict-validation` refuses such bots instead.', validationWarnings(t)].join('\n\n'),
+    [
+      '## Validation warnings',
+      'Problems at the entry check that did not keep a bot out (it played; its games show the errors). `--strict-validation` refuses such bots instead.',
+      validationWarnings(t),
+    ].join('\n\n'),
   ];
   return `${sections.join('\n\n')}\n`;
 }

@@ -98,7 +98,10 @@ export interface ProbeTrackResult {
 }
 
 /** Share of states on which both answered and gave the same key, and how many that is over. */
-export function agreement(a: readonly ProbeAnswer[], b: readonly ProbeAnswer[]): { value: number | null; compared: number } {
+export function agreement(
+  a: readonly ProbeAnswer[],
+  b: readonly ProbeAnswer[],
+): { value: number | null; compared: number } {
   let compared = 0;
   let same = 0;
   for (let k = 0; k < Math.min(a.length, b.length); k++) {
@@ -134,7 +137,13 @@ export function failuresOf(subject: string, passes: readonly ProbeAnswer[][]): S
   const failed = all.filter((x): x is Extract<ProbeAnswer, { ok: false }> => !x.ok);
   const byKind: Record<string, number> = {};
   for (const f of failed) byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
-  return { subject, asked: all.length, failed: failed.length, byKind, ...(failed[0] ? { example: failed[0].message.slice(0, 300) } : {}) };
+  return {
+    subject,
+    asked: all.length,
+    failed: failed.length,
+    byKind,
+    ...(failed[0] ? { example: failed[0].message.slice(0, 300) } : {}),
+  };
 }
 
 const pair = (m: ConsistencyMatrix, a: string, b: string): PairConsistency => {
@@ -162,6 +171,10 @@ export function codeVsLlmPairs(subjects: readonly ProbeSubject[], m: Consistency
 export function consistencyCsv(m: ConsistencyMatrix): string {
   const quote = (t: string) => (/[",\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t);
   const rows = [['', ...m.labels].map(quote).join(',')];
-  m.labels.forEach((label, i) => rows.push([quote(label), ...m.values[i]!.map((v) => (v === null ? '' : String(Math.round(v * 10000) / 10000)))].join(',')));
+  m.labels.forEach((label, i) =>
+    rows.push(
+      [quote(label), ...m.values[i]!.map((v) => (v === null ? '' : String(Math.round(v * 10000) / 10000)))].join(','),
+    ),
+  );
   return `${rows.join('\n')}\n`;
 }

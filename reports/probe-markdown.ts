@@ -9,7 +9,12 @@ function trackMarkdown(r: ProbeTrackResult): string {
   const { labels, values, compared } = r.matrix;
   const matrix = mdTable(
     ['', ...labels],
-    labels.map((label, i) => [label, ...values[i]!.map((v, j) => (v === null ? '—' : `${v.toFixed(2)}${compared[i]![j]! < r.sampled ? ` (${compared[i]![j]})` : ''}`))]),
+    labels.map((label, i) => [
+      label,
+      ...values[i]!.map((v, j) =>
+        v === null ? '—' : `${v.toFixed(2)}${compared[i]![j]! < r.sampled ? ` (${compared[i]![j]})` : ''}`,
+      ),
+    ]),
   );
   const parts = [
     `### ${r.track}`,
@@ -18,14 +23,35 @@ function trackMarkdown(r: ProbeTrackResult): string {
     matrix,
     `![action consistency, ${r.track}](probe/${r.track}/consistency.svg)`,
   ];
-  if (r.rounds.length) parts.push('Round n vs round n+1 per agent:', mdTable(['round n', 'round n+1', 'identical (states)'], r.rounds.map((p) => [p.a, p.b, share(p)])));
-  if (r.codeVsLlm.length) parts.push('Code vs LLM-player:', mdTable(['strategy', 'LLM-player', 'identical (states)'], r.codeVsLlm.map((p) => [p.a, p.b, share(p)])));
+  if (r.rounds.length)
+    parts.push(
+      'Round n vs round n+1 per agent:',
+      mdTable(
+        ['round n', 'round n+1', 'identical (states)'],
+        r.rounds.map((p) => [p.a, p.b, share(p)]),
+      ),
+    );
+  if (r.codeVsLlm.length)
+    parts.push(
+      'Code vs LLM-player:',
+      mdTable(
+        ['strategy', 'LLM-player', 'identical (states)'],
+        r.codeVsLlm.map((p) => [p.a, p.b, share(p)]),
+      ),
+    );
   const failed = r.failures.filter((f) => f.failed > 0);
   parts.push(
     failed.length
       ? mdTable(
           ['subject', 'failed', 'kinds', 'first message'],
-          failed.map((f) => [f.subject, `${f.failed}/${f.asked} (${pct(f.failed, f.asked)})`, Object.entries(f.byKind).map(([k, n]) => `${k} ${n}`).join(', '), f.example ?? '']),
+          failed.map((f) => [
+            f.subject,
+            `${f.failed}/${f.asked} (${pct(f.failed, f.asked)})`,
+            Object.entries(f.byKind)
+              .map(([k, n]) => `${k} ${n}`)
+              .join(', '),
+            f.example ?? '',
+          ]),
         )
       : 'No bot failed on a probe state.',
   );
@@ -38,7 +64,7 @@ export function probeSectionMarkdown(results: readonly ProbeTrackResult[]): stri
   if (!results.length) return '';
   return [
     '## Action consistency on endgame states (catarena probe)',
-    'Share of sampled endgame states on which two bots chose the same action (the paper\'s Figures 3, 6 and 7); the diagonal is a bot against itself asked twice. ' +
+    "Share of sampled endgame states on which two bots chose the same action (the paper's Figures 3, 6 and 7); the diagonal is a bot against itself asked twice. " +
       'A share is over the states on which neither failed (the count is shown where it is below the states sampled); failures are listed below the matrix. docs/probe.md defines the states and what counts as the same action.',
     ...results.map(trackMarkdown),
   ].join('\n\n');

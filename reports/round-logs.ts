@@ -13,7 +13,6 @@ import { placesOf, projectTable } from './metrics/batch.ts';
 import { foldDuplicates } from './metrics/duplicate.ts';
 import { crossTable } from './tables/crosstable.ts';
 
-
 /**
  * A game's CATArena report writer (the module its descriptor names, exporting
  * `writeCatarenaReport`), or null for a game without one: it gets round_report.json only.
@@ -64,7 +63,10 @@ type TableFacts = Pick<RoundReport['standings'][number], 'avgPlace' | 'avgChips'
  * see them).
  */
 function tableFacts(results: readonly MatchResult[]): Map<string, TableFacts> {
-  const acc = new Map<string, { tables: number; places: number; chipTables: number; chips: number; errors: Record<string, number> }>();
+  const acc = new Map<
+    string,
+    { tables: number; places: number; chipTables: number; chips: number; errors: Record<string, number> }
+  >();
   for (const r of results.filter(isTable)) {
     const places = placesOf(r);
     const chips = Array.isArray(r.detail?.chips) ? (r.detail.chips as unknown[]) : [];
@@ -78,11 +80,19 @@ function tableFacts(results: readonly MatchResult[]): Map<string, TableFacts> {
         a.chipTables++;
         a.chips += c;
       }
-      for (const [kind, n] of Object.entries(r.seatStats[seat]?.errors ?? {})) a.errors[kind] = (a.errors[kind] ?? 0) + (n ?? 0);
+      for (const [kind, n] of Object.entries(r.seatStats[seat]?.errors ?? {}))
+        a.errors[kind] = (a.errors[kind] ?? 0) + (n ?? 0);
     });
   }
   return new Map(
-    [...acc].map(([id, a]) => [id, { avgPlace: a.places / a.tables, ...(a.chipTables ? { avgChips: a.chips / a.chipTables } : {}), errors: a.errors }]),
+    [...acc].map(([id, a]) => [
+      id,
+      {
+        avgPlace: a.places / a.tables,
+        ...(a.chipTables ? { avgChips: a.chips / a.chipTables } : {}),
+        errors: a.errors,
+      },
+    ]),
   );
 }
 

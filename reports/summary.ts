@@ -18,7 +18,8 @@ function gameHasJoin(game: string): boolean {
 }
 
 /** A bot that could not be started: the runner ends the game as a 'crash' before asking anyone. */
-const notStarted = (result: MatchResult) => result.termination === 'crash' && result.seatStats.every((s) => s.moves === 0);
+const notStarted = (result: MatchResult) =>
+  result.termination === 'crash' && result.seatStats.every((s) => s.moves === 0);
 
 /** Join requests a seat made in one game: the runner joins seats in order and stops at the first failure. */
 function joinsOf(result: MatchResult, seat: number, hasJoin: boolean): number {
@@ -44,10 +45,19 @@ export function errorRates(
     result.spec.seats.forEach((id, seat) => {
       const stats = result.seatStats[seat];
       if (!stats) return;
-      const r = (out[agentOf(id)] ??= { requests: 0, timeout: 0, http_error: 0, malformed: 0, illegal: 0, crash: 0, rate: 0 });
+      const r = (out[agentOf(id)] ??= {
+        requests: 0,
+        timeout: 0,
+        http_error: 0,
+        malformed: 0,
+        illegal: 0,
+        crash: 0,
+        rate: 0,
+      });
       const standIn = result.standIns?.some((x) => x.seat === seat) ?? false;
       // A bot that never started: the offender, and any other side whose bot did not start either (it counts a crash too).
-      const failedStart = (notStarted(result) && (result.offender === seat || (stats.errors.crash ?? 0) > 0)) || standIn ? 1 : 0;
+      const failedStart =
+        (notStarted(result) && (result.offender === seat || (stats.errors.crash ?? 0) > 0)) || standIn ? 1 : 0;
       r.requests += stats.moves + joinsOf(result, seat, join) + failedStart;
       for (const kind of KINDS) r[kind] += stats.errors[kind] ?? 0;
       r.http_error += stats.errors.join_failed ?? 0;
@@ -61,7 +71,9 @@ export function errorRates(
 }
 
 /** Cost summed over each agent's strategies; tokens stay null unless some round reported them. */
-export function costByAgent(strategies: Array<Pick<StrategyRecord, 'agent' | 'cost'>>): Record<string, CostRecord & { rounds: number }> {
+export function costByAgent(
+  strategies: Array<Pick<StrategyRecord, 'agent' | 'cost'>>,
+): Record<string, CostRecord & { rounds: number }> {
   const out: Record<string, CostRecord & { rounds: number }> = {};
   for (const { agent, cost } of strategies) {
     const c = (out[agent] ??= { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0, rounds: 0 });
@@ -123,7 +135,13 @@ const boardKey = (e: Entry) => mean([e.meanRankS, e.meanRankL]) ?? Infinity;
  * mean of the two mean ranks (agents without any rank last), then by agent id.
  */
 export function leaderboard(tracks: Array<Pick<TrackSummary, 'agents' | 'metrics'>>): Entry[] {
-  return board(tracks.map((t) => ({ agents: t.agents, S: (a) => t.metrics.perAgent[a]?.S ?? null, L: (a) => t.metrics.perAgent[a]?.L ?? null })));
+  return board(
+    tracks.map((t) => ({
+      agents: t.agents,
+      S: (a) => t.metrics.perAgent[a]?.S ?? null,
+      L: (a) => t.metrics.perAgent[a]?.L ?? null,
+    })),
+  );
 }
 
 /**
@@ -132,7 +150,10 @@ export function leaderboard(tracks: Array<Pick<TrackSummary, 'agents' | 'metrics
  * which the agent holds each place (tied keys split the places they span), aboveNext the share
  * in which it is placed above the agent listed after it (ties ½).
  */
-export function withRankProbabilities(entries: Entry[], tracks: Array<{ agents: readonly string[]; draws: Pick<BootstrapDraws, 'S' | 'L'> }>): Entry[] {
+export function withRankProbabilities(
+  entries: Entry[],
+  tracks: Array<{ agents: readonly string[]; draws: Pick<BootstrapDraws, 'S' | 'L'> }>,
+): Entry[] {
   const samples = Math.min(...tracks.map((t) => t.draws.S.length));
   if (!tracks.length || !Number.isFinite(samples) || samples < 1) return entries;
   const order = entries.map((e) => e.agent);

@@ -21,7 +21,13 @@ import { WORKSPACE_MOUNT } from '../records/agent-activity.ts';
 
 export { WORKSPACE_MOUNT };
 export const HOME_MOUNT = '/home/agent';
-export const AGENT_CONTAINER_DEFAULTS = { cpus: 2, memoryMb: 4096, pidsLimit: 1024, tmpfsMb: 1024, outputCapBytes: 20_000 };
+export const AGENT_CONTAINER_DEFAULTS = {
+  cpus: 2,
+  memoryMb: 4096,
+  pidsLimit: 1024,
+  tmpfsMb: 1024,
+  outputCapBytes: 20_000,
+};
 
 export interface AgentContainerOptions {
   image: string;
@@ -92,7 +98,9 @@ export class AgentContainer {
     try {
       await docker.ping();
     } catch (err) {
-      throw new Error(`Docker is not reachable (${(err as Error).message}): agent containers need it; start it with "bash scripts/start-docker.sh"`);
+      throw new Error(
+        `Docker is not reachable (${(err as Error).message}): agent containers need it; start it with "bash scripts/start-docker.sh"`,
+      );
     }
     try {
       await docker.getImage(o.image).inspect();
@@ -100,7 +108,10 @@ export class AgentContainer {
       throw new Error(`Docker image ${o.image} not found: build it offline with "npm run images:agents"`);
     }
     await sweepOrphans(docker);
-    const d = { ...AGENT_CONTAINER_DEFAULTS, ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) } as typeof AGENT_CONTAINER_DEFAULTS & AgentContainerOptions;
+    const d = {
+      ...AGENT_CONTAINER_DEFAULTS,
+      ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
+    } as typeof AGENT_CONTAINER_DEFAULTS & AgentContainerOptions;
     const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-agent-'));
     const relayDir = path.join(stage, 'relay');
     const home = path.join(stage, 'home');
@@ -116,18 +127,35 @@ export class AgentContainer {
         forwards.push(`${cport}:${cport}.sock`);
       }
       if (o.egress) {
-        ({ proxy: egress, baseUrl: egressBaseUrl } = await startContainerEgress({ ...o.egress, socketPath: path.join(relayDir, 'egress.sock') }));
+        ({ proxy: egress, baseUrl: egressBaseUrl } = await startContainerEgress({
+          ...o.egress,
+          socketPath: path.join(relayDir, 'egress.sock'),
+        }));
         forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
       }
       const uid = process.getuid?.() ?? 0;
       const gid = process.getgid?.() ?? 0;
       const proxy = `http://127.0.0.1:${CONTAINER_PROXY_PORT}`;
       const proxyEnv: Record<string, string> = egress
-        ? { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' }
+        ? {
+            HTTP_PROXY: proxy,
+            HTTPS_PROXY: proxy,
+            http_proxy: proxy,
+            https_proxy: proxy,
+            NO_PROXY: '127.0.0.1,localhost',
+            no_proxy: '127.0.0.1,localhost',
+          }
         : {};
       // Root in the container is the orchestrator's root without capabilities; Claude Code refuses
       // to bypass permissions as root unless told it is in a sandbox, which it is.
-      const env = { PATH: '/opt/catarena/node/bin:/opt/catarena/clis/node_modules/.bin:/usr/local/bin:/usr/bin:/bin', HOME: HOME_MOUNT, LANG: 'C.UTF-8', ...(uid === 0 ? { IS_SANDBOX: '1' } : {}), ...proxyEnv, ...o.env };
+      const env = {
+        PATH: '/opt/catarena/node/bin:/opt/catarena/clis/node_modules/.bin:/usr/local/bin:/usr/bin:/bin',
+        HOME: HOME_MOUNT,
+        LANG: 'C.UTF-8',
+        ...(uid === 0 ? { IS_SANDBOX: '1' } : {}),
+        ...proxyEnv,
+        ...o.env,
+      };
       const memory = d.memoryMb * 1024 * 1024;
       const container = await docker.createContainer({
         Image: o.image,
@@ -179,7 +207,10 @@ export class AgentContainer {
    * `bash -c command` in the container (cwd /workspace unless given); killed with its whole process
    * group after timeoutMs or on abort. stdout/stderr are capped.
    */
-  async exec(command: string, o: { timeoutMs: number; signal?: AbortSignal; cwd?: string; env?: Record<string, string>; outputCapBytes?: number }): Promise<ExecResult> {
+  async exec(
+    command: string,
+    o: { timeoutMs: number; signal?: AbortSignal; cwd?: string; env?: Record<string, string>; outputCapBytes?: number },
+  ): Promise<ExecResult> {
     const t0 = Date.now();
     const id = randomUUID().slice(0, 8);
     const cap = o.outputCapBytes ?? this.cap;
@@ -202,14 +233,21 @@ export class AgentContainer {
     const kill = () => {
       // A second exec kills the command's process group (Docker has no API to kill an exec).
       this.container
-        .exec({ Cmd: ['bash', '-c', `kill -9 -- "-$(cat /tmp/.catarena-run-${id} 2>/dev/null)" 2>/dev/null; true`], AttachStdout: false, AttachStderr: false })
+        .exec({
+          Cmd: ['bash', '-c', `kill -9 -- "-$(cat /tmp/.catarena-run-${id} 2>/dev/null)" 2>/dev/null; true`],
+          AttachStdout: false,
+          AttachStderr: false,
+        })
         .then((k) => k.start({ hijack: false, Detach: true } as Docker.ExecStartOptions))
         .catch(() => undefined);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, Math.max(1, o.timeoutMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        kill();
+      },
+      Math.max(1, o.timeoutMs),
+    );
     const onAbort = () => kill();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     if (o.signal?.aborted) kill();
@@ -225,7 +263,13 @@ export class AgentContainer {
     }
     const info = await exec.inspect().catch(() => undefined);
     const code = info?.ExitCode ?? null;
-    return { exitCode: timedOut || o.signal?.aborted ? null : code, stdout: stdout.text(), stderr: stderr.text(), timedOut, durationMs: Date.now() - t0 };
+    return {
+      exitCode: timedOut || o.signal?.aborted ? null : code,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      timedOut,
+      durationMs: Date.now() - t0,
+    };
   }
 
   close(): Promise<void> {

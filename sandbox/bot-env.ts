@@ -61,7 +61,10 @@ const PROXY_NAMES = new Set(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY']);
 const BASE_ENV_NAMES = new Set(['PATH', 'HOME', 'LANG', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', MARKER_VAR]);
 
 /** The variables a bot folder's catarena-env.json asks for, with their values from `source`. */
-export function passEnvFor(dir: string, source: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; notes: string[] } {
+export function passEnvFor(
+  dir: string,
+  source: NodeJS.ProcessEnv = process.env,
+): { env: Record<string, string>; notes: string[] } {
   const file = path.join(dir, PASS_ENV_FILE);
   const env: Record<string, string> = {};
   const notes: string[] = [];
@@ -77,7 +80,8 @@ export function passEnvFor(dir: string, source: NodeJS.ProcessEnv = process.env)
   } catch {
     names = undefined;
   }
-  if (!Array.isArray(names)) return { env, notes: [`${PASS_ENV_FILE} is not {"passEnv": [names]}: no variable passed`] };
+  if (!Array.isArray(names))
+    return { env, notes: [`${PASS_ENV_FILE} is not {"passEnv": [names]}: no variable passed`] };
   for (const name of names) {
     if (typeof name !== 'string' || !PASS_ENV_NAME.test(name) || BASE_ENV_NAMES.has(name)) {
       notes.push(`${PASS_ENV_FILE}: ${JSON.stringify(name)} is not a variable name that may be passed; ignored`);
@@ -117,16 +121,26 @@ const KEY_HEADERS: Record<string, (key: string) => Record<string, string>> = {
 export function egressFor(dir: string, source: NodeJS.ProcessEnv = process.env): BotEgress | null {
   let spec: Record<string, unknown> | undefined;
   try {
-    spec = (JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8')) as { egress?: Record<string, unknown> } | null)?.egress;
+    spec = (
+      JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8')) as { egress?: Record<string, unknown> } | null
+    )?.egress;
   } catch {
     return null;
   }
   if (!spec || typeof spec !== 'object') return null;
-  const baseUrlVar = typeof spec.baseUrlVar === 'string' && PASS_ENV_NAME.test(spec.baseUrlVar) ? spec.baseUrlVar : 'CATARENA_LLM_BASE_URL';
-  const upstream = (source[baseUrlVar]?.trim() || (typeof spec.baseUrl === 'string' ? spec.baseUrl.trim() : '')).replace(/\/+$/, '');
+  const baseUrlVar =
+    typeof spec.baseUrlVar === 'string' && PASS_ENV_NAME.test(spec.baseUrlVar)
+      ? spec.baseUrlVar
+      : 'CATARENA_LLM_BASE_URL';
+  const upstream = (
+    source[baseUrlVar]?.trim() || (typeof spec.baseUrl === 'string' ? spec.baseUrl.trim() : '')
+  ).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(upstream)) return null;
-  const keyVars = Array.isArray(spec.keyVars) ? spec.keyVars.filter((v): v is string => typeof v === 'string' && PASS_ENV_NAME.test(v)) : [];
+  const keyVars = Array.isArray(spec.keyVars)
+    ? spec.keyVars.filter((v): v is string => typeof v === 'string' && PASS_ENV_NAME.test(v))
+    : [];
   const keyVar = keyVars.find((v) => source[v]?.trim());
-  const toHeader = KEY_HEADERS[typeof spec.keyHeader === 'string' ? spec.keyHeader : 'authorization'] ?? KEY_HEADERS.authorization!;
+  const toHeader =
+    KEY_HEADERS[typeof spec.keyHeader === 'string' ? spec.keyHeader : 'authorization'] ?? KEY_HEADERS.authorization!;
   return { upstream, headers: keyVar ? toHeader(source[keyVar]!.trim()) : {}, baseUrlVar, keyVars };
 }

@@ -3,12 +3,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-
 export class CappedLog {
   private fd: number | null;
   private written = 0;
 
-  constructor(readonly file: string, private readonly cap: number) {
+  constructor(
+    readonly file: string,
+    private readonly cap: number,
+  ) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.fd = fs.openSync(file, 'w');
   }

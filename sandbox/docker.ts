@@ -43,7 +43,14 @@ export interface DockerSandboxOptions {
 }
 
 /** The image is the one the current recipe builds (its content-hash tag), never a stale :latest. */
-export const DOCKER_DEFAULTS = { image: botRuntimeTag(), cpus: 1, memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, user: '65534:65534' };
+export const DOCKER_DEFAULTS = {
+  image: botRuntimeTag(),
+  cpus: 1,
+  memoryMb: 1024,
+  pidsLimit: 256,
+  tmpfsMb: 64,
+  user: '65534:65534',
+};
 
 export const LABEL = 'catarena.sandbox';
 export const OWNER = `${os.hostname()}:${process.pid}`;
@@ -91,7 +98,9 @@ export class DockerSandbox implements Sandbox {
       try {
         await this.docker.ping();
       } catch (err) {
-        throw new Error(`Docker is not reachable (${(err as Error).message}): start it with "bash scripts/start-docker.sh", or use --sandbox process`);
+        throw new Error(
+          `Docker is not reachable (${(err as Error).message}): start it with "bash scripts/start-docker.sh", or use --sandbox process`,
+        );
       }
       try {
         await this.docker.getImage(this.options.image).inspect();
@@ -109,20 +118,30 @@ export class DockerSandbox implements Sandbox {
     const script = o.script ?? 'start_ai.sh';
     if (script !== 'start_ai.sh') throw new Error('the docker sandbox runs start_ai.sh only');
     if (!fs.existsSync(path.join(dir, script))) {
-      throw new BotStartError(`${name}: start script not found: ${path.join(dir, script)}. A bot folder needs a ${script} that takes the port as its only argument.`, 'no_start_script', '');
+      throw new BotStartError(
+        `${name}: start script not found: ${path.join(dir, script)}. A bot folder needs a ${script} that takes the port as its only argument.`,
+        'no_start_script',
+        '',
+      );
     }
     await this.prepare();
     this.hook();
 
     // The stage: a world-readable copy of the code (mounted read-only), the bot's socket folder,
     // and the game-server sockets (relayed to 127.0.0.1 ports on this host).
-    const stage = fs.mkdtempSync(path.join(this.stageRoot, `${name.replace(/[^\w.-]+/g, '_').slice(0, stageNameRoom(this.stageRoot))}-`));
+    const stage = fs.mkdtempSync(
+      path.join(this.stageRoot, `${name.replace(/[^\w.-]+/g, '_').slice(0, stageNameRoom(this.stageRoot))}-`),
+    );
     const botCopy = path.join(stage, 'bot');
     fs.cpSync(dir, botCopy, { recursive: true, filter: (src) => !/(^|\/)(node_modules|__pycache__|\.git)$/.test(src) });
     execFileSync('chmod', ['-R', 'a+rX', botCopy]);
     for (const sub of ['io', 'gs']) fs.mkdirSync(path.join(stage, sub), { mode: 0o777 });
     fs.chmodSync(path.join(stage, 'io'), 0o777);
-    const relays = await Promise.all(Object.entries(o.hostPorts ?? {}).map(([cport, hport]) => relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport))));
+    const relays = await Promise.all(
+      Object.entries(o.hostPorts ?? {}).map(([cport, hport]) =>
+        relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport)),
+      ),
+    );
     const closers = relays.map((r) => () => new Promise<void>((res) => r.close(() => res())));
     const forwards = Object.keys(o.hostPorts ?? {}).map((cport) => `${cport}:${cport}.sock`);
     // A bot that calls an LLM (the LLM-player) reaches exactly its endpoint, through the egress
@@ -130,7 +149,11 @@ export class DockerSandbox implements Sandbox {
     const egress = egressFor(dir);
     const egressEnv: Record<string, string> = {};
     if (egress) {
-      const { proxy, baseUrl } = await startContainerEgress({ upstream: egress.upstream, headers: egress.headers, socketPath: path.join(stage, 'gs', 'egress.sock') });
+      const { proxy, baseUrl } = await startContainerEgress({
+        upstream: egress.upstream,
+        headers: egress.headers,
+        socketPath: path.join(stage, 'gs', 'egress.sock'),
+      });
       closers.push(() => proxy.close());
       forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
       egressEnv[egress.baseUrlVar] = baseUrl;
@@ -146,7 +169,15 @@ export class DockerSandbox implements Sandbox {
       name: `catarena-${path.basename(stage)}-${randomUUID().slice(0, 8)}`,
       Cmd: ['bash', '-c', ENTRY, 'catarena-entry', String(o.port), ...forwards],
       // catarena-env.json's passEnv is not honoured here: no host variable (secret) enters a container.
-      Env: Object.entries({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/tmp', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1', ...egressEnv, ...o.env }).map(([k, v]) => `${k}=${v}`),
+      Env: Object.entries({
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+        HOME: '/tmp',
+        LANG: 'C.UTF-8',
+        PYTHONUNBUFFERED: '1',
+        PYTHONDONTWRITEBYTECODE: '1',
+        ...egressEnv,
+        ...o.env,
+      }).map(([k, v]) => `${k}=${v}`),
       User: user,
       WorkingDir: '/bot',
       Labels: { [LABEL]: 'bot', 'catarena.owner': OWNER, 'catarena.bot': name },
@@ -171,7 +202,18 @@ export class DockerSandbox implements Sandbox {
     sink.on('data', (c: Buffer) => log.write(c));
     container.modem.demuxStream(stream, sink, sink);
 
-    const bot = new DockerBot(name, o.port, logFile, path.join(stage, 'io', 'bot.sock'), o.health ?? DEFAULT_HEALTH, container, log, stage, closers, (b) => this.bots.delete(b));
+    const bot = new DockerBot(
+      name,
+      o.port,
+      logFile,
+      path.join(stage, 'io', 'bot.sock'),
+      o.health ?? DEFAULT_HEALTH,
+      container,
+      log,
+      stage,
+      closers,
+      (b) => this.bots.delete(b),
+    );
     this.bots.add(bot);
     await container.start();
     bot.findHostProcess();
@@ -181,9 +223,11 @@ export class DockerSandbox implements Sandbox {
       if (await bot.isHealthy(1_000)) return bot;
       if (poll % 3 === 0) {
         const exit = await bot.describeExit();
-        if (exit) return bot.failStart('exited', `${name}: the bot's container stopped before it became healthy: ${exit}`);
+        if (exit)
+          return bot.failStart('exited', `${name}: the bot's container stopped before it became healthy: ${exit}`);
       }
-      if (Date.now() > deadline) return bot.failStart('unhealthy', `${name}: no healthy answer within ${o.startTimeoutMs ?? 20_000} ms`);
+      if (Date.now() > deadline)
+        return bot.failStart('unhealthy', `${name}: no healthy answer within ${o.startTimeoutMs ?? 20_000} ms`);
       await sleep(100);
     }
   }
@@ -216,7 +260,8 @@ export class DockerSandbox implements Sandbox {
     if (this.hooked) return;
     this.hooked = true;
     process.on('exit', this.onExit);
-    if (this.options.handleSignals) for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, this.onSignal);
+    if (this.options.handleSignals)
+      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, this.onSignal);
   }
 
   private unhook(): void {
@@ -320,7 +365,11 @@ class DockerBot implements BotHandle {
     await sleep(200); // let the last output reach the log
     const tail = await this.logTail();
     await this.stop();
-    throw new BotStartError(`${message}. Log: ${this.logFile}${tail ? `\n--- log tail ---\n${tail}` : ''}`, reason, tail);
+    throw new BotStartError(
+      `${message}. Log: ${this.logFile}${tail ? `\n--- log tail ---\n${tail}` : ''}`,
+      reason,
+      tail,
+    );
   }
 
   stop(): Promise<void> {
@@ -345,7 +394,10 @@ const MAX_SOCKET_PATH = 107;
  */
 export function stageNameRoom(stageRoot: string): number {
   const room = MAX_SOCKET_PATH - Buffer.byteLength(stageRoot) - '/-XXXXXX/gs/egress.sock'.length;
-  if (room < 1) throw new Error(`the temporary folder ${stageRoot} is too long for the Unix sockets the Docker sandbox relays through: set TMPDIR to a shorter path`);
+  if (room < 1)
+    throw new Error(
+      `the temporary folder ${stageRoot} is too long for the Unix sockets the Docker sandbox relays through: set TMPDIR to a shorter path`,
+    );
   return Math.min(40, room);
 }
 
@@ -373,7 +425,10 @@ export async function sweepOrphans(docker: Docker): Promise<number> {
   for (const c of containers) {
     const [host, pid] = (c.Labels['catarena.owner'] ?? '').split(':');
     if (host !== os.hostname() || !pid || isAlive(Number(pid))) continue;
-    await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
     removed++;
   }
   return removed;

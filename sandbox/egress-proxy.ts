@@ -66,7 +66,8 @@ export interface EgressProxy {
 /** `https://api.openai.com/v1` → `https://api.openai.com:443` (scheme, lower-case host, explicit port). */
 export function originKey(url: string): string {
   const u = new URL(url);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`egress proxy: only http and https origins can be allowed, not "${url}"`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`egress proxy: only http and https origins can be allowed, not "${url}"`);
   const port = u.port || (u.protocol === 'https:' ? '443' : '80');
   return `${u.protocol}//${u.hostname.toLowerCase()}:${port}`;
 }
@@ -79,21 +80,41 @@ export const PLACEHOLDER_KEY = 'catarena-placeholder-key-added-by-the-egress-pro
  * The egress proxy of one container: on socketPath (relayed to 127.0.0.1:3128 inside), answering to
  * its in-container names. baseUrl is the upstream as the container calls it (the proxy + its path).
  */
-export async function startContainerEgress(o: { upstream: string; headers?: Record<string, string>; allow?: string[]; socketPath: string }): Promise<{ proxy: EgressProxy; baseUrl: string }> {
+export async function startContainerEgress(o: {
+  upstream: string;
+  headers?: Record<string, string>;
+  allow?: string[];
+  socketPath: string;
+}): Promise<{ proxy: EgressProxy; baseUrl: string }> {
   const proxy = await startEgressProxy({
     allow: o.allow ?? [],
     upstream: { url: o.upstream, headers: o.headers },
     selfAddresses: [`127.0.0.1:${CONTAINER_PROXY_PORT}`, `localhost:${CONTAINER_PROXY_PORT}`],
     listen: { socketPath: o.socketPath },
   });
-  return { proxy, baseUrl: `http://127.0.0.1:${CONTAINER_PROXY_PORT}${new URL(o.upstream).pathname.replace(/\/+$/, '')}` };
+  return {
+    proxy,
+    baseUrl: `http://127.0.0.1:${CONTAINER_PROXY_PORT}${new URL(o.upstream).pathname.replace(/\/+$/, '')}`,
+  };
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const allowed = new Set(options.allow.map(originKey));
-  const upstream = options.upstream ? { base: new URL(options.upstream.url), headers: options.upstream.headers ?? {} } : undefined;
+  const upstream = options.upstream
+    ? { base: new URL(options.upstream.url), headers: options.upstream.headers ?? {} }
+    : undefined;
   // CONNECT tunnels only to origins allowed as such: not to the upstream's own origin, whose
   // requests must come in plain through this proxy, where the real key is swapped in (inside a
   // tunnel it cannot be, and the container's placeholder would reach the provider).
@@ -119,7 +140,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     if (!raw.startsWith('/')) {
       try {
         const u = new URL(raw);
-        if (u.protocol === 'http:' && self.has(`${u.hostname}:${u.port || '80'}`.toLowerCase())) raw = `${u.pathname}${u.search}`;
+        if (u.protocol === 'http:' && self.has(`${u.hostname}:${u.port || '80'}`.toLowerCase()))
+          raw = `${u.pathname}${u.search}`;
       } catch {
         // judged below
       }
@@ -127,7 +149,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     let target: URL;
     let inject: Record<string, string> = {};
     if (raw.startsWith('/')) {
-      if (!upstream) return deny(res, record({ method: req.method ?? '?', target: raw, allowed: false, status: 403 }), 'no upstream is configured for origin-form requests');
+      if (!upstream)
+        return deny(
+          res,
+          record({ method: req.method ?? '?', target: raw, allowed: false, status: 403 }),
+          'no upstream is configured for origin-form requests',
+        );
       // The upstream's base path is already part of what the client asks for (its base URL is the proxy + that path).
       target = new URL(raw, upstream.base.origin);
       inject = upstream.headers;
@@ -136,14 +163,19 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         target = new URL(raw);
         if (!allowed.has(originKey(target.href))) throw new Error('not allowed');
       } catch {
-        return deny(res, record({ method: req.method ?? '?', target: raw.slice(0, 200), allowed: false, status: 403 }), `${raw.slice(0, 100)} is not on the allowlist (${allowList()})`);
+        return deny(
+          res,
+          record({ method: req.method ?? '?', target: raw.slice(0, 200), allowed: false, status: 403 }),
+          `${raw.slice(0, 100)} is not on the allowlist (${allowList()})`,
+        );
       }
       if (upstream && target.origin === upstream.base.origin) inject = upstream.headers;
     }
     const event = record({ method: req.method ?? '?', target: `${target.origin}${target.pathname}`, allowed: true });
     const headers = endToEnd(req.headers);
     for (const [k, v] of Object.entries(inject)) {
-      for (const existing of Object.keys(headers)) if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
+      for (const existing of Object.keys(headers))
+        if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
       headers[k] = v;
     }
     const answered = (status: number, upHeaders: http.IncomingHttpHeaders, body: NodeJS.ReadableStream) => {
@@ -181,10 +213,13 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         if (!res.writableFinished) abort.abort();
       });
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : req;
-      undiciRequest(target, { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers, body, dispatcher: outboundDispatcher(target), signal: abort.signal }).then(
-        (up) => answered(up.statusCode, up.headers as http.IncomingHttpHeaders, up.body),
-        unreachable,
-      );
+      undiciRequest(target, {
+        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers,
+        body,
+        dispatcher: outboundDispatcher(target),
+        signal: abort.signal,
+      }).then((up) => answered(up.statusCode, up.headers as http.IncomingHttpHeaders, up.body), unreachable);
       return;
     }
     const send = target.protocol === 'https:' ? https.request : http.request;
@@ -199,7 +234,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const hostPort = (req.url ?? '').toLowerCase();
-    const [host, port] = [hostPort.slice(0, hostPort.lastIndexOf(':')), Number(hostPort.slice(hostPort.lastIndexOf(':') + 1))];
+    const [host, port] = [
+      hostPort.slice(0, hostPort.lastIndexOf(':')),
+      Number(hostPort.slice(hostPort.lastIndexOf(':') + 1)),
+    ];
     // A client that resets after its 403 (Claude Code's CONNECT to api.anthropic.com does) must not crash the orchestrator.
     client.on('error', () => client.destroy());
     if (self.has(hostPort)) {
@@ -212,7 +250,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     if (!host || !Number.isInteger(port) || !hostPorts.has(`${host}:${port}`)) {
       record({ method: 'CONNECT', target: hostPort.slice(0, 200), allowed: false, status: 403 });
-      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\ncatarena egress proxy: ${hostPort.slice(0, 100)} is not on the allowlist (${allowList()})\n`);
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\ncatarena egress proxy: ${hostPort.slice(0, 100)} is not on the allowlist (${allowList()})\n`,
+      );
       return;
     }
     const event = record({ method: 'CONNECT', target: hostPort, allowed: true });
@@ -245,11 +285,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   let address: string;
   if ('socketPath' in options.listen) {
     fs.rmSync(options.listen.socketPath, { force: true });
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen((options.listen as { socketPath: string }).socketPath, () => resolve()));
+    await new Promise<void>((resolve, reject) =>
+      server.once('error', reject).listen((options.listen as { socketPath: string }).socketPath, () => resolve()),
+    );
     fs.chmodSync(options.listen.socketPath, 0o777); // containers may run as another user
     address = options.listen.socketPath;
   } else {
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen((options.listen as { port: number }).port, '127.0.0.1', () => resolve()));
+    await new Promise<void>((resolve, reject) =>
+      server.once('error', reject).listen((options.listen as { port: number }).port, '127.0.0.1', () => resolve()),
+    );
     address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
   return {

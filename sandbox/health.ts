@@ -33,7 +33,12 @@ export async function probeHealth(
  * once), a hang-up means none does, and no hang-up within a second counts as healthy. A forwarder
  * slowed by a busy container (a bot compiling at start) is waited for rather than taken for a bot.
  */
-async function probeViaSocket(base: string, check: HealthCheck, timeoutMs: number, socketPath: string): Promise<boolean> {
+async function probeViaSocket(
+  base: string,
+  check: HealthCheck,
+  timeoutMs: number,
+  socketPath: string,
+): Promise<boolean> {
   if (check.kind === 'tcp') {
     return new Promise((resolve) => {
       const socket = net.connect(socketPath, () => socket.write('GET / HTTP/1.0\r\n\r\n'));
@@ -57,12 +62,22 @@ async function probeViaSocket(base: string, check: HealthCheck, timeoutMs: numbe
 }
 
 /** One GET of the health path: a 200, and the JSON `status` when the check names statuses. */
-async function probeHttp(base: string, check: Extract<HealthCheck, { kind: 'http' }>, timeoutMs: number, dispatcher?: Agent): Promise<boolean> {
+async function probeHttp(
+  base: string,
+  check: Extract<HealthCheck, { kind: 'http' }>,
+  timeoutMs: number,
+  dispatcher?: Agent,
+): Promise<boolean> {
   try {
     const signal = AbortSignal.timeout(timeoutMs);
     // reset: true closes the connection afterwards so no keep-alive socket stays pinned to a bot
     // that may be stopped a moment later.
-    const res = await request(new URL(check.path, base), { method: 'GET', signal, reset: true, ...(dispatcher ? { dispatcher } : {}) });
+    const res = await request(new URL(check.path, base), {
+      method: 'GET',
+      signal,
+      reset: true,
+      ...(dispatcher ? { dispatcher } : {}),
+    });
     const text = await res.body.text(); // always consume the body, even on error statuses
     if (res.statusCode !== 200) return false;
     if (!check.statuses) return true;

@@ -29,7 +29,9 @@ export async function allocatePort(host = '127.0.0.1'): Promise<number> {
       return port;
     }
   }
-  throw new Error(`could not allocate a free TCP port on ${host} after 100 attempts; is the ephemeral range exhausted?`);
+  throw new Error(
+    `could not allocate a free TCP port on ${host} after 100 attempts; is the ephemeral range exhausted?`,
+  );
 }
 
 /** A port P such that P and P+1 are both free (bridge bots listen on two ports). Release both. */
@@ -55,7 +57,11 @@ export function releasePort(port: number): void {
  * which is not the bot's fault, so it is started again on a new port (up to `attempts` times).
  * The port is released when the start fails; the caller releases it after stopping the bot.
  */
-export async function startOnFreePort(sandbox: Sandbox, options: Omit<BotStartOptions, 'port'>, attempts = 3): Promise<BotHandle> {
+export async function startOnFreePort(
+  sandbox: Sandbox,
+  options: Omit<BotStartOptions, 'port'>,
+  attempts = 3,
+): Promise<BotHandle> {
   for (let attempt = 1; ; attempt++) {
     const port = await allocatePort();
     try {
@@ -129,7 +135,8 @@ export function listeningSocketInodes(port: number): string[] {
           // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
           const fields = line.trim().split(/\s+/);
           if (fields.length < 10) continue;
-          if (fields[3] !== '0A') { // 0A = TCP_LISTEN; the listening sockets are over
+          if (fields[3] !== '0A') {
+            // 0A = TCP_LISTEN; the listening sockets are over
             listening = false;
             break;
           }

@@ -4,7 +4,16 @@ import type { ChildProcess } from 'node:child_process';
 import { readLogTail, type CappedLog } from './capped-log.ts';
 import { probeHealth } from './health.ts';
 import { isPortOpen, listeningSocketInodes, waitForPortClosed } from './ports.ts';
-import { cwdInside, holdsSocket, isProcessGone, liveProcesses, processTree, processTreeCpuMs, signalPid, type ProcInfo } from '../util/procfs.mjs';
+import {
+  cwdInside,
+  holdsSocket,
+  isProcessGone,
+  liveProcesses,
+  processTree,
+  processTreeCpuMs,
+  signalPid,
+  type ProcInfo,
+} from '../util/procfs.mjs';
 import { hasMarker } from './strays.ts';
 import type { BotHandle, HealthCheck } from './types.ts';
 
@@ -152,7 +161,10 @@ export class ProcessBot implements BotHandle {
     // SIGTERM the group and every stray, give them ~1 s, then SIGKILL whatever is left. While
     // waiting, only the signalled pids are looked at; once they are gone, one full scan (strays()
     // reads every process in /proc) finds anything of the bot still running.
-    for (const [sig, graceMs] of [['SIGTERM', 1000], ['SIGKILL', 2000]] as const) {
+    for (const [sig, graceMs] of [
+      ['SIGTERM', 1000],
+      ['SIGKILL', 2000],
+    ] as const) {
       if (leader !== undefined && !this.exit) signalPid(-leader, sig);
       const deadline = Date.now() + graceMs;
       let pids = this.strays();

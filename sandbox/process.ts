@@ -86,7 +86,12 @@ export class ProcessSandbox implements Sandbox {
     ensureReaper(); // before the bot exists, so no moment has a bot without a watchdog
     // detached: the child calls setsid(), so it leads a new session and process group and the
     // whole group can be signalled at once.
-    const child = spawn('bash', [script, String(o.port)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', [script, String(o.port)], {
+      cwd: dir,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let spawnError = null as Error | null;
     child.once('error', (e) => (spawnError = e));
     // Output while starting is often the server saying it listens: it wakes the health poll.
@@ -127,14 +132,20 @@ export class ProcessSandbox implements Sandbox {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         const what = health.kind === 'tcp' ? 'accept TCP connections' : `answer GET ${health.path} with 200`;
-        return fail('unhealthy', `${name}: did not ${what} on port ${o.port} within ${startTimeoutMs} ms; its processes were killed`);
+        return fail(
+          'unhealthy',
+          `${name}: did not ${what} on port ${o.port} within ${startTimeoutMs} ms; its processes were killed`,
+        );
       }
       if (await probeHealth(bot.url, health, Math.min(1000, remaining))) {
         if (bot.servesPort()) return bot;
         bot.portTaken = true;
         // Between the port check above and the bot's listen, another process took the port: the
         // bot's own listen failed, and the healthy answer came from that process.
-        return fail('port_in_use', `${name}: port ${o.port} is served by a process that is not this bot (another process took the port as the bot started)`);
+        return fail(
+          'port_in_use',
+          `${name}: port ${o.port} is served by a process that is not this bot (another process took the port as the bot started)`,
+        );
       }
       let timer: NodeJS.Timeout | undefined;
       const pause = new Promise<void>((r) => {

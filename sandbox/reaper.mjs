@@ -20,7 +20,12 @@ const REAP_LIMIT_MS = 30_000;
 const [pidArg, startArg, token] = process.argv.slice(2);
 const ownerPid = Number(pidArg);
 // A token is "<pid>-<start time>-<random hex>"; refuse anything short or odd rather than match broadly.
-if (!Number.isInteger(ownerPid) || ownerPid <= 1 || !/^\d+$/.test(startArg ?? '') || !/^\d+-\d+-[0-9a-f]{12,}$/.test(token ?? '')) {
+if (
+  !Number.isInteger(ownerPid) ||
+  ownerPid <= 1 ||
+  !/^\d+$/.test(startArg ?? '') ||
+  !/^\d+-\d+-[0-9a-f]{12,}$/.test(token ?? '')
+) {
   process.exit(2);
 }
 const needle = `${MARKER_VAR}=${token}.`;

@@ -2,7 +2,7 @@
 // embedded default; a Docker backend implements the same port.
 
 export type HealthCheck =
-  | { kind: 'http'; path: string; /** acceptable JSON `status` values; any 200 when absent */ statuses?: string[] }
+  | { kind: 'http'; path: string /** acceptable JSON `status` values; any 200 when absent */; statuses?: string[] }
   | { kind: 'tcp' };
 
 export interface BotStartOptions {

@@ -24,7 +24,12 @@ function sources() {
       const child = path.join(rel, entry.name);
       if (entry.isDirectory()) {
         if (!SKIP_DIRS.has(entry.name)) walk(child);
-      } else if ((entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) || entry.name.endsWith('.mjs') || entry.name.endsWith('.json')) out.push(child);
+      } else if (
+        (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) ||
+        entry.name.endsWith('.mjs') ||
+        entry.name.endsWith('.json')
+      )
+        out.push(child);
     }
   };
   for (const dir of SOURCE_DIRS) walk(dir);
@@ -35,7 +40,8 @@ function sources() {
 function fingerprint(files) {
   let newest = 0;
   for (const f of files) newest = Math.max(newest, fs.statSync(path.join(ROOT, f)).mtimeMs);
-  for (const f of ['package.json', 'scripts/build.mjs']) newest = Math.max(newest, fs.statSync(path.join(ROOT, f)).mtimeMs);
+  for (const f of ['package.json', 'scripts/build.mjs'])
+    newest = Math.max(newest, fs.statSync(path.join(ROOT, f)).mtimeMs);
   return { files: files.length, newest };
 }
 

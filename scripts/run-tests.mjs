@@ -10,7 +10,11 @@ spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 
 const report = '.vitest-results.json';
 fs.rmSync(report, { force: true });
-const run = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+const run = spawnSync(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -24,7 +24,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const GAMES = path.join(ROOT, 'games');
 /** Every games/<game>/bots folder. */
 const allBotsDirs = () =>
-  fs.readdirSync(GAMES, { withFileTypes: true })
+  fs
+    .readdirSync(GAMES, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(GAMES, d.name, 'bots')))
     .map((d) => path.join(GAMES, d.name, 'bots'))
     .sort();
@@ -33,7 +34,9 @@ export const LIBS = [
   [path.join(ROOT, 'games/chess/engine/chess-core.mjs'), path.join(ROOT, 'games/chess/bots'), 'bot.mjs'],
   [path.join(ROOT, 'games/chess/engine/chess-requests.mjs'), path.join(ROOT, 'games/chess/bots'), 'bot.mjs'],
   ...allBotsDirs().map((botsDir) => [path.join(ROOT, 'games/core/bot-http.mjs'), botsDir, 'bot.mjs']),
-  ...allBotsDirs().flatMap((botsDir) => ['httpbot.go', 'start_ai.sh'].map((file) => [path.join(ROOT, 'games/core/go', file), botsDir, 'main.go'])),
+  ...allBotsDirs().flatMap((botsDir) =>
+    ['httpbot.go', 'start_ai.sh'].map((file) => [path.join(ROOT, 'games/core/go', file), botsDir, 'main.go']),
+  ),
   [path.join(ROOT, 'games/undercover/engine/statement-check.mjs'), path.join(ROOT, 'games/undercover/bots'), 'bot.mjs'],
   [path.join(ROOT, 'games/undercover/words.json'), path.join(ROOT, 'games/undercover/bots'), 'words.json'],
 ];

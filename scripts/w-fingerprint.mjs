@@ -55,8 +55,23 @@ for (const game of games) {
     return `dir:${dir}#${game}${k + 1}`;
   });
   const config = path.join(work, `${game}.json`);
-  fs.writeFileSync(config, JSON.stringify({ rounds: 2, games: [game], agents, seed: 7, concurrency: 1, bootstrapSamples: 100, reps: game === 'holdem' ? 2 : game === 'bridge' ? 2 : 1 }));
-  const out = execFileSync(process.execPath, [path.join(root, 'bin', 'catarena.mjs'), 'tourney', '--config', config, '--out', path.join(work, 'runs'), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      rounds: 2,
+      games: [game],
+      agents,
+      seed: 7,
+      concurrency: 1,
+      bootstrapSamples: 100,
+      reps: game === 'holdem' ? 2 : game === 'bridge' ? 2 : 1,
+    }),
+  );
+  const out = execFileSync(
+    process.execPath,
+    [path.join(root, 'bin', 'catarena.mjs'), 'tourney', '--config', config, '--out', path.join(work, 'runs'), '--json'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const runDir = JSON.parse(out).runDir;
   for (const track of fs.readdirSync(path.join(runDir, 'tracks')).sort()) {
     const w = fs.readFileSync(path.join(runDir, 'tracks', track, 'W.json'));

@@ -16,26 +16,73 @@ import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { tempDir } from './helpers/bots.ts';
 import { sampleBuildTurns } from './helpers/sample-build.ts';
-import { startScriptedLlm, stepOf, type ScriptedLlm, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-llm.ts';
+import {
+  startScriptedLlm,
+  stepOf,
+  type ScriptedLlm,
+  type ScriptedRequest,
+  type ScriptTurn,
+} from './helpers/scripted-llm.ts';
 
 const SECRET = 'sk-test-failures-789';
 const WORKING: ScriptTurn[] = sampleBuildTurns();
 
 /** What each model (one per agent) answers, by the step of its conversation. */
 const SCRIPTS: Record<string, (req: ScriptedRequest, seen: number) => ScriptTurn> = {
-  'wrong-key': () => ({ httpError: 401, message: 'Incorrect API key provided: sk-te****789.', type: 'invalid_request_error', code: 'invalid_api_key' }),
+  'wrong-key': () => ({
+    httpError: 401,
+    message: 'Incorrect API key provided: sk-te****789.',
+    type: 'invalid_request_error',
+    code: 'invalid_api_key',
+  }),
   // The first request of its life is refused with retry-after: 1; the SDK waits and asks again.
-  'rate-once': (req, seen) => (seen === 0 ? { httpError: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', headers: { 'retry-after': '1' } } : WORKING[stepOf(req)]!),
-  'rate-always': () => ({ httpError: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', headers: { 'retry-after': '0' } }),
-  'drops-midway': () => ({ text: 'I will now write the bot, starting with start_ai.sh and then the server code.', breakMidway: true }),
+  'rate-once': (req, seen) =>
+    seen === 0
+      ? {
+          httpError: 429,
+          message: 'Rate limit reached for requests',
+          type: 'requests',
+          code: 'rate_limit_exceeded',
+          headers: { 'retry-after': '1' },
+        }
+      : WORKING[stepOf(req)]!,
+  'rate-always': () => ({
+    httpError: 429,
+    message: 'Rate limit reached for requests',
+    type: 'requests',
+    code: 'rate_limit_exceeded',
+    headers: { 'retry-after': '0' },
+  }),
+  'drops-midway': () => ({
+    text: 'I will now write the bot, starting with start_ai.sh and then the server code.',
+    breakMidway: true,
+  }),
   // Billing, as OpenAI words it (a 429 that no wait cures: type and code insufficient_quota, see
   // agents/core/failure.ts for the sources) and as a 402 (Anthropic's billing_error status).
-  'no-quota': () => ({ httpError: 429, message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' }),
-  'no-credit': () => ({ httpError: 402, message: 'Your credit balance is too low to access the API. Please go to Plans & Billing to upgrade or purchase credits.', type: 'billing_error' }),
-  'too-long': () => ({ httpError: 400, message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 12001 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' }),
+  'no-quota': () => ({
+    httpError: 429,
+    message: 'You exceeded your current quota, please check your plan and billing details.',
+    type: 'insufficient_quota',
+    code: 'insufficient_quota',
+  }),
+  'no-credit': () => ({
+    httpError: 402,
+    message:
+      'Your credit balance is too low to access the API. Please go to Plans & Billing to upgrade or purchase credits.',
+    type: 'billing_error',
+  }),
+  'too-long': () => ({
+    httpError: 400,
+    message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 12001 tokens.",
+    type: 'invalid_request_error',
+    code: 'context_length_exceeded',
+  }),
   'no-bot': () => ({ toolCalls: [{ name: 'finish', args: { summary: 'I believe the task is done.' } }] }),
   // Each answer reports 3,000 tokens against a budget of 5,000: the second step spends it.
-  'spendthrift': () => ({ toolCalls: [{ name: 'list_files', args: { path: '.' } }], usage: { prompt_tokens: 2_900, completion_tokens: 100 } }),
+  spendthrift: () => ({
+    toolCalls: [{ name: 'list_files', args: { path: '.' } }],
+    usage: { prompt_tokens: 2_900, completion_tokens: 100 },
+  }),
 };
 
 const EXPECTED: Record<string, { reason: string; detail: RegExp }> = {
@@ -54,8 +101,18 @@ describe('agent failures in a tourney round', () => {
   let runDir: string;
   let summary: TourneySummary;
   const seenByModel = new Map<string, number>();
-  const record = (agent: string): StrategyRecord => JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `${agent}.strategy.json`), 'utf8'));
-  const buildLog = (agent: string) => fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `${agent}.build.log`), 'utf8');
+  const record = (agent: string): StrategyRecord =>
+    JSON.parse(
+      fs.readFileSync(
+        path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `${agent}.strategy.json`),
+        'utf8',
+      ),
+    );
+  const buildLog = (agent: string) =>
+    fs.readFileSync(
+      path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `${agent}.build.log`),
+      'utf8',
+    );
 
   beforeAll(async () => {
     server = await startScriptedLlm(
@@ -71,7 +128,13 @@ describe('agent failures in a tourney round', () => {
     runDir = path.join(tempDir(), 'run');
     // Retries inside the SDK only where the case is about them (429 with retry-after).
     const agent = (model: string, extra: Partial<ConstructorParameters<typeof BuiltinAgent>[0]> = {}) =>
-      new BuiltinAgent({ model: `openai-compatible/${model}`, id: model, attemptsPerModel: 2, maxRetries: 0, ...extra });
+      new BuiltinAgent({
+        model: `openai-compatible/${model}`,
+        id: model,
+        attemptsPerModel: 2,
+        maxRetries: 0,
+        ...extra,
+      });
     const agents = [
       ...['wrong-key', 'drops-midway', 'too-long', 'no-bot', 'no-quota', 'no-credit'].map((m) => agent(m)),
       agent('rate-once', { maxRetries: 2 }),
@@ -79,7 +142,14 @@ describe('agent failures in a tourney round', () => {
       agent('spendthrift', { maxTotalTokens: 5_000 }),
       createOfflineAgent('offline:cautious', 1),
     ];
-    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+    const config = resolveConfig({
+      games: ['gomoku'],
+      rounds: 1,
+      variants: ['standard'],
+      concurrency: 2,
+      bootstrapSamples: 20,
+      developTimeoutMs: 120_000,
+    });
     summary = await runTourney({ config, runDir, agents });
   }, 300_000);
 
@@ -96,18 +166,29 @@ describe('agent failures in a tourney round', () => {
       expect(r.failure).toMatch(new RegExp(`^${expected.reason}: `));
       expect(r.failure).toMatch(expected.detail);
       expect(buildLog(agent)).toContain(`## FAILED: ${r.failure}`);
-      expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain(`\`${agent}@r1\`: ${expected.reason}: `);
-      const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult);
+      expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain(
+        `\`${agent}@r1\`: ${expected.reason}: `,
+      );
+      const games = fs
+        .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as MatchResult);
       const mine = games.filter((g) => g.spec.seats.includes(`${agent}@r1`));
       expect(mine.length).toBeGreaterThan(0);
       for (const g of mine) expect(g.scores[g.spec.seats.indexOf(`${agent}@r1`)]).toBe(0);
     });
   }
 
-  it('a refused key, no credit or quota, and a prompt too long end the agent\'s attempts at once (one request, not one per attempt)', () => {
+  it("a refused key, no credit or quota, and a prompt too long end the agent's attempts at once (one request, not one per attempt)", () => {
     for (const model of ['wrong-key', 'too-long', 'no-quota', 'no-credit']) {
-      expect(server.requests.filter((q) => q.model === model), model).toHaveLength(1);
-      expect(buildLog(model)).toMatch(/no further attempt: (auth|billing|context_length) does not change between attempts/);
+      expect(
+        server.requests.filter((q) => q.model === model),
+        model,
+      ).toHaveLength(1);
+      expect(buildLog(model)).toMatch(
+        /no further attempt: (auth|billing|context_length) does not change between attempts/,
+      );
     }
     // A broken stream may be cured by the next attempt: both attempts ran.
     expect(server.requests.filter((q) => q.model === 'drops-midway')).toHaveLength(2);
@@ -131,7 +212,8 @@ describe('agent failures in a tourney round', () => {
     expect(S.cautious!.S).toBeGreaterThan(0.5);
     // The key never reached a file of the run, a build log included.
     for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
+      if (entry.isFile())
+        expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SECRET);
     }
   });
 });
@@ -147,14 +229,31 @@ describe('classifying LLM errors', () => {
     expect(classifyLlmError('Quota exceeded. Check your plan and billing details.')).toBe('billing');
     expect(classifyLlmError("This model's maximum context length is 8192 tokens", 400)).toBe('context_length'); // OpenAI
     expect(classifyLlmError('prompt is too long: 210000 tokens > 200000 maximum', 400)).toBe('context_length'); // Anthropic
-    expect(classifyLlmError('The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', 400)).toBe('context_length'); // Google
+    expect(
+      classifyLlmError('The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', 400),
+    ).toBe('context_length'); // Google
     expect(classifyLlmError('Overloaded', 529)).toBe('server_error');
     // Billing is no rate limit and no bad request: nothing an attempt or a wait cures.
-    expect(classifyLlmError('Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.', 400)).toBe('billing');
-    expect(classifyLlmError("429 {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota', 'code': 'insufficient_quota'}}", 429)).toBe('billing');
+    expect(
+      classifyLlmError(
+        'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+        400,
+      ),
+    ).toBe('billing');
+    expect(
+      classifyLlmError(
+        "429 {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota', 'code': 'insufficient_quota'}}",
+        429,
+      ),
+    ).toBe('billing');
     expect(classifyLlmError('Payment Required', 402)).toBe('billing');
     // Gemini words its per-minute quota 429s alike, with a RetryInfo wait: a rate limit, not billing.
-    expect(classifyLlmError('RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.', 429)).toBe('rate_limited');
+    expect(
+      classifyLlmError(
+        'RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.',
+        429,
+      ),
+    ).toBe('rate_limited');
     // undici's fetch waits 300 s for response headers, then fails with this cause (nodejs/undici#2235).
     expect(classifyLlmError('fetch failed: Headers Timeout Error (UND_ERR_HEADERS_TIMEOUT)')).toBe('timeout');
     expect(classifyLlmError('stream error: terminated')).toBe('server_error');

@@ -41,8 +41,12 @@ describe('agent ids from specs', () => {
     expect(agentIdOf(spec)).toBe(createAgent(spec, 0).id);
   });
 
-  it('agentIds keeps config order without the agents\' keys (a report on another machine) and leaves out malformed specs', () => {
+  it("agentIds keeps config order without the agents' keys (a report on another machine) and leaves out malformed specs", () => {
     for (const key of KEYS) vi.stubEnv(key, undefined);
-    expect(agentIds({ agents: ['offline:imitator', 'builtin:openai/gpt-4o-mini', 'dir:', 'claude-code#cc', 'offline:nope#x'] })).toEqual(['imitator', 'gpt-4o-mini', 'cc']);
+    expect(
+      agentIds({
+        agents: ['offline:imitator', 'builtin:openai/gpt-4o-mini', 'dir:', 'claude-code#cc', 'offline:nope#x'],
+      }),
+    ).toEqual(['imitator', 'gpt-4o-mini', 'cc']);
   });
 });

@@ -11,7 +11,14 @@ import { createAgent } from '../agents/registry.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
-import { lastUserText, perConversation, startScriptedAnthropic, toolResults, type ScriptedAnthropic, type ScriptedRequest } from './helpers/scripted-anthropic.ts';
+import {
+  lastUserText,
+  perConversation,
+  startScriptedAnthropic,
+  toolResults,
+  type ScriptedAnthropic,
+  type ScriptedRequest,
+} from './helpers/scripted-anthropic.ts';
 
 const SECRET = 'sk-ant-agents-secret-271';
 let server: ScriptedAnthropic | undefined;
@@ -21,13 +28,27 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-const config = () => resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
+const config = () =>
+  resolveConfig({
+    games: ['gomoku'],
+    rounds: 1,
+    variants: ['standard'],
+    concurrency: 2,
+    bootstrapSamples: 20,
+    developTimeoutMs: 120_000,
+  });
 const strategies = (runDir: string) => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-const journal = (runDir: string) => fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const journal = (runDir: string) =>
+  fs
+    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 function expectNoKey(runDir: string): void {
   for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'latin1'), entry.name).not.toContain(SECRET);
+    if (entry.isFile())
+      expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'latin1'), entry.name).not.toContain(SECRET);
   }
 }
 
@@ -41,62 +62,124 @@ function expectAnthropicHeaders(s: ScriptedAnthropic): void {
 }
 
 describe('the scripted Anthropic server', () => {
-  const post = (url: string, body: unknown, headers: Record<string, string> = { 'x-api-key': SECRET, 'anthropic-version': '2023-06-01' }) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const post = (
+    url: string,
+    body: unknown,
+    headers: Record<string, string> = { 'x-api-key': SECRET, 'anthropic-version': '2023-06-01' },
+  ) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('answers as the API does: messages, streamed events, errors, token counts, the model list', async () => {
     server = await startScriptedAnthropic(
       [
-        { toolCalls: [{ name: 'get_weather', args: { city: 'Paris' } }], usage: { input_tokens: 50, output_tokens: 9, cache_read_input_tokens: 10 } },
+        {
+          toolCalls: [{ name: 'get_weather', args: { city: 'Paris' } }],
+          usage: { input_tokens: 50, output_tokens: 9, cache_read_input_tokens: 10 },
+        },
         { text: 'Sunny.', usage: { input_tokens: 70, output_tokens: 3 } },
         { httpError: 529, message: 'Overloaded' },
       ],
       { apiKey: SECRET },
     );
     const url = `${server.v1URL}/messages`;
-    const tools = [{ name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const tools = [
+      {
+        name: 'get_weather',
+        description: 'Weather of a city',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    ];
     const ask = { model: 'm', max_tokens: 100, tools, messages: [{ role: 'user', content: 'Weather in Paris?' }] };
     // A tool call, not streamed.
     const first = await post(url, ask);
     expect(first.headers.get('request-id')).toMatch(/^req_/);
     const message = await first.json();
-    expect(message).toMatchObject({ type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 50, output_tokens: 9, cache_read_input_tokens: 10, cache_creation_input_tokens: 0 } });
+    expect(message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 50, output_tokens: 9, cache_read_input_tokens: 10, cache_creation_input_tokens: 0 },
+    });
     expect(message.id).toMatch(/^msg_/);
     const use = message.content[0];
     expect(use).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } });
     // A tool_use left unanswered is refused (400, not counted in the script).
-    const unanswered = await post(url, { ...ask, messages: [...ask.messages, { role: 'assistant', content: [use] }, { role: 'user', content: 'and?' }] });
+    const unanswered = await post(url, {
+      ...ask,
+      messages: [...ask.messages, { role: 'assistant', content: [use] }, { role: 'user', content: 'and?' }],
+    });
     expect(unanswered.status).toBe(400);
-    expect(await unanswered.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(/tool_result/) } });
+    expect(await unanswered.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringMatching(/tool_result/) },
+    });
     // The answer to the tool result, streamed: the documented event sequence, usage cumulative in message_delta.
-    const answered = [...ask.messages, { role: 'assistant', content: [use] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21 C, clear' }] }];
+    const answered = [
+      ...ask.messages,
+      { role: 'assistant', content: [use] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21 C, clear' }] },
+    ];
     const streamed = await post(url, { ...ask, stream: true, messages: answered });
     expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const events = (await streamed.text()).trim().split('\n\n').map((e) => {
-      const [name, data] = e.split('\n');
-      const parsed = JSON.parse(data!.slice('data: '.length));
-      expect(name).toBe(`event: ${parsed.type}`);
-      return parsed;
-    });
-    expect(events.map((e) => e.type)).toEqual(['message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    const events = (await streamed.text())
+      .trim()
+      .split('\n\n')
+      .map((e) => {
+        const [name, data] = e.split('\n');
+        const parsed = JSON.parse(data!.slice('data: '.length));
+        expect(name).toBe(`event: ${parsed.type}`);
+        return parsed;
+      });
+    expect(events.map((e) => e.type)).toEqual([
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     expect(events[0].message).toMatchObject({ content: [], stop_reason: null, usage: { input_tokens: 70 } });
     expect(events[3].delta).toEqual({ type: 'text_delta', text: 'Sunny.' });
-    expect(events[5]).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { input_tokens: 70, output_tokens: 3 } });
+    expect(events[5]).toMatchObject({
+      delta: { stop_reason: 'end_turn' },
+      usage: { input_tokens: 70, output_tokens: 3 },
+    });
     expect(toolResults(server.requests.at(-1)!)).toEqual(['21 C, clear']);
     // An HTTP error from the script, in the API's shape.
     const overloaded = await post(url, ask);
     expect(overloaded.status).toBe(529);
-    expect(await overloaded.json()).toMatchObject({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: expect.stringMatching(/^req_/) });
+    expect(await overloaded.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'Overloaded' },
+      request_id: expect.stringMatching(/^req_/),
+    });
     // What the API checks first: the key, then the version header.
     expect((await post(url, ask, { 'anthropic-version': '2023-06-01' })).status).toBe(401);
-    expect(await (await post(url, ask, { 'x-api-key': 'wrong', 'anthropic-version': '2023-06-01' })).json()).toMatchObject({ error: { type: 'authentication_error' } });
+    expect(
+      await (await post(url, ask, { 'x-api-key': 'wrong', 'anthropic-version': '2023-06-01' })).json(),
+    ).toMatchObject({ error: { type: 'authentication_error' } });
     expect((await post(url, ask, { 'x-api-key': SECRET })).status).toBe(400);
     // Side routes, answered without touching the script.
-    expect(await (await post(`${url}/count_tokens`, { model: 'm', messages: ask.messages })).json()).toEqual({ input_tokens: expect.any(Number) });
+    expect(await (await post(`${url}/count_tokens`, { model: 'm', messages: ask.messages })).json()).toEqual({
+      input_tokens: expect.any(Number),
+    });
     const models = await (await fetch(`${server.v1URL}/models`, { headers: { 'x-api-key': SECRET } })).json();
     expect(models).toMatchObject({ data: [{ type: 'model', id: 'm' }], has_more: false });
-    expect(server.others.map((o) => `${o.method} ${o.path} ${o.status}`)).toEqual(['POST /v1/messages 401', 'POST /v1/messages 401', 'POST /v1/messages 400', 'POST /v1/messages/count_tokens 200', 'GET /v1/models 200']);
-    expect(server.totalUsage()).toEqual({ input: 120, cacheRead: 10, output: 12 }) // by kind: the cache read counted once, apart;
+    expect(server.others.map((o) => `${o.method} ${o.path} ${o.status}`)).toEqual([
+      'POST /v1/messages 401',
+      'POST /v1/messages 401',
+      'POST /v1/messages 400',
+      'POST /v1/messages/count_tokens 200',
+      'GET /v1/models 200',
+    ]);
+    expect(server.totalUsage()).toEqual({ input: 120, cacheRead: 10, output: 12 }); // by kind: the cache read counted once, apart;
   });
 
   // Strict where the real API is (each wire detail's source is in scripted-anthropic.ts): a key
@@ -117,14 +200,25 @@ describe('the scripted Anthropic server', () => {
       { apiKey: SECRET, knownModels: ['m'] },
     );
     const url = `${server.v1URL}/messages`;
-    const tools = [{ name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const tools = [
+      {
+        name: 'get_weather',
+        description: 'Weather of a city',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    ];
     const ask = { model: 'm', max_tokens: 100, tools, messages: [{ role: 'user', content: 'Weather in Paris?' }] };
     const bearer = await post(url, ask, { authorization: `Bearer ${SECRET}`, 'anthropic-version': '2023-06-01' });
     expect(bearer.status).toBe(401);
-    expect(await bearer.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'OAuth authentication is currently not supported.' } });
+    expect(await bearer.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'OAuth authentication is currently not supported.' },
+    });
     const unknown = await post(url, { ...ask, model: 'claude-nonesuch' });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: { type: 'not_found_error', message: 'model: claude-nonesuch' } });
+    expect(await unknown.json()).toMatchObject({
+      error: { type: 'not_found_error', message: 'model: claude-nonesuch' },
+    });
     const limited = await post(url, ask);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('1');
@@ -134,34 +228,56 @@ describe('the scripted Anthropic server', () => {
     const billing = await post(url, ask);
     expect(billing.status).toBe(402);
     expect(await billing.json()).toMatchObject({ error: { type: 'billing_error' } });
-    expect(await (await post(url, ask)).json()).toMatchObject({ stop_reason: 'max_tokens', content: [{ type: 'text', text: 'cut' }] });
+    expect(await (await post(url, ask)).json()).toMatchObject({
+      stop_reason: 'max_tokens',
+      content: [{ type: 'text', text: 'cut' }],
+    });
     expect(await (await post(url, ask)).json()).toMatchObject({ stop_reason: 'refusal' });
     const broken = await post(url, { ...ask, stream: true });
     expect(broken.status).toBe(200);
     const text = await broken.text();
-    expect(text).toContain('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
+    expect(text).toContain(
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    );
     expect(text).not.toContain('message_stop');
     // Thinking: answered with a signature when the request enables it; the tool turn must echo it.
     const thinking = { type: 'enabled', budget_tokens: 1024 };
     const msg = await (await post(url, { ...ask, thinking })).json();
     expect(msg.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'tool_use']);
     expect(msg.content[0]).toMatchObject({ thinking: 'Paris: ask the tool.', signature: expect.any(String) });
-    const next = (assistant: unknown[]) => ({ ...ask, thinking, messages: [...ask.messages, { role: 'assistant', content: assistant }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: msg.content[1].id, content: '21 C' }] }] });
+    const next = (assistant: unknown[]) => ({
+      ...ask,
+      thinking,
+      messages: [
+        ...ask.messages,
+        { role: 'assistant', content: assistant },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: msg.content[1].id, content: '21 C' }] },
+      ],
+    });
     const dropped = await post(url, next([msg.content[1]]));
     expect(dropped.status).toBe(400);
-    expect((await dropped.json()).error.message).toMatch(/^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/);
+    expect((await dropped.json()).error.message).toMatch(
+      /^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/,
+    );
     const changed = await post(url, next([{ ...msg.content[0], thinking: 'edited' }, msg.content[1]]));
-    expect((await changed.json()).error.message).toMatch(/^messages\.1\.content\.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified/);
+    expect((await changed.json()).error.message).toMatch(
+      /^messages\.1\.content\.0: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be modified/,
+    );
     const forged = await post(url, next([{ ...msg.content[0], signature: 'forged' }, msg.content[1]]));
     expect((await forged.json()).error.message).toBe('Invalid signature in thinking block');
-    expect(await (await post(url, next(msg.content))).json()).toMatchObject({ content: [{ type: 'text', text: 'Sunny.' }] });
+    expect(await (await post(url, next(msg.content))).json()).toMatchObject({
+      content: [{ type: 'text', text: 'Sunny.' }],
+    });
   });
 });
 
 describe('Anthropic agents in a tourney round', () => {
   it('builtin:anthropic writes a bot that validates and plays; tokens are in the cost record; the key is nowhere', async () => {
     const sample = BUILTIN('random');
-    const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (file: string) => ({
+      name: 'write_file',
+      args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     server = await startScriptedAnthropic(
       perConversation([
         { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
@@ -175,7 +291,10 @@ describe('Anthropic agents in a tourney round', () => {
     // As Anthropic's SDKs and Claude Code take it (no /v1): the AI SDK gets the versioned base.
     vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
     const runDir = path.join(tempDir(), 'run');
-    const agents = [createAgent('builtin:anthropic/scripted-coder#coder', 1), createOfflineAgent('offline:cautious', 1)];
+    const agents = [
+      createAgent('builtin:anthropic/scripted-coder#coder', 1),
+      createOfflineAgent('offline:cautious', 1),
+    ];
     const summary = await runTourney({ config: config(), runDir, agents });
     const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'coder.strategy.json'), 'utf8'));
     const buildLog = fs.readFileSync(path.join(strategies(runDir), 'coder.build.log'), 'utf8');
@@ -186,7 +305,9 @@ describe('Anthropic agents in a tourney round', () => {
     // Prompt caching: the system prompt is marked cache_control ephemeral, and each later step's
     // last message too (Anthropic caches only where a block asks: its prompt-caching guide).
     const first = server.requests[0]!;
-    expect(first.body.system).toEqual([expect.objectContaining({ type: 'text', cache_control: { type: 'ephemeral' } })]);
+    expect(first.body.system).toEqual([
+      expect.objectContaining({ type: 'text', cache_control: { type: 'ephemeral' } }),
+    ]);
     const lastBlock = (r: ScriptedRequest) => JSON.stringify((r.body.messages as Array<{ content: unknown }>).at(-1));
     expect(lastBlock(server.requests[1]!)).toContain('"cache_control":{"type":"ephemeral"}');
     // The tools went over as Anthropic tools (name, description, input_schema); the results came back as tool_result blocks.
@@ -196,7 +317,9 @@ describe('Anthropic agents in a tourney round', () => {
     expect(first.maxTokens).toBeGreaterThan(0);
     expect(toolResults(server.requests[2]!).join('\n')).toMatch(/validation: passed/);
     for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
-      expect(fs.readFileSync(path.join(strategies(runDir), 'coder', file), 'utf8')).toBe(fs.readFileSync(path.join(sample, file), 'utf8'));
+      expect(fs.readFileSync(path.join(strategies(runDir), 'coder', file), 'utf8')).toBe(
+        fs.readFileSync(path.join(sample, file), 'utf8'),
+      );
     }
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expect(record.cost.toolCalls).toBe(5);
@@ -220,7 +343,10 @@ describe('Anthropic agents in a tourney round', () => {
     vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
     vi.stubEnv('CATARENA_LLM_BASE_URL', server.v1URL);
     const runDir = path.join(tempDir(), 'run');
-    const agents = [createAgent('llm-player:anthropic/scripted-player#player', 1), createOfflineAgent('offline:cautious', 1)];
+    const agents = [
+      createAgent('llm-player:anthropic/scripted-player#player', 1),
+      createOfflineAgent('offline:cautious', 1),
+    ];
     await runTourney({ config: config(), runDir, agents });
     const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'player.strategy.json'), 'utf8'));
     expect(record.status, fs.readFileSync(path.join(strategies(runDir), 'player.build.log'), 'utf8')).toBe('ok');
@@ -236,10 +362,15 @@ describe('Anthropic agents in a tourney round', () => {
     expect(games).toHaveLength(2);
     for (const g of games) expect(g.termination).toBe('normal');
     // Every move of the two games was the model's: no fallback, and the bots' token counts are the server's.
-    const logs = fs.readdirSync(runDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.log')).map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8'));
+    const logs = fs
+      .readdirSync(runDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.log'))
+      .map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8'));
     const lines = logs.join('\n').split('\n');
     expect(lines.filter((l) => l.startsWith('[llm-player] fallback'))).toEqual([]);
-    const stats = lines.filter((l) => l.startsWith('[llm-player] stats game=')).map((l) => JSON.parse(l.slice(l.indexOf('{'))));
+    const stats = lines
+      .filter((l) => l.startsWith('[llm-player] stats game='))
+      .map((l) => JSON.parse(l.slice(l.indexOf('{'))));
     expect(stats.length).toBeGreaterThanOrEqual(2);
     const answered = stats.reduce((s, x) => s + x.answered, 0);
     expect(answered).toBeGreaterThan(4);

@@ -4,7 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, deriveSeed } from '../util/rng.ts';
 import type { GameResult } from '../reports/metrics/score-matrix.ts';
-import { AUTO_REPS_DEFAULTS, runAutoReps, widestInterval, type AutoRepsDriver, type AutoRepsSettings, type AutoUnit } from '../orchestrator/tourney/auto-reps.ts';
+import {
+  AUTO_REPS_DEFAULTS,
+  runAutoReps,
+  widestInterval,
+  type AutoRepsDriver,
+  type AutoRepsSettings,
+  type AutoUnit,
+} from '../orchestrator/tourney/auto-reps.ts';
 import { playPairs, simulateTourney, strategiesOf, type SimulatedField } from './helpers/simulated-field.ts';
 
 const FIELD: SimulatedField = {
@@ -19,9 +26,16 @@ const FIELD: SimulatedField = {
 };
 
 /** A driver over simulated games: the first pass is one pair per pairing; batch b plays repetition 1 + b of each unit picked. */
-function simulatedDriver(field: SimulatedField, seed: number, store = new Map<number, GameResult[]>(), killAt?: { batch: number; after: number }): AutoRepsDriver & { store: Map<number, GameResult[]> } {
+function simulatedDriver(
+  field: SimulatedField,
+  seed: number,
+  store = new Map<number, GameResult[]>(),
+  killAt?: { batch: number; after: number },
+): AutoRepsDriver & { store: Map<number, GameResult[]> } {
   const keys = strategiesOf(field);
-  const units: AutoUnit[] = keys.flatMap((a, s) => keys.slice(s + 1).map((b) => ({ key: `${a.agent}@${a.round}~${b.agent}@${b.round}`, members: [a, b], cost: 2 })));
+  const units: AutoUnit[] = keys.flatMap((a, s) =>
+    keys.slice(s + 1).map((b) => ({ key: `${a.agent}@${a.round}~${b.agent}@${b.round}`, members: [a, b], cost: 2 })),
+  );
   if (!store.has(-1)) store.set(-1, simulateTourney(field, 1, createRng(deriveSeed(seed, 'first'))));
   return {
     store,
@@ -37,7 +51,7 @@ function simulatedDriver(field: SimulatedField, seed: number, store = new Map<nu
       const done = new Set(played.map((g) => g.group));
       let count = 0;
       for (const unit of picked) {
-        const [a, b] = unit.members as [typeof keys[0], typeof keys[0]];
+        const [a, b] = unit.members as [(typeof keys)[0], (typeof keys)[0]];
         // Every unit's repetition has its own seed, as a match spec has: a replay is the same game.
         const games = playPairs(field, a, b, 1, createRng(deriveSeed(seed, unit.key, batch)), 1 + batch);
         if (done.has(games[0]!.group)) continue;
@@ -52,14 +66,21 @@ function simulatedDriver(field: SimulatedField, seed: number, store = new Map<nu
   };
 }
 
-const settings = (over: Partial<AutoRepsSettings> = {}): AutoRepsSettings => ({ fluctuation: AUTO_REPS_DEFAULTS.fluctuation, batchShare: AUTO_REPS_DEFAULTS.batchShare, maxGames: 20_000, ...over });
+const settings = (over: Partial<AutoRepsSettings> = {}): AutoRepsSettings => ({
+  fluctuation: AUTO_REPS_DEFAULTS.fluctuation,
+  batchShare: AUTO_REPS_DEFAULTS.batchShare,
+  maxGames: 20_000,
+  ...over,
+});
 
 describe('adaptive repetitions on simulated bots', () => {
   it('plays batches until the L1 fluctuation of W over the pairs a batch played is below 5% twice in a row, and says so', async () => {
     const driver = simulatedDriver(FIELD, 1);
     const log = await runAutoReps(driver, settings());
     expect(log.stopped?.reason).toBe('stable');
-    expect(log.stopped?.detail).toMatch(/L1 fluctuation over the pairs batches \d+ and \d+ played is \d+\.\d% and \d+\.\d%, both < 5\.0%/);
+    expect(log.stopped?.detail).toMatch(
+      /L1 fluctuation over the pairs batches \d+ and \d+ played is \d+\.\d% and \d+\.\d%, both < 5\.0%/,
+    );
     expect(log.firstPass).toBe(36 * 2);
     expect(log.games).toBeGreaterThan(log.firstPass);
     const f = log.batches.map((b) => b.fluctuation!);
@@ -76,7 +97,9 @@ describe('adaptive repetitions on simulated bots', () => {
     const log = await runAutoReps(driver, settings({ targetWidth: 0.3 }));
     expect(log.stopped?.reason).toBe('width');
     expect(log.maxWidth!).toBeLessThanOrEqual(0.3);
-    expect(widestInterval(FIELD.agents, FIELD.rounds, (await driver.games(Infinity)).results, 1)).toBeLessThanOrEqual(0.3);
+    expect(widestInterval(FIELD.agents, FIELD.rounds, (await driver.games(Infinity)).results, 1)).toBeLessThanOrEqual(
+      0.3,
+    );
     expect(log.batches.length).toBeGreaterThan(0);
   });
 
@@ -101,7 +124,9 @@ describe('adaptive repetitions on simulated bots', () => {
   it('resumes a run killed in the middle of a batch to the same end', async () => {
     const whole = await runAutoReps(simulatedDriver(FIELD, 5), settings());
     const store = new Map<number, GameResult[]>();
-    await expect(runAutoReps(simulatedDriver(FIELD, 5, store, { batch: 2, after: 4 }), settings())).rejects.toThrow('killed');
+    await expect(runAutoReps(simulatedDriver(FIELD, 5, store, { batch: 2, after: 4 }), settings())).rejects.toThrow(
+      'killed',
+    );
     expect(store.get(2)).toHaveLength(8); // 4 of batch 3's 9 pairs made it before the kill
     const resumed = await runAutoReps(simulatedDriver(FIELD, 5, store), settings());
     expect(resumed).toEqual(whole);

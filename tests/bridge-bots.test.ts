@@ -8,7 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardObject, highCardPoints, SEAT_LETTERS, SEAT_NAMES, type Card, type Seat } from '../games/bridge/cards.ts';
-import { bridge, boardFromDeal, type BridgeAction, type BridgeState, type BridgeVariant } from '../games/bridge/rules.ts';
+import {
+  bridge,
+  boardFromDeal,
+  type BridgeAction,
+  type BridgeState,
+  type BridgeVariant,
+} from '../games/bridge/rules.ts';
 import { createRng, type Rng } from '../util/rng.ts';
 import { BotProcesses, postJson } from './helpers/bot-process.ts';
 import { tempDir } from './helpers/bots.ts';
@@ -28,7 +34,19 @@ const post = (url: string, body: unknown, route = '/get_action') => postJson(url
 beforeAll(async () => {
   const paramsFile = path.join(tempDir('bridge-params-'), 'odd.json');
   bots.removeLater(path.dirname(paramsFile));
-  fs.writeFileSync(paramsFile, JSON.stringify({ name: 'odd', openMin: 3, overcallMin: 'x', gameBonus: 99, slamMin: 20, leadStyle: 1, aggression: 2, randomness: 0.5 }));
+  fs.writeFileSync(
+    paramsFile,
+    JSON.stringify({
+      name: 'odd',
+      openMin: 3,
+      overcallMin: 'x',
+      gameBonus: 99,
+      slamMin: 20,
+      leadStyle: 1,
+      aggression: 2,
+      randomness: 0.5,
+    }),
+  );
   [heuristic, random, odd] = await Promise.all([
     startBot(path.join(BOTS, 'heuristic')),
     startBot(path.join(BOTS, 'random'), { BOT_SEED: '7' }),
@@ -50,8 +68,12 @@ function gameState(state: BridgeState, seat: Seat, gameId: string, names = 'bot'
   const lead = state.trick.length > 0 || state.tricks.length > 0;
   const player = (p: Seat) => {
     const base: Record<string, unknown> = {
-      player_id: p, name: `${names}_${p}`, position: SEAT_LETTERS[p], hand_size: state.hands[p]!.length,
-      tricks_won: 0, is_dummy: v.dummy === p && lead,
+      player_id: p,
+      name: `${names}_${p}`,
+      position: SEAT_LETTERS[p],
+      hand_size: state.hands[p]!.length,
+      tricks_won: 0,
+      is_dummy: v.dummy === p && lead,
     };
     let hand: Card[] | null = null;
     if (p === seat) hand = v.hand;
@@ -62,17 +84,38 @@ function gameState(state: BridgeState, seat: Seat, gameId: string, names = 'bot'
     for (const c of hand) summary[c[1]!]!++;
     const hcp = highCardPoints(hand);
     const dist = Object.values(summary).reduce((n, k) => n + (k === 0 ? 3 : k === 1 ? 2 : k === 2 ? 1 : 0), 0);
-    return { ...base, hand: hand.map(cardObject), hand_summary: summary, high_card_points: hcp, distribution_points: dist, total_points: hcp + dist };
+    return {
+      ...base,
+      hand: hand.map(cardObject),
+      hand_summary: summary,
+      high_card_points: hcp,
+      distribution_points: dist,
+      total_points: hcp + dist,
+    };
   };
   const contract = state.contract
-    ? { level: state.contract.level, suit: state.contract.strain, declarer_id: state.contract.declarer, doubling: 2 ** state.contract.doubled }
+    ? {
+        level: state.contract.level,
+        suit: state.contract.strain,
+        declarer_id: state.contract.declarer,
+        doubling: 2 ** state.contract.doubled,
+      }
     : null;
   const body: Record<string, unknown> = {
-    game_id: gameId, phase: state.phase, dealer_id: state.dealer, current_player_id: state.toMove, board_id: state.board,
+    game_id: gameId,
+    phase: state.phase,
+    dealer_id: state.dealer,
+    current_player_id: state.toMove,
+    board_id: state.board,
     vulnerability: [state.vulnerability.ns, state.vulnerability.ew],
     players: ([0, 1, 2, 3] as Seat[]).map(player),
     bidding: {
-      calls: state.calls.map((c, i) => ({ call_type: c.call_type, player_id: c.seat, timestamp: i, ...(c.call_type === 'bid' ? { level: c.level, suit: c.suit } : {}) })),
+      calls: state.calls.map((c, i) => ({
+        call_type: c.call_type,
+        player_id: c.seat,
+        timestamp: i,
+        ...(c.call_type === 'bid' ? { level: c.level, suit: c.suit } : {}),
+      })),
       current_player_id: state.phase === 'bidding' ? state.toMove : null,
       is_bidding_over: state.phase !== 'bidding',
       contract,
@@ -85,7 +128,10 @@ function gameState(state: BridgeState, seat: Seat, gameId: string, names = 'bot'
     Object.assign(body, {
       contract,
       trump_suit: state.contract && state.contract.strain !== 'NT' ? state.contract.strain : null,
-      suit_order: { suit_order: ['C', 'D', 'H', 'S'], suit_names: { C: 'Clubs', D: 'Diamonds', H: 'Hearts', S: 'Spades' } },
+      suit_order: {
+        suit_order: ['C', 'D', 'H', 'S'],
+        suit_names: { C: 'Clubs', D: 'Diamonds', H: 'Hearts', S: 'Spades' },
+      },
       my_exchange_request: v.exchange?.given ?? null,
       my_exchanged_card: v.exchange?.received ?? null,
     });
@@ -95,14 +141,20 @@ function gameState(state: BridgeState, seat: Seat, gameId: string, names = 'bot'
 
 function request(state: BridgeState, seat: Seat, gameId = 'bridge_test0001', names = 'bot') {
   return {
-    game_id: gameId, player_id: seat, position: SEAT_NAMES[seat],
+    game_id: gameId,
+    player_id: seat,
+    position: SEAT_NAMES[seat],
     game_state: gameState(state, seat, gameId, names),
     legal_actions: bridge.legalActions(state, seat) as BridgeAction[],
   };
 }
 
 type Body = ReturnType<typeof request>;
-interface Sample { state: BridgeState; seat: Seat; body: Body }
+interface Sample {
+  state: BridgeState;
+  seat: Seat;
+  body: Body;
+}
 
 /** A random legal action; calls pass 60% of the time so auctions end at sane levels. */
 function randomAction(state: BridgeState, seat: Seat, rng: Rng): BridgeAction {
@@ -123,32 +175,47 @@ function fuzzSamples(per: number, seed: number): Record<'bidding' | 'exchanging'
       const phase = state.phase as keyof typeof out;
       // Every exchange request; about one in two calls and one in four plays.
       const keep = phase === 'exchanging' || rng.float() < (phase === 'bidding' ? 0.5 : 0.25);
-      if (keep && out[phase].length < per) out[phase].push({ state, seat, body: request(state, seat, `bridge_fz${board}`) });
+      if (keep && out[phase].length < per)
+        out[phase].push({ state, seat, body: request(state, seat, `bridge_fz${board}`) });
       state = bridge.apply(state, seat, randomAction(state, seat, rng));
     }
   }
   return out;
 }
 
-const canon = (a: any) => JSON.stringify(a && typeof a === 'object' ? { type: a.type, call_type: a.call_type, level: a.level, suit: a.suit, card: a.card } : a);
+const canon = (a: any) =>
+  JSON.stringify(
+    a && typeof a === 'object'
+      ? { type: a.type, call_type: a.call_type, level: a.level, suit: a.suit, card: a.card }
+      : a,
+  );
 
 /** The reply must be {"action": <an entry of legal_actions>} that the rules accept. */
 function expectLegal(reply: any, sample: Sample, context: string): void {
-  expect(reply && typeof reply === 'object' && reply.action && typeof reply.action === 'object', `${context}: ${JSON.stringify(reply)}`).toBe(true);
+  expect(
+    reply && typeof reply === 'object' && reply.action && typeof reply.action === 'object',
+    `${context}: ${JSON.stringify(reply)}`,
+  ).toBe(true);
   expect(sample.body.legal_actions.map(canon), context).toContain(canon(reply.action));
   expect(bridge.validate(sample.state, sample.seat, reply.action), context).toBeNull();
 }
 
 /** Posts many bodies, a few at a time. */
-async function postAll(url: string, bodies: unknown[], concurrency = 6): Promise<Array<{ status: number; json: any; ms: number }>> {
+async function postAll(
+  url: string,
+  bodies: unknown[],
+  concurrency = 6,
+): Promise<Array<{ status: number; json: any; ms: number }>> {
   const out: Array<{ status: number; json: any; ms: number }> = new Array(bodies.length);
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < bodies.length) {
-      const i = next++;
-      out[i] = await post(url, bodies[i]);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) {
+        const i = next++;
+        out[i] = await post(url, bodies[i]);
+      }
+    }),
+  );
   return out;
 }
 
@@ -177,7 +244,8 @@ describe('bot folders', () => {
     for (const bot of ['random', 'heuristic']) {
       for (const f of fs.readdirSync(path.join(BOTS, bot)).filter((x) => x.endsWith('.mjs'))) {
         const text = fs.readFileSync(path.join(BOTS, bot, f), 'utf8');
-        for (const [, spec] of text.matchAll(/^import .* from '([^']+)'/gm)) expect(spec, `${bot}/${f}`).toMatch(/^(node:|\.\/[\w-]+\.mjs$)/);
+        for (const [, spec] of text.matchAll(/^import .* from '([^']+)'/gm))
+          expect(spec, `${bot}/${f}`).toMatch(/^(node:|\.\/[\w-]+\.mjs$)/);
         // Determinism: the heuristic bot never draws from Math.random.
         if (bot === 'heuristic') expect(text, `${bot}/${f}`).not.toMatch(/Math\.random\s*\(/);
       }
@@ -199,10 +267,14 @@ describe('protocol', () => {
     for (const url of [heuristic, random]) {
       expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'healthy' });
       expect(typeof (await (await fetch(`${url}/info`)).json()).name).toBe('string');
-      expect((await post(url, { game_id: 'bridge_j1', player_id: 2, player_name: 'me' }, '/join_game')).status).toBe(200);
+      expect((await post(url, { game_id: 'bridge_j1', player_id: 2, player_name: 'me' }, '/join_game')).status).toBe(
+        200,
+      );
       // CATArena's retry of a join: query string and a form body.
       const form = await fetch(`${url}/join_game?game_id=bridge_j1&player_id=2&player_name=me`, {
-        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'game_id=bridge_j1&player_id=2',
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'game_id=bridge_j1&player_id=2',
       });
       expect(form.status).toBe(200);
       expect((await post(url, { game_id: 'bridge_j1' }, '/leave_game')).status).toBe(200);
@@ -218,7 +290,15 @@ describe('protocol', () => {
     expect(info.params).toMatchObject(defaults);
     const oddInfo = await (await fetch(`${odd}/info`)).json();
     expect(oddInfo.name).toBe('odd');
-    expect(oddInfo.params).toMatchObject({ openMin: 10, overcallMin: 8, gameBonus: 27, slamMin: 31, leadStyle: 1, aggression: 1, randomness: 0.5 });
+    expect(oddInfo.params).toMatchObject({
+      openMin: 10,
+      overcallMin: 8,
+      gameBonus: 27,
+      slamMin: 31,
+      leadStyle: 1,
+      aggression: 1,
+      randomness: 0.5,
+    });
   });
 
   it('400 on malformed bodies', async () => {
@@ -239,7 +319,9 @@ describe('protocol', () => {
     }
     // The heuristic bot must know whose request it is.
     const { player_id: _p, position: _q, ...anonymous } = good;
-    expect((await post(heuristic, { ...anonymous, game_state: { ...good.game_state, current_player_id: null } })).status).toBe(400);
+    expect(
+      (await post(heuristic, { ...anonymous, game_state: { ...good.game_state, current_player_id: null } })).status,
+    ).toBe(400);
     expect((await post(heuristic, { ...good, player_id: 9, position: 'nowhere' })).status).toBe(400);
   });
 
@@ -268,7 +350,10 @@ describe('fuzz: every answer is one of legal_actions', () => {
       const list = samples[phase];
       expect(list.length).toBeGreaterThanOrEqual(200);
       for (const url of [heuristic, random, odd]) {
-        const replies = await postAll(url, list.map((s) => s.body));
+        const replies = await postAll(
+          url,
+          list.map((s) => s.body),
+        );
         replies.forEach((r, i) => {
           expect(r.status, JSON.stringify(r.json)).toBe(200);
           expectLegal(r.json, list[i]!, `${url} ${phase} #${i}`);
@@ -278,10 +363,20 @@ describe('fuzz: every answer is one of legal_actions', () => {
   }
 
   it('the heuristic bot: identical bodies with another game_id and other names get identical answers', async () => {
-    const mixed = [...samples.bidding.slice(0, 60), ...samples.exchanging.slice(0, 40), ...samples.playing.slice(0, 100)];
+    const mixed = [
+      ...samples.bidding.slice(0, 60),
+      ...samples.exchanging.slice(0, 40),
+      ...samples.playing.slice(0, 100),
+    ];
     for (const url of [heuristic, odd]) {
-      const a = await postAll(url, mixed.map((s) => s.body));
-      const b = await postAll(url, mixed.map((s) => request(s.state, s.seat, 'bridge_otherroom', 'closed_room')));
+      const a = await postAll(
+        url,
+        mixed.map((s) => s.body),
+      );
+      const b = await postAll(
+        url,
+        mixed.map((s) => request(s.state, s.seat, 'bridge_otherroom', 'closed_room')),
+      );
       expect(b.map((r) => canon(r.json.action))).toEqual(a.map((r) => canon(r.json.action)));
     }
   });
@@ -368,7 +463,8 @@ describe('heuristic play', () => {
     hand('7S 6S AH KH QH 5H 4D AD 4C 3C 2C JC TC'), // S: A K Q 5 of hearts
     hand('AS KS QS JS TS 2S JH 9H 8H 7H AC KC QC'), // W (declarer): no diamond
   ];
-  const start = (moves: string[]) => play(boardFromDeal('standard', deal, { board: 1 }), ['P', 'P', 'P', '1S', 'P', 'P', 'P', ...moves]);
+  const start = (moves: string[]) =>
+    play(boardFromDeal('standard', deal, { board: 1 }), ['P', 'P', 'P', '1S', 'P', 'P', 'P', ...moves]);
 
   it('third hand wins as cheaply as possible', async () => {
     const state = start(['2H', 'TH']);
@@ -385,7 +481,10 @@ describe('heuristic play', () => {
     const all = { ...request(state, 2), legal_actions: deal[2]!.map((card) => ({ type: 'play', card })) };
     expect((await post(heuristic, all)).json.action).toEqual({ type: 'play', card: '4D' });
     // W, void in diamonds with six trumps, wins with the cheapest: the 2S.
-    expect((await post(heuristic, request(start(['QD', '2D', '4D']), 3))).json.action).toEqual({ type: 'play', card: '2S' });
+    expect((await post(heuristic, request(start(['QD', '2D', '4D']), 3))).json.action).toEqual({
+      type: 'play',
+      card: '2S',
+    });
   });
 
   it("asked for dummy's card, it plays with the declarer's hand in view", async () => {
@@ -423,7 +522,13 @@ describe('whole boards: the heuristic bot at all four seats', () => {
       }
       return { actions, ns: state.result!.detail!.ns_score };
     };
-    const boards: Array<[BridgeVariant, number, number]> = [['standard', 101, 1], ['standard', 102, 2], ['standard', 103, 7], ['variant', 104, 1], ['variant', 105, 1]];
+    const boards: Array<[BridgeVariant, number, number]> = [
+      ['standard', 101, 1],
+      ['standard', 102, 2],
+      ['standard', 103, 7],
+      ['variant', 104, 1],
+      ['variant', 105, 1],
+    ];
     for (const [variant, seed, board] of boards) {
       const open = await playBoard(variant, seed, board, `bridge_open${seed}`);
       const closed = await playBoard(variant, seed, board, `bridge_closed${seed}`);
@@ -431,7 +536,9 @@ describe('whole boards: the heuristic bot at all four seats', () => {
     }
     ms.sort((a, b) => a - b);
     const median = ms[Math.floor(ms.length / 2)]!;
-    console.log(`heuristic bridge bot: ${ms.length} requests, median ${median.toFixed(1)} ms, max ${ms[ms.length - 1]!.toFixed(1)} ms`);
+    console.log(
+      `heuristic bridge bot: ${ms.length} requests, median ${median.toFixed(1)} ms, max ${ms[ms.length - 1]!.toFixed(1)} ms`,
+    );
     expect(median).toBeLessThan(50);
   });
 });

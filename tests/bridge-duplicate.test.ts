@@ -11,17 +11,36 @@ import { duplicateMatchesOf, foldDuplicates } from '../reports/metrics/duplicate
 import { fromGames } from '../reports/metrics/score-matrix.ts';
 import { crossTable } from '../reports/tables/crosstable.ts';
 
-const specs = duplicateMatches({ game: 'bridge', variant: 'standard', entrants: ['A', 'B'], boards: 3, reps: 1, seed: 1, limits: DEFAULT_LIMITS, policy: 'strict' });
+const specs = duplicateMatches({
+  game: 'bridge',
+  variant: 'standard',
+  entrants: ['A', 'B'],
+  boards: 3,
+  reps: 1,
+  seed: 1,
+  limits: DEFAULT_LIMITS,
+  policy: 'strict',
+});
 
 function room(spec: MatchSpec, nsScore: number, failure?: { seat: number; kind: 'timeout' | 'illegal' }): MatchResult {
   return {
-    id: matchId(spec), spec, serverGameId: `bridge_${matchId(spec).slice(0, 8)}`, scores: [0.5, 0.5, 0.5, 0.5], winner: null,
-    termination: failure ? failure.kind : 'normal', reason: failure ? failure.kind : 'played', offender: failure ? failure.seat : null, plies: 60,
-    seatStats: spec.seats.map(() => ({ moves: 15, totalMs: 30, maxMs: 3, errors: {} })), startedAt: '2026-11-22T00:00:00.000Z', durationMs: 100,
+    id: matchId(spec),
+    spec,
+    serverGameId: `bridge_${matchId(spec).slice(0, 8)}`,
+    scores: [0.5, 0.5, 0.5, 0.5],
+    winner: null,
+    termination: failure ? failure.kind : 'normal',
+    reason: failure ? failure.kind : 'played',
+    offender: failure ? failure.seat : null,
+    plies: 60,
+    seatStats: spec.seats.map(() => ({ moves: 15, totalMs: 30, maxMs: 3, errors: {} })),
+    startedAt: '2026-11-22T00:00:00.000Z',
+    durationMs: 100,
     detail: { ns_score: nsScore },
   };
 }
-const find = (board: number, r: 'open' | 'closed') => specs.find((s) => s.duplicate!.board === board && s.duplicate!.room === r)!;
+const find = (board: number, r: 'open' | 'closed') =>
+  specs.find((s) => s.duplicate!.board === board && s.duplicate!.room === r)!;
 
 describe('duplicate schedule', () => {
   it('plays every board in both rooms with the same deal and the teams swapped', () => {
@@ -44,9 +63,12 @@ describe('IMPs and VPs', () => {
   // in 4♠ (−50): A gains 470 = 10 IMPs. Board 2: the same +620 in both rooms: 0 IMPs. Board 3:
   // B times out in the open room under strict: a forfeited board, A +3 IMPs.
   const results = [
-    room(find(1, 'open'), 420), room(find(1, 'closed'), -50),
-    room(find(2, 'open'), 620), room(find(2, 'closed'), 620),
-    room(find(3, 'open'), 0, { seat: 1, kind: 'timeout' }), room(find(3, 'closed'), 100),
+    room(find(1, 'open'), 420),
+    room(find(1, 'closed'), -50),
+    room(find(2, 'open'), 620),
+    room(find(2, 'closed'), 620),
+    room(find(3, 'open'), 0, { seat: 1, kind: 'timeout' }),
+    room(find(3, 'closed'), 100),
   ];
 
   it('scores boards from both rooms and forfeits as adjusted scores', () => {
@@ -77,7 +99,13 @@ describe('IMPs and VPs', () => {
     expect(table.find((r) => r.id === 'A')!.total).toEqual({ wins: 1, draws: 0, losses: 0 });
     expect(table.find((r) => r.id === 'A')!.vs.B).toEqual({ wins: 1, draws: 0, losses: 0 });
     // Equal results in both rooms: a 10–10 draw, per opponent too (the rooms' own places must not leak in).
-    const even = results.map((r) => ({ ...r, termination: 'normal' as const, offender: null, detail: { ns_score: 100 }, places: [1, 2, 1, 2] }));
+    const even = results.map((r) => ({
+      ...r,
+      termination: 'normal' as const,
+      offender: null,
+      detail: { ns_score: 100 },
+      places: [1, 2, 1, 2],
+    }));
     const drawn = crossTable(even, ['A', 'B']).find((r) => r.id === 'A')!;
     expect(drawn.total).toEqual({ wins: 0, draws: 1, losses: 0 });
     expect(drawn.vs.B).toEqual({ wins: 0, draws: 1, losses: 0 });
@@ -94,22 +122,58 @@ describe('IMPs and VPs', () => {
       setup: null,
       moves: [
         { ply: 0, seat: 0, action: { type: 'call', call_type: 'bid', level: 1, suit: 'NT' }, latencyMs: 2 },
-        ...[0, 1, 2, 3].map((seat, k) => ({ ply: k + 1, seat, action: { type: 'play', card: ['AS', '2S', '3S', '4S'][k] }, latencyMs: 1 })),
+        ...[0, 1, 2, 3].map((seat, k) => ({
+          ply: k + 1,
+          seat,
+          action: { type: 'play', card: ['AS', '2S', '3S', '4S'][k] },
+          latencyMs: 1,
+        })),
       ],
     }));
-    const files = bridgeReportFiles({ now: new Date(1_700_000_000_000), order: ['A', 'B'], nameOf: (id) => `${id} AI`, results, replays });
+    const files = bridgeReportFiles({
+      now: new Date(1_700_000_000_000),
+      order: ['A', 'B'],
+      nameOf: (id) => `${id} AI`,
+      results,
+      replays,
+    });
     const report = JSON.parse(files[0]!.text);
     expect(files[0]!.name).toBe('tournament_tournament_1700000000.json');
-    expect(report).toMatchObject({ tournament_id: 'tournament_1700000000', mode: 'duplicate_round_robin', boards_per_match: 3, total_teams: 2, bye_team_used: false });
+    expect(report).toMatchObject({
+      tournament_id: 'tournament_1700000000',
+      mode: 'duplicate_round_robin',
+      boards_per_match: 3,
+      total_teams: 2,
+      bye_team_used: false,
+    });
     expect(report.standings[0]).toEqual(['A', { team_name: 'A AI', matches: 1, vp: vpFor(13, 3)[0], imp_net: 13 }]);
-    expect(report.matches[0].boards_detail[0]).toMatchObject({ board: 1, open: { ns_score: 420 }, closed: { ns_score: -50 }, points_diff: 470, imp: 10 });
+    expect(report.matches[0].boards_detail[0]).toMatchObject({
+      board: 1,
+      open: { ns_score: 420 },
+      closed: { ns_score: -50 },
+      points_diff: 470,
+      imp: 10,
+    });
     expect(report.response_time_statistics['A AI'].total_requests).toBe(6 * 2 * 15);
     const logs = files.slice(1);
     expect(logs).toHaveLength(6);
     expect(logs[0]!.name).toMatch(/^games\/1700000000\/bridge_[0-9a-f]{8}\.json$/);
-    const lines = logs[0]!.text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = logs[0]!.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.event)).toEqual(['bid', 'play', 'play', 'play', 'play']);
-    expect(lines[4]).toMatchObject({ room: 'open', position: 'west', trick_complete: true, trick: [[0, 'AS'], [1, '2S'], [2, '3S'], [3, '4S']] });
+    expect(lines[4]).toMatchObject({
+      room: 'open',
+      position: 'west',
+      trick_complete: true,
+      trick: [
+        [0, 'AS'],
+        [1, '2S'],
+        [2, '3S'],
+        [3, '4S'],
+      ],
+    });
     expect(lines[1].trick).toBeNull();
   });
 });

@@ -26,14 +26,28 @@ afterAll(() => sandbox.close());
  * that hard-codes it), else on a port the kernel picks as the server binds: no gap between choosing
  * a port and binding it in which another process could take it.
  */
-async function arena(bots: Array<{ id: string; dir: string }>, variant: string, extra: Partial<ArenaOptions> & { port?: number } = {}) {
+async function arena(
+  bots: Array<{ id: string; dir: string }>,
+  variant: string,
+  extra: Partial<ArenaOptions> & { port?: number } = {},
+) {
   const { port, ...rest } = extra;
   const hosts = new GameServerPool(port ? { ports: { [`bridge/${variant}`]: port } } : { preferCatarenaPorts: false });
   try {
     return await runArena({
-      game: 'bridge', variant, bots, reps: 1, seed: 7, concurrency: 2,
-      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict', runDir: tempDir('catarena-bridge-'),
-      sandbox, hosts, startTimeoutMs: 15_000, ...rest,
+      game: 'bridge',
+      variant,
+      bots,
+      reps: 1,
+      seed: 7,
+      concurrency: 2,
+      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+      policy: 'strict',
+      runDir: tempDir('catarena-bridge-'),
+      sandbox,
+      hosts,
+      startTimeoutMs: 15_000,
+      ...rest,
     });
   } finally {
     await hosts.closeAll();
@@ -88,16 +102,27 @@ const chooser = (key: string) => `(b, h) => {
   return { action: L[h(key) % L.length] };
 }`;
 /** Seeded by game id and seat (and the progress of the board): differs between rooms. */
-const RANDOM = chooser("[b.game_id, b.player_id, gs.phase, gs.bidding.calls.length, gs.players[b.player_id].hand_size, gs.current_trick.length].join(':')");
+const RANDOM = chooser(
+  "[b.game_id, b.player_id, gs.phase, gs.bidding.calls.length, gs.players[b.player_id].hand_size, gs.current_trick.length].join(':')",
+);
 /** A pure function of the request minus the game id and the names: the same in both rooms. */
-const PURE = chooser('JSON.stringify({ ...gs, game_id: null, players: gs.players.map((p) => ({ ...p, name: null })), legal: b.legal_actions, seat: b.player_id })');
+const PURE = chooser(
+  'JSON.stringify({ ...gs, game_id: null, players: gs.players.map((p) => ({ ...p, name: null })), legal: b.legal_actions, seat: b.player_id })',
+);
 
 type Logged = { path: string; content_type?: string; body: any; server_join?: any; server_legal?: any[] };
 function requestsOf(dir: string): Logged[] {
   return fs
     .readdirSync(dir)
     .filter((f) => /^requests-\d+\.jsonl$/.test(f))
-    .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Logged));
+    .flatMap((f) =>
+      fs
+        .readFileSync(path.join(dir, f), 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Logged),
+    );
 }
 
 /**
@@ -110,14 +135,23 @@ const opponent = sharedBot(sandbox, scriptedBot('rnd', RANDOM), adapterFor('brid
 /** Flask bot with the game-server port written into its source, as CATArena bots hard-code 9030. */
 function flaskBridgeBot(port: number): string {
   const source = fs.readFileSync(path.join(FIXTURES, 'catarena_bridge.py'), 'utf8').replace('__PORT__', String(port));
-  return botDir('flask_bridge', '#!/bin/bash\ncd "$(dirname "$0")"\nexec python3 catarena_bridge.py --port "$1"\n', { 'catarena_bridge.py': source });
+  return botDir('flask_bridge', '#!/bin/bash\ncd "$(dirname "$0")"\nexec python3 catarena_bridge.py --port "$1"\n', {
+    'catarena_bridge.py': source,
+  });
 }
 
 describe("CATArena's request bodies", () => {
   it('join_game and get_action shapes; only legitimately visible hands', async () => {
     const dir = scriptedBot('rec', RANDOM);
     const other = scriptedBot('rnd', RANDOM);
-    const out = await arena([{ id: 'rec', dir }, { id: 'rnd', dir: other }], 'standard', { reps: 2 });
+    const out = await arena(
+      [
+        { id: 'rec', dir },
+        { id: 'rnd', dir: other },
+      ],
+      'standard',
+      { reps: 2 },
+    );
     expect(out.results).toHaveLength(4);
     for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
     const requests = requestsOf(dir);
@@ -147,9 +181,14 @@ describe("CATArena's request bodies", () => {
       // CATArena's servers list hands and legal cards clubs to spades, 2 to A (card_id order).
       const ids = (cards: string[]) => cards.map((c) => 13 * 'CDHS'.indexOf(c[1]!) + '23456789TJQKA'.indexOf(c[0]!));
       const ascending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1]! < x);
-      expect(ascending(ids(b.legal_actions.filter((a: { card?: string }) => a.card).map((a: { card: string }) => a.card)))).toBe(true);
-      for (const p of gs.players) if (p.hand) expect(ascending(p.hand.map((c: { card_id: number }) => c.card_id))).toBe(true);
-      expect(b.legal_actions.every((a: { type: string }) => a.type === (gs.phase === 'bidding' ? 'call' : 'play'))).toBe(true);
+      expect(
+        ascending(ids(b.legal_actions.filter((a: { card?: string }) => a.card).map((a: { card: string }) => a.card))),
+      ).toBe(true);
+      for (const p of gs.players)
+        if (p.hand) expect(ascending(p.hand.map((c: { card_id: number }) => c.card_id))).toBe(true);
+      expect(
+        b.legal_actions.every((a: { type: string }) => a.type === (gs.phase === 'bidding' ? 'call' : 'play')),
+      ).toBe(true);
       const played = 52 - gs.players.reduce((s: number, p: { hand_size: number }) => s + p.hand_size, 0);
       const lead = gs.phase === 'playing' && played > 0;
       const visible = new Set<number>([b.player_id]);
@@ -185,7 +224,9 @@ describe("CATArena's request bodies", () => {
  * arena's own), and the game-server port it hard-codes is the same for all three, kept handed out
  * (allocatePort) so that no bot of this file gets it. Its request logs are cleared for each arena.
  */
-let flaskShared: Promise<{ port: number; dir: string; ref: (id: string) => Promise<{ id: string; dir: string }> }> | undefined;
+let flaskShared:
+  | Promise<{ port: number; dir: string; ref: (id: string) => Promise<{ id: string; dir: string }> }>
+  | undefined;
 async function sharedFlaskBridge() {
   flaskShared ??= allocatePort().then((port) => {
     const dir = flaskBridgeBot(port);
@@ -200,7 +241,10 @@ describe.skipIf(!hasFlask())('a CATArena-shaped Flask bridge bot with a hard-cod
   for (const variant of ['standard', 'variant']) {
     it(`joins the server, reads legal actions there and plays full boards (${variant})`, async () => {
       const { port, dir, ref } = await sharedFlaskBridge();
-      const out = await arena([await ref('flask'), await opponent('rnd')], variant, { port, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
+      const out = await arena([await ref('flask'), await opponent('rnd')], variant, {
+        port,
+        limits: { ...DEFAULT_LIMITS, moveMs: 5_000 },
+      });
       expect(out.results.map((r) => r.spec.duplicate!.room).sort()).toEqual(['closed', 'open']);
       for (const r of out.results) {
         expect(r.termination, r.reason).toBe('normal');
@@ -210,14 +254,22 @@ describe.skipIf(!hasFlask())('a CATArena-shaped Flask bridge bot with a hard-cod
       const requests = requestsOf(dir);
       const joins = requests.filter((q) => q.path === '/join_game');
       expect(joins).toHaveLength(4);
-      for (const j of joins) expect(j.server_join).toEqual({ status: 200, body: { game_id: j.body.game_id, player_id: j.body.player_id, player_name: 'flask_bridge', status: 'joined' } });
+      for (const j of joins)
+        expect(j.server_join).toEqual({
+          status: 200,
+          body: { game_id: j.body.game_id, player_id: j.body.player_id, player_name: 'flask_bridge', status: 'joined' },
+        });
       const asks = requests.filter((q) => q.path === '/get_action');
       for (const q of asks) expect(q.server_legal).toEqual(q.body.legal_actions);
       const kinds = new Set(asks.flatMap((q) => q.server_legal!.map((a: { type: string }) => a.type)));
       expect([...kinds].sort()).toEqual(variant === 'variant' ? ['call', 'exchange', 'play'] : ['call', 'play']);
       if (variant === 'variant') {
         const exchanging = asks.find((q) => q.body.game_state.phase === 'exchanging')!.body.game_state;
-        expect(exchanging).toMatchObject({ suit_order: { suit_order: ['C', 'D', 'H', 'S'] }, card_exchange: expect.any(Object), my_exchange_request: null });
+        expect(exchanging).toMatchObject({
+          suit_order: { suit_order: ['C', 'D', 'H', 'S'] },
+          card_exchange: expect.any(Object),
+          my_exchange_request: null,
+        });
         const playing = asks.filter((q) => q.body.game_state.phase === 'playing').map((q) => q.body.game_state);
         for (const gs of playing) {
           const own = [gs.current_player_id, (gs.current_player_id + 2) % 4].map(String).sort();
@@ -231,9 +283,13 @@ describe.skipIf(!hasFlask())('a CATArena-shaped Flask bridge bot with a hard-cod
 
 /** The magic-bridge example's behaviour (tests/fixtures/bots/catarena_bridge_magic.py), started as it is: nohup, health check, exit. */
 function magicExampleBot(): string {
-  return botDir('magic_example', '#!/bin/bash\nPORT=${1:-50006}\nSCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\ncd "$SCRIPT_DIR"\nnohup python3 catarena_bridge_magic.py --port $PORT &\nsleep 2\nif curl -s http://localhost:$PORT/health > /dev/null 2>&1; then echo "started on $PORT"; else echo "failed to start"; exit 1; fi\n', {
-    'catarena_bridge_magic.py': fs.readFileSync(path.join(FIXTURES, 'catarena_bridge_magic.py'), 'utf8'),
-  });
+  return botDir(
+    'magic_example',
+    '#!/bin/bash\nPORT=${1:-50006}\nSCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\ncd "$SCRIPT_DIR"\nnohup python3 catarena_bridge_magic.py --port $PORT &\nsleep 2\nif curl -s http://localhost:$PORT/health > /dev/null 2>&1; then echo "started on $PORT"; else echo "failed to start"; exit 1; fi\n',
+    {
+      'catarena_bridge_magic.py': fs.readFileSync(path.join(FIXTURES, 'catarena_bridge_magic.py'), 'utf8'),
+    },
+  );
 }
 
 describe.skipIf(!hasFlask())("CATArena's magic-bridge AI example (its exact request/response behaviour)", () => {
@@ -241,7 +297,14 @@ describe.skipIf(!hasFlask())("CATArena's magic-bridge AI example (its exact requ
     it(`plays every board of a duplicate match: its join fails harmlessly as under CATArena, every turn is answered (${variant})`, async () => {
       const dir = magicExampleBot();
       const boards = 3;
-      const out = await arena([{ id: 'magic', dir }, { id: 'heuristic', dir: BUILTIN('heuristic', 'bridge') }], variant, { reps: boards, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
+      const out = await arena(
+        [
+          { id: 'magic', dir },
+          { id: 'heuristic', dir: BUILTIN('heuristic', 'bridge') },
+        ],
+        variant,
+        { reps: boards, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } },
+      );
       expect(out.results).toHaveLength(2 * boards);
       for (const r of out.results) {
         expect(r.termination, r.reason).toBe('normal');
@@ -297,11 +360,17 @@ describe("CATArena's retries", () => {
     const out = await arena([{ id: 'old', dir }, await opponent('rnd')], 'standard');
     for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
     const replays = out.results.map((r) => readReplaySync(out.runDir, r.id));
-    const oldMoves = replays.flatMap((rp, k) => rp.moves.filter((m: { seat: number }) => out.results[k]!.spec.seats[m.seat]!.startsWith('old')));
+    const oldMoves = replays.flatMap((rp, k) =>
+      rp.moves.filter((m: { seat: number }) => out.results[k]!.spec.seats[m.seat]!.startsWith('old')),
+    );
     expect(oldMoves.length).toBeGreaterThan(13);
     for (const m of oldMoves) expect(m.retriedAfter).toMatch(/^HTTP 500/);
     const asks = requestsOf(dir).filter((q) => q.path === '/get_action');
-    expect(asks.filter((q) => !q.body.legal_actions).every((q) => Object.keys(q.body).sort().join() === 'game_id,game_state')).toBe(true);
+    expect(
+      asks
+        .filter((q) => !q.body.legal_actions)
+        .every((q) => Object.keys(q.body).sort().join() === 'game_id,game_state'),
+    ).toBe(true);
     expect(asks.filter((q) => !q.body.legal_actions)).toHaveLength(oldMoves.length);
   });
 });
@@ -310,7 +379,14 @@ describe.skipIf(!SANDBOX_KINDS.includes('docker' as never))('the Docker sandbox'
   it('runs each partnership as two containers and plays both rooms to normal ends', async () => {
     const docker = createSandbox('docker');
     try {
-      const out = await arena([{ id: 'heuristic', dir: BUILTIN('heuristic', 'bridge') }, { id: 'random', dir: BUILTIN('random', 'bridge') }], 'variant', { sandbox: docker, reps: 2 });
+      const out = await arena(
+        [
+          { id: 'heuristic', dir: BUILTIN('heuristic', 'bridge') },
+          { id: 'random', dir: BUILTIN('random', 'bridge') },
+        ],
+        'variant',
+        { sandbox: docker, reps: 2 },
+      );
       expect(out.results).toHaveLength(4);
       for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
       expect(out.bots.map((b) => b.id).sort()).toEqual(['heuristic', 'heuristic#2', 'random', 'random#2']);
@@ -325,7 +401,10 @@ const RANDOM_REF = BUILTIN('random', 'bridge');
 describe.skipIf(!hasFlask() || !fs.existsSync(path.join(RANDOM_REF, 'bot.mjs')))('the reference random bot', () => {
   it('plays the Flask bot to normal ends', async () => {
     const { port, ref } = await sharedFlaskBridge();
-    const out = await arena([await ref('flask'), { id: 'random', dir: RANDOM_REF }], 'standard', { port, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } });
+    const out = await arena([await ref('flask'), { id: 'random', dir: RANDOM_REF }], 'standard', {
+      port,
+      limits: { ...DEFAULT_LIMITS, moveMs: 5_000 },
+    });
     expect(out.results).toHaveLength(2);
     for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
   });
@@ -351,7 +430,10 @@ describe('failures', () => {
   it('strict: the failing side forfeits the room, worth +3 IMPs to the other team', async () => {
     // Board 1: timeout, board 2: malformed, board 3: illegal, each only when the bad team sits NS.
     const bad = failingBot('bad', "({ 1: 'timeout', 2: 'malformed', 3: 'illegal' })[b.game_state.board_id]");
-    const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', { reps: 3, limits: { ...DEFAULT_LIMITS, moveMs: 1_500 } });
+    const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', {
+      reps: 3,
+      limits: { ...DEFAULT_LIMITS, moveMs: 1_500 },
+    });
     expect(out.results).toHaveLength(6);
     const expected: Record<number, string> = { 1: 'timeout', 2: 'malformed', 3: 'illegal' };
     for (const r of out.results) {
@@ -376,7 +458,10 @@ describe('failures', () => {
   it('catarena: an illegal call is a 0–0 board, a timeout gives the opponents 100', async () => {
     // Illegal when NS (open room), timeout when EW (closed room).
     const bad = failingBot('bad', "'illegal'", "'timeout'");
-    const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', { policy: 'catarena', limits: { ...DEFAULT_LIMITS, moveMs: 1_500 } });
+    const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', {
+      policy: 'catarena',
+      limits: { ...DEFAULT_LIMITS, moveMs: 1_500 },
+    });
     const open = out.results.find((r) => r.spec.duplicate!.room === 'open')!;
     const closed = out.results.find((r) => r.spec.duplicate!.room === 'closed')!;
     expect(open.termination).toBe('illegal');
@@ -396,7 +481,9 @@ describe('failures', () => {
     expect(out.results).toHaveLength(2);
     for (const r of out.results) {
       expect(r.termination, r.reason).toBe('normal');
-      r.spec.seats.forEach((id, seat) => expect(r.seatStats[seat]!.errors.join_failed ?? 0).toBe(id === 'sulky' ? 1 : 0));
+      r.spec.seats.forEach((id, seat) =>
+        expect(r.seatStats[seat]!.errors.join_failed ?? 0).toBe(id === 'sulky' ? 1 : 0),
+      );
     }
   });
 });
@@ -404,7 +491,14 @@ describe('failures', () => {
 describe('duplicate fairness', () => {
   for (const variant of ['standard', 'variant']) {
     it(`a deterministic bot against itself scores exactly 10 VP (${variant})`, async () => {
-      const out = await arena([{ id: 'A', dir: scriptedBot('A', PURE) }, { id: 'A2', dir: scriptedBot('A2', PURE) }], variant, { reps: 4, seed: 99 });
+      const out = await arena(
+        [
+          { id: 'A', dir: scriptedBot('A', PURE) },
+          { id: 'A2', dir: scriptedBot('A2', PURE) },
+        ],
+        variant,
+        { reps: 4, seed: 99 },
+      );
       expect(out.results).toHaveLength(8);
       for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
       const [match] = duplicateMatchesOf(out.results);

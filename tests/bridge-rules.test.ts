@@ -26,7 +26,12 @@ function callOf(spec: string): CallAction {
   if (spec === 'P') return { type: 'call', call_type: 'pass' };
   if (spec === 'X') return { type: 'call', call_type: 'double' };
   if (spec === 'XX') return { type: 'call', call_type: 'redouble' };
-  return { type: 'call', call_type: 'bid', level: Number(spec[0]), suit: spec.slice(1) as 'C' | 'D' | 'H' | 'S' | 'NT' };
+  return {
+    type: 'call',
+    call_type: 'bid',
+    level: Number(spec[0]),
+    suit: spec.slice(1) as 'C' | 'D' | 'H' | 'S' | 'NT',
+  };
 }
 
 /** Each call made by the seat to move. */
@@ -51,7 +56,7 @@ function callsFrom(first: number, specs: string): Call[] {
 // N: ♣2 6 T A, ♦5 9 K, ♥4 8 Q, ♠3 7 J;  E: ♣3 7 J, ♦2 6 T A, ♥5 9 K, ♠4 8 Q;
 // S: ♣4 8 Q, ♦3 7 J, ♥2 6 T A, ♠5 9 K;  W: ♣5 9 K, ♦4 8 Q, ♥3 7 J, ♠2 6 T A.
 const MIXED: Card[][] = [[], [], [], []];
-deck().forEach((card, id) => MIXED[(id % 13 + Math.floor(id / 13)) % 4]!.push(card));
+deck().forEach((card, id) => MIXED[((id % 13) + Math.floor(id / 13)) % 4]!.push(card));
 
 // N holds the top three of every suit and the ♠J: every card N holds is a winner in no-trump.
 const TOPS: Card[][] = (() => {
@@ -90,9 +95,15 @@ describe('auction', () => {
 
   it('rejects malformed bids with CATArena-style reasons', () => {
     const s = fresh();
-    expect(bridge.validate(s, 0, { type: 'call', call_type: 'bid', level: 8, suit: 'S' })).toBe('Invalid level or suit');
-    expect(bridge.validate(s, 0, { type: 'call', call_type: 'bid', level: 1, suit: 'X' } as never)).toBe('Invalid level or suit');
-    expect(bridge.validate(s, 0, { type: 'call', call_type: 'bid', level: '1', suit: 'S' } as never)).toBe('Invalid level or suit');
+    expect(bridge.validate(s, 0, { type: 'call', call_type: 'bid', level: 8, suit: 'S' })).toBe(
+      'Invalid level or suit',
+    );
+    expect(bridge.validate(s, 0, { type: 'call', call_type: 'bid', level: 1, suit: 'X' } as never)).toBe(
+      'Invalid level or suit',
+    );
+    expect(bridge.validate(s, 0, { type: 'call', call_type: 'bid', level: '1', suit: 'S' } as never)).toBe(
+      'Invalid level or suit',
+    );
     expect(bridge.validate(s, 0, { type: 'call', call_type: 'bid', level: 1 })).toBe('Missing level or suit for bid');
     expect(bridge.validate(s, 0, { type: 'call', call_type: 'raise' } as never)).toBe('Invalid call type');
     expect(bridge.validate(s, 0, { type: 'play', card: 'AS' })).toBe('Not in playing phase');
@@ -146,7 +157,13 @@ describe('auction', () => {
     const out = bridge.outcome(s)!;
     expect(out.reason).toBe('passed_out');
     expect(out.scores).toEqual([0.5, 0.5, 0.5, 0.5]);
-    expect(out.detail).toMatchObject({ ns_score: 0, contract: null, board: 3, dealer: 2, vulnerability: { ns: false, ew: true } });
+    expect(out.detail).toMatchObject({
+      ns_score: 0,
+      contract: null,
+      board: 3,
+      dealer: 2,
+      vulnerability: { ns: false, ew: true },
+    });
   });
 
   it('three passes after a bid end the auction, not before', () => {
@@ -181,13 +198,38 @@ describe('auction', () => {
 
 describe('play', () => {
   it('trick winners: highest of the suit led in no-trump, highest trump otherwise', () => {
-    const trick: [number, Card][] = [[0, '2H'], [1, 'AS'], [2, 'KH'], [3, '3C']];
+    const trick: [number, Card][] = [
+      [0, '2H'],
+      [1, 'AS'],
+      [2, 'KH'],
+      [3, '3C'],
+    ];
     expect(trickWinner(trick, null)).toBe(2);
     expect(trickWinner(trick, 'S')).toBe(1);
     expect(trickWinner(trick, 'C')).toBe(3);
     expect(trickWinner(trick, 'D')).toBe(2);
-    expect(trickWinner([[0, 'AH'], [1, '2S'], [2, '3S'], [3, 'KH']], 'S')).toBe(2);
-    expect(trickWinner([[1, '9D'], [2, 'AC'], [3, 'TD'], [0, '2D']], 'H')).toBe(3);
+    expect(
+      trickWinner(
+        [
+          [0, 'AH'],
+          [1, '2S'],
+          [2, '3S'],
+          [3, 'KH'],
+        ],
+        'S',
+      ),
+    ).toBe(2);
+    expect(
+      trickWinner(
+        [
+          [1, '9D'],
+          [2, 'AC'],
+          [3, 'TD'],
+          [0, '2D'],
+        ],
+        'H',
+      ),
+    ).toBe(3);
   });
 
   it("declarer's LHO leads; suit must be followed; dummy is exposed after the lead and played by the declaring side", () => {
@@ -211,12 +253,28 @@ describe('play', () => {
     expect(bridge.validate(s, 2, { type: 'play', card: '10H' })).toBe('Invalid card format');
     s = bridge.apply(s, 2, { type: 'play', card: 'AH' });
     s = bridge.apply(s, 3, { type: 'play', card: '3H' });
-    expect(currentTrick(s)).toEqual([[1, '5H'], [2, 'AH'], [3, '3H']]);
+    expect(currentTrick(s)).toEqual([
+      [1, '5H'],
+      [2, 'AH'],
+      [3, '3H'],
+    ]);
     // Not dummy's turn now: no declarer hand for the dummy seat.
     expect(viewFor(s, 2).declarerHand).toBeNull();
     s = bridge.apply(s, 0, { type: 'play', card: '4H' });
     expect(currentTrick(s)).toEqual([]);
-    expect(trickHistory(s)).toEqual([{ trick_number: 1, leader: 1, cards: [[1, '5H'], [2, 'AH'], [3, '3H'], [0, '4H']], winner: 2 }]);
+    expect(trickHistory(s)).toEqual([
+      {
+        trick_number: 1,
+        leader: 1,
+        cards: [
+          [1, '5H'],
+          [2, 'AH'],
+          [3, '3H'],
+          [0, '4H'],
+        ],
+        winner: 2,
+      },
+    ]);
     expect(tricksWonOf(s)).toEqual([1, 0]);
     // The trick winner (dummy) leads.
     expect(bridge.toMove(s)).toBe(2);
@@ -232,7 +290,12 @@ describe('play', () => {
     let s = bid(boardFromDeal('standard', deal, { board: 1 }), 'P 1C P P P');
     expect(s.contract!.declarer).toBe(1);
     expect(bridge.toMove(s)).toBe(2);
-    for (const [seat, card] of [[2, '3D'], [3, '2C'], [0, 'KD'], [1, 'AD']] as const) {
+    for (const [seat, card] of [
+      [2, '3D'],
+      [3, '2C'],
+      [0, 'KD'],
+      [1, 'AD'],
+    ] as const) {
       s = bridge.apply(s, seat, { type: 'play', card });
     }
     expect(s.tricks[0]!.winner).toBe(3);
@@ -251,11 +314,17 @@ describe('play', () => {
     const out = bridge.outcome(s)!;
     expect(out.reason).toBe('played');
     // 7NT non-vulnerable made: 220 trick score + 300 game + 1000 grand slam.
-    expect(out.detail).toMatchObject({ ns_score: 1520, tricks: 13, contract: { level: 7, strain: 'NT', doubled: 0, declarer: 0 }, board: 1, dealer: 0 });
+    expect(out.detail).toMatchObject({
+      ns_score: 1520,
+      tricks: 13,
+      contract: { level: 7, strain: 'NT', doubled: 0, declarer: 0 },
+      board: 1,
+      dealer: 0,
+    });
     expect(out.scores).toEqual([1, 0, 1, 0]);
   });
 
-  it('the score is from NS\'s side: EW going down is positive, NS going down negative', () => {
+  it("the score is from NS's side: EW going down is positive, NS going down negative", () => {
     // Board 1: E declares 7NT against N's top cards and takes nothing: 13 down NV = +650 for NS.
     let s = playOut(bid(boardFromDeal('standard', TOPS, { board: 1 }), 'P 7NT P P P'), 5);
     expect(s.result!.detail).toMatchObject({ ns_score: 650, tricks: 0, contract: { declarer: 1 } });
@@ -359,9 +428,12 @@ describe('random legal playouts', () => {
         // In the auction: pass (listed first) half of the time, else one of the six cheapest bids
         // or a (re)double, so contracts land at every level instead of racing to 7NT.
         let pool: BridgeAction[] = moves;
-        if (s.phase === 'bidding') pool = rng.int(0, 1) === 0 ? [moves[0]!] : moves.filter((m, i) => i <= 6 || (m as CallAction).call_type !== 'bid');
+        if (s.phase === 'bidding')
+          pool =
+            rng.int(0, 1) === 0 ? [moves[0]!] : moves.filter((m, i) => i <= 6 || (m as CallAction).call_type !== 'bid');
         const move = pool[rng.int(0, pool.length - 1)]!;
-        if (bridge.validate(s, seat, move) !== null) throw new Error(`listed action ${JSON.stringify(move)} is not legal`);
+        if (bridge.validate(s, seat, move) !== null)
+          throw new Error(`listed action ${JSON.stringify(move)} is not legal`);
         s = bridge.apply(s, seat, move);
       }
       const out = bridge.outcome(s)!;
@@ -386,7 +458,8 @@ describe('random legal playouts', () => {
       // Each seat played exactly its hand as dealt, less the card it gave, plus the one it got.
       for (let seat = 0; seat < 4; seat++) {
         let hand: string[] = s.deal[seat]!.slice();
-        if (variant === 'variant') hand = hand.filter((c) => c !== s.exchange!.given[seat]).concat(s.exchange!.received[seat]!);
+        if (variant === 'variant')
+          hand = hand.filter((c) => c !== s.exchange!.given[seat]).concat(s.exchange!.received[seat]!);
         const mine = s.tricks.map((t) => t.cards.find(([p]) => p === seat)![1]);
         expect(mine.sort()).toEqual(hand.sort());
       }

@@ -43,7 +43,12 @@ import {
 function c(text: string, declarer: Seat = 2): Contract {
   const m = /^([1-7])(NT|C|D|H|S)(X{0,2})$/.exec(text);
   if (!m) throw new Error(`bad contract ${text}`);
-  return { level: Number(m[1]) as Contract['level'], strain: m[2] as Strain, doubled: m[3]!.length as 0 | 1 | 2, declarer };
+  return {
+    level: Number(m[1]) as Contract['level'],
+    strain: m[2] as Strain,
+    doubled: m[3]!.length as 0 | 1 | 2,
+    declarer,
+  };
 }
 
 /** Declarer's score for `contract` with `result` = tricks relative to the contract (+1 = one overtrick, −2 = two down). */
@@ -246,7 +251,7 @@ describe('contract score (Law 77)', () => {
 });
 
 describe('NS score', () => {
-  it('signs the result for NS and uses the declaring side\'s vulnerability', () => {
+  it("signs the result for NS and uses the declaring side's vulnerability", () => {
     const nsVul = vulnerabilityOf(2); // NS vulnerable, EW not
     expect(nsScore(c('4S', 0), 10, nsVul)).toBe(620); // North declares, makes
     expect(nsScore(c('4S', 2), 9, nsVul)).toBe(-100); // South one down, vulnerable
@@ -259,10 +264,39 @@ describe('NS score', () => {
 describe('IMPs (WBF scale)', () => {
   it('scale boundaries', () => {
     const cases: [number, number][] = [
-      [0, 0], [10, 0], [19, 0], [20, 1], [49, 1], [50, 2], [89, 2], [90, 3], [129, 3], [130, 4],
-      [170, 5], [220, 6], [270, 7], [320, 8], [369, 8], [370, 9], [430, 10], [500, 11], [600, 12],
-      [750, 13], [900, 14], [1100, 15], [1300, 16], [1500, 17], [1750, 18], [2000, 19], [2250, 20],
-      [2500, 21], [3000, 22], [3500, 23], [3999, 23], [4000, 24], [7600, 24],
+      [0, 0],
+      [10, 0],
+      [19, 0],
+      [20, 1],
+      [49, 1],
+      [50, 2],
+      [89, 2],
+      [90, 3],
+      [129, 3],
+      [130, 4],
+      [170, 5],
+      [220, 6],
+      [270, 7],
+      [320, 8],
+      [369, 8],
+      [370, 9],
+      [430, 10],
+      [500, 11],
+      [600, 12],
+      [750, 13],
+      [900, 14],
+      [1100, 15],
+      [1300, 16],
+      [1500, 17],
+      [1750, 18],
+      [2000, 19],
+      [2250, 20],
+      [2500, 21],
+      [3000, 22],
+      [3500, 23],
+      [3999, 23],
+      [4000, 24],
+      [7600, 24],
     ];
     for (const [diff, imps] of cases) {
       expect(impsFor(diff), `${diff}`).toBe(imps);
@@ -281,14 +315,15 @@ describe('VPs (WBF continuous 20-point scale)', () => {
   // code from the WBF's published scales. Margins 42, 44 and 49 carry the report's concavity
   // correction (plain rounding of the formula gives 19.01, 19.23, 19.73).
   const WBF_12 = [
-    10.0, 10.36, 10.71, 11.05, 11.38, 11.7, 12.01, 12.31, 12.61, 12.9, 13.18, 13.45, 13.71, 13.97, 14.22, 14.46, 14.7, 14.93,
-    15.15, 15.37, 15.58, 15.79, 15.99, 16.18, 16.37, 16.55, 16.73, 16.91, 17.08, 17.24, 17.4, 17.56, 17.71, 17.86, 18.0, 18.14,
-    18.28, 18.41, 18.54, 18.66, 18.78, 18.9, 19.02, 19.13, 19.24, 19.34, 19.44, 19.54, 19.64, 19.74, 19.83, 19.92, 20.0,
+    10.0, 10.36, 10.71, 11.05, 11.38, 11.7, 12.01, 12.31, 12.61, 12.9, 13.18, 13.45, 13.71, 13.97, 14.22, 14.46, 14.7,
+    14.93, 15.15, 15.37, 15.58, 15.79, 15.99, 16.18, 16.37, 16.55, 16.73, 16.91, 17.08, 17.24, 17.4, 17.56, 17.71,
+    17.86, 18.0, 18.14, 18.28, 18.41, 18.54, 18.66, 18.78, 18.9, 19.02, 19.13, 19.24, 19.34, 19.44, 19.54, 19.64, 19.74,
+    19.83, 19.92, 20.0,
   ];
   // The WBF 4-board continuous table (margins 0..30), from WBF_VPScales.pdf as transcribed in public code.
   const WBF_4 = [
-    10.0, 10.61, 11.2, 11.76, 12.29, 12.8, 13.28, 13.74, 14.18, 14.6, 15.0, 15.38, 15.74, 16.09, 16.42, 16.73, 17.03, 17.31,
-    17.59, 17.84, 18.09, 18.33, 18.55, 18.76, 18.97, 19.16, 19.34, 19.52, 19.69, 19.85, 20.0,
+    10.0, 10.61, 11.2, 11.76, 12.29, 12.8, 13.28, 13.74, 14.18, 14.6, 15.0, 15.38, 15.74, 16.09, 16.42, 16.73, 17.03,
+    17.31, 17.59, 17.84, 18.09, 18.33, 18.55, 18.76, 18.97, 19.16, 19.34, 19.52, 19.69, 19.85, 20.0,
   ];
 
   it('matches the published 12-board table', () => {

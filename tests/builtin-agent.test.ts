@@ -16,8 +16,19 @@ import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { generalProblems, validateBot } from '../orchestrator/validate.ts';
 import { isProcessGone } from '../util/procfs.mjs';
 import { createSandbox } from '../sandbox/index.ts';
-import { openAiRateLimit, perConversation, startScriptedLlm, toolResults, type ScriptedLlm } from './helpers/scripted-llm.ts';
-import { geminiRateLimit, startScriptedGemini, stepOf as geminiStep, type ScriptTurn as GeminiTurn } from './helpers/scripted-gemini.ts';
+import {
+  openAiRateLimit,
+  perConversation,
+  startScriptedLlm,
+  toolResults,
+  type ScriptedLlm,
+} from './helpers/scripted-llm.ts';
+import {
+  geminiRateLimit,
+  startScriptedGemini,
+  stepOf as geminiStep,
+  type ScriptTurn as GeminiTurn,
+} from './helpers/scripted-gemini.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import { TOOL_LOG_FILE, type ToolLogLine } from '../records/agent-activity.ts';
 import { OUTBOUND_DEFAULTS } from '../util/outbound-http.ts';
@@ -42,7 +53,15 @@ afterAll(async () => {
 /** The orchestrator's check, as develop.ts will wire it: validateBot on the output folder. */
 function arenaCheck(ws: Workspace): () => Promise<{ ok: boolean; report: string }> {
   return async () => {
-    const v = await validateBot({ dir: ws.outputDir, game: ws.game, variant: ws.variant, sandbox, hosts, moveMs: 2000, startTimeoutMs: 5000 });
+    const v = await validateBot({
+      dir: ws.outputDir,
+      game: ws.game,
+      variant: ws.variant,
+      sandbox,
+      hosts,
+      moveMs: 2000,
+      startTimeoutMs: 5000,
+    });
     const lines = [
       ...v.probes.map((p) => `${p.ok ? 'ok' : 'FAIL'} ${p.name}${p.problem ? `: ${p.problem}` : ''}`),
       ...generalProblems(v),
@@ -55,7 +74,14 @@ function arenaCheck(ws: Workspace): () => Promise<{ ok: boolean; report: string 
 async function workspace(agentId: string, withCheck: boolean): Promise<Workspace> {
   const host = await hosts.get('gomoku', 'standard');
   const ws = await buildWorkspace({
-    dir: path.join(ROOT, `ws${++wsCount}`), game: 'gomoku', variant: 'standard', round: 1, agentId, seed: 1, moveTimeoutMs: 2000, gameServerUrl: host.url,
+    dir: path.join(ROOT, `ws${++wsCount}`),
+    game: 'gomoku',
+    variant: 'standard',
+    round: 1,
+    agentId,
+    seed: 1,
+    moveTimeoutMs: 2000,
+    gameServerUrl: host.url,
   });
   if (withCheck) ws.check = arenaCheck(ws);
   return ws;
@@ -78,18 +104,27 @@ const botFiles = () => [
 ];
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 describe('models and prompts', () => {
   it('resolves provider specs and names the missing variable', () => {
-    expect(resolveModel('openai-compatible/m', { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://x/v1' }).baseURL).toBe('http://x/v1');
+    expect(resolveModel('openai-compatible/m', { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://x/v1' }).baseURL).toBe(
+      'http://x/v1',
+    );
     expect(resolveModel('openai/gpt-4o-mini', { OPENAI_API_KEY: 'k' }).baseURL).toBe('https://api.openai.com/v1');
     expect(resolveModel('google/gemini-2.5-flash', { GEMINI_API_KEY: 'k' }).provider).toBe('google');
-    expect(resolveModel('anthropic/claude-x', { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://a/v1' }).baseURL).toBe('http://a/v1');
+    expect(
+      resolveModel('anthropic/claude-x', { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://a/v1' }).baseURL,
+    ).toBe('http://a/v1');
     expect(() => resolveModel('openai/gpt-4o-mini', {})).toThrow(/OPENAI_API_KEY is not set/);
     expect(() => resolveModel('anthropic/claude-x', {})).toThrow(/ANTHROPIC_API_KEY is not set/);
-    expect(() => resolveModel('google/gemini', {})).toThrow(/GOOGLE_GENERATIVE_AI_API_KEY or GEMINI_API_KEY is not set/);
+    expect(() => resolveModel('google/gemini', {})).toThrow(
+      /GOOGLE_GENERATIVE_AI_API_KEY or GEMINI_API_KEY is not set/,
+    );
     expect(() => resolveModel('mistral/x', { OPENAI_API_KEY: 'k' })).toThrow(/<provider>\/<model>/);
     expect(() => new BuiltinAgent({ model: 'openai/gpt-4o-mini', env: {} })).toThrow(/OPENAI_API_KEY/);
     expect(deriveAgentId('openai/gpt-4o-mini')).toBe('gpt-4o-mini');
@@ -97,7 +132,7 @@ describe('models and prompts', () => {
     expect(redactSecrets(`key ${SECRET}, again ${SECRET}`, { OPENAI_API_KEY: SECRET })).toBe('key ***, again ***');
   });
 
-  it('prompts with the task, whose last section is the task track\'s', async () => {
+  it("prompts with the task, whose last section is the task track's", async () => {
     const ws = await workspace('p', false);
     const limits = { maxSteps: 40, maxTotalTokens: 400_000, wallMs: 600_000 };
     const standard = systemPrompt(ws, limits);
@@ -133,13 +168,24 @@ describe('BuiltinAgent', () => {
     expect(v.ok, v.problems.join('; ')).toBe(true);
 
     expect(server.requests).toHaveLength(6);
-    expect(server.requests.every((r) => !r.stream && r.model === 'gpt-test-mini' && r.authorization === `Bearer ${SECRET}`)).toBe(true);
+    expect(
+      server.requests.every((r) => !r.stream && r.model === 'gpt-test-mini' && r.authorization === `Bearer ${SECRET}`),
+    ).toBe(true);
     const first = server.requests[0]!;
     expect(first.messages[0]!.role).toBe('system');
     expect(first.messages[0]!.content).toContain(ws.task.split('\n')[0]);
-    expect(first.tools.map((t) => t.function.name).sort()).toEqual(['finish', 'list_files', 'read_file', 'run_command', 'test_bot', 'write_file']);
+    expect(first.tools.map((t) => t.function.name).sort()).toEqual([
+      'finish',
+      'list_files',
+      'read_file',
+      'run_command',
+      'test_bot',
+      'write_file',
+    ]);
     expect(toolResults(server.requests[1]!)[0]).toMatch(/develop_ai\/[\s\S]*gomoku\/develop_instruction\.md/);
-    expect(toolResults(server.requests[2]!).at(-1)).toContain(fs.readFileSync(path.join(ws.envDir, 'develop_instruction.md'), 'utf8').slice(0, 200));
+    expect(toolResults(server.requests[2]!).at(-1)).toContain(
+      fs.readFileSync(path.join(ws.envDir, 'develop_instruction.md'), 'utf8').slice(0, 200),
+    );
     expect(toolResults(server.requests[4]!).at(-1)).toMatch(/exit code 0[\s\S]*bot\.mjs\nstart_ai\.sh/);
     expect(toolResults(server.requests[5]!).at(-1)).toMatch(/^PASSED\nok position after 0 plies/);
 
@@ -153,11 +199,39 @@ describe('BuiltinAgent', () => {
     expect(res.log).toMatch(/- test_bot\(\) ok \(PASSED\)/);
     expect(res.log).toMatch(/- model says: I will adapt the sample bot\.\n- write_file/);
     // The tool log (what the evolution report reads): every call with its whole input, a file's content as its length.
-    const logged = fs.readFileSync(path.join(ws.dir, TOOL_LOG_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ToolLogLine);
-    expect(logged.map((l) => l.tool)).toEqual(['list_files', 'read_file', 'write_file', 'write_file', 'write_file', 'run_command', 'test_bot', 'finish']);
-    expect(logged[1]).toEqual({ attempt: 1, step: 2, tool: 'read_file', input: { path: 'gomoku/develop_instruction.md', offset: 0 }, ok: true });
+    const logged = fs
+      .readFileSync(path.join(ws.dir, TOOL_LOG_FILE), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ToolLogLine);
+    expect(logged.map((l) => l.tool)).toEqual([
+      'list_files',
+      'read_file',
+      'write_file',
+      'write_file',
+      'write_file',
+      'run_command',
+      'test_bot',
+      'finish',
+    ]);
+    expect(logged[1]).toEqual({
+      attempt: 1,
+      step: 2,
+      tool: 'read_file',
+      input: { path: 'gomoku/develop_instruction.md', offset: 0 },
+      ok: true,
+    });
     // The three writes of one step run side by side, so they finish in any order.
-    expect(logged.slice(2, 5).find((l) => l.input.path === 'develop_ai/start_ai.sh')).toEqual({ attempt: 1, step: expect.any(Number), tool: 'write_file', input: { path: 'develop_ai/start_ai.sh', chars: fs.readFileSync(path.join(RANDOM_BOT, 'start_ai.sh'), 'utf8').length }, ok: true });
+    expect(logged.slice(2, 5).find((l) => l.input.path === 'develop_ai/start_ai.sh')).toEqual({
+      attempt: 1,
+      step: expect.any(Number),
+      tool: 'write_file',
+      input: {
+        path: 'develop_ai/start_ai.sh',
+        chars: fs.readFileSync(path.join(RANDOM_BOT, 'start_ai.sh'), 'utf8').length,
+      },
+      ok: true,
+    });
     expect(logged[5]!.input).toEqual({ command: 'ls develop_ai' });
     expect(res.log).toMatch(/finished: random legal moves/);
     expect(res.log).toMatch(/attempt 1 succeeded: the arena check passed/);
@@ -165,12 +239,21 @@ describe('BuiltinAgent', () => {
 
   it("after a 429 the next attempt waits what the server asked, Google's way too (RetryInfo in the body, no header)", async () => {
     let first = true;
-    const turns = [{ toolCalls: botFiles() }, { toolCalls: [{ name: 'test_bot', args: {} }] }, { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] }];
+    const turns = [
+      { toolCalls: botFiles() },
+      { toolCalls: [{ name: 'test_bot', args: {} }] },
+      { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+    ];
     const server = await llm((req) => {
       if (first) {
         first = false;
         // As the Gemini API answers a 429: RESOURCE_EXHAUSTED, the wait in error.details, no retry-after header.
-        return { httpError: 429, message: 'You exceeded your current quota', type: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }] };
+        return {
+          httpError: 429,
+          message: 'You exceeded your current quota',
+          type: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }],
+        };
       }
       return turns[req.messages.filter((m) => m.role === 'assistant').length];
     });
@@ -182,7 +265,12 @@ describe('BuiltinAgent', () => {
   });
 
   it("after OpenAI's 429 (retry-after and x-ratelimit-* headers) the next attempt waits, then succeeds", async () => {
-    const turns = [openAiRateLimit(1), { toolCalls: botFiles() }, { toolCalls: [{ name: 'test_bot', args: {} }] }, { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] }];
+    const turns = [
+      openAiRateLimit(1),
+      { toolCalls: botFiles() },
+      { toolCalls: [{ name: 'test_bot', args: {} }] },
+      { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+    ];
     const server = await llm(turns);
     const agent = new BuiltinAgent({ model: 'openai-compatible/waiter', maxRetries: 0 });
     const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
@@ -202,8 +290,16 @@ describe('BuiltinAgent', () => {
     expect(res.log).toMatch(/does not exist or you do not have access to it/);
     expect(server.requests.every((r) => r.usage === null)).toBe(true);
 
-    const usage = { prompt_tokens: 1000, completion_tokens: 300, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 250 } };
-    const second = await llm([{ toolCalls: botFiles(), usage }, { toolCalls: [{ name: 'finish', args: { summary: 'done' } }], usage }]);
+    const usage = {
+      prompt_tokens: 1000,
+      completion_tokens: 300,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 250 },
+    };
+    const second = await llm([
+      { toolCalls: botFiles(), usage },
+      { toolCalls: [{ name: 'finish', args: { summary: 'done' } }], usage },
+    ]);
     const ok = new BuiltinAgent({ model: 'openai-compatible/thinker', maxRetries: 0 });
     const done = await ok.develop(await workspace(ok.id, false), { wallMs: 30_000 });
     expect(done.failure, done.log).toBeUndefined();
@@ -212,14 +308,26 @@ describe('BuiltinAgent', () => {
   });
 
   it("builtin:google through the Gemini API's strictness: a 429 with RetryInfo only in the body, a candidate without parts (MALFORMED_FUNCTION_CALL), signed function calls echoed", async () => {
-    const attempt: GeminiTurn[] = [{ toolCalls: botFiles() }, { toolCalls: [{ name: 'test_bot', args: {} }] }, { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] }];
+    const attempt: GeminiTurn[] = [
+      { toolCalls: botFiles() },
+      { toolCalls: [{ name: 'test_bot', args: {} }] },
+      { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+    ];
     let n = 0;
-    const server = await startScriptedGemini((req) => {
-      n++;
-      if (n === 1) return geminiRateLimit('1.2s');
-      if (n === 2) return { noParts: true, finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: write_file(path=' };
-      return attempt[geminiStep(req)];
-    }, { apiKey: SECRET, noStreaming: true });
+    const server = await startScriptedGemini(
+      (req) => {
+        n++;
+        if (n === 1) return geminiRateLimit('1.2s');
+        if (n === 2)
+          return {
+            noParts: true,
+            finishReason: 'MALFORMED_FUNCTION_CALL',
+            finishMessage: 'Malformed function call: write_file(path=',
+          };
+        return attempt[geminiStep(req)];
+      },
+      { apiKey: SECRET, noStreaming: true },
+    );
     vi.stubEnv('GEMINI_API_KEY', SECRET);
     vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
     try {
@@ -240,8 +348,15 @@ describe('BuiltinAgent', () => {
 
   it("builtin:google stops at once on Google's refused key (400 API_KEY_INVALID) and on its context-length 400", async () => {
     // The context-length wording as Gemini answers it (google-gemini/gemini-cli#4231, #6678).
-    const tooLong: GeminiTurn = { httpError: 400, status: 'INVALID_ARGUMENT', message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).' };
-    for (const [key, script, reason] of [['AIza-wrong', [], 'auth'], [SECRET, [tooLong, tooLong], 'context_length']] as const) {
+    const tooLong: GeminiTurn = {
+      httpError: 400,
+      status: 'INVALID_ARGUMENT',
+      message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).',
+    };
+    for (const [key, script, reason] of [
+      ['AIza-wrong', [], 'auth'],
+      [SECRET, [tooLong, tooLong], 'context_length'],
+    ] as const) {
       const server = await startScriptedGemini([...script], { apiKey: SECRET, noStreaming: true });
       vi.stubEnv('GEMINI_API_KEY', key);
       vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
@@ -257,21 +372,32 @@ describe('BuiltinAgent', () => {
   });
 
   it('(b) retries a broken bot 3 times, then 3 times with the fallback model, then gives up', async () => {
-    const server = await llm(perConversation([
-      { toolCalls: [write('develop_ai/start_ai.sh', '#!/bin/bash\necho "broken on purpose" >&2\nexit 1\n')] },
-      { toolCalls: [{ name: 'test_bot', args: {} }] },
-      { toolCalls: [{ name: 'finish', args: { summary: 'done (not really)' } }] },
-    ]));
-    const agent = new BuiltinAgent({ model: 'openai-compatible/primary-model', fallback: 'openai-compatible/fallback-model', id: 'stubborn' });
+    const server = await llm(
+      perConversation([
+        { toolCalls: [write('develop_ai/start_ai.sh', '#!/bin/bash\necho "broken on purpose" >&2\nexit 1\n')] },
+        { toolCalls: [{ name: 'test_bot', args: {} }] },
+        { toolCalls: [{ name: 'finish', args: { summary: 'done (not really)' } }] },
+      ]),
+    );
+    const agent = new BuiltinAgent({
+      model: 'openai-compatible/primary-model',
+      fallback: 'openai-compatible/fallback-model',
+      id: 'stubborn',
+    });
     const ws = await workspace(agent.id, true);
     const res = await agent.develop(ws, { wallMs: 120_000 });
 
-    expect(server.requests.map((r) => r.model)).toEqual([...Array(9).fill('primary-model'), ...Array(9).fill('fallback-model')]);
+    expect(server.requests.map((r) => r.model)).toEqual([
+      ...Array(9).fill('primary-model'),
+      ...Array(9).fill('fallback-model'),
+    ]);
     expect(toolResults(server.requests[2]!).at(-1)).toMatch(/^FAILED\n[\s\S]*did not start/);
     // Each retry is a new conversation that is told why the previous attempt failed.
     const retry = server.requests[3]!;
     expect(retry.messages.filter((m) => m.role === 'assistant')).toHaveLength(0);
-    expect(retry.messages.find((m) => m.role === 'user')!.content).toMatch(/Attempt 2 of 6\. The previous attempt did not produce a runnable bot: the arena check failed/);
+    expect(retry.messages.find((m) => m.role === 'user')!.content).toMatch(
+      /Attempt 2 of 6\. The previous attempt did not produce a runnable bot: the arena check failed/,
+    );
     expect(res.log.match(/^## attempt \d\/6/gm)).toHaveLength(6);
     expect(res.log.match(/- test_bot\(\) ok \(FAILED\)/g)).toHaveLength(6);
     expect(res.log).toMatch(/## attempt 4\/6: openai-compatible\/fallback-model \(fallback model\)/);
@@ -303,7 +429,9 @@ describe('BuiltinAgent', () => {
     expect(toolResults(server.requests[5]!).at(-1)).toMatch(/leads outside the workspace \(through a symbolic link\)/);
     expect(res.log).toMatch(/- read_file\(\.\.\/\.\.\/etc\/passwd\) ERROR: .*outside the workspace/);
     expect(res.log).toMatch(/the model stopped without calling finish/);
-    expect(res.log).toMatch(/gave up after 1 attempt: no runnable bot \(last failure: no start_ai\.sh in the output folder\)/);
+    expect(res.log).toMatch(
+      /gave up after 1 attempt: no runnable bot \(last failure: no start_ai\.sh in the output folder\)/,
+    );
   });
 
   it('(c) the process sandbox kills background processes and caps output', async () => {
@@ -354,20 +482,33 @@ describe('BuiltinAgent', () => {
     expect(r2.log).toMatch(/gave up after 1 attempt: no runnable bot/);
   });
 
-  it('(e) an answer whose headers come after undici\'s default timeout still arrives; past the agent\'s own timeout it is named timeout', async () => {
+  it("(e) an answer whose headers come after undici's default timeout still arrives; past the agent's own timeout it is named timeout", async () => {
     expect(OUTBOUND_DEFAULTS.headersTimeoutMs).toBeGreaterThan(300_000); // undici's default, which a maximal non-streaming answer can pass
     // undici's 300 s default, scaled down: the process-wide dispatcher gives up on headers after 300 ms.
     const global = getGlobalDispatcher();
     setGlobalDispatcher(new Agent({ headersTimeout: 300 }));
     try {
-      const patient = await llm([{ toolCalls: botFiles(), delayMs: 1_000 }, { toolCalls: [{ name: 'finish', args: { summary: 'ok' } }] }]);
-      const agent = new BuiltinAgent({ model: 'openai-compatible/patient', attemptsPerModel: 1, maxRetries: 0, requestTimeoutMs: 5_000 });
+      const patient = await llm([
+        { toolCalls: botFiles(), delayMs: 1_000 },
+        { toolCalls: [{ name: 'finish', args: { summary: 'ok' } }] },
+      ]);
+      const agent = new BuiltinAgent({
+        model: 'openai-compatible/patient',
+        attemptsPerModel: 1,
+        maxRetries: 0,
+        requestTimeoutMs: 5_000,
+      });
       const r1 = await agent.develop(await workspace('patient', false), { wallMs: 60_000 });
       expect(r1.failure, r1.log).toBeUndefined();
       expect(patient.requests).toHaveLength(2);
 
       await llm([{ text: 'too late', delayMs: 3_000 }]);
-      const hasty = new BuiltinAgent({ model: 'openai-compatible/hasty', attemptsPerModel: 1, maxRetries: 0, requestTimeoutMs: 500 });
+      const hasty = new BuiltinAgent({
+        model: 'openai-compatible/hasty',
+        attemptsPerModel: 1,
+        maxRetries: 0,
+        requestTimeoutMs: 500,
+      });
       const t0 = Date.now();
       const r2 = await hasty.develop(await workspace('hasty', false), { wallMs: 60_000 });
       expect(Date.now() - t0).toBeLessThan(2_500);
@@ -380,9 +521,14 @@ describe('BuiltinAgent', () => {
 
   it('(d) API keys appear in no workspace file and not in the log', async () => {
     const server = await llm([
-      { toolCalls: [{ name: 'run_command', args: { command: 'env > develop_ai/env.txt; echo "key=$OPENAI_API_KEY"' } }] },
+      {
+        toolCalls: [{ name: 'run_command', args: { command: 'env > develop_ai/env.txt; echo "key=$OPENAI_API_KEY"' } }],
+      },
       { toolCalls: botFiles() },
-      { httpError: 401, message: `Incorrect API key provided: ${SECRET}. You can find your API key at https://platform.openai.com/account/api-keys.` },
+      {
+        httpError: 401,
+        message: `Incorrect API key provided: ${SECRET}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      },
     ]);
     const agent = new BuiltinAgent({ model: 'openai-compatible/gpt-test', attemptsPerModel: 1, maxRetries: 0 });
     const ws = await workspace(agent.id, false);
@@ -402,13 +548,28 @@ describe('BuiltinAgent', () => {
 describe.skipIf(!dockerReady())('BuiltinAgent with the Docker agent sandbox', () => {
   it('runs its commands in a container with the workspace mounted and no network; its bot passes the check', async () => {
     const sample = BUILTIN('random');
-    const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
-    const server = await llm(perConversation([
-      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      { toolCalls: [{ name: 'run_command', args: { command: 'cd develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &); sleep 1.5; curl -s localhost:18123/health; echo; pwd; id -u; env; curl -s -m 3 --noproxy "*" http://172.17.0.1:9/ ; echo "net-exit=$?"' } }] },
-      { toolCalls: [{ name: 'test_bot', args: {} }] },
-      { toolCalls: [{ name: 'finish', args: { summary: 'random bot' } }] },
-    ]));
+    const write = (file: string) => ({
+      name: 'write_file',
+      args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
+    const server = await llm(
+      perConversation([
+        { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+        {
+          toolCalls: [
+            {
+              name: 'run_command',
+              args: {
+                command:
+                  'cd develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &); sleep 1.5; curl -s localhost:18123/health; echo; pwd; id -u; env; curl -s -m 3 --noproxy "*" http://172.17.0.1:9/ ; echo "net-exit=$?"',
+              },
+            },
+          ],
+        },
+        { toolCalls: [{ name: 'test_bot', args: {} }] },
+        { toolCalls: [{ name: 'finish', args: { summary: 'random bot' } }] },
+      ]),
+    );
     const ws = await workspace('docker-coder', true);
     const agent = new BuiltinAgent({ model: 'openai-compatible/m', sandbox: (w) => new DockerAgentSandbox(w) });
     const res = await agent.develop(ws, { wallMs: 120_000 });

@@ -14,7 +14,9 @@ import { BotProcesses, postJson as post } from './helpers/bot-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BOTS = path.join(ROOT, 'games', 'chess', 'bots');
-const HEURISTIC_BUDGET: number = JSON.parse(fs.readFileSync(path.join(BOTS, 'heuristic', 'params.json'), 'utf8')).timeBudgetMs;
+const HEURISTIC_BUDGET: number = JSON.parse(
+  fs.readFileSync(path.join(BOTS, 'heuristic', 'params.json'), 'utf8'),
+).timeBudgetMs;
 const SLACK_MS = 300;
 
 const bots = new BotProcesses();
@@ -29,13 +31,22 @@ let random = '';
 const startBot = (name: string, env: Record<string, string> = {}) => bots.start(path.join(BOTS, name), env);
 
 /** Asks a bot for a move; asserts 200, a legal move (per chess-core) and the time limit. */
-async function ask(url: string, fen: string, gameId = 'chess_test0001', obstacles: string[] = [], limitMs = HEURISTIC_BUDGET + SLACK_MS): Promise<string> {
+async function ask(
+  url: string,
+  fen: string,
+  gameId = 'chess_test0001',
+  obstacles: string[] = [],
+  limitMs = HEURISTIC_BUDGET + SLACK_MS,
+): Promise<string> {
   const player = fen.split(' ')[1] === 'b' ? 'black' : 'white';
   const r = await post(url, '/move', { fen, algorithm: 'simple', game_id: gameId, current_player: player });
   expect(r.status, JSON.stringify(r.json)).toBe(200);
   const variant = gameId.startsWith('chess_magic_') || /[A-Ha-h]/.test(fen.split(' ')[2] ?? '');
   const pos = core.parseFen(fen, { chess960: variant });
-  expect(core.findMove(pos, r.json.move, { obstacles: obstacles.map(core.parseSquare) }), `${r.json.move} in ${fen}`).not.toBeNull();
+  expect(
+    core.findMove(pos, r.json.move, { obstacles: obstacles.map(core.parseSquare) }),
+    `${r.json.move} in ${fen}`,
+  ).not.toBeNull();
   expect(r.ms).toBeLessThanOrEqual(limitMs);
   return r.json.move as string;
 }
@@ -47,7 +58,9 @@ beforeAll(async () => {
     const obstacles = m ? obstaclesByGame.get(decodeURIComponent(m[1]!)) : undefined;
     if (m) stateRequests.push(decodeURIComponent(m[1]!));
     res.writeHead(obstacles ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(obstacles ? { game_status: 'ongoing', chess960: true, obstacles } : { error: 'Game not found' }));
+    res.end(
+      JSON.stringify(obstacles ? { game_status: 'ongoing', chess960: true, obstacles } : { error: 'Game not found' }),
+    );
   });
   await new Promise<void>((r) => gameServer!.listen(port, '127.0.0.1', r));
   gameServerUrl = `http://127.0.0.1:${(gameServer.address() as net.AddressInfo).port}`;
@@ -68,7 +81,10 @@ describe('bot folders', () => {
     for (const bot of fs.readdirSync(BOTS).filter((b) => fs.existsSync(path.join(BOTS, b, 'bot.mjs')))) {
       const copy = path.join(BOTS, bot, 'chess-core.mjs');
       const same = fs.existsSync(copy) && fs.readFileSync(copy).equals(source);
-      expect(same, `games/chess/bots/${bot}/chess-core.mjs differs from games/chess/engine/chess-core.mjs: run node scripts/sync-bot-libs.mjs`).toBe(true);
+      expect(
+        same,
+        `games/chess/bots/${bot}/chess-core.mjs differs from games/chess/engine/chess-core.mjs: run node scripts/sync-bot-libs.mjs`,
+      ).toBe(true);
     }
   });
 
@@ -82,7 +98,10 @@ describe('bot folders', () => {
       for (const bot of fs.readdirSync(botsDir).filter((b) => fs.existsSync(path.join(botsDir, b, 'bot.mjs')))) {
         const copy = path.join(botsDir, bot, 'bot-http.mjs');
         const same = fs.existsSync(copy) && fs.readFileSync(copy).equals(source);
-        expect(same, `games/${game}/bots/${bot}/bot-http.mjs differs from games/core/bot-http.mjs: run node scripts/sync-bot-libs.mjs`).toBe(true);
+        expect(
+          same,
+          `games/${game}/bots/${bot}/bot-http.mjs differs from games/core/bot-http.mjs: run node scripts/sync-bot-libs.mjs`,
+        ).toBe(true);
         copies++;
       }
     }
@@ -93,7 +112,8 @@ describe('bot folders', () => {
     for (const bot of fs.readdirSync(BOTS)) {
       for (const f of fs.readdirSync(path.join(BOTS, bot)).filter((x) => x.endsWith('.mjs'))) {
         const text = fs.readFileSync(path.join(BOTS, bot, f), 'utf8');
-        for (const [, spec] of text.matchAll(/^import .* from '([^']+)'/gm)) expect(spec, `${bot}/${f}`).toMatch(/^(node:|\.\/[\w-]+\.mjs$)/);
+        for (const [, spec] of text.matchAll(/^import .* from '([^']+)'/gm))
+          expect(spec, `${bot}/${f}`).toMatch(/^(node:|\.\/[\w-]+\.mjs$)/);
       }
       expect(fs.statSync(path.join(BOTS, bot, 'start_ai.sh')).mode & 0o111).not.toBe(0);
     }
@@ -113,7 +133,10 @@ describe('protocol', () => {
 
   it('both bots answer 400 on malformed requests and stay up', async () => {
     const bad: unknown[] = [
-      'not json', '[1,2]', 'null', '{}',
+      'not json',
+      '[1,2]',
+      'null',
+      '{}',
       { fen: 42, current_player: 'white' },
       { fen: 'garbage', current_player: 'white' },
       { fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1', current_player: 'white' },
@@ -230,7 +253,12 @@ describe('variant: obstacles', () => {
 
 // ---- games through the rules engine -----------------------------------------------------------
 
-interface Tally { games: number; score: number; ms: Record<string, number[]>; obstacleLosses: string[] }
+interface Tally {
+  games: number;
+  score: number;
+  ms: Record<string, number[]>;
+  obstacleLosses: string[];
+}
 
 const VALUE: Record<string, number> = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };
 /** Material of `seat` minus the opponent's, from a FEN. */
@@ -244,7 +272,13 @@ function balance(fen: string, seat: number): number {
 }
 
 /** One game in-process, both bots asked over HTTP; returns White's score. */
-async function playGame(variant: 'standard' | 'variant', white: string, black: string, seed: number, tally: Tally): Promise<ChessState> {
+async function playGame(
+  variant: 'standard' | 'variant',
+  white: string,
+  black: string,
+  seed: number,
+  tally: Tally,
+): Promise<ChessState> {
   let state = chess.init(variant, createRng(seed));
   const gameId = variant === 'variant' ? `chess_magic_g${seed}` : `chess_g${seed}`;
   obstaclesByGame.set(gameId, state.obstacles);
@@ -254,18 +288,26 @@ async function playGame(variant: 'standard' | 'variant', white: string, black: s
   while (!state.result) {
     const seat = chess.toMove(state)!;
     const url = urls[seat]!;
-    const r = await post(url, '/move', { fen: state.fen, algorithm: 'simple', game_id: gameId, current_player: seat ? 'black' : 'white' });
+    const r = await post(url, '/move', {
+      fen: state.fen,
+      algorithm: 'simple',
+      game_id: gameId,
+      current_player: seat ? 'black' : 'white',
+    });
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     const move = r.json.move as string;
     expect(chess.validate(state, seat, move), `${move} in ${state.fen}`).toBeNull();
     const name = url === heuristic ? 'heuristic' : 'random';
     (tally.ms[name] ??= []).push(r.ms);
-    expect(r.ms, `${name} answered in ${r.ms} ms`).toBeLessThanOrEqual((name === 'heuristic' ? HEURISTIC_BUDGET : 0) + SLACK_MS);
+    expect(r.ms, `${name} answered in ${r.ms} ms`).toBeLessThanOrEqual(
+      (name === 'heuristic' ? HEURISTIC_BUDGET : 0) + SLACK_MS,
+    );
     if (name === 'heuristic' && state.obstacles.includes(move.slice(2, 4))) {
       const pos = core.parseFen(state.fen, { chess960: true });
       const m = core.findMove(pos, move, { obstacles: state.obstacles.map(core.parseSquare) })!;
       // Kings may go (a kingless side cannot be mated); other pieces only as part of a gain.
-      if (pos.board[m.from]!.toLowerCase() !== 'k') pending.push({ ply: state.moves.length, seat, move, fen: state.fen });
+      if (pos.board[m.from]!.toLowerCase() !== 'k')
+        pending.push({ ply: state.moves.length, seat, move, fen: state.fen });
     }
     state = chess.apply(state, seat, move);
     fens.push(state.fen);
@@ -283,12 +325,20 @@ async function series(variant: 'standard' | 'variant', games: number, seed0: num
   const reasons: string[] = [];
   for (let g = 0; g < games; g++) {
     const heuristicWhite = g % 2 === 0;
-    const end = await playGame(variant, heuristicWhite ? heuristic : random, heuristicWhite ? random : heuristic, seed0 + g, tally);
+    const end = await playGame(
+      variant,
+      heuristicWhite ? heuristic : random,
+      heuristicWhite ? random : heuristic,
+      seed0 + g,
+      tally,
+    );
     tally.score += end.result!.scores[heuristicWhite ? 0 : 1]!;
     reasons.push(`${heuristicWhite ? 'W' : 'B'}:${end.status}/${end.moves.length}`);
   }
   const avg = (xs: number[] = []) => (xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)).toFixed(1);
-  console.log(`heuristic vs random (${variant}): ${tally.score}/${games} [${reasons.join(' ')}]; ms/move heuristic ${avg(tally.ms.heuristic)} (max ${Math.max(...(tally.ms.heuristic ?? [0]))}), random ${avg(tally.ms.random)}`);
+  console.log(
+    `heuristic vs random (${variant}): ${tally.score}/${games} [${reasons.join(' ')}]; ms/move heuristic ${avg(tally.ms.heuristic)} (max ${Math.max(...(tally.ms.heuristic ?? [0]))}), random ${avg(tally.ms.random)}`,
+  );
   return tally;
 }
 

@@ -27,13 +27,16 @@ const STYLES: Style[] = ['random', 'captures', 'shuffle', 'back-and-forth'];
 
 function boardOf(fen: string): (string | null)[] {
   const board: (string | null)[] = Array(64).fill(null);
-  fen.split(' ')[0]!.split('/').forEach((row, i) => {
-    let file = 0;
-    for (const ch of row) {
-      if (/\d/.test(ch)) file += Number(ch);
-      else board[(7 - i) * 8 + file++] = ch;
-    }
-  });
+  fen
+    .split(' ')[0]!
+    .split('/')
+    .forEach((row, i) => {
+      let file = 0;
+      for (const ch of row) {
+        if (/\d/.test(ch)) file += Number(ch);
+        else board[(7 - i) * 8 + file++] = ch;
+      }
+    });
   return board;
 }
 const sq = (name: string) => name.charCodeAt(0) - 97 + 8 * (Number(name[1]) - 1);
@@ -52,7 +55,9 @@ function pick(rng: Rng, style: Style, s: ChessState, legal: string[]): string {
     const doublePush = legal.filter((m) => pawn(m) && Math.abs(Number(m[3]) - Number(m[1])) === 2);
     if (doublePush.length && rng.float() < 0.3) return prefer(doublePush);
     const white = (p: string | null | undefined) => p !== null && p !== undefined && p === p.toUpperCase();
-    return prefer(legal.filter((m) => board[sq(m.slice(2, 4))] !== null && white(board[sq(m.slice(2, 4))]) !== white(board[sq(m)])));
+    return prefer(
+      legal.filter((m) => board[sq(m.slice(2, 4))] !== null && white(board[sq(m.slice(2, 4))]) !== white(board[sq(m)])),
+    );
   }
   if (style === 'shuffle') return prefer(legal.filter((m) => !pawn(m) && board[sq(m.slice(2, 4))] === null));
   // back-and-forth: play one's own previous move backwards when possible.
@@ -61,9 +66,17 @@ function pick(rng: Rng, style: Style, s: ChessState, legal: string[]): string {
   return legal.includes(back) ? back : prefer(legal.filter((m) => !pawn(m) && board[sq(m.slice(2, 4))] === null));
 }
 
-interface Ply { fen: string; legal: string[]; status: string }
+interface Ply {
+  fen: string;
+  legal: string[];
+  status: string;
+}
 
-function playOne(variant: 'standard' | 'variant', seed: number, adjudication: 'catarena' | 'engine'): { s: ChessState; plies: Ply[] } {
+function playOne(
+  variant: 'standard' | 'variant',
+  seed: number,
+  adjudication: 'catarena' | 'engine',
+): { s: ChessState; plies: Ply[] } {
   const rng = createRng(seed * 7919 + 17);
   const style = STYLES[seed % STYLES.length]!;
   let s = chess.init(variant, createRng(seed), adjudication === 'engine' ? { options: { adjudication } } : undefined);
@@ -76,18 +89,39 @@ function playOne(variant: 'standard' | 'variant', seed: number, adjudication: 'c
 }
 
 /** Plays `games` games and compares every ply with the oracle; returns how the games ended. */
-function differential(variant: 'standard' | 'variant', games: number, adjudication: 'catarena' | 'engine' = 'catarena'): Record<string, number> {
+function differential(
+  variant: 'standard' | 'variant',
+  games: number,
+  adjudication: 'catarena' | 'engine' = 'catarena',
+): Record<string, number> {
   const endings: Record<string, number> = {};
   for (let seed = 1; seed <= games; seed++) {
     const { s, plies } = playOne(variant, seed, adjudication);
-    const oracle = replay({ variant, chess960Pos: s.chess960Pos ?? 518, obstacles: s.obstacles, moves: s.moves.map((m) => m.uci), adjudication }).plies;
+    const oracle = replay({
+      variant,
+      chess960Pos: s.chess960Pos ?? 518,
+      obstacles: s.obstacles,
+      moves: s.moves.map((m) => m.uci),
+      adjudication,
+    }).plies;
     expect(oracle).toHaveLength(plies.length);
     for (let i = 0; i < plies.length; i++) {
-      const ours = plies[i]!, theirs = oracle[i]!;
-      const same = ours.fen === theirs.fen && ours.status === theirs.status && (theirs.status !== 'ongoing' || ours.legal.join() === theirs.legal.join());
+      const ours = plies[i]!,
+        theirs = oracle[i]!;
+      const same =
+        ours.fen === theirs.fen &&
+        ours.status === theirs.status &&
+        (theirs.status !== 'ongoing' || ours.legal.join() === theirs.legal.join());
       if (same) continue; // expect() per ply would cost more than the rules
-      const where = `${variant} game ${seed} (Chess960 ${s.chess960Pos}, obstacles ${s.obstacles.join(' ')}), ply ${i}: ${s.moves.slice(0, i).map((m) => m.uci).join(' ')}`;
-      expect({ fen: ours.fen, status: ours.status, legal: ours.legal }, where).toEqual({ fen: theirs.fen, status: theirs.status, legal: theirs.status === 'ongoing' ? theirs.legal : ours.legal });
+      const where = `${variant} game ${seed} (Chess960 ${s.chess960Pos}, obstacles ${s.obstacles.join(' ')}), ply ${i}: ${s.moves
+        .slice(0, i)
+        .map((m) => m.uci)
+        .join(' ')}`;
+      expect({ fen: ours.fen, status: ours.status, legal: ours.legal }, where).toEqual({
+        fen: theirs.fen,
+        status: theirs.status,
+        legal: theirs.status === 'ongoing' ? theirs.legal : ours.legal,
+      });
     }
     endings[s.status] = (endings[s.status] ?? 0) + 1;
   }
@@ -98,28 +132,54 @@ describe("chess rules against an independent oracle of CATArena's servers (chess
   it('the oracle itself: Chess960 numbering and the issue 29 repros', () => {
     const start = replay({ variant: 'variant', chess960Pos: 518, moves: [] }).plies[0]!;
     expect(start.fen).toBe('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
-    expect(replay({ variant: 'variant', chess960Pos: 0, moves: [] }).plies[0]!.fen.split('/')[7]).toBe('BBQNNRKR w KQkq - 0 1');
-    const vanished = replay({ variant: 'variant', chess960Pos: 518, obstacles: ['d4', 'e4'], moves: ['a2a3', 'f7f5', 'a3a4', 'f5f4', 'e2e4'] }).plies.at(-1)!;
+    expect(replay({ variant: 'variant', chess960Pos: 0, moves: [] }).plies[0]!.fen.split('/')[7]).toBe(
+      'BBQNNRKR w KQkq - 0 1',
+    );
+    const vanished = replay({
+      variant: 'variant',
+      chess960Pos: 518,
+      obstacles: ['d4', 'e4'],
+      moves: ['a2a3', 'f7f5', 'a3a4', 'f5f4', 'e2e4'],
+    }).plies.at(-1)!;
     expect(vanished.fen).toBe('rnbqkbnr/ppppp1pp/8/8/P4p2/8/1PPP1PPP/RNBQKBNR b KQkq e3 0 3');
     expect(vanished.legal).toContain('f4e3');
-    const live = replay({ variant: 'variant', fen: '7k/5p2/6p1/6P1/8/8/8/8 b - - 0 1', obstacles: ['c5', 'f5'], moves: ['f7f5'] }).plies.at(-1)!;
+    const live = replay({
+      variant: 'variant',
+      fen: '7k/5p2/6p1/6P1/8/8/8/8 b - - 0 1',
+      obstacles: ['c5', 'f5'],
+      moves: ['f7f5'],
+    }).plies.at(-1)!;
     expect(live).toEqual({ fen: '7k/8/6p1/6P1/8/8/8/8 w - f6 0 2', legal: ['g5f6'], status: 'ongoing' });
   });
 
-  it(`standard chess: ${GAMES} games, every ply`, () => {
-    const endings = differential('standard', GAMES);
-    // The styles reach the draws that tell CATArena's rules from engine adjudication.
-    for (const status of ['white_win', 'black_win', 'draw_fivefold_repetition', 'max_moves']) expect(endings[status], JSON.stringify(endings)).toBeGreaterThan(0);
-  }, TIMEOUT);
+  it(
+    `standard chess: ${GAMES} games, every ply`,
+    () => {
+      const endings = differential('standard', GAMES);
+      // The styles reach the draws that tell CATArena's rules from engine adjudication.
+      for (const status of ['white_win', 'black_win', 'draw_fivefold_repetition', 'max_moves'])
+        expect(endings[status], JSON.stringify(endings)).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 
-  it(`Chess960 with obstacles: ${GAMES} games, every ply`, () => {
-    const endings = differential('variant', GAMES);
-    expect(endings.draw_stalemate, JSON.stringify(endings)).toBeGreaterThan(0);
-  }, TIMEOUT);
+  it(
+    `Chess960 with obstacles: ${GAMES} games, every ply`,
+    () => {
+      const endings = differential('variant', GAMES);
+      expect(endings.draw_stalemate, JSON.stringify(endings)).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 
-  it('adjudication "engine": threefold repetition and fifty moves, in both rule sets', () => {
-    const endings = { ...differential('standard', Math.ceil(GAMES / 5), 'engine') };
-    for (const [k, v] of Object.entries(differential('variant', Math.ceil(GAMES / 5), 'engine'))) endings[k] = (endings[k] ?? 0) + v;
-    expect(endings.draw_threefold_repetition, JSON.stringify(endings)).toBeGreaterThan(0);
-  }, TIMEOUT);
+  it(
+    'adjudication "engine": threefold repetition and fifty moves, in both rule sets',
+    () => {
+      const endings = { ...differential('standard', Math.ceil(GAMES / 5), 'engine') };
+      for (const [k, v] of Object.entries(differential('variant', Math.ceil(GAMES / 5), 'engine')))
+        endings[k] = (endings[k] ?? 0) + v;
+      expect(endings.draw_threefold_repetition, JSON.stringify(endings)).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 });

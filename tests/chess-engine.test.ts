@@ -26,7 +26,10 @@ import {
 } from '../games/chess/engine/chess-core.mjs';
 
 const sq = parseSquare;
-const uciList = (p: Position, obstacles?: number[]) => legalMoves(p, { obstacles }).map((m) => moveToUci(p, m)).sort();
+const uciList = (p: Position, obstacles?: number[]) =>
+  legalMoves(p, { obstacles })
+    .map((m) => moveToUci(p, m))
+    .sort();
 /** Plays UCI moves one after another (each must be legal). */
 function play(p: Position, ucis: string[], obstacles?: number[]): Position {
   for (const uci of ucis) {
@@ -49,7 +52,11 @@ const CPW: [string, string, number[]][] = [
   ['position 4', 'r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1', [6, 264, 9467, 422333]],
   ['position 4 mirrored', 'r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1', [6, 264, 9467, 422333]],
   ['position 5', 'rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8', [44, 1486, 62379, 2103487]],
-  ['position 6', 'r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10', [46, 2079, 89890, 3894594]],
+  [
+    'position 6',
+    'r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10',
+    [46, 2079, 89890, 3894594],
+  ],
 ];
 
 // python-chess's test data examples/perft/tricky.perft (niklasf/python-chess), which cites
@@ -73,19 +80,47 @@ const TRICKY: [string, string, number[]][] = [
 // fischer.epd). Shredder castling fields; depths 1-4 of the published 1-6.
 const C960: [string, string, number[]][] = [
   ['id 0', 'bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9', [21, 528, 12189, 326672]],
-  ['id 2 (king f1 between rooks e1/g1: h-side king ends on the rook square)', 'b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9', [20, 479, 10471, 273318]],
-  ['id 3 (white king off its rank)', 'qbbnnrkr/2pp2pp/p7/1p2pp2/8/P3PP2/1PPP1KPP/QBBNNR1R w hf - 0 9', [22, 593, 13440, 382958]],
+  [
+    'id 2 (king f1 between rooks e1/g1: h-side king ends on the rook square)',
+    'b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9',
+    [20, 479, 10471, 273318],
+  ],
+  [
+    'id 3 (white king off its rank)',
+    'qbbnnrkr/2pp2pp/p7/1p2pp2/8/P3PP2/1PPP1KPP/QBBNNR1R w hf - 0 9',
+    [22, 593, 13440, 382958],
+  ],
   ['id 14', 'qn1rkrbb/pp1p1ppp/2p1p3/3n4/4P2P/2NP4/PPP2PP1/Q1NRKRBB w FDfd - 1 9', [24, 585, 14769, 356950]],
   ['id 17 (en passant)', 'bnqnrbkr/1pp2pp1/p7/3pP2p/4P1P1/8/PPPP3P/BNQNRBKR w HEhe d6 0 9', [31, 984, 28677, 962591]],
   ['id 26', 'nqn2krb/p1prpppp/1pbp4/7P/5P2/8/PPPPPKP1/NQNRB1RB w g - 3 9', [21, 461, 10608, 248069]],
   ['id 46 (no castling)', '1nqr1rbb/pppkp1pp/1n3p2/3p4/1P6/5P1P/P1PPPKP1/NNQR1RBB w - - 1 9', [24, 623, 15921, 429446]],
-  ['id 62 (king d1: a-side king ends on the rook square)', 'nnrqk1bb/p1ppp2p/5rp1/1p3p2/1P4P1/5P1P/P1PPP3/NNRQKRBB w FCc - 1 9', [25, 795, 20510, 648945]],
-  ['id 73 (white king on c1)', 'nnrkbbqr/1p2pppp/p2p4/2p5/8/1N2P1P1/PPPP1P1P/1NKRBBQR w hc - 0 9', [26, 672, 18136, 477801]],
-  ['id 78 (king d1, rooks c1/f1)', 'nnr1qrbb/p2kpppp/1p1p4/2p5/6P1/PP1P4/2P1PP1P/NNRKQRBB w FC - 0 9', [27, 604, 17043, 409665]],
+  [
+    'id 62 (king d1: a-side king ends on the rook square)',
+    'nnrqk1bb/p1ppp2p/5rp1/1p3p2/1P4P1/5P1P/P1PPP3/NNRQKRBB w FCc - 1 9',
+    [25, 795, 20510, 648945],
+  ],
+  [
+    'id 73 (white king on c1)',
+    'nnrkbbqr/1p2pppp/p2p4/2p5/8/1N2P1P1/PPPP1P1P/1NKRBBQR w hc - 0 9',
+    [26, 672, 18136, 477801],
+  ],
+  [
+    'id 78 (king d1, rooks c1/f1)',
+    'nnr1qrbb/p2kpppp/1p1p4/2p5/6P1/PP1P4/2P1PP1P/NNRKQRBB w FC - 0 9',
+    [27, 604, 17043, 409665],
+  ],
   ['id 80', 'bnnbrkr1/ppp2p1p/5q2/3pp1p1/4P3/1N4P1/PPPPRP1P/BN1B1KRQ w Gge - 0 9', [26, 1036, 27228, 1028084]],
   ['id 87', 'nbnrbk2/p1pppp1p/1p3qr1/6p1/1B1P4/1N6/PPP1PPPP/1BNR1RKQ w d - 2 9', [30, 796, 22780, 687302]],
-  ['id 88 (king f1, rook g1)', 'nnrbbrkq/1pp2ppp/3p4/p3p3/3P1P2/1P2P3/P1P3PP/NNRBBKRQ w GC - 1 9', [31, 827, 24538, 663082]],
-  ['id 93 (black: king d8, rooks c8/e8)', 'nnrkrbbq/pppp2pp/8/4pp2/4P3/P7/1PPPBPPP/NNKRR1BQ w c - 0 9', [25, 792, 19883, 636041]],
+  [
+    'id 88 (king f1, rook g1)',
+    'nnrbbrkq/1pp2ppp/3p4/p3p3/3P1P2/1P2P3/P1P3PP/NNRBBKRQ w GC - 1 9',
+    [31, 827, 24538, 663082],
+  ],
+  [
+    'id 93 (black: king d8, rooks c8/e8)',
+    'nnrkrbbq/pppp2pp/8/4pp2/4P3/P7/1PPPBPPP/NNKRR1BQ w c - 0 9',
+    [25, 792, 19883, 636041],
+  ],
   ['id 94', 'n1rk1qbb/pppprpp1/2n4p/4p3/2PP3P/8/PP2PPP1/NNRKRQBB w ECc - 1 9', [25, 622, 16031, 425247]],
 ];
 
@@ -126,9 +161,15 @@ function ourSans(p: Position): string[] {
     const piece = p.board[d.from]!.toUpperCase();
     let san: string;
     if (d.castleRook !== undefined) san = d.to % 8 === 6 ? 'O-O' : 'O-O-O';
-    else if (piece === 'P') san = (d.captured ? `${squareName(d.from)[0]}x` : '') + squareName(d.to) + (d.promotion ? `=${d.promotion.toUpperCase()}` : '');
+    else if (piece === 'P')
+      san =
+        (d.captured ? `${squareName(d.from)[0]}x` : '') +
+        squareName(d.to) +
+        (d.promotion ? `=${d.promotion.toUpperCase()}` : '');
     else {
-      const rivals = moves.filter((o) => o.d.to === d.to && o.d.from !== d.from && p.board[o.d.from]!.toUpperCase() === piece).map((o) => o.d.from);
+      const rivals = moves
+        .filter((o) => o.d.to === d.to && o.d.from !== d.from && p.board[o.d.from]!.toUpperCase() === piece)
+        .map((o) => o.d.from);
       let dis = '';
       if (rivals.length) {
         if (rivals.every((r) => r % 8 !== d.from % 8)) dis = squareName(d.from)[0]!;
@@ -147,8 +188,13 @@ function ourSans(p: Position): string[] {
 describe('cross-check against chess.js (standard chess)', () => {
   it('200 seeded random games: same legal moves, check, mate, stalemate and FEN at every ply', () => {
     const rand = mulberry32(20240611);
-    const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
-    let plies = 0, castles = 0, promotions = 0, enPassants = 0, mates = 0, stalemates = 0;
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+    let plies = 0,
+      castles = 0,
+      promotions = 0,
+      enPassants = 0,
+      mates = 0,
+      stalemates = 0;
     for (let game = 0; game < 200; game++) {
       const chess = new Chess();
       let p = parseFen(STANDARD_FEN);
@@ -180,7 +226,14 @@ describe('cross-check against chess.js (standard chess)', () => {
         const special = moves.filter((m) => m.castleRook !== undefined || m.promotion || m.enPassant);
         const captures = moves.filter((m) => m.captured);
         const r = rand();
-        const m = mating.length && r < 0.8 ? pick(mating) : special.length && r < 0.5 ? pick(special) : captures.length && r < 0.7 ? pick(captures) : pick(moves);
+        const m =
+          mating.length && r < 0.8
+            ? pick(mating)
+            : special.length && r < 0.5
+              ? pick(special)
+              : captures.length && r < 0.7
+                ? pick(captures)
+                : pick(moves);
         if (m.castleRook !== undefined) castles++;
         if (m.promotion) promotions++;
         if (m.enPassant) enPassants++;
@@ -393,7 +446,8 @@ describe('obstacles (compat §3.4)', () => {
 
 describe('FEN', () => {
   it('round-trips the standard set-up and published positions', () => {
-    for (const fen of [STANDARD_FEN, CPW[1]![1], CPW[3]![1], CPW[5]![1], CPW[6]![1]]) expect(toFen(parseFen(fen))).toBe(fen);
+    for (const fen of [STANDARD_FEN, CPW[1]![1], CPW[3]![1], CPW[5]![1], CPW[6]![1]])
+      expect(toFen(parseFen(fen))).toBe(fen);
   });
 
   it('reads X-FEN and Shredder castling alike and writes X-FEN in Chess960', () => {
@@ -430,7 +484,13 @@ describe('FEN', () => {
   });
 
   it('rejects malformed FEN', () => {
-    for (const bad of ['', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1', '8/8/8/8/8/8/8/9 w - - 0 1', '8/8/8/8/8/8/8/7X w - - 0 1', '8/8/8/8/8/8/8/8 x - - 0 1']) {
+    for (const bad of [
+      '',
+      'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1',
+      '8/8/8/8/8/8/8/9 w - - 0 1',
+      '8/8/8/8/8/8/8/7X w - - 0 1',
+      '8/8/8/8/8/8/8/8 x - - 0 1',
+    ]) {
       expect(() => parseFen(bad)).toThrow();
     }
   });
@@ -478,7 +538,8 @@ describe('UCI', () => {
   });
 
   it('findMove: king-takes-rook always, e1g1-style only in standard chess', () => {
-    const std = castleReady(false), c960 = castleReady(true);
+    const std = castleReady(false),
+      c960 = castleReady(true);
     expect(findMove(std, 'e1g1')?.castleRook).toBe(sq('h1'));
     expect(findMove(std, 'e1h1')?.castleRook).toBe(sq('h1'));
     expect(findMove(std, 'e1c1')?.castleRook).toBe(sq('a1'));
@@ -496,11 +557,22 @@ describe('UCI', () => {
   });
 
   it('moveUcis names every move as findMove takes it: both castling names in standard chess, one in Chess960, promotions with their letter', () => {
-    const castles = (p: Position) => legalMoves(p).filter((m) => m.castleRook !== undefined).map((m) => moveUcis(p, m));
-    expect(castles(castleReady(false)).sort()).toEqual([['e1a1', 'e1c1'], ['e1h1', 'e1g1']]);
+    const castles = (p: Position) =>
+      legalMoves(p)
+        .filter((m) => m.castleRook !== undefined)
+        .map((m) => moveUcis(p, m));
+    expect(castles(castleReady(false)).sort()).toEqual([
+      ['e1a1', 'e1c1'],
+      ['e1h1', 'e1g1'],
+    ]);
     expect(castles(castleReady(true)).sort()).toEqual([['e1a1'], ['e1h1']]);
     const promoting = parseFen('8/P7/8/8/8/8/8/k6K w - - 0 1');
-    expect(legalMoves(promoting).filter((m) => m.from === sq('a7')).flatMap((m) => moveUcis(promoting, m)).sort()).toEqual(['a7a8b', 'a7a8n', 'a7a8q', 'a7a8r']);
+    expect(
+      legalMoves(promoting)
+        .filter((m) => m.from === sq('a7'))
+        .flatMap((m) => moveUcis(promoting, m))
+        .sort(),
+    ).toEqual(['a7a8b', 'a7a8n', 'a7a8q', 'a7a8r']);
     for (const p of [castleReady(false), castleReady(true), promoting]) {
       for (const m of legalMoves(p)) for (const uci of moveUcis(p, m)) expect(findMove(p, uci)).toEqual(m);
     }

@@ -24,9 +24,19 @@ async function arena(bots: Array<{ id: string; dir: string }>, variant: string, 
     return {
       port,
       out: await runArena({
-        game: 'chess', variant, bots, reps: 1, seed: 3, concurrency: 2,
-        limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict', runDir: tempDir('catarena-chess-'),
-        sandbox, hosts, startTimeoutMs: 10_000, ...extra,
+        game: 'chess',
+        variant,
+        bots,
+        reps: 1,
+        seed: 3,
+        concurrency: 2,
+        limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+        policy: 'strict',
+        runDir: tempDir('catarena-chess-'),
+        sandbox,
+        hosts,
+        startTimeoutMs: 10_000,
+        ...extra,
       }),
     };
   } finally {
@@ -37,7 +47,9 @@ async function arena(bots: Array<{ id: string; dir: string }>, variant: string, 
 /** A Flask bot with the game-server port written into its source, as CATArena bots do. */
 function flaskChessBot(port: number): string {
   const source = fs.readFileSync(path.join(FIXTURES, 'catarena_chess.py'), 'utf8').replace('__PORT__', String(port));
-  return botDir('flask_chess', '#!/bin/bash\ncd "$(dirname "$0")"\npython3 catarena_chess.py "$1"\n', { 'catarena_chess.py': source });
+  return botDir('flask_chess', '#!/bin/bash\ncd "$(dirname "$0")"\npython3 catarena_chess.py "$1"\n', {
+    'catarena_chess.py': source,
+  });
 }
 
 /** A node bot answering a fixed (bad) move. */
@@ -62,17 +74,34 @@ describe.skipIf(!hasFlask())('a CATArena-shaped Flask chess bot with a hard-code
       const hosts = new GameServerPool({ ports: { [`chess/${variant}`]: port } });
       try {
         const out = await runArena({
-          game: 'chess', variant, reps: 1, seed: 3, concurrency: 2, policy: 'strict', runDir: tempDir('catarena-chess-'), sandbox, hosts,
+          game: 'chess',
+          variant,
+          reps: 1,
+          seed: 3,
+          concurrency: 2,
+          policy: 'strict',
+          runDir: tempDir('catarena-chess-'),
+          sandbox,
+          hosts,
           limits: { ...DEFAULT_LIMITS, moveMs: 5_000 },
-          bots: [{ id: 'flask', dir }, { id: 'random', dir: BUILTIN('random', 'chess') }],
+          bots: [
+            { id: 'flask', dir },
+            { id: 'random', dir: BUILTIN('random', 'chess') },
+          ],
         });
         expect(out.results).toHaveLength(2);
         for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
-        const requests = fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        const requests = fs
+          .readFileSync(path.join(dir, 'requests.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
         expect(requests[0].content_type).toBe('application/json');
         expect(Object.keys(requests[0].body).sort()).toEqual(['algorithm', 'current_player', 'fen', 'game_id']);
         expect(requests[0].body.algorithm).toBe('simple');
-        expect(requests[0].body.game_id).toMatch(variant === 'variant' ? /^chess_magic_[0-9a-f]{8}$/ : /^chess_[0-9a-f]{8}$/);
+        expect(requests[0].body.game_id).toMatch(
+          variant === 'variant' ? /^chess_magic_[0-9a-f]{8}$/ : /^chess_[0-9a-f]{8}$/,
+        );
       } finally {
         await hosts.closeAll();
       }
@@ -106,12 +135,20 @@ describe('chess failures', () => {
   }
 
   it('sends the configured algorithm and lets the catarena policy draw on an illegal move, or a move that is no string (CATArena forwarded it to its server)', async () => {
-    const { out } = await arena([{ id: 'bad', dir: fixedMoveBot({ move: 'a1a1' }) }, await random('random')], 'standard', { policy: 'catarena', protocolOptions: { algorithm: 'minimax' } });
+    const { out } = await arena(
+      [{ id: 'bad', dir: fixedMoveBot({ move: 'a1a1' }) }, await random('random')],
+      'standard',
+      { policy: 'catarena', protocolOptions: { algorithm: 'minimax' } },
+    );
     for (const r of out.results) {
       expect(r.spec.options).toEqual({ algorithm: 'minimax' });
       expect(r.scores).toEqual([0.5, 0.5]);
     }
-    const { out: garbled } = await arena([{ id: 'bad', dir: fixedMoveBot({ move: 42 }) }, await random('random')], 'standard', { policy: 'catarena' });
+    const { out: garbled } = await arena(
+      [{ id: 'bad', dir: fixedMoveBot({ move: 42 }) }, await random('random')],
+      'standard',
+      { policy: 'catarena' },
+    );
     for (const r of garbled.results) {
       expect(r.termination).toBe('malformed');
       expect(r.scores).toEqual([0.5, 0.5]);
@@ -120,7 +157,14 @@ describe('chess failures', () => {
 
   it('the heuristic bot beats the random bot in both rule sets', async () => {
     for (const variant of ['standard', 'variant']) {
-      const { out } = await arena([{ id: 'heuristic', dir: BUILTIN('heuristic', 'chess') }, { id: 'random', dir: BUILTIN('random', 'chess') }], variant, { reps: 2 });
+      const { out } = await arena(
+        [
+          { id: 'heuristic', dir: BUILTIN('heuristic', 'chess') },
+          { id: 'random', dir: BUILTIN('random', 'chess') },
+        ],
+        variant,
+        { reps: 2 },
+      );
       const row = out.table.find((t) => t.id === 'heuristic')!;
       expect(row.score, `${variant}: ${JSON.stringify(out.results.map((r) => r.reason))}`).toBeGreaterThanOrEqual(0.75);
       for (const r of out.results) expect(r.termination).toBe('normal');

@@ -43,7 +43,10 @@ describe('standard chess', () => {
 
   it('draws at the 200-ply cap', () => {
     // A game that has already played 199 plies: the 200th ends it, whatever the position.
-    const s = { ...start(), moves: Array.from({ length: MAX_PLIES - 1 }, (_, i) => ({ seat: i % 2, uci: 'a1a1', obstacle: false })) };
+    const s = {
+      ...start(),
+      moves: Array.from({ length: MAX_PLIES - 1 }, (_, i) => ({ seat: i % 2, uci: 'a1a1', obstacle: false })),
+    };
     const end = chess.apply(s, 0, 'e2e4');
     expect(end.result).toEqual({ scores: [0.5, 0.5], reason: 'max_moves', winner: null });
     expect(end.status).toBe('max_moves');
@@ -72,7 +75,8 @@ describe('standard chess', () => {
     const s = start();
     expect(chess.validate(s, 0, 'e2e4')).toBeNull();
     expect(chess.validate(s, 1, 'e7e5')).toBe('not_your_turn');
-    for (const bad of ['', 'e2', 'E2E4', 'e7e8Q', 42, null, ['e2e4'], 'e2e4 ']) expect(chess.validate(s, 0, bad as never)).toBe('bad_format');
+    for (const bad of ['', 'e2', 'E2E4', 'e7e8Q', 42, null, ['e2e4'], 'e2e4 '])
+      expect(chess.validate(s, 0, bad as never)).toBe('bad_format');
     expect(chess.validate(s, 0, 'e2e5')).toBe('illegal');
     expect(chess.validate(s, 0, '0000')).toBe('bad_format');
     // As python-chess (CATArena's server) judges it: a promotion letter on a move that promotes nothing is illegal.
@@ -126,9 +130,15 @@ describe("CATArena's variant (Chess960 + obstacles)", () => {
     // Find a pawn push of white that lands on an obstacle (ranks 3/4 hold some), and play it.
     const onObstacle = legalUci(s).find((m) => s.obstacles.includes(m.slice(2, 4)));
     expect(onObstacle).toBeDefined();
-    const before = s.fen.split(' ')[0]!.replace(/\d/g, (d) => '.'.repeat(Number(d))).replace(/\//g, '');
+    const before = s.fen
+      .split(' ')[0]!
+      .replace(/\d/g, (d) => '.'.repeat(Number(d)))
+      .replace(/\//g, '');
     s = chess.apply(s, 0, onObstacle!);
-    const after = s.fen.split(' ')[0]!.replace(/\d/g, (d) => '.'.repeat(Number(d))).replace(/\//g, '');
+    const after = s.fen
+      .split(' ')[0]!
+      .replace(/\d/g, (d) => '.'.repeat(Number(d)))
+      .replace(/\//g, '');
     expect(after.replace(/\./g, '').length).toBe(before.replace(/\./g, '').length - 1);
     expect(s.moves.at(-1)).toEqual({ seat: 0, uci: onObstacle, obstacle: true });
   });
@@ -146,8 +156,19 @@ describe("CATArena's variant (Chess960 + obstacles)", () => {
   // Issue 29: CATArena's server pushes a double push onto an obstacle and then removes the pawn;
   // python-chess keeps the ep square, so the adjacent pawn may capture en passant.
   it('allows en passant of a pawn that vanished on an obstacle, as CATArena does', () => {
-    const setup = (fen: string, obstacles: string[]): ChessState => ({ ...start('variant', 1), fen, obstacles, keys: [fen.split(' ').slice(0, 4).join(' ')] });
-    const s = play(setup('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', ['d4', 'e4']), ['a2a3', 'f7f5', 'a3a4', 'f5f4', 'e2e4']);
+    const setup = (fen: string, obstacles: string[]): ChessState => ({
+      ...start('variant', 1),
+      fen,
+      obstacles,
+      keys: [fen.split(' ').slice(0, 4).join(' ')],
+    });
+    const s = play(setup('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', ['d4', 'e4']), [
+      'a2a3',
+      'f7f5',
+      'a3a4',
+      'f5f4',
+      'e2e4',
+    ]);
     expect(s.fen).toBe('rnbqkbnr/ppppp1pp/8/8/P4p2/8/1PPP1PPP/RNBQKBNR b KQkq e3 0 3');
     expect(s.moves.at(-1)).toEqual({ seat: 0, uci: 'e2e4', obstacle: true });
     expect(chess.validate(s, 1, 'f4e3')).toBeNull();

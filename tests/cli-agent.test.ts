@@ -17,7 +17,13 @@ import { cliVersions, loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { AgentContainer } from '../sandbox/agent-container.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { openAiRateLimit, startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
-import { agentRound, evolutionReads, finalFailureRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import {
+  agentRound,
+  evolutionReads,
+  finalFailureRound,
+  expectPlayedNormally,
+  expectSecretNowhere,
+} from './helpers/agent-round.ts';
 
 const SECRET = 'sk-cli-secret-789';
 let server: ScriptedLlm | undefined;
@@ -45,11 +51,30 @@ describe('CLI agent specs', () => {
 });
 
 describe('CLI output parsers', () => {
-  it('read Claude Code\'s result object: tokens with cache, turns, cost, is_error', () => {
-    const ok = CLIS['claude-code'].parse(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, duration_ms: 5100, num_turns: 7, result: 'Bot written.', total_cost_usd: 0.0123, usage: { input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 40 } }));
-    expect(ok).toEqual({ tokens: { input: 100, cacheWrite: 20, cacheRead: 30, output: 40 }, turns: 7, durationMs: 5100, summary: 'Bot written.', costUsd: 0.0123 });
+  it("read Claude Code's result object: tokens with cache, turns, cost, is_error", () => {
+    const ok = CLIS['claude-code'].parse(
+      JSON.stringify({
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        duration_ms: 5100,
+        num_turns: 7,
+        result: 'Bot written.',
+        total_cost_usd: 0.0123,
+        usage: { input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 40 },
+      }),
+    );
+    expect(ok).toEqual({
+      tokens: { input: 100, cacheWrite: 20, cacheRead: 30, output: 40 },
+      turns: 7,
+      durationMs: 5100,
+      summary: 'Bot written.',
+      costUsd: 0.0123,
+    });
     // An auth failure is exit 1 with subtype success but is_error true (Claude Code 2.1's result object).
-    const failed = CLIS['claude-code'].parse('{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key","num_turns":0,"usage":{"input_tokens":0,"output_tokens":0}}');
+    const failed = CLIS['claude-code'].parse(
+      '{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key","num_turns":0,"usage":{"input_tokens":0,"output_tokens":0}}',
+    );
     expect(failed.error).toMatch(/Invalid API key/);
     expect(CLIS['claude-code'].parse('').error).toBe('no output');
     expect(CLIS['claude-code'].parse('Segmentation fault').error).toMatch(/no result object/);
@@ -65,14 +90,43 @@ describe('CLI output parsers', () => {
       { type: 'item.completed', item: { id: 'i3', type: 'agent_message', text: 'Done: bot in develop_ai.' } },
       { type: 'turn.completed', usage: { input_tokens: 1200, cached_input_tokens: 200, output_tokens: 300 } },
     ].map((e) => JSON.stringify(e));
-    expect(CLIS.codex.parse(['WARNING: some log line', ...lines].join('\n'))).toEqual({ tokens: { input: 1000, cacheRead: 200, output: 300 }, turns: 1, toolCalls: 2, summary: 'Done: bot in develop_ai.' });
-    expect(CLIS.codex.parse([...lines.slice(0, 2), JSON.stringify({ type: 'turn.failed', error: { message: 'stream disconnected' } })].join('\n')).error).toBe('stream disconnected');
+    expect(CLIS.codex.parse(['WARNING: some log line', ...lines].join('\n'))).toEqual({
+      tokens: { input: 1000, cacheRead: 200, output: 300 },
+      turns: 1,
+      toolCalls: 2,
+      summary: 'Done: bot in develop_ai.',
+    });
+    expect(
+      CLIS.codex.parse(
+        [...lines.slice(0, 2), JSON.stringify({ type: 'turn.failed', error: { message: 'stream disconnected' } })].join(
+          '\n',
+        ),
+      ).error,
+    ).toBe('stream disconnected');
   });
 
-  it('read Gemini CLI\'s JSON: tokens and requests per model, tool calls, error', () => {
-    const doc = { response: 'ok', stats: { models: { 'gemini-2.5-pro': { api: { totalRequests: 3 }, tokens: { prompt: 900, candidates: 80, total: 980 } }, 'gemini-2.5-flash': { api: { totalRequests: 1 }, tokens: { prompt: 100, candidates: 20 } } }, tools: { totalCalls: 5 } } };
-    expect(CLIS['gemini-cli'].parse(JSON.stringify(doc, null, 2))).toEqual({ tokens: { input: 1000, output: 100 }, turns: 4, toolCalls: 5, summary: 'ok' });
-    expect(CLIS['gemini-cli'].parse(JSON.stringify({ error: { type: 'FatalAuthenticationError', message: 'API key not valid' } })).error).toBe('API key not valid');
+  it("read Gemini CLI's JSON: tokens and requests per model, tool calls, error", () => {
+    const doc = {
+      response: 'ok',
+      stats: {
+        models: {
+          'gemini-2.5-pro': { api: { totalRequests: 3 }, tokens: { prompt: 900, candidates: 80, total: 980 } },
+          'gemini-2.5-flash': { api: { totalRequests: 1 }, tokens: { prompt: 100, candidates: 20 } },
+        },
+        tools: { totalCalls: 5 },
+      },
+    };
+    expect(CLIS['gemini-cli'].parse(JSON.stringify(doc, null, 2))).toEqual({
+      tokens: { input: 1000, output: 100 },
+      turns: 4,
+      toolCalls: 5,
+      summary: 'ok',
+    });
+    expect(
+      CLIS['gemini-cli'].parse(
+        JSON.stringify({ error: { type: 'FatalAuthenticationError', message: 'API key not valid' } }),
+      ).error,
+    ).toBe('API key not valid');
   });
 
   it('finds JSON values in documents, arrays and JSON lines', () => {
@@ -82,7 +136,9 @@ describe('CLI output parsers', () => {
 
   it('quotes arguments so bash gets them back unchanged', () => {
     const args = ['printf', '%s|', "it's", 'a "task"\nwith $HOME and `x` and \\', '--flag=1', ''];
-    expect(execFileSync('bash', ['-c', shellQuote(args)], { encoding: 'utf8' })).toBe(`it's|a "task"\nwith $HOME and \`x\` and \\|--flag=1||`);
+    expect(execFileSync('bash', ['-c', shellQuote(args)], { encoding: 'utf8' })).toBe(
+      `it's|a "task"\nwith $HOME and \`x\` and \\|--flag=1||`,
+    );
   });
 });
 
@@ -101,7 +157,11 @@ async function forbiddenListener(): Promise<Counting> {
   s.on('connection', () => c.connections++);
   await new Promise<void>((r) => s.listen(0, '0.0.0.0', r));
   c.port = (s.address() as AddressInfo).port;
-  c.close = () => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); });
+  c.close = () =>
+    new Promise<void>((r) => {
+      s.closeAllConnections();
+      s.close(() => r());
+    });
   return c;
 }
 
@@ -119,19 +179,30 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     server = await startScriptedLlm([{ text: 'pong' }]);
     const forbidden = await forbiddenListener();
     const ws = tempDir();
-    const container = await AgentContainer.start({ image: agentImage!, workspace: ws, egress: { upstream: server.baseURL, headers: { authorization: `Bearer ${SECRET}` } }, env: { OPENAI_API_KEY: PLACEHOLDER_KEY } });
+    const container = await AgentContainer.start({
+      image: agentImage!,
+      workspace: ws,
+      egress: { upstream: server.baseURL, headers: { authorization: `Bearer ${SECRET}` } },
+      env: { OPENAI_API_KEY: PLACEHOLDER_KEY },
+    });
     try {
       const q = (cmd: string) => container.exec(cmd, { timeoutMs: 30_000 });
       // The endpoint, through the proxy; the placeholder key is replaced on the host.
-      const chat = await q(`curl -s -m 10 -H "authorization: Bearer $OPENAI_API_KEY" -H 'content-type: application/json' -d '{"model":"m","messages":[{"role":"user","content":"ping"}]}' http://127.0.0.1:3128/v1/chat/completions`);
+      const chat = await q(
+        `curl -s -m 10 -H "authorization: Bearer $OPENAI_API_KEY" -H 'content-type: application/json' -d '{"model":"m","messages":[{"role":"user","content":"ping"}]}' http://127.0.0.1:3128/v1/chat/completions`,
+      );
       expect(JSON.parse(chat.stdout).choices[0].message.content).toBe('pong');
       expect(server.requests[0]!.authorization).toBe(`Bearer ${SECRET}`);
       // Another host service, by every route: through the proxy (plain and CONNECT) it is refused;
       // directly (no proxy) there is no network to reach it on.
       const gateway = `172.17.0.1:${forbidden.port}`;
-      const viaProxy = await q(`curl -s -m 10 -o /dev/null -w '%{http_code}' -x http://127.0.0.1:3128 http://${gateway}/`);
+      const viaProxy = await q(
+        `curl -s -m 10 -o /dev/null -w '%{http_code}' -x http://127.0.0.1:3128 http://${gateway}/`,
+      );
       expect(viaProxy.stdout).toBe('403');
-      const tunnel = await q(`curl -s -m 10 -o /dev/null -w '%{http_connect}' -x http://127.0.0.1:3128 -p http://${gateway}/`);
+      const tunnel = await q(
+        `curl -s -m 10 -o /dev/null -w '%{http_connect}' -x http://127.0.0.1:3128 -p http://${gateway}/`,
+      );
       expect(tunnel.stdout).toBe('403');
       const direct = await q(`curl -s -m 5 --noproxy '*' http://${gateway}/; echo "exit=$?"`);
       expect(direct.stdout).toMatch(/exit=(7|28)/); // cannot connect / timed out
@@ -145,7 +216,9 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
       // Commands are killed with everything they started.
       const slow = await container.exec('sleep 60 & sleep 60', { timeoutMs: 500 });
       expect(slow.timedOut).toBe(true);
-      const left = await q('for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done | grep -c "^sleep 60"');
+      const left = await q(
+        'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done | grep -c "^sleep 60"',
+      );
       expect(left.stdout.trim()).toBe('0');
     } finally {
       await container.close();
@@ -155,29 +228,55 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
 
   it('Qwen Code on a GPT-5-named model completes a tourney round against the scripted server (which refuses max_tokens for it, as OpenAI does): its bot validates and plays', async () => {
     const sample = BUILTIN('random');
-    const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (file: string) => ({
+      name: 'write_file',
+      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     // Qwen Code's main conversation carries its tools; side requests (e.g. a next-speaker or
     // summary check) have none and get a plain answer. Its history opens with an assistant
     // acknowledgement of the context, so the step is the number of tool-calling turns so far.
     const turns = [
       { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done', description: 'start the bot and check /health' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'run_shell_command',
+            args: {
+              command:
+                'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done',
+              description: 'start the bot and check /health',
+            },
+          },
+        ],
+      },
       { text: 'The bot is in /workspace/develop_ai and answers /health.' },
     ];
-    const step = (req: ScriptedRequest) => req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
-    server = await startScriptedLlm((req) => (req.tools.some((t) => t.function.name === 'write_file') ? turns[step(req)] : { text: '{"next_speaker":"user","reasoning":"done"}' }));
+    const step = (req: ScriptedRequest) =>
+      req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+    server = await startScriptedLlm((req) =>
+      req.tools.some((t) => t.function.name === 'write_file')
+        ? turns[step(req)]
+        : { text: '{"next_speaker":"user","reasoning":"done"}' },
+    );
     vi.stubEnv('OPENAI_API_KEY', SECRET);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('qwen-code:gpt-5-scripted#qwen', 'qwen');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound(
+      'qwen-code:gpt-5-scripted#qwen',
+      'qwen',
+    );
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:qwen-code/gpt-5-scripted');
     // Its settings.json (empty samplingParams) kept max_tokens out of every request.
     expect(server.requests.filter((r) => 'max_tokens' in r.body)).toEqual([]);
     // Its web tools are excluded (settings tools.exclude): no request offered web_fetch or web_search.
-    expect(server.requests.flatMap((r) => r.tools.map((t) => t.function.name)).filter((n) => /web_(fetch|search)/.test(n))).toEqual([]);
+    expect(
+      server.requests.flatMap((r) => r.tools.map((t) => t.function.name)).filter((n) => /web_(fetch|search)/.test(n)),
+    ).toEqual([]);
     expect(server.requests.some((r) => r.tools.some((t) => t.function.name === 'write_file'))).toBe(true);
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
-    expect(fs.readFileSync(path.join(strategies, 'qwen', 'bot.mjs'), 'utf8')).toBe(fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8'));
+    expect(fs.readFileSync(path.join(strategies, 'qwen', 'bot.mjs'), 'utf8')).toBe(
+      fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8'),
+    );
     const last = server.requests.filter((r) => r.tools.length && step(r) === 2).at(-1)!;
     expect(JSON.stringify(last.messages.at(-1))).toMatch(/status/);
     // Cost: Qwen Code's own token report, parsed from its JSON output, equals what the server answered.
@@ -187,7 +286,14 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     const reads = evolutionReads(runDir, 'qwen');
     expect(reads.source).toBe('Qwen Code JSON output (1 attempt)');
     expect(reads.firstWrite).toBe(1);
-    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/start_ai.sh', 'write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'run develop_ai/start_ai.sh']));
+    expect(reads.uses).toEqual(
+      expect.arrayContaining([
+        'write develop_ai/start_ai.sh',
+        'write develop_ai/bot.mjs',
+        'write develop_ai/bot-http.mjs',
+        'run develop_ai/start_ai.sh',
+      ]),
+    );
     // Everything reached the endpoint; what was refused (Qwen Code's telemetry) was not the endpoint.
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint/);
     expect(/egress: .*refused(.*)/.exec(buildLog)![1]).not.toContain('127.0.0.1');
@@ -198,12 +304,16 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
 
   it("Qwen Code rides out OpenAI's 429 (retry-after, x-ratelimit-* headers) and an answer broken mid-stream", async () => {
     const sample = BUILTIN('random');
-    const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (file: string) => ({
+      name: 'write_file',
+      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     const turns = [
       { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
       { text: 'The bot is in /workspace/develop_ai.' },
     ];
-    const step = (req: ScriptedRequest) => req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+    const step = (req: ScriptedRequest) =>
+      req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
     const main = (req: ScriptedRequest) => req.tools.some((t) => t.function.name === 'write_file');
     let n = 0;
     server = await startScriptedLlm((req) => {
@@ -221,7 +331,13 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     // Its OpenAI client waited the retry-after (1 s) itself; the broken stream it did not retry: the
     // run ended with "[API Error: terminated (cause: other side closed)]" and no bot, which the agent
     // named a server error, and the next attempt succeeded.
-    expect(mainRequests.map((r) => r.turn && ('httpError' in r.turn ? r.turn.httpError : 'breakMidway' in r.turn && r.turn.breakMidway ? 'broken' : 'ok'))).toEqual([429, 'broken', 'ok', 'ok']);
+    expect(
+      mainRequests.map(
+        (r) =>
+          r.turn &&
+          ('httpError' in r.turn ? r.turn.httpError : 'breakMidway' in r.turn && r.turn.breakMidway ? 'broken' : 'ok'),
+      ),
+    ).toEqual([429, 'broken', 'ok', 'ok']);
     expect(mainRequests[1]!.at - mainRequests[0]!.at).toBeGreaterThanOrEqual(950);
     expect(buildLog).toMatch(/attempt 1 failed: .*other side closed.*\[server_error\]/);
     expect(buildLog).toMatch(/attempt 2 succeeded/);
@@ -237,17 +353,41 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
 describe.skipIf(!agentImage)('Qwen Code where no attempt can help', () => {
   const cases: Array<[string, string, Parameters<typeof startScriptedLlm>[0] | 'wrong-key']> = [
     ['a refused key', 'auth', 'wrong-key'],
-    ['no quota', 'billing', () => ({ httpError: 429, message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.', type: 'insufficient_quota', code: 'insufficient_quota' })],
-    ['a prompt too long', 'context_length', () => ({ httpError: 400, message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', code: 'context_length_exceeded' })],
+    [
+      'no quota',
+      'billing',
+      () => ({
+        httpError: 429,
+        message:
+          'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      }),
+    ],
+    [
+      'a prompt too long',
+      'context_length',
+      () => ({
+        httpError: 400,
+        message:
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.",
+        type: 'invalid_request_error',
+        code: 'context_length_exceeded',
+      }),
+    ],
   ];
   for (const [what, reason, script] of cases) {
     it(`${what}: one attempt, named ${reason}`, async () => {
-      server = await startScriptedLlm(script === 'wrong-key' ? () => ({ text: 'never reached' }) : script, { key: SECRET });
+      server = await startScriptedLlm(script === 'wrong-key' ? () => ({ text: 'never reached' }) : script, {
+        key: SECRET,
+      });
       vi.stubEnv('OPENAI_API_KEY', script === 'wrong-key' ? 'sk-cli-wrong-000' : SECRET);
       vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
       const { seconds } = await finalFailureRound('qwen-code:gpt-5-scripted#qwen', 'qwen', reason);
       if (script === 'wrong-key') expect(server.requests).toEqual([]);
-      console.log(`qwen-code, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted requests`);
+      console.log(
+        `qwen-code, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted requests`,
+      );
     }, 600_000);
   }
 });

@@ -14,7 +14,14 @@ import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { startEgressProxy } from '../sandbox/egress-proxy.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
-import { startScriptedAnthropic, stepOf, toolResults, type ScriptedAnthropic, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-anthropic.ts';
+import {
+  startScriptedAnthropic,
+  stepOf,
+  toolResults,
+  type ScriptedAnthropic,
+  type ScriptedRequest,
+  type ScriptTurn,
+} from './helpers/scripted-anthropic.ts';
 import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-ant-claude-code-secret-314';
@@ -26,18 +33,54 @@ afterEach(async () => {
 });
 
 describe("Claude Code's result object", () => {
-  it('counts the tokens of every model call (modelUsage: subagents included), else the main loop\'s usage', () => {
+  it("counts the tokens of every model call (modelUsage: subagents included), else the main loop's usage", () => {
     // Claude Code 2.1.197 as observed against the scripted server: `usage` covers the main loop
     // only (37768 + 58), `modelUsage` every request, a subagent's included (38768 + 50 cache reads, 65);
     // each kind is kept apart (agents/core/prices.ts), so a cached token is counted once.
     const result = {
-      type: 'result', subtype: 'success', is_error: false, duration_ms: 401, num_turns: 2, result: 'Done.', total_cost_usd: 0.19549,
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      duration_ms: 401,
+      num_turns: 2,
+      result: 'Done.',
+      total_cost_usd: 0.19549,
       usage: { input_tokens: 37768, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 58 },
-      modelUsage: { 'scripted-model': { inputTokens: 38768, outputTokens: 65, cacheReadInputTokens: 50, cacheCreationInputTokens: 0, costUSD: 0.19549 } },
+      modelUsage: {
+        'scripted-model': {
+          inputTokens: 38768,
+          outputTokens: 65,
+          cacheReadInputTokens: 50,
+          cacheCreationInputTokens: 0,
+          costUSD: 0.19549,
+        },
+      },
     };
-    expect(CLIS['claude-code'].parse(JSON.stringify(result))).toEqual({ tokens: { input: 38768, cacheRead: 50, output: 65 }, turns: 2, durationMs: 401, summary: 'Done.', costUsd: 0.19549 });
-    const twoModels = { ...result, modelUsage: { ...result.modelUsage, 'claude-haiku-4-5': { inputTokens: 100, outputTokens: 5, cacheReadInputTokens: 0, cacheCreationInputTokens: 20 } } };
-    expect(CLIS['claude-code'].parse(JSON.stringify(twoModels)).tokens).toEqual({ input: 38868, cacheRead: 50, cacheWrite: 20, output: 70 });
+    expect(CLIS['claude-code'].parse(JSON.stringify(result))).toEqual({
+      tokens: { input: 38768, cacheRead: 50, output: 65 },
+      turns: 2,
+      durationMs: 401,
+      summary: 'Done.',
+      costUsd: 0.19549,
+    });
+    const twoModels = {
+      ...result,
+      modelUsage: {
+        ...result.modelUsage,
+        'claude-haiku-4-5': {
+          inputTokens: 100,
+          outputTokens: 5,
+          cacheReadInputTokens: 0,
+          cacheCreationInputTokens: 20,
+        },
+      },
+    };
+    expect(CLIS['claude-code'].parse(JSON.stringify(twoModels)).tokens).toEqual({
+      input: 38868,
+      cacheRead: 50,
+      cacheWrite: 20,
+      output: 70,
+    });
     const { modelUsage: _, ...older } = result;
     expect(CLIS['claude-code'].parse(JSON.stringify(older)).tokens).toEqual({ input: 37768, output: 58 });
   });
@@ -45,15 +88,34 @@ describe("Claude Code's result object", () => {
 
 describe("Claude Code's stream-json output", () => {
   it('is asked for (with --verbose, which -p needs for it) and read: the result object for cost, tool_use blocks for tool calls', () => {
-    const argv = CLIS['claude-code'].argv({ prompt: 'p', maxTurns: 5, home: '/home/agent', workspace: '/workspace', baseUrl: 'http://x' });
-    expect(argv.slice(argv.indexOf('--output-format'), argv.indexOf('--output-format') + 3)).toEqual(['--output-format', 'stream-json', '--verbose']);
+    const argv = CLIS['claude-code'].argv({
+      prompt: 'p',
+      maxTurns: 5,
+      home: '/home/agent',
+      workspace: '/workspace',
+      baseUrl: 'http://x',
+    });
+    expect(argv.slice(argv.indexOf('--output-format'), argv.indexOf('--output-format') + 3)).toEqual([
+      '--output-format',
+      'stream-json',
+      '--verbose',
+    ]);
     // Recorded from 2.1.197 (tests/fixtures/transcripts): 7 tool calls (one Write refused), 8 turns.
-    const [stdout, stderr] = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/transcripts/claude-code.txt'), 'utf8').split('\n--- stderr ---\n');
-    expect(CLIS['claude-code'].parse(stdout!, stderr)).toEqual({ tokens: { input: 144290, output: 380 }, turns: 8, durationMs: 1220, summary: 'Done: develop_ai holds the bot.', toolCalls: 7, costUsd: 0.7309500000000001 });
+    const [stdout, stderr] = fs
+      .readFileSync(path.resolve(import.meta.dirname, 'fixtures/transcripts/claude-code.txt'), 'utf8')
+      .split('\n--- stderr ---\n');
+    expect(CLIS['claude-code'].parse(stdout!, stderr)).toEqual({
+      tokens: { input: 144290, output: 380 },
+      turns: 8,
+      durationMs: 1220,
+      summary: 'Done: develop_ai holds the bot.',
+      toolCalls: 7,
+      costUsd: 0.7309500000000001,
+    });
   });
 });
 
-describe('Claude Code\'s environment', () => {
+describe("Claude Code's environment", () => {
   it('gets the proxy as its base URL without /v1 (it adds /v1/messages), a placeholder key, and no non-essential traffic', () => {
     const o = { prompt: 'p', maxTurns: 5, home: '/home/agent', workspace: '/workspace' };
     for (const baseUrl of ['http://127.0.0.1:3128', 'http://127.0.0.1:3128/v1', 'http://127.0.0.1:3128/v1/']) {
@@ -70,7 +132,13 @@ describe('Claude Code\'s environment', () => {
 
 describe('web tools, off by default', () => {
   it('Claude Code is started with --disallowedTools WebSearch,WebFetch, Gemini CLI with tools.exclude; webTools opts in', () => {
-    const o = { prompt: 'p', maxTurns: 5, home: '/home/agent', workspace: '/workspace', baseUrl: 'http://127.0.0.1:3128' };
+    const o = {
+      prompt: 'p',
+      maxTurns: 5,
+      home: '/home/agent',
+      workspace: '/workspace',
+      baseUrl: 'http://127.0.0.1:3128',
+    };
     expect(CLIS['claude-code'].argv(o).join(' ')).toContain('--disallowedTools WebSearch,WebFetch');
     expect(CLIS['claude-code'].argv({ ...o, webTools: true })).not.toContain('--disallowedTools');
     expect(CLIS['gemini-cli'].prepare!(o)).toContain('"tools":{"exclude":["google_web_search","web_fetch"]}');
@@ -78,33 +146,53 @@ describe('web tools, off by default', () => {
   });
 
   it('Codex gets web_search = "disabled" in its config.toml, Qwen Code tools.exclude in its settings.json; webTools opts in', () => {
-    const o = { prompt: 'p', maxTurns: 5, home: tempDir(), workspace: '/workspace', baseUrl: 'http://127.0.0.1:3128/v1', model: 'm' };
+    const o = {
+      prompt: 'p',
+      maxTurns: 5,
+      home: tempDir(),
+      workspace: '/workspace',
+      baseUrl: 'http://127.0.0.1:3128/v1',
+      model: 'm',
+    };
     const written = (cli: 'codex' | 'qwen-code', file: string, webTools: boolean) => {
       const home = tempDir();
       execFileSync('bash', ['-c', CLIS[cli].prepare!({ ...o, home, webTools })]);
       return fs.readFileSync(path.join(home, file), 'utf8');
     };
     // A root key, before the first table (TOML puts every later key in the table above it).
-    expect(written('codex', '.codex/config.toml', false)).toMatch(/^web_search = "disabled"\nmodel_provider = "catarena"\n/);
+    expect(written('codex', '.codex/config.toml', false)).toMatch(
+      /^web_search = "disabled"\nmodel_provider = "catarena"\n/,
+    );
     expect(written('codex', '.codex/config.toml', true)).not.toContain('web_search');
-    expect(JSON.parse(written('qwen-code', '.qwen/settings.json', false))).toEqual({ model: { generationConfig: { samplingParams: {} } }, tools: { exclude: ['web_fetch', 'web_search'] } });
-    expect(JSON.parse(written('qwen-code', '.qwen/settings.json', true))).toEqual({ model: { generationConfig: { samplingParams: {} } } });
+    expect(JSON.parse(written('qwen-code', '.qwen/settings.json', false))).toEqual({
+      model: { generationConfig: { samplingParams: {} } },
+      tools: { exclude: ['web_fetch', 'web_search'] },
+    });
+    expect(JSON.parse(written('qwen-code', '.qwen/settings.json', true))).toEqual({
+      model: { generationConfig: { samplingParams: {} } },
+    });
   });
 });
 
-describe('the egress proxy and Claude Code\'s refused tunnels', () => {
-  it('survives clients that reset right after their 403 (Claude Code\'s CONNECT to api.anthropic.com does)', async () => {
+describe("the egress proxy and Claude Code's refused tunnels", () => {
+  it("survives clients that reset right after their 403 (Claude Code's CONNECT to api.anthropic.com does)", async () => {
     const proxy = await startEgressProxy({ allow: [], listen: { port: 0 } });
     try {
       const port = Number(new URL(proxy.address).port);
-      await Promise.all(Array.from({ length: 20 }, () => new Promise<void>((resolve) => {
-        const s = net.connect(port, '127.0.0.1', () => {
-          s.write('CONNECT api.anthropic.com:443 HTTP/1.1\r\nHost: api.anthropic.com:443\r\n\r\n');
-          s.resetAndDestroy();
-        });
-        s.on('error', () => undefined);
-        s.on('close', () => resolve());
-      })));
+      await Promise.all(
+        Array.from(
+          { length: 20 },
+          () =>
+            new Promise<void>((resolve) => {
+              const s = net.connect(port, '127.0.0.1', () => {
+                s.write('CONNECT api.anthropic.com:443 HTTP/1.1\r\nHost: api.anthropic.com:443\r\n\r\n');
+                s.resetAndDestroy();
+              });
+              s.on('error', () => undefined);
+              s.on('close', () => resolve());
+            }),
+        ),
+      );
       await new Promise((r) => setTimeout(r, 300));
       // Still answering, every tunnel refused and recorded.
       const res = await fetch(`${proxy.address}/`);
@@ -122,26 +210,53 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
   it('completes a tourney round against the scripted Anthropic server: its bot validates and plays', async () => {
     const sample = BUILTIN('random');
     const pinned = loadAgentRecipe().clis['@anthropic-ai/claude-code'];
-    const write = (file: string) => ({ name: 'Write', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (file: string) => ({
+      name: 'Write',
+      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     const SUBAGENT = 'Subagent task: list /workspace/develop_ai and say whether start_ai.sh is there.';
     // Claude Code's main conversation carries its tools (Write among them); a step is the number
     // of assistant turns so far. Its subagent (the Agent tool) is a conversation of its own that
     // opens with the prompt it was given.
     const turns: ScriptTurn[] = [
       { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      { toolCalls: [{ name: 'Bash', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done', description: 'Start the bot and check /health' } }] },
-      { toolCalls: [{ name: 'Agent', args: { description: 'Check the bot folder', prompt: SUBAGENT, subagent_type: 'general-purpose' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'Bash',
+            args: {
+              command:
+                'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done',
+              description: 'Start the bot and check /health',
+            },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            name: 'Agent',
+            args: { description: 'Check the bot folder', prompt: SUBAGENT, subagent_type: 'general-purpose' },
+          },
+        ],
+      },
       { text: 'The bot is in /workspace/develop_ai and answers /health.' },
     ];
     const isSubagent = (r: ScriptedRequest) => JSON.stringify(r.messages[0] ?? '').includes(SUBAGENT);
-    server = await startScriptedAnthropic((r) => (isSubagent(r) ? { text: 'start_ai.sh, bot.mjs and bot-http.mjs are there.' } : turns[stepOf(r)]), {
-      apiKey: SECRET,
-      // Quick calls beside the conversation (none seen from 2.1.197 with non-essential traffic off) carry no tools.
-      side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
-    });
+    server = await startScriptedAnthropic(
+      (r) => (isSubagent(r) ? { text: 'start_ai.sh, bot.mjs and bot-http.mjs are there.' } : turns[stepOf(r)]),
+      {
+        apiKey: SECRET,
+        // Quick calls beside the conversation (none seen from 2.1.197 with non-essential traffic off) carry no tools.
+        side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
+      },
+    );
     vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
     vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
-    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('claude-code:scripted-claude#claude', 'claude');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound(
+      'claude-code:scripted-claude#claude',
+      'claude',
+    );
     expect(record.status, buildLog).toBe('ok');
     // Its web tools are off by default (--disallowedTools): no request offered them to the model.
     const offered = new Set(server.requests.flatMap((r) => r.tools.map((t) => t.name)));
@@ -160,12 +275,16 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
       expect(r.model).toBe('scripted-claude');
       expect(r.stream).toBe(true);
     }
-    expect(main[0]!.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['Write', 'Bash', 'Agent', 'Read', 'Edit']));
+    expect(main[0]!.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Write', 'Bash', 'Agent', 'Read', 'Edit']),
+    );
     expect(main[0]!.betas).toContain('claude-code-20250219');
     expect(server.requests.filter(isSubagent)).toHaveLength(1);
     // Its tools ran in the container: the files it wrote, the bot it started answered /health, the subagent's answer came back.
     for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
-      expect(fs.readFileSync(path.join(strategies, 'claude', file), 'utf8')).toBe(fs.readFileSync(path.join(sample, file), 'utf8'));
+      expect(fs.readFileSync(path.join(strategies, 'claude', file), 'utf8')).toBe(
+        fs.readFileSync(path.join(sample, file), 'utf8'),
+      );
     }
     expect(toolResults(main[2]!).at(-1)).toMatch(/healthy/);
     expect(toolResults(main[3]!).at(-1)).toMatch(/start_ai\.sh, bot\.mjs and bot-http\.mjs are there/);
@@ -178,7 +297,14 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     const reads = evolutionReads(runDir, 'claude');
     expect(reads.source).toBe('Claude Code stream-json output (1 attempt)');
     expect(reads.firstWrite).toBe(1);
-    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/start_ai.sh', 'write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'run develop_ai/start_ai.sh']));
+    expect(reads.uses).toEqual(
+      expect.arrayContaining([
+        'write develop_ai/start_ai.sh',
+        'write develop_ai/bot.mjs',
+        'write develop_ai/bot-http.mjs',
+        'run develop_ai/start_ai.sh',
+      ]),
+    );
     expect(summary.tracks[0]!.cost.claude!.tokens).toEqual(record.cost.tokens);
     // Egress: only the endpoint; nothing refused (non-essential traffic is off).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));
@@ -193,14 +319,28 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
 describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', () => {
   it('waits the retry-after, retries the broken stream, and builds a bot that plays', async () => {
     const sample = BUILTIN('random');
-    const write = (file: string) => ({ name: 'Write', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (file: string) => ({
+      name: 'Write',
+      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     // With thinking asked for, the tool turn carries a signed thinking block Claude Code must echo.
-    const turns: ScriptTurn[] = [{ thinking: 'Copy the sample bot into develop_ai.', toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] }, { text: 'The bot is in /workspace/develop_ai.' }];
+    const turns: ScriptTurn[] = [
+      {
+        thinking: 'Copy the sample bot into develop_ai.',
+        toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')],
+      },
+      { text: 'The bot is in /workspace/develop_ai.' },
+    ];
     let main = 0;
     server = await startScriptedAnthropic(
       (r) => {
         main++;
-        if (main === 1) return { httpError: 429, message: 'Number of request tokens has exceeded your per-minute rate limit', retryAfter: 1 };
+        if (main === 1)
+          return {
+            httpError: 429,
+            message: 'Number of request tokens has exceeded your per-minute rate limit',
+            retryAfter: 1,
+          };
         if (main === 2) return { streamError: {}, text: 'I will write the bot' };
         return turns[stepOf(r)];
       },
@@ -221,7 +361,11 @@ describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', ()
     // (the server would have answered 400 otherwise).
     for (const r of asked) expect(r.body.thinking).toEqual({ type: 'adaptive' });
     const echoed = asked.at(-1)!.messages.find((m) => m.role === 'assistant')!;
-    expect(Array.isArray(echoed.content) && echoed.content[0]).toMatchObject({ type: 'thinking', thinking: 'Copy the sample bot into develop_ai.', signature: expect.any(String) });
+    expect(Array.isArray(echoed.content) && echoed.content[0]).toMatchObject({
+      type: 'thinking',
+      thinking: 'Copy the sample bot into develop_ai.',
+      signature: expect.any(String),
+    });
     expectPlayedNormally(games);
   }, 300_000);
 });
@@ -230,12 +374,27 @@ describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', ()
 // billing_error and 400 "prompt is too long: N tokens > M maximum" (coder/aibridge#56).
 describe.skipIf(!agentImage)('Claude Code with no credit or a prompt too long', () => {
   const cases: Array<[string, string, ScriptTurn]> = [
-    ['no credit (402)', 'billing', { httpError: 402, message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.' }],
-    ['a prompt too long (400)', 'context_length', { httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' }],
+    [
+      'no credit (402)',
+      'billing',
+      {
+        httpError: 402,
+        message:
+          'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+      },
+    ],
+    [
+      'a prompt too long (400)',
+      'context_length',
+      { httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' },
+    ],
   ];
   for (const [what, reason, turn] of cases) {
     it(`${what}: one attempt, named ${reason}`, async () => {
-      server = await startScriptedAnthropic(() => turn, { apiKey: SECRET, side: (r) => (r.tools.length ? undefined : { text: 'OK' }) });
+      server = await startScriptedAnthropic(() => turn, {
+        apiKey: SECRET,
+        side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
+      });
       vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
       vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
       const started = Date.now();
@@ -244,7 +403,9 @@ describe.skipIf(!agentImage)('Claude Code with no credit or a prompt too long', 
       expect(record.failureReason, buildLog).toBe(reason);
       expect(buildLog).not.toContain('## attempt 2/');
       expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
-      console.log(`claude-code, ${what}: stopped after ${((Date.now() - started) / 1000).toFixed(0)} s, ${server.requests.length} requests`);
+      console.log(
+        `claude-code, ${what}: stopped after ${((Date.now() - started) / 1000).toFixed(0)} s, ${server.requests.length} requests`,
+      );
     }, 600_000);
   }
 });
@@ -271,7 +432,11 @@ describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
     expect(server.others.every((o) => o.status === 401)).toBe(true);
     expect(server.others.length).toBeGreaterThan(0);
     expect(server.others.length).toBeLessThanOrEqual(3);
-    expect(buildLog).toMatch(/the endpoint answered a model call with HTTP 401: \{"type":"error","error":\{"type":"authentication_error","message":"invalid x-api-key"\}.* \(the LLM endpoint refused the API key\); the attempt was stopped there/);
-    console.log(`claude-code, wrong key: stopped after ${seconds.toFixed(0)} s, ${server.others.length} refused requests`);
+    expect(buildLog).toMatch(
+      /the endpoint answered a model call with HTTP 401: \{"type":"error","error":\{"type":"authentication_error","message":"invalid x-api-key"\}.* \(the LLM endpoint refused the API key\); the attempt was stopped there/,
+    );
+    console.log(
+      `claude-code, wrong key: stopped after ${seconds.toFixed(0)} s, ${server.others.length} refused requests`,
+    );
   }, 600_000);
 });

@@ -15,8 +15,22 @@ import { CLIS, PLACEHOLDER_KEY } from '../agents/cli/clis.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
-import { startScriptedResponses, stepOf, toolNames, toolResults, type ResponsesRequest, type ResponsesTurn, type ScriptedResponses } from './helpers/scripted-responses.ts';
-import { agentRound, evolutionReads, finalFailureRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import {
+  startScriptedResponses,
+  stepOf,
+  toolNames,
+  toolResults,
+  type ResponsesRequest,
+  type ResponsesTurn,
+  type ScriptedResponses,
+} from './helpers/scripted-responses.ts';
+import {
+  agentRound,
+  evolutionReads,
+  finalFailureRound,
+  expectPlayedNormally,
+  expectSecretNowhere,
+} from './helpers/agent-round.ts';
 
 const SECRET = 'sk-proj-codex-secret-271828';
 let server: ScriptedResponses | undefined;
@@ -37,14 +51,38 @@ function events(body: string): Array<[string, Record<string, any>]> {
     });
 }
 
-const post = (base: string, body: unknown) => fetch(`${base}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body: JSON.stringify(body) });
+const post = (base: string, body: unknown) =>
+  fetch(`${base}/responses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+    body: JSON.stringify(body),
+  });
 
 describe('the scripted Responses API server', () => {
   it('streams the documented event sequence: created, items added, deltas, done, completed with usage', async () => {
     server = await startScriptedResponses([
-      { reasoning: 'think', text: 'Writing the bot.', toolCalls: [{ name: 'exec_command', args: { cmd: 'ls' } }, { name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' }], usage: { input_tokens: 100, cached_tokens: 40, output_tokens: 30, reasoning_tokens: 10 } },
+      {
+        reasoning: 'think',
+        text: 'Writing the bot.',
+        toolCalls: [
+          { name: 'exec_command', args: { cmd: 'ls' } },
+          { name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' },
+        ],
+        usage: { input_tokens: 100, cached_tokens: 40, output_tokens: 30, reasoning_tokens: 10 },
+      },
     ]);
-    const res = await post(server.baseURL, { model: 'm', stream: true, store: false, include: ['reasoning.encrypted_content'], instructions: 'be brief', input: 'hi', tools: [{ type: 'function', name: 'exec_command', parameters: {} }, { type: 'custom', name: 'apply_patch' }] });
+    const res = await post(server.baseURL, {
+      model: 'm',
+      stream: true,
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      instructions: 'be brief',
+      input: 'hi',
+      tools: [
+        { type: 'function', name: 'exec_command', parameters: {} },
+        { type: 'custom', name: 'apply_patch' },
+      ],
+    });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const evs = events(await res.text());
     for (const [name, data] of evs) expect(data.type).toBe(name);
@@ -52,46 +90,105 @@ describe('the scripted Responses API server', () => {
     const types = evs.map(([t]) => t);
     expect(types.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
     expect(types.at(-1)).toBe('response.completed');
-    expect(types).toEqual(expect.arrayContaining([
-      'response.reasoning_summary_text.delta', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done',
-      'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.custom_tool_call_input.delta', 'response.custom_tool_call_input.done',
-    ]));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'response.reasoning_summary_text.delta',
+        'response.content_part.added',
+        'response.output_text.delta',
+        'response.output_text.done',
+        'response.function_call_arguments.delta',
+        'response.function_call_arguments.done',
+        'response.custom_tool_call_input.delta',
+        'response.custom_tool_call_input.done',
+      ]),
+    );
     expect(types.filter((t) => t === 'response.output_item.added')).toHaveLength(4);
     const done = evs.filter(([t]) => t === 'response.output_item.done').map(([, d]) => d.item);
     expect(done.map((i) => i.type)).toEqual(['reasoning', 'message', 'function_call', 'custom_tool_call']);
-    expect(done[0]).toMatchObject({ summary: [{ type: 'summary_text', text: 'think' }], encrypted_content: expect.any(String) });
-    expect(done[2]).toMatchObject({ call_id: 'call_0_0', name: 'exec_command', arguments: '{"cmd":"ls"}', status: 'completed' });
-    expect(done[3]).toMatchObject({ call_id: 'call_0_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' });
-    expect(evs.find(([t]) => t === 'response.function_call_arguments.done')![1]).toMatchObject({ name: 'exec_command', arguments: '{"cmd":"ls"}' });
+    expect(done[0]).toMatchObject({
+      summary: [{ type: 'summary_text', text: 'think' }],
+      encrypted_content: expect.any(String),
+    });
+    expect(done[2]).toMatchObject({
+      call_id: 'call_0_0',
+      name: 'exec_command',
+      arguments: '{"cmd":"ls"}',
+      status: 'completed',
+    });
+    expect(done[3]).toMatchObject({
+      call_id: 'call_0_1',
+      name: 'apply_patch',
+      input: '*** Begin Patch\n*** End Patch\n',
+    });
+    expect(evs.find(([t]) => t === 'response.function_call_arguments.done')![1]).toMatchObject({
+      name: 'exec_command',
+      arguments: '{"cmd":"ls"}',
+    });
     const completed = evs.at(-1)![1].response;
-    expect(completed).toMatchObject({ id: 'resp_scripted_0', object: 'response', status: 'completed', model: 'm', store: false, instructions: 'be brief' });
+    expect(completed).toMatchObject({
+      id: 'resp_scripted_0',
+      object: 'response',
+      status: 'completed',
+      model: 'm',
+      store: false,
+      instructions: 'be brief',
+    });
     expect(completed.output).toEqual(done);
-    expect(completed.usage).toEqual({ input_tokens: 100, input_tokens_details: { cached_tokens: 40 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 10 }, total_tokens: 130 });
+    expect(completed.usage).toEqual({
+      input_tokens: 100,
+      input_tokens_details: { cached_tokens: 40 },
+      output_tokens: 30,
+      output_tokens_details: { reasoning_tokens: 10 },
+      total_tokens: 130,
+    });
     // Recorded: the request's fields, a string input as one user message, what was answered.
     const r = server.requests[0]!;
-    expect([r.model, r.stream, r.store, r.instructions, r.authorization]).toEqual(['m', true, false, 'be brief', 'Bearer k']);
+    expect([r.model, r.stream, r.store, r.instructions, r.authorization]).toEqual([
+      'm',
+      true,
+      false,
+      'be brief',
+      'Bearer k',
+    ]);
     expect(r.input).toEqual([{ type: 'message', role: 'user', content: 'hi' }]);
     expect(toolNames(r)).toEqual(['exec_command', 'apply_patch']);
     expect(server.totalUsage()).toEqual({ input: 60, cacheRead: 40, output: 30 });
   });
 
-  it('answers without streaming, with HTTP errors in the API\'s shape, and with failed responses', async () => {
+  it("answers without streaming, with HTTP errors in the API's shape, and with failed responses", async () => {
     server = await startScriptedResponses([
       { text: 'pong' },
       { httpError: 429, message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' },
       { failed: { code: 'server_error', message: 'boom' } },
       { failed: { code: 'context_length_exceeded', message: 'too long' } },
     ]);
-    const body = (await (await post(server.baseURL, { model: 'm', input: [{ role: 'user', content: 'ping' }] })).json()) as Record<string, any>;
-    expect(body).toMatchObject({ object: 'response', status: 'completed', output_text: 'pong', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'pong', annotations: [] }] }] });
+    const body = (await (
+      await post(server.baseURL, { model: 'm', input: [{ role: 'user', content: 'ping' }] })
+    ).json()) as Record<string, any>;
+    expect(body).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      output_text: 'pong',
+      output: [
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'pong', annotations: [] }] },
+      ],
+    });
     expect(body.usage.total_tokens).toBe(body.usage.input_tokens + body.usage.output_tokens);
     const limited = await post(server.baseURL, { model: 'm', input: 'x' });
     expect(limited.status).toBe(429);
-    expect(await limited.json()).toEqual({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    expect(await limited.json()).toEqual({
+      error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+    });
     const failed = events(await (await post(server.baseURL, { model: 'm', input: 'x', stream: true })).text());
     expect(failed.map(([t]) => t)).toEqual(['response.created', 'response.in_progress', 'response.failed']);
-    expect(failed[2]![1].response).toMatchObject({ status: 'failed', error: { code: 'server_error', message: 'boom' }, usage: null });
-    expect(((await (await post(server.baseURL, { model: 'm', input: 'x' })).json()) as Record<string, any>).error.code).toBe('context_length_exceeded');
+    expect(failed[2]![1].response).toMatchObject({
+      status: 'failed',
+      error: { code: 'server_error', message: 'boom' },
+      usage: null,
+    });
+    expect(
+      ((await (await post(server.baseURL, { model: 'm', input: 'x' })).json()) as Record<string, any>).error.code,
+    ).toBe('context_length_exceeded');
     // Only delivered answers count.
     expect(server.requests.map((r) => r.usage !== null)).toEqual([true, false, false, false]);
   });
@@ -102,25 +199,52 @@ describe('the scripted Responses API server', () => {
   it('checks the key, sends rate-limit headers on a 429, ends streams incomplete or with a top-level error event', async () => {
     server = await startScriptedResponses(
       [
-        { httpError: 429, message: 'Rate limit reached for gpt-5 on tokens per min (TPM). Please try again in 1s.', type: 'tokens', code: 'rate_limit_exceeded' },
+        {
+          httpError: 429,
+          message: 'Rate limit reached for gpt-5 on tokens per min (TPM). Please try again in 1s.',
+          type: 'tokens',
+          code: 'rate_limit_exceeded',
+        },
         { incomplete: { reason: 'max_output_tokens' }, text: 'half a' },
-        { streamError: { code: 'server_error', message: 'An error occurred while processing your request.' }, text: 'I wi' },
+        {
+          streamError: { code: 'server_error', message: 'An error occurred while processing your request.' },
+          text: 'I wi',
+        },
       ],
       { apiKey: 'sk-proj-right-key-1234' },
     );
     const ask = (auth: string | undefined, body: unknown = { model: 'm', input: 'x', stream: true }) =>
-      fetch(`${server!.baseURL}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) }, body: JSON.stringify(body) });
+      fetch(`${server!.baseURL}/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
+        body: JSON.stringify(body),
+      });
     const none = await ask(undefined);
     expect(none.status).toBe(401);
-    expect(await none.json()).toEqual({ error: { message: expect.stringMatching(/^You didn't provide an API key\./), type: 'invalid_request_error', param: null, code: null } });
+    expect(await none.json()).toEqual({
+      error: {
+        message: expect.stringMatching(/^You didn't provide an API key\./),
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    });
     const wrong = await ask('Bearer sk-proj-wrong-key-9999');
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('x-request-id')).toMatch(/^req_/);
-    expect(await wrong.json()).toMatchObject({ error: { message: expect.stringMatching(/^Incorrect API key provided: sk-\**9999\./), code: 'invalid_api_key' } });
+    expect(await wrong.json()).toMatchObject({
+      error: { message: expect.stringMatching(/^Incorrect API key provided: sk-\**9999\./), code: 'invalid_api_key' },
+    });
     const ok = 'Bearer sk-proj-right-key-1234';
     const limited = await ask(ok);
     expect(limited.status).toBe(429);
-    expect(Object.fromEntries([...limited.headers].filter(([k]) => k.startsWith('x-ratelimit-') || k === 'retry-after' || k === 'x-request-id'))).toMatchObject({
+    expect(
+      Object.fromEntries(
+        [...limited.headers].filter(
+          ([k]) => k.startsWith('x-ratelimit-') || k === 'retry-after' || k === 'x-request-id',
+        ),
+      ),
+    ).toMatchObject({
       'retry-after': '1',
       'x-ratelimit-remaining-requests': '0',
       'x-ratelimit-reset-tokens': '1s',
@@ -128,9 +252,22 @@ describe('the scripted Responses API server', () => {
     });
     const incomplete = events(await (await ask(ok)).text());
     expect(incomplete.map(([t]) => t).at(-1)).toBe('response.incomplete');
-    expect(incomplete.at(-1)![1].response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, usage: { output_tokens: expect.any(Number) } });
+    expect(incomplete.at(-1)![1].response).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+      usage: { output_tokens: expect.any(Number) },
+    });
     const broken = events(await (await ask(ok)).text());
-    expect(broken.at(-1)).toEqual(['error', { type: 'error', sequence_number: expect.any(Number), code: 'server_error', message: 'An error occurred while processing your request.', param: null }]);
+    expect(broken.at(-1)).toEqual([
+      'error',
+      {
+        type: 'error',
+        sequence_number: expect.any(Number),
+        code: 'server_error',
+        message: 'An error occurred while processing your request.',
+        param: null,
+      },
+    ]);
     expect(broken.map(([t]) => t)).not.toContain('response.completed');
     expect(server.requests).toHaveLength(3); // the refused keys never reached the script
   });
@@ -138,32 +275,62 @@ describe('the scripted Responses API server', () => {
   it('answers the models list and other routes (a WebSocket upgrade) without consuming the script', async () => {
     server = await startScriptedResponses([{ text: 'one' }], { models: ['gpt-5.5'] });
     const models = await fetch(`${server.baseURL}/models`);
-    expect(await models.json()).toEqual({ object: 'list', data: [{ id: 'gpt-5.5', object: 'model', created: expect.any(Number), owned_by: 'scripted' }] });
+    expect(await models.json()).toEqual({
+      object: 'list',
+      data: [{ id: 'gpt-5.5', object: 'model', created: expect.any(Number), owned_by: 'scripted' }],
+    });
     // What Codex's built-in provider sends first (GET /v1/responses with Upgrade: websocket): refused, so a client falls back to HTTP.
     const upgrade = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(`${server!.baseURL}/responses`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = http.request(
+        `${server!.baseURL}/responses`,
+        {
+          headers: {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('upgrade', () => reject(new Error('upgraded')));
       req.on('error', reject);
       req.end();
     });
     expect(upgrade.status).toBe(404);
-    expect(JSON.parse(upgrade.body).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('upgrade: websocket') });
-    expect(server.sideRequests.map((s) => `${s.method} ${s.path} ${s.status}`)).toEqual(['GET /v1/models 200', 'GET /v1/responses 404']);
+    expect(JSON.parse(upgrade.body).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining('upgrade: websocket'),
+    });
+    expect(server.sideRequests.map((s) => `${s.method} ${s.path} ${s.status}`)).toEqual([
+      'GET /v1/models 200',
+      'GET /v1/responses 404',
+    ]);
     expect(server.requests).toHaveLength(0);
-    expect(((await (await post(server.baseURL, { model: 'gpt-5.5', input: 'x' })).json()) as Record<string, any>).output_text).toBe('one');
+    expect(
+      ((await (await post(server.baseURL, { model: 'gpt-5.5', input: 'x' })).json()) as Record<string, any>)
+        .output_text,
+    ).toBe('one');
     expect((await post(server.baseURL, { model: 'gpt-nope', input: 'x' })).status).toBe(404); // a model it does not serve
   });
 
   it('counts conversation steps by the calls a request carries back (parallel calls are one step)', () => {
     const req = (input: unknown[]) => ({ input }) as unknown as ResponsesRequest;
     expect(stepOf(req([{ type: 'message', role: 'user', content: 'go' }]))).toBe(0);
-    const step1 = [{ type: 'custom_tool_call', call_id: 'call_4_0', name: 'apply_patch', input: '' }, { type: 'function_call', call_id: 'call_4_1', name: 'exec_command', arguments: '{}' }, { type: 'function_call_output', call_id: 'call_4_1', output: 'ok' }, { type: 'custom_tool_call_output', call_id: 'call_4_0', output: 'Success' }];
+    const step1 = [
+      { type: 'custom_tool_call', call_id: 'call_4_0', name: 'apply_patch', input: '' },
+      { type: 'function_call', call_id: 'call_4_1', name: 'exec_command', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_4_1', output: 'ok' },
+      { type: 'custom_tool_call_output', call_id: 'call_4_0', output: 'Success' },
+    ];
     expect(stepOf(req(step1))).toBe(1);
-    expect(stepOf(req([...step1, { type: 'function_call', call_id: 'call_9_0', name: 'exec_command', arguments: '{}' }]))).toBe(2);
+    expect(
+      stepOf(req([...step1, { type: 'function_call', call_id: 'call_9_0', name: 'exec_command', arguments: '{}' }])),
+    ).toBe(2);
     expect(toolResults(req(step1))).toEqual(['ok', 'Success']);
   });
 });
@@ -171,34 +338,106 @@ describe('the scripted Responses API server', () => {
 describe("Codex's invocation", () => {
   it('writes config.toml in CODEX_HOME: the proxy as a Responses provider keyed by the placeholder, no WebSocket, no plugin sync, no analytics', () => {
     const home = tempDir();
-    const o = { prompt: 'write a bot', maxTurns: 5, home, workspace: '/workspace', baseUrl: 'http://127.0.0.1:3128/v1', model: 'gpt-5.5' };
+    const o = {
+      prompt: 'write a bot',
+      maxTurns: 5,
+      home,
+      workspace: '/workspace',
+      baseUrl: 'http://127.0.0.1:3128/v1',
+      model: 'gpt-5.5',
+    };
     execFileSync('bash', ['-c', CLIS.codex.prepare!(o)]);
     const toml = fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8');
     expect(toml).toContain('model_provider = "catarena"\n\n[model_providers.catarena]\n');
-    for (const line of ['base_url = "http://127.0.0.1:3128/v1"', 'env_key = "CODEX_API_KEY"', 'wire_api = "responses"', 'supports_websockets = false', '[features]\nplugins = false', '[analytics]\nenabled = false']) {
+    for (const line of [
+      'base_url = "http://127.0.0.1:3128/v1"',
+      'env_key = "CODEX_API_KEY"',
+      'wire_api = "responses"',
+      'supports_websockets = false',
+      '[features]\nplugins = false',
+      '[analytics]\nenabled = false',
+    ]) {
       expect(toml).toContain(line);
     }
     expect(CLIS.codex.env(o)).toEqual({ CODEX_API_KEY: PLACEHOLDER_KEY, CODEX_HOME: `${home}/.codex` });
-    expect(CLIS.codex.argv(o)).toEqual(['codex', 'exec', '--skip-git-repo-check', '--ephemeral', '--json', '--dangerously-bypass-approvals-and-sandbox', '-C', '/workspace', '-m', 'gpt-5.5', 'write a bot']);
+    expect(CLIS.codex.argv(o)).toEqual([
+      'codex',
+      'exec',
+      '--skip-git-repo-check',
+      '--ephemeral',
+      '--json',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '-C',
+      '/workspace',
+      '-m',
+      'gpt-5.5',
+      'write a bot',
+    ]);
   });
 
-  it('reads Codex 0.169\'s usage: input_tokens (cached included, taken apart) and output_tokens (reasoning included), the last turn\'s', () => {
+  it("reads Codex 0.169's usage: input_tokens (cached included, taken apart) and output_tokens (reasoning included), the last turn's", () => {
     const lines = [
       { type: 'thread.started', thread_id: 't' },
       { type: 'turn.started' },
       { type: 'item.completed', item: { id: 'item_0', type: 'reasoning', text: 'Copy the sample bot.' } },
-      { type: 'item.completed', item: { id: 'item_1', type: 'file_change', changes: [{ path: '/workspace/develop_ai/bot.mjs', kind: 'add' }], status: 'completed' } },
-      { type: 'item.completed', item: { id: 'item_2', type: 'command_execution', command: "/bin/bash -lc 'ls'", aggregated_output: '', exit_code: 0, status: 'completed' } },
+      {
+        type: 'item.completed',
+        item: {
+          id: 'item_1',
+          type: 'file_change',
+          changes: [{ path: '/workspace/develop_ai/bot.mjs', kind: 'add' }],
+          status: 'completed',
+        },
+      },
+      {
+        type: 'item.completed',
+        item: {
+          id: 'item_2',
+          type: 'command_execution',
+          command: "/bin/bash -lc 'ls'",
+          aggregated_output: '',
+          exit_code: 0,
+          status: 'completed',
+        },
+      },
       { type: 'item.completed', item: { id: 'item_3', type: 'agent_message', text: 'Done.' } },
-      { type: 'turn.completed', usage: { input_tokens: 32947, cached_input_tokens: 12000, cache_write_input_tokens: 0, output_tokens: 2670, reasoning_output_tokens: 900 } },
+      {
+        type: 'turn.completed',
+        usage: {
+          input_tokens: 32947,
+          cached_input_tokens: 12000,
+          cache_write_input_tokens: 0,
+          output_tokens: 2670,
+          reasoning_output_tokens: 900,
+        },
+      },
     ].map((e) => JSON.stringify(e));
-    expect(CLIS.codex.parse(lines.join('\n'))).toEqual({ tokens: { input: 20947, cacheRead: 12000, output: 2670 }, turns: 1, toolCalls: 2, summary: 'Done.' });
+    expect(CLIS.codex.parse(lines.join('\n'))).toEqual({
+      tokens: { input: 20947, cacheRead: 12000, output: 2670 },
+      turns: 1,
+      toolCalls: 2,
+      summary: 'Done.',
+    });
     // A retry it announced (an `error` event) and then got past is no error; retries that end in turn.failed are.
-    const retried = [...lines.slice(0, 2), JSON.stringify({ type: 'error', message: 'Reconnecting... 1/5 (stream disconnected before completion)' }), ...lines.slice(2)];
+    const retried = [
+      ...lines.slice(0, 2),
+      JSON.stringify({ type: 'error', message: 'Reconnecting... 1/5 (stream disconnected before completion)' }),
+      ...lines.slice(2),
+    ];
     expect(CLIS.codex.parse(retried.join('\n')).error).toBeUndefined();
-    const unauthorized = 'unexpected status 401 Unauthorized: Incorrect API key provided, url: http://127.0.0.1:3128/v1/responses';
-    const failed = [...lines.slice(0, 2), JSON.stringify({ type: 'error', message: `Reconnecting... 5/5 (${unauthorized})` }), JSON.stringify({ type: 'error', message: unauthorized }), JSON.stringify({ type: 'turn.failed', error: { message: unauthorized } })];
-    expect(CLIS.codex.parse(failed.join('\n'))).toMatchObject({ tokens: { input: 0, output: 0 }, turns: 0, error: expect.stringContaining('401 Unauthorized') });
+    const unauthorized =
+      'unexpected status 401 Unauthorized: Incorrect API key provided, url: http://127.0.0.1:3128/v1/responses';
+    const failed = [
+      ...lines.slice(0, 2),
+      JSON.stringify({ type: 'error', message: `Reconnecting... 5/5 (${unauthorized})` }),
+      JSON.stringify({ type: 'error', message: unauthorized }),
+      JSON.stringify({ type: 'turn.failed', error: { message: unauthorized } }),
+    ];
+    expect(CLIS.codex.parse(failed.join('\n'))).toMatchObject({
+      tokens: { input: 0, output: 0 },
+      turns: 0,
+      error: expect.stringContaining('401 Unauthorized'),
+    });
   });
 });
 
@@ -212,15 +451,45 @@ describe.skipIf(!agentImage)('Codex through rate limits and a broken stream', ()
   it('waits, retries, and builds a bot that plays', async () => {
     const sample = BUILTIN('random');
     const out = '/workspace/develop_ai';
-    const addFile = (file: string) => `*** Add File: ${out}/${file}\n${fs.readFileSync(path.join(sample, file), 'utf8').replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}\n`;
+    const addFile = (file: string) =>
+      `*** Add File: ${out}/${file}\n${fs
+        .readFileSync(path.join(sample, file), 'utf8')
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => `+${l}`)
+        .join('\n')}\n`;
     const patch = `*** Begin Patch\n${addFile('bot.mjs')}${addFile('bot-http.mjs')}*** End Patch\n`;
     const writeStart = `mkdir -p ${out} && cat > ${out}/start_ai.sh <<'EOF'\n${fs.readFileSync(path.join(sample, 'start_ai.sh'), 'utf8')}EOF\nchmod +x ${out}/start_ai.sh && ls ${out}`;
-    const turns: ResponsesTurn[] = [{ toolCalls: [{ name: 'apply_patch', input: patch }, { name: 'exec_command', args: { cmd: writeStart } }] }, { text: `The bot is in ${out}.` }];
+    const turns: ResponsesTurn[] = [
+      {
+        toolCalls: [
+          { name: 'apply_patch', input: patch },
+          { name: 'exec_command', args: { cmd: writeStart } },
+        ],
+      },
+      { text: `The bot is in ${out}.` },
+    ];
     const isMain = (r: ResponsesRequest) => toolNames(r).includes('exec_command');
     const trouble: ResponsesTurn[] = [
-      { failed: { code: 'rate_limit_exceeded', message: 'Rate limit reached for gpt-5.5 on tokens per min (TPM): Limit 30000, Used 30000, Requested 9100. Please try again in 1s.' } },
-      { httpError: 429, message: 'Rate limit reached for gpt-5.5 on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 1s.', type: 'requests', code: 'rate_limit_exceeded', retryAfter: 1 },
-      { streamError: { code: 'server_error', message: 'An error occurred while processing your request.' }, text: 'I will' },
+      {
+        failed: {
+          code: 'rate_limit_exceeded',
+          message:
+            'Rate limit reached for gpt-5.5 on tokens per min (TPM): Limit 30000, Used 30000, Requested 9100. Please try again in 1s.',
+        },
+      },
+      {
+        httpError: 429,
+        message:
+          'Rate limit reached for gpt-5.5 on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 1s.',
+        type: 'requests',
+        code: 'rate_limit_exceeded',
+        retryAfter: 1,
+      },
+      {
+        streamError: { code: 'server_error', message: 'An error occurred while processing your request.' },
+        text: 'I will',
+      },
     ];
     let main = 0;
     server = await startScriptedResponses((r) => (isMain(r) ? (trouble[main++] ?? turns[stepOf(r)]) : { text: 'OK' }));
@@ -247,18 +516,40 @@ describe.skipIf(!agentImage)('Codex through rate limits and a broken stream', ()
 describe.skipIf(!agentImage)('Codex where no attempt can help', () => {
   const cases: Array<[string, string, ResponsesTurn | 'wrong-key']> = [
     ['a refused key', 'auth', 'wrong-key'],
-    ['no quota', 'billing', { failed: { code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' } }],
-    ['a prompt too long', 'context_length', { failed: { code: 'context_length_exceeded', message: 'Your input exceeds the context window of this model. Please adjust your input and try again.' } }],
+    [
+      'no quota',
+      'billing',
+      {
+        failed: {
+          code: 'insufficient_quota',
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+        },
+      },
+    ],
+    [
+      'a prompt too long',
+      'context_length',
+      {
+        failed: {
+          code: 'context_length_exceeded',
+          message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+        },
+      },
+    ],
   ];
   for (const [what, reason, turn] of cases) {
     it(`${what}: one attempt, named ${reason}`, async () => {
-      server = await startScriptedResponses(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), { apiKey: SECRET });
+      server = await startScriptedResponses(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), {
+        apiKey: SECRET,
+      });
       vi.stubEnv('CODEX_API_KEY', '');
       vi.stubEnv('OPENAI_API_KEY', turn === 'wrong-key' ? 'sk-proj-wrong-key-0000' : SECRET);
       vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
       const { seconds } = await finalFailureRound('codex:gpt-5.5#codex', 'codex', reason);
       if (turn === 'wrong-key') expect(server.requests).toEqual([]);
-      console.log(`codex, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted and ${server.sideRequests.length} refused requests`);
+      console.log(
+        `codex, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted and ${server.sideRequests.length} refused requests`,
+      );
     }, 600_000);
   }
 });
@@ -270,15 +561,42 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     const out = '/workspace/develop_ai';
     // Codex's own tools for a catalog model (gpt-5.5 in 0.169): the freeform apply_patch tool takes
     // a patch in its grammar (here adding two files), exec_command a shell command.
-    const addFile = (file: string) => `*** Add File: ${out}/${file}\n${fs.readFileSync(path.join(sample, file), 'utf8').replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}\n`;
+    const addFile = (file: string) =>
+      `*** Add File: ${out}/${file}\n${fs
+        .readFileSync(path.join(sample, file), 'utf8')
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => `+${l}`)
+        .join('\n')}\n`;
     const patch = `*** Begin Patch\n${addFile('bot.mjs')}${addFile('bot-http.mjs')}*** End Patch\n`;
     const startScript = fs.readFileSync(path.join(sample, 'start_ai.sh'), 'utf8');
     const writeStart = `mkdir -p ${out} && cat > ${out}/start_ai.sh <<'EOF'\n${startScript}EOF\nchmod +x ${out}/start_ai.sh && ls ${out}`;
     // Usage given per turn, cached and reasoning tokens included, so the cost record is checked against exact numbers.
     const turns: ResponsesTurn[] = [
-      { reasoning: 'Copy the sample bot: apply_patch for the code, a shell command for start_ai.sh.', toolCalls: [{ name: 'apply_patch', input: patch }, { name: 'exec_command', args: { cmd: writeStart } }], usage: { input_tokens: 9100, cached_tokens: 0, output_tokens: 2600, reasoning_tokens: 40 } },
-      { toolCalls: [{ name: 'exec_command', args: { cmd: `cd ${out} && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done`, yield_time_ms: 15000 } }], usage: { input_tokens: 11900, cached_tokens: 9000, output_tokens: 80, reasoning_tokens: 20 } },
-      { text: `The bot is in ${out} and answers /health.`, usage: { input_tokens: 12000, cached_tokens: 11800, output_tokens: 30, reasoning_tokens: 0 } },
+      {
+        reasoning: 'Copy the sample bot: apply_patch for the code, a shell command for start_ai.sh.',
+        toolCalls: [
+          { name: 'apply_patch', input: patch },
+          { name: 'exec_command', args: { cmd: writeStart } },
+        ],
+        usage: { input_tokens: 9100, cached_tokens: 0, output_tokens: 2600, reasoning_tokens: 40 },
+      },
+      {
+        toolCalls: [
+          {
+            name: 'exec_command',
+            args: {
+              cmd: `cd ${out} && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done`,
+              yield_time_ms: 15000,
+            },
+          },
+        ],
+        usage: { input_tokens: 11900, cached_tokens: 9000, output_tokens: 80, reasoning_tokens: 20 },
+      },
+      {
+        text: `The bot is in ${out} and answers /health.`,
+        usage: { input_tokens: 12000, cached_tokens: 11800, output_tokens: 30, reasoning_tokens: 0 },
+      },
     ];
     // Codex's conversation carries its tools; anything else (none seen from 0.169) gets a plain answer.
     const isMain = (r: ResponsesRequest) => toolNames(r).includes('exec_command');
@@ -303,15 +621,23 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
       expect([r.stream, r.store, r.previousResponseId]).toEqual([true, false, undefined]);
     }
     const first = server.requests[0]!;
-    expect(first.tools.find((t) => t.name === 'exec_command')).toMatchObject({ type: 'function', parameters: { required: ['cmd'] } });
-    expect(first.tools.find((t) => t.name === 'apply_patch')).toMatchObject({ type: 'custom', format: { type: 'grammar', syntax: 'lark' } });
+    expect(first.tools.find((t) => t.name === 'exec_command')).toMatchObject({
+      type: 'function',
+      parameters: { required: ['cmd'] },
+    });
+    expect(first.tools.find((t) => t.name === 'apply_patch')).toMatchObject({
+      type: 'custom',
+      format: { type: 'grammar', syntax: 'lark' },
+    });
     expect(JSON.stringify(first.input.filter((i) => i.role === 'user'))).toContain(`Write the bot into ${out}/`);
     expect(server.sideRequests).toEqual([]);
     // Its hosted web search is off (config.toml web_search = "disabled"): no request offered it.
     expect(server.requests.flatMap((r) => toolNames(r)).filter((n) => /web_search/.test(n))).toEqual([]);
     // Its tools ran in the container: the files it wrote, the patch applied, the bot it started answered /health.
     for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
-      expect(fs.readFileSync(path.join(strategies, 'codex', file), 'utf8')).toBe(fs.readFileSync(path.join(sample, file), 'utf8'));
+      expect(fs.readFileSync(path.join(strategies, 'codex', file), 'utf8')).toBe(
+        fs.readFileSync(path.join(sample, file), 'utf8'),
+      );
     }
     expect(toolResults(server.requests[1]!).join('\n')).toMatch(/start_ai\.sh/);
     expect(toolResults(server.requests[2]!).join('\n')).toMatch(/healthy/);
@@ -323,7 +649,14 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     const reads = evolutionReads(runDir, 'codex');
     expect(reads.source).toBe('Codex JSON output (1 attempt)');
     expect(reads.firstWrite).toBe(1);
-    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'write develop_ai/start_ai.sh', 'run develop_ai/start_ai.sh']));
+    expect(reads.uses).toEqual(
+      expect.arrayContaining([
+        'write develop_ai/bot.mjs',
+        'write develop_ai/bot-http.mjs',
+        'write develop_ai/start_ai.sh',
+        'run develop_ai/start_ai.sh',
+      ]),
+    );
     expect(summary.tracks[0]!.cost.codex!.tokens).toEqual(record.cost.tokens);
     // Egress: only the endpoint, nothing refused (no WebSocket, plugin sync or analytics).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));

@@ -10,8 +10,22 @@ import { CLIS } from '../agents/cli/clis.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
-import { geminiRateLimit, startScriptedGemini, stepOf, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
-import { agentRound, evolutionReads, finalFailureRound, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import {
+  geminiRateLimit,
+  startScriptedGemini,
+  stepOf,
+  toolResults,
+  type ScriptedGemini,
+  type ScriptedRequest,
+  type ScriptTurn,
+} from './helpers/scripted-gemini.ts';
+import {
+  agentRound,
+  evolutionReads,
+  finalFailureRound,
+  expectPlayedNormally,
+  expectSecretNowhere,
+} from './helpers/agent-round.ts';
 
 const SECRET = 'AIza-gemini-cli-secret-4711';
 let server: ScriptedGemini | undefined;
@@ -23,29 +37,94 @@ afterEach(async () => {
 
 describe("Gemini CLI's output", () => {
   it('counts thinking tokens as output, and reads a fatal error printed on stderr', () => {
-    const parse = CLIS['gemini-cli'].parse as (stdout: string, stderr?: string) => ReturnType<(typeof CLIS)['gemini-cli']['parse']>;
+    const parse = CLIS['gemini-cli'].parse as (
+      stdout: string,
+      stderr?: string,
+    ) => ReturnType<(typeof CLIS)['gemini-cli']['parse']>;
     // The shape 0.61.0 prints (trimmed): per model, prompt/candidates/thoughts sums of usageMetadata.
-    const doc = { session_id: 's', response: 'done', stats: { models: { 'gemini-x': { api: { totalRequests: 3 }, tokens: { input: 900, prompt: 900, candidates: 80, total: 1000, cached: 0, thoughts: 20, tool: 0 } } }, tools: { totalCalls: 4 } } };
-    expect(parse(JSON.stringify(doc, null, 2))).toEqual({ tokens: { input: 900, output: 100 }, turns: 3, toolCalls: 4, summary: 'done' });
-    const stderr = ['YOLO mode is enabled. All tool calls will be automatically approved.', JSON.stringify({ session_id: 's', error: { type: 'FatalTurnLimitedError', message: 'Reached max session turns for this session.', code: 53 } }, null, 2), '[ERROR] {'].join('\n');
+    const doc = {
+      session_id: 's',
+      response: 'done',
+      stats: {
+        models: {
+          'gemini-x': {
+            api: { totalRequests: 3 },
+            tokens: { input: 900, prompt: 900, candidates: 80, total: 1000, cached: 0, thoughts: 20, tool: 0 },
+          },
+        },
+        tools: { totalCalls: 4 },
+      },
+    };
+    expect(parse(JSON.stringify(doc, null, 2))).toEqual({
+      tokens: { input: 900, output: 100 },
+      turns: 3,
+      toolCalls: 4,
+      summary: 'done',
+    });
+    const stderr = [
+      'YOLO mode is enabled. All tool calls will be automatically approved.',
+      JSON.stringify(
+        {
+          session_id: 's',
+          error: { type: 'FatalTurnLimitedError', message: 'Reached max session turns for this session.', code: 53 },
+        },
+        null,
+        2,
+      ),
+      '[ERROR] {',
+    ].join('\n');
     expect(parse('', stderr).error).toBe('Reached max session turns for this session.');
     expect(parse('', 'Segmentation fault').error).toBe('no output');
   });
 
   it('is asked for as stream-json, and its result line read: output = total − input (thinking included), the error of a failed run', () => {
-    const parse = CLIS['gemini-cli'].parse as (stdout: string, stderr?: string) => ReturnType<(typeof CLIS)['gemini-cli']['parse']>;
-    expect(CLIS['gemini-cli'].argv({ prompt: 'p', maxTurns: 5, home: '/h', workspace: '/workspace', baseUrl: 'http://x' })).toEqual(['gemini', '-p', 'p', '-o', 'stream-json', '--yolo', '--skip-trust']);
+    const parse = CLIS['gemini-cli'].parse as (
+      stdout: string,
+      stderr?: string,
+    ) => ReturnType<(typeof CLIS)['gemini-cli']['parse']>;
+    expect(
+      CLIS['gemini-cli'].argv({ prompt: 'p', maxTurns: 5, home: '/h', workspace: '/workspace', baseUrl: 'http://x' }),
+    ).toEqual(['gemini', '-p', 'p', '-o', 'stream-json', '--yolo', '--skip-trust']);
     // Recorded from 0.61.0 (tests/fixtures/transcripts): 7 tool calls.
-    const [stdout, stderr] = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/transcripts/gemini-cli.txt'), 'utf8').split('\n--- stderr ---\n');
-    expect(parse(stdout!, stderr)).toEqual({ tokens: { input: 98531, output: 279 }, toolCalls: 7, summary: 'Done: develop_ai holds the bot.', durationMs: 1873 });
+    const [stdout, stderr] = fs
+      .readFileSync(path.resolve(import.meta.dirname, 'fixtures/transcripts/gemini-cli.txt'), 'utf8')
+      .split('\n--- stderr ---\n');
+    expect(parse(stdout!, stderr)).toEqual({
+      tokens: { input: 98531, output: 279 },
+      toolCalls: 7,
+      summary: 'Done: develop_ai holds the bot.',
+      durationMs: 1873,
+    });
     // 0.61.0 against the scripted API with thinking tokens (2200 in; 60 candidates + 35 thoughts out), and at its turn limit.
     const thinking = [
       { type: 'message', role: 'assistant', content: 'do', delta: true },
       { type: 'message', role: 'assistant', content: 'ne', delta: true },
-      { type: 'result', status: 'success', stats: { total_tokens: 2295, input_tokens: 2200, output_tokens: 60, cached: 0, input: 2200, duration_ms: 488, tool_calls: 1 } },
+      {
+        type: 'result',
+        status: 'success',
+        stats: {
+          total_tokens: 2295,
+          input_tokens: 2200,
+          output_tokens: 60,
+          cached: 0,
+          input: 2200,
+          duration_ms: 488,
+          tool_calls: 1,
+        },
+      },
     ];
-    expect(parse(thinking.map((e) => JSON.stringify(e)).join('\n'))).toEqual({ tokens: { input: 2200, output: 95 }, toolCalls: 1, summary: 'done', durationMs: 488 });
-    const limit = { type: 'result', status: 'error', error: { type: 'FatalTurnLimitedError', message: 'Reached max session turns for this session.' }, stats: { total_tokens: 1080, input_tokens: 1000, output_tokens: 50, tool_calls: 1, duration_ms: 0 } };
+    expect(parse(thinking.map((e) => JSON.stringify(e)).join('\n'))).toEqual({
+      tokens: { input: 2200, output: 95 },
+      toolCalls: 1,
+      summary: 'done',
+      durationMs: 488,
+    });
+    const limit = {
+      type: 'result',
+      status: 'error',
+      error: { type: 'FatalTurnLimitedError', message: 'Reached max session turns for this session.' },
+      stats: { total_tokens: 1080, input_tokens: 1000, output_tokens: 50, tool_calls: 1, duration_ms: 0 },
+    };
     expect(parse(JSON.stringify(limit)).error).toBe('Reached max session turns for this session.');
   });
 });
@@ -55,20 +134,41 @@ const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntim
 describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
   it('completes a tourney round against the scripted Gemini API: its bot validates and plays', async () => {
     const sample = BUILTIN('random');
-    const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (file: string) => ({
+      name: 'write_file',
+      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     // The main conversation carries Gemini CLI's tools (write_file among them); the step is the
     // number of tool-calling model turns so far. The last answer thinks first: its thinking tokens
     // are output in the cost.
     const turns: ScriptTurn[] = [
       { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      { toolCalls: [{ name: 'run_shell_command', args: { command: 'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done', description: 'Start the bot and check /health.' } }] },
-      { text: 'The bot is in /workspace/develop_ai and answers /health.', thought: 'The bot answered /health: the task is done.', usage: { promptTokenCount: 12_500, candidatesTokenCount: 15, thoughtsTokenCount: 40 } },
+      {
+        toolCalls: [
+          {
+            name: 'run_shell_command',
+            args: {
+              command:
+                'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done',
+              description: 'Start the bot and check /health.',
+            },
+          },
+        ],
+      },
+      {
+        text: 'The bot is in /workspace/develop_ai and answers /health.',
+        thought: 'The bot answered /health: the task is done.',
+        usage: { promptTokenCount: 12_500, candidatesTokenCount: 15, thoughtsTokenCount: 40 },
+      },
     ];
     const main = (req: ScriptedRequest) => req.tools.some((t) => t.name === 'write_file');
     server = await startScriptedGemini((req) => (main(req) ? turns[stepOf(req)] : { text: 'ok' }), { apiKey: SECRET });
     vi.stubEnv('GEMINI_API_KEY', SECRET);
     vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
-    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('gemini-cli:scripted-gemini#gemini', 'gemini');
+    const { runDir, summary, strategies, record, buildLog, games } = await agentRound(
+      'gemini-cli:scripted-gemini#gemini',
+      'gemini',
+    );
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:gemini-cli/scripted-gemini');
     // Its web tools are excluded by default (settings tools.exclude): never offered to the model.
@@ -76,14 +176,23 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     expect(offered.has('write_file')).toBe(true);
     expect([...offered].filter((n) => /google_web_search|web_fetch/.test(n))).toEqual([]);
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
-    for (const f of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) expect(fs.readFileSync(path.join(strategies, 'gemini', f), 'utf8')).toBe(fs.readFileSync(path.join(sample, f), 'utf8'));
+    for (const f of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs'])
+      expect(fs.readFileSync(path.join(strategies, 'gemini', f), 'utf8')).toBe(
+        fs.readFileSync(path.join(sample, f), 'utf8'),
+      );
     const mainRequests = server.requests.filter(main);
     expect(mainRequests.map(stepOf)).toEqual([0, 1, 2]);
     expect(toolResults(mainRequests[2]!).join('\n')).toMatch(/healthy/);
     // What Gemini CLI sent: streamed generateContent (SSE) for the named model, the real key (the
     // proxy replaced the placeholder), no installation id (usage statistics are off), no side calls.
     for (const r of server.requests) {
-      expect([r.method, r.sse, r.model, r.apiKey, r.side]).toEqual(['streamGenerateContent', true, 'scripted-gemini', SECRET, false]);
+      expect([r.method, r.sse, r.model, r.apiKey, r.side]).toEqual([
+        'streamGenerateContent',
+        true,
+        'scripted-gemini',
+        SECRET,
+        false,
+      ]);
       expect(r.headers['x-gemini-api-privileged-user-id']).toBeUndefined();
       expect(r.headers['user-agent']).toMatch(/^GeminiCLI/);
       expect(r.headers['user-agent']).toContain(`/${loadAgentRecipe().clis['@google/gemini-cli']}/scripted-gemini `);
@@ -91,13 +200,22 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     // Cost: Gemini CLI's own token report (its stats), parsed from its JSON output, equals what the
     // server answered, thinking tokens counted as output.
     expect(record.cost.tokens).toEqual(server.totalUsage());
-    expect(record.cost.tokens!.output).toBeGreaterThan(server.requests.reduce((s, r) => s + (r.usage?.candidatesTokenCount ?? 0), 0));
+    expect(record.cost.tokens!.output).toBeGreaterThan(
+      server.requests.reduce((s, r) => s + (r.usage?.candidatesTokenCount ?? 0), 0),
+    );
     expect(record.cost.toolCalls).toBe(4);
     // What the evolution report reads from its stream-json: the three writes first, then the bot started.
     const reads = evolutionReads(runDir, 'gemini');
     expect(reads.source).toBe('Gemini CLI stream-json output (1 attempt)');
     expect(reads.firstWrite).toBe(1);
-    expect(reads.uses).toEqual(expect.arrayContaining(['write develop_ai/start_ai.sh', 'write develop_ai/bot.mjs', 'write develop_ai/bot-http.mjs', 'run develop_ai/start_ai.sh']));
+    expect(reads.uses).toEqual(
+      expect.arrayContaining([
+        'write develop_ai/start_ai.sh',
+        'write develop_ai/bot.mjs',
+        'write develop_ai/bot-http.mjs',
+        'run develop_ai/start_ai.sh',
+      ]),
+    );
     // Every request went to the endpoint; nothing else was tried (no usage statistics, no update check).
     expect(buildLog).toMatch(/egress: [1-9]\d* requests to the endpoint, 0 refused/);
     expectPlayedNormally(games);
@@ -107,7 +225,10 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
 
   it("rides out the Gemini API's rough edges: a 429 with its wait only in RetryInfo, an answer broken mid-stream, a candidate without parts; signed calls echoed", async () => {
     const sample = BUILTIN('random');
-    const write = (file: string) => ({ name: 'write_file', args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (file: string) => ({
+      name: 'write_file',
+      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     const turns: ScriptTurn[] = [
       { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
       { text: 'The bot is in /workspace/develop_ai.' },
@@ -116,14 +237,22 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     let n = 0;
     // Short waits: Gemini CLI retries these itself (retryWithBackoff: a per-minute quota's RetryInfo
     // delay, a network error; streamWithRetries: a stream without a finish or with no parts).
-    server = await startScriptedGemini((req) => {
-      if (!main(req)) return { text: 'ok' };
-      n++;
-      if (n === 1) return geminiRateLimit('1.5s');
-      if (n === 2) return { ...turns[0]!, breakMidway: true };
-      if (n === 3) return { noParts: true, finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: write_file(' };
-      return turns[stepOf(req)];
-    }, { apiKey: SECRET });
+    server = await startScriptedGemini(
+      (req) => {
+        if (!main(req)) return { text: 'ok' };
+        n++;
+        if (n === 1) return geminiRateLimit('1.5s');
+        if (n === 2) return { ...turns[0]!, breakMidway: true };
+        if (n === 3)
+          return {
+            noParts: true,
+            finishReason: 'MALFORMED_FUNCTION_CALL',
+            finishMessage: 'Malformed function call: write_file(',
+          };
+        return turns[stepOf(req)];
+      },
+      { apiKey: SECRET },
+    );
     vi.stubEnv('GEMINI_API_KEY', SECRET);
     vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
     const { runDir, record, buildLog, games } = await agentRound('gemini-cli:scripted-gemini#gemini', 'gemini');
@@ -133,10 +262,24 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
     // header carried it; it waited about 5 s for the 1.5 s asked), then ~11 s after the broken
     // stream (its network-error backoff), then ~1 s after the candidate without parts.
     expect(buildLog).toMatch(/attempt 1 succeeded/);
-    expect(mainRequests.map((r) => r.turn && ('httpError' in r.turn ? r.turn.httpError : 'noParts' in r.turn ? r.turn.finishReason : r.turn.breakMidway ? 'broken' : 'ok'))).toEqual([429, 'broken', 'MALFORMED_FUNCTION_CALL', 'ok', 'ok']);
+    expect(
+      mainRequests.map(
+        (r) =>
+          r.turn &&
+          ('httpError' in r.turn
+            ? r.turn.httpError
+            : 'noParts' in r.turn
+              ? r.turn.finishReason
+              : r.turn.breakMidway
+                ? 'broken'
+                : 'ok'),
+      ),
+    ).toEqual([429, 'broken', 'MALFORMED_FUNCTION_CALL', 'ok', 'ok']);
     expect(mainRequests[1]!.at - mainRequests[0]!.at).toBeGreaterThanOrEqual(1_400);
     // The tool-calling turn came back with the signature its function call was given (else a 400).
-    const replay = mainRequests.at(-1)!.contents.find((c) => c.role === 'model' && c.parts.some((p) => 'functionCall' in p))!;
+    const replay = mainRequests
+      .at(-1)!
+      .contents.find((c) => c.role === 'model' && c.parts.some((p) => 'functionCall' in p))!;
     expect(replay.parts.find((p) => 'functionCall' in p)).toHaveProperty('thoughtSignature');
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expectPlayedNormally(games);
@@ -152,11 +295,21 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
 describe.skipIf(!agentImage)('Gemini CLI where no attempt can help', () => {
   const cases: Array<[string, string, ScriptTurn | 'wrong-key']> = [
     ['a refused key', 'auth', 'wrong-key'],
-    ['a prompt too long', 'context_length', { httpError: 400, status: 'INVALID_ARGUMENT', message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).' }],
+    [
+      'a prompt too long',
+      'context_length',
+      {
+        httpError: 400,
+        status: 'INVALID_ARGUMENT',
+        message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).',
+      },
+    ],
   ];
   for (const [what, reason, turn] of cases) {
     it(`${what}: one attempt, named ${reason}`, async () => {
-      server = await startScriptedGemini(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), { apiKey: SECRET });
+      server = await startScriptedGemini(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), {
+        apiKey: SECRET,
+      });
       vi.stubEnv('GEMINI_API_KEY', turn === 'wrong-key' ? 'AIza-wrong-key-0000' : SECRET);
       vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
       const { seconds } = await finalFailureRound('gemini-cli:scripted-gemini#gemini', 'gemini', reason);

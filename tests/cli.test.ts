@@ -7,14 +7,15 @@ import { catarena } from './helpers/cli.ts';
 import { replaysIn } from './helpers/replays.ts';
 import type { Replay } from '../records/match.ts';
 
-
 describe('catarena CLI', () => {
   it('--help explains the commands', async () => {
     const r = await catarena('--help');
     expect(r.code).toBe(0);
-    for (const cmd of ['play', 'arena', 'validate', 'tourney', 'resume', 'worker', 'queue', 'schedule', 'history']) expect(r.stdout).toContain(cmd);
+    for (const cmd of ['play', 'arena', 'validate', 'tourney', 'resume', 'worker', 'queue', 'schedule', 'history'])
+      expect(r.stdout).toContain(cmd);
     const worker = await catarena('worker', '--help');
-    for (const flag of ['--queue', '--concurrency', '--sandbox', '--max-bots', '--lock-ms', 'SIGTERM']) expect(worker.stdout).toContain(flag);
+    for (const flag of ['--queue', '--concurrency', '--sandbox', '--max-bots', '--lock-ms', 'SIGTERM'])
+      expect(worker.stdout).toContain(flag);
     const play = await catarena('play', '--help');
     expect(play.stdout).toMatch(/--move-timeout/);
     expect(play.stdout).toMatch(/--policy/);
@@ -23,14 +24,29 @@ describe('catarena CLI', () => {
   it('runs from the compiled build, not through tsx (every module the CLI imports, JSON data included, is in .build/)', async () => {
     const { execFile } = await import('node:child_process');
     const stderr = await new Promise<string>((resolve, reject) =>
-      execFile('node', [path.resolve(import.meta.dirname, '../bin/catarena.mjs'), '--help'], { env: { ...process.env, CATARENA_DEBUG: '1', CATARENA_FROM_SOURCE: '' } }, (err, _out, errText) => (err ? reject(err) : resolve(errText))),
+      execFile(
+        'node',
+        [path.resolve(import.meta.dirname, '../bin/catarena.mjs'), '--help'],
+        { env: { ...process.env, CATARENA_DEBUG: '1', CATARENA_FROM_SOURCE: '' } },
+        (err, _out, errText) => (err ? reject(err) : resolve(errText)),
+      ),
     );
     expect(stderr).not.toMatch(/no compiled build/);
   });
 
   it('play prints the result and where the replays are', async () => {
     const out = tempDir();
-    const r = await catarena('play', 'builtin:heuristic', 'builtin:random', '--games', '2', '--out', out, '--variant', 'variant');
+    const r = await catarena(
+      'play',
+      'builtin:heuristic',
+      'builtin:random',
+      '--games',
+      '2',
+      '--out',
+      out,
+      '--variant',
+      'variant',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/heuristic\s+1\.000\s+2W\/0D\/0L/);
     const runDir = /run directory: (\S+)/.exec(r.stdout)![1]!;
@@ -38,12 +54,27 @@ describe('catarena CLI', () => {
     const replay = replaysIn(path.join(runDir, 'replays'))[0]! as Replay & { setup: { forbidden: unknown[] } };
     expect(replay.setup.forbidden).toHaveLength(15);
     expect(replay.moves.length).toBe(replay.result.plies);
-    expect(replay.moves[0]).toMatchObject({ ply: 0, seat: 0, action: expect.any(Array), latencyMs: expect.any(Number) });
+    expect(replay.moves[0]).toMatchObject({
+      ply: 0,
+      seat: 0,
+      action: expect.any(Array),
+      latencyMs: expect.any(Number),
+    });
   });
 
   it('arena writes the cross-table as JSON and CSV', async () => {
     const out = tempDir();
-    const r = await catarena('arena', 'builtin:heuristic', 'builtin:random', misbehavingBot('ok'), '--reps', '1', '--out', out, '--json');
+    const r = await catarena(
+      'arena',
+      'builtin:heuristic',
+      'builtin:random',
+      misbehavingBot('ok'),
+      '--reps',
+      '1',
+      '--out',
+      out,
+      '--json',
+    );
     expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result.table).toHaveLength(3);
@@ -54,20 +85,50 @@ describe('catarena CLI', () => {
     // resume is for tourneys; for an arena run it says how to continue one.
     const resume = await catarena('resume', result.runDir);
     expect(resume.code).toBe(1);
-    expect(resume.stderr).toContain(`is a "catarena play" or "arena" run (a journal but no config.json); resume it by running the same command again with --run-dir ${result.runDir}`);
+    expect(resume.stderr).toContain(
+      `is a "catarena play" or "arena" run (a journal but no config.json); resume it by running the same command again with --run-dir ${result.runDir}`,
+    );
   });
 
-  it("holdem: play counts table rounds, arena seats everyone at one table, validate probes a 6-seat table", async () => {
+  it('holdem: play counts table rounds, arena seats everyone at one table, validate probes a 6-seat table', async () => {
     const out = tempDir();
-    const play = await catarena('play', 'builtin:heuristic', 'builtin:random', '-g', 'holdem', '--games', '3', '--out', out, '--json');
+    const play = await catarena(
+      'play',
+      'builtin:heuristic',
+      'builtin:random',
+      '-g',
+      'holdem',
+      '--games',
+      '3',
+      '--out',
+      out,
+      '--json',
+    );
     expect(play.code, play.stderr).toBe(0);
     const result = JSON.parse(play.stdout);
     expect(fs.readdirSync(path.join(result.runDir, 'replays'))).toHaveLength(3);
     expect(result.table.map((r: { games: number }) => r.games)).toEqual([3, 3]);
-    const arena = await catarena('arena', 'builtin:heuristic', 'builtin:random', 'builtin:random', '-g', 'holdem', '-V', 'variant', '-r', '2', '--out', out);
+    const arena = await catarena(
+      'arena',
+      'builtin:heuristic',
+      'builtin:random',
+      'builtin:random',
+      '-g',
+      'holdem',
+      '-V',
+      'variant',
+      '-r',
+      '2',
+      '--out',
+      out,
+    );
     expect(arena.code, arena.stderr).toBe(0);
     expect(arena.stdout).toMatch(/games: 2 /);
-    const journal = fs.readFileSync(path.join(/run directory: (\S+)/.exec(arena.stdout)![1]!, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const journal = fs
+      .readFileSync(path.join(/run directory: (\S+)/.exec(arena.stdout)![1]!, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const r of journal) expect(r.spec.seats).toHaveLength(3);
     expect(journal[0].spec.limits.moveMs).toBe(3000);
     const good = await catarena('validate', 'builtin:random', '-g', 'holdem');
@@ -103,7 +164,10 @@ describe('catarena CLI', () => {
   it('tourney runs from a config file, prints a leaderboard, and report rebuilds it', async () => {
     const dir = tempDir();
     const config = path.join(dir, 'small.yaml');
-    fs.writeFileSync(config, 'games: [gomoku]\nrounds: 1\nvariants: [standard]\nagents: [offline:cautious, offline:imitator]\nbootstrapSamples: 50\n');
+    fs.writeFileSync(
+      config,
+      'games: [gomoku]\nrounds: 1\nvariants: [standard]\nagents: [offline:cautious, offline:imitator]\nbootstrapSamples: 50\n',
+    );
     const r = await catarena('tourney', '--config', config, '--out', dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Leaderboard/);
@@ -111,16 +175,44 @@ describe('catarena CLI', () => {
     const runDir = /run directory: (\S+)/.exec(r.stdout)![1]!;
     const report = await catarena('report', runDir, '--json');
     expect(report.code, report.stderr).toBe(0);
-    expect(JSON.parse(report.stdout).leaderboard.map((e: { agent: string }) => e.agent).sort()).toEqual(['cautious', 'imitator']);
+    expect(
+      JSON.parse(report.stdout)
+        .leaderboard.map((e: { agent: string }) => e.agent)
+        .sort(),
+    ).toEqual(['cautious', 'imitator']);
   });
 
   it('tourney says loudly when an agent never had a working bot, and exits non-zero when no agent had one', async () => {
     const out = tempDir();
     const broken = (name: string) => botDir(name, '#!/bin/bash\necho "SyntaxError: pretend" >&2\nexit 1\n');
-    const one = await catarena('tourney', '--games', 'gomoku', '--rounds', '1', '--variants', 'standard', '--agents', `offline:cautious,dir:${broken('broken')}`, '--out', out);
+    const one = await catarena(
+      'tourney',
+      '--games',
+      'gomoku',
+      '--rounds',
+      '1',
+      '--variants',
+      'standard',
+      '--agents',
+      `offline:cautious,dir:${broken('broken')}`,
+      '--out',
+      out,
+    );
     expect(one.code, one.stderr).toBe(0);
     expect(one.stderr).toMatch(/!!! Every build of agent broken failed \(1 of 1 strategies\)/);
-    const all = await catarena('tourney', '--games', 'gomoku', '--rounds', '1', '--variants', 'standard', '--agents', `dir:${broken('b1')},dir:${broken('b2')}`, '--out', out);
+    const all = await catarena(
+      'tourney',
+      '--games',
+      'gomoku',
+      '--rounds',
+      '1',
+      '--variants',
+      'standard',
+      '--agents',
+      `dir:${broken('b1')},dir:${broken('b2')}`,
+      '--out',
+      out,
+    );
     expect(all.code).toBe(1);
     expect(all.stderr).toMatch(/!!! Every build of every agent failed/);
     expect(all.stderr).toMatch(/every build failed; the build logs are under/);
@@ -148,6 +240,7 @@ describe('catarena CLI', () => {
     const width = await catarena('tourney', '--reps', 'auto', '--target-width', '5', '--out', dir);
     expect(width.stderr).toMatch(/--target-width.*at most 2/);
     const help = await catarena('tourney', '--help');
-    for (const flag of ['--reps <n|auto>', '--max-games', '--target-width', '--max-minutes']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--reps <n|auto>', '--max-games', '--target-width', '--max-minutes'])
+      expect(help.stdout).toContain(flag);
   });
 });

@@ -32,19 +32,42 @@ afterAll(async () => {
 });
 
 async function arena(concurrency: number | 'auto', games: number) {
-  const specs: MatchSpec[] = fieldSpecs(gameDescriptor('gomoku'), { kind: 'arena', ids }, { game: 'gomoku', variant: 'standard', seed: 1, limits: DEFAULT_LIMITS, policy: 'strict', reps: Math.max(1, Math.round(games / 12)) });
+  const specs: MatchSpec[] = fieldSpecs(
+    gameDescriptor('gomoku'),
+    { kind: 'arena', ids },
+    {
+      game: 'gomoku',
+      variant: 'standard',
+      seed: 1,
+      limits: DEFAULT_LIMITS,
+      policy: 'strict',
+      reps: Math.max(1, Math.round(games / 12)),
+    },
+  );
   if (!shared) {
     const sandbox = new ProcessSandbox({ handleSignals: false });
     const hosts = new GameServerPool();
     const server = await hosts.get('gomoku', 'standard');
-    const fleet = new BotFleet({ sandbox, health: adapterFor('gomoku').health, logDir: fs.mkdtempSync(path.join(tmp, 'logs-')), ...server.botAccess(), env: { BENCH_WORK: '3000' } });
+    const fleet = new BotFleet({
+      sandbox,
+      health: adapterFor('gomoku').health,
+      logDir: fs.mkdtempSync(path.join(tmp, 'logs-')),
+      ...server.botAccess(),
+      env: { BENCH_WORK: '3000' },
+    });
     fleet.add(ids.map((id) => ({ id, dir: CPU_BOT })));
     shared = { sandbox, hosts, fleet };
   }
   const { fleet, hosts } = shared;
   let stats: ConcurrencyStats | undefined;
   const order: string[] = [];
-  const results = await executeLocal(specs, { fleet, hosts, concurrency, onConcurrency: (s) => (stats = s), onReplay: (r) => void order.push(r.result.id) });
+  const results = await executeLocal(specs, {
+    fleet,
+    hosts,
+    concurrency,
+    onConcurrency: (s) => (stats = s),
+    onReplay: (r) => void order.push(r.result.id),
+  });
   return { specs, results, stats: stats!, order, started: fleet.started, cpuMs: fleet.cpuTimeMs() };
 }
 
@@ -107,7 +130,9 @@ setTimeout(() => http.createServer((q, s) => {
     const port = await allocatePort();
     try {
       const handle = await sandbox.start({ dir, port, name: 'slow-listener' });
-      const [listening, checked] = ['listening-at', 'checked-at'].map((f) => Number(fs.readFileSync(path.join(dir, f), 'utf8')));
+      const [listening, checked] = ['listening-at', 'checked-at'].map((f) =>
+        Number(fs.readFileSync(path.join(dir, f), 'utf8')),
+      );
       // Woken by the output, the check comes within a few ms; without the wake-up it came 184–202 ms
       // after the listen here (the poll interval has grown to 200 ms by then).
       expect(checked - listening).toBeLessThan(100);
@@ -129,7 +154,11 @@ http.createServer((q, s) => { busy(); s.end('{"status":"healthy"}'); }).listen(N
     const sandbox = new ProcessSandbox({ handleSignals: false });
     const port = await allocatePort();
     try {
-      const handle = (await sandbox.start({ dir, port, name: 'cpu-child' })) as unknown as { cpuTimeMs(): number | undefined; isHealthy(ms: number): Promise<boolean>; stop(): Promise<void> };
+      const handle = (await sandbox.start({ dir, port, name: 'cpu-child' })) as unknown as {
+        cpuTimeMs(): number | undefined;
+        isHealthy(ms: number): Promise<boolean>;
+        stop(): Promise<void>;
+      };
       const before = handle.cpuTimeMs()!;
       for (let i = 0; i < 4; i++) await handle.isHealthy(5_000);
       const after = handle.cpuTimeMs()!;

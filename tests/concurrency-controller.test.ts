@@ -1,7 +1,11 @@
 // The adaptive concurrency controller's decisions on simulated machines (deterministic: seeded
 // noise), and the busy-bot slots whose capacity it sets.
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyController, type ControllerOptions, type WindowStats } from '../orchestrator/concurrency/concurrency-controller.ts';
+import {
+  ConcurrencyController,
+  type ControllerOptions,
+  type WindowStats,
+} from '../orchestrator/concurrency/concurrency-controller.ts';
 import { CpuSlots } from '../orchestrator/concurrency/cpu-slots.ts';
 import { AdaptiveSlots } from '../orchestrator/concurrency/adaptive-slots.ts';
 import { controllerOptions } from '../orchestrator/executor/local.ts';
@@ -18,7 +22,14 @@ function rng(seed: number) {
  * window)`, times uniform noise of ±noise. Returns the levels used, and the work done relative to
  * the best fixed level (the sum of true rates over the windows).
  */
-function simulate(options: ControllerOptions, rate: (level: number, window: number) => number, windows: number, extra: (level: number) => Partial<WindowStats> = () => ({}), noise = 0, seed = 1) {
+function simulate(
+  options: ControllerOptions,
+  rate: (level: number, window: number) => number,
+  windows: number,
+  extra: (level: number) => Partial<WindowStats> = () => ({}),
+  noise = 0,
+  seed = 1,
+) {
   const c = new ConcurrencyController(options);
   const random = rng(seed);
   const levels: number[] = [];
@@ -65,18 +76,33 @@ describe('adaptive concurrency controller', () => {
   });
 
   it('never goes above the cores for CPU-bound bots', () => {
-    const { levels } = simulate({ max: 2 }, (level) => 40 * level, 200, () => ({ botCpuShare: 0.95, idleCores: 0 }));
+    const { levels } = simulate(
+      { max: 2 },
+      (level) => 40 * level,
+      200,
+      () => ({ botCpuShare: 0.95, idleCores: 0 }),
+    );
     expect(Math.max(...levels)).toBe(2);
   });
 
   it('goes above the cores for I/O-bound bots on an idle machine, up to ioMax', () => {
-    const { levels, c } = simulate({ max: 2, ioMax: 4 }, (level) => 40 * level, 200, () => ({ botCpuShare: 0.05, idleCores: 1.6 }));
+    const { levels, c } = simulate(
+      { max: 2, ioMax: 4 },
+      (level) => 40 * level,
+      200,
+      () => ({ botCpuShare: 0.05, idleCores: 1.6 }),
+    );
     expect(Math.max(...levels)).toBe(4);
     expect(c.level).toBe(4);
   });
 
   it('treats bots starved of CPU (low CPU share, no idle core) as CPU-bound', () => {
-    const { levels } = simulate({ max: 2, ioMax: 4 }, (level) => 40 * level, 200, () => ({ botCpuShare: 0.3, idleCores: 0.05 }));
+    const { levels } = simulate(
+      { max: 2, ioMax: 4 },
+      (level) => 40 * level,
+      200,
+      () => ({ botCpuShare: 0.3, idleCores: 0.05 }),
+    );
     expect(Math.max(...levels)).toBe(2);
   });
 
@@ -105,7 +131,8 @@ describe('adaptive concurrency controller', () => {
   });
 
   it('follows a change of the machine: 1 is best while neighbours are busy, 2 once they leave', () => {
-    const rate = (level: number, w: number) => (w < 150 ? table({ 1: 40, 2: 30 })(level) : table({ 1: 40, 2: 76 })(level));
+    const rate = (level: number, w: number) =>
+      w < 150 ? table({ 1: 40, 2: 30 })(level) : table({ 1: 40, 2: 76 })(level);
     const { levels } = simulate({ max: 2 }, rate, 400);
     const early = levels.slice(20, 150).filter((l) => l === 2).length / 130;
     const late = levels.slice(250).filter((l) => l === 2).length / 150;
@@ -207,7 +234,8 @@ describe('AdaptiveSlots', () => {
   }
 
   it('drops a window that was mostly underfed (a queue worker short of games), so a pause is not measured as a slow level', async () => {
-    const spans = ({ windows, pause }: Awaited<ReturnType<typeof measure>>) => windows.filter(([start, end]) => start < pause[1] - 50 && end > pause[1]);
+    const spans = ({ windows, pause }: Awaited<ReturnType<typeof measure>>) =>
+      windows.filter(([start, end]) => start < pause[1] - 50 && end > pause[1]);
     const told = await measure(true);
     expect(told.windows.filter(([, end]) => end <= told.pause[0]).length).toBeGreaterThan(0); // fed windows count
     expect(told.windows.filter(([start]) => start > told.pause[1]).length).toBeGreaterThan(0); // measured again after the pause

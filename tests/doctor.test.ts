@@ -34,14 +34,25 @@ describe('catarena doctor', () => {
     server = await startScriptedLlm([], { key: KEY });
   });
   afterAll(() => server.close());
-  const good = () => ({ OPENAI_API_KEY: KEY, CATARENA_OPENAI_BASE_URL: server.baseURL, CATARENA_LLM_BASE_URL: server.baseURL });
+  const good = () => ({
+    OPENAI_API_KEY: KEY,
+    CATARENA_OPENAI_BASE_URL: server.baseURL,
+    CATARENA_LLM_BASE_URL: server.baseURL,
+  });
 
   it('a ready setup: every check ready, the key checked with a model-list request that spends no tokens', async () => {
-    const agents = ['offline:cautious', 'builtin:openai-compatible/scripted', 'llm-player:openai-compatible/scripted', ...(agentImage ? ['qwen-code:scripted'] : [])];
+    const agents = [
+      'offline:cautious',
+      'builtin:openai-compatible/scripted',
+      'llm-player:openai-compatible/scripted',
+      ...(agentImage ? ['qwen-code:scripted'] : []),
+    ];
     const r = await catarena(['doctor', '--agents', agents.join(','), '--games', 'gomoku,chess'], good());
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/offline:cautious\s+chess reference bot\s+ready/);
-    expect(r.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+ready\s+reachable, key accepted \(GET \/v1\/models: HTTP 200\); model scripted listed/);
+    expect(r.stdout).toMatch(
+      /builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+ready\s+reachable, key accepted \(GET \/v1\/models: HTTP 200\); model scripted listed/,
+    );
     expect(r.stdout).toMatch(/llm-player:openai-compatible\/scripted\s+endpoint\s+ready/);
     if (agentImage) {
       expect(r.stdout).toMatch(/qwen-code:scripted\s+agent image\s+ready/);
@@ -63,15 +74,32 @@ describe('catarena doctor', () => {
     const r = await catarena(['doctor', '--agents', agents.join(',')], env);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/claude-code\s+spec and key\s+MISSING\s+ANTHROPIC_API_KEY is not set/);
-    expect(r.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/);
-    if (agentImage) expect(r.stdout).toMatch(/codex\s+endpoint \(via the egress proxy\)\s+MISSING\s+.*the key was refused \(HTTP 401/);
+    expect(r.stdout).toMatch(
+      /builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/,
+    );
+    if (agentImage)
+      expect(r.stdout).toMatch(
+        /codex\s+endpoint \(via the egress proxy\)\s+MISSING\s+.*the key was refused \(HTTP 401/,
+      );
     // A CLI agent naming no model gets the CLI's own default, possibly its most expensive: a warning, not a failure.
     if (agentImage) expect(r.stdout).toMatch(/codex\s+model\s+WARNING\s+no model named: codex picks its own default/);
     expect(r.stdout).toMatch(/\d+ of \d+ checks failed/);
     expect(r.stdout + r.stderr).not.toContain('sk-wrong-key-456');
 
     const out = tempDir();
-    const t = await catarena(['tourney', '--check', '--rounds', '1', '--agents', 'offline:cautious,builtin:openai-compatible/scripted', '--out', out], env);
+    const t = await catarena(
+      [
+        'tourney',
+        '--check',
+        '--rounds',
+        '1',
+        '--agents',
+        'offline:cautious,builtin:openai-compatible/scripted',
+        '--out',
+        out,
+      ],
+      env,
+    );
     expect(t.code).toBe(1);
     expect(t.stderr).toMatch(/not started: the checks above failed/);
     expect(t.stdout).toMatch(/the key was refused/);
@@ -80,33 +108,72 @@ describe('catarena doctor', () => {
   it('a tourney checks first by default: a wrong key or a model the endpoint does not serve stops it in seconds, with the table, before any development', async () => {
     const out = tempDir();
     const started = Date.now();
-    const t = await catarena(['tourney', '--rounds', '1', '--games', 'gomoku', '--agents', 'offline:cautious,builtin:openai-compatible/scripted', '--out', out], { ...good(), OPENAI_API_KEY: 'sk-wrong-key-456' });
+    const t = await catarena(
+      [
+        'tourney',
+        '--rounds',
+        '1',
+        '--games',
+        'gomoku',
+        '--agents',
+        'offline:cautious,builtin:openai-compatible/scripted',
+        '--out',
+        out,
+      ],
+      { ...good(), OPENAI_API_KEY: 'sk-wrong-key-456' },
+    );
     const seconds = (Date.now() - started) / 1000;
     expect(t.code, t.stdout + t.stderr).toBe(1);
-    expect(t.stdout).toMatch(/builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/);
+    expect(t.stdout).toMatch(
+      /builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/,
+    );
     expect(t.stderr).toMatch(/not started: the checks above failed/);
     expect(seconds).toBeLessThan(30); // node start-up and module loading included; the checks themselves take well under a second
     expect(fs.readdirSync(out)).toEqual([]); // no run directory: nothing developed, nothing played
     expect(server.requests).toHaveLength(0);
 
     // The key is right but the model is not one the endpoint lists: named with what it does list.
-    const m = await catarena(['tourney', '--rounds', '1', '--games', 'gomoku', '--agents', 'llm-player:openai-compatible/gpt-5-typo', '--out', out], good());
+    const m = await catarena(
+      [
+        'tourney',
+        '--rounds',
+        '1',
+        '--games',
+        'gomoku',
+        '--agents',
+        'llm-player:openai-compatible/gpt-5-typo',
+        '--out',
+        out,
+      ],
+      good(),
+    );
     expect(m.code).toBe(1);
-    expect(m.stdout).toMatch(/llm-player:openai-compatible\/gpt-5-typo\s+endpoint\s+MISSING\s+key accepted, but the model "gpt-5-typo" is not served there: 1 models listed \(scripted\)/);
+    expect(m.stdout).toMatch(
+      /llm-player:openai-compatible\/gpt-5-typo\s+endpoint\s+MISSING\s+key accepted, but the model "gpt-5-typo" is not served there: 1 models listed \(scripted\)/,
+    );
     expect(fs.readdirSync(out)).toEqual([]);
   }, 120_000);
 
   it('an endpoint nobody serves and a missing bot image are named (in-process)', async () => {
-    const config = resolveConfig({ agents: ['builtin:openai-compatible/x'], sandbox: 'docker', docker: { image: 'catarena/no-such-image:0' } });
+    const config = resolveConfig({
+      agents: ['builtin:openai-compatible/x'],
+      sandbox: 'docker',
+      docker: { image: 'catarena/no-such-image:0' },
+    });
     // vi.stubEnv: restored after the test (unstubEnvs), even where the variable was unset.
     vi.stubEnv('OPENAI_API_KEY', KEY);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', 'http://127.0.0.1:9/v1');
     const rows = await runDoctor(config);
     expect(doctorReady(rows)).toBe(false);
     const table = formatDoctor(rows);
-    expect(table).toMatch(/endpoint of openai-compatible\/x\s+MISSING\s+not reachable: http:\/\/127\.0\.0\.1:9\/v1\/models/);
+    expect(table).toMatch(
+      /endpoint of openai-compatible\/x\s+MISSING\s+not reachable: http:\/\/127\.0\.0\.1:9\/v1\/models/,
+    );
     // What doctor sees is the engine itself (answering or not), whatever CATARENA_DOCKER says about running the Docker tests.
-    if (dockerEngineAnswers()) expect(table).toMatch(/run\s+bot image\s+MISSING\s+catarena\/no-such-image:0 is missing: build it with "npm run images"/);
+    if (dockerEngineAnswers())
+      expect(table).toMatch(
+        /run\s+bot image\s+MISSING\s+catarena\/no-such-image:0 is missing: build it with "npm run images"/,
+      );
     else expect(table).toMatch(/run\s+Docker\s+MISSING/);
   }, 60_000);
 });

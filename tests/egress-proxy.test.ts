@@ -33,19 +33,37 @@ async function listen(name: string): Promise<Listener> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   l.port = (server.address() as AddressInfo).port;
   l.url = `http://127.0.0.1:${l.port}`;
-  l.close = () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+  l.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return l;
 }
 
 /** One HTTP exchange through the proxy; `target` is the request target (absolute URL or a path). */
-function viaProxy(proxy: { port?: number; socketPath?: string }, requestLine: string, headers: Record<string, string> = {}, body = ''): Promise<{ status: number; text: string }> {
+function viaProxy(
+  proxy: { port?: number; socketPath?: string },
+  requestLine: string,
+  headers: Record<string, string> = {},
+  body = '',
+): Promise<{ status: number; text: string }> {
   const [method, target] = requestLine.split(' ') as [string, string];
   return new Promise((resolve, reject) => {
-    const req = http.request({ ...(proxy.socketPath ? { socketPath: proxy.socketPath } : { host: '127.0.0.1', port: proxy.port }), method, path: target, headers: { ...headers, connection: 'close' }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      {
+        ...(proxy.socketPath ? { socketPath: proxy.socketPath } : { host: '127.0.0.1', port: proxy.port }),
+        method,
+        path: target,
+        headers: { ...headers, connection: 'close' },
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -65,7 +83,9 @@ function connectTunnel(port: number, target: string): Promise<{ status: number; 
         sock.write(`GET /inside HTTP/1.1\r\nhost: ${target}\r\nconnection: close\r\n\r\n`);
       }
     });
-    sock.on('end', () => resolve({ status: tunnelled ? 200 : Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0), inner: data }));
+    sock.on('end', () =>
+      resolve({ status: tunnelled ? 200 : Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0), inner: data }),
+    );
     sock.on('error', reject);
     sock.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`);
   });
@@ -100,14 +120,24 @@ describe('egress proxy', () => {
   });
 
   it('forwards origin-form requests to the upstream and replaces the placeholder key with the real one', async () => {
-    const r = await viaProxy({ port: proxyPort }, 'POST /v1/chat/completions', { authorization: 'Bearer placeholder', 'content-type': 'application/json' }, '{"model":"m"}');
+    const r = await viaProxy(
+      { port: proxyPort },
+      'POST /v1/chat/completions',
+      { authorization: 'Bearer placeholder', 'content-type': 'application/json' },
+      '{"model":"m"}',
+    );
     expect(r.status).toBe(200);
     expect(JSON.parse(r.text)).toEqual({ from: 'llm', path: '/v1/chat/completions' });
     const seen = llm.seen.at(-1)!;
-    expect(seen).toMatchObject({ method: 'POST', url: '/v1/chat/completions', authorization: 'Bearer real-key', body: '{"model":"m"}' });
+    expect(seen).toMatchObject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      authorization: 'Bearer real-key',
+      body: '{"model":"m"}',
+    });
   });
 
-  it("tells listeners each upstream answer (what a CLI agent watches for a 401), until they unsubscribe", async () => {
+  it('tells listeners each upstream answer (what a CLI agent watches for a 401), until they unsubscribe', async () => {
     const heard: Array<[string, number | undefined]> = [];
     const stop = proxy.onUpstreamAnswer((e) => heard.push([e.target, e.status]));
     await viaProxy({ port: proxyPort }, 'POST /v1/messages', { 'content-type': 'application/json' }, '{}');
@@ -116,13 +146,24 @@ describe('egress proxy', () => {
     expect(heard).toEqual([[`${llm.url}/v1/messages`, 200]]);
   });
 
-  it("tells listeners an upstream error with what its body says (a 429 that is no quota, not a rate limit)", async () => {
-    const quota = await startScriptedLlm([{ httpError: 429, message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' }]);
+  it('tells listeners an upstream error with what its body says (a 429 that is no quota, not a rate limit)', async () => {
+    const quota = await startScriptedLlm([
+      {
+        httpError: 429,
+        message: 'You exceeded your current quota, please check your plan and billing details.',
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+      },
+    ]);
     const egress = await startEgressProxy({ allow: [], upstream: { url: quota.baseURL }, listen: { port: 0 } });
     try {
       const heard: EgressEvent[] = [];
       egress.onUpstreamAnswer((e) => heard.push({ ...e }));
-      const res = await fetch(`${egress.address}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' });
+      const res = await fetch(`${egress.address}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"model":"m","messages":[]}',
+      });
       expect(res.status).toBe(429);
       expect(await res.json()).toMatchObject({ error: { code: 'insufficient_quota' } }); // the client still gets the whole body
       await vi.waitFor(() => expect(heard).toHaveLength(1));
@@ -176,7 +217,9 @@ describe('egress proxy', () => {
     expect(allowed).toBeGreaterThanOrEqual(2);
     expect(denied).toBeGreaterThanOrEqual(2);
     expect(proxy.events.filter((e) => !e.allowed).every((e) => e.status === 403)).toBe(true);
-    expect(proxy.events.some((e) => e.allowed && e.status === 200 && e.target.endsWith('/v1/chat/completions'))).toBe(true);
+    expect(proxy.events.some((e) => e.allowed && e.status === 200 && e.target.endsWith('/v1/chat/completions'))).toBe(
+      true,
+    );
   });
 
   it('answers 502 when the allowed upstream is down, and listens on a Unix socket', async () => {
@@ -185,7 +228,7 @@ describe('egress proxy', () => {
     const socketPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'egress-')), 'proxy.sock');
     const p = await startEgressProxy({ allow: [], upstream: { url: dead.url }, listen: { socketPath } });
     try {
-      expect((fs.statSync(socketPath).mode & 0o777)).toBe(0o777);
+      expect(fs.statSync(socketPath).mode & 0o777).toBe(0o777);
       const r = await viaProxy({ socketPath }, 'GET /v1/models');
       expect(r.status).toBe(502);
       expect(r.text).toMatch(/unreachable/);
@@ -203,7 +246,12 @@ describe('egress proxy', () => {
 describe('egress proxy: clients that proxy their own base URL', () => {
   it('serves a CONNECT tunnel to itself and absolute-form requests to itself as origin-form', async () => {
     const llm = await listen('llm');
-    const proxy = await startEgressProxy({ allow: [], upstream: { url: `${llm.url}/v1`, headers: { authorization: 'Bearer k' } }, selfAddresses: ['127.0.0.1:3128'], listen: { port: 0 } });
+    const proxy = await startEgressProxy({
+      allow: [],
+      upstream: { url: `${llm.url}/v1`, headers: { authorization: 'Bearer k' } },
+      selfAddresses: ['127.0.0.1:3128'],
+      listen: { port: 0 },
+    });
     const port = Number(new URL(proxy.address).port);
     try {
       const tunnel = await connectTunnel(port, '127.0.0.1:3128');

@@ -43,9 +43,25 @@ async function developedRun(): Promise<void> {
           // The round report the agents learn from: the first agent won every game.
           const h2h = (wins: number) => ({ games: 4, wins, draws: 0, losses: 4 - wins, score: wins / 4 });
           const report: RoundReport = {
-            game, variant, round: round - 1, policy: 'strict', games: 12,
-            strategies: agents.map((a) => ({ id: strategyId(a, round - 1), agent: a, round: round - 1, status: 'ok' as const })),
-            standings: agents.map((a, k) => ({ id: strategyId(a, round - 1), agent: a, round: round - 1, ...h2h(k === 0 ? 4 : 1), failures: {}, avgMoveMs: 10 })),
+            game,
+            variant,
+            round: round - 1,
+            policy: 'strict',
+            games: 12,
+            strategies: agents.map((a) => ({
+              id: strategyId(a, round - 1),
+              agent: a,
+              round: round - 1,
+              status: 'ok' as const,
+            })),
+            standings: agents.map((a, k) => ({
+              id: strategyId(a, round - 1),
+              agent: a,
+              round: round - 1,
+              ...h2h(k === 0 ? 4 : 1),
+              failures: {},
+              avgMoveMs: 10,
+            })),
             pairwise: {},
           };
           fs.mkdirSync(logsDir, { recursive: true });
@@ -53,13 +69,34 @@ async function developedRun(): Promise<void> {
         }
         for (const agent of offline) {
           const ws = await buildWorkspace({
-            dir: run.workspaceDir(track, round, agent.id), game, variant, round, agentId: agent.id, seed: config.seed, moveTimeoutMs: 2000,
-            previous: round > 1 ? { bots: agents.map((a) => ({ agent: a, dir: run.strategyDir(track, round - 1, a) })), logsDir } : undefined,
+            dir: run.workspaceDir(track, round, agent.id),
+            game,
+            variant,
+            round,
+            agentId: agent.id,
+            seed: config.seed,
+            moveTimeoutMs: 2000,
+            previous:
+              round > 1
+                ? { bots: agents.map((a) => ({ agent: a, dir: run.strategyDir(track, round - 1, a) })), logsDir }
+                : undefined,
           });
           const result = await agent.develop(ws, { wallMs: 60_000 });
           const dir = run.strategyDir(track, round, agent.id);
           fs.cpSync(result.botDir, dir, { recursive: true });
-          const record: StrategyRecord = { id: strategyId(agent.id, round), agent: agent.id, agentKind: agent.kind, round, game, variant, dir, hash: await hashDir(dir), status: 'ok', cost: result.cost, buildLog: `${result.log}\n\n## validation: passed\n` };
+          const record: StrategyRecord = {
+            id: strategyId(agent.id, round),
+            agent: agent.id,
+            agentKind: agent.kind,
+            round,
+            game,
+            variant,
+            dir,
+            hash: await hashDir(dir),
+            status: 'ok',
+            cost: result.cost,
+            buildLog: `${result.log}\n\n## validation: passed\n`,
+          };
           await saveStrategyRecord(record);
         }
       }
@@ -83,13 +120,16 @@ describe('the evolution report on every track of the default tourney', () => {
       expect(similarity.settings).toMatchObject({ k: 12, w: 8, threshold: 0.7, base: true });
       // The offline agents tune one reference bot: the same code (params.json is data), so every
       // pair is 1, none flagged as borrowed (its own previous bot was just as close).
-      for (const r of similarity.rounds) for (const row of r.values) for (const v of row) expect(v === null || v === 1).toBe(true);
+      for (const r of similarity.rounds)
+        for (const row of r.values) for (const v of row) expect(v === null || v === 1).toBe(true);
       expect(similarity.flags.length).toBeGreaterThan(0);
       expect(similarity.flags.every((f: { borrowed: boolean }) => !f.borrowed)).toBe(true);
       for (const s of evolution.steps.filter((x: { round: number }) => x.round === 2)) {
         // Each round-2 bot changed its parameters and notes, and read the report and every agent's params.json first.
         expect(s.diff.changes.map((c: { path: string }) => c.path).sort()).toEqual(['NOTES.md', 'params.json']);
-        expect(fs.readFileSync(path.join(dir, 'round_2', 'strategies', `${s.agent}.diff`), 'utf8')).toMatch(/^--- a\/NOTES\.md\n\+\+\+ b\/NOTES\.md\n@@ /);
+        expect(fs.readFileSync(path.join(dir, 'round_2', 'strategies', `${s.agent}.diff`), 'utf8')).toMatch(
+          /^--- a\/NOTES\.md\n\+\+\+ b\/NOTES\.md\n@@ /,
+        );
         expect(s.reads.source).toBe('offline agent file log');
         expect(s.reads.logs).toEqual(['round_report.json']);
         expect(s.reads.own).toEqual(['params.json']);
@@ -99,8 +139,12 @@ describe('the evolution report on every track of the default tourney', () => {
       }
       expect(md).toContain(`### ${track}\n`);
     }
-    const ms = tracks.map((t) => JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', t, 'evolution.json'), 'utf8')).cpuMs as number);
-    console.log(`evolution CPU per track (ms): ${ms.join(', ')}; total ${ms.reduce((a, b) => a + b, 0)} ms for ${tracks.length} tracks × ${agents.length} agents × ${ROUNDS} rounds`);
+    const ms = tracks.map(
+      (t) => JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', t, 'evolution.json'), 'utf8')).cpuMs as number,
+    );
+    console.log(
+      `evolution CPU per track (ms): ${ms.join(', ')}; total ${ms.reduce((a, b) => a + b, 0)} ms for ${tracks.length} tracks × ${agents.length} agents × ${ROUNDS} rounds`,
+    );
   });
 
   describe.skipIf(!hasChromium)('in Chromium', () => {
@@ -136,7 +180,10 @@ describe('the evolution report on every track of the default tourney', () => {
         expect(await maps.count()).toBe(ROUNDS);
         expect(await maps.nth(0).locator('rect.cell').count()).toBe(agents.length * agents.length);
         expect(await maps.nth(1).locator('rect.cell').count()).toBe(agents.length * 2 * agents.length);
-        const values = await maps.nth(1).locator('rect.cell').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-value')));
+        const values = await maps
+          .nth(1)
+          .locator('rect.cell')
+          .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-value')));
         expect(values.filter((v) => v === '')).toHaveLength(agents.length); // each bot against itself
         expect(values.filter((v) => v !== '').every((v) => Number(v) >= 0 && Number(v) <= 1)).toBe(true);
       }

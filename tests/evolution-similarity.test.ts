@@ -28,7 +28,9 @@ describe('code similarity of hand-made bots', () => {
         unrelated: similarity(unrelated, original),
         unrelatedBack: similarity(original, unrelated),
       };
-      console.log(`${lang}: ${JSON.stringify(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Number(v!.toFixed(3))])))}`);
+      console.log(
+        `${lang}: ${JSON.stringify(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Number(v!.toFixed(3))])))}`,
+      );
       for (const v of Object.values(values)) {
         expect(v).not.toBeNull();
         expect(v!).toBeGreaterThanOrEqual(0);
@@ -48,7 +50,9 @@ describe('code similarity of hand-made bots', () => {
     const reordered = similarity(await fp('python', 'reordered'), original)!;
     const renamed = similarity(await fp('python', 'renamed'), original)!;
     const unrelated = similarity(await fp('python', 'unrelated'), original)!;
-    console.log(`python reordered: ${reordered.toFixed(3)} (renamed ${renamed.toFixed(3)}, unrelated ${unrelated.toFixed(3)})`);
+    console.log(
+      `python reordered: ${reordered.toFixed(3)} (renamed ${renamed.toFixed(3)}, unrelated ${unrelated.toFixed(3)})`,
+    );
     expect(reordered).toBeGreaterThanOrEqual(0.85);
     expect(reordered).toBeLessThan(1);
     expect(renamed).toBeGreaterThanOrEqual(reordered);
@@ -57,7 +61,9 @@ describe('code similarity of hand-made bots', () => {
 
   it('is asymmetric: a bot copied whole into a larger one is all of it, not the reverse', async () => {
     const original = (await readBot(path.join(FIXTURES, 'python', 'original'))).files;
-    const extra = (await readBot(path.join(FIXTURES, 'python', 'unrelated'))).files.map((f): BotFile => ({ ...f, path: `poker/${f.path}` }));
+    const extra = (await readBot(path.join(FIXTURES, 'python', 'unrelated'))).files.map(
+      (f): BotFile => ({ ...f, path: `poker/${f.path}` }),
+    );
     const small = fingerprintFiles(original);
     const large = fingerprintFiles([...original, ...extra]);
     expect(similarity(small, large)).toBe(1);
@@ -77,9 +83,18 @@ describe('code similarity of hand-made bots', () => {
   });
 
   it('data and docs do not count: bots differing only in params.json are the same code', () => {
-    const code: BotFile = { path: 'bot.py', lang: 'python', bytes: 0, text: fs.readFileSync(path.join(FIXTURES, 'python/original/bot.py'), 'utf8') };
+    const code: BotFile = {
+      path: 'bot.py',
+      lang: 'python',
+      bytes: 0,
+      text: fs.readFileSync(path.join(FIXTURES, 'python/original/bot.py'), 'utf8'),
+    };
     const a = fingerprintFiles([code, { path: 'params.json', lang: null, bytes: 0, text: '{"depth": 2}' }]);
-    const b = fingerprintFiles([code, { path: 'params.json', lang: null, bytes: 0, text: '{"depth": 5, "width": 9}' }, { path: 'NOTES.md', lang: null, bytes: 0, text: '# notes' }]);
+    const b = fingerprintFiles([
+      code,
+      { path: 'params.json', lang: null, bytes: 0, text: '{"depth": 5, "width": 9}' },
+      { path: 'NOTES.md', lang: null, bytes: 0, text: '# notes' },
+    ]);
     expect(similarity(a, b)).toBe(1);
   });
 });
@@ -87,7 +102,9 @@ describe('code similarity of hand-made bots', () => {
 describe('the tokeniser', () => {
   it('python: identifiers, numbers and strings normalised, keywords kept, comments dropped, indentation as IN/DE', () => {
     const src = 'def f(x, y=3):  # add\n    """doc"""\n    if x > 0.5:\n        return x + y\n    return rb\'\\x00\'\n';
-    expect(tokenize(src, 'python').join(' ')).toBe('def I ( I , I = N ) : NL IN S NL if I > N : NL IN return I + I NL DE return S NL DE');
+    expect(tokenize(src, 'python').join(' ')).toBe(
+      'def I ( I , I = N ) : NL IN S NL if I > N : NL IN return I + I NL DE return S NL DE',
+    );
     // Renaming changes nothing; a different statement does.
     expect(tokenize(src.replace(/\bx\b/g, 'value'), 'python')).toEqual(tokenize(src, 'python'));
   });

@@ -18,19 +18,42 @@ afterAll(async () => {
 });
 
 const ids = ['a', 'b', 'c'];
-const specsOf = (variant: string): MatchSpec[] => fieldSpecs(gameDescriptor('gomoku'), { kind: 'arena', ids }, { game: 'gomoku', variant, seed: 3, limits: DEFAULT_LIMITS, policy: 'strict', reps: 2 });
+const specsOf = (variant: string): MatchSpec[] =>
+  fieldSpecs(
+    gameDescriptor('gomoku'),
+    { kind: 'arena', ids },
+    { game: 'gomoku', variant, seed: 3, limits: DEFAULT_LIMITS, policy: 'strict', reps: 2 },
+  );
 
 describe('local executor: overlapping run() calls', () => {
   it('plays the next track in the slots the last games of one leave idle, within one concurrency', async () => {
     const logs = tempDir();
-    const executor = new LocalExecutor({ sandbox, hosts, concurrency: 2, logDir: (t) => `${logs}/${t.variant}`, startTimeoutMs: 20_000 });
-    for (const variant of ['standard', 'variant']) executor.add({ game: 'gomoku', variant }, ids.map((id) => ({ id, dir: BUILTIN('random') })));
+    const executor = new LocalExecutor({
+      sandbox,
+      hosts,
+      concurrency: 2,
+      logDir: (t) => `${logs}/${t.variant}`,
+      startTimeoutMs: 20_000,
+    });
+    for (const variant of ['standard', 'variant'])
+      executor.add(
+        { game: 'gomoku', variant },
+        ids.map((id) => ({ id, dir: BUILTIN('random') })),
+      );
     const played: Array<{ variant: string; start: number; end: number }> = [];
-    const onReplay = (r: Replay) => void played.push({ variant: r.result.spec.variant, start: Date.parse(r.result.startedAt), end: Date.parse(r.result.startedAt) + r.result.durationMs });
+    const onReplay = (r: Replay) =>
+      void played.push({
+        variant: r.result.spec.variant,
+        start: Date.parse(r.result.startedAt),
+        end: Date.parse(r.result.startedAt) + r.result.durationMs,
+      });
     let second: Promise<void> | undefined;
     try {
       // 11 games on 2 slots: the last one plays alone unless the next track fills the other slot.
-      await executor.run(specsOf('standard').slice(0, 11), { onReplay, onStarted: () => (second = executor.run(specsOf('variant'), { onReplay })) });
+      await executor.run(specsOf('standard').slice(0, 11), {
+        onReplay,
+        onStarted: () => (second = executor.run(specsOf('variant'), { onReplay })),
+      });
       expect(second).toBeDefined();
       await second;
     } finally {

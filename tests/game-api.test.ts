@@ -28,7 +28,15 @@ const OPTIONS: Record<string, Record<string, number>> = { holdem: { handCap: 40 
 function playout(game: string, variant: string, seed: number) {
   const { wire } = gameDescriptor(game);
   const rules = wire.game;
-  const spec: MatchSpec = { game, variant, seats: seatsFor(game), seed, limits: DEFAULT_LIMITS, policy: 'strict', ...(OPTIONS[game] ? { options: OPTIONS[game] } : {}) };
+  const spec: MatchSpec = {
+    game,
+    variant,
+    seats: seatsFor(game),
+    seed,
+    limits: DEFAULT_LIMITS,
+    policy: 'strict',
+    ...(OPTIONS[game] ? { options: OPTIONS[game] } : {}),
+  };
   const pick = createRng(seed ^ 0x5eed);
   let state = rules.init(variant, createRng(seed), initSetup(spec));
   const moves: MoveRecord[] = [];
@@ -38,19 +46,25 @@ function playout(game: string, variant: string, seed: number) {
     const seat = rules.toMove(state);
     if (seat === null) expect(seat, `${game}/${variant}: a running game has a seat to move`).not.toBeNull();
     const legal = rules.legalActions(state, seat!);
-    if (legal.length === 0) expect(legal.length, `${game}/${variant} ply ${moves.length}: legal actions`).toBeGreaterThan(0);
+    if (legal.length === 0)
+      expect(legal.length, `${game}/${variant} ply ${moves.length}: legal actions`).toBeGreaterThan(0);
     for (const action of legal) {
       const problem = rules.validate(state, seat!, action);
       if (problem !== null) expect(problem, `${JSON.stringify(wire.encode(action))} is listed as legal`).toBeNull();
     }
-    const body = wire.turn(state, seat!, { gameId: `${game}_00000000`, gameServerUrl: 'http://127.0.0.1:9', seatIds: spec.seats });
+    const body = wire.turn(state, seat!, {
+      gameId: `${game}_00000000`,
+      gameServerUrl: 'http://127.0.0.1:9',
+      seatIds: spec.seats,
+    });
     expect(JSON.parse(JSON.stringify(body.body))).toEqual(body.body);
     rules.view(state, seat!);
     const action = legal[pick.int(0, legal.length - 1)];
     const encoded = wire.encode(action);
     // The round trip a replay makes: JSON on disk, then the adapter's decode.
     const decoded = wire.decode(JSON.parse(JSON.stringify(encoded)));
-    if (JSON.stringify(wire.encode(decoded)) !== JSON.stringify(encoded)) expect(wire.encode(decoded), `${game}/${variant}: decode(encode(a))`).toEqual(encoded);
+    if (JSON.stringify(wire.encode(decoded)) !== JSON.stringify(encoded))
+      expect(wire.encode(decoded), `${game}/${variant}: decode(encode(a))`).toEqual(encoded);
     state = rules.apply(state, seat!, action);
     moves.push({ ply: moves.length, seat: seat!, action: encoded, latencyMs: 0 });
   }

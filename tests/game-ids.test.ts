@@ -19,7 +19,8 @@ function sources(dir = ''): string[] {
 }
 
 /** Comments out, so prose may still name a game. */
-const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, '')).replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+const code = (text: string) =>
+  text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, '')).replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 
 describe('game ids', () => {
   it('no source outside games/, bench/, scripts/ and tests/ names a registered game in a literal or a key', () => {

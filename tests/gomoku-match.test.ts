@@ -9,213 +9,256 @@ import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { adapterFor } from '../games/registry.ts';
-import { BUILTIN, SANDBOX_KINDS, botDir, flaskBot, hasFlask, misbehavingBot, sharedBot, shallowHeuristic, tempDir } from './helpers/bots.ts';
+import {
+  BUILTIN,
+  SANDBOX_KINDS,
+  botDir,
+  flaskBot,
+  hasFlask,
+  misbehavingBot,
+  sharedBot,
+  shallowHeuristic,
+  tempDir,
+} from './helpers/bots.ts';
 
 describe.each(SANDBOX_KINDS)('%s sandbox', (kind) => {
-const sandbox = createSandbox(kind);
-afterAll(() => sandbox.close());
+  const sandbox = createSandbox(kind);
+  afterAll(() => sandbox.close());
 
-// The well-behaved opponent of the misbehaving bots: under test is what the runner does with the
-// bad bot, so (in the process sandbox) one 'ok' bot process serves every arena below; the bad bot
-// is started fresh by each arena. In Docker each arena starts its own, as before.
-const shared = kind === 'process' ? sharedBot(sandbox, misbehavingBot('ok'), adapterFor('gomoku').health) : null;
-const good = async (): Promise<{ id: string; dir: string }> => (shared ? shared('good') : { id: 'good', dir: misbehavingBot('ok') });
+  // The well-behaved opponent of the misbehaving bots: under test is what the runner does with the
+  // bad bot, so (in the process sandbox) one 'ok' bot process serves every arena below; the bad bot
+  // is started fresh by each arena. In Docker each arena starts its own, as before.
+  const shared = kind === 'process' ? sharedBot(sandbox, misbehavingBot('ok'), adapterFor('gomoku').health) : null;
+  const good = async (): Promise<{ id: string; dir: string }> =>
+    shared ? shared('good') : { id: 'good', dir: misbehavingBot('ok') };
 
-function arena(bots: Array<{ id: string; dir: string }>, extra: Partial<ArenaOptions> = {}) {
-  return runArena({
-    game: 'gomoku',
-    variant: 'standard',
-    bots,
-    reps: 1,
-    seed: 7,
-    concurrency: 2,
-    // The join keeps its default deadline: joins are not under test here, and a loaded 2-core CI
-    // machine once took over 2 s to answer a Docker bot's join (forbidden → join_failed).
-    limits: { ...DEFAULT_LIMITS, moveMs: 1_500 },
-    policy: 'strict',
-    runDir: tempDir('catarena-run-'),
-    sandbox,
-    startTimeoutMs: 10_000,
-    ...extra,
-  });
-}
-
-const readRequests = (dir: string) =>
-  fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { path: string; content_type: string; body: Record<string, unknown> });
-
-describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot', () => {
-  const sharedDir = flaskBot();
-  const sharedFlask = kind === 'process' ? { dir: sharedDir, ref: sharedBot(sandbox, sharedDir, adapterFor('gomoku').health) } : null;
-  for (const variant of ['standard', 'variant'] as const) {
-    it(`plays the reference bots to normal ends (${variant})`, async () => {
-      // In the process sandbox one Flask bot (a second of CPU to start) plays both rule sets; its
-      // request log is cleared first, so what is read below is this arena's.
-      const flask = sharedFlask?.dir ?? flaskBot();
-      fs.rmSync(path.join(flask, 'requests.jsonl'), { force: true });
-      const out = await arena(
-        [
-          sharedFlask ? await sharedFlask.ref('flask') : { id: 'flask', dir: flask },
-          { id: 'heuristic', dir: BUILTIN('heuristic') },
-          { id: 'random', dir: BUILTIN('random') },
-        ],
-        { variant },
-      );
-      expect(out.results).toHaveLength(6);
-      for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
-      // The strong heuristic beats a centre-hugging bot with both colours.
-      const row = out.table.find((t) => t.id === 'heuristic')!;
-      expect(row.vs.flask!.wins).toBe(2);
-
-      if (kind !== 'process') return; // the recorded requests stay inside the container
-      const requests = readRequests(flask);
-      for (const req of requests) expect(req.content_type).toBe('application/json');
-      const join = requests.find((r) => r.path === '/join_game')!;
-      expect(Object.keys(join.body).sort()).toEqual(['game_id', 'game_server_url', 'my_color']);
-      expect(join.body.game_id).toMatch(/^gomoku_[0-9a-f]{8}$/);
-      const move = requests.find((r) => r.path === '/get_move')!;
-      expect(Object.keys(move.body).sort()).toEqual(['board', 'current_player', 'game_id']);
-      expect(move.body.board).toHaveLength(15);
-      expect(requests.filter((r) => r.path === '/leave_game')).toHaveLength(4);
-      // Joins come before moves for each game, black before white.
-      const firstGame = requests.filter((r) => r.body.game_id === join.body.game_id);
-      expect(firstGame[0]!.path).toBe('/join_game');
+  function arena(bots: Array<{ id: string; dir: string }>, extra: Partial<ArenaOptions> = {}) {
+    return runArena({
+      game: 'gomoku',
+      variant: 'standard',
+      bots,
+      reps: 1,
+      seed: 7,
+      concurrency: 2,
+      // The join keeps its default deadline: joins are not under test here, and a loaded 2-core CI
+      // machine once took over 2 s to answer a Docker bot's join (forbidden → join_failed).
+      limits: { ...DEFAULT_LIMITS, moveMs: 1_500 },
+      policy: 'strict',
+      runDir: tempDir('catarena-run-'),
+      sandbox,
+      startTimeoutMs: 10_000,
+      ...extra,
     });
   }
-});
 
-describe.skipIf(!hasFlask())('a bot started with `python` (not python3), as CATArena\'s chess examples are', () => {
-  it('starts and plays: the sandbox provides `python` where the host has python3 only', async () => {
-    const source = fs.readFileSync(path.join(flaskBot(), 'catarena_style.py'), 'utf8');
-    const dir = botDir('python_bot', '#!/bin/bash\ncd "$(dirname "$0")"\ncommand -v python >/dev/null || { echo "Python not found" >&2; exit 1; }\nexec python catarena_style.py "$1"\n', { 'catarena_style.py': source });
-    const out = await arena([{ id: 'python', dir }, { id: 'random', dir: BUILTIN('random') }]);
-    expect(out.results).toHaveLength(2);
-    for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+  const readRequests = (dir: string) =>
+    fs
+      .readFileSync(path.join(dir, 'requests.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { path: string; content_type: string; body: Record<string, unknown> });
+
+  describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot', () => {
+    const sharedDir = flaskBot();
+    const sharedFlask =
+      kind === 'process' ? { dir: sharedDir, ref: sharedBot(sandbox, sharedDir, adapterFor('gomoku').health) } : null;
+    for (const variant of ['standard', 'variant'] as const) {
+      it(`plays the reference bots to normal ends (${variant})`, async () => {
+        // In the process sandbox one Flask bot (a second of CPU to start) plays both rule sets; its
+        // request log is cleared first, so what is read below is this arena's.
+        const flask = sharedFlask?.dir ?? flaskBot();
+        fs.rmSync(path.join(flask, 'requests.jsonl'), { force: true });
+        const out = await arena(
+          [
+            sharedFlask ? await sharedFlask.ref('flask') : { id: 'flask', dir: flask },
+            { id: 'heuristic', dir: BUILTIN('heuristic') },
+            { id: 'random', dir: BUILTIN('random') },
+          ],
+          { variant },
+        );
+        expect(out.results).toHaveLength(6);
+        for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+        // The strong heuristic beats a centre-hugging bot with both colours.
+        const row = out.table.find((t) => t.id === 'heuristic')!;
+        expect(row.vs.flask!.wins).toBe(2);
+
+        if (kind !== 'process') return; // the recorded requests stay inside the container
+        const requests = readRequests(flask);
+        for (const req of requests) expect(req.content_type).toBe('application/json');
+        const join = requests.find((r) => r.path === '/join_game')!;
+        expect(Object.keys(join.body).sort()).toEqual(['game_id', 'game_server_url', 'my_color']);
+        expect(join.body.game_id).toMatch(/^gomoku_[0-9a-f]{8}$/);
+        const move = requests.find((r) => r.path === '/get_move')!;
+        expect(Object.keys(move.body).sort()).toEqual(['board', 'current_player', 'game_id']);
+        expect(move.body.board).toHaveLength(15);
+        expect(requests.filter((r) => r.path === '/leave_game')).toHaveLength(4);
+        // Joins come before moves for each game, black before white.
+        const firstGame = requests.filter((r) => r.body.game_id === join.body.game_id);
+        expect(firstGame[0]!.path).toBe('/join_game');
+      });
+    }
   });
-});
 
-describe('misbehaving bots end the game with the right reason, never the run', () => {
-  const cases: Array<{ mode: string; termination: string; variant?: string; message?: RegExp }> = [
-    { mode: 'malformed_json', termination: 'malformed', message: /not JSON/ },
-    { mode: 'no_move', termination: 'malformed', message: /no "move"/ },
-    { mode: 'wrong_type', termination: 'malformed', message: /"move" is not a pair of integers \[row, col\]: "seven,seven"/ },
-    { mode: 'occupied', termination: 'illegal', message: /occupied/ },
-    { mode: 'off_board', termination: 'illegal', message: /off_board/ },
-    { mode: 'forbidden', termination: 'illegal', variant: 'variant', message: /forbidden/ },
-    { mode: 'http_500', termination: 'http_error', message: /HTTP 500/ },
-    { mode: 'huge_answer', termination: 'malformed', message: /larger than/ },
-    { mode: 'sleep', termination: 'timeout', message: /within 1500 ms/ },
-  ];
-  for (const c of cases) {
-    it(`${c.mode} → ${c.termination}`, async () => {
-      const out = await arena(
-        [
-          { id: 'bad', dir: misbehavingBot(c.mode) },
-          await good(),
-        ],
-        { variant: c.variant ?? 'standard' },
+  describe.skipIf(!hasFlask())("a bot started with `python` (not python3), as CATArena's chess examples are", () => {
+    it('starts and plays: the sandbox provides `python` where the host has python3 only', async () => {
+      const source = fs.readFileSync(path.join(flaskBot(), 'catarena_style.py'), 'utf8');
+      const dir = botDir(
+        'python_bot',
+        '#!/bin/bash\ncd "$(dirname "$0")"\ncommand -v python >/dev/null || { echo "Python not found" >&2; exit 1; }\nexec python catarena_style.py "$1"\n',
+        { 'catarena_style.py': source },
       );
+      const out = await arena([
+        { id: 'python', dir },
+        { id: 'random', dir: BUILTIN('random') },
+      ]);
+      expect(out.results).toHaveLength(2);
+      for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+    });
+  });
+
+  describe('misbehaving bots end the game with the right reason, never the run', () => {
+    const cases: Array<{ mode: string; termination: string; variant?: string; message?: RegExp }> = [
+      { mode: 'malformed_json', termination: 'malformed', message: /not JSON/ },
+      { mode: 'no_move', termination: 'malformed', message: /no "move"/ },
+      {
+        mode: 'wrong_type',
+        termination: 'malformed',
+        message: /"move" is not a pair of integers \[row, col\]: "seven,seven"/,
+      },
+      { mode: 'occupied', termination: 'illegal', message: /occupied/ },
+      { mode: 'off_board', termination: 'illegal', message: /off_board/ },
+      { mode: 'forbidden', termination: 'illegal', variant: 'variant', message: /forbidden/ },
+      { mode: 'http_500', termination: 'http_error', message: /HTTP 500/ },
+      { mode: 'huge_answer', termination: 'malformed', message: /larger than/ },
+      { mode: 'sleep', termination: 'timeout', message: /within 1500 ms/ },
+    ];
+    for (const c of cases) {
+      it(`${c.mode} → ${c.termination}`, async () => {
+        const out = await arena([{ id: 'bad', dir: misbehavingBot(c.mode) }, await good()], {
+          variant: c.variant ?? 'standard',
+        });
+        expect(out.results).toHaveLength(2);
+        for (const r of out.results) {
+          const badSeat = r.spec.seats.indexOf('bad');
+          expect(r.termination).toBe(c.termination);
+          expect(r.offender).toBe(badSeat);
+          expect(r.scores[badSeat]).toBe(0);
+          expect(r.scores[1 - badSeat]).toBe(1);
+          expect(r.reason).toMatch(c.message!);
+          expect(r.seatStats[badSeat]!.errors[c.termination as 'timeout']).toBe(1);
+          // The deadline is enforced by aborting: a sleeping bot costs the deadline, not its sleep.
+          if (c.mode === 'sleep') expect(r.durationMs).toBeLessThan(1_500 + 3_000);
+        }
+        expect(out.table.find((t) => t.id === 'bad')!.failures[c.termination]).toBe(2);
+      });
+    }
+
+    it('the catarena policy makes an illegal move a draw (and a move that is no pair of integers, which CATArena forwarded to its server), and a timeout a loss', async () => {
+      const illegal = await arena([{ id: 'bad', dir: misbehavingBot('occupied') }, await good()], {
+        policy: 'catarena',
+      });
+      for (const r of illegal.results.filter((x) => x.termination !== 'normal')) {
+        expect(r.termination).toBe('illegal');
+        expect(r.scores).toEqual([0.5, 0.5]);
+      }
+      expect(illegal.results.some((r) => r.termination === 'illegal')).toBe(true);
+      const garbled = await arena([{ id: 'bad', dir: misbehavingBot('wrong_type') }, await good()], {
+        policy: 'catarena',
+      });
+      for (const r of garbled.results) {
+        expect(r.termination).toBe('malformed');
+        expect(r.scores).toEqual([0.5, 0.5]);
+      }
+      const timeout = await arena([{ id: 'bad', dir: misbehavingBot('no_move') }, await good()], {
+        policy: 'catarena',
+      });
+      for (const r of timeout.results) expect(r.scores[r.spec.seats.indexOf('bad')]).toBe(0);
+    });
+
+    it('a bot that dies mid-game loses by crash, and is restarted for its next game', async () => {
+      const out = await arena([{ id: 'bad', dir: misbehavingBot('die_after_3') }, await good()], {
+        reps: 2,
+        concurrency: 1,
+      });
+      expect(out.results).toHaveLength(4);
+      for (const r of out.results) {
+        expect(r.termination).toBe('crash');
+        expect(r.offender).toBe(r.spec.seats.indexOf('bad'));
+        expect(r.plies).toBeGreaterThanOrEqual(5); // it really played before dying
+      }
+      const bad = out.bots.find((b) => b.id === 'bad')!;
+      expect(bad.restarts).toBeGreaterThanOrEqual(3);
+      expect(bad.lastCrash).toMatch(/exit code 3/);
+    });
+
+    it('a bot that never becomes healthy forfeits its games with the start error', async () => {
+      const never = botDir('never', '#!/bin/bash\nexec python3 -c "import time; time.sleep(120)"\n');
+      const out = await arena([{ id: 'never', dir: never }, await good()], { startTimeoutMs: 1_500 });
       expect(out.results).toHaveLength(2);
       for (const r of out.results) {
-        const badSeat = r.spec.seats.indexOf('bad');
-        expect(r.termination).toBe(c.termination);
-        expect(r.offender).toBe(badSeat);
-        expect(r.scores[badSeat]).toBe(0);
-        expect(r.scores[1 - badSeat]).toBe(1);
-        expect(r.reason).toMatch(c.message!);
-        expect(r.seatStats[badSeat]!.errors[c.termination as 'timeout']).toBe(1);
-        // The deadline is enforced by aborting: a sleeping bot costs the deadline, not its sleep.
-        if (c.mode === 'sleep') expect(r.durationMs).toBeLessThan(1_500 + 3_000);
+        expect(r.termination).toBe('crash');
+        expect(r.reason).toMatch(/did not start/);
+        expect(r.scores[r.spec.seats.indexOf('never')]).toBe(0);
+        expect(r.plies).toBe(0);
       }
-      expect(out.table.find((t) => t.id === 'bad')!.failures[c.termination]).toBe(2);
+      expect(out.bots.find((b) => b.id === 'never')!.startError).toMatch(/health/i);
     });
-  }
 
-  it('the catarena policy makes an illegal move a draw (and a move that is no pair of integers, which CATArena forwarded to its server), and a timeout a loss', async () => {
-    const illegal = await arena([{ id: 'bad', dir: misbehavingBot('occupied') }, await good()], { policy: 'catarena' });
-    for (const r of illegal.results.filter((x) => x.termination !== 'normal')) {
-      expect(r.termination).toBe('illegal');
-      expect(r.scores).toEqual([0.5, 0.5]);
-    }
-    expect(illegal.results.some((r) => r.termination === 'illegal')).toBe(true);
-    const garbled = await arena([{ id: 'bad', dir: misbehavingBot('wrong_type') }, await good()], { policy: 'catarena' });
-    for (const r of garbled.results) {
-      expect(r.termination).toBe('malformed');
-      expect(r.scores).toEqual([0.5, 0.5]);
-    }
-    const timeout = await arena([{ id: 'bad', dir: misbehavingBot('no_move') }, await good()], { policy: 'catarena' });
-    for (const r of timeout.results) expect(r.scores[r.spec.seats.indexOf('bad')]).toBe(0);
-  });
+    it('a start script that daemonises and exits still plays', async () => {
+      const daemon = misbehavingBot('ok', 'nohup');
+      fs.writeFileSync(
+        path.join(daemon, 'start_ai.sh'),
+        fs
+          .readFileSync(path.join(daemon, 'start_ai.sh'), 'utf8')
+          .replace(/\n$/, ' >/dev/null 2>&1 &\nsleep 0.2\nexit 0\n'),
+      );
+      const out = await arena([{ id: 'daemon', dir: daemon }, await good()]);
+      for (const r of out.results) expect(r.termination).toBe('normal');
+    });
 
-  it('a bot that dies mid-game loses by crash, and is restarted for its next game', async () => {
-    const out = await arena([{ id: 'bad', dir: misbehavingBot('die_after_3') }, await good()], { reps: 2, concurrency: 1 });
-    expect(out.results).toHaveLength(4);
-    for (const r of out.results) {
-      expect(r.termination).toBe('crash');
-      expect(r.offender).toBe(r.spec.seats.indexOf('bad'));
-      expect(r.plies).toBeGreaterThanOrEqual(5); // it really played before dying
-    }
-    const bad = out.bots.find((b) => b.id === 'bad')!;
-    expect(bad.restarts).toBeGreaterThanOrEqual(3);
-    expect(bad.lastCrash).toMatch(/exit code 3/);
-  });
+    it('a killed run resumes from its journal without replaying finished games', async () => {
+      const runDir = tempDir('catarena-resume-');
+      const bots = [
+        { id: 'a', dir: misbehavingBot('ok') },
+        { id: 'b', dir: BUILTIN('random') },
+        { id: 'c', dir: shallowHeuristic() }, // its games are not what is checked
+      ];
+      const first = await arena(bots, { runDir, maxGames: 2 });
+      expect(first.results).toHaveLength(2);
+      // Simulate a kill mid-write: a torn last line must not break the resume.
+      fs.appendFileSync(path.join(runDir, 'journal.jsonl'), '{"id":"torn');
+      const second = await arena(bots, { runDir });
+      expect(second.resumed).toBe(2);
+      expect(second.results).toHaveLength(6);
+      const ids = second.results.map((r) => r.id);
+      expect(new Set(ids).size).toBe(6);
+      expect(ids).toEqual(expect.arrayContaining(first.results.map((r) => r.id)));
+      expect(fs.readdirSync(path.join(runDir, 'replays'))).toHaveLength(6);
+    });
 
-  it('a bot that never becomes healthy forfeits its games with the start error', async () => {
-    const never = botDir('never', '#!/bin/bash\nexec python3 -c "import time; time.sleep(120)"\n');
-    const out = await arena([{ id: 'never', dir: never }, await good()], { startTimeoutMs: 1_500 });
-    expect(out.results).toHaveLength(2);
-    for (const r of out.results) {
-      expect(r.termination).toBe('crash');
-      expect(r.reason).toMatch(/did not start/);
-      expect(r.scores[r.spec.seats.indexOf('never')]).toBe(0);
-      expect(r.plies).toBe(0);
-    }
-    expect(out.bots.find((b) => b.id === 'never')!.startError).toMatch(/health/i);
+    it('serves the game-server API at a configured port for bots that hard-code it', async () => {
+      const port = await allocatePort();
+      releasePort(port);
+      const hardCoded = `http://localhost:${port}`;
+      const hosts = new GameServerPool({ ports: { 'gomoku/variant': port } });
+      try {
+        const out = await arena(
+          [{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, await good()],
+          { variant: 'variant', hosts },
+        );
+        for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
+      } finally {
+        await hosts.closeAll();
+      }
+      // Pointed at a port where nothing serves the game, the same bot refuses to join and loses.
+      const lost = await arena(
+        [{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, await good()],
+        { variant: 'variant' },
+      );
+      for (const r of lost.results) {
+        expect(r.termination).toBe('join_failed');
+        expect(r.scores[r.spec.seats.indexOf('fixed')]).toBe(0);
+      }
+    });
   });
-
-  it('a start script that daemonises and exits still plays', async () => {
-    const daemon = misbehavingBot('ok', 'nohup');
-    fs.writeFileSync(path.join(daemon, 'start_ai.sh'), fs.readFileSync(path.join(daemon, 'start_ai.sh'), 'utf8').replace(/\n$/, ' >/dev/null 2>&1 &\nsleep 0.2\nexit 0\n'));
-    const out = await arena([{ id: 'daemon', dir: daemon }, await good()]);
-    for (const r of out.results) expect(r.termination).toBe('normal');
-  });
-
-  it('a killed run resumes from its journal without replaying finished games', async () => {
-    const runDir = tempDir('catarena-resume-');
-    const bots = [
-      { id: 'a', dir: misbehavingBot('ok') },
-      { id: 'b', dir: BUILTIN('random') },
-      { id: 'c', dir: shallowHeuristic() }, // its games are not what is checked
-    ];
-    const first = await arena(bots, { runDir, maxGames: 2 });
-    expect(first.results).toHaveLength(2);
-    // Simulate a kill mid-write: a torn last line must not break the resume.
-    fs.appendFileSync(path.join(runDir, 'journal.jsonl'), '{"id":"torn');
-    const second = await arena(bots, { runDir });
-    expect(second.resumed).toBe(2);
-    expect(second.results).toHaveLength(6);
-    const ids = second.results.map((r) => r.id);
-    expect(new Set(ids).size).toBe(6);
-    expect(ids).toEqual(expect.arrayContaining(first.results.map((r) => r.id)));
-    expect(fs.readdirSync(path.join(runDir, 'replays'))).toHaveLength(6);
-  });
-
-  it('serves the game-server API at a configured port for bots that hard-code it', async () => {
-    const port = await allocatePort();
-    releasePort(port);
-    const hardCoded = `http://localhost:${port}`;
-    const hosts = new GameServerPool({ ports: { 'gomoku/variant': port } });
-    try {
-      const out = await arena([{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, await good()], { variant: 'variant', hosts });
-      for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
-    } finally {
-      await hosts.closeAll();
-    }
-    // Pointed at a port where nothing serves the game, the same bot refuses to join and loses.
-    const lost = await arena([{ id: 'fixed', dir: misbehavingBot('needs_server', 'exec', hardCoded) }, await good()], { variant: 'variant' });
-    for (const r of lost.results) {
-      expect(r.termination).toBe('join_failed');
-      expect(r.scores[r.spec.seats.indexOf('fixed')]).toBe(0);
-    }
-  });
-});
 });

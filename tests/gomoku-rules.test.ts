@@ -34,14 +34,54 @@ function play(state: GomokuState, moves: GomokuMove[]): GomokuState {
 }
 
 // Filler stones far from the action, two cells apart: they never form a line of 2+.
-const FILL_TOP: GomokuMove[] = [[0, 0], [0, 2], [0, 4], [0, 6], [0, 8], [0, 10], [0, 12]];
-const FILL_BOTTOM: GomokuMove[] = [[14, 0], [14, 2], [14, 4], [14, 6], [14, 8], [14, 10], [14, 12]];
+const FILL_TOP: GomokuMove[] = [
+  [0, 0],
+  [0, 2],
+  [0, 4],
+  [0, 6],
+  [0, 8],
+  [0, 10],
+  [0, 12],
+];
+const FILL_BOTTOM: GomokuMove[] = [
+  [14, 0],
+  [14, 2],
+  [14, 4],
+  [14, 6],
+  [14, 8],
+  [14, 10],
+  [14, 12],
+];
 
 const LINES: Record<string, GomokuMove[]> = {
-  horizontal: [[7, 3], [7, 4], [7, 5], [7, 6], [7, 7]],
-  vertical: [[3, 7], [4, 7], [5, 7], [6, 7], [7, 7]],
-  diagonal: [[3, 3], [4, 4], [5, 5], [6, 6], [7, 7]],
-  antiDiagonal: [[3, 11], [4, 10], [5, 9], [6, 8], [7, 7]],
+  horizontal: [
+    [7, 3],
+    [7, 4],
+    [7, 5],
+    [7, 6],
+    [7, 7],
+  ],
+  vertical: [
+    [3, 7],
+    [4, 7],
+    [5, 7],
+    [6, 7],
+    [7, 7],
+  ],
+  diagonal: [
+    [3, 3],
+    [4, 4],
+    [5, 5],
+    [6, 6],
+    [7, 7],
+  ],
+  antiDiagonal: [
+    [3, 11],
+    [4, 10],
+    [5, 9],
+    [6, 8],
+    [7, 7],
+  ],
 };
 
 describe('gomoku standard', () => {
@@ -79,7 +119,13 @@ describe('gomoku standard', () => {
   }
 
   it('a five with a gap does not win; filling the gap makes six, which wins (overline)', () => {
-    const black: GomokuMove[] = [[7, 3], [7, 4], [7, 6], [7, 7], [7, 8]];
+    const black: GomokuMove[] = [
+      [7, 3],
+      [7, 4],
+      [7, 6],
+      [7, 7],
+      [7, 8],
+    ];
     let s = play(fresh(), interleave(black, FILL_TOP.slice(0, 5)));
     expect(s.result).toBeNull(); // five stones, not five in a row
     s = gomoku.apply(s, 0, [7, 5]);
@@ -88,7 +134,15 @@ describe('gomoku standard', () => {
   });
 
   it('four blocked by the opponent stays undecided', () => {
-    const s = play(fresh(), [[7, 3], [7, 7], [7, 4], [0, 0], [7, 5], [0, 2], [7, 6]]);
+    const s = play(fresh(), [
+      [7, 3],
+      [7, 7],
+      [7, 4],
+      [0, 0],
+      [7, 5],
+      [0, 2],
+      [7, 6],
+    ]);
     expect(s.result).toBeNull();
     expect(s.board[7]).toEqual([0, 0, 0, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0]);
     expect(tripletCounts(s)).toEqual({ black: 0, white: 0 }); // standard tracks no triplets
@@ -109,15 +163,21 @@ describe('gomoku standard', () => {
 });
 
 /** Pattern for a drawn full board: 2-wide stripes, each row shifted by 2 columns. */
-const stripe = (i: number, j: number): 1 | 2 => ((((j + 2 * i) % 4) < 2) ? 1 : 2);
+const stripe = (i: number, j: number): 1 | 2 => ((j + 2 * i) % 4 < 2 ? 1 : 2);
 
 function longestRun(colour: (i: number, j: number) => number): number {
   let best = 0;
-  for (const [di, dj] of [[0, 1], [1, 0], [1, 1], [1, -1]] as const) {
+  for (const [di, dj] of [
+    [0, 1],
+    [1, 0],
+    [1, 1],
+    [1, -1],
+  ] as const) {
     for (let i = 0; i < 15; i++) {
       for (let j = 0; j < 15; j++) {
         let k = 1;
-        while (i + k * di < 15 && j + k * dj >= 0 && j + k * dj < 15 && colour(i + k * di, j + k * dj) === colour(i, j)) k++;
+        while (i + k * di < 15 && j + k * dj >= 0 && j + k * dj < 15 && colour(i + k * di, j + k * dj) === colour(i, j))
+          k++;
         best = Math.max(best, k);
       }
     }
@@ -160,7 +220,14 @@ describe('gomoku full board', () => {
 
 describe('gomoku variant: two triplets', () => {
   it('one 3-line does not win; a second separate 3-line does', () => {
-    const black: GomokuMove[] = [[7, 5], [7, 6], [7, 7], [10, 5], [10, 6], [10, 7]];
+    const black: GomokuMove[] = [
+      [7, 5],
+      [7, 6],
+      [7, 7],
+      [10, 5],
+      [10, 6],
+      [10, 7],
+    ];
     let s = play(fresh('variant'), interleave(black.slice(0, 3), FILL_TOP.slice(0, 2)));
     expect(s.result).toBeNull();
     expect(s.triplets[0]).toEqual(['7,5 7,6 7,7']);
@@ -174,7 +241,17 @@ describe('gomoku variant: two triplets', () => {
   });
 
   it('five in a row alone is not the rule: four in a row already wins (two overlapping triplets)', () => {
-    let s = play(fresh('variant'), interleave([[7, 3], [7, 4], [7, 5]], FILL_TOP.slice(0, 3)));
+    let s = play(
+      fresh('variant'),
+      interleave(
+        [
+          [7, 3],
+          [7, 4],
+          [7, 5],
+        ],
+        FILL_TOP.slice(0, 3),
+      ),
+    );
     expect(s.result).toBeNull(); // one triplet
     s = gomoku.apply(s, 0, [7, 6]);
     // List from (7,6): (7,6), then − side (7,5),(7,4),(7,3) → windows {4,5,6} new, {3,4,5} already stored.
@@ -183,20 +260,55 @@ describe('gomoku variant: two triplets', () => {
   });
 
   it('a single move making a 4-line from nothing wins at once (X X _ X)', () => {
-    const s = play(fresh('variant'), interleave([[7, 3], [7, 4], [7, 6], [7, 5]], FILL_TOP.slice(0, 3)));
+    const s = play(
+      fresh('variant'),
+      interleave(
+        [
+          [7, 3],
+          [7, 4],
+          [7, 6],
+          [7, 5],
+        ],
+        FILL_TOP.slice(0, 3),
+      ),
+    );
     // List from (7,5): (7,5),(7,6),(7,4),(7,3) → {5,6,4} and {6,4,3} (the second is an artefact).
     expect(s.result?.winner).toBe(0);
     expect(new Set(s.triplets[0])).toEqual(new Set(['7,4 7,5 7,6', '7,3 7,4 7,6']));
   });
 
   it('a move completing 3-lines in two directions wins', () => {
-    const s = play(fresh('variant'), interleave([[7, 5], [7, 6], [5, 7], [6, 7], [7, 7]], FILL_TOP.slice(0, 4)));
+    const s = play(
+      fresh('variant'),
+      interleave(
+        [
+          [7, 5],
+          [7, 6],
+          [5, 7],
+          [6, 7],
+          [7, 7],
+        ],
+        FILL_TOP.slice(0, 4),
+      ),
+    );
     expect(s.result?.reason).toBe('two_triplets');
     expect(new Set(s.triplets[0])).toEqual(new Set(['5,7 6,7 7,7', '7,5 7,6 7,7']));
   });
 
   it('filling the middle of X X _ X X (a five) stores CATArena’s three triplets', () => {
-    const s = play(fresh('variant'), interleave([[7, 5], [7, 6], [7, 8], [7, 9], [7, 7]], FILL_TOP.slice(0, 4)));
+    const s = play(
+      fresh('variant'),
+      interleave(
+        [
+          [7, 5],
+          [7, 6],
+          [7, 8],
+          [7, 9],
+          [7, 7],
+        ],
+        FILL_TOP.slice(0, 4),
+      ),
+    );
     // List (7,7),(7,8),(7,9),(7,6),(7,5); windows of 3 list entries, each sorted.
     expect(new Set(s.triplets[0])).toEqual(new Set(['7,7 7,8 7,9', '7,6 7,8 7,9', '7,5 7,6 7,9']));
     expect(tripletCounts(s)).toEqual({ black: 3, white: 0 });
@@ -204,13 +316,39 @@ describe('gomoku variant: two triplets', () => {
   });
 
   it('uses CATArena’s direction signs: (1,-1) lists (8,6),(9,5) before (6,8),(5,9)', () => {
-    const s = play(fresh('variant'), interleave([[5, 9], [6, 8], [8, 6], [9, 5], [7, 7]], FILL_TOP.slice(0, 4)));
+    const s = play(
+      fresh('variant'),
+      interleave(
+        [
+          [5, 9],
+          [6, 8],
+          [8, 6],
+          [9, 5],
+          [7, 7],
+        ],
+        FILL_TOP.slice(0, 4),
+      ),
+    );
     expect(new Set(s.triplets[0])).toEqual(new Set(['7,7 8,6 9,5', '6,8 8,6 9,5', '5,9 6,8 9,5']));
   });
 
   it('white wins too, and triplets are per colour', () => {
-    const white: GomokuMove[] = [[3, 3], [4, 4], [5, 5], [3, 10], [4, 10], [5, 10]];
-    const black: GomokuMove[] = [[10, 1], [10, 2], [10, 3], [13, 0], [13, 2], [13, 4]];
+    const white: GomokuMove[] = [
+      [3, 3],
+      [4, 4],
+      [5, 5],
+      [3, 10],
+      [4, 10],
+      [5, 10],
+    ];
+    const black: GomokuMove[] = [
+      [10, 1],
+      [10, 2],
+      [10, 3],
+      [13, 0],
+      [13, 2],
+      [13, 4],
+    ];
     let s = play(fresh('variant'), interleave(black, white.slice(0, 5)));
     expect(tripletCounts(s)).toEqual({ black: 1, white: 1 });
     expect(s.result).toBeNull();
@@ -258,11 +396,32 @@ describe('gomoku validate', () => {
   it('rejects garbage without throwing', () => {
     const s = fresh();
     const garbage: unknown[] = [
-      'x', null, undefined, 3, 1.5, {}, { 0: 1, 1: 2, length: 2 }, [], [1], [1, 2, 3], [1.5, 2],
-      ['1', '2'], [NaN, 1], [Infinity, 0], [true, false], [[1], [2]], [null, null],
+      'x',
+      null,
+      undefined,
+      3,
+      1.5,
+      {},
+      { 0: 1, 1: 2, length: 2 },
+      [],
+      [1],
+      [1, 2, 3],
+      [1.5, 2],
+      ['1', '2'],
+      [NaN, 1],
+      [Infinity, 0],
+      [true, false],
+      [[1], [2]],
+      [null, null],
     ];
     for (const g of garbage) expect(gomoku.validate(s, 0, g as GomokuMove)).toBe('bad_shape');
-    for (const g of [[-1, 0], [15, 0], [0, 15], [0, -3], [1e20, 0]]) {
+    for (const g of [
+      [-1, 0],
+      [15, 0],
+      [0, 15],
+      [0, -3],
+      [1e20, 0],
+    ]) {
       expect(gomoku.validate(s, 0, g as GomokuMove)).toBe('off_board');
     }
     expect(() => gomoku.apply(s, 0, 'x' as unknown as GomokuMove)).toThrow(/bad_shape/);

@@ -12,7 +12,16 @@ import { resolveModel } from '../agents/builtin/models.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
-import { geminiRateLimit, lastUserText, perConversation, startScriptedGemini, toolResults, type ScriptedGemini, type ScriptedRequest, type ScriptTurn } from './helpers/scripted-gemini.ts';
+import {
+  geminiRateLimit,
+  lastUserText,
+  perConversation,
+  startScriptedGemini,
+  toolResults,
+  type ScriptedGemini,
+  type ScriptedRequest,
+  type ScriptTurn,
+} from './helpers/scripted-gemini.ts';
 
 const SECRET = 'AIza-google-agents-secret-0815';
 let server: ScriptedGemini | undefined;
@@ -24,29 +33,54 @@ afterEach(async () => {
 
 async function round(spec: string, id: string) {
   const runDir = path.join(tempDir(), 'run');
-  const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 });
-  const summary = await runTourney({ config, runDir, agents: [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)] });
+  const config = resolveConfig({
+    games: ['gomoku'],
+    rounds: 1,
+    variants: ['standard'],
+    concurrency: 2,
+    bootstrapSamples: 20,
+    developTimeoutMs: 120_000,
+  });
+  const summary = await runTourney({
+    config,
+    runDir,
+    agents: [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)],
+  });
   const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
   const record = JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8'));
   const buildLog = fs.readFileSync(path.join(strategies, `${id}.build.log`), 'utf8');
-  const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const games = fs
+    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   return { runDir, summary, record, buildLog, games };
 }
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 function expectNoKey(runDir: string): void {
-  for (const file of filesUnder(runDir)) expect(fs.readFileSync(file, 'latin1').includes(SECRET), `${file} holds the key`).toBe(false);
+  for (const file of filesUnder(runDir))
+    expect(fs.readFileSync(file, 'latin1').includes(SECRET), `${file} holds the key`).toBe(false);
 }
 
 describe('GOOGLE_GEMINI_BASE_URL for the built-in agent', () => {
-  it('is the root as Gemini CLI takes it (the AI SDK gets /v1beta added); a versioned URL is kept; unset, Google\'s', () => {
+  it("is the root as Gemini CLI takes it (the AI SDK gets /v1beta added); a versioned URL is kept; unset, Google's", () => {
     const env = { GEMINI_API_KEY: SECRET };
-    expect(resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:4000/' }).baseURL).toBe('http://127.0.0.1:4000/v1beta');
-    expect(resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'https://gw.example/google/v1beta' }).baseURL).toBe('https://gw.example/google/v1beta');
-    expect(resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'https://gw.example/v1' }).baseURL).toBe('https://gw.example/v1');
+    expect(resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:4000/' }).baseURL).toBe(
+      'http://127.0.0.1:4000/v1beta',
+    );
+    expect(
+      resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'https://gw.example/google/v1beta' }).baseURL,
+    ).toBe('https://gw.example/google/v1beta');
+    expect(resolveModel('google/m', { ...env, GOOGLE_GEMINI_BASE_URL: 'https://gw.example/v1' }).baseURL).toBe(
+      'https://gw.example/v1',
+    );
     expect(resolveModel('google/m', env).baseURL).toBeUndefined();
   });
 });
@@ -54,9 +88,16 @@ describe('GOOGLE_GEMINI_BASE_URL for the built-in agent', () => {
 describe('Google models in a tourney round', () => {
   it('builtin:google writes a bot that validates and plays; tokens (thinking included) are in the cost record; the key is nowhere in the run', async () => {
     const sample = BUILTIN('random');
-    const write = (file: string) => ({ name: 'write_file', args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (file: string) => ({
+      name: 'write_file',
+      args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     const turns: ScriptTurn[] = [
-      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')], thought: 'The sample bot fits: copy its three files.', usage: { promptTokenCount: 3_000, candidatesTokenCount: 1_200, thoughtsTokenCount: 64 } },
+      {
+        toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')],
+        thought: 'The sample bot fits: copy its three files.',
+        usage: { promptTokenCount: 3_000, candidatesTokenCount: 1_200, thoughtsTokenCount: 64 },
+      },
       { toolCalls: [{ name: 'test_bot', args: {} }] },
       { toolCalls: [{ name: 'finish', args: { summary: 'the sample random bot, tested' } }] },
     ];
@@ -78,7 +119,9 @@ describe('Google models in a tourney round', () => {
     expect(last.contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
     expect(toolResults(last).join('\n')).toMatch(/validation: passed/);
     expect(record.cost.tokens).toEqual(server.totalUsage());
-    expect(record.cost.tokens.output).toBe(server.requests.reduce((s, r) => s + r.usage!.candidatesTokenCount + (r.usage!.thoughtsTokenCount ?? 0), 0));
+    expect(record.cost.tokens.output).toBe(
+      server.requests.reduce((s, r) => s + r.usage!.candidatesTokenCount + (r.usage!.thoughtsTokenCount ?? 0), 0),
+    );
     expect(record.cost.toolCalls).toBe(5);
     expect(summary.tracks[0]!.cost.coder!.tokens).toEqual(record.cost.tokens);
     expect(games).toHaveLength(2);
@@ -90,7 +133,10 @@ describe('Google models in a tourney round', () => {
     // A legal option for every prompt: the LLM-player lists them and asks for one number.
     const answer = (req: ScriptedRequest): ScriptTurn => {
       const count = Number(/from 1 to (\d+)/.exec(lastUserText(req))?.[1] ?? 1);
-      return { text: String(1 + ((req.index * 7919) % count)), usage: { promptTokenCount: 400, candidatesTokenCount: 1, thoughtsTokenCount: 3 } };
+      return {
+        text: String(1 + ((req.index * 7919) % count)),
+        usage: { promptTokenCount: 400, candidatesTokenCount: 1, thoughtsTokenCount: 3 },
+      };
     };
     server = await startScriptedGemini(answer, { apiKey: SECRET });
     vi.stubEnv('GEMINI_API_KEY', SECRET);
@@ -108,22 +154,38 @@ describe('Google models in a tourney round', () => {
     }
     // Every bot process logs its totals when stopped: together, what the server answered (thinking
     // tokens as output), and no fallback to a random move was needed.
-    const logs = filesUnder(runDir).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-    const totals = [...logs.matchAll(/^\[llm-player\] totals (\{.*\})$/gm)].map((m) => JSON.parse(m[1]!) as { tokens: { input: number; output: number }; llmCalls: number; failures: number });
+    const logs = filesUnder(runDir)
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    const totals = [...logs.matchAll(/^\[llm-player\] totals (\{.*\})$/gm)].map(
+      (m) => JSON.parse(m[1]!) as { tokens: { input: number; output: number }; llmCalls: number; failures: number },
+    );
     expect(totals.length).toBeGreaterThan(0);
     expect(totals.reduce((s, t) => s + t.llmCalls, 0)).toBe(server.requests.length);
-    expect(totals.reduce((s, t) => ({ input: s.input + t.tokens.input, output: s.output + t.tokens.output }), { input: 0, output: 0 })).toEqual(server.totalUsage());
+    expect(
+      totals.reduce((s, t) => ({ input: s.input + t.tokens.input, output: s.output + t.tokens.output }), {
+        input: 0,
+        output: 0,
+      }),
+    ).toEqual(server.totalUsage());
     expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(0);
     expectNoKey(runDir);
   }, 180_000);
 
   it("llm-player:google rides out the Gemini API's rough edges: a 429 with RetryInfo only in the body, candidates without parts (SAFETY, MALFORMED_FUNCTION_CALL), a MAX_TOKENS cut; every token answered is counted", async () => {
-    const legal = (req: ScriptedRequest) => String(1 + ((req.index * 7919) % Number(/from 1 to (\d+)/.exec(lastUserText(req))?.[1] ?? 1)));
+    const legal = (req: ScriptedRequest) =>
+      String(1 + ((req.index * 7919) % Number(/from 1 to (\d+)/.exec(lastUserText(req))?.[1] ?? 1)));
     const usage = { promptTokenCount: 400, candidatesTokenCount: 1 };
     const answer = (req: ScriptedRequest): ScriptTurn => {
       if (req.index === 0) return geminiRateLimit('0.4s');
       if (req.index === 1) return { noParts: true, finishReason: 'SAFETY', usage };
-      if (req.index === 2) return { noParts: true, finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: play(', usage };
+      if (req.index === 2)
+        return {
+          noParts: true,
+          finishReason: 'MALFORMED_FUNCTION_CALL',
+          finishMessage: 'Malformed function call: play(',
+          usage,
+        };
       if (req.index === 3) return { text: legal(req), finishReason: 'MAX_TOKENS', usage };
       return { text: legal(req), usage };
     };
@@ -134,15 +196,33 @@ describe('Google models in a tourney round', () => {
     expect(record.status, buildLog).toBe('ok');
     for (const g of games) expect(g.termination, g.reason).toBe('normal');
     expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(380); // the RetryInfo wait
-    const logs = filesUnder(runDir).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-    const totals = [...logs.matchAll(/^\[llm-player\] totals (\{.*\})$/gm)].map((m) => JSON.parse(m[1]!) as { tokens: { input: number; output: number }; llmCalls: number; llmErrors: number; invalidAnswers: number; failures: number });
+    const logs = filesUnder(runDir)
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    const totals = [...logs.matchAll(/^\[llm-player\] totals (\{.*\})$/gm)].map(
+      (m) =>
+        JSON.parse(m[1]!) as {
+          tokens: { input: number; output: number };
+          llmCalls: number;
+          llmErrors: number;
+          invalidAnswers: number;
+          failures: number;
+        },
+    );
     expect(totals.reduce((s, t) => s + t.llmCalls, 0)).toBe(server.requests.length);
     // The 429 is the one error; the candidates without parts are answers without a move (re-asked), their prompt tokens billed and counted.
     expect(totals.reduce((s, t) => s + t.llmErrors, 0)).toBe(1);
     expect(totals.reduce((s, t) => s + t.invalidAnswers, 0)).toBe(2);
-    expect(totals.reduce((s, t) => ({ input: s.input + t.tokens.input, output: s.output + t.tokens.output }), { input: 0, output: 0 })).toEqual(server.totalUsage());
+    expect(
+      totals.reduce((s, t) => ({ input: s.input + t.tokens.input, output: s.output + t.tokens.output }), {
+        input: 0,
+        output: 0,
+      }),
+    ).toEqual(server.totalUsage());
     // The first move had its three attempts (429, SAFETY, MALFORMED_FUNCTION_CALL): it fell back, saying why.
     expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(1);
-    expect(logs).toMatch(/\[llm-player\] fallback .*after 3 attempt\(s\): answer "" .*\(finish reason MALFORMED_FUNCTION_CALL: Malformed function call: play\(\)/);
+    expect(logs).toMatch(
+      /\[llm-player\] fallback .*after 3 attempt\(s\): answer "" .*\(finish reason MALFORMED_FUNCTION_CALL: Malformed function call: play\(\)/,
+    );
   }, 180_000);
 });

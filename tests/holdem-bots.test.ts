@@ -21,7 +21,12 @@ const DEFAULTS: Record<string, any> = JSON.parse(fs.readFileSync(path.join(BOTS,
 interface Equity {
   rank7(cards: string[], deck?: string): number;
   categoryOf(value: number, deck?: string): string;
-  equity(hole: number[], board: number[], opponents: number, opts?: { deck?: string; samples?: number; rng?: () => number }): { equity: number; samples: number };
+  equity(
+    hole: number[],
+    board: number[],
+    opponents: number,
+    opts?: { deck?: string; samples?: number; rng?: () => number },
+  ): { equity: number; samples: number };
   cardCode(card: string): number;
 }
 let eq: Equity;
@@ -39,7 +44,18 @@ beforeAll(async () => {
   eq = (await import(pathToFileURL(path.join(BOTS, 'heuristic', 'equity.mjs')).href)) as Equity;
   const paramsFile = path.join(tempDir('holdem-params-'), 'tight.json');
   bots.removeLater(path.dirname(paramsFile));
-  fs.writeFileSync(paramsFile, JSON.stringify({ name: 'tight', tightness: 0.9, aggression: 0.5, bluff: 0, randomness: 0, simulations: 2000, timeBudgetMs: 200 }));
+  fs.writeFileSync(
+    paramsFile,
+    JSON.stringify({
+      name: 'tight',
+      tightness: 0.9,
+      aggression: 0.5,
+      bluff: 0,
+      randomness: 0,
+      simulations: 2000,
+      timeBudgetMs: 200,
+    }),
+  );
   [heuristic, random, tight] = await Promise.all([
     startBot(path.join(BOTS, 'heuristic')),
     startBot(path.join(BOTS, 'random'), { BOT_SEED: '7' }),
@@ -76,24 +92,49 @@ function validFor(me: Seat, currentBet: number, minRaise: number, allIn = true):
 }
 
 function body(o: {
-  me: Seat; others: Seat[]; board?: string[]; currentBet: number; minRaise?: number; pot?: number;
-  deck?: 'standard' | 'short'; valid?: Va[]; bb?: number;
+  me: Seat;
+  others: Seat[];
+  board?: string[];
+  currentBet: number;
+  minRaise?: number;
+  pot?: number;
+  deck?: 'standard' | 'short';
+  valid?: Va[];
+  bb?: number;
 }) {
   const bb = o.bb ?? 20;
   const all = [o.me, ...o.others];
   const players: Record<string, unknown> = {};
   for (const p of all) {
     players[p.id] = {
-      player_id: p.id, name: p.id, chips: p.chips, hole_cards: p === o.me ? p.hole : [], state: p.state ?? 'active',
-      current_bet: p.bet, hand_bet: p.bet, is_dealer: !!p.dealer, is_small_blind: !!p.sb, is_big_blind: !!p.bb,
+      player_id: p.id,
+      name: p.id,
+      chips: p.chips,
+      hole_cards: p === o.me ? p.hole : [],
+      state: p.state ?? 'active',
+      current_bet: p.bet,
+      hand_bet: p.bet,
+      is_dealer: !!p.dealer,
+      is_small_blind: !!p.sb,
+      is_big_blind: !!p.bb,
     };
   }
   const board = o.board ?? [];
   return {
-    game_id: 'holdem_test01', phase: ['preflop', '', '', 'flop', 'turn', 'river'][board.length], hand_number: 1,
-    pot: o.pot ?? all.reduce((t, p) => t + p.bet, 0), community_cards: board, current_bet: o.currentBet,
-    min_raise: o.minRaise ?? bb, current_player: o.me.id, deck: o.deck ?? 'standard', players,
-    action_history: [], dealer_index: 0, small_blind: bb / 2, big_blind: bb,
+    game_id: 'holdem_test01',
+    phase: ['preflop', '', '', 'flop', 'turn', 'river'][board.length],
+    hand_number: 1,
+    pot: o.pot ?? all.reduce((t, p) => t + p.bet, 0),
+    community_cards: board,
+    current_bet: o.currentBet,
+    min_raise: o.minRaise ?? bb,
+    current_player: o.me.id,
+    deck: o.deck ?? 'standard',
+    players,
+    action_history: [],
+    dealer_index: 0,
+    small_blind: bb / 2,
+    big_blind: bb,
     valid_actions: o.valid ?? validFor(o.me, o.currentBet, o.minRaise ?? bb),
   };
 }
@@ -112,7 +153,15 @@ function randomBody(rng: Rng, deck: 'standard' | 'short') {
   for (let i = 0; i < n; i++) {
     const bet = rng.float() < 0.5 ? currentBet : rng.int(0, currentBet);
     const state = i === 0 ? 'active' : ['active', 'active', 'folded', 'all_in', 'out'][rng.int(0, 4)]!;
-    seats.push({ id: `p${i}`, chips: state === 'out' ? 0 : stack(), bet: state === 'out' ? 0 : bet, state, dealer: i === n - 1, sb: i === 0, bb: i === 1 % n });
+    seats.push({
+      id: `p${i}`,
+      chips: state === 'out' ? 0 : stack(),
+      bet: state === 'out' ? 0 : bet,
+      state,
+      dealer: i === n - 1,
+      sb: i === 0,
+      bb: i === 1 % n,
+    });
   }
   const me = seats[0]!;
   me.hole = cards.slice(5, 7);
@@ -141,7 +190,8 @@ describe('bot folders', () => {
     for (const bot of ['random', 'heuristic']) {
       for (const f of fs.readdirSync(path.join(BOTS, bot)).filter((x) => x.endsWith('.mjs'))) {
         const text = fs.readFileSync(path.join(BOTS, bot, f), 'utf8');
-        for (const [, spec] of text.matchAll(/^import .* from '([^']+)'/gm)) expect(spec, `${bot}/${f}`).toMatch(/^(node:|\.\/[\w-]+\.mjs$)/);
+        for (const [, spec] of text.matchAll(/^import .* from '([^']+)'/gm))
+          expect(spec, `${bot}/${f}`).toMatch(/^(node:|\.\/[\w-]+\.mjs$)/);
       }
       expect(fs.statSync(path.join(BOTS, bot, 'start_ai.sh')).mode & 0o111).not.toBe(0);
     }
@@ -173,7 +223,8 @@ describe('protocol', () => {
     const example = body({
       me: { id: 'demo1', chips: 2000, bet: 0, hole: ['Jc', 'Ac'] },
       others: [{ id: 'sb', chips: 1990, bet: 10, sb: true }],
-      currentBet: 20, pot: 30,
+      currentBet: 20,
+      pot: 30,
     });
     for (const url of [heuristic, random, tight]) {
       const r = await post(url, example);
@@ -183,8 +234,21 @@ describe('protocol', () => {
   });
 
   it('400 on malformed bodies, and stays up', async () => {
-    const good = body({ me: { id: 'a', chips: 1000, bet: 0, hole: ['As', 'Kd'] }, others: [{ id: 'b', chips: 1000, bet: 20 }], currentBet: 20 });
-    const both: unknown[] = ['not json', '[1,2]', 'null', '{}', '', { ...good, valid_actions: 'fold' }, { ...good, valid_actions: [] }, { ...good, valid_actions: [{ action: 'dance' }] }];
+    const good = body({
+      me: { id: 'a', chips: 1000, bet: 0, hole: ['As', 'Kd'] },
+      others: [{ id: 'b', chips: 1000, bet: 20 }],
+      currentBet: 20,
+    });
+    const both: unknown[] = [
+      'not json',
+      '[1,2]',
+      'null',
+      '{}',
+      '',
+      { ...good, valid_actions: 'fold' },
+      { ...good, valid_actions: [] },
+      { ...good, valid_actions: [{ action: 'dance' }] },
+    ];
     const heuristicOnly: unknown[] = [
       { ...good, players: undefined },
       { ...good, players: [] },
@@ -197,7 +261,8 @@ describe('protocol', () => {
       { ...good, deck: 'short', community_cards: ['2c', '7c', '8c'] }, // a deuce in a short deck
     ];
     for (const b of both) {
-      for (const url of [heuristic, random]) expect((await post(url, b)).status, `${url} ${JSON.stringify(b)}`).toBe(400);
+      for (const url of [heuristic, random])
+        expect((await post(url, b)).status, `${url} ${JSON.stringify(b)}`).toBe(400);
     }
     for (const b of heuristicOnly) expect((await post(heuristic, b)).status, JSON.stringify(b)).toBe(400);
     for (const url of [heuristic, random]) {
@@ -206,40 +271,51 @@ describe('protocol', () => {
     }
   });
 
-  it.each(['standard', 'short'] as const)('fuzz: 200 random table views (%s deck): always a valid action with an integer amount', async (deck) => {
-    const rng = createRng(deck === 'standard' ? 101 : 202);
-    const seen = { random: new Set<string>(), heuristic: new Set<string>() };
-    let raiseAbsent = 0, checks = 0, calls = 0;
-    for (let i = 0; i < 200; i++) {
-      const b = randomBody(rng, deck);
-      if (!b.valid_actions.some((v) => v.action === 'raise')) raiseAbsent++;
-      if (b.valid_actions.some((v) => v.action === 'check')) checks++;
-      else calls++;
-      const [h, r] = await Promise.all([post(heuristic, b), post(random, b)]);
-      for (const [name, res] of [['heuristic', h], ['random', r]] as const) {
-        expect(res.status, `${name} #${i}: ${JSON.stringify(res.json)}`).toBe(200);
-        expectValid(res.json, b.valid_actions, `${name} #${i} ${JSON.stringify(b.valid_actions)}`);
-        seen[name].add(res.json.action);
+  it.each(['standard', 'short'] as const)(
+    'fuzz: 200 random table views (%s deck): always a valid action with an integer amount',
+    async (deck) => {
+      const rng = createRng(deck === 'standard' ? 101 : 202);
+      const seen = { random: new Set<string>(), heuristic: new Set<string>() };
+      let raiseAbsent = 0,
+        checks = 0,
+        calls = 0;
+      for (let i = 0; i < 200; i++) {
+        const b = randomBody(rng, deck);
+        if (!b.valid_actions.some((v) => v.action === 'raise')) raiseAbsent++;
+        if (b.valid_actions.some((v) => v.action === 'check')) checks++;
+        else calls++;
+        const [h, r] = await Promise.all([post(heuristic, b), post(random, b)]);
+        for (const [name, res] of [
+          ['heuristic', h],
+          ['random', r],
+        ] as const) {
+          expect(res.status, `${name} #${i}: ${JSON.stringify(res.json)}`).toBe(200);
+          expectValid(res.json, b.valid_actions, `${name} #${i} ${JSON.stringify(b.valid_actions)}`);
+          seen[name].add(res.json.action);
+        }
       }
-    }
-    // The fuzz really covers short stacks (no raise offered), free checks and calls.
-    expect(raiseAbsent).toBeGreaterThan(10);
-    expect(checks).toBeGreaterThan(10);
-    expect(calls).toBeGreaterThan(10);
-    expect(seen.random.size).toBeGreaterThanOrEqual(4);
-    expect(seen.heuristic.size).toBeGreaterThanOrEqual(3);
-  });
+      // The fuzz really covers short stacks (no raise offered), free checks and calls.
+      expect(raiseAbsent).toBeGreaterThan(10);
+      expect(checks).toBeGreaterThan(10);
+      expect(calls).toBeGreaterThan(10);
+      expect(seen.random.size).toBeGreaterThanOrEqual(4);
+      expect(seen.heuristic.size).toBeGreaterThanOrEqual(3);
+    },
+  );
 });
 
 describe('heuristic strategy', () => {
-  const preflopRaise = (hole: string[], deck: 'standard' | 'short' = 'standard') => body({
-    me: { id: 'hero', chips: 2000, bet: 20, hole, bb: true },
-    others: [
-      { id: 'villain', chips: 1600, bet: 400, dealer: true },
-      { id: 'sb', chips: 1990, bet: 10, sb: true, state: 'folded' },
-    ],
-    currentBet: 400, minRaise: 380, deck,
-  });
+  const preflopRaise = (hole: string[], deck: 'standard' | 'short' = 'standard') =>
+    body({
+      me: { id: 'hero', chips: 2000, bet: 20, hole, bb: true },
+      others: [
+        { id: 'villain', chips: 1600, bet: 400, dealer: true },
+        { id: 'sb', chips: 1990, bet: 10, sb: true, state: 'folded' },
+      ],
+      currentBet: 400,
+      minRaise: 380,
+      deck,
+    });
 
   it('tight params fold 7-2 offsuit facing a big pre-flop raise (both decks: 7-6 offsuit in the short deck)', async () => {
     for (let i = 0; i < 5; i++) {
@@ -252,12 +328,17 @@ describe('heuristic strategy', () => {
     for (const url of [tight, heuristic]) {
       for (let i = 0; i < 5; i++) {
         expect(['raise', 'call', 'all_in']).toContain((await post(url, preflopRaise(['Ac', 'Ad']))).json.action);
-        expect(['raise', 'call', 'all_in']).toContain((await post(url, preflopRaise(['Ac', 'Ad'], 'short'))).json.action);
+        expect(['raise', 'call', 'all_in']).toContain(
+          (await post(url, preflopRaise(['Ac', 'Ad'], 'short'))).json.action,
+        );
       }
     }
     const unopened = body({
       me: { id: 'hero', chips: 2000, bet: 0, hole: ['Ah', 'As'], dealer: true },
-      others: [{ id: 'sb', chips: 1990, bet: 10, sb: true }, { id: 'bb', chips: 1980, bet: 20, bb: true }],
+      others: [
+        { id: 'sb', chips: 1990, bet: 10, sb: true },
+        { id: 'bb', chips: 1980, bet: 20, bb: true },
+      ],
       currentBet: 20,
     });
     const r = await post(tight, unopened);
@@ -276,10 +357,28 @@ describe('heuristic strategy', () => {
         const facing = body({
           me: { id: 'hero', chips: 1500, bet: 0, hole: c.hole },
           others: [{ id: 'v', chips: 900, bet: 300 }],
-          board: c.board, currentBet: 300, minRaise: 300, pot: 1000, deck: c.deck,
+          board: c.board,
+          currentBet: 300,
+          minRaise: 300,
+          pot: 1000,
+          deck: c.deck,
         });
-        const free = body({ me: { id: 'hero', chips: 1500, bet: 0, hole: c.hole }, others: [{ id: 'v', chips: 900, bet: 0 }], board: c.board, currentBet: 0, pot: 600, deck: c.deck });
-        const short = body({ me: { id: 'hero', chips: 250, bet: 0, hole: c.hole }, others: [{ id: 'v', chips: 900, bet: 300 }], board: c.board, currentBet: 300, pot: 1000, deck: c.deck });
+        const free = body({
+          me: { id: 'hero', chips: 1500, bet: 0, hole: c.hole },
+          others: [{ id: 'v', chips: 900, bet: 0 }],
+          board: c.board,
+          currentBet: 0,
+          pot: 600,
+          deck: c.deck,
+        });
+        const short = body({
+          me: { id: 'hero', chips: 250, bet: 0, hole: c.hole },
+          others: [{ id: 'v', chips: 900, bet: 300 }],
+          board: c.board,
+          currentBet: 300,
+          pot: 1000,
+          deck: c.deck,
+        });
         for (const b of [facing, free, short]) {
           const r = await post(url, b);
           expectValid(r.json, b.valid_actions, JSON.stringify(c));
@@ -292,7 +391,11 @@ describe('heuristic strategy', () => {
   });
 
   it('checks rather than folds when checking is free', async () => {
-    const b = body({ me: { id: 'hero', chips: 1000, bet: 20, hole: ['7c', '2d'], bb: true }, others: [{ id: 'v', chips: 980, bet: 20, dealer: true }], currentBet: 20 });
+    const b = body({
+      me: { id: 'hero', chips: 1000, bet: 20, hole: ['7c', '2d'], bb: true },
+      others: [{ id: 'v', chips: 980, bet: 20, dealer: true }],
+      currentBet: 20,
+    });
     for (let i = 0; i < 5; i++) expect((await post(tight, b)).json.action).toBe('check');
   });
 
@@ -306,8 +409,11 @@ describe('heuristic strategy', () => {
       ms.push(r.ms);
     }
     ms.sort((a, b) => a - b);
-    const median = ms[100]!, p95 = ms[190]!;
-    console.log(`heuristic hold'em bot, default params: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${ms[199]!.toFixed(1)} ms per /action`);
+    const median = ms[100]!,
+      p95 = ms[190]!;
+    console.log(
+      `heuristic hold'em bot, default params: median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${ms[199]!.toFixed(1)} ms per /action`,
+    );
     // Only the median is asserted: the slowest of 200 requests measures the machine's load (the
     // suite runs containers beside it), not the bot; speed itself is benchmarked (npm run bench -- holdem).
     expect(median).toBeLessThanOrEqual(DEFAULTS.timeBudgetMs);
@@ -316,7 +422,10 @@ describe('heuristic strategy', () => {
 
 describe('equity.mjs evaluator', () => {
   const h = (s: string) => s.split(' ');
-  const DECKS: Array<[HoldemVariant, string]> = [['standard', 'standard'], ['variant', 'short']];
+  const DECKS: Array<[HoldemVariant, string]> = [
+    ['standard', 'standard'],
+    ['variant', 'short'],
+  ];
 
   it.each(DECKS)('agrees with games/holdem/evaluator.ts on 25,000 random pairs (%s)', (variant, deck) => {
     const rng = createRng(variant === 'standard' ? 5 : 6);
@@ -338,7 +447,8 @@ describe('equity.mjs evaluator', () => {
       const want = compareHands(a, b, variant);
       const got = Math.sign(eq.rank7(a, deck) - eq.rank7(b, deck));
       counts[want + 1]!++;
-      if (got !== want && mismatches++ < 5) console.log(`mismatch (${deck}): ${a.join(' ')} vs ${b.join(' ')}: want ${want}, got ${got}`);
+      if (got !== want && mismatches++ < 5)
+        console.log(`mismatch (${deck}): ${a.join(' ')} vs ${b.join(' ')}: want ${want}, got ${got}`);
     }
     expect(mismatches).toBe(0);
     expect(counts[1]).toBeGreaterThan(500); // splits were exercised
@@ -367,7 +477,8 @@ describe('equity.mjs evaluator', () => {
     expect(cmp('Ah 6c 7d 8s 9h Jc Qd', 'Ah Ac Ad 8s 9h Jc Qd', 'short')).toBe(1);
     expect(cat('Ah 6h 7h 8h 9h Kc Kd', 'short')).toBe('straight-flush');
     // Flush vs full house: full house wins in the standard deck, flush in the short deck.
-    const flush = 'Ah Jh 9h 8h 6h Kc Qd', fullHouse = 'Kh Ks Kd Qc Qs 7c 8d';
+    const flush = 'Ah Jh 9h 8h 6h Kc Qd',
+      fullHouse = 'Kh Ks Kd Qc Qs 7c 8d';
     expect(cat(flush)).toBe('flush');
     expect(cat(fullHouse)).toBe('full-house');
     expect(cmp(flush, fullHouse)).toBe(-1);
@@ -382,9 +493,10 @@ describe('equity.mjs evaluator', () => {
 
   it('Monte-Carlo equity matches known heads-up pre-flop numbers', () => {
     let s = 1;
-    const rng = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+    const rng = () => (s = (s * 16807) % 2147483647) / 2147483647;
     const codes = (x: string) => h(x).map(eq.cardCode);
-    const e = (hole: string, opp = 1, board = '') => eq.equity(codes(hole), board ? codes(board) : [], opp, { samples: 20_000, rng }).equity;
+    const e = (hole: string, opp = 1, board = '') =>
+      eq.equity(codes(hole), board ? codes(board) : [], opp, { samples: 20_000, rng }).equity;
     expect(e('Ac Ad')).toBeCloseTo(0.852, 1); // AA vs a random hand: 85.2%
     expect(Math.abs(e('7c 2d') - 0.346)).toBeLessThan(0.02); // 72o: 34.6%
     expect(Math.abs(e('Ac Ad', 4) - 0.558)).toBeLessThan(0.03); // AA vs 4 random hands: ~55.8%
@@ -398,65 +510,112 @@ function view(s: HandState, seat: number, variant: HoldemVariant) {
   const players: Record<string, unknown> = {};
   s.seats.forEach((p, i) => {
     players[ids[i]!] = {
-      player_id: ids[i], name: ids[i], chips: p.stack, hole_cards: i === seat ? p.hole : [], state: p.status,
-      current_bet: p.streetBet, hand_bet: p.committed, is_dealer: i === s.button, is_small_blind: i === s.sbSeat, is_big_blind: i === s.bbSeat,
+      player_id: ids[i],
+      name: ids[i],
+      chips: p.stack,
+      hole_cards: i === seat ? p.hole : [],
+      state: p.status,
+      current_bet: p.streetBet,
+      hand_bet: p.committed,
+      is_dealer: i === s.button,
+      is_small_blind: i === s.sbSeat,
+      is_big_blind: i === s.bbSeat,
     };
   });
-  const valid = validActions(s).map((a) => (a.action === 'raise' ? { action: 'raise', amount: { min: a.min, max: a.max } } : { action: a.action, amount: 'amount' in a ? a.amount : 0 }));
+  const valid = validActions(s).map((a) =>
+    a.action === 'raise'
+      ? { action: 'raise', amount: { min: a.min, max: a.max } }
+      : { action: a.action, amount: 'amount' in a ? a.amount : 0 },
+  );
   return {
-    game_id: 'holdem_hu', phase: s.street, hand_number: 1, pot: s.seats.reduce((t, p) => t + p.committed, 0),
-    community_cards: s.board, current_bet: s.currentBet, min_raise: s.minRaise, current_player: ids[seat],
-    deck: variant === 'variant' ? 'short' : 'standard', players, action_history: [], dealer_index: s.button,
-    small_blind: s.smallBlind, big_blind: s.bigBlind, valid_actions: valid,
+    game_id: 'holdem_hu',
+    phase: s.street,
+    hand_number: 1,
+    pot: s.seats.reduce((t, p) => t + p.committed, 0),
+    community_cards: s.board,
+    current_bet: s.currentBet,
+    min_raise: s.minRaise,
+    current_player: ids[seat],
+    deck: variant === 'variant' ? 'short' : 'standard',
+    players,
+    action_history: [],
+    dealer_index: s.button,
+    small_blind: s.smallBlind,
+    big_blind: s.bigBlind,
+    valid_actions: valid,
   };
 }
 
 describe('heads-up against the random bot', () => {
-  it.each(['standard', 'variant'] as const)('the heuristic bot wins chips over 300 hands (%s), never an invalid answer', async (variant) => {
-    const rank = (c: string[]) => evaluate7(c, variant).value;
-    const rng = createRng(variant === 'standard' ? 5 : 6);
-    let heroNet = 0;
-    for (let hand = 0; hand < 300; hand++) {
-      // Stacks reset every hand (100 big blinds); the button alternates; hero is seat hand % 2.
-      const heroSeat = hand % 2;
-      let s = startHand({ stacks: [2000, 2000], button: hand % 2, smallBlind: 10, bigBlind: 20, deck: rng.shuffle(deckOf(variant)) }, rank);
-      while (s.toAct !== null) {
-        const seat = s.toAct;
-        const r = await post(seat === heroSeat ? heuristic : random, view(s, seat, variant));
-        expect(r.status).toBe(200);
-        expect(Number.isInteger(r.json.amount)).toBe(true);
-        s = applyAction(s, seat, r.json, rank);
+  it.each(['standard', 'variant'] as const)(
+    'the heuristic bot wins chips over 300 hands (%s), never an invalid answer',
+    async (variant) => {
+      const rank = (c: string[]) => evaluate7(c, variant).value;
+      const rng = createRng(variant === 'standard' ? 5 : 6);
+      let heroNet = 0;
+      for (let hand = 0; hand < 300; hand++) {
+        // Stacks reset every hand (100 big blinds); the button alternates; hero is seat hand % 2.
+        const heroSeat = hand % 2;
+        let s = startHand(
+          { stacks: [2000, 2000], button: hand % 2, smallBlind: 10, bigBlind: 20, deck: rng.shuffle(deckOf(variant)) },
+          rank,
+        );
+        while (s.toAct !== null) {
+          const seat = s.toAct;
+          const r = await post(seat === heroSeat ? heuristic : random, view(s, seat, variant));
+          expect(r.status).toBe(200);
+          expect(Number.isInteger(r.json.amount)).toBe(true);
+          s = applyAction(s, seat, r.json, rank);
+        }
+        heroNet += s.result!.net[heroSeat]!;
       }
-      heroNet += s.result!.net[heroSeat]!;
-    }
-    console.log(`heuristic vs random, ${variant}: ${(heroNet / 300 / 20).toFixed(2)} big blinds per hand`);
-    expect(heroNet).toBeGreaterThan(0);
-  });
+      console.log(`heuristic vs random, ${variant}: ${(heroNet / 300 / 20).toFixed(2)} big blinds per hand`);
+      expect(heroNet).toBeGreaterThan(0);
+    },
+  );
 });
 
-describe('CATArena-shaped Flask Hold\'em bot', () => {
-  it.skipIf(!hasFlask())('starts with --port, answers /action with an integer amount, and has no /health (TCP health only)', async () => {
-    const dir = flaskHoldemBot();
-    bots.removeLater(path.dirname(dir));
-    const url = await startBot(dir, { BOT_SEED: '3' }, 'tcp');
-    // Flask may accept TCP before it serves: the first request is retried briefly.
-    const b = body({ me: { id: 'demo1', chips: 2000, bet: 0, hole: ['Jc', 'Ac'] }, others: [{ id: 'sb', chips: 1990, bet: 10, sb: true }], currentBet: 20, pot: 30 });
-    let r: Awaited<ReturnType<typeof post>> | undefined;
-    await waitFor(async () => {
-      r = await post(url, b);
-      return true;
-    }, 'flask /action');
-    for (let i = 0; i < 20; i++) {
-      expect(r!.status).toBe(200);
-      expectValid(r!.json, b.valid_actions, 'flask');
-      r = await post(url, b);
-    }
-    const checked = await post(url, { ...b, valid_actions: [{ action: 'fold', amount: 0 }, { action: 'check', amount: 0 }] });
-    expect(checked.json).toEqual({ action: 'check', amount: 0 });
-    expect((await fetch(`${url}/health`)).status).toBe(404);
-    const log = fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(log.length).toBeGreaterThanOrEqual(21);
-    expect(log[0].content_type).toMatch(/application\/json/);
-    expect(log[0].body.valid_actions).toEqual(b.valid_actions);
-  });
+describe("CATArena-shaped Flask Hold'em bot", () => {
+  it.skipIf(!hasFlask())(
+    'starts with --port, answers /action with an integer amount, and has no /health (TCP health only)',
+    async () => {
+      const dir = flaskHoldemBot();
+      bots.removeLater(path.dirname(dir));
+      const url = await startBot(dir, { BOT_SEED: '3' }, 'tcp');
+      // Flask may accept TCP before it serves: the first request is retried briefly.
+      const b = body({
+        me: { id: 'demo1', chips: 2000, bet: 0, hole: ['Jc', 'Ac'] },
+        others: [{ id: 'sb', chips: 1990, bet: 10, sb: true }],
+        currentBet: 20,
+        pot: 30,
+      });
+      let r: Awaited<ReturnType<typeof post>> | undefined;
+      await waitFor(async () => {
+        r = await post(url, b);
+        return true;
+      }, 'flask /action');
+      for (let i = 0; i < 20; i++) {
+        expect(r!.status).toBe(200);
+        expectValid(r!.json, b.valid_actions, 'flask');
+        r = await post(url, b);
+      }
+      const checked = await post(url, {
+        ...b,
+        valid_actions: [
+          { action: 'fold', amount: 0 },
+          { action: 'check', amount: 0 },
+        ],
+      });
+      expect(checked.json).toEqual({ action: 'check', amount: 0 });
+      expect((await fetch(`${url}/health`)).status).toBe(404);
+      const log = fs
+        .readFileSync(path.join(dir, 'requests.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(log.length).toBeGreaterThanOrEqual(21);
+      expect(log[0].content_type).toMatch(/application\/json/);
+      expect(log[0].body.valid_actions).toEqual(b.valid_actions);
+    },
+  );
 });

@@ -3,8 +3,24 @@
 // a brute-force reference evaluator cross-checked on random seeded hands.
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../util/rng.ts';
-import { deck, formatCard, inDeck, isCard, parseCard, parseCards, shuffledDeck, type HoldemVariant } from '../games/holdem/cards.ts';
-import { bestFive, CATEGORY_ORDER, compareHands, evaluate7, winners, type HandCategory } from '../games/holdem/evaluator.ts';
+import {
+  deck,
+  formatCard,
+  inDeck,
+  isCard,
+  parseCard,
+  parseCards,
+  shuffledDeck,
+  type HoldemVariant,
+} from '../games/holdem/cards.ts';
+import {
+  bestFive,
+  CATEGORY_ORDER,
+  compareHands,
+  evaluate7,
+  winners,
+  type HandCategory,
+} from '../games/holdem/evaluator.ts';
 
 const h = (s: string) => s.split(' ');
 const ev = (s: string, v: HoldemVariant = 'standard') => evaluate7(h(s), v);
@@ -12,7 +28,8 @@ const cmp = (a: string, b: string, v: HoldemVariant = 'standard') => compareHand
 
 describe('holdem cards', () => {
   it('builds the 52- and 36-card decks without duplicates', () => {
-    const std = deck('standard'), short = deck('variant');
+    const std = deck('standard'),
+      short = deck('variant');
     expect(std).toHaveLength(52);
     expect(new Set(std).size).toBe(52);
     expect(short).toHaveLength(36);
@@ -98,7 +115,13 @@ const CASES: Case[] = [
   // flush vs full house
   ['standard: full house beats flush', 'standard', 'Kh Kd Kc 2s 2d', 'Ah 9h 7h 4h 3h', 1],
   ['short: flush beats full house', 'variant', 'Kh Kd Kc 6s 6d', 'Ah Jh 9h 8h 7h', -1],
-  ['standard, shared board Kh Kd 8h 7h Qc: KKK-QQ beats A-high flush', 'standard', 'Ks Qd Kh Kd 8h 7h Qc', 'Ah 6h Kh Kd 8h 7h Qc', 1],
+  [
+    'standard, shared board Kh Kd 8h 7h Qc: KKK-QQ beats A-high flush',
+    'standard',
+    'Ks Qd Kh Kd 8h 7h Qc',
+    'Ah 6h Kh Kd 8h 7h Qc',
+    1,
+  ],
   ['short, same cards: the flush wins', 'variant', 'Ks Qd Kh Kd 8h 7h Qc', 'Ah 6h Kh Kd 8h 7h Qc', -1],
   ['short: straight still beats three of a kind', 'variant', '9c Td Jh Qs Kc', 'Ac Ad As Kh Qd', 1],
   ['short: four of a kind beats a flush', 'variant', '6c 6d 6h 6s 7c', 'Ah Kh Qh Jh 9h', 1],
@@ -118,8 +141,20 @@ const CASES: Case[] = [
   ['standard: board broadway plays for both (split)', 'standard', '2c 3d As Ks Qd Jc Th', '4h 5h As Ks Qd Jc Th', 0],
   ['standard: same ranks, other suits (split)', 'standard', 'Ah Kh 9c 7d 4s', 'Ad Kd 9s 7c 4h', 0],
   ['short: board plays for both (split)', 'variant', '6c 7d As Ks Qd Jc Th', '6h 8h As Ks Qd Jc Th', 0],
-  ['standard: quads on board, ace kicker on board (split)', 'standard', 'Kd Qd 9h 9d 9c 9s Ac', '2c 3c 9h 9d 9c 9s Ac', 0],
-  ['standard: two pair, sixth card does not play (split)', 'standard', 'Ac Ad Kc Kd Qh 3s 2c', 'Ah As Kh Ks Qd 4s 3c', 0],
+  [
+    'standard: quads on board, ace kicker on board (split)',
+    'standard',
+    'Kd Qd 9h 9d 9c 9s Ac',
+    '2c 3c 9h 9d 9c 9s Ac',
+    0,
+  ],
+  [
+    'standard: two pair, sixth card does not play (split)',
+    'standard',
+    'Ac Ad Kc Kd Qh 3s 2c',
+    'Ah As Kh Ks Qd 4s 3c',
+    0,
+  ],
   // kickers
   ['standard: high card decided by the 5th card', 'standard', '5d 2h Ac Kd 9h 7s 3c', '4d 2c Ac Kd 9h 7s 3c', 1],
   ['standard: pair decided by the 5th card', 'standard', '6d 3h Jc Jd 9h 7s 2c', '5d 3c Jc Jd 9h 7s 2c', 1],
@@ -131,16 +166,34 @@ const CASES: Case[] = [
   ['standard: trips kickers', 'standard', '7c 7d 7h Ks Qd', '7c 7d 7h Ks Jd', 1],
   ['standard: quads kicker', 'standard', 'Ad 3c 9h 9d 9c 9s 2c', 'Kd Qc 9h 9d 9c 9s 2c', 1],
   ['standard: full house by trips first', 'standard', 'Kh Kd Kc 2s 2d', 'Qh Qd Qc As Ad', 1],
-  ['standard: two trips make a full house with the higher trips', 'standard', 'Kh Kd Kc Qs Qd Qc 2h', 'Kh Kd Kc Js Jd Jc Ah', 1],
+  [
+    'standard: two trips make a full house with the higher trips',
+    'standard',
+    'Kh Kd Kc Qs Qd Qc 2h',
+    'Kh Kd Kc Js Jd Jc Ah',
+    1,
+  ],
   ['standard: flush compares all five cards', 'standard', 'Ah Kh 9h 7h 4h', 'As Ks 9s 7s 3s', 1],
   ['standard: six suited cards, the top five play', 'standard', 'Ah Kh 9h 7h 4h 2h 3c', 'As Ks 9s 7s 4s 3s 2s', 0],
   ['short: flush compares all five cards', 'variant', 'Ah Kh 9h 7h 6h', 'As Ks 9s 8s 6s', -1],
   ['short: full house by trips first', 'variant', '6h 6d 6c As Ad', 'Kh Kd Ks 7s 7d', -1],
   // best five of seven
   ['standard: board straight beats a pocket pair', 'standard', '2c 3d 5c 6d 7h 8s 9c', 'Ac Ad 5c 6d 7h Ks Qc', 1],
-  ['standard: pocket aces play the board straight (split)', 'standard', 'Ac Ad 5c 6d 7h 8s 9c', '2c 3d 5c 6d 7h 8s 9c', 0],
+  [
+    'standard: pocket aces play the board straight (split)',
+    'standard',
+    'Ac Ad 5c 6d 7h 8s 9c',
+    '2c 3d 5c 6d 7h 8s 9c',
+    0,
+  ],
   ['standard: ten makes the higher straight', 'standard', 'Tc 2d 5c 6d 7h 8s 9c', 'Ac Ad 5c 6d 7h 8s 9c', 1],
-  ['standard: six cards make a straight flush inside a straight', 'standard', '9h 8h 7h 6h 5h Th Tc', 'Ts Jd 9c 8c 7c 6c Qd', 1],
+  [
+    'standard: six cards make a straight flush inside a straight',
+    'standard',
+    '9h 8h 7h 6h 5h Th Tc',
+    'Ts Jd 9c 8c 7c 6c Qd',
+    1,
+  ],
   ['short: board straight plays', 'variant', '6c 6d Tc Jd Qh Ks Ac', '7c 7d Tc Jd Qh Ks Ac', 0],
 ];
 
@@ -186,7 +239,8 @@ function refFive(cards: string[], variant: HoldemVariant): number[] {
   const flush = new Set(cards.map((c) => c[1])).size === 1;
   const key = [...new Set(ranks)].sort((a, b) => a - b).join(',');
   let straightTop = 0;
-  for (let top = 14; top >= low + 4; top--) if (key === [top - 4, top - 3, top - 2, top - 1, top].join(',')) straightTop = top;
+  for (let top = 14; top >= low + 4; top--)
+    if (key === [top - 4, top - 3, top - 2, top - 1, top].join(',')) straightTop = top;
   if (key === [low, low + 1, low + 2, low + 3, 14].join(',')) straightTop = low + 3; // ace plays low
   const count = new Map<number, number>();
   for (const r of ranks) count.set(r, (count.get(r) ?? 0) + 1);
@@ -202,9 +256,30 @@ function refFive(cards: string[], variant: HoldemVariant): number[] {
   else if (shape === '221') category = 'two-pair';
   else if (shape === '2111') category = 'pair';
   else category = 'high-card';
-  const order = variant === 'variant'
-    ? ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'full-house', 'flush', 'four-of-a-kind', 'straight-flush']
-    : ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'flush', 'full-house', 'four-of-a-kind', 'straight-flush'];
+  const order =
+    variant === 'variant'
+      ? [
+          'high-card',
+          'pair',
+          'two-pair',
+          'three-of-a-kind',
+          'straight',
+          'full-house',
+          'flush',
+          'four-of-a-kind',
+          'straight-flush',
+        ]
+      : [
+          'high-card',
+          'pair',
+          'two-pair',
+          'three-of-a-kind',
+          'straight',
+          'flush',
+          'full-house',
+          'four-of-a-kind',
+          'straight-flush',
+        ];
   return [order.indexOf(category), ...(straightTop ? [straightTop] : groups.map((g) => g[0]))];
 }
 
@@ -231,8 +306,28 @@ function refBest(cards: string[], variant: HoldemVariant): number[] {
 }
 
 const REF_ORDER: Record<HoldemVariant, HandCategory[]> = {
-  standard: ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'flush', 'full-house', 'four-of-a-kind', 'straight-flush'],
-  variant: ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'full-house', 'flush', 'four-of-a-kind', 'straight-flush'],
+  standard: [
+    'high-card',
+    'pair',
+    'two-pair',
+    'three-of-a-kind',
+    'straight',
+    'flush',
+    'full-house',
+    'four-of-a-kind',
+    'straight-flush',
+  ],
+  variant: [
+    'high-card',
+    'pair',
+    'two-pair',
+    'three-of-a-kind',
+    'straight',
+    'full-house',
+    'flush',
+    'four-of-a-kind',
+    'straight-flush',
+  ],
 };
 
 function crossCheck(variant: HoldemVariant, count: number, seed: number) {
@@ -251,14 +346,16 @@ function crossCheck(variant: HoldemVariant, count: number, seed: number) {
   // Consecutive random pairs.
   let mismatches = 0;
   for (let i = 1; i < hands.length; i++) {
-    const a = hands[i - 1]!, b = hands[i]!;
+    const a = hands[i - 1]!,
+      b = hands[i]!;
     if (Math.sign(a.value - b.value) !== lexCompare(a.ref, b.ref)) mismatches++;
   }
   // Every pair: both orders are total preorders, so agreeing on neighbours of the sorted list
   // (strictly greater or exactly equal) means agreeing on all count*(count-1)/2 pairs.
   const sorted = [...hands].sort((a, b) => a.value - b.value);
   for (let i = 1; i < sorted.length; i++) {
-    const a = sorted[i - 1]!, b = sorted[i]!;
+    const a = sorted[i - 1]!,
+      b = sorted[i]!;
     if (Math.sign(b.value - a.value) !== lexCompare(b.ref, a.ref)) {
       mismatches++;
       if (mismatches < 5) console.error('mismatch', a.cards.join(' '), a.ref, '|', b.cards.join(' '), b.ref);
@@ -272,7 +369,17 @@ describe('holdem evaluator vs brute-force reference', () => {
   it('standard: 20,000 random seeded 7-card hands agree on category and every pairwise order', () => {
     const categories = crossCheck('standard', 20_000, 20240601);
     // The sample covers every category but (probably) straight flush; those are in the table above.
-    for (const c of ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'flush', 'full-house', 'four-of-a-kind']) expect(categories.get(c)).toBeGreaterThan(0);
+    for (const c of [
+      'high-card',
+      'pair',
+      'two-pair',
+      'three-of-a-kind',
+      'straight',
+      'flush',
+      'full-house',
+      'four-of-a-kind',
+    ])
+      expect(categories.get(c)).toBeGreaterThan(0);
   }, 60_000);
 
   it('short deck: 20,000 random seeded 7-card hands agree with the reference re-parameterised (6..A, flush > full house)', () => {
@@ -290,7 +397,13 @@ describe('holdem evaluator vs brute-force reference', () => {
       const values = [];
       const wheel = ['A', ...ranks.slice(low, low + 4)].map((r, i) => r + 'cdhsc'[i]!);
       values.push(evaluate7(wheel, variant).value);
-      for (let top = low + 4; top < 13; top++) values.push(evaluate7([...ranks.slice(top - 4, top + 1)].map((r, i) => r + 'cdhsc'[i]!), variant).value);
+      for (let top = low + 4; top < 13; top++)
+        values.push(
+          evaluate7(
+            [...ranks.slice(top - 4, top + 1)].map((r, i) => r + 'cdhsc'[i]!),
+            variant,
+          ).value,
+        );
       for (let i = 1; i < values.length; i++) expect(values[i]!).toBeGreaterThan(values[i - 1]!);
       expect(new Set([wheel].map((c) => evaluate7(c, variant).category))).toEqual(new Set(['straight']));
     }

@@ -21,7 +21,10 @@ const FULL_DECK = [...RANKS].flatMap((r) => [...'shdc'].map((s) => r + s));
 
 /** Stand-in: high card only, best five ranks as a base-13 number (ties are common, on purpose). */
 const highCard: Rank = (cards) => {
-  const vals = cards.map((c) => RANKS.indexOf(c[0]!)).sort((a, b) => b - a).slice(0, 5);
+  const vals = cards
+    .map((c) => RANKS.indexOf(c[0]!))
+    .sort((a, b) => b - a)
+    .slice(0, 5);
   return vals.reduce((acc, v) => acc * 13 + v, 0);
 };
 
@@ -83,7 +86,10 @@ describe('blinds and order of play', () => {
     expect(s.board).toEqual(FULL_DECK.slice(4, 7));
     expect(s.seats[1]!.hole).toEqual([FULL_DECK[0], FULL_DECK[2]]); // non-button dealt first
     expect(s.toAct).toBe(1);
-    s = play(s, highCard, [[1, check], [0, check]]);
+    s = play(s, highCard, [
+      [1, check],
+      [0, check],
+    ]);
     expect(s.street).toBe('turn');
     expect(s.toAct).toBe(1);
   });
@@ -99,10 +105,23 @@ describe('blinds and order of play', () => {
       [3, 'small_blind', 10],
       [4, 'big_blind', 20],
     ]);
-    s = play(s, rank, [[5, call], [0, fold], [1, call], [2, call], [3, call], [4, check]]);
+    s = play(s, rank, [
+      [5, call],
+      [0, fold],
+      [1, call],
+      [2, call],
+      [3, call],
+      [4, check],
+    ]);
     expect(s.street).toBe('flop');
     expect(s.toAct).toBe(3);
-    s = play(s, rank, [[3, check], [4, check], [5, check], [1, check], [2, check]]);
+    s = play(s, rank, [
+      [3, check],
+      [4, check],
+      [5, check],
+      [1, check],
+      [2, check],
+    ]);
     expect(s.street).toBe('turn');
     expect(s.toAct).toBe(3);
   });
@@ -115,7 +134,10 @@ describe('blinds and order of play', () => {
     expect(s.seats[3]!.streetBet).toBe(15);
     expect(s.currentBet).toBe(20); // the nominal big blind still has to be called
     expect(s.toAct).toBe(0);
-    s = play(s, highCard, [[0, call], [2, call]]);
+    s = play(s, highCard, [
+      [0, call],
+      [2, call],
+    ]);
     expect(s.street).toBe('flop');
     expect(s.toAct).toBe(2);
   });
@@ -134,7 +156,11 @@ describe('raise sizes', () => {
     s = play(s, highCard, [[0, raise(150)]]); // a re-raise of 90
     expect(validActions(s)).toContainEqual({ action: 'raise', min: 240, max: 1000 });
     expect(validActions(s)).toContainEqual({ action: 'call', amount: 140 }); // SB has 10 in
-    s = play(s, highCard, [[1, fold], [2, call], [3, call]]);
+    s = play(s, highCard, [
+      [1, fold],
+      [2, call],
+      [3, call],
+    ]);
     // New street: the minimum bet is the big blind again.
     expect(s.street).toBe('flop');
     expect(validActions(s)).toContainEqual({ action: 'raise', min: 20, max: 850 });
@@ -143,7 +169,11 @@ describe('raise sizes', () => {
   it('a short all-in does not reopen raising for a player who already acted, but does for one who has not', () => {
     // Button 0, SB 1 (70 chips), BB 2, UTG 3.
     let s = startHand(cfg([1000, 70, 1000, 1000], 0), highCard);
-    s = play(s, highCard, [[3, raise(60)], [0, call], [1, allIn]]); // SB all-in to 70: +10, short
+    s = play(s, highCard, [
+      [3, raise(60)],
+      [0, call],
+      [1, allIn],
+    ]); // SB all-in to 70: +10, short
     expect(s.currentBet).toBe(70);
     expect(s.minRaise).toBe(40);
     // BB has not acted yet: may re-raise, to at least 70 + 40.
@@ -156,19 +186,29 @@ describe('raise sizes', () => {
     expect(validate(s, 3, raise(200))).toMatch(/not open/);
     expect(validate(s, 3, allIn)).toMatch(/not open/);
     expect(validate(s, 3, call)).toBeNull();
-    s = play(s, highCard, [[3, call], [0, call]]);
+    s = play(s, highCard, [
+      [3, call],
+      [0, call],
+    ]);
     expect(s.street).toBe('flop');
   });
 
   it('short all-ins adding up to a full raise reopen raising', () => {
     // Button 0, SB 1, BB 2, seat 3, seat 4 (75 chips), seat 5 (100 chips).
     let s = startHand(cfg([1000, 1000, 1000, 1000, 75, 100], 0), highCard);
-    s = play(s, highCard, [[3, raise(60)], [4, allIn]]); // 60: a full raise of 40; 75: +15, short
+    s = play(s, highCard, [
+      [3, raise(60)],
+      [4, allIn],
+    ]); // 60: a full raise of 40; 75: +15, short
     expect(s.minRaise).toBe(40);
     s = play(s, highCard, [[5, allIn]]); // 100: +25, short again, but 40 above seat 3's 60
     expect(s.minRaise).toBe(40);
     expect(validActions(s)).toContainEqual({ action: 'raise', min: 140, max: 1000 });
-    s = play(s, highCard, [[0, call], [1, call], [2, call]]);
+    s = play(s, highCard, [
+      [0, call],
+      [1, call],
+      [2, call],
+    ]);
     expect(s.toAct).toBe(3);
     expect(validActions(s)).toContainEqual({ action: 'raise', min: 140, max: 1000 });
     expect(validate(s, 3, allIn)).toBeNull();
@@ -183,11 +223,20 @@ describe('pots', () => {
     const stacks = [100, 300, 600, 1000];
     const rank = byHole({ '2c': 4, '3c': 3, '4c': 2, '5c': 1 });
     const deck = deckFor(stacks, 3, { 0: ['2c', '7d'], 1: ['3c', '7h'], 2: ['4c', '7s'], 3: ['5c', '8d'] }, [
-      'Ad', 'Kd', 'Qh', '9s', '6c',
+      'Ad',
+      'Kd',
+      'Qh',
+      '9s',
+      '6c',
     ]);
     let s = startHand({ stacks, button: 3, smallBlind: 5, bigBlind: 10, deck }, rank);
     expect(s.toAct).toBe(2);
-    s = play(s, rank, [[2, allIn], [3, allIn], [0, allIn], [1, allIn]]);
+    s = play(s, rank, [
+      [2, allIn],
+      [3, allIn],
+      [0, allIn],
+      [1, allIn],
+    ]);
     expect(s.street).toBe('complete');
     const r = s.result!;
     expect(r.board).toEqual(['Ad', 'Kd', 'Qh', '9s', '6c']);
@@ -207,14 +256,34 @@ describe('pots', () => {
     const stacks = [1000, 1000, 1000];
     const rank = byHole({ Ah: 9, As: 9, '2c': 1 });
     const deck = deckFor(stacks, 0, { 0: ['Ah', '3d'], 1: ['2c', '4d'], 2: ['As', '5d'] }, [
-      'Kc', 'Qc', 'Jd', '9h', '7s',
+      'Kc',
+      'Qc',
+      'Jd',
+      '9h',
+      '7s',
     ]);
     let s = startHand({ stacks, button: 0, smallBlind: 5, bigBlind: 10, deck }, rank);
-    s = play(s, rank, [[0, call], [1, fold], [2, check]]);
-    for (let street = 0; street < 3; street++) s = play(s, rank, [[2, check], [0, check]]);
+    s = play(s, rank, [
+      [0, call],
+      [1, fold],
+      [2, check],
+    ]);
+    for (let street = 0; street < 3; street++)
+      s = play(s, rank, [
+        [2, check],
+        [0, check],
+      ]);
     const r = s.result!;
     expect(r.pots).toEqual([
-      { amount: 25, eligible: [0, 2], winners: [2, 0], shares: [{ seat: 2, amount: 13 }, { seat: 0, amount: 12 }] },
+      {
+        amount: 25,
+        eligible: [0, 2],
+        winners: [2, 0],
+        shares: [
+          { seat: 2, amount: 13 },
+          { seat: 0, amount: 12 },
+        ],
+      },
     ]);
     expect(r.stacks).toEqual([1002, 995, 1003]);
     expect(r.showdown).toEqual([2, 0]);
@@ -222,7 +291,10 @@ describe('pots', () => {
 
   it('returns an uncalled bet when the other player folds', () => {
     let s = startHand(cfg([1000, 1000], 0), highCard);
-    s = play(s, highCard, [[0, raise(100)], [1, fold]]);
+    s = play(s, highCard, [
+      [0, raise(100)],
+      [1, fold],
+    ]);
     expect(s.result!.returned).toEqual({ seat: 0, amount: 80 });
     expect(s.result!.pots).toEqual([{ amount: 40, eligible: [0], winners: [0], shares: [{ seat: 0, amount: 40 }] }]);
     expect(s.result!.stacks).toEqual([1020, 980]);
@@ -232,7 +304,13 @@ describe('pots', () => {
 
   it('everyone folds to the big blind', () => {
     let s = startHand(cfg([500, 500, 500, 500, 500, 500], 2), highCard);
-    s = play(s, highCard, [[5, fold], [0, fold], [1, fold], [2, fold], [3, fold]]);
+    s = play(s, highCard, [
+      [5, fold],
+      [0, fold],
+      [1, fold],
+      [2, fold],
+      [3, fold],
+    ]);
     expect(s.street).toBe('complete');
     expect(s.toAct).toBeNull();
     expect(s.result!.stacks).toEqual([500, 500, 500, 490, 510, 500]);
@@ -245,8 +323,15 @@ describe('pots', () => {
     const stacks = [1000, 1000];
     const deck = deckFor(stacks, 0, { 0: ['2c', '3d'], 1: ['4h', '5c'] }, ['As', 'Ks', 'Qs', 'Js', '9d']);
     let s = startHand({ stacks, button: 0, smallBlind: 10, bigBlind: 20, deck }, highCard);
-    s = play(s, highCard, [[0, call], [1, check]]);
-    for (let street = 0; street < 3; street++) s = play(s, highCard, [[1, check], [0, check]]);
+    s = play(s, highCard, [
+      [0, call],
+      [1, check],
+    ]);
+    for (let street = 0; street < 3; street++)
+      s = play(s, highCard, [
+        [1, check],
+        [0, check],
+      ]);
     const r = s.result!;
     expect(r.board).toEqual(['As', 'Ks', 'Qs', 'Js', '9d']);
     expect(r.showdown).toEqual([1, 0]);
@@ -257,7 +342,10 @@ describe('pots', () => {
   it('a small blind folding to a short all-in big blind leaves its chips in the pot', () => {
     let s = startHand(cfg([1000, 1000, 5], 0), highCard); // BB (seat 2) all-in for 5
     expect(s.currentBet).toBe(20);
-    s = play(s, highCard, [[0, fold], [1, fold]]);
+    s = play(s, highCard, [
+      [0, fold],
+      [1, fold],
+    ]);
     expect(s.result!.pots).toEqual([{ amount: 15, eligible: [2], winners: [2], shares: [{ seat: 2, amount: 15 }] }]);
     expect(s.result!.returned).toBeNull();
     expect(s.result!.stacks).toEqual([1000, 990, 15]);
@@ -265,7 +353,10 @@ describe('pots', () => {
 
   it('deals the rest of the board when all-in pre-flop', () => {
     let s = startHand(cfg([300, 300], 1), highCard);
-    s = play(s, highCard, [[1, allIn], [0, call]]);
+    s = play(s, highCard, [
+      [1, allIn],
+      [0, call],
+    ]);
     expect(s.street).toBe('complete');
     expect(s.result!.board).toHaveLength(5);
     expect(sum(s.result!.stacks)).toBe(600);
@@ -288,7 +379,11 @@ describe('validate and default actions', () => {
 
   it('accepts a raise to the whole stack below the minimum as an all-in', () => {
     let s = startHand(cfg([1000, 1000, 1000, 35], 0), highCard);
-    expect(validActions(s)).toEqual([{ action: 'fold' }, { action: 'call', amount: 20 }, { action: 'all_in', amount: 35 }]);
+    expect(validActions(s)).toEqual([
+      { action: 'fold' },
+      { action: 'call', amount: 20 },
+      { action: 'all_in', amount: 35 },
+    ]);
     s = play(s, highCard, [[3, raise(35)]]); // +15: less than a full raise
     expect(s.seats[3]!.status).toBe('all_in');
     expect(s.currentBet).toBe(35);
@@ -331,7 +426,9 @@ describe('random hands', () => {
         if (legal.length === 0) throw new Error('no legal action');
         const pick = legal[rng.int(0, legal.length - 1)]!;
         let action: Action =
-          pick.action === 'raise' ? raise(rng.float() < 0.5 ? pick.min : rng.int(pick.min, pick.max)) : { action: pick.action };
+          pick.action === 'raise'
+            ? raise(rng.float() < 0.5 ? pick.min : rng.int(pick.min, pick.max))
+            : { action: pick.action };
         if (rng.float() < 0.05) action = defaultAction(s);
         const reason = validate(s, seat, action);
         if (reason !== null) throw new Error(`legal action rejected: ${reason}`);

@@ -14,7 +14,9 @@ import { BUILTIN, botDir, flaskHoldemBot, hasFlask, SANDBOX_KINDS, sharedBot, te
 import { replaysIn } from './helpers/replays.ts';
 
 const sandbox = createSandbox('process');
-const sandboxes = Object.fromEntries(SANDBOX_KINDS.map((kind) => [kind, kind === 'process' ? sandbox : createSandbox(kind)]));
+const sandboxes = Object.fromEntries(
+  SANDBOX_KINDS.map((kind) => [kind, kind === 'process' ? sandbox : createSandbox(kind)]),
+);
 afterAll(() => Promise.all(Object.values(sandboxes).map((s) => s.close())));
 // The reference bots at the tables of the body and failure tests below, one process each for all
 // of them (what is checked is the recorder's or the failing bot's seat).
@@ -25,17 +27,27 @@ async function table(bots: Array<{ id: string; dir: string }>, extra: Partial<Ar
   const hosts = new GameServerPool({ ports: { 'holdem/standard': 0, 'holdem/variant': 0 } });
   try {
     return await runArena({
-      game: 'holdem', variant: 'standard', bots, reps: 1, seed: 5, concurrency: 1,
-      limits: { ...DEFAULT_LIMITS, moveMs: 2_000 }, policy: 'strict', runDir: tempDir('catarena-holdem-'),
-      sandbox, hosts, startTimeoutMs: 10_000, protocolOptions: { handCap: 40 }, ...extra,
+      game: 'holdem',
+      variant: 'standard',
+      bots,
+      reps: 1,
+      seed: 5,
+      concurrency: 1,
+      limits: { ...DEFAULT_LIMITS, moveMs: 2_000 },
+      policy: 'strict',
+      runDir: tempDir('catarena-holdem-'),
+      sandbox,
+      hosts,
+      startTimeoutMs: 10_000,
+      protocolOptions: { handCap: 40 },
+      ...extra,
     });
   } finally {
     await hosts.closeAll();
   }
 }
 
-const replaysOf = (runDir: string): Replay[] =>
-  replaysIn(path.join(runDir, 'replays'));
+const replaysOf = (runDir: string): Replay[] => replaysIn(path.join(runDir, 'replays'));
 
 /**
  * A node bot whose answer is computed by `answer(body, n)` (JS source of an arrow function; n =
@@ -61,23 +73,40 @@ require('http').createServer((q, s) => {
 }
 
 const CALLER = `(b) => b.valid_actions.some((v) => v.action === 'check') ? { action: 'check', amount: 0 } : { action: 'call', amount: 0 }`;
-const requestsOf = (dir: string) => fs.readFileSync(path.join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const requestsOf = (dir: string) =>
+  fs
+    .readFileSync(path.join(dir, 'requests.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe("CATArena's /action body", () => {
   it('carries the full table state, valid actions, and only the asking player’s hole cards', async () => {
     const dir = scriptedBot('recorder', CALLER);
-    const out = await table([
-      { id: 'recorder', dir },
-      await random('random'),
-      await heuristic('heuristic'),
-    ]);
+    const out = await table([{ id: 'recorder', dir }, await random('random'), await heuristic('heuristic')]);
     expect(out.results).toHaveLength(1);
     expect(out.results[0]!.termination).toBe('normal');
     const bodies = requestsOf(dir);
     expect(bodies.length).toBeGreaterThan(10);
     for (const b of bodies) {
       expect(Object.keys(b).sort()).toEqual(
-        ['action_history', 'big_blind', 'community_cards', 'current_bet', 'current_player', 'dealer_index', 'deck', 'game_id', 'hand_number', 'min_raise', 'phase', 'players', 'pot', 'small_blind', 'valid_actions'].sort(),
+        [
+          'action_history',
+          'big_blind',
+          'community_cards',
+          'current_bet',
+          'current_player',
+          'dealer_index',
+          'deck',
+          'game_id',
+          'hand_number',
+          'min_raise',
+          'phase',
+          'players',
+          'pot',
+          'small_blind',
+          'valid_actions',
+        ].sort(),
       );
       expect(b.game_id).toMatch(/^holdem_[0-9a-f]{8}$/);
       expect(b.current_player).toBe('recorder');
@@ -87,7 +116,9 @@ describe("CATArena's /action body", () => {
       for (const card of b.players.recorder.hole_cards) expect(card).toMatch(/^[2-9TJQKA][shdc]$/);
       expect(b.players.random.hole_cards).toEqual([]);
       expect(b.players.heuristic.hole_cards).toEqual([]);
-      expect(b.community_cards).toHaveLength(({ preflop: 0, flop: 3, turn: 4, river: 5 } as Record<string, number>)[b.phase]!);
+      expect(b.community_cards).toHaveLength(
+        ({ preflop: 0, flop: 3, turn: 4, river: 5 } as Record<string, number>)[b.phase]!,
+      );
       expect(b.deck).toBe('standard');
       const kinds = b.valid_actions.map((v: { action: string }) => v.action);
       expect(kinds[0]).toBe('fold');
@@ -104,7 +135,10 @@ describe("CATArena's /action body", () => {
     }
     // Pre-flop of hand 1: the blinds are in the history.
     const first = bodies[0];
-    expect(first.action_history.slice(0, 2).map((a: { action: string }) => a.action)).toEqual(['small_blind', 'big_blind']);
+    expect(first.action_history.slice(0, 2).map((a: { action: string }) => a.action)).toEqual([
+      'small_blind',
+      'big_blind',
+    ]);
     expect(first.small_blind).toBe(10);
     expect(first.big_blind).toBe(20);
   });
@@ -112,8 +146,15 @@ describe("CATArena's /action body", () => {
 
 describe('failures never stop the table', () => {
   it('a float amount or unknown action is rejected: check if free, else fold', async () => {
-    const dir = scriptedBot('floaty', `(b, n) => n % 2 ? '{"action":"raise","amount":40.5}' : { action: 'bet', amount: 0 }`);
-    const out = await table([{ id: 'floaty', dir }, await random('random'), { id: 'random-2', dir: BUILTIN('random', 'holdem') }]);
+    const dir = scriptedBot(
+      'floaty',
+      `(b, n) => n % 2 ? '{"action":"raise","amount":40.5}' : { action: 'bet', amount: 0 }`,
+    );
+    const out = await table([
+      { id: 'floaty', dir },
+      await random('random'),
+      { id: 'random-2', dir: BUILTIN('random', 'holdem') },
+    ]);
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
     const seat = r.spec.seats.indexOf('floaty');
@@ -132,8 +173,13 @@ describe('failures never stop the table', () => {
 
   it('a timeout or a malformed answer folds, even when a check was free', async () => {
     // Every third answer has no "action": CATArena's arena folds it (reply.get('action', 'fold')).
-    const dir = scriptedBot('slow', `(b, n) => n % 3 === 0 ? { amount: 0 } : n % 2 ? new Promise((r) => setTimeout(() => r({ action: 'call', amount: 0 }), 1500)) : 'not json'`);
-    const out = await table([{ id: 'slow', dir }, await random('random')], { limits: { ...DEFAULT_LIMITS, moveMs: 300 } });
+    const dir = scriptedBot(
+      'slow',
+      `(b, n) => n % 3 === 0 ? { amount: 0 } : n % 2 ? new Promise((r) => setTimeout(() => r({ action: 'call', amount: 0 }), 1500)) : 'not json'`,
+    );
+    const out = await table([{ id: 'slow', dir }, await random('random')], {
+      limits: { ...DEFAULT_LIMITS, moveMs: 300 },
+    });
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
     const seat = r.spec.seats.indexOf('slow');
@@ -147,12 +193,16 @@ describe('failures never stop the table', () => {
     expect(r.seatStats[seat]!.errors.malformed).toBeGreaterThan(0);
     expect(mine.some((m) => /no "action"/.test(m.error!.message))).toBe(true);
     // A free check was available at least once (the big blind), and the seat folded anyway.
-    expect(requestsOf(dir).some((b) => b.valid_actions.some((v: { action: string }) => v.action === 'check'))).toBe(true);
+    expect(requestsOf(dir).some((b) => b.valid_actions.some((v: { action: string }) => v.action === 'check'))).toBe(
+      true,
+    );
   });
 
   it('a bot that never starts is replaced by an always-fold stand-in and flagged', async () => {
     const dead = botDir('dead', '#!/bin/bash\necho "cannot start" >&2\nexit 3\n');
-    const out = await table([{ id: 'dead', dir: dead }, await random('random'), await heuristic('heuristic')], { startTimeoutMs: 2_000 });
+    const out = await table([{ id: 'dead', dir: dead }, await random('random'), await heuristic('heuristic')], {
+      startTimeoutMs: 2_000,
+    });
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
     const seat = r.spec.seats.indexOf('dead');
@@ -165,11 +215,15 @@ describe('failures never stop the table', () => {
   });
 });
 
-describe.skipIf(!hasFlask())('a CATArena-shaped Python/Flask Hold\'em bot (no /health)', () => {
+describe.skipIf(!hasFlask())("a CATArena-shaped Python/Flask Hold'em bot (no /health)", () => {
   for (const [kind, variant] of SANDBOX_KINDS.flatMap((k) => ['standard', 'variant'].map((v) => [k, v] as const))) {
     it(`plays full table rounds with the TS reference bots (${variant}, ${kind} sandbox)`, async () => {
       const out = await table(
-        [{ id: 'flask', dir: flaskHoldemBot() }, { id: 'random', dir: BUILTIN('random', 'holdem') }, { id: 'heuristic', dir: BUILTIN('heuristic', 'holdem') }],
+        [
+          { id: 'flask', dir: flaskHoldemBot() },
+          { id: 'random', dir: BUILTIN('random', 'holdem') },
+          { id: 'heuristic', dir: BUILTIN('heuristic', 'holdem') },
+        ],
         { variant, reps: 3, protocolOptions: { handCap: 60 }, sandbox: sandboxes[kind]! },
       );
       expect(out.results).toHaveLength(3);

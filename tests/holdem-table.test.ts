@@ -4,7 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../util/rng.ts';
 import type { Action } from '../games/holdem/hand.ts';
-import { blindLevel, handLogs, holdem, paperBlinds, tableValidActions, type TableState } from '../games/holdem/table.ts';
+import {
+  blindLevel,
+  handLogs,
+  holdem,
+  paperBlinds,
+  tableValidActions,
+  type TableState,
+} from '../games/holdem/table.ts';
 
 function randomAction(s: TableState, rng: Rng): Action {
   const valid = tableValidActions(s);
@@ -23,8 +30,10 @@ function playOut(s: TableState, policy: (s: TableState) => Action, onAction?: (s
   return s;
 }
 
-const chipsOf = (s: TableState) => (s.hand.result ? s.hand.result.stacks : s.hand.seats.map((p) => p.stack + p.committed)).reduce((a, b) => a + b, 0);
-const passive = (s: TableState): Action => (tableValidActions(s).some((v) => v.action === 'check') ? { action: 'check' } : { action: 'call' });
+const chipsOf = (s: TableState) =>
+  (s.hand.result ? s.hand.result.stacks : s.hand.seats.map((p) => p.stack + p.committed)).reduce((a, b) => a + b, 0);
+const passive = (s: TableState): Action =>
+  tableValidActions(s).some((v) => v.action === 'check') ? { action: 'check' } : { action: 'call' };
 
 describe('blind schedule', () => {
   it('is the paper’s: 10/20 for hands 1–24, 20/30 from hand 25, 7500/15000 after hand 696', () => {
@@ -80,7 +89,8 @@ describe('table flow', () => {
       expect(out.winner).toBe(leader);
       expect(out.scores[leader]).toBe(1);
     }
-    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) if (chips[a]! > chips[b]!) expect(out.places![a]).toBeLessThan(out.places![b]!);
+    for (let a = 0; a < 3; a++)
+      for (let b = 0; b < 3; b++) if (chips[a]! > chips[b]!) expect(out.places![a]).toBeLessThan(out.places![b]!);
   });
 
   it('eliminates busted players; the last one standing wins; earlier busts place lower', () => {
@@ -103,7 +113,8 @@ describe('table flow', () => {
       if (early.hand < late.hand) expect(out.places![early.seat]).toBeGreaterThan(out.places![late.seat]!);
     }
     // Busted seats are dealt out of later hands.
-    for (const log of handLogs(s)) for (const e of s.eliminated) if (e.hand < log.number) expect(log.hand.seats[e.seat]!.status).toBe('out');
+    for (const log of handLogs(s))
+      for (const e of s.eliminated) if (e.hand < log.number) expect(log.hand.seats[e.seat]!.status).toBe('out');
   });
 
   it('deals the same cards to the same seats for the same seed (duplicate deals)', () => {

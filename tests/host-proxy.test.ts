@@ -20,7 +20,10 @@ import fs from 'node:fs';
 const UNRESOLVABLE = 'http://llm.example.invalid/v1';
 
 interface BotLlm {
-  createLlm(config: Record<string, unknown>, env: Record<string, string>): { complete(messages: Array<{ role: string; content: string }>): Promise<{ text: string }> };
+  createLlm(
+    config: Record<string, unknown>,
+    env: Record<string, string>,
+  ): { complete(messages: Array<{ role: string; content: string }>): Promise<{ text: string }> };
 }
 interface BotProxy {
   proxyFor(url: string, env: Record<string, string>): string;
@@ -30,7 +33,11 @@ describe("the host's proxy", () => {
   let llm: ScriptedLlm;
   let proxy: ForwardProxy;
   beforeAll(async () => {
-    llm = await startScriptedLlm(() => ({ text: 'through the proxy' }), { key: 'sk-proxied-1', noStreaming: true, models: ['m1'] });
+    llm = await startScriptedLlm(() => ({ text: 'through the proxy' }), {
+      key: 'sk-proxied-1',
+      noStreaming: true,
+      models: ['m1'],
+    });
     proxy = await startForwardProxy(Number(new URL(llm.baseURL).port));
   });
   afterEach(() => {
@@ -46,7 +53,13 @@ describe("the host's proxy", () => {
   it('the preflight goes through it, and around it for a host NO_PROXY names', async () => {
     vi.stubEnv('HTTP_PROXY', proxy.url);
     vi.stubEnv('NO_PROXY', '');
-    const ask = () => probeEndpoint({ api: 'openai', baseUrl: UNRESOLVABLE, model: 'm1', headers: { authorization: 'Bearer sk-proxied-1' } });
+    const ask = () =>
+      probeEndpoint({
+        api: 'openai',
+        baseUrl: UNRESOLVABLE,
+        model: 'm1',
+        headers: { authorization: 'Bearer sk-proxied-1' },
+      });
     const probe = await ask();
     expect(probe, probe.detail).toMatchObject({ ok: true });
     expect(proxy.forwarded).toEqual(['GET llm.example.invalid/v1/models (tunnel)']);
@@ -55,14 +68,22 @@ describe("the host's proxy", () => {
     expect(proxy.forwarded).toHaveLength(1);
   });
 
-  it('the built-in agent\'s model calls go through it (chat completions and Responses)', async () => {
+  it("the built-in agent's model calls go through it (chat completions and Responses)", async () => {
     const env = { OPENAI_API_KEY: 'sk-proxied-1', CATARENA_OPENAI_BASE_URL: UNRESOLVABLE, HTTP_PROXY: proxy.url };
-    const chat = await generateText({ model: resolveModel('openai-compatible/m1', env).model, prompt: 'hi', maxRetries: 0 });
+    const chat = await generateText({
+      model: resolveModel('openai-compatible/m1', env).model,
+      prompt: 'hi',
+      maxRetries: 0,
+    });
     expect(chat.text).toBe('through the proxy');
     const responses: ScriptedResponses = await startScriptedResponses(() => ({ text: 'responses, proxied' }));
     const viaResponses = await startForwardProxy(Number(new URL(responses.baseURL).port));
     try {
-      const answer = await generateText({ model: resolveModel('openai/gpt-5', { ...env, HTTP_PROXY: viaResponses.url }).model, prompt: 'hi', maxRetries: 0 });
+      const answer = await generateText({
+        model: resolveModel('openai/gpt-5', { ...env, HTTP_PROXY: viaResponses.url }).model,
+        prompt: 'hi',
+        maxRetries: 0,
+      });
       expect(answer.text).toBe('responses, proxied');
       expect(viaResponses.forwarded).toEqual(['POST llm.example.invalid/v1/responses (tunnel)']);
     } finally {
@@ -71,18 +92,32 @@ describe("the host's proxy", () => {
     }
     expect(proxy.forwarded).toEqual(['POST llm.example.invalid/v1/chat/completions (tunnel)']);
     // A loopback endpoint is always asked directly.
-    await generateText({ model: resolveModel('openai-compatible/m1', { ...env, CATARENA_OPENAI_BASE_URL: llm.baseURL }).model, prompt: 'hi', maxRetries: 0 });
+    await generateText({
+      model: resolveModel('openai-compatible/m1', { ...env, CATARENA_OPENAI_BASE_URL: llm.baseURL }).model,
+      prompt: 'hi',
+      maxRetries: 0,
+    });
     expect(proxy.forwarded).toHaveLength(1);
   });
 
-  it("the egress proxy reaches its upstream through it, the real key added", async () => {
+  it('the egress proxy reaches its upstream through it, the real key added', async () => {
     vi.stubEnv('HTTP_PROXY', proxy.url);
     vi.stubEnv('NO_PROXY', '');
-    const egress = await startEgressProxy({ allow: [], upstream: { url: UNRESOLVABLE, headers: { authorization: 'Bearer sk-proxied-1' } }, listen: { port: 0 } });
+    const egress = await startEgressProxy({
+      allow: [],
+      upstream: { url: UNRESOLVABLE, headers: { authorization: 'Bearer sk-proxied-1' } },
+      listen: { port: 0 },
+    });
     try {
-      const res = await fetch(`${egress.address}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer placeholder' }, body: JSON.stringify({ model: 'm1', messages: [{ role: 'user', content: 'hi' }] }) });
+      const res = await fetch(`${egress.address}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer placeholder' },
+        body: JSON.stringify({ model: 'm1', messages: [{ role: 'user', content: 'hi' }] }),
+      });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe('through the proxy');
+      expect(
+        ((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content,
+      ).toBe('through the proxy');
       expect(proxy.forwarded).toEqual(['POST llm.example.invalid/v1/chat/completions (tunnel)']);
       expect(egress.events.at(-1)).toMatchObject({ allowed: true, status: 200 });
     } finally {
@@ -92,19 +127,30 @@ describe("the host's proxy", () => {
 
   it('the LLM-player bot asks through it (absolute form), and the process sandbox passes the variables, lower case too', async () => {
     const { createLlm } = (await import(pathToFileURL(path.join(LLM_PLAYER_BOT_DIR, 'llm.mjs')).href)) as BotLlm;
-    const client = createLlm({ provider: 'openai', model: 'm1', baseUrl: UNRESOLVABLE }, { OPENAI_API_KEY: 'sk-proxied-1', HTTP_PROXY: proxy.url });
+    const client = createLlm(
+      { provider: 'openai', model: 'm1', baseUrl: UNRESOLVABLE },
+      { OPENAI_API_KEY: 'sk-proxied-1', HTTP_PROXY: proxy.url },
+    );
     expect((await client.complete([{ role: 'user', content: 'your move' }])).text).toBe('through the proxy');
     expect(proxy.forwarded).toEqual(['POST llm.example.invalid/v1/chat/completions']);
 
-    const { proxyFor } = (await import(pathToFileURL(path.join(LLM_PLAYER_BOT_DIR, 'proxy-fetch.mjs')).href)) as BotProxy;
+    const { proxyFor } = (await import(
+      pathToFileURL(path.join(LLM_PLAYER_BOT_DIR, 'proxy-fetch.mjs')).href
+    )) as BotProxy;
     expect(proxyFor('https://api.openai.com/v1', { HTTPS_PROXY: 'http://p:3128' })).toBe('http://p:3128');
     expect(proxyFor('https://api.openai.com/v1', { HTTP_PROXY: 'http://p:3128' })).toBe('http://p:3128');
     expect(proxyFor('http://127.0.0.1:8000/v1', { HTTP_PROXY: 'http://p:3128' })).toBe('');
-    for (const noProxy of ['openai.com', '.openai.com', '*.openai.com', 'api.openai.com:443', '*']) expect(proxyFor('https://api.openai.com/v1', { HTTPS_PROXY: 'http://p', NO_PROXY: noProxy }), noProxy).toBe('');
-    expect(proxyFor('https://api.openai.com/v1', { HTTPS_PROXY: 'http://p', NO_PROXY: 'api.openai.com:8443,anthropic.com' })).toBe('http://p');
+    for (const noProxy of ['openai.com', '.openai.com', '*.openai.com', 'api.openai.com:443', '*'])
+      expect(proxyFor('https://api.openai.com/v1', { HTTPS_PROXY: 'http://p', NO_PROXY: noProxy }), noProxy).toBe('');
+    expect(
+      proxyFor('https://api.openai.com/v1', { HTTPS_PROXY: 'http://p', NO_PROXY: 'api.openai.com:8443,anthropic.com' }),
+    ).toBe('http://p');
 
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, PASS_ENV_FILE), JSON.stringify({ passEnv: ['HTTPS_PROXY', 'NO_PROXY'] }));
-    expect(passEnvFor(dir, { https_proxy: 'http://lower:3128', NO_PROXY: 'localhost' }).env).toEqual({ HTTPS_PROXY: 'http://lower:3128', NO_PROXY: 'localhost' });
+    expect(passEnvFor(dir, { https_proxy: 'http://lower:3128', NO_PROXY: 'localhost' }).env).toEqual({
+      HTTPS_PROXY: 'http://lower:3128',
+      NO_PROXY: 'localhost',
+    });
   });
 });

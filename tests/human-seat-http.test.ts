@@ -34,7 +34,13 @@ async function events(url: string, onMessage: (m: Msg) => void, signal: AbortSig
 }
 
 const answer = async (url: string, gameId: string, action: unknown) =>
-  (await (await fetch(`${url}/play/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ gameId, action }) })).json()) as { ok: boolean; error?: string };
+  (await (
+    await fetch(`${url}/play/answer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ gameId, action }),
+    })
+  ).json()) as { ok: boolean; error?: string };
 
 describe('the human seat over HTTP', () => {
   const stops: Array<() => Promise<void>> = [];
@@ -51,7 +57,10 @@ describe('the human seat over HTTP', () => {
       await sandbox.close();
     });
     const runDir = tempDir();
-    const bots = [...refsFromDirs([BUILTIN('heuristic')]), { id: seat.id, dir: path.join(runDir, 'human'), warm: seat.handle(), sharedInstances: true }];
+    const bots = [
+      ...refsFromDirs([BUILTIN('heuristic')]),
+      { id: seat.id, dir: path.join(runDir, 'human'), warm: seat.handle(), sharedInstances: true },
+    ];
     const done = runArena({
       game: 'gomoku',
       variant: 'standard',
@@ -76,21 +85,25 @@ describe('the human seat over HTTP', () => {
     let last = 0;
     let refused: string | undefined;
     const turns: Promise<void>[] = [];
-    void events(seat.url, (m) => {
-      if (m.type !== 'game' || !m.yourTurn || m.yourTurn.turn <= last) return;
-      last = m.yourTurn.turn;
-      turns.push(
-        (async () => {
-          if (!refused) {
-            const r = await answer(seat.url, m.gameId!, [7, 7]); // the heuristic (black) opened there
-            expect(r.ok).toBe(false);
-            refused = r.error;
-          }
-          const legal = m.legal as Array<[number, number]>;
-          expect((await answer(seat.url, m.gameId!, legal[0])).ok).toBe(true);
-        })(),
-      );
-    }, stop.signal);
+    void events(
+      seat.url,
+      (m) => {
+        if (m.type !== 'game' || !m.yourTurn || m.yourTurn.turn <= last) return;
+        last = m.yourTurn.turn;
+        turns.push(
+          (async () => {
+            if (!refused) {
+              const r = await answer(seat.url, m.gameId!, [7, 7]); // the heuristic (black) opened there
+              expect(r.ok).toBe(false);
+              refused = r.error;
+            }
+            const legal = m.legal as Array<[number, number]>;
+            expect((await answer(seat.url, m.gameId!, legal[0])).ok).toBe(true);
+          })(),
+        );
+      },
+      stop.signal,
+    );
     const outcome = await done;
     stop.abort();
     await Promise.all(turns);
@@ -105,7 +118,11 @@ describe('the human seat over HTTP', () => {
     expect(replay.moves.filter((m) => m.seat === 1)).toHaveLength(last);
     expect(replay.moves.some((m) => m.error)).toBe(false);
     // live.jsonl has the game's start, its moves and its end.
-    const live = fs.readFileSync(path.join(runDir, 'live.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const live = fs
+      .readFileSync(path.join(runDir, 'live.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(live.filter((e) => e.type === 'move')).toHaveLength(replay.moves.length);
     expect(live.filter((e) => e.type === 'end')).toHaveLength(1);
     expect(JSON.parse(fs.readFileSync(path.join(runDir, 'status.json'), 'utf8')).state).toBe('finished');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
-import type { MatchResult, } from '../records/match.ts';
+import type { MatchResult } from '../records/match.ts';
 import { readReplaySync } from './helpers/replays.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
@@ -37,7 +37,9 @@ function spawnCli(args: string[]): Played {
     const m = /human seat: open (http:\/\/127\.0\.0\.1:\d+\/play)/.exec(stderr);
     if (m) found(m[1]!);
   });
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
   return { child, url, exit };
 }
 
@@ -46,7 +48,13 @@ function arenaRun(bots: readonly string[], game: string, out: string): Played {
   return spawnCli(['arena', ...bots, '--game', game, '-o', out, '--json', '--human-port', '0']);
 }
 
-type Msg = { gameId: string; yourTurn: { seatName: string; turn: number } | null; legal: unknown[]; ended: unknown; data: { moves: unknown[] } };
+type Msg = {
+  gameId: string;
+  yourTurn: { seatName: string; turn: number } | null;
+  legal: unknown[];
+  ended: unknown;
+  data: { moves: unknown[] };
+};
 
 /** Waits until it is the person's turn (the message) or the page says every game is over (null). */
 async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg | null> {
@@ -54,7 +62,14 @@ async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg
     ([n, any]) => {
       const h = (window as unknown as { catarenaHuman: { last: Msg | null; sent: boolean } }).catarenaHuman;
       const done = document.querySelector('[data-testid="done"]')?.textContent;
-      return Boolean(done) || Boolean(h.last?.yourTurn && !h.sent && (any ? h.last.yourTurn.turn > (n as number) : h.last.data.moves.length > (n as number)));
+      return (
+        Boolean(done) ||
+        Boolean(
+          h.last?.yourTurn &&
+            !h.sent &&
+            (any ? h.last.yourTurn.turn > (n as number) : h.last.data.moves.length > (n as number)),
+        )
+      );
     },
     [after, anyTurn] as const,
     { timeout: 60_000 },
@@ -66,11 +81,15 @@ async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg
 /** A small seeded generator, so a failing game can be played again. */
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function journalOf(runDir: string): MatchResult[] {
-  return fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult);
+  return fs
+    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as MatchResult);
 }
 
 describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
@@ -100,16 +119,26 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       if (!msg) break;
       moves = msg.data.moves.length;
       // The page draws the turn line just after it takes the request: poll, the machine may be busy.
-      await expect.poll(() => page.locator('[data-testid="turn"]').innerText()).toMatch(/^your move \(white\) · \d:\d\d left$/);
+      await expect
+        .poll(() => page.locator('[data-testid="turn"]').innerText())
+        .toMatch(/^your move \(white\) · \d:\d\d left$/);
       if (!refused) {
         // The heuristic (black) opened at the centre: that cell is taken.
         await page.locator('[data-cell="7,7"]').click();
-        await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toBe('refused: that cell is already taken');
+        await expect
+          .poll(() => page.locator('[data-testid="refusal"]').innerText())
+          .toBe('refused: that cell is already taken');
         refused = true;
-        expect(await page.evaluate(() => (window as unknown as { catarenaHuman: { last: Msg } }).catarenaHuman.last.data.moves.length)).toBe(moves); // nothing was played
+        expect(
+          await page.evaluate(
+            () => (window as unknown as { catarenaHuman: { last: Msg } }).catarenaHuman.last.data.moves.length,
+          ),
+        ).toBe(moves); // nothing was played
       }
       // Near the centre, at random: a legal cell.
-      const legal = (msg.legal as Array<[number, number]>).filter(([i, j]) => Math.abs(i - 7) <= 3 && Math.abs(j - 7) <= 3);
+      const legal = (msg.legal as Array<[number, number]>).filter(
+        ([i, j]) => Math.abs(i - 7) <= 3 && Math.abs(j - 7) <= 3,
+      );
       const pool = legal.length ? legal : (msg.legal as Array<[number, number]>);
       const [i, j] = pool[Math.floor(next() * pool.length)]!;
       await page.locator(`[data-cell="${i},${j}"]`).click();
@@ -133,69 +162,91 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     await page.close();
   }, 240_000);
 
-  it.each(['standard', 'variant'])('plays a whole chess game (%s) against the heuristic bot by clicks and a drag; an illegal move is refused', async (variant) => {
-    const run = play('builtin:heuristic', 'human', '--game', 'chess', '--variant', variant, '--games', '1', '-o', out);
-    children.push(run.child);
-    const { page, errors, outside } = await openUrl(browser, await run.url);
-    // The variant's board shows its obstacles (Chess960 start, obstacles between the armies).
-    if (variant === 'variant') await expect.poll(() => page.locator('[data-testid="board"] g.obstacle').count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    const next = rng(11);
-    let moves = -1;
-    const centre = async (square: string) => {
-      const box = (await page.locator(`svg rect[data-square="${square}"]`).boundingBox())!;
-      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    };
-    const click = async (square: string) => {
-      const { x, y } = await centre(square);
-      await page.mouse.click(x, y);
-    };
-    let turn = 0;
-    for (; ; turn++) {
-      const msg = await nextTurn(page, moves);
-      if (!msg) break;
-      moves = msg.data.moves.length;
-      const legal = msg.legal as string[];
-      if (turn === 0) {
-        // Black to move after White's first: a square with no black piece able to move is refused on the page…
-        await click('e4');
-        await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toMatch(/^refused: no move of yours starts on e4/);
-        // …and an illegal move by the rules: the king's pawn three squares ahead.
-        await click('e7');
-        await click('e4');
-        await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toBe('refused: that move is not legal in this position');
+  it.each(['standard', 'variant'])(
+    'plays a whole chess game (%s) against the heuristic bot by clicks and a drag; an illegal move is refused',
+    async (variant) => {
+      const run = play(
+        'builtin:heuristic',
+        'human',
+        '--game',
+        'chess',
+        '--variant',
+        variant,
+        '--games',
+        '1',
+        '-o',
+        out,
+      );
+      children.push(run.child);
+      const { page, errors, outside } = await openUrl(browser, await run.url);
+      // The variant's board shows its obstacles (Chess960 start, obstacles between the armies).
+      if (variant === 'variant')
+        await expect
+          .poll(() => page.locator('[data-testid="board"] g.obstacle').count(), { timeout: 30_000 })
+          .toBeGreaterThan(0);
+      const next = rng(11);
+      let moves = -1;
+      const centre = async (square: string) => {
+        const box = (await page.locator(`svg rect[data-square="${square}"]`).boundingBox())!;
+        return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      };
+      const click = async (square: string) => {
+        const { x, y } = await centre(square);
+        await page.mouse.click(x, y);
+      };
+      let turn = 0;
+      for (; ; turn++) {
+        const msg = await nextTurn(page, moves);
+        if (!msg) break;
+        moves = msg.data.moves.length;
+        const legal = msg.legal as string[];
+        if (turn === 0) {
+          // Black to move after White's first: a square with no black piece able to move is refused on the page…
+          await click('e4');
+          await expect
+            .poll(() => page.locator('[data-testid="refusal"]').innerText())
+            .toMatch(/^refused: no move of yours starts on e4/);
+          // …and an illegal move by the rules: the king's pawn three squares ahead.
+          await click('e7');
+          await click('e4');
+          await expect
+            .poll(() => page.locator('[data-testid="refusal"]').innerText())
+            .toBe('refused: that move is not legal in this position');
+        }
+        // Captures first (the game ends sooner), else any legal move, seeded.
+        const uci = legal[Math.floor(next() * legal.length)]!;
+        const [from, to] = [uci.slice(0, 2), uci.slice(2, 4)];
+        if (turn === 1) {
+          // One move dragged from its square to the target.
+          const a = await centre(from);
+          const b = await centre(to);
+          await page.mouse.move(a.x, a.y);
+          await page.mouse.down();
+          await page.mouse.move(b.x, b.y, { steps: 5 });
+          await page.mouse.up();
+        } else {
+          await click(from);
+          await click(to);
+        }
+        if (uci.length === 5) await page.locator(`[data-testid="promote-${uci[4]}"]`).click();
+        expect(turn).toBeLessThan(400);
       }
-      // Captures first (the game ends sooner), else any legal move, seeded.
-      const uci = legal[Math.floor(next() * legal.length)]!;
-      const [from, to] = [uci.slice(0, 2), uci.slice(2, 4)];
-      if (turn === 1) {
-        // One move dragged from its square to the target.
-        const a = await centre(from);
-        const b = await centre(to);
-        await page.mouse.move(a.x, a.y);
-        await page.mouse.down();
-        await page.mouse.move(b.x, b.y, { steps: 5 });
-        await page.mouse.up();
-      } else {
-        await click(from);
-        await click(to);
-      }
-      if (uci.length === 5) await page.locator(`[data-testid="promote-${uci[4]}"]`).click();
-      expect(turn).toBeLessThan(400);
-    }
-    await screenshot(page, path.join(out, 'screenshots', `human-chess-${variant}.png`));
-    const result = await run.exit;
-    expect(result.code, result.stderr).toBe(0);
-    const { runDir } = JSON.parse(result.stdout) as { runDir: string };
-    const [game] = journalOf(runDir);
-    expect(game!.spec.seats).toEqual(['heuristic', 'human']);
-    expect(game!.termination).toBe('normal');
-    const replay = readReplaySync(runDir, game!.id);
-    expect(replay.moves.filter((m) => m.seat === 1).length).toBe(turn);
-    expect(replay.moves.every((m) => !m.error)).toBe(true);
-    expect(errors).toEqual([]);
-    expect(outside).toEqual([]);
-    await page.close();
-  }, 600_000);
+      await screenshot(page, path.join(out, 'screenshots', `human-chess-${variant}.png`));
+      const result = await run.exit;
+      expect(result.code, result.stderr).toBe(0);
+      const { runDir } = JSON.parse(result.stdout) as { runDir: string };
+      const [game] = journalOf(runDir);
+      expect(game!.spec.seats).toEqual(['heuristic', 'human']);
+      expect(game!.termination).toBe('normal');
+      const replay = readReplaySync(runDir, game!.id);
+      expect(replay.moves.filter((m) => m.seat === 1).length).toBe(turn);
+      expect(replay.moves.every((m) => !m.error)).toBe(true);
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+      await page.close();
+    },
+    600_000,
+  );
   // The games that hide hands and words: the page shows the seat's own request, never the others' cards.
   for (const [game, bots, games] of [
     ['holdem', ['builtin:heuristic', 'human'], '1'],
@@ -203,7 +254,8 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     ['undercover', ['builtin:heuristic', 'builtin:random', 'human'], '1'],
   ] as const) {
     it(`plays ${game} through the page's actions`, async () => {
-      const run = game === 'undercover' ? arenaRun(bots, game, out) : play(...bots, '--game', game, '--games', games, '-o', out);
+      const run =
+        game === 'undercover' ? arenaRun(bots, game, out) : play(...bots, '--game', game, '--games', games, '-o', out);
       children.push(run.child);
       const { page, errors, outside } = await openUrl(browser, await run.url);
       let moves = -1;

@@ -7,7 +7,14 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botRuntimeTag, canonicalJson } from '../docker/image-tags.ts';
 import { dockerEngineAnswers } from './helpers/bots.ts';
-import { DEFAULT_RECIPE_PATH, ensureBotRuntimeImage, loadRecipe, parseDeb822Mirror, parseSourcesListMirror, type EnsureImageResult } from '../docker/build-images.ts';
+import {
+  DEFAULT_RECIPE_PATH,
+  ensureBotRuntimeImage,
+  loadRecipe,
+  parseDeb822Mirror,
+  parseSourcesListMirror,
+  type EnsureImageResult,
+} from '../docker/build-images.ts';
 
 const dockerWorks =
   process.env.CATARENA_DOCKER === '1' || (process.env.CATARENA_DOCKER !== '0' && dockerEngineAnswers());

@@ -23,7 +23,16 @@ const ELO = [
 const FIELDS: Record<string, SimulatedField> = {
   'chess-like (draws)': { agents: ['a', 'b', 'c', 'd'], rounds: 3, nu: 0.6, elo: ELO },
   'gomoku-like (no draws)': { agents: ['a', 'b', 'c', 'd'], rounds: 3, nu: 0, elo: ELO },
-  'a wide field': { agents: ['a', 'b', 'c'], rounds: 4, nu: 0.2, elo: [[-300, 0, 100, 200], [0, 0, 0, 0], [300, 250, 200, 400]] },
+  'a wide field': {
+    agents: ['a', 'b', 'c'],
+    rounds: 4,
+    nu: 0.2,
+    elo: [
+      [-300, 0, 100, 200],
+      [0, 0, 0, 0],
+      [300, 250, 200, 400],
+    ],
+  },
 };
 
 function coverage(name: string, field: SimulatedField, reps: number, trials: number): Record<'S' | 'L' | 'C', number> {

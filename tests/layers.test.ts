@@ -18,9 +18,30 @@ const LAYERS: string[][] = [
   ['games'],
   ['sandbox', 'docker'],
   ['reports', 'agents', 'games/*/reports', 'games/*/agents'],
-  ['orchestrator/match', 'orchestrator/concurrency', 'orchestrator/queue', 'orchestrator/game-server', 'orchestrator/formats', 'orchestrator/config', 'orchestrator/progress.ts'],
-  ['orchestrator/executor', 'orchestrator/run', 'orchestrator/validate.ts', 'orchestrator/language-check.ts', 'orchestrator/probe', 'orchestrator/human'],
-  ['orchestrator/tourney', 'orchestrator/arena.ts', 'orchestrator/worker', 'orchestrator/doctor.ts', 'orchestrator/serve'],
+  [
+    'orchestrator/match',
+    'orchestrator/concurrency',
+    'orchestrator/queue',
+    'orchestrator/game-server',
+    'orchestrator/formats',
+    'orchestrator/config',
+    'orchestrator/progress.ts',
+  ],
+  [
+    'orchestrator/executor',
+    'orchestrator/run',
+    'orchestrator/validate.ts',
+    'orchestrator/language-check.ts',
+    'orchestrator/probe',
+    'orchestrator/human',
+  ],
+  [
+    'orchestrator/tourney',
+    'orchestrator/arena.ts',
+    'orchestrator/worker',
+    'orchestrator/doctor.ts',
+    'orchestrator/serve',
+  ],
   ['orchestrator/cli'],
   ['bin', 'bench', 'scripts', 'tests'],
 ];
@@ -48,14 +69,29 @@ function sources(): string[] {
       const rel = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== 'node_modules' && entry.name !== 'bots' && entry.name !== 'results') walk(rel);
-      } else if (/\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.d.mts')) out.push(rel);
+      } else if (/\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.d.mts'))
+        out.push(rel);
     }
   };
-  for (const top of ['records', 'util', 'games', 'sandbox', 'docker', 'reports', 'agents', 'orchestrator', 'bin', 'bench', 'scripts']) if (fs.existsSync(path.join(ROOT, top))) walk(top);
+  for (const top of [
+    'records',
+    'util',
+    'games',
+    'sandbox',
+    'docker',
+    'reports',
+    'agents',
+    'orchestrator',
+    'bin',
+    'bench',
+    'scripts',
+  ])
+    if (fs.existsSync(path.join(ROOT, top))) walk(top);
   return out;
 }
 
-const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,]+?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,]+?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** Relative imports of a file; the compiled tree (.build/x.js, what bin/ runs) counts as its source x.ts. */
 function importsOf(rel: string): string[] {
@@ -82,17 +118,25 @@ function loadsOf(rel: string): string[] {
 
 describe('layers', () => {
   const files = sources();
-  const loads = files.filter((f) => f !== 'games/modules.ts').flatMap((from) => loadsOf(from).map((to) => ({ from, to })));
+  const loads = files
+    .filter((f) => f !== 'games/modules.ts')
+    .flatMap((from) => loadsOf(from).map((to) => ({ from, to })));
   const edges = [...files.flatMap((from) => importsOf(from).map((to) => ({ from, to }))), ...loads];
 
   it('counts the dynamic loads of game modules as imports', () => {
     // The offline agents' kits, the CATArena report writers and the replay viewers' data.
-    expect(new Set(loads.map((l) => l.from))).toEqual(new Set(['agents/offline/offline-agent.ts', 'reports/round-logs.ts', 'reports/html/replay-page.ts']));
+    expect(new Set(loads.map((l) => l.from))).toEqual(
+      new Set(['agents/offline/offline-agent.ts', 'reports/round-logs.ts', 'reports/html/replay-page.ts']),
+    );
     for (const { to } of loads) expect(fs.existsSync(path.join(ROOT, to)), to).toBe(true);
   });
 
   it("a game's higher-layer modules get the rules through their context, not back through the registry", () => {
-    const back = loads.flatMap(({ to }) => importsOf(to).filter((i) => i === 'games/registry.ts' || i === 'games/replay.ts').map((i) => `${to} → ${i}`));
+    const back = loads.flatMap(({ to }) =>
+      importsOf(to)
+        .filter((i) => i === 'games/registry.ts' || i === 'games/replay.ts')
+        .map((i) => `${to} → ${i}`),
+    );
     expect([...new Set(back)]).toEqual([]);
   });
 
@@ -102,12 +146,18 @@ describe('layers', () => {
   });
 
   it('no import runs from a lower layer to a higher one', () => {
-    const upward = edges.filter(({ from, to }) => layerOf(to).layer > layerOf(from).layer).map(({ from, to }) => `${from} (layer ${layerOf(from).layer}) → ${to} (layer ${layerOf(to).layer})`);
+    const upward = edges
+      .filter(({ from, to }) => layerOf(to).layer > layerOf(from).layer)
+      .map(({ from, to }) => `${from} (layer ${layerOf(from).layer}) → ${to} (layer ${layerOf(to).layer})`);
     expect(upward).toEqual([]);
   });
 
   it('no two folders import each other', () => {
-    const pairs = new Set(edges.map(({ from, to }) => `${folderOf(from)} → ${folderOf(to)}`).filter((p) => !p.split(' → ').every((x, _, a) => x === a[0])));
+    const pairs = new Set(
+      edges
+        .map(({ from, to }) => `${folderOf(from)} → ${folderOf(to)}`)
+        .filter((p) => !p.split(' → ').every((x, _, a) => x === a[0])),
+    );
     const mutual = [...pairs].filter((p) => pairs.has(p.split(' → ').reverse().join(' → '))).sort();
     expect(mutual).toEqual([]);
   });

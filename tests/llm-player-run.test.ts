@@ -41,8 +41,20 @@ describe('LLM-player settings', () => {
 
   it("--preset paper schedules a Gomoku pairing with an LLM-player for its 2 game pairs (the code bots' pairings keep 4), on its 600 s deadline", () => {
     const config = resolveConfig(PRESETS.paper, { games: ['gomoku'], variants: ['standard'], rounds: 1 });
-    const rec = (id: string, agentKind: string) => ({ id, agent: id.split('@')[0]!, agentKind, round: 1 }) as StrategyRecord;
-    const specs = roundSpecs(config, { game: 'gomoku', variant: 'standard' }, [[rec('a@r1', 'offline:cautious'), rec('b@r1', 'offline:aggressive'), rec('p@r1', 'llm-player:openai/gpt-5-mini')]], 1);
+    const rec = (id: string, agentKind: string) =>
+      ({ id, agent: id.split('@')[0]!, agentKind, round: 1 }) as StrategyRecord;
+    const specs = roundSpecs(
+      config,
+      { game: 'gomoku', variant: 'standard' },
+      [
+        [
+          rec('a@r1', 'offline:cautious'),
+          rec('b@r1', 'offline:aggressive'),
+          rec('p@r1', 'llm-player:openai/gpt-5-mini'),
+        ],
+      ],
+      1,
+    );
     const games = (x: string, y: string) => specs.filter((s) => s.seats.includes(x) && s.seats.includes(y));
     expect(games('a@r1', 'b@r1')).toHaveLength(8); // 4 colour-swapped pairs (the paper's code-agent setting)
     expect(games('a@r1', 'p@r1')).toHaveLength(4); // 2 pairs (its LLM-player setting)
@@ -54,23 +66,44 @@ describe('LLM-player settings', () => {
   it('by default an LLM-player gets at least 60 s a move, and a config or spec sets its own', () => {
     const config = resolveConfig({});
     expect(llmPlayerSettings(config, 'holdem').moveTimeoutMs).toBe(60_000);
-    const own = resolveConfig({ llmPlayer: { moveTimeoutMs: 90_000, reasoningEffort: 'low', perGame: { chess: { moveTimeoutMs: 120_000 } } } });
+    const own = resolveConfig({
+      llmPlayer: { moveTimeoutMs: 90_000, reasoningEffort: 'low', perGame: { chess: { moveTimeoutMs: 120_000 } } },
+    });
     expect(llmPlayerSettings(own, 'gomoku').moveTimeoutMs).toBe(90_000);
     expect(llmPlayerSettings(own, 'chess').moveTimeoutMs).toBe(120_000);
-    expect(() => resolveConfig({ llmPlayer: { reasoningEffort: 'extreme' as never } })).toThrow(/llmPlayer\.reasoningEffort/);
+    expect(() => resolveConfig({ llmPlayer: { reasoningEffort: 'extreme' as never } })).toThrow(
+      /llmPlayer\.reasoningEffort/,
+    );
     expect(() => createLlmPlayerAgent('llm-player:openai/gpt-5?effort=low')).toThrow(/unknown option "effort"/);
   });
 
   it("reads a refused request's wait as each provider gives it: retry-after-ms, retry-after (seconds or a date), Google's RetryInfo in the body", async () => {
-    const { retryAfterMs } = (await import(pathToFileURL(path.join(LLM_PLAYER_BOT_DIR, 'llm.mjs')).href)) as { retryAfterMs: (h: Headers, text: string) => number | undefined };
+    const { retryAfterMs } = (await import(pathToFileURL(path.join(LLM_PLAYER_BOT_DIR, 'llm.mjs')).href)) as {
+      retryAfterMs: (h: Headers, text: string) => number | undefined;
+    };
     const h = (o: Record<string, string>) => new Headers(o);
     expect(retryAfterMs(h({ 'retry-after-ms': '1500', 'retry-after': '9' }), '')).toBe(1500);
     expect(retryAfterMs(h({ 'retry-after': '7' }), '')).toBe(7000);
     expect(retryAfterMs(h({ 'retry-after': new Date(Date.now() + 30_000).toUTCString() }), '')).toBeGreaterThan(25_000);
     // Gemini API: a 429 RESOURCE_EXHAUSTED with no header; the wait is a RetryInfo detail (a protobuf Duration).
-    const gemini = { error: { code: 429, message: 'You exceeded your current quota', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [] }, { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '31s' }] } };
+    const gemini = {
+      error: {
+        code: 429,
+        message: 'You exceeded your current quota',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [] },
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '31s' },
+        ],
+      },
+    };
     expect(retryAfterMs(h({}), JSON.stringify(gemini))).toBe(31_000);
-    expect(retryAfterMs(h({}), '{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.5s"}]}}')).toBe(500);
+    expect(
+      retryAfterMs(
+        h({}),
+        '{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.5s"}]}}',
+      ),
+    ).toBe(500);
     expect(retryAfterMs(h({}), 'not json')).toBeUndefined();
   });
 });
@@ -81,15 +114,37 @@ describe('an LLM-player in a tourney round', () => {
     vi.stubEnv('OPENAI_API_KEY', KEY);
     vi.stubEnv('CATARENA_LLM_BASE_URL', server.baseURL);
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, llmPlayer: { temperature: 0.3, perGame: {} } });
+    const config = resolveConfig({
+      games: ['gomoku'],
+      rounds: 1,
+      variants: ['standard'],
+      concurrency: 2,
+      bootstrapSamples: 20,
+      llmPlayer: { temperature: 0.3, perGame: {} },
+    });
     const agents = [createLlmPlayerAgent(spec, llmPlayerSampling(config)), createOfflineAgent('offline:cautious', 1)];
     const summary = await runTourney({ config, runDir, agents });
-    const games = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as MatchResult);
-    return { runDir, summary, games, report: fs.readFileSync(path.join(runDir, 'report.md'), 'utf8'), html: fs.readFileSync(path.join(runDir, 'report.html'), 'utf8') };
+    const games = fs
+      .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as MatchResult);
+    return {
+      runDir,
+      summary,
+      games,
+      report: fs.readFileSync(path.join(runDir, 'report.md'), 'utf8'),
+      html: fs.readFileSync(path.join(runDir, 'report.html'), 'utf8'),
+    };
   };
 
   it('all calls failed: every decision a random fallback, one call a move (a refused key is not asked twice), said in both reports and the alarm lines', async () => {
-    const r = await round('llm-player:openai-compatible/scripted#player', () => ({ httpError: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' }));
+    const r = await round('llm-player:openai-compatible/scripted#player', () => ({
+      httpError: 401,
+      message: 'Incorrect API key provided.',
+      type: 'invalid_request_error',
+      code: 'invalid_api_key',
+    }));
     const use = r.summary.tracks[0]!.llmPlayers!.player!;
     expect(use.decisions).toBeGreaterThan(5);
     expect(use.fallbacks).toBe(use.decisions);
@@ -109,7 +164,13 @@ describe('an LLM-player in a tourney round', () => {
     const r = await round('llm-player:openai-compatible/scripted#player?reasoningEffort=low', () => {
       if (first) {
         first = false;
-        return { httpError: 429, message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded', headers: { 'retry-after': '1' } };
+        return {
+          httpError: 429,
+          message: 'Rate limit reached for requests',
+          type: 'requests',
+          code: 'rate_limit_exceeded',
+          headers: { 'retry-after': '1' },
+        };
       }
       return { text: '1' };
     });

@@ -27,7 +27,10 @@ afterAll(() => sandbox.close());
 // ---- the scripted LLM ---------------------------------------------------------------------------
 
 type Mode = 'mixed' | 'garbage' | 'slow';
-interface ChatRequest { model: string; messages: Array<{ role: string; content: string }> }
+interface ChatRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+}
 interface LlmServer {
   url: string;
   /** Every well-authorised chat request, in arrival order. */
@@ -67,7 +70,10 @@ async function startLlm(mode: Mode): Promise<LlmServer> {
       const count = Number(/from 1 to (\d+)/.exec(last)?.[1] ?? 1);
       if (mode === 'mixed' && n % 11 === 0) return send(500, { error: { message: 'overloaded' } });
       if (mode === 'slow') {
-        setTimeout(() => send(200, { choices: [{ index: 0, message: { role: 'assistant', content: '1' } }] }), 3_000).unref();
+        setTimeout(
+          () => send(200, { choices: [{ index: 0, message: { role: 'assistant', content: '1' } }] }),
+          3_000,
+        ).unref();
         return;
       }
       let content: string;
@@ -77,7 +83,9 @@ async function startLlm(mode: Mode): Promise<LlmServer> {
       else content = String(1 + ((n * 7919) % count));
       state.answered++;
       send(200, {
-        id: `chatcmpl-${n}`, object: 'chat.completion', model: body.model,
+        id: `chatcmpl-${n}`,
+        object: 'chat.completion',
+        model: body.model,
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
         usage: { prompt_tokens: 100, completion_tokens: 2, total_tokens: 102 },
       });
@@ -85,22 +93,32 @@ async function startLlm(mode: Mode): Promise<LlmServer> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise((r) => {
-    server.close(() => r());
-    server.closeAllConnections();
-  });
+  state.close = () =>
+    new Promise((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
   return state;
 }
 
 // ---- helpers ------------------------------------------------------------------------------------
 
 interface Stats {
-  requests: number; forced: number; llmCalls: number; llmErrors: number; invalidAnswers: number; answered: number; failures: number;
+  requests: number;
+  forced: number;
+  llmCalls: number;
+  llmErrors: number;
+  invalidAnswers: number;
+  answered: number;
+  failures: number;
   tokens: { input: number; output: number };
 }
 
 /** The process sandbox, but every bot's GET /stats is read just before the bot is stopped. */
-function statsSandbox(inner: Sandbox, seen: Array<{ name: string; totals: Stats; games: Record<string, Stats> }>): Sandbox {
+function statsSandbox(
+  inner: Sandbox,
+  seen: Array<{ name: string; totals: Stats; games: Record<string, Stats> }>,
+): Sandbox {
   return {
     kind: inner.kind,
     reapStrays: (dir) => inner.reapStrays(dir),
@@ -110,7 +128,11 @@ function statsSandbox(inner: Sandbox, seen: Array<{ name: string; totals: Stats;
       const stop = async () => {
         try {
           const res = await fetch(`${handle.url}/stats`, { signal: AbortSignal.timeout(2000) });
-          if (res.ok) seen.push({ name: handle.name, ...((await res.json()) as { totals: Stats; games: Record<string, Stats> }) });
+          if (res.ok)
+            seen.push({
+              name: handle.name,
+              ...((await res.json()) as { totals: Stats; games: Record<string, Stats> }),
+            });
         } catch {
           // not an LLM player, or already gone
         }
@@ -127,10 +149,23 @@ function statsSandbox(inner: Sandbox, seen: Array<{ name: string; totals: Stats;
   };
 }
 
-async function developed(game: string, variant: string, moveTimeoutMs: number, spec = 'llm-player:openai/test-model'): Promise<string> {
+async function developed(
+  game: string,
+  variant: string,
+  moveTimeoutMs: number,
+  spec = 'llm-player:openai/test-model',
+): Promise<string> {
   const agent = createAgent(spec, 1);
   expect(agent).toBeInstanceOf(LlmPlayerAgent);
-  const ws = await buildWorkspace({ dir: path.join(tempDir('catarena-llmp-'), 'ws'), game, variant, round: 1, agentId: agent.id, seed: 1, moveTimeoutMs });
+  const ws = await buildWorkspace({
+    dir: path.join(tempDir('catarena-llmp-'), 'ws'),
+    game,
+    variant,
+    round: 1,
+    agentId: agent.id,
+    seed: 1,
+    moveTimeoutMs,
+  });
   const result = await agent.develop(ws, { wallMs: 60_000 });
   expect(result.cost.tokens).toBeNull();
   expect(result.cost.linesOfCode).toBeGreaterThan(100);
@@ -145,31 +180,53 @@ async function withLlmEnv<T>(llm: LlmServer, work: () => Promise<T>): Promise<T>
   try {
     return await work();
   } finally {
-    for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['CATARENA_LLM_BASE_URL', saved.url]] as const) {
+    for (const [name, value] of [
+      ['OPENAI_API_KEY', saved.key],
+      ['CATARENA_LLM_BASE_URL', saved.url],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
   }
 }
 
-async function arena(game: string, variant: string, bots: Array<{ id: string; dir: string }>, seen: Parameters<typeof statsSandbox>[1], extra: Partial<ArenaOptions> = {}, inner: Sandbox = sandbox) {
+async function arena(
+  game: string,
+  variant: string,
+  bots: Array<{ id: string; dir: string }>,
+  seen: Parameters<typeof statsSandbox>[1],
+  extra: Partial<ArenaOptions> = {},
+  inner: Sandbox = sandbox,
+) {
   const hosts = new GameServerPool({ ports: { [`${game}/${variant}`]: 0 } });
   try {
     return await runArena({
-      game, variant, bots, reps: 1, seed: 11, concurrency: 1, maxGames: game === 'gomoku' ? 1 : undefined,
-      limits: { ...DEFAULT_LIMITS, moveMs: 5_000 }, policy: 'strict', runDir: tempDir('catarena-llmp-run-'),
-      sandbox: inner.kind === 'process' ? statsSandbox(inner, seen) : inner, hosts, startTimeoutMs: 15_000, ...extra,
+      game,
+      variant,
+      bots,
+      reps: 1,
+      seed: 11,
+      concurrency: 1,
+      maxGames: game === 'gomoku' ? 1 : undefined,
+      limits: { ...DEFAULT_LIMITS, moveMs: 5_000 },
+      policy: 'strict',
+      runDir: tempDir('catarena-llmp-run-'),
+      sandbox: inner.kind === 'process' ? statsSandbox(inner, seen) : inner,
+      hosts,
+      startTimeoutMs: 15_000,
+      ...extra,
     });
   } finally {
     await hosts.closeAll();
   }
 }
 
-const replaysOf = (runDir: string): Replay[] =>
-  replaysIn(path.join(runDir, 'replays'));
+const replaysOf = (runDir: string): Replay[] => replaysIn(path.join(runDir, 'replays'));
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 /** (d) The key is in no file of these folders. */
@@ -177,7 +234,8 @@ function expectNoKey(...dirs: string[]): void {
   for (const dir of dirs) {
     const files = filesUnder(dir);
     expect(files.length).toBeGreaterThan(0);
-    for (const file of files) expect(fs.readFileSync(file, 'latin1').includes(KEY), `${file} holds the key`).toBe(false);
+    for (const file of files)
+      expect(fs.readFileSync(file, 'latin1').includes(KEY), `${file} holds the key`).toBe(false);
   }
 }
 
@@ -194,15 +252,28 @@ describe('the LLM-player agent', () => {
       for (const game of ['gomoku', 'chess', 'holdem', 'bridge']) {
         const dir = await developed(game, 'variant', 4_000);
         const cfg = JSON.parse(fs.readFileSync(path.join(dir, 'game.json'), 'utf8'));
-        expect(cfg).toEqual({ game, variant: 'variant', provider: 'openai', model: 'test-model', moveTimeoutMs: 4_000 });
+        expect(cfg).toEqual({
+          game,
+          variant: 'variant',
+          provider: 'openai',
+          model: 'test-model',
+          moveTimeoutMs: 4_000,
+        });
         expect(JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8'))).toEqual({
           passEnv: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'],
-          egress: { baseUrlVar: 'CATARENA_LLM_BASE_URL', baseUrl: 'https://api.openai.com/v1', keyVars: ['OPENAI_API_KEY'], keyHeader: 'authorization' },
+          egress: {
+            baseUrlVar: 'CATARENA_LLM_BASE_URL',
+            baseUrl: 'https://api.openai.com/v1',
+            keyVars: ['OPENAI_API_KEY'],
+            keyHeader: 'authorization',
+          },
         });
         const rules = fs.readFileSync(path.join(dir, 'rules.md'), 'utf8');
         expect(rules).toContain(fs.readFileSync(path.resolve('games', game, 'env', 'rules_variant.md'), 'utf8').trim());
         expect(rules.indexOf(PROTOCOL_MARKER)).toBeGreaterThan(0);
-        expect(rules.slice(rules.indexOf(PROTOCOL_MARKER))).toContain(fs.readFileSync(path.resolve('games', game, 'env', 'develop_instruction.md'), 'utf8').trim());
+        expect(rules.slice(rules.indexOf(PROTOCOL_MARKER))).toContain(
+          fs.readFileSync(path.resolve('games', game, 'env', 'develop_instruction.md'), 'utf8').trim(),
+        );
         expect(fs.existsSync(path.join(dir, 'chess-core.mjs'))).toBe(game === 'chess');
         for (const f of fs.readdirSync(LLM_PLAYER_BOT_DIR)) expect(fs.existsSync(path.join(dir, f))).toBe(true);
         expectNoKey(dir);
@@ -214,7 +285,9 @@ describe('the LLM-player agent', () => {
       delete process.env.OPENAI_API_KEY;
     }
     expect(createAgent('llm-player:anthropic/claude-x#mine', 1).id).toBe('mine');
-    expect(createAgent('llm-player:openai-compatible/meta-llama/Llama-3:8b', 1).id).toBe('llm-player-meta-llama_Llama-3_8b');
+    expect(createAgent('llm-player:openai-compatible/meta-llama/Llama-3:8b', 1).id).toBe(
+      'llm-player-meta-llama_Llama-3_8b',
+    );
     expect(() => createAgent('llm-player:openai/gpt 4o', 1)).toThrow(/bad llm-player spec/);
     expect(createAgent('llm-player:google/gemini-2.5-flash', 1).kind).toBe('llm-player:google/gemini-2.5-flash');
     expect(() => createAgent('llm-player:mystery/model', 1)).toThrow(/unknown provider "mystery"/);
@@ -223,9 +296,18 @@ describe('the LLM-player agent', () => {
 
   it('reads answers leniently: an option number, the action itself, or the first integer in range', async () => {
     const { parseAnswer } = (await import(pathToFileURL(path.join(LLM_PLAYER_BOT_DIR, 'answer.mjs')).href)) as {
-      parseAnswer: (text: string, options: Array<{ label: string; aliases?: string[] }>, free?: (t: string) => unknown) => { ok: boolean; option?: { label: string }; why?: string };
+      parseAnswer: (
+        text: string,
+        options: Array<{ label: string; aliases?: string[] }>,
+        free?: (t: string) => unknown,
+      ) => { ok: boolean; option?: { label: string }; why?: string };
     };
-    const opts = [{ label: '(7,7)' }, { label: 'e2e4' }, { label: 'call 20', aliases: ['call'] }, { label: 'bid 1NT', aliases: ['1NT'] }];
+    const opts = [
+      { label: '(7,7)' },
+      { label: 'e2e4' },
+      { label: 'call 20', aliases: ['call'] },
+      { label: 'bid 1NT', aliases: ['1NT'] },
+    ];
     const pick = (t: string) => parseAnswer(t, opts).option?.label;
     expect(pick('2')).toBe('e2e4');
     expect(pick(' #3. ')).toBe('call 20');
@@ -245,7 +327,17 @@ describe('the LLM-player agent', () => {
     const seen: Parameters<typeof statsSandbox>[1] = [];
     try {
       const dir = await developed('gomoku', 'standard', 5_000);
-      const out = await withLlmEnv(llm, () => arena('gomoku', 'standard', [{ id: 'llm', dir }, { id: 'random', dir: BUILTIN('random') }], seen));
+      const out = await withLlmEnv(llm, () =>
+        arena(
+          'gomoku',
+          'standard',
+          [
+            { id: 'llm', dir },
+            { id: 'random', dir: BUILTIN('random') },
+          ],
+          seen,
+        ),
+      );
       expect(out.results).toHaveLength(1);
       const result = out.results[0]!;
       expect(result.termination, result.reason).toBe('normal');
@@ -263,16 +355,24 @@ describe('the LLM-player agent', () => {
         expect(req.messages[0]!.content).toContain('five or more');
         const prompt = req.messages[1]!.content;
         // The options are exactly the empty cells of the board shown.
-        const board = prompt.split("\n").filter((l) => /^\s*\d+(\s+[.XO#]){15}$/.test(l));
+        const board = prompt.split('\n').filter((l) => /^\s*\d+(\s+[.XO#]){15}$/.test(l));
         expect(board).toHaveLength(15);
         const empty: string[] = [];
-        board.forEach((line, i) => line.trim().split(/\s+/).slice(1).forEach((c, j) => c === '.' && empty.push(`(${i},${j})`)));
+        board.forEach((line, i) =>
+          line
+            .trim()
+            .split(/\s+/)
+            .slice(1)
+            .forEach((c, j) => c === '.' && empty.push(`(${i},${j})`)),
+        );
         const options = [...prompt.matchAll(/^(\d+): (\(\d+,\d+\))$/gm)].map((m) => m[2]);
         expect(options).toEqual(empty);
         expect(prompt).toContain(`Answer with one number from 1 to ${empty.length}.`);
       }
       // The retried conversations carry the correction.
-      expect(llm.requests.some((r) => r.messages.length === 4 && /Reply with only the number/.test(r.messages[3]!.content))).toBe(true);
+      expect(
+        llm.requests.some((r) => r.messages.length === 4 && /Reply with only the number/.test(r.messages[3]!.content)),
+      ).toBe(true);
 
       // /stats (read before the bot was stopped) matches what the server and the arena saw.
       expect(seen).toHaveLength(1);
@@ -299,7 +399,17 @@ describe('the LLM-player agent', () => {
     const seen: Parameters<typeof statsSandbox>[1] = [];
     try {
       const dir = await developed('gomoku', 'variant', 5_000);
-      const out = await withLlmEnv(llm, () => arena('gomoku', 'variant', [{ id: 'llm', dir }, { id: 'random', dir: BUILTIN('random') }], seen));
+      const out = await withLlmEnv(llm, () =>
+        arena(
+          'gomoku',
+          'variant',
+          [
+            { id: 'llm', dir },
+            { id: 'random', dir: BUILTIN('random') },
+          ],
+          seen,
+        ),
+      );
       const result = out.results[0]!;
       expect(result.termination, result.reason).toBe('normal');
       const [replay] = replaysOf(out.runDir);
@@ -322,7 +432,9 @@ describe('the LLM-player agent', () => {
       expect(llm.requests.map((r) => r.messages.length).slice(0, 3)).toEqual([2, 4, 6]);
       const log = logOf(out.runDir, 'llm');
       expect(fallbackLines(log)).toBe(g.failures);
-      expect(log).toMatch(/fallback game=gomoku_\w+ after 3 attempt\(s\): answer "I would rather discuss the weather\." holds no option number/);
+      expect(log).toMatch(
+        /fallback game=gomoku_\w+ after 3 attempt\(s\): answer "I would rather discuss the weather\." holds no option number/,
+      );
       expectNoKey(dir, out.runDir);
     } finally {
       await llm.close();
@@ -336,9 +448,20 @@ describe('the LLM-player agent', () => {
       const seenH: Parameters<typeof statsSandbox>[1] = [];
       const holdemDir = await developed('holdem', 'standard', 3_000);
       const holdem = await withLlmEnv(llm, () =>
-        arena('holdem', 'standard', [{ id: 'llm', dir: holdemDir }, { id: 'random', dir: BUILTIN('random', 'holdem') }, { id: 'heuristic', dir: BUILTIN('heuristic', 'holdem') }], seenH, {
-          limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, protocolOptions: { handCap: 10 },
-        }),
+        arena(
+          'holdem',
+          'standard',
+          [
+            { id: 'llm', dir: holdemDir },
+            { id: 'random', dir: BUILTIN('random', 'holdem') },
+            { id: 'heuristic', dir: BUILTIN('heuristic', 'holdem') },
+          ],
+          seenH,
+          {
+            limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+            protocolOptions: { handCap: 10 },
+          },
+        ),
       );
       expect(holdem.results).toHaveLength(1);
       expect(holdem.results[0]!.termination, holdem.results[0]!.reason).toBe('normal');
@@ -358,7 +481,17 @@ describe('the LLM-player agent', () => {
       const before = llm.requests.length;
       const seenB: Parameters<typeof statsSandbox>[1] = [];
       const bridgeDir = await developed('bridge', 'standard', 5_000);
-      const bridge = await withLlmEnv(llm, () => arena('bridge', 'standard', [{ id: 'llm', dir: bridgeDir }, { id: 'random', dir: BUILTIN('random', 'bridge') }], seenB));
+      const bridge = await withLlmEnv(llm, () =>
+        arena(
+          'bridge',
+          'standard',
+          [
+            { id: 'llm', dir: bridgeDir },
+            { id: 'random', dir: BUILTIN('random', 'bridge') },
+          ],
+          seenB,
+        ),
+      );
       expect(bridge.results).toHaveLength(2);
       for (const r of bridge.results) expect(r.termination, r.reason).toBe('normal');
       const replays = replaysOf(bridge.runDir);
@@ -369,7 +502,10 @@ describe('the LLM-player agent', () => {
       expect(llmStats.length).toBeGreaterThanOrEqual(1);
       expect(sum(llmStats, 'requests')).toBe(llmBridgeActions.length);
       expect(sum(llmStats, 'llmCalls')).toBe(llm.requests.length - before);
-      const bridgePrompt = llm.requests.slice(before).map((r) => r.messages[1]!.content).find((p) => /: play [2-9TJQKA][CDHS]$/m.test(p));
+      const bridgePrompt = llm.requests
+        .slice(before)
+        .map((r) => r.messages[1]!.content)
+        .find((p) => /: play [2-9TJQKA][CDHS]$/m.test(p));
       expect(bridgePrompt).toBeDefined();
       expect(llm.badAuth).toBe(0);
       expectNoKey(holdemDir, holdem.runDir, bridgeDir, bridge.runDir);
@@ -387,8 +523,14 @@ describe('the LLM-player agent', () => {
       const bot = await withLlmEnv(llm, () => sandbox.start({ dir, port, startTimeoutMs: 10_000 }));
       try {
         const res = await fetch(`${bot.url}/move`, {
-          method: 'POST', headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', algorithm: 'simple', game_id: 'chess_00000001', current_player: 'white' }),
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+            algorithm: 'simple',
+            game_id: 'chess_00000001',
+            current_player: 'white',
+          }),
         });
         const { move } = (await res.json()) as { move: string };
         const prompt = llm.requests[0]!.messages[1]!.content;
@@ -422,17 +564,32 @@ describe('the deadline', () => {
         const board = Array.from({ length: 15 }, () => Array(15).fill(0));
         board[7]![7] = 1;
         const started = Date.now();
-        const res = await fetch(`${bot.url}/get_move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game_id: 'gomoku_0000dead', board, current_player: 'white' }) });
+        const res = await fetch(`${bot.url}/get_move`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ game_id: 'gomoku_0000dead', board, current_player: 'white' }),
+        });
         const elapsed = Date.now() - started;
         const { move } = (await res.json()) as { move: [number, number] };
         expect(elapsed).toBeGreaterThanOrEqual(700);
         expect(elapsed).toBeLessThan(1_300); // 800 ms budget + overhead: well before the 3 s answer
         expect(board[move[0]]![move[1]]).toBe(0);
-        const stats = (await (await fetch(`${bot.url}/stats`)).json()) as { budgetMs: number; games: Record<string, Stats> };
+        const stats = (await (await fetch(`${bot.url}/stats`)).json()) as {
+          budgetMs: number;
+          games: Record<string, Stats>;
+        };
         expect(stats.budgetMs).toBe(800);
-        expect(stats.games.gomoku_0000dead).toMatchObject({ requests: 1, llmCalls: 1, llmErrors: 1, failures: 1, answered: 0 });
+        expect(stats.games.gomoku_0000dead).toMatchObject({
+          requests: 1,
+          llmCalls: 1,
+          llmErrors: 1,
+          failures: 1,
+          answered: 0,
+        });
         await bot.stop();
-        expect(await bot.logTail()).toMatch(/fallback game=gomoku_0000dead after 1 attempt\(s\): LLM error: request failed: timed out; out of time \(800 ms budget\)/);
+        expect(await bot.logTail()).toMatch(
+          /fallback game=gomoku_0000dead after 1 attempt\(s\): LLM error: request failed: timed out; out of time \(800 ms budget\)/,
+        );
       } finally {
         await bot.stop();
       }
@@ -455,7 +612,10 @@ describe('(e) the process sandbox passes catarena-env.json variables', () => {
 
   const ENV_BOT = `env > env.txt\nexec ${JSON.stringify(process.execPath)} -e "require('http').createServer((q, s) => s.end('{\\"status\\":\\"healthy\\"}')).listen(+process.argv[1])" "$1"\n`;
 
-  async function envOf(files: Record<string, string>, env?: Record<string, string>): Promise<{ env: Record<string, string>; log: string }> {
+  async function envOf(
+    files: Record<string, string>,
+    env?: Record<string, string>,
+  ): Promise<{ env: Record<string, string>; log: string }> {
     const dir = botDir('env_bot', ENV_BOT, files);
     const port = await allocatePort();
     releasePort(port);
@@ -463,11 +623,18 @@ describe('(e) the process sandbox passes catarena-env.json variables', () => {
     const bot = await sandbox.start({ dir, port, env, logFile, startTimeoutMs: 10_000 });
     await bot.stop();
     const lines = fs.readFileSync(path.join(dir, 'env.txt'), 'utf8').trim().split('\n');
-    return { env: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])), log: fs.readFileSync(logFile, 'utf8') };
+    return {
+      env: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
+      log: fs.readFileSync(logFile, 'utf8'),
+    };
   }
 
   it('gets exactly the listed variables that are set; without the file, none', async () => {
-    const listed = await envOf({ [PASS_ENV_FILE]: JSON.stringify({ passEnv: ['CATARENA_TEST_PASS_A', 'CATARENA_TEST_PASS_B', 'CATARENA_TEST_UNSET'] }) });
+    const listed = await envOf({
+      [PASS_ENV_FILE]: JSON.stringify({
+        passEnv: ['CATARENA_TEST_PASS_A', 'CATARENA_TEST_PASS_B', 'CATARENA_TEST_UNSET'],
+      }),
+    });
     expect(listed.env.CATARENA_TEST_PASS_A).toBe('alpha');
     expect(listed.env.CATARENA_TEST_PASS_B).toBe('beta');
     expect('CATARENA_TEST_UNSET' in listed.env).toBe(false);
@@ -475,11 +642,22 @@ describe('(e) the process sandbox passes catarena-env.json variables', () => {
     const plain = await envOf({});
     for (const n of names) expect(plain.env[n]).toBeUndefined();
     // Exactly: the difference between the two is the two listed variables.
-    expect(Object.keys(listed.env).filter((k) => !(k in plain.env)).sort()).toEqual(['CATARENA_TEST_PASS_A', 'CATARENA_TEST_PASS_B']);
+    expect(
+      Object.keys(listed.env)
+        .filter((k) => !(k in plain.env))
+        .sort(),
+    ).toEqual(['CATARENA_TEST_PASS_A', 'CATARENA_TEST_PASS_B']);
   });
 
   it('ignores bad names and the scrubbed base, lets options.env win, and notes a malformed file in the log', async () => {
-    const out = await envOf({ [PASS_ENV_FILE]: JSON.stringify({ passEnv: ['PATH', 'HOME', 'lower_case', 'A-B', 42, 'CATARENA_TEST_PASS_A', 'CATARENA_TEST_PASS_B'] }) }, { CATARENA_TEST_PASS_B: 'from-options' });
+    const out = await envOf(
+      {
+        [PASS_ENV_FILE]: JSON.stringify({
+          passEnv: ['PATH', 'HOME', 'lower_case', 'A-B', 42, 'CATARENA_TEST_PASS_A', 'CATARENA_TEST_PASS_B'],
+        }),
+      },
+      { CATARENA_TEST_PASS_B: 'from-options' },
+    );
     // PATH cannot be passed: the bot keeps the sandbox's own (the scrubbed one, plus a python shim where needed).
     expect(out.env.PATH).toBe(botPath());
     expect(out.env.CATARENA_TEST_PASS_A).toBe('alpha');
@@ -499,7 +677,19 @@ describe.skipIf(!dockerReady())('the LLM-player in the Docker sandbox', () => {
     const docker = createSandbox('docker', { handleSignals: false });
     try {
       const dir = await developed('gomoku', 'standard', 5_000);
-      const out = await withLlmEnv(llm, () => arena('gomoku', 'standard', [{ id: 'llm', dir }, { id: 'random', dir: BUILTIN('random') }], [], {}, docker));
+      const out = await withLlmEnv(llm, () =>
+        arena(
+          'gomoku',
+          'standard',
+          [
+            { id: 'llm', dir },
+            { id: 'random', dir: BUILTIN('random') },
+          ],
+          [],
+          {},
+          docker,
+        ),
+      );
       const result = out.results[0]!;
       expect(result.termination, result.reason).toBe('normal');
       const [replay] = replaysOf(out.runDir);

@@ -1,13 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../util/rng.ts';
-import { fromGames, fromMatrix, ScoreMatrix, type GameResult, type StrategyKey } from '../reports/metrics/score-matrix.ts';
-import { baseScore, computeAll, generalizability, mean, pearson, ranks, selfImprovement, strategyCoding } from '../reports/metrics/metrics.ts';
+import {
+  fromGames,
+  fromMatrix,
+  ScoreMatrix,
+  type GameResult,
+  type StrategyKey,
+} from '../reports/metrics/score-matrix.ts';
+import {
+  baseScore,
+  computeAll,
+  generalizability,
+  mean,
+  pearson,
+  ranks,
+  selfImprovement,
+  strategyCoding,
+} from '../reports/metrics/metrics.ts';
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';
 import { addGame, emptyRecord, fitDavidson, pairModel } from '../reports/metrics/davidson.ts';
 import { fitStrategies } from '../reports/metrics/cells.ts';
 import { ratings } from '../reports/metrics/ratings.ts';
 import { AGENTS, WORKED } from './fixtures/worked-vector.ts';
-
 
 /** A T·N square matrix with every off-diagonal cell `fill`. */
 function filled(size: number, fill: number | null): (number | null)[][] {
@@ -29,7 +43,11 @@ function tournament(
         const scoreA = score(a, b, g);
         const group = `${a.agent}@${a.round}-${b.agent}@${b.round}#${Math.floor(g / 2)}`;
         // Odd games swap colours: b is listed first, as the orchestrator records them.
-        games.push(g % 2 === 0 ? { a, b, scoreA, scoreB: 1 - scoreA, group } : { a: b, b: a, scoreA: 1 - scoreA, scoreB: scoreA, group });
+        games.push(
+          g % 2 === 0
+            ? { a, b, scoreA, scoreB: 1 - scoreA, group }
+            : { a: b, b: a, scoreA: 1 - scoreA, scoreB: scoreA, group },
+        );
       }
     }),
   );
@@ -94,10 +112,17 @@ describe('worked vector (docs/metrics.md)', () => {
     expect(Math.abs(all.field.DIS_std.value - 0.4892227841626771)).toBeLessThan(1e-12);
     expect(Math.abs(all.field.DIS_range.value - 0.5694947974514993)).toBeLessThan(1e-12);
     expect(Math.abs(all.field.Trend_mean.value - -0.5)).toBeLessThan(1e-12);
-    expect([all.field.DIS_std.defined, all.field.DIS_range.defined, all.field.Trend_mean.defined]).toEqual([true, true, true]);
+    expect([all.field.DIS_std.defined, all.field.DIS_range.defined, all.field.Trend_mean.defined]).toEqual([
+      true,
+      true,
+      true,
+    ]);
     expect(all.field.range).toEqual([0.5, 0.3125, 0.75]);
     expect(all.field.meanG).toEqual([0.515625, 0.484375, 0.5]);
-    expect(all.field.sigma[0]).toBeCloseTo(Math.sqrt(((0.3125 - 0.5) ** 2 + (0.375 - 0.5) ** 2 + (0.8125 - 0.5) ** 2) / 3), 15);
+    expect(all.field.sigma[0]).toBeCloseTo(
+      Math.sqrt(((0.3125 - 0.5) ** 2 + (0.375 - 0.5) ** 2 + (0.8125 - 0.5) ** 2) / 3),
+      15,
+    );
   });
 
   it('ranks the agents, ties sharing the mean rank', () => {
@@ -162,8 +187,12 @@ describe('ScoreMatrix', () => {
     ]);
     expect(W2.value(0, 1, 1, 1)).toBeNull();
     expect(W2.value(0, 1, 1, 2)).toBe(1);
-    expect(() => fromGames(['x'], 2, [{ a: { agent: 'x', round: 3 }, b: { agent: 'x', round: 1 }, scoreA: 1, scoreB: 0 }])).toThrow(/round 3/);
-    expect(() => fromGames(['x'], 1, [{ a: { agent: 'z', round: 1 }, b: { agent: 'x', round: 1 }, scoreA: 1, scoreB: 0 }])).toThrow(/unknown agent/);
+    expect(() =>
+      fromGames(['x'], 2, [{ a: { agent: 'x', round: 3 }, b: { agent: 'x', round: 1 }, scoreA: 1, scoreB: 0 }]),
+    ).toThrow(/round 3/);
+    expect(() =>
+      fromGames(['x'], 1, [{ a: { agent: 'z', round: 1 }, b: { agent: 'x', round: 1 }, scoreA: 1, scoreB: 0 }]),
+    ).toThrow(/unknown agent/);
   });
 });
 
@@ -180,7 +209,7 @@ describe('edge cases', () => {
     expect(m.A).toEqual([null, null, null]);
     expect(m.C).toBeNull();
     expect(m.G).toEqual([0.125, 0.625, 0.75]);
-    expect(m.L).toBe(((0.625 - 0.125) + (0.75 - 0.125)) / 2);
+    expect(m.L).toBe((0.625 - 0.125 + (0.75 - 0.125)) / 2);
     expect(m.self).toEqual([0.125, 0.625, 0.75]);
     expect(m.SI.defined).toBe(true);
     expect(m.SI.value).toBeCloseTo(0.625 / Math.sqrt(2 * 0.21875), 12);
@@ -379,7 +408,8 @@ function eloOf(W: ScoreMatrix, games: readonly GameResult[]): Record<string, num
 }
 
 describe('ratings: Bradley–Terry with Davidson draws', () => {
-  const pairGames = (scores: number[]): GameResult[] => scores.map((scoreA) => ({ a: { agent: 'x', round: 1 }, b: { agent: 'y', round: 1 }, scoreA, scoreB: 1 - scoreA }));
+  const pairGames = (scores: number[]): GameResult[] =>
+    scores.map((scoreA) => ({ a: { agent: 'x', round: 1 }, b: { agent: 'y', round: 1 }, scoreA, scoreB: 1 - scoreA }));
   const XY = new ScoreMatrix(['x', 'y'], 1);
 
   it('orders a clearly stronger strategy above a weaker one, centred on 0', () => {

@@ -25,8 +25,17 @@ function workspace(agentId: string, round: number, over: Partial<Workspace> = {}
   const dir = path.join(ROOT, `ws${++wsCount}-${agentId}-r${round}`);
   fs.mkdirSync(path.join(dir, 'env'), { recursive: true });
   return {
-    dir, game: 'gomoku', variant: 'standard', round, agentId, envDir: path.join(dir, 'env'),
-    outputDir: path.join(dir, 'output'), task: 'write a gomoku bot', moveTimeoutMs: 2000, seed: 0, ...over,
+    dir,
+    game: 'gomoku',
+    variant: 'standard',
+    round,
+    agentId,
+    envDir: path.join(dir, 'env'),
+    outputDir: path.join(dir, 'output'),
+    task: 'write a gomoku bot',
+    moveTimeoutMs: 2000,
+    seed: 0,
+    ...over,
   };
 }
 
@@ -49,7 +58,11 @@ function report(round: number, rows: Array<[string, number]>, pairs: Array<[stri
     (pairwise[id(b)] ??= {})[id(a)] = h2h(1 - s);
   }
   return {
-    game: 'gomoku', variant: 'standard', round, policy: 'strict', games: pairs.length * 4,
+    game: 'gomoku',
+    variant: 'standard',
+    round,
+    policy: 'strict',
+    games: pairs.length * 4,
     strategies: rows.map(([a]) => ({ id: id(a), agent: a, round, status: 'ok' })),
     standings: rows.map(([a, s]) => ({ id: id(a), agent: a, round, ...h2h(s, 8), failures: {}, avgMoveMs: 20 })),
     pairwise,
@@ -64,19 +77,54 @@ function previousRound(bots: Record<string, Params>, rep: RoundReport | string |
     fs.writeFileSync(path.join(dir, 'last_round', agent, 'params.json'), JSON.stringify({ name: agent, ...p }));
   }
   fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
-  if (rep !== null) fs.writeFileSync(path.join(dir, 'logs', 'round_report.json'), typeof rep === 'string' ? rep : JSON.stringify(rep));
+  if (rep !== null)
+    fs.writeFileSync(path.join(dir, 'logs', 'round_report.json'), typeof rep === 'string' ? rep : JSON.stringify(rep));
   return { lastRoundDir: path.join(dir, 'last_round'), logsDir: path.join(dir, 'logs') };
 }
 
-const CAUTIOUS = { attack: 0.7, defense: 1.4, depth: 2, candidates: 5, timeBudgetMs: 100, centerBias: 0.4, randomness: 0.3, weights: { standard: [0, 1, 5, 25, 125, 100000] } };
-const AGGRESSIVE = { attack: 1.6, defense: 0.6, depth: 1, candidates: 10, timeBudgetMs: 60, centerBias: 0.1, randomness: 0.4, weights: { standard: [0, 1, 15, 225, 3375, 100000] } };
+const CAUTIOUS = {
+  attack: 0.7,
+  defense: 1.4,
+  depth: 2,
+  candidates: 5,
+  timeBudgetMs: 100,
+  centerBias: 0.4,
+  randomness: 0.3,
+  weights: { standard: [0, 1, 5, 25, 125, 100000] },
+};
+const AGGRESSIVE = {
+  attack: 1.6,
+  defense: 0.6,
+  depth: 1,
+  candidates: 10,
+  timeBudgetMs: 60,
+  centerBias: 0.1,
+  randomness: 0.4,
+  weights: { standard: [0, 1, 15, 225, 3375, 100000] },
+};
 // The round's winner: distinctive values, so adopting them is visible.
-const CHAMPION = { attack: 1.25, defense: 1.0, depth: 3, candidates: 11, timeBudgetMs: 90, centerBias: 0.25, randomness: 0.1, weights: { standard: [0, 1, 9, 81, 729, 100000] } };
+const CHAMPION = {
+  attack: 1.25,
+  defense: 1.0,
+  depth: 3,
+  candidates: 11,
+  timeBudgetMs: 90,
+  centerBias: 0.25,
+  randomness: 0.1,
+  weights: { standard: [0, 1, 9, 81, 729, 100000] },
+};
 
 describe('round 1', () => {
   it('differs by character and by seed, and is identical for the same seed', async () => {
-    const p = async (spec: string, seed: number) => (await develop(spec, seed, workspace(createOfflineAgent(spec, seed).id, 1))).params;
-    const [c1, c1again, c2, a1, i1] = await Promise.all([p('offline:cautious', 1), p('offline:cautious', 1), p('offline:cautious', 2), p('offline:aggressive', 1), p('offline:imitator', 1)]);
+    const p = async (spec: string, seed: number) =>
+      (await develop(spec, seed, workspace(createOfflineAgent(spec, seed).id, 1))).params;
+    const [c1, c1again, c2, a1, i1] = await Promise.all([
+      p('offline:cautious', 1),
+      p('offline:cautious', 1),
+      p('offline:cautious', 2),
+      p('offline:aggressive', 1),
+      p('offline:imitator', 1),
+    ]);
     expect(c1again).toEqual(c1);
     expect(c2).not.toEqual(c1);
     expect(a1).not.toEqual(c1);
@@ -103,7 +151,8 @@ describe('round 1', () => {
 
   it('writes a real bot that starts and plays a legal move; sane cost record', async () => {
     const { res, params } = await develop('offline:aggressive', 7, workspace('aggressive', 1));
-    for (const f of ['start_ai.sh', 'bot.mjs', 'engine.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f))).toBe(true);
+    for (const f of ['start_ai.sh', 'bot.mjs', 'engine.mjs', 'params.json', 'NOTES.md'])
+      expect(fs.existsSync(path.join(res.botDir, f))).toBe(true);
     expect(fs.statSync(path.join(res.botDir, 'start_ai.sh')).mode & 0o111).not.toBe(0);
     expect(params.name).toBe('aggressive');
     expect(res.cost.linesOfCode).toBeGreaterThan(100);
@@ -121,7 +170,11 @@ describe('round 1', () => {
       board[7]![7] = 1;
       board[7]![8] = 2;
       board[8]![8] = 1;
-      const r = await fetch(`${url}/get_move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game_id: 'g1', board, current_player: 'white' }) });
+      const r = await fetch(`${url}/get_move`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ game_id: 'g1', board, current_player: 'white' }),
+      });
       expect(r.status).toBe(200);
       const [i, j] = (await r.json()).move as GomokuMove;
       expect(board[i]?.[j]).toBe(0);
@@ -133,16 +186,40 @@ describe('round 1', () => {
 
 describe('round 2 learning', () => {
   // Round 1: imitator topped, aggressive second, cautious last and beaten by both.
-  const rep = report(1, [['imitator', 0.75], ['aggressive', 0.5], ['cautious', 0.25]], [
-    ['imitator', 'aggressive', 0.75], ['imitator', 'cautious', 0.75], ['aggressive', 'cautious', 0.75],
-  ]);
+  const rep = report(
+    1,
+    [
+      ['imitator', 0.75],
+      ['aggressive', 0.5],
+      ['cautious', 0.25],
+    ],
+    [
+      ['imitator', 'aggressive', 0.75],
+      ['imitator', 'cautious', 0.75],
+      ['aggressive', 'cautious', 0.75],
+    ],
+  );
   const bots = { imitator: CHAMPION, aggressive: AGGRESSIVE, cautious: CAUTIOUS };
 
   it('imitator adopts (a mutation of) the top strategy’s params', async () => {
-    const rep2 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [
-      ['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75],
-    ]);
-    const { res, params } = await develop('offline:imitator', 1, workspace('imitator', 2, previousRound({ cautious: CHAMPION, aggressive: AGGRESSIVE, imitator: CAUTIOUS }, rep2)));
+    const rep2 = report(
+      1,
+      [
+        ['cautious', 0.75],
+        ['aggressive', 0.5],
+        ['imitator', 0.25],
+      ],
+      [
+        ['cautious', 'aggressive', 0.75],
+        ['cautious', 'imitator', 0.75],
+        ['aggressive', 'imitator', 0.75],
+      ],
+    );
+    const { res, params } = await develop(
+      'offline:imitator',
+      1,
+      workspace('imitator', 2, previousRound({ cautious: CHAMPION, aggressive: AGGRESSIVE, imitator: CAUTIOUS }, rep2)),
+    );
     expect(params.depth).toBe(CHAMPION.depth);
     expect(Math.abs(params.candidates - CHAMPION.candidates)).toBeLessThanOrEqual(1);
     expect(params.attack).toBeCloseTo(CHAMPION.attack, 0);
@@ -156,7 +233,8 @@ describe('round 2 learning', () => {
 
   it('cautious moves toward the winner and keeps defense ≥ attack', async () => {
     const { res, params } = await develop('offline:cautious', 1, workspace('cautious', 2, previousRound(bots, rep)));
-    const closer = (k: string, before: number, target: number) => expect(Math.abs(params[k] - target), k).toBeLessThan(Math.abs(before - target));
+    const closer = (k: string, before: number, target: number) =>
+      expect(Math.abs(params[k] - target), k).toBeLessThan(Math.abs(before - target));
     closer('depth', CAUTIOUS.depth, CHAMPION.depth);
     closer('candidates', CAUTIOUS.candidates, CHAMPION.candidates);
     closer('timeBudgetMs', CAUTIOUS.timeBudgetMs, CHAMPION.timeBudgetMs);
@@ -167,7 +245,11 @@ describe('round 2 learning', () => {
   });
 
   it('aggressive counters what beat it and keeps attack > defense', async () => {
-    const { res, params } = await develop('offline:aggressive', 1, workspace('aggressive', 2, previousRound(bots, rep)));
+    const { res, params } = await develop(
+      'offline:aggressive',
+      1,
+      workspace('aggressive', 2, previousRound(bots, rep)),
+    );
     expect(params.attack).toBeGreaterThan(params.defense);
     expect(params.depth).toBeGreaterThanOrEqual(CHAMPION.depth);
     expect(params.candidates).toBeGreaterThanOrEqual(CHAMPION.candidates);
@@ -195,34 +277,81 @@ describe('round 2 learning', () => {
 
 describe('errors', () => {
   it('names the characters for an unknown one and the supported games for another game', async () => {
-    expect(() => createOfflineAgent('offline:reckless', 1)).toThrow(/unknown offline character "reckless".*cautious, aggressive, imitator/);
+    expect(() => createOfflineAgent('offline:reckless', 1)).toThrow(
+      /unknown offline character "reckless".*cautious, aggressive, imitator/,
+    );
     expect(() => createOfflineAgent('llm:foo', 1)).toThrow(/expected offline:<character>/);
     expect(OFFLINE_CHARACTERS).toEqual(['cautious', 'aggressive', 'imitator']);
     const agent = createOfflineAgent('offline:cautious#2', 1);
     expect([agent.id, agent.kind]).toEqual(['cautious-2', 'offline:cautious']);
     expect(() => new OfflineAgent({ id: 'x', character: 'nope', seed: 1 })).toThrow(/available: cautious/);
-    await expect(agent.develop(workspace('cautious-2', 1, { game: 'tiddlywinks' }), BUDGET)).rejects.toThrow(/"tiddlywinks".*offline agents support: gomoku, chess, holdem, bridge/);
+    await expect(agent.develop(workspace('cautious-2', 1, { game: 'tiddlywinks' }), BUDGET)).rejects.toThrow(
+      /"tiddlywinks".*offline agents support: gomoku, chess, holdem, bridge/,
+    );
   });
 });
 
 // ---- chess ------------------------------------------------------------------------------------
 
-const chessWs = (agentId: string, round: number, over: Partial<Workspace> = {}) => workspace(agentId, round, { game: 'chess', task: 'write a chess bot', ...over });
-const CHESS_CAUTIOUS = { depth: 1, timeBudgetMs: 25, materialScale: 1.4, mobility: 0.4, pst: 0.8, kingSafety: 1.5, randomness: 0.2 };
-const CHESS_AGGRESSIVE = { depth: 1, timeBudgetMs: 12, materialScale: 0.8, mobility: 2, pst: 1.2, kingSafety: 0.4, randomness: 0.5 };
-const CHESS_CHAMPION = { depth: 2, timeBudgetMs: 22, materialScale: 1.1, mobility: 1.3, pst: 0.9, kingSafety: 1.1, randomness: 0.1 };
+const chessWs = (agentId: string, round: number, over: Partial<Workspace> = {}) =>
+  workspace(agentId, round, { game: 'chess', task: 'write a chess bot', ...over });
+const CHESS_CAUTIOUS = {
+  depth: 1,
+  timeBudgetMs: 25,
+  materialScale: 1.4,
+  mobility: 0.4,
+  pst: 0.8,
+  kingSafety: 1.5,
+  randomness: 0.2,
+};
+const CHESS_AGGRESSIVE = {
+  depth: 1,
+  timeBudgetMs: 12,
+  materialScale: 0.8,
+  mobility: 2,
+  pst: 1.2,
+  kingSafety: 0.4,
+  randomness: 0.5,
+};
+const CHESS_CHAMPION = {
+  depth: 2,
+  timeBudgetMs: 22,
+  materialScale: 1.1,
+  mobility: 1.3,
+  pst: 0.9,
+  kingSafety: 1.1,
+  randomness: 0.1,
+};
 
 describe('chess', () => {
   it('round 1: imperfect, fast bots shaped by character', async () => {
-    const p = async (spec: string, seed: number) => (await develop(spec, seed, chessWs(createOfflineAgent(spec, seed).id, 1))).params;
-    const [c, cAgain, a, i] = await Promise.all([p('offline:cautious', 1), p('offline:cautious', 1), p('offline:aggressive', 1), p('offline:imitator', 1)]);
+    const p = async (spec: string, seed: number) =>
+      (await develop(spec, seed, chessWs(createOfflineAgent(spec, seed).id, 1))).params;
+    const [c, cAgain, a, i] = await Promise.all([
+      p('offline:cautious', 1),
+      p('offline:cautious', 1),
+      p('offline:aggressive', 1),
+      p('offline:imitator', 1),
+    ]);
     expect(cAgain).toEqual(c);
     expect(a).not.toEqual(c);
     expect(c.materialScale).toBeGreaterThanOrEqual(c.mobility);
     expect(a.mobility).toBeGreaterThan(a.materialScale);
     expect(c.depth).toBeGreaterThan(a.depth);
     for (const q of [c, a, i]) {
-      expect(Object.keys(q).sort()).toEqual(['character', 'depth', 'kingSafety', 'materialScale', 'mobility', 'name', 'pst', 'randomness', 'round', 'seed', 'timeBudgetMs']);
+      expect(Object.keys(q).sort()).toEqual([
+        'character',
+        'depth',
+        'kingSafety',
+        'materialScale',
+        'mobility',
+        'name',
+        'pst',
+        'randomness',
+        'round',
+        'seed',
+        'timeBudgetMs',
+      ]);
       expect(q.depth).toBeGreaterThanOrEqual(1);
       expect(q.depth).toBeLessThanOrEqual(2);
       expect(q.randomness).toBeGreaterThan(0);
@@ -233,7 +362,16 @@ describe('chess', () => {
 
   it('a round-1 chess bot starts and answers a legal /move', async () => {
     const { res, params } = await develop('offline:aggressive', 3, chessWs('aggressive', 1));
-    for (const f of ['start_ai.sh', 'bot.mjs', 'engine.mjs', 'chess-core.mjs', 'chess-requests.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
+    for (const f of [
+      'start_ai.sh',
+      'bot.mjs',
+      'engine.mjs',
+      'chess-core.mjs',
+      'chess-requests.mjs',
+      'params.json',
+      'NOTES.md',
+    ])
+      expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
     expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/heuristic chess bot/);
     const child = await startBot(res.botDir);
     try {
@@ -244,7 +382,16 @@ describe('chess', () => {
       const { chess } = await import('../games/chess/rules.ts');
       const state = chess.init('standard', createRng(1));
       const t0 = Date.now();
-      const r = await fetch(`${url}/move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fen: state.fen, algorithm: 'simple', game_id: 'chess_offline1', current_player: 'white' }) });
+      const r = await fetch(`${url}/move`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          fen: state.fen,
+          algorithm: 'simple',
+          game_id: 'chess_offline1',
+          current_player: 'white',
+        }),
+      });
       expect(r.status).toBe(200);
       expect(chess.validate(state, 0, (await r.json()).move)).toBeNull();
       expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
@@ -254,16 +401,44 @@ describe('chess', () => {
   });
 
   describe('round 2 learning', () => {
-    const rep = report(1, [['imitator', 0.75], ['aggressive', 0.5], ['cautious', 0.25]], [
-      ['imitator', 'aggressive', 0.75], ['imitator', 'cautious', 0.75], ['aggressive', 'cautious', 0.75],
-    ]);
+    const rep = report(
+      1,
+      [
+        ['imitator', 0.75],
+        ['aggressive', 0.5],
+        ['cautious', 0.25],
+      ],
+      [
+        ['imitator', 'aggressive', 0.75],
+        ['imitator', 'cautious', 0.75],
+        ['aggressive', 'cautious', 0.75],
+      ],
+    );
     const bots = { imitator: CHESS_CHAMPION, aggressive: CHESS_AGGRESSIVE, cautious: CHESS_CAUTIOUS };
 
     it('imitator copies the top strategy’s params', async () => {
-      const rep2 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [
-        ['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75],
-      ]);
-      const { res, params } = await develop('offline:imitator', 1, chessWs('imitator', 2, previousRound({ cautious: CHESS_CHAMPION, aggressive: CHESS_AGGRESSIVE, imitator: CHESS_CAUTIOUS }, rep2)));
+      const rep2 = report(
+        1,
+        [
+          ['cautious', 0.75],
+          ['aggressive', 0.5],
+          ['imitator', 0.25],
+        ],
+        [
+          ['cautious', 'aggressive', 0.75],
+          ['cautious', 'imitator', 0.75],
+          ['aggressive', 'imitator', 0.75],
+        ],
+      );
+      const { res, params } = await develop(
+        'offline:imitator',
+        1,
+        chessWs(
+          'imitator',
+          2,
+          previousRound({ cautious: CHESS_CHAMPION, aggressive: CHESS_AGGRESSIVE, imitator: CHESS_CAUTIOUS }, rep2),
+        ),
+      );
       expect(params.depth).toBe(CHESS_CHAMPION.depth);
       for (const k of ['materialScale', 'mobility', 'pst', 'kingSafety', 'timeBudgetMs'] as const) {
         expect(Math.abs(params[k] / CHESS_CHAMPION[k] - 1), k).toBeLessThan(0.07);
@@ -275,7 +450,10 @@ describe('chess', () => {
     it('cautious moves toward the winner, keeps materialScale ≥ mobility', async () => {
       const { res, params } = await develop('offline:cautious', 1, chessWs('cautious', 2, previousRound(bots, rep)));
       expect(params).not.toMatchObject(CHESS_CAUTIOUS);
-      const closer = (k: keyof typeof CHESS_CAUTIOUS) => expect(Math.abs(params[k] - CHESS_CHAMPION[k]), k).toBeLessThan(Math.abs(CHESS_CAUTIOUS[k] - CHESS_CHAMPION[k]));
+      const closer = (k: keyof typeof CHESS_CAUTIOUS) =>
+        expect(Math.abs(params[k] - CHESS_CHAMPION[k]), k).toBeLessThan(
+          Math.abs(CHESS_CAUTIOUS[k] - CHESS_CHAMPION[k]),
+        );
       closer('depth');
       closer('mobility');
       closer('randomness');
@@ -285,7 +463,11 @@ describe('chess', () => {
     });
 
     it('aggressive counters what beat it, keeps mobility > materialScale', async () => {
-      const { res, params } = await develop('offline:aggressive', 1, chessWs('aggressive', 2, previousRound(bots, rep)));
+      const { res, params } = await develop(
+        'offline:aggressive',
+        1,
+        chessWs('aggressive', 2, previousRound(bots, rep)),
+      );
       expect(params.depth).toBeGreaterThanOrEqual(CHESS_CHAMPION.depth);
       expect(params.timeBudgetMs).toBeGreaterThanOrEqual(CHESS_CHAMPION.timeBudgetMs);
       expect(params.mobility).toBeGreaterThan(params.materialScale);
@@ -294,8 +476,37 @@ describe('chess', () => {
     });
 
     it('reads a reference-bot params.json with out-of-range knobs, and caps depth and time', async () => {
-      const ref = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../games/chess/bots/heuristic/params.json'), 'utf8'));
-      const { params } = await develop('offline:imitator', 1, chessWs('imitator', 2, previousRound({ cautious: { ...ref, depth: 5, timeBudgetMs: 3000 }, aggressive: CHESS_AGGRESSIVE, imitator: CHESS_CAUTIOUS }, report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75]]))));
+      const ref = JSON.parse(
+        fs.readFileSync(path.resolve(import.meta.dirname, '../games/chess/bots/heuristic/params.json'), 'utf8'),
+      );
+      const { params } = await develop(
+        'offline:imitator',
+        1,
+        chessWs(
+          'imitator',
+          2,
+          previousRound(
+            {
+              cautious: { ...ref, depth: 5, timeBudgetMs: 3000 },
+              aggressive: CHESS_AGGRESSIVE,
+              imitator: CHESS_CAUTIOUS,
+            },
+            report(
+              1,
+              [
+                ['cautious', 0.75],
+                ['aggressive', 0.5],
+                ['imitator', 0.25],
+              ],
+              [
+                ['cautious', 'aggressive', 0.75],
+                ['cautious', 'imitator', 0.75],
+                ['aggressive', 'imitator', 0.75],
+              ],
+            ),
+          ),
+        ),
+      );
       expect(params.depth).toBe(2);
       expect(params.timeBudgetMs).toBeLessThanOrEqual(30);
     });
@@ -304,31 +515,114 @@ describe('chess', () => {
 
 // ---- hold'em ----------------------------------------------------------------------------------
 
-const holdemWs = (agentId: string, round: number, over: Partial<Workspace> = {}) => workspace(agentId, round, { game: 'holdem', task: "write a hold'em bot", moveTimeoutMs: 3000, ...over });
-const HOLDEM_CAUTIOUS = { tightness: 0.8, aggression: 0.3, bluff: 0.01, simulations: 200, depth: 1, timeBudgetMs: 50, randomness: 0.2 };
-const HOLDEM_AGGRESSIVE = { tightness: 0.25, aggression: 0.85, bluff: 0.18, simulations: 80, depth: 1, timeBudgetMs: 25, randomness: 0.4 };
-const HOLDEM_CHAMPION = { tightness: 0.55, aggression: 0.65, bluff: 0.08, simulations: 300, depth: 2, timeBudgetMs: 45, randomness: 0.1 };
-const HOLDEM_KEYS = ['aggression', 'bluff', 'character', 'depth', 'name', 'randomness', 'round', 'seed', 'simulations', 'tightness', 'timeBudgetMs'];
+const holdemWs = (agentId: string, round: number, over: Partial<Workspace> = {}) =>
+  workspace(agentId, round, { game: 'holdem', task: "write a hold'em bot", moveTimeoutMs: 3000, ...over });
+const HOLDEM_CAUTIOUS = {
+  tightness: 0.8,
+  aggression: 0.3,
+  bluff: 0.01,
+  simulations: 200,
+  depth: 1,
+  timeBudgetMs: 50,
+  randomness: 0.2,
+};
+const HOLDEM_AGGRESSIVE = {
+  tightness: 0.25,
+  aggression: 0.85,
+  bluff: 0.18,
+  simulations: 80,
+  depth: 1,
+  timeBudgetMs: 25,
+  randomness: 0.4,
+};
+const HOLDEM_CHAMPION = {
+  tightness: 0.55,
+  aggression: 0.65,
+  bluff: 0.08,
+  simulations: 300,
+  depth: 2,
+  timeBudgetMs: 45,
+  randomness: 0.1,
+};
+const HOLDEM_KEYS = [
+  'aggression',
+  'bluff',
+  'character',
+  'depth',
+  'name',
+  'randomness',
+  'round',
+  'seed',
+  'simulations',
+  'tightness',
+  'timeBudgetMs',
+];
 
 /** A heads-up pre-flop view: the player acts first facing the big blind, every action offered. */
 function holdemView(hole: string[], deck: 'standard' | 'short' = 'standard') {
   return {
-    game_id: 'holdem_offline1', phase: 'preflop', hand_number: 1, pot: 30, community_cards: [], current_bet: 20, min_raise: 20,
-    current_player: 'me', deck,
+    game_id: 'holdem_offline1',
+    phase: 'preflop',
+    hand_number: 1,
+    pot: 30,
+    community_cards: [],
+    current_bet: 20,
+    min_raise: 20,
+    current_player: 'me',
+    deck,
     players: {
-      me: { player_id: 'me', name: 'me', chips: 1990, hole_cards: hole, state: 'active', current_bet: 10, hand_bet: 10, is_dealer: false, is_small_blind: true, is_big_blind: false },
-      bb: { player_id: 'bb', name: 'bb', chips: 1980, hole_cards: [], state: 'active', current_bet: 20, hand_bet: 20, is_dealer: true, is_small_blind: false, is_big_blind: true },
+      me: {
+        player_id: 'me',
+        name: 'me',
+        chips: 1990,
+        hole_cards: hole,
+        state: 'active',
+        current_bet: 10,
+        hand_bet: 10,
+        is_dealer: false,
+        is_small_blind: true,
+        is_big_blind: false,
+      },
+      bb: {
+        player_id: 'bb',
+        name: 'bb',
+        chips: 1980,
+        hole_cards: [],
+        state: 'active',
+        current_bet: 20,
+        hand_bet: 20,
+        is_dealer: true,
+        is_small_blind: false,
+        is_big_blind: true,
+      },
     },
-    action_history: [{ player_id: 'me', action: 'small_blind', amount: 10, phase: 'preflop' }, { player_id: 'bb', action: 'big_blind', amount: 20, phase: 'preflop' }],
-    dealer_index: 1, small_blind: 10, big_blind: 20,
-    valid_actions: [{ action: 'fold', amount: 0 }, { action: 'call', amount: 10 }, { action: 'raise', amount: { min: 40, max: 2000 } }, { action: 'all_in', amount: 1990 }],
+    action_history: [
+      { player_id: 'me', action: 'small_blind', amount: 10, phase: 'preflop' },
+      { player_id: 'bb', action: 'big_blind', amount: 20, phase: 'preflop' },
+    ],
+    dealer_index: 1,
+    small_blind: 10,
+    big_blind: 20,
+    valid_actions: [
+      { action: 'fold', amount: 0 },
+      { action: 'call', amount: 10 },
+      { action: 'raise', amount: { min: 40, max: 2000 } },
+      { action: 'all_in', amount: 1990 },
+    ],
   };
 }
 
 describe('holdem', () => {
   it('round 1: imperfect, fast bots shaped by character', async () => {
-    const p = async (spec: string, seed: number) => (await develop(spec, seed, holdemWs(createOfflineAgent(spec, seed).id, 1))).params;
-    const [c, cAgain, c2, a, i] = await Promise.all([p('offline:cautious', 1), p('offline:cautious', 1), p('offline:cautious', 2), p('offline:aggressive', 1), p('offline:imitator', 1)]);
+    const p = async (spec: string, seed: number) =>
+      (await develop(spec, seed, holdemWs(createOfflineAgent(spec, seed).id, 1))).params;
+    const [c, cAgain, c2, a, i] = await Promise.all([
+      p('offline:cautious', 1),
+      p('offline:cautious', 1),
+      p('offline:cautious', 2),
+      p('offline:aggressive', 1),
+      p('offline:imitator', 1),
+    ]);
     expect(cAgain).toEqual(c);
     expect(c2).not.toEqual(c);
     expect(a).not.toEqual(c);
@@ -353,24 +647,37 @@ describe('holdem', () => {
     }
   });
 
-  it('a round-1 hold\'em bot starts and answers a valid /action fast; characters play differently', async () => {
+  it("a round-1 hold'em bot starts and answers a valid /action fast; characters play differently", async () => {
     const [{ res, params }, cautiousBot] = await Promise.all([
       develop('offline:aggressive', 3, holdemWs('aggressive', 1)),
       develop('offline:cautious', 3, holdemWs('cautious', 1)),
     ]);
-    for (const f of ['start_ai.sh', 'bot.mjs', 'equity.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
+    for (const f of ['start_ai.sh', 'bot.mjs', 'equity.mjs', 'params.json', 'NOTES.md'])
+      expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
     expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/heuristic Hold'em bot/);
     expect(res.cost.linesOfCode).toBeGreaterThan(100);
-    const [aggressiveChild, cautiousChild] = await Promise.all([startBot(res.botDir), startBot(cautiousBot.res.botDir)]);
+    const [aggressiveChild, cautiousChild] = await Promise.all([
+      startBot(res.botDir),
+      startBot(cautiousBot.res.botDir),
+    ]);
     try {
       const url = `http://127.0.0.1:${aggressiveChild.port}`;
       const info = await (await fetch(`${url}/info`)).json();
       expect(info.name).toBe('aggressive');
-      expect(info.params).toMatchObject({ tightness: params.tightness, aggression: params.aggression, simulations: params.simulations, timeBudgetMs: params.timeBudgetMs });
+      expect(info.params).toMatchObject({
+        tightness: params.tightness,
+        aggression: params.aggression,
+        simulations: params.simulations,
+        timeBudgetMs: params.timeBudgetMs,
+      });
       const ask = async (port: number, hole: string[], deck: 'standard' | 'short' = 'standard') => {
         const body = holdemView(hole, deck);
         const t0 = Date.now();
-        const r = await fetch(`http://127.0.0.1:${port}/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const r = await fetch(`http://127.0.0.1:${port}/action`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         expect(r.status).toBe(200);
         const reply = await r.json();
         expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
@@ -384,8 +691,16 @@ describe('holdem', () => {
       await ask(aggressiveChild.port, ['Ac', 'Kd'], 'short');
       // A middling hand: the tight, passive bot folds or calls it and never raises; the loose,
       // aggressive one plays more of them.
-      const hands = [['Qc', '8d'], ['Jh', '7s'], ['Kd', '6c'], ['Th', '8c'], ['9s', '7h'], ['Qd', '9c']];
-      const a: string[] = [], c: string[] = [];
+      const hands = [
+        ['Qc', '8d'],
+        ['Jh', '7s'],
+        ['Kd', '6c'],
+        ['Th', '8c'],
+        ['9s', '7h'],
+        ['Qd', '9c'],
+      ];
+      const a: string[] = [],
+        c: string[] = [];
       for (const hole of hands) {
         a.push(await ask(aggressiveChild.port, hole));
         c.push(await ask(cautiousChild.port, hole));
@@ -399,16 +714,44 @@ describe('holdem', () => {
   });
 
   describe('round 2 learning', () => {
-    const rep = report(1, [['imitator', 0.75], ['aggressive', 0.5], ['cautious', 0.25]], [
-      ['imitator', 'aggressive', 0.75], ['imitator', 'cautious', 0.75], ['aggressive', 'cautious', 0.75],
-    ]);
+    const rep = report(
+      1,
+      [
+        ['imitator', 0.75],
+        ['aggressive', 0.5],
+        ['cautious', 0.25],
+      ],
+      [
+        ['imitator', 'aggressive', 0.75],
+        ['imitator', 'cautious', 0.75],
+        ['aggressive', 'cautious', 0.75],
+      ],
+    );
     const bots = { imitator: HOLDEM_CHAMPION, aggressive: HOLDEM_AGGRESSIVE, cautious: HOLDEM_CAUTIOUS };
 
     it('imitator copies the top strategy’s params', async () => {
-      const rep2 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [
-        ['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75],
-      ]);
-      const { res, params } = await develop('offline:imitator', 1, holdemWs('imitator', 2, previousRound({ cautious: HOLDEM_CHAMPION, aggressive: HOLDEM_AGGRESSIVE, imitator: HOLDEM_CAUTIOUS }, rep2)));
+      const rep2 = report(
+        1,
+        [
+          ['cautious', 0.75],
+          ['aggressive', 0.5],
+          ['imitator', 0.25],
+        ],
+        [
+          ['cautious', 'aggressive', 0.75],
+          ['cautious', 'imitator', 0.75],
+          ['aggressive', 'imitator', 0.75],
+        ],
+      );
+      const { res, params } = await develop(
+        'offline:imitator',
+        1,
+        holdemWs(
+          'imitator',
+          2,
+          previousRound({ cautious: HOLDEM_CHAMPION, aggressive: HOLDEM_AGGRESSIVE, imitator: HOLDEM_CAUTIOUS }, rep2),
+        ),
+      );
       expect(params.depth).toBe(HOLDEM_CHAMPION.depth);
       for (const k of ['tightness', 'aggression', 'bluff', 'simulations', 'timeBudgetMs'] as const) {
         expect(Math.abs(params[k] / HOLDEM_CHAMPION[k] - 1), k).toBeLessThan(0.07);
@@ -420,7 +763,10 @@ describe('holdem', () => {
 
     it('cautious moves toward the winner, keeps tightness ≥ aggression and never samples less', async () => {
       const { res, params } = await develop('offline:cautious', 1, holdemWs('cautious', 2, previousRound(bots, rep)));
-      const closer = (k: keyof typeof HOLDEM_CAUTIOUS) => expect(Math.abs(params[k] - HOLDEM_CHAMPION[k]), k).toBeLessThan(Math.abs(HOLDEM_CAUTIOUS[k] - HOLDEM_CHAMPION[k]));
+      const closer = (k: keyof typeof HOLDEM_CAUTIOUS) =>
+        expect(Math.abs(params[k] - HOLDEM_CHAMPION[k]), k).toBeLessThan(
+          Math.abs(HOLDEM_CAUTIOUS[k] - HOLDEM_CHAMPION[k]),
+        );
       closer('depth');
       closer('simulations');
       closer('bluff');
@@ -431,7 +777,11 @@ describe('holdem', () => {
     });
 
     it('aggressive counters what beat it, keeps aggression > tightness', async () => {
-      const { res, params } = await develop('offline:aggressive', 1, holdemWs('aggressive', 2, previousRound(bots, rep)));
+      const { res, params } = await develop(
+        'offline:aggressive',
+        1,
+        holdemWs('aggressive', 2, previousRound(bots, rep)),
+      );
       expect(params.depth).toBeGreaterThanOrEqual(HOLDEM_CHAMPION.depth);
       expect(params.timeBudgetMs).toBeGreaterThanOrEqual(HOLDEM_CHAMPION.timeBudgetMs);
       // The champion raises more than it folds (aggression > tightness): out-sample it.
@@ -443,9 +793,38 @@ describe('holdem', () => {
     });
 
     it('reads the reference bot’s params.json (out-of-range knobs) and caps samples and time', async () => {
-      const ref = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../games/holdem/bots/heuristic/params.json'), 'utf8'));
-      const rep3 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75]]);
-      const { params } = await develop('offline:imitator', 1, holdemWs('imitator', 2, previousRound({ cautious: { ...ref, depth: 4, simulations: 5000, timeBudgetMs: 2000 }, aggressive: HOLDEM_AGGRESSIVE, imitator: HOLDEM_CAUTIOUS }, rep3)));
+      const ref = JSON.parse(
+        fs.readFileSync(path.resolve(import.meta.dirname, '../games/holdem/bots/heuristic/params.json'), 'utf8'),
+      );
+      const rep3 = report(
+        1,
+        [
+          ['cautious', 0.75],
+          ['aggressive', 0.5],
+          ['imitator', 0.25],
+        ],
+        [
+          ['cautious', 'aggressive', 0.75],
+          ['cautious', 'imitator', 0.75],
+          ['aggressive', 'imitator', 0.75],
+        ],
+      );
+      const { params } = await develop(
+        'offline:imitator',
+        1,
+        holdemWs(
+          'imitator',
+          2,
+          previousRound(
+            {
+              cautious: { ...ref, depth: 4, simulations: 5000, timeBudgetMs: 2000 },
+              aggressive: HOLDEM_AGGRESSIVE,
+              imitator: HOLDEM_CAUTIOUS,
+            },
+            rep3,
+          ),
+        ),
+      );
       expect(params.depth).toBe(3);
       expect(params.simulations).toBeLessThanOrEqual(400);
       expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
@@ -455,17 +834,70 @@ describe('holdem', () => {
 
 // ---- bridge -----------------------------------------------------------------------------------
 
-const bridgeWs = (agentId: string, round: number, over: Partial<Workspace> = {}) => workspace(agentId, round, { game: 'bridge', task: 'write a bridge bot', moveTimeoutMs: 10_000, ...over });
-const BRIDGE_CAUTIOUS = { aggression: 0.2, openMin: 13, overcallMin: 10, gameBonus: 26, doubleMargin: 4, slamMin: 34, leadStyle: 0, depth: 1, timeBudgetMs: 50, randomness: 0.2 };
-const BRIDGE_AGGRESSIVE = { aggression: 0.85, openMin: 10.8, overcallMin: 7.5, gameBonus: 23.5, doubleMargin: 2.2, slamMin: 31.5, leadStyle: 1, depth: 1, timeBudgetMs: 25, randomness: 0.4 };
+const bridgeWs = (agentId: string, round: number, over: Partial<Workspace> = {}) =>
+  workspace(agentId, round, { game: 'bridge', task: 'write a bridge bot', moveTimeoutMs: 10_000, ...over });
+const BRIDGE_CAUTIOUS = {
+  aggression: 0.2,
+  openMin: 13,
+  overcallMin: 10,
+  gameBonus: 26,
+  doubleMargin: 4,
+  slamMin: 34,
+  leadStyle: 0,
+  depth: 1,
+  timeBudgetMs: 50,
+  randomness: 0.2,
+};
+const BRIDGE_AGGRESSIVE = {
+  aggression: 0.85,
+  openMin: 10.8,
+  overcallMin: 7.5,
+  gameBonus: 23.5,
+  doubleMargin: 2.2,
+  slamMin: 31.5,
+  leadStyle: 1,
+  depth: 1,
+  timeBudgetMs: 25,
+  randomness: 0.4,
+};
 // The round's winner: distinctive values, so adopting them is visible.
-const BRIDGE_CHAMPION = { aggression: 0.45, openMin: 12.4, overcallMin: 9, gameBonus: 25.8, doubleMargin: 3.2, slamMin: 33.6, leadStyle: 1, depth: 2, timeBudgetMs: 45, randomness: 0.2 };
-const BRIDGE_KEYS = ['aggression', 'character', 'depth', 'doubleMargin', 'gameBonus', 'leadStyle', 'name', 'openMin', 'overcallMin', 'randomness', 'round', 'seed', 'slamMin', 'timeBudgetMs'];
+const BRIDGE_CHAMPION = {
+  aggression: 0.45,
+  openMin: 12.4,
+  overcallMin: 9,
+  gameBonus: 25.8,
+  doubleMargin: 3.2,
+  slamMin: 33.6,
+  leadStyle: 1,
+  depth: 2,
+  timeBudgetMs: 45,
+  randomness: 0.2,
+};
+const BRIDGE_KEYS = [
+  'aggression',
+  'character',
+  'depth',
+  'doubleMargin',
+  'gameBonus',
+  'leadStyle',
+  'name',
+  'openMin',
+  'overcallMin',
+  'randomness',
+  'round',
+  'seed',
+  'slamMin',
+  'timeBudgetMs',
+];
 /** The bot's discipline knob: openMin rescaled to 0..1. */
 const discipline = (p: Params) => (p.openMin - 10) / 4;
 
 /** The real /get_action body for the seat to act after `moves` random legal actions of a seeded board. */
-function bridgeTurn(seed: number, variant: 'standard' | 'variant', stopAt: (s: ReturnType<typeof bridge.init>) => boolean) {
+function bridgeTurn(
+  seed: number,
+  variant: 'standard' | 'variant',
+  stopAt: (s: ReturnType<typeof bridge.init>) => boolean,
+) {
   const rng = createRng(seed);
   let state = bridge.init(variant, createRng(seed), { options: { board: 1 } });
   while (!stopAt(state)) {
@@ -474,14 +906,25 @@ function bridgeTurn(seed: number, variant: 'standard' | 'variant', stopAt: (s: R
     state = bridge.apply(state, state.toMove!, pick);
   }
   const seat = state.toMove!;
-  const call = adapterFor('bridge').turn(state, seat, { gameId: 'bridge_offline1', gameServerUrl: 'http://localhost:9030', seatIds: ['a', 'b', 'a', 'b'] });
+  const call = adapterFor('bridge').turn(state, seat, {
+    gameId: 'bridge_offline1',
+    gameServerUrl: 'http://localhost:9030',
+    seatIds: ['a', 'b', 'a', 'b'],
+  });
   return { state, seat, body: call.body as { legal_actions: BridgeAction[] } };
 }
 
 describe('bridge', () => {
   it('round 1: imperfect, fast bots shaped by character', async () => {
-    const p = async (spec: string, seed: number) => (await develop(spec, seed, bridgeWs(createOfflineAgent(spec, seed).id, 1))).params;
-    const [c, cAgain, c2, a, i] = await Promise.all([p('offline:cautious', 1), p('offline:cautious', 1), p('offline:cautious', 2), p('offline:aggressive', 1), p('offline:imitator', 1)]);
+    const p = async (spec: string, seed: number) =>
+      (await develop(spec, seed, bridgeWs(createOfflineAgent(spec, seed).id, 1))).params;
+    const [c, cAgain, c2, a, i] = await Promise.all([
+      p('offline:cautious', 1),
+      p('offline:cautious', 1),
+      p('offline:cautious', 2),
+      p('offline:aggressive', 1),
+      p('offline:imitator', 1),
+    ]);
     expect(cAgain).toEqual(c);
     expect(c2).not.toEqual(c);
     expect(a).not.toEqual(c);
@@ -512,7 +955,8 @@ describe('bridge', () => {
 
   it('a round-1 bridge bot starts and answers a legal /get_action fast, in both rule sets', async () => {
     const { res, params } = await develop('offline:aggressive', 3, bridgeWs('aggressive', 1));
-    for (const f of ['start_ai.sh', 'bot.mjs', 'strategy.mjs', 'params.json', 'NOTES.md']) expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
+    for (const f of ['start_ai.sh', 'bot.mjs', 'strategy.mjs', 'params.json', 'NOTES.md'])
+      expect(fs.existsSync(path.join(res.botDir, f)), f).toBe(true);
     expect(fs.readFileSync(path.join(res.botDir, 'NOTES.md'), 'utf8')).toMatch(/heuristic bridge bot/);
     expect(res.cost.linesOfCode).toBeGreaterThan(100);
     const child = await startBot(res.botDir);
@@ -520,7 +964,13 @@ describe('bridge', () => {
       const url = `http://127.0.0.1:${child.port}`;
       const info = await (await fetch(`${url}/info`)).json();
       expect(info.name).toBe('aggressive');
-      expect(info.params).toMatchObject({ openMin: params.openMin, aggression: params.aggression, gameBonus: params.gameBonus, leadStyle: params.leadStyle, depth: params.depth });
+      expect(info.params).toMatchObject({
+        openMin: params.openMin,
+        aggression: params.aggression,
+        gameBonus: params.gameBonus,
+        leadStyle: params.leadStyle,
+        depth: params.depth,
+      });
       const turns = [
         bridgeTurn(1, 'standard', (s) => s.phase === 'bidding'),
         bridgeTurn(2, 'standard', (s) => s.phase !== 'bidding' || s.calls.length >= 3),
@@ -530,7 +980,11 @@ describe('bridge', () => {
       for (const { state, seat, body } of turns) {
         if (state.phase === 'finished') continue;
         const t0 = Date.now();
-        const r = await fetch(`${url}/get_action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const r = await fetch(`${url}/get_action`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         expect(r.status).toBe(200);
         expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
         const { action } = await r.json();
@@ -542,18 +996,54 @@ describe('bridge', () => {
   });
 
   describe('round 2 learning', () => {
-    const rep = report(1, [['imitator', 0.75], ['aggressive', 0.5], ['cautious', 0.25]], [
-      ['imitator', 'aggressive', 0.75], ['imitator', 'cautious', 0.75], ['aggressive', 'cautious', 0.75],
-    ]);
+    const rep = report(
+      1,
+      [
+        ['imitator', 0.75],
+        ['aggressive', 0.5],
+        ['cautious', 0.25],
+      ],
+      [
+        ['imitator', 'aggressive', 0.75],
+        ['imitator', 'cautious', 0.75],
+        ['aggressive', 'cautious', 0.75],
+      ],
+    );
     const bots = { imitator: BRIDGE_CHAMPION, aggressive: BRIDGE_AGGRESSIVE, cautious: BRIDGE_CAUTIOUS };
 
     it('imitator copies the top strategy’s params', async () => {
-      const rep2 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [
-        ['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75],
-      ]);
-      const { res, params } = await develop('offline:imitator', 1, bridgeWs('imitator', 2, previousRound({ cautious: BRIDGE_CHAMPION, aggressive: BRIDGE_AGGRESSIVE, imitator: BRIDGE_CAUTIOUS }, rep2)));
+      const rep2 = report(
+        1,
+        [
+          ['cautious', 0.75],
+          ['aggressive', 0.5],
+          ['imitator', 0.25],
+        ],
+        [
+          ['cautious', 'aggressive', 0.75],
+          ['cautious', 'imitator', 0.75],
+          ['aggressive', 'imitator', 0.75],
+        ],
+      );
+      const { res, params } = await develop(
+        'offline:imitator',
+        1,
+        bridgeWs(
+          'imitator',
+          2,
+          previousRound({ cautious: BRIDGE_CHAMPION, aggressive: BRIDGE_AGGRESSIVE, imitator: BRIDGE_CAUTIOUS }, rep2),
+        ),
+      );
       expect(params.depth).toBe(BRIDGE_CHAMPION.depth);
-      for (const k of ['aggression', 'openMin', 'overcallMin', 'gameBonus', 'doubleMargin', 'slamMin', 'timeBudgetMs'] as const) {
+      for (const k of [
+        'aggression',
+        'openMin',
+        'overcallMin',
+        'gameBonus',
+        'doubleMargin',
+        'slamMin',
+        'timeBudgetMs',
+      ] as const) {
         expect(Math.abs(params[k] / BRIDGE_CHAMPION[k] - 1), k).toBeLessThan(0.07);
       }
       expect(params.randomness).toBeLessThan(BRIDGE_CHAMPION.randomness);
@@ -563,7 +1053,10 @@ describe('bridge', () => {
 
     it('cautious moves toward the winner, keeps discipline ≥ aggression and never reasons with less', async () => {
       const { res, params } = await develop('offline:cautious', 1, bridgeWs('cautious', 2, previousRound(bots, rep)));
-      const closer = (k: keyof typeof BRIDGE_CAUTIOUS) => expect(Math.abs(params[k] - BRIDGE_CHAMPION[k]), k).toBeLessThan(Math.abs(BRIDGE_CAUTIOUS[k] - BRIDGE_CHAMPION[k]));
+      const closer = (k: keyof typeof BRIDGE_CAUTIOUS) =>
+        expect(Math.abs(params[k] - BRIDGE_CHAMPION[k]), k).toBeLessThan(
+          Math.abs(BRIDGE_CAUTIOUS[k] - BRIDGE_CHAMPION[k]),
+        );
       closer('depth');
       closer('gameBonus');
       closer('overcallMin');
@@ -574,7 +1067,11 @@ describe('bridge', () => {
     });
 
     it('aggressive counters what beat it, keeps aggression > discipline', async () => {
-      const { res, params } = await develop('offline:aggressive', 1, bridgeWs('aggressive', 2, previousRound(bots, rep)));
+      const { res, params } = await develop(
+        'offline:aggressive',
+        1,
+        bridgeWs('aggressive', 2, previousRound(bots, rep)),
+      );
       expect(params.depth).toBeGreaterThanOrEqual(BRIDGE_CHAMPION.depth);
       expect(params.aggression).toBeGreaterThan(discipline(params));
       // The champion is disciplined (discipline 0.6 ≥ aggression 0.45): compete harder, overcall lighter than halfway.
@@ -586,9 +1083,38 @@ describe('bridge', () => {
     });
 
     it('reads the reference bot’s params.json (no character fields) and out-of-range knobs', async () => {
-      const ref = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../games/bridge/bots/heuristic/params.json'), 'utf8'));
-      const rep3 = report(1, [['cautious', 0.75], ['aggressive', 0.5], ['imitator', 0.25]], [['cautious', 'aggressive', 0.75], ['cautious', 'imitator', 0.75], ['aggressive', 'imitator', 0.75]]);
-      const { params } = await develop('offline:imitator', 1, bridgeWs('imitator', 2, previousRound({ cautious: { ...ref, openMin: 30, depth: 9, timeBudgetMs: 2000 }, aggressive: BRIDGE_AGGRESSIVE, imitator: BRIDGE_CAUTIOUS }, rep3)));
+      const ref = JSON.parse(
+        fs.readFileSync(path.resolve(import.meta.dirname, '../games/bridge/bots/heuristic/params.json'), 'utf8'),
+      );
+      const rep3 = report(
+        1,
+        [
+          ['cautious', 0.75],
+          ['aggressive', 0.5],
+          ['imitator', 0.25],
+        ],
+        [
+          ['cautious', 'aggressive', 0.75],
+          ['cautious', 'imitator', 0.75],
+          ['aggressive', 'imitator', 0.75],
+        ],
+      );
+      const { params } = await develop(
+        'offline:imitator',
+        1,
+        bridgeWs(
+          'imitator',
+          2,
+          previousRound(
+            {
+              cautious: { ...ref, openMin: 30, depth: 9, timeBudgetMs: 2000 },
+              aggressive: BRIDGE_AGGRESSIVE,
+              imitator: BRIDGE_CAUTIOUS,
+            },
+            rep3,
+          ),
+        ),
+      );
       expect(params.depth).toBe(3);
       expect(params.openMin).toBeLessThanOrEqual(14);
       expect(params.timeBudgetMs).toBeLessThanOrEqual(60);
@@ -598,22 +1124,60 @@ describe('bridge', () => {
 
 // ---- learning, measured: round-1 bot vs round-3 bot, in-process through the bot's own engine ----
 
-type EngineCtor = new (board: number[][], me: number, opts: { rules: string; forbidden: Set<number>; params: Params; rng: () => number; deadline: number }) => { choose(): { cell: number } };
+type EngineCtor = new (
+  board: number[][],
+  me: number,
+  opts: { rules: string; forbidden: Set<number>; params: Params; rng: () => number; deadline: number },
+) => { choose(): { cell: number } };
 // Short fixed openings, so deterministic bots still play varied games.
 const OPENINGS: GomokuMove[][] = [
-  [[7, 7], [7, 8]], [[7, 7], [8, 8]], [[7, 7], [6, 8], [8, 6]], [[6, 6], [7, 7]], [[7, 7], [7, 9], [6, 8]], [[8, 7], [7, 7]],
+  [
+    [7, 7],
+    [7, 8],
+  ],
+  [
+    [7, 7],
+    [8, 8],
+  ],
+  [
+    [7, 7],
+    [6, 8],
+    [8, 6],
+  ],
+  [
+    [6, 6],
+    [7, 7],
+  ],
+  [
+    [7, 7],
+    [7, 9],
+    [6, 8],
+  ],
+  [
+    [8, 7],
+    [7, 7],
+  ],
 ];
 
 /** One standard game; returns the score of seat 0 (black). */
 function playGame(Engine: EngineCtor, black: Params, white: Params, opening: GomokuMove[], seed: number): number {
   let state = gomoku.init('standard', createRng(seed));
   opening.forEach((m, k) => (state = gomoku.apply(state, k % 2, m)));
-  const rngs = [black, white].map((p, s) => { const r = createRng(seed * 2 + s + p.seed); return () => r.float(); });
+  const rngs = [black, white].map((p, s) => {
+    const r = createRng(seed * 2 + s + p.seed);
+    return () => r.float();
+  });
   while (!state.result) {
     const seat = state.toMove!;
     const p = seat === 0 ? black : white;
     // 5× the bot's budget: slack for a loaded machine, so depth (not the clock) decides.
-    const engine = new Engine(state.board, seat + 1, { rules: 'standard', forbidden: new Set(), params: p, rng: rngs[seat]!, deadline: Date.now() + 5 * p.timeBudgetMs });
+    const engine = new Engine(state.board, seat + 1, {
+      rules: 'standard',
+      forbidden: new Set(),
+      params: p,
+      rng: rngs[seat]!,
+      deadline: Date.now() + 5 * p.timeBudgetMs,
+    });
     const { cell } = engine.choose();
     state = gomoku.apply(state, seat, [Math.floor(cell / 15), cell % 15]);
   }
@@ -635,10 +1199,16 @@ function playRound(Engine: EngineCtor, round: number, bots: Record<string, Param
   const agents = Object.keys(bots);
   const pairs: Array<[string, string, number]> = [];
   for (let x = 0; x < agents.length; x++) {
-    for (let y = x + 1; y < agents.length; y++) pairs.push([agents[x]!, agents[y]!, match(Engine, bots[agents[x]!]!, bots[agents[y]!]!, OPENINGS.slice(0, 2))]);
+    for (let y = x + 1; y < agents.length; y++)
+      pairs.push([agents[x]!, agents[y]!, match(Engine, bots[agents[x]!]!, bots[agents[y]!]!, OPENINGS.slice(0, 2))]);
   }
-  const mean = (a: string) => pairs.reduce((t, [x, y, s]) => t + (x === a ? s : y === a ? 1 - s : 0), 0) / (agents.length - 1);
-  return report(round, agents.map((a) => [a, mean(a)]), pairs);
+  const mean = (a: string) =>
+    pairs.reduce((t, [x, y, s]) => t + (x === a ? s : y === a ? 1 - s : 0), 0) / (agents.length - 1);
+  return report(
+    round,
+    agents.map((a) => [a, mean(a)]),
+    pairs,
+  );
 }
 
 describe('learning, measured', () => {
@@ -653,15 +1223,25 @@ describe('learning, measured', () => {
       const out: Record<string, string> = {};
       for (const spec of specs) {
         const id = spec.slice('offline:'.length);
-        const ws = workspace(id, round, { outputDir: path.join(base, id), ...(round > 1 ? { lastRoundDir: path.join(ROOT, `learn-r${round - 1}`), logsDir } : {}) });
+        const ws = workspace(id, round, {
+          outputDir: path.join(base, id),
+          ...(round > 1 ? { lastRoundDir: path.join(ROOT, `learn-r${round - 1}`), logsDir } : {}),
+        });
         out[id] = (await createOfflineAgent(spec, 42).develop(ws, BUDGET)).botDir;
       }
       dirs.push(out);
-      bots.push(Object.fromEntries(Object.entries(out).map(([id, d]) => [id, JSON.parse(fs.readFileSync(path.join(d, 'params.json'), 'utf8'))])));
+      bots.push(
+        Object.fromEntries(
+          Object.entries(out).map(([id, d]) => [id, JSON.parse(fs.readFileSync(path.join(d, 'params.json'), 'utf8'))]),
+        ),
+      );
       if (round < 3) {
         logsDir = path.join(ROOT, `learn-logs${round}`);
         fs.mkdirSync(logsDir, { recursive: true });
-        fs.writeFileSync(path.join(logsDir, 'round_report.json'), JSON.stringify(playRound(Engine, round, bots[round - 1]!)));
+        fs.writeFileSync(
+          path.join(logsDir, 'round_report.json'),
+          JSON.stringify(playRound(Engine, round, bots[round - 1]!)),
+        );
       }
     }
     const scores: Record<string, number> = {};

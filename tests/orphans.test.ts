@@ -34,7 +34,11 @@ async function poll(probe: () => boolean, what: string, timeoutMs: number, every
 }
 
 const markerOf = (pid: number): string | undefined =>
-  fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').find((e) => e.startsWith(`${MARKER_VAR}=`))?.slice(MARKER_VAR.length + 1);
+  fs
+    .readFileSync(`/proc/${pid}/environ`, 'latin1')
+    .split('\0')
+    .find((e) => e.startsWith(`${MARKER_VAR}=`))
+    ?.slice(MARKER_VAR.length + 1);
 
 /** Live processes carrying the bot marker variable whose working directory is inside `dir`. */
 function botsIn(dir: string): number[] {
@@ -75,7 +79,8 @@ function reapersOf(pid: number): number[] {
     if (!/^\d+$/.test(name)) continue;
     try {
       const argv = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (argv[1]?.endsWith('reaper.mjs') && argv[2] === String(pid) && !isProcessGone(Number(name))) out.push(Number(name));
+      if (argv[1]?.endsWith('reaper.mjs') && argv[2] === String(pid) && !isProcessGone(Number(name)))
+        out.push(Number(name));
     } catch {
       // gone meanwhile
     }
@@ -106,7 +111,10 @@ function heuristicBot(root: string, name: string, script: string): string {
   const dir = path.join(root, name);
   fs.cpSync(BUILTIN('heuristic'), dir, { recursive: true });
   const params = path.join(dir, 'params.json');
-  fs.writeFileSync(params, JSON.stringify({ ...JSON.parse(fs.readFileSync(params, 'utf8')), depth: 2, timeBudgetMs: 200 }));
+  fs.writeFileSync(
+    params,
+    JSON.stringify({ ...JSON.parse(fs.readFileSync(params, 'utf8')), depth: 2, timeBudgetMs: 200 }),
+  );
   fs.writeFileSync(path.join(dir, 'start_ai.sh'), `#!/bin/bash\ncd "$(dirname "$0")"\n${script}\n`);
   return dir;
 }
@@ -120,15 +128,36 @@ describe.runIf(process.platform === 'linux')('bots of a killed orchestrator', ()
     const steady = heuristicBot(root, 'steady', 'node bot.mjs "$1"');
     const daemon = heuristicBot(root, 'daemon', 'nohup node bot.mjs "$1" >/dev/null 2>&1 &\nexit 0');
     const out = path.join(root, 'runs');
-    const run = cli(['tourney', '--games', 'gomoku', '--rounds', '2', '--variants', 'standard', '--concurrency', '2', '--sandbox', 'process', '--out', out, '--agents', `dir:${steady}#steady,dir:${daemon}#daemon`]);
+    const run = cli([
+      'tourney',
+      '--games',
+      'gomoku',
+      '--rounds',
+      '2',
+      '--variants',
+      'standard',
+      '--concurrency',
+      '2',
+      '--sandbox',
+      'process',
+      '--out',
+      out,
+      '--agents',
+      `dir:${steady}#steady,dir:${daemon}#daemon`,
+    ]);
 
     let runDir = '';
-    await poll(() => {
-      if (run.proc.exitCode !== null) throw new Error(`the tourney ended before it was killed:\n${run.stderr()}`);
-      runDir ||= /run directory (\S+)/.exec(run.stderr())?.[1] ?? '';
-      // Round 2 under way: its bots and round 1's are up.
-      return Boolean(runDir) && journalLines(runDir).length >= 3 && botsIn(runDir).length >= 4;
-    }, 'round 2 playing', 180_000, 100);
+    await poll(
+      () => {
+        if (run.proc.exitCode !== null) throw new Error(`the tourney ended before it was killed:\n${run.stderr()}`);
+        runDir ||= /run directory (\S+)/.exec(run.stderr())?.[1] ?? '';
+        // Round 2 under way: its bots and round 1's are up.
+        return Boolean(runDir) && journalLines(runDir).length >= 3 && botsIn(runDir).length >= 4;
+      },
+      'round 2 playing',
+      180_000,
+      100,
+    );
     const victims = botsIn(runDir);
     const orchestrator = run.proc.pid!;
     const token = markerOf(victims[0]!)!.split('.')[0]!; // "<pid>-<start time>-<random>"
@@ -142,7 +171,12 @@ describe.runIf(process.platform === 'linux')('bots of a killed orchestrator', ()
 
     // (a) The watchdog stops every bot of the run, then exits itself.
     // By cwd and by the killed orchestrator's token (which also finds a bot that left the folder).
-    const ms = await poll(() => botsIn(runDir).length === 0 && botsOf(token).length === 0, `the bots ${victims.join(', ')} stopped`, 10_000, 20);
+    const ms = await poll(
+      () => botsIn(runDir).length === 0 && botsOf(token).length === 0,
+      `the bots ${victims.join(', ')} stopped`,
+      10_000,
+      20,
+    );
     console.log(`bots (${victims.length} processes) gone ${ms} ms after the SIGKILL of the orchestrator`);
     await poll(() => reapersOf(orchestrator).length === 0, 'the watchdog exited', 10_000);
 
@@ -182,21 +216,36 @@ describe.runIf(process.platform === 'linux')('bots of a killed orchestrator', ()
     const unmarked = sleeper(botFolder);
     const live = sleeper(botFolder, `${ownerToken()}.8c5d0a1e`);
     const outside = sleeper(elsewhere, 'orphan-elsewhere');
-    await poll(() => [orphan, oldStyle, unmarked, live, outside].every((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep');
-      } catch {
-        return false;
-      }
-    }), 'the sleepers', 15_000);
+    await poll(
+      () =>
+        [orphan, oldStyle, unmarked, live, outside].every((pid) => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep');
+          } catch {
+            return false;
+          }
+        }),
+      'the sleepers',
+      15_000,
+    );
 
     const messages: string[] = [];
     const sandbox = new ProcessSandbox({ handleSignals: false });
     try {
       const bots = refsFromDirs([BUILTIN('random'), BUILTIN('random')]);
       const outcome = await runArena({
-        game: 'gomoku', variant: 'standard', bots, reps: 1, seed: 1, concurrency: 1, maxGames: 1,
-        limits: DEFAULT_LIMITS, policy: 'strict', runDir, sandbox, startTimeoutMs: 30_000,
+        game: 'gomoku',
+        variant: 'standard',
+        bots,
+        reps: 1,
+        seed: 1,
+        concurrency: 1,
+        maxGames: 1,
+        limits: DEFAULT_LIMITS,
+        policy: 'strict',
+        runDir,
+        sandbox,
+        startTimeoutMs: 30_000,
         progress: { phase: (m) => messages.push(m), tick() {}, done() {} },
       });
       expect(outcome.results).toHaveLength(1);

@@ -16,7 +16,6 @@ import { tempDir } from './helpers/bots.ts';
 import { catarena } from './helpers/cli.ts';
 import { readReplaySync } from './helpers/replays.ts';
 
-
 /** Deterministic pseudo-random choice. */
 function chooser(seed: number) {
   let s = seed >>> 0;
@@ -27,8 +26,20 @@ function chooser(seed: number) {
 }
 
 /** A replay made with the rules directly (no bots): `moves` UCI, then optionally a timeout. */
-function syntheticReplay(variant: 'standard' | 'variant', seed: number, moves: string[], timeoutAfter: boolean): Replay {
-  const spec: MatchSpec = { game: 'chess', variant, seats: ['alpha', 'beta "the second"'], seed, limits: DEFAULT_LIMITS, policy: 'strict' };
+function syntheticReplay(
+  variant: 'standard' | 'variant',
+  seed: number,
+  moves: string[],
+  timeoutAfter: boolean,
+): Replay {
+  const spec: MatchSpec = {
+    game: 'chess',
+    variant,
+    seats: ['alpha', 'beta "the second"'],
+    seed,
+    limits: DEFAULT_LIMITS,
+    policy: 'strict',
+  };
   let state = chess.init(variant, createRng(seed));
   const records: MoveRecord[] = moves.map((uci, ply) => {
     const seat = state.fen.split(' ')[1] === 'b' ? 1 : 0;
@@ -36,7 +47,14 @@ function syntheticReplay(variant: 'standard' | 'variant', seed: number, moves: s
     return { ply, seat, action: uci, latencyMs: 40 + ply };
   });
   const toMove = state.fen.split(' ')[1] === 'b' ? 1 : 0;
-  if (timeoutAfter) records.push({ ply: moves.length, seat: toMove, action: null, latencyMs: 10_000, error: { kind: 'timeout', message: 'no answer in 10000 ms' } });
+  if (timeoutAfter)
+    records.push({
+      ply: moves.length,
+      seat: toMove,
+      action: null,
+      latencyMs: 10_000,
+      error: { kind: 'timeout', message: 'no answer in 10000 ms' },
+    });
   const outcome = state.result;
   const winner = timeoutAfter ? 1 - toMove : (outcome?.winner ?? null);
   return {
@@ -69,12 +87,15 @@ function chess960Game(): { replay: Replay; castled: string } {
     let castled = '';
     while (moves.length < 50 && !state.result) {
       const pos = core.parseFen(state.fen, { chess960: true });
-      const legal = core.legalMoves(pos, { obstacles }).filter((m) => !obstacles.includes(m.to) || m.castleRook !== undefined);
+      const legal = core
+        .legalMoves(pos, { obstacles })
+        .filter((m) => !obstacles.includes(m.to) || m.castleRook !== undefined);
       if (!legal.length) break;
       const castle = legal.find((m) => m.castleRook !== undefined);
       // Prefer castling, then moves off the back rank (so castling becomes possible).
       const developing = legal.filter((m) => Math.floor(m.from / 8) === 0 || Math.floor(m.from / 8) === 7);
-      const move = castle ?? (developing.length && pick(3) ? developing[pick(developing.length)]! : legal[pick(legal.length)]!);
+      const move =
+        castle ?? (developing.length && pick(3) ? developing[pick(developing.length)]! : legal[pick(legal.length)]!);
       const uci = core.moveToUci(pos, move);
       if (move.castleRook !== undefined) castled ||= sanOf(pos, move, { obstacles });
       state = chess.apply(state, pos.turn === 'w' ? 0 : 1, uci);
@@ -87,7 +108,9 @@ function chess960Game(): { replay: Replay; castled: string } {
 
 /** Reads a Chess960 PGN back with chess-core: the FEN tag, then each SAN matched among the legal moves. */
 function readChess960(pgn: string): { fen: string; headers: Record<string, string> } {
-  const headers = Object.fromEntries([...pgn.matchAll(/^\[(\w+) "((?:[^"\\]|\\.)*)"\]$/gm)].map((m) => [m[1]!, m[2]!.replace(/\\(.)/g, '$1')]));
+  const headers = Object.fromEntries(
+    [...pgn.matchAll(/^\[(\w+) "((?:[^"\\]|\\.)*)"\]$/gm)].map((m) => [m[1]!, m[2]!.replace(/\\(.)/g, '$1')]),
+  );
   const movetext = pgn.split(/\n\n/)[1]!.replace(/\{[^}]*\}/g, ' ');
   const tokens = movetext.split(/\s+/).filter((t) => t && !/^\d+\.+$/.test(t) && !/^(1-0|0-1|1\/2-1\/2|\*)$/.test(t));
   let pos = core.parseFen(headers.FEN!, { chess960: true });
@@ -104,7 +127,8 @@ describe('SAN and PGN of replays', () => {
     const same = (fen: string) => {
       const board = new Chess(fen);
       const pos = core.parseFen(fen);
-      for (const m of board.moves({ verbose: true })) expect(sanOf(pos, core.findMove(pos, `${m.from}${m.to}${m.promotion ?? ''}`)!), fen).toBe(m.san);
+      for (const m of board.moves({ verbose: true }))
+        expect(sanOf(pos, core.findMove(pos, `${m.from}${m.to}${m.promotion ?? ''}`)!), fen).toBe(m.san);
       return board.moves();
     };
     // Castling both ways, en passant, promotions with capture and check, mate, pieces told apart
@@ -140,12 +164,22 @@ describe('SAN and PGN of replays', () => {
     const board = new Chess();
     board.loadPgn(pgn);
     expect(board.getHeaders()).toMatchObject({
-      Event: 'catarena chess standard', Site: 'catarena', Date: '2026.03.04', Round: '-',
-      White: 'alpha', Black: "beta 'the second'", Result: '1-0', Termination: 'time forfeit', PlyCount: '7', GameId: replay.result.id,
+      Event: 'catarena chess standard',
+      Site: 'catarena',
+      Date: '2026.03.04',
+      Round: '-',
+      White: 'alpha',
+      Black: "beta 'the second'",
+      Result: '1-0',
+      Termination: 'time forfeit',
+      PlyCount: '7',
+      GameId: replay.result.id,
     });
     expect(board.history()).toEqual(['e4', 'e5', 'Nf3', 'Nc6', 'Bc4', 'Nf6', 'O-O']); // e1h1, king takes rook, is O-O
     expect(board.fen()).toBe((replayState(replay) as { fen: string }).fen);
-    expect(pgn.replace(/\s+/g, ' ')).toContain('4. O-O {[%emt 0:00:00.046] white wins: black timed out (timeout: no answer in 10000 ms)} 1-0');
+    expect(pgn.replace(/\s+/g, ' ')).toContain(
+      '4. O-O {[%emt 0:00:00.046] white wins: black timed out (timeout: no answer in 10000 ms)} 1-0',
+    );
     expect(pgn.trimEnd().endsWith('1-0')).toBe(true);
     for (const line of pgn.split('\n')) expect(line.length).toBeLessThan(80);
     expect(chessPgn(replay, { times: false }).pgn).not.toContain('%emt');
@@ -158,7 +192,13 @@ describe('SAN and PGN of replays', () => {
     expect(representable).toBe(true);
     expect(note).toBeUndefined();
     const back = readChess960(pgn);
-    expect(back.headers).toMatchObject({ Variant: 'Chess960', SetUp: '1', FEN: game.startFen, Obstacles: game.obstacles.join(' '), Result: replay.result.winner === 0 ? '1-0' : '0-1' });
+    expect(back.headers).toMatchObject({
+      Variant: 'Chess960',
+      SetUp: '1',
+      FEN: game.startFen,
+      Obstacles: game.obstacles.join(' '),
+      Result: replay.result.winner === 0 ? '1-0' : '0-1',
+    });
     expect(game.obstacles).toHaveLength(12);
     expect(back.fen).toBe(game.final.fen);
     expect(pgn).toMatch(new RegExp(`\\s${castled}\\s`));
@@ -188,12 +228,31 @@ describe('catarena export --pgn', () => {
   beforeAll(async () => {
     runDir = path.join(tempDir('catarena-pgn-'), 'run');
     for (const variant of ['standard', 'variant']) {
-      const r = await catarena('play', 'builtin:heuristic', 'builtin:random', '-g', 'chess', '-V', variant, '--games', '2', '--run-dir', runDir, '--move-timeout', '5000');
+      const r = await catarena(
+        'play',
+        'builtin:heuristic',
+        'builtin:random',
+        '-g',
+        'chess',
+        '-V',
+        variant,
+        '--games',
+        '2',
+        '--run-dir',
+        runDir,
+        '--move-timeout',
+        '5000',
+      );
       expect(r.code, r.stderr).toBe(0);
     }
   }, 120_000);
 
-  const journal = () => fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Replay['result']);
+  const journal = () =>
+    fs
+      .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Replay['result']);
   const readReplay = (id: string) => readReplaySync(runDir, id);
   const games = (file: string) => fs.readFileSync(file, 'utf8').split(/\n\n(?=\[Event )/);
 
@@ -212,7 +271,11 @@ describe('catarena export --pgn', () => {
       const id = /\[GameId "(\w+)"\]/.exec(text)![1]!;
       const result = results.find((x) => x.id === id)!;
       const final = (replayState(readReplay(id)) as { fen: string }).fen;
-      const expected = { White: result.spec.seats[0], Black: result.spec.seats[1], Result: result.winner === 0 ? '1-0' : result.winner === 1 ? '0-1' : '1/2-1/2' };
+      const expected = {
+        White: result.spec.seats[0],
+        Black: result.spec.seats[1],
+        Result: result.winner === 0 ? '1-0' : result.winner === 1 ? '0-1' : '1/2-1/2',
+      };
       if (result.spec.variant === 'standard') {
         const board = new Chess();
         board.loadPgn(text);
@@ -234,7 +297,10 @@ describe('catarena export --pgn', () => {
     expect(r.stdout).toContain(`exported 4 chess games to ${out}`);
     const texts = games(out);
     expect(texts).toHaveLength(4);
-    for (const text of texts.filter((t) => t.includes('Chess960 with obstacles'))) expect(text.replace(/\s+/g, ' ')).toMatch(/\{catarena variant: obstacles on (?:[a-h][1-8] ){11}[a-h][1-8]; not valid Chess960/);
+    for (const text of texts.filter((t) => t.includes('Chess960 with obstacles')))
+      expect(text.replace(/\s+/g, ' ')).toMatch(
+        /\{catarena variant: obstacles on (?:[a-h][1-8] ){11}[a-h][1-8]; not valid Chess960/,
+      );
     const help = await catarena('export', '--help');
     for (const words of ['--pgn', '--all', '-o, --out', 'games.pgn', 'obstacle']) expect(help.stdout).toContain(words);
   });
@@ -248,7 +314,10 @@ describe('catarena export --pgn', () => {
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('does not exist');
     const gomoku = tempDir('catarena-pgn-gomoku-');
-    fs.writeFileSync(path.join(gomoku, 'journal.jsonl'), `${JSON.stringify({ id: 'g1', spec: { game: 'gomoku', variant: 'standard', seats: ['a', 'b'] } })}\n`);
+    fs.writeFileSync(
+      path.join(gomoku, 'journal.jsonl'),
+      `${JSON.stringify({ id: 'g1', spec: { game: 'gomoku', variant: 'standard', seats: ['a', 'b'] } })}\n`,
+    );
     const none = await catarena('export', '--pgn', gomoku);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('has no chess games');

@@ -15,7 +15,18 @@ import { holdemKey } from '../games/holdem/probe.ts';
 import { RunDir } from '../orchestrator/run/run-dir.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
-import { agreement, codeVsLlmPairs, consistencyCsv, consistencyMatrix, failuresOf, roundPairs, type ProbeActions, type ProbeAnswer, type ProbeSubject, type ProbeTrackResult } from '../reports/probe-consistency.ts';
+import {
+  agreement,
+  codeVsLlmPairs,
+  consistencyCsv,
+  consistencyMatrix,
+  failuresOf,
+  roundPairs,
+  type ProbeActions,
+  type ProbeAnswer,
+  type ProbeSubject,
+  type ProbeTrackResult,
+} from '../reports/probe-consistency.ts';
 import { catarena } from './helpers/cli.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
@@ -26,16 +37,28 @@ const fail: ProbeAnswer = { ok: false, kind: 'timeout', message: 'deadline passe
 describe('consistency arithmetic (hand-computed fixture)', () => {
   // Five states; A asked twice changes its mind once; B fails on state 3 (first pass); C is an LLM-player.
   const answers: ProbeActions['answers'] = {
-    'a@r1': [[ok('x'), ok('y'), ok('z'), ok('x'), ok('y')], [ok('x'), ok('y'), ok('z'), ok('x'), ok('x')]],
-    'a@r2': [[ok('x'), ok('x'), ok('z'), ok('x'), ok('y')], [ok('x'), ok('x'), ok('z'), ok('x'), ok('y')]],
-    llm: [[ok('y'), fail, ok('z'), ok('x'), ok('y')], [ok('y'), ok('y'), fail, ok('x'), ok('x')]],
+    'a@r1': [
+      [ok('x'), ok('y'), ok('z'), ok('x'), ok('y')],
+      [ok('x'), ok('y'), ok('z'), ok('x'), ok('x')],
+    ],
+    'a@r2': [
+      [ok('x'), ok('x'), ok('z'), ok('x'), ok('y')],
+      [ok('x'), ok('x'), ok('z'), ok('x'), ok('y')],
+    ],
+    llm: [
+      [ok('y'), fail, ok('z'), ok('x'), ok('y')],
+      [ok('y'), ok('y'), fail, ok('x'), ok('x')],
+    ],
   };
   const subjects: ProbeSubject[] = [
     { id: 'a@r1', kind: 'strategy', agent: 'a', round: 1 },
     { id: 'a@r2', kind: 'strategy', agent: 'a', round: 2 },
     { id: 'llm', kind: 'llm-player', agent: 'llm', round: null },
   ];
-  const m = consistencyMatrix(subjects.map((s) => s.id), answers);
+  const m = consistencyMatrix(
+    subjects.map((s) => s.id),
+    answers,
+  );
 
   it('diagonal: first against second answer, over the states both answered', () => {
     expect(m.values[0]![0]).toBeCloseTo(4 / 5); // state 5: y then x
@@ -54,8 +77,17 @@ describe('consistency arithmetic (hand-computed fixture)', () => {
 
   it('round n vs n+1, code vs LLM-player, failures and CSV', () => {
     expect(roundPairs(subjects, m)).toEqual([{ a: 'a@r1', b: 'a@r2', value: 0.8, compared: 5 }]);
-    expect(codeVsLlmPairs(subjects, m).map((p) => [p.a, p.b, p.value])).toEqual([['a@r1', 'llm', 0.75], ['a@r2', 'llm', 0.75]]);
-    expect(failuresOf('llm', answers.llm!)).toEqual({ subject: 'llm', asked: 10, failed: 2, byKind: { timeout: 2 }, example: 'deadline passed' });
+    expect(codeVsLlmPairs(subjects, m).map((p) => [p.a, p.b, p.value])).toEqual([
+      ['a@r1', 'llm', 0.75],
+      ['a@r2', 'llm', 0.75],
+    ]);
+    expect(failuresOf('llm', answers.llm!)).toEqual({
+      subject: 'llm',
+      asked: 10,
+      failed: 2,
+      byKind: { timeout: 2 },
+      example: 'deadline passed',
+    });
     expect(consistencyCsv(m).split('\n')[1]).toBe('a@r1,0.8,0.8,0.75');
     expect(agreement([fail], [fail])).toEqual({ value: null, compared: 0 });
   });
@@ -91,7 +123,8 @@ describe('chess action key', () => {
     const { adapterFor } = await import('../games/registry.ts');
     const adapter = adapterFor('chess');
     let state = adapter.game.init('standard', createRng(1));
-    for (const [k, move] of ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6'].entries()) state = adapter.game.apply(state, k % 2, move);
+    for (const [k, move] of ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6'].entries())
+      state = adapter.game.apply(state, k % 2, move);
     const key = (move: string) => probeRulesFor('chess').key(adapter, state, 0, move);
     expect(adapter.game.validate(state, 0, 'e1h1')).toBeNull();
     expect(key('e1g1')).toBe(key('e1h1'));
@@ -107,34 +140,65 @@ describe('catarena probe over a small real Gomoku run', () => {
   const saved = { key: process.env.OPENAI_API_KEY, url: process.env.CATARENA_LLM_BASE_URL };
 
   beforeAll(async () => {
-    const config = resolveConfig({ games: ['gomoku'], variants: ['standard'], rounds: 2, concurrency: 2, bootstrapSamples: 50 });
-    const agents = [createAgent(`dir:${misbehavingBot('ok')}#first`, 1), createAgent(`dir:${BUILTIN('random')}#random`, 1), createAgent(`dir:${misbehavingBot('die_after_3')}#dies`, 1)];
+    const config = resolveConfig({
+      games: ['gomoku'],
+      variants: ['standard'],
+      rounds: 2,
+      concurrency: 2,
+      bootstrapSamples: 50,
+    });
+    const agents = [
+      createAgent(`dir:${misbehavingBot('ok')}#first`, 1),
+      createAgent(`dir:${BUILTIN('random')}#random`, 1),
+      createAgent(`dir:${misbehavingBot('die_after_3')}#dies`, 1),
+    ];
     await runTourney({ config, runDir, agents });
     // The LLM-player always answers option 1.
     llm = await startScriptedLlm(() => ({ text: '1' }), { key: 'sk-probe' });
     process.env.OPENAI_API_KEY = 'sk-probe';
     process.env.CATARENA_LLM_BASE_URL = llm.baseURL;
     const lines: string[] = [];
-    const outcome = await runProbe({ runDir, states: 12, llmPlayers: ['llm-player:openai-compatible/scripted'], timeoutMs: 3_000, concurrency: 2, onProgress: (l) => lines.push(l) });
+    const outcome = await runProbe({
+      runDir,
+      states: 12,
+      llmPlayers: ['llm-player:openai-compatible/scripted'],
+      timeoutMs: 3_000,
+      concurrency: 2,
+      onProgress: (l) => lines.push(l),
+    });
     expect(lines.join('\n')).toMatch(/gomoku-standard: 12 of \d+ endgame states sampled/);
     result = outcome.results[0]!;
-    actions = JSON.parse(fs.readFileSync(path.join(runDir, 'probe', 'gomoku-standard', 'actions.json'), 'utf8')) as ProbeActions;
+    actions = JSON.parse(
+      fs.readFileSync(path.join(runDir, 'probe', 'gomoku-standard', 'actions.json'), 'utf8'),
+    ) as ProbeActions;
   }, 240_000);
 
   afterAll(async () => {
-    for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['CATARENA_LLM_BASE_URL', saved.url]] as const) {
+    for (const [name, value] of [
+      ['OPENAI_API_KEY', saved.key],
+      ['CATARENA_LLM_BASE_URL', saved.url],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
     await llm?.close();
   });
 
-  const value = (a: string, b: string) => result.matrix.values[result.matrix.labels.indexOf(a)]![result.matrix.labels.indexOf(b)];
+  const value = (a: string, b: string) =>
+    result.matrix.values[result.matrix.labels.indexOf(a)]![result.matrix.labels.indexOf(b)];
 
   it('asks every strategy and the LLM-player about 12 sampled endgame states', () => {
     expect(result.sampled).toBe(12);
     expect(result.candidates).toBeGreaterThanOrEqual(12);
-    expect(result.matrix.labels).toEqual(['dies@r1', 'first@r1', 'random@r1', 'dies@r2', 'first@r2', 'random@r2', 'llm-player-scripted']);
+    expect(result.matrix.labels).toEqual([
+      'dies@r1',
+      'first@r1',
+      'random@r1',
+      'dies@r2',
+      'first@r2',
+      'random@r2',
+      'llm-player-scripted',
+    ]);
     for (const s of actions.states) expect(s.where).toMatch(/^ply \d+ of \d+$/);
   });
 
@@ -145,7 +209,14 @@ describe('catarena probe over a small real Gomoku run', () => {
     expect(result.rounds).toContainEqual({ a: 'first@r1', b: 'first@r2', value: 1, compared: 12 });
     expect(value('random@r1', 'random@r1')).toBeLessThan(1);
     expect(value('llm-player-scripted', 'llm-player-scripted')).toBe(1);
-    expect(result.codeVsLlm.map((p) => p.a)).toEqual(['dies@r1', 'first@r1', 'random@r1', 'dies@r2', 'first@r2', 'random@r2']);
+    expect(result.codeVsLlm.map((p) => p.a)).toEqual([
+      'dies@r1',
+      'first@r1',
+      'random@r1',
+      'dies@r2',
+      'first@r2',
+      'random@r2',
+    ]);
   });
 
   it('the first-cell bot answered the first empty cell of each state, rebuilt here from the replay', async () => {
@@ -155,7 +226,9 @@ describe('catarena probe over a small real Gomoku run', () => {
       let state = gomoku.wire.game.init('standard', createRng(replay.result.spec.seed));
       for (const move of replay.moves.slice(0, s.ply)) state = gomoku.wire.game.apply(state, move.seat, move.action);
       const board = (state as { board: number[][] }).board;
-      const first = board.flatMap((row, i) => row.map((cell, j) => (cell === 0 ? [i, j] : null))).find((c) => c !== null);
+      const first = board
+        .flatMap((row, i) => row.map((cell, j) => (cell === 0 ? [i, j] : null)))
+        .find((c) => c !== null);
       const answer = actions.answers['first@r1']![0][k]!;
       expect(answer.ok && answer.action).toEqual(first);
     }
@@ -184,7 +257,15 @@ describe('catarena probe over a small real Gomoku run', () => {
   });
 
   it('a bot that times out is asked every state under the deadline and counted, not fatal', async () => {
-    const [{ sampleEndgameStates }, { askSubject }, { probeRulesFor }, { BotFleet }, { GameServerPool }, { createSandbox }, { adapterFor }] = await Promise.all([
+    const [
+      { sampleEndgameStates },
+      { askSubject },
+      { probeRulesFor },
+      { BotFleet },
+      { GameServerPool },
+      { createSandbox },
+      { adapterFor },
+    ] = await Promise.all([
       import('../orchestrator/probe/sample-states.ts'),
       import('../orchestrator/probe/ask-states.ts'),
       import('../orchestrator/probe/probe-rules.ts'),
@@ -199,10 +280,20 @@ describe('catarena probe over a small real Gomoku run', () => {
     const hosts = new GameServerPool({ ports: { 'gomoku/standard': 0 } });
     try {
       const host = await hosts.get('gomoku', 'standard');
-      const fleet = new BotFleet({ sandbox, health: adapterFor('gomoku').health, logDir: tempDir('catarena-probe-logs-'), ...host.botAccess() });
+      const fleet = new BotFleet({
+        sandbox,
+        health: adapterFor('gomoku').health,
+        logDir: tempDir('catarena-probe-logs-'),
+        ...host.botAccess(),
+      });
       fleet.add([{ id: 'sleepy', dir: misbehavingBot('sleep') }]);
       const t0 = Date.now();
-      const passes = await askSubject(fleet, 'sleepy', states, { adapter: adapterFor('gomoku'), host, rules: probeRulesFor('gomoku'), timeoutMs: 300 });
+      const passes = await askSubject(fleet, 'sleepy', states, {
+        adapter: adapterFor('gomoku'),
+        host,
+        rules: probeRulesFor('gomoku'),
+        timeoutMs: 300,
+      });
       expect(Date.now() - t0).toBeLessThan(15_000);
       expect(passes.flat().map((a) => (a.ok ? 'ok' : a.kind))).toEqual(['timeout', 'timeout', 'timeout', 'timeout']);
       expect(failuresOf('sleepy', passes)).toMatchObject({ asked: 4, failed: 4, byKind: { timeout: 4 } });
@@ -215,7 +306,9 @@ describe('catarena probe over a small real Gomoku run', () => {
 
   it('writes JSON, CSV and a heatmap, and the rebuilt reports carry the probe section', async () => {
     const dir = path.join(runDir, 'probe', 'gomoku-standard');
-    expect(fs.readFileSync(path.join(dir, 'consistency.csv'), 'utf8').split('\n')[0]).toBe(`,${result.matrix.labels.join(',')}`);
+    expect(fs.readFileSync(path.join(dir, 'consistency.csv'), 'utf8').split('\n')[0]).toBe(
+      `,${result.matrix.labels.join(',')}`,
+    );
     const svg = fs.readFileSync(path.join(dir, 'consistency.svg'), 'utf8');
     expect(svg.match(/<rect class="cell"/g)).toHaveLength(49);
     expect(svg).toContain('data-row="1" data-col="1" data-value="1"');
@@ -242,7 +335,9 @@ describe('catarena probe over a small real Gomoku run', () => {
     fs.copyFileSync(path.join(runDir, 'journal.jsonl'), path.join(stray, 'journal.jsonl'));
     const noReplays = await catarena('probe', stray);
     expect(noReplays.code).toBe(1);
-    expect(noReplays.stderr).toMatch(/nothing to probe in .*: gomoku-standard: none of its \d+ games has its replay in .*replays/);
+    expect(noReplays.stderr).toMatch(
+      /nothing to probe in .*: gomoku-standard: none of its \d+ games has its replay in .*replays/,
+    );
     const wrongGame = await catarena('probe', runDir, '--games', 'chess');
     expect(wrongGame.stderr).toMatch(/--games: chess not played in this run; it played gomoku/);
   }, 60_000);
@@ -253,18 +348,37 @@ describe("catarena probe: Hold'em and Bridge decision points, with what the seat
   let outcome: Awaited<ReturnType<typeof runProbe>>;
 
   beforeAll(async () => {
-    const config = resolveConfig({ rounds: 1, games: ['holdem', 'bridge'], variants: ['standard'], agents: ['offline:cautious', 'offline:aggressive'], reps: 2, concurrency: 2, bootstrapSamples: 50, perGame: { holdem: { options: { handCap: 60 } } } });
+    const config = resolveConfig({
+      rounds: 1,
+      games: ['holdem', 'bridge'],
+      variants: ['standard'],
+      agents: ['offline:cautious', 'offline:aggressive'],
+      reps: 2,
+      concurrency: 2,
+      bootstrapSamples: 50,
+      perGame: { holdem: { options: { handCap: 60 } } },
+    });
     await runTourney({ config, runDir });
     outcome = await runProbe({ runDir, states: 15, concurrency: 2 });
   }, 240_000);
 
-  it('samples turn and river decisions (Hold\'em) and card plays from trick 8 (Bridge), never forced ones, each asked of the seat that decided there', async () => {
-    expect(outcome.results.map((r) => [r.track, r.sampled]), JSON.stringify(outcome.notProbed)).toEqual([['holdem-standard', 15], ['bridge-standard', 15]]);
+  it("samples turn and river decisions (Hold'em) and card plays from trick 8 (Bridge), never forced ones, each asked of the seat that decided there", async () => {
+    expect(
+      outcome.results.map((r) => [r.track, r.sampled]),
+      JSON.stringify(outcome.notProbed),
+    ).toEqual([
+      ['holdem-standard', 15],
+      ['bridge-standard', 15],
+    ]);
     const run = new RunDir(runDir);
     for (const r of outcome.results) {
-      const { states } = JSON.parse(fs.readFileSync(path.join(runDir, 'probe', r.track, 'actions.json'), 'utf8')) as ProbeActions;
+      const { states } = JSON.parse(
+        fs.readFileSync(path.join(runDir, 'probe', r.track, 'actions.json'), 'utf8'),
+      ) as ProbeActions;
       for (const s of states) {
-        expect(s.where).toMatch(r.game === 'holdem' ? /^(turn|river), hand \d+$/ : /^trick (8|9|10|11|12|13), card [1-4]$/);
+        expect(s.where).toMatch(
+          r.game === 'holdem' ? /^(turn|river), hand \d+$/ : /^trick (8|9|10|11|12|13), card [1-4]$/,
+        );
         const replay = await run.readReplay(s.replay);
         expect(replay.moves[s.ply]!.seat).toBe(s.seat);
         expect(replay.moves[s.ply]!.action).toEqual(s.played);
@@ -279,25 +393,58 @@ describe("catarena probe: Hold'em and Bridge decision points, with what the seat
     const { adapterFor } = await import('../games/registry.ts');
     const run = new RunDir(runDir);
     const journal = await run.openJournal();
-    const holdem = await sampleEndgameStates(run, journal.results().filter((r) => r.spec.game === 'holdem'), 15, 1);
+    const holdem = await sampleEndgameStates(
+      run,
+      journal.results().filter((r) => r.spec.game === 'holdem'),
+      15,
+      1,
+    );
     for (const s of holdem.states) {
-      const body = adapterFor('holdem').turn(s.state, s.seat, { gameId: 'g', gameServerUrl: '', seatIds: s.seatIds }).body as { players: Record<string, { hole_cards: string[] }>; current_player: string };
+      const body = adapterFor('holdem').turn(s.state, s.seat, { gameId: 'g', gameServerUrl: '', seatIds: s.seatIds })
+        .body as { players: Record<string, { hole_cards: string[] }>; current_player: string };
       expect(body.current_player).toBe(s.seatIds[s.seat]);
-      for (const [id, p] of Object.entries(body.players)) expect(p.hole_cards.length > 0).toBe(id === s.seatIds[s.seat]);
+      for (const [id, p] of Object.entries(body.players))
+        expect(p.hole_cards.length > 0).toBe(id === s.seatIds[s.seat]);
     }
-    const bridge = await sampleEndgameStates(run, journal.results().filter((r) => r.spec.game === 'bridge'), 15, 1);
+    const bridge = await sampleEndgameStates(
+      run,
+      journal.results().filter((r) => r.spec.game === 'bridge'),
+      15,
+      1,
+    );
     for (const s of bridge.states) {
-      const body = adapterFor('bridge').turn(s.state, s.seat, { gameId: 'g', gameServerUrl: '', seatIds: s.seatIds }).body as { game_state: { players: Array<{ player_id: number; hand?: unknown[]; is_dummy: boolean }> } };
+      const body = adapterFor('bridge').turn(s.state, s.seat, { gameId: 'g', gameServerUrl: '', seatIds: s.seatIds })
+        .body as { game_state: { players: Array<{ player_id: number; hand?: unknown[]; is_dummy: boolean }> } };
       // Its own hand and dummy's (shown since the opening lead); dummy's own turn shows the declarer's, who decides it.
-      const shown = body.game_state.players.filter((p) => p.hand).map((p) => p.player_id).sort();
+      const shown = body.game_state.players
+        .filter((p) => p.hand)
+        .map((p) => p.player_id)
+        .sort();
       const dummy = body.game_state.players.find((p) => p.is_dummy)!.player_id;
       expect(shown).toEqual([s.seat, s.seat === dummy ? (dummy + 2) % 4 : dummy].sort());
     }
-    const { answers } = JSON.parse(fs.readFileSync(path.join(runDir, 'probe', 'holdem-standard', 'actions.json'), 'utf8')) as ProbeActions;
+    const { answers } = JSON.parse(
+      fs.readFileSync(path.join(runDir, 'probe', 'holdem-standard', 'actions.json'), 'utf8'),
+    ) as ProbeActions;
     const keys = new Set(Object.values(answers).flatMap((passes) => passes.flat().map((a) => (a.ok ? a.key : a.kind))));
-    for (const k of keys) expect(['fold', 'check', 'call', 'all_in', 'raise:<=0.5pot', 'raise:0.5-1pot', 'raise:1-2pot', 'raise:>2pot']).toContain(k);
+    for (const k of keys)
+      expect([
+        'fold',
+        'check',
+        'call',
+        'all_in',
+        'raise:<=0.5pot',
+        'raise:0.5-1pot',
+        'raise:1-2pot',
+        'raise:>2pot',
+      ]).toContain(k);
     // Sampling is seeded: the same seed picks the same states again.
-    const again = await sampleEndgameStates(run, journal.results().filter((r) => r.spec.game === 'holdem'), 15, 1);
+    const again = await sampleEndgameStates(
+      run,
+      journal.results().filter((r) => r.spec.game === 'holdem'),
+      15,
+      1,
+    );
     expect(again.states.map((s) => `${s.replay}#${s.ply}`)).toEqual(holdem.states.map((s) => `${s.replay}#${s.ply}`));
   });
 });

@@ -17,7 +17,21 @@ import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './helpers/wo
 const PASSWORD = 'pw-Zq81-never-shown';
 const ADMIN_PASSWORD = 'admin-Kx27-never-shown';
 /** An ACL user limited to catarena's keys, without the admin commands BullMQ does not need. */
-const ACL = ['--user', 'catarena', 'on', `>${PASSWORD}`, '~catarena:*', '&*', '+@all', '-@dangerous', '+info', '+client', '+config|get', '--requirepass', ADMIN_PASSWORD];
+const ACL = [
+  '--user',
+  'catarena',
+  'on',
+  `>${PASSWORD}`,
+  '~catarena:*',
+  '&*',
+  '+@all',
+  '-@dangerous',
+  '+info',
+  '+client',
+  '+config|get',
+  '--requirepass',
+  ADMIN_PASSWORD,
+];
 
 /** Every file under `dir` whose content or name contains `needle`. */
 function filesContaining(dir: string, needle: string): string[] {
@@ -30,82 +44,134 @@ function filesContaining(dir: string, needle: string): string[] {
   return hits;
 }
 
-describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: Redis with an ACL user, a password and TLS (real redis-server)', () => {
-  let redis: TestRedis;
-  let certs: TestCerts;
-  const workers: WorkerProcess[] = [];
-  const slow = slowReference();
+describe.runIf(hasRedis() || Boolean(process.env.CI))(
+  'queue: Redis with an ACL user, a password and TLS (real redis-server)',
+  () => {
+    let redis: TestRedis;
+    let certs: TestCerts;
+    const workers: WorkerProcess[] = [];
+    const slow = slowReference();
 
-  beforeAll(async () => {
-    certs = makeTlsCerts(['localhost'], ['127.0.0.1']);
-    redis = await startRedis({ tls: certs, args: ACL });
-  });
-  afterAll(async () => {
-    await Promise.all(workers.map((w) => stopWorkerProcess(w)));
-    await redis?.stop();
-  }, 60_000);
+    beforeAll(async () => {
+      certs = makeTlsCerts(['localhost'], ['127.0.0.1']);
+      redis = await startRedis({ tls: certs, args: ACL });
+    });
+    afterAll(async () => {
+      await Promise.all(workers.map((w) => stopWorkerProcess(w)));
+      await redis?.stop();
+    }, 60_000);
 
-  it('a tourney over rediss:// with an ACL user gives the in-process W and writes or prints its password nowhere', async () => {
-    const reference = slow.localW(); // played in-process meanwhile
-    // The worker takes its secrets from the environment, the coordinator from the URL.
-    const env = { ...process.env, CATARENA_REDIS_USERNAME: 'catarena', CATARENA_REDIS_PASSWORD: PASSWORD, CATARENA_REDIS_CA_FILE: certs.ca };
-    const worker = await spawnWorker(redis.tlsUrl!, 'tls-worker', ['--concurrency', '2', '--no-tourneys'], 60_000, env);
-    workers.push(worker);
-    expect(worker.output()).toContain(`ready on ${redis.tlsUrl}`);
+    it('a tourney over rediss:// with an ACL user gives the in-process W and writes or prints its password nowhere', async () => {
+      const reference = slow.localW(); // played in-process meanwhile
+      // The worker takes its secrets from the environment, the coordinator from the URL.
+      const env = {
+        ...process.env,
+        CATARENA_REDIS_USERNAME: 'catarena',
+        CATARENA_REDIS_PASSWORD: PASSWORD,
+        CATARENA_REDIS_CA_FILE: certs.ca,
+      };
+      const worker = await spawnWorker(
+        redis.tlsUrl!,
+        'tls-worker',
+        ['--concurrency', '2', '--no-tourneys'],
+        60_000,
+        env,
+      );
+      workers.push(worker);
+      expect(worker.output()).toContain(`ready on ${redis.tlsUrl}`);
 
-    const out = tempDir();
-    const secretUrl = `${redis.tlsUrl!.replace('rediss://', `rediss://catarena:${encodeURIComponent(PASSWORD)}@`)}`;
-    const config = path.join(out, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ ...slow.input, out: path.join(out, 'runs') }));
-    const coordinator = await runCli(['tourney', '--config', config, '--queue', secretUrl], { CATARENA_REDIS_CA_FILE: certs.ca });
-    expect(coordinator.code, coordinator.stderr).toBe(0);
-    const runDir = path.join(out, 'runs', fs.readdirSync(path.join(out, 'runs')).find((d) => d.startsWith('tourney-'))!);
-    expect(journalOf(runDir)).toHaveLength(12);
-    expect(wOf(runDir)).toEqual(await reference);
-    // The stored URL keeps the user, not the password: a resume takes it from the environment.
-    expect(JSON.parse(fs.readFileSync(path.join(runDir, 'config.json'), 'utf8')).queue).toBe(redis.tlsUrl!.replace('rediss://', 'rediss://catarena@'));
+      const out = tempDir();
+      const secretUrl = `${redis.tlsUrl!.replace('rediss://', `rediss://catarena:${encodeURIComponent(PASSWORD)}@`)}`;
+      const config = path.join(out, 'config.json');
+      fs.writeFileSync(config, JSON.stringify({ ...slow.input, out: path.join(out, 'runs') }));
+      const coordinator = await runCli(['tourney', '--config', config, '--queue', secretUrl], {
+        CATARENA_REDIS_CA_FILE: certs.ca,
+      });
+      expect(coordinator.code, coordinator.stderr).toBe(0);
+      const runDir = path.join(
+        out,
+        'runs',
+        fs.readdirSync(path.join(out, 'runs')).find((d) => d.startsWith('tourney-'))!,
+      );
+      expect(journalOf(runDir)).toHaveLength(12);
+      expect(wOf(runDir)).toEqual(await reference);
+      // The stored URL keeps the user, not the password: a resume takes it from the environment.
+      expect(JSON.parse(fs.readFileSync(path.join(runDir, 'config.json'), 'utf8')).queue).toBe(
+        redis.tlsUrl!.replace('rediss://', 'rediss://catarena@'),
+      );
 
-    const status = await runCli(['queue', 'status', '--queue', secretUrl], { CATARENA_REDIS_CA_FILE: certs.ca });
-    expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toContain('tls-worker');
+      const status = await runCli(['queue', 'status', '--queue', secretUrl], { CATARENA_REDIS_CA_FILE: certs.ca });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain('tls-worker');
 
-    const printed = [coordinator.stdout, coordinator.stderr, status.stdout, status.stderr, worker.output()].join('\n');
-    expect(printed).toContain('127.0.0.1'); // it did print where Redis is
-    expect(printed).not.toContain(PASSWORD);
-    expect(filesContaining(runDir, PASSWORD)).toEqual([]);
-    expect(filesContaining(worker.workDir, PASSWORD)).toEqual([]);
-    // Nor does it travel through Redis (jobs, artifacts, the run index).
-    const admin = new Redis({ port: redis.port, password: ADMIN_PASSWORD });
-    try {
-      const keys = await admin.keys('*');
-      expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys) expect(JSON.stringify(await admin.dump(key))).not.toContain(PASSWORD);
-    } finally {
-      admin.disconnect();
-    }
-  }, 240_000);
+      const printed = [coordinator.stdout, coordinator.stderr, status.stdout, status.stderr, worker.output()].join(
+        '\n',
+      );
+      expect(printed).toContain('127.0.0.1'); // it did print where Redis is
+      expect(printed).not.toContain(PASSWORD);
+      expect(filesContaining(runDir, PASSWORD)).toEqual([]);
+      expect(filesContaining(worker.workDir, PASSWORD)).toEqual([]);
+      // Nor does it travel through Redis (jobs, artifacts, the run index).
+      const admin = new Redis({ port: redis.port, password: ADMIN_PASSWORD });
+      try {
+        const keys = await admin.keys('*');
+        expect(keys.length).toBeGreaterThan(0);
+        for (const key of keys) expect(JSON.stringify(await admin.dump(key))).not.toContain(PASSWORD);
+      } finally {
+        admin.disconnect();
+      }
+    }, 240_000);
 
-  it('a worker with a wrong or missing password fails at once with what to fix, never echoing the password', async () => {
-    const cases = [
-      { env: { CATARENA_REDIS_USERNAME: 'catarena', CATARENA_REDIS_PASSWORD: 'wrong-Pq55' }, url: redis.url, expect: /Redis at redis:\/\/127\.0\.0\.1:\d+ refused the user and password \(WRONGPASS.*\): fix the password in CATARENA_REDIS_PASSWORD or the user catarena/ },
-      { env: {}, url: redis.url.replace('redis://', 'redis://catarena:wrong-Pq55@'), expect: /Redis at redis:\/\/catarena@127\.0\.0\.1:\d+ refused the user and password .*: fix the password in the URL/ },
-      { env: {}, url: redis.url, expect: /requires a password and none was given: set CATARENA_REDIS_PASSWORD/ },
-      { env: { CATARENA_REDIS_PASSWORD: PASSWORD }, url: redis.tlsUrl!, expect: /TLS certificate was not accepted \(.*\); set CATARENA_REDIS_CA_FILE to the PEM file of the CA that signed it/ },
-      { env: { CATARENA_REDIS_CA_FILE: certs.ca }, url: redis.url, expect: /CATARENA_REDIS_CA_FILE is set but --queue redis:\/\/127\.0\.0\.1:\d+ is not TLS; use rediss:\/\// },
-    ];
-    for (const c of cases) {
-      const started = Date.now();
-      const proc = spawn(process.execPath, [CLI, 'worker', '--queue', c.url, '--work-dir', tempDir()], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CATARENA_REDIS_USERNAME: '', CATARENA_REDIS_PASSWORD: '', CATARENA_REDIS_CA_FILE: '', ...c.env } });
-      let output = '';
-      proc.stdout.on('data', (d) => (output += d));
-      proc.stderr.on('data', (d) => (output += d));
-      const code = await new Promise((r) => proc.once('exit', r));
-      expect(code, output).toBe(1);
-      expect(output).toMatch(c.expect);
-      expect(output).not.toContain('wrong-Pq55');
-      expect(output).not.toContain(PASSWORD);
-      expect(output).not.toMatch(/\n\s+at /); // a message, not a stack trace
-      expect(Date.now() - started).toBeLessThan(20_000);
-    }
-  }, 120_000);
-});
+    it('a worker with a wrong or missing password fails at once with what to fix, never echoing the password', async () => {
+      const cases = [
+        {
+          env: { CATARENA_REDIS_USERNAME: 'catarena', CATARENA_REDIS_PASSWORD: 'wrong-Pq55' },
+          url: redis.url,
+          expect:
+            /Redis at redis:\/\/127\.0\.0\.1:\d+ refused the user and password \(WRONGPASS.*\): fix the password in CATARENA_REDIS_PASSWORD or the user catarena/,
+        },
+        {
+          env: {},
+          url: redis.url.replace('redis://', 'redis://catarena:wrong-Pq55@'),
+          expect:
+            /Redis at redis:\/\/catarena@127\.0\.0\.1:\d+ refused the user and password .*: fix the password in the URL/,
+        },
+        { env: {}, url: redis.url, expect: /requires a password and none was given: set CATARENA_REDIS_PASSWORD/ },
+        {
+          env: { CATARENA_REDIS_PASSWORD: PASSWORD },
+          url: redis.tlsUrl!,
+          expect:
+            /TLS certificate was not accepted \(.*\); set CATARENA_REDIS_CA_FILE to the PEM file of the CA that signed it/,
+        },
+        {
+          env: { CATARENA_REDIS_CA_FILE: certs.ca },
+          url: redis.url,
+          expect: /CATARENA_REDIS_CA_FILE is set but --queue redis:\/\/127\.0\.0\.1:\d+ is not TLS; use rediss:\/\//,
+        },
+      ];
+      for (const c of cases) {
+        const started = Date.now();
+        const proc = spawn(process.execPath, [CLI, 'worker', '--queue', c.url, '--work-dir', tempDir()], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: {
+            ...process.env,
+            CATARENA_REDIS_USERNAME: '',
+            CATARENA_REDIS_PASSWORD: '',
+            CATARENA_REDIS_CA_FILE: '',
+            ...c.env,
+          },
+        });
+        let output = '';
+        proc.stdout.on('data', (d) => (output += d));
+        proc.stderr.on('data', (d) => (output += d));
+        const code = await new Promise((r) => proc.once('exit', r));
+        expect(code, output).toBe(1);
+        expect(output).toMatch(c.expect);
+        expect(output).not.toContain('wrong-Pq55');
+        expect(output).not.toContain(PASSWORD);
+        expect(output).not.toMatch(/\n\s+at /); // a message, not a stack trace
+        expect(Date.now() - started).toBeLessThan(20_000);
+      }
+    }, 120_000);
+  },
+);

@@ -23,184 +23,228 @@ import { CLI, journalOf, runCli, slowReference, wOf } from './helpers/queue.ts';
 /** Short locks, so a lost game is re-run within seconds (the default is 30 s). */
 const LOCK_MS = 4_000;
 
-describe.runIf(dockerReady())('queue: Redis and workers in containers that share nothing but Redis (docker/queue-cluster.sh)', () => {
-  let cluster: TestCluster;
-  const slow = slowReference();
-  const runIdOf = (runDir: string) => fs.readFileSync(path.join(runDir, 'run-id'), 'utf8').trim();
+describe.runIf(dockerReady())(
+  'queue: Redis and workers in containers that share nothing but Redis (docker/queue-cluster.sh)',
+  () => {
+    let cluster: TestCluster;
+    const slow = slowReference();
+    const runIdOf = (runDir: string) => fs.readFileSync(path.join(runDir, 'run-id'), 'utf8').trim();
 
-  beforeAll(async () => {
-    const { tag } = await ensureWorkerImage({ log: () => {} });
-    cluster = await startCluster({ workers: 2, image: tag, workerArgs: `--concurrency 2 --lock-ms ${LOCK_MS} --no-tourneys` });
-    await waitFor(async () => (await connectedWorkers()).length === 2, 'two workers connected', 60_000);
-  }, 600_000);
+    beforeAll(async () => {
+      const { tag } = await ensureWorkerImage({ log: () => {} });
+      cluster = await startCluster({
+        workers: 2,
+        image: tag,
+        workerArgs: `--concurrency 2 --lock-ms ${LOCK_MS} --no-tourneys`,
+      });
+      await waitFor(async () => (await connectedWorkers()).length === 2, 'two workers connected', 60_000);
+    }, 600_000);
 
-  afterAll(async () => {
-    if (!cluster) return;
-    cluster.script('down');
-    expect(cluster.containers()).toEqual([]);
-    expect(docker('network', 'ls', '--filter', `name=${cluster.name}-net`, '-q')).toBe('');
-  }, 120_000);
+    afterAll(async () => {
+      if (!cluster) return;
+      cluster.script('down');
+      expect(cluster.containers()).toEqual([]);
+      expect(docker('network', 'ls', '--filter', `name=${cluster.name}-net`, '-q')).toBe('');
+    }, 120_000);
 
-  const withQueue = async <T>(work: (queue: Queue) => Promise<T>): Promise<T> => {
-    const connection = await connectQueue(cluster.url);
-    const queue = new Queue(MATCH_QUEUE, { connection, prefix: PREFIX });
-    try {
-      return await work(queue);
-    } finally {
-      await queue.close();
-      connection.disconnect();
-    }
-  };
-  const connectedWorkers = async () => withQueue(async (q) => (await q.getWorkers()).map((w) => /:w:(.+)$/.exec(w.rawname ?? '')?.[1] ?? '').filter(Boolean).sort());
-  /** Completed jobs of a run, by id, with the worker that finished each. */
-  const completedJobs = (runDir: string) =>
-    withQueue(async (q) => (await q.getJobs(['completed'])).filter((j) => j.id!.startsWith(`${runIdOf(runDir)}.`)).map((j) => ({ id: j.id!, by: j.processedBy!, attempts: j.attemptsStarted, finishedOn: j.finishedOn })));
-  /** Waits for a game being played by `worker` and returns its job id. */
-  const activeOn = (worker: string) => {
-    let id = '';
-    return waitFor(
-      async () => {
-        id = (await withQueue(async (q) => (await q.getJobs(['active'])).find((j) => j.processedBy === worker)?.id)) ?? '';
-        return Boolean(id);
-      },
-      `a game on ${worker}`,
-      60_000,
-    ).then(() => id);
-  };
-  const startRun = () => {
-    const runDir = path.join(tempDir(), 'queued');
-    return { runDir, done: runTourney({ config: resolveConfig(slow.input, { queue: cluster.url }), runDir }) };
-  };
-  /** Every game once, and the in-process W. */
-  const expectUnbroken = async (runDir: string) => {
-    const journal = journalOf(runDir);
-    expect(journal).toHaveLength(12);
-    expect(new Set(journal.map((r) => r.id)).size).toBe(12);
-    expect(wOf(runDir)).toEqual(await slow.localW());
-    expect(await completedJobs(runDir)).toHaveLength(12);
-  };
-  /** The cluster is what it was: Redis and the two workers, nothing else left behind. */
-  const expectOnlyTheCluster = async () => {
-    expect(cluster.containers()).toEqual([cluster.redis, cluster.worker(1), cluster.worker(2)].sort());
-    await waitFor(async () => (await connectedWorkers()).length === 2, 'both workers connected', 60_000);
-  };
+    const withQueue = async <T>(work: (queue: Queue) => Promise<T>): Promise<T> => {
+      const connection = await connectQueue(cluster.url);
+      const queue = new Queue(MATCH_QUEUE, { connection, prefix: PREFIX });
+      try {
+        return await work(queue);
+      } finally {
+        await queue.close();
+        connection.disconnect();
+      }
+    };
+    const connectedWorkers = async () =>
+      withQueue(async (q) =>
+        (await q.getWorkers())
+          .map((w) => /:w:(.+)$/.exec(w.rawname ?? '')?.[1] ?? '')
+          .filter(Boolean)
+          .sort(),
+      );
+    /** Completed jobs of a run, by id, with the worker that finished each. */
+    const completedJobs = (runDir: string) =>
+      withQueue(async (q) =>
+        (await q.getJobs(['completed']))
+          .filter((j) => j.id!.startsWith(`${runIdOf(runDir)}.`))
+          .map((j) => ({ id: j.id!, by: j.processedBy!, attempts: j.attemptsStarted, finishedOn: j.finishedOn })),
+      );
+    /** Waits for a game being played by `worker` and returns its job id. */
+    const activeOn = (worker: string) => {
+      let id = '';
+      return waitFor(
+        async () => {
+          id =
+            (await withQueue(async (q) => (await q.getJobs(['active'])).find((j) => j.processedBy === worker)?.id)) ??
+            '';
+          return Boolean(id);
+        },
+        `a game on ${worker}`,
+        60_000,
+      ).then(() => id);
+    };
+    const startRun = () => {
+      const runDir = path.join(tempDir(), 'queued');
+      return { runDir, done: runTourney({ config: resolveConfig(slow.input, { queue: cluster.url }), runDir }) };
+    };
+    /** Every game once, and the in-process W. */
+    const expectUnbroken = async (runDir: string) => {
+      const journal = journalOf(runDir);
+      expect(journal).toHaveLength(12);
+      expect(new Set(journal.map((r) => r.id)).size).toBe(12);
+      expect(wOf(runDir)).toEqual(await slow.localW());
+      expect(await completedJobs(runDir)).toHaveLength(12);
+    };
+    /** The cluster is what it was: Redis and the two workers, nothing else left behind. */
+    const expectOnlyTheCluster = async () => {
+      expect(cluster.containers()).toEqual([cluster.redis, cluster.worker(1), cluster.worker(2)].sort());
+      await waitFor(async () => (await connectedWorkers()).length === 2, 'both workers connected', 60_000);
+    };
 
-  it('each worker has its own network namespace and file system, reaches Redis by name only, and together they give the in-process W', async () => {
-    const reference = slow.localW(); // played in-process meanwhile
-    for (const i of [1, 2]) {
-      const [inspected] = JSON.parse(docker('inspect', cluster.worker(i)));
-      expect(inspected.Mounts).toEqual([]); // no shared volume: code comes through Redis
-      expect(Object.keys(inspected.NetworkSettings.Networks)).toEqual([`${cluster.name}-net`]);
-      expect(inspected.HostConfig.NetworkMode).toBe(`${cluster.name}-net`);
-      expect(inspected.HostConfig.PidMode).toBe('');
-      expect(inspected.Config.Cmd).toContain(`redis://${cluster.redis}:6379`);
-      // The password reaches it by environment, never on its command line.
-      expect(inspected.Config.Cmd.join(' ')).not.toContain(cluster.password);
-    }
-    const { runDir, done } = startRun();
-    await done;
-    await expectUnbroken(runDir);
-    expect(await reference).toEqual(wOf(runDir));
-    const by = new Set((await completedJobs(runDir)).map((j) => j.by));
-    expect([...by].sort()).toEqual([cluster.worker(1), cluster.worker(2)].sort());
-    await expectOnlyTheCluster();
-  }, 300_000);
+    it('each worker has its own network namespace and file system, reaches Redis by name only, and together they give the in-process W', async () => {
+      const reference = slow.localW(); // played in-process meanwhile
+      for (const i of [1, 2]) {
+        const [inspected] = JSON.parse(docker('inspect', cluster.worker(i)));
+        expect(inspected.Mounts).toEqual([]); // no shared volume: code comes through Redis
+        expect(Object.keys(inspected.NetworkSettings.Networks)).toEqual([`${cluster.name}-net`]);
+        expect(inspected.HostConfig.NetworkMode).toBe(`${cluster.name}-net`);
+        expect(inspected.HostConfig.PidMode).toBe('');
+        expect(inspected.Config.Cmd).toContain(`redis://${cluster.redis}:6379`);
+        // The password reaches it by environment, never on its command line.
+        expect(inspected.Config.Cmd.join(' ')).not.toContain(cluster.password);
+      }
+      const { runDir, done } = startRun();
+      await done;
+      await expectUnbroken(runDir);
+      expect(await reference).toEqual(wOf(runDir));
+      const by = new Set((await completedJobs(runDir)).map((j) => j.by));
+      expect([...by].sort()).toEqual([cluster.worker(1), cluster.worker(2)].sort());
+      await expectOnlyTheCluster();
+    }, 300_000);
 
-  it('a worker killed mid-game: its game is re-run by the other, counted once; the worker restarted joins again', async () => {
-    const { runDir, done } = startRun();
-    const killed = await activeOn(cluster.worker(1));
-    docker('kill', cluster.worker(1));
-    await done;
-    await expectUnbroken(runDir);
-    const job = (await completedJobs(runDir)).find((j) => j.id === killed)!;
-    expect(job.by).toBe(cluster.worker(2));
-    expect(job.attempts).toBeGreaterThanOrEqual(2);
-    cluster.script('worker', '1');
-    await expectOnlyTheCluster();
-  }, 300_000);
+    it('a worker killed mid-game: its game is re-run by the other, counted once; the worker restarted joins again', async () => {
+      const { runDir, done } = startRun();
+      const killed = await activeOn(cluster.worker(1));
+      docker('kill', cluster.worker(1));
+      await done;
+      await expectUnbroken(runDir);
+      const job = (await completedJobs(runDir)).find((j) => j.id === killed)!;
+      expect(job.by).toBe(cluster.worker(2));
+      expect(job.attempts).toBeGreaterThanOrEqual(2);
+      cluster.script('worker', '1');
+      await expectOnlyTheCluster();
+    }, 300_000);
 
-  it('a worker frozen (docker pause) past its lock: the game is re-run elsewhere; thawed, its late result is ignored', async () => {
-    const { runDir, done } = startRun();
-    const frozen = await activeOn(cluster.worker(1));
-    docker('pause', cluster.worker(1));
-    try {
-      await done; // the frozen worker's games were re-run by the other one
-    } finally {
-      docker('unpause', cluster.worker(1));
-    }
-    const before = (await completedJobs(runDir)).find((j) => j.id === frozen)!;
-    expect(before.by).toBe(cluster.worker(2));
-    // Thawed, it finishes the game it held and tries to report it: refused (its lock is gone).
-    await new Promise((r) => setTimeout(r, 2 * LOCK_MS));
-    expect((await completedJobs(runDir)).find((j) => j.id === frozen)).toEqual(before);
-    await expectUnbroken(runDir);
-    await expectOnlyTheCluster();
-  }, 300_000);
+    it('a worker frozen (docker pause) past its lock: the game is re-run elsewhere; thawed, its late result is ignored', async () => {
+      const { runDir, done } = startRun();
+      const frozen = await activeOn(cluster.worker(1));
+      docker('pause', cluster.worker(1));
+      try {
+        await done; // the frozen worker's games were re-run by the other one
+      } finally {
+        docker('unpause', cluster.worker(1));
+      }
+      const before = (await completedJobs(runDir)).find((j) => j.id === frozen)!;
+      expect(before.by).toBe(cluster.worker(2));
+      // Thawed, it finishes the game it held and tries to report it: refused (its lock is gone).
+      await new Promise((r) => setTimeout(r, 2 * LOCK_MS));
+      expect((await completedJobs(runDir)).find((j) => j.id === frozen)).toEqual(before);
+      await expectUnbroken(runDir);
+      await expectOnlyTheCluster();
+    }, 300_000);
 
-  it('the network between a worker and Redis cut for 30 s and restored: nothing lost or doubled; the worker reconnects', async () => {
-    const { runDir, done } = startRun();
-    await activeOn(cluster.worker(1));
-    docker('network', 'disconnect', `${cluster.name}-net`, cluster.worker(1));
-    const cut = Date.now();
-    await done;
-    await new Promise((r) => setTimeout(r, Math.max(0, 30_000 - (Date.now() - cut))));
-    docker('network', 'connect', `${cluster.name}-net`, cluster.worker(1));
-    const restored = Date.now();
-    await expectUnbroken(runDir);
-    // Worker 1 noticed the dead link and is back on the queue over a new connection (the old one
-    // may linger on Redis's side, half-open: its age does not count).
-    await waitFor(async () => /went away[^\n]*\n(?:.*\n)*?.*is back after/.test(dockerLogs(cluster.worker(1))), 'worker 1 saying Redis went away, then is back', 60_000);
-    await waitFor(
-      async () => withQueue(async (q) => (await q.getWorkers()).some((w) => w.rawname?.endsWith(`:w:${cluster.worker(1)}`) && Number(w.age) <= (Date.now() - restored) / 1000 + 1)),
-      'worker 1 reconnected',
-      60_000,
-    );
-    await expectOnlyTheCluster();
-  }, 300_000);
+    it('the network between a worker and Redis cut for 30 s and restored: nothing lost or doubled; the worker reconnects', async () => {
+      const { runDir, done } = startRun();
+      await activeOn(cluster.worker(1));
+      docker('network', 'disconnect', `${cluster.name}-net`, cluster.worker(1));
+      const cut = Date.now();
+      await done;
+      await new Promise((r) => setTimeout(r, Math.max(0, 30_000 - (Date.now() - cut))));
+      docker('network', 'connect', `${cluster.name}-net`, cluster.worker(1));
+      const restored = Date.now();
+      await expectUnbroken(runDir);
+      // Worker 1 noticed the dead link and is back on the queue over a new connection (the old one
+      // may linger on Redis's side, half-open: its age does not count).
+      await waitFor(
+        async () => /went away[^\n]*\n(?:.*\n)*?.*is back after/.test(dockerLogs(cluster.worker(1))),
+        'worker 1 saying Redis went away, then is back',
+        60_000,
+      );
+      await waitFor(
+        async () =>
+          withQueue(async (q) =>
+            (await q.getWorkers()).some(
+              (w) =>
+                w.rawname?.endsWith(`:w:${cluster.worker(1)}`) && Number(w.age) <= (Date.now() - restored) / 1000 + 1,
+            ),
+          ),
+        'worker 1 reconnected',
+        60_000,
+      );
+      await expectOnlyTheCluster();
+    }, 300_000);
 
-  it('Redis killed mid-run and restarted from its append-only file: the run finishes with the same W', async () => {
-    const { runDir, done } = startRun();
-    await waitFor(async () => fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 3, 'three games', 120_000);
-    docker('kill', cluster.redis);
-    await new Promise((r) => setTimeout(r, 1_000));
-    docker('start', cluster.redis);
-    await done;
-    await expectUnbroken(runDir);
-    await expectOnlyTheCluster();
-  }, 300_000);
+    it('Redis killed mid-run and restarted from its append-only file: the run finishes with the same W', async () => {
+      const { runDir, done } = startRun();
+      await waitFor(
+        async () => fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 3,
+        'three games',
+        120_000,
+      );
+      docker('kill', cluster.redis);
+      await new Promise((r) => setTimeout(r, 1_000));
+      docker('start', cluster.redis);
+      await done;
+      await expectUnbroken(runDir);
+      await expectOnlyTheCluster();
+    }, 300_000);
 
-  it('the coordinator SIGKILLed mid-run and resumed (password from the environment) finishes with the same W', async () => {
-    const out = tempDir();
-    const config = path.join(out, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ ...slow.input, out: path.join(out, 'runs') }));
-    const url = `redis://127.0.0.1:${cluster.port}`;
-    const env = { ...process.env, CATARENA_REDIS_PASSWORD: cluster.password };
-    const coordinator = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--queue', url], { stdio: 'ignore', env });
-    const exited = new Promise((r) => coordinator.once('exit', r));
-    let runDir = '';
-    await waitFor(async () => {
-      const dirs = fs.existsSync(path.join(out, 'runs')) ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-')) : [];
-      runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
-      return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
-    }, 'four journaled games', 120_000);
-    coordinator.kill('SIGKILL');
-    await exited;
-    const before = journalOf(runDir);
-    expect(before.length).toBeLessThan(12);
-    const resumed = await runCli(['resume', runDir], { CATARENA_REDIS_PASSWORD: cluster.password });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(journalOf(runDir).slice(0, before.length)).toEqual(before);
-    await expectUnbroken(runDir);
-    await expectOnlyTheCluster();
-  }, 300_000);
+    it('the coordinator SIGKILLed mid-run and resumed (password from the environment) finishes with the same W', async () => {
+      const out = tempDir();
+      const config = path.join(out, 'config.json');
+      fs.writeFileSync(config, JSON.stringify({ ...slow.input, out: path.join(out, 'runs') }));
+      const url = `redis://127.0.0.1:${cluster.port}`;
+      const env = { ...process.env, CATARENA_REDIS_PASSWORD: cluster.password };
+      const coordinator = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--queue', url], {
+        stdio: 'ignore',
+        env,
+      });
+      const exited = new Promise((r) => coordinator.once('exit', r));
+      let runDir = '';
+      await waitFor(
+        async () => {
+          const dirs = fs.existsSync(path.join(out, 'runs'))
+            ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-'))
+            : [];
+          runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
+          return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
+        },
+        'four journaled games',
+        120_000,
+      );
+      coordinator.kill('SIGKILL');
+      await exited;
+      const before = journalOf(runDir);
+      expect(before.length).toBeLessThan(12);
+      const resumed = await runCli(['resume', runDir], { CATARENA_REDIS_PASSWORD: cluster.password });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(journalOf(runDir).slice(0, before.length)).toEqual(before);
+      await expectUnbroken(runDir);
+      await expectOnlyTheCluster();
+    }, 300_000);
 
-  it('docker stop drains each worker: it stops its bots and exits 0', async () => {
-    for (const i of [1, 2]) {
-      // Bots are processes inside the worker's container (it has no Docker socket to start others).
-      expect(cluster.processes(cluster.worker(i)).filter((p) => /bot\.mjs|start_ai\.sh/.test(p.command)).length).toBeGreaterThan(0);
-      docker('stop', '-t', '60', cluster.worker(i));
-      expect(docker('inspect', '-f', '{{.State.ExitCode}}', cluster.worker(i))).toBe('0');
-      expect(dockerLogs(cluster.worker(i))).toMatch(/stopped after \d+ games \(\d+ bot starts\)/);
-    }
-  }, 180_000);
-});
+    it('docker stop drains each worker: it stops its bots and exits 0', async () => {
+      for (const i of [1, 2]) {
+        // Bots are processes inside the worker's container (it has no Docker socket to start others).
+        expect(
+          cluster.processes(cluster.worker(i)).filter((p) => /bot\.mjs|start_ai\.sh/.test(p.command)).length,
+        ).toBeGreaterThan(0);
+        docker('stop', '-t', '60', cluster.worker(i));
+        expect(docker('inspect', '-f', '{{.State.ExitCode}}', cluster.worker(i))).toBe('0');
+        expect(dockerLogs(cluster.worker(i))).toMatch(/stopped after \d+ games \(\d+ bot starts\)/);
+      }
+    }, 180_000);
+  },
+);

@@ -23,7 +23,18 @@ const records = (runDir: string) =>
     .readdirSync(runDir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.strategy.json'))
     .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(runDir, f), 'utf8')) as { id: string; hash: string; status: string; agent: string; agentKind: string; dir: string; cost: { toolCalls: number; tokens: unknown } });
+    .map(
+      (f) =>
+        JSON.parse(fs.readFileSync(path.join(runDir, f), 'utf8')) as {
+          id: string;
+          hash: string;
+          status: string;
+          agent: string;
+          agentKind: string;
+          dir: string;
+          cost: { toolCalls: number; tokens: unknown };
+        },
+    );
 const gunzipAsync = promisify(gunzip);
 const developedBy = (output: string) => Number(/and (\d+) developments/.exec(output)?.[1]);
 
@@ -37,7 +48,9 @@ async function redisContents(url: string): Promise<string> {
       parts.push(key);
       if (type === 'string') {
         const value = await redis.getBuffer(key);
-        parts.push(key.startsWith('catarena:artifact:') && value ? (await gunzipAsync(value)).toString('utf8') : String(value));
+        parts.push(
+          key.startsWith('catarena:artifact:') && value ? (await gunzipAsync(value)).toString('utf8') : String(value),
+        );
       } else if (type === 'hash') parts.push(JSON.stringify(await redis.hgetall(key)));
       else if (type === 'list') parts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
       else if (type === 'set') parts.push(JSON.stringify(await redis.smembers(key)));
@@ -56,13 +69,34 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
   it('agents develop on 2 workers, none in the coordinator; same strategies and W as in-process', async () => {
     // Deterministic bots, as scripts/w-fingerprint.mjs plays them (fixed search, no noise), entered
     // as dir: agents whose folders travel to the workers; one has a bot per round.
-    const fixed = (params: Record<string, unknown>, name: string) => botWithParams(BUILTIN('heuristic'), { ...params, timeBudgetMs: 60_000, randomness: 0 }, name);
+    const fixed = (params: Record<string, unknown>, name: string) =>
+      botWithParams(BUILTIN('heuristic'), { ...params, timeBudgetMs: 60_000, randomness: 0 }, name);
     const perRound = path.join(tempDir(), 'perRound');
-    fs.cpSync(fixed({ depth: 1, candidates: 10, attack: 0.8, defense: 1.3 }, 'r1'), path.join(perRound, 'round_1'), { recursive: true });
-    fs.cpSync(fixed({ depth: 2, candidates: 6, attack: 1.4, defense: 0.8 }, 'r2'), path.join(perRound, 'round_2'), { recursive: true });
-    const input: TourneyConfigInput = { games: ['gomoku'], rounds: 2, variants: ['standard'], agents: [`dir:${fixed({ depth: 2, candidates: 8 }, 'steady')}#steady`, `dir:${perRound}#learner`, `dir:${fixed({ depth: 1, candidates: 6 }, 'quick')}#quick`], concurrency: 2, bootstrapSamples: 50, seed: 7 };
+    fs.cpSync(fixed({ depth: 1, candidates: 10, attack: 0.8, defense: 1.3 }, 'r1'), path.join(perRound, 'round_1'), {
+      recursive: true,
+    });
+    fs.cpSync(fixed({ depth: 2, candidates: 6, attack: 1.4, defense: 0.8 }, 'r2'), path.join(perRound, 'round_2'), {
+      recursive: true,
+    });
+    const input: TourneyConfigInput = {
+      games: ['gomoku'],
+      rounds: 2,
+      variants: ['standard'],
+      agents: [
+        `dir:${fixed({ depth: 2, candidates: 8 }, 'steady')}#steady`,
+        `dir:${perRound}#learner`,
+        `dir:${fixed({ depth: 1, candidates: 6 }, 'quick')}#quick`,
+      ],
+      concurrency: 2,
+      bootstrapSamples: 50,
+      seed: 7,
+    };
     const local = path.join(tempDir(), 'local');
-    const [, a, b] = await Promise.all([runTourney({ config: resolveConfig(input), runDir: local }), q.startWorker('devA', ['--develop', '2']), q.startWorker('devB', ['--develop', '2'])]);
+    const [, a, b] = await Promise.all([
+      runTourney({ config: resolveConfig(input), runDir: local }),
+      q.startWorker('devA', ['--develop', '2']),
+      q.startWorker('devB', ['--develop', '2']),
+    ]);
 
     const develop = vi.spyOn(DirAgent.prototype, 'develop');
     const queued = path.join(tempDir(), 'queued');
@@ -74,13 +108,22 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
     }
     const mine = records(queued);
     expect(mine).toHaveLength(6);
-    expect(mine.map((r) => [r.id, r.hash, r.status, r.agentKind])).toEqual(records(local).map((r) => [r.id, r.hash, r.status, r.agentKind]));
+    expect(mine.map((r) => [r.id, r.hash, r.status, r.agentKind])).toEqual(
+      records(local).map((r) => [r.id, r.hash, r.status, r.agentKind]),
+    );
     expect(wOf(queued)).toEqual(wOf(local));
     // What came back is where a local run puts it: the record's dir, the round 2 workspace with round 1's bots.
-    for (const r of mine) expect(r.dir).toMatch(new RegExp(`^${queued}/tracks/gomoku-standard/round_\\d/strategies/${r.agent}$`));
+    for (const r of mine)
+      expect(r.dir).toMatch(new RegExp(`^${queued}/tracks/gomoku-standard/round_\\d/strategies/${r.agent}$`));
     const round2 = path.join(queued, 'tracks', 'gomoku-standard', 'round_2');
-    expect(fs.readdirSync(path.join(round2, 'workspaces', 'learner', 'last_round')).sort()).toEqual(['learner', 'quick', 'steady']);
-    expect(fs.readFileSync(path.join(round2, 'strategies', 'learner.build.log'), 'utf8')).toMatch(/copied round_2 into the workspace/);
+    expect(fs.readdirSync(path.join(round2, 'workspaces', 'learner', 'last_round')).sort()).toEqual([
+      'learner',
+      'quick',
+      'steady',
+    ]);
+    expect(fs.readFileSync(path.join(round2, 'strategies', 'learner.build.log'), 'utf8')).toMatch(
+      /copied round_2 into the workspace/,
+    );
 
     await Promise.all([q.stopWorker(a), q.stopWorker(b)]);
     expect(developedBy(a.output()) + developedBy(b.output())).toBe(6);
@@ -89,10 +132,19 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
   it('an LLM agent develops only on the worker with its key; the key is in no Redis value, run file or log; queue status says who lacks it', async () => {
     const SENTINEL = 'sk-sentinel-queue-develop-7f3a';
     const sample = BUILTIN('random');
-    const write = (p: string, file: string) => ({ name: 'write_file', args: { path: p, content: fs.readFileSync(path.join(sample, file), 'utf8') } });
+    const write = (p: string, file: string) => ({
+      name: 'write_file',
+      args: { path: p, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
     const server = await startScriptedLlm(
       perConversation([
-        { toolCalls: [write('develop_ai/start_ai.sh', 'start_ai.sh'), write('develop_ai/bot.mjs', 'bot.mjs'), write('develop_ai/bot-http.mjs', 'bot-http.mjs')] },
+        {
+          toolCalls: [
+            write('develop_ai/start_ai.sh', 'start_ai.sh'),
+            write('develop_ai/bot.mjs', 'bot.mjs'),
+            write('develop_ai/bot-http.mjs', 'bot-http.mjs'),
+          ],
+        },
         { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
       ]),
       { noStreaming: true, key: SENTINEL },
@@ -101,12 +153,29 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
     delete process.env.OPENAI_API_KEY; // the coordinator has no key
     const { OPENAI_API_KEY: _, ...base } = process.env;
     try {
-      const keyless = await q.startWorker('noKey', [], undefined, false, { ...base, CATARENA_OPENAI_BASE_URL: server.baseURL });
-      const holder = await q.startWorker('withKey', [], undefined, false, { ...base, OPENAI_API_KEY: SENTINEL, CATARENA_OPENAI_BASE_URL: server.baseURL });
+      const keyless = await q.startWorker('noKey', [], undefined, false, {
+        ...base,
+        CATARENA_OPENAI_BASE_URL: server.baseURL,
+      });
+      const holder = await q.startWorker('withKey', [], undefined, false, {
+        ...base,
+        OPENAI_API_KEY: SENTINEL,
+        CATARENA_OPENAI_BASE_URL: server.baseURL,
+      });
       const runDir = path.join(tempDir(), 'llm');
       const offlineDevelop = vi.spyOn(OfflineAgent.prototype, 'develop');
-      const input: TourneyConfigInput = { games: ['gomoku'], rounds: 1, variants: ['standard'], agents: ['builtin:openai-compatible/scripted#coder', 'offline:cautious'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000 };
-      await runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir }).finally(() => offlineDevelop.mockRestore());
+      const input: TourneyConfigInput = {
+        games: ['gomoku'],
+        rounds: 1,
+        variants: ['standard'],
+        agents: ['builtin:openai-compatible/scripted#coder', 'offline:cautious'],
+        concurrency: 2,
+        bootstrapSamples: 20,
+        developTimeoutMs: 120_000,
+      };
+      await runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir }).finally(() =>
+        offlineDevelop.mockRestore(),
+      );
       expect(offlineDevelop).not.toHaveBeenCalled();
 
       const coder = records(runDir).find((r) => r.agent === 'coder')!;
@@ -116,26 +185,40 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       for (const r of server.requests) expect(r.authorization).toBe(`Bearer ${SENTINEL}`);
 
       const status = await runCli(['queue', 'status', '--queue', q.redis.url, '--json']);
-      const rows = JSON.parse(status.stdout).development as Array<{ agent: string; takenBy: string[]; refusedBy: Array<{ worker: string; detail: string }>; completed: number }>;
+      const rows = JSON.parse(status.stdout).development as Array<{
+        agent: string;
+        takenBy: string[];
+        refusedBy: Array<{ worker: string; detail: string }>;
+        completed: number;
+      }>;
       const coderRow = rows.find((r) => r.agent.startsWith('builtin:'))!;
       expect(coderRow.takenBy).toEqual(['withKey']);
-      expect(coderRow.refusedBy).toEqual([{ worker: 'noKey', detail: expect.stringMatching(/OPENAI_API_KEY is not set/) }]);
+      expect(coderRow.refusedBy).toEqual([
+        { worker: 'noKey', detail: expect.stringMatching(/OPENAI_API_KEY is not set/) },
+      ]);
       expect(coderRow.completed).toBe(1);
       expect(rows.find((r) => r.agent === 'offline:cautious')!.takenBy.sort()).toEqual(['noKey', 'withKey']);
-      expect(keyless.output()).toMatch(/not developing for builtin:openai-compatible\/scripted#coder .*OPENAI_API_KEY is not set/);
+      expect(keyless.output()).toMatch(
+        /not developing for builtin:openai-compatible\/scripted#coder .*OPENAI_API_KEY is not set/,
+      );
 
       // The coordinator's doctor needs no key: it reports what the workers found. A worker's doctor checks this machine.
       const agentsFlag = ['--agents', input.agents!.join(','), '--games', 'gomoku', '--queue', q.redis.url];
       const coordinatorDoctor = await runCli(['doctor', ...agentsFlag]);
       expect(coordinatorDoctor.code).toBe(0);
-      expect(coordinatorDoctor.stdout).toMatch(/builtin:openai-compatible\/scripted#coder\s+workers\s+ready\s+developed on workers: withKey take it/);
+      expect(coordinatorDoctor.stdout).toMatch(
+        /builtin:openai-compatible\/scripted#coder\s+workers\s+ready\s+developed on workers: withKey take it/,
+      );
       const workerDoctor = await runCli(['doctor', '--worker', ...agentsFlag.slice(2)]);
       expect(workerDoctor.code).toBe(1);
-      expect(workerDoctor.stdout).toMatch(/builtin:openai-compatible\/scripted#coder \(queued\)\s+spec and key\s+MISSING\s+OPENAI_API_KEY is not set/);
+      expect(workerDoctor.stdout).toMatch(
+        /builtin:openai-compatible\/scripted#coder \(queued\)\s+spec and key\s+MISSING\s+OPENAI_API_KEY is not set/,
+      );
 
       expect(await redisContents(q.redis.url)).not.toContain(SENTINEL);
       for (const entry of fs.readdirSync(runDir, { recursive: true, withFileTypes: true })) {
-        if (entry.isFile()) expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SENTINEL);
+        if (entry.isFile())
+          expect(fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toContain(SENTINEL);
       }
       await Promise.all([q.stopWorker(keyless), q.stopWorker(holder)]);
       expect(developedBy(holder.output())).toBeGreaterThanOrEqual(1);

@@ -44,7 +44,9 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     // Both workers played, every game exactly once, each recorded on its job.
     const { queue, close } = await matchQueue();
     try {
-      const jobs = (await queue.getJobs(['completed'])).filter((j) => j.id!.startsWith(fs.readFileSync(path.join(queued, 'run-id'), 'utf8').trim()));
+      const jobs = (await queue.getJobs(['completed'])).filter((j) =>
+        j.id!.startsWith(fs.readFileSync(path.join(queued, 'run-id'), 'utf8').trim()),
+      );
       expect(jobs).toHaveLength(12);
       const by = new Map<string, number>();
       for (const job of jobs) by.set(job.processedBy!, (by.get(job.processedBy!) ?? 0) + 1);
@@ -88,14 +90,18 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     const { queue, close } = await matchQueue();
     let killedJob: string | undefined;
     try {
-      await waitFor(async () => {
-        const active = (await queue.getJobs(['active'])).find((j) => j.processedBy === 'victim');
-        if (active) {
-          victim.proc.kill('SIGKILL');
-          killedJob = active.id;
-        }
-        return Boolean(active);
-      }, 'a game on the victim worker', 60_000);
+      await waitFor(
+        async () => {
+          const active = (await queue.getJobs(['active'])).find((j) => j.processedBy === 'victim');
+          if (active) {
+            victim.proc.kill('SIGKILL');
+            killedJob = active.id;
+          }
+          return Boolean(active);
+        },
+        'a game on the victim worker',
+        60_000,
+      );
       await victim.exited;
       await rescuer;
       await run;
@@ -123,10 +129,14 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     const { queue, close } = await matchQueue();
     try {
       let active: string[] = [];
-      await waitFor(async () => {
-        active = (await queue.getJobs(['active'])).filter((j) => j.processedBy === drainer.name).map((j) => j.id!);
-        return active.length > 0;
-      }, 'a game on the drainer', 60_000);
+      await waitFor(
+        async () => {
+          active = (await queue.getJobs(['active'])).filter((j) => j.processedBy === drainer.name).map((j) => j.id!);
+          return active.length > 0;
+        },
+        'a game on the drainer',
+        60_000,
+      );
       drainer.proc.kill('SIGTERM');
       expect(await drainer.exited).toBe(0);
       expect(drainer.output()).toMatch(/draining: finishing the games in flight/);
@@ -152,14 +162,22 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     const out = tempDir();
     const config = path.join(out, 'config.json');
     fs.writeFileSync(config, JSON.stringify({ ...input, out: path.join(out, 'runs') }));
-    const coordinator = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--queue', q.redis.url], { stdio: 'ignore' });
+    const coordinator = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--queue', q.redis.url], {
+      stdio: 'ignore',
+    });
     const exited = new Promise((r) => coordinator.once('exit', r));
     let runDir = '';
-    await waitFor(async () => {
-      const dirs = fs.existsSync(path.join(out, 'runs')) ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-')) : [];
-      runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
-      return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
-    }, 'four journaled games', 120_000);
+    await waitFor(
+      async () => {
+        const dirs = fs.existsSync(path.join(out, 'runs'))
+          ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-'))
+          : [];
+        runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
+        return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
+      },
+      'four journaled games',
+      120_000,
+    );
     coordinator.kill('SIGKILL');
     await exited;
     const before = journalOf(runDir);
@@ -174,21 +192,30 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(wOf(runDir)).toEqual(await localW());
   }, 240_000);
 
-  it.runIf(dockerReady())('a worker with --sandbox docker plays queued games in containers, removed when it drains', async () => {
-    await stopWorkers();
-    const worker = await startWorker('docker', ['--sandbox', 'docker']);
-    const input = slowConfig();
-    const local = path.join(tempDir(), 'local');
-    await runTourney({ config: resolveConfig({ ...input, rounds: 1 }), runDir: local });
-    const queued = path.join(tempDir(), 'queued');
-    await runTourney({ config: resolveConfig({ ...input, rounds: 1 }, { queue: q.redis.url }), runDir: queued });
-    expect(wOf(queued)).toEqual(wOf(local));
-    const owner = `catarena.owner=${os.hostname()}:${worker.proc.pid}`;
-    const containers = () => execFileSync('docker', ['ps', '-aq', '--filter', `label=${owner}`]).toString().trim().split('\n').filter(Boolean).length;
-    expect(containers()).toBeGreaterThanOrEqual(2);
-    worker.proc.kill('SIGTERM');
-    expect(await worker.exited).toBe(0);
-    expect(worker.output()).toMatch(/stopped after 2 games/);
-    expect(containers()).toBe(0);
-  }, 120_000);
+  it.runIf(dockerReady())(
+    'a worker with --sandbox docker plays queued games in containers, removed when it drains',
+    async () => {
+      await stopWorkers();
+      const worker = await startWorker('docker', ['--sandbox', 'docker']);
+      const input = slowConfig();
+      const local = path.join(tempDir(), 'local');
+      await runTourney({ config: resolveConfig({ ...input, rounds: 1 }), runDir: local });
+      const queued = path.join(tempDir(), 'queued');
+      await runTourney({ config: resolveConfig({ ...input, rounds: 1 }, { queue: q.redis.url }), runDir: queued });
+      expect(wOf(queued)).toEqual(wOf(local));
+      const owner = `catarena.owner=${os.hostname()}:${worker.proc.pid}`;
+      const containers = () =>
+        execFileSync('docker', ['ps', '-aq', '--filter', `label=${owner}`])
+          .toString()
+          .trim()
+          .split('\n')
+          .filter(Boolean).length;
+      expect(containers()).toBeGreaterThanOrEqual(2);
+      worker.proc.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+      expect(worker.output()).toMatch(/stopped after 2 games/);
+      expect(containers()).toBe(0);
+    },
+    120_000,
+  );
 });

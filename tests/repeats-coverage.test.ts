@@ -50,7 +50,16 @@ export function coverageOverRepeats(field: DevelopingField, K: number, studies: 
       const b = bootstrapWithDraws(field.agents, field.rounds, games, { samples: 200, seed: t * 100 + r });
       single ??= b.result;
       const p = (k: 'S' | 'L' | 'C') => field.agents.map((a) => b.result.perAgent[a]![k].point);
-      repeats.push({ point: { S: p('S'), L: p('L'), C: p('C'), SI: field.agents.map(() => null), G: field.agents.map((a) => b.result.perAgent[a]!.G.map((g) => g.point)) }, draws: b.draws });
+      repeats.push({
+        point: {
+          S: p('S'),
+          L: p('L'),
+          C: p('C'),
+          SI: field.agents.map(() => null),
+          G: field.agents.map((a) => b.result.perAgent[a]!.G.map((g) => g.point)),
+        },
+        draws: b.draws,
+      });
     }
     const c = combineRepeats(field.agents, field.rounds, repeats, { samples: 400, seed: t }).result;
     for (const a of field.agents) {
@@ -68,7 +77,8 @@ export function coverageOverRepeats(field: DevelopingField, K: number, studies: 
     }
   }
   const n = studies * field.agents.length;
-  const share = (h: Record<string, number>) => Object.fromEntries(KEYS.map((k) => [k, h[k]! / n])) as Record<(typeof KEYS)[number], number>;
+  const share = (h: Record<string, number>) =>
+    Object.fromEntries(KEYS.map((k) => [k, h[k]! / n])) as Record<(typeof KEYS)[number], number>;
   return { combined: share(hits.combined), single: share(hits.single), width };
 }
 
@@ -78,7 +88,9 @@ describe('combined intervals over repeats cover the true mean metric (developmen
     it(`K = ${K} repeats: 95% combined intervals of S, L, C cover the true mean at least 93% of the time (at most 99% from K = 8); single-run intervals far less`, () => {
       const c = coverageOverRepeats(DEVELOPING, K, 150, truth);
       const f = (r: Record<string, number>) => KEYS.map((k) => `${k} ${r[k]!.toFixed(3)}`).join(' ');
-      console.log(`repeats coverage K=${K}: combined ${f(c.combined)} (S width ${c.width.combined.toFixed(3)}); single run ${f(c.single)} (S width ${c.width.single.toFixed(3)})`);
+      console.log(
+        `repeats coverage K=${K}: combined ${f(c.combined)} (S width ${c.width.combined.toFixed(3)}); single run ${f(c.single)} (S width ${c.width.single.toFixed(3)})`,
+      );
       for (const k of KEYS) {
         expect(c.combined[k]).toBeGreaterThan(0.93);
         // Two repeats bound development's variance poorly (Student's t with 1 df): the intervals

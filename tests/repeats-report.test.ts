@@ -30,9 +30,21 @@ describe('repeats math', () => {
     expect(kendallTau([3, 2, 1], [1, 2, 3])).toBe(-1);
     // One discordant pair of three: (2 − 1) / 3.
     expect(kendallTau([3, 2, 1], [3, 1, 2])).toBeCloseTo(1 / 3, 12);
-    expect(kendallW([[3, 2, 1], [3, 2, 1], [3, 2, 1]])).toBe(1);
+    expect(
+      kendallW([
+        [3, 2, 1],
+        [3, 2, 1],
+        [3, 2, 1],
+      ]),
+    ).toBe(1);
     // Rank sums 1+1+2 = 4, 2+3+1 = 6, 3+2+3 = 8; mean 6; S = 8; W = 12·8 / (9·24) = 4/9.
-    expect(kendallW([[3, 2, 1], [3, 1, 2], [2, 3, 1]])).toBeCloseTo(4 / 9, 12);
+    expect(
+      kendallW([
+        [3, 2, 1],
+        [3, 1, 2],
+        [2, 3, 1],
+      ]),
+    ).toBeCloseTo(4 / 9, 12);
     expect(kendallW([[1, 2]])).toBeNull();
   });
 
@@ -47,7 +59,10 @@ describe('repeats math', () => {
     // The floor: repeats that agree exactly still have the games' luck.
     const flat = calibrate([0.5, 0.5], raw, 0.01, 0.95);
     const fs = flat.samples.filter((x): x is number => x !== null).sort((a, b) => a - b);
-    expect((fs[Math.round(0.975 * 1000)]! - fs[Math.round(0.025 * 1000)]!) / 2).toBeCloseTo(12.7062 * Math.sqrt(0.01 / 2), 2);
+    expect((fs[Math.round(0.975 * 1000)]! - fs[Math.round(0.025 * 1000)]!) / 2).toBeCloseTo(
+      12.7062 * Math.sqrt(0.01 / 2),
+      2,
+    );
   });
 });
 
@@ -57,12 +72,27 @@ describe('repeats math', () => {
 const AGENTS = ['a', 'b', 'c'];
 
 function agentMetrics(S: number, L: number, B: [number, number]): AgentMetrics {
-  return { S, G: [S, S + L], L, B, A: [null, B[1]], C: B[1] - B[0], self: [0.5, 0.5], SI: { value: 0, defined: false } };
+  return {
+    S,
+    G: [S, S + L],
+    L,
+    B,
+    A: [null, B[1]],
+    C: B[1] - B[0],
+    self: [0.5, 0.5],
+    SI: { value: 0, defined: false },
+  };
 }
 
 /** One repeat: S, L and B^1, B^2 per agent, and which agents' builds failed. */
-function repeat(k: number, values: Record<string, [number, number, number, number]>, failed: string[] = []): RepeatInput {
-  const perAgent = Object.fromEntries(AGENTS.map((a) => [a, agentMetrics(values[a]![0], values[a]![1], [values[a]![2], values[a]![3]])]));
+function repeat(
+  k: number,
+  values: Record<string, [number, number, number, number]>,
+  failed: string[] = [],
+): RepeatInput {
+  const perAgent = Object.fromEntries(
+    AGENTS.map((a) => [a, agentMetrics(values[a]![0], values[a]![1], [values[a]![2], values[a]![3]])]),
+  );
   const iv = (point: number | null) => ({ point, lo: point, hi: point, samples: 1 });
   const track: TrackSummary = {
     game: 'gomoku',
@@ -70,23 +100,96 @@ function repeat(k: number, values: Record<string, [number, number, number, numbe
     agents: AGENTS,
     rounds: 2,
     policy: 'strict',
-    W: { agents: AGENTS, rounds: 2, strategies: ['a@1', 'a@2', 'b@1', 'b@2', 'c@1', 'c@2'], W: Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? null : 0.5 + 0.05 * k))), games: Array.from({ length: 6 }, () => Array(6).fill(2)) },
-    metrics: { perAgent, field: { sigma: [0.1, 0.2], range: [0.3, 0.4], meanG: [0.5, 0.5], DIS_std: { value: 1, defined: true }, DIS_range: { value: 1, defined: true }, Trend_mean: { value: 0, defined: false } }, ranks: { S: {}, L: {}, C: {}, SI: {} } },
-    bootstrap: { samples: 1, seed: k, level: 0.95, method: 'smoothed', dispersion: 1, perAgent: Object.fromEntries(AGENTS.map((a) => [a, { S: iv(perAgent[a]!.S), L: iv(perAgent[a]!.L), C: iv(perAgent[a]!.C), SI: iv(null), G: [iv(0), iv(0)] }])), rankProbabilities: { S: {}, L: {} }, above: { S: {}, L: {} } },
+    W: {
+      agents: AGENTS,
+      rounds: 2,
+      strategies: ['a@1', 'a@2', 'b@1', 'b@2', 'c@1', 'c@2'],
+      W: Array.from({ length: 6 }, (_, i) => Array.from({ length: 6 }, (_, j) => (i === j ? null : 0.5 + 0.05 * k))),
+      games: Array.from({ length: 6 }, () => Array(6).fill(2)),
+    },
+    metrics: {
+      perAgent,
+      field: {
+        sigma: [0.1, 0.2],
+        range: [0.3, 0.4],
+        meanG: [0.5, 0.5],
+        DIS_std: { value: 1, defined: true },
+        DIS_range: { value: 1, defined: true },
+        Trend_mean: { value: 0, defined: false },
+      },
+      ranks: { S: {}, L: {}, C: {}, SI: {} },
+    },
+    bootstrap: {
+      samples: 1,
+      seed: k,
+      level: 0.95,
+      method: 'smoothed',
+      dispersion: 1,
+      perAgent: Object.fromEntries(
+        AGENTS.map((a) => [
+          a,
+          { S: iv(perAgent[a]!.S), L: iv(perAgent[a]!.L), C: iv(perAgent[a]!.C), SI: iv(null), G: [iv(0), iv(0)] },
+        ]),
+      ),
+      rankProbabilities: { S: {}, L: {} },
+      above: { S: {}, L: {} },
+    },
     elo: {},
-    ratings: { model: 'davidson', anchor: 'a', drawParameter: 0, dispersion: 1, level: 0.95, strategies: [], agents: AGENTS.map((a, i) => ({ id: a, elo: 100 * i + 10 * k, lo: 0, hi: 0, games: 8 })) },
-    errors: Object.fromEntries(AGENTS.map((a) => [a, { requests: 100, timeout: k, http_error: 0, malformed: 0, illegal: 0, crash: 0, rate: k / 100 }])),
-    cost: Object.fromEntries(AGENTS.map((a) => [a, { wallMs: 1000 * k, toolCalls: 2, tokens: null, linesOfCode: 100 + k, rounds: 2 }])),
-    strategies: AGENTS.flatMap((a) => [1, 2].map((round) => ({ id: `${a}@r${round}`, agent: a, round, status: failed.includes(`${a}@${round}`) ? ('failed' as const) : ('ok' as const), hash: 'x' }))),
+    ratings: {
+      model: 'davidson',
+      anchor: 'a',
+      drawParameter: 0,
+      dispersion: 1,
+      level: 0.95,
+      strategies: [],
+      agents: AGENTS.map((a, i) => ({ id: a, elo: 100 * i + 10 * k, lo: 0, hi: 0, games: 8 })),
+    },
+    errors: Object.fromEntries(
+      AGENTS.map((a) => [
+        a,
+        { requests: 100, timeout: k, http_error: 0, malformed: 0, illegal: 0, crash: 0, rate: k / 100 },
+      ]),
+    ),
+    cost: Object.fromEntries(
+      AGENTS.map((a) => [a, { wallMs: 1000 * k, toolCalls: 2, tokens: null, linesOfCode: 100 + k, rounds: 2 }]),
+    ),
+    strategies: AGENTS.flatMap((a) =>
+      [1, 2].map((round) => ({
+        id: `${a}@r${round}`,
+        agent: a,
+        round,
+        status: failed.includes(`${a}@${round}`) ? ('failed' as const) : ('ok' as const),
+        hash: 'x',
+      })),
+    ),
     games: 30,
     tableWinRates: { round: { 'a@r1': { tables: 4, wins: k, rate: k / 4 } } },
   };
   const S = AGENTS.map((a) => values[a]![0]);
   const L = AGENTS.map((a) => values[a]![1]);
   // Bootstrap samples: the point itself, 10 times (no game luck), so the intervals come from the repeats alone.
-  const draws = { S: Array(10).fill(S), L: Array(10).fill(L), C: Array(10).fill(AGENTS.map((a) => perAgent[a]!.C)), SI: Array(10).fill(AGENTS.map(() => null)), G: Array(10).fill(AGENTS.map((a) => perAgent[a]!.G)) };
-  const { leaderboard } = { leaderboard: [...AGENTS].sort((x, y) => values[y]![0] + values[y]![1] - (values[x]![0] + values[x]![1])).map((agent) => ({ agent, meanRankS: 1, meanRankL: 1, meanS: values[agent]![0], meanL: values[agent]![1] })) };
-  const summary = { runId: `r${k}`, runDir: `/x/r${k}`, createdAt: '', finishedAt: '', config: {}, tracks: [track], generalizability: {}, leaderboard } as TourneySummary;
+  const draws = {
+    S: Array(10).fill(S),
+    L: Array(10).fill(L),
+    C: Array(10).fill(AGENTS.map((a) => perAgent[a]!.C)),
+    SI: Array(10).fill(AGENTS.map(() => null)),
+    G: Array(10).fill(AGENTS.map((a) => perAgent[a]!.G)),
+  };
+  const { leaderboard } = {
+    leaderboard: [...AGENTS]
+      .sort((x, y) => values[y]![0] + values[y]![1] - (values[x]![0] + values[x]![1]))
+      .map((agent) => ({ agent, meanRankS: 1, meanRankL: 1, meanS: values[agent]![0], meanL: values[agent]![1] })),
+  };
+  const summary = {
+    runId: `r${k}`,
+    runDir: `/x/r${k}`,
+    createdAt: '',
+    finishedAt: '',
+    config: {},
+    tracks: [track],
+    generalizability: {},
+    leaderboard,
+  } as TourneySummary;
   return { runId: `r${k}`, runDir: `/x/r${k}`, seed: 10 + k, summary, draws: { 'gomoku-standard': draws } };
 }
 
@@ -98,7 +201,13 @@ const REPEATS = [
 ];
 
 describe('the combined summary of a hand-computed fixture', () => {
-  const c = combineSummaries(REPEATS, { runId: 'study', runDir: '/x/study', config: { repeats: 3 }, samples: 2000, seed: 11 });
+  const c = combineSummaries(REPEATS, {
+    runId: 'study',
+    runDir: '/x/study',
+    config: { repeats: 3 },
+    samples: 2000,
+    seed: 11,
+  });
   const t = c.tracks[0]!;
 
   it('means and SDs over repeats', () => {
@@ -169,7 +278,20 @@ describe('the combined summary of a hand-computed fixture', () => {
 
   it('writes Markdown and HTML with every section', () => {
     const md = renderCombinedMarkdown(c);
-    for (const heading of ['over 3 repeats', 'Leaderboard (Table 3 layout)', 'Table 4 layout', 'Table 8 layout', 'Rank agreement between repeats', 'Rank probabilities (combined intervals)', 'Tables 9–11', 'Failed builds per repeat', 'Table 16', 'Table 17', 'Score matrices W (mean over repeats)']) expect(md).toContain(heading);
+    for (const heading of [
+      'over 3 repeats',
+      'Leaderboard (Table 3 layout)',
+      'Table 4 layout',
+      'Table 8 layout',
+      'Rank agreement between repeats',
+      'Rank probabilities (combined intervals)',
+      'Tables 9–11',
+      'Failed builds per repeat',
+      'Table 16',
+      'Table 17',
+      'Score matrices W (mean over repeats)',
+    ])
+      expect(md).toContain(heading);
     expect(md).toContain('| a | 0.750 ± 0.250 [');
     expect(md).toMatch(/\| gomoku-standard \| a \| 0\.58 \| 1\.00 \| /);
     expect(md).toMatch(/\| gomoku-standard \| c \| 0 \| 1 \| 2 \| 3\/6 \|/);

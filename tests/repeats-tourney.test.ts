@@ -17,11 +17,23 @@ import { compareAgents } from '../reports/compare.ts';
 const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
 const BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/heuristic');
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
-const journalIds = (dir: string) => (fs.existsSync(path.join(dir, 'journal.jsonl')) ? fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l).id as string) : []);
+const journalIds = (dir: string) =>
+  fs.existsSync(path.join(dir, 'journal.jsonl'))
+    ? fs
+        .readFileSync(path.join(dir, 'journal.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l).id as string)
+    : [];
 
 /** What must be equal between two studies of the same repeats (not where or when they were written). */
 // Development wall time is a clock reading, not a result: left out.
-const numbers = (combined: { tracks: unknown; leaderboard: unknown; leaderboardAgreement: unknown; repeats: Array<{ seed: number; games: number }> }) => ({
+const numbers = (combined: {
+  tracks: unknown;
+  leaderboard: unknown;
+  leaderboardAgreement: unknown;
+  repeats: Array<{ seed: number; games: number }>;
+}) => ({
   tracks: JSON.parse(JSON.stringify(combined.tracks, (k, v) => (k === 'wallMs' ? undefined : v))),
   leaderboard: combined.leaderboard,
   agreement: combined.leaderboardAgreement,
@@ -68,46 +80,74 @@ describe('tourney --repeats, combine and resume', () => {
       const dir = path.join(study, 'repeats', String(r));
       expect(readJson(path.join(dir, 'config.json')).seed).toBe(6 + r);
       expect(readJson(path.join(dir, 'config.json')).repeats).toBeUndefined();
-      for (const f of ['journal.jsonl', 'metrics.json', 'report.md', 'report.html', 'tracks/gomoku-variant/W.json']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+      for (const f of ['journal.jsonl', 'metrics.json', 'report.md', 'report.html', 'tracks/gomoku-variant/W.json'])
+        expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
       expect(journalIds(dir)).toHaveLength(12);
     }
     const combined = readJson(path.join(study, 'combined.json'));
     expect(combined.repeats.map((r: { seed: number }) => r.seed)).toEqual([7, 8]);
     const md = fs.readFileSync(path.join(study, 'report.md'), 'utf8');
-    for (const heading of ['over 2 repeats', 'Table 8 layout', 'Rank agreement between repeats', 'Failed builds per repeat']) expect(md).toContain(heading);
+    for (const heading of [
+      'over 2 repeats',
+      'Table 8 layout',
+      'Rank agreement between repeats',
+      'Failed builds per repeat',
+    ])
+      expect(md).toContain(heading);
     expect(fs.readFileSync(path.join(study, 'report.html'), 'utf8')).toContain('Table 8 layout');
     // Indexed once, as a study; its repeats are not indexed on their own.
-    const index = fs.readFileSync(path.join(root, 'runs', 'index.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const index = fs
+      .readFileSync(path.join(root, 'runs', 'index.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
     expect(index.filter((e) => e.runDir === study)).toMatchObject([{ repeats: 2 }]);
     expect(fs.existsSync(path.join(study, 'repeats', 'index.jsonl'))).toBe(false);
   });
 
   it("indexes each pair's comparison over the study's repeats, as catarena compare gives it", async () => {
-    const index = fs.readFileSync(path.join(root, 'runs', 'index.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const index = fs
+      .readFileSync(path.join(root, 'runs', 'index.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
     const { pairwise } = index.find((e) => e.runDir === study);
     expect(pairwise.length).toBeGreaterThan(0);
     const { a, b, repeats: K, S } = pairwise[0];
     expect(K).toBe(2);
     const { repeats } = await readRepeats(await expandRepeats([study]));
-    const row = compareAgents(repeats, a, b, { seed: repeats[0]!.seed }).find((r) => r.track === 'all tracks' && r.metric === 'S')!;
+    const row = compareAgents(repeats, a, b, { seed: repeats[0]!.seed }).find(
+      (r) => r.track === 'all tracks' && r.metric === 'S',
+    )!;
     expect(S).toEqual({ diff: row.diff, lo: row.lo, hi: row.hi, p: row.p, pBetter: row.pBetter });
   });
 
   it('combine of single runs with seeds 7 and 8 equals --repeats 2 --seed 7; report on the study rebuilds the same', async () => {
     const first = await tourney('--seed', '7');
     const second = await tourney('--seed', '8');
-    for (const [single, r] of [[first, 1], [second, 2]] as const) {
-      expect(fs.readFileSync(path.join(single, 'tracks/gomoku-variant/W.json'), 'utf8')).toBe(fs.readFileSync(path.join(study, 'repeats', String(r), 'tracks/gomoku-variant/W.json'), 'utf8'));
+    for (const [single, r] of [
+      [first, 1],
+      [second, 2],
+    ] as const) {
+      expect(fs.readFileSync(path.join(single, 'tracks/gomoku-variant/W.json'), 'utf8')).toBe(
+        fs.readFileSync(path.join(study, 'repeats', String(r), 'tracks/gomoku-variant/W.json'), 'utf8'),
+      );
     }
     const out = path.join(root, 'combined');
     const r = await catarena('combine', first, second, '-o', out);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Leaderboard over 2 repeats');
-    expect(numbers(readJson(path.join(out, 'combined.json')))).toEqual(numbers(readJson(path.join(study, 'combined.json'))));
+    expect(numbers(readJson(path.join(out, 'combined.json')))).toEqual(
+      numbers(readJson(path.join(study, 'combined.json'))),
+    );
     // compare on the separate runs and on the study (which stands for its repeats): the same table.
     const cmp = await catarena('compare', 'bot1', 'bot2', first, second, '--json');
     expect(cmp.code, cmp.stderr).toBe(0);
-    expect(JSON.parse(cmp.stdout).map((r: { track: string; metric: string; repeats: number }) => `${r.track} ${r.metric} ${r.repeats}`)).toEqual(['gomoku-variant S 2', 'all tracks S 2', 'gomoku-variant L 2', 'all tracks L 2']);
+    expect(
+      JSON.parse(cmp.stdout).map(
+        (r: { track: string; metric: string; repeats: number }) => `${r.track} ${r.metric} ${r.repeats}`,
+      ),
+    ).toEqual(['gomoku-variant S 2', 'all tracks S 2', 'gomoku-variant L 2', 'all tracks L 2']);
     expect((await catarena('compare', 'bot1', 'bot2', study, '--json')).stdout).toBe(cmp.stdout);
     const before = numbers(readJson(path.join(study, 'combined.json')));
     const again = await catarena('report', study);
@@ -125,7 +165,9 @@ describe('tourney --repeats, combine and resume', () => {
 
   it('a SIGKILLed --repeats run resumes to the same combined W and metrics, with no game played twice', async () => {
     const out = path.join(root, 'killed');
-    const proc = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--out', out, '--repeats', '2'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--out', out, '--repeats', '2'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     proc.stderr!.on('data', (c) => (stderr += c));
     const exited = new Promise((r) => proc.once('exit', r));
@@ -157,7 +199,9 @@ describe('tourney --repeats, combine and resume', () => {
       expect(after).toHaveLength(12);
       expect(new Set(after).size).toBe(12);
     }
-    expect(numbers(readJson(path.join(runDir, 'combined.json')))).toEqual(numbers(readJson(path.join(study, 'combined.json'))));
+    expect(numbers(readJson(path.join(runDir, 'combined.json')))).toEqual(
+      numbers(readJson(path.join(study, 'combined.json'))),
+    );
   }, 300_000);
 
   it('--help shows the new flags and the combine command', async () => {
@@ -167,6 +211,8 @@ describe('tourney --repeats, combine and resume', () => {
     const combine = await catarena('combine', '--help');
     expect(combine.stdout).toMatch(/Usage: catarena combine \[options\] <run-dirs\.\.\.>/);
     expect(combine.stdout).toContain('--out <dir>');
-    expect((await catarena('compare', '--help')).stdout).toMatch(/Usage: catarena compare \[options\] <agentA> <agentB> <run-dirs\.\.\.>/);
+    expect((await catarena('compare', '--help')).stdout).toMatch(
+      /Usage: catarena compare \[options\] <agentA> <agentB> <run-dirs\.\.\.>/,
+    );
   });
 });

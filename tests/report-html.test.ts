@@ -27,7 +27,10 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     // here as runTourney indexes a finished run.
     first = await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, path.join(out, 'run-1'));
     const played = resolveConfig(GOMOKU_TWO_ROUNDS);
-    await indexRun({ ...indexEntry(first, { reused: 0, games: played.games, rounds: played.rounds }), pairwise: await pairwiseOfRun(first.runDir) });
+    await indexRun({
+      ...indexEntry(first, { reused: 0, games: played.games, rounds: played.rounds }),
+      pairwise: await pairwiseOfRun(first.runDir),
+    });
     // The second run is a one-round run of another seed: the history page charts runs of different
     // lengths (a user who changes --rounds between nightly runs), and it plays 12 games, not 60.
     const config = resolveConfig({ ...GOMOKU_TWO_ROUNDS, seed: 2, rounds: 1, out });
@@ -117,7 +120,8 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     expect(fs.existsSync(file)).toBe(true);
     const { page, errors, outside } = await openFile(browser, file, out);
     // Two runs: every agent has a point per run in the S chart of each track.
-    for (const track of ['gomoku-standard', 'gomoku-variant']) expect(await page.locator(`svg[data-id="${track}-S"] circle.point`).count()).toBe(3 * 2);
+    for (const track of ['gomoku-standard', 'gomoku-variant'])
+      expect(await page.locator(`svg[data-id="${track}-S"] circle.point`).count()).toBe(3 * 2);
     // Pairwise over time: each pair of the three agents has its S difference in both runs, the two intervals joined as a band.
     expect(await page.locator('section.pair').count()).toBe(3);
     for (let k = 0; k < 3; k++) {
@@ -125,7 +129,9 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
       expect(await page.locator(`svg[data-id="pair-${k}-S"] polygon.band`).count()).toBe(1);
       expect(await page.locator(`svg[data-id="pair-${k}-better"] circle.point`).count()).toBeGreaterThanOrEqual(2); // S in both runs, L where a run has it
     }
-    const links = await page.locator('table a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+    const links = await page
+      .locator('table a')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
     expect(links).toHaveLength(2);
     for (const l of links) expect(fs.existsSync(path.join(out, l!))).toBe(true);
     expect(links).toContain(`${path.basename(second.runDir)}/report.html`);

@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawOf, winFor, type Outcome } from '../games/core/game.ts';
 import { createRng } from '../util/rng.ts';
-import { DEFAULT_LIMITS, type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type SeatStats, type Termination } from '../records/match.ts';
+import {
+  DEFAULT_LIMITS,
+  type FailureKind,
+  matchId,
+  type MatchResult,
+  type MatchSpec,
+  type MoveRecord,
+  type Replay,
+  type SeatStats,
+  type Termination,
+} from '../records/match.ts';
 import { chess, type ChessState } from '../games/chess/rules.ts';
 import { stateBody } from '../games/chess/wire.ts';
 import type { StrategyRecord } from '../records/tourney.ts';
@@ -49,7 +59,12 @@ function play(g: GameSpec): { replay: Replay; state: ChessState } {
   let state = chess.init(spec.variant, createRng(spec.seed));
   const stats: SeatStats[] = [0, 1].map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} }));
   const moves: MoveRecord[] = [];
-  const record = (seat: 0 | 1, action: string | null, latencyMs: number, error?: { kind: FailureKind; message: string }) => {
+  const record = (
+    seat: 0 | 1,
+    action: string | null,
+    latencyMs: number,
+    error?: { kind: FailureKind; message: string },
+  ) => {
     stats[seat]!.moves++;
     stats[seat]!.totalMs += latencyMs;
     stats[seat]!.maxMs = Math.max(stats[seat]!.maxMs, latencyMs);
@@ -98,12 +113,17 @@ function play(g: GameSpec): { replay: Replay; state: ChessState } {
 
 const SCHOLARS_MATE = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
 /** Sam Loyd's ten-move stalemate: 1.e3 a5 2.Qh5 Ra6 3.Qxa5 h5 4.h4 Rah6 5.Qxc7 f6 6.Qxd7+ Kf7 7.Qxb7 Qd3 8.Qxb8 Qh7 9.Qxc8 Kg6 10.Qe6. */
-const STALEMATE = 'e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6'.split(' ');
+const STALEMATE =
+  'e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6'.split(' ');
 /** Knights out and back four times: the start position for the fifth time (CATArena's fivefold draw). */
 const FIVEFOLD = Array(4).fill('g1f3 g8f6 f3g1 f6g8').join(' ').split(' ');
 
 /** Random legal moves until the game ends; the first seed whose game ends as `want`. */
-function randomGame(variant: 'standard' | 'variant', want: (s: ChessState) => boolean, initSeed = (k: number) => k): { moves: string[]; seed: number } {
+function randomGame(
+  variant: 'standard' | 'variant',
+  want: (s: ChessState) => boolean,
+  initSeed = (k: number) => k,
+): { moves: string[]; seed: number } {
   for (let k = 1; k <= 50; k++) {
     const rng = createRng(1000 + k);
     let state = chess.init(variant, createRng(initSeed(k)));
@@ -125,8 +145,23 @@ const CAPPED = randomGame('standard', (s) => s.status === 'max_moves');
 // and meet alpha's round-1 bot; beta's round-1 bot plays no game here.
 const G1 = play({ n: 1, white: 'alpha@r2', black: 'beta@r2', moves: SCHOLARS_MATE }); // alpha mates
 const G2 = play({ n: 2, white: 'beta@r2', black: 'alpha@r2', moves: STALEMATE }); // stalemate
-const G3 = play({ n: 3, white: 'alpha@r2', black: 'alpha@r1', moves: ['e2e4', 'e7e5', 'g1f3'], fail: 'illegal', message: 'illegal move "e5e4": illegal', failLatencyMs: 50 });
-const G4 = play({ n: 4, white: 'beta@r2', black: 'alpha@r1', moves: ['e2e4'], fail: 'timeout', message: 'no answer within 10000 ms' });
+const G3 = play({
+  n: 3,
+  white: 'alpha@r2',
+  black: 'alpha@r1',
+  moves: ['e2e4', 'e7e5', 'g1f3'],
+  fail: 'illegal',
+  message: 'illegal move "e5e4": illegal',
+  failLatencyMs: 50,
+});
+const G4 = play({
+  n: 4,
+  white: 'beta@r2',
+  black: 'alpha@r1',
+  moves: ['e2e4'],
+  fail: 'timeout',
+  message: 'no answer within 10000 ms',
+});
 const G5 = play({ n: 5, white: 'alpha@r1', black: 'beta@r2', moves: CAPPED.moves }); // 200-ply cap
 const GAMES = [G1, G2, G3, G4, G5];
 
@@ -198,14 +233,26 @@ describe('writeRoundLogs for chess (CATArena chess arena files)', () => {
         `tournament_report_history_${TID}.json`,
       ].sort(),
     );
-    for (const n of names.filter((x) => x.startsWith('chess_arena_report_'))) expect(n).toMatch(/^chess_arena_report_\d{8}_\d{6}\.(json|txt|csv)$/);
+    for (const n of names.filter((x) => x.startsWith('chess_arena_report_')))
+      expect(n).toMatch(/^chess_arena_report_\d{8}_\d{6}\.(json|txt|csv)$/);
     expect(names.filter((n) => /^.+_arena_report_.+\.csv$/.test(n))).toEqual([`chess_arena_report_${STAMP}.csv`]);
-    expect(names.filter((n) => /^tournament_report_history_.+\.json$/.test(n))).toEqual([`tournament_report_history_chess_tournament_${STAMP}.json`]);
+    expect(names.filter((n) => /^tournament_report_history_.+\.json$/.test(n))).toEqual([
+      `tournament_report_history_chess_tournament_${STAMP}.json`,
+    ]);
   });
 
   it('the JSON report: keys, participants by name, stats and matrix', async () => {
     const r = await readJson(`chess_arena_report_${STAMP}.json`);
-    expect(Object.keys(r)).toEqual(['tournament_id', 'timestamp', 'participants', 'total_games', 'avg_time', 'ai_stats', 'matrix', 'results']);
+    expect(Object.keys(r)).toEqual([
+      'tournament_id',
+      'timestamp',
+      'participants',
+      'total_games',
+      'avg_time',
+      'ai_stats',
+      'matrix',
+      'results',
+    ]);
     expect(r.tournament_id).toBe(TID);
     expect(r.timestamp).toBe(pythonIsoformat(NOW));
     expect(r.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.250000$/);
@@ -213,14 +260,30 @@ describe('writeRoundLogs for chess (CATArena chess arena files)', () => {
     expect(r.total_games).toBe(5);
     expect(r.avg_time).toBeCloseTo((1234.5 * 5 + 15) / 5 / 1000, 12);
     expect(Object.keys(r.ai_stats)).toEqual([A2, B2, A1]);
-    expect(Object.keys(r.ai_stats[A2])).toEqual(['wins', 'draws', 'losses', 'total_games', 'total_time', 'total_moves', 'avg_time', 'avg_score']);
+    expect(Object.keys(r.ai_stats[A2])).toEqual([
+      'wins',
+      'draws',
+      'losses',
+      'total_games',
+      'total_time',
+      'total_moves',
+      'avg_time',
+      'avg_score',
+    ]);
     // alpha r2: G1 white (10 ms), G2 black (20 ms), G3 white (10 ms); both sides' plies 7 + 19 + 3.
     expect(r.ai_stats[A2]).toMatchObject({ wins: 1, draws: 2, losses: 0, total_games: 3, total_moves: 29 });
     expect(r.ai_stats[A2].total_time).toBeCloseTo(0.04, 12);
     expect(r.ai_stats[A2].avg_time).toBeCloseTo(0.04 / 3, 12);
     expect(r.ai_stats[A2].avg_score).toBeCloseTo(2 / 3, 12);
     // beta r2: G1 black L, G2 white D, G4 white W (timeout), G5 black D.
-    expect(r.ai_stats[B2]).toMatchObject({ wins: 1, draws: 2, losses: 1, total_games: 4, total_moves: 7 + 19 + 1 + 200, avg_score: 0.5 });
+    expect(r.ai_stats[B2]).toMatchObject({
+      wins: 1,
+      draws: 2,
+      losses: 1,
+      total_games: 4,
+      total_moves: 7 + 19 + 1 + 200,
+      avg_score: 0.5,
+    });
     expect(r.ai_stats[B2].avg_time).toBeCloseTo(0.06 / 4, 12);
     // alpha r1: G3 black (20 ms, then the illegal move's 50 ms: 35 ms), G4 black (no move: 0), G5 white.
     expect(r.ai_stats[A1]).toMatchObject({ wins: 0, draws: 2, losses: 1, total_games: 3, total_moves: 3 + 1 + 200 });
@@ -235,21 +298,63 @@ describe('writeRoundLogs for chess (CATArena chess arena files)', () => {
 
   it('game entries: fields, names, end_reason, times, history and final_state', async () => {
     const r = await readJson(`chess_arena_report_${STAMP}.json`);
-    expect(r.results.map((g: { end_reason: string }) => g.end_reason)).toEqual(['win', 'draw_stalemate', 'error', 'timeout', 'max_moves']);
+    expect(r.results.map((g: { end_reason: string }) => g.end_reason)).toEqual([
+      'win',
+      'draw_stalemate',
+      'error',
+      'timeout',
+      'max_moves',
+    ]);
     expect(r.results.map((g: { winner: string | null }) => g.winner)).toEqual([A2, null, null, B2, null]);
     expect(r.results.map((g: { moves_count: number }) => g.moves_count)).toEqual([7, 19, 3, 1, 200]);
     const g1 = r.results[0];
-    expect(Object.keys(g1)).toEqual(['game_id', 'player_white', 'player_black', 'winner', 'end_reason', 'game_duration', 'moves_count', 'black_avg_time', 'white_avg_time', 'game_history', 'final_state']);
-    expect(g1).toMatchObject({ game_id: 'chess_game1', player_white: A2, player_black: B2, game_duration: 1.2355, white_avg_time: 0.01, black_avg_time: 0.02 });
-    expect(g1.game_history).toEqual({ moves: SCHOLARS_MATE.map((move, k) => ({ player: k % 2 ? 'black' : 'white', move })) });
+    expect(Object.keys(g1)).toEqual([
+      'game_id',
+      'player_white',
+      'player_black',
+      'winner',
+      'end_reason',
+      'game_duration',
+      'moves_count',
+      'black_avg_time',
+      'white_avg_time',
+      'game_history',
+      'final_state',
+    ]);
+    expect(g1).toMatchObject({
+      game_id: 'chess_game1',
+      player_white: A2,
+      player_black: B2,
+      game_duration: 1.2355,
+      white_avg_time: 0.01,
+      black_avg_time: 0.02,
+    });
+    expect(g1.game_history).toEqual({
+      moves: SCHOLARS_MATE.map((move, k) => ({ player: k % 2 ? 'black' : 'white', move })),
+    });
     expect(g1.final_state).toEqual(stateBody(G1.state));
     expect(g1.final_state).toEqual(finalState(G1.replay));
-    expect(g1.final_state).toMatchObject({ game_status: 'white_win', current_player: 'black', last_move: 'h5f7', is_check: true, is_checkmate: true, legal_moves: [] });
-    expect(r.results[1].final_state).toMatchObject({ game_status: 'draw_stalemate', is_stalemate: true, fen: '5bnr/4p1pq/4Qpkr/7p/7P/4P3/PPPP1PP1/RNB1KBNR b KQ - 2 10' });
+    expect(g1.final_state).toMatchObject({
+      game_status: 'white_win',
+      current_player: 'black',
+      last_move: 'h5f7',
+      is_check: true,
+      is_checkmate: true,
+      legal_moves: [],
+    });
+    expect(r.results[1].final_state).toMatchObject({
+      game_status: 'draw_stalemate',
+      is_stalemate: true,
+      fen: '5bnr/4p1pq/4Qpkr/7p/7P/4P3/PPPP1PP1/RNB1KBNR b KQ - 2 10',
+    });
     // G3: the illegal move is timed (the arena times it before its POST fails) but not played.
     expect(r.results[2]).toMatchObject({ player_black: A1, winner: null, black_avg_time: 0.035, white_avg_time: 0.01 });
     expect(r.results[2].game_history.moves).toHaveLength(3);
-    expect(r.results[2].final_state).toMatchObject({ game_status: 'ongoing', current_player: 'black', last_move: 'g1f3' });
+    expect(r.results[2].final_state).toMatchObject({
+      game_status: 'ongoing',
+      current_player: 'black',
+      last_move: 'g1f3',
+    });
     // G4: the timed-out request is neither a move nor thinking time.
     expect(r.results[3]).toMatchObject({ winner: B2, black_avg_time: 0, white_avg_time: 0.01 });
     expect(r.results[3].final_state).toEqual(stateBody(G4.state));
@@ -272,20 +377,41 @@ describe('writeRoundLogs for chess (CATArena chess arena files)', () => {
   it('the history JSON and the English text report', async () => {
     const r = await readJson(`chess_arena_report_${STAMP}.json`);
     const h = await readJson(`tournament_report_history_${TID}.json`);
-    expect(Object.keys(h)).toEqual(['tournament_id', 'timestamp', 'participants', 'total_games', 'avg_time', 'detailed_results']);
-    expect(h).toMatchObject({ tournament_id: TID, timestamp: r.timestamp, participants: r.participants, total_games: 5, avg_time: r.avg_time });
+    expect(Object.keys(h)).toEqual([
+      'tournament_id',
+      'timestamp',
+      'participants',
+      'total_games',
+      'avg_time',
+      'detailed_results',
+    ]);
+    expect(h).toMatchObject({
+      tournament_id: TID,
+      timestamp: r.timestamp,
+      participants: r.participants,
+      total_games: 5,
+      avg_time: r.avg_time,
+    });
     expect(h.detailed_results).toEqual(r.results);
     const txt = await readFile(join(dir, `chess_arena_report_${STAMP}.txt`), 'utf8');
     expect(txt).toContain('Chess AI tournament report');
     expect(txt).toContain(`Tournament ID: ${TID}`);
     expect(txt).toContain('Game: chess (standard), round 2, forfeit policy: catarena');
-    expect(txt).toContain(`${A2}:\n  Wins: 1\n  Draws: 2\n  Losses: 0\n  Total games: 3\n  Average thinking time: 0.013 s\n  Average score: 0.667`);
+    expect(txt).toContain(
+      `${A2}:\n  Wins: 1\n  Draws: 2\n  Losses: 0\n  Total games: 3\n  Average thinking time: 0.013 s\n  Average score: 0.667`,
+    );
     expect(txt).toMatch(/beta AI \(round 2\)\s+0-1-1\s+--\s+1-1-0/);
-    expect(txt).toContain(`Game 3: ${A2} (white) vs ${A1} (black) [chess_game3]\n  Winner: draw\n  End reason: error\n  Duration: 1.24 s\n  Moves: 3`);
+    expect(txt).toContain(
+      `Game 3: ${A2} (white) vs ${A1} (black) [chess_game3]\n  Winner: draw\n  End reason: error\n  Duration: 1.24 s\n  Moves: 3`,
+    );
   });
 
   it('round_report.json is still written', async () => {
-    expect(JSON.parse(await readFile(join(dir, 'round_report.json'), 'utf8'))).toMatchObject({ game: 'chess', round: 2, games: 5 });
+    expect(JSON.parse(await readFile(join(dir, 'round_report.json'), 'utf8'))).toMatchObject({
+      game: 'chess',
+      round: 2,
+      games: 5,
+    });
   });
 });
 
@@ -315,37 +441,87 @@ describe('chess end_reason mapping', () => {
   it('bot failures under catarena and strict', () => {
     const after = ['e2e4'];
     expect(reason({ moves: after, fail: 'timeout' })).toEqual({ end: 'timeout', winner: 0 });
-    expect(reason({ moves: after, fail: 'http_error', message: 'HTTP 500: oops' })).toEqual({ end: 'http_error', winner: 0 });
-    expect(reason({ moves: after, fail: 'crash', message: 'bot unreachable: ECONNREFUSED' })).toEqual({ end: 'connection_error', winner: 0 });
-    expect(reason({ moves: [], fail: 'crash', message: 'bot did not start: no start_ai.sh' })).toEqual({ end: 'connection_error', winner: 1 });
+    expect(reason({ moves: after, fail: 'http_error', message: 'HTTP 500: oops' })).toEqual({
+      end: 'http_error',
+      winner: 0,
+    });
+    expect(reason({ moves: after, fail: 'crash', message: 'bot unreachable: ECONNREFUSED' })).toEqual({
+      end: 'connection_error',
+      winner: 0,
+    });
+    expect(reason({ moves: [], fail: 'crash', message: 'bot did not start: no start_ai.sh' })).toEqual({
+      end: 'connection_error',
+      winner: 1,
+    });
     // A JSON answer without "move" is the arena's invalid_move; an answer it cannot read, none_move.
-    expect(reason({ moves: after, fail: 'malformed', message: 'answer has no "move"' })).toEqual({ end: 'invalid_move', winner: 0 });
-    expect(reason({ moves: after, fail: 'malformed', message: 'answer is not JSON: "<html>"' })).toEqual({ end: 'none_move', winner: 0 });
-    expect(reason({ moves: after, fail: 'malformed', message: 'answer is not a JSON object with "move"' })).toEqual({ end: 'none_move', winner: 0 });
+    expect(reason({ moves: after, fail: 'malformed', message: 'answer has no "move"' })).toEqual({
+      end: 'invalid_move',
+      winner: 0,
+    });
+    expect(reason({ moves: after, fail: 'malformed', message: 'answer is not JSON: "<html>"' })).toEqual({
+      end: 'none_move',
+      winner: 0,
+    });
+    expect(reason({ moves: after, fail: 'malformed', message: 'answer is not a JSON object with "move"' })).toEqual({
+      end: 'none_move',
+      winner: 0,
+    });
     // Illegal: the arena's draw "error" under catarena; a loss named invalid_move under strict.
-    expect(reason({ moves: after, fail: 'illegal', message: 'illegal move "e2e4": not_your_turn' })).toEqual({ end: 'error', winner: null });
-    expect(reason({ moves: after, fail: 'illegal', policy: 'strict', message: 'illegal move "e8e6": illegal' })).toEqual({ end: 'invalid_move', winner: 0 });
+    expect(reason({ moves: after, fail: 'illegal', message: 'illegal move "e2e4": not_your_turn' })).toEqual({
+      end: 'error',
+      winner: null,
+    });
+    expect(
+      reason({ moves: after, fail: 'illegal', policy: 'strict', message: 'illegal move "e8e6": illegal' }),
+    ).toEqual({ end: 'invalid_move', winner: 0 });
   });
 });
 
 describe('chess variant reports', () => {
   it('history carries obstacle flags; final_state is the variant state body', async () => {
-    const game = randomGame('variant', (s) => s.moves.some((m) => m.obstacle), (k) => 70 + k);
-    const { replay, state } = play({ n: 7, white: 'alpha@r1', black: 'beta@r1', moves: game.moves, variant: 'variant', seed: game.seed });
+    const game = randomGame(
+      'variant',
+      (s) => s.moves.some((m) => m.obstacle),
+      (k) => 70 + k,
+    );
+    const { replay, state } = play({
+      n: 7,
+      white: 'alpha@r1',
+      black: 'beta@r1',
+      moves: game.moves,
+      variant: 'variant',
+      seed: game.seed,
+    });
     const root = await mkdtemp(join(tmpdir(), 'catarena-chess-variant-'));
     try {
-      await writeRoundLogs(root, { ...INPUT, variant: 'variant', round: 1, strategies: INPUT.strategies.slice(0, 2), results: [replay.result], replays: [replay] });
+      await writeRoundLogs(root, {
+        ...INPUT,
+        variant: 'variant',
+        round: 1,
+        strategies: INPUT.strategies.slice(0, 2),
+        results: [replay.result],
+        replays: [replay],
+      });
       const r = JSON.parse(await readFile(join(root, `chess_arena_report_${STAMP}.json`), 'utf8'));
       const g = r.results[0];
       expect(r.participants).toEqual(['alpha AI (round 1)', 'beta AI (round 1)']);
-      expect(g.game_history.moves).toEqual(state.moves.map((m) => ({ player: m.seat === 0 ? 'white' : 'black', move: m.uci, obstacle: m.obstacle })));
+      expect(g.game_history.moves).toEqual(
+        state.moves.map((m) => ({ player: m.seat === 0 ? 'white' : 'black', move: m.uci, obstacle: m.obstacle })),
+      );
       const flags = g.game_history.moves.map((m: { obstacle: boolean }) => m.obstacle);
       expect(flags).toContain(true);
       expect(flags).toContain(false);
       // A flagged move ended on an obstacle square.
-      for (const m of g.game_history.moves.filter((x: { obstacle: boolean }) => x.obstacle)) expect(state.obstacles).toContain(m.move.slice(2, 4));
+      for (const m of g.game_history.moves.filter((x: { obstacle: boolean }) => x.obstacle))
+        expect(state.obstacles).toContain(m.move.slice(2, 4));
       expect(g.final_state).toEqual(stateBody(state));
-      expect(g.final_state).toMatchObject({ chess960: true, chess960_pos: state.chess960Pos, obstacles: state.obstacles, extra_move_available: false, pending_square: null });
+      expect(g.final_state).toMatchObject({
+        chess960: true,
+        chess960_pos: state.chess960Pos,
+        obstacles: state.obstacles,
+        extra_move_available: false,
+        pending_square: null,
+      });
       expect(g.final_state.obstacles).toHaveLength(12);
       expect(g.end_reason).toBe(chessEndReason(replay.result));
       expect(g.moves_count).toBe(game.moves.length);

@@ -7,14 +7,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng, deriveSeed } from '../util/rng.ts';
-import { DEFAULT_LIMITS, type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type SeatStats } from '../records/match.ts';
+import {
+  DEFAULT_LIMITS,
+  type FailureKind,
+  matchId,
+  type MatchResult,
+  type MatchSpec,
+  type MoveRecord,
+  type Replay,
+  type SeatStats,
+} from '../records/match.ts';
 import { handLogs, holdem, tableConfig, type HandLog, type TableState } from '../games/holdem/table.ts';
 import { holdemWire } from '../games/holdem/wire.ts';
 import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { initSetup } from '../games/core/game.ts';
 import type { StrategyRecord, TourneySummary, TrackSummary } from '../records/tourney.ts';
-import { buildHoldemReport, holdemRoundTables, holdemTournamentId, type HoldemTournamentReport } from '../games/holdem/reports/catarena-report.ts';
+import {
+  buildHoldemReport,
+  holdemRoundTables,
+  holdemTournamentId,
+  type HoldemTournamentReport,
+} from '../games/holdem/reports/catarena-report.ts';
 import { renderMarkdown } from '../reports/markdown.ts';
 import { pairwiseGames, tableWinRates } from '../reports/metrics/batch.ts';
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';
@@ -93,7 +107,13 @@ function playTable(plan: TablePlan): Replay {
     stats[seat]!.totalMs += latencyMs;
     stats[seat]!.maxMs = Math.max(stats[seat]!.maxMs, latencyMs);
     state = holdem.apply(state, seat, action);
-    moves.push({ ply: moves.length, seat, action: holdemWire.encode(action), latencyMs, ...(fail ? { error: { kind: fail.kind, message: fail.kind } } : {}) });
+    moves.push({
+      ply: moves.length,
+      seat,
+      action: holdemWire.encode(action),
+      latencyMs,
+      ...(fail ? { error: { kind: fail.kind, message: fail.kind } } : {}),
+    });
   }
   for (const seat of plan.standIn ?? []) stats[seat]!.errors.crash = 1;
   const outcome = holdem.outcome(state)!;
@@ -122,13 +142,47 @@ function playTable(plan: TablePlan): Replay {
 const R2 = ['alpha@r2', 'beta@r2', 'gamma@r2'];
 const ROUND_PLANS: TablePlan[] = [
   { n: 3, seats: [R2[2]!, R2[0]!, R2[1]!], kind: 'round', label: 'round:2', round: 2 },
-  { n: 1, seats: R2, kind: 'round', label: 'round:2', round: 0, fail: [{ seat: 0, at: 0, kind: 'timeout' }, { seat: 1, at: 0, kind: 'illegal' }] },
-  { n: 2, seats: [R2[1]!, R2[2]!, R2[0]!], kind: 'round', label: 'round:2', round: 1, standIn: [1], fail: [{ seat: 2, at: 0, kind: 'malformed' }] },
-  { n: 4, seats: [R2[0]!, R2[2]!, R2[1]!], kind: 'round', label: 'round:2', round: 3, fail: [{ seat: 1, at: 0, kind: 'http_error' }, { seat: 2, at: 0, kind: 'timeout' }] },
+  {
+    n: 1,
+    seats: R2,
+    kind: 'round',
+    label: 'round:2',
+    round: 0,
+    fail: [
+      { seat: 0, at: 0, kind: 'timeout' },
+      { seat: 1, at: 0, kind: 'illegal' },
+    ],
+  },
+  {
+    n: 2,
+    seats: [R2[1]!, R2[2]!, R2[0]!],
+    kind: 'round',
+    label: 'round:2',
+    round: 1,
+    standIn: [1],
+    fail: [{ seat: 2, at: 0, kind: 'malformed' }],
+  },
+  {
+    n: 4,
+    seats: [R2[0]!, R2[2]!, R2[1]!],
+    kind: 'round',
+    label: 'round:2',
+    round: 3,
+    fail: [
+      { seat: 1, at: 0, kind: 'http_error' },
+      { seat: 2, at: 0, kind: 'timeout' },
+    ],
+  },
 ];
 const FINAL_PLANS: TablePlan[] = [
   { n: 5, seats: ['alpha@r1', 'alpha@r2'], kind: 'own', label: 'own:alpha', round: 0 },
-  { n: 6, seats: ['beta@r2', 'alpha@r1', 'gamma@r1', 'alpha@r2', 'beta@r1', 'gamma@r2'], kind: 'field', label: 'field', round: 0 },
+  {
+    n: 6,
+    seats: ['beta@r2', 'alpha@r1', 'gamma@r1', 'alpha@r2', 'beta@r1', 'gamma@r2'],
+    kind: 'field',
+    label: 'field',
+    round: 0,
+  },
 ];
 const ROUND_TABLES = ROUND_PLANS.map(playTable);
 const FINAL_TABLES = FINAL_PLANS.map(playTable);
@@ -189,7 +243,9 @@ function checkHistory(history: Json[], replay: Replay): { hands: number; showdow
   expect(history).toHaveLength(3 * logs.length);
   let showdowns = 0;
   let foldWins = 0;
-  let stacks: Record<string, number> = Object.fromEntries(ids.map((id) => [id, tableConfig(replay.result.spec.options).startingChips]));
+  let stacks: Record<string, number> = Object.fromEntries(
+    ids.map((id) => [id, tableConfig(replay.result.spec.options).startingChips]),
+  );
   logs.forEach((log, h) => {
     const [sb, bb, rec] = history.slice(3 * h, 3 * h + 3) as [Json, Json, Json];
     expect(Object.keys(sb)).toEqual(['actions']);
@@ -220,7 +276,9 @@ function checkHistory(history: Json[], replay: Replay): { hands: number; showdow
     }
     const board = log.hand.result!.board;
     const cc = rec.community_cards;
-    expect(Object.keys(cc)).toEqual(['flop', 'turn', 'river'].slice(0, board.length === 5 ? 3 : board.length === 4 ? 2 : board.length === 3 ? 1 : 0));
+    expect(Object.keys(cc)).toEqual(
+      ['flop', 'turn', 'river'].slice(0, board.length === 5 ? 3 : board.length === 4 ? 2 : board.length === 3 ? 1 : 0),
+    );
     if (board.length >= 3) expect(cc.flop).toEqual(board.slice(0, 3));
     if (board.length >= 4) expect(cc.turn).toBe(board[3]);
     if (board.length >= 5) expect(cc.river).toBe(board[4]);
@@ -288,7 +346,7 @@ function checkHistory(history: Json[], replay: Replay): { hands: number; showdow
 
 // ---------------------------------------------------------------------------------------------
 
-describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
+describe("writeRoundLogs for holdem (CATArena Hold'em arena files)", () => {
   let root: string;
   let dir: string;
   let paths: string[];
@@ -314,19 +372,23 @@ describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
     // Every planned failure happened.
     ROUND_PLANS.forEach((plan, i) => {
       const key = (e: { seat: number; kind: string }) => `${e.seat}:${e.kind}`;
-      const errors = ROUND_TABLES[i]!.moves.filter((m) => m.error).map((m) => key({ seat: m.seat, kind: m.error!.kind }));
+      const errors = ROUND_TABLES[i]!.moves.filter((m) => m.error).map((m) =>
+        key({ seat: m.seat, kind: m.error!.kind }),
+      );
       expect(errors.sort()).toEqual((plan.fail ?? []).map(key).sort());
     });
     expect(ALL.some((r) => r.result.reason === 'last_player')).toBe(true);
   });
 
-  it('writes CATArena\'s names: one history per round table, the report and its misspelt copy', () => {
+  it("writes CATArena's names: one history per round table, the report and its misspelt copy", () => {
     expect(tid).toMatch(/^tourney_[0-9a-f]{6}$/);
     expect(paths.map((p) => p.slice(dir.length + 1)).sort()).toEqual([...names].sort());
     const histories = names.filter((n) => HISTORY_NAME.test(n)).sort();
     expect(histories).toEqual([1, 2, 3, 4].map((k) => `history_${tid}_round_${k}.json`).sort());
     expect(names.filter((n) => REPORT_NAME.test(n))).toEqual([`tournament_report_${tid}.json`]);
-    expect(names.sort()).toEqual([...histories, 'round_report.json', `tournament_report_${tid}.json`, `tournament_repost_${tid}.json`].sort());
+    expect(names.sort()).toEqual(
+      [...histories, 'round_report.json', `tournament_report_${tid}.json`, `tournament_repost_${tid}.json`].sort(),
+    );
     // The round-2 prompt's globs.
     expect(names.filter((n) => /^tournament_repost_tourney_.+\.json$/.test(n))).toHaveLength(1);
     expect(names.filter((n) => /^history_tourney_.+\.json$/.test(n))).toHaveLength(4);
@@ -339,7 +401,7 @@ describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
     expect(holdemRoundTables(INPUT.results).map((r) => r.id)).toEqual(ORDERED.map((r) => r.result.id));
   });
 
-  it('history files: three entries per hand, hand records in CATArena\'s shape, chips conserved', async () => {
+  it("history files: three entries per hand, hand records in CATArena's shape, chips conserved", async () => {
     let showdowns = 0;
     let foldWins = 0;
     for (const [k, replay] of ORDERED.entries()) {
@@ -353,14 +415,29 @@ describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
   });
 
   it('the report: keys, config, round files', () => {
-    expect(Object.keys(report)).toEqual(['tournament_id', 'config', 'overall_stats', 'ai_technical_statistics', 'round_history_files']);
+    expect(Object.keys(report)).toEqual([
+      'tournament_id',
+      'config',
+      'overall_stats',
+      'ai_technical_statistics',
+      'round_history_files',
+    ]);
     expect(report.tournament_id).toBe(tid);
     expect(report.config).toEqual({
-      tournament: { max_players: 12, rounds: 4, initial_chips: 400, max_hands_per_round: 40, hands_per_level: 4, delay_between_hands: 0 },
+      tournament: {
+        max_players: 12,
+        rounds: 4,
+        initial_chips: 400,
+        max_hands_per_round: 40,
+        hands_per_level: 4,
+        delay_between_hands: 0,
+      },
       timeout: 3,
       ais: R2.map((id) => ({ ai_id: id, ai_name: nameOf(id), port: null, description: `strategy ${id}` })),
     });
-    expect(report.round_history_files).toEqual(Object.fromEntries([1, 2, 3, 4].map((k) => [String(k), join('logs', `history_${tid}_round_${k}.json`)])));
+    expect(report.round_history_files).toEqual(
+      Object.fromEntries([1, 2, 3, 4].map((k) => [String(k), join('logs', `history_${tid}_round_${k}.json`)])),
+    );
     for (const path of Object.values(report.round_history_files)) expect(existsSync(join(root, path))).toBe(true);
   });
 
@@ -370,12 +447,23 @@ describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
     expect(wins).toBeCloseTo(ROUND_TABLES.length, 12);
     for (const id of R2) {
       const o = report.overall_stats[id]!;
-      expect(Object.keys(o)).toEqual(['ai_name', 'wins', 'chips', 'total_actions', 'total_thinking_time', 'timeouts', 'action_errors', 'avg_thinking_time']);
+      expect(Object.keys(o)).toEqual([
+        'ai_name',
+        'wins',
+        'chips',
+        'total_actions',
+        'total_thinking_time',
+        'timeouts',
+        'action_errors',
+        'avg_thinking_time',
+      ]);
       const moves = movesOf(id, ROUND_TABLES);
       expect(o.ai_name).toBe(nameOf(id));
       expect(o.chips).toBe(0);
       expect(o.total_actions).toBe(moves.length);
-      expect(o.wins).toBe(ROUND_TABLES.reduce((s, r) => s + (r.result.scores[r.result.spec.seats.indexOf(id)] ?? 0), 0));
+      expect(o.wins).toBe(
+        ROUND_TABLES.reduce((s, r) => s + (r.result.scores[r.result.spec.seats.indexOf(id)] ?? 0), 0),
+      );
       expect(o.total_thinking_time).toBeCloseTo(moves.reduce((s, m) => s + m.latencyMs, 0) / 1000, 9);
       expect(o.avg_thinking_time).toBeCloseTo(o.total_thinking_time / o.total_actions, 12);
     }
@@ -397,7 +485,8 @@ describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
         expect(Object.keys(r)).toEqual(['actions', 'http_errors', 'action_errors']);
         const moves = movesOf(id, [replay]);
         const counts: Record<string, number> = {};
-        for (const m of moves) counts[(m.action as { action: string }).action] = (counts[(m.action as { action: string }).action] ?? 0) + 1;
+        for (const m of moves)
+          counts[(m.action as { action: string }).action] = (counts[(m.action as { action: string }).action] ?? 0) + 1;
         expect(r.actions).toEqual(counts);
         for (const name of Object.keys(r.actions)) expect(ACTIONS).toContain(name);
         expect(Object.values(r.actions).reduce((a, b) => a + b, 0)).toBe(moves.length);
@@ -411,13 +500,19 @@ describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
     expect(t['gamma@r2']!.rounds['4']).toMatchObject({ http_errors: 1, action_errors: 0 });
     // A stand-in's folds: one failed request (connection) per decision.
     const standIns = ORDERED[1]!.moves.filter((m) => m.standIn).length;
-    expect(t['gamma@r2']!.rounds['2']).toMatchObject({ http_errors: standIns, action_errors: 0, actions: { fold: standIns } });
+    expect(t['gamma@r2']!.rounds['2']).toMatchObject({
+      http_errors: standIns,
+      action_errors: 0,
+      actions: { fold: standIns },
+    });
     // The history's actions of a player are its moves (a raise to the whole stack shows as all_in there).
     ORDERED.forEach((replay, k) => {
       const history = replayState(replay) as TableState;
       for (const id of R2) {
         const seat = replay.result.spec.seats.indexOf(id);
-        const played = handLogs(history).flatMap((l) => l.hand.history.filter((e) => e.seat === seat && ACTIONS.includes(e.action)));
+        const played = handLogs(history).flatMap((l) =>
+          l.hand.history.filter((e) => e.seat === seat && ACTIONS.includes(e.action)),
+        );
         const total = Object.values(t[id]!.rounds[String(k + 1)]!.actions).reduce((a, b) => a + b, 0);
         expect(played).toHaveLength(total);
       }
@@ -425,10 +520,12 @@ describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
   });
 
   it('the misspelt copy is the same report', async () => {
-    expect(await readFile(join(dir, `tournament_repost_${tid}.json`), 'utf8')).toBe(await readFile(join(dir, `tournament_report_${tid}.json`), 'utf8'));
+    expect(await readFile(join(dir, `tournament_repost_${tid}.json`), 'utf8')).toBe(
+      await readFile(join(dir, `tournament_report_${tid}.json`), 'utf8'),
+    );
   });
 
-  it('a split win counts its share; a missing replay falls back to the runner\'s totals', () => {
+  it("a split win counts its share; a missing replay falls back to the runner's totals", () => {
     const [a, b] = ORDERED;
     const split: MatchResult = { ...a!.result, scores: [0.5, 0.5, 0], places: [1, 1, 3], winner: null };
     const r = buildHoldemReport({
@@ -445,12 +542,14 @@ describe('writeRoundLogs for holdem (CATArena Hold\'em arena files)', () => {
     // Without the replay: moves and errors from seatStats, no per-action counts.
     const alpha = r.ai_technical_statistics['alpha@r2']!.rounds['1']!;
     expect(alpha).toEqual({ actions: {}, http_errors: 1, action_errors: 0 });
-    expect(r.overall_stats['alpha@r2']!.total_actions).toBe(split.seatStats[0]!.moves + movesOf('alpha@r2', [b!]).length);
+    expect(r.overall_stats['alpha@r2']!.total_actions).toBe(
+      split.seatStats[0]!.moves + movesOf('alpha@r2', [b!]).length,
+    );
     expect(Object.keys(r.overall_stats)).toEqual(split.spec.seats); // order of appearance
   });
 });
 
-describe("round_report.json for tables", () => {
+describe('round_report.json for tables', () => {
   const rr = buildRoundReport(INPUT);
 
   it('pairwise: who finished ahead at each shared table', () => {
@@ -484,13 +583,19 @@ describe("round_report.json for tables", () => {
     const ids = rr.standings.map((s) => s.id);
     expect([...ids].sort()).toEqual(STRATEGIES.map((s) => s.id).sort());
     for (const s of rr.standings) {
-      const mine = ALL.filter((r) => r.result.spec.seats.includes(s.id)).map((r) => ({ r: r.result, seat: r.result.spec.seats.indexOf(s.id) }));
+      const mine = ALL.filter((r) => r.result.spec.seats.includes(s.id)).map((r) => ({
+        r: r.result,
+        seat: r.result.spec.seats.indexOf(s.id),
+      }));
       expect(s.games).toBe(mine.length);
       expect(s.wins + s.draws + s.losses).toBe(mine.length);
       expect(s.wins).toBe(mine.filter(({ r, seat }) => r.scores[seat] === 1).length);
       expect(s.score).toBeCloseTo(mine.reduce((t, { r, seat }) => t + r.scores[seat]!, 0) / mine.length, 12);
       expect(s.avgPlace).toBeCloseTo(mine.reduce((t, { r, seat }) => t + r.places![seat]!, 0) / mine.length, 12);
-      expect(s.avgChips).toBeCloseTo(mine.reduce((t, { r, seat }) => t + (r.detail!.chips as number[])[seat]!, 0) / mine.length, 12);
+      expect(s.avgChips).toBeCloseTo(
+        mine.reduce((t, { r, seat }) => t + (r.detail!.chips as number[])[seat]!, 0) / mine.length,
+        12,
+      );
     }
     // Sorted by win rate, then average place.
     for (let i = 1; i < rr.standings.length; i++) {
@@ -511,14 +616,16 @@ describe("round_report.json for tables", () => {
     const dir = await mkdtemp(join(tmpdir(), 'catarena-holdem-rr-'));
     try {
       await writeRoundLogs(dir, INPUT);
-      expect(JSON.parse(await readFile(join(dir, 'round_report.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(rr)));
+      expect(JSON.parse(await readFile(join(dir, 'round_report.json'), 'utf8'))).toEqual(
+        JSON.parse(JSON.stringify(rr)),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
 });
 
-describe('report.md: Hold\'em table win rates', () => {
+describe("report.md: Hold'em table win rates", () => {
   const agents = ['alpha', 'beta', 'gamma'];
   const results = INPUT.results;
   const keyOf = (id: string) => ({ agent: id.split('@')[0]!, round: Number(id.split('@r')[1]) });
@@ -556,13 +663,17 @@ describe('report.md: Hold\'em table win rates', () => {
   it('has the section, the note on where W comes from, and a row per strategy', () => {
     const md = renderMarkdown(summary([holdemTrack]));
     expect(md).toContain("## Table win rates (paper figures for Hold'em)");
-    expect(md).toMatch(/W, Elo and the metrics above come from the pairwise projection.*who finished ahead.*"Batch games".*the paper's win rates/s);
+    expect(md).toMatch(
+      /W, Elo and the metrics above come from the pairwise projection.*who finished ahead.*"Batch games".*the paper's win rates/s,
+    );
     expect(md).toContain('| Strategy | Own tables | Round tables | Field tables |');
     const row = (id: string) => md.split('\n').find((l) => l.startsWith(`| ${id} |`))!;
     const cell = (w: { tables: number; wins: number; rate: number } | undefined) =>
       w ? `${w.rate.toFixed(3)} (${Number.isInteger(w.wins) ? w.wins : w.wins.toFixed(2)}/${w.tables})` : '—';
     for (const id of STRATEGIES.map((s) => s.id)) {
-      expect(row(id)).toBe(`| ${id} | ${cell(rates.own?.[id])} | ${cell(rates.round?.[id])} | ${cell(rates.field?.[id])} |`);
+      expect(row(id)).toBe(
+        `| ${id} | ${cell(rates.own?.[id])} | ${cell(rates.round?.[id])} | ${cell(rates.field?.[id])} |`,
+      );
     }
     expect(rates.round!['alpha@r2']!.tables).toBe(4);
     expect(row('alpha@r2')).toMatch(/\(\d+\/4\)/);
@@ -581,7 +692,7 @@ describe('report.md: Hold\'em table win rates', () => {
 // ---------------------------------------------------------------------------------------------
 // A real arena run: the builtin Hold'em bots through the process sandbox.
 
-describe('Hold\'em report files from a real arena run', () => {
+describe("Hold'em report files from a real arena run", () => {
   const sandbox = createSandbox('process');
   afterAll(() => sandbox.close());
 
@@ -595,14 +706,32 @@ describe('Hold\'em report files from a real arena run', () => {
         { id: 'random-2', dir: BUILTIN('random', 'holdem') },
       ];
       const out = await runArena({
-        game: 'holdem', variant: 'standard', bots, reps: 3, seed: 5, concurrency: 2,
-        limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict', runDir, sandbox, hosts, startTimeoutMs: 10_000,
+        game: 'holdem',
+        variant: 'standard',
+        bots,
+        reps: 3,
+        seed: 5,
+        concurrency: 2,
+        limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+        policy: 'strict',
+        runDir,
+        sandbox,
+        hosts,
+        startTimeoutMs: 10_000,
         protocolOptions: { handCap: 60 },
       });
       expect(out.results).toHaveLength(3);
       const replays: Replay[] = await Promise.all(out.results.map(async (r) => readReplaySync(runDir, r.id)));
       const logs = join(runDir, 'round-logs');
-      await writeRoundLogs(logs, { game: 'holdem', variant: 'standard', round: 1, policy: 'strict', strategies: [], results: out.results, replays });
+      await writeRoundLogs(logs, {
+        game: 'holdem',
+        variant: 'standard',
+        round: 1,
+        policy: 'strict',
+        strategies: [],
+        results: out.results,
+        replays,
+      });
       const names = await readdir(logs);
       const histories = names.filter((n) => HISTORY_NAME.test(n));
       expect(histories).toHaveLength(3);
@@ -613,7 +742,9 @@ describe('Hold\'em report files from a real arena run', () => {
 
       const ordered = holdemRoundTables(out.results).map((r) => replays.find((x) => x.result.id === r.id)!);
       for (const [k, replay] of ordered.entries()) {
-        expect(report.round_history_files[String(k + 1)]).toBe(join('round-logs', `history_${tid}_round_${k + 1}.json`));
+        expect(report.round_history_files[String(k + 1)]).toBe(
+          join('round-logs', `history_${tid}_round_${k + 1}.json`),
+        );
         checkHistory(JSON.parse(await readFile(join(logs, `history_${tid}_round_${k + 1}.json`), 'utf8')), replay);
       }
       expect(Object.values(report.overall_stats).reduce((s, o) => s + o.wins, 0)).toBeCloseTo(3, 12);
@@ -622,7 +753,9 @@ describe('Hold\'em report files from a real arena run', () => {
         expect(o.ai_name).toBe(`${bot.id} AI (round 1)`);
         expect(o.total_actions).toBe(movesOf(bot.id, replays).length);
         // Real bots: every move was a request.
-        expect(o.total_actions).toBe(out.results.reduce((s, r) => s + r.seatStats[r.spec.seats.indexOf(bot.id)]!.moves, 0));
+        expect(o.total_actions).toBe(
+          out.results.reduce((s, r) => s + r.seatStats[r.spec.seats.indexOf(bot.id)]!.moves, 0),
+        );
       }
       expect(report.config.tournament).toMatchObject({ rounds: 3, max_hands_per_round: 60, initial_chips: 2000 });
     } finally {

@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawOf, winFor, type Outcome } from '../games/core/game.ts';
 import { createRng } from '../util/rng.ts';
-import { DEFAULT_LIMITS, type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type SeatStats, type Termination } from '../records/match.ts';
+import {
+  DEFAULT_LIMITS,
+  type FailureKind,
+  matchId,
+  type MatchResult,
+  type MatchSpec,
+  type MoveRecord,
+  type Replay,
+  type SeatStats,
+  type Termination,
+} from '../records/match.ts';
 import { gomoku, type GomokuMove, type GomokuState } from '../games/gomoku/rules.ts';
 import { stateBody } from '../games/gomoku/wire.ts';
 import type { StrategyRecord, TourneySummary, TrackSummary } from '../records/tourney.ts';
@@ -100,16 +110,54 @@ function play(g: GameSpec): { replay: Replay; state: GomokuState } {
 }
 
 /** Black makes five on row 7 (cols 3..7) while white plays row 0. */
-const FIVE: GomokuMove[] = [[7, 3], [0, 0], [7, 4], [0, 1], [7, 5], [0, 2], [7, 6], [0, 3], [7, 7]];
+const FIVE: GomokuMove[] = [
+  [7, 3],
+  [0, 0],
+  [7, 4],
+  [0, 1],
+  [7, 5],
+  [0, 2],
+  [7, 6],
+  [0, 3],
+  [7, 7],
+];
 
 // Round 2 of a two-agent track: the two round-2 bots meet twice, and each meets alpha's round-1 bot.
 const G1 = play({ n: 1, black: 'alpha@r2', white: 'beta@r2', moves: FIVE, latencyMs: 12 }); // alpha wins
-const G2 = play({ n: 2, black: 'beta@r2', white: 'alpha@r2', moves: [[7, 7], [8, 8], [6, 6], [9, 9]], latencyMs: 30, fail: 'timeout' }); // beta times out
-const G3 = play({ n: 3, black: 'alpha@r2', white: 'alpha@r1', moves: [[7, 7], [0, 0], [7, 8]], latencyMs: 20, fail: 'illegal' }); // catarena: draw
+const G2 = play({
+  n: 2,
+  black: 'beta@r2',
+  white: 'alpha@r2',
+  moves: [
+    [7, 7],
+    [8, 8],
+    [6, 6],
+    [9, 9],
+  ],
+  latencyMs: 30,
+  fail: 'timeout',
+}); // beta times out
+const G3 = play({
+  n: 3,
+  black: 'alpha@r2',
+  white: 'alpha@r1',
+  moves: [
+    [7, 7],
+    [0, 0],
+    [7, 8],
+  ],
+  latencyMs: 20,
+  fail: 'illegal',
+}); // catarena: draw
 const G4 = play({ n: 4, black: 'beta@r2', white: 'alpha@r1', moves: [], latencyMs: 0, joinFail: 1 }); // alpha@r1 fails to join
 const GAMES = [G1, G2, G3, G4];
 
-function record(agent: string, round: number, cost: Partial<StrategyRecord['cost']> = {}, status: 'ok' | 'failed' = 'ok'): StrategyRecord {
+function record(
+  agent: string,
+  round: number,
+  cost: Partial<StrategyRecord['cost']> = {},
+  status: 'ok' | 'failed' = 'ok',
+): StrategyRecord {
   return {
     id: `${agent}@r${round}`,
     agent,
@@ -175,7 +223,15 @@ describe('writeRoundLogs (CATArena files for the next round)', () => {
 
   it('the JSON report has the arena keys, stats and matrix', async () => {
     const r = await readJson(`tournament_report_tournament_${TS}.json`);
-    expect(Object.keys(r)).toEqual(['tournament_id', 'start_time', 'participants', 'total_games', 'ai_stats', 'matrix', 'results']);
+    expect(Object.keys(r)).toEqual([
+      'tournament_id',
+      'start_time',
+      'participants',
+      'total_games',
+      'ai_stats',
+      'matrix',
+      'results',
+    ]);
     expect(r.tournament_id).toBe(`tournament_${TS}`);
     expect(r.start_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(r.total_games).toBe(4);
@@ -185,9 +241,26 @@ describe('writeRoundLogs (CATArena files for the next round)', () => {
       { id: 'beta@r2', name: 'beta AI (round 2)' },
       { id: 'alpha@r1', name: 'alpha AI (round 1)' },
     ]);
-    expect(Object.keys(r.ai_stats['alpha@r2'])).toEqual(['name', 'wins', 'draws', 'losses', 'total_time', 'total_moves', 'games_played', 'timeouts', 'avg_thinking_time']);
+    expect(Object.keys(r.ai_stats['alpha@r2'])).toEqual([
+      'name',
+      'wins',
+      'draws',
+      'losses',
+      'total_time',
+      'total_moves',
+      'games_played',
+      'timeouts',
+      'avg_thinking_time',
+    ]);
     // alpha@r2: 5 moves × 12 ms (G1) + 2 × 30 ms (G2) + 2 × 20 ms (G3) = 160 ms over 9 moves.
-    expect(r.ai_stats['alpha@r2']).toMatchObject({ wins: 2, draws: 1, losses: 0, total_moves: 9, games_played: 3, timeouts: 0 });
+    expect(r.ai_stats['alpha@r2']).toMatchObject({
+      wins: 2,
+      draws: 1,
+      losses: 0,
+      total_moves: 9,
+      games_played: 3,
+      timeouts: 0,
+    });
     expect(r.ai_stats['alpha@r2'].total_time).toBeCloseTo(0.16, 9);
     // beta@r2: the timed-out request is not a move (arena semantics): 4 × 12 + 2 × 30 = 108 ms / 6.
     expect(r.ai_stats['beta@r2']).toMatchObject({ wins: 1, draws: 0, losses: 2, total_moves: 6, timeouts: 1 });
@@ -204,12 +277,35 @@ describe('writeRoundLogs (CATArena files for the next round)', () => {
   it('maps terminations to end_reason and fills each game entry', async () => {
     const r = await readJson(`tournament_report_tournament_${TS}.json`);
     expect(r.results.map((g: { end_reason: string }) => g.end_reason)).toEqual(['win', 'timeout', 'error', 'timeout']);
-    expect(r.results.map((g: { winner: string | null }) => g.winner)).toEqual(['alpha@r2', 'alpha@r2', null, 'beta@r2']);
+    expect(r.results.map((g: { winner: string | null }) => g.winner)).toEqual([
+      'alpha@r2',
+      'alpha@r2',
+      null,
+      'beta@r2',
+    ]);
     const g1 = r.results[0];
-    expect(Object.keys(g1)).toEqual(['game_id', 'player_black', 'player_white', 'winner', 'end_reason', 'duration', 'game_history', 'final_state']);
-    expect(g1).toMatchObject({ game_id: 'gomoku_game1', player_black: 'alpha@r2', player_white: 'beta@r2', duration: 1.24 });
+    expect(Object.keys(g1)).toEqual([
+      'game_id',
+      'player_black',
+      'player_white',
+      'winner',
+      'end_reason',
+      'duration',
+      'game_history',
+      'final_state',
+    ]);
+    expect(g1).toMatchObject({
+      game_id: 'gomoku_game1',
+      player_black: 'alpha@r2',
+      player_white: 'beta@r2',
+      duration: 1.24,
+    });
     expect(g1.game_history.moves).toHaveLength(9);
-    expect(g1.game_history.moves[0]).toEqual({ player: 'black', position: [7, 3], timestamp: new Date(START + 60_000 + 12).toISOString() });
+    expect(g1.game_history.moves[0]).toEqual({
+      player: 'black',
+      position: [7, 3],
+      timestamp: new Date(START + 60_000 + 12).toISOString(),
+    });
     expect(g1.game_history.moves[1]).toMatchObject({ player: 'white', position: [0, 0] });
     // The final state is the position the rules reached, in the server's state shape.
     expect(g1.final_state).toEqual(stateBody(G1.state));
@@ -217,17 +313,27 @@ describe('writeRoundLogs (CATArena files for the next round)', () => {
     expect(g1.final_state.board[7].slice(3, 8)).toEqual([1, 1, 1, 1, 1]);
     // G2 stopped on beta's timeout: null action skipped, game still "ongoing" on the server.
     expect(r.results[1].game_history.moves).toHaveLength(4);
-    expect(r.results[1].final_state).toMatchObject({ game_status: 'ongoing', current_player: 'black', last_move: [9, 9] });
+    expect(r.results[1].final_state).toMatchObject({
+      game_status: 'ongoing',
+      current_player: 'black',
+      last_move: [9, 9],
+    });
     // G4 never started: empty history, empty board.
     expect(r.results[3].game_history).toEqual({ moves: [] });
-    expect(r.results[3].final_state).toMatchObject({ game_status: 'ongoing', current_player: 'black', last_move: null });
+    expect(r.results[3].final_state).toMatchObject({
+      game_status: 'ongoing',
+      current_player: 'black',
+      last_move: null,
+    });
   });
 
   it('the CSV has the arena header and per-opponent W/D/L rows, under both names', async () => {
     const csv = await readFile(join(dir, `tournament_report_tournament_${TS}.csv`), 'utf8');
     expect(await readFile(join(dir, `gomoku_arena_report_${TS}.csv`), 'utf8')).toBe(csv);
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('AI vs AI,alpha AI (round 2),beta AI (round 2),alpha AI (round 1),总胜/平/负,超时次数,平均思考时间(秒)');
+    expect(lines[0]).toBe(
+      'AI vs AI,alpha AI (round 2),beta AI (round 2),alpha AI (round 1),总胜/平/负,超时次数,平均思考时间(秒)',
+    );
     // 160 ms / 9 moves = 0.01778 s
     expect(lines[1]).toBe('alpha AI (round 2),-,2/0/0,0/1/0,2/1/0,0,0.0178');
     expect(lines[2]).toBe('beta AI (round 2),0/0/2,-,1/0/0,1/0/2,1,0.0180');
@@ -243,7 +349,9 @@ describe('writeRoundLogs (CATArena files for the next round)', () => {
     const txt = await readFile(join(dir, `tournament_report_tournament_${TS}.txt`), 'utf8');
     expect(txt).toContain('Gomoku AI tournament report');
     expect(txt).toContain('alpha AI (round 2) (ID: alpha@r2)');
-    expect(txt).toContain(' 3. gomoku_game3 - alpha@r2 (black) vs alpha@r1 (white) - winner: draw - duration: 1.24s - end reason: error');
+    expect(txt).toContain(
+      ' 3. gomoku_game3 - alpha@r2 (black) vs alpha@r1 (white) - winner: draw - duration: 1.24s - end reason: error',
+    );
     expect(txt).toMatch(/beta AI \(round 2\)\s+0W\/0D\/2L\s+-\s+1W\/0D\/0L/);
   });
 
@@ -260,7 +368,15 @@ describe('writeRoundLogs (CATArena files for the next round)', () => {
     // Request latencies here: the 10 s timeout counts (3 requests in G2).
     expect(b2).toMatchObject({ games: 3, wins: 1, losses: 2, failures: { timeout: 1 } });
     expect(b2.avgMoveMs).toBeCloseTo((48 + 60 + 10_000) / 7, 9);
-    expect(a1).toMatchObject({ agent: 'alpha', round: 1, games: 2, draws: 1, losses: 1, score: 0.25, failures: { illegal: 1, join_failed: 1 } });
+    expect(a1).toMatchObject({
+      agent: 'alpha',
+      round: 1,
+      games: 2,
+      draws: 1,
+      losses: 1,
+      score: 0.25,
+      failures: { illegal: 1, join_failed: 1 },
+    });
     expect(rr.pairwise['alpha@r2']['beta@r2']).toEqual({ games: 2, wins: 2, draws: 0, losses: 0, score: 1 });
     expect(rr.pairwise['beta@r2']['alpha@r2']).toEqual({ games: 2, wins: 0, draws: 0, losses: 2, score: 0 });
     expect(rr.pairwise['alpha@r1']['alpha@r2']).toEqual({ games: 1, wins: 0, draws: 1, losses: 0, score: 0.5 });
@@ -279,7 +395,15 @@ describe('variant final_state and games without a CATArena writer', () => {
       moves.push(move);
       state = gomoku.apply(state, state.toMove!, move);
     }
-    const { replay, state: built } = play({ n: 9, black: 'a@r1', white: 'b@r1', moves, latencyMs: 5, variant: 'variant', seed: 7 });
+    const { replay, state: built } = play({
+      n: 9,
+      black: 'a@r1',
+      white: 'b@r1',
+      moves,
+      latencyMs: 5,
+      variant: 'variant',
+      seed: 7,
+    });
     const body = finalState(replay) as Record<string, unknown>;
     expect(body).toEqual(stateBody(built));
     expect(body.forbidden_points).toEqual(state.forbidden);
@@ -293,7 +417,12 @@ describe('variant final_state and games without a CATArena writer', () => {
     try {
       const written = await writeRoundLogs(dir, { ...INPUT, game: 'holdem', results: [], replays: [] });
       expect(written).toEqual([join(dir, 'round_report.json')]);
-      expect(JSON.parse(await readFile(written[0]!, 'utf8'))).toMatchObject({ game: 'holdem', games: 0, standings: [], pairwise: {} });
+      expect(JSON.parse(await readFile(written[0]!, 'utf8'))).toMatchObject({
+        game: 'holdem',
+        games: 0,
+        standings: [],
+        pairwise: {},
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -307,14 +436,37 @@ describe('summary helpers', () => {
   it('errorRates: requests = moves asked + joins; join_failed is an http_error', () => {
     const rates = errorRates(INPUT.results, (id) => id.split('@')[0]!);
     // alpha: G1 5+1, G2 2+1, G3 (2+1)+(2+1), G4 1 join (the failed one) = 16 requests; illegal 1, http 1.
-    expect(rates.alpha).toEqual({ requests: 16, timeout: 0, http_error: 1, malformed: 0, illegal: 1, crash: 0, rate: 2 / 16 });
+    expect(rates.alpha).toEqual({
+      requests: 16,
+      timeout: 0,
+      http_error: 1,
+      malformed: 0,
+      illegal: 1,
+      crash: 0,
+      rate: 2 / 16,
+    });
     // beta: G1 4+1, G2 3+1 (the timed-out request included), G4 0+1 = 10 requests; 1 timeout.
-    expect(rates.beta).toEqual({ requests: 10, timeout: 1, http_error: 0, malformed: 0, illegal: 0, crash: 0, rate: 0.1 });
+    expect(rates.beta).toEqual({
+      requests: 10,
+      timeout: 1,
+      http_error: 0,
+      malformed: 0,
+      illegal: 0,
+      crash: 0,
+      rate: 0.1,
+    });
   });
 
   it('errorRates: a bot that never started counts one failed request', () => {
-    const { replay } = play({ n: 5, black: 'a@r1', white: 'b@r1', moves: [], latencyMs: 0 , joinFail: 0 });
-    const result: MatchResult = { ...replay.result, termination: 'crash', seatStats: [{ moves: 0, totalMs: 0, maxMs: 0, errors: { crash: 1 } }, { moves: 0, totalMs: 0, maxMs: 0, errors: {} }] };
+    const { replay } = play({ n: 5, black: 'a@r1', white: 'b@r1', moves: [], latencyMs: 0, joinFail: 0 });
+    const result: MatchResult = {
+      ...replay.result,
+      termination: 'crash',
+      seatStats: [
+        { moves: 0, totalMs: 0, maxMs: 0, errors: { crash: 1 } },
+        { moves: 0, totalMs: 0, maxMs: 0, errors: {} },
+      ],
+    };
     const rates = errorRates([result], (id) => id.split('@')[0]!);
     expect(rates.a).toMatchObject({ requests: 1, crash: 1, rate: 1 });
     expect(rates.b).toMatchObject({ requests: 0, rate: 0 });
@@ -336,16 +488,48 @@ describe('summary helpers', () => {
   it('leaderboard rank probabilities: bootstrap samples combine track by track, ties split the places', () => {
     const perAgent = (S: number, L: number) => ({ S, L }) as TrackSummary['metrics']['perAgent'][string];
     const tracks = [
-      { agents: ['x', 'y'], metrics: { perAgent: { x: perAgent(0.8, 0.1), y: perAgent(0.2, 0) } } as unknown as TrackSummary['metrics'] },
-      { agents: ['x', 'y'], metrics: { perAgent: { x: perAgent(0.6, 0.1), y: perAgent(0.4, 0) } } as unknown as TrackSummary['metrics'] },
+      {
+        agents: ['x', 'y'],
+        metrics: { perAgent: { x: perAgent(0.8, 0.1), y: perAgent(0.2, 0) } } as unknown as TrackSummary['metrics'],
+      },
+      {
+        agents: ['x', 'y'],
+        metrics: { perAgent: { x: perAgent(0.6, 0.1), y: perAgent(0.4, 0) } } as unknown as TrackSummary['metrics'],
+      },
     ];
     const board = leaderboard(tracks);
     expect(board.map((e) => e.agent)).toEqual(['x', 'y']);
     // Sample 1: x ahead in both tracks; 2: y ahead in both; 3: split (x first on one track, y on the other) = a tie; 4: x ahead.
     const draws = (S: number[][], L: number[][]) => ({ agents: ['x', 'y'], draws: { S, L } });
     const withP = withRankProbabilities(board, [
-      draws([[1, 0], [0, 1], [1, 0], [1, 0]], [[1, 0], [0, 1], [1, 0], [1, 0]]),
-      draws([[1, 0], [0, 1], [0, 1], [1, 0]], [[1, 0], [0, 1], [0, 1], [1, 0]]),
+      draws(
+        [
+          [1, 0],
+          [0, 1],
+          [1, 0],
+          [1, 0],
+        ],
+        [
+          [1, 0],
+          [0, 1],
+          [1, 0],
+          [1, 0],
+        ],
+      ),
+      draws(
+        [
+          [1, 0],
+          [0, 1],
+          [0, 1],
+          [1, 0],
+        ],
+        [
+          [1, 0],
+          [0, 1],
+          [0, 1],
+          [1, 0],
+        ],
+      ),
     ]);
     expect(withP[0]).toMatchObject({ agent: 'x', rankProbabilities: [0.625, 0.375], aboveNext: 0.625 });
     expect(withP[1]).toMatchObject({ agent: 'y', rankProbabilities: [0.375, 0.625], aboveNext: null });
@@ -413,7 +597,10 @@ function track(variant: string, W: typeof W_STD, extra: Partial<TrackSummary> = 
 
 const STD_TRACK = track('standard', W_STD, {
   errors: errorRates(INPUT.results, (id) => id.split('@')[0]!),
-  cost: costByAgent([record('alpha', 1, { wallMs: 65_000, toolCalls: 7, linesOfCode: 120 }), record('beta', 1, { tokens: { input: 1200, output: 340 } })]),
+  cost: costByAgent([
+    record('alpha', 1, { wallMs: 65_000, toolCalls: 7, linesOfCode: 120 }),
+    record('beta', 1, { tokens: { input: 1200, output: 340 } }),
+  ]),
   strategies: [
     { id: '0@r1', agent: '0', round: 1, status: 'ok', hash: 'h' },
     { id: '1@r2', agent: '1', round: 2, status: 'failed', failure: 'no start_ai.sh', hash: 'h' },
@@ -427,7 +614,13 @@ const SUMMARY: TourneySummary = {
   runDir: '/runs/run-2025-03-04',
   createdAt: '2025-03-04T05:00:00.000Z',
   finishedAt: '2025-03-04T07:00:00.000Z',
-  config: { rounds: 3, games: ['gomoku'], variants: ['standard', 'variant'], policy: 'strict', perGame: { gomoku: { reps: 2 } } },
+  config: {
+    rounds: 3,
+    games: ['gomoku'],
+    variants: ['standard', 'variant'],
+    policy: 'strict',
+    perGame: { gomoku: { reps: 2 } },
+  },
   tracks: [STD_TRACK, VAR_TRACK],
   generalizability: { gomoku: generalizability(W_STD, W_VAR) },
   leaderboard: leaderboard([STD_TRACK, VAR_TRACK]),
@@ -462,7 +655,9 @@ describe('renderMarkdown', () => {
     expect(md).toContain('- Rule sets: gomoku-standard, gomoku-variant');
     expect(md).toContain('- Rounds: gomoku-standard 3, gomoku-variant 1');
     expect(md).toContain('- Forfeit policy in force: strict');
-    expect(md).toContain('- Config: rounds=3 · games=gomoku · variants=standard,variant · policy=strict · perGame={"gomoku":{"reps":2}}');
+    expect(md).toContain(
+      '- Config: rounds=3 · games=gomoku · variants=standard,variant · policy=strict · perGame={"gomoku":{"reps":2}}',
+    );
   });
 
   it('Table 3 rows: average ranks and means', () => {
@@ -498,7 +693,11 @@ describe('renderMarkdown', () => {
     expect(md).toContain('| W | 0@1 | 0@2 | 0@3 | 1@1 | 1@2 | 1@3 | 2@1 | 2@2 | 2@3 |');
     expect(md).toContain('| 0@1 | · | 0.75 | 0.50 | 0.25 | 1.00 | 0.63 | 0.38 | 0.88 | 0.13 |');
     // A pair that never met shows '?'.
-    const gap = fromMatrix(AGENTS, 1, [[null, 0.5, 1], [0.5, null, null], [0, null, null]]);
+    const gap = fromMatrix(AGENTS, 1, [
+      [null, 0.5, 1],
+      [0.5, null, null],
+      [0, null, null],
+    ]);
     expect(renderMarkdown({ ...SUMMARY, tracks: [track('variant', gap)] })).toContain('| 2@1 | 0.00 | ? | · |');
     expect(md).toContain('Elo 0 = 0@1 (anchor) · draw parameter ν = 0.250 · dispersion φ = 1.10 · 95% intervals.');
     expect(md).toContain('| 2@1 | 12.3 | [-80, 105] | 8 |');
@@ -514,7 +713,16 @@ describe('renderMarkdown', () => {
     expect(lines[0]).toBe('Leaderboard: mean rank over 2 track(s), 1 = best');
     expect(lines[2]).toMatch(/^1\s+1\s+2\.25\s+1\.00\s+0\.375\/0\.063\s+0\.375\/—$/);
     expect(lines).toHaveLength(5);
-    const many: TourneySummary = { ...SUMMARY, leaderboard: Array.from({ length: 30 }, (_, k) => ({ agent: `a${k}`, meanRankS: k, meanRankL: k, meanS: null, meanL: null })) };
+    const many: TourneySummary = {
+      ...SUMMARY,
+      leaderboard: Array.from({ length: 30 }, (_, k) => ({
+        agent: `a${k}`,
+        meanRankS: k,
+        meanRankL: k,
+        meanS: null,
+        meanL: null,
+      })),
+    };
     const long = renderLeaderboard(many).split('\n');
     expect(long.length).toBeLessThanOrEqual(13);
     expect(long.at(-1)).toBe('… 20 more agent(s) in report.md');

@@ -9,7 +9,15 @@ import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { catarena } from './helpers/cli.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
-const chessRun = () => resolveConfig({ games: ['chess'], rounds: 1, variants: ['standard'], agents: [`dir:${BUILTIN('heuristic', 'chess')}#h`, `dir:${BUILTIN('random', 'chess')}#r`], concurrency: 2, bootstrapSamples: 20 });
+const chessRun = () =>
+  resolveConfig({
+    games: ['chess'],
+    rounds: 1,
+    variants: ['standard'],
+    agents: [`dir:${BUILTIN('heuristic', 'chess')}#h`, `dir:${BUILTIN('random', 'chess')}#r`],
+    concurrency: 2,
+    bootstrapSamples: 20,
+  });
 
 describe('rules pinned to a run', () => {
   it('a finished run records its rules; resuming it under the same rules plays nothing again', async () => {
@@ -40,6 +48,8 @@ describe('rules pinned to a run', () => {
     const dir = new RunDir(path.join(tempDir(), 'fresh'));
     await dir.pinRules({ chess: 'v2' });
     await dir.pinRules({ chess: 'v2 adjudication=engine' }); // nothing played yet: no mix possible
-    expect(JSON.parse(fs.readFileSync(path.join(dir.root, 'rules.json'), 'utf8'))).toEqual({ chess: 'v2 adjudication=engine' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir.root, 'rules.json'), 'utf8'))).toEqual({
+      chess: 'v2 adjudication=engine',
+    });
   });
 });

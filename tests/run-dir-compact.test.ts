@@ -47,7 +47,10 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
     expect(r.stderr).not.toContain('Error');
     expect(r.code).toBe(0);
     expect(read(trackFile(runDir, 'W.json'))).toBe(W);
-    const ids = read(path.join(runDir, 'journal.jsonl')).trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    const ids = read(path.join(runDir, 'journal.jsonl'))
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
     for (const id of ids) expect(fs.existsSync(path.join(runDir, 'replays', `${id}.view.js`))).toBe(true);
     expect(read(path.join(runDir, 'report.html'))).toContain('replays/replay.html?id=');
   }, 120_000);
@@ -63,10 +66,27 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
 
   it('--reuse copies its games (replays read from <id>.json) into a new run in the new layout', async () => {
     const { out } = oldRun('reuse');
-    const r = await catarena('tourney', '--rounds', '2', '--games', 'gomoku', '--variants', 'standard', '--agents', 'offline:cautious,offline:aggressive', '--reuse', '-o', out, '--json');
+    const r = await catarena(
+      'tourney',
+      '--rounds',
+      '2',
+      '--games',
+      'gomoku',
+      '--variants',
+      'standard',
+      '--agents',
+      'offline:cautious,offline:aggressive',
+      '--reuse',
+      '-o',
+      out,
+      '--json',
+    );
     expect(r.code).toBe(0);
     const runDir = (JSON.parse(r.stdout) as { runDir: string }).runDir;
-    const journal = read(path.join(runDir, 'journal.jsonl')).trim().split('\n').map((l) => JSON.parse(l) as { id: string; reusedFrom?: string });
+    const journal = read(path.join(runDir, 'journal.jsonl'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; reusedFrom?: string });
     expect(journal).toHaveLength(12);
     expect(journal.every((g) => g.reusedFrom)).toBe(true);
     for (const g of journal) expect(fs.existsSync(path.join(runDir, 'replays', `${g.id}.json.gz`))).toBe(true);
@@ -118,11 +138,14 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
       browser = await sharedChromium();
     }, 60_000);
 
-    it("its own per-game pages still open after report rewrote viewer.js, and so does the shared page", async () => {
+    it('its own per-game pages still open after report rewrote viewer.js, and so does the shared page', async () => {
       const { runDir } = oldRun('pages');
       expect((await catarena('report', runDir)).code).toBe(0);
       const replays = path.join(runDir, 'replays');
-      const id = fs.readdirSync(replays).find((f) => f.endsWith('.html') && f !== 'replay.html')!.replace(/\.html$/, '');
+      const id = fs
+        .readdirSync(replays)
+        .find((f) => f.endsWith('.html') && f !== 'replay.html')!
+        .replace(/\.html$/, '');
       const { openFile } = await import('./helpers/browser.ts');
       const old = await openFile(browser, path.join(replays, `${id}.html`), runDir);
       await old.page.waitForSelector('[data-testid=step]');
@@ -145,14 +168,30 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
 describe('a run written now', () => {
   it('finishes with gzip replays, one replay page, its workspaces stored once and live.jsonl holding its progress only', async () => {
     const out = path.join(tmp, 'fresh');
-    const r = await catarena('tourney', '--rounds', '2', '--games', 'gomoku', '--variants', 'standard', '--agents', 'offline:cautious,offline:aggressive', '-o', out, '--json');
+    const r = await catarena(
+      'tourney',
+      '--rounds',
+      '2',
+      '--games',
+      'gomoku',
+      '--variants',
+      'standard',
+      '--agents',
+      'offline:cautious,offline:aggressive',
+      '-o',
+      out,
+      '--json',
+    );
     expect(r.code).toBe(0);
     const runDir = (JSON.parse(r.stdout) as { runDir: string }).runDir;
     const replays = fs.readdirSync(path.join(runDir, 'replays'));
     expect(replays.filter((f) => f.endsWith('.json.gz'))).toHaveLength(12);
     expect(replays.filter((f) => f.endsWith('.html'))).toEqual(['replay.html']);
     expect(replays.filter((f) => f.endsWith('.json'))).toEqual([]);
-    const live = read(path.join(runDir, 'live.jsonl')).trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type);
+    const live = read(path.join(runDir, 'live.jsonl'))
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { type: string }).type);
     expect(new Set(live)).toEqual(new Set(['phase', 'tick']));
     // Both agents' round-2 workspaces hold the same last_round bots: one inode, read-only.
     const a = fs.statSync(trackFile(runDir, 'round_2/workspaces/cautious/last_round/aggressive/start_ai.sh'));
@@ -192,10 +231,28 @@ describe('the store', () => {
     const bot = path.join(root, 'round_1', 'bot');
     fs.mkdirSync(bot, { recursive: true });
     fs.writeFileSync(path.join(bot, 'start_ai.sh'), 'echo\n');
-    const first = await buildWorkspace({ dir: path.join(root, 'ws1'), game: 'gomoku', variant: 'standard', round: 2, agentId: 'a', seed: 1, moveTimeoutMs: 1000, previous: { bots: [{ agent: 'b', dir: bot }], logsDir: logs } });
+    const first = await buildWorkspace({
+      dir: path.join(root, 'ws1'),
+      game: 'gomoku',
+      variant: 'standard',
+      round: 2,
+      agentId: 'a',
+      seed: 1,
+      moveTimeoutMs: 1000,
+      previous: { bots: [{ agent: 'b', dir: bot }], logsDir: logs },
+    });
     const stats = await linkIntoStore(path.join(root, 'store'), [first.dir, logs]);
     expect(stats.linked).toBeGreaterThan(0);
-    const second = await buildWorkspace({ dir: path.join(root, 'ws2'), game: 'gomoku', variant: 'standard', round: 2, agentId: 'c', seed: 1, moveTimeoutMs: 1000, previous: { bots: [{ agent: 'b', dir: bot }], logsDir: logs } });
+    const second = await buildWorkspace({
+      dir: path.join(root, 'ws2'),
+      game: 'gomoku',
+      variant: 'standard',
+      round: 2,
+      agentId: 'c',
+      seed: 1,
+      moveTimeoutMs: 1000,
+      previous: { bots: [{ agent: 'b', dir: bot }], logsDir: logs },
+    });
     const copy = path.join(second.logsDir!, 'round_report.json');
     fs.chmodSync(copy, 0o644);
     fs.writeFileSync(copy, 'changed by an agent\n');
@@ -222,7 +279,10 @@ describe('the store', () => {
   it('a replay is read back from either layout', async () => {
     const { runDir } = oldRun('read');
     const run = new RunDir(runDir);
-    const id = fs.readdirSync(run.replaysDir).find((f) => f.endsWith('.json'))!.replace(/\.json$/, '');
+    const id = fs
+      .readdirSync(run.replaysDir)
+      .find((f) => f.endsWith('.json'))!
+      .replace(/\.json$/, '');
     expect((await run.readReplay(id)).result.id).toBe(id);
   });
 });

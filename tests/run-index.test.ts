@@ -16,13 +16,30 @@ import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import type { MatchResult } from '../records/match.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 
-const journalOf = (runDir: string): MatchResult[] => fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const journalOf = (runDir: string): MatchResult[] =>
+  fs
+    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('run index and --reuse', () => {
   it('indexes runs, shows history, and reuses unchanged games except those a crash decided', async () => {
     const out = tempDir();
-    const agents = [`dir:${BUILTIN('heuristic')}#steady`, `dir:${misbehavingBot('die_after_3')}#crasher`, `dir:${BUILTIN('heuristic')}#twin`];
-    const input = { games: ['gomoku'], rounds: 1, variants: ['standard' as const], agents, concurrency: 2, bootstrapSamples: 50, reuse: true };
+    const agents = [
+      `dir:${BUILTIN('heuristic')}#steady`,
+      `dir:${misbehavingBot('die_after_3')}#crasher`,
+      `dir:${BUILTIN('heuristic')}#twin`,
+    ];
+    const input = {
+      games: ['gomoku'],
+      rounds: 1,
+      variants: ['standard' as const],
+      agents,
+      concurrency: 2,
+      bootstrapSamples: 50,
+      reuse: true,
+    };
     const first = await runTourney({ config: resolveConfig(input), runDir: path.join(out, 'first') });
     // A kill mid-write leaves a torn line; the next run's entry must still be read.
     fs.appendFileSync(path.join(out, INDEX_FILE), '{"runId":"torn');
@@ -50,7 +67,11 @@ describe('run index and --reuse', () => {
 
     // Each run indexes every pair's paired comparison: catarena compare's "all tracks" rows for that run.
     const names = [...second.tracks[0]!.agents].sort();
-    expect(entries[1]!.pairwise!.map((p) => [p.a, p.b])).toEqual([[names[0], names[1]], [names[0], names[2]], [names[1], names[2]]]);
+    expect(entries[1]!.pairwise!.map((p) => [p.a, p.b])).toEqual([
+      [names[0], names[1]],
+      [names[0], names[2]],
+      [names[1], names[2]],
+    ]);
     const { repeats } = await readRepeats([second.runDir]);
     const [a, b] = [names[0]!, names[2]!];
     const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
@@ -67,8 +88,14 @@ describe('run index and --reuse', () => {
     // Games played under other rules (here: the index says those runs played gomoku's version 0)
     // are never copied, and history says where the rules changed.
     const indexFile = path.join(out, INDEX_FILE);
-    const lines = fs.readFileSync(indexFile, 'utf8').split('\n').filter((l) => l.startsWith('{"runId":"first"') || l.startsWith('{"runId":"second"'));
-    fs.writeFileSync(indexFile, `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), rules: { gomoku: 'v0' } })).join('\n')}\n`);
+    const lines = fs
+      .readFileSync(indexFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"runId":"first"') || l.startsWith('{"runId":"second"'));
+    fs.writeFileSync(
+      indexFile,
+      `${lines.map((l) => JSON.stringify({ ...JSON.parse(l), rules: { gomoku: 'v0' } })).join('\n')}\n`,
+    );
     const third = await runTourney({ config: resolveConfig(input), runDir: path.join(out, 'third') });
     expect(journalOf(third.runDir).filter((r) => r.reusedFrom)).toEqual([]);
     const after = historyRows(await readIndexFile(indexFile));
@@ -77,16 +104,43 @@ describe('run index and --reuse', () => {
   }, 180_000);
 
   it('flags runs indexed before rules were recorded as version 1 of each game', () => {
-    const entry = (runId: string, finishedAt: string, rules?: Record<string, string>) => ({ runId, runDir: `/r/${runId}`, finishedAt, games: ['gomoku', 'chess'], rounds: 1, matches: 4, reused: 0, leaderboard: [], ...(rules ? { rules } : {}) });
-    const rows = historyRows([entry('old', '2025-01-01T00:00:00Z'), entry('new', '2025-02-01T00:00:00Z', { gomoku: 'v1', chess: 'v2' }), entry('engine', '2025-03-01T00:00:00Z', { gomoku: 'v1', chess: 'v2 adjudication=engine' })]);
+    const entry = (runId: string, finishedAt: string, rules?: Record<string, string>) => ({
+      runId,
+      runDir: `/r/${runId}`,
+      finishedAt,
+      games: ['gomoku', 'chess'],
+      rounds: 1,
+      matches: 4,
+      reused: 0,
+      leaderboard: [],
+      ...(rules ? { rules } : {}),
+    });
+    const rows = historyRows([
+      entry('old', '2025-01-01T00:00:00Z'),
+      entry('new', '2025-02-01T00:00:00Z', { gomoku: 'v1', chess: 'v2' }),
+      entry('engine', '2025-03-01T00:00:00Z', { gomoku: 'v1', chess: 'v2 adjudication=engine' }),
+    ]);
     expect(rows.map((r) => r.rulesChanged)).toEqual([[], ['chess v1 → v2'], ['chess v2 → v2 adjudication=engine']]);
-    const page = renderHistoryHtml([entry('old', '2025-01-01T00:00:00Z'), entry('new', '2025-02-01T00:00:00Z', { gomoku: 'v1', chess: 'v2' })], '/r');
+    const page = renderHistoryHtml(
+      [entry('old', '2025-01-01T00:00:00Z'), entry('new', '2025-02-01T00:00:00Z', { gomoku: 'v1', chess: 'v2' })],
+      '/r',
+    );
     expect(page).toContain('gomoku v1, chess v2 <strong title="changed: chess v1 → v2">(changed)</strong>');
   });
 
   it('charts each pair of agents over the runs: the S difference with its interval band and P(A better)', () => {
     const d = (diff: number, pBetter: number) => ({ diff, lo: diff - 0.2, hi: diff + 0.2, p: 1, pBetter });
-    const entry = (runId: string, finishedAt: string, pairwise?: RunIndexEntry['pairwise']) => ({ runId, runDir: `/r/${runId}`, finishedAt, games: ['gomoku'], rounds: 1, matches: 4, reused: 0, leaderboard: [], ...(pairwise ? { pairwise } : {}) });
+    const entry = (runId: string, finishedAt: string, pairwise?: RunIndexEntry['pairwise']) => ({
+      runId,
+      runDir: `/r/${runId}`,
+      finishedAt,
+      games: ['gomoku'],
+      rounds: 1,
+      matches: 4,
+      reused: 0,
+      leaderboard: [],
+      ...(pairwise ? { pairwise } : {}),
+    });
     const page = renderHistoryHtml(
       [
         entry('old', '2025-01-01T00:00:00Z'), // indexed before pairwise comparisons: a gap
@@ -97,9 +151,14 @@ describe('run index and --reuse', () => {
     );
     expect(page).toContain('<h2>Pairwise over time</h2>');
     const section = page.slice(page.indexOf('<section class="pair" data-a="v1" data-b="v2">'));
-    expect([...section.matchAll(/data-id="pair-0-S".*?<\/svg>/gs)][0]![0].match(/data-value="[^"]*"/g)).toEqual(['data-value="-0.1"', 'data-value="-0.3"']);
+    expect([...section.matchAll(/data-id="pair-0-S".*?<\/svg>/gs)][0]![0].match(/data-value="[^"]*"/g)).toEqual([
+      'data-value="-0.1"',
+      'data-value="-0.3"',
+    ]);
     expect(section).toMatch(/<polygon class="band"/); // the interval of the two runs as one band
-    expect(section).toContain('latest (two, 3 repeats): S v1 − v2 = -0.300 [-0.500, -0.100], p = 1.000, P(v1 better) = 0.05');
+    expect(section).toContain(
+      'latest (two, 3 repeats): S v1 − v2 = -0.300 [-0.500, -0.100], p = 1.000, P(v1 better) = 0.05',
+    );
     expect(renderHistoryHtml([entry('old', '2025-01-01T00:00:00Z')], '/r')).not.toContain('Pairwise over time');
   });
 });

@@ -17,10 +17,16 @@ import { botDir, dockerReady } from './helpers/bots.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
 const probeBot = (files: Record<string, string> = {}) =>
-  botDir('probe', '#!/bin/bash\ncd "$(dirname "$0")"\nexec node probe.mjs "$1"\n', { 'probe.mjs': fs.readFileSync(path.join(FIXTURES, 'bots', 'probe.mjs'), 'utf8'), ...files });
+  botDir('probe', '#!/bin/bash\ncd "$(dirname "$0")"\nexec node probe.mjs "$1"\n', {
+    'probe.mjs': fs.readFileSync(path.join(FIXTURES, 'bots', 'probe.mjs'), 'utf8'),
+    ...files,
+  });
 
 async function ask(handle: BotHandle, route: string): Promise<any> {
-  const res = await request(`http://localhost/${route}`, { dispatcher: new Agent({ connect: { socketPath: handle.socketPath! } }), signal: AbortSignal.timeout(20_000) });
+  const res = await request(`http://localhost/${route}`, {
+    dispatcher: new Agent({ connect: { socketPath: handle.socketPath! } }),
+    signal: AbortSignal.timeout(20_000),
+  });
   return res.body.json();
 }
 
@@ -31,7 +37,9 @@ describe('docker sandbox: socket paths', () => {
     expect(stageNameRoom(longRoot)).toBe(107 - 80 - '/-XXXXXX/gs/egress.sock'.length);
     const deepest = `${longRoot}/${'n'.repeat(stageNameRoom(longRoot))}-XXXXXX/gs/egress.sock`;
     expect(Buffer.byteLength(deepest)).toBe(107);
-    expect(() => stageNameRoom(`/${'d'.repeat(89)}`)).toThrow(/too long for the Unix sockets .* set TMPDIR to a shorter path/);
+    expect(() => stageNameRoom(`/${'d'.repeat(89)}`)).toThrow(
+      /too long for the Unix sockets .* set TMPDIR to a shorter path/,
+    );
   });
 });
 
@@ -89,7 +97,8 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
     const busy = (await sandbox.start({ dir: probeBot(), port: 5010 })) as Counted;
     const idle = (await sandbox.start({ dir: probeBot(), port: 5011 })) as Counted;
     // The container's init is looked up in the background after the start.
-    for (let i = 0; i < 100 && (busy.cpuTimeMs() === undefined || idle.cpuTimeMs() === undefined); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && (busy.cpuTimeMs() === undefined || idle.cpuTimeMs() === undefined); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const [busyBefore, idleBefore] = [busy.cpuTimeMs()!, idle.cpuTimeMs()!];
     expect(busyBefore).toBeGreaterThan(0); // node's own start
     expect(await ask(busy, 'burn?ms=600')).toEqual({ burnedMs: 600 });
@@ -107,7 +116,8 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
     expect(fork.error).toBe('EAGAIN');
     // The bomber survives its failed forks: once its children are reaped, its relay can fork again.
     let healthy = false;
-    for (let i = 0; i < 50 && !healthy; i++) healthy = await bomber.isHealthy(1_000) || (await new Promise((r) => setTimeout(r, 100)), false);
+    for (let i = 0; i < 50 && !healthy; i++)
+      healthy = (await bomber.isHealthy(1_000)) || (await new Promise((r) => setTimeout(r, 100)), false);
     expect(healthy).toBe(true);
 
     const hog = await sandbox.start({ dir: probeBot(), port: 5007 });
@@ -122,7 +132,10 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
   });
 
   it('reports a crashed start with its exit code and last log lines', async () => {
-    const dir = botDir('crash', '#!/bin/bash\necho "Traceback: ModuleNotFoundError: No module named torch" >&2\nexit 3\n');
+    const dir = botDir(
+      'crash',
+      '#!/bin/bash\necho "Traceback: ModuleNotFoundError: No module named torch" >&2\nexit 3\n',
+    );
     const err = await sandbox.start({ dir, port: 5008, startTimeoutMs: 10_000 }).catch((e) => e);
     expect(err).toBeInstanceOf(BotStartError);
     expect(err.reason).toBe('exited');
@@ -134,7 +147,10 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
     const own = new DockerSandbox();
     const bots = [await own.start({ dir: probeBot(), port: 5009 }), await own.start({ dir: probeBot(), port: 5010 })];
     const ids = bots.map((b) => (b as unknown as { containerId: string }).containerId);
-    for (const id of ids) expect(execFileSync('docker', ['inspect', '-f', '{{.State.Running}}', id], { encoding: 'utf8' }).trim()).toBe('true');
+    for (const id of ids)
+      expect(execFileSync('docker', ['inspect', '-f', '{{.State.Running}}', id], { encoding: 'utf8' }).trim()).toBe(
+        'true',
+      );
     await own.close();
     for (const id of ids) expect(() => execFileSync('docker', ['inspect', id], { stdio: 'pipe' })).toThrow();
     expect(await bots[0]!.alive()).toBe(false);
@@ -144,7 +160,12 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
     const docker = new Docker();
     const dead = spawn('true');
     await new Promise((r) => dead.once('exit', r));
-    const orphan = await docker.createContainer({ Image: botRuntimeTag(), Cmd: ['sleep', '600'], Labels: { 'catarena.sandbox': 'bot', 'catarena.owner': `${os.hostname()}:${dead.pid}` }, HostConfig: { NetworkMode: 'none' } });
+    const orphan = await docker.createContainer({
+      Image: botRuntimeTag(),
+      Cmd: ['sleep', '600'],
+      Labels: { 'catarena.sandbox': 'bot', 'catarena.owner': `${os.hostname()}:${dead.pid}` },
+      HostConfig: { NetworkMode: 'none' },
+    });
     await orphan.start();
     const fresh = new DockerSandbox();
     await fresh.start({ dir: probeBot(), port: 5011 });
@@ -153,7 +174,10 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
   });
 
   it('removes its containers when the orchestrator is interrupted (Ctrl-C)', async () => {
-    const child = spawn('node', ['--import', 'tsx', path.join(FIXTURES, 'docker-child.ts'), probeBot()], { cwd: path.resolve(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('node', ['--import', 'tsx', path.join(FIXTURES, 'docker-child.ts'), probeBot()], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const id = await new Promise<string>((resolve, reject) => {
       child.stdout!.on('data', (d: Buffer) => {
         const m = /ready (\w+)/.exec(d.toString());
@@ -161,7 +185,9 @@ describe.skipIf(!dockerReady())('docker sandbox', () => {
       });
       child.once('exit', (code) => reject(new Error(`child exited early (${code})`)));
     });
-    expect(execFileSync('docker', ['inspect', '-f', '{{.State.Running}}', id], { encoding: 'utf8' }).trim()).toBe('true');
+    expect(execFileSync('docker', ['inspect', '-f', '{{.State.Running}}', id], { encoding: 'utf8' }).trim()).toBe(
+      'true',
+    );
     child.kill('SIGINT');
     const signal = await new Promise((r) => child.once('exit', (_c, s) => r(s)));
     expect(signal).toBe('SIGINT');

@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../sandbox/index.ts';
 import { probeHealth } from '../sandbox/health.ts';
-import { allocatePort, allocatePortPair, isPortOpen, releasePort, startOnFreePort, waitForPortClosed } from '../sandbox/ports.ts';
+import {
+  allocatePort,
+  allocatePortPair,
+  isPortOpen,
+  releasePort,
+  startOnFreePort,
+  waitForPortClosed,
+} from '../sandbox/ports.ts';
 import { botPath, MARKER_VAR } from '../sandbox/bot-env.ts';
 import { ProcessSandbox } from '../sandbox/process.ts';
 import { isProcessGone } from '../util/procfs.mjs';
@@ -102,7 +109,10 @@ async function waitFor(cond: () => boolean | Promise<boolean>, ms: number): Prom
 }
 
 async function startError(promise: Promise<unknown>): Promise<BotStartError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(BotStartError);
   return err as BotStartError;
 }
@@ -166,19 +176,22 @@ describe('ports', () => {
   });
 });
 
-describe.skipIf(!hasFlask)(`flask bot${hasFlask ? '' : ' (SKIPPED: /usr/bin/python3 cannot import flask; apt-get install python3-flask)'}`, () => {
-  it('starts, is healthy (chess-style status check), answers, and stop kills it', async () => {
-    const dir = makeBot('python3 bot.py "$1"', { 'bot.py': FLASK_BOT });
-    await roundTrip(dir, { health: { kind: 'http', path: '/health', statuses: ['healthy', 'ok'] } });
-  });
-});
+describe.skipIf(!hasFlask)(
+  `flask bot${hasFlask ? '' : ' (SKIPPED: /usr/bin/python3 cannot import flask; apt-get install python3-flask)'}`,
+  () => {
+    it('starts, is healthy (chess-style status check), answers, and stop kills it', async () => {
+      const dir = makeBot('python3 bot.py "$1"', { 'bot.py': FLASK_BOT });
+      await roundTrip(dir, { health: { kind: 'http', path: '/health', statuses: ['healthy', 'ok'] } });
+    });
+  },
+);
 
 describe('process sandbox', () => {
   it('runs a node bot through start_ai.sh', async () => {
     await roundTrip(makeBot(`${NODE} bot.mjs "$1"`));
   });
 
-  it('supports a TCP health check (Hold\'em style)', async () => {
+  it("supports a TCP health check (Hold'em style)", async () => {
     await roundTrip(makeBot(`${NODE} bot.mjs "$1"`), { health: { kind: 'tcp' } });
   });
 
@@ -188,7 +201,9 @@ describe('process sandbox', () => {
 
   it('kills a bot that left the process group with setsid, and its helper processes', async () => {
     // The sleeper holds no port and is in neither our group nor our session: only the marker finds it.
-    const dir = makeBot(`setsid bash -c 'sleep 600 & echo $! > sleeper.pid; exec ${NODE} bot.mjs "$1"' x "$1" >/dev/null 2>&1 &\nexit 0`);
+    const dir = makeBot(
+      `setsid bash -c 'sleep 600 & echo $! > sleeper.pid; exec ${NODE} bot.mjs "$1"' x "$1" >/dev/null 2>&1 &\nexit 0`,
+    );
     await roundTrip(dir, {}, true);
     expect(isProcessGone(Number(fs.readFileSync(path.join(dir, 'sleeper.pid'), 'utf8')))).toBe(true);
   });
@@ -218,7 +233,12 @@ describe('process sandbox', () => {
   /** Once the bot's start script has written its port to `ports`, this test process listens there first, answering every request with 200. */
   const stealFirstPort = async (dir: string): Promise<{ port: number; server: http.Server }> => {
     let first = 0;
-    expect(await waitFor(() => (first = Number(fs.readFileSync(path.join(dir, 'ports'), 'utf8').split('\n')[0] || 0)) > 0, 10_000)).toBe(true);
+    expect(
+      await waitFor(
+        () => (first = Number(fs.readFileSync(path.join(dir, 'ports'), 'utf8').split('\n')[0] || 0)) > 0,
+        10_000,
+      ),
+    ).toBe(true);
     const server = http.createServer((_req, res) => res.end('{"status":"healthy"}'));
     await new Promise<void>((r) => server.listen(first, '127.0.0.1', r));
     return { port: first, server };
@@ -244,7 +264,10 @@ describe('process sandbox', () => {
     try {
       const bot = await started;
       expect(bot.port).not.toBe(second.port);
-      expect(fs.readFileSync(path.join(again, 'ports'), 'utf8').trim().split('\n').map(Number)).toEqual([second.port, bot.port]);
+      expect(fs.readFileSync(path.join(again, 'ports'), 'utf8').trim().split('\n').map(Number)).toEqual([
+        second.port,
+        bot.port,
+      ]);
       expect(await (await fetch(`${bot.url}/`)).text()).toBe('pong'); // the bot itself, not the thief
       await bot.stop();
     } finally {
@@ -256,7 +279,13 @@ describe('process sandbox', () => {
     const dir = makeBot(`${NODE} bot.mjs "$1"`);
     const t0 = Date.now();
     const err = await startError(
-      newSandbox().start({ dir, logFile: logFor(dir), port: await port(), startTimeoutMs: 1500, env: { HEALTH_STATUS: '500' } }),
+      newSandbox().start({
+        dir,
+        logFile: logFor(dir),
+        port: await port(),
+        startTimeoutMs: 1500,
+        env: { HEALTH_STATUS: '500' },
+      }),
     );
     expect(err.reason).toBe('unhealthy');
     expect(Date.now() - t0).toBeLessThan(1500 + 3000); // the timeout plus the stop() grace
@@ -265,7 +294,9 @@ describe('process sandbox', () => {
 
   it("reports 'unhealthy' for a bot that never listens, and kills it", async () => {
     const dir = makeBot('echo $$ > pid\nexec sleep 600');
-    const err = await startError(newSandbox().start({ dir, logFile: logFor(dir), port: await port(), startTimeoutMs: 1500 }));
+    const err = await startError(
+      newSandbox().start({ dir, logFile: logFor(dir), port: await port(), startTimeoutMs: 1500 }),
+    );
     expect(err.reason).toBe('unhealthy');
     expect(err.message).toContain('within 1500 ms');
     expect(isProcessGone(readPid(dir))).toBe(true);
@@ -287,7 +318,9 @@ describe('process sandbox', () => {
   });
 
   it('caps the log of a bot that floods 50 MB and keeps it responsive', async () => {
-    const dir = makeBot(`(head -c 50000000 /dev/zero | tr '\\0' x; echo done > flood.done) &\nexec ${NODE} bot.mjs "$1"`);
+    const dir = makeBot(
+      `(head -c 50000000 /dev/zero | tr '\\0' x; echo done > flood.done) &\nexec ${NODE} bot.mjs "$1"`,
+    );
     const cap = 1024 * 1024;
     const { bot } = await start(dir);
     expect(await waitFor(() => fs.existsSync(path.join(dir, 'flood.done')), 30_000)).toBe(true);
@@ -304,17 +337,26 @@ describe('process sandbox', () => {
       const dir = makeBot(`env > env.txt\nexec ${NODE} bot.mjs "$1"`);
       await start(dir, { env: { BOT_OPTION: 'yes' } });
       const env = Object.fromEntries(
-        fs.readFileSync(path.join(dir, 'env.txt'), 'utf8').trim().split('\n').map((l) => [l.split('=')[0]!, l.slice(l.indexOf('=') + 1)]),
+        fs
+          .readFileSync(path.join(dir, 'env.txt'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => [l.split('=')[0]!, l.slice(l.indexOf('=') + 1)]),
       );
       const allowed = ['PATH', 'HOME', 'LANG', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'BOT_OPTION', MARKER_VAR];
       const setByBash = ['PWD', 'SHLVL', '_', 'OLDPWD'];
       expect(Object.keys(env).filter((k) => !allowed.includes(k) && !setByBash.includes(k))).toEqual([]);
       // The scrubbed PATH, plus (last) a folder holding only `python` where the host has python3 only.
       expect(env.PATH).toBe(botPath());
-      const [base, ...extra] = [env.PATH!.slice(0, '/usr/local/bin:/usr/bin:/bin'.length), ...env.PATH!.slice('/usr/local/bin:/usr/bin:/bin'.length).split(':').filter(Boolean)];
+      const [base, ...extra] = [
+        env.PATH!.slice(0, '/usr/local/bin:/usr/bin:/bin'.length),
+        ...env.PATH!.slice('/usr/local/bin:/usr/bin:/bin'.length).split(':').filter(Boolean),
+      ];
       expect(base).toBe('/usr/local/bin:/usr/bin:/bin');
       for (const dir of extra) expect(fs.readdirSync(dir)).toEqual(['python']);
-      expect(extra.length).toBe(['/usr/local/bin', '/usr/bin', '/bin'].some((d) => fs.existsSync(path.join(d, 'python'))) ? 0 : 1);
+      expect(extra.length).toBe(
+        ['/usr/local/bin', '/usr/bin', '/bin'].some((d) => fs.existsSync(path.join(d, 'python'))) ? 0 : 1,
+      );
       expect(env.HOME).toBe(fs.realpathSync(dir));
       expect(env.BOT_OPTION).toBe('yes');
       expect(env.CATARENA_TEST_CANARY).toBeUndefined();
@@ -378,7 +420,11 @@ describe('orchestrator exit', () => {
 
   it.each([
     ['a normal exit', 'process.exit(0)', null],
-    ['SIGTERM (re-raised after cleanup)', "process.kill(process.pid, 'SIGTERM'); await new Promise((r) => setTimeout(r, 5000));", 'SIGTERM'],
+    [
+      'SIGTERM (re-raised after cleanup)',
+      "process.kill(process.pid, 'SIGTERM'); await new Promise((r) => setTimeout(r, 5000));",
+      'SIGTERM',
+    ],
   ])('kills bots on %s', async (_label, ending, expectedSignal) => {
     const { res, dir, port: p } = await runOrchestrator(ending);
     expect(res.signal).toBe(expectedSignal);

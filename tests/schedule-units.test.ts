@@ -20,9 +20,18 @@ const rounds = [
 ];
 
 function schedule(game: string, reps: number) {
-  const settings: FieldSettings = { game, variant: 'standard', seed: 7, limits: DEFAULT_LIMITS, policy: 'strict', reps };
+  const settings: FieldSettings = {
+    game,
+    variant: 'standard',
+    seed: 7,
+    limits: DEFAULT_LIMITS,
+    policy: 'strict',
+    reps,
+  };
   const d = gameDescriptor(game);
-  const specs = [1, 2].flatMap((round) => fieldSpecs(d, { kind: 'round', rounds: rounds.slice(0, round), round, last: round === 2 }, settings));
+  const specs = [1, 2].flatMap((round) =>
+    fieldSpecs(d, { kind: 'round', rounds: rounds.slice(0, round), round, last: round === 2 }, settings),
+  );
   return { d, settings, specs, units: scheduleUnits(d, specs, settings) };
 }
 
@@ -33,14 +42,19 @@ describe('schedule units and one more repetition', () => {
     const unit = units.find((u) => u.key === 'a@2~b@1')!;
     expect(unit).toMatchObject({ members: ['a@2', 'b@1'], cost: 2, nextRep: 1 });
     const more = moreSpecs(d, unit, 2, settings);
-    expect(more.map((s) => s.seats)).toEqual([['a@2', 'b@1'], ['b@1', 'a@2']]);
+    expect(more.map((s) => s.seats)).toEqual([
+      ['a@2', 'b@1'],
+      ['b@1', 'a@2'],
+    ]);
     expect(more.map((s) => s.rep)).toEqual([3, 3]);
     expect(more[0]!.seed).toBe(more[1]!.seed);
     expect(more[0]!.pairing).toBe('a@2~b@1#3');
     const ids = new Set(specs.map(matchId));
     for (const s of more) expect(ids.has(matchId(s))).toBe(false);
     // Batch 0's pair is exactly the schedule's next repetition: what reps 2 would have played.
-    const reps2 = schedule('gomoku', 2).specs.filter((s) => s.pairing === 'a@2~b@1#1').map(matchId);
+    const reps2 = schedule('gomoku', 2)
+      .specs.filter((s) => s.pairing === 'a@2~b@1#1')
+      .map(matchId);
     expect(moreSpecs(d, unit, 0, settings).map(matchId)).toEqual(reps2);
   });
 

@@ -14,28 +14,55 @@ afterEach(async () => {
   server = undefined;
 });
 
-const model = (s: ScriptedGemini, key = KEY) => createGoogleGenerativeAI({ apiKey: key, baseURL: s.baseURL })('scripted-model');
+const model = (s: ScriptedGemini, key = KEY) =>
+  createGoogleGenerativeAI({ apiKey: key, baseURL: s.baseURL })('scripted-model');
 
 describe('the scripted Gemini API', () => {
   it('streams SSE with cumulative usage, answers plainly, and tells tool calls apart', async () => {
     server = await startScriptedGemini(
       [
-        { text: 'A long answer that arrives in more than one piece of the stream, as Gemini sends it.', thought: 'Thinking first.', usage: { promptTokenCount: 50, candidatesTokenCount: 20, thoughtsTokenCount: 7 } },
+        {
+          text: 'A long answer that arrives in more than one piece of the stream, as Gemini sends it.',
+          thought: 'Thinking first.',
+          usage: { promptTokenCount: 50, candidatesTokenCount: 20, thoughtsTokenCount: 7 },
+        },
         { toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] },
         { text: '5' },
       ],
       { apiKey: KEY },
     );
     const streamed = streamText({ model: model(server), prompt: 'hello', maxRetries: 0 });
-    expect(await streamed.text).toBe('A long answer that arrives in more than one piece of the stream, as Gemini sends it.');
+    expect(await streamed.text).toBe(
+      'A long answer that arrives in more than one piece of the stream, as Gemini sends it.',
+    );
     expect(await streamed.reasoningText).toBe('Thinking first.');
     expect((await streamed.usage).inputTokens).toBe(50);
     expect((await streamed.usage).outputTokens).toBe(27); // candidates + thoughts
-    expect(server.requests[0]).toMatchObject({ method: 'streamGenerateContent', sse: true, model: 'scripted-model', apiKey: KEY, side: false });
+    expect(server.requests[0]).toMatchObject({
+      method: 'streamGenerateContent',
+      sse: true,
+      model: 'scripted-model',
+      apiKey: KEY,
+      side: false,
+    });
     expect(server.requests[0]!.headers['x-goog-api-key']).toBe(KEY);
 
-    const add = tool({ description: 'adds', inputSchema: jsonSchema<{ a: number; b: number }>({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }), execute: async ({ a, b }) => ({ sum: a + b }) });
-    const { steps, text } = await generateText({ model: model(server), prompt: 'add 2 and 3', tools: { add }, stopWhen: ({ steps: s }) => s.length >= 2, maxRetries: 0 });
+    const add = tool({
+      description: 'adds',
+      inputSchema: jsonSchema<{ a: number; b: number }>({
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      }),
+      execute: async ({ a, b }) => ({ sum: a + b }),
+    });
+    const { steps, text } = await generateText({
+      model: model(server),
+      prompt: 'add 2 and 3',
+      tools: { add },
+      stopWhen: ({ steps: s }) => s.length >= 2,
+      maxRetries: 0,
+    });
     expect(text).toBe('5');
     expect(steps[0]!.toolCalls.map((c) => [c.toolName, c.input])).toEqual([['add', { a: 2, b: 3 }]]);
     const second = server.requests[2]!;
@@ -43,17 +70,38 @@ describe('the scripted Gemini API', () => {
     expect(second.tools.map((t) => t.name)).toEqual(['add']);
     expect(stepOf(second)).toBe(1);
     expect(JSON.stringify(second.contents)).toContain('"functionResponse"');
-    expect(server.totalUsage()).toEqual(server.requests.reduce((s, r) => ({ input: s.input + r.usage!.promptTokenCount, output: s.output + r.usage!.candidatesTokenCount + (r.usage!.thoughtsTokenCount ?? 0) }), { input: 0, output: 0 }));
+    expect(server.totalUsage()).toEqual(
+      server.requests.reduce(
+        (s, r) => ({
+          input: s.input + r.usage!.promptTokenCount,
+          output: s.output + r.usage!.candidatesTokenCount + (r.usage!.thoughtsTokenCount ?? 0),
+        }),
+        { input: 0, output: 0 },
+      ),
+    );
   });
 
   it('answers errors the way Google does: a scripted 429, a bad key, no key', async () => {
-    server = await startScriptedGemini([{ httpError: 429, message: 'Resource has been exhausted (e.g. check quota).' }], { apiKey: KEY });
-    const err = (await generateText({ model: model(server), prompt: 'x', maxRetries: 0 }).then(() => ({}), (e: unknown) => e)) as { statusCode?: number; message?: string };
+    server = await startScriptedGemini(
+      [{ httpError: 429, message: 'Resource has been exhausted (e.g. check quota).' }],
+      { apiKey: KEY },
+    );
+    const err = (await generateText({ model: model(server), prompt: 'x', maxRetries: 0 }).then(
+      () => ({}),
+      (e: unknown) => e,
+    )) as { statusCode?: number; message?: string };
     expect(err.statusCode).toBe(429);
     expect(err.message).toContain('Resource has been exhausted');
-    const wrong = await fetch(`${server.baseURL}/models/m:generateContent?key=nope`, { method: 'POST', body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }) });
+    const wrong = await fetch(`${server.baseURL}/models/m:generateContent?key=nope`, {
+      method: 'POST',
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }),
+    });
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }] });
+    expect((await wrong.json()).error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      details: [{ reason: 'API_KEY_INVALID' }],
+    });
     const none = await fetch(`${server.baseURL}/models/m:generateContent`, { method: 'POST', body: '{}' });
     expect([none.status, (await none.json()).error.status]).toEqual([403, 'PERMISSION_DENIED']);
     expect(server.requests.at(-2)!.apiKey).toBe('nope');
@@ -61,18 +109,50 @@ describe('the scripted Gemini API', () => {
 
   it('answers side requests, countTokens and the model list without consuming the script', async () => {
     server = await startScriptedGemini([{ text: 'main' }]);
-    const post = (verb: string, body: unknown) => fetch(`${server!.baseURL}/models/flash:${verb}`, { method: 'POST', headers: { 'x-goog-api-key': KEY }, body: JSON.stringify(body) }).then((r) => r.json());
+    const post = (verb: string, body: unknown) =>
+      fetch(`${server!.baseURL}/models/flash:${verb}`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': KEY },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
     // Gemini CLI's next-speaker check asks for JSON by schema.
-    const schema = { type: 'OBJECT', properties: { reasoning: { type: 'STRING' }, next_speaker: { type: 'STRING', enum: ['user', 'model'] }, confidence: { type: 'NUMBER' } } };
-    const side = await post('generateContent', { contents: [{ role: 'user', parts: [{ text: 'who next?' }] }], generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema } });
-    expect(JSON.parse(side.candidates[0].content.parts[0].text)).toEqual({ reasoning: 'scripted', next_speaker: 'user', confidence: 0 });
+    const schema = {
+      type: 'OBJECT',
+      properties: {
+        reasoning: { type: 'STRING' },
+        next_speaker: { type: 'STRING', enum: ['user', 'model'] },
+        confidence: { type: 'NUMBER' },
+      },
+    };
+    const side = await post('generateContent', {
+      contents: [{ role: 'user', parts: [{ text: 'who next?' }] }],
+      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema },
+    });
+    expect(JSON.parse(side.candidates[0].content.parts[0].text)).toEqual({
+      reasoning: 'scripted',
+      next_speaker: 'user',
+      confidence: 0,
+    });
     expect(side.usageMetadata.promptTokenCount).toBeGreaterThan(0);
-    expect((await post('countTokens', { contents: [{ role: 'user', parts: [{ text: 'count me' }] }] })).totalTokens).toBeGreaterThan(0);
-    expect((await fetch(`${server.baseURL}/models`).then((r) => r.json())).models[0]).toMatchObject({ name: 'models/flash', supportedGenerationMethods: expect.arrayContaining(['generateContent']) });
+    expect(
+      (await post('countTokens', { contents: [{ role: 'user', parts: [{ text: 'count me' }] }] })).totalTokens,
+    ).toBeGreaterThan(0);
+    expect((await fetch(`${server.baseURL}/models`).then((r) => r.json())).models[0]).toMatchObject({
+      name: 'models/flash',
+      supportedGenerationMethods: expect.arrayContaining(['generateContent']),
+    });
     const main = await post('generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
-    expect(main.candidates[0]).toMatchObject({ content: { role: 'model', parts: [{ text: 'main' }] }, finishReason: 'STOP' });
+    expect(main.candidates[0]).toMatchObject({
+      content: { role: 'model', parts: [{ text: 'main' }] },
+      finishReason: 'STOP',
+    });
     expect(main.modelVersion).toBe('flash');
-    expect(server.requests.map((r) => [r.method, r.side])).toEqual([['generateContent', true], ['countTokens', true], ['models.list', true], ['generateContent', false]]);
+    expect(server.requests.map((r) => [r.method, r.side])).toEqual([
+      ['generateContent', true],
+      ['countTokens', true],
+      ['models.list', true],
+      ['generateContent', false],
+    ]);
     // The stream as one JSON array without alt=sse.
     server.requests.length = 0;
     const array = await post('streamGenerateContent', { contents: [{ role: 'user', parts: [{ text: 'again' }] }] });
@@ -81,33 +161,77 @@ describe('the scripted Gemini API', () => {
 });
 
 describe('the scripted Gemini API is as strict as the real one', () => {
-  const add = tool({ description: 'adds', inputSchema: jsonSchema<{ a: number; b: number }>({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }), execute: async ({ a, b }) => ({ sum: a + b }) });
-  const post = (s: ScriptedGemini, body: unknown) => fetch(`${s.baseURL}/models/flash:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': KEY }, body: JSON.stringify(body) });
+  const add = tool({
+    description: 'adds',
+    inputSchema: jsonSchema<{ a: number; b: number }>({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    }),
+    execute: async ({ a, b }) => ({ sum: a + b }),
+  });
+  const post = (s: ScriptedGemini, body: unknown) =>
+    fetch(`${s.baseURL}/models/flash:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': KEY },
+      body: JSON.stringify(body),
+    });
 
   it('signs function calls (thoughtSignature), refuses a replayed call without its signature, and the AI SDK echoes it', async () => {
-    server = await startScriptedGemini([{ toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }, { name: 'add', args: { a: 1, b: 1 } }] }, { text: '5' }, { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }]);
-    const { text } = await generateText({ model: model(server), prompt: 'add', tools: { add }, stopWhen: ({ steps }) => steps.length >= 2, maxRetries: 0 });
+    server = await startScriptedGemini([
+      {
+        toolCalls: [
+          { name: 'add', args: { a: 2, b: 3 } },
+          { name: 'add', args: { a: 1, b: 1 } },
+        ],
+      },
+      { text: '5' },
+      { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+    ]);
+    const { text } = await generateText({
+      model: model(server),
+      prompt: 'add',
+      tools: { add },
+      stopWhen: ({ steps }) => steps.length >= 2,
+      maxRetries: 0,
+    });
     expect(text).toBe('5');
     // The first call of the answer carries the signature; the AI SDK sent it back on the replayed call.
-    const replayed = server.requests[1]!.contents.find((c) => c.role === 'model')!.parts as Array<Record<string, unknown>>;
+    const replayed = server.requests[1]!.contents.find((c) => c.role === 'model')!.parts as Array<
+      Record<string, unknown>
+    >;
     expect(typeof replayed[0]!.thoughtSignature).toBe('string');
     const direct = await (await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] })).json();
     const signed = direct.candidates[0].content.parts[0];
     expect(signed).toMatchObject({ functionCall: { name: 'add' }, thoughtSignature: expect.any(String) });
     // Replayed without it: 400 INVALID_ARGUMENT, Google's words.
-    const unsigned = await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }, { role: 'model', parts: [{ functionCall: signed.functionCall }] }, { role: 'user', parts: [{ functionResponse: { name: 'add', response: { sum: 3 } } }] }] });
+    const unsigned = await post(server, {
+      contents: [
+        { role: 'user', parts: [{ text: 'x' }] },
+        { role: 'model', parts: [{ functionCall: signed.functionCall }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'add', response: { sum: 3 } } }] },
+      ],
+    });
     expect(unsigned.status).toBe(400);
-    expect((await unsigned.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/^Function call is missing a thought_signature in functionCall parts\..*`default_api:add` , position 2\./) });
+    expect((await unsigned.json()).error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(
+        /^Function call is missing a thought_signature in functionCall parts\..*`default_api:add` , position 2\./,
+      ),
+    });
   });
 
-  it("429 RESOURCE_EXHAUSTED carries its wait only in the body (RetryInfo), no header", async () => {
+  it('429 RESOURCE_EXHAUSTED carries its wait only in the body (RetryInfo), no header', async () => {
     server = await startScriptedGemini([geminiRateLimit('1.5s')]);
     const res = await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBeNull();
     const { error } = await res.json();
     expect(error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
-    expect(error.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.RetryInfo')).toEqual({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' });
+    expect(
+      error.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.RetryInfo'),
+    ).toEqual({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' });
   });
 
   it('ends with MAX_TOKENS / SAFETY, or a candidate without content (MALFORMED_FUNCTION_CALL), streamed or not', async () => {
@@ -119,7 +243,11 @@ describe('the scripted Gemini API is as strict as the real one', () => {
     const cut = await generateText({ model: model(server), prompt: 'x', maxRetries: 0 });
     expect([cut.text, cut.finishReason]).toEqual(['cut sh', 'length']);
     const body = await (await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] })).json();
-    expect(body.candidates[0]).toEqual({ finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: add(a=2', index: 0 });
+    expect(body.candidates[0]).toEqual({
+      finishReason: 'MALFORMED_FUNCTION_CALL',
+      finishMessage: 'Malformed function call: add(a=2',
+      index: 0,
+    });
     const streamed = streamText({ model: model(server), prompt: 'x', maxRetries: 0 });
     expect([await streamed.text, await streamed.finishReason]).toEqual(['', 'content-filter']);
   });

@@ -39,7 +39,8 @@ export class LongestFirstSequencer extends BaseSequencer {
     const busy = longestFirst.filter((f) => !waits(f));
     const order: TestSpecification[] = [];
     while (waiting.length || busy.length) {
-      const next = waiting.length && (!busy.length || !order.length || !waits(order.at(-1)!)) ? waiting.shift()! : busy.shift()!;
+      const next =
+        waiting.length && (!busy.length || !order.length || !waits(order.at(-1)!)) ? waiting.shift()! : busy.shift()!;
       order.push(next);
     }
     return order;
@@ -51,4 +52,10 @@ export class LongestFirstSequencer extends BaseSequencer {
  * here): queue-redis 0.76, sandbox-process 0.57, llm-player 0.75, tourney-warm-bots 0.91; and
  * queue-workers, whose time beside queue-redis was mostly waiting.
  */
-const MOSTLY_WAITING = new Set(['queue-redis.test.ts', 'queue-workers.test.ts', 'sandbox-process.test.ts', 'llm-player.test.ts', 'tourney-warm-bots.test.ts']);
+const MOSTLY_WAITING = new Set([
+  'queue-redis.test.ts',
+  'queue-workers.test.ts',
+  'sandbox-process.test.ts',
+  'llm-player.test.ts',
+  'tourney-warm-bots.test.ts',
+]);

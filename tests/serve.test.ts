@@ -18,7 +18,10 @@ import { queueStatus } from '../orchestrator/queue/status.ts';
 const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
 
 /** Games counted in the page's W tables (each pair game fills two cells). */
-const filled = (page: Page) => page.evaluate(() => [...document.querySelectorAll('table.W td.cell')].reduce((n, td) => n + Number(td.getAttribute('data-n') || 0), 0));
+const filled = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('table.W td.cell')].reduce((n, td) => n + Number(td.getAttribute('data-n') || 0), 0),
+  );
 
 describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
   let browser: Browser;
@@ -54,7 +57,11 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     await page.locator('[data-testid="state"]').filter({ hasText: 'running' }).waitFor();
     const before = await filled(page);
     // A game in flight is drawn with its board, and W gains cells as games finish.
-    await page.waitForFunction(() => (window as unknown as { catarenaServe: { boardsSeen: number } }).catarenaServe.boardsSeen > 0, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { catarenaServe: { boardsSeen: number } }).catarenaServe.boardsSeen > 0,
+      undefined,
+      { timeout: 60_000 },
+    );
     await expect.poll(() => filled(page), { timeout: 60_000 }).toBeGreaterThan(before);
     const mid = await filled(page);
     await screenshot(page, path.join(out, 'screenshots', 'serve-live.png'));
@@ -70,10 +77,16 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     expect(await filled(page)).toBe(2 * journal);
     expect(await page.locator('table.leaderboard').count()).toBe(2);
     // The finished run's report, served as it is.
-    const report = await page.request.get(`${new URL(page.url()).origin}/run/${path.basename(runDir)}/files/report.html`);
+    const report = await page.request.get(
+      `${new URL(page.url()).origin}/run/${path.basename(runDir)}/files/report.html`,
+    );
     expect(report.status()).toBe(200);
     expect(await report.text()).toBe(fs.readFileSync(path.join(runDir, 'report.html'), 'utf8'));
-    expect((await page.request.get(`${new URL(page.url()).origin}/run/${path.basename(runDir)}/files/../../etc/passwd`)).status()).not.toBe(200);
+    expect(
+      (
+        await page.request.get(`${new URL(page.url()).origin}/run/${path.basename(runDir)}/files/../../etc/passwd`)
+      ).status(),
+    ).not.toBe(200);
     expect(runs.errors).toEqual([]);
     expect(runs.outside).toEqual([]);
     await page.close();
@@ -85,7 +98,18 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     const dead = spawn('true');
     await new Promise((r) => dead.on('exit', r));
     const now = new Date().toISOString();
-    fs.writeFileSync(path.join(dir, 'status.json'), JSON.stringify({ state: 'running', kind: 'tourney', pid: dead.pid, pidStart: '1', host: (await import('node:os')).hostname(), startedAt: now, updatedAt: now }));
+    fs.writeFileSync(
+      path.join(dir, 'status.json'),
+      JSON.stringify({
+        state: 'running',
+        kind: 'tourney',
+        pid: dead.pid,
+        pidStart: '1',
+        host: (await import('node:os')).hostname(),
+        startedAt: now,
+        updatedAt: now,
+      }),
+    );
     const { page, errors, outside } = await openUrl(browser, server.url);
     await expect.poll(() => page.locator('tr[data-run="tourney-killed"]').getAttribute('data-state')).toBe('killed');
     expect(errors).toEqual([]);

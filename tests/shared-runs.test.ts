@@ -24,7 +24,9 @@ describe('shared test runs', () => {
     const gone = spawnSync('true').pid!; // exited and reaped: no process has this pid now
     const home = lockedBy(`orphaned-${process.pid}`, gone);
     const started = Date.now();
-    await expect(sharedRunDir(path.basename(home), { games: ['gomoku'] })).rejects.toThrow(`was being played by test worker ${gone}, which is gone`);
+    await expect(sharedRunDir(path.basename(home), { games: ['gomoku'] })).rejects.toThrow(
+      `was being played by test worker ${gone}, which is gone`,
+    );
     expect(Date.now() - started).toBeLessThan(30_000); // not the 300 s deadline
   });
 });

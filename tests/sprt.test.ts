@@ -159,7 +159,10 @@ describe('the LLR', () => {
     }
     // Without draws the support is {0, 1} and the ML distribution with mean s is (1 − s, s).
     const [s0, s1] = [scoreOfElo(0), scoreOfElo(50)];
-    expect(llrOf({ values: [0, 0.5, 1], counts: [9, 0, 7], n: 16 }, 0, 50)).toBeCloseTo(7 * Math.log(s1 / s0) + 9 * Math.log((1 - s1) / (1 - s0)), 9);
+    expect(llrOf({ values: [0, 0.5, 1], counts: [9, 0, 7], n: 16 }, 0, 50)).toBeCloseTo(
+      7 * Math.log(s1 / s0) + 9 * Math.log((1 - s1) / (1 - s0)),
+      9,
+    );
   });
 
   it('the published 2.47 (W 4307, D 8620, L 4063, [0, 3]) is the BayesElo model; the logistic GSPRT gives 2.99', () => {
@@ -194,7 +197,13 @@ describe('the LLR', () => {
     ] as const) {
       const units = unitsOf([...counts]);
       const result = sprt(units, { elo0: e0, elo1: e1, alpha: 0.05, beta: 0.05 });
-      const expected = bruteLlr(PENTA, counts.map((c) => c || REGULARIZATION), units.length, e0, e1);
+      const expected = bruteLlr(
+        PENTA,
+        counts.map((c) => c || REGULARIZATION),
+        units.length,
+        e0,
+        e1,
+      );
       expect(Math.abs(result.llr - expected), counts.join('-')).toBeLessThan(1e-6 * Math.max(1, Math.abs(expected)));
       expect(result.pentanomial).toEqual(counts);
       expect(result.units).toBe(units.length);
@@ -244,7 +253,12 @@ function erf(x: number): number {
 // ---------------------------------------------------------------------------------------------
 // Seeded simulations: game pairs of two independent games, 30% draws, A truly `elo` stronger.
 
-function simulate(seed: number, elo: number, test: { elo0: number; elo1: number }, maxPairs = 20_000): { decision: SprtDecision; pairs: number } {
+function simulate(
+  seed: number,
+  elo: number,
+  test: { elo0: number; elo1: number },
+  maxPairs = 20_000,
+): { decision: SprtDecision; pairs: number } {
   const rng = createRng(seed);
   const s = scoreOfElo(elo);
   const draw = 0.3;
@@ -256,7 +270,10 @@ function simulate(seed: number, elo: number, test: { elo0: number; elo1: number 
   const bounds = sprtBounds({ alpha: 0.05, beta: 0.05 });
   for (let n = 1; n <= maxPairs; n++) {
     counts[game() + game()]!++;
-    const decision = decide(llrOf({ values: PENTA, counts: counts.map((c) => c || REGULARIZATION), n }, test.elo0, test.elo1), bounds);
+    const decision = decide(
+      llrOf({ values: PENTA, counts: counts.map((c) => c || REGULARIZATION), n }, test.elo0, test.elo1),
+      bounds,
+    );
     if (decision !== 'continue') return { decision, pairs: n };
   }
   return { decision: 'continue', pairs: maxPairs };
@@ -265,7 +282,12 @@ function simulate(seed: number, elo: number, test: { elo0: number; elo1: number 
 function outcomes(elo: number, test: { elo0: number; elo1: number }, sims: number) {
   const runs = Array.from({ length: sims }, (_, i) => simulate(7_000 + i, elo, test));
   const rate = (d: SprtDecision) => runs.filter((r) => r.decision === d).length / sims;
-  return { H0: rate('H0'), H1: rate('H1'), undecided: rate('continue'), meanPairs: runs.reduce((a, r) => a + r.pairs, 0) / sims };
+  return {
+    H0: rate('H0'),
+    H1: rate('H1'),
+    undecided: rate('continue'),
+    meanPairs: runs.reduce((a, r) => a + r.pairs, 0) / sims,
+  };
 }
 
 describe('seeded simulations (α = β = 0.05)', () => {
@@ -295,10 +317,21 @@ describe('seeded simulations (α = β = 0.05)', () => {
 // The monitor: journal results → units → the first decision, which stands.
 
 let nextId = 0;
-function result(spec: Partial<MatchSpec> & { seats: string[] }, scores: number[], extra: Partial<MatchResult> = {}): MatchResult {
+function result(
+  spec: Partial<MatchSpec> & { seats: string[] },
+  scores: number[],
+  extra: Partial<MatchResult> = {},
+): MatchResult {
   return {
     id: `r${nextId++}`,
-    spec: { game: 'gomoku', variant: 'standard', seed: 1, limits: { moveMs: 1, joinMs: 1, maxResponseBytes: 1 }, policy: 'strict', ...spec },
+    spec: {
+      game: 'gomoku',
+      variant: 'standard',
+      seed: 1,
+      limits: { moveMs: 1, joinMs: 1, maxResponseBytes: 1 },
+      policy: 'strict',
+      ...spec,
+    },
     scores,
     winner: null,
     termination: 'normal',
@@ -350,14 +383,30 @@ describe('SprtMonitor', () => {
   it("Hold'em: two table rounds on the same deals make a unit; Bridge: a whole duplicate match (VP / 20)", () => {
     const monitor = new SprtMonitor({ elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 }, 'A', 'B');
     const table = (round: number, seats: string[], places: number[]) =>
-      result({ game: 'holdem', seats, pairing: `arena#${Math.floor(round / 2)}`, rep: round, batch: { kind: 'round', label: 'arena', round, table: 0 } }, places.map((p) => (p === 1 ? 1 : 0)), { places });
+      result(
+        {
+          game: 'holdem',
+          seats,
+          pairing: `arena#${Math.floor(round / 2)}`,
+          rep: round,
+          batch: { kind: 'round', label: 'arena', round, table: 0 },
+        },
+        places.map((p) => (p === 1 ? 1 : 0)),
+        { places },
+      );
     monitor.update([table(0, ['A', 'B'], [1, 2]), table(1, ['B', 'A'], [1, 2]), table(2, ['A', 'B'], [1, 2])]);
     expect(monitor.units).toEqual([0.5]); // round 2 waits for round 3
 
     const bridge = new SprtMonitor({ elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 }, 'A', 'B');
     const room = (board: number, room: 'open' | 'closed', ns: number) =>
       result(
-        { game: 'bridge', seats: room === 'open' ? ['A', 'B', 'A', 'B'] : ['B', 'A', 'B', 'A'], pairing: 'A~B#0', rep: 0, duplicate: { match: 'A~B#0', teams: ['A', 'B'], board, boards: 2, room } },
+        {
+          game: 'bridge',
+          seats: room === 'open' ? ['A', 'B', 'A', 'B'] : ['B', 'A', 'B', 'A'],
+          pairing: 'A~B#0',
+          rep: 0,
+          duplicate: { match: 'A~B#0', teams: ['A', 'B'], board, boards: 2, room },
+        },
         [0, 0, 0, 0],
         { detail: { ns_score: ns } },
       );
@@ -373,13 +422,28 @@ describe('SprtMonitor', () => {
 // ---------------------------------------------------------------------------------------------
 // The real command.
 
-
 describe('what play and play --sprt schedule in each format', () => {
   it('pairs count games in colour-swapped pairs, tables count table rounds, duplicate counts boards in matches', () => {
-    expect(sprtSchedule(gameDescriptor('gomoku'), 7)).toMatchObject({ reps: 4, maxGames: 7, unit: ['pair', 'pairs'], counted: 'games' });
-    expect(sprtSchedule(gameDescriptor('holdem'), 7)).toMatchObject({ reps: 7, maxGames: 7, unit: ['deal pair', 'deal pairs'], counted: 'table rounds' });
+    expect(sprtSchedule(gameDescriptor('gomoku'), 7)).toMatchObject({
+      reps: 4,
+      maxGames: 7,
+      unit: ['pair', 'pairs'],
+      counted: 'games',
+    });
+    expect(sprtSchedule(gameDescriptor('holdem'), 7)).toMatchObject({
+      reps: 7,
+      maxGames: 7,
+      unit: ['deal pair', 'deal pairs'],
+      counted: 'table rounds',
+    });
     // Bridge: matches of the default length (2 boards), each board in both rooms; a board left over is not played.
-    expect(sprtSchedule(gameDescriptor('bridge'), 7)).toMatchObject({ reps: 2, matches: 3, maxGames: 12, unit: ['match', 'matches'], counted: 'matches' });
+    expect(sprtSchedule(gameDescriptor('bridge'), 7)).toMatchObject({
+      reps: 2,
+      matches: 3,
+      maxGames: 12,
+      unit: ['match', 'matches'],
+      counted: 'matches',
+    });
     expect(sprtSchedule(gameDescriptor('bridge'), 1)).toMatchObject({ reps: 1, matches: 1, maxGames: 2 });
     expect(playSchedule('pairs', 5)).toEqual({ reps: 3, total: 5 });
     expect(playSchedule('tables', 5)).toEqual({ reps: 5, total: 5 });
@@ -390,10 +454,28 @@ describe('what play and play --sprt schedule in each format', () => {
 describe('catarena play --sprt', () => {
   it('heuristic vs random at gomoku: H1 [0, 50] long before the 1000-game maximum; a re-run continues from the journal', async () => {
     const runDir = path.join(tempDir(), 'sprt');
-    const r = await catarena('play', 'builtin:heuristic', 'builtin:random', '--sprt', 'elo0=0,elo1=50', '--run-dir', runDir, '--json');
+    const r = await catarena(
+      'play',
+      'builtin:heuristic',
+      'builtin:random',
+      '--sprt',
+      'elo0=0,elo1=50',
+      '--run-dir',
+      runDir,
+      '--json',
+    );
     expect(r.code, r.stderr).toBe(0);
     const { sprt: s } = JSON.parse(r.stdout);
-    expect(s).toMatchObject({ decision: 'H1', elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05, stopped: 'decided', maxGames: 1000, unit: 'pairs' });
+    expect(s).toMatchObject({
+      decision: 'H1',
+      elo0: 0,
+      elo1: 50,
+      alpha: 0.05,
+      beta: 0.05,
+      stopped: 'decided',
+      maxGames: 1000,
+      unit: 'pairs',
+    });
     expect(s.llr).toBeGreaterThanOrEqual(s.upper);
     // The heuristic bot wins every game: 23 won pairs take the LLR past 2.944.
     expect(s.units).toBeLessThan(40);
@@ -404,9 +486,19 @@ describe('catarena play --sprt', () => {
     expect(lines).toBe(s.played);
 
     // Same command, same run directory: the decision is read back from the journal, nothing is played.
-    const again = await catarena('play', 'builtin:heuristic', 'builtin:random', '--sprt', 'elo0=0,elo1=50', '--run-dir', runDir);
+    const again = await catarena(
+      'play',
+      'builtin:heuristic',
+      'builtin:random',
+      '--sprt',
+      'elo0=0,elo1=50',
+      '--run-dir',
+      runDir,
+    );
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain(`H1 accepted: heuristic is stronger than random by at least 50 Elo (LLR ${s.llr.toFixed(2)}`);
+    expect(again.stdout).toContain(
+      `H1 accepted: heuristic is stronger than random by at least 50 Elo (LLR ${s.llr.toFixed(2)}`,
+    );
     expect(fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n')).toHaveLength(lines);
   });
 

@@ -37,8 +37,21 @@ describe('a throwaway game registered by a test', () => {
     const runDir = tempDir('catarena-nim-arena-');
     try {
       const out = await runArena({
-        game: 'nim', variant: 'standard', bots: [{ id: 'random', dir: bot('random') }, { id: 'greedy', dir: bot('greedy') }],
-        reps: 1, seed: 3, concurrency: 1, limits: { ...DEFAULT_LIMITS, moveMs: 2_000 }, policy: 'strict', runDir, sandbox, hosts, startTimeoutMs: 15_000,
+        game: 'nim',
+        variant: 'standard',
+        bots: [
+          { id: 'random', dir: bot('random') },
+          { id: 'greedy', dir: bot('greedy') },
+        ],
+        reps: 1,
+        seed: 3,
+        concurrency: 1,
+        limits: { ...DEFAULT_LIMITS, moveMs: 2_000 },
+        policy: 'strict',
+        runDir,
+        sandbox,
+        hosts,
+        startTimeoutMs: 15_000,
       });
       expect(out.results).toHaveLength(2);
       expect(out.results.map((r) => r.spec.seats.join(' v ')).sort()).toEqual(['greedy v random', 'random v greedy']);
@@ -59,7 +72,14 @@ describe('a throwaway game registered by a test', () => {
 
   it('plays through tourney with dir: agents, with W and a report', async () => {
     const runDir = tempDir('catarena-nim-tourney-');
-    const config = resolveConfig({ games: ['nim'], rounds: 2, variants: ['standard', 'variant'], agents: [`dir:${bot('random')}#random`, `dir:${bot('greedy')}#greedy`], concurrency: 1, bootstrapSamples: 50 });
+    const config = resolveConfig({
+      games: ['nim'],
+      rounds: 2,
+      variants: ['standard', 'variant'],
+      agents: [`dir:${bot('random')}#random`, `dir:${bot('greedy')}#greedy`],
+      concurrency: 1,
+      bootstrapSamples: 50,
+    });
     const summary = await runTourney({ config, runDir });
     expect(summary.tracks.map((t) => `${t.game}-${t.variant}`)).toEqual(['nim-standard', 'nim-variant']);
     for (const track of summary.tracks) {

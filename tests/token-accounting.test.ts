@@ -27,14 +27,30 @@ describe('token counts by kind from each CLI', () => {
   });
 
   it("Qwen Code: its input_tokens already includes the cache reads (counted once); Claude Code's input_tokens excludes them", () => {
-    const result = (usage: object) => JSON.stringify([{ type: 'result', subtype: 'success', is_error: false, result: 'done', num_turns: 3, usage }]);
-    expect(CLIS['qwen-code'].parse(result({ input_tokens: 5000, cache_read_input_tokens: 3000, output_tokens: 400 })).tokens).toEqual({ input: 2000, cacheRead: 3000, output: 400 });
-    const claude = CLIS['claude-code'].parse(result({ input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 40 }));
+    const result = (usage: object) =>
+      JSON.stringify([{ type: 'result', subtype: 'success', is_error: false, result: 'done', num_turns: 3, usage }]);
+    expect(
+      CLIS['qwen-code'].parse(result({ input_tokens: 5000, cache_read_input_tokens: 3000, output_tokens: 400 })).tokens,
+    ).toEqual({ input: 2000, cacheRead: 3000, output: 400 });
+    const claude = CLIS['claude-code'].parse(
+      result({ input_tokens: 100, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, output_tokens: 40 }),
+    );
     expect(claude.tokens).toEqual({ input: 100, cacheRead: 30, cacheWrite: 20, output: 40 });
   });
 
   it('Gemini CLI: tokens.prompt includes tokens.cached (promptTokenCount includes cachedContentTokenCount)', () => {
-    const doc = { response: 'ok', stats: { models: { 'gemini-2.5-pro': { api: { totalRequests: 2 }, tokens: { prompt: 9000, cached: 6000, candidates: 300, thoughts: 200 } } }, tools: { totalCalls: 1 } } };
+    const doc = {
+      response: 'ok',
+      stats: {
+        models: {
+          'gemini-2.5-pro': {
+            api: { totalRequests: 2 },
+            tokens: { prompt: 9000, cached: 6000, candidates: 300, thoughts: 200 },
+          },
+        },
+        tools: { totalCalls: 1 },
+      },
+    };
     expect(CLIS['gemini-cli'].parse(JSON.stringify(doc)).tokens).toEqual({ input: 3000, cacheRead: 6000, output: 500 });
   });
 
@@ -47,7 +63,9 @@ describe('token counts by kind from each CLI', () => {
     expect(priceOf('claude-opus-4-1')).toMatchObject({ input: 15 });
     expect(priceOf('my-model', { 'my-': { input: 1, output: 2 } })).toEqual({ input: 1, output: 2 });
     // Sonnet: 1M uncached × $3 + 1M cache read × $0.30 + 1M cache write × $3.75 + 1M output × $15.
-    expect(estimateCostUsd({ input: 1e6, cacheRead: 1e6, cacheWrite: 1e6, output: 1e6 }, priceOf('claude-sonnet-4-5'))).toBeCloseTo(22.05, 6);
+    expect(
+      estimateCostUsd({ input: 1e6, cacheRead: 1e6, cacheWrite: 1e6, output: 1e6 }, priceOf('claude-sonnet-4-5')),
+    ).toBeCloseTo(22.05, 6);
     expect(estimateCostUsd({ input: 1, output: 1 }, undefined)).toBeNull();
   });
 });
@@ -60,7 +78,13 @@ describe('cost per agent and round, and --budget-usd', () => {
   let server: ScriptedLlm;
   let runDir: string;
   let summary: TourneySummary;
-  const record = (round: number): StrategyRecord => JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', `round_${round}`, 'strategies', 'coder.strategy.json'), 'utf8'));
+  const record = (round: number): StrategyRecord =>
+    JSON.parse(
+      fs.readFileSync(
+        path.join(runDir, 'tracks', 'gomoku-standard', `round_${round}`, 'strategies', 'coder.strategy.json'),
+        'utf8',
+      ),
+    );
 
   beforeAll(async () => {
     server = await startScriptedLlm(perConversation(WORKING), { noStreaming: true });
@@ -68,8 +92,20 @@ describe('cost per agent and round, and --budget-usd', () => {
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
     runDir = path.join(tempDir(), 'run');
     // $10 per million uncached input, $1 cached, $20 output: one build = 3 × (40k × 10 + 60k × 1 + 10k × 20) / 1M = $1.98.
-    const config = resolveConfig({ games: ['gomoku'], rounds: 2, variants: ['standard'], concurrency: 2, bootstrapSamples: 20, developTimeoutMs: 120_000, prices: { scripted: { input: 10, cacheRead: 1, output: 20 } }, budgetUsd: 1 });
-    const agents = [new BuiltinAgent({ model: 'openai-compatible/scripted-coder', id: 'coder', maxRetries: 0 }), createOfflineAgent('offline:cautious', 1)];
+    const config = resolveConfig({
+      games: ['gomoku'],
+      rounds: 2,
+      variants: ['standard'],
+      concurrency: 2,
+      bootstrapSamples: 20,
+      developTimeoutMs: 120_000,
+      prices: { scripted: { input: 10, cacheRead: 1, output: 20 } },
+      budgetUsd: 1,
+    });
+    const agents = [
+      new BuiltinAgent({ model: 'openai-compatible/scripted-coder', id: 'coder', maxRetries: 0 }),
+      createOfflineAgent('offline:cautious', 1),
+    ];
     summary = await runTourney({ config, runDir, agents });
   }, 300_000);
 
@@ -103,14 +139,23 @@ describe('cost per agent and round, and --budget-usd', () => {
     const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
     expect(html).toContain('Cost per agent and round');
     expect(html).toContain('$1.98');
-    expect(html).toContain("The run&#39;s budget was reached");
+    expect(html).toContain('The run&#39;s budget was reached');
   });
 });
 
 describe("Qwen Code's errors", () => {
   it('an API error it reports as a success ("[API Error: …]", exit 0) is an error, classified by its words', async () => {
     const { classifyLlmError } = await import('../agents/core/failure.ts');
-    const out = JSON.stringify([{ type: 'result', subtype: 'success', is_error: false, result: "[API Error: 400 Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.]", usage: { input_tokens: 0, output_tokens: 0 } }]);
+    const out = JSON.stringify([
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        result:
+          "[API Error: 400 Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.]",
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    ]);
     const report = CLIS['qwen-code'].parse(out);
     expect(report.error).toMatch(/^\[API Error: 400 Unsupported parameter/);
     expect(classifyLlmError('[API Error: 401 Incorrect API key provided]')).toBe('auth');

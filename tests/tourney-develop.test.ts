@@ -33,7 +33,15 @@ function observed(hold: number) {
 
 const hashes = (runDir: string) =>
   ['gomoku-standard', 'gomoku-variant'].flatMap((track) =>
-    ['cautious', 'aggressive'].map((agent) => JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', track, 'round_1', 'strategies', `${agent}.strategy.json`), 'utf8')).hash as string),
+    ['cautious', 'aggressive'].map(
+      (agent) =>
+        JSON.parse(
+          fs.readFileSync(
+            path.join(runDir, 'tracks', track, 'round_1', 'strategies', `${agent}.strategy.json`),
+            'utf8',
+          ),
+        ).hash as string,
+    ),
   );
 
 describe('tourney: parallel development', () => {
@@ -41,13 +49,21 @@ describe('tourney: parallel development', () => {
     const base = { rounds: 1, games: ['gomoku'], concurrency: 2, bootstrapSamples: 20, seed: 7 };
     const parallel = observed(3);
     const dirA = path.join(tempDir(), 'run');
-    await runTourney({ config: resolveConfig({ ...base, developConcurrency: 3 }), runDir: dirA, agents: parallel.agents });
+    await runTourney({
+      config: resolveConfig({ ...base, developConcurrency: 3 }),
+      runDir: dirA,
+      agents: parallel.agents,
+    });
     expect(parallel.seen.calls).toHaveLength(4);
     expect(parallel.seen.most).toBe(3);
 
     const serial = observed(1);
     const dirB = path.join(tempDir(), 'run');
-    await runTourney({ config: resolveConfig({ ...base, developConcurrency: 1 }), runDir: dirB, agents: serial.agents });
+    await runTourney({
+      config: resolveConfig({ ...base, developConcurrency: 1 }),
+      runDir: dirB,
+      agents: serial.agents,
+    });
     expect(serial.seen.most).toBe(1);
     expect(hashes(dirB)).toEqual(hashes(dirA));
   }, 120_000);

@@ -16,11 +16,15 @@ async function countingBot(name: string, source: string, starts: string): Promis
   const dir = path.join(tempDir(), name);
   await copyTree(source, dir);
   const script = fs.readFileSync(path.join(dir, 'start_ai.sh'), 'utf8');
-  fs.writeFileSync(path.join(dir, 'start_ai.sh'), script.replace(/^(#!.*\n)/, (shebang) => `${shebang}echo $$ >> '${starts}'\n`));
+  fs.writeFileSync(
+    path.join(dir, 'start_ai.sh'),
+    script.replace(/^(#!.*\n)/, (shebang) => `${shebang}echo $$ >> '${starts}'\n`),
+  );
   return dir;
 }
 
-const lines = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
+const lines = (file: string) =>
+  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : [];
 
 const alive = (pid: number) => {
   try {
@@ -42,7 +46,18 @@ describe('tourney: the validated bot plays', () => {
     const agents = [good, other, bad].map((dir) => createAgent(`dir:${dir}`, 1));
     const runDir = path.join(tempDir(), 'run');
 
-    const summary = await runTourney({ config: resolveConfig({ rounds: 2, games: ['gomoku'], variants: ['standard'], concurrency: 2, bootstrapSamples: 20, seed: 3 }), runDir, agents });
+    const summary = await runTourney({
+      config: resolveConfig({
+        rounds: 2,
+        games: ['gomoku'],
+        variants: ['standard'],
+        concurrency: 2,
+        bootstrapSamples: 20,
+        seed: 3,
+      }),
+      runDir,
+      agents,
+    });
 
     // Two rounds: one start per strategy and round, each used for validation and then every game.
     expect(lines(startsOf('good'))).toHaveLength(2);
@@ -50,11 +65,17 @@ describe('tourney: the validated bot plays', () => {
     expect(lines(startsOf('bad'))).toHaveLength(2); // validated (and refused) each round, never started for games
     const track = summary.tracks[0]!;
     expect(track.strategies.filter((s) => s.status === 'ok')).toHaveLength(4);
-    expect(track.strategies.filter((s) => s.status === 'failed').map((s) => s.failure)).toEqual([expect.stringMatching(/validation/), expect.stringMatching(/validation/)]);
+    expect(track.strategies.filter((s) => s.status === 'failed').map((s) => s.failure)).toEqual([
+      expect.stringMatching(/validation/),
+      expect.stringMatching(/validation/),
+    ]);
     // The games were played, and by the validated bots: their log (validation first) is the fleet's.
     const journal = lines(path.join(runDir, 'journal.jsonl'));
     expect(journal.length).toBeGreaterThan(0);
-    const goodLog = fs.readFileSync(path.join(runDir, 'bot-logs', 'gomoku-standard', `${agents[0]!.id}@r1.log`), 'utf8');
+    const goodLog = fs.readFileSync(
+      path.join(runDir, 'bot-logs', 'gomoku-standard', `${agents[0]!.id}@r1.log`),
+      'utf8',
+    );
     expect(goodLog.length).toBeGreaterThan(0);
     // Nothing outlives the run.
     const pids = ['good', 'other', 'bad'].flatMap((n) => lines(startsOf(n))).map(Number);
@@ -88,10 +109,30 @@ describe('tourney: the validated bot plays', () => {
       };
     });
     const runDir = path.join(tempDir(), 'run');
-    await runTourney({ config: resolveConfig({ rounds: 1, games: ['gomoku', 'holdem'], variants: ['standard'], concurrency: 2, developConcurrency: 4, bootstrapSamples: 20, seed: 5 }), runDir, agents });
-    const results = lines(path.join(runDir, 'journal.jsonl')).map((l) => JSON.parse(l) as { spec: { game: string }; seatStats: Array<{ errors: Record<string, number> }> });
+    await runTourney({
+      config: resolveConfig({
+        rounds: 1,
+        games: ['gomoku', 'holdem'],
+        variants: ['standard'],
+        concurrency: 2,
+        developConcurrency: 4,
+        bootstrapSamples: 20,
+        seed: 5,
+      }),
+      runDir,
+      agents,
+    });
+    const results = lines(path.join(runDir, 'journal.jsonl')).map(
+      (l) => JSON.parse(l) as { spec: { game: string }; seatStats: Array<{ errors: Record<string, number> }> },
+    );
     expect(new Set(results.map((r) => r.spec.game))).toEqual(new Set(['gomoku', 'holdem']));
-    const errors = results.flatMap((r) => r.seatStats.flatMap((s) => Object.entries(s.errors).filter(([, n]) => n > 0).map(([kind]) => `${r.spec.game}: ${kind}`)));
+    const errors = results.flatMap((r) =>
+      r.seatStats.flatMap((s) =>
+        Object.entries(s.errors)
+          .filter(([, n]) => n > 0)
+          .map(([kind]) => `${r.spec.game}: ${kind}`),
+      ),
+    );
     expect(errors).toEqual([]);
   }, 180_000);
 });

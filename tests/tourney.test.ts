@@ -4,7 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Agent, Workspace } from '../agents/core/types.ts';
-import { ConfigError, gameSettings, parseVariantsFlag, PRESETS, resolveConfig, variantsOf } from '../orchestrator/config/tourney-config.ts';
+import {
+  ConfigError,
+  gameSettings,
+  parseVariantsFlag,
+  PRESETS,
+  resolveConfig,
+  variantsOf,
+} from '../orchestrator/config/tourney-config.ts';
 import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
 import { InterruptedError, runTourney, tracksOf } from '../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../records/tourney.ts';
@@ -16,7 +23,11 @@ import { viewDataSync } from './helpers/replays.ts';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const journalOf = (runDir: string): MatchResult[] =>
-  fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  fs
+    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku', () => {
   let runDir: string;
@@ -28,16 +39,22 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
   }, 300_000);
 
   it('writes the run directory', () => {
-    for (const f of ['config.json', 'journal.jsonl', 'metrics.json', 'report.md']) expect(fs.existsSync(path.join(runDir, f)), f).toBe(true);
+    for (const f of ['config.json', 'journal.jsonl', 'metrics.json', 'report.md'])
+      expect(fs.existsSync(path.join(runDir, f)), f).toBe(true);
     for (const track of ['gomoku-standard', 'gomoku-variant']) {
       const t = path.join(runDir, 'tracks', track);
-      for (const f of ['W.json', 'W.csv', 'metrics.json']) expect(fs.existsSync(path.join(t, f)), `${track}/${f}`).toBe(true);
+      for (const f of ['W.json', 'W.csv', 'metrics.json'])
+        expect(fs.existsSync(path.join(t, f)), `${track}/${f}`).toBe(true);
       for (const round of [1, 2]) {
         for (const agent of ['cautious', 'aggressive', 'imitator']) {
           const s = path.join(t, `round_${round}`, 'strategies', agent);
           expect(fs.existsSync(path.join(s, 'start_ai.sh'))).toBe(true);
           const record = readJson(`${s}.strategy.json`);
-          expect(record).toMatchObject({ id: `${agent}@r${round}`, status: 'ok', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+          expect(record).toMatchObject({
+            id: `${agent}@r${round}`,
+            status: 'ok',
+            hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+          });
           expect(record.cost.linesOfCode).toBeGreaterThan(100);
           expect(record.validation.ok).toBe(true);
         }
@@ -48,16 +65,18 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
       }
     }
     const report = fs.readFileSync(path.join(runDir, 'report.md'), 'utf8');
-    for (const heading of ['Leaderboard', 'Table 4', 'Table 9', 'Table 16', 'Table 17']) expect(report).toContain(heading);
+    for (const heading of ['Leaderboard', 'Table 4', 'Table 9', 'Table 16', 'Table 17'])
+      expect(report).toContain(heading);
   });
 
   it('fills W completely: every strategy met every other, colours swapped', () => {
     for (const track of summary.tracks) {
       expect(track.rounds).toBe(2);
-      expect(track.games).toBe(2 * (6 * 5) / 2); // 15 pairs of 6 strategies, 2 games each
+      expect(track.games).toBe((2 * (6 * 5)) / 2); // 15 pairs of 6 strategies, 2 games each
       const W = track.W.W;
       W.forEach((row, i) => row.forEach((v, j) => (i === j ? expect(v).toBeNull() : expect(v).not.toBeNull())));
-      for (let i = 0; i < W.length; i++) for (let j = 0; j < W.length; j++) if (i !== j) expect(W[i]![j]! + W[j]![i]!).toBeCloseTo(1, 12);
+      for (let i = 0; i < W.length; i++)
+        for (let j = 0; j < W.length; j++) if (i !== j) expect(W[i]![j]! + W[j]![i]!).toBeCloseTo(1, 12);
     }
   });
 
@@ -66,17 +85,28 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
     expect(fs.readdirSync(path.join(ws, 'last_round')).sort()).toEqual(['aggressive', 'cautious', 'imitator']);
     const round1 = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1');
     for (const agent of ['aggressive', 'cautious', 'imitator']) {
-      expect(fs.readFileSync(path.join(ws, 'last_round', agent, 'params.json'), 'utf8')).toBe(fs.readFileSync(path.join(round1, 'strategies', agent, 'params.json'), 'utf8'));
+      expect(fs.readFileSync(path.join(ws, 'last_round', agent, 'params.json'), 'utf8')).toBe(
+        fs.readFileSync(path.join(round1, 'strategies', agent, 'params.json'), 'utf8'),
+      );
     }
     expect(fs.readdirSync(path.join(ws, 'logs')).sort()).toEqual(fs.readdirSync(path.join(round1, 'logs')).sort());
-    expect(fs.readFileSync(path.join(ws, 'TASK.md'), 'utf8')).toMatch(/previous round's code of every agent is in `\.\/last_round`/);
+    expect(fs.readFileSync(path.join(ws, 'TASK.md'), 'utf8')).toMatch(
+      /previous round's code of every agent is in `\.\/last_round`/,
+    );
     // Round 1 saw no previous material; round 2 nothing of round 2 or of the other rule set.
     const ws1 = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'workspaces', 'imitator');
     // (.agent-tools.jsonl is the agent's own record of its file operations, written as it works.)
     expect(fs.readdirSync(ws1).sort()).toEqual(['.agent-tools.jsonl', 'TASK.md', 'develop_ai', 'gomoku']);
     const roundReport = readJson(path.join(ws, 'logs', 'round_report.json'));
     expect(roundReport).toMatchObject({ round: 1, variant: 'standard' });
-    expect(fs.readdirSync(ws).sort()).toEqual(['.agent-tools.jsonl', 'TASK.md', 'develop_ai', 'gomoku', 'last_round', 'logs']);
+    expect(fs.readdirSync(ws).sort()).toEqual([
+      '.agent-tools.jsonl',
+      'TASK.md',
+      'develop_ai',
+      'gomoku',
+      'last_round',
+      'logs',
+    ]);
   });
 
   it('reports metrics that recompute from the journal alone', async () => {
@@ -106,13 +136,19 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
     expect(Object.keys(summary.generalizability.gomoku!)).toEqual(['cautious', 'aggressive', 'imitator']);
   });
 
-  it('reports each track as it finishes: its W and metrics are written before the run\'s cross-track reports', () => {
+  it("reports each track as it finishes: its W and metrics are written before the run's cross-track reports", () => {
     const journal = journalOf(runDir);
-    const live = fs.readFileSync(path.join(runDir, 'live.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const live = fs
+      .readFileSync(path.join(runDir, 'live.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const at = (pattern: RegExp) => Date.parse(live.find((e) => e.type === 'phase' && pattern.test(e.text))?.at);
     const crossTrack = at(/^reports: leaderboard/);
     for (const variant of ['standard', 'variant']) {
-      const lastGame = Math.max(...journal.filter((g) => g.spec.variant === variant).map((g) => Date.parse(g.startedAt) + g.durationMs));
+      const lastGame = Math.max(
+        ...journal.filter((g) => g.spec.variant === variant).map((g) => Date.parse(g.startedAt) + g.durationMs),
+      );
       const reported = at(new RegExp(`^gomoku-${variant} finished: W, metrics`));
       expect(reported).toBeGreaterThan(lastGame - 1);
       expect(reported).toBeLessThanOrEqual(crossTrack);
@@ -120,7 +156,8 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
   });
 
   it('shows learning: the agents change their bots and L is not all zero', () => {
-    const params = (round: number, agent: string) => readJson(path.join(runDir, 'tracks', 'gomoku-standard', `round_${round}`, 'strategies', agent, 'params.json'));
+    const params = (round: number, agent: string) =>
+      readJson(path.join(runDir, 'tracks', 'gomoku-standard', `round_${round}`, 'strategies', agent, 'params.json'));
     for (const agent of ['cautious', 'aggressive', 'imitator']) expect(params(2, agent)).not.toEqual(params(1, agent));
     const L = summary.tracks.flatMap((t) => Object.values(t.metrics.perAgent).map((m) => m.L));
     expect(L.some((l) => l !== 0 && l !== null)).toBe(true);
@@ -132,8 +169,15 @@ class BrokenAgent implements Agent {
   readonly id = 'broken';
   readonly kind = 'test:broken';
   async develop(ws: Workspace) {
-    fs.writeFileSync(path.join(ws.outputDir, 'start_ai.sh'), '#!/bin/bash\necho "SyntaxError: pretend the agent wrote bad code" >&2\nexit 1\n');
-    return { botDir: ws.outputDir, cost: { wallMs: 1, toolCalls: 1, tokens: null, linesOfCode: 3 }, log: 'wrote a broken bot' };
+    fs.writeFileSync(
+      path.join(ws.outputDir, 'start_ai.sh'),
+      '#!/bin/bash\necho "SyntaxError: pretend the agent wrote bad code" >&2\nexit 1\n',
+    );
+    return {
+      botDir: ws.outputDir,
+      cost: { wallMs: 1, toolCalls: 1, tokens: null, linesOfCode: 3 },
+      log: 'wrote a broken bot',
+    };
   }
 }
 
@@ -141,12 +185,29 @@ describe('tourney robustness', () => {
   it('records a failed build with its logs and plays it as a forfeiting stand-in', async () => {
     const { createOfflineAgent } = await import('../agents/offline/index.ts');
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 });
-    const summary = await runTourney({ config, runDir, agents: [createOfflineAgent('offline:cautious', 1), new BrokenAgent()] });
-    const record = readJson(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'broken.strategy.json'));
+    const config = resolveConfig({
+      games: ['gomoku'],
+      rounds: 1,
+      variants: ['standard'],
+      concurrency: 2,
+      bootstrapSamples: 50,
+    });
+    const summary = await runTourney({
+      config,
+      runDir,
+      agents: [createOfflineAgent('offline:cautious', 1), new BrokenAgent()],
+    });
+    const record = readJson(
+      path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'broken.strategy.json'),
+    );
     expect(record.status).toBe('failed');
     expect(record.failure).toMatch(/validation failed/);
-    expect(fs.readFileSync(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'broken.build.log'), 'utf8')).toMatch(/SyntaxError: pretend/);
+    expect(
+      fs.readFileSync(
+        path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'broken.build.log'),
+        'utf8',
+      ),
+    ).toMatch(/SyntaxError: pretend/);
     const games = journalOf(runDir);
     expect(games).toHaveLength(2);
     for (const g of games) {
@@ -160,15 +221,31 @@ describe('tourney robustness', () => {
 
   it('a bot with an illegal move on some probe position plays its round, with the warning in the build log and report; strictValidation refuses it', async () => {
     // "occupied" answers the first occupied cell: legal on the empty board, illegal after it.
-    const agents = () => [createAgent('offline:cautious', 1), createAgent(`dir:${misbehavingBot('occupied')}#occupied`, 1)];
+    const agents = () => [
+      createAgent('offline:cautious', 1),
+      createAgent(`dir:${misbehavingBot('occupied')}#occupied`, 1),
+    ];
     const lenientDir = path.join(tempDir(), 'run');
-    const lenient = await runTourney({ config: resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 }), runDir: lenientDir, agents: agents() });
-    const strategyFile = (runDir: string, ext: string) => path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `occupied${ext}`);
+    const lenient = await runTourney({
+      config: resolveConfig({
+        games: ['gomoku'],
+        rounds: 1,
+        variants: ['standard'],
+        concurrency: 2,
+        bootstrapSamples: 50,
+      }),
+      runDir: lenientDir,
+      agents: agents(),
+    });
+    const strategyFile = (runDir: string, ext: string) =>
+      path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', `occupied${ext}`);
     const record = readJson(strategyFile(lenientDir, '.strategy.json'));
     expect(record.status).toBe('ok');
     expect(record.warnings).toHaveLength(3);
     for (const w of record.warnings) expect(w).toMatch(/answered an illegal move \[\d+,\d+\]: occupied/);
-    expect(fs.readFileSync(strategyFile(lenientDir, '.build.log'), 'utf8')).toMatch(/## validation: passed with 3 warnings/);
+    expect(fs.readFileSync(strategyFile(lenientDir, '.build.log'), 'utf8')).toMatch(
+      /## validation: passed with 3 warnings/,
+    );
     const played = journalOf(lenientDir);
     expect(played).toHaveLength(2);
     for (const g of played) expect(g.reason).not.toMatch(/failed build/);
@@ -176,10 +253,25 @@ describe('tourney robustness', () => {
     expect(lenient.tracks[0]!.strategies.find((x) => x.agent === 'occupied')!.warnings).toHaveLength(3);
     const report = fs.readFileSync(path.join(lenientDir, 'report.md'), 'utf8');
     expect(report).toMatch(/## Validation warnings[\s\S]*gomoku-standard · `occupied@r1`: 3 warnings/);
-    expect(readJson(path.join(lenientDir, 'tracks', 'gomoku-standard', 'round_1', 'logs', 'round_report.json')).strategies.find((x: { agent: string }) => x.agent === 'occupied').warnings).toHaveLength(3);
+    expect(
+      readJson(
+        path.join(lenientDir, 'tracks', 'gomoku-standard', 'round_1', 'logs', 'round_report.json'),
+      ).strategies.find((x: { agent: string }) => x.agent === 'occupied').warnings,
+    ).toHaveLength(3);
 
     const strictDir = path.join(tempDir(), 'run');
-    await runTourney({ config: resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50, strictValidation: true }), runDir: strictDir, agents: agents() });
+    await runTourney({
+      config: resolveConfig({
+        games: ['gomoku'],
+        rounds: 1,
+        variants: ['standard'],
+        concurrency: 2,
+        bootstrapSamples: 50,
+        strictValidation: true,
+      }),
+      runDir: strictDir,
+      agents: agents(),
+    });
     const refused = readJson(strategyFile(strictDir, '.strategy.json'));
     expect(refused.status).toBe('failed');
     expect(refused.failure).toMatch(/validation failed: .*illegal move/);
@@ -188,8 +280,20 @@ describe('tourney robustness', () => {
 
   it('a bot that answers no probe position with a legal move is still refused', async () => {
     const runDir = path.join(tempDir(), 'run');
-    await runTourney({ config: resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], concurrency: 2, bootstrapSamples: 50 }), runDir, agents: [createAgent('offline:cautious', 1), createAgent(`dir:${misbehavingBot('http_500')}#http500`, 1)] });
-    const record = readJson(path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'http500.strategy.json'));
+    await runTourney({
+      config: resolveConfig({
+        games: ['gomoku'],
+        rounds: 1,
+        variants: ['standard'],
+        concurrency: 2,
+        bootstrapSamples: 50,
+      }),
+      runDir,
+      agents: [createAgent('offline:cautious', 1), createAgent(`dir:${misbehavingBot('http_500')}#http500`, 1)],
+    });
+    const record = readJson(
+      path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'http500.strategy.json'),
+    );
     expect(record.status).toBe('failed');
     expect(record.failure).toMatch(/validation failed: the bot answered no probe position with a legal move/);
   }, 120_000);
@@ -197,15 +301,34 @@ describe('tourney robustness', () => {
   it('an interrupted run resumes without replaying finished games', async () => {
     const runDir = path.join(tempDir(), 'run');
     // 2 agents × 2 rounds: 4 strategies, 12 games; interrupted in round 2 (its first 2 games are round 1's).
-    const config = resolveConfig({ games: ['gomoku'], rounds: 2, variants: ['variant'], agents: ['offline:cautious', 'offline:aggressive'], concurrency: 1, bootstrapSamples: 50 });
+    const config = resolveConfig({
+      games: ['gomoku'],
+      rounds: 2,
+      variants: ['variant'],
+      agents: ['offline:cautious', 'offline:aggressive'],
+      concurrency: 1,
+      bootstrapSamples: 50,
+    });
     const controller = new AbortController();
     let seen = 0;
-    const progress = { phase() {}, done() {}, tick() { if (++seen === 5) controller.abort(); } };
-    await expect(runTourney({ config, runDir, progress, signal: controller.signal })).rejects.toBeInstanceOf(InterruptedError);
+    const progress = {
+      phase() {},
+      done() {},
+      tick() {
+        if (++seen === 5) controller.abort();
+      },
+    };
+    await expect(runTourney({ config, runDir, progress, signal: controller.signal })).rejects.toBeInstanceOf(
+      InterruptedError,
+    );
     const before = journalOf(runDir);
     expect(before.length).toBeGreaterThanOrEqual(5);
     expect(before.length).toBeLessThan(12);
-    const mtimes = new Map(fs.readdirSync(path.join(runDir, 'replays')).map((f) => [f, fs.statSync(path.join(runDir, 'replays', f)).mtimeMs]));
+    const mtimes = new Map(
+      fs
+        .readdirSync(path.join(runDir, 'replays'))
+        .map((f) => [f, fs.statSync(path.join(runDir, 'replays', f)).mtimeMs]),
+    );
     const summary = await runTourney({ config, runDir });
     const after = journalOf(runDir);
     expect(after).toHaveLength(12);
@@ -215,7 +338,16 @@ describe('tourney robustness', () => {
   }, 120_000);
 
   it('reps auto: plays more repetitions after the last round, stops by the criterion or the budget and says why; an interrupted run resumes to the same end', async () => {
-    const config = resolveConfig({ games: ['gomoku'], rounds: 2, variants: ['variant'], agents: ['offline:cautious', 'offline:aggressive'], concurrency: 1, bootstrapSamples: 50, reps: 'auto', autoReps: { maxGames: 28 } });
+    const config = resolveConfig({
+      games: ['gomoku'],
+      rounds: 2,
+      variants: ['variant'],
+      agents: ['offline:cautious', 'offline:aggressive'],
+      concurrency: 1,
+      bootstrapSamples: 50,
+      reps: 'auto',
+      autoReps: { maxGames: 28 },
+    });
     const whole = path.join(tempDir(), 'whole');
     const summary = await runTourney({ config, runDir: whole });
     const log = JSON.parse(fs.readFileSync(path.join(whole, 'tracks', 'gomoku-variant', 'auto-reps.json'), 'utf8'));
@@ -229,7 +361,9 @@ describe('tourney robustness', () => {
     expect(summary.tracks[0]!.games).toBe(log.games);
     expect(summary.tracks[0]!.autoReps).toEqual(log);
     const md = fs.readFileSync(path.join(whole, 'report.md'), 'utf8');
-    expect(md).toContain(`- gomoku-variant: 12 games, then ${log.batches.length} batch(es) to ${log.games}; stopped: ${log.stopped.detail}`);
+    expect(md).toContain(
+      `- gomoku-variant: 12 games, then ${log.batches.length} batch(es) to ${log.games}; stopped: ${log.stopped.detail}`,
+    );
     // Added games are repetitions of pairings of the schedule: colour-swapped pairs sharing a seed.
     const extra = journalOf(whole).filter((r) => (r.spec.rep ?? 0) > 0);
     expect(extra.length).toBe(log.games - 12);
@@ -247,8 +381,16 @@ describe('tourney robustness', () => {
     const cut = path.join(tempDir(), 'cut');
     const controller = new AbortController();
     let seen = 0;
-    const progress = { phase() {}, done() {}, tick() { if (++seen === 12 + 4 + 2) controller.abort(); } };
-    await expect(runTourney({ config, runDir: cut, progress, signal: controller.signal })).rejects.toBeInstanceOf(InterruptedError);
+    const progress = {
+      phase() {},
+      done() {},
+      tick() {
+        if (++seen === 12 + 4 + 2) controller.abort();
+      },
+    };
+    await expect(runTourney({ config, runDir: cut, progress, signal: controller.signal })).rejects.toBeInstanceOf(
+      InterruptedError,
+    );
     const autoFile = path.join(cut, 'tracks', 'gomoku-variant', 'auto-reps.json');
     const atCut = JSON.parse(fs.readFileSync(autoFile, 'utf8'));
     expect(atCut.stopped).toBeNull();
@@ -262,14 +404,19 @@ describe('tourney robustness', () => {
     // Nothing replayed, the batches decided before the kill decided the same way again, and the run finished.
     expect(after.slice(0, before.length)).toEqual(before);
     expect(new Set(after.map((r) => r.id)).size).toBe(after.length);
-    expect(resumed.batches.slice(0, 2).map((b: { units: string[] }) => b.units)).toEqual(atCut.batches.map((b: { units: string[] }) => b.units));
+    expect(resumed.batches.slice(0, 2).map((b: { units: string[] }) => b.units)).toEqual(
+      atCut.batches.map((b: { units: string[] }) => b.units),
+    );
     expect(resumed.batches[0].fluctuation).toBe(atCut.batches[0].fluctuation);
     expect(resumed.stopped).not.toBeNull();
     expect(resumed.games).toBe(after.length);
   }, 180_000);
 
   it('runs rule sets per game when asked', () => {
-    expect(parseVariantsFlag('gomoku:variant,chess:standard')).toEqual({ variants: undefined, perGame: { gomoku: ['variant'], chess: ['standard'] } });
+    expect(parseVariantsFlag('gomoku:variant,chess:standard')).toEqual({
+      variants: undefined,
+      perGame: { gomoku: ['variant'], chess: ['standard'] },
+    });
     expect(parseVariantsFlag('standard')).toEqual({ variants: ['standard'], perGame: {} });
     const config = resolveConfig({ games: ['gomoku', 'chess'], perGame: { chess: { variants: ['variant'] } } });
     expect(tracksOf(config)).toEqual([
@@ -284,12 +431,20 @@ describe('tourney robustness', () => {
     const paper = PRESETS.paper!;
     const withOptions = resolveConfig(paper, { perGame: { chess: { options: { algorithm: 'minimax' } } } });
     expect(gameSettings(withOptions, 'holdem')).toEqual({ reps: 100, moveTimeoutMs: 3_000, options: undefined });
-    expect(gameSettings(withOptions, 'chess')).toEqual({ reps: 8, moveTimeoutMs: 10_000, options: { algorithm: 'minimax' } });
+    expect(gameSettings(withOptions, 'chess')).toEqual({
+      reps: 8,
+      moveTimeoutMs: 10_000,
+      options: { algorithm: 'minimax' },
+    });
     expect(gameSettings(withOptions, 'bridge').reps).toBe(12);
     expect(gameSettings(withOptions, 'gomoku').reps).toBe(4);
     expect(withOptions.rounds).toBe(4);
     // A file layer over the preset, flags over both: key by key; arrays are replaced, not joined.
-    const file = { rounds: 2, games: ['holdem', 'chess'], perGame: { holdem: { options: { handCap: 50 } }, chess: { variants: ['variant' as const] } } };
+    const file = {
+      rounds: 2,
+      games: ['holdem', 'chess'],
+      perGame: { holdem: { options: { handCap: 50 } }, chess: { variants: ['variant' as const] } },
+    };
     const flags = { agents: ['offline:cautious'], perGame: { chess: { variants: ['standard' as const] } } };
     const layered = resolveConfig(paper, file, flags);
     expect(layered.rounds).toBe(2);
@@ -314,8 +469,12 @@ describe('tourney robustness', () => {
     expect(() => resolveConfig({ roundz: 3 } as never)).toThrow(/roundz/);
     expect(() => resolveConfig({ variants: ['renju'] } as never)).toThrow(/variants\.0/);
     // A game's own options are checked by its descriptor (chess: adjudication).
-    expect(() => resolveConfig({ perGame: { chess: { options: { adjudication: 'fide' } } } })).toThrow(/perGame\.chess\.options\.adjudication: expected "catarena" or "engine"/);
-    expect(resolveConfig({ perGame: { chess: { options: { adjudication: 'engine' } } } }).perGame.chess!.options).toEqual({ adjudication: 'engine' });
+    expect(() => resolveConfig({ perGame: { chess: { options: { adjudication: 'fide' } } } })).toThrow(
+      /perGame\.chess\.options\.adjudication: expected "catarena" or "engine"/,
+    );
+    expect(
+      resolveConfig({ perGame: { chess: { options: { adjudication: 'engine' } } } }).perGame.chess!.options,
+    ).toEqual({ adjudication: 'engine' });
   });
 });
 
@@ -323,13 +482,40 @@ describe("tourney: Hold'em batch tables", () => {
   it('plays round tables, then own and field tables; W complete from the projection; a failed build sits in as a stand-in', async () => {
     const { createOfflineAgent } = await import('../agents/offline/index.ts');
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 2, games: ['holdem'], variants: ['variant'], reps: 2, concurrency: 2, bootstrapSamples: 50, perGame: { holdem: { options: { handCap: 60 } } } });
-    const agents = [createOfflineAgent('offline:cautious', 1), createOfflineAgent('offline:aggressive', 2), new BrokenAgent()];
+    const config = resolveConfig({
+      rounds: 2,
+      games: ['holdem'],
+      variants: ['variant'],
+      reps: 2,
+      concurrency: 2,
+      bootstrapSamples: 50,
+      perGame: { holdem: { options: { handCap: 60 } } },
+    });
+    const agents = [
+      createOfflineAgent('offline:cautious', 1),
+      createOfflineAgent('offline:aggressive', 2),
+      new BrokenAgent(),
+    ];
     const summary = await runTourney({ config, runDir, agents });
     const games = journalOf(runDir);
     // Round 1: a round table × 2 table rounds; round 2: round table, 3 own tables, the field (6 ≤ 12: one table).
     const kinds = games.map((g) => g.spec.batch!.label).sort();
-    expect(kinds).toEqual(['field', 'field', 'own:aggressive', 'own:aggressive', 'own:broken', 'own:broken', 'own:cautious', 'own:cautious', 'round:1', 'round:1', 'round:2', 'round:2'].sort());
+    expect(kinds).toEqual(
+      [
+        'field',
+        'field',
+        'own:aggressive',
+        'own:aggressive',
+        'own:broken',
+        'own:broken',
+        'own:cautious',
+        'own:cautious',
+        'round:1',
+        'round:1',
+        'round:2',
+        'round:2',
+      ].sort(),
+    );
     for (const g of games) {
       expect(g.termination).toBe('normal');
       const broken = g.spec.seats.findIndex((id) => id.startsWith('broken@'));
@@ -352,7 +538,15 @@ describe("tourney: Hold'em batch tables", () => {
 describe('tourney: Bridge duplicate matches', () => {
   it('plays both rooms of every board, fills W with VP / 20, and writes the duplicate report', async () => {
     const runDir = path.join(tempDir(), 'run');
-    const config = resolveConfig({ rounds: 2, games: ['bridge'], variants: ['variant'], agents: ['offline:cautious', 'offline:aggressive'], reps: 2, concurrency: 2, bootstrapSamples: 50 });
+    const config = resolveConfig({
+      rounds: 2,
+      games: ['bridge'],
+      variants: ['variant'],
+      agents: ['offline:cautious', 'offline:aggressive'],
+      reps: 2,
+      concurrency: 2,
+      bootstrapSamples: 50,
+    });
     const summary = await runTourney({ config, runDir });
     const games = journalOf(runDir);
     // Round 1: 1 pairing; round 2: 1 new pairing + 2 × 2 against round 1 → 6 matches × 2 boards × 2 rooms.
@@ -364,14 +558,23 @@ describe('tourney: Bridge duplicate matches', () => {
     }
     const W = summary.tracks[0]!.W.W;
     W.forEach((row, i) => row.forEach((v, j) => (i === j ? expect(v).toBeNull() : expect(v).not.toBeNull())));
-    for (let i = 0; i < W.length; i++) for (let j = 0; j < W.length; j++) if (i !== j) expect(W[i]![j]! + W[j]![i]!).toBeCloseTo(1, 9);
+    for (let i = 0; i < W.length; i++)
+      for (let j = 0; j < W.length; j++) if (i !== j) expect(W[i]![j]! + W[j]![i]!).toBeCloseTo(1, 9);
     const logs = fs.readdirSync(path.join(runDir, 'tracks', 'bridge-variant', 'round_1', 'logs'));
     expect(logs.some((f) => /^tournament_tournament_\d+\.json$/.test(f))).toBe(true);
-    const task = fs.readFileSync(path.join(runDir, 'tracks', 'bridge-variant', 'round_2', 'workspaces', 'cautious', 'TASK.md'), 'utf8');
+    const task = fs.readFileSync(
+      path.join(runDir, 'tracks', 'bridge-variant', 'round_2', 'workspaces', 'cautious', 'TASK.md'),
+      'utf8',
+    );
     expect(task).toMatch(/tournament_tournament_\*\.json/);
     // Each room's replay page carries the other room's score and the board's IMPs (only the run knows both rooms).
     const open = games.find((g) => g.spec.duplicate!.room === 'open')!;
-    const closed = games.find((g) => g.spec.duplicate!.match === open.spec.duplicate!.match && g.spec.duplicate!.board === open.spec.duplicate!.board && g.spec.duplicate!.room === 'closed')!;
+    const closed = games.find(
+      (g) =>
+        g.spec.duplicate!.match === open.spec.duplicate!.match &&
+        g.spec.duplicate!.board === open.spec.duplicate!.board &&
+        g.spec.duplicate!.room === 'closed',
+    )!;
     const page = viewDataSync(runDir, open.id);
     const ns = (g: typeof open) => (g.detail as { ns_score: number }).ns_score;
     expect(page).toContain(`"comparison":{"otherNs":${ns(closed)},"imps":`);

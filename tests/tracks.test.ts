@@ -13,7 +13,13 @@ import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { detectBotLanguages, languageProblem } from '../orchestrator/language-check.ts';
 import { checkAgentTracks } from '../orchestrator/tourney/develop.ts';
 import { readIndexFile } from '../orchestrator/run/run-index.ts';
-import { languageTable, mlAbilityTable, scoresFromIndex, taskTrackSections, type TaskTrackScore } from '../reports/markdown-task-tracks.ts';
+import {
+  languageTable,
+  mlAbilityTable,
+  scoresFromIndex,
+  taskTrackSections,
+  type TaskTrackScore,
+} from '../reports/markdown-task-tracks.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, botDir, dockerReady, tempDir } from './helpers/bots.ts';
 
@@ -27,12 +33,23 @@ describe('task track option', () => {
     expect(taskTrackOf(config, 'cautious')).toBe('js');
     expect(taskTrackOf(config, 'aggressive')).toBe('go');
     expect(() => resolveConfig({ track: 'rust' as never })).toThrow(/track: .*"standard"/s);
-    expect(() => checkAgentTracks({ agentTracks: { cautios: 'go' } }, [{ id: 'cautious' }])).toThrow(/agentTracks names no agent of this run: cautios; the agents are cautious/);
+    expect(() => checkAgentTracks({ agentTracks: { cautios: 'go' } }, [{ id: 'cautious' }])).toThrow(
+      /agentTracks names no agent of this run: cautios; the agents are cautious/,
+    );
   });
 
-  it('adds the track\'s section to the task (TASK.md), none for standard', async () => {
+  it("adds the track's section to the task (TASK.md), none for standard", async () => {
     for (const track of TASK_TRACKS) {
-      const ws = await buildWorkspace({ dir: tempDir(), game: 'gomoku', variant: 'standard', round: 1, agentId: 'a', seed: 1, moveTimeoutMs: 1000, taskTrack: track });
+      const ws = await buildWorkspace({
+        dir: tempDir(),
+        game: 'gomoku',
+        variant: 'standard',
+        round: 1,
+        agentId: 'a',
+        seed: 1,
+        moveTimeoutMs: 1000,
+        taskTrack: track,
+      });
       const text = fs.readFileSync(path.join(ws.dir, 'TASK.md'), 'utf8');
       expect(text).toBe(ws.task);
       if (track === 'standard') expect(text).not.toMatch(/Task track/);
@@ -42,7 +59,7 @@ describe('task track option', () => {
 });
 
 describe('language check', () => {
-  it('accepts each track\'s reference bots and any bot on the standard track', () => {
+  it("accepts each track's reference bots and any bot on the standard track", () => {
     for (const game of PAPER_GAMES) {
       expect(languageProblem(trackReferenceDir(game, 'go'), 'go')).toBeNull();
       expect(languageProblem(BUILTIN('heuristic', game), 'js')).toBeNull();
@@ -54,14 +71,26 @@ describe('language check', () => {
   });
 
   it('refuses a bot in another language with its reason', () => {
-    expect(languageProblem(pythonBot(), 'go')).toMatch(/^wrong language for the go task track \(the bot must be written in Go\): start_ai.sh runs python \(bot.py\)$/);
-    expect(languageProblem(trackReferenceDir('gomoku', 'go'), 'js')).toBe('wrong language for the js task track (the bot must be written in JavaScript (Node.js)): start_ai.sh runs go (httpbot.go, main.go)');
-    expect(languageProblem(BUILTIN('heuristic'), 'ml')).toMatch(/ml task track \(the bot must be written in Python\): start_ai.sh runs node/);
+    expect(languageProblem(pythonBot(), 'go')).toMatch(
+      /^wrong language for the go task track \(the bot must be written in Go\): start_ai.sh runs python \(bot.py\)$/,
+    );
+    expect(languageProblem(trackReferenceDir('gomoku', 'go'), 'js')).toBe(
+      'wrong language for the js task track (the bot must be written in JavaScript (Node.js)): start_ai.sh runs go (httpbot.go, main.go)',
+    );
+    expect(languageProblem(BUILTIN('heuristic'), 'ml')).toMatch(
+      /ml task track \(the bot must be written in Python\): start_ai.sh runs node/,
+    );
     // Started right, but carrying another language's code.
     const mixed = botDir('mixed', 'exec node bot.mjs "$1"', { 'bot.mjs': '', 'helper.py': '' });
     expect(languageProblem(mixed, 'js')).toMatch(/the bot folder holds Python files \(helper.py\)/);
     // Wrappers and variable assignments before the command still count.
-    expect(detectBotLanguages(botDir('wrapped', 'nice -n 10 go build -o /tmp/b ./*.go\nPORT=$1 exec python3 bot.py', { 'main.go': '' })).launched.map((l) => l.language).sort()).toEqual(['go', 'python']);
+    expect(
+      detectBotLanguages(
+        botDir('wrapped', 'nice -n 10 go build -o /tmp/b ./*.go\nPORT=$1 exec python3 bot.py', { 'main.go': '' }),
+      )
+        .launched.map((l) => l.language)
+        .sort(),
+    ).toEqual(['go', 'python']);
     // A comment naming python is not a command.
     const commented = botDir('commented', '# not python: node only\nexec node bot.mjs "$1"', { 'bot.mjs': '' });
     expect(languageProblem(commented, 'js')).toBeNull();
@@ -73,8 +102,11 @@ describe('track reference bots', () => {
     expect(gamesWithTrackReference('go')).toEqual(expect.arrayContaining(PAPER_GAMES));
     expect(gamesWithTrackReference('ml')).toContain('gomoku');
     for (const game of PAPER_GAMES) expect(fs.existsSync(path.join(BUILTIN('heuristic', game), 'bot.mjs'))).toBe(true);
-    expect(() => trackReferenceDir('chess', 'ml')).toThrow(/no ml reference bot for chess \(games\/chess\/bots\/ml\); offline agents play the ml task track in: gomoku/);
-    for (const game of gameIds().filter((g) => !PAPER_GAMES.includes(g))) expect(() => trackReferenceDir(game, 'go')).toThrow(new RegExp(`no go reference bot for ${game}`));
+    expect(() => trackReferenceDir('chess', 'ml')).toThrow(
+      /no ml reference bot for chess \(games\/chess\/bots\/ml\); offline agents play the ml task track in: gomoku/,
+    );
+    for (const game of gameIds().filter((g) => !PAPER_GAMES.includes(g)))
+      expect(() => trackReferenceDir(game, 'go')).toThrow(new RegExp(`no go reference bot for ${game}`));
     expect(mlTrainingBudgetS(30 * 60_000)).toBe(20);
     expect(mlTrainingBudgetS(1_000)).toBe(5);
   });
@@ -91,10 +123,21 @@ describe('track reference bots', () => {
 });
 
 describe('task-track reports', () => {
-  const score = (agent: string, taskTrack: TaskTrackScore['taskTrack'], track: string, S: number | null, L: number | null = null, run = 'r1'): TaskTrackScore => ({ run, agent, taskTrack, track, S, L });
+  const score = (
+    agent: string,
+    taskTrack: TaskTrackScore['taskTrack'],
+    track: string,
+    S: number | null,
+    L: number | null = null,
+    run = 'r1',
+  ): TaskTrackScore => ({ run, agent, taskTrack, track, S, L });
 
   it('ML ability (Table 14 layout): S and L per game for the agents on the ml track, then the means', () => {
-    const table = mlAbilityTable([score('a', 'ml', 'gomoku-standard', 0.6, 0.1), score('b', 'ml', 'gomoku-standard', 0.4, -0.1), score('c', 'go', 'gomoku-standard', 0.9)])!;
+    const table = mlAbilityTable([
+      score('a', 'ml', 'gomoku-standard', 0.6, 0.1),
+      score('b', 'ml', 'gomoku-standard', 0.4, -0.1),
+      score('c', 'go', 'gomoku-standard', 0.9),
+    ])!;
     expect(table.split('\n')[0]).toMatch(/agent .*gomoku-standard S .*gomoku-standard L .*mean S .*mean L/);
     expect(table).toMatch(/a .*0\.600 .*0\.100 .*0\.600 .*0\.100/);
     expect(table).not.toMatch(/\| c /);
@@ -102,21 +145,42 @@ describe('task-track reports', () => {
   });
 
   it('languages (Table 15 layout): S per language, mean and variance per agent; none with one language each', () => {
-    const scores = [score('a', 'js', 'gomoku-standard', 0.6, null, 'r1'), score('a', 'js', 'chess-standard', 0.4, null, 'r1'), score('a', 'go', 'gomoku-standard', 0.3, null, 'r2'), score('b', 'go', 'gomoku-standard', 0.7, null, 'r2')];
+    const scores = [
+      score('a', 'js', 'gomoku-standard', 0.6, null, 'r1'),
+      score('a', 'js', 'chess-standard', 0.4, null, 'r1'),
+      score('a', 'go', 'gomoku-standard', 0.3, null, 'r2'),
+      score('b', 'go', 'gomoku-standard', 0.7, null, 'r2'),
+    ];
     const table = languageTable(scores)!;
     expect(table.split('\n')[0]).toMatch(/agent .*S Go .*S JavaScript \(Node.js\) .*mean S .*variance/);
     // a: Go 0.3, JavaScript mean(0.6, 0.4) = 0.5 → mean 0.4, variance 0.01.
     expect(table).toMatch(/\| a +\| 0\.300 +\| 0\.500 +\| 0\.400 +\| 0\.0100 +\|/);
     expect(table).toMatch(/\| b +\| 0\.700 +\| — +\| 0\.700 +\| — +\|/);
-    expect(languageTable([score('a', 'js', 'gomoku-standard', 0.6), score('b', 'go', 'gomoku-standard', 0.5)])).toBeNull();
+    expect(
+      languageTable([score('a', 'js', 'gomoku-standard', 0.6), score('b', 'go', 'gomoku-standard', 0.5)]),
+    ).toBeNull();
     expect(taskTrackSections([score('a', 'standard', 'gomoku-standard', 0.5)])).toEqual([]);
     expect(taskTrackSections(scores)[0]).toMatch(/## Task tracks[\s\S]*### Languages \(Table 15 layout\)/);
   });
 
   it('reads task tracks from index entries; entries from before count as standard', () => {
     const iv = (point: number) => ({ point, lo: null, hi: null, samples: 0 });
-    const entry = (runId: string, taskTracks?: Record<string, 'go' | 'js'>) => ({ runId, runDir: runId, finishedAt: '', games: [], rounds: 1, matches: 0, reused: 0, leaderboard: [], tracks: [{ track: 'gomoku-standard', perAgent: { a: { S: iv(0.5), L: iv(0) } } }], ...(taskTracks ? { taskTracks } : {}) });
-    expect(scoresFromIndex([entry('old'), entry('new', { a: 'go' })]).map((s) => s.taskTrack)).toEqual(['standard', 'go']);
+    const entry = (runId: string, taskTracks?: Record<string, 'go' | 'js'>) => ({
+      runId,
+      runDir: runId,
+      finishedAt: '',
+      games: [],
+      rounds: 1,
+      matches: 0,
+      reused: 0,
+      leaderboard: [],
+      tracks: [{ track: 'gomoku-standard', perAgent: { a: { S: iv(0.5), L: iv(0) } } }],
+      ...(taskTracks ? { taskTracks } : {}),
+    });
+    expect(scoresFromIndex([entry('old'), entry('new', { a: 'go' })]).map((s) => s.taskTrack)).toEqual([
+      'standard',
+      'go',
+    ]);
   });
 });
 
@@ -127,15 +191,34 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
   const out = tempDir(); // one run index for the runs of this block
   const playRound = async (track: 'standard' | 'ml' | 'js' | 'go', games: string[], extraAgents: string[] = []) => {
     const runDir = path.join(out, `run-${track}-${games.join('-')}`);
-    const config = resolveConfig({ games, rounds: 1, variants: ['standard'], agents: [...agents, ...extraAgents], track, sandbox: 'docker', concurrency: 2, bootstrapSamples: 50, reps: 1 });
+    const config = resolveConfig({
+      games,
+      rounds: 1,
+      variants: ['standard'],
+      agents: [...agents, ...extraAgents],
+      track,
+      sandbox: 'docker',
+      concurrency: 2,
+      bootstrapSamples: 50,
+      reps: 1,
+    });
     const summary = await runTourney({ config, runDir });
-    const journal = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { termination: string; game: string });
+    const journal = fs
+      .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { termination: string; game: string });
     return { runDir, summary, journal };
   };
-  const expectPlayed = (r: Awaited<ReturnType<typeof playRound>>, games: string[], agentIds = ['cautious', 'aggressive']) => {
+  const expectPlayed = (
+    r: Awaited<ReturnType<typeof playRound>>,
+    games: string[],
+    agentIds = ['cautious', 'aggressive'],
+  ) => {
     expect(r.summary.tracks.map((t) => t.game).sort()).toEqual([...games].sort());
     for (const t of r.summary.tracks) {
-      for (const s of t.strategies.filter((x) => agentIds.includes(x.agent))) expect(s.status, `${t.game} ${s.id}: ${s.failure}`).toBe('ok');
+      for (const s of t.strategies.filter((x) => agentIds.includes(x.agent)))
+        expect(s.status, `${t.game} ${s.id}: ${s.failure}`).toBe('ok');
       expect(t.games, t.game).toBeGreaterThan(0);
     }
     const abnormal = r.journal.filter((g) => g.termination !== 'normal');
@@ -146,13 +229,24 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     const r = await playRound('go', PAPER_GAMES);
     expectPlayed(r, PAPER_GAMES);
     for (const game of PAPER_GAMES) {
-      const record = JSON.parse(fs.readFileSync(path.join(r.runDir, 'tracks', `${game}-standard`, 'round_1', 'strategies', 'cautious.strategy.json'), 'utf8'));
+      const record = JSON.parse(
+        fs.readFileSync(
+          path.join(r.runDir, 'tracks', `${game}-standard`, 'round_1', 'strategies', 'cautious.strategy.json'),
+          'utf8',
+        ),
+      );
       expect(record.taskTrack).toBe('go');
       expect(fs.existsSync(path.join(record.dir, 'main.go'))).toBe(true);
       // Every request reached a route of its own bot (httpbot.go logs the others; GET / is the TCP health probe).
       const logDir = path.join(r.runDir, 'bot-logs', `${game}-standard`);
       const logs = fs.readdirSync(logDir).map((f) => fs.readFileSync(path.join(logDir, f), 'utf8'));
-      expect(logs.join('').split('\n').filter((l) => / 404 for (?!GET \/$)/.test(l)), game).toEqual([]);
+      expect(
+        logs
+          .join('')
+          .split('\n')
+          .filter((l) => / 404 for (?!GET \/$)/.test(l)),
+        game,
+      ).toEqual([]);
     }
   }, 900_000);
 
@@ -168,7 +262,9 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     expect(training.samples).toBeGreaterThan(100);
     expect(training.self_play_s).toBeLessThanOrEqual(training.budget_s + 5);
     expect(fs.existsSync(path.join(dir, 'model.pkl'))).toBe(true);
-    expect(fs.readFileSync(path.join(r.runDir, 'report.md'), 'utf8')).toMatch(/### ML ability \(Table 14 layout\)\n\n[^\n]*\n\n\| agent +\| gomoku-standard S/);
+    expect(fs.readFileSync(path.join(r.runDir, 'report.md'), 'utf8')).toMatch(
+      /### ML ability \(Table 14 layout\)\n\n[^\n]*\n\n\| agent +\| gomoku-standard S/,
+    );
   }, 600_000);
 
   it('the run index gives the language table over the go, js and ml runs', async () => {
@@ -180,12 +276,23 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
   it('standard, with a wrong-language bot on the go track refused with its reason', async () => {
     // One run: the offline agents on the standard track, a Python bot entered on the go track.
     const runDir = path.join(tempDir(), 'run-mixed');
-    const config = resolveConfig({ games: ['gomoku'], rounds: 1, variants: ['standard'], agents: [...agents, `dir:${pythonBot()}#pybot`], agentTracks: { pybot: 'go' }, sandbox: 'docker', concurrency: 2, bootstrapSamples: 50 });
+    const config = resolveConfig({
+      games: ['gomoku'],
+      rounds: 1,
+      variants: ['standard'],
+      agents: [...agents, `dir:${pythonBot()}#pybot`],
+      agentTracks: { pybot: 'go' },
+      sandbox: 'docker',
+      concurrency: 2,
+      bootstrapSamples: 50,
+    });
     const summary = await runTourney({ config, runDir });
     const strategies = summary.tracks[0]!.strategies;
     expect(strategies.filter((s) => s.agent !== 'pybot').every((s) => s.status === 'ok')).toBe(true);
     const refused = strategies.find((s) => s.agent === 'pybot')!;
     expect(refused.status).toBe('failed');
-    expect(refused.failure).toMatch(/invalid_bot.*wrong language for the go task track \(the bot must be written in Go\): start_ai.sh runs python \(bot.py\)/);
+    expect(refused.failure).toMatch(
+      /invalid_bot.*wrong language for the go task track \(the bot must be written in Go\): start_ai.sh runs python \(bot.py\)/,
+    );
   }, 600_000);
 });

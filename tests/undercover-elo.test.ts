@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../util/rng.ts';
 import type { Role } from '../games/undercover/roles.ts';
 import { initUndercover, undercover, wordOf, type UndercoverState } from '../games/undercover/rules.ts';
-import { civilianExpectation, kFactor, seatTerms, teamElo, teamEloState, teamGameOf, type RatedHistory } from '../games/undercover/team-elo.ts';
+import {
+  civilianExpectation,
+  kFactor,
+  seatTerms,
+  teamElo,
+  teamEloState,
+  teamGameOf,
+  type RatedHistory,
+} from '../games/undercover/team-elo.ts';
 
 const C: Role = 'civilian';
 const U: Role = 'undercover';
@@ -14,12 +22,18 @@ const U: Role = 'undercover';
  * the check unless its seat is in `fails[round]` (then the seat says its own word); votes are
  * `votes[round][ballot][voter]`.
  */
-function play(roles: Role[], votes: Record<number, Array<Record<number, number>>>, fails: Record<number, number[]> = {}): UndercoverState {
+function play(
+  roles: Role[],
+  votes: Record<number, Array<Record<number, number>>>,
+  fails: Record<number, number[]> = {},
+): UndercoverState {
   let s: UndercoverState = { ...initUndercover('standard', createRng(1), { seats: roles.length }), roles };
   for (let guard = 0; s.phase !== 'over' && guard < 100; guard++) {
     const seat = undercover.toMove(s)!;
     if (s.phase === 'speak') {
-      const statement = fails[s.round]?.includes(seat) ? wordOf(s, seat)! : `zq${s.round}x${seat} blorp${seat}w${s.round}`;
+      const statement = fails[s.round]?.includes(seat)
+        ? wordOf(s, seat)!
+        : `zq${s.round}x${seat} blorp${seat}w${s.round}`;
       s = undercover.apply(s, seat, { kind: 'speak', statement });
     } else {
       s = undercover.apply(s, seat, { kind: 'vote', target: votes[s.round]![s.ballot]![seat]! });
@@ -29,7 +43,13 @@ function play(roles: Role[], votes: Record<number, Array<Record<number, number>>
   return s;
 }
 
-const history = (s: UndercoverState): RatedHistory => ({ roles: s.roles, winner: s.finished!.winner, rounds: s.round, eliminated: s.eliminated, ballots: s.ballots });
+const history = (s: UndercoverState): RatedHistory => ({
+  roles: s.roles,
+  winner: s.finished!.winner,
+  rounds: s.round,
+  eliminated: s.eliminated,
+  ballots: s.ballots,
+});
 
 // Game 1: a b c = civilian civilian undercover. Round 1: a → c, b → a, c → a: a (civilian) is
 // out; 1 undercover against 1 civilian: the undercover team wins after 1 round.
@@ -73,7 +93,16 @@ describe("CK-Arena's per-seat terms from the recorded history", () => {
     // a b c d = C C C U. Round 1: seats 0, 1 → 2, seats 2, 3 → 0: a tie; revote among 0 and 2:
     // seats 0, 1, 3 → 2, seat 2 → 0: seat 2 (civilian) is out. Round 2: seat 1 says its word and
     // is out; 1 civilian against 1 undercover ends the game before round 2's vote.
-    const s = play([C, C, C, U], { 1: [{ 0: 2, 1: 2, 2: 0, 3: 0 }, { 0: 2, 1: 2, 2: 0, 3: 2 }] }, { 2: [1] });
+    const s = play(
+      [C, C, C, U],
+      {
+        1: [
+          { 0: 2, 1: 2, 2: 0, 3: 0 },
+          { 0: 2, 1: 2, 2: 0, 3: 2 },
+        ],
+      },
+      { 2: [1] },
+    );
     expect(s.finished).toMatchObject({ winner: 'undercover' });
     const t = seatTerms(history(s));
     // R = 2: seat 2 out in round 1 → 0; seat 1 out in round 2 → (2 − 1)/2 = 0.5 (CK-Arena's
@@ -153,7 +182,15 @@ describe('team Elo', () => {
     // Civilians a c, undercover b, audience x; civilians win, everyone survives, no ballots:
     //   a, c: S = 0.75 + 0.15 = 0.9 → 60·(0.9 − 0.666139425) = +14.031634525
     //   b: S = 0.15 → 60·(0.15 − 0.333860575) = −11.031634525
-    const r = teamElo([{ seats: ['a', 'b', 'c', 'x'], roles: [C, U, C, 'audience'], winner: 'civilian', survival: [1, 1, 1, 0], accuracy: [0, 0, 0, 0] }]);
+    const r = teamElo([
+      {
+        seats: ['a', 'b', 'c', 'x'],
+        roles: [C, U, C, 'audience'],
+        winner: 'civilian',
+        survival: [1, 1, 1, 0],
+        accuracy: [0, 0, 0, 0],
+      },
+    ]);
     expect(r.x).toBeUndefined();
     expect(r.a).toBeCloseTo(1514.031634525, 6);
     expect(r.b).toBeCloseTo(1488.968365475, 6);

@@ -28,7 +28,14 @@ const lastUser = (r: ScriptedRequest) => String(r.messages.at(-1)?.content ?? ''
  * Clues that share few tokens (so none repeats another) and name no word of the pairs; more than
  * a 4-seat game can ask for (its round cap is 4), so the model never says one twice.
  */
-const CLUES = ['Quite ordinary, honestly.', 'You could notice it on an afternoon walk.', 'Children usually recognise it quickly.', 'Some people collect many of them.', 'Grandparents talk about it fondly.', 'Rarely seen at midnight.'];
+const CLUES = [
+  'Quite ordinary, honestly.',
+  'You could notice it on an afternoon walk.',
+  'Children usually recognise it quickly.',
+  'Some people collect many of them.',
+  'Grandparents talk about it fondly.',
+  'Rarely seen at midnight.',
+];
 
 /** Speak: the next unused clue (quoted, as models do); vote: option 1. */
 let spoken = 0;
@@ -47,15 +54,38 @@ describe('Undercover with an LLM-player', () => {
     try {
       const agent = createAgent('llm-player:openai/test-model', 1);
       expect(agent).toBeInstanceOf(LlmPlayerAgent);
-      const ws = await buildWorkspace({ dir: path.join(tempDir('catarena-uc-llm-'), 'ws'), game: 'undercover', variant: 'standard', round: 1, agentId: agent.id, seed: 1, moveTimeoutMs: 5_000 });
+      const ws = await buildWorkspace({
+        dir: path.join(tempDir('catarena-uc-llm-'), 'ws'),
+        game: 'undercover',
+        variant: 'standard',
+        round: 1,
+        agentId: agent.id,
+        seed: 1,
+        moveTimeoutMs: 5_000,
+      });
       const dev = await agent.develop(ws, { wallMs: 60_000 });
-      for (const f of ['undercover-player.mjs', 'statement-check.mjs', 'rules.md']) expect(fs.existsSync(path.join(dev.botDir, f)), f).toBe(true);
+      for (const f of ['undercover-player.mjs', 'statement-check.mjs', 'rules.md'])
+        expect(fs.existsSync(path.join(dev.botDir, f)), f).toBe(true);
       process.env.OPENAI_API_KEY = KEY;
       process.env.CATARENA_LLM_BASE_URL = `${llm.baseURL}`;
       const outcome = await runArena({
-        game: 'undercover', variant: 'standard', reps: 1, seed: 5, concurrency: 1,
-        bots: [{ id: 'llm', dir: dev.botDir }, { id: 'random', dir: BUILTIN('random', 'undercover') }, { id: 'heuristic', dir: BUILTIN('heuristic', 'undercover') }, { id: 'heuristic2', dir: BUILTIN('heuristic', 'undercover') }],
-        limits: { ...DEFAULT_LIMITS, moveMs: 5_000 }, policy: 'strict', runDir: tempDir('catarena-uc-llm-run-'), sandbox, hosts, startTimeoutMs: 15_000,
+        game: 'undercover',
+        variant: 'standard',
+        reps: 1,
+        seed: 5,
+        concurrency: 1,
+        bots: [
+          { id: 'llm', dir: dev.botDir },
+          { id: 'random', dir: BUILTIN('random', 'undercover') },
+          { id: 'heuristic', dir: BUILTIN('heuristic', 'undercover') },
+          { id: 'heuristic2', dir: BUILTIN('heuristic', 'undercover') },
+        ],
+        limits: { ...DEFAULT_LIMITS, moveMs: 5_000 },
+        policy: 'strict',
+        runDir: tempDir('catarena-uc-llm-run-'),
+        sandbox,
+        hosts,
+        startTimeoutMs: 15_000,
       });
       expect(outcome.results).toHaveLength(1);
       const result = outcome.results[0]!;
@@ -82,9 +112,14 @@ describe('Undercover with an LLM-player', () => {
       }
       const speakPrompt = llm.requests.map(lastUser).find((p) => /turn to speak/.test(p))!;
       expect(speakPrompt).toMatch(/Your word: "[^"]+" \(category [\w ]+\)/);
-      expect(llm.requests.some((r) => /Time to vote/.test(lastUser(r)))).toBe(state.ballots.some((x) => x.voter === seat));
+      expect(llm.requests.some((r) => /Time to vote/.test(lastUser(r)))).toBe(
+        state.ballots.some((x) => x.voter === seat),
+      );
     } finally {
-      for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['CATARENA_LLM_BASE_URL', saved.url]] as const) {
+      for (const [name, value] of [
+        ['OPENAI_API_KEY', saved.key],
+        ['CATARENA_LLM_BASE_URL', saved.url],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

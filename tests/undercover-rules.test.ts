@@ -15,9 +15,18 @@ const U: Role = 'undercover';
 /** A table with the roles, speaking order and words chosen here (apple for civilians, pear for undercover). */
 function table(roles: Role[], opts: { variant?: 'standard' | 'variant'; maxRounds?: number } = {}): UndercoverState {
   const variant = opts.variant ?? 'standard';
-  const s = initUndercover(variant, createRng(1), { seats: roles.length, ...(opts.maxRounds ? { options: { maxRounds: opts.maxRounds } } : {}) });
+  const s = initUndercover(variant, createRng(1), {
+    seats: roles.length,
+    ...(opts.maxRounds ? { options: { maxRounds: opts.maxRounds } } : {}),
+  });
   const speakers = roles.flatMap((r, seat) => (r === 'audience' ? [] : [seat]));
-  return { ...s, roles, order: speakers, pending: speakers.slice(), pair: { index: 0, category: 'food', civilian: 'apple', undercover: 'pear' } };
+  return {
+    ...s,
+    roles,
+    order: speakers,
+    pending: speakers.slice(),
+    pair: { index: 0, category: 'food', civilian: 'apple', undercover: 'pear' },
+  };
 }
 
 const speak = (statement: string): UndercoverAction => ({ kind: 'speak', statement });
@@ -31,9 +40,19 @@ function play(s: UndercoverState, actions: UndercoverAction[]): UndercoverState 
 
 /** One clean speaking turn: a distinct passing statement per alive speaker. */
 function speakAll(s: UndercoverState): UndercoverState {
-  const clues = ['It is crunchy', 'Grows on trees in orchards', 'Often found in a lunchbox', 'Sweet when ripe', 'Has a stem on top', 'Comes in many colours', 'Bakers love it', 'Autumn harvest favourite'];
+  const clues = [
+    'It is crunchy',
+    'Grows on trees in orchards',
+    'Often found in a lunchbox',
+    'Sweet when ripe',
+    'Has a stem on top',
+    'Comes in many colours',
+    'Bakers love it',
+    'Autumn harvest favourite',
+  ];
   let k = s.statements.length;
-  while (s.phase === 'speak') s = undercover.apply(s, undercover.toMove(s)!, speak(`${clues[k % clues.length]} number ${k++}`));
+  while (s.phase === 'speak')
+    s = undercover.apply(s, undercover.toMove(s)!, speak(`${clues[k % clues.length]} number ${k++}`));
   return s;
 }
 
@@ -173,7 +192,14 @@ describe('the game', () => {
   it('ends after the round cap with undercover players in: undercover win', () => {
     let s = table([C, C, C, U, C, U], { maxRounds: 1 });
     s = speakAll(s);
-    s = play(s, [{ kind: 'abstain' }, { kind: 'abstain' }, { kind: 'abstain' }, { kind: 'abstain' }, { kind: 'abstain' }, { kind: 'abstain' }]);
+    s = play(s, [
+      { kind: 'abstain' },
+      { kind: 'abstain' },
+      { kind: 'abstain' },
+      { kind: 'abstain' },
+      { kind: 'abstain' },
+      { kind: 'abstain' },
+    ]);
     expect(s.phase).toBe('over');
     expect(undercover.outcome(s)!.reason).toBe('round_cap');
     expect(undercover.outcome(s)!.detail!.winningTeam).toBe('undercover');
@@ -196,7 +222,11 @@ describe('the game', () => {
     expect(undercover.validate(s, 4, vote(4))).toMatch(/yourself/);
     const ctx = { gameId: 'undercover_00000000', gameServerUrl: 'http://127.0.0.1:9' };
     expect(undercoverWire.join!(s, 4, ctx).body).toMatchObject({ word: null, role: 'audience', audience: 4 });
-    expect(undercoverWire.join!(s, 1, ctx).body).toMatchObject({ word: 'pear', role: 'undercover', words: { civilian: 'apple', undercover: 'pear' } });
+    expect(undercoverWire.join!(s, 1, ctx).body).toMatchObject({
+      word: 'pear',
+      role: 'undercover',
+      words: { civilian: 'apple', undercover: 'pear' },
+    });
     s = play(s, [vote(1)]);
     expect(s.phase).toBe('over');
     const o = undercover.outcome(s)!;
@@ -218,10 +248,17 @@ describe('the game', () => {
 
 describe('the wire adapter', () => {
   const s = table([C, C, C, U, C, U]);
-  const ctx = { gameId: 'undercover_00000000', gameServerUrl: 'http://127.0.0.1:9', seatIds: ['a', 'b', 'c', 'd', 'e', 'f'] };
+  const ctx = {
+    gameId: 'undercover_00000000',
+    gameServerUrl: 'http://127.0.0.1:9',
+    seatIds: ['a', 'b', 'c', 'd', 'e', 'f'],
+  };
 
   it('asks /speak with the word and the public state, /vote with the candidates', () => {
-    expect(undercoverWire.turn(s, 0, ctx)).toMatchObject({ path: '/speak', body: { player_id: 'a', word: 'apple', round: 1, phase: 'speak' } });
+    expect(undercoverWire.turn(s, 0, ctx)).toMatchObject({
+      path: '/speak',
+      body: { player_id: 'a', word: 'apple', round: 1, phase: 'speak' },
+    });
     const voting = speakAll(s);
     expect(undercoverWire.turn(voting, 0, ctx)).toMatchObject({ path: '/vote', body: { candidates: [1, 2, 3, 4, 5] } });
   });
@@ -250,7 +287,15 @@ describe('the wire adapter', () => {
 
   it('serves the public history on the game server', () => {
     const voting = play(speakAll(s), [vote(3), vote(3), vote(3), vote(0), vote(3), vote(0)]);
-    const live = { id: 'undercover_x', variant: 'standard', state: voting, history: [], seatIds: ctx.seatIds, managedByArena: true, createdAt: '' };
+    const live = {
+      id: 'undercover_x',
+      variant: 'standard',
+      state: voting,
+      history: [],
+      seatIds: ctx.seatIds,
+      managedByArena: true,
+      createdAt: '',
+    };
     const state = undercoverWire.server.route(live, 'GET', 'state', null, new URLSearchParams())!;
     expect(state.status).toBe(200);
     expect(state.body).toMatchObject({ round: 2, alive: [0, 1, 2, 4, 5], eliminated: [{ seat: 3, by: 'vote' }] });

@@ -200,7 +200,11 @@ describe('the statement check: naming the word', () => {
 
 describe('the statement check: repeats', () => {
   // The /speak body carries exactly this context: the speaker's seat, the round and every statement.
-  const history = (seat: number, round: number, statements: Array<{ round: number; seat: number; statement: string | null; eliminated?: string }>) => ({ seat, round, statements });
+  const history = (
+    seat: number,
+    round: number,
+    statements: Array<{ round: number; seat: number; statement: string | null; eliminated?: string }>,
+  ) => ({ seat, round, statements });
 
   it('a statement repeats only one another player made in an earlier round, word for word', () => {
     const earlier = [{ round: 1, seat: 1, statement: 'You can eat it' }];
@@ -211,10 +215,26 @@ describe('the statement check: repeats', () => {
   });
 
   it("the speaker's own statements, the current round's and failed ones do not count", () => {
-    expect(statementFault('You can eat it', 'apple', history(1, 2, [{ round: 1, seat: 1, statement: 'You can eat it' }]))).toBeNull();
-    expect(statementFault('You can eat it', 'apple', history(2, 1, [{ round: 1, seat: 1, statement: 'You can eat it' }]))).toBeNull();
-    expect(statementFault('It is red', 'apple', history(2, 2, [{ round: 1, seat: 1, statement: 'It is red', eliminated: 'names_word' }]))).toBeNull();
-    expect(statementFault('It is red', 'apple', history(2, 2, [{ round: 1, seat: 1, statement: null, eliminated: 'silent' }]))).toBeNull();
+    expect(
+      statementFault('You can eat it', 'apple', history(1, 2, [{ round: 1, seat: 1, statement: 'You can eat it' }])),
+    ).toBeNull();
+    expect(
+      statementFault('You can eat it', 'apple', history(2, 1, [{ round: 1, seat: 1, statement: 'You can eat it' }])),
+    ).toBeNull();
+    expect(
+      statementFault(
+        'It is red',
+        'apple',
+        history(2, 2, [{ round: 1, seat: 1, statement: 'It is red', eliminated: 'names_word' }]),
+      ),
+    ).toBeNull();
+    expect(
+      statementFault(
+        'It is red',
+        'apple',
+        history(2, 2, [{ round: 1, seat: 1, statement: null, eliminated: 'silent' }]),
+      ),
+    ).toBeNull();
   });
 
   it('compares normalised token sets', () => {
@@ -247,7 +267,9 @@ describe('the word pairs', () => {
     const lex = api.LEXICON;
     expect(lex).toBeDefined();
     const tokens = [...new Set(pairs.flatMap((p) => p.words.flatMap((w) => w.split(' '))))];
-    const undecidedIng = tokens.filter((t) => t.endsWith('ing') && !(t in lex!.ingVerbs) && !lex!.notVerbal.includes(t));
+    const undecidedIng = tokens.filter(
+      (t) => t.endsWith('ing') && !(t in lex!.ingVerbs) && !lex!.notVerbal.includes(t),
+    );
     expect(undecidedIng).toEqual([]);
     // A word ending in -s (not -ss, -us, -is) is a plural whose singular counts unless it is listed.
     const plurals = tokens.filter((t) => /[^sui]s$/.test(t) && !lex!.notPlural.includes(t));
@@ -259,7 +281,15 @@ const DICT = '/usr/share/dict/words';
 
 describe.skipIf(!fs.existsSync(DICT))('every secret word against an English dictionary', () => {
   it('flags no dictionary word that is not one of its forms', () => {
-    const dict = [...new Set(fs.readFileSync(DICT, 'utf8').split('\n').filter((w) => w && !w.includes("'")).map((w) => w.toLowerCase()))];
+    const dict = [
+      ...new Set(
+        fs
+          .readFileSync(DICT, 'utf8')
+          .split('\n')
+          .filter((w) => w && !w.includes("'"))
+          .map((w) => w.toLowerCase()),
+      ),
+    ];
     const secrets = [...new Set(wordPairs().flatMap((p) => p.words))];
     // 25 words a statement: a statement that names nothing clears 25 words at once; one that names
     // the word is narrowed down word by word.

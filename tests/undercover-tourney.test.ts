@@ -21,8 +21,14 @@ describe('undercover in a tourney', () => {
 
   it('rotates seats and roles over shared word pairs: in a group of k table rounds every strategy holds every seat of one deal', () => {
     const members = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const specs = tableSpecs({ kind: 'round', label: 'round:1', members }, { game: 'undercover', variant: 'standard', tableRounds: 6, seed: 3, limits: DEFAULT_LIMITS, policy: 'strict' });
-    const deals = specs.map((spec) => ({ spec, state: initUndercover('standard', createRng(spec.seed), initSetup(spec)) }));
+    const specs = tableSpecs(
+      { kind: 'round', label: 'round:1', members },
+      { game: 'undercover', variant: 'standard', tableRounds: 6, seed: 3, limits: DEFAULT_LIMITS, policy: 'strict' },
+    );
+    const deals = specs.map((spec) => ({
+      spec,
+      state: initUndercover('standard', createRng(spec.seed), initSetup(spec)),
+    }));
     expect(new Set(deals.map((d) => d.state.pair.index)).size).toBe(1);
     for (const id of members) {
       const seats = deals.map(({ spec }) => spec.seats.indexOf(id));
@@ -34,16 +40,39 @@ describe('undercover in a tourney', () => {
 
   it('plays 2 rounds with the offline agents and writes W, metrics, reports and the round report', async () => {
     const out = tempDir('catarena-uc-tourney-');
-    const r = await catarena('tourney', '--games', 'undercover', '--variants', 'standard', '--rounds', '2', '--out', out);
+    const r = await catarena(
+      'tourney',
+      '--games',
+      'undercover',
+      '--variants',
+      'standard',
+      '--rounds',
+      '2',
+      '--out',
+      out,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/undercover-standard/);
     const [run] = fs.readdirSync(out).filter((d) => d.startsWith('tourney-'));
     const dir = path.join(out, run!);
-    for (const f of ['report.md', 'report.html', 'metrics.json', 'tracks/undercover-standard/W.json', 'tracks/undercover-standard/metrics.json']) expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
+    for (const f of [
+      'report.md',
+      'report.html',
+      'metrics.json',
+      'tracks/undercover-standard/W.json',
+      'tracks/undercover-standard/metrics.json',
+    ])
+      expect(fs.existsSync(path.join(dir, f)), f).toBe(true);
     // Round 1: one table of the 3 strategies, 6 table rounds; round 2: the round table, three
     // own tables of 2 and the field of 6 — 6 table rounds each: 6 + 6 + 3·6 + 6 = 36 games.
-    const journal = fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(journal.filter((e) => e.result?.spec?.game === 'undercover' || e.spec?.game === 'undercover').length).toBe(36);
+    const journal = fs
+      .readFileSync(path.join(dir, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(journal.filter((e) => e.result?.spec?.game === 'undercover' || e.spec?.game === 'undercover').length).toBe(
+      36,
+    );
     const logs = path.join(dir, 'tracks/undercover-standard/round_2/logs');
     const reportFile = fs.readdirSync(logs).find((f) => /^undercover_report_.*\.json$/.test(f))!;
     const report = JSON.parse(fs.readFileSync(path.join(logs, reportFile), 'utf8'));
@@ -55,9 +84,14 @@ describe('undercover in a tourney', () => {
     }
     expect(report.games[0].statements.length).toBeGreaterThan(0);
     // Per role: every strategy's role games add up to its games; per category: every game once.
-    for (const s of Object.values(report.stats) as Array<{ games: number; by_role: Record<string, { games: number }> }>) {
+    for (const s of Object.values(report.stats) as Array<{
+      games: number;
+      by_role: Record<string, { games: number }>;
+    }>) {
       expect(Object.values(s.by_role).reduce((n, r) => n + r.games, 0)).toBe(s.games);
     }
-    expect(Object.values(report.by_category as Record<string, { games: number }>).reduce((n, c) => n + c.games, 0)).toBe(report.games.length);
+    expect(
+      Object.values(report.by_category as Record<string, { games: number }>).reduce((n, c) => n + c.games, 0),
+    ).toBe(report.games.length);
   }, 180_000);
 });

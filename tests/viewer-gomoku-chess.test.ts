@@ -47,7 +47,16 @@ async function play(game: 'gomoku' | 'chess', variant: string): Promise<Played> 
   const hosts = new GameServerPool({ ports: { [`${game}/${variant}`]: 0 } });
   try {
     await runArena({
-      game, variant, reps: 1, seed: 29, concurrency: 2, policy: 'strict', runDir, sandbox, hosts, startTimeoutMs: 20_000,
+      game,
+      variant,
+      reps: 1,
+      seed: 29,
+      concurrency: 2,
+      policy: 'strict',
+      runDir,
+      sandbox,
+      hosts,
+      startTimeoutMs: 20_000,
       limits: { ...DEFAULT_LIMITS, moveMs: 5_000 },
       bots: [
         { id: 'heuristic', dir: BUILTIN('heuristic', game) },
@@ -95,7 +104,13 @@ describe('Gomoku ViewerData', () => {
       expect(replays).toHaveLength(2);
       for (const replay of replays) {
         const data = (await viewerDataOf(replay))!;
-        expect(data).toMatchObject({ game: 'gomoku', variant, id: replay.result.id, seats: replay.result.spec.seats, seatNames: ['black', 'white'] });
+        expect(data).toMatchObject({
+          game: 'gomoku',
+          variant,
+          id: replay.result.id,
+          seats: replay.result.spec.seats,
+          seatNames: ['black', 'white'],
+        });
         expect(data.moves).toHaveLength(replay.moves.length);
         expect(data.frames).toHaveLength(replay.moves.length + 1);
         const state = replayState(replay) as GomokuState;
@@ -103,7 +118,9 @@ describe('Gomoku ViewerData', () => {
         expect(data.moves.map((m) => m.text)).toEqual(state.moves.map((m) => cellName(m.move)));
         expect(data.moves.every((m, k) => m.latencyMs === replay.moves[k]!.latencyMs)).toBe(true);
         const extra = data.extra as { forbidden: number[][]; highlight: number[][]; highlightKind: string | null };
-        expect(extra.forbidden).toEqual(variant === 'variant' ? (replay.setup as { forbidden: number[][] }).forbidden : []);
+        expect(extra.forbidden).toEqual(
+          variant === 'variant' ? (replay.setup as { forbidden: number[][] }).forbidden : [],
+        );
         if (variant === 'variant') expect(extra.forbidden).toHaveLength(15);
         expect(data.result).toMatch(/^(black|white) wins: |^draw: /);
         if (replay.result.reason === 'five_in_row') {
@@ -112,8 +129,13 @@ describe('Gomoku ViewerData', () => {
           expect(extra.highlight.length).toBeGreaterThanOrEqual(5);
           const colour = replay.result.winner! + 1;
           for (const [i, j] of extra.highlight) expect(state.board[i!]![j!]).toBe(colour);
-          const [di, dj] = [extra.highlight[1]![0]! - extra.highlight[0]![0]!, extra.highlight[1]![1]! - extra.highlight[0]![1]!];
-          extra.highlight.forEach(([i, j], k) => expect([i, j]).toEqual([extra.highlight[0]![0]! + k * di, extra.highlight[0]![1]! + k * dj]));
+          const [di, dj] = [
+            extra.highlight[1]![0]! - extra.highlight[0]![0]!,
+            extra.highlight[1]![1]! - extra.highlight[0]![1]!,
+          ];
+          extra.highlight.forEach(([i, j], k) =>
+            expect([i, j]).toEqual([extra.highlight[0]![0]! + k * di, extra.highlight[0]![1]! + k * dj]),
+          );
           expect(extra.highlight).toContainEqual(state.lastMove);
           expect(data.result).toBe(`${replay.result.winner === 0 ? 'black' : 'white'} wins: five in a row`);
         }
@@ -130,8 +152,20 @@ describe('Gomoku ViewerData', () => {
   it('a failed request ends the list: no stone, the error kept, the forfeit in the result', () => {
     const replay = structuredClone(runOf('gomoku', 'standard').replays[0]!);
     replay.moves = replay.moves.slice(0, 6);
-    replay.moves.push({ ply: 6, seat: 0, action: null, latencyMs: 5000, error: { kind: 'timeout', message: 'no answer in 5000 ms' } });
-    Object.assign(replay.result, { termination: 'timeout', reason: 'no answer in 5000 ms', winner: 1, offender: 0, scores: [0, 1] });
+    replay.moves.push({
+      ply: 6,
+      seat: 0,
+      action: null,
+      latencyMs: 5000,
+      error: { kind: 'timeout', message: 'no answer in 5000 ms' },
+    });
+    Object.assign(replay.result, {
+      termination: 'timeout',
+      reason: 'no answer in 5000 ms',
+      winner: 1,
+      offender: 0,
+      scores: [0, 1],
+    });
     const data = gomokuViewerData(replay);
     expect(data.frames).toHaveLength(8);
     expect(data.frames[7]).toBeNull();
@@ -177,12 +211,19 @@ describe('chess ViewerData', () => {
       expect(frames).toHaveLength(replay.moves.length + 1);
       expect(frames[0]!.fen).toBe((replayState({ ...replay, moves: [] }) as ChessState).fen);
       expect(frames.at(-1)!.fen).toBe(state.fen);
-      const extra = data.extra as { obstacles: string[]; chess960Pos: number; pgnRepresentable: boolean; pgnNote?: string };
+      const extra = data.extra as {
+        obstacles: string[];
+        chess960Pos: number;
+        pgnRepresentable: boolean;
+        pgnNote?: string;
+      };
       expect(extra.obstacles).toEqual((replay.setup as { obstacles: string[] }).obstacles);
       expect(extra.obstacles).toHaveLength(12);
       expect(extra.chess960Pos).toBe((replay.setup as { chess960_pos: number }).chess960_pos);
       expect(frames.filter((f) => f.obstacle)).toHaveLength(state.moves.filter((m) => m.obstacle).length);
-      expect(data.moves.filter((m) => m.note?.includes('removed by the obstacle'))).toHaveLength(state.moves.filter((m) => m.obstacle).length);
+      expect(data.moves.filter((m) => m.note?.includes('removed by the obstacle'))).toHaveLength(
+        state.moves.filter((m) => m.obstacle).length,
+      );
       expect(extra.pgnRepresentable).toBe(!state.moves.some((m) => m.obstacle));
       if (!extra.pgnRepresentable) expect(extra.pgnNote).toMatch(/^not valid Chess960 from \d+\.(\.\.)? /);
       data.moves.forEach((m, k) => expect(m.note?.startsWith(String(replay.moves[k]!.action))).toBe(true));
@@ -217,22 +258,34 @@ describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () =>
         if (game === 'gomoku') {
           const stones = stonesPlayed(replay);
           await expect(page.locator('[data-testid=board] circle.stone').count()).resolves.toBe(stones);
-          await expect(page.locator('[data-testid=board] .forbidden').count()).resolves.toBe(variant === 'variant' ? 15 : 0);
+          await expect(page.locator('[data-testid=board] .forbidden').count()).resolves.toBe(
+            variant === 'variant' ? 15 : 0,
+          );
           await expect(page.locator('[data-testid=board] circle.last').count()).resolves.toBe(1);
-          if (replay.result.reason === 'five_in_row') await expect(page.locator('[data-testid=board] circle.win').count()).resolves.toBeGreaterThanOrEqual(5);
+          if (replay.result.reason === 'five_in_row')
+            await expect(page.locator('[data-testid=board] circle.win').count()).resolves.toBeGreaterThanOrEqual(5);
           await expect(page.locator('[data-testid=board-status]').textContent()).resolves.toContain(`${stones} stones`);
         } else {
           const state = replayState(replay) as ChessState;
           await expect(page.locator('[data-testid=board] g.piece').count()).resolves.toBe(pieceCount(state.fen));
-          await expect(page.locator('[data-testid=board] .obstacle').count()).resolves.toBe(variant === 'variant' ? 12 : 0);
+          await expect(page.locator('[data-testid=board] .obstacle').count()).resolves.toBe(
+            variant === 'variant' ? 12 : 0,
+          );
           await expect(page.locator('[data-testid=board] .lastmove').count()).resolves.toBe(2);
-          await expect(page.locator('[data-testid=board-status]').textContent()).resolves.toContain(`${pieceCount(state.fen)} pieces`);
+          await expect(page.locator('[data-testid=board-status]').textContent()).resolves.toContain(
+            `${pieceCount(state.fen)} pieces`,
+          );
         }
-        await expect(page.locator('[data-testid=result]').textContent()).resolves.toBe((await viewerDataOf(replay))!.result);
+        await expect(page.locator('[data-testid=result]').textContent()).resolves.toBe(
+          (await viewerDataOf(replay))!.result,
+        );
 
         await page.keyboard.press('ArrowLeft');
         await expect(label.textContent()).resolves.toBe(`move ${n - 1} of ${n}`);
-        if (game === 'gomoku') await expect(page.locator('[data-testid=board] circle.stone').count()).resolves.toBe(stonesPlayed({ ...replay, moves: replay.moves.slice(0, n - 1) }));
+        if (game === 'gomoku')
+          await expect(page.locator('[data-testid=board] circle.stone').count()).resolves.toBe(
+            stonesPlayed({ ...replay, moves: replay.moves.slice(0, n - 1) }),
+          );
         await page.keyboard.press('ArrowRight');
         await expect(label.textContent()).resolves.toBe(`move ${n} of ${n}`);
 
@@ -243,7 +296,9 @@ describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () =>
           const href = (await page.locator('[data-testid=download-pgn]').getAttribute('href'))!;
           expect(href.startsWith('data:application/x-chess-pgn;charset=utf-8,')).toBe(true);
           expect(decodeURIComponent(href.slice(href.indexOf(',') + 1))).toBe(pgn);
-          await expect(page.locator('[data-testid=download-pgn]').getAttribute('download')).resolves.toBe(`${replay.result.id}.pgn`);
+          await expect(page.locator('[data-testid=download-pgn]').getAttribute('download')).resolves.toBe(
+            `${replay.result.id}.pgn`,
+          );
           await page.click('[data-testid=copy-pgn]');
           await page.waitForFunction(() => document.querySelector('[data-testid=copy-status]')?.textContent !== '');
           if (variant === 'standard') await expect(page.locator('[data-testid=pgn-note]').count()).resolves.toBe(0);

@@ -55,8 +55,18 @@ async function play(game: 'holdem' | 'bridge', variant: string): Promise<Played>
         ];
   try {
     await runArena({
-      game, variant, bots, reps: 1, seed: 23, concurrency: 2,
-      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 }, policy: 'strict', runDir, sandbox, hosts, startTimeoutMs: 20_000,
+      game,
+      variant,
+      bots,
+      reps: 1,
+      seed: 23,
+      concurrency: 2,
+      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+      policy: 'strict',
+      runDir,
+      sandbox,
+      hosts,
+      startTimeoutMs: 20_000,
       // Hold'em: one short table round (the hand cap is a table option).
       ...(game === 'holdem' ? { protocolOptions: { handCap: 30 } } : {}),
     });
@@ -69,7 +79,14 @@ async function play(game: 'holdem' | 'bridge', variant: string): Promise<Played>
 }
 
 beforeAll(async () => {
-  played.push(...(await Promise.all([play('holdem', 'standard'), play('holdem', 'variant'), play('bridge', 'standard'), play('bridge', 'variant')])));
+  played.push(
+    ...(await Promise.all([
+      play('holdem', 'standard'),
+      play('holdem', 'variant'),
+      play('bridge', 'standard'),
+      play('bridge', 'variant'),
+    ])),
+  );
 }, 180_000);
 afterAll(() => sandbox.close());
 
@@ -109,7 +126,8 @@ function checkHoldem(replay: Replay, data: ViewerData): void {
     h.a.forEach(([seat], k) => expect(data.moves[h.off + k]!.seat).toBe(seat));
     if (h.a.length) expect(data.moves[h.off]!.note).toMatch(new RegExp(`^hand ${h.n}\\b`));
     const lowest = x.deck === 'short' ? 6 : 2;
-    for (const c of [...h.hole.flat(), ...h.bd]) if (c) expect('23456789TJQKA'.indexOf(c[0]!) + 2).toBeGreaterThanOrEqual(lowest);
+    for (const c of [...h.hole.flat(), ...h.bd])
+      if (c) expect('23456789TJQKA'.indexOf(c[0]!) + 2).toBeGreaterThanOrEqual(lowest);
   });
   for (const m of data.moves) expect(m.text).toMatch(/^(fold|check|call \d+|raise to \d+|bet \d+|all-in \d+)$/);
   expect(data.seats).toEqual(replay.result.spec.seats);
@@ -128,7 +146,10 @@ describe("Hold'em viewer data", () => {
   it('a replay whose moves the rules refuse is shown as far as it goes, not thrown', () => {
     const replay = syntheticHoldemReplay({ hands: 20, seats: 4, startingChips: 5000 });
     const k = 12;
-    const bad: Replay = { ...replay, moves: replay.moves.map((m, i) => (i === k ? { ...m, seat: (m.seat + 1) % 4 } : m)) };
+    const bad: Replay = {
+      ...replay,
+      moves: replay.moves.map((m, i) => (i === k ? { ...m, seat: (m.seat + 1) % 4 } : m)),
+    };
     const data = holdemViewerData(bad);
     expect(data.moves).toHaveLength(bad.moves.length);
     expect(hx(data).broken).toMatchObject({ ply: k, message: 'Not your turn' });
@@ -144,14 +165,19 @@ describe("Hold'em viewer data", () => {
     expect(x.hands).toHaveLength(720);
     expect(data.frames).toEqual([]); // nothing is snapshotted per action
     const bytes = JSON.stringify(data).length;
-    console.log(`720-hand table round: ${data.moves.length} moves, ViewerData ${(bytes / 1024).toFixed(0)} kB, built in ${ms.toFixed(0)} ms`);
+    console.log(
+      `720-hand table round: ${data.moves.length} moves, ViewerData ${(bytes / 1024).toFixed(0)} kB, built in ${ms.toFixed(0)} ms`,
+    );
     expect(bytes / data.moves.length).toBeLessThan(150); // per move, hands included
     const showdowns = x.hands.filter((h) => h.sd);
     expect(showdowns.length).toBeGreaterThan(50);
-    for (const h of showdowns) for (const [, category, five] of h.sd!) {
-      expect(category).toMatch(/^(high card|pair|two pair|three of a kind|straight|flush|full house|four of a kind|straight flush)$/);
-      expect(five).toHaveLength(5);
-    }
+    for (const h of showdowns)
+      for (const [, category, five] of h.sd!) {
+        expect(category).toMatch(
+          /^(high card|pair|two pair|three of a kind|straight|flush|full house|four of a kind|straight flush)$/,
+        );
+        expect(five).toHaveLength(5);
+      }
     expect(x.hands.some((h) => (h.pots?.length ?? 0) > 1)).toBe(true);
   });
 });
@@ -183,7 +209,16 @@ describe('Bridge viewer data', () => {
       expect(last.won).toEqual(final.tricksWon);
       expect(last.won).toEqual(detail.tricks_won);
       expect(x.nsScore).toBe(detail.ns_score);
-      expect(x.contract === null ? null : { level: x.contract.level, strain: x.contract.strain, doubled: x.contract.doubled, declarer: x.contract.declarer }).toEqual(detail.contract);
+      expect(
+        x.contract === null
+          ? null
+          : {
+              level: x.contract.level,
+              strain: x.contract.strain,
+              doubled: x.contract.doubled,
+              declarer: x.contract.declarer,
+            },
+      ).toEqual(detail.contract);
       expect(x.calls.map((c) => c.seat)).toEqual(final.calls.map((c) => c.seat));
       if (replay.result.termination === 'normal' && x.contract) {
         expect(last.nt).toBe(13);
@@ -209,10 +244,21 @@ describe('Bridge viewer data', () => {
   it('a passed-out board and a board a seat forfeited', () => {
     const real = runOf('bridge', 'standard').replays[0]!;
     const dealer = (real.setup as { dealer: number }).dealer;
-    const pass = (k: number) => ({ ply: k, seat: (dealer + k) % 4, action: { type: 'call', call_type: 'pass' }, latencyMs: 1 });
+    const pass = (k: number) => ({
+      ply: k,
+      seat: (dealer + k) % 4,
+      action: { type: 'call', call_type: 'pass' },
+      latencyMs: 1,
+    });
     const passedOut: Replay = {
       ...real,
-      result: { ...real.result, termination: 'normal', reason: 'passed_out', offender: null, detail: { ...real.result.detail, ns_score: 0, contract: null, tricks: null, tricks_won: [0, 0] } },
+      result: {
+        ...real.result,
+        termination: 'normal',
+        reason: 'passed_out',
+        offender: null,
+        detail: { ...real.result.detail, ns_score: 0, contract: null, tricks: null, tricks_won: [0, 0] },
+      },
       moves: [0, 1, 2, 3].map(pass),
     };
     const a = bridgeViewerData(passedOut);
@@ -225,8 +271,23 @@ describe('Bridge viewer data', () => {
     const failing = (dealer + 1) % 4;
     const forfeited: Replay = {
       ...real,
-      result: { ...real.result, termination: 'timeout', reason: 'no answer within 3000 ms', offender: failing, detail: { ...real.result.detail, ns_score: 0, forfeit: failing % 2 ? 'EW' : 'NS' } },
-      moves: [pass(0), { ply: 1, seat: failing, action: null, latencyMs: 3000, error: { kind: 'timeout', message: 'no answer within 3000 ms' } }],
+      result: {
+        ...real.result,
+        termination: 'timeout',
+        reason: 'no answer within 3000 ms',
+        offender: failing,
+        detail: { ...real.result.detail, ns_score: 0, forfeit: failing % 2 ? 'EW' : 'NS' },
+      },
+      moves: [
+        pass(0),
+        {
+          ply: 1,
+          seat: failing,
+          action: null,
+          latencyMs: 3000,
+          error: { kind: 'timeout', message: 'no answer within 3000 ms' },
+        },
+      ],
     };
     const b = bridgeViewerData(forfeited);
     expect(b.frames).toHaveLength(3);
@@ -255,7 +316,10 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
 
   async function openReplay(run: Played, replay: Replay) {
     const dir = path.join(run.runDir, 'replays');
-    const written = await writeReplayPages(dir, run.replays.map((r) => r.result.id));
+    const written = await writeReplayPages(
+      dir,
+      run.replays.map((r) => r.result.id),
+    );
     expect(written.sort()).toEqual(run.replays.map((r) => r.result.id).sort());
     const opened = await openReplayPage(browser, dir, replay.result.id, run.runDir);
     return opened;
@@ -266,78 +330,101 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     console.log(`screenshot: ${file}`);
   }
 
-  it.each(['standard', 'variant'])("Hold'em (%s): the table, the last step's stacks, stepping", async (variant) => {
-    const run = runOf('holdem', variant);
-    const replay = run.replays[0]!;
-    const { page, errors, outside } = await openReplay(run, replay);
-    const seats = replay.result.spec.seats.length;
-    await page.waitForSelector('[data-testid="holdem-table"]');
-    expect(await page.locator('.hx-seat').count()).toBe(seats);
-    expect(await page.locator('.hx-seat [data-card]').count()).toBe(2 * seats); // every hole card shown
-    expect(await page.locator('[data-testid="board-cards"] .hx-card').count()).toBe(5);
+  it.each(['standard', 'variant'])(
+    "Hold'em (%s): the table, the last step's stacks, stepping",
+    async (variant) => {
+      const run = runOf('holdem', variant);
+      const replay = run.replays[0]!;
+      const { page, errors, outside } = await openReplay(run, replay);
+      const seats = replay.result.spec.seats.length;
+      await page.waitForSelector('[data-testid="holdem-table"]');
+      expect(await page.locator('.hx-seat').count()).toBe(seats);
+      expect(await page.locator('.hx-seat [data-card]').count()).toBe(2 * seats); // every hole card shown
+      expect(await page.locator('[data-testid="board-cards"] .hx-card').count()).toBe(5);
 
-    await page.click('[data-testid="last"]');
-    const n = replay.moves.length;
-    expect(await stepLabel(page)).toBe(`move ${n} of ${n}`);
-    const chips = replay.result.detail!.chips as number[];
-    const stacks = await page.locator('.hx-seat').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.stack)));
-    expect(stacks).toEqual(chips);
-    for (let seat = 0; seat < seats; seat++) {
-      const text = await page.locator(`[data-testid="seat-${seat}"] .hx-stack`).textContent();
-      if (chips[seat]! > 0) expect(text).toBe(chips[seat]!.toLocaleString('en-US'));
-      else expect(['0', 'out']).toContain(text); // busted in the last hand, or earlier
-    }
-    expect(await page.locator('[data-testid="pots"]').textContent()).toContain('table over');
-    expect(await page.locator('[data-testid="standings"] tr').count()).toBe(seats + 1);
+      await page.click('[data-testid="last"]');
+      const n = replay.moves.length;
+      expect(await stepLabel(page)).toBe(`move ${n} of ${n}`);
+      const chips = replay.result.detail!.chips as number[];
+      const stacks = await page
+        .locator('.hx-seat')
+        .evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.stack)));
+      expect(stacks).toEqual(chips);
+      for (let seat = 0; seat < seats; seat++) {
+        const text = await page.locator(`[data-testid="seat-${seat}"] .hx-stack`).textContent();
+        if (chips[seat]! > 0) expect(text).toBe(chips[seat]!.toLocaleString('en-US'));
+        else expect(['0', 'out']).toContain(text); // busted in the last hand, or earlier
+      }
+      expect(await page.locator('[data-testid="pots"]').textContent()).toContain('table over');
+      expect(await page.locator('[data-testid="standings"] tr').count()).toBe(seats + 1);
 
-    await page.keyboard.press('ArrowLeft');
-    expect(await stepLabel(page)).toBe(`move ${n - 1} of ${n}`);
-    await page.keyboard.press('ArrowRight');
-    expect(await stepLabel(page)).toBe(`move ${n} of ${n}`);
-    await page.keyboard.press('Home');
-    expect(await page.locator('[data-testid="holdem-table"]').getAttribute('data-hand')).toBe('1');
-    await keep(page, run, `holdem-${variant}`);
-    expect(errors).toEqual([]);
-    expect(outside).toEqual([]);
-    await page.close();
-  }, 60_000);
-
-  it.each(['standard', 'variant'])('Bridge (%s): hands, auction, the 13 tricks at the last step, the other room', async (variant) => {
-    const run = runOf('bridge', variant);
-    const replay = run.replays.find((r) => r.result.spec.duplicate!.room === 'open')!;
-    const { page, errors, outside } = await openReplay(run, replay);
-    await page.waitForSelector('[data-testid="bridge-table"]');
-    for (const l of ['N', 'E', 'S', 'W']) expect(await page.locator(`[data-testid="hand-${l}"]`).getAttribute('data-count')).toBe('13');
-    expect(await page.locator('[data-testid="hand-N"] .bx-rank').count()).toBe(13);
-    expect(await page.locator('[data-testid="auction"] th').count()).toBe(4);
-
-    await page.click('[data-testid="last"]');
-    const detail = replay.result.detail as { tricks_won: [number, number]; ns_score: number };
-    const won = page.locator('[data-testid="tricks-won"]');
-    expect([Number(await won.getAttribute('data-ns')), Number(await won.getAttribute('data-ew'))]).toEqual(detail.tricks_won);
-    const played = replay.result.termination === 'normal' && (replay.result.detail as { contract: unknown }).contract !== null;
-    if (played) {
-      expect(await won.getAttribute('data-total')).toBe('13');
-      for (const l of ['N', 'E', 'S', 'W']) expect(await page.locator(`[data-testid="hand-${l}"]`).getAttribute('data-count')).toBe('0');
-      expect(await page.locator('[data-testid="board-result"]').textContent()).toContain(`NS ${detail.ns_score > 0 ? '+' : detail.ns_score < 0 ? '−' : ''}${Math.abs(detail.ns_score)}`);
-      expect(await page.locator('[data-testid="trick"] .bx-card').count()).toBe(4);
-      await page.keyboard.press('ArrowLeft'); // before the last card: 12 tricks, 3 cards on the table
-      expect(await won.getAttribute('data-total')).toBe('12');
-      expect(await page.locator('[data-testid="trick"] .bx-card').count()).toBe(3);
+      await page.keyboard.press('ArrowLeft');
+      expect(await stepLabel(page)).toBe(`move ${n - 1} of ${n}`);
       await page.keyboard.press('ArrowRight');
-      expect(await won.getAttribute('data-total')).toBe('13');
-    }
-    // The duplicate facts, and the other room's page beside this one.
-    const other = page.locator('[data-testid="other-room"]');
-    const href = await other.getAttribute('href');
-    expect(href).toMatch(/^replay\.html\?id=\w+$/);
-    expect(fs.existsSync(path.join(run.runDir, 'replays', `${new URLSearchParams(href!.split('?')[1]).get('id')}.view.js`))).toBe(true);
-    expect(await page.locator('[data-testid="duplicate"]').textContent()).toContain(`${replay.result.spec.duplicate!.board} of 1`);
-    await keep(page, run, `bridge-${variant}`);
-    expect(errors).toEqual([]);
-    expect(outside).toEqual([]);
-    await page.close();
-  }, 60_000);
+      expect(await stepLabel(page)).toBe(`move ${n} of ${n}`);
+      await page.keyboard.press('Home');
+      expect(await page.locator('[data-testid="holdem-table"]').getAttribute('data-hand')).toBe('1');
+      await keep(page, run, `holdem-${variant}`);
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
+
+  it.each(['standard', 'variant'])(
+    'Bridge (%s): hands, auction, the 13 tricks at the last step, the other room',
+    async (variant) => {
+      const run = runOf('bridge', variant);
+      const replay = run.replays.find((r) => r.result.spec.duplicate!.room === 'open')!;
+      const { page, errors, outside } = await openReplay(run, replay);
+      await page.waitForSelector('[data-testid="bridge-table"]');
+      for (const l of ['N', 'E', 'S', 'W'])
+        expect(await page.locator(`[data-testid="hand-${l}"]`).getAttribute('data-count')).toBe('13');
+      expect(await page.locator('[data-testid="hand-N"] .bx-rank').count()).toBe(13);
+      expect(await page.locator('[data-testid="auction"] th').count()).toBe(4);
+
+      await page.click('[data-testid="last"]');
+      const detail = replay.result.detail as { tricks_won: [number, number]; ns_score: number };
+      const won = page.locator('[data-testid="tricks-won"]');
+      expect([Number(await won.getAttribute('data-ns')), Number(await won.getAttribute('data-ew'))]).toEqual(
+        detail.tricks_won,
+      );
+      const played =
+        replay.result.termination === 'normal' && (replay.result.detail as { contract: unknown }).contract !== null;
+      if (played) {
+        expect(await won.getAttribute('data-total')).toBe('13');
+        for (const l of ['N', 'E', 'S', 'W'])
+          expect(await page.locator(`[data-testid="hand-${l}"]`).getAttribute('data-count')).toBe('0');
+        expect(await page.locator('[data-testid="board-result"]').textContent()).toContain(
+          `NS ${detail.ns_score > 0 ? '+' : detail.ns_score < 0 ? '−' : ''}${Math.abs(detail.ns_score)}`,
+        );
+        expect(await page.locator('[data-testid="trick"] .bx-card').count()).toBe(4);
+        await page.keyboard.press('ArrowLeft'); // before the last card: 12 tricks, 3 cards on the table
+        expect(await won.getAttribute('data-total')).toBe('12');
+        expect(await page.locator('[data-testid="trick"] .bx-card').count()).toBe(3);
+        await page.keyboard.press('ArrowRight');
+        expect(await won.getAttribute('data-total')).toBe('13');
+      }
+      // The duplicate facts, and the other room's page beside this one.
+      const other = page.locator('[data-testid="other-room"]');
+      const href = await other.getAttribute('href');
+      expect(href).toMatch(/^replay\.html\?id=\w+$/);
+      expect(
+        fs.existsSync(
+          path.join(run.runDir, 'replays', `${new URLSearchParams(href!.split('?')[1]).get('id')}.view.js`),
+        ),
+      ).toBe(true);
+      expect(await page.locator('[data-testid="duplicate"]').textContent()).toContain(
+        `${replay.result.spec.duplicate!.board} of 1`,
+      );
+      await keep(page, run, `bridge-${variant}`);
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
 
   it("a 720-hand Hold'em table round: the last step, stepping around and jumping to a hand", async () => {
     const runDir = path.join(ROOT, 'holdem-long');
@@ -352,7 +439,9 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     const openMs = performance.now() - t0;
     const t1 = performance.now();
     await page.click('[data-testid="last"]');
-    const stacks = await page.locator('.hx-seat').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.stack)));
+    const stacks = await page
+      .locator('.hx-seat')
+      .evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.stack)));
     const lastMs = performance.now() - t1;
     expect(stacks).toEqual(replay.result.detail!.chips);
     expect(await page.locator('[data-testid="holdem-table"]').getAttribute('data-hand')).toBe('720');

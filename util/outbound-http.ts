@@ -54,7 +54,10 @@ const dispatchers = new Map<string, Dispatcher>();
  */
 export function outboundDispatcher(url: string | URL, options: OutboundOptions = {}): Dispatcher {
   const env = options.env ?? process.env;
-  const timeouts = { headersTimeout: options.headersTimeoutMs ?? OUTBOUND_DEFAULTS.headersTimeoutMs, bodyTimeout: options.bodyTimeoutMs ?? OUTBOUND_DEFAULTS.bodyTimeoutMs };
+  const timeouts = {
+    headersTimeout: options.headersTimeoutMs ?? OUTBOUND_DEFAULTS.headersTimeoutMs,
+    bodyTimeout: options.bodyTimeoutMs ?? OUTBOUND_DEFAULTS.bodyTimeoutMs,
+  };
   const proxy = mayUseHostProxy(url, env) ? hostProxySettings(env) : undefined;
   const key = JSON.stringify([proxy, timeouts]);
   let d = dispatchers.get(key);
@@ -66,6 +69,9 @@ export function outboundDispatcher(url: string | URL, options: OutboundOptions =
 export function outboundFetch(options: OutboundOptions = {}): typeof globalThis.fetch {
   return ((input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    return undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: outboundDispatcher(url, options) });
+    return undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as object),
+      dispatcher: outboundDispatcher(url, options),
+    });
   }) as unknown as typeof globalThis.fetch;
 }

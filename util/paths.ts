@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 function findRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'games'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`catarena: no project root (package.json beside games/) above ${from}`);
+    if (path.dirname(dir) === dir)
+      throw new Error(`catarena: no project root (package.json beside games/) above ${from}`);
   }
 }
 
@@ -25,7 +26,8 @@ export function setGameDir(game: string, dir: string | null): void {
 }
 
 /** A game's folder, or a path inside it (env/, bots/heuristic …). */
-export const gamePath = (game: string, ...parts: string[]) => path.join(OTHER_GAME_DIRS.get(game) ?? path.join(GAMES_DIR, game), ...parts);
+export const gamePath = (game: string, ...parts: string[]) =>
+  path.join(OTHER_GAME_DIRS.get(game) ?? path.join(GAMES_DIR, game), ...parts);
 
 /** A reference bot's folder: games/<game>/bots/<name>. */
 export const referenceBotDir = (game: string, name: string) => gamePath(game, 'bots', name);

@@ -11,7 +11,10 @@ const CLOCK_TICKS = 100;
 /** The pids /proc lists ([] without /proc). */
 export function pids() {
   try {
-    return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+    return fs
+      .readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
   } catch {
     return [];
   }
@@ -109,7 +112,8 @@ export function processTree(root) {
     const pid = todo.pop();
     tree.push(pid);
     try {
-      for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ')) if (child.trim()) todo.push(Number(child));
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' '))
+        if (child.trim()) todo.push(Number(child));
     } catch {
       // gone, or a kernel without the children file
     }

@@ -6,7 +6,17 @@
 // records a failed build).
 import fs from 'node:fs';
 import path from 'node:path';
-import { APICallError, generateText, RetryError, hasToolCall, stepCountIs, type LanguageModelUsage, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
+import {
+  APICallError,
+  generateText,
+  RetryError,
+  hasToolCall,
+  stepCountIs,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type StopCondition,
+  type ToolSet,
+} from 'ai';
 import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
 import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
@@ -16,7 +26,14 @@ import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
 import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
 import { probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
-import { createTools, loggedInput, ProcessAgentSandbox, type AgentSandbox, type ToolCallRecord, type ToolContext } from './tools.ts';
+import {
+  createTools,
+  loggedInput,
+  ProcessAgentSandbox,
+  type AgentSandbox,
+  type ToolCallRecord,
+  type ToolContext,
+} from './tools.ts';
 import { TOOL_LOG_FILE, type ToolLogLine } from '../../records/agent-activity.ts';
 
 export interface BuiltinAgentOptions {
@@ -61,7 +78,6 @@ export function deriveAgentId(modelSpec: string): string {
   parseModelSpec(modelSpec); // throws on a bad model
   return builtinAgentId(modelSpec);
 }
-
 
 /** Non-blank lines of code files in dir, recursively. */
 export interface PromptLimits {
@@ -144,8 +160,11 @@ export function retryAfterOf(err: unknown): number | undefined {
     if (Number.isFinite(date)) return Math.max(0, date - Date.now());
   }
   try {
-    const details = (JSON.parse(err.responseBody ?? '') as { error?: { details?: Array<Record<string, unknown>> } })?.error?.details;
-    const info = Array.isArray(details) ? details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.RetryInfo')) : undefined;
+    const details = (JSON.parse(err.responseBody ?? '') as { error?: { details?: Array<Record<string, unknown>> } })
+      ?.error?.details;
+    const info = Array.isArray(details)
+      ? details.find((d) => String(d['@type'] ?? '').endsWith('google.rpc.RetryInfo'))
+      : undefined;
     const m = /^(\d+(?:\.\d+)?)s$/.exec(String(info?.retryDelay ?? ''));
     if (m) return Math.round(Number(m[1]) * 1000);
   } catch {
@@ -163,7 +182,12 @@ function stepTokens(u: LanguageModelUsage): TokenCounts {
   const cacheRead = u.inputTokenDetails?.cacheReadTokens ?? u.cachedInputTokens ?? 0;
   const cacheWrite = u.inputTokenDetails?.cacheWriteTokens ?? 0;
   const input = u.inputTokenDetails?.noCacheTokens ?? Math.max(0, (u.inputTokens ?? 0) - cacheRead - cacheWrite);
-  return { input, output: u.outputTokens ?? 0, ...(cacheRead ? { cacheRead } : {}), ...(cacheWrite ? { cacheWrite } : {}) };
+  return {
+    input,
+    output: u.outputTokens ?? 0,
+    ...(cacheRead ? { cacheRead } : {}),
+    ...(cacheWrite ? { cacheWrite } : {}),
+  };
 }
 
 /**
@@ -193,7 +217,10 @@ export class BuiltinAgent implements Agent {
   /** Throws at once on a bad model spec or a missing API key (naming the variable). */
   constructor(options: BuiltinAgentOptions) {
     this.env = options.env ?? process.env;
-    const http = options.requestTimeoutMs !== undefined ? { headersTimeoutMs: options.requestTimeoutMs, bodyTimeoutMs: options.requestTimeoutMs } : {};
+    const http =
+      options.requestTimeoutMs !== undefined
+        ? { headersTimeoutMs: options.requestTimeoutMs, bodyTimeoutMs: options.requestTimeoutMs }
+        : {};
     this.primary = resolveModel(options.model, this.env, http);
     this.fallbackModel = options.fallback ? resolveModel(options.fallback, this.env, http) : undefined;
     this.id = options.id ?? deriveAgentId(options.model);
@@ -258,8 +285,14 @@ export class BuiltinAgent implements Agent {
       for (let i = 0; i < plan.length; i++) {
         const model = plan[i]!;
         if (budgetTokens(tokens) >= this.opts.maxTotalTokens) {
-          log.push('', `token budget exhausted (${budgetTokens(tokens)} ≥ ${this.opts.maxTotalTokens}): no further attempt`);
-          reason = { reason: 'budget', detail: `token budget exhausted (${budgetTokens(tokens)} of ${this.opts.maxTotalTokens})` };
+          log.push(
+            '',
+            `token budget exhausted (${budgetTokens(tokens)} ≥ ${this.opts.maxTotalTokens}): no further attempt`,
+          );
+          reason = {
+            reason: 'budget',
+            detail: `token budget exhausted (${budgetTokens(tokens)} of ${this.opts.maxTotalTokens})`,
+          };
           break;
         }
         if (deadline - Date.now() < 1_000) {
@@ -269,7 +302,10 @@ export class BuiltinAgent implements Agent {
         }
         attempts++;
         step = 0;
-        log.push('', `## attempt ${i + 1}/${plan.length}: ${model.spec}${i === this.opts.attemptsPerModel && model === this.fallbackModel ? ' (fallback model)' : ''}`);
+        log.push(
+          '',
+          `## attempt ${i + 1}/${plan.length}: ${model.spec}${i === this.opts.attemptsPerModel && model === this.fallbackModel ? ' (fallback model)' : ''}`,
+        );
         const outcome = await this.attempt(ws, model, sandbox, {
           system,
           prompt: this.userPrompt(ws, i, plan.length, failure),
@@ -279,7 +315,9 @@ export class BuiltinAgent implements Agent {
           onCall: (r) => {
             toolCalls++;
             record(r);
-            log.push(`- ${r.name}(${r.args}) ${r.ok ? `ok${r.note ? ` (${r.note})` : ''}, ${r.ms} ms` : `ERROR: ${oneLine(r.error ?? '', 200)}`}`);
+            log.push(
+              `- ${r.name}(${r.args}) ${r.ok ? `ok${r.note ? ` (${r.note})` : ''}, ${r.ms} ms` : `ERROR: ${oneLine(r.error ?? '', 200)}`}`,
+            );
           },
           log,
         });
@@ -300,7 +338,9 @@ export class BuiltinAgent implements Agent {
         if (reason.reason === 'rate_limited' && i + 1 < plan.length) {
           const wait = Math.min(outcome.retryAfterMs ?? 10_000, Math.max(0, deadline - Date.now() - 5_000));
           if (wait > 0) {
-            log.push(`waiting ${(wait / 1000).toFixed(1)} s before the next attempt (${outcome.retryAfterMs !== undefined ? 'as the server asked' : 'no wait given by the server'})`);
+            log.push(
+              `waiting ${(wait / 1000).toFixed(1)} s before the next attempt (${outcome.retryAfterMs !== undefined ? 'as the server asked' : 'no wait given by the server'})`,
+            );
             await new Promise((r) => setTimeout(r, wait));
           }
         }
@@ -309,7 +349,10 @@ export class BuiltinAgent implements Agent {
         if (FINAL_REASONS.has(reason.reason)) {
           const next = plan.findIndex((m, k) => k > i && m !== model);
           if (next < 0) {
-            if (i + 1 < plan.length) log.push(`no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`);
+            if (i + 1 < plan.length)
+              log.push(
+                `no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`,
+              );
             break;
           }
           log.push(`no further attempt with ${model.spec}: ${reason.reason}; on to ${plan[next]!.spec}`);
@@ -319,17 +362,31 @@ export class BuiltinAgent implements Agent {
     } finally {
       await sandbox.close();
     }
-    if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
+    if (!success)
+      log.push(
+        '',
+        `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`,
+      );
     const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
-    log.push('', `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
-    const gaveUp = success ? undefined : { reason: reason?.reason ?? 'agent_error', detail: this.redact(reason?.detail ?? failure ?? 'no attempt was made') };
+    log.push(
+      '',
+      `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`,
+    );
+    const gaveUp = success
+      ? undefined
+      : {
+          reason: reason?.reason ?? 'agent_error',
+          detail: this.redact(reason?.detail ?? failure ?? 'no attempt was made'),
+        };
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }
 
   private userPrompt(ws: Workspace, index: number, total: number, failure: string | undefined): string {
     if (index === 0) return 'Develop your bot now. Start by reading the environment.';
-    return `Attempt ${index + 1} of ${total}. The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. ` +
-      `Whatever it wrote is still in ./${path.relative(ws.dir, ws.outputDir)}/: fix it or start over, then test it with test_bot and finish.`;
+    return (
+      `Attempt ${index + 1} of ${total}. The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. ` +
+      `Whatever it wrote is still in ./${path.relative(ws.dir, ws.outputDir)}/: fix it or start over, then test it with test_bot and finish.`
+    );
   }
 
   private async attempt(
@@ -358,9 +415,13 @@ export class BuiltinAgent implements Agent {
     };
     const tools: ToolSet = createTools(ctx);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('wall-clock budget exhausted')), Math.max(0, a.deadline - Date.now()));
+    const timer = setTimeout(
+      () => controller.abort(new Error('wall-clock budget exhausted')),
+      Math.max(0, a.deadline - Date.now()),
+    );
     const before = budgetTokens(a.tokens);
-    const tokenLimit: StopCondition<ToolSet> = ({ steps }) => before + steps.reduce((s, st) => s + budgetTokens(stepTokens(st.usage)), 0) >= this.opts.maxTotalTokens;
+    const tokenLimit: StopCondition<ToolSet> = ({ steps }) =>
+      before + steps.reduce((s, st) => s + budgetTokens(stepTokens(st.usage)), 0) >= this.opts.maxTotalTokens;
     let steps = 0;
     try {
       // Anthropic caches a prompt prefix only where asked (cache_control on a block; tools and
@@ -376,7 +437,11 @@ export class BuiltinAgent implements Agent {
                 { role: 'user' as const, content: a.prompt },
               ],
               prepareStep: ({ messages }: { messages: ModelMessage[] }) => ({
-                messages: messages.map((m, k) => (k === messages.length - 1 && m.role !== 'system' ? { ...m, providerOptions: { ...m.providerOptions, ...ephemeral } } : m)),
+                messages: messages.map((m, k) =>
+                  k === messages.length - 1 && m.role !== 'system'
+                    ? { ...m, providerOptions: { ...m.providerOptions, ...ephemeral } }
+                    : m,
+                ),
               }),
             }
           : { system: a.system, prompt: a.prompt };
@@ -398,7 +463,14 @@ export class BuiltinAgent implements Agent {
           flush();
           for (const call of step.toolCalls) {
             if (call.invalid) {
-              a.onCall({ name: call.toolName, args: oneLine(this.redact(JSON.stringify(call.input) ?? ''), 120), input: loggedInput(call.input, this.redact), ok: false, error: `invalid call: ${describeError(call.error)}`, ms: 0 });
+              a.onCall({
+                name: call.toolName,
+                args: oneLine(this.redact(JSON.stringify(call.input) ?? ''), 120),
+                input: loggedInput(call.input, this.redact),
+                ok: false,
+                error: `invalid call: ${describeError(call.error)}`,
+                ms: 0,
+              });
             }
           }
         },
@@ -413,7 +485,12 @@ export class BuiltinAgent implements Agent {
             ? 'stopped at the token budget'
             : (cutShort ?? `the model stopped without calling finish (${result.finishReason})`);
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ${why}`);
-      return { finished: ctx.finished?.summary, steps, ...(atBudget ? { reason: 'budget' as const } : {}), ...(cutShort ? { cutShort } : {}) };
+      return {
+        finished: ctx.finished?.summary,
+        steps,
+        ...(atBudget ? { reason: 'budget' as const } : {}),
+        ...(cutShort ? { cutShort } : {}),
+      };
     } catch (err) {
       flush();
       const aborted = controller.signal.aborted;

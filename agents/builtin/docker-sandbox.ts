@@ -11,14 +11,22 @@ export class DockerAgentSandbox extends ProcessAgentSandbox {
   override readonly kind: string = 'docker';
   private container?: Promise<AgentContainer>;
 
-  constructor(private readonly ws: Workspace, private readonly image: string = botRuntimeTag()) {
+  constructor(
+    private readonly ws: Workspace,
+    private readonly image: string = botRuntimeTag(),
+  ) {
     super(ws.dir);
   }
 
   /** Started on the first command, so an agent that only writes files costs no container. */
   private ready(): Promise<AgentContainer> {
     const port = this.ws.gameServerUrl ? Number(new URL(this.ws.gameServerUrl).port) : undefined;
-    this.container ??= AgentContainer.start({ image: this.image, workspace: this.ws.dir, name: `${this.ws.agentId}-r${this.ws.round}`, ...(port ? { hostPorts: { [port]: port } } : {}) });
+    this.container ??= AgentContainer.start({
+      image: this.image,
+      workspace: this.ws.dir,
+      name: `${this.ws.agentId}-r${this.ws.round}`,
+      ...(port ? { hostPorts: { [port]: port } } : {}),
+    });
     return this.container;
   }
 

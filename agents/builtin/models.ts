@@ -18,7 +18,12 @@ export const PROVIDERS = ['openai', 'openai-compatible', 'anthropic', 'google'] 
 export type Provider = (typeof PROVIDERS)[number];
 
 /** Environment variables whose values are secrets: masked by redactSecrets, never given to tools. */
-export const SECRET_ENV_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'] as const;
+export const SECRET_ENV_VARS = [
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'GEMINI_API_KEY',
+] as const;
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -43,7 +48,9 @@ export function parseModelSpec(spec: string): ModelSpec {
   const provider = slash > 0 ? spec.slice(0, slash) : '';
   const modelId = slash > 0 ? spec.slice(slash + 1).trim() : '';
   if (!(PROVIDERS as readonly string[]).includes(provider) || !modelId) {
-    throw new Error(`bad model "${spec}": use <provider>/<model> with provider one of ${PROVIDERS.join(', ')} (e.g. openai/gpt-4o-mini, anthropic/claude-sonnet-4-5, google/gemini-2.5-flash)`);
+    throw new Error(
+      `bad model "${spec}": use <provider>/<model> with provider one of ${PROVIDERS.join(', ')} (e.g. openai/gpt-4o-mini, anthropic/claude-sonnet-4-5, google/gemini-2.5-flash)`,
+    );
   }
   return { provider: provider as Provider, modelId, spec };
 }
@@ -55,7 +62,9 @@ function requireKey(env: Env, spec: string, ...names: string[]): string {
     const value = env[name]?.trim();
     if (value) return value;
   }
-  throw new Error(`${names.join(' or ')} is not set: the model ${spec} needs it (API keys are read from the environment only)`);
+  throw new Error(
+    `${names.join(' or ')} is not set: the model ${spec} needs it (API keys are read from the environment only)`,
+  );
 }
 
 /**
@@ -69,7 +78,12 @@ export function resolveModel(spec: string, env: Env = process.env, http: Outboun
     case 'openai': {
       const apiKey = requireKey(env, spec, 'OPENAI_API_KEY');
       const baseURL = env.CATARENA_OPENAI_BASE_URL?.trim() || env.OPENAI_BASE_URL?.trim() || DEFAULT_OPENAI_BASE_URL;
-      return { ...parsed, api: 'responses', model: createOpenAI({ baseURL, apiKey, fetch }).responses(parsed.modelId), baseURL };
+      return {
+        ...parsed,
+        api: 'responses',
+        model: createOpenAI({ baseURL, apiKey, fetch }).responses(parsed.modelId),
+        baseURL,
+      };
     }
     case 'openai-compatible': {
       const apiKey = requireKey(env, spec, 'OPENAI_API_KEY');
@@ -84,7 +98,12 @@ export function resolveModel(spec: string, env: Env = process.env, http: Outboun
       // /messages, so it gets the versioned base. A URL already ending in /v1 is kept.
       const set = env.ANTHROPIC_BASE_URL?.trim().replace(/\/+$/, '');
       const baseURL = set ? (/\/v1$/.test(set) ? set : `${set}/v1`) : undefined;
-      return { ...parsed, api: 'messages', model: createAnthropic({ apiKey, baseURL, fetch })(parsed.modelId), baseURL };
+      return {
+        ...parsed,
+        api: 'messages',
+        model: createAnthropic({ apiKey, baseURL, fetch })(parsed.modelId),
+        baseURL,
+      };
     }
     case 'google': {
       const apiKey = requireKey(env, spec, 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY');
@@ -93,7 +112,12 @@ export function resolveModel(spec: string, env: Env = process.env, http: Outboun
       // already ending in /v1beta or /v1 is kept.
       const set = env.GOOGLE_GEMINI_BASE_URL?.trim().replace(/\/+$/, '');
       const baseURL = set ? (/\/v1(beta)?$/.test(set) ? set : `${set}/v1beta`) : undefined;
-      return { ...parsed, api: 'gemini', model: createGoogleGenerativeAI({ apiKey, baseURL, fetch })(parsed.modelId), baseURL };
+      return {
+        ...parsed,
+        api: 'gemini',
+        model: createGoogleGenerativeAI({ apiKey, baseURL, fetch })(parsed.modelId),
+        baseURL,
+      };
     }
   }
 }
@@ -112,10 +136,22 @@ export function endpointProbeOf(resolved: ResolvedModel, env: Env = process.env)
   switch (resolved.provider) {
     case 'openai':
     case 'openai-compatible':
-      return { api: 'openai', baseUrl: resolved.baseURL ?? DEFAULT_OPENAI_BASE_URL, headers: { authorization: `Bearer ${requireKey(env, resolved.spec, 'OPENAI_API_KEY')}` } };
+      return {
+        api: 'openai',
+        baseUrl: resolved.baseURL ?? DEFAULT_OPENAI_BASE_URL,
+        headers: { authorization: `Bearer ${requireKey(env, resolved.spec, 'OPENAI_API_KEY')}` },
+      };
     case 'anthropic':
-      return { api: 'anthropic', baseUrl: resolved.baseURL ?? 'https://api.anthropic.com/v1', headers: { 'x-api-key': requireKey(env, resolved.spec, 'ANTHROPIC_API_KEY') } };
+      return {
+        api: 'anthropic',
+        baseUrl: resolved.baseURL ?? 'https://api.anthropic.com/v1',
+        headers: { 'x-api-key': requireKey(env, resolved.spec, 'ANTHROPIC_API_KEY') },
+      };
     case 'google':
-      return { api: 'google', baseUrl: resolved.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta', headers: { 'x-goog-api-key': requireKey(env, resolved.spec, 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY') } };
+      return {
+        api: 'google',
+        baseUrl: resolved.baseURL ?? 'https://generativelanguage.googleapis.com/v1beta',
+        headers: { 'x-goog-api-key': requireKey(env, resolved.spec, 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY') },
+      };
   }
 }

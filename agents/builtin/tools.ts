@@ -91,10 +91,12 @@ export class ProcessAgentSandbox implements AgentSandbox {
   /** Absolute path of relPath inside the root, or a ToolError. */
   resolve(relPath: string): string {
     const rel = (relPath ?? '').trim() || '.';
-    if (path.isAbsolute(rel) || rel.startsWith('~')) throw new ToolError(`"${relPath}" is an absolute path: paths are relative to the workspace root`);
+    if (path.isAbsolute(rel) || rel.startsWith('~'))
+      throw new ToolError(`"${relPath}" is an absolute path: paths are relative to the workspace root`);
     const abs = path.resolve(this.root, rel);
     const inside = (p: string) => p === this.root || p.startsWith(this.root + path.sep);
-    if (!inside(abs)) throw new ToolError(`"${relPath}" is outside the workspace: paths must stay below the workspace root`);
+    if (!inside(abs))
+      throw new ToolError(`"${relPath}" is outside the workspace: paths must stay below the workspace root`);
     // A symlink inside may point outside: check the real path of the deepest existing entry
     // (lstat, so a dangling link counts as existing and is refused rather than written through).
     let probe = abs;
@@ -186,12 +188,21 @@ export class ProcessAgentSandbox implements AgentSandbox {
         this.running.delete(killAll);
         killAll(); // background leftovers do not outlive the command
         const errText = err ? `${err.message}\n` : '';
-        resolve({ exitCode, stdout: stdout.text(), stderr: errText + stderr.text(), timedOut, durationMs: Date.now() - t0 });
+        resolve({
+          exitCode,
+          stdout: stdout.text(),
+          stderr: errText + stderr.text(),
+          timedOut,
+          durationMs: Date.now() - t0,
+        });
       };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killAll();
-      }, Math.max(1, timeoutMs));
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          killAll();
+        },
+        Math.max(1, timeoutMs),
+      );
       let grace: NodeJS.Timeout | undefined;
       const onAbort = () => killAll();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -255,7 +266,13 @@ export function formatRun(r: RunResult, timeoutMs: number): string {
   const head = r.timedOut
     ? `timed out after ${timeoutMs} ms: the command and everything it started were killed`
     : `exit code ${r.exitCode ?? 'none (killed)'} after ${r.durationMs} ms`;
-  return [head, '--- stdout ---', r.stdout.trimEnd() || '(empty)', '--- stderr ---', r.stderr.trimEnd() || '(empty)'].join('\n');
+  return [
+    head,
+    '--- stdout ---',
+    r.stdout.trimEnd() || '(empty)',
+    '--- stderr ---',
+    r.stderr.trimEnd() || '(empty)',
+  ].join('\n');
 }
 
 /** A tool input as the tool log keeps it: redacted, with a written file's content replaced by its length. */
@@ -299,25 +316,32 @@ export function createTools(ctx: ToolContext): ToolSet {
 
   return {
     list_files: tool({
-      description: 'List a directory of the workspace (paths are relative to the workspace root). With recursive=true, lists up to 3 levels deep.',
+      description:
+        'List a directory of the workspace (paths are relative to the workspace root). With recursive=true, lists up to 3 levels deep.',
       inputSchema: z.object({
         path: z.string().default('.').describe('directory relative to the workspace root, e.g. "." or "develop_ai"'),
         recursive: z.boolean().default(false),
       }),
-      execute: traced('list_files', (i) => `${i.path}${i.recursive ? ' (recursive)' : ''}`, async ({ path: dir, recursive }) => {
-        const lines: string[] = [];
-        const walk = async (d: string, depth: number) => {
-          for (const e of await sandbox.list(d)) {
-            if (lines.length >= LIST_MAX_ENTRIES) return;
-            const p = d === '.' ? e.name : `${d.replace(/\/+$/, '')}/${e.name}`;
-            lines.push(e.type === 'dir' ? `${p}/` : e.type === 'file' ? `${p} (${e.size} bytes)` : `${p} (${e.type})`);
-            if (recursive && e.type === 'dir' && depth < 3 && !LIST_SKIP.has(e.name)) await walk(p, depth + 1);
-          }
-        };
-        await walk(dir || '.', 1);
-        if (lines.length >= LIST_MAX_ENTRIES) lines.push(`[stopped at ${LIST_MAX_ENTRIES} entries]`);
-        return lines.length ? lines.join('\n') : '(empty directory)';
-      }),
+      execute: traced(
+        'list_files',
+        (i) => `${i.path}${i.recursive ? ' (recursive)' : ''}`,
+        async ({ path: dir, recursive }) => {
+          const lines: string[] = [];
+          const walk = async (d: string, depth: number) => {
+            for (const e of await sandbox.list(d)) {
+              if (lines.length >= LIST_MAX_ENTRIES) return;
+              const p = d === '.' ? e.name : `${d.replace(/\/+$/, '')}/${e.name}`;
+              lines.push(
+                e.type === 'dir' ? `${p}/` : e.type === 'file' ? `${p} (${e.size} bytes)` : `${p} (${e.type})`,
+              );
+              if (recursive && e.type === 'dir' && depth < 3 && !LIST_SKIP.has(e.name)) await walk(p, depth + 1);
+            }
+          };
+          await walk(dir || '.', 1);
+          if (lines.length >= LIST_MAX_ENTRIES) lines.push(`[stopped at ${LIST_MAX_ENTRIES} entries]`);
+          return lines.length ? lines.join('\n') : '(empty directory)';
+        },
+      ),
     }),
 
     read_file: tool({
@@ -326,24 +350,35 @@ export function createTools(ctx: ToolContext): ToolSet {
         path: z.string().describe('file relative to the workspace root'),
         offset: z.number().int().min(0).default(0).describe('character offset to start at'),
       }),
-      execute: traced('read_file', (i) => `${i.path}${i.offset ? ` @${i.offset}` : ''}`, async ({ path: file, offset }) => {
-        const text = await sandbox.read(file);
-        const piece = text.slice(offset, offset + READ_CAP_CHARS);
-        const end = offset + piece.length;
-        return end < text.length ? `${piece}\n[… ${text.length - end} more characters: read again with offset=${end}]` : piece || '(empty file)';
-      }),
+      execute: traced(
+        'read_file',
+        (i) => `${i.path}${i.offset ? ` @${i.offset}` : ''}`,
+        async ({ path: file, offset }) => {
+          const text = await sandbox.read(file);
+          const piece = text.slice(offset, offset + READ_CAP_CHARS);
+          const end = offset + piece.length;
+          return end < text.length
+            ? `${piece}\n[… ${text.length - end} more characters: read again with offset=${end}]`
+            : piece || '(empty file)';
+        },
+      ),
     }),
 
     write_file: tool({
-      description: 'Create or overwrite a file of the workspace with the given content (parent folders are created; .sh files are made executable). Your bot goes in the output folder.',
+      description:
+        'Create or overwrite a file of the workspace with the given content (parent folders are created; .sh files are made executable). Your bot goes in the output folder.',
       inputSchema: z.object({
         path: z.string().describe('file relative to the workspace root, e.g. "develop_ai/start_ai.sh"'),
         content: z.string().describe('the complete file content'),
       }),
-      execute: traced('write_file', (i) => `${i.path}, ${i.content.length} chars`, async ({ path: file, content }) => {
-        await sandbox.write(file, content);
-        return `wrote ${file} (${content.length} characters, ${content.split('\n').length} lines)`;
-      }),
+      execute: traced(
+        'write_file',
+        (i) => `${i.path}, ${i.content.length} chars`,
+        async ({ path: file, content }) => {
+          await sandbox.write(file, content);
+          return `wrote ${file} (${content.length} characters, ${content.split('\n').length} lines)`;
+        },
+      ),
     }),
 
     run_command: tool({
@@ -354,34 +389,58 @@ export function createTools(ctx: ToolContext): ToolSet {
         '(e.g. `cd develop_ai && (bash start_ai.sh 18123 &) ; sleep 2; curl -s localhost:18123/health`).',
       inputSchema: z.object({
         command: z.string().min(1),
-        timeout_seconds: z.number().positive().optional().describe(`default ${DEFAULT_COMMAND_TIMEOUT_S}, capped at ${Math.round(ctx.commandTimeoutCapMs / 1000)}`),
+        timeout_seconds: z
+          .number()
+          .positive()
+          .optional()
+          .describe(`default ${DEFAULT_COMMAND_TIMEOUT_S}, capped at ${Math.round(ctx.commandTimeoutCapMs / 1000)}`),
       }),
-      execute: traced('run_command', (i) => i.command, async ({ command, timeout_seconds }, signal) => {
-        const timeoutMs = Math.min(ctx.commandTimeoutCapMs, Math.round((timeout_seconds ?? DEFAULT_COMMAND_TIMEOUT_S) * 1000));
-        return formatRun(await sandbox.run(command, timeoutMs, signal), timeoutMs);
-      }, (out) => out.slice(0, out.indexOf(' after '))),
+      execute: traced(
+        'run_command',
+        (i) => i.command,
+        async ({ command, timeout_seconds }, signal) => {
+          const timeoutMs = Math.min(
+            ctx.commandTimeoutCapMs,
+            Math.round((timeout_seconds ?? DEFAULT_COMMAND_TIMEOUT_S) * 1000),
+          );
+          return formatRun(await sandbox.run(command, timeoutMs, signal), timeoutMs);
+        },
+        (out) => out.slice(0, out.indexOf(' after ')),
+      ),
     }),
 
     test_bot: tool({
       description: `Start the bot in ${rel(ctx.workspace.outputDir)}/ and play test positions against the arena, as the tournament will; returns the report (passed or failed, and why). Use it before finishing.`,
       inputSchema: z.object({}),
-      execute: traced('test_bot', () => '', async () => {
-        if (!ctx.workspace.check) {
-          return 'No arena check is available in this workspace. Test by hand with run_command: start `bash start_ai.sh <port>` in the background, ' +
-            'curl /health, then POST a request from the protocol, all in one command.';
-        }
-        const r = await ctx.workspace.check();
-        return `${r.ok ? 'PASSED' : 'FAILED'}\n${r.report}`;
-      }, (out) => out.split('\n')[0]!),
+      execute: traced(
+        'test_bot',
+        () => '',
+        async () => {
+          if (!ctx.workspace.check) {
+            return (
+              'No arena check is available in this workspace. Test by hand with run_command: start `bash start_ai.sh <port>` in the background, ' +
+              'curl /health, then POST a request from the protocol, all in one command.'
+            );
+          }
+          const r = await ctx.workspace.check();
+          return `${r.ok ? 'PASSED' : 'FAILED'}\n${r.report}`;
+        },
+        (out) => out.split('\n')[0]!,
+      ),
     }),
 
     finish: tool({
-      description: 'Say that you are done: the bot in the output folder is complete. Give a short summary of the strategy. Nothing runs after this.',
+      description:
+        'Say that you are done: the bot in the output folder is complete. Give a short summary of the strategy. Nothing runs after this.',
       inputSchema: z.object({ summary: z.string().describe('what the bot does and how it was tested') }),
-      execute: traced('finish', (i) => i.summary, async ({ summary }) => {
-        ctx.finished = { summary };
-        return 'Done. The orchestrator will now validate the bot.';
-      }),
+      execute: traced(
+        'finish',
+        (i) => i.summary,
+        async ({ summary }) => {
+          ctx.finished = { summary };
+          return 'Done. The orchestrator will now validate the bot.';
+        },
+      ),
     }),
   };
 }

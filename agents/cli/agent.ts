@@ -19,7 +19,15 @@ import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import { runnableBot } from '../core/runnable.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { cliOutputFile } from '../../records/agent-activity.ts';
-import { CLIS, resolveEndpoint, shellQuote, type CliDefinition, type CliName, type CliReport, type ResolvedEndpoint } from './clis.ts';
+import {
+  CLIS,
+  resolveEndpoint,
+  shellQuote,
+  type CliDefinition,
+  type CliName,
+  type CliReport,
+  type ResolvedEndpoint,
+} from './clis.ts';
 
 export interface CliAgentOptions {
   cli: CliName;
@@ -42,7 +50,12 @@ export interface CliAgentOptions {
 export const CLI_AGENT_DEFAULTS = { attempts: 3, maxTurns: 40 } as const;
 
 /** The API family each CLI speaks (for the preflight's model-list request). */
-const CLI_API: Record<CliName, EndpointApi> = { 'claude-code': 'anthropic', codex: 'openai', 'gemini-cli': 'google', 'qwen-code': 'openai' };
+const CLI_API: Record<CliName, EndpointApi> = {
+  'claude-code': 'anthropic',
+  codex: 'openai',
+  'gemini-cli': 'google',
+  'qwen-code': 'openai',
+};
 
 export class CliAgent implements Agent {
   readonly id: string;
@@ -61,7 +74,8 @@ export class CliAgent implements Agent {
     this.cli = CLIS[o.cli];
     this.env = o.env ?? process.env;
     this.endpoint = resolveEndpoint(this.cli, this.env);
-    if (this.cli.modelRequired && !o.model) throw new Error(`${o.cli} needs a model: ${o.cli}:<model> (the name its endpoint serves)`);
+    if (this.cli.modelRequired && !o.model)
+      throw new Error(`${o.cli} needs a model: ${o.cli}:<model> (the name its endpoint serves)`);
     this.model = o.model;
     this.id = o.id ?? cliAgentId(o.cli, o.model);
     this.kind = `cli:${o.cli}${o.model ? `/${o.model}` : ''}`;
@@ -78,7 +92,13 @@ export class CliAgent implements Agent {
     const checks: PreflightCheck[] = [{ check: 'API key', ok: true, detail: `${this.endpoint.keyVar} is set` }];
     // With no model named a CLI picks its own default, which can be its most expensive (Claude Code
     // asks for the newest Opus with the 1M-context beta): say so before the run spends anything.
-    if (!this.model) checks.push({ check: 'model', ok: true, warn: true, detail: `no model named: ${this.cli.name} picks its own default (possibly its most expensive); name one: ${this.cli.name}:<model>` });
+    if (!this.model)
+      checks.push({
+        check: 'model',
+        ok: true,
+        warn: true,
+        detail: `no model named: ${this.cli.name} picks its own default (possibly its most expensive); name one: ${this.cli.name}:<model>`,
+      });
     const docker = await checkDocker().then(
       (version) => ({ ok: true, detail: `Docker ${version}` }),
       (err: Error) => ({ ok: false, detail: err.message }),
@@ -86,11 +106,27 @@ export class CliAgent implements Agent {
     checks.push({ check: 'Docker', ...docker });
     const image = this.image ?? agentRuntimeTag();
     const id = docker.ok ? await imageId(image) : undefined;
-    checks.push({ check: 'agent image', ok: Boolean(id), detail: id ? image : `${image} is missing: build it with "npm run images:agents"` });
-    const proxy = await startEgressProxy({ allow: [], upstream: { url: this.endpoint.upstream, headers: this.cli.authHeaders(this.endpoint.key) }, listen: { port: 0 } });
+    checks.push({
+      check: 'agent image',
+      ok: Boolean(id),
+      detail: id ? image : `${image} is missing: build it with "npm run images:agents"`,
+    });
+    const proxy = await startEgressProxy({
+      allow: [],
+      upstream: { url: this.endpoint.upstream, headers: this.cli.authHeaders(this.endpoint.key) },
+      listen: { port: 0 },
+    });
     try {
-      const probe = await probeEndpoint({ api: CLI_API[this.cli.name], baseUrl: `${proxy.address}${new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '')}`, ...(this.model ? { model: this.model } : {}) });
-      checks.push({ check: 'endpoint (via the egress proxy)', ok: probe.ok, detail: `${this.endpoint.upstream}: ${this.redact(probe.detail.replace(proxy.address, ''))}` });
+      const probe = await probeEndpoint({
+        api: CLI_API[this.cli.name],
+        baseUrl: `${proxy.address}${new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '')}`,
+        ...(this.model ? { model: this.model } : {}),
+      });
+      checks.push({
+        check: 'endpoint (via the egress proxy)',
+        ok: probe.ok,
+        detail: `${this.endpoint.upstream}: ${this.redact(probe.detail.replace(proxy.address, ''))}`,
+      });
     } finally {
       await proxy.close();
     }
@@ -143,10 +179,21 @@ export class CliAgent implements Agent {
         // answer, where a CLI would retry it itself for minutes (Claude Code: 11 tries in 187 s).
         const refused = refusedModelCalls(container.egress);
         // The output is the CLI's event stream, tool results included: room for a long session.
-        const run = await container.exec(command, { timeoutMs: left, env: this.cli.env(invocation), outputCapBytes: 16 * 1024 * 1024, signal: refused.signal }).finally(refused.stop);
-        fs.writeFileSync(path.join(ws.dir, cliOutputFile(i + 1)), this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`));
+        const run = await container
+          .exec(command, {
+            timeoutMs: left,
+            env: this.cli.env(invocation),
+            outputCapBytes: 16 * 1024 * 1024,
+            signal: refused.signal,
+          })
+          .finally(refused.stop);
+        fs.writeFileSync(
+          path.join(ws.dir, cliOutputFile(i + 1)),
+          this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`),
+        );
         const report: CliReport = this.cli.parse(run.stdout, run.stderr);
-        if (refused.reason) report.error = `the endpoint answered a model call with HTTP ${refused.status}${refused.said ? `: ${oneLine(refused.said, 200)}` : ''} (${FAILURE_WORDS[refused.reason]}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
+        if (refused.reason)
+          report.error = `the endpoint answered a model call with HTTP ${refused.status}${refused.said ? `: ${oneLine(refused.said, 200)}` : ''} (${FAILURE_WORDS[refused.reason]}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
         if (report.tokens) addTokens(tokens, report.tokens);
         if (report.costUsd) reportedCostUsd += report.costUsd;
         toolCalls += report.toolCalls ?? report.turns ?? 0;
@@ -158,7 +205,8 @@ export class CliAgent implements Agent {
         );
         if (report.summary) log.push(`- says: ${oneLine(this.redact(report.summary))}`);
         if (report.error) log.push(`- reported error: ${oneLine(this.redact(report.error))}`);
-        if (run.exitCode !== 0 && run.stderr.trim()) log.push(`- stderr: ${oneLine(this.redact(run.stderr.trim().split('\n').slice(-3).join(' / ')))}`);
+        if (run.exitCode !== 0 && run.stderr.trim())
+          log.push(`- stderr: ${oneLine(this.redact(run.stderr.trim().split('\n').slice(-3).join(' / ')))}`);
         const verdict = await runnableBot(ws);
         if (verdict.ok) {
           success = true;
@@ -166,24 +214,49 @@ export class CliAgent implements Agent {
           break;
         }
         failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
-        reason = { reason: refused.reason ?? attemptReason(report, run.timedOut, verdict.reason), detail: this.redact(oneLine(report.error ?? verdict.why, 300)) };
+        reason = {
+          reason: refused.reason ?? attemptReason(report, run.timedOut, verdict.reason),
+          detail: this.redact(oneLine(report.error ?? verdict.why, 300)),
+        };
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
         // A refused key, an empty account or a prompt beyond the context fail the same way again.
         if (FINAL_REASONS.has(reason.reason) && i + 1 < this.attempts) {
-          log.push(`no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`);
+          log.push(
+            `no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`,
+          );
           break;
         }
       }
     } finally {
       const { allowed, denied } = container.egress?.counts() ?? { allowed: 0, denied: 0 };
-      const refused = [...new Set(container.egress?.events.filter((e) => !e.allowed).map((e) => `${e.method} ${e.target}`) ?? [])].slice(0, 5);
-      log.push('', `egress: ${allowed} requests to the endpoint, ${denied} refused${refused.length ? ` (${refused.join(', ')})` : ''}`);
+      const refused = [
+        ...new Set(container.egress?.events.filter((e) => !e.allowed).map((e) => `${e.method} ${e.target}`) ?? []),
+      ].slice(0, 5);
+      log.push(
+        '',
+        `egress: ${allowed} requests to the endpoint, ${denied} refused${refused.length ? ` (${refused.join(', ')})` : ''}`,
+      );
       await container.close();
     }
-    if (!success) log.push('', `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`);
-    const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir), ...(reportedCostUsd ? { reportedCostUsd } : {}) };
-    log.push('', `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`);
-    const gaveUp = success ? undefined : (reason ?? { reason: 'agent_error' as const, detail: failure ?? 'no attempt was made' });
+    if (!success)
+      log.push(
+        '',
+        `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`,
+      );
+    const cost = {
+      wallMs: Date.now() - t0,
+      toolCalls,
+      tokens,
+      linesOfCode: await linesOfCode(ws.outputDir),
+      ...(reportedCostUsd ? { reportedCostUsd } : {}),
+    };
+    log.push(
+      '',
+      `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`,
+    );
+    const gaveUp = success
+      ? undefined
+      : (reason ?? { reason: 'agent_error' as const, detail: failure ?? 'no attempt was made' });
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }
 }
@@ -194,9 +267,21 @@ export class CliAgent implements Agent {
  * billing: 402, a 429 insufficient_quota; context_length). Other paths of the endpoint's origin
  * (a side call a CLI might make) do not count.
  */
-function refusedModelCalls(egress: EgressProxy | undefined): { signal: AbortSignal; status?: number; said?: string; reason?: BuildFailure['reason']; stop: () => void } {
+function refusedModelCalls(egress: EgressProxy | undefined): {
+  signal: AbortSignal;
+  status?: number;
+  said?: string;
+  reason?: BuildFailure['reason'];
+  stop: () => void;
+} {
   const abort = new AbortController();
-  const out: { signal: AbortSignal; status?: number; said?: string; reason?: BuildFailure['reason']; stop: () => void } = { signal: abort.signal, stop: () => {} };
+  const out: {
+    signal: AbortSignal;
+    status?: number;
+    said?: string;
+    reason?: BuildFailure['reason'];
+    stop: () => void;
+  } = { signal: abort.signal, stop: () => {} };
   if (!egress) return out;
   out.stop = egress.onUpstreamAnswer((e) => {
     const reason = e.status === undefined ? null : classifyLlmError(e.errorText ?? '', e.status);
@@ -237,7 +322,11 @@ export function cliPrompt(ws: Workspace, index: number, total: number, failure: 
     'When you stop, the orchestrator starts your bot and plays test positions against it; a bot that fails is a failed build.',
   ];
   if (index > 0) {
-    lines.push('', `## Attempt ${index + 1} of ${total}`, `The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. What it wrote is still in ${out}/: fix it or start over.`);
+    lines.push(
+      '',
+      `## Attempt ${index + 1} of ${total}`,
+      `The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. What it wrote is still in ${out}/: fix it or start over.`,
+    );
   }
   return lines.join('\n');
 }

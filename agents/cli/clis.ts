@@ -133,10 +133,12 @@ function parseResultStyle(stdout: string, inputIncludesCacheReads = false): CliR
   };
   if (toolUses) report.toolCalls = toolUses;
   if (num(result.total_cost_usd)) report.costUsd = num(result.total_cost_usd);
-  if (result.is_error || (result.subtype && result.subtype !== 'success')) report.error = `${result.subtype ?? 'error'}: ${short(result.result ?? result.error, 200)}`;
+  if (result.is_error || (result.subtype && result.subtype !== 'success'))
+    report.error = `${result.subtype ?? 'error'}: ${short(result.result ?? result.error, 200)}`;
   // Qwen Code reports an API error as a success (exit 0, is_error false) whose result is
   // "[API Error: 400 Unsupported parameter …]": an error all the same.
-  else if (typeof result.result === 'string' && /^\s*\[API Error:/.test(result.result)) report.error = short(result.result, 300);
+  else if (typeof result.result === 'string' && /^\s*\[API Error:/.test(result.result))
+    report.error = short(result.result, 300);
   return report;
 }
 
@@ -172,7 +174,8 @@ function parseClaudeCode(stdout: string): CliReport {
  */
 function parseCodex(stdout: string): CliReport {
   const events = objects(stdout);
-  if (!events.length) return { error: stdout.trim() ? `no JSON events in the output: ${short(stdout, 200)}` : 'no output' };
+  if (!events.length)
+    return { error: stdout.trim() ? `no JSON events in the output: ${short(stdout, 200)}` : 'no output' };
   let tokens: TokenCounts = { input: 0, output: 0 };
   let turns = 0;
   let toolCalls = 0;
@@ -182,7 +185,11 @@ function parseCodex(stdout: string): CliReport {
     if (e.type === 'turn.completed') {
       turns++;
       const cached = num(e.usage?.cached_input_tokens);
-      tokens = { input: Math.max(0, num(e.usage?.input_tokens) - cached), output: num(e.usage?.output_tokens), ...(cached ? { cacheRead: cached } : {}) };
+      tokens = {
+        input: Math.max(0, num(e.usage?.input_tokens) - cached),
+        output: num(e.usage?.output_tokens),
+        ...(cached ? { cacheRead: cached } : {}),
+      };
       error = undefined;
     } else if (e.type === 'item.completed') {
       const t = e.item?.type;
@@ -214,14 +221,21 @@ function parseGemini(stdout: string, stderr = ''): CliReport {
   const streamed = [...events].reverse().find((o) => o.type === 'result' && o.stats && 'total_tokens' in o.stats);
   if (streamed) {
     const st = streamed.stats as Obj;
-    const text = events.filter((e) => e.type === 'message' && e.role === 'assistant').map((e) => String(e.content ?? '')).join('');
+    const text = events
+      .filter((e) => e.type === 'message' && e.role === 'assistant')
+      .map((e) => String(e.content ?? ''))
+      .join('');
     const report: CliReport = {
-      tokens: { input: num(st.input_tokens), output: Math.max(num(st.output_tokens), num(st.total_tokens) - num(st.input_tokens)) },
+      tokens: {
+        input: num(st.input_tokens),
+        output: Math.max(num(st.output_tokens), num(st.total_tokens) - num(st.input_tokens)),
+      },
       toolCalls: num(st.tool_calls),
       summary: short(text),
     };
     if (num(st.duration_ms)) report.durationMs = num(st.duration_ms);
-    if (streamed.status !== 'success' || streamed.error) report.error = short(streamed.error?.message ?? `status ${streamed.status}`, 200);
+    if (streamed.status !== 'success' || streamed.error)
+      report.error = short(streamed.error?.message ?? `status ${streamed.status}`, 200);
     return report;
   }
   const isResult = (o: Obj) => 'response' in o || 'stats' in o || 'error' in o;
@@ -239,7 +253,12 @@ function parseGemini(stdout: string, stderr = ''): CliReport {
     output += num(m.tokens?.candidates) + num(m.tokens?.thoughts);
     turns += num(m.api?.totalRequests);
   }
-  const report: CliReport = { tokens: { input, output, ...(cacheRead ? { cacheRead } : {}) }, turns, toolCalls: num(doc.stats?.tools?.totalCalls), summary: short(doc.response) };
+  const report: CliReport = {
+    tokens: { input, output, ...(cacheRead ? { cacheRead } : {}) },
+    turns,
+    toolCalls: num(doc.stats?.tools?.totalCalls),
+    summary: short(doc.response),
+  };
   if (doc.error) report.error = short(doc.error.message ?? JSON.stringify(doc.error), 200);
   return report;
 }
@@ -294,8 +313,26 @@ export const CLIS: Record<CliName, CliDefinition> = {
     authHeaders: (key) => ({ 'x-api-key': key }),
     // --disallowedTools WebSearch,WebFetch (unless webTools): its web search is Anthropic's server
     // tool and its fetch is refused by the proxy anyway; named as its CLI reference takes them.
-    argv: (o) => ['claude', '-p', o.prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--max-turns', String(o.maxTurns), '--no-session-persistence', ...(o.webTools ? [] : ['--disallowedTools', 'WebSearch,WebFetch']), ...(o.model ? ['--model', o.model] : [])],
-    env: (o) => ({ ANTHROPIC_API_KEY: PLACEHOLDER_KEY, ANTHROPIC_BASE_URL: o.baseUrl.replace(/\/v1\/?$/, ''), DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }),
+    argv: (o) => [
+      'claude',
+      '-p',
+      o.prompt,
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--dangerously-skip-permissions',
+      '--max-turns',
+      String(o.maxTurns),
+      '--no-session-persistence',
+      ...(o.webTools ? [] : ['--disallowedTools', 'WebSearch,WebFetch']),
+      ...(o.model ? ['--model', o.model] : []),
+    ],
+    env: (o) => ({
+      ANTHROPIC_API_KEY: PLACEHOLDER_KEY,
+      ANTHROPIC_BASE_URL: o.baseUrl.replace(/\/v1\/?$/, ''),
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    }),
     parse: parseClaudeCode,
   },
   // Codex (0.169.0 driven against a scripted Responses API server, in its container): `exec` with
@@ -325,8 +362,20 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://api.openai.com/v1',
     modelRequired: false,
     authHeaders: bearer,
-    argv: (o) => ['codex', 'exec', '--skip-git-repo-check', '--ephemeral', '--json', '--dangerously-bypass-approvals-and-sandbox', '-C', o.workspace, ...(o.model ? ['-m', o.model] : []), o.prompt],
-    prepare: (o) => `mkdir -p ${o.home}/.codex && printf '%s' ${shellQuote([codexConfig(o.baseUrl, o.webTools)])} > ${o.home}/.codex/config.toml`,
+    argv: (o) => [
+      'codex',
+      'exec',
+      '--skip-git-repo-check',
+      '--ephemeral',
+      '--json',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '-C',
+      o.workspace,
+      ...(o.model ? ['-m', o.model] : []),
+      o.prompt,
+    ],
+    prepare: (o) =>
+      `mkdir -p ${o.home}/.codex && printf '%s' ${shellQuote([codexConfig(o.baseUrl, o.webTools)])} > ${o.home}/.codex/config.toml`,
     env: (o) => ({ CODEX_API_KEY: PLACEHOLDER_KEY, CODEX_HOME: `${o.home}/.codex` }),
     parse: parseCodex,
   },
@@ -356,7 +405,16 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://generativelanguage.googleapis.com',
     modelRequired: false,
     authHeaders: (key) => ({ 'x-goog-api-key': key }),
-    argv: (o) => ['gemini', '-p', o.prompt, '-o', 'stream-json', '--yolo', '--skip-trust', ...(o.model ? ['-m', o.model] : [])],
+    argv: (o) => [
+      'gemini',
+      '-p',
+      o.prompt,
+      '-o',
+      'stream-json',
+      '--yolo',
+      '--skip-trust',
+      ...(o.model ? ['-m', o.model] : []),
+    ],
     prepare: (o) => {
       const settings = {
         security: { auth: { selectedType: 'gemini-api-key' } },
@@ -370,7 +428,10 @@ export const CLIS: Record<CliName, CliDefinition> = {
       };
       return `mkdir -p ${o.home}/.gemini && printf '%s\\n' ${shellQuote([JSON.stringify(settings)])} > ${o.home}/.gemini/settings.json`;
     },
-    env: (o) => ({ GEMINI_API_KEY: PLACEHOLDER_KEY, GOOGLE_GEMINI_BASE_URL: o.baseUrl.replace(/\/v1(beta|alpha)?\/?$/, '') }),
+    env: (o) => ({
+      GEMINI_API_KEY: PLACEHOLDER_KEY,
+      GOOGLE_GEMINI_BASE_URL: o.baseUrl.replace(/\/v1(beta|alpha)?\/?$/, ''),
+    }),
     parse: parseGemini,
   },
   'qwen-code': {
@@ -389,11 +450,29 @@ export const CLIS: Record<CliName, CliDefinition> = {
     // against the pinned binary: gone from the request's tools once excluded); web_search appears
     // once a search provider is configured, and is excluded too.
     prepare: (o) => {
-      const settings = { model: { generationConfig: { samplingParams: {} } }, ...(o.webTools ? {} : { tools: { exclude: ['web_fetch', 'web_search'] } }) };
+      const settings = {
+        model: { generationConfig: { samplingParams: {} } },
+        ...(o.webTools ? {} : { tools: { exclude: ['web_fetch', 'web_search'] } }),
+      };
       return `mkdir -p ${o.home}/.qwen && printf '%s\\n' ${shellQuote([JSON.stringify(settings)])} > ${o.home}/.qwen/settings.json`;
     },
-    argv: (o) => ['qwen', o.prompt, '--auth-type', 'openai', '--yolo', '-o', 'json', '--max-session-turns', String(o.maxTurns), ...(o.model ? ['--model', o.model] : [])],
-    env: (o) => ({ OPENAI_API_KEY: PLACEHOLDER_KEY, OPENAI_BASE_URL: o.baseUrl, ...(o.model ? { OPENAI_MODEL: o.model } : {}) }),
+    argv: (o) => [
+      'qwen',
+      o.prompt,
+      '--auth-type',
+      'openai',
+      '--yolo',
+      '-o',
+      'json',
+      '--max-session-turns',
+      String(o.maxTurns),
+      ...(o.model ? ['--model', o.model] : []),
+    ],
+    env: (o) => ({
+      OPENAI_API_KEY: PLACEHOLDER_KEY,
+      OPENAI_BASE_URL: o.baseUrl,
+      ...(o.model ? { OPENAI_MODEL: o.model } : {}),
+    }),
     parse: (stdout) => parseResultStyle(stdout, true),
   },
 };
@@ -409,7 +488,10 @@ export interface ResolvedEndpoint {
 /** The endpoint and key of a CLI from the environment; throws naming the variable to set. */
 export function resolveEndpoint(cli: CliDefinition, env: Env): ResolvedEndpoint {
   const keyVar = cli.keyVars.find((v) => env[v]?.trim());
-  if (!keyVar) throw new Error(`${cli.keyVars.join(' or ')} is not set: the ${cli.name} agent needs it (API keys are read from the environment only)`);
+  if (!keyVar)
+    throw new Error(
+      `${cli.keyVars.join(' or ')} is not set: the ${cli.name} agent needs it (API keys are read from the environment only)`,
+    );
   const upstream = (cli.baseUrlVars.map((v) => env[v]?.trim()).find(Boolean) ?? cli.defaultBaseUrl).replace(/\/+$/, '');
   try {
     new URL(upstream);

@@ -3,7 +3,17 @@
 // never written and a bot that failed its check. Agents classify what they saw; the orchestrator
 // records the name with the failed build.
 
-export type BuildFailureReason = 'auth' | 'billing' | 'rate_limited' | 'server_error' | 'timeout' | 'context_length' | 'budget' | 'no_bot' | 'invalid_bot' | 'agent_error';
+export type BuildFailureReason =
+  | 'auth'
+  | 'billing'
+  | 'rate_limited'
+  | 'server_error'
+  | 'timeout'
+  | 'context_length'
+  | 'budget'
+  | 'no_bot'
+  | 'invalid_bot'
+  | 'agent_error';
 
 export const FAILURE_WORDS: Record<BuildFailureReason, string> = {
   auth: 'the LLM endpoint refused the API key',
@@ -45,12 +55,17 @@ export const FINAL_REASONS: ReadonlySet<BuildFailureReason> = new Set(['auth', '
 // CodexErr::QuotaExceeded, chosen by codex-rs sse/responses.rs is_quota_exceeded_error): the
 // sentence decides: Gemini words its per-minute 429s "You exceeded your current quota, please
 // check your plan and billing details" too, and those pass.
-const BILLING = /\b402\b|credit balance is too low|insufficient[_ ]quota|billing[_ ]error|payment[_ ]required|spend(ing)? limit|usage limits|quota exceeded\. check your plan and billing/i;
-const TIMEOUT = /UND_ERR_(HEADERS|BODY)_TIMEOUT|headers timeout error|body timeout error|ETIMEDOUT|request timed out|timed out waiting/i;
-const CONTEXT = /context[_ ]length|maximum context|context window|prompt is too long|too many tokens|exceeds the (maximum|model'?s)|input (is )?too long|token limit/i;
-const AUTH = /\b(401|403)\b|unauthori[sz]ed|invalid[_ ]?(x-)?api[_ -]?key|incorrect api key|authentication|permission[_ ]denied|api key not valid/i;
+const BILLING =
+  /\b402\b|credit balance is too low|insufficient[_ ]quota|billing[_ ]error|payment[_ ]required|spend(ing)? limit|usage limits|quota exceeded\. check your plan and billing/i;
+const TIMEOUT =
+  /UND_ERR_(HEADERS|BODY)_TIMEOUT|headers timeout error|body timeout error|ETIMEDOUT|request timed out|timed out waiting/i;
+const CONTEXT =
+  /context[_ ]length|maximum context|context window|prompt is too long|too many tokens|exceeds the (maximum|model'?s)|input (is )?too long|token limit/i;
+const AUTH =
+  /\b(401|403)\b|unauthori[sz]ed|invalid[_ ]?(x-)?api[_ -]?key|incorrect api key|authentication|permission[_ ]denied|api key not valid/i;
 const RATE = /\b429\b|rate[_ -]?limit|too many requests|resource[_ ]exhausted|quota/i;
-const SERVER = /\b5\d\d\b|overloaded|internal server error|bad gateway|service unavailable|terminated|socket hang up|ECONNRESET|other side closed|stream (ended|closed|error)|premature close|unexpected end|connection (reset|closed)|failed to process successful response/i;
+const SERVER =
+  /\b5\d\d\b|overloaded|internal server error|bad gateway|service unavailable|terminated|socket hang up|ECONNRESET|other side closed|stream (ended|closed|error)|premature close|unexpected end|connection (reset|closed)|failed to process successful response/i;
 
 /**
  * The reason an LLM call's failure stands for, from its HTTP status where known and its text

@@ -47,11 +47,25 @@ export function modelListUrl(api: EndpointApi, baseUrl: string): string {
 // biome-ignore lint/suspicious/noExplicitAny: a models list of any provider's shape, read field by field
 function modelIds(api: EndpointApi, body: any): { ids: string[]; next?: string } {
   if (api === 'google') {
-    const ids = (Array.isArray(body?.models) ? body.models : []).map((m: { name?: unknown } | null) => String(m?.name ?? '').replace(/^models\//, '')).filter(Boolean);
-    return { ids, ...(typeof body?.nextPageToken === 'string' && body.nextPageToken ? { next: `pageToken=${encodeURIComponent(body.nextPageToken)}` } : {}) };
+    const ids = (Array.isArray(body?.models) ? body.models : [])
+      .map((m: { name?: unknown } | null) => String(m?.name ?? '').replace(/^models\//, ''))
+      .filter(Boolean);
+    return {
+      ids,
+      ...(typeof body?.nextPageToken === 'string' && body.nextPageToken
+        ? { next: `pageToken=${encodeURIComponent(body.nextPageToken)}` }
+        : {}),
+    };
   }
-  const ids = (Array.isArray(body?.data) ? body.data : []).map((m: { id?: unknown } | null) => String(m?.id ?? '')).filter(Boolean);
-  return { ids, ...(api === 'anthropic' && body?.has_more && body?.last_id ? { next: `after_id=${encodeURIComponent(body.last_id)}` } : {}) };
+  const ids = (Array.isArray(body?.data) ? body.data : [])
+    .map((m: { id?: unknown } | null) => String(m?.id ?? ''))
+    .filter(Boolean);
+  return {
+    ids,
+    ...(api === 'anthropic' && body?.has_more && body?.last_id
+      ? { next: `after_id=${encodeURIComponent(body.last_id)}` }
+      : {}),
+  };
 }
 
 /** The largest page each API gives (Anthropic's limit and Google's pageSize go up to 1000). */
@@ -65,7 +79,8 @@ export async function probeEndpoint(p: EndpointProbe): Promise<{ ok: boolean; de
   // endpoint unreachable. outboundFetch honours it (and NO_PROXY); a loopback endpoint (the CLI
   // agents' own egress proxy, a local server) is always asked directly.
   const fetchVia = outboundFetch();
-  const get = (u: string): Promise<Response> => fetchVia(u, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 8_000) });
+  const get = (u: string): Promise<Response> =>
+    fetchVia(u, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 8_000) });
   const withQuery = (q: string) => (q ? `${url}${url.includes('?') ? '&' : '?'}${q}` : url);
   try {
     const res = await get(withQuery(PAGE_QUERY[p.api]));
@@ -88,16 +103,30 @@ export async function probeEndpoint(p: EndpointProbe): Promise<{ ok: boolean; de
       if (p.api === 'anthropic') {
         // An alias (claude-sonnet-4-5) is not in the list of ids; the API resolves it.
         const one = await get(`${url}/${encodeURIComponent(p.model)}`);
-        const info = one.ok ? ((await one.json().catch(() => null)) as { id?: string } | null) : (await one.body?.cancel(), null);
+        const info = one.ok
+          ? ((await one.json().catch(() => null)) as { id?: string } | null)
+          : (await one.body?.cancel(), null);
         if (info?.id) return { ok: true, detail: `${accepted}; model ${p.model} served (as ${info.id})` };
       }
       const some = listed.slice(0, 6).join(', ');
-      return { ok: false, detail: `key accepted, but the model "${p.model}" is not served there: ${listed.length ? `${listed.length} models listed (${some}${listed.length > 6 ? ', …' : ''})` : 'the model list is empty'}` };
+      return {
+        ok: false,
+        detail: `key accepted, but the model "${p.model}" is not served there: ${listed.length ? `${listed.length} models listed (${some}${listed.length > 6 ? ', …' : ''})` : 'the model list is empty'}`,
+      };
     }
     await res.body?.cancel();
-    if (res.status === 401 || res.status === 403) return { ok: false, detail: `the key was refused (HTTP ${res.status} from ${where})` };
-    if (res.status === 404) return { ok: true, detail: `reachable (it has no model list: HTTP 404); the key${p.model ? ' and the model are' : ' is'} checked by the first call` };
-    if (res.status === 502 || res.status === 504) return { ok: false, detail: `not reachable: a proxy on the way could not reach it (HTTP ${res.status} from ${where})` };
+    if (res.status === 401 || res.status === 403)
+      return { ok: false, detail: `the key was refused (HTTP ${res.status} from ${where})` };
+    if (res.status === 404)
+      return {
+        ok: true,
+        detail: `reachable (it has no model list: HTTP 404); the key${p.model ? ' and the model are' : ' is'} checked by the first call`,
+      };
+    if (res.status === 502 || res.status === 504)
+      return {
+        ok: false,
+        detail: `not reachable: a proxy on the way could not reach it (HTTP ${res.status} from ${where})`,
+      };
     return { ok: false, detail: `HTTP ${res.status} from GET ${url}` };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };

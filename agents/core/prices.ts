@@ -59,7 +59,9 @@ export const PRICES: Record<string, ModelPrice> = {
 
 /** The model name an agent kind asks for (builtin:anthropic/claude-sonnet-4-5 → claude-sonnet-4-5), if it names one. */
 export function modelOfKind(kind: string): string | undefined {
-  const m = /^(?:builtin|llm-player|cli:[\w-]+)[:/](?:(?:openai|openai-compatible|anthropic|google)\/)?(.+)$/.exec(kind);
+  const m = /^(?:builtin|llm-player|cli:[\w-]+)[:/](?:(?:openai|openai-compatible|anthropic|google)\/)?(.+)$/.exec(
+    kind,
+  );
   return m?.[1]?.replace(/^models\//, '');
 }
 
@@ -68,14 +70,20 @@ export function priceOf(model: string | undefined, overrides: Record<string, Mod
   if (!model) return undefined;
   const name = model.toLowerCase().split('/').pop()!;
   const table = { ...PRICES, ...Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k.toLowerCase(), v])) };
-  const key = Object.keys(table).filter((p) => name.startsWith(p)).sort((a, b) => b.length - a.length)[0];
+  const key = Object.keys(table)
+    .filter((p) => name.startsWith(p))
+    .sort((a, b) => b.length - a.length)[0];
   return key ? table[key] : undefined;
 }
 
 /** Estimated USD for tokens at a price; null when the model has no price. */
 export function estimateCostUsd(tokens: TokenCounts | null | undefined, price: ModelPrice | undefined): number | null {
   if (!tokens || !price) return null;
-  const usd = tokens.input * price.input + tokens.output * price.output + (tokens.cacheRead ?? 0) * (price.cacheRead ?? price.input) + (tokens.cacheWrite ?? 0) * (price.cacheWrite ?? price.input);
+  const usd =
+    tokens.input * price.input +
+    tokens.output * price.output +
+    (tokens.cacheRead ?? 0) * (price.cacheRead ?? price.input) +
+    (tokens.cacheWrite ?? 0) * (price.cacheWrite ?? price.input);
   return usd / 1_000_000;
 }
 
@@ -90,5 +98,10 @@ export function addTokens(a: TokenCounts, b: TokenCounts): TokenCounts {
 
 /** "1200 input + 300 cache read + 40 cache write + 500 output tokens" (the kinds present). */
 export function tokenWords(t: TokenCounts): string {
-  return [`${t.input} input`, ...(t.cacheRead ? [`${t.cacheRead} cache read`] : []), ...(t.cacheWrite ? [`${t.cacheWrite} cache write`] : []), `${t.output} output tokens`].join(' + ');
+  return [
+    `${t.input} input`,
+    ...(t.cacheRead ? [`${t.cacheRead} cache read`] : []),
+    ...(t.cacheWrite ? [`${t.cacheWrite} cache write`] : []),
+    `${t.output} output tokens`,
+  ].join(' + ');
 }

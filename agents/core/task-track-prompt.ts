@@ -9,7 +9,7 @@ export const TASK_TRACK_PROMPTS: Record<TaskTrack, string[]> = {
   ml: [
     '## Task track: machine learning',
     'Build the bot around a model you train yourself. Write it in Python 3; numpy and scikit-learn (1.2) are installed, nothing else may be installed.',
-    'Generate your training data here (self-play, simulated positions, the previous round\'s logs), train within your time budget and save the trained model',
+    "Generate your training data here (self-play, simulated positions, the previous round's logs), train within your time budget and save the trained model",
     'in your bot folder; the bot loads it when it starts and uses it to choose its moves. No downloaded or pretrained models, no external AI service.',
     '`start_ai.sh` must start the bot with `python3` (or `python`); the build check refuses a bot in another language.',
   ],

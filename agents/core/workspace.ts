@@ -12,7 +12,6 @@ import type { TaskTrack } from '../../records/task-track.ts';
 import { taskTrackSection } from './task-track-prompt.ts';
 import type { Workspace } from './types.ts';
 
-
 export interface WorkspaceInput {
   /** Folder to create the workspace in (must not exist or be empty). */
   dir: string;
@@ -42,7 +41,8 @@ export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> 
   await fs.mkdir(path.join(dir, WORKSPACE_LAYOUT.output), { recursive: true });
   if (round > 1) {
     if (!input.previous) throw new Error(`round ${round} workspace needs the previous round's bots and logs`);
-    for (const bot of input.previous.bots) await copyTree(bot.dir, path.join(dir, WORKSPACE_LAYOUT.lastRound, bot.agent));
+    for (const bot of input.previous.bots)
+      await copyTree(bot.dir, path.join(dir, WORKSPACE_LAYOUT.lastRound, bot.agent));
     await copyTree(input.previous.logsDir, path.join(dir, WORKSPACE_LAYOUT.logs));
   }
   return describeWorkspace(input);
@@ -107,5 +107,8 @@ export function taskText(ws: Workspace): string {
       `The previous round's code of every agent is in \`${rel(ws.lastRoundDir)}\` (one folder per agent, yours included). Learn from it and improve.`,
     );
   }
-  return `${lines.filter((l) => l !== '').join('\n').replace(/\n## /g, '\n\n## ')}\n${taskTrackSection(ws.taskTrack ?? 'standard')}`;
+  return `${lines
+    .filter((l) => l !== '')
+    .join('\n')
+    .replace(/\n## /g, '\n\n## ')}\n${taskTrackSection(ws.taskTrack ?? 'standard')}`;
 }

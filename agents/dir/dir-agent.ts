@@ -38,8 +38,12 @@ export class DirAgent implements Agent {
     const rounds = this.rounds();
     if (!rounds.length) return { dir: this.root, why: `the fixed bot ${this.root}` };
     const pick = rounds.filter((r) => r <= round).at(-1);
-    if (pick === undefined) throw new Error(`dir agent ${this.id}: no round_<n> folder for round ${round} or earlier in ${this.root}`);
-    return { dir: path.join(this.root, `round_${pick}`), why: pick === round ? `round_${pick}` : `round_${pick} (no round_${round}: the latest earlier one)` };
+    if (pick === undefined)
+      throw new Error(`dir agent ${this.id}: no round_<n> folder for round ${round} or earlier in ${this.root}`);
+    return {
+      dir: path.join(this.root, `round_${pick}`),
+      why: pick === round ? `round_${pick}` : `round_${pick} (no round_${round}: the latest earlier one)`,
+    };
   }
 
   async develop(ws: Workspace): Promise<DevelopResult> {

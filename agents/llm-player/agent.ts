@@ -45,7 +45,12 @@ const DEFAULT_BASE_URL: Partial<Record<LlmPlayerProvider, string>> = {
   anthropic: 'https://api.anthropic.com/v1',
   google: 'https://generativelanguage.googleapis.com/v1beta',
 };
-const KEY_HEADER: Record<LlmPlayerProvider, string> = { openai: 'authorization', 'openai-compatible': 'authorization', anthropic: 'x-api-key', google: 'x-goog-api-key' };
+const KEY_HEADER: Record<LlmPlayerProvider, string> = {
+  openai: 'authorization',
+  'openai-compatible': 'authorization',
+  anthropic: 'x-api-key',
+  google: 'x-goog-api-key',
+};
 
 /** Separates the rules (in every prompt) from the protocol (for reference) in rules.md. */
 export const PROTOCOL_MARKER = '<!-- catarena:protocol -->';
@@ -97,12 +102,19 @@ export class LlmPlayerAgent implements Agent {
 
   /** The variables the bot may take its key from: its own (an agents: entry's keyEnv), else the provider's. */
   private keyVars(): string[] {
-    return this.options.endpoint?.keyEnv ? [this.options.endpoint.keyEnv] : PASS_ENV[this.provider].filter((n) => n.endsWith('_API_KEY'));
+    return this.options.endpoint?.keyEnv
+      ? [this.options.endpoint.keyEnv]
+      : PASS_ENV[this.provider].filter((n) => n.endsWith('_API_KEY'));
   }
 
   /** Where the bot asks, as the host sees it: its own base URL, else CATARENA_LLM_BASE_URL, game.json's, the provider's. */
   private hostBaseUrl(): string | undefined {
-    return this.options.endpoint?.baseUrl || process.env.CATARENA_LLM_BASE_URL?.trim() || this.options.baseUrl || DEFAULT_BASE_URL[this.provider];
+    return (
+      this.options.endpoint?.baseUrl ||
+      process.env.CATARENA_LLM_BASE_URL?.trim() ||
+      this.options.baseUrl ||
+      DEFAULT_BASE_URL[this.provider]
+    );
   }
 
   /** Its key set, and its endpoint reachable with the key accepted (checked from the host). */
@@ -110,13 +122,29 @@ export class LlmPlayerAgent implements Agent {
     const env = process.env;
     const keyVar = this.keyVars().find((n) => env[n]?.trim());
     const baseUrl = this.hostBaseUrl();
-    const checks: PreflightCheck[] = [{ check: 'API key', ok: Boolean(keyVar) || this.provider === 'openai-compatible', detail: keyVar ? `${keyVar} is set` : `${this.keyVars().join(' or ')} is not set` }];
-    if (!baseUrl) return [...checks, { check: 'endpoint', ok: false, detail: 'no base URL: set CATARENA_LLM_BASE_URL' }];
+    const checks: PreflightCheck[] = [
+      {
+        check: 'API key',
+        ok: Boolean(keyVar) || this.provider === 'openai-compatible',
+        detail: keyVar ? `${keyVar} is set` : `${this.keyVars().join(' or ')} is not set`,
+      },
+    ];
+    if (!baseUrl)
+      return [...checks, { check: 'endpoint', ok: false, detail: 'no base URL: set CATARENA_LLM_BASE_URL' }];
     const key = keyVar ? env[keyVar]!.trim() : '';
-    const api: EndpointApi = this.provider === 'anthropic' ? 'anthropic' : this.provider === 'google' ? 'google' : 'openai';
+    const api: EndpointApi =
+      this.provider === 'anthropic' ? 'anthropic' : this.provider === 'google' ? 'google' : 'openai';
     const header = KEY_HEADER[this.provider];
-    const probe = await probeEndpoint({ api, baseUrl, model: this.model, headers: key ? { [header]: header === 'authorization' ? `Bearer ${key}` : key } : {} });
-    return [...checks, { check: 'endpoint', ok: probe.ok, detail: key ? probe.detail.split(key).join('***') : probe.detail }];
+    const probe = await probeEndpoint({
+      api,
+      baseUrl,
+      model: this.model,
+      headers: key ? { [header]: header === 'authorization' ? `Bearer ${key}` : key } : {},
+    });
+    return [
+      ...checks,
+      { check: 'endpoint', ok: probe.ok, detail: key ? probe.detail.split(key).join('***') : probe.detail },
+    ];
   }
 
   async develop(ws: Workspace): Promise<DevelopResult> {
@@ -125,8 +153,15 @@ export class LlmPlayerAgent implements Agent {
     await fs.mkdir(out, { recursive: true });
     await copyTree(LLM_PLAYER_BOT_DIR, out);
     // Game libraries the bot needs beside it (chess: the move generator its legal moves come from).
-    for (const lib of gameDescriptor(ws.game).playerLibs ?? []) await fs.copyFile(gamePath(ws.game, lib), path.join(out, path.basename(lib)));
-    const game: Record<string, unknown> = { game: ws.game, variant: ws.variant, provider: this.provider, model: this.model, moveTimeoutMs: ws.moveTimeoutMs };
+    for (const lib of gameDescriptor(ws.game).playerLibs ?? [])
+      await fs.copyFile(gamePath(ws.game, lib), path.join(out, path.basename(lib)));
+    const game: Record<string, unknown> = {
+      game: ws.game,
+      variant: ws.variant,
+      provider: this.provider,
+      model: this.model,
+      moveTimeoutMs: ws.moveTimeoutMs,
+    };
     const own = this.options.endpoint;
     if (own?.baseUrl || this.options.baseUrl) game.baseUrl = own?.baseUrl || this.options.baseUrl;
     if (own?.baseUrl) game.baseUrlVar = OWN_BASE_URL_VAR;
@@ -135,9 +170,17 @@ export class LlmPlayerAgent implements Agent {
     await fs.writeFile(path.join(out, 'game.json'), `${JSON.stringify(game, null, 2)}\n`);
     await fs.writeFile(path.join(out, 'rules.md'), await rulesText(ws));
     const keyNames = this.keyVars();
-    const passEnv = own?.keyEnv || own?.baseUrl ? [...keyNames, ...(own.baseUrl ? [] : ['CATARENA_LLM_BASE_URL']), ...PROXY_ENV] : PASS_ENV[this.provider];
+    const passEnv =
+      own?.keyEnv || own?.baseUrl
+        ? [...keyNames, ...(own.baseUrl ? [] : ['CATARENA_LLM_BASE_URL']), ...PROXY_ENV]
+        : PASS_ENV[this.provider];
     const baseUrlVar = own?.baseUrl ? OWN_BASE_URL_VAR : 'CATARENA_LLM_BASE_URL';
-    const egress = { baseUrlVar, baseUrl: own?.baseUrl || this.options.baseUrl || DEFAULT_BASE_URL[this.provider] || '', keyVars: keyNames, keyHeader: KEY_HEADER[this.provider] };
+    const egress = {
+      baseUrlVar,
+      baseUrl: own?.baseUrl || this.options.baseUrl || DEFAULT_BASE_URL[this.provider] || '',
+      keyVars: keyNames,
+      keyHeader: KEY_HEADER[this.provider],
+    };
     await fs.writeFile(path.join(out, 'catarena-env.json'), `${JSON.stringify({ passEnv, egress }, null, 2)}\n`);
     const keySet = keyNames.some((n) => process.env[n]?.trim());
     const log = [
@@ -145,7 +188,9 @@ export class LlmPlayerAgent implements Agent {
       '(rules, state and numbered legal actions; 3 attempts, then a random legal action). No strategy code was written.',
       `The process sandbox passes ${passEnv.join(', ')} from the orchestrator's environment (catarena-env.json); the key is in no file.`,
       'The Docker sandbox passes nothing: the bot reaches its endpoint only through the egress proxy, which adds the key.',
-      keySet || this.provider === 'openai-compatible' ? '' : `WARNING: ${keyNames.join(' / ')} is not set: the bot will refuse to start.`,
+      keySet || this.provider === 'openai-compatible'
+        ? ''
+        : `WARNING: ${keyNames.join(' / ')} is not set: the bot will refuse to start.`,
       'Play-time tokens, LLM calls and fallbacks: GET /stats of the bot and the "[llm-player]" lines of its log.',
     ].filter(Boolean);
     return {
@@ -166,7 +211,10 @@ async function rulesText(ws: Workspace): Promise<string> {
     return '';
   };
   const rules = await read(`rules_${ws.variant}.md`);
-  const parts = ws.variant !== 'standard' && rules.includes('rules_standard.md') ? [await read('rules_standard.md'), rules] : [rules];
+  const parts =
+    ws.variant !== 'standard' && rules.includes('rules_standard.md')
+      ? [await read('rules_standard.md'), rules]
+      : [rules];
   const protocol = await read('develop_instruction.md');
   return `${parts.filter(Boolean).join('\n\n')}\n\n${PROTOCOL_MARKER}\n\n${protocol}\n`;
 }
@@ -175,16 +223,30 @@ async function rulesText(ws: Workspace): Promise<string> {
  * llm-player:<provider>/<model>[#id][?key=value&…] → an LlmPlayerAgent; keys: temperature, topP,
  * reasoningEffort, thinkingBudget (over the run's `defaults`, config llmPlayer).
  */
-export function createLlmPlayerAgent(spec: string, defaults: LlmPlayerSampling = {}, endpoint?: LlmPlayerOptions['endpoint']): LlmPlayerAgent {
+export function createLlmPlayerAgent(
+  spec: string,
+  defaults: LlmPlayerSampling = {},
+  endpoint?: LlmPlayerOptions['endpoint'],
+): LlmPlayerAgent {
   const m = /^llm-player:([\w-]+)\/([^#?\s]+)(?:#([\w.@-]+))?(?:\?(\S*))?$/.exec(spec.trim());
-  if (!m) throw new Error(`bad llm-player spec "${spec}": expected llm-player:<provider>/<model> (provider one of ${LLM_PLAYER_PROVIDERS.join(', ')}), optionally #<id> and ?temperature=…&reasoningEffort=…`);
+  if (!m)
+    throw new Error(
+      `bad llm-player spec "${spec}": expected llm-player:<provider>/<model> (provider one of ${LLM_PLAYER_PROVIDERS.join(', ')}), optionally #<id> and ?temperature=…&reasoningEffort=…`,
+    );
   const sampling: Record<string, string | number> = { ...defaults };
   for (const [key, value] of new URLSearchParams(m[4] ?? '')) {
-    if (!(SAMPLING_KEYS as readonly string[]).includes(key)) throw new Error(`bad llm-player spec "${spec}": unknown option "${key}"; options: ${SAMPLING_KEYS.join(', ')}`);
+    if (!(SAMPLING_KEYS as readonly string[]).includes(key))
+      throw new Error(`bad llm-player spec "${spec}": unknown option "${key}"; options: ${SAMPLING_KEYS.join(', ')}`);
     const n = Number(value);
-    if (key !== 'reasoningEffort' && !Number.isFinite(n)) throw new Error(`bad llm-player spec "${spec}": ${key} must be a number`);
+    if (key !== 'reasoningEffort' && !Number.isFinite(n))
+      throw new Error(`bad llm-player spec "${spec}": ${key} must be a number`);
     sampling[key] = key === 'reasoningEffort' ? value : n;
   }
-  if (endpoint?.keyEnv && !process.env[endpoint.keyEnv]?.trim()) throw new Error(`${endpoint.keyEnv} is not set: the agent ${spec} reads its key from it (its agents: entry)`);
-  return new LlmPlayerAgent(m[1] as LlmPlayerProvider, m[2]!, { id: m[3], sampling, ...(endpoint?.keyEnv || endpoint?.baseUrl ? { endpoint } : {}) });
+  if (endpoint?.keyEnv && !process.env[endpoint.keyEnv]?.trim())
+    throw new Error(`${endpoint.keyEnv} is not set: the agent ${spec} reads its key from it (its agents: entry)`);
+  return new LlmPlayerAgent(m[1] as LlmPlayerProvider, m[2]!, {
+    id: m[3],
+    sampling,
+    ...(endpoint?.keyEnv || endpoint?.baseUrl ? { endpoint } : {}),
+  });
 }

@@ -10,9 +10,19 @@ export const OFFLINE_CHARACTERS: readonly string[] = CHARACTER_NAMES;
 
 export function createOfflineAgent(spec: string, seed: number): OfflineAgent {
   const m = /^offline:([^#\s]+)(?:#(\d+))?$/.exec(spec.trim());
-  if (!m) throw new Error(`bad offline agent spec "${spec}": expected offline:<character> or offline:<character>#<n>, characters: ${OFFLINE_CHARACTERS.join(', ')}`);
+  if (!m)
+    throw new Error(
+      `bad offline agent spec "${spec}": expected offline:<character> or offline:<character>#<n>, characters: ${OFFLINE_CHARACTERS.join(', ')}`,
+    );
   const [, character, n] = m as unknown as [string, string, string | undefined];
-  if (!OFFLINE_CHARACTERS.includes(character)) throw new Error(`unknown offline character "${character}" in "${spec}"; available: ${OFFLINE_CHARACTERS.join(', ')}`);
+  if (!OFFLINE_CHARACTERS.includes(character))
+    throw new Error(
+      `unknown offline character "${character}" in "${spec}"; available: ${OFFLINE_CHARACTERS.join(', ')}`,
+    );
   // #n gets its own seed, so two agents of one character really differ.
-  return new OfflineAgent({ id: offlineAgentId(character, n), character, seed: n ? deriveSeed(seed, character, n) : seed });
+  return new OfflineAgent({
+    id: offlineAgentId(character, n),
+    character,
+    seed: n ? deriveSeed(seed, character, n) : seed,
+  });
 }

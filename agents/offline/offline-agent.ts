@@ -31,9 +31,13 @@ const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAME
 // biome-ignore lint/suspicious/noExplicitAny: any game's types
 async function kitFor(game: string): Promise<GameKit<any>> {
   const supported = gameIds().filter((g) => gameDescriptor(g).modules.offlineKit);
-  // biome-ignore lint/suspicious/noExplicitAny: any game's types
-  const kit = gameIds().includes(game) && fs.existsSync(referenceBotDir(game, 'heuristic')) ? await loadGameModule<GameKit<any>>(game, 'offlineKit') : null;
-  if (!kit) throw new Error(`game "${game}" has no heuristic reference bot; offline agents support: ${supported.join(', ')}`);
+  const kit =
+    gameIds().includes(game) && fs.existsSync(referenceBotDir(game, 'heuristic'))
+      ? // biome-ignore lint/suspicious/noExplicitAny: any game's types
+        await loadGameModule<GameKit<any>>(game, 'offlineKit')
+      : null;
+  if (!kit)
+    throw new Error(`game "${game}" has no heuristic reference bot; offline agents support: ${supported.join(', ')}`);
   return kit;
 }
 
@@ -48,7 +52,13 @@ class CountingFs {
   private note(tool: string, file: string, ok = true, extra: Record<string, unknown> = {}): void {
     const rel = path.relative(this.root, file);
     if (rel.startsWith('..') || path.isAbsolute(rel)) return; // outside the workspace (the reference bot it copies)
-    this.lines.push({ attempt: 1, step: this.lines.length + 1, tool, input: { path: rel.split(path.sep).join('/') || '.', ...extra }, ok });
+    this.lines.push({
+      attempt: 1,
+      step: this.lines.length + 1,
+      tool,
+      input: { path: rel.split(path.sep).join('/') || '.', ...extra },
+      ok,
+    });
   }
   read(file: string): string {
     this.ops++;
@@ -64,7 +74,11 @@ class CountingFs {
   list(dir: string): string[] {
     this.ops++;
     this.note('list_files', dir);
-    return fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
   }
   write(file: string, text: string): void {
     this.ops++;
@@ -87,8 +101,14 @@ const errText = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0]! 
 
 function validReport(raw: unknown): raw is RoundReport {
   const r = raw as RoundReport | null;
-  return !!r && typeof r === 'object' && Array.isArray(r.standings) && !!r.pairwise && typeof r.pairwise === 'object'
-    && r.standings.every((s) => s && typeof s.agent === 'string' && typeof s.id === 'string' && Number.isFinite(s.score));
+  return (
+    !!r &&
+    typeof r === 'object' &&
+    Array.isArray(r.standings) &&
+    !!r.pairwise &&
+    typeof r.pairwise === 'object' &&
+    r.standings.every((s) => s && typeof s.agent === 'string' && typeof s.id === 'string' && Number.isFinite(s.score))
+  );
 }
 
 export class OfflineAgent implements Agent {
@@ -98,7 +118,8 @@ export class OfflineAgent implements Agent {
   private readonly seed: number;
 
   constructor({ id, character, seed }: { id: string; character: string; seed: number }) {
-    if (!isCharacterName(character)) throw new Error(`unknown offline character "${character}"; available: ${CHARACTER_NAMES.join(', ')}`);
+    if (!isCharacterName(character))
+      throw new Error(`unknown offline character "${character}"; available: ${CHARACTER_NAMES.join(', ')}`);
     this.id = id;
     this.kind = `offline:${character}`;
     this.characterName = character;
@@ -122,7 +143,12 @@ export class OfflineAgent implements Agent {
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
     if (needsTrackReference(ws.taskTrack)) {
       const self = ws.agentId || this.id;
-      return developTrackReference(ws, ws.taskTrack, { self, kind: this.kind, seed: deriveSeed(this.seed, self, ws.game, ws.variant, ws.round), wallMs: budget.wallMs });
+      return developTrackReference(ws, ws.taskTrack, {
+        self,
+        kind: this.kind,
+        seed: deriveSeed(this.seed, self, ws.game, ws.variant, ws.round),
+        wallMs: budget.wallMs,
+      });
     }
     const t0 = Date.now();
     const kit = await kitFor(ws.game);
@@ -132,14 +158,19 @@ export class OfflineAgent implements Agent {
     const io = new CountingFs(ws.dir);
     const self = ws.agentId || this.id;
     const rng = createRng(deriveSeed(this.seed, self, ws.game, ws.variant, ws.round));
-    const log: string[] = [`${self} (${this.kind}), ${ws.game}/${ws.variant}, round ${ws.round}`, `character: ${character.summary}`];
+    const log: string[] = [
+      `${self} (${this.kind}), ${ws.game}/${ws.variant}, round ${ws.round}`,
+      `character: ${character.summary}`,
+    ];
 
     let before: Record<string, number> | null = null;
     let knobs: Record<string, number>;
     const notes: string[] = [];
     if (ws.round <= 1) {
       knobs = drawFromPrior(space, character.prior, rng);
-      notes.push('round 1: drew every knob from my character\'s prior (shallow, noisy: a first guess with room to learn)');
+      notes.push(
+        "round 1: drew every knob from my character's prior (shallow, noisy: a first guess with room to learn)",
+      );
     } else {
       ({ before, knobs } = this.learn(kit, character, ws, self, rng, io, notes));
     }
@@ -150,23 +181,45 @@ export class OfflineAgent implements Agent {
     if (knobs.timeBudgetMs! > cap) {
       notes.push(`time budget capped at ${cap} ms (40% of the ${ws.moveTimeoutMs} ms move limit)`);
       knobs.timeBudgetMs = cap;
-      if (cap < minBudget) notes.push(`warning: the bot never budgets under ${minBudget} ms, so this move limit is too tight for it`);
+      if (cap < minBudget)
+        notes.push(`warning: the bot never budgets under ${minBudget} ms, so this move limit is too tight for it`);
     }
     log.push(...notes.map((n) => `- ${n}`));
 
-    const params = { name: self, round: ws.round, character: character.name, ...kit.params(knobs, rng.int(1, 2 ** 31 - 1)) };
+    const params = {
+      name: self,
+      round: ws.round,
+      character: character.name,
+      ...kit.params(knobs, rng.int(1, 2 ** 31 - 1)),
+    };
     fs.mkdirSync(ws.outputDir, { recursive: true });
     for (const f of kit.botFiles) io.copy(path.join(ref, f), path.join(ws.outputDir, f));
     fs.chmodSync(path.join(ws.outputDir, 'start_ai.sh'), 0o755);
     io.write(path.join(ws.outputDir, 'params.json'), `${JSON.stringify(params, null, 2)}\n`);
     const table = space.names.map((n) => `| ${n} | ${before ? fmt(before[n]!) : '–'} | ${fmt(knobs[n]!)} |`);
     log.push(`params: ${space.names.map((n) => `${n}=${fmt(knobs[n]!)}`).join(', ')}`);
-    io.write(path.join(ws.outputDir, 'NOTES.md'), [
-      `# ${self}, round ${ws.round} (${this.kind})`, '', `Character: ${character.summary}.`,
-      `Learning rule: ${character.learnRule}.`, '', '## What I did and why', '', ...notes.map((n) => `- ${n}`), '',
-      '## Parameters', '', '| knob | previous | now |', '| --- | --- | --- |', ...table, '',
-      kit.about, '',
-    ].join('\n'));
+    io.write(
+      path.join(ws.outputDir, 'NOTES.md'),
+      [
+        `# ${self}, round ${ws.round} (${this.kind})`,
+        '',
+        `Character: ${character.summary}.`,
+        `Learning rule: ${character.learnRule}.`,
+        '',
+        '## What I did and why',
+        '',
+        ...notes.map((n) => `- ${n}`),
+        '',
+        '## Parameters',
+        '',
+        '| knob | previous | now |',
+        '| --- | --- | --- |',
+        ...table,
+        '',
+        kit.about,
+        '',
+      ].join('\n'),
+    );
     io.save();
 
     return {
@@ -178,13 +231,22 @@ export class OfflineAgent implements Agent {
 
   /** Round ≥ 2: previous params + report + rivals' params → new knobs; never throws on bad files. */
   private learn<K extends Knobs<K>>(
-    kit: GameKit<K>, character: Character<K>, ws: Workspace, self: string, rng: Rng, io: CountingFs, notes: string[],
+    kit: GameKit<K>,
+    character: Character<K>,
+    ws: Workspace,
+    self: string,
+    rng: Rng,
+    io: CountingFs,
+    notes: string[],
   ): { before: K | null; knobs: K } {
     const readJson = (file: string): { ok: true; value: unknown } | { ok: false; why: string } => {
       try {
         return { ok: true, value: JSON.parse(io.read(file)) };
       } catch (e) {
-        return { ok: false, why: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : `unreadable (${errText(e)})` };
+        return {
+          ok: false,
+          why: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : `unreadable (${errText(e)})`,
+        };
       }
     };
     // Every agent's previous params ("their code"), mine included.
@@ -194,7 +256,10 @@ export class OfflineAgent implements Agent {
         const r = readJson(path.join(ws.lastRoundDir, agent, 'params.json'));
         const k = r.ok ? kit.fromParams(r.value) : null;
         if (k) params.set(agent, k);
-        else notes.push(`last_round/${agent}/params.json ${r.ok ? 'is not a params object' : r.why}: cannot use its parameters`);
+        else
+          notes.push(
+            `last_round/${agent}/params.json ${r.ok ? 'is not a params object' : r.why}: cannot use its parameters`,
+          );
       }
     } else {
       notes.push('no last_round folder in the workspace');
@@ -213,7 +278,8 @@ export class OfflineAgent implements Agent {
     if (!ws.logsDir) return fallback('no logs folder, so no round_report.json');
     const r = readJson(path.join(ws.logsDir, 'round_report.json'));
     if (!r.ok) return fallback(`round_report.json is ${r.why}`);
-    if (!validReport(r.value)) return fallback('round_report.json does not have the round report shape (standings, pairwise)');
+    if (!validReport(r.value))
+      return fallback('round_report.json does not have the round report shape (standings, pairwise)');
     const report = r.value;
     const prevRound = Number.isFinite(report.round) ? report.round : ws.round - 1;
     const mine = report.standings.find((s) => s.agent === self && (s.round ?? prevRound) === prevRound);
@@ -221,10 +287,20 @@ export class OfflineAgent implements Agent {
 
     const field: FieldEntry<K>[] = report.standings
       .filter((s) => (s.round ?? prevRound) === prevRound && params.has(s.agent))
-      .map((s) => ({ agent: s.agent, id: s.id, score: s.score, knobs: params.get(s.agent)!, vsMe: report.pairwise[s.id]?.[myId] }))
+      .map((s) => ({
+        agent: s.agent,
+        id: s.id,
+        score: s.score,
+        knobs: params.get(s.agent)!,
+        vsMe: report.pairwise[s.id]?.[myId],
+      }))
       .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-    notes.push(`read round_report.json (round ${prevRound}, ${report.games ?? '?'} games): ${
-      [...report.standings].sort((a, b) => b.score - a.score).map((s) => `${s.id} ${fmt(s.score)} (${s.wins ?? '?'}-${s.draws ?? '?'}-${s.losses ?? '?'})`).join(', ')}`);
+    notes.push(
+      `read round_report.json (round ${prevRound}, ${report.games ?? '?'} games): ${[...report.standings]
+        .sort((a, b) => b.score - a.score)
+        .map((s) => `${s.id} ${fmt(s.score)} (${s.wins ?? '?'}-${s.draws ?? '?'}-${s.losses ?? '?'})`)
+        .join(', ')}`,
+    );
     if (mine) notes.push(`my previous strategy ${myId} scored ${fmt(mine.score)}`);
     if (!field.some((e) => e.agent !== self)) return fallback('no rival with both a standing and readable params');
     notes.push(`used the params of: ${field.map((e) => e.agent).join(', ')}`);

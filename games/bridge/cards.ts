@@ -90,11 +90,14 @@ export interface CardObject {
 }
 
 export function isCard(value: unknown): value is Card {
-  return typeof value === 'string' && value.length === 2 && RANK_CHARS.includes(value[0]!) && SUIT_CHARS.includes(value[1]!);
+  return (
+    typeof value === 'string' && value.length === 2 && RANK_CHARS.includes(value[0]!) && SUIT_CHARS.includes(value[1]!)
+  );
 }
 
 export function parseCard(card: string): ParsedCard {
-  if (!isCard(card)) throw new Error(`invalid card ${JSON.stringify(card)} (expected rank 23456789TJQKA + suit CDHS, e.g. "AS")`);
+  if (!isCard(card))
+    throw new Error(`invalid card ${JSON.stringify(card)} (expected rank 23456789TJQKA + suit CDHS, e.g. "AS")`);
   return { rank: RANK_CHARS.indexOf(card[0]!) + 2, suit: card[1] as SuitChar };
 }
 
@@ -207,10 +210,22 @@ export function dealerOf(board: number): Seat {
 // The standard 16-board cycle, indexed by (board − 1) mod 16: each row of four boards shifts the
 // "none, NS, EW, both" pattern one place, so every dealer sees every vulnerability once.
 const VULNERABILITY_CYCLE: readonly ('none' | 'ns' | 'ew' | 'both')[] = [
-  'none', 'ns', 'ew', 'both', // boards 1–4
-  'ns', 'ew', 'both', 'none', // boards 5–8
-  'ew', 'both', 'none', 'ns', // boards 9–12
-  'both', 'none', 'ns', 'ew', // boards 13–16
+  'none',
+  'ns',
+  'ew',
+  'both', // boards 1–4
+  'ns',
+  'ew',
+  'both',
+  'none', // boards 5–8
+  'ew',
+  'both',
+  'none',
+  'ns', // boards 9–12
+  'both',
+  'none',
+  'ns',
+  'ew', // boards 13–16
 ];
 
 export function vulnerabilityOf(board: number): Vulnerability {

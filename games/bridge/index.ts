@@ -18,7 +18,8 @@ export const bridge: GameDescriptor = {
   presets: { paper: { reps: 12 } },
   workspace: {
     answers: 'move',
-    logFiles: "`tournament_tournament_*.json` is the duplicate report of last round (standings in VP and IMPs, every match board by board with both rooms' scores), `games/<time>/<game_id>.json` one event log per room (JSON lines, one per bid or play)",
+    logFiles:
+      "`tournament_tournament_*.json` is the duplicate report of last round (standings in VP and IMPs, every match board by board with both rooms' scores), `games/<time>/<game_id>.json` one event log per room (JSON lines, one per bid or play)",
   },
   // The LLM-player's turn builder for this game.
   playerLibs: ['player/bridge-player.mjs'],
@@ -26,9 +27,18 @@ export const bridge: GameDescriptor = {
   // What the evolution report looks for in this game's bot code, beside every game's techniques.
   techniques: [
     { id: 'hcp', label: 'high-card points', re: /\bhcp\b|high[\s_-]?card[\s_-]?points?/i },
-    { id: 'conventions', label: 'bidding conventions (Stayman, Blackwood …)', re: /stayman|blackwood|jacoby|gerber|\bnegative[\s_-]?double/i },
+    {
+      id: 'conventions',
+      label: 'bidding conventions (Stayman, Blackwood …)',
+      re: /stayman|blackwood|jacoby|gerber|\bnegative[\s_-]?double/i,
+    },
     { id: 'doubledummy', label: 'double-dummy analysis', re: /double[\s_-]?dummy|\bdds\b/i },
     CARD_COUNTING,
   ],
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
+  modules: {
+    offlineKit: 'agents/offline-kit.ts',
+    catarenaReport: 'reports/catarena-report.ts',
+    viewer: 'viewer/data.ts',
+    viewerScript: 'viewer/render.js',
+  },
 };

@@ -13,6 +13,7 @@ export const bridgeProbe: ProbeRules = {
     const s = state as BridgeState;
     return s.phase === 'playing' && s.tricks.length >= BRIDGE_FROM_TRICK - 1;
   },
-  where: (state) => `trick ${(state as BridgeState).tricks.length + 1}, card ${(state as BridgeState).trick.length + 1}`,
+  where: (state) =>
+    `trick ${(state as BridgeState).tricks.length + 1}, card ${(state as BridgeState).trick.length + 1}`,
   key: encodedKey,
 };

@@ -29,7 +29,17 @@
 import type { Game, GameSetup, Outcome } from '../core/game.ts';
 import type { Seat } from '../../records/match.ts';
 import type { Rng } from '../../util/rng.ts';
-import { dealBoard, dealerOf, isCard, rankOf, SEAT_NAMES, sortHand, suitOf, vulnerabilityOf, type Card } from './cards.ts';
+import {
+  dealBoard,
+  dealerOf,
+  isCard,
+  rankOf,
+  SEAT_NAMES,
+  sortHand,
+  suitOf,
+  vulnerabilityOf,
+  type Card,
+} from './cards.ts';
 import { nsScore, STRAINS, type Contract, type Strain } from './scoring.ts';
 
 export const BRIDGE_VARIANTS = ['standard', 'variant'] as const;
@@ -152,7 +162,11 @@ export function auctionOver(calls: readonly Call[]): boolean {
 }
 
 /** Why `call` by `seat` is illegal after `calls` ("Illegal call" …), or null. Turn not checked. */
-function callError(calls: readonly Call[], seat: Seat, call: { call_type: unknown; level?: unknown; suit?: unknown }): string | null {
+function callError(
+  calls: readonly Call[],
+  seat: Seat,
+  call: { call_type: unknown; level?: unknown; suit?: unknown },
+): string | null {
   if (typeof call.call_type !== 'string' || !CALL_TYPES.includes(call.call_type)) return 'Invalid call type';
   const { lastBid, doubled } = auctionStatus(calls);
   switch (call.call_type as CallType) {
@@ -163,9 +177,11 @@ function callError(calls: readonly Call[], seat: Seat, call: { call_type: unknow
         return 'Missing level or suit for bid';
       }
       // A string level is rejected, as on CATArena's server.
-      if (!Number.isInteger(call.level) || (call.level as number) < 1 || (call.level as number) > 7) return 'Invalid level or suit';
+      if (!Number.isInteger(call.level) || (call.level as number) < 1 || (call.level as number) > 7)
+        return 'Invalid level or suit';
       if (!STRAINS.includes(call.suit as Strain)) return 'Invalid level or suit';
-      if (lastBid && bidRank(call.level as number, call.suit as Strain) <= bidRank(lastBid.level!, lastBid.suit!)) return 'Illegal call';
+      if (lastBid && bidRank(call.level as number, call.suit as Strain) <= bidRank(lastBid.level!, lastBid.suit!))
+        return 'Illegal call';
       return null;
     }
     case 'double':
@@ -183,10 +199,13 @@ export function legalCalls(calls: readonly Call[], seat: Seat): CallAction[] {
   const { lastBid, doubled } = auctionStatus(calls);
   const floor = lastBid ? bidRank(lastBid.level!, lastBid.suit!) : -1;
   for (let level = 1; level <= 7; level++) {
-    for (const suit of STRAINS) if (bidRank(level, suit) > floor) out.push({ type: 'call', call_type: 'bid', level, suit });
+    for (const suit of STRAINS)
+      if (bidRank(level, suit) > floor) out.push({ type: 'call', call_type: 'bid', level, suit });
   }
-  if (lastBid && sideOf(lastBid.seat) !== sideOf(seat) && doubled === 0) out.push({ type: 'call', call_type: 'double' });
-  if (lastBid && sideOf(lastBid.seat) === sideOf(seat) && doubled === 1) out.push({ type: 'call', call_type: 'redouble' });
+  if (lastBid && sideOf(lastBid.seat) !== sideOf(seat) && doubled === 0)
+    out.push({ type: 'call', call_type: 'double' });
+  if (lastBid && sideOf(lastBid.seat) === sideOf(seat) && doubled === 1)
+    out.push({ type: 'call', call_type: 'redouble' });
   return out;
 }
 
@@ -200,7 +219,12 @@ export function finalContract(calls: readonly Call[]): Contract | null {
   if (!lastBid) return null;
   const side = sideOf(lastBid.seat);
   const first = calls.find((c) => c.call_type === 'bid' && sideOf(c.seat) === side && c.suit === lastBid.suit)!;
-  return { level: lastBid.level as Contract['level'], strain: lastBid.suit!, doubled, declarer: first.seat as Contract['declarer'] };
+  return {
+    level: lastBid.level as Contract['level'],
+    strain: lastBid.suit!,
+    doubled,
+    declarer: first.seat as Contract['declarer'],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,7 +260,8 @@ function playableCards(state: BridgeState, seat: Seat): Card[] {
 function boardOption(options: GameSetup['options'] = {}): number {
   const raw = options.board ?? 1;
   const board = Number(raw);
-  if (!Number.isInteger(board) || board < 1) throw new Error(`bridge option board must be an integer ≥ 1, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(board) || board < 1)
+    throw new Error(`bridge option board must be an integer ≥ 1, got ${JSON.stringify(raw)}`);
   return board;
 }
 
@@ -244,8 +269,13 @@ function boardOption(options: GameSetup['options'] = {}): number {
  * A board with a given deal (hand-built tests, predeals, replays): hands by seat, 13 cards each.
  * Dealer and vulnerability come from the board number.
  */
-export function boardFromDeal(variant: string, deal: readonly (readonly string[])[], options: GameSetup['options'] = {}): BridgeState {
-  if (!BRIDGE_VARIANTS.includes(variant as BridgeVariant)) throw new Error(`unknown bridge variant "${variant}"; available: ${BRIDGE_VARIANTS.join(', ')}`);
+export function boardFromDeal(
+  variant: string,
+  deal: readonly (readonly string[])[],
+  options: GameSetup['options'] = {},
+): BridgeState {
+  if (!BRIDGE_VARIANTS.includes(variant as BridgeVariant))
+    throw new Error(`unknown bridge variant "${variant}"; available: ${BRIDGE_VARIANTS.join(', ')}`);
   const all = deal.flat();
   if (deal.length !== 4 || deal.some((h) => h.length !== 13) || !all.every(isCard) || new Set(all).size !== 52) {
     throw new Error('bridge: a deal is 4 hands of 13 distinct cards');
@@ -273,7 +303,8 @@ export function boardFromDeal(variant: string, deal: readonly (readonly string[]
 }
 
 export function initBridge(variant: string, rng: Rng, setup: GameSetup = {}): BridgeState {
-  if (setup.seats !== undefined && setup.seats !== 4) throw new Error(`bridge is played by 4 seats, got ${setup.seats}`);
+  if (setup.seats !== undefined && setup.seats !== 4)
+    throw new Error(`bridge is played by 4 seats, got ${setup.seats}`);
   return boardFromDeal(variant, dealBoard(rng), setup.options);
 }
 
@@ -314,7 +345,11 @@ function applyCall(state: BridgeState, seat: Seat, action: CallAction): BridgeSt
   const contract = finalContract(calls);
   if (!contract) return finish({ ...state, calls }, 'passed_out');
   if (state.variant === 'variant') {
-    const exchange: ExchangeState = { given: [null, null, null, null], received: [null, null, null, null], swapped: [false, false] };
+    const exchange: ExchangeState = {
+      given: [null, null, null, null],
+      received: [null, null, null, null],
+      swapped: [false, false],
+    };
     return { ...state, calls, contract, phase: 'exchanging', exchange, toMove: EXCHANGE_ORDER[0]! };
   }
   return { ...state, calls, contract, phase: 'playing', toMove: lhoOf(contract.declarer) };
@@ -331,7 +366,10 @@ function applyExchange(state: BridgeState, seat: Seat, card: Card): BridgeState 
   if (given[partner] !== null) {
     // Both partners have chosen: swap simultaneously (hands stay in cards.ts's display order).
     hands = hands.slice();
-    for (const [from, to] of [[seat, partner], [partner, seat]] as const) {
+    for (const [from, to] of [
+      [seat, partner],
+      [partner, seat],
+    ] as const) {
       hands[to] = sortHand(hands[to]!.map((c) => (c === given[to] ? given[from]! : c)));
       received[to] = given[from]!;
     }
@@ -415,20 +453,27 @@ function applyAction(state: BridgeState, seat: Seat, action: BridgeAction): Brid
 
 export const contractOf = (state: BridgeState): Contract | null => state.contract;
 export const declarerOf = (state: BridgeState): Seat | null => state.contract?.declarer ?? null;
-export const dummyOf = (state: BridgeState): Seat | null => (state.contract ? partnerOf(state.contract.declarer) : null);
+export const dummyOf = (state: BridgeState): Seat | null =>
+  state.contract ? partnerOf(state.contract.declarer) : null;
 /** The auction so far, in order. */
 export const biddingCalls = (state: BridgeState): Call[] => state.calls.map((c) => ({ ...c }));
 /** The trick in progress as [[seat, card], …] (CATArena's current_trick). */
 export const currentTrick = (state: BridgeState): PlayedCard[] => state.trick.map(([s, c]) => [s, c]);
 /** Completed tricks with number (1-based), leader, cards and winner. */
 export const trickHistory = (state: BridgeState): Array<Trick & { trick_number: number }> =>
-  state.tricks.map((t, i) => ({ trick_number: i + 1, leader: t.leader, cards: t.cards.map(([s, c]) => [s, c]), winner: t.winner }));
+  state.tricks.map((t, i) => ({
+    trick_number: i + 1,
+    leader: t.leader,
+    cards: t.cards.map(([s, c]) => [s, c]),
+    winner: t.winner,
+  }));
 /** Tricks won [NS, EW]. */
 export const tricksWonOf = (state: BridgeState): [number, number] => [...state.tricksWon];
 /** True once the opening lead is on the table (dummy is then exposed). */
 export const openingLeadMade = (state: BridgeState): boolean => state.trick.length > 0 || state.tricks.length > 0;
 /** NS's net score of a finished board, null while it runs. */
-export const nsScoreOf = (state: BridgeState): number | null => (state.result ? (state.result.detail!.ns_score as number) : null);
+export const nsScoreOf = (state: BridgeState): number | null =>
+  state.result ? (state.result.detail!.ns_score as number) : null;
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -487,7 +532,11 @@ export function viewFor(state: BridgeState, seat: Seat): BridgeView {
     tricks: trickHistory(state),
     tricksWon: tricksWonOf(state),
     exchange: state.exchange
-      ? { given: state.exchange.given[seat] ?? null, received: state.exchange.received[seat] ?? null, swapped: [...state.exchange.swapped] }
+      ? {
+          given: state.exchange.given[seat] ?? null,
+          received: state.exchange.received[seat] ?? null,
+          swapped: [...state.exchange.swapped],
+        }
       : null,
     result: state.result,
   };

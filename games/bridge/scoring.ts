@@ -100,7 +100,8 @@ export function nsScore(contract: Contract | null, tricksByDeclarer: number, vul
 
 /** Lower bounds of the WBF IMP scale: a difference ≥ IMP_THRESHOLDS[k] is worth at least k + 1 IMPs. */
 export const IMP_THRESHOLDS: readonly number[] = [
-  20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000,
+  20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000,
+  3500, 4000,
 ];
 
 /** Signed IMPs for a signed point difference (0–19 → 0, 20–49 → 1, …, ≥ 4000 → 24). */

@@ -45,8 +45,27 @@
 import type { Outcome } from '../core/game.ts';
 import type { FailureKind, ForfeitPolicy, Seat } from '../../records/match.ts';
 import { createRng, type Rng } from '../../util/rng.ts';
-import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
-import { cardId, cardObject, highCardPoints, inCardIdOrder, SEAT_LETTERS, SEAT_NAMES, SUIT_NAMES, SUITS, suitOf, type Card } from './cards.ts';
+import {
+  isRecord,
+  undecodable,
+  type LiveGame,
+  type ParseResult,
+  type RouteReply,
+  type TurnContext,
+  type WireAdapter,
+} from '../core/wire.ts';
+import {
+  cardId,
+  cardObject,
+  highCardPoints,
+  inCardIdOrder,
+  SEAT_LETTERS,
+  SEAT_NAMES,
+  SUIT_NAMES,
+  SUITS,
+  suitOf,
+  type Card,
+} from './cards.ts';
 import {
   boardFromDeal,
   bridge,
@@ -103,7 +122,13 @@ function distributionPoints(hand: readonly Card[]): number {
   }, 0);
 }
 
-function playerObject(s: BridgeState, seat: Seat, names: readonly string[], hand: Card[] | null, dummy: Seat | null): Record<string, unknown> {
+function playerObject(
+  s: BridgeState,
+  seat: Seat,
+  names: readonly string[],
+  hand: Card[] | null,
+  dummy: Seat | null,
+): Record<string, unknown> {
   const base: Record<string, unknown> = {
     player_id: seat,
     name: names[seat],
@@ -139,7 +164,13 @@ export interface StateBodyOptions {
 }
 
 /** GET /games/{id}/state?player_id=<viewer> and /get_action's `game_state`, CATArena's shape. */
-export function stateBody(s: BridgeState, gameId: string, names: readonly string[], viewer: Seat, options: StateBodyOptions = {}): Record<string, unknown> {
+export function stateBody(
+  s: BridgeState,
+  gameId: string,
+  names: readonly string[],
+  viewer: Seat,
+  options: StateBodyOptions = {},
+): Record<string, unknown> {
   const view = viewFor(s, viewer);
   const { dummy, declarer } = view;
   const shown: (Card[] | null)[] = [null, null, null, null];
@@ -159,7 +190,11 @@ export function stateBody(s: BridgeState, gameId: string, names: readonly string
     bidding: biddingBody(s),
     current_trick: s.trick.map(([seat, card]) => [seat, card]),
     // Ours: the finished tricks (every player saw them played; CATArena's state has none).
-    tricks_history: trickHistory(s).map((t) => ({ trick_number: t.trick_number, cards: t.cards.map(([seat, card]) => [seat, card]), winner: t.winner })),
+    tricks_history: trickHistory(s).map((t) => ({
+      trick_number: t.trick_number,
+      cards: t.cards.map(([seat, card]) => [seat, card]),
+      winner: t.winner,
+    })),
     tricks_won: [...s.tricksWon],
     score: scorePair(s),
     declarer_id: declarer,
@@ -211,7 +246,11 @@ export function historyBody(g: LiveGame<BridgeState>, phase?: string): Record<st
     created_at: g.createdAt,
     phase: phase ?? s.phase,
     bidding_history: biddingBody(s),
-    tricks_history: trickHistory(s).map((t) => ({ trick_number: t.trick_number, cards: t.cards.map(([seat, card]) => [seat, card]), winner: t.winner })),
+    tricks_history: trickHistory(s).map((t) => ({
+      trick_number: t.trick_number,
+      cards: t.cards.map(([seat, card]) => [seat, card]),
+      winner: t.winner,
+    })),
     final_score: [ns, ew],
     winner: s.phase !== 'finished' || ns === ew ? null : ns > ew ? 0 : 1,
     board_id: s.board,
@@ -223,7 +262,8 @@ export function historyBody(g: LiveGame<BridgeState>, phase?: string): Record<st
     body.trump_suit = s.contract && s.contract.strain !== 'NT' ? s.contract.strain : null;
     body.suit_order = SUIT_ORDER;
     // Who gave which card stays hidden until the board is over.
-    if (s.phase === 'finished') body.exchange_history = { ...exchangeHistory(s, [0, 1, 2, 3]), status: s.exchange ? 'completed' : 'none' };
+    if (s.phase === 'finished')
+      body.exchange_history = { ...exchangeHistory(s, [0, 1, 2, 3]), status: s.exchange ? 'completed' : 'none' };
   }
   return body;
 }
@@ -250,7 +290,12 @@ export function legalActionsBody(s: BridgeState, seat: Seat): Record<string, unk
 /** An action in CATArena's shape (replays, legal_actions, history). */
 export function encodeAction(a: BridgeAction): Record<string, unknown> {
   if (a.type === 'call') {
-    return { type: 'call', call_type: a.call_type, ...(a.level !== undefined ? { level: a.level } : {}), ...(a.suit !== undefined ? { suit: a.suit } : {}) };
+    return {
+      type: 'call',
+      call_type: a.call_type,
+      ...(a.level !== undefined ? { level: a.level } : {}),
+      ...(a.suit !== undefined ? { suit: a.suit } : {}),
+    };
   }
   return { type: a.type, card: a.card };
 }
@@ -281,7 +326,11 @@ function actionFor(s: BridgeState, act: Record<string, unknown>): ParseResult<Br
       return { ok: true, action: { type: 'play', card: act.card as string } };
     case 'exchanging':
       if (act.type !== undefined && act.type !== 'exchange') {
-        return { ok: false, kind: 'illegal', message: `expected {"type":"exchange","card":…} in the exchange phase, got type ${JSON.stringify(act.type)}` };
+        return {
+          ok: false,
+          kind: 'illegal',
+          message: `expected {"type":"exchange","card":…} in the exchange phase, got type ${JSON.stringify(act.type)}`,
+        };
       }
       return { ok: true, action: { type: 'exchange', card: act.card as string } };
     default:
@@ -317,14 +366,26 @@ function forfeitOutcome(s: BridgeState, seat: Seat, failure: FailureKind, policy
     phase: s.phase,
   };
   if (policy === 'catarena' && failure === 'illegal' && s.phase !== 'exchanging') {
-    return { scores: [0.5, 0.5, 0.5, 0.5], reason: 'error', winner: null, places: [1, 1, 1, 1], detail: { ns_score: 0, ...common } };
+    return {
+      scores: [0.5, 0.5, 0.5, 0.5],
+      reason: 'error',
+      winner: null,
+      places: [1, 1, 1, 1],
+      detail: { ns_score: 0, ...common },
+    };
   }
   const scores = [0, 1, 2, 3].map((x) => (sideOf(x) === failing ? 0 : 1));
   const places = scores.map((x) => (x === 0 ? 2 : 1));
   const forfeit = SIDE_NAMES[failing];
   if (policy === 'catarena') {
     const reason = s.phase === 'exchanging' ? 'forfeit_exchange' : 'timeout';
-    return { scores, reason, winner: null, places, detail: { ns_score: failing === 0 ? -100 : 100, forfeit, ...common } };
+    return {
+      scores,
+      reason,
+      winner: null,
+      places,
+      detail: { ns_score: failing === 0 ? -100 : 100, forfeit, ...common },
+    };
   }
   return { scores, reason: failure, winner: null, places, detail: { ns_score: 0, forfeit, ...common } };
 }
@@ -371,7 +432,10 @@ function stateRoute(g: LiveGame<BridgeState>, query: URLSearchParams): RouteRepl
   const seat = seatFrom(raw);
   if (seat === null) return bad('Invalid player_id');
   const ownHand = !g.managedByArena || g.state.toMove === seat;
-  return { status: 200, body: stateBody(g.state, g.id, namesOf(g), seat, { ownHand, ...(waiting(g) ? { phase: 'waiting' } : {}) }) };
+  return {
+    status: 200,
+    body: stateBody(g.state, g.id, namesOf(g), seat, { ownHand, ...(waiting(g) ? { phase: 'waiting' } : {}) }),
+  };
 }
 
 function legalRoute(g: LiveGame<BridgeState>, query: URLSearchParams): RouteReply {
@@ -399,7 +463,16 @@ function startRoute(g: LiveGame<BridgeState>): RouteReply {
   if (sp.started) return bad('Game already started');
   if (sp.names.some((n) => n === null || n.startsWith('Player_'))) return bad('Not all players have joined');
   sp.started = true;
-  return { status: 200, body: { game_id: g.id, status: 'started', dealer_id: g.state.dealer, current_player_id: g.state.toMove, phase: g.state.phase } };
+  return {
+    status: 200,
+    body: {
+      game_id: g.id,
+      status: 'started',
+      dealer_id: g.state.dealer,
+      current_player_id: g.state.toMove,
+      phase: g.state.phase,
+    },
+  };
 }
 
 /** POST call / play / exchange of a self-play game: the rules' verdict in CATArena's wording. */
@@ -407,7 +480,11 @@ function moveRoute(g: LiveGame<BridgeState>, sub: 'call' | 'play' | 'exchange', 
   const req = isObject(body) ? body : {};
   const seat = seatFrom(req.player_id);
   if (seat === null) return bad(req.player_id === undefined ? 'Missing player_id' : 'Invalid player_id');
-  const phaseError = { call: 'Not in bidding phase', play: 'Not in playing phase', exchange: 'Not in exchanging phase' }[sub];
+  const phaseError = {
+    call: 'Not in bidding phase',
+    play: 'Not in playing phase',
+    exchange: 'Not in exchanging phase',
+  }[sub];
   if (waiting(g)) return bad(phaseError);
   let action: BridgeAction;
   if (sub === 'call') {
@@ -423,7 +500,10 @@ function moveRoute(g: LiveGame<BridgeState>, sub: 'call' | 'play' | 'exchange', 
   g.history.push({ seat, action: encodeAction(action), timestamp: new Date().toISOString() });
   const echo = sub === 'call' ? { call_type: req.call_type } : { card: req.card };
   const message = { call: 'Call made', play: 'Card played', exchange: 'Exchange request submitted' }[sub];
-  return { status: 200, body: { game_id: g.id, player_id: seat, ...echo, status: 'success', message, phase: g.state.phase } };
+  return {
+    status: 200,
+    body: { game_id: g.id, player_id: seat, ...echo, status: 'success', message, phase: g.state.phase },
+  };
 }
 
 /** Our rules swap a side's cards as soon as both partners chose: this only reports it. */
@@ -432,7 +512,13 @@ function executeExchangeRoute(g: LiveGame<BridgeState>): RouteReply {
   if (!ex || waiting(g) || !(ex.swapped[0] || ex.swapped[1])) return bad('No partnerships ready for exchange');
   return {
     status: 200,
-    body: { game_id: g.id, status: 'success', message: 'Exchange executed', partnership_exchanges: { NS: ex.swapped[0], EW: ex.swapped[1] }, phase: g.state.phase },
+    body: {
+      game_id: g.id,
+      status: 'success',
+      message: 'Exchange executed',
+      partnership_exchanges: { NS: ex.swapped[0], EW: ex.swapped[1] },
+      phase: g.state.phase,
+    },
   };
 }
 
@@ -440,7 +526,8 @@ function executeExchangeRoute(g: LiveGame<BridgeState>): RouteReply {
 function createSelfPlay(body: unknown, variant: string, rng: Rng): BridgeState {
   const req = isObject(body) ? body : {};
   const board = req.board_id ?? 1;
-  if (req.seed !== undefined && req.seed !== null && !Number.isFinite(Number(req.seed))) throw new Error('seed must be an integer');
+  if (req.seed !== undefined && req.seed !== null && !Number.isFinite(Number(req.seed)))
+    throw new Error('seed must be an integer');
   if (isObject(req.predeal)) {
     const deal = SEAT_LETTERS.map((letter) => req.predeal && (req.predeal as Record<string, unknown>)[letter]);
     if (!deal.every((h) => Array.isArray(h))) throw new Error('predeal needs 13 cards for each of N, E, S, W');
@@ -468,7 +555,11 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
   // "Missing" is asked once more with the fields in the query and a form body.
   retryJoin: (failure, _s, seat, ctx: TurnContext) => {
     if (failure.status !== 400 || !failure.text?.includes('Missing')) return null;
-    const query = new URLSearchParams({ game_id: ctx.gameId, player_id: String(seat), player_name: playerNames(ctx.seatIds)[seat]! });
+    const query = new URLSearchParams({
+      game_id: ctx.gameId,
+      player_id: String(seat),
+      player_name: playerNames(ctx.seatIds)[seat]!,
+    });
     return { path: `/join_game?${query}`, body: { game_id: ctx.gameId, player_id: String(seat) }, form: true };
   },
   turn: (s, seat, ctx: TurnContext) => ({
@@ -487,7 +578,10 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
   answer: (a) => ({ action: encodeAction(a) }),
   // CATArena asks a bot that answered an HTTP error once more with the minimal body older bots
   // expect, and takes any object from it: its "action" if present, else the whole object.
-  retryTurn: (s, seat, ctx: TurnContext) => ({ path: '/get_action', body: { game_id: ctx.gameId, game_state: stateBody(s, ctx.gameId, playerNames(ctx.seatIds), seat) } }),
+  retryTurn: (s, seat, ctx: TurnContext) => ({
+    path: '/get_action',
+    body: { game_id: ctx.gameId, game_state: stateBody(s, ctx.gameId, playerNames(ctx.seatIds), seat) },
+  }),
   parseRetry: (body, s) => parseRetryAnswer(body, s),
 
   onJoinFailure: () => null,
@@ -508,8 +602,20 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
       const g = game as LiveGame<BridgeState>;
       selfPlayOf(g);
       const req = isObject(body) ? body : {};
-      const initParams = { ...(req.seed !== undefined ? { seed: req.seed } : {}), board_id: g.state.board, ...(isObject(req.predeal) ? { predeal: req.predeal } : {}) };
-      return { status: 201, body: { game_id: g.id, status: 'created', message: 'Game created; join four players, then POST /start', init_params: initParams } };
+      const initParams = {
+        ...(req.seed !== undefined ? { seed: req.seed } : {}),
+        board_id: g.state.board,
+        ...(isObject(req.predeal) ? { predeal: req.predeal } : {}),
+      };
+      return {
+        status: 201,
+        body: {
+          game_id: g.id,
+          status: 'created',
+          message: 'Game created; join four players, then POST /start',
+          init_params: initParams,
+        },
+      };
     },
     route(game, method, sub, body, query) {
       const g = game as LiveGame<BridgeState>;
@@ -530,6 +636,10 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
       if (sub === 'execute_exchange') return executeExchangeRoute(g);
       return moveRoute(g, sub as 'call' | 'play' | 'exchange', body);
     },
-    healthExtras: (variant) => ({ server: variant === 'variant' ? 'Bridge Magic Game Server' : 'Bridge Game Server', version: '1.0', timestamp: new Date().toISOString() }),
+    healthExtras: (variant) => ({
+      server: variant === 'variant' ? 'Bridge Magic Game Server' : 'Bridge Game Server',
+      version: '1.0',
+      timestamp: new Date().toISOString(),
+    }),
   },
 };

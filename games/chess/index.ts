@@ -19,7 +19,8 @@ export const chess: GameDescriptor = {
   optionErrors: chessOptionErrors,
   workspace: {
     answers: 'move',
-    logFiles: '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
+    logFiles:
+      '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
   },
   stateBody: (state) => stateBody(state as ChessState),
   // The LLM-player's turn builder for this game, and what it needs beside it.
@@ -39,7 +40,16 @@ export const chess: GameDescriptor = {
   techniques: [
     { id: 'pst', label: 'piece-square tables', re: /piece[\s_-]?square|\bpsq?t\b/i },
     { id: 'quiescence', label: 'quiescence search', re: /quiesc/i },
-    { id: 'ordering', label: 'move ordering (MVV-LVA, killers, history)', re: /mvv|\blva\b|killer|history[\s_-]?heuristic|move[\s_-]?order/i },
+    {
+      id: 'ordering',
+      label: 'move ordering (MVV-LVA, killers, history)',
+      re: /mvv|\blva\b|killer|history[\s_-]?heuristic|move[\s_-]?order/i,
+    },
   ],
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
+  modules: {
+    offlineKit: 'agents/offline-kit.ts',
+    catarenaReport: 'reports/catarena-report.ts',
+    viewer: 'viewer/data.ts',
+    viewerScript: 'viewer/render.js',
+  },
 };

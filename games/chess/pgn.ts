@@ -71,7 +71,10 @@ export function sanOf(position: core.Position, move: core.Move, options: core.Ru
     } else {
       const rivals = core
         .legalMoves(position, options)
-        .filter((m) => m.to === move.to && m.from !== move.from && m.castleRook === undefined && position.board[m.from] === piece);
+        .filter(
+          (m) =>
+            m.to === move.to && m.from !== move.from && m.castleRook === undefined && position.board[m.from] === piece,
+        );
       let which = '';
       if (rivals.length) {
         const name = core.squareName(move.from);
@@ -121,7 +124,15 @@ export function replayChess(replay: Replay): ChessGame {
       obstacle: played.obstacle,
     });
   }
-  return { variant: state.variant, startFen: start.fen, obstacles: start.obstacles, chess960Pos: start.chess960Pos, plies, final: state, ...(failure ? { failure } : {}) };
+  return {
+    variant: state.variant,
+    startFen: start.fen,
+    obstacles: start.obstacles,
+    chess960Pos: start.chess960Pos,
+    plies,
+    final: state,
+    ...(failure ? { failure } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -164,9 +175,17 @@ function pgnTermination(result: Replay['result']): string {
  * A tag pair. PGN escapes " and \ inside values with a backslash, but chess.js (and other readers)
  * reject escapes, so a quote becomes ' and a backslash / instead: every reader takes the file.
  */
-const tag = (name: string, value: string | number) => `[${name} "${String(value).replace(/\\/g, '/').replace(/"/g, "'").replace(/[\r\n]+/g, ' ')}"]`;
+const tag = (name: string, value: string | number) =>
+  `[${name} "${String(value)
+    .replace(/\\/g, '/')
+    .replace(/"/g, "'")
+    .replace(/[\r\n]+/g, ' ')}"]`;
 /** A PGN comment: braces cannot nest, so none inside. */
-const comment = (text: string) => `{${text.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')).replace(/\s+/g, ' ').trim()}}`;
+const comment = (text: string) =>
+  `{${text
+    .replace(/[{}]/g, (c) => (c === '{' ? '(' : ')'))
+    .replace(/\s+/g, ' ')
+    .trim()}}`;
 
 /** h:mm:ss.sss, the %emt (elapsed move time) of a move. */
 function emt(ms: number): string {
@@ -240,14 +259,22 @@ export function chessPgn(replay: Replay, options: PgnOptions = {}, game: ChessGa
   const tags = [
     tag('Event', options.event ?? `catarena chess ${spec.variant}`),
     tag('Site', options.site ?? 'catarena'),
-    tag('Date', /^\d{4}-\d\d-\d\d/.test(result.startedAt) ? result.startedAt.slice(0, 10).replace(/-/g, '.') : '????.??.??'),
+    tag(
+      'Date',
+      /^\d{4}-\d\d-\d\d/.test(result.startedAt) ? result.startedAt.slice(0, 10).replace(/-/g, '.') : '????.??.??',
+    ),
     tag('Round', options.round ?? '-'),
     tag('White', spec.seats[0] ?? '?'),
     tag('Black', spec.seats[1] ?? '?'),
     tag('Result', pgnResult(result)),
   ];
   if (variant) {
-    tags.push(tag('Variant', representable ? 'Chess960' : 'Chess960 with obstacles'), tag('SetUp', '1'), tag('FEN', game.startFen), tag('Obstacles', game.obstacles.join(' ')));
+    tags.push(
+      tag('Variant', representable ? 'Chess960' : 'Chess960 with obstacles'),
+      tag('SetUp', '1'),
+      tag('FEN', game.startFen),
+      tag('Obstacles', game.obstacles.join(' ')),
+    );
   }
   tags.push(tag('Termination', pgnTermination(result)), tag('PlyCount', game.plies.length), tag('GameId', result.id));
   if (result.startedAt.length >= 19) tags.push(tag('UTCTime', result.startedAt.slice(11, 19)));

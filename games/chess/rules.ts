@@ -29,7 +29,9 @@ export const DEFAULT_ADJUDICATION: ChessAdjudication = 'catarena';
 export function chessOptionErrors(options: Record<string, unknown> | undefined): string[] {
   const value = options?.adjudication;
   if (value === undefined || (ADJUDICATIONS as readonly unknown[]).includes(value)) return [];
-  return [`adjudication: expected ${ADJUDICATIONS.map((a) => `"${a}"`).join(' or ')} (default "${DEFAULT_ADJUDICATION}": fivefold repetition and the 75-move rule, as CATArena; "engine": threefold repetition and the fifty-move rule), got ${JSON.stringify(value)}`];
+  return [
+    `adjudication: expected ${ADJUDICATIONS.map((a) => `"${a}"`).join(' or ')} (default "${DEFAULT_ADJUDICATION}": fivefold repetition and the 75-move rule, as CATArena; "engine": threefold repetition and the fifty-move rule), got ${JSON.stringify(value)}`,
+  ];
 }
 
 function adjudicationOf(setup: GameSetup | undefined): ChessAdjudication {
@@ -95,7 +97,11 @@ function chessJsOrder(pos: core.Position, m: core.Move): number {
   else {
     const offsets = CJS_OFFSETS[letter.toLowerCase()]!;
     for (let j = 0; j < offsets.length && slot < 0; j++) {
-      for (let t = from + offsets[j]!, k = 0; !(t & 0x88); t += offsets[j]!, k++) if (t === to) { slot = j * 8 + k; break; }
+      for (let t = from + offsets[j]!, k = 0; !(t & 0x88); t += offsets[j]!, k++)
+        if (t === to) {
+          slot = j * 8 + k;
+          break;
+        }
     }
   }
   if (slot < 0) throw new Error(`chess: no chess.js order for ${core.moveToUci(pos, m)}`);
@@ -111,9 +117,13 @@ function chessJsOrder(pos: core.Position, m: core.Move): number {
  */
 function standardLegal(fen: string): string[] {
   const pos = core.parseFen(fen);
-  const moves = core.legalMoves(pos).map((m) => ({ m, order: chessJsOrder(pos, m) })).sort((a, b) => a.order - b.order);
+  const moves = core
+    .legalMoves(pos)
+    .map((m) => ({ m, order: chessJsOrder(pos, m) }))
+    .sort((a, b) => a.order - b.order);
   const out = moves.map(({ m }) => core.moveToUci(pos, m));
-  for (const { m } of moves) if (m.castleRook !== undefined) out.push(`${core.squareName(m.from)}${core.squareName(m.castleRook)}`);
+  for (const { m } of moves)
+    if (m.castleRook !== undefined) out.push(`${core.squareName(m.from)}${core.squareName(m.castleRook)}`);
   return out;
 }
 
@@ -205,7 +215,10 @@ function initialVariant(rng: Rng): Pick<ChessState, 'fen' | 'obstacles' | 'chess
   // CATArena: empty squares on files a–d, ranks 3–6, shuffled; each taken with its mirror (file 7−f).
   const candidates: number[] = [];
   for (let rank = 2; rank <= 5; rank++) for (let file = 0; file <= 3; file++) candidates.push(rank * 8 + file);
-  const chosen = rng.shuffle(candidates).slice(0, OBSTACLE_PAIRS).flatMap((sq) => [sq, sq - (sq % 8) + (7 - (sq % 8))]);
+  const chosen = rng
+    .shuffle(candidates)
+    .slice(0, OBSTACLE_PAIRS)
+    .flatMap((sq) => [sq, sq - (sq % 8) + (7 - (sq % 8))]);
   return {
     fen: core.toFen(core.chess960Position(n)),
     obstacles: chosen.sort((a, b) => a - b).map(core.squareName),
@@ -229,9 +242,23 @@ export const chess: Game<ChessState, string, ChessState> = {
 
   init(variant, rng, gameSetup) {
     const adjudication = adjudicationOf(gameSetup);
-    const setup = variant === 'variant' ? initialVariant(rng) : { fen: core.STANDARD_FEN, obstacles: [], chess960Pos: null, mutatedPieceType: null };
-    const key = variant === 'variant' ? core.positionKey(core.parseFen(setup.fen, { chess960: true })) : setup.fen.split(' ').slice(0, 4).join(' ');
-    return { variant: variant as ChessVariant, ...setup, moves: [], keys: [key], ...(adjudication === 'engine' ? { adjudication } : {}), status: 'ongoing', result: null };
+    const setup =
+      variant === 'variant'
+        ? initialVariant(rng)
+        : { fen: core.STANDARD_FEN, obstacles: [], chess960Pos: null, mutatedPieceType: null };
+    const key =
+      variant === 'variant'
+        ? core.positionKey(core.parseFen(setup.fen, { chess960: true }))
+        : setup.fen.split(' ').slice(0, 4).join(' ');
+    return {
+      variant: variant as ChessVariant,
+      ...setup,
+      moves: [],
+      keys: [key],
+      ...(adjudication === 'engine' ? { adjudication } : {}),
+      status: 'ongoing',
+      result: null,
+    };
   },
 
   toMove: (s) => (s.result ? null : turnOf(s.fen)),
@@ -256,13 +283,18 @@ export const chess: Game<ChessState, string, ChessState> = {
     // fivefold repetition, the 75-move rule (python-chess's is_* in this order, so a stalemate with
     // insufficient material is `draw_stalemate` there, though python-chess's outcome() would name
     // insufficient material first); its arena then stops at 200 plies.
-    const [repetitions, halfmoves, repetition, moveRule] = s.adjudication === 'engine' ? [3, 100, 'threefold_repetition', 'fifty_moves'] : [5, 150, 'fivefold_repetition', 'seventyfive_moves'];
+    const [repetitions, halfmoves, repetition, moveRule] =
+      s.adjudication === 'engine'
+        ? [3, 100, 'threefold_repetition', 'fifty_moves']
+        : [5, 150, 'fivefold_repetition', 'seventyfive_moves'];
     let outcome: Outcome | null = null;
     let status = 'ongoing';
-    if (verdict.noMoves && verdict.inCheck) [outcome, status] = [winFor(mover, 'checkmate'), mover === 0 ? 'white_win' : 'black_win'];
+    if (verdict.noMoves && verdict.inCheck)
+      [outcome, status] = [winFor(mover, 'checkmate'), mover === 0 ? 'white_win' : 'black_win'];
     else if (verdict.noMoves) [outcome, status] = [drawOf('stalemate'), 'draw_stalemate'];
     else if (verdict.insufficient) [outcome, status] = [drawOf('insufficient_material'), 'draw_insufficient_material'];
-    else if (keys.filter((k) => k === verdict.key).length >= repetitions) [outcome, status] = [drawOf(repetition), `draw_${repetition}`];
+    else if (keys.filter((k) => k === verdict.key).length >= repetitions)
+      [outcome, status] = [drawOf(repetition), `draw_${repetition}`];
     else if (verdict.halfmove >= halfmoves) [outcome, status] = [drawOf(moveRule), `draw_${moveRule}`];
     else if (moves.length >= MAX_PLIES) [outcome, status] = [drawOf('max_moves'), 'max_moves'];
     return { ...next, status, result: outcome };

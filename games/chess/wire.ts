@@ -2,7 +2,14 @@
 // current_player} → {"move": "<uci>"}, no join_game; and the game-server API the variant bots
 // must call to see the obstacles (they are not in the FEN), on CATArena's ports 9020 / 9021.
 import { chessJs } from './chess-js.ts';
-import { twoPlayerForfeits, undecodable, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
+import {
+  twoPlayerForfeits,
+  undecodable,
+  type LiveGame,
+  type ParseResult,
+  type RouteReply,
+  type WireAdapter,
+} from '../core/wire.ts';
 import * as core from './engine/chess-core.mjs';
 import { chess, legalUci, type ChessState } from './rules.ts';
 
@@ -36,7 +43,14 @@ export function stateBody(s: ChessState): Record<string, unknown> {
     legal_moves: legalUci(s).filter((m) => s.variant === 'variant' || !isRookCastleAlias(s, m)),
   };
   if (s.variant === 'variant') {
-    Object.assign(body, { chess960: true, chess960_pos: s.chess960Pos, obstacles: s.obstacles, mutated_piece_type: s.mutatedPieceType, extra_move_available: false, pending_square: null });
+    Object.assign(body, {
+      chess960: true,
+      chess960_pos: s.chess960Pos,
+      obstacles: s.obstacles,
+      mutated_piece_type: s.mutatedPieceType,
+      extra_move_available: false,
+      pending_square: null,
+    });
   }
   return body;
 }
@@ -49,22 +63,46 @@ function isRookCastleAlias(s: ChessState, uci: string): boolean {
 function legalMovesBody(g: LiveGame<ChessState>) {
   const s = g.state;
   const moves = legalUci(s).filter((m) => s.variant === 'variant' || !isRookCastleAlias(s, m));
-  const san = s.variant === 'standard' ? new Map(chessJs(s.fen).moves({ verbose: true }).map((m) => [`${m.from}${m.to}${m.promotion ?? ''}`, m.san])) : new Map<string, string>();
+  const san =
+    s.variant === 'standard'
+      ? new Map(
+          chessJs(s.fen)
+            .moves({ verbose: true })
+            .map((m) => [`${m.from}${m.to}${m.promotion ?? ''}`, m.san]),
+        )
+      : new Map<string, string>();
   return {
     game_id: g.id,
     current_player: currentPlayer(s),
-    legal_moves: moves.map((uci) => ({ uci, san: san.get(uci) ?? null, from_square: uci.slice(0, 2), to_square: uci.slice(2, 4), promotion: uci[4] ?? null })),
+    legal_moves: moves.map((uci) => ({
+      uci,
+      san: san.get(uci) ?? null,
+      from_square: uci.slice(0, 2),
+      to_square: uci.slice(2, 4),
+      promotion: uci[4] ?? null,
+    })),
     ...(s.variant === 'variant' ? { extra_move_available: false, pending_square: null } : {}),
   };
 }
 
 function boardVisual(fen: string): string {
   const rows = fen.split(' ')[0]!.split('/');
-  return rows.map((r) => r.replace(/\d/g, (d) => '.'.repeat(Number(d))).split('').join(' ')).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .replace(/\d/g, (d) => '.'.repeat(Number(d)))
+        .split('')
+        .join(' '),
+    )
+    .join('\n');
 }
 
 function postMove(g: LiveGame<ChessState>, body: unknown): RouteReply {
-  if (g.managedByArena) return { status: 403, body: { status: 'invalid_move', error: 'Moves in arena games are made by the arena; answer /move instead' } };
+  if (g.managedByArena)
+    return {
+      status: 403,
+      body: { status: 'invalid_move', error: 'Moves in arena games are made by the arena; answer /move instead' },
+    };
   const req = (body ?? {}) as { player?: unknown; move?: unknown };
   const seat = COLOURS.indexOf(req.player as (typeof COLOURS)[number]);
   const verdict = seat < 0 ? 'not_your_turn' : chess.validate(g.state, seat, req.move as string);
@@ -79,7 +117,9 @@ function postMove(g: LiveGame<ChessState>, body: unknown): RouteReply {
       game_status: g.state.status,
       message: `Move ${last.uci} played`,
       new_state: stateBody(g.state),
-      ...(g.state.variant === 'variant' ? { extra: last.obstacle ? { obstacle_effect: `piece_removed_by_obstacle@${last.uci.slice(2, 4)}` } : {} } : {}),
+      ...(g.state.variant === 'variant'
+        ? { extra: last.obstacle ? { obstacle_effect: `piece_removed_by_obstacle@${last.uci.slice(2, 4)}` } : {} }
+        : {}),
     },
   };
 }
@@ -92,16 +132,28 @@ export const chessWire: WireAdapter<ChessState, string> = {
 
   turn: (s, seat, ctx) => ({
     path: '/move',
-    body: { fen: s.fen, algorithm: ctx.options?.algorithm ?? DEFAULT_ALGORITHM, game_id: ctx.gameId, current_player: COLOURS[seat] },
+    body: {
+      fen: s.fen,
+      algorithm: ctx.options?.algorithm ?? DEFAULT_ALGORITHM,
+      game_id: ctx.gameId,
+      current_player: COLOURS[seat],
+    },
   }),
 
   parse(body: unknown): ParseResult<string> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ok: false, kind: 'malformed', message: 'answer is not a JSON object with "move"' };
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      return { ok: false, kind: 'malformed', message: 'answer is not a JSON object with "move"' };
     const move = (body as { move?: unknown }).move;
     if (move === undefined || move === null) return { ok: false, kind: 'malformed', message: 'answer has no "move"' };
     // Not a string: malformed. CATArena forwarded it to its server, which rejected it: an "error"
     // draw, as an illegal move, under `catarena`. A string's format and legality are the rules' verdict.
-    if (typeof move !== 'string') return { ok: false, kind: 'malformed', message: `"move" is not a UCI string: ${JSON.stringify(move).slice(0, 80)}`, catarena: 'illegal' };
+    if (typeof move !== 'string')
+      return {
+        ok: false,
+        kind: 'malformed',
+        message: `"move" is not a UCI string: ${JSON.stringify(move).slice(0, 80)}`,
+        catarena: 'illegal',
+      };
     return { ok: true, action: move };
   },
 
@@ -114,7 +166,8 @@ export const chessWire: WireAdapter<ChessState, string> = {
     if (typeof encoded === 'string') return encoded;
     throw undecodable('chess', encoded);
   },
-  setup: (s) => (s.variant === 'variant' ? { chess960_pos: s.chess960Pos, obstacles: s.obstacles, fen: s.keys[0] } : null),
+  setup: (s) =>
+    s.variant === 'variant' ? { chess960_pos: s.chess960Pos, obstacles: s.obstacles, fen: s.keys[0] } : null,
 
   server: {
     created: (g) => {
@@ -126,7 +179,14 @@ export const chessWire: WireAdapter<ChessState, string> = {
           first_player: 'white',
           fen: s.fen,
           message: 'Game created',
-          ...(s.variant === 'variant' ? { chess960: true, chess960_pos: s.chess960Pos, obstacles: s.obstacles, mutated_piece_type: s.mutatedPieceType } : {}),
+          ...(s.variant === 'variant'
+            ? {
+                chess960: true,
+                chess960_pos: s.chess960Pos,
+                obstacles: s.obstacles,
+                mutated_piece_type: s.mutatedPieceType,
+              }
+            : {}),
         },
       };
     },
@@ -134,12 +194,35 @@ export const chessWire: WireAdapter<ChessState, string> = {
       const g = game as LiveGame<ChessState>;
       const s = g.state;
       if (method === 'GET' && sub === 'state') return { status: 200, body: stateBody(s) };
-      if (method === 'GET' && sub === 'history') return { status: 200, body: { moves: s.moves.map((m) => ({ player: COLOURS[m.seat], move: m.uci, ...(s.variant === 'variant' ? { obstacle: m.obstacle } : {}) })) } };
-      if (method === 'GET' && sub === 'board') return { status: 200, body: { game_id: g.id, board_visual: boardVisual(s.fen), fen: s.fen, ...(s.variant === 'variant' ? { obstacles: s.obstacles } : {}) } };
+      if (method === 'GET' && sub === 'history')
+        return {
+          status: 200,
+          body: {
+            moves: s.moves.map((m) => ({
+              player: COLOURS[m.seat],
+              move: m.uci,
+              ...(s.variant === 'variant' ? { obstacle: m.obstacle } : {}),
+            })),
+          },
+        };
+      if (method === 'GET' && sub === 'board')
+        return {
+          status: 200,
+          body: {
+            game_id: g.id,
+            board_visual: boardVisual(s.fen),
+            fen: s.fen,
+            ...(s.variant === 'variant' ? { obstacles: s.obstacles } : {}),
+          },
+        };
       if (method === 'GET' && sub === 'legal_moves') return { status: 200, body: legalMovesBody(g) };
       if (method === 'POST' && sub === 'move') return postMove(g, body);
       return null;
     },
-    healthExtras: (variant) => ({ server: variant === 'variant' ? 'Chess Magic HTTP Server' : 'Chess HTTP Server', version: '1.0', timestamp: new Date().toISOString() }),
+    healthExtras: (variant) => ({
+      server: variant === 'variant' ? 'Chess Magic HTTP Server' : 'Chess HTTP Server',
+      version: '1.0',
+      timestamp: new Date().toISOString(),
+    }),
   },
 };

@@ -21,7 +21,8 @@ export interface ProbeRules {
 export const LAST_PLIES = 10;
 
 /** The same action = the same encoding. */
-export const encodedKey: ProbeRules['key'] = (adapter, _state, _seat, action) => stableStringify(adapter.encode(action));
+export const encodedKey: ProbeRules['key'] = (adapter, _state, _seat, action) =>
+  stableStringify(adapter.encode(action));
 
 export const DEFAULT_PROBE_RULES: ProbeRules = {
   endgame: `the decisions of the last ${LAST_PLIES} moves of each game`,

@@ -61,7 +61,11 @@ const FAILURE_WORDS: Record<string, string> = {
  * One line for a two-seat game's result: "white wins: checkmate", "draw: stalemate",
  * "black wins: white timed out". `names` are the seats' names, `reasons` the game's reasons in words.
  */
-export function twoSeatResultLine(result: Replay['result'], names: readonly string[], reasons: Record<string, string>): string {
+export function twoSeatResultLine(
+  result: Replay['result'],
+  names: readonly string[],
+  reasons: Record<string, string>,
+): string {
   const head = result.winner === null ? 'draw' : `${names[result.winner]} wins`;
   if (result.termination === 'normal') return `${head}: ${reasons[result.reason] ?? result.reason.replace(/_/g, ' ')}`;
   const offender = result.offender === null ? 'a bot' : names[result.offender];

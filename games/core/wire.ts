@@ -19,7 +19,6 @@ export interface HttpFailure {
   text?: string;
 }
 
-
 /**
  * A bot's answer as an action, or why it is none. `catarena` says how CATArena's arena treated the
  * answer where that differs from `kind` (a malformed move it forwarded to its server, which
@@ -151,4 +150,5 @@ export function undecodable(game: string, encoded: unknown): Error {
   return new Error(`not a recorded ${game} action: ${JSON.stringify(encoded)?.slice(0, 200)}`);
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);

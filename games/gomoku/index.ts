@@ -11,7 +11,8 @@ export const gomoku: GameDescriptor = {
   presets: { paper: { reps: 4 } },
   workspace: {
     answers: 'move',
-    logFiles: '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
+    logFiles:
+      '`*_arena_report_*.csv` is the tournament report of last round, `tournament_report_history_*.json` the detailed history (large: read it with head/tail or a script)',
   },
   publicBoard: true,
   humanBoardInput: 'points',
@@ -20,7 +21,16 @@ export const gomoku: GameDescriptor = {
   playerLibs: ['player/gomoku-player.mjs'],
   // What the evolution report looks for in this game's bot code, beside every game's techniques.
   techniques: [
-    { id: 'threats', label: 'threat patterns (open threes / fours, VCF)', re: /open[\s_-]?(three|four|3|4)|live[\s_-]?(three|four)|\bvc[ft]\b|\bthreats?\b/i },
+    {
+      id: 'threats',
+      label: 'threat patterns (open threes / fours, VCF)',
+      re: /open[\s_-]?(three|four|3|4)|live[\s_-]?(three|four)|\bvc[ft]\b|\bthreats?\b/i,
+    },
   ],
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
+  modules: {
+    offlineKit: 'agents/offline-kit.ts',
+    catarenaReport: 'reports/catarena-report.ts',
+    viewer: 'viewer/data.ts',
+    viewerScript: 'viewer/render.js',
+  },
 };

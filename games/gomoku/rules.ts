@@ -39,8 +39,7 @@ const DIRECTIONS: readonly (readonly [number, number])[] = [
   [1, -1],
 ];
 
-const inBoard = (i: number, j: number): boolean =>
-  i >= 0 && i < BOARD_SIZE && j >= 0 && j < BOARD_SIZE;
+const inBoard = (i: number, j: number): boolean => i >= 0 && i < BOARD_SIZE && j >= 0 && j < BOARD_SIZE;
 
 /** Sorted-coordinate key of a triplet, as Python's tuple(sorted(...)) orders it. */
 export function tripletKey(cells: readonly (readonly [number, number])[]): string {

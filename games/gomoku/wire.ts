@@ -1,7 +1,22 @@
 // CATArena's Gomoku wire protocol (compat §2.1–2.2, §2.4): the bot calls and the game-server API.
 
-import { twoPlayerForfeits, undecodable, type LiveGame, type ParseResult, type RouteReply, type WireAdapter } from '../core/wire.ts';
-import { BOARD_SIZE, FORBIDDEN_COUNT, gameStatus, gomoku, tripletCounts, type GomokuMove, type GomokuState } from './rules.ts';
+import {
+  twoPlayerForfeits,
+  undecodable,
+  type LiveGame,
+  type ParseResult,
+  type RouteReply,
+  type WireAdapter,
+} from '../core/wire.ts';
+import {
+  BOARD_SIZE,
+  FORBIDDEN_COUNT,
+  gameStatus,
+  gomoku,
+  tripletCounts,
+  type GomokuMove,
+  type GomokuState,
+} from './rules.ts';
 
 const COLOURS = ['black', 'white'] as const;
 
@@ -41,10 +56,14 @@ export function stateBody(s: GomokuState): Record<string, unknown> {
 /** POST /games/{id}/move: only self-play games accept moves from outside. */
 function postMove(game: LiveGame<GomokuState>, body: unknown): RouteReply {
   if (game.managedByArena) {
-    return { status: 403, body: { status: 'invalid_move', error: 'Moves in arena games are made by the arena; answer /get_move instead' } };
+    return {
+      status: 403,
+      body: { status: 'invalid_move', error: 'Moves in arena games are made by the arena; answer /get_move instead' },
+    };
   }
   const req = (body ?? {}) as { player?: unknown; position?: unknown };
-  if (req.player === undefined || req.position === undefined) return { status: 400, body: { error: 'Player and position must be specified' } };
+  if (req.player === undefined || req.position === undefined)
+    return { status: 400, body: { error: 'Player and position must be specified' } };
   const seat = COLOURS.indexOf(req.player as (typeof COLOURS)[number]);
   if (seat < 0) return { status: 400, body: { error: "Player must be 'black' or 'white'" } };
   const verdict = gomoku.validate(game.state, seat, req.position as GomokuMove);
@@ -85,7 +104,12 @@ export const gomokuWire: WireAdapter<GomokuState, GomokuMove> = {
     // A move that is not a pair of integers is malformed. CATArena's arena forwarded it to its
     // server, which rejected it (400/500): an "error" draw, as an illegal move, under `catarena`.
     if (!Array.isArray(move) || move.length !== 2 || !move.every((x) => Number.isInteger(x))) {
-      return { ok: false, kind: 'malformed', message: `"move" is not a pair of integers [row, col]: ${JSON.stringify(move).slice(0, 80)}`, catarena: 'illegal' };
+      return {
+        ok: false,
+        kind: 'malformed',
+        message: `"move" is not a pair of integers [row, col]: ${JSON.stringify(move).slice(0, 80)}`,
+        catarena: 'illegal',
+      };
     }
     return { ok: true, action: move as GomokuMove };
   },
@@ -119,11 +143,21 @@ export const gomokuWire: WireAdapter<GomokuState, GomokuMove> = {
         return { status: 200, body: { moves } };
       }
       if (method === 'GET' && sub === 'forbidden_points' && g.variant === 'variant') {
-        return { status: 200, body: { game_id: g.id, forbidden_points: g.state.forbidden, forbidden_points_count: g.state.forbidden.length } };
+        return {
+          status: 200,
+          body: {
+            game_id: g.id,
+            forbidden_points: g.state.forbidden,
+            forbidden_points_count: g.state.forbidden.length,
+          },
+        };
       }
       if (method === 'POST' && sub === 'move') return postMove(g, body);
       return null;
     },
-    healthExtras: (variant) => ({ board_size: BOARD_SIZE, ...(variant === 'variant' ? { version: 'gomoku_v1.0' } : {}) }),
+    healthExtras: (variant) => ({
+      board_size: BOARD_SIZE,
+      ...(variant === 'variant' ? { version: 'gomoku_v1.0' } : {}),
+    }),
   },
 };

@@ -27,7 +27,9 @@ export function lowestRank(variant: HoldemVariant): number {
 }
 
 export function isCard(value: unknown): value is Card {
-  return typeof value === 'string' && value.length === 2 && RANK_CHARS.includes(value[0]!) && SUIT_CHARS.includes(value[1]!);
+  return (
+    typeof value === 'string' && value.length === 2 && RANK_CHARS.includes(value[0]!) && SUIT_CHARS.includes(value[1]!)
+  );
 }
 
 /** True if the card exists in the variant's deck (no 2–5 in the short deck). */
@@ -36,7 +38,8 @@ export function inDeck(card: string, variant: HoldemVariant): card is Card {
 }
 
 export function parseCard(card: string): ParsedCard {
-  if (!isCard(card)) throw new Error(`invalid card ${JSON.stringify(card)} (expected rank 23456789TJQKA + suit cdhs, e.g. "As")`);
+  if (!isCard(card))
+    throw new Error(`invalid card ${JSON.stringify(card)} (expected rank 23456789TJQKA + suit cdhs, e.g. "As")`);
   return { rank: RANK_CHARS.indexOf(card[0]!) + 2, suit: card[1] as SuitChar };
 }
 
@@ -63,7 +66,8 @@ export function parseCards(cards: string | readonly string[]): Card[] {
 /** The ordered (unshuffled) deck: 52 cards, or 36 (6..A) for the short-deck variant. */
 export function deck(variant: HoldemVariant): Card[] {
   const out: Card[] = [];
-  for (let rank = lowestRank(variant); rank <= 14; rank++) for (const suit of SUIT_CHARS) out.push(formatCard(rank, suit as SuitChar));
+  for (let rank = lowestRank(variant); rank <= 14; rank++)
+    for (const suit of SUIT_CHARS) out.push(formatCard(rank, suit as SuitChar));
   return out;
 }
 

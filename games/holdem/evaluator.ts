@@ -31,8 +31,28 @@ export type HandCategory =
 
 /** Categories from weakest to strongest, per variant. */
 export const CATEGORY_ORDER: Record<HoldemVariant, readonly HandCategory[]> = {
-  standard: ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'flush', 'full-house', 'four-of-a-kind', 'straight-flush'],
-  variant: ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'full-house', 'flush', 'four-of-a-kind', 'straight-flush'],
+  standard: [
+    'high-card',
+    'pair',
+    'two-pair',
+    'three-of-a-kind',
+    'straight',
+    'flush',
+    'full-house',
+    'four-of-a-kind',
+    'straight-flush',
+  ],
+  variant: [
+    'high-card',
+    'pair',
+    'two-pair',
+    'three-of-a-kind',
+    'straight',
+    'full-house',
+    'flush',
+    'four-of-a-kind',
+    'straight-flush',
+  ],
 };
 
 export interface HandValue {
@@ -42,7 +62,17 @@ export interface HandValue {
 }
 
 // phe's handRank: 0 straight flush .. 8 high card.
-const PHE_CATEGORY: readonly HandCategory[] = ['straight-flush', 'four-of-a-kind', 'full-house', 'flush', 'straight', 'three-of-a-kind', 'two-pair', 'pair', 'high-card'];
+const PHE_CATEGORY: readonly HandCategory[] = [
+  'straight-flush',
+  'four-of-a-kind',
+  'full-house',
+  'flush',
+  'straight',
+  'three-of-a-kind',
+  'two-pair',
+  'pair',
+  'high-card',
+];
 const PHE_SUIT: Record<string, number> = { s: 0, h: 1, d: 2, c: 3 };
 
 // Card string → [rank 2..14, suit 0..3, phe code, unique id 0..51].
@@ -91,7 +121,15 @@ function evaluateStandard(info: CardInfo[]): HandValue {
 // ---- short deck: our own -------------------------------------------------------------------
 
 const SHORT = CATEGORY_ORDER.variant;
-const S_HIGH = 0, S_PAIR = 1, S_TWO_PAIR = 2, S_TRIPS = 3, S_STRAIGHT = 4, S_FULL_HOUSE = 5, S_FLUSH = 6, S_QUADS = 7, S_STRAIGHT_FLUSH = 8;
+const S_HIGH = 0,
+  S_PAIR = 1,
+  S_TWO_PAIR = 2,
+  S_TRIPS = 3,
+  S_STRAIGHT = 4,
+  S_FULL_HOUSE = 5,
+  S_FLUSH = 6,
+  S_QUADS = 7,
+  S_STRAIGHT_FLUSH = 8;
 const B = 16;
 const CAT_BASE = B ** 5;
 
@@ -111,7 +149,11 @@ const groupRanks = new Int8Array(5); // distinct ranks ordered by (count desc, r
 
 /** Short-deck value of exactly five cards (ranks 6..14, suits 0..3). */
 function shortFive(r0: number, r1: number, r2: number, r3: number, r4: number, flush: boolean): number {
-  counts[r0]!++; counts[r1]!++; counts[r2]!++; counts[r3]!++; counts[r4]!++;
+  counts[r0]!++;
+  counts[r1]!++;
+  counts[r2]!++;
+  counts[r3]!++;
+  counts[r4]!++;
   // Order distinct ranks by count desc, then rank desc: scan counts 4..1, ranks 14..6.
   let n = 0;
   let top = 0; // multiplicity of the first (largest) group
@@ -123,9 +165,14 @@ function shortFive(r0: number, r1: number, r2: number, r3: number, r4: number, f
       }
     }
   }
-  counts[r0] = 0; counts[r1] = 0; counts[r2] = 0; counts[r3] = 0; counts[r4] = 0;
+  counts[r0] = 0;
+  counts[r1] = 0;
+  counts[r2] = 0;
+  counts[r3] = 0;
+  counts[r4] = 0;
   if (n === 5) {
-    const hi = groupRanks[0]!, lo = groupRanks[4]!;
+    const hi = groupRanks[0]!,
+      lo = groupRanks[4]!;
     let straightTop = 0;
     if (hi - lo === 4) straightTop = hi;
     else if (hi === 14 && groupRanks[1] === 9 && lo === 6) straightTop = 9; // A-6-7-8-9, ace low
@@ -133,8 +180,10 @@ function shortFive(r0: number, r1: number, r2: number, r3: number, r4: number, f
     return (flush ? S_FLUSH : S_HIGH) * CAT_BASE + pack(5);
   }
   let cat: number;
-  if (n === 2) cat = top === 4 ? S_QUADS : S_FULL_HOUSE; // 4+1 or 3+2
-  else if (n === 3) cat = top === 3 ? S_TRIPS : S_TWO_PAIR; // 3+1+1 or 2+2+1
+  if (n === 2)
+    cat = top === 4 ? S_QUADS : S_FULL_HOUSE; // 4+1 or 3+2
+  else if (n === 3)
+    cat = top === 3 ? S_TRIPS : S_TWO_PAIR; // 3+1+1 or 2+2+1
   else cat = S_PAIR; // n === 4: 2+1+1+1
   if (flush && cat < S_FLUSH) cat = S_FLUSH; // unreachable with one deck (a flush has 5 distinct ranks)
   return cat * CAT_BASE + pack(n);
@@ -149,7 +198,11 @@ function pack(n: number): number {
 function evaluateShort(info: CardInfo[]): HandValue {
   let best = -1;
   for (const [a, b, c, d, e] of SUBSETS[info.length]!) {
-    const A = info[a!]!, Bc = info[b!]!, C = info[c!]!, D = info[d!]!, E = info[e!]!;
+    const A = info[a!]!,
+      Bc = info[b!]!,
+      C = info[c!]!,
+      D = info[d!]!,
+      E = info[e!]!;
     const flush = A.suit === Bc.suit && A.suit === C.suit && A.suit === D.suit && A.suit === E.suit;
     const v = shortFive(A.rank, Bc.rank, C.rank, D.rank, E.rank, flush);
     if (v > best) best = v;
@@ -194,4 +247,3 @@ export function winners(hands: readonly (readonly string[])[], variant: HoldemVa
   const top = Math.max(...values);
   return values.flatMap((v, i) => (v === top ? [i] : []));
 }
-

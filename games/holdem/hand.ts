@@ -302,7 +302,10 @@ function finish(s: HandState, rank: Rank): void {
     if (pot.eligible.length === 1) winners = pot.eligible;
     else {
       const best = Math.max(...pot.eligible.map((i) => strength.get(i)!));
-      winners = clockwiseFromButton(s, pot.eligible.filter((i) => strength.get(i) === best));
+      winners = clockwiseFromButton(
+        s,
+        pot.eligible.filter((i) => strength.get(i) === best),
+      );
     }
     const each = Math.floor(pot.amount / winners.length);
     const odd = pot.amount - each * winners.length;
@@ -429,7 +432,13 @@ export function applyAction(state: HandState, seat: number, action: Action, rank
  * action cannot change (hole cards, the reserved board, past history entries) is shared.
  */
 function copyHand(state: HandState): HandState {
-  return { ...state, startStacks: state.startStacks, seats: state.seats.map((p) => ({ ...p })), board: state.board.slice(), history: state.history.slice() };
+  return {
+    ...state,
+    startStacks: state.startStacks,
+    seats: state.seats.map((p) => ({ ...p })),
+    board: state.board.slice(),
+    history: state.history.slice(),
+  };
 }
 
 function post1(p: SeatState, chips: number): void {

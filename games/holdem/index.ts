@@ -17,7 +17,8 @@ export const holdem: GameDescriptor = {
   presets: { paper: { reps: 100, moveTimeoutMs: 3_000 } },
   workspace: {
     answers: 'action',
-    logFiles: '`tournament_report_tourney_*.json` is the technical report of last round (wins, actions, errors per bot), `history_tourney_*.json` the per-tournament-round hand histories (large: read them with a script)',
+    logFiles:
+      '`tournament_report_tourney_*.json` is the technical report of last round (wins, actions, errors per bot), `history_tourney_*.json` the per-tournament-round hand histories (large: read them with a script)',
   },
   // The LLM-player's turn builder for this game.
   playerLibs: ['player/holdem-player.mjs'],
@@ -25,12 +26,21 @@ export const holdem: GameDescriptor = {
   // What the evolution report looks for in this game's bot code, beside every game's techniques.
   techniques: [
     { id: 'equity', label: 'equity tables / hand equity', re: /\bequity\b|equities/i },
-    { id: 'handstrength', label: 'hand strength / ranking', re: /hand[\s_-]?(strength|rank|value)|evaluate[\s_-]?hand/i },
+    {
+      id: 'handstrength',
+      label: 'hand strength / ranking',
+      re: /hand[\s_-]?(strength|rank|value)|evaluate[\s_-]?hand/i,
+    },
     { id: 'potodds', label: 'pot odds', re: /pot[\s_-]?odds/i },
     { id: 'preflop', label: 'preflop chart', re: /pre[\s_-]?flop/i },
     { id: 'bluff', label: 'bluffing', re: /bluff/i },
     OPPONENT_MODELLING,
     CARD_COUNTING,
   ],
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
+  modules: {
+    offlineKit: 'agents/offline-kit.ts',
+    catarenaReport: 'reports/catarena-report.ts',
+    viewer: 'viewer/data.ts',
+    viewerScript: 'viewer/render.js',
+  },
 };

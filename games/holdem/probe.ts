@@ -29,7 +29,8 @@ export function holdemKey(state: TableState, seat: Seat, action: Action): string
 }
 
 export const holdemProbe: ProbeRules = {
-  endgame: 'the decisions on the turn and the river (the last streets of a hand), of every hand of the table, with the cards that seat saw',
+  endgame:
+    'the decisions on the turn and the river (the last streets of a hand), of every hand of the table, with the cards that seat saw',
   actionKey: `the action class (fold, check, call, all_in, raise) and for a raise its size above the current bet as a fraction of the pot: ${RAISE_BUCKETS.map((b) => b.name).join(', ')}; a raise or call of the whole stack is all_in`,
   isEndgame: (state) => {
     const street = (state as TableState).hand.street;

@@ -19,7 +19,16 @@ import type { Seat } from '../../records/match.ts';
 import { createRng, deriveSeed, type Rng } from '../../util/rng.ts';
 import { HOLDEM_VARIANTS, shuffledDeck, type HoldemVariant } from './cards.ts';
 import { evaluate7 } from './evaluator.ts';
-import { applyAction, startHand, validActions, validate, type Action, type HandState, type Rank, type ValidAction } from './hand.ts';
+import {
+  applyAction,
+  startHand,
+  validActions,
+  validate,
+  type Action,
+  type HandState,
+  type Rank,
+  type ValidAction,
+} from './hand.ts';
 
 export interface BlindLevel {
   smallBlind: number;
@@ -30,9 +39,35 @@ export interface BlindLevel {
 
 /** CATArena's arena/blind_structure.json: 29 levels of 24 hands; the last level stays. */
 const PAPER_LEVELS: Array<[number, number]> = [
-  [10, 20], [20, 30], [20, 40], [30, 50], [30, 60], [40, 80], [50, 100], [60, 120], [100, 200], [100, 200],
-  [150, 250], [200, 300], [200, 400], [300, 500], [300, 600], [400, 800], [500, 1000], [600, 1200], [1000, 1500], [1000, 2000],
-  [1500, 2500], [2000, 3000], [2000, 4000], [2500, 5000], [3000, 6000], [4000, 8000], [5000, 10000], [6000, 12000], [7500, 15000],
+  [10, 20],
+  [20, 30],
+  [20, 40],
+  [30, 50],
+  [30, 60],
+  [40, 80],
+  [50, 100],
+  [60, 120],
+  [100, 200],
+  [100, 200],
+  [150, 250],
+  [200, 300],
+  [200, 400],
+  [300, 500],
+  [300, 600],
+  [400, 800],
+  [500, 1000],
+  [600, 1200],
+  [1000, 1500],
+  [1000, 2000],
+  [1500, 2500],
+  [2000, 3000],
+  [2000, 4000],
+  [2500, 5000],
+  [3000, 6000],
+  [4000, 8000],
+  [5000, 10000],
+  [6000, 12000],
+  [7500, 15000],
 ];
 
 export function paperBlinds(handsPerLevel = 24): BlindLevel[] {
@@ -55,7 +90,8 @@ export function tableConfig(options: GameSetup['options'] = {}): TableConfig {
     const raw = options[key];
     if (raw === undefined) return fallback;
     const v = Number(raw);
-    if (!Number.isInteger(v) || v < min) throw new Error(`hold'em option ${key} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(v) || v < min)
+      throw new Error(`hold'em option ${key} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
     return v;
   };
   return {
@@ -106,12 +142,25 @@ export interface TableState {
   finished: null | { reason: 'last_player' | 'hand_cap'; outcome: Outcome };
 }
 
-export const rankFor = (variant: HoldemVariant): Rank => (cards) => evaluate7(cards, variant).value;
+export const rankFor =
+  (variant: HoldemVariant): Rank =>
+  (cards) =>
+    evaluate7(cards, variant).value;
 
-function dealHand(variant: HoldemVariant, config: TableConfig, dealSeed: number, number: number, stacks: number[], button: number): { hand: HandState; level: number } {
+function dealHand(
+  variant: HoldemVariant,
+  config: TableConfig,
+  dealSeed: number,
+  number: number,
+  stacks: number[],
+  button: number,
+): { hand: HandState; level: number } {
   const level = blindLevel(config.blinds, number);
   const deck = shuffledDeck(variant, createRng(deriveSeed(dealSeed, 'hand', number)));
-  const hand = startHand({ stacks, button, smallBlind: level.smallBlind, bigBlind: level.bigBlind, deck }, rankFor(variant));
+  const hand = startHand(
+    { stacks, button, smallBlind: level.smallBlind, bigBlind: level.bigBlind, deck },
+    rankFor(variant),
+  );
   return { hand, level: level.level };
 }
 
@@ -124,14 +173,33 @@ function nextWithChips(stacks: readonly number[], from: number): number {
 }
 
 export function initTable(variant: string, rng: Rng, setup: GameSetup = {}): TableState {
-  if (!HOLDEM_VARIANTS.includes(variant as HoldemVariant)) throw new Error(`unknown hold'em variant "${variant}"; available: ${HOLDEM_VARIANTS.join(', ')}`);
+  if (!HOLDEM_VARIANTS.includes(variant as HoldemVariant))
+    throw new Error(`unknown hold'em variant "${variant}"; available: ${HOLDEM_VARIANTS.join(', ')}`);
   const seats = setup.seats ?? 2;
-  if (!Number.isInteger(seats) || seats < 2 || seats > 12) throw new Error(`hold'em: a table seats 2–12 players, got ${seats}`);
+  if (!Number.isInteger(seats) || seats < 2 || seats > 12)
+    throw new Error(`hold'em: a table seats 2–12 players, got ${seats}`);
   const config = tableConfig(setup.options);
   const dealSeed = rng.int(-(2 ** 31), 2 ** 31 - 1);
   const button = createRng(deriveSeed(dealSeed, 'button')).int(0, seats - 1);
-  const { hand, level } = dealHand(variant as HoldemVariant, config, dealSeed, 1, Array(seats).fill(config.startingChips), button);
-  return settle({ variant: variant as HoldemVariant, config, dealSeed, handNumber: 1, level, hand, eliminated: [], log: null, finished: null });
+  const { hand, level } = dealHand(
+    variant as HoldemVariant,
+    config,
+    dealSeed,
+    1,
+    Array(seats).fill(config.startingChips),
+    button,
+  );
+  return settle({
+    variant: variant as HoldemVariant,
+    config,
+    dealSeed,
+    handNumber: 1,
+    level,
+    hand,
+    eliminated: [],
+    log: null,
+    finished: null,
+  });
 }
 
 /** After a hand completes: log it, bust players, end the table or deal the next hand. */
@@ -139,12 +207,20 @@ function settle(s: TableState): TableState {
   while (s.hand.result && !s.finished) {
     const stacks = s.hand.result.stacks;
     const busted = stacks.flatMap((c, seat) => (c === 0 && s.hand.startStacks[seat]! > 0 ? [seat] : []));
-    const eliminated = [...s.eliminated, ...busted.map((seat) => ({ seat, hand: s.handNumber, startStack: s.hand.startStacks[seat]! }))];
+    const eliminated = [
+      ...s.eliminated,
+      ...busted.map((seat) => ({ seat, hand: s.handNumber, startStack: s.hand.startStacks[seat]! })),
+    ];
     const log: HandLogList = { head: { number: s.handNumber, level: s.level, hand: s.hand, busted }, tail: s.log };
     const alive = stacks.filter((c) => c > 0).length;
     if (alive <= 1 || s.handNumber >= s.config.handCap) {
       const reason = alive <= 1 ? 'last_player' : 'hand_cap';
-      return { ...s, eliminated, log, finished: { reason, outcome: tableOutcome(stacks, eliminated, reason, s.handNumber) } };
+      return {
+        ...s,
+        eliminated,
+        log,
+        finished: { reason, outcome: tableOutcome(stacks, eliminated, reason, s.handNumber) },
+      };
     }
     const number = s.handNumber + 1;
     const next = dealHand(s.variant, s.config, s.dealSeed, number, stacks, nextWithChips(stacks, s.hand.button));
@@ -153,7 +229,12 @@ function settle(s: TableState): TableState {
   return s;
 }
 
-function tableOutcome(stacks: readonly number[], eliminated: TableState['eliminated'], reason: string, hands: number): Outcome {
+function tableOutcome(
+  stacks: readonly number[],
+  eliminated: TableState['eliminated'],
+  reason: string,
+  hands: number,
+): Outcome {
   const n = stacks.length;
   // Sort key per seat: survivors above the eliminated; later eliminations above earlier ones.
   const key = (seat: number): [number, number, number] => {
@@ -166,10 +247,19 @@ function tableOutcome(stacks: readonly number[], eliminated: TableState['elimina
     for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! > y[i]!;
     return false;
   };
-  const places = Array.from({ length: n }, (_, seat) => 1 + Array.from({ length: n }, (_, o) => o).filter((o) => better(o, seat)).length);
+  const places = Array.from(
+    { length: n },
+    (_, seat) => 1 + Array.from({ length: n }, (_, o) => o).filter((o) => better(o, seat)).length,
+  );
   const leaders = places.flatMap((p, seat) => (p === 1 ? [seat] : []));
   const scores = places.map((p) => (p === 1 ? 1 / leaders.length : 0));
-  return { scores, reason, winner: leaders.length === 1 ? leaders[0]! : null, places, detail: { chips: stacks.slice(), hands } };
+  return {
+    scores,
+    reason,
+    winner: leaders.length === 1 ? leaders[0]! : null,
+    places,
+    detail: { chips: stacks.slice(), hands },
+  };
 }
 
 /** Completed hands, oldest first. */
@@ -193,7 +283,13 @@ export const holdem: Game<TableState, Action, TableState> = {
   legalActions(s, seat) {
     if (s.finished || s.hand.toAct !== seat) return [];
     return validActions(s.hand).flatMap((v): Action[] => {
-      if (v.action === 'raise') return v.min === v.max ? [{ action: 'raise', amount: v.min }] : [{ action: 'raise', amount: v.min }, { action: 'raise', amount: v.max }];
+      if (v.action === 'raise')
+        return v.min === v.max
+          ? [{ action: 'raise', amount: v.min }]
+          : [
+              { action: 'raise', amount: v.min },
+              { action: 'raise', amount: v.max },
+            ];
       return [{ action: v.action }];
     });
   },

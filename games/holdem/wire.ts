@@ -9,8 +9,24 @@
 // Additions to CATArena's body: `deck` ("standard" or "short"), so a bot can tell the rule set;
 // bots written for CATArena ignore it.
 import type { Seat } from '../../records/match.ts';
-import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
-import { defaultAction, timeoutAction, type Action, type ActionType, type HandState, type Street, type ValidAction } from './hand.ts';
+import {
+  isRecord,
+  undecodable,
+  type LiveGame,
+  type ParseResult,
+  type RouteReply,
+  type TurnContext,
+  type WireAdapter,
+} from '../core/wire.ts';
+import {
+  defaultAction,
+  timeoutAction,
+  type Action,
+  type ActionType,
+  type HandState,
+  type Street,
+  type ValidAction,
+} from './hand.ts';
 import { handLogs, holdem, tableValidActions, type HandLog, type TableState } from './table.ts';
 import { bestFive } from './evaluator.ts';
 
@@ -30,20 +46,39 @@ function wireValidActions(valid: ValidAction[]): Array<{ action: string; amount:
 }
 
 /** A hand's action records in CATArena's shape: call/all_in = chips added, raise = raise-to. */
-export function actionRecords(hand: HandState, ids: readonly string[]): Array<{ player_id: string; action: string; amount: number; phase: Street }> {
+export function actionRecords(
+  hand: HandState,
+  ids: readonly string[],
+): Array<{ player_id: string; action: string; amount: number; phase: Street }> {
   return hand.history
     .filter((h) => h.action !== 'ante')
-    .map((h) => ({ player_id: ids[h.seat]!, action: h.action, amount: h.action === 'raise' ? h.to : h.amount, phase: h.street }));
+    .map((h) => ({
+      player_id: ids[h.seat]!,
+      action: h.action,
+      amount: h.action === 'raise' ? h.to : h.amount,
+      phase: h.street,
+    }));
 }
 
 /** The winner records of a finished hand (CATArena's {"event":"win", …}). */
-export function winRecords(hand: HandState, ids: readonly string[], variant: TableState['variant']): Array<Record<string, unknown>> {
+export function winRecords(
+  hand: HandState,
+  ids: readonly string[],
+  variant: TableState['variant'],
+): Array<Record<string, unknown>> {
   const r = hand.result;
   if (!r) return [];
   return r.pots.flatMap((pot, potIndex) =>
     pot.shares.map(({ seat, amount }) =>
       r.showdown.length
-        ? { event: 'win', player_id: ids[seat], name: ids[seat], amount, pot_index: potIndex, hand: bestFive([...hand.seats[seat]!.hole, ...r.board], variant).cards }
+        ? {
+            event: 'win',
+            player_id: ids[seat],
+            name: ids[seat],
+            amount,
+            pot_index: potIndex,
+            hand: bestFive([...hand.seats[seat]!.hole, ...r.board], variant).cards,
+          }
         : { event: 'win', player_id: ids[seat], amount },
     ),
   );
@@ -53,7 +88,12 @@ export function winRecords(hand: HandState, ids: readonly string[], variant: Tab
  * GET /games/{id}/state as `viewer` sees it (null = nobody's hole cards; everybody's once the
  * hand went to showdown).
  */
-export function stateBody(s: TableState, gameId: string, ids: readonly string[], viewer: Seat | null): Record<string, unknown> {
+export function stateBody(
+  s: TableState,
+  gameId: string,
+  ids: readonly string[],
+  viewer: Seat | null,
+): Record<string, unknown> {
   const h = s.hand;
   const n = h.seats.length;
   const showdown = h.result !== null && h.result.showdown.length > 0;
@@ -102,7 +142,8 @@ export function fullHistoryEntries(log: HandLog, ids: readonly string[], variant
   const board = h.result?.board ?? h.board;
   const players: Record<string, unknown> = {};
   h.seats.forEach((p, seat) => {
-    if (h.startStacks[seat]! > 0) players[ids[seat]!] = { name: ids[seat], initial_chips: h.startStacks[seat], hole_cards: p.hole.slice() };
+    if (h.startStacks[seat]! > 0)
+      players[ids[seat]!] = { name: ids[seat], initial_chips: h.startStacks[seat], hole_cards: p.hole.slice() };
   });
   const community: Record<string, unknown> = {};
   if (board.length >= 3) community.flop = board.slice(0, 3);
@@ -121,7 +162,8 @@ export function fullHistoryEntries(log: HandLog, ids: readonly string[], variant
 }
 
 function parseAction(body: unknown): ParseResult<Action> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ok: false, kind: 'malformed', message: 'answer is not a JSON object {"action", "amount"}' };
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return { ok: false, kind: 'malformed', message: 'answer is not a JSON object {"action", "amount"}' };
   const { action, amount } = body as { action?: unknown; amount?: unknown };
   // CATArena's arena reads reply.get('action', 'fold'): an answer without one folds.
   if (action === undefined) return { ok: false, kind: 'malformed', message: 'answer has no "action" (CATArena folds)' };
@@ -130,8 +172,12 @@ function parseAction(body: unknown): ParseResult<Action> {
   }
   // CATArena's server reads amount with a default of 0 and insists on an int for every action.
   const value = amount === undefined ? 0 : amount;
-  if (typeof value !== 'number' || !Number.isInteger(value)) return { ok: false, kind: 'illegal', message: `Bet amount must be an integer, got ${JSON.stringify(value)}` };
-  return { ok: true, action: action === 'raise' ? { action: 'raise', amount: value } : { action: action as ActionType } };
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    return { ok: false, kind: 'illegal', message: `Bet amount must be an integer, got ${JSON.stringify(value)}` };
+  return {
+    ok: true,
+    action: action === 'raise' ? { action: 'raise', amount: value } : { action: action as ActionType },
+  };
 }
 
 const liveIds = (g: LiveGame<TableState>) => playerIds(g.state.hand.seats.length, g.seatIds);
@@ -145,7 +191,8 @@ function stateRoute(g: LiveGame<TableState>, query: URLSearchParams): RouteReply
 }
 
 /** An action as the protocol writes it: the amount only on a raise. */
-const encodeAction = (a: Action) => (a.action === 'raise' ? { action: 'raise', amount: a.amount } : { action: a.action });
+const encodeAction = (a: Action) =>
+  a.action === 'raise' ? { action: 'raise', amount: a.amount } : { action: a.action };
 
 export const holdemWire: WireAdapter<TableState, Action> = {
   game: holdem,
@@ -156,7 +203,10 @@ export const holdemWire: WireAdapter<TableState, Action> = {
 
   turn(s, seat, ctx: TurnContext) {
     const ids = playerIds(s.hand.seats.length, ctx.seatIds);
-    return { path: '/action', body: { ...stateBody(s, ctx.gameId, ids, seat), valid_actions: wireValidActions(tableValidActions(s)) } };
+    return {
+      path: '/action',
+      body: { ...stateBody(s, ctx.gameId, ids, seat), valid_actions: wireValidActions(tableValidActions(s)) },
+    };
   },
 
   parse: (body) => parseAction(body),
@@ -176,15 +226,26 @@ export const holdemWire: WireAdapter<TableState, Action> = {
   decode: (encoded) => {
     const a = isRecord(encoded) ? encoded : {};
     if (a.action === 'raise' && typeof a.amount === 'number') return { action: 'raise', amount: a.amount };
-    if (a.action === 'fold' || a.action === 'check' || a.action === 'call' || a.action === 'all_in') return { action: a.action };
+    if (a.action === 'fold' || a.action === 'check' || a.action === 'call' || a.action === 'all_in')
+      return { action: a.action };
     throw undecodable('holdem', encoded);
   },
-  setup: (s) => ({ deal_seed: s.dealSeed, first_button: s.hand.button, deck: s.variant === 'variant' ? 'short' : 'standard', ...s.config, blinds: undefined, hands_per_level: s.config.blinds[0]?.hands }),
+  setup: (s) => ({
+    deal_seed: s.dealSeed,
+    first_button: s.hand.button,
+    deck: s.variant === 'variant' ? 'short' : 'standard',
+    ...s.config,
+    blinds: undefined,
+    hands_per_level: s.config.blinds[0]?.hands,
+  }),
 
   server: {
     // CATArena's self-play flow (create, add players, start, next_hand) is not served: no Hold'em
     // bot calls the game server; agents test against the sample bot instead.
-    created: () => ({ status: 501, body: { error: "hold'em self-play tables are not served here; test your bot with `catarena play holdem …`" } }),
+    created: () => ({
+      status: 501,
+      body: { error: "hold'em self-play tables are not served here; test your bot with `catarena play holdem …`" },
+    }),
     route(game, method, sub, _body, query) {
       const g = game as LiveGame<TableState>;
       if (method !== 'GET') return null;
@@ -195,8 +256,13 @@ export const holdemWire: WireAdapter<TableState, Action> = {
         const mine = who >= 0 && g.state.hand.toAct === who;
         return { status: 200, body: { valid_actions: mine ? wireValidActions(tableValidActions(g.state)) : [] } };
       }
-      if (sub === 'history') return { status: 200, body: { action_history: actionRecords(g.state.hand, ids), hand_number: g.state.handNumber } };
-      if (sub === 'full_history') return { status: 200, body: handLogs(g.state).flatMap((log) => fullHistoryEntries(log, ids, g.state.variant)) };
+      if (sub === 'history')
+        return {
+          status: 200,
+          body: { action_history: actionRecords(g.state.hand, ids), hand_number: g.state.handNumber },
+        };
+      if (sub === 'full_history')
+        return { status: 200, body: handLogs(g.state).flatMap((log) => fullHistoryEntries(log, ids, g.state.variant)) };
       return null;
     },
     healthExtras: () => ({ timestamp: new Date().toISOString() }),

@@ -18,13 +18,17 @@ export const undercover: GameDescriptor = {
   inDefault: false,
   workspace: {
     answers: 'action',
-    logFiles: '`undercover_report_*.json` is the report of last round (per strategy: composite score, wins, survival, voting accuracy, team Elo, statement failures; every game with its statements and votes)',
+    logFiles:
+      '`undercover_report_*.json` is the report of last round (per strategy: composite score, wins, survival, voting accuracy, team Elo, statement failures; every game with its statements and votes)',
   },
   // The LLM-player's turn builder for this game, and the statement check it uses (copied beside it).
   playerLibs: ['player/undercover-player.mjs', 'engine/statement-check.mjs'],
   // What the evolution report looks for in this game's bot code, beside every game's techniques.
-  techniques: [
-    OPPONENT_MODELLING,
-  ],
-  modules: { offlineKit: 'agents/offline-kit.ts', catarenaReport: 'reports/catarena-report.ts', viewer: 'viewer/data.ts', viewerScript: 'viewer/render.js' },
+  techniques: [OPPONENT_MODELLING],
+  modules: {
+    offlineKit: 'agents/offline-kit.ts',
+    catarenaReport: 'reports/catarena-report.ts',
+    viewer: 'viewer/data.ts',
+    viewerScript: 'viewer/render.js',
+  },
 };

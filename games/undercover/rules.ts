@@ -33,7 +33,17 @@ import type { Game, GameSetup, Outcome } from '../core/game.ts';
 import type { Rng } from '../../util/rng.ts';
 import type { Seat } from '../../records/match.ts';
 import { statementFault, type StatementFault } from './engine/statement-check.mjs';
-import { compositeScore, DEFAULT_SEATS, MAX_SEATS, MIN_SEATS, teamOf, undercoverCount, voteCorrect, type Role, type Team } from './roles.ts';
+import {
+  compositeScore,
+  DEFAULT_SEATS,
+  MAX_SEATS,
+  MIN_SEATS,
+  teamOf,
+  undercoverCount,
+  voteCorrect,
+  type Role,
+  type Team,
+} from './roles.ts';
 import { wordPairs } from './words.ts';
 
 export const UNDERCOVER_VARIANTS = ['standard', 'variant'] as const;
@@ -105,19 +115,23 @@ function intOption(options: GameSetup['options'], key: string, fallback: number,
   const raw = options?.[key];
   if (raw === undefined) return fallback;
   const v = Number(raw);
-  if (!Number.isInteger(v) || v < min) throw new Error(`undercover option ${key} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(v) || v < min)
+    throw new Error(`undercover option ${key} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
   return v;
 }
 
 export function initUndercover(variant: string, rng: Rng, setup: GameSetup = {}): UndercoverState {
-  if (!(UNDERCOVER_VARIANTS as readonly string[]).includes(variant)) throw new Error(`unknown undercover variant "${variant}"; available: ${UNDERCOVER_VARIANTS.join(', ')}`);
+  if (!(UNDERCOVER_VARIANTS as readonly string[]).includes(variant))
+    throw new Error(`unknown undercover variant "${variant}"; available: ${UNDERCOVER_VARIANTS.join(', ')}`);
   const v = variant as UndercoverVariant;
   const seats = setup.seats ?? DEFAULT_SEATS;
   // A table of two has no room for an audience: it plays the variant's knowledge, voting as in standard.
   const audience = v === 'variant' && seats >= 3 ? seats - 1 : null;
   const speakers = audience === null ? seats : seats - 1;
   if (!Number.isInteger(seats) || seats > MAX_SEATS || speakers < MIN_SEATS) {
-    throw new Error(`undercover: a table seats ${MIN_SEATS}–${MAX_SEATS} players${audience === null ? '' : ' plus the audience'}, got ${seats} seats`);
+    throw new Error(
+      `undercover: a table seats ${MIN_SEATS}–${MAX_SEATS} players${audience === null ? '' : ' plus the audience'}, got ${seats} seats`,
+    );
   }
   const pairs = wordPairs();
   const picked = pairs[rng.int(0, pairs.length - 1)]!;
@@ -125,7 +139,9 @@ export function initUndercover(variant: string, rng: Rng, setup: GameSetup = {})
   const [civilian, undercover] = flip ? [picked.words[1], picked.words[0]] : picked.words;
   const speakerSeats = Array.from({ length: speakers }, (_, i) => i);
   const spies = new Set(rng.shuffle(speakerSeats).slice(0, undercoverCount(speakers)));
-  const roles: Role[] = Array.from({ length: seats }, (_, seat) => (seat === audience ? 'audience' : spies.has(seat) ? 'undercover' : 'civilian'));
+  const roles: Role[] = Array.from({ length: seats }, (_, seat) =>
+    seat === audience ? 'audience' : spies.has(seat) ? 'undercover' : 'civilian',
+  );
   const order = rng.shuffle(speakerSeats);
   return {
     variant: v,
@@ -160,29 +176,47 @@ function decided(s: UndercoverState): UndercoverState['finished'] {
 function eliminate(s: UndercoverState, seat: Seat, by: Elimination['by']): UndercoverState {
   const alive = s.alive.slice();
   alive[seat] = false;
-  const next = { ...s, alive, eliminated: [...s.eliminated, { seat, round: s.round, by }], pending: s.pending.filter((p) => p !== seat) };
+  const next = {
+    ...s,
+    alive,
+    eliminated: [...s.eliminated, { seat, round: s.round, by }],
+    pending: s.pending.filter((p) => p !== seat),
+  };
   const finished = decided(next);
   return finished ? { ...next, phase: 'over', pending: [], finished } : next;
 }
 
 /** Who votes: the audience in the variant, else every alive player. */
-const voters = (s: UndercoverState): Seat[] => (s.audience !== null ? [s.audience] : aliveIn(s, s.order).sort((a, b) => a - b));
+const voters = (s: UndercoverState): Seat[] =>
+  s.audience !== null ? [s.audience] : aliveIn(s, s.order).sort((a, b) => a - b);
 
 function startVote(s: UndercoverState, ballot: 0 | 1, candidates: Seat[] | null): UndercoverState {
   return { ...s, phase: 'vote', ballot, candidates, pending: voters(s) };
 }
 
 function nextRound(s: UndercoverState): UndercoverState {
-  if (s.round >= s.maxRounds) return { ...s, phase: 'over', pending: [], candidates: null, finished: { winner: 'undercover', reason: 'round_cap' } };
+  if (s.round >= s.maxRounds)
+    return {
+      ...s,
+      phase: 'over',
+      pending: [],
+      candidates: null,
+      finished: { winner: 'undercover', reason: 'round_cap' },
+    };
   return { ...s, round: s.round + 1, phase: 'speak', ballot: 0, candidates: null, pending: aliveIn(s, s.order) };
 }
 
 /** Counts the closed ballot: out goes the one most voted; a first tie is revoted, a second passes. */
 function closeBallot(s: UndercoverState): UndercoverState {
   const counts = new Map<Seat, number>();
-  for (const b of s.ballots) if (b.round === s.round && b.ballot === s.ballot && b.target !== null) counts.set(b.target, (counts.get(b.target) ?? 0) + 1);
+  for (const b of s.ballots)
+    if (b.round === s.round && b.ballot === s.ballot && b.target !== null)
+      counts.set(b.target, (counts.get(b.target) ?? 0) + 1);
   const top = Math.max(0, ...counts.values());
-  const tied = [...counts].filter(([, n]) => n === top).map(([seat]) => seat).sort((a, b) => a - b);
+  const tied = [...counts]
+    .filter(([, n]) => n === top)
+    .map(([seat]) => seat)
+    .sort((a, b) => a - b);
   if (top === 0) return nextRound(s);
   if (tied.length > 1) return s.ballot === 0 ? startVote(s, 1, tied) : nextRound(s);
   const after = eliminate({ ...s, pending: [] }, tied[0]!, 'vote');
@@ -191,7 +225,8 @@ function closeBallot(s: UndercoverState): UndercoverState {
 
 /** Why `target` is no vote of `seat` now, or null. */
 function voteFault(s: UndercoverState, seat: Seat, target: unknown): string | null {
-  if (!Number.isInteger(target) || (target as number) < 0 || (target as number) >= s.seats) return `no such seat: ${JSON.stringify(target)}`;
+  if (!Number.isInteger(target) || (target as number) < 0 || (target as number) >= s.seats)
+    return `no such seat: ${JSON.stringify(target)}`;
   const t = target as Seat;
   if (t === seat) return 'cannot vote for yourself';
   if (s.roles[t] === 'audience') return 'the audience cannot be voted out';
@@ -209,8 +244,15 @@ export function voteTargets(s: UndercoverState, seat: Seat): Seat[] {
  * Every statement made so far, as the /speak body lists them: the statement check keeps those a new
  * one must not repeat (other seats', earlier rounds', passed).
  */
-export const earlierStatements = (s: UndercoverState): Array<{ round: number; seat: Seat; statement: string | null; eliminated?: string }> =>
-  s.statements.map((x) => ({ round: x.round, seat: x.seat, statement: x.text, ...(x.fault ? { eliminated: x.fault } : {}) }));
+export const earlierStatements = (
+  s: UndercoverState,
+): Array<{ round: number; seat: Seat; statement: string | null; eliminated?: string }> =>
+  s.statements.map((x) => ({
+    round: x.round,
+    seat: x.seat,
+    statement: x.text,
+    ...(x.fault ? { eliminated: x.fault } : {}),
+  }));
 
 /** Statements a random player may make: a clue of fresh tokens per round and seat (they may still fail the check). */
 function sampleStatements(s: UndercoverState, seat: Seat): string[] {
@@ -247,14 +289,25 @@ export const undercover: Game<UndercoverState, UndercoverAction, unknown> = {
     if (fault) throw new Error(`undercover: illegal action by seat ${seat}: ${fault}`);
     if (s.phase === 'speak') {
       const text = action.kind === 'speak' ? action.statement : null;
-      const bad = text === null ? 'silent' : statementFault(text, wordOf(s, seat)!, { seat, round: s.round, statements: earlierStatements(s) });
-      let next: UndercoverState = { ...s, statements: [...s.statements, { round: s.round, seat, text, fault: bad }], pending: s.pending.slice(1) };
+      const bad =
+        text === null
+          ? 'silent'
+          : statementFault(text, wordOf(s, seat)!, { seat, round: s.round, statements: earlierStatements(s) });
+      let next: UndercoverState = {
+        ...s,
+        statements: [...s.statements, { round: s.round, seat, text, fault: bad }],
+        pending: s.pending.slice(1),
+      };
       if (bad) next = eliminate(next, seat, bad);
       if (next.phase === 'over') return next;
       return next.pending.length ? next : startVote(next, 0, null);
     }
     const target = action.kind === 'vote' ? action.target : null;
-    const next = { ...s, ballots: [...s.ballots, { round: s.round, ballot: s.ballot, voter: seat, target }], pending: s.pending.slice(1) };
+    const next = {
+      ...s,
+      ballots: [...s.ballots, { round: s.round, ballot: s.ballot, voter: seat, target }],
+      pending: s.pending.slice(1),
+    };
     return next.pending.length ? next : closeBallot(next);
   },
   outcome: (s) => (s.finished ? outcomeOf(s) : null),
@@ -262,7 +315,9 @@ export const undercover: Game<UndercoverState, UndercoverAction, unknown> = {
 };
 
 /** Per seat: win, survival and voting accuracy (the parts of the composite score). */
-export function seatMetrics(s: UndercoverState): Array<{ win: number; survival: number; accuracy: number; ballots: number; correct: number }> {
+export function seatMetrics(
+  s: UndercoverState,
+): Array<{ win: number; survival: number; accuracy: number; ballots: number; correct: number }> {
   const winner = s.finished?.winner;
   return s.roles.map((role, seat) => {
     const mine = s.ballots.filter((b) => b.voter === seat);
@@ -289,7 +344,12 @@ function outcomeOf(s: UndercoverState): Outcome {
     detail: {
       winningTeam: s.finished!.winner,
       roles: s.roles.slice(),
-      words: { civilian: s.pair.civilian, undercover: s.pair.undercover, category: s.pair.category, pair: s.pair.index },
+      words: {
+        civilian: s.pair.civilian,
+        undercover: s.pair.undercover,
+        category: s.pair.category,
+        pair: s.pair.index,
+      },
       win: metrics.map((m) => m.win),
       survival: metrics.map((m) => m.survival),
       votingAccuracy: metrics.map((m) => m.accuracy),
@@ -305,8 +365,13 @@ function outcomeOf(s: UndercoverState): Outcome {
  */
 export function playerView(s: UndercoverState, seat: Seat | null): Record<string, unknown> {
   const over = s.phase === 'over';
-  const closed = s.ballots.filter((b) => over || b.round < s.round || b.ballot < s.ballot || (b.round === s.round && s.phase === 'speak'));
-  const own = seat === null ? {} : { seat, word: wordOf(s, seat), ...(s.variant === 'variant' || over ? { role: s.roles[seat] } : {}) };
+  const closed = s.ballots.filter(
+    (b) => over || b.round < s.round || b.ballot < s.ballot || (b.round === s.round && s.phase === 'speak'),
+  );
+  const own =
+    seat === null
+      ? {}
+      : { seat, word: wordOf(s, seat), ...(s.variant === 'variant' || over ? { role: s.roles[seat] } : {}) };
   return {
     variant: s.variant,
     category: s.pair.category,
@@ -318,11 +383,27 @@ export function playerView(s: UndercoverState, seat: Seat | null): Record<string
     speaking_order: s.order,
     audience: s.audience,
     alive: s.alive.flatMap((a, i) => (a && i !== s.audience ? [i] : [])),
-    statements: s.statements.map((x) => ({ round: x.round, seat: x.seat, statement: x.text, ...(x.fault ? { eliminated: x.fault } : {}) })),
+    statements: s.statements.map((x) => ({
+      round: x.round,
+      seat: x.seat,
+      statement: x.text,
+      ...(x.fault ? { eliminated: x.fault } : {}),
+    })),
     votes: closed.map((b) => ({ round: b.round, revote: b.ballot === 1, voter: b.voter, target: b.target })),
     eliminated: s.eliminated,
     ...own,
-    ...(s.variant === 'variant' && seat !== null && seat !== s.audience ? { words: { civilian: s.pair.civilian, undercover: s.pair.undercover } } : {}),
-    ...(over ? { result: { winner: s.finished!.winner, reason: s.finished!.reason, roles: s.roles, words: { civilian: s.pair.civilian, undercover: s.pair.undercover } } } : {}),
+    ...(s.variant === 'variant' && seat !== null && seat !== s.audience
+      ? { words: { civilian: s.pair.civilian, undercover: s.pair.undercover } }
+      : {}),
+    ...(over
+      ? {
+          result: {
+            winner: s.finished!.winner,
+            reason: s.finished!.reason,
+            roles: s.roles,
+            words: { civilian: s.pair.civilian, undercover: s.pair.undercover },
+          },
+        }
+      : {}),
   };
 }

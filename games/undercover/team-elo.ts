@@ -77,7 +77,13 @@ export function seatTerms(h: RatedHistory): Array<{ win: number; survival: numbe
 /** The update's view of one game from its seats and recorded history. */
 export function teamGameOf(seats: readonly string[], h: RatedHistory): TeamGame {
   const terms = seatTerms(h);
-  return { seats, roles: h.roles, winner: h.winner, survival: terms.map((t) => t.survival), accuracy: terms.map((t) => t.accuracy) };
+  return {
+    seats,
+    roles: h.roles,
+    winner: h.winner,
+    survival: terms.map((t) => t.survival),
+    accuracy: terms.map((t) => t.accuracy),
+  };
 }
 
 export interface EloState {

@@ -10,7 +10,15 @@
 // The game server shows the public history: GET /games/{id}/state (?seat=<n> adds that seat's word)
 // and GET /games/{id}/history.
 import type { Seat } from '../../records/match.ts';
-import { isRecord, undecodable, type LiveGame, type ParseResult, type RouteReply, type TurnContext, type WireAdapter } from '../core/wire.ts';
+import {
+  isRecord,
+  undecodable,
+  type LiveGame,
+  type ParseResult,
+  type RouteReply,
+  type TurnContext,
+  type WireAdapter,
+} from '../core/wire.ts';
 import { playerView, undercover, voteTargets, wordOf, type UndercoverAction, type UndercoverState } from './rules.ts';
 
 /** Player ids per seat: the strategy ids the match gave, else player_<seat>. */
@@ -23,14 +31,17 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function parseAnswer(body: unknown, s: UndercoverState, seat: Seat): ParseResult<UndercoverAction> {
   if (!isObject(body)) return { ok: false, kind: 'malformed', message: 'answer is not a JSON object' };
   if (s.phase === 'speak') {
-    if (typeof body.statement !== 'string') return { ok: false, kind: 'malformed', message: 'answer has no "statement" string' };
+    if (typeof body.statement !== 'string')
+      return { ok: false, kind: 'malformed', message: 'answer has no "statement" string' };
     return { ok: true, action: { kind: 'speak', statement: body.statement } };
   }
   const vote = body.vote;
   if (vote === undefined || vote === null) return { ok: false, kind: 'malformed', message: 'answer has no "vote"' };
   const target = typeof vote === 'string' && /^\d+$/.test(vote) ? Number(vote) : vote;
   const fault = undercover.validate(s, seat, { kind: 'vote', target: target as Seat });
-  return fault ? { ok: false, kind: 'illegal', message: `vote ${JSON.stringify(vote)}: ${fault}` } : { ok: true, action: { kind: 'vote', target: target as Seat } };
+  return fault
+    ? { ok: false, kind: 'illegal', message: `vote ${JSON.stringify(vote)}: ${fault}` }
+    : { ok: true, action: { kind: 'vote', target: target as Seat } };
 }
 
 /** The public state as `seat` sees it, with the game id and the player ids. */
@@ -42,8 +53,12 @@ function turnBody(s: UndercoverState, seat: Seat, ctx: TurnContext): Record<stri
 function stateRoute(g: LiveGame<UndercoverState>, query: URLSearchParams): RouteReply {
   const asked = query.get('seat');
   const seat = asked === null ? null : Number(asked);
-  if (seat !== null && (!Number.isInteger(seat) || seat < 0 || seat >= g.state.seats)) return { status: 404, body: { error: 'Seat not found' } };
-  return { status: 200, body: { game_id: g.id, players: playerIds(g.state.seats, g.seatIds), ...playerView(g.state, seat) } };
+  if (seat !== null && (!Number.isInteger(seat) || seat < 0 || seat >= g.state.seats))
+    return { status: 404, body: { error: 'Seat not found' } };
+  return {
+    status: 200,
+    body: { game_id: g.id, players: playerIds(g.state.seats, g.seatIds), ...playerView(g.state, seat) },
+  };
 }
 
 export const undercoverWire: WireAdapter<UndercoverState, UndercoverAction> = {
@@ -67,13 +82,20 @@ export const undercoverWire: WireAdapter<UndercoverState, UndercoverAction> = {
         rules: s.variant,
         word: wordOf(s, seat),
         audience: s.audience,
-        ...(s.variant === 'variant' ? { role, ...(role === 'audience' ? {} : { words: { civilian: s.pair.civilian, undercover: s.pair.undercover } }) } : {}),
+        ...(s.variant === 'variant'
+          ? {
+              role,
+              ...(role === 'audience' ? {} : { words: { civilian: s.pair.civilian, undercover: s.pair.undercover } }),
+            }
+          : {}),
       },
     };
   },
   turn(s, seat, ctx) {
     const body = turnBody(s, seat, ctx);
-    return s.phase === 'vote' ? { path: '/vote', body: { ...body, candidates: voteTargets(s, seat) } } : { path: '/speak', body };
+    return s.phase === 'vote'
+      ? { path: '/vote', body: { ...body, candidates: voteTargets(s, seat) } }
+      : { path: '/speak', body };
   },
   parse: parseAnswer,
   answer: (a) => (a.kind === 'speak' ? { statement: a.statement } : a.kind === 'vote' ? { vote: a.target } : {}),
@@ -85,19 +107,35 @@ export const undercoverWire: WireAdapter<UndercoverState, UndercoverAction> = {
   decode: (encoded) => {
     const a = isRecord(encoded) ? encoded : {};
     const ok =
-      (a.kind === 'speak' && typeof a.statement === 'string') || (a.kind === 'vote' && Number.isInteger(a.target)) || a.kind === 'silent' || a.kind === 'abstain';
+      (a.kind === 'speak' && typeof a.statement === 'string') ||
+      (a.kind === 'vote' && Number.isInteger(a.target)) ||
+      a.kind === 'silent' ||
+      a.kind === 'abstain';
     if (ok) return encoded as UndercoverAction;
     throw undecodable('undercover', encoded);
   },
   setup: (s) => ({ pair: s.pair, roles: s.roles, order: s.order, audience: s.audience, max_rounds: s.maxRounds }),
 
   server: {
-    created: () => ({ status: 501, body: { error: 'undercover self-play games are not served here; test your bot with `catarena play undercover …`' } }),
+    created: () => ({
+      status: 501,
+      body: {
+        error: 'undercover self-play games are not served here; test your bot with `catarena play undercover …`',
+      },
+    }),
     route(game, method, sub, _body, query) {
       const g = game as LiveGame<UndercoverState>;
       if (method !== 'GET') return null;
       if (sub === 'state') return stateRoute(g, query);
-      if (sub === 'history') return { status: 200, body: { game_id: g.id, statements: playerView(g.state, null).statements, votes: playerView(g.state, null).votes } };
+      if (sub === 'history')
+        return {
+          status: 200,
+          body: {
+            game_id: g.id,
+            statements: playerView(g.state, null).statements,
+            votes: playerView(g.state, null).votes,
+          },
+        };
       return null;
     },
   },

@@ -9,9 +9,9 @@ export interface WordPair {
   words: readonly [string, string];
 }
 
-const PAIRS: readonly WordPair[] = Object.entries(data.categories as Record<string, string[][]>).flatMap(([category, pairs]) =>
-  pairs.map((p) => ({ category, words: [p[0]!, p[1]!] as const })),
-).map((p, index) => ({ ...p, index }));
+const PAIRS: readonly WordPair[] = Object.entries(data.categories as Record<string, string[][]>)
+  .flatMap(([category, pairs]) => pairs.map((p) => ({ category, words: [p[0]!, p[1]!] as const })))
+  .map((p, index) => ({ ...p, index }));
 
 /** Every pair, in file order. */
 export function wordPairs(): readonly WordPair[] {

@@ -23,11 +23,17 @@ export interface PgnExport {
 
 /** Writes every chess game of a run directory into one PGN file. */
 export async function exportPgn(runDirArg: string, options: { out?: string; all?: boolean } = {}): Promise<PgnExport> {
-  const [{ RunDir }, { gameDescriptor, gameIds }] = await Promise.all([import('../run/run-dir.ts'), import('../../games/registry.ts')]);
+  const [{ RunDir }, { gameDescriptor, gameIds }] = await Promise.all([
+    import('../run/run-dir.ts'),
+    import('../../games/registry.ts'),
+  ]);
   const pgnGames = gameIds().filter((g) => gameDescriptor(g).export?.format === 'pgn');
   const run = new RunDir(runDirArg);
   if (!(await pathExists(run.root))) throw new Error(`${run.root} does not exist`);
-  if (!(await run.hasJournal())) throw new Error(`${run.root} is not a run directory (no journal.jsonl; give the folder "catarena tourney", "play" or "arena" wrote)`);
+  if (!(await run.hasJournal()))
+    throw new Error(
+      `${run.root} is not a run directory (no journal.jsonl; give the folder "catarena tourney", "play" or "arena" wrote)`,
+    );
   const results = (await run.openJournal()).results().filter((r) => pgnGames.includes(r.spec.game));
   if (!results.length) throw new Error(`${run.root} has no chess games (its journal holds none); nothing to export`);
   const name = path.basename(run.root);
@@ -42,7 +48,10 @@ export async function exportPgn(runDirArg: string, options: { out?: string; all?
       missing.push(result.id);
       continue;
     }
-    const pgn = gameDescriptor(result.spec.game).export!.record({ ...replay, result }, { event: `catarena ${name} ${result.spec.game} ${result.spec.variant}` });
+    const pgn = gameDescriptor(result.spec.game).export!.record(
+      { ...replay, result },
+      { event: `catarena ${name} ${result.spec.game} ${result.spec.variant}` },
+    );
     if (!pgn.representable && !options.all) {
       skipped++;
       continue;
@@ -79,8 +88,14 @@ export function registerExportCommands(program: Command): void {
       if (!flags.pgn) throw new Error('export: choose a format: --pgn (e.g. catarena export --pgn runs/<run-id>)');
       const out = await exportPgn(dir, { out: flags.out, all: flags.all });
       const lines = [`exported ${out.games} chess game${out.games === 1 ? '' : 's'} to ${out.file}`];
-      if (out.skipped) lines.push(`skipped ${out.skipped} variant game${out.skipped === 1 ? '' : 's'} in which an obstacle removed a piece (not valid PGN; --all includes them)`);
-      if (out.missing.length) lines.push(`! ${out.missing.length} game${out.missing.length === 1 ? '' : 's'} of the journal had no replay file: ${out.missing.slice(0, 5).join(', ')}${out.missing.length > 5 ? ', …' : ''}`);
+      if (out.skipped)
+        lines.push(
+          `skipped ${out.skipped} variant game${out.skipped === 1 ? '' : 's'} in which an obstacle removed a piece (not valid PGN; --all includes them)`,
+        );
+      if (out.missing.length)
+        lines.push(
+          `! ${out.missing.length} game${out.missing.length === 1 ? '' : 's'} of the journal had no replay file: ${out.missing.slice(0, 5).join(', ')}${out.missing.length > 5 ? ', …' : ''}`,
+        );
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

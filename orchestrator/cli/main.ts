@@ -40,4 +40,3 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
-

@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { InvalidArgumentError } from 'commander';
 import { referenceBotDir } from '../../util/paths.ts';
 
-
 export function defaultConcurrency(): number {
   return Math.max(1, os.availableParallelism());
 }
@@ -19,7 +18,10 @@ export function concurrencyOption(value: string): number | 'auto' {
 export function intOption(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(
+        `expected a whole number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}`,
+      );
     return n;
   };
 }

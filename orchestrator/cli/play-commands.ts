@@ -8,7 +8,13 @@ import { DEFAULT_LIMITS } from '../../records/match.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
 import type { MatchResult } from '../../records/match.ts';
-import { parseSprtParams, SprtMonitor, SprtParamError, type SprtParams, type SprtResult } from '../../reports/metrics/sprt.ts';
+import {
+  parseSprtParams,
+  SprtMonitor,
+  SprtParamError,
+  type SprtParams,
+  type SprtResult,
+} from '../../reports/metrics/sprt.ts';
 import { moveTimeoutHelp, repMeaningHelp } from './game-help.ts';
 import { playSchedule, sprtSchedule } from '../formats/two-bot.ts';
 import { withInterrupt } from './interrupt.ts';
@@ -49,20 +55,58 @@ function addCommon(cmd: Command): Command {
   return cmd
     .addOption(new Option('-g, --game <game>', 'game to play').choices(gameIds()).default(gameIds()[0]))
     .option('-V, --variant <variant>', 'rule set: standard or variant', 'standard')
-    .option('--move-timeout <ms>', `per-move deadline; the request is aborted when it passes (default: the game's: ${moveTimeoutHelp()})`, intOption(1))
+    .option(
+      '--move-timeout <ms>',
+      `per-move deadline; the request is aborted when it passes (default: the game's: ${moveTimeoutHelp()})`,
+      intOption(1),
+    )
     .option('--start-timeout <ms>', 'how long a bot may take to become healthy', intOption(100), 20_000)
-    .addOption(new Option('--policy <policy>', 'forfeit policy: strict (every failure loses) or catarena (CATArena outcomes, e.g. illegal move = draw)').choices(['strict', 'catarena']).default('strict'))
-    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', concurrencyOption, 'auto')
+    .addOption(
+      new Option(
+        '--policy <policy>',
+        'forfeit policy: strict (every failure loses) or catarena (CATArena outcomes, e.g. illegal move = draw)',
+      )
+        .choices(['strict', 'catarena'])
+        .default('strict'),
+    )
+    .option(
+      '-c, --concurrency <n|auto>',
+      'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput',
+      concurrencyOption,
+      'auto',
+    )
     .option('--seed <n>', 'run seed (schedules, variant setups)', intOption(-(2 ** 31), 2 ** 31 - 1), 1)
     .option('-o, --out <dir>', 'parent folder of run directories', 'runs')
     .option('--run-dir <dir>', 'use (or resume) this run directory instead of a new one')
     .addOption(new Option('--sandbox <kind>', 'where bots run').choices(['process', 'docker']).default('process'))
-    .option('--server-port <port>', "port of the game-server API bots may call (default: CATArena's, 9000 / 20000 for gomoku, if free)", intOption(1, 65535))
-    .option('--bot-option <key=value>', 'match option, repeatable: sent to bots with every turn (chess: algorithm=simple|minimax; default simple) or read by the rules (chess: adjudication=catarena|engine; default catarena)', keyValue)
+    .option(
+      '--server-port <port>',
+      "port of the game-server API bots may call (default: CATArena's, 9000 / 20000 for gomoku, if free)",
+      intOption(1, 65535),
+    )
+    .option(
+      '--bot-option <key=value>',
+      'match option, repeatable: sent to bots with every turn (chess: algorithm=simple|minimax; default simple) or read by the rules (chess: adjudication=catarena|engine; default catarena)',
+      keyValue,
+    )
     .option('--json', 'print the result as JSON on stdout')
-    .option('--human-timeout <ms>', 'per-move deadline of a "human" seat (a person playing on a web page; the bots keep --move-timeout)', intOption(1000), 300_000)
-    .option('--human-port <port>', 'port of the human seat\'s page (default: any free port; the URL is printed)', intOption(0, 65535), 0)
-    .option('--human-host <host>', 'address the human seat\'s page listens on; other than 127.0.0.1 the page needs the printed token', '127.0.0.1');
+    .option(
+      '--human-timeout <ms>',
+      'per-move deadline of a "human" seat (a person playing on a web page; the bots keep --move-timeout)',
+      intOption(1000),
+      300_000,
+    )
+    .option(
+      '--human-port <port>',
+      "port of the human seat's page (default: any free port; the URL is printed)",
+      intOption(0, 65535),
+      0,
+    )
+    .option(
+      '--human-host <host>',
+      "address the human seat's page listens on; other than 127.0.0.1 the page needs the printed token",
+      '127.0.0.1',
+    );
 }
 
 /** The per-move deadline: the flag, else the game's default (Hold'em 3 s), else 10 s. */
@@ -74,9 +118,20 @@ function checkGame(opts: CommonOpts): void {
   checkVariant(opts.game, opts.variant);
 }
 
-async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps: number, maxGames?: number, extra: Pick<ArenaOptions, 'matches' | 'stopWhen'> = {}): Promise<ArenaOutcome> {
+async function arenaFromCli(
+  kind: string,
+  dirs: string[],
+  opts: CommonOpts,
+  reps: number,
+  maxGames?: number,
+  extra: Pick<ArenaOptions, 'matches' | 'stopWhen'> = {},
+): Promise<ArenaOutcome> {
   checkGame(opts);
-  const [{ createSandbox }, { refsFromDirs, runArena }, { createProgress }] = await Promise.all([import('../../sandbox/index.ts'), import('../arena.ts'), import('../progress.ts')]);
+  const [{ createSandbox }, { refsFromDirs, runArena }, { createProgress }] = await Promise.all([
+    import('../../sandbox/index.ts'),
+    import('../arena.ts'),
+    import('../progress.ts'),
+  ]);
   const sandbox = createSandbox(opts.sandbox);
   const runDir = opts.runDir ? path.resolve(opts.runDir) : newRunDir(opts.out, kind);
   // A "human" seat: a person on a web page (orchestrator/human/), one game at a time, on a longer deadline.
@@ -84,7 +139,13 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
   if (dirs.filter((d) => d === HUMAN).length > 1) throw new Error('only one seat can be "human"');
   const human = humanAt >= 0 ? await startHuman(opts) : undefined;
   const bots = refsFromDirs(dirs.filter((d) => d !== HUMAN).map((d) => resolveBotDir(d, opts.game)));
-  if (human) bots.splice(humanAt, 0, { id: human.id, dir: path.join(runDir, HUMAN), warm: human.handle(), sharedInstances: true });
+  if (human)
+    bots.splice(humanAt, 0, {
+      id: human.id,
+      dir: path.join(runDir, HUMAN),
+      warm: human.handle(),
+      sharedInstances: true,
+    });
   const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
   try {
     const outcome = await withInterrupt((signal) =>
@@ -95,7 +156,11 @@ async function arenaFromCli(kind: string, dirs: string[], opts: CommonOpts, reps
         reps,
         seed: opts.seed,
         concurrency: human ? 1 : opts.concurrency,
-        limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), ...(human ? { seatMoveMs: { [human.id]: opts.humanTimeout } } : {}) },
+        limits: {
+          ...DEFAULT_LIMITS,
+          moveMs: moveTimeoutFor(opts.game, opts.moveTimeout),
+          ...(human ? { seatMoveMs: { [human.id]: opts.humanTimeout } } : {}),
+        },
         policy: opts.policy,
         runDir,
         sandbox,
@@ -123,7 +188,13 @@ const HUMAN = 'human';
 
 async function startHuman(opts: CommonOpts) {
   const { HumanSeat } = await import('../human/human-seat.ts');
-  const seat = new HumanSeat({ game: opts.game, variant: opts.variant, host: opts.humanHost, port: opts.humanPort, log: (line) => process.stderr.write(`${line}\n`) });
+  const seat = new HumanSeat({
+    game: opts.game,
+    variant: opts.variant,
+    host: opts.humanHost,
+    port: opts.humanPort,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   await seat.start();
   return seat;
 }
@@ -131,18 +202,28 @@ async function startHuman(opts: CommonOpts) {
 async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number, sprt?: SprtSummary): Promise<void> {
   const { formatCrossTable } = await import('../../reports/tables/crosstable.ts');
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots, ...(sprt ? { sprt } : {}) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots, ...(sprt ? { sprt } : {}) }, null, 2)}\n`,
+    );
     return;
   }
   const lines = [formatCrossTable(outcome.table), ''];
   for (const bot of outcome.bots) {
     if (bot.startError) lines.push(`! ${bot.id} could not run: ${bot.startError.split('\n')[0]} (log: ${bot.logFile})`);
-    else if (bot.restarts) lines.push(`! ${bot.id} crashed and was restarted ${bot.restarts} time(s) (log: ${bot.logFile})${bot.lastCrash ? `\n  last crash: ${bot.lastCrash.replace(/\n/g, '\n  | ')}` : ''}`);
+    else if (bot.restarts)
+      lines.push(
+        `! ${bot.id} crashed and was restarted ${bot.restarts} time(s) (log: ${bot.logFile})${bot.lastCrash ? `\n  last crash: ${bot.lastCrash.replace(/\n/g, '\n  | ')}` : ''}`,
+      );
   }
-  if (outcome.results.length < total && !(sprt && sprt.decision !== 'continue')) lines.push(`! only ${outcome.results.length} of ${total} games finished; run again with --run-dir ${outcome.runDir} to resume`);
+  if (outcome.results.length < total && !(sprt && sprt.decision !== 'continue'))
+    lines.push(
+      `! only ${outcome.results.length} of ${total} games finished; run again with --run-dir ${outcome.runDir} to resume`,
+    );
   if (sprt) lines.push(sprt.line, sprt.message);
   lines.push(`policy: ${opts.policy}   games: ${outcome.results.length}   run directory: ${outcome.runDir}`);
-  lines.push(`replays: ${path.join(outcome.runDir, 'replays')}   results: ${path.join(outcome.runDir, 'results.json')}, crosstable.csv`);
+  lines.push(
+    `replays: ${path.join(outcome.runDir, 'replays')}   results: ${path.join(outcome.runDir, 'results.json')}, crosstable.csv`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -150,7 +231,10 @@ function sprtOption(value: string): SprtParams {
   try {
     return parseSprtParams(value);
   } catch (err) {
-    if (err instanceof SprtParamError) throw new InvalidArgumentError(value.includes('=') ? err.message : `${err.message} (put --sprt after the two bots, or give it parameters)`);
+    if (err instanceof SprtParamError)
+      throw new InvalidArgumentError(
+        value.includes('=') ? err.message : `${err.message} (put --sprt after the two bots, or give it parameters)`,
+      );
     throw err;
   }
 }
@@ -181,7 +265,9 @@ function sprtLine(monitor: SprtMonitor, unit: readonly [string, string]): string
   const r = monitor.result;
   const t = monitor.counted;
   const e = r.estimate;
-  const elo = r.units ? `, Elo ${signed(e.elo)} ± ${Number.isFinite(e.error) ? e.error.toFixed(1) : 'inf'}, LOS ${(e.los * 100).toFixed(1)}%` : '';
+  const elo = r.units
+    ? `, Elo ${signed(e.elo)} ± ${Number.isFinite(e.error) ? e.error.toFixed(1) : 'inf'}, LOS ${(e.los * 100).toFixed(1)}%`
+    : '';
   return (
     `SPRT [${r.elo0}, ${r.elo1}] LLR ${r.llr.toFixed(2)} (${r.lower.toFixed(2)}, ${r.upper.toFixed(2)}) after ${r.units} ${unit[r.units === 1 ? 0 : 1]}: ` +
     `W-D-L ${t.wins}-${t.draws}-${t.losses}${r.pentanomial ? `, ptnml ${r.pentanomial.join('-')}` : ''}${elo}`
@@ -189,7 +275,12 @@ function sprtLine(monitor: SprtMonitor, unit: readonly [string, string]): string
 }
 
 /** `play --sprt`: the arena stops scheduling games once the test is decided; --run-dir resumes it. */
-async function playSprt(a: string, b: string, opts: CommonOpts & { games?: number }, params: SprtParams): Promise<void> {
+async function playSprt(
+  a: string,
+  b: string,
+  opts: CommonOpts & { games?: number },
+  params: SprtParams,
+): Promise<void> {
   checkGame(opts);
   const { refsFromDirs } = await import('../arena.ts');
   const { reps, maxGames, matches, unit, counted } = sprtSchedule(gameDescriptor(opts.game), opts.games ?? 1000);
@@ -209,7 +300,8 @@ async function playSprt(a: string, b: string, opts: CommonOpts & { games?: numbe
     monitor.update(results);
     const after = monitor.units.length;
     // The first call sees what a resumed run already has.
-    if (monitor.decided || Math.floor(after / every) > Math.floor(before / every) || (calls++ === 0 && after > 0)) progress();
+    if (monitor.decided || Math.floor(after / every) > Math.floor(before / every) || (calls++ === 0 && after > 0))
+      progress();
     return monitor.decided;
   };
   const outcome = await arenaFromCli('play', [a, b], opts, reps, maxGames, { matches, stopWhen });
@@ -229,7 +321,19 @@ async function playSprt(a: string, b: string, opts: CommonOpts & { games?: numbe
           ? `undecided after ${played} games (max reached): LLR ${r.llr.toFixed(2)} inside (${r.lower.toFixed(2)}, ${r.upper.toFixed(2)}); a larger --games with --run-dir ${outcome.runDir} goes on`
           : `undecided after ${played} games (stopped before the maximum of ${maxGames}); run again with --run-dir ${outcome.runDir} to continue`;
   if (opts.json) process.stderr.write(`${message}\n`);
-  const summary: SprtSummary = { ...r, unit: unit[1], games: t.games, wins: t.wins, draws: t.draws, losses: t.losses, played, maxGames, stopped, message, line: sprtLine(monitor, unit) };
+  const summary: SprtSummary = {
+    ...r,
+    unit: unit[1],
+    games: t.games,
+    wins: t.wins,
+    draws: t.draws,
+    losses: t.losses,
+    played,
+    maxGames,
+    stopped,
+    message,
+    line: sprtLine(monitor, unit),
+  };
   await printArena(outcome, opts, maxGames, summary);
 }
 
@@ -237,10 +341,16 @@ export function registerPlayCommands(program: Command): void {
   addCommon(
     program
       .command('play')
-      .description('Play games between two bots (colours alternate) and print the result.\nBots: folders with start_ai.sh, or builtin:<name> (e.g. builtin:heuristic, builtin:random).\nholdem: a heads-up table; each game is one table round (2000 chips until one player has all).')
+      .description(
+        'Play games between two bots (colours alternate) and print the result.\nBots: folders with start_ai.sh, or builtin:<name> (e.g. builtin:heuristic, builtin:random).\nholdem: a heads-up table; each game is one table round (2000 chips until one player has all).',
+      )
       .argument('<botA>', 'first bot folder, or human (you, on a web page whose URL is printed)')
       .argument('<botB>', 'second bot folder, or human')
-      .option('-n, --games <n>', 'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms); with --sprt the most to play (default: 2; with --sprt 1000)', intOption(1))
+      .option(
+        '-n, --games <n>',
+        'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms); with --sprt the most to play (default: 2; with --sprt 1000)',
+        intOption(1),
+      )
       .option(
         '--sprt [params]',
         'stop as soon as a sequential probability ratio test (GSPRT, logistic Elo, as fastchess and fishtest run it) decides between ' +
@@ -281,7 +391,9 @@ export function registerPlayCommands(program: Command): void {
 
   program
     .command('validate')
-    .description('Start a bot, check health, ask for moves on fixed positions, and report latency and protocol errors in plain words.')
+    .description(
+      'Start a bot, check health, ask for moves on fixed positions, and report latency and protocol errors in plain words.',
+    )
     .argument('<botdir>', 'bot folder (or builtin:<name>)')
     .addOption(new Option('-g, --game <game>', 'game').choices(gameIds()).default(gameIds()[0]))
     .option('-V, --variant <variant>', 'rule set', 'standard')
@@ -289,30 +401,84 @@ export function registerPlayCommands(program: Command): void {
     .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), 20_000)
     .addOption(new Option('--sandbox <kind>', 'where the bot runs').choices(['process', 'docker']).default('process'))
     .option('--server-port <port>', 'port of the game-server API bots may call', intOption(1, 65535))
-    .option('--strict-validation', 'fail on any probe problem (an illegal move, a refused join); by default these are warnings and only a bot that cannot play fails')
-    .addOption(new Option('--track <task track>', 'also check the bot is written in the task track\'s language (docs/tracks.md)').choices(['standard', 'ml', 'js', 'go']))
+    .option(
+      '--strict-validation',
+      'fail on any probe problem (an illegal move, a refused join); by default these are warnings and only a bot that cannot play fails',
+    )
+    .addOption(
+      new Option(
+        '--track <task track>',
+        "also check the bot is written in the task track's language (docs/tracks.md)",
+      ).choices(['standard', 'ml', 'js', 'go']),
+    )
     .option('--json', 'print the report as JSON')
-    .action(async (dir: string, opts: { game: string; variant: string; moveTimeout?: number; startTimeout: number; sandbox: string; serverPort?: number; strictValidation?: boolean; track?: 'standard' | 'ml' | 'js' | 'go'; json?: boolean }, cmd: Command) => {
-      checkVariant(opts.game, opts.variant);
-      const [{ createSandbox }, { generalProblems, probeMark, validateBot }] = await Promise.all([import('../../sandbox/index.ts'), import('../validate.ts')]);
-      const sandbox = createSandbox(opts.sandbox);
-      const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
-      try {
-        const report = await validateBot({ dir: resolveBotDir(dir, opts.game), game: opts.game, variant: opts.variant, sandbox, hosts, moveMs: moveTimeoutFor(opts.game, opts.moveTimeout), startTimeoutMs: opts.startTimeout, strict: opts.strictValidation, taskTrack: opts.track });
-        if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        else {
-          const verdict = report.ok ? (report.warnings.length ? 'PASS with warnings (the bot plays; its games will show these errors)' : 'PASS') : 'FAIL';
-          const lines = [`${verdict}  ${report.dir}  (${report.game}/${report.variant}${report.strict ? ', strict' : ''})`];
-          if (report.started) lines.push(`  started and healthy in ${report.startMs} ms`);
-          for (const p of report.probes) lines.push(`  ${probeMark(report, p).padEnd(4)} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`);
-          for (const problem of generalProblems(report)) lines.push(`  ${problem}`);
-          if (!report.ok && report.logTail) lines.push('  --- bot output (last lines) ---', ...report.logTail.trimEnd().split('\n').slice(-15).map((l) => `  | ${l}`));
-          process.stdout.write(`${lines.join('\n')}\n`);
+    .action(
+      async (
+        dir: string,
+        opts: {
+          game: string;
+          variant: string;
+          moveTimeout?: number;
+          startTimeout: number;
+          sandbox: string;
+          serverPort?: number;
+          strictValidation?: boolean;
+          track?: 'standard' | 'ml' | 'js' | 'go';
+          json?: boolean;
+        },
+        cmd: Command,
+      ) => {
+        checkVariant(opts.game, opts.variant);
+        const [{ createSandbox }, { generalProblems, probeMark, validateBot }] = await Promise.all([
+          import('../../sandbox/index.ts'),
+          import('../validate.ts'),
+        ]);
+        const sandbox = createSandbox(opts.sandbox);
+        const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
+        try {
+          const report = await validateBot({
+            dir: resolveBotDir(dir, opts.game),
+            game: opts.game,
+            variant: opts.variant,
+            sandbox,
+            hosts,
+            moveMs: moveTimeoutFor(opts.game, opts.moveTimeout),
+            startTimeoutMs: opts.startTimeout,
+            strict: opts.strictValidation,
+            taskTrack: opts.track,
+          });
+          if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          else {
+            const verdict = report.ok
+              ? report.warnings.length
+                ? 'PASS with warnings (the bot plays; its games will show these errors)'
+                : 'PASS'
+              : 'FAIL';
+            const lines = [
+              `${verdict}  ${report.dir}  (${report.game}/${report.variant}${report.strict ? ', strict' : ''})`,
+            ];
+            if (report.started) lines.push(`  started and healthy in ${report.startMs} ms`);
+            for (const p of report.probes)
+              lines.push(
+                `  ${probeMark(report, p).padEnd(4)} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`,
+              );
+            for (const problem of generalProblems(report)) lines.push(`  ${problem}`);
+            if (!report.ok && report.logTail)
+              lines.push(
+                '  --- bot output (last lines) ---',
+                ...report.logTail
+                  .trimEnd()
+                  .split('\n')
+                  .slice(-15)
+                  .map((l) => `  | ${l}`),
+              );
+            process.stdout.write(`${lines.join('\n')}\n`);
+          }
+          cmd.parent?.setOptionValue('exitCode', report.ok ? 0 : 1);
+        } finally {
+          await hosts.closeAll();
+          await sandbox.close();
         }
-        cmd.parent?.setOptionValue('exitCode', report.ok ? 0 : 1);
-      } finally {
-        await hosts.closeAll();
-        await sandbox.close();
-      }
-    });
+      },
+    );
 }

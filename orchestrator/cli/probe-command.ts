@@ -27,30 +27,45 @@ export function registerProbeCommand(program: Command): void {
         'two strategies (or one asked twice) chose the same action: per game and rule set a consistency matrix, round n vs n+1 per agent, ' +
         "and code vs LLM-player (--llm-player). Each bot is started again in the run's sandbox and asked through the game's own protocol; " +
         'a timeout or bad answer is counted in a failures table, not fatal.\n\n' +
-        'Endgame states: Gomoku and chess the last 10 moves of a game, Hold\'em the turn and river decisions, Bridge the card plays of the ' +
+        "Endgame states: Gomoku and chess the last 10 moves of a game, Hold'em the turn and river decisions, Bridge the card plays of the " +
         'last 6 tricks, each as that seat saw it; forced moves (one legal action) are left out.\n\n' +
         'Writes <run-dir>/probe/<game>-<variant>/ (consistency.json, consistency.csv, consistency.svg, actions.json) and, when the run has ' +
         'report.md, rebuilds report.md and report.html (as "catarena report" does) with a probe section. See docs/probe.md.',
     )
     .argument('<run-dir>', 'a tournament run directory (catarena tourney)')
     .option('-n, --states <n>', 'endgame states per game and rule set', intOption(1, 100_000), 100)
-    .option('--seed <n>', 'sampling seed (default: the run\'s seed)', intOption(-(2 ** 31), 2 ** 31 - 1))
+    .option('--seed <n>', "sampling seed (default: the run's seed)", intOption(-(2 ** 31), 2 ** 31 - 1))
     .option('-g, --games <list>', 'only these games of the run, comma-separated (default: all)')
-    .option('--llm-player <spec>', 'also ask an LLM-player, as the llm-player agent takes it: llm-player:<provider>/<model>[#id] (repeatable); its key from the environment', collect, [])
-    .option('--llm-base-url <url>', 'the LLM-players\' endpoint (an OpenAI-compatible server: http://127.0.0.1:8000/v1); CATARENA_LLM_BASE_URL overrides it')
-    .option('--timeout <ms>', 'deadline of one action (default: the run\'s move deadline for the game)', intOption(1))
+    .option(
+      '--llm-player <spec>',
+      'also ask an LLM-player, as the llm-player agent takes it: llm-player:<provider>/<model>[#id] (repeatable); its key from the environment',
+      collect,
+      [],
+    )
+    .option(
+      '--llm-base-url <url>',
+      "the LLM-players' endpoint (an OpenAI-compatible server: http://127.0.0.1:8000/v1); CATARENA_LLM_BASE_URL overrides it",
+    )
+    .option('--timeout <ms>', "deadline of one action (default: the run's move deadline for the game)", intOption(1))
     .option('-c, --concurrency <n>', 'bots asked at once (default: the number of cores)', intOption(1, 256))
     .option('--no-report', 'do not rebuild report.md and report.html')
     .option('--json', 'print the results as JSON')
     .action(async (dir: string, flags: ProbeFlags) => {
-      const [{ runProbe }, { RunDir }, { pathExists }] = await Promise.all([import('../probe/probe.ts'), import('../run/run-dir.ts'), import('../../util/fs.ts')]);
+      const [{ runProbe }, { RunDir }, { pathExists }] = await Promise.all([
+        import('../probe/probe.ts'),
+        import('../run/run-dir.ts'),
+        import('../../util/fs.ts'),
+      ]);
       const runDir = path.resolve(dir);
       if (!(await pathExists(runDir))) throw new Error(`${runDir} does not exist`);
       const outcome = await runProbe({
         runDir,
         states: flags.states,
         seed: flags.seed,
-        games: flags.games?.split(',').map((g) => g.trim()).filter(Boolean),
+        games: flags.games
+          ?.split(',')
+          .map((g) => g.trim())
+          .filter(Boolean),
         llmPlayers: flags.llmPlayer,
         llmBaseUrl: flags.llmBaseUrl,
         timeoutMs: flags.timeout,

@@ -19,9 +19,13 @@ export function registerPruneCommand(program: Command): void {
         const result = await pruneRun(dir, { dryRun: opts.dryRun });
         total += result.freed;
         process.stdout.write(`${result.runDir}: ${opts.dryRun ? 'would free' : 'freed'} ${megabytes(result.freed)}\n`);
-        for (const s of result.steps) process.stdout.write(`  ${megabytes(s.bytes).padStart(10)}  ${s.what}${s.files ? ` (${s.files} files)` : ''}\n`);
+        for (const s of result.steps)
+          process.stdout.write(
+            `  ${megabytes(s.bytes).padStart(10)}  ${s.what}${s.files ? ` (${s.files} files)` : ''}\n`,
+          );
       }
-      if (runs.length > 1) process.stdout.write(`${opts.dryRun ? 'would free' : 'freed'} ${megabytes(total)} in ${runs.length} runs\n`);
+      if (runs.length > 1)
+        process.stdout.write(`${opts.dryRun ? 'would free' : 'freed'} ${megabytes(total)} in ${runs.length} runs\n`);
       if (!opts.dryRun) process.stdout.write('replay pages: catarena report <run dir> writes them again\n');
     });
 }

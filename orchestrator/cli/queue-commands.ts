@@ -5,7 +5,10 @@ import { type Command, Option } from 'commander';
 import { concurrencyOption, intOption } from './options.ts';
 
 const queueOption = (required: boolean) => {
-  const option = new Option('-q, --queue <url>', 'Redis URL of the queue, e.g. redis://127.0.0.1:6379 or rediss://user@host:6380 (password: CATARENA_REDIS_PASSWORD; CA file: CATARENA_REDIS_CA_FILE)').env('CATARENA_QUEUE');
+  const option = new Option(
+    '-q, --queue <url>',
+    'Redis URL of the queue, e.g. redis://127.0.0.1:6379 or rediss://user@host:6380 (password: CATARENA_REDIS_PASSWORD; CA file: CATARENA_REDIS_CA_FILE)',
+  ).env('CATARENA_QUEUE');
   return required ? option.makeOptionMandatory() : option;
 };
 const say = (message: string) => process.stderr.write(`catarena: ${message}\n`);
@@ -21,54 +24,95 @@ export function registerQueueCommands(program: Command): void {
         'are re-run by another worker once their lock expires).',
     )
     .addOption(queueOption(true))
-    .option('-c, --concurrency <n|auto>', 'bots thinking (and games played) at once; auto (default) adapts from 1 to the cores to the measured throughput, as a tourney does', concurrencyOption, 'auto')
-    .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']).default('process'))
+    .option(
+      '-c, --concurrency <n|auto>',
+      'bots thinking (and games played) at once; auto (default) adapts from 1 to the cores to the measured throughput, as a tourney does',
+      concurrencyOption,
+      'auto',
+    )
+    .addOption(
+      new Option('--sandbox <kind>', 'where bots run (default process)')
+        .choices(['process', 'docker'])
+        .default('process'),
+    )
     .option('--work-dir <dir>', 'artifact cache and bot logs (default .catarena-worker)', '.catarena-worker')
     .option('--runs-dir <dir>', 'parent folder of scheduled runs (default: the config\'s out, "runs")')
-    .option('--max-bots <n>', 'idle bots kept running, least recently used stopped first (default 8 × concurrency, or 8 × cores with auto)', intOption(1))
+    .option(
+      '--max-bots <n>',
+      'idle bots kept running, least recently used stopped first (default 8 × concurrency, or 8 × cores with auto)',
+      intOption(1),
+    )
     .option('--name <name>', 'worker name shown in "queue status" (default host:pid)')
     .option('--no-tourneys', 'play games only; do not run scheduled tourneys')
-    .option('--lock-ms <ms>', 'a game whose worker stops renewing its lock this long is re-run elsewhere (default 30000)', intOption(1_000))
-    .option('--develop <n>', 'developments at once (queued tourneys develop on workers that can run the agent: its key in this environment, its image); 0: develop nothing', intOption(0), 1)
-    .action(async (flags: { queue: string; concurrency: number | 'auto'; sandbox: 'process' | 'docker'; workDir: string; runsDir?: string; maxBots?: number; name?: string; tourneys: boolean; lockMs?: number; develop: number }) => {
-      const { startQueueWorker } = await import('../worker/worker.ts');
-      const worker = await startQueueWorker({
-        url: flags.queue,
-        concurrency: flags.concurrency,
-        sandbox: flags.sandbox,
-        workDir: path.resolve(flags.workDir),
-        runsDir: flags.runsDir && path.resolve(flags.runsDir),
-        maxBots: flags.maxBots,
-        name: flags.name,
-        tourneys: flags.tourneys,
-        lockDurationMs: flags.lockMs,
-        develop: flags.develop,
-        report: say,
-      });
-      say(`worker ${worker.name} ready on ${(await import('../queue/url.ts')).publicQueueUrl(flags.queue)} (concurrency ${flags.concurrency}, ${flags.sandbox} sandbox)`);
-      await new Promise<void>((resolve) => {
-        let signals = 0;
-        const onSignal = () => {
-          if (++signals === 1) {
-            say(`draining: finishing the games in flight (signal again to quit now)`);
-            void worker.drain().then(resolve);
-          } else {
-            // Not worker.kill(): a close already under way ignores force, and Redis may be gone.
-            // Bots and containers are stopped by the sandboxes' exit hooks.
-            say('quitting now; the games in flight are re-run by another worker once their lock expires');
-            process.exit(130);
-          }
-        };
-        process.on('SIGTERM', onSignal);
-        process.on('SIGINT', onSignal);
-      });
-      say(`worker ${worker.name} stopped after ${worker.played} games (${await worker.botsStarted()} bot starts) and ${worker.developed} developments`);
-    });
+    .option(
+      '--lock-ms <ms>',
+      'a game whose worker stops renewing its lock this long is re-run elsewhere (default 30000)',
+      intOption(1_000),
+    )
+    .option(
+      '--develop <n>',
+      'developments at once (queued tourneys develop on workers that can run the agent: its key in this environment, its image); 0: develop nothing',
+      intOption(0),
+      1,
+    )
+    .action(
+      async (flags: {
+        queue: string;
+        concurrency: number | 'auto';
+        sandbox: 'process' | 'docker';
+        workDir: string;
+        runsDir?: string;
+        maxBots?: number;
+        name?: string;
+        tourneys: boolean;
+        lockMs?: number;
+        develop: number;
+      }) => {
+        const { startQueueWorker } = await import('../worker/worker.ts');
+        const worker = await startQueueWorker({
+          url: flags.queue,
+          concurrency: flags.concurrency,
+          sandbox: flags.sandbox,
+          workDir: path.resolve(flags.workDir),
+          runsDir: flags.runsDir && path.resolve(flags.runsDir),
+          maxBots: flags.maxBots,
+          name: flags.name,
+          tourneys: flags.tourneys,
+          lockDurationMs: flags.lockMs,
+          develop: flags.develop,
+          report: say,
+        });
+        say(
+          `worker ${worker.name} ready on ${(await import('../queue/url.ts')).publicQueueUrl(flags.queue)} (concurrency ${flags.concurrency}, ${flags.sandbox} sandbox)`,
+        );
+        await new Promise<void>((resolve) => {
+          let signals = 0;
+          const onSignal = () => {
+            if (++signals === 1) {
+              say(`draining: finishing the games in flight (signal again to quit now)`);
+              void worker.drain().then(resolve);
+            } else {
+              // Not worker.kill(): a close already under way ignores force, and Redis may be gone.
+              // Bots and containers are stopped by the sandboxes' exit hooks.
+              say('quitting now; the games in flight are re-run by another worker once their lock expires');
+              process.exit(130);
+            }
+          };
+          process.on('SIGTERM', onSignal);
+          process.on('SIGINT', onSignal);
+        });
+        say(
+          `worker ${worker.name} stopped after ${worker.played} games (${await worker.botsStarted()} bot starts) and ${worker.developed} developments`,
+        );
+      },
+    );
 
   const queue = program.command('queue').description('Inspect the game queue.');
   queue
     .command('status')
-    .description('Waiting, active, delayed, completed and failed jobs; connected workers and what each plays; recent failures; schedules.')
+    .description(
+      'Waiting, active, delayed, completed and failed jobs; connected workers and what each plays; recent failures; schedules.',
+    )
     .addOption(queueOption(true))
     .option('--json', 'print as JSON')
     .action(async (flags: { queue: string; json?: boolean }) => {
@@ -80,65 +124,117 @@ export function registerQueueCommands(program: Command): void {
   program
     .command('schedule')
     .description(
-      'Register a recurring tourney (a BullMQ job scheduler): at each cron time a worker runs the config\'s ' +
+      "Register a recurring tourney (a BullMQ job scheduler): at each cron time a worker runs the config's " +
         'tourney with its games on the queue. The same --name again replaces it. Needs a running worker.',
     )
     .addOption(queueOption(true))
     .option('--cron <pattern>', 'cron pattern, e.g. "0 2 * * *" (02:00 every day)')
     .option('--config <file>', 'tourney config (YAML or JSON, as for "tourney --config")')
-    .option('--name <name>', 'scheduler name, also the run directories\' prefix', 'nightly')
+    .option('--name <name>', "scheduler name, also the run directories' prefix", 'nightly')
     .option('--tz <zone>', 'time zone of the cron pattern, e.g. Europe/Berlin (default: local time)')
     .option('--reuse', 'reuse results of games whose code and settings did not change since an earlier run')
     .option('--list', 'list registered schedules')
     .option('--remove <name>', 'remove a schedule')
-    .action(async (flags: { queue: string; cron?: string; config?: string; name: string; tz?: string; reuse?: boolean; list?: boolean; remove?: string }) => {
-      const { listSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
-      if (flags.list) {
-        const schedules = await listSchedules(flags.queue);
-        process.stdout.write(schedules.length ? `${schedules.map((s) => `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  next ${s.next ?? '?'}`).join('\n')}\n` : 'no schedules\n');
-        return;
-      }
-      if (flags.remove) {
-        const removed = await removeSchedule(flags.queue, flags.remove);
-        process.stdout.write(removed ? `removed schedule ${flags.remove}\n` : `no schedule named ${flags.remove}\n`);
-        return;
-      }
-      if (!flags.cron || !flags.config) throw new Error('schedule needs --cron "<pattern>" and --config <file> (or --list, --remove <name>)');
-      const { readConfigFile } = await import('../config/tourney-config.ts');
-      const config = { ...(await readConfigFile(flags.config)), ...(flags.reuse ? { reuse: true } : {}) };
-      const info = await scheduleTourney({ url: flags.queue, name: flags.name, cron: flags.cron, tz: flags.tz, config });
-      process.stdout.write(`schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}\n`);
-    });
+    .action(
+      async (flags: {
+        queue: string;
+        cron?: string;
+        config?: string;
+        name: string;
+        tz?: string;
+        reuse?: boolean;
+        list?: boolean;
+        remove?: string;
+      }) => {
+        const { listSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
+        if (flags.list) {
+          const schedules = await listSchedules(flags.queue);
+          process.stdout.write(
+            schedules.length
+              ? `${schedules.map((s) => `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  next ${s.next ?? '?'}`).join('\n')}\n`
+              : 'no schedules\n',
+          );
+          return;
+        }
+        if (flags.remove) {
+          const removed = await removeSchedule(flags.queue, flags.remove);
+          process.stdout.write(removed ? `removed schedule ${flags.remove}\n` : `no schedule named ${flags.remove}\n`);
+          return;
+        }
+        if (!flags.cron || !flags.config)
+          throw new Error('schedule needs --cron "<pattern>" and --config <file> (or --list, --remove <name>)');
+        const { readConfigFile } = await import('../config/tourney-config.ts');
+        const config = { ...(await readConfigFile(flags.config)), ...(flags.reuse ? { reuse: true } : {}) };
+        const info = await scheduleTourney({
+          url: flags.queue,
+          name: flags.name,
+          cron: flags.cron,
+          tz: flags.tz,
+          config,
+        });
+        process.stdout.write(
+          `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}\n`,
+        );
+      },
+    );
 
   program
     .command('history')
     .description("Each agent's scores across finished tourney runs (oldest first), from the run index.")
     .option('-o, --out <dir>', 'parent folder of the run directories (its index.jsonl)', 'runs')
-    .addOption(new Option('-q, --queue <url>', "read the queue's index of queued runs (all machines) instead of --out's").env('CATARENA_QUEUE'))
+    .addOption(
+      new Option('-q, --queue <url>', "read the queue's index of queued runs (all machines) instead of --out's").env(
+        'CATARENA_QUEUE',
+      ),
+    )
     .option('--agent <id>', 'only this agent')
     .option('--json', 'print as JSON')
-    .option('--task-tracks', 'print the task-track tables over the runs instead: ML ability (Table 14 layout) and S per bot language with its variance (Table 15 layout); docs/tracks.md')
-    .option('--html', "write the history page (S and L per agent and track across runs, with intervals; links to each run's report) to <out>/index.html and print its path")
-    .action(async (flags: { out: string; queue?: string; agent?: string; json?: boolean; html?: boolean; taskTracks?: boolean }) => {
-      const [{ withRedis }, { readIndexFile, readIndexRedis, writeHistoryPage }, { INDEX_FILE }, { formatHistory, historyRows }] = await Promise.all([
-        import('../queue/connection.ts'),
-        import('../run/run-index.ts'),
-        import('../run/run-dir.ts'),
-        import('../run/history.ts'),
-      ]);
-      const entries = flags.queue ? await withRedis(flags.queue, readIndexRedis) : await readIndexFile(path.resolve(flags.out, INDEX_FILE));
-      if (flags.html) {
-        const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), entries);
-        process.stdout.write(`history: ${page} (${entries.length} run(s))\n`);
-        return;
-      }
-      if (flags.taskTracks) {
-        const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
-        const scores = scoresFromIndex(entries).filter((s) => !flags.agent || s.agent === flags.agent);
-        process.stdout.write(`${flags.json ? JSON.stringify(scores, null, 2) : taskTrackSections(scores).join('\n\n') || 'no indexed run here is on a task track other than standard'}\n`);
-        return;
-      }
-      const rows = historyRows(entries, flags.agent);
-      process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : formatHistory(rows)}\n`);
-    });
+    .option(
+      '--task-tracks',
+      'print the task-track tables over the runs instead: ML ability (Table 14 layout) and S per bot language with its variance (Table 15 layout); docs/tracks.md',
+    )
+    .option(
+      '--html',
+      "write the history page (S and L per agent and track across runs, with intervals; links to each run's report) to <out>/index.html and print its path",
+    )
+    .action(
+      async (flags: {
+        out: string;
+        queue?: string;
+        agent?: string;
+        json?: boolean;
+        html?: boolean;
+        taskTracks?: boolean;
+      }) => {
+        const [
+          { withRedis },
+          { readIndexFile, readIndexRedis, writeHistoryPage },
+          { INDEX_FILE },
+          { formatHistory, historyRows },
+        ] = await Promise.all([
+          import('../queue/connection.ts'),
+          import('../run/run-index.ts'),
+          import('../run/run-dir.ts'),
+          import('../run/history.ts'),
+        ]);
+        const entries = flags.queue
+          ? await withRedis(flags.queue, readIndexRedis)
+          : await readIndexFile(path.resolve(flags.out, INDEX_FILE));
+        if (flags.html) {
+          const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), entries);
+          process.stdout.write(`history: ${page} (${entries.length} run(s))\n`);
+          return;
+        }
+        if (flags.taskTracks) {
+          const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
+          const scores = scoresFromIndex(entries).filter((s) => !flags.agent || s.agent === flags.agent);
+          process.stdout.write(
+            `${flags.json ? JSON.stringify(scores, null, 2) : taskTrackSections(scores).join('\n\n') || 'no indexed run here is on a task track other than standard'}\n`,
+          );
+          return;
+        }
+        const rows = historyRows(entries, flags.agent);
+        process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : formatHistory(rows)}\n`);
+      },
+    );
 }

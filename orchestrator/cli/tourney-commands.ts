@@ -48,39 +48,69 @@ function repsOption(value: string): number | 'auto' {
 function numberOption(min: number, max = Infinity) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n <= min || n > max) throw new InvalidArgumentError(`expected a number above ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}, got "${value}"`);
+    if (!Number.isFinite(n) || n <= min || n > max)
+      throw new InvalidArgumentError(
+        `expected a number above ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}, got "${value}"`,
+      );
     return n;
   };
 }
 
-const list = (v?: string) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+const list = (v?: string) =>
+  v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 async function printSummary(summary: TourneySummary, seconds: number | null, json?: boolean): Promise<void> {
-  const [{ renderLeaderboard }, { formatSeconds }] = await Promise.all([import('../../reports/markdown.ts'), import('../progress.ts')]);
+  const [{ renderLeaderboard }, { formatSeconds }] = await Promise.all([
+    import('../../reports/markdown.ts'),
+    import('../progress.ts'),
+  ]);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ runDir: summary.runDir, leaderboard: summary.leaderboard, generalizability: summary.generalizability }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ runDir: summary.runDir, leaderboard: summary.leaderboard, generalizability: summary.generalizability }, null, 2)}\n`,
+    );
     return;
   }
   const lines = [renderLeaderboard(summary), ''];
   if (seconds !== null) lines.push(`finished in ${formatSeconds(seconds)}`);
-  lines.push(`report: ${path.join(summary.runDir, 'report.html')} (open in a browser; also report.md)`, `run directory: ${summary.runDir}`);
+  lines.push(
+    `report: ${path.join(summary.runDir, 'report.html')} (open in a browser; also report.md)`,
+    `run directory: ${summary.runDir}`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** The end of a --repeats run, `combine` and `report` on a study: the combined board and where the reports are. */
-function printCombined(combined: { runDir: string; leaderboard: unknown }, board: string, json?: boolean, finished?: string): void {
+function printCombined(
+  combined: { runDir: string; leaderboard: unknown },
+  board: string,
+  json?: boolean,
+  finished?: string,
+): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify({ runDir: combined.runDir, leaderboard: combined.leaderboard }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ runDir: combined.runDir, leaderboard: combined.leaderboard }, null, 2)}\n`,
+    );
     return;
   }
   const lines = [board, ''];
   if (finished) lines.push(finished);
-  lines.push(`report: ${path.join(combined.runDir, 'report.html')} (combined over the repeats; also report.md and combined.json)`, `run directory: ${combined.runDir}`);
+  lines.push(
+    `report: ${path.join(combined.runDir, 'report.html')} (combined over the repeats; also report.md and combined.json)`,
+    `run directory: ${combined.runDir}`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** A stored run's config with the settings a resume may change. */
-async function resumeConfig(runDir: string, flags: { concurrency?: number | 'auto'; queue?: string; embedded?: boolean }): Promise<TourneyConfig> {
+async function resumeConfig(
+  runDir: string,
+  flags: { concurrency?: number | 'auto'; queue?: string; embedded?: boolean },
+): Promise<TourneyConfig> {
   const { RunDir } = await import('../run/run-dir.ts');
   const config = await new RunDir(runDir).readConfig();
   if (flags.concurrency) config.concurrency = flags.concurrency;
@@ -90,20 +120,32 @@ async function resumeConfig(runDir: string, flags: { concurrency?: number | 'aut
 }
 
 async function playTourney(program: Command, config: TourneyConfig, runDir: string, json?: boolean): Promise<void> {
-  const [{ createProgress }, { InterruptedError, runTourney }, { buildAlarmLines }, { everyBuildFailed }] = await Promise.all([
-    import('../progress.ts'),
-    import('../tourney/tourney.ts'),
-    import('../../reports/markdown.ts'),
-    import('../../reports/summary.ts'),
-  ]);
+  const [{ createProgress }, { InterruptedError, runTourney }, { buildAlarmLines }, { everyBuildFailed }] =
+    await Promise.all([
+      import('../progress.ts'),
+      import('../tourney/tourney.ts'),
+      import('../../reports/markdown.ts'),
+      import('../../reports/summary.ts'),
+    ]);
   const progress = createProgress('tourney', process.stderr, Boolean(json));
   const started = Date.now();
-  progress.phase(`run directory ${runDir}${config.queue ? ` · games on queue ${(await import('../queue/url.ts')).publicQueueUrl(config.queue)}` : ''}${(config.repeats ?? 1) > 1 ? ` · ${config.repeats} repeats` : ''}`);
+  progress.phase(
+    `run directory ${runDir}${config.queue ? ` · games on queue ${(await import('../queue/url.ts')).publicQueueUrl(config.queue)}` : ''}${(config.repeats ?? 1) > 1 ? ` · ${config.repeats} repeats` : ''}`,
+  );
   try {
     if ((config.repeats ?? 1) > 1) {
-      const [{ runRepeats }, { renderCombinedLeaderboard }, { formatSeconds }] = await Promise.all([import('../tourney/repeats.ts'), import('../../reports/markdown-combined.ts'), import('../progress.ts')]);
+      const [{ runRepeats }, { renderCombinedLeaderboard }, { formatSeconds }] = await Promise.all([
+        import('../tourney/repeats.ts'),
+        import('../../reports/markdown-combined.ts'),
+        import('../progress.ts'),
+      ]);
       const combined = await withInterrupt((signal) => runRepeats({ config, runDir, progress, signal }));
-      printCombined(combined, renderCombinedLeaderboard(combined), json, `finished in ${formatSeconds((Date.now() - started) / 1000)}`);
+      printCombined(
+        combined,
+        renderCombinedLeaderboard(combined),
+        json,
+        `finished in ${formatSeconds((Date.now() - started) / 1000)}`,
+      );
       return;
     }
     const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal }));
@@ -111,7 +153,9 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
     // Agents that never had a bot play: said last, where nobody misses it.
     for (const line of buildAlarmLines(summary)) process.stderr.write(`catarena: !!! ${line}\n`);
     if (everyBuildFailed(summary.tracks)) {
-      process.stderr.write(`catarena: every build failed; the build logs are under ${path.join(runDir, 'tracks')}/*/round_*/strategies/*.build.log\n`);
+      process.stderr.write(
+        `catarena: every build failed; the build logs are under ${path.join(runDir, 'tracks')}/*/round_*/strategies/*.build.log\n`,
+      );
       program.setOptionValue('exitCode', 1);
     }
   } catch (err) {
@@ -129,37 +173,83 @@ function addConfigOptions(cmd: Command): Command {
   return cmd
     .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
     .option('-g, --games <list>', `games, comma-separated (${gamesHelp()})`)
-    .option('--variants <list>', 'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard')
-    .option('-a, --agents <list>', `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`)
+    .option(
+      '--variants <list>',
+      'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard',
+    )
+    .option(
+      '-a, --agents <list>',
+      `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`,
+    )
     .option(
       '-r, --reps <n|auto>',
       `per game, by default: ${repsHelp()}. ` +
         'auto: play the schedule once, then more where the metrics are least certain until W is stable (L1 fluctuation < 5%), see --max-games, --target-width. For all games: overrides per-game reps of --preset and --config',
       repsOption,
     )
-    .option('--max-games <n>', 'with --reps auto: most games per track (default 5 × the schedule played once)', intOption(1))
-    .option('--target-width <w>', 'with --reps auto: stop when every S and L 95% interval is at most this wide (instead of when W is stable)', numberOption(0, 2))
+    .option(
+      '--max-games <n>',
+      'with --reps auto: most games per track (default 5 × the schedule played once)',
+      intOption(1),
+    )
+    .option(
+      '--target-width <w>',
+      'with --reps auto: stop when every S and L 95% interval is at most this wide (instead of when W is stable)',
+      numberOption(0, 2),
+    )
     .option('--max-minutes <m>', 'with --reps auto: most minutes the added games may take per track', numberOption(0))
-    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput', concurrencyOption)
+    .option(
+      '-c, --concurrency <n|auto>',
+      'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput',
+      concurrencyOption,
+    )
     .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
-    .option('--repeats <k>', 'repeat the whole tourney (development and games) K times, repeat r with seed + r − 1, in repeats/<r>/ of one run directory, and write the combined report: mean ± SD tables, Table 8 (rank SD), rank agreement, intervals over development and games (default 1)', intOption(1, 100))
+    .option(
+      '--repeats <k>',
+      'repeat the whole tourney (development and games) K times, repeat r with seed + r − 1, in repeats/<r>/ of one run directory, and write the combined report: mean ± SD tables, Table 8 (rank SD), rank agreement, intervals over development and games (default 1)',
+      intOption(1, 100),
+    )
     .option('--repeat-concurrency <n>', 'with --repeats: repeats played side by side (default 2)', intOption(1, 16))
     .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
     .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
-    .option('--move-timeout <ms>', `per-move deadline in ms (default: ${moveTimeoutHelp()}); for all games, overriding per-game deadlines of --preset and --config`, intOption(1))
+    .option(
+      '--move-timeout <ms>',
+      `per-move deadline in ms (default: ${moveTimeoutHelp()}); for all games, overriding per-game deadlines of --preset and --config`,
+      intOption(1),
+    )
     .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
-    .addOption(new Option('--track <task track>', 'task track: the task prompt and the language bots must be written in (standard: any; ml: Python with numpy/scikit-learn; js; go); per agent with agentTracks in --config; see docs/tracks.md').choices(['standard', 'ml', 'js', 'go']))
-    .option('--config <file>', 'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)')
+    .addOption(
+      new Option(
+        '--track <task track>',
+        'task track: the task prompt and the language bots must be written in (standard: any; ml: Python with numpy/scikit-learn; js; go); per agent with agentTracks in --config; see docs/tracks.md',
+      ).choices(['standard', 'ml', 'js', 'go']),
+    )
+    .option(
+      '--config <file>',
+      'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)',
+    )
     .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(PRESET_NAMES))
-    .option('-q, --queue <url>', 'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379')
+    .option(
+      '-q, --queue <url>',
+      'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379',
+    )
     .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
-    .option('--budget-usd <dollars>', 'estimated dollars (token counts × the price table, agents/core/prices.ts) after which no new development starts: the agents\' last bots play the remaining rounds, and the report says so', numberOption(0))
-    .option('--strict-validation', "refuse a round's bot on any entry-check problem (an illegal move on a probe position, a refused join); by default only bots that do not start or answer no probe position with a legal move sit out, the rest play with warnings");
+    .option(
+      '--budget-usd <dollars>',
+      "estimated dollars (token counts × the price table, agents/core/prices.ts) after which no new development starts: the agents' last bots play the remaining rounds, and the report says so",
+      numberOption(0),
+    )
+    .option(
+      '--strict-validation',
+      "refuse a round's bot on any entry-check problem (an illegal move on a probe position, a refused join); by default only bots that do not start or answer no probe position with a legal move sit out, the rest play with warnings",
+    );
 }
 
 /** The config the flags (over --config, over --preset, over the defaults) make. */
 async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
-  const { ConfigError, gameSettings, PRESETS, parseVariantsFlag, readConfigFile, resolveConfig } = await import('../config/tourney-config.ts');
+  const { ConfigError, gameSettings, PRESETS, parseVariantsFlag, readConfigFile, resolveConfig } = await import(
+    '../config/tourney-config.ts'
+  );
   const file = flags.config ? await readConfigFile(flags.config) : undefined;
   const variantsFlag = flags.variants ? parseVariantsFlag(flags.variants) : undefined;
   const cli: TourneyConfigInput = {
@@ -168,7 +258,10 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     variants: variantsFlag?.variants as TourneyConfigInput['variants'],
     agents: list(flags.agents),
     reps: flags.reps,
-    autoReps: (flags.maxGames ?? flags.targetWidth ?? flags.maxMinutes) !== undefined ? { maxGames: flags.maxGames, targetWidth: flags.targetWidth, maxMinutes: flags.maxMinutes } : undefined,
+    autoReps:
+      (flags.maxGames ?? flags.targetWidth ?? flags.maxMinutes) !== undefined
+        ? { maxGames: flags.maxGames, targetWidth: flags.targetWidth, maxMinutes: flags.maxMinutes }
+        : undefined,
     concurrency: flags.concurrency,
     seed: flags.seed,
     repeats: flags.repeats,
@@ -183,12 +276,19 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     strictValidation: flags.strictValidation,
     budgetUsd: flags.budgetUsd,
     // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
-    perGame: variantsFlag && Object.keys(variantsFlag.perGame).length ? (Object.fromEntries(Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }])) as TourneyConfigInput['perGame']) : undefined,
+    perGame:
+      variantsFlag && Object.keys(variantsFlag.perGame).length
+        ? (Object.fromEntries(
+            Object.entries(variantsFlag.perGame).map(([game, variants]) => [game, { variants }]),
+          ) as TourneyConfigInput['perGame'])
+        : undefined,
   };
   const config = resolveConfig(flags.preset ? PRESETS[flags.preset as keyof typeof PRESETS] : undefined, file, cli);
   const autoFlag = (['maxGames', 'targetWidth', 'maxMinutes'] as const).find((k) => flags[k] !== undefined);
   if (autoFlag && !config.games.some((g) => gameSettings(config, g).auto)) {
-    throw new ConfigError(`--${autoFlag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --reps auto (or reps: auto in the config for some game)`);
+    throw new ConfigError(
+      `--${autoFlag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} only applies with --reps auto (or reps: auto in the config for some game)`,
+    );
   }
   return config;
 }
@@ -197,14 +297,24 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
  * Runs the doctor's checks; true when everything is ready. The table is printed when asked for
  * (doctor) or when something is missing; a ready tourney says so in one line.
  */
-async function checkFirst(config: TourneyConfig, json?: boolean, quietWhenReady = false, missing: string[] = [], worker = false): Promise<boolean> {
+async function checkFirst(
+  config: TourneyConfig,
+  json?: boolean,
+  quietWhenReady = false,
+  missing: string[] = [],
+  worker = false,
+): Promise<boolean> {
   const { doctorReady, formatDoctor, runDoctor } = await import('../doctor.ts');
   const started = Date.now();
   const rows = await runDoctor(config, { worker });
   const ready = doctorReady(rows);
-  missing.push(...rows.filter((r) => !r.ok).map((r) => `${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 200)}`));
+  missing.push(
+    ...rows.filter((r) => !r.ok).map((r) => `${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 200)}`),
+  );
   if (ready && quietWhenReady) {
-    process.stderr.write(`catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them)\n`);
+    process.stderr.write(
+      `catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them)\n`,
+    );
   } else if (json) process.stdout.write(`${JSON.stringify({ ready, checks: rows }, null, 2)}\n`);
   else process.stdout.write(`${formatDoctor(rows)}\n`);
   return ready;
@@ -217,11 +327,17 @@ export function registerTourneyCommands(program: Command): void {
         'bots play the round field and all earlier bots, and the next round sees the previous round only. ' +
         'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on all four games ' +
         '(gomoku, chess, holdem, bridge), standard and variant rules, in about 3 minutes on 2 cores (quick defaults; ' +
-        '--preset paper for the paper\'s scale). Settings: defaults < --preset < --config file < flags.',
+        "--preset paper for the paper's scale). Settings: defaults < --preset < --config file < flags.",
     )
-    .option('--resume <run-dir>', 'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)')
-    .option('--check', 'run the doctor\'s checks first and stop if anything is missing (the default)')
-    .option('--no-check', 'skip the checks made before the run starts (each agent\'s key, endpoint and model with one model-list request, images, Docker, Redis)')
+    .option(
+      '--resume <run-dir>',
+      'resume an interrupted run with its stored config (same as: catarena resume <run-dir>)',
+    )
+    .option('--check', "run the doctor's checks first and stop if anything is missing (the default)")
+    .option(
+      '--no-check',
+      "skip the checks made before the run starts (each agent's key, endpoint and model with one model-list request, images, Docker, Redis)",
+    )
     .option('--json', 'print the summary as JSON')
     .action(async (flags: TourneyFlags) => {
       let config;
@@ -237,7 +353,12 @@ export function registerTourneyCommands(program: Command): void {
       // stop the run here, in seconds, with the doctor's table (unless --no-check).
       const missing: string[] = [];
       if (flags.check !== false && !(await checkFirst(config, flags.json, true, missing))) {
-        process.stderr.write(`catarena: not started: the checks above failed (catarena doctor repeats them; --no-check skips them):\n${missing.slice(0, 5).map((m) => `  ${m}\n`).join('')}`);
+        process.stderr.write(
+          `catarena: not started: the checks above failed (catarena doctor repeats them; --no-check skips them):\n${missing
+            .slice(0, 5)
+            .map((m) => `  ${m}\n`)
+            .join('')}`,
+        );
         program.setOptionValue('exitCode', 1);
         return;
       }
@@ -251,13 +372,17 @@ export function registerTourneyCommands(program: Command): void {
         'Check, before a run spends anything, what every agent of the config needs — its spec and API key, its endpoint ' +
           'reachable with the key accepted (one model-list request, through the egress proxy for CLI agents), Docker and its ' +
           'image — and what the run needs (the bot image for --sandbox docker, Redis for --queue). Prints a table; exits 1 if ' +
-          'anything is missing. Takes the tourney\'s config flags.',
+          "anything is missing. Takes the tourney's config flags.",
       ),
   )
     .option('--json', 'print the checks as JSON')
-    .option('--worker', "with --queue: check this machine as a worker: every agent the queue's runs use (and the config's), as the worker decides which agents' developments it takes")
+    .option(
+      '--worker',
+      "with --queue: check this machine as a worker: every agent the queue's runs use (and the config's), as the worker decides which agents' developments it takes",
+    )
     .action(async (flags: TourneyFlags & { worker?: boolean }) => {
-      if (flags.worker && !flags.queue) throw new Error('doctor --worker needs --queue redis://… (the queue this worker serves)');
+      if (flags.worker && !flags.queue)
+        throw new Error('doctor --worker needs --queue redis://… (the queue this worker serves)');
       const ready = await checkFirst(await configFromFlags(flags), flags.json, false, [], flags.worker);
       program.setOptionValue('exitCode', ready ? 0 : 1);
     });
@@ -270,14 +395,23 @@ export function registerTourneyCommands(program: Command): void {
         'collects games workers finished meanwhile.',
     )
     .argument('<run-dir>', 'the tourney run directory')
-    .option('-c, --concurrency <n|auto>', 'thinking bots (and games) at once, or auto (default: as stored)', concurrencyOption)
+    .option(
+      '-c, --concurrency <n|auto>',
+      'thinking bots (and games) at once, or auto (default: as stored)',
+      concurrencyOption,
+    )
     .option('-q, --queue <url>', 'play the rest through this Redis queue (default: the stored one)')
     .option('--embedded', 'play the rest in this process even if the run was queued')
     .option('--json', 'print the summary as JSON')
-    .action(async (dir: string, flags: { concurrency?: number | 'auto'; queue?: string; embedded?: boolean; json?: boolean }) => {
-      const runDir = path.resolve(dir);
-      await playTourney(program, await resumeConfig(runDir, flags), runDir, flags.json);
-    });
+    .action(
+      async (
+        dir: string,
+        flags: { concurrency?: number | 'auto'; queue?: string; embedded?: boolean; json?: boolean },
+      ) => {
+        const runDir = path.resolve(dir);
+        await playTourney(program, await resumeConfig(runDir, flags), runDir, flags.json);
+      },
+    );
 
   program
     .command('report')
@@ -288,7 +422,10 @@ export function registerTourneyCommands(program: Command): void {
       const { RunDir } = await import('../run/run-dir.ts');
       const config = await new RunDir(path.resolve(dir)).readConfig();
       if ((config.repeats ?? 1) > 1) {
-        const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([import('../tourney/combine.ts'), import('../../reports/markdown-combined.ts')]);
+        const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([
+          import('../tourney/combine.ts'),
+          import('../../reports/markdown-combined.ts'),
+        ]);
         const combined = await combineRuns([path.resolve(dir)], path.resolve(dir), config);
         printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
         return;
@@ -310,7 +447,10 @@ export function registerTourneyCommands(program: Command): void {
     .argument('<run-dirs...>', 'finished tourney run directories of one config')
     .option('--json', 'print the rows as JSON')
     .action(async (a: string, b: string, dirs: string[], flags: { json?: boolean }) => {
-      const [{ expandRepeats, readRepeats }, { compareAgents, formatComparison }] = await Promise.all([import('../tourney/combine.ts'), import('../../reports/compare.ts')]);
+      const [{ expandRepeats, readRepeats }, { compareAgents, formatComparison }] = await Promise.all([
+        import('../tourney/combine.ts'),
+        import('../../reports/compare.ts'),
+      ]);
       const { repeats } = await readRepeats(await expandRepeats(dirs.map((d) => path.resolve(d))));
       const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
       process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatComparison(a, b, rows)}\n`);
@@ -323,13 +463,22 @@ export function registerTourneyCommands(program: Command): void {
         "the report of repeated tourneys (as --repeats writes): mean ± SD tables, Table 8 (SD of ranks), rank agreement, intervals over the agents' " +
         'development and the games. Refuses runs that are not comparable, naming the difference. A --repeats run stands for its repeats.',
     )
-    .argument('<run-dirs...>', 'finished tourney run directories (in seed order: the combined samples are seeded from the first)')
+    .argument(
+      '<run-dirs...>',
+      'finished tourney run directories (in seed order: the combined samples are seeded from the first)',
+    )
     .option('-o, --out <dir>', 'where combined.json, report.md and report.html go (default runs/combined-<time>)')
     .option('--json', 'print the leaderboard as JSON')
     .action(async (dirs: string[], flags: { out?: string; json?: boolean }) => {
-      const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([import('../tourney/combine.ts'), import('../../reports/markdown-combined.ts')]);
+      const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([
+        import('../tourney/combine.ts'),
+        import('../../reports/markdown-combined.ts'),
+      ]);
       const out = flags.out ? path.resolve(flags.out) : newRunDir('runs', 'combined');
-      const combined = await combineRuns(dirs.map((d) => path.resolve(d)), out);
+      const combined = await combineRuns(
+        dirs.map((d) => path.resolve(d)),
+        out,
+      );
       printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
     });
 }

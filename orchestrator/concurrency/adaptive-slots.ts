@@ -39,7 +39,9 @@ export function systemIdleMs(): number | undefined {
 
 export class AdaptiveSlots {
   private timer: NodeJS.Timeout | undefined;
-  private window: { at: number; calls: number; busyMs: number; botCpu?: number; idle?: number; ticks: number; underfed: number } | undefined;
+  private window:
+    | { at: number; calls: number; busyMs: number; botCpu?: number; idle?: number; ticks: number; underfed: number }
+    | undefined;
   /** No window opens before this many calls have finished: the first (bots starting), and after a change those begun at the old level. */
   private settleAt = 1;
   private readonly started = performance.now();
@@ -79,7 +81,15 @@ export class AdaptiveSlots {
   }
 
   private open(): void {
-    this.window = { at: performance.now(), calls: this.slots.completed, busyMs: this.slots.busyMs, botCpu: this.options.botCpuMs?.(), idle: systemIdleMs(), ticks: 0, underfed: 0 };
+    this.window = {
+      at: performance.now(),
+      calls: this.slots.completed,
+      busyMs: this.slots.busyMs,
+      botCpu: this.options.botCpuMs?.(),
+      idle: systemIdleMs(),
+      ticks: 0,
+      underfed: 0,
+    };
   }
 
   private tick(): void {
@@ -94,7 +104,8 @@ export class AdaptiveSlots {
     const calls = this.slots.completed - this.window.calls;
     const level = this.slots.capacity;
     const windowMs = this.options.windowMs ?? 400;
-    const enough = (ms >= windowMs && calls >= (this.options.callsPerLevel ?? 8) * level) || (ms >= 20 * windowMs && calls >= 2);
+    const enough =
+      (ms >= windowMs && calls >= (this.options.callsPerLevel ?? 8) * level) || (ms >= 20 * windowMs && calls >= 2);
     if (!enough) return;
     if (this.window.underfed * 4 > this.window.ticks) {
       this.open();
@@ -103,11 +114,14 @@ export class AdaptiveSlots {
     const botCpu = this.options.botCpuMs?.();
     const idle = systemIdleMs();
     const busyMs = this.slots.busyMs - this.window.busyMs;
-    const botCpuDelta = botCpu !== undefined && this.window.botCpu !== undefined ? botCpu - this.window.botCpu : undefined;
+    const botCpuDelta =
+      botCpu !== undefined && this.window.botCpu !== undefined ? botCpu - this.window.botCpu : undefined;
     const stats: WindowStats = {
       callsPerSec: (calls * 1000) / ms,
       ...(botCpuDelta !== undefined && botCpuDelta >= 0 && busyMs > 0 ? { botCpuShare: botCpuDelta / busyMs } : {}),
-      ...(idle !== undefined && this.window.idle !== undefined ? { idleCores: Math.max(0, idle - this.window.idle) / ms } : {}),
+      ...(idle !== undefined && this.window.idle !== undefined
+        ? { idleCores: Math.max(0, idle - this.window.idle) / ms }
+        : {}),
     };
     const next = this.controller.decide(stats);
     this.options.onWindow?.({ ...stats, level, next, ms });

@@ -105,13 +105,22 @@ export class ConcurrencyController {
     const phase = this.phase;
     if (phase.kind === 'probe') {
       this.level = phase.from;
-      this.phase = { kind: 'return', from: phase.from, to: phase.to, before: phase.before, probe: w.callsPerSec, wins: phase.wins };
+      this.phase = {
+        kind: 'return',
+        from: phase.from,
+        to: phase.to,
+        before: phase.before,
+        probe: w.callsPerSec,
+        wins: phase.wins,
+      };
       return this.level;
     }
     if (phase.kind === 'return') {
       const base = (phase.before + w.callsPerSec) / 2;
       const up = phase.to > phase.from;
-      const won = up ? phase.probe > base * (1 + this.opts.margin) : phase.probe >= base * (1 - this.opts.dropTolerance);
+      const won = up
+        ? phase.probe > base * (1 + this.opts.margin)
+        : phase.probe >= base * (1 - this.opts.dropTolerance);
       if (won && phase.wins + 1 < this.opts.confirmations && phase.to <= this.ceiling) {
         // Once is noise on a shared machine: probe again, bracketed by this window and the next.
         this.events.push({ kind: 'probe', from: phase.from, to: phase.to });

@@ -18,7 +18,8 @@ export class CpuSlots {
   }
 
   private static check(capacity: number): void {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`concurrency must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new Error(`concurrency must be a positive integer, got ${capacity}`);
   }
 
   get capacity(): number {

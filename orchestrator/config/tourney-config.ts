@@ -13,7 +13,10 @@ const PerGame = z.strictObject({
   reps: Reps.optional(),
   moveTimeoutMs: z.int().min(1).optional(),
   /** Rule sets for this game, overriding the top-level `variants`. */
-  variants: z.array(z.enum(['standard', 'variant'])).min(1).optional(),
+  variants: z
+    .array(z.enum(['standard', 'variant']))
+    .min(1)
+    .optional(),
   /**
    * Match options, e.g. chess {algorithm: "minimax"} (sent to bots; CATArena's default "simple")
    * or chess {adjudication: "engine"} (threefold repetition and fifty moves end games; default
@@ -41,14 +44,22 @@ export type LlmPlayerSamplingOptions = z.infer<typeof LlmPlayerSampling>;
 const LlmPlayerSettings = LlmPlayerSampling.extend({
   moveTimeoutMs: z.int().min(1).optional(),
   reps: z.int().min(1).optional(),
-  perGame: z.record(z.string(), z.strictObject({ moveTimeoutMs: z.int().min(1).optional(), reps: z.int().min(1).optional() })).default({}),
+  perGame: z
+    .record(z.string(), z.strictObject({ moveTimeoutMs: z.int().min(1).optional(), reps: z.int().min(1).optional() }))
+    .default({}),
 });
 
 export const TourneyConfigSchema = z.strictObject({
   rounds: z.int().min(1).max(100).default(4),
   /** Default: every game whose descriptor is not `inDefault: false` (gomoku, chess, holdem, bridge); the quick defaults keep 4 rounds of all eight tracks within 3 minutes on 2 cores. */
-  games: z.array(z.string()).min(1).default(() => defaultGameIds()),
-  variants: z.array(z.enum(['standard', 'variant'])).min(1).default(['standard', 'variant']),
+  games: z
+    .array(z.string())
+    .min(1)
+    .default(() => defaultGameIds()),
+  variants: z
+    .array(z.enum(['standard', 'variant']))
+    .min(1)
+    .default(['standard', 'variant']),
   agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
   /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table), or 'auto'; default per game. */
   reps: Reps.optional(),
@@ -92,14 +103,20 @@ export const TourneyConfigSchema = z.strictObject({
   /** Strategies developed at once: agents work side by side, and later tracks develop while earlier ones play. */
   developConcurrency: z.int().min(1).max(64).default(4),
   /** Wall-clock budget for one agent developing one strategy. */
-  developTimeoutMs: z.int().min(1_000).default(30 * 60_000),
+  developTimeoutMs: z
+    .int()
+    .min(1_000)
+    .default(30 * 60_000),
   sandbox: z.enum(['process', 'docker']).default('process'),
   /** Task track (records/task-track.ts): the task's prompt and the language bots must be written in (standard: any). */
   track: z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]]).default('standard'),
   /** Per agent id, a task track other than `track` (e.g. one agent on go, one on js, in one run). */
   agentTracks: z.record(z.string(), z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]])).default({}),
   /** redis://host:port: games are played by `catarena worker`s through this queue, not in-process. */
-  queue: z.string().regex(/^rediss?:\/\//, 'expected redis://host:port').optional(),
+  queue: z
+    .string()
+    .regex(/^rediss?:\/\//, 'expected redis://host:port')
+    .optional(),
   /** Copy results of games whose code and settings equal a game of an earlier indexed run. */
   reuse: z.boolean().default(false),
   /** Limits per bot container with --sandbox docker (defaults: 1 CPU, 1024 MiB, 256 pids). */
@@ -117,7 +134,17 @@ export const TourneyConfigSchema = z.strictObject({
   perGame: z.record(z.string(), PerGame).default({}),
   llmPlayer: LlmPlayerSettings.default({ perGame: {} }),
   /** USD per million tokens by model-name prefix, over the table in agents/core/prices.ts: {input, output, cacheRead?, cacheWrite?}. */
-  prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() })).default({}),
+  prices: z
+    .record(
+      z.string(),
+      z.strictObject({
+        input: z.number().min(0),
+        output: z.number().min(0),
+        cacheRead: z.number().min(0).optional(),
+        cacheWrite: z.number().min(0).optional(),
+      }),
+    )
+    .default({}),
   /** Estimated dollars after which no new development starts: agents keep their last bot for the remaining rounds (--budget-usd). */
   budgetUsd: z.number().positive().optional(),
   /** Let CLI agents use their provider-side web tools (Anthropic web search, Gemini's google_web_search): off, so agents reach nothing but the API. */
@@ -127,7 +154,18 @@ export const TourneyConfigSchema = z.strictObject({
    * (OPENAI_API_KEY, CATARENA_OPENAI_BASE_URL, …), so one run can mix OpenAI with an
    * OpenAI-compatible provider. Written as `agents:` entries {spec, keyEnv?, baseUrl?} in a config.
    */
-  agentEndpoints: z.record(z.string(), z.strictObject({ keyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name').optional(), baseUrl: z.url().optional() })).default({}),
+  agentEndpoints: z
+    .record(
+      z.string(),
+      z.strictObject({
+        keyEnv: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name')
+          .optional(),
+        baseUrl: z.url().optional(),
+      }),
+    )
+    .default({}),
 });
 
 export type TourneyConfig = z.infer<typeof TourneyConfigSchema>;
@@ -165,13 +203,19 @@ export const LLM_PLAYER_MIN_MOVE_MS = 60_000;
 export function llmPlayerSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number } {
   const own = config.llmPlayer.perGame[game] ?? {};
   const g = gameSettings(config, game);
-  return { reps: own.reps ?? config.llmPlayer.reps ?? g.reps, moveTimeoutMs: own.moveTimeoutMs ?? config.llmPlayer.moveTimeoutMs ?? Math.max(g.moveTimeoutMs, LLM_PLAYER_MIN_MOVE_MS) };
+  return {
+    reps: own.reps ?? config.llmPlayer.reps ?? g.reps,
+    moveTimeoutMs:
+      own.moveTimeoutMs ?? config.llmPlayer.moveTimeoutMs ?? Math.max(g.moveTimeoutMs, LLM_PLAYER_MIN_MOVE_MS),
+  };
 }
 
 /** The sampling options every LLM-player of the run is asked with (set ones only). */
 export function llmPlayerSampling(config: TourneyConfig): LlmPlayerSamplingOptions {
   const { temperature, topP, reasoningEffort, thinkingBudget } = config.llmPlayer;
-  return Object.fromEntries(Object.entries({ temperature, topP, reasoningEffort, thinkingBudget }).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(
+    Object.entries({ temperature, topP, reasoningEffort, thinkingBudget }).filter(([, v]) => v !== undefined),
+  );
 }
 
 export class ConfigError extends Error {
@@ -184,14 +228,16 @@ export class ConfigError extends Error {
 /** Settings that exist for all games and per game: a layer's value for all games overrides the per-game values of the layers below. */
 const PER_GAME_SETTINGS = ['reps', 'moveTimeoutMs'] as const;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Deep merge: objects key by key, arrays and everything else replaced; undefined never overrides. */
 export function mergeLayers<T extends Record<string, unknown>>(base: T, layer: Record<string, unknown>): T {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(layer)) {
     if (value === undefined) continue;
-    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? mergeLayers(out[key] as Record<string, unknown>, value) : value;
+    out[key] =
+      isPlainObject(value) && isPlainObject(out[key]) ? mergeLayers(out[key] as Record<string, unknown>, value) : value;
   }
   return out as T;
 }
@@ -211,14 +257,24 @@ export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>):
     if (isPlainObject(perGame)) {
       const cleared = PER_GAME_SETTINGS.filter((key) => (layer as Record<string, unknown>)[key] !== undefined);
       if (cleared.length) {
-        merged = { ...merged, perGame: Object.fromEntries(Object.entries(perGame).map(([game, g]) => [game, Object.fromEntries(Object.entries(g as object).filter(([k]) => !(cleared as string[]).includes(k)))])) };
+        merged = {
+          ...merged,
+          perGame: Object.fromEntries(
+            Object.entries(perGame).map(([game, g]) => [
+              game,
+              Object.fromEntries(Object.entries(g as object).filter(([k]) => !(cleared as string[]).includes(k))),
+            ]),
+          ),
+        };
       }
     }
     merged = mergeLayers(merged, layer as Record<string, unknown>);
   }
   // `agents:` entries may be {spec, keyEnv?, baseUrl?}: the spec joins the list, the rest agentEndpoints.
   if (Array.isArray(merged.agents)) {
-    const endpoints: Record<string, unknown> = { ...(isPlainObject(merged.agentEndpoints) ? merged.agentEndpoints : {}) };
+    const endpoints: Record<string, unknown> = {
+      ...(isPlainObject(merged.agentEndpoints) ? merged.agentEndpoints : {}),
+    };
     merged = {
       ...merged,
       agents: merged.agents.map((a) => {
@@ -237,17 +293,27 @@ export function resolveConfig(...layers: Array<TourneyConfigInput | undefined>):
   }
   const config = parsed.data;
   for (const game of config.games) {
-    if (!gameIds().includes(game)) throw new ConfigError(`invalid tournament config:\n  games: unknown game "${game}"; available: ${gameIds().join(', ')}`);
+    if (!gameIds().includes(game))
+      throw new ConfigError(
+        `invalid tournament config:\n  games: unknown game "${game}"; available: ${gameIds().join(', ')}`,
+      );
     for (const variant of variantsOf(config, game)) {
-      if (!adapterFor(game).game.variants.includes(variant)) throw new ConfigError(`invalid tournament config:\n  variants: ${game} has no "${variant}" rule set`);
+      if (!adapterFor(game).game.variants.includes(variant))
+        throw new ConfigError(`invalid tournament config:\n  variants: ${game} has no "${variant}" rule set`);
     }
   }
   for (const [game, settings] of Object.entries(config.perGame)) {
     if (!settings.options || !gameIds().includes(game)) continue;
     const errors = gameDescriptor(game).optionErrors?.(settings.options) ?? [];
-    if (errors.length) throw new ConfigError(`invalid tournament config:\n${errors.map((e) => `  perGame.${game}.options.${e}`).join('\n')}`);
+    if (errors.length)
+      throw new ConfigError(
+        `invalid tournament config:\n${errors.map((e) => `  perGame.${game}.options.${e}`).join('\n')}`,
+      );
   }
-  if (new Set(config.agents).size !== config.agents.length) throw new ConfigError('invalid tournament config:\n  agents: listed twice; use offline:<character>#2 for a second agent of one kind');
+  if (new Set(config.agents).size !== config.agents.length)
+    throw new ConfigError(
+      'invalid tournament config:\n  agents: listed twice; use offline:<character>#2 for a second agent of one kind',
+    );
   return config;
 }
 
@@ -261,7 +327,8 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
   try {
     // yaml is loaded only for a YAML file: most starts (play, arena, a JSON config) never need it.
     const value = file.endsWith('.json') ? JSON.parse(text) : (await import('yaml')).parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('the top level must be a mapping of settings');
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new Error('the top level must be a mapping of settings');
     return value as TourneyConfigInput;
   } catch (err) {
     throw new ConfigError(`cannot parse config file ${file}: ${(err as Error).message}`);
@@ -273,11 +340,19 @@ export async function readConfigFile(file: string): Promise<TourneyConfigInput> 
  * descriptor). With reps 'auto' the schedule is first played with the game's default reps, and
  * `auto` is set.
  */
-export function gameSettings(config: TourneyConfig, game: string): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number>; auto?: true } {
+export function gameSettings(
+  config: TourneyConfig,
+  game: string,
+): { reps: number; moveTimeoutMs: number; options?: Record<string, string | number>; auto?: true } {
   const g = config.perGame[game] ?? {};
   const d = gameDescriptor(game).defaults;
   const reps = g.reps ?? config.reps ?? d.reps;
-  return { reps: reps === 'auto' ? d.reps : reps, moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs ?? d.moveTimeoutMs, options: g.options, ...(reps === 'auto' ? { auto: true as const } : {}) };
+  return {
+    reps: reps === 'auto' ? d.reps : reps,
+    moveTimeoutMs: g.moveTimeoutMs ?? config.moveTimeoutMs ?? d.moveTimeoutMs,
+    options: g.options,
+    ...(reps === 'auto' ? { auto: true as const } : {}),
+  };
 }
 
 /** The rule sets a game runs: its own `perGame.<game>.variants`, else the top-level list. */
@@ -292,7 +367,10 @@ export function variantsOf(config: Pick<TourneyConfig, 'variants' | 'perGame'>, 
 export function parseVariantsFlag(value: string): { variants?: string[]; perGame: Record<string, string[]> } {
   const perGame: Record<string, string[]> = {};
   const plain: string[] = [];
-  for (const item of value.split(',').map((v) => v.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)) {
     const [game, variant] = item.includes(':') ? item.split(':') : [undefined, item];
     if (game) (perGame[game] ??= []).push(variant!);
     else plain.push(variant!);

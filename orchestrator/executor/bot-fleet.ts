@@ -56,7 +56,13 @@ export interface BotStatus {
 /** Instance 0 is the strategy id itself; instance k > 0 is "<id>#<k+1>". */
 const instanceKey = (id: string, instance: number) => (instance === 0 ? id : `${id}#${instance + 1}`);
 
-type Entry = { ref: StrategyRef; running?: Promise<{ handle: BotHandle; client: BotClient } | null>; handle?: BotHandle; suspect: boolean; status: BotStatus };
+type Entry = {
+  ref: StrategyRef;
+  running?: Promise<{ handle: BotHandle; client: BotClient } | null>;
+  handle?: BotHandle;
+  suspect: boolean;
+  status: BotStatus;
+};
 
 export class BotFleet {
   private readonly entries = new Map<string, Entry>();
@@ -77,11 +83,23 @@ export class BotFleet {
         continue;
       }
       const { warm, ...plain } = ref;
-      const entry: Entry = { ref: plain, suspect: false, status: { id: ref.id, starts: 0, restarts: 0, logFile: warm?.logFile ?? botLogFile(this.options.logDir, ref.id) } };
+      const entry: Entry = {
+        ref: plain,
+        suspect: false,
+        status: {
+          id: ref.id,
+          starts: 0,
+          restarts: 0,
+          logFile: warm?.logFile ?? botLogFile(this.options.logDir, ref.id),
+        },
+      };
       if (warm) {
         entry.status.starts = 1;
         entry.handle = warm;
-        entry.running = Promise.resolve({ handle: warm, client: new BotClient(warm.url, { socketPath: warm.socketPath }) });
+        entry.running = Promise.resolve({
+          handle: warm,
+          client: new BotClient(warm.url, { socketPath: warm.socketPath }),
+        });
       }
       this.entries.set(ref.id, entry);
     }

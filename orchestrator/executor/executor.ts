@@ -79,9 +79,23 @@ export interface ExecutorDeps {
 export async function createExecutor(config: ExecutorConfig, run: RunDir, deps: ExecutorDeps): Promise<Executor> {
   if (config.queue) {
     (await connectQueue(config.queue, { warn: (m) => deps.report?.(`! ${m}`) })).disconnect();
-    return new QueuedExecutor({ url: config.queue, run: await run.identity(), startTimeoutMs: config.startTimeoutMs, graceMs: deps.graceMs, report: deps.report });
+    return new QueuedExecutor({
+      url: config.queue,
+      run: await run.identity(),
+      startTimeoutMs: config.startTimeoutMs,
+      graceMs: deps.graceMs,
+      report: deps.report,
+    });
   }
-  return new LocalExecutor({ sandbox: deps.sandbox, hosts: deps.hosts, concurrency: config.concurrency, startTimeoutMs: config.startTimeoutMs, logDir: (track) => run.botLogsDir(track), onLive: run.appendLive, pool: deps.pool });
+  return new LocalExecutor({
+    sandbox: deps.sandbox,
+    hosts: deps.hosts,
+    concurrency: config.concurrency,
+    startTimeoutMs: config.startTimeoutMs,
+    logDir: (track) => run.botLogsDir(track),
+    onLive: run.appendLive,
+    pool: deps.pool,
+  });
 }
 
 export interface LocalExecutorOptions {
@@ -171,7 +185,9 @@ export class LocalExecutor implements Executor {
     for (const group of byTrack(specs)) {
       const { game, variant } = group[0]!;
       // One start at a time: this runs beside another track's games, which need the CPU more.
-      const started = this.fleetWithAdded(game, variant).then((fleet) => startBots(group, fleet, 1, () => this.closing).done);
+      const started = this.fleetWithAdded(game, variant).then(
+        (fleet) => startBots(group, fleet, 1, () => this.closing).done,
+      );
       this.preparing.push(started.catch(() => {})); // a bot that fails to start fails its games when they come
     }
   }
@@ -184,7 +200,14 @@ export class LocalExecutor implements Executor {
         if (options.signal?.aborted) return;
         const { game, variant } = group[0]!;
         const fleet = await this.fleetWithAdded(game, variant);
-        await this.pool.play(group, { fleet, hosts: this.options.hosts, signal: options.signal, onReplay: options.onReplay, onLive: this.options.onLive, onStarted: k === groups.length - 1 ? options.onStarted : undefined });
+        await this.pool.play(group, {
+          fleet,
+          hosts: this.options.hosts,
+          signal: options.signal,
+          onReplay: options.onReplay,
+          onLive: this.options.onLive,
+          onStarted: k === groups.length - 1 ? options.onStarted : undefined,
+        });
         this.options.onConcurrency?.(this.pool.stats());
       }
     } finally {
@@ -199,7 +222,10 @@ export class LocalExecutor implements Executor {
 
   async close(): Promise<void> {
     this.closing = true;
-    const unused = [...[...this.added.values()].flat().flatMap((ref) => (ref.warm ? [ref.warm] : [])), ...this.adopted.values()];
+    const unused = [
+      ...[...this.added.values()].flat().flatMap((ref) => (ref.warm ? [ref.warm] : [])),
+      ...this.adopted.values(),
+    ];
     this.added.clear();
     this.adopted.clear();
     await Promise.all(unused.map(stopBot));
@@ -247,7 +273,12 @@ export class QueuedExecutor implements Executor {
     // Loaded here, not at the top: a local run never needs bullmq and ioredis.
     const { executeQueued } = await import('./queued.ts');
     options.onStarted?.(); // workers take the games from the queue: nothing waits for this process
-    await executeQueued(specs, { ...this.options, strategies: this.strategies, onReplay: options.onReplay, signal: options.signal });
+    await executeQueued(specs, {
+      ...this.options,
+      strategies: this.strategies,
+      onReplay: options.onReplay,
+      signal: options.signal,
+    });
   }
 
   async close(): Promise<void> {}

@@ -9,7 +9,11 @@ import os from 'node:os';
 import { adapterFor } from '../../games/registry.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import { AdaptiveSlots } from '../concurrency/adaptive-slots.ts';
-import { ConcurrencyController, type ControllerEvent, type ControllerOptions } from '../concurrency/concurrency-controller.ts';
+import {
+  ConcurrencyController,
+  type ControllerEvent,
+  type ControllerOptions,
+} from '../concurrency/concurrency-controller.ts';
 import { CpuSlots } from '../concurrency/cpu-slots.ts';
 import { runMatch, type SeatBot } from '../match/runner.ts';
 import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
@@ -74,7 +78,13 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
     const client = clients[seat]!;
     return { strategyId: id, client, unavailable: client ? undefined : fleet.startError(fleetId(id), instances[seat]) };
   });
-  const replay = await runMatch(spec, { adapter: adapterFor(spec.game), host, bots, slots: options.slots, onLive: options.onLive });
+  const replay = await runMatch(spec, {
+    adapter: adapterFor(spec.game),
+    host,
+    bots,
+    slots: options.slots,
+    onLive: options.onLive,
+  });
   replay.result.sandbox = fleet.sandboxKind;
   replay.result.seatStats.forEach((stats, seat) => {
     if (stats.errors.crash || stats.errors.timeout) fleet.markSuspect(fleetId(spec.seats[seat]!), instances[seat]);
@@ -103,7 +113,13 @@ const LOOKAHEAD = 8;
 export async function executeLocal(specs: MatchSpec[], options: ExecuteLocalOptions): Promise<MatchResult[]> {
   const pool = new GamePool({ concurrency: options.concurrency, controller: options.controller });
   try {
-    return await pool.play(specs, { fleet: options.fleet, hosts: options.hosts, onReplay: options.onReplay, signal: options.signal, onLive: options.onLive });
+    return await pool.play(specs, {
+      fleet: options.fleet,
+      hosts: options.hosts,
+      onReplay: options.onReplay,
+      signal: options.signal,
+      onLive: options.onLive,
+    });
   } finally {
     pool.close();
     options.onConcurrency?.(pool.stats());
@@ -170,7 +186,12 @@ export class GamePool {
     this.slots = new CpuSlots(this.controller ? this.controller.level : this.fixed);
     // The last games leave slots empty whatever the level: not its measure.
     const underfed = () => this.pending.length === 0 && this.inFlight < this.gamesAllowed();
-    this.adaptive = this.controller ? new AdaptiveSlots(this.slots, this.controller, { botCpuMs: () => sumKnown([...this.fleets].map((f) => f.cpuTimeMs())), underfed }) : undefined;
+    this.adaptive = this.controller
+      ? new AdaptiveSlots(this.slots, this.controller, {
+          botCpuMs: () => sumKnown([...this.fleets].map((f) => f.cpuTimeMs())),
+          underfed,
+        })
+      : undefined;
   }
 
   /** Games allowed in flight now. */
@@ -185,7 +206,13 @@ export class GamePool {
   /** The concurrency used so far (the mean level, for 'auto'). */
   stats(): ConcurrencyStats {
     return this.adaptive
-      ? { mode: 'auto', meanLevel: this.adaptive.meanLevel(), finalLevel: this.slots.capacity, timeline: this.adaptive.timeline, events: this.controller!.events }
+      ? {
+          mode: 'auto',
+          meanLevel: this.adaptive.meanLevel(),
+          finalLevel: this.slots.capacity,
+          timeline: this.adaptive.timeline,
+          events: this.controller!.events,
+        }
       : { mode: 'fixed', meanLevel: this.fixed, finalLevel: this.fixed, timeline: [[0, this.fixed]], events: [] };
   }
 
@@ -203,7 +230,15 @@ export class GamePool {
     this.fleets.add(options.fleet);
     let settle!: () => void;
     const over = new Promise<void>((resolve) => (settle = resolve));
-    const batch: Batch = { ...options, left: specs.length, queued: specs.length, results: [], stopped: false, settle, starts: undefined! };
+    const batch: Batch = {
+      ...options,
+      left: specs.length,
+      queued: specs.length,
+      results: [],
+      stopped: false,
+      settle,
+      starts: undefined!,
+    };
     batch.starts = startBots(specs, options.fleet, Math.max(2, this.cores), () => batch.stopped);
     const onAbort = () => this.drop(batch);
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -277,7 +312,9 @@ export class GamePool {
   private take(): { spec: MatchSpec; batch: Batch } | null {
     let i = 0;
     if (this.inFlight > 0) {
-      const idle = this.pending.slice(0, LOOKAHEAD).findIndex(({ spec }) => spec.seats.every((id) => !this.playing.get(this.key(spec, id))));
+      const idle = this.pending
+        .slice(0, LOOKAHEAD)
+        .findIndex(({ spec }) => spec.seats.every((id) => !this.playing.get(this.key(spec, id))));
       if (idle > 0) i = idle;
       else if (idle < 0 && this.adaptive && this.inFlight >= this.slots.capacity) return null;
     }
@@ -288,7 +325,8 @@ export class GamePool {
     this.workers++;
     try {
       for (;;) {
-        while (this.pending.length > 0 && this.inFlight >= this.gamesAllowed()) await new Promise<void>((r) => this.wake.push(r));
+        while (this.pending.length > 0 && this.inFlight >= this.gamesAllowed())
+          await new Promise<void>((r) => this.wake.push(r));
         if (this.pending.length === 0) return;
         const next = this.take();
         if (!next) {
@@ -308,8 +346,15 @@ export class GamePool {
     for (const id of spec.seats) this.playing.set(this.key(spec, id), (this.playing.get(this.key(spec, id)) ?? 0) + 1);
     try {
       // Its bots start in their turn (`cores` at a time, the first game's first), not all at once.
-      await Promise.all(seatInstances(spec.seats).map((instance, seat) => batch.starts.ready(spec.seats[seat]!, instance)));
-      const replay = await playSpec(spec, { fleet: batch.fleet, hosts: batch.hosts, slots: this.slots, onLive: batch.onLive });
+      await Promise.all(
+        seatInstances(spec.seats).map((instance, seat) => batch.starts.ready(spec.seats[seat]!, instance)),
+      );
+      const replay = await playSpec(spec, {
+        fleet: batch.fleet,
+        hosts: batch.hosts,
+        slots: this.slots,
+        onLive: batch.onLive,
+      });
       batch.results.push(replay.result);
       await batch.onReplay?.(replay);
     } catch (err) {
@@ -334,7 +379,12 @@ export class GamePool {
  * learns which from the fleet), at once for a bot not in the list or once `stopped()`. `done`
  * resolves when no start is under way any more (the caller awaits it, so no bot starts after close).
  */
-export function startBots(specs: MatchSpec[], fleet: BotFleet, parallel: number, stopped: () => boolean): { ready(id: string, instance: number): Promise<void>; done: Promise<void> } {
+export function startBots(
+  specs: MatchSpec[],
+  fleet: BotFleet,
+  parallel: number,
+  stopped: () => boolean,
+): { ready(id: string, instance: number): Promise<void>; done: Promise<void> } {
   const queue: Array<{ id: string; instance: number; settle: () => void; settled: Promise<void> }> = [];
   const byKey = new Map<string, Promise<void>>();
   for (const spec of specs) {

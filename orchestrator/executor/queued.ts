@@ -8,7 +8,13 @@ import type { Redis } from 'ioredis';
 import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch } from '../queue/connection.ts';
-import { MATCH_JOB_OPTIONS, matchJobId, type MatchJobData, type MatchJobResult, type StrategyCode } from '../queue/jobs.ts';
+import {
+  MATCH_JOB_OPTIONS,
+  matchJobId,
+  type MatchJobData,
+  type MatchJobResult,
+  type StrategyCode,
+} from '../queue/jobs.ts';
 
 /** A strategy as the coordinator knows it: its folder, or why it forfeits. */
 export type QueuedStrategy = { dir: string } | { forfeit: string };
@@ -35,7 +41,11 @@ export interface ExecuteQueuedOptions {
 }
 
 export class MatchJobFailedError extends Error {
-  constructor(readonly jobId: string, reason: string, attempts: number) {
+  constructor(
+    readonly jobId: string,
+    reason: string,
+    attempts: number,
+  ) {
     super(`game ${jobId} failed ${attempts} time(s) on workers (an infrastructure failure, not a bot's): ${reason}`);
     this.name = 'MatchJobFailedError';
   }
@@ -76,7 +86,11 @@ export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOp
   const jobFor = async (spec: MatchSpec) => ({
     name: 'match',
     data: { run: options.run, spec, strategies: await codeOf(spec), startTimeoutMs: options.startTimeoutMs },
-    opts: { ...MATCH_JOB_OPTIONS, ...(options.retryDelayMs === undefined ? {} : { backoff: { type: 'exponential', delay: options.retryDelayMs } }), jobId: matchJobId(options.run, spec) },
+    opts: {
+      ...MATCH_JOB_OPTIONS,
+      ...(options.retryDelayMs === undefined ? {} : { backoff: { type: 'exponential', delay: options.retryDelayMs } }),
+      jobId: matchJobId(options.run, spec),
+    },
   });
 
   const collect = async (jobId: string, firstLook = false): Promise<void> => {
@@ -159,4 +173,3 @@ async function closeAll(connection: Redis, closables: Array<{ close(): Promise<v
   await Promise.race([Promise.allSettled(closables.map((c) => c.close())), deadline]);
   connection.disconnect();
 }
-

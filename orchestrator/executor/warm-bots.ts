@@ -36,7 +36,13 @@ export class WarmBots {
    * The fleet for a game and variant, with each strategy of a job added under its content key;
    * returns the key per strategy id. Call `release` with the same keys when the game is over.
    */
-  async acquire(run: string, game: string, variant: string, code: Record<string, { dir: string } | { forfeit: string }>, startTimeoutMs: number): Promise<{ fleet: BotFleet; keys: Record<string, string> }> {
+  async acquire(
+    run: string,
+    game: string,
+    variant: string,
+    code: Record<string, { dir: string } | { forfeit: string }>,
+    startTimeoutMs: number,
+  ): Promise<{ fleet: BotFleet; keys: Record<string, string> }> {
     const fleet = await this.fleet(game, variant, startTimeoutMs);
     const keys: Record<string, string> = {};
     for (const [id, c] of Object.entries(code)) {
@@ -61,7 +67,9 @@ export class WarmBots {
     }
     // Choose and forget synchronously, then stop: a job that starts meanwhile cannot pick up a
     // bot that is being stopped (it starts a fresh one).
-    const idle = [...this.kept.entries()].filter(([, k]) => k.users === 0).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    const idle = [...this.kept.entries()]
+      .filter(([, k]) => k.users === 0)
+      .sort((a, b) => a[1].lastUsed - b[1].lastUsed);
     const evicted = idle.slice(0, Math.max(0, this.kept.size - this.options.maxBots));
     for (const [slot] of evicted) this.kept.delete(slot);
     await Promise.all(evicted.map(([, kept]) => kept.fleet.evict(kept.key)));

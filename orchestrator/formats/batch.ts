@@ -57,7 +57,13 @@ export function tableSpecs(series: TableSeries, options: BatchOptions): MatchSpe
   if (options.tableRounds < 1) throw new Error(`table rounds must be at least 1, got ${options.tableRounds}`);
   if (members.length < 2) return []; // nobody to play
   if (new Set(members).size !== members.length) throw new Error(`table ${series.label}: strategy ids must be unique`);
-  const base = { game: options.game, variant: options.variant, limits: options.limits, policy: options.policy, ...(options.options ? { options: options.options } : {}) };
+  const base = {
+    game: options.game,
+    variant: options.variant,
+    limits: options.limits,
+    policy: options.policy,
+    ...(options.options ? { options: options.options } : {}),
+  };
   const batch = (round: number, table: number) => ({ kind: series.kind, label: series.label, round, table });
   const specs: MatchSpec[] = [];
 
@@ -81,7 +87,14 @@ export function tableSpecs(series: TableSeries, options: BatchOptions): MatchSpe
   for (let round = 0; round < options.tableRounds; round++) {
     const shuffled = createRng(deriveSeed(options.seed, series.label, 'split', round)).shuffle(members);
     splitTables(shuffled, max).forEach((seats, table) => {
-      specs.push({ ...base, seats, seed: deriveSeed(options.seed, series.label, 'deal', round, table), pairing: `${series.label}#${round}`, rep: round, batch: batch(round, table) });
+      specs.push({
+        ...base,
+        seats,
+        seed: deriveSeed(options.seed, series.label, 'deal', round, table),
+        pairing: `${series.label}#${round}`,
+        rep: round,
+        batch: batch(round, table),
+      });
     });
   }
   return specs;
@@ -97,7 +110,13 @@ export function tourneySeries(byRound: Array<Array<{ id: string; agent: string }
   if (!final) return series;
   const all = byRound.flat();
   const agents = [...new Set(all.map((s) => s.agent))];
-  if (n > 1) for (const agent of agents) series.push({ kind: 'own', label: `own:${agent}`, members: all.filter((s) => s.agent === agent).map((s) => s.id) });
+  if (n > 1)
+    for (const agent of agents)
+      series.push({
+        kind: 'own',
+        label: `own:${agent}`,
+        members: all.filter((s) => s.agent === agent).map((s) => s.id),
+      });
   if (n > 1) series.push({ kind: 'field', label: 'field', members: all.map((s) => s.id) });
   return series;
 }

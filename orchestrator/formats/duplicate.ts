@@ -43,7 +43,12 @@ export function duplicateMatches(options: DuplicateOptions): MatchSpec[] {
 }
 
 /** Match `rep` of the pairing a~b: every board in the open and the closed room. */
-export function duplicateMatch(options: Omit<DuplicateOptions, 'entrants' | 'opponents' | 'reps'>, a: string, b: string, rep: number): MatchSpec[] {
+export function duplicateMatch(
+  options: Omit<DuplicateOptions, 'entrants' | 'opponents' | 'reps'>,
+  a: string,
+  b: string,
+  rep: number,
+): MatchSpec[] {
   const match = `${a}~${b}#${rep}`;
   const specs: MatchSpec[] = [];
   for (let board = 1; board <= options.boards; board++) {

@@ -32,13 +32,22 @@ export type Field =
 export function fieldSpecs(descriptor: GameDescriptor, field: Field, settings: FieldSettings): MatchSpec[] {
   const { reps, ...common } = settings;
   const entrants = field.kind === 'arena' ? field.ids : field.rounds[field.round - 1]!.map((s) => s.id);
-  const opponents = field.kind === 'arena' ? [] : field.rounds.slice(0, field.round - 1).flat().map((s) => s.id);
+  const opponents =
+    field.kind === 'arena'
+      ? []
+      : field.rounds
+          .slice(0, field.round - 1)
+          .flat()
+          .map((s) => s.id);
   switch (descriptor.format) {
     case 'duplicate':
       return duplicateMatches({ ...common, entrants, opponents, boards: reps, reps: 1 });
     case 'tables': {
       const maxSeats = descriptor.wire.tables?.maxSeats;
-      const series: TableSeries[] = field.kind === 'arena' ? [{ kind: 'round', label: 'arena', members: entrants }] : tourneySeries(field.rounds.slice(0, field.round), field.last);
+      const series: TableSeries[] =
+        field.kind === 'arena'
+          ? [{ kind: 'round', label: 'arena', members: entrants }]
+          : tourneySeries(field.rounds.slice(0, field.round), field.last);
       return series.flatMap((s) => tableSpecs(s, { ...common, tableRounds: reps, maxSeats }));
     }
     case 'pairs':
@@ -65,19 +74,33 @@ export interface ScheduleUnit {
 }
 
 /** The units of a played schedule (the specs of every round of a track), in first-seen order. */
-export function scheduleUnits(descriptor: GameDescriptor, specs: readonly MatchSpec[], settings: FieldSettings): ScheduleUnit[] {
+export function scheduleUnits(
+  descriptor: GameDescriptor,
+  specs: readonly MatchSpec[],
+  settings: FieldSettings,
+): ScheduleUnit[] {
   const units = new Map<string, ScheduleUnit>();
   for (const spec of specs) {
     if (spec.batch) {
       const { label, kind, round } = spec.batch;
-      const unit = units.get(label) ?? { key: label, members: [], cost: 0, table: { kind, label, nextRound: 0, roundsPerRep: 1 } };
+      const unit = units.get(label) ?? {
+        key: label,
+        members: [],
+        cost: 0,
+        table: { kind, label, nextRound: 0, roundsPerRep: 1 },
+      };
       units.set(label, unit);
       for (const id of spec.seats) if (!unit.members.includes(id)) unit.members.push(id);
       unit.table!.nextRound = Math.max(unit.table!.nextRound, round + 1);
       continue;
     }
     const key = (spec.pairing ?? spec.seats.join('~')).replace(/#\d+$/, '');
-    const unit = units.get(key) ?? { key, members: spec.duplicate ? [...spec.duplicate.teams] : [...spec.seats], cost: 0, nextRep: 0 };
+    const unit = units.get(key) ?? {
+      key,
+      members: spec.duplicate ? [...spec.duplicate.teams] : [...spec.seats],
+      cost: 0,
+      nextRep: 0,
+    };
     units.set(key, unit);
     unit.nextRep = Math.max(unit.nextRep!, (spec.rep ?? 0) + 1);
   }
@@ -103,15 +126,25 @@ export function scheduleUnits(descriptor: GameDescriptor, specs: readonly MatchS
  * nextRound. Numbering by index, not by how often a unit was chosen, lets a resumed run tell
  * from a game's repetition which batch of adaptive repetitions it belongs to.
  */
-export function moreSpecs(descriptor: GameDescriptor, unit: ScheduleUnit, index: number, settings: FieldSettings): MatchSpec[] {
+export function moreSpecs(
+  descriptor: GameDescriptor,
+  unit: ScheduleUnit,
+  index: number,
+  settings: FieldSettings,
+): MatchSpec[] {
   const { reps, ...common } = settings;
   if (unit.table) {
     const { kind, label, nextRound, roundsPerRep } = unit.table;
     const first = nextRound + index * roundsPerRep;
     const maxSeats = descriptor.wire.tables?.maxSeats;
-    return tableSpecs({ kind, label, members: unit.members }, { ...common, tableRounds: first + roundsPerRep, maxSeats }).filter((s) => s.batch!.round >= first);
+    return tableSpecs(
+      { kind, label, members: unit.members },
+      { ...common, tableRounds: first + roundsPerRep, maxSeats },
+    ).filter((s) => s.batch!.round >= first);
   }
   const [a, b] = unit.members as [string, string];
   const rep = unit.nextRep! + index;
-  return descriptor.format === 'duplicate' ? duplicateMatch({ ...common, boards: reps }, a, b, rep) : gamePair(common, a, b, rep);
+  return descriptor.format === 'duplicate'
+    ? duplicateMatch({ ...common, boards: reps }, a, b, rep)
+    : gamePair(common, a, b, rep);
 }

@@ -25,7 +25,8 @@ export interface RoundRobinOptions {
  * (earlier rounds' strategies, which do not play each other again). Throws on repeated ids.
  */
 export function pairings(entrants: readonly string[], opponents: readonly string[] = []): Array<[string, string]> {
-  if (new Set([...entrants, ...opponents]).size !== entrants.length + opponents.length) throw new Error('strategy ids must be unique');
+  if (new Set([...entrants, ...opponents]).size !== entrants.length + opponents.length)
+    throw new Error('strategy ids must be unique');
   const pairs: Array<[string, string]> = [];
   for (let i = 0; i < entrants.length; i++) {
     for (let j = i + 1; j < entrants.length; j++) pairs.push([entrants[i]!, entrants[j]!]);
@@ -45,11 +46,26 @@ export function roundRobin(options: RoundRobinOptions): MatchSpec[] {
 }
 
 /** Repetition `rep` of the pairing a~b: two games, colours swapped, one seed. */
-export function gamePair(options: Omit<RoundRobinOptions, 'entrants' | 'opponents' | 'reps'>, a: string, b: string, rep: number): MatchSpec[] {
+export function gamePair(
+  options: Omit<RoundRobinOptions, 'entrants' | 'opponents' | 'reps'>,
+  a: string,
+  b: string,
+  rep: number,
+): MatchSpec[] {
   const pairing = `${a}~${b}#${rep}`;
   const seed = deriveSeed(options.seed, options.game, options.variant, a, b, rep);
   return [
     [a, b],
     [b, a],
-  ].map((seats) => ({ game: options.game, variant: options.variant, seats, seed, limits: options.limits, policy: options.policy, ...(options.options ? { options: options.options } : {}), pairing, rep }));
+  ].map((seats) => ({
+    game: options.game,
+    variant: options.variant,
+    seats,
+    seed,
+    limits: options.limits,
+    policy: options.policy,
+    ...(options.options ? { options: options.options } : {}),
+    pairing,
+    rep,
+  }));
 }

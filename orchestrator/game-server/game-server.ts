@@ -36,7 +36,8 @@ export class GameServer {
   async start(): Promise<this> {
     const { adapter, variant } = this.options;
     const host = this.options.host ?? '127.0.0.1';
-    const preferred = this.options.port ?? (this.options.preferCatarenaPort === false ? 0 : adapter.catarenaServerPort[variant] ?? 0);
+    const preferred =
+      this.options.port ?? (this.options.preferCatarenaPort === false ? 0 : (adapter.catarenaServerPort[variant] ?? 0));
     this.server = http.createServer((req, res) => this.handle(req, res));
     this.server.keepAliveTimeout = 65_000;
     try {
@@ -52,7 +53,7 @@ export class GameServer {
 
   newGameId(): string {
     const prefix = this.options.adapter.idPrefix;
-    return `${typeof prefix === 'string' ? prefix : prefix[this.options.variant] ?? ''}${randomBytes(4).toString('hex')}`;
+    return `${typeof prefix === 'string' ? prefix : (prefix[this.options.variant] ?? '')}${randomBytes(4).toString('hex')}`;
   }
 
   /**
@@ -116,7 +117,12 @@ export class GameServer {
     });
   }
 
-  private route(method: string, path: string, body: unknown, query: URLSearchParams): { status: number; body: unknown } {
+  private route(
+    method: string,
+    path: string,
+    body: unknown,
+    query: URLSearchParams,
+  ): { status: number; body: unknown } {
     const { adapter, variant } = this.options;
     const parts = path.split('/').filter(Boolean);
     if (method === 'GET' && path === '/health') {
@@ -128,7 +134,11 @@ export class GameServer {
     if (parts[0] !== 'games') return { status: 404, body: { error: 'Endpoint not found' } };
     if (parts.length === 1 && method === 'POST') return this.createSelfPlay(body);
     if (parts.length === 1 && method === 'GET') {
-      const games = [...this.games.values()].map((g) => ({ game_id: g.id, created_at: g.createdAt, arena: g.managedByArena }));
+      const games = [...this.games.values()].map((g) => ({
+        game_id: g.id,
+        created_at: g.createdAt,
+        arena: g.managedByArena,
+      }));
       return { status: 200, body: { games, total_games: games.length } };
     }
     const game = this.games.get(parts[1] ?? '');
@@ -142,7 +152,9 @@ export class GameServer {
     const seed = randomBytes(4).readInt32BE(0);
     let state: unknown;
     try {
-      state = adapter.server.create ? adapter.server.create(body, variant, createRng(seed)) : adapter.game.init(variant, createRng(seed));
+      state = adapter.server.create
+        ? adapter.server.create(body, variant, createRng(seed))
+        : adapter.game.init(variant, createRng(seed));
     } catch (err) {
       if (!adapter.server.create) throw err;
       return { status: 400, body: { error: (err as Error).message } };

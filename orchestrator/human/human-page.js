@@ -17,7 +17,16 @@
   const actions = el('div', { class: 'actions', 'data-testid': 'actions' });
   const results = el('ol', { class: 'results', 'data-testid': 'results' });
   const done = el('p', { class: 'done', 'data-testid': 'done' });
-  root.append(seatsLine, turn, el('div', { class: 'main' }, board, el('div', { class: 'side' }, refusal, actions, el('h2', {}, 'Games'), results, done)));
+  root.append(
+    seatsLine,
+    turn,
+    el(
+      'div',
+      { class: 'main' },
+      board,
+      el('div', { class: 'side' }, refusal, actions, el('h2', {}, 'Games'), results, done),
+    ),
+  );
 
   const state = { last: null, sent: false, selected: null, clock: null };
   window.catarenaHuman = state;
@@ -28,7 +37,11 @@
     refusal.textContent = '';
     state.sent = true;
     try {
-      const res = await fetch(`/play/answer${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ gameId: msg.gameId, action }) });
+      const res = await fetch(`/play/answer${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ gameId: msg.gameId, action }),
+      });
       const body = await res.json().catch(() => ({}));
       if (!res.ok || !body.ok) {
         state.sent = false;
@@ -56,12 +69,20 @@
   }
 
   function pointsInput(svg, msg) {
-    const geo = (window.catarenaViewers[msg.game]?.geometry) || { cell: 32, margin: 36 };
-    const size = (msg.data.extra?.size) || 15;
+    const geo = window.catarenaViewers[msg.game]?.geometry || { cell: 32, margin: 36 };
+    const size = msg.data.extra?.size || 15;
     const layer = svgElement('g');
     for (let i = 0; i < size; i++) {
       for (let j = 0; j < size; j++) {
-        const r = svgElement('rect', { x: geo.margin + j * geo.cell - geo.cell / 2, y: geo.margin + i * geo.cell - geo.cell / 2, width: geo.cell, height: geo.cell, fill: 'transparent', class: 'hit', 'data-cell': `${i},${j}` });
+        const r = svgElement('rect', {
+          x: geo.margin + j * geo.cell - geo.cell / 2,
+          y: geo.margin + i * geo.cell - geo.cell / 2,
+          width: geo.cell,
+          height: geo.cell,
+          fill: 'transparent',
+          class: 'hit',
+          'data-cell': `${i},${j}`,
+        });
         r.addEventListener('click', () => answer([i, j]));
         layer.append(r);
       }
@@ -77,7 +98,8 @@
     // The square under the pointer, whatever is drawn over it (a piece, the last move's tint, a check).
     const squareOf = (e) => {
       for (const node of document.elementsFromPoint(e.clientX, e.clientY)) {
-        if (node.getAttribute && node.closest('svg') === svg && node.closest('[data-square]')) return node.closest('[data-square]').getAttribute('data-square');
+        if (node.getAttribute && node.closest('svg') === svg && node.closest('[data-square]'))
+          return node.closest('[data-square]').getAttribute('data-square');
       }
       return null;
     };
@@ -86,13 +108,29 @@
       if (!square) return;
       const rect = svg.querySelector(`rect[data-square="${square}"]`);
       if (!rect) return;
-      const ring = svgElement('rect', { fill: 'none', stroke: '#1565c0', 'stroke-width': 4, class: 'selected', 'pointer-events': 'none' });
+      const ring = svgElement('rect', {
+        fill: 'none',
+        stroke: '#1565c0',
+        'stroke-width': 4,
+        class: 'selected',
+        'pointer-events': 'none',
+      });
       for (const a of ['x', 'y', 'width', 'height']) ring.setAttribute(a, rect.getAttribute(a));
       svg.append(ring);
       for (const m of legal.filter((u) => u.startsWith(square))) {
         const to = svg.querySelector(`rect[data-square="${m.slice(2, 4)}"]`);
         if (!to) continue;
-        svg.append(svgElement('circle', { cx: Number(to.getAttribute('x')) + Number(to.getAttribute('width')) / 2, cy: Number(to.getAttribute('y')) + Number(to.getAttribute('height')) / 2, r: 7, fill: '#1565c0', opacity: 0.6, class: 'target', 'pointer-events': 'none' }));
+        svg.append(
+          svgElement('circle', {
+            cx: Number(to.getAttribute('x')) + Number(to.getAttribute('width')) / 2,
+            cy: Number(to.getAttribute('y')) + Number(to.getAttribute('height')) / 2,
+            r: 7,
+            fill: '#1565c0',
+            opacity: 0.6,
+            class: 'target',
+            'pointer-events': 'none',
+          }),
+        );
       }
     };
     const hasMoves = (square) => legal.some((u) => u.startsWith(square));
@@ -102,7 +140,16 @@
       mark(null);
       if (options.length > 1) {
         // A promotion: the person picks the piece.
-        actions.replaceChildren(el('span', {}, 'promote to: '), ...options.map((u) => el('button', { type: 'button', 'data-testid': `promote-${u[4]}`, onclick: () => answer(u) }, { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' }[u[4]] || u[4])));
+        actions.replaceChildren(
+          el('span', {}, 'promote to: '),
+          ...options.map((u) =>
+            el(
+              'button',
+              { type: 'button', 'data-testid': `promote-${u[4]}`, onclick: () => answer(u) },
+              { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' }[u[4]] || u[4],
+            ),
+          ),
+        );
         return;
       }
       // Sent even when not in the legal list: the server refuses it with the rules' reason.
@@ -128,7 +175,11 @@
       }
       const square = squareOf(e);
       if (!square) return;
-      if (state.selected && square !== state.selected && !(hasMoves(square) && !legal.some((u) => u.slice(0, 4) === state.selected + square))) {
+      if (
+        state.selected &&
+        square !== state.selected &&
+        !(hasMoves(square) && !legal.some((u) => u.slice(0, 4) === state.selected + square))
+      ) {
         tryMove(state.selected, square);
         return;
       }
@@ -153,51 +204,123 @@
       if (a.card) return `${a.type === 'exchange' ? 'exchange ' : ''}${a.card}`;
       if (a.call_type) return a.call_type === 'bid' ? `${a.level}${a.suit}` : a.call_type;
       if (a.action) return a.action === 'raise' ? `raise ${a.amount}` : a.action;
-      if (a.kind === 'vote') return `vote: seat ${a.target}${msgPlayers()[a.target] ? ` (${msgPlayers()[a.target]})` : ''}`;
+      if (a.kind === 'vote')
+        return `vote: seat ${a.target}${msgPlayers()[a.target] ? ` (${msgPlayers()[a.target]})` : ''}`;
       if (a.kind === 'speak') return a.statement;
     }
     return JSON.stringify(a);
   }
-  const msgPlayers = () => (state.last?.seats) || [];
+  const msgPlayers = () => state.last?.seats || [];
 
   function genericInput(msg) {
     const legal = msg.legal || [];
     if (msg.request) {
-      actions.append(el('details', { open: '', 'data-testid': 'request' }, el('summary', {}, 'what your seat sees (the request a bot gets)'), el('pre', {}, JSON.stringify(msg.request, null, 1))));
+      actions.append(
+        el(
+          'details',
+          { open: '', 'data-testid': 'request' },
+          el('summary', {}, 'what your seat sees (the request a bot gets)'),
+          el('pre', {}, JSON.stringify(msg.request, null, 1)),
+        ),
+      );
     }
     const raises = legal.filter((a) => a && a.action === 'raise');
     const speeches = legal.filter((a) => a && a.kind === 'speak');
     const buttons = legal.filter((a) => !raises.includes(a) && !speeches.includes(a));
     const list = el('div', { class: 'legal', 'data-testid': 'legal' });
-    for (const action of buttons.slice(0, 80)) list.append(el('button', { type: 'button', 'data-action': JSON.stringify(action), onclick: () => answer(action) }, label(action)));
+    for (const action of buttons.slice(0, 80))
+      list.append(
+        el(
+          'button',
+          { type: 'button', 'data-action': JSON.stringify(action), onclick: () => answer(action) },
+          label(action),
+        ),
+      );
     actions.append(list);
     if (raises.length) {
       // Hold'em: one raise with an amount between the smallest and largest the rules allow.
       const amounts = raises.map((a) => a.amount);
       const min = Math.min(...amounts);
       const max = Math.max(...amounts);
-      const amount = el('input', { type: 'number', min: String(min), max: String(max), value: String(min), 'data-testid': 'amount' });
-      actions.append(el('p', {}, 'raise ', amount, ` (${min}–${max}) `, el('button', { type: 'button', 'data-testid': 'raise', onclick: () => answer({ action: 'raise', amount: Number(amount.value) }) }, 'raise')));
+      const amount = el('input', {
+        type: 'number',
+        min: String(min),
+        max: String(max),
+        value: String(min),
+        'data-testid': 'amount',
+      });
+      actions.append(
+        el(
+          'p',
+          {},
+          'raise ',
+          amount,
+          ` (${min}–${max}) `,
+          el(
+            'button',
+            {
+              type: 'button',
+              'data-testid': 'raise',
+              onclick: () => answer({ action: 'raise', amount: Number(amount.value) }),
+            },
+            'raise',
+          ),
+        ),
+      );
     }
     if (speeches.length) {
       // Undercover: a statement of your own (or one of the samples).
-      const text = el('textarea', { rows: '2', cols: '40', 'data-testid': 'statement', placeholder: 'describe your word without saying it' });
+      const text = el('textarea', {
+        rows: '2',
+        cols: '40',
+        'data-testid': 'statement',
+        placeholder: 'describe your word without saying it',
+      });
       actions.append(
-        el('p', {}, text, ' ', el('button', { type: 'button', 'data-testid': 'speak', onclick: () => answer({ kind: 'speak', statement: text.value }) }, 'say')),
-        el('p', { class: 'muted' }, 'or one of: ', ...speeches.slice(0, 5).map((a) => el('button', { type: 'button', onclick: () => answer(a) }, a.statement))),
+        el(
+          'p',
+          {},
+          text,
+          ' ',
+          el(
+            'button',
+            { type: 'button', 'data-testid': 'speak', onclick: () => answer({ kind: 'speak', statement: text.value }) },
+            'say',
+          ),
+        ),
+        el(
+          'p',
+          { class: 'muted' },
+          'or one of: ',
+          ...speeches.slice(0, 5).map((a) => el('button', { type: 'button', onclick: () => answer(a) }, a.statement)),
+        ),
       );
     }
-    const input = el('input', { type: 'text', size: '40', 'data-testid': 'action-json', placeholder: legal.length ? JSON.stringify(legal[0]) : 'action as JSON' });
-    const form = el('form', { onsubmit: (e) => {
-      e.preventDefault();
-      let action;
-      try {
-        action = JSON.parse(input.value);
-      } catch {
-        action = input.value;
-      }
-      answer(action);
-    } }, 'or write an action: ', input, ' ', el('button', { type: 'submit' }, 'send'));
+    const input = el('input', {
+      type: 'text',
+      size: '40',
+      'data-testid': 'action-json',
+      placeholder: legal.length ? JSON.stringify(legal[0]) : 'action as JSON',
+    });
+    const form = el(
+      'form',
+      {
+        onsubmit: (e) => {
+          e.preventDefault();
+          let action;
+          try {
+            action = JSON.parse(input.value);
+          } catch {
+            action = input.value;
+          }
+          answer(action);
+        },
+      },
+      'or write an action: ',
+      input,
+      ' ',
+      el('button', { type: 'submit' }, 'send'),
+    );
     actions.append(form);
   }
 
@@ -212,13 +335,24 @@
     if (!state.last || state.last.gameId !== msg.gameId) state.selected = null;
     state.last = msg;
     state.sent = false;
-    seatsLine.textContent = msg.seats.map((s, i) => `${msg.seatNames[i] || `seat ${i}`}: ${s}${msg.human.includes(i) ? ' (you)' : ''}`).join(' · ');
+    seatsLine.textContent = msg.seats
+      .map((s, i) => `${msg.seatNames[i] || `seat ${i}`}: ${s}${msg.human.includes(i) ? ' (you)' : ''}`)
+      .join(' · ');
     board.replaceChildren();
     actions.replaceChildren();
     const viewer = window.catarenaViewers?.[msg.game];
     if (msg.data && viewer) {
       viewer.render(board, msg.data, msg.data.moves.length);
-    } else board.append(el('p', { class: 'muted' }, msg.ended ? 'no board for this game' : 'this game hides hands and words: your seat\'s view is beside; the whole board is shown when the game ends'));
+    } else
+      board.append(
+        el(
+          'p',
+          { class: 'muted' },
+          msg.ended
+            ? 'no board for this game'
+            : "this game hides hands and words: your seat's view is beside; the whole board is shown when the game ends",
+        ),
+      );
     clearInterval(state.clock);
     if (msg.ended) {
       turn.className = 'turn';
@@ -226,7 +360,8 @@
     } else if (msg.yourTurn) {
       turn.className = 'turn yours';
       const until = Date.now() + msg.yourTurn.leftMs;
-      const tick = () => (turn.textContent = `your move (${msg.yourTurn.seatName}) · ${fmt(Math.max(0, until - Date.now()))} left`);
+      const tick = () =>
+        (turn.textContent = `your move (${msg.yourTurn.seatName}) · ${fmt(Math.max(0, until - Date.now()))} left`);
       tick();
       state.clock = setInterval(tick, 1000);
       const svg = board.querySelector('svg');

@@ -23,7 +23,6 @@ import { liveViewerData } from '../../reports/html/live-viewer.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
 import { PROJECT_ROOT } from '../../util/paths.ts';
 
-
 /** A human's per-move deadline unless `--human-timeout` says otherwise: 5 minutes. */
 export const DEFAULT_HUMAN_MOVE_MS = 5 * 60_000;
 
@@ -96,7 +95,9 @@ export class HumanSeat {
     this.id = options.id ?? 'human';
     const host = options.host ?? '127.0.0.1';
     this.token = host === '127.0.0.1' || host === 'localhost' ? null : randomBytes(12).toString('hex');
-    this.server = http.createServer((req, res) => void this.route(req, res).catch((err) => send(res, 500, { error: String(err) })));
+    this.server = http.createServer(
+      (req, res) => void this.route(req, res).catch((err) => send(res, 500, { error: String(err) })),
+    );
   }
 
   async start(): Promise<void> {
@@ -135,7 +136,14 @@ export class HumanSeat {
   readonly onLive = (event: LiveEvent): void => {
     if (event.type === 'start') {
       if (!event.spec.seats.includes(this.id)) return;
-      this.games.set(event.gameId, { id: event.id, gameId: event.gameId, spec: event.spec, setup: event.setup, moves: [], state: event.state });
+      this.games.set(event.gameId, {
+        id: event.id,
+        gameId: event.gameId,
+        spec: event.spec,
+        setup: event.setup,
+        moves: [],
+        state: event.state,
+      });
       this.games.forEach((g, key) => g.ended && key !== event.gameId && this.games.delete(key));
     }
     const game = this.games.get(event.gameId);
@@ -158,7 +166,10 @@ export class HumanSeat {
   async recorded(replay: Replay): Promise<void> {
     if (!replay.result.spec.seats.includes(this.id)) return;
     const data = await viewerDataOf(replay);
-    this.results.push({ id: replay.result.id, line: `${replay.result.spec.seats.join(' vs ')}: ${data?.result ?? replay.result.reason}` });
+    this.results.push({
+      id: replay.result.id,
+      line: `${replay.result.spec.seats.join(' vs ')}: ${data?.result ?? replay.result.reason}`,
+    });
     const game = [...this.games.values()].find((g) => g.id === replay.result.id);
     if (game) await this.broadcast(game);
   }
@@ -182,28 +193,48 @@ export class HumanSeat {
   private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/play' || url.pathname.startsWith('/play/')) {
-      if (this.token && url.searchParams.get('token') !== this.token) return send(res, 403, { error: 'this page needs the token catarena printed (?token=…)' });
+      if (this.token && url.searchParams.get('token') !== this.token)
+        return send(res, 403, { error: 'this page needs the token catarena printed (?token=…)' });
       return this.page(req, res, url);
     }
     // The bot protocol is for the runner on this machine: on a non-loopback address, calls from
     // elsewhere could take the person's turn away, and are refused.
-    if (this.token && !fromThisMachine(req)) return send(res, 403, { error: 'the bot protocol is for the runner on this machine' });
+    if (this.token && !fromThisMachine(req))
+      return send(res, 403, { error: 'the bot protocol is for the runner on this machine' });
     if (req.method === 'GET') return send(res, 200, { status: 'ok', human: true });
     const body = await readBody(req);
     const game = this.gameFor(body);
     const adapter = adapterFor(this.options.game);
     if (game?.turn && !game.ended) {
       const seat = game.turn.seat;
-      const turnPath = adapter.turn(game.state, seat, { gameId: game.gameId, gameServerUrl: '', options: game.spec.options, seatIds: game.spec.seats }).path;
+      const turnPath = adapter.turn(game.state, seat, {
+        gameId: game.gameId,
+        gameServerUrl: '',
+        options: game.spec.options,
+        seatIds: game.spec.seats,
+      }).path;
       if (turnPath === url.pathname) {
         if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
-        const parked: Parked = { game, seat, turn: ++this.turns, request: body, res, since: Date.now(), deadlineMs: game.turn.deadlineMs };
+        const parked: Parked = {
+          game,
+          seat,
+          turn: ++this.turns,
+          request: body,
+          res,
+          since: Date.now(),
+          deadlineMs: game.turn.deadlineMs,
+        };
         this.parked = parked;
         // The runner gave up (deadline) or the game went away: the page must stop offering moves.
         res.on('close', () => {
           if (this.parked === parked) {
             this.parked = null;
-            if (!res.writableEnded) this.sendAll({ type: 'timeout', gameId: game.gameId, message: 'your time ran out: the runner stopped waiting for this move' });
+            if (!res.writableEnded)
+              this.sendAll({
+                type: 'timeout',
+                gameId: game.gameId,
+                message: 'your time ran out: the runner stopped waiting for this move',
+              });
             void this.broadcast(game);
           }
         });
@@ -229,13 +260,20 @@ export class HumanSeat {
       return;
     }
     if (req.method === 'GET' && url.pathname === '/play/viewer.js') {
-      this.script ??= Promise.all([viewerScript(), fs.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'human', 'human-page.js'), 'utf8')]).then((parts) => parts.join('\n\n'));
+      this.script ??= Promise.all([
+        viewerScript(),
+        fs.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'human', 'human-page.js'), 'utf8'),
+      ]).then((parts) => parts.join('\n\n'));
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
       res.end(await this.script);
       return;
     }
     if (req.method === 'GET' && url.pathname === '/play/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       res.write(': human seat\n\n');
       this.clients.add(res);
       req.on('close', () => this.clients.delete(res));
@@ -248,7 +286,8 @@ export class HumanSeat {
     if (req.method === 'POST' && url.pathname === '/play/answer') {
       const body = (await readBody(req)) as { gameId?: string; action?: unknown } | null;
       const parked = this.parked;
-      if (!parked || parked.res.writableEnded || !body || body.gameId !== parked.game.gameId) return send(res, 200, { ok: false, error: 'it is not your turn (the bot is thinking, or your time ran out)' });
+      if (!parked || parked.res.writableEnded || !body || body.gameId !== parked.game.gameId)
+        return send(res, 200, { ok: false, error: 'it is not your turn (the bot is thinking, or your time ran out)' });
       // The answer goes the way a bot's does (answer → parse → the rules' check); anything the
       // runner would take as a failure is refused here instead, with the reason.
       const adapter = adapterFor(this.options.game);
@@ -277,7 +316,9 @@ export class HumanSeat {
     // The replay viewer shows every hand and word: for games that hide them, only once the game is over.
     // Games whose board shows nothing a seat may not see (descriptor publicBoard); the others show the seat's own request instead.
     const open = Boolean(gameDescriptor(spec.game).publicBoard) || Boolean(game.ended);
-    const data = open ? await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress') : null;
+    const data = open
+      ? await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress')
+      : null;
     const recorded = this.results.find((r) => r.id === game.id);
     const humanSeats = spec.seats.flatMap((id, seat) => (id === this.id ? [seat] : []));
     const parked = this.parked && this.parked.game === game && !this.parked.res.writableEnded ? this.parked : null;
@@ -301,7 +342,15 @@ export class HumanSeat {
       seatNames,
       human: humanSeats,
       data,
-      yourTurn: parked ? { turn: parked.turn, seat: parked.seat, seatName: seatNames[parked.seat], deadlineMs: parked.deadlineMs, leftMs: Math.max(0, parked.deadlineMs - (Date.now() - parked.since)) } : null,
+      yourTurn: parked
+        ? {
+            turn: parked.turn,
+            seat: parked.seat,
+            seatName: seatNames[parked.seat],
+            deadlineMs: parked.deadlineMs,
+            leftMs: Math.max(0, parked.deadlineMs - (Date.now() - parked.since)),
+          }
+        : null,
       thinking: !parked && game.turn && spec.seats[game.turn.seat] !== this.id ? seatNames[game.turn.seat] : null,
       legal,
       request: parked ? parked.request : null,
@@ -326,7 +375,9 @@ export class HumanSeat {
 /** A connection from this machine: loopback, or from the address it reached. */
 function fromThisMachine(req: http.IncomingMessage): boolean {
   const remote = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  return remote.startsWith('127.') || remote === '::1' || remote === (req.socket.localAddress ?? '').replace(/^::ffff:/, '');
+  return (
+    remote.startsWith('127.') || remote === '::1' || remote === (req.socket.localAddress ?? '').replace(/^::ffff:/, '')
+  );
 }
 
 const sse = (message: unknown) => `data: ${JSON.stringify(message)}\n\n`;
@@ -348,7 +399,8 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text) return null;
-  if ((req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  if ((req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded'))
+    return Object.fromEntries(new URLSearchParams(text));
   try {
     return JSON.parse(text);
   } catch {

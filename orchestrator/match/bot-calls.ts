@@ -9,32 +9,56 @@ export function sendCall(client: BotClient, call: WireCall, options: CallOptions
 }
 
 /** POST the join; a refusal the adapter knows CATArena retries is tried once more. */
-export async function joinBot(client: BotClient, adapter: WireAdapter<unknown, unknown>, state: unknown, seat: Seat, ctx: TurnContext, options: CallOptions): Promise<CallResult> {
+export async function joinBot(
+  client: BotClient,
+  adapter: WireAdapter<unknown, unknown>,
+  state: unknown,
+  seat: Seat,
+  ctx: TurnContext,
+  options: CallOptions,
+): Promise<CallResult> {
   const first = await sendCall(client, adapter.join!(state, seat, ctx), options);
   if (first.ok || first.failure.kind !== 'http_error' || !adapter.retryJoin) return first;
   const retry = adapter.retryJoin(first.failure, state, seat, ctx);
   if (!retry) return first;
   const second = await sendCall(client, retry, options);
-  return second.ok ? { ...second, latencyMs: first.latencyMs + second.latencyMs } : { ok: false, failure: first.failure, latencyMs: first.latencyMs + second.latencyMs };
+  return second.ok
+    ? { ...second, latencyMs: first.latencyMs + second.latencyMs }
+    : { ok: false, failure: first.failure, latencyMs: first.latencyMs + second.latencyMs };
 }
 
 export type TurnAnswer<A = unknown> =
   | { ok: true; action: A; latencyMs: number; body: unknown; retriedAfter?: string }
-  | { ok: false; failure: { kind: FailureKind; message: string; catarena?: FailureKind }; latencyMs: number; body?: unknown };
+  | {
+      ok: false;
+      failure: { kind: FailureKind; message: string; catarena?: FailureKind };
+      latencyMs: number;
+      body?: unknown;
+    };
 
 /**
  * Asks the seat's bot for its action and checks it: transport, parsing, then the rules. An HTTP
  * error is retried once where the adapter says CATArena does, within what is left of the deadline;
  * the move's latency is the time of both calls.
  */
-export async function askBot(client: BotClient, adapter: WireAdapter<unknown, unknown>, state: unknown, seat: Seat, ctx: TurnContext, options: CallOptions): Promise<TurnAnswer> {
+export async function askBot(
+  client: BotClient,
+  adapter: WireAdapter<unknown, unknown>,
+  state: unknown,
+  seat: Seat,
+  ctx: TurnContext,
+  options: CallOptions,
+): Promise<TurnAnswer> {
   let res = await sendCall(client, adapter.turn(state, seat, ctx), options);
   let latencyMs = res.latencyMs;
   let parse = adapter.parse;
   let retriedAfter: CallFailure | undefined;
   if (!res.ok && res.failure.kind === 'http_error' && adapter.retryTurn && options.deadlineMs - latencyMs > 0) {
     retriedAfter = res.failure;
-    const second = await sendCall(client, adapter.retryTurn(state, seat, ctx), { ...options, deadlineMs: options.deadlineMs - latencyMs });
+    const second = await sendCall(client, adapter.retryTurn(state, seat, ctx), {
+      ...options,
+      deadlineMs: options.deadlineMs - latencyMs,
+    });
     latencyMs += second.latencyMs;
     if (second.ok) {
       res = second;
@@ -43,8 +67,33 @@ export async function askBot(client: BotClient, adapter: WireAdapter<unknown, un
   }
   if (!res.ok) return { ok: false, failure: { kind: res.failure.kind, message: res.failure.message }, latencyMs };
   const parsed = parse(res.body, state, seat);
-  if (!parsed.ok) return { ok: false, failure: { kind: parsed.kind, message: parsed.message, ...(parsed.catarena ? { catarena: parsed.catarena } : {}) }, latencyMs, body: res.body };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      failure: {
+        kind: parsed.kind,
+        message: parsed.message,
+        ...(parsed.catarena ? { catarena: parsed.catarena } : {}),
+      },
+      latencyMs,
+      body: res.body,
+    };
   const illegal = adapter.game.validate(state, seat, parsed.action);
-  if (illegal) return { ok: false, failure: { kind: 'illegal', message: `illegal move ${JSON.stringify(adapter.encode(parsed.action))}: ${illegal}` }, latencyMs, body: res.body };
-  return { ok: true, action: parsed.action, latencyMs, body: res.body, ...(retriedAfter ? { retriedAfter: retriedAfter.message } : {}) };
+  if (illegal)
+    return {
+      ok: false,
+      failure: {
+        kind: 'illegal',
+        message: `illegal move ${JSON.stringify(adapter.encode(parsed.action))}: ${illegal}`,
+      },
+      latencyMs,
+      body: res.body,
+    };
+  return {
+    ok: true,
+    action: parsed.action,
+    latencyMs,
+    body: res.body,
+    ...(retriedAfter ? { retriedAfter: retriedAfter.message } : {}),
+  };
 }

@@ -4,7 +4,12 @@
 import { Pool, errors as undiciErrors } from 'undici';
 
 /** A failed call; an HTTP error keeps its status and the start of its body (CATArena retries on them). */
-export type CallFailure = { kind: 'timeout' | 'http_error' | 'malformed' | 'crash'; message: string; status?: number; text?: string };
+export type CallFailure = {
+  kind: 'timeout' | 'http_error' | 'malformed' | 'crash';
+  message: string;
+  status?: number;
+  text?: string;
+};
 export type CallResult =
   | { ok: true; body: unknown; status: number; latencyMs: number }
   | { ok: false; failure: CallFailure; latencyMs: number };
@@ -19,7 +24,10 @@ const RETRYABLE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']
 export class BotClient {
   private readonly pool: Pool;
 
-  constructor(readonly baseUrl: string, options: { connections?: number; socketPath?: string } = {}) {
+  constructor(
+    readonly baseUrl: string,
+    options: { connections?: number; socketPath?: string } = {},
+  ) {
     // keepAliveTimeout below Node's default server timeout (5 s) avoids reusing a socket the bot is
     // about to close; pipelining 1 keeps one request per socket. A socketPath reaches a bot in an
     // isolated sandbox through its forwarder.
@@ -33,7 +41,14 @@ export class BotClient {
 
   /** POST a JSON body (or, with `form`, a flat record as application/x-www-form-urlencoded); never throws. */
   async post(path: string, body: unknown, options: CallOptions & { form?: boolean }): Promise<CallResult> {
-    if (options.form) return this.call('POST', path, new URLSearchParams(body as Record<string, string>).toString(), options, 'application/x-www-form-urlencoded');
+    if (options.form)
+      return this.call(
+        'POST',
+        path,
+        new URLSearchParams(body as Record<string, string>).toString(),
+        options,
+        'application/x-www-form-urlencoded',
+      );
     return this.call('POST', path, JSON.stringify(body), options);
   }
 
@@ -41,7 +56,13 @@ export class BotClient {
     return this.call('GET', path, undefined, options);
   }
 
-  private async call(method: 'GET' | 'POST', path: string, payload: string | undefined, options: CallOptions, contentType = 'application/json'): Promise<CallResult> {
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    payload: string | undefined,
+    options: CallOptions,
+    contentType = 'application/json',
+  ): Promise<CallResult> {
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.deadlineMs);
@@ -61,7 +82,16 @@ export class BotClient {
             return fail('malformed', `answer larger than ${options.maxResponseBytes} bytes`, elapsed());
           }
           if (res.statusCode !== 200) {
-            return { ok: false, failure: { kind: 'http_error', message: `HTTP ${res.statusCode}: ${text.slice(0, 200)}`, status: res.statusCode, text: text.slice(0, 4096) }, latencyMs: elapsed() };
+            return {
+              ok: false,
+              failure: {
+                kind: 'http_error',
+                message: `HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
+                status: res.statusCode,
+                text: text.slice(0, 4096),
+              },
+              latencyMs: elapsed(),
+            };
           }
           let parsed: unknown;
           try {
@@ -101,7 +131,11 @@ function describe(err: unknown): string {
 }
 
 /** Reads a body up to a cap; returns null (and aborts the transfer) when the cap is exceeded. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy?: (e?: Error) => void }, cap: number, controller: AbortController): Promise<string | null> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy?: (e?: Error) => void },
+  cap: number,
+  controller: AbortController,
+): Promise<string | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -1,7 +1,17 @@
 // Plays one game from a MatchSpec against running bots, through the game's wire adapter.
 // The runner owns time (deadlines, latencies) and failure handling; the rules own the outcome.
 import { initSetup, type Outcome } from '../../games/core/game.ts';
-import { type FailureKind, matchId, type MatchResult, type MatchSpec, type MoveRecord, type Replay, type Seat, type SeatStats, type Termination } from '../../records/match.ts';
+import {
+  type FailureKind,
+  matchId,
+  type MatchResult,
+  type MatchSpec,
+  type MoveRecord,
+  type Replay,
+  type Seat,
+  type SeatStats,
+  type Termination,
+} from '../../records/match.ts';
 import { createRng } from '../../util/rng.ts';
 import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
 import type { LiveListener } from '../../records/live.ts';
@@ -43,7 +53,15 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   const startedAt = new Date().toISOString();
   let state = game.init(spec.variant, createRng(spec.seed), initSetup(spec));
   const setup = adapter.setup?.(state) ?? null;
-  const live: LiveGame = { id: host.newGameId(), variant: spec.variant, state, history: [], seatIds: spec.seats, managedByArena: true, createdAt: startedAt };
+  const live: LiveGame = {
+    id: host.newGameId(),
+    variant: spec.variant,
+    state,
+    history: [],
+    seatIds: spec.seats,
+    managedByArena: true,
+    createdAt: startedAt,
+  };
   host.register(live);
   const ctx = { gameId: live.id, gameServerUrl: host.url, options: spec.options, seatIds: spec.seats };
   const moves: MoveRecord[] = [];
@@ -75,29 +93,49 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   if (missing >= 0) {
     count(seatStats[missing]!, 'crash');
     const outcome = adapter.onFailure(state, missing, 'crash', spec.policy);
-    if (!('end' in outcome)) throw new Error(`${spec.game}: a bot that never started must end the game or have a stand-in`);
+    if (!('end' in outcome))
+      throw new Error(`${spec.game}: a bot that never started must end the game or have a stand-in`);
     // When the other side's bot did not start either, nobody wins what nobody played: every
     // seat without a bot scores 0 (otherwise seat order would hand one of them a win).
     const absent = bots.flatMap((b, seat) => (b.client === null && seat !== missing ? [seat] : []));
     let end = outcome.end;
     if (absent.some((seat) => end.scores[seat]! > 0)) {
-      end = { ...end, scores: end.scores.map((x, seat) => (bots[seat]!.client === null ? 0 : x)), winner: end.winner !== null && bots[end.winner]!.client === null ? null : end.winner };
+      end = {
+        ...end,
+        scores: end.scores.map((x, seat) => (bots[seat]!.client === null ? 0 : x)),
+        winner: end.winner !== null && bots[end.winner]!.client === null ? null : end.winner,
+      };
       if (end.places) end = { ...end, places: end.scores.map((x) => (x > 0 ? 1 : 2)) };
     }
     // Each other strategy whose bot did not start counts its failed start once (in its first seat).
-    for (const id of new Set(absent.map((seat) => spec.seats[seat]!).filter((id) => id !== spec.seats[missing]))) count(seatStats[spec.seats.indexOf(id)]!, 'crash');
-    ended = { outcome: end, termination: 'crash', offender: missing, reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}${end !== outcome.end ? '; the other side\'s bot did not start either' : ''}` };
+    for (const id of new Set(absent.map((seat) => spec.seats[seat]!).filter((id) => id !== spec.seats[missing])))
+      count(seatStats[spec.seats.indexOf(id)]!, 'crash');
+    ended = {
+      outcome: end,
+      termination: 'crash',
+      offender: missing,
+      reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}${end !== outcome.end ? "; the other side's bot did not start either" : ''}`,
+    };
   }
 
   // Joins, in the adapter's order (seat order by default: black, then white, as CATArena).
   if (adapter.join) {
     for (const seat of adapter.joinOrder ?? bots.map((_, s) => s)) {
       if (ended) break;
-      const res = await joinBot(bots[seat]!.client!, adapter, state, seat, ctx, { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
+      const res = await joinBot(bots[seat]!.client!, adapter, state, seat, ctx, {
+        deadlineMs: spec.limits.joinMs,
+        maxResponseBytes: spec.limits.maxResponseBytes,
+      });
       if (!res.ok) {
         count(seatStats[seat]!, 'join_failed');
         const outcome = adapter.onJoinFailure(state, seat, spec.policy);
-        if (outcome) ended = { outcome, termination: 'join_failed', offender: seat, reason: `join_game failed: ${res.failure.message}` };
+        if (outcome)
+          ended = {
+            outcome,
+            termination: 'join_failed',
+            offender: seat,
+            reason: `join_game failed: ${res.failure.message}`,
+          };
       }
     }
   }
@@ -108,7 +146,8 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       ended = { outcome: done, termination: 'normal', offender: null, reason: done.reason };
       break;
     }
-    if (moves.length >= maxPlies) throw new Error(`${spec.game}/${spec.variant} did not end within ${maxPlies} plies (rules bug?)`);
+    if (moves.length >= maxPlies)
+      throw new Error(`${spec.game}/${spec.variant} did not end within ${maxPlies} plies (rules bug?)`);
     const loopStart = performance.now();
     const seat = game.toMove(state)!;
     const stats = seatStats[seat]!;
@@ -126,7 +165,10 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     let answer;
     try {
       emit({ type: 'turn', id, gameId: live.id, seat, deadlineMs: moveMs(seat), at: now(), state });
-      answer = await askBot(client, adapter, state, seat, ctx, { deadlineMs: moveMs(seat), maxResponseBytes: spec.limits.maxResponseBytes });
+      answer = await askBot(client, adapter, state, seat, ctx, {
+        deadlineMs: moveMs(seat),
+        maxResponseBytes: spec.limits.maxResponseBytes,
+      });
     } finally {
       slots.release();
     }
@@ -141,7 +183,13 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       const judged = spec.policy === 'catarena' ? (failure.catarena ?? failure.kind) : failure.kind;
       const resolution = adapter.onFailure(state, seat, judged, spec.policy);
       if ('end' in resolution) {
-        pushMove({ ply: moves.length, seat, action: null, latencyMs: round(answer.latencyMs), error: { kind: failure.kind, message: failure.message } });
+        pushMove({
+          ply: moves.length,
+          seat,
+          action: null,
+          latencyMs: round(answer.latencyMs),
+          error: { kind: failure.kind, message: failure.message },
+        });
         ended = { outcome: resolution.end, termination: failure.kind, offender: seat, reason: failure.message };
         break;
       }
@@ -152,7 +200,14 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     const encoded = adapter.encode(action);
     live.state = state;
     live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
-    pushMove({ ply: moves.length, seat, action: encoded, latencyMs: round(answer.latencyMs), ...(failure ? { error: { kind: failure.kind, message: failure.message } } : {}), ...(answer.ok && answer.retriedAfter ? { retriedAfter: answer.retriedAfter } : {}) });
+    pushMove({
+      ply: moves.length,
+      seat,
+      action: encoded,
+      latencyMs: round(answer.latencyMs),
+      ...(failure ? { error: { kind: failure.kind, message: failure.message } } : {}),
+      ...(answer.ok && answer.retriedAfter ? { retriedAfter: answer.retriedAfter } : {}),
+    });
     options.onMoveTiming?.(performance.now() - loopStart, answer.latencyMs);
   }
 
@@ -163,13 +218,25 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
         // A bot that just timed out or crashed would only make us wait again.
         if (seat === ended.offender && (ended.termination === 'timeout' || ended.termination === 'crash')) return;
         if (!bot.client) return;
-        return sendCall(bot.client, adapter.leave!(state, seat, ctx), { deadlineMs: spec.limits.joinMs, maxResponseBytes: spec.limits.maxResponseBytes });
+        return sendCall(bot.client, adapter.leave!(state, seat, ctx), {
+          deadlineMs: spec.limits.joinMs,
+          maxResponseBytes: spec.limits.maxResponseBytes,
+        });
       }),
     );
   }
   host.finish(live.id);
 
-  emit({ type: 'end', id, gameId: live.id, scores: ended.outcome.scores, winner: ended.outcome.winner, termination: ended.termination, reason: ended.reason, at: now() });
+  emit({
+    type: 'end',
+    id,
+    gameId: live.id,
+    scores: ended.outcome.scores,
+    winner: ended.outcome.winner,
+    termination: ended.termination,
+    reason: ended.reason,
+    at: now(),
+  });
   const result: MatchResult = {
     id,
     spec,
@@ -181,7 +248,9 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     offender: ended.offender,
     ...(ended.outcome.places ? { places: ended.outcome.places } : {}),
     ...(ended.outcome.detail ? { detail: ended.outcome.detail } : {}),
-    ...(standIns.length ? { standIns: standIns.map((seat) => ({ seat, reason: bots[seat]!.unavailable ?? 'unavailable' })) } : {}),
+    ...(standIns.length
+      ? { standIns: standIns.map((seat) => ({ seat, reason: bots[seat]!.unavailable ?? 'unavailable' })) }
+      : {}),
     plies: live.history.length,
     seatStats: seatStats.map((s) => ({ ...s, totalMs: round(s.totalMs), maxMs: round(s.maxMs) })),
     startedAt,

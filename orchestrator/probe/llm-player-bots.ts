@@ -19,15 +19,31 @@ export function parseLlmPlayers(specs: readonly string[], baseUrl?: string): Llm
   });
   const ids = agents.map((a) => a.id);
   const twice = ids.find((id, k) => ids.indexOf(id) !== k);
-  if (twice) throw new Error(`--llm-player: "${twice}" is given twice; name a second one with #<id> (llm-player:openai/gpt-4o#second)`);
+  if (twice)
+    throw new Error(
+      `--llm-player: "${twice}" is given twice; name a second one with #<id> (llm-player:openai/gpt-4o#second)`,
+    );
   return agents;
 }
 
 /** Builds one LLM-player's bot for a track in `<dir>/<agent id>/` (replacing an earlier probe's). */
-export async function buildLlmPlayerBot(agent: LlmPlayerAgent, dir: string, track: { game: string; variant: string }, moveTimeoutMs: number): Promise<LlmPlayerBot> {
+export async function buildLlmPlayerBot(
+  agent: LlmPlayerAgent,
+  dir: string,
+  track: { game: string; variant: string },
+  moveTimeoutMs: number,
+): Promise<LlmPlayerBot> {
   const root = path.join(dir, agent.id);
   await fs.rm(root, { recursive: true, force: true });
-  const ws = await buildWorkspace({ dir: root, game: track.game, variant: track.variant, round: 1, agentId: agent.id, seed: 0, moveTimeoutMs });
+  const ws = await buildWorkspace({
+    dir: root,
+    game: track.game,
+    variant: track.variant,
+    round: 1,
+    agentId: agent.id,
+    seed: 0,
+    moveTimeoutMs,
+  });
   const result = await agent.develop(ws);
   return { id: agent.id, dir: result.botDir };
 }

@@ -26,7 +26,9 @@ export async function readProbeResults(run: RunDir): Promise<ProbeTrackResult[]>
   const out: ProbeTrackResult[] = [];
   for (const t of tracks.sort()) {
     try {
-      out.push(JSON.parse(await fs.readFile(path.join(run.probeDir(t), 'consistency.json'), 'utf8')) as ProbeTrackResult);
+      out.push(
+        JSON.parse(await fs.readFile(path.join(run.probeDir(t), 'consistency.json'), 'utf8')) as ProbeTrackResult,
+      );
     } catch {
       // not a probed track (a probe killed before it finished this one)
     }

@@ -7,7 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { adapterFor } from '../../games/registry.ts';
 import { trackName, type TrackId } from '../../records/tourney.ts';
-import { codeVsLlmPairs, consistencyMatrix, failuresOf, roundPairs, type ProbeActions, type ProbeSubject, type ProbeTrackResult } from '../../reports/probe-consistency.ts';
+import {
+  codeVsLlmPairs,
+  consistencyMatrix,
+  failuresOf,
+  roundPairs,
+  type ProbeActions,
+  type ProbeSubject,
+  type ProbeTrackResult,
+} from '../../reports/probe-consistency.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { gameSettings, tracksOf } from '../config/tourney-config.ts';
@@ -53,10 +61,14 @@ export interface ProbeOutcome {
 export async function runProbe(options: ProbeOptions): Promise<ProbeOutcome> {
   const run = new RunDir(options.runDir);
   const config = await run.readConfig();
-  if (!(await run.hasJournal())) throw new Error(`${run.root} has no journal.jsonl: no game of this run was played, so there are no replays to probe`);
+  if (!(await run.hasJournal()))
+    throw new Error(
+      `${run.root} has no journal.jsonl: no game of this run was played, so there are no replays to probe`,
+    );
   const games = options.games ?? config.games;
   const unknown = games.filter((g) => !config.games.includes(g));
-  if (unknown.length) throw new Error(`--games: ${unknown.join(', ')} not played in this run; it played ${config.games.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`--games: ${unknown.join(', ')} not played in this run; it played ${config.games.join(', ')}`);
   const llmAgents = parseLlmPlayers(options.llmPlayers ?? [], options.llmBaseUrl);
   const count = options.states ?? DEFAULT_PROBE_STATES;
   const seed = options.seed ?? config.seed;
@@ -74,7 +86,19 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeOutcome> {
         progress(`${name}: no games in the journal, skipped`);
         continue;
       }
-      const probed = await probeTrack({ run, track, results, count, seed, llmAgents, options, sandbox, hosts, moveTimeoutMs: gameSettings(config, track.game).moveTimeoutMs, startTimeoutMs: config.startTimeoutMs });
+      const probed = await probeTrack({
+        run,
+        track,
+        results,
+        count,
+        seed,
+        llmAgents,
+        options,
+        sandbox,
+        hosts,
+        moveTimeoutMs: gameSettings(config, track.game).moveTimeoutMs,
+        startTimeoutMs: config.startTimeoutMs,
+      });
       if ('reason' in probed) {
         outcome.notProbed.push({ track: name, reason: probed.reason });
         progress(`${name}: ${probed.reason}, skipped`);
@@ -88,7 +112,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeOutcome> {
     await sandbox.close();
   }
   if (!outcome.results.length) {
-    throw new Error(`nothing to probe in ${run.root}: ${outcome.notProbed.map((n) => `${n.track}: ${n.reason}`).join('; ') || 'no tracks'}`);
+    throw new Error(
+      `nothing to probe in ${run.root}: ${outcome.notProbed.map((n) => `${n.track}: ${n.reason}`).join('; ') || 'no tracks'}`,
+    );
   }
   return outcome;
 }
@@ -116,15 +142,22 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
   const adapter = adapterFor(track.game);
   const sample = await sampleEndgameStates(run, job.results, job.count, job.seed);
   const sampleMs = Math.round(performance.now() - started);
-  if (sample.missingReplays === job.results.length) return { reason: `none of its ${job.results.length} games has its replay in ${run.replaysDir}` };
-  if (!sample.states.length) return { reason: `no endgame decision points in its ${job.results.length} replays${sample.missingReplays ? ` (${sample.missingReplays} replay files missing)` : ''}` };
+  if (sample.missingReplays === job.results.length)
+    return { reason: `none of its ${job.results.length} games has its replay in ${run.replaysDir}` };
+  if (!sample.states.length)
+    return {
+      reason: `no endgame decision points in its ${job.results.length} replays${sample.missingReplays ? ` (${sample.missingReplays} replay files missing)` : ''}`,
+    };
   const strategies = await run.strategies(name);
   const subjects: ProbeSubject[] = [];
   const dirs = new Map<string, string>();
   const skipped: ProbeTrackResult['skipped'] = [];
   for (const s of strategies) {
     if (s.status === 'failed') {
-      skipped.push({ subject: s.id, reason: `failed build: ${(s.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 200)}` });
+      skipped.push({
+        subject: s.id,
+        reason: `failed build: ${(s.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 200)}`,
+      });
       continue;
     }
     subjects.push({ id: s.id, kind: 'strategy', agent: s.agent, round: s.round });
@@ -144,7 +177,14 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
 
   const host = await job.hosts.get(track.game, track.variant);
   const access = host.botAccess();
-  const fleet = new BotFleet({ sandbox: job.sandbox, health: adapter.health, startTimeoutMs: job.startTimeoutMs, logDir: path.join(run.probeDir(name), 'bot-logs'), env: access.env, hostPorts: access.hostPorts });
+  const fleet = new BotFleet({
+    sandbox: job.sandbox,
+    health: adapter.health,
+    startTimeoutMs: job.startTimeoutMs,
+    logDir: path.join(run.probeDir(name), 'bot-logs'),
+    env: access.env,
+    hostPorts: access.hostPorts,
+  });
   fleet.add(subjects.map((s) => ({ id: s.id, dir: dirs.get(s.id)! })));
   const answers: ProbeActions['answers'] = {};
   const limit = limitConcurrency(options.concurrency ?? Math.max(1, os.availableParallelism()));
@@ -157,7 +197,9 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
           answers[s.id] = await askSubject(fleet, s.id, sample.states, { adapter, host, rules, timeoutMs });
           await fleet.evict(s.id);
           const failed = failuresOf(s.id, answers[s.id]!).failed;
-          progress(`${name}: ${++done}/${subjects.length} ${s.id} answered ${sample.states.length * 2 - failed}/${sample.states.length * 2} (${failed} failed) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+          progress(
+            `${name}: ${++done}/${subjects.length} ${s.id} answered ${sample.states.length * 2 - failed}/${sample.states.length * 2} (${failed} failed) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+          );
         }),
       ),
     );
@@ -188,7 +230,16 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
     asks,
     createdAt: new Date().toISOString(),
   };
-  const states = sample.states.map(({ id, replay, ply, seat, seatName, playedBy, played, where }) => ({ id, replay, ply, seat, seatName, playedBy, played, where }));
+  const states = sample.states.map(({ id, replay, ply, seat, seatName, playedBy, played, where }) => ({
+    id,
+    replay,
+    ply,
+    seat,
+    seatName,
+    playedBy,
+    played,
+    where,
+  }));
   const dir = await writeProbeTrack(run, result, { track: name, states, subjects, answers });
   return { result, dir };
 }

@@ -40,7 +40,10 @@ interface Candidate {
  * Walks one replay; `visit` sees the state before every move a bot was asked for. A null action
  * is the failing request that ended the game: its decision point exists, nothing was played.
  */
-function walk(replay: Replay, visit: (state: unknown, ply: number, history: LiveGame['history']) => boolean | undefined): void {
+function walk(
+  replay: Replay,
+  visit: (state: unknown, ply: number, history: LiveGame['history']) => boolean | undefined,
+): void {
   const { spec } = replay.result;
   const game = adapterFor(spec.game).game;
   let state = game.init(spec.variant, createRng(spec.seed), initSetup(spec));
@@ -53,7 +56,12 @@ function walk(replay: Replay, visit: (state: unknown, ply: number, history: Live
   }
 }
 
-export async function sampleEndgameStates(run: RunDir, results: MatchResult[], count: number, seed: number): Promise<Sample> {
+export async function sampleEndgameStates(
+  run: RunDir,
+  results: MatchResult[],
+  count: number,
+  seed: number,
+): Promise<Sample> {
   if (!results.length) return { candidates: 0, states: [], missingReplays: 0 };
   const { game, variant } = results[0]!.spec;
   const adapter = adapterFor(game);
@@ -75,14 +83,21 @@ export async function sampleEndgameStates(run: RunDir, results: MatchResult[], c
       // A forced decision (one legal action) tells nothing about a strategy: every bot agrees on it.
       if (adapter.game.legalActions(state, seat).length < 2) return;
       // Two decision points whose requests would be the same are one state.
-      const body = adapter.turn(state, seat, { gameId: 'probe', gameServerUrl: '', seatIds: result.spec.seats, options: result.spec.options }).body;
+      const body = adapter.turn(state, seat, {
+        gameId: 'probe',
+        gameServerUrl: '',
+        seatIds: result.spec.seats,
+        options: result.spec.options,
+      }).body;
       const key = stableStringify(body);
       if (seen.has(key)) return;
       seen.add(key);
       candidates.push({ replay: result.id, ply });
     });
   }
-  const picked = createRng(deriveSeed(seed, 'probe', game, variant)).shuffle(candidates).slice(0, count);
+  const picked = createRng(deriveSeed(seed, 'probe', game, variant))
+    .shuffle(candidates)
+    .slice(0, count);
   // Second pass over the replays that hold a picked state: rebuild those states.
   const byReplay = new Map<string, Set<number>>();
   for (const c of picked) byReplay.set(c.replay, (byReplay.get(c.replay) ?? new Set()).add(c.ply));
@@ -115,6 +130,9 @@ export async function sampleEndgameStates(run: RunDir, results: MatchResult[], c
     });
   }
   const width = String(picked.length).length;
-  const states = picked.map((c, k) => ({ ...built.get(`${c.replay}#${c.ply}`)!, id: `s${String(k + 1).padStart(width, '0')}` }));
+  const states = picked.map((c, k) => ({
+    ...built.get(`${c.replay}#${c.ply}`)!,
+    id: `s${String(k + 1).padStart(width, '0')}`,
+  }));
   return { candidates: candidates.length, states, missingReplays };
 }

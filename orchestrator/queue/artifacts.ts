@@ -35,7 +35,10 @@ export class ArtifactStore {
   private readonly maxBytes: number;
   private readonly ttlSeconds: number;
 
-  constructor(private readonly redis: Redis, options: ArtifactStoreOptions = {}) {
+  constructor(
+    private readonly redis: Redis,
+    options: ArtifactStoreOptions = {},
+  ) {
     this.maxBytes = options.maxBytes ?? 64 << 20;
     this.ttlSeconds = options.ttlSeconds ?? 30 * 24 * 3600;
   }
@@ -56,7 +59,9 @@ export class ArtifactStore {
     const links = await listLinks(dir);
     const packed = await gzipAsync(Buffer.from(JSON.stringify({ files, links } satisfies Packed)));
     if (packed.length > this.maxBytes) {
-      throw new Error(`strategy ${dir} packs to ${(packed.length / 2 ** 20).toFixed(1)} MiB, over the ${(this.maxBytes / 2 ** 20).toFixed(0)} MiB artifact limit; remove data files or large dependencies from the bot folder`);
+      throw new Error(
+        `strategy ${dir} packs to ${(packed.length / 2 ** 20).toFixed(1)} MiB, over the ${(this.maxBytes / 2 ** 20).toFixed(0)} MiB artifact limit; remove data files or large dependencies from the bot folder`,
+      );
     }
     // Redis answers a SET only once it has all of it: a large pack on a slow link can take longer
     // than a connection waits for an answer (socketTimeout), so it goes over one that waits.
@@ -76,17 +81,22 @@ export class ArtifactStore {
    * checked against its hash; throws when Redis does not have it (an infrastructure failure).
    */
   async fetch(hash: string, cacheDir: string): Promise<string> {
-    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`artifact id ${JSON.stringify(hash).slice(0, 80)} is not a sha256 hex digest`);
+    if (!/^[0-9a-f]{64}$/.test(hash))
+      throw new Error(`artifact id ${JSON.stringify(hash).slice(0, 80)} is not a sha256 hex digest`);
     const dir = path.join(cacheDir, hash);
     if (await pathExists(dir)) return dir;
     const packed = await this.redis.getBuffer(artifactKey(hash));
-    if (!packed) throw new Error(`artifact ${hash.slice(0, 12)} is not in Redis (expired, or Redis lost its data); the coordinator uploads it again when it re-queues the match`);
+    if (!packed)
+      throw new Error(
+        `artifact ${hash.slice(0, 12)} is not in Redis (expired, or Redis lost its data); the coordinator uploads it again when it re-queues the match`,
+      );
     const { files, links = [] } = JSON.parse((await gunzipAsync(packed)).toString('utf8')) as Packed;
     const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
     await fs.mkdir(tmp, { recursive: true });
     const inside = (rel: string, base = tmp) => {
       const target = path.resolve(base, rel);
-      if (!target.startsWith(`${tmp}${path.sep}`)) throw new Error(`artifact ${hash.slice(0, 12)} has a path outside its folder: ${rel}`);
+      if (!target.startsWith(`${tmp}${path.sep}`))
+        throw new Error(`artifact ${hash.slice(0, 12)} has a path outside its folder: ${rel}`);
       return target;
     };
     for (const file of files) {
@@ -103,7 +113,9 @@ export class ArtifactStore {
     const actual = await hashDir(tmp);
     if (actual !== hash) {
       await fs.rm(tmp, { recursive: true, force: true });
-      throw new Error(`artifact ${hash.slice(0, 12)} unpacked to content with hash ${actual.slice(0, 12)}; refusing to run it`);
+      throw new Error(
+        `artifact ${hash.slice(0, 12)} unpacked to content with hash ${actual.slice(0, 12)}; refusing to run it`,
+      );
     }
     // Another job of this worker may have unpacked it meanwhile: the first rename wins.
     await fs.rename(tmp, dir).catch(async (err: NodeJS.ErrnoException) => {

@@ -30,12 +30,17 @@ export function checkQueueUrl(url: string): string {
 export function redisOptions(url: string): RedisOptions {
   const u = parseQueueUrl(url);
   const { username, password, caFile } = redisCredentials(u);
-  if (caFile && u.protocol !== 'rediss:') throw new QueueUnavailableError(`${REDIS_ENV.caFile} is set but --queue ${publicQueueUrl(url)} is not TLS; use rediss:// to verify Redis with that CA`);
+  if (caFile && u.protocol !== 'rediss:')
+    throw new QueueUnavailableError(
+      `${REDIS_ENV.caFile} is set but --queue ${publicQueueUrl(url)} is not TLS; use rediss:// to verify Redis with that CA`,
+    );
   let ca: Buffer | undefined;
   try {
     ca = caFile ? fs.readFileSync(caFile) : undefined;
   } catch (err) {
-    throw new QueueUnavailableError(`cannot read ${REDIS_ENV.caFile}=${caFile} (${(err as Error).message}); point it at the PEM file of the CA that signed Redis's certificate`);
+    throw new QueueUnavailableError(
+      `cannot read ${REDIS_ENV.caFile}=${caFile} (${(err as Error).message}); point it at the PEM file of the CA that signed Redis's certificate`,
+    );
   }
   return {
     host: u.hostname || '127.0.0.1',
@@ -87,16 +92,28 @@ export function redisClient(url: string): Redis {
  * Connects and pings within `timeoutMs`, or throws an error naming the URL and the cause; warns
  * (via `warn`) when Redis may evict BullMQ's keys.
  */
-export async function connectQueue(url: string, options: { timeoutMs?: number; warn?: (message: string) => void } = {}): Promise<Redis> {
+export async function connectQueue(
+  url: string,
+  options: { timeoutMs?: number; warn?: (message: string) => void } = {},
+): Promise<Redis> {
   checkQueueUrl(url);
-  const probe = new Redis({ ...redisOptions(url), maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: options.timeoutMs ?? 5_000, lazyConnect: true });
+  const probe = new Redis({
+    ...redisOptions(url),
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: options.timeoutMs ?? 5_000,
+    lazyConnect: true,
+  });
   let cause: Error | undefined;
   probe.on('error', (err) => (cause ??= err)); // reported below, once
   try {
     await probe.connect();
     await probe.ping();
     const policy = ((await probe.config('GET', 'maxmemory-policy').catch(() => [])) as string[])[1];
-    if (policy && policy !== 'noeviction') options.warn?.(`Redis at ${publicQueueUrl(url)} has maxmemory-policy ${policy}; set it to noeviction or queued jobs may vanish`);
+    if (policy && policy !== 'noeviction')
+      options.warn?.(
+        `Redis at ${publicQueueUrl(url)} has maxmemory-policy ${policy}; set it to noeviction or queued jobs may vanish`,
+      );
   } catch (err) {
     throw new QueueUnavailableError(connectAdvice(url, cause ?? (err as Error)));
   } finally {
@@ -116,7 +133,11 @@ export async function withRedis<T>(url: string, work: (redis: Redis) => Promise<
 }
 
 /** The same with BullMQ queues on that connection, closed before it is. */
-export function withQueues<T, Data = unknown>(url: string, names: string[], work: (queues: Array<Queue<Data>>) => Promise<T>): Promise<T> {
+export function withQueues<T, Data = unknown>(
+  url: string,
+  names: string[],
+  work: (queues: Array<Queue<Data>>) => Promise<T>,
+): Promise<T> {
   return withRedis(url, async (connection) => {
     const queues = names.map((name) => new Queue<Data>(name, { connection, prefix: PREFIX }));
     try {
@@ -148,7 +169,10 @@ export class RedisWatch {
   private fail!: (err: Error) => void;
   private readonly detach: () => void;
 
-  constructor(connection: Redis, private readonly options: RedisWatchOptions) {
+  constructor(
+    connection: Redis,
+    private readonly options: RedisWatchOptions,
+  ) {
     this.lost = new Promise<never>((_, reject) => (this.fail = reject));
     this.lost.catch(() => {}); // observed by whoever races it
     const onDown = (err?: Error) => this.down(err);
@@ -173,17 +197,25 @@ export class RedisWatch {
     this.downSince = Date.now();
     const grace = this.options.graceMs ?? 60_000;
     const wait = Number.isFinite(grace) ? `waiting up to ${Math.round(grace / 1000)} s for it` : 'reconnecting';
-    this.options.report(`Redis at ${publicQueueUrl(this.options.url)} went away${err?.message ? ` (${err.message})` : ''}; ${wait}`);
+    this.options.report(
+      `Redis at ${publicQueueUrl(this.options.url)} went away${err?.message ? ` (${err.message})` : ''}; ${wait}`,
+    );
     if (!Number.isFinite(grace)) return;
     this.timer = setTimeout(() => {
-      this.fail(new QueueUnavailableError(`Redis at ${publicQueueUrl(this.options.url)} has been unreachable for ${Math.round(grace / 1000)} s`));
+      this.fail(
+        new QueueUnavailableError(
+          `Redis at ${publicQueueUrl(this.options.url)} has been unreachable for ${Math.round(grace / 1000)} s`,
+        ),
+      );
     }, grace);
   }
 
   private up(): void {
     if (this.downSince === null) return;
     clearTimeout(this.timer);
-    this.options.report(`Redis at ${publicQueueUrl(this.options.url)} is back after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`);
+    this.options.report(
+      `Redis at ${publicQueueUrl(this.options.url)} is back after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`,
+    );
     this.downSince = null;
   }
 

@@ -38,12 +38,24 @@ export interface AgentRoute {
 
 /** The route of a config's agent spec: what the run creates it from. */
 export function agentRoute(config: TourneyConfig, spec: string): AgentRoute {
-  return { spec, seed: deriveSeed(config.seed, 'agent', spec), sandbox: config.sandbox, llmPlayer: llmPlayerSampling(config), webTools: config.webTools, endpoint: config.agentEndpoints[spec] };
+  return {
+    spec,
+    seed: deriveSeed(config.seed, 'agent', spec),
+    sandbox: config.sandbox,
+    llmPlayer: llmPlayerSampling(config),
+    webTools: config.webTools,
+    endpoint: config.agentEndpoints[spec],
+  };
 }
 
 /** The agent of a route, on the machine that runs it (its key is read from this machine's environment). */
 export function createRoutedAgent(route: AgentRoute): Agent {
-  return createAgent(route.spec, route.seed, { sandbox: route.sandbox, llmPlayer: route.llmPlayer, webTools: route.webTools, endpoint: route.endpoint });
+  return createAgent(route.spec, route.seed, {
+    sandbox: route.sandbox,
+    llmPlayer: route.llmPlayer,
+    webTools: route.webTools,
+    endpoint: route.endpoint,
+  });
 }
 
 /** dir: agents' folders are on the coordinator: their jobs carry them (AgentRoute.folder). */
@@ -55,7 +67,11 @@ export const isDirSpec = (spec: string) => /^\s*dir:/.test(spec);
  * that one synchronous call, and the stand-in cannot develop, so no key is ever needed here.
  */
 export function standInAgent(route: AgentRoute): Agent {
-  const vars = [...SECRET_ENV_VARS, ...Object.values(CLIS).flatMap((c) => c.keyVars), ...(route.endpoint?.keyEnv ? [route.endpoint.keyEnv] : [])];
+  const vars = [
+    ...SECRET_ENV_VARS,
+    ...Object.values(CLIS).flatMap((c) => c.keyVars),
+    ...(route.endpoint?.keyEnv ? [route.endpoint.keyEnv] : []),
+  ];
   const unset = [...new Set(vars)].filter((v) => !process.env[v]?.trim());
   for (const v of unset) process.env[v] = 'placeholder-on-the-coordinator';
   let agent: Agent;
@@ -120,7 +136,8 @@ export function developQueueName(route: AgentRoute): string {
   return `develop.${route.spec.replace(/[^\w.@-]+/g, '_').slice(0, 48)}.${hash}`;
 }
 
-export const developJobId = (run: string, track: TrackId, round: number, agentId: string) => `${runKey(run)}.develop.${runKey(trackName(track))}.${round}.${runKey(agentId)}`;
+export const developJobId = (run: string, track: TrackId, round: number, agentId: string) =>
+  `${runKey(run)}.develop.${runKey(trackName(track))}.${round}.${runKey(agentId)}`;
 
 /**
  * An infrastructure failure (an artifact that cannot be fetched, a worker that died) is retried;
@@ -160,10 +177,19 @@ export async function listRoutes(redis: Redis): Promise<Map<string, AgentRoute>>
 }
 
 /** Records a worker's capabilities; they expire unless the worker refreshes them (it does while it runs). */
-export async function reportCapabilities(redis: Redis, worker: string, found: Map<string, RouteCapability>, ttlSeconds: number): Promise<void> {
+export async function reportCapabilities(
+  redis: Redis,
+  worker: string,
+  found: Map<string, RouteCapability>,
+  ttlSeconds: number,
+): Promise<void> {
   if (!found.size) return;
   const key = capabilityKey(worker);
-  await redis.multi().hset(key, Object.fromEntries([...found].map(([q, c]) => [q, JSON.stringify(c)]))).expire(key, ttlSeconds).exec();
+  await redis
+    .multi()
+    .hset(key, Object.fromEntries([...found].map(([q, c]) => [q, JSON.stringify(c)])))
+    .expire(key, ttlSeconds)
+    .exec();
 }
 
 export async function clearCapabilities(redis: Redis, worker: string): Promise<void> {
@@ -179,7 +205,10 @@ export async function readCapabilities(redis: Redis): Promise<Map<string, Map<st
     cursor = next;
     for (const key of keys) {
       const fields = await redis.hgetall(key);
-      out.set(key.slice(CAPABILITY_PATTERN.length - 1), new Map(Object.entries(fields).map(([q, c]) => [q, JSON.parse(c) as RouteCapability])));
+      out.set(
+        key.slice(CAPABILITY_PATTERN.length - 1),
+        new Map(Object.entries(fields).map(([q, c]) => [q, JSON.parse(c) as RouteCapability])),
+      );
     }
   } while (cursor !== '0');
   return out;

@@ -25,7 +25,16 @@ export async function developmentStatus(redis: Redis): Promise<DevelopmentQueueS
     const queue = new Queue(name, { connection: redis, prefix: PREFIX });
     try {
       const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
-      const row: DevelopmentQueueStatus = { queue: name, agent: route.spec, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), active: counts.active ?? 0, completed: counts.completed ?? 0, failed: counts.failed ?? 0, takenBy: [], refusedBy: [] };
+      const row: DevelopmentQueueStatus = {
+        queue: name,
+        agent: route.spec,
+        waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0),
+        active: counts.active ?? 0,
+        completed: counts.completed ?? 0,
+        failed: counts.failed ?? 0,
+        takenBy: [],
+        refusedBy: [],
+      };
       for (const [worker, found] of capabilities) {
         const c = found.get(name);
         if (c?.ok) row.takenBy.push(worker);
@@ -45,7 +54,9 @@ export function formatDevelopmentStatus(rows: DevelopmentQueueStatus[]): string[
   const width = Math.max(22, ...rows.map((r) => r.agent.length));
   const lines = ['', `${'developments (per agent)'.padEnd(width + 2)} waiting  active  completed  failed`];
   for (const r of rows) {
-    lines.push(`  ${r.agent.padEnd(width)} ${String(r.waiting).padStart(7)} ${String(r.active).padStart(7)} ${String(r.completed).padStart(10)} ${String(r.failed).padStart(7)}`);
+    lines.push(
+      `  ${r.agent.padEnd(width)} ${String(r.waiting).padStart(7)} ${String(r.active).padStart(7)} ${String(r.completed).padStart(10)} ${String(r.failed).padStart(7)}`,
+    );
     lines.push(`    taken by: ${r.takenBy.length ? r.takenBy.join(', ') : 'no connected worker'}`);
     for (const w of r.refusedBy) lines.push(`    not by ${w.worker}: ${w.detail}`);
   }

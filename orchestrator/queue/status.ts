@@ -15,30 +15,64 @@ export interface QueueStatus {
 
 export async function queueStatus(url: string): Promise<QueueStatus> {
   return withQueues(url, [MATCH_QUEUE, TOURNEY_QUEUE], async (queues) => {
-    const status: QueueStatus = { url: publicQueueUrl(url), queues: [], workers: [], failures: [], schedules: [], development: [] };
+    const status: QueueStatus = {
+      url: publicQueueUrl(url),
+      queues: [],
+      workers: [],
+      failures: [],
+      schedules: [],
+      development: [],
+    };
     const workers = new Map<string, QueueStatus['workers'][number]>();
     for (const queue of queues) {
       const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
-      status.queues.push({ name: queue.name, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0, delayed: counts.delayed ?? 0, completed: counts.completed ?? 0, failed: counts.failed ?? 0 });
+      status.queues.push({
+        name: queue.name,
+        waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+        active: counts.active ?? 0,
+        delayed: counts.delayed ?? 0,
+        completed: counts.completed ?? 0,
+        failed: counts.failed ?? 0,
+      });
       for (const client of await queue.getWorkers()) {
         const name = /:w:(.+)$/.exec(client.rawname ?? '')?.[1] ?? client.addr ?? '?';
-        const known = workers.get(name) ?? { name, address: client.addr ?? '', idleSeconds: Number(client.idle ?? 0), active: [] };
+        const known = workers.get(name) ?? {
+          name,
+          address: client.addr ?? '',
+          idleSeconds: Number(client.idle ?? 0),
+          active: [],
+        };
         known.idleSeconds = Math.min(known.idleSeconds, Number(client.idle ?? 0));
         workers.set(name, known);
       }
       for (const job of await queue.getJobs(['active'])) {
         const name = job.processedBy ?? '?';
         // A worker that died mid-game is no longer connected; its game is re-run once its lock expires.
-        const worker = workers.get(name) ?? { name, address: 'not connected (its games are re-run when their locks expire)', idleSeconds: 0, active: [] };
+        const worker = workers.get(name) ?? {
+          name,
+          address: 'not connected (its games are re-run when their locks expire)',
+          idleSeconds: 0,
+          active: [],
+        };
         worker.active.push(`${queue.name}/${job.id}`);
         workers.set(name, worker);
       }
       for (const job of await queue.getJobs(['failed'], 0, 9)) {
-        status.failures.push({ queue: queue.name, id: job.id ?? '?', reason: job.failedReason, attempts: job.attemptsMade, at: new Date(job.finishedOn ?? job.timestamp).toISOString() });
+        status.failures.push({
+          queue: queue.name,
+          id: job.id ?? '?',
+          reason: job.failedReason,
+          attempts: job.attemptsMade,
+          at: new Date(job.finishedOn ?? job.timestamp).toISOString(),
+        });
       }
     }
     status.workers = [...workers.values()].sort((a, b) => a.name.localeCompare(b.name));
-    status.schedules = (await queues[1]!.getJobSchedulers()).map((s) => ({ name: s.key, cron: s.pattern ?? undefined, next: s.next ? new Date(s.next).toISOString() : undefined }));
+    status.schedules = (await queues[1]!.getJobSchedulers()).map((s) => ({
+      name: s.key,
+      cron: s.pattern ?? undefined,
+      next: s.next ? new Date(s.next).toISOString() : undefined,
+    }));
     status.development = await withRedis(url, developmentStatus);
     return status;
   });
@@ -46,12 +80,24 @@ export async function queueStatus(url: string): Promise<QueueStatus> {
 
 export function formatQueueStatus(status: QueueStatus): string {
   const lines = [`queue ${status.url}`, '', 'queue      waiting  active  delayed  completed  failed'];
-  for (const q of status.queues) lines.push(`${q.name.padEnd(10)} ${String(q.waiting).padStart(7)} ${String(q.active).padStart(7)} ${String(q.delayed).padStart(8)} ${String(q.completed).padStart(10)} ${String(q.failed).padStart(7)}`);
-  lines.push('', status.workers.length ? `workers (${status.workers.length})` : 'workers: none connected (start one with: catarena worker --queue …)');
-  for (const w of status.workers) lines.push(`  ${w.name}  ${w.address}  idle ${w.idleSeconds} s  playing ${w.active.length}${w.active.length ? `: ${w.active.join(', ')}` : ''}`);
+  for (const q of status.queues)
+    lines.push(
+      `${q.name.padEnd(10)} ${String(q.waiting).padStart(7)} ${String(q.active).padStart(7)} ${String(q.delayed).padStart(8)} ${String(q.completed).padStart(10)} ${String(q.failed).padStart(7)}`,
+    );
+  lines.push(
+    '',
+    status.workers.length
+      ? `workers (${status.workers.length})`
+      : 'workers: none connected (start one with: catarena worker --queue …)',
+  );
+  for (const w of status.workers)
+    lines.push(
+      `  ${w.name}  ${w.address}  idle ${w.idleSeconds} s  playing ${w.active.length}${w.active.length ? `: ${w.active.join(', ')}` : ''}`,
+    );
   if (status.failures.length) {
     lines.push('', 'recent failures');
-    for (const f of status.failures) lines.push(`  ${f.queue}/${f.id} after ${f.attempts} attempt(s) at ${f.at}: ${f.reason}`);
+    for (const f of status.failures)
+      lines.push(`  ${f.queue}/${f.id} after ${f.attempts} attempt(s) at ${f.at}: ${f.reason}`);
   }
   lines.push(...formatDevelopmentStatus(status.development));
   if (status.schedules.length) {

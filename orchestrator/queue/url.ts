@@ -24,9 +24,12 @@ export function parseQueueUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new QueueUnavailableError(`--queue ${JSON.stringify(publicQueueUrl(url))} is not a URL; expected redis://host:6379`);
+    throw new QueueUnavailableError(
+      `--queue ${JSON.stringify(publicQueueUrl(url))} is not a URL; expected redis://host:6379`,
+    );
   }
-  if (!/^rediss?:$/.test(parsed.protocol)) throw new QueueUnavailableError(`--queue ${publicQueueUrl(url)}: expected a redis:// or rediss:// URL`);
+  if (!/^rediss?:$/.test(parsed.protocol))
+    throw new QueueUnavailableError(`--queue ${publicQueueUrl(url)}: expected a redis:// or rediss:// URL`);
   return parsed;
 }
 

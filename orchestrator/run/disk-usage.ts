@@ -25,7 +25,8 @@ export async function diskUsage(dir: string): Promise<DiskUsage & { byEntry: Rec
       into.apparent += st.isDirectory() ? 0 : st.size;
       if (!st.isDirectory()) into.files++;
     }
-    if (st.isDirectory()) for (const name of await fs.readdir(p).catch(() => [] as string[])) await walk(path.join(p, name), into);
+    if (st.isDirectory())
+      for (const name of await fs.readdir(p).catch(() => [] as string[])) await walk(path.join(p, name), into);
   };
   for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
     const u = (byEntry[name] = { bytes: 0, apparent: 0, files: 0 });

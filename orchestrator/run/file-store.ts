@@ -21,14 +21,19 @@ export interface StoreStats {
 }
 
 /** A store file's name: the content's sha256, plus "x" for an executable file (a link shares its mode). */
-const keyOf = (content: Buffer, executable: boolean) => `${createHash('sha256').update(content).digest('hex')}${executable ? 'x' : ''}`;
+const keyOf = (content: Buffer, executable: boolean) =>
+  `${createHash('sha256').update(content).digest('hex')}${executable ? 'x' : ''}`;
 
 /**
  * Replaces each regular file under `dirs` by a hard link to its store file (creating it from the
  * first copy found). Symlinks are left alone; a file already linked (more than one link) is skipped,
  * so a second pass is cheap. With `dryRun`, counts what would be freed and changes nothing.
  */
-export async function linkIntoStore(storeDir: string, dirs: readonly string[], options: { dryRun?: boolean } = {}): Promise<StoreStats> {
+export async function linkIntoStore(
+  storeDir: string,
+  dirs: readonly string[],
+  options: { dryRun?: boolean } = {},
+): Promise<StoreStats> {
   const stats: StoreStats = { files: 0, linked: 0, bytesFreed: 0 };
   const seen = new Set<string>(); // with dryRun: keys a real pass would have put in the store
   for (const dir of dirs) {

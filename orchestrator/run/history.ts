@@ -26,7 +26,11 @@ export function historyRows(entries: RunIndexEntry[], agent?: string): HistoryRo
       schedule: e.schedule,
       matches: e.matches,
       reused: e.reused,
-      scores: Object.fromEntries(e.leaderboard.filter((row) => !agent || row.agent === agent).map((row) => [row.agent, { meanS: row.meanS, meanL: row.meanL }])),
+      scores: Object.fromEntries(
+        e.leaderboard
+          .filter((row) => !agent || row.agent === agent)
+          .map((row) => [row.agent, { meanS: row.meanS, meanL: row.meanL }]),
+      ),
       rules: rulesOfEntry(e),
       rulesChanged: i > 0 ? rulesChanges(sorted[i - 1]!, e) : [],
     }))
@@ -36,7 +40,8 @@ export function historyRows(entries: RunIndexEntry[], agent?: string): HistoryRo
 const num = (v: number | null, signed = false) => (v === null ? '–' : `${signed && v >= 0 ? '+' : ''}${v.toFixed(3)}`);
 
 export function formatHistory(rows: HistoryRow[]): string {
-  if (!rows.length) return 'no finished runs are indexed here yet (runs are indexed in <out>/index.jsonl when they finish)';
+  if (!rows.length)
+    return 'no finished runs are indexed here yet (runs are indexed in <out>/index.jsonl when they finish)';
   const agents = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))].sort();
   const head = ['finished (UTC)', 'run', 'games', 'reused', ...agents.map((a) => `${a} S / L`)];
   const body = rows.map((r) => [
@@ -47,7 +52,23 @@ export function formatHistory(rows: HistoryRow[]): string {
     ...agents.map((a) => (r.scores[a] ? `${num(r.scores[a].meanS)} / ${num(r.scores[a].meanL, true)}` : '')),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  const changes = rows.filter((r) => r.rulesChanged.length).map((r) => `rules changed in ${r.runId}: ${r.rulesChanged.join(', ')} (its scores in ${r.rulesChanged.map((c) => c.split(' ')[0]).join(', ')} do not compare with the runs before it)`);
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line), '', "S: strategy-coding score, L: global learning score, each the mean over the run's tracks (Mean S / Mean L in report.md's leaderboard).", ...changes].join('\n');
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const changes = rows
+    .filter((r) => r.rulesChanged.length)
+    .map(
+      (r) =>
+        `rules changed in ${r.runId}: ${r.rulesChanged.join(', ')} (its scores in ${r.rulesChanged.map((c) => c.split(' ')[0]).join(', ')} do not compare with the runs before it)`,
+    );
+  return [
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...body.map(line),
+    '',
+    "S: strategy-coding score, L: global learning score, each the mean over the run's tracks (Mean S / Mean L in report.md's leaderboard).",
+    ...changes,
+  ].join('\n');
 }

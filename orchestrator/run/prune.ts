@@ -43,11 +43,19 @@ export async function pruneRun(dir: string, options: { dryRun?: boolean } = {}):
     for (const step of sub.steps) steps.push({ ...step, what: `repeat ${r}: ${step.what}` });
   }
   if (await pathExists(run.liveFile)) {
-    steps.push({ what: "live.jsonl's game lines (the journal has the games)", files: 0, bytes: await compactLiveFile(run.liveFile, { dryRun }) });
+    steps.push({
+      what: "live.jsonl's game lines (the journal has the games)",
+      files: 0,
+      bytes: await compactLiveFile(run.liveFile, { dryRun }),
+    });
   }
   steps.push(await dropViewerData(run.replaysDir, dryRun), await gzipOldReplays(run.replaysDir, dryRun));
   const linked = await run.linkFinishedFiles({ dryRun });
-  steps.push({ what: 'workspace and round-log files stored once (store/, hard links)', files: linked.linked, bytes: linked.bytesFreed });
+  steps.push({
+    what: 'workspace and round-log files stored once (store/, hard links)',
+    files: linked.linked,
+    bytes: linked.bytesFreed,
+  });
   steps.push({ what: 'store files nothing links to', files: 0, bytes: await dropUnlinked(run.storeDir, { dryRun }) });
   const kept = steps.filter((s) => s.bytes > 0 || s.files > 0);
   return { runDir: run.root, dryRun, steps: kept, freed: kept.reduce((sum, s) => sum + s.bytes, 0) };
@@ -55,14 +63,21 @@ export async function pruneRun(dir: string, options: { dryRun?: boolean } = {}):
 
 /** A run that is still going, or never finished, is not pruned: a resume would write into linked files. */
 async function checkPrunable(run: RunDir): Promise<void> {
-  if (!(await pathExists(run.configFile))) throw new Error(`${run.root} is not a tournament run directory (no config.json); prune takes the folders "catarena tourney" wrote`);
+  if (!(await pathExists(run.configFile)))
+    throw new Error(
+      `${run.root} is not a tournament run directory (no config.json); prune takes the folders "catarena tourney" wrote`,
+    );
   const status = await fs
     .readFile(run.statusFile, 'utf8')
     .then((t) => JSON.parse(t) as RunStatus)
     .catch(() => null);
-  if (status?.state === 'running') throw new Error(`${run.root} is running (status.json, pid ${status.pid}); prune it once it has finished`);
+  if (status?.state === 'running')
+    throw new Error(`${run.root} is running (status.json, pid ${status.pid}); prune it once it has finished`);
   const finished = (await run.hasSummary()) || (await pathExists(run.combinedFile));
-  if (!finished) throw new Error(`${run.root} has not finished (no metrics.json): resume it first (catarena resume ${run.root}), then prune`);
+  if (!finished)
+    throw new Error(
+      `${run.root} has not finished (no metrics.json): resume it first (catarena resume ${run.root}), then prune`,
+    );
 }
 
 async function dropViewerData(replaysDir: string, dryRun: boolean): Promise<PruneStep> {

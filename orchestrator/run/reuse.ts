@@ -17,7 +17,12 @@ import { readIndexFile, rulesOfEntry } from './run-index.ts';
 export const codeOf = (record: StrategyRecord) => (record.status === 'ok' ? record.hash : `failed:${record.hash}`);
 
 /** `rules`: the version of spec.game's rules the game was (or would be) played under. */
-export function reuseKey(spec: MatchSpec, code: (strategyId: string) => string | undefined, sandbox: string, rules: number): string | null {
+export function reuseKey(
+  spec: MatchSpec,
+  code: (strategyId: string) => string | undefined,
+  sandbox: string,
+  rules: number,
+): string | null {
   const seats = spec.seats.map(code);
   if (seats.some((c) => c === undefined)) return null;
   return contentId({ spec, seats, sandbox, rules }, 32);
@@ -34,7 +39,10 @@ function reusable(result: MatchResult): boolean {
 }
 
 export class ReuseCache {
-  private constructor(private readonly found: Map<string, { run: RunDir; result: MatchResult }>, readonly runs: number) {}
+  private constructor(
+    private readonly found: Map<string, { run: RunDir; result: MatchResult }>,
+    readonly runs: number,
+  ) {}
 
   /** Loads the results of every run indexed beside `run` (except itself) that can be reused. */
   static async open(run: RunDir): Promise<ReuseCache> {
@@ -52,7 +60,12 @@ export class ReuseCache {
       runs++;
       const rules = rulesOfEntry(entry);
       for (const result of journal.results().filter(reusable)) {
-        const key = reuseKey(result.spec, (id) => code.get(id), result.sandbox ?? config.sandbox, rulesVersionOfLabel(rules[result.spec.game]));
+        const key = reuseKey(
+          result.spec,
+          (id) => code.get(id),
+          result.sandbox ?? config.sandbox,
+          rulesVersionOfLabel(rules[result.spec.game]),
+        );
         if (key && !found.has(key)) found.set(key, { run: earlier, result });
       }
     }
@@ -64,7 +77,12 @@ export class ReuseCache {
   }
 
   /** The earlier result for this game, recorded in `run` (replay and journal), or null. */
-  async take(spec: MatchSpec, code: (strategyId: string) => string | undefined, sandbox: string, run: RunDir): Promise<MatchResult | null> {
+  async take(
+    spec: MatchSpec,
+    code: (strategyId: string) => string | undefined,
+    sandbox: string,
+    run: RunDir,
+  ): Promise<MatchResult | null> {
     const key = reuseKey(spec, code, sandbox, rulesVersion(spec.game));
     const hit = key ? this.found.get(key) : undefined;
     if (!hit) return null;

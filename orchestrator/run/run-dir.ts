@@ -60,10 +60,14 @@ interface Progress {
 }
 
 /** A line of live.jsonl: a game event without the rules' state, or a progress line. */
-export type LiveRecord = (LiveEvent extends infer E ? (E extends unknown ? Omit<E, 'state'> : never) : never) | { type: 'phase'; text: string; at: string } | { type: 'tick'; done: number; total: number; note?: string; at: string };
+export type LiveRecord =
+  | (LiveEvent extends infer E ? (E extends unknown ? Omit<E, 'state'> : never) : never)
+  | { type: 'phase'; text: string; at: string }
+  | { type: 'tick'; done: number; total: number; note?: string; at: string };
 
 /** A progress record of live.jsonl as a line of text: the phase, or "done/total games  note". */
-export const progressText = (r: Extract<LiveRecord, { type: 'phase' | 'tick' }>): string => (r.type === 'phase' ? r.text : `${r.done}/${r.total} games${r.note ? `  ${r.note}` : ''}`);
+export const progressText = (r: Extract<LiveRecord, { type: 'phase' | 'tick' }>): string =>
+  r.type === 'phase' ? r.text : `${r.done}/${r.total} games${r.note ? `  ${r.note}` : ''}`;
 
 export class RunDir {
   readonly root: string;
@@ -166,7 +170,9 @@ export class RunDir {
 
   /** The journal, opened once per RunDir. */
   openJournal(): Promise<Journal> {
-    this.journal ??= fs.mkdir(this.root, { recursive: true }).then(() => Journal.open(path.join(this.root, 'journal.jsonl')));
+    this.journal ??= fs
+      .mkdir(this.root, { recursive: true })
+      .then(() => Journal.open(path.join(this.root, 'journal.jsonl')));
     return this.journal;
   }
 
@@ -206,7 +212,9 @@ export class RunDir {
   async storedDirs(): Promise<string[]> {
     const out: string[] = [];
     for (const t of await fs.readdir(path.join(this.root, 'tracks')).catch(() => [] as string[])) {
-      for (const round of (await fs.readdir(this.trackDir(t)).catch(() => [] as string[])).filter((r) => /^round_\d+$/.test(r))) {
+      for (const round of (await fs.readdir(this.trackDir(t)).catch(() => [] as string[])).filter((r) =>
+        /^round_\d+$/.test(r),
+      )) {
         out.push(path.join(this.trackDir(t), round, 'workspaces'), path.join(this.trackDir(t), round, 'logs'));
       }
     }
@@ -237,7 +245,16 @@ export class RunDir {
   async markStatus(state: RunStatus['state'], kind: string, message?: string): Promise<void> {
     const now = new Date().toISOString();
     this.startedAt ??= now;
-    const status: RunStatus = { state, kind, pid: process.pid, pidStart: startTimeOf(process.pid), host: os.hostname(), startedAt: this.startedAt, updatedAt: now, ...(message ? { message } : {}) };
+    const status: RunStatus = {
+      state,
+      kind,
+      pid: process.pid,
+      pidStart: startTimeOf(process.pid),
+      host: os.hostname(),
+      startedAt: this.startedAt,
+      updatedAt: now,
+      ...(message ? { message } : {}),
+    };
     await fs.mkdir(this.root, { recursive: true });
     if (state !== 'running' && this.live && !this.live.writableEnded) {
       this.flushLive();
@@ -292,7 +309,10 @@ export class RunDir {
   /** Writes config.json; a queue URL's password is left out (a resume takes it from CATARENA_REDIS_PASSWORD or --queue). */
   async writeConfig(config: TourneyConfig): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
-    await fs.writeFile(this.configFile, json(config.queue ? { ...config, queue: publicQueueUrl(config.queue) } : config));
+    await fs.writeFile(
+      this.configFile,
+      json(config.queue ? { ...config, queue: publicQueueUrl(config.queue) } : config),
+    );
   }
 
   /**
@@ -306,11 +326,15 @@ export class RunDir {
     const started = await pathExists(this.configFile);
     const played = started && (await this.hasJournal()) && (await this.openJournal()).results().length > 0;
     if (played) {
-      const before: Record<string, string> = (await pathExists(file)) ? JSON.parse(await fs.readFile(file, 'utf8')) : Object.fromEntries(Object.keys(rules).map((g) => [g, 'v1']));
+      const before: Record<string, string> = (await pathExists(file))
+        ? JSON.parse(await fs.readFile(file, 'utf8'))
+        : Object.fromEntries(Object.keys(rules).map((g) => [g, 'v1']));
       const changed = Object.keys(rules).filter((g) => before[g] !== undefined && before[g] !== rules[g]);
       if (changed.length) {
         const what = changed.map((g) => `${g} ${before[g]} → ${rules[g]}`).join(', ');
-        throw new Error(`${this.root} was started under other rules than this catarena plays (${what}; docs/catarena-compat.md §15): resuming would mix games played under both in one W. Start a new run instead (catarena tourney with the same config; --reuse will not copy games played under other rules).`);
+        throw new Error(
+          `${this.root} was started under other rules than this catarena plays (${what}; docs/catarena-compat.md §15): resuming would mix games played under both in one W. Start a new run instead (catarena tourney with the same config; --reuse will not copy games played under other rules).`,
+        );
       }
       if (!Object.keys(rules).some((g) => before[g] === undefined)) return;
       rules = { ...before, ...rules };
@@ -347,7 +371,9 @@ export class RunDir {
     const rounds = await fs.readdir(this.trackDir(t)).catch(() => [] as string[]);
     for (const round of rounds.filter((r) => /^round_\d+$/.test(r))) {
       const dir = path.join(this.trackDir(t), round, 'strategies');
-      for (const file of (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.strategy.json'))) {
+      for (const file of (await fs.readdir(dir).catch(() => [] as string[])).filter((f) =>
+        f.endsWith('.strategy.json'),
+      )) {
         const record = await loadStrategyRecord(path.join(dir, file.replace(/\.strategy\.json$/, '')));
         if (record) out.push(record);
       }
@@ -389,7 +415,10 @@ export class RunDir {
    * round and the flags), and each strategy's full diff from its previous round beside its record
    * (round_<n>/strategies/<agent>.diff).
    */
-  async writeEvolution(t: TrackId | string, outputs: { evolution: unknown; similarity: unknown; diffs: Array<{ round: number; agent: string; text: string }> }): Promise<void> {
+  async writeEvolution(
+    t: TrackId | string,
+    outputs: { evolution: unknown; similarity: unknown; diffs: Array<{ round: number; agent: string; text: string }> },
+  ): Promise<void> {
     const dir = this.trackDir(t);
     await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(path.join(dir, 'evolution.json'), json(outputs.evolution));

@@ -16,23 +16,45 @@ export const RUNS_KEY = `${PREFIX}:runs`;
 
 export type { RunIndexEntry } from '../../records/tourney.ts';
 
-export function indexEntry(summary: TourneySummary, extra: { schedule?: string; reused: number; games: string[]; rounds: number }): RunIndexEntry {
+export function indexEntry(
+  summary: TourneySummary,
+  extra: { schedule?: string; reused: number; games: string[]; rounds: number },
+): RunIndexEntry {
   const matches = summary.tracks.reduce((n, t) => n + t.games, 0);
   const tracks = summary.tracks.map((t) => ({
     track: trackName(t),
-    perAgent: Object.fromEntries(t.agents.flatMap((a) => (t.bootstrap.perAgent[a] ? [[a, { S: t.bootstrap.perAgent[a]!.S, L: t.bootstrap.perAgent[a]!.L }]] : []))),
+    perAgent: Object.fromEntries(
+      t.agents.flatMap((a) =>
+        t.bootstrap.perAgent[a] ? [[a, { S: t.bootstrap.perAgent[a]!.S, L: t.bootstrap.perAgent[a]!.L }]] : [],
+      ),
+    ),
   }));
   const taskTracks = taskTracksOfConfig(summary.config, [...new Set(summary.tracks.flatMap((t) => t.agents))]);
   const rules = rulesOfConfig(summary.config, extra.games);
-  return { runId: summary.runId, runDir: summary.runDir, schedule: extra.schedule, finishedAt: new Date().toISOString(), games: extra.games, rounds: extra.rounds, matches, reused: extra.reused, leaderboard: summary.leaderboard, tracks, taskTracks, rules };
+  return {
+    runId: summary.runId,
+    runDir: summary.runDir,
+    schedule: extra.schedule,
+    finishedAt: new Date().toISOString(),
+    games: extra.games,
+    rounds: extra.rounds,
+    matches,
+    reused: extra.reused,
+    leaderboard: summary.leaderboard,
+    tracks,
+    taskTracks,
+    rules,
+  };
 }
 
 /** Per game, the rules label a run's config plays it under (its rules version and rule-changing options). */
 export function rulesOfConfig(config: unknown, games: string[]): Record<string, string> {
-  const perGame = ((config as { perGame?: Record<string, { options?: Record<string, string | number> }> } | null)?.perGame ?? {});
-  return Object.fromEntries(games.filter((g) => gameIds().includes(g)).map((g) => [g, rulesLabel(g, perGame[g]?.options)]));
+  const perGame =
+    (config as { perGame?: Record<string, { options?: Record<string, string | number> }> } | null)?.perGame ?? {};
+  return Object.fromEntries(
+    games.filter((g) => gameIds().includes(g)).map((g) => [g, rulesLabel(g, perGame[g]?.options)]),
+  );
 }
-
 
 /**
  * Appends a finished run to the index beside its directory and, for a queued run, to the queue's

@@ -35,7 +35,8 @@ export async function listRuns(out: string): Promise<RunSummary[]> {
   for (const e of entries) {
     if (!e.isDirectory()) continue;
     const dir = path.join(out, e.name);
-    if (!['config.json', 'journal.jsonl', 'status.json', 'arena.json'].some((f) => fs.existsSync(path.join(dir, f)))) continue;
+    if (!['config.json', 'journal.jsonl', 'status.json', 'arena.json'].some((f) => fs.existsSync(path.join(dir, f))))
+      continue;
     runs.push(await runSummary(dir));
   }
   return runs.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.name.localeCompare(a.name));
@@ -63,7 +64,11 @@ export async function runSummary(dir: string): Promise<RunSummary> {
   const name = path.basename(dir);
   const { state, status } = runState(dir);
   const config = await readJson(path.join(dir, 'config.json'));
-  const arena = config ? undefined : ((await readJson(path.join(dir, 'arena.json'))) as { game?: string; variant?: string; bots?: Array<{ id: string }>; games?: number } | undefined);
+  const arena = config
+    ? undefined
+    : ((await readJson(path.join(dir, 'arena.json'))) as
+        | { game?: string; variant?: string; bots?: Array<{ id: string }>; games?: number }
+        | undefined);
   const c = config as { games?: string[]; rounds?: number; agents?: string[] } | undefined;
   const about = c
     ? `tourney: ${(c.games ?? []).join(', ')} · ${c.rounds} rounds · agents ${(c.agents ?? []).join(', ')}`
@@ -113,7 +118,9 @@ export async function agentRows(dir: string, agentCount?: number): Promise<Agent
   const rows: AgentRow[] = [];
   const tracksDir = path.join(dir, 'tracks');
   for (const track of await fsp.readdir(tracksDir).catch(() => [] as string[])) {
-    for (const round of (await fsp.readdir(path.join(tracksDir, track)).catch(() => [] as string[])).filter((r) => /^round_\d+$/.test(r))) {
+    for (const round of (await fsp.readdir(path.join(tracksDir, track)).catch(() => [] as string[])).filter((r) =>
+      /^round_\d+$/.test(r),
+    )) {
       const roundDir = path.join(tracksDir, track, round);
       const done = finishedRounds.get(roundDir);
       if (done) {
@@ -121,7 +128,9 @@ export async function agentRows(dir: string, agentCount?: number): Promise<Agent
         continue;
       }
       const before = rows.length;
-      const agents = new Set<string>([...(await fsp.readdir(path.join(roundDir, 'workspaces')).catch(() => [] as string[]))]);
+      const agents = new Set<string>([
+        ...(await fsp.readdir(path.join(roundDir, 'workspaces')).catch(() => [] as string[])),
+      ]);
       const strategies = await fsp.readdir(path.join(roundDir, 'strategies')).catch(() => [] as string[]);
       for (const f of strategies) if (f.endsWith('.strategy.json')) agents.add(f.replace(/\.strategy\.json$/, ''));
       for (const agent of agents) {
@@ -134,14 +143,29 @@ export async function agentRows(dir: string, agentCount?: number): Promise<Agent
         const record = (await readJson(`${base}.strategy.json`)) as { cost?: unknown; failure?: string } | undefined;
         const n = Number(round.slice('round_'.length));
         if (record) {
-          const row: AgentRow = { track, round: n, agent, state: record.failure ? 'failed' : 'ready', cost: record.cost, ...(record.failure ? { failure: record.failure } : {}), logTail: tail(`${base}.build.log`) };
+          const row: AgentRow = {
+            track,
+            round: n,
+            agent,
+            state: record.failure ? 'failed' : 'ready',
+            cost: record.cost,
+            ...(record.failure ? { failure: record.failure } : {}),
+            logTail: tail(`${base}.build.log`),
+          };
           finishedRows.set(base, row); // a strategy record is written once: never read again
           rows.push(row);
-        }
-        else rows.push({ track, round: n, agent, state: 'developing', logTail: tail(newestFile(path.join(roundDir, 'workspaces', agent))) });
+        } else
+          rows.push({
+            track,
+            round: n,
+            agent,
+            state: 'developing',
+            logTail: tail(newestFile(path.join(roundDir, 'workspaces', agent))),
+          });
       }
       const mine = rows.slice(before);
-      if (agentCount && mine.length >= agentCount && mine.every((r) => r.state !== 'developing')) finishedRounds.set(roundDir, mine);
+      if (agentCount && mine.length >= agentCount && mine.every((r) => r.state !== 'developing'))
+        finishedRounds.set(roundDir, mine);
     }
   }
   return rows.sort((a, b) => a.track.localeCompare(b.track) || a.round - b.round || a.agent.localeCompare(b.agent));

@@ -55,7 +55,8 @@ export class ServeServer {
 
   constructor(private readonly options: ServeOptions) {
     const host = options.host ?? '127.0.0.1';
-    this.token = host === '127.0.0.1' || host === 'localhost' || host === '::1' ? null : randomBytes(16).toString('hex');
+    this.token =
+      host === '127.0.0.1' || host === 'localhost' || host === '::1' ? null : randomBytes(16).toString('hex');
     this.server = http.createServer((req, res) => {
       this.route(req, res).catch((err) => {
         if (!res.headersSent) text(res, 500, `error: ${(err as Error).message}`);
@@ -88,15 +89,18 @@ export class ServeServer {
 
   private authorised(req: http.IncomingMessage, res: http.ServerResponse, url: URL): boolean {
     if (!this.token) return true;
-    const given = url.searchParams.get('token') ?? /(?:^|;\s*)catarena_token=([0-9a-f]+)/.exec(req.headers.cookie ?? '')?.[1] ?? '';
+    const given =
+      url.searchParams.get('token') ?? /(?:^|;\s*)catarena_token=([0-9a-f]+)/.exec(req.headers.cookie ?? '')?.[1] ?? '';
     const ok = given.length === this.token.length && timingSafeEqual(Buffer.from(given), Buffer.from(this.token));
-    if (ok && url.searchParams.has('token')) res.setHeader('set-cookie', `catarena_token=${this.token}; HttpOnly; SameSite=Strict; Path=/`);
+    if (ok && url.searchParams.has('token'))
+      res.setHeader('set-cookie', `catarena_token=${this.token}; HttpOnly; SameSite=Strict; Path=/`);
     return ok;
   }
 
   private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (!this.authorised(req, res, url)) return text(res, 403, 'this server needs the token catarena serve printed (?token=…)');
+    if (!this.authorised(req, res, url))
+      return text(res, 403, 'this server needs the token catarena serve printed (?token=…)');
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'read-only');
     const p = url.pathname;
     if (p === '/') return html(res, shell('catarena runs', 'runs', { queue: Boolean(this.options.queue) }));
@@ -131,7 +135,10 @@ export class ServeServer {
       'dom.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'dom.js'), 'utf8'),
       'runs.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'runs-page.js'), 'utf8'),
       'run.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'run-page.js'), 'utf8'),
-      'queue.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'queue-page.js'), 'utf8'),
+      'queue.js': await fsp.readFile(
+        path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'queue-page.js'),
+        'utf8',
+      ),
     }))();
     const body = (await this.scripts)[name];
     if (body === undefined) return text(res, 404, 'not found');
@@ -150,12 +157,21 @@ export class ServeServer {
       return text(res, 404, `no ${rel} in this run (yet)`);
     }
     if (!st.isFile()) return text(res, 404, `${rel} is not a file`);
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': st.size, 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'content-length': st.size,
+      'cache-control': 'no-cache',
+    });
     fs.createReadStream(file).pipe(res);
   }
 
   private sse(req: http.IncomingMessage, res: http.ServerResponse): (m: unknown) => void {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.write('retry: 2000\n\n');
     this.sockets.add(res);
     const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
@@ -166,7 +182,12 @@ export class ServeServer {
     return (m) => res.write(`data: ${JSON.stringify(m)}\n\n`);
   }
 
-  private async runEvents(req: http.IncomingMessage, res: http.ServerResponse, name: string, dir: string): Promise<void> {
+  private async runEvents(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    name: string,
+    dir: string,
+  ): Promise<void> {
     const send = this.sse(req, res);
     let watch = this.watches.get(name);
     if (!watch) {

@@ -159,8 +159,21 @@ export class RunWatch {
 
   /** Everything a page needs when it connects. */
   async snapshot(): Promise<WatchMessage> {
-    const boards = await Promise.all([...this.inFlight.values()].slice(-MAX_BOARDS).map(async (g) => ({ id: g.id, spec: g.spec, data: await liveViewerData(g), moves: g.moves.length })));
-    return { type: 'snapshot', state: runState(this.dir).state, results: this.results, boards, inFlight: this.inFlight.size, progress: this.progress.slice(-30), warnings: this.warnings.slice(-50), agents: this.agents };
+    const boards = await Promise.all(
+      [...this.inFlight.values()]
+        .slice(-MAX_BOARDS)
+        .map(async (g) => ({ id: g.id, spec: g.spec, data: await liveViewerData(g), moves: g.moves.length })),
+    );
+    return {
+      type: 'snapshot',
+      state: runState(this.dir).state,
+      results: this.results,
+      boards,
+      inFlight: this.inFlight.size,
+      progress: this.progress.slice(-30),
+      warnings: this.warnings.slice(-50),
+      agents: this.agents,
+    };
   }
 
   close(): void {
@@ -225,7 +238,8 @@ export class RunWatch {
       }
       if (r.type === 'phase' || r.type === 'tick') {
         const text = progressText(r);
-        if (r.type === 'tick' && this.progress.length && /^\d+\/\d+ games/.test(this.progress.at(-1)!)) this.progress[this.progress.length - 1] = text;
+        if (r.type === 'tick' && this.progress.length && /^\d+\/\d+ games/.test(this.progress.at(-1)!))
+          this.progress[this.progress.length - 1] = text;
         else this.progress.push(text);
         if (this.progress.length > 200) this.progress.splice(0, 100);
         if (this.ready) this.emit({ type: 'progress', text, replace: r.type === 'tick' });
@@ -234,7 +248,15 @@ export class RunWatch {
           if (this.ready) this.emit({ type: 'warning', text });
         }
       } else if (r.type === 'start') {
-        this.inFlight.set(r.gameId, { id: r.id, gameId: r.gameId, spec: r.spec, setup: r.setup, moves: [], lastSent: 0, costMs: 0 });
+        this.inFlight.set(r.gameId, {
+          id: r.id,
+          gameId: r.gameId,
+          spec: r.spec,
+          setup: r.setup,
+          moves: [],
+          lastSent: 0,
+          costMs: 0,
+        });
         if (this.ready) this.board(r.gameId);
       } else if (r.type === 'move') {
         const g = this.inFlight.get(r.gameId);
@@ -246,7 +268,16 @@ export class RunWatch {
         if (!g) continue;
         clearTimeout(g.timer);
         this.inFlight.delete(r.gameId);
-        if (this.ready) this.emit({ type: 'ended', id: g.id, inFlight: this.inFlight.size, termination: r.termination, reason: r.reason, seats: g.spec.seats, track: `${g.spec.game}-${g.spec.variant}` });
+        if (this.ready)
+          this.emit({
+            type: 'ended',
+            id: g.id,
+            inFlight: this.inFlight.size,
+            termination: r.termination,
+            reason: r.reason,
+            seats: g.spec.seats,
+            track: `${g.spec.game}-${g.spec.variant}`,
+          });
       }
     }
   }

@@ -18,7 +18,13 @@
 import { bootstrapMetrics } from '../../reports/metrics/bootstrap.ts';
 import { cellModel, type CellModel } from '../../reports/metrics/cells.ts';
 import { counterAdaptation, globalLearning, strategyCoding } from '../../reports/metrics/metrics.ts';
-import { fromGames, strategyIndex, type GameResult, type ScoreMatrix, type StrategyKey } from '../../reports/metrics/score-matrix.ts';
+import {
+  fromGames,
+  strategyIndex,
+  type GameResult,
+  type ScoreMatrix,
+  type StrategyKey,
+} from '../../reports/metrics/score-matrix.ts';
 import type { AutoRepsLog, StopReason } from '../../records/tourney.ts';
 
 export type { AutoRepsLog } from '../../records/tourney.ts';
@@ -67,13 +73,15 @@ const cellKey = (s: number, t: number) => (s < t ? `${s},${t}` : `${t},${s}`);
 function cellsOf(W: ScoreMatrix, unit: AutoUnit): string[] {
   const idx = unit.members.map((k) => strategyIndex(W, k));
   const out: string[] = [];
-  for (let x = 0; x < idx.length; x++) for (let y = x + 1; y < idx.length; y++) if (idx[x] !== idx[y]) out.push(cellKey(idx[x]!, idx[y]!));
+  for (let x = 0; x < idx.length; x++)
+    for (let y = x + 1; y < idx.length; y++) if (idx[x] !== idx[y]) out.push(cellKey(idx[x]!, idx[y]!));
   return out;
 }
 
 /** Each played cell pair's weight in S, L and C of every agent: Σ coef² (the metrics are linear in W). */
 function influence(W: ScoreMatrix, model: CellModel): Map<string, number> {
-  const metrics = () => W.agents.flatMap((_, i) => [strategyCoding(W, i), globalLearning(W, i), counterAdaptation(W, i)]);
+  const metrics = () =>
+    W.agents.flatMap((_, i) => [strategyCoding(W, i), globalLearning(W, i), counterAdaptation(W, i)]);
   const base = metrics();
   const out = new Map<string, number>();
   const delta = 1e-3;
@@ -96,7 +104,13 @@ function influence(W: ScoreMatrix, model: CellModel): Map<string, number> {
 }
 
 /** The units of the next batch: the best `share` of them by variance removed per game, within the games left. */
-export function pickUnits(W: ScoreMatrix, model: CellModel, units: readonly AutoUnit[], share: number, gamesLeft: number): AutoUnit[] {
+export function pickUnits(
+  W: ScoreMatrix,
+  model: CellModel,
+  units: readonly AutoUnit[],
+  share: number,
+  gamesLeft: number,
+): AutoUnit[] {
   const weight = influence(W, model);
   const gain = new Map<string, number>();
   model.cells.forEach((cell, c) => {
@@ -144,7 +158,8 @@ export function widestInterval(agents: string[], rounds: number, games: readonly
   const b = bootstrapMetrics(agents, rounds, games, { samples: 300, seed });
   let widest = 0;
   for (const a of agents) {
-    for (const iv of [b.perAgent[a]!.S, b.perAgent[a]!.L]) if (iv.lo !== null && iv.hi !== null) widest = Math.max(widest, iv.hi - iv.lo);
+    for (const iv of [b.perAgent[a]!.S, b.perAgent[a]!.L])
+      if (iv.lo !== null && iv.hi !== null) widest = Math.max(widest, iv.hi - iv.lo);
   }
   return widest;
 }
@@ -173,24 +188,51 @@ export async function runAutoReps(driver: AutoRepsDriver, settings: AutoRepsSett
       const f = fluctuationOver(previous, W, touched);
       log.batches[batch - 1]!.fluctuation = f;
       const before = log.batches[batch - 2]?.fluctuation;
-      if (settings.targetWidth === undefined && f < settings.fluctuation && before !== undefined && before !== null && before < settings.fluctuation) {
-        return stop('stable', `W is stable: its L1 fluctuation over the pairs batches ${batch - 1} and ${batch} played is ${pct(before)} and ${pct(f)}, both < ${pct(settings.fluctuation)}`);
+      if (
+        settings.targetWidth === undefined &&
+        f < settings.fluctuation &&
+        before !== undefined &&
+        before !== null &&
+        before < settings.fluctuation
+      ) {
+        return stop(
+          'stable',
+          `W is stable: its L1 fluctuation over the pairs batches ${batch - 1} and ${batch} played is ${pct(before)} and ${pct(f)}, both < ${pct(settings.fluctuation)}`,
+        );
       }
     }
     if (settings.targetWidth !== undefined) {
       log.maxWidth = widestInterval(agents, rounds, games, seed);
-      if (log.maxWidth <= settings.targetWidth) return stop('width', `the widest 95% interval of S and L is ${log.maxWidth.toFixed(3)} ≤ ${settings.targetWidth}`);
+      if (log.maxWidth <= settings.targetWidth)
+        return stop(
+          'width',
+          `the widest 95% interval of S and L is ${log.maxWidth.toFixed(3)} ≤ ${settings.targetWidth}`,
+        );
     }
-    if (settings.maxMinutes !== undefined && now() - started >= settings.maxMinutes * 60_000) return stop('time', `the ${settings.maxMinutes}-minute budget is spent`);
+    if (settings.maxMinutes !== undefined && now() - started >= settings.maxMinutes * 60_000)
+      return stop('time', `the ${settings.maxMinutes}-minute budget is spent`);
     const left = settings.maxGames - played;
     const cheapest = Math.min(...driver.units.map((u) => u.cost));
-    if (left < cheapest) return stop('budget', `the budget of ${settings.maxGames} games is spent (${played} played${batch === 0 ? ' by the schedule played once' : ''})`);
+    if (left < cheapest)
+      return stop(
+        'budget',
+        `the budget of ${settings.maxGames} games is spent (${played} played${batch === 0 ? ' by the schedule played once' : ''})`,
+      );
 
     const model = cellModel(W, games);
     const picked = pickUnits(W, model, driver.units, settings.batchShare, left);
-    if (!picked.length) return stop(left > 0 ? 'nothing' : 'budget', left > 0 ? 'no unit would narrow the intervals further' : `the budget of ${settings.maxGames} games is spent`);
+    if (!picked.length)
+      return stop(
+        left > 0 ? 'nothing' : 'budget',
+        left > 0 ? 'no unit would narrow the intervals further' : `the budget of ${settings.maxGames} games is spent`,
+      );
     touched = picked.flatMap((u) => cellsOf(W, u));
-    log.batches.push({ batch: batch + 1, units: picked.map((u) => u.key), games: picked.reduce((a, u) => a + u.cost, 0), fluctuation: null });
+    log.batches.push({
+      batch: batch + 1,
+      units: picked.map((u) => u.key),
+      games: picked.reduce((a, u) => a + u.cost, 0),
+      fluctuation: null,
+    });
     await driver.report?.(log);
     await driver.play(picked, batch);
     previous = W;

@@ -15,11 +15,27 @@ import { RunDir } from '../run/run-dir.ts';
 import { trackGames } from './summarize.ts';
 
 /** Settings that may differ between repeats of one study: they change how a run is played, not what it measures. */
-const FREE = new Set(['seed', 'out', 'concurrency', 'queue', 'reuse', 'developConcurrency', 'repeats', 'repeatConcurrency', 'startTimeoutMs', 'developTimeoutMs']);
+const FREE = new Set([
+  'seed',
+  'out',
+  'concurrency',
+  'queue',
+  'reuse',
+  'developConcurrency',
+  'repeats',
+  'repeatConcurrency',
+  'startTimeoutMs',
+  'developTimeoutMs',
+]);
 
 export class IncomparableRunsError extends Error {}
 
-const stable = (v: unknown): string => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+const stable = (v: unknown): string =>
+  JSON.stringify(v, (_, x) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b)))
+      : x,
+  );
 
 /** The first setting in which `b` differs from `a` (repeats of one study may differ in seed and how they ran), or null. */
 export function configDifference(a: TourneyConfig, b: TourneyConfig): string | null {
@@ -53,20 +69,33 @@ export async function readRepeats(dirs: string[]): Promise<{ config: TourneyConf
   for (const dir of dirs) {
     const run = new RunDir(dir);
     const config = await run.readConfig();
-    if (!(await run.hasSummary())) throw new IncomparableRunsError(`${run.root} has not finished (no metrics.json): resume it first (catarena resume ${run.root})`);
+    if (!(await run.hasSummary()))
+      throw new IncomparableRunsError(
+        `${run.root} has not finished (no metrics.json): resume it first (catarena resume ${run.root})`,
+      );
     const summary = await run.readSummary<TourneySummary>();
     if (first) {
       const diff = configDifference(first.config, config);
       if (diff) throw new IncomparableRunsError(`${run.root} is not a repeat of ${first.dir}: they differ in ${diff}`);
-      const tracksA = first.summary.tracks.map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`).join('; ');
-      const tracksB = summary.tracks.map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`).join('; ');
-      if (tracksA !== tracksB) throw new IncomparableRunsError(`${run.root} is not a repeat of ${first.dir}: its tracks are ${tracksB}, not ${tracksA}`);
+      const tracksA = first.summary.tracks
+        .map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`)
+        .join('; ');
+      const tracksB = summary.tracks
+        .map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`)
+        .join('; ');
+      if (tracksA !== tracksB)
+        throw new IncomparableRunsError(
+          `${run.root} is not a repeat of ${first.dir}: its tracks are ${tracksB}, not ${tracksA}`,
+        );
     } else first = { dir: run.root, config, summary };
     const journal = await run.openJournal();
     const draws: Record<string, BootstrapDraws> = {};
     for (const t of summary.tracks) {
       const track = (await trackGames(run, config, journal, t.game, t.variant, { byId: true }))!;
-      draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, { samples: config.bootstrapSamples, seed: config.seed }).draws;
+      draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, {
+        samples: config.bootstrapSamples,
+        seed: config.seed,
+      }).draws;
     }
     repeats.push({ runId: path.basename(run.root), runDir: run.root, seed: config.seed, summary, draws });
   }
@@ -81,7 +110,13 @@ export async function readRepeats(dirs: string[]): Promise<{ config: TourneyConf
 export async function combineRuns(dirs: string[], outDir: string, config?: TourneyConfig): Promise<CombinedSummary> {
   const { config: base, repeats } = await readRepeats(await expandRepeats(dirs));
   const out = new RunDir(outDir);
-  const combined = combineSummaries(repeats, { runId: path.basename(out.root), runDir: out.root, config: config ?? { ...base, repeats: repeats.length }, samples: base.bootstrapSamples, seed: repeats[0]!.seed });
+  const combined = combineSummaries(repeats, {
+    runId: path.basename(out.root),
+    runDir: out.root,
+    config: config ?? { ...base, repeats: repeats.length },
+    samples: base.bootstrapSamples,
+    seed: repeats[0]!.seed,
+  });
   await out.writeCombined(combined, renderCombinedMarkdown(combined), renderCombinedHtml(combined));
   return combined;
 }

@@ -5,10 +5,21 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { buildWorkspace, copyWorkspace } from '../../agents/core/workspace.ts';
 import { copyTree, hashDir } from '../../util/fs.ts';
-import { classifyLlmError, describeFailure, type BuildFailure, type BuildFailureReason } from '../../agents/core/failure.ts';
+import {
+  classifyLlmError,
+  describeFailure,
+  type BuildFailure,
+  type BuildFailureReason,
+} from '../../agents/core/failure.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { estimateCostUsd } from '../../agents/core/prices.ts';
-import { type CostRecord, strategyId, type StrategyRecord, type TrackId, type ValidationReport } from '../../records/tourney.ts';
+import {
+  type CostRecord,
+  strategyId,
+  type StrategyRecord,
+  type TrackId,
+  type ValidationReport,
+} from '../../records/tourney.ts';
 import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/bot-env.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
@@ -54,8 +65,15 @@ class BuildError extends Error {
  * repeats the consequence; an agent that threw is classified from its message.
  */
 function buildFailure(err: unknown, agentSaid: BuildFailure | undefined): BuildFailure {
-  const found = err instanceof BuildError ? err.reason : (classifyLlmError((err as Error).message ?? '') ?? 'agent_error');
-  if (agentSaid && (found === 'no_bot' || found === 'invalid_bot') && agentSaid.reason !== 'no_bot' && agentSaid.reason !== 'invalid_bot') return agentSaid;
+  const found =
+    err instanceof BuildError ? err.reason : (classifyLlmError((err as Error).message ?? '') ?? 'agent_error');
+  if (
+    agentSaid &&
+    (found === 'no_bot' || found === 'invalid_bot') &&
+    agentSaid.reason !== 'no_bot' &&
+    agentSaid.reason !== 'invalid_bot'
+  )
+    return agentSaid;
   return { reason: found, detail: (err as Error).message ?? String(err) };
 }
 
@@ -86,20 +104,46 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     // test_bot tool): the same validation as below, on the workspace's output folder.
     let checks = 0;
     workspace.check = async () => {
-      const report = await validateBot({ dir: workspace.outputDir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, taskTrack: step.taskTrack, logFile: path.join(workspace.dir, `.check-${++checks}.log`) });
+      const report = await validateBot({
+        dir: workspace.outputDir,
+        game: track.game,
+        variant: track.variant,
+        sandbox: step.sandbox,
+        hosts: step.hosts,
+        moveMs: step.moveTimeoutMs,
+        startTimeoutMs: step.startTimeoutMs,
+        strict: step.strictValidation,
+        taskTrack: step.taskTrack,
+        logFile: path.join(workspace.dir, `.check-${++checks}.log`),
+      });
       return { ok: report.ok, report: validationText(report) };
     };
     const started = Date.now();
-    const result = await withTimeout(agent.develop(workspace, { wallMs: step.developTimeoutMs }), step.developTimeoutMs, `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`);
+    const result = await withTimeout(
+      agent.develop(workspace, { wallMs: step.developTimeoutMs }),
+      step.developTimeoutMs,
+      `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`,
+    );
     agentSaid = result.failure;
     record.cost = { ...result.cost, wallMs: result.cost.wallMs || Date.now() - started };
     if (result.cost.tokens) record.cost.costUsd = estimateCostUsd(result.cost.tokens, step.price);
-    log.push(`# ${agent.kind} (${agent.id}), round ${round}, ${track.game}/${track.variant}`, '', result.log.trimEnd(), '');
+    log.push(
+      `# ${agent.kind} (${agent.id}), round ${round}, ${track.game}/${track.variant}`,
+      '',
+      result.log.trimEnd(),
+      '',
+    );
     await fs.rm(dir, { recursive: true, force: true });
     await copyTree(result.botDir, dir);
     // catarena-env.json lets a bot receive named environment variables (API keys) in the process
     // sandbox; only a bot catarena wrote may have it (Agent.mayPassEnv), never code an agent wrote.
-    if (!agent.mayPassEnv && (await fs.rm(path.join(dir, PASS_ENV_FILE)).then(() => true, () => false))) {
+    if (
+      !agent.mayPassEnv &&
+      (await fs.rm(path.join(dir, PASS_ENV_FILE)).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       log.push(`removed ${PASS_ENV_FILE}: only llm-player bots may ask for environment variables`, '');
     }
     record.hash = await hashDir(dir);
@@ -108,14 +152,27 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     } catch {
       throw new BuildError('no_bot', 'the agent wrote no start_ai.sh');
     }
-    const checked = { dir, game: track.game, variant: track.variant, sandbox: step.sandbox, hosts: step.hosts, moveMs: step.moveTimeoutMs, startTimeoutMs: step.startTimeoutMs, strict: step.strictValidation, taskTrack: step.taskTrack };
+    const checked = {
+      dir,
+      game: track.game,
+      variant: track.variant,
+      sandbox: step.sandbox,
+      hosts: step.hosts,
+      moveMs: step.moveTimeoutMs,
+      startTimeoutMs: step.startTimeoutMs,
+      strict: step.strictValidation,
+      taskTrack: step.taskTrack,
+    };
     const { keepBot } = step;
-    const { report: validation, bot } = keepBot ? await validateAndKeep({ ...checked, logFile: keepBot.logFile(record.id), name: record.id }) : { report: await validateBot({ ...checked, logFile: `${dir}.validate.log` }), bot: undefined };
+    const { report: validation, bot } = keepBot
+      ? await validateAndKeep({ ...checked, logFile: keepBot.logFile(record.id), name: record.id })
+      : { report: await validateBot({ ...checked, logFile: `${dir}.validate.log` }), bot: undefined };
     if (bot) keepBot!.take(record.id, bot);
     record.validation = validation;
     if (validation.warnings.length) record.warnings = validation.warnings;
     log.push(validationText(validation));
-    if (!validation.ok) throw new BuildError('invalid_bot', `validation failed: ${validation.problems[0] ?? 'no legal answer'}`);
+    if (!validation.ok)
+      throw new BuildError('invalid_bot', `validation failed: ${validation.problems[0] ?? 'no legal answer'}`);
     record.status = 'ok';
   } catch (err) {
     const failure = buildFailure(err, agentSaid);
@@ -133,7 +190,17 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
 /** What the step's workspace is built from (without a game server: the machine that develops adds its own). */
 export function workspaceInput(step: DevelopStep) {
   const { agent, track, round } = step;
-  return { dir: step.run.workspaceDir(track, round, agent.id), game: track.game, variant: track.variant, round, agentId: agent.id, seed: step.seed, moveTimeoutMs: step.moveTimeoutMs, previous: step.previous, taskTrack: step.taskTrack };
+  return {
+    dir: step.run.workspaceDir(track, round, agent.id),
+    game: track.game,
+    variant: track.variant,
+    round,
+    agentId: agent.id,
+    seed: step.seed,
+    moveTimeoutMs: step.moveTimeoutMs,
+    previous: step.previous,
+    taskTrack: step.taskTrack,
+  };
 }
 
 /**
@@ -179,29 +246,54 @@ export async function createDeveloper(choice: DeveloperChoice): Promise<Develope
   const { config } = choice;
   if (!config.queue) return localDeveloper;
   const { QueuedDeveloper } = await import('./queued-developer.ts');
-  const routes = new Map(choice.fromConfig ? config.agents.map((spec, i) => [choice.agents[i]!.id, agentRoute(config, spec)] as const) : []);
-  return QueuedDeveloper.open({ url: config.queue, run: await choice.run.identity(), routes, local: localDeveloper, localConcurrency: config.developConcurrency, report: choice.report, graceMs: choice.graceMs });
+  const routes = new Map(
+    choice.fromConfig ? config.agents.map((spec, i) => [choice.agents[i]!.id, agentRoute(config, spec)] as const) : [],
+  );
+  return QueuedDeveloper.open({
+    url: config.queue,
+    run: await choice.run.identity(),
+    routes,
+    local: localDeveloper,
+    localConcurrency: config.developConcurrency,
+    report: choice.report,
+    graceMs: choice.graceMs,
+  });
 }
 
 /** A validation report in words: what the build log and an agent's test_bot tool show. */
 export function validationText(v: ValidationReport): string {
-  const verdict = v.ok ? (v.warnings.length ? `passed with ${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''} (the bot plays; its games will show these errors)` : 'passed') : 'FAILED';
+  const verdict = v.ok
+    ? v.warnings.length
+      ? `passed with ${v.warnings.length} warning${v.warnings.length > 1 ? 's' : ''} (the bot plays; its games will show these errors)`
+      : 'passed'
+    : 'FAILED';
   const lines = [`## validation${v.strict ? ' (strict)' : ''}: ${verdict}`];
-  lines.push(...v.probes.map((p) => `- ${probeMark(v, p)} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`), ...generalProblems(v).map((p) => `- ${p}`));
-  if (!v.ok && v.logTail.trim()) lines.push('--- bot output (last lines) ---', ...v.logTail.trimEnd().split('\n').slice(-15));
+  lines.push(
+    ...v.probes.map((p) => `- ${probeMark(v, p)} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`),
+    ...generalProblems(v).map((p) => `- ${p}`),
+  );
+  if (!v.ok && v.logTail.trim())
+    lines.push('--- bot output (last lines) ---', ...v.logTail.trimEnd().split('\n').slice(-15));
   return lines.join('\n');
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BuildError('budget', message)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BuildError('budget', message)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** agentTracks may only name agents of the run: a typo would silently leave an agent on the run's track. */
-export function checkAgentTracks(config: { agentTracks?: Record<string, TaskTrack> }, agents: Array<Pick<Agent, 'id'>>): void {
+export function checkAgentTracks(
+  config: { agentTracks?: Record<string, TaskTrack> },
+  agents: Array<Pick<Agent, 'id'>>,
+): void {
   const ids = agents.map((a) => a.id);
   const unknown = Object.keys(config.agentTracks ?? {}).filter((id) => !ids.includes(id));
-  if (unknown.length) throw new Error(`agentTracks names no agent of this run: ${unknown.join(', ')}; the agents are ${ids.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`agentTracks names no agent of this run: ${unknown.join(', ')}; the agents are ${ids.join(', ')}`);
 }
 
 /**
@@ -209,19 +301,47 @@ export function checkAgentTracks(config: { agentTracks?: Record<string, TaskTrac
  * started; the agent's previous round's bot plays again under this round's id (its record says
  * so), or, in round 1, the strategy is a failed build with reason budget.
  */
-export async function carryOverStrategy(step: Pick<DevelopStep, 'agent' | 'track' | 'round' | 'run'>, previous: StrategyRecord | undefined, why: string): Promise<StrategyRecord> {
+export async function carryOverStrategy(
+  step: Pick<DevelopStep, 'agent' | 'track' | 'round' | 'run'>,
+  previous: StrategyRecord | undefined,
+  why: string,
+): Promise<StrategyRecord> {
   const { agent, track, round } = step;
   const dir = step.run.strategyDir(track, round, agent.id);
   await fs.rm(dir, { recursive: true, force: true });
-  const base: StrategyRecord = { id: strategyId(agent.id, round), agent: agent.id, agentKind: agent.kind, round, game: track.game, variant: track.variant, dir, hash: '', status: 'failed', cost: NO_COST, buildLog: '', carriedOver: why };
+  const base: StrategyRecord = {
+    id: strategyId(agent.id, round),
+    agent: agent.id,
+    agentKind: agent.kind,
+    round,
+    game: track.game,
+    variant: track.variant,
+    dir,
+    hash: '',
+    status: 'failed',
+    cost: NO_COST,
+    buildLog: '',
+    carriedOver: why,
+  };
   let record: StrategyRecord;
   if (previous) {
     await copyTree(previous.dir, dir);
-    record = { ...previous, ...base, hash: previous.hash, status: previous.status, buildLog: `# ${agent.kind} (${agent.id}), round ${round}: not developed: ${why}; ${previous.id}'s bot plays again\n` };
+    record = {
+      ...previous,
+      ...base,
+      hash: previous.hash,
+      status: previous.status,
+      buildLog: `# ${agent.kind} (${agent.id}), round ${round}: not developed: ${why}; ${previous.id}'s bot plays again\n`,
+    };
   } else {
     await fs.mkdir(dir, { recursive: true });
     const failure: BuildFailure = { reason: 'budget', detail: why };
-    record = { ...base, failureReason: 'budget', failure: describeFailure(failure), buildLog: `# ${agent.kind} (${agent.id}), round ${round}: not developed: ${why}\n` };
+    record = {
+      ...base,
+      failureReason: 'budget',
+      failure: describeFailure(failure),
+      buildLog: `# ${agent.kind} (${agent.id}), round ${round}: not developed: ${why}\n`,
+    };
   }
   await saveStrategyRecord(record);
   return record;

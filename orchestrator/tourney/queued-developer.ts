@@ -19,10 +19,21 @@ import { workspaceInput, type Developer, type DevelopStep } from './develop.ts';
 import type { ExecuteQueuedOptions } from '../executor/queued.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, PREFIX, RedisWatch } from '../queue/connection.ts';
-import { DEVELOP_JOB_OPTIONS, developJobId, isDirSpec, readCapabilities, registerRoute, RESULT_LAYOUT, type AgentRoute, type DevelopJobData, type DevelopJobResult } from '../queue/develop-jobs.ts';
+import {
+  DEVELOP_JOB_OPTIONS,
+  developJobId,
+  isDirSpec,
+  readCapabilities,
+  registerRoute,
+  RESULT_LAYOUT,
+  type AgentRoute,
+  type DevelopJobData,
+  type DevelopJobResult,
+} from '../queue/develop-jobs.ts';
 
 /** As the queued executor's: the queue, the run's id, messages, Redis's grace and the sweep of stored job state. */
-export interface QueuedDeveloperOptions extends Pick<ExecuteQueuedOptions, 'url' | 'run' | 'report' | 'graceMs' | 'sweepMs'> {
+export interface QueuedDeveloperOptions
+  extends Pick<ExecuteQueuedOptions, 'url' | 'run' | 'report' | 'graceMs' | 'sweepMs'> {
   /** Agent id → how a worker creates it; agents not here develop in this process with `local`. */
   routes: Map<string, AgentRoute>;
   local: Developer;
@@ -33,8 +44,14 @@ export interface QueuedDeveloperOptions extends Pick<ExecuteQueuedOptions, 'url'
 }
 
 export class DevelopJobFailedError extends Error {
-  constructor(readonly jobId: string, reason: string, attempts: number) {
-    super(`development ${jobId} failed ${attempts} time(s) on workers (an infrastructure failure, not the agent's): ${reason}. What finished is kept; fix the workers and resume the run (catarena resume <run-dir>)`);
+  constructor(
+    readonly jobId: string,
+    reason: string,
+    attempts: number,
+  ) {
+    super(
+      `development ${jobId} failed ${attempts} time(s) on workers (an infrastructure failure, not the agent's): ${reason}. What finished is kept; fix the workers and resume the run (catarena resume <run-dir>)`,
+    );
     this.name = 'DevelopJobFailedError';
   }
 }
@@ -109,7 +126,9 @@ export class QueuedDeveloper implements Developer {
     const { agent, track, round } = step;
     const { name, lane } = await this.lane(registered);
     // A dir: agent's kind is "dir:<its folder, symlinks resolved>" (agents/dir/dir-agent.ts).
-    const route = isDirSpec(registered.spec) ? { ...registered, folder: await this.guarded(this.artifacts.put(agent.kind.slice('dir:'.length))) } : registered;
+    const route = isDirSpec(registered.spec)
+      ? { ...registered, folder: await this.guarded(this.artifacts.put(agent.kind.slice('dir:'.length))) }
+      : registered;
     const jobId = developJobId(this.options.run, track, round, agent.id);
     let job = await this.guarded(Job.fromId<DevelopJobData, DevelopJobResult>(lane.queue, jobId));
     if (!job) {
@@ -150,7 +169,12 @@ export class QueuedDeveloper implements Developer {
         this.finished.set(jobId, () => (clearTimeout(timer), resolve()));
       });
       const job = await this.guarded(Job.fromId<DevelopJobData, DevelopJobResult>(lane.queue, jobId));
-      if (!job) throw new DevelopJobFailedError(jobId, 'the job is no longer in Redis (flushed, or Redis lost its data); resume the run to queue it again', 0);
+      if (!job)
+        throw new DevelopJobFailedError(
+          jobId,
+          'the job is no longer in Redis (flushed, or Redis lost its data); resume the run to queue it again',
+          0,
+        );
       const state = await this.guarded(job.getState());
       if (state === 'completed' && job.returnvalue) {
         this.finished.delete(jobId);
@@ -160,7 +184,8 @@ export class QueuedDeveloper implements Developer {
         this.finished.delete(jobId);
         throw new DevelopJobFailedError(jobId, job.failedReason, job.attemptsMade);
       }
-      if (state === 'waiting' && Date.now() - since > (this.options.unservedMs ?? 10_000)) await this.sayIfUnserved(queueName, route);
+      if (state === 'waiting' && Date.now() - since > (this.options.unservedMs ?? 10_000))
+        await this.sayIfUnserved(queueName, route);
       await this.guarded(woken);
     }
   }
@@ -173,7 +198,9 @@ export class QueuedDeveloper implements Developer {
     if (verdicts.some(([, c]) => c?.ok)) return;
     this.unservedSaid.add(queueName);
     const why = verdicts.filter(([, c]) => c).map(([worker, c]) => `${worker}: ${c!.detail}`);
-    this.report(`! ${route.spec}'s developments wait: no connected worker takes them${why.length ? ` (${why.join('; ')})` : ' (no worker has checked it yet)'}; see catarena queue status`);
+    this.report(
+      `! ${route.spec}'s developments wait: no connected worker takes them${why.length ? ` (${why.join('; ')})` : ' (no worker has checked it yet)'}; see catarena queue status`,
+    );
   }
 
   /** Puts a worker's result where a local development would have: bot, workspace, logs, record. */
@@ -196,7 +223,9 @@ export class QueuedDeveloper implements Developer {
     }
     const record: StrategyRecord = { ...result.record, dir, agentKind: step.agent.kind }; // a dir: agent's kind names its folder here
     if (record.status === 'ok' && (await hashDir(dir)) !== record.hash) {
-      throw new Error(`the bot ${record.id} sent back by worker ${result.worker} does not hash to its record's ${record.hash.slice(0, 12)}; resume the run to develop it again`);
+      throw new Error(
+        `the bot ${record.id} sent back by worker ${result.worker} does not hash to its record's ${record.hash.slice(0, 12)}; resume the run to develop it again`,
+      );
     }
     await saveStrategyRecord(record);
     return record;

@@ -24,7 +24,11 @@ export function repeatConfig(config: TourneyConfig, r: number): TourneyConfig {
 /** Progress lines of one repeat, prefixed with "repeat r/K". */
 function prefixed(progress: Progress | undefined, label: string): Progress | undefined {
   if (!progress) return undefined;
-  return { phase: (text) => progress.phase(`${label} · ${text}`), tick: (done, total, note) => progress.tick(done, total, note ? `${label} ${note}` : label), done: () => progress.done() };
+  return {
+    phase: (text) => progress.phase(`${label} · ${text}`),
+    tick: (done, total, note) => progress.tick(done, total, note ? `${label} ${note}` : label),
+    done: () => progress.done(),
+  };
 }
 
 export async function runRepeats(options: Omit<TourneyOptions, 'agents'>): Promise<CombinedSummary> {
@@ -45,7 +49,14 @@ export async function runRepeats(options: Omit<TourneyOptions, 'agents'>): Promi
     }
     if (signal?.aborted) throw new InterruptedError(run.root);
     try {
-      await runTourney({ ...options, config: repeatConfig(config, r), runDir: dir.root, progress: prefixed(progress, `repeat ${r}/${K}`), index: false, pool });
+      await runTourney({
+        ...options,
+        config: repeatConfig(config, r),
+        runDir: dir.root,
+        progress: prefixed(progress, `repeat ${r}/${K}`),
+        index: false,
+        pool,
+      });
     } catch (err) {
       if (err instanceof InterruptedError) throw new InterruptedError(run.root);
       throw err;
@@ -57,7 +68,10 @@ export async function runRepeats(options: Omit<TourneyOptions, 'agents'>): Promi
   if (failed) throw failed.reason;
   progress?.phase(`combining ${K} repeats: means, Table 8, rank agreement, two-level intervals`);
   const combined = await combineRuns([run.root], run.root, config);
-  await indexRun({ ...combinedIndexEntry(combined, config, options.schedule), pairwise: await pairwiseOfRun(run.root) }, config.queue);
+  await indexRun(
+    { ...combinedIndexEntry(combined, config, options.schedule), pairwise: await pairwiseOfRun(run.root) },
+    config.queue,
+  );
   return combined;
 }
 
@@ -73,7 +87,20 @@ export function combinedIndexEntry(c: CombinedSummary, config: TourneyConfig, sc
     matches: c.repeats.reduce((n, r) => n + r.games, 0),
     reused: 0,
     repeats: c.repeats.length,
-    leaderboard: c.leaderboard.map(({ agent, meanRankS, meanRankL, meanS, meanL, rankProbabilities, aboveNext }) => ({ agent, meanRankS, meanRankL, meanS, meanL, rankProbabilities, aboveNext })),
-    tracks: c.tracks.map((t) => ({ track: `${t.game}-${t.variant}`, perAgent: Object.fromEntries(t.agents.map((a) => [a, { S: t.intervals.perAgent[a]!.S, L: t.intervals.perAgent[a]!.L }])) })),
+    leaderboard: c.leaderboard.map(({ agent, meanRankS, meanRankL, meanS, meanL, rankProbabilities, aboveNext }) => ({
+      agent,
+      meanRankS,
+      meanRankL,
+      meanS,
+      meanL,
+      rankProbabilities,
+      aboveNext,
+    })),
+    tracks: c.tracks.map((t) => ({
+      track: `${t.game}-${t.variant}`,
+      perAgent: Object.fromEntries(
+        t.agents.map((a) => [a, { S: t.intervals.perAgent[a]!.S, L: t.intervals.perAgent[a]!.L }]),
+      ),
+    })),
   };
 }

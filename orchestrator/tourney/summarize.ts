@@ -29,7 +29,13 @@ import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
-import { trackName, type StrategyRecord, type TourneySummary, type TrackId, type TrackSummary } from '../../records/tourney.ts';
+import {
+  trackName,
+  type StrategyRecord,
+  type TourneySummary,
+  type TrackId,
+  type TrackSummary,
+} from '../../records/tourney.ts';
 
 /** One track's part of the reports: written (W, metrics, evolution, replay pages) as the track finishes. */
 export interface TrackReport {
@@ -52,7 +58,8 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
   const reports: TrackReport[] = [];
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {
-      const report = await (options.tracks?.get(trackName({ game, variant })) ?? summarizeTrack(run, config, journal, { game, variant }));
+      const report = await (options.tracks?.get(trackName({ game, variant })) ??
+        summarizeTrack(run, config, journal, { game, variant }));
       if (report) reports.push(report);
     }
   }
@@ -64,7 +71,8 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
   for (const game of config.games) {
     const std = matrices.get(trackName({ game, variant: 'standard' }));
     const variant = matrices.get(trackName({ game, variant: 'variant' }));
-    if (std && variant && std.agents.join() === variant.agents.join()) generalizabilityByGame[game] = generalizability(std, variant);
+    if (std && variant && std.agents.join() === variant.agents.join())
+      generalizabilityByGame[game] = generalizability(std, variant);
   }
 
   const summary: TourneySummary = {
@@ -75,9 +83,17 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
     config,
     tracks,
     generalizability: generalizabilityByGame,
-    leaderboard: withRankProbabilities(leaderboard(tracks), reports.map((r) => r.draws)),
+    leaderboard: withRankProbabilities(
+      leaderboard(tracks),
+      reports.map((r) => r.draws),
+    ),
   };
-  await writeOutputs(run, summary, gameIndex, reports.map((r) => r.evolution));
+  await writeOutputs(
+    run,
+    summary,
+    gameIndex,
+    reports.map((r) => r.evolution),
+  );
   return summary;
 }
 
@@ -86,7 +102,12 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
  * folder (W.json, W.csv, metrics.json, evolution.json, similarity.json, diffs) with its games'
  * replay pages; null when the track has no strategies.
  */
-export async function summarizeTrack(run: RunDir, config: TourneyConfig, journal: Journal, track: TrackId): Promise<TrackReport | null> {
+export async function summarizeTrack(
+  run: RunDir,
+  config: TourneyConfig,
+  journal: Journal,
+  track: TrackId,
+): Promise<TrackReport | null> {
   const { game, variant } = track;
   const name = trackName(track);
   const played = await trackGames(run, config, journal, game, variant);
@@ -103,7 +124,10 @@ export async function summarizeTrack(run: RunDir, config: TourneyConfig, journal
   for (const m of duplicateMatchesOf(results)) {
     for (const board of m.boards) {
       for (const r of rooms.get(`${m.match}|${board.board}`) ?? []) {
-        comparisons.set(r.id, { otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open, imps: board.imps });
+        comparisons.set(r.id, {
+          otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open,
+          imps: board.imps,
+        });
       }
     }
   }
@@ -127,37 +151,91 @@ export async function summarizeTrack(run: RunDir, config: TourneyConfig, journal
     ratings: rated,
     errors: errorRates(results, (id) => byId.get(id)?.agent ?? id),
     cost: costByAgent(roundStrategies),
-    strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash, cost, carriedOver }) => ({ id, agent, round, status, failure, ...(warnings?.length ? { warnings } : {}), hash, ...(cost?.tokens ? { cost } : {}), ...(carriedOver ? { carriedOver } : {}) })),
+    strategies: roundStrategies.map(({ id, agent, round, status, failure, warnings, hash, cost, carriedOver }) => ({
+      id,
+      agent,
+      round,
+      status,
+      failure,
+      ...(warnings?.length ? { warnings } : {}),
+      hash,
+      ...(cost?.tokens ? { cost } : {}),
+      ...(carriedOver ? { carriedOver } : {}),
+    })),
     games: results.length,
     terminations: countBy(results.map((r) => r.termination)),
     ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
     ...(autoReps ? { autoReps } : {}),
     ...(Object.keys(llmPlayers).length ? { llmPlayers } : {}),
   };
-  await run.writeTrackOutputs(summary, { W: W.toJSON(), csv: W.toCSV(), metrics: { metrics: summary.metrics, bootstrap: summary.bootstrap, elo: summary.elo, ratings: summary.ratings, errors: summary.errors, cost: summary.cost } });
+  await run.writeTrackOutputs(summary, {
+    W: W.toJSON(),
+    csv: W.toCSV(),
+    metrics: {
+      metrics: summary.metrics,
+      bootstrap: summary.bootstrap,
+      elo: summary.elo,
+      ratings: summary.ratings,
+      errors: summary.errors,
+      cost: summary.cost,
+    },
+  });
   const evolution = await evolutionOf(run, summary, strategies);
   // Replay pages for the track's games; the HTML report links those that have one.
-  const paged = new Set(await writeReplayPages(run.replaysDir, results.map((r) => r.id), { extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined) }));
+  const paged = new Set(
+    await writeReplayPages(
+      run.replaysDir,
+      results.map((r) => r.id),
+      { extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined) },
+    ),
+  );
   const index: GameIndex[string] = {
     labels: W.toJSON().strategies,
-    games: results.map((r) => ({ id: r.id, seats: r.spec.seats.map(label), scores: r.scores, termination: r.termination, reason: r.reason, plies: r.plies, page: paged.has(r.id) })),
+    games: results.map((r) => ({
+      id: r.id,
+      seats: r.spec.seats.map(label),
+      scores: r.scores,
+      termination: r.termination,
+      reason: r.reason,
+      plies: r.plies,
+      page: paged.has(r.id),
+    })),
   };
   return { summary, W, draws: { agents, draws: bootstrap.draws }, index, evolution };
 }
 
 /** A track's strategies and the games that enter W (only rounds every agent completed), or null when the track has no strategies. */
-export async function trackGames(run: RunDir, config: TourneyConfig, journal: Journal, game: string, variant: string, options: { byId?: boolean } = {}) {
+export async function trackGames(
+  run: RunDir,
+  config: TourneyConfig,
+  journal: Journal,
+  game: string,
+  variant: string,
+  options: { byId?: boolean } = {},
+) {
   const strategies = await run.strategies(trackName({ game, variant }));
   if (!strategies.length) return null;
   const byId = new Map(strategies.map((s) => [s.id, s]));
   const known = agentIds(config);
-  const agents = [...known, ...strategies.map((s) => s.agent)].filter((a, i, all) => all.indexOf(a) === i && strategies.some((s) => s.agent === a));
+  const agents = [...known, ...strategies.map((s) => s.agent)].filter(
+    (a, i, all) => all.indexOf(a) === i && strategies.some((s) => s.agent === a),
+  );
   // Only rounds every agent completed count, so W is square (a run stopped mid-round).
   const rounds = Math.min(...agents.map((a) => strategies.filter((s) => s.agent === a).length));
-  const results = journal.results().filter((r) => r.spec.game === game && r.spec.variant === variant && r.spec.seats.every((id) => (byId.get(id)?.round ?? Infinity) <= rounds));
+  const results = journal
+    .results()
+    .filter(
+      (r) =>
+        r.spec.game === game &&
+        r.spec.variant === variant &&
+        r.spec.seats.every((id) => (byId.get(id)?.round ?? Infinity) <= rounds),
+    );
   // In match-id order when asked: the games, and so the bootstrap's samples, then do not depend on the order games finished in.
   if (options.byId) results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const games: GameResult[] = pairwiseGames(results, (id) => ({ agent: byId.get(id)!.agent, round: byId.get(id)!.round }));
+  const games: GameResult[] = pairwiseGames(results, (id) => ({
+    agent: byId.get(id)!.agent,
+    round: byId.get(id)!.round,
+  }));
   return { strategies, byId, agents, rounds, results, games };
 }
 
@@ -176,14 +254,30 @@ async function evolutionOf(run: RunDir, t: TrackSummary, strategies: StrategyRec
     variant: t.variant,
     agents: t.agents,
     rounds: t.rounds,
-    strategies: strategies.map((s) => ({ id: s.id, agent: s.agent, round: s.round, agentKind: s.agentKind, status: s.status, failure: s.failure, warnings: s.warnings, dir: s.dir, workspace: run.workspaceDir(name, s.round, s.agent), buildLog: s.buildLog })),
+    strategies: strategies.map((s) => ({
+      id: s.id,
+      agent: s.agent,
+      round: s.round,
+      agentKind: s.agentKind,
+      status: s.status,
+      failure: s.failure,
+      warnings: s.warnings,
+      dir: s.dir,
+      workspace: run.workspaceDir(name, s.round, s.agent),
+      buildLog: s.buildLog,
+    })),
     G: Object.fromEntries(t.agents.map((a) => [a, t.metrics.perAgent[a]?.G ?? []])),
     base: [fs.existsSync(sample) ? sample : referenceBotDir(t.game, 'random')],
   });
   await run.writeEvolution(name, {
-    evolution: { ...evolution, steps: evolution.steps.map((s) => ({ ...s, diff: s.diff && { ...s.diff, unified: undefined } })) },
+    evolution: {
+      ...evolution,
+      steps: evolution.steps.map((s) => ({ ...s, diff: s.diff && { ...s.diff, unified: undefined } })),
+    },
     similarity: { track: name, settings: evolution.settings, rounds: evolution.similarity, flags: evolution.flags },
-    diffs: evolution.steps.filter((s) => s.diff?.unified).map((s) => ({ round: s.round, agent: s.agent, text: s.diff!.unified })),
+    diffs: evolution.steps
+      .filter((s) => s.diff?.unified)
+      .map((s) => ({ round: s.round, agent: s.agent, text: s.diff!.unified })),
   });
   return evolution;
 }
@@ -205,13 +299,29 @@ export function agentIds(config: Pick<TourneyConfig, 'agents'>): string[] {
   });
 }
 
-const countBy = (keys: string[]) => keys.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
+const countBy = (keys: string[]) =>
+  keys.reduce<Record<string, number>>((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {});
 
-async function writeOutputs(run: RunDir, summary: TourneySummary, games: GameIndex, evolution: EvolutionTrack[]): Promise<void> {
+async function writeOutputs(
+  run: RunDir,
+  summary: TourneySummary,
+  games: GameIndex,
+  evolution: EvolutionTrack[],
+): Promise<void> {
   const probes = await readProbeResults(run); // `catarena probe`'s results, when the run was probed
-  const markdown = [renderMarkdown(summary), ...(evolution.length ? [evolutionMarkdown(evolution)] : []), ...(probes.length ? [`${probeSectionMarkdown(probes)}\n`] : [])];
+  const markdown = [
+    renderMarkdown(summary),
+    ...(evolution.length ? [evolutionMarkdown(evolution)] : []),
+    ...(probes.length ? [`${probeSectionMarkdown(probes)}\n`] : []),
+  ];
   await run.writeSummary(summary, markdown.join('\n'));
-  const diffHref = (s: { round: number; agent: string }, t: { track: string }) => path.relative(run.root, run.strategyDiffFile(t.track, s.round, s.agent)).split(path.sep).join('/');
+  const diffHref = (s: { round: number; agent: string }, t: { track: string }) =>
+    path
+      .relative(run.root, run.strategyDiffFile(t.track, s.round, s.agent))
+      .split(path.sep)
+      .join('/');
   const extra = `${evolutionSectionHtml(evolution, { diffHref })}\n${probeSectionHtml(probes)}`;
-  await run.writeReportHtml(renderReportHtml(summary, games, extra, evolution.length ? [['evolution', 'Evolution']] : []));
+  await run.writeReportHtml(
+    renderReportHtml(summary, games, extra, evolution.length ? [['evolution', 'Evolution']] : []),
+  );
 }

@@ -114,13 +114,26 @@ class Tourney {
     if (strays) progress?.phase(`stopped ${strays} bot processes a killed run left running`);
     const hosts = new GameServerPool();
     try {
-      const executor = await createExecutor(config, run, { sandbox, hosts, graceMs: options.queueGraceMs, report: (message) => progress?.phase(message), pool: options.pool });
+      const executor = await createExecutor(config, run, {
+        sandbox,
+        hosts,
+        graceMs: options.queueGraceMs,
+        report: (message) => progress?.phase(message),
+        pool: options.pool,
+      });
       await run.pinRules(rulesOfConfig(config, config.games));
       await run.writeConfig(config);
       await run.markStatus('running', 'tourney');
       const agents: Agent[] = options.agents ?? createRunAgents(config);
       checkAgentTracks(config, agents);
-      const developer = await createDeveloper({ config, agents, fromConfig: !options.agents, run, report: (message) => progress?.phase(message), graceMs: options.queueGraceMs });
+      const developer = await createDeveloper({
+        config,
+        agents,
+        fromConfig: !options.agents,
+        run,
+        report: (message) => progress?.phase(message),
+        graceMs: options.queueGraceMs,
+      });
       const journal = await run.openJournal();
       const reuse = config.reuse ? await ReuseCache.open(run) : null;
       if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
@@ -141,7 +154,9 @@ class Tourney {
     const { config, tracks } = this;
     try {
       for (let round = 1; round <= config.rounds; round++) {
-        this.progress?.phase(`round ${round}/${config.rounds} · ${this.agents.length} agents developing ${tracks.length} track${tracks.length > 1 ? 's' : ''}`);
+        this.progress?.phase(
+          `round ${round}/${config.rounds} · ${this.agents.length} agents developing ${tracks.length} track${tracks.length > 1 ? 's' : ''}`,
+        );
         for (const track of tracks) void this.develop(track, round);
         const entered = new Map<TrackId, Promise<MatchSpec[]>>();
         const enter = (track: TrackId) => {
@@ -153,8 +168,17 @@ class Tourney {
           const specs = await enter(track);
           // The next track enters while this one plays, so its bots start then.
           const following = tracks[t + 1];
-          if (following && this.executor.prepare) enter(following).then((next) => this.executor.prepare!(next.filter((s) => !this.journal.has(matchId(s)))), () => {});
-          const played = this.play(track, specs, `round ${round}/${config.rounds} · ${trackName(track)}`, `round ${round} ${trackName(track)}`);
+          if (following && this.executor.prepare)
+            enter(following).then(
+              (next) => this.executor.prepare!(next.filter((s) => !this.journal.has(matchId(s)))),
+              () => {},
+            );
+          const played = this.play(
+            track,
+            specs,
+            `round ${round}/${config.rounds} · ${trackName(track)}`,
+            `round ${round} ${trackName(track)}`,
+          );
           await played.started;
           this.behind.push(this.afterRound(track, round, specs, played.done).catch((error) => this.fail(error)));
         }
@@ -163,9 +187,16 @@ class Tourney {
       this.checkSignal();
     } catch (err) {
       this.fail(err); // what runs behind stops too
-      await this.run.markStatus(err instanceof InterruptedError ? 'interrupted' : 'failed', 'tourney', (err as Error).message);
+      await this.run.markStatus(
+        err instanceof InterruptedError ? 'interrupted' : 'failed',
+        'tourney',
+        (err as Error).message,
+      );
       if (err instanceof QueueUnavailableError || err instanceof MatchJobFailedError) {
-        throw new Error(`${err.message}. Every finished game is in the journal; resume with: catarena resume ${this.run.root}`, { cause: err });
+        throw new Error(
+          `${err.message}. Every finished game is in the journal; resume with: catarena resume ${this.run.root}`,
+          { cause: err },
+        );
       }
       throw err;
     } finally {
@@ -188,7 +219,14 @@ class Tourney {
     await run.linkFinishedFiles(); // one copy of each workspace and log file (store/): no agent develops here any more
     // From the journal, so a resumed run counts the games reused before it was interrupted too.
     const reused = this.journal.results().filter((r) => r.reusedFrom).length;
-    if (options.index !== false) await indexRun({ ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }), pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root) }, config.queue); // each pair's compare, for the history page
+    if (options.index !== false)
+      await indexRun(
+        {
+          ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }),
+          pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root),
+        },
+        config.queue,
+      ); // each pair's compare, for the history page
     await run.markStatus('finished', 'tourney');
     return summary;
   }
@@ -213,8 +251,12 @@ class Tourney {
     const records = await this.develop(track, round);
     const rounds = this.history.get(trackName(track))!;
     rounds.push(records);
-    for (const r of records.filter((s) => s.status === 'failed')) this.progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
-    this.executor.add(track, records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r) })));
+    for (const r of records.filter((s) => s.status === 'failed'))
+      this.progress?.phase(`! ${r.id} failed to build (${r.failure}); it plays as a forfeiting stand-in`);
+    this.executor.add(
+      track,
+      records.map((r) => ({ id: r.id, dir: r.dir, forfeit: forfeitOf(r) })),
+    );
     return roundSpecs(this.config, track, rounds, round);
   }
 
@@ -222,7 +264,12 @@ class Tourney {
    * Plays the specs not yet in the journal (or reused from an earlier run), with progress.
    * `started` resolves once none of them waits for a slot (the next track may fill the rest).
    */
-  private play(track: TrackId, specs: MatchSpec[], title: string, tickLabel: string): { started: Promise<void>; done: Promise<void> } {
+  private play(
+    track: TrackId,
+    specs: MatchSpec[],
+    title: string,
+    tickLabel: string,
+  ): { started: Promise<void>; done: Promise<void> } {
     let started!: () => void;
     const whenStarted = new Promise<void>((resolve) => (started = resolve));
     const done = (async () => {
@@ -231,13 +278,21 @@ class Tourney {
       this.progress?.phase(`${title} · ${specs.length} games${count ? ` (${count} already played)` : ''}`);
       const tick = () => this.progress?.tick(++count, specs.length, tickLabel);
       if (this.reuse) {
-        const code = new Map(this.history.get(trackName(track))!.flat().map((r) => [r.id, codeOf(r)]));
+        const code = new Map(
+          this.history
+            .get(trackName(track))!
+            .flat()
+            .map((r) => [r.id, codeOf(r)]),
+        );
         const played: MatchSpec[] = [];
         for (const spec of pending) {
           if (await this.reuse.take(spec, (id) => code.get(id), this.config.sandbox, this.run)) tick();
           else played.push(spec);
         }
-        if (played.length < pending.length) this.progress?.phase(`${pending.length - played.length} games reused from earlier runs; ${played.length} to play`);
+        if (played.length < pending.length)
+          this.progress?.phase(
+            `${pending.length - played.length} games reused from earlier runs; ${played.length} to play`,
+          );
         pending = played;
       }
       await this.executor.run(pending, {
@@ -265,7 +320,15 @@ class Tourney {
     const rounds = this.history.get(name)!.slice(0, round);
     const logs = played.then(async () => {
       const replays = await Promise.all(specs.map((s) => run.readReplay(matchId(s))));
-      await writeRoundLogs(run.logsDir(track, round), { game: track.game, variant: track.variant, round, policy: config.policy, strategies: rounds.flat(), results: replays.map((r) => r.result), replays });
+      await writeRoundLogs(run.logsDir(track, round), {
+        game: track.game,
+        variant: track.variant,
+        round,
+        policy: config.policy,
+        strategies: rounds.flat(),
+        results: replays.map((r) => r.result),
+        replays,
+      });
     });
     if (round < config.rounds) {
       // Known now, so the next round's loop waits for it rather than developing without these logs.
@@ -287,8 +350,14 @@ class Tourney {
       report: async (entry) => {
         await run.writeAutoReps(track, entry);
         const last = entry.batches.at(-1);
-        if (entry.stopped) this.progress?.phase(`${name} · more repetitions stopped after ${entry.games} games: ${entry.stopped.detail}`);
-        else if (last) this.progress?.phase(`${name} · more repetitions, batch ${last.batch}: ${last.units.length} units, ${last.games} games (${entry.games} so far)`);
+        if (entry.stopped)
+          this.progress?.phase(
+            `${name} · more repetitions stopped after ${entry.games} games: ${entry.stopped.detail}`,
+          );
+        else if (last)
+          this.progress?.phase(
+            `${name} · more repetitions, batch ${last.batch}: ${last.units.length} units, ${last.games} games (${entry.games} so far)`,
+          );
       },
     });
     this.checkSignal();
@@ -326,11 +395,24 @@ class Tourney {
     // Agents whose development calls no model (offline, dir, the LLM-player's copy) go on.
     if (config.budgetUsd !== undefined && this.spentUsd >= config.budgetUsd && /^(builtin|cli):/.test(agent.kind)) {
       const why = `the run's budget of $${config.budgetUsd.toFixed(2)} was reached ($${this.spentUsd.toFixed(2)} estimated)`;
-      if (!this.budgetSaid) this.progress?.phase(`! ${(this.budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`);
-      return carryOverStrategy({ agent, track, round, run }, round > 1 ? this.history.get(name)![round - 2]?.find((r) => r.agent === agent.id) : undefined, why);
+      if (!this.budgetSaid)
+        this.progress?.phase(
+          `! ${(this.budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`,
+        );
+      return carryOverStrategy(
+        { agent, track, round, run },
+        round > 1 ? this.history.get(name)![round - 2]?.find((r) => r.agent === agent.id) : undefined,
+        why,
+      );
     }
     const rounds = this.history.get(name)!;
-    const previous = round > 1 ? { bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })), logsDir: run.logsDir(track, round - 1) } : undefined;
+    const previous =
+      round > 1
+        ? {
+            bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })),
+            logsDir: run.logsDir(track, round - 1),
+          }
+        : undefined;
     return this.countSpent(
       await this.developer.develop({
         agent,
@@ -340,7 +422,9 @@ class Tourney {
         previous,
         seed: deriveSeed(config.seed, agent.id, name, round),
         // An LLM-player's bot thinks on its own deadline (config llmPlayer), told in its game.json.
-        moveTimeoutMs: agent.kind.startsWith('llm-player:') ? llmPlayerSettings(config, track.game).moveTimeoutMs : gameSettings(config, track.game).moveTimeoutMs,
+        moveTimeoutMs: agent.kind.startsWith('llm-player:')
+          ? llmPlayerSettings(config, track.game).moveTimeoutMs
+          : gameSettings(config, track.game).moveTimeoutMs,
         developTimeoutMs: config.developTimeoutMs,
         startTimeoutMs: config.startTimeoutMs,
         strictValidation: config.strictValidation,

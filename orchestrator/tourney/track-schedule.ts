@@ -13,21 +13,39 @@ import { AUTO_REPS_DEFAULTS, runAutoReps, type AutoUnit } from './auto-reps.ts';
 
 function fieldSettings(config: TourneyConfig, track: TrackId): FieldSettings {
   const { reps, moveTimeoutMs, options } = gameSettings(config, track.game);
-  return { game: track.game, variant: track.variant, seed: deriveSeed(config.seed, trackName(track)), limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs }, policy: config.policy, options, reps };
+  return {
+    game: track.game,
+    variant: track.variant,
+    seed: deriveSeed(config.seed, trackName(track)),
+    limits: { ...DEFAULT_LIMITS, moveMs: moveTimeoutMs },
+    policy: config.policy,
+    options,
+    reps,
+  };
 }
 
 /**
  * Round n's games: round-n strategies against each other and every earlier strategy, in the
  * game's format (formats/field.ts).
  */
-export function roundSpecs(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], round: number): MatchSpec[] {
+export function roundSpecs(
+  config: TourneyConfig,
+  track: TrackId,
+  rounds: StrategyRecord[][],
+  round: number,
+): MatchSpec[] {
   const descriptor = gameDescriptor(track.game);
   const field = { kind: 'round' as const, rounds, round, last: round === config.rounds };
   const settings = fieldSettings(config, track);
   // Game pairs (Gomoku, Chess): a pairing with an LLM-player plays the LLM-player's own number of
   // colour-swapped pairs (config llmPlayer; the paper's Table 6), the others the game's. A pair's
   // seed depends on its repetition only, so the others' games are the same as without it.
-  const llm = new Set(rounds.flat().filter((r) => r.agentKind?.startsWith('llm-player:')).map((r) => r.id));
+  const llm = new Set(
+    rounds
+      .flat()
+      .filter((r) => r.agentKind?.startsWith('llm-player:'))
+      .map((r) => r.id),
+  );
   const llmReps = llmPlayerSettings(config, track.game).reps;
   if (descriptor.format === 'pairs' && llm.size && llmReps !== settings.reps) {
     const all = fieldSpecs(descriptor, field, { ...settings, reps: Math.max(settings.reps, llmReps) });
@@ -38,11 +56,31 @@ export function roundSpecs(config: TourneyConfig, track: TrackId, rounds: Strate
 }
 
 /** LLM-player strategies move on their own deadline (config llmPlayer; the paper's Table 6), the others on the game's. */
-function withLlmPlayerDeadlines(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][], specs: MatchSpec[]): MatchSpec[] {
-  const llm = new Set(rounds.flat().filter((r) => r.agentKind?.startsWith('llm-player:')).map((r) => r.id));
+function withLlmPlayerDeadlines(
+  config: TourneyConfig,
+  track: TrackId,
+  rounds: StrategyRecord[][],
+  specs: MatchSpec[],
+): MatchSpec[] {
+  const llm = new Set(
+    rounds
+      .flat()
+      .filter((r) => r.agentKind?.startsWith('llm-player:'))
+      .map((r) => r.id),
+  );
   if (!llm.size) return specs;
   const ms = llmPlayerSettings(config, track.game).moveTimeoutMs;
-  return specs.map((s) => (s.seats.some((id) => llm.has(id)) ? { ...s, limits: { ...s.limits, seatMoveMs: Object.fromEntries(s.seats.filter((id) => llm.has(id)).map((id) => [id, ms])) } } : s));
+  return specs.map((s) =>
+    s.seats.some((id) => llm.has(id))
+      ? {
+          ...s,
+          limits: {
+            ...s.limits,
+            seatMoveMs: Object.fromEntries(s.seats.filter((id) => llm.has(id)).map((id) => [id, ms])),
+          },
+        }
+      : s,
+  );
 }
 
 export interface AutoRepsContext {
@@ -68,7 +106,11 @@ export async function playAutoReps(ctx: AutoRepsContext): Promise<AutoRepsLog | 
   const firstPass = rounds.flatMap((_, k) => roundSpecs(config, track, rounds.slice(0, k + 1), k + 1));
   const byId = new Map(rounds.flat().map((r) => [r.id, { agent: r.agent, round: r.round }]));
   const units = scheduleUnits(descriptor, firstPass, settings);
-  const autoUnits: AutoUnit[] = units.map((u) => ({ key: u.key, members: u.members.map((id) => byId.get(id)!), cost: u.cost }));
+  const autoUnits: AutoUnit[] = units.map((u) => ({
+    key: u.key,
+    members: u.members.map((id) => byId.get(id)!),
+    cost: u.cost,
+  }));
   const byKey = new Map(units.map((u) => [u.key, u]));
   // The specs of every batch decided so far: a batch's games are read back by their ids.
   const batches = new Map<number, MatchSpec[]>([[-1, firstPass]]);

@@ -14,7 +14,18 @@ import { copyTree, pathExists } from '../../util/fs.ts';
 import { agentChecks } from '../doctor.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
-import { clearCapabilities, createRoutedAgent, isDirSpec, listRoutes, reportCapabilities, RESULT_LAYOUT, type AgentRoute, type DevelopJobData, type DevelopJobResult, type RouteCapability } from '../queue/develop-jobs.ts';
+import {
+  clearCapabilities,
+  createRoutedAgent,
+  isDirSpec,
+  listRoutes,
+  reportCapabilities,
+  RESULT_LAYOUT,
+  type AgentRoute,
+  type DevelopJobData,
+  type DevelopJobResult,
+  type RouteCapability,
+} from '../queue/develop-jobs.ts';
 import { RunDir } from '../run/run-dir.ts';
 import { developStrategy } from '../tourney/develop.ts';
 
@@ -45,9 +56,16 @@ export interface DevelopService {
 /** Whether this machine can run a route's agent, from the doctor's checks of it. */
 export async function routeCapability(route: AgentRoute): Promise<RouteCapability> {
   if (isDirSpec(route.spec)) return { ok: true, detail: 'ready (its folder comes with each job)' };
-  const checks = await agentChecks(route.spec, route.seed, { sandbox: route.sandbox, llmPlayer: route.llmPlayer, webTools: route.webTools, endpoint: route.endpoint }, { games: [], sandbox: route.sandbox ?? 'process' });
+  const checks = await agentChecks(
+    route.spec,
+    route.seed,
+    { sandbox: route.sandbox, llmPlayer: route.llmPlayer, webTools: route.webTools, endpoint: route.endpoint },
+    { games: [], sandbox: route.sandbox ?? 'process' },
+  );
   const missing = checks.filter((c) => !c.ok);
-  return missing.length ? { ok: false, detail: missing.map((c) => `${c.check}: ${c.detail}`).join('; ') } : { ok: true, detail: 'ready' };
+  return missing.length
+    ? { ok: false, detail: missing.map((c) => `${c.check}: ${c.detail}`).join('; ') }
+    : { ok: true, detail: 'ready' };
 }
 
 export async function startDevelopService(options: DevelopServiceOptions): Promise<DevelopService> {
@@ -81,7 +99,12 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
     try {
       const run = new RunDir(path.join(scratch, 'run'));
       const record = await developStrategy({
-        agent: d.agent.folder ? createRoutedAgent({ ...d.agent, spec: `dir:${await artifacts.fetch(d.agent.folder, options.artifactDir)}#${d.agentId}` }) : createRoutedAgent(d.agent),
+        agent: d.agent.folder
+          ? createRoutedAgent({
+              ...d.agent,
+              spec: `dir:${await artifacts.fetch(d.agent.folder, options.artifactDir)}#${d.agentId}`,
+            })
+          : createRoutedAgent(d.agent),
         track: d.track,
         round: d.round,
         run,
@@ -99,7 +122,8 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
       const result = path.join(scratch, 'result');
       await copyTree(record.dir, path.join(result, RESULT_LAYOUT.strategy));
       await copyTree(run.workspaceDir(d.track, d.round, record.agent), path.join(result, RESULT_LAYOUT.workspace));
-      if (await pathExists(`${record.dir}.validate.log`)) await fs.copyFile(`${record.dir}.validate.log`, path.join(result, RESULT_LAYOUT.validateLog));
+      if (await pathExists(`${record.dir}.validate.log`))
+        await fs.copyFile(`${record.dir}.validate.log`, path.join(result, RESULT_LAYOUT.validateLog));
       const hash = await artifacts.put(result);
       developed++;
       return { record, result: hash, worker: name };
@@ -120,9 +144,15 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
         report(`not developing for ${route.spec} (queue ${queue}): ${capability.detail}`);
         continue;
       }
-      const worker = new Worker<DevelopJobData, DevelopJobResult>(queue, develop, { ...options.common, concurrency: options.concurrency });
+      const worker = new Worker<DevelopJobData, DevelopJobResult>(queue, develop, {
+        ...options.common,
+        concurrency: options.concurrency,
+      });
       worker.on('error', () => {}); // connection trouble is reported once by the worker's watch
-      worker.on('failed', (job, err) => job && report(`development ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`));
+      worker.on(
+        'failed',
+        (job, err) => job && report(`development ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`),
+      );
       workers.push(worker);
       balance();
       report(`developing for ${route.spec} (queue ${queue})`);
@@ -132,7 +162,9 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
   let polling = poll().catch((err: Error) => report(`reading the agents' queues failed: ${err.message}`));
   await polling;
   const timer = setInterval(() => {
-    polling = polling.then(() => poll()).catch((err: Error) => report(`reading the agents' queues failed: ${err.message}`));
+    polling = polling
+      .then(() => poll())
+      .catch((err: Error) => report(`reading the agents' queues failed: ${err.message}`));
   }, pollMs);
 
   return {

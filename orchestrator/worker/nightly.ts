@@ -37,30 +37,49 @@ export function withAbsolutePaths(config: TourneyConfigInput): TourneyConfigInpu
   return {
     ...config,
     ...(config.out ? { out: path.resolve(config.out) } : {}),
-    ...(config.agents ? { agents: config.agents.map((a) => a.replace(/^dir:([^#]+)/, (_, dir: string) => `dir:${path.resolve(dir)}`)) } : {}),
+    ...(config.agents
+      ? { agents: config.agents.map((a) => a.replace(/^dir:([^#]+)/, (_, dir: string) => `dir:${path.resolve(dir)}`)) }
+      : {}),
   };
 }
 
 /** Registers (or replaces) a scheduler; returns when it next fires. */
 export async function scheduleTourney(options: ScheduleOptions): Promise<ScheduleInfo> {
-  if (!/^[\w.-]+$/.test(options.name)) throw new Error(`schedule name "${options.name}": use letters, digits, ".", "_" or "-"`);
+  if (!/^[\w.-]+$/.test(options.name))
+    throw new Error(`schedule name "${options.name}": use letters, digits, ".", "_" or "-"`);
   // Validate now: a broken config should fail here, not at 2 a.m. on a worker.
   resolveConfig(options.config, { queue: options.url });
   const config = withAbsolutePaths(options.config);
   return withTourneyQueue(options.url, async (queue) => {
     await queue
-      .upsertJobScheduler(options.name, { pattern: options.cron, tz: options.tz }, { name: 'tourney', data: { name: options.name, config }, opts: TOURNEY_JOB_OPTIONS })
+      .upsertJobScheduler(
+        options.name,
+        { pattern: options.cron, tz: options.tz },
+        { name: 'tourney', data: { name: options.name, config }, opts: TOURNEY_JOB_OPTIONS },
+      )
       .catch((err: Error) => {
-        throw new Error(`--cron "${options.cron}"${options.tz ? ` --tz ${options.tz}` : ''}: ${err.message} (fields: minute hour day-of-month month day-of-week, optionally seconds first)`);
+        throw new Error(
+          `--cron "${options.cron}"${options.tz ? ` --tz ${options.tz}` : ''}: ${err.message} (fields: minute hour day-of-month month day-of-week, optionally seconds first)`,
+        );
       });
     const scheduler = await queue.getJobScheduler(options.name);
-    return { name: options.name, cron: options.cron, tz: options.tz, next: scheduler?.next ? new Date(scheduler.next).toISOString() : undefined };
+    return {
+      name: options.name,
+      cron: options.cron,
+      tz: options.tz,
+      next: scheduler?.next ? new Date(scheduler.next).toISOString() : undefined,
+    };
   });
 }
 
 export async function listSchedules(url: string): Promise<ScheduleInfo[]> {
   return withTourneyQueue(url, async (queue) =>
-    (await queue.getJobSchedulers()).map((s) => ({ name: s.key, cron: s.pattern ?? undefined, tz: s.tz ?? undefined, next: s.next ? new Date(s.next).toISOString() : undefined })),
+    (await queue.getJobSchedulers()).map((s) => ({
+      name: s.key,
+      cron: s.pattern ?? undefined,
+      tz: s.tz ?? undefined,
+      next: s.next ? new Date(s.next).toISOString() : undefined,
+    })),
   );
 }
 
@@ -73,9 +92,17 @@ export async function removeSchedule(url: string, name: string): Promise<boolean
  * (`signal`), the tourney stops after collecting what is finished and the job goes back to the
  * queue: a worker on this machine resumes the same run directory.
  */
-export async function runScheduledTourney(job: Job<TourneyJobData>, token: string | undefined, options: { url: string; runsDir?: string; report: (message: string) => void; signal?: AbortSignal }): Promise<{ runDir: string }> {
+export async function runScheduledTourney(
+  job: Job<TourneyJobData>,
+  token: string | undefined,
+  options: { url: string; runsDir?: string; report: (message: string) => void; signal?: AbortSignal },
+): Promise<{ runDir: string }> {
   const config = resolveConfig(job.data.config, { queue: options.url });
-  const fired = new Date(job.timestamp + (job.opts.delay ?? 0)).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const fired = new Date(job.timestamp + (job.opts.delay ?? 0))
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace('T', '-')
+    .slice(0, 15);
   const runDir = path.resolve(options.runsDir ?? config.out, `${job.data.name}-${fired}`);
   options.report(`scheduled tourney "${job.data.name}" started: ${runDir}`);
   try {
@@ -84,7 +111,9 @@ export async function runScheduledTourney(job: Job<TourneyJobData>, token: strin
     return { runDir: summary.runDir };
   } catch (err) {
     if (!(err instanceof InterruptedError) || !token) throw err;
-    options.report(`scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} on this machine)`);
+    options.report(
+      `scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} on this machine)`,
+    );
     await job.moveToDelayed(Date.now() + 5_000, token);
     throw new DelayedError();
   }

@@ -72,7 +72,11 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const artifacts = new ArtifactStore(connection);
   const controller = options.concurrency === 'auto' ? newController() : undefined;
   const fixed = options.concurrency === 'auto' ? 0 : options.concurrency;
-  const bots = new WarmBots({ sandbox, logDir: path.join(options.workDir, 'bot-logs'), maxBots: options.maxBots ?? 8 * (controller?.ceiling ?? fixed) });
+  const bots = new WarmBots({
+    sandbox,
+    logDir: path.join(options.workDir, 'bot-logs'),
+    maxBots: options.maxBots ?? 8 * (controller?.ceiling ?? fixed),
+  });
   const slots = new CpuSlots(controller?.level ?? fixed);
   // With auto, BullMQ takes one game more than there are slots (as a tourney keeps one more in
   // flight), so a bot can start or the game server work while the slots' bots think.
@@ -99,7 +103,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     active++;
     try {
       const code: Record<string, { dir: string } | { forfeit: string }> = {};
-      for (const [id, c] of Object.entries(strategies)) code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
+      for (const [id, c] of Object.entries(strategies))
+        code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
       const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
       try {
         const replay = await playSpec(spec, { fleet, hosts: bots.hosts, slots, fleetId: (id) => keys[id]! });
@@ -113,19 +118,54 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     }
   };
 
-  const common = { connection: bullConnection(options.url), prefix: PREFIX, name, lockDuration, stalledInterval: Math.max(1_000, lockDuration / 2) };
-  matches = new Worker<MatchJobData, MatchJobResult>(MATCH_QUEUE, playMatch, { ...common, concurrency: controller ? gamesFor(controller.level) : fixed });
+  const common = {
+    connection: bullConnection(options.url),
+    prefix: PREFIX,
+    name,
+    lockDuration,
+    stalledInterval: Math.max(1_000, lockDuration / 2),
+  };
+  matches = new Worker<MatchJobData, MatchJobResult>(MATCH_QUEUE, playMatch, {
+    ...common,
+    concurrency: controller ? gamesFor(controller.level) : fixed,
+  });
   matches.on('error', () => {}); // connection trouble is reported once by the watch
-  matches.on('failed', (job, err) => job && report(`game ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`));
+  matches.on(
+    'failed',
+    (job, err) => job && report(`game ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`),
+  );
   const workers = [matches];
   if (options.tourneys ?? true) {
-    const tourneys = new Worker<TourneyJobData>(TOURNEY_QUEUE, (job, token) => runScheduledTourney(job, token, { url: options.url, runsDir: options.runsDir, report, signal: draining.signal }), { ...common, concurrency: 1 });
+    const tourneys = new Worker<TourneyJobData>(
+      TOURNEY_QUEUE,
+      (job, token) =>
+        runScheduledTourney(job, token, {
+          url: options.url,
+          runsDir: options.runsDir,
+          report,
+          signal: draining.signal,
+        }),
+      { ...common, concurrency: 1 },
+    );
     tourneys.on('error', () => {});
     tourneys.on('failed', (job, err) => job && report(`scheduled tourney ${job.id} failed: ${err.message}`));
     workers.push(tourneys as never);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
-  const developing = (options.develop ?? 1) > 0 ? await startDevelopService({ connection, common, name, workDir: options.workDir, artifactDir, sandbox, hosts: bots.hosts, concurrency: options.develop ?? 1, report }) : undefined;
+  const developing =
+    (options.develop ?? 1) > 0
+      ? await startDevelopService({
+          connection,
+          common,
+          name,
+          workDir: options.workDir,
+          artifactDir,
+          sandbox,
+          hosts: bots.hosts,
+          concurrency: options.develop ?? 1,
+          report,
+        })
+      : undefined;
   adaptive?.start();
 
   const shutdown = async (force: boolean) => {

@@ -51,7 +51,12 @@ export interface AiStats {
   avg_thinking_time: number;
 }
 
-export type GameEntry = Record<string, unknown> & { game_id: string; winner: string | null; end_reason: EndReason; duration: number };
+export type GameEntry = Record<string, unknown> & {
+  game_id: string;
+  winner: string | null;
+  end_reason: EndReason;
+  duration: number;
+};
 
 export interface CatarenaReport {
   tournament_id: string;
@@ -182,7 +187,9 @@ export function reportCsv(report: CatarenaReport): string {
   const lines = [['AI vs AI', ...report.participants.map((p) => p.name), '总胜/平/负', '超时次数', '平均思考时间(秒)']];
   for (const p of report.participants) {
     const s = report.ai_stats[p.id]!;
-    const cells = ids.map((o) => (o === p.id ? '-' : report.matrix[p.id]![o]!.replace(/^(\d+)W\/(\d+)D\/(\d+)L$/, '$1/$2/$3')));
+    const cells = ids.map((o) =>
+      o === p.id ? '-' : report.matrix[p.id]![o]!.replace(/^(\d+)W\/(\d+)D\/(\d+)L$/, '$1/$2/$3'),
+    );
     lines.push([p.name, ...cells, slashes(s), String(s.timeouts), s.avg_thinking_time.toFixed(4)]);
   }
   return `${lines.map((l) => l.map(csv).join(',')).join('\r\n')}\r\n`;
@@ -202,28 +209,42 @@ export function historyReport(report: CatarenaReport) {
 export function reportText(report: CatarenaReport, title: string, extra: string[] = []): string {
   const rule = '-'.repeat(80);
   const out = ['='.repeat(60), title, '='.repeat(60), ''];
-  out.push(`Tournament ID: ${report.tournament_id}`, `Start time: ${report.start_time}`, `Total games: ${report.total_games}`, ...extra, '');
+  out.push(
+    `Tournament ID: ${report.tournament_id}`,
+    `Start time: ${report.start_time}`,
+    `Total games: ${report.total_games}`,
+    ...extra,
+    '',
+  );
   out.push('Participants:', ...report.participants.map((p) => `  - ${p.name} (ID: ${p.id})`), '');
   const width = Math.max(15, ...report.participants.map((p) => p.name.length + 1));
   out.push('AI statistics:', rule);
-  out.push(`${'AI name'.padEnd(width)} ${'W'.padEnd(4)} ${'D'.padEnd(4)} ${'L'.padEnd(4)} ${'Games'.padEnd(6)} ${'Timeouts'.padEnd(9)} Avg thinking time (s)`);
+  out.push(
+    `${'AI name'.padEnd(width)} ${'W'.padEnd(4)} ${'D'.padEnd(4)} ${'L'.padEnd(4)} ${'Games'.padEnd(6)} ${'Timeouts'.padEnd(9)} Avg thinking time (s)`,
+  );
   out.push(rule);
   for (const p of report.participants) {
     const s = report.ai_stats[p.id]!;
     const cols = [s.wins, s.draws, s.losses].map((n) => String(n).padEnd(4)).join(' ');
-    out.push(`${s.name.padEnd(width)} ${cols} ${String(s.games_played).padEnd(6)} ${String(s.timeouts).padEnd(9)} ${s.avg_thinking_time.toFixed(3)}`);
+    out.push(
+      `${s.name.padEnd(width)} ${cols} ${String(s.games_played).padEnd(6)} ${String(s.timeouts).padEnd(9)} ${s.avg_thinking_time.toFixed(3)}`,
+    );
   }
   out.push('', "Win/draw/loss matrix (row's record against the column):", rule);
   const cell = Math.max(12, ...report.participants.map((p) => p.name.length + 1));
   out.push(`${'AI name'.padEnd(width)}${report.participants.map((p) => p.name.padEnd(cell)).join('')}`.trimEnd(), rule);
   for (const p of report.participants) {
-    out.push(`${p.name.padEnd(width)}${report.participants.map((o) => report.matrix[p.id]![o.id]!.padEnd(cell)).join('')}`.trimEnd());
+    out.push(
+      `${p.name.padEnd(width)}${report.participants.map((o) => report.matrix[p.id]![o.id]!.padEnd(cell)).join('')}`.trimEnd(),
+    );
   }
   out.push('', 'Games:', rule);
   report.results.forEach((g, k) => {
     const players = Object.entries(g).filter(([key]) => key.startsWith('player_'));
     const vs = players.map(([key, id]) => `${String(id)} (${key.slice('player_'.length)})`).join(' vs ');
-    out.push(`${String(k + 1).padStart(2)}. ${g.game_id} - ${vs} - winner: ${g.winner ?? 'draw'} - duration: ${g.duration}s - end reason: ${g.end_reason}`);
+    out.push(
+      `${String(k + 1).padStart(2)}. ${g.game_id} - ${vs} - winner: ${g.winner ?? 'draw'} - duration: ${g.duration}s - end reason: ${g.end_reason}`,
+    );
   });
   return `${out.join('\n')}\n`;
 }

@@ -9,7 +9,13 @@
 // output folder are marked: the paper's Table 12, read from the transcript.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CLI_OUTPUT_FILE, TOOL_LOG_FILE, WORKSPACE_LAYOUT, WORKSPACE_MOUNT, type ToolLogLine } from '../../records/agent-activity.ts';
+import {
+  CLI_OUTPUT_FILE,
+  TOOL_LOG_FILE,
+  WORKSPACE_LAYOUT,
+  WORKSPACE_MOUNT,
+  type ToolLogLine,
+} from '../../records/agent-activity.ts';
 import { walkedDir } from './bot-files.ts';
 import { shellPathUses, type Action } from './shell-paths.ts';
 
@@ -89,7 +95,16 @@ export async function agentReads(input: ReadsInput): Promise<AgentReads | null> 
         // A task file that is not in the workspace is a path we could not place (a command run in
         // another folder than its record says, e.g. Codex's workdir).
         if (where.category === 'task' && !(await exists(rel, files))) where = { category: 'other' };
-        const access: Access = { call: k + 1, attempt: call.attempt, tool: call.tool, action: use.action, path: rel, ...where, ...(call.ok === false ? { ok: false } : {}), before: firstWrite === null };
+        const access: Access = {
+          call: k + 1,
+          attempt: call.attempt,
+          tool: call.tool,
+          action: use.action,
+          path: rel,
+          ...where,
+          ...(call.ok === false ? { ok: false } : {}),
+          before: firstWrite === null,
+        };
         if (firstWrite === null && use.action === 'write' && where.category === 'output' && call.ok !== false) {
           firstWrite = k + 1;
           access.before = false;
@@ -101,9 +116,14 @@ export async function agentReads(input: ReadsInput): Promise<AgentReads | null> 
   accesses.push(...pending.slice(0, ACCESS_CAP));
   const looked = pending.filter((a) => LOOKED.has(a.action) && a.ok !== false);
   const uniq = (xs: string[]) => [...new Set(xs)];
-  const within = (a: Access) => a.path.split('/').slice(a.category === 'logs' ? 1 : 2).join('/') || '.';
+  const within = (a: Access) =>
+    a.path
+      .split('/')
+      .slice(a.category === 'logs' ? 1 : 2)
+      .join('/') || '.';
   const rivals: Record<string, string[]> = {};
-  for (const a of looked.filter((x) => x.category === 'rival')) rivals[a.agent!] = uniq([...(rivals[a.agent!] ?? []), within(a)]);
+  for (const a of looked.filter((x) => x.category === 'rival'))
+    rivals[a.agent!] = uniq([...(rivals[a.agent!] ?? []), within(a)]);
   return {
     source: found.source,
     toolCalls: found.calls.length,
@@ -114,7 +134,9 @@ export async function agentReads(input: ReadsInput): Promise<AgentReads | null> 
     rivals,
     logs: uniq(looked.filter((a) => a.category === 'logs').map(within)),
     task: uniq(looked.filter((a) => a.category === 'task').map((a) => a.path)),
-    listedAgents: looked.some((a) => (a.action === 'list' || a.action === 'search') && a.path === WORKSPACE_LAYOUT.lastRound),
+    listedAgents: looked.some(
+      (a) => (a.action === 'list' || a.action === 'search') && a.path === WORKSPACE_LAYOUT.lastRound,
+    ),
     copied: uniq(looked.filter((a) => a.action === 'copy' && a.agent).map((a) => a.agent!)),
   };
 }
@@ -126,22 +148,37 @@ async function toolCalls(input: ReadsInput): Promise<{ source: string; calls: To
   const kind = input.kind;
   if (kind.startsWith('cli:')) {
     const cli = kind.slice(4).split('/')[0]!;
-    const names = (await fs.readdir(input.workspace).catch(() => [] as string[])).filter((f) => CLI_OUTPUT_FILE.test(f));
+    const names = (await fs.readdir(input.workspace).catch(() => [] as string[])).filter((f) =>
+      CLI_OUTPUT_FILE.test(f),
+    );
     names.sort((a, b) => Number(CLI_OUTPUT_FILE.exec(a)![1]) - Number(CLI_OUTPUT_FILE.exec(b)![1]));
     const calls: ToolCall[] = [];
     for (const name of names) {
       const text = await fs.readFile(path.join(input.workspace, name), 'utf8');
       calls.push(...cliToolCalls(cli, text.split('\n--- stderr ---\n')[0]!, Number(CLI_OUTPUT_FILE.exec(name)![1])));
     }
-    return { source: `${CLI_LABEL[cli] ?? cli} output (${names.length} attempt${names.length === 1 ? '' : 's'})`, calls };
+    return {
+      source: `${CLI_LABEL[cli] ?? cli} output (${names.length} attempt${names.length === 1 ? '' : 's'})`,
+      calls,
+    };
   }
   const log = await fs.readFile(path.join(input.workspace, TOOL_LOG_FILE), 'utf8').catch(() => null);
-  if (log !== null) return { source: kind.startsWith('offline:') ? 'offline agent file log' : 'built-in agent tool log', calls: toolLogCalls(log) };
-  if (kind.startsWith('builtin:') && input.buildLog) return { source: 'built-in agent build log (tool arguments shortened)', calls: buildLogCalls(input.buildLog) };
+  if (log !== null)
+    return {
+      source: kind.startsWith('offline:') ? 'offline agent file log' : 'built-in agent tool log',
+      calls: toolLogCalls(log),
+    };
+  if (kind.startsWith('builtin:') && input.buildLog)
+    return { source: 'built-in agent build log (tool arguments shortened)', calls: buildLogCalls(input.buildLog) };
   return null;
 }
 
-const CLI_LABEL: Record<string, string> = { 'claude-code': 'Claude Code stream-json', codex: 'Codex JSON', 'gemini-cli': 'Gemini CLI stream-json', 'qwen-code': 'Qwen Code JSON' };
+const CLI_LABEL: Record<string, string> = {
+  'claude-code': 'Claude Code stream-json',
+  codex: 'Codex JSON',
+  'gemini-cli': 'Gemini CLI stream-json',
+  'qwen-code': 'Qwen Code JSON',
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape, read field by field
 type Obj = Record<string, any>;
@@ -150,7 +187,8 @@ type Obj = Record<string, any>;
 function jsonValues(text: string): Obj[] {
   const trimmed = text.trim();
   if (!trimmed) return [];
-  const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v : [v]).filter((x): x is Obj => !!x && typeof x === 'object');
+  const objs = (v: unknown): Obj[] =>
+    (Array.isArray(v) ? v : [v]).filter((x): x is Obj => !!x && typeof x === 'object');
   try {
     return objs(JSON.parse(trimmed));
   } catch {
@@ -176,8 +214,20 @@ export function cliToolCalls(cli: string, text: string, attempt = 1): ToolCall[]
     for (const e of events) {
       if (e.type !== 'item.completed' || !e.item) continue;
       const item = e.item as Obj;
-      if (item.type === 'command_execution') calls.push({ attempt, tool: 'exec_command', input: { command: String(item.command ?? '') }, ok: item.exit_code === 0 || item.exit_code === undefined || item.exit_code === null });
-      else if (item.type === 'file_change') calls.push({ attempt, tool: 'apply_patch', input: { changes: item.changes ?? [] }, ok: item.status !== 'failed' });
+      if (item.type === 'command_execution')
+        calls.push({
+          attempt,
+          tool: 'exec_command',
+          input: { command: String(item.command ?? '') },
+          ok: item.exit_code === 0 || item.exit_code === undefined || item.exit_code === null,
+        });
+      else if (item.type === 'file_change')
+        calls.push({
+          attempt,
+          tool: 'apply_patch',
+          input: { changes: item.changes ?? [] },
+          ok: item.status !== 'failed',
+        });
     }
     return calls;
   }
@@ -185,7 +235,13 @@ export function cliToolCalls(cli: string, text: string, attempt = 1): ToolCall[]
     const status = new Map<string, string>();
     for (const e of events) if (e.type === 'tool_result' && e.tool_id) status.set(String(e.tool_id), String(e.status));
     for (const e of events) {
-      if (e.type === 'tool_use') calls.push({ attempt, tool: String(e.tool_name), input: (e.parameters ?? {}) as Obj, ...(status.get(String(e.tool_id)) === 'error' ? { ok: false } : {}) });
+      if (e.type === 'tool_use')
+        calls.push({
+          attempt,
+          tool: String(e.tool_name),
+          input: (e.parameters ?? {}) as Obj,
+          ...(status.get(String(e.tool_id)) === 'error' ? { ok: false } : {}),
+        });
     }
     return calls;
   }
@@ -194,7 +250,8 @@ export function cliToolCalls(cli: string, text: string, attempt = 1): ToolCall[]
   const failed = new Set<string>();
   for (const e of events) {
     if (e.type !== 'user' || !Array.isArray(e.message?.content)) continue;
-    for (const b of e.message.content as Obj[]) if (b?.type === 'tool_result' && b.is_error) failed.add(String(b.tool_use_id));
+    for (const b of e.message.content as Obj[])
+      if (b?.type === 'tool_result' && b.is_error) failed.add(String(b.tool_use_id));
   }
   const seen = new Set<string>();
   for (const e of events) {
@@ -203,7 +260,12 @@ export function cliToolCalls(cli: string, text: string, attempt = 1): ToolCall[]
       if (b?.type !== 'tool_use') continue;
       if (b.id && seen.has(String(b.id))) continue; // a message repeated in the stream
       if (b.id) seen.add(String(b.id));
-      calls.push({ attempt, tool: String(b.name), input: (b.input ?? {}) as Obj, ...(failed.has(String(b.id)) ? { ok: false } : {}) });
+      calls.push({
+        attempt,
+        tool: String(b.name),
+        input: (b.input ?? {}) as Obj,
+        ...(failed.has(String(b.id)) ? { ok: false } : {}),
+      });
     }
   }
   return calls;
@@ -235,8 +297,10 @@ export function buildLogCalls(log: string): ToolCall[] {
     if (!m) continue;
     const [, tool, args, result] = m as unknown as [string, string, string, string];
     const input: Record<string, unknown> =
-      tool === 'run_command' ? { command: args.replace(/…$/, '') }
-        : tool === 'write_file' ? { path: args.replace(/, \d+ chars$/, '') }
+      tool === 'run_command'
+        ? { command: args.replace(/…$/, '') }
+        : tool === 'write_file'
+          ? { path: args.replace(/, \d+ chars$/, '') }
           : { path: args.replace(/ \(recursive\)$/, '').replace(/ @\d+$/, '') };
     calls.push({ attempt, tool, input, ok: result === 'ok' });
   }
@@ -253,7 +317,8 @@ const firstString = (input: Obj, keys: string[]) => keys.map((k) => str(input[k]
 export function fileUses(call: ToolCall): Array<{ action: Action; path: string }> {
   const i = call.input;
   const one = (action: Action, p: string | undefined) => (p ? [{ action, path: p }] : []);
-  const inDir = (dir: string | undefined, p: string | undefined) => (p === undefined ? undefined : dir && !p.startsWith('/') ? path.posix.join(dir, p) : p);
+  const inDir = (dir: string | undefined, p: string | undefined) =>
+    p === undefined ? undefined : dir && !p.startsWith('/') ? path.posix.join(dir, p) : p;
   switch (call.tool) {
     // The built-in agent (and the offline agents' file log).
     case 'list_files':
@@ -274,7 +339,10 @@ export function fileUses(call: ToolCall): Array<{ action: Action; path: string }
     case 'Bash':
     case 'exec_command':
     case 'run_shell_command':
-      return shellPathUses(firstString(i, ['command', 'cmd']) ?? '', firstString(i, ['workdir', 'directory', 'dir_path']) ?? '.');
+      return shellPathUses(
+        firstString(i, ['command', 'cmd']) ?? '',
+        firstString(i, ['workdir', 'directory', 'dir_path']) ?? '.',
+      );
     case 'test_bot':
       return one('run', WORKSPACE_LAYOUT.output);
     // Claude Code's older search tools, Gemini CLI and Qwen Code.
@@ -290,12 +358,16 @@ export function fileUses(call: ToolCall): Array<{ action: Action; path: string }
     case 'grep':
       return one('search', firstString(i, ['path', 'dir_path']) ?? '.');
     case 'read_many_files': {
-      const list = [i.paths, i.include].flatMap((v) => (Array.isArray(v) ? v : [])).filter((v): v is string => typeof v === 'string');
+      const list = [i.paths, i.include]
+        .flatMap((v) => (Array.isArray(v) ? v : []))
+        .filter((v): v is string => typeof v === 'string');
       return list.map((p) => ({ action: 'read' as const, path: p }));
     }
     case 'apply_patch': {
       const changes = Array.isArray(i.changes) ? (i.changes as Obj[]) : [];
-      return changes.filter((c) => typeof c?.path === 'string').map((c) => ({ action: 'write' as const, path: c.path as string }));
+      return changes
+        .filter((c) => typeof c?.path === 'string')
+        .map((c) => ({ action: 'write' as const, path: c.path as string }));
     }
     default:
       return [];
@@ -347,7 +419,10 @@ function globRegex(glob: string): RegExp {
       const close = glob.indexOf(']', i + 1);
       if (close < 0) re += '\\[';
       else {
-        re += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        re += `[${glob
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = close;
       }
     } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
@@ -371,11 +446,12 @@ function lazyFiles(root: string): () => Promise<string[]> {
       } else if (out.length < 20_000) out.push(child);
     }
   };
-  return () => (list ??= (async () => {
-    const out: string[] = [];
-    await walk('', out);
-    return out;
-  })());
+  return () =>
+    (list ??= (async () => {
+      const out: string[] = [];
+      await walk('', out);
+      return out;
+    })());
 }
 
 /** Where a workspace-relative path is: own previous code, a rival's, the reports, the task, the output. */

@@ -41,7 +41,11 @@ export function diffBots(before: BotFiles | null, after: BotFiles): BotDiff {
     const d = diffLines(splitLines(old ?? ''), splitLines(now ?? ''));
     const status = old === undefined ? 'added' : now === undefined ? 'removed' : 'changed';
     changes.push({ path: p, status, added: d.added, removed: d.removed, ...(d.replaced ? { replaced: true } : {}) });
-    out.push(`--- ${old === undefined ? '/dev/null' : `a/${p}`}`, `+++ ${now === undefined ? '/dev/null' : `b/${p}`}`, ...unifiedHunks(d.ops));
+    out.push(
+      `--- ${old === undefined ? '/dev/null' : `a/${p}`}`,
+      `+++ ${now === undefined ? '/dev/null' : `b/${p}`}`,
+      ...unifiedHunks(d.ops),
+    );
   }
   const count = (s: FileChange['status']) => changes.filter((c) => c.status === s).length;
   return {

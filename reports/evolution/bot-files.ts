@@ -5,7 +5,17 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /** Languages the tokeniser knows; `null` on a file means data or documentation (JSON, Markdown …). */
-export type Language = 'python' | 'javascript' | 'typescript' | 'go' | 'c' | 'cpp' | 'java' | 'rust' | 'csharp' | 'shell';
+export type Language =
+  | 'python'
+  | 'javascript'
+  | 'typescript'
+  | 'go'
+  | 'c'
+  | 'cpp'
+  | 'java'
+  | 'rust'
+  | 'csharp'
+  | 'shell';
 
 export interface BotFile {
   /** Path inside the bot folder, with forward slashes. */
@@ -31,27 +41,65 @@ export const BOT_FILE_LIMITS = { maxFileBytes: 256 * 1024, maxFiles: 2000, maxTo
 
 /** Folders never walked: dependencies, caches, virtual environments, version control, build output. */
 const SKIP_DIRS = new Set([
-  'node_modules', 'bower_components', 'jspm_packages', '__pycache__', '.git', '.hg', '.svn', 'venv', '.venv', 'site-packages',
-  '.mypy_cache', '.pytest_cache', '.ruff_cache', '.cache', '.idea', '.vscode', '.tox', '.eggs', 'target', 'vendor', 'dist', 'build', '.next',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  '__pycache__',
+  '.git',
+  '.hg',
+  '.svn',
+  'venv',
+  '.venv',
+  'site-packages',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.cache',
+  '.idea',
+  '.vscode',
+  '.tox',
+  '.eggs',
+  'target',
+  'vendor',
+  'dist',
+  'build',
+  '.next',
 ]);
 
 /** Lock files and other generated files. */
-const GENERATED = /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|go\.sum|Cargo\.lock|composer\.lock|nohup\.out)$|\.(min\.js|min\.css|map|log|pyc|pyo|d\.ts)$/;
+const GENERATED =
+  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|go\.sum|Cargo\.lock|composer\.lock|nohup\.out)$|\.(min\.js|min\.css|map|log|pyc|pyo|d\.ts)$/;
 
 /** Compiled, packed, model and media files: never source. */
-const BINARY_EXT = /\.(so|o|a|dylib|dll|exe|class|jar|war|whl|egg|pyd|wasm|bin|dat|pkl|pickle|joblib|npy|npz|pt|pth|onnx|h5|pb|tflite|ckpt|safetensors|db|sqlite|zip|gz|tgz|bz2|xz|7z|tar|png|jpe?g|gif|bmp|ico|pdf|woff2?|ttf|otf|mp3|mp4|wav)$/i;
+const BINARY_EXT =
+  /\.(so|o|a|dylib|dll|exe|class|jar|war|whl|egg|pyd|wasm|bin|dat|pkl|pickle|joblib|npy|npz|pt|pth|onnx|h5|pb|tflite|ckpt|safetensors|db|sqlite|zip|gz|tgz|bz2|xz|7z|tar|png|jpe?g|gif|bmp|ico|pdf|woff2?|ttf|otf|mp3|mp4|wav)$/i;
 
 const LANGUAGE_BY_EXT: Record<string, Language> = {
-  py: 'python', pyw: 'python',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-  ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
+  py: 'python',
+  pyw: 'python',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  tsx: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
   go: 'go',
-  c: 'c', h: 'c',
-  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp',
-  java: 'java', kt: 'java', scala: 'java',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  java: 'java',
+  kt: 'java',
+  scala: 'java',
   rs: 'rust',
   cs: 'csharp',
-  sh: 'shell', bash: 'shell',
+  sh: 'shell',
+  bash: 'shell',
 };
 
 /** The language of a file by its name, or null for data and documentation. */
@@ -68,7 +116,8 @@ export function skipByName(rel: string): SkippedFile['why'] | null {
 }
 
 /** Whether the folder is walked at all. */
-export const walkedDir = (name: string) => !SKIP_DIRS.has(name) && !name.endsWith('.egg-info') && !name.endsWith('.dist-info');
+export const walkedDir = (name: string) =>
+  !SKIP_DIRS.has(name) && !name.endsWith('.egg-info') && !name.endsWith('.dist-info');
 
 /** Reads a bot folder's source files (sorted by path); a missing folder is an empty bot. */
 export async function readBot(dir: string, limits = BOT_FILE_LIMITS): Promise<BotFiles> {

@@ -42,13 +42,33 @@ const DETECTORS: BotTechnique[] = [
   { id: 'minimax', label: 'minimax / negamax', re: /\b(mini_?max|nega_?max)\b/i },
   { id: 'alphabeta', label: 'alpha-beta pruning', re: /alpha[\s_-]?beta|\balpha\b[^\n]{0,80}\bbeta\b/i },
   { id: 'mcts', label: 'Monte Carlo tree search', re: /\bmcts\b|\buct\b|\bucb1?\b|monte[\s_-]?carlo[\s_-]?tree/i },
-  { id: 'montecarlo', label: 'Monte Carlo simulation', re: /monte[\s_-]?carlo|\brollouts?\b|\bplayouts?\b|simulations?\b/i },
-  { id: 'deepening', label: 'iterative deepening', re: /iterative[\s_-]?deepening|for\s*\(\s*(let|var)\s+depth\s*=|for\s+depth\s+in\s+range|for\s+depth\s*:?=/i },
+  {
+    id: 'montecarlo',
+    label: 'Monte Carlo simulation',
+    re: /monte[\s_-]?carlo|\brollouts?\b|\bplayouts?\b|simulations?\b/i,
+  },
+  {
+    id: 'deepening',
+    label: 'iterative deepening',
+    re: /iterative[\s_-]?deepening|for\s*\(\s*(let|var)\s+depth\s*=|for\s+depth\s+in\s+range|for\s+depth\s*:?=/i,
+  },
   { id: 'transposition', label: 'transposition table / Zobrist hashing', re: /transposition|zobrist/i },
   { id: 'book', label: 'opening book', re: /opening[\s_-]?book|\bopenings?\b\s*[=:]/i },
-  { id: 'timing', label: 'time management', re: /deadline|time[\s_-]?budget|time[\s_-]?limit|performance\.now|time\.time\(\)|time\.monotonic|time\.Now\(\)|Date\.now\(\)/i },
-  { id: 'random', label: 'randomness', re: /Math\.random|\brandom\.(random|choice|randint|shuffle|uniform)|\brand\.(Intn|Float64|Shuffle)|\brng\b/ },
-  { id: 'ml', label: 'machine learning', re: /\b(sklearn|torch|tensorflow|keras|xgboost|lightgbm)\b|\.fit\(|\.predict(_proba)?\(/ },
+  {
+    id: 'timing',
+    label: 'time management',
+    re: /deadline|time[\s_-]?budget|time[\s_-]?limit|performance\.now|time\.time\(\)|time\.monotonic|time\.Now\(\)|Date\.now\(\)/i,
+  },
+  {
+    id: 'random',
+    label: 'randomness',
+    re: /Math\.random|\brandom\.(random|choice|randint|shuffle|uniform)|\brand\.(Intn|Float64|Shuffle)|\brng\b/,
+  },
+  {
+    id: 'ml',
+    label: 'machine learning',
+    re: /\b(sklearn|torch|tensorflow|keras|xgboost|lightgbm)\b|\.fit\(|\.predict(_proba)?\(/,
+  },
   { id: 'selfplay', label: 'self-play against the game server', re: /self[\s_-]?play/i },
 ];
 
@@ -59,8 +79,15 @@ const ASSIGNMENT = /["']?\b([A-Za-z_][A-Za-z0-9_]*)\b["']?\s*(?::=|=(?!=)|:)\s*(
 
 const IMPORTS: Partial<Record<Language, RegExp[]>> = {
   python: [/^\s*import\s+([\w.]+(?:\s*,\s*[\w.]+)*)/gm, /^\s*from\s+([\w.]+)\s+import\b/gm],
-  javascript: [/\bimport\s+(?:[\w*{}\s,$]+\s+from\s+)?['"]([^'"]+)['"]/g, /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g],
-  typescript: [/\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+\s+from\s+)?['"]([^'"]+)['"]/g, /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g],
+  javascript: [
+    /\bimport\s+(?:[\w*{}\s,$]+\s+from\s+)?['"]([^'"]+)['"]/g,
+    /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ],
+  typescript: [
+    /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+\s+from\s+)?['"]([^'"]+)['"]/g,
+    /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ],
   go: [], // import declarations only: see importsOf
   rust: [/^\s*(?:use|extern\s+crate)\s+([\w]+)/gm],
   java: [/^\s*import\s+(?:static\s+)?([\w.]+)/gm],
@@ -82,7 +109,8 @@ function importsOf(f: BotFile): string[] {
   const out: string[] = [];
   for (const re of res) {
     for (const m of text.matchAll(re)) {
-      if (f.lang === 'python' && re.source.startsWith('^\\s*import')) out.push(...m[1]!.split(',').map((s) => s.trim()));
+      if (f.lang === 'python' && re.source.startsWith('^\\s*import'))
+        out.push(...m[1]!.split(',').map((s) => s.trim()));
       else out.push(m[1]!);
     }
   }
@@ -107,7 +135,14 @@ function external(name: string, lang: Language | null, own: Set<string>): string
 export function profileBot(bot: BotFiles, game: string): BotProfile {
   const languages: Partial<Record<Language, number>> = {};
   let loc = 0;
-  const own = new Set(bot.files.map((f) => f.path.split('/').pop()!.replace(/\.\w+$/, '')));
+  const own = new Set(
+    bot.files.map((f) =>
+      f.path
+        .split('/')
+        .pop()!
+        .replace(/\.\w+$/, ''),
+    ),
+  );
   const deps = new Set<string>();
   const techniques: Technique[] = [];
   const depth: Constant[] = [];
@@ -127,12 +162,14 @@ export function profileBot(bot: BotFiles, game: string): BotProfile {
     if (!f.lang && !isJson) continue; // docs (NOTES.md …) describe, they are not the bot
     if (f.lang) {
       for (const d of detectors) {
-        if (!techniques.some((t) => t.id === d.id) && d.re.test(f.text)) techniques.push({ id: d.id, label: d.label, file: f.path });
+        if (!techniques.some((t) => t.id === d.id) && d.re.test(f.text))
+          techniques.push({ id: d.id, label: d.label, file: f.path });
       }
     }
     for (const m of f.text.matchAll(ASSIGNMENT)) {
       const value = Number(m[2]);
-      if (DEPTH_NAME.test(m[1]!) && Number.isInteger(value) && value > 0 && value <= 64) depth.push({ file: f.path, name: m[1]!, value });
+      if (DEPTH_NAME.test(m[1]!) && Number.isInteger(value) && value > 0 && value <= 64)
+        depth.push({ file: f.path, name: m[1]!, value });
       else if (TIME_NAME.test(m[1]!) && value > 0) timeBudget.push({ file: f.path, name: m[1]!, value });
     }
   }

@@ -15,7 +15,10 @@ import type { EvolutionStep, EvolutionTrack, SimilarityRound } from './evolution
  * section shows at most about 20,000 diff lines and 6,000 file uses, shared by the rounds, each
  * round at least 30 and 15 and at most 200 and 50. The whole diffs and uses are files of the run.
  */
-export const SHOWN = { diffLines: { total: 20_000, min: 30, max: 200 }, accesses: { total: 6_000, min: 15, max: 50 } } as const;
+export const SHOWN = {
+  diffLines: { total: 20_000, min: 30, max: 200 },
+  accesses: { total: 6_000, min: 15, max: 50 },
+} as const;
 
 interface Budget {
   diffLines: number;
@@ -23,7 +26,8 @@ interface Budget {
 }
 
 export function budgetFor(steps: number): Budget {
-  const share = (b: { total: number; min: number; max: number }) => Math.max(b.min, Math.min(b.max, Math.floor(b.total / Math.max(1, steps))));
+  const share = (b: { total: number; min: number; max: number }) =>
+    Math.max(b.min, Math.min(b.max, Math.floor(b.total / Math.max(1, steps))));
   return { diffLines: share(SHOWN.diffLines), accesses: share(SHOWN.accesses) };
 }
 
@@ -33,7 +37,8 @@ export interface EvolutionHtmlOptions {
 }
 
 const key = (s: string) => s.replace(/[^\w-]/g, '_');
-const stepDom = (track: string, s: Pick<EvolutionStep, 'agent' | 'round'>) => `evo-${key(track)}-${key(s.agent)}-r${s.round}`;
+const stepDom = (track: string, s: Pick<EvolutionStep, 'agent' | 'round'>) =>
+  `evo-${key(track)}-${key(s.agent)}-r${s.round}`;
 const signed = (x: number | null, digits = 3) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`);
 const share = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
@@ -69,16 +74,31 @@ export function similarityHeatmap(track: string, r: SimilarityRound): string {
       const x = margin + c * size;
       const y = margin + i * size;
       const self = r.rows[i] === r.cols[c];
-      const title = self ? r.rows[i]! : `${r.rows[i]} → ${r.cols[c]}: ${v === null ? 'no code beyond the sample bot' : v.toFixed(2)}`;
+      const title = self
+        ? r.rows[i]!
+        : `${r.rows[i]} → ${r.cols[c]}: ${v === null ? 'no code beyond the sample bot' : v.toFixed(2)}`;
       const fill = self ? '#555' : v === null ? `url(#${id}-none)` : sequentialColour(v);
-      out.push(`<rect class="cell" x="${x}" y="${y}" width="${size}" height="${size}" fill="${fill}" data-row="${i}" data-col="${c}" data-value="${v ?? ''}"><title>${h(title)}</title></rect>`);
-      if (v !== null && !self && size >= 30) out.push(`<text x="${x + size / 2}" y="${y + size * 0.6}" text-anchor="middle" font-size="9" pointer-events="none" fill="${v > 0.55 ? '#fff' : '#222'}">${v.toFixed(2)}</text>`);
+      out.push(
+        `<rect class="cell" x="${x}" y="${y}" width="${size}" height="${size}" fill="${fill}" data-row="${i}" data-col="${c}" data-value="${v ?? ''}"><title>${h(title)}</title></rect>`,
+      );
+      if (v !== null && !self && size >= 30)
+        out.push(
+          `<text x="${x + size / 2}" y="${y + size * 0.6}" text-anchor="middle" font-size="9" pointer-events="none" fill="${v > 0.55 ? '#fff' : '#222'}">${v.toFixed(2)}</text>`,
+        );
     }),
   );
   // The border between the previous round's columns and this round's.
   const prev = r.cols.length - r.rows.length;
-  if (prev > 0) out.push(`<line x1="${margin + prev * size}" x2="${margin + prev * size}" y1="${margin - 2}" y2="${margin + r.rows.length * size + 2}" stroke="#000" stroke-width="2"/>`);
-  out.push(...colourLegend(margin + r.cols.length * size + 16, margin, sequentialColour, [['1', 10], ['0', 130]]));
+  if (prev > 0)
+    out.push(
+      `<line x1="${margin + prev * size}" x2="${margin + prev * size}" y1="${margin - 2}" y2="${margin + r.rows.length * size + 2}" stroke="#000" stroke-width="2"/>`,
+    );
+  out.push(
+    ...colourLegend(margin + r.cols.length * size + 16, margin, sequentialColour, [
+      ['1', 10],
+      ['0', 130],
+    ]),
+  );
   out.push('</svg>');
   return out.join('');
 }
@@ -87,18 +107,35 @@ function diffHtml(text: string, shownLines: number): string {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const shown = lines.slice(0, shownLines).map((l) => {
-    const cls = l.startsWith('+++') || l.startsWith('---') ? 'file' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'ins' : l.startsWith('-') ? 'del' : '';
+    const cls =
+      l.startsWith('+++') || l.startsWith('---')
+        ? 'file'
+        : l.startsWith('@@')
+          ? 'hunk'
+          : l.startsWith('+')
+            ? 'ins'
+            : l.startsWith('-')
+              ? 'del'
+              : '';
     const text = h(l.length > 240 ? `${l.slice(0, 240)}…` : l);
     return cls ? `<span class="${cls}">${text}</span>` : text;
   });
   return `<pre class="diff">${shown.join('\n')}</pre>${lines.length > shownLines ? `<p class="muted">${lines.length - shownLines} more line(s) in the full diff.</p>` : ''}`;
 }
 
-const CATEGORY: Record<Access['category'], string> = { own: 'own previous code', rival: "a rival's code", logs: 'round reports & logs', task: 'task files', output: 'its bot folder', other: 'elsewhere' };
+const CATEGORY: Record<Access['category'], string> = {
+  own: 'own previous code',
+  rival: "a rival's code",
+  logs: 'round reports & logs',
+  task: 'task files',
+  output: 'its bot folder',
+  other: 'elsewhere',
+};
 
 function readsHtml(s: EvolutionStep, shown: number): string {
   const r = s.reads;
-  if (!r) return '<p class="muted">No record of what the agent looked at (a dir: or LLM-player agent, or an agent that keeps none).</p>';
+  if (!r)
+    return '<p class="muted">No record of what the agent looked at (a dir: or LLM-player agent, or an agent that keeps none).</p>';
   const files = (xs: string[]) => (xs.length ? xs.map((x) => (x === '.' ? 'the whole folder' : h(x))).join(', ') : '—');
   const rows: string[][] = [
     [`Own previous code (last_round/${h(s.agent)}/)`, files(r.own)],
@@ -106,7 +143,12 @@ function readsHtml(s: EvolutionStep, shown: number): string {
     ['Round reports and logs (logs/)', files(r.logs)],
     ['Task files', files(r.task)],
   ];
-  const list = r.accesses.slice(0, shown).map((a) => `<li${a.before ? '' : ' class="after"'}>${a.call}. ${h(a.tool)}: ${a.action} <code>${h(a.path)}</code> (${CATEGORY[a.category]}${a.agent && a.category === 'rival' ? `: ${h(a.agent)}` : ''}${a.ok === false ? ', failed' : ''})</li>`);
+  const list = r.accesses
+    .slice(0, shown)
+    .map(
+      (a) =>
+        `<li${a.before ? '' : ' class="after"'}>${a.call}. ${h(a.tool)}: ${a.action} <code>${h(a.path)}</code> (${CATEGORY[a.category]}${a.agent && a.category === 'rival' ? `: ${h(a.agent)}` : ''}${a.ok === false ? ', failed' : ''})</li>`,
+    );
   const more = r.accesses.length - list.length + r.truncated;
   return `<p>${h(readsSummary(r, s.agent))}. Source: ${h(r.source)}.</p>
 ${table(['Looked at', 'Files (read, searched, listed, run or copied)'], rows, 'evo-reads')}
@@ -115,11 +157,17 @@ ${table(['Looked at', 'Files (read, searched, listed, run or copied)'], rows, 'e
 
 function profileHtml(s: EvolutionStep): string {
   const p = s.profile;
-  const langs = Object.entries(p.languages).map(([l, n]) => `${l} ${n}`).join(', ') || '—';
+  const langs =
+    Object.entries(p.languages)
+      .map(([l, n]) => `${l} ${n}`)
+      .join(', ') || '—';
   return table(
     ['What', 'In this bot'],
     [
-      ['Lines of code', `${p.linesOfCode} in ${p.codeFiles} code file(s), ${p.files} file(s) in all${p.skipped ? `, ${p.skipped} skipped (vendored, generated, binary or large)` : ''}`],
+      [
+        'Lines of code',
+        `${p.linesOfCode} in ${p.codeFiles} code file(s), ${p.files} file(s) in all${p.skipped ? `, ${p.skipped} skipped (vendored, generated, binary or large)` : ''}`,
+      ],
       ['Languages (lines)', h(langs)],
       ['Imports', h(p.dependencies.join(', ') || '—')],
       ['Techniques (keyword heuristics)', h(p.techniques.map((t) => `${t.label} (${t.file})`).join('; ') || '—')],
@@ -133,11 +181,27 @@ function profileHtml(s: EvolutionStep): string {
 function detailHtml(e: EvolutionTrack, s: EvolutionStep, o: EvolutionHtmlOptions, budget: Budget): string {
   const mine = e.steps.filter((x) => x.agent === s.agent);
   const k = mine.indexOf(s);
-  const nav = [k > 0 ? `<button type="button" class="evo-goto" data-goto="${stepDom(e.track, mine[k - 1]!)}">← round ${mine[k - 1]!.round}</button>` : '', k < mine.length - 1 ? `<button type="button" class="evo-goto" data-goto="${stepDom(e.track, mine[k + 1]!)}">round ${mine[k + 1]!.round} →</button>` : ''].join(' ');
+  const nav = [
+    k > 0
+      ? `<button type="button" class="evo-goto" data-goto="${stepDom(e.track, mine[k - 1]!)}">← round ${mine[k - 1]!.round}</button>`
+      : '',
+    k < mine.length - 1
+      ? `<button type="button" class="evo-goto" data-goto="${stepDom(e.track, mine[k + 1]!)}">round ${mine[k + 1]!.round} →</button>`
+      : '',
+  ].join(' ');
   const href = o.diffHref?.(s, e);
   const diff = s.diff
     ? `<h5>Diff from ${h(s.diff.from)}: ${h(diffSummary(s))}</h5>
-${table(['File', 'Change', 'Lines +', 'Lines −'], s.diff.changes.map((c) => [h(c.path), c.status + (c.replaced ? ' (rewritten)' : ''), String(c.added), String(c.removed)]), 'evo-files')}
+${table(
+  ['File', 'Change', 'Lines +', 'Lines −'],
+  s.diff.changes.map((c) => [
+    h(c.path),
+    c.status + (c.replaced ? ' (rewritten)' : ''),
+    String(c.added),
+    String(c.removed),
+  ]),
+  'evo-files',
+)}
 ${s.diff.unified ? diffHtml(s.diff.unified, budget.diffLines) : ''}${href && s.diff.unified ? `<p><a href="${h(href)}">the full diff</a></p>` : ''}${s.diff.skipped.length ? `<p class="muted">Not compared: ${h(s.diff.skipped.slice(0, 10).join(', '))}${s.diff.skipped.length > 10 ? ` and ${s.diff.skipped.length - 10} more` : ''}</p>` : ''}`
     : `<h5>First bot: ${h(diffSummary(s))}</h5>`;
   const notes = [
@@ -166,7 +230,11 @@ function timeline(e: EvolutionTrack): string {
       const s = e.steps.find((x) => x.agent === agent && x.round === n);
       if (!s) return '—';
       const flagged = e.flags.some((f) => f.id === s.id && f.borrowed);
-      const what = s.diff ? (s.diff.files.added + s.diff.files.removed + s.diff.files.changed ? `+${s.diff.lines.added}/−${s.diff.lines.removed}` : 'unchanged') : `${s.profile.linesOfCode} LOC`;
+      const what = s.diff
+        ? s.diff.files.added + s.diff.files.removed + s.diff.files.changed
+          ? `+${s.diff.lines.added}/−${s.diff.lines.removed}`
+          : 'unchanged'
+        : `${s.profile.linesOfCode} LOC`;
       const label = `ΔG ${s.round > 1 ? signed(s.deltaG, 2) : '—'} · ${what}${flagged ? ' · ⚑' : ''}`;
       return `<button type="button" class="evo-step${s.status === 'ok' ? '' : ' failed'}${flagged ? ' flagged' : ''}" data-step="${stepDom(e.track, s)}" aria-pressed="false" title="${h(`${s.id}: ${diffSummary(s)}`)}">${h(label)}</button>`;
     }),
@@ -179,14 +247,29 @@ function trackHtml(e: EvolutionTrack, o: EvolutionHtmlOptions, budget: Budget): 
   const shared = e.flags.length - borrowed.length;
   const rounds = Array.from({ length: e.rounds }, (_, k) => `round ${k + 1}`);
   const loc = lineChart(
-    e.agents.map((a) => ({ name: a, values: Array.from({ length: e.rounds }, (_, k) => e.steps.find((s) => s.agent === a && s.round === k + 1)?.profile.linesOfCode ?? null) })),
+    e.agents.map((a) => ({
+      name: a,
+      values: Array.from(
+        { length: e.rounds },
+        (_, k) => e.steps.find((s) => s.agent === a && s.round === k + 1)?.profile.linesOfCode ?? null,
+      ),
+    })),
     { xLabels: rounds, yLabel: 'lines of code', yMin: 0, id: `${key(e.track)}-loc` },
   );
   const techniqueRows = e.agents.map((a) => [
     h(a),
     ...Array.from({ length: e.rounds }, (_, k) => {
       const s = e.steps.find((x) => x.agent === a && x.round === k + 1);
-      return s ? h([s.profile.techniques.map((t) => t.label).join(', ') || '—', constantsText(s.profile.depth) ? `depth: ${constantsText(s.profile.depth)}` : ''].filter(Boolean).join(' · ')) : '—';
+      return s
+        ? h(
+            [
+              s.profile.techniques.map((t) => t.label).join(', ') || '—',
+              constantsText(s.profile.depth) ? `depth: ${constantsText(s.profile.depth)}` : '',
+            ]
+              .filter(Boolean)
+              .join(' · '),
+          )
+        : '—';
     }),
   ]);
   return `<section class="evolution" id="evolution-${key(e.track)}" data-track="${h(e.track)}">
@@ -199,7 +282,19 @@ ${timeline(e)}
 <p class="muted">Cell = share of the row bot's fingerprints found in the column bot (asymmetric); columns left of the black line are the previous round's bots. White 0, dark blue 1.</p>
 <div class="charts">${e.similarity.map((r) => `<figure><figcaption>round ${r.round}</figcaption>${similarityHeatmap(e.track, r)}</figure>`).join('')}</div>
 <h4>Similarity flags</h4>
-${table(['Bot', 'Rival bot', 'Similarity', 'Before', 'Rise', 'To own previous', 'ΔG'], borrowed.map((f) => [h(f.id), h(f.rivalId), share(f.value), share(f.before), signed(f.rise, 2), share(f.own), signed(f.deltaG)]), 'evo-flags')}
+${table(
+  ['Bot', 'Rival bot', 'Similarity', 'Before', 'Rise', 'To own previous', 'ΔG'],
+  borrowed.map((f) => [
+    h(f.id),
+    h(f.rivalId),
+    share(f.value),
+    share(f.before),
+    signed(f.rise, 2),
+    share(f.own),
+    signed(f.deltaG),
+  ]),
+  'evo-flags',
+)}
 ${shared ? `<p class="muted">${shared} more pair(s) at or above ${e.settings.threshold} were already as close a round earlier (code the bots share from the start), not flagged.</p>` : ''}
 <h4>What the bots are made of</h4>
 <p class="muted">Techniques are keyword heuristics on the code (names and comments), not an analysis of what it does.</p>

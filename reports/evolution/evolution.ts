@@ -161,7 +161,19 @@ export async function trackEvolution(input: EvolutionInput): Promise<EvolutionTr
         if (value >= threshold) {
           const before = prev ? sim(prev.id, r.id) : null;
           const rise = before === null ? null : value - before;
-          flags.push({ id: s.id, agent, round: n, rival, rivalId: r.id, value, before, rise, own, deltaG, borrowed: rise === null || rise >= riseMin });
+          flags.push({
+            id: s.id,
+            agent,
+            round: n,
+            rival,
+            rivalId: r.id,
+            value,
+            before,
+            rise,
+            own,
+            deltaG,
+            borrowed: rise === null || rise >= riseMin,
+          });
         }
       }
       steps.push({
@@ -212,7 +224,8 @@ export function buildNotes(log: string): string[] {
   for (const line of lines) {
     if (/^## validation/.test(line)) notes.push(line.replace(/^## /, ''));
     else if (/^## FAILED/.test(line)) notes.push(line.replace(/^## /, ''));
-    else if (/^- (?!\w+\(.*\) (ok|ERROR))/.test(line) && !/^- (ok|warn|FAIL)\b|^- [✓✗!]/.test(line) && notes.length < 8) notes.push(line.slice(2, 302));
+    else if (/^- (?!\w+\(.*\) (ok|ERROR))/.test(line) && !/^- (ok|warn|FAIL)\b|^- [✓✗!]/.test(line) && notes.length < 8)
+      notes.push(line.slice(2, 302));
   }
   return notes.slice(0, 10);
 }

@@ -46,7 +46,8 @@ export function diffLines(a: readonly string[], b: readonly string[], maxEdits =
 function myers(A: readonly string[], B: readonly string[], maxEdits: number): Op[] | null {
   const n = A.length;
   const m = B.length;
-  if (n === 0 || m === 0) return [...A.map((line): Op => ({ kind: '-', line })), ...B.map((line): Op => ({ kind: '+', line }))];
+  if (n === 0 || m === 0)
+    return [...A.map((line): Op => ({ kind: '-', line })), ...B.map((line): Op => ({ kind: '+', line }))];
   // Lines as integers, so the inner loop compares numbers.
   const ids = new Map<string, number>();
   const id = (s: string) => {
@@ -63,7 +64,8 @@ function myers(A: readonly string[], B: readonly string[], maxEdits: number): Op
   const trace: Int32Array[] = [];
   for (let d = 0; d <= max; d++) {
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -149,7 +151,13 @@ export function hunks(ops: readonly Op[], context = 3): Hunk[] {
     const slice = ops.slice(start, stop);
     const aLines = slice.filter((o) => o.kind !== '+').length;
     const bLines = slice.filter((o) => o.kind !== '-').length;
-    out.push({ aStart: aLines ? aAt[start]! : aAt[start]! - 1, aLines, bStart: bLines ? bAt[start]! : bAt[start]! - 1, bLines, ops: slice });
+    out.push({
+      aStart: aLines ? aAt[start]! : aAt[start]! - 1,
+      aLines,
+      bStart: bLines ? bAt[start]! : bAt[start]! - 1,
+      bLines,
+      ops: slice,
+    });
     i = stop;
   }
   return out;

@@ -19,11 +19,56 @@ export interface PathUse {
 type Word = { text: string; literal: boolean };
 type Item = { kind: 'word'; word: Word } | { kind: 'op'; op: string };
 
-const READ = new Set(['cat', 'head', 'tail', 'less', 'more', 'nl', 'wc', 'sort', 'uniq', 'cut', 'tac', 'od', 'xxd', 'hexdump', 'strings', 'md5sum', 'sha1sum', 'sha256sum', 'file', 'jq', 'bat', 'batcat', 'diff', 'cmp', 'column', 'view', 'vim', 'vi', 'nano']);
+const READ = new Set([
+  'cat',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'nl',
+  'wc',
+  'sort',
+  'uniq',
+  'cut',
+  'tac',
+  'od',
+  'xxd',
+  'hexdump',
+  'strings',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'file',
+  'jq',
+  'bat',
+  'batcat',
+  'diff',
+  'cmp',
+  'column',
+  'view',
+  'vim',
+  'vi',
+  'nano',
+]);
 const SCRIPTED = new Set(['sed', 'awk', 'gawk', 'mawk', 'perl']);
 const SEARCH = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
 const LIST = new Set(['ls', 'll', 'dir', 'tree', 'du', 'stat', 'find', 'realpath']);
-const INTERPRETERS = new Set(['python', 'python3', 'python2', 'node', 'deno', 'bun', 'ruby', 'php', 'bash', 'sh', 'zsh', 'dash', 'source', '.']);
+const INTERPRETERS = new Set([
+  'python',
+  'python3',
+  'python2',
+  'node',
+  'deno',
+  'bun',
+  'ruby',
+  'php',
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'source',
+  '.',
+]);
 const WRAPPERS = new Set(['sudo', 'nohup', 'time', 'exec', 'command', 'builtin', 'stdbuf', 'xargs']);
 /** Options that take a value as the next word, per program family. */
 const VALUE_OPTIONS: Record<string, Set<string>> = {
@@ -79,7 +124,13 @@ function runScript(script: string, state: { cwd: string }, out: PathUse[], depth
   flush();
 }
 
-function simpleCommand(all: Word[], redirects: Array<{ op: string; target: Word }>, state: { cwd: string }, out: PathUse[], depth: number): void {
+function simpleCommand(
+  all: Word[],
+  redirects: Array<{ op: string; target: Word }>,
+  state: { cwd: string },
+  out: PathUse[],
+  depth: number,
+): void {
   const at = (w: Word) => join(state.cwd, w.text);
   for (const r of redirects) {
     if (!isPath(r.target)) continue;
@@ -94,7 +145,8 @@ function simpleCommand(all: Word[], redirects: Array<{ op: string; target: Word 
     else if (words.length && words[0]!.text === 'env') words = words.slice(1);
     else if (words.length && (words[0]!.text === 'timeout' || words[0]!.text === 'nice')) {
       words = words.slice(1);
-      while (words.length && words[0]!.text.startsWith('-')) words = words.slice(VALUE_OPTIONS.timeout!.has(words[0]!.text) ? 2 : 1);
+      while (words.length && words[0]!.text.startsWith('-'))
+        words = words.slice(VALUE_OPTIONS.timeout!.has(words[0]!.text) ? 2 : 1);
       if (words.length && /^\d/.test(words[0]!.text)) words = words.slice(1);
     } else break;
   }
@@ -106,13 +158,17 @@ function simpleCommand(all: Word[], redirects: Array<{ op: string; target: Word 
     if (dest && isPath(dest)) state.cwd = at(dest);
     return;
   }
-  if ((program === 'bash' || program === 'sh' || program === 'zsh') && args.some((a) => /^-[a-z]*c[a-z]*$/.test(a.text))) {
+  if (
+    (program === 'bash' || program === 'sh' || program === 'zsh') &&
+    args.some((a) => /^-[a-z]*c[a-z]*$/.test(a.text))
+  ) {
     const k = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
     const script = args[k + 1];
     if (script) runScript(script.text, { cwd: state.cwd }, out, depth + 1);
     return;
   }
-  const family = program === 'egrep' || program === 'fgrep' ? 'grep' : program === 'gawk' || program === 'mawk' ? 'awk' : program;
+  const family =
+    program === 'egrep' || program === 'fgrep' ? 'grep' : program === 'gawk' || program === 'mawk' ? 'awk' : program;
   const values = VALUE_OPTIONS[family] ?? new Set<string>();
   const operands: Word[] = [];
   const explicit: string[] = []; // -e PATTERN / -f FILE given: no pattern operand
@@ -142,7 +198,23 @@ function simpleCommand(all: Word[], redirects: Array<{ op: string; target: Word 
     const inPlace = args.some((a) => /^-[a-zA-Z]*i/.test(a.text) || a.text.startsWith('--in-place'));
     use(inPlace ? 'write' : 'read', explicit.length ? operands : operands.slice(1));
   } else if (SEARCH.has(program)) {
-    const targets = explicit.some((e) => e !== '-m' && e !== '-A' && e !== '-B' && e !== '-C' && e !== '-g' && e !== '--glob' && e !== '-t' && e !== '-T' && e !== '--type' && e !== '-M' && e !== '-j' && e !== '--max-count' && e !== '-d' && e !== '-D')
+    const targets = explicit.some(
+      (e) =>
+        e !== '-m' &&
+        e !== '-A' &&
+        e !== '-B' &&
+        e !== '-C' &&
+        e !== '-g' &&
+        e !== '--glob' &&
+        e !== '-t' &&
+        e !== '-T' &&
+        e !== '--type' &&
+        e !== '-M' &&
+        e !== '-j' &&
+        e !== '--max-count' &&
+        e !== '-d' &&
+        e !== '-D',
+    )
       ? operands
       : operands.slice(1);
     if (targets.length) use('search', targets);
@@ -165,7 +237,10 @@ function simpleCommand(all: Word[], redirects: Array<{ op: string; target: Word 
     const inline = args.some((a) => a.text === '-c' || a.text === '-m' || a.text === '-e' || a.text === '--eval');
     if (!inline && operands.length) use('run', operands.slice(0, 1));
   } else if (program === 'go' && (args[0]?.text === 'run' || args[0]?.text === 'build' || args[0]?.text === 'vet')) {
-    use('run', operands.slice(1).filter((w) => w.text.endsWith('.go') || w.text === '.'));
+    use(
+      'run',
+      operands.slice(1).filter((w) => w.text.endsWith('.go') || w.text === '.'),
+    );
   } else if (words[0]!.text.includes('/') && isPath(words[0]!)) {
     out.push({ action: 'run', path: at(words[0]!) });
   }
@@ -183,7 +258,15 @@ function takeWhile<T>(xs: T[], ok: (x: T) => boolean): T[] {
 /** A word that can name a file: no expansion left in it, not a URL or a number. */
 function isPath(w: Word): boolean {
   const t = w.text;
-  return w.literal && t.length > 0 && !t.includes('://') && !/^[-+]?\d+([.,:]\d+)*$/.test(t) && !/^[a-z]+:\d+$/i.test(t) && t !== '{}' && t !== ';';
+  return (
+    w.literal &&
+    t.length > 0 &&
+    !t.includes('://') &&
+    !/^[-+]?\d+([.,:]\d+)*$/.test(t) &&
+    !/^[a-z]+:\d+$/i.test(t) &&
+    t !== '{}' &&
+    t !== ';'
+  );
 }
 
 function join(cwd: string, p: string): string {
@@ -284,7 +367,10 @@ function lex(s: string, nested: (inner: string) => void): Item[] {
       i += here[0].length;
       continue;
     }
-    const op = /^(<<<|&>>|&>|\d*>>|\d*>&\d*-?|<&\d*|\d*>\||\d*>|\d*<|&&|\|\||;;|\|&|[|&;()]|\{(?=\s)|\}(?=[\s;]|$))/.exec(s.slice(i));
+    const op =
+      /^(<<<|&>>|&>|\d*>>|\d*>&\d*-?|<&\d*|\d*>\||\d*>|\d*<|&&|\|\||;;|\|&|[|&;()]|\{(?=\s)|\}(?=[\s;]|$))/.exec(
+        s.slice(i),
+      );
     if (op) {
       // Bash ends a word at an operator; digits right before a redirection name a descriptor.
       if (inWord && /^\d+$/.test(cur) && /^[<>]/.test(op[0])) {

@@ -9,22 +9,72 @@ import type { Language } from './bot-files.ts';
 
 const words = (s: string) => new Set(s.split(/\s+/).filter(Boolean));
 
-const PYTHON = words(`False None True and as assert async await break class continue def del elif else except finally for from
+const PYTHON =
+  words(`False None True and as assert async await break class continue def del elif else except finally for from
   global if import in is lambda nonlocal not or pass raise return try while with yield`);
-const JAVASCRIPT = words(`break case catch class const continue debugger default delete do else export extends finally for function
+const JAVASCRIPT =
+  words(`break case catch class const continue debugger default delete do else export extends finally for function
   if import in instanceof let new return super switch this throw try typeof var void while with yield async await of static get set
   null undefined true false`);
-const TYPESCRIPT = new Set([...JAVASCRIPT, ...words('interface type enum implements private public protected readonly abstract declare namespace as is keyof infer never unknown any number string boolean')]);
-const GO = words(`break case chan const continue default defer else fallthrough for func go goto if import interface map package range
+const TYPESCRIPT = new Set([
+  ...JAVASCRIPT,
+  ...words(
+    'interface type enum implements private public protected readonly abstract declare namespace as is keyof infer never unknown any number string boolean',
+  ),
+]);
+const GO =
+  words(`break case chan const continue default defer else fallthrough for func go goto if import interface map package range
   return select struct switch type var true false nil iota`);
-const C_FAMILY = words(`auto break case catch char class const continue default delete do double else enum extends extern final finally float for
+const C_FAMILY =
+  words(`auto break case catch char class const continue default delete do double else enum extends extern final finally float for
   fn goto if impl import int interface let long loop match mod mut namespace new null nullptr package private protected pub public
   return self short signed sizeof static struct super switch template this throw throws trait true false try typedef typename union
   unsigned use using var virtual void volatile where while boolean byte string bool`);
 const SHELL = words('if then else elif fi for while until do done case esac function in return local export set exit');
 
 /** Longest first, so `===` wins over `==` and `=`. */
-const OPERATORS = ['>>>=', '===', '!==', '**=', '<<=', '>>=', '>>>', '...', '//=', '&&=', '||=', '??=', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<', '>>', '->', '::', ':=', '<-', '**', '//', '&^'];
+const OPERATORS = [
+  '>>>=',
+  '===',
+  '!==',
+  '**=',
+  '<<=',
+  '>>=',
+  '>>>',
+  '...',
+  '//=',
+  '&&=',
+  '||=',
+  '??=',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '?.',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '<<',
+  '>>',
+  '->',
+  '::',
+  ':=',
+  '<-',
+  '**',
+  '//',
+  '&^',
+];
 
 /** Operators by their first character, longest first. */
 const OPERATORS_BY_FIRST = new Map<string, string[]>();
@@ -45,14 +95,70 @@ interface Syntax {
 
 const SYNTAX: Record<Language, Syntax> = {
   python: { keywords: PYTHON, line: ['#'], block: [], quotes: `'"`, backtick: 'none', regex: false, python: true },
-  javascript: { keywords: JAVASCRIPT, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'template', regex: true, python: false },
-  typescript: { keywords: TYPESCRIPT, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'template', regex: true, python: false },
+  javascript: {
+    keywords: JAVASCRIPT,
+    line: ['//'],
+    block: [['/*', '*/']],
+    quotes: `'"`,
+    backtick: 'template',
+    regex: true,
+    python: false,
+  },
+  typescript: {
+    keywords: TYPESCRIPT,
+    line: ['//'],
+    block: [['/*', '*/']],
+    quotes: `'"`,
+    backtick: 'template',
+    regex: true,
+    python: false,
+  },
   go: { keywords: GO, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'raw', regex: false, python: false },
-  c: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'none', regex: false, python: false },
-  cpp: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'none', regex: false, python: false },
-  java: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'none', regex: false, python: false },
-  rust: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `"`, backtick: 'none', regex: false, python: false },
-  csharp: { keywords: C_FAMILY, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'none', regex: false, python: false },
+  c: {
+    keywords: C_FAMILY,
+    line: ['//'],
+    block: [['/*', '*/']],
+    quotes: `'"`,
+    backtick: 'none',
+    regex: false,
+    python: false,
+  },
+  cpp: {
+    keywords: C_FAMILY,
+    line: ['//'],
+    block: [['/*', '*/']],
+    quotes: `'"`,
+    backtick: 'none',
+    regex: false,
+    python: false,
+  },
+  java: {
+    keywords: C_FAMILY,
+    line: ['//'],
+    block: [['/*', '*/']],
+    quotes: `'"`,
+    backtick: 'none',
+    regex: false,
+    python: false,
+  },
+  rust: {
+    keywords: C_FAMILY,
+    line: ['//'],
+    block: [['/*', '*/']],
+    quotes: `"`,
+    backtick: 'none',
+    regex: false,
+    python: false,
+  },
+  csharp: {
+    keywords: C_FAMILY,
+    line: ['//'],
+    block: [['/*', '*/']],
+    quotes: `'"`,
+    backtick: 'none',
+    regex: false,
+    python: false,
+  },
   shell: { keywords: SHELL, line: ['#'], block: [], quotes: `'"`, backtick: 'none', regex: false, python: false },
 };
 
@@ -61,7 +167,49 @@ const isIdPart = (c: number) => isIdStart(c) || (c >= 48 && c <= 57);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /** Tokens after which `/` starts a regular expression rather than dividing (JavaScript). */
-const BEFORE_REGEX = new Set(['(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '+', '-', '*', '%', '<', '>', '~', '^', '=>', '==', '===', '!=', '!==', '&&', '||', '??', 'return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await']);
+const BEFORE_REGEX = new Set([
+  '(',
+  ',',
+  '=',
+  ':',
+  '[',
+  '!',
+  '&',
+  '|',
+  '?',
+  '{',
+  '}',
+  ';',
+  '+',
+  '-',
+  '*',
+  '%',
+  '<',
+  '>',
+  '~',
+  '^',
+  '=>',
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '&&',
+  '||',
+  '??',
+  'return',
+  'typeof',
+  'case',
+  'do',
+  'else',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'yield',
+  'await',
+]);
 
 /** The normalised tokens of a source text. */
 export function tokenize(text: string, lang: Language): string[] {
@@ -140,7 +288,11 @@ export function tokenize(text: string, lang: Language): string[] {
       }
     }
     // Strings (Python: with prefixes and triple quotes).
-    if (syn.python && isIdStart(c) && (text[i + 1] === "'" || text[i + 1] === '"' || text[i + 2] === "'" || text[i + 2] === '"')) {
+    if (
+      syn.python &&
+      isIdStart(c) &&
+      (text[i + 1] === "'" || text[i + 1] === '"' || text[i + 2] === "'" || text[i + 2] === '"')
+    ) {
       const m = /^([rRbBuUfF]{1,2})(['"])/.exec(text.slice(i, i + 3));
       if (m) {
         i = skipPythonString(text, i + m[1]!.length);
@@ -206,7 +358,8 @@ function skipQuoted(text: string, i: number, quote: string): number {
     const ch = text[j]!;
     if (ch === '\\') j += 2;
     else if (ch === quote) return j + 1;
-    else if (ch === '\n') return j; // an unterminated string ends at the line
+    else if (ch === '\n')
+      return j; // an unterminated string ends at the line
     else j++;
   }
   return j;

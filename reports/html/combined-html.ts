@@ -13,7 +13,6 @@ import { heatmap, intervalChart, lineChart } from './svg.ts';
 const pmCI = (x: MeanSd | undefined, iv?: Interval) => `${pm(x)}${x?.mean === null || x === undefined ? '' : ci(iv)}`;
 const key = (t: CombinedTrack) => trackName(t).replace(/[^\w-]/g, '_');
 
-
 function trackSection(t: CombinedTrack): string {
   const id = key(t);
   const m = (a: string) => t.perAgent[a]!;
@@ -21,26 +20,57 @@ function trackSection(t: CombinedTrack): string {
   const rounds = Array.from({ length: t.rounds }, (_, k) => k + 1);
   const metrics = table(
     ['Agent', 'S', 'L', 'C', 'SI', 'Elo (agent)', ...rounds.map((n) => `rank SD round ${n}`)],
-    t.agents.map((a) => [h(a), pmCI(m(a).S, iv(a)?.S), pmCI(m(a).L, iv(a)?.L), pmCI(m(a).C, iv(a)?.C), pmCI(m(a).SI, iv(a)?.SI), pm(m(a).elo, 0), ...rounds.map((n) => num(m(a).rankSd.B[n - 1], 2))]),
+    t.agents.map((a) => [
+      h(a),
+      pmCI(m(a).S, iv(a)?.S),
+      pmCI(m(a).L, iv(a)?.L),
+      pmCI(m(a).C, iv(a)?.C),
+      pmCI(m(a).SI, iv(a)?.SI),
+      pm(m(a).elo, 0),
+      ...rounds.map((n) => num(m(a).rankSd.B[n - 1], 2)),
+    ]),
     'metrics',
   );
   const forest = (k: 'S' | 'L', min: number, max: number) =>
-    intervalChart(t.agents.map((a) => ({ label: a, point: m(a)[k].mean, lo: iv(a)?.[k].lo ?? null, hi: iv(a)?.[k].hi ?? null })), { id: `${id}-${k}`, min, max, title: `${k} over repeats (development and games)` });
+    intervalChart(
+      t.agents.map((a) => ({ label: a, point: m(a)[k].mean, lo: iv(a)?.[k].lo ?? null, hi: iv(a)?.[k].hi ?? null })),
+      { id: `${id}-${k}`, min, max, title: `${k} over repeats (development and games)` },
+    );
   const ranks = (['S', 'L'] as const)
     .map((k) => {
       const point = (a: string) => m(a)[k].mean;
-      const order = t.agents.filter((a) => point(a) !== null).sort((x, y) => point(y)! - point(x)! || x.localeCompare(y));
+      const order = t.agents
+        .filter((a) => point(a) !== null)
+        .sort((x, y) => point(y)! - point(x)! || x.localeCompare(y));
       const probs = t.intervals.rankProbabilities[k];
-      return `<h4>${k}: probability of each rank</h4>${table(['Agent', k, ...order.map((_, r) => `P(${r + 1})`), 'ahead of next'], order.map((a, j) => [h(a), pm(m(a)[k]), ...order.map((_, r) => num(probs[a]?.[r], 2)), vsNext(j + 1 < order.length ? t.intervals.above[k][a]?.[order[j + 1]!] : null)]), 'ranks')}`;
+      return `<h4>${k}: probability of each rank</h4>${table(
+        ['Agent', k, ...order.map((_, r) => `P(${r + 1})`), 'ahead of next'],
+        order.map((a, j) => [
+          h(a),
+          pm(m(a)[k]),
+          ...order.map((_, r) => num(probs[a]?.[r], 2)),
+          vsNext(j + 1 < order.length ? t.intervals.above[k][a]?.[order[j + 1]!] : null),
+        ]),
+        'ranks',
+      )}`;
     })
     .join('');
   const curves = lineChart(
-    t.agents.map((a) => ({ name: a, values: m(a).G.map((g) => g.mean), lo: iv(a)?.G.map((g) => g.lo) ?? [], hi: iv(a)?.G.map((g) => g.hi) ?? [] })),
+    t.agents.map((a) => ({
+      name: a,
+      values: m(a).G.map((g) => g.mean),
+      lo: iv(a)?.G.map((g) => g.lo) ?? [],
+      hi: iv(a)?.G.map((g) => g.hi) ?? [],
+    })),
     { xLabels: rounds.map((n) => `round ${n}`), yLabel: 'G^n (mean over repeats)', yMin: 0, yMax: 1, id: `${id}-G` },
   );
   const agreement = table(
     ['Ranking by', "Kendall's W", 'mean τ'],
-    [['S', num(t.agreement.S.W, 2), num(t.agreement.S.tau, 2)], ['L', num(t.agreement.L.W, 2), num(t.agreement.L.tau, 2)], ...rounds.map((n) => [`B^${n}`, num(t.agreement.B[n - 1]?.W, 2), num(t.agreement.B[n - 1]?.tau, 2)])],
+    [
+      ['S', num(t.agreement.S.W, 2), num(t.agreement.S.tau, 2)],
+      ['L', num(t.agreement.L.W, 2), num(t.agreement.L.tau, 2)],
+      ...rounds.map((n) => [`B^${n}`, num(t.agreement.B[n - 1]?.W, 2), num(t.agreement.B[n - 1]?.tau, 2)]),
+    ],
     'agreement',
   );
   return `<section class="track" id="track-${id}">
@@ -62,14 +92,32 @@ export function renderCombinedHtml(c: CombinedSummary): string {
   const K = c.repeats.length;
   const board = table(
     ['Agent', '#', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'Place (repeats)', 'P(place)', 'ahead of next'],
-    c.leaderboard.map((e, k) => [h(e.agent), String(k + 1), num(e.meanRankS), num(e.meanRankL), pm(e.S), pm(e.L), pm(e.place, 2), num(e.rankProbabilities?.[k], 2), vsNext(e.aboveNext)]),
+    c.leaderboard.map((e, k) => [
+      h(e.agent),
+      String(k + 1),
+      num(e.meanRankS),
+      num(e.meanRankL),
+      pm(e.S),
+      pm(e.L),
+      pm(e.place, 2),
+      num(e.rankProbabilities?.[k], 2),
+      vsNext(e.aboveNext),
+    ]),
     'leaderboard',
   );
   const maxRounds = Math.max(0, ...c.tracks.map((t) => t.rounds));
   const rounds = Array.from({ length: maxRounds }, (_, k) => k + 1);
   const t8 = table(
     ['Track', 'Agent', ...rounds.map((n) => `round ${n}`), 'S', 'L'],
-    c.tracks.flatMap((t) => t.agents.map((a) => [h(trackName(t)), h(a), ...rounds.map((n) => num(t.perAgent[a]!.rankSd.B[n - 1], 2)), num(t.perAgent[a]!.rankSd.S, 2), num(t.perAgent[a]!.rankSd.L, 2)])),
+    c.tracks.flatMap((t) =>
+      t.agents.map((a) => [
+        h(trackName(t)),
+        h(a),
+        ...rounds.map((n) => num(t.perAgent[a]!.rankSd.B[n - 1], 2)),
+        num(t.perAgent[a]!.rankSd.S, 2),
+        num(t.perAgent[a]!.rankSd.L, 2),
+      ]),
+    ),
     'table8',
   );
   const builds = table(
@@ -79,10 +127,23 @@ export function renderCombinedHtml(c: CombinedSummary): string {
   );
   const ops = table(
     ['Track', 'Agent', 'Error rate', 'Tool calls', 'Lines of code'],
-    c.tracks.flatMap((t) => t.agents.map((a) => [h(trackName(t)), h(a), pm(t.perAgent[a]!.errorRate, 4), pm(t.perAgent[a]!.toolCalls, 1), pm(t.perAgent[a]!.linesOfCode, 0)])),
+    c.tracks.flatMap((t) =>
+      t.agents.map((a) => [
+        h(trackName(t)),
+        h(a),
+        pm(t.perAgent[a]!.errorRate, 4),
+        pm(t.perAgent[a]!.toolCalls, 1),
+        pm(t.perAgent[a]!.linesOfCode, 0),
+      ]),
+    ),
     'operations',
   );
-  const nav = ['<a href="#leaderboard">Leaderboard</a>', '<a href="#table8">Table 8</a>', ...c.tracks.map((t) => `<a href="#track-${key(t)}">${h(trackName(t))}</a>`), '<a href="#builds">Failed builds</a>'];
+  const nav = [
+    '<a href="#leaderboard">Leaderboard</a>',
+    '<a href="#table8">Table 8</a>',
+    ...c.tracks.map((t) => `<a href="#track-${key(t)}">${h(trackName(t))}</a>`),
+    '<a href="#builds">Failed builds</a>',
+  ];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${h(`catarena report ${c.runId} (${K} repeats)`)}</title>

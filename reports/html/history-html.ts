@@ -15,13 +15,27 @@ export function renderHistoryHtml(entries: RunIndexEntry[], root: string): strin
   const tracks = [...new Set(runs.flatMap((r) => (r.tracks ?? []).map((t) => t.track)))].sort();
   const charts = tracks
     .map((track) => {
-      const agents = [...new Set(runs.flatMap((r) => Object.keys(r.tracks?.find((t) => t.track === track)?.perAgent ?? {})))].sort();
+      const agents = [
+        ...new Set(runs.flatMap((r) => Object.keys(r.tracks?.find((t) => t.track === track)?.perAgent ?? {}))),
+      ].sort();
       const chart = (key: 'S' | 'L') => {
         const series: Series[] = agents.map((a) => {
           const ivs = runs.map((r) => r.tracks?.find((t) => t.track === track)?.perAgent[a]?.[key] ?? null);
-          return { name: a, values: ivs.map((iv) => iv?.point ?? null), lo: ivs.map((iv) => iv?.lo ?? null), hi: ivs.map((iv) => iv?.hi ?? null) };
+          return {
+            name: a,
+            values: ivs.map((iv) => iv?.point ?? null),
+            lo: ivs.map((iv) => iv?.lo ?? null),
+            hi: ivs.map((iv) => iv?.hi ?? null),
+          };
         });
-        return lineChart(series, { xLabels, yLabel: key === 'S' ? 'S (strategy coding)' : 'L (global learning)', yMin: key === 'S' ? 0 : -1, yMax: 1, id: `${track}-${key}`, width: Math.max(520, 90 + runs.length * 60) });
+        return lineChart(series, {
+          xLabels,
+          yLabel: key === 'S' ? 'S (strategy coding)' : 'L (global learning)',
+          yMin: key === 'S' ? 0 : -1,
+          yMax: 1,
+          id: `${track}-${key}`,
+          width: Math.max(520, 90 + runs.length * 60),
+        });
       };
       return `<section class="track"><h2>${h(track)}</h2><div class="charts">${chart('S')}${chart('L')}</div></section>`;
     })
@@ -34,8 +48,12 @@ export function renderHistoryHtml(entries: RunIndexEntry[], root: string): strin
     // The rules each game was played under; a change from the run before is marked (scores of that game do not compare).
     const before = runs[runs.indexOf(r) - 1];
     const changed = before ? rulesChanges(before, r) : [];
-    const rules = Object.entries(rulesOfEntry(r)).map(([g, label]) => `${g} ${label}`).join(', ');
-    const rulesCell = changed.length ? `${h(rules)} <strong title="${h(`changed: ${changed.join(', ')}`)}">(changed)</strong>` : h(rules);
+    const rules = Object.entries(rulesOfEntry(r))
+      .map(([g, label]) => `${g} ${label}`)
+      .join(', ');
+    const rulesCell = changed.length
+      ? `${h(rules)} <strong title="${h(`changed: ${changed.join(', ')}`)}">(changed)</strong>`
+      : h(rules);
     return `<tr><td class="text">${h(r.finishedAt.slice(0, 16).replace('T', ' '))}</td><td class="text"><a href="${h(report)}">${h(r.runId)}</a></td><td class="text">${h(r.schedule ?? '')}</td><td class="text">${h(r.games.join(', '))}</td><td class="text">${rulesCell}</td><td>${r.rounds}</td><td>${r.matches}</td>${agents
       .map((a) => `<td>${by.has(a) ? `${num(by.get(a)!.meanS)} / ${num(by.get(a)!.meanL)}` : ''}</td>`)
       .join('')}</tr>`;
@@ -69,7 +87,17 @@ function pairwiseSections(runs: RunIndexEntry[], xLabels: string[]): string {
     const [a, b] = JSON.parse(key) as [string, string];
     const of = runs.map((r) => r.pairwise?.find((p) => p.a === a && p.b === b) ?? null);
     const S = of.map((p) => p?.S ?? null);
-    const diff = lineChart([{ name: `S: ${a} − ${b}`, values: S.map((d) => d?.diff ?? null), lo: S.map((d) => d?.lo ?? null), hi: S.map((d) => d?.hi ?? null) }], { xLabels, yLabel: `S difference (${a} − ${b})`, yMin: -1, yMax: 1, id: `pair-${k}-S`, width, band: true });
+    const diff = lineChart(
+      [
+        {
+          name: `S: ${a} − ${b}`,
+          values: S.map((d) => d?.diff ?? null),
+          lo: S.map((d) => d?.lo ?? null),
+          hi: S.map((d) => d?.hi ?? null),
+        },
+      ],
+      { xLabels, yLabel: `S difference (${a} − ${b})`, yMin: -1, yMax: 1, id: `pair-${k}-S`, width, band: true },
+    );
     const better = lineChart(
       (['S', 'L'] as const).map((m) => ({ name: `P(better) in ${m}`, values: of.map((p) => p?.[m]?.pBetter ?? null) })),
       { xLabels, yLabel: `P(${a} better)`, yMin: 0, yMax: 1, id: `pair-${k}-better`, width },

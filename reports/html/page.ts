@@ -39,7 +39,8 @@ svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sa
 `;
 
 /** An interval after a number in a report table: " [lo, hi]" in the ci style, nothing without one. */
-export const ci = (iv?: Interval) => (iv && iv.lo !== null && iv.hi !== null ? ` <span class="ci">[${iv.lo.toFixed(2)}, ${iv.hi.toFixed(2)}]</span>` : '');
+export const ci = (iv?: Interval) =>
+  iv && iv.lo !== null && iv.hi !== null ? ` <span class="ci">[${iv.lo.toFixed(2)}, ${iv.hi.toFixed(2)}]</span>` : '';
 
 /** A report table (first column text-aligned); "None." without rows. */
 export function htmlTable(head: string[], rows: string[][], cls = ''): string {
@@ -50,4 +51,9 @@ export function htmlTable(head: string[], rows: string[][], cls = ''): string {
 }
 
 /** A leaderboard's "above the next" probability: ✓ when separable at 95%, ≈ when not. */
-export const vsNext = (p: number | null | undefined) => (p === null || p === undefined ? '—' : p >= SEPARABLE ? `✓ ${p.toFixed(2)}` : `<span title="not separable at 95%">≈ ${p.toFixed(2)}</span>`);
+export const vsNext = (p: number | null | undefined) =>
+  p === null || p === undefined
+    ? '—'
+    : p >= SEPARABLE
+      ? `✓ ${p.toFixed(2)}`
+      : `<span title="not separable at 95%">≈ ${p.toFixed(2)}</span>`;

@@ -22,21 +22,42 @@ export function consistencyHeatmap(result: ProbeTrackResult): string {
   const width = side + 80;
   const height = side + 12;
   const id = `probe-${result.track.replace(/[^\w-]/g, '_')}`;
-  const out = matrixFrame({ attrs: `class="consistency" data-chart="consistency" data-track="${h(result.track)}"`, ariaLabel: `action consistency, ${result.track}`, width, height, patternId: `${id}-none`, labels, origin: margin, cell: size, labelDy: 0.62 });
+  const out = matrixFrame({
+    attrs: `class="consistency" data-chart="consistency" data-track="${h(result.track)}"`,
+    ariaLabel: `action consistency, ${result.track}`,
+    width,
+    height,
+    patternId: `${id}-none`,
+    labels,
+    origin: margin,
+    cell: size,
+    labelDy: 0.62,
+  });
   values.forEach((row, r) =>
     row.forEach((v, c) => {
       const x = margin + c * size;
       const y = margin + r * size;
       const n = compared[r]![c]!;
       const what = r === c ? `${labels[r]} asked twice` : `${labels[r]} vs ${labels[c]}`;
-      const title = v === null ? `${what}: no state both answered` : `${what}: ${(100 * v).toFixed(1)}% identical over ${n} state(s)`;
+      const title =
+        v === null
+          ? `${what}: no state both answered`
+          : `${what}: ${(100 * v).toFixed(1)}% identical over ${n} state(s)`;
       out.push(
         `<rect class="cell" x="${x}" y="${y}" width="${size}" height="${size}" fill="${v === null ? `url(#${id}-none)` : sequentialColour(v)}" stroke="${r === c ? '#000' : '#fff'}" data-row="${r}" data-col="${c}" data-value="${v ?? ''}" data-compared="${n}"><title>${h(title)}</title></rect>`,
       );
-      if (v !== null && size >= 30) out.push(`<text x="${x + size / 2}" y="${y + size * 0.6}" text-anchor="middle" font-size="9" pointer-events="none" fill="${v > 0.55 ? '#fff' : '#222'}">${v.toFixed(2)}</text>`);
+      if (v !== null && size >= 30)
+        out.push(
+          `<text x="${x + size / 2}" y="${y + size * 0.6}" text-anchor="middle" font-size="9" pointer-events="none" fill="${v > 0.55 ? '#fff' : '#222'}">${v.toFixed(2)}</text>`,
+        );
     }),
   );
-  out.push(...colourLegend(side + 16, margin, sequentialColour, [['1', 10], ['0', 130]]));
+  out.push(
+    ...colourLegend(side + 16, margin, sequentialColour, [
+      ['1', 10],
+      ['0', 130],
+    ]),
+  );
   out.push('</svg>');
   return out.join('');
 }
@@ -53,7 +74,14 @@ function pairTable(title: string, head: [string, string], pairs: PairConsistency
 function trackHtml(r: ProbeTrackResult): string {
   const failures = r.failures
     .filter((f) => f.failed > 0)
-    .map((f) => `<tr><td class="text">${h(f.subject)}</td><td>${f.failed}/${f.asked} (${pct(f.failed, f.asked)})</td><td class="text">${h(Object.entries(f.byKind).map(([k, n]) => `${k} ${n}`).join(', '))}</td><td class="text">${h(f.example ?? '')}</td></tr>`);
+    .map(
+      (f) =>
+        `<tr><td class="text">${h(f.subject)}</td><td>${f.failed}/${f.asked} (${pct(f.failed, f.asked)})</td><td class="text">${h(
+          Object.entries(f.byKind)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', '),
+        )}</td><td class="text">${h(f.example ?? '')}</td></tr>`,
+    );
   return `<h3>${h(r.track)}</h3>
 <p class="muted">${r.sampled} of ${r.candidates} endgame states (seed ${r.seed}): ${h(r.endgame)}. Same action: ${h(r.actionKey)}. Probe time ${(r.wallMs / 1000).toFixed(1)} s for ${r.asks} actions.</p>
 <div class="w-wrap">${consistencyHeatmap(r)}</div>

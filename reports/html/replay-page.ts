@@ -109,10 +109,17 @@ export async function viewDataScript(data: ViewerData): Promise<string> {
  * (skipping data newer than its replay). `extra` adds what only the whole run knows (a Bridge
  * board's other room) to a game's extras. Returns the ids that can be shown (replay.html?id=<id>).
  */
-export async function writeReplayPages(replaysDir: string, ids: readonly string[], options: { backLink?: string; extra?: (id: string) => Record<string, unknown> | undefined } = {}): Promise<string[]> {
+export async function writeReplayPages(
+  replaysDir: string,
+  ids: readonly string[],
+  options: { backLink?: string; extra?: (id: string) => Record<string, unknown> | undefined } = {},
+): Promise<string[]> {
   const backLink = options.backLink ?? '../report.html';
   await fs.mkdir(replaysDir, { recursive: true });
-  await fs.writeFile(path.join(replaysDir, 'viewer.js'), `${await viewerScript()}\n\n${await fs.readFile(SHELL, 'utf8')}`);
+  await fs.writeFile(
+    path.join(replaysDir, 'viewer.js'),
+    `${await viewerScript()}\n\n${await fs.readFile(SHELL, 'utf8')}`,
+  );
   await fs.writeFile(path.join(replaysDir, REPLAY_PAGE), sharedReplayPage(backLink));
   const written: string[] = [];
   for (const id of ids) {

@@ -5,7 +5,14 @@
 // (replays/replay.html?id=<id>, written beside the report).
 import { tokenWords } from '../../agents/core/prices.ts';
 import { fallbackAlarmLines, llmPlayerRows } from '../llm-player-use.ts';
-import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from '../cost-by-round.ts';
+import {
+  budgetAlarmLines,
+  COST_ROUND_HEAD,
+  COST_ROUND_NOTE,
+  costRoundRows,
+  runCostUsd,
+  usd,
+} from '../cost-by-round.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../../records/tourney.ts';
 import type { Interval } from '../../records/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
@@ -31,15 +38,22 @@ export type GameIndex = Record<string, { labels: string[]; games: IndexedGame[] 
 
 export const trackKey = (name: string) => name.replace(/[^\w-]/g, '_');
 
-const withCI = (point: number | null | undefined, iv?: Interval) => `${num(point)}${point === null || point === undefined ? '' : ci(iv)}`;
-
+const withCI = (point: number | null | undefined, iv?: Interval) =>
+  `${num(point)}${point === null || point === undefined ? '' : ci(iv)}`;
 
 function header(s: TourneySummary): string {
   const agents = [...new Set(s.tracks.flatMap((t) => t.agents))];
   const games = s.tracks.reduce((n, t) => n + t.games, 0);
   const alarms = everyBuildFailed(s.tracks)
     ? ['Every build of every agent failed: no strategy of this run played, so its scores mean nothing.']
-    : [...agentsWithoutBot(s.tracks).map((a) => `Every build of agent ${a.agent} failed: its scores are those of a forfeiting stand-in. First reason: ${a.reason.slice(0, 200)}`), ...fallbackAlarmLines(s.tracks), ...budgetAlarmLines(s.tracks)];
+    : [
+        ...agentsWithoutBot(s.tracks).map(
+          (a) =>
+            `Every build of agent ${a.agent} failed: its scores are those of a forfeiting stand-in. First reason: ${a.reason.slice(0, 200)}`,
+        ),
+        ...fallbackAlarmLines(s.tracks),
+        ...budgetAlarmLines(s.tracks),
+      ];
   const llmRows = llmPlayerRows(s.tracks);
   const auto = s.tracks.filter((t) => t.autoReps);
   return `<h1>CATArena tournament report: ${h(s.runId)}</h1>
@@ -51,13 +65,29 @@ function header(s: TourneySummary): string {
 ${auto.map((t) => `<li>${h(trackName(t))}: --reps auto, ${t.autoReps!.firstPass} games then ${t.autoReps!.batches.length} batch(es) to ${t.autoReps!.games}; ${h(t.autoReps!.stopped?.detail ?? 'not finished')}</li>`).join('\n')}
 </ul>
 ${alarms.map((a) => `<p class="warn"><strong>${h(a)}</strong></p>`).join('\n')}
-${llmRows.length ? `<h2 id="llm-player">LLM-player decisions</h2>\n<p class="muted">Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action.</p>\n${table(['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'], llmRows.map((r) => r.map(h)))}` : ''}
+${
+  llmRows.length
+    ? `<h2 id="llm-player">LLM-player decisions</h2>\n<p class="muted">Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action.</p>\n${table(
+        ['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'],
+        llmRows.map((r) => r.map(h)),
+      )}`
+    : ''
+}
 <p class="muted">S = strategy coding, L = global learning, C = counter-adaptation, SI = self-improvement, U = generalizability (variant B¹ − standard B¹); docs/metrics.md in the catarena repository defines them.
 Brackets: 95% intervals for the luck of the games these bots played (a smoothed bootstrap), not for a rerun in which the agents write other bots. ≈: not separable from the next at 95%.</p>`;
 }
 
 function leaderboard(s: TourneySummary): string {
-  const rows = s.leaderboard.map((e, k) => [h(e.agent), String(k + 1), num(e.meanRankS), num(e.meanRankL), num(e.meanS), num(e.meanL), num(e.rankProbabilities?.[k], 2), vsNext(e.aboveNext)]);
+  const rows = s.leaderboard.map((e, k) => [
+    h(e.agent),
+    String(k + 1),
+    num(e.meanRankS),
+    num(e.meanRankL),
+    num(e.meanS),
+    num(e.meanL),
+    num(e.rankProbabilities?.[k], 2),
+    vsNext(e.aboveNext),
+  ]);
   return `<h2 id="leaderboard">Leaderboard</h2>
 <p class="muted">Average rank over ${s.tracks.length} track(s) (1 = best). P(place): share of bootstrap samples in which the agent holds this place.</p>
 ${table(['Agent', '#', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'P(place)', 'ahead of next'], rows, 'leaderboard')}`;
@@ -81,34 +111,60 @@ function trackSection(s: TourneySummary, t: TrackSummary): string {
         withCI(m(a)?.C, b(a)?.C),
         m(a)?.SI.defined ? withCI(m(a)!.SI.value, b(a)?.SI) : 'n/a',
         ...(U ? [num(U[a])] : []),
-        r ? `${r.elo.toFixed(0)}${r.lo === r.hi ? ' <span class="ci">anchor</span>' : ` <span class="ci">[${r.lo.toFixed(0)}, ${r.hi.toFixed(0)}]</span>`}` : '—',
+        r
+          ? `${r.elo.toFixed(0)}${r.lo === r.hi ? ' <span class="ci">anchor</span>' : ` <span class="ci">[${r.lo.toFixed(0)}, ${r.hi.toFixed(0)}]</span>`}`
+          : '—',
       ];
     }),
     'metrics',
   );
   const forest = (key: 'S' | 'L', min: number, max: number) =>
     intervalChart(
-      t.agents.map((a) => ({ label: a, point: m(a)?.[key] ?? null, lo: b(a)?.[key].lo ?? null, hi: b(a)?.[key].hi ?? null })),
+      t.agents.map((a) => ({
+        label: a,
+        point: m(a)?.[key] ?? null,
+        lo: b(a)?.[key].lo ?? null,
+        hi: b(a)?.[key].hi ?? null,
+      })),
       { id: `${id}-${key}`, min, max, title: key === 'S' ? 'S (strategy coding)' : 'L (global learning)' },
     );
   const ranks = (['S', 'L'] as const)
     .map((key) => {
       const point = (a: string) => m(a)?.[key] ?? null;
-      const order = t.agents.filter((a) => point(a) !== null).sort((x, y) => point(y)! - point(x)! || x.localeCompare(y));
+      const order = t.agents
+        .filter((a) => point(a) !== null)
+        .sort((x, y) => point(y)! - point(x)! || x.localeCompare(y));
       const probs = t.bootstrap.rankProbabilities[key];
-      const rows = order.map((a, k) => [h(a), num(point(a)), ...order.map((_, r) => num(probs[a]?.[r], 2)), vsNext(k + 1 < order.length ? t.bootstrap.above?.[key]?.[a]?.[order[k + 1]!] : null)]);
+      const rows = order.map((a, k) => [
+        h(a),
+        num(point(a)),
+        ...order.map((_, r) => num(probs[a]?.[r], 2)),
+        vsNext(k + 1 < order.length ? t.bootstrap.above?.[key]?.[a]?.[order[k + 1]!] : null),
+      ]);
       return `<h4>${key}: probability of each rank</h4>${table(['Agent', key, ...order.map((_, r) => `P(${r + 1})`), 'ahead of next'], rows, 'ranks')}`;
     })
     .join('');
   const rounds = Array.from({ length: t.rounds }, (_, k) => `round ${k + 1}`);
   const curves = lineChart(
-    t.agents.map((a) => ({ name: a, values: m(a)?.G ?? [], lo: b(a)?.G.map((g) => g.lo) ?? [], hi: b(a)?.G.map((g) => g.hi) ?? [] })),
+    t.agents.map((a) => ({
+      name: a,
+      values: m(a)?.G ?? [],
+      lo: b(a)?.G.map((g) => g.lo) ?? [],
+      hi: b(a)?.G.map((g) => g.hi) ?? [],
+    })),
     { xLabels: rounds, yLabel: 'G^n (global performance)', yMin: 0, yMax: 1, id: `${id}-G` },
   );
   const ratings = t.ratings
     ? `<details><summary>Ratings per strategy (Bradley–Terry with Davidson draws; Elo 0 = ${h(t.ratings.anchor === 'mean' ? 'the mean' : t.ratings.anchor)})</summary>${table(
         ['Strategy', 'Elo', '95% interval', 'Games'],
-        [...t.ratings.strategies].sort((x, y) => y.elo - x.elo).map((r) => [h(r.id), r.elo.toFixed(1), r.lo === r.hi ? 'anchor' : `[${r.lo.toFixed(0)}, ${r.hi.toFixed(0)}]`, String(r.games)]),
+        [...t.ratings.strategies]
+          .sort((x, y) => y.elo - x.elo)
+          .map((r) => [
+            h(r.id),
+            r.elo.toFixed(1),
+            r.lo === r.hi ? 'anchor' : `[${r.lo.toFixed(0)}, ${r.hi.toFixed(0)}]`,
+            String(r.games),
+          ]),
         'ratings',
       )}</details>`
     : '';
@@ -128,20 +184,67 @@ ${ratings}
 
 function operations(s: TourneySummary): string {
   const errors = s.tracks.flatMap((t) =>
-    Object.entries(t.errors).map(([agent, e]) => [h(agent), h(trackName(t)), String(e.requests), pct(e.timeout, e.requests), pct(e.http_error, e.requests), pct(e.malformed, e.requests), pct(e.illegal, e.requests), pct(e.crash, e.requests), e.requests ? `${(100 * e.rate).toFixed(2)}%` : '—']),
+    Object.entries(t.errors).map(([agent, e]) => [
+      h(agent),
+      h(trackName(t)),
+      String(e.requests),
+      pct(e.timeout, e.requests),
+      pct(e.http_error, e.requests),
+      pct(e.malformed, e.requests),
+      pct(e.illegal, e.requests),
+      pct(e.crash, e.requests),
+      e.requests ? `${(100 * e.rate).toFixed(2)}%` : '—',
+    ]),
   );
   const terms = [...new Set(s.tracks.flatMap((t) => Object.keys(t.terminations ?? {})))].sort();
   const termRows = s.tracks.map((t) => [h(trackName(t)), ...terms.map((k) => String(t.terminations?.[k] ?? 0))]);
-  const costs = s.tracks.flatMap((t) => Object.entries(t.cost).map(([agent, c]) => [h(agent), h(trackName(t)), String(c.rounds), duration(c.wallMs), String(c.toolCalls), c.tokens ? h(tokenWords(c.tokens)) : '—', String(c.linesOfCode)]));
-  const failed = s.tracks.flatMap((t) => t.strategies.filter((x) => x.status === 'failed').map((x) => [h(x.id), h(trackName(t)), h((x.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 300))]));
-  const warned = s.tracks.flatMap((t) => t.strategies.filter((x) => x.warnings?.length).map((x) => [h(x.id), h(trackName(t)), x.warnings!.slice(0, 4).map((w) => h(w.slice(0, 240))).join('<br>')]));
+  const costs = s.tracks.flatMap((t) =>
+    Object.entries(t.cost).map(([agent, c]) => [
+      h(agent),
+      h(trackName(t)),
+      String(c.rounds),
+      duration(c.wallMs),
+      String(c.toolCalls),
+      c.tokens ? h(tokenWords(c.tokens)) : '—',
+      String(c.linesOfCode),
+    ]),
+  );
+  const failed = s.tracks.flatMap((t) =>
+    t.strategies
+      .filter((x) => x.status === 'failed')
+      .map((x) => [
+        h(x.id),
+        h(trackName(t)),
+        h((x.failure ?? 'no reason recorded').replace(/\s+/g, ' ').slice(0, 300)),
+      ]),
+  );
+  const warned = s.tracks.flatMap((t) =>
+    t.strategies
+      .filter((x) => x.warnings?.length)
+      .map((x) => [
+        h(x.id),
+        h(trackName(t)),
+        x
+          .warnings!.slice(0, 4)
+          .map((w) => h(w.slice(0, 240)))
+          .join('<br>'),
+      ]),
+  );
   return `<h2 id="errors">Errors per agent</h2>
 ${table(['Agent', 'Track', 'Requests', 'Timeout', 'HTTP error', 'Malformed', 'Illegal', 'Crash', 'Error rate'], errors, 'errors')}
 <h2 id="terminations">How games ended</h2>
 ${table(['Track', ...terms.map(h)], termRows, 'terminations')}
 <h2 id="cost">Cost per agent</h2>
 ${table(['Agent', 'Track', 'Rounds', 'Wall time', 'Tool calls', 'Tokens', 'Lines of code'], costs, 'cost')}
-${costRoundRows(s.tracks).length ? `<h3>Cost per agent and round</h3>\n<p class="muted">${h(COST_ROUND_NOTE)} Estimated for the run: ${h(usd(runCostUsd(s.tracks)))}.</p>\n${table(COST_ROUND_HEAD.map(h), costRoundRows(s.tracks).map((r) => r.map(h)), 'cost-rounds')}` : ''}
+${
+  costRoundRows(s.tracks).length
+    ? `<h3>Cost per agent and round</h3>\n<p class="muted">${h(COST_ROUND_NOTE)} Estimated for the run: ${h(usd(runCostUsd(s.tracks)))}.</p>\n${table(
+        COST_ROUND_HEAD.map(h),
+        costRoundRows(s.tracks).map((r) => r.map(h)),
+        'cost-rounds',
+      )}`
+    : ''
+}
 <h2 id="failed">Failed builds</h2>
 ${table(['Strategy', 'Track', 'Reason'], failed, 'failed')}
 <h2 id="warnings">Validation warnings</h2>
@@ -190,8 +293,20 @@ const REPORT_SCRIPT = `(function () {
  * reports/evolution/evolution-html.ts; the probe's, reports/html/probe-html.ts), with their
  * navigation links as [anchor, label].
  */
-export function renderReportHtml(s: TourneySummary, games: GameIndex, extra = '', extraNav: ReadonlyArray<readonly [string, string]> = []): string {
-  const nav = ['<a href="#leaderboard">Leaderboard</a>', ...s.tracks.map((t) => `<a href="#track-${trackKey(trackName(t))}">${h(trackName(t))}</a>`), ...extraNav.map(([id, label]) => `<a href="#${h(id)}">${h(label)}</a>`), '<a href="#errors">Errors</a>', '<a href="#cost">Cost</a>', '<a href="#failed">Failed builds</a>'];
+export function renderReportHtml(
+  s: TourneySummary,
+  games: GameIndex,
+  extra = '',
+  extraNav: ReadonlyArray<readonly [string, string]> = [],
+): string {
+  const nav = [
+    '<a href="#leaderboard">Leaderboard</a>',
+    ...s.tracks.map((t) => `<a href="#track-${trackKey(trackName(t))}">${h(trackName(t))}</a>`),
+    ...extraNav.map(([id, label]) => `<a href="#${h(id)}">${h(label)}</a>`),
+    '<a href="#errors">Errors</a>',
+    '<a href="#cost">Cost</a>',
+    '<a href="#failed">Failed builds</a>',
+  ];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${h(`catarena report ${s.runId}`)}</title>

@@ -12,7 +12,10 @@ export function divergingColour(v: number): string {
   const t = Math.max(0, Math.min(1, v));
   const mix = (a: number, b: number, u: number) => Math.round(a + (b - a) * u);
   // #d73027 (0) → #f7f7f7 (0.5) → #4575b4 (1)
-  const [r, g, b] = t < 0.5 ? [mix(0xd7, 0xf7, t * 2), mix(0x30, 0xf7, t * 2), mix(0x27, 0xf7, t * 2)] : [mix(0xf7, 0x45, (t - 0.5) * 2), mix(0xf7, 0x75, (t - 0.5) * 2), mix(0xf7, 0xb4, (t - 0.5) * 2)];
+  const [r, g, b] =
+    t < 0.5
+      ? [mix(0xd7, 0xf7, t * 2), mix(0x30, 0xf7, t * 2), mix(0x27, 0xf7, t * 2)]
+      : [mix(0xf7, 0x45, (t - 0.5) * 2), mix(0xf7, 0x75, (t - 0.5) * 2), mix(0xf7, 0xb4, (t - 0.5) * 2)];
   return `rgb(${r},${g},${b})`;
 }
 
@@ -51,19 +54,29 @@ export function matrixFrame(o: MatrixFrame): string[] {
     `<defs><pattern id="${escapeHtml(o.patternId)}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#eee"/><line x1="0" y1="0" x2="0" y2="6" stroke="#bbb" stroke-width="2"/></pattern></defs>`,
   ];
   o.labels.forEach((label, k) => {
-    parts.push(`<text x="${origin - 4}" y="${origin + k * cell + cell * o.labelDy}" text-anchor="end" font-size="11">${escapeHtml(label)}</text>`);
+    parts.push(
+      `<text x="${origin - 4}" y="${origin + k * cell + cell * o.labelDy}" text-anchor="end" font-size="11">${escapeHtml(label)}</text>`,
+    );
   });
   (o.colLabels ?? o.labels).forEach((label, k) => {
     const x = origin + k * cell + cell * o.labelDy;
-    parts.push(`<text x="${x}" y="${origin - 4}" font-size="11" transform="rotate(-60 ${x} ${origin - 4})">${escapeHtml(label)}</text>`);
+    parts.push(
+      `<text x="${x}" y="${origin - 4}" font-size="11" transform="rotate(-60 ${x} ${origin - 4})">${escapeHtml(label)}</text>`,
+    );
   });
   return parts;
 }
 
 /** A colour scale's legend at x: eleven steps from 0 (bottom) to 1 (top), and tick labels at their offsets from `top`. */
-export function colourLegend(x: number, top: number, colour: (v: number) => string, ticks: ReadonlyArray<readonly [string, number]>): string[] {
+export function colourLegend(
+  x: number,
+  top: number,
+  colour: (v: number) => string,
+  ticks: ReadonlyArray<readonly [string, number]>,
+): string[] {
   const parts: string[] = [];
-  for (let k = 0; k <= 10; k++) parts.push(`<rect x="${x}" y="${top + (10 - k) * 12}" width="14" height="12" fill="${colour(k / 10)}"/>`);
+  for (let k = 0; k <= 10; k++)
+    parts.push(`<rect x="${x}" y="${top + (10 - k) * 12}" width="14" height="12" fill="${colour(k / 10)}"/>`);
   parts.push(ticks.map(([label, dy]) => `<text x="${x + 18}" y="${top + dy}" font-size="10">${label}</text>`).join(''));
   return parts;
 }
@@ -76,7 +89,17 @@ export function heatmap({ labels, values, games, id }: HeatmapInput): string {
   const top = left;
   const width = left + n * cell + 70;
   const height = top + n * cell + 10;
-  const parts = matrixFrame({ attrs: `class="heatmap" data-chart="heatmap" data-id="${escapeHtml(id)}"`, ariaLabel: 'score matrix W', width, height, patternId: `hatch-${id}`, labels, origin: left, cell, labelDy: 0.65 });
+  const parts = matrixFrame({
+    attrs: `class="heatmap" data-chart="heatmap" data-id="${escapeHtml(id)}"`,
+    ariaLabel: 'score matrix W',
+    width,
+    height,
+    patternId: `hatch-${id}`,
+    labels,
+    origin: left,
+    cell,
+    labelDy: 0.65,
+  });
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
       const x = left + c * cell;
@@ -87,16 +110,28 @@ export function heatmap({ labels, values, games, id }: HeatmapInput): string {
       }
       const v = values[r]?.[c] ?? null;
       const g = games[r]?.[c] ?? 0;
-      const title = v === null ? `${labels[r]} vs ${labels[c]}: never met` : `${labels[r]} vs ${labels[c]}: ${fmt(v, 3)} over ${g} game(s)`;
+      const title =
+        v === null
+          ? `${labels[r]} vs ${labels[c]}: never met`
+          : `${labels[r]} vs ${labels[c]}: ${fmt(v, 3)} over ${g} game(s)`;
       const fill = v === null ? `url(#hatch-${escapeHtml(id)})` : divergingColour(v);
       parts.push(
         `<rect class="cell" x="${x}" y="${y}" width="${cell}" height="${cell}" fill="${fill}" stroke="#fff" data-row="${r}" data-col="${c}" data-value="${v === null ? '' : v}" data-games="${g}"><title>${escapeHtml(title)}</title></rect>`,
       );
-      if (v !== null && cell >= 24) parts.push(`<text x="${x + cell / 2}" y="${y + cell * 0.62}" text-anchor="middle" font-size="9" pointer-events="none" fill="${v < 0.2 || v > 0.8 ? '#fff' : '#222'}">${fmt(v)}</text>`);
+      if (v !== null && cell >= 24)
+        parts.push(
+          `<text x="${x + cell / 2}" y="${y + cell * 0.62}" text-anchor="middle" font-size="9" pointer-events="none" fill="${v < 0.2 || v > 0.8 ? '#fff' : '#222'}">${fmt(v)}</text>`,
+        );
     }
   }
   // Legend: 0 … 0.5 … 1.
-  parts.push(...colourLegend(left + n * cell + 18, top, divergingColour, [['1', 10], ['0.5', 64], ['0', 130]]));
+  parts.push(
+    ...colourLegend(left + n * cell + 18, top, divergingColour, [
+      ['1', 10],
+      ['0.5', 64],
+      ['0', 130],
+    ]),
+  );
   parts.push('</svg>');
   return parts.join('');
 }
@@ -109,7 +144,18 @@ export interface Series {
   hi?: (number | null)[];
 }
 
-const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+const PALETTE = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#9467bd',
+  '#ff7f0e',
+  '#17becf',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+];
 export const seriesColour = (k: number) => PALETTE[k % PALETTE.length]!;
 
 export interface LineChartOptions {
@@ -129,7 +175,9 @@ export function lineChart(series: Series[], o: LineChartOptions): string {
   const width = o.width ?? 520;
   const height = o.height ?? 260;
   const pad = { left: 48, right: 130, top: 14, bottom: 40 };
-  const all = series.flatMap((s) => [...s.values, ...(s.lo ?? []), ...(s.hi ?? [])]).filter((v): v is number => v !== null && Number.isFinite(v));
+  const all = series
+    .flatMap((s) => [...s.values, ...(s.lo ?? []), ...(s.hi ?? [])])
+    .filter((v): v is number => v !== null && Number.isFinite(v));
   let yMin = o.yMin ?? Math.min(0, ...all);
   let yMax = o.yMax ?? Math.max(1, ...all);
   if (all.length) {
@@ -138,22 +186,34 @@ export function lineChart(series: Series[], o: LineChartOptions): string {
   }
   if (yMax === yMin) yMax = yMin + 1;
   const n = o.xLabels.length;
-  const px = (k: number) => pad.left + (n <= 1 ? (width - pad.left - pad.right) / 2 : (k * (width - pad.left - pad.right)) / (n - 1));
+  const px = (k: number) =>
+    pad.left + (n <= 1 ? (width - pad.left - pad.right) / 2 : (k * (width - pad.left - pad.right)) / (n - 1));
   const py = (v: number) => pad.top + ((yMax - v) * (height - pad.top - pad.bottom)) / (yMax - yMin);
-  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" class="line-chart" data-chart="line" data-id="${escapeHtml(o.id)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(o.yLabel)}">`];
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="line-chart" data-chart="line" data-id="${escapeHtml(o.id)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(o.yLabel)}">`,
+  ];
   for (let k = 0; k <= 4; k++) {
     const v = yMin + ((yMax - yMin) * k) / 4;
-    parts.push(`<line x1="${pad.left}" x2="${width - pad.right}" y1="${py(v)}" y2="${py(v)}" stroke="#e5e5e5"/><text x="${pad.left - 6}" y="${py(v) + 4}" text-anchor="end" font-size="10">${fmt(v)}</text>`);
+    parts.push(
+      `<line x1="${pad.left}" x2="${width - pad.right}" y1="${py(v)}" y2="${py(v)}" stroke="#e5e5e5"/><text x="${pad.left - 6}" y="${py(v) + 4}" text-anchor="end" font-size="10">${fmt(v)}</text>`,
+    );
   }
-  o.xLabels.forEach((label, k) => parts.push(`<text x="${px(k)}" y="${height - pad.bottom + 16}" text-anchor="middle" font-size="10">${escapeHtml(label)}</text>`));
-  parts.push(`<text x="12" y="${pad.top + (height - pad.top - pad.bottom) / 2}" font-size="11" transform="rotate(-90 12 ${pad.top + (height - pad.top - pad.bottom) / 2})" text-anchor="middle">${escapeHtml(o.yLabel)}</text>`);
+  o.xLabels.forEach((label, k) =>
+    parts.push(
+      `<text x="${px(k)}" y="${height - pad.bottom + 16}" text-anchor="middle" font-size="10">${escapeHtml(label)}</text>`,
+    ),
+  );
+  parts.push(
+    `<text x="12" y="${pad.top + (height - pad.top - pad.bottom) / 2}" font-size="11" transform="rotate(-90 12 ${pad.top + (height - pad.top - pad.bottom) / 2})" text-anchor="middle">${escapeHtml(o.yLabel)}</text>`,
+  );
   series.forEach((s, k) => {
     const colour = seriesColour(k);
-    const points = s.values.map((v, i) => (v === null ? null : [px(i), py(v)] as const));
+    const points = s.values.map((v, i) => (v === null ? null : ([px(i), py(v)] as const)));
     // Break the line at missing values.
     let run: string[] = [];
     const flush = () => {
-      if (run.length > 1) parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${run.join(' ')}"/>`);
+      if (run.length > 1)
+        parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${run.join(' ')}"/>`);
       run = [];
     };
     points.forEach((p) => (p ? run.push(`${p[0].toFixed(1)},${p[1].toFixed(1)}`) : flush()));
@@ -166,7 +226,9 @@ export function lineChart(series: Series[], o: LineChartOptions): string {
         if (stretch.length > 1) {
           const upper = stretch.map((i) => `${px(i).toFixed(1)},${py(s.hi![i]!).toFixed(1)}`);
           const lower = [...stretch].reverse().map((i) => `${px(i).toFixed(1)},${py(s.lo![i]!).toFixed(1)}`);
-          parts.push(`<polygon class="band" data-series="${escapeHtml(s.name)}" fill="${colour}" fill-opacity=".15" stroke="none" points="${[...upper, ...lower].join(' ')}"/>`);
+          parts.push(
+            `<polygon class="band" data-series="${escapeHtml(s.name)}" fill="${colour}" fill-opacity=".15" stroke="none" points="${[...upper, ...lower].join(' ')}"/>`,
+          );
         }
         stretch = [];
       };
@@ -178,10 +240,17 @@ export function lineChart(series: Series[], o: LineChartOptions): string {
       const lo = s.lo?.[i];
       const hi = s.hi?.[i];
       const banded = o.band && hasInterval(i) && (hasInterval(i - 1) || hasInterval(i + 1));
-      if (lo !== null && lo !== undefined && hi !== null && hi !== undefined && !banded) parts.push(`<line x1="${p[0] + k * 2}" x2="${p[0] + k * 2}" y1="${py(lo)}" y2="${py(hi)}" stroke="${colour}" stroke-opacity=".45" stroke-width="2"/>`);
-      parts.push(`<circle class="point" cx="${p[0]}" cy="${p[1]}" r="3.5" fill="${colour}" data-series="${escapeHtml(s.name)}" data-x="${i}" data-value="${s.values[i]}"><title>${escapeHtml(`${s.name} · ${o.xLabels[i]}: ${fmt(s.values[i]!, 3)}${lo !== null && lo !== undefined && hi !== null && hi !== undefined ? ` [${fmt(lo)}, ${fmt(hi)}]` : ''}`)}</title></circle>`);
+      if (lo !== null && lo !== undefined && hi !== null && hi !== undefined && !banded)
+        parts.push(
+          `<line x1="${p[0] + k * 2}" x2="${p[0] + k * 2}" y1="${py(lo)}" y2="${py(hi)}" stroke="${colour}" stroke-opacity=".45" stroke-width="2"/>`,
+        );
+      parts.push(
+        `<circle class="point" cx="${p[0]}" cy="${p[1]}" r="3.5" fill="${colour}" data-series="${escapeHtml(s.name)}" data-x="${i}" data-value="${s.values[i]}"><title>${escapeHtml(`${s.name} · ${o.xLabels[i]}: ${fmt(s.values[i]!, 3)}${lo !== null && lo !== undefined && hi !== null && hi !== undefined ? ` [${fmt(lo)}, ${fmt(hi)}]` : ''}`)}</title></circle>`,
+      );
     });
-    parts.push(`<rect x="${width - pad.right + 12}" y="${pad.top + k * 16}" width="10" height="10" fill="${colour}"/><text x="${width - pad.right + 26}" y="${pad.top + k * 16 + 9}" font-size="11">${escapeHtml(s.name)}</text>`);
+    parts.push(
+      `<rect x="${width - pad.right + 12}" y="${pad.top + k * 16}" width="10" height="10" fill="${colour}"/><text x="${width - pad.right + 26}" y="${pad.top + k * 16 + 9}" font-size="11">${escapeHtml(s.name)}</text>`,
+    );
   });
   parts.push('</svg>');
   return parts.join('');
@@ -203,17 +272,27 @@ export function intervalChart(rows: IntervalRow[], o: { id: string; min: number;
   const top = 22;
   const height = top + rows.length * rowH + 24;
   const px = (v: number) => left + ((v - o.min) * (width - left - right)) / (o.max - o.min);
-  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" class="interval-chart" data-chart="interval" data-id="${escapeHtml(o.id)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(o.title)}">`];
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="interval-chart" data-chart="interval" data-id="${escapeHtml(o.id)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(o.title)}">`,
+  ];
   parts.push(`<text x="${left}" y="13" font-size="11" font-weight="600">${escapeHtml(o.title)}</text>`);
   for (let k = 0; k <= 4; k++) {
     const v = o.min + ((o.max - o.min) * k) / 4;
-    parts.push(`<line x1="${px(v)}" x2="${px(v)}" y1="${top}" y2="${height - 20}" stroke="#eee"/><text x="${px(v)}" y="${height - 6}" text-anchor="middle" font-size="10">${fmt(v)}</text>`);
+    parts.push(
+      `<line x1="${px(v)}" x2="${px(v)}" y1="${top}" y2="${height - 20}" stroke="#eee"/><text x="${px(v)}" y="${height - 6}" text-anchor="middle" font-size="10">${fmt(v)}</text>`,
+    );
   }
   rows.forEach((r, k) => {
     const y = top + k * rowH + rowH / 2;
     parts.push(`<text x="${left - 6}" y="${y + 4}" text-anchor="end" font-size="11">${escapeHtml(r.label)}</text>`);
-    if (r.lo !== null && r.hi !== null) parts.push(`<line x1="${px(r.lo)}" x2="${px(r.hi)}" y1="${y}" y2="${y}" stroke="${seriesColour(k)}" stroke-width="3" stroke-opacity=".5"/>`);
-    if (r.point !== null) parts.push(`<circle class="point" cx="${px(r.point)}" cy="${y}" r="4" fill="${seriesColour(k)}" data-series="${escapeHtml(r.label)}" data-value="${r.point}"><title>${escapeHtml(`${r.label}: ${fmt(r.point, 3)}${r.lo !== null && r.hi !== null ? ` [${fmt(r.lo)}, ${fmt(r.hi)}]` : ''}`)}</title></circle>`);
+    if (r.lo !== null && r.hi !== null)
+      parts.push(
+        `<line x1="${px(r.lo)}" x2="${px(r.hi)}" y1="${y}" y2="${y}" stroke="${seriesColour(k)}" stroke-width="3" stroke-opacity=".5"/>`,
+      );
+    if (r.point !== null)
+      parts.push(
+        `<circle class="point" cx="${px(r.point)}" cy="${y}" r="4" fill="${seriesColour(k)}" data-series="${escapeHtml(r.label)}" data-value="${r.point}"><title>${escapeHtml(`${r.label}: ${fmt(r.point, 3)}${r.lo !== null && r.hi !== null ? ` [${fmt(r.lo)}, ${fmt(r.hi)}]` : ''}`)}</title></circle>`,
+      );
   });
   parts.push('</svg>');
   return parts.join('');

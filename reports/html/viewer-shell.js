@@ -24,8 +24,15 @@
     );
     const board = el('div', { class: 'board', 'data-testid': 'board' });
     const label = el('span', { class: 'step', 'data-testid': 'step' });
-    const slider = el('input', { type: 'range', min: '0', max: String(steps - 1), value: String(step), 'aria-label': 'step' });
-    const button = (text, title, to) => el('button', { type: 'button', title, 'data-testid': title, onclick: () => go(to()) }, text);
+    const slider = el('input', {
+      type: 'range',
+      min: '0',
+      max: String(steps - 1),
+      value: String(step),
+      'aria-label': 'step',
+    });
+    const button = (text, title, to) =>
+      el('button', { type: 'button', title, 'data-testid': title, onclick: () => go(to()) }, text);
     const controls = el(
       'div',
       { class: 'controls' },

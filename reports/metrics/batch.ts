@@ -29,13 +29,28 @@ export function placesOf(result: Pick<MatchResult, 'places' | 'scores'>): number
 
 /** Any result to pairwise games: two-seat results as they are, tables by projection, duplicate rooms by match VPs. */
 export function pairwiseGames(results: readonly MatchResult[], keyOf: (id: string) => StrategyKey): GameResult[] {
-  const duplicate = duplicateGames(results.filter((r) => r.spec.duplicate), keyOf);
-  return duplicate.concat(results.filter((r) => !r.spec.duplicate).flatMap((r): GameResult[] => {
-    if (r.spec.seats.length === 2 && !r.places) {
-      return [{ a: keyOf(r.spec.seats[0]!), b: keyOf(r.spec.seats[1]!), scoreA: r.scores[0]!, scoreB: r.scores[1]!, group: r.spec.pairing }];
-    }
-    return projectTable(r, keyOf);
-  }));
+  const duplicate = duplicateGames(
+    results.filter((r) => r.spec.duplicate),
+    keyOf,
+  );
+  return duplicate.concat(
+    results
+      .filter((r) => !r.spec.duplicate)
+      .flatMap((r): GameResult[] => {
+        if (r.spec.seats.length === 2 && !r.places) {
+          return [
+            {
+              a: keyOf(r.spec.seats[0]!),
+              b: keyOf(r.spec.seats[1]!),
+              scoreA: r.scores[0]!,
+              scoreB: r.scores[1]!,
+              group: r.spec.pairing,
+            },
+          ];
+        }
+        return projectTable(r, keyOf);
+      }),
+  );
 }
 
 /** Win rate per table kind and strategy id, over the results that came from batch tables. */

@@ -9,7 +9,14 @@
 import { createRng, deriveSeed, type Rng } from '../../util/rng.ts';
 import { cellModel, type CellModel, type PairCell, type Unit } from './cells.ts';
 import { ScoreMatrix, type GameResult } from './score-matrix.ts';
-import { counterAdaptation, globalLearning, globalPerformance, rankList, selfImprovement, strategyCoding } from './metrics.ts';
+import {
+  counterAdaptation,
+  globalLearning,
+  globalPerformance,
+  rankList,
+  selfImprovement,
+  strategyCoding,
+} from './metrics.ts';
 import type { AgentIntervals, BootstrapResult, Interval } from '../../records/metrics.ts';
 
 export interface BootstrapOptions {
@@ -99,7 +106,12 @@ function sortedValues(values: readonly (number | null)[]): ArrayLike<number> {
 }
 
 /** The metric's percentile interval, clipped to the metric's range [min, max]. */
-export function interval(point: number | null, values: readonly (number | null)[], level: number, [min, max]: readonly [number, number]): Interval {
+export function interval(
+  point: number | null,
+  values: readonly (number | null)[],
+  level: number,
+  [min, max]: readonly [number, number],
+): Interval {
   const sorted = sortedValues(values);
   if (sorted.length === 0) return { point, lo: null, hi: null, samples: 0 };
   const tail = (1 - level) / 2;
@@ -135,7 +147,10 @@ export interface BootstrapDraws {
 }
 
 /** P(a's metric > b's) over the samples where both are defined, ties counting ½; null without such samples. */
-export function aboveMatrix(agents: readonly string[], values: readonly (number | null)[][]): Record<string, Record<string, number | null>> {
+export function aboveMatrix(
+  agents: readonly string[],
+  values: readonly (number | null)[][],
+): Record<string, Record<string, number | null>> {
   const out: Record<string, Record<string, number | null>> = {};
   agents.forEach((a, i) => {
     out[a] = {};
@@ -157,7 +172,12 @@ export function aboveMatrix(agents: readonly string[], values: readonly (number 
 }
 
 /** 95% (by default) bootstrap intervals for S, L, C, SI and G^n per agent, plus rank probabilities for S and L. */
-export function bootstrapMetrics(agents: readonly string[], rounds: number, games: readonly GameResult[], options: BootstrapOptions = {}): BootstrapResult {
+export function bootstrapMetrics(
+  agents: readonly string[],
+  rounds: number,
+  games: readonly GameResult[],
+  options: BootstrapOptions = {},
+): BootstrapResult {
   return bootstrapWithDraws(agents, rounds, games, options).result;
 }
 
@@ -200,13 +220,25 @@ export function bootstrapWithDraws(
   const perAgent: Record<string, AgentIntervals> = {};
   agents.forEach((agent, i) => {
     const metric = (key: 'S' | 'L' | 'C' | 'SI') =>
-      interval(point[key][i] ?? null, draws.map((d) => d[key][i] ?? null), level, RANGE[key]);
+      interval(
+        point[key][i] ?? null,
+        draws.map((d) => d[key][i] ?? null),
+        level,
+        RANGE[key],
+      );
     perAgent[agent] = {
       S: metric('S'),
       L: metric('L'),
       C: metric('C'),
       SI: metric('SI'),
-      G: point.G[i]!.map((g, n) => interval(g, draws.map((d) => d.G[i]![n] ?? null), level, RANGE.G)),
+      G: point.G[i]!.map((g, n) =>
+        interval(
+          g,
+          draws.map((d) => d.G[i]![n] ?? null),
+          level,
+          RANGE.G,
+        ),
+      ),
     };
   });
   const shares = (tally: number[][]) =>

@@ -122,7 +122,11 @@ export function fitDavidson(record: PairRecord, players: number, options: Davids
 }
 
 /** Under the fit: i's expected score against j, the chance of a draw, and the variance of one game's score. */
-export function pairModel(fit: DavidsonFit, i: number, j: number): { expected: number; draw: number; variance: number } {
+export function pairModel(
+  fit: DavidsonFit,
+  i: number,
+  j: number,
+): { expected: number; draw: number; variance: number } {
   const pi = Math.exp(fit.theta[i]!);
   const pj = Math.exp(fit.theta[j]!);
   const root = fit.nu * Math.sqrt(pi * pj);

@@ -35,7 +35,8 @@ export interface DuplicateMatch {
 /** The game's duplicate scoring (its descriptor's `duplicate`). */
 function scoringOf(game: string): DuplicateScoring {
   const scoring = gameDescriptor(game).duplicate;
-  if (!scoring) throw new Error(`game "${game}" is played in duplicate rooms but its descriptor has no duplicate scoring`);
+  if (!scoring)
+    throw new Error(`game "${game}" is played in duplicate rooms but its descriptor has no duplicate scoring`);
   return scoring;
 }
 
@@ -52,7 +53,15 @@ export function duplicateMatchesOf(results: readonly MatchResult[]): DuplicateMa
 
 /** The matches with the scoring of their game. */
 function scoredMatches(results: readonly MatchResult[]): Array<[DuplicateMatch, DuplicateScoring]> {
-  const byMatch = new Map<string, { game: string; teams: [string, string]; scheduled: number; rooms: Map<number, { open?: MatchResult; closed?: MatchResult }> }>();
+  const byMatch = new Map<
+    string,
+    {
+      game: string;
+      teams: [string, string];
+      scheduled: number;
+      rooms: Map<number, { open?: MatchResult; closed?: MatchResult }>;
+    }
+  >();
   for (const r of results) {
     const d = r.spec.duplicate;
     if (!d) continue;
@@ -82,14 +91,23 @@ function scoredMatches(results: readonly MatchResult[]): Array<[DuplicateMatch, 
     }
     if (!boards.length) continue;
     const imps = boards.reduce((s, x) => s + x.imps, 0);
-    out.push([{ match, teams: [a, b], boards, scheduled: m.scheduled, imps, vp: scoring.matchPoints(imps, boards.length) }, scoring]);
+    out.push([
+      { match, teams: [a, b], boards, scheduled: m.scheduled, imps, vp: scoring.matchPoints(imps, boards.length) },
+      scoring,
+    ]);
   }
   return out;
 }
 
 /** One pairwise game per duplicate match: score = VP / 20 (the game's match points over their total), grouped by match for the bootstrap. */
 export function duplicateGames(results: readonly MatchResult[], keyOf: (id: string) => StrategyKey): GameResult[] {
-  return scoredMatches(results).map(([m, { matchPointsTotal: total }]) => ({ a: keyOf(m.teams[0]), b: keyOf(m.teams[1]), scoreA: m.vp[0] / total, scoreB: m.vp[1] / total, group: m.match }));
+  return scoredMatches(results).map(([m, { matchPointsTotal: total }]) => ({
+    a: keyOf(m.teams[0]),
+    b: keyOf(m.teams[1]),
+    scoreA: m.vp[0] / total,
+    scoreB: m.vp[1] / total,
+    group: m.match,
+  }));
 }
 
 /**

@@ -79,7 +79,8 @@ export function pearson(x: readonly (number | null)[], y: readonly (number | nul
 
 const roundList = (W: ScoreMatrix): number[] => Array.from({ length: W.rounds }, (_, k) => k + 1);
 /** Mean of f(j) over the other agents j ≠ i, in index order. */
-const overOtherAgents = (W: ScoreMatrix, i: number, f: (j: number) => number | null) => meanOf(0, W.agents.length, (j) => (j === i ? null : f(j)));
+const overOtherAgents = (W: ScoreMatrix, i: number, f: (j: number) => number | null) =>
+  meanOf(0, W.agents.length, (j) => (j === i ? null : f(j)));
 /** Mean of f(n) over the rounds n = 2..N. */
 const overLaterRounds = (W: ScoreMatrix, f: (n: number) => number | null) => meanOf(2, W.rounds + 1, f);
 
@@ -124,12 +125,16 @@ export function selfScore(W: ScoreMatrix, i: number, n: number): number | null {
 /** SI_i = Pearson([1..N], [S_i^1..S_i^N]): do later versions beat earlier ones. */
 export function selfImprovement(W: ScoreMatrix, i: number): Correlation {
   const rounds = roundList(W);
-  return pearson(rounds, rounds.map((n) => selfScore(W, i, n)));
+  return pearson(
+    rounds,
+    rounds.map((n) => selfScore(W, i, n)),
+  );
 }
 
 /** U_i = B_i^{1;variant} − B_i^{1;standard}, keyed by agent id; both matrices must hold the same agents. */
 export function generalizability(standard: ScoreMatrix, variant: ScoreMatrix): Record<string, number | null> {
-  const same = standard.agents.length === variant.agents.length && standard.agents.every((a) => variant.agents.includes(a));
+  const same =
+    standard.agents.length === variant.agents.length && standard.agents.every((a) => variant.agents.includes(a));
   if (!same) throw new Error('generalizability: the two matrices must hold the same agents');
   const out: Record<string, number | null> = {};
   standard.agents.forEach((agent, i) => {
@@ -196,7 +201,10 @@ export function rankList(values: readonly (number | null)[], higherIsBetter = tr
  */
 export function ranks(values: Record<string, number | null>, higherIsBetter = true): Record<string, number | null> {
   const keys = Object.keys(values);
-  const r = rankList(keys.map((k) => values[k]!), higherIsBetter);
+  const r = rankList(
+    keys.map((k) => values[k]!),
+    higherIsBetter,
+  );
   return Object.fromEntries(keys.map((k, i) => [k, r[i]!]));
 }
 
@@ -224,8 +232,7 @@ export function computeAll(W: ScoreMatrix, opts: MetricsOptions = {}): AllMetric
     };
   });
   const series = fieldSeries(W);
-  const pick = (f: (m: AgentMetrics) => number | null) =>
-    Object.fromEntries(W.agents.map((a) => [a, f(perAgent[a]!)]));
+  const pick = (f: (m: AgentMetrics) => number | null) => Object.fromEntries(W.agents.map((a) => [a, f(perAgent[a]!)]));
   return {
     perAgent,
     field: {

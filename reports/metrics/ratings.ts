@@ -22,7 +22,14 @@ export interface RatingsOptions {
   strategyFit?: DavidsonFit;
 }
 
-function rate(ids: string[], fit: DavidsonFit, games: number[], anchor: number | null, z: number, dispersion: number): Rating[] {
+function rate(
+  ids: string[],
+  fit: DavidsonFit,
+  games: number[],
+  anchor: number | null,
+  z: number,
+  dispersion: number,
+): Rating[] {
   const P = ids.length;
   const cov = thetaCovariance(fit, dispersion);
   return ids.map((id, i) => {
@@ -69,8 +76,18 @@ export function ratings(W: ScoreMatrix, games: readonly GameResult[], options: R
   const agentFit = fitDavidson(agentRecord, T);
 
   const anchor = options.anchor;
-  const agentAnchor = anchor === undefined ? -1 : W.agents.indexOf(anchor.includes('@') ? anchor.slice(0, anchor.lastIndexOf('@')) : anchor);
-  const strategyAnchor = anchor === undefined ? -1 : anchor.includes('@') ? labels.indexOf(anchor) : agentAnchor >= 0 ? W.index(agentAnchor, 1) : -1;
+  const agentAnchor =
+    anchor === undefined
+      ? -1
+      : W.agents.indexOf(anchor.includes('@') ? anchor.slice(0, anchor.lastIndexOf('@')) : anchor);
+  const strategyAnchor =
+    anchor === undefined
+      ? -1
+      : anchor.includes('@')
+        ? labels.indexOf(anchor)
+        : agentAnchor >= 0
+          ? W.index(agentAnchor, 1)
+          : -1;
   const anchored = strategyAnchor >= 0;
   return {
     model: 'davidson',
@@ -79,6 +96,9 @@ export function ratings(W: ScoreMatrix, games: readonly GameResult[], options: R
     dispersion,
     level,
     strategies: rate(labels, strategyFit, strategyGames, anchored ? strategyAnchor : null, z, dispersion),
-    agents: T > 1 ? rate([...W.agents], agentFit, agentGames, anchored && agentAnchor >= 0 ? agentAnchor : null, z, dispersion) : [],
+    agents:
+      T > 1
+        ? rate([...W.agents], agentFit, agentGames, anchored && agentAnchor >= 0 ? agentAnchor : null, z, dispersion)
+        : [],
   };
 }

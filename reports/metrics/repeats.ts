@@ -34,7 +34,10 @@ export function meanSd(values: readonly (number | null | undefined)[]): MeanSd {
 
 /** ln Γ(x) (Lanczos, g = 7). */
 function logGamma(x: number): number {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   x -= 1;
   let a = c[0]!;
@@ -55,7 +58,12 @@ function incompleteBeta(x: number, a: number, b: number): number {
   let d = 0;
   for (let i = 0; i <= 400; i++) {
     const m = Math.floor(i / 2);
-    const num = i === 0 ? 1 : i % 2 === 0 ? (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m)) : -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
+    const num =
+      i === 0
+        ? 1
+        : i % 2 === 0
+          ? (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m))
+          : -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
     d = 1 + num * d;
     if (Math.abs(d) < tiny) d = tiny;
     d = 1 / d;
@@ -94,7 +102,9 @@ export function studentQuantile(p: number, df: number): number {
 
 /** Kendall's τ-b between two score lists (higher = better), over the items both have; null when undefined. */
 export function kendallTau(x: readonly (number | null)[], y: readonly (number | null)[]): number | null {
-  const idx = x.map((_, i) => i).filter((i) => x[i] !== null && y[i] !== null && x[i] !== undefined && y[i] !== undefined);
+  const idx = x
+    .map((_, i) => i)
+    .filter((i) => x[i] !== null && y[i] !== null && x[i] !== undefined && y[i] !== undefined);
   let concordant = 0;
   let discordant = 0;
   let tiesX = 0;
@@ -143,10 +153,11 @@ export function kendallW(lists: readonly (readonly (number | null)[])[]): number
 /** Mean Kendall τ over every pair of lists (null when no pair has one). */
 export function meanPairwiseTau(lists: readonly (readonly (number | null)[])[]): number | null {
   const taus: number[] = [];
-  for (let a = 0; a < lists.length; a++) for (let b = a + 1; b < lists.length; b++) {
-    const t = kendallTau(lists[a]!, lists[b]!);
-    if (t !== null) taus.push(t);
-  }
+  for (let a = 0; a < lists.length; a++)
+    for (let b = a + 1; b < lists.length; b++) {
+      const t = kendallTau(lists[a]!, lists[b]!);
+      if (t !== null) taus.push(t);
+    }
   return taus.length ? taus.reduce((x, y) => x + y, 0) / taus.length : null;
 }
 
@@ -155,7 +166,13 @@ export function meanPairwiseTau(lists: readonly (readonly (number | null)[])[]):
 
 /** One repeat of one track: each agent's metric values (the point) and its smoothed-bootstrap samples. */
 export interface RepeatTrackSample {
-  point: { S: (number | null)[]; L: (number | null)[]; C: (number | null)[]; SI: (number | null)[]; G: (number | null)[][] };
+  point: {
+    S: (number | null)[];
+    L: (number | null)[];
+    C: (number | null)[];
+    SI: (number | null)[];
+    G: (number | null)[][];
+  };
   draws: BootstrapDraws;
 }
 
@@ -184,7 +201,8 @@ const variance = (xs: readonly number[]) => {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
   return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
 };
-const present = (xs: readonly (number | null | undefined)[]) => xs.filter((x): x is number => x !== null && x !== undefined && Number.isFinite(x));
+const present = (xs: readonly (number | null | undefined)[]) =>
+  xs.filter((x): x is number => x !== null && x !== undefined && Number.isFinite(x));
 
 /**
  * Calibrated two-level samples of one agent's metric. `raw[b]` is the mean, over the K repeats
@@ -196,7 +214,12 @@ const present = (xs: readonly (number | null | undefined)[]) => xs.filter((x): x
  * (skew, the joint spread of the agents); the scale is the t interval's. With one repeat there is
  * no spread between repeats: the within-repeat samples are used as they are.
  */
-export function calibrate(points: readonly (number | null)[], raw: readonly (number | null)[], withinVariance: number, level: number): { mean: number | null; samples: (number | null)[] } {
+export function calibrate(
+  points: readonly (number | null)[],
+  raw: readonly (number | null)[],
+  withinVariance: number,
+  level: number,
+): { mean: number | null; samples: (number | null)[] } {
   const xs = present(points);
   if (!xs.length) return { mean: null, samples: raw.map(() => null) };
   const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -218,7 +241,12 @@ export function calibrate(points: readonly (number | null)[], raw: readonly (num
 }
 
 /** bootstrap.ts's percentile interval over the finite values only (a repeat may lack a metric). */
-const finiteInterval = (point: number | null, values: readonly (number | null)[], level: number, range: readonly [number, number]): Interval => interval(point, present(values), level, range);
+const finiteInterval = (
+  point: number | null,
+  values: readonly (number | null)[],
+  level: number,
+  range: readonly [number, number],
+): Interval => interval(point, present(values), level, range);
 
 function rankShares(agents: readonly string[], draws: readonly (number | null)[][]): Record<string, number[]> {
   const tally = agents.map(() => agents.map(() => 0));
@@ -231,7 +259,12 @@ function rankShares(agents: readonly string[], draws: readonly (number | null)[]
  * the calibrated samples of S and L per agent, from which the combined leaderboard's rank
  * probabilities are made (tracks are independent, as in a single run).
  */
-export function combineRepeats(agents: readonly string[], rounds: number, repeats: readonly RepeatTrackSample[], options: CombineOptions = {}): { result: CombinedIntervals; draws: { S: (number | null)[][]; L: (number | null)[][] } } {
+export function combineRepeats(
+  agents: readonly string[],
+  rounds: number,
+  repeats: readonly RepeatTrackSample[],
+  options: CombineOptions = {},
+): { result: CombinedIntervals; draws: { S: (number | null)[][]; L: (number | null)[][] } } {
   const samples = options.samples ?? 1000;
   const seed = options.seed ?? 1;
   const level = options.level ?? 0.95;
@@ -240,11 +273,17 @@ export function combineRepeats(agents: readonly string[], rounds: number, repeat
   const rng = createRng(deriveSeed('metrics.combined', seed, options.stream ?? ''));
   // Level 1 and level 2, shared by every agent and metric so their joint spread survives: sample b
   // takes repeats r_1..r_K with replacement and one within-repeat sample j_k of each.
-  const picks = Array.from({ length: samples }, () => Array.from({ length: K }, () => {
-    const r = rng.int(0, K - 1);
-    return [r, rng.int(0, repeats[r]!.draws.S.length - 1)] as const;
-  }));
-  const series = (pointOf: (rep: RepeatTrackSample, a: number) => number | null, drawOf: (rep: RepeatTrackSample, j: number, a: number) => number | null, range: readonly [number, number]) =>
+  const picks = Array.from({ length: samples }, () =>
+    Array.from({ length: K }, () => {
+      const r = rng.int(0, K - 1);
+      return [r, rng.int(0, repeats[r]!.draws.S.length - 1)] as const;
+    }),
+  );
+  const series = (
+    pointOf: (rep: RepeatTrackSample, a: number) => number | null,
+    drawOf: (rep: RepeatTrackSample, j: number, a: number) => number | null,
+    range: readonly [number, number],
+  ) =>
     agents.map((_, a) => {
       const points = repeats.map((rep) => pointOf(rep, a));
       const raw = picks.map((pick) => {
@@ -255,16 +294,39 @@ export function combineRepeats(agents: readonly string[], rounds: number, repeat
       const c = calibrate(points, raw, within.reduce((x, y) => x + y, 0) / K, level);
       return { iv: finiteInterval(c.mean, c.samples, level, range), samples: c.samples };
     });
-  const S = series((rep, a) => rep.point.S[a] ?? null, (rep, j, a) => rep.draws.S[j]![a] ?? null, RANGE.S);
-  const L = series((rep, a) => rep.point.L[a] ?? null, (rep, j, a) => rep.draws.L[j]![a] ?? null, RANGE.L);
-  const C = series((rep, a) => rep.point.C[a] ?? null, (rep, j, a) => rep.draws.C[j]![a] ?? null, RANGE.C);
-  const SI = series((rep, a) => rep.point.SI[a] ?? null, (rep, j, a) => rep.draws.SI[j]![a] ?? null, RANGE.SI);
-  const G = Array.from({ length: rounds }, (_, n) => series((rep, a) => rep.point.G[a]?.[n] ?? null, (rep, j, a) => rep.draws.G[j]![a]?.[n] ?? null, RANGE.G));
+  const S = series(
+    (rep, a) => rep.point.S[a] ?? null,
+    (rep, j, a) => rep.draws.S[j]![a] ?? null,
+    RANGE.S,
+  );
+  const L = series(
+    (rep, a) => rep.point.L[a] ?? null,
+    (rep, j, a) => rep.draws.L[j]![a] ?? null,
+    RANGE.L,
+  );
+  const C = series(
+    (rep, a) => rep.point.C[a] ?? null,
+    (rep, j, a) => rep.draws.C[j]![a] ?? null,
+    RANGE.C,
+  );
+  const SI = series(
+    (rep, a) => rep.point.SI[a] ?? null,
+    (rep, j, a) => rep.draws.SI[j]![a] ?? null,
+    RANGE.SI,
+  );
+  const G = Array.from({ length: rounds }, (_, n) =>
+    series(
+      (rep, a) => rep.point.G[a]?.[n] ?? null,
+      (rep, j, a) => rep.draws.G[j]![a]?.[n] ?? null,
+      RANGE.G,
+    ),
+  );
   const perAgent: Record<string, AgentIntervals> = {};
   agents.forEach((agent, a) => {
     perAgent[agent] = { S: S[a]!.iv, L: L[a]!.iv, C: C[a]!.iv, SI: SI[a]!.iv, G: G.map((g) => g[a]!.iv) };
   });
-  const byDraw = (xs: Array<{ samples: (number | null)[] }>) => picks.map((_, b) => xs.map((x) => x.samples[b] ?? null));
+  const byDraw = (xs: Array<{ samples: (number | null)[] }>) =>
+    picks.map((_, b) => xs.map((x) => x.samples[b] ?? null));
   const drawsS = byDraw(S);
   const drawsL = byDraw(L);
   return {

@@ -131,7 +131,11 @@ export function fromGames(agents: readonly string[], rounds: number, games: read
 }
 
 /** W from a ready (T·N)×(T·N) matrix in strategy order (tests, imported results); one "game" per cell. */
-export function fromMatrix(agents: readonly string[], rounds: number, values: readonly (readonly (number | null)[])[]): ScoreMatrix {
+export function fromMatrix(
+  agents: readonly string[],
+  rounds: number,
+  values: readonly (readonly (number | null)[])[],
+): ScoreMatrix {
   const w = new ScoreMatrix(agents, rounds);
   if (values.length !== w.size || values.some((row) => row.length !== w.size)) {
     throw new Error(`fromMatrix: expected a ${w.size}×${w.size} matrix`);

@@ -70,11 +70,16 @@ export class SprtParamError extends Error {}
 export function parseSprtParams(text: string): SprtParams {
   const out: SprtParams = { ...SPRT_DEFAULTS };
   const seen = new Set<string>();
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9_]+)\s*=\s*(.*)$/.exec(part);
-    if (!m) throw new SprtParamError(`expected key=value pairs such as elo0=0,elo1=10,alpha=0.05,beta=0.05, got "${part}"`);
+    if (!m)
+      throw new SprtParamError(`expected key=value pairs such as elo0=0,elo1=10,alpha=0.05,beta=0.05, got "${part}"`);
     const key = m[1]!;
-    if (!(key in SPRT_DEFAULTS)) throw new SprtParamError(`unknown key "${key}" (the keys are elo0, elo1, alpha, beta)`);
+    if (!(key in SPRT_DEFAULTS))
+      throw new SprtParamError(`unknown key "${key}" (the keys are elo0, elo1, alpha, beta)`);
     if (seen.has(key)) throw new SprtParamError(`${key} is given twice`);
     seen.add(key);
     const value = m[2]!.trim();
@@ -87,9 +92,11 @@ export function parseSprtParams(text: string): SprtParams {
 }
 
 export function checkSprtParams(p: SprtParams): void {
-  if (!(p.alpha > 0 && p.alpha < 1)) throw new SprtParamError(`alpha must be between 0 and 1 (exclusive), got ${p.alpha}`);
+  if (!(p.alpha > 0 && p.alpha < 1))
+    throw new SprtParamError(`alpha must be between 0 and 1 (exclusive), got ${p.alpha}`);
   if (!(p.beta > 0 && p.beta < 1)) throw new SprtParamError(`beta must be between 0 and 1 (exclusive), got ${p.beta}`);
-  if (!(p.alpha + p.beta < 1)) throw new SprtParamError(`alpha + beta must be less than 1, got alpha=${p.alpha}, beta=${p.beta}`);
+  if (!(p.alpha + p.beta < 1))
+    throw new SprtParamError(`alpha + beta must be less than 1, got alpha=${p.alpha}, beta=${p.beta}`);
   if (!(p.elo0 < p.elo1)) throw new SprtParamError(`elo0 must be less than elo1, got elo0=${p.elo0}, elo1=${p.elo1}`);
   // Scores of ±2000 Elo and beyond round to 0 or 1 in double precision: no distribution has them as a mean.
   for (const key of ['elo0', 'elo1'] as const) {
@@ -144,7 +151,10 @@ export function pentanomialOf(units: readonly number[]): [number, number, number
 export function unitCounts(units: readonly number[]): UnitCounts {
   const penta = pentanomialOf(units);
   if (penta) return { values: [...PENTANOMIAL], counts: penta.map((c) => c || REGULARIZATION), n: units.length };
-  const byValue = new Map<number, number>([[0, 0], [1, 0]]);
+  const byValue = new Map<number, number>([
+    [0, 0],
+    [1, 0],
+  ]);
   for (const u of units) {
     checkUnit(u);
     const key = Math.round(u * 1e9) / 1e9; // 13.45 / 20 twice is one value
@@ -200,14 +210,17 @@ export function normalCdf(z: number): number {
   if (z === -Infinity) return 0;
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
 /** Elo with a 95% interval and LOS from the units' mean score and its standard error. */
 export function eloEstimate(units: readonly number[]): EloEstimate {
   const n = units.length;
-  if (n === 0) return { elo: 0, lower: -Infinity, upper: Infinity, error: Infinity, los: 0.5, score: 0.5, stderr: Infinity };
+  if (n === 0)
+    return { elo: 0, lower: -Infinity, upper: Infinity, error: Infinity, los: 0.5, score: 0.5, stderr: Infinity };
   const score = units.reduce((a, b) => a + b, 0) / n;
   const variance = units.reduce((a, u) => a + (u - score) ** 2, 0) / n;
   const stderr = Math.sqrt(variance / n);
@@ -215,7 +228,15 @@ export function eloEstimate(units: readonly number[]): EloEstimate {
   const upper = eloOfScore(score + 1.96 * stderr);
   const los = stderr > 0 ? normalCdf((score - 0.5) / stderr) : score > 0.5 ? 1 : score < 0.5 ? 0 : 0.5;
   const width = upper - lower;
-  return { elo: eloOfScore(score), lower, upper, error: Number.isFinite(width) ? width / 2 : Infinity, los, score, stderr };
+  return {
+    elo: eloOfScore(score),
+    lower,
+    upper,
+    error: Number.isFinite(width) ? width / 2 : Infinity,
+    los,
+    score,
+    stderr,
+  };
 }
 
 export function decide(llr: number, bounds: { lower: number; upper: number }): SprtDecision {
@@ -308,7 +329,13 @@ export class SprtMonitor {
 
   private addUnit(group: MatchResult[]): void {
     const key = (id: string) => ({ agent: id, round: 1 });
-    const scores = pairwiseGames(group, key).flatMap((g) => (g.a.agent === this.a && g.b.agent === this.b ? [g.scoreA] : g.a.agent === this.b && g.b.agent === this.a ? [g.scoreB] : []));
+    const scores = pairwiseGames(group, key).flatMap((g) =>
+      g.a.agent === this.a && g.b.agent === this.b
+        ? [g.scoreA]
+        : g.a.agent === this.b && g.b.agent === this.a
+          ? [g.scoreB]
+          : [],
+    );
     if (!scores.length) return;
     for (const s of scores) {
       this.tally.games++;

@@ -30,7 +30,18 @@ export function crossTable(results: MatchResult[], order?: string[]): CrossRow[]
   const row = (id: string) => {
     let r = rows.get(id);
     if (!r) {
-      r = { id, games: 0, points: 0, score: 0, total: blank(), vs: {}, failures: {}, moves: 0, avgMoveMs: 0, totalMs: 0 };
+      r = {
+        id,
+        games: 0,
+        points: 0,
+        score: 0,
+        total: blank(),
+        vs: {},
+        failures: {},
+        moves: 0,
+        avgMoveMs: 0,
+        totalMs: 0,
+      };
       rows.set(id, r);
     }
     return r;
@@ -49,7 +60,18 @@ export function crossTable(results: MatchResult[], order?: string[]): CrossRow[]
         cell[places[seat]! < places[o]! ? 'wins' : places[seat] === places[o] ? 'draws' : 'losses']++;
       });
       // Overall: the game's score. At a table: won (1), lost (0) or a split win (a share: draw).
-      const key: keyof Record3 = seats.length === 2 ? (score > 0.5 ? 'wins' : score < 0.5 ? 'losses' : 'draws') : score === 1 ? 'wins' : score === 0 ? 'losses' : 'draws';
+      const key: keyof Record3 =
+        seats.length === 2
+          ? score > 0.5
+            ? 'wins'
+            : score < 0.5
+              ? 'losses'
+              : 'draws'
+          : score === 1
+            ? 'wins'
+            : score === 0
+              ? 'losses'
+              : 'draws';
       r.total[key]++;
       r.games++;
       r.points += score;
@@ -85,11 +107,17 @@ export function formatCrossTable(rows: CrossRow[]): string {
     r.score.toFixed(3),
     wdl(r.total),
     ...ids.map((o) => (o === r.id ? '-' : r.vs[o] ? wdl(r.vs[o]!) : '')),
-    Object.entries(r.failures).map(([k, v]) => `${k}:${v}`).join(' ') || '-',
+    Object.entries(r.failures)
+      .map(([k, v]) => `${k}:${v}`)
+      .join(' ') || '-',
     r.avgMoveMs.toFixed(1),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((line) => line[c]!.length)));
-  const fmt = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+  const fmt = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
   return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...body.map(fmt)].join('\n');
 }
 
@@ -98,16 +126,22 @@ export function crossTableCsv(rows: CrossRow[]): string {
   const ids = rows.map((r) => r.id);
   const lines = [['strategy', ...ids, 'total', 'score', 'games', 'timeouts', 'failures', 'avg_move_ms'].join(',')];
   for (const r of rows) {
-    lines.push([
-      csv(r.id),
-      ...ids.map((o) => (o === r.id ? '-' : r.vs[o] ? wdl(r.vs[o]!) : '')),
-      wdl(r.total),
-      r.score.toFixed(4),
-      r.games,
-      r.failures.timeout ?? 0,
-      csv(Object.entries(r.failures).map(([k, v]) => `${k}:${v}`).join(' ')),
-      r.avgMoveMs.toFixed(2),
-    ].join(','));
+    lines.push(
+      [
+        csv(r.id),
+        ...ids.map((o) => (o === r.id ? '-' : r.vs[o] ? wdl(r.vs[o]!) : '')),
+        wdl(r.total),
+        r.score.toFixed(4),
+        r.games,
+        r.failures.timeout ?? 0,
+        csv(
+          Object.entries(r.failures)
+            .map(([k, v]) => `${k}:${v}`)
+            .join(' '),
+        ),
+        r.avgMoveMs.toFixed(2),
+      ].join(','),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -10,7 +10,11 @@ import { allocatePort } from '../../sandbox/ports.ts';
 const START_TIMEOUT_MS = 15_000;
 
 /** Polls `probe` every 50 ms until it returns true (a throw counts as "not yet"); fails after 15 s. */
-export async function waitFor(probe: () => Promise<boolean>, what: string, timeoutMs = START_TIMEOUT_MS): Promise<void> {
+export async function waitFor(
+  probe: () => Promise<boolean>,
+  what: string,
+  timeoutMs = START_TIMEOUT_MS,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     try {
@@ -60,7 +64,10 @@ export class BotProcesses {
     });
     const url = `http://127.0.0.1:${port}`;
     this.children.set(url, child);
-    await waitFor(probe === 'http' ? async () => (await fetch(`${url}/health`)).status === 200 : () => tcpOpen(port), dir);
+    await waitFor(
+      probe === 'http' ? async () => (await fetch(`${url}/health`)).status === 200 : () => tcpOpen(port),
+      dir,
+    );
     return url;
   }
 
@@ -92,7 +99,11 @@ export class BotProcesses {
  * POSTs `body` as JSON (a string body is sent as is, for malformed-request tests) to url+route;
  * returns the status, the parsed JSON reply and the round-trip time in ms.
  */
-export async function postJson(url: string, route: string, body: unknown): Promise<{ status: number; json: any; ms: number }> {
+export async function postJson(
+  url: string,
+  route: string,
+  body: unknown,
+): Promise<{ status: number; json: any; ms: number }> {
   const t0 = performance.now();
   const res = await fetch(`${url}${route}`, {
     method: 'POST',

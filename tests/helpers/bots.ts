@@ -26,9 +26,13 @@ export function botDir(name: string, startScript: string, files: Record<string, 
 /** A node bot from tests/fixtures/bots/misbehave.mjs in the given mode. */
 export function misbehavingBot(mode: string, startPrefix = 'exec', serverUrl = ''): string {
   // Self-contained (the code is copied in), so it runs in a container as well as a process.
-  return botDir(mode, `#!/bin/bash\ncd "$(dirname "$0")"\n${startPrefix} node misbehave.mjs "$1" ${mode} ${serverUrl}\n`, {
-    'misbehave.mjs': fs.readFileSync(path.join(FIXTURES, 'misbehave.mjs'), 'utf8'),
-  });
+  return botDir(
+    mode,
+    `#!/bin/bash\ncd "$(dirname "$0")"\n${startPrefix} node misbehave.mjs "$1" ${mode} ${serverUrl}\n`,
+    {
+      'misbehave.mjs': fs.readFileSync(path.join(FIXTURES, 'misbehave.mjs'), 'utf8'),
+    },
+  );
 }
 
 /** The CATArena-style Flask bot; its requests are recorded in <dir>/requests.jsonl. */
@@ -47,7 +51,8 @@ export function hasFlask(): boolean {
   }
 }
 
-export const BUILTIN = (name: string, game = 'gomoku') => path.resolve(import.meta.dirname, '../../games', game, 'bots', name);
+export const BUILTIN = (name: string, game = 'gomoku') =>
+  path.resolve(import.meta.dirname, '../../games', game, 'bots', name);
 
 /**
  * A copy of a reference bot folder with some of its params.json values replaced: the same code,
@@ -82,7 +87,8 @@ export function dockerReady(image = botRuntimeTag()): boolean {
     execFileSync('docker', ['image', 'inspect', image], { stdio: 'ignore', timeout: 10_000 });
     return true;
   } catch {
-    if (process.env.CATARENA_DOCKER === '1') throw new Error(`CATARENA_DOCKER=1 but docker or the image ${image} is not available`);
+    if (process.env.CATARENA_DOCKER === '1')
+      throw new Error(`CATARENA_DOCKER=1 but docker or the image ${image} is not available`);
     return false;
   }
 }
@@ -112,7 +118,16 @@ export function flaskHoldemBot(name = 'flask_holdem'): string {
 export function sharedBot(sandbox: Sandbox, dir: string, health: HealthCheck): (id: string) => Promise<StrategyRef> {
   let started: Promise<BotHandle> | undefined;
   return async (id) => {
-    started ??= allocatePort().then((port) => sandbox.start({ dir, port, name: `shared-${path.basename(dir)}`, health, startTimeoutMs: 15_000, logFile: path.join(tempDir('catarena-shared-bot-'), 'bot.log') }));
+    started ??= allocatePort().then((port) =>
+      sandbox.start({
+        dir,
+        port,
+        name: `shared-${path.basename(dir)}`,
+        health,
+        startTimeoutMs: 15_000,
+        logFile: path.join(tempDir('catarena-shared-bot-'), 'bot.log'),
+      }),
+    );
     const bot = await started;
     // Everything but stop() is the bot's. (The fleet gives the port back when it is done: harmless,
     // as the OS never hands out a port something listens on.)

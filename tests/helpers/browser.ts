@@ -15,7 +15,15 @@ export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -62,14 +70,24 @@ export async function openUrl(browser: Browser, url: string): Promise<Pick<Opene
 }
 
 /** Opens one game on a run's shared replay page (replays/replay.html?id=<id>) once it is drawn. */
-export async function openReplayPage(browser: Browser, replaysDir: string, id: string, root = path.dirname(replaysDir)): Promise<OpenedPage> {
+export async function openReplayPage(
+  browser: Browser,
+  replaysDir: string,
+  id: string,
+  root = path.dirname(replaysDir),
+): Promise<OpenedPage> {
   const opened = await openFile(browser, path.join(replaysDir, 'replay.html'), root, `?id=${encodeURIComponent(id)}`);
   await opened.page.waitForSelector('[data-testid=step], [data-testid=replay-error]');
   return opened;
 }
 
 /** Opens a local file (with a query string) and records what it does; `root` bounds the files it may load. */
-export async function openFile(browser: Browser, file: string, root = path.dirname(file), query = ''): Promise<OpenedPage> {
+export async function openFile(
+  browser: Browser,
+  file: string,
+  root = path.dirname(file),
+  query = '',
+): Promise<OpenedPage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors: string[] = [];
   const requests: string[] = [];

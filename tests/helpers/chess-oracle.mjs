@@ -46,7 +46,18 @@ export function chess960BackRank(n) {
   n = Math.floor(n / 4);
   rank[free()[n % 6]] = 'Q';
   n = Math.floor(n / 6);
-  const knights = [[0, 1], [0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]][n];
+  const knights = [
+    [0, 1],
+    [0, 2],
+    [0, 3],
+    [0, 4],
+    [1, 2],
+    [1, 3],
+    [1, 4],
+    [2, 3],
+    [2, 4],
+    [3, 4],
+  ][n];
   const five = free();
   for (const k of knights) rank[five[k]] = 'N';
   const [r1, k, r2] = free();
@@ -64,12 +75,13 @@ function startPosition(variant, chess960Pos, fen) {
     pos.setupUnchecked(parseFen(fen).unwrap());
     return pos;
   }
-  fen = variant === 'variant'
-    ? (() => {
-        const back = chess960BackRank(chess960Pos);
-        return `${back.toLowerCase()}/pppppppp/8/8/8/8/PPPPPPPP/${back} w KQkq - 0 1`;
-      })()
-    : 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  fen =
+    variant === 'variant'
+      ? (() => {
+          const back = chess960BackRank(chess960Pos);
+          return `${back.toLowerCase()}/pppppppp/8/8/8/8/PPPPPPPP/${back} w KQkq - 0 1`;
+        })()
+      : 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
   return Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
 }
 
@@ -86,14 +98,18 @@ function legalMoves(pos, chess960) {
       // Legal as python-chess has it: the capturer's own king (if any) is not attacked once the
       // capturer has left its square and stands on the ep square; nothing else changes.
       dests = dests.without(ep);
-      const adjacent = Math.abs((from & 7) - (ep & 7)) === 1 && (from >> 3) === (ep >> 3) + (pos.turn === 'white' ? -1 : 1);
+      const adjacent =
+        Math.abs((from & 7) - (ep & 7)) === 1 && from >> 3 === (ep >> 3) + (pos.turn === 'white' ? -1 : 1);
       const king = pos.board.kingOf(pos.turn);
-      const safe = king === undefined || pos.kingAttackers(king, opposite(pos.turn), pos.board.occupied.without(from).with(ep)).isEmpty();
+      const safe =
+        king === undefined ||
+        pos.kingAttackers(king, opposite(pos.turn), pos.board.occupied.without(from).with(ep)).isEmpty();
       if (adjacent && safe) dests = dests.with(ep);
     }
     for (const to of dests) {
       if (piece.role === 'pawn' && (to >> 3 === 0 || to >> 3 === 7)) {
-        for (const promotion of ['queen', 'rook', 'bishop', 'knight']) out.push({ move: { from, to, promotion }, uci: name(from) + name(to) + promotion[0].replace('k', 'n') });
+        for (const promotion of ['queen', 'rook', 'bishop', 'knight'])
+          out.push({ move: { from, to, promotion }, uci: name(from) + name(to) + promotion[0].replace('k', 'n') });
       } else if (piece.role === 'king' && pos.board[pos.turn].has(to)) {
         // Castling: chessops gives the rook's square; python-chess's UCI is king-takes-rook in
         // Chess960 and the king's two-step in standard chess.
@@ -108,7 +124,9 @@ function legalMoves(pos, chess960) {
 function snapshot(pos, chess960) {
   const legal = legalMoves(pos, chess960);
   const setup = pos.toSetup();
-  setup.epSquare = legal.some(({ move }) => move.to === pos.epSquare && pos.board.pawn.has(move.from)) ? pos.epSquare : undefined;
+  setup.epSquare = legal.some(({ move }) => move.to === pos.epSquare && pos.board.pawn.has(move.from))
+    ? pos.epSquare
+    : undefined;
   setup.halfmoves = pos.halfmoves; // chessops caps it at 150 in toSetup; python-chess does not
   const fen = makeFen(setup);
   return { fen, key: fen.split(' ').slice(0, 4).join(' '), legal };
@@ -119,18 +137,28 @@ function snapshot(pos, chess960) {
  * `chess960Pos` with `obstacles`), or from `fen`. Returns every ply's FEN, sorted legal UCIs and
  * CATArena's status; plies[0] is the start. Throws on a move the oracle finds illegal.
  */
-export function replay({ variant = 'standard', chess960Pos = 518, fen, obstacles = [], moves, adjudication = 'catarena', maxPlies = MAX_PLIES }) {
+export function replay({
+  variant = 'standard',
+  chess960Pos = 518,
+  fen,
+  obstacles = [],
+  moves,
+  adjudication = 'catarena',
+  maxPlies = MAX_PLIES,
+}) {
   const chess960 = variant === 'variant';
   const blocked = new Set(obstacles.map((s) => parseSquare(s)));
-  const [repetitions, halfmoves, repetitionStatus, moveRuleStatus] = adjudication === 'engine'
-    ? [3, 100, 'draw_threefold_repetition', 'draw_fifty_moves']
-    : [5, 150, 'draw_fivefold_repetition', 'draw_seventyfive_moves'];
+  const [repetitions, halfmoves, repetitionStatus, moveRuleStatus] =
+    adjudication === 'engine'
+      ? [3, 100, 'draw_threefold_repetition', 'draw_fifty_moves']
+      : [5, 150, 'draw_fivefold_repetition', 'draw_seventyfive_moves'];
   const pos = startPosition(variant, chess960Pos, fen);
   let snap = snapshot(pos, chess960);
   let keys = [snap.key];
   const plies = [{ fen: snap.fen, legal: snap.legal.map((m) => m.uci).sort(), status: 'ongoing' }];
   for (const [i, uci] of moves.entries()) {
-    if (plies[i].status !== 'ongoing') throw new Error(`ply ${i + 1}: ${uci} after the game ended (${plies[i].status})`);
+    if (plies[i].status !== 'ongoing')
+      throw new Error(`ply ${i + 1}: ${uci} after the game ended (${plies[i].status})`);
     const found = snap.legal.find((m) => m.uci === uci);
     if (!found) throw new Error(`ply ${i + 1}: ${uci} is not legal in ${snap.fen}`);
     const mover = pos.turn;
@@ -138,7 +166,8 @@ export function replay({ variant = 'standard', chess960Pos = 518, fen, obstacles
     const target = parseSquare(uci.slice(2, 4));
     const removal = chess960 && blocked.has(target);
     if (removal) pos.board.take(target);
-    for (const colour of ['white', 'black']) if (pos.board.kingOf(colour) === undefined) pos.castles.discardColor(colour);
+    for (const colour of ['white', 'black'])
+      if (pos.board.kingOf(colour) === undefined) pos.castles.discardColor(colour);
     snap = snapshot(pos, chess960);
     keys = removal ? [snap.key] : [...keys, snap.key]; // remove_piece_at clears python-chess's move stack
     let status = 'ongoing';

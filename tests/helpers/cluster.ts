@@ -9,9 +9,11 @@ import { allocatePort } from '../../sandbox/ports.ts';
 
 export const CLUSTER_SCRIPT = path.join(PROJECT_ROOT, 'docker', 'queue-cluster.sh');
 
-export const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8', timeout: 120_000 }).trim();
+export const docker = (...args: string[]) =>
+  execFileSync('docker', args, { encoding: 'utf8', timeout: 120_000 }).trim();
 /** A container's output, stdout and stderr interleaved (catarena writes its messages to stderr). */
-export const dockerLogs = (container: string) => execFileSync('sh', ['-c', 'docker logs "$1" 2>&1', 'sh', container], { encoding: 'utf8', timeout: 60_000 });
+export const dockerLogs = (container: string) =>
+  execFileSync('sh', ['-c', 'docker logs "$1" 2>&1', 'sh', container], { encoding: 'utf8', timeout: 60_000 });
 
 export interface TestCluster {
   name: string;
@@ -29,12 +31,24 @@ export interface TestCluster {
   processes: (container: string) => Array<{ pid: number; command: string }>;
 }
 
-export async function startCluster(options: { workers: number; image: string; workerArgs: string }): Promise<TestCluster> {
+export async function startCluster(options: {
+  workers: number;
+  image: string;
+  workerArgs: string;
+}): Promise<TestCluster> {
   const name = `catarena-test-${process.pid}`;
   const port = await allocatePort();
   const password = crypto.randomBytes(18).toString('hex');
-  const env = { ...process.env, CLUSTER: name, IMAGE: options.image, REDIS_PORT: String(port), WORKER_ARGS: options.workerArgs, CATARENA_REDIS_PASSWORD: password };
-  const script = (...args: string[]) => execFileSync('bash', [CLUSTER_SCRIPT, ...args], { env, encoding: 'utf8', timeout: 120_000 });
+  const env = {
+    ...process.env,
+    CLUSTER: name,
+    IMAGE: options.image,
+    REDIS_PORT: String(port),
+    WORKER_ARGS: options.workerArgs,
+    CATARENA_REDIS_PASSWORD: password,
+  };
+  const script = (...args: string[]) =>
+    execFileSync('bash', [CLUSTER_SCRIPT, ...args], { env, encoding: 'utf8', timeout: 120_000 });
   script('down'); // a run killed before its afterAll
   script('up', String(options.workers));
   return {
@@ -45,7 +59,11 @@ export async function startCluster(options: { workers: number; image: string; wo
     redis: `${name}-redis`,
     worker: (i) => `${name}-worker-${i}`,
     script,
-    containers: () => docker('ps', '-a', '--filter', `label=catarena.cluster=${name}`, '--format', '{{.Names}}').split('\n').filter(Boolean).sort(),
+    containers: () =>
+      docker('ps', '-a', '--filter', `label=catarena.cluster=${name}`, '--format', '{{.Names}}')
+        .split('\n')
+        .filter(Boolean)
+        .sort(),
     processes: (container) =>
       docker('top', container, '-eo', 'pid,args')
         .split('\n')

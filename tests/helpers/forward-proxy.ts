@@ -27,10 +27,13 @@ export async function startForwardProxy(targetPort: number): Promise<ForwardProx
     forwarded.push(`${req.method} ${u.host}${u.pathname}${absolute ? '' : ' (tunnel)'}`);
     const headers = { ...req.headers };
     delete headers['proxy-connection'];
-    const out = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: `${u.pathname}${u.search}`, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const out = http.request(
+      { host: '127.0.0.1', port: targetPort, method: req.method, path: `${u.pathname}${u.search}`, headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   });

@@ -16,9 +16,18 @@ import { startRedis, type TestRedis } from './redis.ts';
 export const CLI = path.resolve(import.meta.dirname, '../../bin/catarena.mjs');
 
 export const journalOf = (runDir: string): MatchResult[] =>
-  fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  fs
+    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 export const wOf = (runDir: string) =>
-  Object.fromEntries(fs.readdirSync(path.join(runDir, 'tracks')).map((t) => [t, JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', t, 'W.json'), 'utf8'))]));
+  Object.fromEntries(
+    fs
+      .readdirSync(path.join(runDir, 'tracks'))
+      .map((t) => [t, JSON.parse(fs.readFileSync(path.join(runDir, 'tracks', t, 'W.json'), 'utf8'))]),
+  );
 
 /**
  * The gomoku heuristic bot, deterministic (no noise, a search depth it always finishes within its
@@ -29,11 +38,17 @@ export function slowHeuristic(name: string, delayMs: number, params: Record<stri
   fs.cpSync(BUILTIN('heuristic'), dir, { recursive: true });
   const bot = path.join(dir, 'bot.mjs');
   const source = fs.readFileSync(bot, 'utf8');
-  const patched = source.replace("'POST /get_move': async (req) => getMove(await readJson(req)),", `'POST /get_move': async (req) => { const body = await readJson(req); await new Promise((r) => setTimeout(r, ${delayMs})); return getMove(body); },`);
+  const patched = source.replace(
+    "'POST /get_move': async (req) => getMove(await readJson(req)),",
+    `'POST /get_move': async (req) => { const body = await readJson(req); await new Promise((r) => setTimeout(r, ${delayMs})); return getMove(body); },`,
+  );
   expect(patched).not.toBe(source);
   fs.writeFileSync(bot, patched);
   const file = path.join(dir, 'params.json');
-  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), ...params, timeBudgetMs: 5000 }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), ...params, timeBudgetMs: 5000 }),
+  );
   return dir;
 }
 
@@ -46,7 +61,10 @@ export const slowConfig = (): TourneyConfigInput => ({
   games: ['gomoku'],
   rounds: 2,
   variants: ['standard'],
-  agents: [`dir:${slowHeuristic('deep', 40, { depth: 2 })}#deep`, `dir:${slowHeuristic('wide', 40, { depth: 1, candidates: 20 })}#wide`],
+  agents: [
+    `dir:${slowHeuristic('deep', 40, { depth: 2 })}#deep`,
+    `dir:${slowHeuristic('wide', 40, { depth: 1, candidates: 20 })}#wide`,
+  ],
   concurrency: 2,
   bootstrapSamples: 50,
 });
@@ -64,9 +82,15 @@ export function slowReference(): { input: TourneyConfigInput; localW: () => Prom
   return { input, localW };
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const proc = spawn(process.execPath, [CLI, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (c) => (stdout += c));
@@ -81,8 +105,20 @@ export function queueFixture() {
   const workers: WorkerProcess[] = [];
 
   /** A `catarena worker` process; it runs scheduled tourneys only when asked (no test's leftovers). */
-  const startWorker = async (name: string, extra: string[] = [], url = state.redis.url, tourneys = false, env?: NodeJS.ProcessEnv): Promise<WorkerProcess> => {
-    const worker = await spawnWorker(url, name, ['--concurrency', '2', '--lock-ms', '5000', ...(tourneys ? [] : ['--no-tourneys']), ...extra], undefined, env);
+  const startWorker = async (
+    name: string,
+    extra: string[] = [],
+    url = state.redis.url,
+    tourneys = false,
+    env?: NodeJS.ProcessEnv,
+  ): Promise<WorkerProcess> => {
+    const worker = await spawnWorker(
+      url,
+      name,
+      ['--concurrency', '2', '--lock-ms', '5000', ...(tourneys ? [] : ['--no-tourneys']), ...extra],
+      undefined,
+      env,
+    );
     workers.push(worker);
     return worker;
   };
@@ -94,7 +130,8 @@ export function queueFixture() {
     await Promise.all([...workers].map(stopWorker));
   };
   // A worker killed by a signal has a null exitCode (and a signalCode): it is not running.
-  const running = () => workers.filter((w) => w.proc.exitCode === null && w.proc.signalCode === null && w.url === state.redis.url);
+  const running = () =>
+    workers.filter((w) => w.proc.exitCode === null && w.proc.signalCode === null && w.url === state.redis.url);
   /** A worker on the test's Redis, started unless one is running. */
   const ensureWorker = async (name: string) => {
     if (!running().length) await startWorker(name);

@@ -42,8 +42,40 @@ export async function startRedis(options: TestRedisOptions = {}): Promise<TestRe
   const tlsPort = options.tls ? await allocatePort() : undefined;
   const dir = tempDir('catarena-redis-');
   let child: ChildProcess | null = null;
-  const tlsArgs = options.tls ? ['--tls-port', String(tlsPort), '--tls-cert-file', options.tls.cert, '--tls-key-file', options.tls.key, '--tls-ca-cert-file', options.tls.ca, '--tls-auth-clients', 'no'] : [];
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', options.persistence ? 'yes' : 'no', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction', '--protected-mode', 'no', ...tlsArgs, ...(options.args ?? [])];
+  const tlsArgs = options.tls
+    ? [
+        '--tls-port',
+        String(tlsPort),
+        '--tls-cert-file',
+        options.tls.cert,
+        '--tls-key-file',
+        options.tls.key,
+        '--tls-ca-cert-file',
+        options.tls.ca,
+        '--tls-auth-clients',
+        'no',
+      ]
+    : [];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    options.persistence ? 'yes' : 'no',
+    '--appendfsync',
+    'always',
+    '--maxmemory-policy',
+    'noeviction',
+    '--protected-mode',
+    'no',
+    ...tlsArgs,
+    ...(options.args ?? []),
+  ];
   const start = async ({ forget = false } = {}) => {
     if (forget) {
       if (child) throw new Error('redis-server is running: kill() it before forgetting its data');
@@ -57,7 +89,8 @@ export async function startRedis(options: TestRedisOptions = {}): Promise<TestRe
     child = proc;
     const deadline = Date.now() + 10_000;
     while (!(await tcpOpen(port)) || (tlsPort && !(await tcpOpen(tlsPort)))) {
-      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}:\n${output}`);
+      if (proc.exitCode !== null || Date.now() > deadline)
+        throw new Error(`redis-server did not start on port ${port}:\n${output}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };

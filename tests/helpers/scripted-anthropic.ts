@@ -79,11 +79,19 @@ interface AnswerExtras {
 export type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content?: string | Array<{ type: string; text?: string }>; is_error?: boolean }
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      content?: string | Array<{ type: string; text?: string }>;
+      is_error?: boolean;
+    }
   | { type: string; [k: string]: unknown };
 
 /** The blocks this server answers with. */
-type AnswerBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'thinking'; thinking: string; signature: string };
+type AnswerBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'thinking'; thinking: string; signature: string };
 
 export interface AnthropicMessage {
   role: 'user' | 'assistant' | 'system';
@@ -159,7 +167,12 @@ export interface ScriptedAnthropic {
   /** Every other request. */
   others: OtherRequest[];
   /** Sum of the usage answered (input = input + cache creation + cache reads, as Anthropic bills). */
-  totalUsage(filter?: (r: ScriptedRequest) => boolean): { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+  totalUsage(filter?: (r: ScriptedRequest) => boolean): {
+    input: number;
+    output: number;
+    cacheRead?: number;
+    cacheWrite?: number;
+  };
   close(): Promise<void>;
 }
 
@@ -173,9 +186,14 @@ export function perConversation(turns: ScriptTurn[]): Script {
   return (req) => turns[stepOf(req)];
 }
 
-const blocks = (m: AnthropicMessage): ContentBlock[] => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content);
+const blocks = (m: AnthropicMessage): ContentBlock[] =>
+  typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
 const textOf = (c: unknown): string =>
-  typeof c === 'string' ? c : Array.isArray(c) ? c.map((b) => (typeof b === 'string' ? b : typeof b?.text === 'string' ? b.text : '')).join('') : '';
+  typeof c === 'string'
+    ? c
+    : Array.isArray(c)
+      ? c.map((b) => (typeof b === 'string' ? b : typeof b?.text === 'string' ? b.text : '')).join('')
+      : '';
 
 /** Text of the tool results the model was sent in a request (all user messages). */
 export function toolResults(request: ScriptedRequest): string[] {
@@ -189,7 +207,12 @@ export function toolResults(request: ScriptedRequest): string[] {
 /** Text of the request's last user message (its text blocks). */
 export function lastUserText(request: ScriptedRequest): string {
   const last = [...request.messages].reverse().find((m) => m.role === 'user');
-  return last ? blocks(last).filter((b) => b.type === 'text').map((b) => String((b as { text?: string }).text ?? '')).join('\n') : '';
+  return last
+    ? blocks(last)
+        .filter((b) => b.type === 'text')
+        .map((b) => String((b as { text?: string }).text ?? ''))
+        .join('\n')
+    : '';
 }
 
 const ERROR_TYPES: Record<number, string> = {
@@ -210,12 +233,21 @@ const id = (prefix: string) => `${prefix}_01${randomBytes(12).toString('hex')}`;
 
 /** The turn's usage, or one approximated from the request and the answer (about 4 characters a token). */
 function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): Required<AnthropicUsage> {
-  const u = ('usage' in turn && turn.usage) || { input_tokens: approxTokens(record.system) + approxTokens(record.messages) + approxTokens(record.tools), output_tokens: approxTokens(answer) + 3 };
-  return { input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0, cache_read_input_tokens: u.cache_read_input_tokens ?? 0 };
+  const u = ('usage' in turn && turn.usage) || {
+    input_tokens: approxTokens(record.system) + approxTokens(record.messages) + approxTokens(record.tools),
+    output_tokens: approxTokens(answer) + 3,
+  };
+  return {
+    input_tokens: u.input_tokens,
+    output_tokens: u.output_tokens,
+    cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+  };
 }
 
 /** Extended thinking asked for (body.thinking, the Messages API's ThinkingConfigParam). */
-const thinkingOn = (body: Record<string, any>) => body?.thinking?.type === 'enabled' || body?.thinking?.type === 'adaptive';
+const thinkingOn = (body: Record<string, any>) =>
+  body?.thinking?.type === 'enabled' || body?.thinking?.type === 'adaptive';
 
 /**
  * A 429's headers: retry-after in seconds (the errors page: "wait that many seconds"), and the
@@ -226,7 +258,12 @@ const thinkingOn = (body: Record<string, any>) => body?.thinking?.type === 'enab
 function rateLimitHeaders(retryAfter: number): Record<string, string> {
   const reset = new Date(Date.now() + retryAfter * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
   const h: Record<string, string> = { 'retry-after': String(retryAfter) };
-  for (const [kind, limit] of [['requests', 50], ['tokens', 48_000], ['input-tokens', 40_000], ['output-tokens', 8_000]] as const) {
+  for (const [kind, limit] of [
+    ['requests', 50],
+    ['tokens', 48_000],
+    ['input-tokens', 40_000],
+    ['output-tokens', 8_000],
+  ] as const) {
     h[`anthropic-ratelimit-${kind}-limit`] = String(limit);
     h[`anthropic-ratelimit-${kind}-remaining`] = kind === 'requests' ? '0' : String(limit);
     h[`anthropic-ratelimit-${kind}-reset`] = reset;
@@ -239,31 +276,49 @@ function invalid(body: Record<string, any>, betas: string[]): string | undefined
   // Claude Code 2.1 sends role 'system' messages mid-conversation under its beta flag
   // mid-conversation-system-<date> (observed; see langchainjs' @langchain/anthropic 1.5.12 notes on
   // system messages in `messages`); without the flag the roles are user and assistant.
-  const roles = betas.some((b) => b.startsWith('mid-conversation-system-')) ? ['user', 'assistant', 'system'] : ['user', 'assistant'];
+  const roles = betas.some((b) => b.startsWith('mid-conversation-system-'))
+    ? ['user', 'assistant', 'system']
+    : ['user', 'assistant'];
   if (typeof body.model !== 'string' || !body.model) return 'model: Field required';
   if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required';
   if (!Array.isArray(body.messages) || !body.messages.length) return 'messages: at least one message is required';
   for (const [i, m] of (body.messages as AnthropicMessage[]).entries()) {
-    if (!roles.includes(m?.role)) return `messages.${i}.role: Input should be ${roles.map((r) => `'${r}'`).join(' or ')}`;
-    if (typeof m.content !== 'string' && !Array.isArray(m.content)) return `messages.${i}.content: Input should be a valid string or list`;
-    const uses = blocks(m).filter((b) => b.type === 'tool_use').map((b) => (b as { id: string }).id);
+    if (!roles.includes(m?.role))
+      return `messages.${i}.role: Input should be ${roles.map((r) => `'${r}'`).join(' or ')}`;
+    if (typeof m.content !== 'string' && !Array.isArray(m.content))
+      return `messages.${i}.content: Input should be a valid string or list`;
+    const uses = blocks(m)
+      .filter((b) => b.type === 'tool_use')
+      .map((b) => (b as { id: string }).id);
     if (m.role === 'assistant' && uses.length) {
       const next = body.messages[i + 1] as AnthropicMessage | undefined;
-      const answered = new Set(next?.role === 'user' ? blocks(next).filter((b) => b.type === 'tool_result').map((b) => (b as { tool_use_id: string }).tool_use_id) : []);
+      const answered = new Set(
+        next?.role === 'user'
+          ? blocks(next)
+              .filter((b) => b.type === 'tool_result')
+              .map((b) => (b as { tool_use_id: string }).tool_use_id)
+          : [],
+      );
       const missing = uses.filter((u) => !answered.has(u));
-      if (missing.length) return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+      if (missing.length)
+        return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
     }
   }
   if (body.tools !== undefined && !Array.isArray(body.tools)) return 'tools: Input should be a valid list';
   return undefined;
 }
 
-export async function startScriptedAnthropic(script: Script, options: ScriptedAnthropicOptions = {}): Promise<ScriptedAnthropic> {
+export async function startScriptedAnthropic(
+  script: Script,
+  options: ScriptedAnthropicOptions = {},
+): Promise<ScriptedAnthropic> {
   const requests: ScriptedRequest[] = [];
   const others: OtherRequest[] = [];
   const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
     const requestId = id('req');
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+    );
     const url = new URL(req.url ?? '/', 'http://x');
     let parsed: unknown = raw;
     try {
@@ -295,7 +350,12 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
 
     if (req.method === 'GET' && url.pathname === '/v1/models') {
       const names = options.models ?? [...new Set(requests.map((r) => r.model))];
-      const data = (names.length ? names : ['claude-sonnet-4-5']).map((m) => ({ type: 'model', id: m, display_name: m, created_at: '2025-01-01T00:00:00Z' }));
+      const data = (names.length ? names : ['claude-sonnet-4-5']).map((m) => ({
+        type: 'model',
+        id: m,
+        display_name: m,
+        created_at: '2025-01-01T00:00:00Z',
+      }));
       return other(200, { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id });
     }
     if (req.method !== 'POST' || (url.pathname !== '/v1/messages' && url.pathname !== '/v1/messages/count_tokens')) {
@@ -306,7 +366,9 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     const body = parsed as Record<string, any>;
     if (url.pathname === '/v1/messages/count_tokens') {
       if (!Array.isArray(body.messages)) return other(400, 'messages: Field required');
-      return other(200, { input_tokens: approxTokens(body.system) + approxTokens(body.messages) + approxTokens(body.tools) });
+      return other(200, {
+        input_tokens: approxTokens(body.system) + approxTokens(body.messages) + approxTokens(body.tools),
+      });
     }
 
     const record: ScriptedRequest = {
@@ -319,7 +381,10 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
       messages: Array.isArray(body.messages) ? body.messages : [],
       tools: Array.isArray(body.tools) ? body.tools : [],
       headers,
-      betas: (headers['anthropic-beta'] ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      betas: (headers['anthropic-beta'] ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
       body,
       receivedAt: Date.now(),
       usage: null,
@@ -329,7 +394,8 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     const why = invalid(body, record.betas) ?? thinkingEchoed(body);
     if (why) return fail(400, why);
     if (options.knownModels && !options.knownModels.includes(record.model)) return fail(404, `model: ${record.model}`);
-    if (record.stream && options.noStreaming) return fail(400, 'scripted-anthropic: streaming was refused for this test');
+    if (record.stream && options.noStreaming)
+      return fail(400, 'scripted-anthropic: streaming was refused for this test');
     const sideTurn = options.side?.(record);
     let turn: ScriptTurn;
     if (sideTurn) {
@@ -341,9 +407,16 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     record.turn = turn;
     const go = () => {
       if (res.destroyed) return;
-      if ('httpError' in turn) return fail(turn.httpError, turn.message, turn.errorType, { ...(turn.httpError === 429 ? rateLimitHeaders(turn.retryAfter ?? 1) : {}), ...turn.headers });
+      if ('httpError' in turn)
+        return fail(turn.httpError, turn.message, turn.errorType, {
+          ...(turn.httpError === 429 ? rateLimitHeaders(turn.retryAfter ?? 1) : {}),
+          ...turn.headers,
+        });
       if ('streamError' in turn) {
-        const error = { type: turn.streamError.type ?? 'overloaded_error', message: turn.streamError.message ?? 'Overloaded' };
+        const error = {
+          type: turn.streamError.type ?? 'overloaded_error',
+          message: turn.streamError.message ?? 'Overloaded',
+        };
         if (!record.stream) {
           // A body cut off after its first bytes (the connection drops mid-answer).
           res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
@@ -355,14 +428,29 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
       }
       const offered = new Set(record.tools.map((t) => t.name));
       const unknown = 'toolCalls' in turn ? turn.toolCalls.filter((c) => !offered.has(c.name)).map((c) => c.name) : [];
-      if (unknown.length) return fail(500, `scripted-anthropic: the script calls ${unknown.join(', ')}, which the request does not offer (${[...offered].join(', ') || 'no tools'})`);
+      if (unknown.length)
+        return fail(
+          500,
+          `scripted-anthropic: the script calls ${unknown.join(', ')}, which the request does not offer (${[...offered].join(', ') || 'no tools'})`,
+        );
       const content: AnswerBlock[] = [];
       if (turn.thinking && thinkingOn(body)) content.push(signed(turn.thinking));
       if (turn.text) content.push({ type: 'text', text: turn.text });
-      if ('toolCalls' in turn) for (const c of turn.toolCalls) content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
+      if ('toolCalls' in turn)
+        for (const c of turn.toolCalls)
+          content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
       if (content[0]?.type === 'thinking') for (const b of content) if (b.type === 'tool_use') thoughtUses.add(b.id);
       record.usage = usageOf(record, turn, content);
-      const message = { id: id('msg'), type: 'message', role: 'assistant', model: record.model, content, stop_reason: turn.stopReason ?? ('toolCalls' in turn ? 'tool_use' : 'end_turn'), stop_sequence: null, usage: record.usage };
+      const message = {
+        id: id('msg'),
+        type: 'message',
+        role: 'assistant',
+        model: record.model,
+        content,
+        stop_reason: turn.stopReason ?? ('toolCalls' in turn ? 'tool_use' : 'end_turn'),
+        stop_sequence: null,
+        usage: record.usage,
+      };
       if (record.stream) stream(message, requestId, res);
       else send(200, message);
     };
@@ -396,7 +484,9 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
     if (i < 0) return undefined;
     const content = blocks(msgs[i]!);
     // Only turns this server answered with thinking are held to it (by their tool_use ids).
-    const wasThinking = content.some((b) => b.type === 'thinking' || (b.type === 'tool_use' && thoughtUses.has(String((b as { id?: unknown }).id))));
+    const wasThinking = content.some(
+      (b) => b.type === 'thinking' || (b.type === 'tool_use' && thoughtUses.has(String((b as { id?: unknown }).id))),
+    );
     if (!wasThinking) return undefined;
     const first = content[0]!;
     if (first.type !== 'thinking' && first.type !== 'redacted_thinking') {
@@ -406,17 +496,40 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
       if (b.type !== 'thinking') continue;
       const sig = String((b as { signature?: unknown }).signature ?? '');
       if (!issued.has(sig)) return 'Invalid signature in thinking block';
-      if (issued.get(sig) !== (b as { thinking?: unknown }).thinking) return `messages.${i}.content.${j}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`;
+      if (issued.get(sig) !== (b as { thinking?: unknown }).thinking)
+        return `messages.${i}.content.${j}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`;
     }
     return undefined;
   }
 
   /** A 200 stream that breaks off with an `error` event (the streaming guide's error events, e.g. overloaded_error). */
-  function brokenStream(record: ScriptedRequest, text: string, error: { type: string; message: string }, requestId: string, res: http.ServerResponse): void {
-    const event = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
+  function brokenStream(
+    record: ScriptedRequest,
+    text: string,
+    error: { type: string; message: string },
+    requestId: string,
+    res: http.ServerResponse,
+  ): void {
+    const event = (type: string, data: Record<string, unknown>) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': requestId,
+    });
     const usage = usageOf(record, { text }, text);
-    event('message_start', { message: { id: id('msg'), type: 'message', role: 'assistant', model: record.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+    event('message_start', {
+      message: {
+        id: id('msg'),
+        type: 'message',
+        role: 'assistant',
+        model: record.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    });
     if (text) {
       event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
       event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
@@ -426,11 +539,28 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
   }
 
   /** The message as server-sent events: text and tool input in pieces, counts in message_start and (cumulative) message_delta. */
-  function stream(message: { content: AnswerBlock[]; stop_reason: string; usage: Required<AnthropicUsage> } & Record<string, unknown>, requestId: string, res: http.ServerResponse): void {
-    const event = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
+  function stream(
+    message: { content: AnswerBlock[]; stop_reason: string; usage: Required<AnthropicUsage> } & Record<string, unknown>,
+    requestId: string,
+    res: http.ServerResponse,
+  ): void {
+    const event = (type: string, data: Record<string, unknown>) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': requestId,
+    });
     const { usage } = message;
-    event('message_start', { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+    event('message_start', {
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    });
     event('ping', {});
     message.content.forEach((block, index) => {
       if (block.type === 'thinking') {
@@ -440,12 +570,20 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
       } else if (block.type === 'text') {
         const text = block.text;
         event('content_block_start', { index, content_block: { type: 'text', text: '' } });
-        for (let i = 0; i < text.length; i += 40) event('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(i, i + 40) } });
+        for (let i = 0; i < text.length; i += 40)
+          event('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(i, i + 40) } });
       } else {
         const json = JSON.stringify(block.input);
-        event('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+        event('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        });
         event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } });
-        for (let i = 0; i < json.length; i += 200) event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 200) } });
+        for (let i = 0; i < json.length; i += 200)
+          event('content_block_delta', {
+            index,
+            delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 200) },
+          });
       }
       event('content_block_stop', { index });
     });
@@ -472,7 +610,12 @@ export async function startScriptedAnthropic(script: Script, options: ScriptedAn
         }),
         { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
       );
-      return { input: t.input, output: t.output, ...(t.cacheRead ? { cacheRead: t.cacheRead } : {}), ...(t.cacheWrite ? { cacheWrite: t.cacheWrite } : {}) };
+      return {
+        input: t.input,
+        output: t.output,
+        ...(t.cacheRead ? { cacheRead: t.cacheRead } : {}),
+        ...(t.cacheWrite ? { cacheWrite: t.cacheWrite } : {}),
+      };
     },
     close: server.close,
   };

@@ -58,7 +58,14 @@ export interface GeminiUsage {
  * and then drops the connection. An HTTP error may carry its status name and response headers.
  */
 export type ScriptTurn = { delayMs?: number } & (
-  | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; thought?: string; usage?: GeminiUsage; breakMidway?: boolean; finishReason?: FinishReason }
+  | {
+      toolCalls: Array<{ name: string; args: unknown }>;
+      text?: string;
+      thought?: string;
+      usage?: GeminiUsage;
+      breakMidway?: boolean;
+      finishReason?: FinishReason;
+    }
   | { text: string; thought?: string; usage?: GeminiUsage; breakMidway?: boolean; finishReason?: FinishReason }
   | { noParts: true; finishReason: FinishReason; finishMessage?: string; usage?: GeminiUsage }
   | { httpError: number; message: string; status?: string; headers?: Record<string, string>; details?: unknown[] }
@@ -80,8 +87,26 @@ export function geminiRateLimit(retryDelay: string): ScriptTurn {
     status: 'RESOURCE_EXHAUSTED',
     message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_paid_tier_requests, limit: 60\nPlease retry in ${retryDelay}.`,
     details: [
-      { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }] },
-      { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_paid_tier_requests', quotaId: 'GenerateRequestsPerMinutePerProjectPerModel', quotaDimensions: { location: 'global', model: 'scripted' }, quotaValue: '60' }] },
+      {
+        '@type': 'type.googleapis.com/google.rpc.Help',
+        links: [
+          {
+            description: 'Learn more about Gemini API quotas',
+            url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
+          },
+        ],
+      },
+      {
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [
+          {
+            quotaMetric: 'generativelanguage.googleapis.com/generate_content_paid_tier_requests',
+            quotaId: 'GenerateRequestsPerMinutePerProjectPerModel',
+            quotaDimensions: { location: 'global', model: 'scripted' },
+            quotaValue: '60',
+          },
+        ],
+      },
       { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay },
     ],
   };
@@ -186,7 +211,12 @@ export function perConversation(turns: ScriptTurn[]): Script {
 
 /** The function responses the model was sent in a request, as JSON text. */
 export function toolResults(request: ScriptedRequest): string[] {
-  return request.contents.flatMap((c) => c.parts).filter((p): p is { functionResponse: { name: string; response: Record<string, unknown> } } => 'functionResponse' in p).map((p) => JSON.stringify(p.functionResponse.response));
+  return request.contents
+    .flatMap((c) => c.parts)
+    .filter(
+      (p): p is { functionResponse: { name: string; response: Record<string, unknown> } } => 'functionResponse' in p,
+    )
+    .map((p) => JSON.stringify(p.functionResponse.response));
 }
 
 /** The text of the last user content (the prompt or the latest function results). */
@@ -209,14 +239,18 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 const approxTokens = (value: unknown) => Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
-const isJsonBySchema = (r: ScriptedRequest) => !!(r.generationConfig?.responseJsonSchema ?? r.generationConfig?.responseSchema);
+const isJsonBySchema = (r: ScriptedRequest) =>
+  !!(r.generationConfig?.responseJsonSchema ?? r.generationConfig?.responseSchema);
 
 /** A value of a JSON schema: the first enum value, 0, false, "", [] or an object of its properties. */
 export function sampleOf(schema: any): unknown {
   if (!schema || typeof schema !== 'object') return '';
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-  const type = String(Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? (schema.properties ? 'object' : 'string'))).toLowerCase();
-  if (type === 'object') return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sampleOf(v)]));
+  const type = String(
+    Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? (schema.properties ? 'object' : 'string')),
+  ).toLowerCase();
+  if (type === 'object')
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sampleOf(v)]));
   if (type === 'array') return [];
   if (type === 'number' || type === 'integer') return 0;
   if (type === 'boolean') return false;
@@ -229,15 +263,30 @@ function defaultSide(req: ScriptedRequest): ScriptTurn {
   return { text: schema ? JSON.stringify(sampleOf(schema)) : '(scripted side answer)' };
 }
 
-export async function startScriptedGemini(script: Script, options: ScriptedGeminiOptions = {}): Promise<ScriptedGemini> {
+export async function startScriptedGemini(
+  script: Script,
+  options: ScriptedGeminiOptions = {},
+): Promise<ScriptedGemini> {
   const requests: ScriptedRequest[] = [];
   const signatures = new Set<string>();
   const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
     res.end(JSON.stringify(body));
   };
-  const sendError = (res: http.ServerResponse, code: number, message: string, status?: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-    sendJson(res, code, { error: { code, message, status: status ?? STATUS_NAMES[code] ?? 'UNKNOWN', ...extra } }, headers);
+  const sendError = (
+    res: http.ServerResponse,
+    code: number,
+    message: string,
+    status?: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) =>
+    sendJson(
+      res,
+      code,
+      { error: { code, message, status: status ?? STATUS_NAMES[code] ?? 'UNKNOWN', ...extra } },
+      headers,
+    );
 
   const modelResource = (id: string) => ({
     name: `models/${id}`,
@@ -252,7 +301,9 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
 
   const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
     const url = new URL(req.url ?? '/', 'http://scripted');
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+    );
     const apiKey = headers['x-goog-api-key'] || url.searchParams.get('key') || undefined;
     // /v1beta/models/<model>:<method>, /v1beta/models/<model>, /v1beta/models (v1 too).
     const m = /^\/(v1|v1beta|v1alpha)\/models(?:\/([^/:]+)(?::([A-Za-z]+))?)?$/.exec(url.pathname);
@@ -260,7 +311,11 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     const verb = m?.[3];
     let method: GeminiMethod | undefined;
     if (req.method === 'GET' && m && !verb) method = model ? 'models.get' : 'models.list';
-    else if (req.method === 'POST' && (verb === 'generateContent' || verb === 'streamGenerateContent' || verb === 'countTokens')) method = verb;
+    else if (
+      req.method === 'POST' &&
+      (verb === 'generateContent' || verb === 'streamGenerateContent' || verb === 'countTokens')
+    )
+      method = verb;
     if (!method) return sendError(res, 404, `scripted-gemini: no route ${req.method} ${url.pathname}`);
     let body: Record<string, any> = {};
     if (req.method === 'POST') {
@@ -280,7 +335,9 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
       sse: url.searchParams.get('alt') === 'sse',
       contents: Array.isArray(inner.contents) ? inner.contents : [],
       ...(inner.systemInstruction ? { systemInstruction: inner.systemInstruction } : {}),
-      tools: (Array.isArray(inner.tools) ? inner.tools : []).flatMap((t: any) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [])),
+      tools: (Array.isArray(inner.tools) ? inner.tools : []).flatMap((t: any) =>
+        Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [],
+      ),
       ...(inner.generationConfig ? { generationConfig: inner.generationConfig } : {}),
       headers,
       apiKey,
@@ -292,9 +349,21 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     requests.push(record);
     if (options.apiKey !== undefined && apiKey !== options.apiKey) {
       record.side = true;
-      if (!apiKey) return sendError(res, 403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
+      if (!apiKey)
+        return sendError(
+          res,
+          403,
+          "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+        );
       return sendError(res, 400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT', {
-        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }],
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'API_KEY_INVALID',
+            domain: 'googleapis.com',
+            metadata: { service: 'generativelanguage.googleapis.com' },
+          },
+        ],
       });
     }
     if (method === 'models.list') {
@@ -308,18 +377,31 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     }
     if (method === 'countTokens') {
       record.side = true;
-      return sendJson(res, 200, { totalTokens: approxTokens(record.contents) + (record.systemInstruction ? approxTokens(record.systemInstruction) : 0) + (record.tools.length ? approxTokens(record.tools) : 0) });
+      return sendJson(res, 200, {
+        totalTokens:
+          approxTokens(record.contents) +
+          (record.systemInstruction ? approxTokens(record.systemInstruction) : 0) +
+          (record.tools.length ? approxTokens(record.tools) : 0),
+      });
     }
-    if (!record.contents.length) return sendError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
-    if (record.stream && options.noStreaming) return sendError(res, 400, 'scripted-gemini: streaming is not implemented');
+    if (!record.contents.length)
+      return sendError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
+    if (record.stream && options.noStreaming)
+      return sendError(res, 400, 'scripted-gemini: streaming is not implemented');
     if (options.thoughtSignatures !== false) {
       let position = 0;
       for (const c of record.contents) {
         position++;
         if (c.role !== 'model') continue;
-        const first = c.parts.find((p) => 'functionCall' in p) as { functionCall: { name: string }; thoughtSignature?: string } | undefined;
+        const first = c.parts.find((p) => 'functionCall' in p) as
+          | { functionCall: { name: string }; thoughtSignature?: string }
+          | undefined;
         if (first && !(first.thoughtSignature && signatures.has(first.thoughtSignature))) {
-          return sendError(res, 400, `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${first.functionCall.name}\` , position ${position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`);
+          return sendError(
+            res,
+            400,
+            `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${first.functionCall.name}\` , position ${position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
+          );
         }
       }
     }
@@ -334,35 +416,74 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
   });
 
   /** The turn's usage, or one approximated from the request and the answer (about 4 characters a token). */
-  function usageOf(record: ScriptedRequest, turn: { usage?: GeminiUsage; thought?: string }, answer: unknown): UsageMetadata {
+  function usageOf(
+    record: ScriptedRequest,
+    turn: { usage?: GeminiUsage; thought?: string },
+    answer: unknown,
+  ): UsageMetadata {
     const u: GeminiUsage = turn.usage ?? {
-      promptTokenCount: approxTokens(record.contents) + (record.systemInstruction ? approxTokens(record.systemInstruction) : 0) + (record.tools.length ? approxTokens(record.tools) : 0),
+      promptTokenCount:
+        approxTokens(record.contents) +
+        (record.systemInstruction ? approxTokens(record.systemInstruction) : 0) +
+        (record.tools.length ? approxTokens(record.tools) : 0),
       candidatesTokenCount: approxTokens(answer),
       ...(turn.thought ? { thoughtsTokenCount: approxTokens(turn.thought) } : {}),
     };
     const thoughts = u.thoughtsTokenCount ?? 0;
-    return { promptTokenCount: u.promptTokenCount, candidatesTokenCount: u.candidatesTokenCount, totalTokenCount: u.promptTokenCount + u.candidatesTokenCount + thoughts, ...(thoughts ? { thoughtsTokenCount: thoughts } : {}) };
+    return {
+      promptTokenCount: u.promptTokenCount,
+      candidatesTokenCount: u.candidatesTokenCount,
+      totalTokenCount: u.promptTokenCount + u.candidatesTokenCount + thoughts,
+      ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+    };
   }
 
   /** Sends the turn; usage is recorded only when the answer was delivered (not to an aborted client). */
   function answer(record: ScriptedRequest, turn: ScriptTurn, res: http.ServerResponse): void {
     if (res.destroyed) return;
-    if ('httpError' in turn) return sendError(res, turn.httpError, turn.message, turn.status, turn.details ? { details: turn.details } : {}, turn.headers);
+    if ('httpError' in turn)
+      return sendError(
+        res,
+        turn.httpError,
+        turn.message,
+        turn.status,
+        turn.details ? { details: turn.details } : {},
+        turn.headers,
+      );
     const base = { modelVersion: record.model, responseId: randomBytes(12).toString('base64url') };
     if ('noParts' in turn) {
       // A candidate with a finish reason and no content (MALFORMED_FUNCTION_CALL, SAFETY, …), as
       // recorded in pydantic/pydantic-ai#3300 and 0xPlaygrounds/rig#1030: {finishReason,
       // finishMessage?, index}, usage with the prompt only.
-      const u: UsageMetadata = { promptTokenCount: turn.usage?.promptTokenCount ?? usageOf(record, {}, '').promptTokenCount, candidatesTokenCount: 0, totalTokenCount: 0 };
+      const u: UsageMetadata = {
+        promptTokenCount: turn.usage?.promptTokenCount ?? usageOf(record, {}, '').promptTokenCount,
+        candidatesTokenCount: 0,
+        totalTokenCount: 0,
+      };
       u.totalTokenCount = u.promptTokenCount;
-      const body = JSON.stringify({ candidates: [{ finishReason: turn.finishReason, ...(turn.finishMessage ? { finishMessage: turn.finishMessage } : {}), index: 0 }], usageMetadata: u, ...base });
+      const body = JSON.stringify({
+        candidates: [
+          {
+            finishReason: turn.finishReason,
+            ...(turn.finishMessage ? { finishMessage: turn.finishMessage } : {}),
+            index: 0,
+          },
+        ],
+        usageMetadata: u,
+        ...base,
+      });
       record.usage = u;
       if (!record.stream) return sendJsonRaw(res, body);
       if (!record.sse) return sendJsonRaw(res, `[${body}]`);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       return void res.end(`data: ${body}\r\n\r\n`);
     }
-    const calls: GeminiPart[] = 'toolCalls' in turn ? turn.toolCalls.map((c) => ({ functionCall: { name: c.name, args: (c.args ?? {}) as Record<string, unknown> } })) : [];
+    const calls: GeminiPart[] =
+      'toolCalls' in turn
+        ? turn.toolCalls.map((c) => ({
+            functionCall: { name: c.name, args: (c.args ?? {}) as Record<string, unknown> },
+          }))
+        : [];
     if (calls.length && options.thoughtSignatures !== false) {
       const signature = randomBytes(24).toString('base64');
       signatures.add(signature);
@@ -387,7 +508,8 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     if (!pieces.length) pieces.push([{ text: '' }]);
     if (!record.stream) {
       const body = JSON.stringify(response(pieces.flat().reduce<GeminiPart[]>(mergeText, []), usage, true));
-      if (turn.breakMidway) return breakOff(res, 200, 'application/json; charset=UTF-8', body.slice(0, Math.floor(body.length / 2)));
+      if (turn.breakMidway)
+        return breakOff(res, 200, 'application/json; charset=UTF-8', body.slice(0, Math.floor(body.length / 2)));
       record.usage = usage;
       return sendJsonRaw(res, body);
     }
@@ -395,17 +517,24 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     const frames = pieces.map((parts, k) => {
       const candidates = Math.round((usage.candidatesTokenCount * (k + 1)) / pieces.length);
       const thoughts = usage.thoughtsTokenCount ?? 0;
-      const u: UsageMetadata = { promptTokenCount: usage.promptTokenCount, candidatesTokenCount: candidates, totalTokenCount: usage.promptTokenCount + candidates + thoughts, ...(thoughts ? { thoughtsTokenCount: thoughts } : {}) };
+      const u: UsageMetadata = {
+        promptTokenCount: usage.promptTokenCount,
+        candidatesTokenCount: candidates,
+        totalTokenCount: usage.promptTokenCount + candidates + thoughts,
+        ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+      };
       return response(parts, u, k === pieces.length - 1);
     });
     if (!record.sse) {
       const body = JSON.stringify(frames);
-      if (turn.breakMidway) return breakOff(res, 200, 'application/json; charset=UTF-8', body.slice(0, Math.floor(body.length / 2)));
+      if (turn.breakMidway)
+        return breakOff(res, 200, 'application/json; charset=UTF-8', body.slice(0, Math.floor(body.length / 2)));
       record.usage = usage;
       return sendJsonRaw(res, body);
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    if (turn.breakMidway) return breakOff(res, 0, '', frames.length > 1 ? `data: ${JSON.stringify(frames[0])}\r\n\r\n` : '');
+    if (turn.breakMidway)
+      return breakOff(res, 0, '', frames.length > 1 ? `data: ${JSON.stringify(frames[0])}\r\n\r\n` : '');
     for (const f of frames) res.write(`data: ${JSON.stringify(f)}\r\n\r\n`);
     record.usage = usage;
     res.end();
@@ -431,7 +560,10 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
     requests,
     totalUsage: () =>
       requests.reduce(
-        (s, r) => ({ input: s.input + (r.usage?.promptTokenCount ?? 0), output: s.output + (r.usage?.candidatesTokenCount ?? 0) + (r.usage?.thoughtsTokenCount ?? 0) }),
+        (s, r) => ({
+          input: s.input + (r.usage?.promptTokenCount ?? 0),
+          output: s.output + (r.usage?.candidatesTokenCount ?? 0) + (r.usage?.thoughtsTokenCount ?? 0),
+        }),
         { input: 0, output: 0 },
       ),
     close: server.close,
@@ -441,7 +573,13 @@ export async function startScriptedGemini(script: Script, options: ScriptedGemin
 /** Non-streamed answers join adjacent plain text parts (one text part, then the function calls). */
 function mergeText(out: GeminiPart[], p: GeminiPart): GeminiPart[] {
   const prev = out[out.length - 1];
-  if (prev && 'text' in p && 'text' in prev && !(prev as { thought?: boolean }).thought && !(p as { thought?: boolean }).thought) {
+  if (
+    prev &&
+    'text' in p &&
+    'text' in prev &&
+    !(prev as { thought?: boolean }).thought &&
+    !(p as { thought?: boolean }).thought
+  ) {
     out[out.length - 1] = { text: `${prev.text}${p.text}` };
   } else out.push(p);
   return out;

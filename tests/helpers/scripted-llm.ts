@@ -29,7 +29,14 @@ export interface ScriptUsage {
 export type ScriptTurn = { delayMs?: number } & (
   | { toolCalls: Array<{ name: string; args: unknown }>; text?: string; usage?: ScriptUsage; breakMidway?: boolean }
   | { text: string; usage?: ScriptUsage; breakMidway?: boolean }
-  | { httpError: number; message: string; type?: string; code?: string | null; headers?: Record<string, string>; details?: unknown[] }
+  | {
+      httpError: number;
+      message: string;
+      type?: string;
+      code?: string | null;
+      headers?: Record<string, string>;
+      details?: unknown[];
+    }
 );
 
 export interface ChatMessage {
@@ -78,14 +85,19 @@ export function perConversation(turns: ScriptTurn[]): Script {
 
 /** Text of the tool results the model was sent in a request. */
 export function toolResults(request: ScriptedRequest): string[] {
-  return request.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+  return request.messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
 }
 
 const approxTokens = (value: unknown) => Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
 
 /** The turn's usage, or one approximated from the request and the answer (about 4 characters a token). */
 function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): ScriptUsage & { total_tokens: number } {
-  const usage = ('usage' in turn && turn.usage) || { prompt_tokens: approxTokens(record.messages) + approxTokens(record.tools), completion_tokens: approxTokens(answer) + 3 };
+  const usage = ('usage' in turn && turn.usage) || {
+    prompt_tokens: approxTokens(record.messages) + approxTokens(record.tools),
+    completion_tokens: approxTokens(answer) + 3,
+  };
   return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
 }
 
@@ -119,7 +131,10 @@ export function openAiRateLimit(waitSeconds: number): ScriptTurn {
  * ("The model `x` does not exist or you do not have access to it.", as users quote it, e.g.
  * Shopify/roast#13, continuedev/continue#10832).
  */
-export async function startScriptedLlm(script: Script, options: { noStreaming?: boolean; key?: string; models?: string[] } = {}): Promise<ScriptedLlm> {
+export async function startScriptedLlm(
+  script: Script,
+  options: { noStreaming?: boolean; key?: string; models?: string[] } = {},
+): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
   const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
     const send = (status: number, body: unknown) => {
@@ -127,14 +142,31 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       res.end(JSON.stringify(body));
     };
     if (options.key && req.headers.authorization !== `Bearer ${options.key}`) {
-      return send(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+      return send(401, {
+        error: {
+          message: 'Incorrect API key provided.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
     }
     // The model list (GET /v1/models), as a client checks the endpoint and its key without spending tokens.
     if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
-      return send(200, { object: 'list', data: (options.models ?? ['scripted']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'catarena-tests' })) });
+      return send(200, {
+        object: 'list',
+        data: (options.models ?? ['scripted']).map((id) => ({
+          id,
+          object: 'model',
+          created: 0,
+          owned_by: 'catarena-tests',
+        })),
+      });
     }
     if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
-      return send(404, { error: { message: `scripted-llm: no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
+      return send(404, {
+        error: { message: `scripted-llm: no route ${req.method} ${req.url}`, type: 'invalid_request_error' },
+      });
     }
     let body: Record<string, any>;
     try {
@@ -156,15 +188,32 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
     };
     requests.push(record);
     if (options.models && !options.models.includes(record.model)) {
-      return send(404, { error: { message: `The model \`${record.model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' } });
+      return send(404, {
+        error: {
+          message: `The model \`${record.model}\` does not exist or you do not have access to it.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'model_not_found',
+        },
+      });
     }
     // OpenAI refuses max_tokens for its reasoning models (gpt-5*, o1/o3/o4*): a 400 with param and
     // code (as users report it, e.g. griptape-ai/ComfyUI-Griptape#312, fish2018/YPrompt#26).
     if (body.max_tokens !== undefined && /^(gpt-5|o[134])/.test(record.model)) {
-      return send(400, { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens', code: 'unsupported_parameter' } });
+      return send(400, {
+        error: {
+          message:
+            "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          type: 'invalid_request_error',
+          param: 'max_tokens',
+          code: 'unsupported_parameter',
+        },
+      });
     }
     if (record.stream && options.noStreaming) {
-      return send(400, { error: { message: 'scripted-llm: streaming is not implemented', type: 'invalid_request_error' } });
+      return send(400, {
+        error: { message: 'scripted-llm: streaming is not implemented', type: 'invalid_request_error' },
+      });
     }
     const turn = server.nextTurn(record);
     record.turn = turn;
@@ -177,13 +226,28 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
     if (record.stream && !('httpError' in turn)) return stream(record, turn, res);
     if ('httpError' in turn) {
       res.writeHead(turn.httpError, { 'content-type': 'application/json', ...turn.headers });
-      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? 'api_error', param: null, code: turn.code ?? null, ...(turn.details ? { details: turn.details } : {}) } }));
+      res.end(
+        JSON.stringify({
+          error: {
+            message: turn.message,
+            type: turn.type ?? 'api_error',
+            param: null,
+            code: turn.code ?? null,
+            ...(turn.details ? { details: turn.details } : {}),
+          },
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    const toolCalls = 'toolCalls' in turn
-      ? turn.toolCalls.map((c, k) => ({ id: `call_${record.index}_${k}`, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } }))
-      : undefined;
+    const toolCalls =
+      'toolCalls' in turn
+        ? turn.toolCalls.map((c, k) => ({
+            id: `call_${record.index}_${k}`,
+            type: 'function' as const,
+            function: { name: c.name, arguments: JSON.stringify(c.args) },
+          }))
+        : undefined;
     const content = turn.text ?? null;
     const usage = usageOf(record, turn, toolCalls ?? content);
     const body = JSON.stringify({
@@ -191,7 +255,13 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: record.model,
-      choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+          finish_reason: toolCalls ? 'tool_calls' : 'stop',
+        },
+      ],
       usage,
     });
     if (turn.breakMidway) return breakOff(res, body.slice(0, Math.floor(body.length / 2)));
@@ -206,19 +276,36 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
   }
 
   /** The same answer as server-sent chat.completion.chunk events (text and each tool call in pieces). */
-  function stream(record: ScriptedRequest, turn: Exclude<ScriptTurn, { httpError: number }>, res: http.ServerResponse): void {
-    const toolCalls = 'toolCalls' in turn ? turn.toolCalls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args) })) : [];
+  function stream(
+    record: ScriptedRequest,
+    turn: Exclude<ScriptTurn, { httpError: number }>,
+    res: http.ServerResponse,
+  ): void {
+    const toolCalls =
+      'toolCalls' in turn ? turn.toolCalls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.args) })) : [];
     const content = turn.text ?? '';
     record.usage = usageOf(record, turn, toolCalls.length ? toolCalls : content);
-    const base = { id: `chatcmpl-scripted-${record.index}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: record.model };
-    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => res.write(`data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`);
-    const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
+    const base = {
+      id: `chatcmpl-scripted-${record.index}`,
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: record.model,
+    };
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      res.write(`data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`);
+    const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+      chunk([{ index: 0, delta: d, finish_reason: finish }]);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     delta({ role: 'assistant', content: '' });
     for (let i = 0; i < content.length; i += 40) delta({ content: content.slice(i, i + 40) });
     toolCalls.forEach((c, k) => {
-      delta({ tool_calls: [{ index: k, id: `call_${record.index}_${k}`, type: 'function', function: { name: c.name, arguments: '' } }] });
-      for (let i = 0; i < c.arguments.length; i += 200) delta({ tool_calls: [{ index: k, function: { arguments: c.arguments.slice(i, i + 200) } }] });
+      delta({
+        tool_calls: [
+          { index: k, id: `call_${record.index}_${k}`, type: 'function', function: { name: c.name, arguments: '' } },
+        ],
+      });
+      for (let i = 0; i < c.arguments.length; i += 200)
+        delta({ tool_calls: [{ index: k, function: { arguments: c.arguments.slice(i, i + 200) } }] });
     });
     if (turn.breakMidway) {
       record.usage = null;
@@ -233,7 +320,14 @@ export async function startScriptedLlm(script: Script, options: { noStreaming?: 
   return {
     baseURL: `${origin}/v1`,
     requests,
-    totalUsage: () => requests.reduce((s, r) => ({ input: s.input + (r.usage?.prompt_tokens ?? 0), output: s.output + (r.usage?.completion_tokens ?? 0) }), { input: 0, output: 0 }),
+    totalUsage: () =>
+      requests.reduce(
+        (s, r) => ({
+          input: s.input + (r.usage?.prompt_tokens ?? 0),
+          output: s.output + (r.usage?.completion_tokens ?? 0),
+        }),
+        { input: 0, output: 0 },
+      ),
     close: server.close,
   };
 }

@@ -55,7 +55,9 @@ export interface ResponsesScriptUsage {
 }
 
 /** A function call ({name, args}: arguments are JSON) or a custom/freeform tool call ({name, input}: raw text). */
-export type ResponsesToolCall = { name: string; args: unknown; namespace?: string } | { name: string; input: string; namespace?: string };
+export type ResponsesToolCall =
+  | { name: string; args: unknown; namespace?: string }
+  | { name: string; input: string; namespace?: string };
 
 /** One answer; delayMs holds it back (to test timeouts). */
 export type ResponsesTurn = { delayMs?: number } & (
@@ -65,7 +67,14 @@ export type ResponsesTurn = { delayMs?: number } & (
    * An HTTP error with the API's error body and an x-request-id; a 429 also gets the
    * x-ratelimit-* headers and retry-after (seconds, default 1) unless `headers` overrides them.
    */
-  | { httpError: number; message: string; type?: string; code?: string | null; headers?: Record<string, string>; retryAfter?: number }
+  | {
+      httpError: number;
+      message: string;
+      type?: string;
+      code?: string | null;
+      headers?: Record<string, string>;
+      retryAfter?: number;
+    }
   /**
    * A stream (or body) that ends in a failed response: response.failed with error {code, message}.
    * Codex reads a rate limit's wait from here: code rate_limit_exceeded and "Please try again in
@@ -148,7 +157,9 @@ export interface ScriptedResponses {
 
 /** Names of the tools a request declares (namespace members as `namespace.name`), with their types. */
 export function toolNames(request: ResponsesRequest): string[] {
-  return request.tools.flatMap((t) => (t.type === 'namespace' && Array.isArray(t.tools) ? t.tools.map((m) => `${t.name}.${m.name}`) : [t.name ?? t.type]));
+  return request.tools.flatMap((t) =>
+    t.type === 'namespace' && Array.isArray(t.tools) ? t.tools.map((m) => `${t.name}.${m.name}`) : [t.name ?? t.type],
+  );
 }
 
 /**
@@ -181,9 +192,16 @@ export function toolResults(request: ResponsesRequest): string[] {
 
 const approxTokens = (value: unknown) => Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
 
-function usageOf(record: ResponsesRequest, turn: ResponsesTurn, answer: unknown): Required<ResponsesScriptUsage> & { total_tokens: number } {
+function usageOf(
+  record: ResponsesRequest,
+  turn: ResponsesTurn,
+  answer: unknown,
+): Required<ResponsesScriptUsage> & { total_tokens: number } {
   const given = 'usage' in turn ? turn.usage : undefined;
-  const u = given ?? { input_tokens: approxTokens(record.input) + approxTokens(record.tools) + approxTokens(record.instructions), output_tokens: approxTokens(answer) + 3 };
+  const u = given ?? {
+    input_tokens: approxTokens(record.input) + approxTokens(record.tools) + approxTokens(record.instructions),
+    output_tokens: approxTokens(answer) + 3,
+  };
   return { cached_tokens: 0, reasoning_tokens: 0, ...u, total_tokens: u.input_tokens + u.output_tokens };
 }
 
@@ -197,7 +215,11 @@ const apiUsage = (u: NonNullable<ResponsesRequest['usage']>) => ({
 });
 
 const asItems = (input: unknown): ResponsesInputItem[] =>
-  typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : Array.isArray(input) ? (input as ResponsesInputItem[]) : [];
+  typeof input === 'string'
+    ? [{ type: 'message', role: 'user', content: input }]
+    : Array.isArray(input)
+      ? (input as ResponsesInputItem[])
+      : [];
 
 /**
  * An API error's headers: x-request-id always; on a 429 the x-ratelimit-* family
@@ -237,7 +259,10 @@ export interface ScriptedResponsesOptions {
   apiKey?: string;
 }
 
-export async function startScriptedResponses(script: ResponsesScript, options: ScriptedResponsesOptions = {}): Promise<ScriptedResponses> {
+export async function startScriptedResponses(
+  script: ResponsesScript,
+  options: ScriptedResponsesOptions = {},
+): Promise<ScriptedResponses> {
   const requests: ResponsesRequest[] = [];
   const sideRequests: SideRequest[] = [];
   const created = Math.floor(Date.now() / 1000);
@@ -249,19 +274,29 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
       res.writeHead(status, errorHeaders(status, `req_scripted_${requests.length + sideRequests.length}`));
       res.end(JSON.stringify(body));
     };
-    const apiError = (status: number, message: string, type = 'invalid_request_error', code: string | null = null) => send(status, { error: { message, type, param: null, code } });
-    const side = (status: number) => sideRequests.push({ method: req.method ?? '?', path: `${path}${url.search}`, headers: req.headers, status });
+    const apiError = (status: number, message: string, type = 'invalid_request_error', code: string | null = null) =>
+      send(status, { error: { message, type, param: null, code } });
+    const side = (status: number) =>
+      sideRequests.push({ method: req.method ?? '?', path: `${path}${url.search}`, headers: req.headers, status });
 
     if (options.apiKey !== undefined) {
       const auth = req.headers.authorization ?? '';
       const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
       if (!key) {
         side(401);
-        return apiError(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.");
+        return apiError(
+          401,
+          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+        );
       }
       if (key !== options.apiKey) {
         side(401);
-        return apiError(401, `Incorrect API key provided: ${key.slice(0, 3)}${'*'.repeat(Math.max(0, key.length - 7))}${key.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key');
+        return apiError(
+          401,
+          `Incorrect API key provided: ${key.slice(0, 3)}${'*'.repeat(Math.max(0, key.length - 7))}${key.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          'invalid_request_error',
+          'invalid_api_key',
+        );
       }
     }
 
@@ -269,12 +304,18 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
       // The models list (GET /v1/models): {object:'list', data:[Model {id, object:'model', created, owned_by}]}.
       const ids = [...new Set([...(options.models ?? []), ...requests.map((r) => r.model)])];
       side(200);
-      return send(200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created, owned_by: 'scripted' })) });
+      return send(200, {
+        object: 'list',
+        data: ids.map((id) => ({ id, object: 'model', created, owned_by: 'scripted' })),
+      });
     }
     if (req.method !== 'POST' || !path.endsWith('/responses')) {
       // A WebSocket upgrade of /responses arrives here too (Node serves an upgrade nobody listens for as a plain request).
       side(404);
-      return apiError(404, `scripted-responses: no route ${req.method} ${path}${req.headers.upgrade ? ` (upgrade: ${req.headers.upgrade})` : ''}`);
+      return apiError(
+        404,
+        `scripted-responses: no route ${req.method} ${path}${req.headers.upgrade ? ` (upgrade: ${req.headers.upgrade})` : ''}`,
+      );
     }
     let body: Record<string, unknown>;
     try {
@@ -303,7 +344,12 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
     };
     requests.push(record);
     if (options.models && !options.models.includes(record.model)) {
-      return apiError(404, `The model \`${record.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found');
+      return apiError(
+        404,
+        `The model \`${record.model}\` does not exist or you do not have access to it.`,
+        'invalid_request_error',
+        'model_not_found',
+      );
     }
     const turn = server.nextTurn(record);
     record.turn = turn;
@@ -311,27 +357,72 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
   });
 
   /** The output items of a turn, complete (as in output_item.done and response.completed). */
-  function outputItems(record: ResponsesRequest, turn: Exclude<ResponsesTurn, { httpError: number } | { failed: unknown } | { streamError: unknown } | { incomplete: unknown }>): Array<Record<string, unknown>> {
+  function outputItems(
+    record: ResponsesRequest,
+    turn: Exclude<
+      ResponsesTurn,
+      { httpError: number } | { failed: unknown } | { streamError: unknown } | { incomplete: unknown }
+    >,
+  ): Array<Record<string, unknown>> {
     const n = record.index;
     const items: Array<Record<string, unknown>> = [];
     if (turn.reasoning) {
       // encrypted_content is populated when `include` asks for reasoning.encrypted_content (what stateless clients, store:false, send back).
-      const encrypted = Array.isArray(record.body.include) && record.body.include.includes('reasoning.encrypted_content') ? { encrypted_content: Buffer.from(`scripted reasoning ${n}`).toString('base64') } : {};
-      items.push({ id: `rs_${n}`, type: 'reasoning', summary: [{ type: 'summary_text', text: turn.reasoning }], status: 'completed', ...encrypted });
+      const encrypted =
+        Array.isArray(record.body.include) && record.body.include.includes('reasoning.encrypted_content')
+          ? { encrypted_content: Buffer.from(`scripted reasoning ${n}`).toString('base64') }
+          : {};
+      items.push({
+        id: `rs_${n}`,
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: turn.reasoning }],
+        status: 'completed',
+        ...encrypted,
+      });
     }
-    if (turn.text) items.push({ id: `msg_${n}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] });
+    if (turn.text)
+      items.push({
+        id: `msg_${n}`,
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+      });
     if ('toolCalls' in turn) {
       turn.toolCalls.forEach((c, k) => {
         const ns = c.namespace ? { namespace: c.namespace } : {};
-        if ('input' in c) items.push({ id: `ctc_${n}_${k}`, type: 'custom_tool_call', status: 'completed', call_id: `call_${n}_${k}`, name: c.name, input: c.input, ...ns });
-        else items.push({ id: `fc_${n}_${k}`, type: 'function_call', status: 'completed', call_id: `call_${n}_${k}`, name: c.name, arguments: JSON.stringify(c.args), ...ns });
+        if ('input' in c)
+          items.push({
+            id: `ctc_${n}_${k}`,
+            type: 'custom_tool_call',
+            status: 'completed',
+            call_id: `call_${n}_${k}`,
+            name: c.name,
+            input: c.input,
+            ...ns,
+          });
+        else
+          items.push({
+            id: `fc_${n}_${k}`,
+            type: 'function_call',
+            status: 'completed',
+            call_id: `call_${n}_${k}`,
+            name: c.name,
+            arguments: JSON.stringify(c.args),
+            ...ns,
+          });
       });
     }
     return items;
   }
 
   /** The Response object (ResponseObject), for a status and output. */
-  function responseObject(record: ResponsesRequest, status: string, output: unknown[], extra: Record<string, unknown> = {}) {
+  function responseObject(
+    record: ResponsesRequest,
+    status: string,
+    output: unknown[],
+    extra: Record<string, unknown> = {},
+  ) {
     const b = record.body;
     return {
       id: record.responseId,
@@ -364,13 +455,27 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
   function answer(record: ResponsesRequest, turn: ResponsesTurn, res: http.ServerResponse): void {
     if (res.destroyed) return;
     if ('httpError' in turn) {
-      res.writeHead(turn.httpError, { ...errorHeaders(turn.httpError, `req_scripted_${record.index}`, turn.retryAfter), ...turn.headers });
-      res.end(JSON.stringify({ error: { message: turn.message, type: turn.type ?? (turn.httpError >= 500 ? 'server_error' : 'invalid_request_error'), param: null, code: turn.code ?? null } }));
+      res.writeHead(turn.httpError, {
+        ...errorHeaders(turn.httpError, `req_scripted_${record.index}`, turn.retryAfter),
+        ...turn.headers,
+      });
+      res.end(
+        JSON.stringify({
+          error: {
+            message: turn.message,
+            type: turn.type ?? (turn.httpError >= 500 ? 'server_error' : 'invalid_request_error'),
+            param: null,
+            code: turn.code ?? null,
+          },
+        }),
+      );
       return;
     }
     record.responseId = `resp_scripted_${record.index}`;
     if ('failed' in turn) {
-      const failed = responseObject(record, 'failed', [], { error: { code: turn.failed.code, message: turn.failed.message } });
+      const failed = responseObject(record, 'failed', [], {
+        error: { code: turn.failed.code, message: turn.failed.message },
+      });
       if (!record.stream) {
         res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${record.index}` });
         res.end(JSON.stringify(failed));
@@ -386,7 +491,10 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
     if ('streamError' in turn || 'incomplete' in turn) return partial(record, turn, res);
     const output = outputItems(record, turn);
     record.usage = usageOf(record, turn, output);
-    const completed = responseObject(record, 'completed', output, { usage: apiUsage(record.usage), completed_at: Math.floor(Date.now() / 1000) });
+    const completed = responseObject(record, 'completed', output, {
+      usage: apiUsage(record.usage),
+      completed_at: Math.floor(Date.now() / 1000),
+    });
     if (!record.stream) {
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${record.index}` });
       res.end(JSON.stringify({ ...completed, output_text: turn.text ?? '' }));
@@ -396,8 +504,22 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
   }
 
   /** A stream that ends early: response.incomplete (with the text so far and usage) or a top-level `error` event. */
-  function partial(record: ResponsesRequest, turn: Extract<ResponsesTurn, { streamError: unknown } | { incomplete: unknown }>, res: http.ServerResponse): void {
-    const output = turn.text ? [{ id: `msg_${record.index}`, type: 'message', role: 'assistant', status: 'incomplete', content: [{ type: 'output_text', text: turn.text, annotations: [] }] }] : [];
+  function partial(
+    record: ResponsesRequest,
+    turn: Extract<ResponsesTurn, { streamError: unknown } | { incomplete: unknown }>,
+    res: http.ServerResponse,
+  ): void {
+    const output = turn.text
+      ? [
+          {
+            id: `msg_${record.index}`,
+            type: 'message',
+            role: 'assistant',
+            status: 'incomplete',
+            content: [{ type: 'output_text', text: turn.text, annotations: [] }],
+          },
+        ]
+      : [];
     if (!record.stream) {
       if ('streamError' in turn) {
         res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${record.index}` });
@@ -407,7 +529,14 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
       }
       record.usage = usageOf(record, turn, output);
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${record.index}` });
-      res.end(JSON.stringify(responseObject(record, 'incomplete', output, { incomplete_details: { reason: turn.incomplete.reason }, usage: apiUsage(record.usage) })));
+      res.end(
+        JSON.stringify(
+          responseObject(record, 'incomplete', output, {
+            incomplete_details: { reason: turn.incomplete.reason },
+            usage: apiUsage(record.usage),
+          }),
+        ),
+      );
       return;
     }
     const ev = sse(res, record);
@@ -416,7 +545,12 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
     if (turn.text) {
       const item_id = `msg_${record.index}`;
       ev('response.output_item.added', { output_index: 0, item: { ...output[0], status: 'in_progress', content: [] } });
-      ev('response.content_part.added', { item_id, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      ev('response.content_part.added', {
+        item_id,
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
       ev('response.output_text.delta', { item_id, output_index: 0, content_index: 0, delta: turn.text, logprobs: [] });
     }
     if ('streamError' in turn) {
@@ -425,7 +559,12 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
     } else {
       // ResponseIncompleteEvent: {type: 'response.incomplete', response (status 'incomplete', incomplete_details {reason}), sequence_number}.
       record.usage = usageOf(record, turn, output);
-      ev('response.incomplete', { response: responseObject(record, 'incomplete', output, { incomplete_details: { reason: turn.incomplete.reason }, usage: apiUsage(record.usage) }) });
+      ev('response.incomplete', {
+        response: responseObject(record, 'incomplete', output, {
+          incomplete_details: { reason: turn.incomplete.reason },
+          usage: apiUsage(record.usage),
+        }),
+      });
     }
     res.end();
   }
@@ -433,12 +572,22 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
   /** An SSE writer: `event: <type>` and `data: <json with type and sequence_number>`. */
   function sse(res: http.ServerResponse, record: ResponsesRequest) {
     let seq = 0;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': `req_scripted_${record.index}` });
-    return (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'x-request-id': `req_scripted_${record.index}`,
+    });
+    return (type: string, data: Record<string, unknown>) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
   }
 
   /** The answer as the streaming event sequence, each item added, streamed in pieces, and done. */
-  function stream(record: ResponsesRequest, output: Array<Record<string, unknown>>, completed: Record<string, unknown>, res: http.ServerResponse): void {
+  function stream(
+    record: ResponsesRequest,
+    output: Array<Record<string, unknown>>,
+    completed: Record<string, unknown>,
+    res: http.ServerResponse,
+  ): void {
     const ev = sse(res, record);
     const pieces = (s: string, n: number) => {
       const out: string[] = [];
@@ -452,26 +601,50 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
       if (item.type === 'reasoning') {
         const text = (item.summary as Array<{ text: string }>)[0]!.text;
         ev('response.output_item.added', { output_index, item: { ...item, summary: [], status: 'in_progress' } });
-        ev('response.reasoning_summary_part.added', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
-        for (const delta of pieces(text, 40)) ev('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta });
+        ev('response.reasoning_summary_part.added', {
+          item_id,
+          output_index,
+          summary_index: 0,
+          part: { type: 'summary_text', text: '' },
+        });
+        for (const delta of pieces(text, 40))
+          ev('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta });
         ev('response.reasoning_summary_text.done', { item_id, output_index, summary_index: 0, text });
-        ev('response.reasoning_summary_part.done', { item_id, output_index, summary_index: 0, part: { type: 'summary_text', text } });
+        ev('response.reasoning_summary_part.done', {
+          item_id,
+          output_index,
+          summary_index: 0,
+          part: { type: 'summary_text', text },
+        });
       } else if (item.type === 'message') {
         const text = (item.content as Array<{ text: string }>)[0]!.text;
         ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
-        ev('response.content_part.added', { item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-        for (const delta of pieces(text, 40)) ev('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] });
+        ev('response.content_part.added', {
+          item_id,
+          output_index,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [] },
+        });
+        for (const delta of pieces(text, 40))
+          ev('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] });
         ev('response.output_text.done', { item_id, output_index, content_index: 0, text, logprobs: [] });
-        ev('response.content_part.done', { item_id, output_index, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
+        ev('response.content_part.done', {
+          item_id,
+          output_index,
+          content_index: 0,
+          part: { type: 'output_text', text, annotations: [] },
+        });
       } else if (item.type === 'function_call') {
         const args = item.arguments as string;
         ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', arguments: '' } });
-        for (const delta of pieces(args, 200)) ev('response.function_call_arguments.delta', { item_id, output_index, delta });
+        for (const delta of pieces(args, 200))
+          ev('response.function_call_arguments.delta', { item_id, output_index, delta });
         ev('response.function_call_arguments.done', { item_id, output_index, name: item.name, arguments: args });
       } else if (item.type === 'custom_tool_call') {
         const input = item.input as string;
         ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', input: '' } });
-        for (const delta of pieces(input, 200)) ev('response.custom_tool_call_input.delta', { item_id, output_index, delta });
+        for (const delta of pieces(input, 200))
+          ev('response.custom_tool_call_input.delta', { item_id, output_index, delta });
         ev('response.custom_tool_call_input.done', { item_id, output_index, input });
       }
       ev('response.output_item.done', { output_index, item });
@@ -487,7 +660,14 @@ export async function startScriptedResponses(script: ResponsesScript, options: S
     sideRequests,
     // By kind, as catarena records them: input not from a cache (input_tokens includes cached_tokens), cache reads, output.
     totalUsage: () => {
-      const t = requests.reduce((s, r) => ({ input: s.input + (r.usage?.input_tokens ?? 0) - (r.usage?.cached_tokens ?? 0), cacheRead: s.cacheRead + (r.usage?.cached_tokens ?? 0), output: s.output + (r.usage?.output_tokens ?? 0) }), { input: 0, cacheRead: 0, output: 0 });
+      const t = requests.reduce(
+        (s, r) => ({
+          input: s.input + (r.usage?.input_tokens ?? 0) - (r.usage?.cached_tokens ?? 0),
+          cacheRead: s.cacheRead + (r.usage?.cached_tokens ?? 0),
+          output: s.output + (r.usage?.output_tokens ?? 0),
+        }),
+        { input: 0, cacheRead: 0, output: 0 },
+      );
       return { input: t.input, output: t.output, ...(t.cacheRead ? { cacheRead: t.cacheRead } : {}) };
     },
     close: server.close,

@@ -21,7 +21,12 @@ declare module 'vitest' {
 }
 
 /** 3 offline agents × 2 rounds × both Gomoku rule sets: 60 games (tourney.test, report-html.test). */
-export const GOMOKU_TWO_ROUNDS: TourneyConfigInput = { games: ['gomoku'], rounds: 2, concurrency: 2, bootstrapSamples: 200 };
+export const GOMOKU_TWO_ROUNDS: TourneyConfigInput = {
+  games: ['gomoku'],
+  rounds: 2,
+  concurrency: 2,
+  bootstrapSamples: 200,
+};
 
 let localDir: string | undefined;
 /** The folder shared runs live in: the global setup's, or this worker's own without it. */
@@ -60,13 +65,17 @@ export async function sharedRunDir(name: string, input: TourneyConfigInput): Pro
   }
   const deadline = Date.now() + WAIT_MS;
   while (!fs.existsSync(done)) {
-    if (fs.existsSync(failed)) throw new Error(`the shared run ${name} failed in another test file:\n${fs.readFileSync(failed, 'utf8')}`);
+    if (fs.existsSync(failed))
+      throw new Error(`the shared run ${name} failed in another test file:\n${fs.readFileSync(failed, 'utf8')}`);
     // A worker that died while playing leaves neither file: say so now, not at the deadline.
     const pid = ownerPid(owner);
     if (pid !== undefined && isProcessGone(pid) && !fs.existsSync(done)) {
-      throw new Error(`the shared run ${name} (${home}) was being played by test worker ${pid}, which is gone; rerun the tests`);
+      throw new Error(
+        `the shared run ${name} (${home}) was being played by test worker ${pid}, which is gone; rerun the tests`,
+      );
     }
-    if (Date.now() > deadline) throw new Error(`the shared run ${name} (${home}) was not played within ${WAIT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`the shared run ${name} (${home}) was not played within ${WAIT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
   return run;

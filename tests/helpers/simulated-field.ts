@@ -16,7 +16,8 @@ export interface SimulatedField {
   nu: number;
 }
 
-const strength = (field: SimulatedField, k: StrategyKey) => 10 ** (field.elo[field.agents.indexOf(k.agent)]![k.round - 1]! / 400);
+const strength = (field: SimulatedField, k: StrategyKey) =>
+  10 ** (field.elo[field.agents.indexOf(k.agent)]![k.round - 1]! / 400);
 
 /** P(a wins), P(draw) of one game under the model. */
 export function outcomeChances(field: SimulatedField, a: StrategyKey, b: StrategyKey): { win: number; draw: number } {
@@ -39,7 +40,11 @@ export function strategiesOf(field: SimulatedField): StrategyKey[] {
 /** The true W: every cell the expected score. */
 export function trueMatrix(field: SimulatedField): ScoreMatrix {
   const keys = strategiesOf(field);
-  return fromMatrix(field.agents, field.rounds, keys.map((a, s) => keys.map((b, t) => (s === t ? null : expectedScore(field, a, b)))));
+  return fromMatrix(
+    field.agents,
+    field.rounds,
+    keys.map((a, s) => keys.map((b, t) => (s === t ? null : expectedScore(field, a, b)))),
+  );
 }
 
 /** One game's score for a. */
@@ -50,13 +55,23 @@ export function playGame(field: SimulatedField, a: StrategyKey, b: StrategyKey, 
 }
 
 /** `reps` colour-swapped pairs between a and b, grouped as the orchestrator groups them; `rep0` numbers the first. */
-export function playPairs(field: SimulatedField, a: StrategyKey, b: StrategyKey, reps: number, rng: Rng, rep0 = 0): GameResult[] {
+export function playPairs(
+  field: SimulatedField,
+  a: StrategyKey,
+  b: StrategyKey,
+  reps: number,
+  rng: Rng,
+  rep0 = 0,
+): GameResult[] {
   const games: GameResult[] = [];
   for (let rep = rep0; rep < rep0 + reps; rep++) {
     const group = `${a.agent}@${a.round}~${b.agent}@${b.round}#${rep}`;
     const first = playGame(field, a, b, rng);
     const second = playGame(field, b, a, rng);
-    games.push({ a, b, scoreA: first, scoreB: 1 - first, group }, { a: b, b: a, scoreA: second, scoreB: 1 - second, group });
+    games.push(
+      { a, b, scoreA: first, scoreB: 1 - first, group },
+      { a: b, b: a, scoreA: second, scoreB: 1 - second, group },
+    );
   }
   return games;
 }
@@ -84,5 +99,10 @@ function gaussian(rng: Rng): number {
 
 /** One repeat's developed field: every strategy's strength drawn. */
 export function developField(field: DevelopingField, rng: Rng): SimulatedField {
-  return { agents: field.agents, rounds: field.rounds, nu: field.nu, elo: field.elo.map((row, i) => row.map((e) => e + field.sd[i]! * gaussian(rng))) };
+  return {
+    agents: field.agents,
+    rounds: field.rounds,
+    nu: field.nu,
+    elo: field.elo.map((row, i) => row.map((e) => e + field.sd[i]! * gaussian(rng))),
+  };
 }

@@ -26,7 +26,10 @@ export interface Counter<K> {
   progress(k: K): string;
 }
 
-export function aggressive<K extends Knobs<K>>(space: ParamSpace<K>, creed: Creed<K> & { counter: Counter<K> }): Character<K> {
+export function aggressive<K extends Knobs<K>>(
+  space: ParamSpace<K>,
+  creed: Creed<K> & { counter: Counter<K> },
+): Character<K> {
   const { bold, safe } = space.style;
   const { counter, ...words } = creed;
   return {
@@ -42,7 +45,9 @@ export function aggressive<K extends Knobs<K>>(space: ParamSpace<K>, creed: Cree
         notes.push(`nobody beat me and I topped the field: press on, ${step.note}`);
         return { knobs: settle(space, step.knobs, notes), notes };
       }
-      const why = beaters.length ? `${target.id} beat me (scored ${fmt(target.vsMe!.score)} against me)` : `${target.id} topped the standings`;
+      const why = beaters.length
+        ? `${target.id} beat me (scored ${fmt(target.vsMe!.score)} against me)`
+        : `${target.id} topped the standings`;
       const t = target.knobs;
       const k = { ...input.own };
       const halfway = (names: readonly KnobName<K>[]) => {

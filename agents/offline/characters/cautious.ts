@@ -22,7 +22,9 @@ export function cautious<K extends Knobs<K>>(space: ParamSpace<K>, creed: Creed<
         k = { ...moved, depth: Math.max(k.depth, moved.depth) };
       } else {
         const step = space.explore(mutate(space, k, input.rng, 0.05), 'depth');
-        notes.push(`unbeaten${best ? ` (best rival ${best.id} scored ${fmt(best.score)})` : ''}: ${step.note}, the cautious way to get stronger`);
+        notes.push(
+          `unbeaten${best ? ` (best rival ${best.id} scored ${fmt(best.score)})` : ''}: ${step.note}, the cautious way to get stronger`,
+        );
         k = step.knobs;
       }
       return { knobs: settle(space, k, notes), notes };

@@ -3,4 +3,3 @@
 export { aggressive, type Answer, type Counter } from './aggressive.ts';
 export { cautious } from './cautious.ts';
 export { imitator } from './imitator.ts';
-

@@ -36,7 +36,13 @@ export function drawFromPrior<K extends Knobs<K>>(space: ParamSpace<K>, prior: P
 }
 
 /** One knob a fraction t of the way from a to b (unrounded). */
-export function toward<K extends Knobs<K>>(space: ParamSpace<K>, name: KnobName<K>, a: number, b: number, t: number): number {
+export function toward<K extends Knobs<K>>(
+  space: ParamSpace<K>,
+  name: KnobName<K>,
+  a: number,
+  b: number,
+  t: number,
+): number {
   return space.geometric.includes(name) ? a * (b / a) ** t : a + (b - a) * t;
 }
 
@@ -44,7 +50,8 @@ export function toward<K extends Knobs<K>>(space: ParamSpace<K>, name: KnobName<
 export function blend<K extends Knobs<K>>(space: ParamSpace<K>, from: K, to: K, t: number): K {
   const out = writable(from);
   for (const name of space.names) {
-    const a = from[name], b = to[name];
+    const a = from[name],
+      b = to[name];
     let v = toward(space, name, a, b, t);
     if (space.counts.includes(name)) v = b > a ? Math.ceil(v - 1e-9) : Math.floor(v + 1e-9);
     out[name] = v;
@@ -65,6 +72,8 @@ export function mutate<K extends Knobs<K>>(space: ParamSpace<K>, k: K, rng: Rng,
 export function settle<K extends Knobs<K>>(space: ParamSpace<K>, k: K, notes: string[]): K {
   if (k.randomness === 0) return k;
   const randomness = k.randomness / 2;
-  notes.push(`halved move noise (randomness ${fmt(k.randomness)} → ${fmt(randomness)}): the report gives evidence, so exploration matters less`);
+  notes.push(
+    `halved move noise (randomness ${fmt(k.randomness)} → ${fmt(randomness)}): the report gives evidence, so exploration matters less`,
+  );
   return clampKnobs(space, { ...k, randomness });
 }

@@ -50,4 +50,6 @@ export interface Character<K> extends Creed<K> {
 export const rivalsOf = <K>(input: LearnInput<K>) => input.field.filter((e) => e.agent !== input.self);
 /** Rivals that scored more than half against me, best first. */
 export const beatersOf = <K>(input: LearnInput<K>) =>
-  rivalsOf(input).filter((e) => e.vsMe && e.vsMe.games > 0 && e.vsMe.score > 0.5).sort((a, b) => b.vsMe!.score - a.vsMe!.score);
+  rivalsOf(input)
+    .filter((e) => e.vsMe && e.vsMe.games > 0 && e.vsMe.score > 0.5)
+    .sort((a, b) => b.vsMe!.score - a.vsMe!.score);

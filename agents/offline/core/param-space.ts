@@ -28,7 +28,7 @@ export interface ParamSpace<K extends Knobs<K>> {
   /** Knobs that act multiplicatively: blended geometrically, so a half step is a ratio's root. */
   geometric: readonly KnobName<K>[];
   /** A small random step: these knobs scaled by ±a few % (in this order), maybe a count ±1. */
-  mutation: { jitter: readonly KnobName<K>[]; nudge?: KnobName<K>; /** For the notes. */ words: string };
+  mutation: { jitter: readonly KnobName<K>[]; nudge?: KnobName<K> /** For the notes. */; words: string };
   /**
    * The axis the characters stand on: `bold` is the weight an attacker leads with (its own
    * threats, activity), `safe` its counterweight (the opponent's threats, material).

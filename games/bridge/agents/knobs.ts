@@ -53,14 +53,26 @@ const LIMITS: ParamSpace<BridgeKnobs>['limits'] = {
 };
 
 export const BRIDGE_SPACE: ParamSpace<BridgeKnobs> = {
-  names: ['aggression', 'discipline', 'overcallMin', 'gameBonus', 'doubleMargin', 'slamMin', 'leadStyle', 'depth', 'timeBudgetMs', 'randomness'],
+  names: [
+    'aggression',
+    'discipline',
+    'overcallMin',
+    'gameBonus',
+    'doubleMargin',
+    'slamMin',
+    'leadStyle',
+    'depth',
+    'timeBudgetMs',
+    'randomness',
+  ],
   limits: LIMITS,
   counts: ['leadStyle', 'depth'],
   geometric: [],
   mutation: {
     jitter: ['aggression', 'discipline', 'overcallMin', 'gameBonus', 'doubleMargin', 'slamMin', 'timeBudgetMs'],
     nudge: 'leadStyle',
-    words: 'aggression, opening and overcall strength, game, double and slam thresholds, budget (and now and then the lead style)',
+    words:
+      'aggression, opening and overcall strength, game, double and slam thresholds, budget (and now and then the lead style)',
   },
   // Competing against sound openings.
   style: { bold: 'aggression', safe: 'discipline' },
@@ -68,11 +80,17 @@ export const BRIDGE_SPACE: ParamSpace<BridgeKnobs> = {
   explore(k) {
     if (k.depth < LIMITS.depth[1]) {
       const what = ['', 'its own hand', 'the auction too', "dummy's cards too"];
-      return { knobs: { ...k, depth: k.depth + 1 }, note: `the defence reasons with more (depth ${k.depth} → ${k.depth + 1}: ${what[k.depth + 1]})` };
+      return {
+        knobs: { ...k, depth: k.depth + 1 },
+        note: `the defence reasons with more (depth ${k.depth} → ${k.depth + 1}: ${what[k.depth + 1]})`,
+      };
     }
     if (k.gameBonus < LIMITS.gameBonus[1]) {
       const g = Math.min(LIMITS.gameBonus[1], k.gameBonus + 0.5);
-      return { knobs: { ...k, gameBonus: g }, note: `already at full depth: bid games a little more soundly (gameBonus ${fmt(k.gameBonus)} → ${fmt(g)})` };
+      return {
+        knobs: { ...k, gameBonus: g },
+        note: `already at full depth: bid games a little more soundly (gameBonus ${fmt(k.gameBonus)} → ${fmt(g)})`,
+      };
     }
     return { knobs: k, note: 'already at full depth and the soundest game bidding: small mutation only' };
   },

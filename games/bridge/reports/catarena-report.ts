@@ -39,7 +39,9 @@ export function bridgeReportFiles(input: BridgeFilesInput): Array<{ name: string
   const unix = Math.floor(input.now.getTime() / 1000);
   const tournamentId = `tournament_${unix}`;
   const matches = duplicateMatchesOf(rooms);
-  const roomOf = new Map(rooms.map((r) => [`${r.spec.duplicate!.match}|${r.spec.duplicate!.board}|${r.spec.duplicate!.room}`, r]));
+  const roomOf = new Map(
+    rooms.map((r) => [`${r.spec.duplicate!.match}|${r.spec.duplicate!.board}|${r.spec.duplicate!.room}`, r]),
+  );
 
   const standings = new Map<string, Standing>();
   const standing = (id: string) => {
@@ -50,7 +52,10 @@ export function bridgeReportFiles(input: BridgeFilesInput): Array<{ name: string
   for (const id of input.order) if (rooms.some((r) => r.spec.seats.includes(id))) standing(id);
   const matchRecords = matches.map((m) => {
     const [a, b] = m.teams;
-    for (const [team, vp, sign] of [[a, m.vp[0], 1], [b, m.vp[1], -1]] as const) {
+    for (const [team, vp, sign] of [
+      [a, m.vp[0], 1],
+      [b, m.vp[1], -1],
+    ] as const) {
       const s = standing(team);
       s.matches++;
       s.vp = round2(s.vp + vp);
@@ -70,8 +75,16 @@ export function bridgeReportFiles(input: BridgeFilesInput): Array<{ name: string
         return {
           board: board.board,
           seed: open.spec.seed,
-          open: { game_id: open.serverGameId, ns_score: board.open, ...(board.forfeits.open ? { forfeit_by: board.forfeits.open } : {}) },
-          closed: { game_id: closed.serverGameId, ns_score: board.closed, ...(board.forfeits.closed ? { forfeit_by: board.forfeits.closed } : {}) },
+          open: {
+            game_id: open.serverGameId,
+            ns_score: board.open,
+            ...(board.forfeits.open ? { forfeit_by: board.forfeits.open } : {}),
+          },
+          closed: {
+            game_id: closed.serverGameId,
+            ns_score: board.closed,
+            ...(board.forfeits.closed ? { forfeit_by: board.forfeits.closed } : {}),
+          },
           points_diff: board.open - board.closed,
           imp: board.imps,
         };
@@ -98,7 +111,10 @@ export function bridgeReportFiles(input: BridgeFilesInput): Array<{ name: string
     total_teams: standings.size,
     bye_team_used: false,
     response_time_statistics: Object.fromEntries(
-      [...times].map(([id, t]) => [input.nameOf(id), { avg_response_time_seconds: t.requests ? round4(t.ms / t.requests / 1000) : 0, total_requests: t.requests }]),
+      [...times].map(([id, t]) => [
+        input.nameOf(id),
+        { avg_response_time_seconds: t.requests ? round4(t.ms / t.requests / 1000) : 0, total_requests: t.requests },
+      ]),
     ),
   };
 
@@ -106,7 +122,14 @@ export function bridgeReportFiles(input: BridgeFilesInput): Array<{ name: string
   for (const replay of input.replays) {
     const r = replay.result;
     if (!r.spec.duplicate) continue;
-    files.push({ name: `games/${unix}/${r.serverGameId}.json`, text: eventLines(replay, `match_${unix}_${r.spec.duplicate.teams[0]}_vs_${r.spec.duplicate.teams[1]}`, input.nameOf) });
+    files.push({
+      name: `games/${unix}/${r.serverGameId}.json`,
+      text: eventLines(
+        replay,
+        `match_${unix}_${r.spec.duplicate.teams[0]}_vs_${r.spec.duplicate.teams[1]}`,
+        input.nameOf,
+      ),
+    });
   }
   return files;
 }
@@ -149,4 +172,5 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** The report files for round n's games, as the tourney writes them into the round's logs. */
-export const writeCatarenaReport: CatarenaWriter = ({ now, order, nameOf, results, replays }) => bridgeReportFiles({ now, order, nameOf, results, replays });
+export const writeCatarenaReport: CatarenaWriter = ({ now, order, nameOf, results, replays }) =>
+  bridgeReportFiles({ now, order, nameOf, results, replays });

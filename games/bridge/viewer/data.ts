@@ -118,7 +118,10 @@ function frameOf(s: BridgeState, completed: boolean): BridgeFrame {
     h: s.hands.map(runTogether) as BridgeFrame['h'],
     tm: s.toMove,
     nc: s.calls.length,
-    t: completed && last ? last.cards.map(([seat, c]): [number, string] => [seat, c]) : s.trick.map(([seat, c]): [number, string] => [seat, c]),
+    t:
+      completed && last
+        ? last.cards.map(([seat, c]): [number, string] => [seat, c])
+        : s.trick.map(([seat, c]): [number, string] => [seat, c]),
     nt: s.tricks.length,
     won: [...s.tricksWon],
   };
@@ -131,7 +134,12 @@ function frameOf(s: BridgeState, completed: boolean): BridgeFrame {
 function initial(replay: Replay): BridgeState {
   const { spec } = replay.result;
   const deal = (replay.setup as { deal?: Record<string, string[]> } | null)?.deal;
-  if (deal && SEAT_LETTERS.every((l) => Array.isArray(deal[l]))) return boardFromDeal(spec.variant, SEAT_LETTERS.map((l) => deal[l]!), spec.options);
+  if (deal && SEAT_LETTERS.every((l) => Array.isArray(deal[l])))
+    return boardFromDeal(
+      spec.variant,
+      SEAT_LETTERS.map((l) => deal[l]!),
+      spec.options,
+    );
   return bridge.init(spec.variant, createRng(spec.seed), initSetup(spec));
 }
 
@@ -144,12 +152,17 @@ const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 function resultLine(replay: Replay, s: BridgeState): { line: string; ns: number | null; forfeit?: 'NS' | 'EW' } {
   const r = replay.result;
   const detail = (r.detail ?? {}) as { ns_score?: number; forfeit?: 'NS' | 'EW' };
-  const ns = typeof detail.ns_score === 'number' ? detail.ns_score : s.result ? Number(s.result.detail?.ns_score ?? 0) : null;
+  const ns =
+    typeof detail.ns_score === 'number' ? detail.ns_score : s.result ? Number(s.result.detail?.ns_score ?? 0) : null;
   if (r.termination !== 'normal') {
     const side = detail.forfeit ?? (r.offender !== null ? (['NS', 'EW'] as const)[sideOf(r.offender)] : undefined);
     const who = r.offender !== null ? `${SEAT_LETTERS[r.offender]} (${r.spec.seats[r.offender]})` : 'a seat';
     const score = ns !== null ? ` — NS ${signed(ns)}` : '';
-    return { line: `${side ? `${side} forfeits` : 'board ended'}: ${who} ${r.termination}: ${r.reason}${score}`, ns, ...(side ? { forfeit: side } : {}) };
+    return {
+      line: `${side ? `${side} forfeits` : 'board ended'}: ${who} ${r.termination}: ${r.reason}${score}`,
+      ns,
+      ...(side ? { forfeit: side } : {}),
+    };
   }
   if (!s.contract) return { line: 'passed out — NS 0', ns: ns ?? 0 };
   const c = s.contract;
@@ -201,10 +214,12 @@ export function viewerData(replay: Replay): ViewerData {
           notes.push('card exchange');
           firstExchange = false;
         }
-        if (a.type === 'play' && before.trick.length === 0) notes.push(before.tricks.length === 0 ? 'opening lead' : `trick ${before.tricks.length + 1}`);
+        if (a.type === 'play' && before.trick.length === 0)
+          notes.push(before.tricks.length === 0 ? 'opening lead' : `trick ${before.tricks.length + 1}`);
         completed = a.type === 'play' && state.tricks.length > before.tricks.length;
         if (completed) notes.push(`trick to ${SEAT_LETTERS[state.tricks[state.tricks.length - 1]!.winner]}`);
-        if (before.phase === 'exchanging' && state.phase !== 'exchanging') afterExchange = state.hands.map((h) => h.slice());
+        if (before.phase === 'exchanging' && state.phase !== 'exchanging')
+          afterExchange = state.hands.map((h) => h.slice());
       } catch (err) {
         broken = { ply: i, message: (err as Error).message };
       }
@@ -233,11 +248,19 @@ export function viewerData(replay: Replay): ViewerData {
     vulnerability: { ...state.vulnerability },
     deal: start.deal.map((h) => h.slice()),
     ...(afterExchange ? { afterExchange } : {}),
-    ...(state.exchange ? { exchange: { given: state.exchange.given.slice(), received: state.exchange.received.slice() } } : {}),
+    ...(state.exchange
+      ? { exchange: { given: state.exchange.given.slice(), received: state.exchange.received.slice() } }
+      : {}),
     calls: state.calls.map((call) => ({ seat: call.seat, text: callText(call) })),
-    contract: c ? { level: c.level, strain: c.strain, doubled: c.doubled, declarer: c.declarer, text: contractText(c) } : null,
+    contract: c
+      ? { level: c.level, strain: c.strain, doubled: c.doubled, declarer: c.declarer, text: contractText(c) }
+      : null,
     dummy: c ? (c.declarer + 2) % 4 : null,
-    tricks: state.tricks.map((t) => ({ leader: t.leader, cards: t.cards.map(([seat, card]): [number, string] => [seat, card]), winner: t.winner })),
+    tricks: state.tricks.map((t) => ({
+      leader: t.leader,
+      cards: t.cards.map(([seat, card]): [number, string] => [seat, card]),
+      winner: t.winner,
+    })),
     tricksWon: [...state.tricksWon],
     nsScore: ns,
     ...(forfeit ? { forfeit } : {}),

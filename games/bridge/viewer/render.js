@@ -46,7 +46,7 @@
 
   const red = (suit) => suit === 'H' || suit === 'D';
   const rankText = (r) => (r === 'T' ? '10' : r);
-  const cards = (run) => (run.match(/../g) || []);
+  const cards = (run) => run.match(/../g) || [];
 
   function card(c, win) {
     const node = el('span', `bx-card${red(c[1]) ? ' bx-red' : ''}${win ? ' bx-win' : ''}`);
@@ -174,10 +174,27 @@
 
   function info(data, x, _f) {
     const box = el('div', 'bx-box');
-    const vul = x.vulnerability.ns && x.vulnerability.ew ? 'both' : x.vulnerability.ns ? 'NS' : x.vulnerability.ew ? 'EW' : 'none';
-    box.append(el('div', 'bx-line', `Board ${x.board}`), el('div', '', `dealer ${NAME[x.dealer]} · vulnerable: ${vul}`));
-    if (x.duplicate) box.append(el('div', '', `${x.duplicate.room} room · NS ${x.duplicate.ns} · EW ${x.duplicate.ew}`));
-    box.append(el('div', 'muted', data.variant === 'variant' ? 'magic: one card to partner after the auction' : 'standard rules'));
+    const vul =
+      x.vulnerability.ns && x.vulnerability.ew
+        ? 'both'
+        : x.vulnerability.ns
+          ? 'NS'
+          : x.vulnerability.ew
+            ? 'EW'
+            : 'none';
+    box.append(
+      el('div', 'bx-line', `Board ${x.board}`),
+      el('div', '', `dealer ${NAME[x.dealer]} · vulnerable: ${vul}`),
+    );
+    if (x.duplicate)
+      box.append(el('div', '', `${x.duplicate.room} room · NS ${x.duplicate.ns} · EW ${x.duplicate.ew}`));
+    box.append(
+      el(
+        'div',
+        'muted',
+        data.variant === 'variant' ? 'magic: one card to partner after the auction' : 'standard rules',
+      ),
+    );
     return box;
   }
 
@@ -205,12 +222,29 @@
       box.append(el('div', 'bx-line', 'Exchange'));
       for (let seat = 0; seat < 4; seat++) {
         const g = x.exchange.given[seat];
-        if (g) box.append(el('div', '', `${LETTER[seat]} gave ${GLYPH[g[1]]}${rankText(g[0])} to ${LETTER[(seat + 2) % 4]}`));
+        if (g)
+          box.append(
+            el('div', '', `${LETTER[seat]} gave ${GLYPH[g[1]]}${rankText(g[0])} to ${LETTER[(seat + 2) % 4]}`),
+          );
       }
     } else if (f.nt > 0 && x.tricks[f.nt - 1]) {
       const t = x.tricks[f.nt - 1];
-      box.append(el('div', 'bx-line', `Trick ${f.nt}`), el('div', '', `${t.cards.map(([s, c]) => `${LETTER[s]} ${GLYPH[c[1]]}${rankText(c[0])}`).join(', ')} → ${LETTER[t.winner]}`));
-    } else box.append(el('div', 'muted', data.variant === 'variant' ? 'each player passes one card to partner after the auction' : ''));
+      box.append(
+        el('div', 'bx-line', `Trick ${f.nt}`),
+        el(
+          'div',
+          '',
+          `${t.cards.map(([s, c]) => `${LETTER[s]} ${GLYPH[c[1]]}${rankText(c[0])}`).join(', ')} → ${LETTER[t.winner]}`,
+        ),
+      );
+    } else
+      box.append(
+        el(
+          'div',
+          'muted',
+          data.variant === 'variant' ? 'each player passes one card to partner after the auction' : '',
+        ),
+      );
     return box;
   }
 
@@ -228,7 +262,10 @@
     grid.append(hand(data, x, f, 3), center(data, x, f), hand(data, x, f, 1));
     grid.append(auction(x, f), hand(data, x, f, 2), exchangeBox(data, x, f));
     boardEl.append(grid);
-    if (x.broken) boardEl.append(el('p', 'warn', `the replay could not be rebuilt past move ${x.broken.ply + 1}: ${x.broken.message}`));
+    if (x.broken)
+      boardEl.append(
+        el('p', 'warn', `the replay could not be rebuilt past move ${x.broken.ply + 1}: ${x.broken.message}`),
+      );
   }
 
   function extra(root, data) {
@@ -268,7 +305,8 @@
       row(`IMPs for ${d.teams[0]}`, String(x.comparison.imps));
     }
     root.append(table);
-    if (!x.comparison) root.append(el('p', 'muted', 'The IMPs of this board need both rooms: open the other room, or the run report.'));
+    if (!x.comparison)
+      root.append(el('p', 'muted', 'The IMPs of this board need both rooms: open the other room, or the run report.'));
   }
 
   viewers.bridge = { render, extra };

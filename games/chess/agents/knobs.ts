@@ -39,7 +39,8 @@ export const CHESS_SPACE: ParamSpace<ChessKnobs> = {
   style: { bold: 'mobility', safe: 'materialScale' },
   /** One ply deeper, or more time once at the depth limit (chess has no width knob). */
   explore(k) {
-    if (k.depth < LIMITS.depth[1]) return { knobs: { ...k, depth: k.depth + 1 }, note: `one ply deeper (depth ${k.depth} → ${k.depth + 1})` };
+    if (k.depth < LIMITS.depth[1])
+      return { knobs: { ...k, depth: k.depth + 1 }, note: `one ply deeper (depth ${k.depth} → ${k.depth + 1})` };
     if (k.timeBudgetMs < LIMITS.timeBudgetMs[1]) {
       const t = Math.min(LIMITS.timeBudgetMs[1], k.timeBudgetMs + 5);
       return { knobs: { ...k, timeBudgetMs: t }, note: `more time per move (${k.timeBudgetMs} → ${t} ms)` };

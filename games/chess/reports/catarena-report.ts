@@ -115,7 +115,11 @@ export function pythonIsoformat(date: Date): string {
 export function pyFixed(x: number, digits: number): string {
   const fixed = x.toFixed(digits);
   // The exact binary value's decimals past `digits`; a tie is "5" then zeros (a short dyadic value).
-  const tail = Math.abs(x).toFixed(Math.min(100, digits + 60)).split('.')[1]?.slice(digits) ?? '';
+  const tail =
+    Math.abs(x)
+      .toFixed(Math.min(100, digits + 60))
+      .split('.')[1]
+      ?.slice(digits) ?? '';
   if (!/^50*$/.test(tail) || Number(fixed.at(-1)) % 2 === 0) return fixed;
   // toFixed rounded the tie away from zero onto an odd digit: the even neighbour is one unit lower.
   const sign = fixed.startsWith('-') ? '-' : '';
@@ -149,7 +153,13 @@ export function chessHistoryAndState(replay: Replay): { history: unknown; state:
   const s: ChessState = replayStateWith(chessWire, replay);
   const variant = s.variant === 'variant';
   return {
-    history: { moves: s.moves.map((m) => ({ player: COLOURS[m.seat], move: m.uci, ...(variant ? { obstacle: m.obstacle } : {}) })) },
+    history: {
+      moves: s.moves.map((m) => ({
+        player: COLOURS[m.seat],
+        move: m.uci,
+        ...(variant ? { obstacle: m.obstacle } : {}),
+      })),
+    },
     state: stateBody(s),
   };
 }
@@ -168,13 +178,24 @@ export interface ChessReportOptions {
 
 export function buildChessReport(opts: ChessReportOptions): ChessArenaReport {
   const played = new Set(opts.results.flatMap((r) => r.spec.seats));
-  const ids = [...new Set([...opts.order, ...opts.results.flatMap((r) => r.spec.seats)])].filter((id) => played.has(id));
+  const ids = [...new Set([...opts.order, ...opts.results.flatMap((r) => r.spec.seats)])].filter((id) =>
+    played.has(id),
+  );
   const participants = ids.map(opts.nameOf);
 
   const ai_stats: Record<string, ChessAiStats> = {};
   const matrix: ChessArenaReport['matrix'] = {};
   for (const name of participants) {
-    ai_stats[name] = { wins: 0, draws: 0, losses: 0, total_games: 0, total_time: 0, total_moves: 0, avg_time: 0, avg_score: 0 };
+    ai_stats[name] = {
+      wins: 0,
+      draws: 0,
+      losses: 0,
+      total_games: 0,
+      total_time: 0,
+      total_moves: 0,
+      avg_time: 0,
+      avg_score: 0,
+    };
     matrix[name] = Object.fromEntries(participants.map((other) => [other, { wins: 0, draws: 0, losses: 0 }]));
   }
 
@@ -266,24 +287,47 @@ export function chessHistoryReport(report: ChessArenaReport) {
 export function chessText(report: ChessArenaReport, extra: string[] = []): string {
   const rule = '-'.repeat(30);
   const out = ['Chess AI tournament report', '='.repeat(50)];
-  out.push(`Tournament ID: ${report.tournament_id}`, `Time: ${report.timestamp}`, `Participants: ${report.participants.join(', ')}`);
-  out.push(`Total games: ${report.total_games}`, `Average game duration: ${pyFixed(report.avg_time, 2)} s`, ...extra, '');
+  out.push(
+    `Tournament ID: ${report.tournament_id}`,
+    `Time: ${report.timestamp}`,
+    `Participants: ${report.participants.join(', ')}`,
+  );
+  out.push(
+    `Total games: ${report.total_games}`,
+    `Average game duration: ${pyFixed(report.avg_time, 2)} s`,
+    ...extra,
+    '',
+  );
   out.push('AI statistics:', rule);
   for (const [name, s] of Object.entries(report.ai_stats)) {
-    out.push(`${name}:`, `  Wins: ${s.wins}`, `  Draws: ${s.draws}`, `  Losses: ${s.losses}`, `  Total games: ${s.total_games}`);
+    out.push(
+      `${name}:`,
+      `  Wins: ${s.wins}`,
+      `  Draws: ${s.draws}`,
+      `  Losses: ${s.losses}`,
+      `  Total games: ${s.total_games}`,
+    );
     out.push(`  Average thinking time: ${pyFixed(s.avg_time, 3)} s`, `  Average score: ${pyFixed(s.avg_score, 3)}`, '');
   }
   const width = Math.max(15, ...report.participants.map((p) => p.length + 2));
   out.push("Win-draw-loss matrix (row's record against the column):", rule);
   out.push(`${''.padStart(width)}${report.participants.map((p) => p.padStart(width)).join('')}`);
   for (const name of report.participants) {
-    const cells = report.participants.map((o) => (o === name ? '--' : dashes(report.matrix[name]![o]!)).padStart(width));
+    const cells = report.participants.map((o) =>
+      (o === name ? '--' : dashes(report.matrix[name]![o]!)).padStart(width),
+    );
     out.push(`${name.padStart(width)}${cells.join('')}`);
   }
   out.push('', 'Games:', rule);
   report.results.forEach((g, k) => {
     out.push(`Game ${k + 1}: ${g.player_white} (white) vs ${g.player_black} (black) [${g.game_id}]`);
-    out.push(`  Winner: ${g.winner ?? 'draw'}`, `  End reason: ${g.end_reason}`, `  Duration: ${pyFixed(g.game_duration, 2)} s`, `  Moves: ${g.moves_count}`, '');
+    out.push(
+      `  Winner: ${g.winner ?? 'draw'}`,
+      `  End reason: ${g.end_reason}`,
+      `  Duration: ${pyFixed(g.game_duration, 2)} s`,
+      `  Moves: ${g.moves_count}`,
+      '',
+    );
   });
   return out.join('\n');
 }
@@ -326,4 +370,5 @@ export function chessReportFiles(input: ChessFilesInput): Array<{ name: string; 
 }
 
 /** The report files for round n's games, as the tourney writes them into the round's logs. */
-export const writeCatarenaReport: CatarenaWriter = ({ now, nameOf, order, results, replays, extra }) => chessReportFiles({ now, nameOf, order, results, replays, extra });
+export const writeCatarenaReport: CatarenaWriter = ({ now, nameOf, order, results, replays, extra }) =>
+  chessReportFiles({ now, nameOf, order, results, replays, extra });

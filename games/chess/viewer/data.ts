@@ -32,13 +32,32 @@ export function viewerData(replay: Replay): ViewerData {
     const error = record.error ? `${record.error.kind}: ${record.error.message}` : undefined;
     const ply = record.action === null || record.action === undefined ? undefined : byPly.get(record.ply);
     if (!ply) {
-      moves.push({ ply: record.ply, seat: record.seat, text: '—', latencyMs: record.latencyMs, ...(error ? { error } : {}) });
+      moves.push({
+        ply: record.ply,
+        seat: record.seat,
+        text: '—',
+        latencyMs: record.latencyMs,
+        ...(error ? { error } : {}),
+      });
       frames.push({ fen: frames.at(-1)!.fen, failed: true });
       continue;
     }
     const note = ply.obstacle ? `${ply.uci}, removed by the obstacle on ${ply.to}` : ply.uci;
-    moves.push({ ply: record.ply, seat: record.seat, text: ply.san, latencyMs: record.latencyMs, ...(error ? { error } : {}), note });
-    frames.push({ fen: ply.fen, from: ply.from, to: ply.to, ...(ply.check ? { check: true } : {}), ...(ply.obstacle ? { obstacle: true } : {}) });
+    moves.push({
+      ply: record.ply,
+      seat: record.seat,
+      text: ply.san,
+      latencyMs: record.latencyMs,
+      ...(error ? { error } : {}),
+      note,
+    });
+    frames.push({
+      fen: ply.fen,
+      from: ply.from,
+      to: ply.to,
+      ...(ply.check ? { check: true } : {}),
+      ...(ply.obstacle ? { obstacle: true } : {}),
+    });
   }
   const pgn = chessPgn(replay, {}, game);
   return {

@@ -59,14 +59,30 @@
     const board = parsePlacement(frame.fen);
     const turn = frame.fen.split(' ')[1] === 'b' ? 1 : 0;
     const width = 8 * SQ + 2 * MARGIN;
-    const root = svg('svg', { viewBox: `0 0 ${width} ${width}`, width, height: width, role: 'img', 'aria-label': `chess position after ${step} moves`, 'data-testid': 'board-svg' });
+    const root = svg('svg', {
+      viewBox: `0 0 ${width} ${width}`,
+      width,
+      height: width,
+      role: 'img',
+      'aria-label': `chess position after ${step} moves`,
+      'data-testid': 'board-svg',
+    });
     root.append(svg('rect', { x: 0, y: 0, width, height: width, fill: '#6d4c33', rx: 4 }));
 
     for (let rank = 0; rank < 8; rank++) {
       for (let file = 0; file < 8; file++) {
         const name = FILES[file] + (rank + 1);
         const { x, y } = squareXY(name);
-        root.append(svg('rect', { x, y, width: SQ, height: SQ, fill: (rank + file) % 2 === 0 ? '#b58863' : '#f0d9b5', 'data-square': name }));
+        root.append(
+          svg('rect', {
+            x,
+            y,
+            width: SQ,
+            height: SQ,
+            fill: (rank + file) % 2 === 0 ? '#b58863' : '#f0d9b5',
+            'data-square': name,
+          }),
+        );
       }
     }
     const labels = svg('g', { fill: '#f0d9b5', 'font-size': 12, 'text-anchor': 'middle' });
@@ -86,8 +102,17 @@
     for (const name of extra.obstacles || []) {
       const { x, y } = squareXY(name);
       const g = svg('g', { class: 'obstacle', 'data-square': name });
-      g.append(svg('rect', { x: x + 4, y: y + 4, width: SQ - 8, height: SQ - 8, rx: 5, fill: '#4e342e', opacity: 0.85 }));
-      g.append(svg('path', { d: `M${x + 12} ${y + 12}L${x + SQ - 12} ${y + SQ - 12}M${x + SQ - 12} ${y + 12}L${x + 12} ${y + SQ - 12}`, stroke: '#d7ccc8', 'stroke-width': 3, 'stroke-linecap': 'round' }));
+      g.append(
+        svg('rect', { x: x + 4, y: y + 4, width: SQ - 8, height: SQ - 8, rx: 5, fill: '#4e342e', opacity: 0.85 }),
+      );
+      g.append(
+        svg('path', {
+          d: `M${x + 12} ${y + 12}L${x + SQ - 12} ${y + SQ - 12}M${x + SQ - 12} ${y + 12}L${x + 12} ${y + SQ - 12}`,
+          stroke: '#d7ccc8',
+          'stroke-width': 3,
+          'stroke-linecap': 'round',
+        }),
+      );
       g.append(svg('title', {}, `obstacle ${name}: a piece that ends its move here is removed`));
       root.append(g);
     }
@@ -98,13 +123,32 @@
         for (let file = 0; file < 8; file++) {
           if (board[rank][file] !== king) continue;
           const { x, y } = squareXY(FILES[file] + (rank + 1));
-          root.append(svg('circle', { class: 'check', cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.48, fill: '#e53935', opacity: 0.75 }));
+          root.append(
+            svg('circle', {
+              class: 'check',
+              cx: x + SQ / 2,
+              cy: y + SQ / 2,
+              r: SQ * 0.48,
+              fill: '#e53935',
+              opacity: 0.75,
+            }),
+          );
         }
       }
     }
     if (frame.obstacle && frame.to) {
       const { x, y } = squareXY(frame.to);
-      root.append(svg('circle', { class: 'removed', cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.44, fill: 'none', stroke: '#e53935', 'stroke-width': 3 }));
+      root.append(
+        svg('circle', {
+          class: 'removed',
+          cx: x + SQ / 2,
+          cy: y + SQ / 2,
+          r: SQ * 0.44,
+          fill: 'none',
+          stroke: '#e53935',
+          'stroke-width': 3,
+        }),
+      );
     }
 
     let pieces = 0;
@@ -117,7 +161,14 @@
         const { x, y } = squareXY(name);
         const type = piece.toLowerCase();
         const white = piece !== type;
-        const g = svg('g', { class: 'piece', 'data-piece': piece, 'data-square': name, 'font-family': FONT, 'font-size': SQ * 0.82, 'text-anchor': 'middle' });
+        const g = svg('g', {
+          class: 'piece',
+          'data-piece': piece,
+          'data-square': name,
+          'font-family': FONT,
+          'font-size': SQ * 0.82,
+          'text-anchor': 'middle',
+        });
         const at = { x: x + SQ / 2, y: y + SQ * 0.8 };
         if (white) {
           g.append(svg('text', { ...at, fill: '#fff' }, FILLED[type] + TEXT));
@@ -144,12 +195,23 @@
     const x = data.extra || {};
     if (data.variant === 'variant') {
       el.append(
-        html('p', { class: 'muted' }, `Chess960 start position ${x.chess960Pos} · obstacles: ${(x.obstacles || []).join(' ')} (a piece that ends its move on one is removed)`),
+        html(
+          'p',
+          { class: 'muted' },
+          `Chess960 start position ${x.chess960Pos} · obstacles: ${(x.obstacles || []).join(' ')} (a piece that ends its move on one is removed)`,
+        ),
       );
     }
     if (!x.pgn) return;
     el.append(html('h2', {}, 'PGN'));
-    if (x.pgnNote) el.append(html('p', { class: 'warn', 'data-testid': 'pgn-note' }, `This game is not a valid PGN game: ${x.pgnNote}. It is shown for reference.`));
+    if (x.pgnNote)
+      el.append(
+        html(
+          'p',
+          { class: 'warn', 'data-testid': 'pgn-note' },
+          `This game is not a valid PGN game: ${x.pgnNote}. It is shown for reference.`,
+        ),
+      );
     const text = html('textarea', { readonly: '', rows: 10, cols: 80, spellcheck: 'false', 'data-testid': 'pgn' });
     text.value = x.pgn;
     const said = html('span', { class: 'muted', 'data-testid': 'copy-status' });
@@ -170,7 +232,15 @@
         navigator.clipboard.writeText(x.pgn).then(() => (said.textContent = 'copied'), fallback);
       } else fallback();
     });
-    const download = html('a', { href: `data:application/x-chess-pgn;charset=utf-8,${encodeURIComponent(x.pgn)}`, download: `${data.id}.pgn`, 'data-testid': 'download-pgn' }, 'Download .pgn');
+    const download = html(
+      'a',
+      {
+        href: `data:application/x-chess-pgn;charset=utf-8,${encodeURIComponent(x.pgn)}`,
+        download: `${data.id}.pgn`,
+        'data-testid': 'download-pgn',
+      },
+      'Download .pgn',
+    );
     el.append(html('p', { class: 'controls' }, copy, ' ', download, ' ', said), text);
   }
 

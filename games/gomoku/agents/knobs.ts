@@ -36,12 +36,17 @@ export const GOMOKU_SPACE: ParamSpace<GomokuKnobs> = {
   counts: ['depth', 'candidates'],
   // Each scales the shape weights, so a half step toward a rival is a ratio's square root.
   geometric: ['ratio', 'attack', 'defense'],
-  mutation: { jitter: ['attack', 'defense', 'ratio', 'centerBias', 'timeBudgetMs'], nudge: 'candidates', words: 'weights and budget, maybe ±1 candidate' },
+  mutation: {
+    jitter: ['attack', 'defense', 'ratio', 'centerBias', 'timeBudgetMs'],
+    nudge: 'candidates',
+    words: 'weights and budget, maybe ±1 candidate',
+  },
   // Own shapes against the opponent's.
   style: { bold: 'attack', safe: 'defense' },
   /** Deeper or wider, the character's way first, the other once that is at its limit. */
   explore(k, prefer) {
-    const deeper = k.depth < LIMITS.depth[1], wider = k.candidates < LIMITS.candidates[1];
+    const deeper = k.depth < LIMITS.depth[1],
+      wider = k.candidates < LIMITS.candidates[1];
     if (deeper && (prefer === 'depth' || !wider || k.candidates >= 12)) {
       return { knobs: { ...k, depth: k.depth + 1 }, note: `one ply deeper (depth ${k.depth} → ${k.depth + 1})` };
     }
@@ -51,5 +56,6 @@ export const GOMOKU_SPACE: ParamSpace<GomokuKnobs> = {
     }
     return { knobs: k, note: 'already at full depth and width: small mutation only' };
   },
-  describe: (e) => `${e.id} (score ${fmt(e.score)}, depth ${e.knobs.depth}, ${e.knobs.candidates} candidates, attack ${fmt(e.knobs.attack)}, defense ${fmt(e.knobs.defense)})`,
+  describe: (e) =>
+    `${e.id} (score ${fmt(e.score)}, depth ${e.knobs.depth}, ${e.knobs.candidates} candidates, attack ${fmt(e.knobs.attack)}, defense ${fmt(e.knobs.defense)})`,
 };

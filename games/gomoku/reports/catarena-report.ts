@@ -18,7 +18,10 @@ import { gomokuWire, stateBody } from '../wire.ts';
 interface GomokuStyle extends CatarenaGameShapes {
   title: string;
   /** File names for one report; `tid` = "tournament_<unix seconds>". */
-  files(tid: string, unixSeconds: number): { json: string; csv: string; txt: string; history: string; extraCsv: string[] };
+  files(
+    tid: string,
+    unixSeconds: number,
+  ): { json: string; csv: string; txt: string; history: string; extraCsv: string[] };
 }
 
 /** Wall-clock time of each played move: game start plus the latencies up to and including it. */

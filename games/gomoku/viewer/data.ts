@@ -24,9 +24,14 @@ export function cellName([i, j]: readonly [number, number], size = BOARD_SIZE): 
   return `${LETTERS[j]}${size - i}`;
 }
 
-const REASON_WORDS: Record<string, string> = { five_in_row: 'five in a row', two_triplets: 'two triplets', board_full: 'the board is full' };
+const REASON_WORDS: Record<string, string> = {
+  five_in_row: 'five in a row',
+  two_triplets: 'two triplets',
+  board_full: 'the board is full',
+};
 
-const resultLine = (result: Replay['result'], names: readonly string[]) => twoSeatResultLine(result, names, REASON_WORDS);
+const resultLine = (result: Replay['result'], names: readonly string[]) =>
+  twoSeatResultLine(result, names, REASON_WORDS);
 
 /** The five (or more) in a row through the last stone, if the last move made one. */
 function winningLine(state: GomokuState): GomokuMove[] {
@@ -34,8 +39,14 @@ function winningLine(state: GomokuState): GomokuMove[] {
   if (!last) return [];
   const [i, j] = last;
   const colour = state.board[i]![j]!;
-  const at = (a: number, b: number) => a >= 0 && a < BOARD_SIZE && b >= 0 && b < BOARD_SIZE && state.board[a]![b] === colour;
-  for (const [di, dj] of [[1, 0], [0, 1], [1, 1], [1, -1]] as const) {
+  const at = (a: number, b: number) =>
+    a >= 0 && a < BOARD_SIZE && b >= 0 && b < BOARD_SIZE && state.board[a]![b] === colour;
+  for (const [di, dj] of [
+    [1, 0],
+    [0, 1],
+    [1, 1],
+    [1, -1],
+  ] as const) {
     const run: GomokuMove[] = [[i, j]];
     for (let k = 1; at(i + k * di, j + k * dj); k++) run.push([i + k * di, j + k * dj]);
     for (let k = 1; at(i - k * di, j - k * dj); k++) run.unshift([i - k * di, j - k * dj]);
@@ -55,7 +66,13 @@ export function viewerData(replay: Replay): ViewerData {
     const action = record.action as GomokuMove | null;
     const error = record.error ? `${record.error.kind}: ${record.error.message}` : undefined;
     if (action === null || action === undefined) {
-      moves.push({ ply: record.ply, seat: record.seat, text: '—', latencyMs: record.latencyMs, ...(error ? { error } : {}) });
+      moves.push({
+        ply: record.ply,
+        seat: record.seat,
+        text: '—',
+        latencyMs: record.latencyMs,
+        ...(error ? { error } : {}),
+      });
       frames.push(null);
       continue;
     }
@@ -75,7 +92,11 @@ export function viewerData(replay: Replay): ViewerData {
   if (result.termination === 'normal' && state.result?.reason === 'five_in_row') {
     highlight = winningLine(state);
     highlightKind = 'five';
-  } else if (result.termination === 'normal' && state.result?.reason === 'two_triplets' && state.result.winner !== null) {
+  } else if (
+    result.termination === 'normal' &&
+    state.result?.reason === 'two_triplets' &&
+    state.result.winner !== null
+  ) {
     const cells = new Map<string, GomokuMove>();
     for (const key of state.triplets[state.result.winner as 0 | 1]) {
       for (const cell of key.split(' ')) cells.set(cell, cell.split(',').map(Number) as GomokuMove);

@@ -27,7 +27,14 @@
     const width = span + 2 * MARGIN;
     const x = (j) => MARGIN + j * CELL;
     const y = (i) => MARGIN + i * CELL;
-    const root = svg('svg', { viewBox: `0 0 ${width} ${width}`, width, height: width, role: 'img', 'aria-label': `Gomoku board after ${step} moves`, 'data-testid': 'board-svg' });
+    const root = svg('svg', {
+      viewBox: `0 0 ${width} ${width}`,
+      width,
+      height: width,
+      role: 'img',
+      'aria-label': `Gomoku board after ${step} moves`,
+      'data-testid': 'board-svg',
+    });
     root.append(svg('rect', { x: 0, y: 0, width, height: width, fill: '#e3b56b', rx: 6 }));
 
     const grid = svg('g', { stroke: '#5a4214', 'stroke-width': 1 });
@@ -36,7 +43,16 @@
       grid.append(svg('line', { x1: x(k), y1: y(0), x2: x(k), y2: y(size - 1) }));
     }
     root.append(grid);
-    const stars = size === 15 ? [[3, 3], [3, 11], [7, 7], [11, 3], [11, 11]] : [];
+    const stars =
+      size === 15
+        ? [
+            [3, 3],
+            [3, 11],
+            [7, 7],
+            [11, 3],
+            [11, 11],
+          ]
+        : [];
     for (const [i, j] of stars) root.append(svg('circle', { cx: x(j), cy: y(i), r: 3.5, fill: '#5a4214' }));
 
     const labels = svg('g', { fill: '#5a4214', 'font-size': 12, 'text-anchor': 'middle' });
@@ -50,7 +66,13 @@
 
     // Forbidden cells (variant): a red cross; a stone can never stand there.
     for (const [i, j] of forbidden) {
-      const g = svg('g', { class: 'forbidden', 'data-cell': `${i},${j}`, stroke: '#c62828', 'stroke-width': 2.5, 'stroke-linecap': 'round' });
+      const g = svg('g', {
+        class: 'forbidden',
+        'data-cell': `${i},${j}`,
+        stroke: '#c62828',
+        'stroke-width': 2.5,
+        'stroke-linecap': 'round',
+      });
       const d = CELL * 0.28;
       g.append(svg('line', { x1: x(j) - d, y1: y(i) - d, x2: x(j) + d, y2: y(i) + d }));
       g.append(svg('line', { x1: x(j) - d, y1: y(i) + d, x2: x(j) + d, y2: y(i) - d }));
@@ -73,7 +95,18 @@
     if (highlight.length && five) {
       const first = highlight[0];
       const end = highlight[highlight.length - 1];
-      root.append(svg('line', { class: 'win-line', x1: x(first[1]), y1: y(first[0]), x2: x(end[1]), y2: y(end[0]), stroke: '#2e7d32', 'stroke-width': 6, 'stroke-linecap': 'round' }));
+      root.append(
+        svg('line', {
+          class: 'win-line',
+          x1: x(first[1]),
+          y1: y(first[0]),
+          x2: x(end[1]),
+          y2: y(end[0]),
+          stroke: '#2e7d32',
+          'stroke-width': 6,
+          'stroke-linecap': 'round',
+        }),
+      );
     }
     for (const s of stones) {
       const black = s.seat === 0;
@@ -92,13 +125,48 @@
       );
       const label = String(s.k);
       const colour = s === last ? (black ? '#ff8a80' : '#d50000') : black ? '#fff' : '#1b1b1b';
-      root.append(svg('text', { x: x(s.j), y: y(s.i) + 4, 'text-anchor': 'middle', 'font-size': label.length > 2 ? 10 : 12, 'font-weight': s === last ? 700 : 400, fill: colour, 'pointer-events': 'none' }, label));
+      root.append(
+        svg(
+          'text',
+          {
+            x: x(s.j),
+            y: y(s.i) + 4,
+            'text-anchor': 'middle',
+            'font-size': label.length > 2 ? 10 : 12,
+            'font-weight': s === last ? 700 : 400,
+            fill: colour,
+            'pointer-events': 'none',
+          },
+          label,
+        ),
+      );
     }
     // The end: the five (green) or the winner's triplets (orange) ringed.
     for (const [i, j] of highlight) {
-      root.append(svg('circle', { class: 'win', cx: x(j), cy: y(i), r: CELL * 0.49, fill: 'none', stroke: five ? '#2e7d32' : '#fb8c00', 'stroke-width': 3 }));
+      root.append(
+        svg('circle', {
+          class: 'win',
+          cx: x(j),
+          cy: y(i),
+          r: CELL * 0.49,
+          fill: 'none',
+          stroke: five ? '#2e7d32' : '#fb8c00',
+          'stroke-width': 3,
+        }),
+      );
     }
-    if (last) root.append(svg('circle', { class: 'last', cx: x(last.j), cy: y(last.i), r: CELL * 0.45, fill: 'none', stroke: '#e53935', 'stroke-width': 2.5 }));
+    if (last)
+      root.append(
+        svg('circle', {
+          class: 'last',
+          cx: x(last.j),
+          cy: y(last.i),
+          r: CELL * 0.45,
+          fill: 'none',
+          stroke: '#e53935',
+          'stroke-width': 2.5,
+        }),
+      );
 
     el.append(root);
     const status = document.createElement('p');

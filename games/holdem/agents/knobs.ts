@@ -41,14 +41,21 @@ export const HOLDEM_SPACE: ParamSpace<HoldemKnobs> = {
   counts: ['depth', 'simulations'],
   // A sample count acts by ratio: halfway from 100 to 400 samples is 200.
   geometric: ['simulations'],
-  mutation: { jitter: ['tightness', 'aggression', 'bluff', 'simulations', 'timeBudgetMs'], words: 'tightness, aggression, bluffing, samples and budget' },
+  mutation: {
+    jitter: ['tightness', 'aggression', 'bluff', 'simulations', 'timeBudgetMs'],
+    words: 'tightness, aggression, bluffing, samples and budget',
+  },
   // Betting and raising against hand selection.
   style: { bold: 'aggression', safe: 'tightness' },
   /** More samples: one depth step (the sample multiplier), else more simulations, else more time. */
   explore(k, prefer) {
-    const deeper = k.depth < LIMITS.depth[1], wider = k.simulations < LIMITS.simulations[1];
+    const deeper = k.depth < LIMITS.depth[1],
+      wider = k.simulations < LIMITS.simulations[1];
     if (deeper && (prefer === 'depth' || !wider)) {
-      return { knobs: { ...k, depth: k.depth + 1 }, note: `more samples per decision (depth ${k.depth} → ${k.depth + 1}, ${k.simulations * k.depth} → ${k.simulations * (k.depth + 1)} samples)` };
+      return {
+        knobs: { ...k, depth: k.depth + 1 },
+        note: `more samples per decision (depth ${k.depth} → ${k.depth + 1}, ${k.simulations * k.depth} → ${k.simulations * (k.depth + 1)} samples)`,
+      };
     }
     if (wider) {
       const s = Math.min(LIMITS.simulations[1], Math.round(k.simulations * 1.5));

@@ -89,13 +89,21 @@ export function holdemRoundTables(results: readonly MatchResult[]): MatchResult[
   return results
     .map((r, i) => ({ r, i }))
     .filter(({ r }) => (r.spec.batch?.kind ?? 'round') === 'round')
-    .sort((x, y) => (x.r.spec.batch?.round ?? 0) - (y.r.spec.batch?.round ?? 0) || (x.r.spec.batch?.table ?? 0) - (y.r.spec.batch?.table ?? 0) || x.i - y.i)
+    .sort(
+      (x, y) =>
+        (x.r.spec.batch?.round ?? 0) - (y.r.spec.batch?.round ?? 0) ||
+        (x.r.spec.batch?.table ?? 0) - (y.r.spec.batch?.table ?? 0) ||
+        x.i - y.i,
+    )
     .map(({ r }) => r);
 }
 
 /** "tourney_<6 hex>" from the tables' match ids. */
 export function holdemTournamentId(tables: readonly MatchResult[]): string {
-  return `tourney_${createHash('sha256').update(tables.map((t) => t.id).join('\n')).digest('hex').slice(0, 6)}`;
+  return `tourney_${createHash('sha256')
+    .update(tables.map((t) => t.id).join('\n'))
+    .digest('hex')
+    .slice(0, 6)}`;
 }
 
 /** The full_history list of one table: three entries per hand, player ids = strategy ids. */
@@ -118,7 +126,9 @@ const HTTP_KINDS: readonly FailureKind[] = ['timeout', 'http_error', 'malformed'
 
 /** Per-seat counts from the replay's moves; without a replay, the runner's totals (no actions). */
 function seatCounts(result: MatchResult, replay: Replay | undefined): SeatCounts[] {
-  const out = result.spec.seats.map((): SeatCounts => ({ actions: {}, moves: 0, seconds: 0, timeouts: 0, httpErrors: 0, actionErrors: 0 }));
+  const out = result.spec.seats.map(
+    (): SeatCounts => ({ actions: {}, moves: 0, seconds: 0, timeouts: 0, httpErrors: 0, actionErrors: 0 }),
+  );
   if (!replay) {
     result.seatStats.forEach((s, seat) => {
       const c = out[seat]!;
@@ -166,7 +176,16 @@ export function buildHoldemReport(opts: HoldemReportOptions): HoldemTournamentRe
   const ai_technical_statistics: HoldemTournamentReport['ai_technical_statistics'] = {};
   for (const id of ids) {
     const ai_name = opts.nameOf(id);
-    overall_stats[id] = { ai_name, wins: 0, chips: 0, total_actions: 0, total_thinking_time: 0, timeouts: 0, action_errors: 0, avg_thinking_time: 0 };
+    overall_stats[id] = {
+      ai_name,
+      wins: 0,
+      chips: 0,
+      total_actions: 0,
+      total_thinking_time: 0,
+      timeouts: 0,
+      action_errors: 0,
+      avg_thinking_time: 0,
+    };
     ai_technical_statistics[id] = { ai_name, rounds: {} };
   }
 
@@ -190,7 +209,8 @@ export function buildHoldemReport(opts: HoldemReportOptions): HoldemTournamentRe
       r.action_errors += c.actionErrors;
     });
   });
-  for (const o of Object.values(overall_stats)) o.avg_thinking_time = o.total_actions ? o.total_thinking_time / o.total_actions : 0;
+  for (const o of Object.values(overall_stats))
+    o.avg_thinking_time = o.total_actions ? o.total_thinking_time / o.total_actions : 0;
 
   const first = opts.tables[0];
   const table = tableConfig(first?.spec.options);
@@ -254,4 +274,5 @@ export function holdemReportFiles(input: HoldemFilesInput): Array<{ name: string
 }
 
 /** The report files for round n's games, as the tourney writes them into the round's logs. */
-export const writeCatarenaReport: CatarenaWriter = ({ dir, nameOf, order, results, replays }) => holdemReportFiles({ dir, nameOf, order, results, replays });
+export const writeCatarenaReport: CatarenaWriter = ({ dir, nameOf, order, results, replays }) =>
+  holdemReportFiles({ dir, nameOf, order, results, replays });

@@ -110,7 +110,14 @@ function decisionTexts(decisions: readonly HistoryEntry[]): string[] {
   });
 }
 
-function compactHand(h: HandState, number: number, level: number, off: number, busted: number[] | null, variant: TableState['variant']): { hand: ViewerHand; texts: string[] } {
+function compactHand(
+  h: HandState,
+  number: number,
+  level: number,
+  off: number,
+  busted: number[] | null,
+  variant: TableState['variant'],
+): { hand: ViewerHand; texts: string[] } {
   const decisions = h.history.filter((e) => !(e.action in FORCED));
   const out: ViewerHand = {
     n: number,
@@ -130,7 +137,11 @@ function compactHand(h: HandState, number: number, level: number, off: number, b
   };
   const r = h.result;
   if (r) {
-    out.pots = r.pots.map((p) => ({ amt: p.amount, el: p.eligible.slice(), w: p.shares.map((s): [number, number] => [s.seat, s.amount]) }));
+    out.pots = r.pots.map((p) => ({
+      amt: p.amount,
+      el: p.eligible.slice(),
+      w: p.shares.map((s): [number, number] => [s.seat, s.amount]),
+    }));
     if (r.returned) out.ret = [r.returned.seat, r.returned.amount];
     if (r.showdown.length) {
       out.sd = r.showdown.map((seat) => {
@@ -191,7 +202,9 @@ export function viewerData(replay: Replay): ViewerData {
 
   // Moves per hand → the offset of each hand's first move.
   const logs = handLogs(state);
-  const all: Array<{ number: number; level: number; hand: HandState; busted: number[] | null }> = logs.map((l) => ({ ...l }));
+  const all: Array<{ number: number; level: number; hand: HandState; busted: number[] | null }> = logs.map((l) => ({
+    ...l,
+  }));
   if (!state.finished) all.push({ number: state.handNumber, level: state.level, hand: state.hand, busted: null });
   const lastNumber = all.length ? all[all.length - 1]!.number : 1;
   const counts = new Array<number>(lastNumber + 2).fill(0);
@@ -227,16 +240,21 @@ export function viewerData(replay: Replay): ViewerData {
       if (hand && !broken) hand.a.splice(k, 0, [m.seat, hand.a[k]?.[1] ?? 0, KINDS.indexOf('none'), 0, 0]);
     } else {
       const a = m.action as Action;
-      text = texts.get(hn)?.[d] ?? (a.action === 'raise' ? `raise to ${a.amount}` : String(a.action ?? JSON.stringify(m.action)));
+      text =
+        texts.get(hn)?.[d] ??
+        (a.action === 'raise' ? `raise to ${a.amount}` : String(a.action ?? JSON.stringify(m.action)));
       d++;
     }
     k++;
     const notes: string[] = [];
     if (hn !== prevHand && hand) {
       const skipped = hn - prevHand - 1;
-      notes.push(`hand ${hn}${skipped > 0 ? ` (${skipped === 1 ? `hand ${hn - 1}` : `hands ${prevHand + 1}–${hn - 1}`} played out without a decision)` : ''}`);
+      notes.push(
+        `hand ${hn}${skipped > 0 ? ` (${skipped === 1 ? `hand ${hn - 1}` : `hands ${prevHand + 1}–${hn - 1}`} played out without a decision)` : ''}`,
+      );
       const before = byNumber.get(hn - 1);
-      if (!before || before.lv !== hand.lv) notes.push(`blinds ${hand.sb}/${hand.bb}${hand.ante ? ` ante ${hand.ante}` : ''}`);
+      if (!before || before.lv !== hand.lv)
+        notes.push(`blinds ${hand.sb}/${hand.bb}${hand.ante ? ` ante ${hand.ante}` : ''}`);
     }
     if (m.standIn) notes.push('stand-in');
     if (m.retriedAfter) notes.push(`asked again after ${m.retriedAfter}`);

@@ -144,7 +144,19 @@
       bet.fill(0);
     }
     const board = done ? h.bd : h.bd.slice(0, BOARD_AT[street]);
-    return { stack, bet, committed, status, last, street, board, toAct, done, won, acted: j > 0 ? h.a[j - 1][0] : null };
+    return {
+      stack,
+      bet,
+      committed,
+      status,
+      last,
+      street,
+      board,
+      toAct,
+      done,
+      won,
+      acted: j > 0 ? h.a[j - 1][0] : null,
+    };
   }
 
   function render(boardEl, data, step) {
@@ -185,7 +197,8 @@
     const shown = new Map((h.sd || []).map(([seat, cat, five]) => [seat, { cat, five }]));
     // The board cards that make the main pot's winning hand(s).
     const bestCards = new Set();
-    if (h.pots?.length) for (const [seat] of h.pots[0].w) if (shown.has(seat)) for (const c of shown.get(seat).five) bestCards.add(c);
+    if (h.pots?.length)
+      for (const [seat] of h.pots[0].w) if (shown.has(seat)) for (const c of shown.get(seat).five) bestCards.add(c);
     const winners = new Set((h.pots || []).flatMap((p) => p.w.filter(([, chips]) => chips > 0).map(([seat]) => seat)));
 
     for (let i = 0; i < n; i++) {
@@ -216,7 +229,9 @@
       }
       const cards = el('div', 'hx-cards');
       const hole = h.hole[i];
-      if (hole) for (const c of hole) cards.append(card(c, s.done && shown.has(i) && winners.has(i) && shown.get(i).five.includes(c)));
+      if (hole)
+        for (const c of hole)
+          cards.append(card(c, s.done && shown.has(i) && winners.has(i) && shown.get(i).five.includes(c)));
       box.append(cards);
       const stack = el('div', 'hx-stack', st === 'out' ? 'out' : fmt(endStack));
       if (st === 'all_in' && !s.done) stack.append(el('span', 'hx-badge hx-allin', 'ALL-IN'));
@@ -242,20 +257,34 @@
 
     const center = el('div', 'hx-center');
     const street = s.done ? (h.sd ? 'showdown' : 'hand over') : STREET[s.street];
-    center.append(el('div', 'hx-info', `Hand ${h.n} · level ${h.lv} · blinds ${fmt(h.sb)}/${fmt(h.bb)}${h.ante ? ` · ante ${fmt(h.ante)}` : ''} · ${street}`));
+    center.append(
+      el(
+        'div',
+        'hx-info',
+        `Hand ${h.n} · level ${h.lv} · blinds ${fmt(h.sb)}/${fmt(h.bb)}${h.ante ? ` · ante ${fmt(h.ante)}` : ''} · ${street}`,
+      ),
+    );
     const boardCards = el('div', 'hx-board');
     boardCards.dataset.testid = 'board-cards';
     for (let c = 0; c < 5; c++) boardCards.append(card(s.board[c], s.done && s.board[c] && bestCards.has(s.board[c])));
     center.append(boardCards);
     // The pot: every chip put in this hand, bets of the current street included.
-    const pot = el('div', 'hx-pot', `pot ${fmt(s.done ? h.pots.reduce((t, p) => t + p.amt, 0) : s.committed.reduce((t, c) => t + c, 0))}`);
+    const pot = el(
+      'div',
+      'hx-pot',
+      `pot ${fmt(s.done ? h.pots.reduce((t, p) => t + p.amt, 0) : s.committed.reduce((t, c) => t + c, 0))}`,
+    );
     pot.dataset.testid = 'pot';
     center.append(pot);
     if (s.done) {
       const pots = el('div', 'hx-pots');
       pots.dataset.testid = 'pots';
       h.pots.forEach((p, k) => {
-        const who = p.w.map(([seat, chips]) => `${data.seats[seat]}${shown.has(seat) ? ` (${shown.get(seat).cat})` : ''} ${fmt(chips)}`).join(', ');
+        const who = p.w
+          .map(
+            ([seat, chips]) => `${data.seats[seat]}${shown.has(seat) ? ` (${shown.get(seat).cat})` : ''} ${fmt(chips)}`,
+          )
+          .join(', ');
         const line = el('div', '', `${k === 0 ? 'main pot' : `side pot ${k}`} ${fmt(p.amt)} → `);
         line.append(el('span', 'hx-win', who));
         pots.append(line);
@@ -267,7 +296,10 @@
     }
     table.append(center);
     boardEl.append(table);
-    if (x.broken) boardEl.append(el('p', 'warn', `the replay could not be rebuilt past move ${x.broken.ply + 1}: ${x.broken.message}`));
+    if (x.broken)
+      boardEl.append(
+        el('p', 'warn', `the replay could not be rebuilt past move ${x.broken.ply + 1}: ${x.broken.message}`),
+      );
   }
 
   /** Final standings, and a jump to any hand (a 720-hand round is long to scrub). */
@@ -282,14 +314,28 @@
     for (const t of ['place', 'seat', 'strategy', 'chips', 'out in hand']) head.append(el('th', '', t));
     table.append(head);
     const outIn = new Map((x.eliminated || []).map((e) => [e.seat, e.hand]));
-    const order = data.seats.map((_, i) => i).sort((a, b) => (x.places ? x.places[a] - x.places[b] : 0) || x.chips[b] - x.chips[a] || a - b);
+    const order = data.seats
+      .map((_, i) => i)
+      .sort((a, b) => (x.places ? x.places[a] - x.places[b] : 0) || x.chips[b] - x.chips[a] || a - b);
     for (const seat of order) {
       const row = el('tr');
-      row.append(el('td', '', x.places ? String(x.places[seat]) : ''), el('td', '', String(seat + 1)), el('td', 'text', data.seats[seat]), el('td', '', fmt(x.chips[seat])), el('td', '', outIn.has(seat) ? String(outIn.get(seat)) : ''));
+      row.append(
+        el('td', '', x.places ? String(x.places[seat]) : ''),
+        el('td', '', String(seat + 1)),
+        el('td', 'text', data.seats[seat]),
+        el('td', '', fmt(x.chips[seat])),
+        el('td', '', outIn.has(seat) ? String(outIn.get(seat)) : ''),
+      );
       table.append(row);
     }
     root.append(table);
-    root.append(el('p', 'muted', `${hands.length} hands · ${fmt(x.startingChips)} chips each · ${x.deck === 'short' ? '36-card short deck' : '52-card deck'} · hand cap ${x.handCap}`));
+    root.append(
+      el(
+        'p',
+        'muted',
+        `${hands.length} hands · ${fmt(x.startingChips)} chips each · ${x.deck === 'short' ? '36-card short deck' : '52-card deck'} · hand cap ${x.handCap}`,
+      ),
+    );
 
     const form = el('form', 'hx-jump');
     const input = el('input');

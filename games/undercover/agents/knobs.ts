@@ -31,17 +31,26 @@ export const UNDERCOVER_SPACE: ParamSpace<UndercoverKnobs> = {
   limits: LIMITS,
   counts: ['depth'],
   geometric: [],
-  mutation: { jitter: ['vagueness', 'boldness', 'bandwagon'], nudge: 'depth', words: 'vagueness, boldness and bandwagon, maybe ±1 clue' },
+  mutation: {
+    jitter: ['vagueness', 'boldness', 'bandwagon'],
+    nudge: 'depth',
+    words: 'vagueness, boldness and bandwagon, maybe ±1 clue',
+  },
   // Proving its side against hiding its word.
   style: { bold: 'boldness', safe: 'vagueness' },
   /** "Search more" in a word game: one more clue per statement, else follow the votes more. */
   explore(k) {
-    if (k.depth < LIMITS.depth[1]) return { knobs: { ...k, depth: k.depth + 1 }, note: `one more clue per statement (${k.depth} → ${k.depth + 1})` };
+    if (k.depth < LIMITS.depth[1])
+      return { knobs: { ...k, depth: k.depth + 1 }, note: `one more clue per statement (${k.depth} → ${k.depth + 1})` };
     if (k.bandwagon < LIMITS.bandwagon[1]) {
       const b = Math.min(LIMITS.bandwagon[1], k.bandwagon + 0.1);
-      return { knobs: { ...k, bandwagon: b }, note: `follow the table's votes more (bandwagon ${fmt(k.bandwagon)} → ${fmt(b)})` };
+      return {
+        knobs: { ...k, bandwagon: b },
+        note: `follow the table's votes more (bandwagon ${fmt(k.bandwagon)} → ${fmt(b)})`,
+      };
     }
     return { knobs: k, note: 'already at full clues and bandwagon: small mutation only' };
   },
-  describe: (e) => `${e.id} (score ${fmt(e.score)}, vagueness ${fmt(e.knobs.vagueness)}, boldness ${fmt(e.knobs.boldness)}, bandwagon ${fmt(e.knobs.bandwagon)}, ${e.knobs.depth} clues)`,
+  describe: (e) =>
+    `${e.id} (score ${fmt(e.score)}, vagueness ${fmt(e.knobs.vagueness)}, boldness ${fmt(e.knobs.boldness)}, bandwagon ${fmt(e.knobs.bandwagon)}, ${e.knobs.depth} clues)`,
 };

@@ -46,16 +46,31 @@ const order = (r: MatchResult) => [r.spec.batch?.round ?? 0, r.spec.batch?.table
 
 /** Results in play order (table round, then table), the order team Elo rates them in. */
 function inPlayOrder(results: readonly MatchResult[]): MatchResult[] {
-  return results.slice().sort((a, b) => order(a)[0]! - order(b)[0]! || order(a)[1]! - order(b)[1]! || a.id.localeCompare(b.id));
+  return results
+    .slice()
+    .sort((a, b) => order(a)[0]! - order(b)[0]! || order(a)[1]! - order(b)[1]! || a.id.localeCompare(b.id));
 }
 
-export function strategyStats(results: readonly MatchResult[], states: Map<string, UndercoverState>, nameOf: (id: string) => string): Record<string, StrategyStats> {
+export function strategyStats(
+  results: readonly MatchResult[],
+  states: Map<string, UndercoverState>,
+  nameOf: (id: string) => string,
+): Record<string, StrategyStats> {
   const out: Record<string, StrategyStats> = {};
   for (const r of results) {
     const d = r.detail as unknown as Detail | undefined;
     if (!d) continue;
     r.spec.seats.forEach((id, seat) => {
-      const s = (out[id] ??= { name: nameOf(id), games: 0, composite: 0, wins: 0, survival: 0, voting_accuracy: 0, statement_failures: {}, by_role: {} });
+      const s = (out[id] ??= {
+        name: nameOf(id),
+        games: 0,
+        composite: 0,
+        wins: 0,
+        survival: 0,
+        voting_accuracy: 0,
+        statement_failures: {},
+        by_role: {},
+      });
       const role = (s.by_role[d.roles[seat]!] ??= { games: 0, composite: 0, wins: 0 });
       role.games++;
       role.composite += r.scores[seat]!;
@@ -65,7 +80,8 @@ export function strategyStats(results: readonly MatchResult[], states: Map<strin
       s.wins += d.win[seat]!;
       s.survival += d.survival[seat]!;
       s.voting_accuracy += d.votingAccuracy[seat]!;
-      for (const st of states.get(r.serverGameId)?.statements ?? []) if (st.seat === seat && st.fault) s.statement_failures[st.fault] = (s.statement_failures[st.fault] ?? 0) + 1;
+      for (const st of states.get(r.serverGameId)?.statements ?? [])
+        if (st.seat === seat && st.fault) s.statement_failures[st.fault] = (s.statement_failures[st.fault] ?? 0) + 1;
     });
   }
   for (const s of Object.values(out)) {
@@ -95,14 +111,40 @@ export function byCategory(results: readonly MatchResult[]): Record<string, { ga
  * ballots of the round a seat went out in, so it needs the ballots: from the replay's state; a
  * game without a replay falls back to outcome.detail's accuracy (every ballot counted).
  */
-export function teamGames(results: readonly MatchResult[], states: ReadonlyMap<string, UndercoverState> = new Map()): TeamGame[] {
+export function teamGames(
+  results: readonly MatchResult[],
+  states: ReadonlyMap<string, UndercoverState> = new Map(),
+): TeamGame[] {
   return inPlayOrder(results).flatMap((r) => {
     const d = r.detail as unknown as Detail | undefined;
     if (!d) return [];
     const st = states.get(r.serverGameId);
-    if (st?.finished) return [teamGameOf(r.spec.seats, { roles: st.roles, winner: st.finished.winner, rounds: st.round, eliminated: st.eliminated, ballots: st.ballots })];
-    const terms = seatTerms({ roles: d.roles, winner: d.winningTeam, rounds: d.rounds, eliminated: d.eliminated, ballots: [] });
-    return [{ seats: r.spec.seats, roles: d.roles, winner: d.winningTeam, survival: terms.map((t) => t.survival), accuracy: d.votingAccuracy }];
+    if (st?.finished)
+      return [
+        teamGameOf(r.spec.seats, {
+          roles: st.roles,
+          winner: st.finished.winner,
+          rounds: st.round,
+          eliminated: st.eliminated,
+          ballots: st.ballots,
+        }),
+      ];
+    const terms = seatTerms({
+      roles: d.roles,
+      winner: d.winningTeam,
+      rounds: d.rounds,
+      eliminated: d.eliminated,
+      ballots: [],
+    });
+    return [
+      {
+        seats: r.spec.seats,
+        roles: d.roles,
+        winner: d.winningTeam,
+        survival: terms.map((t) => t.survival),
+        accuracy: d.votingAccuracy,
+      },
+    ];
   });
 }
 
@@ -130,7 +172,10 @@ export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
     const rp = replays.get(r.serverGameId);
     if (rp) states.set(r.serverGameId, replayStateWith(undercoverWire, rp));
   }
-  const id = `tourney_${createHash('sha256').update(results.map((r) => r.id).join(',')).digest('hex').slice(0, 6)}`;
+  const id = `tourney_${createHash('sha256')
+    .update(results.map((r) => r.id).join(','))
+    .digest('hex')
+    .slice(0, 6)}`;
   const stats = strategyStats(results, states, ctx.nameOf);
   const elo = teamElo(teamGames(results, states));
   const ids = [...ctx.order.filter((x) => stats[x]), ...Object.keys(stats).filter((x) => !ctx.order.includes(x))];
@@ -143,11 +188,21 @@ export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
     by_category: byCategory(results),
     games: results.map((r) => gameEntry(r, states.get(r.serverGameId))),
   };
-  const lines = [`Undercover round report ${id}`, ...ctx.extra, '', 'strategy                          games  composite  wins  survival  accuracy  team Elo  statement failures'];
+  const lines = [
+    `Undercover round report ${id}`,
+    ...ctx.extra,
+    '',
+    'strategy                          games  composite  wins  survival  accuracy  team Elo  statement failures',
+  ];
   for (const x of ids) {
     const s = stats[x]!;
-    const fails = Object.entries(s.statement_failures).map(([k, n]) => `${k} ${n}`).join(', ') || '-';
-    lines.push(`${s.name.padEnd(33)} ${String(s.games).padStart(5)}  ${s.composite.toFixed(3).padStart(9)}  ${String(s.wins).padStart(4)}  ${s.survival.toFixed(3).padStart(8)}  ${s.voting_accuracy.toFixed(3).padStart(8)}  ${report.team_elo[x]!.toFixed(1).padStart(8)}  ${fails}`);
+    const fails =
+      Object.entries(s.statement_failures)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || '-';
+    lines.push(
+      `${s.name.padEnd(33)} ${String(s.games).padStart(5)}  ${s.composite.toFixed(3).padStart(9)}  ${String(s.wins).padStart(4)}  ${s.survival.toFixed(3).padStart(8)}  ${s.voting_accuracy.toFixed(3).padStart(8)}  ${report.team_elo[x]!.toFixed(1).padStart(8)}  ${fails}`,
+    );
   }
   return [
     { name: `undercover_report_${id}.json`, text: `${JSON.stringify(report, null, 2)}\n` },

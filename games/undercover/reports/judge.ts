@@ -45,7 +45,10 @@ export function judgeMessages(input: JudgeInput): Array<{ role: 'system' | 'user
   const earlier = input.earlier.length ? input.earlier.map((s) => `- ${s}`).join('\n') : '(none)';
   return [
     { role: 'system', content: RUBRIC },
-    { role: 'user', content: `Word: ${input.word} (category ${input.category})\nEarlier statements:\n${earlier}\nStatement to judge: ${input.statement}` },
+    {
+      role: 'user',
+      content: `Word: ${input.word} (category ${input.category})\nEarlier statements:\n${earlier}\nStatement to judge: ${input.statement}`,
+    },
   ];
 }
 
@@ -58,14 +61,19 @@ export function parseJudgement(text: string): Judgement | null {
   if (!m) return null;
   try {
     const o = JSON.parse(m[0]) as Record<string, unknown>;
-    return onGrid(o.novelty) && onGrid(o.reasonableness) ? { novelty: o.novelty, reasonableness: o.reasonableness } : null;
+    return onGrid(o.novelty) && onGrid(o.reasonableness)
+      ? { novelty: o.novelty, reasonableness: o.reasonableness }
+      : null;
   } catch {
     return null;
   }
 }
 
 /** Asks the model at `baseUrl` (an OpenAI-compatible …/v1) about each statement, one at a time. */
-export async function judgeStatements(inputs: readonly JudgeInput[], o: { baseUrl: string; model: string; timeoutMs?: number }): Promise<Array<Judgement | null>> {
+export async function judgeStatements(
+  inputs: readonly JudgeInput[],
+  o: { baseUrl: string; model: string; timeoutMs?: number },
+): Promise<Array<Judgement | null>> {
   const out: Array<Judgement | null> = [];
   for (const input of inputs) {
     const res = await fetch(`${o.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
@@ -87,17 +95,36 @@ export function gameInputs(replay: Replay): Array<JudgeInput & { strategy: strin
   const said: string[] = [];
   return s.statements.flatMap((x) => {
     if (x.text === null) return [];
-    const input = { word: wordOf(s, x.seat)!, category: s.pair.category, statement: x.text, earlier: said.slice(), strategy: replay.result.spec.seats[x.seat]!, seat: x.seat, round: x.round };
+    const input = {
+      word: wordOf(s, x.seat)!,
+      category: s.pair.category,
+      statement: x.text,
+      earlier: said.slice(),
+      strategy: replay.result.spec.seats[x.seat]!,
+      seat: x.seat,
+      round: x.round,
+    };
     said.push(x.text);
     return [input];
   });
 }
 
 /** Judges every Undercover statement of a run through an egress proxy to `upstream`; writes undercover-judge.json. */
-export async function judgeRun(runDir: string, o: { upstream: string; apiKey?: string; model: string }): Promise<{ file: string; judged: number; unjudged: number }> {
+export async function judgeRun(
+  runDir: string,
+  o: { upstream: string; apiKey?: string; model: string },
+): Promise<{ file: string; judged: number; unjudged: number }> {
   const dir = path.join(runDir, 'replays');
-  const replays = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Replay).filter((r) => r.result.spec.game === 'undercover');
-  const proxy = await startEgressProxy({ allow: [], upstream: { url: o.upstream, headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {} }, listen: { port: 0 } });
+  const replays = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Replay)
+    .filter((r) => r.result.spec.game === 'undercover');
+  const proxy = await startEgressProxy({
+    allow: [],
+    upstream: { url: o.upstream, headers: o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {} },
+    listen: { port: 0 },
+  });
   try {
     const baseUrl = `${proxy.address}${new URL(o.upstream).pathname.replace(/\/+$/, '')}`;
     const statements: Array<Record<string, unknown>> = [];
@@ -108,15 +135,35 @@ export async function judgeRun(runDir: string, o: { upstream: string; apiKey?: s
       const scores = await judgeStatements(inputs, { baseUrl, model: o.model });
       inputs.forEach((input, k) => {
         const j = scores[k] ?? null;
-        statements.push({ game_id: replay.result.serverGameId, strategy: input.strategy, seat: input.seat, round: input.round, statement: input.statement, novelty: j?.novelty ?? null, reasonableness: j?.reasonableness ?? null });
+        statements.push({
+          game_id: replay.result.serverGameId,
+          strategy: input.strategy,
+          seat: input.seat,
+          round: input.round,
+          statement: input.statement,
+          novelty: j?.novelty ?? null,
+          reasonableness: j?.reasonableness ?? null,
+        });
         if (!j) return void unjudged++;
         const acc = sums.get(input.strategy) ?? { n: 0, novelty: 0, reasonableness: 0 };
-        sums.set(input.strategy, { n: acc.n + 1, novelty: acc.novelty + j.novelty, reasonableness: acc.reasonableness + j.reasonableness });
+        sums.set(input.strategy, {
+          n: acc.n + 1,
+          novelty: acc.novelty + j.novelty,
+          reasonableness: acc.reasonableness + j.reasonableness,
+        });
       });
     }
-    const strategies = Object.fromEntries([...sums].map(([id, a]) => [id, { statements: a.n, novelty: mean4(a.novelty, a.n), reasonableness: mean4(a.reasonableness, a.n) }]));
+    const strategies = Object.fromEntries(
+      [...sums].map(([id, a]) => [
+        id,
+        { statements: a.n, novelty: mean4(a.novelty, a.n), reasonableness: mean4(a.reasonableness, a.n) },
+      ]),
+    );
     const file = path.join(runDir, 'undercover-judge.json');
-    fs.writeFileSync(file, `${JSON.stringify({ model: o.model, rubric: RUBRIC, unjudged, strategies, statements }, null, 2)}\n`);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ model: o.model, rubric: RUBRIC, unjudged, strategies, statements }, null, 2)}\n`,
+    );
     return { file, judged: statements.length - unjudged, unjudged };
   } finally {
     await proxy.close();
@@ -128,7 +175,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   const model = process.argv[process.argv.indexOf('--model') + 1];
   const upstream = process.env.CATARENA_LLM_BASE_URL;
   if (!runDir || !process.argv.includes('--model') || !model || !upstream) {
-    console.error('usage: CATARENA_LLM_BASE_URL=<…/v1> OPENAI_API_KEY=<key> npx tsx games/undercover/reports/judge.ts <run dir> --model <model>');
+    console.error(
+      'usage: CATARENA_LLM_BASE_URL=<…/v1> OPENAI_API_KEY=<key> npx tsx games/undercover/reports/judge.ts <run dir> --model <model>',
+    );
     process.exit(2);
   }
   const r = await judgeRun(runDir, { upstream, apiKey: process.env.OPENAI_API_KEY, model });

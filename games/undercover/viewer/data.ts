@@ -19,7 +19,12 @@ import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
 import { seatMetrics, undercover, wordOf, type UndercoverAction, type UndercoverState } from '../rules.ts';
 import type { Role } from '../roles.ts';
 
-export type UndercoverFrame = [round: number, phase: 'speak' | 'vote' | 'over', ballot: 0 | 1, candidates: number[] | null];
+export type UndercoverFrame = [
+  round: number,
+  phase: 'speak' | 'vote' | 'over',
+  ballot: 0 | 1,
+  candidates: number[] | null,
+];
 
 export interface UndercoverViewerExtra {
   category: string;
@@ -33,7 +38,14 @@ export interface UndercoverViewerExtra {
   statements: Array<{ k: number; round: number; seat: number; text: string | null; fault: string | null }>;
   ballots: Array<{ k: number; round: number; ballot: 0 | 1; voter: number; target: number | null }>;
   /** A ballot's count when it closed: one out, a tie revoted among `tied`, or nobody out. */
-  closes: Array<{ k: number; round: number; ballot: 0 | 1; result: 'out' | 'revote' | 'nobody'; seat?: number; tied?: number[] }>;
+  closes: Array<{
+    k: number;
+    round: number;
+    ballot: 0 | 1;
+    result: 'out' | 'revote' | 'nobody';
+    seat?: number;
+    tied?: number[];
+  }>;
   eliminated: Array<{ k: number; seat: number; round: number; by: string }>;
   /** The step at which the game was over (null if the replay stops before the end). */
   overAt: number | null;
@@ -81,7 +93,12 @@ export function viewerData(replay: Replay): ViewerData {
   const { result } = replay;
   const { spec } = result;
   let state: UndercoverState = undercover.init(spec.variant, createRng(spec.seed), initSetup(spec));
-  const frameOf = (s: UndercoverState): UndercoverFrame => [s.round, s.phase, s.ballot, s.candidates ? s.candidates.slice() : null];
+  const frameOf = (s: UndercoverState): UndercoverFrame => [
+    s.round,
+    s.phase,
+    s.ballot,
+    s.candidates ? s.candidates.slice() : null,
+  ];
   const frames: UndercoverFrame[] = [frameOf(state)];
   const moves: ViewerMove[] = [];
   const closes: UndercoverViewerExtra['closes'] = [];
@@ -106,19 +123,37 @@ export function viewerData(replay: Replay): ViewerData {
         for (let j = ballotStep.length; j < state.ballots.length; j++) ballotStep.push(k);
         for (let j = eliminationStep.length; j < state.eliminated.length; j++) eliminationStep.push(k);
         const said = state.statements[state.statements.length - 1];
-        if (before.phase === 'speak' && said?.fault) notes.push(`out: ${BY_WORDS[said.fault] ?? `statement check: ${said.fault.replace(/_/g, ' ')}`}`);
-        if (before.phase === 'speak' && before.round > 1 && before.pending.length === aliveCount(before)) notes.push(`round ${before.round}`);
+        if (before.phase === 'speak' && said?.fault)
+          notes.push(`out: ${BY_WORDS[said.fault] ?? `statement check: ${said.fault.replace(/_/g, ' ')}`}`);
+        if (before.phase === 'speak' && before.round > 1 && before.pending.length === aliveCount(before))
+          notes.push(`round ${before.round}`);
         // A ballot closed: the vote phase of that round and ballot is over.
-        if (before.phase === 'vote' && (state.phase !== 'vote' || state.ballot !== before.ballot || state.round !== before.round)) {
-          const out = state.eliminated.length > before.eliminated.length ? state.eliminated[state.eliminated.length - 1]! : null;
+        if (
+          before.phase === 'vote' &&
+          (state.phase !== 'vote' || state.ballot !== before.ballot || state.round !== before.round)
+        ) {
+          const out =
+            state.eliminated.length > before.eliminated.length ? state.eliminated[state.eliminated.length - 1]! : null;
           const close =
             out && out.by === 'vote'
               ? { k, round: before.round, ballot: before.ballot, result: 'out' as const, seat: out.seat }
               : state.phase === 'vote' && state.ballot === 1 && before.ballot === 0
-                ? { k, round: before.round, ballot: before.ballot, result: 'revote' as const, tied: state.candidates!.slice() }
+                ? {
+                    k,
+                    round: before.round,
+                    ballot: before.ballot,
+                    result: 'revote' as const,
+                    tied: state.candidates!.slice(),
+                  }
                 : { k, round: before.round, ballot: before.ballot, result: 'nobody' as const };
           closes.push(close);
-          notes.push(close.result === 'out' ? `seat ${close.seat} voted out` : close.result === 'revote' ? `tie: revote among seats ${close.tied!.join(', ')}` : 'nobody out');
+          notes.push(
+            close.result === 'out'
+              ? `seat ${close.seat} voted out`
+              : close.result === 'revote'
+                ? `tie: revote among seats ${close.tied!.join(', ')}`
+                : 'nobody out',
+          );
         }
         if (state.phase === 'over' && overAt === null) overAt = k;
       } catch (err) {
@@ -127,7 +162,14 @@ export function viewerData(replay: Replay): ViewerData {
     }
     if (record.standIn) notes.push('stand-in');
     frames.push(frameOf(state));
-    moves.push({ ply: record.ply, seat: record.seat, text, latencyMs: record.latencyMs, ...(error ? { error } : {}), ...(notes.length ? { note: notes.join('; ') } : {}) });
+    moves.push({
+      ply: record.ply,
+      seat: record.seat,
+      text,
+      latencyMs: record.latencyMs,
+      ...(error ? { error } : {}),
+      ...(notes.length ? { note: notes.join('; ') } : {}),
+    });
   });
 
   const outcome = state.finished ? undercover.outcome(state) : null;
@@ -140,8 +182,20 @@ export function viewerData(replay: Replay): ViewerData {
     order: state.order.slice(),
     audience: state.audience,
     maxRounds: state.maxRounds,
-    statements: state.statements.map((x, j) => ({ k: statementStep[j]!, round: x.round, seat: x.seat, text: x.text, fault: x.fault })),
-    ballots: state.ballots.map((b, j) => ({ k: ballotStep[j]!, round: b.round, ballot: b.ballot, voter: b.voter, target: b.target })),
+    statements: state.statements.map((x, j) => ({
+      k: statementStep[j]!,
+      round: x.round,
+      seat: x.seat,
+      text: x.text,
+      fault: x.fault,
+    })),
+    ballots: state.ballots.map((b, j) => ({
+      k: ballotStep[j]!,
+      round: b.round,
+      ballot: b.ballot,
+      voter: b.voter,
+      target: b.target,
+    })),
     closes,
     eliminated: state.eliminated.map((e, j) => ({ k: eliminationStep[j]!, seat: e.seat, round: e.round, by: e.by })),
     overAt,
@@ -179,6 +233,11 @@ function resultLine(replay: Replay, x: UndercoverViewerExtra): string {
   const r = replay.result;
   if (r.termination !== 'normal') return `${r.termination}: ${r.reason}`;
   if (!x.final) return r.reason.replace(/_/g, ' ');
-  const team = x.final.winner === 'civilian' ? (x.audience !== null ? 'civilians (and the audience) win' : 'civilians win') : 'undercover wins';
+  const team =
+    x.final.winner === 'civilian'
+      ? x.audience !== null
+        ? 'civilians (and the audience) win'
+        : 'civilians win'
+      : 'undercover wins';
   return `${team}: ${REASON_WORDS[x.final.reason] ?? x.final.reason.replace(/_/g, ' ')}, after ${x.final.rounds} round${x.final.rounds === 1 ? '' : 's'}`;
 }

@@ -58,13 +58,19 @@
     const head = el('p', 'ux-phase', phaseText);
     head.dataset.testid = 'phase';
     root.append(head);
-    const words = el('p', '', `category: ${x.category} · civilian word: ${x.words.civilian} · undercover word: ${x.words.undercover} `);
+    const words = el(
+      'p',
+      '',
+      `category: ${x.category} · civilian word: ${x.words.civilian} · undercover word: ${x.words.undercover} `,
+    );
     words.dataset.testid = 'words';
     words.append(
       el(
         'span',
         'ux-hidden',
-        data.variant === 'standard' ? '(shown for the replay: each player knew only their own word, not their role)' : '(the players knew both words and their role)',
+        data.variant === 'standard'
+          ? '(shown for the replay: each player knew only their own word, not their role)'
+          : '(the players knew both words and their role)',
       ),
     );
     root.append(words);
@@ -88,7 +94,13 @@
       tr.dataset.status = role === 'audience' ? 'audience' : e ? 'out' : 'alive';
       tr.dataset.role = role;
       const status = role === 'audience' ? 'votes, never out' : e ? `out in round ${e.round}: ${why(e.by)}` : 'in';
-      tr.append(el('td', '', String(seat)), el('td', 'text', id), el('td', `text ux-role-${role}`, role), el('td', 'text', x.seatWords[seat] ?? '—'), el('td', 'text', status));
+      tr.append(
+        el('td', '', String(seat)),
+        el('td', 'text', id),
+        el('td', `text ux-role-${role}`, role),
+        el('td', 'text', x.seatWords[seat] ?? '—'),
+        el('td', 'text', status),
+      );
       if (over && x.final) {
         const score = el('td', '', x.final.scores[seat].toFixed(3));
         score.dataset.testid = `score-${seat}`;
@@ -106,7 +118,11 @@
     list.dataset.testid = 'statements';
     list.dataset.count = String(said.length);
     for (const s of said) {
-      const li = el('li', `${s.fault ? 'ux-fault' : ''}${s.k === step ? ' ux-new' : ''}`, `R${s.round} · ${who(data, s.seat)}: ${s.text === null ? '(no statement)' : `“${s.text}”`}`);
+      const li = el(
+        'li',
+        `${s.fault ? 'ux-fault' : ''}${s.k === step ? ' ux-new' : ''}`,
+        `R${s.round} · ${who(data, s.seat)}: ${s.text === null ? '(no statement)' : `“${s.text}”`}`,
+      );
       if (s.fault) li.append(el('span', 'ux-fault-tag', `✗ ${why(s.fault)} — out`));
       list.append(li);
     }
@@ -132,7 +148,11 @@
       line.append(`Round ${g.round} ${g.ballot === 1 ? 'revote' : 'vote'}: ${cast}`);
       if (close) {
         const decided =
-          close.result === 'out' ? `${who(data, close.seat)} is out` : close.result === 'revote' ? `tie between seats ${close.tied.join(', ')} → revote` : 'nobody out';
+          close.result === 'out'
+            ? `${who(data, close.seat)} is out`
+            : close.result === 'revote'
+              ? `tie between seats ${close.tied.join(', ')} → revote`
+              : 'nobody out';
         line.append(' ⇒ ', el('span', 'ux-decided', decided));
       } else line.append(el('span', 'muted', ' (open: ballots are secret until it closes)'));
       votes.append(line);
@@ -147,12 +167,27 @@
       box.dataset.winner = f.winner;
       box.dataset.reason = f.reason;
       const team = f.winner === 'civilian' ? 'Civilians win' : 'Undercover wins';
-      box.append(el('div', 'ux-decided', `${team}: ${REASON[f.reason] || f.reason} (after ${f.rounds} round${f.rounds === 1 ? '' : 's'}).`));
+      box.append(
+        el(
+          'div',
+          'ux-decided',
+          `${team}: ${REASON[f.reason] || f.reason} (after ${f.rounds} round${f.rounds === 1 ? '' : 's'}).`,
+        ),
+      );
       const ranked = data.seats.map((_, s) => s).sort((a, b) => f.scores[b] - f.scores[a] || a - b);
-      box.append(el('div', '', `Composite scores (0.75·win + 0.15·survival + 0.10·voting accuracy): ${ranked.map((s) => `${who(data, s)} ${f.scores[s].toFixed(3)}`).join(' · ')}`));
+      box.append(
+        el(
+          'div',
+          '',
+          `Composite scores (0.75·win + 0.15·survival + 0.10·voting accuracy): ${ranked.map((s) => `${who(data, s)} ${f.scores[s].toFixed(3)}`).join(' · ')}`,
+        ),
+      );
       root.append(box);
     }
-    if (x.broken) root.append(el('p', 'warn', `the replay could not be rebuilt past move ${x.broken.ply + 1}: ${x.broken.message}`));
+    if (x.broken)
+      root.append(
+        el('p', 'warn', `the replay could not be rebuilt past move ${x.broken.ply + 1}: ${x.broken.message}`),
+      );
     board.append(root);
   }
 

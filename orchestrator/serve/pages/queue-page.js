@@ -9,9 +9,19 @@
   const workers = el('div', { 'data-testid': 'workers' });
   const queues = el('div', { 'data-testid': 'queues' });
   const failures = el('ol', { class: 'failures', 'data-testid': 'failures' });
-  app.append(el('h1', {}, 'queue'), error, el('h2', {}, 'Workers'), workers, el('h2', {}, 'Queues'), queues, el('h2', {}, 'Recent failures'), failures);
+  app.append(
+    el('h1', {}, 'queue'),
+    error,
+    el('h2', {}, 'Workers'),
+    workers,
+    el('h2', {}, 'Queues'),
+    queues,
+    el('h2', {}, 'Recent failures'),
+    failures,
+  );
   const history = []; // [at, completed per queue]
-  const table = (heads, rows) => el('table', {}, el('thead', {}, el('tr', {}, ...heads.map((h) => el('th', {}, h)))), el('tbody', {}, ...rows));
+  const table = (heads, rows) =>
+    el('table', {}, el('thead', {}, el('tr', {}, ...heads.map((h) => el('th', {}, h)))), el('tbody', {}, ...rows));
   function draw(msg) {
     if (msg.error) {
       error.textContent = msg.error;
@@ -29,11 +39,42 @@
     };
     workers.replaceChildren(
       s.workers.length
-        ? table(['worker', 'address', 'idle (s)', 'playing'], s.workers.map((w) => el('tr', { 'data-worker': w.name }, el('td', {}, w.name), el('td', {}, w.address), el('td', { class: 'num' }, String(w.idleSeconds)), el('td', {}, w.active.length ? w.active.join(', ') : 'idle'))))
+        ? table(
+            ['worker', 'address', 'idle (s)', 'playing'],
+            s.workers.map((w) =>
+              el(
+                'tr',
+                { 'data-worker': w.name },
+                el('td', {}, w.name),
+                el('td', {}, w.address),
+                el('td', { class: 'num' }, String(w.idleSeconds)),
+                el('td', {}, w.active.length ? w.active.join(', ') : 'idle'),
+              ),
+            ),
+          )
         : el('p', { class: 'muted' }, 'no worker connected (start one with: catarena worker --queue …)'),
     );
-    queues.replaceChildren(table(['queue', 'waiting', 'active', 'delayed', 'completed', 'failed', 'games/min (last minute)'], s.queues.map((q) => el('tr', { 'data-queue': q.name }, el('td', {}, q.name), ...[q.waiting, q.active, q.delayed, q.completed, q.failed].map((n) => el('td', { class: 'num' }, String(n))), el('td', { class: 'num' }, rate(q.name))))));
-    failures.replaceChildren(...s.failures.map((f) => el('li', {}, `${f.queue}/${f.id} after ${f.attempts} attempt(s) at ${f.at}: ${f.reason}`)));
+    queues.replaceChildren(
+      table(
+        ['queue', 'waiting', 'active', 'delayed', 'completed', 'failed', 'games/min (last minute)'],
+        s.queues.map((q) =>
+          el(
+            'tr',
+            { 'data-queue': q.name },
+            el('td', {}, q.name),
+            ...[q.waiting, q.active, q.delayed, q.completed, q.failed].map((n) =>
+              el('td', { class: 'num' }, String(n)),
+            ),
+            el('td', { class: 'num' }, rate(q.name)),
+          ),
+        ),
+      ),
+    );
+    failures.replaceChildren(
+      ...s.failures.map((f) =>
+        el('li', {}, `${f.queue}/${f.id} after ${f.attempts} attempt(s) at ${f.at}: ${f.reason}`),
+      ),
+    );
   }
   const events = new EventSource('/api/queue/events');
   events.onmessage = (e) => draw(JSON.parse(e.data));

@@ -26,7 +26,12 @@
     about,
     links,
     el('p', {}, counter, ' games finished'),
-    el('div', { class: 'grid' }, el('div', { style: 'flex: 1 1 24rem' }, el('h2', {}, 'Progress'), progress), el('div', { style: 'flex: 2 1 36rem' }, el('h2', {}, 'Agents'), agents)),
+    el(
+      'div',
+      { class: 'grid' },
+      el('div', { style: 'flex: 1 1 24rem' }, el('h2', {}, 'Progress'), progress),
+      el('div', { style: 'flex: 2 1 36rem' }, el('h2', {}, 'Agents'), agents),
+    ),
     flightTitle,
     boards,
     el('h2', {}, 'W (row vs column: mean score) and leaderboard'),
@@ -92,13 +97,26 @@
           const c = t.cells.get(`${a}|${b}`);
           if (!c) return el('td', { class: 'cell', 'data-row': a, 'data-col': b, 'data-n': '0' }, '');
           const v = c[0] / c[1];
-          const td = el('td', { class: 'cell', 'data-row': a, 'data-col': b, 'data-n': String(c[1]), title: `${a} vs ${b}: ${v.toFixed(3)} over ${c[1]} games` }, v.toFixed(2));
+          const td = el(
+            'td',
+            {
+              class: 'cell',
+              'data-row': a,
+              'data-col': b,
+              'data-n': String(c[1]),
+              title: `${a} vs ${b}: ${v.toFixed(3)} over ${c[1]} games`,
+            },
+            v.toFixed(2),
+          );
           td.style.background = colour(v);
           return td;
         }),
       ),
     );
-    t.box.replaceChildren(el('h3', {}, name), el('table', { class: 'W', 'data-track': name }, el('thead', {}, head), el('tbody', {}, ...rows)));
+    t.box.replaceChildren(
+      el('h3', {}, name),
+      el('table', { class: 'W', 'data-track': name }, el('thead', {}, head), el('tbody', {}, ...rows)),
+    );
   }
 
   function drawLeaderboard() {
@@ -116,8 +134,32 @@
           'table',
           { class: 'leaderboard', 'data-track': name },
           el('caption', {}, name),
-          el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'strategy'), el('th', {}, 'mean score'), el('th', {}, 'pair games'))),
-          el('tbody', {}, ...rows.map((r, k) => el('tr', {}, el('td', {}, String(k + 1)), el('td', {}, r.id), el('td', { class: 'num' }, r.mean.toFixed(3)), el('td', { class: 'num' }, String(r.n))))),
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              el('th', {}, '#'),
+              el('th', {}, 'strategy'),
+              el('th', {}, 'mean score'),
+              el('th', {}, 'pair games'),
+            ),
+          ),
+          el(
+            'tbody',
+            {},
+            ...rows.map((r, k) =>
+              el(
+                'tr',
+                {},
+                el('td', {}, String(k + 1)),
+                el('td', {}, r.id),
+                el('td', { class: 'num' }, r.mean.toFixed(3)),
+                el('td', { class: 'num' }, String(r.n)),
+              ),
+            ),
+          ),
         ),
       );
     }
@@ -138,7 +180,13 @@
       }
       touched.add(r.track);
       if (r.termination !== 'normal') {
-        failures.append(el('li', {}, `${r.track}: ${r.seats.join(' vs ')}: ${r.offender !== null ? r.seats[r.offender] : 'a bot'} ${r.termination}: ${r.reason}`));
+        failures.append(
+          el(
+            'li',
+            {},
+            `${r.track}: ${r.seats.join(' vs ')}: ${r.offender !== null ? r.seats[r.offender] : 'a bot'} ${r.termination}: ${r.reason}`,
+          ),
+        );
       }
     }
     for (const name of touched) drawTrack(name);
@@ -171,7 +219,10 @@
     if (msg.data && viewer) viewer.render(board, msg.data, msg.data.moves.length);
     else board.append(el('p', { class: 'muted' }, `${msg.moves} moves`));
     box.setAttribute('data-moves', String(msg.moves));
-    box.replaceChildren(el('div', { class: 'muted' }, `${msg.spec.game}/${msg.spec.variant}: ${msg.spec.seats.join(' vs ')}`), board);
+    box.replaceChildren(
+      el('div', { class: 'muted' }, `${msg.spec.game}/${msg.spec.variant}: ${msg.spec.seats.join(' vs ')}`),
+      board,
+    );
     live.boards = boardEls.size;
   }
   function endBoard(id) {
@@ -203,8 +254,17 @@
     const latest = {};
     for (const r of rows) latest[r.track] = Math.max(latest[r.track] || 0, r.round);
     rows = rows.filter((r) => r.round === latest[r.track] || r.state === 'developing');
-    rows.sort((a, b) => (a.state === 'developing' ? 0 : 1) - (b.state === 'developing' ? 0 : 1) || a.track.localeCompare(b.track) || a.agent.localeCompare(b.agent));
-    const head = el('tr', {}, ...['track', 'round', 'agent', 'state', 'cost', 'log (tail)'].map((h) => el('th', {}, h)));
+    rows.sort(
+      (a, b) =>
+        (a.state === 'developing' ? 0 : 1) - (b.state === 'developing' ? 0 : 1) ||
+        a.track.localeCompare(b.track) ||
+        a.agent.localeCompare(b.agent),
+    );
+    const head = el(
+      'tr',
+      {},
+      ...['track', 'round', 'agent', 'state', 'cost', 'log (tail)'].map((h) => el('th', {}, h)),
+    );
     const body = rows.map((r) =>
       el(
         'tr',
@@ -212,9 +272,28 @@
         el('td', {}, r.track),
         el('td', { class: 'num' }, String(r.round)),
         el('td', {}, r.agent),
-        el('td', {}, el('span', { class: `state ${r.state === 'developing' ? 'running' : r.state === 'failed' ? 'failed' : 'finished'}` }, r.state)),
+        el(
+          'td',
+          {},
+          el(
+            'span',
+            { class: `state ${r.state === 'developing' ? 'running' : r.state === 'failed' ? 'failed' : 'finished'}` },
+            r.state,
+          ),
+        ),
         el('td', {}, cost(r.cost)),
-        el('td', {}, r.logTail?.trim() ? el('details', {}, el('summary', {}, (r.logTail.trim().split('\n').pop() || '').slice(0, 60)), el('pre', {}, r.logTail.trim().split('\n').slice(-12).join('\n'))) : ''),
+        el(
+          'td',
+          {},
+          r.logTail?.trim()
+            ? el(
+                'details',
+                {},
+                el('summary', {}, (r.logTail.trim().split('\n').pop() || '').slice(0, 60)),
+                el('pre', {}, r.logTail.trim().split('\n').slice(-12).join('\n')),
+              )
+            : '',
+        ),
       ),
     );
     // Developing first, then the latest rounds.

@@ -5,22 +5,40 @@
   const app = document.getElementById('app');
   const { el } = window.catarenaServe; // dom.js
   const table = el('table', { class: 'runs', 'data-testid': 'runs' });
-  const empty = el('p', { class: 'muted' }, 'no runs yet: start one (catarena tourney / play / arena) with this --out; it shows up here');
+  const empty = el(
+    'p',
+    { class: 'muted' },
+    'no runs yet: start one (catarena tourney / play / arena) with this --out; it shows up here',
+  );
   app.append(el('h1', {}, 'catarena runs'), empty, table);
   function draw(runs) {
     empty.hidden = runs.length > 0;
-    const head = el('tr', {}, ...['run', 'state', 'what', 'games', 'progress', 'started', 'links'].map((h) => el('th', {}, h)));
+    const head = el(
+      'tr',
+      {},
+      ...['run', 'state', 'what', 'games', 'progress', 'started', 'links'].map((h) => el('th', {}, h)),
+    );
     const rows = runs.map((r) =>
       el(
         'tr',
         { 'data-run': r.name, 'data-state': r.state },
         el('td', {}, el('a', { href: r.links.live }, r.name)),
-        el('td', {}, el('span', { class: `state ${r.state}` }, r.state), r.message ? el('div', { class: 'muted' }, r.message.slice(0, 120)) : null),
+        el(
+          'td',
+          {},
+          el('span', { class: `state ${r.state}` }, r.state),
+          r.message ? el('div', { class: 'muted' }, r.message.slice(0, 120)) : null,
+        ),
         el('td', {}, r.about),
         el('td', { class: 'num' }, String(r.games)),
         el('td', { class: 'muted' }, r.progress || ''),
         el('td', { class: 'muted' }, r.startedAt ? r.startedAt.replace('T', ' ').slice(0, 19) : ''),
-        el('td', {}, el('a', { href: r.links.live }, 'live'), ...(r.links.report ? [' · ', el('a', { href: r.links.report }, 'report')] : [])),
+        el(
+          'td',
+          {},
+          el('a', { href: r.links.live }, 'live'),
+          ...(r.links.report ? [' · ', el('a', { href: r.links.report }, 'report')] : []),
+        ),
       ),
     );
     table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
