@@ -1,11 +1,11 @@
 // The compliance check a strategy passes before it plays (fastchess --compliance, CATArena's
 // health check): it starts, answers health, joins, and answers legal moves on fixed positions.
 // CATArena has no such check, so by default only a bot that cannot play at all is refused: one
-// that does not start or become healthy, or answers no probe position with a legal move. An
-// illegal move on some probe position or a refused join is a warning: the bot plays and its games
-// show the errors. `strict` refuses a bot on any probe problem.
+// that does not start or become healthy, or answers no validation position with a legal move. An
+// illegal move on some validation position or a refused join is a warning: the bot plays and its games
+// show the errors. `strict` refuses a bot on any validation-position problem.
 import { createRng } from '../util/rng.ts';
-import type { ProbeResult, ValidationReport } from '../records/tourney.ts';
+import type { PositionCheck, ValidationReport } from '../records/tourney.ts';
 import type { LiveGame } from '../games/core/wire.ts';
 import { adapterFor } from '../games/registry.ts';
 import { type BotHandle, BotStartError, type Sandbox } from '../sandbox/types.ts';
@@ -25,9 +25,9 @@ export interface ValidateOptions {
   moveMs?: number;
   startTimeoutMs?: number;
   logFile?: string;
-  /** Plies played before each probe position (deterministic). */
-  probePlies?: number[];
-  /** Refuse the bot on any probe problem (default: only when it cannot play at all). */
+  /** Plies played before each validation position (deterministic). */
+  positionPlies?: number[];
+  /** Refuse the bot on any validation-position problem (default: only when it cannot play at all). */
   strict?: boolean;
   /** A label for the bot's messages (default "validate"). */
   name?: string;
@@ -35,14 +35,14 @@ export interface ValidateOptions {
   taskTrack?: TaskTrack;
 }
 
-/** The problems not tied to one probe: the bot never started, or it answered none in the protocol. */
+/** The problems not tied to one validation position: the bot never started, or it answered none in the protocol. */
 export function generalProblems(report: ValidationReport): string[] {
-  return report.problems.filter((problem) => !report.probes.some((p) => problem.startsWith(`${p.name}: `)));
+  return report.problems.filter((problem) => !report.positions.some((p) => problem.startsWith(`${p.name}: `)));
 }
 
-/** How a probe line is marked: ok, warn (a problem that does not keep the bot out) or FAIL. */
-export function probeMark(report: ValidationReport, probe: ProbeResult): 'ok' | 'warn' | 'FAIL' {
-  return probe.ok ? 'ok' : report.ok ? 'warn' : 'FAIL';
+/** How a validation-position line is marked: ok, warn (a problem that does not keep the bot out) or FAIL. */
+export function positionMark(report: ValidationReport, check: PositionCheck): 'ok' | 'warn' | 'FAIL' {
+  return check.ok ? 'ok' : report.ok ? 'warn' : 'FAIL';
 }
 
 export async function validateBot(options: ValidateOptions): Promise<ValidationReport> {
@@ -70,7 +70,7 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
     strict,
     started: false,
     startMs: 0,
-    probes: [],
+    positions: [],
     problems: [],
     warnings: [],
     logTail: '',
@@ -103,10 +103,10 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
   try {
     const moveMs = options.moveMs ?? 10_000;
     const limits = { deadlineMs: moveMs, maxResponseBytes: 1 << 20 };
-    for (const plies of options.probePlies ?? [0, 1, 6, 15]) {
+    for (const plies of options.positionPlies ?? [0, 1, 6, 15]) {
       const rng = createRng(1000 + plies);
       const seatIds = adapter.tables
-        ? Array.from({ length: adapter.tables.probeSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`))
+        ? Array.from({ length: adapter.tables.validationSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`))
         : undefined;
       let state = adapter.game.init(options.variant, rng, seatIds ? { seats: seatIds.length } : undefined);
       for (let k = 0; k < plies && adapter.game.outcome(state) === null; k++) {
@@ -131,14 +131,14 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
       if (adapter.join) {
         const res = await joinBot(client, adapter, state, seat, ctx, { deadlineMs: 5_000, maxResponseBytes: 1 << 20 });
         if (!res.ok) {
-          report.probes.push({
+          report.positions.push({
             name: `/join_game for ${name}`,
             ok: false,
             kind: 'join_failed',
             latencyMs: Math.round(res.latencyMs),
             problem: `/join_game failed (${res.failure.kind}): ${res.failure.message}`,
           });
-          // Strict: as before, a refused join ends the probe. Otherwise ask for the move anyway,
+          // Strict: as before, a refused join ends that position. Otherwise ask for the move anyway,
           // as a game where joins are only logged (Bridge) would.
           if (strict) {
             host.finish(live.id);
@@ -147,30 +147,30 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
         }
       }
       const answer = await askBot(client, adapter, state, seat, ctx, limits);
-      const probe: ProbeResult = { name, ok: answer.ok, latencyMs: Math.round(answer.latencyMs) };
-      if (answer.body !== undefined) probe.answer = answer.body;
+      const check: PositionCheck = { name, ok: answer.ok, latencyMs: Math.round(answer.latencyMs) };
+      if (answer.body !== undefined) check.answer = answer.body;
       if (!answer.ok) {
-        probe.kind = answer.failure.kind;
+        check.kind = answer.failure.kind;
         const { path } = adapter.turn(state, seat, ctx);
         const { kind, message } = answer.failure;
-        probe.problem =
+        check.problem =
           kind === 'illegal'
             ? `${path} answered an ${message.startsWith('illegal') ? '' : 'illegal action: '}${message}`
             : kind === 'malformed'
               ? `${path} answer is malformed: ${message}`
               : `${path} failed (${kind}): ${message}`;
       }
-      report.probes.push(probe);
+      report.positions.push(check);
       if (adapter.leave)
         await sendCall(client, adapter.leave(state, seat, ctx), { deadlineMs: 2_000, maxResponseBytes: 1 << 20 });
       host.finish(live.id);
     }
-    const found = report.probes.filter((p) => !p.ok && p.problem).map((p) => `${p.name}: ${p.problem}`);
-    const plays = report.probes.some((p) => p.ok);
+    const found = report.positions.filter((p) => !p.ok && p.problem).map((p) => `${p.name}: ${p.problem}`);
+    const plays = report.positions.some((p) => p.ok);
     if (strict || !plays) report.problems.push(...found);
     else report.warnings.push(...found);
-    if (!plays && !strict) report.problems.unshift('the bot answered no probe position with a legal move');
-    report.ok = report.problems.length === 0 && report.probes.length > 0;
+    if (!plays && !strict) report.problems.unshift('the bot answered no validation position with a legal move');
+    report.ok = report.problems.length === 0 && report.positions.length > 0;
   } finally {
     report.logTail = await handle.logTail(2_000).catch(() => '');
     await client.close();

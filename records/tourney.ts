@@ -22,7 +22,7 @@ export interface CostRecord {
   linesOfCode: number;
 }
 
-export interface ProbeResult {
+export interface PositionCheck {
   name: string;
   ok: boolean;
   latencyMs: number;
@@ -41,7 +41,7 @@ export interface ValidationReport {
   strict: boolean;
   started: boolean;
   startMs: number;
-  probes: ProbeResult[];
+  positions: PositionCheck[];
   /** Plain-words problems that refuse the bot, empty when ok. */
   problems: string[];
   /** Probe problems that do not refuse it (illegal moves, refused joins …) unless strict. */
@@ -79,7 +79,7 @@ export interface StrategyRecord {
   failureReason?: string;
   /** Set when the run's budget (--budget-usd) was reached before this strategy was developed: the agent's previous round's bot, carried over. */
   carriedOver?: string;
-  /** Validation problems that did not keep the bot out (illegal probe moves, refused joins). */
+  /** Validation problems that did not keep the bot out (illegal moves on validation positions, refused joins). */
   warnings?: string[];
   cost: CostRecord;
   validation?: ValidationReport;

@@ -63,7 +63,7 @@ function arenaCheck(ws: Workspace): () => Promise<{ ok: boolean; report: string 
       startTimeoutMs: 5000,
     });
     const lines = [
-      ...v.probes.map((p) => `${p.ok ? 'ok' : 'FAIL'} ${p.name}${p.problem ? `: ${p.problem}` : ''}`),
+      ...v.positions.map((p) => `${p.ok ? 'ok' : 'FAIL'} ${p.name}${p.problem ? `: ${p.problem}` : ''}`),
       ...generalProblems(v),
       ...(v.ok ? [] : [`bot log tail: ${v.logTail.slice(-500)}`]),
     ];

@@ -15,10 +15,10 @@ import { DEFAULT_LIMITS } from '../records/match.ts';
 const PLAYOUTS = 4;
 const MAX_PLIES = 20_000;
 
-/** Seats for a game: the descriptor's table size to probe with, else what its rules take. */
+/** Seats for a game: the descriptor's table size to validate with, else what its rules take. */
 function seatsFor(game: string): string[] {
   const { wire } = gameDescriptor(game);
-  const n = wire.tables?.probeSeats ?? (game === 'bridge' ? 4 : 2);
+  const n = wire.tables?.validationSeats ?? (game === 'bridge' ? 4 : 2);
   return Array.from({ length: n }, (_, i) => `s${i}`);
 }
 

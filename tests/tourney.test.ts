@@ -219,7 +219,7 @@ describe('tourney robustness', () => {
     expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/broken@r1/);
   });
 
-  it('a bot with an illegal move on some probe position plays its round, with the warning in the build log and report; strictValidation refuses it', async () => {
+  it('a bot with an illegal move on some validation position plays its round, with the warning in the build log and report; strictValidation refuses it', async () => {
     // "occupied" answers the first occupied cell: legal on the empty board, illegal after it.
     const agents = () => [
       createAgent('offline:cautious', 1),
@@ -278,7 +278,7 @@ describe('tourney robustness', () => {
     for (const g of journalOf(strictDir)) expect(g.reason).toMatch(/failed build/);
   }, 120_000);
 
-  it('a bot that answers no probe position with a legal move is still refused', async () => {
+  it('a bot that answers no validation position with a legal move is still refused', async () => {
     const runDir = path.join(tempDir(), 'run');
     await runTourney({
       config: resolveConfig({
@@ -295,7 +295,7 @@ describe('tourney robustness', () => {
       path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'http500.strategy.json'),
     );
     expect(record.status).toBe('failed');
-    expect(record.failure).toMatch(/validation failed: the bot answered no probe position with a legal move/);
+    expect(record.failure).toMatch(/validation failed: the bot answered no validation position with a legal move/);
   }, 120_000);
 
   it('an interrupted run resumes without replaying finished games', async () => {

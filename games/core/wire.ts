@@ -50,9 +50,9 @@ export interface WireAdapter<S, A> {
   readonly catarenaServerPort: Record<string, number>;
   /**
    * Multi-player games are played in batch tables instead of pairwise matches: at most
-   * `maxSeats` players per table; `catarena validate` probes bots at a table of `probeSeats`.
+   * `maxSeats` players per table; `catarena validate` checks bots at a table of `validationSeats`.
    */
-  readonly tables?: { maxSeats: number; probeSeats: number };
+  readonly tables?: { maxSeats: number; validationSeats: number };
   /** Health check kind for bots of this game. */
   readonly health: { kind: 'http'; path: string; statuses?: string[] } | { kind: 'tcp' };
   join?(state: S, seat: Seat, ctx: TurnContext): WireCall;

@@ -403,7 +403,7 @@ export function registerPlayCommands(program: Command): void {
     .option('--server-port <port>', 'port of the game-server API bots may call', intOption(1, 65535))
     .option(
       '--strict-validation',
-      'fail on any probe problem (an illegal move, a refused join); by default these are warnings and only a bot that cannot play fails',
+      'fail on any validation-position problem (an illegal move, a refused join); by default these are warnings and only a bot that cannot play fails',
     )
     .addOption(
       new Option(
@@ -429,7 +429,7 @@ export function registerPlayCommands(program: Command): void {
         cmd: Command,
       ) => {
         checkVariant(opts.game, opts.variant);
-        const [{ createSandbox }, { generalProblems, probeMark, validateBot }] = await Promise.all([
+        const [{ createSandbox }, { generalProblems, positionMark, validateBot }] = await Promise.all([
           import('../../sandbox/index.ts'),
           import('../validate.ts'),
         ]);
@@ -458,9 +458,9 @@ export function registerPlayCommands(program: Command): void {
               `${verdict}  ${report.dir}  (${report.game}/${report.variant}${report.strict ? ', strict' : ''})`,
             ];
             if (report.started) lines.push(`  started and healthy in ${report.startMs} ms`);
-            for (const p of report.probes)
+            for (const p of report.positions)
               lines.push(
-                `  ${probeMark(report, p).padEnd(4)} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`,
+                `  ${positionMark(report, p).padEnd(4)} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`,
               );
             for (const problem of generalProblems(report)) lines.push(`  ${problem}`);
             if (!report.ok && report.logTail)

@@ -241,7 +241,7 @@ function addConfigOptions(cmd: Command): Command {
     )
     .option(
       '--strict-validation',
-      "refuse a round's bot on any entry-check problem (an illegal move on a probe position, a refused join); by default only bots that do not start or answer no probe position with a legal move sit out, the rest play with warnings",
+      "refuse a round's bot on any entry-check problem (an illegal move on a validation position, a refused join); by default only bots that do not start or answer no validation position with a legal move sit out, the rest play with warnings",
     );
 }
 

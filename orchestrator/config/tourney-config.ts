@@ -95,7 +95,7 @@ export const TourneyConfigSchema = z.strictObject({
   moveTimeoutMs: z.int().min(1).optional(),
   startTimeoutMs: z.int().min(100).default(20_000),
   /**
-   * Refuse a round's bot on any problem at its entry check (an illegal move on a probe position,
+   * Refuse a round's bot on any problem at its entry check (an illegal move on a validation position,
    * a refused join). Default: only a bot that does not start, is not healthy or answers no probe
    * position with a legal move is replaced by a forfeiting stand-in; the rest play, their games show it.
    */

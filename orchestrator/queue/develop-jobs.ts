@@ -94,7 +94,7 @@ export interface DevelopSettings {
   moveTimeoutMs: number;
   developTimeoutMs: number;
   startTimeoutMs: number;
-  /** Refuse a bot on any probe problem, not only when it cannot play (config strictValidation). */
+  /** Refuse a bot on any validation-position problem, not only when it cannot play (config strictValidation). */
   strictValidation?: boolean;
   /** The agent's task track: its task's last section and the language its bot must be in (default standard). */
   taskTrack?: TaskTrack;

@@ -24,7 +24,7 @@ import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
 import { PASS_ENV_FILE } from '../../sandbox/bot-env.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { TaskTrack } from '../../records/task-track.ts';
-import { generalProblems, probeMark, validateAndKeep, validateBot } from '../validate.ts';
+import { generalProblems, positionMark, validateAndKeep, validateBot } from '../validate.ts';
 import { saveStrategyRecord, type RunDir } from '../run/run-dir.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { agentRoute, createRoutedAgent, standInAgent, type DevelopSettings } from '../queue/develop-jobs.ts';
@@ -269,7 +269,9 @@ export function validationText(v: ValidationReport): string {
     : 'FAILED';
   const lines = [`## validation${v.strict ? ' (strict)' : ''}: ${verdict}`];
   lines.push(
-    ...v.probes.map((p) => `- ${probeMark(v, p)} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`),
+    ...v.positions.map(
+      (p) => `- ${positionMark(v, p)} ${p.name} (${p.latencyMs} ms)${p.problem ? `: ${p.problem}` : ''}`,
+    ),
     ...generalProblems(v).map((p) => `- ${p}`),
   );
   if (!v.ok && v.logTail.trim())
