@@ -17,14 +17,9 @@ export function proxyFor(url, env = process.env) {
   if (!proxy || LOOPBACK.test(u.hostname)) return '';
   const host = u.hostname.toLowerCase();
   const port = u.port || (u.protocol === 'https:' ? '443' : '80');
-  for (const raw of pick('NO_PROXY')
-    .split(/[\s,]+/)
-    .filter(Boolean)) {
+  for (const raw of pick('NO_PROXY').split(/[\s,]+/).filter(Boolean)) {
     if (raw === '*') return '';
-    const [name, p] = raw
-      .replace(/^\*?\./, '.')
-      .toLowerCase()
-      .split(':');
+    const [name, p] = raw.replace(/^\*?\./, '.').toLowerCase().split(':');
     if (p && p !== port) continue;
     const bare = name.replace(/^\./, '');
     if (host === bare || host.endsWith(`.${bare}`)) return '';
@@ -38,16 +33,8 @@ export async function proxiedFetch(url, init = {}, env = process.env) {
   if (!proxy) return fetch(url, init);
   const target = new URL(url);
   const via = new URL(proxy);
-  const auth = via.username
-    ? {
-        'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(via.username)}:${decodeURIComponent(via.password)}`).toString('base64')}`,
-      }
-    : {};
-  const headers = {
-    ...init.headers,
-    host: target.host,
-    ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}),
-  };
+  const auth = via.username ? { 'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(via.username)}:${decodeURIComponent(via.password)}`).toString('base64')}` } : {};
+  const headers = { ...init.headers, host: target.host, ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}) };
   const viaPort = Number(via.port || (via.protocol === 'https:' ? 443 : 80));
   const viaRequest = via.protocol === 'https:' ? https.request : http.request;
   const send = (options) =>
@@ -57,58 +44,25 @@ export async function proxiedFetch(url, init = {}, env = process.env) {
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            ok: res.statusCode >= 200 && res.statusCode < 300,
-            status: res.statusCode,
-            headers: { get: (n) => res.headers[n.toLowerCase()] ?? null },
-            text: async () => text,
-            json: async () => JSON.parse(text),
-          });
+          resolve({ ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode, headers: { get: (n) => res.headers[n.toLowerCase()] ?? null }, text: async () => text, json: async () => JSON.parse(text) });
         });
         res.on('error', reject);
       });
       req.on('error', reject);
-      init.signal?.addEventListener('abort', () => req.destroy(init.signal.reason ?? new Error('aborted')), {
-        once: true,
-      });
+      init.signal?.addEventListener('abort', () => req.destroy(init.signal.reason ?? new Error('aborted')), { once: true });
       if (init.body !== undefined) req.write(init.body);
       req.end();
     });
   if (target.protocol === 'http:') {
-    return send({
-      protocol: via.protocol,
-      hostname: via.hostname,
-      port: viaPort,
-      method: init.method ?? 'GET',
-      path: target.href,
-      headers: { ...headers, ...auth },
-    });
+    return send({ protocol: via.protocol, hostname: via.hostname, port: viaPort, method: init.method ?? 'GET', path: target.href, headers: { ...headers, ...auth } });
   }
   const port = Number(target.port || 443);
   const socket = await new Promise((resolve, reject) => {
-    const connect = viaRequest({
-      hostname: via.hostname,
-      port: viaPort,
-      method: 'CONNECT',
-      path: `${target.hostname}:${port}`,
-      headers: { host: `${target.hostname}:${port}`, ...auth },
-    });
-    connect.on('connect', (res, s) =>
-      res.statusCode === 200
-        ? resolve(s)
-        : (s.destroy(), reject(new Error(`the proxy refused the tunnel: HTTP ${res.statusCode}`))),
-    );
+    const connect = viaRequest({ hostname: via.hostname, port: viaPort, method: 'CONNECT', path: `${target.hostname}:${port}`, headers: { host: `${target.hostname}:${port}`, ...auth } });
+    connect.on('connect', (res, s) => (res.statusCode === 200 ? resolve(s) : (s.destroy(), reject(new Error(`the proxy refused the tunnel: HTTP ${res.statusCode}`)))));
     connect.on('error', reject);
     connect.end();
   });
   const secure = tls.connect({ socket, servername: target.hostname });
-  return send({
-    hostname: target.hostname,
-    port,
-    method: init.method ?? 'GET',
-    path: `${target.pathname}${target.search}`,
-    headers,
-    createConnection: () => secure,
-    agent: false,
-  });
+  return send({ hostname: target.hostname, port, method: init.method ?? 'GET', path: `${target.pathname}${target.search}`, headers, createConnection: () => secure, agent: false });
 }

@@ -8,12 +8,7 @@ const server = http.createServer((req, res) => {
     let reply = { status: 'ok' };
     if (req.url === '/get_move') {
       const { board } = JSON.parse(Buffer.concat(chunks).toString());
-      outer: for (let i = 0; i < board.length; i++)
-        for (let j = 0; j < board.length; j++)
-          if (board[i][j] === 0) {
-            reply = { move: [i, j] };
-            break outer;
-          }
+      outer: for (let i = 0; i < board.length; i++) for (let j = 0; j < board.length; j++) if (board[i][j] === 0) { reply = { move: [i, j] }; break outer; }
     }
     const text = JSON.stringify(reply);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });

@@ -22,25 +22,13 @@ export function createPlayer(_config, { BadRequest }) {
   function option(a) {
     if (!isObject(a)) return null;
     if (a.type === 'call') {
-      if (a.call_type === 'pass' || a.call_type === 'double' || a.call_type === 'redouble')
-        return { label: a.call_type, value: { type: 'call', call_type: a.call_type } };
-      if (
-        a.call_type === 'bid' &&
-        Number.isInteger(a.level) &&
-        a.level >= 1 &&
-        a.level <= 7 &&
-        STRAINS.includes(a.suit)
-      ) {
-        return {
-          label: `bid ${a.level}${a.suit}`,
-          aliases: [`${a.level}${a.suit}`],
-          value: { type: 'call', call_type: 'bid', level: a.level, suit: a.suit },
-        };
+      if (a.call_type === 'pass' || a.call_type === 'double' || a.call_type === 'redouble') return { label: a.call_type, value: { type: 'call', call_type: a.call_type } };
+      if (a.call_type === 'bid' && Number.isInteger(a.level) && a.level >= 1 && a.level <= 7 && STRAINS.includes(a.suit)) {
+        return { label: `bid ${a.level}${a.suit}`, aliases: [`${a.level}${a.suit}`], value: { type: 'call', call_type: 'bid', level: a.level, suit: a.suit } };
       }
       return null;
     }
-    if ((a.type === 'play' || a.type === 'exchange') && isCard(a.card))
-      return { label: `${a.type} ${a.card}`, aliases: [a.card], value: { type: a.type, card: a.card } };
+    if ((a.type === 'play' || a.type === 'exchange') && isCard(a.card)) return { label: `${a.type} ${a.card}`, aliases: [a.card], value: { type: a.type, card: a.card } };
     return null;
   }
 
@@ -52,11 +40,7 @@ export function createPlayer(_config, { BadRequest }) {
       if (bySuit[card[1]]) bySuit[card[1]].push(card[0]);
     }
     const order = (r) => -RANKS.indexOf(r);
-    return (
-      Object.entries(bySuit)
-        .map(([s, rs]) => `${s}: ${rs.sort((a, b) => order(a) - order(b)).join('') || '-'}`)
-        .join('  ') + (p.high_card_points !== undefined ? ` (${p.high_card_points} HCP)` : '')
-    );
+    return Object.entries(bySuit).map(([s, rs]) => `${s}: ${rs.sort((a, b) => order(a) - order(b)).join('') || '-'}`).join('  ') + (p.high_card_points !== undefined ? ` (${p.high_card_points} HCP)` : '');
   }
 
   function stateText(b, s) {
@@ -67,32 +51,16 @@ export function createPlayer(_config, { BadRequest }) {
     ];
     for (const p of players) {
       const hand = handText(p);
-      if (hand)
-        lines.push(
-          `${seat(p.player_id)}'s hand${p.player_id === me ? ' (yours)' : p.is_dummy ? ' (dummy)' : ''}: ${hand}`,
-        );
+      if (hand) lines.push(`${seat(p.player_id)}'s hand${p.player_id === me ? ' (yours)' : p.is_dummy ? ' (dummy)' : ''}: ${hand}`);
     }
     const calls = Array.isArray(s.bidding?.calls) ? s.bidding.calls : [];
-    if (calls.length)
-      lines.push(
-        `Auction: ${calls.map((c) => `${seat(c.player_id)} ${c.call_type === 'bid' ? `${c.level}${c.suit}` : c.call_type}`).join(', ')}.`,
-      );
+    if (calls.length) lines.push(`Auction: ${calls.map((c) => `${seat(c.player_id)} ${c.call_type === 'bid' ? `${c.level}${c.suit}` : c.call_type}`).join(', ')}.`);
     const contract = s.bidding?.contract ?? s.contract;
-    if (isObject(contract))
-      lines.push(
-        `Contract: ${contract.level}${contract.suit}${contract.doubling === 2 ? ' doubled' : contract.doubling === 4 ? ' redoubled' : ''} by ${seat(contract.declarer_id)}; dummy ${seat(s.dummy_id)}.`,
-      );
-    if (Array.isArray(s.current_trick) && s.current_trick.length)
-      lines.push(
-        `Current trick: ${s.current_trick
-          .filter(Array.isArray)
-          .map(([id, c]) => `${seat(id)} ${c}`)
-          .join(', ')}.`,
-      );
+    if (isObject(contract)) lines.push(`Contract: ${contract.level}${contract.suit}${contract.doubling === 2 ? ' doubled' : contract.doubling === 4 ? ' redoubled' : ''} by ${seat(contract.declarer_id)}; dummy ${seat(s.dummy_id)}.`);
+    if (Array.isArray(s.current_trick) && s.current_trick.length) lines.push(`Current trick: ${s.current_trick.filter(Array.isArray).map(([id, c]) => `${seat(id)} ${c}`).join(', ')}.`);
     if (Array.isArray(s.tricks_won)) lines.push(`Tricks won: NS ${s.tricks_won[0]}, EW ${s.tricks_won[1]}.`);
     if (s.my_exchanged_card) lines.push(`Card received from partner in the exchange: ${s.my_exchanged_card}.`);
-    if (s.phase === 'playing' && s.dummy_id === me)
-      lines.push("You are choosing the dummy's card (your partner, the declarer, plays this hand with you).");
+    if (s.phase === 'playing' && s.dummy_id === me) lines.push("You are choosing the dummy's card (your partner, the declarer, plays this hand with you).");
     lines.push('Cards: rank then suit (T = ten; S H D C). Bids: level 1-7 and strain C < D < H < S < NT.');
     return lines.join('\n');
   }

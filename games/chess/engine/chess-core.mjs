@@ -21,18 +21,11 @@ const FILES = 'abcdefgh';
 export const STANDARD_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 // Piece codes: type | colour << 3 (white 0, black 1). 0 = empty.
-const PAWN = 1,
-  KNIGHT = 2,
-  BISHOP = 3,
-  ROOK = 4,
-  QUEEN = 5,
-  KING = 6;
+const PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 6;
 const TYPE_LETTERS = ' pnbrqk';
 // Internal move: from | to << 7 | promotion type << 14 | flags << 17 (0x88 squares). Castling is
 // encoded king-takes-own-rook (to = the rook's square), which is unambiguous in Chess960.
-const EP = 1,
-  CASTLE = 2,
-  DOUBLE = 4;
+const EP = 1, CASTLE = 2, DOUBLE = 4;
 
 const KNIGHT_STEPS = [33, 31, 18, 14, -33, -31, -18, -14];
 const KING_STEPS = [1, -1, 16, -16, 15, 17, -15, -17];
@@ -96,14 +89,12 @@ export class Board {
    *  back rank, a rook of its colour on each named file, at most the outermost rook per side; in
    *  standard chess only a king on e1/e8 with rooks on the a/h files. */
   setCastling(c, files) {
-    const k = this.kings[c],
-      rank = c ? 0x70 : 0;
+    const k = this.kings[c], rank = c ? 0x70 : 0;
     this.castle[2 * c] = this.castle[2 * c + 1] = -1;
     if (k < 0 || (k & 0x70) !== rank || (!this.chess960 && (k & 7) !== 4)) return;
     for (const f of [...files].sort((x, y) => x - y)) {
       if (this.b[rank + f] !== (ROOK | (c << 3)) || (!this.chess960 && f !== 0 && f !== 7)) continue;
-      if (f > (k & 7))
-        this.castle[2 * c] = rank + f; // the last (outermost) wins on the h-side
+      if (f > (k & 7)) this.castle[2 * c] = rank + f; // the last (outermost) wins on the h-side
       else if (f < (k & 7) && this.castle[2 * c + 1] < 0) this.castle[2 * c + 1] = rank + f;
     }
   }
@@ -113,20 +104,14 @@ export class Board {
     for (let s = 0; s < 64; s++) if (this.b[to88(s)]) board[s] = letterOf(this.b[to88(s)]);
     const files = (c) => [this.castle[2 * c + 1], this.castle[2 * c]].filter((s) => s >= 0).map((s) => s & 7);
     return {
-      board,
-      turn: this.turn ? 'b' : 'w',
-      castling: { w: files(0), b: files(1) },
-      ep: this.ep < 0 ? null : to64(this.ep),
-      halfmove: this.half,
-      fullmove: this.full,
-      chess960: this.chess960,
+      board, turn: this.turn ? 'b' : 'w', castling: { w: files(0), b: files(1) },
+      ep: this.ep < 0 ? null : to64(this.ep), halfmove: this.half, fullmove: this.full, chess960: this.chess960,
     };
   }
 
   /** Is square sq (0x88) attacked by colour `by`? */
   attacked(sq, by) {
-    const b = this.b,
-      bit = by << 3;
+    const b = this.b, bit = by << 3;
     if (by === 0) {
       if (!((sq - 15) & 0x88) && b[sq - 15] === PAWN) return true;
       if (!((sq - 17) & 0x88) && b[sq - 17] === PAWN) return true;
@@ -134,11 +119,7 @@ export class Board {
       if (!((sq + 15) & 0x88) && b[sq + 15] === (PAWN | 8)) return true;
       if (!((sq + 17) & 0x88) && b[sq + 17] === (PAWN | 8)) return true;
     }
-    const knight = KNIGHT | bit,
-      king = KING | bit,
-      rook = ROOK | bit,
-      bishop = BISHOP | bit,
-      queen = QUEEN | bit;
+    const knight = KNIGHT | bit, king = KING | bit, rook = ROOK | bit, bishop = BISHOP | bit, queen = QUEEN | bit;
     for (let i = 0; i < 8; i++) {
       const s = sq + KNIGHT_STEPS[i];
       if (!(s & 0x88) && b[s] === knight) return true;
@@ -146,24 +127,16 @@ export class Board {
       if (!(t & 0x88) && b[t] === king) return true;
     }
     for (let i = 0; i < 4; i++) {
-      let d = ROOK_DIRS[i],
-        s = sq + d;
+      let d = ROOK_DIRS[i], s = sq + d;
       while (!(s & 0x88)) {
         const p = b[s];
-        if (p) {
-          if (p === rook || p === queen) return true;
-          break;
-        }
+        if (p) { if (p === rook || p === queen) return true; break; }
         s += d;
       }
-      d = BISHOP_DIRS[i];
-      s = sq + d;
+      d = BISHOP_DIRS[i]; s = sq + d;
       while (!(s & 0x88)) {
         const p = b[s];
-        if (p) {
-          if (p === bishop || p === queen) return true;
-          break;
-        }
+        if (p) { if (p === bishop || p === queen) return true; break; }
         s += d;
       }
     }
@@ -177,17 +150,10 @@ export class Board {
 
   /** Writes the pseudo-legal moves into list from index n; returns the new length. */
   generate(list, n = 0) {
-    const b = this.b,
-      c = this.turn,
-      them = c ^ 1;
-    const fwd = c ? -16 : 16,
-      startRank = c ? 6 : 1,
-      lastRank = c ? 0 : 7;
+    const b = this.b, c = this.turn, them = c ^ 1;
+    const fwd = c ? -16 : 16, startRank = c ? 6 : 1, lastRank = c ? 0 : 7;
     for (let sq = 0; sq < 120; sq++) {
-      if (sq & 8) {
-        sq += 7;
-        continue;
-      }
+      if (sq & 8) { sq += 7; continue; }
       const p = b[sq];
       if (!p || p >> 3 !== c) continue;
       const type = p & 7;
@@ -226,10 +192,7 @@ export class Board {
           const d = dirs[i];
           for (let t = sq + d; !(t & 0x88); t += d) {
             const q = b[t];
-            if (!q) {
-              list[n++] = sq | (t << 7);
-              continue;
-            }
+            if (!q) { list[n++] = sq | (t << 7); continue; }
             if (q >> 3 === them) list[n++] = sq | (t << 7);
             break;
           }
@@ -251,13 +214,10 @@ export class Board {
    *  may not pass through an attacked square. "Not in check" is tested by the caller and "not in
    *  check afterwards" by make() (that also catches a rook that was shielding the king on the rank). */
   canCastle(k, rook, hSide) {
-    const b = this.b,
-      rank = k & 0x70;
-    const kTo = rank + (hSide ? 6 : 2),
-      rTo = rank + (hSide ? 5 : 3);
+    const b = this.b, rank = k & 0x70;
+    const kTo = rank + (hSide ? 6 : 2), rTo = rank + (hSide ? 5 : 3);
     if (b[rook] !== (ROOK | (this.turn << 3))) return false;
-    const lo = Math.min(k, kTo, rook, rTo),
-      hi = Math.max(k, kTo, rook, rTo);
+    const lo = Math.min(k, kTo, rook, rTo), hi = Math.max(k, kTo, rook, rTo);
     for (let s = lo; s <= hi; s++) if (b[s] && s !== k && s !== rook) return false;
     const step = kTo > k ? 1 : -1;
     for (let s = k + step; s !== kTo + step && k !== kTo; s += step) if (this.attacked(s, this.turn ^ 1)) return false;
@@ -267,42 +227,19 @@ export class Board {
   /** Makes a pseudo-legal move. Returns whether it was legal: the mover's king (if any) not
    *  attacked, judged BEFORE obstacle removal as python-chess does. Call unmake() either way. */
   make(m) {
-    const b = this.b,
-      c = this.turn,
-      u = this.undo,
-      p = this.sp,
-      castle = this.castle;
-    const from = m & 127,
-      to = (m >> 7) & 127,
-      promo = (m >> 14) & 7,
-      flags = m >> 17;
+    const b = this.b, c = this.turn, u = this.undo, p = this.sp, castle = this.castle;
+    const from = m & 127, to = (m >> 7) & 127, promo = (m >> 14) & 7, flags = m >> 17;
     const piece = b[from];
-    if (p + 9 > u.length) {
-      this.undo = new Int32Array(u.length * 2);
-      this.undo.set(u);
-      return this.make(m);
-    }
-    u[p] = m;
-    u[p + 1] = piece;
-    u[p + 2] = this.ep;
-    u[p + 3] = this.half;
-    u[p + 4] = castle[0];
-    u[p + 5] = castle[1];
-    u[p + 6] = castle[2];
-    u[p + 7] = castle[3];
+    if (p + 9 > u.length) { this.undo = new Int32Array(u.length * 2); this.undo.set(u); return this.make(m); }
+    u[p] = m; u[p + 1] = piece; u[p + 2] = this.ep; u[p + 3] = this.half;
+    u[p + 4] = castle[0]; u[p + 5] = castle[1]; u[p + 6] = castle[2]; u[p + 7] = castle[3];
     this.sp = p + 9;
     this.ep = -1;
-    let legal,
-      captured = 0;
+    let legal, captured = 0;
     if (flags & CASTLE) {
-      const rank = from & 0x70,
-        hSide = to > from;
-      const kTo = rank + (hSide ? 6 : 2),
-        rTo = rank + (hSide ? 5 : 3);
-      b[from] = 0;
-      b[to] = 0;
-      b[kTo] = piece;
-      b[rTo] = ROOK | (c << 3);
+      const rank = from & 0x70, hSide = to > from;
+      const kTo = rank + (hSide ? 6 : 2), rTo = rank + (hSide ? 5 : 3);
+      b[from] = 0; b[to] = 0; b[kTo] = piece; b[rTo] = ROOK | (c << 3);
       this.kings[c] = kTo;
       castle[2 * c] = castle[2 * c + 1] = -1;
       this.half++;
@@ -319,14 +256,8 @@ export class Board {
       b[capSq] = 0;
       b[to] = promo ? promo | (c << 3) : piece;
       b[from] = 0;
-      if ((piece & 7) === KING) {
-        this.kings[c] = to;
-        castle[2 * c] = castle[2 * c + 1] = -1;
-      }
-      if ((captured & 7) === KING) {
-        this.kings[c ^ 1] = -1;
-        castle[2 - 2 * c] = castle[3 - 2 * c] = -1;
-      }
+      if ((piece & 7) === KING) { this.kings[c] = to; castle[2 * c] = castle[2 * c + 1] = -1; }
+      if ((captured & 7) === KING) { this.kings[c ^ 1] = -1; castle[2 - 2 * c] = castle[3 - 2 * c] = -1; }
       // A rook leaving its square or captured on it loses its castling right.
       for (let i = 0; i < 4; i++) if (castle[i] === from || castle[i] === to) castle[i] = -1;
       this.half = (piece & 7) === PAWN || captured ? 0 : this.half + 1;
@@ -345,47 +276,30 @@ export class Board {
   }
 
   unmake() {
-    const b = this.b,
-      u = this.undo,
-      p = (this.sp -= 9),
-      castle = this.castle;
-    const m = u[p],
-      piece = u[p + 1],
-      captured = u[p + 8];
-    const from = m & 127,
-      to = (m >> 7) & 127,
-      flags = m >> 17;
+    const b = this.b, u = this.undo, p = (this.sp -= 9), castle = this.castle;
+    const m = u[p], piece = u[p + 1], captured = u[p + 8];
+    const from = m & 127, to = (m >> 7) & 127, flags = m >> 17;
     const c = (this.turn ^= 1);
     if (c) this.full--;
-    this.ep = u[p + 2];
-    this.half = u[p + 3];
-    castle[0] = u[p + 4];
-    castle[1] = u[p + 5];
-    castle[2] = u[p + 6];
-    castle[3] = u[p + 7];
+    this.ep = u[p + 2]; this.half = u[p + 3];
+    castle[0] = u[p + 4]; castle[1] = u[p + 5]; castle[2] = u[p + 6]; castle[3] = u[p + 7];
     if (flags & CASTLE) {
-      const rank = from & 0x70,
-        hSide = to > from;
-      b[rank + (hSide ? 6 : 2)] = 0;
-      b[rank + (hSide ? 5 : 3)] = 0;
-      b[from] = piece;
-      b[to] = ROOK | (c << 3);
+      const rank = from & 0x70, hSide = to > from;
+      b[rank + (hSide ? 6 : 2)] = 0; b[rank + (hSide ? 5 : 3)] = 0;
+      b[from] = piece; b[to] = ROOK | (c << 3);
       this.kings[c] = from;
       return;
     }
     b[from] = piece;
-    if (flags & EP) {
-      b[to] = 0;
-      b[to - (c ? -16 : 16)] = captured;
-    } else b[to] = captured;
+    if (flags & EP) { b[to] = 0; b[to - (c ? -16 : 16)] = captured; }
+    else b[to] = captured;
     if ((piece & 7) === KING) this.kings[c] = from;
     if ((captured & 7) === KING) this.kings[c ^ 1] = to;
   }
 
   /** Legal moves as internal integers. */
   legal() {
-    const list = SCRATCH,
-      out = [];
+    const list = SCRATCH, out = [];
     const n = this.generate(list);
     for (let i = 0; i < n; i++) {
       if (this.make(list[i])) out.push(list[i]);
@@ -408,12 +322,8 @@ export class Board {
 
   /** The public Move object for an internal move (before it is made). */
   decode(m) {
-    const from = m & 127,
-      to = (m >> 7) & 127,
-      promo = (m >> 14) & 7,
-      flags = m >> 17;
-    if (flags & CASTLE)
-      return { from: to64(from), to: to64((from & 0x70) + (to > from ? 6 : 2)), castleRook: to64(to) };
+    const from = m & 127, to = (m >> 7) & 127, promo = (m >> 14) & 7, flags = m >> 17;
+    if (flags & CASTLE) return { from: to64(from), to: to64((from & 0x70) + (to > from ? 6 : 2)), castleRook: to64(to) };
     const move = { from: to64(from), to: to64(to) };
     if (promo) move.promotion = TYPE_LETTERS[promo];
     const capSq = flags & EP ? to - (this.turn ? -16 : 16) : to;
@@ -424,10 +334,8 @@ export class Board {
 
   /** The internal move for a public Move object (not validated). */
   encode(move) {
-    const from = to88(move.from),
-      piece = this.b[from];
-    if (move.castleRook !== undefined && move.castleRook !== null)
-      return from | (to88(move.castleRook) << 7) | (CASTLE << 17);
+    const from = to88(move.from), piece = this.b[from];
+    if (move.castleRook !== undefined && move.castleRook !== null) return from | (to88(move.castleRook) << 7) | (CASTLE << 17);
     const to = to88(move.to);
     let m = from | (to << 7);
     if (move.promotion) m |= TYPE_LETTERS.indexOf(move.promotion) << 14;
@@ -482,28 +390,17 @@ export function parseFen(fen, options = {}) {
   // K/Q (X-FEN) name the outermost rook on that side of the king, letters (Shredder, X-FEN) a file.
   const castling = { w: [], b: [] };
   for (const ch of castlingField === '-' ? '' : castlingField) {
-    const white = ch === ch.toUpperCase(),
-      rank = white ? 0 : 56,
-      rook = white ? 'R' : 'r';
+    const white = ch === ch.toUpperCase(), rank = white ? 0 : 56, rook = white ? 'R' : 'r';
     const rookFiles = [0, 1, 2, 3, 4, 5, 6, 7].filter((f) => board[rank + f] === rook);
     const kingFile = board.slice(rank, rank + 8).indexOf(white ? 'K' : 'k');
     let file = FILES.indexOf(ch.toLowerCase());
     if (ch.toLowerCase() === 'k') {
       const outer = rookFiles[rookFiles.length - 1];
       file = outer !== undefined && outer > kingFile ? outer : 7;
-    } else if (ch.toLowerCase() === 'q')
-      file = rookFiles[0] !== undefined && rookFiles[0] < kingFile ? rookFiles[0] : 0;
+    } else if (ch.toLowerCase() === 'q') file = rookFiles[0] !== undefined && rookFiles[0] < kingFile ? rookFiles[0] : 0;
     castling[white ? 'w' : 'b'].push(file);
   }
-  const raw = {
-    board,
-    turn,
-    castling,
-    ep: epField === '-' ? null : parseSquare(epField),
-    halfmove: numberAt(4, 0),
-    fullmove: numberAt(5, 1),
-    chess960: true,
-  };
+  const raw = { board, turn, castling, ep: epField === '-' ? null : parseSquare(epField), halfmove: numberAt(4, 0), fullmove: numberAt(5, 1), chess960: true };
   // Chess960 unless told otherwise and every right is a standard one (king on e, rooks on a/h).
   let chess960 = options.chess960;
   if (chess960 === undefined) {
@@ -519,12 +416,8 @@ export function parseFen(fen, options = {}) {
 function castlingFen(board) {
   let out = '';
   for (const c of [0, 1]) {
-    const rank = c ? 0x70 : 0,
-      rook = ROOK | (c << 3);
-    for (const [slot, outward] of [
-      [2 * c, 1],
-      [2 * c + 1, -1],
-    ]) {
+    const rank = c ? 0x70 : 0, rook = ROOK | (c << 3);
+    for (const [slot, outward] of [[2 * c, 1], [2 * c + 1, -1]]) {
       const sq = board.castle[slot];
       if (sq < 0) continue;
       let outermost = true;
@@ -542,18 +435,11 @@ export function toFen(position, options = {}) {
   const board = new Board(position);
   const rows = [];
   for (let r = 7; r >= 0; r--) {
-    let row = '',
-      empty = 0;
+    let row = '', empty = 0;
     for (let f = 0; f < 8; f++) {
       const p = position.board[r * 8 + f];
-      if (!p) {
-        empty++;
-        continue;
-      }
-      if (empty) {
-        row += empty;
-        empty = 0;
-      }
+      if (!p) { empty++; continue; }
+      if (empty) { row += empty; empty = 0; }
       row += p;
     }
     rows.push(row + (empty ? empty : ''));
@@ -575,49 +461,20 @@ export function positionKey(position) {
 export function chess960Position(n) {
   if (!Number.isInteger(n) || n < 0 || n > 959) throw new Error(`bad Chess960 number: ${n}`);
   const rank = new Array(8).fill(null);
-  rank[2 * (n % 4) + 1] = 'B';
-  n = Math.floor(n / 4);
-  rank[2 * (n % 4)] = 'B';
-  n = Math.floor(n / 4);
-  const place = (letter, index) => {
-    rank[rank.map((p, f) => (p ? -1 : f)).filter((f) => f >= 0)[index]] = letter;
-  };
-  place('Q', n % 6);
-  n = Math.floor(n / 6);
-  const [k1, k2] = [
-    [0, 1],
-    [0, 2],
-    [0, 3],
-    [0, 4],
-    [1, 2],
-    [1, 3],
-    [1, 4],
-    [2, 3],
-    [2, 4],
-    [3, 4],
-  ][n];
-  place('N', k2);
-  place('N', k1); // the higher index first, so the lower one still counts right
-  place('R', 0);
-  place('K', 0);
-  place('R', 0);
+  rank[2 * (n % 4) + 1] = 'B'; n = Math.floor(n / 4);
+  rank[2 * (n % 4)] = 'B'; n = Math.floor(n / 4);
+  const place = (letter, index) => { rank[rank.map((p, f) => (p ? -1 : f)).filter((f) => f >= 0)[index]] = letter; };
+  place('Q', n % 6); n = Math.floor(n / 6);
+  const [k1, k2] = [[0, 1], [0, 2], [0, 3], [0, 4], [1, 2], [1, 3], [1, 4], [2, 3], [2, 4], [3, 4]][n];
+  place('N', k2); place('N', k1); // the higher index first, so the lower one still counts right
+  place('R', 0); place('K', 0); place('R', 0);
   const board = new Array(64).fill(null);
   for (let f = 0; f < 8; f++) {
-    board[f] = rank[f];
-    board[8 + f] = 'P';
-    board[48 + f] = 'p';
-    board[56 + f] = rank[f].toLowerCase();
+    board[f] = rank[f]; board[8 + f] = 'P';
+    board[48 + f] = 'p'; board[56 + f] = rank[f].toLowerCase();
   }
   const rooks = [rank.indexOf('R'), rank.lastIndexOf('R')];
-  return {
-    board,
-    turn: 'w',
-    castling: { w: rooks, b: [...rooks] },
-    ep: null,
-    halfmove: 0,
-    fullmove: 1,
-    chess960: true,
-  };
+  return { board, turn: 'w', castling: { w: rooks, b: [...rooks] }, ep: null, halfmove: 0, fullmove: 1, chess960: true };
 }
 
 // ---------------------------------------------------------------------------------------------

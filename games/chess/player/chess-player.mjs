@@ -74,23 +74,16 @@ export async function createPlayer(config, { BadRequest, serverUrl, getJson, bou
       const obstacleNames = variant ? await obstaclesOf(gameId) : [];
       const legal = core.legalMoves(pos, { obstacles: obstacleNames.map((s) => core.parseSquare(s)) });
       if (!legal.length) throw new BadRequest('no legal move in this position');
-      const options = legal
-        .map((m) => core.moveToUci(pos, m))
-        .sort()
-        .map((uci) => ({ label: uci, value: uci }));
+      const options = legal.map((m) => core.moveToUci(pos, m)).sort().map((uci) => ({ label: uci, value: uci }));
       const side = fen.split(/\s+/)[1] === 'b' ? 'black' : 'white';
       const state = [
         `You play ${side} (${side === 'white' ? 'upper-case' : 'lower-case'} pieces). FEN: ${fen}`,
         boardText(fen.split(/\s+/)[0]),
         core.inCheck(pos) ? 'You are in check.' : '',
-        variant
-          ? `Obstacles (a piece ending its move there is removed): ${obstacleNames.length ? obstacleNames.join(' ') : 'unknown'}.`
-          : '',
+        variant ? `Obstacles (a piece ending its move there is removed): ${obstacleNames.length ? obstacleNames.join(' ') : 'unknown'}.` : '',
         variant ? 'Castling is written king-takes-own-rook (e.g. e1h1).' : '',
         'Moves are in UCI notation (from square, to square, promotion piece).',
-      ]
-        .filter(Boolean)
-        .join('\n');
+      ].filter(Boolean).join('\n');
       return { gameId, state, options, answer: (o) => ({ move: o.value }) };
     },
   };

@@ -24,10 +24,7 @@ export function createPlayer(config, { BadRequest, serverUrl, getJson, boundedSe
   async function forbiddenOf(gameId, game) {
     if (config.variant !== 'variant') return [];
     if (game.forbidden) return game.forbidden;
-    const body = await getJson(
-      `${serverUrl(game.serverUrl, 20000)}/games/${encodeURIComponent(gameId)}/forbidden_points`,
-      2000,
-    );
+    const body = await getJson(`${serverUrl(game.serverUrl, 20000)}/games/${encodeURIComponent(gameId)}/forbidden_points`, 2000);
     const points = parsePoints(body?.forbidden_points);
     if (points) game.forbidden = points;
     else console.log(`[llm-player] game=${gameId}: could not read the forbidden cells; retrying next move`);
@@ -42,11 +39,7 @@ export function createPlayer(config, { BadRequest, serverUrl, getJson, boundedSe
       'POST /join_game': async (body) => {
         const gameId = body.game_id;
         if (typeof gameId !== 'string' || !gameId) throw new BadRequest('game_id required');
-        const game = {
-          color: body.my_color,
-          serverUrl: typeof body.game_server_url === 'string' ? body.game_server_url : '',
-          forbidden: parsePoints(body.forbidden_points),
-        };
+        const game = { color: body.my_color, serverUrl: typeof body.game_server_url === 'string' ? body.game_server_url : '', forbidden: parsePoints(body.forbidden_points) };
         boundedSet(games, gameId, game);
         await forbiddenOf(gameId, game);
         return { status: 'joined', game_id: gameId, my_color: body.my_color };
@@ -60,8 +53,7 @@ export function createPlayer(config, { BadRequest, serverUrl, getJson, boundedSe
       const board = body.board;
       if (!Array.isArray(board) || board.length < 5 || board.length > 25) throw new BadRequest('board must be N×N');
       for (const row of board) {
-        if (!Array.isArray(row) || row.length !== board.length || row.some((v) => v !== 0 && v !== 1 && v !== 2))
-          throw new BadRequest('board must be N×N of 0, 1, 2');
+        if (!Array.isArray(row) || row.length !== board.length || row.some((v) => v !== 0 && v !== 1 && v !== 2)) throw new BadRequest('board must be N×N of 0, 1, 2');
       }
       const me = body.current_player;
       if (me !== 'black' && me !== 'white') throw new BadRequest("current_player must be 'black' or 'white'");
@@ -71,17 +63,12 @@ export function createPlayer(config, { BadRequest, serverUrl, getJson, boundedSe
       const forbidden = await forbiddenOf(gameId, game);
       const banned = new Set(forbidden.map(([i, j]) => `${i},${j}`));
       const options = [];
-      board.forEach((row, i) =>
-        row.forEach((v, j) => {
-          if (v === 0 && !banned.has(`${i},${j}`)) options.push({ label: `(${i},${j})`, value: [i, j] });
-        }),
-      );
+      board.forEach((row, i) => row.forEach((v, j) => {
+        if (v === 0 && !banned.has(`${i},${j}`)) options.push({ label: `(${i},${j})`, value: [i, j] });
+      }));
       const n = board.length;
       const head = `    ${Array.from({ length: n }, (_, j) => String(j).padStart(2)).join(' ')}`;
-      const rows = board.map(
-        (row, i) =>
-          `${String(i).padStart(3)} ${row.map((v, j) => ` ${v === 1 ? 'X' : v === 2 ? 'O' : banned.has(`${i},${j}`) ? '#' : '.'}`).join(' ')}`,
-      );
+      const rows = board.map((row, i) => `${String(i).padStart(3)} ${row.map((v, j) => ` ${v === 1 ? 'X' : v === 2 ? 'O' : banned.has(`${i},${j}`) ? '#' : '.'}`).join(' ')}`);
       const stones = board.flat().filter((v) => v !== 0).length;
       const state = [
         `You play ${me} (${me === 'black' ? 'X' : 'O'}); your opponent plays ${me === 'black' ? 'white (O)' : 'black (X)'}. Stones on the board: ${stones}.`,

@@ -13,12 +13,7 @@ const NAME = "no-limit Texas Hold'em (tournament)";
 const DEFAULT_MOVE_MS = 3_000;
 
 export function createPlayer(_config, { BadRequest }) {
-  const num = (v) =>
-    typeof v === 'number' && Number.isFinite(v)
-      ? v
-      : typeof v === 'string' && v.trim() && Number.isFinite(Number(v))
-        ? Number(v)
-        : NaN;
+  const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : NaN);
   const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.floor(v)) : 0);
 
   function stateText(b) {
@@ -31,20 +26,12 @@ export function createPlayer(_config, { BadRequest }) {
       `Bet to match on this street: ${b.current_bet}; you have put in ${me.current_bet ?? 0} this street; your chips: ${me.chips ?? '?'}; minimum raise increment: ${b.min_raise}.`,
       'Players (chips, state, bet this street):',
       ...players.map((p) => {
-        const roles = [p.is_dealer && 'dealer', p.is_small_blind && 'small blind', p.is_big_blind && 'big blind']
-          .filter(Boolean)
-          .join(', ');
+        const roles = [p.is_dealer && 'dealer', p.is_small_blind && 'small blind', p.is_big_blind && 'big blind'].filter(Boolean).join(', ');
         return `- ${p.player_id === meId ? `${p.player_id} (you)` : p.player_id}: ${p.chips} chips, ${p.state}, bet ${p.current_bet}${roles ? `, ${roles}` : ''}`;
       }),
     ];
     const history = Array.isArray(b.action_history) ? b.action_history.filter(isObject) : [];
-    if (history.length)
-      lines.push(
-        `This hand so far: ${history
-          .slice(-30)
-          .map((a) => `${a.player_id} ${a.action}${a.amount ? ` ${a.amount}` : ''} (${a.phase})`)
-          .join('; ')}.`,
-      );
+    if (history.length) lines.push(`This hand so far: ${history.slice(-30).map((a) => `${a.player_id} ${a.action}${a.amount ? ` ${a.amount}` : ''} (${a.phase})`).join('; ')}.`);
     lines.push('Cards: rank then suit (T = ten; s h d c). "raise to X" makes your total bet on this street X.');
     return lines.join('\n');
   }
@@ -60,54 +47,30 @@ export function createPlayer(_config, { BadRequest }) {
       let range = null;
       for (const e of body.valid_actions) {
         if (!isObject(e)) continue;
-        if (e.action === 'fold' || e.action === 'check')
-          options.push({ label: e.action, value: { action: e.action, amount: 0 } });
-        else if (e.action === 'call')
-          options.push({
-            label: `call ${int(num(e.amount))}`,
-            aliases: ['call'],
-            value: { action: 'call', amount: int(num(e.amount)) },
-          });
-        else if (e.action === 'all_in')
-          options.push({
-            label: `all_in ${int(num(e.amount))}`,
-            aliases: ['all_in', 'all-in', 'allin'],
-            value: { action: 'all_in', amount: int(num(e.amount)) },
-          });
+        if (e.action === 'fold' || e.action === 'check') options.push({ label: e.action, value: { action: e.action, amount: 0 } });
+        else if (e.action === 'call') options.push({ label: `call ${int(num(e.amount))}`, aliases: ['call'], value: { action: 'call', amount: int(num(e.amount)) } });
+        else if (e.action === 'all_in') options.push({ label: `all_in ${int(num(e.amount))}`, aliases: ['all_in', 'all-in', 'allin'], value: { action: 'all_in', amount: int(num(e.amount)) } });
         else if (e.action === 'raise' && isObject(e.amount)) {
-          const lo = Math.max(1, Math.ceil(num(e.amount.min))),
-            hi = Math.floor(num(e.amount.max));
+          const lo = Math.max(1, Math.ceil(num(e.amount.min))), hi = Math.floor(num(e.amount.max));
           if (!Number.isFinite(lo) || !Number.isFinite(hi) || lo > hi) continue;
           range = { lo, hi };
           // A few sizes: the minimum, twice it, half the pot and the pot on top of the bet to match.
-          const bet = int(num(body.current_bet)),
-            pot = int(num(body.pot));
+          const bet = int(num(body.current_bet)), pot = int(num(body.pot));
           const sizes = [lo, 2 * lo, bet + Math.round(pot / 2), bet + pot].map((x) => Math.min(hi, Math.max(lo, x)));
-          for (const x of [...new Set(sizes)].sort((a, b) => a - b))
-            options.push({ label: `raise to ${x}`, value: { action: 'raise', amount: x } });
+          for (const x of [...new Set(sizes)].sort((a, b) => a - b)) options.push({ label: `raise to ${x}`, value: { action: 'raise', amount: x } });
         }
       }
       if (!options.length) throw new BadRequest('valid_actions has no known action');
-      const state =
-        stateText(body) +
-        (range ? `\nYou may also answer "raise to X" for any whole X from ${range.lo} to ${range.hi}.` : '');
+      const state = stateText(body) + (range ? `\nYou may also answer "raise to X" for any whole X from ${range.lo} to ${range.hi}.` : '');
       // "raise to 150" / "raise 150" with any amount in the offered range.
       const free = range
         ? (text) => {
             const m = /\braise(?:\s+to)?\s*:?\s*(\d+)/i.exec(text);
             const x = m ? Number(m[1]) : NaN;
-            return Number.isInteger(x) && x >= range.lo && x <= range.hi
-              ? { label: `raise to ${x}`, value: { action: 'raise', amount: x } }
-              : null;
+            return Number.isInteger(x) && x >= range.lo && x <= range.hi ? { label: `raise to ${x}`, value: { action: 'raise', amount: x } } : null;
           }
         : undefined;
-      return {
-        gameId: typeof body.game_id === 'string' ? body.game_id : '',
-        state,
-        options,
-        free,
-        answer: (o) => o.value,
-      };
+      return { gameId: typeof body.game_id === 'string' ? body.game_id : '', state, options, free, answer: (o) => o.value };
     },
   };
 }

@@ -28,8 +28,4 @@ export function wordForms(word: string): string[];
 export function namesWord(text: string, word: string): boolean;
 export function sameStatement(a: string, b: string): boolean;
 export function repeatable(context?: StatementContext | readonly string[]): string[];
-export function statementFault(
-  text: unknown,
-  word: string,
-  context?: StatementContext | readonly string[],
-): StatementFault | null;
+export function statementFault(text: unknown, word: string, context?: StatementContext | readonly string[]): StatementFault | null;

@@ -47,11 +47,8 @@ function decideOrBadRequest(body) {
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
   'GET /info': async () => ({
-    name: params.name,
-    ai_id: params.name,
-    version: '1.0',
-    description:
-      'rule-based bridge: natural bidding on HCP and distribution, standard leads and follow rules, declarer draws trumps and cashes winners; both rule sets',
+    name: params.name, ai_id: params.name, version: '1.0',
+    description: 'rule-based bridge: natural bidding on HCP and distribution, standard leads and follow rules, declarer draws trumps and cashes winners; both rule sets',
     params,
   }),
   'POST /join_game': async (req) => {

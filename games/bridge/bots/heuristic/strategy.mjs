@@ -66,28 +66,15 @@
 //   timeBudgetMs        accepted and reported only: every decision takes well under 1 ms.
 
 export const DEFAULTS = {
-  name: 'heuristic',
-  openMin: 12,
-  overcallMin: 8,
-  gameBonus: 25,
-  doubleMargin: 3,
-  slamMin: 33,
-  leadStyle: 0,
-  aggression: 0.5,
-  depth: 3,
-  timeBudgetMs: 50,
-  randomness: 0,
-  seed: 1,
+  name: 'heuristic', openMin: 12, overcallMin: 8, gameBonus: 25, doubleMargin: 3, slamMin: 33, leadStyle: 0,
+  aggression: 0.5, depth: 3, timeBudgetMs: 50, randomness: 0, seed: 1,
 };
 
 /** Params from any object: missing or odd values take the defaults, numbers are clamped. */
 export function clampParams(raw) {
   const r = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
   const d = DEFAULTS;
-  const num = (v, lo, hi, dflt) =>
-    v !== null && v !== undefined && v !== '' && typeof v !== 'boolean' && Number.isFinite(Number(v))
-      ? Math.min(hi, Math.max(lo, Number(v)))
-      : dflt;
+  const num = (v, lo, hi, dflt) => (v !== null && v !== undefined && v !== '' && typeof v !== 'boolean' && Number.isFinite(Number(v)) ? Math.min(hi, Math.max(lo, Number(v))) : dflt);
   return {
     name: typeof r.name === 'string' && r.name ? r.name : d.name,
     openMin: num(r.openMin, 10, 14, d.openMin),
@@ -136,13 +123,7 @@ function normCard(x) {
     let r = x.rank;
     if (typeof r === 'number') r = r >= 2 && r <= 14 ? RANKS[r - 2] : null;
     else if (typeof r === 'string') r = r.trim().toUpperCase() === '10' ? 'T' : r.trim().toUpperCase();
-    if (
-      (typeof r !== 'string' || !RANKS.includes(r) || r.length !== 1) &&
-      Number.isInteger(x.value) &&
-      x.value >= 2 &&
-      x.value <= 14
-    )
-      r = RANKS[x.value - 2];
+    if ((typeof r !== 'string' || !RANKS.includes(r) || r.length !== 1) && Number.isInteger(x.value) && x.value >= 2 && x.value <= 14) r = RANKS[x.value - 2];
     const s = typeof x.suit === 'string' ? x.suit.trim().toUpperCase()[0] : null;
     if (typeof r === 'string' && r.length === 1 && RANKS.includes(r) && SUITS.includes(s)) return r + s;
   }
@@ -169,8 +150,7 @@ function normAction(a) {
   if (!a || typeof a !== 'object' || Array.isArray(a)) return null;
   if (a.type === 'call') {
     const ct = a.call_type;
-    if (ct === 'pass' || ct === 'double' || ct === 'redouble')
-      return { reply: { type: 'call', call_type: ct }, kind: ct };
+    if (ct === 'pass' || ct === 'double' || ct === 'redouble') return { reply: { type: 'call', call_type: ct }, kind: ct };
     if (ct === 'bid') {
       const level = Number(a.level);
       const strain = typeof a.suit === 'string' ? a.suit.toUpperCase() : null;
@@ -190,8 +170,7 @@ function normAction(a) {
 function parseContract(c) {
   if (!c || typeof c !== 'object') return null;
   const level = Number(c.level);
-  const strain =
-    typeof c.suit === 'string' ? c.suit.toUpperCase() : typeof c.strain === 'string' ? c.strain.toUpperCase() : null;
+  const strain = typeof c.suit === 'string' ? c.suit.toUpperCase() : typeof c.strain === 'string' ? c.strain.toUpperCase() : null;
   const declarer = seatOf(c.declarer_id ?? c.declarer);
   if (!Number.isInteger(level) || level < 1 || level > 7 || !STRAINS.includes(strain) || declarer === null) return null;
   return { level, strain, declarer, doubling: Number(c.doubling) || 1 };
@@ -202,7 +181,7 @@ function parseTrick(list) {
   const out = [];
   if (!Array.isArray(list)) return out;
   for (const e of list) {
-    const seat = seatOf(Array.isArray(e) ? e[0] : (e?.player_id ?? e?.seat));
+    const seat = seatOf(Array.isArray(e) ? e[0] : e?.player_id ?? e?.seat);
     const card = normCard(Array.isArray(e) ? e[1] : e?.card);
     if (seat !== null && card) out.push([seat, card]);
   }
@@ -217,11 +196,7 @@ function historyCards(gs) {
     if (!Array.isArray(l)) continue;
     for (const t of l) for (const [, c] of parseTrick(Array.isArray(t) ? t : t?.cards)) out.add(c);
   }
-  if (Array.isArray(gs.played_cards))
-    for (const c of gs.played_cards) {
-      const n = normCard(c);
-      if (n) out.add(n);
-    }
+  if (Array.isArray(gs.played_cards)) for (const c of gs.played_cards) { const n = normCard(c); if (n) out.add(n); }
   return out;
 }
 
@@ -238,8 +213,7 @@ function parseCalls(raw, dealer) {
     else if (kind === 'bid') {
       const level = Number(c.level);
       const strain = typeof c.suit === 'string' ? c.suit.toUpperCase() : null;
-      if (Number.isInteger(level) && level >= 1 && level <= 7 && STRAINS.includes(strain))
-        out.push({ seat, kind, level, strain });
+      if (Number.isInteger(level) && level >= 1 && level <= 7 && STRAINS.includes(strain)) out.push({ seat, kind, level, strain });
     }
   });
   return out;
@@ -253,16 +227,11 @@ export function parseRequest(body) {
   if (!Array.isArray(rawLegal)) throw new BadRequest('legal_actions must be a list');
   const legal = rawLegal.map(normAction).filter(Boolean);
   if (rawLegal.length > 0 && legal.length === 0) throw new BadRequest('legal_actions has no known action');
-  if (body.player_id !== undefined && body.player_id !== null && seatOf(body.player_id) === null)
-    throw new BadRequest('player_id must be 0..3');
+  if (body.player_id !== undefined && body.player_id !== null && seatOf(body.player_id) === null) throw new BadRequest('player_id must be 0..3');
   const me = seatOf(body.player_id) ?? seatOf(body.position) ?? seatOf(gs.current_player_id);
   if (me === null) throw new BadRequest('no seat: player_id must be 0..3 (or position north/east/south/west)');
 
-  const players = Array.isArray(gs.players)
-    ? gs.players
-    : gs.players && typeof gs.players === 'object'
-      ? Object.values(gs.players)
-      : [];
+  const players = Array.isArray(gs.players) ? gs.players : gs.players && typeof gs.players === 'object' ? Object.values(gs.players) : [];
   const hands = [null, null, null, null];
   const handSizes = [13, 13, 13, 13];
   players.forEach((p, i) => {
@@ -298,16 +267,8 @@ export function parseRequest(body) {
 /** FNV-1a over the decision-relevant content (never game_id or names). */
 function contentHash(ctx, seed) {
   const key = JSON.stringify([
-    ctx.me,
-    ctx.phase,
-    ctx.hands.map((h) => (h ? h.slice().sort() : null)),
-    ctx.handSizes,
-    ctx.dealer,
-    ctx.calls.map((c) => [c.seat, c.kind, c.level ?? 0, c.strain ?? '']),
-    ctx.contract,
-    ctx.trick,
-    [...ctx.played].sort(),
-    ctx.vul,
+    ctx.me, ctx.phase, ctx.hands.map((h) => (h ? h.slice().sort() : null)), ctx.handSizes, ctx.dealer,
+    ctx.calls.map((c) => [c.seat, c.kind, c.level ?? 0, c.strain ?? '']), ctx.contract, ctx.trick, [...ctx.played].sort(), ctx.vul,
     ctx.legal.map((a) => [a.kind, a.level ?? 0, a.strain ?? '', a.card ?? '']),
   ]);
   let h = 0x811c9dc5 ^ (seed >>> 0);
@@ -336,8 +297,7 @@ function handInfo(cards) {
   const hcpS = { C: 0, D: 0, H: 0, S: 0 };
   const quality = { C: 0, D: 0, H: 0, S: 0 };
   for (const c of cards) {
-    const s = suitOf(c),
-      r = rankOf(c);
+    const s = suitOf(c), r = rankOf(c);
     len[s]++;
     if (r > 10) hcpS[s] += r - 10;
     if (r >= 10) quality[s]++;
@@ -347,18 +307,7 @@ function handInfo(cards) {
   const balanced = sorted[2] >= 3 && sorted[3] >= 2;
   const lengthPts = SUITS.reduce((n, s) => n + Math.max(0, len[s] - 4), 0);
   const longest = Math.max(...sorted);
-  return {
-    cards,
-    len,
-    hcpS,
-    quality,
-    hcp,
-    balanced,
-    lengthPts,
-    longest,
-    hasVoid: sorted[3] === 0,
-    hasSingleton: sorted[3] <= 1,
-  };
+  return { cards, len, hcpS, quality, hcp, balanced, lengthPts, longest, hasVoid: sorted[3] === 0, hasSingleton: sorted[3] <= 1 };
 }
 
 /** Shortness points when supporting partner's suit (void 5, singleton 3, doubleton 1). */
@@ -384,12 +333,7 @@ const slamOk = (params, points, hcp) => points >= params.slamMin && hcp >= param
 /** A stopper in suit s: A, Kx, Qxx, Jxxx. */
 function stopper(h, s) {
   const ranks = h.cards.filter((c) => suitOf(c) === s).map(rankOf);
-  return (
-    ranks.includes(14) ||
-    (ranks.includes(13) && ranks.length >= 2) ||
-    (ranks.includes(12) && ranks.length >= 3) ||
-    (ranks.includes(11) && ranks.length >= 4)
-  );
+  return ranks.includes(14) || (ranks.includes(13) && ranks.length >= 2) || (ranks.includes(12) && ranks.length >= 3) || (ranks.includes(11) && ranks.length >= 4);
 }
 
 // ---- the auction ----------------------------------------------------------------------------
@@ -417,13 +361,7 @@ function inferSeat(calls, seat) {
     const partnerBids = bidsBefore.filter((x) => x.seat === p);
     if (c.kind === 'pass') {
       if (info.bids === 0 && bidsBefore.length === 0) info.mid = Math.min(info.mid, 6);
-      else if (
-        info.bids === 0 &&
-        partnerBids.length === 1 &&
-        bidsBefore.length === 1 &&
-        bidsBefore[0].seat === p &&
-        bidsBefore[0].level === 1
-      ) {
+      else if (info.bids === 0 && partnerBids.length === 1 && bidsBefore.length === 1 && bidsBefore[0].seat === p && bidsBefore[0].level === 1) {
         info.mid = Math.min(info.mid, 3); // passed partner's one-level opening, no interference
       }
       continue;
@@ -463,8 +401,7 @@ function inferSeat(calls, seat) {
         else info.mid = level === 1 ? 8 : level === 2 ? 11.5 : 14;
       } else if (pFirst.strain === 'NT') {
         show(strain, level >= gameLevel(strain) ? 6 : 5);
-        info.mid =
-          level >= gameLevel(strain) ? (pFirst.level === 1 ? 11 : 6) : level === 2 && pFirst.level === 1 ? 3 : 11;
+        info.mid = level >= gameLevel(strain) ? (pFirst.level === 1 ? 11 : 6) : level === 2 && pFirst.level === 1 ? 3 : 11;
       } else {
         show(strain, jump >= 1 ? 5 : 4);
         info.mid = jump >= 1 ? 15 : level === 1 ? 8 : 11;
@@ -520,10 +457,7 @@ function chooseCall(ctx, params, rng) {
   const partnerBids = bids.filter((b) => b.seat === partner);
   const effGame = params.gameBonus - 2 * (params.aggression - 0.5);
   const pass = { kind: 'pass' };
-  const find = (want) =>
-    legal.find(
-      (a) => a.kind === want.kind && (want.kind !== 'bid' || (a.level === want.level && a.strain === want.strain)),
-    );
+  const find = (want) => legal.find((a) => a.kind === want.kind && (want.kind !== 'bid' || (a.level === want.level && a.strain === want.strain)));
   const bid = (level, strain) => ({ kind: 'bid', level, strain });
   const legalBid = (level, strain) => !!find(bid(level, strain));
   const A = { ctx, params, h, hcp, jitter, pInfo, bids, lastBid, myBids, partnerBids, effGame, legalBid, me, partner };
@@ -534,8 +468,7 @@ function chooseCall(ctx, params, rng) {
   }
   // Partner doubled the opponents' last bid for penalty: leave it in.
   const lastActive = [...calls].reverse().find((c) => c.kind !== 'pass');
-  if (lastActive && lastActive.kind === 'double' && lastActive.seat === partner)
-    return { call: pass, why: "leave partner's penalty double in" };
+  if (lastActive && lastActive.kind === 'double' && lastActive.seat === partner) return { call: pass, why: "leave partner's penalty double in" };
 
   let pick = null;
   if (!lastBid) pick = opening(A);
@@ -631,9 +564,8 @@ function response(A) {
   if (h.balanced && hcp >= effGame - 12) return call(3, 'NT', 'game in NT, balanced');
   if (h.balanced && hcp >= effGame - 14) return call(2, 'NT', 'invite in NT, balanced');
   if (hcp >= 10) {
-    const twoLevel = SUITS.filter((s) => s !== o && STRAINS.indexOf(s) < STRAINS.indexOf(o) && h.len[s] >= 4).sort(
-      (a, b) => h.len[b] - h.len[a] || h.hcpS[b] - h.hcpS[a],
-    );
+    const twoLevel = SUITS.filter((s) => s !== o && STRAINS.indexOf(s) < STRAINS.indexOf(o) && h.len[s] >= 4)
+      .sort((a, b) => h.len[b] - h.len[a] || h.hcpS[b] - h.hcpS[a]);
     if (twoLevel.length) return call(2, twoLevel[0], `new suit ${twoLevel[0]} at the 2 level`);
     if (hcp >= effGame - 12) return call(3, 'NT', 'game values, no fit');
   }
@@ -651,10 +583,8 @@ function openerRebid(A) {
   const o = open.strain;
   const pts = hcp + h.lengthPts;
   if (o === 'NT') {
-    if (pr.strain === 'NT' && pr.level === 2)
-      return hcp >= effGame - 8.5 ? call(3, 'NT', 'accept the invitation') : pass('decline the invitation');
-    if (pr.strain !== 'NT' && pr.level === 3 && isMajor(pr.strain))
-      return h.len[pr.strain] >= 3 ? call(4, pr.strain, 'fit for the major') : call(3, 'NT', 'no fit: 3NT');
+    if (pr.strain === 'NT' && pr.level === 2) return hcp >= effGame - 8.5 ? call(3, 'NT', 'accept the invitation') : pass('decline the invitation');
+    if (pr.strain !== 'NT' && pr.level === 3 && isMajor(pr.strain)) return h.len[pr.strain] >= 3 ? call(4, pr.strain, 'fit for the major') : call(3, 'NT', 'no fit: 3NT');
     return pass('partner placed the contract');
   }
   if (pr.strain === o) {
@@ -668,27 +598,16 @@ function openerRebid(A) {
       if (total >= effGame - 2 && pr.level === 2) return call(3, o, 'invite after the simple raise');
       return pass('no game after the raise');
     }
-    if (h.balanced && hcp + shown >= effGame && stopperAll(h, o))
-      return call(3, 'NT', 'game in NT after the minor raise');
+    if (h.balanced && hcp + shown >= effGame && stopperAll(h, o)) return call(3, 'NT', 'game in NT after the minor raise');
     if (total >= effGame + 3) return call(5, o, 'minor game');
     return pass('part-score in the minor');
   }
   if (pr.strain === 'NT') {
     const shown = pr.level === 1 ? 8 : pr.level === 2 ? 11.5 : 14;
     if (pr.level >= 3) return pass('partner bid game');
-    if (h.len[o] >= 6)
-      return hcp + h.lengthPts + shown >= effGame && isMajor(o)
-        ? call(4, o, '6-card major to game')
-        : call(pr.level + 1, o, 'rebid the 6-card suit');
-    if (h.balanced)
-      return hcp + shown >= effGame
-        ? call(3, 'NT', 'game in NT')
-        : hcp >= 18 && pr.level === 1
-          ? call(2, 'NT', '18–19 balanced')
-          : pass('balanced minimum');
-    const second = SUITS.filter((s) => s !== o && h.len[s] >= 4 && STRAINS.indexOf(s) < STRAINS.indexOf(o)).sort(
-      (a, b) => h.len[b] - h.len[a],
-    )[0];
+    if (h.len[o] >= 6) return hcp + h.lengthPts + shown >= effGame && isMajor(o) ? call(4, o, '6-card major to game') : call(pr.level + 1, o, 'rebid the 6-card suit');
+    if (h.balanced) return hcp + shown >= effGame ? call(3, 'NT', 'game in NT') : hcp >= 18 && pr.level === 1 ? call(2, 'NT', '18–19 balanced') : pass('balanced minimum');
+    const second = SUITS.filter((s) => s !== o && h.len[s] >= 4 && STRAINS.indexOf(s) < STRAINS.indexOf(o)).sort((a, b) => h.len[b] - h.len[a])[0];
     if (second && pr.level === 1) return call(2, second, 'second suit');
     return pass('nothing more to show');
   }
@@ -706,16 +625,13 @@ function openerRebid(A) {
     const oneLevel = SUITS.filter((s) => h.len[s] >= 4 && STRAINS.indexOf(s) > STRAINS.indexOf(x) && s !== o)[0];
     if (oneLevel && !h.balanced) return call(1, oneLevel, 'second suit at the 1 level');
   }
-  if (h.len[o] >= 6)
-    return hcp >= 16 ? call(3, o, 'jump rebid of the 6-card suit') : call(2, o, 'rebid the 6-card suit');
+  if (h.len[o] >= 6) return hcp >= 16 ? call(3, o, 'jump rebid of the 6-card suit') : call(2, o, 'rebid the 6-card suit');
   if (h.balanced) {
     if (hcp + shown >= effGame) return call(3, 'NT', 'game in NT');
     if (hcp >= 18 || pr.level === 2) return call(2, 'NT', 'balanced rebid');
     return call(1, 'NT', '12–14 balanced');
   }
-  const second = SUITS.filter(
-    (s) => s !== o && s !== x && h.len[s] >= 4 && STRAINS.indexOf(s) < STRAINS.indexOf(o),
-  ).sort((a, b) => h.len[b] - h.len[a])[0];
+  const second = SUITS.filter((s) => s !== o && s !== x && h.len[s] >= 4 && STRAINS.indexOf(s) < STRAINS.indexOf(o)).sort((a, b) => h.len[b] - h.len[a])[0];
   if (second) return call(2, second, 'second suit');
   return h.len[o] >= 5 ? call(2, o, 'rebid the 5-card suit') : call(1, 'NT', 'no better rebid');
 }
@@ -726,20 +642,14 @@ function overcall(A) {
   const { h, hcp, bids, params } = A;
   const theirs = bids[0].strain;
   const call = (level, strain, why) => ({ call: { kind: 'bid', level, strain }, why });
-  if (h.balanced && hcp >= 15 && hcp <= 18 && (theirs === 'NT' || stopper(h, theirs)) && A.legalBid(1, 'NT'))
-    return call(1, 'NT', '1NT overcall: 15–18 with a stopper');
+  if (h.balanced && hcp >= 15 && hcp <= 18 && (theirs === 'NT' || stopper(h, theirs)) && A.legalBid(1, 'NT')) return call(1, 'NT', '1NT overcall: 15–18 with a stopper');
   if (hcp < params.overcallMin || hcp > 18) return null;
-  const suits = SUITS.filter((s) => s !== theirs && h.len[s] >= 5 && (h.quality[s] >= 2 || h.len[s] >= 6)).sort(
-    (a, b) => h.len[b] - h.len[a] || h.quality[b] - h.quality[a] || STRAINS.indexOf(b) - STRAINS.indexOf(a),
-  );
+  const suits = SUITS.filter((s) => s !== theirs && h.len[s] >= 5 && (h.quality[s] >= 2 || h.len[s] >= 6))
+    .sort((a, b) => h.len[b] - h.len[a] || h.quality[b] - h.quality[a] || STRAINS.indexOf(b) - STRAINS.indexOf(a));
   for (const s of suits) {
     const level = cheapestLevel(bids, s);
     if (level === 1) return call(1, s, `overcall 1${s}: good suit, ${h.hcp} HCP`);
-    if (
-      level === 2 &&
-      (h.len[s] >= 6 || (params.aggression >= 0.5 && hcp >= params.overcallMin + 3)) &&
-      hcp >= params.overcallMin + 2
-    ) {
+    if (level === 2 && (h.len[s] >= 6 || (params.aggression >= 0.5 && hcp >= params.overcallMin + 3)) && hcp >= params.overcallMin + 2) {
       return call(2, s, `overcall 2${s}: good suit, ${h.hcp} HCP`);
     }
   }
@@ -764,22 +674,18 @@ function placement(A) {
   else if (ntOk && combinedHcp >= 20) strain = 'NT';
   else if (minorFit.length) strain = minorFit[0];
   else {
-    const own = SUITS.filter((s) => h.len[s] >= 6).sort(
-      (a, b) => h.len[b] - h.len[a] || STRAINS.indexOf(b) - STRAINS.indexOf(a),
-    )[0];
+    const own = SUITS.filter((s) => h.len[s] >= 6).sort((a, b) => h.len[b] - h.len[a] || STRAINS.indexOf(b) - STRAINS.indexOf(a))[0];
     const theirs = SUITS.filter((s) => pInfo.lens[s] >= 5 && h.len[s] >= 2).sort((a, b) => fit(b) - fit(a))[0];
     strain = own ?? theirs ?? (!h.hasSingleton ? 'NT' : SUITS.slice().sort((a, b) => h.len[b] - h.len[a])[0]);
   }
   const supporting = strain !== 'NT' && pInfo.lens[strain] >= h.len[strain] && fit(strain) >= 8;
-  const myPts =
-    strain === 'NT' ? hcp + (h.longest >= 5 ? 1 : 0) : supporting ? hcp + supportPts(h, strain) : hcp + h.lengthPts;
+  const myPts = strain === 'NT' ? hcp + (h.longest >= 5 ? 1 : 0) : supporting ? hcp + supportPts(h, strain) : hcp + h.lengthPts;
   const combined = myPts + pInfo.mid;
   const fitted = strain === 'NT' || fit(strain) >= 8;
   // No fit but game values: 3NT unless void (a singleton in partner's suit is fine).
   if (strain !== 'NT' && !fitted && combined >= effGame && !h.hasVoid) strain = 'NT';
   // A minor game needs more; 3NT is the cheaper game when nobody is short.
-  if (!isMajor(strain) && strain !== 'NT' && combined >= effGame && combined < effGame + 3 && !h.hasSingleton)
-    strain = 'NT';
+  if (!isMajor(strain) && strain !== 'NT' && combined >= effGame && combined < effGame + 3 && !h.hasSingleton) strain = 'NT';
   const gl = gameLevel(strain);
   const gameNeed = strain === 'NT' || isMajor(strain) ? effGame : effGame + 3;
   let target;
@@ -791,10 +697,7 @@ function placement(A) {
     else target = Math.min(byStrength, 2);
     target = Math.min(target, gl - 1);
   }
-  const base = (level, s, why) => ({
-    call: { kind: 'bid', level, strain: s },
-    why: `${why} (combined ≈ ${Math.round(combined)}, partner ≈ ${pInfo.mid})`,
-  });
+  const base = (level, s, why) => ({ call: { kind: 'bid', level, strain: s }, why: `${why} (combined ≈ ${Math.round(combined)}, partner ≈ ${pInfo.mid})` });
   if (target <= 0) return null;
   const cheapest = (s) => cheapestLevel(A.bids, s);
   const theirSuits = A.bids.filter((b) => sideOf(b.seat) !== sideOf(me) && b.strain !== 'NT').map((b) => b.strain);
@@ -804,8 +707,7 @@ function placement(A) {
     if (s === 'NT') {
       if (!ourHolds && !game && (combined < 23 || !theirSuits.every((t) => stopper(h, t)))) return null;
       if (!game && hcp < (level === 1 ? 6 : 10)) return null;
-    } else if (!game && level >= 2 && pInfo.lens[s] === 0 && !A.myBids.some((b) => b.strain === s) && hcp < 10)
-      return null;
+    } else if (!game && level >= 2 && pInfo.lens[s] === 0 && !A.myBids.some((b) => b.strain === s) && hcp < 10) return null;
     return base(level, s, why);
   };
   if (ourHolds) {
@@ -817,15 +719,8 @@ function placement(A) {
     const ps = lastBid.strain;
     // Game push: in partner's strain when it is playable.
     if (target >= gl && lastBid.seat === partner) {
-      if (ps === 'NT' && combined >= effGame && lastBid.level < 3 && !h.hasVoid)
-        return call(3, 'NT', "game in partner's NT");
-      if (
-        ps !== 'NT' &&
-        fit(ps) >= 8 &&
-        combined >= (isMajor(ps) ? effGame : effGame + 3) &&
-        lastBid.level < gameLevel(ps)
-      )
-        return call(gameLevel(ps), ps, "game in partner's suit");
+      if (ps === 'NT' && combined >= effGame && lastBid.level < 3 && !h.hasVoid) return call(3, 'NT', 'game in partner\'s NT');
+      if (ps !== 'NT' && fit(ps) >= 8 && combined >= (isMajor(ps) ? effGame : effGame + 3) && lastBid.level < gameLevel(ps)) return call(gameLevel(ps), ps, 'game in partner\'s suit');
     }
     const level = target >= gl ? target : cheapest(strain);
     return level <= target ? call(level, strain, 'our best strain') : null;
@@ -864,22 +759,7 @@ function choosePlay(ctx, params, rng) {
   for (const hnd of visible) if (hnd) for (const c of hnd) known.add(c);
   for (const [, c] of trick) known.add(c);
   const unseen = DECK.filter((c) => !known.has(c));
-  const P = {
-    ctx,
-    params,
-    rng,
-    me,
-    partner,
-    trump,
-    declarer,
-    dummy,
-    declaring,
-    myHand,
-    visible,
-    unseen,
-    legalCards,
-    trick,
-  };
+  const P = { ctx, params, rng, me, partner, trump, declarer, dummy, declaring, myHand, visible, unseen, legalCards, trick };
   if (trick.length === 0) return declaring ? declarerLead(P) : defenderLead(P);
   return follow(P);
 }
@@ -919,13 +799,8 @@ function discard(P, cards) {
   const suits = [...bySuit.keys()];
   const pool = suits.filter((s) => s !== trump).length ? suits.filter((s) => s !== trump) : suits;
   const hcpOf = (s) => bySuit.get(s).reduce((n, c) => n + Math.max(0, rankOf(c) - 10), 0);
-  const s = pool.sort(
-    (a, b) => hcpOf(a) - hcpOf(b) || bySuit.get(a).length - bySuit.get(b).length || SUITS.indexOf(a) - SUITS.indexOf(b),
-  )[0];
-  return bySuit
-    .get(s)
-    .slice()
-    .sort((a, b) => rankOf(a) - rankOf(b))[0];
+  const s = pool.sort((a, b) => hcpOf(a) - hcpOf(b) || bySuit.get(a).length - bySuit.get(b).length || SUITS.indexOf(a) - SUITS.indexOf(b))[0];
+  return bySuit.get(s).slice().sort((a, b) => rankOf(a) - rankOf(b))[0];
 }
 
 /** The cheapest card equivalent to `top` in my hand: no card anyone else may hold lies between. */
@@ -957,14 +832,12 @@ function follow(P) {
   const [winSeat, winCard] = trickWinner(trick, trump);
   const partnerWinning = sideOf(winSeat) === sideOf(me);
   const following = legalCards.some((c) => suitOf(c) === led);
-  const lowest = () =>
-    following ? legalCards.slice().sort((a, b) => rankOf(a) - rankOf(b))[0] : discard(P, legalCards);
+  const lowest = () => (following ? legalCards.slice().sort((a, b) => rankOf(a) - rankOf(b))[0] : discard(P, legalCards));
   const winners = legalCards.filter((c) => beats(c, winCard, trump));
   const sure = winners.filter((c) => !laterThreat(P, c));
   const ruffs = following ? [] : winners.filter((c) => suitOf(c) === trump);
 
-  if (partnerWinning && (pos === 3 || !laterThreat(P, winCard)))
-    return { card: lowest(), why: 'partner has the trick' };
+  if (partnerWinning && (pos === 3 || !laterThreat(P, winCard))) return { card: lowest(), why: 'partner has the trick' };
   if (pos === 3) {
     if (winners.length) return { card: cheapestOf(winners, trump), why: 'fourth hand: win as cheaply as possible' };
     return { card: lowest(), why: 'fourth hand: cannot win' };
@@ -972,30 +845,25 @@ function follow(P) {
   if (pos === 2) {
     if (sure.length) return { card: cheapestOf(sure, trump), why: 'third hand: cheapest sure winner' };
     if (!following) {
-      if (!partnerWinning && ruffs.length) return { card: cheapestOf(ruffs, trump), why: "ruff the opponents' trick" };
+      if (!partnerWinning && ruffs.length) return { card: cheapestOf(ruffs, trump), why: 'ruff the opponents\' trick' };
       return { card: lowest(), why: 'discard' };
     }
     const top = legalCards.slice().sort(byRankDesc)[0];
-    if (beats(top, winCard, trump))
-      return { card: cheapestEquivalent(P, top), why: 'third hand high, only as high as needed' };
+    if (beats(top, winCard, trump)) return { card: cheapestEquivalent(P, top), why: 'third hand high, only as high as needed' };
     return { card: lowest(), why: 'third hand: cannot beat it' };
   }
   // Second hand: partner plays fourth; on the declaring side its hand is visible.
   const partnerHand = P.declaring ? P.visible[P.partner] : null;
-  const partnerCanWin =
-    !!partnerHand &&
-    (() => {
-      const f = partnerHand.filter((c) => suitOf(c) === led);
-      return (f.length ? f : partnerHand).some((c) => beats(c, winCard, trump));
-    })();
+  const partnerCanWin = !!partnerHand && (() => {
+    const f = partnerHand.filter((c) => suitOf(c) === led);
+    return (f.length ? f : partnerHand).some((c) => beats(c, winCard, trump));
+  })();
   if (!following) {
-    if (ruffs.length && !partnerCanWin) return { card: cheapestOf(ruffs, trump), why: "ruff the opponents' trick" };
+    if (ruffs.length && !partnerCanWin) return { card: cheapestOf(ruffs, trump), why: 'ruff the opponents\' trick' };
     return { card: lowest(), why: 'second hand: discard' };
   }
-  if (partnerHand && !partnerCanWin && sure.length)
-    return { card: cheapestOf(sure, trump), why: 'second hand: take a sure trick partner cannot' };
-  if (rankOf(trick[0][1]) >= 11 && winners.length && !partnerCanWin)
-    return { card: cheapestOf(winners, trump), why: 'cover an honour with an honour' };
+  if (partnerHand && !partnerCanWin && sure.length) return { card: cheapestOf(sure, trump), why: 'second hand: take a sure trick partner cannot' };
+  if (rankOf(trick[0][1]) >= 11 && winners.length && !partnerCanWin) return { card: cheapestOf(winners, trump), why: 'cover an honour with an honour' };
   return { card: lowest(), why: 'second hand low' };
 }
 
@@ -1047,11 +915,9 @@ function defenderLead(P) {
     // Cash a sure winner in a side suit (not into a visible void with trumps).
     for (const s of pool) {
       const top = suitCards(myHand, s)[0];
-      const master =
-        !P.unseen.some((c) => suitOf(c) === s && rankOf(c) > rankOf(top)) &&
-        !dummyHand?.some((c) => suitOf(c) === s && rankOf(c) > rankOf(top));
-      const ruffable =
-        trump && dummyHand && !dummyHand.some((c) => suitOf(c) === s) && dummyHand.some((c) => suitOf(c) === trump);
+      const master = !P.unseen.some((c) => suitOf(c) === s && rankOf(c) > rankOf(top))
+        && !(dummyHand?.some((c) => suitOf(c) === s && rankOf(c) > rankOf(top)));
+      const ruffable = trump && dummyHand && !dummyHand.some((c) => suitOf(c) === s) && dummyHand.some((c) => suitOf(c) === trump);
       if (master && !ruffable) return { card: top, why: `cash the master ${top}` };
     }
   }
@@ -1061,8 +927,7 @@ function defenderLead(P) {
     const seq = sequenceTop(cs);
     const hasAK = cs.length >= 2 && rankOf(cs[0]) === 14 && rankOf(cs[1]) === 13;
     const honour = cs.some((c) => rankOf(c) >= 11);
-    let score = 0,
-      card;
+    let score = 0, card;
     if (trump === null) {
       const longScore = cs.length * 2 + cs.reduce((n, c) => n + Math.max(0, rankOf(c) - 10), 0) * 0.3;
       if (seq && (cs.length >= 3 || params.leadStyle === 0)) {
@@ -1100,8 +965,7 @@ function defenderLead(P) {
   // Passive trump lead vs a suit contract.
   if (trump && params.leadStyle === 0) {
     const ts = suitCards(myHand, trump);
-    if (ts.length >= 2 && ts.length <= 3 && !ts.some((c) => rankOf(c) >= 11))
-      scored.push({ s: trump, card: ts[ts.length - 1], score: 14 + tiny() });
+    if (ts.length >= 2 && ts.length <= 3 && !ts.some((c) => rankOf(c) >= 11)) scored.push({ s: trump, card: ts[ts.length - 1], score: 14 + tiny() });
   }
   scored.sort((a, b) => b.score - a.score || SUITS.indexOf(b.s) - SUITS.indexOf(a.s));
   return { card: scored[0].card, why: `${opening ? 'opening lead' : 'lead'} in ${scored[0].s}` };
@@ -1125,12 +989,9 @@ function declarerLead(P) {
     const m = masterIn(myHand, trump);
     const pm = masterIn(partnerHand, trump);
     const exact = P.ctx.played.size > 0;
-    const draw = exact
-      ? ours(trump) > out
-      : (!!(m || pm) && ours(trump) >= 3) || (myHand.length >= 12 && ours(trump) >= 8);
+    const draw = exact ? ours(trump) > out : (!!(m || pm) && ours(trump) >= 3) || (myHand.length >= 12 && ours(trump) >= 8);
     if (out > 0 && mine.length && draw) {
-      if (m && (!pm || rankOf(m) > rankOf(pm)))
-        return { card: cheapestEquivalent(P, m), why: `draw trumps (${out} unseen)` };
+      if (m && (!pm || rankOf(m) > rankOf(pm))) return { card: cheapestEquivalent(P, m), why: `draw trumps (${out} unseen)` };
       return { card: mine[mine.length - 1], why: `draw trumps toward partner (${out} unseen)` };
     }
   }
@@ -1147,19 +1008,13 @@ function declarerLead(P) {
     const sure = SUITS.reduce((n, s) => n + topTricks(s), 0);
     const need = P.ctx.contract.level + 6 - P.ctx.tricksWon[sideOf(P.me)];
     if (sure < need) {
-      const long = SUITS.filter(
-        (s) => myHand.some((c) => suitOf(c) === s) && ours(s) >= 7 && topTricks(s) < ours(s) - 2,
-      ).sort((a, b) => ours(b) - ours(a) || SUITS.indexOf(b) - SUITS.indexOf(a))[0];
+      const long = SUITS.filter((s) => myHand.some((c) => suitOf(c) === s) && ours(s) >= 7 && topTricks(s) < ours(s) - 2)
+        .sort((a, b) => ours(b) - ours(a) || SUITS.indexOf(b) - SUITS.indexOf(a))[0];
       if (long) {
         const cs = suitCards(myHand, long);
         const seq = sequenceTop(cs);
         const pm = masterIn(partnerHand, long);
-        const card = pm
-          ? cs[cs.length - 1]
-          : (seq ??
-            (topTricks(long) > 0 && masterIn(myHand, long)
-              ? cheapestEquivalent(P, masterIn(myHand, long))
-              : cs[cs.length - 1]));
+        const card = pm ? cs[cs.length - 1] : seq ?? (topTricks(long) > 0 && masterIn(myHand, long) ? cheapestEquivalent(P, masterIn(myHand, long)) : cs[cs.length - 1]);
         return { card, why: `establish ${long} (${sure} sure tricks, ${need} needed)` };
       }
     }
@@ -1168,22 +1023,14 @@ function declarerLead(P) {
   const cands = [];
   for (const s of SUITS) {
     if (s === trump) continue;
-    const mineS = suitCards(myHand, s),
-      theirs = suitCards(partnerHand, s);
+    const mineS = suitCards(myHand, s), theirs = suitCards(partnerHand, s);
     if (!mineS.length) continue;
     const m = masterIn(myHand, s);
     const pm = masterIn(partnerHand, s);
-    const oppVoidRuff =
-      trump && unseen.filter((c) => suitOf(c) === s).length === 0 && unseen.some((c) => suitOf(c) === trump);
+    const oppVoidRuff = trump && unseen.filter((c) => suitOf(c) === s).length === 0 && unseen.some((c) => suitOf(c) === trump);
     if (oppVoidRuff) continue;
-    if (m && (!pm || rankOf(m) > rankOf(pm)) && (mineS.length <= theirs.length || !pm))
-      cands.push({
-        card: cheapestEquivalent(P, m),
-        score: 20 + (mineS.length <= theirs.length ? 2 : 0) + tiny(),
-        why: `cash ${s}`,
-      });
-    else if (pm && mineS.length)
-      cands.push({ card: mineS[mineS.length - 1], score: 18 + tiny(), why: `lead toward partner's master in ${s}` });
+    if (m && (!pm || rankOf(m) > rankOf(pm)) && (mineS.length <= theirs.length || !pm)) cands.push({ card: cheapestEquivalent(P, m), score: 20 + (mineS.length <= theirs.length ? 2 : 0) + tiny(), why: `cash ${s}` });
+    else if (pm && mineS.length) cands.push({ card: mineS[mineS.length - 1], score: 18 + tiny(), why: `lead toward partner's master in ${s}` });
   }
   if (trump && myHand.some((c) => suitOf(c) !== trump)) {
     // A ruff in partner's hand: a suit partner is void in while it still has trumps.
@@ -1192,8 +1039,7 @@ function declarerLead(P) {
       for (const s of SUITS) {
         if (s === trump) continue;
         const mineS = suitCards(myHand, s);
-        if (mineS.length && !partnerHand.some((c) => suitOf(c) === s))
-          cands.push({ card: mineS[mineS.length - 1], score: 16 + tiny(), why: `ruff ${s} in partner's hand` });
+        if (mineS.length && !partnerHand.some((c) => suitOf(c) === s)) cands.push({ card: mineS[mineS.length - 1], score: 16 + tiny(), why: `ruff ${s} in partner's hand` });
       }
     }
   }
@@ -1215,18 +1061,13 @@ function declarerLead(P) {
 function chooseExchange(ctx) {
   const { me, contract, calls } = ctx;
   const cards = ctx.legal.filter((a) => a.kind === 'exchange').map((a) => a.card);
-  const hand = cards.length ? cards : (ctx.hands[me] ?? []);
+  const hand = cards.length ? cards : ctx.hands[me] ?? [];
   const partner = partnerOf(me);
   const trump = contract && contract.strain !== 'NT' ? contract.strain : null;
   // Partner's own suits: those partner named before I did, latest first.
   const firstBidder = new Map();
-  for (const c of calls)
-    if (c.kind === 'bid' && c.strain !== 'NT' && sideOf(c.seat) === sideOf(me) && !firstBidder.has(c.strain))
-      firstBidder.set(c.strain, c.seat);
-  const partnerSuits = [...firstBidder]
-    .filter(([, seat]) => seat === partner)
-    .map(([s]) => s)
-    .reverse();
+  for (const c of calls) if (c.kind === 'bid' && c.strain !== 'NT' && sideOf(c.seat) === sideOf(me) && !firstBidder.has(c.strain)) firstBidder.set(c.strain, c.seat);
+  const partnerSuits = [...firstBidder].filter(([, seat]) => seat === partner).map(([s]) => s).reverse();
   for (const s of partnerSuits) {
     const cs = suitCards(hand, s);
     if (cs.length) return { card: cs[0], why: `the highest card of partner's suit ${s}` };
@@ -1258,31 +1099,18 @@ export function decide(body, params = DEFAULTS) {
   const rng = mulberry32(contentHash(ctx, params.seed));
   if (!ctx.legal.length) {
     // No legal_actions (CATArena's retry body, or its server fetch failed): derive what we can.
-    if (ctx.phase === 'playing')
-      ctx.legal = derivePlays(ctx).map((card) => ({ reply: { type: 'play', card }, kind: 'play', card }));
-    else if (ctx.phase === 'exchanging')
-      ctx.legal = (ctx.hands[ctx.me] ?? []).map((card) => ({
-        reply: { type: 'exchange', card },
-        kind: 'exchange',
-        card,
-      }));
+    if (ctx.phase === 'playing') ctx.legal = derivePlays(ctx).map((card) => ({ reply: { type: 'play', card }, kind: 'play', card }));
+    else if (ctx.phase === 'exchanging') ctx.legal = (ctx.hands[ctx.me] ?? []).map((card) => ({ reply: { type: 'exchange', card }, kind: 'exchange', card }));
     if (!ctx.legal.length) return { action: { type: 'call', call_type: 'pass' }, why: 'no legal actions given: pass' };
   }
   const pick = (pred) => ctx.legal.find(pred)?.reply;
   if (ctx.legal.some((a) => a.kind === 'play')) {
     const d = choosePlay(ctx, params, rng);
-    return {
-      action: pick((a) => a.kind === 'play' && a.card === d.card) ?? ctx.legal.find((a) => a.kind === 'play').reply,
-      why: d.why,
-    };
+    return { action: pick((a) => a.kind === 'play' && a.card === d.card) ?? ctx.legal.find((a) => a.kind === 'play').reply, why: d.why };
   }
   if (ctx.legal.some((a) => a.kind === 'exchange')) {
     const d = chooseExchange(ctx);
-    return {
-      action:
-        pick((a) => a.kind === 'exchange' && a.card === d.card) ?? ctx.legal.find((a) => a.kind === 'exchange').reply,
-      why: d.why,
-    };
+    return { action: pick((a) => a.kind === 'exchange' && a.card === d.card) ?? ctx.legal.find((a) => a.kind === 'exchange').reply, why: d.why };
   }
   const d = chooseCall(ctx, params, rng);
   const c = d.call;

@@ -34,15 +34,8 @@ const isCard = (c) => typeof c === 'string' && c.length === 2 && RANKS.includes(
 function cleanAction(a) {
   if (!a || typeof a !== 'object' || Array.isArray(a)) return null;
   if (a.type === 'call') {
-    if (a.call_type === 'pass' || a.call_type === 'double' || a.call_type === 'redouble')
-      return { type: 'call', call_type: a.call_type };
-    if (
-      a.call_type === 'bid' &&
-      Number.isInteger(a.level) &&
-      a.level >= 1 &&
-      a.level <= 7 &&
-      STRAINS.includes(a.suit)
-    ) {
+    if (a.call_type === 'pass' || a.call_type === 'double' || a.call_type === 'redouble') return { type: 'call', call_type: a.call_type };
+    if (a.call_type === 'bid' && Number.isInteger(a.level) && a.level >= 1 && a.level <= 7 && STRAINS.includes(a.suit)) {
       return { type: 'call', call_type: 'bid', level: a.level, suit: a.suit };
     }
     return null;
@@ -66,12 +59,7 @@ function action(body) {
 
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
-  'GET /info': async () => ({
-    name: NAME,
-    ai_id: NAME,
-    version: '1.0',
-    description: 'uniformly random legal action (bridge, both rule sets)',
-  }),
+  'GET /info': async () => ({ name: NAME, ai_id: NAME, version: '1.0', description: 'uniformly random legal action (bridge, both rule sets)' }),
   'POST /join_game': async (req) => {
     await drain(req);
     return { status: 'joined', ai_id: NAME };

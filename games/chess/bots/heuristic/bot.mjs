@@ -40,18 +40,8 @@ import { chessRequests } from './chess-requests.mjs';
 import { Engine } from './engine.mjs';
 
 const DEFAULTS = {
-  name: 'heuristic',
-  depth: 3,
-  timeBudgetMs: 300,
-  materialScale: 1,
-  mobility: 1,
-  pst: 1,
-  kingSafety: 1,
-  randomness: 0,
-  seed: 1,
-  kingMode: 'rules',
-  kinglessBonus: 80,
-  kingValue: 5000,
+  name: 'heuristic', depth: 3, timeBudgetMs: 300, materialScale: 1, mobility: 1, pst: 1, kingSafety: 1,
+  randomness: 0, seed: 1, kingMode: 'rules', kinglessBonus: 80, kingValue: 5000,
 };
 
 function loadParams() {
@@ -64,13 +54,11 @@ function loadParams() {
     console.error(`cannot read params ${path}: ${err.message}`);
     process.exit(1);
   }
-  const num = (v, lo, hi, dflt) =>
-    v !== null && v !== '' && Number.isFinite(Number(v)) ? Math.min(hi, Math.max(lo, Number(v))) : dflt;
+  const num = (v, lo, hi, dflt) => (v !== null && v !== '' && Number.isFinite(Number(v)) ? Math.min(hi, Math.max(lo, Number(v))) : dflt);
   let material = null;
   if (raw.material && typeof raw.material === 'object') {
     material = {};
-    for (const t of ['p', 'n', 'b', 'r', 'q'])
-      if (raw.material[t] !== undefined) material[t] = num(raw.material[t], 0, 5000, undefined);
+    for (const t of ['p', 'n', 'b', 'r', 'q']) if (raw.material[t] !== undefined) material[t] = num(raw.material[t], 0, 5000, undefined);
     for (const t of Object.keys(material)) if (material[t] === undefined) delete material[t];
   }
   const gs = raw.gameServer ?? null;
@@ -115,7 +103,7 @@ const { parseRequest, obstaclesFor, forget } = chessRequests({ gameServer: param
 async function move(body) {
   const t0 = Date.now();
   const { pos, variant, gameId } = parseRequest(body);
-  const obstacles = variant ? ((await obstaclesFor(gameId)) ?? []) : [];
+  const obstacles = variant ? (await obstaclesFor(gameId)) ?? [] : [];
   const opts = { obstacles };
   let legal;
   try {
@@ -126,8 +114,7 @@ async function move(body) {
   if (!legal.length) throw new BadRequest('no legal move in this position');
   const budget = params.timeBudgetMs;
   const deadline = t0 + Math.max(5, budget - Math.min(40, 5 + 0.1 * budget));
-  let chosen = null,
-    reason;
+  let chosen = null, reason;
   try {
     const out = new Engine(pos, { obstacles, variant, params, rng, deadline }).choose();
     const uci = out && core.moveToUci(pos, out.move);
@@ -160,11 +147,8 @@ const readOptional = (req) => readJson(req).catch(() => ({}));
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
   'GET /info': async () => ({
-    name: params.name,
-    ai_id: params.name,
-    version: '1.0',
-    description:
-      'material + piece-square + mobility evaluation, alpha-beta with iterative deepening; standard, Chess960 and the obstacle variant',
+    name: params.name, ai_id: params.name, version: '1.0',
+    description: 'material + piece-square + mobility evaluation, alpha-beta with iterative deepening; standard, Chess960 and the obstacle variant',
     params,
   }),
   'POST /move': async (req) => move(await readJson(req)),
@@ -182,22 +166,12 @@ const routes = {
 // Warm the JIT up before accepting requests, so the first real move keeps to the budget too; 25 ms
 // a position is enough for that and keeps a bot start cheap (a tourney starts every bot twice).
 function warmUp() {
-  const fens = [
-    core.STANDARD_FEN,
-    'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4',
-    '8/5pk1/6p1/3q4/8/2N4P/5PP1/3R2K1 w - - 0 1',
-  ];
+  const fens = [core.STANDARD_FEN, 'r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4', '8/5pk1/6p1/3q4/8/2N4P/5PP1/3R2K1 w - - 0 1'];
   const variants = [false, true, true];
   fens.forEach((fen, i) => {
     try {
       const pos = core.parseFen(fen, { chess960: variants[i] });
-      new Engine(pos, {
-        obstacles: i ? [core.parseSquare('d5'), core.parseSquare('e5')] : [],
-        variant: variants[i],
-        params: { ...params, randomness: 0 },
-        rng: () => 0.5,
-        deadline: Date.now() + 25,
-      }).choose();
+      new Engine(pos, { obstacles: i ? [core.parseSquare('d5'), core.parseSquare('e5')] : [], variant: variants[i], params: { ...params, randomness: 0 }, rng: () => 0.5, deadline: Date.now() + 25 }).choose();
     } catch (err) {
       console.error('warm-up failed:', err);
     }

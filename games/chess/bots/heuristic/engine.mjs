@@ -42,47 +42,36 @@ const PST = {
     0, 0, 0, 20, 20, 0, 0, 0, 5, -5, -10, 0, 0, -10, -5, 5, 5, 10, 10, -20, -20, 10, 10, 5, 0, 0, 0, 0, 0, 0, 0, 0,
   ],
   n: [
-    -50, -40, -30, -30, -30, -30, -40, -50, -40, -20, 0, 0, 0, 0, -20, -40, -30, 0, 10, 15, 15, 10, 0, -30, -30, 5, 15,
-    20, 20, 15, 5, -30, -30, 0, 15, 20, 20, 15, 0, -30, -30, 5, 10, 15, 15, 10, 5, -30, -40, -20, 0, 5, 5, 0, -20, -40,
-    -50, -40, -30, -30, -30, -30, -40, -50,
+    -50, -40, -30, -30, -30, -30, -40, -50, -40, -20, 0, 0, 0, 0, -20, -40, -30, 0, 10, 15, 15, 10, 0, -30, -30, 5, 15, 20, 20, 15, 5, -30,
+    -30, 0, 15, 20, 20, 15, 0, -30, -30, 5, 10, 15, 15, 10, 5, -30, -40, -20, 0, 5, 5, 0, -20, -40, -50, -40, -30, -30, -30, -30, -40, -50,
   ],
   b: [
-    -20, -10, -10, -10, -10, -10, -10, -20, -10, 0, 0, 0, 0, 0, 0, -10, -10, 0, 5, 10, 10, 5, 0, -10, -10, 5, 5, 10, 10,
-    5, 5, -10, -10, 0, 10, 10, 10, 10, 0, -10, -10, 10, 10, 10, 10, 10, 10, -10, -10, 5, 0, 0, 0, 0, 5, -10, -20, -10,
-    -10, -10, -10, -10, -10, -20,
+    -20, -10, -10, -10, -10, -10, -10, -20, -10, 0, 0, 0, 0, 0, 0, -10, -10, 0, 5, 10, 10, 5, 0, -10, -10, 5, 5, 10, 10, 5, 5, -10,
+    -10, 0, 10, 10, 10, 10, 0, -10, -10, 10, 10, 10, 10, 10, 10, -10, -10, 5, 0, 0, 0, 0, 5, -10, -20, -10, -10, -10, -10, -10, -10, -20,
   ],
   r: [
-    0, 0, 0, 0, 0, 0, 0, 0, 5, 10, 10, 10, 10, 10, 10, 5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0,
-    0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, 5, 5, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 5, 10, 10, 10, 10, 10, 10, 5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, -5, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, 5, 5, 0, 0, 0,
   ],
   q: [
-    -20, -10, -10, -5, -5, -10, -10, -20, -10, 0, 0, 0, 0, 0, 0, -10, -10, 0, 5, 5, 5, 5, 0, -10, -5, 0, 5, 5, 5, 5, 0,
-    -5, 0, 0, 5, 5, 5, 5, 0, -5, -10, 5, 5, 5, 5, 5, 0, -10, -10, 0, 5, 0, 0, 0, 0, -10, -20, -10, -10, -5, -5, -10,
-    -10, -20,
+    -20, -10, -10, -5, -5, -10, -10, -20, -10, 0, 0, 0, 0, 0, 0, -10, -10, 0, 5, 5, 5, 5, 0, -10, -5, 0, 5, 5, 5, 5, 0, -5,
+    0, 0, 5, 5, 5, 5, 0, -5, -10, 5, 5, 5, 5, 5, 0, -10, -10, 0, 5, 0, 0, 0, 0, -10, -20, -10, -10, -5, -5, -10, -10, -20,
   ],
   kMg: [
-    -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40,
-    -30, -30, -40, -40, -50, -50, -40, -40, -30, -20, -30, -30, -40, -40, -30, -30, -20, -10, -20, -20, -20, -20, -20,
-    -20, -10, 20, 20, 0, 0, 0, 0, 20, 20, 20, 30, 10, 0, 0, 10, 30, 20,
+    -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30, -30, -40, -40, -50, -50, -40, -40, -30,
+    -20, -30, -30, -40, -40, -30, -30, -20, -10, -20, -20, -20, -20, -20, -20, -10, 20, 20, 0, 0, 0, 0, 20, 20, 20, 30, 10, 0, 0, 10, 30, 20,
   ],
   kEg: [
-    -50, -40, -30, -20, -20, -30, -40, -50, -30, -20, -10, 0, 0, -10, -20, -30, -30, -10, 20, 30, 30, 20, -10, -30, -30,
-    -10, 30, 40, 40, 30, -10, -30, -30, -10, 30, 40, 40, 30, -10, -30, -30, -10, 20, 30, 30, 20, -10, -30, -30, -30, 0,
-    0, 0, 0, -30, -30, -50, -30, -30, -30, -30, -30, -30, -50,
+    -50, -40, -30, -20, -20, -30, -40, -50, -30, -20, -10, 0, 0, -10, -20, -30, -30, -10, 20, 30, 30, 20, -10, -30, -30, -10, 30, 40, 40, 30, -10, -30,
+    -30, -10, 30, 40, 40, 30, -10, -30, -30, -10, 20, 30, 30, 20, -10, -30, -30, -30, 0, 0, 0, 0, -30, -30, -50, -30, -30, -30, -30, -30, -30, -50,
   ],
 };
 const PHASE = { p: 0, n: 1, b: 1, r: 2, q: 4 };
 /** cp per reachable square at mobility weight 1. */
 const MOBILITY = { n: 4, b: 5, r: 2, q: 1 };
 
-const PAWN = 1,
-  KNIGHT = 2,
-  BISHOP = 3,
-  ROOK = 4,
-  QUEEN = 5,
-  KING = 6;
-const EP = 1,
-  CASTLE = 2;
+const PAWN = 1, KNIGHT = 2, BISHOP = 3, ROOK = 4, QUEEN = 5, KING = 6;
+const EP = 1, CASTLE = 2;
 const TYPES = ' pnbrqk';
 const KNIGHT_STEPS = [33, 31, 18, 14, -33, -31, -18, -14];
 const DIAG = [15, 17, -15, -17];
@@ -137,13 +126,8 @@ export class Engine {
     }
     for (const m of moves) {
       const d = this.board.decode(m);
-      const from = m & 127,
-        to = (m >> 7) & 127,
-        flags = m >> 17;
-      const ok =
-        to88(d.from) === from &&
-        (flags & CASTLE ? to88(d.castleRook) === to : to88(d.to) === to) &&
-        ((m >> 14) & 7) === (d.promotion ? TYPES.indexOf(d.promotion) : 0);
+      const from = m & 127, to = (m >> 7) & 127, flags = m >> 17;
+      const ok = to88(d.from) === from && (flags & CASTLE ? to88(d.castleRook) === to : to88(d.to) === to) && (((m >> 14) & 7) === (d.promotion ? TYPES.indexOf(d.promotion) : 0));
       if (!ok) throw new Error('chess-core Board internals changed (move layout)');
     }
   }
@@ -152,24 +136,14 @@ export class Engine {
 
   /** Static score from White's point of view. */
   evalWhite() {
-    const b = this.board.b,
-      val = this.val;
-    let matW = 0,
-      matB = 0,
-      pst = 0,
-      mob = 0,
-      phase = 0;
-    let wk = -1,
-      bk = -1;
+    const b = this.board.b, val = this.val;
+    let matW = 0, matB = 0, pst = 0, mob = 0, phase = 0;
+    let wk = -1, bk = -1;
     for (let sq = 0; sq < 120; sq++) {
-      if (sq & 8) {
-        sq += 7;
-        continue;
-      }
+      if (sq & 8) { sq += 7; continue; }
       const pc = b[sq];
       if (!pc) continue;
-      const t = pc & 7,
-        black = pc & 8;
+      const t = pc & 7, black = pc & 8;
       if (t === KING) {
         if (black) bk = sq;
         else wk = sq;
@@ -205,8 +179,7 @@ export class Engine {
     // Mop-up: the side clearly ahead in a thin position drives the other king to the edge.
     if (wk >= 0 && bk >= 0 && ph < 0.5 && Math.abs(mat) >= 300) {
       const [winK, loseK] = mat > 0 ? [wk, bk] : [bk, wk];
-      const lf = loseK & 7,
-        lr = loseK >> 4;
+      const lf = loseK & 7, lr = loseK >> 4;
       const edge = Math.max(3 - lf, lf - 4) + Math.max(3 - lr, lr - 4);
       const dist = Math.abs((winK & 7) - lf) + Math.abs((winK >> 4) - lr);
       const m = 10 * edge + 4 * (14 - dist);
@@ -256,14 +229,12 @@ export class Engine {
   /** Own pawns on the three files around the king, one (10 cp) and two (6 cp) ranks ahead. */
   shield(b, k, black) {
     if (k < 0) return 0;
-    const pawn = PAWN | black,
-      dir = black ? -16 : 16;
+    const pawn = PAWN | black, dir = black ? -16 : 16;
     let s = 0;
     for (let df = -1; df <= 1; df++) {
       const f = (k & 7) + df;
       if (f < 0 || f > 7) continue;
-      const s1 = k + df + dir,
-        s2 = s1 + dir;
+      const s1 = k + df + dir, s2 = s1 + dir;
       if (!(s1 & 0x88) && b[s1] === pawn) s += 10;
       if (!(s2 & 0x88) && b[s2] === pawn) s += 6;
     }
@@ -284,12 +255,8 @@ export class Engine {
   }
 
   orderKey(m, ply) {
-    const b = this.board.b,
-      ov = this.orderVal;
-    const from = m & 127,
-      to = (m >> 7) & 127,
-      promo = (m >> 14) & 7,
-      flags = m >> 17;
+    const b = this.board.b, ov = this.orderVal;
+    const from = m & 127, to = (m >> 7) & 127, promo = (m >> 14) & 7, flags = m >> 17;
     const mover = b[from] & 7;
     const cap = this.capturedType(m);
     let s = 0;
@@ -318,8 +285,7 @@ export class Engine {
     }
     // Insertion sort by key, descending (lists are short).
     for (let i = 1; i < n; i++) {
-      const m = list[i],
-        k = keys[i];
+      const m = list[i], k = keys[i];
       let j = i - 1;
       while (j >= 0 && keys[j] < k) {
         list[j + 1] = list[j];
@@ -352,8 +318,7 @@ export class Engine {
     }
     const n = this.ordered(ply, false);
     const list = this.lists[ply];
-    let best = -INF,
-      legal = 0;
+    let best = -INF, legal = 0;
     for (let i = 0; i < n; i++) {
       const m = list[i];
       if (!B.make(m)) {
@@ -383,15 +348,13 @@ export class Engine {
     if (stand >= beta) return stand;
     if (stand > alpha) alpha = stand;
     if (qd >= 6) return stand;
-    const B = this.board,
-      val = this.val;
+    const B = this.board, val = this.val;
     const n = this.ordered(ply, true);
     const list = this.lists[ply];
     let best = stand;
     for (let i = 0; i < n; i++) {
       const m = list[i];
-      const cap = this.capturedType(m),
-        promo = (m >> 14) & 7;
+      const cap = this.capturedType(m), promo = (m >> 14) & 7;
       let gain = val[cap] + (promo ? val[promo] - val[PAWN] : 0);
       if (this.obstacle[(m >> 7) & 127]) gain -= promo ? val[promo] : val[B.b[m & 127] & 7];
       if (cap !== KING && stand + gain + 200 <= alpha) continue; // delta pruning
@@ -434,9 +397,7 @@ export class Engine {
       for (let depth = 1; depth <= maxDepth; depth++) {
         this.maxPly = depth + 4;
         const scores = new Map();
-        let iterBest = 0,
-          iterScore = -INF,
-          aborted = false;
+        let iterBest = 0, iterScore = -INF, aborted = false;
         try {
           for (const m of root) {
             const nz = noise.get(m);

@@ -38,7 +38,7 @@ const { parseRequest, obstaclesFor, forget } = chessRequests({ gameServer: param
 async function move(body) {
   const t0 = Date.now();
   const { pos, variant, gameId } = parseRequest(body);
-  const obstacles = variant ? ((await obstaclesFor(gameId)) ?? []) : [];
+  const obstacles = variant ? (await obstaclesFor(gameId)) ?? [] : [];
   let legal;
   try {
     legal = core.legalMoves(pos, { obstacles });
@@ -62,12 +62,7 @@ const readOptional = (req) => readJson(req).catch(() => ({}));
 
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
-  'GET /info': async () => ({
-    name: params.name,
-    ai_id: params.name,
-    version: '1.0',
-    description: 'uniformly random legal move',
-  }),
+  'GET /info': async () => ({ name: params.name, ai_id: params.name, version: '1.0', description: 'uniformly random legal move' }),
   'POST /move': async (req) => move(await readJson(req)),
   'POST /join_game': async (req) => {
     const body = await readOptional(req);

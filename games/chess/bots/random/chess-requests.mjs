@@ -71,9 +71,7 @@ export function chessRequests({ gameServer = null, BadRequest }) {
     const url = `${gameServerUrl()}/games/${encodeURIComponent(gameId)}/state`;
     const state = await getJson(url, 2000);
     if (!state || !Array.isArray(state.obstacles)) return [];
-    return state.obstacles
-      .filter((s) => typeof s === 'string' && /^[a-h][1-8]$/.test(s))
-      .map((s) => core.parseSquare(s));
+    return state.obstacles.filter((s) => typeof s === 'string' && /^[a-h][1-8]$/.test(s)).map((s) => core.parseSquare(s));
   }
 
   function obstaclesFor(gameId) {
@@ -95,8 +93,7 @@ export function chessRequests({ gameServer = null, BadRequest }) {
   function parseRequest(body) {
     const { fen, game_id: gameId, current_player: player } = body;
     if (typeof fen !== 'string' || !fen.trim() || fen.length > 200) throw new BadRequest('fen must be a FEN string');
-    if (gameId !== undefined && gameId !== null && typeof gameId !== 'string')
-      throw new BadRequest('game_id must be a string');
+    if (gameId !== undefined && gameId !== null && typeof gameId !== 'string') throw new BadRequest('game_id must be a string');
     if (player !== undefined && player !== null && player !== 'white' && player !== 'black') {
       throw new BadRequest("current_player must be 'white' or 'black'");
     }

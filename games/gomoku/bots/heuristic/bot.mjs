@@ -20,15 +20,8 @@ import { BadRequest, portArg, readJson, serve } from './bot-http.mjs';
 import { Engine } from './engine.mjs';
 
 const DEFAULTS = {
-  name: 'heuristic',
-  attack: 1,
-  defense: 1,
-  depth: 4,
-  candidates: 12,
-  timeBudgetMs: 1500,
-  centerBias: 0.1,
-  randomness: 0,
-  seed: 1,
+  name: 'heuristic', attack: 1, defense: 1, depth: 4, candidates: 12,
+  timeBudgetMs: 1500, centerBias: 0.1, randomness: 0, seed: 1,
 };
 
 function loadParams() {
@@ -43,10 +36,7 @@ function loadParams() {
   }
   const num = (v, lo, hi, dflt) => (Number.isFinite(Number(v)) ? Math.min(hi, Math.max(lo, Number(v))) : dflt);
   const weights = {};
-  for (const [rules, len] of [
-    ['standard', 6],
-    ['variant', 4],
-  ]) {
+  for (const [rules, len] of [['standard', 6], ['variant', 4]]) {
     const w = raw.weights?.[rules];
     if (Array.isArray(w) && w.length === len && w.every(Number.isFinite)) weights[rules] = w.map(Number);
   }
@@ -125,7 +115,7 @@ async function joinGame(body) {
   let points = body.forbidden_points !== undefined ? parsePoints(body.forbidden_points) : null;
   if (body.rules !== 'standard' && !points) points = await fetchForbidden(body.game_server_url, gameId);
   const rules = body.rules ?? (points ? 'variant' : 'standard');
-  games.set(gameId, { rules, points: rules === 'variant' ? (points ?? []) : [], color });
+  games.set(gameId, { rules, points: rules === 'variant' ? points ?? [] : [], color });
   if (games.size > 1000) games.delete(games.keys().next().value); // bound memory
   return { status: 'joined', ai_id: params.name, game_id: gameId, my_color: color, rules };
 }
@@ -167,9 +157,7 @@ function getMove(body) {
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
   'GET /info': async () => ({
-    name: params.name,
-    ai_id: params.name,
-    version: '1.0',
+    name: params.name, ai_id: params.name, version: '1.0',
     description: 'threat-pattern evaluation + alpha-beta; CATArena standard and variant rules',
     params,
   }),

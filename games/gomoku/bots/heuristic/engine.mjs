@@ -51,9 +51,7 @@ export class Engine {
   }
 
   touch(c, delta) {
-    const N = this.N,
-      i = (c / N) | 0,
-      j = c % N;
+    const N = this.N, i = (c / N) | 0, j = c % N;
     for (let a = Math.max(0, i - 2); a <= Math.min(N - 1, i + 2); a++) {
       for (let b = Math.max(0, j - 2); b <= Math.min(N - 1, j + 2); b++) this.near[a * N + b] += delta;
     }
@@ -66,16 +64,10 @@ export class Engine {
     this.lineLen = [];
     this.cellLine = new Int32Array(N * N * 4).fill(-1);
     this.cellPos = new Int32Array(N * N * 4);
-    [
-      [0, 1],
-      [1, 0],
-      [1, 1],
-      [1, -1],
-    ].forEach(([di, dj], d) => {
+    [[0, 1], [1, 0], [1, 1], [1, -1]].forEach(([di, dj], d) => {
       for (let i = 0; i < N; i++) {
         for (let j = 0; j < N; j++) {
-          const pi = i - di,
-            pj = j - dj;
+          const pi = i - di, pj = j - dj;
           if (pi >= 0 && pi < N && pj >= 0 && pj < N) continue; // not a line start
           const line = [];
           for (let a = i, b = j; a >= 0 && a < N && b >= 0 && b < N; a += di, b += dj) line.push(a * N + b);
@@ -106,27 +98,18 @@ export class Engine {
   /** Recomputes one line's window counts and updates the totals. */
   rescore(l) {
     const { L, w, cells, lineCells } = this;
-    const start = this.lineStart[l],
-      len = this.lineLen[l];
-    const s = [0, 0, 0],
-      f = [0, 0, 0],
-      t = [0, 0, 0];
+    const start = this.lineStart[l], len = this.lineLen[l];
+    const s = [0, 0, 0], f = [0, 0, 0], t = [0, 0, 0];
     for (let a = 0; a + L <= len; a++) {
-      let n1 = 0,
-        n2 = 0,
-        blocked = false;
+      let n1 = 0, n2 = 0, blocked = false;
       for (let k = 0; k < L; k++) {
         const v = cells[lineCells[start + a + k]];
         if (v === 1) n1++;
         else if (v === 2) n2++;
-        else if (v === 3) {
-          blocked = true;
-          break;
-        }
+        else if (v === 3) { blocked = true; break; }
       }
       if (blocked || (n1 && n2)) continue;
-      const col = n1 ? 1 : 2,
-        n = n1 || n2;
+      const col = n1 ? 1 : 2, n = n1 || n2;
       if (!n) continue;
       s[col] += w[n];
       if (n === L) f[col]++;
@@ -157,8 +140,7 @@ export class Engine {
   }
 
   centre(c) {
-    const N = this.N,
-      h = (N - 1) / 2;
+    const N = this.N, h = (N - 1) / 2;
     return h - Math.max(Math.abs(((c / N) | 0) - h), Math.abs((c % N) - h));
   }
 
@@ -178,38 +160,23 @@ export class Engine {
     let win = -1;
     for (let c = 0; c < N * N; c++) {
       if (cells[c] !== 0 || this.near[c] === 0) continue;
-      let gS = 0,
-        gO = 0,
-        kS = 0,
-        kO = 0;
+      let gS = 0, gO = 0, kS = 0, kO = 0;
       for (let d = 0; d < 4; d++) {
         const l = this.cellLine[c * 4 + d];
         if (l < 0) continue;
-        const p = this.cellPos[c * 4 + d],
-          start = this.lineStart[l];
+        const p = this.cellPos[c * 4 + d], start = this.lineStart[l];
         const last = Math.min(p, this.lineLen[l] - L);
         for (let a = Math.max(0, p - L + 1); a <= last; a++) {
-          let ns = 0,
-            no = 0,
-            blocked = false;
+          let ns = 0, no = 0, blocked = false;
           for (let k = 0; k < L; k++) {
             const v = cells[lineCells[start + a + k]];
             if (v === side) ns++;
             else if (v === opp) no++;
-            else if (v === 3) {
-              blocked = true;
-              break;
-            }
+            else if (v === 3) { blocked = true; break; }
           }
           if (blocked) continue;
-          if (no === 0) {
-            gS += w[ns + 1] - w[ns];
-            if (ns === L - 1) kS++;
-          }
-          if (ns === 0) {
-            gO += w[no + 1] - w[no];
-            if (no === L - 1) kO++;
-          }
+          if (no === 0) { gS += w[ns + 1] - w[ns]; if (ns === L - 1) kS++; }
+          if (ns === 0) { gO += w[no + 1] - w[no]; if (no === L - 1) kO++; }
         }
       }
       if (this.F[side] + kS >= this.need) win = c;
@@ -275,8 +242,7 @@ export class Engine {
   /** Iterative deepening up to params.depth, within the deadline. */
   choose() {
     if (this.stones === 0) return this.opening();
-    const me = this.me,
-      opp = 3 - me;
+    const me = this.me, opp = 3 - me;
     const { list, win, blocks } = this.candidates(me);
     if (!list.length) return this.opening(); // no stone nearby is free: any free cell
     if (win >= 0) return { cell: win, reason: 'winning move' };
@@ -310,8 +276,7 @@ export class Engine {
       moves = scored.map((m) => m.c); // best first for the next iteration
       if (Math.abs(best.value) >= WIN / 4) break; // decided
     }
-    const verdict =
-      best.value >= WIN / 4 ? 'forced win found' : best.value <= -WIN / 4 ? 'position lost' : 'best evaluation';
+    const verdict = best.value >= WIN / 4 ? 'forced win found' : best.value <= -WIN / 4 ? 'position lost' : 'best evaluation';
     return { cell: best.cell, reason: `${verdict} at depth ${best.depth} (${this.nodes} nodes)` };
   }
 }

@@ -56,7 +56,7 @@ async function joinGame(body) {
   let points = body.forbidden_points !== undefined ? parsePoints(body.forbidden_points) : null;
   if (body.rules !== 'standard' && !points) points = await fetchForbidden(body.game_server_url, gameId);
   const rules = body.rules ?? (points ? 'variant' : 'standard');
-  games.set(gameId, { rules, points: rules === 'variant' ? (points ?? []) : [], color });
+  games.set(gameId, { rules, points: rules === 'variant' ? points ?? [] : [], color });
   if (games.size > 1000) games.delete(games.keys().next().value); // bound memory
   return { status: 'joined', ai_id: NAME, game_id: gameId, my_color: color, rules };
 }
@@ -74,11 +74,9 @@ function getMove(body) {
   const game = typeof body.game_id === 'string' ? games.get(body.game_id) : undefined;
   const forbidden = new Set((game?.points ?? []).map(([i, j]) => `${i},${j}`));
   const legal = [];
-  board.forEach((row, i) =>
-    row.forEach((v, j) => {
-      if (v === 0 && !forbidden.has(`${i},${j}`)) legal.push([i, j]);
-    }),
-  );
+  board.forEach((row, i) => row.forEach((v, j) => {
+    if (v === 0 && !forbidden.has(`${i},${j}`)) legal.push([i, j]);
+  }));
   if (!legal.length) throw new BadRequest('no legal move');
   return {
     move: legal[Math.floor(random() * legal.length)],

@@ -26,15 +26,8 @@ import { BadRequest, portArg, readJson, serve } from './bot-http.mjs';
 import { cardCode, codeRank, equity, normDeck } from './equity.mjs';
 
 const DEFAULTS = {
-  name: 'heuristic',
-  tightness: 0.5,
-  aggression: 0.5,
-  bluff: 0.05,
-  simulations: 1000,
-  depth: 1,
-  timeBudgetMs: 100,
-  randomness: 0.1,
-  seed: 1,
+  name: 'heuristic', tightness: 0.5, aggression: 0.5, bluff: 0.05, simulations: 1000, depth: 1,
+  timeBudgetMs: 100, randomness: 0.1, seed: 1,
 };
 
 function loadParams() {
@@ -47,8 +40,7 @@ function loadParams() {
   } catch (err) {
     console.error(`cannot read params ${path} (${err.message}): using the defaults`);
   }
-  const num = (v, lo, hi, dflt) =>
-    v !== null && v !== '' && Number.isFinite(Number(v)) ? Math.min(hi, Math.max(lo, Number(v))) : dflt;
+  const num = (v, lo, hi, dflt) => (v !== null && v !== '' && Number.isFinite(Number(v)) ? Math.min(hi, Math.max(lo, Number(v))) : dflt);
   const d = DEFAULTS;
   return {
     name: typeof raw.name === 'string' && raw.name ? raw.name : d.name,
@@ -98,8 +90,7 @@ const RANK_CHARS = '23456789TJQKA';
 
 /** Chart group 1 (best) .. 9 of two hole-card codes. */
 function handGroup(a, b) {
-  let hi = codeRank(a),
-    lo = codeRank(b);
+  let hi = codeRank(a), lo = codeRank(b);
   if (lo > hi) [hi, lo] = [lo, hi];
   const key = RANK_CHARS[hi - 2] + RANK_CHARS[lo - 2] + (hi === lo ? '' : (a & 3) === (b & 3) ? 's' : 'o');
   return GROUP.get(key) ?? 9;
@@ -107,12 +98,7 @@ function handGroup(a, b) {
 
 // ---- request parsing -------------------------------------------------------------------------
 
-const num = (v, dflt = 0) =>
-  typeof v === 'number' && Number.isFinite(v)
-    ? v
-    : typeof v === 'string' && v.trim() && Number.isFinite(Number(v))
-      ? Number(v)
-      : dflt;
+const num = (v, dflt = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : dflt);
 
 /** valid_actions → { fold, check, call: amount|null, raise: {min,max}|null, all_in: amount|null }. */
 function parseValidActions(list) {
@@ -121,32 +107,21 @@ function parseValidActions(list) {
   for (const e of list) {
     if (!e || typeof e !== 'object') continue;
     switch (e.action) {
-      case 'fold':
-        va.fold = true;
-        break;
-      case 'check':
-        va.check = true;
-        break;
-      case 'call':
-        va.call = Math.max(0, num(e.amount));
-        break;
-      case 'all_in':
-        va.all_in = Math.max(0, num(e.amount));
-        break;
+      case 'fold': va.fold = true; break;
+      case 'check': va.check = true; break;
+      case 'call': va.call = Math.max(0, num(e.amount)); break;
+      case 'all_in': va.all_in = Math.max(0, num(e.amount)); break;
       case 'raise': {
         const a = e.amount;
         if (!a || typeof a !== 'object') break;
-        const lo = Math.ceil(num(a.min, NaN)),
-          hi = Math.floor(num(a.max, NaN));
-        if (Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi && hi > 0)
-          va.raise = { min: Math.max(1, lo), max: hi };
+        const lo = Math.ceil(num(a.min, NaN)), hi = Math.floor(num(a.max, NaN));
+        if (Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi && hi > 0) va.raise = { min: Math.max(1, lo), max: hi };
         break;
       }
       default:
     }
   }
-  if (!va.fold && !va.check && va.call === null && !va.raise && va.all_in === null)
-    throw new BadRequest('valid_actions has no known action');
+  if (!va.fold && !va.check && va.call === null && !va.raise && va.all_in === null) throw new BadRequest('valid_actions has no known action');
   return va;
 }
 
@@ -164,14 +139,11 @@ const LIVE = new Set(['active', 'all_in']);
 function parseState(body) {
   const va = parseValidActions(body.valid_actions);
   const players = body.players;
-  if (!players || typeof players !== 'object' || Array.isArray(players))
-    throw new BadRequest('players must be an object keyed by player id');
+  if (!players || typeof players !== 'object' || Array.isArray(players)) throw new BadRequest('players must be an object keyed by player id');
   let meId = typeof body.current_player === 'string' ? body.current_player : null;
   if (!meId || !players[meId]) {
     // No (known) current_player: the only player whose hole cards are shown is the one asked.
-    const shown = Object.keys(players).filter(
-      (id) => Array.isArray(players[id]?.hole_cards) && players[id].hole_cards.length === 2,
-    );
+    const shown = Object.keys(players).filter((id) => Array.isArray(players[id]?.hole_cards) && players[id].hole_cards.length === 2);
     if (shown.length !== 1) throw new BadRequest('current_player must name an entry of players');
     meId = shown[0];
   }
@@ -187,9 +159,7 @@ function parseState(body) {
   if (deck === 'short' && all.some((c) => codeRank(c) < 6)) throw new BadRequest('card below 6 in a short-deck game');
 
   // Seats in table order (players is in seat order); the dealer from is_dealer, else dealer_index.
-  const seats = Object.keys(players).filter(
-    (id) => players[id] && typeof players[id] === 'object' && players[id].state !== 'out',
-  );
+  const seats = Object.keys(players).filter((id) => players[id] && typeof players[id] === 'object' && players[id].state !== 'out');
   let dealer = seats.findIndex((id) => players[id].is_dealer === true);
   if (dealer < 0) dealer = Math.max(0, Math.floor(num(body.dealer_index))) % Math.max(1, seats.length);
   const opponents = seats.filter((id) => id !== meId && LIVE.has(players[id].state ?? 'active'));
@@ -197,10 +167,8 @@ function parseState(body) {
   const bb = Math.max(1, num(body.big_blind, 0) || num(body.min_raise, 0) || 20);
   const myBet = Math.max(0, num(me.current_bet));
   const currentBet = Math.max(myBet, num(body.current_bet));
-  const toCall = va.check ? 0 : (va.call ?? Math.max(0, currentBet - myBet));
-  const phase = ['preflop', 'flop', 'turn', 'river'].includes(body.phase)
-    ? body.phase
-    : ['preflop', null, null, 'flop', 'turn', 'river'][board.length];
+  const toCall = va.check ? 0 : va.call ?? Math.max(0, currentBet - myBet);
+  const phase = ['preflop', 'flop', 'turn', 'river'].includes(body.phase) ? body.phase : ['preflop', null, null, 'flop', 'turn', 'river'][board.length];
   // Lateness 0 (first to act) .. 1 (last to act) among the seats still in the hand.
   const n = seats.length;
   const mySeat = seats.indexOf(meId);
@@ -211,16 +179,7 @@ function parseState(body) {
     lateness = order / (n - 1);
   }
   return {
-    va,
-    hole,
-    board,
-    deck,
-    phase,
-    bb,
-    myBet,
-    currentBet,
-    toCall,
-    lateness,
+    va, hole, board, deck, phase, bb, myBet, currentBet, toCall, lateness,
     pot: Math.max(0, num(body.pot)),
     minRaise: Math.max(bb, num(body.min_raise, bb)),
     chips: Math.max(0, num(me.chips)),
@@ -288,8 +247,7 @@ function postflop(s, eq) {
 
   if (s.toCall === 0) {
     if (rel >= betT) return raiseTo(s.currentBet + Math.max(s.bb, s.pot * sizeFrac), `${why}: value bet`, rel >= 0.8);
-    if (rng() < (bluff / s.opponents) * (s.phase === 'river' ? 1.3 : 1))
-      return raiseTo(s.currentBet + Math.max(s.bb, s.pot * 0.6), `${why}: bluff`);
+    if (rng() < bluff / s.opponents * (s.phase === 'river' ? 1.3 : 1)) return raiseTo(s.currentBet + Math.max(s.bb, s.pot * 0.6), `${why}: bluff`);
     return act('check', `${why}: check`);
   }
   const potAfter = s.pot + s.toCall;
@@ -298,8 +256,7 @@ function postflop(s, eq) {
   }
   const margin = 0.1 * t - 0.03;
   if (e >= potOdds + margin || rel >= 0.9) return act('call', `${why}: call (pot odds ${potOdds.toFixed(2)})`);
-  if (s.opponents === 1 && rng() < bluff * 0.4)
-    return raiseTo(s.currentBet + Math.max(s.minRaise, potAfter * 0.8), `${why}: bluff raise`);
+  if (s.opponents === 1 && rng() < bluff * 0.4) return raiseTo(s.currentBet + Math.max(s.minRaise, potAfter * 0.8), `${why}: bluff raise`);
   return act('fold', `${why}: fold (pot odds ${potOdds.toFixed(2)})`);
 }
 
@@ -336,14 +293,12 @@ function finalize(intent, s) {
   if (intent.action === 'call' && va.call === null && va.check) intent = act('check', intent.why);
   if (intent.action === 'check' && va.check) return { action: 'check', amount: 0, why: intent.why };
   if (intent.action === 'call' && va.call !== null) return { action: 'call', amount: int(va.call), why: intent.why };
-  if (intent.action === 'call' && va.call === null && va.all_in !== null)
-    return { action: 'all_in', amount: int(va.all_in), why: intent.why };
+  if (intent.action === 'call' && va.call === null && va.all_in !== null) return { action: 'all_in', amount: int(va.all_in), why: intent.why };
   if (intent.action === 'fold') {
     if (va.check) return { action: 'check', amount: 0, why: `${intent.why}; checking is free` };
     if (va.fold) return { action: 'fold', amount: 0, why: intent.why };
   }
-  if (intent.action === 'all_in' && va.all_in !== null)
-    return { action: 'all_in', amount: int(va.all_in), why: intent.why };
+  if (intent.action === 'all_in' && va.all_in !== null) return { action: 'all_in', amount: int(va.all_in), why: intent.why };
   return fallback(`${intent.why} (${intent.action} not offered)`);
 }
 
@@ -365,9 +320,7 @@ const DEBUG = process.env.BOT_DEBUG === '1';
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
   'GET /info': async () => ({
-    name: params.name,
-    ai_id: params.name,
-    version: '1.0',
+    name: params.name, ai_id: params.name, version: '1.0',
     description: "pre-flop hand chart + Monte-Carlo equity vs pot odds; standard and short deck Hold'em",
     params,
   }),

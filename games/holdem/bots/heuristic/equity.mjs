@@ -14,37 +14,15 @@
 export const RANKS = '23456789TJQKA';
 export const SUITS = 'cdhs';
 
-const B4 = 16 ** 4,
-  B3 = 16 ** 3,
-  B2 = 16 ** 2;
+const B4 = 16 ** 4, B3 = 16 ** 3, B2 = 16 ** 2;
 const CAT = 16 ** 5;
 
 // Category numbers per deck (weakest = 0).
 const STD = { high: 0, pair: 1, twoPair: 2, trips: 3, straight: 4, flush: 5, fullHouse: 6, quads: 7, straightFlush: 8 };
 const SHORT = { ...STD, flush: 6, fullHouse: 5 };
 export const CATEGORY_NAMES = {
-  standard: [
-    'high-card',
-    'pair',
-    'two-pair',
-    'three-of-a-kind',
-    'straight',
-    'flush',
-    'full-house',
-    'four-of-a-kind',
-    'straight-flush',
-  ],
-  short: [
-    'high-card',
-    'pair',
-    'two-pair',
-    'three-of-a-kind',
-    'straight',
-    'full-house',
-    'flush',
-    'four-of-a-kind',
-    'straight-flush',
-  ],
+  standard: ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'flush', 'full-house', 'four-of-a-kind', 'straight-flush'],
+  short: ['high-card', 'pair', 'two-pair', 'three-of-a-kind', 'straight', 'full-house', 'flush', 'four-of-a-kind', 'straight-flush'],
 };
 
 /** "short" for the 36-card deck (also "variant"/"short_deck"/"six_plus"), else "standard". */
@@ -101,8 +79,7 @@ const suitCount = new Int8Array(4);
 
 /** The top n ranks of a mask, packed base 16 into 5 slots (zero-padded). */
 function topRanks(mask, n) {
-  let v = 0,
-    k = 0;
+  let v = 0, k = 0;
   for (let r = 14; r >= 2 && k < n; r--) {
     if (mask & (1 << r)) {
       v = v * 16 + r;
@@ -125,8 +102,7 @@ export function evalCodes(codes, n, short) {
   let mask = 0;
   for (let i = 0; i < n; i++) {
     const c = codes[i];
-    const r = (c >> 2) + 2,
-      s = c & 3;
+    const r = (c >> 2) + 2, s = c & 3;
     rankCount[r]++;
     suitMask[s] |= 1 << r;
     suitCount[s]++;
@@ -136,12 +112,7 @@ export function evalCodes(codes, n, short) {
   for (let s = 0; s < 4; s++) if (suitCount[s] >= 5) flushSuit = s;
 
   // Groups by multiplicity, highest rank first; clears the counts on the way.
-  let quad = 0,
-    trip1 = 0,
-    trip2 = 0,
-    pair1 = 0,
-    pair2 = 0,
-    pair3 = 0;
+  let quad = 0, trip1 = 0, trip2 = 0, pair1 = 0, pair2 = 0, pair3 = 0;
   for (let r = 14; r >= 2; r--) {
     const k = rankCount[r];
     if (!k) continue;
@@ -192,10 +163,8 @@ function toCodes(cards) {
   if (!Array.isArray(cards) || cards.length < 5 || cards.length > 7) throw new Error('a hand needs 5 to 7 cards');
   const codes = cards.map((c) => (typeof c === 'number' ? c : cardCode(c)));
   for (let i = 0; i < codes.length; i++) {
-    if (!Number.isInteger(codes[i]) || codes[i] < 0 || codes[i] > 51)
-      throw new Error(`invalid card ${JSON.stringify(cards[i])}`);
-    for (let j = 0; j < i; j++)
-      if (codes[j] === codes[i]) throw new Error(`duplicate card ${JSON.stringify(cards[i])}`);
+    if (!Number.isInteger(codes[i]) || codes[i] < 0 || codes[i] > 51) throw new Error(`invalid card ${JSON.stringify(cards[i])}`);
+    for (let j = 0; j < i; j++) if (codes[j] === codes[i]) throw new Error(`duplicate card ${JSON.stringify(cards[i])}`);
   }
   return codes;
 }
@@ -222,12 +191,7 @@ export function compare7(a, b, deck = 'standard') {
  * deadline (Date.now() value at which to stop), rng (() => [0,1)), dead (known-dead codes).
  * Returns { equity, samples }.
  */
-export function equity(
-  hole,
-  board,
-  opponents,
-  { deck = 'standard', samples = 500, deadline = Infinity, rng = Math.random, dead = [] } = {},
-) {
+export function equity(hole, board, opponents, { deck = 'standard', samples = 500, deadline = Infinity, rng = Math.random, dead = [] } = {}) {
   const short = normDeck(deck) === 'short';
   const used = new Set([...hole, ...board, ...dead]);
   const stub = deckCodes(deck).filter((c) => !used.has(c));
@@ -238,8 +202,7 @@ export function equity(
   mine[0] = hole[0];
   mine[1] = hole[1];
   for (let i = 0; i < board.length; i++) mine[2 + i] = theirs[2 + i] = board[i];
-  let total = 0,
-    n = 0;
+  let total = 0, n = 0;
   const max = Math.max(1, samples | 0);
   while (n < max) {
     if ((n & 31) === 31 && Date.now() >= deadline) break;
@@ -253,8 +216,7 @@ export function equity(
     let k = 0;
     for (let i = board.length; i < 5; i++) mine[2 + i] = theirs[2 + i] = stub[k++];
     const me = evalCodes(mine, 7, short);
-    let better = false,
-      ties = 0;
+    let better = false, ties = 0;
     for (let o = 0; o < opp; o++) {
       theirs[0] = stub[k++];
       theirs[1] = stub[k++];

@@ -23,12 +23,7 @@ function mulberry32(seed) {
 const seed = Number(process.env.BOT_SEED);
 const rng = process.env.BOT_SEED && Number.isFinite(seed) ? mulberry32(seed) : Math.random;
 
-const num = (v) =>
-  typeof v === 'number' && Number.isFinite(v)
-    ? v
-    : typeof v === 'string' && v.trim() && Number.isFinite(Number(v))
-      ? Number(v)
-      : NaN;
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : NaN);
 const int = (v) => (Number.isFinite(v) ? Math.max(0, Math.floor(v)) : 0);
 
 /** Every offered action as a ready reply (raise: the whole-number range), in offer order. */
@@ -40,8 +35,7 @@ function options(list) {
     if (e.action === 'fold' || e.action === 'check') out.push({ action: e.action, amount: 0 });
     else if (e.action === 'call' || e.action === 'all_in') out.push({ action: e.action, amount: int(num(e.amount)) });
     else if (e.action === 'raise' && e.amount && typeof e.amount === 'object') {
-      const lo = Math.max(1, Math.ceil(num(e.amount.min))),
-        hi = Math.floor(num(e.amount.max));
+      const lo = Math.max(1, Math.ceil(num(e.amount.min))), hi = Math.floor(num(e.amount.max));
       if (Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi) out.push({ action: 'raise', min: lo, max: hi });
     }
   }

@@ -33,13 +33,7 @@ const random = mulberry32(Number(process.env.BOT_SEED ?? params.seed ?? 1) || 1)
 
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
-  'GET /info': async () => ({
-    name: NAME,
-    ai_id: NAME,
-    version: '1.0',
-    description: 'association-list clues, evidence-based votes',
-    knobs,
-  }),
+  'GET /info': async () => ({ name: NAME, ai_id: NAME, version: '1.0', description: 'association-list clues, evidence-based votes', knobs }),
   'POST /join': async (req) => {
     const body = await readJson(req);
     return { status: 'joined', game_id: body.game_id ?? null, seat: body.seat ?? null };

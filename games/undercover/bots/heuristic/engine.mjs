@@ -51,19 +51,10 @@ export function knobsFrom(raw) {
   return k;
 }
 
-const statementsOf = (body) =>
-  Array.isArray(body.statements) ? body.statements.filter((s) => s && typeof s.statement === 'string') : [];
+const statementsOf = (body) => (Array.isArray(body.statements) ? body.statements.filter((s) => s && typeof s.statement === 'string') : []);
 
-const CATEGORY_CLUES = [
-  (c) => `it is a kind of ${c}`,
-  (c) => `you would file it under ${c}`,
-  (c) => `people who like ${c} know it`,
-];
-const SIBLING_CLUES = [
-  (s) => `it is closer to ${s} than you might think`,
-  (s) => `it often comes up next to ${s}`,
-  (s) => `picture it beside ${s}`,
-];
+const CATEGORY_CLUES = [(c) => `it is a kind of ${c}`, (c) => `you would file it under ${c}`, (c) => `people who like ${c} know it`];
+const SIBLING_CLUES = [(s) => `it is closer to ${s} than you might think`, (s) => `it often comes up next to ${s}`, (s) => `picture it beside ${s}`];
 
 /** Am I (probably) a civilian? The variant says; otherwise the majority of evidence decides. */
 function believeCivilian(body, evidence) {
@@ -78,9 +69,7 @@ function believeCivilian(body, evidence) {
 /** Per alive other seat: > 0 a different word than mine, < 0 the same. */
 export function evidenceOf(body, word) {
   const info = associations(word);
-  const mine = statementsOf(body)
-    .filter((s) => s.seat === body.seat)
-    .flatMap((s) => tokens(s.statement));
+  const mine = statementsOf(body).filter((s) => s.seat === body.seat).flatMap((s) => tokens(s.statement));
   const evidence = new Map();
   for (const seat of body.alive ?? []) if (seat !== body.seat) evidence.set(seat, 0);
   for (const s of statementsOf(body)) {
@@ -103,12 +92,10 @@ export function speak(body, knobs, random) {
   for (let attempt = 0; attempt < 30; attempt++) {
     const facts = [];
     for (let i = 0; i < knobs.depth; i++) {
-      if (info && random() >= knobs.vagueness && info.siblings.length)
-        facts.push(pick(SIBLING_CLUES)(pick(info.siblings)));
+      if (info && random() >= knobs.vagueness && info.siblings.length) facts.push(pick(SIBLING_CLUES)(pick(info.siblings)));
       else facts.push(pick(CATEGORY_CLUES)(info?.category ?? body.category ?? 'everyday things'));
     }
-    if (info && civilian && body.role !== 'undercover' && random() < knobs.boldness)
-      facts.push(`and it is not ${info.counterpart}`);
+    if (info && civilian && body.role !== 'undercover' && random() < knobs.boldness) facts.push(`and it is not ${info.counterpart}`);
     const statement = `${facts.join(', ')}.`.replace(/^./, (c) => c.toUpperCase());
     if (statementFault(statement, word, body) === null) return statement;
   }
@@ -118,8 +105,7 @@ export function speak(body, knobs, random) {
 /** Audience: the player whose statements share the fewest tokens with the others'. */
 function outlier(body, candidates) {
   const bySeat = new Map(candidates.map((c) => [c, new Set()]));
-  for (const s of statementsOf(body))
-    if (bySeat.has(s.seat)) for (const t of tokens(s.statement)) if (t.length > 3) bySeat.get(s.seat).add(t);
+  for (const s of statementsOf(body)) if (bySeat.has(s.seat)) for (const t of tokens(s.statement)) if (t.length > 3) bySeat.get(s.seat).add(t);
   const score = new Map();
   for (const [seat, mine] of bySeat) {
     let shared = 0;
@@ -134,15 +120,12 @@ export function vote(body, knobs, random) {
   if (!candidates.length) return null;
   const score = body.word ? evidenceOf(body, String(body.word)) : outlier(body, candidates);
   const votes = Array.isArray(body.votes) ? body.votes : [];
-  const last = votes.length
-    ? votes.filter((v) => v.round === votes.at(-1).round && v.revote === votes.at(-1).revote)
-    : [];
+  const last = votes.length ? votes.filter((v) => v.round === votes.at(-1).round && v.revote === votes.at(-1).revote) : [];
   let best = candidates[0];
   let bestValue = -Infinity;
   for (const c of candidates) {
     const bandwagon = last.filter((v) => v.target === c).length;
-    const value =
-      (score.get(c) ?? 0) + knobs.bandwagon * bandwagon + knobs.randomness * 2 * (random() - 0.5) + 1e-6 * random();
+    const value = (score.get(c) ?? 0) + knobs.bandwagon * bandwagon + knobs.randomness * 2 * (random() - 0.5) + 1e-6 * random();
     if (value > bestValue) [best, bestValue] = [c, value];
   }
   return best;

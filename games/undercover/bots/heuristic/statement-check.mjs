@@ -58,101 +58,16 @@ export const MAX_STATEMENT_CHARS = 300;
 /** Letters of other scripts (and Latin variants) that look like a Latin letter, both cases. */
 const CONFUSABLES = {
   // Cyrillic
-  А: 'A',
-  а: 'a',
-  В: 'B',
-  Е: 'E',
-  е: 'e',
-  Ѕ: 'S',
-  ѕ: 's',
-  І: 'I',
-  і: 'i',
-  Ј: 'J',
-  ј: 'j',
-  К: 'K',
-  к: 'k',
-  М: 'M',
-  Н: 'H',
-  О: 'O',
-  о: 'o',
-  Р: 'P',
-  р: 'p',
-  С: 'C',
-  с: 'c',
-  Т: 'T',
-  У: 'Y',
-  у: 'y',
-  Х: 'X',
-  х: 'x',
-  Һ: 'H',
-  һ: 'h',
-  ԁ: 'd',
-  Ԛ: 'Q',
-  ԛ: 'q',
-  Ԝ: 'W',
-  ԝ: 'w',
-  Ӏ: 'l',
-  ӏ: 'l',
-  Ү: 'Y',
-  ү: 'y',
-  Ь: 'b',
-  ь: 'b',
+  А: 'A', а: 'a', В: 'B', Е: 'E', е: 'e', Ѕ: 'S', ѕ: 's', І: 'I', і: 'i', Ј: 'J', ј: 'j', К: 'K', к: 'k', М: 'M', Н: 'H', О: 'O', о: 'o',
+  Р: 'P', р: 'p', С: 'C', с: 'c', Т: 'T', У: 'Y', у: 'y', Х: 'X', х: 'x', Һ: 'H', һ: 'h', ԁ: 'd', Ԛ: 'Q', ԛ: 'q', Ԝ: 'W', ԝ: 'w', Ӏ: 'l', ӏ: 'l',
+  Ү: 'Y', ү: 'y', Ь: 'b', ь: 'b',
   // Greek
-  Α: 'A',
-  α: 'a',
-  Β: 'B',
-  β: 'b',
-  Ε: 'E',
-  ε: 'e',
-  Ζ: 'Z',
-  Η: 'H',
-  η: 'n',
-  Ι: 'I',
-  ι: 'i',
-  Κ: 'K',
-  κ: 'k',
-  Μ: 'M',
-  μ: 'u',
-  Ν: 'N',
-  ν: 'v',
-  Ο: 'O',
-  ο: 'o',
-  Ρ: 'P',
-  ρ: 'p',
-  Τ: 'T',
-  τ: 't',
-  Υ: 'Y',
-  υ: 'u',
-  Χ: 'X',
-  χ: 'x',
-  ϲ: 'c',
-  Ϲ: 'C',
-  ϳ: 'j',
-  γ: 'y',
-  ω: 'w',
+  Α: 'A', α: 'a', Β: 'B', β: 'b', Ε: 'E', ε: 'e', Ζ: 'Z', Η: 'H', η: 'n', Ι: 'I', ι: 'i', Κ: 'K', κ: 'k', Μ: 'M', μ: 'u', Ν: 'N', ν: 'v',
+  Ο: 'O', ο: 'o', Ρ: 'P', ρ: 'p', Τ: 'T', τ: 't', Υ: 'Y', υ: 'u', Χ: 'X', χ: 'x', ϲ: 'c', Ϲ: 'C', ϳ: 'j', γ: 'y', ω: 'w',
   // Armenian
-  օ: 'o',
-  ս: 'u',
-  հ: 'h',
-  ո: 'n',
+  օ: 'o', ս: 'u', հ: 'h', ո: 'n',
   // Latin letters without a decomposition
-  ß: 'ss',
-  æ: 'ae',
-  Æ: 'AE',
-  œ: 'oe',
-  Œ: 'OE',
-  ø: 'o',
-  Ø: 'O',
-  đ: 'd',
-  Đ: 'D',
-  ł: 'l',
-  Ł: 'L',
-  ı: 'i',
-  ȷ: 'j',
-  ɑ: 'a',
-  ɡ: 'g',
-  ɩ: 'i',
-  ʏ: 'y',
+  ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ł: 'l', Ł: 'L', ı: 'i', ȷ: 'j', ɑ: 'a', ɡ: 'g', ɩ: 'i', ʏ: 'y',
 };
 const CONFUSABLE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'gu');
 const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
@@ -160,12 +75,7 @@ const MARK = /\p{M}/gu;
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 const NOT_WORD_ALL = /[^\p{L}\p{N}]+/gu;
 
-const strip = (s) =>
-  s
-    .normalize('NFKD')
-    .replace(INVISIBLE, '')
-    .replace(MARK, '')
-    .replace(CONFUSABLE, (c) => CONFUSABLES[c]);
+const strip = (s) => s.normalize('NFKD').replace(INVISIBLE, '').replace(MARK, '').replace(CONFUSABLE, (c) => CONFUSABLES[c]);
 
 /** The text as the check compares it (see the header). */
 export function normalise(text) {
@@ -198,8 +108,7 @@ function said(text) {
       run = '';
     }
   }
-  for (let i = 1; i < toks.length; i++)
-    if (toks[i - 1].length >= 3 && toks[i].length >= 3) out.add(toks[i - 1] + toks[i]);
+  for (let i = 1; i < toks.length; i++) if (toks[i - 1].length >= 3 && toks[i].length >= 3) out.add(toks[i - 1] + toks[i]);
   lastText = key;
   lastSaid = out;
   return out;
@@ -207,112 +116,38 @@ function said(text) {
 
 /** Forms no rule generates: irregular plurals, irregular verb forms, adjectives' degrees. */
 const IRREGULAR = {
-  mouse: ['mice'],
-  louse: ['lice'],
-  goose: ['geese'],
-  foot: ['feet'],
-  tooth: ['teeth'],
-  child: ['children'],
-  person: ['people', 'persons'],
-  man: ['men'],
-  woman: ['women'],
-  ox: ['oxen'],
-  penny: ['pence'],
-  knife: ['knives'],
-  wife: ['wives'],
-  life: ['lives'],
-  leaf: ['leaves'],
-  loaf: ['loaves'],
-  wolf: ['wolves'],
-  calf: ['calves'],
-  half: ['halves'],
-  elf: ['elves'],
-  shelf: ['shelves'],
-  self: ['selves'],
-  thief: ['thieves'],
-  sheaf: ['sheaves'],
-  scarf: ['scarves'],
-  hoof: ['hooves'],
-  wharf: ['wharves'],
-  dwarf: ['dwarves'],
-  criterion: ['criteria'],
-  phenomenon: ['phenomena'],
-  index: ['indices'],
-  appendix: ['appendices'],
-  matrix: ['matrices'],
-  vertex: ['vertices'],
-  larva: ['larvae'],
-  antenna: ['antennae'],
-  formula: ['formulae'],
+  mouse: ['mice'], louse: ['lice'], goose: ['geese'], foot: ['feet'], tooth: ['teeth'], child: ['children'], person: ['people', 'persons'],
+  man: ['men'], woman: ['women'], ox: ['oxen'], penny: ['pence'],
+  knife: ['knives'], wife: ['wives'], life: ['lives'], leaf: ['leaves'], loaf: ['loaves'], wolf: ['wolves'], calf: ['calves'], half: ['halves'],
+  elf: ['elves'], shelf: ['shelves'], self: ['selves'], thief: ['thieves'], sheaf: ['sheaves'], scarf: ['scarves'], hoof: ['hooves'],
+  wharf: ['wharves'], dwarf: ['dwarves'],
+  criterion: ['criteria'], phenomenon: ['phenomena'], index: ['indices'], appendix: ['appendices'], matrix: ['matrices'], vertex: ['vertices'],
+  larva: ['larvae'], antenna: ['antennae'], formula: ['formulae'],
   // The verbs of ING_VERBS (dive: dived only; its "dove" is first of all the bird).
-  swim: ['swam', 'swum'],
-  run: ['ran'],
-  meet: ['met'],
-  eye: ['eying'],
-  calm: ['calmer', 'calmest'],
+  swim: ['swam', 'swum'], run: ['ran'], meet: ['met'],
+  eye: ['eying'], calm: ['calmer', 'calmest'],
 };
 const LEMMA = new Map(Object.entries(IRREGULAR).flatMap(([lemma, forms]) => forms.map((f) => [f, lemma])));
 
 /** -ing words made from a verb: the verb's forms name them too. */
 const ING_VERBS = {
-  swimming: 'swim',
-  running: 'run',
-  diving: 'dive',
-  jogging: 'jog',
-  cycling: 'cycle',
-  skating: 'skate',
-  skiing: 'ski',
-  snowboarding: 'snowboard',
-  boxing: 'box',
-  wrestling: 'wrestle',
-  fencing: 'fence',
-  surfing: 'surf',
-  sailing: 'sail',
-  rowing: 'row',
-  canoeing: 'canoe',
-  bowling: 'bowl',
-  climbing: 'climb',
-  hiking: 'hike',
-  fishing: 'fish',
-  hunting: 'hunt',
-  washing: 'wash',
-  wedding: 'wed',
+  swimming: 'swim', running: 'run', diving: 'dive', jogging: 'jog', cycling: 'cycle', skating: 'skate', skiing: 'ski',
+  snowboarding: 'snowboard', boxing: 'box', wrestling: 'wrestle', fencing: 'fence', surfing: 'surf', sailing: 'sail', rowing: 'row',
+  canoeing: 'canoe', bowling: 'bowl', climbing: 'climb', hiking: 'hike', fishing: 'fish', hunting: 'hunt', washing: 'wash', wedding: 'wed',
   meeting: 'meet',
 };
 /** Verbs of ING_VERBS whose bare forms (base, -s) are first of all an unrelated noun: a box, a bowl, a row, a fence. */
 const HOMONYMS = ['box', 'bowl', 'row', 'fence'];
 /** -ing words that are nouns, not a verb's -ing form. */
-const NOT_VERBAL = [
-  'ring',
-  'king',
-  'dumpling',
-  'lightning',
-  'spring',
-  'morning',
-  'evening',
-  'thanksgiving',
-  'stocking',
-];
+const NOT_VERBAL = ['ring', 'king', 'dumpling', 'lightning', 'spring', 'morning', 'evening', 'thanksgiving', 'stocking'];
 /** Words ending in -s that are no plurals, or whose singular is first of all another word. */
 const NOT_PLURAL = ['shorts', 'glasses', 'blues', 'pilates', 'christmas', 'news', 'series', 'species', 'means'];
 
 /** The check's word tables, for tests and for curious bots. */
-export const LEXICON = {
-  irregular: IRREGULAR,
-  ingVerbs: ING_VERBS,
-  homonyms: HOMONYMS,
-  notVerbal: NOT_VERBAL,
-  notPlural: NOT_PLURAL,
-};
+export const LEXICON = { irregular: IRREGULAR, ingVerbs: ING_VERBS, homonyms: HOMONYMS, notVerbal: NOT_VERBAL, notPlural: NOT_PLURAL };
 
 const CONSONANT = /[b-df-hj-np-tv-z]/;
-const syllables = (w) =>
-  (
-    w
-      .replace(/^y/, '')
-      .replace(/qu/g, 'q')
-      .match(/[aeiouy]+/g) ?? []
-  ).length;
+const syllables = (w) => (w.replace(/^y/, '').replace(/qu/g, 'q').match(/[aeiouy]+/g) ?? []).length;
 
 /** The regular inflections of a word used as a noun, a verb or both. */
 function inflect(w) {
@@ -331,8 +166,7 @@ function inflect(w) {
   if (/man$/.test(w)) add(`${w.slice(0, -3)}men`);
   // Past, participles.
   if (/ie$/.test(w)) add(`${w}d`, `${w.slice(0, -2)}ying`);
-  else if (/(ee|oe|ye)$/.test(w))
-    add(`${w}d`, `${w}ing`); // seeing, canoeing, eyeing (never bee → being)
+  else if (/(ee|oe|ye)$/.test(w)) add(`${w}d`, `${w}ing`); // seeing, canoeing, eyeing (never bee → being)
   else if (/e$/.test(w)) add(`${w}d`, `${w.slice(0, -1)}ing`);
   else if (/[^aeiou]y$/.test(w)) add(`${w.slice(0, -1)}ied`, `${w}ing`);
   else if (/ic$/.test(w)) add(`${w}ked`, `${w}king`, `${w}ed`, `${w}ing`);

@@ -24,46 +24,9 @@ const random = process.env.BOT_SEED && Number.isFinite(seed) ? mulberry32(seed) 
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 const VOCABULARY = [
-  'useful',
-  'common',
-  'small',
-  'large',
-  'round',
-  'soft',
-  'hard',
-  'bright',
-  'dark',
-  'old',
-  'new',
-  'warm',
-  'cold',
-  'quiet',
-  'loud',
-  'light',
-  'heavy',
-  'colourful',
-  'simple',
-  'popular',
-  'outdoors',
-  'indoors',
-  'daily',
-  'seasonal',
-  'shared',
-  'personal',
-  'cheap',
-  'expensive',
-  'natural',
-  'modern',
-  'classic',
-  'fast',
-  'slow',
-  'sweet',
-  'sharp',
-  'smooth',
-  'tall',
-  'short',
-  'fun',
-  'serious',
+  'useful', 'common', 'small', 'large', 'round', 'soft', 'hard', 'bright', 'dark', 'old', 'new', 'warm', 'cold', 'quiet',
+  'loud', 'light', 'heavy', 'colourful', 'simple', 'popular', 'outdoors', 'indoors', 'daily', 'seasonal', 'shared', 'personal',
+  'cheap', 'expensive', 'natural', 'modern', 'classic', 'fast', 'slow', 'sweet', 'sharp', 'smooth', 'tall', 'short', 'fun', 'serious',
 ];
 
 function speak(body) {
@@ -86,12 +49,7 @@ function vote(body) {
 
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
-  'GET /info': async () => ({
-    name: NAME,
-    ai_id: NAME,
-    version: '1.0',
-    description: 'random valid statements and votes',
-  }),
+  'GET /info': async () => ({ name: NAME, ai_id: NAME, version: '1.0', description: 'random valid statements and votes' }),
   'POST /join': async (req) => {
     const body = await readJson(req);
     return { status: 'joined', game_id: body.game_id ?? null, seat: body.seat ?? null };
