@@ -41,7 +41,7 @@ describe('CLI agent specs', () => {
     expect(() => createAgent('codex', 1)).toThrow(/CODEX_API_KEY or OPENAI_API_KEY is not set/);
     expect(() => createAgent('claude-code:claude-sonnet-4-5', 1)).toThrow(/ANTHROPIC_API_KEY is not set/);
     vi.stubEnv('OPENAI_API_KEY', SECRET);
-    expect(() => createAgent('qwen-code', 1)).toThrow(/qwen-code needs a records/);
+    expect(() => createAgent('qwen-code', 1)).toThrow(/qwen-code needs a model/);
     const qwen = createAgent('qwen-code:Qwen/Qwen3-Coder#q1', 1);
     expect([qwen.id, qwen.kind]).toEqual(['q1', 'cli:qwen-code/Qwen/Qwen3-Coder']);
     expect(createAgent('codex:gpt-5-codex', 1).id).toBe('gpt-5-codex');
