@@ -63,6 +63,51 @@ describe('LLM-player settings', () => {
     for (const s of games('a@r1', 'b@r1')) expect(s.limits.seatMoveMs).toBeUndefined();
   });
 
+  const rec = (id: string, agentKind: string, round = 1) =>
+    ({ id, agent: id.split('@')[0]!, agentKind, round }) as StrategyRecord;
+
+  it("--preset paper plays a Hold'em table with an LLM-player for its 10 table rounds (tables without one keep 100)", () => {
+    const config = resolveConfig(PRESETS.paper, { games: ['holdem'], variants: ['standard'], rounds: 2 });
+    const track = { game: 'holdem', variant: 'standard' };
+    const r1 = [rec('a@r1', 'offline:cautious'), rec('p@r1', 'llm-player:openai/gpt-5-mini')];
+    const r2 = [rec('a@r2', 'offline:cautious', 2), rec('p@r2', 'llm-player:openai/gpt-5-mini', 2)];
+    const rounds = (label: string, specs: ReturnType<typeof roundSpecs>) =>
+      new Set(specs.filter((s) => s.batch?.label === label).map((s) => s.batch!.round)).size;
+    const first = roundSpecs(config, track, [r1], 1);
+    expect(rounds('round:1', first)).toBe(10);
+    for (const s of first) expect(s.limits.seatMoveMs).toEqual({ 'p@r1': 1_000_000 });
+    // After the last round: the LLM-player's own table and the field have one, the code agent's own table not.
+    const last = roundSpecs(config, track, [r1, r2], 2);
+    expect(rounds('round:2', last)).toBe(10);
+    expect(rounds('own:p', last)).toBe(10);
+    expect(rounds('field', last)).toBe(10);
+    expect(rounds('own:a', last)).toBe(100);
+  });
+
+  it("a Bridge match with an LLM-player plays its own boards in both rooms (paper: 12×2), the code bots' matches the game's", () => {
+    const track = { game: 'bridge', variant: 'standard' };
+    const round = [rec('a@r1', 'offline:cautious'), rec('b@r1', 'offline:aggressive'), rec('p@r1', 'llm-player:x/y')];
+    const games = (specs: ReturnType<typeof roundSpecs>, x: string, y: string) =>
+      specs.filter((s) => s.duplicate?.teams.includes(x) && s.duplicate.teams.includes(y));
+    const paper = roundSpecs(resolveConfig(PRESETS.paper, { games: ['bridge'], rounds: 1 }), track, [round], 1);
+    expect(games(paper, 'a@r1', 'p@r1')).toHaveLength(24);
+    for (const s of games(paper, 'a@r1', 'p@r1')) expect(s.limits.seatMoveMs).toEqual({ 'p@r1': 200_000 });
+    const own = resolveConfig({
+      games: ['bridge'],
+      rounds: 1,
+      perGame: { bridge: { reps: 6 } },
+      llmPlayer: { perGame: { bridge: { reps: 3 } } },
+    });
+    const specs = roundSpecs(own, track, [round], 1);
+    expect(games(specs, 'a@r1', 'b@r1')).toHaveLength(12);
+    expect(games(specs, 'a@r1', 'p@r1')).toHaveLength(6);
+    expect(games(specs, 'b@r1', 'p@r1')).toHaveLength(6);
+    for (const s of games(specs, 'a@r1', 'p@r1')) expect(s.duplicate!.boards).toBe(3);
+    // The code bots' match is the one a run without the LLM-player plays.
+    const without = roundSpecs(own, track, [round.slice(0, 2)], 1);
+    expect(games(specs, 'a@r1', 'b@r1')).toEqual(without);
+  });
+
   it('by default an LLM-player gets at least 60 s a move, and a config or spec sets its own', () => {
     const config = resolveConfig({});
     expect(llmPlayerSettings(config, 'holdem').moveTimeoutMs).toBe(60_000);
