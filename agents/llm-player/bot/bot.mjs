@@ -8,7 +8,9 @@
 // asks the model, and parses the answer leniently (an option number, or the action itself). A
 // malformed or illegal answer, or an HTTP error, is retried with a short correction, up to 3
 // attempts; then, or when 80% of the per-action time is spent, it plays a uniformly random legal
-// action and counts a failure (a "[llm-player] fallback" line on stdout).
+// action and counts a failure (a "[llm-player] fallback" line on stdout). Every decision's line
+// ("answered" or "fallback") carries its tokens by kind (tokens={...}): the run's report reads
+// them from the bot log to cost the LLM-player's play.
 // GET /stats: requests, LLM calls, failures and tokens, in total and per game_id.
 // The API key is read from the environment only (see llm.mjs) and never printed.
 import fs from 'node:fs';
@@ -94,7 +96,7 @@ const newStats = () => ({
   invalidAnswers: 0,
   answered: 0,
   failures: 0,
-  tokens: { input: 0, output: 0 },
+  tokens: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
 });
 const totals = newStats();
 const perGame = new Map();
@@ -145,6 +147,8 @@ async function decide(body) {
   ];
   let reason = 'no attempt';
   let attempts = 0;
+  // This decision's tokens, by kind, on its log line: the run's report costs them.
+  const used = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   while (attempts < MAX_ATTEMPTS) {
     const left = deadline - Date.now();
     if (left < 100) {
@@ -172,15 +176,19 @@ async function decide(body) {
       }
       continue;
     }
-    s.tokens.input += out.usage.input;
-    s.tokens.output += out.usage.output;
-    totals.tokens.input += out.usage.input;
-    totals.tokens.output += out.usage.output;
+    for (const kind of Object.keys(used)) {
+      const n = out.usage[kind] ?? 0;
+      used[kind] += n;
+      s.tokens[kind] = (s.tokens[kind] ?? 0) + n;
+      totals.tokens[kind] = (totals.tokens[kind] ?? 0) + n;
+    }
     const pick = parseAnswer(out.text, turn.options, turn.free);
     if (pick.ok) {
       count(s, 'answered');
       // One line per decision, as a fallback has its own: the run's report counts both.
-      console.log(`[llm-player] answered game=${turn.gameId} after ${attempts} attempt(s)`);
+      console.log(
+        `[llm-player] answered game=${turn.gameId} after ${attempts} attempt(s) tokens=${JSON.stringify(used)}`,
+      );
       return turn.answer(pick.option);
     }
     count(s, 'invalidAnswers');
@@ -196,7 +204,7 @@ async function decide(body) {
   count(s, 'failures');
   const option = turn.options[Math.floor(random() * n)];
   console.log(
-    `[llm-player] fallback game=${turn.gameId} after ${attempts} attempt(s): ${reason}; playing a random legal action: ${option.label}`,
+    `[llm-player] fallback game=${turn.gameId} after ${attempts} attempt(s) tokens=${JSON.stringify(used)}: ${reason}; playing a random legal action: ${option.label}`,
   );
   return turn.answer(option);
 }

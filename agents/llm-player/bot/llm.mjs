@@ -62,7 +62,8 @@ const pick = (env, ...names) => names.map((n) => env[n]?.trim()).find((v) => v) 
 
 /**
  * A client for game.json's provider and model: { describe, complete(messages, signal) →
- * {text, usage: {input, output}} }. messages: [{role: 'system' | 'user' | 'assistant', content}].
+ * {text, usage: {input, cacheRead, cacheWrite, output}} }, tokens by kind as billed: input not
+ * read from a cache, cache reads, cache writes, output (reasoning and thinking included). messages: [{role: 'system' | 'user' | 'assistant', content}].
  * Throws at once (the bot then refuses to start) for an unknown provider or a missing key.
  */
 export function createLlm(config, env = process.env) {
@@ -155,6 +156,12 @@ export function createLlm(config, env = process.env) {
         ? c.map((p) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('')
         : '';
   const num = (v) => (Number.isFinite(v) ? v : 0);
+  const tokens = (input, cacheRead, cacheWrite, output) => ({
+    input: Math.max(0, input),
+    cacheRead,
+    cacheWrite,
+    output,
+  });
 
   const clients = {
     openai: async (messages, signal) => {
@@ -173,7 +180,14 @@ export function createLlm(config, env = process.env) {
       if (!msg) throw new LlmError('answer has no choices[0].message');
       return {
         text: partsText(msg.content),
-        usage: { input: num(body.usage?.prompt_tokens), output: num(body.usage?.completion_tokens) },
+        // prompt_tokens includes the cached part, prompt_tokens_details.cached_tokens; completion_tokens
+        // includes reasoning (completion_tokens_details.reasoning_tokens).
+        usage: tokens(
+          num(body.usage?.prompt_tokens) - num(body.usage?.prompt_tokens_details?.cached_tokens),
+          num(body.usage?.prompt_tokens_details?.cached_tokens),
+          0,
+          num(body.usage?.completion_tokens),
+        ),
       };
     },
     anthropic: async (messages, signal) => {
@@ -198,7 +212,13 @@ export function createLlm(config, env = process.env) {
       if (!Array.isArray(body?.content)) throw new LlmError('answer has no content');
       return {
         text: partsText(body.content.filter((p) => p?.type === 'text')),
-        usage: { input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) },
+        // input_tokens excludes cache reads and writes, counted apart.
+        usage: tokens(
+          num(body.usage?.input_tokens),
+          num(body.usage?.cache_read_input_tokens),
+          num(body.usage?.cache_creation_input_tokens),
+          num(body.usage?.output_tokens),
+        ),
       };
     },
     google: async (messages, signal) => {
@@ -230,10 +250,13 @@ export function createLlm(config, env = process.env) {
       const parts = candidate?.content?.parts;
       // Thinking tokens are output (billed so; the AI SDK counts candidates + thoughts too).
       const u = body?.usageMetadata;
-      const usage = {
-        input: num(u?.promptTokenCount),
-        output: num(u?.candidatesTokenCount) + num(u?.thoughtsTokenCount),
-      };
+      // promptTokenCount includes the cached part (cachedContentTokenCount).
+      const usage = tokens(
+        num(u?.promptTokenCount) - num(u?.cachedContentTokenCount),
+        num(u?.cachedContentTokenCount),
+        0,
+        num(u?.candidatesTokenCount) + num(u?.thoughtsTokenCount),
+      );
       // A candidate may end without content (finishReason SAFETY, MALFORMED_FUNCTION_CALL, …:
       // {finishReason, finishMessage?, index}), its prompt still billed: an answer without a move,
       // asked again, its tokens counted (pydantic-ai#3300, 0xPlaygrounds/rig#1030).
