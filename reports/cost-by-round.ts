@@ -21,7 +21,15 @@ interface RoundCost {
   reportedUsd: number;
   carried: number;
   /** Play-time tokens of the agent's round-n bots (LLM-players) and their dollars; undefined when none played. */
-  play?: { input: number; cacheRead: number; cacheWrite: number; output: number; usd: number | null };
+  play?: {
+    input: number;
+    cacheRead: number;
+    cacheWrite: number;
+    output: number;
+    usd: number | null;
+    /** A bot log was cut at the sandbox's cap: the figures are at least these. */
+    truncated?: boolean;
+  };
 }
 
 /** Per agent and round, summed over the tracks. */
@@ -62,6 +70,7 @@ export function costByRound(tracks: Strategies[]): RoundCost[] {
         q.cacheWrite += p.tokens.cacheWrite ?? 0;
         q.output += p.tokens.output;
         q.usd = q.usd === null || p.costUsd === null ? null : q.usd + p.costUsd;
+        if (use.truncated) q.truncated = true;
       }
     }
   }
@@ -88,7 +97,12 @@ export function costRoundRows(tracks: Strategies[]): string[][] {
       `${usd(r.usd)}${r.carried ? ' (budget reached: not developed)' : ''}`,
       r.reportedUsd ? usd(r.reportedUsd) : '—',
       ...(r.play
-        ? [String(r.play.input), String(r.play.cacheRead), String(r.play.output), usd(r.play.usd)]
+        ? [
+            String(r.play.input),
+            String(r.play.cacheRead),
+            String(r.play.output),
+            `${usd(r.play.usd)}${r.play.truncated ? ' (at least: a bot log was cut)' : ''}`,
+          ]
         : ['—', '—', '—', '—']),
     ]);
 }
