@@ -179,8 +179,19 @@ export interface TrackSummary extends TrackId {
   tableWinRates?: Record<string, Record<string, WinRate>>;
   /** With reps 'auto': the batches played after the first pass and why they stopped. */
   autoReps?: AutoRepsLog;
-  /** Per LLM-player agent: decisions its model was asked for, and how many were random fallbacks (reports/llm-player-use.ts). */
-  llmPlayers?: Record<string, { decisions: number; fallbacks: number }>;
+  /**
+   * Per LLM-player agent: decisions its model was asked for, how many were random fallbacks, and
+   * its play-time tokens and estimated dollars per round (reports/llm-player-use.ts).
+   */
+  llmPlayers?: Record<
+    string,
+    {
+      decisions: number;
+      fallbacks: number;
+      play?: Record<string, { tokens: NonNullable<CostRecord['tokens']>; costUsd: number | null }>;
+      truncated?: boolean;
+    }
+  >;
 }
 
 /** One batch of adaptive repetitions (`reps: auto`). */

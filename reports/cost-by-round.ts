@@ -2,11 +2,12 @@
 // reads, cache writes, output: each counted once), the estimated dollars from the price table
 // (agents/core/prices.ts, dated; config `prices` overrides it) and, where the agent reports its
 // own (Claude Code's total_cost_usd), that figure as a cross-check. With --budget-usd, strategies
-// not developed because the budget was reached are named.
+// not developed because the budget was reached are named. Beside it, what an LLM-player's bots
+// spent playing (their models' calls during the games, from the bot logs), by the same table.
 import type { CostRecord, TrackSummary } from '../records/tourney.ts';
 import { PRICES_AS_OF } from '../agents/core/prices.ts';
 
-type Strategies = Pick<TrackSummary, 'strategies'>;
+type Strategies = Pick<TrackSummary, 'strategies'> & Partial<Pick<TrackSummary, 'llmPlayers'>>;
 
 interface RoundCost {
   agent: string;
@@ -19,6 +20,16 @@ interface RoundCost {
   usd: number | null | undefined;
   reportedUsd: number;
   carried: number;
+  /** Play-time tokens of the agent's round-n bots (LLM-players) and their dollars; undefined when none played. */
+  play?: {
+    input: number;
+    cacheRead: number;
+    cacheWrite: number;
+    output: number;
+    usd: number | null;
+    /** A bot log was cut at the sandbox's cap: the figures are at least these. */
+    truncated?: boolean;
+  };
 }
 
 /** Per agent and round, summed over the tracks. */
@@ -49,6 +60,19 @@ export function costByRound(tracks: Strategies[]): RoundCost[] {
       r.usd = r.usd === null || c.costUsd === null || c.costUsd === undefined ? null : (r.usd ?? 0) + c.costUsd;
       r.reportedUsd += c.reportedCostUsd ?? 0;
     }
+    for (const [agent, use] of Object.entries(t.llmPlayers ?? {})) {
+      for (const [round, p] of Object.entries(use.play ?? {})) {
+        const r = out.get(`${agent}@${round}`);
+        if (!r) continue;
+        const q = (r.play ??= { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, usd: 0 });
+        q.input += p.tokens.input;
+        q.cacheRead += p.tokens.cacheRead ?? 0;
+        q.cacheWrite += p.tokens.cacheWrite ?? 0;
+        q.output += p.tokens.output;
+        q.usd = q.usd === null || p.costUsd === null ? null : q.usd + p.costUsd;
+        if (use.truncated) q.truncated = true;
+      }
+    }
   }
   return [...out.values()].sort((a, b) => a.agent.localeCompare(b.agent) || a.round - b.round);
 }
@@ -56,10 +80,13 @@ export function costByRound(tracks: Strategies[]): RoundCost[] {
 export const usd = (v: number | null | undefined) =>
   v === undefined ? '—' : v === null ? 'no price' : `$${v < 0.01 && v > 0 ? v.toFixed(4) : v.toFixed(2)}`;
 
-/** Table rows: agent, round, input, cache read, cache write, output, estimated $, reported $. */
+/**
+ * Table rows: agent, round, development tokens (input, cache read, cache write, output),
+ * estimated $, reported $, then play-time tokens (input, cache read, output) and estimated $.
+ */
 export function costRoundRows(tracks: Strategies[]): string[][] {
   return costByRound(tracks)
-    .filter((r) => r.usd !== undefined || r.carried)
+    .filter((r) => r.usd !== undefined || r.carried || r.play)
     .map((r) => [
       r.agent,
       String(r.round),
@@ -69,6 +96,14 @@ export function costRoundRows(tracks: Strategies[]): string[][] {
       String(r.output),
       `${usd(r.usd)}${r.carried ? ' (budget reached: not developed)' : ''}`,
       r.reportedUsd ? usd(r.reportedUsd) : '—',
+      ...(r.play
+        ? [
+            String(r.play.input),
+            String(r.play.cacheRead),
+            String(r.play.output),
+            `${usd(r.play.usd)}${r.play.truncated ? ' (at least: a bot log was cut)' : ''}`,
+          ]
+        : ['—', '—', '—', '—']),
     ]);
 }
 
@@ -81,14 +116,20 @@ export const COST_ROUND_HEAD = [
   'Output',
   'Estimated $',
   'Reported $',
+  'Play input (uncached)',
+  'Play cache read',
+  'Play output',
+  'Play estimated $',
 ];
 
-export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices as of ${PRICES_AS_OF} (agents/core/prices.ts; \`prices\` in a config overrides them), "no price" for a model not in the table; "Reported" is the agent's own figure (Claude Code).`;
+export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices as of ${PRICES_AS_OF} (agents/core/prices.ts; \`prices\` in a config overrides them), "no price" for a model not in the table; "Reported" is the agent's own figure (Claude Code). "Play" columns: an LLM-player's calls to its model during the games of its round-n strategy (from its bot logs), at the same prices; they count toward --budget-usd.`;
 
-/** The whole run's estimated dollars (null when some model had no price; undefined without LLM agents). */
+/** The whole run's estimated dollars, development and play (null when some model had no price; undefined without LLM agents). */
 export function runCostUsd(tracks: Strategies[]): number | null | undefined {
+  const add = (sum: number | null | undefined, v: number | null | undefined) =>
+    v === undefined ? sum : sum === null || v === null ? null : (sum ?? 0) + v;
   return costByRound(tracks).reduce<number | null | undefined>(
-    (sum, r) => (r.usd === undefined ? sum : sum === null || r.usd === null ? null : (sum ?? 0) + r.usd),
+    (sum, r) => add(add(sum, r.usd), r.play?.usd),
     undefined,
   );
 }

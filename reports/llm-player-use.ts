@@ -6,6 +6,14 @@
 // build failed. Forced moves (one legal action) ask nothing and are not counted.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import {
+  addTokens,
+  estimateCostUsd,
+  modelOfKind,
+  priceOf,
+  type ModelPrice,
+  type TokenCounts,
+} from '../agents/core/prices.ts';
 import type { StrategyRecord, TrackSummary } from '../records/tourney.ts';
 
 export interface LlmPlayerUse {
@@ -13,6 +21,13 @@ export interface LlmPlayerUse {
   decisions: number;
   /** Of those, played as a random legal action. */
   fallbacks: number;
+  /**
+   * Play-time tokens by the round of the strategy whose bot spent them (the decision lines'
+   * tokens={...}), and their estimated dollars (null when the model has no price).
+   */
+  play?: Record<string, { tokens: TokenCounts; costUsd: number | null }>;
+  /** A bot log was cut at the sandbox's cap: decisions and tokens are at least these. */
+  truncated?: boolean;
 }
 
 /** Above this share of fallbacks an LLM-player's scores are called out (10%). */
@@ -21,7 +36,8 @@ export const FALLBACK_ALARM_SHARE = 0.1;
 /** Per LLM-player agent, its bots' decisions and fallbacks in one track, from the track's bot logs (`<strategy id>.log`, `<id>#n.log`). */
 export async function llmPlayerUse(
   botLogsDir: string,
-  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'agentKind'>>,
+  strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'agentKind' | 'round'>>,
+  prices: Record<string, ModelPrice> = {},
 ): Promise<Record<string, LlmPlayerUse>> {
   const players = strategies.filter((s) => s.agentKind?.startsWith('llm-player:'));
   if (!players.length) return {};
@@ -30,18 +46,41 @@ export async function llmPlayerUse(
   for (const s of players) {
     const base = s.id.replace(/[^\w.@-]+/g, '_');
     const use = (out[s.agent] ??= { decisions: 0, fallbacks: 0 });
+    const tokens: TokenCounts = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
     for (const file of files.filter((f) => f === `${base}.log` || (f.startsWith(`${base}#`) && f.endsWith('.log')))) {
       const text = await fs.readFile(path.join(botLogsDir, file), 'utf8').catch(() => '');
       for (const line of text.split('\n')) {
-        if (line.startsWith('[llm-player] answered ')) use.decisions++;
-        else if (line.startsWith('[llm-player] fallback ')) {
-          use.decisions++;
-          use.fallbacks++;
-        }
+        const answered = line.startsWith('[llm-player] answered ');
+        const fallback = line.startsWith('[llm-player] fallback ');
+        if (line.startsWith('[catarena] output truncated')) use.truncated = true;
+        if (!answered && !fallback) continue;
+        use.decisions++;
+        if (fallback) use.fallbacks++;
+        addTokens(tokens, decisionTokens(line));
       }
     }
+    const price = priceOf(modelOfKind(s.agentKind ?? ''), prices);
+    const play = (use.play ??= {});
+    const r = play[s.round] ?? { tokens: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 }, costUsd: 0 };
+    addTokens(r.tokens, tokens);
+    r.costUsd = estimateCostUsd(r.tokens, price);
+    play[s.round] = r;
   }
   return out;
+}
+
+/** The tokens={...} of a decision line (before the fallback's reason), zero when absent. */
+export function decisionTokens(line: string): TokenCounts {
+  const m = /^\[llm-player\] \w+ game=\S* after \d+ attempt\(s\) tokens=(\{[^}]*\})/.exec(line);
+  const t = (() => {
+    try {
+      return m ? (JSON.parse(m[1]!) as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  })();
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+  return { input: n(t.input), cacheRead: n(t.cacheRead), cacheWrite: n(t.cacheWrite), output: n(t.output) };
 }
 
 /** Per LLM-player agent, its decisions and fallbacks over every track of the run. */

@@ -347,10 +347,12 @@ describe('Anthropic agents in a tourney round', () => {
       createAgent('llm-player:anthropic/scripted-player#player', 1),
       createOfflineAgent('offline:cautious', 1),
     ];
-    await runTourney({ config: config(), runDir, agents });
+    const summary = await runTourney({ config: config(), runDir, agents });
     const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'player.strategy.json'), 'utf8'));
     expect(record.status, fs.readFileSync(path.join(strategies(runDir), 'player.build.log'), 'utf8')).toBe('ok');
     expect(record.agentKind).toBe('llm-player:anthropic/scripted-player');
+    // Its play-time tokens, by kind, are the server's (costed in the report's cost table).
+    expect(summary.tracks[0]!.llmPlayers!.player!.play!['1']!.tokens).toMatchObject(server.totalUsage());
     expect(record.cost.tokens).toBeNull(); // no development; play-time tokens are the bot's
     expectAnthropicHeaders(server);
     for (const r of server.requests) {

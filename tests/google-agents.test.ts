@@ -192,7 +192,10 @@ describe('Google models in a tourney round', () => {
     server = await startScriptedGemini(answer, { apiKey: SECRET });
     vi.stubEnv('GEMINI_API_KEY', SECRET);
     vi.stubEnv('CATARENA_LLM_BASE_URL', server.baseURL);
-    const { runDir, record, buildLog, games } = await round('llm-player:google/scripted-gemini#player', 'player');
+    const { runDir, summary, record, buildLog, games } = await round(
+      'llm-player:google/scripted-gemini#player',
+      'player',
+    );
     expect(record.status, buildLog).toBe('ok');
     for (const g of games) expect(g.termination, g.reason).toBe('normal');
     expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(380); // the RetryInfo wait
@@ -219,10 +222,12 @@ describe('Google models in a tourney round', () => {
         output: 0,
       }),
     ).toEqual(server.totalUsage());
+    // The report's play-time tokens are the server's too (the parts-less candidates' prompts included).
+    expect(summary.tracks[0]!.llmPlayers!.player!.play!['1']!.tokens).toMatchObject(server.totalUsage());
     // The first move had its three attempts (429, SAFETY, MALFORMED_FUNCTION_CALL): it fell back, saying why.
     expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(1);
     expect(logs).toMatch(
-      /\[llm-player\] fallback .*after 3 attempt\(s\): answer "" .*\(finish reason MALFORMED_FUNCTION_CALL: Malformed function call: play\(\)/,
+      /\[llm-player\] fallback .*after 3 attempt\(s\) tokens=\{[^}]*\}: answer "" .*\(finish reason MALFORMED_FUNCTION_CALL: Malformed function call: play\(\)/,
     );
   }, 180_000);
 });

@@ -11,7 +11,17 @@ import { pathToFileURL } from 'node:url';
 import { createLlmPlayerAgent, LLM_PLAYER_BOT_DIR } from '../agents/llm-player/agent.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
 import type { MatchResult } from '../records/match.ts';
-import { llmPlayerSampling, llmPlayerSettings, PRESETS, resolveConfig } from '../orchestrator/config/tourney-config.ts';
+import {
+  llmPlayerSampling,
+  llmPlayerSettings,
+  PRESETS,
+  resolveConfig,
+  type TourneyConfigInput,
+} from '../orchestrator/config/tourney-config.ts';
+import { BuiltinAgent } from '../agents/builtin/agent.ts';
+import type { Agent } from '../agents/core/types.ts';
+import { sampleBuildTurns } from './helpers/sample-build.ts';
+import { stepOf, type ScriptedRequest } from './helpers/scripted-llm.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { roundSpecs } from '../orchestrator/tourney/track-schedule.ts';
 import type { StrategyRecord } from '../records/tourney.ts';
@@ -63,6 +73,51 @@ describe('LLM-player settings', () => {
     for (const s of games('a@r1', 'b@r1')) expect(s.limits.seatMoveMs).toBeUndefined();
   });
 
+  const rec = (id: string, agentKind: string, round = 1) =>
+    ({ id, agent: id.split('@')[0]!, agentKind, round }) as StrategyRecord;
+
+  it("--preset paper plays a Hold'em table with an LLM-player for its 10 table rounds (tables without one keep 100)", () => {
+    const config = resolveConfig(PRESETS.paper, { games: ['holdem'], variants: ['standard'], rounds: 2 });
+    const track = { game: 'holdem', variant: 'standard' };
+    const r1 = [rec('a@r1', 'offline:cautious'), rec('p@r1', 'llm-player:openai/gpt-5-mini')];
+    const r2 = [rec('a@r2', 'offline:cautious', 2), rec('p@r2', 'llm-player:openai/gpt-5-mini', 2)];
+    const rounds = (label: string, specs: ReturnType<typeof roundSpecs>) =>
+      new Set(specs.filter((s) => s.batch?.label === label).map((s) => s.batch!.round)).size;
+    const first = roundSpecs(config, track, [r1], 1);
+    expect(rounds('round:1', first)).toBe(10);
+    for (const s of first) expect(s.limits.seatMoveMs).toEqual({ 'p@r1': 1_000_000 });
+    // After the last round: the LLM-player's own table and the field have one, the code agent's own table not.
+    const last = roundSpecs(config, track, [r1, r2], 2);
+    expect(rounds('round:2', last)).toBe(10);
+    expect(rounds('own:p', last)).toBe(10);
+    expect(rounds('field', last)).toBe(10);
+    expect(rounds('own:a', last)).toBe(100);
+  });
+
+  it("a Bridge match with an LLM-player plays its own boards in both rooms (paper: 12×2), the code bots' matches the game's", () => {
+    const track = { game: 'bridge', variant: 'standard' };
+    const round = [rec('a@r1', 'offline:cautious'), rec('b@r1', 'offline:aggressive'), rec('p@r1', 'llm-player:x/y')];
+    const games = (specs: ReturnType<typeof roundSpecs>, x: string, y: string) =>
+      specs.filter((s) => s.duplicate?.teams.includes(x) && s.duplicate.teams.includes(y));
+    const paper = roundSpecs(resolveConfig(PRESETS.paper, { games: ['bridge'], rounds: 1 }), track, [round], 1);
+    expect(games(paper, 'a@r1', 'p@r1')).toHaveLength(24);
+    for (const s of games(paper, 'a@r1', 'p@r1')) expect(s.limits.seatMoveMs).toEqual({ 'p@r1': 200_000 });
+    const own = resolveConfig({
+      games: ['bridge'],
+      rounds: 1,
+      perGame: { bridge: { reps: 6 } },
+      llmPlayer: { perGame: { bridge: { reps: 3 } } },
+    });
+    const specs = roundSpecs(own, track, [round], 1);
+    expect(games(specs, 'a@r1', 'b@r1')).toHaveLength(12);
+    expect(games(specs, 'a@r1', 'p@r1')).toHaveLength(6);
+    expect(games(specs, 'b@r1', 'p@r1')).toHaveLength(6);
+    for (const s of games(specs, 'a@r1', 'p@r1')) expect(s.duplicate!.boards).toBe(3);
+    // The code bots' match is the one a run without the LLM-player plays.
+    const without = roundSpecs(own, track, [round.slice(0, 2)], 1);
+    expect(games(specs, 'a@r1', 'b@r1')).toEqual(without);
+  });
+
   it('by default an LLM-player gets at least 60 s a move, and a config or spec sets its own', () => {
     const config = resolveConfig({});
     expect(llmPlayerSettings(config, 'holdem').moveTimeoutMs).toBe(60_000);
@@ -109,10 +164,15 @@ describe('LLM-player settings', () => {
 });
 
 describe('an LLM-player in a tourney round', () => {
-  const round = async (spec: string, script: Parameters<typeof startScriptedLlm>[0]) => {
+  const round = async (
+    spec: string,
+    script: Parameters<typeof startScriptedLlm>[0],
+    more: { config?: TourneyConfigInput; agents?: () => Agent[] } = {},
+  ) => {
     server = await startScriptedLlm(script, { key: KEY });
     vi.stubEnv('OPENAI_API_KEY', KEY);
     vi.stubEnv('CATARENA_LLM_BASE_URL', server.baseURL);
+    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
     const runDir = path.join(tempDir(), 'run');
     const config = resolveConfig({
       games: ['gomoku'],
@@ -121,8 +181,12 @@ describe('an LLM-player in a tourney round', () => {
       concurrency: 2,
       bootstrapSamples: 20,
       llmPlayer: { temperature: 0.3, perGame: {} },
+      ...more.config,
     });
-    const agents = [createLlmPlayerAgent(spec, llmPlayerSampling(config)), createOfflineAgent('offline:cautious', 1)];
+    const agents = [
+      createLlmPlayerAgent(spec, llmPlayerSampling(config)),
+      ...(more.agents?.() ?? [createOfflineAgent('offline:cautious', 1)]),
+    ];
     const summary = await runTourney({ config, runDir, agents });
     const games = fs
       .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
@@ -185,4 +249,42 @@ describe('an LLM-player in a tourney round', () => {
     expect(buildAlarmLines(r.summary).filter((l) => l.includes('LLM-player'))).toEqual([]);
     expect(r.report).toMatch(/\| player\s*\| gomoku-standard \|\s*\d+ \|\s*0 \| 0%/);
   }, 180_000);
+
+  it("play-time tokens by kind equal the server's usage (cached counted once), costed per agent and round in both reports", async () => {
+    // Each answer: 1000 prompt tokens of which 400 cached, 30 output; $10 / $1 / $20 per million.
+    const usage = { prompt_tokens: 1000, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 400 } };
+    const r = await round('llm-player:openai-compatible/scripted#player', () => ({ text: '1', usage }), {
+      config: { prices: { scripted: { input: 10, cacheRead: 1, output: 20 } } },
+    });
+    const answered = server!.requests.filter((q) => q.usage);
+    expect(answered.length).toBeGreaterThan(5);
+    const n = answered.length;
+    const play = r.summary.tracks[0]!.llmPlayers!.player!.play!['1']!;
+    expect(play.tokens).toEqual({ input: 600 * n, cacheRead: 400 * n, cacheWrite: 0, output: 30 * n });
+    const usd = (n * (600 * 10 + 400 * 1 + 30 * 20)) / 1e6;
+    expect(play.costUsd).toBeCloseTo(usd, 9);
+    const cell = `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
+    const row = new RegExp(
+      `\\| player\\s*\\| 1 \\|.*\\|\\s*${600 * n} \\|\\s*${400 * n} \\|\\s*${30 * n} \\| ${cell.replace(/[$.]/g, '\\$&')}\\s*\\|`,
+    );
+    expect(r.report).toMatch(/## Cost per agent and round/);
+    expect(r.report).toMatch(row);
+    expect(r.html).toContain(`<td>${600 * n}</td><td>${400 * n}</td><td>${30 * n}</td><td>${cell}</td>`);
+  }, 180_000);
+
+  it('play-time dollars count toward --budget-usd: after a round whose LLM-player spent it, no new development starts', async () => {
+    const turns = sampleBuildTurns({ usage: { prompt_tokens: 1000, completion_tokens: 100 } });
+    // Development: 3 answers × (1000 × $10 + 100 × $20) / 1M = $0.036; play: $1 a decision.
+    const script = (req: ScriptedRequest) =>
+      req.tools.length ? turns[stepOf(req)] : { text: '1', usage: { prompt_tokens: 100_000, completion_tokens: 0 } };
+    const r = await round('llm-player:openai-compatible/scripted#player', script, {
+      config: { rounds: 2, budgetUsd: 1, prices: { scripted: { input: 10, output: 20 } }, developTimeoutMs: 120_000 },
+      agents: () => [new BuiltinAgent({ model: 'openai-compatible/scripted-coder', id: 'coder', maxRetries: 0 })],
+    });
+    const builds = server!.requests.filter((q) => q.tools.length);
+    expect(builds).toHaveLength(3); // round 1 only
+    const coder = r.summary.tracks[0]!.strategies.find((s) => s.id === 'coder@r2')!;
+    expect(coder.carriedOver).toMatch(/budget of \$1\.00 was reached \(\$\d+\.\d\d estimated\)/);
+    expect(buildAlarmLines(r.summary).some((l) => l.includes("The run's budget was reached"))).toBe(true);
+  }, 300_000);
 });

@@ -111,7 +111,7 @@ interface Stats {
   invalidAnswers: number;
   answered: number;
   failures: number;
-  tokens: { input: number; output: number };
+  tokens: { input: number; cacheRead: number; cacheWrite: number; output: number };
 }
 
 /** The process sandbox, but every bot's GET /stats is read just before the bot is stopped. */
@@ -382,7 +382,7 @@ describe('the LLM-player agent', () => {
       expect(g.requests).toBe(llmMoves.length);
       expect(g.llmCalls).toBe(llm.requests.length);
       expect(g.llmErrors).toBe(llm.requests.length - llm.answered);
-      expect(g.tokens).toEqual({ input: 100 * llm.answered, output: 2 * llm.answered });
+      expect(g.tokens).toEqual({ input: 100 * llm.answered, cacheRead: 0, cacheWrite: 0, output: 2 * llm.answered });
       expect(g.answered + g.failures + g.forced).toBe(g.requests);
       expect(g.answered).toBeGreaterThan(0);
       expect(g.invalidAnswers).toBeGreaterThan(0);
@@ -433,7 +433,7 @@ describe('the LLM-player agent', () => {
       const log = logOf(out.runDir, 'llm');
       expect(fallbackLines(log)).toBe(g.failures);
       expect(log).toMatch(
-        /fallback game=gomoku_\w+ after 3 attempt\(s\): answer "I would rather discuss the weather\." holds no option number/,
+        /fallback game=gomoku_\w+ after 3 attempt\(s\) tokens=\{"input":300,"cacheRead":0,"cacheWrite":0,"output":6\}: answer "I would rather discuss the weather\." holds no option number/,
       );
       expectNoKey(dir, out.runDir);
     } finally {
@@ -588,7 +588,7 @@ describe('the deadline', () => {
         });
         await bot.stop();
         expect(await bot.logTail()).toMatch(
-          /fallback game=gomoku_0000dead after 1 attempt\(s\): LLM error: request failed: timed out; out of time \(800 ms budget\)/,
+          /fallback game=gomoku_0000dead after 1 attempt\(s\) tokens=\{"input":0,"cacheRead":0,"cacheWrite":0,"output":0\}: LLM error: request failed: timed out; out of time \(800 ms budget\)/,
         );
       } finally {
         await bot.stop();

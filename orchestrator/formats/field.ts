@@ -6,7 +6,7 @@ import type { GameDescriptor } from '../../games/core/descriptor.ts';
 import type { ForfeitPolicy, MatchLimits, MatchSpec } from '../../records/match.ts';
 import { tableSpecs, tourneySeries, type TableKind, type TableSeries } from './batch.ts';
 import { duplicateMatch, duplicateMatches } from './duplicate.ts';
-import { gamePair, roundRobin } from './round-robin.ts';
+import { gamePair, pairings, roundRobin } from './round-robin.ts';
 
 /** What every spec of the field shares. */
 export interface FieldSettings {
@@ -18,6 +18,11 @@ export interface FieldSettings {
   options?: Record<string, string | number>;
   /** Game pairs per pairing, table rounds per table, or boards per duplicate match. */
   reps: number;
+  /**
+   * A pairing's, duplicate match's or table series' own reps, given its strategies (the tourney:
+   * an LLM-player's own settings wherever it plays); `reps` when absent.
+   */
+  repsFor?: (members: readonly string[]) => number;
 }
 
 /**
@@ -30,7 +35,8 @@ export type Field =
   | { kind: 'round'; rounds: Array<Array<{ id: string; agent: string }>>; round: number; last: boolean };
 
 export function fieldSpecs(descriptor: GameDescriptor, field: Field, settings: FieldSettings): MatchSpec[] {
-  const { reps, ...common } = settings;
+  const { reps, repsFor, ...common } = settings;
+  const own = (members: readonly string[]) => repsFor?.(members) ?? reps;
   const entrants = field.kind === 'arena' ? field.ids : field.rounds[field.round - 1]!.map((s) => s.id);
   const opponents =
     field.kind === 'arena'
@@ -41,17 +47,25 @@ export function fieldSpecs(descriptor: GameDescriptor, field: Field, settings: F
           .map((s) => s.id);
   switch (descriptor.format) {
     case 'duplicate':
-      return duplicateMatches({ ...common, entrants, opponents, boards: reps, reps: 1 });
+      if (!repsFor) return duplicateMatches({ ...common, entrants, opponents, boards: reps, reps: 1 });
+      return pairings(entrants, opponents).flatMap(([a, b]) =>
+        duplicateMatch({ ...common, boards: own([a, b]) }, a, b, 0),
+      );
     case 'tables': {
       const maxSeats = descriptor.wire.tables?.maxSeats;
       const series: TableSeries[] =
         field.kind === 'arena'
           ? [{ kind: 'round', label: 'arena', members: entrants }]
           : tourneySeries(field.rounds.slice(0, field.round), field.last);
-      return series.flatMap((s) => tableSpecs(s, { ...common, tableRounds: reps, maxSeats }));
+      return series.flatMap((s) => tableSpecs(s, { ...common, tableRounds: own(s.members), maxSeats }));
     }
-    case 'pairs':
-      return roundRobin({ ...common, entrants, opponents, reps });
+    case 'pairs': {
+      if (!repsFor) return roundRobin({ ...common, entrants, opponents, reps });
+      // A pair's seed depends on its repetition only: the pairings on the game's reps play the
+      // same games as without repsFor.
+      const most = Math.max(reps, ...pairings(entrants, opponents).map((p) => own(p)));
+      return roundRobin({ ...common, entrants, opponents, reps: most }).filter((s) => (s.rep ?? 0) < own(s.seats));
+    }
   }
 }
 
@@ -114,7 +128,7 @@ export function scheduleUnits(
       if (!split) unit.table.nextRound = Math.ceil(unit.table.nextRound / k) * k;
       unit.cost = split ? Math.ceil(k / maxSeats) : k;
     } else {
-      unit.cost = descriptor.format === 'duplicate' ? 2 * settings.reps : 2;
+      unit.cost = descriptor.format === 'duplicate' ? 2 * (settings.repsFor?.(unit.members) ?? settings.reps) : 2;
     }
   }
   return [...units.values()];
@@ -132,7 +146,7 @@ export function moreSpecs(
   index: number,
   settings: FieldSettings,
 ): MatchSpec[] {
-  const { reps, ...common } = settings;
+  const { reps, repsFor, ...common } = settings;
   if (unit.table) {
     const { kind, label, nextRound, roundsPerRep } = unit.table;
     const first = nextRound + index * roundsPerRep;
@@ -145,6 +159,6 @@ export function moreSpecs(
   const [a, b] = unit.members as [string, string];
   const rep = unit.nextRep! + index;
   return descriptor.format === 'duplicate'
-    ? duplicateMatch({ ...common, boards: reps }, a, b, rep)
+    ? duplicateMatch({ ...common, boards: repsFor?.(unit.members) ?? reps }, a, b, rep)
     : gamePair(common, a, b, rep);
 }

@@ -136,7 +136,7 @@ export async function summarizeTrack(
   const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
   const roundStrategies = strategies.filter((s) => s.round <= rounds);
   const autoReps = await run.readAutoReps(name);
-  const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies);
+  const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies, config.prices);
   const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
   const summary: TrackSummary = {
     game,

@@ -32,6 +32,7 @@ import { taskTrackOf } from '../../records/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './track-schedule.ts';
 import { summarizeRun, summarizeTrack, type TrackReport } from './summarize.ts';
+import { llmPlayerUse } from '../../reports/llm-player-use.ts';
 
 export interface TourneyOptions {
   config: TourneyConfig;
@@ -391,10 +392,15 @@ class Tourney {
     const name = trackName(track);
     const existing = await loadStrategyRecord(run.strategyDir(track, round, agent.id));
     if (existing) return this.countSpent(existing);
-    // The run's budget (--budget-usd): once the estimated dollars reach it, no development starts.
-    // Agents whose development calls no model (offline, dir, the LLM-player's copy) go on.
-    if (config.budgetUsd !== undefined && this.spentUsd >= config.budgetUsd && /^(builtin|cli):/.test(agent.kind)) {
-      const why = `the run's budget of $${config.budgetUsd.toFixed(2)} was reached ($${this.spentUsd.toFixed(2)} estimated)`;
+    // The run's budget (--budget-usd): once the estimated dollars (development, and LLM-players'
+    // play so far) reach it, no development starts. Agents whose development calls no model
+    // (offline, dir, the LLM-player's copy) go on.
+    const spent =
+      config.budgetUsd !== undefined && /^(builtin|cli):/.test(agent.kind)
+        ? this.spentUsd + (await this.playSpentUsd())
+        : 0;
+    if (config.budgetUsd !== undefined && spent >= config.budgetUsd && /^(builtin|cli):/.test(agent.kind)) {
+      const why = `the run's budget of $${config.budgetUsd.toFixed(2)} was reached ($${spent.toFixed(2)} estimated)`;
       if (!this.budgetSaid)
         this.progress?.phase(
           `! ${(this.budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`,
@@ -436,6 +442,16 @@ class Tourney {
         price: priceOf(modelOfKind(agent.kind), config.prices),
       }),
     );
+  }
+
+  /** Estimated dollars the LLM-players' bots have spent playing so far (their decision lines in the bot logs). */
+  private async playSpentUsd(): Promise<number> {
+    let usd = 0;
+    for (const [name, rounds] of this.history) {
+      const use = await llmPlayerUse(this.run.botLogsDir(name), rounds.flat(), this.config.prices);
+      for (const u of Object.values(use)) for (const p of Object.values(u.play ?? {})) usd += p.costUsd ?? 0;
+    }
+    return usd;
   }
 
   private countSpent(record: StrategyRecord): StrategyRecord {

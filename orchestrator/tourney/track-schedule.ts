@@ -36,23 +36,34 @@ export function roundSpecs(
 ): MatchSpec[] {
   const descriptor = gameDescriptor(track.game);
   const field = { kind: 'round' as const, rounds, round, last: round === config.rounds };
+  const settings = roundSettings(config, track, rounds);
+  return withLlmPlayerDeadlines(config, track, rounds, fieldSpecs(descriptor, field, settings));
+}
+
+/**
+ * The field's settings: a pairing, duplicate match or table series with an LLM-player in it plays
+ * the LLM-player's own reps (config llmPlayer; the paper's Table 6): Gomoku and Chess game pairs,
+ * Bridge boards, Hold'em table rounds; the others the game's. Seeds do not depend on reps, so the
+ * others' games are the same as without an LLM-player in the run.
+ */
+function roundSettings(config: TourneyConfig, track: TrackId, rounds: StrategyRecord[][]): FieldSettings {
   const settings = fieldSettings(config, track);
-  // Game pairs (Gomoku, Chess): a pairing with an LLM-player plays the LLM-player's own number of
-  // colour-swapped pairs (config llmPlayer; the paper's Table 6), the others the game's. A pair's
-  // seed depends on its repetition only, so the others' games are the same as without it.
-  const llm = new Set(
+  const llm = llmPlayerIds(rounds);
+  const llmReps = llmPlayerSettings(config, track.game).reps;
+  if (!llm.size || llmReps === settings.reps) return settings;
+  return {
+    ...settings,
+    repsFor: (members) => (members.some((id) => llm.has(id)) ? llmReps : settings.reps),
+  };
+}
+
+function llmPlayerIds(rounds: StrategyRecord[][]): Set<string> {
+  return new Set(
     rounds
       .flat()
       .filter((r) => r.agentKind?.startsWith('llm-player:'))
       .map((r) => r.id),
   );
-  const llmReps = llmPlayerSettings(config, track.game).reps;
-  if (descriptor.format === 'pairs' && llm.size && llmReps !== settings.reps) {
-    const all = fieldSpecs(descriptor, field, { ...settings, reps: Math.max(settings.reps, llmReps) });
-    const kept = all.filter((s) => (s.rep ?? 0) < (s.seats.some((id) => llm.has(id)) ? llmReps : settings.reps));
-    return withLlmPlayerDeadlines(config, track, rounds, kept);
-  }
-  return withLlmPlayerDeadlines(config, track, rounds, fieldSpecs(descriptor, field, settings));
 }
 
 /** LLM-player strategies move on their own deadline (config llmPlayer; the paper's Table 6), the others on the game's. */
@@ -62,12 +73,7 @@ function withLlmPlayerDeadlines(
   rounds: StrategyRecord[][],
   specs: MatchSpec[],
 ): MatchSpec[] {
-  const llm = new Set(
-    rounds
-      .flat()
-      .filter((r) => r.agentKind?.startsWith('llm-player:'))
-      .map((r) => r.id),
-  );
+  const llm = llmPlayerIds(rounds);
   if (!llm.size) return specs;
   const ms = llmPlayerSettings(config, track.game).moveTimeoutMs;
   return specs.map((s) =>
@@ -102,7 +108,7 @@ export async function playAutoReps(ctx: AutoRepsContext): Promise<AutoRepsLog | 
   const { config, track, rounds, journal } = ctx;
   if (!gameSettings(config, track.game).auto) return undefined;
   const descriptor = gameDescriptor(track.game);
-  const settings = fieldSettings(config, track);
+  const settings = roundSettings(config, track, rounds);
   const firstPass = rounds.flatMap((_, k) => roundSpecs(config, track, rounds.slice(0, k + 1), k + 1));
   const byId = new Map(rounds.flat().map((r) => [r.id, { agent: r.agent, round: r.round }]));
   const units = scheduleUnits(descriptor, firstPass, settings);

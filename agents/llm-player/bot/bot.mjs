@@ -8,7 +8,9 @@
 // asks the model, and parses the answer leniently (an option number, or the action itself). A
 // malformed or illegal answer, or an HTTP error, is retried with a short correction, up to 3
 // attempts; then, or when 80% of the per-action time is spent, it plays a uniformly random legal
-// action and counts a failure (a "[llm-player] fallback" line on stdout).
+// action and counts a failure (a "[llm-player] fallback" line on stdout). Every decision's line
+// ("answered" or "fallback") carries its tokens by kind (tokens={...}): the run's report reads
+// them from the bot log to cost the LLM-player's play.
 // GET /stats: requests, LLM calls, failures and tokens, in total and per game_id.
 // The API key is read from the environment only (see llm.mjs) and never printed.
 import fs from 'node:fs';
@@ -51,7 +53,8 @@ try {
 }
 
 const envMs = Number(process.env.CATARENA_MOVE_TIMEOUT_MS);
-const moveMs = envMs > 0 ? envMs : Number(config.moveTimeoutMs) > 0 ? Number(config.moveTimeoutMs) : game.defaultMoveMs ?? 10_000;
+const moveMs =
+  envMs > 0 ? envMs : Number(config.moveTimeoutMs) > 0 ? Number(config.moveTimeoutMs) : (game.defaultMoveMs ?? 10_000);
 const budgetMs = Math.floor(moveMs * BUDGET_SHARE);
 
 let rules = '';
@@ -65,7 +68,9 @@ const SYSTEM = [
   `You are playing ${game.name ?? config.game} (${config.variant} rules) in a tournament against other programs. Play to win.`,
   rules ? `The rules:\n${rules}` : '',
   'Each turn you get the game state and a numbered list of your legal actions. Reply with the number of the action you choose and nothing else.',
-].filter(Boolean).join('\n\n');
+]
+  .filter(Boolean)
+  .join('\n\n');
 
 // mulberry32: a small seeded PRNG (env BOT_SEED makes the fallback reproducible).
 function mulberry32(seed) {
@@ -83,7 +88,16 @@ const random = process.env.BOT_SEED && Number.isFinite(seed) ? mulberry32(seed) 
 
 // ---- statistics ---------------------------------------------------------------------------------
 
-const newStats = () => ({ requests: 0, forced: 0, llmCalls: 0, llmErrors: 0, invalidAnswers: 0, answered: 0, failures: 0, tokens: { input: 0, output: 0 } });
+const newStats = () => ({
+  requests: 0,
+  forced: 0,
+  llmCalls: 0,
+  llmErrors: 0,
+  invalidAnswers: 0,
+  answered: 0,
+  failures: 0,
+  tokens: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
+});
 const totals = newStats();
 const perGame = new Map();
 
@@ -109,7 +123,13 @@ function userPrompt(turn) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const snippet = (s) => JSON.stringify(String(s ?? '').replace(/\s+/g, ' ').trim().slice(0, 80));
+const snippet = (s) =>
+  JSON.stringify(
+    String(s ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 80),
+  );
 
 async function decide(body) {
   const deadline = Date.now() + budgetMs;
@@ -127,6 +147,8 @@ async function decide(body) {
   ];
   let reason = 'no attempt';
   let attempts = 0;
+  // This decision's tokens, by kind, on its log line: the run's report costs them.
+  const used = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   while (attempts < MAX_ATTEMPTS) {
     const left = deadline - Date.now();
     if (left < 100) {
@@ -154,27 +176,36 @@ async function decide(body) {
       }
       continue;
     }
-    s.tokens.input += out.usage.input;
-    s.tokens.output += out.usage.output;
-    totals.tokens.input += out.usage.input;
-    totals.tokens.output += out.usage.output;
+    for (const kind of Object.keys(used)) {
+      const n = out.usage[kind] ?? 0;
+      used[kind] += n;
+      s.tokens[kind] = (s.tokens[kind] ?? 0) + n;
+      totals.tokens[kind] = (totals.tokens[kind] ?? 0) + n;
+    }
     const pick = parseAnswer(out.text, turn.options, turn.free);
     if (pick.ok) {
       count(s, 'answered');
       // One line per decision, as a fallback has its own: the run's report counts both.
-      console.log(`[llm-player] answered game=${turn.gameId} after ${attempts} attempt(s)`);
+      console.log(
+        `[llm-player] answered game=${turn.gameId} after ${attempts} attempt(s) tokens=${JSON.stringify(used)}`,
+      );
       return turn.answer(pick.option);
     }
     count(s, 'invalidAnswers');
     reason = `answer ${snippet(out.text)} ${pick.why}${out.finishReason ? ` (finish reason ${llm.redact(out.finishReason)})` : ''}`;
     messages.push(
       { role: 'assistant', content: String(out.text ?? '').slice(0, 2000) || '(empty)' },
-      { role: 'user', content: `Your answer ${snippet(out.text)} ${pick.why}. Reply with only the number of one legal action, from 1 to ${n}.` },
+      {
+        role: 'user',
+        content: `Your answer ${snippet(out.text)} ${pick.why}. Reply with only the number of one legal action, from 1 to ${n}.`,
+      },
     );
   }
   count(s, 'failures');
   const option = turn.options[Math.floor(random() * n)];
-  console.log(`[llm-player] fallback game=${turn.gameId} after ${attempts} attempt(s): ${reason}; playing a random legal action: ${option.label}`);
+  console.log(
+    `[llm-player] fallback game=${turn.gameId} after ${attempts} attempt(s) tokens=${JSON.stringify(used)}: ${reason}; playing a random legal action: ${option.label}`,
+  );
   return turn.answer(option);
 }
 
@@ -205,15 +236,30 @@ async function readJson(req) {
   throw new BadRequest('body must be a JSON object');
 }
 
-const stats = () => ({ game: config.game, variant: config.variant, provider: config.provider, model: config.model, moveTimeoutMs: moveMs, budgetMs, totals, games: Object.fromEntries(perGame) });
+const stats = () => ({
+  game: config.game,
+  variant: config.variant,
+  provider: config.provider,
+  model: config.model,
+  moveTimeoutMs: moveMs,
+  budgetMs,
+  totals,
+  games: Object.fromEntries(perGame),
+});
 
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
-  'GET /info': async () => ({ name: 'llm-player', ai_id: 'llm-player', version: '1.0', description: `asks ${config.provider}/${config.model} for every action` }),
+  'GET /info': async () => ({
+    name: 'llm-player',
+    ai_id: 'llm-player',
+    version: '1.0',
+    description: `asks ${config.provider}/${config.model} for every action`,
+  }),
   'GET /stats': async () => stats(),
 };
 // One decision route, or several (a game-folder player may ask on more than one path: /speak and /vote).
-for (const turnPath of game.turnPaths ?? [game.turnPath]) routes[`POST ${turnPath}`] = async (req) => decide(await readJson(req));
+for (const turnPath of game.turnPaths ?? [game.turnPath])
+  routes[`POST ${turnPath}`] = async (req) => decide(await readJson(req));
 for (const [route, handle] of Object.entries(game.routes)) {
   // join/leave carry little the bot needs; an odd body (bridge's form-encoded join retry) is {}.
   routes[route] = async (req) => {
@@ -254,7 +300,11 @@ const server = http.createServer(handler);
 server.keepAliveTimeout = 65000;
 server.headersTimeout = 66000;
 server.on('error', (err) => fail(`cannot listen on ${port}: ${err.message}`));
-server.listen(port, '0.0.0.0', () => console.log(`[llm-player] ${config.game}/${config.variant} via ${llm.describe}; ${budgetMs} ms of each ${moveMs} ms per action for the model; listening on ${port}`));
+server.listen(port, '0.0.0.0', () =>
+  console.log(
+    `[llm-player] ${config.game}/${config.variant} via ${llm.describe}; ${budgetMs} ms of each ${moveMs} ms per action for the model; listening on ${port}`,
+  ),
+);
 const v6 = http.createServer(handler);
 v6.keepAliveTimeout = 65000;
 v6.on('error', () => {});

@@ -47,7 +47,9 @@ export function retryAfterMs(headers, text) {
   }
   try {
     const details = JSON.parse(text)?.error?.details;
-    const info = Array.isArray(details) ? details.find((d) => String(d?.['@type'] ?? '').endsWith('google.rpc.RetryInfo')) : undefined;
+    const info = Array.isArray(details)
+      ? details.find((d) => String(d?.['@type'] ?? '').endsWith('google.rpc.RetryInfo'))
+      : undefined;
     const m = /^(\d+(?:\.\d+)?)s$/.exec(String(info?.retryDelay ?? ''));
     if (m) return Math.round(Number(m[1]) * 1000);
   } catch {
@@ -60,20 +62,37 @@ const pick = (env, ...names) => names.map((n) => env[n]?.trim()).find((v) => v) 
 
 /**
  * A client for game.json's provider and model: { describe, complete(messages, signal) →
- * {text, usage: {input, output}} }. messages: [{role: 'system' | 'user' | 'assistant', content}].
+ * {text, usage: {input, cacheRead, cacheWrite, output}} }, tokens by kind as billed: input not
+ * read from a cache, cache reads, cache writes, output (reasoning and thinking included). messages: [{role: 'system' | 'user' | 'assistant', content}].
  * Throws at once (the bot then refuses to start) for an unknown provider or a missing key.
  */
 export function createLlm(config, env = process.env) {
   const { provider, model } = config;
   if (!PROVIDERS.includes(provider)) {
-    throw new Error(`provider "${provider}" is not supported by the LLM-player bot; use one of ${PROVIDERS.join(', ')}`);
+    throw new Error(
+      `provider "${provider}" is not supported by the LLM-player bot; use one of ${PROVIDERS.join(', ')}`,
+    );
   }
   if (typeof model !== 'string' || !model.trim()) throw new Error('game.json has no model');
   // An LLM-player with its own endpoint (a config agents: entry) names its base-URL and key variables in game.json.
-  const baseVar = typeof config.baseUrlVar === 'string' && config.baseUrlVar ? config.baseUrlVar : 'CATARENA_LLM_BASE_URL';
-  const base = (pick(env, baseVar) || (typeof config.baseUrl === 'string' ? config.baseUrl.trim() : '') || DEFAULT_BASE[provider] || '').replace(/\/+$/, '');
-  if (!base) throw new Error(`provider ${provider} needs a base URL: set CATARENA_LLM_BASE_URL (or baseUrl in game.json)`);
-  const keyNames = typeof config.keyEnv === 'string' && config.keyEnv ? [config.keyEnv] : provider === 'anthropic' ? ['ANTHROPIC_API_KEY'] : provider === 'google' ? ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'] : ['OPENAI_API_KEY'];
+  const baseVar =
+    typeof config.baseUrlVar === 'string' && config.baseUrlVar ? config.baseUrlVar : 'CATARENA_LLM_BASE_URL';
+  const base = (
+    pick(env, baseVar) ||
+    (typeof config.baseUrl === 'string' ? config.baseUrl.trim() : '') ||
+    DEFAULT_BASE[provider] ||
+    ''
+  ).replace(/\/+$/, '');
+  if (!base)
+    throw new Error(`provider ${provider} needs a base URL: set CATARENA_LLM_BASE_URL (or baseUrl in game.json)`);
+  const keyNames =
+    typeof config.keyEnv === 'string' && config.keyEnv
+      ? [config.keyEnv]
+      : provider === 'anthropic'
+        ? ['ANTHROPIC_API_KEY']
+        : provider === 'google'
+          ? ['GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY']
+          : ['OPENAI_API_KEY'];
   const key = pick(env, ...keyNames);
   // A local OpenAI-compatible server (vLLM, llama.cpp, Ollama) may need no key; the others do.
   if (!key && provider !== 'openai-compatible') {
@@ -87,13 +106,30 @@ export function createLlm(config, env = process.env) {
   async function post(url, headers, body, signal) {
     let res;
     try {
-      res = await proxiedFetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal }, env);
+      res = await proxiedFetch(
+        url,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+          signal,
+        },
+        env,
+      );
     } catch (err) {
-      const why = err?.name === 'TimeoutError' || err?.name === 'AbortError' ? 'timed out' : err?.cause?.code || err?.message || String(err);
+      const why =
+        err?.name === 'TimeoutError' || err?.name === 'AbortError'
+          ? 'timed out'
+          : err?.cause?.code || err?.message || String(err);
       throw new LlmError(redact(`request failed: ${why}`));
     }
     const text = await res.text().catch(() => '');
-    if (!res.ok) throw new LlmError(redact(`HTTP ${res.status}: ${text.slice(0, 200).replace(/\s+/g, ' ')}`), res.status, retryAfterMs(res.headers, text));
+    if (!res.ok)
+      throw new LlmError(
+        redact(`HTTP ${res.status}: ${text.slice(0, 200).replace(/\s+/g, ' ')}`),
+        res.status,
+        retryAfterMs(res.headers, text),
+      );
     try {
       return JSON.parse(text);
     } catch {
@@ -108,49 +144,139 @@ export function createLlm(config, env = process.env) {
   //   Gemini generateContent: generationConfig {temperature, topP, thinkingConfig {thinkingBudget}}.
   const sampling = config.sampling && typeof config.sampling === 'object' ? config.sampling : {};
   const set = (v) => v !== undefined && v !== null && v !== '';
-  const thinking = provider === 'anthropic' && Number(sampling.thinkingBudget) >= 1024 ? Math.floor(Number(sampling.thinkingBudget)) : 0;
+  const thinking =
+    provider === 'anthropic' && Number(sampling.thinkingBudget) >= 1024
+      ? Math.floor(Number(sampling.thinkingBudget))
+      : 0;
 
-  const partsText = (c) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : p?.text ?? '')).join('') : '');
+  const partsText = (c) =>
+    typeof c === 'string'
+      ? c
+      : Array.isArray(c)
+        ? c.map((p) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('')
+        : '';
   const num = (v) => (Number.isFinite(v) ? v : 0);
+  const tokens = (input, cacheRead, cacheWrite, output) => ({
+    input: Math.max(0, input),
+    cacheRead,
+    cacheWrite,
+    output,
+  });
 
   const clients = {
     openai: async (messages, signal) => {
-      const extra = { ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}), ...(set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}), ...(set(sampling.reasoningEffort) ? { reasoning_effort: String(sampling.reasoningEffort) } : {}) };
-      const body = await post(`${base}/chat/completions`, key ? { authorization: `Bearer ${key}` } : {}, { model, messages, ...extra }, signal);
+      const extra = {
+        ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}),
+        ...(set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}),
+        ...(set(sampling.reasoningEffort) ? { reasoning_effort: String(sampling.reasoningEffort) } : {}),
+      };
+      const body = await post(
+        `${base}/chat/completions`,
+        key ? { authorization: `Bearer ${key}` } : {},
+        { model, messages, ...extra },
+        signal,
+      );
       const msg = body?.choices?.[0]?.message;
       if (!msg) throw new LlmError('answer has no choices[0].message');
-      return { text: partsText(msg.content), usage: { input: num(body.usage?.prompt_tokens), output: num(body.usage?.completion_tokens) } };
+      return {
+        text: partsText(msg.content),
+        // prompt_tokens includes the cached part, prompt_tokens_details.cached_tokens; completion_tokens
+        // includes reasoning (completion_tokens_details.reasoning_tokens).
+        usage: tokens(
+          num(body.usage?.prompt_tokens) - num(body.usage?.prompt_tokens_details?.cached_tokens),
+          num(body.usage?.prompt_tokens_details?.cached_tokens),
+          0,
+          num(body.usage?.completion_tokens),
+        ),
+      };
     },
     anthropic: async (messages, signal) => {
-      const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+      const system = messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n\n');
       const rest = messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }));
       const extra = thinking
         ? { max_tokens: thinking + 1024, thinking: { type: 'enabled', budget_tokens: thinking } }
-        : { max_tokens: 256, ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}), ...(set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}) };
-      const body = await post(`${base}/messages`, { 'x-api-key': key, 'anthropic-version': '2023-06-01' }, { model, system, messages: rest, ...extra }, signal);
+        : {
+            max_tokens: 256,
+            ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}),
+            ...(set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}),
+          };
+      const body = await post(
+        `${base}/messages`,
+        { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+        { model, system, messages: rest, ...extra },
+        signal,
+      );
       if (!Array.isArray(body?.content)) throw new LlmError('answer has no content');
-      return { text: partsText(body.content.filter((p) => p?.type === 'text')), usage: { input: num(body.usage?.input_tokens), output: num(body.usage?.output_tokens) } };
+      return {
+        text: partsText(body.content.filter((p) => p?.type === 'text')),
+        // input_tokens excludes cache reads and writes, counted apart.
+        usage: tokens(
+          num(body.usage?.input_tokens),
+          num(body.usage?.cache_read_input_tokens),
+          num(body.usage?.cache_creation_input_tokens),
+          num(body.usage?.output_tokens),
+        ),
+      };
     },
     google: async (messages, signal) => {
-      const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-      const contents = messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }));
+      const system = messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n\n');
+      const contents = messages
+        .filter((m) => m.role !== 'system')
+        .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }));
       const generationConfig = {
         ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}),
         ...(set(sampling.topP) ? { topP: Number(sampling.topP) } : {}),
-        ...(set(sampling.thinkingBudget) ? { thinkingConfig: { thinkingBudget: Math.floor(Number(sampling.thinkingBudget)) } } : {}),
+        ...(set(sampling.thinkingBudget)
+          ? { thinkingConfig: { thinkingBudget: Math.floor(Number(sampling.thinkingBudget)) } }
+          : {}),
       };
-      const body = await post(`${base}/models/${encodeURIComponent(model)}:generateContent`, { 'x-goog-api-key': key }, { systemInstruction: { parts: [{ text: system }] }, contents, ...(Object.keys(generationConfig).length ? { generationConfig } : {}) }, signal);
+      const body = await post(
+        `${base}/models/${encodeURIComponent(model)}:generateContent`,
+        { 'x-goog-api-key': key },
+        {
+          systemInstruction: { parts: [{ text: system }] },
+          contents,
+          ...(Object.keys(generationConfig).length ? { generationConfig } : {}),
+        },
+        signal,
+      );
       const candidate = body?.candidates?.[0];
       const parts = candidate?.content?.parts;
       // Thinking tokens are output (billed so; the AI SDK counts candidates + thoughts too).
       const u = body?.usageMetadata;
-      const usage = { input: num(u?.promptTokenCount), output: num(u?.candidatesTokenCount) + num(u?.thoughtsTokenCount) };
+      // promptTokenCount includes the cached part (cachedContentTokenCount).
+      const usage = tokens(
+        num(u?.promptTokenCount) - num(u?.cachedContentTokenCount),
+        num(u?.cachedContentTokenCount),
+        0,
+        num(u?.candidatesTokenCount) + num(u?.thoughtsTokenCount),
+      );
       // A candidate may end without content (finishReason SAFETY, MALFORMED_FUNCTION_CALL, …:
       // {finishReason, finishMessage?, index}), its prompt still billed: an answer without a move,
       // asked again, its tokens counted (pydantic-ai#3300, 0xPlaygrounds/rig#1030).
-      if (!Array.isArray(parts) && candidate?.finishReason) return { text: '', usage, finishReason: `${candidate.finishReason}${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}` };
-      if (!Array.isArray(parts)) throw new LlmError(`answer has no candidates[0].content${body?.promptFeedback?.blockReason ? ` (blocked: ${body.promptFeedback.blockReason})` : ''}`);
-      return { text: partsText(parts.filter((p) => !p.thought)), usage, ...(candidate.finishReason && candidate.finishReason !== 'STOP' ? { finishReason: candidate.finishReason } : {}) };
+      if (!Array.isArray(parts) && candidate?.finishReason)
+        return {
+          text: '',
+          usage,
+          finishReason: `${candidate.finishReason}${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}`,
+        };
+      if (!Array.isArray(parts))
+        throw new LlmError(
+          `answer has no candidates[0].content${body?.promptFeedback?.blockReason ? ` (blocked: ${body.promptFeedback.blockReason})` : ''}`,
+        );
+      return {
+        text: partsText(parts.filter((p) => !p.thought)),
+        usage,
+        ...(candidate.finishReason && candidate.finishReason !== 'STOP'
+          ? { finishReason: candidate.finishReason }
+          : {}),
+      };
     },
   };
   const complete = clients[provider === 'openai-compatible' ? 'openai' : provider];
