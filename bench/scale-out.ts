@@ -351,6 +351,7 @@ async function chooseWorkers(args: string[]): Promise<Workers> {
 
 export async function benchScaleOut(args: string[] = []): Promise<Record<string, unknown>> {
   const workers = await chooseWorkers(args);
+  const loadAtStart = os.loadavg()[0]!;
   const rows: Row[] = [];
   try {
     rows.push(...(await gamesRows(workers, 'I/O-bound games', ioBoundBot(), 2, [4, 16], ['--concurrency', '4'])));
@@ -363,12 +364,14 @@ export async function benchScaleOut(args: string[] = []): Promise<Record<string,
     workers.kind === 'containers'
       ? 'worker containers (docker/queue-cluster.sh: Redis and the workers on a Docker network)'
       : 'worker processes, redis-server on loopback';
-  const [load1] = os.loadavg();
-  console.log(`\nscale-out: ${where}; ${os.cpus().length} cores, load ${load1!.toFixed(1)} at the end`);
+  const loadAtEnd = os.loadavg()[0]!;
+  console.log(
+    `\nscale-out: ${where}; ${os.cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end`,
+  );
   console.log('load              executor                                   n  seconds    per s');
   for (const r of rows)
     console.log(
       `${r.load.padEnd(17)} ${r.executor.padEnd(40)} ${String(r.items).padStart(3)} ${r.seconds.toFixed(1).padStart(8)} ${r.perSecond.toFixed(2).padStart(8)}`,
     );
-  return { workers: workers.kind, cores: os.cpus().length, loadAverage: os.loadavg(), rows };
+  return { workers: workers.kind, cores: os.cpus().length, loadAverage: { start: loadAtStart, end: loadAtEnd }, rows };
 }
