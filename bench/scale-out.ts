@@ -175,10 +175,11 @@ async function gamesRows(
     const { url, stop } = await workers.start(count, [...workerArgs, '--develop', '0']);
     const run = `scale-${load.split(' ')[0]}-${count}`;
     try {
-      // Untimed: every worker starts its bots (a tourney's workers keep them warm across games).
-      await executeQueued(specs(1, 1).slice(0, 4 * count), {
+      // Untimed, in the same run (workers keep bots warm per run): games enough that each worker
+      // starts its bots, as a tourney's workers have after their first games.
+      await executeQueued(specs(1, Math.ceil(count / 2)), {
         url,
-        run: `warmup-${run}`,
+        run,
         strategies,
         startTimeoutMs: 30_000,
         sweepMs: 200,
