@@ -4,7 +4,8 @@
 //   npm run bench -- holdem-batch [--rounds R]   the paper-scale Hold'em batch (long; not in "all")
 //   npm run bench -- agents      agent container start and egress-proxy cost (Docker + npm run images:agents)
 //   npm run bench -- queue       games/s through BullMQ with 1 and 2 workers vs in-process (redis-server)
-//   npm run bench -- scale-out   games/s (I/O- and CPU-bound bots) and developments/s with 1, 2 and 4 workers vs in-process
+//   npm run bench -- scale-out [--containers|--processes] [--no-develop]   games/s (I/O- and CPU-bound bots) and
+//                                developments/s with 1, 2 and 4 workers (containers when Docker and the worker image are there) vs in-process
 //   npm run bench -- startup     CLI start-up (compiled build vs TypeScript through tsx)
 //   npm run bench -- concurrency [--games 48] [--repeats 3]   CPU-bound Flask bots at concurrency 1, 2 and auto
 //   npm run bench -- reps-auto   adaptive vs fixed repetitions on simulated bots (games to a target interval width)
@@ -65,7 +66,7 @@ if (which === 'sandboxes' || (which === 'all' && process.env.CATARENA_DOCKER ===
   results.sandboxes = await benchSandboxes();
 if (which === 'agents') results.agents = await benchAgentContainer();
 if (which === 'queue') results.queue = await benchQueue();
-if (which === 'scale-out') results.scaleOut = await benchScaleOut();
+if (which === 'scale-out') results.scaleOut = await benchScaleOut(process.argv.slice(3));
 if (which === 'all' || which === 'startup') results.startup = await benchStartup();
 if (which === 'concurrency') results.concurrency = await benchConcurrency();
 if (which === 'all' || which === 'reps-auto') results.repsAuto = await benchRepsAuto();

@@ -4,6 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { Queue } from 'bullmq';
+import { connectQueue, PREFIX } from '../../orchestrator/queue/connection.ts';
 import { PROJECT_ROOT } from '../../util/paths.ts';
 import { allocatePort } from '../../sandbox/ports.ts';
 
@@ -72,4 +74,79 @@ export async function startCluster(options: {
         .filter((m): m is RegExpExecArray => Boolean(m))
         .map((m) => ({ pid: Number(m[1]), command: m[2]! })),
   };
+}
+
+/** Waits until `count` workers of the cluster listen on `queueName` (a worker exits if Redis is not there yet). */
+export async function waitForClusterWorkers(
+  cluster: Pick<TestCluster, 'url'>,
+  count: number,
+  queueName: string,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const connection = await connectQueue(cluster.url);
+    const queue = new Queue(queueName, { connection, prefix: PREFIX });
+    let seen = 0;
+    try {
+      seen = (await queue.getWorkers()).length;
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+    if (seen >= count) return;
+    if (Date.now() > deadline) throw new Error(`${seen} of ${count} workers on ${queueName} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** The cluster network's gateway: the host's address as its containers see it. */
+export const clusterGateway = (cluster: Pick<TestCluster, 'name'>) =>
+  docker('network', 'inspect', `${cluster.name}-net`, '--format', '{{(index .IPAM.Config 0).Gateway}}');
+
+/**
+ * Starts worker `i` as queue-cluster.sh's `worker` does (same flags), with more environment
+ * variables passed by name (their values come from `env`), e.g. an agent's key and endpoint.
+ */
+export function startClusterWorker(
+  cluster: Pick<TestCluster, 'name' | 'redis' | 'password' | 'worker'>,
+  i: number,
+  options: { image: string; workerArgs: string[]; env?: Record<string, string> },
+): void {
+  const name = cluster.worker(i);
+  const names = Object.keys(options.env ?? {});
+  execFileSync(
+    'docker',
+    [
+      'run',
+      '-d',
+      '--init',
+      '--name',
+      name,
+      '--hostname',
+      name,
+      '--label',
+      `catarena.cluster=${cluster.name}`,
+      '--network',
+      `${cluster.name}-net`,
+      '-e',
+      'CATARENA_REDIS_PASSWORD',
+      ...names.flatMap((n) => ['-e', n]),
+      options.image,
+      'catarena',
+      'worker',
+      '--queue',
+      `redis://${cluster.redis}:6379`,
+      '--name',
+      name,
+      '--work-dir',
+      '/work/worker',
+      ...options.workerArgs,
+    ],
+    {
+      env: { ...process.env, ...options.env, CATARENA_REDIS_PASSWORD: cluster.password },
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
 }
