@@ -3,8 +3,8 @@
 // project (sources, node_modules, compiled by scripts/build.mjs inside the build) and Debian's
 // redis-server (its .debs fetched by `apt-get download` from the host's Debian mirror and unpacked
 // into the image), so one image runs Redis, the workers and a coordinator (docs/deploy.md). The
-// tag hashes the recipe, the base image tag, the Node version and the project's files, so a build
-// is skipped while nothing changed and a changed source gets a new image.
+// tag hashes the recipe, the base image tag, the Node version, the project's files and the installed
+// node_modules tree, so a build is skipped while nothing changed and a changed source gets a new image.
 //
 //   node --import tsx docker/build-worker-image.ts [--force] [--cache-dir DIR]
 //
@@ -69,9 +69,21 @@ function projectHash(files: string[]): string {
   return h.digest('hex');
 }
 
+/**
+ * What npm installed, as it recorded it (node_modules/.package-lock.json): the image copies
+ * node_modules, and a tree that lacks a package the lock file names must not share a tag with a
+ * complete one.
+ */
+function installedTreeHash(lockFile: string): string {
+  return fs.existsSync(lockFile) ? crypto.createHash('sha256').update(fs.readFileSync(lockFile)).digest('hex') : 'none';
+}
+
 /** The worker image's tag for the project as it is now, e.g. "catarena/worker:1a2b3c4d5e6f". Builds nothing. */
-export function workerImageTag(recipe: WorkerRecipe = loadWorkerRecipe()): string {
-  return `${recipe.image}:${shortHash({ recipe, base: agentRuntimeTag(), node: process.version, project: projectHash(projectFiles(recipe)) })}`;
+export function workerImageTag(
+  recipe: WorkerRecipe = loadWorkerRecipe(),
+  installedLock = path.join(PROJECT_ROOT, 'node_modules', '.package-lock.json'),
+): string {
+  return `${recipe.image}:${shortHash({ recipe, base: agentRuntimeTag(), node: process.version, project: projectHash(projectFiles(recipe)), installed: installedTreeHash(installedLock) })}`;
 }
 
 export interface EnsureWorkerImageOptions {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botRuntimeTag, canonicalJson } from '../docker/image-tags.ts';
+import { workerImageTag } from '../docker/build-worker-image.ts';
 import { dockerEngineAnswers } from './helpers/bots.ts';
 import {
   DEFAULT_RECIPE_PATH,
@@ -93,6 +94,22 @@ describe('bot runtime recipe and tag', () => {
       'deb [arch=amd64 signed-by=/k.gpg] http://list.example/debian bookworm main',
     ].join('\n');
     expect(parseSourcesListMirror(list, 'bookworm')).toBe('http://list.example/debian');
+  });
+});
+
+describe('worker image tag', () => {
+  // The image copies node_modules: a tree that lacks a package the lock names must get another tag
+  // than a complete one, or a later build is skipped as "up to date" with the broken image.
+  it('changes with the installed node_modules tree, and only with it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-worker-tag-'));
+    const complete = path.join(dir, 'complete.json');
+    const partial = path.join(dir, 'partial.json');
+    fs.writeFileSync(complete, JSON.stringify({ packages: { 'node_modules/@ai-sdk/openai': { version: '3.0.137' } } }));
+    fs.writeFileSync(partial, JSON.stringify({ packages: {} }));
+    expect(workerImageTag(undefined, complete)).toBe(workerImageTag(undefined, complete));
+    expect(workerImageTag(undefined, complete)).not.toBe(workerImageTag(undefined, partial));
+    expect(workerImageTag(undefined, path.join(dir, 'absent.json'))).not.toBe(workerImageTag(undefined, partial));
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 
