@@ -19,7 +19,9 @@ import {
   ensureBotRuntimeImage,
   ImageBuildError,
   imageId,
+  parseImageArgs,
   parseRecipeFile,
+  runImageScript,
 } from './build-images.ts';
 import { AGENT_RECIPE_PATH, agentRuntimeTag, canonicalJson } from './image-tags.ts';
 
@@ -194,24 +196,11 @@ function usage(): string {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const argv = process.argv.slice(2);
-  const options: EnsureAgentImageOptions = {};
-  (async () => {
-    for (let i = 0; i < argv.length; i++) {
-      const arg = argv[i]!;
-      if (arg === '--force') options.force = true;
-      else if (arg === '--cache-dir') options.cacheDir = argv[++i];
-      else if (arg.startsWith('--cache-dir=')) options.cacheDir = arg.slice('--cache-dir='.length);
-      else if (arg === '--help' || arg === '-h') return void console.log(usage());
-      else throw new ImageBuildError(`unknown argument ${arg}\n${usage()}`);
-    }
-    const r = await ensureAgentRuntimeImage(options);
+  runImageScript('build-agent-image', async () => {
+    const args = parseImageArgs(process.argv.slice(2), usage);
+    if (args.help) return void console.log(usage());
+    const r = await ensureAgentRuntimeImage({ force: args.force || undefined, cacheDir: args.cacheDir });
     console.log(r.tag);
     for (const [cli, version] of Object.entries(r.versions)) console.log(`${cli}\t${version}`);
-  })().catch((err: unknown) => {
-    process.stderr.write(
-      `build-agent-image: ${err instanceof ImageBuildError ? err.message : ((err as Error).stack ?? String(err))}\n`,
-    );
-    process.exitCode = 1;
   });
 }

@@ -535,8 +535,18 @@ function usage(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const options: EnsureImageOptions = {};
+/** An image builder's flags: --force, --cache-dir DIR, and the `valued` flags; `--flag=value` works too. */
+export function parseImageArgs(
+  argv: string[],
+  usage: () => string,
+  valued: string[] = [],
+): { help: true } | { help: false; force: boolean; cacheDir?: string; values: Record<string, string> } {
+  const parsed = {
+    help: false as const,
+    force: false,
+    cacheDir: undefined as string | undefined,
+    values: {} as Record<string, string>,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes('=')
@@ -547,27 +557,43 @@ export async function main(argv: string[]): Promise<number> {
       if (!v) throw new ImageBuildError(`${flag} needs a value\n${usage()}`);
       return v;
     };
-    if (flag === '--force') options.force = true;
-    else if (flag === '--mirror') options.mirror = value();
-    else if (flag === '--cache-dir') options.cacheDir = value();
-    else if (flag === '--help' || flag === '-h') {
-      console.log(usage());
-      return 0;
-    } else throw new ImageBuildError(`unknown argument ${arg}\n${usage()}`);
+    if (flag === '--force') parsed.force = true;
+    else if (flag === '--cache-dir') parsed.cacheDir = value();
+    else if (valued.includes(flag)) parsed.values[flag] = value();
+    else if (flag === '--help' || flag === '-h') return { help: true };
+    else throw new ImageBuildError(`unknown argument ${arg}\n${usage()}`);
   }
+  return parsed;
+}
+
+/** Runs an image builder invoked as a script: its own errors print as their message, others with their stack; exit 1. */
+export function runImageScript(name: string, run: () => Promise<void>): void {
+  run().catch((err: unknown) => {
+    process.stderr.write(
+      `${name}: ${err instanceof ImageBuildError ? err.message : ((err as Error).stack ?? String(err))}\n`,
+    );
+    process.exitCode = 1;
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseImageArgs(argv, usage, ['--mirror']);
+  if (args.help) {
+    console.log(usage());
+    return 0;
+  }
+  const options: EnsureImageOptions = {
+    force: args.force || undefined,
+    cacheDir: args.cacheDir,
+    mirror: args.values['--mirror'],
+  };
   const result = await ensureBotRuntimeImage(options);
   console.log(result.tag);
   return 0;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (err: unknown) => {
-      process.stderr.write(
-        `build-images: ${err instanceof ImageBuildError ? err.message : ((err as Error).stack ?? String(err))}\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
+  runImageScript('build-images', async () => {
+    process.exitCode = await main(process.argv.slice(2));
+  });
 }

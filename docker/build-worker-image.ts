@@ -16,7 +16,15 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../util/paths.ts';
-import { checkDocker, DEFAULT_CACHE_DIR, ImageBuildError, imageId, parseRecipeFile } from './build-images.ts';
+import {
+  checkDocker,
+  DEFAULT_CACHE_DIR,
+  ImageBuildError,
+  imageId,
+  parseImageArgs,
+  parseRecipeFile,
+  runImageScript,
+} from './build-images.ts';
 import { ensureAgentRuntimeImage } from './build-agent-image.ts';
 import { agentRuntimeTag, shortHash } from './image-tags.ts';
 
@@ -216,21 +224,9 @@ function usage(): string {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const argv = process.argv.slice(2);
-  const options: EnsureWorkerImageOptions = {};
-  (async () => {
-    for (let i = 0; i < argv.length; i++) {
-      const arg = argv[i]!;
-      if (arg === '--force') options.force = true;
-      else if (arg === '--cache-dir') options.cacheDir = argv[++i];
-      else if (arg === '--help' || arg === '-h') return void console.log(usage());
-      else throw new ImageBuildError(`unknown argument ${arg}\n${usage()}`);
-    }
-    console.log((await ensureWorkerImage(options)).tag);
-  })().catch((err: unknown) => {
-    process.stderr.write(
-      `build-worker-image: ${err instanceof ImageBuildError ? err.message : ((err as Error).stack ?? String(err))}\n`,
-    );
-    process.exitCode = 1;
+  runImageScript('build-worker-image', async () => {
+    const args = parseImageArgs(process.argv.slice(2), usage);
+    if (args.help) return void console.log(usage());
+    console.log((await ensureWorkerImage({ force: args.force || undefined, cacheDir: args.cacheDir })).tag);
   });
 }
