@@ -19,6 +19,7 @@ import {
   ensureBotRuntimeImage,
   ImageBuildError,
   imageId,
+  dockerBuild,
   parseImageArgs,
   parseRecipeFile,
   runImageScript,
@@ -161,21 +162,7 @@ export async function ensureAgentRuntimeImage(options: EnsureAgentImageOptions =
     ].join('\n'),
   );
   log(`agent-runtime: docker build ${tag} FROM ${base}`);
-  // The legacy builder needs no BuildKit component and never pulls a local FROM image.
-  const b = await execa('docker', ['build', '-q', '-t', tag, '-t', `${recipe.image}:latest`, context], {
-    reject: false,
-    all: true,
-    timeout: 20 * 60_000,
-    env: { DOCKER_BUILDKIT: '0' },
-  });
-  if (b.exitCode !== 0)
-    throw new ImageBuildError(
-      `docker build of ${tag} failed:\n  ${String(b.all ?? '')
-        .trim()
-        .split('\n')
-        .slice(-8)
-        .join('\n  ')}`,
-    );
+  await dockerBuild(context, tag, `${recipe.image}:latest`);
   const versions = await cliVersions(tag, recipe);
   log(
     `agent-runtime: [${secs()}s] built ${tag}: ${Object.entries(versions)

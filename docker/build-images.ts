@@ -535,6 +535,24 @@ function usage(): string {
   ].join('\n');
 }
 
+/** `docker build` of a prepared context under the given tags, with the legacy builder: it needs no BuildKit component and never pulls a local FROM image. */
+export async function dockerBuild(context: string, ...tags: string[]): Promise<void> {
+  const b = await execa('docker', ['build', '-q', ...tags.flatMap((t) => ['-t', t]), context], {
+    reject: false,
+    all: true,
+    timeout: 20 * 60_000,
+    env: { DOCKER_BUILDKIT: '0' },
+  });
+  if (b.exitCode !== 0)
+    throw new ImageBuildError(
+      `docker build of ${tags[0]} failed:\n  ${String(b.all ?? '')
+        .trim()
+        .split('\n')
+        .slice(-8)
+        .join('\n  ')}`,
+    );
+}
+
 /** An image builder's flags: --force, --cache-dir DIR, and the `valued` flags; `--flag=value` works too. */
 export function parseImageArgs(
   argv: string[],

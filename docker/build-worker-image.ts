@@ -20,6 +20,7 @@ import {
   checkDocker,
   DEFAULT_CACHE_DIR,
   ImageBuildError,
+  dockerBuild,
   imageId,
   parseImageArgs,
   parseRecipeFile,
@@ -184,21 +185,7 @@ export async function ensureWorkerImage(options: EnsureWorkerImageOptions = {}):
       ].join('\n'),
     );
     log(`worker: docker build ${tag} FROM ${base}`);
-    // The legacy builder needs no BuildKit component and never pulls a local FROM image.
-    const b = await execa('docker', ['build', '-q', '-t', tag, '-t', `${recipe.image}:latest`, context], {
-      reject: false,
-      all: true,
-      timeout: 20 * 60_000,
-      env: { DOCKER_BUILDKIT: '0' },
-    });
-    if (b.exitCode !== 0)
-      throw new ImageBuildError(
-        `docker build of ${tag} failed:\n  ${String(b.all ?? '')
-          .trim()
-          .split('\n')
-          .slice(-8)
-          .join('\n  ')}`,
-      );
+    await dockerBuild(context, tag, `${recipe.image}:latest`);
   } finally {
     fs.rmSync(context, { recursive: true, force: true });
   }
