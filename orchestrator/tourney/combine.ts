@@ -91,7 +91,7 @@ export async function readRepeats(dirs: string[]): Promise<{ config: TourneyConf
     const journal = await run.openJournal();
     const draws: Record<string, BootstrapDraws> = {};
     for (const t of summary.tracks) {
-      const track = (await trackGames(run, config, journal, t.game, t.variant, { byId: true }))!;
+      const track = (await trackGames(run, config, journal, t.game, t.variant))!;
       draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, {
         samples: config.bootstrapSamples,
         seed: config.seed,

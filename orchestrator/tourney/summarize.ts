@@ -205,14 +205,7 @@ export async function summarizeTrack(
 }
 
 /** A track's strategies and the games that enter W (only rounds every agent completed), or null when the track has no strategies. */
-export async function trackGames(
-  run: RunDir,
-  config: TourneyConfig,
-  journal: Journal,
-  game: string,
-  variant: string,
-  options: { byId?: boolean } = {},
-) {
+export async function trackGames(run: RunDir, config: TourneyConfig, journal: Journal, game: string, variant: string) {
   const strategies = await run.strategies(trackName({ game, variant }));
   if (!strategies.length) return null;
   const byId = new Map(strategies.map((s) => [s.id, s]));
@@ -230,8 +223,8 @@ export async function trackGames(
         r.spec.variant === variant &&
         r.spec.seats.every((id) => (byId.get(id)?.round ?? Infinity) <= rounds),
     );
-  // In match-id order when asked: the games, and so the bootstrap's samples, then do not depend on the order games finished in.
-  if (options.byId) results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // In match-id order: the games, and so the bootstrap's samples, do not depend on the order games finished in.
+  results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const games: GameResult[] = pairwiseGames(results, (id) => ({
     agent: byId.get(id)!.agent,
     round: byId.get(id)!.round,
