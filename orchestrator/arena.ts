@@ -59,11 +59,12 @@ export interface ArenaOutcome {
 }
 
 export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
-  const strays = options.sandbox.reapStrays(options.runDir); // bots a killed run left running here (a resume finds them)
-  if (strays) options.progress?.phase(`stopped ${strays} bot processes a killed run left running`);
   checkVariant(options.game, options.variant);
   for (const bot of options.bots) if (!bot.warm) await assertBotDir(bot.dir); // a warm bot runs already (a human seat)
   const run = new RunDir(options.runDir);
+  const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
+  const strays = options.sandbox.reapStrays(options.runDir); // bots a killed run left running here (a resume finds them)
+  if (strays) progress.phase(`stopped ${strays} bot processes a killed run left running`);
   await run.markStatus('running', 'arena');
   const settings = {
     game: options.game,
@@ -115,7 +116,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   });
   executor.add(options, options.bots);
   let done = resumed;
-  options.progress?.phase(
+  progress.phase(
     `${options.game}/${options.variant}: ${options.bots.length} bots, ${specs.length} games${resumed ? ` (${resumed} already in the journal)` : ''}, concurrency ${options.concurrency}`,
   );
   let bots: BotStatus[];
@@ -125,12 +126,15 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
       onReplay: async (replay) => {
         await run.recordGame(replay);
         await options.onGame?.(replay);
-        options.progress?.tick(++done, specs.length);
+        progress.tick(++done, specs.length);
         if (options.stopWhen && !stop.signal.aborted && options.stopWhen(ownResults())) stop.abort();
       },
     });
+  } catch (err) {
+    await run.markStatus('failed', 'arena', (err as Error).message);
+    throw err;
   } finally {
-    options.progress?.done();
+    progress.done();
     await executor.close();
     bots = await executor.statuses();
     if (!options.hosts) await hosts.closeAll();
