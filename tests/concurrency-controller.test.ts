@@ -196,7 +196,7 @@ describe('CpuSlots with a changing capacity', () => {
     slots.release();
     slots.release();
     expect(slots.busyMs).toBeGreaterThan(90);
-    expect(slots.busyMs).toBeLessThan(400);
+    expect(slots.busyMs).toBeLessThan(2_000); // wide: a loaded machine can delay the timer
   });
 });
 
