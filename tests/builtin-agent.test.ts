@@ -23,6 +23,7 @@ import {
   toolResults,
   type ScriptedLlm,
 } from './helpers/scripted-llm.ts';
+import { startScriptedAnthropic, type ScriptedAnthropic } from './helpers/scripted-anthropic.ts';
 import {
   geminiRateLimit,
   startScriptedGemini,
@@ -40,11 +41,12 @@ const ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-builtin-'));
 const sandbox = createSandbox('process');
 const hosts = new GameServerPool({ preferCatarenaPorts: false });
 const servers: ScriptedLlm[] = [];
+const anthropicServers: ScriptedAnthropic[] = [];
 let wsCount = 0;
 
 afterEach(() => vi.unstubAllEnvs());
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
+  await Promise.all([...servers, ...anthropicServers].map((s) => s.close()));
   await sandbox.close();
   await hosts.closeAll();
   fs.rmSync(ROOT, { recursive: true, force: true });
@@ -277,6 +279,18 @@ describe('BuiltinAgent', () => {
     expect(res.failure, res.log).toBeUndefined();
     expect(res.log).toContain('waiting 1.0 s before the next attempt (as the server asked)');
     expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('builtin:anthropic on a model the API does not serve: the 404 names the model in the build log', async () => {
+    const server = await startScriptedAnthropic([], { apiKey: SECRET, noStreaming: true });
+    anthropicServers.push(server);
+    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+    const agent = new BuiltinAgent({ model: 'anthropic/claude-sonnet-4-7', maxRetries: 0 });
+    const res = await agent.develop(await workspace(agent.id, false), { wallMs: 30_000 });
+    expect(res.failure?.detail).toMatch(/^HTTP 404 .*"not_found_error","message":"model: claude-sonnet-4-7"/);
+    expect(res.log).toMatch(/model: claude-sonnet-4-7/);
+    expect(server.requests.every((r) => r.usage === null)).toBe(true);
   });
 
   it('an unknown model is a 404 (model_not_found); reasoning tokens are counted as output', async () => {
