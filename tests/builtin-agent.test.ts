@@ -25,6 +25,7 @@ import {
 } from './helpers/scripted-llm.ts';
 import { startScriptedAnthropic, type ScriptedAnthropic } from './helpers/scripted-anthropic.ts';
 import {
+  geminiNoBilling,
   geminiRateLimit,
   startScriptedGemini,
   stepOf as geminiStep,
@@ -360,16 +361,46 @@ describe('BuiltinAgent', () => {
     }
   });
 
-  it("builtin:google stops at once on Google's refused key (400 API_KEY_INVALID) and on its context-length 400", async () => {
+  it('builtin:google counts cached prompt tokens once: input = promptTokenCount − cachedContentTokenCount, the rest cache reads', async () => {
+    const usage = (prompt: number, cached: number) => ({
+      promptTokenCount: prompt,
+      cachedContentTokenCount: cached,
+      candidatesTokenCount: 40,
+      thoughtsTokenCount: 10,
+    });
+    const server = await startScriptedGemini(
+      [
+        { toolCalls: botFiles(), usage: usage(3000, 0) },
+        { toolCalls: [{ name: 'finish', args: { summary: 'done' } }], usage: usage(3500, 2900) },
+      ],
+      { apiKey: SECRET, noStreaming: true },
+    );
+    vi.stubEnv('GEMINI_API_KEY', SECRET);
+    vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+    try {
+      const agent = new BuiltinAgent({ model: 'google/scripted-gemini', maxRetries: 0 });
+      const res = await agent.develop(await workspace(agent.id, false), { wallMs: 60_000 });
+      expect(res.failure, res.log).toBeUndefined();
+      expect(server.totalUsage()).toEqual({ input: 3600, cacheRead: 2900, output: 100 });
+      expect(res.cost.tokens).toEqual(server.totalUsage());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("builtin:google stops at once on Google's refused key (400 API_KEY_INVALID), its context-length 400 and a project without billing (429, free tier limit 0)", async () => {
     // The context-length wording as Gemini answers it (google-gemini/gemini-cli#4231, #6678).
     const tooLong: GeminiTurn = {
       httpError: 400,
       status: 'INVALID_ARGUMENT',
       message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).',
     };
+    // A project without billing on a model with no free tier: a 429 no wait cures (billing).
+    const noBilling = geminiNoBilling('scripted-gemini', '1s');
     for (const [key, script, reason] of [
       ['AIza-wrong', [], 'auth'],
       [SECRET, [tooLong, tooLong], 'context_length'],
+      [SECRET, [noBilling, noBilling], 'billing'],
     ] as const) {
       const server = await startScriptedGemini([...script], { apiKey: SECRET, noStreaming: true });
       vi.stubEnv('GEMINI_API_KEY', key);
