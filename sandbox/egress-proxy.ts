@@ -8,14 +8,15 @@
 //     tunnels (HTTPS_PROXY) pass only when their origin is on the allowlist; the rest get a 403
 //     that names the allowlist.
 // Every decision is recorded (a capped list of events), so a run can show what its agents tried.
-// Behind the host's HTTP(S)_PROXY, what it forwards goes out through that proxy.
+// Behind the host's HTTP(S)_PROXY, what it forwards goes out through that proxy, tunnels included.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest, type Dispatcher } from 'undici';
-import { mayUseHostProxy, outboundDispatcher } from '../util/outbound-http.ts';
+import { hostProxyForTunnel, mayUseHostProxy, outboundDispatcher } from '../util/outbound-http.ts';
 
 export interface EgressEvent {
   time: number;
@@ -256,14 +257,16 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       return;
     }
     const event = record({ method: 'CONNECT', target: hostPort, allowed: true });
-    const remote = net.connect(port, host.replace(/^\[|\]$/g, ''));
+    // Behind the host's HTTPS_PROXY (NO_PROXY honoured) the tunnel is one through that proxy.
+    const via = hostProxyForTunnel(host, port);
+    const remote = via ? connectVia(via, host, port) : net.connect(port, host.replace(/^\[|\]$/g, ''));
     sockets.add(remote);
     remote.on('close', () => sockets.delete(remote));
     const close = () => {
       client.destroy();
       remote.destroy();
     };
-    remote.once('connect', () => {
+    remote.once(via ? 'tunnel' : 'connect', () => {
       event.status = 200;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) remote.write(head);
@@ -310,6 +313,47 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A socket to host:port through an HTTP(S) proxy's CONNECT: it emits 'tunnel' once the proxy
+ * answered 2xx (what follows is the tunnel), 'error' if it answered anything else.
+ */
+function connectVia(proxyUrl: string, host: string, port: number): net.Socket {
+  const proxy = new URL(proxyUrl);
+  const proxyPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+  const socket =
+    proxy.protocol === 'https:'
+      ? tls.connect({ host: proxy.hostname, port: proxyPort, servername: proxy.hostname })
+      : net.connect(proxyPort, proxy.hostname.replace(/^\[|\]$/g, ''));
+  const target = `${host}:${port}`;
+  const auth = proxy.username
+    ? `proxy-authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}\r\n`
+    : '';
+  socket.once(proxy.protocol === 'https:' ? 'secureConnect' : 'connect', () =>
+    socket.write(`CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n${auth}\r\n`),
+  );
+  let answer = Buffer.alloc(0);
+  const onData = (chunk: Buffer) => {
+    answer = Buffer.concat([answer, chunk]);
+    const end = answer.indexOf('\r\n\r\n');
+    if (end < 0) {
+      if (answer.length > 16_384) socket.destroy(new Error('the host proxy sent an oversized answer'));
+      return;
+    }
+    socket.off('data', onData);
+    socket.pause(); // until the tunnel is piped
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer.toString('latin1'))?.[1] ?? 0);
+    if (status < 200 || status > 299) {
+      socket.destroy(new Error(`the host proxy answered CONNECT ${target} with ${status || 'no status'}`));
+      return;
+    }
+    const rest = answer.subarray(end + 4);
+    if (rest.length) socket.unshift(rest);
+    socket.emit('tunnel');
+  };
+  socket.on('data', onData);
+  return socket;
 }
 
 /** The headers a proxy passes on: all but the hop-by-hop ones (and host, which the target sets). */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BuiltinAgent } from '../agents/builtin/agent.ts';
 import { classifyLlmError } from '../agents/core/failure.ts';
+import { geminiNoBilling, geminiRateLimit } from './helpers/scripted-gemini.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
 import type { MatchResult } from '../records/match.ts';
 import type { StrategyRecord, TourneySummary } from '../records/tourney.ts';
@@ -254,6 +255,27 @@ describe('classifying LLM errors', () => {
         429,
       ),
     ).toBe('rate_limited');
+    // Gemini's billing failures, also 429s: a project without billing on a model with no free tier
+    // (every free-tier quota at limit 0), a prepaid project out of credit, a project with billing off.
+    const noBilling = geminiNoBilling('gemini-2.5-pro') as { message: string; details: unknown[] };
+    const body = JSON.stringify({
+      error: { code: 429, message: noBilling.message, status: 'RESOURCE_EXHAUSTED', details: noBilling.details },
+    });
+    expect(classifyLlmError(body, 429)).toBe('billing');
+    const perMinute = geminiRateLimit('31s') as { message: string; details: unknown[] };
+    expect(
+      classifyLlmError(
+        JSON.stringify({ error: { code: 429, message: perMinute.message, details: perMinute.details } }),
+        429,
+      ),
+    ).toBe('rate_limited');
+    expect(
+      classifyLlmError(
+        'Your prepayment credits are depleted. Please go to AI Studio at https://ai.studio/projects to manage your project and billing.',
+        429,
+      ),
+    ).toBe('billing');
+    expect(classifyLlmError('{"error":{"code":403,"details":[{"reason":"BILLING_DISABLED"}]}}', 403)).toBe('billing');
     // undici's fetch waits 300 s for response headers, then fails with this cause (nodejs/undici#2235).
     expect(classifyLlmError('fetch failed: Headers Timeout Error (UND_ERR_HEADERS_TIMEOUT)')).toBe('timeout');
     expect(classifyLlmError('stream error: terminated')).toBe('server_error');

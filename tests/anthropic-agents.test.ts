@@ -8,10 +8,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOfflineAgent } from '../agents/offline/index.ts';
 import { createAgent } from '../agents/registry.ts';
+import { probeEndpoint } from '../agents/core/preflight.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import {
+  CLAUDE_MODELS,
   lastUserText,
   perConversation,
   startScriptedAnthropic,
@@ -83,7 +85,7 @@ describe('the scripted Anthropic server', () => {
         { text: 'Sunny.', usage: { input_tokens: 70, output_tokens: 3 } },
         { httpError: 529, message: 'Overloaded' },
       ],
-      { apiKey: SECRET },
+      { apiKey: SECRET, knownModels: ['m'] },
     );
     const url = `${server.v1URL}/messages`;
     const tools = [
@@ -269,6 +271,74 @@ describe('the scripted Anthropic server', () => {
       content: [{ type: 'text', text: 'Sunny.' }],
     });
   });
+  // The models it serves are the real Claude ids (and their aliases), whatever the test: before, an
+  // unknown model was refused only when a test listed the known ones, and the list, one page,
+  // held whatever models had been asked for (an unknown one included, once asked).
+  it('knows the real Claude models: unknown ones 404 always; the paged model list and the alias lookup the preflight uses', async () => {
+    server = await startScriptedAnthropic(() => ({ text: 'ok' }), { apiKey: SECRET });
+    const headers = { 'x-api-key': SECRET, 'anthropic-version': '2023-06-01' };
+    const ask = (model: string) =>
+      post(`${server!.v1URL}/messages`, { model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    // A plausible id that does not exist: the API's 404, with its request id in the header and the body.
+    const unknown = await ask('claude-sonnet-4-7');
+    expect(unknown.status).toBe(404);
+    const requestId = unknown.headers.get('request-id');
+    expect(requestId).toMatch(/^req_/);
+    expect(await unknown.json()).toEqual({
+      type: 'error',
+      error: { type: 'not_found_error', message: 'model: claude-sonnet-4-7' },
+      request_id: requestId,
+    });
+    // A dated id, an alias and an undated id are served.
+    for (const model of ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-5', 'claude-opus-4-6'])
+      expect((await ask(model)).status, model).toBe(200);
+    // The list: newest first, 20 a page by default, after_id / before_id cursors, has_more.
+    const list = async (query: string) =>
+      (await (await fetch(`${server!.v1URL}/models${query}`, { headers })).json()) as {
+        data: Array<{ type: string; id: string; display_name: string }>;
+        has_more: boolean;
+        first_id: string | null;
+        last_id: string | null;
+      };
+    const all = await list('');
+    expect(all.data.map((m) => m.id)).toEqual(CLAUDE_MODELS);
+    expect(all.has_more).toBe(false);
+    expect(all.data.find((m) => m.id === 'claude-opus-4-6')).toMatchObject({
+      type: 'model',
+      display_name: 'Claude Opus 4.6',
+    });
+    const first = await list('?limit=5');
+    expect(first).toMatchObject({ has_more: true, first_id: CLAUDE_MODELS[0], last_id: CLAUDE_MODELS[4] });
+    const second = await list(`?limit=5&after_id=${first.last_id}`);
+    expect(second.data.map((m) => m.id)).toEqual(CLAUDE_MODELS.slice(5, 10));
+    expect((await list(`?limit=5&before_id=${second.first_id}`)).data.map((m) => m.id)).toEqual(
+      CLAUDE_MODELS.slice(0, 5),
+    );
+    const last = await list(`?limit=10&after_id=${second.last_id}`);
+    expect(last).toMatchObject({ has_more: false, last_id: CLAUDE_MODELS.at(-1) });
+    expect((await fetch(`${server.v1URL}/models?limit=0`, { headers })).status).toBe(400);
+    // One model, by id or alias (an alias answers with its id); an unknown one is a 404.
+    const one = async (id: string) => fetch(`${server!.v1URL}/models/${id}`, { headers });
+    expect(await (await one('claude-haiku-4-5')).json()).toMatchObject({ id: 'claude-haiku-4-5-20251001' });
+    expect((await one('claude-sonnet-4-7')).status).toBe(404);
+
+    // The preflight: a listed id, an alias (looked up), and an unknown model named as such.
+    const probe = (model: string) =>
+      probeEndpoint({ api: 'anthropic', baseUrl: server!.baseURL, headers: { 'x-api-key': SECRET }, model });
+    expect(await probe('claude-opus-4-8')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/model claude-opus-4-8 listed/),
+    });
+    expect(await probe('claude-sonnet-4-5')).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/model claude-sonnet-4-5 served \(as claude-sonnet-4-5-20250929\)/),
+    });
+    const absent = await probe('claude-sonnet-4-7');
+    expect(absent.ok).toBe(false);
+    expect(absent.detail).toMatch(
+      /the model "claude-sonnet-4-7" is not served there: 14 models listed \(claude-opus-5-5, /,
+    );
+  });
 });
 
 describe('Anthropic agents in a tourney round', () => {
@@ -292,16 +362,16 @@ describe('Anthropic agents in a tourney round', () => {
     vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
     const runDir = path.join(tempDir(), 'run');
     const agents = [
-      createAgent('builtin:anthropic/scripted-coder#coder', 1),
+      createAgent('builtin:anthropic/claude-sonnet-4-5#coder', 1),
       createOfflineAgent('offline:cautious', 1),
     ];
     const summary = await runTourney({ config: config(), runDir, agents });
     const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'coder.strategy.json'), 'utf8'));
     const buildLog = fs.readFileSync(path.join(strategies(runDir), 'coder.build.log'), 'utf8');
     expect(record.status, buildLog).toBe('ok');
-    expect(record.agentKind).toBe('builtin:anthropic/scripted-coder');
+    expect(record.agentKind).toBe('builtin:anthropic/claude-sonnet-4-5');
     expectAnthropicHeaders(server);
-    expect(server.requests.map((r) => [r.model, r.stream])).toEqual(Array(3).fill(['scripted-coder', false]));
+    expect(server.requests.map((r) => [r.model, r.stream])).toEqual(Array(3).fill(['claude-sonnet-4-5', false]));
     // Prompt caching: the system prompt is marked cache_control ephemeral, and each later step's
     // last message too (Anthropic caches only where a block asks: its prompt-caching guide).
     const first = server.requests[0]!;
@@ -344,19 +414,19 @@ describe('Anthropic agents in a tourney round', () => {
     vi.stubEnv('CATARENA_LLM_BASE_URL', server.v1URL);
     const runDir = path.join(tempDir(), 'run');
     const agents = [
-      createAgent('llm-player:anthropic/scripted-player#player', 1),
+      createAgent('llm-player:anthropic/claude-haiku-4-5#player', 1),
       createOfflineAgent('offline:cautious', 1),
     ];
     const summary = await runTourney({ config: config(), runDir, agents });
     const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'player.strategy.json'), 'utf8'));
     expect(record.status, fs.readFileSync(path.join(strategies(runDir), 'player.build.log'), 'utf8')).toBe('ok');
-    expect(record.agentKind).toBe('llm-player:anthropic/scripted-player');
+    expect(record.agentKind).toBe('llm-player:anthropic/claude-haiku-4-5');
     // Its play-time tokens, by kind, are the server's (costed in the report's cost table).
     expect(summary.tracks[0]!.llmPlayers!.player!.play!['1']!.tokens).toMatchObject(server.totalUsage());
     expect(record.cost.tokens).toBeNull(); // no development; play-time tokens are the bot's
     expectAnthropicHeaders(server);
     for (const r of server.requests) {
-      expect([r.model, r.stream, r.maxTokens]).toEqual(['scripted-player', false, 256]);
+      expect([r.model, r.stream, r.maxTokens]).toEqual(['claude-haiku-4-5', false, 256]);
       expect(r.system).toMatch(/gomoku|five/i); // the rules
       expect(lastUserText(r)).toMatch(/Your legal actions \(\d+\)/);
     }

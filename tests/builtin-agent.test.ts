@@ -23,7 +23,9 @@ import {
   toolResults,
   type ScriptedLlm,
 } from './helpers/scripted-llm.ts';
+import { startScriptedAnthropic, type ScriptedAnthropic } from './helpers/scripted-anthropic.ts';
 import {
+  geminiNoBilling,
   geminiRateLimit,
   startScriptedGemini,
   stepOf as geminiStep,
@@ -40,11 +42,12 @@ const ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-builtin-'));
 const sandbox = createSandbox('process');
 const hosts = new GameServerPool({ preferCatarenaPorts: false });
 const servers: ScriptedLlm[] = [];
+const anthropicServers: ScriptedAnthropic[] = [];
 let wsCount = 0;
 
 afterEach(() => vi.unstubAllEnvs());
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
+  await Promise.all([...servers, ...anthropicServers].map((s) => s.close()));
   await sandbox.close();
   await hosts.closeAll();
   fs.rmSync(ROOT, { recursive: true, force: true });
@@ -279,6 +282,18 @@ describe('BuiltinAgent', () => {
     expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(950);
   });
 
+  it('builtin:anthropic on a model the API does not serve: the 404 names the model in the build log', async () => {
+    const server = await startScriptedAnthropic([], { apiKey: SECRET, noStreaming: true });
+    anthropicServers.push(server);
+    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
+    const agent = new BuiltinAgent({ model: 'anthropic/claude-sonnet-4-7', maxRetries: 0 });
+    const res = await agent.develop(await workspace(agent.id, false), { wallMs: 30_000 });
+    expect(res.failure?.detail).toMatch(/^HTTP 404 .*"not_found_error","message":"model: claude-sonnet-4-7"/);
+    expect(res.log).toMatch(/model: claude-sonnet-4-7/);
+    expect(server.requests.every((r) => r.usage === null)).toBe(true);
+  });
+
   it('an unknown model is a 404 (model_not_found); reasoning tokens are counted as output', async () => {
     const server = await startScriptedLlm([], { noStreaming: true, models: ['known'] });
     servers.push(server);
@@ -346,16 +361,46 @@ describe('BuiltinAgent', () => {
     }
   });
 
-  it("builtin:google stops at once on Google's refused key (400 API_KEY_INVALID) and on its context-length 400", async () => {
+  it('builtin:google counts cached prompt tokens once: input = promptTokenCount − cachedContentTokenCount, the rest cache reads', async () => {
+    const usage = (prompt: number, cached: number) => ({
+      promptTokenCount: prompt,
+      cachedContentTokenCount: cached,
+      candidatesTokenCount: 40,
+      thoughtsTokenCount: 10,
+    });
+    const server = await startScriptedGemini(
+      [
+        { toolCalls: botFiles(), usage: usage(3000, 0) },
+        { toolCalls: [{ name: 'finish', args: { summary: 'done' } }], usage: usage(3500, 2900) },
+      ],
+      { apiKey: SECRET, noStreaming: true },
+    );
+    vi.stubEnv('GEMINI_API_KEY', SECRET);
+    vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
+    try {
+      const agent = new BuiltinAgent({ model: 'google/scripted-gemini', maxRetries: 0 });
+      const res = await agent.develop(await workspace(agent.id, false), { wallMs: 60_000 });
+      expect(res.failure, res.log).toBeUndefined();
+      expect(server.totalUsage()).toEqual({ input: 3600, cacheRead: 2900, output: 100 });
+      expect(res.cost.tokens).toEqual(server.totalUsage());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("builtin:google stops at once on Google's refused key (400 API_KEY_INVALID), its context-length 400 and a project without billing (429, free tier limit 0)", async () => {
     // The context-length wording as Gemini answers it (google-gemini/gemini-cli#4231, #6678).
     const tooLong: GeminiTurn = {
       httpError: 400,
       status: 'INVALID_ARGUMENT',
       message: 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).',
     };
+    // A project without billing on a model with no free tier: a 429 no wait cures (billing).
+    const noBilling = geminiNoBilling('scripted-gemini', '1s');
     for (const [key, script, reason] of [
       ['AIza-wrong', [], 'auth'],
       [SECRET, [tooLong, tooLong], 'context_length'],
+      [SECRET, [noBilling, noBilling], 'billing'],
     ] as const) {
       const server = await startScriptedGemini([...script], { apiKey: SECRET, noStreaming: true });
       vi.stubEnv('GEMINI_API_KEY', key);

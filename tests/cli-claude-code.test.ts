@@ -247,6 +247,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
       (r) => (isSubagent(r) ? { text: 'start_ai.sh, bot.mjs and bot-http.mjs are there.' } : turns[stepOf(r)]),
       {
         apiKey: SECRET,
+        knownModels: ['scripted-claude'],
         // Quick calls beside the conversation (none seen from 2.1.197 with non-essential traffic off) carry no tools.
         side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
       },
@@ -344,7 +345,7 @@ describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', ()
         if (main === 2) return { streamError: {}, text: 'I will write the bot' };
         return turns[stepOf(r)];
       },
-      { apiKey: SECRET, side: (r) => (r.tools.length ? undefined : { text: 'OK' }) },
+      { apiKey: SECRET, knownModels: ['scripted-claude'], side: (r) => (r.tools.length ? undefined : { text: 'OK' }) },
     );
     vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
     vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
@@ -393,6 +394,7 @@ describe.skipIf(!agentImage)('Claude Code with no credit or a prompt too long', 
     it(`${what}: one attempt, named ${reason}`, async () => {
       server = await startScriptedAnthropic(() => turn, {
         apiKey: SECRET,
+        knownModels: ['scripted-claude'],
         side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
       });
       vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
@@ -416,7 +418,10 @@ describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
   // 187 s here), so the agent stops the attempt at the egress proxy's first 401 on a model call,
   // and starts no other.
   it('stops after one attempt, named auth, with the wall time in the build log', async () => {
-    server = await startScriptedAnthropic(() => ({ text: 'never reached' }), { apiKey: SECRET });
+    server = await startScriptedAnthropic(() => ({ text: 'never reached' }), {
+      apiKey: SECRET,
+      knownModels: ['scripted-claude'],
+    });
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-wrong-key-000');
     vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
     const started = Date.now();

@@ -11,6 +11,7 @@ import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { BUILTIN, dockerReady } from './helpers/bots.ts';
 import {
+  geminiNoBilling,
   geminiRateLimit,
   startScriptedGemini,
   stepOf,
@@ -119,6 +120,13 @@ describe("Gemini CLI's output", () => {
       summary: 'done',
       durationMs: 488,
     });
+    // With cached prompt tokens (input_tokens includes them, `cached` is their sum): counted once, as cache reads.
+    const cached = {
+      type: 'result',
+      status: 'success',
+      stats: { total_tokens: 12555, input_tokens: 12500, output_tokens: 15, cached: 11000, input: 1500, tool_calls: 0 },
+    };
+    expect(parse(JSON.stringify(cached)).tokens).toEqual({ input: 1500, cacheRead: 11000, output: 55 });
     const limit = {
       type: 'result',
       status: 'error',
@@ -158,7 +166,13 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
       {
         text: 'The bot is in /workspace/develop_ai and answers /health.',
         thought: 'The bot answered /health: the task is done.',
-        usage: { promptTokenCount: 12_500, candidatesTokenCount: 15, thoughtsTokenCount: 40 },
+        // Most of the prompt read from the cache (implicit caching): counted once, as cache reads.
+        usage: {
+          promptTokenCount: 12_500,
+          cachedContentTokenCount: 11_000,
+          candidatesTokenCount: 15,
+          thoughtsTokenCount: 40,
+        },
       },
     ];
     const main = (req: ScriptedRequest) => req.tools.some((t) => t.name === 'write_file');
@@ -198,7 +212,8 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
       expect(r.headers['user-agent']).toContain(`/${loadAgentRecipe().clis['@google/gemini-cli']}/scripted-gemini `);
     }
     // Cost: Gemini CLI's own token report (its stats), parsed from its JSON output, equals what the
-    // server answered, thinking tokens counted as output.
+    // server answered, thinking tokens counted as output, cached prompt tokens once (as cache reads).
+    expect(server.totalUsage().cacheRead).toBe(11_000);
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expect(record.cost.tokens!.output).toBeGreaterThan(
       server.requests.reduce((s, r) => s + (r.usage?.candidatesTokenCount ?? 0), 0),
@@ -290,11 +305,14 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
 // The pinned Gemini CLI where another attempt cannot help, as the Gemini API answers: a refused key
 // (400 INVALID_ARGUMENT "API key not valid", ErrorInfo reason API_KEY_INVALID: the strict server's
 // own check) and a prompt too long (400 "The input token count (…) exceeds the maximum number of
-// tokens allowed (…)"). One attempt each, named; the wall time is printed. (No billing case: the
-// Gemini API's answer for an account without credit is not in its public error reference.)
+// tokens allowed (…)") and a project without billing (429 RESOURCE_EXHAUSTED, every free-tier
+// quota at limit 0: tests/helpers/scripted-gemini.ts geminiNoBilling). One attempt each, named;
+// the wall time is printed.
 describe.skipIf(!agentImage)('Gemini CLI where no attempt can help', () => {
   const cases: Array<[string, string, ScriptTurn | 'wrong-key']> = [
     ['a refused key', 'auth', 'wrong-key'],
+    // A project without billing on a model with no free tier: a 429 whose quotas are all limit 0.
+    ['no billing', 'billing', geminiNoBilling('scripted-gemini')],
     [
       'a prompt too long',
       'context_length',

@@ -135,7 +135,13 @@ describe('Google models in a tourney round', () => {
       const count = Number(/from 1 to (\d+)/.exec(lastUserText(req))?.[1] ?? 1);
       return {
         text: String(1 + ((req.index * 7919) % count)),
-        usage: { promptTokenCount: 400, candidatesTokenCount: 1, thoughtsTokenCount: 3 },
+        // Implicit caching: from the second request on, most of the prompt (within promptTokenCount) is read from the cache.
+        usage: {
+          promptTokenCount: 400,
+          candidatesTokenCount: 1,
+          thoughtsTokenCount: 3,
+          ...(req.index > 0 ? { cachedContentTokenCount: 320 } : {}),
+        },
       };
     };
     server = await startScriptedGemini(answer, { apiKey: SECRET });
@@ -153,20 +159,30 @@ describe('Google models in a tourney round', () => {
       expect(JSON.stringify(r.systemInstruction)).toContain('five');
     }
     // Every bot process logs its totals when stopped: together, what the server answered (thinking
-    // tokens as output), and no fallback to a random move was needed.
+    // tokens as output, cached prompt tokens once, as cache reads), and no fallback to a random move was needed.
     const logs = filesUnder(runDir)
       .map((f) => fs.readFileSync(f, 'utf8'))
       .join('\n');
     const totals = [...logs.matchAll(/^\[llm-player\] totals (\{.*\})$/gm)].map(
-      (m) => JSON.parse(m[1]!) as { tokens: { input: number; output: number }; llmCalls: number; failures: number },
+      (m) =>
+        JSON.parse(m[1]!) as {
+          tokens: { input: number; cacheRead: number; output: number };
+          llmCalls: number;
+          failures: number;
+        },
     );
     expect(totals.length).toBeGreaterThan(0);
     expect(totals.reduce((s, t) => s + t.llmCalls, 0)).toBe(server.requests.length);
+    expect(server.totalUsage().cacheRead).toBe(320 * (server.requests.length - 1));
     expect(
-      totals.reduce((s, t) => ({ input: s.input + t.tokens.input, output: s.output + t.tokens.output }), {
-        input: 0,
-        output: 0,
-      }),
+      totals.reduce(
+        (s, t) => ({
+          input: s.input + t.tokens.input,
+          output: s.output + t.tokens.output,
+          cacheRead: s.cacheRead + t.tokens.cacheRead,
+        }),
+        { input: 0, output: 0, cacheRead: 0 },
+      ),
     ).toEqual(server.totalUsage());
     expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(0);
     expectNoKey(runDir);

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateText } from 'ai';
+import { ProxyAgent, fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolveModel } from '../agents/builtin/models.ts';
 import { LLM_PLAYER_BOT_DIR } from '../agents/llm-player/agent.ts';
@@ -121,6 +122,49 @@ describe("the host's proxy", () => {
       expect(proxy.forwarded).toEqual(['POST llm.example.invalid/v1/chat/completions (tunnel)']);
       expect(egress.events.at(-1)).toMatchObject({ allowed: true, status: 200 });
     } finally {
+      await egress.close();
+    }
+  });
+
+  // Before, a tunnel to an allowlisted origin went straight to it (net.connect), past the host's
+  // proxy: behind one, a name that resolves only there was unreachable (502).
+  it("the egress proxy's CONNECT tunnels to allowlisted origins go through it, around it for a host NO_PROXY names", async () => {
+    vi.stubEnv('HTTPS_PROXY', proxy.url);
+    vi.stubEnv('NO_PROXY', 'localhost');
+    const egress = await startEgressProxy({
+      allow: ['https://side.example.invalid'],
+      upstream: { url: UNRESOLVABLE, headers: { authorization: 'Bearer sk-proxied-1' } },
+      listen: { port: 0 },
+    });
+    // A client of the egress proxy as HTTPS_PROXY: CONNECT side.example.invalid:443, then (the
+    // forward proxy reads what comes through as HTTP) a request inside the tunnel.
+    const viaEgress = new ProxyAgent(egress.address);
+    const ask = () =>
+      undiciFetch('http://side.example.invalid:443/v1/models', {
+        dispatcher: viaEgress,
+        headers: { authorization: 'Bearer sk-proxied-1' },
+      });
+    try {
+      const res = await ask();
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id)).toContain('m1');
+      expect(proxy.tunnels).toEqual(['side.example.invalid:443']);
+      expect(proxy.forwarded).toEqual(['GET side.example.invalid:443/v1/models (tunnel)']);
+      expect(egress.events.at(-1)).toMatchObject({
+        method: 'CONNECT',
+        target: 'side.example.invalid:443',
+        status: 200,
+      });
+      // NO_PROXY names it: asked directly, where the name does not resolve.
+      vi.stubEnv('NO_PROXY', '.example.invalid');
+      await viaEgress.close();
+      const direct = new ProxyAgent(egress.address);
+      await expect(undiciFetch('http://side.example.invalid:443/v1/models', { dispatcher: direct })).rejects.toThrow();
+      await direct.close();
+      expect(proxy.tunnels).toHaveLength(1);
+      expect(egress.events.at(-1)).toMatchObject({ method: 'CONNECT', status: 502 });
+    } finally {
+      await viaEgress.close().catch(() => {});
       await egress.close();
     }
   });

@@ -5,7 +5,13 @@
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { geminiRateLimit, startScriptedGemini, stepOf, type ScriptedGemini } from './helpers/scripted-gemini.ts';
+import {
+  geminiNoBilling,
+  geminiRateLimit,
+  startScriptedGemini,
+  stepOf,
+  type ScriptedGemini,
+} from './helpers/scripted-gemini.ts';
 
 const KEY = 'AIza-scripted-gemini-test';
 let server: ScriptedGemini | undefined;
@@ -232,6 +238,54 @@ describe('the scripted Gemini API is as strict as the real one', () => {
     expect(
       error.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.RetryInfo'),
     ).toEqual({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' });
+  });
+
+  it('a project without billing: 429 RESOURCE_EXHAUSTED whose free-tier quotas are all limit 0, a RetryInfo wait nonetheless', async () => {
+    server = await startScriptedGemini([geminiNoBilling('gemini-2.5-pro')]);
+    const res = await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBeNull();
+    const { error } = await res.json();
+    expect(error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+    expect(error.message).toMatch(
+      /^You exceeded your current quota, please check your plan and billing details\. .*\n\* Quota exceeded for metric: generativelanguage\.googleapis\.com\/generate_content_free_tier_requests, limit: 0, model: gemini-2\.5-pro\n.*Please retry in 20s\.$/s,
+    );
+    expect(error.details.map((d: { '@type': string }) => d['@type'].split('.').at(-1))).toEqual([
+      'Help',
+      'QuotaFailure',
+      'RetryInfo',
+    ]);
+    expect(error.details[1].violations.map((v: { quotaId: string }) => v.quotaId)).toContain(
+      'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+    );
+  });
+
+  it('reports cached prompt tokens as the API does: within promptTokenCount, as cachedContentTokenCount, in every chunk', async () => {
+    const usage = { promptTokenCount: 5000, cachedContentTokenCount: 4096, candidatesTokenCount: 20 };
+    server = await startScriptedGemini([
+      { text: 'a'.repeat(130), usage },
+      { text: 'b', usage },
+    ]);
+    const sse = await fetch(`${server.baseURL}/models/flash:streamGenerateContent?alt=sse`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': KEY },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }),
+    });
+    const frames = (await sse.text())
+      .split('\r\n\r\n')
+      .filter(Boolean)
+      .map((f) => JSON.parse(f.replace(/^data: /, '')));
+    expect(frames.length).toBeGreaterThan(1);
+    for (const f of frames)
+      expect(f.usageMetadata).toMatchObject({
+        promptTokenCount: 5000,
+        cachedContentTokenCount: 4096,
+        cacheTokensDetails: [{ modality: 'TEXT', tokenCount: 4096 }],
+      });
+    expect(frames.at(-1).usageMetadata.totalTokenCount).toBe(5020);
+    const plain = await (await post(server, { contents: [{ role: 'user', parts: [{ text: 'x' }] }] })).json();
+    expect(plain.usageMetadata).toMatchObject({ promptTokenCount: 5000, cachedContentTokenCount: 4096 });
+    expect(server.totalUsage()).toEqual({ input: 2 * 904, cacheRead: 2 * 4096, output: 40 });
   });
 
   it('ends with MAX_TOKENS / SAFETY, or a candidate without content (MALFORMED_FUNCTION_CALL), streamed or not', async () => {

@@ -46,6 +46,27 @@ export function mayUseHostProxy(url: string | URL, env: Env = process.env): bool
   return !isLoopback(url) && !!(new URL(url).protocol === 'https:' ? s.httpsProxy : s.httpProxy);
 }
 
+/**
+ * The host proxy a CONNECT tunnel to host:port goes through ('' for none): HTTPS_PROXY (else
+ * HTTP_PROXY) unless the host is loopback or NO_PROXY names it, judged as undici's
+ * EnvHttpProxyAgent judges it (entries split on commas and spaces; "*" for all; a leading "." or
+ * "*." ignored; the host or a subdomain of it; a port, when given, must match).
+ */
+export function hostProxyForTunnel(host: string, port: number, env: Env = process.env): string {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const s = hostProxySettings(env);
+  if (!s.httpsProxy || LOOPBACK.test(bare) || LOOPBACK.test(`[${bare}]`)) return '';
+  if (s.noProxy.trim() === '*') return '';
+  for (const entry of s.noProxy.split(/[,\s]/)) {
+    if (!entry) continue;
+    const m = /^(.+):(\d+)$/.exec(entry);
+    const name = (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+    if (m && Number(m[2]) !== port) continue;
+    if (bare === name || bare.endsWith(`.${name}`)) return '';
+  }
+  return s.httpsProxy;
+}
+
 const dispatchers = new Map<string, Dispatcher>();
 
 /**

@@ -200,6 +200,16 @@ export function budgetTokens(t: TokenCounts): number {
 }
 
 /** The HTTP status of an API error (also inside the SDK's retry error), if any. */
+/**
+ * An error's whole text, for classifying it: the described error is cut for the log, and what tells
+ * a Gemini billing 429 from a rate limit ("…free_tier_requests, limit: 0") comes after the cut.
+ */
+function fullErrorText(err: unknown): string {
+  if (RetryError.isInstance(err)) return fullErrorText(err.lastError);
+  if (APICallError.isInstance(err)) return `${err.message} ${err.responseBody ?? ''}`;
+  return err instanceof Error ? err.message : String(err);
+}
+
 function statusOf(err: unknown): number | undefined {
   if (RetryError.isInstance(err)) return statusOf(err.lastError);
   return APICallError.isInstance(err) ? err.statusCode : undefined;
@@ -496,7 +506,9 @@ export class BuiltinAgent implements Agent {
       const aborted = controller.signal.aborted;
       const error = aborted ? 'wall-clock budget exhausted (request aborted)' : this.redact(describeError(err));
       a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ERROR: ${error}`);
-      const reason = aborted ? 'budget' : (classifyLlmError(error, statusOf(err)) ?? 'agent_error');
+      const reason = aborted
+        ? 'budget'
+        : (classifyLlmError(`${error} ${fullErrorText(err)}`, statusOf(err)) ?? 'agent_error');
       const wait = reason === 'rate_limited' ? retryAfterOf(err) : undefined;
       return { error, steps, reason, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
     } finally {

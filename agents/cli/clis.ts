@@ -204,8 +204,11 @@ function parseCodex(stdout: string): CliReport {
 /**
  * Gemini CLI `-o stream-json` (what catarena runs): JSON lines (init, message, tool_use {tool_name,
  * parameters}, tool_result, …) ending in {type: 'result', status, error?, stats: {total_tokens,
- * input_tokens, output_tokens, tool_calls, models}}, where output_tokens counts candidates only and
- * total_tokens includes the thinking tokens too, so output = total − input (0.61.0, observed against
+ * input_tokens, output_tokens, cached, input, tool_calls, models}}, where input_tokens sums
+ * promptTokenCount (the cached part included: its convertToStreamStats), cached sums
+ * cachedContentTokenCount (counted once, as cache reads: input = input_tokens − cached),
+ * output_tokens counts candidates only and total_tokens includes the thinking tokens too, so
+ * output = total − input_tokens (0.61.0, observed against
  * the scripted Gemini API with thoughtsTokenCount in its usage: 2200 in, 60 candidates + 35
  * thoughts = 95 out, as the server answered). An error (a wrong key, the turn limit) is the
  * result's error. `-o json` (read too): {response, stats: {models: {<m>: {tokens, api}}, tools: {totalCalls}}, error?}.
@@ -225,10 +228,13 @@ function parseGemini(stdout: string, stderr = ''): CliReport {
       .filter((e) => e.type === 'message' && e.role === 'assistant')
       .map((e) => String(e.content ?? ''))
       .join('');
+    // input_tokens is promptTokenCount summed, the cached part included; `cached` is that part.
+    const cacheRead = num(st.cached);
     const report: CliReport = {
       tokens: {
-        input: num(st.input_tokens),
+        input: Math.max(0, num(st.input_tokens) - cacheRead),
         output: Math.max(num(st.output_tokens), num(st.total_tokens) - num(st.input_tokens)),
+        ...(cacheRead ? { cacheRead } : {}),
       },
       toolCalls: num(st.tool_calls),
       summary: short(text),

@@ -55,8 +55,14 @@ export const FINAL_REASONS: ReadonlySet<BuildFailureReason> = new Set(['auth', '
 // CodexErr::QuotaExceeded, chosen by codex-rs sse/responses.rs is_quota_exceeded_error): the
 // sentence decides: Gemini words its per-minute 429s "You exceeded your current quota, please
 // check your plan and billing details" too, and those pass.
+// The Gemini API's billing failures are 429 RESOURCE_EXHAUSTED too, told apart by their words: a
+// project without billing asking for a model with no free tier has every free-tier quota at
+// "limit: 0" ("Quota exceeded for metric: …generate_content_free_tier_requests, limit: 0, model:
+// gemini-2.5-pro", continuedev/continue#10062, google-gemini/gemini-cli#22486: no wait helps); a
+// prepaid project out of credit is "Your prepayment credits are depleted" (dyad-sh/dyad#3626); a
+// Google Cloud project with billing off, ErrorInfo reason BILLING_DISABLED.
 const BILLING =
-  /\b402\b|credit balance is too low|insufficient[_ ]quota|billing[_ ]error|payment[_ ]required|spend(ing)? limit|usage limits|quota exceeded\. check your plan and billing/i;
+  /\b402\b|credit balance is too low|insufficient[_ ]quota|billing[_ ]error|payment[_ ]required|spend(ing)? limit|usage limits|quota exceeded\. check your plan and billing|_free_tier_[a-z_]+, limit: 0\b|prepayment credits are depleted|billing[_ ]disabled/i;
 const TIMEOUT =
   /UND_ERR_(HEADERS|BODY)_TIMEOUT|headers timeout error|body timeout error|ETIMEDOUT|request timed out|timed out waiting/i;
 const CONTEXT =

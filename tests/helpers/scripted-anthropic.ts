@@ -22,8 +22,13 @@
 //     not_found_error, 413 request_too_large, 429 rate_limit_error, 500 api_error, 529
 //     overloaded_error; every response has a `request-id` header.
 //   - POST /v1/messages/count_tokens (platform.claude.com/docs/en/api/messages/count_tokens):
-//     {input_tokens}; GET /v1/models (SDK src/resources/models.ts and its Page):
-//     {data: [{type: 'model', id, display_name, created_at}], has_more, first_id, last_id}.
+//     {input_tokens}; GET /v1/models (platform.claude.com/docs/en/api/models-list; SDK
+//     src/resources/models.ts and its Page): newest first, paged by limit (1-1000, default 20),
+//     after_id, before_id: {data: [{type: 'model', id, display_name, created_at}], has_more,
+//     first_id, last_id}; GET /v1/models/{id} takes an id or an alias (models/retrieve).
+//   - an unknown model: 404 not_found_error "model: <id>" (as relayed verbatim by clients, e.g.
+//     `API Error: 404 {"type":"error","error":{"type":"not_found_error","message":"model:
+//     claude-haiku-4-5"}}`); the server knows the real ids (CLAUDE_MODELS) unless told others.
 // The server checks what the API checks and a client can get wrong: x-api-key (or a bearer token)
 // present and, when `apiKey` is given, equal to it; anthropic-version present; model, max_tokens
 // and messages present; every tool_use answered by a tool_result in the next user message. Every
@@ -147,14 +152,16 @@ export interface ScriptedAnthropicOptions {
   apiKey?: string;
   /** Take Authorization: Bearer as the key too (the old, lax behaviour). */
   acceptBearer?: boolean;
-  /** Models the API knows: any other gets 404 not_found_error "model: <name>" (default: all). */
+  /**
+   * The model ids the API serves, newest first (GET /v1/models lists them; POST /v1/messages takes
+   * them, and CLAUDE_ALIASES' aliases of them). Any other model gets 404 not_found_error
+   * "model: <name>", as the real API answers. Default: CLAUDE_MODELS, the real ids.
+   */
   knownModels?: string[];
   /** Tells side requests apart and answers them (default: none are side requests). */
   side?: (request: ScriptedRequest) => ScriptTurn | undefined;
   /** Refuse stream:true with a 400, so a client that must not stream is seen streaming. */
   noStreaming?: boolean;
-  /** Models listed by GET /v1/models (default: the models seen so far, or claude-sonnet-4-5). */
-  models?: string[];
 }
 
 export interface ScriptedAnthropic {
@@ -175,6 +182,53 @@ export interface ScriptedAnthropic {
   };
   close(): Promise<void>;
 }
+
+/**
+ * The Claude models the real API serves, by id, newest first (GET /v1/models: "More recently
+ * released models are listed first"). The ids are those of the Anthropic TypeScript SDK's `Model`
+ * union (src/resources/messages/messages.ts) and @ai-sdk/anthropic 3.0.138's
+ * AnthropicMessagesModelId, without the retired ones (Claude Sonnet 4 and Opus 4 retired
+ * 2026-06-15, platform.claude.com model deprecations) and the limited-access previews (Mythos);
+ * the models overview gives a dated id for the 4.5 models and the model name itself as the id from
+ * Opus 4.6 on. created_at is not modelled (one date for all).
+ */
+export const CLAUDE_MODELS: readonly string[] = [
+  'claude-opus-5-5',
+  'claude-sonnet-5-5',
+  'claude-haiku-5-5',
+  'claude-fable-5-1',
+  'claude-sonnet-5',
+  'claude-opus-5',
+  'claude-fable-5',
+  'claude-opus-4-8',
+  'claude-opus-4-7',
+  'claude-sonnet-4-6',
+  'claude-opus-4-6',
+  'claude-opus-4-5-20251101',
+  'claude-haiku-4-5-20251001',
+  'claude-sonnet-4-5-20250929',
+];
+
+/** Aliases the API resolves to a dated id (the models overview's "Claude API alias" row). */
+export const CLAUDE_ALIASES: Readonly<Record<string, string>> = {
+  'claude-opus-4-5': 'claude-opus-4-5-20251101',
+  'claude-haiku-4-5': 'claude-haiku-4-5-20251001',
+  'claude-sonnet-4-5': 'claude-sonnet-4-5-20250929',
+};
+
+/** "claude-opus-4-6" → "Claude Opus 4.6"; "claude-sonnet-4-5-20250929" → "Claude Sonnet 4.5". */
+function displayName(id: string): string {
+  const m = /^claude-([a-z]+)-(\d+)(?:-(\d))?(?:-\d{8})?$/.exec(id);
+  return m ? `Claude ${m[1]![0]!.toUpperCase()}${m[1]!.slice(1)} ${m[2]}${m[3] ? `.${m[3]}` : ''}` : id;
+}
+
+/** A ModelInfo of GET /v1/models and /v1/models/{id} (platform.claude.com/docs/en/api/models-list). */
+const modelInfo = (id: string) => ({
+  type: 'model',
+  id,
+  display_name: displayName(id),
+  created_at: '2025-01-01T00:00:00Z',
+});
 
 /** Assistant turns already in a request: the step index within one conversation. */
 export function stepOf(request: ScriptedRequest): number {
@@ -314,6 +368,14 @@ export async function startScriptedAnthropic(
 ): Promise<ScriptedAnthropic> {
   const requests: ScriptedRequest[] = [];
   const others: OtherRequest[] = [];
+  const served = [...(options.knownModels ?? CLAUDE_MODELS)];
+  /** The id a model name stands for (itself, or an alias's id), if the API serves it. */
+  const resolve = (name: string): string | undefined =>
+    served.includes(name)
+      ? name
+      : CLAUDE_ALIASES[name] && served.includes(CLAUDE_ALIASES[name]!)
+        ? CLAUDE_ALIASES[name]
+        : undefined;
   const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
     const requestId = id('req');
     const headers = Object.fromEntries(
@@ -349,14 +411,41 @@ export async function startScriptedAnthropic(
     if (options.apiKey !== undefined && key !== options.apiKey) return other(401, 'invalid x-api-key');
 
     if (req.method === 'GET' && url.pathname === '/v1/models') {
-      const names = options.models ?? [...new Set(requests.map((r) => r.model))];
-      const data = (names.length ? names : ['claude-sonnet-4-5']).map((m) => ({
-        type: 'model',
-        id: m,
-        display_name: m,
-        created_at: '2025-01-01T00:00:00Z',
-      }));
-      return other(200, { data, has_more: false, first_id: data[0]!.id, last_id: data.at(-1)!.id });
+      // Paged (the list reference): limit 1 to 1000, default 20; after_id / before_id are cursors
+      // (the page right after / before that id); first_id and last_id name the page's ends (null
+      // when it is empty), has_more whether more lie in the direction asked.
+      const limitText = url.searchParams.get('limit');
+      const limit = limitText === null ? 20 : Number(limitText);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        // A 400 invalid_request_error, as for any malformed request; the API's own words are not in the references.
+        return other(400, `scripted-anthropic: limit must be 1 to 1000, not ${limitText}`);
+      const after = url.searchParams.get('after_id');
+      const before = url.searchParams.get('before_id');
+      let page: string[];
+      let hasMore: boolean;
+      if (before !== null) {
+        const end = Math.max(0, served.indexOf(before));
+        page = served.slice(Math.max(0, end - limit), end);
+        hasMore = end - limit > 0;
+      } else {
+        const start = after === null ? 0 : served.indexOf(after) + 1 || served.length;
+        page = served.slice(start, start + limit);
+        hasMore = start + limit < served.length;
+      }
+      return other(200, {
+        data: page.map(modelInfo),
+        has_more: hasMore,
+        first_id: page[0] ?? null,
+        last_id: page.at(-1) ?? null,
+      });
+    }
+    const one = /^\/v1\/models\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && one) {
+      // "Model identifier or alias" (models/retrieve): an alias answers with the id it resolves to.
+      const asked = decodeURIComponent(one[1]!);
+      const resolved = resolve(asked);
+      // An unknown one: the 404 not_found_error of POST /v1/messages ("model: <id>"); the retrieve's own wording is not in the references.
+      return resolved ? other(200, modelInfo(resolved)) : other(404, `model: ${asked}`);
     }
     if (req.method !== 'POST' || (url.pathname !== '/v1/messages' && url.pathname !== '/v1/messages/count_tokens')) {
       return other(404, `Not found: ${req.method} ${url.pathname}`);
@@ -393,7 +482,7 @@ export async function startScriptedAnthropic(
     requests.push(record);
     const why = invalid(body, record.betas) ?? thinkingEchoed(body);
     if (why) return fail(400, why);
-    if (options.knownModels && !options.knownModels.includes(record.model)) return fail(404, `model: ${record.model}`);
+    if (!resolve(record.model)) return fail(404, `model: ${record.model}`);
     if (record.stream && options.noStreaming)
       return fail(400, 'scripted-anthropic: streaming was refused for this test');
     const sideTurn = options.side?.(record);

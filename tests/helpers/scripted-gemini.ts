@@ -11,7 +11,11 @@
 //     description, parameters | parametersJsonSchema}]}] (Gemini CLI 0.61 sends parametersJsonSchema).
 //   - the answer, a GenerateContentResponse: {candidates: [{content: {role: 'model', parts},
 //     finishReason: 'STOP', index: 0}], usageMetadata: {promptTokenCount, candidatesTokenCount,
-//     totalTokenCount, thoughtsTokenCount?}, modelVersion, responseId} (FinishReason enum STOP,
+//     totalTokenCount, thoughtsTokenCount?, cachedContentTokenCount?, cacheTokensDetails?},
+//     modelVersion, responseId}; promptTokenCount includes the cached part ("When cachedContent is
+//     set, this is still the total effective prompt size meaning this includes the number of tokens
+//     in the cached content", the v1beta UsageMetadata reference; cacheTokensDetails is that part
+//     by modality, firebase.google.com docs/reference/js/ai.usagemetadata) (FinishReason enum STOP,
 //     MAX_TOKENS, SAFETY, …: ai.google.dev/api/python/google/ai/generativelanguage/Candidate/FinishReason;
 //     UsageMetadata: ai.google.dev …/GenerateContentResponse/UsageMetadata and firebase.google.com
 //     docs/reference/js/ai.usagemetadata for thoughtsTokenCount). A function call comes whole in one
@@ -46,10 +50,13 @@ import type http from 'node:http';
 import { scriptedServer } from './scripted-server.js';
 
 export interface GeminiUsage {
+  /** The whole prompt, its cached part included ("the total effective prompt size"). */
   promptTokenCount: number;
   candidatesTokenCount: number;
   /** Thinking tokens (billed as output). */
   thoughtsTokenCount?: number;
+  /** The part of the prompt served from the (implicit or explicit) context cache; within promptTokenCount. */
+  cachedContentTokenCount?: number;
 }
 
 /**
@@ -112,6 +119,47 @@ export function geminiRateLimit(retryDelay: string): ScriptTurn {
   };
 }
 
+/**
+ * A project without billing asking for a model that has no free tier: 429 RESOURCE_EXHAUSTED whose
+ * free-tier quotas all have "limit: 0", so no wait helps (the RetryInfo wait notwithstanding). The
+ * body as relayed verbatim in continuedev/continue#10062, #10085, #12205 and
+ * google-gemini/gemini-cli#22486 (message lines), googleapis/python-genai#2044 (the QuotaFailure
+ * violations of a free tier, no quotaValue) and gemini-cli-action#36 (the detail order).
+ */
+export function geminiNoBilling(model: string, retryDelay = '20s'): ScriptTurn {
+  const metric = (m: string) => `generativelanguage.googleapis.com/generate_content_free_tier_${m}`;
+  const violations: Array<[string, string]> = [
+    [metric('input_token_count'), 'GenerateContentInputTokensPerModelPerMinute-FreeTier'],
+    [metric('requests'), 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier'],
+    [metric('requests'), 'GenerateRequestsPerDayPerProjectPerModel-FreeTier'],
+  ];
+  return {
+    httpError: 429,
+    status: 'RESOURCE_EXHAUSTED',
+    message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. To monitor your current usage, head to: https://ai.dev/rate-limit. \n${violations.map(([m]) => `* Quota exceeded for metric: ${m}, limit: 0, model: ${model}\n`).join('')}Please retry in ${retryDelay}.`,
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.Help',
+        links: [
+          {
+            description: 'Learn more about Gemini API quotas',
+            url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
+          },
+        ],
+      },
+      {
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: violations.map(([quotaMetric, quotaId]) => ({
+          quotaMetric,
+          quotaId,
+          quotaDimensions: { location: 'global', model },
+        })),
+      },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay },
+    ],
+  };
+}
+
 export type GeminiPart =
   | { text: string; thought?: boolean }
   | { functionCall: { name: string; args?: Record<string, unknown>; id?: string } }
@@ -137,7 +185,13 @@ export interface UsageMetadata {
   candidatesTokenCount: number;
   totalTokenCount: number;
   thoughtsTokenCount?: number;
+  cachedContentTokenCount?: number;
+  cacheTokensDetails?: Array<{ modality: string; tokenCount: number }>;
 }
+
+/** The cache fields of a usage: cachedContentTokenCount and its breakdown by modality, when some were cached. */
+const cacheFields = (cached: number | undefined) =>
+  cached ? { cachedContentTokenCount: cached, cacheTokensDetails: [{ modality: 'TEXT', tokenCount: cached }] } : {};
 
 export interface ScriptedRequest {
   index: number;
@@ -194,8 +248,12 @@ export interface ScriptedGemini {
   /** The versioned base, as the AI SDK's baseURL and the LLM-player take it: <root>/v1beta */
   baseURL: string;
   requests: ScriptedRequest[];
-  /** Sum of the usage answered; output includes thinking tokens (billed as output). */
-  totalUsage(): { input: number; output: number };
+  /**
+   * Sum of the usage answered, by kind as catarena records it: input not read from the cache
+   * (promptTokenCount − cachedContentTokenCount), cache reads (when any), output with thinking
+   * tokens (billed as output).
+   */
+  totalUsage(): { input: number; output: number; cacheRead?: number };
   close(): Promise<void>;
 }
 
@@ -435,6 +493,7 @@ export async function startScriptedGemini(
       candidatesTokenCount: u.candidatesTokenCount,
       totalTokenCount: u.promptTokenCount + u.candidatesTokenCount + thoughts,
       ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+      ...cacheFields(u.cachedContentTokenCount),
     };
   }
 
@@ -459,6 +518,7 @@ export async function startScriptedGemini(
         promptTokenCount: turn.usage?.promptTokenCount ?? usageOf(record, {}, '').promptTokenCount,
         candidatesTokenCount: 0,
         totalTokenCount: 0,
+        ...cacheFields(turn.usage?.cachedContentTokenCount),
       };
       u.totalTokenCount = u.promptTokenCount;
       const body = JSON.stringify({
@@ -522,6 +582,7 @@ export async function startScriptedGemini(
         candidatesTokenCount: candidates,
         totalTokenCount: usage.promptTokenCount + candidates + thoughts,
         ...(thoughts ? { thoughtsTokenCount: thoughts } : {}),
+        ...cacheFields(usage.cachedContentTokenCount),
       };
       return response(parts, u, k === pieces.length - 1);
     });
@@ -558,14 +619,17 @@ export async function startScriptedGemini(
     rootURL,
     baseURL: `${rootURL}/v1beta`,
     requests,
-    totalUsage: () =>
-      requests.reduce(
+    totalUsage: () => {
+      const t = requests.reduce(
         (s, r) => ({
-          input: s.input + (r.usage?.promptTokenCount ?? 0),
+          input: s.input + (r.usage?.promptTokenCount ?? 0) - (r.usage?.cachedContentTokenCount ?? 0),
+          cacheRead: s.cacheRead + (r.usage?.cachedContentTokenCount ?? 0),
           output: s.output + (r.usage?.candidatesTokenCount ?? 0) + (r.usage?.thoughtsTokenCount ?? 0),
         }),
-        { input: 0, output: 0 },
-      ),
+        { input: 0, cacheRead: 0, output: 0 },
+      );
+      return { input: t.input, output: t.output, ...(t.cacheRead ? { cacheRead: t.cacheRead } : {}) };
+    },
     close: server.close,
   };
 }
