@@ -24,7 +24,6 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
 
 /** The suffix of a compressed log file, at its place and in the store. */
 export const GZ_EXT = '.gz';
@@ -168,16 +167,6 @@ export async function dropUnlinked(storeDir: string, options: { dryRun?: boolean
     for (const entry of await fs.readdir(storeDir, { withFileTypes: true }).catch(() => []))
       if (entry.isDirectory()) await fs.rmdir(path.join(storeDir, entry.name)).catch(() => {});
   return freed;
-}
-
-/** A log file's text, from <file> or, in a finished run's compressed layout, <file>.gz. */
-export async function readLogFile(file: string): Promise<string> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    return (await gunzip(await fs.readFile(`${file}${GZ_EXT}`))).toString('utf8');
-  }
 }
 
 async function* regularFiles(dir: string): AsyncGenerator<string> {

@@ -3,8 +3,8 @@
 //   config.json, rules.json, run-id, journal.jsonl, replays/<match id>.json.gz, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
-//   metrics.json, report.md, report.html, replays/replay.html + viewer.js (the one replay page) and <match id>.view.js
-//   (each game's viewer data, rebuilt by `catarena report`), store/ (one copy of each file of the
+//   metrics.json, report.md, report.html, replays/replay.html + viewer.js (the one replay page), views.js and
+//   view-<track>-<n>.js (the games' viewer data, rebuilt by `catarena report`), store/ (one copy of each file of the
 //   finished run's workspaces and round logs, hard-linked where they are; log files of 8 KiB or more
 //   compressed, linked as <name>.gz)
 //   (+ probe/<game>-<variant>/ from `catarena probe`), and for `catarena serve` status.json (running,
