@@ -11,6 +11,7 @@ import { gameDescriptor } from '../games/registry.ts';
 import type { MatchResult } from '../records/match.ts';
 import { diskUsage, megabytes } from '../orchestrator/run/disk-usage.ts';
 import { pruneRun } from '../orchestrator/run/prune.ts';
+import { readViewIndex } from '../reports/html/replay-page.ts';
 import { measureTourney } from './tourney-process.ts';
 
 /** Paper-scale games per default game, per game: the paper preset's repetitions over the default's. */
@@ -40,6 +41,10 @@ export async function benchRundirSize() {
     .split('\n')
     .map((l) => JSON.parse(l) as MatchResult);
   const replays = path.join(r.runDir, 'replays');
+  // A game's share of its viewer data: its bundle's blocks over the games the bundle holds.
+  const viewShare = new Map<string, number>();
+  for (const [file, ids] of await readViewIndex(replays))
+    for (const id of ids) viewShare.set(id, blocks(path.join(replays, file)) / ids.length);
   let scaling = 0;
   let scaled = 0;
   let paperGames = 0;
@@ -56,10 +61,7 @@ export async function benchRundirSize() {
     gamesOf.set(`${g.spec.game}-${g.spec.variant}`, (gamesOf.get(`${g.spec.game}-${g.spec.variant}`) ?? 0) + 1);
   for (const g of results) {
     const track = `${g.spec.game}-${g.spec.variant}`;
-    const own = ['.json.gz', '.view.js']
-      .map((ext) => path.join(replays, `${g.id}${ext}`))
-      .filter((f) => fs.existsSync(f))
-      .reduce((s, f) => s + blocks(f), 0);
+    const own = blocks(path.join(replays, `${g.id}.json.gz`)) + (viewShare.get(g.id) ?? 0);
     const bytes =
       own +
       (logBytes.get(track) ?? 0) / gamesOf.get(track)! +

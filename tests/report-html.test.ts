@@ -12,6 +12,7 @@ import type { TourneySummary } from '../records/tourney.ts';
 import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
+import { viewFileSync } from './helpers/replays.ts';
 import { indexEntry, indexRun } from '../orchestrator/run/run-index.ts';
 import { pairwiseOfRun } from '../orchestrator/tourney/combine.ts';
 
@@ -63,7 +64,7 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     expect(await panel.locator('tbody tr').count()).toBe(2);
     const href = await panel.locator('a').first().getAttribute('href');
     expect(href).toMatch(/^replays\/replay\.html\?id=[0-9a-f]{20}$/);
-    expect(fs.existsSync(path.join(first.runDir, 'replays', `${href!.split('=')[1]}.view.js`))).toBe(true);
+    expect(viewFileSync(path.join(first.runDir, 'replays'), href!.split('=')[1]!)).not.toBeNull();
     console.log(`report screenshot: ${await screenshot(page, path.join(first.runDir, 'screenshots', 'report.png'))}`);
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);

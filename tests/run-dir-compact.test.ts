@@ -4,17 +4,21 @@
 // fixture tests/fixtures/runs/tourney-6d841b9.tgz: 2 rounds of Gomoku, two offline agents) still
 // work with resume, report, --reuse, probe, prune and the replay page.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildWorkspace } from '../agents/core/workspace.ts';
 import { runProbe } from '../orchestrator/probe/probe.ts';
 import { compactLiveFile, RunDir } from '../orchestrator/run/run-dir.ts';
-import { linkIntoStore } from '../orchestrator/run/file-store.ts';
+import { COMPRESS_MIN, linkIntoStore } from '../orchestrator/run/file-store.ts';
+import { readViewData, readViewIndex, viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
 import { catarena } from './helpers/cli.ts';
 import { hasChromium, openReplayPage, sharedChromium } from './helpers/browser.ts';
+import { viewFileSync } from './helpers/replays.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/runs/tourney-6d841b9.tgz');
 const FIXTURE_RUN = 'tourney-20261126-164850-066f';
@@ -51,7 +55,7 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
       .trim()
       .split('\n')
       .map((l) => (JSON.parse(l) as { id: string }).id);
-    for (const id of ids) expect(fs.existsSync(path.join(runDir, 'replays', `${id}.view.js`))).toBe(true);
+    for (const id of ids) expect(viewFileSync(path.join(runDir, 'replays'), id)).not.toBeNull();
     expect(read(path.join(runDir, 'report.html'))).toContain('replays/replay.html?id=');
   }, 120_000);
 
@@ -130,6 +134,7 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
     // Pruning again frees nothing more than the viewer data report wrote again.
     const again = await catarena('prune', '--dry-run', runDir);
     expect(again.stdout).not.toContain('stored once');
+    expect(again.stdout).not.toContain('compressed (<name>.gz)');
   }, 180_000);
 
   describe.skipIf(!hasChromium)('in Chromium', () => {
@@ -200,14 +205,38 @@ describe('a run written now', () => {
     expect(a.mode & 0o777).toBe(0o555); // executable stays executable
     // The strategy the bots run from keeps its own files.
     expect(fs.statSync(trackFile(runDir, 'round_1/strategies/aggressive/start_ai.sh')).nlink).toBe(1);
+    // Log files of 8 KiB or more are stored compressed (<name>.gz), the round's and the workspaces' copies one file.
+    const logs = fs.readdirSync(trackFile(runDir, 'round_1/logs'));
+    expect(logs.filter((f) => f.endsWith('.gz')).length).toBeGreaterThan(0);
+    for (const name of logs) {
+      const st = fs.statSync(trackFile(runDir, `round_1/logs/${name}`));
+      if (!name.endsWith('.gz')) expect(st.size).toBeLessThan(COMPRESS_MIN);
+      else
+        expect(
+          zlib.gunzipSync(fs.readFileSync(trackFile(runDir, `round_1/logs/${name}`))).length,
+        ).toBeGreaterThanOrEqual(COMPRESS_MIN);
+      expect(fs.statSync(trackFile(runDir, `round_2/workspaces/cautious/logs/${name}`)).ino).toBe(st.ino);
+    }
+    expect(fs.readdirSync(path.join(runDir, 'store')).filter((f) => !/^[0-9a-f]{64}x?(\.gz)?$/.test(f))).toEqual([]);
+    // The viewer data: one bundle for the track's 12 games, listed in views.js.
+    expect(replays.filter((f) => f.endsWith('.js')).sort()).toEqual([
+      'view-gomoku-standard-1.js',
+      'viewer.js',
+      'views.js',
+    ]);
     const dry = await catarena('prune', '--dry-run', runDir);
     expect(dry.stdout).not.toContain('stored once'); // the run already stored them
+    expect(dry.stdout).not.toContain('compressed');
     // A resume writes nothing through the links the workspaces share.
-    const copy = trackFile(runDir, 'round_2/workspaces/cautious/logs/round_report.json');
+    const name = logs.find((f) => f.startsWith('round_report.json'))!;
+    const copy = trackFile(runDir, `round_2/workspaces/cautious/logs/${name}`);
     const before = fs.statSync(copy);
-    expect(before.ino).toBe(fs.statSync(trackFile(runDir, 'round_1/logs/round_report.json')).ino);
+    expect(before.ino).toBe(fs.statSync(trackFile(runDir, `round_1/logs/${name}`)).ino);
     expect((await catarena('resume', runDir)).code).toBe(0);
     expect(fs.statSync(copy).mtimeMs).toBe(before.mtimeMs);
+    // The resumed run's logs are stored again, each once: no plain file beside its .gz.
+    const after = fs.readdirSync(trackFile(runDir, 'round_1/logs'));
+    for (const f of after.filter((x) => x.endsWith('.gz'))) expect(after).not.toContain(f.slice(0, -3));
   }, 240_000);
 
   it('prune refuses a run that has not finished, and a folder that is no run', async () => {
@@ -284,5 +313,106 @@ describe('the store', () => {
       .find((f) => f.endsWith('.json'))!
       .replace(/\.json$/, '');
     expect((await run.readReplay(id)).result.id).toBe(id);
+  });
+
+  it('a store written before (store/<2 hex>/<key>, logs uncompressed) moves up and compresses its logs, the links kept', async () => {
+    const root = path.join(tmp, 'old-store');
+    const round = (n: number, rel: string) => path.join(root, 'tracks', 'gomoku-standard', `round_${n}`, rel);
+    const big = JSON.stringify(
+      Array.from({ length: 800 }, (_, i) => ({ game: i, winner: i % 2 ? 'cautious' : 'aggressive' })),
+    );
+    expect(big.length).toBeGreaterThan(COMPRESS_MIN);
+    const files: Array<[string, string, number]> = [
+      [round(1, 'logs/report.json'), big, 0o644],
+      [round(1, 'logs/round_report.json'), '{"round":1}\n', 0o644],
+      [round(2, 'workspaces/a/logs/report.json'), big, 0o644],
+      [round(2, 'workspaces/b/logs/report.json'), big, 0o644],
+      [round(2, 'workspaces/a/last_round/b/start_ai.sh'), 'echo\n', 0o755],
+      [round(2, 'workspaces/a/notes.json'), `${big}\n`, 0o644], // not a log: stored once, not compressed
+    ];
+    // The store as runs written before made it.
+    for (const [file, text, mode] of files) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text, { mode });
+      const key = `${createHash('sha256').update(text).digest('hex')}${mode & 0o111 ? 'x' : ''}`;
+      const target = path.join(root, 'store', key.slice(0, 2), key);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      if (fs.existsSync(target)) {
+        fs.rmSync(file);
+        fs.linkSync(target, file);
+      } else fs.linkSync(file, target);
+    }
+    const inodeOf = (f: string) => fs.statSync(f).ino;
+    const shInode = inodeOf(round(2, 'workspaces/a/last_round/b/start_ai.sh'));
+    const notesInode = inodeOf(round(2, 'workspaces/a/notes.json'));
+    const run = new RunDir(root);
+    const dry = await run.linkFinishedFiles({ dryRun: true });
+    const stats = await run.linkFinishedFiles();
+    expect(dry.compressed).toBe(3);
+    expect(stats.compressed).toBe(3);
+    const packed = round(1, 'logs/report.json.gz');
+    expect(stats.compressedFreed).toBe(big.length - fs.statSync(packed).size);
+    expect(dry.compressedFreed).toBe(stats.compressedFreed);
+    expect(zlib.gunzipSync(fs.readFileSync(packed)).toString()).toBe(big);
+    expect(fs.existsSync(round(1, 'logs/report.json'))).toBe(false);
+    for (const ws of ['a', 'b'])
+      expect(inodeOf(round(2, `workspaces/${ws}/logs/report.json.gz`))).toBe(inodeOf(packed));
+    expect(fs.statSync(packed).mode & 0o222).toBe(0);
+    // Everything else keeps its inode; the store is one flat folder, no file in it unlinked.
+    expect(inodeOf(round(2, 'workspaces/a/last_round/b/start_ai.sh'))).toBe(shInode);
+    expect(inodeOf(round(2, 'workspaces/a/notes.json'))).toBe(notesInode);
+    const store = fs.readdirSync(path.join(root, 'store'), { withFileTypes: true });
+    expect(store.filter((e) => !e.isFile())).toEqual([]);
+    expect(store).toHaveLength(4); // report.json (compressed), round_report.json, start_ai.sh, notes.json
+    for (const e of store) expect(fs.statSync(path.join(root, 'store', e.name)).nlink).toBeGreaterThan(1);
+    // Again: nothing to do.
+    const again = await run.linkFinishedFiles();
+    expect([again.linked, again.compressed, again.unlinkedFreed]).toEqual([0, 0, 0]);
+    // A workspace built from the stored logs gets them as the round wrote them, writable.
+    const ws = await buildWorkspace({
+      dir: path.join(root, 'ws3'),
+      game: 'gomoku',
+      variant: 'standard',
+      round: 2,
+      agentId: 'c',
+      seed: 1,
+      moveTimeoutMs: 1000,
+      previous: { bots: [], logsDir: round(1, 'logs') },
+    });
+    expect(fs.readdirSync(ws.logsDir!).sort()).toEqual(['report.json', 'round_report.json']);
+    fs.writeFileSync(path.join(ws.logsDir!, 'report.json'), 'changed by an agent\n');
+    expect(zlib.gunzipSync(fs.readFileSync(packed)).toString()).toBe(big);
+  });
+});
+
+describe('the replay viewer data', () => {
+  it('is bundled per track in views.js, written by tracks at once, kept while newer than its replays', async () => {
+    const { runDir } = oldRun('bundles');
+    const run = new RunDir(runDir);
+    const ids = read(path.join(runDir, 'journal.jsonl'))
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    const dir = run.replaysDir;
+    fs.writeFileSync(path.join(dir, `${ids[0]}.view.js`), 'catarenaReplayData("");\n'); // a per-game file of runs written before
+    const [a, b] = await Promise.all([
+      writeReplayPages(dir, ids.slice(0, 5), { bundle: 'one' }),
+      writeReplayPages(dir, ids.slice(5), { bundle: 'two' }),
+    ]);
+    expect([...a, ...b]).toEqual(ids);
+    expect(Object.fromEntries(await readViewIndex(dir))).toEqual({
+      'view-one-1.js': ids.slice(0, 5),
+      'view-two-1.js': ids.slice(5),
+    });
+    expect(fs.existsSync(path.join(dir, `${ids[0]}.view.js`))).toBe(false);
+    for (const id of [ids[0]!, ids[11]!])
+      expect(await readViewData(dir, id)).toEqual(await viewerDataOf(await run.readReplay(id)));
+    // Written again with nothing new: the bundle is not rewritten; a game named again alone keeps the others.
+    const mtime = fs.statSync(path.join(dir, 'view-one-1.js')).mtimeMs;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await writeReplayPages(dir, ids.slice(0, 5), { bundle: 'one' })).toEqual(ids.slice(0, 5));
+    expect(fs.statSync(path.join(dir, 'view-one-1.js')).mtimeMs).toBe(mtime);
+    await writeReplayPages(dir, [ids[1]!], { bundle: 'one' });
+    expect((await readViewIndex(dir)).get('view-one-1.js')!.sort()).toEqual(ids.slice(0, 5).sort());
   });
 });

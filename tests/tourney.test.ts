@@ -20,6 +20,7 @@ import { createAgent } from '../agents/registry.ts';
 import { misbehavingBot, tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 import { viewDataSync } from './helpers/replays.ts';
+import { logNames, readLogSync } from './helpers/run-logs.ts';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const journalOf = (runDir: string): MatchResult[] =>
@@ -58,7 +59,7 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
           expect(record.cost.linesOfCode).toBeGreaterThan(100);
           expect(record.validation.ok).toBe(true);
         }
-        const logs = fs.readdirSync(path.join(t, `round_${round}`, 'logs'));
+        const logs = logNames(path.join(t, `round_${round}`, 'logs'));
         expect(logs).toContain('round_report.json');
         expect(logs.some((f) => /^gomoku_arena_report_\d+\.csv$/.test(f))).toBe(true);
         expect(logs.some((f) => /^tournament_report_history_tournament_\d+\.json$/.test(f))).toBe(true);
@@ -97,7 +98,7 @@ describe('tourney: 3 offline agents × 2 rounds × standard and variant Gomoku',
     const ws1 = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'workspaces', 'imitator');
     // (.agent-tools.jsonl is the agent's own record of its file operations, written as it works.)
     expect(fs.readdirSync(ws1).sort()).toEqual(['.agent-tools.jsonl', 'TASK.md', 'develop_ai', 'gomoku']);
-    const roundReport = readJson(path.join(ws, 'logs', 'round_report.json'));
+    const roundReport = JSON.parse(readLogSync(path.join(ws, 'logs', 'round_report.json')));
     expect(roundReport).toMatchObject({ round: 1, variant: 'standard' });
     expect(fs.readdirSync(ws).sort()).toEqual([
       '.agent-tools.jsonl',
@@ -254,8 +255,8 @@ describe('tourney robustness', () => {
     const report = fs.readFileSync(path.join(lenientDir, 'report.md'), 'utf8');
     expect(report).toMatch(/## Validation warnings[\s\S]*gomoku-standard · `occupied@r1`: 3 warnings/);
     expect(
-      readJson(
-        path.join(lenientDir, 'tracks', 'gomoku-standard', 'round_1', 'logs', 'round_report.json'),
+      JSON.parse(
+        readLogSync(path.join(lenientDir, 'tracks', 'gomoku-standard', 'round_1', 'logs', 'round_report.json')),
       ).strategies.find((x: { agent: string }) => x.agent === 'occupied').warnings,
     ).toHaveLength(3);
 
@@ -528,7 +529,7 @@ describe("tourney: Hold'em batch tables", () => {
     expect(Object.keys(track.tableWinRates!).sort()).toEqual(['field', 'own', 'round']);
     expect(track.tableWinRates!.round!['cautious@r1']!.tables).toBe(2);
     expect(track.errors.broken!.crash).toBeGreaterThan(0);
-    const logs = fs.readdirSync(path.join(runDir, 'tracks', 'holdem-variant', 'round_1', 'logs'));
+    const logs = logNames(path.join(runDir, 'tracks', 'holdem-variant', 'round_1', 'logs'));
     expect(logs.filter((f) => /^history_tourney_[0-9a-f]{6}_round_\d+\.json$/.test(f))).toHaveLength(2);
     expect(logs.some((f) => /^tournament_report_tourney_[0-9a-f]{6}\.json$/.test(f))).toBe(true);
     expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(/table win rates/i);
@@ -560,7 +561,7 @@ describe('tourney: Bridge duplicate matches', () => {
     W.forEach((row, i) => row.forEach((v, j) => (i === j ? expect(v).toBeNull() : expect(v).not.toBeNull())));
     for (let i = 0; i < W.length; i++)
       for (let j = 0; j < W.length; j++) if (i !== j) expect(W[i]![j]! + W[j]![i]!).toBeCloseTo(1, 9);
-    const logs = fs.readdirSync(path.join(runDir, 'tracks', 'bridge-variant', 'round_1', 'logs'));
+    const logs = logNames(path.join(runDir, 'tracks', 'bridge-variant', 'round_1', 'logs'));
     expect(logs.some((f) => /^tournament_tournament_\d+\.json$/.test(f))).toBe(true);
     const task = fs.readFileSync(
       path.join(runDir, 'tracks', 'bridge-variant', 'round_2', 'workspaces', 'cautious', 'TASK.md'),

@@ -12,6 +12,7 @@ import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';
 import { catarena } from './helpers/cli.ts';
 import { tempDir } from './helpers/bots.ts';
+import { logNames, readLogSync } from './helpers/run-logs.ts';
 
 describe('undercover in a tourney', () => {
   it('is not in the default games, and can be named', () => {
@@ -74,8 +75,8 @@ describe('undercover in a tourney', () => {
       36,
     );
     const logs = path.join(dir, 'tracks/undercover-standard/round_2/logs');
-    const reportFile = fs.readdirSync(logs).find((f) => /^undercover_report_.*\.json$/.test(f))!;
-    const report = JSON.parse(fs.readFileSync(path.join(logs, reportFile), 'utf8'));
+    const reportFile = logNames(logs).find((f) => /^undercover_report_.*\.json$/.test(f))!;
+    const report = JSON.parse(readLogSync(path.join(logs, reportFile)));
     expect(Object.keys(report.team_elo)).toHaveLength(6);
     for (const s of Object.values(report.stats) as Array<{ composite: number; games: number }>) {
       expect(s.games).toBeGreaterThan(0);

@@ -24,7 +24,7 @@ import { writeReplayFile } from '../records/replay-files.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { syntheticHoldemReplay } from '../bench/replay-viewer.ts';
 import { hasChromium, sharedChromium, openReplayPage, screenshot } from './helpers/browser.ts';
-import { replaysIn } from './helpers/replays.ts';
+import { replaysIn, viewFileSync } from './helpers/replays.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
 const sandbox = createSandbox('process');
@@ -411,10 +411,8 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
       const href = await other.getAttribute('href');
       expect(href).toMatch(/^replay\.html\?id=\w+$/);
       expect(
-        fs.existsSync(
-          path.join(run.runDir, 'replays', `${new URLSearchParams(href!.split('?')[1]).get('id')}.view.js`),
-        ),
-      ).toBe(true);
+        viewFileSync(path.join(run.runDir, 'replays'), new URLSearchParams(href!.split('?')[1]).get('id')!),
+      ).not.toBeNull();
       expect(await page.locator('[data-testid="duplicate"]').textContent()).toContain(
         `${replay.result.spec.duplicate!.board} of 1`,
       );
@@ -456,7 +454,7 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     await page.press('[data-testid="hand-input"]', 'Enter');
     expect(await page.locator('[data-testid="holdem-table"]').getAttribute('data-hand')).toBe('400');
     console.log(
-      `720-hand viewer data: ${(fs.statSync(path.join(dir, `${replay.result.id}.view.js`)).size / 1024).toFixed(0)} kB, open ${openMs.toFixed(0)} ms, last step ${lastMs.toFixed(0)} ms, a step ${stepMs.toFixed(0)} ms (timings: bench/replay-viewer.ts)`,
+      `720-hand viewer data: ${(fs.statSync(viewFileSync(dir, replay.result.id)!).size / 1024).toFixed(0)} kB, open ${openMs.toFixed(0)} ms, last step ${lastMs.toFixed(0)} ms, a step ${stepMs.toFixed(0)} ms (timings: bench/replay-viewer.ts)`,
     );
     await keep(page, { game: 'holdem', variant: 'standard', runDir, replays: [replay] }, 'holdem-720-hands');
     expect(errors).toEqual([]);

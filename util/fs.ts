@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 /** sha256 over every file's relative path and bytes, in sorted order. */
 export async function hashDir(dir: string): Promise<string> {
@@ -43,4 +44,18 @@ const SKIP = new Set(['__pycache__', 'nohup.out', 'node_modules', '.git']);
 
 export async function copyTree(from: string, to: string): Promise<void> {
   await fs.cp(from, to, { recursive: true, filter: (src) => !SKIP.has(path.basename(src)), verbatimSymlinks: true });
+}
+
+/**
+ * Each <name>.gz under `dir` back to <name>, uncompressed and writable: a finished run keeps its
+ * larger log files compressed in its store (orchestrator/run/file-store.ts), and a workspace built
+ * from them gets them as the round wrote them.
+ */
+export async function expandGzFiles(dir: string): Promise<void> {
+  for (const rel of await listFiles(dir)) {
+    if (!rel.endsWith('.gz')) continue;
+    const file = path.join(dir, rel);
+    await fs.writeFile(file.slice(0, -'.gz'.length), zlib.gunzipSync(await fs.readFile(file)), { mode: 0o644 });
+    await fs.rm(file, { force: true });
+  }
 }

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gameDescriptor } from '../../games/registry.ts';
-import { copyTree } from '../../util/fs.ts';
+import { copyTree, expandGzFiles } from '../../util/fs.ts';
 import { WORKSPACE_LAYOUT } from '../../records/agent-activity.ts';
 import { gamePath, referenceBotDir } from '../../util/paths.ts';
 import type { TaskTrack } from '../../records/task-track.ts';
@@ -44,6 +44,7 @@ export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> 
     for (const bot of input.previous.bots)
       await copyTree(bot.dir, path.join(dir, WORKSPACE_LAYOUT.lastRound, bot.agent));
     await copyTree(input.previous.logsDir, path.join(dir, WORKSPACE_LAYOUT.logs));
+    await expandGzFiles(path.join(dir, WORKSPACE_LAYOUT.logs)); // a finished run's stored logs, as the round wrote them
   }
   return describeWorkspace(input);
 }

@@ -1,4 +1,4 @@
-// The run directory's content-addressed store (store/<2 hex>/<sha256>[x]): a finished run keeps one
+// The run directory's content-addressed store (store/<sha256>[x][.gz]): a finished run keeps one
 // copy of each distinct file of its workspaces and round logs, hard-linked from where agents and
 // users expect it. Every round-n workspace holds a copy of every round n−1 bot and the round n−1
 // logs, so most of a run's bytes are the same files many times.
@@ -7,9 +7,28 @@
 // in copies, built before) and round logs (later workspaces copy them). Strategy folders are not:
 // bots run in place (process sandbox) and may write their own files, and a hard link would carry
 // such a write into every copy. Store files are read-only, a second guard for non-root writers.
+//
+// Log files (what `compress` selects) of COMPRESS_MIN bytes or more are stored gzip-compressed:
+// store/<sha256 of the content>.gz, linked as <name>.gz where <name> was. CATArena's round logs are
+// JSON and text that shrink five- to tenfold, and nothing reads them once the run is over but a
+// user (zcat) or a workspace built from them, which gets them back uncompressed (util/fs.ts
+// expandGzFiles).
+//
+// Runs written before kept the store in folders by the key's first two hex digits
+// (store/<2 hex>/<key>); migrateStoreLayout moves those entries up (the same inodes, so every link
+// stays).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const gzip = promisify(zlib.gzip);
+
+/** The suffix of a compressed log file, at its place and in the store. */
+export const GZ_EXT = '.gz';
+/** Smaller files gain nothing on disk: a file takes at least one 4 KiB block, compressed or not. */
+export const COMPRESS_MIN = 8192;
 
 export interface StoreStats {
   /** Files looked at. */
@@ -18,6 +37,10 @@ export interface StoreStats {
   linked: number;
   /** Bytes no longer stored twice. */
   bytesFreed: number;
+  /** Log files now stored gzip-compressed (or that would be). */
+  compressed: number;
+  /** Bytes freed by compressing them (content bytes before minus after). */
+  compressedFreed: number;
 }
 
 /** A store file's name: the content's sha256, plus "x" for an executable file (a link shares its mode). */
@@ -26,52 +49,112 @@ const keyOf = (content: Buffer, executable: boolean) =>
 
 /**
  * Replaces each regular file under `dirs` by a hard link to its store file (creating it from the
- * first copy found). Symlinks are left alone; a file already linked (more than one link) is skipped,
- * so a second pass is cheap. With `dryRun`, counts what would be freed and changes nothing.
+ * first copy found); a file `compress` selects, of COMPRESS_MIN bytes or more, by a link named
+ * <name>.gz to its compressed store file. Symlinks are left alone; a file already linked (more
+ * than one link) is skipped unless it is still to be compressed, so a second pass is cheap. With
+ * `dryRun`, counts what would be freed and changes nothing.
  */
 export async function linkIntoStore(
   storeDir: string,
   dirs: readonly string[],
-  options: { dryRun?: boolean } = {},
+  options: { dryRun?: boolean; compress?: (file: string) => boolean } = {},
 ): Promise<StoreStats> {
-  const stats: StoreStats = { files: 0, linked: 0, bytesFreed: 0 };
-  const seen = new Set<string>(); // with dryRun: keys a real pass would have put in the store
+  const stats: StoreStats = { files: 0, linked: 0, bytesFreed: 0, compressed: 0, compressedFreed: 0 };
+  const seen = new Set<string>(); // with dryRun: store names a real pass would have made
+  const superseded = new Map<string, number>(); // plain store files whose content is now stored compressed
+  if (!options.dryRun) await migrateStoreLayout(storeDir);
   for (const dir of dirs) {
     for await (const file of regularFiles(dir)) {
       stats.files++;
       const st = await fs.lstat(file);
-      if (st.nlink > 1) continue;
+      const pack = st.size >= COMPRESS_MIN && !file.endsWith(GZ_EXT) && (options.compress?.(file) ?? false);
+      if (st.nlink > 1 && !pack) continue;
       const executable = (st.mode & 0o111) !== 0;
-      const key = keyOf(await fs.readFile(file), executable);
-      const target = path.join(storeDir, key.slice(0, 2), key);
-      const stored = await fs.lstat(target).catch(() => null);
+      const content = await fs.readFile(file);
+      const key = keyOf(content, executable);
+      const name = pack ? `${key}${GZ_EXT}` : key;
+      const target = path.join(storeDir, name);
+      const stored = seen.has(name) || (await isStored(storeDir, name));
+      const place = pack ? `${file}${GZ_EXT}` : file;
+      if (pack) {
+        stats.compressed++;
+        if (!stored) {
+          const packed = await gzip(content);
+          // The plain copy goes: this file's own bytes, or (a run stored before) the plain store file.
+          stats.compressedFreed += st.size - packed.length;
+          if (st.nlink > 1) superseded.set(path.join(storeDir, key), st.size);
+          if (!options.dryRun) {
+            await fs.mkdir(storeDir, { recursive: true });
+            await fs.rm(`${target}.tmp`, { force: true });
+            await fs.writeFile(`${target}.tmp`, packed, { mode: 0o444 });
+            await fs.rename(`${target}.tmp`, target);
+          }
+        } else if (st.nlink === 1) stats.compressedFreed += st.size;
+        seen.add(name);
+        if (options.dryRun) continue;
+        await replaceByLink(target, place);
+        if (place !== file) await fs.rm(file, { force: true });
+        continue;
+      }
       if (options.dryRun) {
-        if (stored || seen.has(key)) {
+        if (stored) {
           stats.linked++;
           stats.bytesFreed += st.size;
         }
-        seen.add(key);
+        seen.add(name);
         continue;
       }
       if (!stored) {
-        await fs.mkdir(path.dirname(target), { recursive: true });
+        await fs.mkdir(storeDir, { recursive: true });
         await fs.link(file, target);
         await fs.chmod(target, executable ? 0o555 : 0o444);
         continue;
       }
-      // Link beside the file, then rename over it: the path always names a complete file.
-      const tmp = `${file}.store-link`;
-      await fs.rm(tmp, { force: true });
-      await fs.link(target, tmp);
-      await fs.rename(tmp, file);
+      await replaceByLink(target, file);
       stats.linked++;
       stats.bytesFreed += st.size;
+    }
+  }
+  if (!options.dryRun) {
+    for (const [plain, size] of superseded) {
+      const st = await fs.lstat(plain).catch(() => null);
+      if (st && st.nlink === 1) await fs.rm(plain, { force: true });
+      else if (st) stats.compressedFreed -= size; // still linked from elsewhere: kept
     }
   }
   return stats;
 }
 
-/** Removes store files no longer linked from anywhere; returns the bytes freed. */
+/** Whether the store has `name`, where this layout keeps it or (before migrateStoreLayout) where runs written before did. */
+async function isStored(storeDir: string, name: string): Promise<boolean> {
+  for (const file of [path.join(storeDir, name), path.join(storeDir, name.slice(0, 2), name)])
+    if (await fs.lstat(file).catch(() => null)) return true;
+  return false;
+}
+
+/** Links `target` at `place`: beside it, then renamed over it, so the path always names a complete file. */
+async function replaceByLink(target: string, place: string): Promise<void> {
+  const tmp = `${place}.store-link`;
+  await fs.rm(tmp, { force: true });
+  await fs.link(target, tmp);
+  await fs.rename(tmp, place);
+}
+
+/** store/<2 hex>/<key> (runs written before) → store/<key>: renamed, so every link to it stays. */
+export async function migrateStoreLayout(storeDir: string): Promise<void> {
+  for (const entry of await fs.readdir(storeDir, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory() || !/^[0-9a-f]{2}$/.test(entry.name)) continue;
+    const sub = path.join(storeDir, entry.name);
+    for (const name of await fs.readdir(sub)) {
+      const to = path.join(storeDir, name);
+      if (await fs.lstat(to).catch(() => null)) continue; // kept where it is; dropUnlinked removes it once unlinked
+      await fs.rename(path.join(sub, name), to);
+    }
+    await fs.rmdir(sub).catch(() => {});
+  }
+}
+
+/** Removes store files no longer linked from anywhere (and folders left empty); returns the bytes freed. */
 export async function dropUnlinked(storeDir: string, options: { dryRun?: boolean } = {}): Promise<number> {
   let freed = 0;
   for await (const file of regularFiles(storeDir)) {
@@ -80,6 +163,9 @@ export async function dropUnlinked(storeDir: string, options: { dryRun?: boolean
     freed += st.size;
     if (!options.dryRun) await fs.rm(file, { force: true });
   }
+  if (!options.dryRun)
+    for (const entry of await fs.readdir(storeDir, { withFileTypes: true }).catch(() => []))
+      if (entry.isDirectory()) await fs.rmdir(path.join(storeDir, entry.name)).catch(() => {});
   return freed;
 }
 

@@ -2,14 +2,15 @@
 // replays, strategies and everything `resume`, `report`, `--reuse` and `probe` read; drops what is
 // no longer needed or can be rebuilt (live.jsonl's game lines, the replay viewer's data, which
 // `catarena report` writes again), gzips replays a run wrote before replays were compressed, and
-// keeps one copy of each workspace and round-log file (file-store.ts).
+// keeps one copy of each workspace and round-log file, the larger log files compressed
+// (file-store.ts; a run written before gets the store's current layout).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import { pathExists } from '../../util/fs.ts';
 import { REPLAY_EXT, replayFile } from '../../records/replay-files.ts';
-import { dropUnlinked } from './file-store.ts';
+import { COMPRESS_MIN } from './file-store.ts';
 import { compactLiveFile, RunDir, type RunStatus } from './run-dir.ts';
 
 const gzip = promisify(zlib.gzip);
@@ -29,7 +30,12 @@ export interface PruneResult {
 }
 
 /** Files of a replays folder the viewer data is made of: rebuilt by `catarena report`. */
-const isViewerFile = (name: string) => name.endsWith('.view.js') || name.endsWith('.html') || name === 'viewer.js';
+const isViewerFile = (name: string) =>
+  name.endsWith('.view.js') ||
+  name.endsWith('.html') ||
+  name === 'viewer.js' ||
+  name === 'views.js' ||
+  /^view-.+\.js$/.test(name);
 
 /** Prunes one run directory (each repeat of a --repeats run too). */
 export async function pruneRun(dir: string, options: { dryRun?: boolean } = {}): Promise<PruneResult> {
@@ -51,12 +57,19 @@ export async function pruneRun(dir: string, options: { dryRun?: boolean } = {}):
   }
   steps.push(await dropViewerData(run.replaysDir, dryRun), await gzipOldReplays(run.replaysDir, dryRun));
   const linked = await run.linkFinishedFiles({ dryRun });
-  steps.push({
-    what: 'workspace and round-log files stored once (store/, hard links)',
-    files: linked.linked,
-    bytes: linked.bytesFreed,
-  });
-  steps.push({ what: 'store files nothing links to', files: 0, bytes: await dropUnlinked(run.storeDir, { dryRun }) });
+  steps.push(
+    {
+      what: 'workspace and round-log files stored once (store/, hard links)',
+      files: linked.linked,
+      bytes: linked.bytesFreed,
+    },
+    {
+      what: `log files of ${COMPRESS_MIN / 1024} KiB or more stored gzip-compressed (<name>.gz)`,
+      files: linked.compressed,
+      bytes: linked.compressedFreed,
+    },
+    { what: 'store files nothing links to', files: 0, bytes: linked.unlinkedFreed },
+  );
   const kept = steps.filter((s) => s.bytes > 0 || s.files > 0);
   return { runDir: run.root, dryRun, steps: kept, freed: kept.reduce((sum, s) => sum + s.bytes, 0) };
 }

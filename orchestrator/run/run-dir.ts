@@ -3,9 +3,10 @@
 //   config.json, rules.json, run-id, journal.jsonl, replays/<match id>.json.gz, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
-//   metrics.json, report.md, report.html, replays/replay.html + viewer.js (the one replay page) and <match id>.view.js
-//   (each game's viewer data, rebuilt by `catarena report`), store/ (one copy of each file of the
-//   finished run's workspaces and round logs, hard-linked where they are)
+//   metrics.json, report.md, report.html, replays/replay.html + viewer.js (the one replay page), views.js and
+//   view-<track>-<n>.js (the games' viewer data, rebuilt by `catarena report`), store/ (one copy of each file of the
+//   finished run's workspaces and round logs, hard-linked where they are; log files of 8 KiB or more
+//   compressed, linked as <name>.gz)
 //   (+ probe/<game>-<variant>/ from `catarena probe`), and for `catarena serve` status.json (running,
 //   finished, interrupted, with the pid) and live.jsonl (games in flight, moves, progress lines)
 // With --repeats K: config.json (with repeats: K), repeats/<r>/ (each a run as above, seed + r − 1),
@@ -25,7 +26,7 @@ import { pathExists } from '../../util/fs.ts';
 import { readReplayFile, writeReplayFile } from '../../records/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
-import { linkIntoStore, type StoreStats } from './file-store.ts';
+import { dropUnlinked, linkIntoStore, type StoreStats } from './file-store.ts';
 import type { LiveEvent } from '../../records/live.ts';
 import { startTimeOf } from '../../util/procfs.mjs';
 import { publicQueueUrl } from '../queue/url.ts';
@@ -223,10 +224,25 @@ export class RunDir {
 
   /**
    * Once the run is over (no agent develops in its workspaces any more): one copy of each distinct
-   * file of its workspaces and round logs, hard-linked from where it was. Safe to repeat.
+   * file of its workspaces and round logs, hard-linked from where it was, the larger log files
+   * (round logs and the workspaces' copies of them) compressed (<name>.gz), and store files nothing
+   * links to any more (a resume rewrote their logs) removed. Safe to repeat.
    */
-  async linkFinishedFiles(options: { dryRun?: boolean } = {}): Promise<StoreStats> {
-    return linkIntoStore(this.storeDir, await this.storedDirs(), options);
+  async linkFinishedFiles(options: { dryRun?: boolean } = {}): Promise<StoreStats & { unlinkedFreed: number }> {
+    const stats = await linkIntoStore(this.storeDir, await this.storedDirs(), {
+      ...options,
+      compress: (file) => this.isLogFile(file),
+    });
+    return { ...stats, unlinkedFreed: await dropUnlinked(this.storeDir, options) };
+  }
+
+  /** A file of a round's logs, or of a workspace's copy of them (round_<n>/workspaces/<agent>/logs/). */
+  isLogFile(file: string): boolean {
+    const rel = path.relative(this.root, file).split(path.sep);
+    const round = rel.findIndex((p) => /^round_\d+$/.test(p));
+    if (round < 0 || rel[0] !== 'tracks') return false;
+    const inRound = rel.slice(round + 1);
+    return inRound[0] === 'logs' || (inRound[0] === 'workspaces' && inRound[2] === 'logs');
   }
 
   // ------------------------------------------------------------------------------------------

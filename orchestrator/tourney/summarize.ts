@@ -186,7 +186,10 @@ export async function summarizeTrack(
     await writeReplayPages(
       run.replaysDir,
       results.map((r) => r.id),
-      { extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined) },
+      {
+        bundle: name,
+        extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined),
+      },
     ),
   );
   const index: GameIndex[string] = {

@@ -443,7 +443,9 @@ function lazyFiles(root: string): () => Promise<string[]> {
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (walkedDir(e.name)) await walk(child, out);
-      } else if (out.length < 20_000) out.push(child);
+      } else if (out.length < 20_000)
+        // A finished run keeps its larger logs as <name>.gz (orchestrator/run/file-store.ts): the agent saw <name>.
+        out.push(child.startsWith(`${WORKSPACE_LAYOUT.logs}/`) && child.endsWith('.gz') ? child.slice(0, -3) : child);
     }
   };
   return () =>

@@ -1,7 +1,10 @@
 // The replay page: one replays/replay.html for every game of a run, opened as replay.html?id=<id>.
-// It loads viewer.js (the shell and every game's renderer) and the game's <id>.view.js, its
-// ViewerData as gzip in base64, which the browser inflates (DecompressionStream). Scripts load from
-// file:// (fetch does not), so the page opens from the run directory with no server and no network.
+// It loads viewer.js (the shell and every game's renderer), views.js (which bundle holds which
+// game) and the game's bundle, view-<track>-<n>.js: its games' ViewerData as one gzip in base64,
+// which the browser inflates (DecompressionStream). A bundle per track, not a file per game: a
+// small file takes a whole disk block, and games of a track compress better together. Scripts
+// load from file:// (fetch does not), so the page opens from the run directory with no server and
+// no network.
 import fs from 'node:fs/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -62,14 +65,22 @@ export async function viewerDataOf(replay: Replay): Promise<ViewerData | null> {
 }
 
 const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
 
 /** The shared page's name in a replays folder, and the address of one game on it (relative to the folder). */
 export const REPLAY_PAGE = 'replay.html';
 export const replayHref = (id: string) => `${REPLAY_PAGE}?id=${encodeURIComponent(id)}`;
-/** A game's viewer data file beside its replay. */
-export const viewDataFile = (replaysDir: string, id: string) => path.join(replaysDir, `${id}.view.js`);
+/** The viewer data's index in a replays folder: which bundle holds each game. */
+export const VIEW_INDEX = 'views.js';
+/** A bundle of viewer data: view-<bundle>-<n>.js (`bundle` names a track). */
+const bundleFile = (bundle: string, n: number) => `view-${bundle}-${n}.js`;
+const BUNDLE_FILE = /^view-(.+)-(\d+)\.js$/;
+/** Games go together in one bundle up to this much JSON: the page inflates and parses a whole bundle to show one. */
+const BUNDLE_JSON_BYTES = 4 << 20;
+/** A game's viewer data file in runs written before bundles (one file per game, deleted when its bundle is written). */
+const legacyViewFile = (replaysDir: string, id: string) => path.join(replaysDir, `${id}.view.js`);
 
-/** The one replay page: reads ?id=, loads that game's <id>.view.js, inflates its data and shows it. */
+/** The one replay page: reads ?id=, finds the game's bundle in views.js, loads it, inflates it and shows the game. */
 export function sharedReplayPage(backLink?: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -81,61 +92,171 @@ export function sharedReplayPage(backLink?: string): string {
   var id = new URLSearchParams(location.search).get('id') || '';
   var root = document.getElementById('replay');
   function say(text) { var p = document.createElement('p'); p.setAttribute('data-testid', 'replay-error'); p.textContent = text; root.replaceChildren(p); }
+  function missing() { say('no viewer data for ' + id + ' (${VIEW_INDEX} does not list it); rebuild it with: catarena report <run dir>'); }
+  function load(src, onerror) { var s = document.createElement('script'); s.src = src; s.onerror = onerror; document.body.append(s); }
   if (!/^[A-Za-z0-9_-]+$/.test(id)) return say('no game named: open this page as replay.html?id=<match id> (the report links each game)');
-  window.catarenaReplayData = function (base64) {
+  window.catarenaReplayIndex = function (index) {
+    var file = Object.keys(index).find(function (f) { return index[f].indexOf(id) >= 0; });
+    if (!file) return missing();
+    load(file, function () { say('cannot load ' + file + ', the viewer data of ' + id + '; rebuild it with: catarena report <run dir>'); });
+  };
+  window.catarenaReplayBundle = function (base64) {
     var bytes = Uint8Array.from(atob(base64), function (c) { return c.charCodeAt(0); });
     new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (text) {
-      var data = JSON.parse(text);
+      var data = JSON.parse(text)[id];
+      if (!data) return missing();
       document.title = data.game + ' ' + data.variant + ': ' + data.seats.join(' vs ');
       window.catarenaShowReplay(data);
     }, function (err) { say('cannot read the viewer data of ' + id + ': ' + err); });
   };
-  var script = document.createElement('script');
-  script.src = id + '.view.js';
-  script.onerror = function () { say('no viewer data for ' + id + ' (' + id + '.view.js); rebuild it with: catarena report <run dir>'); };
-  document.body.append(script);
+  load('${VIEW_INDEX}', function () { say('no viewer data (${VIEW_INDEX}) beside this page; rebuild it with: catarena report <run dir>'); });
 })();</script>
 </body></html>
 `;
 }
 
-/** A game's viewer data file: its ViewerData, gzip in base64, handed to the shared page. */
-export async function viewDataScript(data: ViewerData): Promise<string> {
-  return `catarenaReplayData(${JSON.stringify((await gzip(JSON.stringify(data), { level: 9 })).toString('base64'))});\n`;
+/** A bundle's script: its games' ViewerData by id, as JSON, gzip in base64, handed to the shared page. */
+async function bundleScript(entries: ReadonlyArray<[string, string]>): Promise<string> {
+  const text = `{${entries.map(([id, json]) => `${JSON.stringify(id)}:${json}`).join(',')}}`;
+  return `catarenaReplayBundle(${JSON.stringify((await gzip(text, { level: 9 })).toString('base64'))});\n`;
 }
 
+/** A bundle's games: id → ViewerData as JSON text. */
+async function readBundle(file: string): Promise<Map<string, string>> {
+  const script = await fs.readFile(file, 'utf8');
+  const base64 = JSON.parse(/^catarenaReplayBundle\((".*")\);\s*$/s.exec(script)![1]!) as string;
+  const all = JSON.parse((await gunzip(Buffer.from(base64, 'base64'))).toString('utf8')) as Record<string, unknown>;
+  return new Map(Object.entries(all).map(([id, data]) => [id, JSON.stringify(data)]));
+}
+
+/** views.js: bundle file → the ids it holds; empty when there is none. */
+export async function readViewIndex(replaysDir: string): Promise<Map<string, string[]>> {
+  const text = await fs.readFile(path.join(replaysDir, VIEW_INDEX), 'utf8').catch(() => null);
+  if (text === null) return new Map();
+  return new Map(
+    Object.entries(JSON.parse(/^catarenaReplayIndex\((.*)\);\s*$/s.exec(text)![1]!) as Record<string, string[]>),
+  );
+}
+
+const indexScript = (index: Map<string, string[]>) =>
+  `catarenaReplayIndex({\n${[...index]
+    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .map(([file, ids]) => `${JSON.stringify(file)}:${JSON.stringify(ids)}`)
+    .join(',\n')}\n});\n`;
+
+/** A game's viewer data, as the shared page finds it (views.js, then its bundle); null when it has none. */
+export async function readViewData(replaysDir: string, id: string): Promise<ViewerData | null> {
+  for (const [file, ids] of await readViewIndex(replaysDir))
+    if (ids.includes(id)) {
+      const json = (await readBundle(path.join(replaysDir, file))).get(id);
+      return json === undefined ? null : (JSON.parse(json) as ViewerData);
+    }
+  return null;
+}
+
+/** writeReplayPages of one replays folder at a time: the tracks of a run write theirs as each finishes. */
+const writing = new Map<string, Promise<unknown>>();
+
 /**
- * Writes replays/viewer.js, replays/replay.html and replays/<id>.view.js for every replay given
- * (skipping data newer than its replay). `extra` adds what only the whole run knows (a Bridge
+ * Writes replays/viewer.js, replays/replay.html, and the viewer data of every replay given in
+ * bundles of `bundle` (view-<bundle>-<n>.js, each game's data kept from the bundle while it is
+ * newer than its replay), listed in views.js. `extra` adds what only the whole run knows (a Bridge
  * board's other room) to a game's extras. Returns the ids that can be shown (replay.html?id=<id>).
  */
 export async function writeReplayPages(
   replaysDir: string,
   ids: readonly string[],
-  options: { backLink?: string; extra?: (id: string) => Record<string, unknown> | undefined } = {},
+  options: { backLink?: string; bundle?: string; extra?: (id: string) => Record<string, unknown> | undefined } = {},
+): Promise<string[]> {
+  const key = path.resolve(replaysDir);
+  const previous = writing.get(key) ?? Promise.resolve();
+  const done = previous.catch(() => {}).then(() => writeReplayPagesNow(replaysDir, ids, options));
+  writing.set(key, done);
+  try {
+    return await done;
+  } finally {
+    if (writing.get(key) === done) writing.delete(key);
+  }
+}
+
+async function writeReplayPagesNow(
+  replaysDir: string,
+  ids: readonly string[],
+  options: { backLink?: string; bundle?: string; extra?: (id: string) => Record<string, unknown> | undefined },
 ): Promise<string[]> {
   const backLink = options.backLink ?? '../report.html';
+  const bundle = (options.bundle ?? 'games').replace(/[^A-Za-z0-9_-]/g, '_');
   await fs.mkdir(replaysDir, { recursive: true });
   await fs.writeFile(
     path.join(replaysDir, 'viewer.js'),
     `${await viewerScript()}\n\n${await fs.readFile(SHELL, 'utf8')}`,
   );
   await fs.writeFile(path.join(replaysDir, REPLAY_PAGE), sharedReplayPage(backLink));
-  const written: string[] = [];
+
+  // What this bundle held: each game's data, kept while its bundle file is newer than its replay.
+  const index = await readViewIndex(replaysDir);
+  const mine = [...index.keys()].filter((f) => BUNDLE_FILE.exec(f)?.[1] === bundle);
+  const before = new Map<string, { json: string; mtime: number }>();
+  for (const file of mine) {
+    const st = await fs.stat(path.join(replaysDir, file)).catch(() => null);
+    if (!st) continue;
+    for (const [id, json] of await readBundle(path.join(replaysDir, file))) before.set(id, { json, mtime: st.mtimeMs });
+  }
+  const entries = new Map<string, string>();
+  const kept = new Set<string>();
   for (const id of ids) {
-    const file = viewDataFile(replaysDir, id);
-    const [src, out] = await Promise.all([replayMtime(replaysDir, id), fs.stat(file).catch(() => null)]);
+    const src = await replayMtime(replaysDir, id);
     if (src === null) continue;
-    if (out && out.mtimeMs >= src) {
-      written.push(id);
+    const old = before.get(id);
+    if (old && old.mtime >= src) {
+      entries.set(id, old.json);
+      kept.add(id);
       continue;
     }
     const data = await viewerDataOf(await readReplayFile(replaysDir, id));
     if (!data) continue;
     const more = options.extra?.(id);
     if (more) data.extra = { ...data.extra, ...more };
-    await fs.writeFile(file, await viewDataScript(data));
-    written.push(id);
+    entries.set(id, JSON.stringify(data));
   }
-  return written;
+  // Games the bundle held that this call did not name stay, while their replay does.
+  for (const [id, old] of before)
+    if (!entries.has(id) && (await replayMtime(replaysDir, id)) !== null) {
+      entries.set(id, old.json);
+      kept.add(id);
+    }
+
+  const chunks: Array<Array<[string, string]>> = [];
+  let size = Infinity;
+  for (const entry of entries) {
+    if (size + entry[1].length > BUNDLE_JSON_BYTES) {
+      chunks.push([]);
+      size = 0;
+    }
+    chunks.at(-1)!.push(entry);
+    size += entry[1].length;
+  }
+  const held = new Map(mine.map((f) => [f, JSON.stringify(index.get(f))]));
+  for (const file of mine) index.delete(file);
+  for (const [n, chunk] of chunks.entries()) {
+    const file = bundleFile(bundle, n + 1);
+    const unchanged =
+      mine.includes(file) &&
+      chunk.every(([id]) => kept.has(id)) &&
+      held.get(file) === JSON.stringify(chunk.map(([id]) => id));
+    if (!unchanged) {
+      await fs.writeFile(path.join(replaysDir, `${file}.tmp`), await bundleScript(chunk));
+      await fs.rename(path.join(replaysDir, `${file}.tmp`), path.join(replaysDir, file));
+    }
+    index.set(
+      file,
+      chunk.map(([id]) => id),
+    );
+  }
+  for (const file of mine) if (!index.has(file)) await fs.rm(path.join(replaysDir, file), { force: true });
+  await fs.writeFile(path.join(replaysDir, `${VIEW_INDEX}.tmp`), indexScript(index));
+  await fs.rename(path.join(replaysDir, `${VIEW_INDEX}.tmp`), path.join(replaysDir, VIEW_INDEX));
+  // A run written before bundles: its per-game files are in the bundle now.
+  for (const id of entries.keys()) await fs.rm(legacyViewFile(replaysDir, id), { force: true });
+  return ids.filter((id) => entries.has(id));
 }

@@ -29,7 +29,7 @@ export interface IndexedGame {
   termination: string;
   reason: string;
   plies: number;
-  /** The game can be shown on the replay page (replays/<id>.view.js exists). */
+  /** The game can be shown on the replay page (replays/views.js lists it). */
   page: boolean;
 }
 
