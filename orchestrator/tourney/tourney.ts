@@ -320,15 +320,19 @@ class Tourney {
     const name = trackName(track);
     const rounds = this.history.get(name)!.slice(0, round);
     const logs = played.then(async () => {
-      const replays = await Promise.all(specs.map((s) => run.readReplay(matchId(s))));
       await writeRoundLogs(run.logsDir(track, round), {
         game: track.game,
         variant: track.variant,
         round,
         policy: config.policy,
         strategies: rounds.flat(),
-        results: replays.map((r) => r.result),
-        replays,
+        results: specs.map((s) => {
+          const result = this.journal.get(matchId(s));
+          if (!result) throw new Error(`${matchId(s)} of ${name} round ${round} is not in the journal`);
+          return result;
+        }),
+        // Read one at a time by the writers: a round's replays never sit in memory together.
+        replay: (result) => run.readReplay(result.id),
       });
     });
     if (round < config.rounds) {
