@@ -3,29 +3,52 @@
 // (temporary files), and assembles each log file from its head, known once every game is counted,
 // and the spools. The bytes are those of the whole-text form: a spooled JSON array is indented as
 // JSON.stringify(value, null, 2) indents it in place.
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-/** Text is written out once this much has gathered. */
-const FLUSH_CHARS = 1 << 16;
+/** Text is written out once this many UTF-16 code units have gathered. */
+const FLUSH_CHARS = 1 << 15;
 
-/** Text appended in pieces to a temporary file, to be copied into one or more log files. */
-export class Spool {
-  private buffer = '';
+/**
+ * Text gathered and encoded into one buffer, reused for every write: a round's logs are tens of
+ * megabytes, and a new Buffer per write would pile up as garbage outside the heap until a GC.
+ */
+class TextBuffer {
+  private pending = '';
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, 2 units, takes 4).
+  private readonly bytes = Buffer.allocUnsafe(3 * FLUSH_CHARS);
 
-  constructor(readonly file: string) {}
+  constructor(private readonly sink: (bytes: Buffer) => Promise<unknown>) {}
 
   async write(text: string): Promise<void> {
-    this.buffer += text;
-    if (this.buffer.length >= FLUSH_CHARS) await this.flush();
+    this.pending += text;
+    if (this.pending.length >= FLUSH_CHARS) await this.flush();
   }
 
   async flush(): Promise<void> {
-    if (!this.buffer) return;
-    const text = this.buffer;
-    this.buffer = '';
-    await fs.appendFile(this.file, text, 'utf8');
+    while (this.pending) {
+      let end = Math.min(FLUSH_CHARS, this.pending.length);
+      const last = this.pending.charCodeAt(end - 1);
+      if (end < this.pending.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair together
+      const n = this.bytes.write(this.pending.slice(0, end), 'utf8');
+      this.pending = this.pending.slice(end);
+      await this.sink(this.bytes.subarray(0, n));
+    }
+  }
+}
+
+/** Text appended in pieces to a temporary file, to be copied into one or more log files. */
+export class Spool {
+  private readonly text = new TextBuffer((bytes) => fs.appendFile(this.file, bytes));
+
+  constructor(readonly file: string) {}
+
+  write(text: string): Promise<void> {
+    return this.text.write(text);
+  }
+
+  flush(): Promise<void> {
+    return this.text.flush();
   }
 }
 
@@ -70,7 +93,7 @@ export class JsonArraySpool {
  * resume must not write through.
  */
 export class LogFile {
-  private buffer = '';
+  private readonly text = new TextBuffer((bytes) => this.handle.write(bytes));
 
   private constructor(
     readonly path: string,
@@ -83,18 +106,26 @@ export class LogFile {
     return new LogFile(file, await fs.open(`${file}.tmp`, 'w'), onClosed);
   }
 
-  async write(text: string): Promise<void> {
-    this.buffer += text;
-    if (this.buffer.length >= FLUSH_CHARS) await this.flush();
+  write(text: string): Promise<void> {
+    return this.text.write(text);
   }
 
-  /** Appends everything written to the spool so far. */
+  /** Appends everything written to the spool so far (through one reused buffer). */
   async copy(spool: Spool): Promise<void> {
     await spool.flush();
-    await this.flush();
-    const exists = await fs.stat(spool.file).catch(() => null);
-    if (!exists) return;
-    for await (const chunk of createReadStream(spool.file)) await this.handle.write(chunk as Buffer);
+    await this.text.flush();
+    const from = await fs.open(spool.file, 'r').catch(() => null);
+    if (!from) return; // nothing was spooled
+    try {
+      const chunk = Buffer.allocUnsafe(1 << 16);
+      for (;;) {
+        const { bytesRead } = await from.read(chunk, 0, chunk.length, null);
+        if (!bytesRead) break;
+        await this.handle.write(chunk, 0, bytesRead);
+      }
+    } finally {
+      await from.close();
+    }
   }
 
   /** `${JSON.stringify(value, null, 2)}\n`, with the spooled arrays in `value` written in place. */
@@ -123,16 +154,9 @@ export class LogFile {
   }
 
   async close(): Promise<void> {
-    await this.flush();
+    await this.text.flush();
     await this.handle.close();
     await fs.rename(`${this.path}.tmp`, this.path);
     this.onClosed?.(this.path);
-  }
-
-  private async flush(): Promise<void> {
-    if (!this.buffer) return;
-    const text = this.buffer;
-    this.buffer = '';
-    await this.handle.write(text, null, 'utf8');
   }
 }
