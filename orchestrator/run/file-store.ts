@@ -20,9 +20,25 @@ export interface StoreStats {
   bytesFreed: number;
 }
 
-/** A store file's name: the content's sha256, plus "x" for an executable file (a link shares its mode). */
-const keyOf = (content: Buffer, executable: boolean) =>
-  `${createHash('sha256').update(content).digest('hex')}${executable ? 'x' : ''}`;
+/**
+ * A store file's name: the content's sha256, plus "x" for an executable file (a link shares its
+ * mode). Read through one reused buffer: a round's log files can be large, and a Buffer per read
+ * would pile up outside the heap until a GC.
+ */
+async function keyOf(file: string, executable: boolean, chunk: Buffer): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await fs.open(file, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (!bytesRead) break;
+      hash.update(chunk.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  return `${hash.digest('hex')}${executable ? 'x' : ''}`;
+}
 
 /**
  * Replaces each regular file under `dirs` by a hard link to its store file (creating it from the
@@ -36,13 +52,14 @@ export async function linkIntoStore(
 ): Promise<StoreStats> {
   const stats: StoreStats = { files: 0, linked: 0, bytesFreed: 0 };
   const seen = new Set<string>(); // with dryRun: keys a real pass would have put in the store
+  const chunk = Buffer.allocUnsafe(1 << 16);
   for (const dir of dirs) {
     for await (const file of regularFiles(dir)) {
       stats.files++;
       const st = await fs.lstat(file);
       if (st.nlink > 1) continue;
       const executable = (st.mode & 0o111) !== 0;
-      const key = keyOf(await fs.readFile(file), executable);
+      const key = await keyOf(file, executable, chunk);
       const target = path.join(storeDir, key.slice(0, 2), key);
       const stored = await fs.lstat(target).catch(() => null);
       if (options.dryRun) {
