@@ -92,12 +92,13 @@ for (const root of runDirs) {
       };
       const label = `${path.basename(root)} ${name} round ${n}`;
       // The run's own logs against the other checkout's writers at the same time.
-      const before = path.join(scratch, `${checked}-old`);
+      // Written into folders named `logs`, as the run's: Hold'em's report names its history files by that folder.
+      const before = path.join(scratch, `${checked}-old`, 'logs');
       await old.writeRoundLogs(before, { ...input, replays, now: nowOf(logs) });
       // This checkout's writers, reading replays one at a time, against the other's at a fixed time.
       const fixed = new Date(1_700_000_000_123);
-      const oldFixed = path.join(scratch, `${checked}-old-fixed`);
-      const newFixed = path.join(scratch, `${checked}-new-fixed`);
+      const oldFixed = path.join(scratch, `${checked}-old-fixed`, 'logs');
+      const newFixed = path.join(scratch, `${checked}-new-fixed`, 'logs');
       await old.writeRoundLogs(oldFixed, { ...input, replays, now: fixed });
       await writeRoundLogs(newFixed, { ...input, replay: (r) => run.readReplay(r.id), now: fixed });
       const diffs = [...compare(logs, before), ...compare(oldFixed, newFixed)];
