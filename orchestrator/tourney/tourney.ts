@@ -216,7 +216,7 @@ class Tourney {
   async finish(): Promise<TourneySummary> {
     const { run, config, options } = this;
     this.progress?.phase('reports: leaderboard, report.md and report.html');
-    const summary = await summarizeRun(run.root, { tracks: this.reports });
+    const summary = await summarizeRun(run.root, { tracks: this.reports, journal: this.journal });
     await run.linkFinishedFiles(); // one copy of each workspace and log file (store/): no agent develops here any more
     // From the journal, so a resumed run counts the games reused before it was interrupted too.
     const reused = this.journal.results().filter((r) => r.reusedFrom).length;
@@ -224,7 +224,7 @@ class Tourney {
       await indexRun(
         {
           ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }),
-          pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root),
+          pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root, this.journal),
         },
         config.queue,
       ); // each pair's compare, for the history page
