@@ -2,12 +2,15 @@
 // a CATArena writer (games/<game>/reports/catarena-report.ts, named by the game's descriptor),
 // CATArena's own arena report files (names and shapes of compat §2.7, §3.7, §4.7, §5.9) so that
 // CATArena's prompt and agents trained on it find what they expect; for every game our richer
-// round_report.json.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+// round_report.json. The writers read the round's replays one at a time and write the files in
+// pieces (catarena/log-files.ts), so memory does not grow with the round's games.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { MatchResult, Replay } from '../records/match.ts';
 import type { HeadToHead, RoundReport, StrategyRecord } from '../records/tourney.ts';
-import { json, type CatarenaWriter } from './catarena/catarena-report.ts';
+import { json, writeLogFile, type CatarenaWriter, type WriterContext } from './catarena/catarena-report.ts';
+import { LogFile, Spool } from './catarena/log-files.ts';
 import { loadGameModule } from '../games/modules.ts';
 import { placesOf, projectTable } from './metrics/batch.ts';
 import { foldDuplicates } from './metrics/duplicate.ts';
@@ -30,7 +33,9 @@ export interface RoundLogsInput {
   strategies: StrategyRecord[];
   /** The games of round n: round-n strategies against each other and against earlier strategies. */
   results: MatchResult[];
-  replays: Replay[];
+  /** Their replays: read one at a time when asked (a run's replays), or given (in memory, for small inputs). */
+  replay?: (result: MatchResult) => Promise<Replay | undefined>;
+  replays?: Replay[];
   now?: Date;
 }
 
@@ -156,37 +161,39 @@ export function buildRoundReport(input: RoundLogsInput): RoundReport {
   };
 }
 
+/** A replay reader over replays given in memory. */
+function inMemory(replays: Replay[]): WriterContext['replay'] {
+  const byGame = new Map(replays.map((r) => [r.result.serverGameId, r]));
+  return async (result) => byGame.get(result.serverGameId);
+}
+
 /** Writes round n's logs into `dir` (created if needed); returns the paths written. */
 export async function writeRoundLogs(dir: string, input: RoundLogsInput): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const written: string[] = [];
-  const put = async (name: string, text: string) => {
-    const path = join(dir, name);
-    await mkdir(dirname(path), { recursive: true });
-    // A new file renamed over the old one: a finished run's logs are hard links into its store
-    // (read-only, shared with the workspaces that copied them), which a resume must not write through.
-    await writeFile(`${path}.tmp`, text, 'utf8');
-    await rename(`${path}.tmp`, path);
-    written.push(path);
-  };
-
   const writer = await catarenaWriterOf(input.game);
-  if (writer) {
-    const describe = describer(input.strategies, input.round);
-    const files = writer({
-      results: input.results,
-      replays: input.replays,
-      now: input.now ?? new Date(),
-      dir,
-      order: participantOrder(input),
-      nameOf: (id) => {
-        const { agent, round } = describe(id);
-        return `${agent} AI (round ${round})`;
-      },
-      extra: [`Game: ${input.game} (${input.variant}), round ${input.round}, forfeit policy: ${input.policy}`],
-    });
-    for (const file of files) await put(file.name, file.text);
+  const describe = describer(input.strategies, input.round);
+  const spools = await mkdtemp(join(tmpdir(), 'catarena-round-logs-'));
+  let spooled = 0;
+  const ctx: WriterContext = {
+    results: input.results,
+    replay: input.replay ?? inMemory(input.replays ?? []),
+    now: input.now ?? new Date(),
+    dir,
+    order: participantOrder(input),
+    nameOf: (id) => {
+      const { agent, round } = describe(id);
+      return `${agent} AI (round ${round})`;
+    },
+    extra: [`Game: ${input.game} (${input.variant}), round ${input.round}, forfeit policy: ${input.policy}`],
+    create: (name) => LogFile.open(join(dir, name), (file) => written.push(file)),
+    spool: () => new Spool(join(spools, `${++spooled}.part`)),
+  };
+  try {
+    if (writer) await writer(ctx);
+    await writeLogFile(ctx, 'round_report.json', json(buildRoundReport(input)));
+  } finally {
+    await rm(spools, { recursive: true, force: true });
   }
-  await put('round_report.json', json(buildRoundReport(input)));
   return written;
 }

@@ -119,6 +119,35 @@ describe('standard game server', () => {
     expect((await call(std, 'GET', `/games/${id}/state`)).body.game_status).toBe('ongoing');
     expect((await call(std, 'POST', `/games/${id}/move`, { player: 'black', position: [7, 7] })).status).toBe(403);
   });
+
+  it('keeps the newest 64 finished arena games, so its memory does not grow with the games played', async () => {
+    const server = await new GameServer({
+      adapter: gomokuWire,
+      variant: 'standard',
+      preferCatarenaPort: false,
+    }).start();
+    servers.push(server);
+    const selfPlay = (await call(server, 'POST', '/games', { player_black: 'a', player_white: 'b' })).body.game_id;
+    const ids = Array.from({ length: 100 }, () => server.newGameId());
+    for (const id of ids) {
+      server.register({
+        id,
+        variant: 'standard',
+        state: gomoku.init('standard', createRng(1)),
+        history: [],
+        managedByArena: true,
+        createdAt: new Date().toISOString(),
+      });
+      server.finish(id);
+    }
+    expect((await call(server, 'GET', `/games/${ids[35]}/state`)).status).toBe(404);
+    expect((await call(server, 'GET', `/games/${ids[36]}/state`)).status).toBe(200);
+    expect((await call(server, 'GET', `/games/${ids[99]}/state`)).body.game_status).toBe('ongoing');
+    // Self-play games have their own window: arena games do not push them out.
+    expect((await call(server, 'GET', `/games/${selfPlay}/state`)).status).toBe(200);
+    expect((await call(server, 'GET', '/games')).body.total_games).toBe(65);
+    expect((await call(server, 'GET', '/health')).body.active_games).toBe(0);
+  });
 });
 
 describe('variant game server', () => {

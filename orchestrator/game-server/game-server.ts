@@ -14,15 +14,26 @@ export interface GameServerOptions {
   /** Try the CATArena port first (bots may hard-code it), else a free port. Default true. */
   preferCatarenaPort?: boolean;
   host?: string;
-  /** Finished games kept for late lookups (bots sometimes read the final state). */
+  /**
+   * Finished arena games kept for late lookups (bots sometimes read the final state): the newest
+   * this many. Few, so the server's memory does not grow with the games played.
+   */
   keepFinished?: number;
+  /** Self-play games kept (bots create them, counted from creation): the newest this many. */
+  keepSelfPlay?: number;
 }
+
+/** Enough for every game in flight to be read for a while after it ends. */
+const KEEP_FINISHED = 64;
+const KEEP_SELF_PLAY = 2_000;
 
 const MAX_BODY = 1 << 20;
 
 export class GameServer {
   private readonly games = new Map<string, LiveGame>();
+  /** Finished arena games and self-play games, oldest first: each kept to its own window. */
   private readonly finished: string[] = [];
+  private readonly selfPlay: string[] = [];
   private server?: http.Server;
   url = '';
   port = 0;
@@ -73,15 +84,15 @@ export class GameServer {
     this.games.set(game.id, game);
   }
 
-  /** Marks a game finished; it stays readable until `keepFinished` newer games have finished. */
+  /** Marks an arena game finished; it stays readable until `keepFinished` newer ones have finished. */
   finish(id: string): void {
     this.finished.push(id);
-    const keep = this.options.keepFinished ?? 2_000;
+    const keep = this.options.keepFinished ?? KEEP_FINISHED;
     while (this.finished.length > keep) this.games.delete(this.finished.shift()!);
   }
 
   get activeGames(): number {
-    return this.games.size - this.finished.length;
+    return this.games.size - this.finished.length - this.selfPlay.length;
   }
 
   async close(): Promise<void> {
@@ -168,7 +179,9 @@ export class GameServer {
       createdAt: new Date().toISOString(),
     };
     this.games.set(game.id, game);
-    this.finish(game.id); // self-play games count against the retention window from the start
+    this.selfPlay.push(game.id); // self-play games count against their retention window from the start
+    const keep = this.options.keepSelfPlay ?? KEEP_SELF_PLAY;
+    while (this.selfPlay.length > keep) this.games.delete(this.selfPlay.shift()!);
     return adapter.server.created(game, body);
   }
 }

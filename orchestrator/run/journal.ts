@@ -40,6 +40,10 @@ export class Journal {
     return this.byId.has(id);
   }
 
+  get(id: string): MatchResult | undefined {
+    return this.byId.get(id);
+  }
+
   get size(): number {
     return this.byId.size;
   }

@@ -12,6 +12,7 @@ import { trackName, type PairwiseEntry, type TourneySummary } from '../../record
 import { pairwiseComparisons } from '../../reports/compare.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
+import type { Journal } from '../run/journal.ts';
 import { trackGames } from './summarize.ts';
 
 /** Settings that may differ between repeats of one study: they change how a run is played, not what it measures. */
@@ -62,7 +63,11 @@ export async function expandRepeats(dirs: string[]): Promise<string[]> {
 }
 
 /** Reads the repeats (finished runs), checks they are repeats of one study, and returns what the combined report needs. */
-export async function readRepeats(dirs: string[]): Promise<{ config: TourneyConfig; repeats: RepeatInput[] }> {
+export async function readRepeats(
+  dirs: string[],
+  /** Journals the caller has open, by run directory (not read a second time). */
+  journals: ReadonlyMap<string, Journal> = new Map(),
+): Promise<{ config: TourneyConfig; repeats: RepeatInput[] }> {
   if (!dirs.length) throw new IncomparableRunsError('no runs to combine');
   const repeats: RepeatInput[] = [];
   let first: { dir: string; config: TourneyConfig; summary: TourneySummary } | undefined;
@@ -88,7 +93,7 @@ export async function readRepeats(dirs: string[]): Promise<{ config: TourneyConf
           `${run.root} is not a repeat of ${first.dir}: its tracks are ${tracksB}, not ${tracksA}`,
         );
     } else first = { dir: run.root, config, summary };
-    const journal = await run.openJournal();
+    const journal = journals.get(dir) ?? (await run.openJournal());
     const draws: Record<string, BootstrapDraws> = {};
     for (const t of summary.tracks) {
       const track = (await trackGames(run, config, journal, t.game, t.variant))!;
@@ -126,9 +131,9 @@ export async function combineRuns(dirs: string[], outDir: string, config?: Tourn
  * page: `catarena compare`'s "all tracks" rows, recomputed from the journal(s) as compare does.
  * Undefined when the run cannot be read as repeats (the entry is indexed without it; tourney and --repeats add it to their index line).
  */
-export async function pairwiseOfRun(runDir: string): Promise<PairwiseEntry[] | undefined> {
+export async function pairwiseOfRun(runDir: string, journal?: Journal): Promise<PairwiseEntry[] | undefined> {
   try {
-    const { repeats } = await readRepeats(await expandRepeats([runDir]));
+    const { repeats } = await readRepeats(await expandRepeats([runDir]), new Map(journal ? [[runDir, journal]] : []));
     return pairwiseComparisons(repeats);
   } catch {
     return undefined;

@@ -49,12 +49,14 @@ export interface TrackReport {
 export interface SummarizeOptions {
   /** Tracks already reported (summarizeTrack while the run played), by track name; the others are computed here. */
   tracks?: Map<string, Promise<TrackReport | null>>;
+  /** The run's journal, when the caller has it open (not read a second time). */
+  journal?: Journal;
 }
 
 export async function summarizeRun(runDir: string, options: SummarizeOptions = {}): Promise<TourneySummary> {
   const run = new RunDir(runDir);
   const config = await run.readConfig();
-  const journal = await run.openJournal();
+  const journal = options.journal ?? (await run.openJournal());
   const reports: TrackReport[] = [];
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {

@@ -216,7 +216,7 @@ class Tourney {
   async finish(): Promise<TourneySummary> {
     const { run, config, options } = this;
     this.progress?.phase('reports: leaderboard, report.md and report.html');
-    const summary = await summarizeRun(run.root, { tracks: this.reports });
+    const summary = await summarizeRun(run.root, { tracks: this.reports, journal: this.journal });
     await run.linkFinishedFiles(); // one copy of each workspace and log file (store/): no agent develops here any more
     // From the journal, so a resumed run counts the games reused before it was interrupted too.
     const reused = this.journal.results().filter((r) => r.reusedFrom).length;
@@ -224,7 +224,7 @@ class Tourney {
       await indexRun(
         {
           ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }),
-          pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root),
+          pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root, this.journal),
         },
         config.queue,
       ); // each pair's compare, for the history page
@@ -320,15 +320,19 @@ class Tourney {
     const name = trackName(track);
     const rounds = this.history.get(name)!.slice(0, round);
     const logs = played.then(async () => {
-      const replays = await Promise.all(specs.map((s) => run.readReplay(matchId(s))));
       await writeRoundLogs(run.logsDir(track, round), {
         game: track.game,
         variant: track.variant,
         round,
         policy: config.policy,
         strategies: rounds.flat(),
-        results: replays.map((r) => r.result),
-        replays,
+        results: specs.map((s) => {
+          const result = this.journal.get(matchId(s));
+          if (!result) throw new Error(`${matchId(s)} of ${name} round ${round} is not in the journal`);
+          return result;
+        }),
+        // Read one at a time by the writers: a round's replays never sit in memory together.
+        replay: (result) => run.readReplay(result.id),
       });
     });
     if (round < config.rounds) {

@@ -2,14 +2,21 @@
 // cross-table, the history JSON and a readable text version. Shapes and key order follow the
 // shipped gomoku arena (gomoku_Arena/arena.py generate_report / save_*), so agents that learned
 // to read those files can read ours. Game-specific parts (seat names, history and state shapes)
-// come in through CatarenaGameShapes.
+// come in through CatarenaGameShapes. The games are read one replay at a time and their entries
+// spooled (log-files.ts), so a round's report is never held in memory whole.
 import type { MatchResult, Replay } from '../../records/match.ts';
 import { crossTable, csv, wdl, type CrossRow, type Record3 } from '../tables/crosstable.ts';
+import { JsonArraySpool, type LogFile, type Spool } from './log-files.ts';
 
 /** What a game's CATArena report writer gets: round n's games, the report time and the players' names. */
 export interface WriterContext {
+  /** Round n's games, in schedule order. */
   results: MatchResult[];
-  replays: Replay[];
+  /**
+   * A game's replay, read from the run when asked (undefined: it has none). Writers ask for one
+   * at a time and let it go, so a round's replays are never in memory together.
+   */
+  replay(result: MatchResult): Promise<Replay | undefined>;
   now: Date;
   /** The folder the files are written to. */
   dir: string;
@@ -19,10 +26,21 @@ export interface WriterContext {
   nameOf(id: string): string;
   /** Header lines for text reports (game, variant, round, policy). */
   extra: string[];
+  /** Opens a file of the logs (`name` relative to `dir`, subfolders allowed); written paths are listed in closing order. */
+  create(name: string): Promise<LogFile>;
+  /** A temporary spool, removed when the round's logs are written. */
+  spool(): Spool;
 }
 
-/** The CATArena arena's report files for one game, in writing order. */
-export type CatarenaWriter = (ctx: WriterContext) => Array<{ name: string; text: string }>;
+/** Writes the CATArena arena's report files for one game into the round's logs, in writing order. */
+export type CatarenaWriter = (ctx: WriterContext) => Promise<void>;
+
+/** Writes a whole (small) file of the logs. */
+export async function writeLogFile(ctx: WriterContext, name: string, text: string): Promise<void> {
+  const file = await ctx.create(name);
+  await file.write(text);
+  await file.close();
+}
 
 export const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -109,22 +127,28 @@ const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 *
 export interface BuildOptions {
   tournamentId: string;
   startTime: string;
-  /** Display name per strategy id. */
-  nameOf(id: string): string;
-  /** Participant order (ids not listed follow in order of appearance). */
-  order: string[];
-  results: MatchResult[];
-  /** Replays by serverGameId. */
-  replays: Map<string, Replay>;
   shapes: CatarenaGameShapes;
 }
 
-export function buildCatarenaReport(opts: BuildOptions): CatarenaReport {
-  const { results, shapes } = opts;
-  const rows = crossTable(results, opts.order).filter((r) => r.games > 0);
+/** The report without its games, which are spooled: `results` stands for them in JSON. */
+export type CatarenaReportHead = Omit<CatarenaReport, 'results'> & { results: JsonArraySpool };
+
+/**
+ * The report of the context's games: every game's entry goes to `results` (spooled, in game
+ * order) and its text line to `lines` ("\n" before each), its replay read and dropped in turn.
+ */
+export async function buildCatarenaReport(
+  ctx: Pick<WriterContext, 'results' | 'replay' | 'order' | 'nameOf' | 'spool'>,
+  opts: BuildOptions,
+): Promise<{ report: CatarenaReportHead; lines: Spool }> {
+  const { results } = ctx;
+  const { shapes } = opts;
+  const rows = crossTable(results, ctx.order).filter((r) => r.games > 0);
   const time = new Map(rows.map((r) => [r.id, { moves: 0, ms: 0, timeouts: 0 }]));
-  const entries: GameEntry[] = results.map((result) => {
-    const replay = opts.replays.get(result.serverGameId);
+  const entries = new JsonArraySpool(ctx.spool(), 1);
+  const lines = ctx.spool();
+  for (const result of results) {
+    const replay = await ctx.replay(result);
     const seats = result.spec.seats;
     const reason = endReason(result);
     thinking(result, replay).forEach((t, seat) => {
@@ -136,7 +160,7 @@ export function buildCatarenaReport(opts: BuildOptions): CatarenaReport {
       if (reason === 'timeout' && result.winner !== null && result.winner !== seat) acc.timeouts++;
     });
     const players = Object.fromEntries(shapes.seatNames.map((name, seat) => [`player_${name}`, seats[seat] ?? null]));
-    return {
+    const entry: GameEntry = {
       game_id: result.serverGameId,
       ...players,
       winner: result.winner === null ? null : seats[result.winner]!,
@@ -145,7 +169,9 @@ export function buildCatarenaReport(opts: BuildOptions): CatarenaReport {
       game_history: replay ? shapes.history(replay) : null,
       final_state: replay ? shapes.finalState(replay) : null,
     };
-  });
+    await entries.push(entry);
+    await lines.write(`\n${gameLine(entry, entries.count)}`);
+  }
 
   const ai_stats: Record<string, AiStats> = {};
   const matrix: Record<string, Record<string, string>> = {};
@@ -153,7 +179,7 @@ export function buildCatarenaReport(opts: BuildOptions): CatarenaReport {
     const t = time.get(r.id)!;
     const totalTime = t.ms / 1000;
     ai_stats[r.id] = {
-      name: opts.nameOf(r.id),
+      name: ctx.nameOf(r.id),
       ...r.total,
       total_time: round(totalTime, 6),
       total_moves: t.moves,
@@ -163,15 +189,16 @@ export function buildCatarenaReport(opts: BuildOptions): CatarenaReport {
     };
     matrix[r.id] = Object.fromEntries(rows.map((o) => [o.id, vsCell(r, o.id)]));
   }
-  return {
+  const report = {
     tournament_id: opts.tournamentId,
     start_time: opts.startTime,
-    participants: rows.map((r) => ({ id: r.id, name: opts.nameOf(r.id) })),
+    participants: rows.map((r) => ({ id: r.id, name: ctx.nameOf(r.id) })),
     total_games: results.length,
     ai_stats,
     matrix,
     results: entries,
   };
+  return { report, lines };
 }
 
 /** '-' against itself; a pair that did not meet counts 0/0/0, as the arena's matrix does. */
@@ -182,7 +209,7 @@ function vsCell(row: CrossRow, other: string): string {
 const slashes = (r: Record3) => `${r.wins}/${r.draws}/${r.losses}`;
 
 /** The arena's CSV (save_csv_report): Python's csv module, so CRLF line ends. */
-export function reportCsv(report: CatarenaReport): string {
+export function reportCsv(report: Omit<CatarenaReport, 'results'>): string {
   const ids = report.participants.map((p) => p.id);
   const lines = [['AI vs AI', ...report.participants.map((p) => p.name), '总胜/平/负', '超时次数', '平均思考时间(秒)']];
   for (const p of report.participants) {
@@ -196,7 +223,7 @@ export function reportCsv(report: CatarenaReport): string {
 }
 
 /** tournament_report_history_<id>.json: the games without the stats. */
-export function historyReport(report: CatarenaReport) {
+export function historyReport(report: CatarenaReportHead) {
   return {
     tournament_id: report.tournament_id,
     start_time: report.start_time,
@@ -205,8 +232,14 @@ export function historyReport(report: CatarenaReport) {
   };
 }
 
-/** The arena's .txt report, in English: stats table, matrix, one line per game. */
-export function reportText(report: CatarenaReport, title: string, extra: string[] = []): string {
+/** The arena's .txt report, in English: stats table, matrix, then one line per game (`lines`). */
+export async function writeReportText(
+  file: LogFile,
+  report: CatarenaReportHead,
+  lines: Spool,
+  title: string,
+  extra: string[] = [],
+): Promise<void> {
   const rule = '-'.repeat(80);
   const out = ['='.repeat(60), title, '='.repeat(60), ''];
   out.push(
@@ -239,12 +272,14 @@ export function reportText(report: CatarenaReport, title: string, extra: string[
     );
   }
   out.push('', 'Games:', rule);
-  report.results.forEach((g, k) => {
-    const players = Object.entries(g).filter(([key]) => key.startsWith('player_'));
-    const vs = players.map(([key, id]) => `${String(id)} (${key.slice('player_'.length)})`).join(' vs ');
-    out.push(
-      `${String(k + 1).padStart(2)}. ${g.game_id} - ${vs} - winner: ${g.winner ?? 'draw'} - duration: ${g.duration}s - end reason: ${g.end_reason}`,
-    );
-  });
-  return `${out.join('\n')}\n`;
+  await file.write(out.join('\n'));
+  await file.copy(lines);
+  await file.write('\n');
+}
+
+/** A game's line of the text report (k: 1-based). */
+function gameLine(g: GameEntry, k: number): string {
+  const players = Object.entries(g).filter(([key]) => key.startsWith('player_'));
+  const vs = players.map(([key, id]) => `${String(id)} (${key.slice('player_'.length)})`).join(' vs ');
+  return `${String(k).padStart(2)}. ${g.game_id} - ${vs} - winner: ${g.winner ?? 'draw'} - duration: ${g.duration}s - end reason: ${g.end_reason}`;
 }

@@ -11,10 +11,11 @@
 // NS results, so EW successes read 0), boards_detail game ids are the real server ids (CATArena
 // writes synthetic ones), and the event lines carry the trick when one completes (CATArena's
 // `trick_complete`/`trick` are always null). Team ids are the strategy ids, as our bots are
-// partnerships of one strategy.
+// partnerships of one strategy. The report needs only the results; the rooms' replays are read one
+// at a time, each giving its event file.
 import type { MatchResult, Replay } from '../../../records/match.ts';
 import { duplicateMatchesOf } from '../../../reports/metrics/duplicate.ts';
-import type { CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
+import { writeLogFile, type CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
 
 const SEAT_NAMES = ['north', 'east', 'south', 'west'] as const;
 
@@ -26,6 +27,8 @@ export interface BridgeFilesInput {
   replays: Replay[];
 }
 
+type ReportInput = Omit<BridgeFilesInput, 'replays'>;
+
 interface Standing {
   team_name: string;
   matches: number;
@@ -33,9 +36,17 @@ interface Standing {
   imp_net: number;
 }
 
+/** The files of a round whose replays are in memory, in writing order. */
 export function bridgeReportFiles(input: BridgeFilesInput): Array<{ name: string; text: string }> {
+  const report = bridgeReport(input);
+  if (!report) return [];
+  return [report, ...input.replays.flatMap((replay) => eventFile(replay, input.now, input.nameOf) ?? [])];
+}
+
+/** tournament_<tournament_id>.json, or null when no duplicate room was played. */
+function bridgeReport(input: ReportInput): { name: string; text: string } | null {
   const rooms = input.results.filter((r) => r.spec.duplicate);
-  if (!rooms.length) return [];
+  if (!rooms.length) return null;
   const unix = Math.floor(input.now.getTime() / 1000);
   const tournamentId = `tournament_${unix}`;
   const matches = duplicateMatchesOf(rooms);
@@ -118,20 +129,18 @@ export function bridgeReportFiles(input: BridgeFilesInput): Array<{ name: string
     ),
   };
 
-  const files = [{ name: `tournament_${tournamentId}.json`, text: `${JSON.stringify(report, null, 2)}\n` }];
-  for (const replay of input.replays) {
-    const r = replay.result;
-    if (!r.spec.duplicate) continue;
-    files.push({
-      name: `games/${unix}/${r.serverGameId}.json`,
-      text: eventLines(
-        replay,
-        `match_${unix}_${r.spec.duplicate.teams[0]}_vs_${r.spec.duplicate.teams[1]}`,
-        input.nameOf,
-      ),
-    });
-  }
-  return files;
+  return { name: `tournament_${tournamentId}.json`, text: `${JSON.stringify(report, null, 2)}\n` };
+}
+
+/** games/<unix>/<server_game_id>.json of a duplicate room, or null for any other game. */
+function eventFile(replay: Replay, now: Date, nameOf: (id: string) => string): { name: string; text: string } | null {
+  const r = replay.result;
+  if (!r.spec.duplicate) return null;
+  const unix = Math.floor(now.getTime() / 1000);
+  return {
+    name: `games/${unix}/${r.serverGameId}.json`,
+    text: eventLines(replay, `match_${unix}_${r.spec.duplicate.teams[0]}_vs_${r.spec.duplicate.teams[1]}`, nameOf),
+  };
 }
 
 /** One JSON line per bid or play, in CATArena's event-log shape. */
@@ -172,5 +181,13 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** The report files for round n's games, as the tourney writes them into the round's logs. */
-export const writeCatarenaReport: CatarenaWriter = ({ now, order, nameOf, results, replays }) =>
-  bridgeReportFiles({ now, order, nameOf, results, replays });
+export const writeCatarenaReport: CatarenaWriter = async (ctx) => {
+  const report = bridgeReport(ctx);
+  if (!report) return;
+  await writeLogFile(ctx, report.name, report.text);
+  for (const result of ctx.results) {
+    const replay = await ctx.replay(result);
+    const file = replay && eventFile(replay, ctx.now, ctx.nameOf);
+    if (file) await writeLogFile(ctx, file.name, file.text);
+  }
+};

@@ -7,7 +7,8 @@ import { chessWire, stateBody } from '../wire.ts';
 import type { MatchResult, Replay } from '../../../records/match.ts';
 import { replayStateWith } from '../../core/replay.ts';
 import { csv } from '../../../reports/tables/crosstable.ts';
-import type { CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
+import type { CatarenaWriter, WriterContext } from '../../../reports/catarena/catarena-report.ts';
+import { JsonArraySpool, type LogFile, type Spool } from '../../../reports/catarena/log-files.ts';
 
 const COLOURS = ['white', 'black'] as const;
 
@@ -164,24 +165,21 @@ export function chessHistoryAndState(replay: Replay): { history: unknown; state:
   };
 }
 
-export interface ChessReportOptions {
-  tournamentId: string;
-  timestamp: string;
-  /** Player name per strategy id; names must be distinct (the arena merges equal names). */
-  nameOf(id: string): string;
-  /** Participant order; ids not listed follow in order of appearance. Ids without games are left out. */
-  order: string[];
-  results: MatchResult[];
-  /** Replays by serverGameId. */
-  replays: Map<string, Replay>;
-}
+/** The report without its games, which are spooled: `results` stands for them in JSON. */
+export type ChessReportHead = Omit<ChessArenaReport, 'results'> & { results: JsonArraySpool };
 
-export function buildChessReport(opts: ChessReportOptions): ChessArenaReport {
-  const played = new Set(opts.results.flatMap((r) => r.spec.seats));
-  const ids = [...new Set([...opts.order, ...opts.results.flatMap((r) => r.spec.seats)])].filter((id) =>
-    played.has(id),
-  );
-  const participants = ids.map(opts.nameOf);
+/**
+ * The report of the context's games: every game's entry goes to `results` (spooled, in game
+ * order) and its text block to `blocks`, its replay read and dropped in turn. Player names must
+ * be distinct (the arena merges equal names); ids without games are left out.
+ */
+export async function buildChessReport(
+  ctx: Pick<WriterContext, 'results' | 'replay' | 'order' | 'nameOf' | 'spool'>,
+  opts: { tournamentId: string; timestamp: string },
+): Promise<{ report: ChessReportHead; blocks: Spool }> {
+  const played = new Set(ctx.results.flatMap((r) => r.spec.seats));
+  const ids = [...new Set([...ctx.order, ...ctx.results.flatMap((r) => r.spec.seats)])].filter((id) => played.has(id));
+  const participants = ids.map(ctx.nameOf);
 
   const ai_stats: Record<string, ChessAiStats> = {};
   const matrix: ChessArenaReport['matrix'] = {};
@@ -199,9 +197,12 @@ export function buildChessReport(opts: ChessReportOptions): ChessArenaReport {
     matrix[name] = Object.fromEntries(participants.map((other) => [other, { wins: 0, draws: 0, losses: 0 }]));
   }
 
-  const results = opts.results.map((result): ChessGameEntry => {
-    const replay = opts.replays.get(result.serverGameId);
-    const [white, black] = result.spec.seats.map(opts.nameOf) as [string, string];
+  const results = new JsonArraySpool(ctx.spool(), 1);
+  const blocks = ctx.spool();
+  let durations = 0;
+  for (const result of ctx.results) {
+    const replay = await ctx.replay(result);
+    const [white, black] = result.spec.seats.map(ctx.nameOf) as [string, string];
     const times = seatTimes(result, replay).map((t) => (t.moves ? t.seconds / t.moves : 0));
     const movesCount = replay ? replay.moves.filter((m) => m.action !== null).length : result.plies;
     const winner = result.winner === null ? null : result.winner === 0 ? white : black;
@@ -226,7 +227,7 @@ export function buildChessReport(opts: ChessReportOptions): ChessArenaReport {
     }
 
     const shown = replay ? chessHistoryAndState(replay) : { history: null, state: null };
-    return {
+    const entry: ChessGameEntry = {
       game_id: result.serverGameId,
       player_white: white,
       player_black: black,
@@ -239,29 +240,33 @@ export function buildChessReport(opts: ChessReportOptions): ChessArenaReport {
       game_history: shown.history,
       final_state: shown.state,
     };
-  });
+    durations += entry.game_duration;
+    await results.push(entry);
+    await blocks.write(`\n${gameBlock(entry, results.count).join('\n')}`);
+  }
 
   for (const s of Object.values(ai_stats)) {
     s.avg_time = s.total_games ? s.total_time / s.total_games : 0;
     s.avg_score = s.total_games ? (s.wins + 0.5 * s.draws) / s.total_games : 0;
   }
-  const total = results.length;
-  return {
+  const total = results.count;
+  const report = {
     tournament_id: opts.tournamentId,
     timestamp: opts.timestamp,
     participants,
     total_games: total,
-    avg_time: total ? results.reduce((sum, r) => sum + r.game_duration, 0) / total : 0,
+    avg_time: total ? durations / total : 0,
     ai_stats,
     matrix,
     results,
   };
+  return { report, blocks };
 }
 
 const dashes = (r: { wins: number; draws: number; losses: number }) => `${r.wins}-${r.draws}-${r.losses}`;
 
 /** save_csv_report: W-D-L cells, `--` on the diagonal; Python's csv module, so CRLF line ends. */
-export function chessCsv(report: ChessArenaReport): string {
+export function chessCsv(report: Omit<ChessArenaReport, 'results'>): string {
   const lines = [['胜负矩阵', ...report.participants, '总胜平负', '平均得分', '平均思考时间(秒)']];
   for (const name of report.participants) {
     const s = report.ai_stats[name]!;
@@ -272,7 +277,7 @@ export function chessCsv(report: ChessArenaReport): string {
 }
 
 /** save_detailed_report: tournament_report_history_<tournament_id>.json. */
-export function chessHistoryReport(report: ChessArenaReport) {
+export function chessHistoryReport(report: ChessReportHead) {
   return {
     tournament_id: report.tournament_id,
     timestamp: report.timestamp,
@@ -283,8 +288,13 @@ export function chessHistoryReport(report: ChessArenaReport) {
   };
 }
 
-/** save_text_report, in English: header, per-AI stats, W-D-L matrix, one block per game. */
-export function chessText(report: ChessArenaReport, extra: string[] = []): string {
+/** save_text_report, in English: header, per-AI stats, W-D-L matrix, then one block per game (`blocks`). */
+export async function writeChessText(
+  file: LogFile,
+  report: ChessReportHead,
+  blocks: Spool,
+  extra: string[] = [],
+): Promise<void> {
   const rule = '-'.repeat(30);
   const out = ['Chess AI tournament report', '='.repeat(50)];
   out.push(
@@ -319,27 +329,20 @@ export function chessText(report: ChessArenaReport, extra: string[] = []): strin
     out.push(`${name.padStart(width)}${cells.join('')}`);
   }
   out.push('', 'Games:', rule);
-  report.results.forEach((g, k) => {
-    out.push(`Game ${k + 1}: ${g.player_white} (white) vs ${g.player_black} (black) [${g.game_id}]`);
-    out.push(
-      `  Winner: ${g.winner ?? 'draw'}`,
-      `  End reason: ${g.end_reason}`,
-      `  Duration: ${pyFixed(g.game_duration, 2)} s`,
-      `  Moves: ${g.moves_count}`,
-      '',
-    );
-  });
-  return out.join('\n');
+  await file.write(out.join('\n'));
+  await file.copy(blocks);
 }
 
-export interface ChessFilesInput {
-  now: Date;
-  nameOf(id: string): string;
-  order: string[];
-  results: MatchResult[];
-  replays: Replay[];
-  /** Extra header lines of the text report (game, round, policy). */
-  extra?: string[];
+/** A game's lines of the text report (k: 1-based), the last one empty. */
+function gameBlock(g: ChessGameEntry, k: number): string[] {
+  return [
+    `Game ${k}: ${g.player_white} (white) vs ${g.player_black} (black) [${g.game_id}]`,
+    `  Winner: ${g.winner ?? 'draw'}`,
+    `  End reason: ${g.end_reason}`,
+    `  Duration: ${pyFixed(g.game_duration, 2)} s`,
+    `  Moves: ${g.moves_count}`,
+    '',
+  ];
 }
 
 /**
@@ -348,27 +351,22 @@ export interface ChessFilesInput {
  * tournament_report_history_chess_tournament_<ts>.json. The arena stamps the id at start and the
  * report name at save time; both are `now` here.
  */
-export function chessReportFiles(input: ChessFilesInput): Array<{ name: string; text: string }> {
-  const stamp = chessStamp(input.now);
+export const writeCatarenaReport: CatarenaWriter = async (ctx) => {
+  const stamp = chessStamp(ctx.now);
   const tournamentId = `chess_tournament_${stamp}`;
-  const report = buildChessReport({
-    tournamentId,
-    timestamp: pythonIsoformat(input.now),
-    nameOf: input.nameOf,
-    order: input.order,
-    results: input.results,
-    replays: new Map(input.replays.map((r) => [r.result.serverGameId, r])),
-  });
-  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const { report, blocks } = await buildChessReport(ctx, { tournamentId, timestamp: pythonIsoformat(ctx.now) });
   const base = `chess_arena_report_${stamp}`;
-  return [
-    { name: `${base}.json`, text: json(report) },
-    { name: `${base}.txt`, text: chessText(report, input.extra) },
-    { name: `${base}.csv`, text: chessCsv(report) },
-    { name: `tournament_report_history_${tournamentId}.json`, text: json(chessHistoryReport(report)) },
-  ];
-}
-
-/** The report files for round n's games, as the tourney writes them into the round's logs. */
-export const writeCatarenaReport: CatarenaWriter = ({ now, nameOf, order, results, replays, extra }) =>
-  chessReportFiles({ now, nameOf, order, results, replays, extra });
+  const json = await ctx.create(`${base}.json`);
+  await json.writeJson(report, [report.results]);
+  await json.close();
+  const txt = await ctx.create(`${base}.txt`);
+  await writeChessText(txt, report, blocks, ctx.extra);
+  await txt.close();
+  const csv = await ctx.create(`${base}.csv`);
+  await csv.write(chessCsv(report));
+  await csv.close();
+  const history = chessHistoryReport(report);
+  const file = await ctx.create(`tournament_report_history_${tournamentId}.json`);
+  await file.writeJson(history, [history.detailed_results]);
+  await file.close();
+};

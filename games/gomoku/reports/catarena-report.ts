@@ -1,14 +1,15 @@
 // CATArena's Gomoku arena report files (compat §2.7) for round n's games: the JSON report, the CSV
 // cross-table (also under the name CATArena's round-2 prompt globs for), a text version and the
-// history, built by the generic CATArena report (reports/catarena/catarena-report.ts).
+// history, built by the generic CATArena report (reports/catarena/catarena-report.ts) one game at a
+// time.
 import type { Replay } from '../../../records/match.ts';
 import {
   buildCatarenaReport,
   historyReport,
-  json,
   pythonTimestamp,
   reportCsv,
-  reportText,
+  writeLogFile,
+  writeReportText,
   type CatarenaGameShapes,
   type CatarenaWriter,
 } from '../../../reports/catarena/catarena-report.ts';
@@ -53,25 +54,26 @@ const gomokuStyle: GomokuStyle = {
 };
 
 /** The gomoku arena's files (compat §2.7): players keyed by id, names beside them. */
-export const writeCatarenaReport: CatarenaWriter = ({ results, replays, now, order, nameOf, extra }) => {
-  const unixSeconds = Math.floor(now.getTime() / 1000);
+export const writeCatarenaReport: CatarenaWriter = async (ctx) => {
+  const unixSeconds = Math.floor(ctx.now.getTime() / 1000);
   const tid = `tournament_${unixSeconds}`;
-  const report = buildCatarenaReport({
+  const { report, lines } = await buildCatarenaReport(ctx, {
     tournamentId: tid,
-    startTime: pythonTimestamp(now),
-    nameOf,
-    order,
-    results,
-    replays: new Map(replays.map((r) => [r.result.serverGameId, r])),
+    startTime: pythonTimestamp(ctx.now),
     shapes: gomokuStyle,
   });
   const files = gomokuStyle.files(tid, unixSeconds);
+  const json = await ctx.create(files.json);
+  await json.writeJson(report, [report.results]);
+  await json.close();
+  const txt = await ctx.create(files.txt);
+  await writeReportText(txt, report, lines, gomokuStyle.title, ctx.extra);
+  await txt.close();
   const csv = reportCsv(report);
-  return [
-    { name: files.json, text: json(report) },
-    { name: files.txt, text: reportText(report, gomokuStyle.title, extra) },
-    { name: files.csv, text: csv },
-    ...files.extraCsv.map((name) => ({ name, text: csv })),
-    { name: files.history, text: json(historyReport(report)) },
-  ];
+  await writeLogFile(ctx, files.csv, csv);
+  for (const name of files.extraCsv) await writeLogFile(ctx, name, csv);
+  const history = historyReport(report);
+  const file = await ctx.create(files.history);
+  await file.writeJson(history, [history.detailed_results]);
+  await file.close();
 };

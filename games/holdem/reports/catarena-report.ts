@@ -31,13 +31,15 @@
 //   not resolve.
 // * tournament_id = "tourney_" + 6 hex digits of a hash over the tables' match ids: stable across
 //   a resumed run.
+// * The tables' replays are read one at a time: each gives its history file and its counts, and
+//   is let go before the next.
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { FailureKind, MatchResult, Replay } from '../../../records/match.ts';
 import { handLogs, tableConfig, type TableState } from '../table.ts';
 import { fullHistoryEntries, holdemWire } from '../wire.ts';
 import { replayStateWith } from '../../core/replay.ts';
-import type { CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
+import { writeLogFile, type CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
 
 export interface HoldemOverallStats {
   ai_name: string;
@@ -113,7 +115,7 @@ export function tableHistory(replay: Replay): unknown[] {
   return handLogs(state).flatMap((log) => fullHistoryEntries(log, ids, state.variant));
 }
 
-interface SeatCounts {
+export interface SeatCounts {
   actions: Record<string, number>;
   moves: number;
   seconds: number;
@@ -159,8 +161,9 @@ export interface HoldemReportOptions {
   tournamentId: string;
   /** Round tables in CATArena round order (holdemRoundTables). */
   tables: MatchResult[];
-  /** Replays by serverGameId. */
-  replays: Map<string, Replay>;
+  /** Replays by serverGameId, or `counts`: each table's per-seat counts, in `tables` order. */
+  replays?: Map<string, Replay>;
+  counts?: SeatCounts[][];
   nameOf(id: string): string;
   /** Participant order; ids not listed follow in order of appearance. Ids without tables are left out. */
   order: string[];
@@ -193,7 +196,7 @@ export function buildHoldemReport(opts: HoldemReportOptions): HoldemTournamentRe
   opts.tables.forEach((table, index) => {
     const k = String(index + 1);
     round_history_files[k] = opts.historyPath(index + 1);
-    const counts = seatCounts(table, opts.replays.get(table.serverGameId));
+    const counts = opts.counts?.[index] ?? seatCounts(table, opts.replays?.get(table.serverGameId));
     table.spec.seats.forEach((id, seat) => {
       const c = counts[seat]!;
       const o = overall_stats[id]!;
@@ -230,49 +233,34 @@ export function buildHoldemReport(opts: HoldemReportOptions): HoldemTournamentRe
   return { tournament_id: opts.tournamentId, config, overall_stats, ai_technical_statistics, round_history_files };
 }
 
-export interface HoldemFilesInput {
-  /** The folder the files are written to (its name prefixes round_history_files). */
-  dir: string;
-  nameOf(id: string): string;
-  order: string[];
-  results: MatchResult[];
-  replays: Replay[];
-}
-
 /**
  * The Hold'em arena's files for one tourney round, in writing order: one history file per round
  * table, the tournament report, and the report again under CATArena's misspelt name. Nothing when
  * no round table was played.
  */
-export function holdemReportFiles(input: HoldemFilesInput): Array<{ name: string; text: string }> {
-  const tables = holdemRoundTables(input.results);
-  if (!tables.length) return [];
+export const writeCatarenaReport: CatarenaWriter = async (ctx) => {
+  const tables = holdemRoundTables(ctx.results);
+  if (!tables.length) return;
   const tid = holdemTournamentId(tables);
   const historyName = (k: number) => `history_${tid}_round_${k}.json`;
-  const replays = new Map(input.replays.map((r) => [r.result.serverGameId, r]));
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const counts: SeatCounts[][] = [];
+  for (const [i, table] of tables.entries()) {
+    const replay = await ctx.replay(table);
+    counts.push(seatCounts(table, replay));
+    await writeLogFile(ctx, historyName(i + 1), json(replay ? tableHistory(replay) : []));
+  }
   const report = buildHoldemReport({
     tournamentId: tid,
     tables,
-    replays,
-    nameOf: input.nameOf,
-    order: input.order,
-    historyPath: (k) => join(basename(input.dir), historyName(k)),
-  });
-  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-  const histories = tables.map((t, i) => {
-    const replay = replays.get(t.serverGameId);
-    return { name: historyName(i + 1), text: json(replay ? tableHistory(replay) : []) };
+    counts,
+    nameOf: ctx.nameOf,
+    order: ctx.order,
+    historyPath: (k) => join(basename(ctx.dir), historyName(k)),
   });
   const text = json(report);
-  return [
-    ...histories,
-    { name: `tournament_report_${tid}.json`, text },
-    // CATArena's Hold'em round-2 prompt tells agents to read `tournament_repost_tourney_*.json`
-    // (sic, compat §4.7): an agent following it literally finds this copy.
-    { name: `tournament_repost_${tid}.json`, text },
-  ];
-}
-
-/** The report files for round n's games, as the tourney writes them into the round's logs. */
-export const writeCatarenaReport: CatarenaWriter = ({ dir, nameOf, order, results, replays }) =>
-  holdemReportFiles({ dir, nameOf, order, results, replays });
+  await writeLogFile(ctx, `tournament_report_${tid}.json`, text);
+  // CATArena's Hold'em round-2 prompt tells agents to read `tournament_repost_tourney_*.json`
+  // (sic, compat §4.7): an agent following it literally finds this copy.
+  await writeLogFile(ctx, `tournament_repost_${tid}.json`, text);
+};

@@ -8,10 +8,12 @@
 // accuracy (means over its games), statement failures by kind, the same per role it held
 // (SpyGame's per-role view), and its team Elo after the round's games in table-round order
 // (team-elo.ts: CK-Arena's survival and voting accuracy come from each game's replay). Per word category: games and civilian wins (SpyGame's thematic view). Every game lists its words, roles,
-// statements, closed ballots and eliminations, rebuilt from the replay.
+// statements, closed ballots and eliminations, rebuilt from the replay. The replays are read one at
+// a time and the games spooled, so a round's report is never held in memory whole.
 import { createHash } from 'node:crypto';
-import type { MatchResult, Replay } from '../../../records/match.ts';
+import type { MatchResult } from '../../../records/match.ts';
 import type { CatarenaWriter, WriterContext } from '../../../reports/catarena/catarena-report.ts';
+import { JsonArraySpool } from '../../../reports/catarena/log-files.ts';
 import { replayStateWith } from '../../core/replay.ts';
 import { undercoverWire } from '../wire.ts';
 import type { Role, Team } from '../roles.ts';
@@ -51,9 +53,12 @@ function inPlayOrder(results: readonly MatchResult[]): MatchResult[] {
     .sort((a, b) => order(a)[0]! - order(b)[0]! || order(a)[1]! - order(b)[1]! || a.id.localeCompare(b.id));
 }
 
+/** A game's statements that failed (from its replay), by serverGameId. */
+type Faults = ReadonlyMap<string, ReadonlyArray<{ seat: number; fault?: string | null }>>;
+
 export function strategyStats(
   results: readonly MatchResult[],
-  states: Map<string, UndercoverState>,
+  faults: Faults,
   nameOf: (id: string) => string,
 ): Record<string, StrategyStats> {
   const out: Record<string, StrategyStats> = {};
@@ -80,7 +85,7 @@ export function strategyStats(
       s.wins += d.win[seat]!;
       s.survival += d.survival[seat]!;
       s.voting_accuracy += d.votingAccuracy[seat]!;
-      for (const st of states.get(r.serverGameId)?.statements ?? [])
+      for (const st of faults.get(r.serverGameId) ?? [])
         if (st.seat === seat && st.fault) s.statement_failures[st.fault] = (s.statement_failures[st.fault] ?? 0) + 1;
     });
   }
@@ -115,37 +120,35 @@ export function teamGames(
   results: readonly MatchResult[],
   states: ReadonlyMap<string, UndercoverState> = new Map(),
 ): TeamGame[] {
-  return inPlayOrder(results).flatMap((r) => {
-    const d = r.detail as unknown as Detail | undefined;
-    if (!d) return [];
-    const st = states.get(r.serverGameId);
-    if (st?.finished)
-      return [
-        teamGameOf(r.spec.seats, {
-          roles: st.roles,
-          winner: st.finished.winner,
-          rounds: st.round,
-          eliminated: st.eliminated,
-          ballots: st.ballots,
-        }),
-      ];
-    const terms = seatTerms({
-      roles: d.roles,
-      winner: d.winningTeam,
-      rounds: d.rounds,
-      eliminated: d.eliminated,
-      ballots: [],
+  return inPlayOrder(results).flatMap((r) => teamGameOfResult(r, states.get(r.serverGameId)) ?? []);
+}
+
+/** One game as team Elo rates it (see teamGames), or null without a detail. */
+function teamGameOfResult(r: MatchResult, st: UndercoverState | undefined): TeamGame | null {
+  const d = r.detail as unknown as Detail | undefined;
+  if (!d) return null;
+  if (st?.finished)
+    return teamGameOf(r.spec.seats, {
+      roles: st.roles,
+      winner: st.finished.winner,
+      rounds: st.round,
+      eliminated: st.eliminated,
+      ballots: st.ballots,
     });
-    return [
-      {
-        seats: r.spec.seats,
-        roles: d.roles,
-        winner: d.winningTeam,
-        survival: terms.map((t) => t.survival),
-        accuracy: d.votingAccuracy,
-      },
-    ];
+  const terms = seatTerms({
+    roles: d.roles,
+    winner: d.winningTeam,
+    rounds: d.rounds,
+    eliminated: d.eliminated,
+    ballots: [],
   });
+  return {
+    seats: r.spec.seats,
+    roles: d.roles,
+    winner: d.winningTeam,
+    survival: terms.map((t) => t.survival),
+    accuracy: d.votingAccuracy,
+  };
 }
 
 function gameEntry(r: MatchResult, state: UndercoverState | undefined) {
@@ -164,20 +167,30 @@ function gameEntry(r: MatchResult, state: UndercoverState | undefined) {
   };
 }
 
-export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
+export const writeCatarenaReport: CatarenaWriter = async (ctx: WriterContext) => {
   const results = inPlayOrder(ctx.results.filter((r) => r.spec.game === 'undercover'));
-  const replays = new Map(ctx.replays.map((rp: Replay) => [rp.result.serverGameId, rp]));
-  const states = new Map<string, UndercoverState>();
+  // One replay at a time: each game's entry is spooled; its failed statements and team-Elo terms are kept.
+  const faults = new Map<string, Array<{ seat: number; fault?: string | null }>>();
+  const rated: TeamGame[] = [];
+  const games = new JsonArraySpool(ctx.spool(), 1);
   for (const r of results) {
-    const rp = replays.get(r.serverGameId);
-    if (rp) states.set(r.serverGameId, replayStateWith(undercoverWire, rp));
+    const rp = await ctx.replay(r);
+    const state = rp ? replayStateWith(undercoverWire, rp) : undefined;
+    if (state)
+      faults.set(
+        r.serverGameId,
+        state.statements.filter((st) => st.fault),
+      );
+    const game = teamGameOfResult(r, state);
+    if (game) rated.push(game);
+    await games.push(gameEntry(r, state));
   }
   const id = `tourney_${createHash('sha256')
     .update(results.map((r) => r.id).join(','))
     .digest('hex')
     .slice(0, 6)}`;
-  const stats = strategyStats(results, states, ctx.nameOf);
-  const elo = teamElo(teamGames(results, states));
+  const stats = strategyStats(results, faults, ctx.nameOf);
+  const elo = teamElo(rated);
   const ids = [...ctx.order.filter((x) => stats[x]), ...Object.keys(stats).filter((x) => !ctx.order.includes(x))];
   const report = {
     tournament_id: id,
@@ -186,7 +199,7 @@ export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
     stats: Object.fromEntries(ids.map((x) => [x, stats[x]])),
     team_elo: Object.fromEntries(ids.map((x) => [x, Math.round((elo[x] ?? ELO_START) * 10) / 10])),
     by_category: byCategory(results),
-    games: results.map((r) => gameEntry(r, states.get(r.serverGameId))),
+    games,
   };
   const lines = [
     `Undercover round report ${id}`,
@@ -204,8 +217,10 @@ export const writeCatarenaReport: CatarenaWriter = (ctx: WriterContext) => {
       `${s.name.padEnd(33)} ${String(s.games).padStart(5)}  ${s.composite.toFixed(3).padStart(9)}  ${String(s.wins).padStart(4)}  ${s.survival.toFixed(3).padStart(8)}  ${s.voting_accuracy.toFixed(3).padStart(8)}  ${report.team_elo[x]!.toFixed(1).padStart(8)}  ${fails}`,
     );
   }
-  return [
-    { name: `undercover_report_${id}.json`, text: `${JSON.stringify(report, null, 2)}\n` },
-    { name: `undercover_report_${id}.txt`, text: `${lines.join('\n')}\n` },
-  ];
+  const json = await ctx.create(`undercover_report_${id}.json`);
+  await json.writeJson(report, [games]);
+  await json.close();
+  const txt = await ctx.create(`undercover_report_${id}.txt`);
+  await txt.write(`${lines.join('\n')}\n`);
+  await txt.close();
 };
