@@ -1,7 +1,7 @@
 // Orchestrator overhead per move with an instantly answering bot. Two numbers per move:
 //   overhead  = loop time − HTTP round trip: the runner's own work (view, JSON, validate, apply, log)
 //   roundtrip = the HTTP POST to the bot and back, which includes the bot's (tiny) work
-// plus, as a floor, raw undici POSTs to the same bot with no runner around them.
+// plus, as a floor, the bot client's bare POSTs to the same bot with no runner around them.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gomokuWire } from '../games/gomoku/wire.ts';

@@ -3,18 +3,18 @@
 import type { ChildProcess } from 'node:child_process';
 import { readLogTail, type CappedLog } from './capped-log.ts';
 import { probeHealth } from './health.ts';
-import { isPortOpen, listeningSocketInodes, waitForPortClosed } from './ports.ts';
+import { isPortOpen, listeningSocketInodes, TCP_TABLES, waitForPortClosed } from './ports.ts';
 import {
   cwdInside,
   holdsSocket,
   isProcessGone,
-  liveProcesses,
   processTree,
   processTreeCpuMs,
   signalPid,
+  startTimeOf,
   type ProcInfo,
 } from '../util/procfs.mjs';
-import { hasMarker } from './strays.ts';
+import { markerOf, processSnapshot } from './strays.ts';
 import type { BotHandle, HealthCheck } from './types.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -26,6 +26,8 @@ export class ProcessBot implements BotHandle {
   /** Set when another process serves the bot's port: stop() does not wait for it to close. */
   portTaken = false;
   private stopping: Promise<void> | null = null;
+  /** The start script's start time (clock ticks since boot); null when /proc cannot tell. */
+  private readonly leaderStart: number | null;
   private readonly closed: Promise<void>;
 
   constructor(
@@ -40,6 +42,8 @@ export class ProcessBot implements BotHandle {
     private readonly onStopped: (bot: ProcessBot) => void,
   ) {
     this.url = `http://127.0.0.1:${port}`;
+    const started = child.pid === undefined ? null : startTimeOf(child.pid);
+    this.leaderStart = started === null ? null : Number(started);
     child.once('exit', (code, sig) => (this.exit = { code, signal: sig }));
     // 'close' = the leader exited and every holder of its stdout/stderr pipes is gone.
     this.closed = new Promise((r) => child.once('close', () => r()));
@@ -80,16 +84,22 @@ export class ProcessBot implements BotHandle {
    * any process strays() counts as the bot's). True where /proc cannot tell.
    */
   servesPort(): boolean {
-    const sockets = this.portSockets();
-    if (sockets.size === 0) return true;
     const leader = this.child.pid;
-    if (leader !== undefined && !this.exit && processTree(leader).some((pid) => holdsSocket(pid, sockets))) return true;
+    const treeHolds = (sockets: Set<string>) =>
+      leader !== undefined && !this.exit && processTree(leader).some((pid) => holdsSocket(pid, sockets));
+    // The IPv4 listeners first: when the bot's process tree holds one, it serves the port, and the
+    // IPv6 table (dear to read: docs of listeningSocketInodes) is not needed.
+    const v4 = this.portSockets([TCP_TABLES[0]]);
+    if (v4.size > 0 && treeHolds(v4)) return true;
+    const sockets = new Set([...v4, ...this.portSockets([TCP_TABLES[1]])]);
+    if (sockets.size === 0) return true;
+    if (treeHolds(sockets)) return true;
     return this.strays(sockets).some((pid) => holdsSocket(pid, sockets));
   }
 
   /** The /proc/<pid>/fd link names (`socket:[inode]`) of the sockets listening on the bot's port. */
-  private portSockets(): Set<string> {
-    return new Set(listeningSocketInodes(this.port).map((inode) => `socket:[${inode}]`));
+  private portSockets(tables: readonly string[]): Set<string> {
+    return new Set(listeningSocketInodes(this.port, tables).map((inode) => `socket:[${inode}]`));
   }
 
   /**
@@ -99,8 +109,7 @@ export class ProcessBot implements BotHandle {
    * sockets (portSockets()) when the caller has just read them.
    */
   strays(known?: Set<string>): number[] {
-    const procs = liveProcesses();
-    const byPid = new Map(procs.map((p) => [p.pid, p]));
+    const { procs, byPid } = processSnapshot();
     const protectedPids = new Set<number>();
     for (let p: ProcInfo | undefined = byPid.get(process.pid); p; p = byPid.get(p.ppid)) {
       protectedPids.add(p.pid);
@@ -113,9 +122,17 @@ export class ProcessBot implements BotHandle {
       }
       return false;
     };
-    // Read only when a process in the bot folder is not otherwise known to be the bot's.
-    let sockets = known;
-    const portSockets = () => (sockets ??= this.portSockets());
+    // Read only when a process in the bot folder is not otherwise known to be the bot's; the IPv6
+    // table only when the process holds none of the IPv4 listeners.
+    let v4: Set<string> | undefined;
+    let v6: Set<string> | undefined;
+    const holdsPort = (pid: number): boolean => {
+      if (known) return known.size > 0 && holdsSocket(pid, known);
+      v4 ??= this.portSockets([TCP_TABLES[0]]);
+      if (v4.size > 0 && holdsSocket(pid, v4)) return true;
+      v6 ??= this.portSockets([TCP_TABLES[1]]);
+      return v6.size > 0 && holdsSocket(pid, v6);
+    };
     const out: number[] = [];
     for (const p of procs) {
       if (protectedPids.has(p.pid)) continue;
@@ -125,10 +142,14 @@ export class ProcessBot implements BotHandle {
         if (!this.exit) out.push(p.pid);
         continue;
       }
-      const ours =
-        (leader !== undefined && (p.sid === leader || p.pgrp === leader || descendsFromLeader(p))) ||
-        hasMarker(p.pid, this.marker) ||
-        (cwdInside(p.pid, this.dir) && portSockets().size > 0 && holdsSocket(p.pid, portSockets()));
+      if (leader !== undefined && (p.sid === leader || p.pgrp === leader || descendsFromLeader(p))) {
+        out.push(p.pid);
+        continue;
+      }
+      // A process older than the start script is none of the bot's: its environment and working
+      // directory are not read.
+      if (this.leaderStart !== null && p.start < this.leaderStart) continue;
+      const ours = markerOf(p) === this.marker || (cwdInside(p.pid, this.dir) && holdsPort(p.pid));
       if (ours) out.push(p.pid);
     }
     return out;

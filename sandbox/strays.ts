@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MARKER_VAR, SCRUBBED_PATH } from './bot-env.ts';
-import { cwdInside, envValueOf, liveProcesses, startTimeOf } from '../util/procfs.mjs';
+import { cwdInside, envValueOf, liveProcesses, startTimeOf, type ProcInfo } from '../util/procfs.mjs';
 
 let ownerTokenCache: string | undefined;
 /**
@@ -65,9 +65,35 @@ export function killProcessesIn(dir: string): number[] {
   return [...killed];
 }
 
-/** True when the process carries exactly this marker (one bot start's processes). */
-export function hasMarker(pid: number, marker: string): boolean {
-  return envValueOf(pid, MARKER_VAR) === marker;
+/**
+ * The live processes, read once for every scan made before the event loop turns (the bots of a
+ * round stop together): a list a few milliseconds old is what a scan just before would have seen.
+ */
+let snapshot: { procs: ProcInfo[]; byPid: Map<number, ProcInfo> } | null = null;
+
+export function processSnapshot(): { procs: ProcInfo[]; byPid: Map<number, ProcInfo> } {
+  if (snapshot) return snapshot;
+  const procs = liveProcesses();
+  snapshot = { procs, byPid: new Map(procs.map((p) => [p.pid, p])) };
+  setImmediate(() => (snapshot = null)).unref();
+  for (const [pid, seen] of markers) if (snapshot.byPid.get(pid)?.start !== seen.start) markers.delete(pid);
+  return snapshot;
+}
+
+/**
+ * Each process's marker by pid and start time: a process gets the marker from its parent and
+ * keeps it, so its environment is read once, not at every scan (a scan looks at every process on
+ * the machine).
+ */
+const markers = new Map<number, { start: number; marker: string | null }>();
+
+/** The bot marker a process carries (null: none), read once per process. */
+export function markerOf(p: ProcInfo): string | null {
+  const seen = markers.get(p.pid);
+  if (seen?.start === p.start) return seen.marker;
+  const marker = envValueOf(p.pid, MARKER_VAR);
+  markers.set(p.pid, { start: p.start, marker });
+  return marker;
 }
 
 const REAPER = fileURLToPath(new URL('./reaper.mjs', import.meta.url));

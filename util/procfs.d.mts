@@ -4,6 +4,8 @@ export interface ProcInfo {
   ppid: number;
   pgrp: number;
   sid: number;
+  /** Start time, clock ticks since boot (/proc/<pid>/stat field 22). */
+  start: number;
 }
 export function pids(): number[];
 export function statFields(pid: number): string[] | null;

@@ -35,12 +35,16 @@ export function statFields(pid) {
 
 const dead = (fields) => fields[0] === 'Z' || fields[0] === 'X';
 
-/** Live (non-zombie) processes. Orphans may linger as zombies when PID 1 does not reap; they hold nothing. */
+/**
+ * Live (non-zombie) processes, with their start time (clock ticks since boot). Orphans may linger
+ * as zombies when PID 1 does not reap; they hold nothing.
+ */
 export function liveProcesses() {
   const out = [];
   for (const pid of pids()) {
     const f = statFields(pid); // null: it vanished while we looked
-    if (f && !dead(f)) out.push({ pid, ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]) });
+    if (f && !dead(f))
+      out.push({ pid, ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: Number(f[19]) });
   }
   return out;
 }

@@ -131,6 +131,52 @@ function standardLegal(fen: string): string[] {
 // move is worked out once per ply. Pure: the key is the whole input.
 const verdicts = new Map<string, Verdict | null>();
 
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+  cache.set(key, value);
+  if (cache.size > 256) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+/** A position's legal moves: canonical UCI names in generation order, and each name findMove accepts. */
+interface MoveTable {
+  pos: core.Position;
+  ucis: string[];
+  byUci: Map<string, core.Move>;
+}
+
+// The legal moves of recent positions (several games play at once): a position's moves are
+// generated once, when the previous move's verdict asks whether any exist, and serve the
+// validation and the move of the next ply. Pure: the key is the whole input.
+const tables = new Map<string, MoveTable>();
+
+/** The legal moves at a FEN (with the variant's obstacles, as squares a1→h8, or null for standard chess). */
+function movesAt(fen: string, obstacles: string[] | null): MoveTable {
+  const key = obstacles ? `${fen}|${obstacles.join(',')}` : fen;
+  const known = tables.get(key);
+  if (known) return known;
+  const pos = obstacles ? core.parseFen(fen, { chess960: true }) : core.parseFen(fen);
+  const legal = core.legalMoves(pos, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined);
+  const byUci = new Map<string, core.Move>();
+  // The first legal move a name fits wins, as in core.findMove.
+  for (const m of legal) for (const uci of core.moveUcis(pos, m)) if (!byUci.has(uci)) byUci.set(uci, m);
+  return remember(tables, key, {
+    pos,
+    ucis: legal.map((m) => core.moveToUci(pos, m)),
+    byUci,
+  });
+}
+
+/**
+ * Whether the side to move at `next` has no legal move, answered from the table of its FEN (which
+ * the next ply then uses). A position just after a double push is asked directly: its FEN drops an
+ * en-passant square that no capture can use, and that test ignores obstacles.
+ */
+function noMovesAt(next: core.Position, fen: string, obstacles: string[] | null): boolean {
+  if (next.ep !== null)
+    return core.legalMoves(next, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined).length === 0;
+  return movesAt(fen, obstacles).ucis.length === 0;
+}
+
 /**
  * The verdict of a standard move, or null when it is not legal: on chess-core, which
  * tests/chess-engine.test.ts checks against chess.js (legal moves, check, mate, stalemate and FEN
@@ -141,40 +187,22 @@ const verdicts = new Map<string, Verdict | null>();
 function standardTry(fen: string, uci: string): Verdict | null {
   const key = `${fen}|${uci}`;
   if (verdicts.has(key)) return verdicts.get(key)!;
-  const { pos, byUci } = standardMoves(fen);
-  const move = UCI.test(uci) ? (byUci.get(uci) ?? null) : null;
+  const move = UCI.test(uci) ? (movesAt(fen, null).byUci.get(uci) ?? null) : null;
   let verdict: Verdict | null = null;
   if (move) {
-    const next = core.applyMove(pos, move);
+    const next = core.applyMove(movesAt(fen, null).pos, move);
     const nextFen = core.toFen(next, { enPassant: 'legal' }); // chess.js's FEN: the ep square only when a capture there is legal
     verdict = {
       fen: nextFen,
       key: nextFen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
       obstacle: false,
-      noMoves: core.legalMoves(next).length === 0,
+      noMoves: noMovesAt(next, nextFen, null),
       inCheck: core.inCheck(next),
       insufficient: core.insufficientMaterial(next),
       halfmove: next.halfmove,
     };
   }
-  verdicts.set(key, verdict);
-  if (verdicts.size > 256) verdicts.delete(verdicts.keys().next().value!);
-  return verdict;
-}
-
-// The last standard position's legal moves by every UCI that core.findMove accepts for them
-// (validate() runs once per candidate move on the same FEN): the position is parsed and its moves
-// generated once, not once per candidate.
-let lastMoves: { fen: string; pos: core.Position; byUci: Map<string, core.Move> } | null = null;
-
-function standardMoves(fen: string): { pos: core.Position; byUci: Map<string, core.Move> } {
-  if (lastMoves?.fen === fen) return lastMoves;
-  const pos = core.parseFen(fen);
-  const byUci = new Map<string, core.Move>();
-  // The first legal move a name fits wins, as in core.findMove.
-  for (const m of core.legalMoves(pos)) for (const uci of core.moveUcis(pos, m)) if (!byUci.has(uci)) byUci.set(uci, m);
-  lastMoves = { fen, pos, byUci };
-  return lastMoves;
+  return remember(verdicts, key, verdict);
 }
 
 function standardApply(fen: string, uci: string): Verdict {
@@ -183,29 +211,33 @@ function standardApply(fen: string, uci: string): Verdict {
   return verdict;
 }
 
-const obstacleSquares = (s: ChessState) => s.obstacles.map(core.parseSquare);
-
 function variantLegal(s: ChessState): string[] {
-  const pos = core.parseFen(s.fen, { chess960: true });
-  return core.legalMoves(pos, { obstacles: obstacleSquares(s) }).map((m) => core.moveToUci(pos, m));
+  return movesAt(s.fen, s.obstacles).ucis.slice();
 }
 
 function variantApply(s: ChessState, uci: string): Verdict {
-  const options = { obstacles: obstacleSquares(s) };
-  const pos = core.parseFen(s.fen, { chess960: true });
-  const move = core.findMove(pos, uci, options);
+  const key = `${s.fen}|${s.obstacles.join(',')}|${uci}`;
+  const known = verdicts.get(key);
+  if (known) return known;
+  const table = movesAt(s.fen, s.obstacles);
+  // core.findMove: in Chess960 a move has one name, its canonical UCI.
+  const move = UCI.test(uci) ? table.byUci.get(uci) : undefined;
   if (!move) throw new Error(`illegal move ${uci}`);
-  const next = core.applyMove(pos, move, options);
-  return {
-    fen: core.toFen(next, { enPassant: 'legal' }),
-    key: core.positionKey(next),
+  const options = { obstacles: s.obstacles.map(core.parseSquare) };
+  const next = core.applyMove(table.pos, move, options);
+  const fen = core.toFen(next, { enPassant: 'legal' });
+  const verdict: Verdict = {
+    fen,
+    key: fen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
     // As CATArena's history entry: the move's target square is an obstacle (castling: the rook's square).
     obstacle: options.obstacles.includes(core.parseSquare(uci.slice(2, 4))),
-    noMoves: core.legalMoves(next, options).length === 0,
+    noMoves: noMovesAt(next, fen, s.obstacles),
     inCheck: core.inCheck(next),
     insufficient: core.insufficientMaterial(next),
     halfmove: next.halfmove,
   };
+  remember(verdicts, key, verdict);
+  return verdict;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,7 +300,7 @@ export const chess: Game<ChessState, string, ChessState> = {
     if (seat !== turnOf(s.fen)) return 'not_your_turn';
     if (typeof action !== 'string' || !UCI.test(action)) return 'bad_format';
     if (s.variant === 'standard') return standardTry(s.fen, action) ? null : 'illegal';
-    return legalUci(s).includes(action) ? null : 'illegal';
+    return movesAt(s.fen, s.obstacles).ucis.includes(action) ? null : 'illegal';
   },
 
   legalActions: (s) => legalUci(s),

@@ -80,13 +80,14 @@ export class AdaptiveSlots {
     return sum / now;
   }
 
-  private open(): void {
+  /** Opens a window; `botCpu` and `idle` when the closing window has just read them. */
+  private open(botCpu = this.options.botCpuMs?.(), idle = systemIdleMs()): void {
     this.window = {
       at: performance.now(),
       calls: this.slots.completed,
       busyMs: this.slots.busyMs,
-      botCpu: this.options.botCpuMs?.(),
-      idle: systemIdleMs(),
+      botCpu,
+      idle,
       ticks: 0,
       underfed: 0,
     };
@@ -132,7 +133,7 @@ export class AdaptiveSlots {
       this.timeline.push([now - this.started, next]);
       this.window = undefined;
     } else {
-      this.open();
+      this.open(botCpu, idle);
     }
   }
 }

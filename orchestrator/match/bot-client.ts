@@ -1,7 +1,7 @@
 // HTTP client for bot calls. The per-move deadline is enforced by aborting the request (never
 // measured afterwards), answers are size-capped, and every failure is classified into the
 // termination taxonomy: timeout, http_error, malformed, crash.
-import { Pool, errors as undiciErrors } from 'undici';
+import { HttpError, Http1Pool } from './http1.ts';
 
 /** A failed call; an HTTP error keeps its status and the start of its body (CATArena retries on them). */
 export type CallFailure = {
@@ -19,23 +19,24 @@ export interface CallOptions {
   maxResponseBytes: number;
 }
 
-const RETRYABLE_SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+// A keep-alive socket the bot closed just as we reused it fails with one of these.
+const RETRYABLE_SOCKET_CODES = new Set(['HTTP_CLOSED', 'ECONNRESET', 'EPIPE']);
 
 export class BotClient {
-  private readonly pool: Pool;
+  private readonly pool: Http1Pool;
 
   constructor(
     readonly baseUrl: string,
     options: { connections?: number; socketPath?: string } = {},
   ) {
-    // keepAliveTimeout below Node's default server timeout (5 s) avoids reusing a socket the bot is
-    // about to close; pipelining 1 keeps one request per socket. A socketPath reaches a bot in an
-    // isolated sandbox through its forwarder.
-    this.pool = new Pool(baseUrl, {
+    // An idle socket is closed after 2 s, below Node's default server timeout (5 s), so we do not
+    // reuse a socket the bot is about to close; one request per socket at a time. A socketPath
+    // reaches a bot in an isolated sandbox through its forwarder.
+    const url = new URL(baseUrl);
+    this.pool = new Http1Pool(url.hostname, Number(url.port || 80), {
       connections: options.connections ?? 4,
-      keepAliveTimeout: 2_000,
-      pipelining: 1,
-      ...(options.socketPath ? { connect: { socketPath: options.socketPath } } : {}),
+      keepAliveMs: 2_000,
+      ...(options.socketPath ? { socketPath: options.socketPath } : {}),
     });
   }
 
@@ -64,30 +65,35 @@ export class BotClient {
     contentType = 'application/json',
   ): Promise<CallResult> {
     const started = performance.now();
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), options.deadlineMs);
+    let timedOut = false;
+    let abort: (() => void) | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort?.();
+    }, options.deadlineMs);
     const elapsed = () => performance.now() - started;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const res = await this.pool.request({
+          const res = await this.pool.request(
             method,
             path,
-            body: payload,
-            headers: payload === undefined ? {} : { 'content-type': contentType },
-            signal: controller.signal,
-          });
-          const text = await readCapped(res.body, options.maxResponseBytes, controller);
-          if (text === null) {
+            payload,
+            contentType,
+            options.maxResponseBytes,
+            (a) => (abort = a),
+          );
+          if (res.body === null) {
             return fail('malformed', `answer larger than ${options.maxResponseBytes} bytes`, elapsed());
           }
-          if (res.statusCode !== 200) {
+          const text = res.body.toString('utf8');
+          if (res.status !== 200) {
             return {
               ok: false,
               failure: {
                 kind: 'http_error',
-                message: `HTTP ${res.statusCode}: ${text.slice(0, 200)}`,
-                status: res.statusCode,
+                message: `HTTP ${res.status}: ${text.slice(0, 200)}`,
+                status: res.status,
                 text: text.slice(0, 4096),
               },
               latencyMs: elapsed(),
@@ -99,9 +105,9 @@ export class BotClient {
           } catch {
             return fail('malformed', `answer is not JSON: ${JSON.stringify(text.slice(0, 120))}`, elapsed());
           }
-          return { ok: true, body: parsed, status: res.statusCode, latencyMs: elapsed() };
+          return { ok: true, body: parsed, status: res.status, latencyMs: elapsed() };
         } catch (err) {
-          if (controller.signal.aborted) {
+          if (timedOut) {
             return fail('timeout', `no answer within ${options.deadlineMs} ms`, elapsed());
           }
           const code = (err as { code?: string }).code ?? '';
@@ -116,7 +122,7 @@ export class BotClient {
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy().catch(() => undefined);
+    this.pool.close();
   }
 }
 
@@ -125,27 +131,7 @@ function fail(kind: CallFailure['kind'], message: string, latencyMs: number): Ca
 }
 
 function describe(err: unknown): string {
-  if (err instanceof undiciErrors.UndiciError) return `${err.code}: ${err.message}`;
+  if (err instanceof HttpError) return err.message;
   const e = err as { code?: string; message?: string };
   return e.code ? `${e.code}: ${e.message ?? ''}` : String(e.message ?? err);
-}
-
-/** Reads a body up to a cap; returns null (and aborts the transfer) when the cap is exceeded. */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy?: (e?: Error) => void },
-  cap: number,
-  controller: AbortController,
-): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > cap) {
-      body.destroy?.();
-      void controller; // the socket is discarded with the destroyed body
-      return null;
-    }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
