@@ -234,8 +234,10 @@ describe('a run written now', () => {
     expect(before.ino).toBe(fs.statSync(trackFile(runDir, `round_1/logs/${name}`)).ino);
     expect((await catarena('resume', runDir)).code).toBe(0);
     expect(fs.statSync(copy).mtimeMs).toBe(before.mtimeMs);
-    // The resumed run's logs are stored again, each once: no plain file beside its .gz.
+    // The resumed run's logs are not written again (the CATArena files' names carry the time:
+    // a second set would appear beside the first), and stay stored once: no plain file beside its .gz.
     const after = fs.readdirSync(trackFile(runDir, 'round_1/logs'));
+    expect(after.sort()).toEqual([...logs].sort());
     for (const f of after.filter((x) => x.endsWith('.gz'))) expect(after).not.toContain(f.slice(0, -3));
   }, 240_000);
 

@@ -26,7 +26,7 @@ import { pathExists } from '../../util/fs.ts';
 import { readReplayFile, writeReplayFile } from '../../records/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
-import { dropUnlinked, linkIntoStore, type StoreStats } from './file-store.ts';
+import { dropUnlinked, GZ_EXT, linkIntoStore, type StoreStats } from './file-store.ts';
 import type { LiveEvent } from '../../records/live.ts';
 import { startTimeOf } from '../../util/procfs.mjs';
 import { publicQueueUrl } from '../queue/url.ts';
@@ -154,6 +154,16 @@ export class RunDir {
   /** Round n's logs: CATArena's report files and round_report.json, for round n+1's agents. */
   logsDir(t: TrackId | string, round: number): string {
     return path.join(this.roundDir(t, round), 'logs');
+  }
+
+  /**
+   * Whether round n's logs are complete: round_report.json is written last, by rename, and a
+   * finished run may keep it compressed. A resume does not write them again (under new names: the
+   * CATArena files carry the time they were written).
+   */
+  async roundLogsWritten(t: TrackId | string, round: number): Promise<boolean> {
+    const file = path.join(this.logsDir(t, round), 'round_report.json');
+    return (await pathExists(file)) || pathExists(`${file}${GZ_EXT}`);
   }
 
   /** Captured output of the bots of a track (tourney), or of every bot (arena: `logs/`). */

@@ -320,6 +320,7 @@ class Tourney {
     const name = trackName(track);
     const rounds = this.history.get(name)!.slice(0, round);
     const logs = played.then(async () => {
+      if (await run.roundLogsWritten(track, round)) return; // a resumed run's, written before it stopped
       await writeRoundLogs(run.logsDir(track, round), {
         game: track.game,
         variant: track.variant,
