@@ -81,6 +81,14 @@ export type ScriptTurn = { delayMs?: number } & (
 /** Candidate.FinishReason values a turn may end with (ai.google.dev/api/generate-content#FinishReason). */
 export type FinishReason = 'STOP' | 'MAX_TOKENS' | 'SAFETY' | 'RECITATION' | 'MALFORMED_FUNCTION_CALL' | 'OTHER';
 
+/** The Help detail a quota 429 carries first. */
+const QUOTA_HELP = {
+  '@type': 'type.googleapis.com/google.rpc.Help',
+  links: [
+    { description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' },
+  ],
+};
+
 /**
  * A 429 as the Gemini API sends it: RESOURCE_EXHAUSTED, no retry header, the wait only in the
  * body as a google.rpc.RetryInfo detail whose retryDelay is a protobuf Duration ("31s", "0.5s"),
@@ -94,15 +102,7 @@ export function geminiRateLimit(retryDelay: string): ScriptTurn {
     status: 'RESOURCE_EXHAUSTED',
     message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_paid_tier_requests, limit: 60\nPlease retry in ${retryDelay}.`,
     details: [
-      {
-        '@type': 'type.googleapis.com/google.rpc.Help',
-        links: [
-          {
-            description: 'Learn more about Gemini API quotas',
-            url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
-          },
-        ],
-      },
+      QUOTA_HELP,
       {
         '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
         violations: [
@@ -138,15 +138,7 @@ export function geminiNoBilling(model: string, retryDelay = '20s'): ScriptTurn {
     status: 'RESOURCE_EXHAUSTED',
     message: `You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. To monitor your current usage, head to: https://ai.dev/rate-limit. \n${violations.map(([m]) => `* Quota exceeded for metric: ${m}, limit: 0, model: ${model}\n`).join('')}Please retry in ${retryDelay}.`,
     details: [
-      {
-        '@type': 'type.googleapis.com/google.rpc.Help',
-        links: [
-          {
-            description: 'Learn more about Gemini API quotas',
-            url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
-          },
-        ],
-      },
+      QUOTA_HELP,
       {
         '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
         violations: violations.map(([quotaMetric, quotaId]) => ({
