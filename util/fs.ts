@@ -15,6 +15,19 @@ export async function hashDir(dir: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * Writes `data` to `<file>.tmp`, then renames it over `file`: a reader (or a run killed mid-write)
+ * finds the whole old file or the whole new one, never a part.
+ */
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
+  await fs.writeFile(`${file}.tmp`, data, options);
+  await fs.rename(`${file}.tmp`, file);
+}
+
 /** Whether a file or folder exists (any error reading it counts as no). */
 export async function pathExists(file: string): Promise<boolean> {
   return fs.access(file).then(

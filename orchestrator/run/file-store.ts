@@ -22,6 +22,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { writeFileAtomic } from '../../util/fs.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -86,8 +87,7 @@ export async function linkIntoStore(
           if (!options.dryRun) {
             await fs.mkdir(storeDir, { recursive: true });
             await fs.rm(`${target}.tmp`, { force: true });
-            await fs.writeFile(`${target}.tmp`, packed, { mode: 0o444 });
-            await fs.rename(`${target}.tmp`, target);
+            await writeFileAtomic(target, packed, { mode: 0o444 });
           }
         } else if (st.nlink === 1) stats.compressedFreed += st.size;
         seen.add(name);

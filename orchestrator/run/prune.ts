@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
-import { pathExists } from '../../util/fs.ts';
+import { pathExists, writeFileAtomic } from '../../util/fs.ts';
 import { REPLAY_EXT, replayFile } from '../../records/replay-files.ts';
 import { COMPRESS_MIN } from './file-store.ts';
 import { compactLiveFile, RunDir, type RunStatus } from './run-dir.ts';
@@ -117,8 +117,7 @@ async function gzipOldReplays(replaysDir: string, dryRun: boolean): Promise<Prun
     step.bytes += text.length - packed.length;
     if (dryRun) continue;
     const target = replayFile(replaysDir, name.slice(0, -'.json'.length));
-    await fs.writeFile(`${target}.tmp`, packed);
-    await fs.rename(`${target}.tmp`, target);
+    await writeFileAtomic(target, packed);
     await fs.rm(file);
   }
   return step;

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { MatchResult, Replay } from '../../records/match.ts';
 import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '../../records/tourney.ts';
-import { pathExists } from '../../util/fs.ts';
+import { pathExists, writeFileAtomic } from '../../util/fs.ts';
 import { readReplayFile, writeReplayFile } from '../../records/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
 import { Journal } from './journal.ts';
@@ -287,8 +287,7 @@ export class RunDir {
       await new Promise<void>((resolve) => this.live!.end(resolve));
     }
     if (state === 'finished' && kind === 'tourney') await compactLiveFile(this.liveFile); // a play/arena run keeps its few games' lines
-    await fs.writeFile(`${this.statusFile}.tmp`, json(status));
-    await fs.rename(`${this.statusFile}.tmp`, this.statusFile);
+    await writeFileAtomic(this.statusFile, json(status));
   }
 
   /** Appends one line to live.jsonl (the rules' state, in-process only, is left out). */

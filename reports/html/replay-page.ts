@@ -16,6 +16,7 @@ import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { loadGameModule } from '../../games/modules.ts';
 import { readReplayFile, replayMtime } from '../../records/replay-files.ts';
 import { escapeHtml, PAGE_CSS, scriptJson } from './page.ts';
+import { writeFileAtomic } from '../../util/fs.ts';
 
 const SHELL = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-shell.js');
 const KIT = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-kit.js');
@@ -245,8 +246,7 @@ async function writeReplayPagesNow(
       chunk.every(([id]) => kept.has(id)) &&
       held.get(file) === JSON.stringify(chunk.map(([id]) => id));
     if (!unchanged) {
-      await fs.writeFile(path.join(replaysDir, `${file}.tmp`), await bundleScript(chunk));
-      await fs.rename(path.join(replaysDir, `${file}.tmp`), path.join(replaysDir, file));
+      await writeFileAtomic(path.join(replaysDir, file), await bundleScript(chunk));
     }
     index.set(
       file,
@@ -254,8 +254,7 @@ async function writeReplayPagesNow(
     );
   }
   for (const file of mine) if (!index.has(file)) await fs.rm(path.join(replaysDir, file), { force: true });
-  await fs.writeFile(path.join(replaysDir, `${VIEW_INDEX}.tmp`), indexScript(index));
-  await fs.rename(path.join(replaysDir, `${VIEW_INDEX}.tmp`), path.join(replaysDir, VIEW_INDEX));
+  await writeFileAtomic(path.join(replaysDir, VIEW_INDEX), indexScript(index));
   // A run written before bundles: its per-game files are in the bundle now.
   for (const id of entries.keys()) await fs.rm(legacyViewFile(replaysDir, id), { force: true });
   return ids.filter((id) => entries.has(id));
