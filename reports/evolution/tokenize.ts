@@ -93,72 +93,29 @@ interface Syntax {
   python: boolean;
 }
 
+/** C, C++, Java and C#: line and block comments, single- and double-quoted literals. */
+const C_LIKE: Syntax = {
+  keywords: C_FAMILY,
+  line: ['//'],
+  block: [['/*', '*/']],
+  quotes: `'"`,
+  backtick: 'none',
+  regex: false,
+  python: false,
+};
+/** JavaScript and TypeScript: C's comments, template literals and regular expressions. */
+const JS_LIKE = (keywords: Set<string>): Syntax => ({ ...C_LIKE, keywords, backtick: 'template', regex: true });
+
 const SYNTAX: Record<Language, Syntax> = {
   python: { keywords: PYTHON, line: ['#'], block: [], quotes: `'"`, backtick: 'none', regex: false, python: true },
-  javascript: {
-    keywords: JAVASCRIPT,
-    line: ['//'],
-    block: [['/*', '*/']],
-    quotes: `'"`,
-    backtick: 'template',
-    regex: true,
-    python: false,
-  },
-  typescript: {
-    keywords: TYPESCRIPT,
-    line: ['//'],
-    block: [['/*', '*/']],
-    quotes: `'"`,
-    backtick: 'template',
-    regex: true,
-    python: false,
-  },
-  go: { keywords: GO, line: ['//'], block: [['/*', '*/']], quotes: `'"`, backtick: 'raw', regex: false, python: false },
-  c: {
-    keywords: C_FAMILY,
-    line: ['//'],
-    block: [['/*', '*/']],
-    quotes: `'"`,
-    backtick: 'none',
-    regex: false,
-    python: false,
-  },
-  cpp: {
-    keywords: C_FAMILY,
-    line: ['//'],
-    block: [['/*', '*/']],
-    quotes: `'"`,
-    backtick: 'none',
-    regex: false,
-    python: false,
-  },
-  java: {
-    keywords: C_FAMILY,
-    line: ['//'],
-    block: [['/*', '*/']],
-    quotes: `'"`,
-    backtick: 'none',
-    regex: false,
-    python: false,
-  },
-  rust: {
-    keywords: C_FAMILY,
-    line: ['//'],
-    block: [['/*', '*/']],
-    quotes: `"`,
-    backtick: 'none',
-    regex: false,
-    python: false,
-  },
-  csharp: {
-    keywords: C_FAMILY,
-    line: ['//'],
-    block: [['/*', '*/']],
-    quotes: `'"`,
-    backtick: 'none',
-    regex: false,
-    python: false,
-  },
+  javascript: JS_LIKE(JAVASCRIPT),
+  typescript: JS_LIKE(TYPESCRIPT),
+  go: { ...C_LIKE, keywords: GO, backtick: 'raw' },
+  c: C_LIKE,
+  cpp: C_LIKE,
+  java: C_LIKE,
+  rust: { ...C_LIKE, quotes: `"` },
+  csharp: C_LIKE,
   shell: { keywords: SHELL, line: ['#'], block: [], quotes: `'"`, backtick: 'none', regex: false, python: false },
 };
 
