@@ -162,8 +162,10 @@ describe.runIf(dockerReady())(
       const cut = Date.now();
       await done;
       await new Promise((r) => setTimeout(r, Math.max(0, 30_000 - (Date.now() - cut))));
-      docker('network', 'connect', `${cluster.name}-net`, cluster.worker(1));
+      // Marked before the command: the worker can reconnect as soon as the network is attached,
+      // which may be well before a loaded machine's docker CLI returns.
       const restored = Date.now();
+      docker('network', 'connect', `${cluster.name}-net`, cluster.worker(1));
       await expectUnbroken(runDir);
       // Worker 1 noticed the dead link and is back on the queue over a new connection (the old one
       // may linger on Redis's side, half-open: its age does not count).
