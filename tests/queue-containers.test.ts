@@ -167,24 +167,32 @@ describe.runIf(dockerReady())(
       const restored = Date.now();
       docker('network', 'connect', `${cluster.name}-net`, cluster.worker(1));
       await expectUnbroken(runDir);
-      // Worker 1 noticed the dead link and is back on the queue over a new connection (the old one
-      // may linger on Redis's side, half-open: its age does not count).
+      // Worker 1 noticed the dead link and is back on the queue: one of its connections has sent
+      // Redis a command since the restore (CLIENT LIST's idle). That is a new connection, or its
+      // blocking connection kept from before the cut: idle with no command pending (the worker was
+      // at full concurrency), it had nothing to time out and works again once the network is back.
+      // A connection left half-open on Redis's side by the cut stays idle from the cut on.
       await waitFor(
         async () => /went away[^\n]*\n(?:.*\n)*?.*is back after/.test(dockerLogs(cluster.worker(1))),
         'worker 1 saying Redis went away, then is back',
         60_000,
       );
+      let seen = '';
       await waitFor(
         async () =>
-          withQueue(async (q) =>
-            (await q.getWorkers()).some(
-              (w) =>
-                w.rawname?.endsWith(`:w:${cluster.worker(1)}`) && Number(w.age) <= (Date.now() - restored) / 1000 + 1,
-            ),
-          ),
+          withQueue(async (q) => {
+            const since = (Date.now() - restored) / 1000;
+            const mine = (await q.getWorkers()).filter((w) => w.rawname?.endsWith(`:w:${cluster.worker(1)}`));
+            seen = JSON.stringify(mine.map((w) => ({ age: w.age, idle: w.idle, cmd: w.cmd })));
+            return mine.some((w) => Number(w.idle) <= since);
+          }),
         'worker 1 reconnected',
         60_000,
-      );
+      ).catch((err) => {
+        throw new Error(
+          `${(err as Error).message}; its connections: ${seen}\n${dockerLogs(cluster.worker(1)).slice(-2000)}`,
+        );
+      });
       await expectOnlyTheCluster();
     }, 300_000);
 
