@@ -227,6 +227,11 @@ describe('a run written now', () => {
     const dry = await catarena('prune', '--dry-run', runDir);
     expect(dry.stdout).not.toContain('stored once'); // the run already stored them
     expect(dry.stdout).not.toContain('compressed');
+    // Prune keeps the shared replay page and its data: the report's replay links still open.
+    expect((await catarena('prune', runDir)).code).toBe(0);
+    expect(fs.readdirSync(path.join(runDir, 'replays')).sort()).toEqual([...replays].sort());
+    const someId = replays.find((f) => f.endsWith('.json.gz'))!.slice(0, -'.json.gz'.length);
+    expect((await readViewData(path.join(runDir, 'replays'), someId))?.game).toBe('gomoku');
     // A resume writes nothing through the links the workspaces share.
     const name = logs.find((f) => f.startsWith('round_report.json'))!;
     const copy = trackFile(runDir, `round_2/workspaces/cautious/logs/${name}`);

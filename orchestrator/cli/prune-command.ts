@@ -7,7 +7,7 @@ export function registerPruneCommand(program: Command): void {
     .command('prune')
     .description(
       'Make finished run directories small: keeps the journal, W, metrics, reports, replays and strategies (all resume, report, --reuse and probe read); ' +
-        "drops live.jsonl's game lines and the replay viewer's data (catarena report writes it again), compresses replays of older runs, " +
+        "drops live.jsonl's game lines and older runs' per-game replay pages (catarena report writes the shared page), compresses replays of older runs, " +
         'and stores each workspace and round-log file once (store/, hard links). Says how much it frees.',
     )
     .argument('<runs...>', 'run directories')

@@ -1,8 +1,8 @@
 // `catarena prune`: makes finished run directories small. Keeps the journal, W, metrics, reports,
 // replays, strategies and everything `resume`, `report`, `--reuse` and `probe` read; drops what is
-// no longer needed or can be rebuilt (live.jsonl's game lines, the replay viewer's data, which
-// `catarena report` writes again), gzips replays a run wrote before replays were compressed, and
-// keeps one copy of each workspace and round-log file, the larger log files compressed
+// no longer needed or can be rebuilt (live.jsonl's game lines, the per-game replay pages of older
+// runs, which `catarena report` replaces by the shared page), gzips replays a run wrote before
+// replays were compressed, and keeps one copy of each workspace and round-log file, the larger log files compressed
 // (file-store.ts; a run written before gets the store's current layout).
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { pathExists, writeFileAtomic } from '../../util/fs.ts';
 import { REPLAY_EXT, replayFile } from '../../records/replay-files.ts';
 import { COMPRESS_MIN } from './file-store.ts';
+import { REPLAY_PAGE, VIEW_INDEX } from '../../reports/html/replay-page.ts';
 import { compactLiveFile, RunDir, type RunStatus } from './run-dir.ts';
 
 const gzip = promisify(zlib.gzip);
@@ -29,13 +30,15 @@ export interface PruneResult {
   freed: number;
 }
 
-/** Files of a replays folder the viewer data is made of: rebuilt by `catarena report`. */
-const isViewerFile = (name: string) =>
+/**
+ * Viewer files of a replays folder that prune drops: the page and data per game of runs written
+ * before the shared page (`catarena report` writes the shared page instead). The shared page, its
+ * script and the per-track bundles are kept: a few MB, and the report's replay links need them.
+ */
+const isOldViewerFile = (name: string, shared: boolean) =>
   name.endsWith('.view.js') ||
-  name.endsWith('.html') ||
-  name === 'viewer.js' ||
-  name === 'views.js' ||
-  /^view-.+\.js$/.test(name);
+  (name.endsWith('.html') && name !== REPLAY_PAGE) ||
+  (!shared && (name === 'viewer.js' || name === REPLAY_PAGE));
 
 /** Prunes one run directory (each repeat of a --repeats run too). */
 export async function pruneRun(dir: string, options: { dryRun?: boolean } = {}): Promise<PruneResult> {
@@ -94,9 +97,15 @@ async function checkPrunable(run: RunDir): Promise<void> {
 }
 
 async function dropViewerData(replaysDir: string, dryRun: boolean): Promise<PruneStep> {
-  const step: PruneStep = { what: 'replay viewer data (catarena report writes it again)', files: 0, bytes: 0 };
-  for (const name of await fs.readdir(replaysDir).catch(() => [] as string[])) {
-    if (!isViewerFile(name)) continue;
+  const step: PruneStep = {
+    what: 'replay pages per game (catarena report writes the shared replay page)',
+    files: 0,
+    bytes: 0,
+  };
+  const names = await fs.readdir(replaysDir).catch(() => [] as string[]);
+  const shared = names.includes(VIEW_INDEX);
+  for (const name of names) {
+    if (!isOldViewerFile(name, shared)) continue;
     const file = path.join(replaysDir, name);
     step.files++;
     step.bytes += (await fs.stat(file)).size;
