@@ -1,8 +1,8 @@
 // The README's main command, `catarena tourney --rounds 4`, as a new user runs it (the CLI, embedded
 // defaults, a fresh output folder): wall time against the 3-minute target, CPU of the orchestrator
-// and of everything it started (bots), the busy share of the cores (CPU ÷ (cores × wall)), the
-// time to the first game, and per track the games, their wall time and the gap before them
-// (developing, starting bots). Repeats and reports medians.
+// (and its own peak RSS) and of everything it started (bots), the busy share of the cores (CPU ÷
+// (cores × wall)), the time to the first game, and per track the games, their wall time and the gap
+// before them (developing, starting bots). Repeats and reports medians.
 //   npm run bench -- default-tourney [--repeats 1] [--rounds 4] [--preset paper]
 //   npm run bench -- busy [--paper]   the default tourney, then (with --paper, ~15 min of both cores) --preset paper
 import { spawn } from 'node:child_process';
@@ -36,6 +36,8 @@ interface Run {
    */
   gameFill: number;
   orchestratorCpuS: number;
+  /** The orchestrator process's own peak RSS (bots are other processes). */
+  orchestratorMaxRssMb: number;
   firstGameMs: number;
   games: number;
   tracks: Record<string, { games: number; gamesWallS: number; gapS: number }>;
@@ -47,7 +49,7 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
   const hook = path.join(out, 'cpu-hook.mjs');
   fs.writeFileSync(
     hook,
-    "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`ORCHESTRATOR_CPU_US ${u.user + u.system}\\n`); });\n",
+    "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`ORCHESTRATOR_CPU_US ${u.user + u.system} MAXRSS_KB ${process.resourceUsage().maxRSS}\\n`); });\n",
   );
   const cpu0 = childrenCpuS();
   const t0 = Date.now();
@@ -73,6 +75,7 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
   if (code !== 0) throw new Error(`catarena tourney exited ${code}:\n${stderr.slice(-2000)}`);
   const cpuS = childrenCpuS() - cpu0;
   const orchestratorCpuS = Number(/ORCHESTRATOR_CPU_US (\d+)/.exec(stderr)?.[1] ?? NaN) / 1e6;
+  const orchestratorMaxRssMb = Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024;
   const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
   const results = fs
     .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
@@ -123,6 +126,7 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
     busy: cpuS / (os.availableParallelism() * wallS),
     gameFill: filledMs / 1000 / (os.availableParallelism() * wallS),
     orchestratorCpuS,
+    orchestratorMaxRssMb,
     firstGameMs,
     games: results.length,
     tracks,
@@ -146,7 +150,7 @@ export async function benchDefaultTourney(options: { preset?: string; repeats?: 
     const run = await once(rounds, extra);
     runs.push(run);
     console.log(
-      `  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s), busy ${(run.busy * 100).toFixed(0)}% of ${os.availableParallelism()} cores (games filled ${(run.gameFill * 100).toFixed(0)}% of their slots), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s`,
+      `  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s, max RSS ${run.orchestratorMaxRssMb.toFixed(0)} MB), busy ${(run.busy * 100).toFixed(0)}% of ${os.availableParallelism()} cores (games filled ${(run.gameFill * 100).toFixed(0)}% of their slots), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s`,
     );
     for (const [track, t] of Object.entries(run.tracks))
       console.log(
@@ -164,6 +168,7 @@ export async function benchDefaultTourney(options: { preset?: string; repeats?: 
     busy: median(runs.map((r) => r.busy)),
     gameFill: median(runs.map((r) => r.gameFill)),
     orchestratorCpuS: median(runs.map((r) => r.orchestratorCpuS)),
+    orchestratorMaxRssMb: median(runs.map((r) => r.orchestratorMaxRssMb)),
     firstGameMs: median(runs.map((r) => r.firstGameMs)),
     games: runs[0]!.games,
     runs,

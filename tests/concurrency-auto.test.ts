@@ -72,7 +72,7 @@ async function arena(concurrency: number | 'auto', games: number) {
 }
 
 describe.skipIf(!hasFlask)('adaptive concurrency with CPU-bound Flask bots', () => {
-  it("'auto' plays every game to a normal end, starts each bot once, reports its mean level, and keeps no extra game on busy bots", async () => {
+  it("'auto' plays every game to a normal end, starts each bot once, and reports its mean level", async () => {
     // (The fleet is this file's: started counts its starts whichever of these two tests ran first.)
     const { results, stats, started, cpuMs } = await arena('auto', 24);
     expect(results).toHaveLength(24);
@@ -84,13 +84,8 @@ describe.skipIf(!hasFlask)('adaptive concurrency with CPU-bound Flask bots', () 
     expect(stats.timeline[0]![1]).toBe(os.availableParallelism());
     // The fleet sees its bots' CPU (process sandbox on Linux): Python spent some computing moves.
     expect(cpuMs).toBeGreaterThan(100);
-    // The game kept in flight beyond the slots must have idle bots: with 4 bots, 2 games use all
-    // of them, so at level 2 (2 cores) no third game overlaps two others.
-    if (os.availableParallelism() === 2) {
-      const spans = results.map((r) => [Date.parse(r.startedAt), Date.parse(r.startedAt) + r.durationMs] as const);
-      const overlapping = (t: number) => spans.filter(([a, b]) => a < t && t < b).length;
-      expect(Math.max(...spans.map(([a]) => overlapping(a + 1)))).toBeLessThanOrEqual(2);
-    }
+    // (Games sharing bots may overlap: tests/shared-bot-overlap.test.ts checks that no call then
+    // waits for a busy bot holding a slot.)
   }, 120_000);
 
   it('a fixed concurrency stays fixed; at 1 games are played in schedule order', async () => {

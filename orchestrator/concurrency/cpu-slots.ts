@@ -2,6 +2,11 @@
 // C slots at most C bots think at once and a bot searching to its deadline never shares its core.
 // The capacity may change while games run (the adaptive concurrency controller does so); a lower
 // capacity takes effect as busy bots finish, a higher one at once.
+// A call names its bot (the instance's client): a call to a bot already answering another game's
+// call waits for that bot first, holding no slot, and takes a slot only once the bot is free. So
+// games that share bots (a table of every strategy) may overlap without a slot held by a call that
+// only waits, and a bot's move clock (started when the request is sent) never counts another
+// game's move.
 
 export class CpuSlots {
   private limit: number;
@@ -11,6 +16,8 @@ export class CpuSlots {
   completed = 0;
   private busyIntegral = 0;
   private lastChange = performance.now();
+  /** Per bot with a call under way: the calls queued behind it. */
+  private readonly bots = new Map<object, Array<() => void>>();
 
   constructor(capacity: number) {
     CpuSlots.check(capacity);
@@ -53,7 +60,44 @@ export class CpuSlots {
     this.grant();
   }
 
-  async acquire(): Promise<void> {
+  /** Calls waiting for their bot to finish another call (they hold no slot). */
+  get waitingForBot(): number {
+    let n = 0;
+    for (const queue of this.bots.values()) n += queue.length;
+    return n;
+  }
+
+  /** Waits until `bot` answers no other call, then holds it (no slot) until `releaseBot`. */
+  async acquireBot(bot: object): Promise<void> {
+    const queue = this.bots.get(bot);
+    if (!queue) {
+      this.bots.set(bot, []);
+      return;
+    }
+    await new Promise<void>((resolve) => queue.push(resolve));
+  }
+
+  /** Hands `bot` to the next call waiting for it, if any. */
+  releaseBot(bot: object): void {
+    const queue = this.bots.get(bot);
+    const next = queue?.shift();
+    if (next) next();
+    else this.bots.delete(bot);
+  }
+
+  /** A call to `bot` that computes nothing the slots count (a join, a leave): waits for the bot, holds no slot. */
+  async withBot<T>(bot: object, fn: () => Promise<T>): Promise<T> {
+    await this.acquireBot(bot);
+    try {
+      return await fn();
+    } finally {
+      this.releaseBot(bot);
+    }
+  }
+
+  /** A slot, after the bot (when given) is free: its holder may compute. */
+  async acquire(bot?: object): Promise<void> {
+    if (bot) await this.acquireBot(bot);
     if (this.busy < this.limit) {
       this.account();
       this.busy++;
@@ -62,11 +106,12 @@ export class CpuSlots {
     await new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 
-  release(): void {
+  release(bot?: object): void {
     this.account();
     this.busy--;
     this.completed++;
     this.grant();
+    if (bot) this.releaseBot(bot);
   }
 
   private grant(): void {
@@ -77,12 +122,12 @@ export class CpuSlots {
     }
   }
 
-  async with<T>(fn: () => Promise<T>): Promise<T> {
-    await this.acquire();
+  async with<T>(fn: () => Promise<T>, bot?: object): Promise<T> {
+    await this.acquire(bot);
     try {
       return await fn();
     } finally {
-      this.release();
+      this.release(bot);
     }
   }
 }

@@ -1,10 +1,12 @@
 // The in-process executor: runs match specs on this machine, streaming each finished game to
 // `onReplay`. With a fixed concurrency C: C games at a time and C busy-bot slots. With 'auto' (the
 // default of a tourney): the busy-bot slots follow the adaptive controller (1 to the cores, more
-// for I/O-bound bots; orchestrator/concurrency/concurrency-controller.ts) and one game more than slots is
-// in flight, so a bot never waits for the orchestrator between two moves. Either way every bot the
-// specs need is started at once in the background (in order of first use, `cores` at a time), the
-// next game is one whose bots are idle where there is one, and a game starts its seats together.
+// for I/O-bound bots; orchestrator/concurrency/concurrency-controller.ts) and 2 × slots + 1 games
+// are in flight, so slots do not idle while the orchestrator passes a game's messages or while a
+// game's next bot answers another game (such a call waits for its bot holding no slot:
+// concurrency/cpu-slots.ts). Either way every bot the specs need is started at once in the
+// background (in order of first use, `cores` at a time), the next game is one whose bots are idle
+// where there is one, and a game starts its seats together.
 import os from 'node:os';
 import { adapterFor } from '../../games/registry.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
@@ -107,6 +109,13 @@ export function newController(): ConcurrencyController {
   return new ConcurrencyController(controllerOptions(Math.max(1, os.availableParallelism())));
 }
 
+/**
+ * With 'auto', games in flight per slot (plus one). In a table game every game seats every
+ * strategy and one seat thinks at a time, so games wait on each other's bots: more games than slots
+ * keep the slots filled. A waiting game holds no slot, so this costs only a little memory.
+ */
+const GAMES_PER_SLOT = 2;
+
 /** How many specs ahead the executor looks for a game whose bots are idle. */
 const LOOKAHEAD = 8;
 
@@ -196,11 +205,11 @@ export class GamePool {
 
   /** Games allowed in flight now. */
   private gamesAllowed(): number {
-    return this.adaptive ? this.slots.capacity + 1 : this.fixed;
+    return this.adaptive ? GAMES_PER_SLOT * this.slots.capacity + 1 : this.fixed;
   }
 
   private get maxWorkers(): number {
-    return this.controller ? this.controller.hardCeiling + 1 : this.fixed;
+    return this.controller ? GAMES_PER_SLOT * this.controller.hardCeiling + 1 : this.fixed;
   }
 
   /** The concurrency used so far (the mean level, for 'auto'). */
@@ -304,19 +313,16 @@ export class GamePool {
   }
 
   /**
-   * The next spec: the first (of a few) whose strategies play no game now, else the first. The
-   * extra game that auto keeps in flight beyond the slots is only one whose strategies are idle,
-   * else none (null): sharing a bot with a game in flight, its calls would take a slot to wait on
-   * a busy bot (a Flask bot answers one at a time) while a core idles (`npm run bench -- concurrency`).
+   * The next spec: the first (of a few) whose strategies play no game now, else the first. One that
+   * shares a bot with a game in flight is fine: its calls wait for that bot without a slot.
    */
-  private take(): { spec: MatchSpec; batch: Batch } | null {
+  private take(): { spec: MatchSpec; batch: Batch } {
     let i = 0;
     if (this.inFlight > 0) {
       const idle = this.pending
         .slice(0, LOOKAHEAD)
         .findIndex(({ spec }) => spec.seats.every((id) => !this.playing.get(this.key(spec, id))));
       if (idle > 0) i = idle;
-      else if (idle < 0 && this.adaptive && this.inFlight >= this.slots.capacity) return null;
     }
     return this.pending.splice(i, 1)[0]!;
   }
@@ -329,10 +335,6 @@ export class GamePool {
           await new Promise<void>((r) => this.wake.push(r));
         if (this.pending.length === 0) return;
         const next = this.take();
-        if (!next) {
-          await new Promise<void>((r) => this.wake.push(r)); // a game ends, or the level changes (poke)
-          continue;
-        }
         this.dequeued(next.batch, 1);
         await this.playOne(next.spec, next.batch);
       }

@@ -122,10 +122,14 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   if (adapter.join) {
     for (const seat of adapter.joinOrder ?? bots.map((_, s) => s)) {
       if (ended) break;
-      const res = await joinBot(bots[seat]!.client!, adapter, state, seat, ctx, {
-        deadlineMs: spec.limits.joinMs,
-        maxResponseBytes: spec.limits.maxResponseBytes,
-      });
+      const client = bots[seat]!.client!;
+      // Sent once its bot answers no other game's call, so another game's move clock never counts it.
+      const res = await slots.withBot(client, () =>
+        joinBot(client, adapter, state, seat, ctx, {
+          deadlineMs: spec.limits.joinMs,
+          maxResponseBytes: spec.limits.maxResponseBytes,
+        }),
+      );
       if (!res.ok) {
         count(seatStats[seat]!, 'join_failed');
         const outcome = adapter.onJoinFailure(state, seat, spec.policy);
@@ -161,7 +165,8 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       pushMove({ ply: moves.length, seat, action: encoded, latencyMs: 0, standIn: true });
       continue;
     }
-    await slots.acquire();
+    // Its bot free first (no slot held while it answers another game), then a slot.
+    await slots.acquire(client);
     let answer;
     try {
       emit({ type: 'turn', id, gameId: live.id, seat, deadlineMs: moveMs(seat), at: now(), state });
@@ -170,7 +175,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
         maxResponseBytes: spec.limits.maxResponseBytes,
       });
     } finally {
-      slots.release();
+      slots.release(client);
     }
     stats.moves++;
     stats.totalMs += answer.latencyMs;
@@ -217,11 +222,14 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       bots.map(async (bot, seat) => {
         // A bot that just timed out or crashed would only make us wait again.
         if (seat === ended.offender && (ended.termination === 'timeout' || ended.termination === 'crash')) return;
-        if (!bot.client) return;
-        return sendCall(bot.client, adapter.leave!(state, seat, ctx), {
-          deadlineMs: spec.limits.joinMs,
-          maxResponseBytes: spec.limits.maxResponseBytes,
-        });
+        const client = bot.client;
+        if (!client) return;
+        return slots.withBot(client, () =>
+          sendCall(client, adapter.leave!(state, seat, ctx), {
+            deadlineMs: spec.limits.joinMs,
+            maxResponseBytes: spec.limits.maxResponseBytes,
+          }),
+        );
       }),
     );
   }
