@@ -78,8 +78,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     maxBots: options.maxBots ?? 8 * (controller?.ceiling ?? fixed),
   });
   const slots = new CpuSlots(controller?.level ?? fixed);
-  // With auto, BullMQ takes one game more than there are slots (as a tourney keeps one more in
-  // flight), so a bot can start or the game server work while the slots' bots think.
+  // With auto, BullMQ takes one game more than there are slots, so a bot can start or the game
+  // server work while the slots' bots think. A tourney keeps more in flight (2 × slots + 1, for
+  // tables that share bots); a worker leaves the rest of the queue to the other workers.
   const gamesFor = (level: number) => level + 1;
   let matches: Worker<MatchJobData, MatchJobResult> | undefined;
   const adaptive = controller
