@@ -422,4 +422,44 @@ describe('the replay viewer data', () => {
     await writeReplayPages(dir, [ids[1]!], { bundle: 'one' });
     expect((await readViewIndex(dir)).get('view-one-1.js')!.sort()).toEqual(ids.slice(0, 5).sort());
   });
+
+  it('spans bundles of about 1 MB; a rewrite keeps games from the old bundles while it replaces them', async () => {
+    const { runDir } = oldRun('many-bundles');
+    const run = new RunDir(runDir);
+    const ids = read(path.join(runDir, 'journal.jsonl'))
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    const dir = run.replaysDir;
+    // 300 kB of extras a game: three games to a bundle.
+    const pad = (id: string) => ({ pad: `${id}:`.padEnd(300_000, '.') });
+    expect(await writeReplayPages(dir, ids, { bundle: 't', extra: pad })).toEqual(ids);
+    const first = await readViewIndex(dir);
+    expect(first.size).toBe(Math.ceil(ids.length / 3));
+    expect([...first.values()].flat()).toEqual(ids);
+    const mtimes = new Map([...first.keys()].map((f) => [f, fs.statSync(path.join(dir, f)).mtimeMs]));
+    // One game's replay is newer than its bundle: its data is made again, now without the extras,
+    // so every later game moves to an earlier bundle, read from the old bundle it was in.
+    const changed = ids[1]!;
+    const replay = fs.readdirSync(dir).find((f) => f.startsWith(`${changed}.json`))!;
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(dir, replay), later, later);
+    expect(await writeReplayPages(dir, ids, { bundle: 't' })).toEqual(ids);
+    const second = await readViewIndex(dir);
+    expect([...second.values()].flat()).toEqual(ids);
+    expect(second.get('view-t-1.js')).toEqual(ids.slice(0, 4));
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.new'))).toEqual([]);
+    for (const file of fs.readdirSync(dir).filter((f) => f.startsWith('view-t-')))
+      expect(second.has(file), `${file} is listed`).toBe(true);
+    expect(await readViewData(dir, changed)).toEqual(await viewerDataOf(await run.readReplay(changed)));
+    for (const id of ids.filter((i) => i !== changed))
+      expect(await readViewData(dir, id)).toEqual({
+        ...(await viewerDataOf(await run.readReplay(id))),
+        extra: expect.objectContaining(pad(id)),
+      });
+    // The last bundle holds the same games as before: not rewritten.
+    const last = `view-t-${first.size}.js`;
+    if (JSON.stringify(second.get(last)) === JSON.stringify(first.get(last)))
+      expect(fs.statSync(path.join(dir, last)).mtimeMs).toBe(mtimes.get(last));
+  });
 });

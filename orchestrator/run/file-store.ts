@@ -18,13 +18,12 @@
 // (store/<2 hex>/<key>); migrateStoreLayout moves those entries up (the same inodes, so every link
 // stays).
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { writeFileAtomic } from '../../util/fs.ts';
-
-const gzip = promisify(zlib.gzip);
 
 /** The suffix of a compressed log file, at its place and in the store. */
 export const GZ_EXT = '.gz';
@@ -44,9 +43,69 @@ export interface StoreStats {
   compressedFreed: number;
 }
 
-/** A store file's name: the content's sha256, plus "x" for an executable file (a link shares its mode). */
-const keyOf = (content: Buffer, executable: boolean) =>
-  `${createHash('sha256').update(content).digest('hex')}${executable ? 'x' : ''}`;
+/** Bytes read at a time: files are hashed and compressed in pieces, never held whole. */
+const PIECE = 1 << 16;
+
+/**
+ * A store file's name: the content's sha256, plus "x" for an executable file (a link shares its
+ * mode). Read through one reused buffer: a round's log files grow with its games, and a whole-file
+ * Buffer each would pile up outside the heap (and in malloc's arenas) until a GC.
+ */
+async function keyOf(file: string, executable: boolean, piece: Buffer): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await fs.open(file, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(piece, 0, piece.length, null);
+      if (!bytesRead) break;
+      hash.update(piece.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  return `${hash.digest('hex')}${executable ? 'x' : ''}`;
+}
+
+/**
+ * `file` gzip-compressed into `dest` (written as dest.tmp, then renamed, read-only), or with no
+ * `dest` only counted; returns the compressed size. Read through the same reused buffer, each piece
+ * compressed before the next is read: a stream's own Buffer per piece would be garbage outside the
+ * heap, and V8 collects that only after some 64 MB of it.
+ */
+async function gzipFile(file: string, dest: string | null, piece: Buffer): Promise<number> {
+  let bytes = 0;
+  const counter = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done();
+    },
+  });
+  const tmp = `${dest}.tmp`;
+  if (dest) await fs.rm(tmp, { force: true });
+  const gz = zlib.createGzip();
+  const written = pipeline(gz, dest ? createWriteStream(tmp, { mode: 0o444 }) : counter);
+  const handle = await fs.open(file, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(piece, 0, piece.length, null);
+      if (!bytesRead) break;
+      await new Promise<void>((resolve, reject) =>
+        gz.write(piece.subarray(0, bytesRead), (err) => (err ? reject(err) : resolve())),
+      );
+    }
+    gz.end();
+  } catch (err) {
+    gz.destroy();
+    written.catch(() => {});
+    throw err;
+  } finally {
+    await handle.close();
+  }
+  await written;
+  if (!dest) return bytes;
+  await fs.rename(tmp, dest);
+  return (await fs.stat(dest)).size;
+}
 
 /**
  * Replaces each regular file under `dirs` by a hard link to its store file (creating it from the
@@ -64,6 +123,7 @@ export async function linkIntoStore(
   const seen = new Set<string>(); // with dryRun: store names a real pass would have made
   const superseded = new Map<string, number>(); // plain store files whose content is now stored compressed
   if (!options.dryRun) await migrateStoreLayout(storeDir);
+  const piece = Buffer.allocUnsafe(PIECE);
   for (const dir of dirs) {
     for await (const file of regularFiles(dir)) {
       stats.files++;
@@ -71,8 +131,7 @@ export async function linkIntoStore(
       const pack = st.size >= COMPRESS_MIN && !file.endsWith(GZ_EXT) && (options.compress?.(file) ?? false);
       if (st.nlink > 1 && !pack) continue;
       const executable = (st.mode & 0o111) !== 0;
-      const content = await fs.readFile(file);
-      const key = keyOf(content, executable);
+      const key = await keyOf(file, executable, piece);
       const name = pack ? `${key}${GZ_EXT}` : key;
       const target = path.join(storeDir, name);
       const stored = seen.has(name) || (await isStored(storeDir, name));
@@ -80,15 +139,11 @@ export async function linkIntoStore(
       if (pack) {
         stats.compressed++;
         if (!stored) {
-          const packed = await gzip(content);
+          if (!options.dryRun) await fs.mkdir(storeDir, { recursive: true });
+          const packed = await gzipFile(file, options.dryRun ? null : target, piece);
           // The plain copy goes: this file's own bytes, or (a run stored before) the plain store file.
-          stats.compressedFreed += st.size - packed.length;
+          stats.compressedFreed += st.size - packed;
           if (st.nlink > 1) superseded.set(path.join(storeDir, key), st.size);
-          if (!options.dryRun) {
-            await fs.mkdir(storeDir, { recursive: true });
-            await fs.rm(`${target}.tmp`, { force: true });
-            await writeFileAtomic(target, packed, { mode: 0o444 });
-          }
         } else if (st.nlink === 1) stats.compressedFreed += st.size;
         seen.add(name);
         if (options.dryRun) continue;

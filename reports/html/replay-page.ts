@@ -76,8 +76,11 @@ export const VIEW_INDEX = 'views.js';
 /** A bundle of viewer data: view-<bundle>-<n>.js (`bundle` names a track). */
 const bundleFile = (bundle: string, n: number) => `view-${bundle}-${n}.js`;
 const BUNDLE_FILE = /^view-(.+)-(\d+)\.js$/;
-/** Games go together in one bundle up to this much JSON: the page inflates and parses a whole bundle to show one. */
-const BUNDLE_JSON_BYTES = 4 << 20;
+/**
+ * Games go together in one bundle up to this much JSON: the page inflates and parses a whole bundle
+ * to show one, and the writer holds one bundle's data (and its gzip) at a time.
+ */
+const BUNDLE_JSON_BYTES = 1 << 20;
 /** A game's viewer data file in runs written before bundles (one file per game, deleted when its bundle is written). */
 const legacyViewFile = (replaysDir: string, id: string) => path.join(replaysDir, `${id}.view.js`);
 
@@ -194,68 +197,87 @@ async function writeReplayPagesNow(
   );
   await fs.writeFile(path.join(replaysDir, REPLAY_PAGE), sharedReplayPage(backLink));
 
-  // What this bundle held: each game's data, kept while its bundle file is newer than its replay.
+  // What this bundle held: each game's bundle file and its time; a game's data is kept while the
+  // file is newer than its replay. Read back one bundle at a time, as games are kept from it.
   const index = await readViewIndex(replaysDir);
   const mine = [...index.keys()].filter((f) => BUNDLE_FILE.exec(f)?.[1] === bundle);
-  const before = new Map<string, { json: string; mtime: number }>();
+  const before = new Map<string, { file: string; mtime: number }>();
   for (const file of mine) {
     const st = await fs.stat(path.join(replaysDir, file)).catch(() => null);
     if (!st) continue;
-    for (const [id, json] of await readBundle(path.join(replaysDir, file))) before.set(id, { json, mtime: st.mtimeMs });
+    for (const id of index.get(file)!) before.set(id, { file, mtime: st.mtimeMs });
   }
-  const entries = new Map<string, string>();
+  let openBundle: { file: string; games: Map<string, string> } | null = null;
+  const oldJson = async (file: string, id: string) => {
+    if (openBundle?.file !== file) openBundle = { file, games: await readBundle(path.join(replaysDir, file)) };
+    return openBundle.games.get(id);
+  };
+  const held = new Map(mine.map((f) => [f, JSON.stringify(index.get(f))]));
+  for (const file of mine) index.delete(file);
+
+  // Games go into bundles as they come, each bundle written when full: the track's data is never
+  // held whole. New bundles are written beside the old ones (.new) and replace them at the end,
+  // so games kept from an old bundle can still be read from it.
+  const shown = new Set<string>();
   const kept = new Set<string>();
+  const replaced: string[] = [];
+  let chunk: Array<[string, string]> = [];
+  let size = 0;
+  let bundles = 0;
+  const flush = async () => {
+    if (!chunk.length) return;
+    const file = bundleFile(bundle, ++bundles);
+    const unchanged =
+      mine.includes(file) &&
+      chunk.every(([id]) => kept.has(id)) &&
+      held.get(file) === JSON.stringify(chunk.map(([id]) => id));
+    if (!unchanged) {
+      await fs.writeFile(path.join(replaysDir, `${file}.new`), await bundleScript(chunk));
+      replaced.push(file);
+    }
+    index.set(
+      file,
+      chunk.map(([id]) => id),
+    );
+    chunk = [];
+    size = 0;
+  };
+  const add = async (id: string, json: string) => {
+    if (chunk.length && size + json.length > BUNDLE_JSON_BYTES) await flush();
+    chunk.push([id, json]);
+    size += json.length;
+    shown.add(id);
+  };
   for (const id of ids) {
+    if (shown.has(id)) continue;
     const src = await replayMtime(replaysDir, id);
     if (src === null) continue;
     const old = before.get(id);
-    if (old && old.mtime >= src) {
-      entries.set(id, old.json);
+    const json = old && old.mtime >= src ? await oldJson(old.file, id) : undefined;
+    if (json !== undefined) {
       kept.add(id);
+      await add(id, json);
       continue;
     }
     const data = await viewerDataOf(await readReplayFile(replaysDir, id));
     if (!data) continue;
     const more = options.extra?.(id);
     if (more) data.extra = { ...data.extra, ...more };
-    entries.set(id, JSON.stringify(data));
+    await add(id, JSON.stringify(data));
   }
   // Games the bundle held that this call did not name stay, while their replay does.
-  for (const [id, old] of before)
-    if (!entries.has(id) && (await replayMtime(replaysDir, id)) !== null) {
-      entries.set(id, old.json);
-      kept.add(id);
-    }
-
-  const chunks: Array<Array<[string, string]>> = [];
-  let size = Infinity;
-  for (const entry of entries) {
-    if (size + entry[1].length > BUNDLE_JSON_BYTES) {
-      chunks.push([]);
-      size = 0;
-    }
-    chunks.at(-1)!.push(entry);
-    size += entry[1].length;
+  for (const [id, old] of before) {
+    if (shown.has(id) || (await replayMtime(replaysDir, id)) === null) continue;
+    const json = await oldJson(old.file, id);
+    if (json === undefined) continue;
+    kept.add(id);
+    await add(id, json);
   }
-  const held = new Map(mine.map((f) => [f, JSON.stringify(index.get(f))]));
-  for (const file of mine) index.delete(file);
-  for (const [n, chunk] of chunks.entries()) {
-    const file = bundleFile(bundle, n + 1);
-    const unchanged =
-      mine.includes(file) &&
-      chunk.every(([id]) => kept.has(id)) &&
-      held.get(file) === JSON.stringify(chunk.map(([id]) => id));
-    if (!unchanged) {
-      await writeFileAtomic(path.join(replaysDir, file), await bundleScript(chunk));
-    }
-    index.set(
-      file,
-      chunk.map(([id]) => id),
-    );
-  }
+  await flush();
+  for (const file of replaced) await fs.rename(path.join(replaysDir, `${file}.new`), path.join(replaysDir, file));
   for (const file of mine) if (!index.has(file)) await fs.rm(path.join(replaysDir, file), { force: true });
   await writeFileAtomic(path.join(replaysDir, VIEW_INDEX), indexScript(index));
   // A run written before bundles: its per-game files are in the bundle now.
-  for (const id of entries.keys()) await fs.rm(legacyViewFile(replaysDir, id), { force: true });
-  return ids.filter((id) => entries.has(id));
+  for (const id of shown) await fs.rm(legacyViewFile(replaysDir, id), { force: true });
+  return ids.filter((id) => shown.has(id));
 }
