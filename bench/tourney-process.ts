@@ -9,15 +9,32 @@ import { fileURLToPath } from 'node:url';
 import type { MatchResult } from '../records/match.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HOOK =
-  "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`ORCHESTRATOR_USAGE ${JSON.stringify({ cpuUs: u.userCPUTime + u.systemCPUTime, maxRssKb: u.maxRSS })}\\n`); });\n";
+// The main thread's share (from its /proc stat, in clock ticks of 10 ms) tells JavaScript apart
+// from V8's compiler and GC threads and libuv's pool (file system, gzip).
+const HOOK = `import fs from 'node:fs';
+process.on('exit', () => {
+  const u = process.resourceUsage();
+  let mainUs = null;
+  try {
+    const st = fs.readFileSync('/proc/self/task/' + process.pid + '/stat', 'utf8');
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    mainUs = (Number(f[11]) + Number(f[12])) * 10000;
+  } catch {}
+  const usage = { cpuUs: u.userCPUTime + u.systemCPUTime, userUs: u.userCPUTime, sysUs: u.systemCPUTime, mainUs, maxRssKb: u.maxRSS };
+  process.stderr.write('ORCHESTRATOR_USAGE ' + JSON.stringify(usage) + '\\n');
+});
+`;
 
 export interface TourneyProcess {
   out: string;
   runDir: string;
   wallS: number;
-  /** The orchestrator process's own CPU (user + system). */
+  /** The orchestrator process's own CPU (user + system), all its threads. */
   cpuS: number;
+  userS: number;
+  sysS: number;
+  /** Of cpuS, its main (JavaScript) thread's; null where /proc is not there. */
+  mainS: number | null;
   maxRssMb: number;
   games: number;
   moves: number;
@@ -38,7 +55,13 @@ export async function measureTourney(args: string[], label = 'run'): Promise<Tou
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const wallS = (Date.now() - t0) / 1000;
   if (code !== 0) throw new Error(`catarena tourney ${args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
-  const usage = JSON.parse(/ORCHESTRATOR_USAGE (\{.*\})/.exec(stderr)![1]!) as { cpuUs: number; maxRssKb: number };
+  const usage = JSON.parse(/ORCHESTRATOR_USAGE (\{.*\})/.exec(stderr)![1]!) as {
+    cpuUs: number;
+    userUs: number;
+    sysUs: number;
+    mainUs: number | null;
+    maxRssKb: number;
+  };
   const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
   let games = 0;
   let moves = 0;
@@ -47,5 +70,16 @@ export async function measureTourney(args: string[], label = 'run'): Promise<Tou
     games++;
     moves += (JSON.parse(line) as MatchResult).plies;
   }
-  return { out, runDir, wallS, cpuS: usage.cpuUs / 1e6, maxRssMb: usage.maxRssKb / 1024, games, moves };
+  return {
+    out,
+    runDir,
+    wallS,
+    cpuS: usage.cpuUs / 1e6,
+    userS: usage.userUs / 1e6,
+    sysS: usage.sysUs / 1e6,
+    mainS: usage.mainUs === null ? null : usage.mainUs / 1e6,
+    maxRssMb: usage.maxRssKb / 1024,
+    games,
+    moves,
+  };
 }

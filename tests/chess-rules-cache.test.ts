@@ -67,4 +67,23 @@ describe('chess rules with remembered positions', () => {
       expect(plies).toBeGreaterThan(600);
     }, 120_000);
   }
+
+  it('after double pushes, with and without an en-passant capture, agrees with chess-core asked directly', () => {
+    // 1. e4: the FEN drops e3 (no capture can use it); 3. e5 d5: it keeps d6 (exd6 is legal), and exd6 follows.
+    let s = chess.init('standard', createRng(1));
+    const fens: string[] = [];
+    for (const uci of ['e2e4', 'a7a6', 'e4e5', 'd7d5', 'e5d6', 'e7d6', 'd1h5', 'g7g6', 'h5g6', 'f7g6']) {
+      const seat = chess.toMove(s)!;
+      expect([...new Set(chess.legalActions(s, seat))].sort()).toEqual([...new Set(directLegal(s))].sort());
+      expect(chess.validate(s, seat, uci)).toBeNull();
+      const want = direct(s, uci)!;
+      s = chess.apply(s, seat, uci);
+      expect(s.fen).toBe(want.fen);
+      expect(s.keys.at(-1)).toBe(want.key);
+      expect(s.result).toBeNull();
+      fens.push(s.fen);
+    }
+    expect(fens[0]).toContain(' b KQkq - ');
+    expect(fens[3]).toContain(' w KQkq d6 ');
+  });
 });

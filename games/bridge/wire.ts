@@ -58,13 +58,13 @@ import {
   cardId,
   cardObject,
   highCardPoints,
-  inCardIdOrder,
   SEAT_LETTERS,
   SEAT_NAMES,
   SUIT_NAMES,
   SUITS,
   suitOf,
   type Card,
+  type CardObject,
 } from './cards.ts';
 import {
   boardFromDeal,
@@ -114,14 +114,22 @@ export function scorePair(s: BridgeState): [number, number] {
   return ns >= 0 ? [ns, 0] : [0, -ns];
 }
 
-/** Void 3, singleton 2, doubleton 1. */
-function distributionPoints(hand: readonly Card[]): number {
-  return SUITS.reduce((sum, suit) => {
-    const n = hand.filter((c) => suitOf(c) === suit).length;
-    return sum + (n <= 2 ? 3 - n : 0);
-  }, 0);
+/** A card's card_id and CATArena object (cards.ts cardId, cardObject), worked out once per card: every turn's body lists hands. */
+const cardInfos = new Map<Card, { id: number; object: CardObject }>();
+
+function infoOf(card: Card): { id: number; object: CardObject } {
+  let info = cardInfos.get(card);
+  if (!info) {
+    info = { id: cardId(card), object: cardObject(card) };
+    cardInfos.set(card, info);
+  }
+  return info;
 }
 
+/**
+ * A seat's player object. Built as one literal per shape (no spreads of differently shaped
+ * records, which V8 copies key by key on every turn); the keys keep their order.
+ */
 function playerObject(
   s: BridgeState,
   seat: Seat,
@@ -129,24 +137,39 @@ function playerObject(
   hand: Card[] | null,
   dummy: Seat | null,
 ): Record<string, unknown> {
-  const base: Record<string, unknown> = {
+  let tricksWon = 0;
+  for (const t of s.tricks) if (t.winner === seat) tricksWon++;
+  if (!hand)
+    return {
+      player_id: seat,
+      name: names[seat],
+      position: SEAT_LETTERS[seat],
+      hand_size: s.hands[seat]!.length,
+      tricks_won: tricksWon,
+      is_dummy: dummy === seat,
+    };
+  const summary: Record<string, number> = {};
+  for (const suit of SUITS) summary[suit] = 0;
+  for (const card of hand) summary[suitOf(card)]!++;
+  const hcp = highCardPoints(hand);
+  let dp = 0; // void 3, singleton 2, doubleton 1
+  for (const suit of SUITS) if (summary[suit]! <= 2) dp += 3 - summary[suit]!;
+  return {
     player_id: seat,
     name: names[seat],
     position: SEAT_LETTERS[seat],
     hand_size: s.hands[seat]!.length,
-  };
-  const tail = { tricks_won: s.tricks.filter((t) => t.winner === seat).length, is_dummy: dummy === seat };
-  if (!hand) return { ...base, ...tail };
-  const hcp = highCardPoints(hand);
-  const dp = distributionPoints(hand);
-  return {
-    ...base,
-    hand: inCardIdOrder(hand).map(cardObject),
-    hand_summary: Object.fromEntries(SUITS.map((suit) => [suit, hand.filter((c) => suitOf(c) === suit).length])),
+    // inCardIdOrder(hand).map(cardObject), each object a fresh copy
+    hand: hand
+      .slice()
+      .sort((a, b) => infoOf(a).id - infoOf(b).id)
+      .map((card) => ({ ...infoOf(card).object })),
+    hand_summary: summary,
     high_card_points: hcp,
     distribution_points: dp,
     total_points: hcp + dp,
-    ...tail,
+    tricks_won: tricksWon,
+    is_dummy: dummy === seat,
   };
 }
 
@@ -190,7 +213,7 @@ export function stateBody(
     bidding: biddingBody(s),
     current_trick: s.trick.map(([seat, card]) => [seat, card]),
     // Ours: the finished tricks (every player saw them played; CATArena's state has none).
-    tricks_history: trickHistory(s).map((t) => ({
+    tricks_history: view.tricks.map((t) => ({
       trick_number: t.trick_number,
       cards: t.cards.map(([seat, card]) => [seat, card]),
       winner: t.winner,
@@ -280,7 +303,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 export function legalActionsBody(s: BridgeState, seat: Seat): Record<string, unknown>[] {
   const actions = bridge.legalActions(s, seat);
-  const order = (a: BridgeAction) => (a.type === 'call' ? -1 : cardId(a.card as Card));
+  const order = (a: BridgeAction) => (a.type === 'call' ? -1 : infoOf(a.card as Card).id);
   return actions
     .map((a, i) => ({ a, i }))
     .sort((x, y) => order(x.a) - order(y.a) || x.i - y.i)

@@ -142,6 +142,8 @@ interface MoveTable {
   pos: core.Position;
   ucis: string[];
   byUci: Map<string, core.Move>;
+  /** Whether the side to move is in check (core.inCheck). */
+  inCheck: boolean;
 }
 
 // The legal moves of recent positions (several games play at once): a position's moves are
@@ -149,32 +151,50 @@ interface MoveTable {
 // validation and the move of the next ply. Pure: the key is the whole input.
 const tables = new Map<string, MoveTable>();
 
-/** The legal moves at a FEN (with the variant's obstacles, as squares a1→h8, or null for standard chess). */
-function movesAt(fen: string, obstacles: string[] | null): MoveTable {
-  const key = obstacles ? `${fen}|${obstacles.join(',')}` : fen;
-  const known = tables.get(key);
-  if (known) return known;
-  const pos = obstacles ? core.parseFen(fen, { chess960: true }) : core.parseFen(fen);
-  const legal = core.legalMoves(pos, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined);
+const tableKey = (fen: string, obstacles: string[] | null) => (obstacles ? `${fen}|${obstacles.join(',')}` : fen);
+
+/**
+ * A position's table from one engine board: what core.legalMoves and core.inCheck compute, each of
+ * which would build a board of its own (legal() makes and unmakes every move, so the board is the
+ * position again when inCheck() reads it).
+ */
+function tableOf(pos: core.Position, obstacles: string[] | null): MoveTable {
+  const board = new core.Board(pos, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined);
+  const legal = board.legal().map((m) => board.decode(m));
   const byUci = new Map<string, core.Move>();
   // The first legal move a name fits wins, as in core.findMove.
   for (const m of legal) for (const uci of core.moveUcis(pos, m)) if (!byUci.has(uci)) byUci.set(uci, m);
-  return remember(tables, key, {
-    pos,
-    ucis: legal.map((m) => core.moveToUci(pos, m)),
-    byUci,
-  });
+  return { pos, ucis: legal.map((m) => core.moveToUci(pos, m)), byUci, inCheck: board.inCheck() };
+}
+
+/** The legal moves at a FEN (with the variant's obstacles, as squares a1→h8, or null for standard chess). */
+function movesAt(fen: string, obstacles: string[] | null): MoveTable {
+  const key = tableKey(fen, obstacles);
+  const known = tables.get(key);
+  if (known) return known;
+  const pos = obstacles ? core.parseFen(fen, { chess960: true }) : core.parseFen(fen);
+  return remember(tables, key, tableOf(pos, obstacles));
 }
 
 /**
- * Whether the side to move at `next` has no legal move, answered from the table of its FEN (which
- * the next ply then uses). A position just after a double push is asked directly: its FEN drops an
- * en-passant square that no capture can use, and that test ignores obstacles.
+ * Whether the side to move at `next` (whose FEN is `fen`) has no legal move, and whether it is in
+ * check. Without an en-passant square, `next` is what parsing its FEN gives, so its table is built
+ * from it and kept under that FEN for the next ply. After a double push the FEN may drop the
+ * en-passant square (no capture can use it), so that position is asked directly and its FEN's
+ * table is built when the next ply needs it.
  */
-function noMovesAt(next: core.Position, fen: string, obstacles: string[] | null): boolean {
-  if (next.ep !== null)
-    return core.legalMoves(next, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined).length === 0;
-  return movesAt(fen, obstacles).ucis.length === 0;
+function nextVerdict(
+  next: core.Position,
+  fen: string,
+  obstacles: string[] | null,
+): { noMoves: boolean; inCheck: boolean } {
+  if (next.ep !== null) {
+    const t = tableOf(next, obstacles);
+    return { noMoves: t.ucis.length === 0, inCheck: t.inCheck };
+  }
+  const key = tableKey(fen, obstacles);
+  const t = tables.get(key) ?? remember(tables, key, tableOf(next, obstacles));
+  return { noMoves: t.ucis.length === 0, inCheck: t.inCheck };
 }
 
 /**
@@ -196,8 +216,7 @@ function standardTry(fen: string, uci: string): Verdict | null {
       fen: nextFen,
       key: nextFen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
       obstacle: false,
-      noMoves: noMovesAt(next, nextFen, null),
-      inCheck: core.inCheck(next),
+      ...nextVerdict(next, nextFen, null),
       insufficient: core.insufficientMaterial(next),
       halfmove: next.halfmove,
     };
@@ -231,8 +250,7 @@ function variantApply(s: ChessState, uci: string): Verdict {
     key: fen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
     // As CATArena's history entry: the move's target square is an obstacle (castling: the rook's square).
     obstacle: options.obstacles.includes(core.parseSquare(uci.slice(2, 4))),
-    noMoves: noMovesAt(next, fen, s.obstacles),
-    inCheck: core.inCheck(next),
+    ...nextVerdict(next, fen, s.obstacles),
     insufficient: core.insufficientMaterial(next),
     halfmove: next.halfmove,
   };
