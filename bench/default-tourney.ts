@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MatchResult } from '../records/match.ts';
+import { diskUsage } from '../orchestrator/run/disk-usage.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -38,6 +39,8 @@ interface Run {
   orchestratorCpuS: number;
   /** The orchestrator process's own peak RSS (bots are other processes). */
   orchestratorMaxRssMb: number;
+  /** The run directory on disk (du: allocated blocks, hard links once), in MB. */
+  runDirMb: number;
   firstGameMs: number;
   games: number;
   tracks: Record<string, { games: number; gamesWallS: number; gapS: number }>;
@@ -119,6 +122,8 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
     filledMs += Math.min(inFlight, os.availableParallelism()) * ((edges[k + 1]?.[0] ?? at) - at);
   });
   const summaryS = (fs.statSync(path.join(runDir, 'report.html')).mtimeMs - previous) / 1000;
+  // Measured before the folder is removed (du raced the removal when run beside it).
+  const runDirMb = (await diskUsage(runDir)).bytes / 1e6;
   fs.rmSync(out, { recursive: true, force: true });
   return {
     wallS,
@@ -127,6 +132,7 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
     gameFill: filledMs / 1000 / (os.availableParallelism() * wallS),
     orchestratorCpuS,
     orchestratorMaxRssMb,
+    runDirMb,
     firstGameMs,
     games: results.length,
     tracks,
@@ -150,7 +156,7 @@ export async function benchDefaultTourney(options: { preset?: string; repeats?: 
     const run = await once(rounds, extra);
     runs.push(run);
     console.log(
-      `  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s, max RSS ${run.orchestratorMaxRssMb.toFixed(0)} MB), busy ${(run.busy * 100).toFixed(0)}% of ${os.availableParallelism()} cores (games filled ${(run.gameFill * 100).toFixed(0)}% of their slots), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s`,
+      `  ${run.wallS.toFixed(1)} s wall, ${run.games} games, CPU ${run.cpuS.toFixed(0)} s (orchestrator ${run.orchestratorCpuS.toFixed(0)} s, max RSS ${run.orchestratorMaxRssMb.toFixed(0)} MB), busy ${(run.busy * 100).toFixed(0)}% of ${os.availableParallelism()} cores (games filled ${(run.gameFill * 100).toFixed(0)}% of their slots), first game after ${run.firstGameMs} ms, reports ${run.summaryS.toFixed(1)} s, run directory ${run.runDirMb.toFixed(1)} MB`,
     );
     for (const [track, t] of Object.entries(run.tracks))
       console.log(
