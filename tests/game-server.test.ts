@@ -120,7 +120,7 @@ describe('standard game server', () => {
     expect((await call(std, 'POST', `/games/${id}/move`, { player: 'black', position: [7, 7] })).status).toBe(403);
   });
 
-  it('keeps the newest 64 finished arena games, so its memory does not grow with the games played', async () => {
+  it('keeps the newest 16 finished arena games, so its memory does not grow with the games played', async () => {
     const server = await new GameServer({
       adapter: gomokuWire,
       variant: 'standard',
@@ -140,12 +140,12 @@ describe('standard game server', () => {
       });
       server.finish(id);
     }
-    expect((await call(server, 'GET', `/games/${ids[35]}/state`)).status).toBe(404);
-    expect((await call(server, 'GET', `/games/${ids[36]}/state`)).status).toBe(200);
+    expect((await call(server, 'GET', `/games/${ids[83]}/state`)).status).toBe(404);
+    expect((await call(server, 'GET', `/games/${ids[84]}/state`)).status).toBe(200);
     expect((await call(server, 'GET', `/games/${ids[99]}/state`)).body.game_status).toBe('ongoing');
     // Self-play games have their own window: arena games do not push them out.
     expect((await call(server, 'GET', `/games/${selfPlay}/state`)).status).toBe(200);
-    expect((await call(server, 'GET', '/games')).body.total_games).toBe(65);
+    expect((await call(server, 'GET', '/games')).body.total_games).toBe(17);
     expect((await call(server, 'GET', '/health')).body.active_games).toBe(0);
   });
 });

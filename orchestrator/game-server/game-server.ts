@@ -23,8 +23,11 @@ export interface GameServerOptions {
   keepSelfPlay?: number;
 }
 
-/** Enough for every game in flight to be read for a while after it ends. */
-const KEEP_FINISHED = 64;
+/**
+ * More than the games a run keeps in flight on one server (2 × slots + 1 with auto), so a bot can
+ * read the game it just played; few, because a paper-scale Hold'em table's state is over a MB.
+ */
+const KEEP_FINISHED = 16;
 const KEEP_SELF_PLAY = 2_000;
 
 const MAX_BODY = 1 << 20;
