@@ -42,6 +42,12 @@ function oldRun(name: string): { out: string; runDir: string } {
 
 const read = (file: string) => fs.readFileSync(file, 'utf8');
 const trackFile = (runDir: string, name: string) => path.join(runDir, 'tracks', 'gomoku-standard', name);
+/** The run's match ids, in journal order. */
+const journalIds = (runDir: string) =>
+  read(path.join(runDir, 'journal.jsonl'))
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { id: string }).id);
 
 describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no store)', () => {
   it('report rebuilds the same W and metrics, and the replays show on the shared replay page', async () => {
@@ -51,10 +57,7 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
     expect(r.stderr).not.toContain('Error');
     expect(r.code).toBe(0);
     expect(read(trackFile(runDir, 'W.json'))).toBe(W);
-    const ids = read(path.join(runDir, 'journal.jsonl'))
-      .trim()
-      .split('\n')
-      .map((l) => (JSON.parse(l) as { id: string }).id);
+    const ids = journalIds(runDir);
     for (const id of ids) expect(viewFileSync(path.join(runDir, 'replays'), id)).not.toBeNull();
     expect(read(path.join(runDir, 'report.html'))).toContain('replays/replay.html?id=');
   }, 120_000);
@@ -396,10 +399,7 @@ describe('the replay viewer data', () => {
   it('is bundled per track in views.js, written by tracks at once, kept while newer than its replays', async () => {
     const { runDir } = oldRun('bundles');
     const run = new RunDir(runDir);
-    const ids = read(path.join(runDir, 'journal.jsonl'))
-      .trim()
-      .split('\n')
-      .map((l) => (JSON.parse(l) as { id: string }).id);
+    const ids = journalIds(runDir);
     const dir = run.replaysDir;
     fs.writeFileSync(path.join(dir, `${ids[0]}.view.js`), 'catarenaReplayData("");\n'); // a per-game file of runs written before
     const [a, b] = await Promise.all([
@@ -426,10 +426,7 @@ describe('the replay viewer data', () => {
   it('spans bundles of about 1 MB; a rewrite keeps games from the old bundles while it replaces them', async () => {
     const { runDir } = oldRun('many-bundles');
     const run = new RunDir(runDir);
-    const ids = read(path.join(runDir, 'journal.jsonl'))
-      .trim()
-      .split('\n')
-      .map((l) => (JSON.parse(l) as { id: string }).id);
+    const ids = journalIds(runDir);
     const dir = run.replaysDir;
     // 300 kB of extras a game: three games to a bundle.
     const pad = (id: string) => ({ pad: `${id}:`.padEnd(300_000, '.') });
