@@ -53,17 +53,22 @@ const PIECE = 1 << 16;
  */
 async function keyOf(file: string, executable: boolean, piece: Buffer): Promise<string> {
   const hash = createHash('sha256');
+  await eachPiece(file, piece, (bytes) => hash.update(bytes));
+  return `${hash.digest('hex')}${executable ? 'x' : ''}`;
+}
+
+/** Calls `use` with each piece of `file` in order, read into `piece` (valid until `use` settles). */
+async function eachPiece(file: string, piece: Buffer, use: (bytes: Buffer) => unknown): Promise<void> {
   const handle = await fs.open(file, 'r');
   try {
     for (;;) {
       const { bytesRead } = await handle.read(piece, 0, piece.length, null);
       if (!bytesRead) break;
-      hash.update(piece.subarray(0, bytesRead));
+      await use(piece.subarray(0, bytesRead));
     }
   } finally {
     await handle.close();
   }
-  return `${hash.digest('hex')}${executable ? 'x' : ''}`;
 }
 
 /**
@@ -84,22 +89,17 @@ async function gzipFile(file: string, dest: string | null, piece: Buffer): Promi
   if (dest) await fs.rm(tmp, { force: true });
   const gz = zlib.createGzip();
   const written = pipeline(gz, dest ? createWriteStream(tmp, { mode: 0o444 }) : counter);
-  const handle = await fs.open(file, 'r');
   try {
-    for (;;) {
-      const { bytesRead } = await handle.read(piece, 0, piece.length, null);
-      if (!bytesRead) break;
-      await new Promise<void>((resolve, reject) =>
-        gz.write(piece.subarray(0, bytesRead), (err) => (err ? reject(err) : resolve())),
-      );
-    }
+    await eachPiece(
+      file,
+      piece,
+      (bytes) => new Promise<void>((resolve, reject) => gz.write(bytes, (err) => (err ? reject(err) : resolve()))),
+    );
     gz.end();
   } catch (err) {
     gz.destroy();
     written.catch(() => {});
     throw err;
-  } finally {
-    await handle.close();
   }
   await written;
   if (!dest) return bytes;
