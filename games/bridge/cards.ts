@@ -117,9 +117,18 @@ export function suitOf(card: Card): SuitChar {
 }
 
 /** CATArena's card_id: 13 × suit_idx + rank_idx, so 2C = 0 … AC = 12, 2D = 13 … AS = 51. */
+/** card_id and CATArena object per card, worked out once (only valid cards get in: 52 at most): every Bridge turn body lists hands. */
+const idOf = new Map<string, number>();
+const objectOf = new Map<string, CardObject>();
+
 export function cardId(card: Card): number {
-  const { rank, suit } = parseCard(card);
-  return 13 * SUIT_CHARS.indexOf(suit) + (rank - 2);
+  let id = idOf.get(card);
+  if (id === undefined) {
+    const { rank, suit } = parseCard(card);
+    id = 13 * SUIT_CHARS.indexOf(suit) + (rank - 2);
+    idOf.set(card, id);
+  }
+  return id;
 }
 
 export function cardFromId(id: number): Card {
@@ -127,9 +136,15 @@ export function cardFromId(id: number): Card {
   return formatCard((id % 13) + 2, SUITS[Math.floor(id / 13)]!);
 }
 
+/** A fresh object each call: callers may change theirs. */
 export function cardObject(card: Card): CardObject {
-  const { rank, suit } = parseCard(card);
-  return { suit, rank: card[0] as RankChar, card_id: cardId(card), value: rank, suit_name: SUIT_NAMES[suit] };
+  let object = objectOf.get(card);
+  if (!object) {
+    const { rank, suit } = parseCard(card);
+    object = { suit, rank: card[0] as RankChar, card_id: cardId(card), value: rank, suit_name: SUIT_NAMES[suit] };
+    objectOf.set(card, object);
+  }
+  return { ...object };
 }
 
 /** Parse a space/comma separated list ('AS KD 7H') or pass an array through, validating each card. */

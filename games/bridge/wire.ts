@@ -58,13 +58,13 @@ import {
   cardId,
   cardObject,
   highCardPoints,
+  inCardIdOrder,
   SEAT_LETTERS,
   SEAT_NAMES,
   SUIT_NAMES,
   SUITS,
   suitOf,
   type Card,
-  type CardObject,
 } from './cards.ts';
 import {
   boardFromDeal,
@@ -114,18 +114,6 @@ export function scorePair(s: BridgeState): [number, number] {
   return ns >= 0 ? [ns, 0] : [0, -ns];
 }
 
-/** A card's card_id and CATArena object (cards.ts cardId, cardObject), worked out once per card: every turn's body lists hands. */
-const cardInfos = new Map<Card, { id: number; object: CardObject }>();
-
-function infoOf(card: Card): { id: number; object: CardObject } {
-  let info = cardInfos.get(card);
-  if (!info) {
-    info = { id: cardId(card), object: cardObject(card) };
-    cardInfos.set(card, info);
-  }
-  return info;
-}
-
 /**
  * A seat's player object. Built as one literal per shape (no spreads of differently shaped
  * records, which V8 copies key by key on every turn); the keys keep their order.
@@ -159,11 +147,7 @@ function playerObject(
     name: names[seat],
     position: SEAT_LETTERS[seat],
     hand_size: s.hands[seat]!.length,
-    // inCardIdOrder(hand).map(cardObject), each object a fresh copy
-    hand: hand
-      .slice()
-      .sort((a, b) => infoOf(a).id - infoOf(b).id)
-      .map((card) => ({ ...infoOf(card).object })),
+    hand: inCardIdOrder(hand).map(cardObject),
     hand_summary: summary,
     high_card_points: hcp,
     distribution_points: dp,
@@ -303,7 +287,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 export function legalActionsBody(s: BridgeState, seat: Seat): Record<string, unknown>[] {
   const actions = bridge.legalActions(s, seat);
-  const order = (a: BridgeAction) => (a.type === 'call' ? -1 : infoOf(a.card as Card).id);
+  const order = (a: BridgeAction) => (a.type === 'call' ? -1 : cardId(a.card as Card));
   return actions
     .map((a, i) => ({ a, i }))
     .sort((x, y) => order(x.a) - order(y.a) || x.i - y.i)
