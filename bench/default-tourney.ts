@@ -2,7 +2,8 @@
 // defaults, a fresh output folder): wall time against the 3-minute target, CPU of the orchestrator
 // (and its own peak RSS) and of everything it started (bots), the busy share of the cores (CPU ÷
 // (cores × wall)), the time to the first game, and per track the games, their wall time and the gap
-// before them (developing, starting bots). Repeats and reports medians.
+// before them (developing, starting bots), and the bots' own CPU per track (bench/bot-cpu.ts) with
+// the shortest wall time that CPU allows on these cores. Repeats and reports medians.
 //   npm run bench -- default-tourney [--repeats 1] [--rounds 4] [--preset paper]
 //   npm run bench -- busy [--paper]   the default tourney, then (with --paper, ~15 min of both cores) --preset paper
 import { spawn } from 'node:child_process';
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MatchResult } from '../records/match.ts';
+import { watchBotCpu } from './bot-cpu.ts';
 import { diskUsage } from '../orchestrator/run/disk-usage.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,6 +39,9 @@ interface Run {
    */
   gameFill: number;
   orchestratorCpuS: number;
+  /** The bots' own CPU (processes running in the run's track folders), in total and by track. */
+  botCpuS: number;
+  botCpuByTrack: Record<string, number>;
   /** The orchestrator process's own peak RSS (bots are other processes). */
   orchestratorMaxRssMb: number;
   /** The run directory on disk (du: allocated blocks, hard links once), in MB. */
@@ -71,9 +76,11 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  const bots = watchBotCpu(out);
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const botCpuByTrack = bots.stop();
   const wallS = (Date.now() - t0) / 1000;
   if (code !== 0) throw new Error(`catarena tourney exited ${code}:\n${stderr.slice(-2000)}`);
   const cpuS = childrenCpuS() - cpu0;
@@ -131,6 +138,8 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
     busy: cpuS / (os.availableParallelism() * wallS),
     gameFill: filledMs / 1000 / (os.availableParallelism() * wallS),
     orchestratorCpuS,
+    botCpuS: Object.values(botCpuByTrack).reduce((a, b) => a + b, 0),
+    botCpuByTrack,
     orchestratorMaxRssMb,
     runDirMb,
     firstGameMs,
@@ -141,6 +150,16 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
 }
 
 const load = () => os.loadavg()[0]!.toFixed(1);
+
+/**
+ * What the bots' own CPU allows: the cores cannot finish the run sooner than the bots' CPU ÷ the
+ * cores, even with an orchestrator that took no CPU; and at 85% busy, with this orchestrator, not
+ * sooner than (bots + orchestrator) ÷ (0.85 × cores).
+ */
+function floorLine(run: Run): string {
+  const cores = os.availableParallelism();
+  return `bots ${run.botCpuS.toFixed(0)} s CPU, orchestrator ${run.orchestratorCpuS.toFixed(0)} s: on ${cores} cores this run could not take less than ${(run.botCpuS / cores).toFixed(0)} s (the bots alone), nor less than ${((run.botCpuS + run.orchestratorCpuS) / (0.85 * cores)).toFixed(0)} s at 85% busy`;
+}
 
 export async function benchDefaultTourney(options: { preset?: string; repeats?: number } = {}) {
   const repeats = options.repeats ?? arg('--repeats', 1);
@@ -160,8 +179,9 @@ export async function benchDefaultTourney(options: { preset?: string; repeats?: 
     );
     for (const [track, t] of Object.entries(run.tracks))
       console.log(
-        `  ${track.padEnd(16)} ${String(t.games).padStart(4)} games  ${t.gamesWallS.toFixed(1).padStart(6)} s playing  ${t.gapS.toFixed(1).padStart(5)} s before`,
+        `  ${track.padEnd(16)} ${String(t.games).padStart(4)} games  ${t.gamesWallS.toFixed(1).padStart(6)} s playing  ${t.gapS.toFixed(1).padStart(5)} s before  bots ${(run.botCpuByTrack[track] ?? 0).toFixed(1).padStart(6)} s CPU`,
       );
+    console.log(`  ${floorLine(run)}`);
   }
   const result = {
     rounds,
@@ -174,6 +194,7 @@ export async function benchDefaultTourney(options: { preset?: string; repeats?: 
     busy: median(runs.map((r) => r.busy)),
     gameFill: median(runs.map((r) => r.gameFill)),
     orchestratorCpuS: median(runs.map((r) => r.orchestratorCpuS)),
+    botCpuS: median(runs.map((r) => r.botCpuS)),
     orchestratorMaxRssMb: median(runs.map((r) => r.orchestratorMaxRssMb)),
     firstGameMs: median(runs.map((r) => r.firstGameMs)),
     games: runs[0]!.games,
