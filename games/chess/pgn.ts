@@ -17,7 +17,7 @@ import { initSetup } from '../core/game.ts';
 import { twoSeatResultLine } from '../core/viewer.ts';
 import { createRng } from '../../util/rng.ts';
 import * as core from './engine/chess-core.mjs';
-import { chess, type ChessState } from './rules.ts';
+import { chess, plyFacts, type ChessState } from './rules.ts';
 
 /** One ply as played, with what the viewer and the PGN need. */
 export interface ChessPly {
@@ -58,6 +58,20 @@ const rankOf = (sq: number) => Math.floor(sq / 8);
  * included), `=Q` promotions, `+` / `#` from the position after the move (obstacles applied).
  */
 export function sanOf(position: core.Position, move: core.Move, options: core.RulesOptions = {}): string {
+  const next = core.applyMove(position, move, options);
+  const check = core.inCheck(next);
+  const mate = check && core.legalMoves(next, options).length === 0;
+  return sanFrom(position, move, () => core.legalMoves(position, options), check, mate);
+}
+
+/** sanOf given the position's legal moves (asked only for a piece move) and what follows the move. */
+function sanFrom(
+  position: core.Position,
+  move: core.Move,
+  legal: () => readonly core.Move[],
+  check: boolean,
+  mate: boolean,
+): string {
   const piece = position.board[move.from];
   if (!piece) throw new Error(`no piece on ${core.squareName(move.from)}`);
   let san: string;
@@ -69,12 +83,10 @@ export function sanOf(position: core.Position, move: core.Move, options: core.Ru
     if (type === 'P') {
       san = `${capture ? `${'abcdefgh'[filesOf(move.from)]}x` : ''}${core.squareName(move.to)}${move.promotion ? `=${move.promotion.toUpperCase()}` : ''}`;
     } else {
-      const rivals = core
-        .legalMoves(position, options)
-        .filter(
-          (m) =>
-            m.to === move.to && m.from !== move.from && m.castleRook === undefined && position.board[m.from] === piece,
-        );
+      const rivals = legal().filter(
+        (m) =>
+          m.to === move.to && m.from !== move.from && m.castleRook === undefined && position.board[m.from] === piece,
+      );
       let which = '';
       if (rivals.length) {
         const name = core.squareName(move.from);
@@ -85,8 +97,7 @@ export function sanOf(position: core.Position, move: core.Move, options: core.Ru
       san = `${type}${which}${capture ? 'x' : ''}${core.squareName(move.to)}`;
     }
   }
-  const next = core.applyMove(position, move, options);
-  if (core.inCheck(next)) san += core.legalMoves(next, options).length === 0 ? '#' : '+';
+  if (check) san += mate ? '#' : '+';
   return san;
 }
 
@@ -96,7 +107,6 @@ export function replayChess(replay: Replay): ChessGame {
   if (spec.game !== 'chess') throw new Error(`${replay.result.id} is a ${spec.game} game, not chess`);
   let state = chess.init(spec.variant, createRng(spec.seed), initSetup(spec));
   const start = state;
-  const chess960 = state.variant === 'variant';
   const plies: ChessPly[] = [];
   let failure: MoveRecord | undefined;
   for (const record of replay.moves) {
@@ -105,11 +115,10 @@ export function replayChess(replay: Replay): ChessGame {
       continue;
     }
     const uci = String(record.action);
-    const options = { obstacles: state.obstacles.map(core.parseSquare) };
-    const position = core.parseFen(state.fen, { chess960 });
-    const move = core.findMove(position, uci, options);
-    if (!move) throw new Error(`${replay.result.id}: ply ${record.ply} ${uci} is not legal in ${state.fen}`);
-    const san = sanOf(position, move, options);
+    // The rules' own tables and verdict (one move generation per ply, shared with apply below).
+    const facts = plyFacts(state, uci);
+    if (!facts) throw new Error(`${replay.result.id}: ply ${record.ply} ${uci} is not legal in ${state.fen}`);
+    const san = sanFrom(facts.pos, facts.move, () => facts.legal, facts.inCheck, facts.noMoves);
     state = chess.apply(state, record.seat, uci);
     const played = state.moves.at(-1)!;
     plies.push({

@@ -140,6 +140,8 @@ function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
 /** A position's legal moves: canonical UCI names in generation order, and each name findMove accepts. */
 interface MoveTable {
   pos: core.Position;
+  /** The legal moves in generation order (core.legalMoves). */
+  moves: core.Move[];
   ucis: string[];
   byUci: Map<string, core.Move>;
   /** Whether the side to move is in check (core.inCheck). */
@@ -164,7 +166,7 @@ function tableOf(pos: core.Position, obstacles: string[] | null): MoveTable {
   const byUci = new Map<string, core.Move>();
   // The first legal move a name fits wins, as in core.findMove.
   for (const m of legal) for (const uci of core.moveUcis(pos, m)) if (!byUci.has(uci)) byUci.set(uci, m);
-  return { pos, ucis: legal.map((m) => core.moveToUci(pos, m)), byUci, inCheck: board.inCheck() };
+  return { pos, moves: legal, ucis: legal.map((m) => core.moveToUci(pos, m)), byUci, inCheck: board.inCheck() };
 }
 
 /** The legal moves at a FEN (with the variant's obstacles, as squares a1→h8, or null for standard chess). */
@@ -283,6 +285,33 @@ const UCI = /^[a-h][1-8][a-h][1-8][qrbn]?$/;
 export function legalUci(state: ChessState): string[] {
   if (state.result) return [];
   return state.variant === 'standard' ? standardLegal(state.fen) : variantLegal(state);
+}
+
+/** A legal move as the rules see it: what SAN needs (pgn.ts) without generating the moves again. */
+export interface ChessPlyFacts {
+  /** The position before the move (the rules' parse of the state's FEN). */
+  pos: core.Position;
+  /** Its legal moves, in core.legalMoves's order. */
+  legal: readonly core.Move[];
+  /** The move the UCI names (core.findMove's pick). */
+  move: core.Move;
+  /** After the move: the side to move is in check, and has no legal move. */
+  inCheck: boolean;
+  noMoves: boolean;
+}
+
+/**
+ * The facts of playing `uci` in `s`, or null when it is not legal. Shares the tables and verdicts
+ * of validate() and apply(), so applying the move next costs no second generation.
+ */
+export function plyFacts(s: ChessState, uci: string): ChessPlyFacts | null {
+  if (!UCI.test(uci)) return null;
+  const standard = s.variant === 'standard';
+  const table = movesAt(s.fen, standard ? null : s.obstacles);
+  const move = table.byUci.get(uci);
+  if (!move) return null;
+  const verdict = standard ? standardApply(s.fen, uci) : variantApply(s, uci);
+  return { pos: table.pos, legal: table.moves, move, inCheck: verdict.inCheck, noMoves: verdict.noMoves };
 }
 
 export const chess: Game<ChessState, string, ChessState> = {
