@@ -78,3 +78,36 @@ describe('chess replay from the rules tables', () => {
     });
   }
 });
+
+describe('chess rules: the position after a move from one board', () => {
+  // Castling rights with a rook outward of the castling rook (X-FEN names it by file), en passant
+  // legal and not, promotions, a king missing, in both rule sets.
+  const cases: [variant: 'standard' | 'variant', fen: string, obstacles: string[]][] = [
+    ['variant', '1r2k1rr/p6p/8/8/8/8/P6P/RR2K1R1 w GBgb - 0 1', []],
+    ['variant', 'r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1', ['c3', 'f3']],
+    ['variant', 'rk4rr/8/8/3pP3/8/8/8/RK4RR w GAga d6 0 1', ['d7', 'e7']],
+    ['variant', '4r3/8/8/8/8/8/8/R3K2R b KQ - 0 1', ['a3', 'h3']],
+    ['standard', 'r3k2r/pppq1ppp/8/3pP3/8/8/PPPQ1PPP/R3K2R w KQkq d6 0 9', []],
+    ['standard', 'r3k2r/1P4P1/8/8/8/8/6p1/R3K2R b KQkq - 0 1', []],
+    ['standard', '8/8/8/2k5/3pP3/8/8/4K2R b K e3 0 1', []],
+  ];
+  it('FEN, check and mate of every legal move equal chess-core asked directly', () => {
+    let moves = 0;
+    for (const [variant, fen, obstacles] of cases) {
+      const base = chess.init(variant, createRng(1));
+      const s: ChessState = { ...base, fen, obstacles, keys: [fen.split(' ').slice(0, 4).join(' ')] };
+      const options = { obstacles: obstacles.map(core.parseSquare) };
+      const pos = core.parseFen(fen, variant === 'variant' ? { chess960: true } : {});
+      for (const move of core.legalMoves(pos, options)) {
+        const uci = core.moveToUci(pos, move);
+        const next = core.applyMove(pos, move, options);
+        const after = chess.apply(s, chess.toMove(s)!, uci);
+        expect(after.fen, `${fen} ${uci}`).toBe(core.toFen(next, { enPassant: 'legal' }));
+        const mate = core.inCheck(next) && core.legalMoves(next, options).length === 0;
+        expect(after.result?.reason === 'checkmate', `${fen} ${uci}`).toBe(mate);
+        moves++;
+      }
+    }
+    expect(moves).toBeGreaterThan(100);
+  });
+});

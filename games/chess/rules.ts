@@ -162,11 +162,89 @@ const tableKey = (fen: string, obstacles: string[] | null) => (obstacles ? `${fe
  */
 function tableOf(pos: core.Position, obstacles: string[] | null): MoveTable {
   const board = new core.Board(pos, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined);
+  return tableOn(board, pos);
+}
+
+/** The table of `pos` on a board standing at it. */
+function tableOn(board: core.Board, pos: core.Position): MoveTable {
   const legal = board.legal().map((m) => board.decode(m));
   const byUci = new Map<string, core.Move>();
   // The first legal move a name fits wins, as in core.findMove.
   for (const m of legal) for (const uci of core.moveUcis(pos, m)) if (!byUci.has(uci)) byUci.set(uci, m);
   return { pos, moves: legal, ucis: legal.map((m) => core.moveToUci(pos, m)), byUci, inCheck: board.inCheck() };
+}
+
+/**
+ * A legal move of a table played on one engine board: the position after it (core.applyMove), its
+ * table, and its FEN as core.toFen(next, { enPassant: 'legal' }) writes it, the en-passant square
+ * only when a capture there is legal (the next table says). Three boards before: applyMove's,
+ * toFen's and the next table's.
+ */
+function play(
+  table: MoveTable,
+  move: core.Move,
+  obstacles: string[] | null,
+): { next: core.Position; fen: string; after: MoveTable } {
+  const board = new core.Board(table.pos, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined);
+  board.make(board.encode(move));
+  const next = board.toPosition();
+  const after = tableOn(board, next);
+  const ep = next.ep !== null && after.moves.some((m) => m.enPassant) ? next.ep : null;
+  return { next, fen: fenOf(next, ep), after };
+}
+
+const FILES = 'abcdefgh';
+
+/** core.toFen's text of a position with the given en-passant square. */
+function fenOf(pos: core.Position, ep: number | null): string {
+  let placement = '';
+  for (let r = 7; r >= 0; r--) {
+    let empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const p = pos.board[r * 8 + f];
+      if (!p) {
+        empty++;
+        continue;
+      }
+      if (empty) placement += empty;
+      empty = 0;
+      placement += p;
+    }
+    if (empty) placement += empty;
+    if (r) placement += '/';
+  }
+  const castling = castlingField(pos) ?? core.toFen(pos).split(' ')[2];
+  return `${placement} ${pos.turn} ${castling} ${ep === null ? '-' : core.squareName(ep)} ${pos.halfmove} ${pos.fullmove}`;
+}
+
+/**
+ * The X-FEN castling field as core.toFen writes it (python-chess's castling_xfen): per colour the
+ * king side first, K/Q for the outermost rook on its side of the king, else the rook's file
+ * letter; `-` for none. Undefined when a right has no king on its back rank (core.toFen decides).
+ */
+function castlingField(pos: core.Position): string | undefined {
+  let out = '';
+  for (const colour of ['w', 'b'] as const) {
+    const files = pos.castling[colour];
+    if (!files.length) continue;
+    const rank = colour === 'w' ? 0 : 56;
+    const [king, rook] = colour === 'w' ? ['K', 'R'] : ['k', 'r'];
+    let kingFile = -1;
+    for (let f = 0; f < 8; f++) if (pos.board[rank + f] === king) kingFile = f;
+    if (kingFile < 0) return undefined;
+    const letters = (side: 1 | -1) => {
+      for (const f of files) {
+        if (side > 0 ? f <= kingFile : f >= kingFile) continue;
+        let outermost = true;
+        for (let g = f + side; g >= 0 && g <= 7; g += side) if (pos.board[rank + g] === rook) outermost = false;
+        const ch = outermost ? (side > 0 ? 'k' : 'q') : FILES[f]!;
+        out += colour === 'w' ? ch.toUpperCase() : ch;
+      }
+    };
+    letters(1);
+    letters(-1);
+  }
+  return out || '-';
 }
 
 /** The legal moves at a FEN (with the variant's obstacles, as squares a1→h8, or null for standard chess). */
@@ -179,24 +257,20 @@ function movesAt(fen: string, obstacles: string[] | null): MoveTable {
 }
 
 /**
- * Whether the side to move at `next` (whose FEN is `fen`) has no legal move, and whether it is in
- * check. Without an en-passant square, `next` is what parsing its FEN gives, so its table is built
- * from it and kept under that FEN for the next ply. After a double push the FEN may drop the
- * en-passant square (no capture can use it), so that position is asked directly and its FEN's
- * table is built when the next ply needs it.
+ * Whether the side to move after a move has no legal move, and whether it is in check, from the
+ * table `play` built. Without an en-passant square, the position is what parsing its FEN gives, so
+ * the table is kept under that FEN for the next ply. After a double push the FEN may drop the
+ * en-passant square (no capture can use it), so that FEN's table is built when the next ply needs it.
  */
 function nextVerdict(
-  next: core.Position,
-  fen: string,
+  played: { next: core.Position; fen: string; after: MoveTable },
   obstacles: string[] | null,
 ): { noMoves: boolean; inCheck: boolean } {
-  if (next.ep !== null) {
-    const t = tableOf(next, obstacles);
-    return { noMoves: t.ucis.length === 0, inCheck: t.inCheck };
+  if (played.next.ep === null) {
+    const key = tableKey(played.fen, obstacles);
+    if (!tables.has(key)) remember(tables, key, played.after);
   }
-  const key = tableKey(fen, obstacles);
-  const t = tables.get(key) ?? remember(tables, key, tableOf(next, obstacles));
-  return { noMoves: t.ucis.length === 0, inCheck: t.inCheck };
+  return { noMoves: played.after.ucis.length === 0, inCheck: played.after.inCheck };
 }
 
 /**
@@ -212,13 +286,13 @@ function standardTry(fen: string, uci: string): Verdict | null {
   const move = UCI.test(uci) ? (movesAt(fen, null).byUci.get(uci) ?? null) : null;
   let verdict: Verdict | null = null;
   if (move) {
-    const next = core.applyMove(movesAt(fen, null).pos, move);
-    const nextFen = core.toFen(next, { enPassant: 'legal' }); // chess.js's FEN: the ep square only when a capture there is legal
+    const played = play(movesAt(fen, null), move, null);
+    const { next, fen: nextFen } = played; // chess.js's FEN: the ep square only when a capture there is legal
     verdict = {
       fen: nextFen,
       key: nextFen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
       obstacle: false,
-      ...nextVerdict(next, nextFen, null),
+      ...nextVerdict(played, null),
       insufficient: core.insufficientMaterial(next),
       halfmove: next.halfmove,
     };
@@ -244,15 +318,14 @@ function variantApply(s: ChessState, uci: string): Verdict {
   // core.findMove: in Chess960 a move has one name, its canonical UCI.
   const move = UCI.test(uci) ? table.byUci.get(uci) : undefined;
   if (!move) throw new Error(`illegal move ${uci}`);
-  const options = { obstacles: s.obstacles.map(core.parseSquare) };
-  const next = core.applyMove(table.pos, move, options);
-  const fen = core.toFen(next, { enPassant: 'legal' });
+  const played = play(table, move, s.obstacles);
+  const { next, fen } = played;
   const verdict: Verdict = {
     fen,
     key: fen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
     // As CATArena's history entry: the move's target square is an obstacle (castling: the rook's square).
-    obstacle: options.obstacles.includes(core.parseSquare(uci.slice(2, 4))),
-    ...nextVerdict(next, fen, s.obstacles),
+    obstacle: s.obstacles.includes(uci.slice(2, 4)),
+    ...nextVerdict(played, s.obstacles),
     insufficient: core.insufficientMaterial(next),
     halfmove: next.halfmove,
   };
