@@ -58,11 +58,53 @@ export interface ChessState {
   result: Outcome | null;
 }
 
+const filesOf = (sq: number) => sq % 8;
+const rankOf = (sq: number) => Math.floor(sq / 8);
+
+/** pgn.ts's sanOf given the position's legal moves (asked only for a piece move) and what follows the move. */
+export function sanFrom(
+  position: core.Position,
+  move: core.Move,
+  legal: () => readonly core.Move[],
+  check: boolean,
+  mate: boolean,
+): string {
+  const piece = position.board[move.from];
+  if (!piece) throw new Error(`no piece on ${core.squareName(move.from)}`);
+  let san: string;
+  if (move.castleRook !== undefined && move.castleRook !== null) {
+    san = filesOf(move.castleRook) > filesOf(move.from) ? 'O-O' : 'O-O-O';
+  } else {
+    const type = piece.toUpperCase();
+    const capture = move.captured !== undefined;
+    if (type === 'P') {
+      san = `${capture ? `${'abcdefgh'[filesOf(move.from)]}x` : ''}${core.squareName(move.to)}${move.promotion ? `=${move.promotion.toUpperCase()}` : ''}`;
+    } else {
+      const rivals = legal().filter(
+        (m) =>
+          m.to === move.to && m.from !== move.from && m.castleRook === undefined && position.board[m.from] === piece,
+      );
+      let which = '';
+      if (rivals.length) {
+        const name = core.squareName(move.from);
+        if (!rivals.some((m) => filesOf(m.from) === filesOf(move.from))) which = name[0]!;
+        else if (!rivals.some((m) => rankOf(m.from) === rankOf(move.from))) which = name[1]!;
+        else which = name;
+      }
+      san = `${type}${which}${capture ? 'x' : ''}${core.squareName(move.to)}`;
+    }
+  }
+  if (check) san += mate ? '#' : '+';
+  return san;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The two backends: legal moves as UCI, applying one, and what the new position means.
 
 interface Verdict {
   fen: string;
+  /** The move's SAN (pgn.ts's sanOf), for replays. */
+  san: string;
   key: string;
   obstacle: boolean;
   noMoves: boolean;
@@ -127,13 +169,15 @@ function standardLegal(fen: string): string[] {
   return out;
 }
 
-// validate() and apply() see the same (fen, move) in turn: remember the last few verdicts so a
-// move is worked out once per ply. Pure: the key is the whole input.
+// validate() and apply() see the same (fen, move) in turn, and the replays of the round logs and
+// the viewers see a game's moves again soon after it ends: remember the recent verdicts so a move
+// is worked out once. Pure: the key is the whole input. Bounded: a few MB.
 const verdicts = new Map<string, Verdict | null>();
+const VERDICTS_KEPT = 16_384;
 
-function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+function remember<K, V>(cache: Map<K, V>, key: K, value: V, kept = 256): V {
   cache.set(key, value);
-  if (cache.size > 256) cache.delete(cache.keys().next().value!);
+  if (cache.size > kept) cache.delete(cache.keys().next().value!);
   return value;
 }
 
@@ -197,8 +241,11 @@ const FILES = 'abcdefgh';
 
 /** core.toFen's text of a position with the given en-passant square. */
 function fenOf(pos: core.Position, ep: number | null): string {
-  let placement = '';
+  // An array joined, not a string appended to: the FEN is kept (verdicts, tables), and appending
+  // would keep it as a tree of small pieces.
+  const rows: string[] = [];
   for (let r = 7; r >= 0; r--) {
+    let row = '';
     let empty = 0;
     for (let f = 0; f < 8; f++) {
       const p = pos.board[r * 8 + f];
@@ -206,15 +253,16 @@ function fenOf(pos: core.Position, ep: number | null): string {
         empty++;
         continue;
       }
-      if (empty) placement += empty;
+      if (empty) row += empty;
       empty = 0;
-      placement += p;
+      row += p;
     }
-    if (empty) placement += empty;
-    if (r) placement += '/';
+    rows.push(empty ? row + empty : row);
   }
   const castling = castlingField(pos) ?? core.toFen(pos).split(' ')[2];
-  return `${placement} ${pos.turn} ${castling} ${ep === null ? '-' : core.squareName(ep)} ${pos.halfmove} ${pos.fullmove}`;
+  return [rows.join('/'), pos.turn, castling, ep === null ? '-' : core.squareName(ep), pos.halfmove, pos.fullmove].join(
+    ' ',
+  );
 }
 
 /**
@@ -286,18 +334,21 @@ function standardTry(fen: string, uci: string): Verdict | null {
   const move = UCI.test(uci) ? (movesAt(fen, null).byUci.get(uci) ?? null) : null;
   let verdict: Verdict | null = null;
   if (move) {
-    const played = play(movesAt(fen, null), move, null);
+    const table = movesAt(fen, null);
+    const played = play(table, move, null);
     const { next, fen: nextFen } = played; // chess.js's FEN: the ep square only when a capture there is legal
     verdict = {
       fen: nextFen,
-      key: nextFen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
+      key: keyOf(nextFen), // core.positionKey(next)
       obstacle: false,
       ...nextVerdict(played, null),
       insufficient: core.insufficientMaterial(next),
       halfmove: next.halfmove,
+      san: '',
     };
+    verdict.san = sanFrom(table.pos, move, () => table.moves, verdict.inCheck, verdict.noMoves);
   }
-  return remember(verdicts, key, verdict);
+  return remember(verdicts, key, verdict, VERDICTS_KEPT);
 }
 
 function standardApply(fen: string, uci: string): Verdict {
@@ -310,8 +361,17 @@ function variantLegal(s: ChessState): string[] {
   return movesAt(s.fen, s.obstacles).ucis.slice();
 }
 
+/** The repetition key of a FEN: its first four fields (a slice, sharing the FEN's memory). */
+function keyOf(fen: string): string {
+  let end = -1;
+  for (let n = 0; n < 4; n++) end = fen.indexOf(' ', end + 1);
+  return fen.slice(0, end);
+}
+
+const variantKey = (s: ChessState, uci: string) => `${s.fen}|${s.obstacles.join(',')}|${uci}`;
+
 function variantApply(s: ChessState, uci: string): Verdict {
-  const key = `${s.fen}|${s.obstacles.join(',')}|${uci}`;
+  const key = variantKey(s, uci);
   const known = verdicts.get(key);
   if (known) return known;
   const table = movesAt(s.fen, s.obstacles);
@@ -322,14 +382,16 @@ function variantApply(s: ChessState, uci: string): Verdict {
   const { next, fen } = played;
   const verdict: Verdict = {
     fen,
-    key: fen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
+    key: keyOf(fen), // core.positionKey(next)
     // As CATArena's history entry: the move's target square is an obstacle (castling: the rook's square).
     obstacle: s.obstacles.includes(uci.slice(2, 4)),
     ...nextVerdict(played, s.obstacles),
     insufficient: core.insufficientMaterial(next),
     halfmove: next.halfmove,
+    san: '',
   };
-  remember(verdicts, key, verdict);
+  verdict.san = sanFrom(table.pos, move, () => table.moves, verdict.inCheck, verdict.noMoves);
+  remember(verdicts, key, verdict, VERDICTS_KEPT);
   return verdict;
 }
 
@@ -360,31 +422,33 @@ export function legalUci(state: ChessState): string[] {
   return state.variant === 'standard' ? standardLegal(state.fen) : variantLegal(state);
 }
 
-/** A legal move as the rules see it: what SAN needs (pgn.ts) without generating the moves again. */
+/** Forgets the remembered tables and verdicts (tests: the replay path with nothing remembered). */
+export function forgetPositions(): void {
+  tables.clear();
+  verdicts.clear();
+}
+
+/** A legal move as the rules see it: what a replay shows beside the position. */
 export interface ChessPlyFacts {
-  /** The position before the move (the rules' parse of the state's FEN). */
-  pos: core.Position;
-  /** Its legal moves, in core.legalMoves's order. */
-  legal: readonly core.Move[];
-  /** The move the UCI names (core.findMove's pick). */
-  move: core.Move;
+  /** Standard algebraic notation, as pgn.ts's sanOf writes it. */
+  san: string;
   /** After the move: the side to move is in check, and has no legal move. */
   inCheck: boolean;
   noMoves: boolean;
 }
 
 /**
- * The facts of playing `uci` in `s`, or null when it is not legal. Shares the tables and verdicts
- * of validate() and apply(), so applying the move next costs no second generation.
+ * The facts of playing `uci` in `s`, or null when it is not legal: the verdict validate() and
+ * apply() share (usually still remembered from the game), so applying the move next is free.
  */
 export function plyFacts(s: ChessState, uci: string): ChessPlyFacts | null {
   if (!UCI.test(uci)) return null;
-  const standard = s.variant === 'standard';
-  const table = movesAt(s.fen, standard ? null : s.obstacles);
-  const move = table.byUci.get(uci);
-  if (!move) return null;
-  const verdict = standard ? standardApply(s.fen, uci) : variantApply(s, uci);
-  return { pos: table.pos, legal: table.moves, move, inCheck: verdict.inCheck, noMoves: verdict.noMoves };
+  let verdict: Verdict | null;
+  if (s.variant === 'standard') verdict = standardTry(s.fen, uci);
+  else if (verdicts.has(variantKey(s, uci)) || movesAt(s.fen, s.obstacles).byUci.has(uci))
+    verdict = variantApply(s, uci);
+  else verdict = null;
+  return verdict && { san: verdict.san, inCheck: verdict.inCheck, noMoves: verdict.noMoves };
 }
 
 export const chess: Game<ChessState, string, ChessState> = {
