@@ -5,7 +5,10 @@
 // byte with the logs the run wrote; then does the same with this checkout's writers at a fixed time.
 //   node --import tsx scripts/round-logs-equal.ts --old /path/to/other/checkout <run-dir>…
 // Exits 1 on any difference. Runs from scripts/w-fingerprint.mjs --keep cover the four games.
+// A finished run's logs stored compressed (<name>.gz, orchestrator/run/file-store.ts) are read
+// uncompressed under their own names.
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +17,7 @@ import { trackName, type StrategyRecord } from '../records/tourney.ts';
 import { roundSpecs } from '../orchestrator/tourney/track-schedule.ts';
 import { agentIds } from '../orchestrator/tourney/summarize.ts';
 import { RunDir } from '../orchestrator/run/run-dir.ts';
+import { GZ_EXT } from '../orchestrator/run/file-store.ts';
 import { writeRoundLogs, type RoundLogsInput } from '../reports/round-logs.ts';
 
 const args = process.argv.slice(2);
@@ -37,10 +41,23 @@ function files(dir: string): string[] {
     .sort();
 }
 
+/** The files under dir by name, their bytes; a compressed one (<name>.gz) uncompressed, under its name. */
+function tree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const names = files(dir);
+  for (const name of names) {
+    const bytes = fs.readFileSync(path.join(dir, name));
+    const plain = name.slice(0, -GZ_EXT.length);
+    if (name.endsWith(GZ_EXT) && !names.includes(plain)) out.set(plain, zlib.gunzipSync(bytes));
+    else out.set(name, bytes);
+  }
+  return new Map([...out].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+}
+
 /** The time the run's logs were written, as far as they show it (the writers' `now`). */
-function nowOf(logs: string): Date {
-  for (const name of files(logs)) {
-    const text = () => JSON.parse(fs.readFileSync(path.join(logs, name), 'utf8'));
+function nowOf(logs: Map<string, Buffer>): Date {
+  for (const [name, bytes] of logs) {
+    const text = () => JSON.parse(bytes.toString('utf8'));
     if (/^chess_arena_report_.*\.json$/.test(name)) return new Date(text().timestamp);
     if (/^undercover_report_.*\.json$/.test(name)) return new Date(text().start_time);
     const unix = /^tournament_(?:report_)?tournament_(\d+)\.json$/.exec(name);
@@ -51,12 +68,11 @@ function nowOf(logs: string): Date {
 
 /** Differences between two folders' files: names on one side only, and files whose bytes differ. */
 function compare(a: string, b: string): string[] {
-  const fa = files(a);
-  const fb = files(b);
-  const out = [...fa.filter((f) => !fb.includes(f)).map((f) => `only in ${a}: ${f}`)];
-  out.push(...fb.filter((f) => !fa.includes(f)).map((f) => `only in ${b}: ${f}`));
-  for (const f of fa.filter((x) => fb.includes(x)))
-    if (!fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f)))) out.push(`differs: ${f}`);
+  const fa = tree(a);
+  const fb = tree(b);
+  const out = [...[...fa.keys()].filter((f) => !fb.has(f)).map((f) => `only in ${a}: ${f}`)];
+  out.push(...[...fb.keys()].filter((f) => !fa.has(f)).map((f) => `only in ${b}: ${f}`));
+  for (const [f, bytes] of fa) if (fb.has(f) && !bytes.equals(fb.get(f)!)) out.push(`differs: ${f}`);
   return out;
 }
 
@@ -94,7 +110,7 @@ for (const root of runDirs) {
       // The run's own logs against the other checkout's writers at the same time.
       // Written into folders named `logs`, as the run's: Hold'em's report names its history files by that folder.
       const before = path.join(scratch, `${checked}-old`, 'logs');
-      await old.writeRoundLogs(before, { ...input, replays, now: nowOf(logs) });
+      await old.writeRoundLogs(before, { ...input, replays, now: nowOf(tree(logs)) });
       // This checkout's writers, reading replays one at a time, against the other's at a fixed time.
       const fixed = new Date(1_700_000_000_123);
       const oldFixed = path.join(scratch, `${checked}-old-fixed`, 'logs');
@@ -103,11 +119,12 @@ for (const root of runDirs) {
       await writeRoundLogs(newFixed, { ...input, replay: (r) => run.readReplay(r.id), now: fixed });
       const diffs = [...compare(logs, before), ...compare(oldFixed, newFixed)];
       checked++;
-      const bytes = files(logs).reduce((sum, f) => sum + fs.statSync(path.join(logs, f)).size, 0);
+      const own = tree(logs);
+      const bytes = [...own.values()].reduce((sum, b) => sum + b.length, 0);
       if (diffs.length) {
         failures++;
         console.log(`${label}: DIFFERENT\n  ${diffs.join('\n  ')}`);
-      } else console.log(`${label}: ${files(logs).length} files, ${bytes} bytes, identical`);
+      } else console.log(`${label}: ${own.size} files, ${bytes} bytes, identical`);
     }
   }
 }

@@ -17,7 +17,7 @@ import { initSetup } from '../core/game.ts';
 import { twoSeatResultLine } from '../core/viewer.ts';
 import { createRng } from '../../util/rng.ts';
 import * as core from './engine/chess-core.mjs';
-import { chess, type ChessState } from './rules.ts';
+import { chess, plyFacts, sanFrom, type ChessState } from './rules.ts';
 
 /** One ply as played, with what the viewer and the PGN need. */
 export interface ChessPly {
@@ -49,45 +49,16 @@ export interface ChessGame {
   failure?: MoveRecord;
 }
 
-const filesOf = (sq: number) => sq % 8;
-const rankOf = (sq: number) => Math.floor(sq / 8);
-
 /**
  * SAN of a legal move in a position (chess-core), as chess.js writes it: castling O-O / O-O-O
  * (Chess960 too), file/rank disambiguation among legal moves only, `x` for captures (en passant
  * included), `=Q` promotions, `+` / `#` from the position after the move (obstacles applied).
  */
 export function sanOf(position: core.Position, move: core.Move, options: core.RulesOptions = {}): string {
-  const piece = position.board[move.from];
-  if (!piece) throw new Error(`no piece on ${core.squareName(move.from)}`);
-  let san: string;
-  if (move.castleRook !== undefined && move.castleRook !== null) {
-    san = filesOf(move.castleRook) > filesOf(move.from) ? 'O-O' : 'O-O-O';
-  } else {
-    const type = piece.toUpperCase();
-    const capture = move.captured !== undefined;
-    if (type === 'P') {
-      san = `${capture ? `${'abcdefgh'[filesOf(move.from)]}x` : ''}${core.squareName(move.to)}${move.promotion ? `=${move.promotion.toUpperCase()}` : ''}`;
-    } else {
-      const rivals = core
-        .legalMoves(position, options)
-        .filter(
-          (m) =>
-            m.to === move.to && m.from !== move.from && m.castleRook === undefined && position.board[m.from] === piece,
-        );
-      let which = '';
-      if (rivals.length) {
-        const name = core.squareName(move.from);
-        if (!rivals.some((m) => filesOf(m.from) === filesOf(move.from))) which = name[0]!;
-        else if (!rivals.some((m) => rankOf(m.from) === rankOf(move.from))) which = name[1]!;
-        else which = name;
-      }
-      san = `${type}${which}${capture ? 'x' : ''}${core.squareName(move.to)}`;
-    }
-  }
   const next = core.applyMove(position, move, options);
-  if (core.inCheck(next)) san += core.legalMoves(next, options).length === 0 ? '#' : '+';
-  return san;
+  const check = core.inCheck(next);
+  const mate = check && core.legalMoves(next, options).length === 0;
+  return sanFrom(position, move, () => core.legalMoves(position, options), check, mate);
 }
 
 /** Re-applies a chess replay with the game's rules (the same seeded init as the match runner). */
@@ -96,7 +67,6 @@ export function replayChess(replay: Replay): ChessGame {
   if (spec.game !== 'chess') throw new Error(`${replay.result.id} is a ${spec.game} game, not chess`);
   let state = chess.init(spec.variant, createRng(spec.seed), initSetup(spec));
   const start = state;
-  const chess960 = state.variant === 'variant';
   const plies: ChessPly[] = [];
   let failure: MoveRecord | undefined;
   for (const record of replay.moves) {
@@ -105,11 +75,10 @@ export function replayChess(replay: Replay): ChessGame {
       continue;
     }
     const uci = String(record.action);
-    const options = { obstacles: state.obstacles.map(core.parseSquare) };
-    const position = core.parseFen(state.fen, { chess960 });
-    const move = core.findMove(position, uci, options);
-    if (!move) throw new Error(`${replay.result.id}: ply ${record.ply} ${uci} is not legal in ${state.fen}`);
-    const san = sanOf(position, move, options);
+    // The rules' own verdict, shared with apply below: the SAN the rules wrote when the move was played.
+    const facts = plyFacts(state, uci);
+    if (!facts) throw new Error(`${replay.result.id}: ply ${record.ply} ${uci} is not legal in ${state.fen}`);
+    const { san } = facts;
     state = chess.apply(state, record.seat, uci);
     const played = state.moves.at(-1)!;
     plies.push({

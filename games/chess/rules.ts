@@ -58,11 +58,53 @@ export interface ChessState {
   result: Outcome | null;
 }
 
+const filesOf = (sq: number) => sq % 8;
+const rankOf = (sq: number) => Math.floor(sq / 8);
+
+/** pgn.ts's sanOf given the position's legal moves (asked only for a piece move) and what follows the move. */
+export function sanFrom(
+  position: core.Position,
+  move: core.Move,
+  legal: () => readonly core.Move[],
+  check: boolean,
+  mate: boolean,
+): string {
+  const piece = position.board[move.from];
+  if (!piece) throw new Error(`no piece on ${core.squareName(move.from)}`);
+  let san: string;
+  if (move.castleRook !== undefined && move.castleRook !== null) {
+    san = filesOf(move.castleRook) > filesOf(move.from) ? 'O-O' : 'O-O-O';
+  } else {
+    const type = piece.toUpperCase();
+    const capture = move.captured !== undefined;
+    if (type === 'P') {
+      san = `${capture ? `${'abcdefgh'[filesOf(move.from)]}x` : ''}${core.squareName(move.to)}${move.promotion ? `=${move.promotion.toUpperCase()}` : ''}`;
+    } else {
+      const rivals = legal().filter(
+        (m) =>
+          m.to === move.to && m.from !== move.from && m.castleRook === undefined && position.board[m.from] === piece,
+      );
+      let which = '';
+      if (rivals.length) {
+        const name = core.squareName(move.from);
+        if (!rivals.some((m) => filesOf(m.from) === filesOf(move.from))) which = name[0]!;
+        else if (!rivals.some((m) => rankOf(m.from) === rankOf(move.from))) which = name[1]!;
+        else which = name;
+      }
+      san = `${type}${which}${capture ? 'x' : ''}${core.squareName(move.to)}`;
+    }
+  }
+  if (check) san += mate ? '#' : '+';
+  return san;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The two backends: legal moves as UCI, applying one, and what the new position means.
 
 interface Verdict {
   fen: string;
+  /** The move's SAN (pgn.ts's sanOf), for replays. */
+  san: string;
   key: string;
   obstacle: boolean;
   noMoves: boolean;
@@ -127,19 +169,23 @@ function standardLegal(fen: string): string[] {
   return out;
 }
 
-// validate() and apply() see the same (fen, move) in turn: remember the last few verdicts so a
-// move is worked out once per ply. Pure: the key is the whole input.
+// validate() and apply() see the same (fen, move) in turn, and the replays of the round logs and
+// the viewers see a game's moves again soon after it ends: remember the recent verdicts so a move
+// is worked out once. Pure: the key is the whole input. Bounded: a few MB.
 const verdicts = new Map<string, Verdict | null>();
+const VERDICTS_KEPT = 16_384;
 
-function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+function remember<K, V>(cache: Map<K, V>, key: K, value: V, kept = 256): V {
   cache.set(key, value);
-  if (cache.size > 256) cache.delete(cache.keys().next().value!);
+  if (cache.size > kept) cache.delete(cache.keys().next().value!);
   return value;
 }
 
 /** A position's legal moves: canonical UCI names in generation order, and each name findMove accepts. */
 interface MoveTable {
   pos: core.Position;
+  /** The legal moves in generation order (core.legalMoves). */
+  moves: core.Move[];
   ucis: string[];
   byUci: Map<string, core.Move>;
   /** Whether the side to move is in check (core.inCheck). */
@@ -160,11 +206,93 @@ const tableKey = (fen: string, obstacles: string[] | null) => (obstacles ? `${fe
  */
 function tableOf(pos: core.Position, obstacles: string[] | null): MoveTable {
   const board = new core.Board(pos, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined);
+  return tableOn(board, pos);
+}
+
+/** The table of `pos` on a board standing at it. */
+function tableOn(board: core.Board, pos: core.Position): MoveTable {
   const legal = board.legal().map((m) => board.decode(m));
   const byUci = new Map<string, core.Move>();
   // The first legal move a name fits wins, as in core.findMove.
   for (const m of legal) for (const uci of core.moveUcis(pos, m)) if (!byUci.has(uci)) byUci.set(uci, m);
-  return { pos, ucis: legal.map((m) => core.moveToUci(pos, m)), byUci, inCheck: board.inCheck() };
+  return { pos, moves: legal, ucis: legal.map((m) => core.moveToUci(pos, m)), byUci, inCheck: board.inCheck() };
+}
+
+/**
+ * A legal move of a table played on one engine board: the position after it (core.applyMove), its
+ * table, and its FEN as core.toFen(next, { enPassant: 'legal' }) writes it, the en-passant square
+ * only when a capture there is legal (the next table says). Three boards before: applyMove's,
+ * toFen's and the next table's.
+ */
+function play(
+  table: MoveTable,
+  move: core.Move,
+  obstacles: string[] | null,
+): { next: core.Position; fen: string; after: MoveTable } {
+  const board = new core.Board(table.pos, obstacles ? { obstacles: obstacles.map(core.parseSquare) } : undefined);
+  board.make(board.encode(move));
+  const next = board.toPosition();
+  const after = tableOn(board, next);
+  const ep = next.ep !== null && after.moves.some((m) => m.enPassant) ? next.ep : null;
+  return { next, fen: fenOf(next, ep), after };
+}
+
+const FILES = 'abcdefgh';
+
+/** core.toFen's text of a position with the given en-passant square. */
+function fenOf(pos: core.Position, ep: number | null): string {
+  // An array joined, not a string appended to: the FEN is kept (verdicts, tables), and appending
+  // would keep it as a tree of small pieces.
+  const rows: string[] = [];
+  for (let r = 7; r >= 0; r--) {
+    let row = '';
+    let empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const p = pos.board[r * 8 + f];
+      if (!p) {
+        empty++;
+        continue;
+      }
+      if (empty) row += empty;
+      empty = 0;
+      row += p;
+    }
+    rows.push(empty ? row + empty : row);
+  }
+  const castling = castlingField(pos) ?? core.toFen(pos).split(' ')[2];
+  return [rows.join('/'), pos.turn, castling, ep === null ? '-' : core.squareName(ep), pos.halfmove, pos.fullmove].join(
+    ' ',
+  );
+}
+
+/**
+ * The X-FEN castling field as core.toFen writes it (python-chess's castling_xfen): per colour the
+ * king side first, K/Q for the outermost rook on its side of the king, else the rook's file
+ * letter; `-` for none. Undefined when a right has no king on its back rank (core.toFen decides).
+ */
+function castlingField(pos: core.Position): string | undefined {
+  let out = '';
+  for (const colour of ['w', 'b'] as const) {
+    const files = pos.castling[colour];
+    if (!files.length) continue;
+    const rank = colour === 'w' ? 0 : 56;
+    const [king, rook] = colour === 'w' ? ['K', 'R'] : ['k', 'r'];
+    let kingFile = -1;
+    for (let f = 0; f < 8; f++) if (pos.board[rank + f] === king) kingFile = f;
+    if (kingFile < 0) return undefined;
+    const letters = (side: 1 | -1) => {
+      for (const f of files) {
+        if (side > 0 ? f <= kingFile : f >= kingFile) continue;
+        let outermost = true;
+        for (let g = f + side; g >= 0 && g <= 7; g += side) if (pos.board[rank + g] === rook) outermost = false;
+        const ch = outermost ? (side > 0 ? 'k' : 'q') : FILES[f]!;
+        out += colour === 'w' ? ch.toUpperCase() : ch;
+      }
+    };
+    letters(1);
+    letters(-1);
+  }
+  return out || '-';
 }
 
 /** The legal moves at a FEN (with the variant's obstacles, as squares a1→h8, or null for standard chess). */
@@ -177,24 +305,20 @@ function movesAt(fen: string, obstacles: string[] | null): MoveTable {
 }
 
 /**
- * Whether the side to move at `next` (whose FEN is `fen`) has no legal move, and whether it is in
- * check. Without an en-passant square, `next` is what parsing its FEN gives, so its table is built
- * from it and kept under that FEN for the next ply. After a double push the FEN may drop the
- * en-passant square (no capture can use it), so that position is asked directly and its FEN's
- * table is built when the next ply needs it.
+ * Whether the side to move after a move has no legal move, and whether it is in check, from the
+ * table `play` built. Without an en-passant square, the position is what parsing its FEN gives, so
+ * the table is kept under that FEN for the next ply. After a double push the FEN may drop the
+ * en-passant square (no capture can use it), so that FEN's table is built when the next ply needs it.
  */
 function nextVerdict(
-  next: core.Position,
-  fen: string,
+  played: { next: core.Position; fen: string; after: MoveTable },
   obstacles: string[] | null,
 ): { noMoves: boolean; inCheck: boolean } {
-  if (next.ep !== null) {
-    const t = tableOf(next, obstacles);
-    return { noMoves: t.ucis.length === 0, inCheck: t.inCheck };
+  if (played.next.ep === null) {
+    const key = tableKey(played.fen, obstacles);
+    if (!tables.has(key)) remember(tables, key, played.after);
   }
-  const key = tableKey(fen, obstacles);
-  const t = tables.get(key) ?? remember(tables, key, tableOf(next, obstacles));
-  return { noMoves: t.ucis.length === 0, inCheck: t.inCheck };
+  return { noMoves: played.after.ucis.length === 0, inCheck: played.after.inCheck };
 }
 
 /**
@@ -210,18 +334,21 @@ function standardTry(fen: string, uci: string): Verdict | null {
   const move = UCI.test(uci) ? (movesAt(fen, null).byUci.get(uci) ?? null) : null;
   let verdict: Verdict | null = null;
   if (move) {
-    const next = core.applyMove(movesAt(fen, null).pos, move);
-    const nextFen = core.toFen(next, { enPassant: 'legal' }); // chess.js's FEN: the ep square only when a capture there is legal
+    const table = movesAt(fen, null);
+    const played = play(table, move, null);
+    const { next, fen: nextFen } = played; // chess.js's FEN: the ep square only when a capture there is legal
     verdict = {
       fen: nextFen,
-      key: nextFen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
+      key: keyOf(nextFen), // core.positionKey(next)
       obstacle: false,
-      ...nextVerdict(next, nextFen, null),
+      ...nextVerdict(played, null),
       insufficient: core.insufficientMaterial(next),
       halfmove: next.halfmove,
+      san: '',
     };
+    verdict.san = sanFrom(table.pos, move, () => table.moves, verdict.inCheck, verdict.noMoves);
   }
-  return remember(verdicts, key, verdict);
+  return remember(verdicts, key, verdict, VERDICTS_KEPT);
 }
 
 function standardApply(fen: string, uci: string): Verdict {
@@ -234,27 +361,37 @@ function variantLegal(s: ChessState): string[] {
   return movesAt(s.fen, s.obstacles).ucis.slice();
 }
 
+/** The repetition key of a FEN: its first four fields (a slice, sharing the FEN's memory). */
+function keyOf(fen: string): string {
+  let end = -1;
+  for (let n = 0; n < 4; n++) end = fen.indexOf(' ', end + 1);
+  return fen.slice(0, end);
+}
+
+const variantKey = (s: ChessState, uci: string) => `${s.fen}|${s.obstacles.join(',')}|${uci}`;
+
 function variantApply(s: ChessState, uci: string): Verdict {
-  const key = `${s.fen}|${s.obstacles.join(',')}|${uci}`;
+  const key = variantKey(s, uci);
   const known = verdicts.get(key);
   if (known) return known;
   const table = movesAt(s.fen, s.obstacles);
   // core.findMove: in Chess960 a move has one name, its canonical UCI.
   const move = UCI.test(uci) ? table.byUci.get(uci) : undefined;
   if (!move) throw new Error(`illegal move ${uci}`);
-  const options = { obstacles: s.obstacles.map(core.parseSquare) };
-  const next = core.applyMove(table.pos, move, options);
-  const fen = core.toFen(next, { enPassant: 'legal' });
+  const played = play(table, move, s.obstacles);
+  const { next, fen } = played;
   const verdict: Verdict = {
     fen,
-    key: fen.split(' ').slice(0, 4).join(' '), // core.positionKey(next)
+    key: keyOf(fen), // core.positionKey(next)
     // As CATArena's history entry: the move's target square is an obstacle (castling: the rook's square).
-    obstacle: options.obstacles.includes(core.parseSquare(uci.slice(2, 4))),
-    ...nextVerdict(next, fen, s.obstacles),
+    obstacle: s.obstacles.includes(uci.slice(2, 4)),
+    ...nextVerdict(played, s.obstacles),
     insufficient: core.insufficientMaterial(next),
     halfmove: next.halfmove,
+    san: '',
   };
-  remember(verdicts, key, verdict);
+  verdict.san = sanFrom(table.pos, move, () => table.moves, verdict.inCheck, verdict.noMoves);
+  remember(verdicts, key, verdict, VERDICTS_KEPT);
   return verdict;
 }
 
@@ -283,6 +420,35 @@ const UCI = /^[a-h][1-8][a-h][1-8][qrbn]?$/;
 export function legalUci(state: ChessState): string[] {
   if (state.result) return [];
   return state.variant === 'standard' ? standardLegal(state.fen) : variantLegal(state);
+}
+
+/** Forgets the remembered tables and verdicts (tests: the replay path with nothing remembered). */
+export function forgetPositions(): void {
+  tables.clear();
+  verdicts.clear();
+}
+
+/** A legal move as the rules see it: what a replay shows beside the position. */
+export interface ChessPlyFacts {
+  /** Standard algebraic notation, as pgn.ts's sanOf writes it. */
+  san: string;
+  /** After the move: the side to move is in check, and has no legal move. */
+  inCheck: boolean;
+  noMoves: boolean;
+}
+
+/**
+ * The facts of playing `uci` in `s`, or null when it is not legal: the verdict validate() and
+ * apply() share (usually still remembered from the game), so applying the move next is free.
+ */
+export function plyFacts(s: ChessState, uci: string): ChessPlyFacts | null {
+  if (!UCI.test(uci)) return null;
+  let verdict: Verdict | null;
+  if (s.variant === 'standard') verdict = standardTry(s.fen, uci);
+  else if (verdicts.has(variantKey(s, uci)) || movesAt(s.fen, s.obstacles).byUci.has(uci))
+    verdict = variantApply(s, uci);
+  else verdict = null;
+  return verdict && { san: verdict.san, inCheck: verdict.inCheck, noMoves: verdict.noMoves };
 }
 
 export const chess: Game<ChessState, string, ChessState> = {
