@@ -167,3 +167,49 @@ http.createServer((q, s) => { busy(); s.end('{"status":"healthy"}'); }).listen(N
     }
   }, 30_000);
 });
+
+describe("the bots' CPU for the controller", () => {
+  it('re-reads only the bots called since the last reading; the others keep their last figure', async () => {
+    // Two bots that burn CPU on their own (about half a core), whether called or not.
+    const burner = (name: string) => {
+      const dir = path.join(tmp, name);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'start_ai.sh'), `exec ${JSON.stringify(process.execPath)} bot.mjs "$1"\n`);
+      fs.writeFileSync(
+        path.join(dir, 'bot.mjs'),
+        `import http from 'node:http';
+setInterval(() => { const t = process.cpuUsage(); for (;;) { const u = process.cpuUsage(t); if (u.user + u.system >= 10_000) return; } }, 20);
+http.createServer((q, s) => s.end('{"status":"healthy"}')).listen(Number(process.argv[2]), '127.0.0.1');
+`,
+      );
+      return dir;
+    };
+    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const fleet = new BotFleet({
+      sandbox,
+      health: adapterFor('gomoku').health,
+      logDir: fs.mkdtempSync(path.join(tmp, 'logs-')),
+    });
+    try {
+      fleet.add([
+        { id: 'a', dir: burner('burn-a') },
+        { id: 'b', dir: burner('burn-b') },
+      ]);
+      const a = (await fleet.client('a'))!;
+      const b = (await fleet.client('b'))!;
+      const first = fleet.cpuTimeMs()!; // no set given: every bot read
+      await new Promise((r) => setTimeout(r, 600));
+      // Nobody called: the figure stands (no /proc read).
+      expect(fleet.cpuTimeMs(new Set())).toBe(first);
+      // a called: a's CPU since is counted, b's not yet.
+      const withA = fleet.cpuTimeMs(new Set([a]))!;
+      expect(withA - first).toBeGreaterThan(20);
+      const withB = fleet.cpuTimeMs(new Set([b]))!;
+      expect(withB - withA).toBeGreaterThan(20);
+      expect(fleet.cpuTimeMs()!).toBeGreaterThanOrEqual(withB);
+    } finally {
+      await fleet.stopAll();
+      await sandbox.close();
+    }
+  }, 30_000);
+});

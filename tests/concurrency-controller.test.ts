@@ -188,6 +188,20 @@ describe('CpuSlots with a changing capacity', () => {
     expect(() => slots.setCapacity(0)).toThrow(/positive integer/);
   });
 
+  it('names the bots called since it was last asked, and those still answering', async () => {
+    const slots = new CpuSlots(2);
+    const [a, b, c] = [{}, {}, {}];
+    await slots.with(async () => {}, c);
+    expect(slots.takeCalled()).toEqual(new Set()); // no record before the first call of it
+    await slots.with(async () => {}, a);
+    await slots.acquire(b); // still answering
+    expect(slots.takeCalled()).toEqual(new Set([a, b]));
+    await slots.withBot(c, async () => {});
+    expect(slots.takeCalled()).toEqual(new Set([b, c]));
+    slots.release(b);
+    expect(slots.takeCalled()).toEqual(new Set());
+  });
+
   it('counts busy time in slot-ms', async () => {
     const slots = new CpuSlots(2);
     await slots.acquire();

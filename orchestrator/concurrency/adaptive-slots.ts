@@ -7,8 +7,12 @@ import type { ConcurrencyController, WindowStats } from './concurrency-controlle
 import type { CpuSlots } from './cpu-slots.ts';
 
 export interface AdaptiveSlotsOptions {
-  /** The bots' CPU ms so far (cumulative); undefined when unknown. */
-  botCpuMs?: () => number | undefined;
+  /**
+   * The bots' CPU ms so far (cumulative); undefined when unknown. `called`: the bots (as given to
+   * the slots) called since the last reading; the others have not computed since and may be left
+   * at their last figure.
+   */
+  botCpuMs?: (called: ReadonlySet<object>) => number | undefined;
   /** Shortest window (default 400 ms). */
   windowMs?: number;
   /** Fewest finished bot calls per window and level (default 8: 8 at level 1, 16 at level 2, …). */
@@ -81,7 +85,7 @@ export class AdaptiveSlots {
   }
 
   /** Opens a window; `botCpu` and `idle` when the closing window has just read them. */
-  private open(botCpu = this.options.botCpuMs?.(), idle = systemIdleMs()): void {
+  private open(botCpu = this.botCpuMs(), idle = systemIdleMs()): void {
     this.window = {
       at: performance.now(),
       calls: this.slots.completed,
@@ -91,6 +95,10 @@ export class AdaptiveSlots {
       ticks: 0,
       underfed: 0,
     };
+  }
+
+  private botCpuMs(): number | undefined {
+    return this.options.botCpuMs?.(this.slots.takeCalled());
   }
 
   private tick(): void {
@@ -112,7 +120,7 @@ export class AdaptiveSlots {
       this.open();
       return;
     }
-    const botCpu = this.options.botCpuMs?.();
+    const botCpu = this.botCpuMs();
     const idle = systemIdleMs();
     const busyMs = this.slots.busyMs - this.window.busyMs;
     const botCpuDelta =

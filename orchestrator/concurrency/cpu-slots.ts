@@ -18,6 +18,8 @@ export class CpuSlots {
   private lastChange = performance.now();
   /** Per bot with a call under way: the calls queued behind it. */
   private readonly bots = new Map<object, Array<() => void>>();
+  /** Bots called since the last `takeCalled`; kept only once someone asks (the adaptive controller). */
+  private called: Set<object> | undefined;
 
   constructor(capacity: number) {
     CpuSlots.check(capacity);
@@ -67,8 +69,21 @@ export class CpuSlots {
     return n;
   }
 
+  /**
+   * The bots called since the last call of this, and those with a call under way: the only ones
+   * that may have computed since. Who reads the bots' CPU reads just these. The first call starts
+   * the record (until then there is none to keep), so it names only the bots under way.
+   */
+  takeCalled(): Set<object> {
+    const called = this.called ?? new Set<object>();
+    for (const bot of this.bots.keys()) called.add(bot);
+    this.called = new Set();
+    return called;
+  }
+
   /** Waits until `bot` answers no other call, then holds it (no slot) until `releaseBot`. */
   async acquireBot(bot: object): Promise<void> {
+    this.called?.add(bot);
     const queue = this.bots.get(bot);
     if (!queue) {
       this.bots.set(bot, []);

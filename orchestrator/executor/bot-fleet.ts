@@ -60,6 +60,10 @@ type Entry = {
   ref: StrategyRef;
   running?: Promise<{ handle: BotHandle; client: BotClient } | null>;
   handle?: BotHandle;
+  /** The running bot's client (what the CPU slots are given for it). */
+  client?: BotClient;
+  /** The last CPU figure read for `handle`. */
+  cpu?: { handle: BotHandle; ms: number | undefined };
   suspect: boolean;
   status: BotStatus;
 };
@@ -96,10 +100,8 @@ export class BotFleet {
       if (warm) {
         entry.status.starts = 1;
         entry.handle = warm;
-        entry.running = Promise.resolve({
-          handle: warm,
-          client: new BotClient(warm.url, { socketPath: warm.socketPath }),
-        });
+        entry.client = new BotClient(warm.url, { socketPath: warm.socketPath });
+        entry.running = Promise.resolve({ handle: warm, client: entry.client });
       }
       this.entries.set(ref.id, entry);
     }
@@ -176,9 +178,21 @@ export class BotFleet {
    * CPU ms used so far by the fleet's running bots (their process trees), where the sandbox can
    * tell (process and Docker sandboxes on Linux); undefined when no running bot can. A bot stopped
    * or restarted between two calls makes the sum drop: callers take a negative difference as unknown.
+   * With `called` (the clients called since the last reading), the other bots keep their last
+   * figure: a bot nobody called computed nothing since, and reading /proc for every bot of every
+   * fleet at every window cost the orchestrator's thread more than the rest of the controller.
    */
-  cpuTimeMs(): number | undefined {
-    return sumKnown([...this.entries.values()].map((entry) => entry.handle?.cpuTimeMs?.()));
+  cpuTimeMs(called?: ReadonlySet<object>): number | undefined {
+    return sumKnown(
+      [...this.entries.values()].map((entry) => {
+        const handle = entry.handle;
+        if (!handle?.cpuTimeMs) return undefined;
+        const fresh =
+          !called || entry.cpu?.handle !== handle || (entry.client !== undefined && called.has(entry.client));
+        if (fresh) entry.cpu = { handle, ms: handle.cpuTimeMs() };
+        return entry.cpu!.ms;
+      }),
+    );
   }
 
   statuses(): BotStatus[] {
@@ -207,7 +221,8 @@ export class BotFleet {
         hostPorts: this.options.hostPorts,
       });
       entry.handle = handle;
-      return { handle, client: new BotClient(handle.url, { socketPath: handle.socketPath }) };
+      entry.client = new BotClient(handle.url, { socketPath: handle.socketPath });
+      return { handle, client: entry.client };
     } catch (err) {
       const tail = err instanceof BotStartError && err.logTail ? `\n--- last output ---\n${err.logTail}` : '';
       entry.status.startError = `${(err as Error).message}${tail}`;
@@ -218,7 +233,11 @@ export class BotFleet {
   private async stopEntry(entry: Entry): Promise<void> {
     const bot = await entry.running?.catch(() => null);
     if (!bot) return;
-    if (entry.handle === bot.handle) entry.handle = undefined;
+    if (entry.handle === bot.handle) {
+      entry.handle = undefined;
+      entry.client = undefined;
+      entry.cpu = undefined;
+    }
     await bot.client.close();
     await stopBot(bot.handle);
   }

@@ -197,7 +197,7 @@ export class GamePool {
     const underfed = () => this.pending.length === 0 && this.inFlight < this.gamesAllowed();
     this.adaptive = this.controller
       ? new AdaptiveSlots(this.slots, this.controller, {
-          botCpuMs: () => sumKnown([...this.fleets].map((f) => f.cpuTimeMs())),
+          botCpuMs: (called) => sumKnown([...this.fleets].map((f) => f.cpuTimeMs(called))),
           underfed,
         })
       : undefined;
