@@ -12,7 +12,7 @@
 //   npm run bench -- replay-viewer   a 720-hand Hold'em replay page: data time, size, open and step times in Chromium
 //   npm run bench -- report-html [--run-dir D]   report.html of a four-game tourney: size, summarize time, open time in Chromium
 //   npm run bench -- serve [--games gomoku]   catarena serve watching the default tourney: game end → W cell latency, server CPU
-//   npm run bench -- default-tourney [--repeats R] [--preset paper]   the README's `catarena tourney --rounds 4`: wall, CPU, busy share, first game, per track
+//   npm run bench -- default-tourney [--repeats R] [--preset paper]   the README's `catarena tourney --rounds 4`: wall, CPU, busy share, first game, per track (with the bots' CPU), and the shortest wall time the bots' CPU allows
 //   npm run bench -- busy [--paper]   wall, CPU and busy share of the default tourney (and of --preset paper: ~15 min)
 //   npm run bench -- repeats [--games …] [--repeats 4] [--rounds 2]   `tourney --repeats 4` (one and two repeats at a time) vs 4 single runs in a row
 //   npm run bench -- evolution [--agents 10] [--rounds 4] [--tracks 8]   the strategy evolution report at paper scale: wall and CPU
