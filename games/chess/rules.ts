@@ -328,26 +328,27 @@ function nextVerdict(
  * ply. Castling may be sent as the king's two-step (e1g1) or, as CATArena's standard server
  * (python-chess) also takes it, king-takes-rook (e1h1). Insufficient material is python-chess's rule.
  */
+/** The verdict of a legal move of `table`, played with the variant's obstacles (null: standard chess). */
+function verdictOf(table: MoveTable, move: core.Move, obstacles: string[] | null, obstacle: boolean): Verdict {
+  const played = play(table, move, obstacles);
+  const { next, fen } = played; // chess.js's FEN: the ep square only when a capture there is legal
+  const after = nextVerdict(played, obstacles);
+  return {
+    fen,
+    key: keyOf(fen), // core.positionKey(next)
+    obstacle,
+    ...after,
+    insufficient: core.insufficientMaterial(next),
+    halfmove: next.halfmove,
+    san: sanFrom(table.pos, move, () => table.moves, after.inCheck, after.noMoves),
+  };
+}
+
 function standardTry(fen: string, uci: string): Verdict | null {
   const key = `${fen}|${uci}`;
   if (verdicts.has(key)) return verdicts.get(key)!;
   const move = UCI.test(uci) ? (movesAt(fen, null).byUci.get(uci) ?? null) : null;
-  let verdict: Verdict | null = null;
-  if (move) {
-    const table = movesAt(fen, null);
-    const played = play(table, move, null);
-    const { next, fen: nextFen } = played; // chess.js's FEN: the ep square only when a capture there is legal
-    verdict = {
-      fen: nextFen,
-      key: keyOf(nextFen), // core.positionKey(next)
-      obstacle: false,
-      ...nextVerdict(played, null),
-      insufficient: core.insufficientMaterial(next),
-      halfmove: next.halfmove,
-      san: '',
-    };
-    verdict.san = sanFrom(table.pos, move, () => table.moves, verdict.inCheck, verdict.noMoves);
-  }
+  const verdict = move ? verdictOf(movesAt(fen, null), move, null, false) : null;
   return remember(verdicts, key, verdict, VERDICTS_KEPT);
 }
 
@@ -378,19 +379,8 @@ function variantApply(s: ChessState, uci: string): Verdict {
   // core.findMove: in Chess960 a move has one name, its canonical UCI.
   const move = UCI.test(uci) ? table.byUci.get(uci) : undefined;
   if (!move) throw new Error(`illegal move ${uci}`);
-  const played = play(table, move, s.obstacles);
-  const { next, fen } = played;
-  const verdict: Verdict = {
-    fen,
-    key: keyOf(fen), // core.positionKey(next)
-    // As CATArena's history entry: the move's target square is an obstacle (castling: the rook's square).
-    obstacle: s.obstacles.includes(uci.slice(2, 4)),
-    ...nextVerdict(played, s.obstacles),
-    insufficient: core.insufficientMaterial(next),
-    halfmove: next.halfmove,
-    san: '',
-  };
-  verdict.san = sanFrom(table.pos, move, () => table.moves, verdict.inCheck, verdict.noMoves);
+  // As CATArena's history entry: the move's target square is an obstacle (castling: the rook's square).
+  const verdict = verdictOf(table, move, s.obstacles, s.obstacles.includes(uci.slice(2, 4)));
   remember(verdicts, key, verdict, VERDICTS_KEPT);
   return verdict;
 }
