@@ -93,6 +93,28 @@ export interface MatchResult {
   sandbox?: string;
   /** Set when `--reuse` copied this result from an earlier run (that run's id). */
   reusedFrom?: string;
+  /**
+   * What catarena saw a seat's bot attempt against the game's integrity (a request for another
+   * seat's private state, a sandbox limit that killed it), or could not enforce; the reports name
+   * each against the seat's strategy. Absent when nothing was seen.
+   */
+  integrity?: IntegrityEvent[];
+}
+
+/** One kind of attempt (or unenforced rule) seen for one seat in one game. */
+export interface IntegrityEvent {
+  seat: Seat;
+  /**
+   * `hidden_info_request`: asked the game server for a seat's private state it does not hold;
+   * `hidden_info_not_enforced`: the seat's bot could only be served by trusting the name it sent;
+   * `sandbox_limit`: its bot hit a sandbox limit (processes, memory, file size, CPU time) and was
+   * stopped; `sandbox_escape`: a process of its bot outlived its game and was killed.
+   */
+  kind: 'hidden_info_request' | 'hidden_info_not_enforced' | 'sandbox_limit' | 'sandbox_escape';
+  /** How many times in this game. */
+  count: number;
+  /** One example, for the report ("GET /games/holdem_1a2b/state?player_id=3"). */
+  detail: string;
 }
 
 /** Everything needed to replay and inspect one game. */
