@@ -19,6 +19,7 @@ import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './e
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { egressFor } from './bot-env.ts';
 import { killProcessesIn } from './strays.ts';
+import { connectAsCaller, newCallerId } from './relayed-callers.ts';
 import { processTreeCpuMs } from '../util/procfs.mjs';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
@@ -137,9 +138,10 @@ export class DockerSandbox implements Sandbox {
     execFileSync('chmod', ['-R', 'a+rX', botCopy]);
     for (const sub of ['io', 'gs']) fs.mkdirSync(path.join(stage, sub), { mode: 0o777 });
     fs.chmodSync(path.join(stage, 'io'), 0o777);
+    const callerId = newCallerId();
     const relays = await Promise.all(
       Object.entries(o.hostPorts ?? {}).map(([cport, hport]) =>
-        relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport)),
+        relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport), callerId),
       ),
     );
     const closers = relays.map((r) => () => new Promise<void>((res) => r.close(() => res())));
@@ -213,6 +215,7 @@ export class DockerSandbox implements Sandbox {
       stage,
       closers,
       (b) => this.bots.delete(b),
+      callerId,
     );
     this.bots.add(bot);
     await container.start();
@@ -289,6 +292,7 @@ class DockerBot implements BotHandle {
     private readonly stage: string,
     private readonly closers: Array<() => Promise<void>>,
     private readonly forget: (b: DockerBot) => void,
+    readonly callerId: string,
   ) {
     this.url = `http://localhost:${port}`;
   }
@@ -401,21 +405,43 @@ export function stageNameRoom(stageRoot: string): number {
   return Math.min(40, room);
 }
 
-/** A Unix socket (for the container) relayed to 127.0.0.1:<port> on this host. */
-export async function relayToHost(socketPath: string, port: number): Promise<net.Server> {
+/**
+ * A Unix socket (for the container) relayed to 127.0.0.1:<port> on this host. With `callerId`, each
+ * relayed connection is noted as that bot's (relayed-callers.ts): the game server knows who calls.
+ */
+export async function relayToHost(socketPath: string, port: number, callerId?: string): Promise<net.Server> {
   const server = net.createServer((inbound) => {
-    const outbound = net.connect(port, '127.0.0.1');
-    inbound.pipe(outbound).pipe(inbound);
-    const close = () => {
-      inbound.destroy();
-      outbound.destroy();
-    };
+    inbound.pause(); // nothing reaches the host before the outbound connection is noted
+    const close = () => inbound.destroy();
     inbound.on('error', close);
-    outbound.on('error', close);
+    const opened = callerId ? connectAsCaller(port, callerId) : connectPlain(port);
+    opened.then(
+      (outbound) => {
+        outbound.on('error', () => {
+          inbound.destroy();
+          outbound.destroy();
+        });
+        inbound.on('close', () => outbound.destroy());
+        outbound.on('close', () => inbound.destroy());
+        inbound.pipe(outbound).pipe(inbound);
+        inbound.resume();
+      },
+      () => inbound.destroy(),
+    );
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, () => resolve()));
   fs.chmodSync(socketPath, 0o777); // the bot runs as nobody
   return server;
+}
+
+function connectPlain(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('error', reject).once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+  });
 }
 
 /** Removes containers whose orchestrator (same host, dead pid) did not clean up. */

@@ -60,6 +60,13 @@ export interface BotHandle {
    * CPU-bound bots from ones that wait (orchestrator/concurrency/adaptive-slots.ts).
    */
   cpuTimeMs?(): number | undefined;
+  /**
+   * Set when the sandbox vouches for who calls the game server: every connection this bot makes to
+   * the hostPorts comes through a relay that notes it under this id (relayed-callers.ts), so the game
+   * server can serve this bot its own seats' private state and nobody else's. Unset: the sandbox
+   * cannot tell this bot's connections from any other process's.
+   */
+  readonly callerId?: string;
   /** Kills the whole process group (and any daemon still holding the port). Idempotent. */
   stop(): Promise<void>;
 }
