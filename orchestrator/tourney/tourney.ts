@@ -33,6 +33,7 @@ import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './track-schedule.ts';
 import { summarizeRun, summarizeTrack, type TrackReport } from './summarize.ts';
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
+import { rm } from 'node:fs/promises';
 
 export interface TourneyOptions {
   config: TourneyConfig;
@@ -385,7 +386,9 @@ class Tourney {
       const all = input();
       const own = new Set(all.strategies.filter((s) => s.agent === agent.id).map((s) => s.id));
       const results = all.results.filter((r) => r.spec.seats.some((id) => own.has(id)));
-      await writeRoundLogs(this.run.ownLogsDir(track, round, agent.id), { ...all, results });
+      const dir = this.run.ownLogsDir(track, round, agent.id);
+      await rm(dir, { recursive: true, force: true }); // a run killed while writing them: no stale files beside the new ones
+      await writeRoundLogs(dir, { ...all, results });
     }
   }
 
