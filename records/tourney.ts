@@ -4,6 +4,7 @@
 import type { FailureKind } from './match.ts';
 import type { TaskTrack } from './task-track.ts';
 import type { AllMetrics, BootstrapResult, Interval, Ratings, ScoreMatrixJSON, WinRate } from './metrics.ts';
+import type { OpponentCode } from './opponent-code.ts';
 
 export interface CostRecord {
   wallMs: number;
@@ -266,6 +267,8 @@ export interface RunIndexEntry {
   rules?: Record<string, string>;
   /** A study of repeated tourneys (`--repeats`): how many; its leaderboard and intervals are the combined ones. */
   repeats?: number;
+  /** What agents saw of rivals (records/opponent-code.ts); runs indexed before this field were visible. */
+  opponentCode?: OpponentCode;
   /**
    * Each pair of agents' paired difference over all tracks (reports/compare.ts, as `catarena compare`
    * prints it for this run or study); runs indexed before this field, or whose journal could not be

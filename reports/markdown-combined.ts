@@ -2,6 +2,7 @@
 // tables as mean ± SD over the repeats, the paper's Table 8 (SD of ranks), rank agreement, build
 // failures per repeat, and the combined intervals (development and games) with rank probabilities.
 import { trackName } from '../records/tourney.ts';
+import { opponentCodeLine } from '../records/opponent-code.ts';
 import type { Interval } from '../records/metrics.ts';
 import type { MeanSd } from './metrics/repeats.ts';
 import type { CombinedSummary, CombinedTrack } from './combined.ts';
@@ -35,6 +36,7 @@ function header(c: CombinedSummary): string {
     ...c.repeats.map((r) => `  - ${r.index}: seed ${r.seed}, ${r.games} games, \`${r.runDir}\``),
     `- Agents: ${unique(c.tracks.flatMap((t) => t.agents)).join(', ') || MISSING}`,
     `- Tracks: ${c.tracks.map(trackName).join(', ') || MISSING}`,
+    `- ${opponentCodeLine(c.config)}`,
     '',
     `Every number is the mean over the ${K} repeats ± its standard deviation (the paper averages its four repeats). ` +
       `Brackets: ${Math.round(c.level * 100)}% intervals for the mean that cover both the agents' development (other bots in another repeat) and the games' luck: ` +

@@ -4,6 +4,7 @@ import { fallbackAlarmLines, llmPlayerRows } from './llm-player-use.ts';
 import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from './cost-by-round.ts';
 import { gameDescriptor, gameIds } from '../games/registry.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
+import { opponentCodeLine } from '../records/opponent-code.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import {
   costRows,
@@ -52,6 +53,7 @@ function header(s: TourneySummary): string {
     `- Rounds: ${roundText}`,
     ...autoRepsLines(s),
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
+    `- ${opponentCodeLine(s.config)}`,
     `- Config: ${configLine(s.config)}`,
     '',
     'S = strategy coding (round-1 strength), L = global learning, G.A. = generalizability U (variant B¹ − standard B¹); ' +

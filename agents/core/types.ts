@@ -1,6 +1,7 @@
 // The Agent port: an agent develops one strategy (a bot folder with start_ai.sh) for one game,
 // rule set and round, inside a workspace that holds exactly what the protocol allows it to see.
 import type { TaskTrack } from '../../records/task-track.ts';
+import type { OpponentCode } from '../../records/opponent-code.ts';
 import type { CostRecord } from '../../records/tourney.ts';
 import type { BuildFailure } from './failure.ts';
 import type { PreflightCheck } from './preflight.ts';
@@ -17,8 +18,10 @@ export interface Workspace {
   envDir: string;
   /** Where the agent writes its bot (start_ai.sh + code). */
   outputDir: string;
-  /** Round > 1: the previous round's bot of every agent, as last_round/<agentId>/. */
+  /** Round > 1: the previous round's bot of every agent, as last_round/<agentId>/ (only the agent's own unless opponentCode is visible). */
   lastRoundDir?: string;
+  /** What the workspace shows of rivals (records/opponent-code.ts); unset: visible. */
+  opponentCode?: OpponentCode;
   /** Round > 1: the previous round's reports (CATArena file names plus round_report.json). */
   logsDir?: string;
   /** The task text, as the agent's prompt (also written to TASK.md). */

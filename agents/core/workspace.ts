@@ -1,7 +1,8 @@
 // Round workspaces: what an agent may see when it develops its round-n strategy. Round 1: the
 // game environment (instructions, protocol, a sample bot). Round n > 1: also every agent's
 // round n−1 bot and the round n−1 logs — only the previous round, copied in, so nothing else
-// of the run is reachable from the workspace.
+// of the run is reachable from the workspace. The run's opponentCode setting may leave the
+// rivals' bots (and their build output) out (agents/core/opponent-view.ts).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gameDescriptor } from '../../games/registry.ts';
@@ -9,6 +10,8 @@ import { copyTree, expandGzFiles } from '../../util/fs.ts';
 import { WORKSPACE_LAYOUT } from '../../records/agent-activity.ts';
 import { gamePath, referenceBotDir } from '../../util/paths.ts';
 import type { TaskTrack } from '../../records/task-track.ts';
+import { DEFAULT_OPPONENT_CODE, type OpponentCode } from '../../records/opponent-code.ts';
+import { botsShown, dropRivalOutput } from './opponent-view.ts';
 import { taskTrackSection } from './task-track-prompt.ts';
 import type { Workspace } from './types.ts';
 
@@ -26,6 +29,11 @@ export interface WorkspaceInput {
   taskTrack?: TaskTrack;
   /** Round n−1 material; required when round > 1. */
   previous?: { bots: Array<{ agent: string; dir: string }>; logsDir: string };
+  /**
+   * What it shows of rivals (default visible: every bot and the logs as given). Under hidden the
+   * caller gives logs of the agent's own games only (`previous.logsDir`).
+   */
+  opponentCode?: OpponentCode;
 }
 
 export function envFolderName(game: string, variant: string): string {
@@ -41,10 +49,12 @@ export async function buildWorkspace(input: WorkspaceInput): Promise<Workspace> 
   await fs.mkdir(path.join(dir, WORKSPACE_LAYOUT.output), { recursive: true });
   if (round > 1) {
     if (!input.previous) throw new Error(`round ${round} workspace needs the previous round's bots and logs`);
-    for (const bot of input.previous.bots)
+    for (const bot of botsShown(input.previous.bots, input.agentId, input.opponentCode))
       await copyTree(bot.dir, path.join(dir, WORKSPACE_LAYOUT.lastRound, bot.agent));
     await copyTree(input.previous.logsDir, path.join(dir, WORKSPACE_LAYOUT.logs));
     await expandGzFiles(path.join(dir, WORKSPACE_LAYOUT.logs)); // a finished run's stored logs, as the round wrote them
+    if ((input.opponentCode ?? DEFAULT_OPPONENT_CODE) !== 'visible')
+      await dropRivalOutput(path.join(dir, WORKSPACE_LAYOUT.logs), input.agentId);
   }
   return describeWorkspace(input);
 }
@@ -74,6 +84,7 @@ async function describeWorkspace(input: Omit<WorkspaceInput, 'previous'>): Promi
     logsDir: round > 1 ? path.join(dir, WORKSPACE_LAYOUT.logs) : undefined,
     task: '',
     taskTrack: input.taskTrack ?? 'standard',
+    ...(input.opponentCode && input.opponentCode !== DEFAULT_OPPONENT_CODE ? { opponentCode: input.opponentCode } : {}),
     gameServerUrl: input.gameServerUrl,
     moveTimeoutMs: input.moveTimeoutMs,
     seed: input.seed,
@@ -99,17 +110,32 @@ export function taskText(ws: Workspace): string {
     ws.gameServerUrl ? `A live game server is at ${ws.gameServerUrl}; self-play against it is allowed.` : '',
     'Write the strategy yourself: no external engine or API, no package installs, no virtualenv. Do not modify the environment folder.',
   ];
-  if (ws.round > 1 && ws.lastRoundDir && ws.logsDir) {
-    lines.push(
-      '',
-      '## Last round',
-      `The previous round's reports are in \`${rel(ws.logsDir)}\`: ${gameDescriptor(ws.game).workspace.logFiles}, and \`round_report.json\`` +
-        ' our summary (standings and head-to-head records).',
-      `The previous round's code of every agent is in \`${rel(ws.lastRoundDir)}\` (one folder per agent, yours included). Learn from it and improve.`,
-    );
-  }
+  if (ws.round > 1 && ws.lastRoundDir && ws.logsDir) lines.push('', '## Last round', ...lastRoundText(ws, rel));
   return `${lines
     .filter((l) => l !== '')
     .join('\n')
     .replace(/\n## /g, '\n\n## ')}\n${taskTrackSection(ws.taskTrack ?? 'standard')}`;
+}
+
+/** The task's "Last round" lines: what the workspace holds of the previous round under the run's opponentCode. */
+function lastRoundText(ws: Workspace, rel: (p: string) => string): string[] {
+  const logs = `${gameDescriptor(ws.game).workspace.logFiles}, and \`round_report.json\` our summary (standings and head-to-head records)`;
+  const lastRound = rel(ws.lastRoundDir!);
+  switch (ws.opponentCode ?? DEFAULT_OPPONENT_CODE) {
+    case 'visible':
+      return [
+        `The previous round's reports are in \`${rel(ws.logsDir!)}\`: ${logs}.`,
+        `The previous round's code of every agent is in \`${lastRound}\` (one folder per agent, yours included). Learn from it and improve.`,
+      ];
+    case 'logs-only':
+      return [
+        `The previous round's reports of all games are in \`${rel(ws.logsDir!)}\`: ${logs}.`,
+        `Your own previous round's code is in \`${lastRound}/${ws.agentId}\`. The other agents' code is not shown in this tournament: learn from the reports and improve.`,
+      ];
+    case 'hidden':
+      return [
+        `The previous round's reports of your own games are in \`${rel(ws.logsDir!)}\`: ${logs}.`,
+        `Your own previous round's code is in \`${lastRound}/${ws.agentId}\`. The other agents' code and their games without you are not shown in this tournament: learn from your games and improve.`,
+      ];
+  }
 }

@@ -28,6 +28,7 @@ interface TourneyFlags {
   moveTimeout?: number;
   sandbox?: 'process' | 'docker';
   track?: 'standard' | 'ml' | 'js' | 'go';
+  opponentCode?: 'visible' | 'logs-only' | 'hidden';
   config?: string;
   preset?: string;
   resume?: string;
@@ -224,6 +225,12 @@ function addConfigOptions(cmd: Command): Command {
         'task track: the task prompt and the language bots must be written in (standard: any; ml: Python with numpy/scikit-learn; js; go); per agent with agentTracks in --config; see docs/tracks.md',
       ).choices(['standard', 'ml', 'js', 'go']),
     )
+    .addOption(
+      new Option(
+        '--opponent-code <setting>',
+        "what round 2+ workspaces show of rivals: visible (default, as CATArena: every agent's previous code and all logs), logs-only (own code, all logs), hidden (own code, logs of own games only); see docs/architecture.md",
+      ).choices(['visible', 'logs-only', 'hidden']),
+    )
     .option(
       '--config <file>',
       'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)',
@@ -271,6 +278,7 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     moveTimeoutMs: flags.moveTimeout,
     sandbox: flags.sandbox,
     track: flags.track,
+    opponentCode: flags.opponentCode,
     queue: flags.queue,
     reuse: flags.reuse,
     strictValidation: flags.strictValidation,

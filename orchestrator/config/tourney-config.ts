@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
 import { adapterFor, defaultGameIds, gameDescriptor, gameIds } from '../../games/registry.ts';
 import { TASK_TRACKS, type TaskTrack } from '../../records/task-track.ts';
+import { DEFAULT_OPPONENT_CODE, OPPONENT_CODE, type OpponentCode } from '../../records/opponent-code.ts';
 
 /** A repetition count, or 'auto': play the schedule once, then more where it matters until W is stable (orchestrator/tourney/auto-reps.ts). */
 const Reps = z.union([z.int().min(1), z.literal('auto')]);
@@ -112,6 +113,8 @@ export const TourneyConfigSchema = z.strictObject({
   track: z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]]).default('standard'),
   /** Per agent id, a task track other than `track` (e.g. one agent on go, one on js, in one run). */
   agentTracks: z.record(z.string(), z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]])).default({}),
+  /** What round n > 1 workspaces show of rivals (records/opponent-code.ts): visible (CATArena), logs-only or hidden. */
+  opponentCode: z.enum(OPPONENT_CODE as [OpponentCode, ...OpponentCode[]]).default(DEFAULT_OPPONENT_CODE),
   /** redis://host:port: games are played by `catarena worker`s through this queue, not in-process. */
   queue: z
     .string()

@@ -18,6 +18,7 @@ import { deriveSeed } from '../../util/rng.ts';
 import { llmPlayerSampling, type TourneyConfig } from '../config/tourney-config.ts';
 import type { ModelPrice } from '../../agents/core/prices.ts';
 import type { TaskTrack } from '../../records/task-track.ts';
+import type { OpponentCode } from '../../records/opponent-code.ts';
 import { trackName, type StrategyRecord, type TrackId } from '../../records/tourney.ts';
 import { PREFIX } from './names.ts';
 import { runKey } from './jobs.ts';
@@ -100,6 +101,8 @@ export interface DevelopSettings {
   taskTrack?: TaskTrack;
   /** The agent's model's price (agents/core/prices.ts, config prices): its tokens' estimated dollars go into the cost record. */
   price?: ModelPrice;
+  /** What the workspace shows of rivals (config opponentCode; unset: visible): its TASK.md says so. */
+  opponentCode?: OpponentCode;
 }
 
 export interface DevelopJobData extends DevelopSettings {

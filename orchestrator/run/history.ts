@@ -3,6 +3,17 @@
 // Runs played under different rules of a game (games/core/descriptor.ts `rulesVersion`, chess's
 // `adjudication`) are flagged: their scores for that game do not compare game by game.
 import { rulesChanges, rulesOfEntry, type RunIndexEntry } from './run-index.ts';
+import { opponentCodeOf, type OpponentCode } from '../../records/opponent-code.ts';
+
+/** A run's opponentCode, and its change from the run before it ("visible → hidden"). */
+function opponentCodeOfRun(
+  e: RunIndexEntry,
+  before: RunIndexEntry | undefined,
+): Pick<HistoryRow, 'opponentCode' | 'opponentCodeChanged'> {
+  const now = opponentCodeOf(e);
+  const was = before ? opponentCodeOf(before) : now;
+  return { opponentCode: now, ...(was !== now ? { opponentCodeChanged: `${was} → ${now}` } : {}) };
+}
 
 export interface HistoryRow {
   runId: string;
@@ -15,6 +26,10 @@ export interface HistoryRow {
   rules: Record<string, string>;
   /** Games this run played under other rules than the run before it in the list ("chess v1 → v2"). */
   rulesChanged: string[];
+  /** What its agents saw of rivals (config opponentCode). */
+  opponentCode: OpponentCode;
+  /** The run before it in the list had another opponentCode ("visible → hidden"): its learning scores do not compare. */
+  opponentCodeChanged?: string;
 }
 
 export function historyRows(entries: RunIndexEntry[], agent?: string): HistoryRow[] {
@@ -33,6 +48,7 @@ export function historyRows(entries: RunIndexEntry[], agent?: string): HistoryRo
       ),
       rules: rulesOfEntry(e),
       rulesChanged: i > 0 ? rulesChanges(sorted[i - 1]!, e) : [],
+      ...opponentCodeOfRun(e, sorted[i - 1]),
     }))
     .filter((row) => !agent || Object.keys(row.scores).length);
 }
@@ -63,6 +79,12 @@ export function formatHistory(rows: HistoryRow[]): string {
       (r) =>
         `rules changed in ${r.runId}: ${r.rulesChanged.join(', ')} (its scores in ${r.rulesChanged.map((c) => c.split(' ')[0]).join(', ')} do not compare with the runs before it)`,
     );
+  const opponentChanges = rows
+    .filter((r) => r.opponentCodeChanged)
+    .map(
+      (r) =>
+        `opponents' code changed in ${r.runId}: ${r.opponentCodeChanged} (what agents saw of rivals differs: its learning scores do not compare with the runs before it)`,
+    );
   return [
     line(head),
     line(widths.map((w) => '-'.repeat(w))),
@@ -70,5 +92,6 @@ export function formatHistory(rows: HistoryRow[]): string {
     '',
     "S: strategy-coding score, L: global learning score, each the mean over the run's tracks (Mean S / Mean L in report.md's leaderboard).",
     ...changes,
+    ...opponentChanges,
   ].join('\n');
 }

@@ -156,13 +156,19 @@ export class RunDir {
     return path.join(this.roundDir(t, round), 'logs');
   }
 
+  /** With opponentCode hidden: round n's logs of one agent's games only, for its round n+1 workspace. */
+  ownLogsDir(t: TrackId | string, round: number, agent: string): string {
+    return path.join(this.roundDir(t, round), 'own-logs', agent);
+  }
+
   /**
    * Whether round n's logs are complete: round_report.json is written last, by rename, and a
    * finished run may keep it compressed. A resume does not write them again (under new names: the
    * CATArena files carry the time they were written).
    */
-  async roundLogsWritten(t: TrackId | string, round: number): Promise<boolean> {
-    const file = path.join(this.logsDir(t, round), 'round_report.json');
+  async roundLogsWritten(t: TrackId | string, round: number, agent?: string): Promise<boolean> {
+    const dir = agent === undefined ? this.logsDir(t, round) : this.ownLogsDir(t, round, agent);
+    const file = path.join(dir, 'round_report.json');
     return (await pathExists(file)) || pathExists(`${file}${GZ_EXT}`);
   }
 
@@ -226,7 +232,9 @@ export class RunDir {
       for (const round of (await fs.readdir(this.trackDir(t)).catch(() => [] as string[])).filter((r) =>
         /^round_\d+$/.test(r),
       )) {
-        out.push(path.join(this.trackDir(t), round, 'workspaces'), path.join(this.trackDir(t), round, 'logs'));
+        out.push(
+          ...['workspaces', 'logs', 'own-logs'].map((dir) => path.join(this.trackDir(t), round, dir)), // own-logs: opponentCode hidden
+        );
       }
     }
     return out;
@@ -246,13 +254,13 @@ export class RunDir {
     return { ...stats, unlinkedFreed: await dropUnlinked(this.storeDir, options) };
   }
 
-  /** A file of a round's logs, or of a workspace's copy of them (round_<n>/workspaces/<agent>/logs/). */
+  /** A file of a round's logs (or an agent's own-logs), or of a workspace's copy of them (round_<n>/workspaces/<agent>/logs/). */
   isLogFile(file: string): boolean {
     const rel = path.relative(this.root, file).split(path.sep);
     const round = rel.findIndex((p) => /^round_\d+$/.test(p));
     if (round < 0 || rel[0] !== 'tracks') return false;
     const inRound = rel.slice(round + 1);
-    return inRound[0] === 'logs' || (inRound[0] === 'workspaces' && inRound[2] === 'logs');
+    return inRound[0] === 'logs' || inRound[0] === 'own-logs' || (inRound[0] === 'workspaces' && inRound[2] === 'logs');
   }
 
   // ------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ export { rulesChanges, rulesOfEntry } from '../../records/tourney.ts';
 import { RunDir } from './run-dir.ts';
 import { taskTracksOfConfig } from '../../reports/markdown-task-tracks.ts';
 import { gameIds, rulesLabel } from '../../games/registry.ts';
+import { opponentCodeOf } from '../../records/opponent-code.ts';
 
 export const RUNS_KEY = `${PREFIX}:runs`;
 
@@ -44,6 +45,7 @@ export function indexEntry(
     tracks,
     taskTracks,
     rules,
+    opponentCode: opponentCodeOf(summary.config),
   };
 }
 

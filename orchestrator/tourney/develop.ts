@@ -200,6 +200,7 @@ export function workspaceInput(step: DevelopStep) {
     moveTimeoutMs: step.moveTimeoutMs,
     previous: step.previous,
     taskTrack: step.taskTrack,
+    opponentCode: step.opponentCode,
   };
 }
 

@@ -150,6 +150,7 @@ export class QueuedDeveloper implements Developer {
         ...(step.strictValidation ? { strictValidation: true } : {}),
         ...(step.taskTrack ? { taskTrack: step.taskTrack } : {}),
         ...(step.price ? { price: step.price } : {}),
+        ...(step.opponentCode && step.opponentCode !== 'visible' ? { opponentCode: step.opponentCode } : {}),
       };
       job = await this.guarded(lane.queue.add('develop', data, { ...DEVELOP_JOB_OPTIONS, jobId }));
     } else if ((await job.getState()) === 'failed') {

@@ -87,6 +87,7 @@ export function combinedIndexEntry(c: CombinedSummary, config: TourneyConfig, sc
     matches: c.repeats.reduce((n, r) => n + r.games, 0),
     reused: 0,
     repeats: c.repeats.length,
+    opponentCode: config.opponentCode,
     leaderboard: c.leaderboard.map(({ agent, meanRankS, meanRankL, meanS, meanL, rankProbabilities, aboveNext }) => ({
       agent,
       meanRankS,

@@ -12,7 +12,7 @@ import type { Agent } from '../../agents/core/types.ts';
 import { deriveSeed } from '../../util/rng.ts';
 import { matchId, type MatchSpec } from '../../records/match.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from '../../records/tourney.ts';
-import { writeRoundLogs } from '../../reports/round-logs.ts';
+import { writeRoundLogs, type RoundLogsInput } from '../../reports/round-logs.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { gameSettings, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
@@ -33,6 +33,7 @@ import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './track-schedule.ts';
 import { summarizeRun, summarizeTrack, type TrackReport } from './summarize.ts';
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
+import { rm } from 'node:fs/promises';
 
 export interface TourneyOptions {
   config: TourneyConfig;
@@ -320,8 +321,7 @@ class Tourney {
     const name = trackName(track);
     const rounds = this.history.get(name)!.slice(0, round);
     const logs = played.then(async () => {
-      if (await run.roundLogsWritten(track, round)) return; // a resumed run's, written before it stopped
-      await writeRoundLogs(run.logsDir(track, round), {
+      const input = (): RoundLogsInput => ({
         game: track.game,
         variant: track.variant,
         round,
@@ -335,6 +335,9 @@ class Tourney {
         // Read one at a time by the writers: a round's replays never sit in memory together.
         replay: (result) => run.readReplay(result.id),
       });
+      // A resumed run's logs, written before it stopped, are kept.
+      if (!(await run.roundLogsWritten(track, round))) await writeRoundLogs(run.logsDir(track, round), input());
+      if (config.opponentCode === 'hidden' && round < config.rounds) await this.writeOwnLogs(track, round, input);
     });
     if (round < config.rounds) {
       // Known now, so the next round's loop waits for it rather than developing without these logs.
@@ -371,6 +374,22 @@ class Tourney {
     this.reports.set(name, report);
     await report;
     this.progress?.phase(`${name} finished: W, metrics and evolution written`);
+  }
+
+  /**
+   * opponentCode hidden: each agent's round n+1 workspace gets round n's logs of its own games
+   * only (the games one of its strategies played), written by the same writers as the round's logs.
+   */
+  private async writeOwnLogs(track: TrackId, round: number, input: () => RoundLogsInput): Promise<void> {
+    for (const agent of this.agents) {
+      if (await this.run.roundLogsWritten(track, round, agent.id)) continue;
+      const all = input();
+      const own = new Set(all.strategies.filter((s) => s.agent === agent.id).map((s) => s.id));
+      const results = all.results.filter((r) => r.spec.seats.some((id) => own.has(id)));
+      const dir = this.run.ownLogsDir(track, round, agent.id);
+      await rm(dir, { recursive: true, force: true }); // a run killed while writing them: no stale files beside the new ones
+      await writeRoundLogs(dir, { ...all, results });
+    }
   }
 
   /** A track's strategies for a round: developing since its previous round's logs, or started now. */
@@ -421,7 +440,10 @@ class Tourney {
       round > 1
         ? {
             bots: rounds[round - 2]!.map((r) => ({ agent: r.agent, dir: r.dir })),
-            logsDir: run.logsDir(track, round - 1),
+            logsDir:
+              config.opponentCode === 'hidden'
+                ? run.ownLogsDir(track, round - 1, agent.id)
+                : run.logsDir(track, round - 1),
           }
         : undefined;
     return this.countSpent(
@@ -440,6 +462,7 @@ class Tourney {
         startTimeoutMs: config.startTimeoutMs,
         strictValidation: config.strictValidation,
         taskTrack: taskTrackOf(config, agent.id),
+        opponentCode: config.opponentCode,
         sandbox: this.sandbox,
         hosts: this.hosts,
         // The bot that passed validation goes to the executor (one start per strategy, not two).

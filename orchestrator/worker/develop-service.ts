@@ -115,6 +115,7 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
         startTimeoutMs: d.startTimeoutMs,
         strictValidation: d.strictValidation,
         taskTrack: d.taskTrack,
+        opponentCode: d.opponentCode,
         sandbox: options.sandbox,
         hosts: options.hosts,
         price: d.price,

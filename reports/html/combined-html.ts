@@ -2,6 +2,7 @@
 // (reports/markdown-combined.ts), as one self-contained page, with the combined intervals as
 // charts, mean W as heatmaps and links to each repeat's own report.
 import { trackName } from '../../records/tourney.ts';
+import { opponentCodeLine } from '../../records/opponent-code.ts';
 import type { CombinedSummary, CombinedTrack } from '../combined.ts';
 import { num } from '../markdown-format.ts';
 import { pm } from '../markdown-combined.ts';
@@ -153,6 +154,7 @@ export function renderCombinedHtml(c: CombinedSummary): string {
 <h1>CATArena tournament report over ${K} repeats: ${h(c.runId)}</h1>
 <ul>
 <li>Directory: <code>${h(c.runDir)}</code> · finished ${h(c.finishedAt)}</li>
+<li>${h(opponentCodeLine(c.config))}</li>
 ${c.repeats.map((r) => `<li>Repeat ${r.index}: seed ${r.seed}, ${r.games} games — <a href="${h(r.runDir)}/report.html">its report</a></li>`).join('\n')}
 </ul>
 <p class="muted">Mean over the ${K} repeats ± SD (the paper's way). Brackets: ${Math.round(c.level * 100)}% intervals of the mean covering the agents' development and the games' luck (two-level bootstrap, Student's t with ${K - 1} df; docs/metrics.md "Intervals over repeats"). ≈: not separable from the next at 95%.</p>

@@ -4,6 +4,7 @@
 // paired difference (the index lines' `pairwise`, catarena compare per run). Self-contained like report.html.
 import path from 'node:path';
 import { rulesChanges, rulesOfEntry, type RunIndexEntry } from '../../records/tourney.ts';
+import { opponentCodeOf } from '../../records/opponent-code.ts';
 import { num } from '../markdown-format.ts';
 import { escapeHtml as h, PAGE_CSS } from './page.ts';
 import { lineChart, type Series } from './svg.ts';
@@ -54,7 +55,11 @@ export function renderHistoryHtml(entries: RunIndexEntry[], root: string): strin
     const rulesCell = changed.length
       ? `${h(rules)} <strong title="${h(`changed: ${changed.join(', ')}`)}">(changed)</strong>`
       : h(rules);
-    return `<tr><td class="text">${h(r.finishedAt.slice(0, 16).replace('T', ' '))}</td><td class="text"><a href="${h(report)}">${h(r.runId)}</a></td><td class="text">${h(r.schedule ?? '')}</td><td class="text">${h(r.games.join(', '))}</td><td class="text">${rulesCell}</td><td>${r.rounds}</td><td>${r.matches}</td>${agents
+    // What agents saw of rivals (opponentCode): a change from the run before is marked too (learning scores do not compare).
+    const opponents = opponentCodeOf(r);
+    const opponentsChanged = before && opponentCodeOf(before) !== opponents;
+    const opponentsCell = `${h(opponents)}${opponentsChanged ? ` <strong title="${h(`changed: ${opponentCodeOf(before)} → ${opponents}`)}">(changed)</strong>` : ''}`;
+    return `<tr><td class="text">${h(r.finishedAt.slice(0, 16).replace('T', ' '))}</td><td class="text"><a href="${h(report)}">${h(r.runId)}</a></td><td class="text">${h(r.schedule ?? '')}</td><td class="text">${h(r.games.join(', '))}</td><td class="text">${rulesCell}</td><td class="text">${opponentsCell}</td><td>${r.rounds}</td><td>${r.matches}</td>${agents
       .map((a) => `<td>${by.has(a) ? `${num(by.get(a)!.meanS)} / ${num(by.get(a)!.meanL)}` : ''}</td>`)
       .join('')}</tr>`;
   });
@@ -68,7 +73,7 @@ export function renderHistoryHtml(entries: RunIndexEntry[], root: string): strin
 ${runs.length ? charts || '<p class="muted">No per-track scores indexed yet.</p>' : '<p class="muted">No finished runs are indexed here yet.</p>'}
 ${pairs}
 <h2>Runs</h2>
-<table><thead><tr><th class="text">finished (UTC)</th><th class="text">run</th><th class="text">schedule</th><th class="text">games</th><th class="text">rules</th><th>rounds</th><th>matches</th>${agents.map((a) => `<th>${h(a)} S / L</th>`).join('')}</tr></thead>
+<table><thead><tr><th class="text">finished (UTC)</th><th class="text">run</th><th class="text">schedule</th><th class="text">games</th><th class="text">rules</th><th class="text">opponents' code</th><th>rounds</th><th>matches</th>${agents.map((a) => `<th>${h(a)} S / L</th>`).join('')}</tr></thead>
 <tbody>${rows.join('')}</tbody></table>
 </body></html>
 `;

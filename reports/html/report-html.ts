@@ -14,6 +14,7 @@ import {
   usd,
 } from '../cost-by-round.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../../records/tourney.ts';
+import { opponentCodeLine } from '../../records/opponent-code.ts';
 import type { Interval } from '../../records/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
 import { agentsWithoutBot, everyBuildFailed } from '../summary.ts';
@@ -62,6 +63,7 @@ function header(s: TourneySummary): string {
 <li>Started ${h(s.createdAt)} · finished ${h(s.finishedAt)}</li>
 <li>Agents (${agents.length}): ${h(agents.join(', '))}</li>
 <li>Games played: ${games} (${s.tracks.map((t) => `${h(trackName(t))}: ${t.games}`).join(', ')})</li>
+<li>${h(opponentCodeLine(s.config))}</li>
 ${auto.map((t) => `<li>${h(trackName(t))}: --reps auto, ${t.autoReps!.firstPass} games then ${t.autoReps!.batches.length} batch(es) to ${t.autoReps!.games}; ${h(t.autoReps!.stopped?.detail ?? 'not finished')}</li>`).join('\n')}
 </ul>
 ${alarms.map((a) => `<p class="warn"><strong>${h(a)}</strong></p>`).join('\n')}
