@@ -44,6 +44,11 @@ export interface ArenaOptions {
   progress?: Progress;
   hosts?: GameServerPool;
   signal?: AbortSignal;
+  /**
+   * Strategy ids a person plays (the human seat, orchestrator/human/). Written to arena.json, so
+   * `catarena serve` draws their games from their seats' view until each ends.
+   */
+  humans?: string[];
   /** Observer of the games in flight (records/live.ts): a human seat's page. */
   onLive?: LiveListener;
   /** Called with each game's replay once it is journaled. */
