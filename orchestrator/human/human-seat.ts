@@ -56,7 +56,7 @@ interface Parked {
   seat: Seat;
   /** Counts the turns asked of the person (the page tells one from the next by it). */
   turn: number;
-  /** The turn call's body: what the seat sees, as a bot would (the page shows it for games with hidden cards or words). */
+  /** The turn call's body: what the seat sees, as a bot would (the page shows it beside the board for games with hidden cards or words). */
   request: unknown;
   res: http.ServerResponse;
   since: number;
@@ -313,14 +313,16 @@ export class HumanSeat {
     const adapter = adapterFor(this.options.game);
     const { spec } = game;
     const names = adapterFor(this.options.game).game.seatNames(spec.variant);
-    // The replay viewer shows every hand and word: for games that hide them, only once the game is over.
-    // Games whose board shows nothing a seat may not see (descriptor publicBoard); the others show the seat's own request instead.
-    const open = Boolean(gameDescriptor(spec.game).publicBoard) || Boolean(game.ended);
-    const data = open
-      ? await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress')
-      : null;
-    const recorded = this.results.find((r) => r.id === game.id);
     const humanSeats = spec.seats.flatMap((id, seat) => (id === this.id ? [seat] : []));
+    // The replay viewer shows every hand and word: a game that hides them (no descriptor
+    // publicBoard) is drawn from the person's seats' view until it is over (games/core/viewer.ts).
+    const perspective = gameDescriptor(spec.game).publicBoard ? undefined : { seats: humanSeats };
+    const data = await liveViewerData(
+      game,
+      game.turn ? `${names[game.turn.seat]} to move` : 'in progress',
+      perspective,
+    );
+    const recorded = this.results.find((r) => r.id === game.id);
     const parked = this.parked && this.parked.game === game && !this.parked.res.writableEnded ? this.parked : null;
     const seatNames = adapter.game.seatNames(spec.variant);
     let legal: unknown[] = [];
