@@ -7,7 +7,7 @@ import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/r
 import { DEFAULT_LIMITS } from '../../records/match.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
-import type { MatchResult, Replay } from '../../records/match.ts';
+import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
 import {
   parseSprtParams,
   SprtMonitor,
@@ -171,7 +171,12 @@ async function arenaFromCli(
         hosts,
         signal,
         ...(human
-          ? { humans: [human.id], onLive: human.onLive, onGame: (replay: Replay) => human.recorded(replay) }
+          ? {
+              humans: [human.id],
+              onSchedule: (specs: readonly MatchSpec[]) => human.schedule(specs),
+              onLive: human.onLive,
+              onGame: (replay: Replay) => human.recorded(replay),
+            }
           : {}),
         ...extra,
       }),

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { adapterFor, gameDescriptor } from '../../games/registry.ts';
 import type { LiveEvent } from '../../records/live.ts';
-import type { MatchSpec, MoveRecord, Replay, Seat } from '../../records/match.ts';
+import { matchId, type MatchSpec, type MoveRecord, type Replay, type Seat } from '../../records/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
 import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
 import { liveViewerData } from '../../reports/html/live-viewer.ts';
@@ -86,6 +86,8 @@ export class HumanSeat {
   /** Views are sent in order, each computed when its turn to be sent comes (never a stale one after a newer). */
   private sending: Promise<void> = Promise.resolve();
   private results: Array<{ id: string; line: string }> = [];
+  /** The games the person plays in this arena, when it said (schedule). */
+  private scheduled: readonly MatchSpec[] = [];
   private done: string | null = null;
   private readonly token: string | null;
   private script?: Promise<string>;
@@ -161,6 +163,20 @@ export class HumanSeat {
     }
     void this.broadcast(game);
   };
+
+  /** The arena's games still to play (ArenaOptions.onSchedule): a deal the person will play again stays hidden until then. */
+  schedule(specs: readonly MatchSpec[]): void {
+    this.scheduled = specs.filter((s) => s.seats.includes(this.id));
+  }
+
+  /**
+   * True while a game of the person's still to be played deals the same cards as `game` (its
+   * seed: Bridge's other room of a board, Hold'em's table rounds rotated over one deal).
+   */
+  private dealAgain(game: Game): boolean {
+    const ended = new Set([...this.results.map((r) => r.id), game.id]);
+    return this.scheduled.some((s) => s.seed === game.spec.seed && s.game === game.spec.game && !ended.has(matchId(s)));
+  }
 
   /** Tells the page a game's result line (from its replay's viewer data) once it is journaled. */
   async recorded(replay: Replay): Promise<void> {
@@ -315,8 +331,10 @@ export class HumanSeat {
     const names = adapterFor(this.options.game).game.seatNames(spec.variant);
     const humanSeats = spec.seats.flatMap((id, seat) => (id === this.id ? [seat] : []));
     // The replay viewer shows every hand and word: a game that hides them (no descriptor
-    // publicBoard) is drawn from the person's seats' view until it is over (games/core/viewer.ts).
-    const perspective = gameDescriptor(spec.game).publicBoard ? undefined : { seats: humanSeats };
+    // publicBoard) is drawn from the person's seats' view until it is over and no later game
+    // of the person's deals the same cards (games/core/viewer.ts).
+    const full = gameDescriptor(spec.game).publicBoard || (game.ended && !this.dealAgain(game));
+    const perspective = full ? undefined : { seats: humanSeats };
     const data = await liveViewerData(
       game,
       game.turn ? `${names[game.turn.seat]} to move` : 'in progress',

@@ -16,8 +16,8 @@ export interface LiveGameView {
 
 /**
  * The viewer data of a game so far; `status` replaces the result line while it runs. With a
- * `perspective`, a game not yet ended is drawn as those seats may see it (games/core/viewer.ts);
- * an ended one in full. Null for a game without a viewer (or one it cannot draw yet).
+ * `perspective`, it is drawn as those seats may see it (games/core/viewer.ts): the caller gives
+ * none once the game may be shown in full. Null for a game without a viewer (or one it cannot draw yet).
  */
 export async function liveViewerData(
   game: LiveGameView,
@@ -43,7 +43,7 @@ export async function liveViewerData(
     setup: game.setup,
     moves: game.moves,
   };
-  const data = await viewerDataOf(replay, game.ended ? undefined : perspective).catch(() => null);
+  const data = await viewerDataOf(replay, perspective).catch(() => null);
   if (data && !game.ended) data.result = status;
   return data;
 }
