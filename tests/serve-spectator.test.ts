@@ -7,6 +7,8 @@
 // Bridge hand of the bot's but dummy's once the opening lead is made, no seed that deals them;
 // the runs list shows no seed and the run's files are withheld until it ends. A run of bots only
 // is still drawn in full (every hole card) by default, and public with --spectator public.
+// About 30 s at a load of 5 on 2 cores (three real games, each watched until the page catches up
+// with the person's move; the bots-only table plays on to its end after the checks); ~50 s at 20.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -253,8 +253,11 @@ export class ServeServer {
   }
 }
 
-/** A run still running with a human seat in it. */
-const personPlaying = (dir: string) => (runHumans(dir)?.length ?? 0) > 0 && runState(dir).state === 'running';
+/** A run still running with a human seat in it (or that has not yet said who plays: it may have). */
+function personPlaying(dir: string): boolean {
+  const humans = runHumans(dir);
+  return (humans === null || humans.length > 0) && runState(dir).state === 'running';
+}
 
 function shell(title: string, page: 'runs' | 'run' | 'queue', data: Record<string, unknown>): string {
   const script = page === 'run' ? 'run.js' : page === 'queue' ? 'queue.js' : 'runs.js';
