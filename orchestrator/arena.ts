@@ -4,7 +4,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkVariant, gameDescriptor } from '../games/registry.ts';
-import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult, type Replay } from '../records/match.ts';
+import {
+  type ForfeitPolicy,
+  matchId,
+  type MatchLimits,
+  type MatchResult,
+  type MatchSpec,
+  type Replay,
+} from '../records/match.ts';
 import type { LiveListener } from '../records/live.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { crossTable, crossTableCsv, formatCrossTable, type CrossRow } from '../reports/tables/crosstable.ts';
@@ -44,6 +51,13 @@ export interface ArenaOptions {
   progress?: Progress;
   hosts?: GameServerPool;
   signal?: AbortSignal;
+  /**
+   * Strategy ids a person plays (the human seat, orchestrator/human/). Written to arena.json, so
+   * `catarena serve` draws their games from their seats' view until each ends.
+   */
+  humans?: string[];
+  /** Told the games still to play, before play (a human seat: which later games deal the same cards). */
+  onSchedule?: (specs: readonly MatchSpec[]) => void;
   /** Observer of the games in flight (records/live.ts): a human seat's page. */
   onLive?: LiveListener;
   /** Called with each game's replay once it is journaled. */
@@ -89,6 +103,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const ownResults = () => journal.results().filter((r) => specIds.has(r.id));
   // A resumed run whose stop condition already holds plays nothing more.
   const pending = options.stopWhen?.(ownResults()) ? [] : specs.filter((s) => !journal.has(matchId(s)));
+  options.onSchedule?.(pending);
   const resumed = specs.filter((s) => journal.has(matchId(s))).length;
   await run.writeArenaFile('arena.json', {
     ...options,
@@ -99,6 +114,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     stopWhen: undefined,
     onLive: undefined,
     onGame: undefined,
+    onSchedule: undefined,
     bots: options.bots.map(({ warm: _, ...ref }) => ref),
     games: specs.length,
   });

@@ -2,6 +2,8 @@
 // driven over HTTP against the heuristic bot. An illegal answer is refused with its reason and the
 // turn stays open; legal answers finish the game, which is journaled like any other with the
 // seat's own deadline in its spec; a person who stops answering loses on time, as a bot would.
+// A Bridge deal the person plays again (the board's other room) keeps the bot's hands hidden on
+// the page until that room is over too.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -135,6 +137,70 @@ describe('the human seat over HTTP', () => {
     expect(game!.termination).toBe('timeout');
     expect(game!.offender).toBe(1);
     expect(game!.winner).toBe(0);
+  }, 60_000);
+});
+
+describe("the human seat's page and a deal played again", () => {
+  it("keeps the bot's Bridge hands hidden after the open room, until the closed room with the same deal is over", async () => {
+    const seat = new HumanSeat({ game: 'bridge', variant: 'standard' });
+    await seat.start();
+    const sandbox = createSandbox('process');
+    const stop = new AbortController();
+    try {
+      const runDir = tempDir();
+      const messages: Array<Msg & { ended?: unknown; data?: { frames: Array<{ h: string[] }> }; seats?: string[] }> =
+        [];
+      let last = 0;
+      let bid = false;
+      const turns: Promise<unknown>[] = [];
+      void events(
+        seat.url,
+        (m) => {
+          messages.push(m);
+          if (m.type !== 'game' || !m.yourTurn || m.yourTurn.turn <= last) return;
+          last = m.yourTurn.turn;
+          const legal = m.legal as Array<{ type: string; call_type?: string }>;
+          const mine = legal.find((a) => a.call_type === 'bid' && !bid) ?? legal.find((a) => a.call_type === 'pass');
+          bid ||= mine?.call_type === 'bid';
+          turns.push(answer(seat.url, m.gameId!, mine ?? legal[0]));
+        },
+        stop.signal,
+      );
+      const outcome = await runArena({
+        game: 'bridge',
+        variant: 'standard',
+        bots: [
+          ...refsFromDirs([BUILTIN('heuristic', 'bridge')]),
+          { id: seat.id, dir: path.join(runDir, 'human'), warm: seat.handle(), sharedInstances: true },
+        ],
+        reps: 1,
+        maxGames: 2, // both rooms of one board: the same deal, the seats swapped
+        seed: 4,
+        concurrency: 1,
+        limits: { ...DEFAULT_LIMITS, seatMoveMs: { human: 60_000 } },
+        policy: 'strict',
+        runDir,
+        sandbox,
+        onSchedule: (specs) => seat.schedule(specs),
+        onLive: seat.onLive,
+        onGame: (r) => seat.recorded(r),
+      });
+      await Promise.all(turns);
+      expect(outcome.results).toHaveLength(2);
+      // The open room's last message (over): the bot's hands still hidden, its deal is played again.
+      const endedOf = (id: string) =>
+        messages.filter((m) => m.type === 'game' && (m as { id?: string }).id === id && m.ended).at(-1)!;
+      const [first, second] = outcome.results;
+      const botSeats = (seats: string[]) => seats.flatMap((s, i) => (s === 'human' ? [] : [i]));
+      const deal0 = endedOf(first!.id).data!.frames[0]!.h;
+      for (const b of botSeats(first!.spec.seats)) expect(deal0[b]).toBe('?');
+      // The closed room's: the whole deal.
+      expect(endedOf(second!.id).data!.frames[0]!.h.filter((h) => h === '?')).toEqual([]);
+    } finally {
+      stop.abort();
+      await seat.close();
+      await sandbox.close();
+    }
   }, 60_000);
 });
 

@@ -1,7 +1,8 @@
 // The human seat as a person uses it: `catarena play builtin:heuristic human` prints a page's URL;
 // the test opens it in Debian's Chromium and plays whole games against the heuristic bot by
 // clicking (Gomoku cells; chess pieces and squares, one move dragged), has an illegal click
-// refused with its reason, and finds the games in the journal and replays like any other.
+// refused with its reason, and finds the games in the journal and replays like any other. Games
+// that hide cards and words are drawn from the person's seats: no other seat's card or word shows.
 // Nothing the page loads may come from anywhere but the seat's own server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -76,6 +77,31 @@ async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg
   );
   if (await page.locator('[data-testid="done"]').innerText()) return null;
   return page.evaluate(() => (window as unknown as { catarenaHuman: { last: Msg } }).catarenaHuman.last);
+}
+
+/** The cards and words of the bot's seats the page draws (dummy's Bridge hand aside): none while a game is played. */
+function othersShown(page: Page, game: string, msg: Msg): Promise<string[]> {
+  const bots = (msg as unknown as { seats: string[]; human: number[] }).seats
+    .map((_, seat) => seat)
+    .filter((seat) => !(msg as unknown as { human: number[] }).human.includes(seat));
+  return page.evaluate(
+    ([g, seats]) =>
+      (seats as number[]).flatMap((b) => {
+        const board = document.querySelector('[data-testid="board"]')!;
+        if (g === 'holdem')
+          return [...board.querySelectorAll(`[data-testid="seat-${b}"] [data-card]`)].map((c) => c.textContent!);
+        if (g === 'bridge') {
+          const hand = board.querySelector(`[data-testid="hand-${'NESW'[b]}"]`);
+          if (!hand || hand.getAttribute('data-hidden') === 'true' || hand.classList.contains('bx-dummy')) return [];
+          return [...hand.querySelectorAll('[data-card]')].map((c) => c.getAttribute('data-card')!);
+        }
+        const row = board.querySelector(`[data-testid="seat-${b}"]`);
+        if (!row || row.getAttribute('data-role') === 'audience') return [];
+        const word = row.querySelectorAll('td')[3]!.textContent!;
+        return word === '?' ? [] : [word];
+      }),
+    [game, bots] as const,
+  );
 }
 
 /** A small seeded generator, so a failing game can be played again. */
@@ -265,8 +291,13 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
         const msg = await nextTurn(page, moves, true);
         if (!msg) break;
         moves = msg.yourTurn!.turn;
-        // Another seat's cards are never on the page while it is played.
-        expect(await page.locator('[data-testid="board"] svg').count()).toBe(0);
+        // Another seat's cards and words are never on the page while it is played: the board is
+        // drawn from the person's seats (card backs, hidden hands, '?' for words).
+        expect(await othersShown(page, game, msg)).toEqual([]);
+        expect(
+          await page.locator('[data-testid="board"] [data-card], [data-testid="board"] [data-testid="words"]').count(),
+        ).toBeGreaterThan(0); // the board is drawn: the person's own cards, the words line
+
         expect(await page.locator('[data-testid="request"]').count()).toBe(1);
         if (await page.locator('[data-testid="raise"]').count()) {
           if (!refused) {

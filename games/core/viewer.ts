@@ -43,8 +43,23 @@ export interface ViewerData {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * Whose eyes a board is drawn for while its game is played: `seats` are the seats whose own
+ * cards, hands or words may be shown (a person's seats; none: only what every seat sees, a
+ * public spectator). A viewer given one builds its data from the rules' per-seat view, so what a
+ * seat may not see is never in the data (nor in a page or an event stream made from it). Absent:
+ * everything, as a replay for analysts. Games whose board hides nothing (descriptor `publicBoard`)
+ * ignore it.
+ */
+export interface ViewerPerspective {
+  seats: readonly number[];
+}
+
+/** A hidden card as a viewer's data writes it, where the renderer draws a card's back. */
+export const HIDDEN_CARD = '?';
+
 export interface ViewerModule {
-  viewerData(replay: Replay): ViewerData;
+  viewerData(replay: Replay, perspective?: ViewerPerspective): ViewerData;
 }
 
 /** How a game ended that a bot's failure decided, in words ("… timed out"). */

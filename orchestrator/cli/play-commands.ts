@@ -7,7 +7,7 @@ import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/r
 import { DEFAULT_LIMITS } from '../../records/match.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
-import type { MatchResult } from '../../records/match.ts';
+import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
 import {
   parseSprtParams,
   SprtMonitor,
@@ -170,7 +170,14 @@ async function arenaFromCli(
         progress: createProgress(kind, process.stderr, Boolean(opts.json)),
         hosts,
         signal,
-        ...(human ? { onLive: human.onLive, onGame: (replay) => human.recorded(replay) } : {}),
+        ...(human
+          ? {
+              humans: [human.id],
+              onSchedule: (specs: readonly MatchSpec[]) => human.schedule(specs),
+              onLive: human.onLive,
+              onGame: (replay: Replay) => human.recorded(replay),
+            }
+          : {}),
         ...extra,
       }),
     );

@@ -1,5 +1,6 @@
 // serve: a local web server over a runs folder (orchestrator/serve/server.ts, docs/serve.md).
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { SPECTATORS, type Spectator } from '../serve/spectator.ts';
 import { intOption } from './options.ts';
 
 export function registerServeCommand(program: Command): void {
@@ -18,7 +19,14 @@ export function registerServeCommand(program: Command): void {
       '127.0.0.1',
     )
     .option('--queue <redis-url>', 'also show the queue: workers, what each plays, depth and throughput')
-    .action(async (opts: { out: string; port: number; host: string; queue?: string }) => {
+    .addOption(
+      new Option(
+        '--spectator <view>',
+        "what the live page shows of games in flight: full (every seat's cards) or public (only what every seat may see); " +
+          "default: full for runs of bots, public for a run a person plays in (the human seat's games are always drawn from their seats' view until they end)",
+      ).choices(SPECTATORS),
+    )
+    .action(async (opts: { out: string; port: number; host: string; queue?: string; spectator?: Spectator }) => {
       const { ServeServer } = await import('../serve/server.ts');
       const queueStatus = opts.queue
         ? async () => (await import('../queue/status.ts')).queueStatus(opts.queue!)
@@ -29,6 +37,7 @@ export function registerServeCommand(program: Command): void {
         host: opts.host,
         queue: opts.queue,
         queueStatus,
+        ...(opts.spectator ? { spectator: opts.spectator } : {}),
       });
       await server.start();
       process.stderr.write(`catarena serve: ${server.url}  (runs in ${opts.out}; Ctrl-C stops)\n`);

@@ -343,16 +343,7 @@
     const viewer = window.catarenaViewers?.[msg.game];
     if (msg.data && viewer) {
       viewer.render(board, msg.data, msg.data.moves.length);
-    } else
-      board.append(
-        el(
-          'p',
-          { class: 'muted' },
-          msg.ended
-            ? 'no board for this game'
-            : "this game hides hands and words: your seat's view is beside; the whole board is shown when the game ends",
-        ),
-      );
+    } else board.append(el('p', { class: 'muted' }, 'no board for this game'));
     clearInterval(state.clock);
     if (msg.ended) {
       turn.className = 'turn';

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { adapterFor, gameDescriptor } from '../../games/registry.ts';
 import type { LiveEvent } from '../../records/live.ts';
-import type { MatchSpec, MoveRecord, Replay, Seat } from '../../records/match.ts';
+import { matchId, type MatchSpec, type MoveRecord, type Replay, type Seat } from '../../records/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
 import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
 import { liveViewerData } from '../../reports/html/live-viewer.ts';
@@ -56,7 +56,7 @@ interface Parked {
   seat: Seat;
   /** Counts the turns asked of the person (the page tells one from the next by it). */
   turn: number;
-  /** The turn call's body: what the seat sees, as a bot would (the page shows it for games with hidden cards or words). */
+  /** The turn call's body: what the seat sees, as a bot would (the page shows it beside the board for games with hidden cards or words). */
   request: unknown;
   res: http.ServerResponse;
   since: number;
@@ -86,6 +86,8 @@ export class HumanSeat {
   /** Views are sent in order, each computed when its turn to be sent comes (never a stale one after a newer). */
   private sending: Promise<void> = Promise.resolve();
   private results: Array<{ id: string; line: string }> = [];
+  /** The games the person plays in this arena, when it said (schedule). */
+  private scheduled: readonly MatchSpec[] = [];
   private done: string | null = null;
   private readonly token: string | null;
   private script?: Promise<string>;
@@ -161,6 +163,20 @@ export class HumanSeat {
     }
     void this.broadcast(game);
   };
+
+  /** The arena's games still to play (ArenaOptions.onSchedule): a deal the person will play again stays hidden until then. */
+  schedule(specs: readonly MatchSpec[]): void {
+    this.scheduled = specs.filter((s) => s.seats.includes(this.id));
+  }
+
+  /**
+   * True while a game of the person's still to be played deals the same cards as `game` (its
+   * seed: Bridge's other room of a board, Hold'em's table rounds rotated over one deal).
+   */
+  private dealAgain(game: Game): boolean {
+    const ended = new Set([...this.results.map((r) => r.id), game.id]);
+    return this.scheduled.some((s) => s.seed === game.spec.seed && s.game === game.spec.game && !ended.has(matchId(s)));
+  }
 
   /** Tells the page a game's result line (from its replay's viewer data) once it is journaled. */
   async recorded(replay: Replay): Promise<void> {
@@ -313,14 +329,18 @@ export class HumanSeat {
     const adapter = adapterFor(this.options.game);
     const { spec } = game;
     const names = adapterFor(this.options.game).game.seatNames(spec.variant);
-    // The replay viewer shows every hand and word: for games that hide them, only once the game is over.
-    // Games whose board shows nothing a seat may not see (descriptor publicBoard); the others show the seat's own request instead.
-    const open = Boolean(gameDescriptor(spec.game).publicBoard) || Boolean(game.ended);
-    const data = open
-      ? await liveViewerData(game, game.turn ? `${names[game.turn.seat]} to move` : 'in progress')
-      : null;
-    const recorded = this.results.find((r) => r.id === game.id);
     const humanSeats = spec.seats.flatMap((id, seat) => (id === this.id ? [seat] : []));
+    // The replay viewer shows every hand and word: a game that hides them (no descriptor
+    // publicBoard) is drawn from the person's seats' view until it is over and no later game
+    // of the person's deals the same cards (games/core/viewer.ts).
+    const full = gameDescriptor(spec.game).publicBoard || (game.ended && !this.dealAgain(game));
+    const perspective = full ? undefined : { seats: humanSeats };
+    const data = await liveViewerData(
+      game,
+      game.turn ? `${names[game.turn.seat]} to move` : 'in progress',
+      perspective,
+    );
+    const recorded = this.results.find((r) => r.id === game.id);
     const parked = this.parked && this.parked.game === game && !this.parked.res.writableEnded ? this.parked : null;
     const seatNames = adapter.game.seatNames(spec.variant);
     let legal: unknown[] = [];

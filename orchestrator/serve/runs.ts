@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isProcessGone, startTimeOf } from '../../util/procfs.mjs';
 import { progressText, type LiveRecord, type RunStatus } from '../run/run-dir.ts';
+import { runHumans } from './spectator.ts';
 
 export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'killed' | 'unknown';
 
@@ -25,6 +26,8 @@ export interface RunSummary {
   /** One line of what it plays. */
   about: string;
   config?: unknown;
+  /** Strategy ids a person plays in the run (the human seat). */
+  humans?: string[];
   links: Record<string, string>;
 }
 
@@ -75,6 +78,9 @@ export async function runSummary(dir: string): Promise<RunSummary> {
     : arena
       ? `${arena.game}/${arena.variant}: ${(arena.bots ?? []).map((b) => b.id).join(' vs ')} · ${arena.games} games`
       : 'run';
+  const humans = runHumans(dir) ?? [];
+  // The seed deals every card: a run a person is playing does not show it.
+  const shown = (humans.length && state === 'running' ? withoutSeed(config ?? arena) : (config ?? arena)) as unknown;
   const links: Record<string, string> = { live: `/run/${encodeURIComponent(name)}/` };
   if (fs.existsSync(path.join(dir, 'report.html'))) links.report = `/run/${encodeURIComponent(name)}/files/report.html`;
   return {
@@ -87,7 +93,8 @@ export async function runSummary(dir: string): Promise<RunSummary> {
     games: countLines(path.join(dir, 'journal.jsonl')),
     progress: lastProgress(path.join(dir, 'live.jsonl')),
     about,
-    config: config ?? arena,
+    config: shown,
+    ...(humans.length ? { humans } : {}),
     links,
   };
 }
@@ -169,6 +176,12 @@ export async function agentRows(dir: string, agentCount?: number): Promise<Agent
     }
   }
   return rows.sort((a, b) => a.track.localeCompare(b.track) || a.round - b.round || a.agent.localeCompare(b.agent));
+}
+
+function withoutSeed(config: unknown): unknown {
+  if (!config || typeof config !== 'object') return config;
+  const { seed: _seed, ...rest } = config as Record<string, unknown>;
+  return rest;
 }
 
 async function readJson(file: string): Promise<unknown> {

@@ -17,8 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { viewerScript } from '../../reports/html/replay-page.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
 import { PROJECT_ROOT } from '../../util/paths.ts';
-import { listRuns, runSummary } from './runs.ts';
+import { listRuns, runState, runSummary } from './runs.ts';
 import { RunWatch, watchStats, type WatchMessage } from './watch.ts';
+import { runHumans, type Spectator } from './spectator.ts';
 
 export interface ServeOptions {
   /** The runs folder (run directories and index.jsonl). */
@@ -29,6 +30,11 @@ export interface ServeOptions {
   queue?: string;
   /** Queue status now (orchestrator/queue/status.ts), when --queue is given. */
   queueStatus?: () => Promise<unknown>;
+  /**
+   * What the live page shows of games in flight without a human seat (spectator.ts): `full` every
+   * seat's cards, `public` what every seat sees. Default: per run, public when a person plays in it.
+   */
+  spectator?: Spectator;
 }
 
 const TYPES: Record<string, string> = {
@@ -124,7 +130,12 @@ export class ServeServer {
       if (rest === '/') return html(res, shell(`catarena · ${name}`, 'run', { run: name }));
       if (rest === '/events') return this.runEvents(req, res, name, dir);
       if (rest === '/summary') return json(res, await runSummary(dir));
-      if (rest.startsWith('/files/')) return this.file(res, dir, decodeURIComponent(rest.slice('/files/'.length)));
+      if (rest.startsWith('/files/')) {
+        // live.jsonl, the replays, the bots' logs, the seeds: a person playing could read the other seats' cards there.
+        if (personPlaying(dir))
+          return text(res, 403, `${name} is withheld while a person plays in it: its files open once the run is over`);
+        return this.file(res, dir, decodeURIComponent(rest.slice('/files/'.length)));
+      }
     }
     text(res, 404, 'not found');
   }
@@ -191,7 +202,7 @@ export class ServeServer {
     const send = this.sse(req, res);
     let watch = this.watches.get(name);
     if (!watch) {
-      watch = new RunWatch(dir);
+      watch = new RunWatch(dir, this.options.spectator);
       this.watches.set(name, watch);
     }
     const w = watch;
@@ -240,6 +251,12 @@ export class ServeServer {
     const timer = setInterval(() => void check(), 1_000);
     req.on('close', () => clearInterval(timer));
   }
+}
+
+/** A run still running with a human seat in it (or that has not yet said who plays: it may have). */
+function personPlaying(dir: string): boolean {
+  const humans = runHumans(dir);
+  return (humans === null || humans.length > 0) && runState(dir).state === 'running';
 }
 
 function shell(title: string, page: 'runs' | 'run' | 'queue', data: Record<string, unknown>): string {

@@ -2,13 +2,16 @@
 // journal and live.jsonl are tailed (fs.watch, and a check every second in case a change is
 // missed) from the last offset read, so a game's end reaches the page as its journal line is
 // written. Games in flight are rebuilt from live.jsonl's start / move / end lines; their boards
-// (the game's replay viewer data) are sent at most every BOARD_MS per game.
+// (the game's replay viewer data) are sent at most every BOARD_MS per game, each drawn from the
+// view the spectator setting and the run's human seats allow (spectator.ts): what that view may
+// not see is never in a message.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MatchResult } from '../../records/match.ts';
 import { progressText, type LiveRecord } from '../run/run-dir.ts';
 import { liveViewerData, type LiveGameView } from '../../reports/html/live-viewer.ts';
 import { agentRows, runState, type AgentRow } from './runs.ts';
+import { boardPerspective, pageSpec, runHumans, spectatorFor, spectatorNote, type Spectator } from './spectator.ts';
 
 /** The most boards in flight a page is sent (the rest are counted). */
 export const MAX_BOARDS = 6;
@@ -138,7 +141,14 @@ export class RunWatch {
   private ticks = 0;
   private agentCount?: number;
 
-  constructor(readonly dir: string) {
+  /** The run's human seats, once its arena.json or config.json says. */
+  private humansKnown: string[] | null = null;
+
+  /** `spectator`: the server's --spectator, if given (else by the run: spectator.ts spectatorFor). */
+  constructor(
+    readonly dir: string,
+    private readonly spectator?: Spectator,
+  ) {
     this.journal = new FileTail(path.join(dir, 'journal.jsonl'), (lines) => this.onJournal(lines));
     this.live = new FileTail(path.join(dir, 'live.jsonl'), (lines) => this.onLive(lines));
     this.journal.poll();
@@ -157,15 +167,34 @@ export class RunWatch {
     return this.listeners.size;
   }
 
+  /** Who plays in person in this run (read again until the run says). */
+  get humans(): string[] {
+    this.humansKnown ??= runHumans(this.dir);
+    return this.humansKnown ?? [];
+  }
+
+  /** The setting this run is watched with, and the page's line about it. */
+  view(): { mode: Spectator; humans: string[]; note: string } {
+    const mode = spectatorFor(this.spectator, this.humans);
+    return { mode, humans: this.humans, note: spectatorNote(mode, this.humans) };
+  }
+
+  /** A game's board message: its spec and viewer data as this run's view may see them. */
+  private async boardOf(g: LiveGameView): Promise<{ spec: unknown; data: unknown }> {
+    const perspective = boardPerspective(g.spec, this.humans, this.view().mode);
+    return { spec: pageSpec(g.spec, perspective), data: await liveViewerData(g, 'in progress', perspective) };
+  }
+
   /** Everything a page needs when it connects. */
   async snapshot(): Promise<WatchMessage> {
     const boards = await Promise.all(
       [...this.inFlight.values()]
         .slice(-MAX_BOARDS)
-        .map(async (g) => ({ id: g.id, spec: g.spec, data: await liveViewerData(g), moves: g.moves.length })),
+        .map(async (g) => ({ id: g.id, ...(await this.boardOf(g)), moves: g.moves.length })),
     );
     return {
       type: 'snapshot',
+      spectator: this.view(),
       state: runState(this.dir).state,
       results: this.results,
       boards,
@@ -248,6 +277,8 @@ export class RunWatch {
           if (this.ready) this.emit({ type: 'warning', text });
         }
       } else if (r.type === 'start') {
+        if (this.humansKnown === null && this.ready && runHumans(this.dir) !== null)
+          this.emit({ type: 'spectator', spectator: this.view() }); // the run said who plays after the page connected
         this.inFlight.set(r.gameId, {
           id: r.id,
           gameId: r.gameId,
@@ -294,11 +325,11 @@ export class RunWatch {
       if (!this.inFlight.has(gameId)) return;
       g.lastSent = Date.now();
       const t0 = performance.now();
-      const data = await liveViewerData(g);
+      const board = await this.boardOf(g);
       g.costMs = performance.now() - t0;
       watchStats.boards++;
       watchStats.boardMs += g.costMs;
-      this.emit({ type: 'board', id: g.id, spec: g.spec, data, moves: g.moves.length, inFlight: this.inFlight.size });
+      this.emit({ type: 'board', id: g.id, ...board, moves: g.moves.length, inFlight: this.inFlight.size });
     }, wait);
   }
 }

@@ -1,7 +1,7 @@
 // A game in flight as its replay viewer draws it: the moves so far as a partial Replay, through
 // the game's own viewer data (games/<game>/viewer/data.ts). The human seat's page and
 // `catarena serve`'s live boards both draw the last step of it.
-import type { ViewerData } from '../../games/core/viewer.ts';
+import type { ViewerData, ViewerPerspective } from '../../games/core/viewer.ts';
 import type { MatchSpec, MoveRecord, Replay, Seat } from '../../records/match.ts';
 import { viewerDataOf } from './replay-page.ts';
 
@@ -14,8 +14,16 @@ export interface LiveGameView {
   ended?: { scores: number[]; winner: Seat | null; termination: string; reason: string };
 }
 
-/** The viewer data of a game so far; `status` replaces the result line while it runs. Null for a game without a viewer (or one it cannot draw yet). */
-export async function liveViewerData(game: LiveGameView, status = 'in progress'): Promise<ViewerData | null> {
+/**
+ * The viewer data of a game so far; `status` replaces the result line while it runs. With a
+ * `perspective`, it is drawn as those seats may see it (games/core/viewer.ts): the caller gives
+ * none once the game may be shown in full. Null for a game without a viewer (or one it cannot draw yet).
+ */
+export async function liveViewerData(
+  game: LiveGameView,
+  status = 'in progress',
+  perspective?: ViewerPerspective,
+): Promise<ViewerData | null> {
   const { spec } = game;
   const replay: Replay = {
     result: {
@@ -35,7 +43,7 @@ export async function liveViewerData(game: LiveGameView, status = 'in progress')
     setup: game.setup,
     moves: game.moves,
   };
-  const data = await viewerDataOf(replay).catch(() => null);
+  const data = await viewerDataOf(replay, perspective).catch(() => null);
   if (data && !game.ended) data.result = status;
   return data;
 }

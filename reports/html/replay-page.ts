@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import path from 'node:path';
-import type { ViewerData, ViewerModule } from '../../games/core/viewer.ts';
+import type { ViewerData, ViewerModule, ViewerPerspective } from '../../games/core/viewer.ts';
 import { gameDescriptor, gameIds } from '../../games/registry.ts';
 import type { Replay } from '../../records/match.ts';
 import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
@@ -59,10 +59,10 @@ export function replayPage(data: ViewerData, backLink?: string): string {
 `;
 }
 
-/** ViewerData of a replay, from its game's viewer module; null for a game without one. */
-export async function viewerDataOf(replay: Replay): Promise<ViewerData | null> {
+/** ViewerData of a replay, from its game's viewer module (as `perspective` may see it, when given); null for a game without one. */
+export async function viewerDataOf(replay: Replay, perspective?: ViewerPerspective): Promise<ViewerData | null> {
   const viewerData = await loadGameModule<ViewerModule['viewerData']>(replay.result.spec.game, 'viewer');
-  return viewerData ? viewerData(replay) : null;
+  return viewerData ? viewerData(replay, perspective) : null;
 }
 
 const gzip = promisify(zlib.gzip);

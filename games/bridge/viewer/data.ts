@@ -19,9 +19,9 @@ import type { MatchSpec, Replay } from '../../../records/match.ts';
 import { matchId } from '../../../records/match.ts';
 import { initSetup } from '../../core/game.ts';
 import { createRng } from '../../../util/rng.ts';
-import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
-import { SEAT_LETTERS } from '../cards.ts';
-import { boardFromDeal, bridge, type BridgeAction, type BridgeState, type Call } from '../rules.ts';
+import { HIDDEN_CARD, type ViewerData, type ViewerMove, type ViewerPerspective } from '../../core/viewer.ts';
+import { SEAT_LETTERS, type Card } from '../cards.ts';
+import { boardFromDeal, bridge, type BridgeAction, type BridgeState, type Call, viewFor } from '../rules.ts';
 
 const GLYPH: Record<string, string> = { C: '♣', D: '♦', H: '♥', S: '♠', NT: 'NT' };
 const sideOf = (seat: number): 0 | 1 => (seat % 2) as 0 | 1;
@@ -43,8 +43,10 @@ export interface BridgeFrame {
   /** Tricks completed, and tricks won [NS, EW]. */
   nt: number;
   won: [number, number];
-  /** Variant, during the exchange: the card each seat has given so far (null: not yet). */
+  /** Variant, during the exchange: the card each seat has given so far (null: not yet, or not for this view). */
   g?: (string | null)[];
+  /** Drawn for a perspective: cards held per seat (a hidden hand is HIDDEN_CARD in `h`). */
+  hs?: number[];
 }
 
 export interface BridgeViewerExtra {
@@ -103,19 +105,37 @@ export function cardText(card: string): string {
   return `${GLYPH[card[1]!] ?? card[1]}${card[0] === 'T' ? '10' : card[0]}`;
 }
 
-function actionText(a: BridgeAction): string {
+function actionText(a: BridgeAction, hideExchange = false): string {
   if (a.type === 'call') return callText(a);
-  if (a.type === 'exchange') return `passes ${cardText(a.card)}`;
+  if (a.type === 'exchange') return hideExchange ? 'passes a card' : `passes ${cardText(a.card)}`;
   return cardText(a.card);
 }
 
 const runTogether = (hand: readonly string[]) => hand.join('');
 
-function frameOf(s: BridgeState, completed: boolean): BridgeFrame {
+/**
+ * The hands `perspective` may see now, by the rules' own seat view (rules.ts viewFor): each of its
+ * seats' hand (and the declarer's, to the dummy seat whose card is due), and dummy's once the
+ * opening lead is made (what every seat sees); null for a hand it may not see.
+ */
+export function visibleHands(s: BridgeState, perspective: ViewerPerspective): (Card[] | null)[] {
+  const out: (Card[] | null)[] = [null, null, null, null];
+  const everyone = viewFor(s, 0);
+  if (everyone.dummy !== null && everyone.dummyHand) out[everyone.dummy] = everyone.dummyHand;
+  for (const seat of perspective.seats) {
+    const v = viewFor(s, seat);
+    out[seat] = v.hand;
+    if (v.declarerHand && v.declarer !== null) out[v.declarer] = v.declarerHand;
+  }
+  return out;
+}
+
+function frameOf(s: BridgeState, completed: boolean, perspective?: ViewerPerspective): BridgeFrame {
   const last = s.tricks[s.tricks.length - 1];
+  const seen = perspective ? visibleHands(s, perspective) : null;
   const f: BridgeFrame = {
     ph: s.phase,
-    h: s.hands.map(runTogether) as BridgeFrame['h'],
+    h: s.hands.map((h, seat) => (seen && !seen[seat] ? HIDDEN_CARD : runTogether(h))) as BridgeFrame['h'],
     tm: s.toMove,
     nc: s.calls.length,
     t:
@@ -126,8 +146,15 @@ function frameOf(s: BridgeState, completed: boolean): BridgeFrame {
     won: [...s.tricksWon],
   };
   if (completed && last) f.tw = last.winner;
-  if (s.phase === 'exchanging' && s.exchange) f.g = s.exchange.given.slice();
+  if (s.phase === 'exchanging' && s.exchange)
+    f.g = s.exchange.given.map((c, seat) => (perspective && !perspective.seats.includes(seat) ? null : c));
+  if (seen) f.hs = s.hands.map((h) => h.length);
   return f;
+}
+
+/** A seat's own card facts (deal, exchange), kept only for the perspective's seats. */
+function ownOnly<T>(perSeat: readonly T[], perspective: ViewerPerspective | undefined, hidden: T): T[] {
+  return perSeat.map((x, seat) => (!perspective || perspective.seats.includes(seat) ? x : hidden));
 }
 
 /** The initial state: the recorded deal when the replay has one, else the seeded deal. */
@@ -185,11 +212,12 @@ function otherRoom(spec: MatchSpec): { room: 'open' | 'closed'; id: string } | n
   return { room, id: matchId(other) };
 }
 
-export function viewerData(replay: Replay): ViewerData {
+export function viewerData(replay: Replay, perspective?: ViewerPerspective): ViewerData {
   const { spec } = replay.result;
   let state = initial(replay);
   const start = state;
-  const frames: BridgeFrame[] = [frameOf(state, false)];
+  const frames: BridgeFrame[] = [frameOf(state, false, perspective)];
+  const hideExchange = (seat: number) => Boolean(perspective && !perspective.seats.includes(seat));
   const moves: ViewerMove[] = [];
   let broken: BridgeViewerExtra['broken'];
   let afterExchange: string[][] | undefined;
@@ -202,7 +230,7 @@ export function viewerData(replay: Replay): ViewerData {
     let completed = false;
     if (m.action !== null && !broken) {
       const a = m.action as BridgeAction;
-      text = actionText(a);
+      text = actionText(a, hideExchange(m.seat));
       const before = state;
       try {
         state = bridge.apply(state, m.seat, a);
@@ -224,11 +252,11 @@ export function viewerData(replay: Replay): ViewerData {
         broken = { ply: i, message: (err as Error).message };
       }
     } else if (m.action !== null) {
-      text = actionText(m.action as BridgeAction);
+      text = actionText(m.action as BridgeAction, hideExchange(m.seat));
     }
     if (m.standIn) notes.push('stand-in');
     if (m.retriedAfter) notes.push(`asked again after ${m.retriedAfter}`);
-    frames.push(frameOf(state, completed));
+    frames.push(frameOf(state, completed, perspective));
     moves.push({
       ply: m.ply,
       seat: m.seat,
@@ -246,10 +274,19 @@ export function viewerData(replay: Replay): ViewerData {
     board: state.board,
     dealer: state.dealer,
     vulnerability: { ...state.vulnerability },
-    deal: start.deal.map((h) => h.slice()),
-    ...(afterExchange ? { afterExchange } : {}),
+    deal: ownOnly(
+      start.deal.map((h) => h.slice()),
+      perspective,
+      [],
+    ),
+    ...(afterExchange ? { afterExchange: ownOnly(afterExchange, perspective, []) } : {}),
     ...(state.exchange
-      ? { exchange: { given: state.exchange.given.slice(), received: state.exchange.received.slice() } }
+      ? {
+          exchange: {
+            given: ownOnly(state.exchange.given, perspective, null),
+            received: ownOnly(state.exchange.received, perspective, null),
+          },
+        }
       : {}),
     calls: state.calls.map((call) => ({ seat: call.seat, text: callText(call) })),
     contract: c

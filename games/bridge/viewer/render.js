@@ -1,7 +1,8 @@
 // Bridge replay renderer (browser, no imports): the compass layout of one board in one room, from
 // the per-step snapshots and extras of games/bridge/viewer/data.ts. North at the top, South at
 // the bottom, West and East at the sides, each with the cards still held (all four hands are
-// shown: this is a replay for analysts); the trick on the table in the middle (the winning card
+// shown: this is a replay for analysts; a live page's view of a game in play gets '?' for a hand
+// it may not see, drawn as its size); the trick on the table in the middle (the winning card
 // marked once the trick is complete); the auction table with the calls made so far; dealer,
 // vulnerability, contract, declarer and dummy; tricks won per side and, at the end, the result.
 // extra(): the duplicate facts of this room and a link to the other room's page.
@@ -76,6 +77,13 @@
       if (x.dummy === seat) who.append(el('span', 'bx-tag', 'dummy'));
     }
     box.append(who);
+    if (f.h[seat] === '?') {
+      // A hand this view may not see (data.ts visibleHands): its size only.
+      box.dataset.hidden = 'true';
+      box.dataset.count = String(f.hs ? f.hs[seat] : '');
+      box.append(el('div', 'bx-suit bx-hidden', f.hs ? `${f.hs[seat]} cards, hidden` : 'hidden'));
+      return box;
+    }
     const received = x.exchange && f.ph !== 'bidding' && f.ph !== 'exchanging' ? x.exchange.received[seat] : null;
     const giving = f.g ? f.g[seat] : null;
     for (const suit of SUITS) {

@@ -13,7 +13,7 @@
 import type { Replay } from '../../../records/match.ts';
 import { initSetup } from '../../core/game.ts';
 import { createRng } from '../../../util/rng.ts';
-import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
+import { HIDDEN_CARD, type ViewerData, type ViewerMove, type ViewerPerspective } from '../../core/viewer.ts';
 import { bestFive } from '../evaluator.ts';
 import type { Action, HandState, HistoryEntry } from '../hand.ts';
 import { handLogs, holdem, type TableState } from '../table.ts';
@@ -175,7 +175,21 @@ function resultLine(replay: Replay, chips: number[], hands: number, labels: stri
   return `${r.reason}${standIns}`;
 }
 
-export function viewerData(replay: Replay): ViewerData {
+/**
+ * Hole cards as `perspective` may see them, by the rule of the game's own seat view (GET
+ * /games/{id}/state, games/holdem/wire.ts stateBody): a seat's own cards, and another's once its
+ * hand was shown at a showdown; every other hole card becomes HIDDEN_CARD. Mutates `hands`.
+ */
+function hideHoleCards(hands: ViewerHand[], perspective: ViewerPerspective): void {
+  for (const h of hands) {
+    const shown = new Set((h.sd ?? []).map(([seat]) => seat));
+    h.hole = h.hole.map((cards, seat) =>
+      cards && !perspective.seats.includes(seat) && !shown.has(seat) ? cards.map(() => HIDDEN_CARD) : cards,
+    );
+  }
+}
+
+export function viewerData(replay: Replay, perspective?: ViewerPerspective): ViewerData {
   const { spec } = replay.result;
   const labels = seatLabels(spec.seats);
   let state = holdem.init(spec.variant, createRng(spec.seed), initSetup(spec));
@@ -269,6 +283,7 @@ export function viewerData(replay: Replay): ViewerData {
     });
   }
 
+  if (perspective) hideHoleCards(hands, perspective);
   const last = state.hand;
   const chips = last.result ? last.result.stacks.slice() : last.seats.map((p) => p.stack);
   const outcome = holdem.outcome(state);

@@ -3,7 +3,8 @@
 // k: the hand that move belongs to is found by a binary search over the hands' move offsets, and
 // only that hand's forced bets and decisions are replayed. When a step ends a hand it shows the
 // showdown: every live hand's rank, the pots and who won what. All hole cards are shown (this is
-// a replay for analysts).
+// a replay for analysts), but those a live page's view may not see, which come as '?' and are
+// drawn as card backs.
 (function () {
   'use strict';
   const viewers = (window.catarenaViewers = window.catarenaViewers || {});
@@ -39,6 +40,7 @@
 .hx-card { display: inline-block; box-sizing: border-box; width: 25px; height: 35px; margin: 1px; padding-top: 2px; border: 1px solid #888; border-radius: 4px; background: #fff; color: #111; font-weight: 700; line-height: 1.05; text-align: center; vertical-align: middle; }
 .hx-card.hx-red { color: #c62828; }
 .hx-card.hx-best { box-shadow: 0 0 0 2px #c99a00; }
+.hx-card.hx-back { background: repeating-linear-gradient(45deg, #8e2b2b 0 4px, #b84848 4px 8px); }
 .hx-card.hx-empty { border: 1px dashed rgba(255,255,255,.5); background: transparent; }
 .hx-card small { display: block; font-size: 1em; }
 .hx-standings td, .hx-standings th { font-variant-numeric: tabular-nums; }
@@ -51,6 +53,7 @@
 
   function card(c, best) {
     if (!c) return el('span', 'hx-card hx-empty');
+    if (c === '?') return el('span', 'hx-card hx-back', ''); // a card this view may not see (data.ts HIDDEN_CARD)
     const node = el('span', `hx-card${c[1] === 'h' || c[1] === 'd' ? ' hx-red' : ''}${best ? ' hx-best' : ''}`);
     node.dataset.card = c;
     node.title = c;

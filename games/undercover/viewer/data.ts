@@ -8,15 +8,16 @@
 // (0 the round's vote, 1 the revote), the revote's candidates or null].
 //
 // The viewer is for people reading the replay after the game: every seat's role and word, and
-// both words, are shown (marked as hidden from the players in the standard rules).
+// both words, are shown (marked as hidden from the players in the standard rules). Drawn for a
+// perspective (a game in play on a live page), it keeps what those seats may see (hideFor).
 //
 // Recorded actions are the rules' own UndercoverAction (a failed speech or vote is recorded as
 // the wire's fallback, `silent` / `abstain`); a null action changed nothing, as in games/replay.ts.
 import type { Replay } from '../../../records/match.ts';
 import { initSetup } from '../../core/game.ts';
 import { createRng } from '../../../util/rng.ts';
-import type { ViewerData, ViewerMove } from '../../core/viewer.ts';
-import { seatMetrics, undercover, wordOf, type UndercoverAction, type UndercoverState } from '../rules.ts';
+import { HIDDEN_CARD, type ViewerData, type ViewerMove, type ViewerPerspective } from '../../core/viewer.ts';
+import { playerView, seatMetrics, undercover, wordOf, type UndercoverAction, type UndercoverState } from '../rules.ts';
 import type { Role } from '../roles.ts';
 
 export type UndercoverFrame = [
@@ -89,7 +90,47 @@ function moveText(action: UndercoverAction): string {
   }
 }
 
-export function viewerData(replay: Replay): ViewerData {
+/** A word or role this view may not see. */
+const HIDDEN = HIDDEN_CARD;
+
+/**
+ * Cuts `x` (and the votes' move texts) down to what `perspective` may see, by the rules' own seat
+ * view (rules.ts playerView): the category, the statements, the closed ballots and the
+ * eliminations are everyone's; a seat's word, its role (the variant) and both words (the variant)
+ * are its own; a vote of a ballot still open is only the voter's. Mutates `x` and `moves`.
+ */
+function hideFor(
+  state: UndercoverState,
+  x: UndercoverViewerExtra,
+  moves: ViewerMove[],
+  perspective: ViewerPerspective,
+): void {
+  const everyone = playerView(state, null);
+  const views = perspective.seats.map((seat) => playerView(state, seat));
+  const words = views.find((v) => v.words)?.words as UndercoverViewerExtra['words'] | undefined;
+  x.words = words ?? { civilian: HIDDEN, undercover: HIDDEN };
+  x.roles = x.roles.map((role, seat) => {
+    if (seat === everyone.audience) return role;
+    const own = views.find((v) => v.seat === seat);
+    return (own?.role as Role | undefined) ?? (HIDDEN as Role);
+  });
+  x.seatWords = x.seatWords.map((word, seat) =>
+    seat === everyone.audience ? word : ((views.find((v) => v.seat === seat)?.word as string | null) ?? HIDDEN),
+  );
+  const closed = (everyone.votes as Array<{ round: number; revote: boolean; voter: number }>).map(
+    (v) => `${v.round}/${v.revote ? 1 : 0}/${v.voter}`,
+  );
+  const open = x.ballots.filter(
+    (b) => !perspective.seats.includes(b.voter) && !closed.includes(`${b.round}/${b.ballot}/${b.voter}`),
+  );
+  for (const b of open) {
+    const move = moves[b.k - 1];
+    if (move) move.text = 'votes';
+  }
+  x.ballots = x.ballots.filter((b) => !open.includes(b));
+}
+
+export function viewerData(replay: Replay, perspective?: ViewerPerspective): ViewerData {
   const { result } = replay;
   const { spec } = result;
   let state: UndercoverState = undercover.init(spec.variant, createRng(spec.seed), initSetup(spec));
@@ -214,6 +255,7 @@ export function viewerData(replay: Replay): ViewerData {
         : null,
     ...(broken ? { broken } : {}),
   };
+  if (perspective) hideFor(state, extra, moves, perspective);
   return {
     game: 'undercover',
     variant: spec.variant,

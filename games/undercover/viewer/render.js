@@ -68,9 +68,11 @@
       el(
         'span',
         'ux-hidden',
-        data.variant === 'standard'
-          ? '(shown for the replay: each player knew only their own word, not their role)'
-          : '(the players knew both words and their role)',
+        x.words.civilian === '?'
+          ? '(hidden while the game is played: "?" is what this view may not see)'
+          : data.variant === 'standard'
+            ? '(shown for the replay: each player knew only their own word, not their role)'
+            : '(the players knew both words and their role)',
       ),
     );
     root.append(words);

@@ -12,6 +12,8 @@
   const state = el('span', { class: 'state', 'data-testid': 'state' }, '…');
   const about = el('p', { class: 'muted', 'data-testid': 'about' });
   const links = el('p', { 'data-testid': 'links' });
+  // The server's spectator setting for this run (orchestrator/serve/spectator.ts): what boards in flight show.
+  const spectator = el('p', { class: 'muted', 'data-testid': 'spectator' });
   const progress = el('div', { class: 'progress', 'data-testid': 'progress' });
   const agents = el('div', { class: 'agents', 'data-testid': 'agents' });
   const flightTitle = el('h2', { 'data-testid': 'in-flight' }, 'Games in flight');
@@ -33,6 +35,7 @@
       el('div', { style: 'flex: 2 1 36rem' }, el('h2', {}, 'Agents'), agents),
     ),
     flightTitle,
+    spectator,
     boards,
     el('h2', {}, 'W (row vs column: mean score) and leaderboard'),
     wBox,
@@ -312,6 +315,11 @@
     );
   }
 
+  function drawSpectator(view) {
+    spectator.textContent = view ? view.note : '';
+    spectator.setAttribute('data-mode', view ? view.mode : '');
+  }
+
   function addWarning(text) {
     failures.append(el('li', { class: 'warning' }, text.replace(/^!\s*/, '')));
     noFailures.hidden = true;
@@ -338,6 +346,7 @@
       boardEls.clear();
       progress.replaceChildren();
       drawState(msg.state, msg.summary);
+      drawSpectator(msg.spectator);
       addResults(msg.results);
       for (const b of msg.boards) drawBoard(b);
       inFlight(msg.inFlight);
@@ -355,5 +364,6 @@
     else if (msg.type === 'agents') drawAgents(msg.agents);
     else if (msg.type === 'warning') addWarning(msg.text);
     else if (msg.type === 'state') drawState(msg.state);
+    else if (msg.type === 'spectator') drawSpectator(msg.spectator);
   };
 })();
