@@ -72,8 +72,7 @@ export class SeatLedger {
   /** GET /games lists the caller's own games: self-play games it created, arena games it holds a seat of. */
   lists(gameId: string, callerId: string | undefined): boolean {
     if (this.creators.has(gameId)) return this.creators.get(gameId) === callerId;
-    const seating = this.arena.get(gameId);
-    return seating !== undefined && seating.holders.some((holder) => held(holder, callerId));
+    return this.arena.get(gameId)?.holders.some((holder) => held(holder, callerId)) ?? false;
   }
 
   /** What `callerId` may read of a game; `request` names the request in a recorded event. */
