@@ -6,10 +6,13 @@ import { trackName, type IntegrityRow, type TrackSummary } from '../records/tour
 import { escapeHtml as h, htmlTable } from './html/page.ts';
 import { mdTable } from './markdown-format.ts';
 
+/** What the section reads of a track. */
+type Tracked = Pick<TrackSummary, 'game' | 'variant' | 'integrity'>;
+
 /** What each kind means, in a report's words. */
 const KIND_WORDS: Record<IntegrityRow['kind'], string> = {
-  hidden_info_request: "asked the game server for another seat's private state (served the public view)",
-  hidden_info_not_enforced: 'hidden information not enforced: its sandbox cannot vouch for its game-server calls',
+  hidden_info_request: "asked for another seat's private state (got the public view)",
+  hidden_info_not_enforced: 'its sandbox cannot vouch for its game-server calls',
   sandbox_limit: 'stopped by a sandbox limit',
   sandbox_escape: 'a process outlived its game and was killed',
 };
@@ -36,7 +39,7 @@ export function integrityRows(results: readonly MatchResult[], label: (strategyI
 }
 
 /** One warning line per track whose strategies' hidden information was not enforced. */
-export function integrityAlarmLines(tracks: readonly TrackSummary[]): string[] {
+export function integrityAlarmLines(tracks: readonly Tracked[]): string[] {
   return tracks.flatMap((t) => {
     const names = (t.integrity ?? []).filter((r) => r.kind === 'hidden_info_not_enforced').map((r) => r.strategy);
     if (!names.length) return [];
@@ -50,7 +53,7 @@ const HEAD = ['Strategy', 'Track', 'Kind', 'Count', 'Games', 'Example'];
 const NOTE =
   'What catarena saw bots attempt against the games\' integrity, or could not enforce, per strategy (docs/catarena-compat.md Part A "Hidden information").';
 
-function rowsOf(tracks: readonly TrackSummary[]): string[][] {
+function rowsOf(tracks: readonly Tracked[]): string[][] {
   return tracks.flatMap((t) =>
     (t.integrity ?? []).map((r) => [
       r.strategy,
@@ -64,7 +67,7 @@ function rowsOf(tracks: readonly TrackSummary[]): string[][] {
 }
 
 /** The Markdown section, or none when no game of the run has events. */
-export function integrityMarkdown(tracks: readonly TrackSummary[]): string[] {
+export function integrityMarkdown(tracks: readonly Tracked[]): string[] {
   const rows = rowsOf(tracks);
   if (!rows.length) return [];
   return [
@@ -81,7 +84,7 @@ export function integrityMarkdown(tracks: readonly TrackSummary[]): string[] {
 }
 
 /** The HTML section (id "integrity"), or '' when no game of the run has events. */
-export function integrityHtml(tracks: readonly TrackSummary[]): string {
+export function integrityHtml(tracks: readonly Tracked[]): string {
   const rows = rowsOf(tracks);
   if (!rows.length) return '';
   return `<h2 id="integrity">Integrity</h2>

@@ -20,8 +20,7 @@ export const holderOf = (callerId: string | undefined): SeatHolder => (callerId 
 /** Every one of `seats` seats played by a bot nobody vouches for (tests; today's serving by name). */
 export const unvouchedSeats = (seats: number): SeatHolder[] => Array.from({ length: seats }, () => 'unvouched');
 
-const NOT_ENFORCED =
-  "its bot's sandbox cannot vouch for its calls to the game server: a request naming this seat got its private state, whoever sent it";
+const NOT_ENFORCED = "served by the seat named in the request: the bot's sandbox cannot vouch for its calls";
 
 interface Seating {
   holders: ReadonlyArray<SeatHolder | undefined>;

@@ -5,11 +5,14 @@ import path from 'node:path';
 import type { IntegrityEvent, MatchResult } from '../../records/match.ts';
 import { createSandbox } from '../../sandbox/index.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
+import { integrityMarkdown, integrityRows } from '../../reports/integrity.ts';
 import { botDir, dockerReady } from './bots.ts';
 
 /** A sandbox the cheats are tried in, and whether it vouches for its bots' game-server calls (BotHandle.callerId). */
 export interface HiddenInfoSandbox {
   name: string;
+  /** The --sandbox value of the CLI. */
+  kind: string;
   vouches: boolean;
   create(): Sandbox;
 }
@@ -20,9 +23,9 @@ export interface HiddenInfoSandbox {
  * recorded as `hidden_info_not_enforced`.
  */
 export const HIDDEN_INFO_SANDBOXES: HiddenInfoSandbox[] = [
-  ...(dockerReady() ? [{ name: 'docker', vouches: true, create: () => createSandbox('docker') }] : []),
+  ...(dockerReady() ? [{ name: 'docker', kind: 'docker', vouches: true, create: () => createSandbox('docker') }] : []),
   // The plain process sandbox: its bots' connections cannot be told apart (no caller id).
-  { name: 'process (no caller id)', vouches: false, create: () => createSandbox('process') },
+  { name: 'process (no caller id)', kind: 'process', vouches: false, create: () => createSandbox('process') },
 ];
 
 /** The cheating bot for `game`: plays legally, polls every other seat's private state, reads its own. */
@@ -79,6 +82,12 @@ export function expectOutcome(
     expect(requests.reduce((n, e) => n + e.count, 0)).toBeGreaterThan(requests.length);
     expect(requests[0]!.detail).toMatch(/^GET \/games\//);
     for (const r of results) expect(kinds(r).has('hidden_info_not_enforced')).toBe(false);
+    // The report's Integrity section names the attempt against the strategy.
+    const { game, variant } = results[0]!.spec;
+    const [section] = integrityMarkdown([{ game, variant, integrity: integrityRows(results, (s) => `${s}@1`) }]);
+    expect(section).toMatch(
+      new RegExp(`\\| ${id}@1 \\| ${game}-${variant} \\| hidden_info_request: .* \\| \\d+ \\| \\d+ \\| \`GET /games/`),
+    );
     // Nothing is recorded against the honest bots.
     for (const r of results)
       for (const e of r.integrity ?? []) expect(r.spec.seats[e.seat], JSON.stringify(e)).toBe(id);
