@@ -1,9 +1,9 @@
 // The reports' "Integrity" section: what the game servers and sandboxes saw a strategy's bots
 // attempt (a request for another seat's private state, a sandbox limit) or could not enforce
-// (hidden information for a bot its sandbox cannot vouch for), from MatchResult.integrity.
+// (hidden information for a bot its sandbox cannot vouch for), from MatchResult.integrity. The
+// HTML form is reports/html/integrity-html.ts.
 import type { MatchResult } from '../records/match.ts';
 import { trackName, type IntegrityRow, type TrackSummary } from '../records/tourney.ts';
-import { escapeHtml as h, htmlTable } from './html/page.ts';
 import { mdTable } from './markdown-format.ts';
 
 /** What the section reads of a track. */
@@ -49,11 +49,12 @@ export function integrityAlarmLines(tracks: readonly Tracked[]): string[] {
   });
 }
 
-const HEAD = ['Strategy', 'Track', 'Kind', 'Count', 'Games', 'Example'];
-const NOTE =
+export const INTEGRITY_HEAD = ['Strategy', 'Track', 'Kind', 'Count', 'Games', 'Example'];
+export const INTEGRITY_NOTE =
   'What catarena saw bots attempt against the games\' integrity, or could not enforce, per strategy (docs/catarena-compat.md Part A "Hidden information").';
 
-function rowsOf(tracks: readonly Tracked[]): string[][] {
+/** The section's rows: strategy, track, kind (with its meaning), count, games, example. */
+export function integrityTableRows(tracks: readonly Tracked[]): string[][] {
   return tracks.flatMap((t) =>
     (t.integrity ?? []).map((r) => [
       r.strategy,
@@ -68,30 +69,17 @@ function rowsOf(tracks: readonly Tracked[]): string[][] {
 
 /** The Markdown section, or none when no game of the run has events. */
 export function integrityMarkdown(tracks: readonly Tracked[]): string[] {
-  const rows = rowsOf(tracks);
+  const rows = integrityTableRows(tracks);
   if (!rows.length) return [];
   return [
     [
       '## Integrity',
-      NOTE,
+      INTEGRITY_NOTE,
       mdTable(
-        HEAD,
+        INTEGRITY_HEAD,
         rows.map((r) => [...r.slice(0, 5), `\`${r[5]}\``]),
         3,
       ),
     ].join('\n\n'),
   ];
-}
-
-/** The HTML section (id "integrity"), or '' when no game of the run has events. */
-export function integrityHtml(tracks: readonly Tracked[]): string {
-  const rows = rowsOf(tracks);
-  if (!rows.length) return '';
-  return `<h2 id="integrity">Integrity</h2>
-<p class="muted">${h(NOTE)}</p>
-${htmlTable(
-  HEAD,
-  rows.map((r) => [...r.slice(0, 5).map(h), `<code>${h(r[5])}</code>`]),
-  'integrity',
-)}`;
 }

@@ -19,7 +19,8 @@ import { duration, num, pct } from '../markdown-format.ts';
 import { agentsWithoutBot, everyBuildFailed } from '../summary.ts';
 import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, scriptJson, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';
-import { integrityAlarmLines, integrityHtml } from '../integrity.ts';
+import { integrityAlarmLines } from '../integrity.ts';
+import { integrityHtml } from './integrity-html.ts';
 
 /** One game as the W-cell panel lists it. */
 export interface IndexedGame {
