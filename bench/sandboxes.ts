@@ -29,7 +29,9 @@ export async function benchSandboxes(kinds: string[] = ['process', 'docker'], st
         );
         startMs.push(performance.now() - t0);
       }
-      const clients = handles.slice(0, 2).map((h) => new BotClient(h.url, { socketPath: h.socketPath }));
+      const clients = handles
+        .slice(0, 2)
+        .map((h) => new BotClient(h.url, { socketPath: h.socketPath, callerId: h.callerId }));
       const gameMs: number[] = [];
       const roundtrip: number[] = [];
       for (let g = 0; g < games; g++) {

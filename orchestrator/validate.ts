@@ -11,6 +11,7 @@ import { adapterFor } from '../games/registry.ts';
 import { type BotHandle, BotStartError, type Sandbox } from '../sandbox/types.ts';
 import { releasePort, startOnFreePort } from '../sandbox/ports.ts';
 import type { GameServerPool } from './game-server/game-servers.ts';
+import { holderOf, type SeatHolder } from './game-server/seat-ledger.ts';
 import { BotClient } from './match/bot-client.ts';
 import { askBot, joinBot, sendCall } from './match/bot-calls.ts';
 import { languageProblem } from './language-check.ts';
@@ -99,7 +100,7 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
   }
   report.started = true;
   report.startMs = Math.round(performance.now() - t0);
-  const client = new BotClient(handle.url, { socketPath: handle.socketPath });
+  const client = new BotClient(handle.url, { socketPath: handle.socketPath, callerId: handle.callerId });
   try {
     const moveMs = options.moveMs ?? 10_000;
     const limits = { deadlineMs: moveMs, maxResponseBytes: 1 << 20 };
@@ -125,7 +126,9 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
         managedByArena: true,
         createdAt: new Date().toISOString(),
       };
-      host.register(live);
+      const holders: SeatHolder[] = [];
+      holders[seat] = holderOf(client.callerId); // the other seats play no bot
+      host.register(live, holders);
       const ctx = { gameId: live.id, gameServerUrl: host.url, seatIds };
       const name = `position after ${plies} plies (${adapter.game.seatNames(options.variant)[seat] ?? `seat ${seat}`} to move)`;
       if (adapter.join) {

@@ -1,7 +1,7 @@
 // The data a tournament run writes and reads: strategy records (with their cost and validation),
 // the per-round report agents read (round_report.json), and the per-track summary the final
 // reports are rendered from.
-import type { FailureKind } from './match.ts';
+import type { FailureKind, IntegrityEvent } from './match.ts';
 import type { TaskTrack } from './task-track.ts';
 import type { AllMetrics, BootstrapResult, Interval, Ratings, ScoreMatrixJSON, WinRate } from './metrics.ts';
 import type { OpponentCode } from './opponent-code.ts';
@@ -181,6 +181,11 @@ export interface TrackSummary extends TrackId {
   /** With reps 'auto': the batches played after the first pass and why they stopped. */
   autoReps?: AutoRepsLog;
   /**
+   * What the track's bots were seen attempting against the game's integrity, or could not be held
+   * to, per strategy and kind (reports/integrity.ts); absent when nothing was seen.
+   */
+  integrity?: IntegrityRow[];
+  /**
    * Per LLM-player agent: decisions its model was asked for, how many were random fallbacks, and
    * its play-time tokens and estimated dollars per round (reports/llm-player-use.ts).
    */
@@ -311,4 +316,17 @@ export function rulesChanges(
     .filter((g) => a[g] !== undefined && a[g] !== b[g])
     .sort()
     .map((g) => `${g} ${a[g]} → ${b[g]}`);
+}
+
+/** One strategy's integrity events of one kind over a track's games (MatchResult.integrity summed). */
+export interface IntegrityRow {
+  /** The strategy's label (agent@round). */
+  strategy: string;
+  kind: IntegrityEvent['kind'];
+  /** Events summed over its games. */
+  count: number;
+  /** Games in which it was seen. */
+  games: number;
+  /** One example (the first game's). */
+  example: string;
 }

@@ -20,6 +20,7 @@ import {
 } from './markdown-tracks.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';
 import { scoresFromSummary, taskTrackSections } from './markdown-task-tracks.ts';
+import { integrityAlarmLines, integrityMarkdown } from './integrity.ts';
 
 const unique = <T>(xs: T[]) => [...new Set(xs)];
 
@@ -98,6 +99,7 @@ export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
     ),
     ...fallbackAlarmLines(s.tracks),
     ...budgetAlarmLines(s.tracks),
+    ...integrityAlarmLines(s.tracks),
   ];
 }
 
@@ -239,6 +241,7 @@ export function renderMarkdown(summary: TourneySummary): string {
       'Problems at the entry check that did not keep a bot out (it played; its games show the errors). `--strict-validation` refuses such bots instead.',
       validationWarnings(t),
     ].join('\n\n'),
+    ...integrityMarkdown(t),
   ];
   return `${sections.join('\n\n')}\n`;
 }

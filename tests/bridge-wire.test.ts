@@ -7,6 +7,7 @@ import { bridge, type BridgeAction, type BridgeState } from '../games/bridge/rul
 import { bridgeWire, parseAnswer, stateBody } from '../games/bridge/wire.ts';
 import { adapterFor } from '../games/registry.ts';
 import { GameServer } from '../orchestrator/game-server/game-server.ts';
+import { unvouchedSeats } from '../orchestrator/game-server/seat-ledger.ts';
 
 const NAMES = ['A', 'B', 'A', 'B'];
 
@@ -388,7 +389,7 @@ describe('game server', () => {
       managedByArena: true,
       createdAt: new Date().toISOString(),
     };
-    std.register(g);
+    std.register(g, unvouchedSeats(4));
     expect(
       (await call(std, 'POST', '/games/bridge_arena001/join', { player_id: 1, player_name: 'x' })).body,
     ).toMatchObject({ status: 'joined' });

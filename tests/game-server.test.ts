@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gomokuWire } from '../games/gomoku/wire.ts';
 import { GameServer } from '../orchestrator/game-server/game-server.ts';
+import { unvouchedSeats } from '../orchestrator/game-server/seat-ledger.ts';
 import { createRng } from '../util/rng.ts';
 import { gomoku } from '../games/gomoku/rules.ts';
 
@@ -108,14 +109,17 @@ describe('standard game server', () => {
 
   it('serves arena games read-only', async () => {
     const id = std.newGameId();
-    std.register({
-      id,
-      variant: 'standard',
-      state: gomoku.init('standard', createRng(1)),
-      history: [],
-      managedByArena: true,
-      createdAt: new Date().toISOString(),
-    });
+    std.register(
+      {
+        id,
+        variant: 'standard',
+        state: gomoku.init('standard', createRng(1)),
+        history: [],
+        managedByArena: true,
+        createdAt: new Date().toISOString(),
+      },
+      unvouchedSeats(2),
+    );
     expect((await call(std, 'GET', `/games/${id}/state`)).body.game_status).toBe('ongoing');
     expect((await call(std, 'POST', `/games/${id}/move`, { player: 'black', position: [7, 7] })).status).toBe(403);
   });
@@ -130,14 +134,17 @@ describe('standard game server', () => {
     const selfPlay = (await call(server, 'POST', '/games', { player_black: 'a', player_white: 'b' })).body.game_id;
     const ids = Array.from({ length: 100 }, () => server.newGameId());
     for (const id of ids) {
-      server.register({
-        id,
-        variant: 'standard',
-        state: gomoku.init('standard', createRng(1)),
-        history: [],
-        managedByArena: true,
-        createdAt: new Date().toISOString(),
-      });
+      server.register(
+        {
+          id,
+          variant: 'standard',
+          state: gomoku.init('standard', createRng(1)),
+          history: [],
+          managedByArena: true,
+          createdAt: new Date().toISOString(),
+        },
+        unvouchedSeats(2),
+      );
       server.finish(id);
     }
     expect((await call(server, 'GET', `/games/${ids[83]}/state`)).status).toBe(404);

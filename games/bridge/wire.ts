@@ -31,9 +31,12 @@
 // * a player object's `tricks_won` counts the tricks that seat won (CATArena's is always 0);
 // * extra top-level fields: `declarer_id`, `dummy_id`, and `tricks_history` (the finished tricks,
 //   which every player saw played; CATArena bots ignore it).
-// The game server serves GET state?player_id= for arena games with that seat's hand only while
-// the seat is to act (that is when the arena is asking its bot), so a bot cannot read the other
-// seats' hands at leisure; self-play games show any seat's view.
+// The game server serves GET state?player_id= for arena games with that seat's hand only to the
+// bot holding the seat (the game server's `viewer`, never the query) and only while the seat is to
+// act (when the arena is asking its bot); anyone else naming the seat gets its public view. GET
+// legal_actions?player_id= (the legal cards are part of the hand) answers 403 to a caller not
+// holding the seat. Either request is recorded against the caller. Self-play games show their
+// creator any seat's view.
 //
 // Self-play games (POST /games, for bots and agents in development) follow CATArena's flow:
 // create (optional body {seed, board_id, predeal}; a seed reproduces the deal HERE, not
@@ -51,7 +54,9 @@ import {
   type LiveGame,
   type ParseResult,
   type RouteReply,
+  SPECTATOR,
   type TurnContext,
+  type Viewer,
   type WireAdapter,
 } from '../core/wire.ts';
 import {
@@ -433,23 +438,26 @@ function seatFrom(raw: unknown): Seat | null {
 
 const bad = (error: string, status = 400): RouteReply => ({ status, body: { error } });
 
-function stateRoute(g: LiveGame<BridgeState>, query: URLSearchParams): RouteReply {
+function stateRoute(g: LiveGame<BridgeState>, query: URLSearchParams, viewer: Viewer): RouteReply {
   const raw = query.get('player_id');
   if (raw === null) return bad('player_id is required');
   const seat = seatFrom(raw);
   if (seat === null) return bad('Invalid player_id');
-  const ownHand = !g.managedByArena || g.state.toMove === seat;
+  const ownHand = viewer.asksFor(seat) && (!g.managedByArena || g.state.toMove === seat);
   return {
     status: 200,
     body: stateBody(g.state, g.id, namesOf(g), seat, { ownHand, ...(waiting(g) ? { phase: 'waiting' } : {}) }),
   };
 }
 
-function legalRoute(g: LiveGame<BridgeState>, query: URLSearchParams): RouteReply {
+/** A seat's legal actions list its playable cards: only the bot holding the seat is answered. */
+function legalRoute(g: LiveGame<BridgeState>, query: URLSearchParams, viewer: Viewer): RouteReply {
   const raw = query.get('player_id');
   if (raw === null) return bad('player_id is required');
   const seat = seatFrom(raw);
   if (seat === null) return bad('Invalid player_id');
+  if (!viewer.asksFor(seat))
+    return bad(`legal_actions?player_id=${seat} is served only to the bot playing seat ${seat}`, 403);
   const legal = waiting(g) ? [] : legalActionsBody(g.state, seat);
   return { status: 200, body: { game_id: g.id, player_id: seat, legal_actions: legal } };
 }
@@ -604,6 +612,7 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
   }),
 
   server: {
+    hidesInformation: true,
     create: createSelfPlay,
     created(game, body) {
       const g = game as LiveGame<BridgeState>;
@@ -624,12 +633,12 @@ export const bridgeWire: WireAdapter<BridgeState, BridgeAction> = {
         },
       };
     },
-    route(game, method, sub, body, query) {
+    route(game, method, sub, body, query, viewer = SPECTATOR) {
       const g = game as LiveGame<BridgeState>;
       const magic = g.state.variant === 'variant';
       if (method === 'GET') {
-        if (sub === 'state') return stateRoute(g, query);
-        if (sub === 'legal_actions') return legalRoute(g, query);
+        if (sub === 'state') return stateRoute(g, query, viewer);
+        if (sub === 'legal_actions') return legalRoute(g, query, viewer);
         if (sub === 'history') return { status: 200, body: historyBody(g, waiting(g) ? 'waiting' : undefined) };
         if (sub === 'suit_order' && magic) return { status: 200, body: SUIT_ORDER };
         return null;

@@ -118,8 +118,35 @@ export interface RouteReply {
   body: unknown;
 }
 
+/**
+ * Whose private state one game-server request may read: the seats its caller holds in the game.
+ * The game server knows them from the sandbox that relayed the request (orchestrator/game-server/
+ * seat-ledger.ts), never from the request's query or body, which only name the seat asked for.
+ */
+export interface Viewer {
+  /** The caller holds `seat`: its private state may be served (no record is made either way). */
+  holds(seat: Seat): boolean;
+  /**
+   * The request names `seat` to read its private state: `holds(seat)`; when false the request is
+   * recorded against the caller (hidden_info_request), and the route serves the public view, or
+   * 403 where the route has nothing public to serve.
+   */
+  asksFor(seat: Seat): boolean;
+}
+
+/** A request nobody vouched for in a game it holds no seat of: the public view only. */
+export const SPECTATOR: Viewer = { holds: () => false, asksFor: () => false };
+/** The creator of a self-play game: every seat is theirs. */
+export const EVERY_SEAT: Viewer = { holds: () => true, asksFor: () => true };
+
 /** Game-specific routes under /games/{id}/… plus game creation for self-play. */
 export interface GameServerRoutes<S> {
+  /**
+   * The game's routes serve some seat's private state (cards, words, roles): the server then
+   * records a seat whose bot it cannot vouch for as `hidden_info_not_enforced`. Absent for games
+   * with nothing private (Gomoku, Chess).
+   */
+  readonly hidesInformation?: boolean;
   /**
    * The state of a self-play game from POST /games's body (Bridge: seed, board_id); without it
    * the server calls `game.init(variant, rng)`. Throwing answers 400 with the message.
@@ -127,8 +154,18 @@ export interface GameServerRoutes<S> {
   create?(body: unknown, variant: string, rng: Rng): S;
   /** Reply for POST /games (self-play games created by bots or agents during development). */
   created(game: LiveGame<S>, body?: unknown): RouteReply;
-  /** GET|POST /games/{id}/<sub>?<query>; null → 404 Endpoint not found. */
-  route(game: LiveGame<S>, method: string, sub: string, body: unknown, query: URLSearchParams): RouteReply | null;
+  /**
+   * GET|POST /games/{id}/<sub>?<query>; null → 404 Endpoint not found. `viewer` (default: a
+   * spectator) says which seats' private state this request may read.
+   */
+  route(
+    game: LiveGame<S>,
+    method: string,
+    sub: string,
+    body: unknown,
+    query: URLSearchParams,
+    viewer?: Viewer,
+  ): RouteReply | null;
   /** Extra fields of GET /health. */
   healthExtras?(variant: string): Record<string, unknown>;
 }

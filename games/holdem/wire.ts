@@ -8,6 +8,11 @@
 //
 // Additions to CATArena's body: `deck` ("standard" or "short"), so a bot can tell the rule set;
 // bots written for CATArena ignore it.
+//
+// Hidden information (the game server's `viewer`, never the query): GET state?player_id=<id>
+// shows that player's hole cards only to the bot holding the seat; anyone else gets the public
+// view (and the request is recorded against the caller). full_history shows a finished hand's
+// hole cards of the caller's own seat and of the seats that went to showdown, [] for the others.
 import type { Seat } from '../../records/match.ts';
 import {
   isRecord,
@@ -15,7 +20,9 @@ import {
   type LiveGame,
   type ParseResult,
   type RouteReply,
+  SPECTATOR,
   type TurnContext,
+  type Viewer,
   type WireAdapter,
 } from '../core/wire.ts';
 import {
@@ -134,16 +141,29 @@ export function stateBody(
   };
 }
 
-/** One finished hand as CATArena's full_history writes it: two blind entries, then the hand. */
-export function fullHistoryEntries(log: HandLog, ids: readonly string[], variant: TableState['variant']): unknown[] {
+/**
+ * One finished hand as CATArena's full_history writes it: two blind entries, then the hand. With
+ * `holds`, a seat's hole cards are shown only when it holds the seat or the seat went to showdown.
+ */
+export function fullHistoryEntries(
+  log: HandLog,
+  ids: readonly string[],
+  variant: TableState['variant'],
+  holds?: (seat: Seat) => boolean,
+): unknown[] {
   const h = log.hand;
+  const shown = (seat: Seat) => !holds || holds(seat) || (h.result?.showdown.includes(seat) ?? false);
   const records = actionRecords(h, ids);
   const blinds = records.filter((r) => r.action === 'small_blind' || r.action === 'big_blind');
   const board = h.result?.board ?? h.board;
   const players: Record<string, unknown> = {};
   h.seats.forEach((p, seat) => {
     if (h.startStacks[seat]! > 0)
-      players[ids[seat]!] = { name: ids[seat], initial_chips: h.startStacks[seat], hole_cards: p.hole.slice() };
+      players[ids[seat]!] = {
+        name: ids[seat],
+        initial_chips: h.startStacks[seat],
+        hole_cards: shown(seat) ? p.hole.slice() : [],
+      };
   });
   const community: Record<string, unknown> = {};
   if (board.length >= 3) community.flop = board.slice(0, 3);
@@ -182,12 +202,14 @@ function parseAction(body: unknown): ParseResult<Action> {
 
 const liveIds = (g: LiveGame<TableState>) => playerIds(g.state.hand.seats.length, g.seatIds);
 
-function stateRoute(g: LiveGame<TableState>, query: URLSearchParams): RouteReply {
+/** A player's hole cards go only to the bot holding its seat; anyone else asking gets the public view. */
+function stateRoute(g: LiveGame<TableState>, query: URLSearchParams, viewer: Viewer): RouteReply {
   const ids = liveIds(g);
   const asked = query.get('player_id');
-  const viewer = asked === null ? null : ids.indexOf(asked);
-  if (asked !== null && viewer! < 0) return { status: 404, body: { error: 'Player not found' } };
-  return { status: 200, body: stateBody(g.state, g.id, ids, viewer) };
+  const seat = asked === null ? -1 : ids.indexOf(asked);
+  if (asked !== null && seat < 0) return { status: 404, body: { error: 'Player not found' } };
+  const shown = seat >= 0 && viewer.asksFor(seat) ? seat : null;
+  return { status: 200, body: stateBody(g.state, g.id, ids, shown) };
 }
 
 /** An action as the protocol writes it: the amount only on a raise. */
@@ -240,17 +262,19 @@ export const holdemWire: WireAdapter<TableState, Action> = {
   }),
 
   server: {
+    hidesInformation: true,
     // CATArena's self-play flow (create, add players, start, next_hand) is not served: no Hold'em
     // bot calls the game server; agents test against the sample bot instead.
     created: () => ({
       status: 501,
       body: { error: "hold'em self-play tables are not served here; test your bot with `catarena play holdem …`" },
     }),
-    route(game, method, sub, _body, query) {
+    route(game, method, sub, _body, query, viewer = SPECTATOR) {
       const g = game as LiveGame<TableState>;
       if (method !== 'GET') return null;
       const ids = liveIds(g);
-      if (sub === 'state') return stateRoute(g, query);
+      if (sub === 'state') return stateRoute(g, query, viewer);
+      // valid_actions follow from stacks and bets, which every player sees: served to anyone.
       if (sub === 'actions') {
         const who = ids.indexOf(query.get('player_id') ?? '');
         const mine = who >= 0 && g.state.hand.toAct === who;
@@ -262,7 +286,12 @@ export const holdemWire: WireAdapter<TableState, Action> = {
           body: { action_history: actionRecords(g.state.hand, ids), hand_number: g.state.handNumber },
         };
       if (sub === 'full_history')
-        return { status: 200, body: handLogs(g.state).flatMap((log) => fullHistoryEntries(log, ids, g.state.variant)) };
+        return {
+          status: 200,
+          body: handLogs(g.state).flatMap((log) =>
+            fullHistoryEntries(log, ids, g.state.variant, (seat) => viewer.holds(seat)),
+          ),
+        };
       return null;
     },
     healthExtras: () => ({ timestamp: new Date().toISOString() }),

@@ -7,8 +7,9 @@
 // statement and eliminates the speaker, as a statement that fails the check does; a vote that
 // fails (or names a seat it may not) is lost. The same under both forfeit policies. A join that
 // fails is ignored: the bot is asked again at its turn.
-// The game server shows the public history: GET /games/{id}/state (?seat=<n> adds that seat's word)
-// and GET /games/{id}/history.
+// The game server shows the public history: GET /games/{id}/state (?seat=<n> adds that seat's word,
+// and its role in the variant, for the bot holding seat n only; anyone else gets the public view and
+// the request is recorded against the caller) and GET /games/{id}/history.
 import type { Seat } from '../../records/match.ts';
 import {
   isRecord,
@@ -16,7 +17,9 @@ import {
   type LiveGame,
   type ParseResult,
   type RouteReply,
+  SPECTATOR,
   type TurnContext,
+  type Viewer,
   type WireAdapter,
 } from '../core/wire.ts';
 import { playerView, undercover, voteTargets, wordOf, type UndercoverAction, type UndercoverState } from './rules.ts';
@@ -50,14 +53,15 @@ function turnBody(s: UndercoverState, seat: Seat, ctx: TurnContext): Record<stri
   return { game_id: ctx.gameId, player_id: ids[seat], players: ids, ...playerView(s, seat) };
 }
 
-function stateRoute(g: LiveGame<UndercoverState>, query: URLSearchParams): RouteReply {
+function stateRoute(g: LiveGame<UndercoverState>, query: URLSearchParams, viewer: Viewer): RouteReply {
   const asked = query.get('seat');
   const seat = asked === null ? null : Number(asked);
   if (seat !== null && (!Number.isInteger(seat) || seat < 0 || seat >= g.state.seats))
     return { status: 404, body: { error: 'Seat not found' } };
+  const shown = seat !== null && viewer.asksFor(seat) ? seat : null;
   return {
     status: 200,
-    body: { game_id: g.id, players: playerIds(g.state.seats, g.seatIds), ...playerView(g.state, seat) },
+    body: { game_id: g.id, players: playerIds(g.state.seats, g.seatIds), ...playerView(g.state, shown) },
   };
 }
 
@@ -117,16 +121,17 @@ export const undercoverWire: WireAdapter<UndercoverState, UndercoverAction> = {
   setup: (s) => ({ pair: s.pair, roles: s.roles, order: s.order, audience: s.audience, max_rounds: s.maxRounds }),
 
   server: {
+    hidesInformation: true,
     created: () => ({
       status: 501,
       body: {
         error: 'undercover self-play games are not served here; test your bot with `catarena play undercover …`',
       },
     }),
-    route(game, method, sub, _body, query) {
+    route(game, method, sub, _body, query, viewer = SPECTATOR) {
       const g = game as LiveGame<UndercoverState>;
       if (method !== 'GET') return null;
-      if (sub === 'state') return stateRoute(g, query);
+      if (sub === 'state') return stateRoute(g, query, viewer);
       if (sub === 'history')
         return {
           status: 200,

@@ -1,10 +1,15 @@
 // Serves CATArena's game-server API for one game and variant: the live games the arena plays
-// (read-only for bots) and self-play games that bots or agents create during development.
+// (read-only for bots) and self-play games that bots or agents create during development. Who
+// asks is the bot its sandbox's relay vouches for (sandbox/relayed-callers.ts), never a name in
+// the request: a seat's private state goes only to the bot holding that seat (seat-ledger.ts).
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
+import type { IntegrityEvent } from '../../records/match.ts';
+import { relayedCaller } from '../../sandbox/relayed-callers.ts';
 import { createRng } from '../../util/rng.ts';
+import { SeatLedger, type SeatHolder } from './seat-ledger.ts';
 
 export interface GameServerOptions {
   adapter: WireAdapter<unknown, unknown>;
@@ -37,6 +42,7 @@ export class GameServer {
   /** Finished arena games and self-play games, oldest first: each kept to its own window. */
   private readonly finished: string[] = [];
   private readonly selfPlay: string[] = [];
+  private readonly seats = new SeatLedger();
   private server?: http.Server;
   url = '';
   port = 0;
@@ -82,16 +88,30 @@ export class GameServer {
     return { hostPorts, env: { CATARENA_GAME_SERVER: this.url } };
   }
 
-  /** Registers a live arena game so bots can read it. The runner keeps `state`/`history` current. */
-  register(game: LiveGame): void {
+  /**
+   * Registers a live arena game so bots can read it, with who holds each seat (a seat left out has
+   * no bot). The runner keeps `state`/`history` current.
+   */
+  register(game: LiveGame, holders: ReadonlyArray<SeatHolder | undefined>): void {
     this.games.set(game.id, game);
+    this.seats.seat(game.id, holders, this.options.adapter.server.hidesInformation === true);
   }
 
-  /** Marks an arena game finished; it stays readable until `keepFinished` newer ones have finished. */
-  finish(id: string): void {
+  /**
+   * Marks an arena game finished and returns what its seats' bots were seen attempting (or could
+   * not be held to); it stays readable, to its seats' holders too, until `keepFinished` newer ones
+   * have finished.
+   */
+  finish(id: string): IntegrityEvent[] {
     this.finished.push(id);
     const keep = this.options.keepFinished ?? KEEP_FINISHED;
-    while (this.finished.length > keep) this.games.delete(this.finished.shift()!);
+    while (this.finished.length > keep) this.drop(this.finished.shift()!);
+    return this.seats.finish(id);
+  }
+
+  private drop(id: string): void {
+    this.games.delete(id);
+    this.seats.forget(id);
   }
 
   get activeGames(): number {
@@ -123,7 +143,8 @@ export class GameServer {
       }
       try {
         const url = new URL(`http://localhost${req.url ?? '/'}`);
-        const reply = this.route(req.method ?? 'GET', url.pathname, body, url.searchParams);
+        const caller = relayedCaller(req.socket.remoteAddress, req.socket.remotePort);
+        const reply = this.route(req.method ?? 'GET', url, body, caller);
         send(res, reply.status, reply.body);
       } catch (err) {
         send(res, 500, { error: `internal error: ${(err as Error).message}` });
@@ -131,13 +152,15 @@ export class GameServer {
     });
   }
 
+  /** `caller`: the bot's caller id where a sandbox relay vouches for the connection, else undefined. */
   private route(
     method: string,
-    path: string,
+    url: URL,
     body: unknown,
-    query: URLSearchParams,
+    caller: string | undefined,
   ): { status: number; body: unknown } {
     const { adapter, variant } = this.options;
+    const path = url.pathname;
     const parts = path.split('/').filter(Boolean);
     if (method === 'GET' && path === '/health') {
       return {
@@ -146,22 +169,22 @@ export class GameServer {
       };
     }
     if (parts[0] !== 'games') return { status: 404, body: { error: 'Endpoint not found' } };
-    if (parts.length === 1 && method === 'POST') return this.createSelfPlay(body);
+    if (parts.length === 1 && method === 'POST') return this.createSelfPlay(body, caller);
     if (parts.length === 1 && method === 'GET') {
-      const games = [...this.games.values()].map((g) => ({
-        game_id: g.id,
-        created_at: g.createdAt,
-        arena: g.managedByArena,
-      }));
+      // Only the caller's own games: listing every live game would show a bot the games it does not play.
+      const games = [...this.games.values()]
+        .filter((g) => this.seats.lists(g.id, caller))
+        .map((g) => ({ game_id: g.id, created_at: g.createdAt, arena: g.managedByArena }));
       return { status: 200, body: { games, total_games: games.length } };
     }
     const game = this.games.get(parts[1] ?? '');
-    if (!game) return { status: 404, body: { error: 'Game not found' } };
-    const reply = adapter.server.route(game, method, parts.slice(2).join('/'), body, query);
+    if (!game || !this.seats.mayOpen(game.id, caller)) return { status: 404, body: { error: 'Game not found' } };
+    const viewer = this.seats.viewer(game.id, caller, `${method} ${path}${url.search}`);
+    const reply = adapter.server.route(game, method, parts.slice(2).join('/'), body, url.searchParams, viewer);
     return reply ?? { status: 404, body: { error: 'Endpoint not found' } };
   }
 
-  private createSelfPlay(body: unknown) {
+  private createSelfPlay(body: unknown, caller: string | undefined) {
     const { adapter, variant } = this.options;
     const seed = randomBytes(4).readInt32BE(0);
     let state: unknown;
@@ -182,9 +205,10 @@ export class GameServer {
       createdAt: new Date().toISOString(),
     };
     this.games.set(game.id, game);
+    this.seats.created(game.id, caller);
     this.selfPlay.push(game.id); // self-play games count against their retention window from the start
     const keep = this.options.keepSelfPlay ?? KEEP_SELF_PLAY;
-    while (this.selfPlay.length > keep) this.games.delete(this.selfPlay.shift()!);
+    while (this.selfPlay.length > keep) this.drop(this.selfPlay.shift()!);
     return adapter.server.created(game, body);
   }
 }

@@ -18,6 +18,7 @@ import { adapterFor, gameDescriptor } from '../../games/registry.ts';
 import type { LiveEvent } from '../../records/live.ts';
 import { matchId, type MatchSpec, type MoveRecord, type Replay, type Seat } from '../../records/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
+import { newCallerId } from '../../sandbox/relayed-callers.ts';
 import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
 import { liveViewerData } from '../../reports/html/live-viewer.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
@@ -78,6 +79,7 @@ export interface HumanSeatOptions {
 
 export class HumanSeat {
   readonly id: string;
+  private readonly callerId = newCallerId();
   private readonly server: http.Server;
   private readonly games = new Map<string, Game>();
   private readonly clients = new Set<http.ServerResponse>();
@@ -130,6 +132,9 @@ export class HumanSeat {
       isHealthy: async () => this.server.listening,
       logTail: async () => '',
       alive: async () => this.server.listening,
+      // The seat never calls the game server: an id nobody else has keeps its seats' private
+      // state from anyone naming them (a person sees their own on the page).
+      callerId: this.callerId,
       stop: async () => {}, // the seat outlives the fleet: the page shows the end; close() stops it
     };
   }

@@ -24,11 +24,17 @@ const RETRYABLE_SOCKET_CODES = new Set(['HTTP_CLOSED', 'ECONNRESET', 'EPIPE']);
 
 export class BotClient {
   private readonly pool: Http1Pool;
+  /**
+   * The caller id its sandbox vouches for (BotHandle.callerId): the game server serves this bot
+   * its own seats' private state and nobody else's. Unset: the bot's calls cannot be told apart.
+   */
+  readonly callerId?: string;
 
   constructor(
     readonly baseUrl: string,
-    options: { connections?: number; socketPath?: string } = {},
+    options: { connections?: number; socketPath?: string; callerId?: string } = {},
   ) {
+    this.callerId = options.callerId;
     // An idle socket is closed after 2 s, below Node's default server timeout (5 s), so we do not
     // reuse a socket the bot is about to close; one request per socket at a time. A socketPath
     // reaches a bot in an isolated sandbox through its forwarder.

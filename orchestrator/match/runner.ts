@@ -17,6 +17,7 @@ import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
 import type { LiveListener } from '../../records/live.ts';
 import { askBot, joinBot, sendCall } from './bot-calls.ts';
 import type { GameServer } from '../game-server/game-server.ts';
+import { holderOf } from '../game-server/seat-ledger.ts';
 import type { BotClient } from './bot-client.ts';
 import { CpuSlots } from '../concurrency/cpu-slots.ts';
 
@@ -62,7 +63,11 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     managedByArena: true,
     createdAt: startedAt,
   };
-  host.register(live);
+  // Who holds each seat: the game server serves a seat's private state to its bot only.
+  host.register(
+    live,
+    bots.map((b) => (b.client ? holderOf(b.client.callerId) : null)),
+  );
   const ctx = { gameId: live.id, gameServerUrl: host.url, options: spec.options, seatIds: spec.seats };
   const moves: MoveRecord[] = [];
   const seatStats: SeatStats[] = spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} }));
@@ -233,7 +238,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       }),
     );
   }
-  host.finish(live.id);
+  const integrity = host.finish(live.id);
 
   emit({
     type: 'end',
@@ -259,6 +264,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     ...(standIns.length
       ? { standIns: standIns.map((seat) => ({ seat, reason: bots[seat]!.unavailable ?? 'unavailable' })) }
       : {}),
+    ...(integrity.length ? { integrity } : {}),
     plies: live.history.length,
     seatStats: seatStats.map((s) => ({ ...s, totalMs: round(s.totalMs), maxMs: round(s.maxMs) })),
     startedAt,

@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS } from '../../records/match.ts';
 import type { ProbeAnswer } from '../../reports/probe-consistency.ts';
 import type { BotFleet } from '../executor/bot-fleet.ts';
 import type { GameServer } from '../game-server/game-server.ts';
+import { holderOf, type SeatHolder } from '../game-server/seat-ledger.ts';
 import { askBot, joinBot, sendCall } from '../match/bot-calls.ts';
 import type { BotClient } from '../match/bot-client.ts';
 import type { ProbeRules } from './probe-rules.ts';
@@ -35,7 +36,9 @@ export async function askState(client: BotClient, s: SampledState, ctx: AskConte
     managedByArena: true,
     createdAt: new Date().toISOString(),
   };
-  host.register(live);
+  const holders: SeatHolder[] = [];
+  holders[s.seat] = holderOf(client.callerId); // the other seats play no bot
+  host.register(live, holders);
   const turn = {
     gameId: live.id,
     gameServerUrl: host.url,

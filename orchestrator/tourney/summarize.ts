@@ -22,6 +22,7 @@ import { trackEvolution, type EvolutionTrack } from '../../reports/evolution/evo
 import { evolutionMarkdown } from '../../reports/evolution/evolution-markdown.ts';
 import { evolutionSectionHtml } from '../../reports/evolution/evolution-html.ts';
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
+import { integrityRows } from '../../reports/integrity.ts';
 import { agentIdOf } from '../../agents/core/agent-id.ts';
 import { envFolderName } from '../../agents/core/workspace.ts';
 import { referenceBotDir } from '../../util/paths.ts';
@@ -140,6 +141,7 @@ export async function summarizeTrack(
   const autoReps = await run.readAutoReps(name);
   const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies, config.prices);
   const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
+  const integrity = integrityRows(results, label);
   const summary: TrackSummary = {
     game,
     variant,
@@ -169,6 +171,7 @@ export async function summarizeTrack(
     ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
     ...(autoReps ? { autoReps } : {}),
     ...(Object.keys(llmPlayers).length ? { llmPlayers } : {}),
+    ...(integrity.length ? { integrity } : {}),
   };
   await run.writeTrackOutputs(summary, {
     W: W.toJSON(),

@@ -20,6 +20,8 @@ import { duration, num, pct } from '../markdown-format.ts';
 import { agentsWithoutBot, everyBuildFailed } from '../summary.ts';
 import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, scriptJson, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';
+import { integrityAlarmLines } from '../integrity.ts';
+import { integrityHtml } from './integrity-html.ts';
 
 /** One game as the W-cell panel lists it. */
 export interface IndexedGame {
@@ -54,6 +56,7 @@ function header(s: TourneySummary): string {
         ),
         ...fallbackAlarmLines(s.tracks),
         ...budgetAlarmLines(s.tracks),
+        ...integrityAlarmLines(s.tracks),
       ];
   const llmRows = llmPlayerRows(s.tracks);
   const auto = s.tracks.filter((t) => t.autoReps);
@@ -308,6 +311,7 @@ export function renderReportHtml(
     '<a href="#errors">Errors</a>',
     '<a href="#cost">Cost</a>',
     '<a href="#failed">Failed builds</a>',
+    ...(integrityHtml(s.tracks) ? ['<a href="#integrity">Integrity</a>'] : []),
   ];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -320,6 +324,7 @@ ${leaderboard(s)}
 ${s.tracks.map((t) => trackSection(s, t)).join('\n')}
 ${extra}
 ${operations(s)}
+${integrityHtml(s.tracks)}
 <div id="games" data-testid="games"></div>
 <script>window.CATARENA_GAMES = ${scriptJson(games)};</script>
 <script>${REPORT_SCRIPT}</script>
