@@ -90,8 +90,9 @@ function anthropicThinking(f: ModelFamily | undefined, sent: SamplingAsked, note
     : {};
   delete sent.reasoningEffort;
   if (budget && f?.thinking !== 'adaptive-only') {
-    // Extended thinking refuses temperature and top_p (and top_k) beside it.
-    drop(sent, notes, 'temperature', 'extended thinking takes no temperature');
+    // Extended thinking: "`temperature` may only be set to 1 when thinking is enabled" (MartialBE/one-hub#529);
+    // "Thinking isn't compatible with temperature, top_p, or top_k modifications" (the extended-thinking guide).
+    if (sent.temperature !== 1) drop(sent, notes, 'temperature', 'extended thinking takes temperature 1 only');
     drop(sent, notes, 'topP', 'extended thinking takes no top_p');
     return {
       thinking: { type: 'enabled', budgetTokens: budget },
@@ -101,8 +102,13 @@ function anthropicThinking(f: ModelFamily | undefined, sent: SamplingAsked, note
   if (budget)
     notes.push(`thinkingBudget ${budget} sent as adaptive thinking: ${familyName(f!)} refuses thinking.type enabled`);
   delete sent.thinkingBudget;
-  if (budget || f?.thinksByDefault || (f?.thinking.startsWith('adaptive') && effort.effort))
+  if (budget || f?.thinksByDefault || (f?.thinking.startsWith('adaptive') && effort.effort)) {
+    // "`temperature` may only be set to 1 when thinking is enabled or in adaptive mode" (a 400;
+    // dotCipher/opencode-claude-bridge#1); the thinking guide: no top_p or top_k modifications either.
+    if (sent.temperature !== 1) drop(sent, notes, 'temperature', 'adaptive thinking takes temperature 1 only');
+    drop(sent, notes, 'topP', 'thinking takes no top_p');
     return { thinking: { type: 'adaptive', ...effort }, maxTokens: Math.min(cap, THINKING_MAX_TOKENS) };
+  }
   return { maxTokens: ANSWER_TOKENS };
 }
 
