@@ -271,7 +271,10 @@ describe('the scripted Anthropic server', () => {
     expect((await forged.json()).error.message).toBe('Invalid signature in thinking block');
     // A request that thinks is answered with thinking first, every turn (unscripted: "(thinking)").
     expect(await (await post(url, next(msg.content))).json()).toMatchObject({
-      content: [{ type: 'thinking', thinking: '(thinking)' }, { type: 'text', text: 'Sunny.' }],
+      content: [
+        { type: 'thinking', thinking: '(thinking)' },
+        { type: 'text', text: 'Sunny.' },
+      ],
     });
   });
   // The models it serves are the real Claude ids (and their aliases), whatever the test: before, an

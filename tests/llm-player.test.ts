@@ -260,7 +260,8 @@ describe('the LLM-player agent', () => {
           model: 'test-model',
           moveTimeoutMs: 4_000,
           call: { api: 'chat' },
-          samplingPlan: 'chat: sent the model defaults; asked the model defaults (test-model is not in the model table: sent as asked)',
+          samplingPlan:
+            'chat: sent the model defaults; asked the model defaults (test-model is not in the model table: sent as asked)',
         });
         expect(JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8'))).toEqual({
           passEnv: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'],

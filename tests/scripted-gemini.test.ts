@@ -143,8 +143,9 @@ describe('the scripted Gemini API', () => {
     expect(
       (await post('countTokens', { contents: [{ role: 'user', parts: [{ text: 'count me' }] }] })).totalTokens,
     ).toBeGreaterThan(0);
-    const listed = (await fetch(`${server.baseURL}/models`, { headers: { 'x-goog-api-key': KEY } }).then((r) => r.json()))
-      .models;
+    const listed = (
+      await fetch(`${server.baseURL}/models`, { headers: { 'x-goog-api-key': KEY } }).then((r) => r.json())
+    ).models;
     expect(listed.find((m: { name: string }) => m.name === 'models/gemini-2.5-flash')).toMatchObject({
       supportedGenerationMethods: expect.arrayContaining(['generateContent']),
     });

@@ -28,7 +28,11 @@ const family = (model: string, provider: ModelFamily['provider']): ModelFamily |
  *   Responses-only on chat: users report the model "required using the Responses API" (sigoden/aichat#1318);
  *     the API's own words are not in the references.
  */
-export function openAiRefusal(model: string, body: Record<string, unknown>, api: 'chat' | 'responses'): OpenAiRefusal | undefined {
+export function openAiRefusal(
+  model: string,
+  body: Record<string, unknown>,
+  api: 'chat' | 'responses',
+): OpenAiRefusal | undefined {
   const f = family(model, 'openai');
   if (!f) return undefined;
   if (api === 'chat' && f.api === 'responses')

@@ -310,7 +310,6 @@ function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): Re
   };
 }
 
-
 /**
  * A 429's headers: retry-after in seconds (the errors page: "wait that many seconds"), and the
  * anthropic-ratelimit-* family as the API sends it (…-requests-limit/-remaining/-reset,
@@ -547,7 +546,11 @@ export async function startScriptedAnthropic(
             content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
       }
       if (content[0]?.type === 'thinking') for (const b of content) if (b.type === 'tool_use') thoughtUses.add(b.id);
-      record.usage = usageOf(record, turn, content.filter((b) => b.type !== 'thinking'));
+      record.usage = usageOf(
+        record,
+        turn,
+        content.filter((b) => b.type !== 'thinking'),
+      );
       // A script's own usage is taken as given (its output counts the thinking); else thinking is added.
       const scripted = 'usage' in turn && turn.usage;
       if (cut) record.usage.output_tokens = record.maxTokens;

@@ -355,7 +355,10 @@ export async function startScriptedResponses(
     }
     // What the model's family refuses (a reasoning model's temperature ≠ 1, top_p): tests/helpers/model-rules.ts.
     const refused = openAiRefusal(record.model, body, 'responses');
-    if (refused) return send(refused.status, { error: { message: refused.message, type: 'invalid_request_error', param: refused.param, code: refused.code } });
+    if (refused)
+      return send(refused.status, {
+        error: { message: refused.message, type: 'invalid_request_error', param: refused.param, code: refused.code },
+      });
     const turn = server.nextTurn(record);
     record.turn = turn;
     server.answerAfter(turn.delayMs, () => answer(record, turn, res));
