@@ -68,9 +68,9 @@ function acceptedSampling(f: ModelFamily, asked: SamplingAsked, notes: string[])
     drop(sent, notes, 'topP', `${who} refuses sampling parameters (400 invalid_request_error)`);
   }
   if (f.sampling === 'reasoning') {
-    if (sent.temperature !== 1)
-      drop(sent, notes, 'temperature', `${who} is a reasoning model: only the default 1 (400 unsupported_value)`);
-    if (sent.topP !== 1) drop(sent, notes, 'topP', `${who} is a reasoning model: only the default 1`);
+    // Only their defaults pass (1); users report top_p refused outright (lfnovo/open-notebook#107): neither is sent.
+    drop(sent, notes, 'temperature', `${who} is a reasoning model: temperature only at its default 1 (400 unsupported_value)`);
+    drop(sent, notes, 'topP', `${who} is a reasoning model: top_p only at its default 1`);
   }
   if (f.sampling === 'advised-default' && sent.temperature !== undefined && sent.temperature < 1)
     drop(sent, notes, 'temperature', `Google advises keeping ${who} at its default temperature 1.0`);
