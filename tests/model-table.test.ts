@@ -212,3 +212,32 @@ describe('the scripted servers refuse what the real APIs refuse, always', () => 
     }
   });
 });
+
+describe('a local model table over the shipped one', () => {
+  it('replaces an entry by its id and adds new ones', async () => {
+    const { mergeModelTables } = await import('../agents/core/models.ts');
+    const merged = mergeModelTables(MODEL_TABLE, {
+      asOf: '2027-01-15',
+      families: [
+        { match: 'claude-sonnet-4-5', price: { input: 2, output: 9 }, checked: '2027-01-15' },
+        {
+          match: 'my-lab-model',
+          provider: 'openai',
+          price: { input: 1, output: 1 },
+          sampling: 'any',
+          thinking: 'none',
+          thinksByDefault: false,
+          api: 'chat',
+          maxOutput: null,
+          context: null,
+          source: 'our own deployment',
+          checked: '2027-01-15',
+        },
+      ],
+    });
+    expect(merged.asOf).toBe('2027-01-15');
+    expect(lookupModel('claude-sonnet-4-5', merged)).toMatchObject({ price: { input: 2 }, sampling: 'one' });
+    expect(lookupModel('my-lab-model', merged)?.source).toBe('our own deployment');
+    expect(lookupModel('my-lab-model')).toBeUndefined();
+  });
+});

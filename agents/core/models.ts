@@ -58,8 +58,39 @@ export interface ModelTable {
 
 const TABLE_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'models.json');
 
-/** The table as shipped (read once). */
-export const MODEL_TABLE: ModelTable = JSON.parse(fs.readFileSync(TABLE_FILE, 'utf8'));
+/** The variable naming a JSON file of entries that replace (same match or pattern) or extend the shipped ones. */
+export const MODEL_TABLE_ENV = 'CATARENA_MODEL_TABLE';
+
+const key = (f: Partial<ModelFamily>) => f.match ?? `/${f.pattern}/`;
+
+/**
+ * The shipped table with a local one over it ({asOf?, families: [...]}: an entry with the same
+ * `match` or `pattern` is merged over the shipped one, others are added). Prices alone are
+ * overridden more simply by a config's `prices:`.
+ */
+export function mergeModelTables(base: ModelTable, local: { asOf?: string; families?: Partial<ModelFamily>[] }): ModelTable {
+  const families = base.families.map((f) => ({ ...f }));
+  for (const entry of local.families ?? []) {
+    const i = families.findIndex((f) => key(f) === key(entry));
+    if (i >= 0) families[i] = { ...families[i]!, ...entry };
+    else families.push(entry as ModelFamily);
+  }
+  return { asOf: local.asOf ?? base.asOf, families };
+}
+
+function loadTable(): ModelTable {
+  const shipped = JSON.parse(fs.readFileSync(TABLE_FILE, 'utf8')) as ModelTable;
+  const local = process.env[MODEL_TABLE_ENV]?.trim();
+  if (!local) return shipped;
+  try {
+    return mergeModelTables(shipped, JSON.parse(fs.readFileSync(local, 'utf8')));
+  } catch (err) {
+    throw new Error(`${MODEL_TABLE_ENV}=${local}: not a readable model table (${(err as Error).message}); see docs/first-real-run.md`);
+  }
+}
+
+/** The table in use: the shipped one, with $CATARENA_MODEL_TABLE's entries over it (read once). */
+export const MODEL_TABLE: ModelTable = loadTable();
 
 /** The date of the table: the report prints it. */
 export const MODEL_TABLE_AS_OF = MODEL_TABLE.asOf;
