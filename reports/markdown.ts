@@ -54,6 +54,7 @@ function header(s: TourneySummary): string {
     ...autoRepsLines(s),
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
     `- Config: ${configLine(s.config)}`,
+    `- Model table (prices, sampling, thinking per model): agents/core/models.json dated ${MODEL_TABLE_AS_OF}`,
     '',
     'S = strategy coding (round-1 strength), L = global learning, G.A. = generalizability U (variant B¹ − standard B¹); ' +
       'see docs/metrics.md. Numbers have 3 decimals, 95% intervals in brackets, — = no data.',

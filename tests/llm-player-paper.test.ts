@@ -132,6 +132,9 @@ describe('--preset paper on current models: every decision the model’s, no ref
       }
       expect(report).toMatch(c.sent);
       expect(report).toMatch(/model table, dated \d{4}-\d{2}-\d{2}/);
+      expect(report).toMatch(
+        /^- Model table \(prices, sampling, thinking per model\): agents\/core\/models\.json dated \d{4}-\d{2}-\d{2}$/m,
+      );
       expect(report).toMatch(/\| player\s*\| gomoku-standard \|\s*\d+ \|\s*0 \| 0%/);
     }, 120_000);
   }
@@ -160,6 +163,8 @@ describe('a request refused as invalid', () => {
     expect(use.fallbacks).toBe(use.decisions);
     expect(use.refused).toBe(use.decisions);
     expect(s.requests).toHaveLength(use.decisions);
-    expect(report).toMatch(/player: chat: sent \{"temperature":0\.1,"topP":1\}.*; \d+ decisions refused as invalid requests/);
+    expect(report).toMatch(
+      /player: chat: sent \{"temperature":0\.1,"topP":1\}.*; \d+ decisions refused as invalid requests/,
+    );
   }, 120_000);
 });

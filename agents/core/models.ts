@@ -68,7 +68,10 @@ const key = (f: Partial<ModelFamily>) => f.match ?? `/${f.pattern}/`;
  * `match` or `pattern` is merged over the shipped one, others are added). Prices alone are
  * overridden more simply by a config's `prices:`.
  */
-export function mergeModelTables(base: ModelTable, local: { asOf?: string; families?: Partial<ModelFamily>[] }): ModelTable {
+export function mergeModelTables(
+  base: ModelTable,
+  local: { asOf?: string; families?: Partial<ModelFamily>[] },
+): ModelTable {
   const families = base.families.map((f) => ({ ...f }));
   for (const entry of local.families ?? []) {
     const i = families.findIndex((f) => key(f) === key(entry));
@@ -85,7 +88,9 @@ function loadTable(): ModelTable {
   try {
     return mergeModelTables(shipped, JSON.parse(fs.readFileSync(local, 'utf8')));
   } catch (err) {
-    throw new Error(`${MODEL_TABLE_ENV}=${local}: not a readable model table (${(err as Error).message}); see docs/first-real-run.md`);
+    throw new Error(
+      `${MODEL_TABLE_ENV}=${local}: not a readable model table (${(err as Error).message}); see docs/first-real-run.md`,
+    );
   }
 }
 

@@ -69,7 +69,12 @@ function acceptedSampling(f: ModelFamily, asked: SamplingAsked, notes: string[])
   }
   if (f.sampling === 'reasoning') {
     // Only their defaults pass (1); users report top_p refused outright (lfnovo/open-notebook#107): neither is sent.
-    drop(sent, notes, 'temperature', `${who} is a reasoning model: temperature only at its default 1 (400 unsupported_value)`);
+    drop(
+      sent,
+      notes,
+      'temperature',
+      `${who} is a reasoning model: temperature only at its default 1 (400 unsupported_value)`,
+    );
     drop(sent, notes, 'topP', `${who} is a reasoning model: top_p only at its default 1`);
   }
   if (f.sampling === 'advised-default' && sent.temperature !== undefined && sent.temperature < 1)
