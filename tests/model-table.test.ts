@@ -4,7 +4,10 @@
 // which refuse what the real APIs refuse for each family. On main: no table, prices by prefix
 // (gpt-5-pro-2025-10-06 priced as gpt-5-pro only by luck, gpt-5.5-pro as gpt-5, claude-opus-4-7 as
 // Opus 4), the bot sent every setting to every model, and the servers took any sampling.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { LLM_PLAYER_BOT_DIR } from '../agents/llm-player/agent.ts';
 import { lookupModel, MODEL_TABLE, modelTableWarning } from '../agents/core/models.ts';
 import { modelTableCheck } from '../agents/core/preflight.ts';
 import { estimateCostUsd, priceOf } from '../agents/core/prices.ts';
@@ -239,5 +242,42 @@ describe('a local model table over the shipped one', () => {
     expect(lookupModel('claude-sonnet-4-5', merged)).toMatchObject({ price: { input: 2 }, sampling: 'one' });
     expect(lookupModel('my-lab-model', merged)?.source).toBe('our own deployment');
     expect(lookupModel('my-lab-model')).toBeUndefined();
+  });
+});
+
+describe("the LLM-player's client on a model that thinks by default", () => {
+  it('an answer that was all thinking (stop_reason max_tokens) doubles max_tokens for the next call; each call says its stop reason', async () => {
+    const { createLlm } = (await import(pathToFileURL(path.join(LLM_PLAYER_BOT_DIR, 'llm.mjs')).href)) as {
+      createLlm: (
+        config: Record<string, unknown>,
+        env: Record<string, string>,
+      ) => {
+        complete: (
+          m: Array<{ role: string; content: string }>,
+          signal: AbortSignal,
+        ) => Promise<{ text: string; stopReason: string }>;
+      };
+    };
+    const s = await startScriptedAnthropic(() => ({ text: '1' }));
+    try {
+      // A bot written with too small a budget (as before the model table: 256 for every model).
+      const llm = createLlm(
+        {
+          provider: 'anthropic',
+          model: 'claude-sonnet-5',
+          baseUrl: s.v1URL,
+          call: { api: 'messages', maxTokens: 256 },
+        },
+        { ANTHROPIC_API_KEY: 'sk-ant-x' },
+      );
+      const ask = () => llm.complete([{ role: 'user', content: 'Pick 1.' }], AbortSignal.timeout(5_000));
+      const first = await ask();
+      expect([first.text, first.stopReason]).toEqual(['', 'max_tokens']);
+      const second = await ask();
+      expect([second.text, second.stopReason]).toEqual(['1', 'end_turn']);
+      expect(s.requests.map((r) => r.maxTokens)).toEqual([256, 512]);
+    } finally {
+      await s.close();
+    }
   });
 });
