@@ -71,12 +71,14 @@ async function responses(): Promise<Served> {
 async function paperRound(spec: string, served: Served) {
   vi.stubEnv('CATARENA_LLM_BASE_URL', served.baseUrl);
   const runDir = path.join(tempDir(), 'run');
+  // The paper's settings, on the smallest schedule: one pair of games (the preset has 2 pairs).
   const config = resolveConfig(PRESETS.paper, {
     games: ['gomoku'],
     variants: ['standard'],
     rounds: 1,
     concurrency: 2,
     bootstrapSamples: 20,
+    llmPlayer: { perGame: { gomoku: { reps: 1 } } },
   });
   expect(llmPlayerSampling(config)).toEqual({ temperature: 0.1, topP: 1 });
   const agents = [createLlmPlayerAgent(spec, llmPlayerSampling(config)), createOfflineAgent('offline:cautious', 1)];
