@@ -196,6 +196,10 @@ export interface TrackSummary extends TrackId {
       fallbacks: number;
       play?: Record<string, { tokens: NonNullable<CostRecord['tokens']>; costUsd: number | null }>;
       truncated?: boolean;
+      /** What its model was sent and what the run asked for (reports/llm-player-use.ts). */
+      sampling?: string;
+      /** Decisions refused as invalid requests. */
+      refused?: number;
     }
   >;
 }

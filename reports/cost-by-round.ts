@@ -122,7 +122,7 @@ export const COST_ROUND_HEAD = [
   'Play estimated $',
 ];
 
-export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices as of ${PRICES_AS_OF} (agents/core/prices.ts; \`prices\` in a config overrides them), "no price" for a model not in the table; "Reported" is the agent's own figure (Claude Code). "Play" columns: an LLM-player's calls to its model during the games of its round-n strategy (from its bot logs), at the same prices; they count toward --budget-usd.`;
+export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices in the model table dated ${PRICES_AS_OF} (agents/core/models.json; \`prices\` in a config overrides them), "no price" for a model not in the table; "Reported" is the agent's own figure (Claude Code). "Play" columns: an LLM-player's calls to its model during the games of its round-n strategy (from its bot logs), at the same prices; they count toward --budget-usd.`;
 
 /** The whole run's estimated dollars, development and play (null when some model had no price; undefined without LLM agents). */
 export function runCostUsd(tracks: Strategies[]): number | null | undefined {

@@ -28,6 +28,10 @@ export interface LlmPlayerUse {
   play?: Record<string, { tokens: TokenCounts; costUsd: number | null }>;
   /** A bot log was cut at the sandbox's cap: decisions and tokens are at least these. */
   truncated?: boolean;
+  /** What its model was sent and what the run asked for (the bot's "[llm-player] sampling" line, from the model table). */
+  sampling?: string;
+  /** Decisions whose request the provider refused as invalid (400, 404: not asked again). */
+  refused?: number;
 }
 
 /** Above this share of fallbacks an LLM-player's scores are called out (10%). */
@@ -53,9 +57,13 @@ export async function llmPlayerUse(
         const answered = line.startsWith('[llm-player] answered ');
         const fallback = line.startsWith('[llm-player] fallback ');
         if (line.startsWith('[catarena] output truncated')) use.truncated = true;
+        if (line.startsWith('[llm-player] sampling '))
+          use.sampling ??= line.slice('[llm-player] sampling '.length).trim();
         if (!answered && !fallback) continue;
         use.decisions++;
         if (fallback) use.fallbacks++;
+        if (fallback && line.includes('the provider refused the request as invalid'))
+          use.refused = (use.refused ?? 0) + 1;
         addTokens(tokens, decisionTokens(line));
       }
     }
@@ -112,6 +120,19 @@ export function fallbackAlarmLines(tracks: Array<Pick<TrackSummary, 'llmPlayers'
 }
 
 /** Rows for a report table: agent, track, decisions, fallbacks, share. */
+/** "agent: chat: sent {…}; asked {…} (…)", one line per LLM-player whose bots said what they send. */
+export function llmPlayerSamplingLines(tracks: Array<Pick<TrackSummary, 'llmPlayers'>>): string[] {
+  const seen = new Map<string, string>();
+  for (const t of tracks)
+    for (const [agent, u] of Object.entries(t.llmPlayers ?? {}))
+      if (u.sampling && !seen.has(agent))
+        seen.set(
+          agent,
+          `${agent}: ${u.sampling}${u.refused ? `; ${u.refused} decisions refused as invalid requests` : ''}`,
+        );
+  return [...seen.values()];
+}
+
 export function llmPlayerRows(tracks: Array<Pick<TrackSummary, 'llmPlayers' | 'game' | 'variant'>>): string[][] {
   return tracks.flatMap((t) =>
     Object.entries(t.llmPlayers ?? {}).map(([agent, u]) => [

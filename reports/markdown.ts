@@ -1,6 +1,7 @@
 // The human report of a whole run (report.md), laid out like the paper's tables, and the short
 // leaderboard printed at the end of `catarena tourney`.
-import { fallbackAlarmLines, llmPlayerRows } from './llm-player-use.ts';
+import { fallbackAlarmLines, llmPlayerRows, llmPlayerSamplingLines } from './llm-player-use.ts';
+import { MODEL_TABLE_AS_OF } from '../agents/core/models.ts';
 import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from './cost-by-round.ts';
 import { gameDescriptor, gameIds } from '../games/registry.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
@@ -56,6 +57,7 @@ function header(s: TourneySummary): string {
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
     `- ${opponentCodeLine(s.config)}`,
     `- Config: ${configLine(s.config)}`,
+    `- Model table (prices, sampling, thinking per model): agents/core/models.json dated ${MODEL_TABLE_AS_OF}`,
     '',
     'S = strategy coding (round-1 strength), L = global learning, G.A. = generalizability U (variant B¹ − standard B¹); ' +
       'see docs/metrics.md. Numbers have 3 decimals, 95% intervals in brackets, — = no data.',
@@ -114,7 +116,21 @@ function llmPlayerSection(s: TourneySummary): string[] {
     'Decisions the model was asked for (forced moves excluded) and how many were played as a random legal action after failed calls or answers.',
     '',
     mdTable(['Agent', 'Track', 'Decisions', 'Random fallbacks', 'Share'], rows, 2),
+    ...sampling(s),
   ];
+}
+
+/** What each LLM-player's model was sent, beside what the run asked for (the model table decides). */
+function sampling(s: TourneySummary): string[] {
+  const lines = llmPlayerSamplingLines(s.tracks);
+  return lines.length
+    ? [
+        '',
+        `Sent to each model (what the model table, dated ${MODEL_TABLE_AS_OF}, says it accepts) and asked by the run:`,
+        '',
+        ...lines.map((l) => `- ${l}`),
+      ]
+    : [];
 }
 
 function buildAlarms(s: TourneySummary): string[] {

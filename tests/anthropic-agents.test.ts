@@ -243,12 +243,14 @@ describe('the scripted Anthropic server', () => {
     );
     expect(text).not.toContain('message_stop');
     // Thinking: answered with a signature when the request enables it; the tool turn must echo it.
+    // Thinking counts toward max_tokens: 100 would leave the answer no room (the budget must be below it).
     const thinking = { type: 'enabled', budget_tokens: 1024 };
-    const msg = await (await post(url, { ...ask, thinking })).json();
+    const msg = await (await post(url, { ...ask, max_tokens: 2048, thinking })).json();
     expect(msg.content.map((b: { type: string }) => b.type)).toEqual(['thinking', 'tool_use']);
     expect(msg.content[0]).toMatchObject({ thinking: 'Paris: ask the tool.', signature: expect.any(String) });
     const next = (assistant: unknown[]) => ({
       ...ask,
+      max_tokens: 2048,
       thinking,
       messages: [
         ...ask.messages,
@@ -267,8 +269,12 @@ describe('the scripted Anthropic server', () => {
     );
     const forged = await post(url, next([{ ...msg.content[0], signature: 'forged' }, msg.content[1]]));
     expect((await forged.json()).error.message).toBe('Invalid signature in thinking block');
+    // A request that thinks is answered with thinking first, every turn (unscripted: "(thinking)").
     expect(await (await post(url, next(msg.content))).json()).toMatchObject({
-      content: [{ type: 'text', text: 'Sunny.' }],
+      content: [
+        { type: 'thinking', thinking: '(thinking)' },
+        { type: 'text', text: 'Sunny.' },
+      ],
     });
   });
   // The models it serves are the real Claude ids (and their aliases), whatever the test: before, an

@@ -274,7 +274,8 @@ describe('the scripted Responses API server', () => {
 
   it('answers the models list and other routes (a WebSocket upgrade) without consuming the script', async () => {
     server = await startScriptedResponses([{ text: 'one' }], { models: ['gpt-5.5'] });
-    const models = await fetch(`${server.baseURL}/models`);
+    // With a key, as every client sends one (the server refuses a request without).
+    const models = await fetch(`${server.baseURL}/models`, { headers: { authorization: 'Bearer k' } });
     expect(await models.json()).toEqual({
       object: 'list',
       data: [{ id: 'gpt-5.5', object: 'model', created: expect.any(Number), owned_by: 'scripted' }],
@@ -285,6 +286,7 @@ describe('the scripted Responses API server', () => {
         `${server!.baseURL}/responses`,
         {
           headers: {
+            authorization: 'Bearer k',
             connection: 'Upgrade',
             upgrade: 'websocket',
             'sec-websocket-version': '13',

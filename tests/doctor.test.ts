@@ -31,7 +31,7 @@ async function catarena(args: string[], env: Record<string, string | undefined>)
 describe('catarena doctor', () => {
   let server: ScriptedLlm;
   beforeAll(async () => {
-    server = await startScriptedLlm([], { key: KEY });
+    server = await startScriptedLlm([], { key: KEY, models: ['scripted'] });
   });
   afterAll(() => server.close());
   const good = () => ({

@@ -155,7 +155,12 @@ describe('egress proxy', () => {
         code: 'insufficient_quota',
       },
     ]);
-    const egress = await startEgressProxy({ allow: [], upstream: { url: quota.baseURL }, listen: { port: 0 } });
+    // The proxy adds the key, as for the CLI agents (the server refuses a request without one).
+    const egress = await startEgressProxy({
+      allow: [],
+      upstream: { url: quota.baseURL, headers: { authorization: 'Bearer sk-quota' } },
+      listen: { port: 0 },
+    });
     try {
       const heard: EgressEvent[] = [];
       egress.onUpstreamAnswer((e) => heard.push({ ...e }));

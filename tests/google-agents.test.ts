@@ -243,7 +243,7 @@ describe('Google models in a tourney round', () => {
     // The first move had its three attempts (429, SAFETY, MALFORMED_FUNCTION_CALL): it fell back, saying why.
     expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(1);
     expect(logs).toMatch(
-      /\[llm-player\] fallback .*after 3 attempt\(s\) tokens=\{[^}]*\}: answer "" .*\(finish reason MALFORMED_FUNCTION_CALL: Malformed function call: play\(\)/,
+      /\[llm-player\] fallback .*after 3 attempt\(s\) tokens=\{[^}]*\} stop=http_429,SAFETY,MALFORMED_FUNCTION_CALL: answer "" .*\(finish reason MALFORMED_FUNCTION_CALL: Malformed function call: play\(\)/,
     );
   }, 180_000);
 });

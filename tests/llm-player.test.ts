@@ -252,12 +252,16 @@ describe('the LLM-player agent', () => {
       for (const game of ['gomoku', 'chess', 'holdem', 'bridge']) {
         const dir = await developed(game, 'variant', 4_000);
         const cfg = JSON.parse(fs.readFileSync(path.join(dir, 'game.json'), 'utf8'));
+        // What the model is sent, from the model table (test-model is not in it: sent as asked, nothing asked).
         expect(cfg).toEqual({
           game,
           variant: 'variant',
           provider: 'openai',
           model: 'test-model',
           moveTimeoutMs: 4_000,
+          call: { api: 'chat' },
+          samplingPlan:
+            'chat: sent the model defaults; asked the model defaults (test-model is not in the model table: sent as asked)',
         });
         expect(JSON.parse(fs.readFileSync(path.join(dir, PASS_ENV_FILE), 'utf8'))).toEqual({
           passEnv: ['OPENAI_API_KEY', 'CATARENA_LLM_BASE_URL', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'],
@@ -433,7 +437,7 @@ describe('the LLM-player agent', () => {
       const log = logOf(out.runDir, 'llm');
       expect(fallbackLines(log)).toBe(g.failures);
       expect(log).toMatch(
-        /fallback game=gomoku_\w+ after 3 attempt\(s\) tokens=\{"input":300,"cacheRead":0,"cacheWrite":0,"output":6\}: answer "I would rather discuss the weather\." holds no option number/,
+        /fallback game=gomoku_\w+ after 3 attempt\(s\) tokens=\{"input":300,"cacheRead":0,"cacheWrite":0,"output":6\} stop=stop,stop,stop: answer "I would rather discuss the weather\." holds no option number/,
       );
       expectNoKey(dir, out.runDir);
     } finally {
@@ -588,7 +592,7 @@ describe('the deadline', () => {
         });
         await bot.stop();
         expect(await bot.logTail()).toMatch(
-          /fallback game=gomoku_0000dead after 1 attempt\(s\) tokens=\{"input":0,"cacheRead":0,"cacheWrite":0,"output":0\}: LLM error: request failed: timed out; out of time \(800 ms budget\)/,
+          /fallback game=gomoku_0000dead after 1 attempt\(s\) tokens=\{"input":0,"cacheRead":0,"cacheWrite":0,"output":0\} stop=error: LLM error: request failed: timed out; out of time \(800 ms budget\)/,
         );
       } finally {
         await bot.stop();

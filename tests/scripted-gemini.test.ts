@@ -116,7 +116,7 @@ describe('the scripted Gemini API', () => {
   it('answers side requests, countTokens and the model list without consuming the script', async () => {
     server = await startScriptedGemini([{ text: 'main' }]);
     const post = (verb: string, body: unknown) =>
-      fetch(`${server!.baseURL}/models/flash:${verb}`, {
+      fetch(`${server!.baseURL}/models/gemini-2.5-flash:${verb}`, {
         method: 'POST',
         headers: { 'x-goog-api-key': KEY },
         body: JSON.stringify(body),
@@ -143,8 +143,10 @@ describe('the scripted Gemini API', () => {
     expect(
       (await post('countTokens', { contents: [{ role: 'user', parts: [{ text: 'count me' }] }] })).totalTokens,
     ).toBeGreaterThan(0);
-    expect((await fetch(`${server.baseURL}/models`).then((r) => r.json())).models[0]).toMatchObject({
-      name: 'models/flash',
+    const listed = (
+      await fetch(`${server.baseURL}/models`, { headers: { 'x-goog-api-key': KEY } }).then((r) => r.json())
+    ).models;
+    expect(listed.find((m: { name: string }) => m.name === 'models/gemini-2.5-flash')).toMatchObject({
       supportedGenerationMethods: expect.arrayContaining(['generateContent']),
     });
     const main = await post('generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
@@ -152,7 +154,7 @@ describe('the scripted Gemini API', () => {
       content: { role: 'model', parts: [{ text: 'main' }] },
       finishReason: 'STOP',
     });
-    expect(main.modelVersion).toBe('flash');
+    expect(main.modelVersion).toBe('gemini-2.5-flash');
     expect(server.requests.map((r) => [r.method, r.side])).toEqual([
       ['generateContent', true],
       ['countTokens', true],
@@ -177,7 +179,7 @@ describe('the scripted Gemini API is as strict as the real one', () => {
     execute: async ({ a, b }) => ({ sum: a + b }),
   });
   const post = (s: ScriptedGemini, body: unknown) =>
-    fetch(`${s.baseURL}/models/flash:generateContent`, {
+    fetch(`${s.baseURL}/models/gemini-2.5-flash:generateContent`, {
       method: 'POST',
       headers: { 'x-goog-api-key': KEY },
       body: JSON.stringify(body),
@@ -266,7 +268,7 @@ describe('the scripted Gemini API is as strict as the real one', () => {
       { text: 'a'.repeat(130), usage },
       { text: 'b', usage },
     ]);
-    const sse = await fetch(`${server.baseURL}/models/flash:streamGenerateContent?alt=sse`, {
+    const sse = await fetch(`${server.baseURL}/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
       method: 'POST',
       headers: { 'x-goog-api-key': KEY },
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }),

@@ -25,7 +25,7 @@ import { builtinAgentId } from '../core/agent-id.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
 import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
-import { probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
+import { modelTableCheck, probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
 import {
   createTools,
   loggedInput,
@@ -250,12 +250,13 @@ export class BuiltinAgent implements Agent {
   /** Each model's endpoint reachable with the key accepted (the agent calls it from the host). */
   async preflight(): Promise<PreflightCheck[]> {
     const models = [this.primary, ...(this.fallbackModel ? [this.fallbackModel] : [])];
-    return Promise.all(
+    const probes = await Promise.all(
       models.map(async (m) => {
         const probe = await probeEndpoint({ ...endpointProbeOf(m, this.env), model: m.modelId });
         return { check: `endpoint of ${m.spec}`, ok: probe.ok, detail: this.redact(probe.detail) };
       }),
     );
+    return [...probes, ...models.flatMap((m) => modelTableCheck(m.modelId, m.provider))];
   }
 
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {

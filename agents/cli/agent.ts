@@ -9,7 +9,7 @@ import { agentRuntimeTag } from '../../docker/image-tags.ts';
 import { checkDocker, imageId } from '../../docker/build-images.ts';
 import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
 import { startEgressProxy, type EgressProxy } from '../../sandbox/egress-proxy.ts';
-import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
+import { modelTableCheck, probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import { redactSecrets } from '../builtin/models.ts';
 import { cliAgentId } from '../core/agent-id.ts';
 import { classifyLlmError, FAILURE_WORDS, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
@@ -99,6 +99,8 @@ export class CliAgent implements Agent {
         warn: true,
         detail: `no model named: ${this.cli.name} picks its own default (possibly its most expensive); name one: ${this.cli.name}:<model>`,
       });
+    // A CLI's alias (sonnet, auto) is its own name for a model: only full ids are looked up.
+    else if (this.model.includes('-')) checks.push(...modelTableCheck(this.model));
     const docker = await checkDocker().then(
       (version) => ({ ok: true, detail: `Docker ${version}` }),
       (err: Error) => ({ ok: false, detail: err.message }),

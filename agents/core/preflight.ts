@@ -11,6 +11,7 @@
 // checked by the first real call.
 
 import { outboundFetch } from '../../util/outbound-http.ts';
+import { modelTableWarning } from './models.ts';
 
 export interface PreflightCheck {
   /** What was checked, e.g. "endpoint (via the egress proxy)". */
@@ -133,4 +134,14 @@ export async function probeEndpoint(p: EndpointProbe): Promise<{ ok: boolean; de
     const why = e.name === 'TimeoutError' ? 'timed out' : (e.cause?.code ?? e.cause?.message ?? e.message);
     return { ok: false, detail: `not reachable: ${url} (${why})` };
   }
+}
+
+/**
+ * The model table's word on a model (a warning, never a failure): not in the table, or its entry
+ * older than 90 days. A local OpenAI-compatible server's models are its own: not looked up.
+ */
+export function modelTableCheck(model: string | undefined, provider?: string): PreflightCheck[] {
+  if (!model || provider === 'openai-compatible') return [];
+  const warning = modelTableWarning(model);
+  return warning ? [{ check: 'model table', ok: true, warn: true, detail: warning }] : [];
 }

@@ -19,9 +19,10 @@ import { gameDescriptor } from '../../games/registry.ts';
 import { copyTree, pathExists } from '../../util/fs.ts';
 import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
-import { probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
+import { modelTableCheck, probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import type { Agent, DevelopResult, Workspace } from '../core/types.ts';
 import { llmPlayerAgentId } from '../core/agent-id.ts';
+import { describePlan, planModelCall } from './call-plan.ts';
 
 export const LLM_PLAYER_BOT_DIR = path.join(PROJECT_ROOT, 'agents', 'llm-player', 'bot');
 
@@ -144,6 +145,7 @@ export class LlmPlayerAgent implements Agent {
     return [
       ...checks,
       { check: 'endpoint', ok: probe.ok, detail: key ? probe.detail.split(key).join('***') : probe.detail },
+      ...modelTableCheck(this.model, this.provider),
     ];
   }
 
@@ -166,7 +168,17 @@ export class LlmPlayerAgent implements Agent {
     if (own?.baseUrl || this.options.baseUrl) game.baseUrl = own?.baseUrl || this.options.baseUrl;
     if (own?.baseUrl) game.baseUrlVar = OWN_BASE_URL_VAR;
     if (own?.keyEnv) game.keyEnv = own.keyEnv;
-    if (this.options.sampling && Object.keys(this.options.sampling).length) game.sampling = this.options.sampling;
+    // What the model is sent: the run's sampling less what the model refuses, the thinking form it
+    // takes and an output budget (agents/llm-player/call-plan.ts, from the model table).
+    const plan = planModelCall(this.provider, this.model, this.options.sampling ?? {});
+    if (Object.keys(plan.sampling).length) game.sampling = plan.sampling;
+    if (Object.keys(plan.asked).length) game.samplingAsked = plan.asked;
+    game.call = {
+      api: plan.api,
+      ...(plan.maxTokens ? { maxTokens: plan.maxTokens } : {}),
+      ...(plan.thinking ? { thinking: plan.thinking } : {}),
+    };
+    game.samplingPlan = describePlan(plan);
     await fs.writeFile(path.join(out, 'game.json'), `${JSON.stringify(game, null, 2)}\n`);
     await fs.writeFile(path.join(out, 'rules.md'), await rulesText(ws));
     const keyNames = this.keyVars();
@@ -191,6 +203,7 @@ export class LlmPlayerAgent implements Agent {
       keySet || this.provider === 'openai-compatible'
         ? ''
         : `WARNING: ${keyNames.join(' / ')} is not set: the bot will refuse to start.`,
+      `Model call (from the model table): ${game.samplingPlan}.`,
       'Play-time tokens, LLM calls and fallbacks: GET /stats of the bot and the "[llm-player]" lines of its log.',
     ].filter(Boolean);
     return {

@@ -42,6 +42,7 @@
 // (the Agent tool) are conversations of their own with their own tools.
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import { anthropicRefusal, thinks } from './model-rules.js';
 import { scriptedServer } from './scripted-server.js';
 
 export interface AnthropicUsage {
@@ -74,12 +75,22 @@ interface AnswerExtras {
   /** stop_reason other than the natural one (tool_use / end_turn): max_tokens or refusal. */
   stopReason?: 'max_tokens' | 'refusal' | 'end_turn' | 'stop_sequence' | 'pause_turn';
   /**
-   * A thinking block first, with a signature, when the request enables thinking (body.thinking
-   * {type: 'enabled' | 'adaptive'}); the client must send it back unchanged in the assistant turn
-   * of its next (tool-result) request, or gets the API's 400.
+   * A thinking block first, with a signature, when the request thinks: it enables thinking
+   * (body.thinking {type: 'enabled' | 'adaptive'}) or its model thinks by default (the model
+   * table's thinksByDefault: Claude Sonnet 5, Opus 5, …). The client must send it back unchanged
+   * in the assistant turn of its next (tool-result) request, or gets the API's 400. A model that
+   * thinks by default thinks without being scripted to: "(thinking)".
    */
   thinking?: string;
+  /**
+   * Thinking tokens, counted toward max_tokens and billed as output (default DEFAULT_THINKING_TOKENS).
+   * When they reach max_tokens the answer is all thinking: stop_reason max_tokens, no text.
+   */
+  thinkingTokens?: number;
 }
+
+/** A thinking model's thinking on a turn the script does not size: more than the LLM-player's old 256-token answer. */
+export const DEFAULT_THINKING_TOKENS = 400;
 
 export type ContentBlock =
   | { type: 'text'; text: string }
@@ -299,10 +310,6 @@ function usageOf(record: ScriptedRequest, turn: ScriptTurn, answer: unknown): Re
   };
 }
 
-/** Extended thinking asked for (body.thinking, the Messages API's ThinkingConfigParam). */
-const thinkingOn = (body: Record<string, any>) =>
-  body?.thinking?.type === 'enabled' || body?.thinking?.type === 'adaptive';
-
 /**
  * A 429's headers: retry-after in seconds (the errors page: "wait that many seconds"), and the
  * anthropic-ratelimit-* family as the API sends it (…-requests-limit/-remaining/-reset,
@@ -483,6 +490,9 @@ export async function startScriptedAnthropic(
     const why = invalid(body, record.betas) ?? thinkingEchoed(body);
     if (why) return fail(400, why);
     if (!resolve(record.model)) return fail(404, `model: ${record.model}`);
+    // What the model's family refuses (sampling, thinking form), always (tests/helpers/model-rules.ts).
+    const refused = anthropicRefusal(resolve(record.model)!, body);
+    if (refused) return fail(400, refused);
     if (record.stream && options.noStreaming)
       return fail(400, 'scripted-anthropic: streaming was refused for this test');
     const sideTurn = options.side?.(record);
@@ -523,20 +533,35 @@ export async function startScriptedAnthropic(
           `scripted-anthropic: the script calls ${unknown.join(', ')}, which the request does not offer (${[...offered].join(', ') || 'no tools'})`,
         );
       const content: AnswerBlock[] = [];
-      if (turn.thinking && thinkingOn(body)) content.push(signed(turn.thinking));
-      if (turn.text) content.push({ type: 'text', text: turn.text });
-      if ('toolCalls' in turn)
-        for (const c of turn.toolCalls)
-          content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
+      const thinking = thinks(resolve(record.model)!, body);
+      if (thinking) content.push(signed(turn.thinking ?? '(thinking)'));
+      // Thinking counts toward max_tokens: an answer that does not fit after it is cut off.
+      const budget = body.thinking?.type === 'enabled' ? Number(body.thinking.budget_tokens) : Infinity;
+      const thought = thinking ? Math.min(budget, turn.thinkingTokens ?? DEFAULT_THINKING_TOKENS) : 0;
+      const cut = thought >= record.maxTokens;
+      if (!cut) {
+        if (turn.text) content.push({ type: 'text', text: turn.text });
+        if ('toolCalls' in turn)
+          for (const c of turn.toolCalls)
+            content.push({ type: 'tool_use', id: id('toolu'), name: c.name, input: c.args ?? {} });
+      }
       if (content[0]?.type === 'thinking') for (const b of content) if (b.type === 'tool_use') thoughtUses.add(b.id);
-      record.usage = usageOf(record, turn, content);
+      record.usage = usageOf(
+        record,
+        turn,
+        content.filter((b) => b.type !== 'thinking'),
+      );
+      // A script's own usage is taken as given (its output counts the thinking); else thinking is added.
+      const scripted = 'usage' in turn && turn.usage;
+      if (cut) record.usage.output_tokens = record.maxTokens;
+      else if (!scripted) record.usage.output_tokens = Math.min(record.maxTokens, record.usage.output_tokens + thought);
       const message = {
         id: id('msg'),
         type: 'message',
         role: 'assistant',
         model: record.model,
         content,
-        stop_reason: turn.stopReason ?? ('toolCalls' in turn ? 'tool_use' : 'end_turn'),
+        stop_reason: cut ? 'max_tokens' : (turn.stopReason ?? ('toolCalls' in turn ? 'tool_use' : 'end_turn')),
         stop_sequence: null,
         usage: record.usage,
       };
@@ -566,7 +591,7 @@ export async function startScriptedAnthropic(
    *   bad sig  → Invalid signature in thinking block
    */
   function thinkingEchoed(body: Record<string, any>): string | undefined {
-    if (!thinkingOn(body) || !issued.size) return undefined;
+    if (!thinks(resolve(String(body.model)) ?? String(body.model), body) || !issued.size) return undefined;
     const msgs = body.messages as AnthropicMessage[];
     let i = msgs.length - 1;
     while (i >= 0 && !(msgs[i]!.role === 'assistant' && blocks(msgs[i]!).some((b) => b.type === 'tool_use'))) i--;

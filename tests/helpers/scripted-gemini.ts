@@ -47,7 +47,11 @@
 // countTokens and the model lists never consume the script and report no usage.
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import { GEMINI_TABLE_MODELS } from './model-rules.js';
 import { scriptedServer } from './scripted-server.js';
+
+/** The model names the tests' Gemini clients ask for, served besides the model table's Gemini ids. */
+export const GEMINI_TEST_MODELS: readonly string[] = ['scripted-model', 'scripted-gemini', 'm'];
 
 export interface GeminiUsage {
   /** The whole prompt, its cached part included ("the total effective prompt size"). */
@@ -215,8 +219,19 @@ export interface ScriptedRequest {
 export type Script = ScriptTurn[] | ((request: ScriptedRequest) => ScriptTurn | undefined);
 
 export interface ScriptedGeminiOptions {
-  /** When set, requests must carry this key (400 API_KEY_INVALID otherwise; 403 without a key). */
+  /**
+   * When set, requests must carry this key (400 API_KEY_INVALID otherwise). A request without a
+   * key is always the API's 403 PERMISSION_DENIED.
+   */
   apiKey?: string;
+  /**
+   * The models the API serves (default: the model table's Gemini ids and GEMINI_TEST_MODELS). Any
+   * other is the API's 404 NOT_FOUND "models/<m> is not found for API version v1beta, or is not
+   * supported for generateContent. Call ListModels to see the list of available models and their
+   * supported methods." (google/adk-python#200, continuedev/continue#9939; streamed:
+   * StreamGenerateContent, ChatGPTNextWeb/NextChat#4699).
+   */
+  models?: string[];
   /** Which generate requests are side requests (default: those asking for JSON by schema). */
   isSide?: (request: ScriptedRequest) => boolean;
   /** The answer to a side request (default: JSON filled from its schema, or a short text). */
@@ -318,6 +333,7 @@ export async function startScriptedGemini(
   options: ScriptedGeminiOptions = {},
 ): Promise<ScriptedGemini> {
   const requests: ScriptedRequest[] = [];
+  const served = options.models ?? [...GEMINI_TABLE_MODELS, ...GEMINI_TEST_MODELS];
   const signatures = new Set<string>();
   const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
@@ -397,7 +413,7 @@ export async function startScriptedGemini(
       turn: null,
     };
     requests.push(record);
-    if (options.apiKey !== undefined && apiKey !== options.apiKey) {
+    if (!apiKey || (options.apiKey !== undefined && apiKey !== options.apiKey)) {
       record.side = true;
       if (!apiKey)
         return sendError(
@@ -418,8 +434,16 @@ export async function startScriptedGemini(
     }
     if (method === 'models.list') {
       record.side = true;
-      const seen = [...new Set(requests.map((r) => r.model).filter(Boolean))];
-      return sendJson(res, 200, { models: (seen.length ? seen : ['scripted-model']).map(modelResource) });
+      return sendJson(res, 200, { models: served.map(modelResource) });
+    }
+    if (!served.includes(model)) {
+      record.side = true;
+      const verbName = method === 'streamGenerateContent' ? 'StreamGenerateContent' : (verb ?? 'get');
+      return sendError(
+        res,
+        404,
+        `models/${model} is not found for API version ${m?.[1] ?? 'v1beta'}, or is not supported for ${verbName}. Call ListModels to see the list of available models and their supported methods.`,
+      );
     }
     if (method === 'models.get') {
       record.side = true;

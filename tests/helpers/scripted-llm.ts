@@ -6,7 +6,38 @@
 // `noStreaming` to refuse streams with a 400, for clients that must not stream (the AI SDK's
 // generateText), so a change of behaviour is visible.
 import type http from 'node:http';
+import { OPENAI_TABLE_MODELS, openAiRefusal, servedByDefault } from './model-rules.js';
 import { scriptedServer } from './scripted-server.js';
+
+/**
+ * The models the tests' local OpenAI-compatible servers serve (besides the model table's OpenAI
+ * ids): every request is checked against the served list, so a name outside it (a typo, gpt-nope)
+ * is the API's 404 model_not_found. A test that needs other names passes `models`.
+ */
+export const TEST_MODELS: readonly string[] = [
+  'scripted',
+  'scripted-coder',
+  'scripted-fallback',
+  'm',
+  'm1',
+  'm2',
+  'x',
+  'gpt-x',
+  'gpt-test',
+  'gpt-test-mini',
+  'test-model',
+  'my-model',
+  'primary-model',
+  'fallback-model',
+  'hasty',
+  'patient',
+  'waiter',
+  'thinker',
+  'judge-model',
+  'gpt-5-scripted',
+  'qwen3-coder-plus',
+  'Qwen/Qwen3-Coder',
+];
 
 /**
  * Chat completions usage (platform.openai.com/docs/api-reference/chat/object): prompt_tokens
@@ -126,21 +157,39 @@ export function openAiRateLimit(waitSeconds: number): ScriptTurn {
 }
 
 /**
- * `key`: answer 401 (OpenAI's invalid_api_key) unless the request carries Bearer <key>.
- * `models`: the models this key may use; any other is a 404 with OpenAI's model_not_found error
- * ("The model `x` does not exist or you do not have access to it.", as users quote it, e.g.
- * Shopify/roast#13, continuedev/continue#10832).
+ * The key and the model are always checked, as the API checks them. `key`: answer 401 (OpenAI's
+ * invalid_api_key) unless the request carries Bearer <key>; without it any key passes but none is
+ * a 401 ("You didn't provide an API key. …", code null: openai/openai-node#73), unless `keyless`
+ * (a local server that takes none, as vLLM or llama.cpp may). `models`: the models this key may
+ * use (default: the model table's OpenAI ids and TEST_MODELS); any other is a 404 with OpenAI's
+ * model_not_found error ("The model `x` does not exist or you do not have access to it.", as users
+ * quote it, e.g. Shopify/roast#13, continuedev/continue#10832). Sampling a model's family refuses
+ * (a reasoning model's temperature ≠ 1, top_p) and a Responses-only model asked on chat
+ * completions are 400s (tests/helpers/model-rules.ts).
  */
 export async function startScriptedLlm(
   script: Script,
-  options: { noStreaming?: boolean; key?: string; models?: string[] } = {},
+  options: { noStreaming?: boolean; key?: string; models?: string[]; keyless?: boolean } = {},
 ): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
+  const served = options.models ?? [...OPENAI_TABLE_MODELS, ...TEST_MODELS];
   const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7).trim() : '';
+    if (!bearer && !options.keyless && options.key === undefined) {
+      return send(401, {
+        error: {
+          message:
+            "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      });
+    }
     if (options.key && req.headers.authorization !== `Bearer ${options.key}`) {
       return send(401, {
         error: {
@@ -155,7 +204,7 @@ export async function startScriptedLlm(
     if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
       return send(200, {
         object: 'list',
-        data: (options.models ?? ['scripted']).map((id) => ({
+        data: served.map((id) => ({
           id,
           object: 'model',
           created: 0,
@@ -187,7 +236,7 @@ export async function startScriptedLlm(
       turn: null,
     };
     requests.push(record);
-    if (options.models && !options.models.includes(record.model)) {
+    if (options.models ? !served.includes(record.model) : !servedByDefault(record.model, TEST_MODELS)) {
       return send(404, {
         error: {
           message: `The model \`${record.model}\` does not exist or you do not have access to it.`,
@@ -195,6 +244,12 @@ export async function startScriptedLlm(
           param: null,
           code: 'model_not_found',
         },
+      });
+    }
+    const refused = openAiRefusal(record.model, body, 'chat');
+    if (refused) {
+      return send(refused.status, {
+        error: { message: refused.message, type: 'invalid_request_error', param: refused.param, code: refused.code },
       });
     }
     // OpenAI refuses max_tokens for its reasoning models (gpt-5*, o1/o3/o4*): a 400 with param and

@@ -43,6 +43,8 @@
 // else with a 404 in the API's error shape (e.g. a Responses WebSocket upgrade, GET /responses, which
 // a client then falls back from).
 import type http from 'node:http';
+import { openAiRefusal, servedByDefault } from './model-rules.js';
+import { TEST_MODELS } from './scripted-llm.js';
 import { scriptedServer } from './scripted-server.js';
 
 export interface ResponsesScriptUsage {
@@ -246,15 +248,15 @@ function errorHeaders(status: number, requestId: string, retryAfter = 1): Record
 export interface ScriptedResponsesOptions {
   /**
    * The models this key may use (listed by GET /models): any other is a 404 with OpenAI's
-   * model_not_found error, as the chat server answers it. Not given: any model passes.
+   * model_not_found error, as the chat server answers it. Not given: the model table's OpenAI
+   * models (their families by pattern too: gpt-5.1-codex) and scripted-llm's TEST_MODELS.
    */
   models?: string[];
   /**
    * The key the client must send as Authorization: Bearer. Without one: 401 invalid_request_error
    * "You didn't provide an API key. …" (code null); with another: 401 "Incorrect API key provided:
    * sk-…abcd. …", code invalid_api_key (openai/openai-node#73, continuedev/continue#9634). Not
-   * given: any request passes (the Codex container test goes through the egress proxy, which
-   * holds the key).
+   * given: any key passes, but a request without one is that first 401 all the same.
    */
   apiKey?: string;
 }
@@ -279,9 +281,9 @@ export async function startScriptedResponses(
     const side = (status: number) =>
       sideRequests.push({ method: req.method ?? '?', path: `${path}${url.search}`, headers: req.headers, status });
 
-    if (options.apiKey !== undefined) {
+    {
       const auth = req.headers.authorization ?? '';
-      const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+      const key = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
       if (!key) {
         side(401);
         return apiError(
@@ -289,7 +291,7 @@ export async function startScriptedResponses(
           "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
         );
       }
-      if (key !== options.apiKey) {
+      if (options.apiKey !== undefined && key !== options.apiKey) {
         side(401);
         return apiError(
           401,
@@ -343,7 +345,7 @@ export async function startScriptedResponses(
       turn: null,
     };
     requests.push(record);
-    if (options.models && !options.models.includes(record.model)) {
+    if (options.models ? !options.models.includes(record.model) : !servedByDefault(record.model, TEST_MODELS)) {
       return apiError(
         404,
         `The model \`${record.model}\` does not exist or you do not have access to it.`,
@@ -351,6 +353,12 @@ export async function startScriptedResponses(
         'model_not_found',
       );
     }
+    // What the model's family refuses (a reasoning model's temperature ≠ 1, top_p): tests/helpers/model-rules.ts.
+    const refused = openAiRefusal(record.model, body, 'responses');
+    if (refused)
+      return send(refused.status, {
+        error: { message: refused.message, type: 'invalid_request_error', param: refused.param, code: refused.code },
+      });
     const turn = server.nextTurn(record);
     record.turn = turn;
     server.answerAfter(turn.delayMs, () => answer(record, turn, res));

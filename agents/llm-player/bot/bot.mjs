@@ -6,11 +6,14 @@
 // rules.md holds the rules (the part before the protocol marker goes into every prompt).
 // For every decision the bot builds a prompt (rules, state, legal actions as numbered options),
 // asks the model, and parses the answer leniently (an option number, or the action itself). A
-// malformed or illegal answer, or an HTTP error, is retried with a short correction, up to 3
-// attempts; then, or when 80% of the per-action time is spent, it plays a uniformly random legal
-// action and counts a failure (a "[llm-player] fallback" line on stdout). Every decision's line
-// ("answered" or "fallback") carries its tokens by kind (tokens={...}): the run's report reads
-// them from the bot log to cost the LLM-player's play.
+// malformed or illegal answer, or a transient HTTP error, is retried with a short correction, up
+// to 3 attempts; a request the provider refused as invalid (400, 404, 413, 422: the same request
+// would be refused again) is not repeated. Then, or when 80% of the per-action time is spent, it
+// plays a uniformly random legal action and counts a failure (a "[llm-player] fallback" line on
+// stdout). Every decision's line ("answered" or "fallback") carries its tokens by kind
+// (tokens={...}) and each call's stop reason (stop=…): the run's report reads them from the bot
+// log to cost the LLM-player's play. The first line says what the model is sent and what the run
+// asked for ("[llm-player] sampling …", from game.json).
 // GET /stats: requests, LLM calls, failures and tokens, in total and per game_id.
 // The API key is read from the environment only (see llm.mjs) and never printed.
 import fs from 'node:fs';
@@ -24,6 +27,8 @@ import { createLlm } from './llm.mjs';
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MAX_ATTEMPTS = 3;
+/** HTTP statuses of a request refused as invalid: asking again gets the same answer. */
+const INVALID_REQUEST = new Set([400, 404, 413, 422]);
 const BUDGET_SHARE = 0.8;
 const PROTOCOL_MARKER = '<!-- catarena:protocol -->';
 
@@ -94,6 +99,7 @@ const newStats = () => ({
   llmCalls: 0,
   llmErrors: 0,
   invalidAnswers: 0,
+  refused: 0,
   answered: 0,
   failures: 0,
   tokens: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
@@ -149,6 +155,8 @@ async function decide(body) {
   let attempts = 0;
   // This decision's tokens, by kind, on its log line: the run's report costs them.
   const used = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  // Each call's stop reason (or HTTP status), in order: an answer that was all thinking shows as max_tokens.
+  const stops = [];
   while (attempts < MAX_ATTEMPTS) {
     const left = deadline - Date.now();
     if (left < 100) {
@@ -162,9 +170,16 @@ async function decide(body) {
       out = await llm.complete(messages, AbortSignal.timeout(left));
     } catch (err) {
       count(s, 'llmErrors');
+      stops.push(err?.status ? `http_${err.status}` : 'error');
       reason = `LLM error: ${llm.redact(err?.message ?? err)}`;
       // A refused key or an empty account answers the same way again: no second call this move.
       if (err?.status === 401 || err?.status === 402 || err?.status === 403) break;
+      // Nor does a request refused as invalid (a parameter the model does not take, an unknown model).
+      if (INVALID_REQUEST.has(err?.status)) {
+        count(s, 'refused');
+        reason = `${reason}; the provider refused the request as invalid: not asked again`;
+        break;
+      }
       if (err?.status === 429 || err?.status >= 500) {
         // The server's own wait (retry-after, Google's RetryInfo) when it gave one, if it fits the move's budget.
         const room = Math.max(0, deadline - Date.now() - 100);
@@ -176,6 +191,7 @@ async function decide(body) {
       }
       continue;
     }
+    stops.push(out.stopReason || 'unknown');
     for (const kind of Object.keys(used)) {
       const n = out.usage[kind] ?? 0;
       used[kind] += n;
@@ -187,12 +203,12 @@ async function decide(body) {
       count(s, 'answered');
       // One line per decision, as a fallback has its own: the run's report counts both.
       console.log(
-        `[llm-player] answered game=${turn.gameId} after ${attempts} attempt(s) tokens=${JSON.stringify(used)}`,
+        `[llm-player] answered game=${turn.gameId} after ${attempts} attempt(s) tokens=${JSON.stringify(used)} stop=${stops.join(',')}`,
       );
       return turn.answer(pick.option);
     }
     count(s, 'invalidAnswers');
-    reason = `answer ${snippet(out.text)} ${pick.why}${out.finishReason ? ` (finish reason ${llm.redact(out.finishReason)})` : ''}`;
+    reason = `answer ${snippet(out.text)} ${pick.why}${out.finishReason ? ` (finish reason ${llm.redact(out.finishReason)})` : out.stopReason ? ` (stop reason ${llm.redact(out.stopReason)})` : ''}`;
     messages.push(
       { role: 'assistant', content: String(out.text ?? '').slice(0, 2000) || '(empty)' },
       {
@@ -204,7 +220,7 @@ async function decide(body) {
   count(s, 'failures');
   const option = turn.options[Math.floor(random() * n)];
   console.log(
-    `[llm-player] fallback game=${turn.gameId} after ${attempts} attempt(s) tokens=${JSON.stringify(used)}: ${reason}; playing a random legal action: ${option.label}`,
+    `[llm-player] fallback game=${turn.gameId} after ${attempts} attempt(s) tokens=${JSON.stringify(used)} stop=${stops.join(',') || 'none'}: ${reason}; playing a random legal action: ${option.label}`,
   );
   return turn.answer(option);
 }
@@ -300,11 +316,12 @@ const server = http.createServer(handler);
 server.keepAliveTimeout = 65000;
 server.headersTimeout = 66000;
 server.on('error', (err) => fail(`cannot listen on ${port}: ${err.message}`));
-server.listen(port, '0.0.0.0', () =>
+server.listen(port, '0.0.0.0', () => {
   console.log(
     `[llm-player] ${config.game}/${config.variant} via ${llm.describe}; ${budgetMs} ms of each ${moveMs} ms per action for the model; listening on ${port}`,
-  ),
-);
+  );
+  if (typeof config.samplingPlan === 'string') console.log(`[llm-player] sampling ${config.samplingPlan}`);
+});
 const v6 = http.createServer(handler);
 v6.keepAliveTimeout = 65000;
 v6.on('error', () => {});

@@ -1,12 +1,17 @@
 // The LLM behind the LLM-player bot, over plain fetch (Node ≥ 18, no dependencies; through the
 // host's HTTP(S)_PROXY when the sandbox passes one, see proxy-fetch.mjs):
 //   openai, openai-compatible   POST {base}/chat/completions   (Authorization: Bearer $OPENAI_API_KEY)
+//   openai, Responses-only models (game.json call.api "responses": *-pro, *-codex)
+//                               POST {base}/responses           (the same key)
 //   anthropic                   POST {base}/messages           (x-api-key: $ANTHROPIC_API_KEY)
 //   google                      POST {base}/models/{model}:generateContent (x-goog-api-key: $GEMINI_API_KEY)
 // The key comes from the bot's environment only (the process sandbox copies it in because the bot
 // folder's catarena-env.json names it); it is never written to a file or printed: error messages
 // are redacted. The base URL: env CATARENA_LLM_BASE_URL, else game.json's baseUrl, else the
 // provider's public endpoint (openai-compatible has none and needs one).
+// game.json's `call` (written by the agent from the model table, agents/llm-player/call-plan.ts)
+// says the API, Anthropic's max_tokens and thinking form; `sampling` holds only what the model
+// accepts. Every answer carries its stop reason (stop_reason, finish_reason, status, finishReason).
 
 import { proxiedFetch } from './proxy-fetch.mjs';
 
@@ -137,17 +142,38 @@ export function createLlm(config, env = process.env) {
     }
   }
 
-  // Sampling options (game.json `sampling`), each in its provider's field, sent only when set:
+  // Sampling options (game.json `sampling`: what the model accepts), each in its provider's field, sent only when set:
   //   OpenAI chat completions: temperature, top_p, reasoning_effort (reasoning models);
-  //   Anthropic messages: temperature, top_p, or thinking {type: "enabled", budget_tokens} (at
-  //     least 1024, below max_tokens; temperature and top_p may not be set with it);
+  //   OpenAI Responses: temperature, top_p, reasoning {effort};
+  //   Anthropic messages: temperature, top_p, thinking {type: "enabled", budget_tokens} (at least
+  //     1024, below max_tokens; no temperature or top_p beside it) or {type: "adaptive"} with
+  //     output_config {effort} (platform.claude.com/docs/en/build-with-claude/effort);
   //   Gemini generateContent: generationConfig {temperature, topP, thinkingConfig {thinkingBudget}}.
   const sampling = config.sampling && typeof config.sampling === 'object' ? config.sampling : {};
+  const call = config.call && typeof config.call === 'object' ? config.call : {};
   const set = (v) => v !== undefined && v !== null && v !== '';
-  const thinking =
-    provider === 'anthropic' && Number(sampling.thinkingBudget) >= 1024
+  // A game.json written before `call` existed: extended thinking from sampling.thinkingBudget.
+  const legacyBudget =
+    provider === 'anthropic' && !config.call && Number(sampling.thinkingBudget) >= 1024
       ? Math.floor(Number(sampling.thinkingBudget))
       : 0;
+  const thinking =
+    call.thinking?.type === 'enabled'
+      ? { type: 'enabled', budget_tokens: Math.floor(Number(call.thinking.budgetTokens)) }
+      : call.thinking?.type === 'adaptive'
+        ? { type: 'adaptive' }
+        : legacyBudget
+          ? { type: 'enabled', budget_tokens: legacyBudget }
+          : undefined;
+  const effort = call.thinking?.type === 'adaptive' && call.thinking.effort ? String(call.thinking.effort) : '';
+  // Anthropic's max_tokens: thinking counts toward it. An answer cut off by it with no text left
+  // (stop_reason max_tokens) doubles it for the calls after, up to the model's limit.
+  let maxTokens =
+    Number(call.maxTokens) > 0 ? Math.floor(Number(call.maxTokens)) : legacyBudget ? legacyBudget + 1024 : 256;
+  const maxTokensCap = Number(call.maxTokensCap) > 0 ? Number(call.maxTokensCap) : 64_000;
+  const grow = (stop, text) => {
+    if (stop === 'max_tokens' && !String(text ?? '').trim()) maxTokens = Math.min(maxTokens * 2, maxTokensCap);
+  };
 
   const partsText = (c) =>
     typeof c === 'string'
@@ -180,6 +206,7 @@ export function createLlm(config, env = process.env) {
       if (!msg) throw new LlmError('answer has no choices[0].message');
       return {
         text: partsText(msg.content),
+        stopReason: String(body.choices[0].finish_reason ?? ''),
         // prompt_tokens includes the cached part, prompt_tokens_details.cached_tokens; completion_tokens
         // includes reasoning (completion_tokens_details.reasoning_tokens).
         usage: tokens(
@@ -190,19 +217,64 @@ export function createLlm(config, env = process.env) {
         ),
       };
     },
+    // The Responses API (developers.openai.com/api/reference/resources/responses): instructions +
+    // input messages; output items `message` {content: [output_text]} and `reasoning`; status
+    // 'completed' or 'incomplete' (incomplete_details.reason, e.g. max_output_tokens); usage
+    // input_tokens (cached ones included: input_tokens_details.cached_tokens) and output_tokens
+    // (reasoning included). store: false: nothing of a game is kept on the provider's side.
+    responses: async (messages, signal) => {
+      const instructions = messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n\n');
+      const input = messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }));
+      const body = await post(
+        `${base}/responses`,
+        key ? { authorization: `Bearer ${key}` } : {},
+        {
+          model,
+          instructions,
+          input,
+          store: false,
+          ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}),
+          ...(set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}),
+          ...(set(sampling.reasoningEffort) ? { reasoning: { effort: String(sampling.reasoningEffort) } } : {}),
+        },
+        signal,
+      );
+      if (!Array.isArray(body?.output)) throw new LlmError('answer has no output');
+      const text = body.output
+        .filter((item) => item?.type === 'message')
+        .map((item) => partsText((item.content ?? []).filter((c) => c?.type === 'output_text')))
+        .join('');
+      const u = body.usage;
+      return {
+        text,
+        stopReason:
+          body.status === 'incomplete'
+            ? `incomplete: ${body.incomplete_details?.reason ?? '?'}`
+            : String(body.status ?? ''),
+        usage: tokens(
+          num(u?.input_tokens) - num(u?.input_tokens_details?.cached_tokens),
+          num(u?.input_tokens_details?.cached_tokens),
+          0,
+          num(u?.output_tokens),
+        ),
+      };
+    },
     anthropic: async (messages, signal) => {
       const system = messages
         .filter((m) => m.role === 'system')
         .map((m) => m.content)
         .join('\n\n');
       const rest = messages.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: m.content }));
-      const extra = thinking
-        ? { max_tokens: thinking + 1024, thinking: { type: 'enabled', budget_tokens: thinking } }
-        : {
-            max_tokens: 256,
-            ...(set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}),
-            ...(set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}),
-          };
+      const extra = {
+        max_tokens: maxTokens,
+        ...(thinking ? { thinking } : {}),
+        ...(effort ? { output_config: { effort } } : {}),
+        ...(thinking?.type === 'enabled' ? {} : set(sampling.temperature) ? { temperature: Number(sampling.temperature) } : {}),
+        ...(thinking?.type === 'enabled' ? {} : set(sampling.topP) ? { top_p: Number(sampling.topP) } : {}),
+      };
       const body = await post(
         `${base}/messages`,
         { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
@@ -210,8 +282,12 @@ export function createLlm(config, env = process.env) {
         signal,
       );
       if (!Array.isArray(body?.content)) throw new LlmError('answer has no content');
+      const text = partsText(body.content.filter((p) => p?.type === 'text'));
+      const stopReason = String(body.stop_reason ?? '');
+      grow(stopReason, text);
       return {
-        text: partsText(body.content.filter((p) => p?.type === 'text')),
+        text,
+        stopReason,
         // input_tokens excludes cache reads and writes, counted apart.
         usage: tokens(
           num(body.usage?.input_tokens),
@@ -264,6 +340,7 @@ export function createLlm(config, env = process.env) {
         return {
           text: '',
           usage,
+          stopReason: String(candidate.finishReason),
           finishReason: `${candidate.finishReason}${candidate.finishMessage ? `: ${candidate.finishMessage}` : ''}`,
         };
       if (!Array.isArray(parts))
@@ -273,12 +350,20 @@ export function createLlm(config, env = process.env) {
       return {
         text: partsText(parts.filter((p) => !p.thought)),
         usage,
+        stopReason: String(candidate.finishReason ?? ''),
         ...(candidate.finishReason && candidate.finishReason !== 'STOP'
           ? { finishReason: candidate.finishReason }
           : {}),
       };
     },
   };
-  const complete = clients[provider === 'openai-compatible' ? 'openai' : provider];
-  return { describe: `${provider}/${model} at ${base}`, complete, redact };
+  const complete =
+    provider === 'openai' && call.api === 'responses'
+      ? clients.responses
+      : clients[provider === 'openai-compatible' ? 'openai' : provider];
+  return {
+    describe: `${provider}/${model} at ${base}${provider === 'openai' && call.api === 'responses' ? ' (Responses API)' : ''}`,
+    complete,
+    redact,
+  };
 }
