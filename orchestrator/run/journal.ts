@@ -1,17 +1,52 @@
 // The append-only match journal: one JSON line per finished game, written when it ends. It is the
-// source of truth for results: W, reports and resume are all rebuilt from it.
+// source of truth for results: W, reports and resume are all rebuilt from it. Each line is
+// chained to the one before under the run's key (journal-chain.ts), so a result changed by
+// anything that cannot read the key shows, and the journal is refused unless the caller accepts it.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 import type { MatchResult } from '../../records/match.ts';
+import {
+  CHAIN_GENESIS,
+  chainValue,
+  createKey,
+  JournalTamperedError,
+  readKey,
+  scanJournal,
+  verifyJournalFile,
+  withChain,
+} from './journal-chain.ts';
+
+export interface JournalOptions {
+  /**
+   * Open a journal whose chain breaks (`--accept-tampered`): its results are used as they are and
+   * `integrity` says where it broke. Default: refused with a JournalTamperedError.
+   */
+  acceptTampered?: boolean;
+}
 
 export class Journal {
-  private readonly byId = new Map<string, MatchResult>();
+  private readonly byId: Map<string, MatchResult>;
+  /** Appends run one after the other, so lines reach the file in the order their chain values follow. */
+  private writing: Promise<void> = Promise.resolve();
 
-  private constructor(readonly file: string) {}
+  private constructor(
+    readonly file: string,
+    scanned: Map<string, MatchResult>,
+    private key: Buffer | null,
+    /** The last line's chain value: the next line extends it. */
+    private head: string,
+    private state: JournalIntegrity,
+  ) {
+    this.byId = scanned;
+  }
 
-  /** Opens (or creates) a journal, loading what is there. A torn last line from a kill is skipped. */
-  static async open(file: string): Promise<Journal> {
-    const journal = new Journal(file);
+  /**
+   * Opens (or creates) a journal, loading what is there and verifying its chain. A torn last line
+   * from a kill (a fragment that is not JSON) is not tampering: it is skipped and cut off, so the
+   * next line starts on a fresh line.
+   */
+  static async open(file: string, options: JournalOptions = {}): Promise<Journal> {
     await fs.mkdir(path.dirname(file), { recursive: true });
     let text = '';
     try {
@@ -19,21 +54,32 @@ export class Journal {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    const lines = text.split('\n');
-    lines.forEach((line, index) => {
-      if (!line.trim()) return;
-      try {
-        const result = JSON.parse(line) as MatchResult;
-        journal.byId.set(result.id, result);
-      } catch {
-        if (index < lines.length - 1 && lines.slice(index + 1).some((l) => l.trim())) {
-          throw new Error(`${file}:${index + 1} is not valid JSON; the journal is damaged (fix or remove that line)`);
-        }
-      }
-    });
-    // Make sure the next append starts on a fresh line even after a torn write.
-    if (text.length && !text.endsWith('\n')) await fs.appendFile(file, '\n');
-    return journal;
+    const key = await readKey(file);
+    const { byId, verifier, torn } = scanJournal(file, text, key);
+    const integrity = verifier.integrity();
+    if (integrity.state === 'tampered' && !options.acceptTampered) throw new JournalTamperedError(file, integrity);
+    if (torn) await fs.truncate(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    else if (text.length && !text.endsWith('\n')) await fs.appendFile(file, '\n');
+    return new Journal(file, byId, key, verifier.head, integrity);
+  }
+
+  /** What the chain says about the lines read and appended (verified, unverified: an old journal, or tampered at a line). */
+  get integrity(): JournalIntegrity {
+    return this.state;
+  }
+
+  /**
+   * The file verified again now (after the appends in flight): what a run reports when something
+   * changed its journal while it played. The results in memory are the games as played.
+   */
+  async recheck(): Promise<JournalIntegrity> {
+    await this.writing;
+    return (await verifyJournalFile(this.file)) ?? this.state;
+  }
+
+  /** The last chain value written (the run index keeps it with the line count: the journal's end). */
+  get chainHead(): string | null {
+    return this.head === CHAIN_GENESIS || !this.key ? null : this.head;
   }
 
   has(id: string): boolean {
@@ -55,6 +101,19 @@ export class Journal {
   async append(result: MatchResult): Promise<void> {
     if (this.byId.has(result.id)) return; // idempotent: a re-run game is not counted twice
     this.byId.set(result.id, result);
-    await fs.appendFile(this.file, `${JSON.stringify(result)}\n`);
+    const { chain: _chain, ...line } = result as MatchResult & { chain?: string };
+    const write = this.writing.then(() => this.write(JSON.stringify(line)));
+    this.writing = write.catch(() => {});
+    await write;
+  }
+
+  private async write(content: string): Promise<void> {
+    // A new journal gets a key; an old one (lines, no key) goes on unchained, as it was written.
+    if (!this.key && this.state.lines === 0) this.key = await createKey(this.file);
+    const next = this.key ? chainValue(this.key, this.head, content) : null;
+    await fs.appendFile(this.file, `${next ? withChain(content, next) : content}\n`);
+    if (next) this.head = next;
+    if (this.state.state === 'unverified' && this.key) this.state = { state: 'verified', lines: 0 };
+    this.state = { ...this.state, lines: this.state.lines + 1 };
   }
 }

@@ -28,6 +28,7 @@ import { referenceBotDir } from '../../util/paths.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
+import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
 import {
   trackName,
@@ -51,12 +52,15 @@ export interface SummarizeOptions {
   tracks?: Map<string, Promise<TrackReport | null>>;
   /** The run's journal, when the caller has it open (not read a second time). */
   journal?: Journal;
+  /** Rebuild from a journal whose chain breaks (`--accept-tampered`); the reports say so at the top. */
+  acceptTampered?: boolean;
 }
 
 export async function summarizeRun(runDir: string, options: SummarizeOptions = {}): Promise<TourneySummary> {
-  const run = new RunDir(runDir);
+  const run = new RunDir(runDir, { journal: { acceptTampered: options.acceptTampered } });
   const config = await run.readConfig();
   const journal = options.journal ?? (await run.openJournal());
+  const integrity = await journalIntegrity(journal, Boolean(options.journal));
   const reports: TrackReport[] = [];
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {
@@ -89,6 +93,7 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
       leaderboard(tracks),
       reports.map((r) => r.draws),
     ),
+    journal: integrity,
   };
   await writeOutputs(
     run,
@@ -97,6 +102,20 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
     reports.map((r) => r.evolution),
   );
   return summary;
+}
+
+/**
+ * What the chain says of the results reported. The run's own journal (`playing`: the games are in
+ * memory as played) is verified again on disk, so a line changed while the run played shows.
+ */
+async function journalIntegrity(journal: Journal, playing: boolean): Promise<JournalIntegrity> {
+  if (!playing) return journal.integrity;
+  const onDisk = await journal.recheck();
+  if (onDisk.state !== 'tampered') return journal.integrity;
+  return {
+    ...onDisk,
+    note: 'changed while the run played: this report is from the games as played, but catarena report will refuse the file',
+  };
 }
 
 /**

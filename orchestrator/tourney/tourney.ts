@@ -49,6 +49,8 @@ export interface TourneyOptions {
   index?: boolean;
   /** Game slots shared with other tourneys of this process (the repeats of a study). */
   pool?: GamePool;
+  /** Resume from a journal whose chain breaks (`--accept-tampered`); the reports say so at the top. Default: refused. */
+  acceptTampered?: boolean;
 }
 
 export class InterruptedError extends Error {
@@ -108,7 +110,7 @@ class Tourney {
 
   static async open(options: TourneyOptions): Promise<Tourney> {
     const { config } = options;
-    const run = new RunDir(options.runDir);
+    const run = new RunDir(options.runDir, { journal: { acceptTampered: options.acceptTampered } });
     const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
     const sandbox = createSandbox(config.sandbox, { docker: config.docker });
     const strays = sandbox.reapStrays(run.root); // bots a killed run left running here (a resume finds them)
