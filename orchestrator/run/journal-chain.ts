@@ -91,7 +91,13 @@ export class ChainVerifier {
   private chained = 0;
   broken: Extract<JournalIntegrity, { state: 'tampered' }> | undefined;
 
-  constructor(private readonly key: Buffer | null) {}
+  /** The chain value after line `headAfter` (counting lines pushed), when asked for (the run index's seal). */
+  headAt: string | undefined;
+
+  constructor(
+    private readonly key: Buffer | null,
+    private readonly headAfter?: number,
+  ) {}
 
   /** Checks one complete, non-blank line; `lineNo` is its 1-based number in the file. */
   push(line: string, lineNo: number): void {
@@ -105,14 +111,15 @@ export class ChainVerifier {
       // No key: an old journal, unless some line carries a chain (then the key was removed).
       if (parts) fail('it carries a chain value but journal.key is missing');
       if (parts) this.head = parts.chain;
-      return;
+    } else if (!parts) fail('it carries no chain value');
+    else {
+      if (chainValue(this.key, this.head, parts.content) !== parts.chain)
+        fail(
+          'its chain value does not follow from its content and the line before: changed, removed, inserted or moved',
+        );
+      this.head = parts.chain;
     }
-    if (!parts) return fail('it carries no chain value');
-    if (chainValue(this.key, this.head, parts.content) !== parts.chain)
-      fail(
-        'its chain value does not follow from its content and the line before (changed, removed, inserted or moved)',
-      );
-    this.head = parts.chain;
+    if (this.lines === this.headAfter) this.headAt = this.head;
   }
 
   /** What the lines pushed so far say. */
@@ -125,16 +132,21 @@ export class ChainVerifier {
 
 /** A refused journal: its chain breaks. The message says where and what to do. */
 export class JournalTamperedError extends Error {
+  /** Where the chain breaks and why, without the advice. */
+  readonly finding: string;
+
   constructor(
     readonly file: string,
     readonly integrity: Extract<JournalIntegrity, { state: 'tampered' }>,
   ) {
-    super(
+    const finding =
       `${file}:${integrity.line}: the journal's chain breaks here (${integrity.reason}${integrity.game ? `; ${integrity.game}` : ''}): ` +
-        "a result was changed, removed or added after it was written, by something without the run's key. " +
-        'catarena does not build results from it. Restore the run directory from a copy you trust, or rebuild anyway with ' +
-        '--accept-tampered (the reports then say so at the top).',
+      "a result was changed, removed or added after it was written, by something without the run's key.";
+    super(
+      `${finding} catarena does not build results from it. Restore the run directory from a copy you trust, or rebuild ` +
+        'anyway with `catarena report --accept-tampered` (or resume --accept-tampered): the reports then say so at the top.',
     );
+    this.finding = finding;
   }
 }
 
@@ -150,9 +162,9 @@ export interface JournalScan {
  * Reads a journal's text line by line. A line that is not JSON is a torn write when it is the
  * last one (skipped, as it always was), and damage anywhere else (an error that names the line).
  */
-export function scanJournal(file: string, text: string, key: Buffer | null): JournalScan {
+export function scanJournal(file: string, text: string, key: Buffer | null, headAfter?: number): JournalScan {
   const byId = new Map<string, MatchResult>();
-  const verifier = new ChainVerifier(key);
+  const verifier = new ChainVerifier(key, headAfter);
   const lines = text.split('\n');
   let torn = false;
   lines.forEach((line, index) => {
@@ -175,6 +187,14 @@ export function scanJournal(file: string, text: string, key: Buffer | null): Jou
 
 /** Verifies a journal file without keeping its results (history, serve's run list): read-only. */
 export async function verifyJournalFile(file: string): Promise<JournalIntegrity | null> {
+  return (await readJournalChain(file))?.integrity ?? null;
+}
+
+/** A journal file's chain: what it says, and the chain value after line `headAfter`; null when there is no journal. */
+export async function readJournalChain(
+  file: string,
+  headAfter?: number,
+): Promise<{ integrity: JournalIntegrity; headAt?: string; key: Buffer | null } | null> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -182,5 +202,12 @@ export async function verifyJournalFile(file: string): Promise<JournalIntegrity 
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
-  return scanJournal(file, text, await readKey(file)).verifier.integrity();
+  const key = await readKey(file);
+  const { verifier } = scanJournal(file, text, key, headAfter);
+  return { integrity: verifier.integrity(), headAt: verifier.headAt, key };
+}
+
+/** The MAC that seals a journal's end (line count, last chain value) together with `about` (a run index entry's text). */
+export function sealMac(key: Buffer, about: string, lines: number, head: string): string {
+  return createHmac('sha256', key).update('seal\n').update(about).update(`\n${lines}\n${head}`).digest('hex');
 }

@@ -4,15 +4,15 @@
 // anything that cannot read the key shows, and the journal is refused unless the caller accepts it.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { JournalIntegrity } from '../../records/journal-integrity.ts';
+import type { JournalIntegrity, JournalSeal } from '../../records/journal-integrity.ts';
 import type { MatchResult } from '../../records/match.ts';
 import {
-  CHAIN_GENESIS,
   chainValue,
   createKey,
   JournalTamperedError,
   readKey,
   scanJournal,
+  sealMac,
   verifyJournalFile,
   withChain,
 } from './journal-chain.ts';
@@ -77,9 +77,16 @@ export class Journal {
     return (await verifyJournalFile(this.file)) ?? this.state;
   }
 
-  /** The last chain value written (the run index keeps it with the line count: the journal's end). */
-  get chainHead(): string | null {
-    return this.head === CHAIN_GENESIS || !this.key ? null : this.head;
+  /**
+   * The journal's end (its line count and last chain value) sealed with `about` (the run index
+   * entry's text) under the run's key, so neither the entry nor the journal's last lines can be
+   * changed or dropped unseen; null for an old, unchained journal.
+   */
+  async seal(about: string): Promise<JournalSeal | null> {
+    await this.writing;
+    if (!this.key) return null;
+    const { lines } = this.state;
+    return { lines, head: this.head, mac: sealMac(this.key, about, lines, this.head) };
   }
 
   has(id: string): boolean {

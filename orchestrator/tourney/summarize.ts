@@ -29,6 +29,9 @@ import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
+import { JournalTamperedError } from '../run/journal-chain.ts';
+import { checkIndexedRun } from '../run/index-seal.ts';
+import { readIndexFile } from '../run/run-index.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
 import {
   trackName,
@@ -60,7 +63,7 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
   const run = new RunDir(runDir, { journal: { acceptTampered: options.acceptTampered } });
   const config = await run.readConfig();
   const journal = options.journal ?? (await run.openJournal());
-  const integrity = await journalIntegrity(journal, Boolean(options.journal));
+  const integrity = await journalIntegrity(run, journal, Boolean(options.journal), options.acceptTampered);
   const reports: TrackReport[] = [];
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {
@@ -106,16 +109,30 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
 
 /**
  * What the chain says of the results reported. The run's own journal (`playing`: the games are in
- * memory as played) is verified again on disk, so a line changed while the run played shows.
+ * memory as played) is verified again on disk, so a line changed while the run played shows. A
+ * finished run's journal is also held to the seal its run index entry carries, which sees lines
+ * dropped from its end.
  */
-async function journalIntegrity(journal: Journal, playing: boolean): Promise<JournalIntegrity> {
-  if (!playing) return journal.integrity;
-  const onDisk = await journal.recheck();
-  if (onDisk.state !== 'tampered') return journal.integrity;
-  return {
-    ...onDisk,
-    note: 'changed while the run played: this report is from the games as played, but catarena report will refuse the file',
-  };
+async function journalIntegrity(
+  run: RunDir,
+  journal: Journal,
+  playing: boolean,
+  acceptTampered = false,
+): Promise<JournalIntegrity> {
+  if (playing) {
+    const onDisk = await journal.recheck();
+    if (onDisk.state !== 'tampered') return journal.integrity;
+    return {
+      ...onDisk,
+      note: 'changed while the run played: this report is from the games as played, but catarena report will refuse the file',
+    };
+  }
+  if (journal.integrity.state !== 'verified') return journal.integrity;
+  const entry = (await readIndexFile(run.indexFile)).find((e) => path.resolve(e.runDir) === run.root);
+  const sealed = entry && (await checkIndexedRun(entry));
+  if (sealed?.integrity.state !== 'tampered') return journal.integrity;
+  if (!acceptTampered) throw new JournalTamperedError(sealed.file, sealed.integrity);
+  return sealed.integrity;
 }
 
 /**
