@@ -102,7 +102,7 @@ describe('a finished run whose journal a cheater rewrote', () => {
     // The cheater re-appends a game with rnd winning (the last line for an id wins on load) and
     // chains it as catarena would, with a key it had to guess.
     const content = rndWins(forged.lines[0]!).replace(/,"chain":"[0-9a-f]{64}"\}$/, '}');
-    const prev = JSON.parse(forged.lines.at(-1)!).chain as string;
+    const prev = (JSON.parse(forged.lines.at(-1)!).chain as string | undefined) ?? 'catarena-journal-v1';
     const guess = createHmac('sha256', randomBytes(32)).update(prev).update('\n').update(content).digest('hex');
     writeLines(forged.journal, [...forged.lines, `${content.slice(0, -1)},"chain":"${guess}"}`]);
     const keyless = copyRun('keyless'); // the key removed, so the chain cannot be checked: refused, not "unverified"
