@@ -1,7 +1,8 @@
 // The journal's chain seen from the runs around it: a cheating bot that rewrites journal.jsonl
 // while its tourney plays (the attack of issue 42) is named in that run's own report and refused
 // by `catarena report`; the run index's seal shows lines dropped from a journal's end and an
-// edited index entry (`catarena report`, `catarena history`); `--reuse` refuses to copy games from
+// edited index entry, and a key and chain removed together (`catarena report`, `catarena
+// history`); `--reuse` refuses to copy games from
 // an earlier run whose chain breaks.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -151,7 +152,18 @@ describe('the run index seal, history and --reuse', () => {
     const edited = await catarena('history', '--out', out);
     expect(edited.stderr).toMatch(/left out: first: .*run index entry \(its scores or seal\) was changed/);
     fs.writeFileSync(index, indexed);
-  }, 60_000);
+
+    // The key and every chain value removed, to pass as a run written before chains: the seal shows it.
+    const keyFile = path.join(first, 'journal.key');
+    const key = fs.readFileSync(keyFile);
+    fs.rmSync(keyFile);
+    fs.writeFileSync(journal, honest.replace(/,"chain":"[0-9a-f]{64}"\}/g, '}'));
+    const downgraded = await catarena('report', first);
+    expect(downgraded.code).toBe(1);
+    expect(downgraded.stderr).toMatch(/journal\.jsonl:1: .*sealed but journal\.key is missing/);
+    fs.writeFileSync(keyFile, key, { mode: 0o600 });
+    fs.writeFileSync(journal, honest);
+  }, 90_000);
 
   it('--reuse refuses to copy games from an earlier run whose chain breaks', async () => {
     const lines = journalLines(first);

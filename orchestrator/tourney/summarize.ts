@@ -111,7 +111,7 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
  * What the chain says of the results reported. The run's own journal (`playing`: the games are in
  * memory as played) is verified again on disk, so a line changed while the run played shows. A
  * finished run's journal is also held to the seal its run index entry carries, which sees lines
- * dropped from its end.
+ * dropped from its end, and a key and chain removed together.
  */
 async function journalIntegrity(
   run: RunDir,
@@ -127,7 +127,8 @@ async function journalIntegrity(
       note: 'changed while the run played: this report is from the games as played, but catarena report will refuse the file',
     };
   }
-  if (journal.integrity.state !== 'verified') return journal.integrity;
+  if (journal.integrity.state === 'tampered') return journal.integrity; // accepted: said as it is
+  // Also for an unchained journal: a sealed entry shows a key and chain removed to pass as an old run.
   const entry = (await readIndexFile(run.indexFile)).find((e) => path.resolve(e.runDir) === run.root);
   const sealed = entry && (await checkIndexedRun(entry));
   if (sealed?.integrity.state !== 'tampered') return journal.integrity;
