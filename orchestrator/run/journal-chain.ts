@@ -100,9 +100,8 @@ export class ChainVerifier {
   ) {}
 
   /** Checks one complete, non-blank line; `lineNo` is its 1-based number in the file. */
-  push(line: string, lineNo: number): void {
+  push(line: string, lineNo: number, parts = splitChain(line)): void {
     this.lines++;
-    const parts = splitChain(line);
     if (parts) this.chained++;
     const fail = (reason: string) => {
       this.broken ??= { state: 'tampered', lines: 0, line: lineNo, reason, game: gameOf(parts?.content ?? line) };
@@ -169,18 +168,20 @@ export function scanJournal(file: string, text: string, key: Buffer | null, head
   let torn = false;
   lines.forEach((line, index) => {
     if (!line.trim()) return;
-    let result: MatchResult & { chain?: string };
+    // The content is parsed, not the line: a result never carries its chain value (and no delete
+    // turns thousands of results into slow dictionary objects).
+    const parts = splitChain(line);
+    let result: MatchResult;
     try {
-      result = JSON.parse(line);
+      result = JSON.parse(parts?.content ?? line);
     } catch {
       if (lines.slice(index + 1).some((l) => l.trim()))
         throw new Error(`${file}:${index + 1} is not valid JSON; the journal is damaged (fix or remove that line)`);
       torn = true;
       return;
     }
-    delete result.chain;
     byId.set(result.id, result);
-    verifier.push(line, index + 1);
+    verifier.push(line, index + 1, parts);
   });
   return { byId, verifier, torn };
 }

@@ -27,7 +27,10 @@ export interface JournalOptions {
 
 export class Journal {
   private readonly byId: Map<string, MatchResult>;
-  /** Appends run one after the other, so lines reach the file in the order their chain values follow. */
+  /** Lines waiting for the write in flight: appends run one batch after the other, so file order is chain order. */
+  private pending: Array<{ content: string; resolve: () => void; reject: (err: unknown) => void }> = [];
+  private flushing: Promise<void> | undefined;
+  /** The last batch written (seal and recheck wait for it). */
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(
@@ -109,18 +112,41 @@ export class Journal {
     if (this.byId.has(result.id)) return; // idempotent: a re-run game is not counted twice
     this.byId.set(result.id, result);
     const { chain: _chain, ...line } = result as MatchResult & { chain?: string };
-    const write = this.writing.then(() => this.write(JSON.stringify(line)));
-    this.writing = write.catch(() => {});
-    await write;
+    const written = new Promise<void>((resolve, reject) =>
+      this.pending.push({ content: JSON.stringify(line), resolve, reject }),
+    );
+    if (!this.flushing) this.writing = this.flushing = this.flush();
+    await written;
   }
 
-  private async write(content: string): Promise<void> {
-    // A new journal gets a key; an old one (lines, no key) goes on unchained, as it was written.
-    if (!this.key && this.state.lines === 0) this.key = await createKey(this.file);
-    const next = this.key ? chainValue(this.key, this.head, content) : null;
-    await fs.appendFile(this.file, `${next ? withChain(content, next) : content}\n`);
-    if (next) this.head = next;
-    if (this.state.state === 'unverified' && this.key) this.state = { state: 'verified', lines: 0 };
-    this.state = { ...this.state, lines: this.state.lines + 1 };
+  /**
+   * Writes the waiting lines, chained in order, one append per batch: games that end together
+   * cost one write, and file order is chain order.
+   */
+  private async flush(): Promise<void> {
+    while (this.pending.length) {
+      const batch = this.pending.splice(0);
+      try {
+        // A new journal gets a key; an old one (lines, no key) goes on unchained, as it was written.
+        if (!this.key && this.state.lines === 0) this.key = await createKey(this.file);
+        let head = this.head;
+        const text = batch
+          .map(({ content }) => {
+            if (!this.key) return `${content}\n`;
+            head = chainValue(this.key, head, content);
+            return `${withChain(content, head)}\n`;
+          })
+          .join('');
+        await fs.appendFile(this.file, text);
+        this.head = head;
+        const state =
+          this.state.state === 'unverified' && this.key ? { state: 'verified' as const, lines: 0 } : this.state;
+        this.state = { ...state, lines: state.lines + batch.length };
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.flushing = undefined;
   }
 }
