@@ -95,7 +95,7 @@ describe('a finished run whose journal a cheater rewrote', () => {
     expect(W(runDir)).not.toBe(W(base));
   }, 30_000);
 
-  it('a deleted line and a forged line with a guessed chain are refused at their line', async () => {
+  it('a deleted line, a forged line with a guessed chain and a removed key are refused at their line; --accept-tampered rebuilds', async () => {
     const deleted = copyRun('deleted');
     writeLines(deleted.journal, [deleted.lines[0]!, ...deleted.lines.slice(2)]);
     const forged = copyRun('forged');
@@ -108,7 +108,16 @@ describe('a finished run whose journal a cheater rewrote', () => {
     const keyless = copyRun('keyless'); // the key removed, so the chain cannot be checked: refused, not "unverified"
     fs.rmSync(path.join(keyless.runDir, 'journal.key'));
 
-    const [d, f, k] = await Promise.all([deleted, forged, keyless].map((c) => catarena('report', c.runDir)));
+    const rebuilt = copyRun('deleted-accepted');
+    writeLines(rebuilt.journal, [rebuilt.lines[0]!, ...rebuilt.lines.slice(2)]);
+
+    const [d, f, k, a] = await Promise.all([
+      ...[deleted, forged, keyless].map((c) => catarena('report', c.runDir)),
+      catarena('report', rebuilt.runDir, '--accept-tampered'),
+    ]);
+    expect(a!.code, a!.stderr).toBe(0);
+    expect(a!.stderr).toMatch(/!!! WARNING: journal.jsonl was tampered with at line 2/);
+    expect(headerLine(rebuilt.runDir)).toMatch(/^- \*\*WARNING: journal.jsonl was tampered with at line 2 /);
     expect(d!.code).toBe(1);
     expect(d!.stderr).toContain("journal.jsonl:2: the journal's chain breaks here");
     expect(f!.code).toBe(1);

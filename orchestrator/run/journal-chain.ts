@@ -142,8 +142,8 @@ export class JournalTamperedError extends Error {
       `${file}:${integrity.line}: the journal's chain breaks here (${integrity.reason}${integrity.game ? `; ${integrity.game}` : ''}): ` +
       "a result was changed, removed or added after it was written, by something without the run's key.";
     super(
-      `${finding} catarena does not build results from it. Restore the run directory from a copy you trust, or rebuild ` +
-        'anyway with `catarena report --accept-tampered` (or resume --accept-tampered): the reports then say so at the top.',
+      `${finding} catarena does not build results from it. Restore the run directory from a copy you trust, or, for a ` +
+        'tourney, rebuild anyway with `catarena report --accept-tampered` (or resume, combine --accept-tampered): the reports then say so at the top.',
     );
     this.finding = finding;
   }
