@@ -139,7 +139,9 @@ describe('a finished run whose journal a cheater rewrote', () => {
     const config = JSON.parse(read(path.join(runDir, 'config.json')));
     await runTourney({ config, runDir, index: false, acceptTampered: true });
     expect(read(journal)).toBe(tampered); // every game was in it: nothing played, nothing re-chained
-    expect(headerLine(runDir)).toMatch(/WARNING: journal.jsonl was tampered with at line 2/);
+    expect(headerLine(runDir)).toMatch(
+      /WARNING: journal.jsonl was tampered with at line 2 .*may be forged \(rebuilt with --accept-tampered\)/,
+    );
   }, 30_000);
 });
 

@@ -120,6 +120,7 @@ async function journalIntegrity(
   acceptTampered = false,
 ): Promise<JournalIntegrity> {
   if (playing) {
+    if (journal.integrity.state === 'tampered') return journal.integrity; // resumed with --accept-tampered
     const onDisk = await journal.recheck();
     if (onDisk.state !== 'tampered') return journal.integrity;
     return {
