@@ -2,13 +2,22 @@
 // while its tourney plays (the attack of issue 42) is named in that run's own report and refused
 // by `catarena report`; the run index's seal shows lines dropped from a journal's end and an
 // edited index entry, and a key and chain removed together (`catarena report`, `catarena
-// history`); `--reuse` refuses to copy games from
-// an earlier run whose chain breaks.
+// history`); `--reuse` refuses to copy games from an earlier run whose chain breaks; a journal
+// re-chained under a key written over journal.key is seen by the run that holds the first key.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { INDEX_FILE } from '../orchestrator/run/run-dir.ts';
+import { Journal } from '../orchestrator/run/journal.ts';
+import {
+  CHAIN_GENESIS,
+  chainValue,
+  splitChain,
+  verifyJournalFile,
+  withChain,
+} from '../orchestrator/run/journal-chain.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import type { MatchResult } from '../records/match.ts';
 import { BUILTIN, botDir, tempDir } from './helpers/bots.ts';
@@ -107,6 +116,36 @@ describe('a bot that rewrites the journal while its tourney plays', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/journal\.jsonl:\d+: the journal's chain breaks here/);
   }, 60_000);
+});
+
+describe('a key of its own written over journal.key', () => {
+  it('re-chains a journal that verifies by itself, but not against the key the run holds', async () => {
+    const file = path.join(tmp, 'rekeyed', 'journal.jsonl');
+    const journal = await Journal.open(file);
+    const game = (id: string) =>
+      ({
+        id,
+        spec: { game: 'gomoku', variant: 'standard', seats: ['a@r1', 'b@r1'] },
+        scores: [0, 1],
+        winner: 1,
+      }) as unknown as MatchResult;
+    await journal.append(game('g1'));
+    await journal.append(game('g2'));
+    const key = randomBytes(32);
+    fs.writeFileSync(path.join(path.dirname(file), 'journal.key'), `${key.toString('hex')}\n`);
+    let head = CHAIN_GENESIS;
+    const forged = read(file)
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const content = splitChain(line)!.content.replace('"scores":[0,1],"winner":1', '"scores":[1,0],"winner":0');
+        head = chainValue(key, head, content);
+        return withChain(content, head);
+      });
+    fs.writeFileSync(file, `${forged.join('\n')}\n`);
+    expect(await verifyJournalFile(file)).toEqual({ state: 'verified', lines: 2 }); // the files alone cannot tell
+    expect(await journal.recheck()).toMatchObject({ state: 'tampered', reason: 'journal.key was replaced or removed' });
+  });
 });
 
 describe('the run index seal, history and --reuse', () => {

@@ -13,7 +13,6 @@ import {
   readKey,
   scanJournal,
   sealMac,
-  verifyJournalFile,
   withChain,
 } from './journal-chain.ts';
 
@@ -77,7 +76,12 @@ export class Journal {
    */
   async recheck(): Promise<JournalIntegrity> {
     await this.writing;
-    return (await verifyJournalFile(this.file)) ?? this.state;
+    // Against the key in memory: a journal re-chained under a key written over journal.key shows too.
+    const onDisk = await readKey(this.file);
+    if (this.key && !onDisk?.equals(this.key))
+      return { state: 'tampered', lines: this.state.lines, line: 1, reason: 'journal.key was replaced or removed' };
+    const text = await fs.readFile(this.file, 'utf8').catch(() => null);
+    return text === null ? this.state : scanJournal(this.file, text, this.key).verifier.integrity();
   }
 
   /**
