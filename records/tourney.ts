@@ -1,6 +1,7 @@
 // The data a tournament run writes and reads: strategy records (with their cost and validation),
 // the per-round report agents read (round_report.json), and the per-track summary the final
 // reports are rendered from.
+import type { JournalIntegrity, JournalSeal } from './journal-integrity.ts';
 import type { FailureKind, IntegrityEvent } from './match.ts';
 import type { TaskTrack } from './task-track.ts';
 import type { AllMetrics, BootstrapResult, Interval, Ratings, ScoreMatrixJSON, WinRate } from './metrics.ts';
@@ -250,6 +251,8 @@ export interface TourneySummary {
   generalizability: Record<string, Record<string, number | null>>;
   /** Average rank per agent over the tracks (paper Table 3), by S and by L. */
   leaderboard: LeaderboardEntry[];
+  /** What the journal's chain says of the results (summaries written before it have none). */
+  journal?: JournalIntegrity;
 }
 
 /** One finished tourney in the run index (<out>/index.jsonl; orchestrator/run/run-index.ts). */
@@ -284,6 +287,8 @@ export interface RunIndexEntry {
    * read, have none.
    */
   pairwise?: PairwiseEntry[];
+  /** The journal's end when the run finished, keyed (orchestrator/run/index-seal.ts); runs indexed before it, or without a key, have none. */
+  seal?: JournalSeal;
 }
 
 /** One metric's overall ("all tracks") paired difference A − B: mean, 95% interval, sign-flip p, P(A better). */

@@ -1,5 +1,6 @@
 // The human report of a whole run (report.md), laid out like the paper's tables, and the short
 // leaderboard printed at the end of `catarena tourney`.
+import { integrityLine } from '../records/journal-integrity.ts';
 import { fallbackAlarmLines, llmPlayerRows, llmPlayerSamplingLines } from './llm-player-use.ts';
 import { MODEL_TABLE_AS_OF } from '../agents/core/models.ts';
 import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from './cost-by-round.ts';
@@ -47,6 +48,9 @@ function header(s: TourneySummary): string {
   return [
     `# CATArena tournament report: ${s.runId}`,
     '',
+    ...(s.journal
+      ? [s.journal.state === 'tampered' ? `- **${integrityLine(s.journal)}**` : `- ${integrityLine(s.journal)}`]
+      : []),
     `- Run directory: \`${s.runDir}\``,
     `- Started: ${s.createdAt} · finished: ${s.finishedAt}`,
     `- Agents (${agents.length}): ${agents.join(', ') || '—'}`,

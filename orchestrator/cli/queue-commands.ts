@@ -197,6 +197,10 @@ export function registerQueueCommands(program: Command): void {
       '--html',
       "write the history page (S and L per agent and track across runs, with intervals; links to each run's report) to <out>/index.html and print its path",
     )
+    .option(
+      '--accept-tampered',
+      "show runs whose journal's chain breaks or whose index entry was changed (named on stderr) instead of leaving them out",
+    )
     .action(
       async (flags: {
         out: string;
@@ -205,21 +209,25 @@ export function registerQueueCommands(program: Command): void {
         json?: boolean;
         html?: boolean;
         taskTracks?: boolean;
+        acceptTampered?: boolean;
       }) => {
         const [
           { withRedis },
           { readIndexFile, readIndexRedis, writeHistoryPage },
           { INDEX_FILE },
-          { formatHistory, historyRows },
+          { checkedRuns, formatHistory, historyRows },
         ] = await Promise.all([
           import('../queue/connection.ts'),
           import('../run/run-index.ts'),
           import('../run/run-dir.ts'),
           import('../run/history.ts'),
         ]);
-        const entries = flags.queue
+        const indexed = flags.queue
           ? await withRedis(flags.queue, readIndexRedis)
           : await readIndexFile(path.resolve(flags.out, INDEX_FILE));
+        // Each run's journal chain and sealed index entry: a run whose results were changed is left out.
+        const { entries, notes } = await checkedRuns(indexed, flags.acceptTampered);
+        for (const note of notes) say(note);
         if (flags.html) {
           const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), entries);
           process.stdout.write(`history: ${page} (${entries.length} run(s))\n`);

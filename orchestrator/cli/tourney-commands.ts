@@ -120,7 +120,17 @@ async function resumeConfig(
   return config;
 }
 
-async function playTourney(program: Command, config: TourneyConfig, runDir: string, json?: boolean): Promise<void> {
+/** `--accept-tampered`: what report, resume and combine say of the flag. */
+const ACCEPT_TAMPERED =
+  'rebuild from a journal whose chain breaks (a result changed, removed or added after it was written) instead of refusing it; the reports then carry a warning at the top';
+
+async function playTourney(
+  program: Command,
+  config: TourneyConfig,
+  runDir: string,
+  json?: boolean,
+  acceptTampered = false,
+): Promise<void> {
   const [{ createProgress }, { InterruptedError, runTourney }, { buildAlarmLines }, { everyBuildFailed }] =
     await Promise.all([
       import('../progress.ts'),
@@ -140,7 +150,9 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
         import('../../reports/markdown-combined.ts'),
         import('../progress.ts'),
       ]);
-      const combined = await withInterrupt((signal) => runRepeats({ config, runDir, progress, signal }));
+      const combined = await withInterrupt((signal) =>
+        runRepeats({ config, runDir, progress, signal, acceptTampered }),
+      );
       printCombined(
         combined,
         renderCombinedLeaderboard(combined),
@@ -149,7 +161,7 @@ async function playTourney(program: Command, config: TourneyConfig, runDir: stri
       );
       return;
     }
-    const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal }));
+    const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal, acceptTampered }));
     await printSummary(summary, (Date.now() - started) / 1000, json);
     // Agents that never had a bot play: said last, where nobody misses it.
     for (const line of buildAlarmLines(summary)) process.stderr.write(`catarena: !!! ${line}\n`);
@@ -410,14 +422,21 @@ export function registerTourneyCommands(program: Command): void {
     )
     .option('-q, --queue <url>', 'play the rest through this Redis queue (default: the stored one)')
     .option('--embedded', 'play the rest in this process even if the run was queued')
+    .option('--accept-tampered', ACCEPT_TAMPERED)
     .option('--json', 'print the summary as JSON')
     .action(
       async (
         dir: string,
-        flags: { concurrency?: number | 'auto'; queue?: string; embedded?: boolean; json?: boolean },
+        flags: {
+          concurrency?: number | 'auto';
+          queue?: string;
+          embedded?: boolean;
+          json?: boolean;
+          acceptTampered?: boolean;
+        },
       ) => {
         const runDir = path.resolve(dir);
-        await playTourney(program, await resumeConfig(runDir, flags), runDir, flags.json);
+        await playTourney(program, await resumeConfig(runDir, flags), runDir, flags.json, flags.acceptTampered);
       },
     );
 
@@ -425,22 +444,28 @@ export function registerTourneyCommands(program: Command): void {
     .command('report')
     .description('Rebuild W, metrics and reports of a tournament run from its journal and strategy records.')
     .argument('<run-dir>', 'a tournament run directory')
+    .option('--accept-tampered', ACCEPT_TAMPERED)
     .option('--json', 'print the summary as JSON')
-    .action(async (dir: string, flags: { json?: boolean }) => {
+    .action(async (dir: string, flags: { json?: boolean; acceptTampered?: boolean }) => {
       const { RunDir } = await import('../run/run-dir.ts');
       const config = await new RunDir(path.resolve(dir)).readConfig();
+      const acceptTampered = Boolean(flags.acceptTampered);
       if ((config.repeats ?? 1) > 1) {
         const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([
           import('../tourney/combine.ts'),
           import('../../reports/markdown-combined.ts'),
         ]);
-        const combined = await combineRuns([path.resolve(dir)], path.resolve(dir), config);
+        const combined = await combineRuns([path.resolve(dir)], path.resolve(dir), config, acceptTampered);
         printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
         return;
       }
       const { summarizeRun } = await import('../tourney/summarize.ts');
-      const summary = await summarizeRun(path.resolve(dir));
+      const summary = await summarizeRun(path.resolve(dir), { acceptTampered });
       await printSummary(summary, null, flags.json);
+      if (summary.journal?.state === 'tampered')
+        process.stderr.write(
+          `catarena: !!! ${(await import('../../records/journal-integrity.ts')).integrityLine(summary.journal)}\n`,
+        );
     });
 
   program
@@ -476,8 +501,9 @@ export function registerTourneyCommands(program: Command): void {
       'finished tourney run directories (in seed order: the combined samples are seeded from the first)',
     )
     .option('-o, --out <dir>', 'where combined.json, report.md and report.html go (default runs/combined-<time>)')
+    .option('--accept-tampered', ACCEPT_TAMPERED)
     .option('--json', 'print the leaderboard as JSON')
-    .action(async (dirs: string[], flags: { out?: string; json?: boolean }) => {
+    .action(async (dirs: string[], flags: { out?: string; json?: boolean; acceptTampered?: boolean }) => {
       const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([
         import('../tourney/combine.ts'),
         import('../../reports/markdown-combined.ts'),
@@ -486,6 +512,8 @@ export function registerTourneyCommands(program: Command): void {
       const combined = await combineRuns(
         dirs.map((d) => path.resolve(d)),
         out,
+        undefined,
+        Boolean(flags.acceptTampered),
       );
       printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
     });

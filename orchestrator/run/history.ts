@@ -4,6 +4,7 @@
 // `adjudication`) are flagged: their scores for that game do not compare game by game.
 import { rulesChanges, rulesOfEntry, type RunIndexEntry } from './run-index.ts';
 import { opponentCodeOf, type OpponentCode } from '../../records/opponent-code.ts';
+import { checkIndexedRun } from './index-seal.ts';
 
 /** A run's opponentCode, and its change from the run before it ("visible → hidden"). */
 function opponentCodeOfRun(
@@ -13,6 +14,42 @@ function opponentCodeOfRun(
   const now = opponentCodeOf(e);
   const was = before ? opponentCodeOf(before) : now;
   return { opponentCode: now, ...(was !== now ? { opponentCodeChanged: `${was} → ${now}` } : {}) };
+}
+
+/**
+ * The indexed runs whose journal and index entry check out (index-seal.ts), and a line for each
+ * that does not: refused, or with `acceptTampered` kept and named. Runs whose journal is not on
+ * this machine (another machine's queued runs) are counted as not checked.
+ */
+export async function checkedRuns(
+  entries: RunIndexEntry[],
+  acceptTampered = false,
+): Promise<{ entries: RunIndexEntry[]; notes: string[] }> {
+  const kept: RunIndexEntry[] = [];
+  const notes: string[] = [];
+  let unverified = 0;
+  let unchecked = 0;
+  for (const entry of entries) {
+    const checked = await checkIndexedRun(entry);
+    if (!checked) unchecked++;
+    else if (checked.integrity.state === 'unverified') unverified++;
+    if (checked?.integrity.state !== 'tampered') {
+      kept.push(entry);
+      continue;
+    }
+    const { line, reason } = checked.integrity;
+    notes.push(
+      `${acceptTampered ? 'shown though tampered' : 'left out'}: ${entry.runId}: ${checked.file}:${line}: ${reason}` +
+        (acceptTampered ? '' : ` (catarena report ${entry.runDir} says more; --accept-tampered shows it)`),
+    );
+    if (acceptTampered) kept.push(entry);
+  }
+  if (unverified)
+    notes.push(
+      `${unverified} run(s) unverified: journals written before catarena chained them, or a --repeats study's own line`,
+    );
+  if (unchecked) notes.push(`${unchecked} run(s) not checked: their run directory is not on this machine`);
+  return { entries: kept, notes };
 }
 
 export interface HistoryRow {

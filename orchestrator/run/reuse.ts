@@ -3,13 +3,15 @@
 // seated code (content hashes) and sandbox kind (the one the earlier game's bots really ran in)
 // equal a game of an earlier indexed run is not played again; its result and replay are copied,
 // marked with the run they came from. Games that a crash, timeout or stand-in decided are always
-// played again.
+// played again. An earlier run whose journal's chain breaks is refused (never accepted: its games
+// would carry a forged result into the new run).
 import path from 'node:path';
 import { contentId } from '../../util/content-id.ts';
 import type { MatchResult, MatchSpec } from '../../records/match.ts';
 import type { StrategyRecord } from '../../records/tourney.ts';
 import { tracksOf } from '../config/tourney-config.ts';
 import { rulesVersion, rulesVersionOfLabel } from '../../games/registry.ts';
+import { JournalTamperedError } from './journal-chain.ts';
 import { RunDir } from './run-dir.ts';
 import { readIndexFile, rulesOfEntry } from './run-index.ts';
 
@@ -55,7 +57,15 @@ export class ReuseCache {
       if (!config) continue;
       const code = new Map<string, string>();
       for (const track of tracksOf(config)) for (const r of await earlier.strategies(track)) code.set(r.id, codeOf(r));
-      const journal = await earlier.openJournal().catch(() => null);
+      const journal = await earlier.openJournal().catch((err: unknown) => {
+        // A game copied from a journal whose chain breaks would carry a forged result into this run.
+        if (err instanceof JournalTamperedError)
+          throw new Error(
+            `--reuse copies games from the earlier runs indexed in ${run.indexFile}, and ${err.finding} ` +
+              `Run without --reuse, or take that run out of the index (its line in ${run.indexFile}) once you know what changed it.`,
+          );
+        return null;
+      });
       if (!journal) continue;
       runs++;
       const rules = rulesOfEntry(entry);

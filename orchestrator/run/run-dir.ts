@@ -1,6 +1,6 @@
 // The run directory, the source of truth of a run: this module alone knows its paths and file
 // formats. A tourney writes
-//   config.json, rules.json, run-id, journal.jsonl, replays/<match id>.json.gz, bot-logs/<track>/,
+//   config.json, rules.json, run-id, journal.jsonl (+ journal.key, its chain's secret, 0600), replays/<match id>.json.gz, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
 //   metrics.json, report.md, report.html, replays/replay.html + viewer.js (the one replay page), views.js and
@@ -25,7 +25,8 @@ import { trackName, type AutoRepsLog, type StrategyRecord, type TrackId } from '
 import { pathExists, writeFileAtomic } from '../../util/fs.ts';
 import { readReplayFile, writeReplayFile } from '../../records/replay-files.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
-import { Journal } from './journal.ts';
+import { Journal, type JournalOptions } from './journal.ts';
+import { keyFileOf } from './journal-chain.ts';
 import { dropUnlinked, GZ_EXT, linkIntoStore, type StoreStats } from './file-store.ts';
 import type { LiveEvent } from '../../records/live.ts';
 import { startTimeOf } from '../../util/procfs.mjs';
@@ -79,7 +80,11 @@ export class RunDir {
   private liveTimer?: NodeJS.Timeout;
   private startedAt?: string;
 
-  constructor(root: string) {
+  /** `journal`: how its journal is opened (`acceptTampered`: `--accept-tampered`; by default a broken chain is refused). */
+  constructor(
+    root: string,
+    private readonly options: { journal?: JournalOptions } = {},
+  ) {
     this.root = path.resolve(root);
   }
 
@@ -185,17 +190,26 @@ export class RunDir {
   // ------------------------------------------------------------------------------------------
   // The journal and replays
 
-  /** The journal, opened once per RunDir. */
+  /** The journal, opened once per RunDir; a broken chain is refused (JournalTamperedError) unless accepted. */
   openJournal(): Promise<Journal> {
     this.journal ??= fs
       .mkdir(this.root, { recursive: true })
-      .then(() => Journal.open(path.join(this.root, 'journal.jsonl')));
+      .then(() => Journal.open(this.journalFile, this.options.journal));
     return this.journal;
+  }
+
+  get journalFile(): string {
+    return path.join(this.root, 'journal.jsonl');
+  }
+
+  /** journal.key: the run's secret that chains the journal's lines (mode 0600; bots never see the run directory). */
+  get journalKeyFile(): string {
+    return keyFileOf(this.journalFile);
   }
 
   /** Whether the directory has a journal (a run of some kind has been here). */
   hasJournal(): Promise<boolean> {
-    return pathExists(path.join(this.root, 'journal.jsonl'));
+    return pathExists(this.journalFile);
   }
 
   /** A finished game: its replay first, then its journal line (the journal only names games whose replay exists). */

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { isProcessGone, startTimeOf } from '../../util/procfs.mjs';
 import { progressText, type LiveRecord, type RunStatus } from '../run/run-dir.ts';
 import { runHumans } from './spectator.ts';
+import { verifyJournalFile } from '../run/journal-chain.ts';
+import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 
 export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'killed' | 'unknown';
 
@@ -21,6 +23,8 @@ export interface RunSummary {
   message?: string;
   /** Games in the journal. */
   games: number;
+  /** What the journal's chain says: verified, unverified (an old run) or where it was tampered with. */
+  journal?: JournalIntegrity;
   /** The last progress line (phase or tick) of live.jsonl. */
   progress?: string;
   /** One line of what it plays. */
@@ -91,6 +95,7 @@ export async function runSummary(dir: string): Promise<RunSummary> {
     updatedAt: status?.updatedAt,
     message: status?.message,
     games: countLines(path.join(dir, 'journal.jsonl')),
+    journal: await journalCheck(path.join(dir, 'journal.jsonl')),
     progress: lastProgress(path.join(dir, 'live.jsonl')),
     about,
     config: shown,
@@ -190,6 +195,27 @@ async function readJson(file: string): Promise<unknown> {
   } catch {
     return undefined;
   }
+}
+
+/** How often a journal that keeps changing (a running run's) is verified again from its start. */
+const RECHECK_MS = 10_000;
+const journalChecks = new Map<string, { size: number; mtimeMs: number; at: number; integrity: JournalIntegrity }>();
+
+/**
+ * A journal's chain, verified from its start when the file changed (size or time), at most every
+ * RECHECK_MS while it keeps changing: a finished run's journal is read once, and a line rewritten in
+ * place (a result flipped, same size) shows within seconds. Undefined without a journal.
+ */
+export async function journalCheck(file: string): Promise<JournalIntegrity | undefined> {
+  const stat = await fsp.stat(file).catch(() => null);
+  if (!stat) return undefined;
+  const known = journalChecks.get(file);
+  const same = known && known.size === stat.size && known.mtimeMs === stat.mtimeMs;
+  if (known && (same || Date.now() - known.at < RECHECK_MS)) return known.integrity;
+  const integrity = await verifyJournalFile(file);
+  if (!integrity) return undefined;
+  journalChecks.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, at: Date.now(), integrity });
+  return integrity;
 }
 
 const lineCounts = new Map<string, { size: number; lines: number }>();

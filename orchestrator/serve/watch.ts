@@ -10,8 +10,10 @@ import path from 'node:path';
 import type { MatchResult } from '../../records/match.ts';
 import { progressText, type LiveRecord } from '../run/run-dir.ts';
 import { liveViewerData, type LiveGameView } from '../../reports/html/live-viewer.ts';
-import { agentRows, runState, type AgentRow } from './runs.ts';
+import { agentRows, journalCheck, runState, type AgentRow } from './runs.ts';
 import { boardPerspective, pageSpec, runHumans, spectatorFor, spectatorNote, type Spectator } from './spectator.ts';
+import { ChainVerifier, readKeySync } from '../run/journal-chain.ts';
+import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 
 /** The most boards in flight a page is sent (the rest are counted). */
 export const MAX_BOARDS = 6;
@@ -47,6 +49,8 @@ export class FileTail {
   constructor(
     readonly file: string,
     private readonly onLines: (lines: string[]) => void,
+    /** Called when the file was replaced by a shorter one: its lines come again from the first. */
+    private readonly onReset?: () => void,
   ) {}
 
   /** Reads what was appended since the last read. */
@@ -70,6 +74,7 @@ export class FileTail {
       if (size < this.offset) {
         this.offset = 0; // replaced: read again
         this.partial = '';
+        this.onReset?.();
       }
       if (size === this.offset) return;
       const buf = Buffer.alloc(size - this.offset);
@@ -139,6 +144,11 @@ export class RunWatch {
   private readonly listeners = new Set<(m: WatchMessage) => void>();
   private ready = false;
   private ticks = 0;
+  /** The journal's chain as its lines arrive (made at the first line: the key is written before it). */
+  private chain?: ChainVerifier;
+  private journalLines = 0;
+  /** Where the journal was found tampered with, once said. */
+  private tampered?: number;
   private agentCount?: number;
 
   /** The run's human seats, once its arena.json or config.json says. */
@@ -149,7 +159,14 @@ export class RunWatch {
     readonly dir: string,
     private readonly spectator?: Spectator,
   ) {
-    this.journal = new FileTail(path.join(dir, 'journal.jsonl'), (lines) => this.onJournal(lines));
+    this.journal = new FileTail(
+      path.join(dir, 'journal.jsonl'),
+      (lines) => this.onJournal(lines),
+      () => {
+        this.chain = undefined;
+        this.journalLines = 0;
+      },
+    );
     this.live = new FileTail(path.join(dir, 'live.jsonl'), (lines) => this.onLive(lines));
     this.journal.poll();
     this.live.poll();
@@ -219,6 +236,9 @@ export class RunWatch {
   private async tick(): Promise<void> {
     this.journal.poll();
     this.live.poll();
+    // A line rewritten in place (same size, so no new lines to tail) shows here within seconds.
+    const checked = await journalCheck(path.join(this.dir, 'journal.jsonl'));
+    if (checked?.state === 'tampered') this.sayTampered(checked);
     const { state } = runState(this.dir);
     if (state !== this.state) {
       this.state = state;
@@ -238,10 +258,25 @@ export class RunWatch {
     }
   }
 
+  /** A tampered journal is said once, as a warning on the page; its results from that line on are not shown. */
+  private sayTampered(integrity: Extract<JournalIntegrity, { state: 'tampered' }>): void {
+    if (this.tampered !== undefined) return;
+    this.tampered = integrity.line;
+    const text = `! journal.jsonl was tampered with at line ${integrity.line} (${integrity.reason}${integrity.game ? `; ${integrity.game}` : ''}): results from that line on are not shown, and catarena report refuses the journal`;
+    this.warnings.push(text);
+    if (this.ready) this.emit({ type: 'warning', text });
+  }
+
   private onJournal(lines: string[]): void {
     watchStats.lines += lines.length;
     const fresh: CompactResult[] = [];
+    this.chain ??= new ChainVerifier(readKeySync(path.join(this.dir, 'journal.jsonl')));
     for (const line of lines) {
+      this.chain.push(line, ++this.journalLines);
+      if (this.chain.broken) {
+        this.sayTampered(this.chain.broken);
+        continue;
+      }
       try {
         const r = JSON.parse(line) as MatchResult;
         if (this.seen.has(r.id)) continue;

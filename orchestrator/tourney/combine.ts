@@ -67,12 +67,14 @@ export async function readRepeats(
   dirs: string[],
   /** Journals the caller has open, by run directory (not read a second time). */
   journals: ReadonlyMap<string, Journal> = new Map(),
+  /** Read repeats whose journal's chain breaks (`--accept-tampered`); default: refused. */
+  acceptTampered = false,
 ): Promise<{ config: TourneyConfig; repeats: RepeatInput[] }> {
   if (!dirs.length) throw new IncomparableRunsError('no runs to combine');
   const repeats: RepeatInput[] = [];
   let first: { dir: string; config: TourneyConfig; summary: TourneySummary } | undefined;
   for (const dir of dirs) {
-    const run = new RunDir(dir);
+    const run = new RunDir(dir, { journal: { acceptTampered } });
     const config = await run.readConfig();
     if (!(await run.hasSummary()))
       throw new IncomparableRunsError(
@@ -112,8 +114,13 @@ export async function readRepeats(
  * combined samples are seeded from the first repeat's seed, so `combine` of runs with seeds
  * s, s + 1, s + 2 equals `--repeats 3 --seed s`.
  */
-export async function combineRuns(dirs: string[], outDir: string, config?: TourneyConfig): Promise<CombinedSummary> {
-  const { config: base, repeats } = await readRepeats(await expandRepeats(dirs));
+export async function combineRuns(
+  dirs: string[],
+  outDir: string,
+  config?: TourneyConfig,
+  acceptTampered = false,
+): Promise<CombinedSummary> {
+  const { config: base, repeats } = await readRepeats(await expandRepeats(dirs), new Map(), acceptTampered);
   const out = new RunDir(outDir);
   const combined = combineSummaries(repeats, {
     runId: path.basename(out.root),

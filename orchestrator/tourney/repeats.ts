@@ -67,7 +67,7 @@ export async function runRepeats(options: Omit<TourneyOptions, 'agents'>): Promi
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   progress?.phase(`combining ${K} repeats: means, Table 8, rank agreement, two-level intervals`);
-  const combined = await combineRuns([run.root], run.root, config);
+  const combined = await combineRuns([run.root], run.root, config, options.acceptTampered);
   await indexRun(
     { ...combinedIndexEntry(combined, config, options.schedule), pairwise: await pairwiseOfRun(run.root) },
     config.queue,

@@ -29,6 +29,10 @@ import { referenceBotDir } from '../../util/paths.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
+import type { JournalIntegrity } from '../../records/journal-integrity.ts';
+import { JournalTamperedError } from '../run/journal-chain.ts';
+import { checkIndexedRun } from '../run/index-seal.ts';
+import { readIndexFile } from '../run/run-index.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
 import {
   trackName,
@@ -52,12 +56,15 @@ export interface SummarizeOptions {
   tracks?: Map<string, Promise<TrackReport | null>>;
   /** The run's journal, when the caller has it open (not read a second time). */
   journal?: Journal;
+  /** Rebuild from a journal whose chain breaks (`--accept-tampered`); the reports say so at the top. */
+  acceptTampered?: boolean;
 }
 
 export async function summarizeRun(runDir: string, options: SummarizeOptions = {}): Promise<TourneySummary> {
-  const run = new RunDir(runDir);
+  const run = new RunDir(runDir, { journal: { acceptTampered: options.acceptTampered } });
   const config = await run.readConfig();
   const journal = options.journal ?? (await run.openJournal());
+  const integrity = await journalIntegrity(run, journal, Boolean(options.journal), options.acceptTampered);
   const reports: TrackReport[] = [];
   for (const game of config.games) {
     for (const variant of variantsOf(config, game)) {
@@ -90,6 +97,7 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
       leaderboard(tracks),
       reports.map((r) => r.draws),
     ),
+    journal: integrity,
   };
   await writeOutputs(
     run,
@@ -98,6 +106,36 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
     reports.map((r) => r.evolution),
   );
   return summary;
+}
+
+/**
+ * What the chain says of the results reported. The run's own journal (`playing`: the games are in
+ * memory as played) is verified again on disk, so a line changed while the run played shows. A
+ * finished run's journal is also held to the seal its run index entry carries, which sees lines
+ * dropped from its end, and a key and chain removed together.
+ */
+async function journalIntegrity(
+  run: RunDir,
+  journal: Journal,
+  playing: boolean,
+  acceptTampered = false,
+): Promise<JournalIntegrity> {
+  if (playing) {
+    if (journal.integrity.state === 'tampered') return journal.integrity; // resumed with --accept-tampered
+    const onDisk = await journal.recheck();
+    if (onDisk.state !== 'tampered') return journal.integrity;
+    return {
+      ...onDisk,
+      note: 'changed while the run played: this report is from the games as played, but catarena report will refuse the file',
+    };
+  }
+  if (journal.integrity.state === 'tampered') return journal.integrity; // accepted: said as it is
+  // Also for an unchained journal: a sealed entry shows a key and chain removed to pass as an old run.
+  const entry = (await readIndexFile(run.indexFile)).find((e) => path.resolve(e.runDir) === run.root);
+  const sealed = entry && (await checkIndexedRun(entry));
+  if (sealed?.integrity.state !== 'tampered') return journal.integrity;
+  if (!acceptTampered) throw new JournalTamperedError(sealed.file, sealed.integrity);
+  return sealed.integrity;
 }
 
 /**

@@ -27,6 +27,8 @@ import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import { indexEntry, indexRun, rulesOfConfig } from '../run/run-index.ts';
+import { sealEntry } from '../run/index-seal.ts';
+import { integrityLine } from '../../records/journal-integrity.ts';
 import { carryOverStrategy, checkAgentTracks, createDeveloper, createRunAgents, type Developer } from './develop.ts';
 import { taskTrackOf } from '../../records/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
@@ -50,6 +52,8 @@ export interface TourneyOptions {
   index?: boolean;
   /** Game slots shared with other tourneys of this process (the repeats of a study). */
   pool?: GamePool;
+  /** Resume from a journal whose chain breaks (`--accept-tampered`); the reports say so at the top. Default: refused. */
+  acceptTampered?: boolean;
 }
 
 export class InterruptedError extends Error {
@@ -109,7 +113,7 @@ class Tourney {
 
   static async open(options: TourneyOptions): Promise<Tourney> {
     const { config } = options;
-    const run = new RunDir(options.runDir);
+    const run = new RunDir(options.runDir, { journal: { acceptTampered: options.acceptTampered } });
     const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
     const sandbox = createSandbox(config.sandbox, { docker: config.docker });
     const strays = sandbox.reapStrays(run.root); // bots a killed run left running here (a resume finds them)
@@ -221,14 +225,18 @@ class Tourney {
     await run.linkFinishedFiles(); // one copy of each workspace and log file (store/): no agent develops here any more
     // From the journal, so a resumed run counts the games reused before it was interrupted too.
     const reused = this.journal.results().filter((r) => r.reusedFrom).length;
+    if (summary.journal?.state === 'tampered') this.progress?.phase(`! ${integrityLine(summary.journal)}`);
     if (options.index !== false)
       await indexRun(
-        {
-          ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }),
-          pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root, this.journal),
-        },
+        await sealEntry(
+          {
+            ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }),
+            pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root, this.journal), // each pair's compare, for the history page
+          },
+          this.journal,
+        ),
         config.queue,
-      ); // each pair's compare, for the history page
+      ); // sealed: the journal's end and the entry under the run's key
     await run.markStatus('finished', 'tourney');
     return summary;
   }

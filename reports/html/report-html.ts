@@ -3,6 +3,7 @@
 // same numbers as report.md (docs/metrics.md), plus W as heatmaps, learning curves and interval
 // charts; a click on a W cell lists that pairing's games with links to their replay pages
 // (replays/replay.html?id=<id>, written beside the report).
+import { integrityLine } from '../../records/journal-integrity.ts';
 import { tokenWords } from '../../agents/core/prices.ts';
 import { fallbackAlarmLines, llmPlayerRows } from '../llm-player-use.ts';
 import {
@@ -61,7 +62,9 @@ function header(s: TourneySummary): string {
   const llmRows = llmPlayerRows(s.tracks);
   const auto = s.tracks.filter((t) => t.autoReps);
   return `<h1>CATArena tournament report: ${h(s.runId)}</h1>
+${s.journal?.state === 'tampered' ? `<p class="warn" data-testid="journal-integrity"><strong>${h(integrityLine(s.journal))}</strong></p>` : ''}
 <ul>
+${s.journal && s.journal.state !== 'tampered' ? `<li data-testid="journal-integrity">${h(integrityLine(s.journal))}</li>` : ''}
 <li>Run directory: <code>${h(s.runDir)}</code></li>
 <li>Started ${h(s.createdAt)} · finished ${h(s.finishedAt)}</li>
 <li>Agents (${agents.length}): ${h(agents.join(', '))}</li>

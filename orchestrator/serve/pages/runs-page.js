@@ -30,7 +30,16 @@
           r.message ? el('div', { class: 'muted' }, r.message.slice(0, 120)) : null,
         ),
         el('td', {}, r.about),
-        el('td', { class: 'num' }, String(r.games)),
+        el(
+          'td',
+          { class: 'num' },
+          String(r.games),
+          r.journal?.state === 'tampered'
+            ? el('div', { class: 'warning', 'data-journal': 'tampered' }, `journal tampered at line ${r.journal.line}`)
+            : r.journal?.state === 'unverified'
+              ? el('div', { class: 'muted', 'data-journal': 'unverified' }, 'unverified')
+              : null,
+        ),
         el('td', { class: 'muted' }, r.progress || ''),
         el('td', { class: 'muted' }, r.startedAt ? r.startedAt.replace('T', ' ').slice(0, 19) : ''),
         el(
