@@ -139,7 +139,7 @@ describe.runIf(process.platform === 'linux')('bots of a killed orchestrator', ()
       '--concurrency',
       '2',
       '--sandbox',
-      'process',
+      'unsafe', // the watchdog and markers are the unsafe sandbox's; bubblewrap's bots die with bwrap (sandbox-isolated.test.ts)
       '--out',
       out,
       '--agents',
