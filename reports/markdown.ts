@@ -17,6 +17,7 @@ import {
   validationWarnings,
   vsNext,
 } from './markdown-tracks.ts';
+import { sandboxAlarmLines } from './sandbox-alarm.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';
 import { scoresFromSummary, taskTrackSections } from './markdown-task-tracks.ts';
 
@@ -96,6 +97,7 @@ export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
     ),
     ...fallbackAlarmLines(s.tracks),
     ...budgetAlarmLines(s.tracks),
+    ...sandboxAlarmLines(s.tracks),
   ];
 }
 

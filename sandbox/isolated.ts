@@ -382,7 +382,7 @@ class IsolatedBot implements BotHandle {
     return hit.length ? `${how} (limit reached: ${hit.join(', ')})` : how;
   }
 
-  /** The sandbox limits the bot's processes ran into (cgroup counters; rlimits leave no trace here). */
+  /** The limits the bot's processes ran into (cgroup counters; rlimits leave no trace here). */
   limitsHit(): string[] {
     return this.cgroup?.limitsHit() ?? [];
   }

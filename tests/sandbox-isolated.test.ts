@@ -7,13 +7,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runArena } from '../orchestrator/arena.ts';
 import { sandboxForBots, sandboxVerdict } from '../orchestrator/config/sandbox-choice.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
+import type { TrackSummary } from '../records/tourney.ts';
+import { sandboxAlarmLines } from '../reports/sandbox-alarm.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { IsolatedSandbox } from '../sandbox/isolated.ts';
 import { isolationStatus } from '../sandbox/isolation.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 import { relayedCaller } from '../sandbox/relayed-callers.ts';
-import { BUILTIN, botDir, flaskBot, hasFlask, tempDir } from './helpers/bots.ts';
+import { BUILTIN, botDir, flaskBot, hasFlask, misbehavingBot, tempDir } from './helpers/bots.ts';
 
 const SERVER = `import http from 'node:http';
 http.createServer((q, s) => s.end('{"status":"ok"}')).listen(Number(process.argv[2]), '127.0.0.1');
@@ -82,6 +86,43 @@ describe.runIf(isolationStatus().ok)('the isolated process sandbox', () => {
     await ref.stop();
   });
 
+  it("names a bot that hit a limit in its game's integrity events", async () => {
+    // Forks until refused (its forks sleep 2 s), then plays Gomoku properly.
+    const bomb = `python3 -c 'import os, time
+for i in range(600):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(2)
+        os._exit(0)
+'
+exec`;
+    const out = await runArena({
+      game: 'gomoku',
+      variant: 'standard',
+      bots: [
+        { id: 'bomber', dir: misbehavingBot('ok', bomb) },
+        { id: 'random', dir: BUILTIN('random') },
+      ],
+      reps: 1,
+      seed: 5,
+      concurrency: 1,
+      maxGames: 1,
+      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+      policy: 'strict',
+      runDir: tempDir('catarena-limit-run-'),
+      sandbox,
+      startTimeoutMs: 20_000,
+    });
+    const events = out.results.flatMap((r) => (r.integrity ?? []).map((e) => ({ ...e, who: r.spec.seats[e.seat] })));
+    expect(events).toEqual([
+      expect.objectContaining({ who: 'bomber', kind: 'sandbox_limit', detail: expect.stringContaining('processes (256)') }),
+    ]);
+    expect(out.results[0]!.sandbox).toBe('process');
+  }, 60_000);
+
   it('takes every process of a bot with it when the orchestrator is SIGKILLed', async () => {
     const tag = `333.${Math.floor(Math.random() * 1e6)}`;
     const dir = nodeBot('orphan', `( cd / && exec setsid env -i sleep ${tag} ) &`);
@@ -124,6 +165,15 @@ describe('where bubblewrap cannot run', () => {
     ).toThrow(/apt-get install bubblewrap socat.*--sandbox unsafe/s);
     expect(() => sandboxForBots('process', { dirs: [tempDir()] }, { bwrap: missing })).toThrow(/bubblewrap/);
     expect(createSandbox('unsafe', { bwrap: missing }).kind).toBe('unsafe');
+  });
+
+  it('the reports warn, in one line, when games ran unsandboxed', () => {
+    const track = (variant: string, games: number, unsandboxedGames?: number) =>
+      ({ game: 'gomoku', variant, games, ...(unsandboxedGames ? { unsandboxedGames } : {}) }) as TrackSummary;
+    expect(sandboxAlarmLines([track('standard', 10)])).toEqual([]);
+    expect(sandboxAlarmLines([track('standard', 10, 10), track('variant', 6)])).toEqual([
+      expect.stringMatching(/^Bots ran UNSANDBOXED .* in 10 of 16 games \(gomoku-standard: 10\)/),
+    ]);
   });
 
   it('doctor says which sandbox each agent gets', () => {

@@ -17,6 +17,7 @@ import { trackName, type TourneySummary, type TrackSummary } from '../../records
 import type { Interval } from '../../records/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
 import { agentsWithoutBot, everyBuildFailed } from '../summary.ts';
+import { sandboxAlarmLines } from '../sandbox-alarm.ts';
 import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, scriptJson, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';
 
@@ -53,6 +54,7 @@ function header(s: TourneySummary): string {
         ),
         ...fallbackAlarmLines(s.tracks),
         ...budgetAlarmLines(s.tracks),
+        ...sandboxAlarmLines(s.tracks),
       ];
   const llmRows = llmPlayerRows(s.tracks);
   const auto = s.tracks.filter((t) => t.autoReps);
