@@ -22,8 +22,8 @@ export interface BwrapLayout {
   ioDir: string;
   /** Host folder mounted read-only at /gs: the sockets of the host ports it may call. */
   gsDir: string;
-  /** Size of the private /tmp (bytes). */
-  tmpBytes: number;
+  /** Size of the private /tmp (bytes); unset where bwrap is older than 0.7 (no --size: the memory limit bounds it). */
+  tmpBytes?: number;
   /**
    * True when bwrap runs as root: it then needs no user namespace, and the bot drops to nobody
    * through setpriv (the host sees uid 65534, not root). Otherwise a user namespace maps the bot
@@ -66,8 +66,7 @@ export function bwrapArgs(layout: BwrapLayout, command: string[]): string[] {
     '/dev',
     '--perms',
     '1777',
-    '--size',
-    String(layout.tmpBytes),
+    ...(layout.tmpBytes ? ['--size', String(layout.tmpBytes)] : []),
     '--tmpfs',
     '/tmp',
     '--ro-bind',

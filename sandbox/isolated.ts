@@ -138,7 +138,7 @@ export class IsolatedSandbox implements Sandbox {
         botDir,
         ioDir: path.join(stage, 'io'),
         gsDir: path.join(stage, 'gs'),
-        tmpBytes: this.limits.tmpfsMb << 20,
+        tmpBytes: isolationStatus(this.bwrap).tmpSize ? this.limits.tmpfsMb << 20 : undefined,
         asRoot: process.getuid?.() === 0,
         pythonShim: python,
       },

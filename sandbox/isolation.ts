@@ -12,6 +12,8 @@ export const INSTALL_BWRAP =
 
 export interface IsolationStatus {
   ok: boolean;
+  /** bwrap takes --size (0.7 and later): the private /tmp gets its size limit. */
+  tmpSize?: boolean;
   /** "bubblewrap 0.8.0, running bots as nobody" or why not. */
   detail: string;
 }
@@ -35,13 +37,14 @@ function probe(bwrap: string): IsolationStatus {
   if (spawnSync('socat', ['-V'], { stdio: 'ignore', timeout: 5_000 }).status !== 0)
     return { ok: false, detail: `socat not found (it relays the bots' ports): ${INSTALL_BWRAP}` };
   const asRoot = process.getuid?.() === 0;
+  const [major = 0, minor = 0] = (/(\d+)\.(\d+)/.exec(version.stdout) ?? []).slice(1).map(Number);
+  const tmpSize = major > 0 || minor >= 7;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bwrap-check-'));
   try {
-    const args = bwrapArgs({ botDir: scratch, ioDir: scratch, gsDir: scratch, tmpBytes: 1 << 20, asRoot }, [
-      '/bin/sh',
-      '-c',
-      'exit 0',
-    ]);
+    const args = bwrapArgs(
+      { botDir: scratch, ioDir: scratch, gsDir: scratch, tmpBytes: tmpSize ? 1 << 20 : undefined, asRoot },
+      ['/bin/sh', '-c', 'exit 0'],
+    );
     const trial = spawnSync(bwrap, args, { encoding: 'utf8', timeout: 10_000 });
     if (trial.status !== 0) {
       const why = (trial.stderr || trial.error?.message || `exit ${trial.status}`).trim().split('\n')[0];
@@ -52,6 +55,7 @@ function probe(bwrap: string): IsolationStatus {
   }
   return {
     ok: true,
+    tmpSize,
     detail: `${version.stdout.trim()}, bots run as nobody${asRoot ? '' : ' in a user namespace'}`,
   };
 }
