@@ -79,7 +79,9 @@ export function bwrapArgs(layout: BwrapLayout, command: string[]): string[] {
     layout.gsDir,
     '/gs',
   );
-  if (layout.pythonShim) args.push('--symlink', layout.pythonShim, `${SHIM_DIR}/python`);
+  // bwrap makes missing parents 0700 (root's): the shim's folders are made readable first.
+  if (layout.pythonShim)
+    args.push('--perms', '0755', '--dir', SHIM_DIR, '--symlink', layout.pythonShim, `${SHIM_DIR}/python`);
   args.push('--chdir', '/bot', '--');
   return layout.asRoot ? [...args, ...dropToNobody(), ...command] : [...args, ...command];
 }

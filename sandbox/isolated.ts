@@ -331,7 +331,7 @@ class IsolatedBot implements BotHandle {
       if (this.exit) {
         return this.failStart(
           'exited',
-          `${this.name}: start_ai.sh ${await this.describeExitNow()} before the bot became healthy`,
+          `${this.name}: start_ai.sh ended (${this.describeExitNow()}) before the bot became healthy`,
         );
       }
       if (fs.existsSync(this.socketPath) && (await probeHealth(this.url, this.health, 1_000, this.socketPath))) return;
@@ -377,7 +377,7 @@ class IsolatedBot implements BotHandle {
 
   private describeExitNow(): string {
     const e = this.exit;
-    const how = !e ? 'is running' : e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    const how = !e ? 'running' : e.signal ? `killed by ${e.signal}` : `exit code ${e.code}`;
     const hit = this.limitsHit();
     return hit.length ? `${how} (limit reached: ${hit.join(', ')})` : how;
   }

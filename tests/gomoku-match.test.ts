@@ -29,7 +29,7 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
   // The well-behaved opponent of the misbehaving bots: under test is what the runner does with the
   // bad bot, so (in the process sandbox) one 'ok' bot process serves every arena below; the bad bot
   // is started fresh by each arena. In Docker each arena starts its own, as before.
-  const shared = kind !== 'docker' ? sharedBot(sandbox, misbehavingBot('ok'), adapterFor('gomoku').health) : null;
+  const shared = kind === 'unsafe' ? sharedBot(sandbox, misbehavingBot('ok'), adapterFor('gomoku').health) : null;
   const good = async (): Promise<{ id: string; dir: string }> =>
     shared ? shared('good') : { id: 'good', dir: misbehavingBot('ok') };
 
@@ -62,7 +62,7 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
   describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot', () => {
     const sharedDir = flaskBot();
     const sharedFlask =
-      kind !== 'docker' ? { dir: sharedDir, ref: sharedBot(sandbox, sharedDir, adapterFor('gomoku').health) } : null;
+      kind === 'unsafe' ? { dir: sharedDir, ref: sharedBot(sandbox, sharedDir, adapterFor('gomoku').health) } : null;
     for (const variant of ['standard', 'variant'] as const) {
       it(`plays the reference bots to normal ends (${variant})`, async () => {
         // In the process sandbox one Flask bot (a second of CPU to start) plays both rule sets; its
