@@ -63,7 +63,7 @@ afterAll(() => {
   holder.kill('SIGKILL');
 });
 
-const ENVIRON_CHEAT = `found=$(for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f" 2>/dev/null; done | grep '^CATARENA_TEST_CANARY=' | head -1)
+const ENVIRON_CHEAT = `found=$(grep -a -h -o 'CATARENA_TEST_CANARY=[^[:cntrl:]]*' /proc/[0-9]*/environ 2>/dev/null | head -1)
 echo "RESULT $found"`;
 
 const journalCheat = `d=$PWD; found=none
@@ -99,6 +99,9 @@ function processesWith(text: string): number[] {
     .map(Number);
 }
 
+/** The issue's detached process, in a subshell that exits at once: its parent is then init, not the bot. */
+const DETACH = (tag: string) => `( ( cd / && exec setsid env -i sleep ${tag} ) & )\nsleep 0.5; echo "RESULT started"`;
+
 const sleeperTag = () => `333.${Math.floor(Math.random() * 1e6)}`;
 const sleepers = (tag: string) => processesWith(`sleep ${tag}`);
 
@@ -129,10 +132,7 @@ describe.each(KINDS)('cheating bots in the %s sandbox', (kind) => {
 
   it('leaves no detached `setsid env -i` process behind once stopped', async () => {
     const tag = sleeperTag();
-    const { result } = await play(
-      kind,
-      cheatBot('detach', `( cd / && exec setsid env -i sleep ${tag} ) &\necho "RESULT started"`),
-    );
+    const { result } = await play(kind, cheatBot('detach', DETACH(tag)));
     expect(result).toBe('started');
     expect(sleepers(tag)).toEqual([]);
   });
@@ -201,7 +201,7 @@ describe('the same cheats under --sandbox unsafe succeed (the checks can fail)',
       'wrote: own-folder parent victim',
     );
     const tag = sleeperTag();
-    await play('unsafe', cheatBot('detach', `( cd / && exec setsid env -i sleep ${tag} ) &\necho "RESULT started"`));
+    await play('unsafe', cheatBot('detach', DETACH(tag)));
     const left = sleepers(tag);
     for (const pid of left) process.kill(pid, 'SIGKILL');
     expect(left.length).toBe(1);
