@@ -1,6 +1,6 @@
 // Benchmarks (not tests): orchestrator overhead per move and game throughput on this machine.
 //   npm run bench            all benchmarks
-//   npm run bench -- overhead|throughput|chess|holdem|bridge|sandboxes   (sandboxes: process vs docker)
+//   npm run bench -- overhead|throughput|chess|holdem|bridge|sandboxes   (sandboxes: unsafe vs process (bubblewrap) vs docker)
 //   npm run bench -- holdem-batch [--rounds R]   the paper-scale Hold'em batch (long; not in "all")
 //   npm run bench -- agents      agent container start and egress-proxy cost (Docker + npm run images:agents)
 //   npm run bench -- queue       games/s through BullMQ with 1 and 2 workers vs in-process (redis-server)

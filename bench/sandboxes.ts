@@ -1,5 +1,6 @@
-// Process vs Docker sandbox in the same run: bot start to healthy (cold), time per game with
-// warm bots reused across games, and the HTTP round trip per move (instant bot).
+// The sandboxes side by side in one run: unsafe (plain processes), process (bubblewrap) and docker:
+// bot start to healthy (cold), stop, time per game with warm bots reused across games, and the
+// HTTP round trip per move (instant bot). Docker is left out when its engine or image is missing.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gomokuWire } from '../games/gomoku/wire.ts';
@@ -13,11 +14,15 @@ import { summary } from './stats.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export async function benchSandboxes(kinds: string[] = ['process', 'docker'], starts = 6, games = 30) {
+export async function benchSandboxes(kinds: string[] = ['unsafe', 'process', 'docker'], starts = 6, games = 30) {
   const dir = path.join(here, 'bots', 'instant');
   const rows: Record<string, unknown>[] = [];
   for (const kind of kinds) {
     const sandbox = createSandbox(kind);
+    if (kind === 'docker' && !(await dockerUsable())) {
+      console.log('sandboxes: docker left out (no engine or no image: npm run images)');
+      continue;
+    }
     const host = await new GameServer({ adapter: gomokuWire, variant: 'standard', preferCatarenaPort: false }).start();
     try {
       const startMs: number[] = [];
@@ -48,9 +53,16 @@ export async function benchSandboxes(kinds: string[] = ['process', 'docker'], st
         if (g >= 3) gameMs.push(performance.now() - t0);
       }
       await Promise.all(clients.map((c) => c.close()));
+      const stopMs: number[] = [];
+      for (const h of handles) {
+        const t0 = performance.now();
+        await h.stop();
+        stopMs.push(performance.now() - t0);
+      }
       rows.push({
         sandbox: kind,
         startToHealthyMs: summary(startMs),
+        stopMs: summary(stopMs),
         warmGameMs: summary(gameMs),
         roundtripMs: summary(roundtrip),
       });
@@ -64,7 +76,18 @@ export async function benchSandboxes(kinds: string[] = ['process', 'docker'], st
   );
   for (const r of rows) {
     console.log(`\n${r.sandbox}`);
-    console.table({ startToHealthyMs: r.startToHealthyMs, warmGameMs: r.warmGameMs, roundtripMs: r.roundtripMs });
+    console.table({
+      startToHealthyMs: r.startToHealthyMs,
+      stopMs: r.stopMs,
+      warmGameMs: r.warmGameMs,
+      roundtripMs: r.roundtripMs,
+    });
   }
   return rows;
+}
+
+async function dockerUsable(): Promise<boolean> {
+  const { spawnSync } = await import('node:child_process');
+  const { botRuntimeTag } = await import('../docker/image-tags.ts');
+  return spawnSync('docker', ['image', 'inspect', botRuntimeTag()], { stdio: 'ignore', timeout: 20_000 }).status === 0;
 }

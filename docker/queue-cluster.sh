@@ -44,10 +44,12 @@ start_worker() {
   local name="$CLUSTER-worker-$1"
   docker rm -f "$name" >/dev/null 2>&1 || true
   # --init reaps the bots' exited processes and forwards SIGTERM (a drain) to the worker.
+  # --sandbox unsafe: bubblewrap cannot make namespaces inside the container, which is the bots'
+  # only isolation here (WORKER_ARGS may say otherwise: the last --sandbox wins).
   # shellcheck disable=SC2086 # WORKER_ARGS is a list of flags
   docker run -d --init --name "$name" --hostname "$name" --label "$LABEL" \
     --network "$NET" -e CATARENA_REDIS_PASSWORD "$IMAGE" \
-    catarena worker --queue "redis://$CLUSTER-redis:6379" --name "$name" --work-dir /work/worker $WORKER_ARGS
+    catarena worker --queue "redis://$CLUSTER-redis:6379" --name "$name" --work-dir /work/worker --sandbox unsafe $WORKER_ARGS
 }
 
 case "${1:-}" in

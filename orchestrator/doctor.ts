@@ -9,6 +9,7 @@ import type { PreflightCheck } from '../agents/core/preflight.ts';
 import { checkDocker, imageId } from '../docker/build-images.ts';
 import { botRuntimeTag } from '../docker/image-tags.ts';
 import { deriveSeed } from '../util/rng.ts';
+import { sandboxVerdict } from './config/sandbox-choice.ts';
 import type { TourneyConfig } from './config/tourney-config.ts';
 import { connectQueue, publicQueueUrl, withRedis } from './queue/connection.ts';
 import { agentRoute, developQueueName, listRoutes, readCapabilities, type AgentRoute } from './queue/develop-jobs.ts';
@@ -81,6 +82,9 @@ export async function runDoctor(config: TourneyConfig, options: DoctorOptions = 
     ),
   );
   rows.push(...checks.flat());
+  // Which sandbox each agent's bots will get here (a queued run's bots play on the workers').
+  for (const spec of config.agents)
+    rows.push({ subject: spec, check: 'sandbox', ...sandboxVerdict(config.sandbox, spec) });
   return rows;
 }
 

@@ -155,6 +155,8 @@ export interface ErrorRates {
 
 export interface TrackSummary extends TrackId {
   agents: string[];
+  /** Games whose bots ran in the unsafe sandbox (MatchResult.sandbox "unsafe": no isolation); absent when none did. */
+  unsandboxedGames?: number;
   rounds: number;
   policy: string;
   W: ScoreMatrixJSON;

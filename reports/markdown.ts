@@ -20,6 +20,7 @@ import {
   validationWarnings,
   vsNext,
 } from './markdown-tracks.ts';
+import { sandboxAlarmLines } from './sandbox-alarm.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';
 import { scoresFromSummary, taskTrackSections } from './markdown-task-tracks.ts';
 import { integrityAlarmLines, integrityMarkdown } from './integrity.ts';
@@ -106,6 +107,7 @@ export function buildAlarmLines(s: Pick<TourneySummary, 'tracks'>): string[] {
     ...fallbackAlarmLines(s.tracks),
     ...budgetAlarmLines(s.tracks),
     ...integrityAlarmLines(s.tracks),
+    ...sandboxAlarmLines(s.tracks),
   ];
 }
 

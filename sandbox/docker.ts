@@ -8,7 +8,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -19,7 +18,10 @@ import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './e
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { egressFor } from './bot-env.ts';
 import { killProcessesIn } from './strays.ts';
-import { connectAsCaller, newCallerId } from './relayed-callers.ts';
+import { newCallerId } from './relayed-callers.ts';
+import { relayToHost, STAGE_ENTRY, stageNameRoom } from './relay.ts';
+
+export { relayToHost, stageNameRoom };
 import { processTreeCpuMs } from '../util/procfs.mjs';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
@@ -56,20 +58,6 @@ export const DOCKER_DEFAULTS = {
 export const LABEL = 'catarena.sandbox';
 export const OWNER = `${os.hostname()}:${process.pid}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-// Runs inside the container as PID 1's child: relays, then the start script. A script that
-// daemonises and exits 0 leaves the container alive (sleep); a failing one ends it with its code.
-const ENTRY = `set -u
-port=$1; shift
-# socat exits when a fork fails (a bot at its pids limit): the loops bring the relays back.
-for f in "$@"; do (while :; do socat TCP-LISTEN:\${f%%:*},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/gs/\${f#*:} 2>/dev/null; sleep 0.2; done) & done
-(while :; do socat UNIX-LISTEN:/io/bot.sock,fork,mode=777,unlink-early TCP:127.0.0.1:$port 2>/dev/null; sleep 0.2; done) &
-cd /bot
-bash start_ai.sh "$port"
-code=$?
-if [ "$code" -ne 0 ]; then exit "$code"; fi
-exec sleep infinity
-`;
 
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker';
@@ -169,7 +157,7 @@ export class DockerSandbox implements Sandbox {
     const container = await this.docker!.createContainer({
       Image: image,
       name: `catarena-${path.basename(stage)}-${randomUUID().slice(0, 8)}`,
-      Cmd: ['bash', '-c', ENTRY, 'catarena-entry', String(o.port), ...forwards],
+      Cmd: ['bash', '-c', STAGE_ENTRY, 'catarena-entry', String(o.port), ...forwards],
       // catarena-env.json's passEnv is not honoured here: no host variable (secret) enters a container.
       Env: Object.entries({
         PATH: '/usr/local/bin:/usr/bin:/bin',
@@ -387,61 +375,6 @@ class DockerBot implements BotHandle {
     })();
     return this.stopped;
   }
-}
-
-/** Longest Unix socket path (sun_path holds 108 bytes with the NUL); Node cuts a longer one silently. */
-const MAX_SOCKET_PATH = 107;
-
-/**
- * How much of the bot's name the stage folder may carry (at most 40) so that its deepest socket,
- * <stage>/gs/egress.sock, fits MAX_SOCKET_PATH; throws when even one character does not fit.
- */
-export function stageNameRoom(stageRoot: string): number {
-  const room = MAX_SOCKET_PATH - Buffer.byteLength(stageRoot) - '/-XXXXXX/gs/egress.sock'.length;
-  if (room < 1)
-    throw new Error(
-      `the temporary folder ${stageRoot} is too long for the Unix sockets the Docker sandbox relays through: set TMPDIR to a shorter path`,
-    );
-  return Math.min(40, room);
-}
-
-/**
- * A Unix socket (for the container) relayed to 127.0.0.1:<port> on this host. With `callerId`, each
- * relayed connection is noted as that bot's (relayed-callers.ts): the game server knows who calls.
- */
-export async function relayToHost(socketPath: string, port: number, callerId?: string): Promise<net.Server> {
-  const server = net.createServer((inbound) => {
-    inbound.pause(); // nothing reaches the host before the outbound connection is noted
-    const close = () => inbound.destroy();
-    inbound.on('error', close);
-    const opened = callerId ? connectAsCaller(port, callerId) : connectPlain(port);
-    opened.then(
-      (outbound) => {
-        outbound.on('error', () => {
-          inbound.destroy();
-          outbound.destroy();
-        });
-        inbound.on('close', () => outbound.destroy());
-        outbound.on('close', () => inbound.destroy());
-        inbound.pipe(outbound).pipe(inbound);
-        inbound.resume();
-      },
-      () => inbound.destroy(),
-    );
-  });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, () => resolve()));
-  fs.chmodSync(socketPath, 0o777); // the bot runs as nobody
-  return server;
-}
-
-function connectPlain(port: number): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('error', reject).once('connect', () => {
-      socket.off('error', reject);
-      resolve(socket);
-    });
-  });
 }
 
 /** Removes containers whose orchestrator (same host, dead pid) did not clean up. */

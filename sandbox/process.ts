@@ -1,5 +1,7 @@
-// The embedded sandbox: runs `bash start_ai.sh <port>` as a plain process in its own session and
-// process group, with a scrubbed environment and a size-capped log. Linux-only for the cleanup of
+// The unsafe sandbox (`--sandbox unsafe`): runs `bash start_ai.sh <port>` as a plain process of
+// the orchestrator's user, in its own session and process group, with a scrubbed environment and a
+// size-capped log. It isolates nothing (the bot sees every process, file and port the user can);
+// it is for catarena's own bots where bubblewrap is missing, or an explicit choice. Linux-only for the cleanup of
 // daemons that escaped the group (it reads /proc); elsewhere the group kill is all there is.
 // Its parts: the bot's environment (bot-env.ts), one started bot (process-bot.ts), stray bots and
 // the reaper (strays.ts), and what /proc says (procfs.mjs).
@@ -16,7 +18,7 @@ import { ProcessBot } from './process-bot.ts';
 import { ensureReaper, killProcessesIn, ownerToken } from './strays.ts';
 import { BotStartError, type BotHandle, type BotStartOptions, type Sandbox } from './types.ts';
 
-export interface ProcessSandboxOptions {
+export interface UnsafeSandboxOptions {
   /**
    * Also kill bots on SIGINT, SIGTERM and SIGHUP (default true). After killing them the handler
    * removes itself and, if no other listener for that signal remains, re-raises the signal so the
@@ -28,12 +30,12 @@ export interface ProcessSandboxOptions {
 
 const HOOK_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-export class ProcessSandbox implements Sandbox {
-  readonly kind = 'process';
+export class UnsafeSandbox implements Sandbox {
+  readonly kind = 'unsafe';
   private readonly bots = new Set<ProcessBot>();
   private hooked = false;
 
-  constructor(private readonly options: ProcessSandboxOptions = {}) {}
+  constructor(private readonly options: UnsafeSandboxOptions = {}) {}
 
   reapStrays(dir: string): number {
     return killProcessesIn(dir).length;

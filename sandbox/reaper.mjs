@@ -1,4 +1,4 @@
-// The bot reaper: a small detached watchdog that ProcessSandbox starts with its first bot. It
+// The bot reaper: a small detached watchdog that UnsafeSandbox starts with its first bot. It
 // outlives the orchestrator on purpose: when the orchestrator is gone (even SIGKILLed, when no exit
 // handler of its own runs) it SIGKILLs every process whose environment carries
 // CATARENA_BOT_ID=<owner token>.<bot id> (bots, and whatever they started: descendants inherit

@@ -61,6 +61,12 @@ export interface BotHandle {
    */
   cpuTimeMs?(): number | undefined;
   /**
+   * The sandbox limits this bot has run into so far ("processes (256)", "memory (1024 MiB)"), where
+   * the sandbox counts them (the isolated process sandbox's cgroups). The executor records each new
+   * one as a `sandbox_limit` integrity event of the seat's game.
+   */
+  limitsHit?(): string[];
+  /**
    * Set when the sandbox vouches for who calls the game server: every connection this bot makes to
    * the hostPorts comes through a relay that notes it under this id (relayed-callers.ts), so the game
    * server can serve this bot its own seats' private state and nobody else's. Unset: the sandbox

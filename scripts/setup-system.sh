@@ -2,7 +2,8 @@
 # Installs the Debian packages the tests and CATArena bots need (root, Debian 12): Flask and numpy
 # for CATArena's Python bots, scikit-learn and Go for the ml and go task tracks (docs/tracks.md: in
 # the process sandbox bots use the host's), redis-server for the queue, chromium for the HTML report tests,
-# wamerican (/usr/share/dict/words) for the Undercover statement-check test.
+# wamerican (/usr/share/dict/words) for the Undercover statement-check test, bubblewrap and socat for
+# the default (isolated process) sandbox: bwrap gives each bot its namespaces, socat relays its ports.
 # Idempotent: installs only what is missing.
 set -euo pipefail
 need=()
@@ -14,6 +15,9 @@ need=()
 lean=()
 /usr/bin/python3 -c 'import sklearn' 2>/dev/null || lean+=(python3-sklearn)
 [ -x /usr/bin/go ] || lean+=(golang-go)
+# The isolated process sandbox (sandbox/isolated.ts): bubblewrap, and socat inside it for the relays.
+[ -x /usr/bin/bwrap ] || need+=(bubblewrap)
+[ -x /usr/bin/socat ] || need+=(socat)
 # The queue tests start their own redis-server on a loopback port (nothing runs as a service).
 [ -x /usr/bin/redis-server ] || need+=(redis-server)
 # The HTML report and replay viewer are tested in Debian's Chromium (through playwright-core; no browser download).

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';
-import { ProcessSandbox } from '../sandbox/process.ts';
+import { UnsafeSandbox } from '../sandbox/process.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
-const sandbox = new ProcessSandbox({ handleSignals: false });
+const sandbox = new UnsafeSandbox({ handleSignals: false });
 afterAll(() => sandbox.close());
 
 function arena(runDir: string, extra: Partial<ArenaOptions> = {}) {

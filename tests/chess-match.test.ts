@@ -13,7 +13,8 @@ import { adapterFor } from '../games/registry.ts';
 import { BUILTIN, botDir, hasFlask, sharedBot, tempDir } from './helpers/bots.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures', 'bots');
-const sandbox = createSandbox('process');
+// unsafe: the Flask bot's recorded requests are read from its folder, which only a plain process can write.
+const sandbox = createSandbox('unsafe');
 afterAll(() => sandbox.close());
 
 async function arena(bots: Array<{ id: string; dir: string }>, variant: string, extra: Partial<ArenaOptions> = {}) {

@@ -13,7 +13,7 @@ import { type ConcurrencyStats, executeLocal } from '../orchestrator/executor/lo
 import { fieldSpecs } from '../orchestrator/formats/field.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { allocatePort, releasePort } from '../sandbox/ports.ts';
-import { ProcessSandbox } from '../sandbox/process.ts';
+import { UnsafeSandbox } from '../sandbox/process.ts';
 
 const hasFlask = spawnSync('/usr/bin/python3', ['-c', 'import flask']).status === 0;
 const CPU_BOT = path.resolve(import.meta.dirname, '../bench/bots/cpu-flask');
@@ -22,7 +22,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 // One fleet of the four Flask bots for both arenas below, started once (a Flask bot's start costs
 // about a second of CPU) and stopped in afterAll: each bot is still started once, for every game.
-let shared: { sandbox: ProcessSandbox; hosts: GameServerPool; fleet: BotFleet } | undefined;
+let shared: { sandbox: UnsafeSandbox; hosts: GameServerPool; fleet: BotFleet } | undefined;
 const ids = ['a', 'b', 'c', 'd'];
 afterAll(async () => {
   if (!shared) return;
@@ -45,7 +45,7 @@ async function arena(concurrency: number | 'auto', games: number) {
     },
   );
   if (!shared) {
-    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const sandbox = new UnsafeSandbox({ handleSignals: false });
     const hosts = new GameServerPool();
     const server = await hosts.get('gomoku', 'standard');
     const fleet = new BotFleet({
@@ -121,7 +121,7 @@ setTimeout(() => http.createServer((q, s) => {
 }), 450);
 `,
     });
-    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const sandbox = new UnsafeSandbox({ handleSignals: false });
     const port = await allocatePort();
     try {
       const handle = await sandbox.start({ dir, port, name: 'slow-listener' });
@@ -146,7 +146,7 @@ const busy = () => { const t = process.cpuUsage(); for (;;) { const u = process.
 http.createServer((q, s) => { busy(); s.end('{"status":"healthy"}'); }).listen(Number(process.argv[2]), '127.0.0.1');
 `,
     });
-    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const sandbox = new UnsafeSandbox({ handleSignals: false });
     const port = await allocatePort();
     try {
       const handle = (await sandbox.start({ dir, port, name: 'cpu-child' })) as unknown as {
@@ -184,7 +184,7 @@ http.createServer((q, s) => s.end('{"status":"healthy"}')).listen(Number(process
       );
       return dir;
     };
-    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const sandbox = new UnsafeSandbox({ handleSignals: false });
     const fleet = new BotFleet({
       sandbox,
       health: adapterFor('gomoku').health,

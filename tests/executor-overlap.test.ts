@@ -7,10 +7,10 @@ import { DEFAULT_LIMITS, type MatchSpec, type Replay } from '../records/match.ts
 import { LocalExecutor } from '../orchestrator/executor/executor.ts';
 import { fieldSpecs } from '../orchestrator/formats/field.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
-import { ProcessSandbox } from '../sandbox/process.ts';
+import { UnsafeSandbox } from '../sandbox/process.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 
-const sandbox = new ProcessSandbox({ handleSignals: false });
+const sandbox = new UnsafeSandbox({ handleSignals: false });
 const hosts = new GameServerPool();
 afterAll(async () => {
   await hosts.closeAll();

@@ -21,14 +21,15 @@ import {
   tempDir,
 } from './helpers/bots.ts';
 
-describe.each(SANDBOX_KINDS)('%s sandbox', (kind) => {
+// unsafe too: the Flask bot's recorded requests are read from its folder, which only a plain process can write.
+describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
   const sandbox = createSandbox(kind);
   afterAll(() => sandbox.close());
 
   // The well-behaved opponent of the misbehaving bots: under test is what the runner does with the
   // bad bot, so (in the process sandbox) one 'ok' bot process serves every arena below; the bad bot
   // is started fresh by each arena. In Docker each arena starts its own, as before.
-  const shared = kind === 'process' ? sharedBot(sandbox, misbehavingBot('ok'), adapterFor('gomoku').health) : null;
+  const shared = kind === 'unsafe' ? sharedBot(sandbox, misbehavingBot('ok'), adapterFor('gomoku').health) : null;
   const good = async (): Promise<{ id: string; dir: string }> =>
     shared ? shared('good') : { id: 'good', dir: misbehavingBot('ok') };
 
@@ -61,7 +62,7 @@ describe.each(SANDBOX_KINDS)('%s sandbox', (kind) => {
   describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot', () => {
     const sharedDir = flaskBot();
     const sharedFlask =
-      kind === 'process' ? { dir: sharedDir, ref: sharedBot(sandbox, sharedDir, adapterFor('gomoku').health) } : null;
+      kind === 'unsafe' ? { dir: sharedDir, ref: sharedBot(sandbox, sharedDir, adapterFor('gomoku').health) } : null;
     for (const variant of ['standard', 'variant'] as const) {
       it(`plays the reference bots to normal ends (${variant})`, async () => {
         // In the process sandbox one Flask bot (a second of CPU to start) plays both rule sets; its
@@ -82,7 +83,7 @@ describe.each(SANDBOX_KINDS)('%s sandbox', (kind) => {
         const row = out.table.find((t) => t.id === 'heuristic')!;
         expect(row.vs.flask!.wins).toBe(2);
 
-        if (kind !== 'process') return; // the recorded requests stay inside the container
+        if (kind !== 'unsafe') return; // the recorded requests stay inside an isolated sandbox
         const requests = readRequests(flask);
         for (const req of requests) expect(req.content_type).toBe('application/json');
         const join = requests.find((r) => r.path === '/join_game')!;

@@ -13,10 +13,9 @@ import { adapterFor } from '../games/registry.ts';
 import { BUILTIN, botDir, flaskHoldemBot, hasFlask, SANDBOX_KINDS, sharedBot, tempDir } from './helpers/bots.ts';
 import { replaysIn } from './helpers/replays.ts';
 
-const sandbox = createSandbox('process');
-const sandboxes = Object.fromEntries(
-  SANDBOX_KINDS.map((kind) => [kind, kind === 'process' ? sandbox : createSandbox(kind)]),
-);
+// The recorders write their requests in their own folder, which only the unsafe sandbox lets them do.
+const sandbox = createSandbox('unsafe');
+const sandboxes = Object.fromEntries(SANDBOX_KINDS.map((kind) => [kind, createSandbox(kind)]));
 afterAll(() => Promise.all(Object.values(sandboxes).map((s) => s.close())));
 // The reference bots at the tables of the body and failure tests below, one process each for all
 // of them (what is checked is the recorder's or the failing bot's seat).

@@ -21,7 +21,8 @@ import { BUILTIN, botDir, dockerReady, tempDir } from './helpers/bots.ts';
 import { replaysIn } from './helpers/replays.ts';
 
 const KEY = 'sk-test-secret';
-const sandbox = createSandbox('process');
+// unsafe: these tests call the bots' ports directly and pass the key through catarena-env.json (docker below: the egress proxy).
+const sandbox = createSandbox('unsafe');
 afterAll(() => sandbox.close());
 
 // ---- the scripted LLM ---------------------------------------------------------------------------
@@ -211,7 +212,7 @@ async function arena(
       limits: { ...DEFAULT_LIMITS, moveMs: 5_000 },
       policy: 'strict',
       runDir: tempDir('catarena-llmp-run-'),
-      sandbox: inner.kind === 'process' ? statsSandbox(inner, seen) : inner,
+      sandbox: inner.kind === 'unsafe' ? statsSandbox(inner, seen) : inner,
       hosts,
       startTimeoutMs: 15_000,
       ...extra,

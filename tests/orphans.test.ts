@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { refsFromDirs, runArena } from '../orchestrator/arena.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';
 import { MARKER_VAR } from '../sandbox/bot-env.ts';
-import { ProcessSandbox } from '../sandbox/process.ts';
+import { UnsafeSandbox } from '../sandbox/process.ts';
 import { isProcessGone } from '../util/procfs.mjs';
 import { killProcessesIn, ownerToken } from '../sandbox/strays.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
@@ -139,7 +139,7 @@ describe.runIf(process.platform === 'linux')('bots of a killed orchestrator', ()
       '--concurrency',
       '2',
       '--sandbox',
-      'process',
+      'unsafe', // the watchdog and markers are the unsafe sandbox's; bubblewrap's bots die with bwrap (sandbox-isolated.test.ts)
       '--out',
       out,
       '--agents',
@@ -230,7 +230,7 @@ describe.runIf(process.platform === 'linux')('bots of a killed orchestrator', ()
     );
 
     const messages: string[] = [];
-    const sandbox = new ProcessSandbox({ handleSignals: false });
+    const sandbox = new UnsafeSandbox({ handleSignals: false });
     try {
       const bots = refsFromDirs([BUILTIN('random'), BUILTIN('random')]);
       const outcome = await runArena({

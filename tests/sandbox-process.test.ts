@@ -1,4 +1,4 @@
-// Real bots in temp folders, started through start_ai.sh by the process sandbox.
+// Real bots in temp folders, started through start_ai.sh by the unsafe (plain process) sandbox.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,7 +18,7 @@ import {
   waitForPortClosed,
 } from '../sandbox/ports.ts';
 import { botPath, MARKER_VAR } from '../sandbox/bot-env.ts';
-import { ProcessSandbox } from '../sandbox/process.ts';
+import { UnsafeSandbox } from '../sandbox/process.ts';
 import { isProcessGone } from '../util/procfs.mjs';
 import { BotStartError, type BotStartOptions } from '../sandbox/types.ts';
 
@@ -62,7 +62,7 @@ if __name__ == '__main__':
 `;
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-sandbox-test-'));
-const sandboxes: ProcessSandbox[] = [];
+const sandboxes: UnsafeSandbox[] = [];
 const ports: number[] = [];
 const extraProcs: ChildProcess[] = [];
 
@@ -76,8 +76,8 @@ function makeBot(startScript: string | null, files: Record<string, string> = {})
   return dir;
 }
 
-function newSandbox(): ProcessSandbox {
-  const sb = new ProcessSandbox({ handleSignals: false });
+function newSandbox(): UnsafeSandbox {
+  const sb = new UnsafeSandbox({ handleSignals: false });
   sandboxes.push(sb);
   return sb;
 }
@@ -186,7 +186,7 @@ describe.skipIf(!hasFlask)(
   },
 );
 
-describe('process sandbox', () => {
+describe('unsafe sandbox (plain processes)', () => {
   it('runs a node bot through start_ai.sh', async () => {
     await roundTrip(makeBot(`${NODE} bot.mjs "$1"`));
   });
@@ -390,9 +390,11 @@ describe('process sandbox', () => {
   });
 
   it('createSandbox rejects unknown kinds with a clear message', () => {
-    expect(createSandbox('process').kind).toBe('process');
+    expect(createSandbox('unsafe').kind).toBe('unsafe');
     expect(createSandbox('docker').kind).toBe('docker');
-    expect(() => createSandbox('vm')).toThrow(/unknown sandbox kind "vm"; use --sandbox process or --sandbox docker/);
+    expect(() => createSandbox('vm')).toThrow(
+      /unknown sandbox kind "vm"; use --sandbox process, --sandbox docker or --sandbox unsafe/,
+    );
   });
 });
 
@@ -403,8 +405,8 @@ describe('orchestrator exit', () => {
     const dir = makeBot(`${NODE} bot.mjs "$1"`);
     const p = await port();
     const script = `
-      import { ProcessSandbox } from ${JSON.stringify(sandboxModule)};
-      const sb = new ProcessSandbox();
+      import { UnsafeSandbox } from ${JSON.stringify(sandboxModule)};
+      const sb = new UnsafeSandbox();
       await sb.start({ dir: ${JSON.stringify(dir)}, port: ${p}, logFile: ${JSON.stringify(logFor(dir))} });
       console.log('started');
       ${ending}

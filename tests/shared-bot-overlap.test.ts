@@ -11,7 +11,7 @@ import { LocalExecutor } from '../orchestrator/executor/executor.ts';
 import { GamePool } from '../orchestrator/executor/local.ts';
 import { fieldSpecs } from '../orchestrator/formats/field.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
-import { ProcessSandbox } from '../sandbox/process.ts';
+import { UnsafeSandbox } from '../sandbox/process.ts';
 import { misbehavingBot, tempDir } from './helpers/bots.ts';
 
 describe('CpuSlots: a call waiting for its busy bot', () => {
@@ -51,7 +51,7 @@ describe('CpuSlots: a call waiting for its busy bot', () => {
   });
 });
 
-const sandbox = new ProcessSandbox({ handleSignals: false });
+const sandbox = new UnsafeSandbox({ handleSignals: false });
 const hosts = new GameServerPool();
 afterAll(async () => {
   await hosts.closeAll();

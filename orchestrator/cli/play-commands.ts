@@ -78,7 +78,11 @@ function addCommon(cmd: Command): Command {
     .option('--seed <n>', 'run seed (schedules, variant setups)', intOption(-(2 ** 31), 2 ** 31 - 1), 1)
     .option('-o, --out <dir>', 'parent folder of run directories', 'runs')
     .option('--run-dir <dir>', 'use (or resume) this run directory instead of a new one')
-    .addOption(new Option('--sandbox <kind>', 'where bots run').choices(['process', 'docker']).default('process'))
+    .addOption(
+      new Option('--sandbox <kind>', 'where bots run (process: each isolated by bubblewrap; unsafe: plain processes)')
+        .choices(['process', 'docker', 'unsafe'])
+        .default('process'),
+    )
     .option(
       '--server-port <port>',
       "port of the game-server API bots may call (default: CATArena's, 9000 / 20000 for gomoku, if free)",
@@ -127,18 +131,19 @@ async function arenaFromCli(
   extra: Pick<ArenaOptions, 'matches' | 'stopWhen'> = {},
 ): Promise<ArenaOutcome> {
   checkGame(opts);
-  const [{ createSandbox }, { refsFromDirs, runArena }, { createProgress }] = await Promise.all([
-    import('../../sandbox/index.ts'),
+  const [{ sandboxForBots }, { refsFromDirs, runArena }, { createProgress }] = await Promise.all([
+    import('../config/sandbox-choice.ts'),
     import('../arena.ts'),
     import('../progress.ts'),
   ]);
-  const sandbox = createSandbox(opts.sandbox);
+  const botDirs = dirs.filter((d) => d !== HUMAN).map((d) => resolveBotDir(d, opts.game));
+  const sandbox = sandboxForBots(opts.sandbox, { dirs: botDirs });
   const runDir = opts.runDir ? path.resolve(opts.runDir) : newRunDir(opts.out, kind);
   // A "human" seat: a person on a web page (orchestrator/human/), one game at a time, on a longer deadline.
   const humanAt = dirs.indexOf(HUMAN);
   if (dirs.filter((d) => d === HUMAN).length > 1) throw new Error('only one seat can be "human"');
   const human = humanAt >= 0 ? await startHuman(opts) : undefined;
-  const bots = refsFromDirs(dirs.filter((d) => d !== HUMAN).map((d) => resolveBotDir(d, opts.game)));
+  const bots = refsFromDirs(botDirs);
   if (human)
     bots.splice(humanAt, 0, {
       id: human.id,
@@ -406,7 +411,11 @@ export function registerPlayCommands(program: Command): void {
     .option('-V, --variant <variant>', 'rule set', 'standard')
     .option('--move-timeout <ms>', `per-move deadline (default: ${moveTimeoutHelp()})`, intOption(1))
     .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), 20_000)
-    .addOption(new Option('--sandbox <kind>', 'where the bot runs').choices(['process', 'docker']).default('process'))
+    .addOption(
+      new Option('--sandbox <kind>', 'where the bot runs (process: isolated by bubblewrap; unsafe: a plain process)')
+        .choices(['process', 'docker', 'unsafe'])
+        .default('process'),
+    )
     .option('--server-port <port>', 'port of the game-server API bots may call', intOption(1, 65535))
     .option(
       '--strict-validation',
@@ -436,11 +445,11 @@ export function registerPlayCommands(program: Command): void {
         cmd: Command,
       ) => {
         checkVariant(opts.game, opts.variant);
-        const [{ createSandbox }, { generalProblems, positionMark, validateBot }] = await Promise.all([
-          import('../../sandbox/index.ts'),
+        const [{ sandboxForBots }, { generalProblems, positionMark, validateBot }] = await Promise.all([
+          import('../config/sandbox-choice.ts'),
           import('../validate.ts'),
         ]);
-        const sandbox = createSandbox(opts.sandbox);
+        const sandbox = sandboxForBots(opts.sandbox, { dirs: [resolveBotDir(dir, opts.game)] });
         const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
         try {
           const report = await validateBot({

@@ -31,8 +31,11 @@ export function registerQueueCommands(program: Command): void {
       'auto',
     )
     .addOption(
-      new Option('--sandbox <kind>', 'where bots run (default process)')
-        .choices(['process', 'docker'])
+      new Option(
+        '--sandbox <kind>',
+        'where bots run: process (default; isolated by bubblewrap), docker, or unsafe (plain processes)',
+      )
+        .choices(['process', 'docker', 'unsafe'])
         .default('process'),
     )
     .option('--work-dir <dir>', 'artifact cache and bot logs (default .catarena-worker)', '.catarena-worker')
@@ -59,7 +62,7 @@ export function registerQueueCommands(program: Command): void {
       async (flags: {
         queue: string;
         concurrency: number | 'auto';
-        sandbox: 'process' | 'docker';
+        sandbox: 'process' | 'docker' | 'unsafe';
         workDir: string;
         runsDir?: string;
         maxBots?: number;

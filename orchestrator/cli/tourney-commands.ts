@@ -26,7 +26,7 @@ interface TourneyFlags {
   out?: string;
   policy?: 'strict' | 'catarena';
   moveTimeout?: number;
-  sandbox?: 'process' | 'docker';
+  sandbox?: 'process' | 'docker' | 'unsafe';
   track?: 'standard' | 'ml' | 'js' | 'go';
   opponentCode?: 'visible' | 'logs-only' | 'hidden';
   config?: string;
@@ -230,7 +230,12 @@ function addConfigOptions(cmd: Command): Command {
       `per-move deadline in ms (default: ${moveTimeoutHelp()}); for all games, overriding per-game deadlines of --preset and --config`,
       intOption(1),
     )
-    .addOption(new Option('--sandbox <kind>', 'where bots run (default process)').choices(['process', 'docker']))
+    .addOption(
+      new Option(
+        '--sandbox <kind>',
+        'where bots run: process (default; each bot isolated by bubblewrap), docker, or unsafe (plain processes, no isolation)',
+      ).choices(['process', 'docker', 'unsafe']),
+    )
     .addOption(
       new Option(
         '--track <task track>',

@@ -108,7 +108,12 @@ export const TourneyConfigSchema = z.strictObject({
     .int()
     .min(1_000)
     .default(30 * 60_000),
-  sandbox: z.enum(['process', 'docker']).default('process'),
+  /**
+   * Where bots run: process (each bot isolated by bubblewrap; where it cannot be, only catarena's own
+   * bots run, unsandboxed), docker (containers) or unsafe (plain processes: agents' bots can read
+   * the user's keys and files). orchestrator/config/sandbox-choice.ts.
+   */
+  sandbox: z.enum(['process', 'docker', 'unsafe']).default('process'),
   /** Task track (records/task-track.ts): the task's prompt and the language bots must be written in (standard: any). */
   track: z.enum(TASK_TRACKS as [TaskTrack, ...TaskTrack[]]).default('standard'),
   /** Per agent id, a task track other than `track` (e.g. one agent on go, one on js, in one run). */

@@ -64,6 +64,8 @@ type Entry = {
   client?: BotClient;
   /** The last CPU figure read for `handle`. */
   cpu?: { handle: BotHandle; ms: number | undefined };
+  /** The sandbox limits of `handle` already reported (newLimitsHit). */
+  limits?: { handle: BotHandle; seen: Set<string> };
   suspect: boolean;
   status: BotStatus;
 };
@@ -193,6 +195,17 @@ export class BotFleet {
         return entry.cpu!.ms;
       }),
     );
+  }
+
+  /** The sandbox limits a strategy's running bot has hit since the last call (BotHandle.limitsHit). */
+  newLimitsHit(id: string, instance = 0): string[] {
+    const entry = this.entries.get(instanceKey(id, instance));
+    const handle = entry?.handle;
+    if (!entry || !handle?.limitsHit) return [];
+    if (entry.limits?.handle !== handle) entry.limits = { handle, seen: new Set() };
+    const fresh = handle.limitsHit().filter((l) => !entry.limits!.seen.has(l));
+    for (const l of fresh) entry.limits.seen.add(l);
+    return fresh;
   }
 
   statuses(): BotStatus[] {

@@ -88,6 +88,16 @@ export async function playSpec(spec: MatchSpec, options: PlaySpecOptions): Promi
     onLive: options.onLive,
   });
   replay.result.sandbox = fleet.sandboxKind;
+  // A bot stopped by a sandbox limit (a fork bomb, a memory hog) is named against its seat.
+  const limits = spec.seats.flatMap((id, seat) =>
+    fleet.newLimitsHit(fleetId(id), instances[seat]).map((limit) => ({
+      seat,
+      kind: 'sandbox_limit' as const,
+      count: 1,
+      detail: `its bot reached the sandbox's ${limit} limit`,
+    })),
+  );
+  if (limits.length) replay.result.integrity = [...(replay.result.integrity ?? []), ...limits];
   replay.result.seatStats.forEach((stats, seat) => {
     if (stats.errors.crash || stats.errors.timeout) fleet.markSuspect(fleetId(spec.seats[seat]!), instances[seat]);
   });

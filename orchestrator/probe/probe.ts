@@ -16,7 +16,8 @@ import {
   type ProbeSubject,
   type ProbeTrackResult,
 } from '../../reports/probe-consistency.ts';
-import { createSandbox } from '../../sandbox/index.ts';
+import { sandboxForBots } from '../config/sandbox-choice.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { gameSettings, tracksOf } from '../config/tourney-config.ts';
 import { BotFleet } from '../executor/bot-fleet.ts';
@@ -74,7 +75,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeOutcome> {
   const seed = options.seed ?? config.seed;
   const progress = options.onProgress ?? (() => {});
   const journal = await run.openJournal();
-  const sandbox = createSandbox(config.sandbox, { docker: config.docker });
+  const sandbox = sandboxForBots(config.sandbox, { authors: config.agents }, { docker: config.docker });
   const hosts = new GameServerPool();
   const outcome: ProbeOutcome = { results: [], dirs: [], notProbed: [] };
   try {
@@ -127,7 +128,7 @@ interface TrackJob {
   seed: number;
   llmAgents: ReturnType<typeof parseLlmPlayers>;
   options: ProbeOptions;
-  sandbox: ReturnType<typeof createSandbox>;
+  sandbox: Sandbox;
   hosts: GameServerPool;
   moveTimeoutMs: number;
   startTimeoutMs: number;

@@ -180,6 +180,7 @@ export async function summarizeTrack(
   const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies, config.prices);
   const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
   const integrity = integrityRows(results, label);
+  const unsandboxed = results.filter((r) => r.sandbox === 'unsafe').length;
   const summary: TrackSummary = {
     game,
     variant,
@@ -205,6 +206,7 @@ export async function summarizeTrack(
       ...(carriedOver ? { carriedOver } : {}),
     })),
     games: results.length,
+    ...(unsandboxed ? { unsandboxedGames: unsandboxed } : {}),
     terminations: countBy(results.map((r) => r.termination)),
     ...(Object.keys(winRates).length ? { tableWinRates: winRates } : {}),
     ...(autoReps ? { autoReps } : {}),

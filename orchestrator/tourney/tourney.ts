@@ -13,7 +13,7 @@ import { deriveSeed } from '../../util/rng.ts';
 import { matchId, type MatchSpec } from '../../records/match.ts';
 import { trackName, type StrategyRecord, type TourneySummary, type TrackId } from '../../records/tourney.ts';
 import { writeRoundLogs, type RoundLogsInput } from '../../reports/round-logs.ts';
-import { createSandbox } from '../../sandbox/index.ts';
+import { sandboxForBots } from '../config/sandbox-choice.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { gameSettings, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { createExecutor, type Executor } from '../executor/executor.ts';
@@ -115,7 +115,13 @@ class Tourney {
     const { config } = options;
     const run = new RunDir(options.runDir, { journal: { acceptTampered: options.acceptTampered } });
     const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
-    const sandbox = createSandbox(config.sandbox, { docker: config.docker });
+    // Where bubblewrap is missing, `process` runs catarena's own bots unsandboxed (with a warning)
+    // and refuses the others here, before anything is spent.
+    const sandbox = sandboxForBots(
+      config.sandbox,
+      { authors: options.agents?.map((a) => a.kind) ?? config.agents },
+      { docker: config.docker, ...(progress ? { warn: (line: string) => progress.phase(line) } : {}) },
+    );
     const strays = sandbox.reapStrays(run.root); // bots a killed run left running here (a resume finds them)
     if (strays) progress?.phase(`stopped ${strays} bot processes a killed run left running`);
     const hosts = new GameServerPool();

@@ -27,7 +27,8 @@ export interface QueueWorkerOptions {
    * auto: adapted to the measured throughput as in a tourney (orchestrator/concurrency/concurrency-controller.ts).
    */
   concurrency: number | 'auto';
-  sandbox: 'process' | 'docker';
+  /** process: isolated (bubblewrap), required: queued bots may be anyone's; docker; unsafe: plain processes. */
+  sandbox: 'process' | 'docker' | 'unsafe';
   docker?: DockerSandboxOptions;
   /** Artifacts, bot logs and scheduled runs' directories live here. */
   workDir: string;

@@ -19,6 +19,7 @@ import { opponentCodeLine } from '../../records/opponent-code.ts';
 import type { Interval } from '../../records/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
 import { agentsWithoutBot, everyBuildFailed } from '../summary.ts';
+import { sandboxAlarmLines } from '../sandbox-alarm.ts';
 import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, scriptJson, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';
 import { integrityAlarmLines } from '../integrity.ts';
@@ -58,6 +59,7 @@ function header(s: TourneySummary): string {
         ...fallbackAlarmLines(s.tracks),
         ...budgetAlarmLines(s.tracks),
         ...integrityAlarmLines(s.tracks),
+        ...sandboxAlarmLines(s.tracks),
       ];
   const llmRows = llmPlayerRows(s.tracks);
   const auto = s.tracks.filter((t) => t.autoReps);

@@ -24,8 +24,10 @@ export interface HiddenInfoSandbox {
  */
 export const HIDDEN_INFO_SANDBOXES: HiddenInfoSandbox[] = [
   ...(dockerReady() ? [{ name: 'docker', kind: 'docker', vouches: true, create: () => createSandbox('docker') }] : []),
-  // The plain process sandbox: its bots' connections cannot be told apart (no caller id).
-  { name: 'process (no caller id)', kind: 'process', vouches: false, create: () => createSandbox('process') },
+  // The default: bubblewrap, whose relays vouch for each bot's game-server calls.
+  { name: 'process', kind: 'process', vouches: true, create: () => createSandbox('process') },
+  // The unsafe sandbox: its bots' connections cannot be told apart (no caller id).
+  { name: 'unsafe', kind: 'unsafe', vouches: false, create: () => createSandbox('unsafe') },
 ];
 
 /** The cheating bot for `game`: plays legally, polls every other seat's private state, reads its own. */

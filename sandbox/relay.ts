@@ -1,0 +1,80 @@
+// The relays of the isolated sandboxes (Docker, bubblewrap): a bot has no network but loopback,
+// its port is reached from the host through a Unix socket, and the host ports it may call (the game
+// server, an LLM's egress proxy) are Unix sockets relayed to 127.0.0.1 on the host. Inside, socat
+// joins the two (STAGE_ENTRY); outside, relayToHost notes each connection under the bot's caller id.
+import fs from 'node:fs';
+import net from 'node:net';
+import { connectAsCaller } from './relayed-callers.ts';
+
+/**
+ * The script a sandboxed bot starts with (`bash -c STAGE_ENTRY entry <port> <cport>:<socket>…`):
+ * relays, then the start script from /bot. A script that daemonises and exits 0 leaves the sandbox
+ * alive (sleep); a failing one ends it with its code. /io is the bot's socket folder (writable),
+ * /gs the host's sockets (read-only).
+ */
+export const STAGE_ENTRY = `set -u
+port=$1; shift
+# socat exits when a fork fails (a bot at its pids limit): the loops bring the relays back.
+for f in "$@"; do (while :; do socat TCP-LISTEN:\${f%%:*},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/gs/\${f#*:} 2>/dev/null; sleep 0.2; done) & done
+(while :; do socat UNIX-LISTEN:/io/bot.sock,fork,mode=777,unlink-early TCP:127.0.0.1:$port 2>/dev/null; sleep 0.2; done) &
+cd /bot
+bash start_ai.sh "$port"
+code=$?
+if [ "$code" -ne 0 ]; then exit "$code"; fi
+exec sleep infinity
+`;
+
+/** Longest Unix socket path (sun_path holds 108 bytes with the NUL); Node cuts a longer one silently. */
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * How much of the bot's name a stage folder may carry (at most 40) so that its deepest socket,
+ * <stage>/gs/egress.sock, fits MAX_SOCKET_PATH; throws when even one character does not fit.
+ */
+export function stageNameRoom(stageRoot: string): number {
+  const room = MAX_SOCKET_PATH - Buffer.byteLength(stageRoot) - '/-XXXXXX/gs/egress.sock'.length;
+  if (room < 1)
+    throw new Error(
+      `the temporary folder ${stageRoot} is too long for the Unix sockets the isolated sandboxes relay through: set TMPDIR to a shorter path`,
+    );
+  return Math.min(40, room);
+}
+
+/**
+ * A Unix socket (for the sandbox) relayed to 127.0.0.1:<port> on this host. With `callerId`, each
+ * relayed connection is noted as that bot's (relayed-callers.ts): the game server knows who calls.
+ */
+export async function relayToHost(socketPath: string, port: number, callerId?: string): Promise<net.Server> {
+  const server = net.createServer((inbound) => {
+    inbound.pause(); // nothing reaches the host before the outbound connection is noted
+    const close = () => inbound.destroy();
+    inbound.on('error', close);
+    const opened = callerId ? connectAsCaller(port, callerId) : connectPlain(port);
+    opened.then(
+      (outbound) => {
+        outbound.on('error', () => {
+          inbound.destroy();
+          outbound.destroy();
+        });
+        inbound.on('close', () => outbound.destroy());
+        outbound.on('close', () => inbound.destroy());
+        inbound.pipe(outbound).pipe(inbound);
+        inbound.resume();
+      },
+      () => inbound.destroy(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, () => resolve()));
+  fs.chmodSync(socketPath, 0o777); // the bot runs as nobody
+  return server;
+}
+
+function connectPlain(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('error', reject).once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+  });
+}

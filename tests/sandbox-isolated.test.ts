@@ -1,0 +1,205 @@
+// The isolated process sandbox (bubblewrap) itself: CATArena-style bots run in it unmodified, the
+// game-server port is relayed with the bot's caller id, limits stop a greedy bot and say so, the
+// bots die with a SIGKILLed orchestrator, and where bubblewrap cannot run, only catarena's own bots
+// run (unsafe, with a warning) while agents' bots are refused with how to install it.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runArena } from '../orchestrator/arena.ts';
+import { sandboxForBots, sandboxVerdict } from '../orchestrator/config/sandbox-choice.ts';
+import { DEFAULT_LIMITS } from '../records/match.ts';
+import type { TrackSummary } from '../records/tourney.ts';
+import { sandboxAlarmLines } from '../reports/sandbox-alarm.ts';
+import { createSandbox } from '../sandbox/index.ts';
+import { IsolatedSandbox } from '../sandbox/isolated.ts';
+import { isolationStatus } from '../sandbox/isolation.ts';
+import { allocatePort } from '../sandbox/ports.ts';
+import { relayedCaller } from '../sandbox/relayed-callers.ts';
+import { BUILTIN, botDir, flaskBot, hasFlask, misbehavingBot, tempDir } from './helpers/bots.ts';
+
+const SERVER = `import http from 'node:http';
+http.createServer((q, s) => s.end('{"status":"ok"}')).listen(Number(process.argv[2]), '127.0.0.1');
+`;
+const nodeBot = (name: string, before = '') =>
+  botDir(name, `#!/bin/bash\n${before}\nexec node server.mjs "$1"\n`, { 'server.mjs': SERVER });
+
+const sandbox = new IsolatedSandbox({ handleSignals: false, memoryMb: 192 });
+afterAll(() => sandbox.close());
+
+describe.runIf(isolationStatus().ok)('the isolated process sandbox', () => {
+  it.skipIf(!hasFlask())(
+    'runs a CATArena-style Flask bot read-only, and relays the game server with its caller id',
+    async () => {
+      const seen: Array<string | undefined> = [];
+      const gs = http.createServer((req, res) => {
+        seen.push(relayedCaller(req.socket.remoteAddress, req.socket.remotePort));
+        res.end('{}');
+      });
+      await new Promise<void>((r) => gs.listen(0, '127.0.0.1', () => r()));
+      const hostPort = (gs.address() as { port: number }).port;
+      const dir = flaskBot();
+      // The bot calls the game server at localhost:<its port> from start_ai.sh, as a bot would from a move.
+      fs.writeFileSync(
+        path.join(dir, 'start_ai.sh'),
+        `#!/bin/bash\npython3 -c "import requests; requests.get('http://localhost:${hostPort}/games')"\n` +
+          fs.readFileSync(path.join(dir, 'start_ai.sh'), 'utf8').replace('#!/bin/bash\n', ''),
+      );
+      const bot = await sandbox.start({ dir, port: await allocatePort(), hostPorts: { [hostPort]: hostPort } });
+      try {
+        expect(bot.callerId).toMatch(/^[0-9a-f]{32}$/);
+        expect(bot.socketPath).toBeTruthy();
+        expect(await bot.isHealthy()).toBe(true);
+        expect(seen).toEqual([bot.callerId]);
+        expect(bot.cpuTimeMs?.()).toBeGreaterThan(0);
+      } finally {
+        await bot.stop();
+        gs.close();
+      }
+    },
+  );
+
+  it('stops a bot that goes over its memory and names the limit', async () => {
+    const hog = nodeBot(
+      'hog',
+      `python3 -c "b = bytearray(400 * 1024 * 1024); print(len(b))" || echo "RESULT hog killed"`,
+    );
+    const bot = await sandbox.start({ dir: hog, port: await allocatePort() });
+    try {
+      const log = await bot.logTail();
+      expect(log).toContain('RESULT hog killed');
+      expect((bot as unknown as { limitsHit(): string[] }).limitsHit()).toContain('memory (192 MiB)');
+    } finally {
+      await bot.stop();
+    }
+  });
+
+  it('runs a bot folder others cannot read (a copy made readable), and the reference bots', async () => {
+    const secret = nodeBot('private');
+    fs.chmodSync(path.join(secret, 'server.mjs'), 0o600);
+    const bot = await sandbox.start({ dir: secret, port: await allocatePort() });
+    expect(await bot.isHealthy()).toBe(true);
+    await bot.stop();
+    const ref = await sandbox.start({ dir: BUILTIN('random'), port: await allocatePort() });
+    expect(await ref.isHealthy()).toBe(true);
+    await ref.stop();
+  });
+
+  it("names a bot that hit a limit in its game's integrity events", async () => {
+    // Forks until refused (its forks sleep 2 s), then plays Gomoku properly.
+    const bomb = `python3 -c 'import os, time
+for i in range(600):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(2)
+        os._exit(0)
+'
+exec`;
+    const out = await runArena({
+      game: 'gomoku',
+      variant: 'standard',
+      bots: [
+        { id: 'bomber', dir: misbehavingBot('ok', bomb) },
+        { id: 'random', dir: BUILTIN('random') },
+      ],
+      reps: 1,
+      seed: 5,
+      concurrency: 1,
+      maxGames: 1,
+      limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
+      policy: 'strict',
+      runDir: tempDir('catarena-limit-run-'),
+      sandbox,
+      startTimeoutMs: 20_000,
+    });
+    const events = out.results.flatMap((r) => (r.integrity ?? []).map((e) => ({ ...e, who: r.spec.seats[e.seat] })));
+    expect(events).toEqual([
+      expect.objectContaining({
+        who: 'bomber',
+        kind: 'sandbox_limit',
+        detail: expect.stringContaining('processes (256)'),
+      }),
+    ]);
+    expect(out.results[0]!.sandbox).toBe('process');
+  }, 60_000);
+
+  it('takes every process of a bot with it when the orchestrator is SIGKILLed', async () => {
+    const tag = `333.${Math.floor(Math.random() * 1e6)}`;
+    const dir = nodeBot('orphan', `( cd / && exec setsid env -i sleep ${tag} ) &`);
+    const script = `
+      import { IsolatedSandbox } from ${JSON.stringify(path.resolve(import.meta.dirname, '../sandbox/isolated.ts'))};
+      await new IsolatedSandbox().start({ dir: ${JSON.stringify(dir)}, port: ${await allocatePort()} });
+      console.log('started');
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: import.meta.dirname,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) => child.stdout!.on('data', (c: Buffer) => c.includes('started') && resolve()));
+    expect(processesWith(`sleep ${tag}`)).toHaveLength(1);
+    child.kill('SIGKILL');
+    let left = processesWith(`sleep ${tag}`);
+    for (let i = 0; i < 50 && left.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = processesWith(`sleep ${tag}`);
+    }
+    expect(left).toEqual([]);
+  }, 30_000);
+});
+
+describe('where bubblewrap cannot run', () => {
+  const missing = '/nonexistent/bwrap';
+
+  it("runs catarena's own bots unsafe with a warning, and refuses agents' bots with how to install it", () => {
+    const warnings: string[] = [];
+    const own = sandboxForBots(
+      'process',
+      { authors: ['offline:cautious', 'llm-player:openai/gpt-5'], dirs: [BUILTIN('random')] },
+      { bwrap: missing, warn: (l) => warnings.push(l) },
+    );
+    expect(own.kind).toBe('unsafe');
+    expect(warnings.join('\n')).toMatch(/UNSANDBOXED/);
+    expect(() =>
+      sandboxForBots('process', { authors: ['offline:cautious', 'cli:claude-code'] }, { bwrap: missing }),
+    ).toThrow(/apt-get install bubblewrap socat.*--sandbox unsafe/s);
+    expect(() => sandboxForBots('process', { dirs: [tempDir()] }, { bwrap: missing })).toThrow(/bubblewrap/);
+    expect(createSandbox('unsafe', { bwrap: missing }).kind).toBe('unsafe');
+  });
+
+  it('the reports warn, in one line, when games ran unsandboxed', () => {
+    const track = (variant: string, games: number, unsandboxedGames?: number) =>
+      ({ game: 'gomoku', variant, games, ...(unsandboxedGames ? { unsandboxedGames } : {}) }) as TrackSummary;
+    expect(sandboxAlarmLines([track('standard', 10)])).toEqual([]);
+    expect(sandboxAlarmLines([track('standard', 10, 10), track('variant', 6)])).toEqual([
+      expect.stringMatching(/^Bots ran UNSANDBOXED .* in 10 of 16 games \(gomoku-standard: 10\)/),
+    ]);
+  });
+
+  it('doctor says which sandbox each agent gets', () => {
+    expect(sandboxVerdict('process', 'offline:cautious', missing)).toMatchObject({ ok: true, warn: true });
+    expect(sandboxVerdict('process', 'builtin:openai/gpt-5', missing)).toMatchObject({ ok: false });
+    expect(sandboxVerdict('unsafe', 'builtin:openai/gpt-5', missing)).toMatchObject({ ok: true, warn: true });
+    if (isolationStatus().ok)
+      expect(sandboxVerdict('process', 'builtin:openai/gpt-5').detail).toMatch(/isolated by bubblewrap/);
+  });
+});
+
+/** Processes on this host whose command line contains `text`. */
+function processesWith(text: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
