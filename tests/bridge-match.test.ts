@@ -18,7 +18,9 @@ import { readReplaySync } from './helpers/replays.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures', 'bots');
 const SEAT_NAMES = ['north', 'east', 'south', 'west'];
-const sandbox = createSandbox('process');
+// The recorders write their requests in their own folder, which only the unsafe sandbox lets them
+// do (the Flask bot under the isolated default: tests/hidden-info-bridge.test.ts).
+const sandbox = createSandbox('unsafe');
 afterAll(() => sandbox.close());
 
 /**
