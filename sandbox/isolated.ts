@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isProcessGone, processTreeCpuMs, signalPid } from '../util/procfs.mjs';
+import { isProcessGone, processTree, processTreeCpuMs, signalPid } from '../util/procfs.mjs';
 import { BOT_GID, BOT_UID, bwrapArgs, SHIM_DIR } from './bwrap-args.ts';
 import { type BotCgroup, createBotCgroup } from './cgroups.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
@@ -392,6 +392,27 @@ class IsolatedBot implements BotHandle {
     return processTreeCpuMs(this.child.pid);
   }
 
+  /**
+   * SIGTERM to the bot's own processes (not bwrap's: its death would SIGKILL them all at once), then
+   * up to `graceMs` for them to exit, as the unsafe sandbox gives its group: a bot that reports on
+   * exit (the LLM-player's token totals) gets to.
+   */
+  private async terminateGracefully(graceMs: number): Promise<void> {
+    const leader = this.child.pid;
+    if (leader === undefined || this.exit) return;
+    const botProcesses = () =>
+      [...new Set([...processTree(leader), ...(this.cgroup?.pids() ?? [])])].filter(
+        (pid) => !isProcessGone(pid) && commOf(pid) !== 'bwrap',
+      );
+    let pids = botProcesses();
+    for (const pid of pids) signalPid(pid, 'SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (pids.length > 0 && !this.exit && Date.now() < deadline) {
+      await sleep(25);
+      pids = botProcesses();
+    }
+  }
+
   /** bwrap's death takes the sandbox's pid namespace, and so every process of the bot, with it. */
   killSync(): void {
     if (this.child.pid !== undefined && !this.exit) signalPid(this.child.pid, 'SIGKILL');
@@ -404,6 +425,7 @@ class IsolatedBot implements BotHandle {
   }
 
   private async doStop(): Promise<void> {
+    await this.terminateGracefully(1_000);
     this.killSync();
     await Promise.race([this.closed, sleep(3_000)]);
     // A process that left bwrap's tree cannot have left its pid namespace: it is dying already.
@@ -419,5 +441,14 @@ class IsolatedBot implements BotHandle {
     // Keep the log when it lives in the stage (the caller may still read its tail); drop the rest.
     for (const sub of ['bot', 'io', 'gs']) fs.rmSync(path.join(this.stage, sub), { recursive: true, force: true });
     this.forget(this);
+  }
+}
+
+/** A process's command name ('' once it is gone). */
+function commOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
   }
 }

@@ -333,6 +333,7 @@ describe('catarena probe over a small real Gomoku run', () => {
     const noGames = await catarena('probe', stray);
     expect(noGames.stderr).toMatch(/no journal\.jsonl: no game of this run was played/);
     fs.copyFileSync(path.join(runDir, 'journal.jsonl'), path.join(stray, 'journal.jsonl'));
+    fs.copyFileSync(path.join(runDir, 'journal.key'), path.join(stray, 'journal.key')); // its chain's key
     const noReplays = await catarena('probe', stray);
     expect(noReplays.code).toBe(1);
     expect(noReplays.stderr).toMatch(

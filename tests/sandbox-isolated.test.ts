@@ -87,7 +87,8 @@ describe.runIf(isolationStatus().ok)('the isolated process sandbox', () => {
   });
 
   it("names a bot that hit a limit in its game's integrity events", async () => {
-    // Forks until refused (its forks sleep 2 s), then plays Gomoku properly.
+    // Forks until refused (its forks sleep 2 s), waits for them all, then plays Gomoku properly: the
+    // bot and its relays start only once the processes are free again, however loaded the machine.
     const bomb = `python3 -c 'import os, time
 for i in range(600):
     try:
@@ -97,6 +98,11 @@ for i in range(600):
     if pid == 0:
         time.sleep(2)
         os._exit(0)
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
 '
 exec`;
     const out = await runArena({
