@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isProcessGone, processTree, processTreeCpuMs, signalPid } from '../util/procfs.mjs';
+import { isProcessGone, processTree, processTreeCpuMs, signalPid, statFields } from '../util/procfs.mjs';
 import { BOT_GID, BOT_UID, bwrapArgs, SHIM_DIR } from './bwrap-args.ts';
 import { type BotCgroup, createBotCgroup } from './cgroups.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
@@ -393,16 +393,17 @@ class IsolatedBot implements BotHandle {
   }
 
   /**
-   * SIGTERM to the bot's own processes (not bwrap's: its death would SIGKILL them all at once), then
-   * up to `graceMs` for them to exit, as the unsafe sandbox gives its group: a bot that reports on
-   * exit (the LLM-player's token totals) gets to.
+   * SIGTERM to the bot's own processes, then up to `graceMs` for them to exit, as the unsafe sandbox
+   * gives its group: a bot that reports on exit (the LLM-player's token totals) gets to. Not to
+   * bwrap's, nor to the entry shell under it: either's death ends the pid namespace, which would
+   * SIGKILL the bot before it has written its last words.
    */
   private async terminateGracefully(graceMs: number): Promise<void> {
     const leader = this.child.pid;
     if (leader === undefined || this.exit) return;
     const botProcesses = () =>
       [...new Set([...processTree(leader), ...(this.cgroup?.pids() ?? [])])].filter(
-        (pid) => !isProcessGone(pid) && commOf(pid) !== 'bwrap',
+        (pid) => !isProcessGone(pid) && commOf(pid) !== 'bwrap' && commOf(parentOf(pid)) !== 'bwrap',
       );
     let pids = botProcesses();
     for (const pid of pids) signalPid(pid, 'SIGTERM');
@@ -451,4 +452,9 @@ function commOf(pid: number): string {
   } catch {
     return '';
   }
+}
+
+/** A process's parent pid (0 once it is gone). */
+function parentOf(pid: number): number {
+  return Number(statFields(pid)?.[1] ?? 0);
 }
