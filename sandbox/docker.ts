@@ -5,6 +5,7 @@
 // tmpfs (exec allowed: a go-track bot builds its binary there and runs it; docs/tracks.md); the bot runs as nobody with no capabilities and no new privileges, under CPU, memory
 // (swap = memory) and pids limits. Containers carry labels, so leftovers of a crashed run are
 // swept at the next start.
+import { ExitHook } from './exit-hook.ts';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -66,12 +67,13 @@ export class DockerSandbox implements Sandbox {
   private readonly bots = new Set<DockerBot>();
   private readonly stageRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-docker-'));
   private ready?: Promise<void>;
-  private hooked = false;
+  private readonly exitHook: ExitHook;
   private nextCore = 0;
 
   constructor(options: DockerSandboxOptions = {}) {
     this.docker = options.docker;
     this.options = { ...DOCKER_DEFAULTS, cpuset: false, handleSignals: true, ...options };
+    this.exitHook = new ExitHook(() => this.onExit(), Boolean(this.options.handleSignals));
   }
 
   /** Processes left in `dir` (containers of dead orchestrators are removed when the engine is first used). */
@@ -114,7 +116,7 @@ export class DockerSandbox implements Sandbox {
       );
     }
     await this.prepare();
-    this.hook();
+    this.exitHook.on();
 
     // The stage: a world-readable copy of the code (mounted read-only), the bot's socket folder,
     // and the game-server sockets (relayed to 127.0.0.1 ports on this host).
@@ -226,7 +228,7 @@ export class DockerSandbox implements Sandbox {
   async close(): Promise<void> {
     await Promise.all([...this.bots].map((b) => b.stop()));
     fs.rmSync(this.stageRoot, { recursive: true, force: true });
-    this.unhook();
+    this.exitHook.off();
   }
 
   private readonly onExit = () => {
@@ -240,27 +242,6 @@ export class DockerSandbox implements Sandbox {
     }
     fs.rmSync(this.stageRoot, { recursive: true, force: true });
   };
-
-  private readonly onSignal = (sig: NodeJS.Signals) => {
-    this.onExit();
-    this.unhook();
-    if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
-  };
-
-  private hook(): void {
-    if (this.hooked) return;
-    this.hooked = true;
-    process.on('exit', this.onExit);
-    if (this.options.handleSignals)
-      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, this.onSignal);
-  }
-
-  private unhook(): void {
-    if (!this.hooked) return;
-    this.hooked = false;
-    process.off('exit', this.onExit);
-    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, this.onSignal);
-  }
 }
 
 class DockerBot implements BotHandle {

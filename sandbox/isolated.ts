@@ -6,6 +6,7 @@
 // caller id. Limits: processes and memory by cgroup where the machine has one (cgroups.ts), else
 // by rlimit; file size and CPU time by rlimit. Stopping it kills bwrap, whose pid namespace takes
 // every descendant with it, whatever the bot did to its session or environment.
+import { ExitHook } from './exit-hook.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,7 +44,6 @@ export interface IsolatedSandboxOptions {
 export const ISOLATED_DEFAULTS = { memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, fileSizeMb: 64, cpuSeconds: 3600 };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const HOOK_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export class IsolatedSandbox implements Sandbox {
   readonly kind = 'process';
@@ -51,9 +51,10 @@ export class IsolatedSandbox implements Sandbox {
   private readonly bwrap: string;
   private readonly bots = new Set<IsolatedBot>();
   private stageRoot?: string;
-  private hooked = false;
+  private readonly exitHook: ExitHook;
 
-  constructor(private readonly options: IsolatedSandboxOptions = {}) {
+  constructor(options: IsolatedSandboxOptions = {}) {
+    this.exitHook = new ExitHook(() => this.onExit(), options.handleSignals ?? true);
     this.limits = { ...ISOLATED_DEFAULTS, ...definedOnly(options) };
     this.bwrap = options.bwrap ?? 'bwrap';
   }
@@ -76,7 +77,7 @@ export class IsolatedSandbox implements Sandbox {
     }
     const status = isolationStatus(this.bwrap);
     if (!status.ok) throw new BotStartError(`${name}: ${status.detail}`, 'spawn_failed', '');
-    this.hook();
+    this.exitHook.on();
     const stage = this.makeStage(name);
     const callerId = newCallerId();
     const closers: Array<() => Promise<void>> = [];
@@ -180,33 +181,13 @@ export class IsolatedSandbox implements Sandbox {
   async close(): Promise<void> {
     await Promise.allSettled([...this.bots].map((b) => b.stop()));
     if (this.stageRoot) fs.rmSync(this.stageRoot, { recursive: true, force: true });
-    this.unhook();
+    this.exitHook.off();
   }
 
   private readonly onExit = () => {
     for (const bot of this.bots) bot.killSync();
     if (this.stageRoot) fs.rmSync(this.stageRoot, { recursive: true, force: true });
   };
-
-  private readonly onSignal = (sig: NodeJS.Signals) => {
-    this.onExit();
-    this.unhook();
-    if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
-  };
-
-  private hook(): void {
-    if (this.hooked) return;
-    this.hooked = true;
-    process.on('exit', this.onExit);
-    if (this.options.handleSignals ?? true) for (const s of HOOK_SIGNALS) process.on(s, this.onSignal);
-  }
-
-  private unhook(): void {
-    if (!this.hooked) return;
-    this.hooked = false;
-    process.off('exit', this.onExit);
-    for (const s of HOOK_SIGNALS) process.off(s, this.onSignal);
-  }
 }
 
 /** sh -c: write our pid to each of the first $1 files, then exec the rest. */

@@ -5,6 +5,7 @@
 // daemons that escaped the group (it reads /proc); elsewhere the group kill is all there is.
 // Its parts: the bot's environment (bot-env.ts), one started bot (process-bot.ts), stray bots and
 // the reaper (strays.ts), and what /proc says (procfs.mjs).
+import { ExitHook } from './exit-hook.ts';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -28,14 +29,14 @@ export interface UnsafeSandboxOptions {
   handleSignals?: boolean;
 }
 
-const HOOK_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
 export class UnsafeSandbox implements Sandbox {
   readonly kind = 'unsafe';
   private readonly bots = new Set<ProcessBot>();
-  private hooked = false;
+  private readonly exitHook: ExitHook;
 
-  constructor(private readonly options: UnsafeSandboxOptions = {}) {}
+  constructor(options: UnsafeSandboxOptions = {}) {
+    this.exitHook = new ExitHook(() => this.cleanup(), options.handleSignals ?? true);
+  }
 
   reapStrays(dir: string): number {
     return killProcessesIn(dir).length;
@@ -107,7 +108,7 @@ export class UnsafeSandbox implements Sandbox {
 
     const bot = new ProcessBot(name, o.port, logFile, dir, marker, health, child, log, (b) => this.bots.delete(b));
     this.bots.add(bot);
-    this.hook();
+    this.exitHook.on();
     const exitedNow = new Promise<void>((r) => child.once('exit', () => r()));
 
     const fail = async (reason: BotStartError['reason'], message: string): Promise<never> => {
@@ -163,32 +164,11 @@ export class UnsafeSandbox implements Sandbox {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.bots].map((b) => b.stop()));
-    this.unhook();
+    this.exitHook.off();
   }
 
   /** Kills every bot synchronously (for exit paths where nothing async can run). */
   cleanup(): void {
     for (const bot of this.bots) bot.killSync();
-  }
-
-  private readonly onExit = () => this.cleanup();
-  private readonly onSignal = (sig: NodeJS.Signals) => {
-    this.cleanup();
-    this.unhook();
-    if (process.listenerCount(sig) === 0) process.kill(process.pid, sig); // default action: die
-  };
-
-  private hook(): void {
-    if (this.hooked) return;
-    this.hooked = true;
-    process.on('exit', this.onExit);
-    if (this.options.handleSignals ?? true) for (const s of HOOK_SIGNALS) process.on(s, this.onSignal);
-  }
-
-  private unhook(): void {
-    if (!this.hooked) return;
-    this.hooked = false;
-    process.off('exit', this.onExit);
-    for (const s of HOOK_SIGNALS) process.off(s, this.onSignal);
   }
 }
