@@ -22,7 +22,7 @@ export async function benchOverhead(games = 60) {
   const [a, b] = await Promise.all(
     [0, 1].map(async () => sandbox.start({ dir, port: await allocatePort(), name: 'instant' })),
   );
-  const clients = [a!, b!].map((h) => new BotClient(h.url, { socketPath: h.socketPath, callerId: h.callerId }));
+  const clients = [a!, b!].map((h) => new BotClient(h.url, { connect: h.connect, callerId: h.callerId }));
   const overhead: number[] = [];
   const roundtrip: number[] = [];
   const raw: number[] = [];

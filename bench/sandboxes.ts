@@ -36,7 +36,7 @@ export async function benchSandboxes(kinds: string[] = ['unsafe', 'process', 'do
       }
       const clients = handles
         .slice(0, 2)
-        .map((h) => new BotClient(h.url, { socketPath: h.socketPath, callerId: h.callerId }));
+        .map((h) => new BotClient(h.url, { connect: h.connect, callerId: h.callerId }));
       const gameMs: number[] = [];
       const roundtrip: number[] = [];
       for (let g = 0; g < games; g++) {

@@ -100,7 +100,7 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
   }
   report.started = true;
   report.startMs = Math.round(performance.now() - t0);
-  const client = new BotClient(handle.url, { socketPath: handle.socketPath, callerId: handle.callerId });
+  const client = new BotClient(handle.url, { connect: handle.connect, callerId: handle.callerId });
   try {
     const moveMs = options.moveMs ?? 10_000;
     const limits = { deadlineMs: moveMs, maxResponseBytes: 1 << 20 };

@@ -90,7 +90,7 @@ export function bwrapArgs(layout: BwrapLayout, command: string[]): string[] {
  * As root, bwrap keeps its capabilities for the command: setpriv drops them all (bounding set
  * too), leaves every group, becomes nobody and sets no_new_privs before the bot's first instruction.
  */
-function dropToNobody(): string[] {
+export function dropToNobody(): string[] {
   return [
     '/usr/bin/setpriv',
     `--reuid=${BOT_UID}`,

@@ -20,7 +20,7 @@ import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { egressFor } from './bot-env.ts';
 import { killProcessesIn } from './strays.ts';
 import { newCallerId } from './relayed-callers.ts';
-import { relayToHost, STAGE_ENTRY, stageNameRoom } from './relay.ts';
+import { connectUnix, relayToHost, STAGE_ENTRY, stageNameRoom } from './relay.ts';
 
 export { relayToHost, stageNameRoom };
 import { processTreeCpuMs } from '../util/procfs.mjs';
@@ -266,13 +266,15 @@ class DockerBot implements BotHandle {
     this.url = `http://localhost:${port}`;
   }
 
+  readonly connect = () => connectUnix(this.socketPath);
+
   get containerId(): string {
     return this.container.id;
   }
 
   isHealthy(timeoutMs = 2_000): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
-    return probeHealth(this.url, this.health, timeoutMs, this.socketPath);
+    return probeHealth(this.url, this.health, timeoutMs, this.connect);
   }
 
   logTail(maxBytes = 4096): Promise<string> {
@@ -317,7 +319,7 @@ class DockerBot implements BotHandle {
     if (this.stopped) return false;
     try {
       const info = await this.container.inspect();
-      return info.State.Running && (await probeHealth(this.url, { kind: 'tcp' }, 1_000, this.socketPath));
+      return info.State.Running && (await probeHealth(this.url, { kind: 'tcp' }, 1_000, this.connect));
     } catch {
       return false;
     }

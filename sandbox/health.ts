@@ -1,6 +1,6 @@
 // One health probe, with a precise timeout. AbortSignal.timeout is used because undici's
 // headersTimeout runs on a coarse ~1 s timer and would not honour short limits.
-import net from 'node:net';
+import type net from 'node:net';
 import { Agent, request } from 'undici';
 import { isPortOpen } from './ports.ts';
 import type { HealthCheck } from './types.ts';
@@ -15,10 +15,10 @@ export async function probeHealth(
   target: string | number,
   check: HealthCheck = DEFAULT_HEALTH,
   timeoutMs = 2000,
-  socketPath?: string,
+  connect?: () => Promise<net.Socket>,
 ): Promise<boolean> {
   const base = typeof target === 'number' ? `http://127.0.0.1:${target}` : target;
-  if (socketPath) return probeViaSocket(base, check, timeoutMs, socketPath);
+  if (connect) return probeThrough(base, check, timeoutMs, connect);
   if (check.kind === 'tcp') {
     const url = new URL(base);
     return isPortOpen(Number(url.port || 80), url.hostname.replace(/^\[|\]$/g, ''), timeoutMs);
@@ -27,21 +27,23 @@ export async function probeHealth(
 }
 
 /**
- * Health through a Unix socket that a forwarder inside a sandbox relays to the bot's port. For a
- * TCP check the forwarder accepts at once and closes the connection when nothing listens on the
- * bot's port, so the probe sends a bare HTTP request: any answer means a bot listens (healthy at
- * once), a hang-up means none does, and no hang-up within a second counts as healthy. A forwarder
- * slowed by a busy container (a bot compiling at start) is waited for rather than taken for a bot.
+ * Health through `connect` (BotHandle.connect): a socket handed over from the bot's namespace, or
+ * a relay's Unix socket. A relay accepts at once and closes the connection when nothing listens on
+ * the bot's port, so a TCP check sends a bare HTTP request: any answer means a bot listens
+ * (healthy at once), a refusal or hang-up means none does, and no hang-up within a second counts
+ * as healthy. A relay slowed by a busy container (a bot compiling at start) is waited for rather
+ * than taken for a bot.
  */
-async function probeViaSocket(
+async function probeThrough(
   base: string,
   check: HealthCheck,
   timeoutMs: number,
-  socketPath: string,
+  connect: () => Promise<net.Socket>,
 ): Promise<boolean> {
   if (check.kind === 'tcp') {
+    const socket = await connect().catch(() => null);
+    if (!socket) return false;
     return new Promise((resolve) => {
-      const socket = net.connect(socketPath, () => socket.write('GET / HTTP/1.0\r\n\r\n'));
       const done = (ok: boolean) => {
         clearTimeout(timer);
         socket.destroy();
@@ -51,9 +53,17 @@ async function probeViaSocket(
       socket.once('data', () => done(true));
       socket.once('error', () => done(false));
       socket.once('close', () => done(false));
+      socket.write('GET / HTTP/1.0\r\n\r\n');
     });
   }
-  const dispatcher = new Agent({ connect: { socketPath } });
+  const dispatcher = new Agent({
+    connect: (_options, callback) => {
+      connect().then(
+        (socket) => callback(null, socket),
+        (err: Error) => callback(err, null),
+      );
+    },
+  });
   try {
     return await probeHttp(base, check, timeoutMs, dispatcher);
   } finally {

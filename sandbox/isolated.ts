@@ -9,6 +9,7 @@
 import { ExitHook } from './exit-hook.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isProcessGone, processTree, processTreeCpuMs, signalPid, statFields } from '../util/procfs.mjs';
@@ -20,7 +21,9 @@ import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './e
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { isolationStatus } from './isolation.ts';
 import { newCallerId } from './relayed-callers.ts';
-import { relayToHost, STAGE_ENTRY, stageNameRoom } from './relay.ts';
+import { connectUnix, relayToHost, STAGE_ENTRY, stageNameRoom } from './relay.ts';
+import { namespacePidUnder, PortDialer } from './port-dialer.ts';
+import { sleep, waitAtMost } from '../util/wait.ts';
 import { killProcessesIn } from './strays.ts';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
@@ -42,8 +45,6 @@ export interface IsolatedSandboxOptions {
 }
 
 export const ISOLATED_DEFAULTS = { memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, fileSizeMb: 64, cpuSeconds: 3600 };
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class IsolatedSandbox implements Sandbox {
   readonly kind = 'process';
@@ -283,6 +284,10 @@ class IsolatedBot implements BotHandle {
   private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private stopping?: Promise<void>;
   private readonly closed: Promise<void>;
+  /** The broker that hands over sockets connected in the bot's namespace (port-dialer.ts). */
+  private dialer?: PortDialer;
+  /** Connections go straight to the bot through the dialer; else through the socat relay. */
+  private direct = false;
 
   constructor(
     readonly name: string,
@@ -305,29 +310,47 @@ class IsolatedBot implements BotHandle {
     this.closed = new Promise((r) => child.once('close', () => r()));
   }
 
+  /** A connection to the bot's port: handed over from its namespace, or through its relay. */
+  readonly connect = (): Promise<net.Socket> => (this.direct ? this.dialer!.dial() : connectUnix(this.socketPath));
+
+  /**
+   * Starts the port broker once bwrap has made the bot's namespaces. Where it cannot run (no
+   * nsenter, a user namespace it may not enter), the bot is reached through its socat relay.
+   */
+  private async openDialer(): Promise<void> {
+    if (this.dialer || this.child.pid === undefined) return;
+    const nsPid = namespacePidUnder(this.child.pid);
+    if (nsPid === undefined) return;
+    this.dialer = PortDialer.start(nsPid, this.port, process.getuid?.() === 0);
+    this.direct = (await waitAtMost(this.dialer.ready, 10_000)) === true;
+    if (!this.direct) warnRelayOnce();
+  }
+
   /** Polls health (10 ms, doubling to 100 ms) until healthy; stops the bot and throws otherwise. */
   async waitHealthy(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (let pause = 10; ; pause = Math.min(100, pause * 2)) {
+      await this.openDialer();
       if (this.exit) {
         return this.failStart(
           'exited',
           `${this.name}: start_ai.sh ended (${this.describeExitNow()}) before the bot became healthy`,
         );
       }
-      if (fs.existsSync(this.socketPath) && (await probeHealth(this.url, this.health, 1_000, this.socketPath))) return;
+      const reachable = this.direct || (this.dialer !== undefined && fs.existsSync(this.socketPath));
+      if (reachable && (await probeHealth(this.url, this.health, 1_000, this.connect))) return;
       if (Date.now() > deadline) {
         return this.failStart(
           'unhealthy',
           `${this.name}: no healthy answer within ${timeoutMs} ms; its processes were killed`,
         );
       }
-      await Promise.race([sleep(pause), this.closed]);
+      await waitAtMost(this.closed, pause);
     }
   }
 
   private async failStart(reason: BotStartError['reason'], message: string): Promise<never> {
-    await Promise.race([this.closed, sleep(300)]); // the last output reaches the log
+    await waitAtMost(this.closed, 300); // the last output reaches the log
     const tail = await this.logTail();
     await this.stop();
     throw new BotStartError(
@@ -339,7 +362,7 @@ class IsolatedBot implements BotHandle {
 
   isHealthy(timeoutMs = 2_000): Promise<boolean> {
     if (this.stopping || this.exit) return Promise.resolve(false);
-    return probeHealth(this.url, this.health, timeoutMs, this.socketPath);
+    return probeHealth(this.url, this.health, timeoutMs, this.connect);
   }
 
   logTail(maxBytes = 4096): Promise<string> {
@@ -348,7 +371,7 @@ class IsolatedBot implements BotHandle {
 
   async alive(): Promise<boolean> {
     if (this.stopping || this.exit) return false;
-    return probeHealth(this.url, { kind: 'tcp' }, 1_000, this.socketPath);
+    return probeHealth(this.url, { kind: 'tcp' }, 1_000, this.connect);
   }
 
   async describeExit(): Promise<string | null> {
@@ -370,7 +393,7 @@ class IsolatedBot implements BotHandle {
 
   cpuTimeMs(): number | undefined {
     if (this.stopping || this.exit || this.child.pid === undefined) return undefined;
-    return processTreeCpuMs(this.child.pid);
+    return this.cgroup?.cpuMs() ?? processTreeCpuMs(this.child.pid);
   }
 
   /**
@@ -397,6 +420,7 @@ class IsolatedBot implements BotHandle {
 
   /** bwrap's death takes the sandbox's pid namespace, and so every process of the bot, with it. */
   killSync(): void {
+    this.dialer?.close();
     if (this.child.pid !== undefined && !this.exit) signalPid(this.child.pid, 'SIGKILL');
     for (const pid of this.cgroup?.pids() ?? []) signalPid(pid, 'SIGKILL');
   }
@@ -409,7 +433,7 @@ class IsolatedBot implements BotHandle {
   private async doStop(): Promise<void> {
     await this.terminateGracefully(1_000);
     this.killSync();
-    await Promise.race([this.closed, sleep(3_000)]);
+    await waitAtMost(this.closed, 3_000);
     // A process that left bwrap's tree cannot have left its pid namespace: it is dying already.
     for (let i = 0; i < 40 && this.cgroup && this.cgroup.pids().some((p) => !isProcessGone(p)); i++) {
       this.killSync();
@@ -438,4 +462,13 @@ function commOf(pid: number): string {
 /** A process's parent pid (0 once it is gone). */
 function parentOf(pid: number): number {
   return Number(statFields(pid)?.[1] ?? 0);
+}
+
+let warnedRelay = false;
+function warnRelayOnce(): void {
+  if (warnedRelay) return;
+  warnedRelay = true;
+  console.warn(
+    'catarena: the port broker could not enter a bot sandbox (nsenter missing, or a user namespace it may not join): bots are reached through a relay, which costs time per move',
+  );
 }

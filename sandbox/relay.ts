@@ -78,3 +78,14 @@ function connectPlain(port: number): Promise<net.Socket> {
     });
   });
 }
+
+/** A connection to a Unix socket (a sandbox's relay of the bot's port), once it is open. */
+export function connectUnix(socketPath: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(socketPath);
+    socket.once('error', reject).once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+  });
+}

@@ -1,5 +1,6 @@
 // The Sandbox port: start a directory as a service, get a handle back. The process backend is the
 // embedded default; a Docker backend implements the same port.
+import type net from 'node:net';
 
 export type HealthCheck =
   | { kind: 'http'; path: string /** acceptable JSON `status` values; any 200 when absent */; statuses?: string[] }
@@ -40,8 +41,13 @@ export interface BotHandle {
   readonly port: number;
   /** Base URL, e.g. http://127.0.0.1:41234 */
   readonly url: string;
-  /** When set, connect to the bot through this Unix socket instead of the URL's host and port. */
+  /** The Unix socket a sandbox relays to the bot's port (Docker), where it has one. */
   readonly socketPath?: string;
+  /**
+   * Opens a connection to the bot's port where the URL's host and port do not reach it (the
+   * isolated sandboxes: a socket handed over from the bot's network namespace, or its relay).
+   */
+  readonly connect?: () => Promise<net.Socket>;
   readonly logFile: string;
   /** Health probe now (one attempt, short timeout). */
   isHealthy(timeoutMs?: number): Promise<boolean>;

@@ -102,7 +102,7 @@ export class BotFleet {
       if (warm) {
         entry.status.starts = 1;
         entry.handle = warm;
-        entry.client = new BotClient(warm.url, { socketPath: warm.socketPath, callerId: warm.callerId });
+        entry.client = new BotClient(warm.url, { connect: warm.connect, callerId: warm.callerId });
         entry.running = Promise.resolve({ handle: warm, client: entry.client });
       }
       this.entries.set(ref.id, entry);
@@ -234,7 +234,7 @@ export class BotFleet {
         hostPorts: this.options.hostPorts,
       });
       entry.handle = handle;
-      entry.client = new BotClient(handle.url, { socketPath: handle.socketPath, callerId: handle.callerId });
+      entry.client = new BotClient(handle.url, { connect: handle.connect, callerId: handle.callerId });
       return { handle, client: entry.client };
     } catch (err) {
       const tail = err instanceof BotStartError && err.logTail ? `\n--- last output ---\n${err.logTail}` : '';

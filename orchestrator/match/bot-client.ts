@@ -1,6 +1,7 @@
 // HTTP client for bot calls. The per-move deadline is enforced by aborting the request (never
 // measured afterwards), answers are size-capped, and every failure is classified into the
 // termination taxonomy: timeout, http_error, malformed, crash.
+import type net from 'node:net';
 import { HttpError, Http1Pool } from './http1.ts';
 
 /** A failed call; an HTTP error keeps its status and the start of its body (CATArena retries on them). */
@@ -32,17 +33,17 @@ export class BotClient {
 
   constructor(
     readonly baseUrl: string,
-    options: { connections?: number; socketPath?: string; callerId?: string } = {},
+    options: { connections?: number; connect?: () => Promise<net.Socket>; callerId?: string } = {},
   ) {
     this.callerId = options.callerId;
     // An idle socket is closed after 2 s, below Node's default server timeout (5 s), so we do not
-    // reuse a socket the bot is about to close; one request per socket at a time. A socketPath
-    // reaches a bot in an isolated sandbox through its forwarder.
+    // reuse a socket the bot is about to close; one request per socket at a time. `connect`
+    // reaches a bot in an isolated sandbox (BotHandle.connect).
     const url = new URL(baseUrl);
     this.pool = new Http1Pool(url.hostname, Number(url.port || 80), {
       connections: options.connections ?? 4,
       keepAliveMs: 2_000,
-      ...(options.socketPath ? { socketPath: options.socketPath } : {}),
+      ...(options.connect ? { connect: options.connect } : {}),
     });
   }
 

@@ -25,7 +25,8 @@ export interface Http1PoolOptions {
   connections: number;
   /** How long an idle socket is kept (shorter when the server announces a shorter keep-alive). */
   keepAliveMs: number;
-  socketPath?: string;
+  /** Opens a connection to the server where host and port do not reach it (a bot in an isolated sandbox). */
+  connect?: () => Promise<net.Socket>;
 }
 
 const MAX_HEADER_BYTES = 64 * 1024;
@@ -279,6 +280,8 @@ export class Http1Pool {
   private readonly idle: Connection[] = [];
   private readonly waiting: Ticket[] = [];
   private closed = false;
+  /** Connections being opened by `options.connect`: they hold a slot. */
+  private opening = 0;
 
   constructor(
     private readonly host: string,
@@ -344,22 +347,18 @@ export class Http1Pool {
       clearTimeout(idle.idleTimer);
       return ticket.take(idle);
     }
-    if (this.all.size < this.options.connections) return this.connect(ticket);
+    if (this.all.size + this.opening < this.options.connections) return this.connect(ticket);
     this.waiting.push(ticket);
   }
 
   private connect(ticket: Ticket): void {
-    const socket = this.options.socketPath
-      ? net.connect({ path: this.options.socketPath })
-      : net.connect({ host: this.host, port: this.port });
+    if (this.options.connect) return this.connectThrough(this.options.connect, ticket);
+    const socket = net.connect({ host: this.host, port: this.port });
     const conn = new Connection(socket, (c) => this.forget(c));
     this.all.add(conn);
     const onError = (err: NodeJS.ErrnoException) => {
       socket.off('connect', onConnect);
-      this.forget(conn);
-      conn.destroy();
-      ticket.fail(new HttpError(err.code ?? 'ECONNECT', `${err.code ?? 'connect failed'}: ${err.message}`));
-      this.serveWaiter();
+      this.connectFailed(conn, ticket, err);
     };
     const onConnect = () => {
       socket.off('error', onError);
@@ -367,6 +366,32 @@ export class Http1Pool {
     };
     socket.once('error', onError);
     socket.once('connect', onConnect);
+  }
+
+  /** A connection from `open`, which hands it over connected; its slot counts while it opens. */
+  private connectThrough(open: () => Promise<net.Socket>, ticket: Ticket): void {
+    this.opening++;
+    open().then(
+      (socket) => {
+        this.opening--;
+        const conn = new Connection(socket, (c) => this.forget(c));
+        this.all.add(conn);
+        if (this.closed) return this.connectFailed(conn, ticket, closedError());
+        ticket.take(conn);
+      },
+      (err: NodeJS.ErrnoException) => {
+        this.opening--;
+        ticket.fail(new HttpError(err.code ?? 'ECONNECT', `${err.code ?? 'connect failed'}: ${err.message}`));
+        this.serveWaiter();
+      },
+    );
+  }
+
+  private connectFailed(conn: Connection, ticket: Ticket, err: NodeJS.ErrnoException): void {
+    this.forget(conn);
+    conn.destroy();
+    ticket.fail(new HttpError(err.code ?? 'ECONNECT', `${err.code ?? 'connect failed'}: ${err.message}`));
+    this.serveWaiter();
   }
 
   private release(conn: Connection, reuse: boolean): void {
@@ -395,7 +420,7 @@ export class Http1Pool {
 
   /** A slot came free: the first waiter gets a new connection. */
   private serveWaiter(): void {
-    if (this.closed || this.all.size >= this.options.connections) return;
+    if (this.closed || this.all.size + this.opening >= this.options.connections) return;
     const next = this.waiting.shift();
     if (next) this.connect(next);
   }
@@ -408,3 +433,5 @@ export class Http1Pool {
     for (const t of this.waiting.splice(0)) t.fail(new HttpError('HTTP_DESTROYED', 'client closed'));
   }
 }
+
+const closedError = () => Object.assign(new Error('client closed'), { code: 'HTTP_DESTROYED' });

@@ -136,6 +136,7 @@ export function sharedBot(sandbox: Sandbox, dir: string, health: HealthCheck): (
       port: bot.port,
       url: bot.url,
       socketPath: bot.socketPath,
+      connect: bot.connect,
       logFile: bot.logFile,
       isHealthy: (ms) => bot.isHealthy(ms),
       logTail: (bytes) => bot.logTail(bytes),
