@@ -15,17 +15,19 @@ export interface CgroupLimits {
 /** One bot's cgroup(s): the files its first process writes its pid to, what it hit, and cleanup. */
 export interface BotCgroup {
   readonly version: 1 | 2;
-  /** cgroup.procs of each group the bot's first process joins (one for v2, pids and memory for v1). */
+  /** cgroup.procs of each group the bot's first process joins (one for v2; pids, memory and maybe cpuacct for v1). */
   readonly procsFiles: string[];
   /** The limits hit so far ("processes (256)", "memory (1024 MiB)"). */
   limitsHit(): string[];
   /** Pids in the group(s), as this host sees them. */
   pids(): number[];
+  /** CPU ms its processes used, exited ones included (cgroup CPU accounting), where the host keeps it. */
+  cpuMs(): number | undefined;
   /** Removes the group(s) once empty; false when a process still holds one. */
   remove(): boolean;
 }
 
-type Place = { version: 1 | 2; dirs: { pids: string; memory: string } };
+type Place = { version: 1 | 2; dirs: { pids: string; memory: string; cpuacct?: string } };
 let placeCache: Place | null | undefined;
 
 /** Where bot groups can go on this machine, or null (no writable pids+memory hierarchy). Cached. */
@@ -63,14 +65,18 @@ function findPlace(): Place | null {
     const rel = mount.root === '/' ? ownPath : path.relative(mount.root, ownPath);
     return path.join(mount.point, rel.startsWith('..') ? '' : rel);
   };
-  const v1 = (ctrl: 'pids' | 'memory') => {
+  const v1 = (ctrl: 'pids' | 'memory' | 'cpuacct') => {
     const mount = mounts.find((m) => m.fstype === 'cgroup' && m.opts.includes(ctrl));
     const mine = own.find((o) => o.ctrls.includes(ctrl));
     return mount && mine ? dirOf(mount, mine.path) : undefined;
   };
   const pids = v1('pids');
   const memory = v1('memory');
-  if (pids && memory && writable(pids) && writable(memory)) return { version: 1, dirs: { pids, memory } };
+  if (pids && memory && writable(pids) && writable(memory)) {
+    // CPU accounting lets the adaptive concurrency read one file per bot instead of its process tree.
+    const cpuacct = v1('cpuacct');
+    return { version: 1, dirs: { pids, memory, ...(cpuacct && writable(cpuacct) ? { cpuacct } : {}) } };
+  }
   const unified = mounts.find((m) => m.fstype === 'cgroup2');
   const mine = own.find((o) => o.ctrls.length === 0);
   if (!unified || !mine) return null;
@@ -98,6 +104,7 @@ export function createBotCgroup(name: string, limits: CgroupLimits): BotCgroup |
   if (!place) return null;
   const leaf = `catarena-${name.replace(/[^\w.-]+/g, '_').slice(0, 40)}-${randomUUID().slice(0, 8)}`;
   const made: string[] = [];
+  let cpuFile: string | undefined;
   try {
     if (place.version === 2) {
       const dir = path.join(place.dirs.pids, leaf);
@@ -106,6 +113,7 @@ export function createBotCgroup(name: string, limits: CgroupLimits): BotCgroup |
       fs.writeFileSync(path.join(dir, 'pids.max'), String(limits.pids));
       fs.writeFileSync(path.join(dir, 'memory.max'), String(limits.memoryBytes));
       fs.writeFileSync(path.join(dir, 'memory.swap.max'), '0');
+      cpuFile = path.join(dir, 'cpu.stat');
     } else {
       const pids = path.join(place.dirs.pids, leaf);
       const memory = path.join(place.dirs.memory, leaf);
@@ -118,12 +126,18 @@ export function createBotCgroup(name: string, limits: CgroupLimits): BotCgroup |
       // No swap: memsw (memory + swap) equal to memory, where the kernel accounts swap.
       const memsw = path.join(memory, 'memory.memsw.limit_in_bytes');
       if (fs.existsSync(memsw)) fs.writeFileSync(memsw, String(limits.memoryBytes));
+      if (place.dirs.cpuacct) {
+        const cpu = path.join(place.dirs.cpuacct, leaf);
+        fs.mkdirSync(cpu);
+        made.push(cpu);
+        cpuFile = path.join(cpu, 'cpuacct.usage');
+      }
     }
   } catch {
     for (const dir of made) rmdirQuiet(dir);
     return null;
   }
-  return new Group(place.version, made, limits);
+  return new Group(place.version, made, limits, cpuFile);
 }
 
 class Group implements BotCgroup {
@@ -131,6 +145,7 @@ class Group implements BotCgroup {
     readonly version: 1 | 2,
     private readonly dirs: string[],
     private readonly limits: CgroupLimits,
+    private readonly cpuFile?: string,
   ) {}
 
   get procsFiles(): string[] {
@@ -140,7 +155,7 @@ class Group implements BotCgroup {
   limitsHit(): string[] {
     const hit: string[] = [];
     const pidsDir = this.dirs[0]!;
-    const memDir = this.dirs[this.dirs.length - 1]!;
+    const memDir = this.dirs[this.version === 2 ? 0 : 1]!;
     if (counter(path.join(pidsDir, 'pids.events'), 'max') > 0) hit.push(`processes (${this.limits.pids})`);
     const oom =
       this.version === 2
@@ -160,6 +175,18 @@ class Group implements BotCgroup {
       }
     }
     return [...out];
+  }
+
+  cpuMs(): number | undefined {
+    if (!this.cpuFile) return undefined;
+    try {
+      const text = fs.readFileSync(this.cpuFile, 'utf8');
+      if (this.version === 1) return Number(text) / 1e6; // cpuacct.usage: ns
+      const m = /^usage_usec (\d+)$/m.exec(text);
+      return m ? Number(m[1]) / 1e3 : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   remove(): boolean {

@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS } from '../records/match.ts';
 import type { TrackSummary } from '../records/tourney.ts';
 import { sandboxAlarmLines } from '../reports/sandbox-alarm.ts';
 import { createSandbox } from '../sandbox/index.ts';
+import { cgroupPlace } from '../sandbox/cgroups.ts';
 import { IsolatedSandbox } from '../sandbox/isolated.ts';
 import { isolationStatus } from '../sandbox/isolation.ts';
 import { allocatePort } from '../sandbox/ports.ts';
@@ -59,6 +60,47 @@ describe.runIf(isolationStatus().ok)('the isolated process sandbox', () => {
       }
     },
   );
+
+  it('reaches the bot with no relay in between, through a broker the bot cannot see', async () => {
+    // The bot answers with the port its client connected from, and lists what runs in its sandbox.
+    const echo = `import http from 'node:http';
+import fs from 'node:fs';
+const cmdlines = () => fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).map((p) => { try { return fs.readFileSync('/proc/' + p + '/cmdline', 'utf8'); } catch { return ''; } });
+http.createServer((q, s) => s.end(JSON.stringify({ status: 'ok', from: q.socket.remotePort, seen: cmdlines() }))).listen(Number(process.argv[2]), '127.0.0.1');
+`;
+    const dir = botDir('echo-port', '#!/bin/bash\nexec node server.mjs "$1"\n', { 'server.mjs': echo });
+    const port = await allocatePort();
+    const bot = await sandbox.start({ dir, port });
+    const brokers = () => processesWith(`port-broker.mjs ${port}`);
+    try {
+      const socket = await bot.connect!();
+      const answer = await new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (c) => (text += c)).on('end', () => resolve(text));
+        socket.write('GET / HTTP/1.0\r\n\r\n');
+      });
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { from: number; seen: string[] };
+      // A relay would connect from a port of its own; through the broker the bot sees our socket.
+      expect(body.from).toBe(socket.localPort);
+      expect(brokers()).toHaveLength(1);
+      expect(body.seen.join('\n')).not.toContain('port-broker');
+    } finally {
+      await bot.stop();
+    }
+    expect(brokers()).toEqual([]);
+  });
+
+  it.runIf(cgroupPlace() !== null)("reads a bot's CPU from its cgroup, exited processes included", async () => {
+    // A child that burns ~0.3 s of CPU and exits before the server starts: a process-tree reading
+    // would no longer see it; the cgroup's accounting keeps it.
+    const burner = nodeBot('burner', `node -e "const t = Date.now(); while (Date.now() - t < 300) {}"`);
+    const bot = await sandbox.start({ dir: burner, port: await allocatePort() });
+    try {
+      expect(bot.cpuTimeMs?.()).toBeGreaterThanOrEqual(250);
+    } finally {
+      await bot.stop();
+    }
+  });
 
   it('stops a bot that goes over its memory and names the limit', async () => {
     const hog = nodeBot(
