@@ -4,7 +4,7 @@
 // (cores × wall)), the time to the first game, and per track the games, their wall time and the gap
 // before them (developing, starting bots), and the bots' own CPU per track (bench/bot-cpu.ts) with
 // the shortest wall time that CPU allows on these cores. Repeats and reports medians.
-//   npm run bench -- default-tourney [--repeats 1] [--rounds 4] [--preset paper]
+//   npm run bench -- default-tourney [--repeats 1] [--rounds 4] [--preset paper] [--sandbox unsafe|process|docker]
 //   npm run bench -- busy [--paper]   the default tourney, then (with --paper, ~15 min of both cores) --preset paper
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -166,7 +166,8 @@ export async function benchDefaultTourney(options: { preset?: string; repeats?: 
   const rounds = arg('--rounds', 4);
   const i = process.argv.indexOf('--preset');
   const preset = options.preset ?? (i > 0 ? process.argv[i + 1] : undefined);
-  const extra = preset ? ['--preset', preset] : [];
+  const s = process.argv.indexOf('--sandbox');
+  const extra = [...(preset ? ['--preset', preset] : []), ...(s > 0 ? ['--sandbox', process.argv[s + 1]!] : [])];
   const runs: Run[] = [];
   for (let k = 0; k < repeats; k++) {
     console.log(

@@ -55,7 +55,7 @@ async function play(kind: string, dir: string, keep = false): Promise<{ result: 
 // A secret in the environment of a process of the orchestrator's user (/proc/<pid>/environ shows
 // what a process started with, so the test's own later setenv would not show; a child does).
 const CANARY = `canary-${randomBytes(8).toString('hex')}`;
-const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], {
+const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], {
   env: { ...process.env, CATARENA_TEST_CANARY: CANARY },
   stdio: 'ignore',
 });
