@@ -49,6 +49,16 @@ function evilAgent(): Agent {
   };
 }
 
+/** Markup in a failed build's reason: report.html shows it as text. */
+const XSS = `<img src=x onerror="document.title='PWNED'"><script>document.title='PWNED'</script>`;
+const xssAgent = (): Agent => ({
+  id: 'xss',
+  kind: 'offline',
+  async develop() {
+    throw new Error(XSS);
+  },
+});
+
 /** A GET with a Host header of our choosing (fetch will not forge one). */
 function request(
   port: number,
@@ -87,7 +97,7 @@ beforeAll(async () => {
   await runTourney({
     config: resolveConfig({ rounds: 1, games: ['gomoku'], variants: ['standard'], concurrency: 2, seed: 3 }),
     runDir,
-    agents: [evilAgent(), createAgent('offline:aggressive', 1)],
+    agents: [evilAgent(), createAgent('offline:aggressive', 1), xssAgent()],
   });
   server = new ServeServer({ out, port: 0 });
   await server.start();
@@ -203,6 +213,9 @@ describe.skipIf(!hasChromium)('agent files are served inert; catarena pages stil
     expect(res.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
     const browser = await sharedChromium();
     const { page, errors, outside } = await openUrl(browser, `${base}/report.html`);
+    // It escapes what agents wrote: a failed build's markup is text, and nothing of it ran.
+    await expect.poll(() => page.locator('body').innerText()).toContain(XSS.slice(0, 30));
+    expect(await page.title()).not.toMatch(/PWNED/);
     // Its script runs: a W cell opens the games between two strategies.
     await page.locator('svg.heatmap rect.cell').first().click();
     await page.locator('#games a', { hasText: 'replay' }).first().click();
