@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent, DevelopBudget, Workspace } from '../agents/core/types.ts';
@@ -18,6 +19,7 @@ import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { ServeServer } from '../orchestrator/serve/server.ts';
 import { agentRows } from '../orchestrator/serve/runs.ts';
+import { allowedHosts, hostOfAuthority } from '../orchestrator/serve/request-guard.ts';
 import { copyTree } from '../util/fs.ts';
 import { hasChromium, openUrl, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
@@ -284,6 +286,16 @@ describe('a foreign Host (DNS rebinding) and other sites are refused', () => {
         expect(res.status, `${route} as ${host}`).not.toBe(421);
       }
     }
+  });
+
+  it("bound to every address, the machine's own names and addresses are its hosts, no other", () => {
+    const hosts = allowedHosts('0.0.0.0', []);
+    for (const name of ['localhost', '127.0.0.1', '::1', os.hostname().toLowerCase()])
+      expect(hosts.has(name), name).toBe(true);
+    expect(hosts.has('0.0.0.0')).toBe(false);
+    expect(hosts.has('evil.example')).toBe(false);
+    expect(hostOfAuthority('[::1]:8080')).toBe('::1');
+    expect(hostOfAuthority('Arena.LAN.:8080')).toBe('arena.lan');
   });
 
   it('names the operator allows are answered; other sites cannot post', async () => {
