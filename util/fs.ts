@@ -1,5 +1,6 @@
 // File helpers every layer uses: copy a bot folder, list and hash its files, test a path.
 import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -55,8 +56,62 @@ export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 /** Files a running bot leaves behind that are not code. */
 const SKIP = new Set(['__pycache__', 'nohup.out', 'node_modules', '.git']);
 
-export async function copyTree(from: string, to: string): Promise<void> {
-  await fs.cp(from, to, { recursive: true, filter: (src) => !SKIP.has(path.basename(src)), verbatimSymlinks: true });
+/**
+ * Copies a folder an agent or a bot may have written, files and folders only. Symbolic links are
+ * dropped, never copied nor followed: `rootdir -> /` would otherwise land in the strategy folder,
+ * every rival's next workspace and what `catarena serve` shows. Links that stay inside go too:
+ * whether a link stays inside cannot be told from its text (`up -> .` makes `x -> up/../etc`
+ * leave the folder), the strategy's hash (hashDir) does not cover links, and an honest bot has
+ * no need of one. FIFOs, sockets and devices are dropped as well. Returns what was dropped, as
+ * `path -> target` (or `path (a fifo)`), for the strategy's build log.
+ */
+export async function copyTree(from: string, to: string): Promise<string[]> {
+  const dropped: string[] = [];
+  const root = await fs.realpath(from);
+  const keep = async (src: string): Promise<boolean> => {
+    if (SKIP.has(path.basename(src))) return false;
+    const st = await fs.lstat(src);
+    // A folder swapped for a link while it is copied would be read through it: its entries are not.
+    const parent = src === from ? root : await fs.realpath(path.dirname(src)).catch(() => '');
+    if (parent !== root && !parent.startsWith(`${root}${path.sep}`)) return false;
+    if (st.isFile() || st.isDirectory()) return true;
+    dropped.push(await describeOther(src, path.relative(from, src) || '.', st));
+    return false;
+  };
+  await fs.cp(from, to, { recursive: true, filter: keep });
+  // A file swapped for a link between the filter's look and the copy is copied as a link: sweep.
+  for (const [file, st] of await otherEntries(to)) {
+    dropped.push(await describeOther(file, path.relative(to, file), st));
+    await fs.rm(file, { force: true });
+  }
+  return dropped;
+}
+
+/** Everything under `dir` (not following links) that is neither a file nor a folder. */
+async function otherEntries(dir: string): Promise<Array<[string, Stats]>> {
+  const out: Array<[string, Stats]> = [];
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await otherEntries(file)));
+    else if (!entry.isFile()) out.push([file, await fs.lstat(file)]);
+  }
+  return out;
+}
+
+/** `"rel" -> "target"` for a link, `"rel" (a fifo)` for the rest; quoted, as an agent chose the names. */
+async function describeOther(file: string, rel: string, st: Stats): Promise<string> {
+  const name = JSON.stringify(rel.slice(0, 200));
+  if (st.isSymbolicLink())
+    return `${name} -> ${JSON.stringify((await fs.readlink(file).catch(() => '?')).slice(0, 200))}`;
+  return `${name} (${st.isFIFO() ? 'a fifo' : st.isSocket() ? 'a socket' : 'a device'})`;
+}
+
+/** The build log's line for what copyTree dropped ('' when nothing was). */
+export function droppedText(dropped: readonly string[]): string {
+  return dropped.length
+    ? `dropped ${dropped.length} link(s) or special file(s) the copy does not keep: ${dropped.slice(0, 20).join(', ')}${dropped.length > 20 ? ', …' : ''}`
+    : '';
 }
 
 /**

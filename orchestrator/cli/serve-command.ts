@@ -3,6 +3,15 @@ import { type Command, Option } from 'commander';
 import { SPECTATORS, type Spectator } from '../serve/spectator.ts';
 import { intOption } from './options.ts';
 
+interface ServeFlags {
+  out: string;
+  port: number;
+  host: string;
+  allowHost?: string[];
+  queue?: string;
+  spectator?: Spectator;
+}
+
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
@@ -18,6 +27,16 @@ export function registerServeCommand(program: Command): void {
       'address to listen on; anything but 127.0.0.1 prints a token the pages require',
       '127.0.0.1',
     )
+    .option(
+      '--allow-host <names>',
+      'also answer to these host names (comma-separated: a name of this machine, a proxy in front of it); ' +
+        'besides localhost, 127.0.0.1, [::1] and the --host address, every other Host header is refused (421)',
+      (v: string) =>
+        v
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+    )
     .option('--queue <redis-url>', 'also show the queue: workers, what each plays, depth and throughput')
     .addOption(
       new Option(
@@ -26,7 +45,7 @@ export function registerServeCommand(program: Command): void {
           "default: full for runs of bots, public for a run a person plays in (the human seat's games are always drawn from their seats' view until they end)",
       ).choices(SPECTATORS),
     )
-    .action(async (opts: { out: string; port: number; host: string; queue?: string; spectator?: Spectator }) => {
+    .action(async (opts: ServeFlags) => {
       const { ServeServer } = await import('../serve/server.ts');
       const queueStatus = opts.queue
         ? async () => (await import('../queue/status.ts')).queueStatus(opts.queue!)
@@ -37,6 +56,7 @@ export function registerServeCommand(program: Command): void {
         host: opts.host,
         queue: opts.queue,
         queueStatus,
+        ...(opts.allowHost ? { allowHosts: opts.allowHost } : {}),
         ...(opts.spectator ? { spectator: opts.spectator } : {}),
       });
       await server.start();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { isProcessGone, startTimeOf } from '../../util/procfs.mjs';
 import { progressText, type LiveRecord, type RunStatus } from '../run/run-dir.ts';
 import { runHumans } from './spectator.ts';
+import { tailInside } from './safe-file.ts';
 import { verifyJournalFile } from '../run/journal-chain.ts';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 
@@ -96,7 +97,7 @@ export async function runSummary(dir: string): Promise<RunSummary> {
     message: status?.message,
     games: countLines(path.join(dir, 'journal.jsonl')),
     journal: await journalCheck(path.join(dir, 'journal.jsonl')),
-    progress: lastProgress(path.join(dir, 'live.jsonl')),
+    progress: lastProgress(dir),
     about,
     config: shown,
     ...(humans.length ? { humans } : {}),
@@ -162,7 +163,7 @@ export async function agentRows(dir: string, agentCount?: number): Promise<Agent
             state: record.failure ? 'failed' : 'ready',
             cost: record.cost,
             ...(record.failure ? { failure: record.failure } : {}),
-            logTail: tail(`${base}.build.log`),
+            logTail: tailInside(dir, `${base}.build.log`),
           };
           finishedRows.set(base, row); // a strategy record is written once: never read again
           rows.push(row);
@@ -172,7 +173,7 @@ export async function agentRows(dir: string, agentCount?: number): Promise<Agent
             round: n,
             agent,
             state: 'developing',
-            logTail: tail(newestFile(path.join(roundDir, 'workspaces', agent))),
+            logTail: tailInside(dir, newestFile(path.join(roundDir, 'workspaces', agent))),
           });
       }
       const mine = rows.slice(before);
@@ -244,9 +245,9 @@ function countLines(file: string): number {
   return lines;
 }
 
-/** The last phase or tick line of live.jsonl, as text. */
-function lastProgress(file: string): string | undefined {
-  const text = tail(file, 16_384);
+/** The last phase or tick line of a run's live.jsonl, as text. */
+function lastProgress(dir: string): string | undefined {
+  const text = tailInside(dir, path.join(dir, 'live.jsonl'), 16_384);
   const lines = text.split('\n').reverse();
   for (const line of lines) {
     if (!line.includes('"type":"phase"') && !line.includes('"type":"tick"')) continue;
@@ -259,30 +260,13 @@ function lastProgress(file: string): string | undefined {
   return undefined;
 }
 
-/** The last `bytes` of a file ('' when there is none). */
-export function tail(file: string | null, bytes = 2_000): string {
-  if (!file) return '';
-  try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      const size = fs.fstatSync(fd).size;
-      const buf = Buffer.alloc(Math.min(bytes, size));
-      fs.readSync(fd, buf, 0, buf.length, size - buf.length);
-      return buf.toString('utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return '';
-  }
-}
-
+/** The newest file at the top of a folder; links are not files here (an agent may point one anywhere). */
 function newestFile(dir: string): string | null {
   try {
     let best: { file: string; mtime: number } | null = null;
     for (const f of fs.readdirSync(dir)) {
       const file = path.join(dir, f);
-      const st = fs.statSync(file);
+      const st = fs.lstatSync(file);
       if (st.isFile() && (!best || st.mtimeMs > best.mtime)) best = { file, mtime: st.mtimeMs };
     }
     return best?.file ?? null;

@@ -4,10 +4,11 @@
 //   /                      every run: state (running, finished, interrupted, killed), what it plays, progress, links
 //   /run/<name>/           a run's live page: progress lines, agents developing, games in flight
 //                          with their boards, W per track and the leaderboard filling in, failures
-//   /run/<name>/files/…    the run's own files as they are (report.html, replays/<id>.html …)
+//   /run/<name>/files/…    the run's own files (report.html, replays …; agents' files as inert text, no links)
 //   /queue                 with --queue: workers, what each plays, queue depth and throughput
 // Bound to 127.0.0.1 unless --host says otherwise; then every request needs the printed token
-// (?token=…, kept as a cookie for the pages' own links).
+// (?token=…, kept as a cookie for the pages' own links). Every request must name a host it
+// answers to (DNS rebinding; request-guard.ts), and the run's files agents wrote are served inert.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
@@ -20,6 +21,8 @@ import { PROJECT_ROOT } from '../../util/paths.ts';
 import { listRuns, runState, runSummary } from './runs.ts';
 import { RunWatch, watchStats, type WatchMessage } from './watch.ts';
 import { runHumans, type Spectator } from './spectator.ts';
+import { openInside } from './safe-file.ts';
+import { allowedHosts, fileHeaders, foreignHost, foreignOrigin, NOSNIFF } from './request-guard.ts';
 
 export interface ServeOptions {
   /** The runs folder (run directories and index.jsonl). */
@@ -35,21 +38,9 @@ export interface ServeOptions {
    * seat's cards, `public` what every seat sees. Default: per run, public when a person plays in it.
    */
   spectator?: Spectator;
+  /** Host names it also answers to (--allow-host): beside localhost, 127.0.0.1, [::1] and the bound address. */
+  allowHosts?: string[];
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.jsonl': 'text/plain; charset=utf-8',
-  '.csv': 'text/csv; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/plain; charset=utf-8',
-  '.log': 'text/plain; charset=utf-8',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.pgn': 'application/x-chess-pgn',
-};
 
 export class ServeServer {
   private readonly server: http.Server;
@@ -57,12 +48,15 @@ export class ServeServer {
   readonly token: string | null;
   private scripts?: Promise<Record<string, string>>;
   private readonly sockets = new Set<http.ServerResponse>();
+  /** Host names (no port) requests may name in their Host header. */
+  private readonly hosts: Set<string>;
   port = 0;
 
   constructor(private readonly options: ServeOptions) {
     const host = options.host ?? '127.0.0.1';
     this.token =
       host === '127.0.0.1' || host === 'localhost' || host === '::1' ? null : randomBytes(16).toString('hex');
+    this.hosts = allowedHosts(host, options.allowHosts ?? []);
     this.server = http.createServer((req, res) => {
       this.route(req, res).catch((err) => {
         if (!res.headersSent) text(res, 500, `error: ${(err as Error).message}`);
@@ -105,11 +99,19 @@ export class ServeServer {
 
   private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
+    const foreign = foreignHost(req, this.hosts);
+    if (foreign) return text(res, 421, foreign);
     if (!this.authorised(req, res, url))
       return text(res, 403, 'this server needs the token catarena serve printed (?token=…)');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return text(res, 405, 'read-only');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      // Nothing here changes state; a page elsewhere posting to it is refused as such all the same.
+      if (foreignOrigin(req, this.hosts)) return text(res, 403, 'requests from other sites are refused');
+      return text(res, 405, 'read-only');
+    }
     const p = url.pathname;
     if (p === '/') return html(res, shell('catarena runs', 'runs', { queue: Boolean(this.options.queue) }));
+    // catarena's own pages (report.html, the replay page) name no icon: the browser asks for this one.
+    if (p === '/favicon.ico') return void res.writeHead(204, NOSNIFF).end();
     if (p === '/api/runs') return json(res, await listRuns(this.options.out));
     if (p === '/api/stats') return json(res, { ...watchStats, cpu: process.cpuUsage(), uptimeS: process.uptime() });
     if (p === '/api/runs/events') return this.runsEvents(req, res);
@@ -134,7 +136,7 @@ export class ServeServer {
         // live.jsonl, the replays, the bots' logs, the seeds: a person playing could read the other seats' cards there.
         if (personPlaying(dir))
           return text(res, 403, `${name} is withheld while a person plays in it: its files open once the run is over`);
-        return this.file(res, dir, decodeURIComponent(rest.slice('/files/'.length)));
+        return this.file(res, path.resolve(dir), decodeURIComponent(rest.slice('/files/'.length)));
       }
     }
     text(res, 404, 'not found');
@@ -153,27 +155,32 @@ export class ServeServer {
     }))();
     const body = (await this.scripts)[name];
     if (body === undefined) return text(res, 404, 'not found');
-    res.writeHead(200, { 'content-type': TYPES['.js']!, 'cache-control': 'no-cache' });
+    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', ...NOSNIFF });
     res.end(body);
   }
 
-  /** A run's own file, inside its directory only. */
+  /**
+   * A run's own file, inside its directory only: a path that leads out of it through a link (an
+   * agent's `rootdir -> /`) is refused, and the file is read from the descriptor that was checked.
+   * Files agents wrote are served inert; catarena's own pages run their scripts (request-guard.ts).
+   */
   private async file(res: http.ServerResponse, dir: string, rel: string): Promise<void> {
     const file = path.resolve(dir, rel);
     if (!file.startsWith(`${dir}${path.sep}`)) return text(res, 403, 'outside the run');
-    let st: fs.Stats;
-    try {
-      st = await fsp.stat(file);
-    } catch {
-      return text(res, 404, `no ${rel} in this run (yet)`);
+    const opened = openInside(dir, file);
+    if (opened === 'outside') return text(res, 403, `${rel} leads outside the run (a link): not served`);
+    if (opened === 'missing') return text(res, 404, `no ${rel} in this run (yet)`);
+    if (opened === 'not a file') return text(res, 404, `${rel} is not a file`);
+    const size = opened.stat.size;
+    const own = path.relative(dir, file).split(path.sep).join('/');
+    res.writeHead(200, { ...fileHeaders(own, !this.token), 'content-length': size, 'cache-control': 'no-cache' });
+    if (size === 0) {
+      fs.closeSync(opened.fd);
+      res.end();
+      return;
     }
-    if (!st.isFile()) return text(res, 404, `${rel} is not a file`);
-    res.writeHead(200, {
-      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'content-length': st.size,
-      'cache-control': 'no-cache',
-    });
-    fs.createReadStream(file).pipe(res);
+    // The size read at the open: a file still growing (live.jsonl) is sent as it was then.
+    fs.createReadStream('', { fd: opened.fd, start: 0, end: size - 1 }).pipe(res);
   }
 
   private sse(req: http.IncomingMessage, res: http.ServerResponse): (m: unknown) => void {
@@ -182,6 +189,7 @@ export class ServeServer {
       'cache-control': 'no-store',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
+      ...NOSNIFF,
     });
     res.write('retry: 2000\n\n');
     this.sockets.add(res);
@@ -294,16 +302,16 @@ table.W th { font-size: .75em; font-weight: 500; }
 `;
 
 function text(res: http.ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...NOSNIFF });
   res.end(body);
 }
 
 function html(res: http.ServerResponse, body: string): void {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...NOSNIFF });
   res.end(body);
 }
 
 function json(res: http.ServerResponse, body: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...NOSNIFF });
   res.end(JSON.stringify(body));
 }

@@ -4,7 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { buildWorkspace, copyWorkspace } from '../../agents/core/workspace.ts';
-import { copyTree, hashDir } from '../../util/fs.ts';
+import { copyTree, droppedText, hashDir } from '../../util/fs.ts';
 import {
   classifyLlmError,
   describeFailure,
@@ -134,7 +134,8 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
       '',
     );
     await fs.rm(dir, { recursive: true, force: true });
-    await copyTree(result.botDir, dir);
+    const dropped = droppedText(await copyTree(result.botDir, dir));
+    if (dropped) log.push(dropped, '');
     // catarena-env.json lets a bot receive named environment variables (API keys) in the process
     // sandbox; only a bot catarena wrote may have it (Agent.mayPassEnv), never code an agent wrote.
     if (
