@@ -14,13 +14,13 @@ nav.top { margin-bottom: .5rem; }
 .grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .grid > * { min-width: 0; max-width: 100%; }
 .boards { display: flex; flex-wrap: wrap; gap: 1rem; }
-.boards .game { border: 1px solid #ddd; border-radius: 4px; padding: .4rem; width: 300px; max-width: 100%; box-sizing: border-box; overflow: hidden; }
-.boards .game .board { overflow: hidden; }
+.boards .game { border: 1px solid #ddd; border-radius: 4px; padding: .4rem; width: 300px; max-width: 100%; box-sizing: border-box; overflow-x: clip; }
+.boards .game .board { overflow-x: clip; }
 .boards .game svg { width: 100%; height: auto; }
 .boards .game .board-status { font-size: .8em; }
 table.W td.cell { width: 2.2em; text-align: center; font-size: .75em; }
 table.W th { font-size: .75em; font-weight: 500; max-width: 9em; overflow: hidden; text-overflow: ellipsis; }
-table.runs td.what, table.runs td.progress { white-space: normal; min-width: 12em; max-width: 28em; overflow-wrap: anywhere; }
+table.runs td.what, table.runs td.progress { text-align: left; white-space: normal; min-width: 12em; max-width: 28em; overflow-wrap: anywhere; }
 table.runs td.name { white-space: normal; overflow-wrap: anywhere; min-width: 8em; }
 table.leaderboard td.agent { max-width: 16em; overflow: hidden; text-overflow: ellipsis; }
 .rule { max-width: 60em; }
@@ -28,5 +28,13 @@ table.leaderboard td.agent { max-width: 16em; overflow: hidden; text-overflow: e
 .agents pre { max-height: 6em; overflow: auto; font-size: .75em; margin: .2em 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .agents summary { overflow-wrap: anywhere; }
 .failures li { color: #b00020; overflow-wrap: anywhere; }
+/* A phone: each run a card of labelled lines rather than a table to scroll. */
+@media (max-width: 640px) {
+  table.runs, table.runs tbody, table.runs tr, table.runs td { display: block; width: auto; max-width: none; }
+  table.runs thead { display: none; }
+  table.runs tr { border: 1px solid #ddd; border-radius: 4px; margin-bottom: .5rem; padding: .2rem .4rem; }
+  table.runs td { border: none; text-align: left; white-space: normal; min-width: 0; padding: 1px 0; }
+  table.runs td[data-label]::before { content: attr(data-label) ": "; color: #777; }
+}
 ol.games li { margin: .1em 0; overflow-wrap: anywhere; }
 `;

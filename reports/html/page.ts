@@ -40,6 +40,7 @@ svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sa
 table { display: block; max-width: 100%; overflow-x: auto; width: max-content; }
 svg { max-width: 100%; height: auto; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+textarea, input, select { max-width: 100%; box-sizing: border-box; }
 p, li, h1, h2, h3, h4, summary, code, dd { overflow-wrap: anywhere; }
 @media (max-width: 640px) {
   body { margin: .6rem .7rem; }

@@ -51,6 +51,9 @@
         ),
       ),
     );
+    // Each cell says its column, for the phone layout where the head is not shown (page-css.ts).
+    const names = ['', 'state', 'plays', 'games', 'progress', 'started', ''];
+    for (const row of rows) [...row.children].forEach((td, k) => names[k] && td.setAttribute('data-label', names[k]));
     table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
   }
   const events = new EventSource('/api/runs/events');
