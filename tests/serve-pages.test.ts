@@ -234,6 +234,6 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
         }
         await page.close();
       }
-    }, 90_000);
+    }, 300_000);
   }
 });

@@ -20,7 +20,7 @@ nav.top { margin-bottom: .5rem; }
 .boards .game .board-status { font-size: .8em; }
 table.W td.cell { width: 2.2em; text-align: center; font-size: .75em; }
 table.W th { font-size: .75em; font-weight: 500; max-width: 9em; overflow: hidden; text-overflow: ellipsis; }
-table.runs td.what, table.runs td.progress { text-align: left; white-space: normal; min-width: 12em; max-width: 28em; overflow-wrap: anywhere; }
+table.runs td.what, table.runs td.last { text-align: left; white-space: normal; min-width: 12em; max-width: 28em; overflow-wrap: anywhere; }
 table.runs td.name { white-space: normal; overflow-wrap: anywhere; min-width: 8em; }
 table.leaderboard td.agent { max-width: 16em; overflow: hidden; text-overflow: ellipsis; }
 .rule { max-width: 60em; }

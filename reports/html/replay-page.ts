@@ -39,7 +39,7 @@ export const REPLAY_CSS = `
 .controls { display: flex; gap: .4rem; align-items: center; margin: .6rem 0; flex-wrap: wrap; }
 .controls input[type=range] { width: 18rem; max-width: 100%; flex: 1 1 8rem; }
 .moves.paired { list-style: none; padding-left: 0; }
-.moves.paired li { display: grid; grid-template-columns: 3em 1fr 1fr; gap: .3em; cursor: default; }
+.moves.paired li { display: grid; grid-template-columns: 2.5em minmax(4em, 7em) minmax(4em, 7em); gap: .3em; cursor: default; }
 .moves.paired li span.ply { cursor: pointer; padding: 0 3px; }
 .moves.paired li span.ply.current { background: #ffe9a8; }
 .moves.paired li .no { color: #777; text-align: right; }

@@ -40,7 +40,7 @@
               ? el('div', { class: 'muted', 'data-journal': 'unverified' }, 'unverified')
               : null,
         ),
-        el('td', { class: 'muted progress' }, r.progress || ''),
+        el('td', { class: 'muted last' }, r.progress || ''),
         el('td', { class: 'muted' }, r.startedAt ? r.startedAt.replace('T', ' ').slice(0, 19) : ''),
         el(
           'td',
