@@ -6,6 +6,7 @@ import type { CostRecord, ErrorRates, StrategyRecord, TourneySummary, TrackSumma
 import { adapterFor } from '../games/registry.ts';
 import type { MatchResult } from '../records/match.ts';
 import { mean, ranks } from './metrics/metrics.ts';
+import { boardKey, boardOrder } from './board-rule.ts';
 import type { BootstrapDraws } from './metrics/bootstrap.ts';
 
 /** Whether a game's bots get a join_game call before the first move. */
@@ -124,10 +125,8 @@ function board(tracks: readonly TrackValues[]): Entry[] {
     meanS: mean(valS[agent] ?? []),
     meanL: mean(valL[agent] ?? []),
   }));
-  return entries.sort((a, b) => boardKey(a) - boardKey(b) || a.agent.localeCompare(b.agent));
+  return boardOrder(entries); // the rule the live page orders by too (board-rule.ts)
 }
-
-const boardKey = (e: Entry) => mean([e.meanRankS, e.meanRankL]) ?? Infinity;
 
 /**
  * Paper Table 3: per agent the mean over tracks of its rank by S and by L (ties share the mean

@@ -68,6 +68,23 @@ export function runState(dir: string): { state: RunState; status?: RunStatus } {
   return { state: alive ? 'running' : 'killed', status };
 }
 
+/**
+ * The run's pages and files a page may link to, only those that exist now: its live page, its
+ * report (a tourney writes report.html as it finishes; `play` and `arena` write none, so none is
+ * linked), an arena's cross-table, and the replays of its finished games (served by `serve` from
+ * replays/, for every kind of run: /run/<name>/replay?id=<id>).
+ */
+export function runLinks(dir: string): Record<string, string> {
+  const base = `/run/${encodeURIComponent(path.basename(dir))}/`;
+  const links: Record<string, string> = { live: base };
+  const has = (f: string) => fs.existsSync(path.join(dir, f));
+  if (has('report.html')) links.report = `${base}files/report.html`;
+  if (has('crosstable.txt')) links.crosstable = `${base}files/crosstable.txt`;
+  if (has('journal.jsonl')) links.journal = `${base}files/journal.jsonl`;
+  if (has('replays')) links.replays = `${base}replay`;
+  return links;
+}
+
 export async function runSummary(dir: string): Promise<RunSummary> {
   const name = path.basename(dir);
   const { state, status } = runState(dir);
@@ -86,8 +103,7 @@ export async function runSummary(dir: string): Promise<RunSummary> {
   const humans = runHumans(dir) ?? [];
   // The seed deals every card: a run a person is playing does not show it.
   const shown = (humans.length && state === 'running' ? withoutSeed(config ?? arena) : (config ?? arena)) as unknown;
-  const links: Record<string, string> = { live: `/run/${encodeURIComponent(name)}/` };
-  if (fs.existsSync(path.join(dir, 'report.html'))) links.report = `/run/${encodeURIComponent(name)}/files/report.html`;
+  const links = runLinks(dir);
   return {
     name,
     kind: status?.kind ?? (config ? 'tourney' : arena ? 'arena' : 'run'),

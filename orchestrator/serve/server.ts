@@ -17,12 +17,15 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { viewerScript } from '../../reports/html/replay-page.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
+import { boardRuleScript } from '../../reports/board-rule.ts';
 import { PROJECT_ROOT } from '../../util/paths.ts';
 import { listRuns, runState, runSummary } from './runs.ts';
 import { RunWatch, watchStats, type WatchMessage } from './watch.ts';
 import { runHumans, type Spectator } from './spectator.ts';
 import { openInside } from './safe-file.ts';
 import { allowedHosts, fileHeaders, foreignHost, foreignOrigin, NOSNIFF } from './request-guard.ts';
+import { replayViewerData } from './replays.ts';
+import { SERVE_CSS, REPLAY_CSS } from './page-css.ts';
 
 export interface ServeOptions {
   /** The runs folder (run directories and index.jsonl). */
@@ -132,6 +135,17 @@ export class ServeServer {
       if (rest === '/') return html(res, shell(`catarena · ${name}`, 'run', { run: name }));
       if (rest === '/events') return this.runEvents(req, res, name, dir);
       if (rest === '/summary') return json(res, await runSummary(dir));
+      if (rest === '/replay' || rest === '/replay-data') {
+        if (personPlaying(dir))
+          return text(
+            res,
+            403,
+            `${name} is withheld while a person plays in it: its replays open once the run is over`,
+          );
+        if (rest === '/replay') return html(res, shell(`catarena · ${name} · replay`, 'replay', { run: name }));
+        const found = await replayViewerData(dir, url.searchParams.get('id') ?? '');
+        return 'data' in found ? json(res, found.data) : text(res, found.status, found.error);
+      }
       if (rest.startsWith('/files/')) {
         // live.jsonl, the replays, the bots' logs, the seeds: a person playing could read the other seats' cards there.
         if (personPlaying(dir))
@@ -148,6 +162,8 @@ export class ServeServer {
       'dom.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'dom.js'), 'utf8'),
       'runs.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'runs-page.js'), 'utf8'),
       'run.js': await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'run-page.js'), 'utf8'),
+      'shared.js': boardRuleScript(),
+      'replay.js': `${await fsp.readFile(path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-shell.js'), 'utf8')}\n${await fsp.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'replay-page.js'), 'utf8')}`,
       'queue.js': await fsp.readFile(
         path.join(PROJECT_ROOT, 'orchestrator', 'serve', 'pages', 'queue-page.js'),
         'utf8',
@@ -267,39 +283,22 @@ function personPlaying(dir: string): boolean {
   return (humans === null || humans.length > 0) && runState(dir).state === 'running';
 }
 
-function shell(title: string, page: 'runs' | 'run' | 'queue', data: Record<string, unknown>): string {
-  const script = page === 'run' ? 'run.js' : page === 'queue' ? 'queue.js' : 'runs.js';
+function shell(title: string, page: 'runs' | 'run' | 'queue' | 'replay', data: Record<string, unknown>): string {
+  const script =
+    page === 'run' ? 'run.js' : page === 'queue' ? 'queue.js' : page === 'replay' ? 'replay.js' : 'runs.js';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title.replace(/[<&]/g, '')}</title><link rel="icon" href="data:,">
-<style>${PAGE_CSS}${SERVE_CSS}</style></head>
+<style>${PAGE_CSS}${SERVE_CSS}${page === 'replay' ? REPLAY_CSS : ''}</style></head>
 <body><nav class="top"><a href="/">runs</a>${data.queue ? ' · <a href="/queue">queue</a>' : ''}</nav>
-<div id="app" data-page="${page}"></div>
+<div id="${page === 'replay' ? 'replay' : 'app'}" data-page="${page}"></div>
 <script>window.CATARENA_SERVE = ${JSON.stringify(data).replace(/</g, '\\u003c')};</script>
-${page === 'run' ? '<script src="/assets/viewer.js"></script>\n' : ''}<script src="/assets/dom.js"></script>
+${page === 'run' || page === 'replay' ? '<script src="/assets/viewer.js"></script>\n' : ''}<script src="/assets/dom.js"></script>
+<script src="/assets/shared.js"></script>
 <script src="/assets/${script}"></script>
 </body></html>
 `;
 }
-
-const SERVE_CSS = `
-nav.top { margin-bottom: .5rem; }
-.state { display: inline-block; padding: 0 .4em; border-radius: 3px; font-size: .85em; font-weight: 600; }
-.state.running { background: #c8e6c9; color: #1b5e20; }
-.state.finished { background: #e3f2fd; color: #0d47a1; }
-.state.killed, .state.failed { background: #ffcdd2; color: #b71c1c; }
-.state.interrupted, .state.unknown { background: #eee; color: #555; }
-.grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
-.boards { display: flex; flex-wrap: wrap; gap: 1rem; }
-.boards .game { border: 1px solid #ddd; border-radius: 4px; padding: .4rem; width: 300px; }
-.boards .game svg { width: 100%; height: auto; }
-.boards .game .board-status { font-size: .8em; }
-table.W td.cell { width: 2.2em; text-align: center; font-size: .75em; }
-table.W th { font-size: .75em; font-weight: 500; }
-.progress { font-family: ui-monospace, monospace; font-size: .85em; max-height: 12em; overflow: auto; white-space: pre-wrap; }
-.agents pre { max-height: 6em; overflow: auto; font-size: .75em; margin: .2em 0; }
-.failures li { color: #b00020; }
-`;
 
 function text(res: http.ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...NOSNIFF });

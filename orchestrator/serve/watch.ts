@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MatchResult } from '../../records/match.ts';
-import { progressText, type LiveRecord } from '../run/run-dir.ts';
+import { progressText, type LiveRecord, type RunStatus } from '../run/run-dir.ts';
 import { liveViewerData, type LiveGameView } from '../../reports/html/live-viewer.ts';
-import { agentRows, journalCheck, runState, type AgentRow } from './runs.ts';
+import { agentRows, journalCheck, runLinks, runState, type AgentRow } from './runs.ts';
 import { boardPerspective, pageSpec, runHumans, spectatorFor, spectatorNote, type Spectator } from './spectator.ts';
 import { ChainVerifier, readKeySync } from '../run/journal-chain.ts';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
@@ -40,17 +40,20 @@ function readAgentCount(dir: string): number | undefined {
   }
 }
 
-/** Appended lines of a file that only grows (a torn last line waits for its end). */
+/**
+ * Appended lines of a file that only grows (a torn last line waits for its end). A file replaced
+ * (another inode, as a rename writes it, or shorter than what was read) is read again from its
+ * first line, and those lines come with `reset` true (even none: the file may be empty now).
+ */
 export class FileTail {
   private offset = 0;
   private partial = '';
+  private ino = -1;
   private watcher?: fs.FSWatcher;
 
   constructor(
     readonly file: string,
-    private readonly onLines: (lines: string[]) => void,
-    /** Called when the file was replaced by a shorter one: its lines come again from the first. */
-    private readonly onReset?: () => void,
+    private readonly onLines: (lines: string[], reset: boolean) => void,
   ) {}
 
   /** Reads what was appended since the last read. */
@@ -62,6 +65,14 @@ export class FileTail {
       return;
     }
     try {
+      const st = fs.fstatSync(fd);
+      const reset = (this.ino !== -1 && st.ino !== this.ino) || st.size < this.offset;
+      if (reset) {
+        this.offset = 0; // replaced: read again
+        this.partial = '';
+        this.unwatch(); // the watch follows the old inode
+      }
+      this.ino = st.ino;
       if (!this.watcher) {
         try {
           this.watcher = fs.watch(this.file, () => this.poll());
@@ -70,21 +81,18 @@ export class FileTail {
           // no inotify: the interval reads it
         }
       }
-      const size = fs.fstatSync(fd).size;
-      if (size < this.offset) {
-        this.offset = 0; // replaced: read again
-        this.partial = '';
-        this.onReset?.();
+      if (st.size === this.offset) {
+        if (reset) this.onLines([], true);
+        return;
       }
-      if (size === this.offset) return;
-      const buf = Buffer.alloc(size - this.offset);
+      const buf = Buffer.alloc(st.size - this.offset);
       fs.readSync(fd, buf, 0, buf.length, this.offset);
-      this.offset = size;
+      this.offset = st.size;
       const text = this.partial + buf.toString('utf8');
       const lines = text.split('\n');
       this.partial = lines.pop() ?? '';
       const full = lines.filter((l) => l.trim());
-      if (full.length) this.onLines(full);
+      if (full.length || reset) this.onLines(full, reset);
     } finally {
       fs.closeSync(fd);
     }
@@ -131,13 +139,18 @@ export type WatchMessage = Record<string, unknown> & { type: string };
 export class RunWatch {
   readonly results: CompactResult[] = [];
   private readonly seen = new Set<string>();
-  readonly inFlight = new Map<string, LiveGameView & { lastSent: number; costMs: number; timer?: NodeJS.Timeout }>();
+  /** Games started and not ended, by server game id; `at` is when each started (live.jsonl's time). */
+  readonly inFlight = new Map<
+    string,
+    LiveGameView & { at: string; lastSent: number; costMs: number; timer?: NodeJS.Timeout }
+  >();
   readonly progress: string[] = [];
   /** The run's warnings ('! …' progress lines: a bot that could not start, a queue that went away). */
   readonly warnings: string[] = [];
   private agents: AgentRow[] = [];
   private agentsText = '';
   private state = '';
+  private linksText = '';
   private readonly journal: FileTail;
   private readonly live: FileTail;
   private readonly interval: NodeJS.Timeout;
@@ -159,17 +172,19 @@ export class RunWatch {
     readonly dir: string,
     private readonly spectator?: Spectator,
   ) {
-    this.journal = new FileTail(
-      path.join(dir, 'journal.jsonl'),
-      (lines) => this.onJournal(lines),
-      () => {
+    this.journal = new FileTail(path.join(dir, 'journal.jsonl'), (lines, reset) => {
+      if (reset) {
         this.chain = undefined;
         this.journalLines = 0;
-      },
+      }
+      this.onJournal(lines);
+    });
+    this.live = new FileTail(path.join(dir, 'live.jsonl'), (lines, reset) =>
+      reset ? this.onLiveReplaced(lines) : this.onLive(lines),
     );
-    this.live = new FileTail(path.join(dir, 'live.jsonl'), (lines) => this.onLive(lines));
     this.journal.poll();
     this.live.poll();
+    this.dropAbandoned(runState(this.dir));
     this.ready = true;
     this.interval = setInterval(() => void this.tick(), 1_000);
     void this.tick();
@@ -204,6 +219,8 @@ export class RunWatch {
 
   /** Everything a page needs when it connects. */
   async snapshot(): Promise<WatchMessage> {
+    const run = runState(this.dir);
+    this.dropAbandoned(run);
     const boards = await Promise.all(
       [...this.inFlight.values()]
         .slice(-MAX_BOARDS)
@@ -212,7 +229,8 @@ export class RunWatch {
     return {
       type: 'snapshot',
       spectator: this.view(),
-      state: runState(this.dir).state,
+      state: run.state,
+      links: runLinks(this.dir),
       results: this.results,
       boards,
       inFlight: this.inFlight.size,
@@ -239,11 +257,16 @@ export class RunWatch {
     // A line rewritten in place (same size, so no new lines to tail) shows here within seconds.
     const checked = await journalCheck(path.join(this.dir, 'journal.jsonl'));
     if (checked?.state === 'tampered') this.sayTampered(checked);
-    const { state } = runState(this.dir);
+    const run = runState(this.dir);
+    this.dropAbandoned(run);
+    const { state } = run;
+    const links = runLinks(this.dir);
+    const linksText = JSON.stringify(links);
     if (state !== this.state) {
       this.state = state;
-      this.emit({ type: 'state', state });
-    }
+      this.emit({ type: 'state', state, links });
+    } else if (linksText !== this.linksText) this.emit({ type: 'links', links }); // report.html is written after the state
+    this.linksText = linksText;
     if (++this.ticks % AGENT_EVERY !== 1 && AGENT_EVERY > 1) return;
     const t0 = performance.now();
     this.agentCount ??= readAgentCount(this.dir);
@@ -307,8 +330,8 @@ export class RunWatch {
         else this.progress.push(text);
         if (this.progress.length > 200) this.progress.splice(0, 100);
         if (this.ready) this.emit({ type: 'progress', text, replace: r.type === 'tick' });
-        if (r.type === 'phase' && text.startsWith('!')) {
-          this.warnings.push(text);
+        if (r.type === 'phase' && text.startsWith('!') && !this.warnings.includes(text)) {
+          this.warnings.push(text); // once: a replaced live.jsonl holds it again
           if (this.ready) this.emit({ type: 'warning', text });
         }
       } else if (r.type === 'start') {
@@ -319,6 +342,7 @@ export class RunWatch {
           gameId: r.gameId,
           spec: r.spec,
           setup: r.setup,
+          at: r.at,
           moves: [],
           lastSent: 0,
           costMs: 0,
@@ -346,6 +370,54 @@ export class RunWatch {
           });
       }
     }
+  }
+
+  /**
+   * live.jsonl was replaced (a finished tourney keeps only its progress lines): its lines are read
+   * again from the first, so the progress and the games in flight are rebuilt from them, and the
+   * page is sent the whole of both at once rather than each line again.
+   */
+  private onLiveReplaced(lines: string[]): void {
+    for (const g of this.inFlight.values()) clearTimeout(g.timer);
+    const before = [...this.inFlight.values()].map((g) => g.id);
+    this.inFlight.clear();
+    this.progress.length = 0;
+    const ready = this.ready;
+    this.ready = false; // one message below, not one per line
+    try {
+      this.onLive(lines);
+    } finally {
+      this.ready = ready;
+    }
+    this.dropAbandoned(runState(this.dir), false);
+    const still = new Set([...this.inFlight.values()].map((g) => g.id));
+    if (this.ready)
+      this.emit({
+        type: 'progress-all',
+        progress: this.progress.slice(-30),
+        dropped: before.filter((id) => !still.has(id)),
+        inFlight: this.inFlight.size,
+      });
+  }
+
+  /**
+   * Games in flight are those started by the run's current process and not ended: when the run is
+   * no longer running (finished, killed, failed), none; when it runs again (a resume), only games
+   * started since it did. A killed run's games never get an end line, so without this they
+   * would stay "in flight" for ever. Says which went (`emit` false: the caller does).
+   */
+  private dropAbandoned({ state, status }: { state: string; status?: RunStatus }, emit = true): void {
+    if (!this.inFlight.size) return;
+    const since = status?.startedAt ?? '';
+    const dropped: string[] = [];
+    for (const [gameId, g] of this.inFlight) {
+      if (state === 'running' && !(status && g.at < since)) continue;
+      clearTimeout(g.timer);
+      this.inFlight.delete(gameId);
+      dropped.push(g.id);
+    }
+    if (dropped.length && emit && this.ready)
+      this.emit({ type: 'dropped', ids: dropped, inFlight: this.inFlight.size });
   }
 
   /** Sends a game's board now, or once BOARD_MS has passed since the last one. */

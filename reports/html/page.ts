@@ -36,6 +36,16 @@ th { background: #f5f5f7; }
 a { color: #0b57d0; }
 button { font: inherit; padding: 1px 8px; }
 svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+/* 360 px and up: a wide table scrolls in its own box, charts shrink to the page, long words wrap. */
+table { display: block; max-width: 100%; overflow-x: auto; width: max-content; }
+svg { max-width: 100%; height: auto; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+textarea, input, select { max-width: 100%; box-sizing: border-box; }
+p, li, h1, h2, h3, h4, summary, code, dd { overflow-wrap: anywhere; }
+@media (max-width: 640px) {
+  body { margin: .6rem .7rem; }
+  h1 { font-size: 1.25rem; }
+}
 `;
 
 /** An interval after a number in a report table: " [lo, hi]" in the ci style, nothing without one. */

@@ -31,12 +31,18 @@ export async function viewerScript(): Promise<string> {
   return parts.join('\n\n');
 }
 
-const REPLAY_CSS = `
+export const REPLAY_CSS = `
 .main { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; }
-.board { min-width: 320px; }
-.side { max-height: 80vh; overflow: auto; min-width: 16rem; }
-.controls { display: flex; gap: .4rem; align-items: center; margin: .6rem 0; }
-.controls input[type=range] { width: 18rem; }
+.main > * { min-width: 0; max-width: 100%; }
+.board { min-width: min(320px, 100%); overflow: hidden; }
+.side { max-height: 80vh; overflow: auto; min-width: min(16rem, 100%); }
+.controls { display: flex; gap: .4rem; align-items: center; margin: .6rem 0; flex-wrap: wrap; }
+.controls input[type=range] { width: 18rem; max-width: 100%; flex: 1 1 8rem; }
+.moves.paired { list-style: none; padding-left: 0; }
+.moves.paired li { display: grid; grid-template-columns: 2.5em minmax(4em, 7em) minmax(4em, 7em); gap: .3em; cursor: default; }
+.moves.paired li span.ply { cursor: pointer; padding: 0 3px; }
+.moves.paired li span.ply.current { background: #ffe9a8; }
+.moves.paired li .no { color: #777; text-align: right; }
 .moves { padding-left: 4.2em; margin: 0; }
 .moves li { cursor: pointer; padding: 1px 4px; content-visibility: auto; contain-intrinsic-size: auto 20px; }
 .moves li.current { background: #ffe9a8; }

@@ -22,6 +22,7 @@ import { agentsWithoutBot, everyBuildFailed } from '../summary.ts';
 import { sandboxAlarmLines } from '../sandbox-alarm.ts';
 import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, scriptJson, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';
+import { LEADERBOARD_RULE } from '../board-rule.ts';
 import { integrityAlarmLines } from '../integrity.ts';
 import { integrityHtml } from './integrity-html.ts';
 
@@ -99,6 +100,7 @@ function leaderboard(s: TourneySummary): string {
     vsNext(e.aboveNext),
   ]);
   return `<h2 id="leaderboard">Leaderboard</h2>
+<p class="muted" data-testid="rule">${h(LEADERBOARD_RULE)}</p>
 <p class="muted">Average rank over ${s.tracks.length} track(s) (1 = best). P(place): share of bootstrap samples in which the agent holds this place.</p>
 ${table(['Agent', '#', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'P(place)', 'ahead of next'], rows, 'leaderboard')}`;
 }
@@ -266,10 +268,10 @@ const REPORT_CSS = `
 .w-wrap { overflow-x: auto; }
 .heatmap rect.cell { cursor: pointer; }
 .heatmap rect.cell:hover { stroke: #000; stroke-width: 1.5; }
-#games { position: fixed; right: 1rem; bottom: 1rem; max-width: 36rem; max-height: 60vh; overflow: auto; background: #fff; border: 1px solid #aaa; box-shadow: 0 2px 12px rgba(0,0,0,.2); padding: .6rem .9rem; display: none; }
+#games { position: fixed; right: 1rem; bottom: 1rem; max-width: min(36rem, calc(100vw - 2rem)); box-sizing: border-box; max-height: 60vh; overflow: auto; background: #fff; border: 1px solid #aaa; box-shadow: 0 2px 12px rgba(0,0,0,.2); padding: .6rem .9rem; display: none; }
 #games.open { display: block; }
 #games td, #games th { font-size: 12px; }
-nav a { margin-right: .8rem; }
+nav a { margin-right: .8rem; display: inline-block; }
 h4 { margin: .6rem 0 .2rem; font-size: .95rem; }
 `;
 

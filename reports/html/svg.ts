@@ -4,20 +4,12 @@
 // pages that render from file:// with no script. Every data mark carries data-* attributes, so
 // tests (and the report's own script) can read what was drawn.
 import { escapeHtml } from './page.ts';
+import { scoreColour } from '../board-rule.ts';
 
 const fmt = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
 
-/** Diverging colour for a score in [0, 1]: red (0) → white (0.5) → blue (1). */
-export function divergingColour(v: number): string {
-  const t = Math.max(0, Math.min(1, v));
-  const mix = (a: number, b: number, u: number) => Math.round(a + (b - a) * u);
-  // #d73027 (0) → #f7f7f7 (0.5) → #4575b4 (1)
-  const [r, g, b] =
-    t < 0.5
-      ? [mix(0xd7, 0xf7, t * 2), mix(0x30, 0xf7, t * 2), mix(0x27, 0xf7, t * 2)]
-      : [mix(0xf7, 0x45, (t - 0.5) * 2), mix(0xf7, 0x75, (t - 0.5) * 2), mix(0xf7, 0xb4, (t - 0.5) * 2)];
-  return `rgb(${r},${g},${b})`;
-}
+/** Diverging colour for a score in [0, 1]: red (0) → white (0.5) → blue (1); the live page's W uses the same (board-rule.ts). */
+export const divergingColour = scoreColour;
 
 export interface HeatmapInput {
   labels: string[];
@@ -46,6 +38,12 @@ export interface MatrixFrame {
   labelDy: number;
 }
 
+/** The most characters of a name a matrix's axis shows: a long agent name is cut (whole in its title), not a 2,000 px wide chart. */
+export const AXIS_CHARS = 24;
+const axisText = (label: string) => (label.length > AXIS_CHARS ? `${label.slice(0, AXIS_CHARS - 1)}…` : label);
+const axisLabel = (label: string) =>
+  label.length > AXIS_CHARS ? `<title>${escapeHtml(label)}</title>${escapeHtml(axisText(label))}` : escapeHtml(label);
+
 /** What the matrix heatmaps (W here, the probe's consistency) share: the <svg> element, the hatch for empty cells, labels down the left and slanted across the top. */
 export function matrixFrame(o: MatrixFrame): string[] {
   const { origin, cell } = o;
@@ -55,13 +53,13 @@ export function matrixFrame(o: MatrixFrame): string[] {
   ];
   o.labels.forEach((label, k) => {
     parts.push(
-      `<text x="${origin - 4}" y="${origin + k * cell + cell * o.labelDy}" text-anchor="end" font-size="11">${escapeHtml(label)}</text>`,
+      `<text x="${origin - 4}" y="${origin + k * cell + cell * o.labelDy}" text-anchor="end" font-size="11">${axisLabel(label)}</text>`,
     );
   });
   (o.colLabels ?? o.labels).forEach((label, k) => {
     const x = origin + k * cell + cell * o.labelDy;
     parts.push(
-      `<text x="${x}" y="${origin - 4}" font-size="11" transform="rotate(-60 ${x} ${origin - 4})">${escapeHtml(label)}</text>`,
+      `<text x="${x}" y="${origin - 4}" font-size="11" transform="rotate(-60 ${x} ${origin - 4})">${axisLabel(label)}</text>`,
     );
   });
   return parts;
@@ -85,7 +83,7 @@ export function colourLegend(
 export function heatmap({ labels, values, games, id }: HeatmapInput): string {
   const n = labels.length;
   const cell = n > 24 ? 16 : 26;
-  const left = 8 + Math.max(...labels.map((l) => l.length)) * 6.6;
+  const left = 8 + Math.max(...labels.map((l) => axisText(l).length)) * 6.6;
   const top = left;
   const width = left + n * cell + 70;
   const height = top + n * cell + 10;

@@ -9,6 +9,8 @@
   const base = `/run/${encodeURIComponent(run)}/`;
   const app = document.getElementById('app');
   const { el } = window.catarenaServe; // dom.js
+  // Names, W's colours and the leaderboard's order, as the report has them (reports/board-rule.ts).
+  const { strategyLabel, scoreColour, trackMetrics, leaderboard: boardOf, LEADERBOARD_RULE } = window.catarenaBoard;
   const state = el('span', { class: 'state', 'data-testid': 'state' }, '…');
   const about = el('p', { class: 'muted', 'data-testid': 'about' });
   const links = el('p', { 'data-testid': 'links' });
@@ -20,6 +22,9 @@
   const boards = el('div', { class: 'boards', 'data-testid': 'boards' });
   const wBox = el('div', { class: 'grid', 'data-testid': 'W' });
   const leader = el('div', { 'data-testid': 'leaderboard' });
+  const rule = el('p', { class: 'muted rule', 'data-testid': 'rule' }, LEADERBOARD_RULE);
+  const gamesList = el('ol', { class: 'games', 'data-testid': 'games-list', reversed: '' });
+  const gamesNote = el('p', { class: 'muted' }, 'none yet');
   const failures = el('ol', { class: 'failures', 'data-testid': 'failures' });
   const noFailures = el('p', { class: 'muted' }, 'none so far');
   const counter = el('span', { 'data-testid': 'games' }, '0');
@@ -37,9 +42,14 @@
     flightTitle,
     spectator,
     boards,
-    el('h2', {}, 'W (row vs column: mean score) and leaderboard'),
-    wBox,
+    el('h2', {}, 'Leaderboard'),
+    rule,
     leader,
+    el('h2', {}, 'W (row vs column: mean score)'),
+    wBox,
+    el('h2', {}, 'Finished games and their replays'),
+    gamesNote,
+    gamesList,
     el('h2', {}, 'Failures'),
     noFailures,
     failures,
@@ -79,22 +89,15 @@
     return t;
   }
 
-  function colour(v) {
-    // 0 red → ½ white → 1 green
-    const h = v >= 0.5 ? 120 : 0;
-    const l = 100 - Math.abs(v - 0.5) * 2 * 45;
-    return `hsl(${h}, 60%, ${l}%)`;
-  }
-
   function drawTrack(name) {
     const t = tracks.get(name);
     const ids = [...t.ids].sort();
-    const head = el('tr', {}, el('th', {}, ''), ...ids.map((id) => el('th', { title: id }, id)));
+    const head = el('tr', {}, el('th', {}, ''), ...ids.map((id) => el('th', { title: id }, strategyLabel(id))));
     const rows = ids.map((a) =>
       el(
         'tr',
         {},
-        el('th', { title: a }, a),
+        el('th', { title: a }, strategyLabel(a)),
         ...ids.map((b) => {
           if (a === b) return el('td', { class: 'diag' }, '—');
           const c = t.cells.get(`${a}|${b}`);
@@ -107,11 +110,12 @@
               'data-row': a,
               'data-col': b,
               'data-n': String(c[1]),
-              title: `${a} vs ${b}: ${v.toFixed(3)} over ${c[1]} games`,
+              title: `${strategyLabel(a)} vs ${strategyLabel(b)}: ${v.toFixed(3)} over ${c[1]} games`,
             },
             v.toFixed(2),
           );
-          td.style.background = colour(v);
+          td.style.background = scoreColour(v);
+          if (v < 0.2 || v > 0.8) td.style.color = '#fff';
           return td;
         }),
       ),
@@ -122,51 +126,68 @@
     );
   }
 
+  // One board over the tracks, per agent, in the report's order (board-rule.ts): S and L from W
+  // as it stands, so the order can change as games finish.
   function drawLeaderboard() {
-    const parts = [];
-    for (const [name, t] of tracks) {
-      const rows = [...t.ids].map((id) => {
-        let sum = 0;
-        let n = 0;
-        for (const [key, c] of t.cells) if (key.startsWith(`${id}|`)) (sum += c[0]), (n += c[1]);
-        return { id, mean: n ? sum / n : 0, n };
-      });
-      rows.sort((a, b) => b.mean - a.mean);
-      parts.push(
+    const metrics = [...tracks.values()].map((t) => {
+      const ids = [...t.ids];
+      const cell = (a, b) => {
+        const c = t.cells.get(`${a}|${b}`);
+        return c ? c[0] / c[1] : null;
+      };
+      const m = trackMetrics(ids, cell);
+      const agents = Object.keys(m);
+      return {
+        agents,
+        S: Object.fromEntries(agents.map((a) => [a, m[a].S])),
+        L: Object.fromEntries(agents.map((a) => [a, m[a].L])),
+      };
+    });
+    const fmt = (x, d) => (x === null || x === undefined ? '—' : x.toFixed(d));
+    const rows = boardOf(metrics);
+    leader.replaceChildren(
+      el(
+        'table',
+        { class: 'leaderboard' },
         el(
-          'table',
-          { class: 'leaderboard', 'data-track': name },
-          el('caption', {}, name),
-          el(
-            'thead',
-            {},
+          'thead',
+          {},
+          el('tr', {}, ...['#', 'agent', 'avg rank S', 'avg rank L', 'mean S', 'mean L'].map((h) => el('th', {}, h))),
+        ),
+        el(
+          'tbody',
+          {},
+          ...rows.map((r, k) =>
             el(
               'tr',
-              {},
-              el('th', {}, '#'),
-              el('th', {}, 'strategy'),
-              el('th', {}, 'mean score'),
-              el('th', {}, 'pair games'),
-            ),
-          ),
-          el(
-            'tbody',
-            {},
-            ...rows.map((r, k) =>
-              el(
-                'tr',
-                {},
-                el('td', {}, String(k + 1)),
-                el('td', {}, r.id),
-                el('td', { class: 'num' }, r.mean.toFixed(3)),
-                el('td', { class: 'num' }, String(r.n)),
-              ),
+              { 'data-agent': r.agent },
+              el('td', {}, String(k + 1)),
+              el('td', { class: 'agent', title: r.agent }, r.agent),
+              el('td', { class: 'num' }, fmt(r.meanRankS, 2)),
+              el('td', { class: 'num' }, fmt(r.meanRankL, 2)),
+              el('td', { class: 'num' }, fmt(r.meanS, 3)),
+              el('td', { class: 'num' }, fmt(r.meanL, 3)),
             ),
           ),
         ),
-      );
+      ),
+    );
+  }
+
+  // The finished games, newest first, each with its replay (/run/<name>/replay?id=…): a person's
+  // own game of a play run too. Links once the run's files may be shown (not while a person plays).
+  let view = { humans: [] };
+  let runState = '';
+  const replayable = () => !(view.humans?.length && runState === 'running');
+  function addGames(results) {
+    for (const r of results) {
+      const label = `${r.track}: ${r.seats.map(strategyLabel).join(' vs ')} · ${r.scores.map((x) => Math.round(x * 1000) / 1000).join('–')}${r.termination !== 'normal' ? ` · ${r.termination}` : ''}`;
+      const li = el('li', { 'data-game': r.id }, label);
+      if (replayable()) li.append(' · ', el('a', { href: `${base}replay?id=${encodeURIComponent(r.id)}` }, 'replay'));
+      gamesList.prepend(li);
     }
-    leader.replaceChildren(el('div', { class: 'grid' }, ...parts));
+    while (gamesList.children.length > 200) gamesList.lastElementChild.remove();
+    gamesNote.hidden = gamesList.children.length > 0;
   }
 
   function addResults(results) {
@@ -187,11 +208,12 @@
           el(
             'li',
             {},
-            `${r.track}: ${r.seats.join(' vs ')}: ${r.offender !== null ? r.seats[r.offender] : 'a bot'} ${r.termination}: ${r.reason}`,
+            `${r.track}: ${r.seats.map(strategyLabel).join(' vs ')}: ${r.offender !== null ? strategyLabel(r.seats[r.offender]) : 'a bot'} ${r.termination}: ${r.reason}`,
           ),
         );
       }
     }
+    addGames(results);
     for (const name of touched) drawTrack(name);
     if (touched.size) drawLeaderboard();
     counter.textContent = String(live.results.length);
@@ -223,10 +245,24 @@
     else board.append(el('p', { class: 'muted' }, `${msg.moves} moves`));
     box.setAttribute('data-moves', String(msg.moves));
     box.replaceChildren(
-      el('div', { class: 'muted' }, `${msg.spec.game}/${msg.spec.variant}: ${msg.spec.seats.join(' vs ')}`),
+      el(
+        'div',
+        { class: 'muted' },
+        `${msg.spec.game}/${msg.spec.variant}: ${msg.spec.seats.map(strategyLabel).join(' vs ')}`,
+      ),
       board,
     );
+    fit(board);
     live.boards = boardEls.size;
+  }
+  /** A board wider than its box (Hold'em's table, Bridge's compass) is scaled down to fit, not cut or spilled. */
+  function fit(board) {
+    const wide = board.scrollWidth;
+    const room = board.clientWidth;
+    if (wide > room + 1 && room > 0) for (const c of board.children) c.style.zoom = String(room / wide);
+  }
+  function dropBoards(ids) {
+    for (const id of ids) endBoard(id);
   }
   function endBoard(id) {
     const box = boardEls.get(id);
@@ -306,18 +342,30 @@
   function drawState(s, summary) {
     state.textContent = s;
     state.className = `state ${s}`;
+    runState = s;
     if (summary) about.textContent = summary.about;
-    links.replaceChildren(
-      el('a', { href: `${base}files/journal.jsonl` }, 'journal.jsonl'),
-      ' · ',
-      el('a', { href: `${base}files/report.html`, 'data-testid': 'report-link' }, 'report.html'),
-      s === 'finished' ? '' : el('span', { class: 'muted' }, ' (once the run has finished)'),
-    );
+  }
+  // Only what the run has (orchestrator/serve/runs.ts runLinks): a play or arena run writes no report.
+  function drawLinks(l) {
+    if (!l) return;
+    const parts = [];
+    if (l.report) parts.push(el('a', { href: l.report, 'data-testid': 'report-link' }, 'report.html'));
+    if (l.crosstable) parts.push(el('a', { href: l.crosstable, 'data-testid': 'crosstable-link' }, 'cross-table'));
+    if (l.journal) parts.push(el('a', { href: l.journal }, 'journal.jsonl'));
+    if (!l.report && runState !== 'finished' && l.journal && !l.crosstable)
+      parts.push(el('span', { class: 'muted' }, 'the report is linked here once the run has written it'));
+    links.replaceChildren(...parts.flatMap((p, k) => (k ? [' · ', p] : [p])));
   }
 
-  function drawSpectator(view) {
-    spectator.textContent = view ? view.note : '';
-    spectator.setAttribute('data-mode', view ? view.mode : '');
+  function drawSpectator(v) {
+    view = v || { humans: [] };
+    spectator.textContent = v ? v.note : '';
+    spectator.setAttribute('data-mode', v ? v.mode : '');
+  }
+
+  function replaceProgress(lines) {
+    progress.replaceChildren(...lines.map((t) => el('div', {}, t)));
+    progress.scrollTop = progress.scrollHeight;
   }
 
   function addWarning(text) {
@@ -345,7 +393,9 @@
       boards.replaceChildren();
       boardEls.clear();
       progress.replaceChildren();
+      gamesList.replaceChildren();
       drawState(msg.state, msg.summary);
+      drawLinks(msg.links);
       drawSpectator(msg.spectator);
       addResults(msg.results);
       for (const b of msg.boards) drawBoard(b);
@@ -363,7 +413,19 @@
     } else if (msg.type === 'progress') addProgress(msg.text, msg.replace);
     else if (msg.type === 'agents') drawAgents(msg.agents);
     else if (msg.type === 'warning') addWarning(msg.text);
-    else if (msg.type === 'state') drawState(msg.state);
-    else if (msg.type === 'spectator') drawSpectator(msg.spectator);
+    else if (msg.type === 'state') {
+      drawState(msg.state);
+      drawLinks(msg.links);
+      gamesList.replaceChildren(); // a person's run that ended: its games' replays open now
+      addGames(live.results.slice(-200));
+    } else if (msg.type === 'links') drawLinks(msg.links);
+    else if (msg.type === 'dropped') {
+      dropBoards(msg.ids);
+      inFlight(msg.inFlight);
+    } else if (msg.type === 'progress-all') {
+      replaceProgress(msg.progress);
+      dropBoards(msg.dropped);
+      inFlight(msg.inFlight);
+    } else if (msg.type === 'spectator') drawSpectator(msg.spectator);
   };
 })();

@@ -22,14 +22,14 @@
       el(
         'tr',
         { 'data-run': r.name, 'data-state': r.state },
-        el('td', {}, el('a', { href: r.links.live }, r.name)),
+        el('td', { class: 'name' }, el('a', { href: r.links.live }, r.name)),
         el(
           'td',
           {},
           el('span', { class: `state ${r.state}` }, r.state),
           r.message ? el('div', { class: 'muted' }, r.message.slice(0, 120)) : null,
         ),
-        el('td', {}, r.about),
+        el('td', { class: 'what' }, r.about),
         el(
           'td',
           { class: 'num' },
@@ -40,16 +40,20 @@
               ? el('div', { class: 'muted', 'data-journal': 'unverified' }, 'unverified')
               : null,
         ),
-        el('td', { class: 'muted' }, r.progress || ''),
+        el('td', { class: 'muted last' }, r.progress || ''),
         el('td', { class: 'muted' }, r.startedAt ? r.startedAt.replace('T', ' ').slice(0, 19) : ''),
         el(
           'td',
           {},
           el('a', { href: r.links.live }, 'live'),
           ...(r.links.report ? [' · ', el('a', { href: r.links.report }, 'report')] : []),
+          ...(r.links.crosstable ? [' · ', el('a', { href: r.links.crosstable }, 'cross-table')] : []),
         ),
       ),
     );
+    // Each cell says its column, for the phone layout where the head is not shown (page-css.ts).
+    const names = ['', 'state', 'plays', 'games', 'progress', 'started', ''];
+    for (const row of rows) [...row.children].forEach((td, k) => names[k] && td.setAttribute('data-label', names[k]));
     table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
   }
   const events = new EventSource('/api/runs/events');
