@@ -39,7 +39,7 @@
     try {
       const res = await fetch(`/play/answer${query}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-catarena-seat': root.dataset.secret || '' },
         body: JSON.stringify({ gameId: msg.gameId, action }),
       });
       const body = await res.json().catch(() => ({}));

@@ -8,11 +8,19 @@
 // runner's live events (records/live.ts). An answer (POST /play/answer) is checked with the rules
 // first (Game.validate): an illegal one is refused with the reason and the turn call stays
 // parked, never sent as a forfeit. A person who leaves the page is timed out by the runner and
-// loses as the game's policy says. The bot protocol's paths never start with /play.
+// loses as the game's policy says.
+//
+// Any web page the person has open can send requests to 127.0.0.1, and a DNS-rebound one even
+// reads the answers: so the bot protocol is served only on a Unix socket in a private folder (the
+// runner's connection, BotHandle.socketPath; no browser reaches it), the page's port answers only
+// requests whose Host is its own address (421 otherwise), and an answer is taken only as JSON with
+// the page's per-session secret in a header (the page has it; another origin cannot read it).
 import fs from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { adapterFor, gameDescriptor } from '../../games/registry.ts';
 import type { LiveEvent } from '../../records/live.ts';
@@ -69,7 +77,7 @@ export interface HumanSeatOptions {
   variant: string;
   /** The strategy id of the seat in specs, results and the journal (default "human"). */
   id?: string;
-  /** Where the page is served (default 127.0.0.1); any other host needs the token. */
+  /** Where the page is served (default 127.0.0.1); any other host needs the token. A wildcard (0.0.0.0, ::) takes any Host header. */
   host?: string;
   /** Port (default 0: any free one). */
   port?: number;
@@ -81,6 +89,14 @@ export class HumanSeat {
   readonly id: string;
   private readonly callerId = newCallerId();
   private readonly server: http.Server;
+  /** The bot protocol, for the runner only: on a Unix socket in a folder only this user can open. */
+  private readonly botServer: http.Server;
+  private readonly socketDir = mkdtempSync(path.join(os.tmpdir(), 'catarena-seat-'));
+  /** The page's per-session secret: sent back in the SEAT_HEADER header with every answer. */
+  private readonly secret = randomBytes(16).toString('hex');
+  /** Games abandoned because play was stopped (abort): not to be journaled. */
+  private readonly abandonedIds = new Set<string>();
+  private aborted = false;
   private readonly games = new Map<string, Game>();
   private readonly clients = new Set<http.ServerResponse>();
   private parked: Parked | null = null;
@@ -102,13 +118,24 @@ export class HumanSeat {
     this.server = http.createServer(
       (req, res) => void this.route(req, res).catch((err) => send(res, 500, { error: String(err) })),
     );
+    this.botServer = http.createServer(
+      (req, res) => void this.botRoute(req, res).catch((err) => send(res, 500, { error: String(err) })),
+    );
+  }
+
+  /** Where the runner reaches the bot protocol. */
+  get socketPath(): string {
+    return path.join(this.socketDir, 'seat.sock');
   }
 
   async start(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve);
-    });
+    const listen = (server: http.Server, ...args: unknown[]) =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        (server.listen as (...a: unknown[]) => void)(...args, resolve);
+      });
+    await listen(this.botServer, this.socketPath);
+    await listen(this.server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.port = (this.server.address() as AddressInfo).port;
     this.options.log?.(`human seat: open ${this.pageUrl} to play ${this.options.game} (${this.options.variant})`);
   }
@@ -128,10 +155,11 @@ export class HumanSeat {
       name: this.id,
       port: this.port,
       url: this.url,
+      socketPath: this.socketPath,
       logFile: '',
-      isHealthy: async () => this.server.listening,
+      isHealthy: async () => this.botServer.listening,
       logTail: async () => '',
-      alive: async () => this.server.listening,
+      alive: async () => this.botServer.listening,
       // The seat never calls the game server: an id nobody else has keeps its seats' private
       // state from anyone naming them (a person sees their own on the page).
       callerId: this.callerId,
@@ -201,70 +229,111 @@ export class HumanSeat {
     this.sendAll({ type: 'done', line, results: this.results });
   }
 
+  /**
+   * Play is being stopped: the turn waiting for the person is given up at once (and any later
+   * one), and the game in flight is abandoned, not lost: `abandoned` names it so it is not journaled.
+   */
+  abort(): void {
+    this.aborted = true;
+    for (const game of this.games.values()) if (!game.ended) this.abandonedIds.add(game.id);
+    const parked = this.parked;
+    this.parked = null;
+    if (parked) send(parked.res, 503, { error: 'play was stopped' });
+    this.sendAll({ type: 'stopped', message: 'play was stopped: this game is not counted' });
+  }
+
+  /** True for a game abandoned by abort(): the arena leaves it out of the journal (ArenaOptions.discard). */
+  abandoned(matchId: string): boolean {
+    return this.abandonedIds.has(matchId);
+  }
+
   async close(): Promise<void> {
     for (const res of this.clients) res.end();
     this.clients.clear();
     if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const server of [this.server, this.botServer]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    rmSync(this.socketDir, { recursive: true, force: true });
   }
 
   // ------------------------------------------------------------------------------------------
 
+  /** The page's port: its own Host only (DNS rebinding), the token on a non-loopback address, then /play. */
   private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!this.ownHost(req.headers.host))
+      return send(res, 421, {
+        error: `this server answers only at ${this.url} (Host ${req.headers.host ?? 'missing'})`,
+      });
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/play' || url.pathname.startsWith('/play/')) {
       if (this.token && url.searchParams.get('token') !== this.token)
         return send(res, 403, { error: 'this page needs the token catarena printed (?token=…)' });
       return this.page(req, res, url);
     }
-    // The bot protocol is for the runner on this machine: on a non-loopback address, calls from
-    // elsewhere could take the person's turn away, and are refused.
-    if (this.token && !fromThisMachine(req))
-      return send(res, 403, { error: 'the bot protocol is for the runner on this machine' });
+    send(res, 404, { error: `not found: the page is ${this.pageUrl}` });
+  }
+
+  /** True when a Host header names this server's own address (any, when it listens on every address: the token guards it). */
+  private ownHost(host: string | undefined): boolean {
+    const listen = this.options.host ?? '127.0.0.1';
+    if (listen === '0.0.0.0' || listen === '::') return true;
+    const names = new Set(['127.0.0.1', 'localhost', '[::1]', listen.includes(':') ? `[${listen}]` : listen]);
+    return [...names].some((name) => host === `${name}:${this.port}`);
+  }
+
+  /** The bot protocol on the runner's socket: health, join/leave answered at once, a turn parked for the page. */
+  private async botRoute(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET') return send(res, 200, { status: 'ok', human: true });
-    const body = await readBody(req);
+    const body = await readBody(req, true);
     const game = this.gameFor(body);
-    const adapter = adapterFor(this.options.game);
     if (game?.turn && !game.ended) {
       const seat = game.turn.seat;
-      const turnPath = adapter.turn(game.state, seat, {
+      const turnPath = adapterFor(this.options.game).turn(game.state, seat, {
         gameId: game.gameId,
         gameServerUrl: '',
         options: game.spec.options,
         seatIds: game.spec.seats,
       }).path;
-      if (turnPath === url.pathname) {
-        if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
-        const parked: Parked = {
-          game,
-          seat,
-          turn: ++this.turns,
-          request: body,
-          res,
-          since: Date.now(),
-          deadlineMs: game.turn.deadlineMs,
-        };
-        this.parked = parked;
-        // The runner gave up (deadline) or the game went away: the page must stop offering moves.
-        res.on('close', () => {
-          if (this.parked === parked) {
-            this.parked = null;
-            if (!res.writableEnded)
-              this.sendAll({
-                type: 'timeout',
-                gameId: game.gameId,
-                message: 'your time ran out: the runner stopped waiting for this move',
-              });
-            void this.broadcast(game);
-          }
-        });
-        await this.broadcast(game);
-        return;
-      }
+      if (turnPath === url.pathname) return this.park(game, seat, body, res);
     }
     // join_game, leave_game and anything else a bot acknowledges.
     send(res, 200, { status: 'ok', message: 'ok' });
+  }
+
+  /** Holds a turn call until the page answers (or the runner gives up). */
+  private async park(game: Game, seat: Seat, body: unknown, res: http.ServerResponse): Promise<void> {
+    if (this.aborted) {
+      this.abandonedIds.add(game.id);
+      return send(res, 503, { error: 'play was stopped' });
+    }
+    if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
+    const parked: Parked = {
+      game,
+      seat,
+      turn: ++this.turns,
+      request: body,
+      res,
+      since: Date.now(),
+      deadlineMs: game.turn!.deadlineMs,
+    };
+    this.parked = parked;
+    // The runner gave up (deadline) or the game went away: the page must stop offering moves.
+    res.on('close', () => {
+      if (this.parked === parked) {
+        this.parked = null;
+        if (!res.writableEnded)
+          this.sendAll({
+            type: 'timeout',
+            gameId: game.gameId,
+            message: 'your time ran out: the runner stopped waiting for this move',
+          });
+        void this.broadcast(game);
+      }
+    });
+    await this.broadcast(game);
   }
 
   /** The live game a bot call is about: its game_id where the protocol sends one, else the one waiting for the human. */
@@ -276,8 +345,8 @@ export class HumanSeat {
 
   private async page(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
     if (req.method === 'GET' && url.pathname === '/play') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(pageHtml(this.options.game, this.options.variant, this.token));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...PAGE_HEADERS });
+      res.end(pageHtml(this.options.game, this.options.variant, this.token, this.secret));
       return;
     }
     if (req.method === 'GET' && url.pathname === '/play/viewer.js') {
@@ -285,7 +354,7 @@ export class HumanSeat {
         viewerScript(),
         fs.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'human', 'human-page.js'), 'utf8'),
       ]).then((parts) => parts.join('\n\n'));
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
       res.end(await this.script);
       return;
     }
@@ -304,30 +373,51 @@ export class HumanSeat {
       if (this.done) res.write(sse({ type: 'done', line: this.done, results: this.results }));
       return;
     }
-    if (req.method === 'POST' && url.pathname === '/play/answer') {
-      const body = (await readBody(req)) as { gameId?: string; action?: unknown } | null;
-      const parked = this.parked;
-      if (!parked || parked.res.writableEnded || !body || body.gameId !== parked.game.gameId)
-        return send(res, 200, { ok: false, error: 'it is not your turn (the bot is thinking, or your time ran out)' });
-      // The answer goes the way a bot's does (answer → parse → the rules' check); anything the
-      // runner would take as a failure is refused here instead, with the reason.
-      const adapter = adapterFor(this.options.game);
-      let answer: unknown;
-      let verdict: string | null;
-      try {
-        answer = adapter.answer ? adapter.answer(body.action, parked.game.state, parked.seat) : body.action;
-        const parsed = adapter.parse(answer, parked.game.state, parked.seat);
-        verdict = parsed.ok ? adapter.game.validate(parked.game.state, parked.seat, parsed.action) : parsed.message;
-      } catch (err) {
-        verdict = `not an action of this game (${(err as Error).message})`;
-      }
-      if (verdict) return send(res, 200, { ok: false, error: reasonInWords(verdict), verdict }); // a verdict, not an HTTP failure
-      this.parked = null;
-      send(parked.res, 200, answer);
-      send(res, 200, { ok: true });
-      return;
-    }
+    if (req.method === 'POST' && url.pathname === '/play/answer') return this.answer(req, res);
     send(res, 404, { error: 'not found' });
+  }
+
+  /** POST /play/answer from the page: JSON, from the page's own origin, with its secret; then the rules' check. */
+  private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const refused = this.forged(req);
+    if (refused) return send(res, refused.status, { ok: false, error: refused.error });
+    const body = (await readBody(req, false)) as { gameId?: string; action?: unknown } | null;
+    const parked = this.parked;
+    if (!parked || parked.res.writableEnded || !body || body.gameId !== parked.game.gameId)
+      return send(res, 200, { ok: false, error: 'it is not your turn (the bot is thinking, or your time ran out)' });
+    // The answer goes the way a bot's does (answer → parse → the rules' check); anything the
+    // runner would take as a failure is refused here instead, with the reason.
+    const adapter = adapterFor(this.options.game);
+    let answer: unknown;
+    let verdict: string | null;
+    try {
+      answer = adapter.answer ? adapter.answer(body.action, parked.game.state, parked.seat) : body.action;
+      const parsed = adapter.parse(answer, parked.game.state, parked.seat);
+      verdict = parsed.ok ? adapter.game.validate(parked.game.state, parked.seat, parsed.action) : parsed.message;
+    } catch (err) {
+      verdict = `not an action of this game (${(err as Error).message})`;
+    }
+    if (verdict) return send(res, 200, { ok: false, error: reasonInWords(verdict), verdict }); // a verdict, not an HTTP failure
+    this.parked = null;
+    send(parked.res, 200, answer);
+    send(res, 200, { ok: true });
+  }
+
+  /** Why an answer is not the page's own (another origin, not JSON, no secret), or null. */
+  private forged(req: http.IncomingMessage): { status: number; error: string } | null {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json')
+      return { status: 415, error: 'an answer is JSON (content-type: application/json)' };
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host}`)
+      return { status: 403, error: `answers come from the seat's own page, not ${origin}` };
+    const secret = req.headers[SEAT_HEADER];
+    if (typeof secret !== 'string' || !sameSecret(secret, this.secret))
+      return {
+        status: 403,
+        error: "answers come from the seat's own page (its secret is missing or wrong): reload it",
+      };
+    return null;
   }
 
   private async view(game: Game): Promise<Record<string, unknown>> {
@@ -397,12 +487,25 @@ export class HumanSeat {
   }
 }
 
-/** A connection from this machine: loopback, or from the address it reached. */
-function fromThisMachine(req: http.IncomingMessage): boolean {
-  const remote = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  return (
-    remote.startsWith('127.') || remote === '::1' || remote === (req.socket.localAddress ?? '').replace(/^::ffff:/, '')
-  );
+/** The header the page sends its per-session secret in. */
+export const SEAT_HEADER = 'x-catarena-seat';
+
+/**
+ * The page runs only its own scripts (no inline script or handler, nothing from elsewhere); the
+ * renderers add their own style elements, so inline styles stay allowed.
+ */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Compares secrets in constant time. */
+function sameSecret(given: string, secret: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 const sse = (message: unknown) => `data: ${JSON.stringify(message)}\n\n`;
@@ -414,7 +517,8 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readBody(req: http.IncomingMessage): Promise<unknown> {
+/** A request's body as JSON (null if it is none); `form`: a form-encoded one too (the runner's form posts). */
+async function readBody(req: http.IncomingMessage, form: boolean): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -424,7 +528,7 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text) return null;
-  if ((req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded'))
+  if (form && (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded'))
     return Object.fromEntries(new URLSearchParams(text));
   try {
     return JSON.parse(text);
@@ -433,7 +537,7 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   }
 }
 
-function pageHtml(game: string, variant: string, token: string | null): string {
+function pageHtml(game: string, variant: string, token: string | null, secret: string): string {
   const q = token ? `?token=${token}` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -450,7 +554,7 @@ function pageHtml(game: string, variant: string, token: string | null): string {
 .results li { margin: .1rem 0; }
 </style></head>
 <body><h1>play ${game} · ${variant}</h1>
-<div id="human" data-game="${game}" data-variant="${variant}" data-query="${q}"></div>
+<div id="human" data-game="${game}" data-variant="${variant}" data-query="${q}" data-secret="${secret}"></div>
 <script src="/play/viewer.js${q}"></script>
 </body></html>
 `;
