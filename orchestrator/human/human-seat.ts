@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { adapterFor, gameDescriptor } from '../../games/registry.ts';
+import { adapterFor, gameDescriptor, gameIds } from '../../games/registry.ts';
 import type { LiveEvent } from '../../records/live.ts';
 import { matchId, type MatchSpec, type MoveRecord, type Replay, type Seat } from '../../records/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
@@ -30,7 +30,7 @@ import { newCallerId } from '../../sandbox/relayed-callers.ts';
 import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
 import { liveViewerData } from '../../reports/html/live-viewer.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
-import { PROJECT_ROOT } from '../../util/paths.ts';
+import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 
 /** A human's per-move deadline unless `--human-timeout` says otherwise: 5 minutes. */
 export const DEFAULT_HUMAN_MOVE_MS = 5 * 60_000;
@@ -350,10 +350,7 @@ export class HumanSeat {
       return;
     }
     if (req.method === 'GET' && url.pathname === '/play/viewer.js') {
-      this.script ??= Promise.all([
-        viewerScript(),
-        fs.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'human', 'human-page.js'), 'utf8'),
-      ]).then((parts) => parts.join('\n\n'));
+      this.script ??= pageScript();
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
       res.end(await this.script);
       return;
@@ -461,7 +458,7 @@ export class HumanSeat {
         ? {
             turn: parked.turn,
             seat: parked.seat,
-            seatName: seatNames[parked.seat],
+            seatName: seatNames[parked.seat] ?? `seat ${parked.seat}`,
             deadlineMs: parked.deadlineMs,
             leftMs: Math.max(0, parked.deadlineMs - (Date.now() - parked.since)),
           }
@@ -485,6 +482,17 @@ export class HumanSeat {
     const text = sse(message);
     for (const res of this.clients) res.write(text);
   }
+}
+
+/** The page's script: the replay viewers' renderers, every game's seat table (descriptor humanSeat), then human-page.js. */
+async function pageScript(): Promise<string> {
+  const parts = [await viewerScript(), 'window.catarenaSeats = window.catarenaSeats || {};'];
+  for (const game of gameIds()) {
+    const file = gameDescriptor(game).modules.humanSeat;
+    if (file) parts.push(`// ${game}\n${await fs.readFile(gamePath(game, file), 'utf8')}`);
+  }
+  parts.push(await fs.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'human', 'human-page.js'), 'utf8'));
+  return parts.join('\n\n');
 }
 
 /** The header the page sends its per-session secret in. */
@@ -537,22 +545,62 @@ async function readBody(req: http.IncomingMessage, form: boolean): Promise<unkno
   }
 }
 
+/** The page laid out for 360 px and up: boards scale down, tables wrap, nothing scrolls sideways. */
+const SEAT_CSS = `
+body { margin: .8rem; overflow-wrap: anywhere; }
+.main { display: flex; gap: 1rem; align-items: flex-start; flex-wrap: wrap; }
+.boardcol { flex: 0 1 auto; max-width: 100%; min-width: 0; }
+.boardbox > summary { cursor: pointer; color: #555; }
+.boardbox.plain > summary { display: none; }
+.main.seated .boardcol { order: 2; flex-basis: 100%; }
+.board { max-width: 100%; overflow-x: auto; }
+.board svg { display: block; max-width: 100%; height: auto; }
+.side { flex: 1 1 18rem; min-width: 0; max-width: 36rem; }
+.turn { font-weight: 600; }
+.turn.yours { color: #1b5e20; }
+.refusal { color: #b00020; font-weight: 600; min-height: 1.4em; }
+.board [data-cell], .board .hit { cursor: pointer; }
+.legal button, .seat button, .actions button { margin: .15rem; min-height: 2.2rem; min-width: 2.4rem; }
+.results li { margin: .1rem 0; }
+.gameover { border: 2px solid #1b5e20; background: #f1f8e9; padding: .4rem .8rem; margin: .4rem 0; }
+.gameover[hidden] { display: none; }
+pre { white-space: pre-wrap; max-height: 40vh; overflow: auto; background: #f7f7f7; padding: .4rem; }
+input[type=text], textarea { width: 100%; box-sizing: border-box; font: inherit; }
+.card { display: inline-block; min-width: 1.6em; padding: 0 .15em; margin: 0 .1em; border: 1px solid #888; border-radius: 4px; background: #fff; color: #111; font-weight: 700; text-align: center; }
+.card.red { color: #c62828; }
+.big { font-size: 1.2rem; }
+.big .card { font-size: 1.4rem; }
+.felt { background: #1d6236; color: #fff; padding: .4rem .6rem; border-radius: 8px; }
+.seat table { width: 100%; }
+.seat td, .seat th { white-space: normal; }
+.seat tr.you { background: #fff6cc; }
+.raise { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
+.raise input[type=range] { flex: 1 1 10rem; }
+.raise input[type=number] { width: 6rem; }
+.hand h3 { margin: .6rem 0 .2rem; }
+.suitrow { display: flex; flex-wrap: wrap; align-items: center; gap: .1rem; }
+.suitrow .suit { width: 1.4rem; font-size: 1.2rem; }
+.s-H, .s-D { color: #c62828; }
+.cardbtn { padding: 0; border: 0; background: none; }
+.cardbtn .card { font-size: 1.15rem; padding: .2rem .25rem; }
+.cardbtn:not(:disabled) .card { border-color: #0b57d0; box-shadow: 0 0 0 1px #0b57d0; cursor: pointer; }
+.cardbtn:disabled { opacity: .6; }
+.auction { width: auto; }
+.auction td, .auction th { text-align: center; min-width: 2.6rem; }
+.bids { display: grid; grid-template-columns: repeat(5, minmax(2.4rem, 4rem)); gap: .15rem; margin-top: .4rem; }
+.bids button { margin: 0; }
+.statements { padding-left: 1.2rem; }
+.movelist ol { padding-left: 2.6rem; margin: 0; max-height: 16rem; overflow: auto; font-variant-numeric: tabular-nums; }
+.movelist li { white-space: pre; }
+@media (min-width: 700px) { body { margin: 1.2rem 2rem; } }
+`;
+
 function pageHtml(game: string, variant: string, token: string | null, secret: string): string {
   const q = token ? `?token=${token}` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>catarena: play ${game} (${variant})</title><link rel="icon" href="data:,">
-<style>${PAGE_CSS}
-.main { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; }
-.side { min-width: 18rem; max-width: 28rem; }
-.turn { font-weight: 600; }
-.turn.yours { color: #1b5e20; }
-.refusal { color: #b00020; font-weight: 600; min-height: 1.4em; }
-.board [data-cell], .board .hit { cursor: pointer; }
-.board .selected { outline: none; }
-.actions button { margin: .15rem; }
-.results li { margin: .1rem 0; }
-</style></head>
+<style>${PAGE_CSS}${SEAT_CSS}</style></head>
 <body><h1>play ${game} · ${variant}</h1>
 <div id="human" data-game="${game}" data-variant="${variant}" data-query="${q}" data-secret="${secret}"></div>
 <script src="/play/viewer.js${q}"></script>
