@@ -9,8 +9,11 @@
 // black, with the moves listed in pairs. A game's end stays on screen until "next game". Each
 // game's page is checked at 360, 390 and 1,280 px (no sideways scroll; the board fits) and
 // screenshot (into docs/ with CATARENA_DOCS_SHOTS=1). Nothing the page loads may come from
-// anywhere but the seat's own server. About 30 s: five whole games by clicks, each against the
-// quick heuristic bot (Hold'em one short table round; Undercover one arena of three seats).
+// anywhere but the seat's own server. Over 30 s: six whole games played by clicks in one Chromium
+// (Gomoku, chess and its variant, a Hold'em table round, Bridge's two rooms of one board, an
+// Undercover game of three), each against the quick heuristic bot; the time is the games' moves,
+// every one a click and a round trip through the runner (about 30 s on an idle 2-core machine;
+// 200-400 s when the machine is shared and loaded).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -201,7 +204,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
         // The heuristic (black) opened at the centre: that cell is taken.
         await page.locator('[data-cell="7,7"]').click();
         await expect
-          .poll(() => page.locator('[data-testid="refusal"]').innerText())
+          .poll(() => page.locator('[data-testid="refusal"]').innerText(), { timeout: 30_000 })
           .toBe('refused: that cell is already taken');
         refused = true;
         expect(
@@ -292,13 +295,13 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
           // Black to move after White's first: a square with no black piece able to move is refused on the page…
           await click('e4');
           await expect
-            .poll(() => page.locator('[data-testid="refusal"]').innerText())
+            .poll(() => page.locator('[data-testid="refusal"]').innerText(), { timeout: 30_000 })
             .toMatch(/^refused: no move of yours starts on e4/);
           // …and an illegal move by the rules: the king's pawn three squares ahead.
           await click('e7');
           await click('e4');
           await expect
-            .poll(() => page.locator('[data-testid="refusal"]').innerText())
+            .poll(() => page.locator('[data-testid="refusal"]').innerText(), { timeout: 30_000 })
             .toBe('refused: that move is not legal in this position');
         }
         // Captures first (the game ends sooner), else any legal move, seeded.
@@ -378,7 +381,9 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
           if (!refused) {
             await page.locator('[data-testid="amount"]').fill('1');
             await page.locator('[data-testid="raise"]').click();
-            await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toMatch(/^refused: /);
+            await expect
+              .poll(() => page.locator('[data-testid="refusal"]').innerText(), { timeout: 30_000 })
+              .toMatch(/^refused: /);
             refused = true;
           }
           const max = await page.locator('[data-testid="amount"]').getAttribute('max');
