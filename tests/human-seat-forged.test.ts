@@ -132,7 +132,7 @@ describe('the human seat refuses forged requests', () => {
                   method: 'POST',
                   headers: { 'content-type': 'text/plain;charset=UTF-8', origin: EVIL },
                   body: JSON.stringify({ game_id: m.gameId, board: [] }),
-                  waitMs: 1_500,
+                  waitMs: 5_000,
                 });
                 expect(r.status).toBe(404);
               }
@@ -183,7 +183,7 @@ describe('the human seat refuses forged requests', () => {
     const page = await fetch(`${seat.url}/play`);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     for (const p of ['/health', '/get_move', '/join_game'])
-      expect((await raw(`${seat.url}${p}`, { method: 'POST', body: '{}', waitMs: 1_500 })).status).toBe(404);
+      expect((await raw(`${seat.url}${p}`, { method: 'POST', body: '{}', waitMs: 5_000 })).status).toBe(404);
     expect(fs.statSync(path.dirname(seat.socketPath)).mode & 0o077).toBe(0); // only this user reaches the socket
   });
 });
@@ -214,12 +214,12 @@ describe('stopping play while the person is to move', () => {
     const at = Date.now();
     child.kill('SIGINT');
     const code = await exit;
-    expect(Date.now() - at).toBeLessThan(15_000); // not the 5-minute deadline
+    expect(Date.now() - at).toBeLessThan(40_000); // not the 5-minute deadline (bound for a loaded machine)
     expect(code, stderr).toBe(0);
     const { runDir } = JSON.parse(stdout) as { runDir: string };
     const journal = path.join(runDir, 'journal.jsonl');
     expect(fs.existsSync(journal) ? fs.readFileSync(journal, 'utf8').trim() : '').toBe('');
     expect(JSON.parse(fs.readFileSync(path.join(runDir, 'status.json'), 'utf8')).state).toBe('interrupted');
     expect(fs.readFileSync(path.join(runDir, 'live.jsonl'), 'utf8')).toMatch(/abandoned \(play stopped\): not counted/);
-  }, 60_000);
+  }, 120_000);
 });
