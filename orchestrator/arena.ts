@@ -60,6 +60,8 @@ export interface ArenaOptions {
   onSchedule?: (specs: readonly MatchSpec[]) => void;
   /** Observer of the games in flight (records/live.ts): a human seat's page. */
   onLive?: LiveListener;
+  /** A game to leave out of the journal (a human seat's game abandoned when play was stopped: not played, not lost). */
+  discard?: (replay: Replay) => boolean;
   /** Called with each game's replay once it is journaled. */
   onGame?: (replay: Replay) => Promise<void> | void;
 }
@@ -115,6 +117,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     onLive: undefined,
     onGame: undefined,
     onSchedule: undefined,
+    discard: undefined,
     bots: options.bots.map(({ warm: _, ...ref }) => ref),
     games: specs.length,
   });
@@ -140,6 +143,8 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     await executor.run(pending, {
       signal,
       onReplay: async (replay) => {
+        if (options.discard?.(replay))
+          return progress.phase(`game ${replay.result.id} abandoned (play stopped): not counted`);
         await run.recordGame(replay);
         await options.onGame?.(replay);
         progress.tick(++done, specs.length);

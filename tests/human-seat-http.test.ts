@@ -5,10 +5,11 @@
 // A Bridge deal the person plays again (the board's other room) keeps the bot's hands hidden on
 // the page until that room is over too.
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refsFromDirs, runArena } from '../orchestrator/arena.ts';
-import { HumanSeat } from '../orchestrator/human/human-seat.ts';
+import { HumanSeat, SEAT_HEADER } from '../orchestrator/human/human-seat.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
@@ -35,11 +36,15 @@ async function events(url: string, onMessage: (m: Msg) => void, signal: AbortSig
   }
 }
 
+/** The page's per-session secret, as the page holds it. */
+const secretOf = async (url: string) =>
+  /data-secret="([0-9a-f]+)"/.exec(await (await fetch(`${url}/play`)).text())?.[1] ?? '';
+
 const answer = async (url: string, gameId: string, action: unknown) =>
   (await (
     await fetch(`${url}/play/answer`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', [SEAT_HEADER]: await secretOf(url) },
       body: JSON.stringify({ gameId, action }),
     })
   ).json()) as { ok: boolean; error?: string };
@@ -212,8 +217,14 @@ describe('the human seat on another address', () => {
       expect(seat.pageUrl).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/play\?token=[0-9a-f]{24}$/);
       expect((await fetch(`${seat.url}/play`)).status).toBe(403);
       expect((await fetch(seat.pageUrl)).status).toBe(200);
-      // The bot protocol answers the runner on this machine.
-      expect((await fetch(`${seat.url}/health`)).status).toBe(200);
+      // The bot protocol answers the runner on its private socket, not on the page's port.
+      expect((await fetch(`${seat.url}/health`)).status).toBe(404);
+      const status = await new Promise<number>((resolve, reject) =>
+        http
+          .get({ socketPath: seat.socketPath, path: '/health' }, (res) => (res.resume(), resolve(res.statusCode!)))
+          .on('error', reject),
+      );
+      expect(status).toBe(200);
     } finally {
       await seat.close();
     }

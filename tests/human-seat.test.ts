@@ -2,8 +2,18 @@
 // the test opens it in Debian's Chromium and plays whole games against the heuristic bot by
 // clicking (Gomoku cells; chess pieces and squares, one move dragged), has an illegal click
 // refused with its reason, and finds the games in the journal and replays like any other. Games
-// that hide cards and words are drawn from the person's seats: no other seat's card or word shows.
-// Nothing the page loads may come from anywhere but the seat's own server.
+// that hide cards and words are drawn from the person's seats: no other seat's card or word shows,
+// and are played from the seat's table (Hold'em cards, pot, stacks and a raise slider; Bridge hand
+// by suit, auction, bids and cards as buttons; Undercover word, statements, votes, and a warning
+// before a statement that names the word). Chess is seen from black's side when the person plays
+// black, with the moves listed in pairs. A game's end stays on screen until "next game". Each
+// game's page is checked at 360, 390 and 1,280 px (no sideways scroll; the board fits) and
+// screenshot (into docs/ with CATARENA_DOCS_SHOTS=1). Nothing the page loads may come from
+// anywhere but the seat's own server. Over 30 s: six whole games played by clicks in one Chromium
+// (Gomoku, chess and its variant, a Hold'em table round, Bridge's two rooms of one board, an
+// Undercover game of three), each against the quick heuristic bot; the time is the games' moves,
+// every one a click and a round trip through the runner (about 30 s on an idle 2-core machine;
+// 200-400 s when the machine is shared and loaded).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -59,12 +69,31 @@ type Msg = {
 
 /** Waits until it is the person's turn (the message) or the page says every game is over (null). */
 async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg | null> {
+  for (;;) {
+    await waitTurn(page, after, anyTurn);
+    if (!(await page.locator('[data-testid="game-over"]').isVisible())) break;
+    // The ended game stays on screen (it is not replaced at once) until the person moves on.
+    await page.waitForTimeout(100);
+    expect(await page.locator('[data-testid="turn"]').innerText()).toMatch(/^game over: /);
+    held++;
+    await page.locator('[data-testid="next-game"]').click();
+  }
+  if (await page.locator('[data-testid="done"]').innerText()) return null;
+  return page.evaluate(() => (window as unknown as { catarenaHuman: { last: Msg } }).catarenaHuman.last);
+}
+
+/** Games whose end the page held on screen until "next game" was clicked. */
+let held = 0;
+
+async function waitTurn(page: Page, after: number, anyTurn: boolean): Promise<void> {
   await page.waitForFunction(
     ([n, any]) => {
       const h = (window as unknown as { catarenaHuman: { last: Msg | null; sent: boolean } }).catarenaHuman;
       const done = document.querySelector('[data-testid="done"]')?.textContent;
+      const over = document.querySelector('[data-testid="game-over"]') as HTMLElement | null;
       return (
         Boolean(done) ||
+        Boolean(over && !over.hidden) ||
         Boolean(
           h.last?.yourTurn &&
             !h.sent &&
@@ -75,8 +104,30 @@ async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg
     [after, anyTurn] as const,
     { timeout: 60_000 },
   );
-  if (await page.locator('[data-testid="done"]').innerText()) return null;
-  return page.evaluate(() => (window as unknown as { catarenaHuman: { last: Msg } }).catarenaHuman.last);
+}
+
+const DOCS = path.resolve(import.meta.dirname, '../docs');
+
+/**
+ * The page at phone widths (360, 390) and a desktop's (1,280): nothing scrolls sideways and the
+ * board is inside the window; a screenshot of each width (docs/human-<name>-<width>.png with
+ * CATARENA_DOCS_SHOTS=1). The page is left at 390 px: the game is played on a phone's width.
+ */
+async function checkWidths(page: Page, name: string, out: string): Promise<void> {
+  for (const width of [1280, 360, 390]) {
+    await page.setViewportSize({ width, height: width > 400 ? 800 : 844 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(wide, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
+    const svg = page.locator('[data-testid="board"] svg').first();
+    if ((await svg.count()) && (await svg.isVisible())) {
+      const box = (await svg.boundingBox())!;
+      expect(box.x + box.width, `${name}: the board fits ${width} px`).toBeLessThanOrEqual(width);
+    }
+    if (width === 360) continue;
+    const dir = process.env.CATARENA_DOCS_SHOTS ? DOCS : path.join(out, 'screenshots');
+    fs.mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: path.join(dir, `human-${name}-${width}.png`), fullPage: width < 400 });
+  }
 }
 
 /** The cards and words of the bot's seats the page draws (dummy's Bridge hand aside): none while a game is played. */
@@ -148,11 +199,12 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       await expect
         .poll(() => page.locator('[data-testid="turn"]').innerText())
         .toMatch(/^your move \(white\) · \d:\d\d left$/);
+      if (turn === 0) await checkWidths(page, 'gomoku', out);
       if (!refused) {
         // The heuristic (black) opened at the centre: that cell is taken.
         await page.locator('[data-cell="7,7"]').click();
         await expect
-          .poll(() => page.locator('[data-testid="refusal"]').innerText())
+          .poll(() => page.locator('[data-testid="refusal"]').innerText(), { timeout: 30_000 })
           .toBe('refused: that cell is already taken');
         refused = true;
         expect(
@@ -227,16 +279,29 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
         moves = msg.data.moves.length;
         const legal = msg.legal as string[];
         if (turn === 0) {
+          // The person plays black: the board is seen from black's side (rank 1 at the top).
+          const y = async (sq: string) => (await page.locator(`svg rect[data-square="${sq}"]`).boundingBox())!.y;
+          expect(await y('a1')).toBeLessThan(await y('a8'));
+          if (variant === 'standard') await checkWidths(page, 'chess', out);
+        }
+        if (turn === 2) {
+          // The moves so far, in numbered pairs: white's and black's of each move number.
+          const rows = page.locator('[data-testid="move-list"] li');
+          expect(await rows.count()).toBe(Math.ceil(msg.data.moves.length / 2));
+          expect(await rows.first().getAttribute('value')).toBe('1');
+          expect((await rows.first().innerText()).trim().split(/\s+/)).toHaveLength(2);
+        }
+        if (turn === 0) {
           // Black to move after White's first: a square with no black piece able to move is refused on the page…
           await click('e4');
           await expect
-            .poll(() => page.locator('[data-testid="refusal"]').innerText())
+            .poll(() => page.locator('[data-testid="refusal"]').innerText(), { timeout: 30_000 })
             .toMatch(/^refused: no move of yours starts on e4/);
           // …and an illegal move by the rules: the king's pawn three squares ahead.
           await click('e7');
           await click('e4');
           await expect
-            .poll(() => page.locator('[data-testid="refusal"]').innerText())
+            .poll(() => page.locator('[data-testid="refusal"]').innerText(), { timeout: 30_000 })
             .toBe('refused: that move is not legal in this position');
         }
         // Captures first (the game ends sooner), else any legal move, seeded.
@@ -287,6 +352,8 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       let moves = -1;
       let turn = 0;
       let refused = false;
+      let bidOnce = false;
+      let warned = false;
       for (; ; turn++) {
         const msg = await nextTurn(page, moves, true);
         if (!msg) break;
@@ -299,17 +366,43 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
         ).toBeGreaterThan(0); // the board is drawn: the person's own cards, the words line
 
         expect(await page.locator('[data-testid="request"]').count()).toBe(1);
-        if (await page.locator('[data-testid="raise"]').count()) {
+        // The person's turn line names their seat (never "undefined").
+        expect(await page.locator('[data-testid="turn"]').innerText()).toMatch(/^your move \((?!undefined)[^)]+\)/);
+        if (turn === 0) await checkWidths(page, game, out);
+        if (game === 'bridge') {
+          const bid = page.locator('[data-testid="bids"] button:not([disabled])');
+          const cards = page.locator('[data-testid="seat-panel"] button.cardbtn:not([disabled])');
+          if (!bidOnce && (await bid.count())) {
+            bidOnce = true;
+            await bid.first().click();
+          } else if (await cards.count()) await cards.first().click();
+          else await page.locator('[data-testid="legal"] [data-call="pass"]').click();
+        } else if (await page.locator('[data-testid="raise"]').count()) {
           if (!refused) {
             await page.locator('[data-testid="amount"]').fill('1');
             await page.locator('[data-testid="raise"]').click();
-            await expect.poll(() => page.locator('[data-testid="refusal"]').innerText()).toMatch(/^refused: /);
+            await expect
+              .poll(() => page.locator('[data-testid="refusal"]').innerText(), { timeout: 30_000 })
+              .toMatch(/^refused: /);
             refused = true;
           }
           const max = await page.locator('[data-testid="amount"]').getAttribute('max');
           await page.locator('[data-testid="amount"]').fill(max!);
           await page.locator('[data-testid="raise"]').click();
         } else if (await page.locator('[data-testid="speak"]').count()) {
+          if (!warned) {
+            // A statement that names the person's own word is held back with a warning.
+            const word = await page.locator('[data-testid="word"] strong').innerText();
+            await page.locator('[data-testid="statement"]').fill(`it is like a ${word.toUpperCase()}`);
+            await page.locator('[data-testid="speak"]').click();
+            await expect
+              .poll(() => page.locator('[data-testid="word-warning"]').innerText())
+              .toContain('names your own word');
+            expect(
+              await page.evaluate(() => (window as unknown as { catarenaHuman: { sent: boolean } }).catarenaHuman.sent),
+            ).toBe(false);
+            warned = true;
+          }
           await page.locator('[data-testid="statement"]').fill(`something you can hold, number ${turn}`);
           await page.locator('[data-testid="speak"]').click();
         } else {
@@ -326,6 +419,9 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       expect(journal.every((g) => g.spec.seats.includes('human'))).toBe(true);
       expect(journal.map((g) => g.termination)).toEqual(journal.map(() => 'normal'));
       expect(turn).toBeGreaterThan(0);
+      if (game === 'undercover') expect(warned).toBe(true);
+      // Bridge's two rooms: the first room's end stayed on screen until "next game".
+      if (game === 'bridge') expect(held).toBeGreaterThan(0);
       console.log(`${game}: ${journal.length} games, ${turn} turns of the person`);
       // Every answer the person gave was played: no failure of the human seat in any game.
       for (const g of journal) {

@@ -17,7 +17,7 @@ import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/brow
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import { readReplaySync } from './helpers/replays.ts';
 import { refsFromDirs, runArena } from '../orchestrator/arena.ts';
-import { HumanSeat } from '../orchestrator/human/human-seat.ts';
+import { HumanSeat, SEAT_HEADER } from '../orchestrator/human/human-seat.ts';
 import { ServeServer } from '../orchestrator/serve/server.ts';
 import { DEFAULT_LIMITS, type Replay } from '../records/match.ts';
 import { createSandbox } from '../sandbox/index.ts';
@@ -47,11 +47,15 @@ async function follow(url: string, into: Message[], signal: AbortSignal): Promis
   }
 }
 
+/** The seat page's per-session secret (answers carry it, as the page's do). */
+const secretOf = async (url: string) =>
+  /data-secret="([0-9a-f]+)"/.exec(await (await fetch(`${url}/play`)).text())?.[1] ?? '';
+
 const answer = async (url: string, gameId: string, action: unknown) =>
   (await (
     await fetch(`${url}/play/answer`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', [SEAT_HEADER]: await secretOf(url) },
       body: JSON.stringify({ gameId, action }),
     })
   ).json()) as { ok: boolean; error?: string };

@@ -40,5 +40,6 @@ export const bridge: GameDescriptor = {
     catarenaReport: 'reports/catarena-report.ts',
     viewer: 'viewer/data.ts',
     viewerScript: 'viewer/render.js',
+    humanSeat: 'human/seat.js',
   },
 };

@@ -111,5 +111,16 @@ export interface GameDescriptor {
    * files, the replay viewer's data (Node, games/core/viewer.ts) and its renderer (a browser
    * script, read as text).
    */
-  modules: { offlineKit?: string; catarenaReport?: string; viewer?: string; viewerScript?: string };
+  modules: {
+    offlineKit?: string;
+    catarenaReport?: string;
+    viewer?: string;
+    viewerScript?: string;
+    /**
+     * The human seat's board for a game that hides cards or words (a browser script, read as text):
+     * it registers catarenaSeats['<game>'] = { render(panel, msg, kit) } and draws the seat's own
+     * request as a table a person plays from (orchestrator/human/human-page.js).
+     */
+    humanSeat?: string;
+  };
 }

@@ -42,5 +42,6 @@ export const holdem: GameDescriptor = {
     catarenaReport: 'reports/catarena-report.ts',
     viewer: 'viewer/data.ts',
     viewerScript: 'viewer/render.js',
+    humanSeat: 'human/seat.js',
   },
 };

@@ -30,5 +30,6 @@ export const undercover: GameDescriptor = {
     catarenaReport: 'reports/catarena-report.ts',
     viewer: 'viewer/data.ts',
     viewerScript: 'viewer/render.js',
+    humanSeat: 'human/seat.js',
   },
 };

@@ -153,8 +153,10 @@ async function arenaFromCli(
     });
   const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
   try {
-    const outcome = await withInterrupt((signal) =>
-      runArena({
+    const outcome = await withInterrupt((signal) => {
+      // Stopped while the person is to move: give the turn up now, and leave that game unplayed.
+      signal.addEventListener('abort', () => human?.abort(), { once: true });
+      return runArena({
         game: opts.game,
         variant: opts.variant,
         bots,
@@ -181,11 +183,12 @@ async function arenaFromCli(
               onSchedule: (specs: readonly MatchSpec[]) => human.schedule(specs),
               onLive: human.onLive,
               onGame: (replay: Replay) => human.recorded(replay),
+              discard: (replay: Replay) => human.abandoned(replay.result.id),
             }
           : {}),
         ...extra,
-      }),
-    );
+      });
+    });
     human?.finish(`all ${outcome.results.length} games played; results in ${outcome.runDir}`);
     return outcome;
   } finally {

@@ -2,9 +2,12 @@
 // replay viewers' renderers (window.catarenaViewers): it follows the game over server-sent events
 // (/play/events), draws the board with the game's renderer at the last move, and turns the
 // person's input into an action: a click on a Gomoku cell; a click (or a drag) from a chess
-// piece to a square, with a choice of piece on a promotion; for the other games, one of the legal
-// actions as a button or an action written as JSON. The server checks every action with the
-// rules: a refused one is shown with its reason and the turn stays open.
+// piece to a square (the board turned when the person plays black; the moves so far listed beside
+// it), with a choice of piece on a promotion; a game that hides cards or words draws the seat's own
+// request as a table (its descriptor's humanSeat script, catarenaSeats[game]); any game: the raw
+// request and an action written as JSON, one click away. The server checks every action with the
+// rules: a refused one is shown with its reason and the turn stays open. A game's end stays on
+// screen until the person moves on (or HOLD_MS): the next game does not replace it at once.
 (function () {
   'use strict';
   const root = document.getElementById('human');
@@ -17,18 +20,23 @@
   const actions = el('div', { class: 'actions', 'data-testid': 'actions' });
   const results = el('ol', { class: 'results', 'data-testid': 'results' });
   const done = el('p', { class: 'done', 'data-testid': 'done' });
-  root.append(
-    seatsLine,
-    turn,
-    el(
-      'div',
-      { class: 'main' },
-      board,
-      el('div', { class: 'side' }, refusal, actions, el('h2', {}, 'Games'), results, done),
-    ),
+  const seatPanel = el('div', { class: 'seat', 'data-testid': 'seat-panel' });
+  const moveList = el('div', { class: 'movelist', 'data-testid': 'move-list' });
+  const nextGame = el('button', { type: 'button', 'data-testid': 'next-game', onclick: () => advance() }, 'next game');
+  const gameOver = el('div', { class: 'gameover', 'data-testid': 'game-over', hidden: '' });
+  // The replay viewer's board; in a game with a seat table it folds away while the person plays.
+  const boardBox = el('details', { class: 'boardbox', open: '' }, el('summary', {}, 'the whole table'), board);
+  const main = el(
+    'div',
+    { class: 'main' },
+    el('div', { class: 'boardcol' }, boardBox, moveList),
+    el('div', { class: 'side' }, refusal, seatPanel, actions, el('h2', {}, 'Games'), results, done),
   );
+  root.append(seatsLine, turn, gameOver, main);
 
-  const state = { last: null, sent: false, selected: null, clock: null };
+  /** How long a game's end stays on screen before the next game is drawn, unless the person moves on. */
+  const HOLD_MS = 5000;
+  const state = { last: null, sent: false, selected: null, clock: null, held: null, holdTimer: null };
   window.catarenaHuman = state;
 
   async function answer(action) {
@@ -39,7 +47,7 @@
     try {
       const res = await fetch(`/play/answer${query}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-catarena-seat': root.dataset.secret || '' },
         body: JSON.stringify({ gameId: msg.gameId, action }),
       });
       const body = await res.json().catch(() => ({}));
@@ -197,38 +205,27 @@
   // ---------------------------------------------------------------------------------------------
   // Any game: the legal actions as buttons, and an action written as JSON.
 
-  /** An action as a person reads it (Bridge calls and cards, Hold'em actions, Undercover votes). */
-  function label(a) {
-    if (typeof a === 'string') return a;
-    if (a && typeof a === 'object') {
-      if (a.card) return `${a.type === 'exchange' ? 'exchange ' : ''}${a.card}`;
-      if (a.call_type) return a.call_type === 'bid' ? `${a.level}${a.suit}` : a.call_type;
-      if (a.action) return a.action === 'raise' ? `raise ${a.amount}` : a.action;
-      if (a.kind === 'vote')
-        return `vote: seat ${a.target}${msgPlayers()[a.target] ? ` (${msgPlayers()[a.target]})` : ''}`;
-      if (a.kind === 'speak') return a.statement;
-    }
-    return JSON.stringify(a);
+  /** An action as a button's text: a string as it is, else its JSON. */
+  const label = (a) => (typeof a === 'string' ? a : JSON.stringify(a));
+
+  /** The request the seat's bot would get, folded (one click away). */
+  function requestBox(msg) {
+    if (!msg.request) return;
+    actions.append(
+      el(
+        'details',
+        { 'data-testid': 'request' },
+        el('summary', {}, 'the raw request (what a bot gets)'),
+        el('pre', {}, JSON.stringify(msg.request, null, 1)),
+      ),
+    );
   }
-  const msgPlayers = () => state.last?.seats || [];
 
   function genericInput(msg) {
     const legal = msg.legal || [];
-    if (msg.request) {
-      actions.append(
-        el(
-          'details',
-          { open: '', 'data-testid': 'request' },
-          el('summary', {}, 'what your seat sees (the request a bot gets)'),
-          el('pre', {}, JSON.stringify(msg.request, null, 1)),
-        ),
-      );
-    }
-    const raises = legal.filter((a) => a && a.action === 'raise');
-    const speeches = legal.filter((a) => a && a.kind === 'speak');
-    const buttons = legal.filter((a) => !raises.includes(a) && !speeches.includes(a));
+    requestBox(msg);
     const list = el('div', { class: 'legal', 'data-testid': 'legal' });
-    for (const action of buttons.slice(0, 80))
+    for (const action of legal.slice(0, 80))
       list.append(
         el(
           'button',
@@ -237,68 +234,14 @@
         ),
       );
     actions.append(list);
-    if (raises.length) {
-      // Hold'em: one raise with an amount between the smallest and largest the rules allow.
-      const amounts = raises.map((a) => a.amount);
-      const min = Math.min(...amounts);
-      const max = Math.max(...amounts);
-      const amount = el('input', {
-        type: 'number',
-        min: String(min),
-        max: String(max),
-        value: String(min),
-        'data-testid': 'amount',
-      });
-      actions.append(
-        el(
-          'p',
-          {},
-          'raise ',
-          amount,
-          ` (${min}–${max}) `,
-          el(
-            'button',
-            {
-              type: 'button',
-              'data-testid': 'raise',
-              onclick: () => answer({ action: 'raise', amount: Number(amount.value) }),
-            },
-            'raise',
-          ),
-        ),
-      );
-    }
-    if (speeches.length) {
-      // Undercover: a statement of your own (or one of the samples).
-      const text = el('textarea', {
-        rows: '2',
-        cols: '40',
-        'data-testid': 'statement',
-        placeholder: 'describe your word without saying it',
-      });
-      actions.append(
-        el(
-          'p',
-          {},
-          text,
-          ' ',
-          el(
-            'button',
-            { type: 'button', 'data-testid': 'speak', onclick: () => answer({ kind: 'speak', statement: text.value }) },
-            'say',
-          ),
-        ),
-        el(
-          'p',
-          { class: 'muted' },
-          'or one of: ',
-          ...speeches.slice(0, 5).map((a) => el('button', { type: 'button', onclick: () => answer(a) }, a.statement)),
-        ),
-      );
-    }
+    actions.append(jsonForm(legal));
+  }
+
+  /** An action written as JSON (any game): for what the buttons do not offer. */
+  function jsonForm(legal) {
     const input = el('input', {
       type: 'text',
-      size: '40',
+      'aria-label': 'action as JSON',
       'data-testid': 'action-json',
       placeholder: legal.length ? JSON.stringify(legal[0]) : 'action as JSON',
     });
@@ -321,7 +264,51 @@
       ' ',
       el('button', { type: 'submit' }, 'send'),
     );
-    actions.append(form);
+    return form;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // A seat table (catarenaSeats[game]) and what it draws with.
+
+  const SUITS = { s: ['♠', 'spades'], h: ['♥', 'hearts'], d: ['♦', 'diamonds'], c: ['♣', 'clubs'] };
+  /** A card as a person reads it: "10♥", red for hearts and diamonds. */
+  function card(rank, suit) {
+    const [symbol, name] = SUITS[String(suit).toLowerCase()] || [suit, suit];
+    const r = rank === 'T' ? '10' : rank;
+    const red = symbol === '♥' || symbol === '♦';
+    return el(
+      'span',
+      { class: red ? 'card red' : 'card', 'data-card': `${rank}${suit}`, 'aria-label': `${r} of ${name}` },
+      `${r}${symbol}`,
+    );
+  }
+  const kit = { el, card, answer: (action) => answer(action) };
+
+  function seatInput(msg, seatView) {
+    seatView.render(seatPanel, msg, kit);
+    const raw = el(
+      'details',
+      { 'data-testid': 'raw' },
+      el('summary', {}, 'write an action as JSON'),
+      jsonForm(msg.legal || []),
+    );
+    requestBox(msg);
+    actions.append(raw);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Chess: the moves so far, numbered in pairs (1. e4 e5), the last one marked.
+
+  function drawMoveList(msg) {
+    moveList.replaceChildren();
+    if (msg.boardInput !== 'squares' || !msg.data) return;
+    const texts = msg.data.moves.map((m) => m.text);
+    const rows = window.catarenaViewerKit.moveRows(texts);
+    const list = el('ol', { class: 'moves', 'aria-label': 'moves so far' });
+    for (const row of rows)
+      list.append(el('li', { value: String(row.number) }, row.moves.map((t) => t ?? '…').join('  ')));
+    moveList.append(el('h2', {}, 'Moves'), texts.length ? list : el('p', { class: 'muted' }, 'no moves yet'));
+    list.lastElementChild?.scrollIntoView?.({ block: 'nearest' });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -340,25 +327,36 @@
       .join(' · ');
     board.replaceChildren();
     actions.replaceChildren();
+    seatPanel.replaceChildren();
     const viewer = window.catarenaViewers?.[msg.game];
+    // A person playing only the second seat of a board game (chess: black) sees it from their side.
+    const flip = msg.human.length === 1 && msg.human[0] === 1;
     if (msg.data && viewer) {
-      viewer.render(board, msg.data, msg.data.moves.length);
+      viewer.render(board, msg.data, msg.data.moves.length, { flip });
     } else board.append(el('p', { class: 'muted' }, 'no board for this game'));
+    drawMoveList(msg);
     clearInterval(state.clock);
+    const seatView = window.catarenaSeats?.[msg.game];
+    // A seat table comes first and the replay board folds under "the whole table" while the person plays.
+    const seated = Boolean(seatView && msg.yourTurn && msg.request);
+    boardBox.open = !seated;
+    boardBox.classList.toggle('plain', !seatView);
+    main.classList.toggle('seated', seated);
     if (msg.ended) {
       turn.className = 'turn';
       turn.textContent = `game over: ${msg.result || `${msg.ended.termination} (${msg.ended.reason})`}`;
     } else if (msg.yourTurn) {
       turn.className = 'turn yours';
       const until = Date.now() + msg.yourTurn.leftMs;
-      const tick = () =>
-        (turn.textContent = `your move (${msg.yourTurn.seatName}) · ${fmt(Math.max(0, until - Date.now()))} left`);
+      const who = msg.yourTurn.seatName || `seat ${msg.yourTurn.seat}`;
+      const tick = () => (turn.textContent = `your move (${who}) · ${fmt(Math.max(0, until - Date.now()))} left`);
       tick();
       state.clock = setInterval(tick, 1000);
       const svg = board.querySelector('svg');
-      // The board input the game's descriptor names (humanBoardInput), else buttons.
+      // The board input the game's descriptor names (humanBoardInput), a seat table, else buttons.
       if (msg.boardInput === 'points' && svg) pointsInput(svg, msg);
       else if (msg.boardInput === 'squares' && svg) squaresInput(svg, msg);
+      else if (seatView && msg.request) seatInput(msg, seatView);
       else genericInput(msg);
     } else {
       turn.className = 'turn';
@@ -367,12 +365,53 @@
     results.replaceChildren(...(msg.results || []).map((r) => el('li', {}, r.line)));
   }
 
+  /** Holds the game that just ended on screen: the next game waits for the button or HOLD_MS. */
+  function hold(ended) {
+    state.held = { gameId: ended.gameId, next: null };
+    gameOver.replaceChildren(
+      el('p', {}, `game over: ${ended.result || ended.ended.termination}. The next game starts in a few seconds. `),
+      nextGame,
+    );
+    gameOver.hidden = false;
+    state.holdTimer = setTimeout(advance, HOLD_MS);
+  }
+
+  function advance() {
+    clearTimeout(state.holdTimer);
+    const next = state.held?.next;
+    state.held = null;
+    gameOver.hidden = true;
+    if (next) draw(next);
+  }
+
+  function onGame(msg) {
+    const last = state.last;
+    if (state.held) {
+      if (msg.gameId === state.held.gameId)
+        draw(msg); // the ended game's result line, late
+      else state.held.next = msg;
+      return;
+    }
+    if (last?.ended && msg.gameId !== last.gameId) {
+      hold(last);
+      state.held.next = msg;
+      return;
+    }
+    draw(msg);
+  }
+
   const events = new EventSource(`/play/events${query}`);
   events.onmessage = (e) => {
     const msg = JSON.parse(e.data);
-    if (msg.type === 'game') draw(msg);
+    if (msg.type === 'game') onGame(msg);
     else if (msg.type === 'waiting') turn.textContent = msg.message;
-    else if (msg.type === 'timeout') refusal.textContent = msg.message;
+    else if (msg.type === 'stopped') {
+      turn.className = 'turn';
+      turn.textContent = msg.message;
+      actions.replaceChildren();
+      seatPanel.replaceChildren();
+      clearInterval(state.clock);
+    } else if (msg.type === 'timeout') refusal.textContent = msg.message;
     else if (msg.type === 'done') {
       done.textContent = msg.line;
       results.replaceChildren(...(msg.results || []).map((r) => el('li', {}, r.line)));

@@ -8,13 +8,21 @@
 // runner's live events (records/live.ts). An answer (POST /play/answer) is checked with the rules
 // first (Game.validate): an illegal one is refused with the reason and the turn call stays
 // parked, never sent as a forfeit. A person who leaves the page is timed out by the runner and
-// loses as the game's policy says. The bot protocol's paths never start with /play.
+// loses as the game's policy says.
+//
+// Any web page the person has open can send requests to 127.0.0.1, and a DNS-rebound one even
+// reads the answers: so the bot protocol is served only on a Unix socket in a private folder (the
+// runner's connection, BotHandle.socketPath; no browser reaches it), the page's port answers only
+// requests whose Host is its own address (421 otherwise), and an answer is taken only as JSON with
+// the page's per-session secret in a header (the page has it; another origin cannot read it).
 import fs from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { adapterFor, gameDescriptor } from '../../games/registry.ts';
+import { adapterFor, gameDescriptor, gameIds } from '../../games/registry.ts';
 import type { LiveEvent } from '../../records/live.ts';
 import { matchId, type MatchSpec, type MoveRecord, type Replay, type Seat } from '../../records/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
@@ -22,7 +30,7 @@ import { newCallerId } from '../../sandbox/relayed-callers.ts';
 import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
 import { liveViewerData } from '../../reports/html/live-viewer.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
-import { PROJECT_ROOT } from '../../util/paths.ts';
+import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 
 /** A human's per-move deadline unless `--human-timeout` says otherwise: 5 minutes. */
 export const DEFAULT_HUMAN_MOVE_MS = 5 * 60_000;
@@ -69,7 +77,7 @@ export interface HumanSeatOptions {
   variant: string;
   /** The strategy id of the seat in specs, results and the journal (default "human"). */
   id?: string;
-  /** Where the page is served (default 127.0.0.1); any other host needs the token. */
+  /** Where the page is served (default 127.0.0.1); any other host needs the token. A wildcard (0.0.0.0, ::) takes any Host header. */
   host?: string;
   /** Port (default 0: any free one). */
   port?: number;
@@ -81,6 +89,14 @@ export class HumanSeat {
   readonly id: string;
   private readonly callerId = newCallerId();
   private readonly server: http.Server;
+  /** The bot protocol, for the runner only: on a Unix socket in a folder only this user can open. */
+  private readonly botServer: http.Server;
+  private readonly socketDir = mkdtempSync(path.join(os.tmpdir(), 'catarena-seat-'));
+  /** The page's per-session secret: sent back in the SEAT_HEADER header with every answer. */
+  private readonly secret = randomBytes(16).toString('hex');
+  /** Games abandoned because play was stopped (abort): not to be journaled. */
+  private readonly abandonedIds = new Set<string>();
+  private aborted = false;
   private readonly games = new Map<string, Game>();
   private readonly clients = new Set<http.ServerResponse>();
   private parked: Parked | null = null;
@@ -102,13 +118,24 @@ export class HumanSeat {
     this.server = http.createServer(
       (req, res) => void this.route(req, res).catch((err) => send(res, 500, { error: String(err) })),
     );
+    this.botServer = http.createServer(
+      (req, res) => void this.botRoute(req, res).catch((err) => send(res, 500, { error: String(err) })),
+    );
+  }
+
+  /** Where the runner reaches the bot protocol. */
+  get socketPath(): string {
+    return path.join(this.socketDir, 'seat.sock');
   }
 
   async start(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve);
-    });
+    const listen = (server: http.Server, ...args: unknown[]) =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        (server.listen as (...a: unknown[]) => void)(...args, resolve);
+      });
+    await listen(this.botServer, this.socketPath);
+    await listen(this.server, this.options.port ?? 0, this.options.host ?? '127.0.0.1');
     this.port = (this.server.address() as AddressInfo).port;
     this.options.log?.(`human seat: open ${this.pageUrl} to play ${this.options.game} (${this.options.variant})`);
   }
@@ -128,10 +155,11 @@ export class HumanSeat {
       name: this.id,
       port: this.port,
       url: this.url,
+      socketPath: this.socketPath,
       logFile: '',
-      isHealthy: async () => this.server.listening,
+      isHealthy: async () => this.botServer.listening,
       logTail: async () => '',
-      alive: async () => this.server.listening,
+      alive: async () => this.botServer.listening,
       // The seat never calls the game server: an id nobody else has keeps its seats' private
       // state from anyone naming them (a person sees their own on the page).
       callerId: this.callerId,
@@ -201,70 +229,111 @@ export class HumanSeat {
     this.sendAll({ type: 'done', line, results: this.results });
   }
 
+  /**
+   * Play is being stopped: the turn waiting for the person is given up at once (and any later
+   * one), and the game in flight is abandoned, not lost: `abandoned` names it so it is not journaled.
+   */
+  abort(): void {
+    this.aborted = true;
+    for (const game of this.games.values()) if (!game.ended) this.abandonedIds.add(game.id);
+    const parked = this.parked;
+    this.parked = null;
+    if (parked) send(parked.res, 503, { error: 'play was stopped' });
+    this.sendAll({ type: 'stopped', message: 'play was stopped: this game is not counted' });
+  }
+
+  /** True for a game abandoned by abort(): the arena leaves it out of the journal (ArenaOptions.discard). */
+  abandoned(matchId: string): boolean {
+    return this.abandonedIds.has(matchId);
+  }
+
   async close(): Promise<void> {
     for (const res of this.clients) res.end();
     this.clients.clear();
     if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const server of [this.server, this.botServer]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    rmSync(this.socketDir, { recursive: true, force: true });
   }
 
   // ------------------------------------------------------------------------------------------
 
+  /** The page's port: its own Host only (DNS rebinding), the token on a non-loopback address, then /play. */
   private async route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!this.ownHost(req.headers.host))
+      return send(res, 421, {
+        error: `this server answers only at ${this.url} (Host ${req.headers.host ?? 'missing'})`,
+      });
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/play' || url.pathname.startsWith('/play/')) {
       if (this.token && url.searchParams.get('token') !== this.token)
         return send(res, 403, { error: 'this page needs the token catarena printed (?token=…)' });
       return this.page(req, res, url);
     }
-    // The bot protocol is for the runner on this machine: on a non-loopback address, calls from
-    // elsewhere could take the person's turn away, and are refused.
-    if (this.token && !fromThisMachine(req))
-      return send(res, 403, { error: 'the bot protocol is for the runner on this machine' });
+    send(res, 404, { error: `not found: the page is ${this.pageUrl}` });
+  }
+
+  /** True when a Host header names this server's own address (any, when it listens on every address: the token guards it). */
+  private ownHost(host: string | undefined): boolean {
+    const listen = this.options.host ?? '127.0.0.1';
+    if (listen === '0.0.0.0' || listen === '::') return true;
+    const names = new Set(['127.0.0.1', 'localhost', '[::1]', listen.includes(':') ? `[${listen}]` : listen]);
+    return [...names].some((name) => host === `${name}:${this.port}`);
+  }
+
+  /** The bot protocol on the runner's socket: health, join/leave answered at once, a turn parked for the page. */
+  private async botRoute(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET') return send(res, 200, { status: 'ok', human: true });
-    const body = await readBody(req);
+    const body = await readBody(req, true);
     const game = this.gameFor(body);
-    const adapter = adapterFor(this.options.game);
     if (game?.turn && !game.ended) {
       const seat = game.turn.seat;
-      const turnPath = adapter.turn(game.state, seat, {
+      const turnPath = adapterFor(this.options.game).turn(game.state, seat, {
         gameId: game.gameId,
         gameServerUrl: '',
         options: game.spec.options,
         seatIds: game.spec.seats,
       }).path;
-      if (turnPath === url.pathname) {
-        if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
-        const parked: Parked = {
-          game,
-          seat,
-          turn: ++this.turns,
-          request: body,
-          res,
-          since: Date.now(),
-          deadlineMs: game.turn.deadlineMs,
-        };
-        this.parked = parked;
-        // The runner gave up (deadline) or the game went away: the page must stop offering moves.
-        res.on('close', () => {
-          if (this.parked === parked) {
-            this.parked = null;
-            if (!res.writableEnded)
-              this.sendAll({
-                type: 'timeout',
-                gameId: game.gameId,
-                message: 'your time ran out: the runner stopped waiting for this move',
-              });
-            void this.broadcast(game);
-          }
-        });
-        await this.broadcast(game);
-        return;
-      }
+      if (turnPath === url.pathname) return this.park(game, seat, body, res);
     }
     // join_game, leave_game and anything else a bot acknowledges.
     send(res, 200, { status: 'ok', message: 'ok' });
+  }
+
+  /** Holds a turn call until the page answers (or the runner gives up). */
+  private async park(game: Game, seat: Seat, body: unknown, res: http.ServerResponse): Promise<void> {
+    if (this.aborted) {
+      this.abandonedIds.add(game.id);
+      return send(res, 503, { error: 'play was stopped' });
+    }
+    if (this.parked && !this.parked.res.writableEnded) this.parked.res.destroy();
+    const parked: Parked = {
+      game,
+      seat,
+      turn: ++this.turns,
+      request: body,
+      res,
+      since: Date.now(),
+      deadlineMs: game.turn!.deadlineMs,
+    };
+    this.parked = parked;
+    // The runner gave up (deadline) or the game went away: the page must stop offering moves.
+    res.on('close', () => {
+      if (this.parked === parked) {
+        this.parked = null;
+        if (!res.writableEnded)
+          this.sendAll({
+            type: 'timeout',
+            gameId: game.gameId,
+            message: 'your time ran out: the runner stopped waiting for this move',
+          });
+        void this.broadcast(game);
+      }
+    });
+    await this.broadcast(game);
   }
 
   /** The live game a bot call is about: its game_id where the protocol sends one, else the one waiting for the human. */
@@ -276,16 +345,13 @@ export class HumanSeat {
 
   private async page(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
     if (req.method === 'GET' && url.pathname === '/play') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(pageHtml(this.options.game, this.options.variant, this.token));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...PAGE_HEADERS });
+      res.end(pageHtml(this.options.game, this.options.variant, this.token, this.secret));
       return;
     }
     if (req.method === 'GET' && url.pathname === '/play/viewer.js') {
-      this.script ??= Promise.all([
-        viewerScript(),
-        fs.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'human', 'human-page.js'), 'utf8'),
-      ]).then((parts) => parts.join('\n\n'));
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      this.script ??= pageScript();
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...PAGE_HEADERS });
       res.end(await this.script);
       return;
     }
@@ -304,30 +370,51 @@ export class HumanSeat {
       if (this.done) res.write(sse({ type: 'done', line: this.done, results: this.results }));
       return;
     }
-    if (req.method === 'POST' && url.pathname === '/play/answer') {
-      const body = (await readBody(req)) as { gameId?: string; action?: unknown } | null;
-      const parked = this.parked;
-      if (!parked || parked.res.writableEnded || !body || body.gameId !== parked.game.gameId)
-        return send(res, 200, { ok: false, error: 'it is not your turn (the bot is thinking, or your time ran out)' });
-      // The answer goes the way a bot's does (answer → parse → the rules' check); anything the
-      // runner would take as a failure is refused here instead, with the reason.
-      const adapter = adapterFor(this.options.game);
-      let answer: unknown;
-      let verdict: string | null;
-      try {
-        answer = adapter.answer ? adapter.answer(body.action, parked.game.state, parked.seat) : body.action;
-        const parsed = adapter.parse(answer, parked.game.state, parked.seat);
-        verdict = parsed.ok ? adapter.game.validate(parked.game.state, parked.seat, parsed.action) : parsed.message;
-      } catch (err) {
-        verdict = `not an action of this game (${(err as Error).message})`;
-      }
-      if (verdict) return send(res, 200, { ok: false, error: reasonInWords(verdict), verdict }); // a verdict, not an HTTP failure
-      this.parked = null;
-      send(parked.res, 200, answer);
-      send(res, 200, { ok: true });
-      return;
-    }
+    if (req.method === 'POST' && url.pathname === '/play/answer') return this.answer(req, res);
     send(res, 404, { error: 'not found' });
+  }
+
+  /** POST /play/answer from the page: JSON, from the page's own origin, with its secret; then the rules' check. */
+  private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const refused = this.forged(req);
+    if (refused) return send(res, refused.status, { ok: false, error: refused.error });
+    const body = (await readBody(req, false)) as { gameId?: string; action?: unknown } | null;
+    const parked = this.parked;
+    if (!parked || parked.res.writableEnded || !body || body.gameId !== parked.game.gameId)
+      return send(res, 200, { ok: false, error: 'it is not your turn (the bot is thinking, or your time ran out)' });
+    // The answer goes the way a bot's does (answer → parse → the rules' check); anything the
+    // runner would take as a failure is refused here instead, with the reason.
+    const adapter = adapterFor(this.options.game);
+    let answer: unknown;
+    let verdict: string | null;
+    try {
+      answer = adapter.answer ? adapter.answer(body.action, parked.game.state, parked.seat) : body.action;
+      const parsed = adapter.parse(answer, parked.game.state, parked.seat);
+      verdict = parsed.ok ? adapter.game.validate(parked.game.state, parked.seat, parsed.action) : parsed.message;
+    } catch (err) {
+      verdict = `not an action of this game (${(err as Error).message})`;
+    }
+    if (verdict) return send(res, 200, { ok: false, error: reasonInWords(verdict), verdict }); // a verdict, not an HTTP failure
+    this.parked = null;
+    send(parked.res, 200, answer);
+    send(res, 200, { ok: true });
+  }
+
+  /** Why an answer is not the page's own (another origin, not JSON, no secret), or null. */
+  private forged(req: http.IncomingMessage): { status: number; error: string } | null {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json')
+      return { status: 415, error: 'an answer is JSON (content-type: application/json)' };
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host}`)
+      return { status: 403, error: `answers come from the seat's own page, not ${origin}` };
+    const secret = req.headers[SEAT_HEADER];
+    if (typeof secret !== 'string' || !sameSecret(secret, this.secret))
+      return {
+        status: 403,
+        error: "answers come from the seat's own page (its secret is missing or wrong): reload it",
+      };
+    return null;
   }
 
   private async view(game: Game): Promise<Record<string, unknown>> {
@@ -371,7 +458,7 @@ export class HumanSeat {
         ? {
             turn: parked.turn,
             seat: parked.seat,
-            seatName: seatNames[parked.seat],
+            seatName: seatNames[parked.seat] ?? `seat ${parked.seat}`,
             deadlineMs: parked.deadlineMs,
             leftMs: Math.max(0, parked.deadlineMs - (Date.now() - parked.since)),
           }
@@ -397,12 +484,36 @@ export class HumanSeat {
   }
 }
 
-/** A connection from this machine: loopback, or from the address it reached. */
-function fromThisMachine(req: http.IncomingMessage): boolean {
-  const remote = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  return (
-    remote.startsWith('127.') || remote === '::1' || remote === (req.socket.localAddress ?? '').replace(/^::ffff:/, '')
-  );
+/** The page's script: the replay viewers' renderers, every game's seat table (descriptor humanSeat), then human-page.js. */
+async function pageScript(): Promise<string> {
+  const parts = [await viewerScript(), 'window.catarenaSeats = window.catarenaSeats || {};'];
+  for (const game of gameIds()) {
+    const file = gameDescriptor(game).modules.humanSeat;
+    if (file) parts.push(`// ${game}\n${await fs.readFile(gamePath(game, file), 'utf8')}`);
+  }
+  parts.push(await fs.readFile(path.join(PROJECT_ROOT, 'orchestrator', 'human', 'human-page.js'), 'utf8'));
+  return parts.join('\n\n');
+}
+
+/** The header the page sends its per-session secret in. */
+export const SEAT_HEADER = 'x-catarena-seat';
+
+/**
+ * The page runs only its own scripts (no inline script or handler, nothing from elsewhere); the
+ * renderers add their own style elements, so inline styles stay allowed.
+ */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Compares secrets in constant time. */
+function sameSecret(given: string, secret: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 const sse = (message: unknown) => `data: ${JSON.stringify(message)}\n\n`;
@@ -414,7 +525,8 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readBody(req: http.IncomingMessage): Promise<unknown> {
+/** A request's body as JSON (null if it is none); `form`: a form-encoded one too (the runner's form posts). */
+async function readBody(req: http.IncomingMessage, form: boolean): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -424,7 +536,7 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text) return null;
-  if ((req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded'))
+  if (form && (req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded'))
     return Object.fromEntries(new URLSearchParams(text));
   try {
     return JSON.parse(text);
@@ -433,24 +545,64 @@ async function readBody(req: http.IncomingMessage): Promise<unknown> {
   }
 }
 
-function pageHtml(game: string, variant: string, token: string | null): string {
-  const q = token ? `?token=${token}` : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>catarena: play ${game} (${variant})</title><link rel="icon" href="data:,">
-<style>${PAGE_CSS}
-.main { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; }
-.side { min-width: 18rem; max-width: 28rem; }
+/** The page laid out for 360 px and up: boards scale down, tables wrap, nothing scrolls sideways. */
+const SEAT_CSS = `
+body { margin: .8rem; overflow-wrap: anywhere; }
+.main { display: flex; gap: 1rem; align-items: flex-start; flex-wrap: wrap; }
+.boardcol { flex: 0 1 auto; max-width: 100%; min-width: 0; }
+.boardbox > summary { cursor: pointer; color: #555; }
+.boardbox.plain > summary { display: none; }
+.main.seated .boardcol { order: 2; flex-basis: 100%; }
+.board { max-width: 100%; overflow-x: auto; }
+.board svg { display: block; max-width: 100%; height: auto; }
+.side { flex: 1 1 18rem; min-width: 0; max-width: 36rem; }
 .turn { font-weight: 600; }
 .turn.yours { color: #1b5e20; }
 .refusal { color: #b00020; font-weight: 600; min-height: 1.4em; }
 .board [data-cell], .board .hit { cursor: pointer; }
-.board .selected { outline: none; }
-.actions button { margin: .15rem; }
+.legal button, .seat button, .actions button { margin: .15rem; min-height: 2.2rem; min-width: 2.4rem; }
 .results li { margin: .1rem 0; }
-</style></head>
+.gameover { border: 2px solid #1b5e20; background: #f1f8e9; padding: .4rem .8rem; margin: .4rem 0; }
+.gameover[hidden] { display: none; }
+pre { white-space: pre-wrap; max-height: 40vh; overflow: auto; background: #f7f7f7; padding: .4rem; }
+input[type=text], textarea { width: 100%; box-sizing: border-box; font: inherit; }
+.card { display: inline-block; min-width: 1.6em; padding: 0 .15em; margin: 0 .1em; border: 1px solid #888; border-radius: 4px; background: #fff; color: #111; font-weight: 700; text-align: center; }
+.card.red { color: #c62828; }
+.big { font-size: 1.2rem; }
+.big .card { font-size: 1.4rem; }
+.felt { background: #1d6236; color: #fff; padding: .4rem .6rem; border-radius: 8px; }
+.seat table { width: 100%; }
+.seat td, .seat th { white-space: normal; }
+.seat tr.you { background: #fff6cc; }
+.raise { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
+.raise input[type=range] { flex: 1 1 10rem; }
+.raise input[type=number] { width: 6rem; }
+.hand h3 { margin: .6rem 0 .2rem; }
+.suitrow { display: flex; flex-wrap: wrap; align-items: center; gap: .1rem; }
+.suitrow .suit { width: 1.4rem; font-size: 1.2rem; }
+.s-H, .s-D { color: #c62828; }
+.cardbtn { padding: 0; border: 0; background: none; }
+.cardbtn .card { font-size: 1.15rem; padding: .2rem .25rem; }
+.cardbtn:not(:disabled) .card { border-color: #0b57d0; box-shadow: 0 0 0 1px #0b57d0; cursor: pointer; }
+.cardbtn:disabled { opacity: .6; }
+.auction { width: auto; }
+.auction td, .auction th { text-align: center; min-width: 2.6rem; }
+.bids { display: grid; grid-template-columns: repeat(5, minmax(2.4rem, 4rem)); gap: .15rem; margin-top: .4rem; }
+.bids button { margin: 0; }
+.statements { padding-left: 1.2rem; }
+.movelist ol { padding-left: 2.6rem; margin: 0; max-height: 16rem; overflow: auto; font-variant-numeric: tabular-nums; }
+.movelist li { white-space: pre; }
+@media (min-width: 700px) { body { margin: 1.2rem 2rem; } }
+`;
+
+function pageHtml(game: string, variant: string, token: string | null, secret: string): string {
+  const q = token ? `?token=${token}` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>catarena: play ${game} (${variant})</title><link rel="icon" href="data:,">
+<style>${PAGE_CSS}${SEAT_CSS}</style></head>
 <body><h1>play ${game} · ${variant}</h1>
-<div id="human" data-game="${game}" data-variant="${variant}" data-query="${q}"></div>
+<div id="human" data-game="${game}" data-variant="${variant}" data-query="${q}" data-secret="${secret}"></div>
 <script src="/play/viewer.js${q}"></script>
 </body></html>
 `;

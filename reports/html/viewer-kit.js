@@ -31,4 +31,15 @@ window.catarenaViewerKit = {
     if (text !== undefined) node.textContent = text;
     return node;
   },
+  /**
+   * Moves as numbered rows of `perRow` (chess: 1. e4 e5), for a move list: [{number, moves}]; a
+   * game that starts with its second side to move leaves the first cell of row 1 empty (null).
+   */
+  moveRows(texts, perRow = 2, offset = 0) {
+    const cells = [...Array(offset).fill(null), ...texts];
+    const rows = [];
+    for (let i = 0; i < cells.length; i += perRow)
+      rows.push({ number: i / perRow + 1, moves: cells.slice(i, i + perRow) });
+    return rows;
+  },
 };

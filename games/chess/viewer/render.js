@@ -3,7 +3,7 @@
 // inline SVG, White at the bottom: pieces are the Unicode chess glyphs in <text> (a white piece
 // is the filled glyph in white under the outlined one, a black piece the filled glyph in black;
 // the system's fonts, nothing loaded), the last move's squares tinted, the checked king on red,
-// the variant's obstacles as dark crossed blocks (a piece that ends its move on one is removed:
+// (Black at the bottom with render(…, {flip: true})), the variant's obstacles as dark crossed blocks (a piece that ends its move on one is removed:
 // that square is ringed in red at that step), and below the board whose move it is.
 // extra(): the variant's start and obstacles, and the PGN with "Copy PGN" and "Download .pgn".
 (function () {
@@ -51,9 +51,16 @@
     return board;
   }
 
-  const squareXY = (name) => ({ x: MARGIN + FILES.indexOf(name[0]) * SQ, y: MARGIN + (8 - Number(name[1])) * SQ });
+  // Black at the bottom when `options.flip` (the human seat of a person playing black).
+  let flipped = false;
+  const squareXY = (name) => {
+    const file = FILES.indexOf(name[0]);
+    const row = 8 - Number(name[1]);
+    return { x: MARGIN + (flipped ? 7 - file : file) * SQ, y: MARGIN + (flipped ? 7 - row : row) * SQ };
+  };
 
-  function render(el, data, step) {
+  function render(el, data, step, options) {
+    flipped = Boolean(options?.flip);
     const frame = data.frames[step] || data.frames[0];
     const extra = data.extra || {};
     const board = parsePlacement(frame.fen);
@@ -87,8 +94,10 @@
     }
     const labels = svg('g', { fill: '#f0d9b5', 'font-size': 12, 'text-anchor': 'middle' });
     for (let k = 0; k < 8; k++) {
-      labels.append(svg('text', { x: MARGIN + k * SQ + SQ / 2, y: width - 5 }, FILES[k]));
-      labels.append(svg('text', { x: MARGIN / 2, y: MARGIN + (7 - k) * SQ + SQ / 2 + 4 }, String(k + 1)));
+      const f = squareXY(`${FILES[k]}1`).x;
+      const r = squareXY(`a${k + 1}`).y;
+      labels.append(svg('text', { x: f + SQ / 2, y: width - 5 }, FILES[k]));
+      labels.append(svg('text', { x: MARGIN / 2, y: r + SQ / 2 + 4 }, String(k + 1)));
     }
     root.append(labels);
 
