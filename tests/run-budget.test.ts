@@ -8,7 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BuiltinAgent } from '../agents/builtin/agent.ts';
 import { priceOf } from '../agents/core/prices.ts';
-import { RunBudget, usageOfAnswer } from '../agents/core/run-budget.ts';
+import { egressMeter, RunBudget, usageOfAnswer } from '../agents/core/run-budget.ts';
+import { startEgressProxy } from '../sandbox/egress-proxy.ts';
+import { startScriptedAnthropic } from './helpers/scripted-anthropic.ts';
 import type { Agent, Workspace } from '../agents/core/types.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
@@ -114,9 +116,9 @@ describe('a budget and a model without a price', () => {
       });
       const agents = [
         new BuiltinAgent({ model: 'openai-compatible/unpriced-model', id: 'coder', maxRetries: 0 }),
-        ...([] as Agent[]),
+        offline(),
       ];
-      const run = runTourney({ config, runDir: path.join(tempDir(), 'run'), agents: [...agents, offline()] });
+      const run = runTourney({ config, runDir: path.join(tempDir(), 'run'), agents });
       await expect(run).rejects.toThrow(/model unpriced-model has no price[\s\S]*prices: \{ unpriced-model: \{ input:/);
       expect(server.requests).toHaveLength(0);
     } finally {
@@ -265,4 +267,66 @@ describe('usage from answers, as each API reports it', () => {
     lease!.close();
     expect(await budget.reserve('c', 0.1)).toBeNull();
   });
+});
+
+describe('CLI agents: the egress proxy meters their model calls', () => {
+  it('four sessions streaming from the scripted Anthropic API through their proxies stay within one request of the cap; the rest get 402', async () => {
+    // Usage as the emulator reckons it from the request (about 4 characters a token): a 200 kB prompt is ~50k tokens.
+    const server = await startScriptedAnthropic(() => ({ text: 'ok', delayMs: 100 }));
+    const CAP = 1;
+    const budget = new RunBudget(CAP);
+    const body = JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 4000,
+      stream: true,
+      messages: [{ role: 'user', content: 'x'.repeat(200_000) }],
+    });
+    const statuses: number[] = [];
+    const session = async (i: number) => {
+      const lease = (await budget.reserve(`cli${i}`, undefined))!;
+      const proxy = await startEgressProxy({
+        allow: [],
+        upstream: { url: server.baseURL, headers: { 'x-api-key': 'sk-ant-real' } },
+        listen: { port: 0 },
+        meter: egressMeter(lease),
+      });
+      try {
+        for (let k = 0; k < 6; k++) {
+          const res = await fetch(`${proxy.address}/v1/messages`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-api-key': 'placeholder',
+              'anthropic-version': '2023-06-01',
+            },
+            body,
+          });
+          statuses.push(res.status);
+          const text = await res.text();
+          if (res.status === 402) {
+            expect(JSON.parse(text).error.message).toMatch(/budget of \$1\.00 was reached/);
+            break;
+          }
+        }
+      } finally {
+        await proxy.close();
+        lease.close();
+      }
+      return lease;
+    };
+    try {
+      const leases = await Promise.all([1, 2, 3, 4].map(session));
+      const perRequest = server.requests
+        .filter((r) => r.usage)
+        .map((r) => (r.usage!.input_tokens * 3 + r.usage!.output_tokens * 15) / 1e6);
+      const spent = perRequest.reduce((a, b) => a + b, 0);
+      expect(spent).toBeGreaterThanOrEqual(CAP);
+      expect(spent).toBeLessThanOrEqual(CAP + Math.max(...perRequest) + 1e-9);
+      expect(budget.spentUsd()).toBeCloseTo(spent, 9);
+      expect(statuses.filter((s) => s === 402)).toHaveLength(4);
+      for (const l of leases) expect(l.stopped).toMatch(/budget of \$1\.00 was reached/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

@@ -345,3 +345,25 @@ export async function admitRequest(
   if (!ticket) throw new BudgetRefusal(lease.stopped ?? "the run's budget was reached");
   return { settle: ticket.settle, price };
 }
+
+/**
+ * The egress proxy's meter for a CLI agent (sandbox/egress-proxy.ts): each model call (Anthropic
+ * messages, OpenAI responses and chat, Gemini generateContent) through the lease; other requests pass.
+ */
+export function egressMeter(lease: BudgetLease): {
+  admit(target: string, body: Buffer): Promise<{ answered(text: string): void; failed(): void } | null>;
+} {
+  return {
+    admit: async (target, body) => {
+      if (!MODEL_CALL.test(target)) return null;
+      const ticket = await admitRequest(lease, target, body.toString('utf8'));
+      return {
+        answered: (text) => ticket.settle(answerUsd(usageOfAnswer(text), ticket.price)),
+        failed: () => ticket.settle(0),
+      };
+    },
+  };
+}
+
+/** The paths of model calls: Anthropic messages, OpenAI responses and chat, Gemini generateContent. */
+export const MODEL_CALL = /\/(messages|responses|chat\/completions)(\/|\?|$)|:(stream)?generateContent\b/i;
