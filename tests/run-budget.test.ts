@@ -3,6 +3,8 @@
 // one request's cost; developments the budget stopped are named in the reports with the cap and
 // the spend; a run with a budget and a model without a price does not start; the agent's own
 // reported cost counts where it gives one; config prices match model ids, not prefixes.
+// About 20 s alone, more on a loaded machine: two one-round tourneys whose strategies are
+// validated as the arena validates them (four built-in developments in the first).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
