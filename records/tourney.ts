@@ -16,10 +16,16 @@ export interface CostRecord {
    * are counted apart (agents/core/prices.ts), so each token is counted once.
    */
   tokens: { input: number; output: number; cacheRead?: number; cacheWrite?: number } | null;
-  /** Estimated dollars from the price table (agents/core/prices.ts; config `prices`), null where the model has no price. */
+  /**
+   * Dollars: what the agent itself reported where it reports it (Claude Code's total_cost_usd),
+   * else estimated from the model table (agents/core/prices.ts; config `prices`); null where the
+   * model has no price and the agent reported nothing.
+   */
   costUsd?: number | null;
-  /** What the agent itself reported (Claude Code's total_cost_usd), as a cross-check. */
+  /** What the agent itself reported (Claude Code's total_cost_usd). */
   reportedCostUsd?: number;
+  /** The estimate from the tokens, kept beside a reported figure as a cross-check. */
+  estimatedCostUsd?: number;
   /** Non-blank lines of code in the produced bot folder. */
   linesOfCode: number;
 }
@@ -79,6 +85,8 @@ export interface StrategyRecord {
   failure?: string;
   /** The failure's name (agents/core/failure.ts: auth, rate_limited, server_error, context_length, budget, no_bot, invalid_bot, agent_error). */
   failureReason?: string;
+  /** Set when the run's budget (--budget-usd) was reached while this strategy was being developed: the development was stopped there (why); its bot is what it had written. */
+  budgetStopped?: string;
   /** Set when the run's budget (--budget-usd) was reached before this strategy was developed: the agent's previous round's bot, carried over. */
   carriedOver?: string;
   /** Validation problems that did not keep the bot out (illegal moves on validation positions, refused joins). */
@@ -171,7 +179,7 @@ export interface TrackSummary extends TrackId {
   cost: Record<string, CostRecord & { rounds: number }>;
   strategies: Array<
     Pick<StrategyRecord, 'id' | 'agent' | 'round' | 'status' | 'failure' | 'warnings' | 'hash'> &
-      Partial<Pick<StrategyRecord, 'cost' | 'carriedOver'>>
+      Partial<Pick<StrategyRecord, 'cost' | 'carriedOver' | 'budgetStopped'>>
   >;
   games: number;
   /** How the track's games ended: termination ('normal', 'timeout', …) → games. */

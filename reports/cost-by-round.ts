@@ -20,6 +20,8 @@ interface RoundCost {
   usd: number | null | undefined;
   reportedUsd: number;
   carried: number;
+  /** Developments the budget stopped while they ran. */
+  stopped?: number;
   /** Play-time tokens of the agent's round-n bots (LLM-players) and their dollars; undefined when none played. */
   play?: {
     input: number;
@@ -52,6 +54,7 @@ export function costByRound(tracks: Strategies[]): RoundCost[] {
       };
       out.set(key, r);
       if (s.carriedOver) r.carried++;
+      if (s.budgetStopped) r.stopped = (r.stopped ?? 0) + 1;
       if (!c?.tokens) continue;
       r.input += c.tokens.input;
       r.cacheRead += c.tokens.cacheRead ?? 0;
@@ -94,7 +97,7 @@ export function costRoundRows(tracks: Strategies[]): string[][] {
       String(r.cacheRead),
       String(r.cacheWrite),
       String(r.output),
-      `${usd(r.usd)}${r.carried ? ' (budget reached: not developed)' : ''}`,
+      `${usd(r.usd)}${r.carried ? ' (budget reached: not developed)' : ''}${r.stopped ? ' (stopped by the budget)' : ''}`,
       r.reportedUsd ? usd(r.reportedUsd) : '—',
       ...(r.play
         ? [
@@ -122,7 +125,7 @@ export const COST_ROUND_HEAD = [
   'Play estimated $',
 ];
 
-export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices in the model table dated ${PRICES_AS_OF} (agents/core/models.json; \`prices\` in a config overrides them), "no price" for a model not in the table; "Reported" is the agent's own figure (Claude Code). "Play" columns: an LLM-player's calls to its model during the games of its round-n strategy (from its bot logs), at the same prices; they count toward --budget-usd.`;
+export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices in the model table dated ${PRICES_AS_OF} (agents/core/models.json; \`prices\` in a config overrides them), or the agent's own figure where it reports one (Claude Code's total_cost_usd, also in "Reported"), "no price" for a model not in the table. "Play" columns: an LLM-player's calls to its model during the games of its round-n strategy (from its bot logs), at the same prices; they count toward --budget-usd.`;
 
 /** The whole run's estimated dollars, development and play (null when some model had no price; undefined without LLM agents). */
 export function runCostUsd(tracks: Strategies[]): number | null | undefined {
@@ -134,11 +137,32 @@ export function runCostUsd(tracks: Strategies[]): number | null | undefined {
   );
 }
 
-/** A line when the run's budget stopped development. */
+/** Lines when the run's budget stopped development: developments it stopped while they ran, and those it never started. */
 export function budgetAlarmLines(tracks: Strategies[]): string[] {
+  const stopped = tracks.flatMap((t) => t.strategies.filter((s) => s.budgetStopped));
   const carried = tracks.flatMap((t) => t.strategies.filter((s) => s.carriedOver));
-  if (!carried.length) return [];
   return [
-    `The run's budget was reached: ${carried.length} strateg${carried.length === 1 ? 'y was' : 'ies were'} not developed (from ${carried.map((s) => s.id).sort()[0]} on, the agents' last bots played again; round 1 ones are failed builds). ${carried[0]!.carriedOver}.`,
+    ...(stopped.length
+      ? [
+          `The run's budget stopped ${stopped.length} development${stopped.length === 1 ? '' : 's'} while ${stopped.length === 1 ? 'it' : 'they'} ran (${stopped
+            .map((s) => s.id)
+            .sort()
+            .join(', ')}: each plays the bot it had written, if that passed validation). ${stopped[0]!.budgetStopped}.`,
+        ]
+      : []),
+    ...(carried.length
+      ? [
+          `The run's budget was reached: ${carried.length} strateg${carried.length === 1 ? 'y was' : 'ies were'} not developed (from ${carried.map((s) => s.id).sort()[0]} on, the agents' last bots played again; round 1 ones are failed builds). ${carried[0]!.carriedOver}.`,
+        ]
+      : []),
   ];
+}
+
+/** The run's budget and its spend, for the cost section: "Budget (--budget-usd): $5.00; spent $4.12 (82%)." */
+export function budgetLine(config: unknown, tracks: Strategies[]): string | undefined {
+  const cap = (config as { budgetUsd?: number } | undefined)?.budgetUsd;
+  if (cap === undefined) return undefined;
+  const spent = runCostUsd(tracks);
+  const share = typeof spent === 'number' ? ` (${Math.round((100 * spent) / cap)}% of it)` : '';
+  return `Budget (--budget-usd): ${usd(cap)}; spent ${usd(spent ?? 0)}${share}, development and play, reported figures where the agent gave one.`;
 }

@@ -3,7 +3,15 @@
 import { integrityLine } from '../records/journal-integrity.ts';
 import { fallbackAlarmLines, llmPlayerRows, llmPlayerSamplingLines } from './llm-player-use.ts';
 import { MODEL_TABLE_AS_OF } from '../agents/core/models.ts';
-import { budgetAlarmLines, COST_ROUND_HEAD, COST_ROUND_NOTE, costRoundRows, runCostUsd, usd } from './cost-by-round.ts';
+import {
+  budgetAlarmLines,
+  budgetLine,
+  COST_ROUND_HEAD,
+  COST_ROUND_NOTE,
+  costRoundRows,
+  runCostUsd,
+  usd,
+} from './cost-by-round.ts';
 import { gameDescriptor, gameIds } from '../games/registry.ts';
 import { trackName, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
 import { opponentCodeLine } from '../records/opponent-code.ts';
@@ -243,6 +251,7 @@ export function renderMarkdown(summary: TourneySummary): string {
             '## Cost per agent and round',
             COST_ROUND_NOTE,
             `Estimated for the run: ${usd(runCostUsd(t))}.`,
+            ...(budgetLine(summary.config, t) ? [budgetLine(summary.config, t)!] : []),
             mdTable(COST_ROUND_HEAD, costRoundRows(t), 2),
           ].join('\n\n'),
         ]

@@ -49,7 +49,21 @@ export interface EgressProxyOptions {
   selfAddresses?: string[];
   /** Events kept in memory (default 1000; counts are always complete). */
   maxEvents?: number;
+  /** Sees every request to the upstream before it is forwarded (the run's budget: agents/core/run-budget.ts). */
+  meter?: EgressMeter;
 }
+
+/**
+ * A gate on the upstream's requests: `admit` gets the request's path and whole body before it is
+ * forwarded and resolves to null (not metered), or to a ticket told the whole answer (or that
+ * none came); it rejects to refuse the request, which is answered 402 with its message.
+ */
+export interface EgressMeter {
+  admit(target: string, body: Buffer): Promise<{ answered(text: string): void; failed(): void } | null>;
+}
+
+/** How much of an answer a meter is given (a model's answer is far smaller; its usage is in it). */
+const METERED_ANSWER_CAP = 16 * 1024 * 1024;
 
 export interface EgressProxy {
   /** The socket path, or http://127.0.0.1:<port>. */
@@ -86,8 +100,10 @@ export async function startContainerEgress(o: {
   headers?: Record<string, string>;
   allow?: string[];
   socketPath: string;
+  meter?: EgressMeter;
 }): Promise<{ proxy: EgressProxy; baseUrl: string }> {
   const proxy = await startEgressProxy({
+    ...(o.meter ? { meter: o.meter } : {}),
     allow: o.allow ?? [],
     upstream: { url: o.upstream, headers: o.headers },
     selfAddresses: [`127.0.0.1:${CONTAINER_PROXY_PORT}`, `localhost:${CONTAINER_PROXY_PORT}`],
@@ -173,63 +189,24 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       if (upstream && target.origin === upstream.base.origin) inject = upstream.headers;
     }
     const event = record({ method: req.method ?? '?', target: `${target.origin}${target.pathname}`, allowed: true });
-    const headers = endToEnd(req.headers);
-    for (const [k, v] of Object.entries(inject)) {
-      for (const existing of Object.keys(headers))
-        if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
-      headers[k] = v;
-    }
-    const answered = (status: number, upHeaders: http.IncomingHttpHeaders, body: NodeJS.ReadableStream) => {
-      event.status = status;
-      const tell = () => {
-        for (const listener of listeners) listener(event);
-      };
-      if (status >= 400) {
-        // An error's status alone does not say whether waiting helps (a 429 is a rate limit or no quota): its body does.
-        let text = '';
-        body.on('data', (chunk: Buffer | string) => {
-          if (text.length < 2000) text += chunk.toString();
-        });
-        body.on('end', () => {
-          event.errorText = text.slice(0, 2000);
-          tell();
-        });
-      } else tell();
-      res.writeHead(status, endToEnd(upHeaders));
-      body.pipe(res);
-      body.on('error', () => res.destroy());
-    };
-    const unreachable = (err: Error) => {
-      event.status = 502;
-      if (!res.headersSent) {
-        res.writeHead(502, { 'content-type': 'text/plain' });
-        res.end(`catarena egress proxy: ${target.origin} is unreachable: ${err.message}\n`);
-      } else res.destroy();
-    };
-    if (mayUseHostProxy(target)) {
-      // Behind the host's HTTP(S)_PROXY the upstream is reached through it (NO_PROXY honoured):
-      // undici's proxy agent, as the built-in agent and the preflight use.
-      const abort = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) abort.abort();
-      });
-      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : req;
-      undiciRequest(target, {
-        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers,
-        body,
-        dispatcher: outboundDispatcher(target),
-        signal: abort.signal,
-      }).then((up) => answered(up.statusCode, up.headers as http.IncomingHttpHeaders, up.body), unreachable);
-      return;
-    }
-    const send = target.protocol === 'https:' ? https.request : http.request;
-    const out = send(target, { method: req.method, headers }, (up) => answered(up.statusCode ?? 502, up.headers, up));
-    out.on('error', unreachable);
-    req.pipe(out);
-    req.on('error', () => out.destroy());
-    res.on('close', () => {
-      if (!res.writableFinished) out.destroy();
+    const forward = (body: Buffer | undefined, ticket: MeterTicket) =>
+      forwardRequest(req, res, target, inject, event, listeners, body, ticket);
+    if (!options.meter || inject !== upstream?.headers) return forward(undefined, null);
+    // Metered: the whole body first (its size and output limit make the request's worst case).
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      options.meter!.admit(target.pathname, body).then(
+        (ticket) => forward(body, ticket),
+        (err: Error) => {
+          event.status = 402;
+          res.writeHead(402, { 'content-type': 'application/json', connection: 'close' });
+          res.end(
+            JSON.stringify({ type: 'error', error: { type: 'budget_exceeded', message: `catarena: ${err.message}` } }),
+          );
+        },
+      );
     });
   });
 
@@ -313,6 +290,90 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         server.close(() => resolve());
       }),
   };
+}
+
+type MeterTicket = Awaited<ReturnType<EgressMeter['admit']>>;
+
+/** Forwards one allowed request (its body read already when metered) and relays the answer. */
+function forwardRequest(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  target: URL,
+  inject: Record<string, string>,
+  event: EgressEvent,
+  listeners: Set<(event: EgressEvent) => void>,
+  buffered: Buffer | undefined,
+  ticket: MeterTicket,
+): void {
+  const headers = endToEnd(req.headers);
+  for (const [k, v] of Object.entries(inject)) {
+    for (const existing of Object.keys(headers))
+      if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
+    headers[k] = v;
+  }
+  const answered = (status: number, upHeaders: http.IncomingHttpHeaders, body: NodeJS.ReadableStream) => {
+    event.status = status;
+    if (ticket) {
+      let text = '';
+      body.on('data', (chunk: Buffer | string) => {
+        if (text.length < METERED_ANSWER_CAP) text += chunk.toString();
+      });
+      body.on('end', () => ticket.answered(text));
+      body.on('error', () => ticket.failed());
+      body.on('close', () => ticket.answered(text)); // cut off: what came is what was billed (a ticket settles once)
+    }
+    const tell = () => {
+      for (const listener of listeners) listener(event);
+    };
+    if (status >= 400) {
+      // An error's status alone does not say whether waiting helps (a 429 is a rate limit or no quota): its body does.
+      let text = '';
+      body.on('data', (chunk: Buffer | string) => {
+        if (text.length < 2000) text += chunk.toString();
+      });
+      body.on('end', () => {
+        event.errorText = text.slice(0, 2000);
+        tell();
+      });
+    } else tell();
+    res.writeHead(status, endToEnd(upHeaders));
+    body.pipe(res);
+    body.on('error', () => res.destroy());
+  };
+  const unreachable = (err: Error) => {
+    ticket?.failed();
+    event.status = 502;
+    if (!res.headersSent) {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`catarena egress proxy: ${target.origin} is unreachable: ${err.message}\n`);
+    } else res.destroy();
+  };
+  if (mayUseHostProxy(target)) {
+    // Behind the host's HTTP(S)_PROXY the upstream is reached through it (NO_PROXY honoured):
+    // undici's proxy agent, as the built-in agent and the preflight use.
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : (buffered ?? req);
+    undiciRequest(target, {
+      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+      headers,
+      body,
+      dispatcher: outboundDispatcher(target),
+      signal: abort.signal,
+    }).then((up) => answered(up.statusCode, up.headers as http.IncomingHttpHeaders, up.body), unreachable);
+    return;
+  }
+  const send = target.protocol === 'https:' ? https.request : http.request;
+  const out = send(target, { method: req.method, headers }, (up) => answered(up.statusCode ?? 502, up.headers, up));
+  out.on('error', unreachable);
+  if (buffered) out.end(buffered);
+  else req.pipe(out);
+  req.on('error', () => out.destroy());
+  res.on('close', () => {
+    if (!res.writableFinished) out.destroy();
+  });
 }
 
 /**

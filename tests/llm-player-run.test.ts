@@ -278,7 +278,12 @@ describe('an LLM-player in a tourney round', () => {
     const script = (req: ScriptedRequest) =>
       req.tools.length ? turns[stepOf(req)] : { text: '1', usage: { prompt_tokens: 100_000, completion_tokens: 0 } };
     const r = await round('llm-player:openai-compatible/scripted#player', script, {
-      config: { rounds: 2, budgetUsd: 1, prices: { scripted: { input: 10, output: 20 } }, developTimeoutMs: 120_000 },
+      config: {
+        rounds: 2,
+        budgetUsd: 1,
+        prices: { scripted: { input: 10, output: 20 }, 'scripted-coder': { input: 10, output: 20 } },
+        developTimeoutMs: 120_000,
+      },
       agents: () => [new BuiltinAgent({ model: 'openai-compatible/scripted-coder', id: 'coder', maxRetries: 0 })],
     });
     const builds = server!.requests.filter((q) => q.tools.length);

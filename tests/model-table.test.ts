@@ -40,8 +40,9 @@ describe('the model table', () => {
     // An unknown model is unknown, not its nearest prefix: the budget cannot count it as a cheaper model.
     expect(priceOf('claude-opus-4-9')).toBeUndefined();
     expect(priceOf('gpt-5.9-pro')).toBeUndefined();
-    // The config's prices: still by prefix, and first.
-    expect(priceOf('gpt-5.5-pro', { 'gpt-5.5': { input: 1, output: 2 } })).toEqual({ input: 1, output: 2 });
+    // The config's prices: first, by id (a snapshot suffix at most), never by prefix.
+    expect(priceOf('gpt-5.5-2026-05-01', { 'gpt-5.5': { input: 1, output: 2 } })).toEqual({ input: 1, output: 2 });
+    expect(priceOf('gpt-5.5-pro', { 'gpt-5.5': { input: 1, output: 2 } })).toMatchObject({ input: 30, output: 180 });
   });
 
   it('bills a long prompt at its band when one request is priced (Haiku 5.5 above 100k tokens)', () => {

@@ -1,7 +1,7 @@
 // Tokens as the providers bill them, each counted once: input not read from a cache, cache reads,
 // cache writes and output, per agent and round; estimated dollars from the dated price table (a
-// config's `prices` overrides it) in report.md and report.html; and --budget-usd, after which no
-// new development starts (tested with the scripted server's usage).
+// config's `prices` overrides it) in report.md and report.html; and --budget-usd, which stops a
+// development at the request that reaches it and starts none after (with the scripted server's usage).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -54,14 +54,14 @@ describe('token counts by kind from each CLI', () => {
     expect(CLIS['gemini-cli'].parse(JSON.stringify(doc)).tokens).toEqual({ input: 3000, cacheRead: 6000, output: 500 });
   });
 
-  it('prices: the longest prefix, config overrides, cache reads at their own price', () => {
+  it('prices: by model id, config overrides, cache reads at their own price', () => {
     expect(modelOfKind('builtin:anthropic/claude-sonnet-4-5')).toBe('claude-sonnet-4-5');
     expect(modelOfKind('cli:codex/gpt-5-mini')).toBe('gpt-5-mini');
     expect(modelOfKind('cli:codex')).toBeUndefined();
     expect(priceOf('gpt-5-mini')).toMatchObject({ input: 0.25 });
     expect(priceOf('claude-opus-4-5-20251101')).toMatchObject({ input: 5 });
     expect(priceOf('claude-opus-4-1')).toMatchObject({ input: 15 });
-    expect(priceOf('my-model', { 'my-': { input: 1, output: 2 } })).toEqual({ input: 1, output: 2 });
+    expect(priceOf('my-model', { 'my-model': { input: 1, output: 2 } })).toEqual({ input: 1, output: 2 });
     // Sonnet: 1M uncached × $3 + 1M cache read × $0.30 + 1M cache write × $3.75 + 1M output × $15.
     expect(
       estimateCostUsd({ input: 1e6, cacheRead: 1e6, cacheWrite: 1e6, output: 1e6 }, priceOf('claude-sonnet-4-5')),
@@ -99,7 +99,7 @@ describe('cost per agent and round, and --budget-usd', () => {
       concurrency: 2,
       bootstrapSamples: 20,
       developTimeoutMs: 120_000,
-      prices: { scripted: { input: 10, cacheRead: 1, output: 20 } },
+      prices: { 'scripted-coder': { input: 10, cacheRead: 1, output: 20 } },
       budgetUsd: 1,
     });
     const agents = [
@@ -114,31 +114,35 @@ describe('cost per agent and round, and --budget-usd', () => {
     vi.unstubAllEnvs();
   });
 
-  it("tokens equal the server's usage, cached tokens counted once; the estimated dollars are in the record", () => {
+  it("tokens equal the server's usage, cached tokens counted once; the budget stopped the build at its second answer", () => {
     const r1 = record(1);
-    expect(r1.status).toBe('ok');
+    // A whole build is 3 answers, $1.98: the cap ($1) is passed at the second ($1.32), and the third is never sent.
     const answered = server.requests.filter((q) => q.usage);
-    expect(answered).toHaveLength(3);
-    expect(r1.cost.tokens).toEqual({ input: 3 * 40_000, cacheRead: 3 * 60_000, output: 3 * 10_000 });
-    expect(r1.cost.costUsd).toBeCloseTo(1.98, 6);
+    expect(answered).toHaveLength(2);
+    expect(r1.cost.tokens).toEqual({ input: 2 * 40_000, cacheRead: 2 * 60_000, output: 2 * 10_000 });
+    expect(r1.cost.costUsd).toBeCloseTo(1.32, 6);
+    expect(r1.budgetStopped).toMatch(/budget of \$1\.00 was reached \(\$1\.32 estimated\)/);
+    expect(r1.status).toBe('ok'); // its bot was written and tested before the cap
   });
 
-  it('the budget reached after round 1: round 2 was not developed, the round-1 bot played again, and the run says so', () => {
+  it('the budget reached in round 1: round 2 was not developed, the round-1 bot played again, and the run says so', () => {
     const r2 = record(2);
-    expect(r2.carriedOver).toMatch(/budget of \$1\.00 was reached \(\$1\.98 estimated\)/);
+    expect(r2.carriedOver).toMatch(/budget of \$1\.00 was reached \(\$1\.32 estimated\)/);
     expect(r2.status).toBe('ok');
-    expect(server.requests).toHaveLength(3); // no request for round 2
+    expect(server.requests).toHaveLength(2); // no request for round 2
     expect(summary.tracks[0]!.rounds).toBe(2);
-    const alarm = buildAlarmLines(summary).find((l) => l.includes('budget'));
+    const alarm = buildAlarmLines(summary).find((l) => l.includes('budget was reached'));
     expect(alarm).toMatch(/The run's budget was reached: 1 strategy was not developed/);
     const md = fs.readFileSync(path.join(runDir, 'report.md'), 'utf8');
     expect(md).toContain(`> **${alarm}**`);
-    expect(md).toMatch(/## Cost per agent and round[\s\S]*Estimated for the run: \$1\.98/);
-    expect(md).toMatch(/\| coder\s*\| 1 \|\s*120000 \|\s*180000 \|\s*0 \|\s*30000 \| \$1\.98\s*\|/);
+    expect(md).toMatch(/## Cost per agent and round[\s\S]*Estimated for the run: \$1\.32/);
+    expect(md).toMatch(
+      /\| coder\s*\| 1 \|\s*80000 \|\s*120000 \|\s*0 \|\s*20000 \| \$1\.32 \(stopped by the budget\)\s*\|/,
+    );
     expect(md).toMatch(/\| coder\s*\| 2 \|.*budget reached: not developed/);
     const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
     expect(html).toContain('Cost per agent and round');
-    expect(html).toContain('$1.98');
+    expect(html).toContain('$1.32');
     expect(html).toContain('The run&#39;s budget was reached');
   });
 });

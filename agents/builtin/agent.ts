@@ -18,7 +18,8 @@ import {
   type ToolSet,
 } from 'ai';
 import { classifyLlmError, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
-import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
+import { addTokens, tokenWords, type ModelPrice, type TokenCounts } from '../core/prices.ts';
+import { meteredFetch } from '../core/run-budget.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
 import { builtinAgentId } from '../core/agent-id.ts';
@@ -223,6 +224,7 @@ export class BuiltinAgent implements Agent {
   private readonly env: Record<string, string | undefined>;
   private readonly opts: Required<Pick<BuiltinAgentOptions, keyof typeof BUILTIN_DEFAULTS>>;
   private readonly makeSandbox: (ws: Workspace) => AgentSandbox | Promise<AgentSandbox>;
+  private readonly http: { headersTimeoutMs?: number; bodyTimeoutMs?: number };
 
   /** Throws at once on a bad model spec or a missing API key (naming the variable). */
   constructor(options: BuiltinAgentOptions) {
@@ -231,6 +233,7 @@ export class BuiltinAgent implements Agent {
       options.requestTimeoutMs !== undefined
         ? { headersTimeoutMs: options.requestTimeoutMs, bodyTimeoutMs: options.requestTimeoutMs }
         : {};
+    this.http = http;
     this.primary = resolveModel(options.model, this.env, http);
     this.fallbackModel = options.fallback ? resolveModel(options.fallback, this.env, http) : undefined;
     this.id = options.id ?? deriveAgentId(options.model);
@@ -246,6 +249,33 @@ export class BuiltinAgent implements Agent {
   }
 
   private redact = (text: string) => redactSecrets(text, this.env);
+
+  /**
+   * The most a development can cost: its token budget, each budget token at the dearest kind
+   * (cache reads count a tenth, so at ten times their price), plus the step that crosses it
+   * (counted as a quarter more).
+   */
+  worstCaseUsd(price: ModelPrice): number {
+    const band = price.long ?? price;
+    const perToken = Math.max(
+      price.input,
+      price.output,
+      price.cacheWrite ?? price.input,
+      10 * (price.cacheRead ?? price.input),
+      band.input,
+      band.output,
+    );
+    return (1.25 * this.opts.maxTotalTokens * perToken) / 1_000_000;
+  }
+
+  /** The models of one development: with the run's budget, each request goes through it. */
+  private modelsFor(budget: DevelopBudget): [ResolvedModel, ResolvedModel | undefined] {
+    const lease = budget.spend;
+    if (!lease) return [this.primary, this.fallbackModel];
+    const wrap = (f: typeof globalThis.fetch) => meteredFetch(f, lease);
+    const again = (m: ResolvedModel) => resolveModel(m.spec, this.env, this.http, wrap);
+    return [again(this.primary), this.fallbackModel ? again(this.fallbackModel) : undefined];
+  }
 
   /** Each model's endpoint reachable with the key accepted (the agent calls it from the host). */
   async preflight(): Promise<PreflightCheck[]> {
@@ -272,9 +302,10 @@ export class BuiltinAgent implements Agent {
       `${ws.agentId || this.id} (${this.kind}${this.fallbackModel ? `, fallback ${this.fallbackModel.spec}` : ''}), ${ws.game}/${ws.variant}, round ${ws.round}, task track ${ws.taskTrack ?? 'standard'}`,
       `budget: ${maxSteps} steps per attempt, ${this.opts.maxTotalTokens} tokens, ${Math.round(budget.wallMs / 1000)} s`,
     ];
+    const [primary, fallbackModel] = this.modelsFor(budget);
     const plan = [
-      ...Array<ResolvedModel>(this.opts.attemptsPerModel).fill(this.primary),
-      ...(this.fallbackModel ? Array<ResolvedModel>(this.opts.attemptsPerModel).fill(this.fallbackModel) : []),
+      ...Array<ResolvedModel>(this.opts.attemptsPerModel).fill(primary),
+      ...(fallbackModel ? Array<ResolvedModel>(this.opts.attemptsPerModel).fill(fallbackModel) : []),
     ];
     let failure: string | undefined;
     let reason: BuildFailure | undefined;
@@ -295,6 +326,11 @@ export class BuiltinAgent implements Agent {
     try {
       for (let i = 0; i < plan.length; i++) {
         const model = plan[i]!;
+        if (budget.spend?.stopped) {
+          log.push('', `stopped: ${budget.spend.stopped}`);
+          reason = { reason: 'budget', detail: budget.spend.stopped };
+          break;
+        }
         if (budgetTokens(tokens) >= this.opts.maxTotalTokens) {
           log.push(
             '',
@@ -315,7 +351,7 @@ export class BuiltinAgent implements Agent {
         step = 0;
         log.push(
           '',
-          `## attempt ${i + 1}/${plan.length}: ${model.spec}${i === this.opts.attemptsPerModel && model === this.fallbackModel ? ' (fallback model)' : ''}`,
+          `## attempt ${i + 1}/${plan.length}: ${model.spec}${i === this.opts.attemptsPerModel && model === fallbackModel ? ' (fallback model)' : ''}`,
         );
         const outcome = await this.attempt(ws, model, sandbox, {
           system,
@@ -333,6 +369,14 @@ export class BuiltinAgent implements Agent {
           log,
         });
         const verdict = await runnableBot(ws);
+        // The run's budget was reached during the attempt: its refused request is no failure of the model.
+        if (budget.spend?.stopped && (outcome.error || !verdict.ok)) {
+          log.push(`stopped: ${budget.spend.stopped}`);
+          reason = { reason: 'budget', detail: budget.spend.stopped };
+          failure = budget.spend.stopped;
+          if (verdict.ok) success = true;
+          break;
+        }
         if (outcome.error) {
           failure = `the agent loop failed: ${outcome.error}`;
           reason = { reason: outcome.reason ?? 'agent_error', detail: oneLine(outcome.error, 300) };

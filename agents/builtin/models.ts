@@ -69,11 +69,18 @@ function requireKey(env: Env, spec: string, ...names: string[]): string {
 
 /**
  * A language model for `<provider>/<model>`; throws an error naming the missing variable. `http`
- * sets the request timeouts (and where the host's proxy variables are read, default `env`).
+ * sets the request timeouts (and where the host's proxy variables are read, default `env`);
+ * `wrap`, if given, wraps its fetch (the run's budget meters every request: agents/core/run-budget.ts).
  */
-export function resolveModel(spec: string, env: Env = process.env, http: OutboundOptions = {}): ResolvedModel {
+export function resolveModel(
+  spec: string,
+  env: Env = process.env,
+  http: OutboundOptions = {},
+  wrap?: (f: typeof globalThis.fetch) => typeof globalThis.fetch,
+): ResolvedModel {
   const parsed = parseModelSpec(spec);
-  const fetch = outboundFetch({ env, ...http });
+  const outbound = outboundFetch({ env, ...http });
+  const fetch = wrap ? wrap(outbound) : outbound;
   switch (parsed.provider) {
     case 'openai': {
       const apiKey = requireKey(env, spec, 'OPENAI_API_KEY');

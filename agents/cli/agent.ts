@@ -17,6 +17,7 @@ import { linesOfCode } from '../core/lines-of-code.ts';
 import { oneLine } from '../core/one-line.ts';
 import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import { runnableBot } from '../core/runnable.ts';
+import { egressMeter, MODEL_CALL } from '../core/run-budget.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { cliOutputFile } from '../../records/agent-activity.ts';
 import {
@@ -150,7 +151,12 @@ export class CliAgent implements Agent {
       image: this.image ?? agentRuntimeTag(),
       workspace: ws.dir,
       name: `${ws.agentId || this.id}-r${ws.round}`,
-      egress: { upstream: this.endpoint.upstream, headers: this.cli.authHeaders(this.endpoint.key) },
+      egress: {
+        upstream: this.endpoint.upstream,
+        headers: this.cli.authHeaders(this.endpoint.key),
+        // The run's budget: every model call is admitted (or refused, 402) and charged at the proxy.
+        ...(budget.spend ? { meter: egressMeter(budget.spend) } : {}),
+      },
       ...(gamePort ? { hostPorts: { [gamePort]: gamePort } } : {}),
     });
     let success = false;
@@ -159,6 +165,11 @@ export class CliAgent implements Agent {
     let attempts = 0;
     try {
       for (let i = 0; i < this.attempts; i++) {
+        if (budget.spend?.stopped) {
+          log.push('', `stopped: ${budget.spend.stopped}`);
+          reason = { reason: 'budget', detail: budget.spend.stopped };
+          break;
+        }
         const left = deadline - Date.now();
         if (left < 5_000) {
           log.push('', 'wall-clock budget exhausted: no further attempt');
@@ -186,7 +197,8 @@ export class CliAgent implements Agent {
             timeoutMs: left,
             env: this.cli.env(invocation),
             outputCapBytes: 16 * 1024 * 1024,
-            signal: refused.signal,
+            // Stopped at the endpoint's final refusal, or once the run's spend reached its budget.
+            signal: budget.spend ? AbortSignal.any([refused.signal, budget.spend.signal]) : refused.signal,
           })
           .finally(refused.stop);
         fs.writeFileSync(
@@ -210,6 +222,13 @@ export class CliAgent implements Agent {
         if (run.exitCode !== 0 && run.stderr.trim())
           log.push(`- stderr: ${oneLine(this.redact(run.stderr.trim().split('\n').slice(-3).join(' / ')))}`);
         const verdict = await runnableBot(ws);
+        if (budget.spend?.stopped) {
+          log.push(`stopped: ${budget.spend.stopped}`);
+          reason = { reason: 'budget', detail: budget.spend.stopped };
+          failure = budget.spend.stopped;
+          success = verdict.ok;
+          break;
+        }
         if (verdict.ok) {
           success = true;
           log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
@@ -294,9 +313,6 @@ function refusedModelCalls(egress: EgressProxy | undefined): {
   });
   return out;
 }
-
-/** The paths of model calls: Anthropic messages, OpenAI responses and chat, Gemini generateContent. */
-const MODEL_CALL = /\/(messages|responses|chat\/completions)(\/|\?|$)|:(stream)?generateContent\b/i;
 
 /**
  * Why a CLI attempt left no working bot: the LLM error the CLI reported (a wrong key, a rate

@@ -34,6 +34,8 @@ export type ModelApi = 'chat' | 'responses' | 'messages' | 'gemini';
 export interface ModelFamily {
   /** A model id; also matches it with a date, version or -latest suffix. */
   match?: string;
+  /** Other names its provider or a CLI documents for it (Claude Code's `sonnet`): matched exactly, never by prefix. */
+  aliases?: string[];
   /** A regular expression over the model id, for a family known by its shape (gpt-*-codex). */
   pattern?: string;
   /** The family's name when it has a pattern. */
@@ -110,6 +112,12 @@ export const MODEL_ENTRY_MAX_AGE_DAYS = 90;
  */
 const SNAPSHOT_SUFFIX = /^(-\d{8}|-\d{4}-\d{2}-\d{2}|-\d{3}|-v\d+(:\d+)?|-latest)?$/;
 
+/** Whether a model id is `name` itself or `name` with a snapshot suffix (never a longer name). */
+export function isModelOrSnapshot(id: string, name: string): boolean {
+  const n = name.toLowerCase();
+  return id.startsWith(n) && SNAPSHOT_SUFFIX.test(id.slice(n.length));
+}
+
 /** The bare model id: lower case, without a provider or models/ prefix. */
 export function modelId(model: string): string {
   return model.toLowerCase().split('/').pop()!.trim();
@@ -117,15 +125,19 @@ export function modelId(model: string): string {
 
 /**
  * The table's entry for a model: the longest `match` it is (with a snapshot suffix at most), else
- * the first `pattern` it fits; undefined when the table does not know it.
+ * a documented alias it is exactly, else the first `pattern` it fits; undefined when the table does not know it.
  */
 export function lookupModel(model: string | undefined, table: ModelTable = MODEL_TABLE): ModelFamily | undefined {
   if (!model) return undefined;
   const id = modelId(model);
   const exact = table.families
-    .filter((f) => f.match && id.startsWith(f.match) && SNAPSHOT_SUFFIX.test(id.slice(f.match.length)))
+    .filter((f) => f.match && isModelOrSnapshot(id, f.match))
     .sort((a, b) => b.match!.length - a.match!.length)[0];
-  return exact ?? table.families.find((f) => f.pattern && new RegExp(f.pattern).test(id));
+  return (
+    exact ??
+    table.families.find((f) => f.aliases?.some((a) => a.toLowerCase() === id)) ??
+    table.families.find((f) => f.pattern && new RegExp(f.pattern).test(id))
+  );
 }
 
 /** The family's display name: its id or its pattern's name. */

@@ -1,11 +1,12 @@
 // What an agent's tokens cost, estimated from the model table (agents/core/models.json, dated and
-// sourced per family; a config's `prices` overrides or extends it, keyed by model-name prefix).
+// sourced per family; a config's `prices` overrides or extends it, keyed by model id: the id
+// itself or with a snapshot suffix, never a longer name, as the table matches).
 // Tokens are counted by kind, as the providers bill them: input not read from a cache, cache
 // reads, cache writes, and output (reasoning and thinking tokens are output). An estimate: batch
 // discounts and 1-hour cache writes are not modelled; long-context bands (the table's `long`) are
 // applied where a request's prompt is known to pass them; Claude Code's own total_cost_usd is kept
 // beside it as a cross-check.
-import { lookupModel, MODEL_TABLE_AS_OF, modelId, type ModelPrice } from './models.ts';
+import { isModelOrSnapshot, lookupModel, MODEL_TABLE_AS_OF, modelId, type ModelPrice } from './models.ts';
 
 export type { ModelPrice } from './models.ts';
 
@@ -29,18 +30,23 @@ export function modelOfKind(kind: string): string | undefined {
 }
 
 /**
- * The price of a model: config `prices` first (by prefix, the longest wins: they are the user's
- * own keys), else the model table's entry (by id, a snapshot suffix at most: gpt-5-pro is never
- * priced as gpt-5), else undefined.
+ * The price of a model: config `prices` first (its key is the model's id, or the id without a
+ * snapshot suffix; the longest such key wins), else the model table's entry (by id, a snapshot
+ * suffix at most, or a documented alias: gpt-5-pro is never priced as gpt-5), else undefined.
  */
 export function priceOf(model: string | undefined, overrides: Record<string, ModelPrice> = {}): ModelPrice | undefined {
   if (!model) return undefined;
   const name = modelId(model);
   const own = Object.keys(overrides)
-    .filter((p) => name.startsWith(p.toLowerCase()))
+    .filter((p) => isModelOrSnapshot(name, modelId(p)))
     .sort((a, b) => b.length - a.length)[0];
   if (own) return overrides[own];
   return lookupModel(name)?.price ?? undefined;
+}
+
+/** What to add to a config so a model has a price (the message of a run refused for want of one). */
+export function pricesEntryFor(model: string): string {
+  return `prices: { ${modelId(model)}: { input: <USD per million>, output: <USD per million>, cacheRead: <…> } }`;
 }
 
 /**

@@ -5,6 +5,8 @@ import type { OpponentCode } from '../../records/opponent-code.ts';
 import type { CostRecord } from '../../records/tourney.ts';
 import type { BuildFailure } from './failure.ts';
 import type { PreflightCheck } from './preflight.ts';
+import type { BudgetLease } from './run-budget.ts';
+import type { ModelPrice } from './prices.ts';
 
 export interface Workspace {
   /** Root of the workspace; the agent may read anything below it and nothing outside. */
@@ -47,6 +49,12 @@ export interface DevelopBudget {
   wallMs: number;
   /** Step / tool-call limit for LLM agents. */
   maxSteps?: number;
+  /**
+   * The run's budget (--budget-usd), when it has one: every model request goes through it (admitted
+   * before it is sent, charged with its answer's usage); its signal aborts once the run's spend
+   * reached the cap, and the agent then stops and returns what exists.
+   */
+  spend?: BudgetLease;
 }
 
 export interface DevelopResult {
@@ -80,5 +88,11 @@ export interface Agent {
    * with the key accepted, its image, Docker. Agents that need nothing leave it out.
    */
   preflight?(context: PreflightContext): Promise<PreflightCheck[]>;
+  /**
+   * The most one development can cost at these prices (the run's budget reserves it before the
+   * development starts); undefined where nothing bounds it (a CLI's session): the budget's cap
+   * on every request still holds.
+   */
+  worstCaseUsd?(price: ModelPrice): number | undefined;
   develop(workspace: Workspace, budget: DevelopBudget): Promise<DevelopResult>;
 }

@@ -260,7 +260,7 @@ function addConfigOptions(cmd: Command): Command {
     .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
     .option(
       '--budget-usd <dollars>',
-      "estimated dollars (token counts × the price table, agents/core/prices.ts) after which no new development starts: the agents' last bots play the remaining rounds, and the report says so",
+      "a hard cap on estimated development dollars (usage × the model table, agents/core/models.json): each model request is admitted under it, running developments stop when it is reached and none starts after; the agents' last bots play the remaining rounds, and the report says so (docs/first-real-run.md)",
       numberOption(0),
     )
     .option(

@@ -141,7 +141,7 @@ export const TourneyConfigSchema = z.strictObject({
   ratingAnchor: z.string().min(1).optional(),
   perGame: z.record(z.string(), PerGame).default({}),
   llmPlayer: LlmPlayerSettings.default({ perGame: {} }),
-  /** USD per million tokens by model-name prefix, over the table in agents/core/prices.ts: {input, output, cacheRead?, cacheWrite?}. */
+  /** USD per million tokens by model id (its snapshots too, never a longer name), over the table in agents/core/models.json: {input, output, cacheRead?, cacheWrite?}. */
   prices: z
     .record(
       z.string(),
@@ -153,7 +153,7 @@ export const TourneyConfigSchema = z.strictObject({
       }),
     )
     .default({}),
-  /** Estimated dollars after which no new development starts: agents keep their last bot for the remaining rounds (--budget-usd). */
+  /** A hard cap on estimated development dollars (--budget-usd; agents/core/run-budget.ts): requests are admitted under it, developments stop at it, none starts after. */
   budgetUsd: z.number().positive().optional(),
   /** Let CLI agents use their provider-side web tools (Anthropic web search, Gemini's google_web_search): off, so agents reach nothing but the API. */
   webTools: z.boolean().default(false),

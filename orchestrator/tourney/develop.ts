@@ -13,6 +13,7 @@ import {
 } from '../../agents/core/failure.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { estimateCostUsd } from '../../agents/core/prices.ts';
+import type { BudgetLease } from '../../agents/core/run-budget.ts';
 import {
   type CostRecord,
   strategyId,
@@ -45,6 +46,8 @@ export interface DevelopStep extends DevelopSettings {
   keepBot?: { logFile(id: string): string; take(id: string, bot: BotHandle): void };
   /** A workspace already built (by a queue's coordinator, unpacked on a worker): copied instead of built from `previous`. */
   workspaceFrom?: string;
+  /** The run's budget's hold on this development (--budget-usd): every model request goes through it. Local only: a queue's worker develops without it. */
+  spend?: BudgetLease;
 }
 
 const NO_COST: CostRecord = { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0 };
@@ -120,13 +123,17 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     };
     const started = Date.now();
     const result = await withTimeout(
-      agent.develop(workspace, { wallMs: step.developTimeoutMs }),
+      agent.develop(workspace, { wallMs: step.developTimeoutMs, ...(step.spend ? { spend: step.spend } : {}) }),
       step.developTimeoutMs,
       `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`,
     );
     agentSaid = result.failure;
     record.cost = { ...result.cost, wallMs: result.cost.wallMs || Date.now() - started };
-    if (result.cost.tokens) record.cost.costUsd = estimateCostUsd(result.cost.tokens, step.price);
+    // The agent's own figure where it reports one (Claude Code's total_cost_usd), else the estimate.
+    const estimate = result.cost.tokens ? estimateCostUsd(result.cost.tokens, step.price) : null;
+    if (result.cost.reportedCostUsd !== undefined) record.cost.costUsd = result.cost.reportedCostUsd;
+    else if (result.cost.tokens) record.cost.costUsd = estimate;
+    if (estimate !== null && result.cost.reportedCostUsd !== undefined) record.cost.estimatedCostUsd = estimate;
     log.push(
       `# ${agent.kind} (${agent.id}), round ${round}, ${track.game}/${track.variant}`,
       '',
@@ -182,6 +189,10 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     record.failure = describeFailure(failure);
     log.push(`## FAILED: ${record.failure}`);
     await fs.mkdir(dir, { recursive: true });
+  }
+  if (step.spend?.stopped) {
+    record.budgetStopped = step.spend.stopped;
+    log.push('', `stopped by the run's budget: ${step.spend.stopped}`);
   }
   record.buildLog = `${log.join('\n')}\n`;
   await saveStrategyRecord(record);

@@ -19,6 +19,8 @@ import { gameSettings, llmPlayerSettings, tracksOf, type TourneyConfig } from '.
 import { createExecutor, type Executor } from '../executor/executor.ts';
 import type { GamePool } from '../executor/local.ts';
 import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
+import { RunBudget, type BudgetLease } from '../../agents/core/run-budget.ts';
+import { checkBudgetPrices } from './budget-prices.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
 import { GameServerPool } from '../game-server/game-servers.ts';
 import type { Progress } from '../progress.ts';
@@ -88,8 +90,10 @@ class Tourney {
   /** Aborted on the user's signal or when work running behind fails: no more games start. */
   private readonly stop = new AbortController();
   private failure: { error: unknown } | undefined;
-  /** Estimated dollars spent on development so far (strategy records' costUsd), for --budget-usd. */
-  private spentUsd = 0;
+  /** The run's budget (--budget-usd): a hard cap on development's model requests, play counted as it is logged. */
+  private readonly budget: RunBudget | undefined;
+  /** The LLM-players' play dollars already counted into the budget. */
+  private playCountedUsd = 0;
   private budgetSaid: string | undefined;
 
   private constructor(
@@ -106,6 +110,7 @@ class Tourney {
   ) {
     this.tracks = tracksOf(this.config);
     this.developing = limitConcurrency(developer.concurrency ?? this.config.developConcurrency);
+    if (this.config.budgetUsd !== undefined) this.budget = new RunBudget(this.config.budgetUsd, this.config.prices);
     for (const track of this.tracks) this.history.set(trackName(track), []);
     options.signal?.addEventListener('abort', () => this.stop.abort(), { once: true });
     if (options.signal?.aborted) this.stop.abort();
@@ -138,6 +143,7 @@ class Tourney {
       await run.markStatus('running', 'tourney');
       const agents: Agent[] = options.agents ?? createRunAgents(config);
       checkAgentTracks(config, agents);
+      checkBudgetPrices(config, agents);
       const developer = await createDeveloper({
         config,
         agents,
@@ -430,25 +436,49 @@ class Tourney {
     const name = trackName(track);
     const existing = await loadStrategyRecord(run.strategyDir(track, round, agent.id));
     if (existing) return this.countSpent(existing);
-    // The run's budget (--budget-usd): once the estimated dollars (development, and LLM-players'
-    // play so far) reach it, no development starts. Agents whose development calls no model
+    // The run's budget (--budget-usd): a development reserves its worst case before it starts
+    // (waiting while others hold the rest), and none starts once the spend (development, and
+    // LLM-players' play so far) reached the cap. Agents whose development calls no model
     // (offline, dir, the LLM-player's copy) go on.
-    const spent =
-      config.budgetUsd !== undefined && /^(builtin|cli):/.test(agent.kind)
-        ? this.spentUsd + (await this.playSpentUsd())
-        : 0;
-    if (config.budgetUsd !== undefined && spent >= config.budgetUsd && /^(builtin|cli):/.test(agent.kind)) {
-      const why = `the run's budget of $${config.budgetUsd.toFixed(2)} was reached ($${spent.toFixed(2)} estimated)`;
-      if (!this.budgetSaid)
-        this.progress?.phase(
-          `! ${(this.budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`,
+    let lease: BudgetLease | undefined;
+    if (this.budget && /^(builtin|cli):/.test(agent.kind)) {
+      await this.countPlaySpent();
+      const price = priceOf(modelOfKind(agent.kind), config.prices);
+      const worst = price ? agent.worstCaseUsd?.(price) : undefined;
+      lease = (await this.budget.reserve(`${agent.id}@${round} ${name}`, worst)) ?? undefined;
+      if (!lease) {
+        const spent = this.budget.spentUsd();
+        const why = `the run's budget of $${this.budget.capUsd.toFixed(2)} was reached ($${spent.toFixed(2)} estimated)`;
+        if (!this.budgetSaid)
+          this.progress?.phase(
+            `! ${(this.budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`,
+          );
+        return carryOverStrategy(
+          { agent, track, round, run },
+          round > 1 ? this.history.get(name)![round - 2]?.find((r) => r.agent === agent.id) : undefined,
+          why,
         );
-      return carryOverStrategy(
-        { agent, track, round, run },
-        round > 1 ? this.history.get(name)![round - 2]?.find((r) => r.agent === agent.id) : undefined,
-        why,
-      );
+      }
     }
+    try {
+      const record = await this.developWithin(agent, track, round, lease);
+      if (record.budgetStopped) this.progress?.phase(`! ${record.id} (${name}) stopped: ${record.budgetStopped}`);
+      return lease ? record : this.countSpent(record);
+    } finally {
+      // What it reserved and did not spend goes back; its own figure counts (Claude Code's reported cost) where it gave one.
+      lease?.close();
+    }
+  }
+
+  /** Develops one strategy through the developer (local, or on a queue's worker). */
+  private async developWithin(
+    agent: Agent,
+    track: TrackId,
+    round: number,
+    lease: BudgetLease | undefined,
+  ): Promise<StrategyRecord> {
+    const { config, run } = this;
+    const name = trackName(track);
     const rounds = this.history.get(name)!;
     const previous =
       round > 1
@@ -460,7 +490,7 @@ class Tourney {
                 : run.logsDir(track, round - 1),
           }
         : undefined;
-    return this.countSpent(
+    return this.settle(
       await this.developer.develop({
         agent,
         track,
@@ -482,7 +512,9 @@ class Tourney {
         // The bot that passed validation goes to the executor (one start per strategy, not two).
         keepBot: this.executor.adoption(track),
         price: priceOf(modelOfKind(agent.kind), config.prices),
+        ...(lease ? { spend: lease } : {}),
       }),
+      lease,
     );
   }
 
@@ -496,8 +528,30 @@ class Tourney {
     return usd;
   }
 
+  /** Counts the LLM-players' play dollars logged since the last count into the budget. */
+  private async countPlaySpent(): Promise<void> {
+    const usd = await this.playSpentUsd();
+    if (usd > this.playCountedUsd) this.budget?.addSettled(usd - this.playCountedUsd);
+    this.playCountedUsd = Math.max(usd, this.playCountedUsd);
+  }
+
+  /** A strategy developed before this process (a resume): its dollars count as spent. */
   private countSpent(record: StrategyRecord): StrategyRecord {
-    this.spentUsd += record.cost.costUsd ?? 0;
+    this.budget?.addSettled(record.cost.costUsd ?? 0);
+    return record;
+  }
+
+  /**
+   * A development under a budget lease: its record's figure (the agent's own where it reported one,
+   * else the estimate) replaces what its requests were charged when that is more; a development
+   * on a queue's worker, which nothing metered, counts its record's figure.
+   */
+  private settle(record: StrategyRecord, lease: BudgetLease | undefined): StrategyRecord {
+    if (!lease) return record;
+    const figure = record.cost.costUsd ?? 0;
+    const reported = record.cost.reportedCostUsd !== undefined;
+    const extra = reported ? figure - lease.chargedUsd : Math.max(0, figure - lease.chargedUsd);
+    lease.chargedUsd += extra;
     return record;
   }
 }

@@ -8,6 +8,7 @@ import { tokenWords } from '../../agents/core/prices.ts';
 import { fallbackAlarmLines, llmPlayerRows } from '../llm-player-use.ts';
 import {
   budgetAlarmLines,
+  budgetLine,
   COST_ROUND_HEAD,
   COST_ROUND_NOTE,
   costRoundRows,
@@ -250,7 +251,7 @@ ${table(['Track', ...terms.map(h)], termRows, 'terminations')}
 ${table(['Agent', 'Track', 'Rounds', 'Wall time', 'Tool calls', 'Tokens', 'Lines of code'], costs, 'cost')}
 ${
   costRoundRows(s.tracks).length
-    ? `<h3>Cost per agent and round</h3>\n<p class="muted">${h(COST_ROUND_NOTE)} Estimated for the run: ${h(usd(runCostUsd(s.tracks)))}.</p>\n${table(
+    ? `<h3>Cost per agent and round</h3>\n<p class="muted">${h(COST_ROUND_NOTE)} Estimated for the run: ${h(usd(runCostUsd(s.tracks)))}.${budgetLine(s.config, s.tracks) ? ` ${h(budgetLine(s.config, s.tracks)!)}` : ''}</p>\n${table(
         COST_ROUND_HEAD.map(h),
         costRoundRows(s.tracks).map((r) => r.map(h)),
         'cost-rounds',

@@ -1,0 +1,31 @@
+// A run with --budget-usd must be able to price every model that spends it: a model without a
+// price would count as $0, so the cap would not hold. Such a run does not start.
+import type { Agent } from '../../agents/core/types.ts';
+import { modelOfKind, priceOf, pricesEntryFor, type ModelPrice } from '../../agents/core/prices.ts';
+
+/** Agents whose development or play calls a model (offline, dir and the like spend nothing). */
+const SPENDS = /^(builtin|cli|llm-player):/;
+
+/** Throws, naming each model and the `prices:` entry to add, when a budget is set and an agent's model has no price. */
+export function checkBudgetPrices(
+  config: { budgetUsd?: number; prices: Record<string, ModelPrice> },
+  agents: Array<Pick<Agent, 'id' | 'kind'>>,
+): void {
+  if (config.budgetUsd === undefined) return;
+  const problems: string[] = [];
+  for (const agent of agents.filter((a) => SPENDS.test(a.kind))) {
+    const model = modelOfKind(agent.kind);
+    if (!model)
+      problems.push(
+        `${agent.id} (${agent.kind}) names no model, so its cost cannot be priced: name one (${agent.kind.replace(/^cli:/, '')}:<model>)`,
+      );
+    else if (!priceOf(model, config.prices))
+      problems.push(
+        `${agent.id}: model ${model} has no price (not in agents/core/models.json, no \`prices:\` entry): add to the config ${pricesEntryFor(model)}`,
+      );
+  }
+  if (problems.length)
+    throw new Error(
+      `--budget-usd ${config.budgetUsd}: the run cannot keep to its budget, so it does not start:\n  ${problems.join('\n  ')}\n(or run without --budget-usd; see docs/first-real-run.md, "What it costs")`,
+    );
+}
