@@ -25,7 +25,7 @@ import { builtinAgentId } from '../core/agent-id.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
 import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
-import { modelTableCheck, probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
+import { modelApiCheck, modelTableCheck, probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
 import {
   createTools,
   loggedInput,
@@ -253,10 +253,23 @@ export class BuiltinAgent implements Agent {
     const probes = await Promise.all(
       models.map(async (m) => {
         const probe = await probeEndpoint({ ...endpointProbeOf(m, this.env), model: m.modelId });
-        return { check: `endpoint of ${m.spec}`, ok: probe.ok, detail: this.redact(probe.detail) };
+        return {
+          check: `endpoint of ${m.spec}`,
+          ok: probe.ok,
+          ...(probe.warn ? { warn: true } : {}),
+          detail: this.redact(probe.detail),
+        };
       }),
     );
-    return [...probes, ...models.flatMap((m) => modelTableCheck(m.modelId, m.provider))];
+    return [
+      ...probes,
+      ...models.flatMap((m) =>
+        m.api === 'chat'
+          ? modelApiCheck(m.modelId, 'chat', `use openai/${m.modelId}, which speaks the Responses API`)
+          : [],
+      ),
+      ...models.flatMap((m) => modelTableCheck(m.modelId, m.provider)),
+    ];
   }
 
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {

@@ -140,6 +140,11 @@ export function endpointProbeOf(resolved: ResolvedModel, env: Env = process.env)
         api: 'openai',
         baseUrl: resolved.baseURL ?? DEFAULT_OPENAI_BASE_URL,
         headers: { authorization: `Bearer ${requireKey(env, resolved.spec, 'OPENAI_API_KEY')}` },
+        // The SDK posts {base}/responses or {base}/chat/completions: a base without /v1 fails every call.
+        version: {
+          segment: '/v1',
+          variable: env.CATARENA_OPENAI_BASE_URL?.trim() ? 'CATARENA_OPENAI_BASE_URL' : 'OPENAI_BASE_URL',
+        },
       };
     case 'anthropic':
       return {
