@@ -22,6 +22,8 @@ export interface CostRecord {
   reportedCostUsd?: number;
   /** Non-blank lines of code in the produced bot folder. */
   linesOfCode: number;
+  /** Of wallMs, the time spent waiting on rate limits (agents/core/rate-limits.ts); absent when none. */
+  rateLimitWaitMs?: number;
 }
 
 export interface PositionCheck {

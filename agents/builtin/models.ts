@@ -71,9 +71,15 @@ function requireKey(env: Env, spec: string, ...names: string[]): string {
  * A language model for `<provider>/<model>`; throws an error naming the missing variable. `http`
  * sets the request timeouts (and where the host's proxy variables are read, default `env`).
  */
-export function resolveModel(spec: string, env: Env = process.env, http: OutboundOptions = {}): ResolvedModel {
+export function resolveModel(
+  spec: string,
+  env: Env = process.env,
+  http: OutboundOptions = {},
+  /** Wraps the provider's fetch (the built-in agent's patience with rate limits, agents/core/rate-limits.ts). */
+  wrapFetch: (f: typeof globalThis.fetch) => typeof globalThis.fetch = (f) => f,
+): ResolvedModel {
   const parsed = parseModelSpec(spec);
-  const fetch = outboundFetch({ env, ...http });
+  const fetch = wrapFetch(outboundFetch({ env, ...http }));
   switch (parsed.provider) {
     case 'openai': {
       const apiKey = requireKey(env, spec, 'OPENAI_API_KEY');
