@@ -4,6 +4,8 @@
 // "Missing scopes: api.model.read"; a gateway's 403) is a warning, not a failure; one check is
 // skipped by name; a base URL without /v1 (every call would be a 404) and a Responses-only model
 // asked through chat completions are failures that say what to set or use.
+// About 15 s; the CLI checks probe Docker and the agent image, and one test starts the real
+// `catarena doctor`, which take longer on a loaded machine.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';

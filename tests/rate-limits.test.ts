@@ -9,6 +9,8 @@
 //   log, the strategy record and report.md.
 // - A model whose context a conversation outgrows: one more attempt, fresh, with older tool output
 //   trimmed, builds the bot (before, context_length ended all attempts).
+// About 40 s on a quiet machine: five developments and a round's games, the scaled window (4.5 s)
+// and the release train (3 × 2 s) included.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
