@@ -17,6 +17,8 @@ import { agentRoute, developQueueName, listRoutes, readCapabilities, type AgentR
 export interface DoctorRow extends PreflightCheck {
   /** The agent spec the check is for, or "run" for what the whole run needs. */
   subject: string;
+  /** Skipped by name (--skip-check): shown with what it found, never counted as missing. */
+  skipped?: boolean;
 }
 
 export interface DoctorOptions {
@@ -25,6 +27,12 @@ export interface DoctorOptions {
    * agent the queue's runs have asked for, as the worker decides whether to take its developments.
    */
   worker?: boolean;
+  /**
+   * Checks to skip by name (`--skip-check endpoint`): a check whose name is this or starts with it
+   * ("endpoint" skips "endpoint of openai/…" and "endpoint (via the egress proxy)"), or
+   * `<agent>:<check>` for one agent's only. Its row stays in the table, marked skipped.
+   */
+  skipChecks?: string[];
 }
 
 /**
@@ -32,6 +40,39 @@ export interface DoctorOptions {
  * workers: the coordinator checks what the workers reported instead of needing the keys itself.
  */
 export async function runDoctor(config: TourneyConfig, options: DoctorOptions = {}): Promise<DoctorRow[]> {
+  return skipByName(await allChecks(config, options), options.skipChecks ?? []);
+}
+
+/** Whether a --skip-check name stands for a row: its check's name (or its start), or agent:check. */
+function skips(name: string, row: DoctorRow): boolean {
+  const n = name.trim().toLowerCase();
+  const check = row.check.toLowerCase();
+  const named = (c: string) => c && (check === c || check.startsWith(`${c} `));
+  if (named(n)) return true;
+  const cut = n.lastIndexOf(':');
+  return cut > 0 && row.subject.toLowerCase() === n.slice(0, cut) && Boolean(named(n.slice(cut + 1)));
+}
+
+/** Rows a --skip-check names become skipped (ok, with what they found); a name that matches none is a row saying so. */
+export function skipByName(rows: DoctorRow[], names: string[]): DoctorRow[] {
+  const out = rows.map((row) => {
+    const name = names.find((n) => skips(n, row));
+    return name && !row.skipped
+      ? { ...row, ok: true, warn: true, skipped: true, detail: `skipped (--skip-check ${name}): ${row.detail}` }
+      : row;
+  });
+  const unused = names.filter((n) => !rows.some((r) => skips(n, r)));
+  if (unused.length)
+    out.push({
+      subject: 'run',
+      check: 'skip-check',
+      ok: false,
+      detail: `--skip-check ${unused.join(', ')} names no check; the checks are: ${[...new Set(rows.map((r) => r.check))].join(', ')} (or <agent>:<check>)`,
+    });
+  return out;
+}
+
+async function allChecks(config: TourneyConfig, options: DoctorOptions): Promise<DoctorRow[]> {
   const rows: DoctorRow[] = [];
   const run = (check: PreflightCheck) => rows.push({ subject: 'run', ...check });
   if (config.sandbox === 'docker') {
@@ -139,7 +180,7 @@ export function formatDoctor(rows: DoctorRow[]): string {
       line(
         r.subject,
         r.check,
-        r.ok ? (r.warn ? 'WARNING' : 'ready') : 'MISSING',
+        r.skipped ? 'skipped' : r.ok ? (r.warn ? 'WARNING' : 'ready') : 'MISSING',
         r.detail.replace(/\s+/g, ' ').slice(0, 240),
       ),
     ),

@@ -28,6 +28,8 @@ export interface CostRecord {
   estimatedCostUsd?: number;
   /** Non-blank lines of code in the produced bot folder. */
   linesOfCode: number;
+  /** Of wallMs, the time spent waiting on rate limits (agents/core/rate-limits.ts); absent when none. */
+  rateLimitWaitMs?: number;
 }
 
 export interface PositionCheck {

@@ -189,7 +189,9 @@ export function costRows(tracks: TrackSummary[]): string {
       trackName(t),
       agent,
       String(c.rounds),
-      duration(c.wallMs),
+      c.rateLimitWaitMs
+        ? `${duration(c.wallMs)} (${duration(c.rateLimitWaitMs)} waiting on rate limits)`
+        : duration(c.wallMs),
       String(c.toolCalls),
       c.tokens ? tokenWords(c.tokens) : MISSING,
       String(c.linesOfCode),

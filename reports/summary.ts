@@ -81,6 +81,7 @@ export function costByAgent(
     c.wallMs += cost.wallMs;
     c.toolCalls += cost.toolCalls;
     c.linesOfCode += cost.linesOfCode;
+    if (cost.rateLimitWaitMs) c.rateLimitWaitMs = (c.rateLimitWaitMs ?? 0) + cost.rateLimitWaitMs;
     c.rounds += 1;
     if (cost.tokens) {
       c.tokens ??= { input: 0, output: 0 };

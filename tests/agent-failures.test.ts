@@ -139,7 +139,8 @@ describe('agent failures in a tourney round', () => {
     const agents = [
       ...['wrong-key', 'drops-midway', 'too-long', 'no-bot', 'no-quota', 'no-credit'].map((m) => agent(m)),
       agent('rate-once', { maxRetries: 2 }),
-      agent('rate-always', { maxRetries: 1 }),
+      // Patience with rate limits bounded to a second: the case is a limit that never lifts.
+      agent('rate-always', { maxRetries: 1, rateLimits: { maxWaitMs: 1_000 } }),
       agent('spendthrift', { maxTotalTokens: 5_000 }),
       createOfflineAgent('offline:cautious', 1),
     ];
@@ -181,8 +182,8 @@ describe('agent failures in a tourney round', () => {
     });
   }
 
-  it("a refused key, no credit or quota, and a prompt too long end the agent's attempts at once (one request, not one per attempt)", () => {
-    for (const model of ['wrong-key', 'too-long', 'no-quota', 'no-credit']) {
+  it("a refused key, no credit or quota end the agent's attempts at once (one request, not one per attempt); a prompt too long gets one trimmed retry", () => {
+    for (const model of ['wrong-key', 'no-quota', 'no-credit']) {
       expect(
         server.requests.filter((q) => q.model === model),
         model,
@@ -191,6 +192,11 @@ describe('agent failures in a tourney round', () => {
         /no further attempt: (auth|billing|context_length) does not change between attempts/,
       );
     }
+    // Too long: one more attempt, fresh and trimmed (agents/builtin/trim.ts), then no more.
+    expect(server.requests.filter((q) => q.model === 'too-long')).toHaveLength(2);
+    expect(buildLog('too-long')).toContain(
+      "the conversation outgrew openai-compatible/too-long's context: one more attempt",
+    );
     // A broken stream may be cured by the next attempt: both attempts ran.
     expect(server.requests.filter((q) => q.model === 'drops-midway')).toHaveLength(2);
   });

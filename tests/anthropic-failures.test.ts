@@ -108,7 +108,7 @@ describe("builtin:anthropic through the API's failures", () => {
     expect(buildLog('drops-once')).toMatch(/attempt 1 failed: .*\[server_error\]/);
   });
 
-  it('a refused key (401), no credit (402) and a prompt too long (400): one request each, named auth, billing, context_length', () => {
+  it('a refused key (401) and no credit (402): one request each; a prompt too long (400): one trimmed retry; named auth, billing, context_length', () => {
     const cases = {
       'wrong-key': ['auth', /HTTP 401|invalid x-api-key/],
       'no-credit': ['billing', /credit balance is too low/],
@@ -120,13 +120,15 @@ describe("builtin:anthropic through the API's failures", () => {
       expect(r.failureReason, buildLog(model)).toBe(reason);
       expect(r.failure).toMatch(detail);
       expect(buildLog(model)).toMatch(
-        /no further attempt: (auth|billing|context_length) does not change between attempts/,
+        model === 'too-long'
+          ? /the conversation outgrew anthropic\/too-long's context: one more attempt, fresh/
+          : /no further attempt: (auth|billing) does not change between attempts/,
       );
     }
     // The refused key never reached the script: the server's 401 came first, once.
     expect(server.others.filter((o) => o.status === 401)).toHaveLength(1);
     expect(asked('no-credit')).toHaveLength(1);
-    expect(asked('too-long')).toHaveLength(1);
+    expect(asked('too-long')).toHaveLength(2);
   });
 
   it('stop reasons max_tokens and refusal: the attempt ends saying so; the next is told, and builds or fails clearly', () => {

@@ -25,8 +25,18 @@ import { linesOfCode } from '../core/lines-of-code.ts';
 import { builtinAgentId } from '../core/agent-id.ts';
 import { oneLine } from '../core/one-line.ts';
 import { runnableBot } from '../core/runnable.ts';
+import {
+  newWaitLedger,
+  patientFetch,
+  RATE_LIMIT_DEFAULTS,
+  type RateLimitOptions,
+  type WaitLedger,
+} from '../core/rate-limits.ts';
+import { trimConversation } from './trim.ts';
 import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
-import { modelTableCheck, probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
+
+type FetchWrap = (f: typeof globalThis.fetch) => typeof globalThis.fetch;
+import { modelApiCheck, modelTableCheck, probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
 import {
   createTools,
   loggedInput,
@@ -64,6 +74,8 @@ export interface BuiltinAgentOptions {
   sandbox?: (workspace: Workspace) => AgentSandbox | Promise<AgentSandbox>;
   /** Where API keys and base URLs are read from (default process.env). */
   env?: Record<string, string | undefined>;
+  /** Patience with rate limits (agents/core/rate-limits.ts): waits within the development's budget. */
+  rateLimits?: RateLimitOptions;
 }
 
 export const BUILTIN_DEFAULTS = {
@@ -225,6 +237,7 @@ export class BuiltinAgent implements Agent {
   private readonly opts: Required<Pick<BuiltinAgentOptions, keyof typeof BUILTIN_DEFAULTS>>;
   private readonly makeSandbox: (ws: Workspace) => AgentSandbox | Promise<AgentSandbox>;
   private readonly http: { headersTimeoutMs?: number; bodyTimeoutMs?: number };
+  private readonly rateLimits: RateLimitOptions;
 
   /** Throws at once on a bad model spec or a missing API key (naming the variable). */
   constructor(options: BuiltinAgentOptions) {
@@ -234,6 +247,7 @@ export class BuiltinAgent implements Agent {
         ? { headersTimeoutMs: options.requestTimeoutMs, bodyTimeoutMs: options.requestTimeoutMs }
         : {};
     this.http = http;
+    this.rateLimits = options.rateLimits ?? {};
     this.primary = resolveModel(options.model, this.env, http);
     this.fallbackModel = options.fallback ? resolveModel(options.fallback, this.env, http) : undefined;
     this.id = options.id ?? deriveAgentId(options.model);
@@ -268,13 +282,10 @@ export class BuiltinAgent implements Agent {
     return (1.25 * this.opts.maxTotalTokens * perToken) / 1_000_000;
   }
 
-  /** The models of one development: with the run's budget, each request goes through it. */
-  private modelsFor(budget: DevelopBudget): [ResolvedModel, ResolvedModel | undefined] {
+  /** With the run's budget, the wrap each request of one development goes through (meteredFetch). */
+  private meterFor(budget: DevelopBudget): FetchWrap | undefined {
     const lease = budget.spend;
-    if (!lease) return [this.primary, this.fallbackModel];
-    const wrap = (f: typeof globalThis.fetch) => meteredFetch(f, lease);
-    const again = (m: ResolvedModel) => resolveModel(m.spec, this.env, this.http, wrap);
-    return [again(this.primary), this.fallbackModel ? again(this.fallbackModel) : undefined];
+    return lease ? (f) => meteredFetch(f, lease) : undefined;
   }
 
   /** Each model's endpoint reachable with the key accepted (the agent calls it from the host). */
@@ -283,10 +294,23 @@ export class BuiltinAgent implements Agent {
     const probes = await Promise.all(
       models.map(async (m) => {
         const probe = await probeEndpoint({ ...endpointProbeOf(m, this.env), model: m.modelId });
-        return { check: `endpoint of ${m.spec}`, ok: probe.ok, detail: this.redact(probe.detail) };
+        return {
+          check: `endpoint of ${m.spec}`,
+          ok: probe.ok,
+          ...(probe.warn ? { warn: true } : {}),
+          detail: this.redact(probe.detail),
+        };
       }),
     );
-    return [...probes, ...models.flatMap((m) => modelTableCheck(m.modelId, m.provider))];
+    return [
+      ...probes,
+      ...models.flatMap((m) =>
+        m.api === 'chat'
+          ? modelApiCheck(m.modelId, 'chat', `use openai/${m.modelId}, which speaks the Responses API`)
+          : [],
+      ),
+      ...models.flatMap((m) => modelTableCheck(m.modelId, m.provider)),
+    ];
   }
 
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
@@ -302,7 +326,8 @@ export class BuiltinAgent implements Agent {
       `${ws.agentId || this.id} (${this.kind}${this.fallbackModel ? `, fallback ${this.fallbackModel.spec}` : ''}), ${ws.game}/${ws.variant}, round ${ws.round}, task track ${ws.taskTrack ?? 'standard'}`,
       `budget: ${maxSteps} steps per attempt, ${this.opts.maxTotalTokens} tokens, ${Math.round(budget.wallMs / 1000)} s`,
     ];
-    const [primary, fallbackModel] = this.modelsFor(budget);
+    const [primary, fallbackModel] = [this.primary, this.fallbackModel];
+    const meter = this.meterFor(budget);
     const plan = [
       ...Array<ResolvedModel>(this.opts.attemptsPerModel).fill(primary),
       ...(fallbackModel ? Array<ResolvedModel>(this.opts.attemptsPerModel).fill(fallbackModel) : []),
@@ -311,8 +336,12 @@ export class BuiltinAgent implements Agent {
     let reason: BuildFailure | undefined;
     let success = false;
     let attempts = 0;
+    // A conversation that outgrew the model's context gets one more attempt, fresh and trimmed.
+    const retriedTrimmed = new Set<ResolvedModel>();
+    let trim = false;
     // Every tool call with its whole input, one JSON line each, for the evolution report (what the agent looked at).
     const toolLog = path.join(ws.dir, TOOL_LOG_FILE);
+    const waits = newWaitLedger((line) => log.push(`- rate limit: ${line}`));
     let step = 0;
     const record = (r: ToolCallRecord) => {
       const line: ToolLogLine = { attempt: attempts, step: ++step, tool: r.name, input: r.input ?? {}, ok: r.ok };
@@ -355,10 +384,13 @@ export class BuiltinAgent implements Agent {
         );
         const outcome = await this.attempt(ws, model, sandbox, {
           system,
-          prompt: this.userPrompt(ws, i, plan.length, failure),
+          prompt: this.userPrompt(ws, i, plan.length, failure, trim),
           maxSteps,
           deadline,
           tokens,
+          waits,
+          meter,
+          trim,
           onCall: (r) => {
             toolCalls++;
             record(r);
@@ -368,6 +400,7 @@ export class BuiltinAgent implements Agent {
           },
           log,
         });
+        trim = false;
         const verdict = await runnableBot(ws);
         // The run's budget was reached during the attempt: its refused request is no failure of the model.
         if (budget.spend?.stopped && (outcome.error || !verdict.ok)) {
@@ -389,15 +422,31 @@ export class BuiltinAgent implements Agent {
           break;
         }
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
-        // Rate-limited: the next attempt waits what the server asked (else 10 s), within the budget.
+        // Still rate-limited (the request-level wait would have passed the deadline): the next
+        // attempt waits what the server asked if the budget allows it, else there is none.
         if (reason.reason === 'rate_limited' && i + 1 < plan.length) {
-          const wait = Math.min(outcome.retryAfterMs ?? 10_000, Math.max(0, deadline - Date.now() - 5_000));
-          if (wait > 0) {
+          const scale = this.rateLimits.waitScale ?? RATE_LIMIT_DEFAULTS.waitScale;
+          const wait = (outcome.retryAfterMs ?? 10_000) * scale;
+          if (Date.now() + wait > deadline - 5_000 * scale) {
             log.push(
-              `waiting ${(wait / 1000).toFixed(1)} s before the next attempt (${outcome.retryAfterMs !== undefined ? 'as the server asked' : 'no wait given by the server'})`,
+              `no further attempt: the server asked for ${((outcome.retryAfterMs ?? 10_000) / 1000).toFixed(0)} s, past the development's deadline`,
             );
-            await new Promise((r) => setTimeout(r, wait));
+            break;
           }
+          log.push(
+            `waiting ${(wait / 1000).toFixed(1)} s before the next attempt (${outcome.retryAfterMs !== undefined ? 'as the server asked' : 'no wait given by the server'})`,
+          );
+          await new Promise((r) => setTimeout(r, wait));
+          waits.ms += wait;
+          waits.waits++;
+        }
+        if (reason.reason === 'context_length' && !retriedTrimmed.has(model) && i + 1 < plan.length) {
+          retriedTrimmed.add(model);
+          trim = true;
+          log.push(
+            `the conversation outgrew ${model.spec}'s context: one more attempt, fresh, with older tool output trimmed`,
+          );
+          continue;
         }
         // A refused key, an empty account or a prompt beyond the context fail the same way on every
         // attempt with this model: go on with the fallback model, if any, or stop.
@@ -422,10 +471,16 @@ export class BuiltinAgent implements Agent {
         '',
         `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`,
       );
-    const cost = { wallMs: Date.now() - t0, toolCalls, tokens, linesOfCode: await linesOfCode(ws.outputDir) };
+    const cost = {
+      wallMs: Date.now() - t0,
+      toolCalls,
+      tokens,
+      linesOfCode: await linesOfCode(ws.outputDir),
+      ...(waits.ms > 0 ? { rateLimitWaitMs: Math.round(waits.ms) } : {}),
+    };
     log.push(
       '',
-      `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code`,
+      `cost: ${tokenWords(tokens)}, ${toolCalls} tool calls, ${Math.round(cost.wallMs / 1000)} s, ${cost.linesOfCode} lines of code${waits.ms > 0 ? `; ${(waits.ms / 1000).toFixed(1)} s of it waiting on rate limits (${waits.waits} wait${waits.waits === 1 ? '' : 's'})` : ''}`,
     );
     const gaveUp = success
       ? undefined
@@ -436,8 +491,15 @@ export class BuiltinAgent implements Agent {
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
   }
 
-  private userPrompt(ws: Workspace, index: number, total: number, failure: string | undefined): string {
+  private userPrompt(ws: Workspace, index: number, total: number, failure: string | undefined, trim = false): string {
     if (index === 0) return 'Develop your bot now. Start by reading the environment.';
+    if (trim)
+      return (
+        `Attempt ${index + 1} of ${total}. The previous attempt's conversation grew past the model's context length. ` +
+        `Whatever it wrote is still in ./${path.relative(ws.dir, ws.outputDir)}/. Keep this one small: read only what you need, ` +
+        'in parts (run_command with head, sed -n or grep), keep command output short; tool output older than your last few steps is trimmed. ' +
+        'Then test the bot with test_bot and finish.'
+      );
     return (
       `Attempt ${index + 1} of ${total}. The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. ` +
       `Whatever it wrote is still in ./${path.relative(ws.dir, ws.outputDir)}/: fix it or start over, then test it with test_bot and finish.`
@@ -454,10 +516,20 @@ export class BuiltinAgent implements Agent {
       maxSteps: number;
       deadline: number;
       tokens: TokenCounts;
+      waits: WaitLedger;
+      /** The run's budget on each request (meterFor), under the rate-limit patience. */
+      meter: FetchWrap | undefined;
+      /** Trim older tool output from every step's conversation (after a context-length failure). */
+      trim: boolean;
       onCall: (r: ToolCallRecord) => void;
       log: string[];
     },
   ): Promise<AttemptOutcome> {
+    // The model again, over a fetch that waits out rate limits within this development's deadline;
+    // the budget's meter sits under it, so each request really sent is checked and charged.
+    const patient = resolveModel(model.spec, this.env, this.http, (f) =>
+      patientFetch(a.meter ? a.meter(f) : f, { deadline: a.deadline, ledger: a.waits, options: this.rateLimits }),
+    ).model;
     // Tool calls run before onStepFinish: hold their log lines so each step reads text, then calls.
     const pending: ToolCallRecord[] = [];
     const flush = () => pending.splice(0).forEach(a.onCall);
@@ -484,28 +556,38 @@ export class BuiltinAgent implements Agent {
       // far are marked, so a step re-reads them at the cache price (a tenth) instead of in full.
       // Two of the four breakpoints Anthropic allows. Other providers cache by themselves.
       const ephemeral = { anthropic: { cacheControl: { type: 'ephemeral' } } };
-      const input =
-        model.provider === 'anthropic'
+      const anthropic = model.provider === 'anthropic';
+      const mark = (messages: ModelMessage[]) =>
+        anthropic
+          ? messages.map((m, k) =>
+              k === messages.length - 1 && m.role !== 'system'
+                ? { ...m, providerOptions: { ...m.providerOptions, ...ephemeral } }
+                : m,
+            )
+          : messages;
+      const prepareStep =
+        anthropic || a.trim
           ? {
-              messages: [
-                { role: 'system' as const, content: a.system, providerOptions: ephemeral },
-                { role: 'user' as const, content: a.prompt },
-              ],
               prepareStep: ({ messages }: { messages: ModelMessage[] }) => ({
-                messages: messages.map((m, k) =>
-                  k === messages.length - 1 && m.role !== 'system'
-                    ? { ...m, providerOptions: { ...m.providerOptions, ...ephemeral } }
-                    : m,
-                ),
+                messages: mark(a.trim ? trimConversation(messages) : messages),
               }),
             }
-          : { system: a.system, prompt: a.prompt };
+          : {};
+      const input = anthropic
+        ? {
+            messages: [
+              { role: 'system' as const, content: a.system, providerOptions: ephemeral },
+              { role: 'user' as const, content: a.prompt },
+            ],
+          }
+        : { system: a.system, prompt: a.prompt };
       // Responses: nothing kept on OpenAI's side (store false): every request carries the whole
       // conversation, reasoning items included as encrypted content (the SDK asks for it).
       const providerOptions = model.api === 'responses' ? { openai: { store: false } } : undefined;
       const result = await generateText({
-        model: model.model,
+        model: patient,
         ...input,
+        ...prepareStep,
         ...(providerOptions ? { providerOptions } : {}),
         tools,
         stopWhen: [stepCountIs(a.maxSteps), hasToolCall('finish'), tokenLimit],

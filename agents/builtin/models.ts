@@ -76,11 +76,11 @@ export function resolveModel(
   spec: string,
   env: Env = process.env,
   http: OutboundOptions = {},
-  wrap?: (f: typeof globalThis.fetch) => typeof globalThis.fetch,
+  /** Wraps the provider's fetch (the built-in agent's patience with rate limits, agents/core/rate-limits.ts). */
+  wrapFetch: (f: typeof globalThis.fetch) => typeof globalThis.fetch = (f) => f,
 ): ResolvedModel {
   const parsed = parseModelSpec(spec);
-  const outbound = outboundFetch({ env, ...http });
-  const fetch = wrap ? wrap(outbound) : outbound;
+  const fetch = wrapFetch(outboundFetch({ env, ...http }));
   switch (parsed.provider) {
     case 'openai': {
       const apiKey = requireKey(env, spec, 'OPENAI_API_KEY');
@@ -147,6 +147,11 @@ export function endpointProbeOf(resolved: ResolvedModel, env: Env = process.env)
         api: 'openai',
         baseUrl: resolved.baseURL ?? DEFAULT_OPENAI_BASE_URL,
         headers: { authorization: `Bearer ${requireKey(env, resolved.spec, 'OPENAI_API_KEY')}` },
+        // The SDK posts {base}/responses or {base}/chat/completions: a base without /v1 fails every call.
+        version: {
+          segment: '/v1',
+          variable: env.CATARENA_OPENAI_BASE_URL?.trim() ? 'CATARENA_OPENAI_BASE_URL' : 'OPENAI_BASE_URL',
+        },
       };
     case 'anthropic':
       return {

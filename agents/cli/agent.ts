@@ -58,6 +58,18 @@ const CLI_API: Record<CliName, EndpointApi> = {
   'qwen-code': 'openai',
 };
 
+/**
+ * Each CLI's documented model aliases: names the CLI resolves to a model itself, which no model
+ * list holds. Claude Code: default, sonnet, opus, haiku, sonnet[1m], opusplan (code.claude.com
+ * docs "Model configuration", model aliases table) and the newer best and opus[1m] (docs.rs
+ * claude-codes ClaudeModel, "a model selector accepted by claude --model"); Gemini CLI: auto, pro, flash, flash-lite, auto-gemini-3,
+ * auto-gemini-2.5 (gemini-cli packages/core/src/config/models.ts GEMINI_MODEL_ALIAS_*).
+ */
+export const CLI_MODEL_ALIASES: Partial<Record<CliName, readonly string[]>> = {
+  'claude-code': ['default', 'sonnet', 'opus', 'haiku', 'best', 'opusplan', 'sonnet[1m]', 'opus[1m]'],
+  'gemini-cli': ['auto', 'pro', 'flash', 'flash-lite', 'auto-gemini-3', 'auto-gemini-2.5'],
+};
+
 export class CliAgent implements Agent {
   readonly id: string;
   readonly kind: string;
@@ -101,7 +113,8 @@ export class CliAgent implements Agent {
         detail: `no model named: ${this.cli.name} picks its own default (possibly its most expensive); name one: ${this.cli.name}:<model>`,
       });
     // A CLI's alias (sonnet, auto) is its own name for a model: only full ids are looked up.
-    else if (this.model.includes('-')) checks.push(...modelTableCheck(this.model));
+    const alias = this.model !== undefined && (CLI_MODEL_ALIASES[this.cli.name] ?? []).includes(this.model);
+    if (this.model && !alias) checks.push(...modelTableCheck(this.model));
     const docker = await checkDocker().then(
       (version) => ({ ok: true, detail: `Docker ${version}` }),
       (err: Error) => ({ ok: false, detail: err.message }),
@@ -123,12 +136,16 @@ export class CliAgent implements Agent {
       const probe = await probeEndpoint({
         api: CLI_API[this.cli.name],
         baseUrl: `${proxy.address}${new URL(this.endpoint.upstream).pathname.replace(/\/+$/, '')}`,
-        ...(this.model ? { model: this.model } : {}),
+        ...(this.model && !alias ? { model: this.model } : {}),
       });
+      const aliasNote = alias
+        ? `; ${this.model} is a ${this.cli.name} alias: the CLI picks the model it stands for`
+        : '';
       checks.push({
         check: 'endpoint (via the egress proxy)',
         ok: probe.ok,
-        detail: `${this.endpoint.upstream}: ${this.redact(probe.detail.replace(proxy.address, ''))}`,
+        ...(probe.warn ? { warn: true } : {}),
+        detail: `${this.endpoint.upstream}: ${this.redact(probe.detail.replace(proxy.address, ''))}${probe.ok ? aliasNote : ''}`,
       });
     } finally {
       await proxy.close();

@@ -19,7 +19,13 @@ import { gameDescriptor } from '../../games/registry.ts';
 import { copyTree, pathExists } from '../../util/fs.ts';
 import { gamePath, PROJECT_ROOT } from '../../util/paths.ts';
 import { linesOfCode } from '../core/lines-of-code.ts';
-import { modelTableCheck, probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
+import {
+  modelApiCheck,
+  modelTableCheck,
+  probeEndpoint,
+  type EndpointApi,
+  type PreflightCheck,
+} from '../core/preflight.ts';
 import type { Agent, DevelopResult, Workspace } from '../core/types.ts';
 import { llmPlayerAgentId } from '../core/agent-id.ts';
 import { describePlan, planModelCall } from './call-plan.ts';
@@ -108,21 +114,24 @@ export class LlmPlayerAgent implements Agent {
       : PASS_ENV[this.provider].filter((n) => n.endsWith('_API_KEY'));
   }
 
-  /** Where the bot asks, as the host sees it: its own base URL, else CATARENA_LLM_BASE_URL, game.json's, the provider's. */
-  private hostBaseUrl(): string | undefined {
-    return (
-      this.options.endpoint?.baseUrl ||
-      process.env.CATARENA_LLM_BASE_URL?.trim() ||
-      this.options.baseUrl ||
-      DEFAULT_BASE_URL[this.provider]
-    );
+  /** Where the bot asks, as the host sees it (its own base URL, else CATARENA_LLM_BASE_URL, game.json's, the provider's), and what set it. */
+  private hostBaseUrl(): { url?: string; variable: string } {
+    const own = this.options.endpoint?.baseUrl;
+    if (own) return { url: own, variable: "the agents: entry's baseUrl" };
+    const env = process.env.CATARENA_LLM_BASE_URL?.trim();
+    if (env) return { url: env, variable: 'CATARENA_LLM_BASE_URL' };
+    return { url: this.options.baseUrl || DEFAULT_BASE_URL[this.provider], variable: 'the base URL (baseUrl)' };
   }
 
-  /** Its key set, and its endpoint reachable with the key accepted (checked from the host). */
+  /**
+   * Its key set, its endpoint reachable with the key accepted (checked from the host), the base URL
+   * the shape its bot needs (it posts {base}/chat/completions, /messages, /models/…: a base without
+   * /v1 or /v1beta fails every call), and the model on an API the bot speaks.
+   */
   async preflight(): Promise<PreflightCheck[]> {
     const env = process.env;
     const keyVar = this.keyVars().find((n) => env[n]?.trim());
-    const baseUrl = this.hostBaseUrl();
+    const { url: baseUrl, variable } = this.hostBaseUrl();
     const checks: PreflightCheck[] = [
       {
         check: 'API key',
@@ -141,10 +150,23 @@ export class LlmPlayerAgent implements Agent {
       baseUrl,
       model: this.model,
       headers: key ? { [header]: header === 'authorization' ? `Bearer ${key}` : key } : {},
+      exactBase: true,
+      version: { segment: api === 'google' ? '/v1beta' : '/v1', variable },
     });
+    const plan = planModelCall(this.provider, this.model);
     return [
       ...checks,
-      { check: 'endpoint', ok: probe.ok, detail: key ? probe.detail.split(key).join('***') : probe.detail },
+      {
+        check: 'endpoint',
+        ok: probe.ok,
+        ...(probe.warn ? { warn: true } : {}),
+        detail: key ? probe.detail.split(key).join('***') : probe.detail,
+      },
+      ...modelApiCheck(
+        this.model,
+        plan.api === 'responses' ? 'responses' : 'chat',
+        `use llm-player:openai/${this.model} (its bot speaks the Responses API for such models) or a chat model`,
+      ),
       ...modelTableCheck(this.model, this.provider),
     ];
   }

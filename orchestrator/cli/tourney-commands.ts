@@ -36,9 +36,24 @@ interface TourneyFlags {
   reuse?: boolean;
   strictValidation?: boolean;
   check?: boolean;
+  /** --skip-check <name>, repeatable or comma-separated: checks to skip by name. */
+  skipCheck?: string[];
   json?: boolean;
   budgetUsd?: number;
 }
+
+/** --skip-check a --skip-check b,c → [a, b, c]. */
+const collectNames = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
+
+const SKIP_CHECK_HELP =
+  'skip one check by name, its row kept and marked skipped (repeatable or comma-separated): "endpoint" (every agent\'s), ' +
+  '"model table", "Docker", "agent image", or <agent>:<check> for one agent\'s (e.g. codex:endpoint)';
 
 /** --reps: a positive integer or "auto". */
 function repsOption(value: string): number | 'auto' {
@@ -328,17 +343,24 @@ async function checkFirst(
   quietWhenReady = false,
   missing: string[] = [],
   worker = false,
+  skipChecks: string[] = [],
 ): Promise<boolean> {
   const { doctorReady, formatDoctor, runDoctor } = await import('../doctor.ts');
   const started = Date.now();
-  const rows = await runDoctor(config, { worker });
+  const rows = await runDoctor(config, { worker, skipChecks });
   const ready = doctorReady(rows);
   missing.push(
     ...rows.filter((r) => !r.ok).map((r) => `${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 200)}`),
   );
+  const notes = rows.filter((r) => r.warn);
   if (ready && quietWhenReady) {
     process.stderr.write(
-      `catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them)\n`,
+      `catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them, --skip-check <name> one)\n${notes
+        .map(
+          (r) =>
+            `  ${r.skipped ? 'skipped' : 'warning'}: ${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 240)}\n`,
+        )
+        .join('')}`,
     );
   } else if (json) process.stdout.write(`${JSON.stringify({ ready, checks: rows }, null, 2)}\n`);
   else process.stdout.write(`${formatDoctor(rows)}\n`);
@@ -363,6 +385,7 @@ export function registerTourneyCommands(program: Command): void {
       '--no-check',
       "skip the checks made before the run starts (each agent's key, endpoint and model with one model-list request, images, Docker, Redis)",
     )
+    .option('--skip-check <name>', SKIP_CHECK_HELP, collectNames)
     .option('--json', 'print the summary as JSON')
     .action(async (flags: TourneyFlags) => {
       let config;
@@ -377,7 +400,7 @@ export function registerTourneyCommands(program: Command): void {
       // Before anything is spent: a wrong key, a model the endpoint does not serve, a missing image
       // stop the run here, in seconds, with the doctor's table (unless --no-check).
       const missing: string[] = [];
-      if (flags.check !== false && !(await checkFirst(config, flags.json, true, missing))) {
+      if (flags.check !== false && !(await checkFirst(config, flags.json, true, missing, false, flags.skipCheck))) {
         process.stderr.write(
           `catarena: not started: the checks above failed (catarena doctor repeats them; --no-check skips them):\n${missing
             .slice(0, 5)
@@ -401,6 +424,7 @@ export function registerTourneyCommands(program: Command): void {
       ),
   )
     .option('--json', 'print the checks as JSON')
+    .option('--skip-check <name>', SKIP_CHECK_HELP, collectNames)
     .option(
       '--worker',
       "with --queue: check this machine as a worker: every agent the queue's runs use (and the config's), as the worker decides which agents' developments it takes",
@@ -408,7 +432,14 @@ export function registerTourneyCommands(program: Command): void {
     .action(async (flags: TourneyFlags & { worker?: boolean }) => {
       if (flags.worker && !flags.queue)
         throw new Error('doctor --worker needs --queue redis://… (the queue this worker serves)');
-      const ready = await checkFirst(await configFromFlags(flags), flags.json, false, [], flags.worker);
+      const ready = await checkFirst(
+        await configFromFlags(flags),
+        flags.json,
+        false,
+        [],
+        flags.worker,
+        flags.skipCheck,
+      );
       program.setOptionValue('exitCode', ready ? 0 : 1);
     });
 

@@ -216,7 +216,9 @@ function operations(s: TourneySummary): string {
       h(agent),
       h(trackName(t)),
       String(c.rounds),
-      duration(c.wallMs),
+      c.rateLimitWaitMs
+        ? `${duration(c.wallMs)} (${duration(c.rateLimitWaitMs)} waiting on rate limits)`
+        : duration(c.wallMs),
       String(c.toolCalls),
       c.tokens ? h(tokenWords(c.tokens)) : '—',
       String(c.linesOfCode),

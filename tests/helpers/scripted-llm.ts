@@ -169,7 +169,19 @@ export function openAiRateLimit(waitSeconds: number): ScriptTurn {
  */
 export async function startScriptedLlm(
   script: Script,
-  options: { noStreaming?: boolean; key?: string; models?: string[]; keyless?: boolean } = {},
+  options: {
+    noStreaming?: boolean;
+    key?: string;
+    models?: string[];
+    keyless?: boolean;
+    /**
+     * A restricted key that may generate but not list models: 401 is OpenAI's answer to such a key
+     * ("You have insufficient permissions for this operation. Missing scopes: api.model.read. …",
+     * type invalid_request_error, as users quote it on community.openai.com); 403 a gateway's
+     * (a virtual key limited to some routes).
+     */
+    restrictedKey?: 401 | 403;
+  } = {},
 ): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
   const served = options.models ?? [...OPENAI_TABLE_MODELS, ...TEST_MODELS];
@@ -178,6 +190,19 @@ export async function startScriptedLlm(
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    // The API lives under /v1: any other path is OpenAI's 404 unknown_url, as a client whose base
+    // URL lacks /v1 gets it (e.g. nomic-ai/gpt4all#3214, microsoft/TaskWeaver#11).
+    const route = (req.url ?? '').split('?')[0]!;
+    if (!route.startsWith('/v1/')) {
+      return send(404, {
+        error: {
+          message: `Unknown request URL: ${req.method} ${route}. Please check the URL for typos, or see the docs at https://platform.openai.com/docs/api-reference/.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'unknown_url',
+        },
+      });
+    }
     const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7).trim() : '';
     if (!bearer && !options.keyless && options.key === undefined) {
       return send(401, {
@@ -202,6 +227,20 @@ export async function startScriptedLlm(
     }
     // The model list (GET /v1/models), as a client checks the endpoint and its key without spending tokens.
     if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
+      if (options.restrictedKey === 401)
+        return send(401, {
+          error: {
+            message:
+              "You have insufficient permissions for this operation. Missing scopes: api.model.read. Check that you have the correct role in your organization (Reader, Writer, Owner) and project (Viewer, Member, Owner), and if you're using a restricted API key, that it has the necessary scopes.",
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        });
+      if (options.restrictedKey === 403)
+        return send(403, {
+          error: { message: 'This key may not list models.', type: 'permission_error', param: null, code: null },
+        });
       return send(200, {
         object: 'list',
         data: served.map((id) => ({
