@@ -266,8 +266,10 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     );
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:qwen-code/gpt-5-scripted');
-    // Its settings.json (empty samplingParams) kept max_tokens out of every request.
+    // Its settings.json (samplingParams max_completion_tokens) kept max_tokens out of every request
+    // (Qwen Code 0.24 sends max_tokens with an empty samplingParams, which the server refuses here).
     expect(server.requests.filter((r) => 'max_tokens' in r.body)).toEqual([]);
+    expect(server.requests.every((r) => Number(r.body.max_completion_tokens) > 0)).toBe(true);
     // Its web tools are excluded (settings tools.exclude): no request offered web_fetch or web_search.
     expect(
       server.requests.flatMap((r) => r.tools.map((t) => t.function.name)).filter((n) => /web_(fetch|search)/.test(n)),
@@ -328,9 +330,9 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     const { runDir, record, buildLog, games } = await agentRound('qwen-code:gpt-5-scripted#qwen', 'qwen');
     const mainRequests = server.requests.filter(main);
     expect(record.status, buildLog).toBe('ok');
-    // Its OpenAI client waited the retry-after (1 s) itself; the broken stream it did not retry: the
-    // run ended with "[API Error: terminated (cause: other side closed)]" and no bot, which the agent
-    // named a server error, and the next attempt succeeded.
+    // Its OpenAI client waited the retry-after (1 s) itself, and Qwen Code 0.24.4 retries the broken
+    // stream itself too (0.15.10 ended the run with "[API Error: terminated (cause: other side
+    // closed)]", a server error the agent's next attempt recovered from): one attempt.
     expect(
       mainRequests.map(
         (r) =>
@@ -339,8 +341,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
       ),
     ).toEqual([429, 'broken', 'ok', 'ok']);
     expect(mainRequests[1]!.at - mainRequests[0]!.at).toBeGreaterThanOrEqual(950);
-    expect(buildLog).toMatch(/attempt 1 failed: .*other side closed.*\[server_error\]/);
-    expect(buildLog).toMatch(/attempt 2 succeeded/);
+    expect(buildLog).toMatch(/attempt 1 succeeded/);
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expectPlayedNormally(games);
     expectSecretNowhere(runDir, SECRET);
