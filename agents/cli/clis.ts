@@ -344,8 +344,9 @@ export const CLIS: Record<CliName, CliDefinition> = {
     }),
     parse: parseClaudeCode,
   },
-  // Codex (0.169.0 driven against a scripted Responses API server, in its container): `exec` with
-  // an API key needs no login (no ChatGPT auth). What it needs from this machine, and how it gets it:
+  // Codex (0.171.0, as 0.169.0 before it, driven against a scripted Responses API server, in its
+  // container): `exec` with an API key needs no login (no ChatGPT auth). What it needs from this
+  // machine, and how it gets it:
   //   - the endpoint: OPENAI_BASE_URL is ignored (support was removed in 2026, openai/codex#16720),
   //     so config.toml in CODEX_HOME (written by prepare) declares a provider, the way its docs set
   //     up any Responses endpoint: base_url (the proxy + the upstream's path; it adds /responses),

@@ -39,7 +39,12 @@
 // request is a streamed POST /v1/messages with its tools (no side requests, no count_tokens, no
 // model list); headers x-api-key, anthropic-version 2023-06-01, anthropic-beta (claude-code-20250219,
 // …, mid-conversation-system-2026-04-07), user-agent claude-cli/<version>, x-app cli; its subagents
-// (the Agent tool) are conversations of their own with their own tools.
+// (the Agent tool) are conversations of their own with their own tools. Claude Code 2.1.332 the same,
+// except: the anthropic-beta flags (mid-conversation-tool-changes-2026-07-01 and
+// thinking-display-updates-2026-08-18 among them, no mid-conversation-system flag), a role 'system'
+// message after the first user turn, thinking {type: 'adaptive', display: 'updates'}, and a
+// subagent run in the background whose answer comes back to the main conversation as a
+// task notification (one more turn).
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { anthropicRefusal, anthropicTakesSystemMessages, thinks } from './model-rules.js';
