@@ -9,12 +9,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CLIS, PLACEHOLDER_KEY } from '../agents/cli/clis.ts';
+import { CLIS, PLACEHOLDER_KEY, qwenSamplingParams } from '../agents/cli/clis.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { startEgressProxy } from '../sandbox/egress-proxy.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import {
+  lastUserText,
   startScriptedAnthropic,
   stepOf,
   toolResults,
@@ -164,13 +165,27 @@ describe('web tools, off by default', () => {
       /^web_search = "disabled"\nmodel_provider = "catarena"\n/,
     );
     expect(written('codex', '.codex/config.toml', true)).not.toContain('web_search');
+    // Qwen Code 0.24: no background memory calls, update checks or statistics; its default
+    // max_tokens for a model OpenAI does not refuse it for.
+    const quiet = {
+      memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
+      general: { enableAutoUpdate: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    };
     expect(JSON.parse(written('qwen-code', '.qwen/settings.json', false))).toEqual({
-      model: { generationConfig: { samplingParams: {} } },
+      ...quiet,
       tools: { exclude: ['web_fetch', 'web_search'] },
     });
-    expect(JSON.parse(written('qwen-code', '.qwen/settings.json', true))).toEqual({
-      model: { generationConfig: { samplingParams: {} } },
-    });
+    expect(JSON.parse(written('qwen-code', '.qwen/settings.json', true))).toEqual(quiet);
+  });
+
+  it('Qwen Code asks an OpenAI reasoning model for max_completion_tokens (it refuses max_tokens), other models for nothing', () => {
+    expect(qwenSamplingParams('gpt-5.5')).toEqual({ max_completion_tokens: 128_000 });
+    expect(qwenSamplingParams('o3')).toEqual({ max_completion_tokens: expect.any(Number) });
+    expect(qwenSamplingParams('gpt-5.9-preview')).toEqual({ max_completion_tokens: 128_000 });
+    expect(qwenSamplingParams('gpt-4.1')).toBeUndefined();
+    expect(qwenSamplingParams('qwen3-coder-plus')).toBeUndefined();
   });
 });
 
@@ -240,6 +255,9 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
           },
         ],
       },
+      // Claude Code 2.1.332 runs the subagent in the background: its answer comes back as a task
+      // notification, one more turn of the main conversation.
+      { text: 'The subagent is checking the folder.' },
       { text: 'The bot is in /workspace/develop_ai and answers /health.' },
     ];
     const isSubagent = (r: ScriptedRequest) => JSON.stringify(r.messages[0] ?? '').includes(SUBAGENT);
@@ -248,7 +266,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
       {
         apiKey: SECRET,
         knownModels: ['scripted-claude'],
-        // Quick calls beside the conversation (none seen from 2.1.197 with non-essential traffic off) carry no tools.
+        // Quick calls beside the conversation (none seen from 2.1.197 or 2.1.332 with non-essential traffic off) carry no tools.
         side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
       },
     );
@@ -268,7 +286,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     // What reached the server: the pinned Claude Code, the model asked for, the real key (added by
     // the proxy outside the container), the API version, streamed requests with its own tools.
     const main = server.requests.filter((r) => !r.side && !isSubagent(r));
-    expect(main.map(stepOf)).toEqual([0, 1, 2, 3]);
+    expect(main.map(stepOf)).toEqual([0, 1, 2, 3, 4]);
     for (const r of server.requests) {
       expect(r.headers['user-agent']).toContain(`claude-cli/${pinned}`);
       expect(r.headers['x-api-key']).toBe(SECRET);
@@ -288,7 +306,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
       );
     }
     expect(toolResults(main[2]!).at(-1)).toMatch(/healthy/);
-    expect(toolResults(main[3]!).at(-1)).toMatch(/start_ai\.sh, bot\.mjs and bot-http\.mjs are there/);
+    expect(lastUserText(main[4]!)).toMatch(/start_ai\.sh, bot\.mjs and bot-http\.mjs are there/);
     // Cost: Claude Code's own token report (every model call, the subagent's too) equals what the server answered.
     expect(record.cost.tokens).toEqual(server.totalUsage());
     // Tool calls: the tool_use blocks of its stream-json output (3 Write, Bash, Agent); its
@@ -358,9 +376,10 @@ describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', ()
     expect(asked[1]!.receivedAt - asked[0]!.receivedAt).toBeGreaterThanOrEqual(950);
     expect(asked.slice(2).map(stepOf)).toEqual([0, 1]);
     expect(buildLog).toMatch(/attempt 1 succeeded/);
-    // Claude Code asks for thinking ({type: 'adaptive'}) and sent the signed block back unchanged
-    // (the server would have answered 400 otherwise).
-    for (const r of asked) expect(r.body.thinking).toEqual({ type: 'adaptive' });
+    // Claude Code asks for thinking ({type: 'adaptive'}; 2.1.332 adds display 'updates' under its
+    // thinking-display-updates beta) and sent the signed block back unchanged (the server would
+    // have answered 400 otherwise).
+    for (const r of asked) expect(r.body.thinking).toMatchObject({ type: 'adaptive' });
     const echoed = asked.at(-1)!.messages.find((m) => m.role === 'assistant')!;
     expect(Array.isArray(echoed.content) && echoed.content[0]).toMatchObject({
       type: 'thinking',

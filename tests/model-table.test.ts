@@ -154,6 +154,33 @@ describe('the scripted servers refuse what the real APIs refuse, always', () => 
     }
   });
 
+  it('Anthropic: mid-conversation system messages without a beta flag on Opus 4.8 and the 5.5 models, not on Sonnet 4.5 or Sonnet 5, and only where they may stand', async () => {
+    const s = await startScriptedAnthropic(() => ({ text: '1' }));
+    try {
+      const post = (model: string, messages: unknown[]) =>
+        fetch(`${s.v1URL}/messages`, {
+          method: 'POST',
+          headers: { 'x-api-key': 'k', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+          body: JSON.stringify({ model, max_tokens: 16_000, messages }),
+        }).then(async (r) => [r.status, r.status === 200 ? '' : (await json(r)).error.message]);
+      const user = { role: 'user', content: 'hi' };
+      const system = { role: 'system', content: 'Answer in one word.' };
+      // What Claude Code 2.1.332 sends first: a user turn, then a system message, no flag.
+      expect(await post('claude-opus-4-8', [user, system])).toEqual([200, '']);
+      expect((await post('claude-sonnet-5-5', [user, system]))[0]).toBe(200);
+      expect(await post('claude-sonnet-4-5', [user, system])).toEqual([
+        400,
+        "messages.1.role: Input should be 'user' or 'assistant'",
+      ]);
+      expect((await post('claude-sonnet-5', [user, system]))[0]).toBe(400);
+      expect((await post('claude-opus-4-8', [system, user]))[0]).toBe(400);
+      expect((await post('claude-opus-4-8', [user, system, system]))[0]).toBe(400);
+      expect((await post('claude-opus-4-8', [user, system, user]))[0]).toBe(400);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('OpenAI chat and Responses: temperature 0.1 on a reasoning model, a Responses-only model on chat, an unknown model, no key', async () => {
     const chat = await startScriptedLlm(() => ({ text: '1' }));
     const responses = await startScriptedResponses(() => ({ text: '1' }));

@@ -113,6 +113,36 @@ describe('the scripted Gemini API', () => {
     expect(server.requests.at(-2)!.apiKey).toBe('nope');
   });
 
+  it('refuses the thinking config a model family refuses, with no option asked: budget 0 on a thinking-only model, a level before Gemini 3, a level beside a budget', async () => {
+    server = await startScriptedGemini([{ text: 'ok' }]);
+    const ask = async (m: string, thinkingConfig: Record<string, unknown>) => {
+      const r = await fetch(`${server!.baseURL}/models/${m}:generateContent`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': KEY },
+        body: JSON.stringify({
+          contents: [{ role: 'user', parts: [{ text: 'x' }] }],
+          generationConfig: { thinkingConfig },
+        }),
+      });
+      return { status: r.status, error: ((await r.json()) as { error?: { status: string; message: string } }).error };
+    };
+    expect(await ask('gemini-2.5-pro', { thinkingBudget: 0 })).toEqual({
+      status: 400,
+      error: {
+        code: 400,
+        status: 'INVALID_ARGUMENT',
+        message: 'Budget 0 is invalid. This model only works in thinking mode.',
+      },
+    });
+    expect((await ask('gemini-3.1-pro-preview', { thinkingBudget: 0 })).status).toBe(400);
+    expect((await ask('gemini-2.5-flash', { thinkingLevel: 'low' })).error?.message).toMatch(
+      /thinking_level is not supported/,
+    );
+    expect((await ask('gemini-3-flash-preview', { thinkingLevel: 'low', thinkingBudget: 1024 })).status).toBe(400);
+    // What the families accept: budget 0 where thinking can be turned off, a level on Gemini 3.
+    expect((await ask('gemini-2.5-flash', { thinkingBudget: 0 })).status).toBe(200);
+  });
+
   it('answers side requests, countTokens and the model list without consuming the script', async () => {
     server = await startScriptedGemini([{ text: 'main' }]);
     const post = (verb: string, body: unknown) =>

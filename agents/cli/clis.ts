@@ -3,6 +3,7 @@
 // through the agent container's egress proxy: its base URL points at the proxy, which forwards to
 // the real endpoint and adds the real key on the host, so the container only ever holds a placeholder.
 import { PLACEHOLDER_KEY } from '../../sandbox/egress-proxy.ts';
+import { lookupModel } from '../core/models.ts';
 import { oneLine } from '../core/one-line.ts';
 import type { TokenCounts } from '../core/prices.ts';
 
@@ -145,7 +146,8 @@ function parseResultStyle(stdout: string, inputIncludesCacheReads = false): CliR
 /**
  * Claude Code's result object: its `usage` sums the main conversation only, while `modelUsage`
  * (per model: inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens) counts
- * every model call, subagents' included (2.1.197, observed against a scripted Anthropic server).
+ * every model call, subagents' included (2.1.197 and 2.1.332, observed against a scripted Anthropic
+ * server; 2.1.332 runs a subagent in the background and counts it all the same).
  */
 function parseClaudeCode(stdout: string): CliReport {
   const report = parseResultStyle(stdout);
@@ -291,7 +293,8 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const openAiBase = ['CATARENA_OPENAI_BASE_URL', 'OPENAI_BASE_URL'];
 
 export const CLIS: Record<CliName, CliDefinition> = {
-  // Claude Code (2.1.197 driven against a scripted Anthropic server, in its container): headless
+  // Claude Code (2.1.332 driven against a scripted Anthropic server, in its container; the flags
+  // below unchanged since 2.1.197): headless
   // (-p) with an API key it needs no login or onboarding, and the key is used without asking.
   // What it needs from this machine, and how it gets it:
   //   - ANTHROPIC_BASE_URL (the proxy, without /v1: it adds /v1/messages, so a base URL given the
@@ -341,8 +344,9 @@ export const CLIS: Record<CliName, CliDefinition> = {
     }),
     parse: parseClaudeCode,
   },
-  // Codex (0.169.0 driven against a scripted Responses API server, in its container): `exec` with
-  // an API key needs no login (no ChatGPT auth). What it needs from this machine, and how it gets it:
+  // Codex (0.171.0, as 0.169.0 before it, driven against a scripted Responses API server, in its
+  // container): `exec` with an API key needs no login (no ChatGPT auth). What it needs from this
+  // machine, and how it gets it:
   //   - the endpoint: OPENAI_BASE_URL is ignored (support was removed in 2026, openai/codex#16720),
   //     so config.toml in CODEX_HOME (written by prepare) declares a provider, the way its docs set
   //     up any Responses endpoint: base_url (the proxy + the upstream's path; it adds /responses),
@@ -448,16 +452,28 @@ export const CLIS: Record<CliName, CliDefinition> = {
     defaultBaseUrl: 'https://api.openai.com/v1',
     modelRequired: true,
     authHeaders: bearer,
-    // ~/.qwen/settings.json with empty samplingParams: for a model named with --model (a "Runtime
-    // Model") Qwen Code takes settings.model.generationConfig.samplingParams whole, and without it
-    // sends its default max_tokens, which OpenAI refuses for gpt-5 and o-series models (400
-    // unsupported_parameter; its docs' configuration/model-providers.md, "Atomic field treatment").
-    // tools.exclude (unless webTools): Qwen Code 0.15.10 offers web_fetch to the model (checked
-    // against the pinned binary: gone from the request's tools once excluded); web_search appears
-    // once a search provider is configured, and is excluded too.
+    // ~/.qwen/settings.json (Qwen Code 0.24.4, read from its bundled settings reference and checked
+    // against the pinned binary and a scripted chat server):
+    //   - samplingParams {max_completion_tokens} for an OpenAI reasoning model: without samplingParams
+    //     (and, since 0.2x, with an empty one) it sends max_tokens, the model's declared output limit,
+    //     which OpenAI refuses for gpt-5 and o-series models (400 unsupported_parameter); a provider
+    //     budget key in samplingParams replaces max_tokens ("a wire-shape escape hatch", its
+    //     configuration/settings.md), clamped to the declared limit. Other models keep its default;
+    //   - memory.enableManagedAutoMemory / enableManagedAutoDream / enableAutoSkill false: otherwise a
+    //     background "managed-auto-memory-extractor" call follows the run's answer (tokens billed for
+    //     a memory the fresh home throws away);
+    //   - general.enableAutoUpdate, privacy.usageStatisticsEnabled and telemetry.enabled false: no
+    //     update check or usage statistics through the egress proxy (which would refuse them);
+    //   - tools.exclude (unless webTools): web_fetch is offered to the model otherwise (gone from the
+    //     request's tools once excluded); web_search appears once a search provider is configured.
     prepare: (o) => {
+      const samplingParams = qwenSamplingParams(o.model);
       const settings = {
-        model: { generationConfig: { samplingParams: {} } },
+        ...(samplingParams ? { model: { generationConfig: { samplingParams } } } : {}),
+        memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
+        general: { enableAutoUpdate: false },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
         ...(o.webTools ? {} : { tools: { exclude: ['web_fetch', 'web_search'] } }),
       };
       return `mkdir -p ${o.home}/.qwen && printf '%s\\n' ${shellQuote([JSON.stringify(settings)])} > ${o.home}/.qwen/settings.json`;
@@ -482,6 +498,17 @@ export const CLIS: Record<CliName, CliDefinition> = {
     parse: (stdout) => parseResultStyle(stdout, true),
   },
 };
+
+/**
+ * Qwen Code's samplingParams for a model: max_completion_tokens for OpenAI's reasoning models (gpt-5*,
+ * o-series: the model table's `reasoning` sampling, or the name's shape for one it does not know),
+ * which refuse max_tokens; none for others (its default max_tokens).
+ */
+export function qwenSamplingParams(model: string | undefined): Record<string, number> | undefined {
+  const f = lookupModel(model);
+  const reasoning = f ? f.provider === 'openai' && f.sampling === 'reasoning' : /^(gpt-5|o[1-9])/.test(model ?? '');
+  return reasoning ? { max_completion_tokens: f?.maxOutput ?? 128_000 } : undefined;
+}
 
 export interface ResolvedEndpoint {
   /** The real base URL (host side). */

@@ -96,6 +96,53 @@ export function anthropicRefusal(model: string, body: Record<string, any>): stri
   return undefined;
 }
 
+/**
+ * The Gemini models whose thinking cannot be turned off: thinkingBudget 0 is a 400 INVALID_ARGUMENT
+ * "Budget 0 is invalid. This model only works in thinking mode." (gemini-2.5-pro: vercel/ai#8027,
+ * snailyp/gemini-balance#206, the thinking guide's "Thinking can't be turned off for Gemini 2.5 Pro";
+ * gemini-3.1-pro-preview: docker/docker-agent#2051; gemini-3.5-flash-lite: googleapis/python-genai#2936).
+ */
+const GEMINI_ALWAYS_THINKING = ['gemini-2.5-pro', 'gemini-3.1-pro-preview', 'gemini-3.5-flash-lite'];
+
+/**
+ * Why Gemini would refuse a generateContent body for its thinking config (a 400 INVALID_ARGUMENT),
+ * by the model's family in the table:
+ *   thinkingLevel on a model before Gemini 3 (thinking form gemini-budget): "If you use the
+ *     thinking_level parameter with a model earlier than Gemini 3, the model returns an error" (the
+ *     thinking guide, quoted in juspay/neurolink#1707; its words are not in the references);
+ *   thinkingLevel and thinkingBudget together (the table's gemini-level form: a 400; words not in
+ *     the references either);
+ *   thinkingBudget 0 on a model that only thinks (GEMINI_ALWAYS_THINKING).
+ */
+export function geminiRefusal(model: string, body: Record<string, any>): string | undefined {
+  const f = family(model, 'google');
+  const tc = body?.generationConfig?.thinkingConfig;
+  if (!f || !tc || typeof tc !== 'object') return undefined;
+  const level = tc.thinkingLevel !== undefined && tc.thinkingLevel !== null;
+  const budget = tc.thinkingBudget !== undefined && tc.thinkingBudget !== null;
+  if (level && f.thinking === 'gemini-budget')
+    return `thinking_level is not supported by ${model}; use thinking_budget (scripted-gemini: the API's own words are not in the references)`;
+  if (level && budget)
+    return "thinking_budget and thinking_level cannot both be set (scripted-gemini: the API's own words are not in the references)";
+  if (budget && Number(tc.thinkingBudget) === 0 && GEMINI_ALWAYS_THINKING.includes(f.match ?? ''))
+    return 'Budget 0 is invalid. This model only works in thinking mode.';
+  return undefined;
+}
+
+/**
+ * Whether the Messages API takes `role: "system"` messages inside `messages` for a model without a
+ * beta flag (mid-conversation system messages, GA: platform.claude.com/docs/en/build-with-claude/
+ * mid-conversation-system-messages). Refused on the models before Opus 4.8 (inspect_ai#4104 renders
+ * them as user turns there) and on Sonnet 5 (elgorro/aiquila#413: "Supported on Claude Opus 5, Opus
+ * 4.8, and Fable 5; not on Sonnet 5"); a model the table does not know, or a 5.5 model, is held to no
+ * rule (Claude Code 2.1.332 sends them to claude-sonnet-5-5, observed).
+ */
+export function anthropicTakesSystemMessages(model: string): boolean {
+  const f = family(model, 'anthropic');
+  if (!f) return true;
+  return !/^claude-(sonnet-5$|sonnet-4|haiku-4|opus-4-[1-7]?$|opus-4$|3-)/.test(f.match ?? '');
+}
+
 /** Whether a Messages request thinks: asked (enabled, adaptive) or by default (the model's family), unless disabled. */
 export function thinks(model: string, body: Record<string, any>): boolean {
   const type = body?.thinking?.type;

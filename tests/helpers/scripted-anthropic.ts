@@ -39,10 +39,15 @@
 // request is a streamed POST /v1/messages with its tools (no side requests, no count_tokens, no
 // model list); headers x-api-key, anthropic-version 2023-06-01, anthropic-beta (claude-code-20250219,
 // …, mid-conversation-system-2026-04-07), user-agent claude-cli/<version>, x-app cli; its subagents
-// (the Agent tool) are conversations of their own with their own tools.
+// (the Agent tool) are conversations of their own with their own tools. Claude Code 2.1.332 the same,
+// except: the anthropic-beta flags (mid-conversation-tool-changes-2026-07-01 and
+// thinking-display-updates-2026-08-18 among them, no mid-conversation-system flag), a role 'system'
+// message after the first user turn, thinking {type: 'adaptive', display: 'updates'}, and a
+// subagent run in the background whose answer comes back to the main conversation as a
+// task notification (one more turn).
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { anthropicRefusal, thinks } from './model-rules.js';
+import { anthropicRefusal, anthropicTakesSystemMessages, thinks } from './model-rules.js';
 import { scriptedServer } from './scripted-server.js';
 
 export interface AnthropicUsage {
@@ -337,15 +342,26 @@ function invalid(body: Record<string, any>, betas: string[]): string | undefined
   // Claude Code 2.1 sends role 'system' messages mid-conversation under its beta flag
   // mid-conversation-system-<date> (observed; see langchainjs' @langchain/anthropic 1.5.12 notes on
   // system messages in `messages`); without the flag the roles are user and assistant.
-  const roles = betas.some((b) => b.startsWith('mid-conversation-system-'))
-    ? ['user', 'assistant', 'system']
-    : ['user', 'assistant'];
+  // Mid-conversation system messages are GA since (no flag) on the models that take them; Claude
+  // Code 2.1.332 sends them under mid-conversation-tool-changes-<date> only (observed).
+  const roles =
+    betas.some((b) => b.startsWith('mid-conversation-system-')) || anthropicTakesSystemMessages(String(body.model))
+      ? ['user', 'assistant', 'system']
+      : ['user', 'assistant'];
   if (typeof body.model !== 'string' || !body.model) return 'model: Field required';
   if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required';
   if (!Array.isArray(body.messages) || !body.messages.length) return 'messages: at least one message is required';
   for (const [i, m] of (body.messages as AnthropicMessage[]).entries()) {
     if (!roles.includes(m?.role))
       return `messages.${i}.role: Input should be ${roles.map((r) => `'${r}'`).join(' or ')}`;
+    // Placement (the mid-conversation system messages guide): never first, never two in a row, and
+    // last or followed by an assistant turn. The API's own words are not in the references.
+    const next = (body.messages as AnthropicMessage[])[i + 1];
+    if (
+      m.role === 'system' &&
+      (i === 0 || body.messages[i - 1]?.role === 'system' || (next && next.role !== 'assistant'))
+    )
+      return `messages.${i}: a system message must follow a user or assistant turn and be last or followed by an assistant turn (scripted-anthropic: the API's own words are not in the references)`;
     if (typeof m.content !== 'string' && !Array.isArray(m.content))
       return `messages.${i}.content: Input should be a valid string or list`;
     const uses = blocks(m)

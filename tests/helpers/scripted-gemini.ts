@@ -47,7 +47,7 @@
 // countTokens and the model lists never consume the script and report no usage.
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { GEMINI_TABLE_MODELS } from './model-rules.js';
+import { GEMINI_TABLE_MODELS, geminiRefusal } from './model-rules.js';
 import { scriptedServer } from './scripted-server.js';
 
 /** The model names the tests' Gemini clients ask for, served besides the model table's Gemini ids. */
@@ -460,6 +460,9 @@ export async function startScriptedGemini(
     }
     if (!record.contents.length)
       return sendError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
+    // What the model's family refuses in its thinking config, always (tests/helpers/model-rules.ts).
+    const refused = geminiRefusal(model, record.generationConfig ? { generationConfig: record.generationConfig } : {});
+    if (refused) return sendError(res, 400, refused, 'INVALID_ARGUMENT');
     if (record.stream && options.noStreaming)
       return sendError(res, 400, 'scripted-gemini: streaming is not implemented');
     if (options.thoughtSignatures !== false) {
