@@ -19,6 +19,8 @@ import { moveTimeoutHelp, repMeaningHelp } from './game-help.ts';
 import { playSchedule, sprtSchedule } from '../formats/two-bot.ts';
 import { withInterrupt } from './interrupt.ts';
 import { concurrencyOption, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
+import { printErr, printJson, printOut } from './print.ts';
+import { forTerminal } from '../../util/terminal.ts';
 
 interface CommonOpts {
   game: string;
@@ -205,7 +207,7 @@ async function startHuman(opts: CommonOpts) {
     variant: opts.variant,
     host: opts.humanHost,
     port: opts.humanPort,
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: (line) => printErr(line),
   });
   await seat.start();
   return seat;
@@ -214,9 +216,7 @@ async function startHuman(opts: CommonOpts) {
 async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number, sprt?: SprtSummary): Promise<void> {
   const { formatCrossTable } = await import('../../reports/tables/crosstable.ts');
   if (opts.json) {
-    process.stdout.write(
-      `${JSON.stringify({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots, ...(sprt ? { sprt } : {}) }, null, 2)}\n`,
-    );
+    printJson({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots, ...(sprt ? { sprt } : {}) });
     return;
   }
   const lines = [formatCrossTable(outcome.table), ''];
@@ -236,7 +236,7 @@ async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number
   lines.push(
     `replays: ${path.join(outcome.runDir, 'replays')}   results: ${path.join(outcome.runDir, 'results.json')}, crosstable.csv`,
   );
-  process.stdout.write(`${lines.join('\n')}\n`);
+  printOut(lines.join('\n'));
 }
 
 function sprtOption(value: string): SprtParams {
@@ -305,7 +305,7 @@ async function playSprt(
   const progress = () => {
     if (monitor.units.length === printed) return;
     printed = monitor.units.length;
-    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}${sprtLine(monitor, unit)}\n`);
+    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}${forTerminal(sprtLine(monitor, unit))}\n`);
   };
   const stopWhen = (results: MatchResult[]): boolean => {
     const before = monitor.units.length;
@@ -332,7 +332,7 @@ async function playSprt(
         : stopped === 'max'
           ? `undecided after ${played} games (max reached): LLR ${r.llr.toFixed(2)} inside (${r.lower.toFixed(2)}, ${r.upper.toFixed(2)}); a larger --games with --run-dir ${outcome.runDir} goes on`
           : `undecided after ${played} games (stopped before the maximum of ${maxGames}); run again with --run-dir ${outcome.runDir} to continue`;
-  if (opts.json) process.stderr.write(`${message}\n`);
+  if (opts.json) printErr(message);
   const summary: SprtSummary = {
     ...r,
     unit: unit[1],
@@ -463,7 +463,7 @@ export function registerPlayCommands(program: Command): void {
             strict: opts.strictValidation,
             taskTrack: opts.track,
           });
-          if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          if (opts.json) printJson(report);
           else {
             const verdict = report.ok
               ? report.warnings.length
@@ -488,7 +488,7 @@ export function registerPlayCommands(program: Command): void {
                   .slice(-15)
                   .map((l) => `  | ${l}`),
               );
-            process.stdout.write(`${lines.join('\n')}\n`);
+            printOut(lines.join('\n'));
           }
           cmd.parent?.setOptionValue('exitCode', report.ok ? 0 : 1);
         } finally {
