@@ -23,6 +23,7 @@ function hostileBot(mode: string | null): string {
 }
 
 /** No byte the terminal would act on: C0 (but \t, \n), DEL, C1. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what the test looks for
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
 describe('text from bots reaches the terminal escaped', () => {

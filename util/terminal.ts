@@ -8,6 +8,7 @@
  * the Unicode controls that reorder or break what is shown (bidirectional overrides and
  * isolates, line and paragraph separators).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what is escaped
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const visible = (c: string): string => {
