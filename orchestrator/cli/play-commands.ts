@@ -16,7 +16,7 @@ import {
   type SprtResult,
 } from '../../reports/metrics/sprt.ts';
 import { moveTimeoutHelp, repMeaningHelp } from './game-help.ts';
-import { playSchedule, sprtSchedule } from '../formats/two-bot.ts';
+import { MAX_ARENA_GAMES, playSchedule, sprtSchedule } from '../formats/two-bot.ts';
 import { withInterrupt } from './interrupt.ts';
 import { concurrencyOption, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 import { printErr, printJson, printOut } from './print.ts';
@@ -360,8 +360,8 @@ export function registerPlayCommands(program: Command): void {
       .argument('<botB>', 'second bot folder, or human')
       .option(
         '-n, --games <n>',
-        'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms); with --sprt the most to play (default: 2; with --sprt 1000)',
-        intOption(1),
+        `number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms); with --sprt the most to play (default: 2; with --sprt 1000; at most ${MAX_ARENA_GAMES})`,
+        intOption(1, MAX_ARENA_GAMES),
       )
       .option(
         '--sprt [params]',
@@ -391,12 +391,21 @@ export function registerPlayCommands(program: Command): void {
           'Writes journal, replays, results.json and crosstable.csv to a run directory; --run-dir resumes.',
       )
       .argument('<bots...>', 'bot folders (two or more)')
-      .option('-r, --reps <n>', `repetitions (default 1), per game: ${repMeaningHelp()}`, intOption(1), 1),
+      .option(
+        '-r, --reps <n>',
+        `repetitions (default 1), per game: ${repMeaningHelp()}`,
+        intOption(1, MAX_ARENA_GAMES),
+        1,
+      ),
   ).action(async (dirs: string[], opts: CommonOpts & { reps: number }) => {
     if (dirs.length < 2) throw new Error('arena needs at least two bot folders');
     const pairs = (dirs.length * (dirs.length - 1)) / 2;
     const tables = adapterFor(opts.game).tables;
     const total = tables ? Math.ceil(dirs.length / tables.maxSeats) * opts.reps : pairs * 2 * opts.reps; // bridge: 2 rooms × reps boards
+    if (total > MAX_ARENA_GAMES)
+      throw new Error(
+        `arena: ${dirs.length} bots × --reps ${opts.reps} make ${total} games, more than the ${MAX_ARENA_GAMES} one run may schedule; use fewer --reps`,
+      );
     const outcome = await arenaFromCli('arena', dirs, opts, opts.reps);
     await printArena(outcome, opts, total);
   });
