@@ -464,6 +464,7 @@ export function registerTourneyCommands(program: Command): void {
       const { summarizeRun } = await import('../tourney/summarize.ts');
       const summary = await summarizeRun(path.resolve(dir), { acceptTampered });
       await printSummary(summary, null, flags.json);
+      if (summary.incomplete) printErr(`catarena: !!! ${summary.incomplete.line}`);
       if (summary.journal?.state === 'tampered')
         printErr(
           `catarena: !!! ${(await import('../../records/journal-integrity.ts')).integrityLine(summary.journal)}`,
