@@ -78,6 +78,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   checkVariant(options.game, options.variant);
   for (const bot of options.bots) if (!bot.warm) await assertBotDir(bot.dir); // a warm bot runs already (a human seat)
   const run = new RunDir(options.runDir);
+  await run.checkArenaRunDir(options.game, options.variant); // before anything is written there
   const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
   const strays = options.sandbox.reapStrays(options.runDir); // bots a killed run left running here (a resume finds them)
   if (strays) progress.phase(`stopped ${strays} bot processes a killed run left running`);

@@ -1,5 +1,7 @@
 // Progress on long work: one rewritten line on a terminal, plain periodic lines otherwise
-// (CI logs, pipes). Goes to stderr so stdout stays clean for results.
+// (CI logs, pipes). Goes to stderr so stdout stays clean for results. Lines name agents and
+// carry their messages: control characters in them are escaped (util/terminal.ts).
+import { forTerminal } from '../util/terminal.ts';
 
 export interface Progress {
   phase(text: string): void;
@@ -14,8 +16,9 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
   let baseline: number | null = null;
   let lastPlain = 0;
   let current = '';
-  const write = (line: string, force = false) => {
+  const write = (text: string, force = false) => {
     if (quiet) return;
+    const line = forTerminal(text);
     if (tty) {
       stream.write(`\r\x1b[2K${line}`);
     } else if (force || Date.now() - lastPlain >= 2_000) {

@@ -46,6 +46,25 @@ export function positionMark(report: ValidationReport, check: PositionCheck): 'o
   return check.ok ? 'ok' : report.ok ? 'warn' : 'FAIL';
 }
 
+/** The most characters of a bot's answer a validation report (and so a strategy record) keeps. */
+const MAX_RECORDED_ANSWER_CHARS = 4_096;
+
+/**
+ * A bot's answer as the report keeps it: a legal one as the game read it (Undercover's statement
+ * cut at the game's limit), anything longer than MAX_RECORDED_ANSWER_CHARS of JSON cut, saying so.
+ */
+function recordedAnswer(
+  adapter: ReturnType<typeof adapterFor>,
+  answer: Awaited<ReturnType<typeof askBot>>,
+  state: unknown,
+  seat: number,
+): unknown {
+  const kept = answer.ok && adapter.answer ? adapter.answer(answer.action, state, seat) : answer.body;
+  const json = JSON.stringify(kept) ?? '';
+  if (json.length <= MAX_RECORDED_ANSWER_CHARS) return kept;
+  return `${json.slice(0, MAX_RECORDED_ANSWER_CHARS)} … [cut by catarena: ${json.length} characters of JSON]`;
+}
+
 export async function validateBot(options: ValidateOptions): Promise<ValidationReport> {
   return (await check(options, false)).report;
 }
@@ -151,7 +170,7 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
       }
       const answer = await askBot(client, adapter, state, seat, ctx, limits);
       const check: PositionCheck = { name, ok: answer.ok, latencyMs: Math.round(answer.latencyMs) };
-      if (answer.body !== undefined) check.answer = answer.body;
+      if (answer.body !== undefined) check.answer = recordedAnswer(adapter, answer, state, seat);
       if (!answer.ok) {
         check.kind = answer.failure.kind;
         const { path } = adapter.turn(state, seat, ctx);

@@ -265,6 +265,8 @@ export interface TourneySummary {
   leaderboard: LeaderboardEntry[];
   /** What the journal's chain says of the results (summaries written before it have none). */
   journal?: JournalIntegrity;
+  /** Set when `catarena report` rebuilt a run that did not finish: games played of those scheduled, and what was dropped. */
+  incomplete?: { played: number; scheduled: number; line: string };
 }
 
 /** One finished tourney in the run index (<out>/index.jsonl; orchestrator/run/run-index.ts). */

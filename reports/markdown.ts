@@ -60,8 +60,9 @@ function header(s: TourneySummary): string {
     ...(s.journal
       ? [s.journal.state === 'tampered' ? `- **${integrityLine(s.journal)}**` : `- ${integrityLine(s.journal)}`]
       : []),
+    ...(s.incomplete ? [`- **${s.incomplete.line}**`] : []),
     `- Run directory: \`${s.runDir}\``,
-    `- Started: ${s.createdAt} · finished: ${s.finishedAt}`,
+    `- Started: ${s.createdAt} · ${s.incomplete ? 'report written' : 'finished'}: ${s.finishedAt}`,
     `- Agents (${agents.length}): ${agents.join(', ') || '—'}`,
     `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}${unitOf(t.game) ? ` ${unitOf(t.game)}` : ''}`).join(', ')})` : ''}`,
     `- Rule sets: ${s.tracks.map(trackName).join(', ') || '—'}`,

@@ -23,6 +23,7 @@ import {
   type WireAdapter,
 } from '../core/wire.ts';
 import { playerView, undercover, voteTargets, wordOf, type UndercoverAction, type UndercoverState } from './rules.ts';
+import { MAX_STATEMENT_CHARS } from './engine/statement-check.mjs';
 
 /** Player ids per seat: the strategy ids the match gave, else player_<seat>. */
 export function playerIds(seats: number, ids?: readonly string[]): string[] {
@@ -36,7 +37,7 @@ function parseAnswer(body: unknown, s: UndercoverState, seat: Seat): ParseResult
   if (s.phase === 'speak') {
     if (typeof body.statement !== 'string')
       return { ok: false, kind: 'malformed', message: 'answer has no "statement" string' };
-    return { ok: true, action: { kind: 'speak', statement: body.statement } };
+    return { ok: true, action: { kind: 'speak', statement: cutStatement(body.statement) } };
   }
   const vote = body.vote;
   if (vote === undefined || vote === null) return { ok: false, kind: 'malformed', message: 'answer has no "vote"' };
@@ -45,6 +46,19 @@ function parseAnswer(body: unknown, s: UndercoverState, seat: Seat): ParseResult
   return fault
     ? { ok: false, kind: 'illegal', message: `vote ${JSON.stringify(vote)}: ${fault}` }
     : { ok: true, action: { kind: 'vote', target: target as Seat } };
+}
+
+/**
+ * A statement over the game's limit (MAX_STATEMENT_CHARS) fails the check and eliminates its
+ * speaker whatever follows; only its start is kept, with a note of its length, so a 1 MB
+ * statement is neither stored (replay, round report, strategy record) nor sent to every rival
+ * whole. The cut text is still over the limit, so it fails the same way (as too long; one with
+ * no letter in its first characters fails as too long rather than empty).
+ */
+export function cutStatement(text: string): string {
+  if (text.length <= MAX_STATEMENT_CHARS) return text;
+  const end = /[\ud800-\udbff]/.test(text[MAX_STATEMENT_CHARS - 1]!) ? MAX_STATEMENT_CHARS - 1 : MAX_STATEMENT_CHARS;
+  return `${text.slice(0, end)} … [cut by catarena: ${text.length} characters; the limit is ${MAX_STATEMENT_CHARS}]`;
 }
 
 /** The public state as `seat` sees it, with the game id and the player ids. */

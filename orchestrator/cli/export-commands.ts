@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { Replay } from '../../records/match.ts';
 import { pathExists } from '../../util/fs.ts';
+import { printOut } from './print.ts';
 
 interface ExportFlags {
   pgn?: boolean;
@@ -96,6 +97,6 @@ export function registerExportCommands(program: Command): void {
         lines.push(
           `! ${out.missing.length} game${out.missing.length === 1 ? '' : 's'} of the journal had no replay file: ${out.missing.slice(0, 5).join(', ')}${out.missing.length > 5 ? ', …' : ''}`,
         );
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printOut(lines.join('\n'));
     });
 }

@@ -8,6 +8,7 @@ import { registerPruneCommand } from './prune-command.ts';
 import { registerQueueCommands } from './queue-commands.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTourneyCommands } from './tourney-commands.ts';
+import { printErr } from './print.ts';
 
 export function buildProgram(): Command {
   const program = new Command('catarena')
@@ -35,8 +36,8 @@ export async function main(argv: string[]): Promise<number> {
     return typeof program.getOptionValue('exitCode') === 'number' ? program.getOptionValue('exitCode') : 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    process.stderr.write(`catarena: ${(err as Error).message}\n`);
-    if (process.env.CATARENA_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+    printErr(`catarena: ${(err as Error).message}`);
+    if (process.env.CATARENA_DEBUG) printErr(`${(err as Error).stack}`);
     return 1;
   }
 }

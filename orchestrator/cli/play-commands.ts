@@ -16,9 +16,11 @@ import {
   type SprtResult,
 } from '../../reports/metrics/sprt.ts';
 import { moveTimeoutHelp, repMeaningHelp } from './game-help.ts';
-import { playSchedule, sprtSchedule } from '../formats/two-bot.ts';
+import { MAX_ARENA_GAMES, playSchedule, sprtSchedule } from '../formats/two-bot.ts';
 import { withInterrupt } from './interrupt.ts';
 import { concurrencyOption, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
+import { printErr, printJson, printOut } from './print.ts';
+import { forTerminal } from '../../util/terminal.ts';
 
 interface CommonOpts {
   game: string;
@@ -208,7 +210,7 @@ async function startHuman(opts: CommonOpts) {
     variant: opts.variant,
     host: opts.humanHost,
     port: opts.humanPort,
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: (line) => printErr(line),
   });
   await seat.start();
   return seat;
@@ -217,9 +219,7 @@ async function startHuman(opts: CommonOpts) {
 async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number, sprt?: SprtSummary): Promise<void> {
   const { formatCrossTable } = await import('../../reports/tables/crosstable.ts');
   if (opts.json) {
-    process.stdout.write(
-      `${JSON.stringify({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots, ...(sprt ? { sprt } : {}) }, null, 2)}\n`,
-    );
+    printJson({ runDir: outcome.runDir, table: outcome.table, bots: outcome.bots, ...(sprt ? { sprt } : {}) });
     return;
   }
   const lines = [formatCrossTable(outcome.table), ''];
@@ -239,7 +239,7 @@ async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number
   lines.push(
     `replays: ${path.join(outcome.runDir, 'replays')}   results: ${path.join(outcome.runDir, 'results.json')}, crosstable.csv`,
   );
-  process.stdout.write(`${lines.join('\n')}\n`);
+  printOut(lines.join('\n'));
 }
 
 function sprtOption(value: string): SprtParams {
@@ -308,7 +308,7 @@ async function playSprt(
   const progress = () => {
     if (monitor.units.length === printed) return;
     printed = monitor.units.length;
-    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}${sprtLine(monitor, unit)}\n`);
+    process.stderr.write(`${process.stderr.isTTY ? '\r\x1b[2K' : ''}${forTerminal(sprtLine(monitor, unit))}\n`);
   };
   const stopWhen = (results: MatchResult[]): boolean => {
     const before = monitor.units.length;
@@ -335,7 +335,7 @@ async function playSprt(
         : stopped === 'max'
           ? `undecided after ${played} games (max reached): LLR ${r.llr.toFixed(2)} inside (${r.lower.toFixed(2)}, ${r.upper.toFixed(2)}); a larger --games with --run-dir ${outcome.runDir} goes on`
           : `undecided after ${played} games (stopped before the maximum of ${maxGames}); run again with --run-dir ${outcome.runDir} to continue`;
-  if (opts.json) process.stderr.write(`${message}\n`);
+  if (opts.json) printErr(message);
   const summary: SprtSummary = {
     ...r,
     unit: unit[1],
@@ -363,8 +363,8 @@ export function registerPlayCommands(program: Command): void {
       .argument('<botB>', 'second bot folder, or human')
       .option(
         '-n, --games <n>',
-        'number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms); with --sprt the most to play (default: 2; with --sprt 1000)',
-        intOption(1),
+        `number of games (colours alternate; holdem: table rounds, seats rotate; bridge: boards, each in both rooms); with --sprt the most to play (default: 2; with --sprt 1000; at most ${MAX_ARENA_GAMES})`,
+        intOption(1, MAX_ARENA_GAMES),
       )
       .option(
         '--sprt [params]',
@@ -394,12 +394,21 @@ export function registerPlayCommands(program: Command): void {
           'Writes journal, replays, results.json and crosstable.csv to a run directory; --run-dir resumes.',
       )
       .argument('<bots...>', 'bot folders (two or more)')
-      .option('-r, --reps <n>', `repetitions (default 1), per game: ${repMeaningHelp()}`, intOption(1), 1),
+      .option(
+        '-r, --reps <n>',
+        `repetitions (default 1), per game: ${repMeaningHelp()}`,
+        intOption(1, MAX_ARENA_GAMES),
+        1,
+      ),
   ).action(async (dirs: string[], opts: CommonOpts & { reps: number }) => {
     if (dirs.length < 2) throw new Error('arena needs at least two bot folders');
     const pairs = (dirs.length * (dirs.length - 1)) / 2;
     const tables = adapterFor(opts.game).tables;
     const total = tables ? Math.ceil(dirs.length / tables.maxSeats) * opts.reps : pairs * 2 * opts.reps; // bridge: 2 rooms × reps boards
+    if (total > MAX_ARENA_GAMES)
+      throw new Error(
+        `arena: ${dirs.length} bots × --reps ${opts.reps} make ${total} games, more than the ${MAX_ARENA_GAMES} one run may schedule; use fewer --reps`,
+      );
     const outcome = await arenaFromCli('arena', dirs, opts, opts.reps);
     await printArena(outcome, opts, total);
   });
@@ -466,7 +475,7 @@ export function registerPlayCommands(program: Command): void {
             strict: opts.strictValidation,
             taskTrack: opts.track,
           });
-          if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          if (opts.json) printJson(report);
           else {
             const verdict = report.ok
               ? report.warnings.length
@@ -491,7 +500,7 @@ export function registerPlayCommands(program: Command): void {
                   .slice(-15)
                   .map((l) => `  | ${l}`),
               );
-            process.stdout.write(`${lines.join('\n')}\n`);
+            printOut(lines.join('\n'));
           }
           cmd.parent?.setOptionValue('exitCode', report.ok ? 0 : 1);
         } finally {

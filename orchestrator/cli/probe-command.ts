@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { intOption } from './options.ts';
+import { printErr, printJson, printOut } from './print.ts';
 
 interface ProbeFlags {
   states: number;
@@ -70,29 +71,29 @@ export function registerProbeCommand(program: Command): void {
         llmBaseUrl: flags.llmBaseUrl,
         timeoutMs: flags.timeout,
         concurrency: flags.concurrency,
-        onProgress: (line) => process.stderr.write(`[probe] ${line}\n`),
+        onProgress: (line) => printErr(`[probe] ${line}`),
       });
       const run = new RunDir(runDir);
       let reports = '';
       if (flags.report && (await pathExists(run.reportFile))) {
-        process.stderr.write('[probe] rebuilding report.md and report.html\n');
+        printErr('[probe] rebuilding report.md and report.html');
         const { summarizeRun } = await import('../tourney/summarize.ts');
         await summarizeRun(runDir);
         reports = `reports: ${run.reportFile}, ${run.reportHtmlFile}`;
       }
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+        printJson(outcome);
         return;
       }
       for (const r of outcome.results) {
         const diagonal = r.matrix.values.map((row, i) => row[i]).filter((v): v is number => v !== null);
         const failed = r.failures.reduce((n, f) => n + f.failed, 0);
-        process.stdout.write(
+        printOut(
           `${r.track}: ${r.sampled} states × ${r.subjects.length} bots × 2 in ${(r.wallMs / 1000).toFixed(1)} s (${((r.wallMs / 1000) * (100 / r.sampled)).toFixed(1)} s per 100 states); ` +
-            `self-consistency ${diagonal.length ? `${Math.min(...diagonal).toFixed(2)}–${Math.max(...diagonal).toFixed(2)}` : '—'}; ${failed} failed answers → ${run.probeDir(r.track)}\n`,
+            `self-consistency ${diagonal.length ? `${Math.min(...diagonal).toFixed(2)}–${Math.max(...diagonal).toFixed(2)}` : '—'}; ${failed} failed answers → ${run.probeDir(r.track)}`,
         );
       }
-      for (const n of outcome.notProbed) process.stdout.write(`${n.track}: not probed (${n.reason})\n`);
-      if (reports) process.stdout.write(`${reports}\n`);
+      for (const n of outcome.notProbed) printOut(`${n.track}: not probed (${n.reason})`);
+      if (reports) printOut(reports);
     });
 }

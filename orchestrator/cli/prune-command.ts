@@ -1,6 +1,7 @@
 // prune: makes finished run directories small (orchestrator/run/prune.ts).
 import type { Command } from 'commander';
 import { megabytes } from '../run/disk-usage.ts';
+import { printOut } from './print.ts';
 
 export function registerPruneCommand(program: Command): void {
   program
@@ -18,14 +19,12 @@ export function registerPruneCommand(program: Command): void {
       for (const dir of runs) {
         const result = await pruneRun(dir, { dryRun: opts.dryRun });
         total += result.freed;
-        process.stdout.write(`${result.runDir}: ${opts.dryRun ? 'would free' : 'freed'} ${megabytes(result.freed)}\n`);
+        printOut(`${result.runDir}: ${opts.dryRun ? 'would free' : 'freed'} ${megabytes(result.freed)}`);
         for (const s of result.steps)
-          process.stdout.write(
-            `  ${megabytes(s.bytes).padStart(10)}  ${s.what}${s.files ? ` (${s.files} files)` : ''}\n`,
-          );
+          printOut(`  ${megabytes(s.bytes).padStart(10)}  ${s.what}${s.files ? ` (${s.files} files)` : ''}`);
       }
       if (runs.length > 1)
-        process.stdout.write(`${opts.dryRun ? 'would free' : 'freed'} ${megabytes(total)} in ${runs.length} runs\n`);
-      if (!opts.dryRun) process.stdout.write('replay pages: catarena report <run dir> writes them again\n');
+        printOut(`${opts.dryRun ? 'would free' : 'freed'} ${megabytes(total)} in ${runs.length} runs`);
+      if (!opts.dryRun) printOut('replay pages: catarena report <run dir> writes them again');
     });
 }

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { concurrencyOption, intOption } from './options.ts';
+import { printErr, printJson, printOut } from './print.ts';
 
 const queueOption = (required: boolean) => {
   const option = new Option(
@@ -11,7 +12,7 @@ const queueOption = (required: boolean) => {
   ).env('CATARENA_QUEUE');
   return required ? option.makeOptionMandatory() : option;
 };
-const say = (message: string) => process.stderr.write(`catarena: ${message}\n`);
+const say = (message: string) => printErr(`catarena: ${message}`);
 
 export function registerQueueCommands(program: Command): void {
   program
@@ -121,7 +122,8 @@ export function registerQueueCommands(program: Command): void {
     .action(async (flags: { queue: string; json?: boolean }) => {
       const { formatQueueStatus, queueStatus } = await import('../queue/status.ts');
       const status = await queueStatus(flags.queue);
-      process.stdout.write(`${flags.json ? JSON.stringify(status, null, 2) : formatQueueStatus(status)}\n`);
+      if (flags.json) printJson(status);
+      else printOut(formatQueueStatus(status));
     });
 
   program
@@ -152,16 +154,18 @@ export function registerQueueCommands(program: Command): void {
         const { listSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
         if (flags.list) {
           const schedules = await listSchedules(flags.queue);
-          process.stdout.write(
+          printOut(
             schedules.length
-              ? `${schedules.map((s) => `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  next ${s.next ?? '?'}`).join('\n')}\n`
-              : 'no schedules\n',
+              ? schedules
+                  .map((s) => `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  next ${s.next ?? '?'}`)
+                  .join('\n')
+              : 'no schedules',
           );
           return;
         }
         if (flags.remove) {
           const removed = await removeSchedule(flags.queue, flags.remove);
-          process.stdout.write(removed ? `removed schedule ${flags.remove}\n` : `no schedule named ${flags.remove}\n`);
+          printOut(removed ? `removed schedule ${flags.remove}` : `no schedule named ${flags.remove}`);
           return;
         }
         if (!flags.cron || !flags.config)
@@ -175,8 +179,8 @@ export function registerQueueCommands(program: Command): void {
           tz: flags.tz,
           config,
         });
-        process.stdout.write(
-          `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}\n`,
+        printOut(
+          `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}`,
         );
       },
     );
@@ -233,19 +237,22 @@ export function registerQueueCommands(program: Command): void {
         for (const note of notes) say(note);
         if (flags.html) {
           const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), entries);
-          process.stdout.write(`history: ${page} (${entries.length} run(s))\n`);
+          printOut(`history: ${page} (${entries.length} run(s))`);
           return;
         }
         if (flags.taskTracks) {
           const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
           const scores = scoresFromIndex(entries).filter((s) => !flags.agent || s.agent === flags.agent);
-          process.stdout.write(
-            `${flags.json ? JSON.stringify(scores, null, 2) : taskTrackSections(scores).join('\n\n') || 'no indexed run here is on a task track other than standard'}\n`,
-          );
+          if (flags.json) printJson(scores);
+          else
+            printOut(
+              taskTrackSections(scores).join('\n\n') || 'no indexed run here is on a task track other than standard',
+            );
           return;
         }
         const rows = historyRows(entries, flags.agent);
-        process.stdout.write(`${flags.json ? JSON.stringify(rows, null, 2) : formatHistory(rows)}\n`);
+        if (flags.json) printJson(rows);
+        else printOut(formatHistory(rows));
       },
     );
 }

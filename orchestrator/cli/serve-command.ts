@@ -2,6 +2,7 @@
 import { type Command, Option } from 'commander';
 import { SPECTATORS, type Spectator } from '../serve/spectator.ts';
 import { intOption } from './options.ts';
+import { printErr } from './print.ts';
 
 interface ServeFlags {
   out: string;
@@ -60,7 +61,7 @@ export function registerServeCommand(program: Command): void {
         ...(opts.spectator ? { spectator: opts.spectator } : {}),
       });
       await server.start();
-      process.stderr.write(`catarena serve: ${server.url}  (runs in ${opts.out}; Ctrl-C stops)\n`);
+      printErr(`catarena serve: ${server.url}  (runs in ${opts.out}; Ctrl-C stops)`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);

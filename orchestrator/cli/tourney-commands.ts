@@ -9,6 +9,7 @@ import type { TourneySummary } from '../../records/tourney.ts';
 import type { TourneyConfig, TourneyConfigInput } from '../config/tourney-config.ts';
 import { concurrencyOption, intOption, newRunDir } from './options.ts';
 import { withInterrupt } from './interrupt.ts';
+import { printErr, printJson, printOut } from './print.ts';
 
 interface TourneyFlags {
   rounds?: number;
@@ -86,9 +87,7 @@ async function printSummary(summary: TourneySummary, seconds: number | null, jso
     import('../progress.ts'),
   ]);
   if (json) {
-    process.stdout.write(
-      `${JSON.stringify({ runDir: summary.runDir, leaderboard: summary.leaderboard, generalizability: summary.generalizability }, null, 2)}\n`,
-    );
+    printJson({ runDir: summary.runDir, leaderboard: summary.leaderboard, generalizability: summary.generalizability });
     return;
   }
   const lines = [renderLeaderboard(summary), ''];
@@ -97,7 +96,7 @@ async function printSummary(summary: TourneySummary, seconds: number | null, jso
     `report: ${path.join(summary.runDir, 'report.html')} (open in a browser; also report.md)`,
     `run directory: ${summary.runDir}`,
   );
-  process.stdout.write(`${lines.join('\n')}\n`);
+  printOut(lines.join('\n'));
 }
 
 /** The end of a --repeats run, `combine` and `report` on a study: the combined board and where the reports are. */
@@ -108,9 +107,7 @@ function printCombined(
   finished?: string,
 ): void {
   if (json) {
-    process.stdout.write(
-      `${JSON.stringify({ runDir: combined.runDir, leaderboard: combined.leaderboard }, null, 2)}\n`,
-    );
+    printJson({ runDir: combined.runDir, leaderboard: combined.leaderboard });
     return;
   }
   const lines = [board, ''];
@@ -119,7 +116,7 @@ function printCombined(
     `report: ${path.join(combined.runDir, 'report.html')} (combined over the repeats; also report.md and combined.json)`,
     `run directory: ${combined.runDir}`,
   );
-  process.stdout.write(`${lines.join('\n')}\n`);
+  printOut(lines.join('\n'));
 }
 
 /** A stored run's config with the settings a resume may change. */
@@ -179,16 +176,16 @@ async function playTourney(
     const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal, acceptTampered }));
     await printSummary(summary, (Date.now() - started) / 1000, json);
     // Agents that never had a bot play: said last, where nobody misses it.
-    for (const line of buildAlarmLines(summary)) process.stderr.write(`catarena: !!! ${line}\n`);
+    for (const line of buildAlarmLines(summary)) printErr(`catarena: !!! ${line}`);
     if (everyBuildFailed(summary.tracks)) {
-      process.stderr.write(
-        `catarena: every build failed; the build logs are under ${path.join(runDir, 'tracks')}/*/round_*/strategies/*.build.log\n`,
+      printErr(
+        `catarena: every build failed; the build logs are under ${path.join(runDir, 'tracks')}/*/round_*/strategies/*.build.log`,
       );
       program.setOptionValue('exitCode', 1);
     }
   } catch (err) {
     if (err instanceof InterruptedError) {
-      process.stderr.write(`catarena: ${err.message}\n`);
+      printErr(`catarena: ${err.message}`);
       program.setOptionValue('exitCode', 130);
       return;
     }
@@ -354,16 +351,16 @@ async function checkFirst(
   );
   const notes = rows.filter((r) => r.warn);
   if (ready && quietWhenReady) {
-    process.stderr.write(
-      `catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them, --skip-check <name> one)\n${notes
+    printErr(
+      `catarena: preflight: all ${rows.length} checks ready in ${((Date.now() - started) / 1000).toFixed(1)} s (keys, endpoints and models, images; --no-check skips them, --skip-check <name> one)${notes
         .map(
           (r) =>
-            `  ${r.skipped ? 'skipped' : 'warning'}: ${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 240)}\n`,
+            `\n  ${r.skipped ? 'skipped' : 'warning'}: ${r.subject} ${r.check}: ${r.detail.replace(/\s+/g, ' ').slice(0, 240)}`,
         )
         .join('')}`,
     );
-  } else if (json) process.stdout.write(`${JSON.stringify({ ready, checks: rows }, null, 2)}\n`);
-  else process.stdout.write(`${formatDoctor(rows)}\n`);
+  } else if (json) printJson({ ready, checks: rows });
+  else printOut(formatDoctor(rows));
   return ready;
 }
 
@@ -401,11 +398,11 @@ export function registerTourneyCommands(program: Command): void {
       // stop the run here, in seconds, with the doctor's table (unless --no-check).
       const missing: string[] = [];
       if (flags.check !== false && !(await checkFirst(config, flags.json, true, missing, false, flags.skipCheck))) {
-        process.stderr.write(
+        printErr(
           `catarena: not started: the checks above failed (catarena doctor repeats them; --no-check skips them):\n${missing
             .slice(0, 5)
-            .map((m) => `  ${m}\n`)
-            .join('')}`,
+            .map((m) => `  ${m}`)
+            .join('\n')}`,
         );
         program.setOptionValue('exitCode', 1);
         return;
@@ -498,9 +495,10 @@ export function registerTourneyCommands(program: Command): void {
       const { summarizeRun } = await import('../tourney/summarize.ts');
       const summary = await summarizeRun(path.resolve(dir), { acceptTampered });
       await printSummary(summary, null, flags.json);
+      if (summary.incomplete) printErr(`catarena: !!! ${summary.incomplete.line}`);
       if (summary.journal?.state === 'tampered')
-        process.stderr.write(
-          `catarena: !!! ${(await import('../../records/journal-integrity.ts')).integrityLine(summary.journal)}\n`,
+        printErr(
+          `catarena: !!! ${(await import('../../records/journal-integrity.ts')).integrityLine(summary.journal)}`,
         );
     });
 
@@ -522,7 +520,8 @@ export function registerTourneyCommands(program: Command): void {
       ]);
       const { repeats } = await readRepeats(await expandRepeats(dirs.map((d) => path.resolve(d))));
       const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
-      process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatComparison(a, b, rows)}\n`);
+      if (flags.json) printJson(rows);
+      else printOut(formatComparison(a, b, rows));
     });
 
   program

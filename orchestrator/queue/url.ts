@@ -33,16 +33,24 @@ export function parseQueueUrl(url: string): URL {
   return parsed;
 }
 
-/** The URL without its password: safe to print, log and store. Text that is not a URL loses anything between "//" and "@". */
+/**
+ * The URL without its password: safe to print, log and store. Only a URL whose host the parser
+ * found after its credentials keeps its user; anything else holding an "@" (a password with an
+ * unencoded "/", "#" or "?", a one-slash typo "redis:/user:pw@host") loses everything between
+ * the scheme and the last "@", so no password survives however the text is broken.
+ */
 export function publicQueueUrl(url: string): string {
+  const at = url.lastIndexOf('@');
+  if (at < 0) return url;
   try {
     const u = new URL(url);
-    if (!u.password) return url;
-    u.password = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return url.replace(/\/\/[^/@]*@/, '//***@');
-  }
+    if (u.host && url.slice(at + 1).startsWith(u.host)) {
+      u.password = '';
+      return u.toString().replace(/\/$/, '');
+    }
+  } catch {}
+  const scheme = /^[a-z][a-z\d+.-]*:\/{0,2}/i.exec(url)?.[0] ?? '';
+  return `${scheme}***${url.slice(at)}`;
 }
 
 export interface RedisCredentials {

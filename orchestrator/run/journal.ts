@@ -39,6 +39,8 @@ export class Journal {
     /** The last line's chain value: the next line extends it. */
     private head: string,
     private state: JournalIntegrity,
+    /** Bytes of a torn last line (a game cut off by a kill) dropped when the journal was opened; 0 if none. */
+    readonly droppedBytes = 0,
   ) {
     this.byId = scanned;
   }
@@ -60,9 +62,10 @@ export class Journal {
     const { byId, verifier, torn } = scanJournal(file, text, key);
     const integrity = verifier.integrity();
     if (integrity.state === 'tampered' && !options.acceptTampered) throw new JournalTamperedError(file, integrity);
-    if (torn) await fs.truncate(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    const kept = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
+    if (torn) await fs.truncate(file, kept);
     else if (text.length && !text.endsWith('\n')) await fs.appendFile(file, '\n');
-    return new Journal(file, byId, key, verifier.head, integrity);
+    return new Journal(file, byId, key, verifier.head, integrity, torn ? Buffer.byteLength(text) - kept : 0);
   }
 
   /** What the chain says about the lines read and appended (verified, unverified: an old journal, or tampered at a line). */

@@ -289,6 +289,49 @@ export class RunDir {
     return path.join(this.root, 'live.jsonl');
   }
 
+  /**
+   * Refuses to play a `play`/`arena` run here unless the folder is new, empty, or this game's
+   * play/arena run (a resume): a folder of someone's files, `/` or $HOME would otherwise get
+   * journal.jsonl, results.json, crosstable.* and status.json written over or appended to.
+   * Nothing is written before the check.
+   */
+  async checkArenaRunDir(game: string, variant: string): Promise<void> {
+    let entries: string[];
+    try {
+      if (!(await fs.stat(this.root)).isDirectory())
+        throw new Error(`--run-dir ${this.root} is a file; give a new or empty folder (or leave --run-dir out)`);
+      entries = await fs.readdir(this.root);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    if (!entries.length) return;
+    const readJson = async (name: string): Promise<Record<string, unknown> | null> => {
+      try {
+        const value: unknown = JSON.parse(await fs.readFile(path.join(this.root, name), 'utf8'));
+        return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+      } catch {
+        return null;
+      }
+    };
+    const [arena, status] = [await readJson('arena.json'), await readJson('status.json')];
+    if (entries.includes('config.json') || status?.kind === 'tourney')
+      throw new Error(
+        `--run-dir ${this.root} is a "catarena tourney" run, not a play/arena run; nothing was written. Resume it with: catarena resume ${this.root}`,
+      );
+    const isArena = (arena && typeof arena.game === 'string' && Array.isArray(arena.bots)) || status?.kind === 'arena';
+    if (!isArena) {
+      const some = entries.slice(0, 3).join(', ');
+      throw new Error(
+        `--run-dir ${this.root} is not a catarena run: it holds ${entries.length} other file(s) (${some}${entries.length > 3 ? ', …' : ''}), and nothing was written there. Give a new or empty folder, or leave --run-dir out for a new run under --out`,
+      );
+    }
+    if (arena && (arena.game !== game || arena.variant !== variant))
+      throw new Error(
+        `--run-dir ${this.root} is a ${String(arena.game)}/${String(arena.variant)} run; this is ${game}/${variant}. Resume it with the same game and variant, or give a new folder`,
+      );
+  }
+
   /** Records that this process runs the run (`running`), or how it ended. */
   async markStatus(state: RunStatus['state'], kind: string, message?: string): Promise<void> {
     const now = new Date().toISOString();

@@ -34,6 +34,8 @@ import { JournalTamperedError } from '../run/journal-chain.ts';
 import { checkIndexedRun } from '../run/index-seal.ts';
 import { readIndexFile } from '../run/run-index.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
+import { matchId } from '../../records/match.ts';
+import { roundSpecs } from './track-schedule.ts';
 import {
   trackName,
   type StrategyRecord,
@@ -99,6 +101,11 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
     ),
     journal: integrity,
   };
+  // `catarena report` on a run that did not finish says so, with what its journal dropped.
+  if (!options.journal) {
+    const incomplete = await incompleteness(run, config, journal);
+    if (incomplete) summary.incomplete = incomplete;
+  }
   await writeOutputs(
     run,
     summary,
@@ -324,6 +331,56 @@ async function evolutionOf(run: RunDir, t: TrackSummary, strategies: StrategyRec
       .map((s) => ({ round: s.round, agent: s.agent, text: s.diff!.unified })),
   });
   return evolution;
+}
+
+/**
+ * Whether a run being reported finished: the games its developed rounds schedule (formats, as the
+ * tourney plays them; adaptive repetitions add more, which are not counted) against those in the
+ * journal, the rounds developed of those configured, and a torn last journal line (a game cut off
+ * by a kill) that was dropped. Undefined for a run that finished whole.
+ */
+async function incompleteness(
+  run: RunDir,
+  config: TourneyConfig,
+  journal: Journal,
+): Promise<TourneySummary['incomplete']> {
+  let scheduled = 0;
+  let played = 0;
+  let developed = config.rounds;
+  for (const game of config.games) {
+    for (const variant of variantsOf(config, game)) {
+      const strategies = await run.strategies(trackName({ game, variant }));
+      const byRound: StrategyRecord[][] = [];
+      for (const s of strategies) (byRound[s.round - 1] ??= []).push(s);
+      let rounds = 0;
+      while (rounds < byRound.length && byRound[rounds]?.length) rounds++;
+      developed = Math.min(developed, rounds);
+      for (let r = 1; r <= rounds; r++) {
+        const specs = roundSpecs(config, { game, variant }, byRound.slice(0, rounds), r);
+        scheduled += specs.length;
+        played += specs.filter((s) => journal.has(matchId(s))).length;
+      }
+    }
+  }
+  const status = await fs.promises.readFile(run.statusFile, 'utf8').then(
+    (text) => (JSON.parse(text) as { state?: string }).state,
+    () => undefined,
+  );
+  const dropped = journal.droppedBytes;
+  if (played >= scheduled && developed >= config.rounds && !dropped && status !== 'interrupted' && status !== 'failed')
+    return undefined;
+  const notes = [
+    ...(developed < config.rounds ? [`${developed} of ${config.rounds} rounds developed`] : []),
+    ...(status && status !== 'finished' ? [`the run's status is "${status}"`] : []),
+    ...(dropped
+      ? [`a torn last journal line (${dropped} bytes: a game cut off when the run was killed) was dropped`]
+      : []),
+  ];
+  return {
+    played,
+    scheduled,
+    line: `incomplete: ${played} of ${scheduled} games${notes.length ? ` (${notes.join('; ')})` : ''}; catarena resume ${run.root} plays the rest`,
+  };
 }
 
 /** The rating anchor when the config names none: the first offline reference agent (deterministic bots, so its scale carries over between runs). */

@@ -49,7 +49,9 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
     throw new Error(`schedule name "${options.name}": use letters, digits, ".", "_" or "-"`);
   // Validate now: a broken config should fail here, not at 2 a.m. on a worker.
   resolveConfig(options.config, { queue: options.url });
-  const config = withAbsolutePaths(options.config);
+  // The config's own queue URL is not stored: the worker that runs the job plays on its own queue
+  // (runScheduledTourney), and the URL may hold a password, which must never sit in Redis.
+  const { queue: _, ...config } = withAbsolutePaths(options.config);
   return withTourneyQueue(options.url, async (queue) => {
     await queue
       .upsertJobScheduler(

@@ -66,6 +66,7 @@ function header(s: TourneySummary): string {
   const llmRows = llmPlayerRows(s.tracks);
   const auto = s.tracks.filter((t) => t.autoReps);
   return `<h1>CATArena tournament report: ${h(s.runId)}</h1>
+${s.incomplete ? `<p class="warn" data-testid="incomplete"><strong>${h(s.incomplete.line)}</strong></p>` : ''}
 ${s.journal?.state === 'tampered' ? `<p class="warn" data-testid="journal-integrity"><strong>${h(integrityLine(s.journal))}</strong></p>` : ''}
 <ul>
 ${s.journal && s.journal.state !== 'tampered' ? `<li data-testid="journal-integrity">${h(integrityLine(s.journal))}</li>` : ''}
