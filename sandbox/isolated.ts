@@ -44,6 +44,9 @@ export interface IsolatedSandboxOptions {
   handleSignals?: boolean;
 }
 
+/** Bytes in a MiB (a multiplication: `<< 20` overflows 32 bits from 2,048 MiB). */
+const MIB = 1024 * 1024;
+
 export const ISOLATED_DEFAULTS = { memoryMb: 1024, pidsLimit: 256, tmpfsMb: 64, fileSizeMb: 64, cpuSeconds: 3600 };
 
 export class IsolatedSandbox implements Sandbox {
@@ -86,7 +89,7 @@ export class IsolatedSandbox implements Sandbox {
     let started: IsolatedBot | undefined;
     try {
       const { forwards, env: egressEnv } = await openRelays(stage, o.hostPorts ?? {}, callerId, dir, closers);
-      cgroup = createBotCgroup(name, { pids: this.limits.pidsLimit, memoryBytes: this.limits.memoryMb << 20 });
+      cgroup = createBotCgroup(name, { pids: this.limits.pidsLimit, memoryBytes: this.limits.memoryMb * MIB });
       const logFile = o.logFile ?? path.join(stage, 'bot.log');
       const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
       const child = this.spawnBot(stage, botFolderFor(dir, stage), o, forwards, { ...egressEnv, ...o.env }, cgroup);
@@ -140,7 +143,7 @@ export class IsolatedSandbox implements Sandbox {
         botDir,
         ioDir: path.join(stage, 'io'),
         gsDir: path.join(stage, 'gs'),
-        tmpBytes: isolationStatus(this.bwrap).tmpSize ? this.limits.tmpfsMb << 20 : undefined,
+        tmpBytes: isolationStatus(this.bwrap).tmpSize ? this.limits.tmpfsMb * MIB : undefined,
         asRoot: process.getuid?.() === 0,
         pythonShim: python,
       },

@@ -102,6 +102,17 @@ http.createServer((q, s) => s.end(JSON.stringify({ status: 'ok', from: q.socket.
     }
   });
 
+  it.runIf(cgroupPlace() !== null)('takes a memory limit of 2 GiB and more (no 32-bit overflow to 0)', async () => {
+    const big = new IsolatedSandbox({ handleSignals: false, memoryMb: 4096 });
+    try {
+      const bot = await big.start({ dir: nodeBot('roomy'), port: await allocatePort() });
+      expect(await bot.isHealthy()).toBe(true);
+      await bot.stop();
+    } finally {
+      await big.close();
+    }
+  });
+
   it('stops a bot that goes over its memory and names the limit', async () => {
     const hog = nodeBot(
       'hog',
