@@ -4,7 +4,7 @@
 // About 30-40 s on a loaded machine: seven CLI starts, two of which play games (a resume needs a run).
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tempDir } from './helpers/bots.ts';
 import { catarena } from './helpers/cli.ts';
 
@@ -55,7 +55,7 @@ describe('--run-dir refuses folders that are not its run', () => {
   it('refuses / and a tourney run', async () => {
     const root = await play('--run-dir', '/');
     expect(root.code).toBe(1);
-    expect(root.stderr).toMatch(/--run-dir \/ is not a catarena run/);
+    expect(root.stderr).toMatch(/--run-dir \/ is the root folder/);
 
     const tourney = tempDir('tourney-run-');
     fs.writeFileSync(path.join(tourney, 'config.json'), '{"games":["gomoku"]}');
@@ -77,5 +77,11 @@ describe('--run-dir refuses folders that are not its run', () => {
     const again = await play('--run-dir', run, '--games', '4');
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/2 already in the journal/);
+    // A run, but in the home folder (as / once held one after a stray test): refused whatever it holds.
+    vi.stubEnv('HOME', run);
+    const before = snapshot(run);
+    const home = await play('--run-dir', run);
+    expect(home.stderr).toMatch(/is your home folder/);
+    expect(snapshot(run)).toEqual(before);
   }, 60_000);
 });

@@ -296,6 +296,12 @@ export class RunDir {
    * Nothing is written before the check.
    */
   async checkArenaRunDir(game: string, variant: string): Promise<void> {
+    // Whatever lies there: a run in / or the home folder would mix its files with everything else.
+    const real = path.resolve(this.root);
+    if (real === path.parse(real).root || real === path.resolve(os.homedir()))
+      throw new Error(
+        `--run-dir ${this.root} is ${real === path.parse(real).root ? 'the root folder' : 'your home folder'}: give a folder of its own, or leave --run-dir out`,
+      );
     let entries: string[];
     try {
       if (!(await fs.stat(this.root)).isDirectory())
