@@ -12,7 +12,7 @@
 //
 // Any web page the person has open can send requests to 127.0.0.1, and a DNS-rebound one even
 // reads the answers: so the bot protocol is served only on a Unix socket in a private folder (the
-// runner's connection, BotHandle.socketPath; no browser reaches it), the page's port answers only
+// runner's connection, BotHandle.connect; no browser reaches it), the page's port answers only
 // requests whose Host is its own address (421 otherwise), and an answer is taken only as JSON with
 // the page's per-session secret in a header (the page has it; another origin cannot read it).
 import fs from 'node:fs/promises';
@@ -27,6 +27,7 @@ import type { LiveEvent } from '../../records/live.ts';
 import { matchId, type MatchSpec, type MoveRecord, type Replay, type Seat } from '../../records/match.ts';
 import type { BotHandle } from '../../sandbox/types.ts';
 import { newCallerId } from '../../sandbox/relayed-callers.ts';
+import { connectUnix } from '../../sandbox/relay.ts';
 import { viewerDataOf, viewerScript } from '../../reports/html/replay-page.ts';
 import { liveViewerData } from '../../reports/html/live-viewer.ts';
 import { PAGE_CSS } from '../../reports/html/page.ts';
@@ -156,6 +157,7 @@ export class HumanSeat {
       port: this.port,
       url: this.url,
       socketPath: this.socketPath,
+      connect: () => connectUnix(this.socketPath),
       logFile: '',
       isHealthy: async () => this.botServer.listening,
       logTail: async () => '',
