@@ -200,6 +200,8 @@ describe.runIf(process.platform === 'linux')('bots of a killed orchestrator', ()
     const botFolder = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'a');
     const elsewhere = path.join(root, 'elsewhere');
     for (const d of [botFolder, elsewhere]) fs.mkdirSync(d, { recursive: true });
+    // What a killed gomoku arena run left (--run-dir takes only its own kind of run back).
+    fs.writeFileSync(path.join(runDir, 'status.json'), JSON.stringify({ kind: 'arena', state: 'running' }));
     const sleeper = (cwd: string, marker?: string) => {
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH };
       if (marker !== undefined) env[MARKER_VAR] = marker;

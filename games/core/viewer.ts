@@ -41,6 +41,8 @@ export interface ViewerData {
   result: string;
   /** Game-specific extras (chess: pgn; bridge: the duplicate comparison). */
   extra?: Record<string, unknown>;
+  /** The move list pairs the two seats' moves under one move number, as chess notation does. */
+  pairedMoves?: boolean;
 }
 
 /**

@@ -332,9 +332,11 @@ export class RunDir {
         `--run-dir ${this.root} is not a catarena run: it holds ${entries.length} other file(s) (${some}${entries.length > 3 ? ', …' : ''}), and nothing was written there. Give a new or empty folder, or leave --run-dir out for a new run under --out`,
       );
     }
-    if (arena && (arena.game !== game || arena.variant !== variant))
+    // Another rule set of the same game may join (each game's spec is in the journal: export
+    // --pgn reads both chess variants of one run); another game may not.
+    if (arena && arena.game !== game)
       throw new Error(
-        `--run-dir ${this.root} is a ${String(arena.game)}/${String(arena.variant)} run; this is ${game}/${variant}. Resume it with the same game and variant, or give a new folder`,
+        `--run-dir ${this.root} is a ${String(arena.game)}/${String(arena.variant)} run; this is ${game}/${variant}. Resume it with the same game, or give a new folder`,
       );
   }
 

@@ -80,9 +80,9 @@
     }
     const toggle = () => (playing ? stop() : start());
     slider.addEventListener('input', () => go(Number(slider.value)));
-    // Chess: white's and black's moves side by side under the move number (a game that starts
-    // with black's move begins "1. … e5").
-    const paired = data.game === 'chess';
+    // Paired (chess): white's and black's moves side by side under the move number (a game that
+    // starts with black's move begins "1. … e5").
+    const paired = data.pairedMoves === true;
     const list = el('ol', { class: paired ? 'moves paired' : 'moves', 'data-testid': 'moves', start: '1' });
     const shift = paired && data.moves.length && data.moves[0].seat === 1 ? 1 : 0;
     let row = null;

@@ -66,6 +66,7 @@ export function viewerData(replay: Replay): ViewerData {
     id: result.id,
     seats: [...spec.seats],
     seatNames: ['white', 'black'],
+    pairedMoves: true,
     moves,
     frames,
     result: chessResultLine(result),
