@@ -15,14 +15,13 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { botRuntimeTag } from '../docker/image-tags.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
-import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
-import { egressFor } from './bot-env.ts';
 import { killProcessesIn } from './strays.ts';
 import { newCallerId } from './relayed-callers.ts';
-import { connectUnix, relayToHost, STAGE_ENTRY, stageNameRoom } from './relay.ts';
+import { connectUnix, openRelays, STAGE_ENTRY, stageNameRoom } from './relay.ts';
 
-export { relayToHost, stageNameRoom };
+export { relayToHost } from './relay.ts';
+export { stageNameRoom };
 import { processTreeCpuMs } from '../util/procfs.mjs';
 import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
 
@@ -129,28 +128,8 @@ export class DockerSandbox implements Sandbox {
     for (const sub of ['io', 'gs']) fs.mkdirSync(path.join(stage, sub), { mode: 0o777 });
     fs.chmodSync(path.join(stage, 'io'), 0o777);
     const callerId = newCallerId();
-    const relays = await Promise.all(
-      Object.entries(o.hostPorts ?? {}).map(([cport, hport]) =>
-        relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport), callerId),
-      ),
-    );
-    const closers = relays.map((r) => () => new Promise<void>((res) => r.close(() => res())));
-    const forwards = Object.keys(o.hostPorts ?? {}).map((cport) => `${cport}:${cport}.sock`);
-    // A bot that calls an LLM (the LLM-player) reaches exactly its endpoint, through the egress
-    // proxy at localhost:3128; the key is added by the proxy on the host, the container gets a placeholder.
-    const egress = egressFor(dir);
-    const egressEnv: Record<string, string> = {};
-    if (egress) {
-      const { proxy, baseUrl } = await startContainerEgress({
-        upstream: egress.upstream,
-        headers: egress.headers,
-        socketPath: path.join(stage, 'gs', 'egress.sock'),
-      });
-      closers.push(() => proxy.close());
-      forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
-      egressEnv[egress.baseUrlVar] = baseUrl;
-      for (const v of egress.keyVars) egressEnv[v] = PLACEHOLDER_KEY;
-    }
+    const closers: Array<() => Promise<void>> = [];
+    const { forwards, env: egressEnv } = await openRelays(stage, o.hostPorts ?? {}, callerId, dir, closers);
 
     const logFile = o.logFile ?? path.join(stage, 'bot.log');
     const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);

@@ -16,12 +16,11 @@ import { isProcessGone, processTree, processTreeCpuMs, signalPid, statFields } f
 import { BOT_GID, BOT_UID, bwrapArgs, SHIM_DIR } from './bwrap-args.ts';
 import { type BotCgroup, createBotCgroup } from './cgroups.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
-import { egressFor, SCRUBBED_PATH } from './bot-env.ts';
-import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
+import { SCRUBBED_PATH } from './bot-env.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { isolationStatus } from './isolation.ts';
 import { newCallerId } from './relayed-callers.ts';
-import { connectUnix, relayToHost, STAGE_ENTRY, stageNameRoom } from './relay.ts';
+import { connectUnix, openRelays, STAGE_ENTRY, stageNameRoom } from './relay.ts';
 import { namespacePidUnder, PortDialer } from './port-dialer.ts';
 import { sleep, waitAtMost } from '../util/wait.ts';
 import { killProcessesIn } from './strays.ts';
@@ -207,36 +206,6 @@ function rlimitLine(limits: typeof ISOLATED_DEFAULTS, cgrouped: boolean): string
   const parts = [`-f ${limits.fileSizeMb * 1024}`, `-t ${limits.cpuSeconds}`];
   if (!cgrouped) parts.push(`-u ${limits.pidsLimit}`, `-v ${limits.memoryMb * 4 * 1024}`);
   return `ulimit ${parts.join(' ')} || exit 96`;
-}
-
-/** The host ports the bot may call, as sockets in gs/ (with its caller id), and its LLM's egress proxy. */
-async function openRelays(
-  stage: string,
-  hostPorts: Record<number, number>,
-  callerId: string,
-  dir: string,
-  closers: Array<() => Promise<void>>,
-): Promise<{ forwards: string[]; env: Record<string, string> }> {
-  const forwards: string[] = [];
-  for (const [cport, hport] of Object.entries(hostPorts)) {
-    const server = await relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport), callerId);
-    closers.push(() => new Promise<void>((res) => server.close(() => res())));
-    forwards.push(`${cport}:${cport}.sock`);
-  }
-  const env: Record<string, string> = {};
-  const egress = egressFor(dir);
-  if (egress) {
-    const { proxy, baseUrl } = await startContainerEgress({
-      upstream: egress.upstream,
-      headers: egress.headers,
-      socketPath: path.join(stage, 'gs', 'egress.sock'),
-    });
-    closers.push(() => proxy.close());
-    forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
-    env[egress.baseUrlVar] = baseUrl;
-    for (const v of egress.keyVars) env[v] = PLACEHOLDER_KEY;
-  }
-  return { forwards, env };
 }
 
 /**

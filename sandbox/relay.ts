@@ -5,6 +5,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { connectAsCaller } from './relayed-callers.ts';
+import { egressFor } from './bot-env.ts';
+import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
+import path from 'node:path';
 
 /**
  * The script a sandboxed bot starts with (`bash -c STAGE_ENTRY entry <port> <cport>:<socket>…`):
@@ -88,4 +91,39 @@ export function connectUnix(socketPath: string): Promise<net.Socket> {
       resolve(socket);
     });
   });
+}
+
+/**
+ * The host ports a sandboxed bot may call, as sockets in <stage>/gs (each connection noted under its
+ * caller id), and, for a bot that calls an LLM (the LLM-player), its egress proxy: the key is added
+ * on the host, the bot gets a placeholder. Returns STAGE_ENTRY's forwards and the bot's extra env;
+ * every opened server's closer is pushed to `closers`.
+ */
+export async function openRelays(
+  stage: string,
+  hostPorts: Record<number, number>,
+  callerId: string,
+  dir: string,
+  closers: Array<() => Promise<void>>,
+): Promise<{ forwards: string[]; env: Record<string, string> }> {
+  const forwards: string[] = [];
+  for (const [cport, hport] of Object.entries(hostPorts)) {
+    const server = await relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport), callerId);
+    closers.push(() => new Promise<void>((res) => server.close(() => res())));
+    forwards.push(`${cport}:${cport}.sock`);
+  }
+  const env: Record<string, string> = {};
+  const egress = egressFor(dir);
+  if (egress) {
+    const { proxy, baseUrl } = await startContainerEgress({
+      upstream: egress.upstream,
+      headers: egress.headers,
+      socketPath: path.join(stage, 'gs', 'egress.sock'),
+    });
+    closers.push(() => proxy.close());
+    forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
+    env[egress.baseUrlVar] = baseUrl;
+    for (const v of egress.keyVars) env[v] = PLACEHOLDER_KEY;
+  }
+  return { forwards, env };
 }
