@@ -105,6 +105,25 @@ describe("the LLM-player's call plan under --preset paper", () => {
     });
   });
 
+  it("a Gemini 2.5 thinking budget is brought into the model's range, which the API enforces with a 400", () => {
+    // 2.5 Pro cannot turn thinking off: budget 0 would fail every call of the run.
+    const pro = planModelCall('google', 'gemini-2.5-pro', { thinkingBudget: 0 });
+    expect(pro.sampling.thinkingBudget).toBe(128);
+    expect(pro.notes.join('\n')).toMatch(/thinkingBudget 0 sent as 128: .*cannot turn thinking off/);
+    expect(planModelCall('google', 'gemini-2.5-pro', { thinkingBudget: 52_428 }).sampling.thinkingBudget).toBe(32_768);
+    expect(planModelCall('google', 'gemini-2.5-flash', { thinkingBudget: 32_768 }).sampling.thinkingBudget).toBe(
+      24_576,
+    );
+    expect(planModelCall('google', 'gemini-2.5-flash-lite', { thinkingBudget: 100 }).sampling.thinkingBudget).toBe(512);
+    // What each model takes as asked: 0 where thinking can be off, -1 (dynamic) everywhere, a budget in range.
+    expect(planModelCall('google', 'gemini-2.5-flash', { thinkingBudget: 0 })).toMatchObject({
+      sampling: { thinkingBudget: 0 },
+      notes: [],
+    });
+    expect(planModelCall('google', 'gemini-2.5-pro', { thinkingBudget: -1 }).sampling.thinkingBudget).toBe(-1);
+    expect(planModelCall('google', 'gemini-2.5-pro', { thinkingBudget: 2048 }).notes).toEqual([]);
+  });
+
   it('OpenAI reasoning models get no temperature; Responses-only ones the Responses API; Gemini 3 keeps its default temperature', () => {
     expect(planModelCall('openai', 'gpt-5.5', { ...PAPER, reasoningEffort: 'low' })).toMatchObject({
       api: 'chat',

@@ -113,7 +113,7 @@ describe('the scripted Gemini API', () => {
     expect(server.requests.at(-2)!.apiKey).toBe('nope');
   });
 
-  it('refuses the thinking config a model family refuses, with no option asked: budget 0 on a thinking-only model, a level before Gemini 3, a level beside a budget', async () => {
+  it('refuses the thinking config a model family refuses, with no option asked: budget 0 on a thinking-only model, a budget over the maximum, a level before Gemini 3, a level beside a budget', async () => {
     server = await startScriptedGemini([{ text: 'ok' }]);
     const ask = async (m: string, thinkingConfig: Record<string, unknown>) => {
       const r = await fetch(`${server!.baseURL}/models/${m}:generateContent`, {
@@ -135,6 +135,12 @@ describe('the scripted Gemini API', () => {
       },
     });
     expect((await ask('gemini-3.1-pro-preview', { thinkingBudget: 0 })).status).toBe(400);
+    // Over the model's maximum (2.5 Pro 32,768; 2.5 Flash 24,576), as Roo Code's users met it.
+    expect((await ask('gemini-2.5-pro', { thinkingBudget: 52_428 })).error?.message).toBe(
+      'The thinking budget (52428) is invalid.',
+    );
+    expect((await ask('gemini-2.5-flash', { thinkingBudget: 32_768 })).status).toBe(400);
+    expect((await ask('gemini-2.5-pro', { thinkingBudget: 32_768 })).status).toBe(200);
     expect((await ask('gemini-2.5-flash', { thinkingLevel: 'low' })).error?.message).toMatch(
       /thinking_level is not supported/,
     );

@@ -45,6 +45,8 @@ export interface ModelFamily {
   sampling: SamplingRule;
   thinking: ThinkingForm;
   thinksByDefault: boolean;
+  /** Gemini's thinkingBudget range (thinking form gemini-budget): min..max, 0 too when `off`, -1 (dynamic) always. */
+  thinkingBudgetRange?: { min: number; max: number; off: boolean };
   api: ModelApi;
   maxOutput: number | null;
   context: number | null;

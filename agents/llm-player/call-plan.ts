@@ -117,6 +117,27 @@ function anthropicThinking(f: ModelFamily | undefined, sent: SamplingAsked, note
   return { maxTokens: ANSWER_TOKENS };
 }
 
+/**
+ * Gemini: a thinkingBudget inside the model's range (table `thinkingBudgetRange`), which the API
+ * otherwise refuses with a 400 ("The thinking budget (52428) is invalid.", RooCodeInc/Roo-Code#4399;
+ * "Budget 0 is invalid. This model only works in thinking mode." on 2.5 Pro): 0 where thinking cannot
+ * be turned off becomes the smallest budget, others are brought to the nearest end; -1 (dynamic) stays.
+ */
+function geminiBudget(f: ModelFamily, sent: SamplingAsked, notes: string[]): void {
+  const range = f.thinkingBudgetRange;
+  if (!range || sent.thinkingBudget === undefined) return;
+  const asked = Math.floor(Number(sent.thinkingBudget));
+  if (asked === -1 || (asked === 0 && range.off)) return;
+  const fitted = Math.min(range.max, Math.max(range.min, asked));
+  if (fitted === asked) return;
+  const why =
+    asked === 0
+      ? `${familyName(f)} cannot turn thinking off (Budget 0 is a 400)`
+      : `${familyName(f)} takes ${range.min}-${range.max}${range.off ? ' or 0' : ''} (a 400 otherwise)`;
+  notes.push(`thinkingBudget ${sent.thinkingBudget} sent as ${fitted}: ${why}`);
+  sent.thinkingBudget = fitted;
+}
+
 /** The call the bot makes to `model` through `provider`, given what the run asked for. */
 export function planModelCall(provider: string, model: string, asked: SamplingAsked = {}): CallPlan {
   const notes: string[] = [];
@@ -132,6 +153,7 @@ export function planModelCall(provider: string, model: string, asked: SamplingAs
     ...(f ? { family: familyName(f) } : {}),
   };
   if (provider === 'anthropic') Object.assign(plan, anthropicThinking(f, sent, notes));
+  if (provider === 'google' && f) geminiBudget(f, sent, notes);
   if (provider === 'openai' && f?.api === 'responses') {
     plan.api = 'responses';
     notes.push(`${familyName(f)} is served by the Responses API only: POST /responses`);

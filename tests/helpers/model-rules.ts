@@ -126,6 +126,11 @@ export function geminiRefusal(model: string, body: Record<string, any>): string 
     return "thinking_budget and thinking_level cannot both be set (scripted-gemini: the API's own words are not in the references)";
   if (budget && Number(tc.thinkingBudget) === 0 && GEMINI_ALWAYS_THINKING.includes(f.match ?? ''))
     return 'Budget 0 is invalid. This model only works in thinking mode.';
+  // Over the model's maximum, or below -1: "The thinking budget (52428) is invalid." (RooCodeInc/Roo-Code#4399,
+  // 2.5 Pro). A budget between 1 and the minimum is held to no rule: no reference says what the API does with it.
+  const max = f.thinkingBudgetRange?.max;
+  if (budget && max !== undefined && (Number(tc.thinkingBudget) > max || Number(tc.thinkingBudget) < -1))
+    return `The thinking budget (${tc.thinkingBudget}) is invalid.`;
   return undefined;
 }
 
