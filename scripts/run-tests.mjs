@@ -3,6 +3,8 @@
 // Extra arguments go to vitest (e.g. a test file).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { headerExplainsSlowness, SLOW_FILE_S } from './slow-test-header.mjs';
 
 // The CLI tests run bin/catarena.mjs, which rebuilds .build/ when a source is newer: build once
 // here, so parallel test files do not all rebuild it.
@@ -20,6 +22,7 @@ let failed = 0;
 let skipped = 0;
 try {
   const json = JSON.parse(fs.readFileSync(report, 'utf8'));
+  printSlowest(json.testResults);
   passed = json.numPassedTests;
   failed = json.numFailedTests;
   skipped = json.numPendingTests + (json.numTodoTests ?? 0);
@@ -31,3 +34,26 @@ try {
 }
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(run.status === 0 && failed === 0 ? 0 : 1);
+
+/** The ten slowest files, so a run shows where its time went; a file over 30 s without the
+ * `// Over 30 s:` line in its header (tests/durations-headers.test.ts checks the table) is marked. */
+function printSlowest(files) {
+  const rows = files
+    .map((f) => ({ file: path.relative(process.cwd(), f.name), seconds: (f.endTime - f.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 10);
+  if (rows.length === 0) return;
+  console.log('\nslowest test files:');
+  for (const { file, seconds } of rows) {
+    const unexplained = seconds > SLOW_FILE_S && !headerExplains(file) ? '  (over 30 s: its header says not why)' : '';
+    console.log(`${seconds.toFixed(1).padStart(7)} s  ${file}${unexplained}`);
+  }
+}
+
+function headerExplains(file) {
+  try {
+    return headerExplainsSlowness(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
