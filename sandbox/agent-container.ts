@@ -16,7 +16,13 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { CappedText } from './capped-log.ts';
 import { LABEL, OWNER, relayToHost, sweepOrphans } from './docker.ts';
-import { CONTAINER_PROXY_PORT, startContainerEgress, type EgressMeter, type EgressProxy } from './egress-proxy.ts';
+import {
+  CONTAINER_PROXY_PORT,
+  startContainerEgress,
+  type EgressMeter,
+  type EgressPacer,
+  type EgressProxy,
+} from './egress-proxy.ts';
 import { WORKSPACE_MOUNT } from '../records/agent-activity.ts';
 
 export { WORKSPACE_MOUNT };
@@ -34,7 +40,13 @@ export interface AgentContainerOptions {
   /** Host folder mounted read-write at /workspace. */
   workspace: string;
   /** The LLM endpoint: origin-form requests to the in-container proxy go here, with these headers (the key) added on the host. */
-  egress?: { upstream: string; headers?: Record<string, string>; allow?: string[]; meter?: EgressMeter };
+  egress?: {
+    upstream: string;
+    headers?: Record<string, string>;
+    allow?: string[];
+    meter?: EgressMeter;
+    pacer?: EgressPacer;
+  };
   /** Orchestrator services reachable inside at localhost:<key> (the game server), on the host at 127.0.0.1:<value>. */
   hostPorts?: Record<number, number>;
   /** Environment of every command (no secrets: keys are added by the proxy). */

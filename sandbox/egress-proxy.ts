@@ -51,6 +51,18 @@ export interface EgressProxyOptions {
   maxEvents?: number;
   /** Sees every request to the upstream before it is forwarded (the run's budget: agents/core/run-budget.ts). */
   meter?: EgressMeter;
+  /** Holds requests to the upstream while its provider is rate-limiting (agents/core/rate-limits.ts egressPacer). */
+  pacer?: EgressPacer;
+}
+
+/**
+ * Patience with the upstream's rate limits, shared by every development to one provider and key:
+ * `hold` resolves when a request may go (at once, or once the provider's asked wait is over), and
+ * `refused` is told every error answer (status, headers, body) before the client gets it unchanged.
+ */
+export interface EgressPacer {
+  hold(signal: AbortSignal): Promise<void>;
+  refused(status: number, headers: Headers, body: string): void;
 }
 
 /**
@@ -101,9 +113,11 @@ export async function startContainerEgress(o: {
   allow?: string[];
   socketPath: string;
   meter?: EgressMeter;
+  pacer?: EgressPacer;
 }): Promise<{ proxy: EgressProxy; baseUrl: string }> {
   const proxy = await startEgressProxy({
     ...(o.meter ? { meter: o.meter } : {}),
+    ...(o.pacer ? { pacer: o.pacer } : {}),
     allow: o.allow ?? [],
     upstream: { url: o.upstream, headers: o.headers },
     selfAddresses: [`127.0.0.1:${CONTAINER_PROXY_PORT}`, `localhost:${CONTAINER_PROXY_PORT}`],
@@ -189,14 +203,31 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       if (upstream && target.origin === upstream.base.origin) inject = upstream.headers;
     }
     const event = record({ method: req.method ?? '?', target: `${target.origin}${target.pathname}`, allowed: true });
+    const toUpstream = inject === upstream?.headers;
+    const pacer = toUpstream ? options.pacer : undefined;
     const forward = (body: Buffer | undefined, ticket: MeterTicket) =>
-      forwardRequest(req, res, target, inject, event, listeners, body, ticket);
-    if (!options.meter || inject !== upstream?.headers) return forward(undefined, null);
+      forwardRequest(req, res, target, inject, event, listeners, body, ticket, pacer);
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    // While the provider is rate-limiting, the request waits here (the client's own retry included).
+    const held = pacer ? pacer.hold(gone.signal) : Promise.resolve();
+    if (!options.meter || !toUpstream)
+      return void held.then(
+        () => forward(undefined, null),
+        () => res.destroy(),
+      );
     // Metered: the whole body first (its size and output limit make the request's worst case).
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks);
+      if (
+        !(await held.then(
+          () => true,
+          () => false,
+        ))
+      )
+        return void res.destroy();
       options.meter!.admit(target.pathname, body).then(
         (ticket) => forward(body, ticket),
         (err: Error) => {
@@ -295,6 +326,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 type MeterTicket = Awaited<ReturnType<EgressMeter['admit']>>;
 
 /** Forwards one allowed request (its body read already when metered) and relays the answer. */
+function headersOf(h: http.IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+  return out;
+}
+
 function forwardRequest(
   req: http.IncomingMessage,
   res: http.ServerResponse,
@@ -304,6 +341,7 @@ function forwardRequest(
   listeners: Set<(event: EgressEvent) => void>,
   buffered: Buffer | undefined,
   ticket: MeterTicket,
+  pacer: EgressPacer | undefined,
 ): void {
   const headers = endToEnd(req.headers);
   for (const [k, v] of Object.entries(inject)) {
@@ -336,6 +374,19 @@ function forwardRequest(
         tell();
       });
     } else tell();
+    if (status >= 400 && pacer) {
+      // The pacer reads the wait the error names (a header, or Gemini's RetryInfo in the body) before the client has it.
+      const parts: Buffer[] = [];
+      body.on('data', (chunk: Buffer | string) => parts.push(Buffer.from(chunk)));
+      body.on('end', () => {
+        const whole = Buffer.concat(parts);
+        pacer.refused(status, headersOf(upHeaders), whole.subarray(0, 64 * 1024).toString());
+        res.writeHead(status, endToEnd(upHeaders));
+        res.end(whole);
+      });
+      body.on('error', () => res.destroy());
+      return;
+    }
     res.writeHead(status, endToEnd(upHeaders));
     body.pipe(res);
     body.on('error', () => res.destroy());

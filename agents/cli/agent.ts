@@ -18,6 +18,13 @@ import { oneLine } from '../core/one-line.ts';
 import { addTokens, tokenWords, type TokenCounts } from '../core/prices.ts';
 import { runnableBot } from '../core/runnable.ts';
 import { egressMeter, MODEL_CALL } from '../core/run-budget.ts';
+import {
+  egressPacer,
+  gateOpensAt,
+  newWaitLedger,
+  type PatienceContext,
+  type RateLimitOptions,
+} from '../core/rate-limits.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { cliOutputFile } from '../../records/agent-activity.ts';
 import {
@@ -46,6 +53,8 @@ export interface CliAgentOptions {
   webTools?: boolean;
   /** Where keys and base URLs are read from (default process.env). */
   env?: Record<string, string | undefined>;
+  /** Patience with the endpoint's rate limits, shared with every development to it (agents/core/rate-limits.ts). */
+  rateLimits?: RateLimitOptions;
 }
 
 export const CLI_AGENT_DEFAULTS = { attempts: 3, maxTurns: 40 } as const;
@@ -81,6 +90,7 @@ export class CliAgent implements Agent {
   private readonly maxTurns: number;
   private readonly image: string | undefined;
   private readonly webTools: boolean;
+  private readonly rateLimits: RateLimitOptions;
 
   /** Throws at once on a missing key or model, naming what to set. */
   constructor(o: CliAgentOptions) {
@@ -96,6 +106,7 @@ export class CliAgent implements Agent {
     this.maxTurns = o.maxTurns ?? CLI_AGENT_DEFAULTS.maxTurns;
     this.image = o.image;
     this.webTools = o.webTools ?? false;
+    this.rateLimits = o.rateLimits ?? {};
   }
 
   private redact = (text: string) => redactSecrets(text, this.env).split(this.endpoint.key).join('***');
@@ -164,15 +175,20 @@ export class CliAgent implements Agent {
       `endpoint ${this.endpoint.upstream} (key from ${this.endpoint.keyVar}, added by the egress proxy), budget ${Math.round(budget.wallMs / 1000)} s, ${this.attempts} attempts`,
     ];
     const gamePort = ws.gameServerUrl ? Number(new URL(ws.gameServerUrl).port) : undefined;
+    const authHeaders = this.cli.authHeaders(this.endpoint.key);
+    const waits = newWaitLedger((line) => log.push(`- rate limit: ${line}`));
+    const patience = { deadline, ledger: waits, options: this.rateLimits };
     const container = await AgentContainer.start({
       image: this.image ?? agentRuntimeTag(),
       workspace: ws.dir,
       name: `${ws.agentId || this.id}-r${ws.round}`,
       egress: {
         upstream: this.endpoint.upstream,
-        headers: this.cli.authHeaders(this.endpoint.key),
+        headers: authHeaders,
         // The run's budget: every model call is admitted (or refused, 402) and charged at the proxy.
         ...(budget.spend ? { meter: egressMeter(budget.spend) } : {}),
+        // Rate limits: the endpoint's requests wait at the proxy while it refuses, shared per provider and key.
+        pacer: egressPacer(this.endpoint.upstream, authHeaders, patience),
       },
       ...(gamePort ? { hostPorts: { [gamePort]: gamePort } } : {}),
     });
@@ -180,8 +196,10 @@ export class CliAgent implements Agent {
     let failure: string | undefined;
     let reason: BuildFailure | undefined;
     let attempts = 0;
+    let contextRetried = false;
     try {
       for (let i = 0; i < this.attempts; i++) {
+        if (i > 0) await this.waitForEndpoint(authHeaders, patience);
         if (budget.spend?.stopped) {
           log.push('', `stopped: ${budget.spend.stopped}`);
           reason = { reason: 'budget', detail: budget.spend.stopped };
@@ -195,7 +213,7 @@ export class CliAgent implements Agent {
         }
         attempts++;
         const invocation = {
-          prompt: cliPrompt(ws, i, this.attempts, failure),
+          prompt: cliPrompt(ws, i, this.attempts, failure, reason?.reason === 'context_length'),
           model: this.model,
           maxTurns: this.maxTurns,
           baseUrl: container.egressBaseUrl!,
@@ -257,6 +275,12 @@ export class CliAgent implements Agent {
           detail: this.redact(oneLine(report.error ?? verdict.why, 300)),
         };
         log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
+        // A session that outgrew the model's context gets one more, fresh, told to read in parts.
+        if (reason.reason === 'context_length' && !contextRetried && i + 1 < this.attempts) {
+          contextRetried = true;
+          log.push("the session outgrew the model's context: one more attempt, a fresh session told to read in parts");
+          continue;
+        }
         // A refused key, an empty account or a prompt beyond the context fail the same way again.
         if (FINAL_REASONS.has(reason.reason) && i + 1 < this.attempts) {
           log.push(
@@ -287,6 +311,7 @@ export class CliAgent implements Agent {
       tokens,
       linesOfCode: await linesOfCode(ws.outputDir),
       ...(reportedCostUsd ? { reportedCostUsd } : {}),
+      ...(waits.ms > 0 ? { rateLimitWaitMs: Math.round(waits.ms) } : {}),
     };
     log.push(
       '',
@@ -296,6 +321,16 @@ export class CliAgent implements Agent {
       ? undefined
       : (reason ?? { reason: 'agent_error' as const, detail: failure ?? 'no attempt was made' });
     return { botDir: ws.outputDir, cost, log: this.redact(log.join('\n')), ...(gaveUp ? { failure: gaveUp } : {}) };
+  }
+
+  /** Before another attempt: while the endpoint is still refusing (a rate limit), wait until it takes requests, within the deadline. */
+  private async waitForEndpoint(authHeaders: Record<string, string>, patience: PatienceContext): Promise<void> {
+    const opensAt = gateOpensAt(this.endpoint.upstream, authHeaders);
+    const ms = opensAt - Date.now();
+    if (ms <= 0 || opensAt > patience.deadline - 5_000) return;
+    patience.ledger.note(`waiting ${(ms / 1000).toFixed(1)} s before the next attempt: the endpoint is rate-limiting`);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    patience.ledger.ms += ms;
   }
 }
 
@@ -346,7 +381,13 @@ function attemptReason(report: CliReport, timedOut: boolean, found: BuildFailure
 }
 
 /** The task for a CLI agent: the round's task, where things are in the container, and the retry reason. */
-export function cliPrompt(ws: Workspace, index: number, total: number, failure: string | undefined): string {
+export function cliPrompt(
+  ws: Workspace,
+  index: number,
+  total: number,
+  failure: string | undefined,
+  outgrewContext = false,
+): string {
   const out = `${WORKSPACE_MOUNT}/${path.relative(ws.dir, ws.outputDir)}`;
   const lines = [
     ws.task.trimEnd(),
@@ -363,5 +404,9 @@ export function cliPrompt(ws: Workspace, index: number, total: number, failure: 
       `The previous attempt did not produce a runnable bot: ${failure ?? 'unknown reason'}. What it wrote is still in ${out}/: fix it or start over.`,
     );
   }
+  if (outgrewContext)
+    lines.push(
+      "The previous session outgrew the model's context. Read large files in parts (head, sed -n, grep) rather than whole, keep command output short, and do not print logs or replays in full.",
+    );
   return lines.join('\n');
 }

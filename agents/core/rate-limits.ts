@@ -206,3 +206,50 @@ export function patientFetch(inner: typeof fetch, ctx: PatienceContext): typeof 
     }
   };
 }
+
+/**
+ * The same patience for a CLI agent, whose requests pass through the egress proxy
+ * (sandbox/egress-proxy.ts): a refused answer blocks this provider's gate for the wait it names
+ * (or a backoff), and every request of every development to it waits at the proxy until then,
+ * the CLI's own retries included, then goes one per spread. The CLI still gets the refusal as it
+ * came; what it does with it is its own (it may give up: the attempt then waits the gate out).
+ */
+export function egressPacer(
+  upstreamUrl: string,
+  headers: Record<string, string>,
+  ctx: PatienceContext,
+): { hold(signal: AbortSignal): Promise<void>; refused(status: number, h: Headers, body: string): void } {
+  const o = { ...RATE_LIMIT_DEFAULTS, ...ctx.options };
+  const gate = gateOf(upstreamUrl, new Headers(headers));
+  const host = new URL(upstreamUrl).host;
+  let refusals = 0;
+  return {
+    async hold(signal) {
+      const from = Date.now();
+      await sleepUntil(gate.slot(from, o.spreadMs * o.waitScale), signal);
+      const waited = Date.now() - from;
+      if (waited <= 0) return;
+      ctx.ledger.ms += waited;
+      if (waited >= 1_000 * o.waitScale)
+        ctx.ledger.note(`a request waited ${(waited / 1000).toFixed(1)} s for ${host}`);
+    },
+    refused(status, h, body) {
+      if (!WAITABLE.has(status) || classifyLlmError(body, status) === 'billing') return;
+      const asked = askedWaitMs(h, body);
+      const floor = Math.min(o.maxBackoffMs, o.backoffMs * 2 ** refusals++);
+      const wait = o.waitScale * (asked !== undefined ? Math.max(asked, floor / 8) : floor);
+      if (Date.now() + wait > ctx.deadline - o.deadlineMarginMs * o.waitScale) return;
+      ctx.ledger.waits++;
+      const why = asked !== undefined ? `asked ${(asked / 1000).toFixed(1)} s` : 'no wait named: backoff';
+      ctx.ledger.note(
+        `HTTP ${status} from ${host} (${why}): its requests wait ${(wait / 1000).toFixed(1)} s at the proxy`,
+      );
+      gate.block(Date.now() + wait);
+    },
+  };
+}
+
+/** When the provider of `upstreamUrl` and this key accepts requests again (now if it is not refusing). */
+export function gateOpensAt(upstreamUrl: string, headers: Record<string, string>): number {
+  return gateOf(upstreamUrl, new Headers(headers)).blockedUntil;
+}
