@@ -199,9 +199,12 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
       const worker = await startWorker('docker', ['--sandbox', 'docker']);
       const input = slowConfig();
       const local = path.join(tempDir(), 'local');
-      await runTourney({ config: resolveConfig({ ...input, rounds: 1 }), runDir: local });
       const queued = path.join(tempDir(), 'queued');
-      await runTourney({ config: resolveConfig({ ...input, rounds: 1 }, { queue: q.redis.url }), runDir: queued });
+      // The in-process reference played meanwhile.
+      await Promise.all([
+        runTourney({ config: resolveConfig({ ...input, rounds: 1 }), runDir: local }),
+        runTourney({ config: resolveConfig({ ...input, rounds: 1 }, { queue: q.redis.url }), runDir: queued }),
+      ]);
       expect(wOf(queued)).toEqual(wOf(local));
       const owner = `catarena.owner=${os.hostname()}:${worker.proc.pid}`;
       const containers = () =>
