@@ -2,6 +2,8 @@
 // without its append-only file) and gone for good, an unreachable queue, infrastructure failures
 // retried, the artifact store, orphaned bots, and scheduled tourneys. (Workers killed, drained,
 // and a killed coordinator: tests/queue-workers.test.ts.)
+// Over 30 s: three queued 12-game runs interrupted by a Redis restart or loss, two scheduled
+// tourneys, and eight `catarena` processes (about 2 s of CPU each to load the CLI).
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -2,6 +2,8 @@
 // give the same W as the in-process executor; a worker SIGKILLed mid-game, a worker drained
 // with SIGTERM, and a coordinator SIGKILLed and resumed all end with the same W, every game
 // counted once. (Redis going away, retries, schedules: tests/queue-redis.test.ts.)
+// Over 30 s: four queued 12-game runs, each with a worker or coordinator killed or drained, and
+// eight `catarena` processes (workers, a coordinator, resume; about 2 s of CPU each to load).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
