@@ -15,6 +15,8 @@
 #   IMAGE                    the worker image (default catarena/worker:latest)
 #   REDIS_PORT               the port published on 127.0.0.1 (default 6379)
 #   WORKER_ARGS              more `catarena worker` flags, e.g. "--concurrency 2 --lock-ms 10000"
+#   CATARENA_REDIS_SOCKET_TIMEOUT_MS  passed to the workers when set: how long an unanswered command
+#                            takes to count a link as dead (default 20000; tests cut links for seconds)
 set -euo pipefail
 CLUSTER=${CLUSTER:-catarena}
 IMAGE=${IMAGE:-catarena/worker:latest}
@@ -48,7 +50,7 @@ start_worker() {
   # only isolation here (WORKER_ARGS may say otherwise: the last --sandbox wins).
   # shellcheck disable=SC2086 # WORKER_ARGS is a list of flags
   docker run -d --init --name "$name" --hostname "$name" --label "$LABEL" \
-    --network "$NET" -e CATARENA_REDIS_PASSWORD "$IMAGE" \
+    --network "$NET" -e CATARENA_REDIS_PASSWORD -e CATARENA_REDIS_SOCKET_TIMEOUT_MS "$IMAGE" \
     catarena worker --queue "redis://$CLUSTER-redis:6379" --name "$name" --work-dir /work/worker --sandbox unsafe $WORKER_ARGS
 }
 
@@ -76,7 +78,7 @@ case "${1:-}" in
     docker network rm "$NET" >/dev/null 2>&1 || true
     ;;
   *)
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

@@ -74,8 +74,10 @@ async function arena(concurrency: number | 'auto', games: number) {
 describe.skipIf(!hasFlask)('adaptive concurrency with CPU-bound Flask bots', () => {
   it("'auto' plays every game to a normal end, starts each bot once, and reports its mean level", async () => {
     // (The fleet is this file's: started counts its starts whichever of these two tests ran first.)
-    const { results, stats, started, cpuMs } = await arena('auto', 24);
-    expect(results).toHaveLength(24);
+    // One round of the arena (12 games; 24 before checked nothing more): every claim below holds
+    // from the first game on.
+    const { results, stats, started, cpuMs } = await arena('auto', 12);
+    expect(results).toHaveLength(12);
     expect(results.every((r) => r.termination === 'normal')).toBe(true);
     expect(started).toBe(4);
     expect(stats.mode).toBe('auto');

@@ -4,8 +4,10 @@
 // private Docker network; the coordinator runs on this host through Redis's port published on
 // 127.0.0.1. Bots' code reaches the workers only through Redis. A queued tourney gives the
 // in-process W, and so does every fault: a worker killed mid-game, a worker frozen past its lock
-// and thawed, its network to Redis cut for 30 s, Redis killed and restarted from its append-only
-// file, the coordinator SIGKILLed and resumed. After each: every game once, none lost.
+// and thawed, its network to Redis cut past its socket timeout, Redis killed and restarted from its
+// append-only file, the coordinator SIGKILLed and resumed. After each: every game once, none lost.
+// Over 30 s: seven container starts, six queued 12-game runs, and each fault's wait for a lock to
+// expire or a link to time out (shortened by LOCK_MS and SOCKET_TIMEOUT_MS below).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,12 +24,21 @@ import { CLI, journalOf, runCli, slowReference, wOf } from './helpers/queue.ts';
 
 /** Short locks, so a lost game is re-run within seconds (the default is 30 s). */
 const LOCK_MS = 4_000;
+/**
+ * The workers' socket timeout (CATARENA_REDIS_SOCKET_TIMEOUT_MS; the default is 20 s): how long a
+ * command may go unanswered before a link counts as dead. The network cut lasts longer than it
+ * plus a worker's 5 s ping interval, so the cut is noticed as it is with the defaults in 30 s.
+ */
+const SOCKET_TIMEOUT_MS = 10_000;
+const CUT_MS = SOCKET_TIMEOUT_MS + 7_000;
 
 describe.runIf(dockerReady())(
   'queue: Redis and workers in containers that share nothing but Redis (docker/queue-cluster.sh)',
   () => {
     let cluster: TestCluster;
-    const slow = slowReference();
+    // 40 ms a move (0.7–2 s a game): a game seen active is still being played when `docker
+    // kill`, `pause` or `network disconnect` acts on its worker.
+    const slow = slowReference(40);
     const runIdOf = (runDir: string) => fs.readFileSync(path.join(runDir, 'run-id'), 'utf8').trim();
 
     beforeAll(async () => {
@@ -36,8 +47,14 @@ describe.runIf(dockerReady())(
         workers: 2,
         image: tag,
         workerArgs: `--concurrency 2 --lock-ms ${LOCK_MS} --no-tourneys`,
+        socketTimeoutMs: SOCKET_TIMEOUT_MS,
       });
-      await waitFor(async () => (await connectedWorkers()).length === 2, 'two workers connected', 60_000);
+      await waitFor(async () => (await connectedWorkers()).length === 2, 'two workers connected', 60_000).catch(
+        (err) => {
+          const logs = [1, 2].map((i) => `${cluster.worker(i)}:\n${dockerLogs(cluster.worker(i)).slice(-1500)}`);
+          throw new Error(`${(err as Error).message}\n${logs.join('\n')}`);
+        },
+      );
     }, 600_000);
 
     afterAll(async () => {
@@ -155,13 +172,13 @@ describe.runIf(dockerReady())(
       await expectOnlyTheCluster();
     }, 300_000);
 
-    it('the network between a worker and Redis cut for 30 s and restored: nothing lost or doubled; the worker reconnects', async () => {
+    it('the network between a worker and Redis cut past its socket timeout and restored: nothing lost or doubled; the worker reconnects', async () => {
       const { runDir, done } = startRun();
       await activeOn(cluster.worker(1));
       docker('network', 'disconnect', `${cluster.name}-net`, cluster.worker(1));
       const cut = Date.now();
       await done;
-      await new Promise((r) => setTimeout(r, Math.max(0, 30_000 - (Date.now() - cut))));
+      await new Promise((r) => setTimeout(r, Math.max(0, CUT_MS - (Date.now() - cut))));
       // Marked before the command: the worker can reconnect as soon as the network is attached,
       // which may be well before a loaded machine's docker CLI returns.
       const restored = Date.now();
@@ -246,12 +263,13 @@ describe.runIf(dockerReady())(
     }, 300_000);
 
     it('docker stop drains each worker: it stops its bots and exits 0', async () => {
-      for (const i of [1, 2]) {
-        // Bots are processes inside the worker's container (it has no Docker socket to start others).
+      // Bots are processes inside the worker's container (it has no Docker socket to start others).
+      for (const i of [1, 2])
         expect(
           cluster.processes(cluster.worker(i)).filter((p) => /bot\.mjs|start_ai\.sh/.test(p.command)).length,
         ).toBeGreaterThan(0);
-        docker('stop', '-t', '60', cluster.worker(i));
+      docker('stop', '-t', '60', cluster.worker(1), cluster.worker(2)); // both drain at once
+      for (const i of [1, 2]) {
         expect(docker('inspect', '-f', '{{.State.ExitCode}}', cluster.worker(i))).toBe('0');
         expect(dockerLogs(cluster.worker(i))).toMatch(/stopped after \d+ games \(\d+ bot starts\)/);
       }

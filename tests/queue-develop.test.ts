@@ -68,7 +68,8 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
 
   it('agents develop on 2 workers, none in the coordinator; same strategies and W as in-process', async () => {
     // Deterministic bots, as scripts/w-fingerprint.mjs plays them (fixed search, no noise), entered
-    // as dir: agents whose folders travel to the workers; one has a bot per round.
+    // as dir: agents whose folders travel to the workers; one has a bot per round. Two agents: 4
+    // developments and 12 games a run (a third agent made it 6 and 30, and checked nothing more).
     const fixed = (params: Record<string, unknown>, name: string) =>
       botWithParams(BUILTIN('heuristic'), { ...params, timeBudgetMs: 60_000, randomness: 0 }, name);
     const perRound = path.join(tempDir(), 'perRound');
@@ -82,11 +83,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       games: ['gomoku'],
       rounds: 2,
       variants: ['standard'],
-      agents: [
-        `dir:${fixed({ depth: 2, candidates: 8 }, 'steady')}#steady`,
-        `dir:${perRound}#learner`,
-        `dir:${fixed({ depth: 1, candidates: 6 }, 'quick')}#quick`,
-      ],
+      agents: [`dir:${fixed({ depth: 2, candidates: 8 }, 'steady')}#steady`, `dir:${perRound}#learner`],
       concurrency: 2,
       bootstrapSamples: 50,
       seed: 7,
@@ -107,7 +104,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       develop.mockRestore();
     }
     const mine = records(queued);
-    expect(mine).toHaveLength(6);
+    expect(mine).toHaveLength(4);
     expect(mine.map((r) => [r.id, r.hash, r.status, r.agentKind])).toEqual(
       records(local).map((r) => [r.id, r.hash, r.status, r.agentKind]),
     );
@@ -118,7 +115,6 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
     const round2 = path.join(queued, 'tracks', 'gomoku-standard', 'round_2');
     expect(fs.readdirSync(path.join(round2, 'workspaces', 'learner', 'last_round')).sort()).toEqual([
       'learner',
-      'quick',
       'steady',
     ]);
     expect(fs.readFileSync(path.join(round2, 'strategies', 'learner.build.log'), 'utf8')).toMatch(
@@ -126,7 +122,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
     );
 
     await Promise.all([q.stopWorker(a), q.stopWorker(b)]);
-    expect(developedBy(a.output()) + developedBy(b.output())).toBe(6);
+    expect(developedBy(a.output()) + developedBy(b.output())).toBe(4);
   }, 300_000);
 
   it('an LLM agent develops only on the worker with its key; the key is in no Redis value, run file or log; queue status says who lacks it', async () => {
@@ -184,7 +180,14 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       expect(server.requests.length).toBeGreaterThan(0);
       for (const r of server.requests) expect(r.authorization).toBe(`Bearer ${SENTINEL}`);
 
-      const status = await runCli(['queue', 'status', '--queue', q.redis.url, '--json']);
+      // The coordinator's doctor needs no key: it reports what the workers found. A worker's doctor
+      // checks this machine. Three CLI processes at once, with `queue status`.
+      const agentsFlag = ['--agents', input.agents!.join(','), '--games', 'gomoku', '--queue', q.redis.url];
+      const [status, coordinatorDoctor, workerDoctor] = await Promise.all([
+        runCli(['queue', 'status', '--queue', q.redis.url, '--json']),
+        runCli(['doctor', ...agentsFlag]),
+        runCli(['doctor', '--worker', ...agentsFlag.slice(2)]),
+      ]);
       const rows = JSON.parse(status.stdout).development as Array<{
         agent: string;
         takenBy: string[];
@@ -202,14 +205,10 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
         /not developing for builtin:openai-compatible\/scripted#coder .*OPENAI_API_KEY is not set/,
       );
 
-      // The coordinator's doctor needs no key: it reports what the workers found. A worker's doctor checks this machine.
-      const agentsFlag = ['--agents', input.agents!.join(','), '--games', 'gomoku', '--queue', q.redis.url];
-      const coordinatorDoctor = await runCli(['doctor', ...agentsFlag]);
       expect(coordinatorDoctor.code).toBe(0);
       expect(coordinatorDoctor.stdout).toMatch(
         /builtin:openai-compatible\/scripted#coder\s+workers\s+ready\s+developed on workers: withKey take it/,
       );
-      const workerDoctor = await runCli(['doctor', '--worker', ...agentsFlag.slice(2)]);
       expect(workerDoctor.code).toBe(1);
       expect(workerDoctor.stdout).toMatch(
         /builtin:openai-compatible\/scripted#coder \(queued\)\s+spec and key\s+MISSING\s+OPENAI_API_KEY is not set/,

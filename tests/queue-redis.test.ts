@@ -2,16 +2,18 @@
 // without its append-only file) and gone for good, an unreachable queue, infrastructure failures
 // retried, the artifact store, orphaned bots, and scheduled tourneys. (Workers killed, drained,
 // and a killed coordinator: tests/queue-workers.test.ts.)
+// Over 30 s: three queued 12-game runs interrupted by a Redis restart or loss, two scheduled
+// tourneys, and eight `catarena` processes (about 2 s of CPU each to load the CLI).
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { DEFAULT_LIMITS, type MatchSpec } from '../records/match.ts';
 import { executeQueued, MatchJobFailedError, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
-import { connectQueue } from '../orchestrator/queue/connection.ts';
+import { connectQueue, redisOptions, socketTimeoutMs } from '../orchestrator/queue/connection.ts';
 import { ArtifactStore, artifactKey } from '../orchestrator/queue/artifacts.ts';
 import { hashDir } from '../util/fs.ts';
 import { MARKER_VAR } from '../sandbox/bot-env.ts';
@@ -44,15 +46,33 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
 
     it('an unreachable queue fails at once with an error that says what to do', async () => {
       const started = Date.now();
-      const result = await runCli(['tourney', '--rounds', '1', '--queue', 'redis://127.0.0.1:1', '-o', tempDir()]);
+      // Two CLI processes at once (each loads the CLI for about 2 s of CPU).
+      const [result, bad] = await Promise.all([
+        runCli(['tourney', '--rounds', '1', '--queue', 'redis://127.0.0.1:1', '-o', tempDir()]).then((r) => ({
+          ...r,
+          ms: Date.now() - started,
+        })),
+        runCli(['worker', '--queue', 'http://x']),
+      ]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
         /cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(.*ECONNREFUSED.*\)\. Start it \(redis-server\) or fix --queue/,
       );
-      expect(Date.now() - started).toBeLessThan(30_000);
-      const bad = await runCli(['worker', '--queue', 'http://x']);
+      expect(result.ms).toBeLessThan(30_000);
       expect(bad.stderr).toMatch(/expected a redis:\/\/ or rediss:\/\/ URL/);
     }, 60_000);
+
+    it('CATARENA_REDIS_SOCKET_TIMEOUT_MS sets the dead-link timeout (tests only); 20 s without it; under 6 s refused', () => {
+      vi.stubEnv('CATARENA_REDIS_SOCKET_TIMEOUT_MS', '');
+      expect(redisOptions(q.redis.url).socketTimeout).toBe(20_000);
+      vi.stubEnv('CATARENA_REDIS_SOCKET_TIMEOUT_MS', '10000');
+      expect(redisOptions(q.redis.url).socketTimeout).toBe(10_000);
+      // An idle worker's blocking read lasts 5 s: a shorter timeout would drop healthy links.
+      for (const bad of ['5000', '10s', '-1'])
+        expect(() => socketTimeoutMs({ CATARENA_REDIS_SOCKET_TIMEOUT_MS: bad })).toThrow(
+          new RegExp(`CATARENA_REDIS_SOCKET_TIMEOUT_MS=${bad}: give whole milliseconds, at least 6000`),
+        );
+    });
 
     it('the artifact store round-trips a bot folder by content hash, and refuses a tampered or missing one', async () => {
       const connection = await connectQueue(q.redis.url);
@@ -293,12 +313,13 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
       expect(reusedJournal.every((r) => r.reusedFrom === path.basename(entries[0].runDir))).toBe(true);
       expect(wOf(entries[1].runDir)).toEqual(wOf(entries[0].runDir));
 
-      const history = await runCli(['history', '-o', runsDir!]);
+      const [history, redisHistory] = await Promise.all([
+        runCli(['history', '-o', runsDir!]),
+        runCli(['history', '--queue', q.redis.url, '--agent', 'deep', '--json']),
+      ]);
       expect(history.stdout).toMatch(/deep S \/ L/);
       for (const e of entries.slice(0, 2)) expect(history.stdout).toContain(e.runId);
-      const fromRedis = JSON.parse(
-        (await runCli(['history', '--queue', q.redis.url, '--agent', 'deep', '--json'])).stdout,
-      );
+      const fromRedis = JSON.parse(redisHistory.stdout);
       expect(fromRedis.map((r: { runId: string }) => r.runId)).toEqual(
         expect.arrayContaining(entries.slice(0, 2).map((e) => e.runId)),
       );

@@ -48,10 +48,9 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue secrets (real redis
 
   it('queue status never prints a password the URL holds in a broken form', async () => {
     const host = `127.0.0.1:${redis.port}`;
-    for (const url of [URLS(host)[0]!, URLS(host)[2]!]) {
-      const r = await runCli(['queue', 'status', '--queue', url]);
-      expect(`${r.stdout}${r.stderr}`, url).not.toContain(SECRET);
-    }
+    const urls = [URLS(host)[0]!, URLS(host)[2]!];
+    const results = await Promise.all(urls.map((url) => runCli(['queue', 'status', '--queue', url])));
+    results.forEach((r, i) => expect(`${r.stdout}${r.stderr}`, urls[i]).not.toContain(SECRET));
   }, 60_000);
 
   it("schedule does not store the config file's queue password in Redis", async () => {

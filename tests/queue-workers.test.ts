@@ -2,6 +2,8 @@
 // give the same W as the in-process executor; a worker SIGKILLed mid-game, a worker drained
 // with SIGTERM, and a coordinator SIGKILLed and resumed all end with the same W, every game
 // counted once. (Redis going away, retries, schedules: tests/queue-redis.test.ts.)
+// Over 30 s: four queued 12-game runs, each with a worker or coordinator killed or drained, and
+// eight `catarena` processes (workers, a coordinator, resume; about 2 s of CPU each to load).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -64,8 +66,8 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     // once per game (12 games, 24 seats); and fewer bots than the seats it filled (a bot started
     // per game starts one per seat, however the games were split between the workers).
     let total = 0;
+    await Promise.all([a, b].map(stopWorker)); // both drain at once
     for (const w of [a, b]) {
-      await stopWorker(w);
       const starts = Number(/stopped after (\d+) games \((\d+) bot starts\)/.exec(w.output())?.[2]);
       expect(starts).toBeGreaterThan(0);
       expect(starts).toBeLessThanOrEqual(4);
@@ -199,9 +201,12 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
       const worker = await startWorker('docker', ['--sandbox', 'docker']);
       const input = slowConfig();
       const local = path.join(tempDir(), 'local');
-      await runTourney({ config: resolveConfig({ ...input, rounds: 1 }), runDir: local });
       const queued = path.join(tempDir(), 'queued');
-      await runTourney({ config: resolveConfig({ ...input, rounds: 1 }, { queue: q.redis.url }), runDir: queued });
+      // The in-process reference played meanwhile.
+      await Promise.all([
+        runTourney({ config: resolveConfig({ ...input, rounds: 1 }), runDir: local }),
+        runTourney({ config: resolveConfig({ ...input, rounds: 1 }, { queue: q.redis.url }), runDir: queued }),
+      ]);
       expect(wOf(queued)).toEqual(wOf(local));
       const owner = `catarena.owner=${os.hostname()}:${worker.proc.pid}`;
       const containers = () =>

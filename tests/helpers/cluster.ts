@@ -37,6 +37,8 @@ export async function startCluster(options: {
   workers: number;
   image: string;
   workerArgs: string;
+  /** The workers' CATARENA_REDIS_SOCKET_TIMEOUT_MS (queue-cluster.sh passes it on): default 20 s. */
+  socketTimeoutMs?: number;
 }): Promise<TestCluster> {
   const name = `catarena-test-${process.pid}`;
   const port = await allocatePort();
@@ -48,6 +50,7 @@ export async function startCluster(options: {
     REDIS_PORT: String(port),
     WORKER_ARGS: options.workerArgs,
     CATARENA_REDIS_PASSWORD: password,
+    CATARENA_REDIS_SOCKET_TIMEOUT_MS: options.socketTimeoutMs ? String(options.socketTimeoutMs) : '',
   };
   const script = (...args: string[]) =>
     execFileSync('bash', [CLUSTER_SCRIPT, ...args], { env, encoding: 'utf8', timeout: 120_000 });

@@ -53,30 +53,40 @@ export function slowHeuristic(name: string, delayMs: number, params: Record<stri
 }
 
 /**
- * Two delayed heuristic bots (deterministic: no noise), 12 games of about a second each. The
- * delay, not the search, makes the games last: 2-ply and 1-ply searches play 17–40-move games for
- * 0.05–0.5 s of CPU each (3 and 2 plies took 0.3–0.75 s for 33–40 moves).
+ * A bot's delay per move in slowConfig() where the test process itself interrupts a game (a kill
+ * or a signal lands within milliseconds of seeing it active): games of 17–53 moves last 0.2–0.6 s.
+ * Faults injected with the docker CLI, which may take a second to act, use 40 ms.
  */
-export const slowConfig = (): TourneyConfigInput => ({
+export const MOVE_DELAY_MS = 10;
+
+/**
+ * Two delayed heuristic bots (deterministic: no noise), 12 games. The delay (`delayMs` per move),
+ * not the search, makes the games last: 2-ply and 1-ply searches play 17–53-move games for
+ * 0.05–0.5 s of CPU each (3 and 2 plies took 0.3–0.75 s for 33–40 moves). It does not change W.
+ */
+export const slowConfig = (delayMs = MOVE_DELAY_MS): TourneyConfigInput => ({
   games: ['gomoku'],
   rounds: 2,
   variants: ['standard'],
   agents: [
-    `dir:${slowHeuristic('deep', 40, { depth: 2 })}#deep`,
-    `dir:${slowHeuristic('wide', 40, { depth: 1, candidates: 20 })}#wide`,
+    `dir:${slowHeuristic('deep', delayMs, { depth: 2 })}#deep`,
+    `dir:${slowHeuristic('wide', delayMs, { depth: 1, candidates: 20 })}#wide`,
   ],
   concurrency: 2,
   bootstrapSamples: 50,
 });
 
 /**
- * A slowConfig() and its W played by the in-process executor. The bots are deterministic, so the
- * same config gives the same W however often it is played: one in-process run per test run (both
- * queue files, through shared-runs.ts) serves as the reference of every queued run of that config
- * (started at once, awaited where compared).
+ * A slowConfig(delayMs) and its W played by the in-process executor. The bots are deterministic,
+ * so the same config gives the same W however often, and with whatever delay, it is played: one
+ * in-process run per test run (every queue file, through shared-runs.ts) serves as the reference
+ * of every queued run of that config (started at once, awaited where compared).
  */
-export function slowReference(): { input: TourneyConfigInput; localW: () => Promise<Record<string, unknown>> } {
-  const input = slowConfig();
+export function slowReference(delayMs = MOVE_DELAY_MS): {
+  input: TourneyConfigInput;
+  localW: () => Promise<Record<string, unknown>>;
+} {
+  const input = slowConfig(delayMs);
   let played: Promise<Record<string, unknown>> | undefined;
   const localW = () => (played ??= sharedRunDir('queue-slow-config', input).then(wOf));
   return { input, localW };
