@@ -5,9 +5,9 @@
 // games' replays open from its page; the live page orders its leaderboard by the report's rule,
 // states it as the report does, and names and colours strategies as the report does; a chess
 // replay pairs its moves under move numbers and every replay plays itself. Screenshots of both
-// widths go to docs/screenshots/ when CATARENA_SCREENSHOTS=1. Over 30 s: about 110 s at a load of 5
-// and 260 s at 25 on 2 cores, for three real one-game arenas (chess, Hold'em, Bridge), a copy of the
-// shared tourney and fourteen Chromium pages, each loaded and laid out at two widths.
+// widths go to docs/screenshots/ when CATARENA_SCREENSHOTS=1. Over 30 s on a loaded machine: three
+// real one-game arenas (chess, Hold'em, Bridge, side by side), a copy of the shared tourney and ten
+// Chromium page loads, six of them laid out at both widths.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
