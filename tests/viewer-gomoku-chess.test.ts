@@ -230,14 +230,15 @@ describe('chess ViewerData', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () => {
+// The pages are opened side by side (each in its own page of one Chromium, from its own run folder).
+describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', { concurrent: true }, () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await sharedChromium();
   }, 60_000);
 
   for (const [game, variant] of TRACKS) {
-    it(`${game} ${variant}: the board, the last step, the arrow keys`, async () => {
+    it(`${game} ${variant}: the board, the last step, the arrow keys`, async ({ expect }) => {
       const { runDir, replays } = runOf(game, variant);
       const replaysDir = path.join(runDir, 'replays');
       const ids = replays.map((r) => r.result.id);

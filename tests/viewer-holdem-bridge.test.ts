@@ -311,7 +311,8 @@ describe('Bridge viewer data', () => {
 
 const stepLabel = (page: Page) => page.locator('[data-testid="step"]').textContent();
 
-describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
+// The pages are opened side by side (each in its own page of one Chromium, from its own run folder).
+describe.skipIf(!hasChromium)('replay pages in Chromium', { concurrent: true }, () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await sharedChromium();
@@ -328,9 +329,9 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     return opened;
   }
 
-  it.each(['standard', 'variant'])(
+  it.for(['standard', 'variant'])(
     "Hold'em (%s): the table, the last step's stacks, stepping",
-    async (variant) => {
+    async (variant, { expect }) => {
       const run = runOf('holdem', variant);
       const replay = run.replays[0]!;
       const { page, errors, outside } = await openReplay(run, replay);
@@ -370,9 +371,9 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     60_000,
   );
 
-  it.each(['standard', 'variant'])(
+  it.for(['standard', 'variant'])(
     'Bridge (%s): hands, auction, the 13 tricks at the last step, the other room',
-    async (variant) => {
+    async (variant, { expect }) => {
       const run = runOf('bridge', variant);
       const replay = run.replays.find((r) => r.result.spec.duplicate!.room === 'open')!;
       const { page, errors, outside } = await openReplay(run, replay);
@@ -422,7 +423,7 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     60_000,
   );
 
-  it("a 720-hand Hold'em table round: the last step, stepping around and jumping to a hand", async () => {
+  it("a 720-hand Hold'em table round: the last step, stepping around and jumping to a hand", async ({ expect }) => {
     const runDir = path.join(ROOT, 'holdem-long');
     const dir = path.join(runDir, 'replays');
     fs.mkdirSync(dir, { recursive: true });

@@ -107,15 +107,16 @@ describe('Undercover viewer data', () => {
 
 const stepLabel = (page: Page) => page.locator('[data-testid="step"]').textContent();
 
-describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
+// The pages are opened side by side (each in its own page of one Chromium, from its own run folder).
+describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', { concurrent: true }, () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await sharedChromium();
   }, 60_000);
 
-  it.each(['standard', 'variant'])(
+  it.for(['standard', 'variant'])(
     '(%s) the last step shows the outcome and the eliminations; stepping back shows fewer statements',
-    async (variant) => {
+    async (variant, { expect }) => {
       const run = runOf(variant);
       const dir = path.join(run.runDir, 'replays');
       const ids = run.replays.map((r) => r.result.id);
