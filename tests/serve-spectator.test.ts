@@ -95,9 +95,7 @@ function bridgeAfter(replay: Replay, n: number): BridgeState {
   return s;
 }
 
-// The three games run side by side (each its own seat, sandbox, run and pages; one serve): their
-// time is mostly waiting on round trips and on the page's board updates.
-describe.skipIf(!hasChromium)('catarena serve while a person plays', { concurrent: true }, () => {
+describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
   let browser: Browser;
   let out: string;
   let server: ServeServer;

@@ -230,8 +230,7 @@ describe('chess ViewerData', () => {
   });
 });
 
-// The pages are opened side by side (each in its own page of one Chromium, from its own run folder).
-describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', { concurrent: true }, () => {
+describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await sharedChromium();

@@ -107,8 +107,7 @@ describe('Undercover viewer data', () => {
 
 const stepLabel = (page: Page) => page.locator('[data-testid="step"]').textContent();
 
-// The pages are opened side by side (each in its own page of one Chromium, from its own run folder).
-describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', { concurrent: true }, () => {
+describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await sharedChromium();
