@@ -187,7 +187,7 @@ describe('the evolution report on every track of the default tourney', () => {
         expect(values.filter((v) => v === '')).toHaveLength(agents.length); // each bot against itself
         expect(values.filter((v) => v !== '').every((v) => Number(v) >= 0 && Number(v) <= 1)).toBe(true);
       }
-      console.log(`evolution screenshot: ${await screenshot(page, path.join(runDir, 'screenshots', 'evolution.png'))}`);
+      await screenshot(page, 'evolution.png');
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
       await page.close();

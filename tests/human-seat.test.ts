@@ -8,18 +8,19 @@
 // before a statement that names the word). Chess is seen from black's side when the person plays
 // black, with the moves listed in pairs. A game's end stays on screen until "next game". Each
 // game's page is checked at 360, 390 and 1,280 px (no sideways scroll; the board fits) and
-// screenshot (into docs/ with CATARENA_DOCS_SHOTS=1). Nothing the page loads may come from
-// anywhere but the seat's own server. Over 30 s: six whole games played by clicks in one Chromium
-// (Gomoku, chess and its variant, a Hold'em table round, Bridge's two rooms of one board, an
-// Undercover game of three), each against the quick heuristic bot; the time is the games' moves,
-// every one a click and a round trip through the runner (about 30 s on an idle 2-core machine;
-// 200-400 s when the machine is shared and loaded).
+// screenshot (into docs/ with CATARENA_DOCS_SHOTS=1, or CATARENA_TEST_SHOTS=<folder>). Nothing the
+// page loads may come from anywhere but the seat's own server. Over 30 s when the machine is
+// loaded: six whole games played by clicks in one Chromium (Gomoku, chess and its variant, a
+// Hold'em table round, Bridge's two rooms of one board, an Undercover game of three), each
+// against the quick heuristic bot; the time is the games' moves, every one a click and a round
+// trip through the runner, and the page redrawn (Chromium's CPU: the file is CPU-bound, which is
+// why the games are not played side by side: that only made turns time out on a loaded machine).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
+import { hasChromium, openUrl, SHOTS_DIR, screenshot, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
 import type { MatchResult } from '../records/match.ts';
 import { readReplaySync } from './helpers/replays.ts';
@@ -70,40 +71,45 @@ type Msg = {
 /** Waits until it is the person's turn (the message) or the page says every game is over (null). */
 async function nextTurn(page: Page, after: number, anyTurn = false): Promise<Msg | null> {
   for (;;) {
-    await waitTurn(page, after, anyTurn);
-    if (!(await page.locator('[data-testid="game-over"]').isVisible())) break;
+    const seen = await waitTurn(page, after, anyTurn);
+    if (!seen.over) return seen.done ? null : seen.last;
     // The ended game stays on screen (it is not replaced at once) until the person moves on.
     await page.waitForTimeout(100);
     expect(await page.locator('[data-testid="turn"]').innerText()).toMatch(/^game over: /);
     held++;
     await page.locator('[data-testid="next-game"]').click();
   }
-  if (await page.locator('[data-testid="done"]').innerText()) return null;
-  return page.evaluate(() => (window as unknown as { catarenaHuman: { last: Msg } }).catarenaHuman.last);
 }
 
 /** Games whose end the page held on screen until "next game" was clicked. */
 let held = 0;
 
-async function waitTurn(page: Page, after: number, anyTurn: boolean): Promise<void> {
-  await page.waitForFunction(
+/**
+ * Waits in the page for the person's next turn, an ended game held on screen, or the end of every
+ * game; returns which, with the turn's message, in the one round trip.
+ */
+async function waitTurn(
+  page: Page,
+  after: number,
+  anyTurn: boolean,
+): Promise<{ done: boolean; over: boolean; last: Msg | null }> {
+  const seen = await page.waitForFunction(
     ([n, any]) => {
       const h = (window as unknown as { catarenaHuman: { last: Msg | null; sent: boolean } }).catarenaHuman;
-      const done = document.querySelector('[data-testid="done"]')?.textContent;
-      const over = document.querySelector('[data-testid="game-over"]') as HTMLElement | null;
-      return (
-        Boolean(done) ||
-        Boolean(over && !over.hidden) ||
-        Boolean(
-          h.last?.yourTurn &&
-            !h.sent &&
-            (any ? h.last.yourTurn.turn > (n as number) : h.last.data.moves.length > (n as number)),
-        )
+      const done = Boolean(document.querySelector('[data-testid="done"]')?.textContent);
+      const box = document.querySelector('[data-testid="game-over"]') as HTMLElement | null;
+      const over = Boolean(box && !box.hidden);
+      const turn = Boolean(
+        h.last?.yourTurn &&
+          !h.sent &&
+          (any ? h.last.yourTurn.turn > (n as number) : h.last.data.moves.length > (n as number)),
       );
+      return (done || over || turn) && { done, over, last: h.last };
     },
     [after, anyTurn] as const,
     { timeout: 60_000 },
   );
+  return (await seen.jsonValue()) as { done: boolean; over: boolean; last: Msg | null };
 }
 
 const DOCS = path.resolve(import.meta.dirname, '../docs');
@@ -113,7 +119,7 @@ const DOCS = path.resolve(import.meta.dirname, '../docs');
  * board is inside the window; a screenshot of each width (docs/human-<name>-<width>.png with
  * CATARENA_DOCS_SHOTS=1). The page is left at 390 px: the game is played on a phone's width.
  */
-async function checkWidths(page: Page, name: string, out: string): Promise<void> {
+async function checkWidths(page: Page, name: string): Promise<void> {
   for (const width of [1280, 360, 390]) {
     await page.setViewportSize({ width, height: width > 400 ? 800 : 844 });
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -123,22 +129,31 @@ async function checkWidths(page: Page, name: string, out: string): Promise<void>
       const box = (await svg.boundingBox())!;
       expect(box.x + box.width, `${name}: the board fits ${width} px`).toBeLessThanOrEqual(width);
     }
-    if (width === 360) continue;
-    const dir = process.env.CATARENA_DOCS_SHOTS ? DOCS : path.join(out, 'screenshots');
+    // Shots for the docs (CATARENA_DOCS_SHOTS=1) or a person looking (CATARENA_TEST_SHOTS): else none.
+    const dir = process.env.CATARENA_DOCS_SHOTS ? DOCS : SHOTS_DIR;
+    if (width === 360 || !dir) continue;
     fs.mkdirSync(dir, { recursive: true });
     await page.screenshot({ path: path.join(dir, `human-${name}-${width}.png`), fullPage: width < 400 });
   }
 }
 
-/** The cards and words of the bot's seats the page draws (dummy's Bridge hand aside): none while a game is played. */
-function othersShown(page: Page, game: string, msg: Msg): Promise<string[]> {
+/**
+ * What the page shows at the person's turn, read in one round trip: the cards and words of the
+ * bot's seats it draws (dummy's Bridge hand aside: none may show while a game is played), how many
+ * cards and word lines the board draws, how many requests it shows, and the turn line.
+ */
+function seatFacts(
+  page: Page,
+  game: string,
+  msg: Msg,
+): Promise<{ others: string[]; drawn: number; requests: number; turn: string }> {
   const bots = (msg as unknown as { seats: string[]; human: number[] }).seats
     .map((_, seat) => seat)
     .filter((seat) => !(msg as unknown as { human: number[] }).human.includes(seat));
   return page.evaluate(
-    ([g, seats]) =>
-      (seats as number[]).flatMap((b) => {
-        const board = document.querySelector('[data-testid="board"]')!;
+    ([g, seats]) => {
+      const board = document.querySelector('[data-testid="board"]')!;
+      const others = (seats as number[]).flatMap((b) => {
         if (g === 'holdem')
           return [...board.querySelectorAll(`[data-testid="seat-${b}"] [data-card]`)].map((c) => c.textContent!);
         if (g === 'bridge') {
@@ -150,7 +165,14 @@ function othersShown(page: Page, game: string, msg: Msg): Promise<string[]> {
         if (!row || row.getAttribute('data-role') === 'audience') return [];
         const word = row.querySelectorAll('td')[3]!.textContent!;
         return word === '?' ? [] : [word];
-      }),
+      });
+      return {
+        others,
+        drawn: board.querySelectorAll('[data-card], [data-testid="words"]').length,
+        requests: document.querySelectorAll('[data-testid="request"]').length,
+        turn: (document.querySelector('[data-testid="turn"]') as HTMLElement).innerText,
+      };
+    },
     [game, bots] as const,
   );
 }
@@ -183,7 +205,9 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   });
 
-  it('plays a whole Gomoku game against the heuristic bot; an occupied cell is refused with its reason', async () => {
+  it('plays a whole Gomoku game against the heuristic bot; an occupied cell is refused with its reason', async ({
+    expect,
+  }) => {
     const run = play('builtin:heuristic', 'human', '--game', 'gomoku', '--games', '1', '-o', out);
     children.push(run.child);
     const { page, errors, outside } = await openUrl(browser, await run.url);
@@ -199,7 +223,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       await expect
         .poll(() => page.locator('[data-testid="turn"]').innerText())
         .toMatch(/^your move \(white\) · \d:\d\d left$/);
-      if (turn === 0) await checkWidths(page, 'gomoku', out);
+      if (turn === 0) await checkWidths(page, 'gomoku');
       if (!refused) {
         // The heuristic (black) opened at the centre: that cell is taken.
         await page.locator('[data-cell="7,7"]').click();
@@ -222,7 +246,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       await page.locator(`[data-cell="${i},${j}"]`).click();
       expect(turn).toBeLessThan(120);
     }
-    await screenshot(page, path.join(out, 'screenshots', 'human-gomoku.png'));
+    await screenshot(page, 'human-gomoku.png');
     const result = await run.exit;
     expect(result.code, result.stderr).toBe(0);
     const { runDir } = JSON.parse(result.stdout) as { runDir: string };
@@ -240,9 +264,9 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     await page.close();
   }, 240_000);
 
-  it.each(['standard', 'variant'])(
+  it.for(['standard', 'variant'])(
     'plays a whole chess game (%s) against the heuristic bot by clicks and a drag; an illegal move is refused',
-    async (variant) => {
+    async (variant, { expect }) => {
       const run = play(
         'builtin:heuristic',
         'human',
@@ -282,7 +306,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
           // The person plays black: the board is seen from black's side (rank 1 at the top).
           const y = async (sq: string) => (await page.locator(`svg rect[data-square="${sq}"]`).boundingBox())!.y;
           expect(await y('a1')).toBeLessThan(await y('a8'));
-          if (variant === 'standard') await checkWidths(page, 'chess', out);
+          if (variant === 'standard') await checkWidths(page, 'chess');
         }
         if (turn === 2) {
           // The moves so far, in numbered pairs: white's and black's of each move number.
@@ -322,7 +346,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
         if (uci.length === 5) await page.locator(`[data-testid="promote-${uci[4]}"]`).click();
         expect(turn).toBeLessThan(400);
       }
-      await screenshot(page, path.join(out, 'screenshots', `human-chess-${variant}.png`));
+      await screenshot(page, `human-chess-${variant}.png`);
       const result = await run.exit;
       expect(result.code, result.stderr).toBe(0);
       const { runDir } = JSON.parse(result.stdout) as { runDir: string };
@@ -344,7 +368,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
     ['bridge', ['builtin:heuristic', 'human'], '1'],
     ['undercover', ['builtin:heuristic', 'builtin:random', 'human'], '1'],
   ] as const) {
-    it(`plays ${game} through the page's actions`, async () => {
+    it(`plays ${game} through the page's actions`, async ({ expect }) => {
       const run =
         game === 'undercover' ? arenaRun(bots, game, out) : play(...bots, '--game', game, '--games', games, '-o', out);
       children.push(run.child);
@@ -360,15 +384,13 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
         moves = msg.yourTurn!.turn;
         // Another seat's cards and words are never on the page while it is played: the board is
         // drawn from the person's seats (card backs, hidden hands, '?' for words).
-        expect(await othersShown(page, game, msg)).toEqual([]);
-        expect(
-          await page.locator('[data-testid="board"] [data-card], [data-testid="board"] [data-testid="words"]').count(),
-        ).toBeGreaterThan(0); // the board is drawn: the person's own cards, the words line
-
-        expect(await page.locator('[data-testid="request"]').count()).toBe(1);
+        const facts = await seatFacts(page, game, msg);
+        expect(facts.others).toEqual([]);
+        expect(facts.drawn).toBeGreaterThan(0); // the board is drawn: the person's own cards, the words line
+        expect(facts.requests).toBe(1);
         // The person's turn line names their seat (never "undefined").
-        expect(await page.locator('[data-testid="turn"]').innerText()).toMatch(/^your move \((?!undefined)[^)]+\)/);
-        if (turn === 0) await checkWidths(page, game, out);
+        expect(facts.turn).toMatch(/^your move \((?!undefined)[^)]+\)/);
+        if (turn === 0) await checkWidths(page, game);
         if (game === 'bridge') {
           const bid = page.locator('[data-testid="bids"] button:not([disabled])');
           const cards = page.locator('[data-testid="seat-panel"] button.cardbtn:not([disabled])');
@@ -410,7 +432,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
         }
         expect(turn).toBeLessThan(600);
       }
-      await screenshot(page, path.join(out, 'screenshots', `human-${game}.png`));
+      await screenshot(page, `human-${game}.png`);
       const result = await run.exit;
       expect(result.code, result.stderr).toBe(0);
       const { runDir } = JSON.parse(result.stdout) as { runDir: string };

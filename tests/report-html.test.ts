@@ -1,7 +1,7 @@
 // report.html and the history page as a user sees them: a real tourney, opened from file:// in
 // Debian's Chromium; charts drawn with data, no console errors, no request leaving the run
 // directory, a click on a W cell listing the pairing's games and their replays. Screenshots are
-// kept in the test's run directory (the CI artefact).
+// kept with CATARENA_TEST_SHOTS=<folder> (tests/helpers/browser.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../records/tourney.ts';
-import { hasChromium, sharedChromium, openFile, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, openFile, screenshot, type OpenedPage } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 import { viewFileSync } from './helpers/replays.ts';
@@ -39,10 +39,14 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     browser = await sharedChromium();
   }, 300_000);
 
+  // The three report tests read one page of report.html, loaded once (the last one leaves it for a replay).
+  let report: Promise<OpenedPage> | undefined;
+  const reportPage = () => (report ??= openFile(browser, path.join(first.runDir, 'report.html'), first.runDir));
+
   it('report.html: charts with data, tables, no errors, nothing from outside, under 3 MB', async () => {
     const file = path.join(first.runDir, 'report.html');
     expect(fs.statSync(file).size).toBeLessThan(3 * 1024 * 1024);
-    const { page, errors, outside } = await openFile(browser, file, first.runDir);
+    const { page, errors, outside } = await reportPage();
     // Per track: W as a heatmap with every off-diagonal cell (6 strategies → 30), learning curves, two interval charts.
     for (const track of first.tracks) {
       const id = `${track.game}-${track.variant}`;
@@ -65,14 +69,13 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     const href = await panel.locator('a').first().getAttribute('href');
     expect(href).toMatch(/^replays\/replay\.html\?id=[0-9a-f]{20}$/);
     expect(viewFileSync(path.join(first.runDir, 'replays'), href!.split('=')[1]!)).not.toBeNull();
-    console.log(`report screenshot: ${await screenshot(page, path.join(first.runDir, 'screenshots', 'report.png'))}`);
+    await screenshot(page, 'report.png');
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
-    await page.close();
   });
 
   it('report.html: the strategy evolution of every track, a timeline to click through and a similarity heatmap per round', async () => {
-    const { page, errors, outside } = await openFile(browser, path.join(first.runDir, 'report.html'), first.runDir);
+    const { page, errors, outside } = await reportPage();
     for (const track of first.tracks) {
       const id = `${track.game}-${track.variant}`;
       const section = page.locator(`section.evolution[data-track="${id}"]`);
@@ -93,11 +96,10 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     }
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
-    await page.close();
   });
 
   it('a replay opened from a W cell steps to its end', async () => {
-    const { page, errors, outside } = await openFile(browser, path.join(first.runDir, 'report.html'), first.runDir);
+    const { page, errors, outside } = await reportPage();
     await page.locator('svg.heatmap[data-id="gomoku-variant"] rect.cell').nth(3).click();
     const link = page.locator('#games a').first();
     const href = (await link.getAttribute('href'))!;
@@ -110,7 +112,7 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     await expect(page.locator('[data-testid="step"]').innerText()).resolves.toBe(`move ${steps - 1} of ${steps - 1}`);
     await page.keyboard.press('ArrowLeft');
     await expect(page.locator('[data-testid="step"]').innerText()).resolves.toBe(`move ${steps - 2} of ${steps - 1}`);
-    console.log(`replay screenshot: ${await screenshot(page, path.join(first.runDir, 'screenshots', 'replay.png'))}`);
+    await screenshot(page, 'replay.png');
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     await page.close();
@@ -136,7 +138,7 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     expect(links).toHaveLength(2);
     for (const l of links) expect(fs.existsSync(path.join(out, l!))).toBe(true);
     expect(links).toContain(`${path.basename(second.runDir)}/report.html`);
-    console.log(`history screenshot: ${await screenshot(page, path.join(out, 'screenshots', 'history.png'))}`);
+    await screenshot(page, 'history.png');
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     await page.close();

@@ -183,29 +183,36 @@ describe('links agents leave never reach the host', () => {
 
 describe.skipIf(!hasChromium)('agent files are served inert; catarena pages still work (Chromium)', () => {
   it("an agent's .html and .svg (in its strategy and its workspace): plain text in a sandbox, the script neither runs nor reads /api/runs", async () => {
-    const page = await (await sharedChromium()).newPage();
-    const api: string[] = [];
-    page.on('request', (r) => r.url().includes('/api/') && api.push(r.url()));
-    for (const file of [
+    const browser = await sharedChromium();
+    const files = [
       'strategies/evil/evil.html',
       'workspaces/evil/evil.html',
       'strategies/evil/evil.svg',
       'workspaces/evil/evil.svg',
-    ]) {
-      const url = `${base}/${TRACK}/${file}`;
-      await page.goto(url, { waitUntil: 'load' });
-      await page.waitForTimeout(300);
+    ];
+    // Each file in its own page, all loaded at once; then one wait for a script that would have run.
+    const opened = await Promise.all(
+      files.map(async (file) => {
+        const page = await browser.newPage();
+        const api: string[] = [];
+        page.on('request', (r) => r.url().includes('/api/') && api.push(r.url()));
+        await page.goto(`${base}/${TRACK}/${file}`, { waitUntil: 'load' });
+        return { file, page, api };
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    for (const { file, page, api } of opened) {
       expect(await page.title(), file).not.toMatch(/LEAKED/);
       expect(api, file).toEqual([]);
       // The page shows the file's text, not its rendering.
       expect(await page.locator('body').innerText(), file).toContain('<script>');
-      const res = await request(server.port, new URL(url).pathname);
+      const res = await request(server.port, `/run/run/files/${TRACK}/${file}`);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(res.headers['content-security-policy']).toMatch(/^sandbox;/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
+      await page.close();
     }
-    await page.close();
   });
 
   it("catarena's own report.html opens its games and replays under its strict policy, with no error", async () => {

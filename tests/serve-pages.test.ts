@@ -5,9 +5,9 @@
 // games' replays open from its page; the live page orders its leaderboard by the report's rule,
 // states it as the report does, and names and colours strategies as the report does; a chess
 // replay pairs its moves under move numbers and every replay plays itself. Screenshots of both
-// widths go to docs/screenshots/ when CATARENA_SCREENSHOTS=1. Over 30 s: about 110 s at a load of 5
-// and 260 s at 25 on 2 cores, for three real one-game arenas (chess, Hold'em, Bridge), a copy of the
-// shared tourney and fourteen Chromium pages, each loaded and laid out at two widths.
+// widths go to docs/screenshots/ when CATARENA_SCREENSHOTS=1. Over 30 s on a loaded machine: three
+// real one-game arenas (chess, Hold'em, Bridge, side by side), a copy of the shared tourney and ten
+// Chromium page loads, six of them laid out at both widths.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +29,9 @@ const WIDTHS = [390, 1280] as const;
 const SHOTS =
   process.env.CATARENA_SCREENSHOTS === '1' ? path.resolve(import.meta.dirname, '../docs/screenshots') : null;
 
+const sandbox = createSandbox('process');
+afterAll(() => sandbox.close());
+
 /** One game of `game` between two built-in bots, as `catarena arena` plays it, in its own run directory. */
 async function arena(out: string, name: string, game: string, bots: string[], options = {}): Promise<Replay> {
   const runDir = path.join(out, name);
@@ -43,7 +46,7 @@ async function arena(out: string, name: string, game: string, bots: string[], op
     limits: DEFAULT_LIMITS,
     policy: 'strict',
     runDir,
-    sandbox: createSandbox('process'),
+    sandbox,
     ...options,
   });
   const id = JSON.parse(fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').split('\n')[0]!).id as string;
@@ -78,6 +81,8 @@ function runningRun(dir: string, games: Array<{ replay: Replay; moves: number }>
   fs.writeFileSync(path.join(dir, 'live.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
 }
 
+const viewportOf = (width: number) => ({ width, height: width < 600 ? 844 : 900 });
+
 const overflow = (page: Page) =>
   page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
 
@@ -92,10 +97,13 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
 
   beforeAll(async () => {
     out = tempDir();
-    tourney = await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, path.join(out, 'tourney-shared'));
-    chess = await arena(out, 'play-chess', 'chess', ['heuristic', 'random']);
-    holdem = await arena(out, 'play-holdem', 'holdem', ['heuristic', 'heuristic'], { protocolOptions: { handCap: 3 } });
-    bridge = await arena(out, 'play-bridge', 'bridge', ['heuristic', 'heuristic']);
+    // The three arenas wait mostly on their bots' answers: played side by side.
+    [tourney, chess, holdem, bridge] = await Promise.all([
+      sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, path.join(out, 'tourney-shared')),
+      arena(out, 'play-chess', 'chess', ['heuristic', 'random']),
+      arena(out, 'play-holdem', 'holdem', ['heuristic', 'heuristic'], { protocolOptions: { handCap: 3 } }),
+      arena(out, 'play-bridge', 'bridge', ['heuristic', 'heuristic']),
+    ]);
     runningRun(path.join(out, 'arena-live'), [
       { replay: holdem, moves: Math.min(12, holdem.moves.length) },
       { replay: bridge, moves: Math.min(40, bridge.moves.length) },
@@ -110,13 +118,17 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
     await server?.close();
   });
 
+  /** Lets the page draw what it was just given (two animation frames: style, layout and paint). */
+  const settled = (page: Page) =>
+    page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
   const open = async (width: number, url: string, ready: string) => {
-    const page = await browser.newPage({ viewport: { width, height: width < 600 ? 844 : 900 } });
+    const page = await browser.newPage({ viewport: viewportOf(width) });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(new URL(url, server.url).href, { waitUntil: 'load' });
     await page.locator(ready).first().waitFor({ timeout: 20_000 });
-    await page.waitForTimeout(200);
+    await settled(page);
     return { page, errors };
   };
 
@@ -194,46 +206,58 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
     await page.close();
   });
 
-  for (const width of WIDTHS) {
-    it(`no page scrolls sideways at ${width} px`, async () => {
-      const pages: Array<[string, string, string]> = [
-        ['runs', '/', 'table[data-testid="runs"] tbody tr'],
-        ['live', '/run/arena-live/', '[data-testid="boards"] .game .board > *'],
-        ['live-tourney', '/run/tourney-shared/', 'table.leaderboard tbody tr'],
-        ['report', '/run/tourney-shared/files/report.html', 'table.leaderboard'],
-        ['replay', `/run/play-chess/replay?id=${chess.result.id}`, '[data-testid="step"]'],
-        ['replay-holdem', `/run/play-holdem/replay?id=${holdem.result.id}`, '[data-testid="step"]'],
-      ];
-      for (const [name, url, ready] of pages) {
-        const { page, errors } = await open(width, url, ready);
-        if (name === 'live') await expect.poll(() => page.locator('[data-testid="boards"] .game').count()).toBe(3);
-        const { scroll, inner } = await overflow(page);
-        expect(scroll, `${name} at ${width} px`).toBeLessThanOrEqual(inner);
-        expect(errors, name).toEqual([]);
-        if (name === 'live') {
-          // Boards in flight stay inside their boxes, side by side or stacked, never over each other.
-          const boxes = await page.locator('[data-testid="boards"] .game').evaluateAll((els) =>
-            els.map((e) => {
-              const r = e.getBoundingClientRect();
-              const board = e.querySelector('.board')!;
-              const inner = [...board.children].map((c) => c.getBoundingClientRect().right);
-              return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, content: Math.max(...inner) };
-            }),
-          );
-          for (const b of boxes) expect(b.content).toBeLessThanOrEqual(b.right + 1);
-          for (let i = 0; i < boxes.length; i++)
-            for (let j = i + 1; j < boxes.length; j++) {
-              const [a, b] = [boxes[i]!, boxes[j]!];
-              const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
-              expect(apart, `boards ${i} and ${j} overlap`).toBe(true);
-            }
+  // Each page is loaded once, at a phone's width, then laid out again at each wider width (the
+  // window resized): the page's own CSS and resize handlers must hold at every width.
+  it(`no page scrolls sideways at ${WIDTHS.join(' or ')} px`, async () => {
+    const pages: Array<[string, string, string]> = [
+      ['runs', '/', 'table[data-testid="runs"] tbody tr'],
+      ['live', '/run/arena-live/', '[data-testid="boards"] .game .board > *'],
+      ['live-tourney', '/run/tourney-shared/', 'table.leaderboard tbody tr'],
+      ['report', '/run/tourney-shared/files/report.html', 'table.leaderboard'],
+      ['replay', `/run/play-chess/replay?id=${chess.result.id}`, '[data-testid="step"]'],
+      ['replay-holdem', `/run/play-holdem/replay?id=${holdem.result.id}`, '[data-testid="step"]'],
+    ];
+    for (const [name, url, ready] of pages) {
+      const { page, errors } = await open(WIDTHS[0], url, ready);
+      if (name === 'live') await expect.poll(() => page.locator('[data-testid="boards"] .game').count()).toBe(3);
+      for (const width of WIDTHS) {
+        if (width !== WIDTHS[0]) {
+          await page.setViewportSize(viewportOf(width));
+          await settled(page);
         }
-        if (SHOTS && ['runs', 'live', 'report', 'replay'].includes(name)) {
-          fs.mkdirSync(SHOTS, { recursive: true });
-          await page.screenshot({ path: path.join(SHOTS, `serve-${name}-${width}.png`) });
-        }
-        await page.close();
+        await checkWidth(page, name, width);
       }
-    }, 300_000);
-  }
+      expect(errors, name).toEqual([]);
+      await page.close();
+    }
+  }, 300_000);
 });
+
+/** At this width: nothing scrolls sideways, and the live page's boards stay in their boxes, apart. */
+async function checkWidth(page: Page, name: string, width: number): Promise<void> {
+  const { scroll, inner } = await overflow(page);
+  expect(inner, `${name}: the window is ${width} px`).toBe(width);
+  expect(scroll, `${name} at ${width} px`).toBeLessThanOrEqual(inner);
+  if (name === 'live') {
+    // Boards in flight stay inside their boxes, side by side or stacked, never over each other.
+    const boxes = await page.locator('[data-testid="boards"] .game').evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        const board = e.querySelector('.board')!;
+        const inner = [...board.children].map((c) => c.getBoundingClientRect().right);
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, content: Math.max(...inner) };
+      }),
+    );
+    for (const b of boxes) expect(b.content, `${name} at ${width} px`).toBeLessThanOrEqual(b.right + 1);
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+        expect(apart, `boards ${i} and ${j} overlap at ${width} px`).toBe(true);
+      }
+  }
+  if (SHOTS && ['runs', 'live', 'report', 'replay'].includes(name)) {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, `serve-${name}-${width}.png`) });
+  }
+}

@@ -11,7 +11,7 @@
 // with the person's move; the bots-only table plays on to its end after the checks); ~50 s at 20.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
@@ -113,9 +113,9 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
     await server?.close();
   });
 
-  it.each(['holdem', 'bridge'])(
+  it.for(['holdem', 'bridge'])(
     "%s: the live page and its event stream never hold the bot's hidden cards while the game is played",
-    async (game) => {
+    async (game, { expect }) => {
       const seat = new HumanSeat({ game, variant: 'standard' });
       await seat.start();
       const sandbox = createSandbox('process');
@@ -185,7 +185,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
           for (const file of ['live.jsonl', 'arena.json', 'journal.jsonl'])
             expect((await fetch(`${base}files/${file}`)).status).toBe(403);
           await expect.poll(() => page.locator('[data-testid="spectator"]').getAttribute('data-mode')).toBe('public');
-          await screenshot(page, path.join(out, 'screenshots', `serve-human-${game}.png`));
+          await screenshot(page, `serve-human-${game}.png`);
         }
         const r = await answer(seat.url, msg.gameId, choose(game, msg.legal, choice));
         expect(r, JSON.stringify(r)).toMatchObject({ ok: true });
@@ -265,7 +265,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
     120_000,
   );
 
-  it('a run of bots only is still drawn in full, and public with --spectator public', async () => {
+  it('a run of bots only is still drawn in full, and public with --spectator public', async ({ expect }) => {
     const name = 'holdem-bots';
     const runDir = path.join(out, name);
     fs.mkdirSync(runDir, { recursive: true });
@@ -314,7 +314,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
     expect(await full.locator('[data-testid="spectator"]').getAttribute('data-mode')).toBe('full');
     expect(await open.locator('[data-testid="spectator"]').getAttribute('data-mode')).toBe('public');
     expect((await fetch(`${server.url}run/${name}/files/arena.json`)).status).toBe(200);
-    await screenshot(open, path.join(out, 'screenshots', 'serve-public.png'));
+    await screenshot(open, 'serve-public.png');
     abort.abort();
     await done.catch(() => {});
     for (const p of pages) {

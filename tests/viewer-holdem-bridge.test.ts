@@ -37,6 +37,9 @@ interface Played {
   replays: Replay[];
 }
 const played: Played[] = [];
+let long: Replay | undefined;
+/** The synthetic 720-hand, 9-seat table round (0.8 s of CPU to play): made once, read by the Node and the page tests. */
+const longRound = (): Replay => (long ??= syntheticHoldemReplay({ hands: 720, seats: 9 }));
 const runOf = (game: string, variant: string) => played.find((p) => p.game === game && p.variant === variant)!;
 
 async function play(game: 'holdem' | 'bridge', variant: string): Promise<Played> {
@@ -156,7 +159,7 @@ describe("Hold'em viewer data", () => {
   });
 
   it('a 720-hand synthetic table round: small per hand, showdowns with ranks, side pots', () => {
-    const replay = syntheticHoldemReplay({ hands: 720, seats: 9 });
+    const replay = longRound();
     const t = performance.now();
     const data = holdemViewerData(replay);
     const ms = performance.now() - t;
@@ -325,14 +328,9 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     return opened;
   }
 
-  async function keep(page: Page, run: Played, name: string) {
-    const file = await screenshot(page, path.join(run.runDir, 'screenshots', `${name}.png`));
-    console.log(`screenshot: ${file}`);
-  }
-
-  it.each(['standard', 'variant'])(
+  it.for(['standard', 'variant'])(
     "Hold'em (%s): the table, the last step's stacks, stepping",
-    async (variant) => {
+    async (variant, { expect }) => {
       const run = runOf('holdem', variant);
       const replay = run.replays[0]!;
       const { page, errors, outside } = await openReplay(run, replay);
@@ -364,7 +362,7 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
       expect(await stepLabel(page)).toBe(`move ${n} of ${n}`);
       await page.keyboard.press('Home');
       expect(await page.locator('[data-testid="holdem-table"]').getAttribute('data-hand')).toBe('1');
-      await keep(page, run, `holdem-${variant}`);
+      await screenshot(page, `holdem-${variant}.png`);
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
       await page.close();
@@ -372,9 +370,9 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     60_000,
   );
 
-  it.each(['standard', 'variant'])(
+  it.for(['standard', 'variant'])(
     'Bridge (%s): hands, auction, the 13 tricks at the last step, the other room',
-    async (variant) => {
+    async (variant, { expect }) => {
       const run = runOf('bridge', variant);
       const replay = run.replays.find((r) => r.result.spec.duplicate!.room === 'open')!;
       const { page, errors, outside } = await openReplay(run, replay);
@@ -416,7 +414,7 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
       expect(await page.locator('[data-testid="duplicate"]').textContent()).toContain(
         `${replay.result.spec.duplicate!.board} of 1`,
       );
-      await keep(page, run, `bridge-${variant}`);
+      await screenshot(page, `bridge-${variant}.png`);
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
       await page.close();
@@ -424,11 +422,11 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     60_000,
   );
 
-  it("a 720-hand Hold'em table round: the last step, stepping around and jumping to a hand", async () => {
+  it("a 720-hand Hold'em table round: the last step, stepping around and jumping to a hand", async ({ expect }) => {
     const runDir = path.join(ROOT, 'holdem-long');
     const dir = path.join(runDir, 'replays');
     fs.mkdirSync(dir, { recursive: true });
-    const replay = syntheticHoldemReplay({ hands: 720, seats: 9 });
+    const replay = longRound();
     await writeReplayFile(dir, replay);
     await writeReplayPages(dir, [replay.result.id]);
     const t0 = performance.now();
@@ -456,7 +454,7 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
     console.log(
       `720-hand viewer data: ${(fs.statSync(viewFileSync(dir, replay.result.id)!).size / 1024).toFixed(0)} kB, open ${openMs.toFixed(0)} ms, last step ${lastMs.toFixed(0)} ms, a step ${stepMs.toFixed(0)} ms (timings: bench/replay-viewer.ts)`,
     );
-    await keep(page, { game: 'holdem', variant: 'standard', runDir, replays: [replay] }, 'holdem-720-hands');
+    await screenshot(page, 'holdem-720-hands.png');
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     await page.close();

@@ -113,9 +113,9 @@ describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
     browser = await sharedChromium();
   }, 60_000);
 
-  it.each(['standard', 'variant'])(
+  it.for(['standard', 'variant'])(
     '(%s) the last step shows the outcome and the eliminations; stepping back shows fewer statements',
-    async (variant) => {
+    async (variant, { expect }) => {
       const run = runOf(variant);
       const dir = path.join(run.runDir, 'replays');
       const ids = run.replays.map((r) => r.result.id);
@@ -182,8 +182,7 @@ describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
       expect(Number(await statements.getAttribute('data-count'))).toBe(final.statements.length - 1);
       await page.keyboard.press('End');
       expect(await outcome.count()).toBe(1);
-      const file = await screenshot(page, path.join(run.runDir, 'screenshots', `undercover-${variant}.png`));
-      console.log(`screenshot: ${file}`);
+      await screenshot(page, `undercover-${variant}.png`);
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
       await page.close();

@@ -1,6 +1,6 @@
 // A real Chromium (Debian's /usr/bin/chromium through playwright-core; never a browser download)
 // for testing catarena's HTML pages as a user opens them: from file://, with every console error,
-// page error and network request recorded, and a screenshot kept beside the page.
+// page error and network request recorded, and a screenshot kept when CATARENA_TEST_SHOTS names a folder.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -106,9 +106,22 @@ export async function openFile(
   return { page, errors, outside, requests };
 }
 
-/** Keeps a full-page screenshot next to the file (the CI artefact of a browser test). */
-export async function screenshot(page: Page, file: string): Promise<string> {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+/**
+ * Where screenshots go: the folder CATARENA_TEST_SHOTS names, else nowhere. A test's own folders
+ * are removed when the run ends (tests/global-setup.ts), so a shot kept there was never seen, and a
+ * full-page shot is the dearest thing a browser test does (16 s of Chromium CPU for the 720-hand
+ * Hold'em replay, whose move list Chromium then paints in full).
+ */
+export const SHOTS_DIR = process.env.CATARENA_TEST_SHOTS ? path.resolve(process.env.CATARENA_TEST_SHOTS) : null;
+
+/**
+ * Keeps a full-page screenshot as `<CATARENA_TEST_SHOTS>/<name>` when that folder is set (a person
+ * looking at the pages, or a CI that keeps the folder); returns its path, or null.
+ */
+export async function screenshot(page: Page, name: string): Promise<string | null> {
+  if (!SHOTS_DIR) return null;
+  const kept = path.join(SHOTS_DIR, name);
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: kept, fullPage: true });
+  return kept;
 }
