@@ -19,6 +19,7 @@ import { readViewData, readViewIndex, viewerDataOf, writeReplayPages } from '../
 import { catarena } from './helpers/cli.ts';
 import { hasChromium, openReplayPage, sharedChromium } from './helpers/browser.ts';
 import { viewFileSync } from './helpers/replays.ts';
+import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/runs/tourney-6d841b9.tgz');
 const FIXTURE_RUN = 'tourney-20261126-164850-066f';
@@ -175,25 +176,12 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
 
 describe('a run written now', () => {
   it('finishes with gzip replays, one replay page, its workspaces stored once and live.jsonl holding its progress only', async () => {
-    const out = path.join(tmp, 'fresh');
-    const r = await catarena(
-      'tourney',
-      '--rounds',
-      '2',
-      '--games',
-      'gomoku',
-      '--variants',
-      'standard',
-      '--agents',
-      'offline:cautious,offline:aggressive',
-      '-o',
-      out,
-      '--json',
-    );
-    expect(r.code).toBe(0);
-    const runDir = (JSON.parse(r.stdout) as { runDir: string }).runDir;
+    // The tourney several files read (3 offline agents × 2 rounds × both Gomoku rule sets: 60
+    // games), played once per test run; this test prunes and resumes its own copy.
+    const runDir = path.join(tmp, 'fresh', 'run');
+    await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, runDir);
     const replays = fs.readdirSync(path.join(runDir, 'replays'));
-    expect(replays.filter((f) => f.endsWith('.json.gz'))).toHaveLength(12);
+    expect(replays.filter((f) => f.endsWith('.json.gz'))).toHaveLength(60);
     expect(replays.filter((f) => f.endsWith('.html'))).toEqual(['replay.html']);
     expect(replays.filter((f) => f.endsWith('.json'))).toEqual([]);
     const live = read(path.join(runDir, 'live.jsonl'))
@@ -221,9 +209,10 @@ describe('a run written now', () => {
       expect(fs.statSync(trackFile(runDir, `round_2/workspaces/cautious/logs/${name}`)).ino).toBe(st.ino);
     }
     expect(fs.readdirSync(path.join(runDir, 'store')).filter((f) => !/^[0-9a-f]{64}x?(\.gz)?$/.test(f))).toEqual([]);
-    // The viewer data: one bundle for the track's 12 games, listed in views.js.
+    // The viewer data: one bundle for each track's 30 games, listed in views.js.
     expect(replays.filter((f) => f.endsWith('.js')).sort()).toEqual([
       'view-gomoku-standard-1.js',
+      'view-gomoku-variant-1.js',
       'viewer.js',
       'views.js',
     ]);
