@@ -51,10 +51,17 @@ const journalIds = (runDir: string) =>
     .map((l) => (JSON.parse(l) as { id: string }).id);
 
 describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no store)', () => {
+  // One copy that `catarena report` rebuilt, read by the report test and the Chromium test.
+  let reported: Promise<{ runDir: string; W: string; r: Awaited<ReturnType<typeof catarena>> }> | undefined;
+  const reportedOldRun = () =>
+    (reported ??= (async () => {
+      const { runDir } = oldRun('report');
+      const W = read(trackFile(runDir, 'W.json'));
+      return { runDir, W, r: await catarena('report', runDir) };
+    })());
+
   it('report rebuilds the same W and metrics, and the replays show on the shared replay page', async () => {
-    const { runDir } = oldRun('report');
-    const W = read(trackFile(runDir, 'W.json'));
-    const r = await catarena('report', runDir);
+    const { runDir, W, r } = await reportedOldRun();
     expect(r.stderr).not.toContain('Error');
     expect(r.code).toBe(0);
     expect(read(trackFile(runDir, 'W.json'))).toBe(W);
@@ -148,8 +155,8 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
     }, 60_000);
 
     it('its own per-game pages still open after report rewrote viewer.js, and so does the shared page', async () => {
-      const { runDir } = oldRun('pages');
-      expect((await catarena('report', runDir)).code).toBe(0);
+      const { runDir, r } = await reportedOldRun();
+      expect(r.code).toBe(0);
       const replays = path.join(runDir, 'replays');
       const id = fs
         .readdirSync(replays)
