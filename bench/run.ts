@@ -8,6 +8,7 @@
 //                                developments/s with 1, 2 and 4 workers (containers when Docker and the worker image are there) vs in-process
 //   npm run bench -- startup     CLI start-up (compiled build vs TypeScript through tsx)
 //   npm run bench -- concurrency [--games 48] [--repeats 3]   CPU-bound Flask bots at concurrency 1, 2 and auto
+//   npm run bench -- coverage    the suite's interval-coverage and SPRT error-rate simulations at full size (minutes)
 //   npm run bench -- reps-auto   adaptive vs fixed repetitions on simulated bots (games to a target interval width)
 //   npm run bench -- replay-viewer   a 720-hand Hold'em replay page: data time, size, open and step times in Chromium
 //   npm run bench -- report-html [--run-dir D]   report.html of a four-game tourney: size, summarize time, open time in Chromium
@@ -32,6 +33,7 @@ import { benchScaleOut } from './scale-out.ts';
 import { benchStartup } from './startup.ts';
 import { benchConcurrency } from './concurrency.ts';
 import { benchRepsAuto } from './reps-auto.ts';
+import { benchCoverage } from './coverage.ts';
 import { benchReportHtml } from './report-html.ts';
 import { benchBusy, benchDefaultTourney } from './default-tourney.ts';
 import { benchRepeats } from './repeats.ts';
@@ -70,6 +72,7 @@ if (which === 'scale-out') results.scaleOut = await benchScaleOut(process.argv.s
 if (which === 'all' || which === 'startup') results.startup = await benchStartup();
 if (which === 'concurrency') results.concurrency = await benchConcurrency();
 if (which === 'all' || which === 'reps-auto') results.repsAuto = await benchRepsAuto();
+if (which === 'coverage') results.coverage = await benchCoverage();
 if (which === 'replay-viewer') results.replayViewer = await benchReplayViewer();
 if (which === 'report-html') {
   const i = process.argv.indexOf('--run-dir');

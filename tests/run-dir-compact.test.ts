@@ -19,6 +19,7 @@ import { readViewData, readViewIndex, viewerDataOf, writeReplayPages } from '../
 import { catarena } from './helpers/cli.ts';
 import { hasChromium, openReplayPage, sharedChromium } from './helpers/browser.ts';
 import { viewFileSync } from './helpers/replays.ts';
+import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/runs/tourney-6d841b9.tgz');
 const FIXTURE_RUN = 'tourney-20261126-164850-066f';
@@ -50,10 +51,17 @@ const journalIds = (runDir: string) =>
     .map((l) => (JSON.parse(l) as { id: string }).id);
 
 describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no store)', () => {
+  // One copy that `catarena report` rebuilt, read by the report test and the Chromium test.
+  let reported: Promise<{ runDir: string; W: string; r: Awaited<ReturnType<typeof catarena>> }> | undefined;
+  const reportedOldRun = () =>
+    (reported ??= (async () => {
+      const { runDir } = oldRun('report');
+      const W = read(trackFile(runDir, 'W.json'));
+      return { runDir, W, r: await catarena('report', runDir) };
+    })());
+
   it('report rebuilds the same W and metrics, and the replays show on the shared replay page', async () => {
-    const { runDir } = oldRun('report');
-    const W = read(trackFile(runDir, 'W.json'));
-    const r = await catarena('report', runDir);
+    const { runDir, W, r } = await reportedOldRun();
     expect(r.stderr).not.toContain('Error');
     expect(r.code).toBe(0);
     expect(read(trackFile(runDir, 'W.json'))).toBe(W);
@@ -147,8 +155,8 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
     }, 60_000);
 
     it('its own per-game pages still open after report rewrote viewer.js, and so does the shared page', async () => {
-      const { runDir } = oldRun('pages');
-      expect((await catarena('report', runDir)).code).toBe(0);
+      const { runDir, r } = await reportedOldRun();
+      expect(r.code).toBe(0);
       const replays = path.join(runDir, 'replays');
       const id = fs
         .readdirSync(replays)
@@ -175,25 +183,12 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
 
 describe('a run written now', () => {
   it('finishes with gzip replays, one replay page, its workspaces stored once and live.jsonl holding its progress only', async () => {
-    const out = path.join(tmp, 'fresh');
-    const r = await catarena(
-      'tourney',
-      '--rounds',
-      '2',
-      '--games',
-      'gomoku',
-      '--variants',
-      'standard',
-      '--agents',
-      'offline:cautious,offline:aggressive',
-      '-o',
-      out,
-      '--json',
-    );
-    expect(r.code).toBe(0);
-    const runDir = (JSON.parse(r.stdout) as { runDir: string }).runDir;
+    // The tourney several files read (3 offline agents × 2 rounds × both Gomoku rule sets: 60
+    // games), played once per test run; this test prunes and resumes its own copy.
+    const runDir = path.join(tmp, 'fresh', 'run');
+    await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, runDir);
     const replays = fs.readdirSync(path.join(runDir, 'replays'));
-    expect(replays.filter((f) => f.endsWith('.json.gz'))).toHaveLength(12);
+    expect(replays.filter((f) => f.endsWith('.json.gz'))).toHaveLength(60);
     expect(replays.filter((f) => f.endsWith('.html'))).toEqual(['replay.html']);
     expect(replays.filter((f) => f.endsWith('.json'))).toEqual([]);
     const live = read(path.join(runDir, 'live.jsonl'))
@@ -221,9 +216,10 @@ describe('a run written now', () => {
       expect(fs.statSync(trackFile(runDir, `round_2/workspaces/cautious/logs/${name}`)).ino).toBe(st.ino);
     }
     expect(fs.readdirSync(path.join(runDir, 'store')).filter((f) => !/^[0-9a-f]{64}x?(\.gz)?$/.test(f))).toEqual([]);
-    // The viewer data: one bundle for the track's 12 games, listed in views.js.
+    // The viewer data: one bundle for each track's 30 games, listed in views.js.
     expect(replays.filter((f) => f.endsWith('.js')).sort()).toEqual([
       'view-gomoku-standard-1.js',
+      'view-gomoku-variant-1.js',
       'viewer.js',
       'views.js',
     ]);

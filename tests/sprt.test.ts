@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../util/rng.ts';
 import type { MatchResult, MatchSpec } from '../records/match.ts';
 import {
   decide,
@@ -18,11 +17,11 @@ import {
   sprtBounds,
   SprtMonitor,
   unitCounts,
-  type SprtDecision,
 } from '../reports/metrics/sprt.ts';
 import { gameDescriptor } from '../games/registry.ts';
 import { playSchedule, sprtSchedule } from '../orchestrator/formats/two-bot.ts';
 import { tempDir } from './helpers/bots.ts';
+import { ERROR_RATE_RUNS, PENTA, sprtOutcomes } from './helpers/sprt-sims.ts';
 import { catarena } from './helpers/cli.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -101,7 +100,6 @@ function bruteLlr(values: number[], counts: number[], n: number, elo0: number, e
   return n * (bruteMaxLogLik(values, probs, scoreOfElo(elo1)) - bruteMaxLogLik(values, probs, scoreOfElo(elo0)));
 }
 
-const PENTA = [0, 0.25, 0.5, 0.75, 1];
 const unitsOf = (counts: number[], values = PENTA) => counts.flatMap((c, i) => new Array<number>(c).fill(values[i]!));
 
 describe('parsing --sprt', () => {
@@ -251,63 +249,29 @@ function erf(x: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seeded simulations: game pairs of two independent games, 30% draws, A truly `elo` stronger.
-
-function simulate(
-  seed: number,
-  elo: number,
-  test: { elo0: number; elo1: number },
-  maxPairs = 20_000,
-): { decision: SprtDecision; pairs: number } {
-  const rng = createRng(seed);
-  const s = scoreOfElo(elo);
-  const draw = 0.3;
-  const game = () => {
-    const x = rng.float();
-    return x < s - draw / 2 ? 2 : x < s + draw / 2 ? 1 : 0; // half-points
-  };
-  const counts = [0, 0, 0, 0, 0];
-  const bounds = sprtBounds({ alpha: 0.05, beta: 0.05 });
-  for (let n = 1; n <= maxPairs; n++) {
-    counts[game() + game()]!++;
-    const decision = decide(
-      llrOf({ values: PENTA, counts: counts.map((c) => c || REGULARIZATION), n }, test.elo0, test.elo1),
-      bounds,
-    );
-    if (decision !== 'continue') return { decision, pairs: n };
-  }
-  return { decision: 'continue', pairs: maxPairs };
-}
-
-function outcomes(elo: number, test: { elo0: number; elo1: number }, sims: number) {
-  const runs = Array.from({ length: sims }, (_, i) => simulate(7_000 + i, elo, test));
-  const rate = (d: SprtDecision) => runs.filter((r) => r.decision === d).length / sims;
-  return {
-    H0: rate('H0'),
-    H1: rate('H1'),
-    undecided: rate('continue'),
-    meanPairs: runs.reduce((a, r) => a + r.pairs, 0) / sims,
-  };
-}
+// Seeded simulations (tests/helpers/sprt-sims.ts): game pairs of two independent games, 30% draws,
+// A truly `elo` stronger. `npm run bench -- coverage` runs the error rates at 1000 runs each.
 
 describe('seeded simulations (α = β = 0.05)', () => {
   it('A truly +50 Elo, test [0, 20]: H1 in every one of 200 runs', () => {
-    const o = outcomes(50, { elo0: 0, elo1: 20 }, 200);
+    const o = sprtOutcomes(50, { elo0: 0, elo1: 20 }, 200);
     expect(o.H1).toBe(1); // measured 200/200, about 170 pairs on average
     expect(o.meanPairs).toBeLessThan(400);
   });
 
   it('A truly equal, test [0, 20]: H0 in at least 90% of 200 runs (nominal 95%)', () => {
-    const o = outcomes(0, { elo0: 0, elo1: 20 }, 200);
+    const o = sprtOutcomes(0, { elo0: 0, elo1: 20 }, 200);
     expect(o.undecided).toBe(0);
     expect(o.H0).toBeGreaterThanOrEqual(0.9); // measured 193/200
   });
 
-  it('error rates at the hypotheses are about α and β (1000 runs each, test [0, 40], tolerance ±0.03)', () => {
+  it(`error rates at the hypotheses are about α and β (${ERROR_RATE_RUNS} runs each, test [0, 40], tolerance ±0.03)`, () => {
     // At elo0 a wrong H1 is the type I error (α); at elo1 a wrong H0 the type II error (β).
-    // The standard error of a rate of 5% over 1000 runs is 0.7%: ±0.03 is over 4 of them.
-    const atElo0 = outcomes(0, { elo0: 0, elo1: 40 }, 1000);
-    const atElo1 = outcomes(40, { elo0: 0, elo1: 40 }, 1000);
+    // Seeded: these 400 runs measure 0.0475 and 0.055. Over 400 runs a true 5% lands in
+    // [0.02, 0.0875] with probability 99.8% (binomialBand); `npm run bench -- coverage` runs 1000
+    // each, where the same ±0.03 is over 4 standard errors.
+    const atElo0 = sprtOutcomes(0, { elo0: 0, elo1: 40 }, ERROR_RATE_RUNS);
+    const atElo1 = sprtOutcomes(40, { elo0: 0, elo1: 40 }, ERROR_RATE_RUNS);
     expect(Math.abs(atElo0.H1 - 0.05)).toBeLessThanOrEqual(0.03);
     expect(Math.abs(atElo1.H0 - 0.05)).toBeLessThanOrEqual(0.03);
   });

@@ -1,6 +1,8 @@
 // Task tracks (standard | ml | js | go): the option, the task prompt, the language check at build,
 // and the offline reference bots of each track. The Docker part plays a real tourney round per
-// track in the bot image (CATARENA_DOCKER=1 or a working engine with the current image).
+// task track (go, js, ml; the ml run also enters a Python bot on the go track, refused) in the bot
+// image (CATARENA_DOCKER=1 or a working engine with the current image). Over 30 s with Docker: the
+// go and js runs build and play every paper game in containers, the ml run trains its model.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -189,7 +191,12 @@ const dockerWorks = process.env.CATARENA_DOCKER === '1' || (process.env.CATARENA
 describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker sandbox', () => {
   const agents = ['offline:cautious', 'offline:aggressive'];
   const out = tempDir(); // one run index for the runs of this block
-  const playRound = async (track: 'standard' | 'ml' | 'js' | 'go', games: string[], extraAgents: string[] = []) => {
+  const playRound = async (
+    track: 'standard' | 'ml' | 'js' | 'go',
+    games: string[],
+    extraAgents: string[] = [],
+    agentTracks: Record<string, 'standard' | 'ml' | 'js' | 'go'> = {},
+  ) => {
     const runDir = path.join(out, `run-${track}-${games.join('-')}`);
     const config = resolveConfig({
       games,
@@ -197,6 +204,7 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
       variants: ['standard'],
       agents: [...agents, ...extraAgents],
       track,
+      agentTracks,
       sandbox: 'docker',
       concurrency: 2,
       bootstrapSamples: 50,
@@ -207,7 +215,7 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
       .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { termination: string; game: string });
+      .map((l) => JSON.parse(l) as { termination: string; game: string; spec: { seats: string[] } });
     return { runDir, summary, journal };
   };
   const expectPlayed = (
@@ -254,9 +262,16 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     expectPlayed(await playRound('js', PAPER_GAMES), PAPER_GAMES);
   }, 900_000);
 
-  it('ml: the Gomoku model is trained with scikit-learn at build time, the bot loads it in the image and plays', async () => {
-    const r = await playRound('ml', ['gomoku']);
-    expectPlayed(r, ['gomoku']);
+  it('ml: the Gomoku model is trained with scikit-learn at build time, the bot loads it in the image and plays; a wrong-language bot on the go track is refused with its reason', async () => {
+    // One run: the offline agents on the ml track, a Python bot entered on the go track (agentTracks).
+    const r = await playRound('ml', ['gomoku'], [`dir:${pythonBot()}#pybot`], { pybot: 'go' });
+    const refused = r.summary.tracks[0]!.strategies.find((s) => s.agent === 'pybot')!;
+    expect(refused.status).toBe('failed');
+    expect(refused.failure).toMatch(
+      /invalid_bot.*wrong language for the go task track \(the bot must be written in Go\): start_ai.sh runs python \(bot.py\)/,
+    );
+    // The refused bot forfeits its games: the others' games are all normal.
+    expectPlayed({ ...r, journal: r.journal.filter((g) => !g.spec.seats.includes('pybot@r1')) }, ['gomoku']);
     const dir = path.join(r.runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'cautious');
     const training = JSON.parse(fs.readFileSync(path.join(dir, 'training.json'), 'utf8'));
     expect(training.samples).toBeGreaterThan(100);
@@ -272,27 +287,4 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     expect(table.split('\n')[0]).toMatch(/S Go .*S JavaScript \(Node.js\) .*S Python .*variance/);
     expect(table).toMatch(/\| cautious +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{4} +\|/);
   });
-
-  it('standard, with a wrong-language bot on the go track refused with its reason', async () => {
-    // One run: the offline agents on the standard track, a Python bot entered on the go track.
-    const runDir = path.join(tempDir(), 'run-mixed');
-    const config = resolveConfig({
-      games: ['gomoku'],
-      rounds: 1,
-      variants: ['standard'],
-      agents: [...agents, `dir:${pythonBot()}#pybot`],
-      agentTracks: { pybot: 'go' },
-      sandbox: 'docker',
-      concurrency: 2,
-      bootstrapSamples: 50,
-    });
-    const summary = await runTourney({ config, runDir });
-    const strategies = summary.tracks[0]!.strategies;
-    expect(strategies.filter((s) => s.agent !== 'pybot').every((s) => s.status === 'ok')).toBe(true);
-    const refused = strategies.find((s) => s.agent === 'pybot')!;
-    expect(refused.status).toBe('failed');
-    expect(refused.failure).toMatch(
-      /invalid_bot.*wrong language for the go task track \(the bot must be written in Go\): start_ai.sh runs python \(bot.py\)/,
-    );
-  }, 600_000);
 });

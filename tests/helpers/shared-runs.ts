@@ -1,9 +1,10 @@
 // Tourneys that several test files only read, played once per test run and copied for each file.
 // The two vitest workers share a folder made by tests/global-setup.ts: the first file to ask
 // plays the run (holding a lock directory with its pid), the others wait for it, or fail at once
-// if that worker is gone. Each file gets its own copy, with the reports rebuilt there
+// if that worker is gone. Each file gets its own copy (hard links kept), with the reports rebuilt there
 // (summarizeRun, as at the end of every tourney), so nothing one file writes reaches another.
 // Without the global setup (another config), each worker plays its own.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
@@ -96,7 +97,9 @@ function ownerPid(file: string): number | undefined {
  */
 export async function sharedRun(name: string, input: TourneyConfigInput, runDir: string): Promise<TourneySummary> {
   const source = await sharedRunDir(name, input);
-  fs.mkdirSync(path.dirname(runDir), { recursive: true });
-  fs.cpSync(source, runDir, { recursive: true, verbatimSymlinks: true });
+  fs.mkdirSync(runDir, { recursive: true });
+  // cp -a, not fs.cpSync: the copy keeps the run's hard links (workspace and log files stored
+  // once in store/), modes and mtimes, as the run left them (tests/run-dir-compact.test.ts checks them).
+  execFileSync('cp', ['-a', `${source}/.`, runDir]);
   return summarizeRun(runDir);
 }
