@@ -138,6 +138,16 @@ export function registerQueueCommands(program: Command): void {
     .option('--name <name>', "scheduler name, also the run directories' prefix", 'nightly')
     .option('--tz <zone>', 'time zone of the cron pattern, e.g. Europe/Berlin (default: local time)')
     .option('--reuse', 'reuse results of games whose code and settings did not change since an earlier run')
+    .option(
+      '--retries <n>',
+      'tries again after a night fails on an infrastructure error (Redis away past 60 s, a game failing on every worker), resuming its folder (default 2)',
+      intOption(0),
+    )
+    .option(
+      '--retry-delay <ms>',
+      'wait before the first retry, doubled for each next one (default 60000)',
+      intOption(0),
+    )
     .option('--list', 'list registered schedules')
     .option('--remove <name>', 'remove a schedule')
     .action(
@@ -148,6 +158,8 @@ export function registerQueueCommands(program: Command): void {
         name: string;
         tz?: string;
         reuse?: boolean;
+        retries?: number;
+        retryDelay?: number;
         list?: boolean;
         remove?: string;
       }) => {
@@ -178,10 +190,13 @@ export function registerQueueCommands(program: Command): void {
           cron: flags.cron,
           tz: flags.tz,
           config,
+          retries: flags.retries,
+          retryDelayMs: flags.retryDelay,
         });
         printOut(
           `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}`,
         );
+        for (const warning of info.warnings ?? []) say(`! ${warning}`);
       },
     );
 
