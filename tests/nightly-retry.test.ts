@@ -2,7 +2,8 @@
 // downtime must not fail a night. A batch of games queued while Redis restarts waits for it (the
 // grace a run promises), and a scheduled night that still fails on an infrastructure error (Redis
 // away past its grace) is tried again by BullMQ, resuming its folder, and ends with the W of an
-// undisturbed run. One in-process worker (bubblewrap sandbox) plays every game.
+// undisturbed run. That night, with no seed in its config, plays its own (its firing time in
+// seconds, recorded in its config.json). One in-process worker (bubblewrap sandbox) plays every game.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +81,6 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('nightly: Redis downtime a
       games: ['gomoku'],
       variants: ['standard'],
       rounds: 1,
-      seed: 7,
       agents: [
         `dir:${slowHeuristic('deep', 60, { depth: 2 })}#deep`,
         `dir:${slowHeuristic('wide', 60, { depth: 1, candidates: 20 })}#wide`,
@@ -88,7 +88,6 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('nightly: Redis downtime a
       concurrency: 2,
       bootstrapSamples: 50,
     };
-    const undisturbed = runTourney({ config: resolveConfig(config), runDir: path.join(tempDir(), 'local') });
     // Fires once, two seconds from now (then not for a minute); retried 0.5 s after a failure.
     const second = (new Date().getSeconds() + 2) % 60;
     const name = `retry-${Date.now()}`;
@@ -99,6 +98,17 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('nightly: Redis downtime a
         const dir = night();
         return Boolean(dir && fs.existsSync(path.join(runsDir, dir, 'tracks')));
       }, 'the night playing');
+      // The night's own seed (no seed in its config): its firing time in seconds, in its config.json.
+      const stamp = /-(\d{8})-(\d{6})$/.exec(night()!)!;
+      const fired = Date.parse(
+        `${stamp[1]!.replace(/(\d{4})(\d\d)(\d\d)/, '$1-$2-$3')}T${stamp[2]!.replace(/(\d\d)(\d\d)(\d\d)/, '$1:$2:$3')}Z`,
+      );
+      const seed = JSON.parse(fs.readFileSync(path.join(runsDir, night()!, 'config.json'), 'utf8')).seed;
+      expect(seed).toBe(fired / 1000);
+      const undisturbed = runTourney({
+        config: resolveConfig(config, { seed }),
+        runDir: path.join(tempDir(), 'local'),
+      });
       await new Promise((r) => setTimeout(r, 500)); // its games under way on the worker
       await redis.kill();
       await new Promise((r) => setTimeout(r, 3_000));
@@ -111,7 +121,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('nightly: Redis downtime a
       expect(log).toMatch(
         new RegExp(`"${name}" failed on an infrastructure error \\(attempt 1 of 3\\); it is tried again, resuming`),
       );
-      expect(log).toMatch(new RegExp(`"${name}" started \\(attempt 2 of 3, resuming\\)`));
+      expect(log).toMatch(new RegExp(`"${name}" started \\(attempt 2 of 3, resuming\\): .* \\(seed ${seed}\\)`));
       const journal = journalOf(runDir);
       expect(new Set(journal.map((r) => r.id)).size).toBe(journal.length);
       expect(wOf(runDir)).toEqual(wOf((await undisturbed).runDir));
