@@ -209,7 +209,7 @@ export function registerQueueCommands(program: Command): void {
         'CATARENA_QUEUE',
       ),
     )
-    .option('--agent <id>', 'only this agent')
+    .option('--agent <id|spec>', 'only this agent: its id (cautious) or its spec (offline:cautious)')
     .option('--json', 'print as JSON')
     .option(
       '--task-tracks',
@@ -237,7 +237,7 @@ export function registerQueueCommands(program: Command): void {
           { withRedis },
           { readIndexFile, readIndexRedis, writeHistoryPage },
           { INDEX_FILE },
-          { checkedRuns, formatHistory, historyRows },
+          { agentIdFromName, checkedRuns, formatHistory, historyRows },
         ] = await Promise.all([
           import('../queue/connection.ts'),
           import('../run/run-index.ts'),
@@ -257,7 +257,8 @@ export function registerQueueCommands(program: Command): void {
         }
         if (flags.taskTracks) {
           const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
-          const scores = scoresFromIndex(entries).filter((s) => !flags.agent || s.agent === flags.agent);
+          const agent = flags.agent && agentIdFromName(flags.agent);
+          const scores = scoresFromIndex(entries).filter((s) => !agent || s.agent === agent);
           if (flags.json) printJson(scores);
           else
             printOut(
@@ -266,6 +267,12 @@ export function registerQueueCommands(program: Command): void {
           return;
         }
         const rows = historyRows(entries, flags.agent);
+        if (flags.agent && !rows.length && entries.length) {
+          const agents = [...new Set(entries.flatMap((e) => e.leaderboard.map((r) => r.agent)))].sort();
+          throw new Error(
+            `no indexed run has agent ${flags.agent} (as id ${agentIdFromName(flags.agent)}); the runs' agents: ${agents.join(', ')}`,
+          );
+        }
         if (flags.json) printJson(rows);
         else printOut(formatHistory(rows));
       },
