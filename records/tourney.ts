@@ -275,6 +275,8 @@ export interface RunIndexEntry {
   runDir: string;
   /** The scheduler that started it ("nightly"), if any. */
   schedule?: string;
+  /** The seed it played (scheduled nights each get their own; runs indexed before this field have none). */
+  seed?: number;
   finishedAt: string;
   games: string[];
   rounds: number;

@@ -138,6 +138,16 @@ export function registerQueueCommands(program: Command): void {
     .option('--name <name>', "scheduler name, also the run directories' prefix", 'nightly')
     .option('--tz <zone>', 'time zone of the cron pattern, e.g. Europe/Berlin (default: local time)')
     .option('--reuse', 'reuse results of games whose code and settings did not change since an earlier run')
+    .option(
+      '--retries <n>',
+      'tries again after a night fails on an infrastructure error (Redis away past 60 s, a game failing on every worker), resuming its folder (default 2)',
+      intOption(0),
+    )
+    .option(
+      '--retry-delay <ms>',
+      'wait before the first retry, doubled for each next one (default 60000)',
+      intOption(0),
+    )
     .option('--list', 'list registered schedules')
     .option('--remove <name>', 'remove a schedule')
     .action(
@@ -148,6 +158,8 @@ export function registerQueueCommands(program: Command): void {
         name: string;
         tz?: string;
         reuse?: boolean;
+        retries?: number;
+        retryDelay?: number;
         list?: boolean;
         remove?: string;
       }) => {
@@ -178,10 +190,13 @@ export function registerQueueCommands(program: Command): void {
           cron: flags.cron,
           tz: flags.tz,
           config,
+          retries: flags.retries,
+          retryDelayMs: flags.retryDelay,
         });
         printOut(
           `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}`,
         );
+        for (const warning of info.warnings ?? []) say(`! ${warning}`);
       },
     );
 
@@ -194,7 +209,7 @@ export function registerQueueCommands(program: Command): void {
         'CATARENA_QUEUE',
       ),
     )
-    .option('--agent <id>', 'only this agent')
+    .option('--agent <id|spec>', 'only this agent: its id (cautious) or its spec (offline:cautious)')
     .option('--json', 'print as JSON')
     .option(
       '--task-tracks',
@@ -222,7 +237,7 @@ export function registerQueueCommands(program: Command): void {
           { withRedis },
           { readIndexFile, readIndexRedis, writeHistoryPage },
           { INDEX_FILE },
-          { checkedRuns, formatHistory, historyRows },
+          { agentIdFromName, checkedRuns, formatHistory, historyRows },
         ] = await Promise.all([
           import('../queue/connection.ts'),
           import('../run/run-index.ts'),
@@ -242,7 +257,8 @@ export function registerQueueCommands(program: Command): void {
         }
         if (flags.taskTracks) {
           const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
-          const scores = scoresFromIndex(entries).filter((s) => !flags.agent || s.agent === flags.agent);
+          const agent = flags.agent && agentIdFromName(flags.agent);
+          const scores = scoresFromIndex(entries).filter((s) => !agent || s.agent === agent);
           if (flags.json) printJson(scores);
           else
             printOut(
@@ -251,6 +267,12 @@ export function registerQueueCommands(program: Command): void {
           return;
         }
         const rows = historyRows(entries, flags.agent);
+        if (flags.agent && !rows.length && entries.length) {
+          const agents = [...new Set(entries.flatMap((e) => e.leaderboard.map((r) => r.agent)))].sort();
+          throw new Error(
+            `no indexed run has agent ${flags.agent} (as id ${agentIdFromName(flags.agent)}); the runs' agents: ${agents.join(', ')}`,
+          );
+        }
         if (flags.json) printJson(rows);
         else printOut(formatHistory(rows));
       },

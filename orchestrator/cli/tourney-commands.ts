@@ -507,18 +507,32 @@ export function registerTourneyCommands(program: Command): void {
     .description(
       'Did agent A score better than agent B? A paired test over the runs (repeats) and tracks in which both played: per track and overall, ' +
         'the mean difference in S and L with its interval over repeats (development and games), a sign-flip p-value and P(A better). ' +
-        'For "did the new version get better?", enter both versions in the same runs (e.g. cli:claude#v1, cli:claude#v2). A --repeats run stands for its repeats.',
+        'For "did the new version get better?", enter both versions in the same runs (e.g. claude-code#v1, claude-code#v2). A --repeats run stands for its repeats.',
     )
-    .argument('<agentA>', 'agent id (as in the report)')
-    .argument('<agentB>', 'agent id')
-    .argument('<run-dirs...>', 'finished tourney run directories of one config')
+    .argument('<agentA>', 'agent id (as in the report) or its spec (claude-code#v2, offline:cautious)')
+    .argument('<agentB>', 'agent id or spec')
+    .argument(
+      '<run-dirs...>',
+      'finished tourney run directories, e.g. runs/*: the runs with a track both played are used, whatever else changed; the rest are named and skipped',
+    )
     .option('--json', 'print the rows as JSON')
-    .action(async (a: string, b: string, dirs: string[], flags: { json?: boolean }) => {
-      const [{ expandRepeats, readRepeats }, { compareAgents, formatComparison }] = await Promise.all([
+    .action(async (nameA: string, nameB: string, dirs: string[], flags: { json?: boolean }) => {
+      const [{ readComparableRuns }, { compareAgents, formatComparison }, { agentIdFromName }] = await Promise.all([
         import('../tourney/combine.ts'),
         import('../../reports/compare.ts'),
+        import('../run/history.ts'),
       ]);
-      const { repeats } = await readRepeats(await expandRepeats(dirs.map((d) => path.resolve(d))));
+      const [a, b] = [agentIdFromName(nameA), agentIdFromName(nameB)];
+      const { repeats, skipped, notes } = await readComparableRuns(
+        dirs.map((d) => path.resolve(d)),
+        a,
+        b,
+      );
+      for (const line of skipped) printErr(`catarena: skipped ${line}`);
+      if (!repeats.length)
+        throw new Error(`no finished run of these ${dirs.length} has a track with both ${a} and ${b} (skipped above)`);
+      printErr(`catarena: compared over ${repeats.length} run(s): ${repeats.map((r) => r.runId).join(', ')}`);
+      for (const note of notes) printErr(`catarena: ! ${note}`);
       const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
       if (flags.json) printJson(rows);
       else printOut(formatComparison(a, b, rows));
@@ -549,6 +563,7 @@ export function registerTourneyCommands(program: Command): void {
         out,
         undefined,
         Boolean(flags.acceptTampered),
+        (note) => printErr(`catarena: ! ${note}`),
       );
       printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
     });

@@ -53,7 +53,9 @@ export class MatchJobFailedError extends Error {
 
 export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOptions): Promise<MatchResult[]> {
   const report = options.report ?? (() => {});
-  const connection = await connectQueue(options.url, { warn: report });
+  // Each batch (a track's round) connects anew: the run checked Redis when it opened, so a Redis
+  // restarting between two batches gets the same grace as one restarting mid-batch.
+  const connection = await connectQueue(options.url, { warn: report, report, graceMs: options.graceMs ?? 60_000 });
   const watch = new RedisWatch(connection, { url: options.url, report, graceMs: options.graceMs });
   const queue = new Queue<MatchJobData, MatchJobResult>(MATCH_QUEUE, { connection, prefix: PREFIX });
   const events = new QueueEvents(MATCH_QUEUE, { connection: bullConnection(options.url), prefix: PREFIX });

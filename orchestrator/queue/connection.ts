@@ -103,15 +103,63 @@ export function redisClient(url: string): Redis {
   return client;
 }
 
+/** Refused credentials or certificates do not heal by waiting; an unreachable server may. */
+function isUnreachable(cause: Error & { code?: string }): boolean {
+  return !/WRONGPASS|invalid password|invalid username-password|NOAUTH|Authentication required|certificate|self.signed|CERT_|unable to verify/i.test(
+    `${cause.code ?? ''} ${cause.message}`,
+  );
+}
+
+export interface ConnectOptions {
+  timeoutMs?: number;
+  warn?: (message: string) => void;
+  /**
+   * How long an unreachable Redis is waited for (default 0: fail at once). A run that has
+   * connected before passes its grace period, so a restart between two batches does not fail it.
+   */
+  graceMs?: number;
+  /** Lines for "went away; waiting" and "is back" while waiting out the grace. */
+  report?: (message: string) => void;
+}
+
 /**
  * Connects and pings within `timeoutMs`, or throws an error naming the URL and the cause; warns
- * (via `warn`) when Redis may evict BullMQ's keys.
+ * (via `warn`) when Redis may evict BullMQ's keys. With `graceMs`, an unreachable Redis is tried
+ * again every half second until then.
  */
-export async function connectQueue(
-  url: string,
-  options: { timeoutMs?: number; warn?: (message: string) => void } = {},
-): Promise<Redis> {
+export async function connectQueue(url: string, options: ConnectOptions = {}): Promise<Redis> {
   checkQueueUrl(url);
+  const grace = options.graceMs ?? 0;
+  const started = Date.now();
+  for (let tries = 0; ; tries++) {
+    try {
+      const client = await probeQueue(url, options);
+      if (tries)
+        options.report?.(
+          `Redis at ${publicQueueUrl(url)} is back after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        );
+      return client;
+    } catch (err) {
+      const cause = (err as { cause?: Error }).cause ?? (err as Error);
+      if (!isUnreachable(cause)) throw err;
+      if (Date.now() - started >= grace) {
+        if (!grace) throw err;
+        throw new QueueUnavailableError(
+          `Redis at ${publicQueueUrl(url)} has been unreachable for ${Math.round(grace / 1000)} s: ${(err as Error).message}`,
+          { cause },
+        );
+      }
+      if (!tries)
+        options.report?.(
+          `Redis at ${publicQueueUrl(url)} is unreachable (${cause.message}); waiting up to ${Math.round(grace / 1000)} s for it`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, grace - (Date.now() - started)))));
+    }
+  }
+}
+
+/** One fail-fast attempt: connect, ping, check the eviction policy. */
+async function probeQueue(url: string, options: ConnectOptions): Promise<Redis> {
   const probe = new Redis({
     ...redisOptions(url),
     maxRetriesPerRequest: 0,
@@ -130,7 +178,8 @@ export async function connectQueue(
         `Redis at ${publicQueueUrl(url)} has maxmemory-policy ${policy}; set it to noeviction or queued jobs may vanish`,
       );
   } catch (err) {
-    throw new QueueUnavailableError(connectAdvice(url, cause ?? (err as Error)));
+    const why = cause ?? (err as Error);
+    throw new QueueUnavailableError(connectAdvice(url, why), { cause: why });
   } finally {
     probe.disconnect();
   }

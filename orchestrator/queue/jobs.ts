@@ -43,8 +43,15 @@ export const MATCH_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 30 * 24 * 3600 },
 };
 
+/**
+ * A scheduled night that fails on an infrastructure error (Redis away longer than the grace, a
+ * game failing on every worker) is tried again, resuming its run directory: 2 retries, 60 s and
+ * then 120 s later (`schedule --retries`, `--retry-delay`). Other failures are not retried
+ * (orchestrator/worker/nightly.ts marks them unrecoverable).
+ */
 export const TOURNEY_JOB_OPTIONS: JobsOptions = {
-  attempts: 1,
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 60_000 },
   removeOnComplete: { age: 90 * 24 * 3600 },
   removeOnFail: { age: 90 * 24 * 3600 },
 };

@@ -12,8 +12,8 @@ export const REDIS_ENV = {
 } as const;
 
 export class QueueUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'QueueUnavailableError';
   }
 }

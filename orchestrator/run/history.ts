@@ -5,6 +5,20 @@
 import { rulesChanges, rulesOfEntry, type RunIndexEntry } from './run-index.ts';
 import { opponentCodeOf, type OpponentCode } from '../../records/opponent-code.ts';
 import { checkIndexedRun } from './index-seal.ts';
+import { agentIdOf } from '../../agents/core/agent-id.ts';
+
+/**
+ * The agent id a user named: an id as reports show it ("cautious", "v1"), or the spec it came
+ * from ("offline:cautious", "claude-code#v1"). Ids never hold ":" or "#", so those name a spec.
+ */
+export function agentIdFromName(name: string): string {
+  if (!/[:#]/.test(name)) return name;
+  try {
+    return agentIdOf(name);
+  } catch {
+    return name;
+  }
+}
 
 /** A run's opponentCode, and its change from the run before it ("visible → hidden"). */
 function opponentCodeOfRun(
@@ -69,7 +83,8 @@ export interface HistoryRow {
   opponentCodeChanged?: string;
 }
 
-export function historyRows(entries: RunIndexEntry[], agent?: string): HistoryRow[] {
+export function historyRows(entries: RunIndexEntry[], agentName?: string): HistoryRow[] {
+  const agent = agentName && agentIdFromName(agentName);
   const sorted = [...entries].sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
   return sorted
     .map((e, i) => ({

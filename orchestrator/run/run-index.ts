@@ -36,6 +36,7 @@ export function indexEntry(
     runId: summary.runId,
     runDir: summary.runDir,
     schedule: extra.schedule,
+    ...seedOf(summary.config),
     finishedAt: new Date().toISOString(),
     games: extra.games,
     rounds: extra.rounds,
@@ -48,6 +49,11 @@ export function indexEntry(
     opponentCode: opponentCodeOf(summary.config),
   };
 }
+
+const seedOf = (config: unknown) => {
+  const seed = (config as { seed?: unknown } | null)?.seed;
+  return typeof seed === 'number' ? { seed } : {};
+};
 
 /** Per game, the rules label a run's config plays it under (its rules version and rule-changing options). */
 export function rulesOfConfig(config: unknown, games: string[]): Record<string, string> {

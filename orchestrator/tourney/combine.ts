@@ -62,6 +62,62 @@ export async function expandRepeats(dirs: string[]): Promise<string[]> {
   return out;
 }
 
+/** One finished run read as a repeat: its config, summary, and bootstrap draws per track. */
+async function readRepeat(
+  dir: string,
+  journals: ReadonlyMap<string, Journal>,
+  acceptTampered: boolean,
+): Promise<{ config: TourneyConfig; repeat: RepeatInput; reused: Map<string, number>; games: number }> {
+  const run = new RunDir(dir, { journal: { acceptTampered } });
+  const config = await run.readConfig();
+  if (!(await run.hasSummary()))
+    throw new IncomparableRunsError(
+      `${run.root} has not finished (no metrics.json): resume it first (catarena resume ${run.root})`,
+    );
+  const summary = await run.readSummary<TourneySummary>();
+  const journal = journals.get(dir) ?? (await run.openJournal());
+  const draws: Record<string, BootstrapDraws> = {};
+  for (const t of summary.tracks) {
+    const track = (await trackGames(run, config, journal, t.game, t.variant))!;
+    draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, {
+      samples: config.bootstrapSamples,
+      seed: config.seed,
+    }).draws;
+  }
+  // Games copied from earlier runs (--reuse), per run they came from: not new samples.
+  const reused = new Map<string, number>();
+  const results = journal.results();
+  for (const r of results) if (r.reusedFrom) reused.set(r.reusedFrom, (reused.get(r.reusedFrom) ?? 0) + 1);
+  return {
+    config,
+    repeat: { runId: path.basename(run.root), runDir: run.root, seed: config.seed, summary, draws },
+    reused,
+    games: results.length,
+  };
+}
+
+const tracksLine = (summary: TourneySummary) =>
+  summary.tracks.map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`).join('; ');
+
+/**
+ * What makes runs read as repeats less independent than they look: runs sharing a seed, and
+ * games one copied from another (--reuse). One line each, for `combine` and `compare` to warn with.
+ */
+function independenceNotes(read: Array<{ repeat: RepeatInput; reused: Map<string, number>; games: number }>): string[] {
+  const notes: string[] = [];
+  const bySeed = new Map<number, string[]>();
+  for (const { repeat } of read) bySeed.set(repeat.seed, [...(bySeed.get(repeat.seed) ?? []), repeat.runId]);
+  for (const [seed, runs] of bySeed)
+    if (runs.length > 1)
+      notes.push(
+        `${runs.join(', ')} share seed ${seed}: not independent repeats (the same seeds deal the same games; give each run its own seed)`,
+      );
+  for (const { repeat, reused, games } of read)
+    for (const [from, n] of reused)
+      notes.push(`${repeat.runId} reused ${n} of its ${games} games from ${from} (--reuse): copies, not new samples`);
+  return notes;
+}
+
 /** Reads the repeats (finished runs), checks they are repeats of one study, and returns what the combined report needs. */
 export async function readRepeats(
   dirs: string[],
@@ -69,44 +125,68 @@ export async function readRepeats(
   journals: ReadonlyMap<string, Journal> = new Map(),
   /** Read repeats whose journal's chain breaks (`--accept-tampered`); default: refused. */
   acceptTampered = false,
-): Promise<{ config: TourneyConfig; repeats: RepeatInput[] }> {
+): Promise<{ config: TourneyConfig; repeats: RepeatInput[]; notes: string[] }> {
   if (!dirs.length) throw new IncomparableRunsError('no runs to combine');
-  const repeats: RepeatInput[] = [];
-  let first: { dir: string; config: TourneyConfig; summary: TourneySummary } | undefined;
+  const read: Awaited<ReturnType<typeof readRepeat>>[] = [];
   for (const dir of dirs) {
-    const run = new RunDir(dir, { journal: { acceptTampered } });
-    const config = await run.readConfig();
-    if (!(await run.hasSummary()))
-      throw new IncomparableRunsError(
-        `${run.root} has not finished (no metrics.json): resume it first (catarena resume ${run.root})`,
-      );
-    const summary = await run.readSummary<TourneySummary>();
+    const one = await readRepeat(dir, journals, acceptTampered);
+    const first = read[0];
     if (first) {
-      const diff = configDifference(first.config, config);
-      if (diff) throw new IncomparableRunsError(`${run.root} is not a repeat of ${first.dir}: they differ in ${diff}`);
-      const tracksA = first.summary.tracks
-        .map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`)
-        .join('; ');
-      const tracksB = summary.tracks
-        .map((t) => `${trackName(t)} (${t.agents.join(',')} × ${t.rounds} rounds)`)
-        .join('; ');
-      if (tracksA !== tracksB)
+      const diff = configDifference(first.config, one.config);
+      const [a, b] = [first.repeat, one.repeat];
+      if (diff) throw new IncomparableRunsError(`${b.runDir} is not a repeat of ${a.runDir}: they differ in ${diff}`);
+      if (tracksLine(a.summary) !== tracksLine(b.summary))
         throw new IncomparableRunsError(
-          `${run.root} is not a repeat of ${first.dir}: its tracks are ${tracksB}, not ${tracksA}`,
+          `${b.runDir} is not a repeat of ${a.runDir}: its tracks are ${tracksLine(b.summary)}, not ${tracksLine(a.summary)}`,
         );
-    } else first = { dir: run.root, config, summary };
-    const journal = journals.get(dir) ?? (await run.openJournal());
-    const draws: Record<string, BootstrapDraws> = {};
-    for (const t of summary.tracks) {
-      const track = (await trackGames(run, config, journal, t.game, t.variant))!;
-      draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, {
-        samples: config.bootstrapSamples,
-        seed: config.seed,
-      }).draws;
     }
-    repeats.push({ runId: path.basename(run.root), runDir: run.root, seed: config.seed, summary, draws });
+    read.push(one);
   }
-  return { config: first!.config, repeats };
+  return { config: read[0]!.config, repeats: read.map((r) => r.repeat), notes: independenceNotes(read) };
+}
+
+/**
+ * `compare A B <dirs>`: every finished run (a --repeats study's repeats) with a track both agents
+ * played, whatever else changed between them (each run's difference is paired within it); the
+ * rest is skipped with why. Notes name config changes between the runs used, and what makes them
+ * less independent (shared seeds, reused games).
+ */
+export async function readComparableRuns(
+  dirs: string[],
+  a: string,
+  b: string,
+): Promise<{ repeats: RepeatInput[]; skipped: string[]; notes: string[] }> {
+  const read: Awaited<ReturnType<typeof readRepeat>>[] = [];
+  const skipped: string[] = [];
+  const notes: string[] = [];
+  for (const given of dirs) {
+    let expanded: string[];
+    try {
+      expanded = await expandRepeats([given]);
+    } catch {
+      skipped.push(`${given}: not a run directory (no config.json)`);
+      continue;
+    }
+    for (const dir of expanded) {
+      let one: Awaited<ReturnType<typeof readRepeat>>;
+      try {
+        one = await readRepeat(dir, new Map(), false);
+      } catch (err) {
+        skipped.push(`${dir}: ${(err as Error).message.replace(`${dir} `, '')}`);
+        continue;
+      }
+      if (!one.repeat.summary.tracks.some((t) => t.agents.includes(a) && t.agents.includes(b))) {
+        const agents = [...new Set(one.repeat.summary.tracks.flatMap((t) => t.agents))];
+        skipped.push(`${dir}: no track with both ${a} and ${b} (its agents: ${agents.join(', ')})`);
+        continue;
+      }
+      const before = read.at(-1);
+      const diff = before && configDifference(before.config, one.config);
+      if (diff) notes.push(`config changed in ${one.repeat.runId} (from ${before.repeat.runId}): ${diff}`);
+      read.push(one);
+    }
+  }
+  return { repeats: read.map((r) => r.repeat), skipped, notes: [...notes, ...independenceNotes(read)] };
 }
 
 /**
@@ -119,8 +199,11 @@ export async function combineRuns(
   outDir: string,
   config?: TourneyConfig,
   acceptTampered = false,
+  /** Told what makes the runs less independent than repeats should be (shared seeds, reused games). */
+  warn?: (message: string) => void,
 ): Promise<CombinedSummary> {
-  const { config: base, repeats } = await readRepeats(await expandRepeats(dirs), new Map(), acceptTampered);
+  const { config: base, repeats, notes } = await readRepeats(await expandRepeats(dirs), new Map(), acceptTampered);
+  for (const note of notes) warn?.(note);
   const out = new RunDir(outDir);
   const combined = combineSummaries(repeats, {
     runId: path.basename(out.root),

@@ -69,6 +69,18 @@ export { tracksOf };
 /** Why a strategy plays as a forfeiting stand-in (it failed its build or validation), or undefined. */
 const forfeitOf = (r: StrategyRecord) => (r.status === 'failed' ? `failed build: ${r.failure}` : undefined);
 
+/**
+ * What a run checks of its agents before it starts, and `catarena schedule` when it registers a
+ * night: every spec names an agent, agentTracks names only the run's agents, and a budget can
+ * price every model. Returns the run's agents (created from the config unless given).
+ */
+export function checkRunAgents(config: TourneyConfig, given?: Agent[]): Agent[] {
+  const agents = given ?? createRunAgents(config);
+  checkAgentTracks(config, agents);
+  checkBudgetPrices(config, agents);
+  return agents;
+}
+
 export async function runTourney(options: TourneyOptions): Promise<TourneySummary> {
   const tourney = await Tourney.open(options);
   await tourney.playAll();
@@ -130,7 +142,10 @@ class Tourney {
     const strays = sandbox.reapStrays(run.root); // bots a killed run left running here (a resume finds them)
     if (strays) progress?.phase(`stopped ${strays} bot processes a killed run left running`);
     const hosts = new GameServerPool();
+    let marked = false;
     try {
+      // The agents' specs and what depends on them first: a bad spec fails before the run is marked running.
+      const agents: Agent[] = checkRunAgents(config, options.agents);
       const executor = await createExecutor(config, run, {
         sandbox,
         hosts,
@@ -141,9 +156,7 @@ class Tourney {
       await run.pinRules(rulesOfConfig(config, config.games));
       await run.writeConfig(config);
       await run.markStatus('running', 'tourney');
-      const agents: Agent[] = options.agents ?? createRunAgents(config);
-      checkAgentTracks(config, agents);
-      checkBudgetPrices(config, agents);
+      marked = true;
       const developer = await createDeveloper({
         config,
         agents,
@@ -159,6 +172,8 @@ class Tourney {
     } catch (err) {
       await hosts.closeAll();
       await sandbox.close();
+      // A run that failed while opening is not left "running" (serve and history would call it killed).
+      if (marked) await run.markStatus('failed', 'tourney', (err as Error).message).catch(() => {});
       throw err;
     }
   }

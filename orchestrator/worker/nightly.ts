@@ -3,10 +3,12 @@
 // directory is named after the scheduler and the firing time, so a tourney job that is re-run
 // (its worker died) resumes the same run directory instead of starting another.
 import path from 'node:path';
-import { DelayedError, type Job, type Queue } from 'bullmq';
+import { DelayedError, type Job, Queue, UnrecoverableError } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { resolveConfig, type TourneyConfigInput } from '../config/tourney-config.ts';
-import { InterruptedError, runTourney } from '../tourney/tourney.ts';
-import { TOURNEY_QUEUE, withQueues } from '../queue/connection.ts';
+import { MatchJobFailedError } from '../executor/queued.ts';
+import { checkRunAgents, InterruptedError, runTourney } from '../tourney/tourney.ts';
+import { PREFIX, publicQueueUrl, QueueUnavailableError, TOURNEY_QUEUE, withRedis } from '../queue/connection.ts';
 import { TOURNEY_JOB_OPTIONS, type TourneyJobData } from '../queue/jobs.ts';
 
 export interface ScheduleOptions {
@@ -17,6 +19,10 @@ export interface ScheduleOptions {
   /** IANA time zone for the cron pattern (default: the worker's). */
   tz?: string;
   config: TourneyConfigInput;
+  /** Tries after a night fails on an infrastructure error (default 2). */
+  retries?: number;
+  /** Wait before the first retry, doubled for each next one (default 60 s). */
+  retryDelayMs?: number;
 }
 
 export interface ScheduleInfo {
@@ -24,10 +30,19 @@ export interface ScheduleInfo {
   cron?: string;
   tz?: string;
   next?: string;
+  /** What may stop the schedule from running as meant (no worker connected, no persistence). */
+  warnings?: string[];
 }
 
-const withTourneyQueue = <T>(url: string, work: (queue: Queue<TourneyJobData>) => Promise<T>) =>
-  withQueues<T, TourneyJobData>(url, [TOURNEY_QUEUE], ([queue]) => work(queue!));
+const withTourneyQueue = <T>(url: string, work: (queue: Queue<TourneyJobData>, redis: Redis) => Promise<T>) =>
+  withRedis(url, async (redis) => {
+    const queue = new Queue<TourneyJobData>(TOURNEY_QUEUE, { connection: redis, prefix: PREFIX });
+    try {
+      return await work(queue, redis);
+    } finally {
+      await queue.close();
+    }
+  });
 
 /**
  * Relative paths in a config (`out`, `dir:` agents) mean "from where schedule was run", not from
@@ -47,17 +62,24 @@ export function withAbsolutePaths(config: TourneyConfigInput): TourneyConfigInpu
 export async function scheduleTourney(options: ScheduleOptions): Promise<ScheduleInfo> {
   if (!/^[\w.-]+$/.test(options.name))
     throw new Error(`schedule name "${options.name}": use letters, digits, ".", "_" or "-"`);
-  // Validate now: a broken config should fail here, not at 2 a.m. on a worker.
-  resolveConfig(options.config, { queue: options.url });
+  // Validate now, as `tourney` does before it starts: a broken config or agent spec should fail
+  // here, not at 2 a.m. on a worker.
+  checkRunAgents(resolveConfig(options.config, { queue: options.url }));
   // The config's own queue URL is not stored: the worker that runs the job plays on its own queue
   // (runScheduledTourney), and the URL may hold a password, which must never sit in Redis.
   const { queue: _, ...config } = withAbsolutePaths(options.config);
-  return withTourneyQueue(options.url, async (queue) => {
+  const retries = options.retries ?? (TOURNEY_JOB_OPTIONS.attempts ?? 1) - 1;
+  const opts = {
+    ...TOURNEY_JOB_OPTIONS,
+    attempts: retries + 1,
+    ...(options.retryDelayMs === undefined ? {} : { backoff: { type: 'exponential', delay: options.retryDelayMs } }),
+  };
+  return withTourneyQueue(options.url, async (queue, redis) => {
     await queue
       .upsertJobScheduler(
         options.name,
         { pattern: options.cron, tz: options.tz },
-        { name: 'tourney', data: { name: options.name, config }, opts: TOURNEY_JOB_OPTIONS },
+        { name: 'tourney', data: { name: options.name, config }, opts },
       )
       .catch((err: Error) => {
         throw new Error(
@@ -70,8 +92,31 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
       cron: options.cron,
       tz: options.tz,
       next: scheduler?.next ? new Date(scheduler.next).toISOString() : undefined,
+      warnings: await scheduleWarnings(queue, redis, options.url),
     };
   });
+}
+
+/** A schedule registered now may still not run: no worker takes tourneys, or a restart of Redis forgets it. */
+async function scheduleWarnings(queue: Queue<TourneyJobData>, redis: Redis, url: string): Promise<string[]> {
+  const warnings: string[] = [];
+  if (!(await queue.getWorkers()).length)
+    warnings.push(
+      `no worker that runs scheduled tourneys is connected to ${publicQueueUrl(url)}: nothing runs this schedule until one is (catarena worker --queue …, without --no-tourneys)`,
+    );
+  const lost = await forgetsOnRestart(redis);
+  if (lost) warnings.push(lost);
+  return warnings;
+}
+
+/** Redis without an append-only file or snapshots loses every key on a restart: this schedule too (docs/deploy.md). */
+export async function forgetsOnRestart(redis: Redis): Promise<string | undefined> {
+  const setting = async (name: string) =>
+    ((await redis.config('GET', name).catch(() => [])) as string[])[1] as string | undefined;
+  const [aof, save] = [await setting('appendonly'), await setting('save')];
+  if (aof === undefined || save === undefined) return undefined; // CONFIG refused (a managed Redis): unknown
+  if (aof === 'yes' || save.trim()) return undefined;
+  return 'Redis keeps nothing across a restart (appendonly no, no save points): a restart deletes this schedule, queued games and the run index; turn on appendonly yes (docs/deploy.md, "What lives only in Redis")';
 }
 
 export async function listSchedules(url: string): Promise<ScheduleInfo[]> {
@@ -89,34 +134,81 @@ export async function removeSchedule(url: string, name: string): Promise<boolean
   return withTourneyQueue(url, (queue) => queue.removeJobScheduler(name));
 }
 
+/** The firing time of a scheduled job (the time the cron pattern named, not when a worker took it). */
+export const firedAt = (job: Pick<Job, 'timestamp' | 'opts'>) => new Date(job.timestamp + (job.opts.delay ?? 0));
+
+/**
+ * A night's seed: the config's when it sets one, or when it reuses games (--reuse finds only
+ * games played with the same seed); otherwise the firing time in seconds, so each night is an
+ * independent repeat and `combine` reads nights as repeats with their own seeds.
+ */
+export function nightSeed(config: TourneyConfigInput, fired: Date): number | undefined {
+  if (config.seed !== undefined || config.reuse) return undefined;
+  return Math.floor(fired.getTime() / 1000);
+}
+
+/**
+ * Infrastructure failures (Redis away past the grace, a game failing on every worker) are worth
+ * another try; anything else (a config, an agent) fails the same way again and is not retried.
+ */
+export function isInfrastructureFailure(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause)
+    if (e instanceof QueueUnavailableError || e instanceof MatchJobFailedError) return true;
+  return false;
+}
+
 /**
  * Runs a fired schedule's tourney; its games are queued on the same Redis. When the worker drains
  * (`signal`), the tourney stops after collecting what is finished and the job goes back to the
- * queue: a worker on this machine resumes the same run directory.
+ * queue: a worker on this machine resumes the same run directory. A night that fails on an
+ * infrastructure error is retried by BullMQ (TOURNEY_JOB_OPTIONS), resuming the same directory.
  */
 export async function runScheduledTourney(
   job: Job<TourneyJobData>,
   token: string | undefined,
-  options: { url: string; runsDir?: string; report: (message: string) => void; signal?: AbortSignal },
+  options: {
+    url: string;
+    runsDir?: string;
+    report: (message: string) => void;
+    signal?: AbortSignal;
+    /** How long Redis may be unreachable before the night fails (and is retried); default 60 s. */
+    queueGraceMs?: number;
+  },
 ): Promise<{ runDir: string }> {
-  const config = resolveConfig(job.data.config, { queue: options.url });
-  const fired = new Date(job.timestamp + (job.opts.delay ?? 0))
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace('T', '-')
-    .slice(0, 15);
-  const runDir = path.resolve(options.runsDir ?? config.out, `${job.data.name}-${fired}`);
-  options.report(`scheduled tourney "${job.data.name}" started: ${runDir}`);
+  const fired = firedAt(job);
+  const seed = nightSeed(job.data.config, fired);
+  const config = resolveConfig(job.data.config, { queue: options.url, ...(seed === undefined ? {} : { seed }) });
+  const stamp = fired.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const runDir = path.resolve(options.runsDir ?? config.out, `${job.data.name}-${stamp}`);
+  const attempt = Math.max(job.attemptsStarted ?? 0, job.attemptsMade + 1);
+  const attempts = job.opts.attempts ?? 1;
+  options.report(
+    `scheduled tourney "${job.data.name}" started${attempt > 1 ? ` (attempt ${attempt} of ${attempts}, resuming)` : ''}: ${runDir} (seed ${config.seed})`,
+  );
   try {
-    const summary = await runTourney({ config, runDir, schedule: job.data.name, signal: options.signal });
+    const summary = await runTourney({
+      config,
+      runDir,
+      schedule: job.data.name,
+      signal: options.signal,
+      queueGraceMs: options.queueGraceMs,
+    });
     options.report(`scheduled tourney "${job.data.name}" finished: ${runDir}`);
     return { runDir: summary.runDir };
   } catch (err) {
-    if (!(err instanceof InterruptedError) || !token) throw err;
+    if (err instanceof InterruptedError && token) {
+      options.report(
+        `scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} on this machine)`,
+      );
+      await job.moveToDelayed(Date.now() + 5_000, token);
+      throw new DelayedError();
+    }
+    if (!isInfrastructureFailure(err)) throw new UnrecoverableError((err as Error).message);
     options.report(
-      `scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} on this machine)`,
+      attempt < attempts
+        ? `scheduled tourney "${job.data.name}" failed on an infrastructure error (attempt ${attempt} of ${attempts}); it is tried again, resuming ${runDir}: ${(err as Error).message}`
+        : `scheduled tourney "${job.data.name}" failed on an infrastructure error after ${attempts} attempt(s): ${(err as Error).message}`,
     );
-    await job.moveToDelayed(Date.now() + 5_000, token);
-    throw new DelayedError();
+    throw err;
   }
 }

@@ -42,6 +42,8 @@ export interface QueueWorkerOptions {
   runsDir?: string;
   /** How long a job's lock lasts without renewal before it counts as stalled (default 30 s). */
   lockDurationMs?: number;
+  /** How long a scheduled night waits for an unreachable Redis before it fails (and is retried); default 60 s. */
+  queueGraceMs?: number;
   /** Developments at once (--queue tourneys develop on workers that can run the agent); 0: develop nothing (default 1). */
   develop?: number;
   report?: (message: string) => void;
@@ -146,11 +148,16 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
           runsDir: options.runsDir,
           report,
           signal: draining.signal,
+          queueGraceMs: options.queueGraceMs,
         }),
       { ...common, concurrency: 1 },
     );
     tourneys.on('error', () => {});
-    tourneys.on('failed', (job, err) => job && report(`scheduled tourney ${job.id} failed: ${err.message}`));
+    tourneys.on('failed', (job, err) => {
+      // A failure BullMQ retries was reported by runScheduledTourney; this is the night's end.
+      const last = job && (err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1));
+      if (last) report(`scheduled tourney ${job.id} failed: ${err.message}`);
+    });
     workers.push(tourneys as never);
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
