@@ -266,6 +266,7 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
 
   it.for(['standard', 'variant'])(
     'plays a whole chess game (%s) against the heuristic bot by clicks and a drag; an illegal move is refused',
+    { timeout: 600_000 },
     async (variant, { expect }) => {
       const run = play(
         'builtin:heuristic',
@@ -360,7 +361,6 @@ describe.skipIf(!hasChromium)('the human seat in Chromium', () => {
       expect(outside).toEqual([]);
       await page.close();
     },
-    600_000,
   );
   // The games that hide hands and words: the page shows the seat's own request, never the others' cards.
   for (const [game, bots, games] of [

@@ -115,6 +115,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
 
   it.for(['holdem', 'bridge'])(
     "%s: the live page and its event stream never hold the bot's hidden cards while the game is played",
+    { timeout: 120_000 },
     async (game, { expect }) => {
       const seat = new HumanSeat({ game, variant: 'standard' });
       await seat.start();
@@ -262,7 +263,6 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
       expect(outside).toEqual([]);
       await page.close();
     },
-    120_000,
   );
 
   it('a run of bots only is still drawn in full, and public with --spectator public', async ({ expect }) => {

@@ -330,6 +330,7 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
 
   it.for(['standard', 'variant'])(
     "Hold'em (%s): the table, the last step's stacks, stepping",
+    { timeout: 60_000 },
     async (variant, { expect }) => {
       const run = runOf('holdem', variant);
       const replay = run.replays[0]!;
@@ -367,11 +368,11 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
       expect(outside).toEqual([]);
       await page.close();
     },
-    60_000,
   );
 
   it.for(['standard', 'variant'])(
     'Bridge (%s): hands, auction, the 13 tricks at the last step, the other room',
+    { timeout: 60_000 },
     async (variant, { expect }) => {
       const run = runOf('bridge', variant);
       const replay = run.replays.find((r) => r.result.spec.duplicate!.room === 'open')!;
@@ -419,7 +420,6 @@ describe.skipIf(!hasChromium)('replay pages in Chromium', () => {
       expect(outside).toEqual([]);
       await page.close();
     },
-    60_000,
   );
 
   it("a 720-hand Hold'em table round: the last step, stepping around and jumping to a hand", async ({ expect }) => {

@@ -115,6 +115,7 @@ describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
 
   it.for(['standard', 'variant'])(
     '(%s) the last step shows the outcome and the eliminations; stepping back shows fewer statements',
+    { timeout: 60_000 },
     async (variant, { expect }) => {
       const run = runOf(variant);
       const dir = path.join(run.runDir, 'replays');
@@ -187,6 +188,5 @@ describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
       expect(outside).toEqual([]);
       await page.close();
     },
-    60_000,
   );
 });
