@@ -3,6 +3,10 @@
 // (tests/helpers/scripted-gemini.ts): with its own tools it writes the sample bot's three files,
 // starts the bot and checks /health, and the bot validates and plays. Without Docker: its JSON
 // output (stats with thinking tokens; a fatal error on stderr) is read as it prints it.
+// Time (with Docker it may pass 30 s): the five Gemini CLI agents share one round, but the rough
+// edges' agent waits Gemini CLI's own backoff, which no setting shortens: at least its 5 s initial
+// delay after a 429 (whatever RetryInfo asks), about 5 s after the broken stream, 1 s after the
+// candidate without parts (its bundle's retryWithBackoff and MID_STREAM_RETRY_OPTIONS, 0.61.0).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

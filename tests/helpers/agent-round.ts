@@ -15,16 +15,6 @@ import { resolveConfig } from '../../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../../orchestrator/tourney/tourney.ts';
 import { tempDir } from './bots.ts';
 
-export interface AgentRound {
-  runDir: string;
-  summary: TourneySummary;
-  /** tracks/gomoku-standard/round_1/strategies */
-  strategies: string;
-  record: StrategyRecord;
-  buildLog: string;
-  games: MatchResult[];
-}
-
 /** One agent of a shared round: its spec, and its own endpoint (key variable and base URL). */
 export interface RoundEntry {
   spec: string;
@@ -95,13 +85,6 @@ export function ownEndpoint(id: string, key: string, baseUrl: string): NonNullab
   const keyEnv = `CATARENA_TEST_KEY_${id.toUpperCase().replace(/\W/g, '_')}`;
   vi.stubEnv(keyEnv, key);
   return { keyEnv, baseUrl };
-}
-
-/** Plays the round of one agent (`id` is its id, the `#id` of its spec) against the offline cautious agent. */
-export async function agentRound(spec: string, id: string): Promise<AgentRound> {
-  const round = await agentsRound([{ spec }]);
-  const { record, buildLog } = round.of(id);
-  return { ...round, record, buildLog };
 }
 
 /** The round's two games ended normally: the agent's bot played both. */
