@@ -340,11 +340,14 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
         knownModels: ['scripted-claude'],
       }),
     );
+    // Two at a time: Claude Code's start is CPU-heavy, and five at once on two loaded cores were no
+    // faster than five rounds one after another (159 s against 129 s of tests, back to back).
     round = await agentsRound(
       [...servers].map(([id, s]) => ({
         spec: `claude-code:scripted-claude#${id}`,
         endpoint: ownEndpoint(id, id === 'refused' ? 'sk-ant-wrong-key-000' : SECRET, s.baseURL),
       })),
+      { developConcurrency: 2 },
     );
   }, 600_000);
   afterAll(async () => {

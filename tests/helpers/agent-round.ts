@@ -42,9 +42,12 @@ export interface SharedRound {
 
 /**
  * Plays one round of the given agents and the offline cautious agent (id `cautious`); all develop
- * at once (developConcurrency covers them), each against its own endpoint when it names one.
+ * at once (or `developConcurrency` at a time), each against its own endpoint when it names one.
  */
-export async function agentsRound(entries: RoundEntry[]): Promise<SharedRound> {
+export async function agentsRound(
+  entries: RoundEntry[],
+  options: { developConcurrency?: number } = {},
+): Promise<SharedRound> {
   const runDir = path.join(tempDir(), 'run');
   const config = resolveConfig({
     games: ['gomoku'],
@@ -53,7 +56,7 @@ export async function agentsRound(entries: RoundEntry[]): Promise<SharedRound> {
     concurrency: 2,
     bootstrapSamples: 20,
     developTimeoutMs: 240_000,
-    developConcurrency: entries.length + 1,
+    developConcurrency: options.developConcurrency ?? entries.length + 1,
   });
   const agents = entries.map((e) => createAgent(e.spec, 1, e.endpoint ? { endpoint: e.endpoint } : {}));
   const summary = await runTourney({ config, runDir, agents: [...agents, createOfflineAgent('offline:cautious', 1)] });
