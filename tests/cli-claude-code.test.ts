@@ -349,7 +349,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
       })),
       { developConcurrency: 2 },
     );
-  }, 600_000);
+  }, 900_000);
   afterAll(async () => {
     for (const s of servers.values()) await s.close();
   });
