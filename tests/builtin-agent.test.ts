@@ -255,7 +255,7 @@ describe('BuiltinAgent', () => {
           httpError: 429,
           message: 'You exceeded your current quota',
           type: 'RESOURCE_EXHAUSTED',
-          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }],
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.5s' }],
         };
       }
       return turns[req.messages.filter((m) => m.role === 'assistant').length];
@@ -264,9 +264,9 @@ describe('BuiltinAgent', () => {
     const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
     expect(res.failure, res.log).toBeUndefined();
     expect(res.log).toMatch(
-      /- rate limit: HTTP 429 from 127\.0\.0\.1:\d+ \(asked 1\.5 s\): waiting 1\.5 s, then asking again/,
+      /- rate limit: HTTP 429 from 127\.0\.0\.1:\d+ \(asked 0\.5 s\): waiting 0\.5 s, then asking again/,
     );
-    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(1_450);
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(450);
   });
 
   it("after OpenAI's 429 (retry-after and x-ratelimit-* headers) the request waits, then succeeds in the same attempt", async () => {
@@ -336,7 +336,7 @@ describe('BuiltinAgent', () => {
     const server = await startScriptedGemini(
       (req) => {
         n++;
-        if (n === 1) return geminiRateLimit('1.2s');
+        if (n === 1) return geminiRateLimit('0.5s');
         if (n === 2)
           return {
             noParts: true,
@@ -354,7 +354,7 @@ describe('BuiltinAgent', () => {
       const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
       expect(res.failure, res.log).toBeUndefined();
       expect(res.log).toMatch(
-        /- rate limit: HTTP 429 from 127\.0\.0\.1:\d+ \(asked 1\.2 s\): waiting 1\.2 s, then asking again/,
+        /- rate limit: HTTP 429 from 127\.0\.0\.1:\d+ \(asked 0\.5 s\): waiting 0\.5 s, then asking again/,
       );
       expect(res.log).toMatch(/the model stopped without calling finish \(error\)/);
       // Every replayed model turn carried the signature its function call was given (else a 400).

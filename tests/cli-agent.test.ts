@@ -3,13 +3,16 @@
 // image; the agent container reaches the allowed endpoint through the egress proxy and nothing
 // else (listeners started here); and Qwen Code, which speaks OpenAI chat completions, completes a
 // tourney round against the scripted server: it writes a bot with its own tools, runs it in the
-// container, and the bot validates and plays.
+// container, and the bot validates and plays; beside it in the same round, the Qwen Code agents
+// through a 429 and a broken stream, and where no attempt can help (each its own server and key).
+// Time (with Docker it may pass 30 s): three containers: the four CLIs' --version one after the
+// other, the egress checks, and the one shared round of five Qwen Code agents.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../agents/registry.ts';
 import { CLIS, jsonValues, PLACEHOLDER_KEY, shellQuote } from '../agents/cli/clis.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
@@ -18,11 +21,13 @@ import { AgentContainer } from '../sandbox/agent-container.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import { openAiRateLimit, startScriptedLlm, type ScriptedLlm, type ScriptedRequest } from './helpers/scripted-llm.ts';
 import {
-  agentRound,
+  agentsRound,
   evolutionReads,
-  finalFailureRound,
+  expectFinalFailure,
   expectPlayedNormally,
   expectSecretNowhere,
+  ownEndpoint,
+  type SharedRound,
 } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-cli-secret-789';
@@ -241,45 +246,128 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
       await forbidden.close();
     }
   }, 120_000);
+});
 
-  it('Qwen Code on a GPT-5-named model completes a tourney round against the scripted server (which refuses max_tokens for it, as OpenAI does): its bot validates and plays', async () => {
-    const sample = BUILTIN('random');
-    const write = (file: string) => ({
-      name: 'write_file',
-      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
-    });
-    // Qwen Code's main conversation carries its tools; side requests (e.g. a next-speaker or
-    // summary check) have none and get a plain answer. Its history opens with an assistant
-    // acknowledgement of the context, so the step is the number of tool-calling turns so far.
-    const turns = [
-      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      {
-        toolCalls: [
-          {
-            name: 'run_shell_command',
-            args: {
-              command:
-                'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done',
-              description: 'start the bot and check /health',
-            },
+const write = (file: string) => ({
+  name: 'write_file',
+  args: {
+    file_path: `/workspace/develop_ai/${file}`,
+    content: fs.readFileSync(path.join(BUILTIN('random'), file), 'utf8'),
+  },
+});
+// Qwen Code's main conversation carries its tools; side requests (e.g. a next-speaker or summary
+// check) have none and get a plain answer. Its history opens with an assistant acknowledgement of
+// the context, so the step is the number of tool-calling turns so far.
+const isMain = (req: ScriptedRequest) => req.tools.some((t) => t.function.name === 'write_file');
+const step = (req: ScriptedRequest) =>
+  req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
+const SIDE_ANSWER = { text: '{"next_speaker":"user","reasoning":"done"}' };
+
+/** The agent that completes its round: writes the bot, starts it and checks /health, and stops. */
+function completingScript(): Parameters<typeof startScriptedLlm>[0] {
+  const turns = [
+    { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+    {
+      toolCalls: [
+        {
+          name: 'run_shell_command',
+          args: {
+            command:
+              'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done',
+            description: 'start the bot and check /health',
           },
-        ],
-      },
-      { text: 'The bot is in /workspace/develop_ai and answers /health.' },
-    ];
-    const step = (req: ScriptedRequest) =>
-      req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
-    server = await startScriptedLlm((req) =>
-      req.tools.some((t) => t.function.name === 'write_file')
-        ? turns[step(req)]
-        : { text: '{"next_speaker":"user","reasoning":"done"}' },
+        },
+      ],
+    },
+    { text: 'The bot is in /workspace/develop_ai and answers /health.' },
+  ];
+  return (req) => (isMain(req) ? turns[step(req)] : SIDE_ANSWER);
+}
+
+/** The agent through OpenAI's 429 (retry-after, x-ratelimit-* headers) and an answer broken mid-stream. */
+function troubledScript(): Parameters<typeof startScriptedLlm>[0] {
+  const turns = [
+    { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+    { text: 'The bot is in /workspace/develop_ai.' },
+  ];
+  let n = 0;
+  return (req) => {
+    if (!isMain(req)) return SIDE_ANSWER;
+    n++;
+    if (n === 1) return openAiRateLimit(1);
+    if (n === 2) return { ...turns[0]!, breakMidway: true };
+    return turns[step(req)];
+  };
+}
+
+// The pinned Qwen Code where another attempt cannot help, as OpenAI answers: a refused key (401
+// invalid_api_key), no quota (429 insufficient_quota, "You exceeded your current quota…") and a
+// prompt too long (400 context_length_exceeded). One attempt each, named; the wall time is printed.
+const FINAL_CASES: Array<
+  [id: string, what: string, reason: string, script: Parameters<typeof startScriptedLlm>[0] | 'wrong-key']
+> = [
+  ['refused', 'a refused key', 'auth', 'wrong-key'],
+  [
+    'noquota',
+    'no quota',
+    'billing',
+    () => ({
+      httpError: 429,
+      message:
+        'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+      type: 'insufficient_quota',
+      code: 'insufficient_quota',
+    }),
+  ],
+  [
+    'toolong',
+    'a prompt too long',
+    'context_length',
+    () => ({
+      httpError: 400,
+      message:
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.",
+      type: 'invalid_request_error',
+      code: 'context_length_exceeded',
+    }),
+  ],
+];
+
+// One round holds every Qwen Code agent of this file, each against its own scripted server with its
+// own key (a per-agent endpoint, as a run's agents: entries give): they develop side by side, so
+// Qwen Code's start-ups and its retry waits are paid once instead of once per test (five rounds
+// before). Each test reads its own agent's record, build log, games and server.
+describe.skipIf(!agentImage)('Qwen Code in the agent container', () => {
+  const servers = new Map<string, ScriptedLlm>();
+  let round: SharedRound;
+  beforeAll(async () => {
+    servers.set('qwen', await startScriptedLlm(completingScript()));
+    servers.set('troubled', await startScriptedLlm(troubledScript()));
+    for (const [id, , , script] of FINAL_CASES)
+      servers.set(
+        id,
+        await startScriptedLlm(script === 'wrong-key' ? () => ({ text: 'never reached' }) : script, { key: SECRET }),
+      );
+    const key = (id: string) =>
+      FINAL_CASES.find((c) => c[0] === id)?.[3] === 'wrong-key' ? 'sk-cli-wrong-000' : SECRET;
+    // Two at a time: Qwen Code starts as a CPU-heavy Node program, and five at once on two loaded
+    // cores ran out of their develop budget where one after another did not.
+    round = await agentsRound(
+      [...servers].map(([id, s]) => ({
+        spec: `qwen-code:gpt-5-scripted#${id}`,
+        endpoint: ownEndpoint(id, key(id), s.baseURL),
+      })),
+      { developConcurrency: 2 },
     );
-    vi.stubEnv('OPENAI_API_KEY', SECRET);
-    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const { runDir, summary, strategies, record, buildLog, games } = await agentRound(
-      'qwen-code:gpt-5-scripted#qwen',
-      'qwen',
-    );
+  }, 900_000);
+  afterAll(async () => {
+    for (const s of servers.values()) await s.close();
+  });
+
+  it('Qwen Code on a GPT-5-named model completes a tourney round against the scripted server (which refuses max_tokens for it, as OpenAI does): its bot validates and plays', () => {
+    const server = servers.get('qwen')!;
+    const { runDir, summary, strategies } = round;
+    const { record, buildLog, games } = round.of('qwen');
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:qwen-code/gpt-5-scripted');
     // Its settings.json (samplingParams max_completion_tokens) kept max_tokens out of every request
@@ -293,7 +381,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expect(server.requests.some((r) => r.tools.some((t) => t.function.name === 'write_file'))).toBe(true);
     // The model's tool calls ran in the container: the files it wrote, and the command's output went back to it.
     expect(fs.readFileSync(path.join(strategies, 'qwen', 'bot.mjs'), 'utf8')).toBe(
-      fs.readFileSync(path.join(sample, 'bot.mjs'), 'utf8'),
+      fs.readFileSync(path.join(BUILTIN('random'), 'bot.mjs'), 'utf8'),
     );
     const last = server.requests.filter((r) => r.tools.length && step(r) === 2).at(-1)!;
     expect(JSON.stringify(last.messages.at(-1))).toMatch(/status/);
@@ -317,34 +405,12 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expect(/egress: .*refused(.*)/.exec(buildLog)![1]).not.toContain('127.0.0.1');
     expectPlayedNormally(games);
     expect(summary.tracks[0]!.cost.qwen!.tokens).toEqual(record.cost.tokens);
-    expectSecretNowhere(runDir, SECRET);
-  }, 300_000);
+  });
 
-  it("Qwen Code rides out OpenAI's 429 (retry-after, x-ratelimit-* headers) and an answer broken mid-stream", async () => {
-    const sample = BUILTIN('random');
-    const write = (file: string) => ({
-      name: 'write_file',
-      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
-    });
-    const turns = [
-      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      { text: 'The bot is in /workspace/develop_ai.' },
-    ];
-    const step = (req: ScriptedRequest) =>
-      req.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
-    const main = (req: ScriptedRequest) => req.tools.some((t) => t.function.name === 'write_file');
-    let n = 0;
-    server = await startScriptedLlm((req) => {
-      if (!main(req)) return { text: '{"next_speaker":"user","reasoning":"done"}' };
-      n++;
-      if (n === 1) return openAiRateLimit(1);
-      if (n === 2) return { ...turns[0]!, breakMidway: true };
-      return turns[step(req)];
-    });
-    vi.stubEnv('OPENAI_API_KEY', SECRET);
-    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const { runDir, record, buildLog, games } = await agentRound('qwen-code:gpt-5-scripted#qwen', 'qwen');
-    const mainRequests = server.requests.filter(main);
+  it("Qwen Code rides out OpenAI's 429 (retry-after, x-ratelimit-* headers) and an answer broken mid-stream", () => {
+    const server = servers.get('troubled')!;
+    const { record, buildLog, games } = round.of('troubled');
+    const mainRequests = server.requests.filter(isMain);
     expect(record.status, buildLog).toBe('ok');
     // Its OpenAI client waited the retry-after (1 s) itself, and Qwen Code 0.24.4 retries the broken
     // stream itself too (0.15.10 ended the run with "[API Error: terminated (cause: other side
@@ -360,51 +426,19 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
     expect(buildLog).toMatch(/attempt 1 succeeded/);
     expect(record.cost.tokens).toEqual(server.totalUsage());
     expectPlayedNormally(games);
-    expectSecretNowhere(runDir, SECRET);
-  }, 300_000);
-});
+  });
 
-// The pinned Qwen Code where another attempt cannot help, as OpenAI answers: a refused key (401
-// invalid_api_key), no quota (429 insufficient_quota, "You exceeded your current quota…") and a
-// prompt too long (400 context_length_exceeded). One attempt each, named; the wall time is printed.
-describe.skipIf(!agentImage)('Qwen Code where no attempt can help', () => {
-  const cases: Array<[string, string, Parameters<typeof startScriptedLlm>[0] | 'wrong-key']> = [
-    ['a refused key', 'auth', 'wrong-key'],
-    [
-      'no quota',
-      'billing',
-      () => ({
-        httpError: 429,
-        message:
-          'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
-        type: 'insufficient_quota',
-        code: 'insufficient_quota',
-      }),
-    ],
-    [
-      'a prompt too long',
-      'context_length',
-      () => ({
-        httpError: 400,
-        message:
-          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.",
-        type: 'invalid_request_error',
-        code: 'context_length_exceeded',
-      }),
-    ],
-  ];
-  for (const [what, reason, script] of cases) {
-    it(`${what}: one attempt, named ${reason}`, async () => {
-      server = await startScriptedLlm(script === 'wrong-key' ? () => ({ text: 'never reached' }) : script, {
-        key: SECRET,
-      });
-      vi.stubEnv('OPENAI_API_KEY', script === 'wrong-key' ? 'sk-cli-wrong-000' : SECRET);
-      vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-      const { seconds } = await finalFailureRound('qwen-code:gpt-5-scripted#qwen', 'qwen', reason);
+  for (const [id, what, reason, script] of FINAL_CASES)
+    it(`Qwen Code, ${what}: one attempt, named ${reason}`, () => {
+      const server = servers.get(id)!;
+      const seconds = expectFinalFailure(round.of(id), reason);
       if (script === 'wrong-key') expect(server.requests).toEqual([]);
       console.log(
         `qwen-code, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted requests`,
       );
-    }, 600_000);
-  }
+    });
+
+  it('leaves no key in any file of the run', () => {
+    expectSecretNowhere(round.runDir, SECRET);
+  });
 });

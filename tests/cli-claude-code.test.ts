@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIS, PLACEHOLDER_KEY, qwenSamplingParams } from '../agents/cli/clis.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
@@ -23,15 +23,17 @@ import {
   type ScriptedRequest,
   type ScriptTurn,
 } from './helpers/scripted-anthropic.ts';
-import { agentRound, evolutionReads, expectPlayedNormally, expectSecretNowhere } from './helpers/agent-round.ts';
+import {
+  agentsRound,
+  evolutionReads,
+  expectFinalFailure,
+  expectPlayedNormally,
+  expectSecretNowhere,
+  ownEndpoint,
+  type SharedRound,
+} from './helpers/agent-round.ts';
 
 const SECRET = 'sk-ant-claude-code-secret-314';
-let server: ScriptedAnthropic | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  vi.unstubAllEnvs();
-});
 
 describe("Claude Code's result object", () => {
   it("counts the tokens of every model call (modelUsage: subagents included), else the main loop's usage", () => {
@@ -221,61 +223,142 @@ describe("the egress proxy and Claude Code's refused tunnels", () => {
 
 const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntimeTag() : undefined;
 
+const write = (file: string) => ({
+  name: 'Write',
+  args: {
+    file_path: `/workspace/develop_ai/${file}`,
+    content: fs.readFileSync(path.join(BUILTIN('random'), file), 'utf8'),
+  },
+});
+const SUBAGENT = 'Subagent task: list /workspace/develop_ai and say whether start_ai.sh is there.';
+/** Its subagent (the Agent tool) is a conversation of its own that opens with the prompt it was given. */
+const isSubagent = (r: ScriptedRequest) => JSON.stringify(r.messages[0] ?? '').includes(SUBAGENT);
+
+/**
+ * The agent that completes its round. Claude Code's main conversation carries its tools (Write
+ * among them); a step is the number of assistant turns so far.
+ */
+function completingScript(): (r: ScriptedRequest) => ScriptTurn | undefined {
+  const turns: ScriptTurn[] = [
+    { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+    {
+      toolCalls: [
+        {
+          name: 'Bash',
+          args: {
+            command:
+              'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done',
+            description: 'Start the bot and check /health',
+          },
+        },
+      ],
+    },
+    {
+      toolCalls: [
+        {
+          name: 'Agent',
+          args: { description: 'Check the bot folder', prompt: SUBAGENT, subagent_type: 'general-purpose' },
+        },
+      ],
+    },
+    // Claude Code 2.1.332 runs the subagent in the background: its answer comes back as a task
+    // notification, one more turn of the main conversation.
+    { text: 'The subagent is checking the folder.' },
+    { text: 'The bot is in /workspace/develop_ai and answers /health.' },
+  ];
+  return (r) => (isSubagent(r) ? { text: 'start_ai.sh, bot.mjs and bot-http.mjs are there.' } : turns[stepOf(r)]);
+}
+
+// The agent through what the strict scripted Anthropic server now does: a 429 with retry-after
+// (1 s here, kept short; anthropic-ratelimit-* headers beside it), then an `error` event
+// (overloaded_error) in the middle of a 200 stream. It must wait, retry, and build.
+function troubledScript(): (r: ScriptedRequest) => ScriptTurn | undefined {
+  // With thinking asked for, the tool turn carries a signed thinking block Claude Code must echo.
+  const turns: ScriptTurn[] = [
+    {
+      thinking: 'Copy the sample bot into develop_ai.',
+      toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')],
+    },
+    { text: 'The bot is in /workspace/develop_ai.' },
+  ];
+  let main = 0;
+  return (r) => {
+    main++;
+    if (main === 1)
+      return {
+        httpError: 429,
+        message: 'Number of request tokens has exceeded your per-minute rate limit',
+        retryAfter: 1,
+      };
+    if (main === 2) return { streamError: {}, text: 'I will write the bot' };
+    return turns[stepOf(r)];
+  };
+}
+
+// Where another attempt cannot help, as the strict server answers: 402 billing_error and 400
+// "prompt is too long: N tokens > M maximum" (coder/aibridge#56); the refused key has its own test.
+const FINAL_CASES: Array<[id: string, what: string, reason: string, turn: ScriptTurn]> = [
+  [
+    'nocredit',
+    'no credit (402)',
+    'billing',
+    {
+      httpError: 402,
+      message:
+        'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+    },
+  ],
+  [
+    'toolong',
+    'a prompt too long (400)',
+    'context_length',
+    { httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' },
+  ],
+];
+
+// One round holds every Claude Code agent of this file, each against its own scripted server with
+// its own key (a per-agent endpoint, as a run's agents: entries give): they develop side by side,
+// so Claude Code's start-ups and its retry waits are paid once instead of once per test (five
+// rounds before). Each test reads its own agent's record, build log, games and server.
 describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
-  it('completes a tourney round against the scripted Anthropic server: its bot validates and plays', async () => {
-    const sample = BUILTIN('random');
-    const pinned = loadAgentRecipe().clis['@anthropic-ai/claude-code'];
-    const write = (file: string) => ({
-      name: 'Write',
-      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
-    });
-    const SUBAGENT = 'Subagent task: list /workspace/develop_ai and say whether start_ai.sh is there.';
-    // Claude Code's main conversation carries its tools (Write among them); a step is the number
-    // of assistant turns so far. Its subagent (the Agent tool) is a conversation of its own that
-    // opens with the prompt it was given.
-    const turns: ScriptTurn[] = [
-      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-      {
-        toolCalls: [
-          {
-            name: 'Bash',
-            args: {
-              command:
-                'cd /workspace/develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done',
-              description: 'Start the bot and check /health',
-            },
-          },
-        ],
-      },
-      {
-        toolCalls: [
-          {
-            name: 'Agent',
-            args: { description: 'Check the bot folder', prompt: SUBAGENT, subagent_type: 'general-purpose' },
-          },
-        ],
-      },
-      // Claude Code 2.1.332 runs the subagent in the background: its answer comes back as a task
-      // notification, one more turn of the main conversation.
-      { text: 'The subagent is checking the folder.' },
-      { text: 'The bot is in /workspace/develop_ai and answers /health.' },
-    ];
-    const isSubagent = (r: ScriptedRequest) => JSON.stringify(r.messages[0] ?? '').includes(SUBAGENT);
-    server = await startScriptedAnthropic(
-      (r) => (isSubagent(r) ? { text: 'start_ai.sh, bot.mjs and bot-http.mjs are there.' } : turns[stepOf(r)]),
-      {
+  const servers = new Map<string, ScriptedAnthropic>();
+  let round: SharedRound;
+  beforeAll(async () => {
+    // Quick calls beside the conversation (none seen from 2.1.197 or 2.1.332 with non-essential traffic off) carry no tools.
+    const options = {
+      apiKey: SECRET,
+      knownModels: ['scripted-claude'],
+      side: (r: ScriptedRequest) => (r.tools.length ? undefined : { text: 'OK' }),
+    };
+    servers.set('claude', await startScriptedAnthropic(completingScript(), options));
+    servers.set('troubled', await startScriptedAnthropic(troubledScript(), options));
+    for (const [id, , , turn] of FINAL_CASES) servers.set(id, await startScriptedAnthropic(() => turn, options));
+    servers.set(
+      'refused',
+      await startScriptedAnthropic(() => ({ text: 'never reached' }), {
         apiKey: SECRET,
         knownModels: ['scripted-claude'],
-        // Quick calls beside the conversation (none seen from 2.1.197 or 2.1.332 with non-essential traffic off) carry no tools.
-        side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
-      },
+      }),
     );
-    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
-    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
-    const { runDir, summary, strategies, record, buildLog, games } = await agentRound(
-      'claude-code:scripted-claude#claude',
-      'claude',
+    // Two at a time: Claude Code's start is CPU-heavy, and five at once on two loaded cores were no
+    // faster than five rounds one after another (159 s against 129 s of tests, back to back).
+    round = await agentsRound(
+      [...servers].map(([id, s]) => ({
+        spec: `claude-code:scripted-claude#${id}`,
+        endpoint: ownEndpoint(id, id === 'refused' ? 'sk-ant-wrong-key-000' : SECRET, s.baseURL),
+      })),
+      { developConcurrency: 2 },
     );
+  }, 900_000);
+  afterAll(async () => {
+    for (const s of servers.values()) await s.close();
+  });
+
+  it('completes a tourney round against the scripted Anthropic server: its bot validates and plays', () => {
+    const server = servers.get('claude')!;
+    const pinned = loadAgentRecipe().clis['@anthropic-ai/claude-code'];
+    const { runDir, summary, strategies } = round;
+    const { record, buildLog, games } = round.of('claude');
     expect(record.status, buildLog).toBe('ok');
     // Its web tools are off by default (--disallowedTools): no request offered them to the model.
     const offered = new Set(server.requests.flatMap((r) => r.tools.map((t) => t.name)));
@@ -302,7 +385,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     // Its tools ran in the container: the files it wrote, the bot it started answered /health, the subagent's answer came back.
     for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
       expect(fs.readFileSync(path.join(strategies, 'claude', file), 'utf8')).toBe(
-        fs.readFileSync(path.join(sample, file), 'utf8'),
+        fs.readFileSync(path.join(BUILTIN('random'), file), 'utf8'),
       );
     }
     expect(toolResults(main[2]!).at(-1)).toMatch(/healthy/);
@@ -328,47 +411,11 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
     // Egress: only the endpoint; nothing refused (non-essential traffic is off).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));
     expectPlayedNormally(games);
-    expectSecretNowhere(runDir, SECRET);
-  }, 300_000);
-});
+  });
 
-// The pinned Claude Code through what the strict scripted Anthropic server now does: a 429 with
-// retry-after (1 s here, kept short; anthropic-ratelimit-* headers beside it), then an `error`
-// event (overloaded_error) in the middle of a 200 stream. It must wait, retry, and build.
-describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', () => {
-  it('waits the retry-after, retries the broken stream, and builds a bot that plays', async () => {
-    const sample = BUILTIN('random');
-    const write = (file: string) => ({
-      name: 'Write',
-      args: { file_path: `/workspace/develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
-    });
-    // With thinking asked for, the tool turn carries a signed thinking block Claude Code must echo.
-    const turns: ScriptTurn[] = [
-      {
-        thinking: 'Copy the sample bot into develop_ai.',
-        toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')],
-      },
-      { text: 'The bot is in /workspace/develop_ai.' },
-    ];
-    let main = 0;
-    server = await startScriptedAnthropic(
-      (r) => {
-        main++;
-        if (main === 1)
-          return {
-            httpError: 429,
-            message: 'Number of request tokens has exceeded your per-minute rate limit',
-            retryAfter: 1,
-          };
-        if (main === 2) return { streamError: {}, text: 'I will write the bot' };
-        return turns[stepOf(r)];
-      },
-      { apiKey: SECRET, knownModels: ['scripted-claude'], side: (r) => (r.tools.length ? undefined : { text: 'OK' }) },
-    );
-    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
-    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
-    const { record, buildLog, games } = await agentRound('claude-code:scripted-claude#claude', 'claude');
-    const asked = server.requests.filter((r) => !r.side);
+  it('through a 429 and a broken stream: waits the retry-after, retries the broken stream, and builds a bot that plays', () => {
+    const { record, buildLog, games } = round.of('troubled');
+    const asked = servers.get('troubled')!.requests.filter((r) => !r.side);
     expect(record.status, buildLog).toBe('ok');
     expect(asked[0]!.turn).toMatchObject({ httpError: 429 });
     expect(asked[1]!.turn).toHaveProperty('streamError');
@@ -387,65 +434,23 @@ describe.skipIf(!agentImage)('Claude Code through a 429 and a broken stream', ()
       signature: expect.any(String),
     });
     expectPlayedNormally(games);
-  }, 300_000);
-});
+  });
 
-// The pinned Claude Code where another attempt cannot help, as the strict server answers: 402
-// billing_error and 400 "prompt is too long: N tokens > M maximum" (coder/aibridge#56).
-describe.skipIf(!agentImage)('Claude Code with no credit or a prompt too long', () => {
-  const cases: Array<[string, string, ScriptTurn]> = [
-    [
-      'no credit (402)',
-      'billing',
-      {
-        httpError: 402,
-        message:
-          'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
-      },
-    ],
-    [
-      'a prompt too long (400)',
-      'context_length',
-      { httpError: 400, message: 'prompt is too long: 205351 tokens > 200000 maximum' },
-    ],
-  ];
-  for (const [what, reason, turn] of cases) {
-    it(`${what}: one attempt, named ${reason}`, async () => {
-      server = await startScriptedAnthropic(() => turn, {
-        apiKey: SECRET,
-        knownModels: ['scripted-claude'],
-        side: (r) => (r.tools.length ? undefined : { text: 'OK' }),
-      });
-      vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
-      vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
-      const started = Date.now();
-      const { record, buildLog } = await agentRound('claude-code:scripted-claude#claude', 'claude');
-      expect(record.status).toBe('failed');
-      expect(record.failureReason, buildLog).toBe(reason);
-      expect(buildLog).not.toContain('## attempt 2/');
-      expect(buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+  for (const [id, what, reason] of FINAL_CASES)
+    it(`${what}: one attempt, named ${reason}`, () => {
+      const seconds = expectFinalFailure(round.of(id), reason);
       console.log(
-        `claude-code, ${what}: stopped after ${((Date.now() - started) / 1000).toFixed(0)} s, ${server.requests.length} requests`,
+        `claude-code, ${what}: stopped after ${seconds.toFixed(0)} s, ${servers.get(id)!.requests.length} requests`,
       );
-    }, 600_000);
-  }
-});
+    });
 
-describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
   // Claude Code 2.1.197 retries a 401 about ten times with backoff before it gives up (its
   // "Retrying in … (attempt n/10)"; ThreeFish-AI/negentropy#823 saw the same: 11 requests over
   // 187 s here), so the agent stops the attempt at the egress proxy's first 401 on a model call,
   // and starts no other.
-  it('stops after one attempt, named auth, with the wall time in the build log', async () => {
-    server = await startScriptedAnthropic(() => ({ text: 'never reached' }), {
-      apiKey: SECRET,
-      knownModels: ['scripted-claude'],
-    });
-    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-wrong-key-000');
-    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
-    const started = Date.now();
-    const { record, buildLog } = await agentRound('claude-code:scripted-claude#claude', 'claude');
-    const seconds = (Date.now() - started) / 1000;
+  it('with a refused key: stops after one attempt, named auth, with the wall time in the build log', () => {
+    const server = servers.get('refused')!;
+    const { record, buildLog } = round.of('refused');
     expect(record.status).toBe('failed');
     expect(record.failureReason, buildLog).toBe('auth');
     expect(buildLog).toContain('## attempt 1/3');
@@ -460,7 +465,11 @@ describe.skipIf(!agentImage)('Claude Code with a refused key', () => {
       /the endpoint answered a model call with HTTP 401: \{"type":"error","error":\{"type":"authentication_error","message":"invalid x-api-key"\}.* \(the LLM endpoint refused the API key\); the attempt was stopped there/,
     );
     console.log(
-      `claude-code, wrong key: stopped after ${seconds.toFixed(0)} s, ${server.others.length} refused requests`,
+      `claude-code, wrong key: stopped after ${(record.cost.wallMs / 1000).toFixed(0)} s, ${server.others.length} refused requests`,
     );
-  }, 600_000);
+  });
+
+  it('leaves no key in any file of the run', () => {
+    expectSecretNowhere(round.runDir, SECRET);
+  });
 });

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLIS, PLACEHOLDER_KEY } from '../agents/cli/clis.ts';
 import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
@@ -25,11 +25,13 @@ import {
   type ScriptedResponses,
 } from './helpers/scripted-responses.ts';
 import {
-  agentRound,
+  agentsRound,
   evolutionReads,
-  finalFailureRound,
+  expectFinalFailure,
   expectPlayedNormally,
   expectSecretNowhere,
+  ownEndpoint,
+  type SharedRound,
 } from './helpers/agent-round.ts';
 
 const SECRET = 'sk-proj-codex-secret-271828';
@@ -445,168 +447,153 @@ describe("Codex's invocation", () => {
 
 const agentImage = dockerReady() && dockerReady(agentRuntimeTag()) ? agentRuntimeTag() : undefined;
 
-// The pinned Codex through rate limits and a broken stream, as the strict scripted Responses server
+const OUT = '/workspace/develop_ai';
+const sampleFile = (file: string) => fs.readFileSync(path.join(BUILTIN('random'), file), 'utf8');
+// Codex's own tools for a catalog model (gpt-5.5 in 0.169): the freeform apply_patch tool takes
+// a patch in its grammar (here adding two files), exec_command a shell command.
+const addFile = (file: string) =>
+  `*** Add File: ${OUT}/${file}\n${sampleFile(file)
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => `+${l}`)
+    .join('\n')}\n`;
+const PATCH = `*** Begin Patch\n${addFile('bot.mjs')}${addFile('bot-http.mjs')}*** End Patch\n`;
+const WRITE_START = `mkdir -p ${OUT} && cat > ${OUT}/start_ai.sh <<'EOF'\n${sampleFile('start_ai.sh')}EOF\nchmod +x ${OUT}/start_ai.sh && ls ${OUT}`;
+/** Codex's conversation carries its tools; anything else (none seen from 0.169) gets a plain answer. */
+const isMain = (r: ResponsesRequest) => toolNames(r).includes('exec_command');
+
+/** The agent that completes its round. Usage given per turn, cached and reasoning tokens included, so the cost record is checked against exact numbers. */
+function completingScript(): (r: ResponsesRequest) => ResponsesTurn | undefined {
+  const turns: ResponsesTurn[] = [
+    {
+      reasoning: 'Copy the sample bot: apply_patch for the code, a shell command for start_ai.sh.',
+      toolCalls: [
+        { name: 'apply_patch', input: PATCH },
+        { name: 'exec_command', args: { cmd: WRITE_START } },
+      ],
+      usage: { input_tokens: 9100, cached_tokens: 0, output_tokens: 2600, reasoning_tokens: 40 },
+    },
+    {
+      toolCalls: [
+        {
+          name: 'exec_command',
+          args: {
+            cmd: `cd ${OUT} && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done`,
+            yield_time_ms: 15000,
+          },
+        },
+      ],
+      usage: { input_tokens: 11900, cached_tokens: 9000, output_tokens: 80, reasoning_tokens: 20 },
+    },
+    {
+      text: `The bot is in ${OUT} and answers /health.`,
+      usage: { input_tokens: 12000, cached_tokens: 11800, output_tokens: 30, reasoning_tokens: 0 },
+    },
+  ];
+  return (r) => (isMain(r) ? turns[stepOf(r)] : { text: 'OK' });
+}
+
+// The agent through rate limits and a broken stream, as the strict scripted Responses server
 // sends them: a response.failed with code rate_limit_exceeded and "Please try again in 1s" (the
 // wait Codex reads: codex-rs sse/responses.rs try_parse_retry_after), an HTTP 429 with retry-after
 // and x-ratelimit-* headers (1 s, kept short), then a stream that ends in a top-level `error` event.
-describe.skipIf(!agentImage)('Codex through rate limits and a broken stream', () => {
-  it('waits, retries, and builds a bot that plays', async () => {
-    const sample = BUILTIN('random');
-    const out = '/workspace/develop_ai';
-    const addFile = (file: string) =>
-      `*** Add File: ${out}/${file}\n${fs
-        .readFileSync(path.join(sample, file), 'utf8')
-        .replace(/\n$/, '')
-        .split('\n')
-        .map((l) => `+${l}`)
-        .join('\n')}\n`;
-    const patch = `*** Begin Patch\n${addFile('bot.mjs')}${addFile('bot-http.mjs')}*** End Patch\n`;
-    const writeStart = `mkdir -p ${out} && cat > ${out}/start_ai.sh <<'EOF'\n${fs.readFileSync(path.join(sample, 'start_ai.sh'), 'utf8')}EOF\nchmod +x ${out}/start_ai.sh && ls ${out}`;
-    const turns: ResponsesTurn[] = [
-      {
-        toolCalls: [
-          { name: 'apply_patch', input: patch },
-          { name: 'exec_command', args: { cmd: writeStart } },
-        ],
-      },
-      { text: `The bot is in ${out}.` },
-    ];
-    const isMain = (r: ResponsesRequest) => toolNames(r).includes('exec_command');
-    const trouble: ResponsesTurn[] = [
-      {
-        failed: {
-          code: 'rate_limit_exceeded',
-          message:
-            'Rate limit reached for gpt-5.5 on tokens per min (TPM): Limit 30000, Used 30000, Requested 9100. Please try again in 1s.',
-        },
-      },
-      {
-        httpError: 429,
-        message:
-          'Rate limit reached for gpt-5.5 on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 1s.',
-        type: 'requests',
+function troubledScript(): (r: ResponsesRequest) => ResponsesTurn | undefined {
+  const turns: ResponsesTurn[] = [
+    {
+      toolCalls: [
+        { name: 'apply_patch', input: PATCH },
+        { name: 'exec_command', args: { cmd: WRITE_START } },
+      ],
+    },
+    { text: `The bot is in ${OUT}.` },
+  ];
+  const trouble: ResponsesTurn[] = [
+    {
+      failed: {
         code: 'rate_limit_exceeded',
-        retryAfter: 1,
+        message:
+          'Rate limit reached for gpt-5.5 on tokens per min (TPM): Limit 30000, Used 30000, Requested 9100. Please try again in 1s.',
       },
-      {
-        streamError: { code: 'server_error', message: 'An error occurred while processing your request.' },
-        text: 'I will',
-      },
-    ];
-    let main = 0;
-    server = await startScriptedResponses((r) => (isMain(r) ? (trouble[main++] ?? turns[stepOf(r)]) : { text: 'OK' }));
-    vi.stubEnv('CODEX_API_KEY', '');
-    vi.stubEnv('OPENAI_API_KEY', SECRET);
-    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const { record, buildLog, games } = await agentRound('codex:gpt-5.5#codex', 'codex');
-    const asked = server.requests.filter(isMain);
-    expect(record.status, buildLog).toBe('ok');
-    expect(asked.slice(0, 3).map((r) => Object.keys(r.turn!)[0])).toEqual(['failed', 'httpError', 'streamError']);
-    // It waited the second asked for after each rate limit.
-    expect(asked[1]!.receivedAt - asked[0]!.receivedAt).toBeGreaterThanOrEqual(950);
-    expect(asked[2]!.receivedAt - asked[1]!.receivedAt).toBeGreaterThanOrEqual(950);
-    expect(asked.slice(3).map(stepOf)).toEqual([0, 1]);
-    expect(buildLog).toMatch(/attempt 1 succeeded/);
-    expectPlayedNormally(games);
-  }, 300_000);
-});
+    },
+    {
+      httpError: 429,
+      message:
+        'Rate limit reached for gpt-5.5 on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 1s.',
+      type: 'requests',
+      code: 'rate_limit_exceeded',
+      retryAfter: 1,
+    },
+    {
+      streamError: { code: 'server_error', message: 'An error occurred while processing your request.' },
+      text: 'I will',
+    },
+  ];
+  let main = 0;
+  return (r) => (isMain(r) ? (trouble[main++] ?? turns[stepOf(r)]) : { text: 'OK' });
+}
 
 // The pinned Codex where another attempt cannot help: a refused key (the strict server's 401
 // "Incorrect API key provided", code invalid_api_key), no quota (response.failed code
 // insufficient_quota) and a prompt too long (response.failed code context_length_exceeded; codex-rs
 // sse/responses.rs is_quota_exceeded_error / is_context_window_error). One attempt each, named.
-describe.skipIf(!agentImage)('Codex where no attempt can help', () => {
-  const cases: Array<[string, string, ResponsesTurn | 'wrong-key']> = [
-    ['a refused key', 'auth', 'wrong-key'],
-    [
-      'no quota',
-      'billing',
-      {
-        failed: {
-          code: 'insufficient_quota',
-          message: 'You exceeded your current quota, please check your plan and billing details.',
-        },
+const FINAL_CASES: Array<[id: string, what: string, reason: string, turn: ResponsesTurn | 'wrong-key']> = [
+  ['refused', 'a refused key', 'auth', 'wrong-key'],
+  [
+    'noquota',
+    'no quota',
+    'billing',
+    {
+      failed: {
+        code: 'insufficient_quota',
+        message: 'You exceeded your current quota, please check your plan and billing details.',
       },
-    ],
-    [
-      'a prompt too long',
-      'context_length',
-      {
-        failed: {
-          code: 'context_length_exceeded',
-          message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
-        },
+    },
+  ],
+  [
+    'toolong',
+    'a prompt too long',
+    'context_length',
+    {
+      failed: {
+        code: 'context_length_exceeded',
+        message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
       },
-    ],
-  ];
-  for (const [what, reason, turn] of cases) {
-    it(`${what}: one attempt, named ${reason}`, async () => {
-      server = await startScriptedResponses(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), {
-        apiKey: SECRET,
-      });
-      vi.stubEnv('CODEX_API_KEY', '');
-      vi.stubEnv('OPENAI_API_KEY', turn === 'wrong-key' ? 'sk-proj-wrong-key-0000' : SECRET);
-      vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-      const { seconds } = await finalFailureRound('codex:gpt-5.5#codex', 'codex', reason);
-      if (turn === 'wrong-key') expect(server.requests).toEqual([]);
-      console.log(
-        `codex, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted and ${server.sideRequests.length} refused requests`,
-      );
-    }, 600_000);
-  }
-});
+    },
+  ],
+];
 
+// One round holds every Codex agent of this file, each against its own scripted server with its
+// own key (a per-agent endpoint, as a run's agents: entries give): they develop side by side, so
+// Codex's start-ups and its retry waits are paid once instead of once per test (five rounds before).
+// Each test reads its own agent's record, build log, games and server.
 describe.skipIf(!agentImage)('Codex in the agent container', () => {
-  it('completes a tourney round against the scripted Responses server: its bot validates and plays', async () => {
-    const sample = BUILTIN('random');
+  const servers = new Map<string, ScriptedResponses>();
+  let round: SharedRound;
+  beforeAll(async () => {
+    servers.set('codex', await startScriptedResponses(completingScript()));
+    servers.set('troubled', await startScriptedResponses(troubledScript()));
+    for (const [id, , , turn] of FINAL_CASES)
+      servers.set(
+        id,
+        await startScriptedResponses(() => (turn === 'wrong-key' ? { text: 'never reached' } : turn), {
+          apiKey: SECRET,
+        }),
+      );
+    const key = (id: string) =>
+      FINAL_CASES.find((c) => c[0] === id)?.[3] === 'wrong-key' ? 'sk-proj-wrong-key-0000' : SECRET;
+    round = await agentsRound(
+      [...servers].map(([id, s]) => ({ spec: `codex:gpt-5.5#${id}`, endpoint: ownEndpoint(id, key(id), s.baseURL) })),
+    );
+  }, 600_000);
+  afterAll(async () => {
+    for (const s of servers.values()) await s.close();
+  });
+
+  it('completes a tourney round against the scripted Responses server: its bot validates and plays', () => {
+    const server = servers.get('codex')!;
     const pinned = loadAgentRecipe().clis['@openai/codex'];
-    const out = '/workspace/develop_ai';
-    // Codex's own tools for a catalog model (gpt-5.5 in 0.169): the freeform apply_patch tool takes
-    // a patch in its grammar (here adding two files), exec_command a shell command.
-    const addFile = (file: string) =>
-      `*** Add File: ${out}/${file}\n${fs
-        .readFileSync(path.join(sample, file), 'utf8')
-        .replace(/\n$/, '')
-        .split('\n')
-        .map((l) => `+${l}`)
-        .join('\n')}\n`;
-    const patch = `*** Begin Patch\n${addFile('bot.mjs')}${addFile('bot-http.mjs')}*** End Patch\n`;
-    const startScript = fs.readFileSync(path.join(sample, 'start_ai.sh'), 'utf8');
-    const writeStart = `mkdir -p ${out} && cat > ${out}/start_ai.sh <<'EOF'\n${startScript}EOF\nchmod +x ${out}/start_ai.sh && ls ${out}`;
-    // Usage given per turn, cached and reasoning tokens included, so the cost record is checked against exact numbers.
-    const turns: ResponsesTurn[] = [
-      {
-        reasoning: 'Copy the sample bot: apply_patch for the code, a shell command for start_ai.sh.',
-        toolCalls: [
-          { name: 'apply_patch', input: patch },
-          { name: 'exec_command', args: { cmd: writeStart } },
-        ],
-        usage: { input_tokens: 9100, cached_tokens: 0, output_tokens: 2600, reasoning_tokens: 40 },
-      },
-      {
-        toolCalls: [
-          {
-            name: 'exec_command',
-            args: {
-              cmd: `cd ${out} && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &) ; for i in $(seq 100); do curl -s localhost:18123/health && break; sleep 0.2; done`,
-              yield_time_ms: 15000,
-            },
-          },
-        ],
-        usage: { input_tokens: 11900, cached_tokens: 9000, output_tokens: 80, reasoning_tokens: 20 },
-      },
-      {
-        text: `The bot is in ${out} and answers /health.`,
-        usage: { input_tokens: 12000, cached_tokens: 11800, output_tokens: 30, reasoning_tokens: 0 },
-      },
-    ];
-    // Codex's conversation carries its tools; anything else (none seen from 0.169) gets a plain answer.
-    const isMain = (r: ResponsesRequest) => toolNames(r).includes('exec_command');
-    server = await startScriptedResponses((r) => (isMain(r) ? turns[stepOf(r)] : { text: 'OK' }));
-    vi.stubEnv('CODEX_API_KEY', '');
-    vi.stubEnv('OPENAI_API_KEY', SECRET);
-    vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
-    const { runDir, summary, strategies, record, buildLog, games } = await agentRound('codex:gpt-5.5#codex', 'codex');
+    const { runDir, summary, strategies } = round;
+    const { record, buildLog, games } = round.of('codex');
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('cli:codex/gpt-5.5');
     expect(buildLog).toMatch(/attempt 1 succeeded/);
@@ -631,16 +618,13 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
       type: 'custom',
       format: { type: 'grammar', syntax: 'lark' },
     });
-    expect(JSON.stringify(first.input.filter((i) => i.role === 'user'))).toContain(`Write the bot into ${out}/`);
+    expect(JSON.stringify(first.input.filter((i) => i.role === 'user'))).toContain(`Write the bot into ${OUT}/`);
     expect(server.sideRequests).toEqual([]);
     // Its hosted web search is off (config.toml web_search = "disabled"): no request offered it.
     expect(server.requests.flatMap((r) => toolNames(r)).filter((n) => /web_search/.test(n))).toEqual([]);
     // Its tools ran in the container: the files it wrote, the patch applied, the bot it started answered /health.
-    for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
-      expect(fs.readFileSync(path.join(strategies, 'codex', file), 'utf8')).toBe(
-        fs.readFileSync(path.join(sample, file), 'utf8'),
-      );
-    }
+    for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs'])
+      expect(fs.readFileSync(path.join(strategies, 'codex', file), 'utf8')).toBe(sampleFile(file));
     expect(toolResults(server.requests[1]!).join('\n')).toMatch(/start_ai\.sh/);
     expect(toolResults(server.requests[2]!).join('\n')).toMatch(/healthy/);
     // Cost: Codex's own token report (turn.completed) equals what the server answered; its tool items: the patch and two commands.
@@ -663,6 +647,32 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
     // Egress: only the endpoint, nothing refused (no WebSocket, plugin sync or analytics).
     expect(buildLog).toMatch(new RegExp(`egress: ${server.requests.length} requests to the endpoint, 0 refused`));
     expectPlayedNormally(games);
-    expectSecretNowhere(runDir, SECRET);
-  }, 300_000);
+  });
+
+  it('through rate limits and a broken stream: waits, retries, and builds a bot that plays', () => {
+    const { record, buildLog, games } = round.of('troubled');
+    const asked = servers.get('troubled')!.requests.filter(isMain);
+    expect(record.status, buildLog).toBe('ok');
+    expect(asked.slice(0, 3).map((r) => Object.keys(r.turn!)[0])).toEqual(['failed', 'httpError', 'streamError']);
+    // It waited the second asked for after each rate limit.
+    expect(asked[1]!.receivedAt - asked[0]!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(asked[2]!.receivedAt - asked[1]!.receivedAt).toBeGreaterThanOrEqual(950);
+    expect(asked.slice(3).map(stepOf)).toEqual([0, 1]);
+    expect(buildLog).toMatch(/attempt 1 succeeded/);
+    expectPlayedNormally(games);
+  });
+
+  for (const [id, what, reason, turn] of FINAL_CASES)
+    it(`${what}: one attempt, named ${reason}`, () => {
+      const server = servers.get(id)!;
+      const seconds = expectFinalFailure(round.of(id), reason);
+      if (turn === 'wrong-key') expect(server.requests).toEqual([]);
+      console.log(
+        `codex, ${what}: stopped after ${seconds.toFixed(0)} s, ${server.requests.length} scripted and ${server.sideRequests.length} refused requests`,
+      );
+    });
+
+  it('leaves no key in any file of the run', () => {
+    expectSecretNowhere(round.runDir, SECRET);
+  });
 });

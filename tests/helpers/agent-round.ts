@@ -1,29 +1,53 @@
-// One tourney round for an LLM agent under test: the agent (from its spec) against the offline
-// cautious agent, Gomoku standard, one round; what a test then checks: its strategy record and
-// build log, the games played, and every file of the run (for a leaked key).
+// One tourney round for LLM agents under test: the agents (from their specs) against the offline
+// cautious agent, Gomoku standard, one round; what a test then checks: each agent's strategy record
+// and build log, the games it played, and every file of the run (for a leaked key). Several agents
+// in one round (agentsRound: each with its own scripted server and key, as a run's agents: entries
+// give them) develop side by side, so a file pays its CLI start-ups and retry waits once.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { createOfflineAgent } from '../../agents/offline/index.ts';
 import { createAgent } from '../../agents/registry.ts';
 import type { MatchResult } from '../../records/match.ts';
 import type { StrategyRecord, TourneySummary } from '../../records/tourney.ts';
+import type { CreateAgentOptions } from '../../agents/registry.ts';
 import { resolveConfig } from '../../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../../orchestrator/tourney/tourney.ts';
 import { tempDir } from './bots.ts';
 
-export interface AgentRound {
+/** One agent of a shared round: its spec, and its own endpoint (key variable and base URL). */
+export interface RoundEntry {
+  spec: string;
+  endpoint?: CreateAgentOptions['endpoint'];
+}
+
+/** What a test reads of one agent of a round. */
+export interface AgentView {
+  record: StrategyRecord;
+  buildLog: string;
+  /** Its games against the offline cautious agent (two: one per colour). */
+  games: MatchResult[];
+}
+
+export interface SharedRound {
   runDir: string;
   summary: TourneySummary;
   /** tracks/gomoku-standard/round_1/strategies */
   strategies: string;
-  record: StrategyRecord;
-  buildLog: string;
+  /** Every game of the round. */
   games: MatchResult[];
+  /** The record, build log and games of the agent with this id. */
+  of(id: string): AgentView;
 }
 
-/** Plays the round; `id` is the agent's id (the `#id` of its spec). */
-export async function agentRound(spec: string, id: string): Promise<AgentRound> {
+/**
+ * Plays one round of the given agents and the offline cautious agent (id `cautious`); all develop
+ * at once (or `developConcurrency` at a time), each against its own endpoint when it names one.
+ */
+export async function agentsRound(
+  entries: RoundEntry[],
+  options: { developConcurrency?: number } = {},
+): Promise<SharedRound> {
   const runDir = path.join(tempDir(), 'run');
   const config = resolveConfig({
     games: ['gomoku'],
@@ -32,25 +56,38 @@ export async function agentRound(spec: string, id: string): Promise<AgentRound> 
     concurrency: 2,
     bootstrapSamples: 20,
     developTimeoutMs: 240_000,
+    developConcurrency: options.developConcurrency ?? entries.length + 1,
   });
-  const summary = await runTourney({
-    config,
-    runDir,
-    agents: [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)],
-  });
+  const agents = entries.map((e) => createAgent(e.spec, 1, e.endpoint ? { endpoint: e.endpoint } : {}));
+  const summary = await runTourney({ config, runDir, agents: [...agents, createOfflineAgent('offline:cautious', 1)] });
   const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+  const games = fs
+    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as MatchResult);
+  const seated = (g: MatchResult, agent: string) => g.spec.seats.some((s) => s.split('@')[0] === agent);
   return {
     runDir,
     summary,
     strategies,
-    record: JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8')) as StrategyRecord,
-    buildLog: fs.readFileSync(path.join(strategies, `${id}.build.log`), 'utf8'),
-    games: fs
-      .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as MatchResult),
+    games,
+    of: (id) => ({
+      record: JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8')) as StrategyRecord,
+      buildLog: fs.readFileSync(path.join(strategies, `${id}.build.log`), 'utf8'),
+      games: games.filter((g) => seated(g, id) && seated(g, 'cautious')),
+    }),
   };
+}
+
+/**
+ * An agent's own endpoint in a shared round: its key in a variable of its own (stubbed here; the
+ * agent reads it when created, as from a run's agents: entry) and its scripted server's URL.
+ */
+export function ownEndpoint(id: string, key: string, baseUrl: string): NonNullable<RoundEntry['endpoint']> {
+  const keyEnv = `CATARENA_TEST_KEY_${id.toUpperCase().replace(/\W/g, '_')}`;
+  vi.stubEnv(keyEnv, key);
+  return { keyEnv, baseUrl };
 }
 
 /** The round's two games ended normally: the agent's bot played both. */
@@ -115,19 +152,13 @@ export function scriptsByModel<R extends { model: string }, T>(
 }
 
 /**
- * The round of an agent that meets an answer no attempt can cure (a refused key, no credit, a
- * prompt too long): one attempt, the reason named, no other started. Returns the round and its wall time.
+ * An agent that met an answer no attempt can cure (a refused key, no credit, a prompt too long):
+ * one attempt, the reason named, no other started. Returns its wall time in seconds.
  */
-export async function finalFailureRound(
-  spec: string,
-  id: string,
-  reason: string,
-): Promise<AgentRound & { seconds: number }> {
-  const started = Date.now();
-  const round = await agentRound(spec, id);
-  expect(round.record.status).toBe('failed');
-  expect(round.record.failureReason, round.buildLog).toBe(reason);
-  expect(round.buildLog).not.toContain('## attempt 2/');
-  expect(round.buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
-  return { ...round, seconds: (Date.now() - started) / 1000 };
+export function expectFinalFailure(view: Pick<AgentView, 'record' | 'buildLog'>, reason: string): number {
+  expect(view.record.status).toBe('failed');
+  expect(view.record.failureReason, view.buildLog).toBe(reason);
+  expect(view.buildLog).not.toContain('## attempt 2/');
+  expect(view.buildLog).toMatch(new RegExp(`no further attempt: ${reason} does not change between attempts`));
+  return view.record.cost.wallMs / 1000;
 }
