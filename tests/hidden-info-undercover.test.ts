@@ -12,8 +12,9 @@ import { expectOutcome, HIDDEN_INFO_SANDBOXES, peekerBot, peekerLog } from './he
 const sandboxes: Sandbox[] = [];
 afterAll(() => Promise.all(sandboxes.map((s) => s.close())));
 
-describe.each(HIDDEN_INFO_SANDBOXES)('undercover hidden information, $name sandbox', (box) => {
-  it("a bot reading other seats' words and roles gets only its own", async () => {
+// The sandboxes are tried at once (each its own bots and game server): most of a case's time is bot starts.
+describe.for(HIDDEN_INFO_SANDBOXES)('undercover hidden information, $name sandbox', { concurrent: true }, (box) => {
+  it("a bot reading other seats' words and roles gets only its own", async ({ expect }) => {
     const sandbox = box.create();
     sandboxes.push(sandbox);
     const hosts = new GameServerPool({ preferCatarenaPorts: false });
