@@ -5,7 +5,7 @@
 // shape of CATArena's bridge AI_example (tests/fixtures/bots/catarena_bridge.py), unmodified: it
 // joins and reads its own legal_actions at a hard-coded game-server port every turn, and fails its
 // turn (so the board) if that is refused.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';

@@ -1,7 +1,7 @@
 // Undercover's hidden information against a cheating bot, in each sandbox (helpers/hidden-info.ts):
 // from its join on it polls GET state?seat=N for every other seat's secret word and role, and reads
 // its own seat's word each turn. The variant, whose state shows a seat's role as well as its word.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';
