@@ -136,8 +136,11 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
   });
 
   // Concurrent: each case is its own arena (its own bad bot and run directory) against the shared
-  // good bot, and most of a case's time is waiting (bot starts, deadlines, crash restarts).
-  describe.concurrent('misbehaving bots end the game with the right reason, never the run', () => {
+  // good bot, and most of a case's time is waiting (bot starts, deadlines, crash restarts). Not in
+  // Docker: five containers starting at once on a loaded 2-core machine missed join and move deadlines.
+  describe('misbehaving bots end the game with the right reason, never the run', {
+    concurrent: kind !== 'docker',
+  }, () => {
     const cases: Array<{ mode: string; termination: string; variant?: 'variant'; message: RegExp; moveMs?: number }> = [
       { mode: 'malformed_json', termination: 'malformed', message: /not JSON/ },
       { mode: 'no_move', termination: 'malformed', message: /no "move"/ },
@@ -171,8 +174,9 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
           expect(r.scores[1 - badSeat]).toBe(1);
           expect(r.reason).toMatch(c.message);
           expect(r.seatStats[badSeat]!.errors[c.termination as 'timeout']).toBe(1);
-          // The deadline is enforced by aborting: a sleeping bot (60 s) costs the deadline, not its sleep.
-          if (c.mode === 'sleep') expect(r.durationMs).toBeLessThan(500 + 5_000);
+          // The deadline is enforced by aborting: a sleeping bot (60 s) costs the deadline (plus the
+          // game's joins, seconds on a loaded machine), not its sleep.
+          if (c.mode === 'sleep') expect(r.durationMs).toBeLessThan(500 + 9_500);
         }
         expect(out.table.find((t) => t.id === 'bad')!.failures[c.termination]).toBe(2);
       });
