@@ -294,36 +294,43 @@ function magicExampleBot(): string {
   );
 }
 
-describe.skipIf(!hasFlask())("CATArena's magic-bridge AI example (its exact request/response behaviour)", () => {
-  for (const variant of ['standard', 'variant']) {
-    it(`plays every board of a duplicate match: its join fails harmlessly as under CATArena, every turn is answered (${variant})`, async () => {
-      const dir = magicExampleBot();
-      const boards = 3;
-      const out = await arena(
-        [
-          { id: 'magic', dir },
-          { id: 'heuristic', dir: BUILTIN('heuristic', 'bridge') },
-        ],
-        variant,
-        { reps: boards, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } },
-      );
-      expect(out.results).toHaveLength(2 * boards);
-      for (const r of out.results) {
-        expect(r.termination, r.reason).toBe('normal');
-        const seats = r.spec.seats.flatMap((id, seat) => (id.startsWith('magic') ? [seat] : []));
-        for (const seat of seats) expect(r.seatStats[seat]!.errors).toEqual({ join_failed: 1 });
-      }
-      const requests = requestsOf(dir) as Array<Logged & { status: number }>;
-      const joins = requests.filter((q) => q.path === '/join_game');
-      expect(joins).toHaveLength(2 * 2 * boards);
-      for (const j of joins) expect(j.status).toBe(400);
-      const turns = requests.filter((q) => q.path === '/get_action');
-      expect(turns.length).toBeGreaterThan(2 * boards * 13);
-      for (const t of turns) expect(t.status).toBe(200);
-      if (variant === 'variant') expect(turns.some((t) => t.body.game_state.phase === 'exchanging')).toBe(true);
-    });
-  }
-});
+// The two rule sets at once: each is its own arena and bot folder, and its start script sleeps 2 s.
+describe.skipIf(!hasFlask())(
+  "CATArena's magic-bridge AI example (its exact request/response behaviour)",
+  { concurrent: true },
+  () => {
+    for (const variant of ['standard', 'variant']) {
+      it(`plays every board of a duplicate match: its join fails harmlessly as under CATArena, every turn is answered (${variant})`, async ({
+        expect,
+      }) => {
+        const dir = magicExampleBot();
+        const boards = 3;
+        const out = await arena(
+          [
+            { id: 'magic', dir },
+            { id: 'heuristic', dir: BUILTIN('heuristic', 'bridge') },
+          ],
+          variant,
+          { reps: boards, limits: { ...DEFAULT_LIMITS, moveMs: 5_000 } },
+        );
+        expect(out.results).toHaveLength(2 * boards);
+        for (const r of out.results) {
+          expect(r.termination, r.reason).toBe('normal');
+          const seats = r.spec.seats.flatMap((id, seat) => (id.startsWith('magic') ? [seat] : []));
+          for (const seat of seats) expect(r.seatStats[seat]!.errors).toEqual({ join_failed: 1 });
+        }
+        const requests = requestsOf(dir) as Array<Logged & { status: number }>;
+        const joins = requests.filter((q) => q.path === '/join_game');
+        expect(joins).toHaveLength(2 * 2 * boards);
+        for (const j of joins) expect(j.status).toBe(400);
+        const turns = requests.filter((q) => q.path === '/get_action');
+        expect(turns.length).toBeGreaterThan(2 * boards * 13);
+        for (const t of turns) expect(t.status).toBe(200);
+        if (variant === 'variant') expect(turns.some((t) => t.body.game_state.phase === 'exchanging')).toBe(true);
+      });
+    }
+  },
+);
 
 describe("CATArena's retries", () => {
   it('a join refused with 400 "Missing …" is retried once with the fields in the query and a form body', async () => {
@@ -432,9 +439,10 @@ describe('failures', () => {
   it('strict: the failing side forfeits the room, worth +3 IMPs to the other team', async () => {
     // Board 1: timeout, board 2: malformed, board 3: illegal, each only when the bad team sits NS.
     const bad = failingBot('bad', "({ 1: 'timeout', 2: 'malformed', 3: 'illegal' })[b.game_state.board_id]");
+    // A 500 ms deadline: the honest scripted bots answer in milliseconds, the timeout sleeps 4 s.
     const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', {
       reps: 3,
-      limits: { ...DEFAULT_LIMITS, moveMs: 1_500 },
+      limits: { ...DEFAULT_LIMITS, moveMs: 500 },
     });
     expect(out.results).toHaveLength(6);
     const expected: Record<number, string> = { 1: 'timeout', 2: 'malformed', 3: 'illegal' };
@@ -462,7 +470,7 @@ describe('failures', () => {
     const bad = failingBot('bad', "'illegal'", "'timeout'");
     const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', {
       policy: 'catarena',
-      limits: { ...DEFAULT_LIMITS, moveMs: 1_500 },
+      limits: { ...DEFAULT_LIMITS, moveMs: 500 },
     });
     const open = out.results.find((r) => r.spec.duplicate!.room === 'open')!;
     const closed = out.results.find((r) => r.spec.duplicate!.room === 'closed')!;
@@ -490,9 +498,10 @@ describe('failures', () => {
   });
 });
 
-describe('duplicate fairness', () => {
+// The two rule sets at once: each is its own arena with its own bots.
+describe('duplicate fairness', { concurrent: true }, () => {
   for (const variant of ['standard', 'variant']) {
-    it(`a deterministic bot against itself scores exactly 10 VP (${variant})`, async () => {
+    it(`a deterministic bot against itself scores exactly 10 VP (${variant})`, async ({ expect }) => {
       const out = await arena(
         [
           { id: 'A', dir: scriptedBot('A', PURE) },

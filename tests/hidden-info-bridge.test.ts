@@ -5,7 +5,7 @@
 // shape of CATArena's bridge AI_example (tests/fixtures/bots/catarena_bridge.py), unmodified: it
 // joins and reads its own legal_actions at a hard-coded game-server port every turn, and fails its
 // turn (so the board) if that is refused.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';
@@ -28,8 +28,10 @@ function catarenaBridgeBot(port: number): string {
 }
 afterAll(() => Promise.all(sandboxes.map((s) => s.close())));
 
-describe.each(HIDDEN_INFO_SANDBOXES)('bridge hidden information, $name sandbox', (box) => {
-  it("a bot reading other seats' hands and legal cards while they are to act gets only its own", async () => {
+// The sandboxes are tried at once (each its own bots, game server and port): most of a case's time
+// is bot starts and turns, and one sandbox's cheater is kept from the others' games as well.
+describe.for(HIDDEN_INFO_SANDBOXES)('bridge hidden information, $name sandbox', { concurrent: true }, (box) => {
+  it("a bot reading other seats' hands and legal cards while they are to act gets only its own", async ({ expect }) => {
     const sandbox = box.create();
     sandboxes.push(sandbox);
     const port = await allocatePort();
@@ -46,7 +48,7 @@ describe.each(HIDDEN_INFO_SANDBOXES)('bridge hidden information, $name sandbox',
         reps: 1,
         maxGames: 2,
         seed: 7,
-        concurrency: 1,
+        concurrency: 2, // both rooms at once
         limits: { ...DEFAULT_LIMITS, moveMs: 3_000 },
         policy: 'strict',
         runDir,

@@ -17,8 +17,9 @@ import { expectOutcome, HIDDEN_INFO_SANDBOXES, peekerBot, peekerLog } from './he
 const sandboxes: Sandbox[] = [];
 afterAll(() => Promise.all(sandboxes.map((s) => s.close())));
 
-describe.each(HIDDEN_INFO_SANDBOXES)("hold'em hidden information, $name sandbox", (box) => {
-  it("a bot reading the opponents' hole cards or listing the tables gets only what is its own", async () => {
+// The sandboxes are tried at once (each its own bots and game server): most of a case's time is bot starts.
+describe.for(HIDDEN_INFO_SANDBOXES)("hold'em hidden information, $name sandbox", { concurrent: true }, (box) => {
+  it("a bot reading the opponents' hole cards or listing the tables gets only what is its own", async ({ expect }) => {
     const sandbox = box.create();
     sandboxes.push(sandbox);
     const hosts = new GameServerPool({ ports: { 'holdem/standard': 0 } });

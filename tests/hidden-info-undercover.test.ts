@@ -1,7 +1,7 @@
 // Undercover's hidden information against a cheating bot, in each sandbox (helpers/hidden-info.ts):
 // from its join on it polls GET state?seat=N for every other seat's secret word and role, and reads
 // its own seat's word each turn. The variant, whose state shows a seat's role as well as its word.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';
@@ -12,8 +12,9 @@ import { expectOutcome, HIDDEN_INFO_SANDBOXES, peekerBot, peekerLog } from './he
 const sandboxes: Sandbox[] = [];
 afterAll(() => Promise.all(sandboxes.map((s) => s.close())));
 
-describe.each(HIDDEN_INFO_SANDBOXES)('undercover hidden information, $name sandbox', (box) => {
-  it("a bot reading other seats' words and roles gets only its own", async () => {
+// The sandboxes are tried at once (each its own bots and game server): most of a case's time is bot starts.
+describe.for(HIDDEN_INFO_SANDBOXES)('undercover hidden information, $name sandbox', { concurrent: true }, (box) => {
+  it("a bot reading other seats' words and roles gets only its own", async ({ expect }) => {
     const sandbox = box.create();
     sandboxes.push(sandbox);
     const hosts = new GameServerPool({ preferCatarenaPorts: false });

@@ -38,7 +38,8 @@ async function table(bots: Array<{ id: string; dir: string }>, extra: Partial<Ar
       sandbox,
       hosts,
       startTimeoutMs: 10_000,
-      protocolOptions: { handCap: 40 },
+      // 20 hands: every check below needs a few of the bot's turns, not a long session.
+      protocolOptions: { handCap: 20 },
       ...extra,
     });
   } finally {
@@ -176,8 +177,10 @@ describe('failures never stop the table', () => {
       'slow',
       `(b, n) => n % 3 === 0 ? { amount: 0 } : n % 2 ? new Promise((r) => setTimeout(() => r({ action: 'call', amount: 0 }), 1500)) : 'not json'`,
     );
+    // 8 hands: the bot acts in each (it folds at once), so its answers cycle through all three kinds.
     const out = await table([{ id: 'slow', dir }, await random('random')], {
       limits: { ...DEFAULT_LIMITS, moveMs: 300 },
+      protocolOptions: { handCap: 8 },
     });
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
@@ -214,16 +217,18 @@ describe('failures never stop the table', () => {
   });
 });
 
-describe.skipIf(!hasFlask())("a CATArena-shaped Python/Flask Hold'em bot (no /health)", () => {
+// Concurrent: each table is its own arena, Flask bot and game server; most of the time is bot starts.
+describe.skipIf(!hasFlask())("a CATArena-shaped Python/Flask Hold'em bot (no /health)", { concurrent: true }, () => {
   for (const [kind, variant] of SANDBOX_KINDS.flatMap((k) => ['standard', 'variant'].map((v) => [k, v] as const))) {
-    it(`plays full table rounds with the TS reference bots (${variant}, ${kind} sandbox)`, async () => {
+    it(`plays full table rounds with the TS reference bots (${variant}, ${kind} sandbox)`, async ({ expect }) => {
       const out = await table(
         [
           { id: 'flask', dir: flaskHoldemBot() },
           { id: 'random', dir: BUILTIN('random', 'holdem') },
           { id: 'heuristic', dir: BUILTIN('heuristic', 'holdem') },
         ],
-        { variant, reps: 3, protocolOptions: { handCap: 60 }, sandbox: sandboxes[kind]! },
+        // The start is not under test: room for the Flask bots of all four tables starting at once.
+        { variant, reps: 3, sandbox: sandboxes[kind]!, startTimeoutMs: 30_000 },
       );
       expect(out.results).toHaveLength(3);
       for (const r of out.results) {

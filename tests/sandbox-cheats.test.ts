@@ -105,20 +105,22 @@ const DETACH = (tag: string) => `( ( cd / && exec setsid env -i sleep ${tag} ) &
 const sleeperTag = () => `333.${Math.floor(Math.random() * 1e6)}`;
 const sleepers = (tag: string) => processesWith(`sleep ${tag}`);
 
-describe.each(KINDS)('cheating bots in the %s sandbox', (kind) => {
-  it("cannot read another process's environment (a secret in the orchestrator's)", async () => {
+// Every cheat of every kind at once (up to vitest's maxConcurrency): each is its own bot, and most
+// of a case's time is the sandbox starting and stopping it.
+describe.for(KINDS)('cheating bots in the %s sandbox', { concurrent: true }, (kind) => {
+  it("cannot read another process's environment (a secret in the orchestrator's)", async ({ expect }) => {
     const { result } = await play(kind, cheatBot('environ', ENVIRON_CHEAT));
     expect(result).not.toContain(CANARY);
   });
 
-  it('cannot see, let alone rewrite, the run directory journal above its folder', async () => {
+  it('cannot see, let alone rewrite, the run directory journal above its folder', async ({ expect }) => {
     const { journal, dir } = runWithJournal();
     const { result } = await play(kind, cheatBot('journal', journalCheat, {}, dir));
     expect(result).toBe('none');
     expect(fs.readFileSync(journal, 'utf8')).toBe('{"id":"a","scores":[0,1]}\n');
   });
 
-  it('cannot write in its own folder, next to it, or to a world-writable host file', async () => {
+  it('cannot write in its own folder, next to it, or to a world-writable host file', async ({ expect }) => {
     const victim = path.join(tempDir('catarena-victim-'), 'victim.txt');
     fs.writeFileSync(victim, 'intact\n', { mode: 0o666 });
     fs.chmodSync(path.dirname(victim), 0o777);
@@ -130,14 +132,14 @@ describe.each(KINDS)('cheating bots in the %s sandbox', (kind) => {
     expect(fs.readFileSync(victim, 'utf8')).toBe('intact\n');
   });
 
-  it('leaves no detached `setsid env -i` process behind once stopped', async () => {
+  it('leaves no detached `setsid env -i` process behind once stopped', async ({ expect }) => {
     const tag = sleeperTag();
     const { result } = await play(kind, cheatBot('detach', DETACH(tag)));
     expect(result).toBe('started');
     expect(sleepers(tag)).toEqual([]);
   });
 
-  it('is bounded by a process limit when it fork-bombs, and every fork is gone after stop', async () => {
+  it('is bounded by a process limit when it fork-bombs, and every fork is gone after stop', async ({ expect }) => {
     // Forks until refused, reports how far it got, then keeps 5 forks (so its server can start).
     const bomb = `import os, time
 kids = []
@@ -155,7 +157,9 @@ for pid in kids[5:]:
     os.kill(pid, 9)
     os.waitpid(pid, 0)
 `;
-    const dir = cheatBot('forkbomb', 'python3 bomb.py', { 'bomb.py': bomb });
+    // Named per kind: the other kind's bomb may be running at the same time.
+    const script = `bomb-${kind}.py`;
+    const dir = cheatBot('forkbomb', `python3 ${script}`, { [script]: bomb });
     // Its server may not come up: Docker's relays can stay down after failing to fork. Bounded is the point.
     const outcome = await play(kind, dir, true).catch((err: BotStartError) => ({
       result: (/^RESULT(.*)$/m.exec(err.logTail)?.[1] ?? '').trim(),
@@ -166,10 +170,10 @@ for pid in kids[5:]:
     if (kind === 'process')
       expect((outcome.bot as { limitsHit?(): string[] }).limitsHit?.()).toContain('processes (256)');
     await outcome.bot?.stop();
-    expect(processesWith('bomb.py')).toEqual([]);
+    expect(processesWith(script)).toEqual([]);
   }, 60_000);
 
-  it('cannot fill the disk: /tmp is small and private, its folder read-only', async () => {
+  it('cannot fill the disk: /tmp is small and private, its folder read-only', async ({ expect }) => {
     const dir = cheatBot(
       'filler',
       `dd if=/dev/zero of=/tmp/fill bs=1M count=400 2>/dev/null; dd if=/dev/zero of=./fill bs=1M count=10 2>/dev/null
@@ -180,7 +184,7 @@ echo "RESULT $(stat -c %s /tmp/fill 2>/dev/null || echo 0)"`,
     expect(fs.existsSync(path.join(dir, 'fill'))).toBe(false);
   });
 
-  it("cannot connect to another bot's port", async () => {
+  it("cannot connect to another bot's port", async ({ expect }) => {
     const { bot: victim } = await play(kind, cheatBot('victim', 'echo "RESULT up"'), true);
     const probe = `if (exec 3<>/dev/tcp/127.0.0.1/${victim.port}) 2>/dev/null; then echo "RESULT connected"; else echo "RESULT refused"; fi`;
     const { result } = await play(kind, cheatBot('prober', probe));

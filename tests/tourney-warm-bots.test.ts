@@ -35,6 +35,16 @@ const alive = (pid: number) => {
   }
 };
 
+/** Resolves once `count` strategy records (their build logs, saved after validation) are in the run. */
+async function untilBuildLogs(runDir: string, count: number): Promise<void> {
+  const saved = () =>
+    fs.existsSync(runDir)
+      ? fs.readdirSync(runDir, { recursive: true }).filter((f) => String(f).endsWith('.build.log')).length
+      : 0;
+  for (const until = Date.now() + 60_000; saved() < count && Date.now() < until; )
+    await new Promise((r) => setTimeout(r, 25));
+}
+
 describe('tourney: the validated bot plays', () => {
   it('starts each valid strategy once (validation and all its games), stops a bot that failed validation, and leaves nothing running', async () => {
     const logs = tempDir();
@@ -96,6 +106,7 @@ describe('tourney: the validated bot plays', () => {
       return { gate, release };
     });
     released[0]!.release();
+    const runDir = path.join(tempDir(), 'run');
     const agents: Agent[] = ['offline:cautious', 'offline:aggressive'].map((spec) => {
       const inner = createAgent(spec, 1);
       return {
@@ -105,13 +116,13 @@ describe('tourney: the validated bot plays', () => {
           const step = order.indexOf(`${inner.id}/${ws.game}`);
           await released[step]!.gate;
           const result = await inner.develop(ws, budget);
-          // The orchestrator validates right after develop returns: give it time to finish.
-          setTimeout(() => released[step + 1]?.release(), 3_000);
+          // The orchestrator validates right after develop returns: the next step starts once this
+          // strategy's record is saved, which is after its validation (its bot then kept running).
+          void untilBuildLogs(runDir, step + 1).then(() => released[step + 1]?.release());
           return result;
         },
       };
     });
-    const runDir = path.join(tempDir(), 'run');
     await runTourney({
       config: resolveConfig({
         rounds: 1,

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { botRuntimeTag } from '../../docker/image-tags.ts';
+import { adapterFor } from '../../games/registry.ts';
+import type { GameServerPool } from '../../orchestrator/game-server/game-servers.ts';
 import type { StrategyRef } from '../../orchestrator/executor/bot-fleet.ts';
 import { allocatePort } from '../../sandbox/ports.ts';
 import type { BotHandle, HealthCheck, Sandbox } from '../../sandbox/types.ts';
@@ -137,6 +139,57 @@ export function sharedBot(sandbox: Sandbox, dir: string, health: HealthCheck): (
       url: bot.url,
       socketPath: bot.socketPath,
       connect: bot.connect,
+      logFile: bot.logFile,
+      isHealthy: (ms) => bot.isHealthy(ms),
+      logTail: (bytes) => bot.logTail(bytes),
+      alive: () => bot.alive(),
+      describeExit: bot.describeExit && (() => bot.describeExit!()),
+      stop: async () => {},
+    };
+    return { id, dir, warm: lent };
+  };
+}
+
+/**
+ * sharedBot for every sandbox kind: the bot is started with the game server of `hosts` for `game`
+ * and `variant` forwarded to it (its ports and CATARENA_GAME_SERVER), and lent with its caller id,
+ * so under a sandbox that vouches for its bots (process, docker) it reaches that server as the seat
+ * it holds. Pass the same `hosts` to every runArena it plays in (the server must outlive them; close
+ * it in afterAll). In the unsafe sandbox it is sharedBot with the server's env.
+ *
+ *   const hosts = new GameServerPool();
+ *   const good = sharedBotOn(sandbox, misbehavingBot('ok'), { hosts, game: 'gomoku', variant: 'standard' });
+ *   await runArena({ bots: [{ id: 'bad', dir }, await good('good')], hosts, … });
+ */
+export function sharedBotOn(
+  sandbox: Sandbox,
+  dir: string,
+  track: { hosts: GameServerPool; game: string; variant: string },
+): (id: string) => Promise<StrategyRef> {
+  let started: Promise<BotHandle> | undefined;
+  const start = async () => {
+    const access = (await track.hosts.get(track.game, track.variant)).botAccess();
+    return sandbox.start({
+      dir,
+      port: await allocatePort(),
+      name: `shared-${path.basename(dir)}`,
+      health: adapterFor(track.game).health,
+      startTimeoutMs: 30_000,
+      logFile: path.join(tempDir('catarena-shared-bot-'), 'bot.log'),
+      hostPorts: access.hostPorts,
+      env: access.env,
+    });
+  };
+  return async (id) => {
+    started ??= start();
+    const bot = await started;
+    const lent: BotHandle = {
+      name: bot.name,
+      port: bot.port,
+      url: bot.url,
+      socketPath: bot.socketPath,
+      connect: bot.connect,
+      callerId: bot.callerId,
       logFile: bot.logFile,
       isHealthy: (ms) => bot.isHealthy(ms),
       logTail: (bytes) => bot.logTail(bytes),
