@@ -69,6 +69,8 @@ export async function readRepeats(
   journals: ReadonlyMap<string, Journal> = new Map(),
   /** Read repeats whose journal's chain breaks (`--accept-tampered`); default: refused. */
   acceptTampered = false,
+  /** Bootstrap draws the caller computed already (a tourney's track reports), by run directory and track name: not drawn again. */
+  known: ReadonlyMap<string, ReadonlyMap<string, BootstrapDraws>> = new Map(),
 ): Promise<{ config: TourneyConfig; repeats: RepeatInput[] }> {
   if (!dirs.length) throw new IncomparableRunsError('no runs to combine');
   const repeats: RepeatInput[] = [];
@@ -98,6 +100,11 @@ export async function readRepeats(
     const journal = journals.get(dir) ?? (await run.openJournal());
     const draws: Record<string, BootstrapDraws> = {};
     for (const t of summary.tracks) {
+      const drawn = known.get(dir)?.get(trackName(t));
+      if (drawn) {
+        draws[trackName(t)] = drawn;
+        continue;
+      }
       const track = (await trackGames(run, config, journal, t.game, t.variant))!;
       draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, {
         samples: config.bootstrapSamples,
@@ -138,9 +145,19 @@ export async function combineRuns(
  * page: `catarena compare`'s "all tracks" rows, recomputed from the journal(s) as compare does.
  * Undefined when the run cannot be read as repeats (the entry is indexed without it; tourney and --repeats add it to their index line).
  */
-export async function pairwiseOfRun(runDir: string, journal?: Journal): Promise<PairwiseEntry[] | undefined> {
+export async function pairwiseOfRun(
+  runDir: string,
+  journal?: Journal,
+  /** The run's bootstrap draws by track name, where the caller has them (a tourney's track reports). */
+  draws?: ReadonlyMap<string, BootstrapDraws>,
+): Promise<PairwiseEntry[] | undefined> {
   try {
-    const { repeats } = await readRepeats(await expandRepeats([runDir]), new Map(journal ? [[runDir, journal]] : []));
+    const { repeats } = await readRepeats(
+      await expandRepeats([runDir]),
+      new Map(journal ? [[runDir, journal]] : []),
+      false,
+      new Map(draws ? [[runDir, draws]] : []),
+    );
     return pairwiseComparisons(repeats);
   } catch {
     return undefined;
