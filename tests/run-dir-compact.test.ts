@@ -455,4 +455,31 @@ describe('the replay viewer data', () => {
     if (JSON.stringify(second.get(last)) === JSON.stringify(first.get(last)))
       expect(fs.statSync(path.join(dir, last)).mtimeMs).toBe(mtimes.get(last));
   });
+
+  it('grows round by round as a tourney writes it: earlier full bundles are neither read nor rewritten', async () => {
+    const { runDir } = oldRun('round-bundles');
+    const run = new RunDir(runDir);
+    const ids = journalIds(runDir);
+    const dir = run.replaysDir;
+    const pad = (id: string) => ({ pad: `${id}:`.padEnd(300_000, '.') }); // three games to a bundle
+    // "Round 1": the first seven games (bundles 1 and 2 full, 3 partial); then all of them.
+    expect(await writeReplayPages(dir, ids.slice(0, 7), { bundle: 't', extra: pad })).toEqual(ids.slice(0, 7));
+    // Bundle 1 made unreadable (its time kept): a rewrite that read it would fail on it.
+    const one = path.join(dir, 'view-t-1.js');
+    const { mtime } = fs.statSync(one);
+    fs.writeFileSync(one, 'not a bundle');
+    fs.utimesSync(one, mtime, mtime);
+    expect(await writeReplayPages(dir, ids, { bundle: 't', extra: pad })).toEqual(ids);
+    expect(fs.readFileSync(one, 'utf8')).toBe('not a bundle');
+    // The same bundles as one write of every game.
+    const grown = await readViewIndex(dir);
+    const fresh = path.join(tmp, 'round-bundles-fresh');
+    fs.cpSync(dir, fresh, { recursive: true });
+    for (const f of fs.readdirSync(fresh).filter((f) => f.startsWith('view'))) fs.rmSync(path.join(fresh, f));
+    expect(await writeReplayPages(fresh, ids, { bundle: 't', extra: pad })).toEqual(ids);
+    expect(Object.fromEntries(grown)).toEqual(Object.fromEntries(await readViewIndex(fresh)));
+    for (const file of [...grown.keys()].filter((f) => f !== 'view-t-1.js'))
+      expect(fs.readFileSync(path.join(dir, file), 'utf8'), file).toBe(fs.readFileSync(path.join(fresh, file), 'utf8'));
+    expect(await readViewData(dir, ids[8]!)).toEqual(await readViewData(fresh, ids[8]!));
+  });
 });

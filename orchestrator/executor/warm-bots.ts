@@ -75,9 +75,12 @@ export class WarmBots {
     await Promise.all(evicted.map(([, kept]) => kept.fleet.evict(kept.key)));
   }
 
-  /** CPU ms used so far by the running bots of every fleet, where the sandbox tells (BotFleet.cpuTimeMs). */
-  cpuTimeMs(): number | undefined {
-    return sumKnown(this.made.map((fleet) => fleet.cpuTimeMs()));
+  /**
+   * CPU ms used so far by the running bots of every fleet, where the sandbox tells (BotFleet.cpuTimeMs);
+   * with `called`, only the bots called since the last reading are read again.
+   */
+  cpuTimeMs(called?: ReadonlySet<object>): number | undefined {
+    return sumKnown(this.made.map((fleet) => fleet.cpuTimeMs(called)));
   }
 
   /** Bots started so far (a warm worker starts each strategy's bot once per run). */

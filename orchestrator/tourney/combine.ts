@@ -67,6 +67,7 @@ async function readRepeat(
   dir: string,
   journals: ReadonlyMap<string, Journal>,
   acceptTampered: boolean,
+  known?: ReadonlyMap<string, BootstrapDraws>,
 ): Promise<{ config: TourneyConfig; repeat: RepeatInput; reused: Map<string, number>; games: number }> {
   const run = new RunDir(dir, { journal: { acceptTampered } });
   const config = await run.readConfig();
@@ -78,6 +79,11 @@ async function readRepeat(
   const journal = journals.get(dir) ?? (await run.openJournal());
   const draws: Record<string, BootstrapDraws> = {};
   for (const t of summary.tracks) {
+    const drawn = known?.get(trackName(t));
+    if (drawn) {
+      draws[trackName(t)] = drawn;
+      continue;
+    }
     const track = (await trackGames(run, config, journal, t.game, t.variant))!;
     draws[trackName(t)] = bootstrapWithDraws(track.agents, track.rounds, track.games, {
       samples: config.bootstrapSamples,
@@ -125,11 +131,13 @@ export async function readRepeats(
   journals: ReadonlyMap<string, Journal> = new Map(),
   /** Read repeats whose journal's chain breaks (`--accept-tampered`); default: refused. */
   acceptTampered = false,
+  /** Bootstrap draws the caller computed already (a tourney's track reports), by run directory and track name: not drawn again. */
+  known: ReadonlyMap<string, ReadonlyMap<string, BootstrapDraws>> = new Map(),
 ): Promise<{ config: TourneyConfig; repeats: RepeatInput[]; notes: string[] }> {
   if (!dirs.length) throw new IncomparableRunsError('no runs to combine');
   const read: Awaited<ReturnType<typeof readRepeat>>[] = [];
   for (const dir of dirs) {
-    const one = await readRepeat(dir, journals, acceptTampered);
+    const one = await readRepeat(dir, journals, acceptTampered, known.get(dir));
     const first = read[0];
     if (first) {
       const diff = configDifference(first.config, one.config);
@@ -221,9 +229,19 @@ export async function combineRuns(
  * page: `catarena compare`'s "all tracks" rows, recomputed from the journal(s) as compare does.
  * Undefined when the run cannot be read as repeats (the entry is indexed without it; tourney and --repeats add it to their index line).
  */
-export async function pairwiseOfRun(runDir: string, journal?: Journal): Promise<PairwiseEntry[] | undefined> {
+export async function pairwiseOfRun(
+  runDir: string,
+  journal?: Journal,
+  /** The run's bootstrap draws by track name, where the caller has them (a tourney's track reports). */
+  draws?: ReadonlyMap<string, BootstrapDraws>,
+): Promise<PairwiseEntry[] | undefined> {
   try {
-    const { repeats } = await readRepeats(await expandRepeats([runDir]), new Map(journal ? [[runDir, journal]] : []));
+    const { repeats } = await readRepeats(
+      await expandRepeats([runDir]),
+      new Map(journal ? [[runDir, journal]] : []),
+      false,
+      new Map(draws ? [[runDir, draws]] : []),
+    );
     return pairwiseComparisons(repeats);
   } catch {
     return undefined;

@@ -34,7 +34,7 @@ import { JournalTamperedError } from '../run/journal-chain.ts';
 import { checkIndexedRun } from '../run/index-seal.ts';
 import { readIndexFile } from '../run/run-index.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
-import { matchId } from '../../records/match.ts';
+import { matchId, type MatchResult } from '../../records/match.ts';
 import { roundSpecs } from './track-schedule.ts';
 import {
   trackName,
@@ -163,22 +163,6 @@ export async function summarizeTrack(
   const anchor = config.ratingAnchor ?? firstOfflineAgent(config);
   const { strategies, byId, agents, rounds, results, games } = played;
   const winRates = tableWinRates(results);
-  const comparisons = new Map<string, { otherNs: number; imps: number }>(); // Bridge room → the other room's score and the board's IMPs
-  const rooms = new Map<string, typeof results>(); // "match|board" → the results of its rooms
-  for (const r of results) {
-    const key = r.spec.duplicate && `${r.spec.duplicate.match}|${r.spec.duplicate.board}`;
-    if (key) rooms.set(key, [...(rooms.get(key) ?? []), r]);
-  }
-  for (const m of duplicateMatchesOf(results)) {
-    for (const board of m.boards) {
-      for (const r of rooms.get(`${m.match}|${board.board}`) ?? []) {
-        comparisons.set(r.id, {
-          otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open,
-          imps: board.imps,
-        });
-      }
-    }
-  }
   const W = fromGames(agents, rounds, games);
   const bootstrap = bootstrapWithDraws(agents, rounds, games, { samples: config.bootstrapSamples, seed: config.seed });
   const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
@@ -237,16 +221,7 @@ export async function summarizeTrack(
   });
   const evolution = await evolutionOf(run, summary, strategies);
   // Replay pages for the track's games; the HTML report links those that have one.
-  const paged = new Set(
-    await writeReplayPages(
-      run.replaysDir,
-      results.map((r) => r.id),
-      {
-        bundle: name,
-        extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined),
-      },
-    ),
-  );
+  const paged = await writeTrackViews(run, name, results, byId);
   const index: GameIndex[string] = {
     labels: W.toJSON().strategies,
     games: results.map((r) => ({
@@ -260,6 +235,47 @@ export async function summarizeTrack(
     })),
   };
   return { summary, W, draws: { agents, draws: bootstrap.draws }, index, evolution };
+}
+
+/**
+ * The viewer data of a track's games (`results`, in match-id order) in the track's bundles, by
+ * round (a game's round: its newest strategy's), then match id: a tourney writes each round's as
+ * the round ends, while the rules' caches still hold its positions (games/chess/rules.ts), and the
+ * bundles of earlier rounds are kept as they are. Returns the ids that can be shown.
+ */
+export async function writeTrackViews(
+  run: RunDir,
+  name: string,
+  results: readonly MatchResult[],
+  byId: ReadonlyMap<string, { round: number }>,
+): Promise<Set<string>> {
+  const comparisons = new Map<string, { otherNs: number; imps: number }>(); // Bridge room → the other room's score and the board's IMPs
+  const rooms = new Map<string, MatchResult[]>(); // "match|board" → the results of its rooms
+  for (const r of results) {
+    const key = r.spec.duplicate && `${r.spec.duplicate.match}|${r.spec.duplicate.board}`;
+    if (key) rooms.set(key, [...(rooms.get(key) ?? []), r]);
+  }
+  for (const m of duplicateMatchesOf(results)) {
+    for (const board of m.boards) {
+      for (const r of rooms.get(`${m.match}|${board.board}`) ?? []) {
+        comparisons.set(r.id, {
+          otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open,
+          imps: board.imps,
+        });
+      }
+    }
+  }
+  const roundOf = (r: MatchResult) => Math.max(0, ...r.spec.seats.map((id) => byId.get(id)?.round ?? 0));
+  const ordered = results
+    .map((r, i) => ({ id: r.id, round: roundOf(r), i }))
+    .sort((a, b) => a.round - b.round || a.i - b.i)
+    .map((r) => r.id);
+  return new Set(
+    await writeReplayPages(run.replaysDir, ordered, {
+      bundle: name,
+      extra: (id) => (comparisons.has(id) ? { comparison: comparisons.get(id) } : undefined),
+    }),
+  );
 }
 
 /** A track's strategies and the games that enter W (only rounds every agent completed), or null when the track has no strategies. */

@@ -35,7 +35,8 @@ import { carryOverStrategy, checkAgentTracks, createDeveloper, createRunAgents, 
 import { taskTrackOf } from '../../records/task-track.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { playAutoReps, roundSpecs } from './track-schedule.ts';
-import { summarizeRun, summarizeTrack, type TrackReport } from './summarize.ts';
+import { summarizeRun, summarizeTrack, writeTrackViews, type TrackReport } from './summarize.ts';
+import type { BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
 import { rm } from 'node:fs/promises';
 
@@ -258,7 +259,12 @@ class Tourney {
         await sealEntry(
           {
             ...indexEntry(summary, { schedule: options.schedule, reused, games: config.games, rounds: config.rounds }),
-            pairwise: await (await import('./combine.ts')).pairwiseOfRun(run.root, this.journal), // each pair's compare, for the history page
+            // each pair's compare, for the history page (the tracks' bootstrap draws are not drawn again)
+            pairwise: await (await import('./combine.ts')).pairwiseOfRun(
+              run.root,
+              this.journal,
+              await this.drawsByTrack(),
+            ),
           },
           this.journal,
         ),
@@ -266,6 +272,16 @@ class Tourney {
       ); // sealed: the journal's end and the entry under the run's key
     await run.markStatus('finished', 'tourney');
     return summary;
+  }
+
+  /** The bootstrap draws of the tracks reported, by track name. */
+  private async drawsByTrack(): Promise<Map<string, BootstrapDraws>> {
+    const out = new Map<string, BootstrapDraws>();
+    for (const [name, report] of this.reports) {
+      const r = await report.catch(() => null);
+      if (r) out.set(name, r.draws.draws);
+    }
+    return out;
   }
 
   /** Throws when the user interrupted the run or work running behind failed. */
@@ -374,15 +390,18 @@ class Tourney {
       if (!(await run.roundLogsWritten(track, round))) await writeRoundLogs(run.logsDir(track, round), input());
       if (config.opponentCode === 'hidden' && round < config.rounds) await this.writeOwnLogs(track, round, input);
     });
+    // The round's viewer data while the rules' caches still hold its games (the track's report keeps it).
+    const views = logs.then(() => this.writeRoundViews(track, rounds));
+    views.catch(() => {}); // awaited below; the next round's development does not wait for it
     if (round < config.rounds) {
       // Known now, so the next round's loop waits for it rather than developing without these logs.
       const next = logs.then(() => this.developAgents(track, round + 1));
       next.catch(() => {}); // awaited when the track enters its next round
       this.developed.set(`${name}#${round + 1}`, next);
-      await logs;
+      await Promise.all([logs, views]);
       return;
     }
-    await logs;
+    await Promise.all([logs, views]);
     await playAutoReps({
       config,
       track,
@@ -409,6 +428,19 @@ class Tourney {
     this.reports.set(name, report);
     await report;
     this.progress?.phase(`${name} finished: W, metrics and evolution written`);
+  }
+
+  /** The viewer data of a track's games of these rounds, in the track's bundles (summarize.ts writeTrackViews). */
+  private async writeRoundViews(track: TrackId, rounds: StrategyRecord[][]): Promise<void> {
+    const byId = new Map(rounds.flat().map((s) => [s.id, s]));
+    const results = this.journal
+      .results()
+      .filter(
+        (r) =>
+          r.spec.game === track.game && r.spec.variant === track.variant && r.spec.seats.every((id) => byId.has(id)),
+      )
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    await writeTrackViews(this.run, trackName(track), results, byId);
   }
 
   /**

@@ -88,7 +88,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   let matches: Worker<MatchJobData, MatchJobResult> | undefined;
   const adaptive = controller
     ? new AdaptiveSlots(slots, controller, {
-        botCpuMs: () => bots.cpuTimeMs(),
+        botCpuMs: (called) => bots.cpuTimeMs(called), // only the bots called since the last window are read again
         // Short of games (an idle queue, a run's last games, other workers taking the jobs): not a slow level.
         underfed: () => active < gamesFor(slots.capacity),
         onWindow: ({ level, next }) => {

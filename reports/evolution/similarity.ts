@@ -72,12 +72,36 @@ export function winnow(tokens: readonly string[], o: WinnowOptions = WINNOW_DEFA
   return out;
 }
 
+// A file's winnowed hashes by its language and text: the same files come back in every round and
+// track (an agent's unchanged helpers, the sample bot of each track), and tokenizing them is most
+// of a track's evolution report. Pure: the key is the whole input. Bounded by the text it keeps.
+const winnowed = new Map<string, number[]>();
+let winnowedChars = 0;
+const WINNOWED_CHARS_KEPT = 4 << 20;
+
+function fileHashes(text: string, lang: NonNullable<BotFile['lang']>, o: WinnowOptions): number[] {
+  if (o.k !== WINNOW_DEFAULTS.k || o.w !== WINNOW_DEFAULTS.w) return winnow(tokenize(text, lang), o);
+  const key = `${lang}\u0000${text}`;
+  let hashes = winnowed.get(key);
+  if (hashes) return hashes;
+  hashes = winnow(tokenize(text, lang), o);
+  if (key.length > WINNOWED_CHARS_KEPT) return hashes;
+  winnowed.set(key, hashes);
+  winnowedChars += key.length;
+  for (const [old] of winnowed) {
+    if (winnowedChars <= WINNOWED_CHARS_KEPT) break;
+    winnowed.delete(old);
+    winnowedChars -= old.length;
+  }
+  return hashes;
+}
+
 /** A bot's fingerprint: the union of its code files' winnowed hashes (data and docs do not count). */
 export function fingerprintFiles(files: readonly BotFile[], o: WinnowOptions = WINNOW_DEFAULTS): Set<number> {
   const set = new Set<number>();
   for (const f of files) {
     if (!f.lang) continue;
-    for (const h of winnow(tokenize(f.text, f.lang), o)) set.add(h);
+    for (const h of fileHashes(f.text, f.lang, o)) set.add(h);
   }
   return set;
 }

@@ -219,6 +219,7 @@ async function writeReplayPagesNow(
     return openBundle.games.get(id);
   };
   const held = new Map(mine.map((f) => [f, JSON.stringify(index.get(f))]));
+  const oldIndex = new Map(mine.map((f) => [f, index.get(f)!]));
   for (const file of mine) index.delete(file);
 
   // Games go into bundles as they come, each bundle written when full: the track's data is never
@@ -254,7 +255,36 @@ async function writeReplayPagesNow(
     size += json.length;
     shown.add(id);
   };
-  for (const id of ids) {
+  // An old bundle that would be written again as it is (the same games in the same order, all
+  // kept, and after them the game its successor began with) is taken whole, without reading it:
+  // a tourney adds each round's games after the bundles of the rounds before.
+  const wholeBundle = async (at: number): Promise<string[] | null> => {
+    if (chunk.length) return null;
+    const file = bundleFile(bundle, bundles + 1);
+    const next = bundleFile(bundle, bundles + 2);
+    const games = mine.includes(file) && mine.includes(next) ? oldIndex.get(file)! : null;
+    if (!games?.length || ids[at + games.length] !== oldIndex.get(next)![0]) return null;
+    for (let k = 0; k <= games.length; k++) {
+      const id = ids[at + k]!;
+      const old = before.get(id);
+      const src = await replayMtime(replaysDir, id);
+      if (shown.has(id) || src === null || !old || old.mtime < src) return null;
+      if (k < games.length && (id !== games[k] || old.file !== file)) return null;
+    }
+    return games;
+  };
+  for (let at = 0; at < ids.length; at++) {
+    const whole = await wholeBundle(at);
+    if (whole) {
+      index.set(bundleFile(bundle, ++bundles), whole);
+      for (const id of whole) {
+        kept.add(id);
+        shown.add(id);
+      }
+      at += whole.length - 1;
+      continue;
+    }
+    const id = ids[at]!;
     if (shown.has(id)) continue;
     const src = await replayMtime(replaysDir, id);
     if (src === null) continue;
