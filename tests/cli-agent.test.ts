@@ -23,6 +23,7 @@ import { openAiRateLimit, startScriptedLlm, type ScriptedLlm, type ScriptedReque
 import {
   agentsRound,
   evolutionReads,
+  attemptsWord,
   expectFinalFailure,
   expectPlayedNormally,
   expectSecretNowhere,
@@ -429,7 +430,7 @@ describe.skipIf(!agentImage)('Qwen Code in the agent container', () => {
   });
 
   for (const [id, what, reason, script] of FINAL_CASES)
-    it(`Qwen Code, ${what}: one attempt, named ${reason}`, () => {
+    it(`Qwen Code, ${what}: ${attemptsWord(reason)}, named ${reason}`, () => {
       const server = servers.get(id)!;
       const seconds = expectFinalFailure(round.of(id), reason);
       if (script === 'wrong-key') expect(server.requests).toEqual([]);

@@ -26,6 +26,7 @@ import {
 import {
   agentsRound,
   evolutionReads,
+  attemptsWord,
   expectFinalFailure,
   expectPlayedNormally,
   expectSecretNowhere,
@@ -437,7 +438,7 @@ describe.skipIf(!agentImage)('Claude Code in the agent container', () => {
   });
 
   for (const [id, what, reason] of FINAL_CASES)
-    it(`${what}: one attempt, named ${reason}`, () => {
+    it(`${what}: ${attemptsWord(reason)}, named ${reason}`, () => {
       const seconds = expectFinalFailure(round.of(id), reason);
       console.log(
         `claude-code, ${what}: stopped after ${seconds.toFixed(0)} s, ${servers.get(id)!.requests.length} requests`,

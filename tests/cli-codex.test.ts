@@ -27,6 +27,7 @@ import {
 import {
   agentsRound,
   evolutionReads,
+  attemptsWord,
   expectFinalFailure,
   expectPlayedNormally,
   expectSecretNowhere,
@@ -663,7 +664,7 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
   });
 
   for (const [id, what, reason, turn] of FINAL_CASES)
-    it(`${what}: one attempt, named ${reason}`, () => {
+    it(`${what}: ${attemptsWord(reason)}, named ${reason}`, () => {
       const server = servers.get(id)!;
       const seconds = expectFinalFailure(round.of(id), reason);
       if (turn === 'wrong-key') expect(server.requests).toEqual([]);

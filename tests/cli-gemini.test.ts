@@ -27,6 +27,7 @@ import {
 import {
   agentsRound,
   evolutionReads,
+  attemptsWord,
   expectFinalFailure,
   expectPlayedNormally,
   expectSecretNowhere,
@@ -352,7 +353,7 @@ describe.skipIf(!agentImage)('Gemini CLI in the agent container', () => {
   });
 
   for (const [id, what, reason, turn] of FINAL_CASES)
-    it(`${what}: one attempt, named ${reason}`, () => {
+    it(`${what}: ${attemptsWord(reason)}, named ${reason}`, () => {
       const seconds = expectFinalFailure(round.of(id), reason);
       if (turn === 'wrong-key') expect(servers.get(id)!.requests.every((r) => r.apiKey !== SECRET)).toBe(true);
       console.log(
