@@ -1,6 +1,7 @@
 // The documentation stays in step with the code and with itself: docs/cli.md is what every
 // command's --help prints now (scripts/cli-doc.mjs), docs/README.md lists every page, every
-// relative link of the project's own pages reaches a file (and a heading, for #anchors).
+// relative link of the project's own pages reaches a file (and a heading, for #anchors), and the
+// README stays a front door (at most 250 lines, none over 300 characters).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -114,5 +115,10 @@ describe('the documentation pages', () => {
       'a-b-c-d',
       'a-b-c-d-1',
     ]);
+  });
+  it('keep the README a front door: at most 250 lines, none over 300 characters', () => {
+    const lines = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(250);
+    expect(lines.filter((l) => l.length > 300)).toEqual([]);
   });
 });
