@@ -4,8 +4,11 @@
 // README stays a front door (at most 250 lines, none over 300 characters).
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { createAgent } from '../agents/registry.ts';
 import { buildProgram } from '../orchestrator/cli/main.ts';
+import { readConfigFile, resolveConfig, type TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
 import { CLI_DOC, renderCliDoc } from '../scripts/cli-doc.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -85,11 +88,20 @@ describe('docs/cli.md', () => {
 });
 
 describe('the documentation pages', () => {
-  it('are all listed in docs/README.md', () => {
-    const index = fs.readFileSync(path.join(ROOT, 'docs', 'README.md'), 'utf8');
-    const pages = markdownUnder('docs').filter((p) => p !== path.join('docs', 'README.md'));
-    const unlisted = pages.filter((p) => !index.includes(`](${path.relative('docs', p)})`));
-    expect(unlisted, 'add a row for each to docs/README.md').toEqual([]);
+  it('are all listed: in docs/README.md, or in their folder README.md that docs/README.md lists', () => {
+    /** The index that must link a page: its folder's README.md, or for that README the parent's. */
+    const indexOf = (page: string) => {
+      const dir = path.dirname(page);
+      return path.join(path.basename(page) === 'README.md' ? path.dirname(dir) : dir, 'README.md');
+    };
+    const unlisted = markdownUnder('docs')
+      .filter((p) => p !== path.join('docs', 'README.md'))
+      .filter((p) => {
+        const index = indexOf(p);
+        const text = fs.existsSync(path.join(ROOT, index)) ? fs.readFileSync(path.join(ROOT, index), 'utf8') : '';
+        return !text.includes(`](${path.relative(path.dirname(index), p)})`);
+      });
+    expect(unlisted, 'add a row for each to docs/README.md (or its folder README.md)').toEqual([]);
   });
 
   it('link only to files and headings that exist', () => {
@@ -120,5 +132,41 @@ describe('the documentation pages', () => {
     const lines = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n');
     expect(lines.length).toBeLessThanOrEqual(250);
     expect(lines.filter((l) => l.length > 300)).toEqual([]);
+  });
+});
+
+/** Resolves a config as `tourney --config` does and creates each agent (keys stubbed: specs only). */
+function checkConfig(input: TourneyConfigInput): string[] {
+  for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'])
+    vi.stubEnv(key, 'placeholder-not-a-key');
+  const config = resolveConfig(input);
+  return config.agents.map((spec) => createAgent(spec, config.seed).id);
+}
+
+describe('the example configs', () => {
+  it('in examples/ resolve as tourney --config does, and each agent spec parses (run from the root)', async () => {
+    const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.yaml'));
+    expect(files.sort()).toEqual(['quick.yaml', 'your-bots.yaml']);
+    const ids = [];
+    for (const file of files) ids.push(checkConfig(await readConfigFile(path.join(ROOT, 'examples', file))));
+    expect(ids).toEqual([
+      ['cautious', 'aggressive', 'imitator'],
+      ['mine', 'baseline', 'cautious'],
+    ]);
+  });
+
+  it("in the README's recipe resolve too", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parseYaml(m[1]!) as TourneyConfigInput);
+    expect(blocks).toHaveLength(1);
+    expect(checkConfig(blocks[0]!)).toHaveLength(5);
+  });
+
+  it('fail on a mistyped field or a bad agent spec (the checks above can fail)', () => {
+    expect(() => checkConfig({ round: 2 } as TourneyConfigInput)).toThrow(/round/);
+    expect(() => checkConfig({ agents: ['offline:cautious', 'claude-kode:x'] })).toThrow(
+      /unknown agent "claude-kode:x"/,
+    );
+    expect(() => checkConfig({ agents: ['dir:no/such/folder'] })).toThrow(/no\/such\/folder/);
   });
 });
