@@ -1,7 +1,8 @@
 // The documentation stays in step with the code and with itself: docs/cli.md is what every
 // command's --help prints now (scripts/cli-doc.mjs), docs/README.md lists every page, every
-// relative link of the project's own pages reaches a file (and a heading, for #anchors), and the
-// README stays a front door (at most 250 lines, none over 300 characters).
+// relative link of the project's own pages reaches a file (and a heading, for #anchors), the
+// README stays a front door (at most 250 lines, none over 300 characters), and the example configs
+// (examples/ and the README's recipe) resolve with agent specs that parse.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
