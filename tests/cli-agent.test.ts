@@ -55,10 +55,10 @@ describe('CLI agent specs', () => {
     expect(() => createAgent('cursor-agent', 1)).toThrow(/unknown agent.*claude-code\[:<model>\]/);
   });
 
-  it('are pinned at the versions the docs say were run against the scripted servers, and the README names', () => {
+  it('are pinned at the versions the docs say were run against the scripted servers, and docs/agents.md names', () => {
     const pins = loadAgentRecipe().clis;
     const docs = fs.readFileSync(path.join(import.meta.dirname, '..', 'docs', 'first-real-run.md'), 'utf8');
-    const readme = fs.readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const agentsPage = fs.readFileSync(path.join(import.meta.dirname, '..', 'docs', 'agents.md'), 'utf8');
     for (const [pkg, name, agent] of [
       ['@anthropic-ai/claude-code', 'Claude Code', 'claude-code'],
       ['@openai/codex', 'Codex', 'codex'],
@@ -67,7 +67,7 @@ describe('CLI agent specs', () => {
     ] as const) {
       // The row of "How it has been exercised" starts with the CLI and the version checked.
       expect(docs, name).toMatch(new RegExp(`\\n\\| ${name} ${pins[pkg]!.replaceAll('.', '\\.')}[ |]`));
-      expect(readme, name).toMatch(new RegExp(`\\| \`${agent}[^\`]*\` \\(${pins[pkg]!.replaceAll('.', '\\.')}\\)`));
+      expect(agentsPage, name).toMatch(new RegExp(`\\| \`${agent}[^\`]*\` \\(${pins[pkg]!.replaceAll('.', '\\.')}\\)`));
     }
   });
 });

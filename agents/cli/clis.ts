@@ -1,4 +1,4 @@
-// The CLI coding agents: how each one is invoked headless (README.md, "Agents"), which LLM endpoint
+// The CLI coding agents: how each one is invoked headless (docs/agents.md), which LLM endpoint
 // and key it uses, and how its JSON output is read for cost. Every CLI talks to its endpoint
 // through the agent container's egress proxy: its base URL points at the proxy, which forwards to
 // the real endpoint and adds the real key on the host, so the container only ever holds a placeholder.
