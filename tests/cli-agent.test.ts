@@ -7,6 +7,8 @@
 // through a 429 and a broken stream, and where no attempt can help (each its own server and key).
 // Time (with Docker it may pass 30 s): three containers: the four CLIs' --version one after the
 // other, the egress checks, and the one shared round of five Qwen Code agents.
+// Over 30 s: Docker only: three agent containers with the real CLIs (the four CLIs' --version, the
+// egress checks, a shared Qwen Code round of five agents, two at a time).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';

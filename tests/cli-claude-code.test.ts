@@ -4,6 +4,8 @@
 // through the egress proxy: it writes the bot with its own Write tool, starts it and checks /health
 // with its Bash tool, has a subagent (its Agent tool) look at it, and stops; the bot validates and
 // plays, the cost record holds the tokens the server answered, and the key is nowhere in the run.
+// Over 30 s: Docker only: real Claude Code in its containers, two agents at a time (its start-up is
+// CPU-heavy), five agents in one round.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';

@@ -7,6 +7,8 @@
 // edges' agent waits Gemini CLI's own backoff, which no setting shortens: at least its 5 s initial
 // delay after a 429 (whatever RetryInfo asks), about 5 s after the broken stream, 1 s after the
 // candidate without parts (its bundle's retryWithBackoff and MID_STREAM_RETRY_OPTIONS, 0.61.0).
+// Over 30 s: Gemini CLI's own backoff cannot be set: it waits at least 5 s after any 429 and after a
+// broken stream, whatever RetryInfo asks (its retryWithBackoff, 0.61.0).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

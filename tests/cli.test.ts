@@ -1,4 +1,6 @@
 // The command line as a user runs it: the real binary, real bots, real run directories.
+// Over 30 s: the compiled CLI is run as users run it, one Node process per command, over four games
+// (play, arena, validate, tourney, report).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

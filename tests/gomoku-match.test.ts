@@ -5,6 +5,8 @@
 // of a kind run concurrently against one shared well-behaved bot, the Flask games are against a
 // shallow heuristic, and the checks whose outcome does not depend on the sandbox (the catarena
 // policy's scores, the journal resume) run in the unsafe sandbox only.
+// Over 30 s: every misbehaving-bot case in each sandbox kind (unsafe, process, docker), the Docker
+// containers one at a time; about 20 s without Docker.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

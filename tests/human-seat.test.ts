@@ -15,6 +15,8 @@
 // against the quick heuristic bot; the time is the games' moves, every one a click and a round
 // trip through the runner, and the page redrawn (Chromium's CPU: the file is CPU-bound, which is
 // why the games are not played side by side: that only made turns time out on a loaded machine).
+// Over 30 s: a person's whole game of each of the five games, clicked in Chromium at 390 px (Bridge
+// alone is 61 turns of the person).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

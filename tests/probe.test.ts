@@ -2,6 +2,8 @@
 // action buckets, and a probe over a small real Gomoku run whose strategies are a deterministic
 // bot (the first empty cell), the random reference bot and a bot that dies after three moves,
 // plus an LLM-player asked through a scripted OpenAI-compatible server on 127.0.0.1.
+// Over 30 s: a small real Gomoku tourney is played and probed through the CLI, and an LLM-player is
+// asked through a scripted server.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,6 +3,8 @@
 // starts no agent. Deterministic bots give the same strategies and the same W as in-process; an LLM
 // agent (the built-in one, against a scripted OpenAI-compatible server) develops only on the
 // worker that holds its key, and that key is in no Redis key, job, run-directory file or log.
+// Over 30 s: agents develop on two queue worker processes and in-process for the same W; each
+// worker is a CLI process that loads the whole orchestrator.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';

@@ -3,6 +3,8 @@
 // trimmed when the run finishes, and `catarena prune`. Runs written before (6d841b9's layout, the
 // fixture tests/fixtures/runs/tourney-6d841b9.tgz: 2 rounds of Gomoku, two offline agents) still
 // work with resume, report, --reuse, probe, prune and the replay page.
+// Over 30 s: compaction, pruning and resuming are checked on copies of a real run, with its report
+// and replay page opened in Chromium.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -3,6 +3,8 @@
 // task track (go, js, ml; the ml run also enters a Python bot on the go track, refused) in the bot
 // image (CATARENA_DOCKER=1 or a working engine with the current image). Over 30 s with Docker: the
 // go and js runs build and play every paper game in containers, the ml run trains its model.
+// Over 30 s: Docker only: the Go, JavaScript and ML reference bots are built in the bot image and
+// play all four games.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
