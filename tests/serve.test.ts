@@ -44,8 +44,8 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
   it('a tourney started after the server: its live page shows games in flight and W filling in, with no reload', async () => {
     const runs = await openUrl(browser, server.url);
     await expect.poll(() => runs.page.locator('table[data-testid="runs"] tbody tr').count()).toBe(0);
-    // One round (12 games, both rule sets): W gains cells game by game as in any longer run.
-    const child = spawn('node', [BIN, 'tourney', '--games', 'gomoku', '--rounds', '1', '-o', out], { stdio: 'ignore' });
+    // Two rounds: with one (12 games) W could be full before the page read it the second time.
+    const child = spawn('node', [BIN, 'tourney', '--games', 'gomoku', '--rounds', '2', '-o', out], { stdio: 'ignore' });
     children.push(child);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     // The run shows up on the page that was open before it started.
