@@ -130,23 +130,29 @@ export function sharedBot(sandbox: Sandbox, dir: string, health: HealthCheck): (
         logFile: path.join(tempDir('catarena-shared-bot-'), 'bot.log'),
       }),
     );
-    const bot = await started;
-    // Everything but stop() is the bot's. (The fleet gives the port back when it is done: harmless,
-    // as the OS never hands out a port something listens on.)
-    const lent: BotHandle = {
-      name: bot.name,
-      port: bot.port,
-      url: bot.url,
-      socketPath: bot.socketPath,
-      connect: bot.connect,
-      logFile: bot.logFile,
-      isHealthy: (ms) => bot.isHealthy(ms),
-      logTail: (bytes) => bot.logTail(bytes),
-      alive: () => bot.alive(),
-      describeExit: bot.describeExit && (() => bot.describeExit!()),
-      stop: async () => {},
-    };
-    return { id, dir, warm: lent };
+    return { id, dir, warm: lent(await started) };
+  };
+}
+
+/**
+ * A shared bot lent to one arena: everything but stop() is the bot's. (The fleet gives the port
+ * back when it is done: harmless, as the OS never hands out a port something listens on.) With
+ * its caller id only where the sandbox vouches for it (sharedBotOn).
+ */
+function lent(bot: BotHandle, o: { withCallerId?: boolean } = {}): BotHandle {
+  return {
+    name: bot.name,
+    port: bot.port,
+    url: bot.url,
+    socketPath: bot.socketPath,
+    connect: bot.connect,
+    ...(o.withCallerId ? { callerId: bot.callerId } : {}),
+    logFile: bot.logFile,
+    isHealthy: (ms) => bot.isHealthy(ms),
+    logTail: (bytes) => bot.logTail(bytes),
+    alive: () => bot.alive(),
+    describeExit: bot.describeExit && (() => bot.describeExit!()),
+    stop: async () => {},
   };
 }
 
@@ -182,21 +188,6 @@ export function sharedBotOn(
   };
   return async (id) => {
     started ??= start();
-    const bot = await started;
-    const lent: BotHandle = {
-      name: bot.name,
-      port: bot.port,
-      url: bot.url,
-      socketPath: bot.socketPath,
-      connect: bot.connect,
-      callerId: bot.callerId,
-      logFile: bot.logFile,
-      isHealthy: (ms) => bot.isHealthy(ms),
-      logTail: (bytes) => bot.logTail(bytes),
-      alive: () => bot.alive(),
-      describeExit: bot.describeExit && (() => bot.describeExit!()),
-      stop: async () => {},
-    };
-    return { id, dir, warm: lent };
+    return { id, dir, warm: lent(await started, { withCallerId: true }) };
   };
 }
