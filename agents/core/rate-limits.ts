@@ -162,6 +162,24 @@ export interface PatienceContext {
 }
 
 /**
+ * The wait after a refusal: what the provider asked (at least an eighth of the backoff), else the
+ * backoff doubling per refusal; and whether it fits before the deadline and within maxWaitMs.
+ */
+function plannedWait(
+  o: { [K in keyof typeof RATE_LIMIT_DEFAULTS]: number },
+  ctx: PatienceContext,
+  asked: number | undefined,
+  tries: number,
+): { wait: number; why: string; fits: boolean } {
+  const floor = Math.min(o.maxBackoffMs, o.backoffMs * 2 ** tries);
+  const wait = o.waitScale * (asked !== undefined ? Math.max(asked, floor / 8) : floor);
+  const why = asked !== undefined ? `asked ${(asked / 1000).toFixed(1)} s` : 'no wait named: backoff';
+  const fits =
+    Date.now() + wait <= ctx.deadline - o.deadlineMarginMs * o.waitScale && ctx.ledger.ms + wait <= o.maxWaitMs;
+  return { wait, why, fits };
+}
+
+/**
  * A fetch that waits out rate limits within the deadline and asks again, sharing each provider's
  * gate with every other development of this process. It returns the refusal as it came when the
  * wait would pass the deadline or `maxWaitMs`, or no wait cures it (billing).
@@ -191,11 +209,9 @@ export function patientFetch(inner: typeof fetch, ctx: PatienceContext): typeof 
         .catch(() => '');
       if (classifyLlmError(body, res.status) === 'billing') return res;
       const asked = askedWaitMs(res.headers, body);
-      const floor = Math.min(o.maxBackoffMs, o.backoffMs * 2 ** tries);
-      const wait = o.waitScale * (asked !== undefined ? Math.max(asked, floor / 8) : floor);
+      const { wait, why, fits } = plannedWait(o, ctx, asked, tries);
       const said = `HTTP ${res.status} from ${new URL(url).host}`;
-      const why = asked !== undefined ? `asked ${(asked / 1000).toFixed(1)} s` : 'no wait named: backoff';
-      if (Date.now() + wait > ctx.deadline - o.deadlineMarginMs * o.waitScale || ctx.ledger.ms + wait > o.maxWaitMs) {
+      if (!fits) {
         ctx.ledger.note(`${said} (${why}): not waited, the development's time is too short`);
         return res;
       }
@@ -236,11 +252,9 @@ export function egressPacer(
     refused(status, h, body) {
       if (!WAITABLE.has(status) || classifyLlmError(body, status) === 'billing') return;
       const asked = askedWaitMs(h, body);
-      const floor = Math.min(o.maxBackoffMs, o.backoffMs * 2 ** refusals++);
-      const wait = o.waitScale * (asked !== undefined ? Math.max(asked, floor / 8) : floor);
-      if (Date.now() + wait > ctx.deadline - o.deadlineMarginMs * o.waitScale) return;
+      const { wait, why, fits } = plannedWait(o, ctx, asked, refusals++);
+      if (!fits) return;
       ctx.ledger.waits++;
-      const why = asked !== undefined ? `asked ${(asked / 1000).toFixed(1)} s` : 'no wait named: backoff';
       ctx.ledger.note(
         `HTTP ${status} from ${host} (${why}): its requests wait ${(wait / 1000).toFixed(1)} s at the proxy`,
       );
