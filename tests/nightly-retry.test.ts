@@ -9,6 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
 import { executeQueued, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
+import { withRedis } from '../orchestrator/queue/connection.ts';
+import { readNightEvents } from '../orchestrator/queue/nights.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { removeSchedule, scheduleTourney } from '../orchestrator/worker/nightly.ts';
 import { startQueueWorker, type RunningWorker } from '../orchestrator/worker/worker.ts';
@@ -125,6 +127,14 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('nightly: Redis downtime a
       const journal = journalOf(runDir);
       expect(new Set(journal.map((r) => r.id)).size).toBe(journal.length);
       expect(wOf(runDir)).toEqual(wOf((await undisturbed).runDir));
+      // The nights list (history and the alert hooks read it): two starts, then finished.
+      const events = () => withRedis(redis.url, (r) => readNightEvents(r, name));
+      await waitFor(async () => (await events()).at(-1)?.state === 'finished', 'the night recorded as finished');
+      expect((await events()).map((e) => [e.state, e.attempt, e.runDir])).toEqual([
+        ['started', 1, runDir],
+        ['started', 2, runDir],
+        ['finished', 2, runDir],
+      ]);
     } finally {
       await removeSchedule(redis.url, name);
     }

@@ -10,6 +10,7 @@ import { MatchJobFailedError } from '../executor/queued.ts';
 import { checkRunAgents, InterruptedError, runTourney } from '../tourney/tourney.ts';
 import { PREFIX, publicQueueUrl, QueueUnavailableError, TOURNEY_QUEUE, withRedis } from '../queue/connection.ts';
 import { TOURNEY_JOB_OPTIONS, type TourneyJobData } from '../queue/jobs.ts';
+import { type NightRecord, recordNight } from '../queue/nights.ts';
 
 export interface ScheduleOptions {
   url: string;
@@ -185,6 +186,8 @@ export async function runScheduledTourney(
   options.report(
     `scheduled tourney "${job.data.name}" started${attempt > 1 ? ` (attempt ${attempt} of ${attempts}, resuming)` : ''}: ${runDir} (seed ${config.seed})`,
   );
+  const night = { schedule: job.data.name, firedAt: fired.toISOString(), runDir, attempt, attempts };
+  await noteNight(options.url, { ...night, state: 'started' }, options.report);
   try {
     const summary = await runTourney({
       config,
@@ -194,6 +197,7 @@ export async function runScheduledTourney(
       queueGraceMs: options.queueGraceMs,
     });
     options.report(`scheduled tourney "${job.data.name}" finished: ${runDir}`);
+    await noteNight(options.url, { ...night, state: 'finished' }, options.report);
     return { runDir: summary.runDir };
   } catch (err) {
     if (err instanceof InterruptedError && token) {
@@ -211,4 +215,30 @@ export async function runScheduledTourney(
     );
     throw err;
   }
+}
+
+/** Writes a night's event; Redis being away (the night may have failed on just that) is reported, not thrown. */
+export async function noteNight(
+  url: string,
+  record: Omit<NightRecord, 'at'>,
+  report: (message: string) => void,
+): Promise<void> {
+  await withRedis(url, (redis) => recordNight(redis, record)).catch((err: Error) =>
+    report(`scheduled tourney "${record.schedule}": could not record the night as ${record.state}: ${err.message}`),
+  );
+}
+
+/** The end of a night that failed for good (BullMQ's last attempt, or a failure not worth retrying). */
+export function nightFailedForGood(job: Job<TourneyJobData>, err: Error): NightRecord | undefined {
+  const last = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+  if (!last) return undefined;
+  return {
+    schedule: job.data.name,
+    firedAt: firedAt(job).toISOString(),
+    state: 'failed',
+    at: new Date().toISOString(),
+    reason: err.message.split('\n')[0],
+    attempt: job.attemptsMade,
+    attempts: job.opts.attempts ?? 1,
+  };
 }

@@ -17,7 +17,7 @@ import { WarmBots } from '../executor/warm-bots.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
-import { runScheduledTourney } from './nightly.ts';
+import { nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
 import { startDevelopService } from './develop-service.ts';
 
 export interface QueueWorkerOptions {
@@ -155,8 +155,10 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     tourneys.on('error', () => {});
     tourneys.on('failed', (job, err) => {
       // A failure BullMQ retries was reported by runScheduledTourney; this is the night's end.
-      const last = job && (err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1));
-      if (last) report(`scheduled tourney ${job.id} failed: ${err.message}`);
+      const failed = job && nightFailedForGood(job, err);
+      if (!failed) return;
+      report(`scheduled tourney ${job.id} failed: ${err.message}`);
+      void noteNight(options.url, { ...failed, worker: name }, report);
     });
     workers.push(tourneys as never);
   }
