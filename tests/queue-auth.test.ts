@@ -4,7 +4,7 @@
 // CLI's output, the run directory, `queue status`, Redis's own keys); a wrong or missing password,
 // or a certificate nobody vouched for, fails at once with an error that says what to fix.
 // Over 30 s: a queued 12-game run over TLS and eight `catarena` processes, five of them refused
-// one at a time (each checked to fail within 20 s).
+// one at a time (each checked to fail well inside the 60 s grace).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -172,7 +172,9 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
         expect(output).not.toContain('wrong-Pq55');
         expect(output).not.toContain(PASSWORD);
         expect(output).not.toMatch(/\n\s+at /); // a message, not a stack trace
-        expect(Date.now() - started).toBeLessThan(20_000);
+        // Well inside the 60 s a reachable-but-down Redis would be waited for: a refusal is not retried
+        // (a process start alone took up to 20 s on 2 cores at load 19).
+        expect(Date.now() - started).toBeLessThan(45_000);
       }
     }, 120_000);
   },
