@@ -30,7 +30,7 @@ import { clusterGateway, startCluster, startClusterWorker, waitForClusterWorkers
 import { ensureWorkerImage, workerImageTag } from '../docker/build-worker-image.ts';
 import { MATCH_QUEUE } from '../orchestrator/queue/connection.ts';
 import { dockerEngineAnswers } from '../tests/helpers/bots.ts';
-import { perConversation, startScriptedLlm } from '../tests/helpers/scripted-llm.ts';
+import { perConversation, SCRIPTED_KEY, startScriptedLlm } from '../tests/helpers/scripted-llm.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from '../tests/helpers/worker-process.ts';
 import { playWarm } from './warm-fleet.ts';
 
@@ -260,7 +260,7 @@ async function developmentRows(workers: Workers, n: number): Promise<Row[]> {
   // interface of this host (the server itself listens on loopback only).
   const forwarder = await forwardTo(new URL(server.baseURL).port);
   const env = (host: string) => ({
-    OPENAI_API_KEY: 'sk-scale-out-bench',
+    OPENAI_API_KEY: SCRIPTED_KEY,
     CATARENA_OPENAI_BASE_URL: `http://${host}:${forwarder.port}/v1`,
   });
   Object.assign(process.env, env('127.0.0.1'));

@@ -106,14 +106,30 @@ export function llmPlayerTotals(tracks: Array<Pick<TrackSummary, 'llmPlayers'>>)
 
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 
-/** The loud lines: LLM-players that fell back on more than 10% of their decisions. */
+/** Output tokens an LLM-player's model was billed for over the run's tracks (its answers, used or not). */
+function billedOutput(tracks: Array<Pick<TrackSummary, 'llmPlayers'>>, agent: string): number {
+  let output = 0;
+  for (const t of tracks) for (const r of Object.values(t.llmPlayers?.[agent]?.play ?? {})) output += r.tokens.output;
+  return output;
+}
+
+/**
+ * The loud lines: LLM-players that fell back on more than 10% of their decisions. Where every
+ * decision fell back, the line says whether the model answered at all: answers it was billed for
+ * that gave no move (all thinking, cut off at max_tokens; no legal move) are not calls that failed.
+ */
 export function fallbackAlarmLines(tracks: Array<Pick<TrackSummary, 'llmPlayers'>>): string[] {
   return Object.entries(llmPlayerTotals(tracks)).flatMap(([agent, u]) => {
     if (!u.decisions || u.fallbacks / u.decisions <= FALLBACK_ALARM_SHARE) return [];
     const share = u.fallbacks / u.decisions;
+    const output = billedOutput(tracks, agent);
+    const why =
+      output > 0
+        ? `its model answered (${output} output tokens billed) but no answer gave a move (a cut-off answer says stop=max_tokens or length on its line)`
+        : 'no call to its model succeeded';
     return [
       share === 1
-        ? `Every decision of LLM-player ${agent} was a random fallback (${u.fallbacks} of ${u.decisions}): no call to its model succeeded, so its scores are a random player's. The "[llm-player] fallback" lines of its bot logs (bot-logs/) say why.`
+        ? `Every decision of LLM-player ${agent} was a random fallback (${u.fallbacks} of ${u.decisions}): ${why}, so its scores are a random player's. The "[llm-player] fallback" lines of its bot logs (bot-logs/) say why.`
         : `LLM-player ${agent} fell back to a random legal action on ${pct(share)} of its decisions (${u.fallbacks} of ${u.decisions}): its scores are partly a random player's. The "[llm-player] fallback" lines of its bot logs (bot-logs/) say why.`,
     ];
   });

@@ -122,7 +122,7 @@ describe('agent failures in a tourney round', () => {
         seenByModel.set(req.model, seen + 1);
         return SCRIPTS[req.model]!(req, seen);
       },
-      { noStreaming: true, models: Object.keys(SCRIPTS) },
+      { noStreaming: true, models: Object.keys(SCRIPTS), key: SECRET },
     );
     vi.stubEnv('OPENAI_API_KEY', SECRET);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);

@@ -92,7 +92,7 @@ async function workspace(agentId: string, withCheck: boolean): Promise<Workspace
 
 /** A scripted server, with the env pointing the agent at it and the test key set. */
 async function llm(script: Parameters<typeof startScriptedLlm>[0]): Promise<ScriptedLlm> {
-  const server = await startScriptedLlm(script, { noStreaming: true });
+  const server = await startScriptedLlm(script, { noStreaming: true, key: SECRET });
   servers.push(server);
   vi.stubEnv('OPENAI_API_KEY', SECRET);
   vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
@@ -299,7 +299,7 @@ describe('BuiltinAgent', () => {
   });
 
   it('an unknown model is a 404 (model_not_found); reasoning tokens are counted as output', async () => {
-    const server = await startScriptedLlm([], { noStreaming: true, models: ['known'] });
+    const server = await startScriptedLlm([], { noStreaming: true, models: ['known'], key: SECRET });
     servers.push(server);
     vi.stubEnv('OPENAI_API_KEY', SECRET);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);

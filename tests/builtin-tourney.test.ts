@@ -22,7 +22,7 @@ const writer = (botFiles: Array<{ name: string; args: unknown }>) =>
       { toolCalls: [{ name: 'test_bot', args: {} }] },
       { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
     ]),
-    { noStreaming: true },
+    { noStreaming: true, key: SECRET },
   );
 
 describe('the built-in agent in a tourney round', () => {

@@ -200,7 +200,7 @@ describe.skipIf(!agentImage)('CLI agents in the agent container', () => {
   }, 240_000);
 
   it('reaches the allowed endpoint through the proxy, with the key added outside, and nothing else', async () => {
-    server = await startScriptedLlm([{ text: 'pong' }]);
+    server = await startScriptedLlm([{ text: 'pong' }], { key: SECRET });
     const forbidden = await forbiddenListener();
     const ws = tempDir();
     const container = await AgentContainer.start({
@@ -344,8 +344,8 @@ describe.skipIf(!agentImage)('Qwen Code in the agent container', () => {
   const servers = new Map<string, ScriptedLlm>();
   let round: SharedRound;
   beforeAll(async () => {
-    servers.set('qwen', await startScriptedLlm(completingScript()));
-    servers.set('troubled', await startScriptedLlm(troubledScript()));
+    servers.set('qwen', await startScriptedLlm(completingScript(), { key: SECRET }));
+    servers.set('troubled', await startScriptedLlm(troubledScript(), { key: SECRET }));
     for (const [id, , , script] of FINAL_CASES)
       servers.set(
         id,

@@ -16,6 +16,7 @@ import { loadAgentRecipe } from '../docker/build-agent-image.ts';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { BUILTIN, dockerReady, tempDir } from './helpers/bots.ts';
 import {
+  SCRIPTED_KEY,
   startScriptedResponses,
   stepOf,
   toolNames,
@@ -57,7 +58,7 @@ function events(body: string): Array<[string, Record<string, any>]> {
 const post = (base: string, body: unknown) =>
   fetch(`${base}/responses`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${SCRIPTED_KEY}` },
     body: JSON.stringify(body),
   });
 
@@ -151,7 +152,7 @@ describe('the scripted Responses API server', () => {
       true,
       false,
       'be brief',
-      'Bearer k',
+      `Bearer ${SCRIPTED_KEY}`,
     ]);
     expect(r.input).toEqual([{ type: 'message', role: 'user', content: 'hi' }]);
     expect(toolNames(r)).toEqual(['exec_command', 'apply_patch']);
@@ -236,7 +237,10 @@ describe('the scripted Responses API server', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('x-request-id')).toMatch(/^req_/);
     expect(await wrong.json()).toMatchObject({
-      error: { message: expect.stringMatching(/^Incorrect API key provided: sk-\**9999\./), code: 'invalid_api_key' },
+      error: {
+        message: expect.stringMatching(/^Incorrect API key provided: sk-proj-\*+9999\./),
+        code: 'invalid_api_key',
+      },
     });
     const ok = 'Bearer sk-proj-right-key-1234';
     const limited = await ask(ok);
@@ -278,7 +282,7 @@ describe('the scripted Responses API server', () => {
   it('answers the models list and other routes (a WebSocket upgrade) without consuming the script', async () => {
     server = await startScriptedResponses([{ text: 'one' }], { models: ['gpt-5.5'] });
     // With a key, as every client sends one (the server refuses a request without).
-    const models = await fetch(`${server.baseURL}/models`, { headers: { authorization: 'Bearer k' } });
+    const models = await fetch(`${server.baseURL}/models`, { headers: { authorization: `Bearer ${SCRIPTED_KEY}` } });
     expect(await models.json()).toEqual({
       object: 'list',
       data: [{ id: 'gpt-5.5', object: 'model', created: expect.any(Number), owned_by: 'scripted' }],
@@ -289,7 +293,7 @@ describe('the scripted Responses API server', () => {
         `${server!.baseURL}/responses`,
         {
           headers: {
-            authorization: 'Bearer k',
+            authorization: `Bearer ${SCRIPTED_KEY}`,
             connection: 'Upgrade',
             upgrade: 'websocket',
             'sec-websocket-version': '13',
@@ -571,8 +575,8 @@ describe.skipIf(!agentImage)('Codex in the agent container', () => {
   const servers = new Map<string, ScriptedResponses>();
   let round: SharedRound;
   beforeAll(async () => {
-    servers.set('codex', await startScriptedResponses(completingScript()));
-    servers.set('troubled', await startScriptedResponses(troubledScript()));
+    servers.set('codex', await startScriptedResponses(completingScript(), { apiKey: SECRET }));
+    servers.set('troubled', await startScriptedResponses(troubledScript(), { apiKey: SECRET }));
     for (const [id, , , turn] of FINAL_CASES)
       servers.set(
         id,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { originKey, startEgressProxy, type EgressEvent, type EgressProxy } from '../sandbox/egress-proxy.ts';
-import { startScriptedLlm } from './helpers/scripted-llm.ts';
+import { SCRIPTED_KEY, startScriptedLlm } from './helpers/scripted-llm.ts';
 
 interface Listener {
   url: string;
@@ -158,7 +158,7 @@ describe('egress proxy', () => {
     // The proxy adds the key, as for the CLI agents (the server refuses a request without one).
     const egress = await startEgressProxy({
       allow: [],
-      upstream: { url: quota.baseURL, headers: { authorization: 'Bearer sk-quota' } },
+      upstream: { url: quota.baseURL, headers: { authorization: `Bearer ${SCRIPTED_KEY}` } },
       listen: { port: 0 },
     });
     try {

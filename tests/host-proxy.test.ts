@@ -77,7 +77,9 @@ describe("the host's proxy", () => {
       maxRetries: 0,
     });
     expect(chat.text).toBe('through the proxy');
-    const responses: ScriptedResponses = await startScriptedResponses(() => ({ text: 'responses, proxied' }));
+    const responses: ScriptedResponses = await startScriptedResponses(() => ({ text: 'responses, proxied' }), {
+      apiKey: 'sk-proxied-1',
+    });
     const viaResponses = await startForwardProxy(Number(new URL(responses.baseURL).port));
     try {
       const answer = await generateText({

@@ -1,11 +1,12 @@
 // An LLM-player's play-time tokens read from its bot logs: each decision line's tokens={...}
 // summed by kind per strategy round and costed; a log cut at the sandbox's cap makes the report's
-// figures a lower bound, and says so.
+// figures a lower bound, and says so; an LLM-player whose every answer was billed but gave no move
+// (all thinking, cut at max_tokens) is not said to have had no call succeed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { costRoundRows } from '../reports/cost-by-round.ts';
-import { decisionTokens, llmPlayerUse } from '../reports/llm-player-use.ts';
+import { decisionTokens, fallbackAlarmLines, llmPlayerUse } from '../reports/llm-player-use.ts';
 import { tempDir } from './helpers/bots.ts';
 
 const line = (kind: 'answered' | 'fallback', t: object, rest = '') =>
@@ -49,5 +50,31 @@ describe('play-time tokens from the bot logs', () => {
       cacheWrite: 0,
       output: 0,
     });
+  });
+
+  it('every decision a fallback: "no call succeeded" only where no answer was billed; answers cut at max_tokens are said as such', async () => {
+    const dir = tempDir();
+    const cut = (n: number) =>
+      line(
+        'fallback',
+        { input: 300, cacheRead: 0, cacheWrite: 0, output: 256 },
+        ` stop=max_tokens: answer "" {no move}; playing a random legal action: a${n}`,
+      );
+    const refused = (n: number) =>
+      line('fallback', {}, ` stop=http_401: HTTP 401 Incorrect API key provided; playing a random legal action: a${n}`);
+    fs.writeFileSync(path.join(dir, 'thinker@r1.log'), [cut(1), cut(2), cut(3), ''].join('\n'));
+    fs.writeFileSync(path.join(dir, 'locked@r1.log'), [refused(1), refused(2), ''].join('\n'));
+    const use = await llmPlayerUse(dir, [
+      { id: 'thinker@r1', agent: 'thinker', round: 1, agentKind: 'llm-player:anthropic/claude-sonnet-5' },
+      { id: 'locked@r1', agent: 'locked', round: 1, agentKind: 'llm-player:openai/gpt-5.5' },
+    ]);
+    const [thinker, locked] = fallbackAlarmLines([{ llmPlayers: use }]);
+    expect(thinker).toMatch(
+      /^Every decision of LLM-player thinker was a random fallback \(3 of 3\): its model answered \(768 output tokens billed\) but no answer gave a move/,
+    );
+    expect(thinker).not.toContain('no call to its model succeeded');
+    expect(locked).toMatch(
+      /^Every decision of LLM-player locked was a random fallback \(2 of 2\): no call to its model succeeded/,
+    );
   });
 });

@@ -12,9 +12,9 @@ import { lookupModel, MODEL_TABLE, modelTableWarning } from '../agents/core/mode
 import { modelTableCheck } from '../agents/core/preflight.ts';
 import { estimateCostUsd, priceOf } from '../agents/core/prices.ts';
 import { describePlan, planModelCall } from '../agents/llm-player/call-plan.ts';
-import { startScriptedAnthropic } from './helpers/scripted-anthropic.ts';
-import { startScriptedGemini } from './helpers/scripted-gemini.ts';
-import { startScriptedLlm } from './helpers/scripted-llm.ts';
+import { SCRIPTED_ANTHROPIC_KEY, startScriptedAnthropic } from './helpers/scripted-anthropic.ts';
+import { SCRIPTED_GEMINI_KEY, startScriptedGemini } from './helpers/scripted-gemini.ts';
+import { SCRIPTED_KEY, startScriptedLlm } from './helpers/scripted-llm.ts';
 import { startScriptedResponses } from './helpers/scripted-responses.ts';
 
 const PAPER = { temperature: 0.1, topP: 1 };
@@ -147,7 +147,11 @@ describe('the scripted servers refuse what the real APIs refuse, always', () => 
       const post = (body: Record<string, unknown>) =>
         fetch(`${s.v1URL}/messages`, {
           method: 'POST',
-          headers: { 'x-api-key': 'k', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+          headers: {
+            'x-api-key': SCRIPTED_ANTHROPIC_KEY,
+            'anthropic-version': '2023-06-01',
+            'content-type': 'application/json',
+          },
           body: JSON.stringify({ max_tokens: 256, messages: [{ role: 'user', content: 'hi' }], ...body }),
         });
       const both = await post({ model: 'claude-sonnet-4-5', temperature: 0.1, top_p: 1 });
@@ -179,7 +183,11 @@ describe('the scripted servers refuse what the real APIs refuse, always', () => 
       const post = (model: string, messages: unknown[]) =>
         fetch(`${s.v1URL}/messages`, {
           method: 'POST',
-          headers: { 'x-api-key': 'k', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+          headers: {
+            'x-api-key': SCRIPTED_ANTHROPIC_KEY,
+            'anthropic-version': '2023-06-01',
+            'content-type': 'application/json',
+          },
           body: JSON.stringify({ model, max_tokens: 16_000, messages }),
         }).then(async (r) => [r.status, r.status === 200 ? '' : (await json(r)).error.message]);
       const user = { role: 'user', content: 'hi' };
@@ -204,7 +212,7 @@ describe('the scripted servers refuse what the real APIs refuse, always', () => 
     const chat = await startScriptedLlm(() => ({ text: '1' }));
     const responses = await startScriptedResponses(() => ({ text: '1' }));
     try {
-      const ask = (url: string, body: Record<string, unknown>, key: string | null = 'sk-x') =>
+      const ask = (url: string, body: Record<string, unknown>, key: string | null = SCRIPTED_KEY) =>
         fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
@@ -241,7 +249,7 @@ describe('the scripted servers refuse what the real APIs refuse, always', () => 
   it('Gemini: an unknown model name is 404 NOT_FOUND in the API’s words; no key is 403', async () => {
     const s = await startScriptedGemini(() => ({ text: '1' }));
     try {
-      const ask = (model: string, key: string | null = 'k') =>
+      const ask = (model: string, key: string | null = SCRIPTED_GEMINI_KEY) =>
         fetch(`${s.baseURL}/models/${model}:generateContent`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...(key ? { 'x-goog-api-key': key } : {}) },
@@ -315,7 +323,7 @@ describe("the LLM-player's client on a model that thinks by default", () => {
           baseUrl: s.v1URL,
           call: { api: 'messages', maxTokens: 256 },
         },
-        { ANTHROPIC_API_KEY: 'sk-ant-x' },
+        { ANTHROPIC_API_KEY: SCRIPTED_ANTHROPIC_KEY },
       );
       const ask = () => llm.complete([{ role: 'user', content: 'Pick 1.' }], AbortSignal.timeout(5_000));
       const first = await ask();

@@ -12,7 +12,7 @@ import { BuiltinAgent } from '../agents/builtin/agent.ts';
 import { priceOf } from '../agents/core/prices.ts';
 import { egressMeter, RunBudget, usageOfAnswer } from '../agents/core/run-budget.ts';
 import { startEgressProxy } from '../sandbox/egress-proxy.ts';
-import { startScriptedAnthropic } from './helpers/scripted-anthropic.ts';
+import { SCRIPTED_ANTHROPIC_KEY, startScriptedAnthropic } from './helpers/scripted-anthropic.ts';
 import type { Agent, Workspace } from '../agents/core/types.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
@@ -20,7 +20,7 @@ import type { TourneySummary } from '../records/tourney.ts';
 import { buildAlarmLines } from '../reports/markdown.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import { sampleBuildTurns } from './helpers/sample-build.ts';
-import { perConversation, startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
+import { perConversation, SCRIPTED_KEY, startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
 
 // Each answer: 100k prompt tokens of which 60k cached, 10k output: at $10 / $1 / $20 per million, $0.66.
 const usage = { prompt_tokens: 100_000, completion_tokens: 10_000, prompt_tokens_details: { cached_tokens: 60_000 } };
@@ -37,7 +37,7 @@ describe('--budget-usd with 4 developments at once', () => {
   beforeAll(async () => {
     // Answers take 150 ms, so the four developments' requests overlap.
     server = await startScriptedLlm(perConversation(sampleBuildTurns({ usage, delayMs: 150 })), { noStreaming: true });
-    vi.stubEnv('OPENAI_API_KEY', 'sk-run-budget');
+    vi.stubEnv('OPENAI_API_KEY', SCRIPTED_KEY);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
     runDir = path.join(tempDir(), 'run');
     const config = resolveConfig({
@@ -106,7 +106,7 @@ describe('a budget and a model without a price', () => {
       noStreaming: true,
       models: ['unpriced-model'],
     });
-    vi.stubEnv('OPENAI_API_KEY', 'sk-run-budget');
+    vi.stubEnv('OPENAI_API_KEY', SCRIPTED_KEY);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
     try {
       const config = resolveConfig({
@@ -288,7 +288,7 @@ describe('CLI agents: the egress proxy meters their model calls', () => {
       const lease = (await budget.reserve(`cli${i}`, undefined))!;
       const proxy = await startEgressProxy({
         allow: [],
-        upstream: { url: server.baseURL, headers: { 'x-api-key': 'sk-ant-real' } },
+        upstream: { url: server.baseURL, headers: { 'x-api-key': SCRIPTED_ANTHROPIC_KEY } },
         listen: { port: 0 },
         meter: egressMeter(lease),
       });

@@ -8,12 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   geminiNoBilling,
   geminiRateLimit,
+  SCRIPTED_GEMINI_KEY,
   startScriptedGemini,
   stepOf,
   type ScriptedGemini,
 } from './helpers/scripted-gemini.ts';
 
-const KEY = 'AIza-scripted-gemini-test';
+/** The key the server takes when a test names none. */
+const KEY = SCRIPTED_GEMINI_KEY;
 let server: ScriptedGemini | undefined;
 afterEach(async () => {
   await server?.close();
@@ -106,7 +108,7 @@ describe('the scripted Gemini API', () => {
     expect((await wrong.json()).error).toMatchObject({
       code: 400,
       status: 'INVALID_ARGUMENT',
-      details: [{ reason: 'API_KEY_INVALID' }],
+      details: [{ reason: 'API_KEY_INVALID' }, { locale: 'en-US' }],
     });
     const none = await fetch(`${server.baseURL}/models/m:generateContent`, { method: 'POST', body: '{}' });
     expect([none.status, (await none.json()).error.status]).toEqual([403, 'PERMISSION_DENIED']);

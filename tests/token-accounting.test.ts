@@ -15,7 +15,13 @@ import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { buildAlarmLines } from '../reports/markdown.ts';
 import { tempDir } from './helpers/bots.ts';
 import { sampleBuildTurns } from './helpers/sample-build.ts';
-import { perConversation, startScriptedLlm, type ScriptedLlm, type ScriptTurn } from './helpers/scripted-llm.ts';
+import {
+  perConversation,
+  SCRIPTED_KEY,
+  startScriptedLlm,
+  type ScriptedLlm,
+  type ScriptTurn,
+} from './helpers/scripted-llm.ts';
 
 describe('token counts by kind from each CLI', () => {
   it('Codex: turn.completed usage is the thread total, so the last one counts, its cached input apart', () => {
@@ -88,7 +94,7 @@ describe('cost per agent and round, and --budget-usd', () => {
 
   beforeAll(async () => {
     server = await startScriptedLlm(perConversation(WORKING), { noStreaming: true });
-    vi.stubEnv('OPENAI_API_KEY', 'sk-token-accounting');
+    vi.stubEnv('OPENAI_API_KEY', SCRIPTED_KEY);
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
     runDir = path.join(tempDir(), 'run');
     // $10 per million uncached input, $1 cached, $20 output: one build = 3 × (40k × 10 + 60k × 1 + 10k × 20) / 1M = $1.98.

@@ -29,8 +29,8 @@
 //   - an unknown model: 404 not_found_error "model: <id>" (as relayed verbatim by clients, e.g.
 //     `API Error: 404 {"type":"error","error":{"type":"not_found_error","message":"model:
 //     claude-haiku-4-5"}}`); the server knows the real ids (CLAUDE_MODELS) unless told others.
-// The server checks what the API checks and a client can get wrong: x-api-key (or a bearer token)
-// present and, when `apiKey` is given, equal to it; anthropic-version present; model, max_tokens
+// The server checks what the API checks and a client can get wrong: x-api-key present and equal to
+// `apiKey` (default SCRIPTED_ANTHROPIC_KEY; tests/helpers/provider-keys.ts); anthropic-version present; model, max_tokens
 // and messages present; every tool_use answered by a tool_result in the next user message. Every
 // request is recorded with its headers (x-api-key, anthropic-version, anthropic-beta, user-agent…).
 // Side requests (a client's quick calls beside the conversation: a title, a quota probe) are told
@@ -48,7 +48,10 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { anthropicRefusal, anthropicTakesSystemMessages, thinks } from './model-rules.js';
+import { anthropicKeyRefusal, SCRIPTED_ANTHROPIC_KEY } from './provider-keys.js';
 import { scriptedServer } from './scripted-server.js';
+
+export { SCRIPTED_ANTHROPIC_KEY };
 
 export interface AnthropicUsage {
   input_tokens: number;
@@ -161,12 +164,13 @@ export type Script = ScriptTurn[] | ((request: ScriptedRequest) => ScriptTurn | 
 
 export interface ScriptedAnthropicOptions {
   /**
-   * The key the client must send as x-api-key; any non-empty key when not given. An API key sent
-   * as Authorization: Bearer is refused as the API refuses it (401 authentication_error "OAuth
-   * authentication is currently not supported."), unless `acceptBearer` (an auth-token proxy).
+   * The key the client must send as x-api-key (default SCRIPTED_ANTHROPIC_KEY): none or another is
+   * the API's 401 authentication_error. An API key sent as Authorization: Bearer is refused as the
+   * API refuses it ("OAuth authentication is currently not supported."), unless `acceptBearer` (an
+   * auth-token proxy).
    */
   apiKey?: string;
-  /** Take Authorization: Bearer as the key too (the old, lax behaviour). */
+  /** Take Authorization: Bearer as the key too (an auth-token gateway); it must still be `apiKey`. */
   acceptBearer?: boolean;
   /**
    * The model ids the API serves, newest first (GET /v1/models lists them; POST /v1/messages takes
@@ -423,15 +427,9 @@ export async function startScriptedAnthropic(
       else send(status, body);
     };
 
-    // Authentication first, as the API does (401 whatever the route).
-    // The API takes an API key only as x-api-key: a bearer token is OAuth, which a key is not
-    // (anthropics/claude-code#6131: 401 authentication_error "OAuth authentication is currently not
-    // supported."); a wrong key is "invalid x-api-key" (BerriAI/litellm#21039).
-    const bearer = headers.authorization?.startsWith('Bearer ') ? headers.authorization.slice(7) : '';
-    const key = headers['x-api-key'] || (options.acceptBearer ? bearer : '');
-    if (!key && bearer) return other(401, 'OAuth authentication is currently not supported.');
-    if (!key) return other(401, 'x-api-key header is required');
-    if (options.apiKey !== undefined && key !== options.apiKey) return other(401, 'invalid x-api-key');
+    // Authentication first, as the API does (401 whatever the route; tests/helpers/provider-keys.ts).
+    const refusedKey = anthropicKeyRefusal(headers, options.apiKey ?? SCRIPTED_ANTHROPIC_KEY, options.acceptBearer);
+    if (refusedKey) return other(401, refusedKey);
 
     if (req.method === 'GET' && url.pathname === '/v1/models') {
       // Paged (the list reference): limit 1 to 1000, default 20; after_id / before_id are cursors

@@ -33,7 +33,8 @@
 //     key is 400 INVALID_ARGUMENT "API key not valid. Please pass a valid API key." with an ErrorInfo
 //     detail reason API_KEY_INVALID (the official error docs, as quoted on developersdigest.tech); no
 //     key at all is 403 PERMISSION_DENIED "Method doesn't allow unregistered callers …" (as reported
-//     in google-gemini/deprecated-generative-ai-python#463 and googleapis/js-genai#898).
+//     in google-gemini/deprecated-generative-ai-python#463 and googleapis/js-genai#898); both
+//     word for word in tests/helpers/provider-keys.ts.
 //   - the key: header x-goog-api-key, or the query parameter ?key= (both are accepted by the API;
 //     Gemini CLI and the AI SDK send the header).
 //   - POST …:countTokens → {totalTokens} (CountTokensResponse); GET /v1beta/models → {models: [Model]}
@@ -48,7 +49,10 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { GEMINI_TABLE_MODELS, geminiRefusal } from './model-rules.js';
+import { geminiKeyRefusal, SCRIPTED_GEMINI_KEY } from './provider-keys.js';
 import { scriptedServer } from './scripted-server.js';
+
+export { SCRIPTED_GEMINI_KEY };
 
 /** The model names the tests' Gemini clients ask for, served besides the model table's Gemini ids. */
 export const GEMINI_TEST_MODELS: readonly string[] = ['scripted-model', 'scripted-gemini', 'm'];
@@ -220,8 +224,8 @@ export type Script = ScriptTurn[] | ((request: ScriptedRequest) => ScriptTurn | 
 
 export interface ScriptedGeminiOptions {
   /**
-   * When set, requests must carry this key (400 API_KEY_INVALID otherwise). A request without a
-   * key is always the API's 403 PERMISSION_DENIED.
+   * The key requests must carry (default SCRIPTED_GEMINI_KEY): another is the API's 400
+   * API_KEY_INVALID, none its 403 PERMISSION_DENIED (tests/helpers/provider-keys.ts).
    */
   apiKey?: string;
   /**
@@ -413,24 +417,10 @@ export async function startScriptedGemini(
       turn: null,
     };
     requests.push(record);
-    if (!apiKey || (options.apiKey !== undefined && apiKey !== options.apiKey)) {
+    const refusedKey = geminiKeyRefusal(apiKey, options.apiKey ?? SCRIPTED_GEMINI_KEY);
+    if (refusedKey) {
       record.side = true;
-      if (!apiKey)
-        return sendError(
-          res,
-          403,
-          "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
-        );
-      return sendError(res, 400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT', {
-        details: [
-          {
-            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-            reason: 'API_KEY_INVALID',
-            domain: 'googleapis.com',
-            metadata: { service: 'generativelanguage.googleapis.com' },
-          },
-        ],
-      });
+      return sendJson(res, refusedKey.status, refusedKey.body);
     }
     if (method === 'models.list') {
       record.side = true;

@@ -7,7 +7,10 @@
 // generateText), so a change of behaviour is visible.
 import type http from 'node:http';
 import { OPENAI_TABLE_MODELS, openAiRefusal, servedByDefault } from './model-rules.js';
+import { openAiKeyRefusal, SCRIPTED_KEY } from './provider-keys.js';
 import { scriptedServer } from './scripted-server.js';
+
+export { SCRIPTED_KEY };
 
 /**
  * The models the tests' local OpenAI-compatible servers serve (besides the model table's OpenAI
@@ -157,9 +160,9 @@ export function openAiRateLimit(waitSeconds: number): ScriptTurn {
 }
 
 /**
- * The key and the model are always checked, as the API checks them. `key`: answer 401 (OpenAI's
- * invalid_api_key) unless the request carries Bearer <key>; without it any key passes but none is
- * a 401 ("You didn't provide an API key. …", code null: openai/openai-node#73), unless `keyless`
+ * The key and the model are always checked, as the API checks them. `key`: the key the client must
+ * send as Bearer (default SCRIPTED_KEY): none is OpenAI's 401 "You didn't provide an API key. …"
+ * (code null), another its 401 invalid_api_key (tests/helpers/provider-keys.ts), unless `keyless`
  * (a local server that takes none, as vLLM or llama.cpp may). `models`: the models this key may
  * use (default: the model table's OpenAI ids and TEST_MODELS); any other is a 404 with OpenAI's
  * model_not_found error ("The model `x` does not exist or you do not have access to it.", as users
@@ -185,9 +188,10 @@ export async function startScriptedLlm(
 ): Promise<ScriptedLlm> {
   const requests: ScriptedRequest[] = [];
   const served = options.models ?? [...OPENAI_TABLE_MODELS, ...TEST_MODELS];
+  let answered = 0;
   const server = scriptedServer<ScriptedRequest, ScriptTurn>(script, (req, res, raw) => {
     const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+      res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_scripted_${++answered}` });
       res.end(JSON.stringify(body));
     };
     // The API lives under /v1: any other path is OpenAI's 404 unknown_url, as a client whose base
@@ -203,28 +207,10 @@ export async function startScriptedLlm(
         },
       });
     }
-    const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7).trim() : '';
-    if (!bearer && !options.keyless && options.key === undefined) {
-      return send(401, {
-        error: {
-          message:
-            "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
-          type: 'invalid_request_error',
-          param: null,
-          code: null,
-        },
-      });
-    }
-    if (options.key && req.headers.authorization !== `Bearer ${options.key}`) {
-      return send(401, {
-        error: {
-          message: 'Incorrect API key provided.',
-          type: 'invalid_request_error',
-          param: null,
-          code: 'invalid_api_key',
-        },
-      });
-    }
+    const refusedKey = options.keyless
+      ? undefined
+      : openAiKeyRefusal(req.headers.authorization, options.key ?? SCRIPTED_KEY);
+    if (refusedKey) return send(refusedKey.status, refusedKey.body);
     // The model list (GET /v1/models), as a client checks the endpoint and its key without spending tokens.
     if (req.method === 'GET' && (req.url ?? '').split('?')[0]!.endsWith('/models')) {
       if (options.restrictedKey === 401)

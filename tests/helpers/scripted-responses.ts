@@ -44,8 +44,12 @@
 // a client then falls back from).
 import type http from 'node:http';
 import { openAiRefusal, servedByDefault } from './model-rules.js';
+import { openAiKeyRefusal, SCRIPTED_KEY } from './provider-keys.js';
 import { TEST_MODELS } from './scripted-llm.js';
 import { scriptedServer } from './scripted-server.js';
+
+/** One OpenAI key serves both its APIs: the chat server's default key is this server's too. */
+export { SCRIPTED_KEY };
 
 export interface ResponsesScriptUsage {
   input_tokens: number;
@@ -253,10 +257,10 @@ export interface ScriptedResponsesOptions {
    */
   models?: string[];
   /**
-   * The key the client must send as Authorization: Bearer. Without one: 401 invalid_request_error
-   * "You didn't provide an API key. …" (code null); with another: 401 "Incorrect API key provided:
-   * sk-…abcd. …", code invalid_api_key (openai/openai-node#73, continuedev/continue#9634). Not
-   * given: any key passes, but a request without one is that first 401 all the same.
+   * The key the client must send as Authorization: Bearer (default SCRIPTED_KEY). Without one: 401
+   * invalid_request_error "You didn't provide an API key. …" (code null); with another: 401
+   * "Incorrect API key provided: sk-proj-***…abcd. …", code invalid_api_key
+   * (tests/helpers/provider-keys.ts).
    */
   apiKey?: string;
 }
@@ -281,25 +285,10 @@ export async function startScriptedResponses(
     const side = (status: number) =>
       sideRequests.push({ method: req.method ?? '?', path: `${path}${url.search}`, headers: req.headers, status });
 
-    {
-      const auth = req.headers.authorization ?? '';
-      const key = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
-      if (!key) {
-        side(401);
-        return apiError(
-          401,
-          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
-        );
-      }
-      if (options.apiKey !== undefined && key !== options.apiKey) {
-        side(401);
-        return apiError(
-          401,
-          `Incorrect API key provided: ${key.slice(0, 3)}${'*'.repeat(Math.max(0, key.length - 7))}${key.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
-          'invalid_request_error',
-          'invalid_api_key',
-        );
-      }
+    const refusedKey = openAiKeyRefusal(req.headers.authorization, options.apiKey ?? SCRIPTED_KEY);
+    if (refusedKey) {
+      side(refusedKey.status);
+      return send(refusedKey.status, refusedKey.body);
     }
 
     if (req.method === 'GET' && path.endsWith('/models')) {
