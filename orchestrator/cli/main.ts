@@ -9,6 +9,7 @@ import { registerQueueCommands } from './queue-commands.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTourneyCommands } from './tourney-commands.ts';
 import { printErr } from './print.ts';
+import { CATARENA_VERSION } from '../../util/version.ts';
 
 export function buildProgram(): Command {
   const program = new Command('catarena')
@@ -16,7 +17,7 @@ export function buildProgram(): Command {
       'Tournament orchestrator for code-agent strategy bots (CATArena-compatible).\n' +
         `Games: ${gameIds().join(', ')}. A bot is a folder with start_ai.sh, started as "bash start_ai.sh <port>".`,
     )
-    .version('0.1.0', '--version')
+    .version(CATARENA_VERSION, '--version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerTourneyCommands(program);

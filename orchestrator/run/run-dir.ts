@@ -1,6 +1,6 @@
 // The run directory, the source of truth of a run: this module alone knows its paths and file
 // formats. A tourney writes
-//   config.json, rules.json, run-id, journal.jsonl (+ journal.key, its chain's secret, 0600), replays/<match id>.json.gz, bot-logs/<track>/,
+//   format.json (the layout's version, run-format.ts), config.json, rules.json, run-id, journal.jsonl (+ journal.key, its chain's secret, 0600), replays/<match id>.json.gz, bot-logs/<track>/,
 //   tracks/<game>-<variant>/round_<n>/{workspaces,strategies,logs}/ (+ W.json, W.csv, metrics.json,
 //   evolution.json, similarity.json, strategies/<agent>.diff; auto-reps.json with reps 'auto'),
 //   metrics.json, report.md, report.html, replays/replay.html + viewer.js (the one replay page), views.js and
@@ -31,6 +31,8 @@ import { dropUnlinked, GZ_EXT, linkIntoStore, type StoreStats } from './file-sto
 import type { LiveEvent } from '../../records/live.ts';
 import { startTimeOf } from '../../util/procfs.mjs';
 import { publicQueueUrl } from '../queue/url.ts';
+import { claimRunFormat, FORMAT_FILE } from './run-format.ts';
+import { CATARENA_VERSION } from '../../util/version.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
@@ -194,6 +196,10 @@ export class RunDir {
   openJournal(): Promise<Journal> {
     this.journal ??= fs
       .mkdir(this.root, { recursive: true })
+      .then(async () => {
+        const isNew = !(await pathExists(this.journalFile)) && !(await pathExists(path.join(this.root, FORMAT_FILE)));
+        await claimRunFormat(this.root, CATARENA_VERSION, isNew);
+      })
       .then(() => Journal.open(this.journalFile, this.options.journal));
     return this.journal;
   }
@@ -325,7 +331,10 @@ export class RunDir {
       throw new Error(
         `--run-dir ${this.root} is a "catarena tourney" run, not a play/arena run; nothing was written. Resume it with: catarena resume ${this.root}`,
       );
-    const isArena = (arena && typeof arena.game === 'string' && Array.isArray(arena.bots)) || status?.kind === 'arena';
+    const isArena =
+      (arena && typeof arena.game === 'string' && Array.isArray(arena.bots)) ||
+      status?.kind === 'arena' ||
+      entries.every((e) => e === FORMAT_FILE); // a run stopped before its first file
     if (!isArena) {
       const some = entries.slice(0, 3).join(', ');
       throw new Error(

@@ -2,6 +2,7 @@
 // which runs there are, whether each is running, finished, interrupted or killed (status.json and
 // its process), what it plays (config.json or arena.json), how far it is (the journal, the last
 // progress line of live.jsonl), and for a tourney which agents are developing which strategy.
+import { checkRunFormat } from '../run/run-format.ts';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -110,7 +111,12 @@ export async function runSummary(dir: string): Promise<RunSummary> {
     state,
     startedAt: status?.startedAt ?? (await fsp.stat(dir)).birthtime.toISOString(),
     updatedAt: status?.updatedAt,
-    message: status?.message,
+    // A run from a newer catarena may mean something else by its files: say so on the run's row.
+    message:
+      (await checkRunFormat(dir).then(
+        () => undefined,
+        (err: Error) => err.message,
+      )) ?? status?.message,
     games: countLines(path.join(dir, 'journal.jsonl')),
     journal: await journalCheck(path.join(dir, 'journal.jsonl')),
     progress: lastProgress(dir),
