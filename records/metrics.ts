@@ -124,7 +124,7 @@ export interface TableRatings {
   tables: number;
   units: number;
   tiedTables: number;
-  /** Games = tables the player sat at. */
+  /** Games = tables the player sat at with another player. */
   strategies: Rating[];
   agents: Rating[];
 }

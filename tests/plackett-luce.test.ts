@@ -195,6 +195,17 @@ describe('tableRatings', () => {
     expect(r.strategies.reduce((s, x) => s + x.elo, 0)).toBeCloseTo(0, 9);
   });
 
+  it("an agent's own table rates its strategies and says nothing of the agent", () => {
+    const own = table(['a@1', 'a@2'], [2, 1], 'own');
+    const r = tableRatings([...results, own], keyOf, ['a', 'b', 'c'], 2, { samples: 20 })!;
+    expect(r.strategies.find((s) => s.id === 'a@2')!.games).toBe(1);
+    expect(r.strategies.find((s) => s.id === 'a@1')!.games).toBe(9);
+    expect(r.agents.find((s) => s.id === 'a')!.games).toBe(8);
+    // The agents' fit is the one without the own table.
+    const without = tableRatings(results, keyOf, ['a', 'b', 'c'], 2, { samples: 20 })!;
+    expect(r.agents.map((x) => x.elo)).toEqual(without.agents.map((x) => x.elo));
+  });
+
   it('is null for a track without tables (two-seat games without places)', () => {
     const pair = { ...table(['a@1', 'b@1'], [1, 2], 'p'), places: undefined };
     expect(tableRatings([pair], keyOf, ['a', 'b'], 1)).toBeNull();

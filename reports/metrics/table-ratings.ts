@@ -38,7 +38,7 @@ export const isTableResult = (r: Pick<MatchResult, 'spec' | 'places'>): boolean 
 
 interface Players {
   ids: string[];
-  /** Tables each sat at. */
+  /** Tables each sat at with another player. */
   games: number[];
   stages: StageSet;
 }
@@ -50,15 +50,24 @@ function stagesFor(
   playerOf: (seatId: string) => string,
   unitOf: (r: MatchResult) => number,
 ): Players {
-  const seen = new Set(tables.flatMap((r) => r.spec.seats.map(playerOf)));
+  // Rated: players that met another player at some table.
+  const seen = new Set(
+    tables.flatMap((r) => {
+      const players = new Set(r.spec.seats.map(playerOf));
+      return players.size > 1 ? [...players] : [];
+    }),
+  );
   const ids = order.filter((id) => seen.has(id));
   const index = new Map(ids.map((id, i) => [id, i]));
   const stages = emptyStages(ids.length);
   const games = ids.map(() => 0);
   for (const r of tables) {
     const players = r.spec.seats.map((s) => index.get(playerOf(s))!);
+    const distinct = new Set(players);
+    // A table of one player's seats only (an agent's own table) says nothing of it: left out.
+    if (distinct.size < 2) continue;
     addRanking(stages, players, placesOf(r), unitOf(r));
-    for (const p of new Set(players)) games[p]!++;
+    for (const p of distinct) games[p]!++;
   }
   return { ids, games, stages };
 }
