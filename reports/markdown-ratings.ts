@@ -20,6 +20,9 @@ const byElo = (xs: readonly Rating[]) => [...xs].sort((a, b) => b.elo - a.elo ||
 
 const anchorText = (anchor: string) => (anchor === 'mean' ? 'the mean of the rated players' : `${anchor} (anchor)`);
 
+/** Below this many table groups a percentile bootstrap has few distinct samples: the note says so. */
+const ROUGH_UNITS = 10;
+
 /** What a track's table ratings are, in one paragraph. */
 export function tableRatingsNote(r: TableRatings): string {
   const pct = Math.round(r.intervals.level * 100);
@@ -27,7 +30,8 @@ export function tableRatingsNote(r: TableRatings): string {
     `Plackett–Luce over each table's places: ${r.tables} tables in ${r.units} table groups` +
     `${r.tiedTables ? `, ${r.tiedTables} with a tie (counted as the average of the orders that break it)` : ''}. ` +
     `Elo 0 = ${anchorText(r.anchor)}; 400 Elo = finishing ahead 10 times in 11. ` +
-    `${pct}% intervals: percentile bootstrap over table groups (${r.intervals.samples} samples). Tables = tables sat at with another player.`
+    `${pct}% intervals: percentile bootstrap over table groups (${r.intervals.samples} samples)` +
+    `${r.units < ROUGH_UNITS ? `, rough with only ${r.units} groups to resample` : ''}. Tables = tables sat at with another player.`
   );
 }
 
