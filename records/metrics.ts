@@ -102,6 +102,46 @@ export interface Ratings {
   agents: Rating[];
 }
 
+/** How a rating's interval was made: a percentile bootstrap (what it resamples is `unit`). */
+export interface BootstrapIntervals {
+  method: 'percentile bootstrap';
+  /** What one resampled unit is (a table group, a track's game pair …). */
+  unit: string;
+  samples: number;
+  seed: number;
+  level: number;
+}
+
+/** Plackett–Luce ratings of the players of a track's tables (docs/metrics.md "Ratings for tables"). */
+export interface TableRatings {
+  model: 'plackett-luce';
+  /** What Elo 0 is: a strategy label, an agent id, or "mean". */
+  anchor: string;
+  /** How ties in places are counted. */
+  ties: 'averaged over tie orders';
+  intervals: BootstrapIntervals;
+  /** Tables rated, the bootstrap units they form, and how many had a tie for some place. */
+  tables: number;
+  units: number;
+  tiedTables: number;
+  /** Games = tables the player sat at with another player. */
+  strategies: Rating[];
+  agents: Rating[];
+}
+
+/** One Bradley–Terry rating per agent over every track (docs/metrics.md "One rating across games"). */
+export interface CrossGameRatings {
+  model: 'bradley-terry';
+  /** How the tracks are balanced. */
+  scheme: 'each track weighs the same';
+  anchor: string;
+  intervals: BootstrapIntervals;
+  /** Per track: its pairwise games between different agents and the weight each of them got. */
+  tracks: Array<{ track: string; games: number; weight: number }>;
+  /** Games = pairwise games against other agents, over all tracks (unweighted). */
+  agents: Rating[];
+}
+
 export interface ScoreMatrixJSON {
   agents: string[];
   rounds: number;

@@ -4,7 +4,16 @@
 import type { JournalIntegrity, JournalSeal } from './journal-integrity.ts';
 import type { FailureKind, IntegrityEvent } from './match.ts';
 import type { TaskTrack } from './task-track.ts';
-import type { AllMetrics, BootstrapResult, Interval, Ratings, ScoreMatrixJSON, WinRate } from './metrics.ts';
+import type {
+  AllMetrics,
+  BootstrapResult,
+  CrossGameRatings,
+  Interval,
+  Ratings,
+  ScoreMatrixJSON,
+  TableRatings,
+  WinRate,
+} from './metrics.ts';
 import type { OpponentCode } from './opponent-code.ts';
 
 export interface CostRecord {
@@ -176,6 +185,8 @@ export interface TrackSummary extends TrackId {
   elo: Record<string, number>;
   /** Bradley–Terry–Davidson ratings with intervals, per strategy and per agent. */
   ratings: Ratings;
+  /** Tracks of tables of more than two players (Hold'em, Undercover): Plackett–Luce ratings over their places. */
+  tableRatings?: TableRatings;
   errors: Record<string, ErrorRates>;
   /** Summed over the agent's rounds in this track. */
   cost: Record<string, CostRecord & { rounds: number }>;
@@ -263,6 +274,8 @@ export interface TourneySummary {
   generalizability: Record<string, Record<string, number | null>>;
   /** Average rank per agent over the tracks (paper Table 3), by S and by L. */
   leaderboard: LeaderboardEntry[];
+  /** One Bradley–Terry rating per agent over every track, each track weighing the same (absent with fewer than two agents). */
+  crossGame?: CrossGameRatings;
   /** What the journal's chain says of the results (summaries written before it have none). */
   journal?: JournalIntegrity;
   /** Set when `catarena report` rebuilt a run that did not finish: games played of those scheduled, and what was dropped. */

@@ -29,6 +29,7 @@ import {
   vsNext,
 } from './markdown-tracks.ts';
 import { sandboxAlarmLines } from './sandbox-alarm.ts';
+import { crossGameCell, crossGameNote, crossGameShort, tableRatingsTable } from './markdown-ratings.ts';
 import { agentsWithoutBot, everyBuildFailed } from './summary.ts';
 import { scoresFromSummary, taskTrackSections } from './markdown-task-tracks.ts';
 import { integrityAlarmLines, integrityMarkdown } from './integrity.ts';
@@ -154,11 +155,13 @@ function buildAlarms(s: TourneySummary): string[] {
 
 /** Paper Table 3: average rank over the tracks, by S and by L. */
 function leaderboardSection(s: TourneySummary): string {
+  const cross = s.crossGame ? ['Elo (all tracks)'] : [];
   const rows = s.leaderboard.map((e, k) => [
     String(k + 1),
     e.agent,
     num(e.meanRankS),
     num(e.meanRankL),
+    ...(s.crossGame ? [crossGameCell(s, e.agent)] : []),
     num(e.meanS),
     num(e.meanL),
     num(e.rankProbabilities?.[k], 2),
@@ -169,9 +172,14 @@ function leaderboardSection(s: TourneySummary): string {
     '',
     `Average rank over ${s.tracks.length} track(s) (1 = best; ties share the mean rank). P(place) = share of bootstrap samples in which the agent holds this place; ` +
       '"ahead of next" = share in which it is placed above the next agent (✓ at 95%, ≈ not separable).',
+    ...(s.crossGame ? ['', crossGameNote(s.crossGame)] : []),
     '',
     rows.length
-      ? mdTable(['#', 'Agent', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'P(place)', 'ahead of next'], rows, 2)
+      ? mdTable(
+          ['#', 'Agent', 'Avg rank S', 'Avg rank L', ...cross, 'Mean S', 'Mean L', 'P(place)', 'ahead of next'],
+          rows,
+          2,
+        )
       : 'No agents.',
   ].join('\n');
 }
@@ -264,6 +272,16 @@ export function renderMarkdown(summary: TourneySummary): string {
       'Row = the strategy scoring (agent@round), 2 decimals; · = diagonal, ? = never met.',
     ),
     perTrack('Ratings (Bradley–Terry with Davidson draws)', ratingsTable, t),
+    ...(t.some((track) => track.tableRatings)
+      ? [
+          perTrack(
+            'Ratings for tables (Plackett–Luce)',
+            tableRatingsTable,
+            t.filter((track) => track.tableRatings),
+            'Tracks whose games seat more than two players, rated from each table\'s finishing order rather than its pairwise projection (docs/metrics.md "Ratings for tables").',
+          ),
+        ]
+      : []),
     ...(tableTracks.length
       ? [perTrack(TABLE_WIN_RATES_TITLE, tableWinRatesTable, tableTracks, TABLE_WIN_RATES_NOTE)]
       : []),
@@ -281,19 +299,23 @@ export function renderMarkdown(summary: TourneySummary): string {
 /** A short plain-text leaderboard for the terminal: rank, agent, mean ranks, S/L per track. */
 export function renderLeaderboard(summary: TourneySummary, maxAgents = 10): string {
   const tracks = summary.tracks;
-  const rows = [['#  agent', 'rank S', 'rank L', ...tracks.map((t) => `${trackName(t)} S/L`)]];
+  const cross = summary.crossGame ? ['Elo all'] : [];
+  const rows = [['#  agent', 'rank S', 'rank L', ...cross, ...tracks.map((t) => `${trackName(t)} S/L`)]];
   summary.leaderboard.slice(0, maxAgents).forEach((e, k) => {
     rows.push([
       `${String(k + 1).padEnd(2)} ${e.agent}`,
       num(e.meanRankS, 2),
       num(e.meanRankL, 2),
+      ...(summary.crossGame ? [crossGameShort(summary, e.agent)] : []),
       ...tracks.map((t) => {
         const m = t.metrics.perAgent[e.agent];
         return `${num(m?.S)}/${num(m?.L)}`;
       }),
     ]);
   });
-  const lines = [`Leaderboard: mean rank over ${tracks.length} track(s), 1 = best`, ...textTable(rows)];
+  const level = summary.crossGame && Math.round(summary.crossGame.intervals.level * 100);
+  const elo = level ? `; Elo all = one Bradley–Terry rating over every track [${level}%]` : '';
+  const lines = [`Leaderboard: mean rank over ${tracks.length} track(s), 1 = best${elo}`, ...textTable(rows)];
   const more = summary.leaderboard.length - maxAgents;
   if (more > 0) lines.push(`… ${more} more agent(s) in report.md`);
   return lines.join('\n');

@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
 import { ratings } from '../../reports/metrics/ratings.ts';
+import { tableRatings } from '../../reports/metrics/table-ratings.ts';
+import { crossGameRatings } from '../../reports/metrics/cross-game.ts';
 import { computeAll, generalizability } from '../../reports/metrics/metrics.ts';
 import { pairwiseGames, tableWinRates } from '../../reports/metrics/batch.ts';
 import { duplicateMatchesOf } from '../../reports/metrics/duplicate.ts';
@@ -51,6 +53,8 @@ export interface TrackReport {
   draws: { agents: string[]; draws: BootstrapDraws };
   index: GameIndex[string];
   evolution: EvolutionTrack;
+  /** The pairwise games behind W (the cross-game rating fits them over every track). */
+  games: GameResult[];
 }
 
 export interface SummarizeOptions {
@@ -101,6 +105,12 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
     ),
     journal: integrity,
   };
+  const crossGame = crossGameRatings(
+    [...new Set(tracks.flatMap((t) => t.agents))],
+    reports.map((r) => ({ track: trackName(r.summary), games: r.games })),
+    { anchor: config.ratingAnchor ?? firstOfflineAgent(config), samples: config.bootstrapSamples, seed: config.seed },
+  );
+  if (crossGame) summary.crossGame = crossGame;
   // `catarena report` on a run that did not finish says so, with what its journal dropped.
   if (!options.journal) {
     const incomplete = await incompleteness(run, config, journal);
@@ -166,6 +176,12 @@ export async function summarizeTrack(
   const W = fromGames(agents, rounds, games);
   const bootstrap = bootstrapWithDraws(agents, rounds, games, { samples: config.bootstrapSamples, seed: config.seed });
   const rated = ratings(W, games, { anchor, dispersion: bootstrap.model.dispersion, strategyFit: bootstrap.model.fit });
+  const keyOf = (id: string) => ({ agent: byId.get(id)!.agent, round: byId.get(id)!.round });
+  const tables = tableRatings(results, keyOf, agents, rounds, {
+    anchor,
+    samples: config.bootstrapSamples,
+    seed: config.seed,
+  });
   const roundStrategies = strategies.filter((s) => s.round <= rounds);
   const autoReps = await run.readAutoReps(name);
   const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies, config.prices);
@@ -183,6 +199,7 @@ export async function summarizeTrack(
     bootstrap: bootstrap.result,
     elo: Object.fromEntries(rated.strategies.map((r) => [r.id, r.elo])),
     ratings: rated,
+    ...(tables ? { tableRatings: tables } : {}),
     errors: errorRates(results, (id) => byId.get(id)?.agent ?? id),
     cost: costByAgent(roundStrategies),
     strategies: roundStrategies.map(
@@ -215,6 +232,7 @@ export async function summarizeTrack(
       bootstrap: summary.bootstrap,
       elo: summary.elo,
       ratings: summary.ratings,
+      ...(tables ? { tableRatings: tables } : {}),
       errors: summary.errors,
       cost: summary.cost,
     },
@@ -234,7 +252,7 @@ export async function summarizeTrack(
       page: paged.has(r.id),
     })),
   };
-  return { summary, W, draws: { agents, draws: bootstrap.draws }, index, evolution };
+  return { summary, W, draws: { agents, draws: bootstrap.draws }, index, evolution, games };
 }
 
 /**

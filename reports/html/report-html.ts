@@ -26,6 +26,8 @@ import { heatmap, intervalChart, lineChart } from './svg.ts';
 import { LEADERBOARD_RULE } from '../board-rule.ts';
 import { integrityAlarmLines } from '../integrity.ts';
 import { integrityHtml } from './integrity-html.ts';
+import { eloHtml, tableRatingsHtml } from './ratings-html.ts';
+import { crossGameNote } from '../markdown-ratings.ts';
 
 /** One game as the W-cell panel lists it. */
 export interface IndexedGame {
@@ -96,15 +98,18 @@ function leaderboard(s: TourneySummary): string {
     String(k + 1),
     num(e.meanRankS),
     num(e.meanRankL),
+    ...(s.crossGame ? [eloHtml(s.crossGame.agents.find((r) => r.id === e.agent))] : []),
     num(e.meanS),
     num(e.meanL),
     num(e.rankProbabilities?.[k], 2),
     vsNext(e.aboveNext),
   ]);
+  const cross = s.crossGame ? ['Elo (all tracks)'] : [];
   return `<h2 id="leaderboard">Leaderboard</h2>
 <p class="muted" data-testid="rule">${h(LEADERBOARD_RULE)}</p>
 <p class="muted">Average rank over ${s.tracks.length} track(s) (1 = best). P(place): share of bootstrap samples in which the agent holds this place.</p>
-${table(['Agent', '#', 'Avg rank S', 'Avg rank L', 'Mean S', 'Mean L', 'P(place)', 'ahead of next'], rows, 'leaderboard')}`;
+${s.crossGame ? `<p class="muted" data-testid="cross-game">${h(crossGameNote(s.crossGame))}</p>` : ''}
+${table(['Agent', '#', 'Avg rank S', 'Avg rank L', ...cross, 'Mean S', 'Mean L', 'P(place)', 'ahead of next'], rows, 'leaderboard')}`;
 }
 
 function trackSection(s: TourneySummary, t: TrackSummary): string {
@@ -114,8 +119,18 @@ function trackSection(s: TourneySummary, t: TrackSummary): string {
   const b = (a: string) => t.bootstrap.perAgent[a];
   const U = s.generalizability[t.game];
   const agentElo = new Map((t.ratings?.agents ?? []).map((r) => [r.id, r]));
+  const tableElo = t.tableRatings && new Map(t.tableRatings.agents.map((r) => [r.id, r]));
   const metrics = table(
-    ['Agent', 'S', 'L', 'C', 'SI', ...(U ? ['U'] : []), 'Elo (agent)'],
+    [
+      'Agent',
+      'S',
+      'L',
+      'C',
+      'SI',
+      ...(U ? ['U'] : []),
+      'Elo (agent)',
+      ...(tableElo ? ['Elo, tables (Plackett–Luce)'] : []),
+    ],
     t.agents.map((a) => {
       const r = agentElo.get(a);
       return [
@@ -128,6 +143,7 @@ function trackSection(s: TourneySummary, t: TrackSummary): string {
         r
           ? `${r.elo.toFixed(0)}${r.lo === r.hi ? ' <span class="ci">anchor</span>' : ` <span class="ci">[${r.lo.toFixed(0)}, ${r.hi.toFixed(0)}]</span>`}`
           : '—',
+        ...(tableElo ? [eloHtml(tableElo.get(a))] : []),
       ];
     }),
     'metrics',
@@ -193,6 +209,7 @@ ${ranks}
 <h3>Learning curves</h3>
 ${curves}
 ${ratings}
+${tableRatingsHtml(t)}
 </section>`;
 }
 
