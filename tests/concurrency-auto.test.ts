@@ -129,7 +129,7 @@ setTimeout(() => http.createServer((q, s) => {
       const handle = await sandbox.start({ dir, port, name: 'slow-listener' });
       const [listening, checked] = ['listening-at', 'checked-at'].map((f) =>
         Number(fs.readFileSync(path.join(dir, f), 'utf8')),
-      );
+      ) as [number, number];
       // Woken by the output, the check comes within a few ms; without the wake-up it came 184–202 ms
       // after the listen here (the poll interval has grown to 200 ms by then).
       expect(checked - listening).toBeLessThan(100);

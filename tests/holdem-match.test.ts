@@ -179,10 +179,16 @@ describe('failures never stop the table', () => {
     // 8 hands: the bot acts in each (it folds at once), so its answers cycle through all three kinds.
     // The opponent always calls, so the bot holds a free check in each hand it is the big blind (a
     // random opponent raised or folded from the small blind in every such hand of one CI run).
-    const out = await table([{ id: 'slow', dir }, { id: 'caller', dir: scriptedBot('caller', CALLER) }], {
-      limits: { ...DEFAULT_LIMITS, moveMs: 300 },
-      protocolOptions: { handCap: 8 },
-    });
+    const out = await table(
+      [
+        { id: 'slow', dir },
+        { id: 'caller', dir: scriptedBot('caller', CALLER) },
+      ],
+      {
+        limits: { ...DEFAULT_LIMITS, moveMs: 300 },
+        protocolOptions: { handCap: 8 },
+      },
+    );
     const r = out.results[0]!;
     expect(r.termination).toBe('normal');
     const seat = r.spec.seats.indexOf('slow');

@@ -296,7 +296,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
       protocolOptions: { handCap: 60 },
       signal: abort.signal,
     });
-    const [full, open] = pages.map((p) => p.page);
+    const [full, open] = pages.map((p) => p.page) as [Page, Page];
     const seatCards = (page: Page) =>
       page.evaluate(() =>
         [0, 1].map(

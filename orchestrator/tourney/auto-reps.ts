@@ -88,11 +88,11 @@ function influence(W: ScoreMatrix, model: CellModel): Map<string, number> {
   for (const { s, t } of model.cells) {
     const st = s * W.size + t;
     const ts = t * W.size + s;
-    W.sums[st] += delta * W.counts[st]!;
-    W.sums[ts] -= delta * W.counts[ts]!;
+    W.sums[st]! += delta * W.counts[st]!;
+    W.sums[ts]! -= delta * W.counts[ts]!;
     const moved = metrics();
-    W.sums[st] -= delta * W.counts[st]!;
-    W.sums[ts] += delta * W.counts[ts]!;
+    W.sums[st]! -= delta * W.counts[st]!;
+    W.sums[ts]! += delta * W.counts[ts]!;
     let sum = 0;
     moved.forEach((m, k) => {
       const b = base[k];

@@ -34,10 +34,10 @@ export const BOOTSTRAP_DEFAULTS: Required<BootstrapOptions> = { samples: 1000, s
 function add(w: ScoreMatrix, cell: PairCell, u: Unit): void {
   const st = cell.s * w.size + cell.t;
   const ts = cell.t * w.size + cell.s;
-  w.sums[st] += u.sumST;
-  w.sums[ts] += u.sumTS;
-  w.counts[st] += u.games;
-  w.counts[ts] += u.games;
+  w.sums[st]! += u.sumST;
+  w.sums[ts]! += u.sumTS;
+  w.counts[st]! += u.games;
+  w.counts[ts]! += u.games;
 }
 
 /**
@@ -48,8 +48,8 @@ function add(w: ScoreMatrix, cell: PairCell, u: Unit): void {
 function shift(w: ScoreMatrix, cell: PairCell, epsilon: number): void {
   const st = cell.s * w.size + cell.t;
   const ts = cell.t * w.size + cell.s;
-  w.sums[st] += epsilon * w.counts[st]!;
-  w.sums[ts] -= epsilon * w.counts[ts]!;
+  w.sums[st]! += epsilon * w.counts[st]!;
+  w.sums[ts]! -= epsilon * w.counts[ts]!;
 }
 
 /** A standard normal draw (Box–Muller) from the seeded stream. */

@@ -64,8 +64,8 @@ function fit(players: number, tracks: readonly Unit[][], drawn: readonly number[
     const w = mean / sizes[t]!;
     for (const u of drawn[t]!) {
       for (const [i, j, x] of units[u]!) {
-        record.wins[i * players + j] += w * x;
-        record.wins[j * players + i] += w * (1 - x);
+        record.wins[i * players + j]! += w * x;
+        record.wins[j * players + i]! += w * (1 - x);
       }
     }
   });

@@ -54,12 +54,12 @@ export function emptyRecord(players: number): PairRecord {
 export function addGame(record: PairRecord, players: number, i: number, j: number, x: number): void {
   if (i === j) return;
   if (x === 0.5) {
-    record.draws[i * players + j] += 1;
-    record.draws[j * players + i] += 1;
+    record.draws[i * players + j]! += 1;
+    record.draws[j * players + i]! += 1;
     return;
   }
-  record.wins[i * players + j] += x;
-  record.wins[j * players + i] += 1 - x;
+  record.wins[i * players + j]! += x;
+  record.wins[j * players + i]! += 1 - x;
 }
 
 export function fitDavidson(record: PairRecord, players: number, options: DavidsonOptions = {}): DavidsonFit {
@@ -148,13 +148,13 @@ export function thetaCovariance(fit: DavidsonFit, dispersion = 1): Float64Array 
   for (let i = 0; i < P; i++) {
     for (let j = i + 1; j < P; j++) {
       const h = fit.n[i * P + j]! * pairModel(fit, i, j).variance;
-      L[i * P + j] -= h;
-      L[j * P + i] -= h;
-      L[i * P + i] += h;
-      L[j * P + j] += h;
+      L[i * P + j]! -= h;
+      L[j * P + i]! -= h;
+      L[i * P + i]! += h;
+      L[j * P + j]! += h;
     }
   }
-  for (let k = 0; k < P * P; k++) L[k] += 1 / P;
+  for (let k = 0; k < P * P; k++) L[k]! += 1 / P;
   const inv = invert(L, P);
   for (let k = 0; k < P * P; k++) inv[k] = (inv[k]! - 1 / P) * dispersion;
   return inv;
@@ -177,16 +177,16 @@ function invert(matrix: Float64Array, P: number): Float64Array {
     }
     const d = a[col * P + col]!;
     for (let c = 0; c < P; c++) {
-      a[col * P + c] /= d;
-      inv[col * P + c] /= d;
+      a[col * P + c]! /= d;
+      inv[col * P + c]! /= d;
     }
     for (let r = 0; r < P; r++) {
       if (r === col) continue;
       const f = a[r * P + col]!;
       if (f === 0) continue;
       for (let c = 0; c < P; c++) {
-        a[r * P + c] -= f * a[col * P + c]!;
-        inv[r * P + c] -= f * inv[col * P + c]!;
+        a[r * P + c]! -= f * a[col * P + c]!;
+        inv[r * P + c]! -= f * inv[col * P + c]!;
       }
     }
   }

@@ -168,10 +168,10 @@ export interface PlackettLuceFit {
 function choices(c: Compiled, P: number, chainScale: Float64Array, stageScale: Float64Array, prior: number) {
   const wins = new Float64Array(P).fill(prior / 2);
   chainScale.forEach((w, ch) => {
-    for (let t = 0; t < c.chainStages[ch]!; t++) wins[c.chainSeat[c.chainOffsets[ch]! + t]!] += w;
+    for (let t = 0; t < c.chainStages[ch]!; t++) wins[c.chainSeat[c.chainOffsets[ch]! + t]!]! += w;
   });
   stageScale.forEach((w, s) => {
-    for (let k = c.offsets[s]!; k < c.offsets[s + 1]!; k++) wins[c.member[k]!] += w * c.credit[k]!;
+    for (let k = c.offsets[s]!; k < c.offsets[s + 1]!; k++) wins[c.member[k]!]! += w * c.credit[k]!;
   });
   return wins;
 }
@@ -201,7 +201,7 @@ function denominators(
     const last = c.chainStages[ch]! - 1;
     for (let u = 0; u < k; u++) {
       if (u <= last) running += w / suffix[u]!;
-      denom[c.chainSeat[start + u]!] += running;
+      denom[c.chainSeat[start + u]!]! += running;
     }
   }
   for (let s = 0; s < stageScale.length; s++) {
@@ -209,13 +209,13 @@ function denominators(
     let total = 0;
     for (let k = c.offsets[s]!; k < c.offsets[s + 1]!; k++) total += c.mult[k]! * pi[c.member[k]!]!;
     const w = (stageScale[s]! * c.weight[s]!) / total;
-    for (let k = c.offsets[s]!; k < c.offsets[s + 1]!; k++) denom[c.member[k]!] += w * c.mult[k]!;
+    for (let k = c.offsets[s]!; k < c.offsets[s + 1]!; k++) denom[c.member[k]!]! += w * c.mult[k]!;
   }
   for (let i = 0; i < P; i++) {
     for (let j = i + 1; j < P; j++) {
       const w = perPair / (pi[i]! + pi[j]!);
-      denom[i] += w;
-      denom[j] += w;
+      denom[i]! += w;
+      denom[j]! += w;
     }
   }
 }

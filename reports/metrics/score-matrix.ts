@@ -122,10 +122,10 @@ export function fromGames(agents: readonly string[], rounds: number, games: read
     const s = strategyIndex(w, g.a);
     const t = strategyIndex(w, g.b);
     if (s === t) continue;
-    w.sums[s * w.size + t] += g.scoreA;
-    w.counts[s * w.size + t] += 1;
-    w.sums[t * w.size + s] += g.scoreB;
-    w.counts[t * w.size + s] += 1;
+    w.sums[s * w.size + t]! += g.scoreA;
+    w.counts[s * w.size + t]! += 1;
+    w.sums[t * w.size + s]! += g.scoreB;
+    w.counts[t * w.size + s]! += 1;
   }
   return w;
 }
