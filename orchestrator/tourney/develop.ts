@@ -28,27 +28,10 @@ import type { TaskTrack } from '../../records/task-track.ts';
 import { generalProblems, positionMark, validateAndKeep, validateBot } from '../validate.ts';
 import { saveStrategyRecord, type RunDir } from '../run/run-dir.ts';
 import type { TourneyConfig } from '../config/tourney-config.ts';
-import { agentRoute, createRoutedAgent, standInAgent, type DevelopSettings } from '../queue/develop-jobs.ts';
+import { agentRoute, createRoutedAgent, standInAgent } from '../queue/develop-jobs.ts';
+import { workspaceInput, type Developer, type DevelopStep } from './developer.ts';
 
-export interface DevelopStep extends DevelopSettings {
-  agent: Agent;
-  track: TrackId;
-  round: number;
-  /** The run directory: the workspace and the strategy go to their places in it. */
-  run: RunDir;
-  previous?: { bots: Array<{ agent: string; dir: string }>; logsDir: string };
-  sandbox: Sandbox;
-  hosts: GameServerPool;
-  /**
-   * Keep the bot that passed validation running, logging to `logFile`, and hand it to `take`
-   * (a local tourney plays with it instead of starting it again).
-   */
-  keepBot?: { logFile(id: string): string; take(id: string, bot: BotHandle): void };
-  /** A workspace already built (by a queue's coordinator, unpacked on a worker): copied instead of built from `previous`. */
-  workspaceFrom?: string;
-  /** The run's budget's hold on this development (--budget-usd): every model request goes through it. Local only: a queue's worker develops without it. */
-  spend?: BudgetLease;
-}
+export type { Developer, DevelopStep } from './developer.ts';
 
 const NO_COST: CostRecord = { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0 };
 
@@ -197,34 +180,6 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
   record.buildLog = `${log.join('\n')}\n`;
   await saveStrategyRecord(record);
   return record;
-}
-
-/** What the step's workspace is built from (without a game server: the machine that develops adds its own). */
-export function workspaceInput(step: DevelopStep) {
-  const { agent, track, round } = step;
-  return {
-    dir: step.run.workspaceDir(track, round, agent.id),
-    game: track.game,
-    variant: track.variant,
-    round,
-    agentId: agent.id,
-    seed: step.seed,
-    moveTimeoutMs: step.moveTimeoutMs,
-    previous: step.previous,
-    taskTrack: step.taskTrack,
-    opponentCode: step.opponentCode,
-  };
-}
-
-/**
- * Where development happens: in this process (`developStrategy`), or as queue jobs that workers
- * take (orchestrator/tourney/queued-developer.ts). A run picks one with `createDeveloper`.
- */
-export interface Developer {
-  develop(step: DevelopStep): Promise<StrategyRecord>;
-  /** Developments that may be under way at once (default: config developConcurrency). */
-  readonly concurrency?: number;
-  close(): Promise<void>;
 }
 
 export const localDeveloper: Developer = { develop: developStrategy, close: async () => {} };

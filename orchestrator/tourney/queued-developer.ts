@@ -15,7 +15,7 @@ import type { StrategyRecord } from '../../records/tourney.ts';
 import { copyTree, hashDir, pathExists } from '../../util/fs.ts';
 import { limitConcurrency } from '../../util/limit.ts';
 import { saveStrategyRecord } from '../run/run-dir.ts';
-import { workspaceInput, type Developer, type DevelopStep } from './develop.ts';
+import { workspaceInput, type Developer, type DevelopStep } from './developer.ts';
 import type { ExecuteQueuedOptions } from '../executor/queued.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, PREFIX, RedisWatch } from '../queue/connection.ts';
