@@ -2,13 +2,14 @@
 // playing now), recent failures with their reasons, and the registered schedules.
 import { MATCH_QUEUE, publicQueueUrl, TOURNEY_QUEUE, withQueues, withRedis } from './connection.ts';
 import { developmentStatus, formatDevelopmentStatus, type DevelopmentQueueStatus } from './develop-status.ts';
+import { describeNext, type Overdue, overdueOf } from './schedule-state.ts';
 
 export interface QueueStatus {
   url: string;
   queues: Array<{ name: string; waiting: number; active: number; delayed: number; completed: number; failed: number }>;
   workers: Array<{ name: string; address: string; idleSeconds: number; active: string[] }>;
   failures: Array<{ queue: string; id: string; reason: string; attempts: number; at: string }>;
-  schedules: Array<{ name: string; cron?: string; next?: string }>;
+  schedules: Array<{ name: string; cron?: string; next?: string; overdue?: Overdue }>;
   /** Development queues (one per agent) and which workers take them. */
   development: DevelopmentQueueStatus[];
 }
@@ -72,6 +73,7 @@ export async function queueStatus(url: string): Promise<QueueStatus> {
       name: s.key,
       cron: s.pattern ?? undefined,
       next: s.next ? new Date(s.next).toISOString() : undefined,
+      overdue: overdueOf(s),
     }));
     status.development = await withRedis(url, developmentStatus);
     return status;
@@ -102,7 +104,7 @@ export function formatQueueStatus(status: QueueStatus): string {
   lines.push(...formatDevelopmentStatus(status.development));
   if (status.schedules.length) {
     lines.push('', 'schedules');
-    for (const s of status.schedules) lines.push(`  ${s.name}  "${s.cron ?? '?'}"  next ${s.next ?? '?'}`);
+    for (const s of status.schedules) lines.push(`  ${s.name}  "${s.cron ?? '?'}"  ${describeNext(s.next, s.overdue)}`);
   }
   return lines.join('\n');
 }

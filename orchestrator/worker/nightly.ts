@@ -9,7 +9,8 @@ import { resolveConfig, type TourneyConfigInput } from '../config/tourney-config
 import { MatchJobFailedError } from '../executor/queued.ts';
 import { checkRunAgents, InterruptedError, runTourney } from '../tourney/tourney.ts';
 import { PREFIX, publicQueueUrl, QueueUnavailableError, TOURNEY_QUEUE, withRedis } from '../queue/connection.ts';
-import { TOURNEY_JOB_OPTIONS, type TourneyJobData } from '../queue/jobs.ts';
+import { type CatchUp, DEFAULT_CATCH_UP, TOURNEY_JOB_OPTIONS, type TourneyJobData } from '../queue/jobs.ts';
+import { type Overdue, overdueOf } from '../queue/schedule-state.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
 
 export interface ScheduleOptions {
@@ -24,6 +25,8 @@ export interface ScheduleOptions {
   retries?: number;
   /** Wait before the first retry, doubled for each next one (default 60 s). */
   retryDelayMs?: number;
+  /** Which firings run after no worker took the schedule's job in time (default latest; missed-firings.ts). */
+  catchUp?: CatchUp;
 }
 
 export interface ScheduleInfo {
@@ -31,6 +34,9 @@ export interface ScheduleInfo {
   cron?: string;
   tz?: string;
   next?: string;
+  /** The next firing is past and no worker has taken it (no worker up, or all busy). */
+  overdue?: Overdue;
+  catchUp?: CatchUp;
   /** What may stop the schedule from running as meant (no worker connected, no persistence). */
   warnings?: string[];
 }
@@ -80,7 +86,7 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
       .upsertJobScheduler(
         options.name,
         { pattern: options.cron, tz: options.tz },
-        { name: 'tourney', data: { name: options.name, config }, opts },
+        { name: 'tourney', data: { name: options.name, config, catchUp: options.catchUp ?? DEFAULT_CATCH_UP }, opts },
       )
       .catch((err: Error) => {
         throw new Error(
@@ -93,6 +99,7 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
       cron: options.cron,
       tz: options.tz,
       next: scheduler?.next ? new Date(scheduler.next).toISOString() : undefined,
+      catchUp: options.catchUp ?? DEFAULT_CATCH_UP,
       warnings: await scheduleWarnings(queue, redis, options.url),
     };
   });
@@ -127,6 +134,8 @@ export async function listSchedules(url: string): Promise<ScheduleInfo[]> {
       cron: s.pattern ?? undefined,
       tz: s.tz ?? undefined,
       next: s.next ? new Date(s.next).toISOString() : undefined,
+      overdue: overdueOf(s),
+      catchUp: (s.template?.data as TourneyJobData | undefined)?.catchUp ?? DEFAULT_CATCH_UP,
     })),
   );
 }
@@ -135,8 +144,12 @@ export async function removeSchedule(url: string, name: string): Promise<boolean
   return withTourneyQueue(url, (queue) => queue.removeJobScheduler(name));
 }
 
-/** The firing time of a scheduled job (the time the cron pattern named, not when a worker took it). */
-export const firedAt = (job: Pick<Job, 'timestamp' | 'opts'>) => new Date(job.timestamp + (job.opts.delay ?? 0));
+/**
+ * The firing time of a scheduled job (the time the cron pattern named, not when a worker took it);
+ * a caught-up night (orchestrator/worker/missed-firings.ts) carries its own.
+ */
+export const firedAt = (job: Pick<Job<TourneyJobData>, 'timestamp' | 'opts' | 'data'>) =>
+  job.data.firedAt ? new Date(job.data.firedAt) : new Date(job.timestamp + (job.opts.delay ?? 0));
 
 /**
  * A night's seed: the config's when it sets one, or when it reuses games (--reuse finds only

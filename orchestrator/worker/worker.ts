@@ -19,6 +19,7 @@ import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
 import { nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
 import { startDevelopService } from './develop-service.ts';
+import { catchUp } from './missed-firings.ts';
 
 export interface QueueWorkerOptions {
   url: string;
@@ -142,14 +143,17 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   if (options.tourneys ?? true) {
     const tourneys = new Worker<TourneyJobData>(
       TOURNEY_QUEUE,
-      (job, token) =>
-        runScheduledTourney(job, token, {
-          url: options.url,
-          runsDir: options.runsDir,
-          report,
-          signal: draining.signal,
-          queueGraceMs: options.queueGraceMs,
-        }),
+      async (job, token) =>
+        // Firings that passed while no worker took the job: recorded, and run per the catch-up policy.
+        (await catchUp(job, { url: options.url, worker: name, report })).runHere
+          ? runScheduledTourney(job, token, {
+              url: options.url,
+              runsDir: options.runsDir,
+              report,
+              signal: draining.signal,
+              queueGraceMs: options.queueGraceMs,
+            })
+          : { missed: true },
       { ...common, concurrency: 1 },
     );
     tourneys.on('error', () => {});
