@@ -170,10 +170,12 @@ export function registerQueueCommands(program: Command): void {
         list?: boolean;
         remove?: string;
       }) => {
-        const { listSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
+        const { listSchedules, lostSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
         const { describeNext } = await import('../queue/schedule-state.ts');
         if (flags.list) {
           const schedules = await listSchedules(flags.queue);
+          const { describeLost } = await import('../queue/lost-schedules.ts');
+          for (const lost of await lostSchedules(flags.queue)) say(describeLost(lost));
           printOut(
             schedules.length
               ? schedules

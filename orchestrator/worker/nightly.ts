@@ -11,6 +11,8 @@ import { checkRunAgents, InterruptedError, runTourney } from '../tourney/tourney
 import { PREFIX, publicQueueUrl, QueueUnavailableError, TOURNEY_QUEUE, withRedis } from '../queue/connection.ts';
 import { type CatchUp, DEFAULT_CATCH_UP, TOURNEY_JOB_OPTIONS, type TourneyJobData } from '../queue/jobs.ts';
 import { type Overdue, overdueOf } from '../queue/schedule-state.ts';
+import { holdNight } from './night-checkpoint.ts';
+import { forgetLostSchedule, LOST_KEY, type LostSchedule, readLostSchedules } from '../queue/lost-schedules.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
 
 export interface ScheduleOptions {
@@ -93,6 +95,7 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
           `--cron "${options.cron}"${options.tz ? ` --tz ${options.tz}` : ''}: ${err.message} (fields: minute hour day-of-month month day-of-week, optionally seconds first)`,
         );
       });
+    await forgetLostSchedule(redis, options.name); // registered again: no longer lost
     const scheduler = await queue.getJobScheduler(options.name);
     return {
       name: options.name,
@@ -140,8 +143,17 @@ export async function listSchedules(url: string): Promise<ScheduleInfo[]> {
   );
 }
 
+/** Removes a schedule (and the note that Redis lost it, if any: removing it says it is not wanted). */
 export async function removeSchedule(url: string, name: string): Promise<boolean> {
-  return withTourneyQueue(url, (queue) => queue.removeJobScheduler(name));
+  return withTourneyQueue(url, async (queue, redis) => {
+    const lost = await redis.hdel(LOST_KEY, name);
+    return (await queue.removeJobScheduler(name)) || lost > 0;
+  });
+}
+
+/** Schedules a worker found gone with Redis's data (orchestrator/queue/lost-schedules.ts). */
+export function lostSchedules(url: string): Promise<LostSchedule[]> {
+  return withRedis(url, readLostSchedules);
 }
 
 /**
@@ -187,6 +199,8 @@ export async function runScheduledTourney(
     signal?: AbortSignal;
     /** How long Redis may be unreachable before the night fails (and is retried); default 60 s. */
     queueGraceMs?: number;
+    /** This worker's name, in the night's checkpoint and records. */
+    worker?: string;
   },
 ): Promise<{ runDir: string }> {
   const fired = firedAt(job);
@@ -200,7 +214,9 @@ export async function runScheduledTourney(
     `scheduled tourney "${job.data.name}" started${attempt > 1 ? ` (attempt ${attempt} of ${attempts}, resuming)` : ''}: ${runDir} (seed ${config.seed})`,
   );
   const night = { schedule: job.data.name, firedAt: fired.toISOString(), runDir, attempt, attempts };
-  await noteNight(options.url, { ...night, state: 'started' }, options.report);
+  // A night that ran in another folder (another machine) resumes from its checkpoint (night-checkpoint.ts).
+  const held = await holdNight(options.url, night, options.worker ?? '?', options.report);
+  await noteNight(options.url, { ...night, state: 'started', ...held.started }, options.report);
   try {
     const summary = await runTourney({
       config,
@@ -210,12 +226,14 @@ export async function runScheduledTourney(
       queueGraceMs: options.queueGraceMs,
     });
     options.report(`scheduled tourney "${job.data.name}" finished: ${runDir}`);
+    await held.stop('finished');
     await noteNight(options.url, { ...night, state: 'finished' }, options.report);
     return { runDir: summary.runDir };
   } catch (err) {
+    await held.stop(err instanceof InterruptedError ? 'paused' : 'failed');
     if (err instanceof InterruptedError && token) {
       options.report(
-        `scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} on this machine)`,
+        `scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} here, or from its checkpoint on the worker that takes it)`,
       );
       await job.moveToDelayed(Date.now() + 5_000, token);
       throw new DelayedError();

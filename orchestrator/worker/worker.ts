@@ -20,6 +20,7 @@ import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs
 import { nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
 import { startDevelopService } from './develop-service.ts';
 import { catchUp } from './missed-firings.ts';
+import { startHousekeeping } from './housekeeping.ts';
 
 export interface QueueWorkerOptions {
   url: string;
@@ -47,6 +48,8 @@ export interface QueueWorkerOptions {
   queueGraceMs?: number;
   /** Developments at once (--queue tourneys develop on workers that can run the agent); 0: develop nothing (default 1). */
   develop?: number;
+  /** How often to look for schedules Redis lost and for nights that moved away (default 15 s; housekeeping.ts). */
+  housekeepingMs?: number;
   report?: (message: string) => void;
 }
 
@@ -152,6 +155,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
               report,
               signal: draining.signal,
               queueGraceMs: options.queueGraceMs,
+              worker: name,
             })
           : { missed: true },
       { ...common, concurrency: 1 },
@@ -182,9 +186,18 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
         })
       : undefined;
   adaptive?.start();
+  const housekeeping = startHousekeeping({
+    redis: connection,
+    url: options.url,
+    workDir: options.workDir,
+    worker: name,
+    report,
+    everyMs: options.housekeepingMs,
+  });
 
   const shutdown = async (force: boolean) => {
     draining.abort();
+    housekeeping.stop();
     await Promise.allSettled([...workers.map((w) => w.close(force)), developing?.close(force)]);
     adaptive?.stop();
     watch.stop();
