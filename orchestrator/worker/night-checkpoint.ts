@@ -25,6 +25,8 @@ import type { RunStatus } from '../run/run-dir.ts';
 
 /** How long a checkpoint stays in Redis after its last write (as finished games' jobs: a week). */
 const CHECKPOINT_TTL_S = 7 * 24 * 3600;
+/** A finished night's checkpoint is kept a day (its job may still be re-run if its worker dies before BullMQ hears). */
+const FINISHED_TTL_S = 24 * 3600;
 /** Folders a night left on a machine, to be marked moved there: "host:folder" → where it continued. */
 export const MOVED_KEY = `${PREFIX}:night-moved`;
 
@@ -110,9 +112,14 @@ export class NightCheckpoint {
   /** A last sync, and how this machine's attempt ended (a resume elsewhere reads it). */
   async stop(ended: 'finished' | 'paused' | 'failed', waitMs = 5_000): Promise<void> {
     clearTimeout(this.timer);
+    const k = keysOf(this.ref);
     const last = this.syncing
       .then(() => this.sync())
-      .then(() => this.redis.hset(keysOf(this.ref).meta, 'ended', ended));
+      .then(async () => {
+        await this.redis.hset(k.meta, 'ended', ended);
+        if (ended === 'finished')
+          await Promise.all([k.meta, k.files, k.journal, k.bots].map((key) => this.redis.expire(key, FINISHED_TTL_S)));
+      });
     await Promise.race([last.catch(() => {}), new Promise((r) => setTimeout(r, waitMs).unref())]);
   }
 
@@ -205,8 +212,9 @@ const isJson = (text: string) => {
 };
 
 export interface Restored {
-  /** The folder (host:path) the night was running in, and its worker. */
+  /** The folder (host:path) the night was running in, that folder's path there, and its worker. */
   from: string;
+  runDir: string;
   worker: string;
   /** Games in the journal restored. */
   games: number;
@@ -254,6 +262,7 @@ export async function restoreNight(redis: Redis, ref: NightRef, runDir: string):
   await redis.hset(MOVED_KEY, from, JSON.stringify({ to: holderOf(runDir), at: new Date().toISOString() }));
   return {
     from,
+    runDir: meta.runDir ?? from,
     worker: meta.worker ?? '?',
     games: journal.toString('utf8').split('\n').filter(Boolean).length,
     killed: !meta.ended,
@@ -338,7 +347,7 @@ export async function holdNight(
           schedule: night.schedule,
           firedAt: night.firedAt,
           state: 'killed',
-          runDir: resumed.from,
+          runDir: resumed.runDir,
           worker: resumed.worker,
           reason: `worker ${resumed.worker} stopped without ending the night (killed or lost); it continues in ${holderOf(night.runDir)} from ${resumed.games} journaled game(s)`,
         });
