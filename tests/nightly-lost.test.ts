@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
 import { readConfigFile, type TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
+import { PREFIX, TOURNEY_QUEUE, withRedis } from '../orchestrator/queue/connection.ts';
 import { formatQueueStatus, queueStatus } from '../orchestrator/queue/status.ts';
 import { listSchedules, lostSchedules, removeSchedule, scheduleTourney } from '../orchestrator/worker/nightly.ts';
 import { type RunningWorker, startQueueWorker } from '../orchestrator/worker/worker.ts';
@@ -55,6 +57,19 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('schedules lost with Redis
     await waitFor(async () => !remembered('dropped'), 'the worker forgetting "dropped"');
     expect(messages.join('\n')).not.toMatch(/LOST/);
     expect(await lostSchedules(redis.url)).toEqual([]);
+  });
+
+  it('a scheduler forged into Redis with a path for a name is not remembered, and nothing is written outside', async () => {
+    const evil = '../../evil';
+    await withRedis(redis.url, async (r) => {
+      const queue = new Queue(TOURNEY_QUEUE, { connection: r, prefix: PREFIX });
+      await queue.upsertJobScheduler(evil, { pattern: YEARLY }, { name: 'tourney', data: { name: evil, config } });
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // a few checks (every 300 ms)
+      await queue.removeJobScheduler(evil);
+      await queue.close();
+    });
+    expect(fs.existsSync(path.join(workDir, 'schedules', `${evil}.config.json`))).toBe(false);
+    expect(remembered(evil)).toBe(false);
   });
 
   it('a restart without persistence: each lost schedule is named, with how to register it again', async () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
 import { PREFIX, withRedis } from '../orchestrator/queue/connection.ts';
 import { readNightEvents } from '../orchestrator/queue/nights.ts';
-import { restoreNight } from '../orchestrator/worker/night-checkpoint.ts';
+import { MOVED_KEY, markMovedRuns, restoreNight } from '../orchestrator/worker/night-checkpoint.ts';
 import { removeSchedule, scheduleTourney } from '../orchestrator/worker/nightly.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { tempDir } from './helpers/bots.ts';
@@ -55,6 +55,18 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('a killed night resumes on
     });
     expect(fs.existsSync(outside)).toBe(false);
     expect(fs.existsSync(path.join(runDir, 'run-id'))).toBe(false);
+
+    // A forged "moved" note naming a folder that is not a scheduled night's: its status.json is left alone.
+    const other = path.join(tempDir(), 'my-run');
+    fs.mkdirSync(other);
+    const status = JSON.stringify({ state: 'finished', kind: 'tourney', pid: 1, pidStart: null, host: os.hostname() });
+    fs.writeFileSync(path.join(other, 'status.json'), status);
+    await withRedis(redis.url, async (r) => {
+      await r.hset(MOVED_KEY, `${os.hostname()}:${other}`, JSON.stringify({ to: 'elsewhere:/x' }));
+      await markMovedRuns(r, () => {});
+      expect(await r.hlen(MOVED_KEY)).toBe(0);
+    });
+    expect(fs.readFileSync(path.join(other, 'status.json'), 'utf8')).toBe(status);
   });
 
   it("worker A is killed mid-night; worker B resumes it from A's checkpoint, no game played again", async () => {

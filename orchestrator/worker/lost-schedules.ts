@@ -67,7 +67,8 @@ export async function checkLostSchedules(options: {
       options.report(describeLost(note));
     }
   const schedules: Record<string, Known> = {};
-  for (const s of current) schedules[s.key] = await remember(workDir, s);
+  // Names as `schedule` allows them: one a config file can be named after (a forged key is skipped).
+  for (const s of current) if (/^[\w.-]+$/.test(s.key)) schedules[s.key] = await remember(workDir, s);
   await fs.mkdir(workDir, { recursive: true });
   await writeFileAtomic(
     file,

@@ -51,6 +51,8 @@ const FILE_PATH = new RegExp(
   `^(run-id|journal\\.key|rules\\.json|replays/${NAME}\\.json\\.gz|tracks/${NAME}/auto-reps\\.json|${STRATEGY}\\.(strategy\\.json|build\\.log))$`,
 );
 const BOT_PATH = new RegExp(`^${STRATEGY}$`);
+/** A scheduled night's folder name (runScheduledTourney). */
+const NIGHT_FOLDER = /^[\w.-]+-\d{8}-\d{6}$/;
 
 /** A checkpoint's path inside `root`, or an error naming what was refused. */
 function inside(root: string, rel: string, shape: RegExp): string {
@@ -280,6 +282,12 @@ export async function markMovedRuns(redis: Redis, report: (message: string) => v
     const dir = from.slice(host.length);
     const file = path.join(dir, 'status.json');
     const status = JSON.parse(await fs.readFile(file, 'utf8').catch(() => 'null')) as RunStatus | null;
+    // Only a scheduled night's folder (<schedule>-<yyyymmdd>-<hhmmss>, a tourney's status): an entry
+    // naming any other folder (a forged one) changes nothing.
+    if (!path.isAbsolute(dir) || !NIGHT_FOLDER.test(path.basename(dir)) || (status && status.kind !== 'tourney')) {
+      await redis.hdel(MOVED_KEY, from);
+      continue;
+    }
     if (status?.state === 'running' && !isProcessGone(status.pid) && startTimeOf(status.pid) === status.pidStart)
       continue; // still running here: marked once it stops
     const { to } = JSON.parse(value) as { to: string };
