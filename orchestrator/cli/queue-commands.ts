@@ -148,7 +148,13 @@ export function registerQueueCommands(program: Command): void {
       'wait before the first retry, doubled for each next one (default 60000)',
       intOption(0),
     )
-    .option('--list', 'list registered schedules')
+    .addOption(
+      new Option(
+        '--catch-up <policy>',
+        'firings that passed while no worker took the schedule (none up, or all busy): run none, only the latest (default), or all; each one not run is recorded as missed',
+      ).choices(['none', 'latest', 'all']),
+    )
+    .option('--list', 'list registered schedules (an overdue one says so)')
     .option('--remove <name>', 'remove a schedule')
     .action(
       async (flags: {
@@ -160,16 +166,23 @@ export function registerQueueCommands(program: Command): void {
         reuse?: boolean;
         retries?: number;
         retryDelay?: number;
+        catchUp?: 'none' | 'latest' | 'all';
         list?: boolean;
         remove?: string;
       }) => {
-        const { listSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
+        const { listSchedules, lostSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
+        const { describeNext } = await import('../queue/schedule-state.ts');
         if (flags.list) {
           const schedules = await listSchedules(flags.queue);
+          const { describeLost } = await import('../queue/lost-schedules.ts');
+          for (const lost of await lostSchedules(flags.queue)) say(describeLost(lost));
           printOut(
             schedules.length
               ? schedules
-                  .map((s) => `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  next ${s.next ?? '?'}`)
+                  .map(
+                    (s) =>
+                      `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  ${describeNext(s.next, s.overdue, s.catchUp)}  catch-up ${s.catchUp}`,
+                  )
                   .join('\n')
               : 'no schedules',
           );
@@ -192,9 +205,10 @@ export function registerQueueCommands(program: Command): void {
           config,
           retries: flags.retries,
           retryDelayMs: flags.retryDelay,
+          catchUp: flags.catchUp,
         });
         printOut(
-          `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}`,
+          `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}, catch-up ${info.catchUp}`,
         );
         for (const warning of info.warnings ?? []) say(`! ${warning}`);
       },

@@ -21,10 +21,23 @@ export interface MatchJobData {
 
 export type MatchJobResult = Replay;
 
+/**
+ * What a worker does with the firings that passed while no worker took a schedule's job
+ * (orchestrator/worker/missed-firings.ts): run none, only the latest, or each; all are recorded.
+ */
+export type CatchUp = 'none' | 'latest' | 'all';
+export const CATCH_UP_POLICIES: readonly CatchUp[] = ['none', 'latest', 'all'];
+/** A fleet that comes back runs one fresh night, not a backlog of stale repeats; the rest are recorded as missed. */
+export const DEFAULT_CATCH_UP: CatchUp = 'latest';
+
 export interface TourneyJobData {
   /** The scheduler's name ("nightly"), used in run directory names and the run index. */
   name: string;
   config: TourneyConfigInput;
+  /** The schedule's catch-up policy (default DEFAULT_CATCH_UP). */
+  catchUp?: CatchUp;
+  /** A caught-up night's own firing time (ISO): set on the jobs a worker adds for missed firings. */
+  firedAt?: string;
 }
 
 /** BullMQ job ids must not be integers or contain ':'. */

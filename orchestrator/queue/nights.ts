@@ -26,6 +26,10 @@ export interface NightRecord {
   attempts?: number;
   /** The worker that wrote the event. */
   worker?: string;
+  /** A night resumed from another folder's checkpoint ("host:folder"), orchestrator/worker/night-checkpoint.ts. */
+  resumedFrom?: string;
+  /** Games that resumed night took over from that folder's journal. */
+  resumedGames?: number;
 }
 
 export async function recordNight(redis: Redis, record: Omit<NightRecord, 'at'> & { at?: string }): Promise<void> {

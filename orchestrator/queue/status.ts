@@ -2,15 +2,19 @@
 // playing now), recent failures with their reasons, and the registered schedules.
 import { MATCH_QUEUE, publicQueueUrl, TOURNEY_QUEUE, withQueues, withRedis } from './connection.ts';
 import { developmentStatus, formatDevelopmentStatus, type DevelopmentQueueStatus } from './develop-status.ts';
+import { describeNext, type Overdue, overdueOf } from './schedule-state.ts';
+import { describeLost, type LostSchedule, readLostSchedules } from './lost-schedules.ts';
 
 export interface QueueStatus {
   url: string;
   queues: Array<{ name: string; waiting: number; active: number; delayed: number; completed: number; failed: number }>;
   workers: Array<{ name: string; address: string; idleSeconds: number; active: string[] }>;
   failures: Array<{ queue: string; id: string; reason: string; attempts: number; at: string }>;
-  schedules: Array<{ name: string; cron?: string; next?: string }>;
+  schedules: Array<{ name: string; cron?: string; next?: string; overdue?: Overdue }>;
   /** Development queues (one per agent) and which workers take them. */
   development: DevelopmentQueueStatus[];
+  /** Schedules a worker found gone with Redis's data (lost-schedules.ts). */
+  lost: LostSchedule[];
 }
 
 export async function queueStatus(url: string): Promise<QueueStatus> {
@@ -22,6 +26,7 @@ export async function queueStatus(url: string): Promise<QueueStatus> {
       failures: [],
       schedules: [],
       development: [],
+      lost: [],
     };
     const workers = new Map<string, QueueStatus['workers'][number]>();
     for (const queue of queues) {
@@ -72,8 +77,10 @@ export async function queueStatus(url: string): Promise<QueueStatus> {
       name: s.key,
       cron: s.pattern ?? undefined,
       next: s.next ? new Date(s.next).toISOString() : undefined,
+      overdue: overdueOf(s),
     }));
     status.development = await withRedis(url, developmentStatus);
+    status.lost = await withRedis(url, readLostSchedules);
     return status;
   });
 }
@@ -100,9 +107,10 @@ export function formatQueueStatus(status: QueueStatus): string {
       lines.push(`  ${f.queue}/${f.id} after ${f.attempts} attempt(s) at ${f.at}: ${f.reason}`);
   }
   lines.push(...formatDevelopmentStatus(status.development));
-  if (status.schedules.length) {
+  if (status.schedules.length || status.lost.length) {
     lines.push('', 'schedules');
-    for (const s of status.schedules) lines.push(`  ${s.name}  "${s.cron ?? '?'}"  next ${s.next ?? '?'}`);
+    for (const s of status.schedules) lines.push(`  ${s.name}  "${s.cron ?? '?'}"  ${describeNext(s.next, s.overdue)}`);
+    for (const l of status.lost) lines.push(`  ${describeLost(l)}`);
   }
   return lines.join('\n');
 }

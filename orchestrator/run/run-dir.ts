@@ -45,7 +45,8 @@ export const INDEX_FILE = 'index.jsonl';
 
 /** status.json: whether the run's process is running, and how it ended (`catarena serve` reads it). */
 export interface RunStatus {
-  state: 'running' | 'finished' | 'interrupted' | 'failed';
+  /** moved: a scheduled night this folder began continued in another folder (`movedTo`), orchestrator/worker/night-checkpoint.ts. */
+  state: 'running' | 'finished' | 'interrupted' | 'failed' | 'moved';
   kind: string;
   pid: number;
   /** The process's start time (/proc), so a reused pid is not taken for the run. */
@@ -54,6 +55,8 @@ export interface RunStatus {
   startedAt: string;
   updatedAt: string;
   message?: string;
+  /** Where a moved night continued: "host:folder". */
+  movedTo?: string;
 }
 
 /** orchestrator/progress.ts's Progress (not imported: that folder imports this one). */

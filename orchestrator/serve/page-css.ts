@@ -10,7 +10,7 @@ nav.top { margin-bottom: .5rem; }
 .state.running { background: #c8e6c9; color: #1b5e20; }
 .state.finished { background: #e3f2fd; color: #0d47a1; }
 .state.killed, .state.failed { background: #ffcdd2; color: #b71c1c; }
-.state.interrupted, .state.unknown { background: #eee; color: #555; }
+.state.interrupted, .state.moved, .state.unknown { background: #eee; color: #555; }
 .grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .grid > * { min-width: 0; max-width: 100%; }
 .boards { display: flex; flex-wrap: wrap; gap: 1rem; }

@@ -14,7 +14,7 @@ import { tailInside } from './safe-file.ts';
 import { verifyJournalFile } from '../run/journal-chain.ts';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 
-export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'killed' | 'unknown';
+export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'moved' | 'killed' | 'unknown';
 
 export interface RunSummary {
   name: string;

@@ -9,7 +9,10 @@ import { resolveConfig, type TourneyConfigInput } from '../config/tourney-config
 import { MatchJobFailedError } from '../executor/queued.ts';
 import { checkRunAgents, InterruptedError, runTourney } from '../tourney/tourney.ts';
 import { PREFIX, publicQueueUrl, QueueUnavailableError, TOURNEY_QUEUE, withRedis } from '../queue/connection.ts';
-import { TOURNEY_JOB_OPTIONS, type TourneyJobData } from '../queue/jobs.ts';
+import { type CatchUp, DEFAULT_CATCH_UP, TOURNEY_JOB_OPTIONS, type TourneyJobData } from '../queue/jobs.ts';
+import { type Overdue, overdueOf } from '../queue/schedule-state.ts';
+import { holdNight } from './night-checkpoint.ts';
+import { forgetLostSchedule, LOST_KEY, type LostSchedule, readLostSchedules } from '../queue/lost-schedules.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
 
 export interface ScheduleOptions {
@@ -24,6 +27,8 @@ export interface ScheduleOptions {
   retries?: number;
   /** Wait before the first retry, doubled for each next one (default 60 s). */
   retryDelayMs?: number;
+  /** Which firings run after no worker took the schedule's job in time (default latest; missed-firings.ts). */
+  catchUp?: CatchUp;
 }
 
 export interface ScheduleInfo {
@@ -31,6 +36,9 @@ export interface ScheduleInfo {
   cron?: string;
   tz?: string;
   next?: string;
+  /** The next firing is past and no worker has taken it (no worker up, or all busy). */
+  overdue?: Overdue;
+  catchUp?: CatchUp;
   /** What may stop the schedule from running as meant (no worker connected, no persistence). */
   warnings?: string[];
 }
@@ -80,19 +88,21 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
       .upsertJobScheduler(
         options.name,
         { pattern: options.cron, tz: options.tz },
-        { name: 'tourney', data: { name: options.name, config }, opts },
+        { name: 'tourney', data: { name: options.name, config, catchUp: options.catchUp ?? DEFAULT_CATCH_UP }, opts },
       )
       .catch((err: Error) => {
         throw new Error(
           `--cron "${options.cron}"${options.tz ? ` --tz ${options.tz}` : ''}: ${err.message} (fields: minute hour day-of-month month day-of-week, optionally seconds first)`,
         );
       });
+    await forgetLostSchedule(redis, options.name); // registered again: no longer lost
     const scheduler = await queue.getJobScheduler(options.name);
     return {
       name: options.name,
       cron: options.cron,
       tz: options.tz,
       next: scheduler?.next ? new Date(scheduler.next).toISOString() : undefined,
+      catchUp: options.catchUp ?? DEFAULT_CATCH_UP,
       warnings: await scheduleWarnings(queue, redis, options.url),
     };
   });
@@ -127,16 +137,31 @@ export async function listSchedules(url: string): Promise<ScheduleInfo[]> {
       cron: s.pattern ?? undefined,
       tz: s.tz ?? undefined,
       next: s.next ? new Date(s.next).toISOString() : undefined,
+      overdue: overdueOf(s),
+      catchUp: (s.template?.data as TourneyJobData | undefined)?.catchUp ?? DEFAULT_CATCH_UP,
     })),
   );
 }
 
+/** Removes a schedule (and the note that Redis lost it, if any: removing it says it is not wanted). */
 export async function removeSchedule(url: string, name: string): Promise<boolean> {
-  return withTourneyQueue(url, (queue) => queue.removeJobScheduler(name));
+  return withTourneyQueue(url, async (queue, redis) => {
+    const lost = await redis.hdel(LOST_KEY, name);
+    return (await queue.removeJobScheduler(name)) || lost > 0;
+  });
 }
 
-/** The firing time of a scheduled job (the time the cron pattern named, not when a worker took it). */
-export const firedAt = (job: Pick<Job, 'timestamp' | 'opts'>) => new Date(job.timestamp + (job.opts.delay ?? 0));
+/** Schedules a worker found gone with Redis's data (orchestrator/queue/lost-schedules.ts). */
+export function lostSchedules(url: string): Promise<LostSchedule[]> {
+  return withRedis(url, readLostSchedules);
+}
+
+/**
+ * The firing time of a scheduled job (the time the cron pattern named, not when a worker took it);
+ * a caught-up night (orchestrator/worker/missed-firings.ts) carries its own.
+ */
+export const firedAt = (job: Pick<Job<TourneyJobData>, 'timestamp' | 'opts' | 'data'>) =>
+  job.data.firedAt ? new Date(job.data.firedAt) : new Date(job.timestamp + (job.opts.delay ?? 0));
 
 /**
  * A night's seed: the config's when it sets one, or when it reuses games (--reuse finds only
@@ -174,6 +199,8 @@ export async function runScheduledTourney(
     signal?: AbortSignal;
     /** How long Redis may be unreachable before the night fails (and is retried); default 60 s. */
     queueGraceMs?: number;
+    /** This worker's name, in the night's checkpoint and records. */
+    worker?: string;
   },
 ): Promise<{ runDir: string }> {
   const fired = firedAt(job);
@@ -187,7 +214,9 @@ export async function runScheduledTourney(
     `scheduled tourney "${job.data.name}" started${attempt > 1 ? ` (attempt ${attempt} of ${attempts}, resuming)` : ''}: ${runDir} (seed ${config.seed})`,
   );
   const night = { schedule: job.data.name, firedAt: fired.toISOString(), runDir, attempt, attempts };
-  await noteNight(options.url, { ...night, state: 'started' }, options.report);
+  // A night that ran in another folder (another machine) resumes from its checkpoint (night-checkpoint.ts).
+  const held = await holdNight(options.url, night, options.worker ?? '?', options.report);
+  await noteNight(options.url, { ...night, state: 'started', ...held.started }, options.report);
   try {
     const summary = await runTourney({
       config,
@@ -197,12 +226,14 @@ export async function runScheduledTourney(
       queueGraceMs: options.queueGraceMs,
     });
     options.report(`scheduled tourney "${job.data.name}" finished: ${runDir}`);
+    await held.stop('finished');
     await noteNight(options.url, { ...night, state: 'finished' }, options.report);
     return { runDir: summary.runDir };
   } catch (err) {
+    await held.stop(err instanceof InterruptedError ? 'paused' : 'failed');
     if (err instanceof InterruptedError && token) {
       options.report(
-        `scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} on this machine)`,
+        `scheduled tourney "${job.data.name}" paused by the drain; queued again (it resumes ${runDir} here, or from its checkpoint on the worker that takes it)`,
       );
       await job.moveToDelayed(Date.now() + 5_000, token);
       throw new DelayedError();

@@ -19,6 +19,8 @@ import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
 import { nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
 import { startDevelopService } from './develop-service.ts';
+import { catchUp } from './missed-firings.ts';
+import { startHousekeeping } from './housekeeping.ts';
 
 export interface QueueWorkerOptions {
   url: string;
@@ -46,6 +48,8 @@ export interface QueueWorkerOptions {
   queueGraceMs?: number;
   /** Developments at once (--queue tourneys develop on workers that can run the agent); 0: develop nothing (default 1). */
   develop?: number;
+  /** How often to look for schedules Redis lost and for nights that moved away (default 15 s; housekeeping.ts). */
+  housekeepingMs?: number;
   report?: (message: string) => void;
 }
 
@@ -142,14 +146,18 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   if (options.tourneys ?? true) {
     const tourneys = new Worker<TourneyJobData>(
       TOURNEY_QUEUE,
-      (job, token) =>
-        runScheduledTourney(job, token, {
-          url: options.url,
-          runsDir: options.runsDir,
-          report,
-          signal: draining.signal,
-          queueGraceMs: options.queueGraceMs,
-        }),
+      async (job, token) =>
+        // Firings that passed while no worker took the job: recorded, and run per the catch-up policy.
+        (await catchUp(job, { url: options.url, worker: name, report })).runHere
+          ? runScheduledTourney(job, token, {
+              url: options.url,
+              runsDir: options.runsDir,
+              report,
+              signal: draining.signal,
+              queueGraceMs: options.queueGraceMs,
+              worker: name,
+            })
+          : { missed: true },
       { ...common, concurrency: 1 },
     );
     tourneys.on('error', () => {});
@@ -178,9 +186,18 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
         })
       : undefined;
   adaptive?.start();
+  const housekeeping = startHousekeeping({
+    redis: connection,
+    url: options.url,
+    workDir: options.workDir,
+    worker: name,
+    report,
+    everyMs: options.housekeepingMs,
+  });
 
   const shutdown = async (force: boolean) => {
     draining.abort();
+    housekeeping.stop();
     await Promise.allSettled([...workers.map((w) => w.close(force)), developing?.close(force)]);
     adaptive?.stop();
     watch.stop();
