@@ -119,6 +119,10 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('a killed night resumes on
     const byId = new Map(journalB.map((r) => [r.id, withoutChain(r as never)]));
     for (const r of journalA) expect(byId.get(r.id)).toEqual(withoutChain(r as never));
     expect(fs.readFileSync(path.join(runDirB, 'run-id'), 'utf8')).toBe(runIdA);
+    // The layout's version moves with it (a resumed night is not read as a run from before format.json).
+    expect(fs.readFileSync(path.join(runDirB, 'format.json'), 'utf8')).toBe(
+      fs.readFileSync(path.join(runDirA, 'format.json'), 'utf8'),
+    );
     expect(journalB.length).toBe(8);
     // One folder holds the night: A's is marked moved, and only B's runs folder indexes it.
     const statusA = JSON.parse(fs.readFileSync(path.join(runDirA, 'status.json'), 'utf8'));

@@ -48,7 +48,7 @@ export const holderOf = (runDir: string) => `${os.hostname()}:${runDir}`;
 const NAME = '[A-Za-z0-9_][\\w.@+-]*';
 const STRATEGY = `tracks/${NAME}/round_\\d+/strategies/${NAME}`;
 const FILE_PATH = new RegExp(
-  `^(run-id|journal\\.key|rules\\.json|replays/${NAME}\\.json\\.gz|tracks/${NAME}/auto-reps\\.json|${STRATEGY}\\.(strategy\\.json|build\\.log))$`,
+  `^(format\\.json|run-id|journal\\.key|rules\\.json|replays/${NAME}\\.json\\.gz|tracks/${NAME}/auto-reps\\.json|${STRATEGY}\\.(strategy\\.json|build\\.log))$`,
 );
 const BOT_PATH = new RegExp(`^${STRATEGY}$`);
 /** A scheduled night's folder name (runScheduledTourney). */
@@ -128,7 +128,13 @@ export class NightCheckpoint {
   /** Uploads what is new: strategies, the journal's new whole lines (their replays first), small files. */
   async sync(): Promise<void> {
     const k = keysOf(this.ref);
-    for (const rel of ['run-id', 'journal.key', 'rules.json', ...(await this.trackFiles('auto-reps.json'))])
+    for (const rel of [
+      'format.json',
+      'run-id',
+      'journal.key',
+      'rules.json',
+      ...(await this.trackFiles('auto-reps.json')),
+    ])
       await this.sendFile(k.files, rel);
     for (const bot of await this.strategies()) {
       if (this.bots.has(bot)) continue;
