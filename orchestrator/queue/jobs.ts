@@ -25,6 +25,16 @@ export interface TourneyJobData {
   /** The scheduler's name ("nightly"), used in run directory names and the run index. */
   name: string;
   config: TourneyConfigInput;
+  /** The schedule's alert hooks (orchestrator/worker/night-alerts.ts). */
+  alerts?: NightHooks;
+}
+
+/** A schedule's alert hooks: stored in Redis with the schedule (a webhook URL's token too). */
+export interface NightHooks {
+  /** A shell command (sh -c) run on the worker that saw the night end; the alert's JSON on its stdin. */
+  onFailure?: string;
+  /** An http(s) URL the alert's JSON is POSTed to. */
+  webhook?: string;
 }
 
 /** BullMQ job ids must not be integers or contain ':'. */

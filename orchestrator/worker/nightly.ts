@@ -11,6 +11,7 @@ import { checkRunAgents, InterruptedError, runTourney } from '../tourney/tourney
 import { PREFIX, publicQueueUrl, QueueUnavailableError, TOURNEY_QUEUE, withRedis } from '../queue/connection.ts';
 import { TOURNEY_JOB_OPTIONS, type TourneyJobData } from '../queue/jobs.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
+import { checkHooks, describeHooks, type NightHooks } from './night-alerts.ts';
 
 export interface ScheduleOptions {
   url: string;
@@ -24,6 +25,8 @@ export interface ScheduleOptions {
   retries?: number;
   /** Wait before the first retry, doubled for each next one (default 60 s). */
   retryDelayMs?: number;
+  /** Alert hooks fired on a failed, missed or regressed night (night-alerts.ts). */
+  alerts?: NightHooks;
 }
 
 export interface ScheduleInfo {
@@ -33,6 +36,8 @@ export interface ScheduleInfo {
   next?: string;
   /** What may stop the schedule from running as meant (no worker connected, no persistence). */
   warnings?: string[];
+  /** Its alert hooks, as shown (a webhook by its origin only). */
+  alerts?: string;
 }
 
 const withTourneyQueue = <T>(url: string, work: (queue: Queue<TourneyJobData>, redis: Redis) => Promise<T>) =>
@@ -66,6 +71,7 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
   // Validate now, as `tourney` does before it starts: a broken config or agent spec should fail
   // here, not at 2 a.m. on a worker.
   checkRunAgents(resolveConfig(options.config, { queue: options.url }));
+  if (options.alerts) checkHooks(options.alerts);
   // The config's own queue URL is not stored: the worker that runs the job plays on its own queue
   // (runScheduledTourney), and the URL may hold a password, which must never sit in Redis.
   const { queue: _, ...config } = withAbsolutePaths(options.config);
@@ -80,7 +86,11 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
       .upsertJobScheduler(
         options.name,
         { pattern: options.cron, tz: options.tz },
-        { name: 'tourney', data: { name: options.name, config }, opts },
+        {
+          name: 'tourney',
+          data: { name: options.name, config, ...(options.alerts ? { alerts: options.alerts } : {}) },
+          opts,
+        },
       )
       .catch((err: Error) => {
         throw new Error(
@@ -127,6 +137,7 @@ export async function listSchedules(url: string): Promise<ScheduleInfo[]> {
       cron: s.pattern ?? undefined,
       tz: s.tz ?? undefined,
       next: s.next ? new Date(s.next).toISOString() : undefined,
+      alerts: describeHooks(s.template?.data?.alerts),
     })),
   );
 }

@@ -17,7 +17,8 @@ import { WarmBots } from '../executor/warm-bots.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
-import { nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
+import { firedAt, nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
+import { alertIfRegressed, fireNightAlert } from './night-alerts.ts';
 import { startDevelopService } from './develop-service.ts';
 
 export interface QueueWorkerOptions {
@@ -159,6 +160,18 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
       if (!failed) return;
       report(`scheduled tourney ${job.id} failed: ${err.message}`);
       void noteNight(options.url, { ...failed, worker: name }, report);
+      void fireNightAlert({ ...failed, worker: name }, job.data.alerts, { report });
+    });
+    // A night that finished with an agent's S below its band fires the schedule's alert too.
+    tourneys.on('completed', (job, result: { runDir?: string } | undefined) => {
+      if (!job.data.alerts || !result?.runDir) return;
+      const record = { schedule: job.data.name, firedAt: firedAt(job).toISOString(), state: 'finished' as const };
+      void alertIfRegressed(
+        { ...record, at: new Date().toISOString(), runDir: result.runDir, worker: name },
+        job.data.alerts,
+        options.url,
+        report,
+      );
     });
     workers.push(tourneys as never);
   }
