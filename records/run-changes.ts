@@ -17,10 +17,12 @@ const setDiff = (label: string, before: string[], after: string[]): string[] => 
 /** Each change from `before` to `after`, as one short phrase ("agents +v2 −v1", "rounds 2 → 3"); none: same setup. */
 export function configChanges(before: Setup, after: Setup): string[] {
   const agents = (e: Setup) => e.leaderboard.map((r) => r.agent);
-  const tracks = (e: Setup) => (e.tracks ? e.tracks.map((t) => t.track) : e.games);
+  const tracks = (e: Setup) => e.tracks?.map((t) => t.track) ?? [];
   const changes = [
     ...setDiff('agents', agents(before), agents(after)),
-    ...setDiff(before.tracks && after.tracks ? 'tracks' : 'games', tracks(before), tracks(after)),
+    ...setDiff('games', before.games, after.games),
+    // Runs indexed before tracks were recorded have none: only two that both have them compare.
+    ...(before.tracks && after.tracks ? setDiff('tracks', tracks(before), tracks(after)) : []),
     ...(before.rounds !== after.rounds ? [`rounds ${before.rounds} → ${after.rounds}`] : []),
     ...rulesChanges(before, after),
   ];
