@@ -42,6 +42,11 @@ export function registerQueueCommands(program: Command): void {
     .option('--work-dir <dir>', 'artifact cache and bot logs (default .catarena-worker)', '.catarena-worker')
     .option('--runs-dir <dir>', 'parent folder of scheduled runs (default: the config\'s out, "runs")')
     .option(
+      '--artifact-days <n>',
+      'delete cached strategy folders (<work-dir>/artifacts) no game or development used for n days; 0: never (default 14)',
+      intOption(0),
+    )
+    .option(
       '--max-bots <n>',
       'idle bots kept running, least recently used stopped first (default 8 × concurrency, or 8 × cores with auto)',
       intOption(1),
@@ -71,6 +76,7 @@ export function registerQueueCommands(program: Command): void {
         tourneys: boolean;
         lockMs?: number;
         develop: number;
+        artifactDays?: number;
       }) => {
         const { startQueueWorker } = await import('../worker/worker.ts');
         const worker = await startQueueWorker({
@@ -84,6 +90,7 @@ export function registerQueueCommands(program: Command): void {
           tourneys: flags.tourneys,
           lockDurationMs: flags.lockMs,
           develop: flags.develop,
+          artifactMaxAgeDays: flags.artifactDays,
           report: say,
         });
         say(

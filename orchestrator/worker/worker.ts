@@ -15,6 +15,8 @@ import { AdaptiveSlots } from '../concurrency/adaptive-slots.ts';
 import { newController, playSpec } from '../executor/local.ts';
 import { WarmBots } from '../executor/warm-bots.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
+import { ARTIFACT_CACHE_DEFAULTS, evictArtifacts } from '../queue/artifact-cache.ts';
+import { megabytes } from '../run/disk-usage.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
 import { firedAt, nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
@@ -47,6 +49,8 @@ export interface QueueWorkerOptions {
   queueGraceMs?: number;
   /** Developments at once (--queue tourneys develop on workers that can run the agent); 0: develop nothing (default 1). */
   develop?: number;
+  /** Delete cached artifacts no job used for this many days (default 14; 0: keep them all). */
+  artifactMaxAgeDays?: number;
   report?: (message: string) => void;
 }
 
@@ -74,6 +78,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const strays = sandbox.reapStrays(artifactDir);
   if (strays) report(`stopped ${strays} bot process(es) left running by an earlier worker on ${options.workDir}`);
   const artifacts = new ArtifactStore(connection);
+  const sweep = sweepArtifacts(artifactDir, options.artifactMaxAgeDays ?? ARTIFACT_CACHE_DEFAULTS.maxAgeDays, report);
   const controller = options.concurrency === 'auto' ? newController() : undefined;
   const fixed = options.concurrency === 'auto' ? 0 : options.concurrency;
   const bots = new WarmBots({
@@ -194,6 +199,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
 
   const shutdown = async (force: boolean) => {
     draining.abort();
+    if (sweep) clearInterval(sweep);
     await Promise.allSettled([...workers.map((w) => w.close(force)), developing?.close(force)]);
     adaptive?.stop();
     watch.stop();
@@ -213,4 +219,23 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     },
     botsStarted: () => bots.started(), // fleets keep counting after close
   };
+}
+
+/** Sweeps the artifact cache now and every hour (none with 0 days); returns the timer. */
+function sweepArtifacts(
+  dir: string,
+  days: number,
+  report: (message: string) => void,
+): ReturnType<typeof setInterval> | undefined {
+  if (days <= 0) return undefined;
+  const once = () =>
+    void evictArtifacts(dir, { maxAgeMs: days * 86_400_000 }).then(
+      ({ removed, bytes }) =>
+        removed && report(`artifact cache: deleted ${removed} folder(s) unused for ${days} days (${megabytes(bytes)})`),
+      (err: Error) => report(`artifact cache: could not sweep ${dir}: ${err.message}`),
+    );
+  once();
+  const timer = setInterval(once, ARTIFACT_CACHE_DEFAULTS.sweepEveryMs);
+  timer.unref();
+  return timer;
 }
