@@ -14,7 +14,7 @@ import { withRedis } from '../orchestrator/queue/connection.ts';
 import { readNights } from '../orchestrator/queue/nights.ts';
 import { RUNS_KEY, rulesOfConfig } from '../orchestrator/run/run-index.ts';
 import { fireNightAlert, type NightAlert } from '../orchestrator/worker/night-alerts.ts';
-import { removeSchedule, scheduleTourney } from '../orchestrator/worker/nightly.ts';
+import { listSchedules, removeSchedule, scheduleTourney } from '../orchestrator/worker/nightly.ts';
 import { startQueueWorker, type RunningWorker } from '../orchestrator/worker/worker.ts';
 import type { RunIndexEntry } from '../records/tourney.ts';
 import { waitFor } from './helpers/bot-process.ts';
@@ -127,6 +127,20 @@ describe('nightly alerts: the hooks fire on the last failed attempt and on a reg
         alerts: { onFailure: appendTo(file), webhook },
       });
       try {
+        // --list shows the hooks, the webhook by its origin only (its token stays in Redis).
+        const listed = (await listSchedules(redis.url)).find((s) => s.name === name);
+        expect(listed?.alerts).toBe(
+          `on-failure ${JSON.stringify(appendTo(file))}, webhook ${new URL(webhook).origin}/…`,
+        );
+        await expect(
+          scheduleTourney({
+            url: redis.url,
+            name: `${name}-bad`,
+            cron: soon(2),
+            config,
+            alerts: { webhook: 'ftp://x/' },
+          }),
+        ).rejects.toThrow(/--webhook: ftp: is not http: or https:/);
         const playing = () => {
           const dir = fs.readdirSync(runsDir).find((d) => d.startsWith(name));
           return Boolean(dir && fs.existsSync(path.join(runsDir, dir, 'tracks')));

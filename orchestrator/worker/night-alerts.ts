@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { type NightAgainstBand, nightAgainstBand } from '../../reports/night-regression.ts';
-import type { NightHooks } from '../queue/jobs.ts';
+import type { Queue } from 'bullmq';
+import type { NightHooks, TourneyJobData } from '../queue/jobs.ts';
 import type { NightRecord } from '../queue/nights.ts';
 import { readIndexFile, readIndexRedis } from '../run/run-index.ts';
 
@@ -212,4 +213,12 @@ export async function alertIfRegressed(
     () => regressionOfNight(undefined, record.schedule, record.runDir).catch(() => null),
   );
   if (regression) await fireNightAlert(record, hooks, { report, regression });
+}
+
+/**
+ * A schedule's hooks as registered (its job scheduler's data), for an end seen outside its job: a
+ * missed firing. Then: `await fireNightAlert(missedRecord, await scheduleHooks(queue, name), { report })`.
+ */
+export async function scheduleHooks(queue: Queue<TourneyJobData>, name: string): Promise<NightHooks | undefined> {
+  return (await queue.getJobScheduler(name))?.template?.data?.alerts;
 }
