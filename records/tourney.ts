@@ -286,6 +286,8 @@ export interface TourneySummary {
 export interface RunIndexEntry {
   runId: string;
   runDir: string;
+  /** The machine whose file system holds runDir (runs indexed before this field have none). */
+  host?: string;
   /** The scheduler that started it ("nightly"), if any. */
   schedule?: string;
   /** The seed it played (scheduled nights each get their own; runs indexed before this field have none). */

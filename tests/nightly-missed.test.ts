@@ -6,6 +6,7 @@
 // and only what the policy says runs, each night in a folder named after its own firing time.
 // Small nights: offline agents, one Gomoku round.
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
 import { PREFIX, withRedis } from '../orchestrator/queue/connection.ts';
@@ -58,8 +59,17 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('missed firings with no wo
 
   it('an overdue schedule says so; each missed firing is recorded and run as its policy says', async () => {
     const policies: CatchUp[] = ['none', 'latest', 'all'];
+    // The none schedule's alert hook: one alert for its missed firings (orchestrator/worker/night-alerts.ts).
+    const alerts = path.join(tempDir('catarena-missed-alerts-'), 'alerts.jsonl');
     for (const policy of policies)
-      await scheduleTourney({ url: redis.url, name: name(policy), cron: `*/2 * * * * *`, config, catchUp: policy });
+      await scheduleTourney({
+        url: redis.url,
+        name: name(policy),
+        cron: `*/2 * * * * *`,
+        config,
+        catchUp: policy,
+        ...(policy === 'none' ? { alerts: { onFailure: `cat >> ${alerts}; echo >> ${alerts}` } } : {}),
+      });
     // No worker: the first firing's job waits, and the later firings never become jobs.
     await new Promise((r) => setTimeout(r, 4_500));
     const listed = await listSchedules(redis.url);
@@ -100,6 +110,20 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('missed firings with no wo
     expect(none[0]!.reason).toMatch(
       /^no worker took the schedule's job from .* after \d+ later firing\(s\); catch-up none: none of them runs$/,
     );
+    await waitFor(async () => fs.existsSync(alerts) && fs.readFileSync(alerts, 'utf8').endsWith('\n'), 'the alert');
+    const fired = fs
+      .readFileSync(alerts, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(fired).toEqual([
+      expect.objectContaining({
+        event: 'missed',
+        schedule: name('none'),
+        firedAt: none.at(-1)!.firedAt,
+        reason: none[0]!.reason,
+      }),
+    ]);
 
     // latest: all but the latest missed; the latest runs, in a folder named after it.
     await waitFor(async () => (await nights('latest')).at(-1)?.state === 'finished', 'the latest night', 40_000);

@@ -60,7 +60,7 @@ describe('run index and --reuse', () => {
     expect(history.map((r) => r.runId)).toEqual(['first', 'second']);
     const table = formatHistory(history);
     expect(table).toMatch(/crasher S \/ L/);
-    expect(table.split('\n')[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d\s+first\s+6\s+0\s/);
+    expect(table.split('\n')[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d\s+finished\s+first\s+6\s+0\s/);
     expect(formatHistory(historyRows(entries, 'steady'))).not.toMatch(/crasher/);
     expect(entries.map((e) => e.rules)).toEqual([{ gomoku: 'v1' }, { gomoku: 'v1' }]);
 

@@ -42,6 +42,11 @@ export function registerQueueCommands(program: Command): void {
     .option('--work-dir <dir>', 'artifact cache and bot logs (default .catarena-worker)', '.catarena-worker')
     .option('--runs-dir <dir>', 'parent folder of scheduled runs (default: the config\'s out, "runs")')
     .option(
+      '--artifact-days <n>',
+      'delete cached strategy folders (<work-dir>/artifacts) no game or development used for n days; 0: never (default 14)',
+      intOption(0),
+    )
+    .option(
       '--max-bots <n>',
       'idle bots kept running, least recently used stopped first (default 8 × concurrency, or 8 × cores with auto)',
       intOption(1),
@@ -71,6 +76,7 @@ export function registerQueueCommands(program: Command): void {
         tourneys: boolean;
         lockMs?: number;
         develop: number;
+        artifactDays?: number;
       }) => {
         const { startQueueWorker } = await import('../worker/worker.ts');
         const worker = await startQueueWorker({
@@ -84,6 +90,7 @@ export function registerQueueCommands(program: Command): void {
           tourneys: flags.tourneys,
           lockDurationMs: flags.lockMs,
           develop: flags.develop,
+          artifactMaxAgeDays: flags.artifactDays,
           report: say,
         });
         say(
@@ -154,6 +161,14 @@ export function registerQueueCommands(program: Command): void {
         'firings that passed while no worker took the schedule (none up, or all busy): run none, only the latest (default), or all; each one not run is recorded as missed',
       ).choices(['none', 'latest', 'all']),
     )
+    .option(
+      '--on-failure <command>',
+      "shell command run (sh -c, on the worker that saw it, stopped after 30 s) when a night fails for good (after its retries), is missed, or regresses (an agent's S below its band: docs/queue.md); the alert's JSON on its stdin",
+    )
+    .option(
+      '--webhook <url>',
+      'http(s) URL POSTed the same JSON on the same nights; stored in Redis with the schedule (as the command is): a token in it is readable by whoever can read the queue',
+    )
     .option('--list', 'list registered schedules (an overdue one says so)')
     .option('--remove <name>', 'remove a schedule')
     .action(
@@ -167,6 +182,8 @@ export function registerQueueCommands(program: Command): void {
         retries?: number;
         retryDelay?: number;
         catchUp?: 'none' | 'latest' | 'all';
+        onFailure?: string;
+        webhook?: string;
         list?: boolean;
         remove?: string;
       }) => {
@@ -181,7 +198,7 @@ export function registerQueueCommands(program: Command): void {
               ? schedules
                   .map(
                     (s) =>
-                      `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  ${describeNext(s.next, s.overdue, s.catchUp)}  catch-up ${s.catchUp}`,
+                      `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  ${describeNext(s.next, s.overdue, s.catchUp)}  catch-up ${s.catchUp}${s.alerts ? `  alerts: ${s.alerts}` : ''}`,
                   )
                   .join('\n')
               : 'no schedules',
@@ -206,6 +223,9 @@ export function registerQueueCommands(program: Command): void {
           retries: flags.retries,
           retryDelayMs: flags.retryDelay,
           catchUp: flags.catchUp,
+          ...(flags.onFailure !== undefined || flags.webhook !== undefined
+            ? { alerts: { onFailure: flags.onFailure, webhook: flags.webhook } }
+            : {}),
         });
         printOut(
           `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}, catch-up ${info.catchUp}`,
@@ -216,7 +236,11 @@ export function registerQueueCommands(program: Command): void {
 
   program
     .command('history')
-    .description("Each agent's scores across finished tourney runs (oldest first), from the run index.")
+    .description(
+      "Each agent's scores across tourney runs (oldest first), from the run index, with each run's status: finished, " +
+        'failed, killed, missed (from the nights list with --queue; from the run folders otherwise), interrupted, running ' +
+        'or folder deleted. A change of setup (agents, tracks, rounds, rules) is marked between the rows.',
+    )
     .option('-o, --out <dir>', 'parent folder of the run directories (its index.jsonl)', 'runs')
     .addOption(
       new Option('-q, --queue <url>', "read the queue's index of queued runs (all machines) instead of --out's").env(
@@ -224,6 +248,7 @@ export function registerQueueCommands(program: Command): void {
       ),
     )
     .option('--agent <id|spec>', 'only this agent: its id (cautious) or its spec (offline:cautious)')
+    .option('--schedule <name>', 'only the runs and nights of this schedule (its --name)')
     .option('--json', 'print as JSON')
     .option(
       '--task-tracks',
@@ -242,37 +267,42 @@ export function registerQueueCommands(program: Command): void {
         out: string;
         queue?: string;
         agent?: string;
+        schedule?: string;
         json?: boolean;
         html?: boolean;
         taskTracks?: boolean;
         acceptTampered?: boolean;
       }) => {
-        const [
-          { withRedis },
-          { readIndexFile, readIndexRedis, writeHistoryPage },
-          { INDEX_FILE },
-          { agentIdFromName, checkedRuns, formatHistory, historyRows },
-        ] = await Promise.all([
+        const [{ withRedis }, { writeHistoryPage }, { INDEX_FILE }, { checkedRuns }, sources] = await Promise.all([
           import('../queue/connection.ts'),
           import('../run/run-index.ts'),
           import('../run/run-dir.ts'),
           import('../run/history.ts'),
+          import('../run/history-sources.ts'),
         ]);
-        const indexed = flags.queue
-          ? await withRedis(flags.queue, readIndexRedis)
-          : await readIndexFile(path.resolve(flags.out, INDEX_FILE));
+        // Finished runs from the index; failed, killed and missed nights from the nights list
+        // (--queue) or the run folders' status.json; runs whose folder is gone are marked.
+        const found = flags.queue
+          ? await withRedis(flags.queue, sources.queueHistory)
+          : await sources.localHistory(path.resolve(flags.out));
         // Each run's journal chain and sealed index entry: a run whose results were changed is left out.
-        const { entries, notes } = await checkedRuns(indexed, flags.acceptTampered);
+        const { entries, notes } = await checkedRuns(found.entries, flags.acceptTampered);
         for (const note of notes) say(note);
+        const of = <T extends { schedule?: string }>(list: T[]) =>
+          flags.schedule === undefined ? list : list.filter((e) => e.schedule === flags.schedule);
         if (flags.html) {
-          const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), entries);
-          printOut(`history: ${page} (${entries.length} run(s))`);
+          const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), of(entries), {
+            ends: of(found.ends),
+            deleted: found.deleted,
+          });
+          printOut(`history: ${page} (${of(entries).length} run(s), ${of(found.ends).length} not finished)`);
           return;
         }
         if (flags.taskTracks) {
           const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
+          const { agentIdFromName } = await import('../run/history.ts');
           const agent = flags.agent && agentIdFromName(flags.agent);
-          const scores = scoresFromIndex(entries).filter((s) => !agent || s.agent === agent);
+          const scores = scoresFromIndex(of(entries)).filter((s) => !agent || s.agent === agent);
           if (flags.json) printJson(scores);
           else
             printOut(
@@ -280,8 +310,15 @@ export function registerQueueCommands(program: Command): void {
             );
           return;
         }
-        const rows = historyRows(entries, flags.agent);
-        if (flags.agent && !rows.length && entries.length) {
+        const { agentIdFromName, formatHistory, historyRows } = await import('../run/history.ts');
+        const rows = historyRows(entries, flags.agent, { ...found, schedule: flags.schedule });
+        if (flags.schedule && !rows.length) {
+          const names = [...new Set([...entries, ...found.ends].flatMap((e) => e.schedule ?? []))].sort();
+          throw new Error(
+            `no run or night of schedule ${flags.schedule} here; schedules: ${names.join(', ') || 'none'} (names as in "schedule --list")`,
+          );
+        }
+        if (flags.agent && !rows.some((r) => Object.keys(r.scores).length) && entries.length) {
           const agents = [...new Set(entries.flatMap((e) => e.leaderboard.map((r) => r.agent)))].sort();
           throw new Error(
             `no indexed run has agent ${flags.agent} (as id ${agentIdFromName(flags.agent)}); the runs' agents: ${agents.join(', ')}`,

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import { hashDir, listFiles, pathExists } from '../../util/fs.ts';
+import { touchArtifact } from './artifact-cache.ts';
 import { PREFIX } from './connection.ts';
 
 const gzipAsync = promisify(gzip);
@@ -84,7 +85,10 @@ export class ArtifactStore {
     if (!/^[0-9a-f]{64}$/.test(hash))
       throw new Error(`artifact id ${JSON.stringify(hash).slice(0, 80)} is not a sha256 hex digest`);
     const dir = path.join(cacheDir, hash);
-    if (await pathExists(dir)) return dir;
+    if (await pathExists(dir)) {
+      await touchArtifact(dir); // used now: kept by the cache's eviction (artifact-cache.ts)
+      return dir;
+    }
     const packed = await this.redis.getBuffer(artifactKey(hash));
     if (!packed)
       throw new Error(

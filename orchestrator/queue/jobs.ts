@@ -38,6 +38,16 @@ export interface TourneyJobData {
   catchUp?: CatchUp;
   /** A caught-up night's own firing time (ISO): set on the jobs a worker adds for missed firings. */
   firedAt?: string;
+  /** The schedule's alert hooks (orchestrator/worker/night-alerts.ts). */
+  alerts?: NightHooks;
+}
+
+/** A schedule's alert hooks: stored in Redis with the schedule (a webhook URL's token too). */
+export interface NightHooks {
+  /** A shell command (sh -c) run on the worker that saw the night end; the alert's JSON on its stdin. */
+  onFailure?: string;
+  /** An http(s) URL the alert's JSON is POSTed to. */
+  webhook?: string;
 }
 
 /** BullMQ job ids must not be integers or contain ':'. */

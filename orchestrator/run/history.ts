@@ -6,6 +6,8 @@ import { rulesChanges, rulesOfEntry, type RunIndexEntry } from './run-index.ts';
 import { opponentCodeOf, type OpponentCode } from '../../records/opponent-code.ts';
 import { checkIndexedRun } from './index-seal.ts';
 import { agentIdOf } from '../../agents/core/agent-id.ts';
+import { configChanges } from '../../records/run-changes.ts';
+import type { HistoryStatus, RunEnd } from '../../records/run-end.ts';
 
 /**
  * The agent id a user named: an id as reports show it ("cautious", "v1"), or the spec it came
@@ -67,9 +69,16 @@ export async function checkedRuns(
 }
 
 export interface HistoryRow {
+  /** finished, or how a run or night that did not finish ended (records/run-end.ts). */
+  status: HistoryStatus;
   runId: string;
+  /** When it finished (or ended otherwise, or was last heard of). */
   finishedAt: string;
   schedule?: string;
+  /** A night's firing time, for a night that did not finish. */
+  firedAt?: string;
+  /** Why it did not finish (one line). */
+  reason?: string;
   matches: number;
   reused: number;
   scores: Record<string, { meanS: number | null; meanL: number | null }>;
@@ -78,31 +87,74 @@ export interface HistoryRow {
   /** Games this run played under other rules than the run before it in the list ("chess v1 → v2"). */
   rulesChanged: string[];
   /** What its agents saw of rivals (config opponentCode). */
-  opponentCode: OpponentCode;
+  opponentCode?: OpponentCode;
   /** The run before it in the list had another opponentCode ("visible → hidden"): its learning scores do not compare. */
   opponentCodeChanged?: string;
+  /**
+   * Its setup changed from the finished run before it of the same schedule (records/run-changes.ts):
+   * scores before and after do not compare, and history marks the change.
+   */
+  configChanged?: string[];
 }
 
-export function historyRows(entries: RunIndexEntry[], agentName?: string): HistoryRow[] {
+export interface HistoryOptions {
+  /** Runs and nights that did not finish (history-sources.ts). */
+  ends?: RunEnd[];
+  /** Indexed runs whose folder is gone: shown as "folder deleted". */
+  deleted?: Set<string>;
+  /** Only this schedule's runs and nights. */
+  schedule?: string;
+}
+
+export function historyRows(entries: RunIndexEntry[], agentName?: string, options: HistoryOptions = {}): HistoryRow[] {
   const agent = agentName && agentIdFromName(agentName);
-  const sorted = [...entries].sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
-  return sorted
-    .map((e, i) => ({
-      runId: e.runId,
-      finishedAt: e.finishedAt,
-      schedule: e.schedule,
-      matches: e.matches,
-      reused: e.reused,
-      scores: Object.fromEntries(
-        e.leaderboard
-          .filter((row) => !agent || row.agent === agent)
-          .map((row) => [row.agent, { meanS: row.meanS, meanL: row.meanL }]),
-      ),
-      rules: rulesOfEntry(e),
-      rulesChanged: i > 0 ? rulesChanges(sorted[i - 1]!, e) : [],
-      ...opponentCodeOfRun(e, sorted[i - 1]),
-    }))
+  const sorted = [...entries]
+    .filter((e) => options.schedule === undefined || e.schedule === options.schedule)
+    .sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
+  const lastOfSeries = new Map<string | undefined, RunIndexEntry>();
+  const finished = sorted
+    .map((e, i): HistoryRow => {
+      const before = lastOfSeries.get(e.schedule);
+      lastOfSeries.set(e.schedule, e);
+      const changed = before ? configChanges(before, e) : [];
+      return {
+        status: options.deleted?.has(e.runDir) ? 'folder deleted' : 'finished',
+        runId: e.runId,
+        finishedAt: e.finishedAt,
+        schedule: e.schedule,
+        matches: e.matches,
+        reused: e.reused,
+        scores: Object.fromEntries(
+          e.leaderboard
+            .filter((row) => !agent || row.agent === agent)
+            .map((row) => [row.agent, { meanS: row.meanS, meanL: row.meanL }]),
+        ),
+        rules: rulesOfEntry(e),
+        rulesChanged: i > 0 ? rulesChanges(sorted[i - 1]!, e) : [],
+        ...opponentCodeOfRun(e, sorted[i - 1]),
+        ...(changed.length ? { configChanged: changed } : {}),
+      };
+    })
     .filter((row) => !agent || Object.keys(row.scores).length);
+  // A night that did not finish has no scores; it is every agent's night, so --agent keeps it.
+  const unfinished = (options.ends ?? [])
+    .filter((e) => options.schedule === undefined || e.schedule === options.schedule)
+    .map(
+      (e): HistoryRow => ({
+        status: e.status,
+        runId: e.runId,
+        finishedAt: e.at,
+        ...(e.schedule ? { schedule: e.schedule } : {}),
+        ...(e.firedAt ? { firedAt: e.firedAt } : {}),
+        ...(e.reason ? { reason: e.reason } : {}),
+        matches: 0,
+        reused: 0,
+        scores: {},
+        rules: {},
+        rulesChanged: [],
+      }),
+    );
+  return [...finished, ...unfinished].sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
 }
 
 const num = (v: number | null, signed = false) => (v === null ? '–' : `${signed && v >= 0 ? '+' : ''}${v.toFixed(3)}`);
@@ -111,20 +163,29 @@ export function formatHistory(rows: HistoryRow[]): string {
   if (!rows.length)
     return 'no finished runs are indexed here yet (runs are indexed in <out>/index.jsonl when they finish)';
   const agents = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))].sort();
-  const head = ['finished (UTC)', 'run', 'games', 'reused', ...agents.map((a) => `${a} S / L`)];
-  const body = rows.map((r) => [
+  const head = ['ended (UTC)', 'status', 'run', 'games', 'reused', ...agents.map((a) => `${a} S / L`)];
+  const cells = (r: HistoryRow) => [
     r.finishedAt.slice(0, 16).replace('T', ' '),
+    r.status,
     r.runId,
-    String(r.matches),
-    String(r.reused),
+    r.status === 'finished' || r.status === 'folder deleted' ? String(r.matches) : '',
+    r.status === 'finished' || r.status === 'folder deleted' ? String(r.reused) : '',
     ...agents.map((a) => (r.scores[a] ? `${num(r.scores[a].meanS)} / ${num(r.scores[a].meanL, true)}` : '')),
-  ]);
+  ];
+  const body = rows.map(cells);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>
     cells
       .map((c, i) => c.padEnd(widths[i]!))
       .join('  ')
       .trimEnd();
+  // A change of setup is a line of its own between the rows: scores on its two sides do not compare.
+  const marked = rows.flatMap((r, i) => [
+    ...(r.configChanged
+      ? [`── ${r.schedule ? `${r.schedule}: ` : ''}setup changed: ${r.configChanged.join(', ')} ──`]
+      : []),
+    line(body[i]!) + (r.reason ? `  (${r.reason.slice(0, 200)})` : ''),
+  ]);
   const changes = rows
     .filter((r) => r.rulesChanged.length)
     .map(
@@ -140,9 +201,14 @@ export function formatHistory(rows: HistoryRow[]): string {
   return [
     line(head),
     line(widths.map((w) => '-'.repeat(w))),
-    ...body.map(line),
+    ...marked,
     '',
     "S: strategy-coding score, L: global learning score, each the mean over the run's tracks (Mean S / Mean L in report.md's leaderboard).",
+    ...(rows.some((r) => r.status !== 'finished')
+      ? [
+          'status: finished, failed (for good, after its retries), killed (its process gone without a word), missed (no worker ran it), interrupted, running, or folder deleted (indexed, its folder gone).',
+        ]
+      : []),
     ...changes,
     ...opponentChanges,
   ].join('\n');

@@ -3,6 +3,7 @@
 // agent's scores across nightly runs and `--reuse` can find earlier results; index.html beside it
 // shows the same as charts.
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { PREFIX } from '../queue/names.ts';
@@ -12,8 +13,10 @@ import { RunDir } from './run-dir.ts';
 import { taskTracksOfConfig } from '../../reports/markdown-task-tracks.ts';
 import { gameIds, rulesLabel } from '../../games/registry.ts';
 import { opponentCodeOf } from '../../records/opponent-code.ts';
+import type { RunEnd } from '../../records/run-end.ts';
 
-export const RUNS_KEY = `${PREFIX}:runs`;
+export { readIndexFile, readIndexRedis, RUNS_KEPT, RUNS_KEY } from './index-read.ts';
+import { readIndexFile, RUNS_KEPT, RUNS_KEY } from './index-read.ts';
 
 export type { RunIndexEntry } from '../../records/tourney.ts';
 
@@ -35,6 +38,7 @@ export function indexEntry(
   return {
     runId: summary.runId,
     runDir: summary.runDir,
+    host: os.hostname(),
     schedule: extra.schedule,
     ...seedOf(summary.config),
     finishedAt: new Date().toISOString(),
@@ -77,48 +81,72 @@ export async function indexRun(entry: RunIndexEntry, queueUrl?: string): Promise
   if (!queueUrl) return;
   // Loaded here: bullmq and ioredis cost every local run's start about 0.2 s of CPU otherwise.
   const { QueueUnavailableError, withRedis } = await import('../queue/connection.ts');
-  await withRedis(queueUrl, (redis) => redis.rpush(RUNS_KEY, JSON.stringify(entry))).catch((err) => {
+  const push = (redis: Redis) =>
+    redis.multi().rpush(RUNS_KEY, JSON.stringify(entry)).ltrim(RUNS_KEY, -RUNS_KEPT, -1).exec();
+  await withRedis(queueUrl, push).catch((err) => {
     if (!(err instanceof QueueUnavailableError)) throw err;
   });
 }
 
-/** index.html beside index.jsonl: every indexed run's S and L per agent and track, with links to the reports. */
-export async function writeHistoryPage(indexFile: string, entries?: RunIndexEntry[]): Promise<string> {
+/**
+ * index.html beside index.jsonl: every indexed run's S and L per agent and track, with links to
+ * the reports, last night against its band, and the runs that did not finish. Without `entries`,
+ * what the runs folder holds (its index and its run folders' status.json).
+ */
+export async function writeHistoryPage(
+  indexFile: string,
+  entries?: RunIndexEntry[],
+  extra: { ends?: RunEnd[]; deleted?: Set<string> } = {},
+): Promise<string> {
   const { renderHistoryHtml } = await import('../../reports/html/history-html.ts');
   const out = path.join(path.dirname(indexFile), 'index.html');
   await fs.mkdir(path.dirname(out), { recursive: true });
-  await fs.writeFile(out, renderHistoryHtml(entries ?? (await readIndexFile(indexFile)), path.dirname(indexFile)));
+  const found = entries
+    ? { entries, ...extra }
+    : await (await import('./history-sources.ts')).localHistory(path.dirname(indexFile));
+  await fs.writeFile(out, renderHistoryHtml(found.entries, path.dirname(indexFile), found));
   return out;
 }
 
-/** The index's runs, the last line per run directory. */
-export async function readIndexFile(file: string): Promise<RunIndexEntry[]> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  const byRun = new Map<string, RunIndexEntry>();
-  for (const line of text.split('\n').filter((l) => l.trim())) {
+/**
+ * Drops the lines of these run directories from an index file (prune deleted them). The file is
+ * written anew only if no run appended to it meanwhile (checked by its size), else read again.
+ */
+export async function dropIndexEntries(file: string, runDirs: Set<string>): Promise<number> {
+  for (;;) {
+    let text: string;
     try {
-      const entry = JSON.parse(line) as RunIndexEntry;
-      byRun.delete(entry.runDir); // keep the order of the latest line
-      byRun.set(entry.runDir, entry);
-    } catch {
-      // a torn line from a kill: that run is simply not indexed
+      text = await fs.readFile(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw err;
     }
+    const lines = text.split('\n').filter((l) => l.trim());
+    const kept = lines.filter((l) => !runDirs.has(runDirOfLine(l) ?? ''));
+    if (kept.length === lines.length) return 0;
+    const tmp = `${file}.tmp-${process.pid}`;
+    await fs.writeFile(tmp, kept.map((l) => `${l}\n`).join(''));
+    if ((await fs.stat(file)).size !== Buffer.byteLength(text)) {
+      await fs.rm(tmp, { force: true }); // a run finished meanwhile: start over with its line
+      continue;
+    }
+    await fs.rename(tmp, file);
+    return lines.length - kept.length;
   }
-  return [...byRun.values()];
 }
 
-/** Runs indexed in Redis (queued runs from every machine), the latest entry per run. */
-export async function readIndexRedis(redis: Redis): Promise<RunIndexEntry[]> {
-  const byRun = new Map<string, RunIndexEntry>();
-  for (const line of await redis.lrange(RUNS_KEY, 0, -1)) {
-    const entry = JSON.parse(line) as RunIndexEntry;
-    byRun.set(entry.runId, entry);
-  }
-  return [...byRun.values()];
+/** Drops these run directories' entries from the queue's run list (LREM of each exact line). */
+export async function dropIndexRedis(redis: Redis, runDirs: Set<string>): Promise<number> {
+  let dropped = 0;
+  for (const line of await redis.lrange(RUNS_KEY, 0, -1))
+    if (runDirs.has(runDirOfLine(line) ?? '')) dropped += await redis.lrem(RUNS_KEY, 0, line);
+  return dropped;
 }
+
+const runDirOfLine = (line: string): string | undefined => {
+  try {
+    return (JSON.parse(line) as RunIndexEntry).runDir;
+  } catch {
+    return undefined; // a torn line: not one of these
+  }
+};

@@ -5,16 +5,15 @@
 import { checkRunFormat } from '../run/run-format.ts';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { isProcessGone, startTimeOf } from '../../util/procfs.mjs';
-import { progressText, type LiveRecord, type RunStatus } from '../run/run-dir.ts';
+import { progressText, type LiveRecord } from '../run/run-dir.ts';
 import { runHumans } from './spectator.ts';
 import { tailInside } from './safe-file.ts';
 import { verifyJournalFile } from '../run/journal-chain.ts';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 
-export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'moved' | 'killed' | 'unknown';
+export { runState, type RunState } from '../run/run-state.ts';
+import { runState, type RunState } from '../run/run-state.ts';
 
 export interface RunSummary {
   name: string;
@@ -49,24 +48,6 @@ export async function listRuns(out: string): Promise<RunSummary[]> {
     runs.push(await runSummary(dir));
   }
   return runs.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '') || b.name.localeCompare(a.name));
-}
-
-/** The state of a run: status.json says, checked against its process (a run whose process is gone without saying so was killed). */
-export function runState(dir: string): { state: RunState; status?: RunStatus } {
-  let status: RunStatus | undefined;
-  try {
-    status = JSON.parse(fs.readFileSync(path.join(dir, 'status.json'), 'utf8')) as RunStatus;
-  } catch {
-    status = undefined;
-  }
-  if (!status) {
-    const done = ['report.html', 'results.json'].some((f) => fs.existsSync(path.join(dir, f)));
-    return { state: done ? 'finished' : 'unknown' };
-  }
-  if (status.state !== 'running') return { state: status.state, status };
-  if (status.host !== os.hostname()) return { state: 'running', status }; // another machine's: its word
-  const alive = !isProcessGone(status.pid) && (status.pidStart === null || startTimeOf(status.pid) === status.pidStart);
-  return { state: alive ? 'running' : 'killed', status };
 }
 
 /**

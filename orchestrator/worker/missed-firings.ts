@@ -13,6 +13,7 @@ import { type CatchUp, DEFAULT_CATCH_UP, type TourneyJobData } from '../queue/jo
 import { readNights, recordNight } from '../queue/nights.ts';
 import { firingsBetween } from '../queue/schedule-state.ts';
 import { firedAt } from './nightly.ts';
+import { fireNightAlert } from './night-alerts.ts';
 
 export interface CatchUpPlan {
   /** Whether this job's own night runs (on this worker, now). */
@@ -95,14 +96,34 @@ async function decide(
   const reason = `no worker took the schedule's job from ${iso(fired)} until ${iso(takenAt)}, after ${later.length} later firing(s)${unlisted}; catch-up ${policy}: ${outcome}`;
   options.report(`scheduled tourney "${name}": ${reason}`);
   const known = new Set((await readNights(redis, name)).map((n) => n.firedAt));
-  for (const t of plan.missed)
-    if (!known.has(iso(t)))
-      await recordNight(redis, { schedule: name, firedAt: iso(t), state: 'missed', reason, worker: options.worker });
+  const missed = plan.missed.filter((t) => !known.has(iso(t)));
+  for (const t of missed)
+    await recordNight(redis, { schedule: name, firedAt: iso(t), state: 'missed', reason, worker: options.worker });
+  // One alert for the lot (its reason counts them), at the latest firing not run.
+  if (missed.length)
+    await fireNightAlert(
+      {
+        schedule: name,
+        firedAt: iso(missed.at(-1)!),
+        state: 'missed',
+        at: new Date().toISOString(),
+        reason,
+        worker: options.worker,
+      },
+      job.data.alerts,
+      { report: options.report },
+    );
   const { attempts, backoff, removeOnComplete, removeOnFail } = job.opts;
   for (const t of plan.queued)
     await queue.add(
       'tourney',
-      { name, config: job.data.config, catchUp: policy, firedAt: iso(t) },
+      {
+        name,
+        config: job.data.config,
+        catchUp: policy,
+        firedAt: iso(t),
+        ...(job.data.alerts ? { alerts: job.data.alerts } : {}),
+      },
       { attempts, backoff, removeOnComplete, removeOnFail, jobId: caughtUpJobId(name, t) },
     );
   return plan;

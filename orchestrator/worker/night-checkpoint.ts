@@ -21,6 +21,8 @@ import { isProcessGone, startTimeOf } from '../../util/procfs.mjs';
 import { ArtifactStore } from '../queue/artifacts.ts';
 import { connectQueue, PREFIX } from '../queue/connection.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
+import type { NightHooks } from '../queue/jobs.ts';
+import { fireNightAlert } from './night-alerts.ts';
 import type { RunStatus } from '../run/run-dir.ts';
 
 /** How long a checkpoint stays in Redis after its last write (as finished games' jobs: a week). */
@@ -347,8 +349,11 @@ export async function holdNight(
   night: NightRef & { runDir: string },
   worker: string,
   report: (message: string) => void,
+  hooks?: NightHooks,
+  graceMs = 60_000,
 ): Promise<{ started: Pick<NightRecord, 'resumedFrom' | 'resumedGames'>; stop: OpenedCheckpoint['stop'] }> {
-  const redis = await connectQueue(url);
+  // Redis away for a moment as the night starts is waited for, as the night's own games are.
+  const redis = await connectQueue(url, { graceMs, report });
   try {
     const opened = await openNightCheckpoint(redis, night, night.runDir, worker, report);
     const { resumed } = opened;
@@ -356,15 +361,18 @@ export async function holdNight(
       report(
         `scheduled tourney "${night.schedule}" resumes here from ${resumed.from} (worker ${resumed.worker}): ${resumed.games} game(s) from its journal`,
       );
-      if (resumed.killed)
-        await recordNight(redis, {
+      if (resumed.killed) {
+        const killed = {
           schedule: night.schedule,
           firedAt: night.firedAt,
-          state: 'killed',
+          state: 'killed' as const,
           runDir: resumed.runDir,
           worker: resumed.worker,
           reason: `worker ${resumed.worker} stopped without ending the night (killed or lost); it continues in ${holderOf(night.runDir)} from ${resumed.games} journaled game(s)`,
-        });
+        };
+        await recordNight(redis, killed);
+        await fireNightAlert({ ...killed, at: new Date().toISOString() }, hooks, { report });
+      }
       await markMovedRuns(redis, report); // the folder left behind, when it is on this machine
     }
     return {

@@ -14,6 +14,7 @@ import { type Overdue, overdueOf } from '../queue/schedule-state.ts';
 import { holdNight } from './night-checkpoint.ts';
 import { forgetLostSchedule, LOST_KEY, type LostSchedule, readLostSchedules } from '../queue/lost-schedules.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
+import { checkHooks, describeHooks, type NightHooks } from './night-alerts.ts';
 
 export interface ScheduleOptions {
   url: string;
@@ -29,6 +30,8 @@ export interface ScheduleOptions {
   retryDelayMs?: number;
   /** Which firings run after no worker took the schedule's job in time (default latest; missed-firings.ts). */
   catchUp?: CatchUp;
+  /** Alert hooks fired on a failed, missed or regressed night (night-alerts.ts). */
+  alerts?: NightHooks;
 }
 
 export interface ScheduleInfo {
@@ -41,6 +44,8 @@ export interface ScheduleInfo {
   catchUp?: CatchUp;
   /** What may stop the schedule from running as meant (no worker connected, no persistence). */
   warnings?: string[];
+  /** Its alert hooks, as shown (a webhook by its origin only). */
+  alerts?: string;
 }
 
 const withTourneyQueue = <T>(url: string, work: (queue: Queue<TourneyJobData>, redis: Redis) => Promise<T>) =>
@@ -74,6 +79,7 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
   // Validate now, as `tourney` does before it starts: a broken config or agent spec should fail
   // here, not at 2 a.m. on a worker.
   checkRunAgents(resolveConfig(options.config, { queue: options.url }));
+  if (options.alerts) checkHooks(options.alerts);
   // The config's own queue URL is not stored: the worker that runs the job plays on its own queue
   // (runScheduledTourney), and the URL may hold a password, which must never sit in Redis.
   const { queue: _, ...config } = withAbsolutePaths(options.config);
@@ -88,7 +94,16 @@ export async function scheduleTourney(options: ScheduleOptions): Promise<Schedul
       .upsertJobScheduler(
         options.name,
         { pattern: options.cron, tz: options.tz },
-        { name: 'tourney', data: { name: options.name, config, catchUp: options.catchUp ?? DEFAULT_CATCH_UP }, opts },
+        {
+          name: 'tourney',
+          data: {
+            name: options.name,
+            config,
+            catchUp: options.catchUp ?? DEFAULT_CATCH_UP,
+            ...(options.alerts ? { alerts: options.alerts } : {}),
+          },
+          opts,
+        },
       )
       .catch((err: Error) => {
         throw new Error(
@@ -139,6 +154,7 @@ export async function listSchedules(url: string): Promise<ScheduleInfo[]> {
       next: s.next ? new Date(s.next).toISOString() : undefined,
       overdue: overdueOf(s),
       catchUp: (s.template?.data as TourneyJobData | undefined)?.catchUp ?? DEFAULT_CATCH_UP,
+      alerts: describeHooks((s.template?.data as TourneyJobData | undefined)?.alerts),
     })),
   );
 }
@@ -215,7 +231,14 @@ export async function runScheduledTourney(
   );
   const night = { schedule: job.data.name, firedAt: fired.toISOString(), runDir, attempt, attempts };
   // A night that ran in another folder (another machine) resumes from its checkpoint (night-checkpoint.ts).
-  const held = await holdNight(options.url, night, options.worker ?? '?', options.report);
+  const held = await holdNight(
+    options.url,
+    night,
+    options.worker ?? '?',
+    options.report,
+    job.data.alerts,
+    options.queueGraceMs,
+  );
   await noteNight(options.url, { ...night, state: 'started', ...held.started }, options.report);
   try {
     const summary = await runTourney({

@@ -15,9 +15,12 @@ import { AdaptiveSlots } from '../concurrency/adaptive-slots.ts';
 import { newController, playSpec } from '../executor/local.ts';
 import { WarmBots } from '../executor/warm-bots.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
+import { ARTIFACT_CACHE_DEFAULTS, evictArtifacts } from '../queue/artifact-cache.ts';
+import { megabytes } from '../run/disk-usage.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
-import { nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
+import { firedAt, nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
+import { alertIfRegressed, fireNightAlert } from './night-alerts.ts';
 import { startDevelopService } from './develop-service.ts';
 import { catchUp } from './missed-firings.ts';
 import { startHousekeeping } from './housekeeping.ts';
@@ -50,6 +53,8 @@ export interface QueueWorkerOptions {
   develop?: number;
   /** How often to look for schedules Redis lost and for nights that moved away (default 15 s; housekeeping.ts). */
   housekeepingMs?: number;
+  /** Delete cached artifacts no job used for this many days (default 14; 0: keep them all). */
+  artifactMaxAgeDays?: number;
   report?: (message: string) => void;
 }
 
@@ -77,6 +82,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const strays = sandbox.reapStrays(artifactDir);
   if (strays) report(`stopped ${strays} bot process(es) left running by an earlier worker on ${options.workDir}`);
   const artifacts = new ArtifactStore(connection);
+  const sweep = sweepArtifacts(artifactDir, options.artifactMaxAgeDays ?? ARTIFACT_CACHE_DEFAULTS.maxAgeDays, report);
   const controller = options.concurrency === 'auto' ? newController() : undefined;
   const fixed = options.concurrency === 'auto' ? 0 : options.concurrency;
   const bots = new WarmBots({
@@ -167,6 +173,18 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
       if (!failed) return;
       report(`scheduled tourney ${job.id} failed: ${err.message}`);
       void noteNight(options.url, { ...failed, worker: name }, report);
+      void fireNightAlert({ ...failed, worker: name }, job.data.alerts, { report });
+    });
+    // A night that finished with an agent's S below its band fires the schedule's alert too.
+    tourneys.on('completed', (job, result: { runDir?: string } | undefined) => {
+      if (!job.data.alerts || !result?.runDir) return;
+      const record = { schedule: job.data.name, firedAt: firedAt(job).toISOString(), state: 'finished' as const };
+      void alertIfRegressed(
+        { ...record, at: new Date().toISOString(), runDir: result.runDir, worker: name },
+        job.data.alerts,
+        options.url,
+        report,
+      );
     });
     workers.push(tourneys as never);
   }
@@ -198,6 +216,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   const shutdown = async (force: boolean) => {
     draining.abort();
     housekeeping.stop();
+    if (sweep) clearInterval(sweep);
     await Promise.allSettled([...workers.map((w) => w.close(force)), developing?.close(force)]);
     adaptive?.stop();
     watch.stop();
@@ -217,4 +236,23 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     },
     botsStarted: () => bots.started(), // fleets keep counting after close
   };
+}
+
+/** Sweeps the artifact cache now and every hour (none with 0 days); returns the timer. */
+function sweepArtifacts(
+  dir: string,
+  days: number,
+  report: (message: string) => void,
+): ReturnType<typeof setInterval> | undefined {
+  if (days <= 0) return undefined;
+  const once = () =>
+    void evictArtifacts(dir, { maxAgeMs: days * 86_400_000 }).then(
+      ({ removed, bytes }) =>
+        removed && report(`artifact cache: deleted ${removed} folder(s) unused for ${days} days (${megabytes(bytes)})`),
+      (err: Error) => report(`artifact cache: could not sweep ${dir}: ${err.message}`),
+    );
+  once();
+  const timer = setInterval(once, ARTIFACT_CACHE_DEFAULTS.sweepEveryMs);
+  timer.unref();
+  return timer;
 }
