@@ -235,4 +235,23 @@ describe('a bad models: entry is refused before anything starts, naming the fiel
     );
     expect(fs.existsSync(path.join(root, 'runs'))).toBe(false);
   }, 60_000);
+
+  it('a $CATARENA_MODEL_TABLE file is checked the same way (before, a bad value went through unseen)', async () => {
+    const root = tempDir();
+    const file = path.join(root, 'table.json');
+    fs.writeFileSync(file, JSON.stringify({ families: [{ match: 'claude-sonnet-4-5', sampling: 'sometimes' }] }));
+    vi.stubEnv('CATARENA_MODEL_TABLE', file);
+    const r = await catarena(
+      'tourney',
+      '--agents',
+      'offline:cautious,offline:aggressive',
+      '--out',
+      path.join(root, 'runs'),
+    );
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(
+      /CATARENA_MODEL_TABLE=.*table\.json: not a readable model table.*\n\s*file\.families\.0\.sampling: Invalid option/,
+    );
+    expect(fs.existsSync(path.join(root, 'runs'))).toBe(false);
+  }, 60_000);
 });

@@ -4,7 +4,11 @@
 // one (its provider, API, sampling, thinking, source and date), else the LLM-player and the
 // budget would treat it by guesswork. Errors name the entry and the field.
 import { z } from 'zod';
-import { entryKey, MODEL_TABLE, type ModelTable, type ModelTableOverlay } from './models.ts';
+// Types only from models.ts: models.ts checks $CATARENA_MODEL_TABLE's file with this module as it loads.
+import type { ModelTable, ModelTableOverlay } from './models.ts';
+
+/** What identifies an entry (as models.ts's entryKey): its `match`, else its `pattern` as /…/. */
+const keyOf = (f: { match?: string; pattern?: string }) => f.match ?? `/${f.pattern}/`;
 
 const Usd = z.number().min(0);
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected the day it was checked, YYYY-MM-DD');
@@ -67,14 +71,14 @@ export const NEW_ENTRY_FIELDS = [
 ] as const;
 
 /** Entries over `base` ({asOf?, families}), each new one complete; issues name the entry's index and field. */
-export function modelTableOverlaySchema(base: ModelTable = MODEL_TABLE) {
+export function modelTableOverlaySchema(base: ModelTable) {
   return z
     .strictObject({
       asOf: Day.optional(),
       families: z.array(ModelFamilyPatch).default([]),
     })
     .superRefine((overlay, ctx) => {
-      const known = new Set(base.families.map(entryKey));
+      const known = new Set(base.families.map(keyOf));
       overlay.families.forEach((entry, i) => {
         if (!entry.match && !entry.pattern) {
           ctx.addIssue({
@@ -84,24 +88,20 @@ export function modelTableOverlaySchema(base: ModelTable = MODEL_TABLE) {
           });
           return;
         }
-        if (known.has(entryKey(entry))) return;
+        if (known.has(keyOf(entry))) return;
         const missing = NEW_ENTRY_FIELDS.filter((k) => entry[k] === undefined);
         if (missing.length)
           ctx.addIssue({
             code: 'custom',
             path: ['families', i],
-            message: `${entryKey(entry)} is not in agents/core/models.json, so it is a new entry and needs ${missing.join(', ')} (docs/first-real-run.md, "The model table"); to change a shipped entry, use its exact \`match\``,
+            message: `${keyOf(entry)} is not in agents/core/models.json, so it is a new entry and needs ${missing.join(', ')} (docs/first-real-run.md, "The model table"); to change a shipped entry, use its exact \`match\``,
           });
       });
     });
 }
 
 /** The overlay, checked; throws naming each bad field (`where` says whose entries they are). */
-export function parseModelTableOverlay(
-  value: unknown,
-  where: string,
-  base: ModelTable = MODEL_TABLE,
-): ModelTableOverlay {
+export function parseModelTableOverlay(value: unknown, where: string, base: ModelTable): ModelTableOverlay {
   const parsed = modelTableOverlaySchema(base).safeParse(value);
   if (parsed.success) return parsed.data as ModelTableOverlay;
   const lines = parsed.error.issues.map((i) => `  ${[where, ...i.path].join('.')}: ${i.message}`);

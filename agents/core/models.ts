@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseModelTableOverlay } from './model-table-schema.ts';
 
 /** USD per million tokens. cacheRead and cacheWrite default to input's. */
 export interface ModelPrice {
@@ -94,7 +95,8 @@ function loadTable(): ModelTable {
   const local = process.env[MODEL_TABLE_ENV]?.trim();
   if (!local) return shipped;
   try {
-    return mergeModelTables(shipped, JSON.parse(fs.readFileSync(local, 'utf8')));
+    const entries = parseModelTableOverlay(JSON.parse(fs.readFileSync(local, 'utf8')), 'file', shipped);
+    return mergeModelTables(shipped, entries);
   } catch (err) {
     throw new Error(
       `${MODEL_TABLE_ENV}=${local}: not a readable model table (${(err as Error).message}); see docs/first-real-run.md`,
