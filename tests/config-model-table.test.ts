@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CLIS } from '../agents/cli/clis.ts';
 import { MODEL_TABLE, runModelTable } from '../agents/core/models.ts';
 import { estimateCostUsd, priceOf } from '../agents/core/prices.ts';
 import { RunBudget } from '../agents/core/run-budget.ts';
@@ -141,6 +142,31 @@ describe('a config’s models: entries are the run’s model table', () => {
       expect(priceOf('claude-haiku-4-5')).not.toEqual(HAIKU_PRICE);
       l!.close();
     });
+  });
+
+  it('a CLI agent writes Qwen Code’s settings from the run’s table (an added OpenAI reasoning model)', () => {
+    const table = runModelTable({
+      families: [
+        {
+          ...NOVA,
+          match: 'acme-reasoner-2',
+          provider: 'openai',
+          api: 'chat',
+          sampling: 'reasoning',
+          thinking: 'effort',
+        },
+      ],
+    });
+    const invocation = {
+      prompt: 'p',
+      model: 'acme-reasoner-2',
+      maxTurns: 1,
+      baseUrl: 'http://x',
+      home: '/h',
+      workspace: '/w',
+    };
+    expect(CLIS['qwen-code'].prepare!({ ...invocation, modelTable: table })).toContain('"max_completion_tokens":32000');
+    expect(CLIS['qwen-code'].prepare!(invocation)).not.toContain('max_completion_tokens');
   });
 
   it('the preflight, and a queue worker given the route as job data, use the run’s table', async () => {

@@ -225,6 +225,7 @@ export class CliAgent implements Agent {
           home: HOME_MOUNT,
           workspace: WORKSPACE_MOUNT,
           webTools: this.webTools,
+          ...(this.modelTable ? { modelTable: this.modelTable } : {}),
         };
         log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
         const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;
