@@ -16,6 +16,7 @@ import { createLlmPlayerAgent, type LlmPlayerSampling } from './llm-player/agent
 import { createOfflineAgent } from './offline/index.ts';
 import { DockerAgentSandbox } from './builtin/docker-sandbox.ts';
 import type { Agent, Workspace } from './core/types.ts';
+import type { ModelTable } from './core/models.ts';
 import { AGENT_SPEC_HELP } from './core/spec-help.ts';
 
 /** builtin:<provider>/<model>[~<fallback provider>/<model>][#id] */
@@ -32,6 +33,7 @@ function createBuiltinAgent(spec: string, options: CreateAgentOptions): Agent {
     ...(m[3] ? { id: m[3] } : {}),
     ...(options.sandbox === 'docker' ? { sandbox: (ws: Workspace) => new DockerAgentSandbox(ws) } : {}),
     ...(env ? { env } : {}),
+    ...(options.modelTable ? { modelTable: options.modelTable } : {}),
   });
 }
 
@@ -49,6 +51,7 @@ function createCliAgent(spec: string, options: CreateAgentOptions = {}): Agent {
     ...(m[3] ? { id: m[3] } : {}),
     ...(options.webTools ? { webTools: true } : {}),
     ...(env ? { env } : {}),
+    ...(options.modelTable ? { modelTable: options.modelTable } : {}),
   });
 }
 
@@ -61,6 +64,8 @@ export interface CreateAgentOptions {
   webTools?: boolean;
   /** This agent's own key variable and base URL (config agents: entries / agentEndpoints). */
   endpoint?: { keyEnv?: string; baseUrl?: string };
+  /** The run's model table (config `models:` over the shipped one): call plans and preflight checks. */
+  modelTable?: ModelTable;
 }
 
 /** The variables each provider's agents read their key and base URL from (the first is what they use). */
@@ -112,7 +117,7 @@ export function createAgent(spec: string, seed: number, options: CreateAgentOpti
     case 'builtin':
       return createBuiltinAgent(spec, options);
     case 'llm-player':
-      return createLlmPlayerAgent(spec, options.llmPlayer, options.endpoint);
+      return createLlmPlayerAgent(spec, options.llmPlayer, options.endpoint, options.modelTable);
     default:
       if ((CLI_NAMES as readonly string[]).includes(kind)) return createCliAgent(spec, options);
       throw new Error(`unknown agent "${spec}"; agent specs: ${AGENT_SPEC_HELP}`);

@@ -12,7 +12,15 @@ import { deriveSeed } from '../util/rng.ts';
 import { sandboxVerdict } from './config/sandbox-choice.ts';
 import type { TourneyConfig } from './config/tourney-config.ts';
 import { connectQueue, publicQueueUrl, withRedis } from './queue/connection.ts';
-import { agentRoute, developQueueName, listRoutes, readCapabilities, type AgentRoute } from './queue/develop-jobs.ts';
+import {
+  agentRoute,
+  developQueueName,
+  listRoutes,
+  readCapabilities,
+  routeAgentOptions,
+  type AgentRoute,
+} from './queue/develop-jobs.ts';
+import { runModelTable } from '../agents/core/models.ts';
 
 export interface DoctorRow extends PreflightCheck {
   /** The agent spec the check is for, or "run" for what the whole run needs. */
@@ -101,7 +109,10 @@ async function allChecks(config: TourneyConfig, options: DoctorOptions): Promise
     const checks = await Promise.all(
       [...routes.values()].map(async (route) =>
         (
-          await agentChecks(route.spec, route.seed, route, { games: config.games, sandbox: route.sandbox ?? 'process' })
+          await agentChecks(route.spec, route.seed, routeAgentOptions(route), {
+            games: config.games,
+            sandbox: route.sandbox ?? 'process',
+          })
         ).map((c) => ({ subject: `${route.spec} (queued)`, ...c })),
       ),
     );
@@ -116,7 +127,7 @@ async function allChecks(config: TourneyConfig, options: DoctorOptions): Promise
         await agentChecks(
           spec,
           deriveSeed(config.seed, 'agent', spec),
-          { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec] },
+          { sandbox: config.sandbox, endpoint: config.agentEndpoints[spec], modelTable: runModelTable(config.models) },
           { games: config.games, sandbox: config.sandbox },
         )
       ).map((c) => ({ subject: spec, ...c })),

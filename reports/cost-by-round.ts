@@ -125,7 +125,7 @@ export const COST_ROUND_HEAD = [
   'Play estimated $',
 ];
 
-export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices in the model table dated ${PRICES_AS_OF} (agents/core/models.json; \`prices\` in a config overrides them), or the agent's own figure where it reports one (Claude Code's total_cost_usd, also in "Reported"), "no price" for a model not in the table. "Play" columns: an LLM-player's calls to its model during the games of its round-n strategy (from its bot logs), at the same prices; they count toward --budget-usd.`;
+export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices in the model table dated ${PRICES_AS_OF} (agents/core/models.json; a config's \`models:\` entries and \`prices\` override it, as the Model table line says), or the agent's own figure where it reports one (Claude Code's total_cost_usd, also in "Reported"), "no price" for a model not in the table. "Play" columns: an LLM-player's calls to its model during the games of its round-n strategy (from its bot logs), at the same prices; they count toward --budget-usd.`;
 
 /** The whole run's estimated dollars, development and play (null when some model had no price; undefined without LLM agents). */
 export function runCostUsd(tracks: Strategies[]): number | null | undefined {

@@ -14,6 +14,7 @@ import {
   type ModelPrice,
   type TokenCounts,
 } from '../agents/core/prices.ts';
+import { MODEL_TABLE, type ModelTable } from '../agents/core/models.ts';
 import type { StrategyRecord, TrackSummary } from '../records/tourney.ts';
 
 export interface LlmPlayerUse {
@@ -42,6 +43,8 @@ export async function llmPlayerUse(
   botLogsDir: string,
   strategies: Array<Pick<StrategyRecord, 'id' | 'agent' | 'agentKind' | 'round'>>,
   prices: Record<string, ModelPrice> = {},
+  /** The run's model table (its config's `models:` over the shipped one). */
+  table: ModelTable = MODEL_TABLE,
 ): Promise<Record<string, LlmPlayerUse>> {
   const players = strategies.filter((s) => s.agentKind?.startsWith('llm-player:'));
   if (!players.length) return {};
@@ -67,7 +70,7 @@ export async function llmPlayerUse(
         addTokens(tokens, decisionTokens(line));
       }
     }
-    const price = priceOf(modelOfKind(s.agentKind ?? ''), prices);
+    const price = priceOf(modelOfKind(s.agentKind ?? ''), prices, table);
     const play = (use.play ??= {});
     const r = play[s.round] ?? { tokens: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 }, costUsd: 0 };
     addTokens(r.tokens, tokens);

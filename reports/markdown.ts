@@ -2,7 +2,7 @@
 // leaderboard printed at the end of `catarena tourney`.
 import { integrityLine } from '../records/journal-integrity.ts';
 import { fallbackAlarmLines, llmPlayerRows, llmPlayerSamplingLines } from './llm-player-use.ts';
-import { MODEL_TABLE_AS_OF } from '../agents/core/models.ts';
+import { MODEL_TABLE_AS_OF, overlayEntries, type ModelTableOverlay } from '../agents/core/models.ts';
 import {
   budgetAlarmLines,
   budgetLine,
@@ -46,6 +46,25 @@ function configLine(config: unknown): string {
   return parts.join(' · ') || '—';
 }
 
+/** The run's own model-table entries (config `models:`), if it had any. */
+function runOverlay(config: unknown): ModelTableOverlay | undefined {
+  const models = (config as { models?: ModelTableOverlay } | null)?.models;
+  return models?.families?.length || models?.asOf ? models : undefined;
+}
+
+/** The model table's line: its date, and the entries this run's config overrode or added, by name. */
+function modelTableLine(config: unknown): string {
+  const line = `- Model table (prices, sampling, thinking per model): agents/core/models.json dated ${MODEL_TABLE_AS_OF}`;
+  const overlay = runOverlay(config);
+  if (!overlay) return line;
+  const { overridden, added } = overlayEntries(overlay);
+  const changes = [
+    ...(overridden.length ? [`overrode ${overridden.join(', ')}`] : []),
+    ...(added.length ? [`added ${added.join(', ')}`] : []),
+  ];
+  return `${line}; this run's config \`models:\`${overlay.asOf ? ` (dated ${overlay.asOf})` : ''} ${changes.join(' and ') || 'changed no entry'}`;
+}
+
 /** What one journal game is, where it is not a whole game (the descriptor's `unit`; none for a game no longer registered). */
 const unitOf = (game: string): string | undefined => (gameIds().includes(game) ? gameDescriptor(game).unit : undefined);
 
@@ -72,7 +91,7 @@ function header(s: TourneySummary): string {
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
     `- ${opponentCodeLine(s.config)}`,
     `- Config: ${configLine(s.config)}`,
-    `- Model table (prices, sampling, thinking per model): agents/core/models.json dated ${MODEL_TABLE_AS_OF}`,
+    modelTableLine(s.config),
     '',
     'S = strategy coding (round-1 strength), L = global learning, G.A. = generalizability U (variant B¹ − standard B¹); ' +
       'see docs/metrics.md. Numbers have 3 decimals, 95% intervals in brackets, — = no data.',
@@ -142,7 +161,7 @@ function sampling(s: TourneySummary): string[] {
   return lines.length
     ? [
         '',
-        `Sent to each model (what the model table, dated ${MODEL_TABLE_AS_OF}, says it accepts) and asked by the run:`,
+        `Sent to each model (what the model table, dated ${MODEL_TABLE_AS_OF}${runOverlay(s.config) ? ", with this run's `models:` entries over it," : ''} says it accepts) and asked by the run:`,
         '',
         ...lines.map((l) => `- ${l}`),
       ]

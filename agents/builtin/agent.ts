@@ -37,6 +37,7 @@ import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type Reso
 
 type FetchWrap = (f: typeof globalThis.fetch) => typeof globalThis.fetch;
 import { modelApiCheck, modelTableCheck, probeEndpoint, type PreflightCheck } from '../core/preflight.ts';
+import type { ModelTable } from '../core/models.ts';
 import {
   createTools,
   loggedInput,
@@ -76,6 +77,8 @@ export interface BuiltinAgentOptions {
   env?: Record<string, string | undefined>;
   /** Patience with rate limits (agents/core/rate-limits.ts): waits within the development's budget. */
   rateLimits?: RateLimitOptions;
+  /** The run's model table (its config's `models:` over the shipped one), for the preflight's checks. */
+  modelTable?: ModelTable;
 }
 
 export const BUILTIN_DEFAULTS = {
@@ -238,10 +241,12 @@ export class BuiltinAgent implements Agent {
   private readonly makeSandbox: (ws: Workspace) => AgentSandbox | Promise<AgentSandbox>;
   private readonly http: { headersTimeoutMs?: number; bodyTimeoutMs?: number };
   private readonly rateLimits: RateLimitOptions;
+  private readonly modelTable: ModelTable | undefined;
 
   /** Throws at once on a bad model spec or a missing API key (naming the variable). */
   constructor(options: BuiltinAgentOptions) {
     this.env = options.env ?? process.env;
+    this.modelTable = options.modelTable;
     const http =
       options.requestTimeoutMs !== undefined
         ? { headersTimeoutMs: options.requestTimeoutMs, bodyTimeoutMs: options.requestTimeoutMs }
@@ -306,10 +311,10 @@ export class BuiltinAgent implements Agent {
       ...probes,
       ...models.flatMap((m) =>
         m.api === 'chat'
-          ? modelApiCheck(m.modelId, 'chat', `use openai/${m.modelId}, which speaks the Responses API`)
+          ? modelApiCheck(m.modelId, 'chat', `use openai/${m.modelId}, which speaks the Responses API`, this.modelTable)
           : [],
       ),
-      ...models.flatMap((m) => modelTableCheck(m.modelId, m.provider)),
+      ...models.flatMap((m) => modelTableCheck(m.modelId, m.provider, this.modelTable)),
     ];
   }
 

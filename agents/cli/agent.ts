@@ -10,6 +10,7 @@ import { checkDocker, imageId } from '../../docker/build-images.ts';
 import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
 import { startEgressProxy, type EgressProxy } from '../../sandbox/egress-proxy.ts';
 import { modelTableCheck, probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
+import type { ModelTable } from '../core/models.ts';
 import { redactSecrets } from '../builtin/models.ts';
 import { cliAgentId } from '../core/agent-id.ts';
 import { classifyLlmError, FAILURE_WORDS, FINAL_REASONS, type BuildFailure } from '../core/failure.ts';
@@ -55,6 +56,8 @@ export interface CliAgentOptions {
   env?: Record<string, string | undefined>;
   /** Patience with the endpoint's rate limits, shared with every development to it (agents/core/rate-limits.ts). */
   rateLimits?: RateLimitOptions;
+  /** The run's model table (its config's `models:` over the shipped one), for the preflight's check. */
+  modelTable?: ModelTable;
 }
 
 export const CLI_AGENT_DEFAULTS = { attempts: 3, maxTurns: 40 } as const;
@@ -91,6 +94,7 @@ export class CliAgent implements Agent {
   private readonly image: string | undefined;
   private readonly webTools: boolean;
   private readonly rateLimits: RateLimitOptions;
+  private readonly modelTable: ModelTable | undefined;
 
   /** Throws at once on a missing key or model, naming what to set. */
   constructor(o: CliAgentOptions) {
@@ -107,6 +111,7 @@ export class CliAgent implements Agent {
     this.image = o.image;
     this.webTools = o.webTools ?? false;
     this.rateLimits = o.rateLimits ?? {};
+    this.modelTable = o.modelTable;
   }
 
   private redact = (text: string) => redactSecrets(text, this.env).split(this.endpoint.key).join('***');
@@ -125,7 +130,7 @@ export class CliAgent implements Agent {
       });
     // A CLI's alias (sonnet, auto) is its own name for a model: only full ids are looked up.
     const alias = this.model !== undefined && (CLI_MODEL_ALIASES[this.cli.name] ?? []).includes(this.model);
-    if (this.model && !alias) checks.push(...modelTableCheck(this.model));
+    if (this.model && !alias) checks.push(...modelTableCheck(this.model, undefined, this.modelTable));
     const docker = await checkDocker().then(
       (version) => ({ ok: true, detail: `Docker ${version}` }),
       (err: Error) => ({ ok: false, detail: err.message }),
@@ -220,6 +225,7 @@ export class CliAgent implements Agent {
           home: HOME_MOUNT,
           workspace: WORKSPACE_MOUNT,
           webTools: this.webTools,
+          ...(this.modelTable ? { modelTable: this.modelTable } : {}),
         };
         log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
         const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;

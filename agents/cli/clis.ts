@@ -3,7 +3,7 @@
 // through the agent container's egress proxy: its base URL points at the proxy, which forwards to
 // the real endpoint and adds the real key on the host, so the container only ever holds a placeholder.
 import { PLACEHOLDER_KEY } from '../../sandbox/egress-proxy.ts';
-import { lookupModel } from '../core/models.ts';
+import { lookupModel, MODEL_TABLE, type ModelTable } from '../core/models.ts';
 import { oneLine } from '../core/one-line.ts';
 import type { TokenCounts } from '../core/prices.ts';
 
@@ -42,6 +42,8 @@ export interface CliInvocation {
    * Codex), past the egress proxy.
    */
   webTools?: boolean;
+  /** The run's model table (config `models:` over the shipped one): Qwen Code's sampling params by model. */
+  modelTable?: ModelTable;
 }
 
 export interface CliDefinition {
@@ -467,7 +469,7 @@ export const CLIS: Record<CliName, CliDefinition> = {
     //   - tools.exclude (unless webTools): web_fetch is offered to the model otherwise (gone from the
     //     request's tools once excluded); web_search appears once a search provider is configured.
     prepare: (o) => {
-      const samplingParams = qwenSamplingParams(o.model);
+      const samplingParams = qwenSamplingParams(o.model, o.modelTable);
       const settings = {
         ...(samplingParams ? { model: { generationConfig: { samplingParams } } } : {}),
         memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
@@ -504,8 +506,11 @@ export const CLIS: Record<CliName, CliDefinition> = {
  * o-series: the model table's `reasoning` sampling, or the name's shape for one it does not know),
  * which refuse max_tokens; none for others (its default max_tokens).
  */
-export function qwenSamplingParams(model: string | undefined): Record<string, number> | undefined {
-  const f = lookupModel(model);
+export function qwenSamplingParams(
+  model: string | undefined,
+  table: ModelTable = MODEL_TABLE,
+): Record<string, number> | undefined {
+  const f = lookupModel(model, table);
   const reasoning = f ? f.provider === 'openai' && f.sampling === 'reasoning' : /^(gpt-5|o[1-9])/.test(model ?? '');
   return reasoning ? { max_completion_tokens: f?.maxOutput ?? 128_000 } : undefined;
 }

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseModelTableOverlay } from './model-table-schema.ts';
 
 /** USD per million tokens. cacheRead and cacheWrite default to input's. */
 export interface ModelPrice {
@@ -60,25 +61,29 @@ export interface ModelTable {
   families: ModelFamily[];
 }
 
+/** Entries over a table ($CATARENA_MODEL_TABLE's file, a config's `models:`): merged by `match` or `pattern`, else added. */
+export interface ModelTableOverlay {
+  asOf?: string;
+  families?: Partial<ModelFamily>[];
+}
+
 const TABLE_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'models.json');
 
 /** The variable naming a JSON file of entries that replace (same match or pattern) or extend the shipped ones. */
 export const MODEL_TABLE_ENV = 'CATARENA_MODEL_TABLE';
 
-const key = (f: Partial<ModelFamily>) => f.match ?? `/${f.pattern}/`;
+/** What identifies an entry: its `match`, else its `pattern` (as /…/). */
+export const entryKey = (f: Partial<ModelFamily>) => f.match ?? `/${f.pattern}/`;
 
 /**
  * The shipped table with a local one over it ({asOf?, families: [...]}: an entry with the same
  * `match` or `pattern` is merged over the shipped one, others are added). Prices alone are
  * overridden more simply by a config's `prices:`.
  */
-export function mergeModelTables(
-  base: ModelTable,
-  local: { asOf?: string; families?: Partial<ModelFamily>[] },
-): ModelTable {
+export function mergeModelTables(base: ModelTable, local: ModelTableOverlay): ModelTable {
   const families = base.families.map((f) => ({ ...f }));
   for (const entry of local.families ?? []) {
-    const i = families.findIndex((f) => key(f) === key(entry));
+    const i = families.findIndex((f) => entryKey(f) === entryKey(entry));
     if (i >= 0) families[i] = { ...families[i]!, ...entry };
     else families.push(entry as ModelFamily);
   }
@@ -90,7 +95,8 @@ function loadTable(): ModelTable {
   const local = process.env[MODEL_TABLE_ENV]?.trim();
   if (!local) return shipped;
   try {
-    return mergeModelTables(shipped, JSON.parse(fs.readFileSync(local, 'utf8')));
+    const entries = parseModelTableOverlay(JSON.parse(fs.readFileSync(local, 'utf8')), 'file', shipped);
+    return mergeModelTables(shipped, entries);
   } catch (err) {
     throw new Error(
       `${MODEL_TABLE_ENV}=${local}: not a readable model table (${(err as Error).message}); see docs/first-real-run.md`,
@@ -103,6 +109,28 @@ export const MODEL_TABLE: ModelTable = loadTable();
 
 /** The date of the table: the report prints it. */
 export const MODEL_TABLE_AS_OF = MODEL_TABLE.asOf;
+
+/**
+ * The table a run uses: MODEL_TABLE with the run's own entries (config `models:`) over it. Passed
+ * down as a parameter (call plans, prices, the budget, the preflight), never stored globally, so
+ * two runs in one process keep their own tables.
+ */
+export function runModelTable(overlay: ModelTableOverlay | undefined): ModelTable {
+  return overlay?.families?.length || overlay?.asOf ? mergeModelTables(MODEL_TABLE, overlay) : MODEL_TABLE;
+}
+
+/** The entries an overlay changes in MODEL_TABLE and those it adds, by name (the report lists them). */
+export function overlayEntries(overlay: ModelTableOverlay | undefined): { overridden: string[]; added: string[] } {
+  const shipped = new Set(MODEL_TABLE.families.map(entryKey));
+  const names = (overlay?.families ?? []).map((f) => ({
+    name: f.match ?? f.name ?? `/${f.pattern}/`,
+    key: entryKey(f),
+  }));
+  return {
+    overridden: names.filter((n) => shipped.has(n.key)).map((n) => n.name),
+    added: names.filter((n) => !shipped.has(n.key)).map((n) => n.name),
+  };
+}
 
 /** An entry older than this is worth a look before money is spent (the preflight warns). */
 export const MODEL_ENTRY_MAX_AGE_DAYS = 90;
@@ -156,11 +184,15 @@ export function entryAgeDays(f: ModelFamily, now = new Date()): number {
  * What the preflight says of a model: not in the table, or its entry older than 90 days (prices
  * and parameters change), else nothing. A warning: a model the table does not know can still be used.
  */
-export function modelTableWarning(model: string | undefined, now = new Date()): string | undefined {
+export function modelTableWarning(
+  model: string | undefined,
+  now = new Date(),
+  table: ModelTable = MODEL_TABLE,
+): string | undefined {
   if (!model) return undefined;
-  const f = lookupModel(model);
+  const f = lookupModel(model, table);
   if (!f)
-    return `model ${model} is not in the model table (agents/core/models.json, dated ${MODEL_TABLE_AS_OF}): its price, sampling and thinking settings are unknown; add it (docs/first-real-run.md) or a \`prices:\` entry`;
+    return `model ${model} is not in the model table (agents/core/models.json, dated ${table.asOf}): its price, sampling and thinking settings are unknown; add it (a config's \`models:\` entry, docs/first-real-run.md) or a \`prices:\` entry`;
   const age = entryAgeDays(f, now);
   if (age > MODEL_ENTRY_MAX_AGE_DAYS)
     return `the model table's entry for ${model} (${familyName(f)}) was checked ${f.checked}, ${age} days ago: check its price and parameters against ${f.source.split(';')[0]}`;

@@ -15,7 +15,7 @@
 // serves /v1) is named, with the URL to set, when the versioned one answers.
 
 import { outboundFetch } from '../../util/outbound-http.ts';
-import { familyName, lookupModel, modelTableWarning } from './models.ts';
+import { familyName, lookupModel, MODEL_TABLE, modelTableWarning, type ModelTable } from './models.ts';
 
 export interface PreflightCheck {
   /** What was checked, e.g. "endpoint (via the egress proxy)". */
@@ -193,9 +193,13 @@ export async function probeEndpoint(p: EndpointProbe): Promise<ProbeResult> {
  * The model table's word on a model (a warning, never a failure): not in the table, or its entry
  * older than 90 days. A local OpenAI-compatible server's models are its own: not looked up.
  */
-export function modelTableCheck(model: string | undefined, provider?: string): PreflightCheck[] {
+export function modelTableCheck(
+  model: string | undefined,
+  provider?: string,
+  table: ModelTable = MODEL_TABLE,
+): PreflightCheck[] {
   if (!model || provider === 'openai-compatible') return [];
-  const warning = modelTableWarning(model);
+  const warning = modelTableWarning(model, new Date(), table);
   return warning ? [{ check: 'model table', ok: true, warn: true, detail: warning }] : [];
 }
 
@@ -204,8 +208,13 @@ export function modelTableCheck(model: string | undefined, provider?: string): P
  * Responses-only model (gpt-5.5-pro, the *-codex family) asked through chat completions fails
  * every call ("only supported in v1/responses"), so the check fails, saying what to use instead.
  */
-export function modelApiCheck(model: string, speaks: 'chat' | 'responses', instead: string): PreflightCheck[] {
-  const f = lookupModel(model);
+export function modelApiCheck(
+  model: string,
+  speaks: 'chat' | 'responses',
+  instead: string,
+  table: ModelTable = MODEL_TABLE,
+): PreflightCheck[] {
+  const f = lookupModel(model, table);
   if (f?.provider !== 'openai' || f.api !== 'responses' || speaks === 'responses') return [];
   return [
     {

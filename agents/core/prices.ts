@@ -6,7 +6,15 @@
 // discounts and 1-hour cache writes are not modelled; long-context bands (the table's `long`) are
 // applied where a request's prompt is known to pass them; Claude Code's own total_cost_usd is kept
 // beside it as a cross-check.
-import { isModelOrSnapshot, lookupModel, MODEL_TABLE_AS_OF, modelId, type ModelPrice } from './models.ts';
+import {
+  isModelOrSnapshot,
+  lookupModel,
+  MODEL_TABLE,
+  MODEL_TABLE_AS_OF,
+  modelId,
+  type ModelPrice,
+  type ModelTable,
+} from './models.ts';
 
 export type { ModelPrice } from './models.ts';
 
@@ -33,15 +41,20 @@ export function modelOfKind(kind: string): string | undefined {
  * The price of a model: config `prices` first (its key is the model's id, or the id without a
  * snapshot suffix; the longest such key wins), else the model table's entry (by id, a snapshot
  * suffix at most, or a documented alias: gpt-5-pro is never priced as gpt-5), else undefined.
+ * `table`: the run's model table (its config's `models:` over the shipped one).
  */
-export function priceOf(model: string | undefined, overrides: Record<string, ModelPrice> = {}): ModelPrice | undefined {
+export function priceOf(
+  model: string | undefined,
+  overrides: Record<string, ModelPrice> = {},
+  table: ModelTable = MODEL_TABLE,
+): ModelPrice | undefined {
   if (!model) return undefined;
   const name = modelId(model);
   const own = Object.keys(overrides)
     .filter((p) => isModelOrSnapshot(name, modelId(p)))
     .sort((a, b) => b.length - a.length)[0];
   if (own) return overrides[own];
-  return lookupModel(name)?.price ?? undefined;
+  return lookupModel(name, table)?.price ?? undefined;
 }
 
 /** What to add to a config so a model has a price (the message of a run refused for want of one). */

@@ -10,7 +10,7 @@
 // cases fit under the cap; when none fits, one request at a time, and none once the spend reached
 // the cap. So the estimated spend passes the cap by one request's cost at most.
 import { estimateCostUsd, priceOf, type ModelPrice, type TokenCounts } from './prices.ts';
-import { lookupModel } from './models.ts';
+import { lookupModel, MODEL_TABLE, type ModelTable } from './models.ts';
 
 /** Output tokens a request may produce when it names no limit (the API's own cap is unknown here). */
 const UNNAMED_OUTPUT_LIMIT = 128_000;
@@ -40,9 +40,14 @@ export class BudgetLease {
     return this.budget.admit(this, worstUsd);
   }
 
-  /** Prices a model for a request (config prices over the model table). */
+  /** Prices a model for a request (config prices over the run's model table). */
   priceOf(model: string | undefined): ModelPrice | undefined {
-    return priceOf(model, this.budget.prices);
+    return priceOf(model, this.budget.prices, this.budget.table);
+  }
+
+  /** The run's model table (output limits of the requests it admits). */
+  get table(): ModelTable {
+    return this.budget.table;
   }
 
   /** The development is over: what it reserved and did not spend goes back to the others. */
@@ -79,6 +84,8 @@ export class RunBudget {
   constructor(
     readonly capUsd: number,
     readonly prices: Record<string, ModelPrice> = {},
+    /** The run's model table (config `models:` over the shipped one): prices and output limits. */
+    readonly table: ModelTable = MODEL_TABLE,
   ) {}
 
   /** Estimated dollars spent: settled developments and play, plus what open developments were charged. */
@@ -186,11 +193,12 @@ export function requestWorstUsd(
   bodyBytes: number,
   maxOutput: number | undefined,
   model?: string,
+  table: ModelTable = MODEL_TABLE,
 ): number {
   const band = price.long ?? price;
   const input = Math.max(price.input, price.cacheWrite ?? 0, band.input, band.cacheWrite ?? 0);
   const output = Math.max(price.output, band.output);
-  const limit = maxOutput ?? lookupModel(model)?.maxOutput ?? UNNAMED_OUTPUT_LIMIT;
+  const limit = maxOutput ?? lookupModel(model, table)?.maxOutput ?? UNNAMED_OUTPUT_LIMIT;
   return (bodyBytes * input + limit * output) / 1_000_000;
 }
 
@@ -341,7 +349,9 @@ export async function admitRequest(
   const price = lease.priceOf(model);
   if (!price)
     throw new BudgetRefusal(`model ${model ?? '(unnamed)'} has no price: under --budget-usd no request is sent for it`);
-  const ticket = await lease.admit(requestWorstUsd(price, Buffer.byteLength(text), outputLimitOf(body), model));
+  const ticket = await lease.admit(
+    requestWorstUsd(price, Buffer.byteLength(text), outputLimitOf(body), model, lease.table),
+  );
   if (!ticket) throw new BudgetRefusal(lease.stopped ?? "the run's budget was reached");
   return { settle: ticket.settle, price };
 }

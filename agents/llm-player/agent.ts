@@ -29,6 +29,7 @@ import {
 import type { Agent, DevelopResult, Workspace } from '../core/types.ts';
 import { llmPlayerAgentId } from '../core/agent-id.ts';
 import { describePlan, planModelCall } from './call-plan.ts';
+import type { ModelTable } from '../core/models.ts';
 
 export const LLM_PLAYER_BOT_DIR = path.join(PROJECT_ROOT, 'agents', 'llm-player', 'bot');
 
@@ -83,6 +84,8 @@ export interface LlmPlayerOptions {
    * of the provider's shared variables, and asks baseUrl, which CATARENA_LLM_BASE_URL does not override.
    */
   endpoint?: { keyEnv?: string; baseUrl?: string };
+  /** The run's model table (its config's `models:` over the shipped one): what the model is sent. */
+  modelTable?: ModelTable;
 }
 
 /** The base-URL variable of an LLM-player with its own endpoint: unset on the host, the egress proxy's URL in a container. */
@@ -153,7 +156,8 @@ export class LlmPlayerAgent implements Agent {
       exactBase: true,
       version: { segment: api === 'google' ? '/v1beta' : '/v1', variable },
     });
-    const plan = planModelCall(this.provider, this.model);
+    const table = this.options.modelTable;
+    const plan = planModelCall(this.provider, this.model, {}, table);
     return [
       ...checks,
       {
@@ -166,8 +170,9 @@ export class LlmPlayerAgent implements Agent {
         this.model,
         plan.api === 'responses' ? 'responses' : 'chat',
         `use llm-player:openai/${this.model} (its bot speaks the Responses API for such models) or a chat model`,
+        table,
       ),
-      ...modelTableCheck(this.model, this.provider),
+      ...modelTableCheck(this.model, this.provider, table),
     ];
   }
 
@@ -192,7 +197,7 @@ export class LlmPlayerAgent implements Agent {
     if (own?.keyEnv) game.keyEnv = own.keyEnv;
     // What the model is sent: the run's sampling less what the model refuses, the thinking form it
     // takes and an output budget (agents/llm-player/call-plan.ts, from the model table).
-    const plan = planModelCall(this.provider, this.model, this.options.sampling ?? {});
+    const plan = planModelCall(this.provider, this.model, this.options.sampling ?? {}, this.options.modelTable);
     if (Object.keys(plan.sampling).length) game.sampling = plan.sampling;
     if (Object.keys(plan.asked).length) game.samplingAsked = plan.asked;
     game.call = {
@@ -262,6 +267,7 @@ export function createLlmPlayerAgent(
   spec: string,
   defaults: LlmPlayerSampling = {},
   endpoint?: LlmPlayerOptions['endpoint'],
+  modelTable?: ModelTable,
 ): LlmPlayerAgent {
   const m = /^llm-player:([\w-]+)\/([^#?\s]+)(?:#([\w.@-]+))?(?:\?(\S*))?$/.exec(spec.trim());
   if (!m)
@@ -283,5 +289,6 @@ export function createLlmPlayerAgent(
     id: m[3],
     sampling,
     ...(endpoint?.keyEnv || endpoint?.baseUrl ? { endpoint } : {}),
+    ...(modelTable ? { modelTable } : {}),
   });
 }

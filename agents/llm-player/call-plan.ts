@@ -4,7 +4,7 @@
 // form it accepts, an output budget an answer fits in beside its thinking, and the API it needs.
 // The plan goes into the bot's game.json (sent, asked, and why each difference) and its build log,
 // so a run says what its model was actually asked with.
-import { familyName, lookupModel, type ModelFamily } from '../core/models.ts';
+import { familyName, lookupModel, MODEL_TABLE, type ModelFamily, type ModelTable } from '../core/models.ts';
 
 /** Sampling options as the run names them (config llmPlayer, a spec's ?key=value). */
 export interface SamplingAsked {
@@ -138,10 +138,15 @@ function geminiBudget(f: ModelFamily, sent: SamplingAsked, notes: string[]): voi
   sent.thinkingBudget = fitted;
 }
 
-/** The call the bot makes to `model` through `provider`, given what the run asked for. */
-export function planModelCall(provider: string, model: string, asked: SamplingAsked = {}): CallPlan {
+/** The call the bot makes to `model` through `provider`, given what the run asked for and the run's model table. */
+export function planModelCall(
+  provider: string,
+  model: string,
+  asked: SamplingAsked = {},
+  table: ModelTable = MODEL_TABLE,
+): CallPlan {
   const notes: string[] = [];
-  const found = lookupModel(model);
+  const found = lookupModel(model, table);
   const f = found && found.provider === PROVIDER_FAMILY[provider] ? found : undefined;
   const sent = f ? acceptedSampling(f, asked, notes) : { ...asked };
   if (!f) notes.push(`${model} is not in the model table: sent as asked`);

@@ -4,6 +4,8 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
 import { adapterFor, defaultGameIds, gameDescriptor, gameIds } from '../../games/registry.ts';
+import { modelTableOverlaySchema } from '../../agents/core/model-table-schema.ts';
+import { MODEL_TABLE } from '../../agents/core/models.ts';
 import { TASK_TRACKS, type TaskTrack } from '../../records/task-track.ts';
 import { DEFAULT_OPPONENT_CODE, OPPONENT_CODE, type OpponentCode } from '../../records/opponent-code.ts';
 
@@ -153,6 +155,13 @@ export const TourneyConfigSchema = z.strictObject({
       }),
     )
     .default({}),
+  /**
+   * This run's entries over the model table (agents/core/models.json), as $CATARENA_MODEL_TABLE's
+   * file: {asOf?, families: [...]}; an entry with a table entry's `match` or `pattern` changes the
+   * fields it names, another is a new model (complete: agents/core/model-table-schema.ts). Used by
+   * the LLM-player's call plan, prices, the budget, the preflight and the report, on workers too.
+   */
+  models: modelTableOverlaySchema(MODEL_TABLE).optional(),
   /** A hard cap on estimated development dollars (--budget-usd; agents/core/run-budget.ts): requests are admitted under it, developments stop at it, none starts after. */
   budgetUsd: z.number().positive().optional(),
   /** Let CLI agents use their provider-side web tools (Anthropic web search, Gemini's google_web_search): off, so agents reach nothing but the API. */

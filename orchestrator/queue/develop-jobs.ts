@@ -13,7 +13,8 @@ import type { Agent } from '../../agents/core/types.ts';
 import type { LlmPlayerSampling } from '../../agents/llm-player/agent.ts';
 import { SECRET_ENV_VARS } from '../../agents/builtin/models.ts';
 import { CLIS } from '../../agents/cli/clis.ts';
-import { createAgent } from '../../agents/registry.ts';
+import { createAgent, type CreateAgentOptions } from '../../agents/registry.ts';
+import { runModelTable, type ModelTableOverlay } from '../../agents/core/models.ts';
 import { deriveSeed } from '../../util/rng.ts';
 import { llmPlayerSampling, type TourneyConfig } from '../config/tourney-config.ts';
 import type { ModelPrice } from '../../agents/core/prices.ts';
@@ -35,6 +36,8 @@ export interface AgentRoute {
   endpoint?: { keyEnv?: string; baseUrl?: string };
   /** A dir: agent's folder, as an artifact hash (set on its jobs: the folder is on the coordinator). */
   folder?: string;
+  /** The run's entries over the model table (config `models:`): the worker merges them over its own copy. */
+  models?: ModelTableOverlay;
 }
 
 /** The route of a config's agent spec: what the run creates it from. */
@@ -46,17 +49,24 @@ export function agentRoute(config: TourneyConfig, spec: string): AgentRoute {
     llmPlayer: llmPlayerSampling(config),
     webTools: config.webTools,
     endpoint: config.agentEndpoints[spec],
+    ...(config.models?.families.length || config.models?.asOf ? { models: config.models } : {}),
+  };
+}
+
+/** What createAgent is given for a route: its settings, and the run's model table (its `models:` over this machine's). */
+export function routeAgentOptions(route: AgentRoute): CreateAgentOptions {
+  return {
+    sandbox: route.sandbox,
+    llmPlayer: route.llmPlayer,
+    webTools: route.webTools,
+    endpoint: route.endpoint,
+    ...(route.models ? { modelTable: runModelTable(route.models) } : {}),
   };
 }
 
 /** The agent of a route, on the machine that runs it (its key is read from this machine's environment). */
 export function createRoutedAgent(route: AgentRoute): Agent {
-  return createAgent(route.spec, route.seed, {
-    sandbox: route.sandbox,
-    llmPlayer: route.llmPlayer,
-    webTools: route.webTools,
-    endpoint: route.endpoint,
-  });
+  return createAgent(route.spec, route.seed, routeAgentOptions(route));
 }
 
 /** dir: agents' folders are on the coordinator: their jobs carry them (AgentRoute.folder). */

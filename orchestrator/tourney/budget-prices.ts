@@ -2,16 +2,18 @@
 // price would count as $0, so the cap would not hold. Such a run does not start.
 import type { Agent } from '../../agents/core/types.ts';
 import { modelOfKind, priceOf, pricesEntryFor, type ModelPrice } from '../../agents/core/prices.ts';
+import { runModelTable, type ModelTableOverlay } from '../../agents/core/models.ts';
 
 /** Agents whose development or play calls a model (offline, dir and the like spend nothing). */
 const SPENDS = /^(builtin|cli|llm-player):/;
 
 /** Throws, naming each model and the `prices:` entry to add, when a budget is set and an agent's model has no price. */
 export function checkBudgetPrices(
-  config: { budgetUsd?: number; prices: Record<string, ModelPrice> },
+  config: { budgetUsd?: number; prices: Record<string, ModelPrice>; models?: ModelTableOverlay },
   agents: Array<Pick<Agent, 'id' | 'kind'>>,
 ): void {
   if (config.budgetUsd === undefined) return;
+  const table = runModelTable(config.models);
   const problems: string[] = [];
   for (const agent of agents.filter((a) => SPENDS.test(a.kind))) {
     const model = modelOfKind(agent.kind);
@@ -19,9 +21,9 @@ export function checkBudgetPrices(
       problems.push(
         `${agent.id} (${agent.kind}) names no model, so its cost cannot be priced: name one (${agent.kind.replace(/^cli:/, '')}:<model>)`,
       );
-    else if (!priceOf(model, config.prices))
+    else if (!priceOf(model, config.prices, table))
       problems.push(
-        `${agent.id}: model ${model} has no price (not in agents/core/models.json, no \`prices:\` entry): add to the config ${pricesEntryFor(model)}`,
+        `${agent.id}: model ${model} has no price (not in agents/core/models.json nor the config's \`models:\`, no \`prices:\` entry): add to the config ${pricesEntryFor(model)}`,
       );
   }
   if (problems.length)

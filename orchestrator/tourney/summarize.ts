@@ -26,6 +26,7 @@ import { evolutionSectionHtml } from '../../reports/evolution/evolution-html.ts'
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
 import { integrityRows } from '../../reports/integrity.ts';
 import { agentIdOf } from '../../agents/core/agent-id.ts';
+import { runModelTable } from '../../agents/core/models.ts';
 import { envFolderName } from '../../agents/core/workspace.ts';
 import { referenceBotDir } from '../../util/paths.ts';
 import { variantsOf, type TourneyConfig } from '../config/tourney-config.ts';
@@ -184,7 +185,12 @@ export async function summarizeTrack(
   });
   const roundStrategies = strategies.filter((s) => s.round <= rounds);
   const autoReps = await run.readAutoReps(name);
-  const llmPlayers = await llmPlayerUse(run.botLogsDir(name), roundStrategies, config.prices);
+  const llmPlayers = await llmPlayerUse(
+    run.botLogsDir(name),
+    roundStrategies,
+    config.prices,
+    runModelTable(config.models),
+  );
   const label = (id: string) => (byId.has(id) ? `${byId.get(id)!.agent}@${byId.get(id)!.round}` : id);
   const integrity = integrityRows(results, label);
   const unsandboxed = results.filter((r) => r.sandbox === 'unsafe').length;

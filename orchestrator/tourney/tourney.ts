@@ -19,6 +19,7 @@ import { gameSettings, llmPlayerSettings, tracksOf, type TourneyConfig } from '.
 import { createExecutor, type Executor } from '../executor/executor.ts';
 import type { GamePool } from '../executor/local.ts';
 import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
+import { runModelTable, type ModelTable } from '../../agents/core/models.ts';
 import { RunBudget, type BudgetLease } from '../../agents/core/run-budget.ts';
 import { checkBudgetPrices } from './budget-prices.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
@@ -108,6 +109,8 @@ class Tourney {
   /** The LLM-players' play dollars already counted into the budget. */
   private playCountedUsd = 0;
   private budgetSaid: string | undefined;
+  /** The run's model table: its config's `models:` over the shipped one (prices, the budget). */
+  private readonly table: ModelTable;
 
   private constructor(
     private readonly options: TourneyOptions,
@@ -122,8 +125,10 @@ class Tourney {
     private readonly reuse: ReuseCache | null,
   ) {
     this.tracks = tracksOf(this.config);
+    this.table = runModelTable(this.config.models);
     this.developing = limitConcurrency(developer.concurrency ?? this.config.developConcurrency);
-    if (this.config.budgetUsd !== undefined) this.budget = new RunBudget(this.config.budgetUsd, this.config.prices);
+    if (this.config.budgetUsd !== undefined)
+      this.budget = new RunBudget(this.config.budgetUsd, this.config.prices, this.table);
     for (const track of this.tracks) this.history.set(trackName(track), []);
     options.signal?.addEventListener('abort', () => this.stop.abort(), { once: true });
     if (options.signal?.aborted) this.stop.abort();
@@ -490,7 +495,7 @@ class Tourney {
     let lease: BudgetLease | undefined;
     if (this.budget && /^(builtin|cli):/.test(agent.kind)) {
       await this.countPlaySpent();
-      const price = priceOf(modelOfKind(agent.kind), config.prices);
+      const price = priceOf(modelOfKind(agent.kind), config.prices, this.table);
       const worst = price ? agent.worstCaseUsd?.(price) : undefined;
       lease = (await this.budget.reserve(`${agent.id}@${round} ${name}`, worst)) ?? undefined;
       if (!lease) {
@@ -558,7 +563,7 @@ class Tourney {
         hosts: this.hosts,
         // The bot that passed validation goes to the executor (one start per strategy, not two).
         keepBot: this.executor.adoption(track),
-        price: priceOf(modelOfKind(agent.kind), config.prices),
+        price: priceOf(modelOfKind(agent.kind), config.prices, this.table),
         ...(lease ? { spend: lease } : {}),
       }),
       lease,
@@ -569,7 +574,7 @@ class Tourney {
   private async playSpentUsd(): Promise<number> {
     let usd = 0;
     for (const [name, rounds] of this.history) {
-      const use = await llmPlayerUse(this.run.botLogsDir(name), rounds.flat(), this.config.prices);
+      const use = await llmPlayerUse(this.run.botLogsDir(name), rounds.flat(), this.config.prices, this.table);
       for (const u of Object.values(use)) for (const p of Object.values(u.play ?? {})) usd += p.costUsd ?? 0;
     }
     return usd;

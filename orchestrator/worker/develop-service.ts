@@ -17,6 +17,7 @@ import { ArtifactStore } from '../queue/artifacts.ts';
 import {
   clearCapabilities,
   createRoutedAgent,
+  routeAgentOptions,
   isDirSpec,
   listRoutes,
   reportCapabilities,
@@ -56,12 +57,10 @@ export interface DevelopService {
 /** Whether this machine can run a route's agent, from the doctor's checks of it. */
 export async function routeCapability(route: AgentRoute): Promise<RouteCapability> {
   if (isDirSpec(route.spec)) return { ok: true, detail: 'ready (its folder comes with each job)' };
-  const checks = await agentChecks(
-    route.spec,
-    route.seed,
-    { sandbox: route.sandbox, llmPlayer: route.llmPlayer, webTools: route.webTools, endpoint: route.endpoint },
-    { games: [], sandbox: route.sandbox ?? 'process' },
-  );
+  const checks = await agentChecks(route.spec, route.seed, routeAgentOptions(route), {
+    games: [],
+    sandbox: route.sandbox ?? 'process',
+  });
   const missing = checks.filter((c) => !c.ok);
   return missing.length
     ? { ok: false, detail: missing.map((c) => `${c.check}: ${c.detail}`).join('; ') }

@@ -2,7 +2,7 @@
 // -anthropic, -gemini): the rules come from the model table (agents/core/models.json), the words
 // from the providers' answers as users quote them. A model the table does not know (a test's own
 // "m", "scripted") is held to no family rule.
-import { lookupModel, MODEL_TABLE, type ModelFamily } from '../../agents/core/models.ts';
+import { lookupModel, MODEL_TABLE, type ModelFamily, type ModelTable } from '../../agents/core/models.ts';
 
 /** An OpenAI error object: {message, type, param, code}. */
 export interface OpenAiRefusal {
@@ -12,8 +12,14 @@ export interface OpenAiRefusal {
   code: string | null;
 }
 
-const family = (model: string, provider: ModelFamily['provider']): ModelFamily | undefined => {
-  const f = lookupModel(model);
+// `table`: the families the server holds models to (a test's own entries over MODEL_TABLE make it a
+// provider serving that model under those rules, as a run's config `models:` describes it).
+const family = (
+  model: string,
+  provider: ModelFamily['provider'],
+  table: ModelTable = MODEL_TABLE,
+): ModelFamily | undefined => {
+  const f = lookupModel(model, table);
   return f?.provider === provider ? f : undefined;
 };
 
@@ -73,7 +79,11 @@ export function openAiRefusal(
  *   thinking.type enabled on an adaptive-only model: a 400 (the Bedrock adaptive-thinking page; the
  *     words are not in the references).
  */
-export function anthropicRefusal(model: string, body: Record<string, any>): string | undefined {
+export function anthropicRefusal(
+  model: string,
+  body: Record<string, any>,
+  table: ModelTable = MODEL_TABLE,
+): string | undefined {
   // Any model: the budget counts toward max_tokens (liuw1535/antigravity2api-nodejs#149); with tools
   // (interleaved thinking) the budget may exceed it, so that case is left alone.
   if (
@@ -82,7 +92,7 @@ export function anthropicRefusal(model: string, body: Record<string, any>): stri
     Number(body.thinking.budget_tokens) >= Number(body.max_tokens)
   )
     return '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size';
-  const f = family(model, 'anthropic');
+  const f = family(model, 'anthropic', table);
   if (!f) return undefined;
   const has = (k: string) => body[k] !== undefined && body[k] !== null;
   if (f.sampling === 'one' && has('temperature') && has('top_p'))
@@ -91,7 +101,7 @@ export function anthropicRefusal(model: string, body: Record<string, any>): stri
     for (const k of ['temperature', 'top_p', 'top_k']) if (has(k)) return `\`${k}\` is deprecated for this model.`;
   if (body.thinking?.type === 'enabled' && f.thinking === 'adaptive-only')
     return `thinking.type: "enabled" is not supported for this model; use thinking.type "adaptive" with output_config.effort (scripted-anthropic: the API's own words are not in the references)`;
-  if (thinks(model, body) && has('temperature') && body.temperature !== 1)
+  if (thinks(model, body, table) && has('temperature') && body.temperature !== 1)
     return '`temperature` may only be set to 1 when thinking is enabled or in adaptive mode';
   return undefined;
 }
@@ -149,11 +159,11 @@ export function anthropicTakesSystemMessages(model: string): boolean {
 }
 
 /** Whether a Messages request thinks: asked (enabled, adaptive) or by default (the model's family), unless disabled. */
-export function thinks(model: string, body: Record<string, any>): boolean {
+export function thinks(model: string, body: Record<string, any>, table: ModelTable = MODEL_TABLE): boolean {
   const type = body?.thinking?.type;
   if (type === 'enabled' || type === 'adaptive') return true;
   if (type === 'disabled') return false;
-  return family(model, 'anthropic')?.thinksByDefault ?? false;
+  return family(model, 'anthropic', table)?.thinksByDefault ?? false;
 }
 
 /** The Gemini model ids of the table (what the scripted Gemini server serves unless told others). */

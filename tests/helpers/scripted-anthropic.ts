@@ -48,6 +48,7 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { anthropicRefusal, anthropicTakesSystemMessages, thinks } from './model-rules.js';
+import type { ModelTable } from '../../agents/core/models.ts';
 import { anthropicKeyRefusal, SCRIPTED_ANTHROPIC_KEY } from './provider-keys.js';
 import { scriptedServer } from './scripted-server.js';
 
@@ -182,6 +183,11 @@ export interface ScriptedAnthropicOptions {
   side?: (request: ScriptedRequest) => ScriptTurn | undefined;
   /** Refuse stream:true with a 400, so a client that must not stream is seen streaming. */
   noStreaming?: boolean;
+  /**
+   * The families whose rules the server holds each model to (default MODEL_TABLE): a run's
+   * `models:` entries over it make this the provider of a model the shipped table does not know.
+   */
+  modelTable?: ModelTable;
 }
 
 export interface ScriptedAnthropic {
@@ -505,7 +511,7 @@ export async function startScriptedAnthropic(
     if (why) return fail(400, why);
     if (!resolve(record.model)) return fail(404, `model: ${record.model}`);
     // What the model's family refuses (sampling, thinking form), always (tests/helpers/model-rules.ts).
-    const refused = anthropicRefusal(resolve(record.model)!, body);
+    const refused = anthropicRefusal(resolve(record.model)!, body, options.modelTable);
     if (refused) return fail(400, refused);
     if (record.stream && options.noStreaming)
       return fail(400, 'scripted-anthropic: streaming was refused for this test');
@@ -547,7 +553,7 @@ export async function startScriptedAnthropic(
           `scripted-anthropic: the script calls ${unknown.join(', ')}, which the request does not offer (${[...offered].join(', ') || 'no tools'})`,
         );
       const content: AnswerBlock[] = [];
-      const thinking = thinks(resolve(record.model)!, body);
+      const thinking = thinks(resolve(record.model)!, body, options.modelTable);
       if (thinking) content.push(signed(turn.thinking ?? '(thinking)'));
       // Thinking counts toward max_tokens: an answer that does not fit after it is cut off.
       const budget = body.thinking?.type === 'enabled' ? Number(body.thinking.budget_tokens) : Infinity;
@@ -605,7 +611,8 @@ export async function startScriptedAnthropic(
    *   bad sig  → Invalid signature in thinking block
    */
   function thinkingEchoed(body: Record<string, any>): string | undefined {
-    if (!thinks(resolve(String(body.model)) ?? String(body.model), body) || !issued.size) return undefined;
+    if (!thinks(resolve(String(body.model)) ?? String(body.model), body, options.modelTable) || !issued.size)
+      return undefined;
     const msgs = body.messages as AnthropicMessage[];
     let i = msgs.length - 1;
     while (i >= 0 && !(msgs[i]!.role === 'assistant' && blocks(msgs[i]!).some((b) => b.type === 'tool_use'))) i--;
