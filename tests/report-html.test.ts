@@ -28,12 +28,18 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     // here as runTourney indexes a finished run.
     first = await sharedRun('gomoku-two-rounds', GOMOKU_TWO_ROUNDS, path.join(out, 'run-1'));
     const played = resolveConfig(GOMOKU_TWO_ROUNDS);
-    await indexRun({
+    const entry = {
       ...indexEntry(first, { reused: 0, games: played.games, rounds: played.rounds }),
       pairwise: await pairwiseOfRun(first.runDir),
-    });
+    };
+    await indexRun(entry);
+    // A copy of it indexed as a run of the same setup: the lines and bands join across the two.
+    const copy = path.join(out, 'run-1b');
+    fs.cpSync(first.runDir, copy, { recursive: true, verbatimSymlinks: true });
+    await indexRun({ ...entry, runId: `${entry.runId}-b`, runDir: copy, finishedAt: new Date().toISOString() });
     // The second run is a one-round run of another seed: the history page charts runs of different
-    // lengths (a user who changes --rounds between nightly runs), and it plays 12 games, not 60.
+    // lengths (a user who changes --rounds between nightly runs) with a "setup changed" gap between
+    // them, and it plays 12 games, not 60.
     const config = resolveConfig({ ...GOMOKU_TWO_ROUNDS, seed: 2, rounds: 1, out });
     second = await runTourney({ config, runDir: path.join(out, 'run-2') });
     browser = await sharedChromium();
@@ -122,20 +128,22 @@ describe.skipIf(!hasChromium)('report.html and the history page in Chromium', ()
     const file = path.join(out, 'index.html');
     expect(fs.existsSync(file)).toBe(true);
     const { page, errors, outside } = await openFile(browser, file, out);
-    // Two runs: every agent has a point per run in the S chart of each track.
+    // Three runs: every agent has a point per run in the S chart of each track.
     for (const track of ['gomoku-standard', 'gomoku-variant'])
-      expect(await page.locator(`svg[data-id="${track}-S"] circle.point`).count()).toBe(3 * 2);
-    // Pairwise over time: each pair of the three agents has its S difference in both runs, the two intervals joined as a band.
+      expect(await page.locator(`svg[data-id="${track}-S"] circle.point`).count()).toBe(3 * 3);
+    // Pairwise over time: each pair of the three agents has its S difference in every run; the
+    // intervals of the two runs of one setup are joined as a band, none across the setup change.
     expect(await page.locator('section.pair').count()).toBe(3);
     for (let k = 0; k < 3; k++) {
-      expect(await page.locator(`svg[data-id="pair-${k}-S"] circle.point`).count()).toBe(2);
+      expect(await page.locator(`svg[data-id="pair-${k}-S"] circle.point`).count()).toBe(3);
       expect(await page.locator(`svg[data-id="pair-${k}-S"] polygon.band`).count()).toBe(1);
-      expect(await page.locator(`svg[data-id="pair-${k}-better"] circle.point`).count()).toBeGreaterThanOrEqual(2); // S in both runs, L where a run has it
+      expect(await page.locator(`svg[data-id="pair-${k}-S"]`).textContent()).toContain('setup changed');
+      expect(await page.locator(`svg[data-id="pair-${k}-better"] circle.point`).count()).toBeGreaterThanOrEqual(3); // S in every run, L where a run has it
     }
     const links = await page
       .locator('table a')
       .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
-    expect(links).toHaveLength(2);
+    expect(links).toHaveLength(3);
     for (const l of links) expect(fs.existsSync(path.join(out, l!))).toBe(true);
     expect(links).toContain(`${path.basename(second.runDir)}/report.html`);
     await screenshot(page, 'history.png');
