@@ -3,6 +3,7 @@
 // flight and W gaining cells as games end without a reload, the finished run's report is served
 // as it is, a killed run shows as killed, and with --queue a worker appears on the queue page.
 // Nothing any page loads comes from anywhere but the server.
+// Over 30 s: a tourney played while Chromium watches it live, a killed run, and a queue worker.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

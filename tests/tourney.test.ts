@@ -1,5 +1,7 @@
 // The iterative tournament end to end: 3 offline agents × 2 rounds × both Gomoku rule sets,
 // through real bot processes; plus a failed build, an interrupted-and-resumed run, and configs.
+// Over 30 s: the shared two-round Gomoku tourney (60 games), an interrupted one resumed, and a Hold'em
+// batch, each played through real bot processes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
