@@ -35,7 +35,7 @@ describe.runIf(isolationStatus().ok)('the isolated process sandbox', () => {
     async () => {
       const seen: Array<string | undefined> = [];
       const gs = http.createServer((req, res) => {
-        seen.push(relayedCaller(req.socket.remoteAddress, req.socket.remotePort));
+        seen.push(relayedCaller(req.socket));
         res.end('{}');
       });
       await new Promise<void>((r) => gs.listen(0, '127.0.0.1', () => r()));

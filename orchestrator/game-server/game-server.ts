@@ -143,7 +143,7 @@ export class GameServer {
       }
       try {
         const url = new URL(`http://localhost${req.url ?? '/'}`);
-        const caller = relayedCaller(req.socket.remoteAddress, req.socket.remotePort);
+        const caller = relayedCaller(req.socket);
         const reply = this.route(req.method ?? 'GET', url, body, caller);
         send(res, reply.status, reply.body);
       } catch (err) {
