@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { MatchResult } from '../records/match.ts';
 import { watchBotCpu } from './bot-cpu.ts';
 import { diskUsage } from '../orchestrator/run/disk-usage.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -88,7 +89,7 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
   const orchestratorMaxRssMb = Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024;
   const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
   const results = fs
-    .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+    .readFileSync(path.join(runDir, RUN_FILES.journal), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as MatchResult)
@@ -128,7 +129,7 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
     inFlight += step;
     filledMs += Math.min(inFlight, os.availableParallelism()) * ((edges[k + 1]?.[0] ?? at) - at);
   });
-  const summaryS = (fs.statSync(path.join(runDir, 'report.html')).mtimeMs - previous) / 1000;
+  const summaryS = (fs.statSync(path.join(runDir, RUN_FILES.reportHtml)).mtimeMs - previous) / 1000;
   // Measured before the folder is removed (du raced the removal when run beside it).
   const runDirMb = (await diskUsage(runDir)).bytes / 1e6;
   fs.rmSync(out, { recursive: true, force: true });

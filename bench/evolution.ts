@@ -16,6 +16,7 @@ import { trackEvolution, type EvolutionStrategy, type EvolutionTrack } from '../
 import { evolutionSectionHtml } from '../reports/evolution/evolution-html.ts';
 import { evolutionMarkdown } from '../reports/evolution/evolution-markdown.ts';
 import { referenceBotDir } from '../util/paths.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const arg = (name: string, fallback: number) => {
@@ -113,7 +114,7 @@ export async function benchEvolution() {
               filter: (src) => !src.includes('node_modules'),
             });
         fs.mkdirSync(path.join(workspace, 'logs'), { recursive: true });
-        fs.writeFileSync(path.join(workspace, 'logs', 'round_report.json'), '{}');
+        fs.writeFileSync(path.join(workspace, 'logs', RUN_FILES.roundReport), '{}');
         const transcript = transcripts[i % transcripts.length]!;
         fs.writeFileSync(path.join(workspace, '.agent-output-1.txt'), transcript.text);
         strategies.push({

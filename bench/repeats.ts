@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
@@ -27,7 +28,7 @@ async function cli(args: string[]): Promise<number> {
 }
 
 const gamesIn = (dir: string): number => {
-  const journal = path.join(dir, 'journal.jsonl');
+  const journal = path.join(dir, RUN_FILES.journal);
   if (fs.existsSync(journal))
     return fs
       .readFileSync(journal, 'utf8')

@@ -21,6 +21,7 @@ import { viewerData } from '../games/holdem/viewer/data.ts';
 import { DEFAULT_LIMITS, matchId, type MatchSpec, type MoveRecord, type Replay } from '../records/match.ts';
 import { replayPage, viewerScript } from '../reports/html/replay-page.ts';
 import { hasChromium, launchChromium, openFile } from '../tests/helpers/browser.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 export interface SyntheticHoldem {
   seats?: number;
@@ -129,7 +130,7 @@ export async function measureReplayPage(replay: Replay, dir: string): Promise<Re
   const script = await viewerScript();
   // The shell after the renderers, as writeReplayPages writes viewer.js.
   const shell = fs.readFileSync(path.join(import.meta.dirname, '..', 'reports', 'html', 'viewer-shell.js'), 'utf8');
-  fs.writeFileSync(path.join(dir, 'viewer.js'), `${script}\n\n${shell}`);
+  fs.writeFileSync(path.join(dir, RUN_FILES.viewer), `${script}\n\n${shell}`);
   const file = path.join(dir, `${data.id}.html`);
   fs.writeFileSync(file, html);
   const hands = (data.extra as { hands: unknown[] }).hands.length;
@@ -139,7 +140,7 @@ export async function measureReplayPage(replay: Replay, dir: string): Promise<Re
     moves: data.moves.length,
     viewerDataMs: ms(median(times)),
     pageBytes: Buffer.byteLength(html),
-    viewerJsBytes: fs.statSync(path.join(dir, 'viewer.js')).size,
+    viewerJsBytes: fs.statSync(path.join(dir, RUN_FILES.viewer)).size,
     openMs: null,
     lastMs: null,
     stepMs: null,

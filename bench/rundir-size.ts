@@ -13,6 +13,7 @@ import { diskUsage, megabytes } from '../orchestrator/run/disk-usage.ts';
 import { pruneRun } from '../orchestrator/run/prune.ts';
 import { readViewIndex } from '../reports/html/replay-page.ts';
 import { measureTourney } from './tourney-process.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 /** Paper-scale games per default game, per game: the paper preset's repetitions over the default's. */
 const paperScale = (game: string) => {
@@ -36,7 +37,7 @@ export async function benchRundirSize() {
 
   // What scales with the games, per game: its replay files, its share of its track's round logs and of the journal.
   const results = fs
-    .readFileSync(path.join(r.runDir, 'journal.jsonl'), 'utf8')
+    .readFileSync(path.join(r.runDir, RUN_FILES.journal), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as MatchResult);
@@ -65,8 +66,8 @@ export async function benchRundirSize() {
     const bytes =
       own +
       (logBytes.get(track) ?? 0) / gamesOf.get(track)! +
-      blocks(path.join(r.runDir, 'journal.jsonl')) / results.length +
-      blocks(path.join(r.runDir, 'live.jsonl')) / results.length;
+      blocks(path.join(r.runDir, RUN_FILES.journal)) / results.length +
+      blocks(path.join(r.runDir, RUN_FILES.live)) / results.length;
     scaling += bytes;
     scaled += bytes * paperScale(g.spec.game);
     paperGames += paperScale(g.spec.game);

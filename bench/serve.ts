@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchChromium } from '../tests/helpers/browser.ts';
 import { summary } from './stats.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
 const TICK = 1 / 100; // USER_HZ 100: /proc times are in 1/100 s
@@ -54,7 +55,7 @@ export async function benchServe(args: string[] = []) {
     const cpu = cpuSeconds(server.pid!) - cpu0;
     if (code !== 0) throw new Error(`tourney exited with ${code}`);
     const runDir = path.join(out, fs.readdirSync(out).find((f) => f.startsWith('tourney-'))!);
-    const journal = fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').trim().split('\n').length;
+    const journal = fs.readFileSync(path.join(runDir, RUN_FILES.journal), 'utf8').trim().split('\n').length;
     await page.waitForFunction(
       (n) => (window as unknown as { catarenaServe: { results: unknown[] } }).catarenaServe.results.length >= n,
       journal,
@@ -70,7 +71,7 @@ export async function benchServe(args: string[] = []) {
     );
     const stats = (await (await fetch(`${new URL(url).origin}/api/stats`)).json()) as Record<string, unknown>;
     const ends = new Map<string, number>();
-    for (const line of fs.readFileSync(path.join(runDir, 'live.jsonl'), 'utf8').split('\n')) {
+    for (const line of fs.readFileSync(path.join(runDir, RUN_FILES.live), 'utf8').split('\n')) {
       if (!line.includes('"type":"end"')) continue;
       const e = JSON.parse(line) as { id: string; at: string };
       ends.set(e.id, Date.parse(e.at));

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MatchResult } from '../records/match.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The main thread's share (from its /proc stat, in clock ticks of 10 ms) tells JavaScript apart
@@ -65,7 +66,7 @@ export async function measureTourney(args: string[], label = 'run'): Promise<Tou
   const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
   let games = 0;
   let moves = 0;
-  for (const line of fs.readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8').split('\n')) {
+  for (const line of fs.readFileSync(path.join(runDir, RUN_FILES.journal), 'utf8').split('\n')) {
     if (!line.trim()) continue;
     games++;
     moves += (JSON.parse(line) as MatchResult).plies;

@@ -22,6 +22,7 @@ import { fieldSpecs } from './formats/field.ts';
 import { GameServerPool } from './game-server/game-servers.ts';
 import { RunDir } from './run/run-dir.ts';
 import type { Progress } from './progress.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 export interface ArenaOptions {
   game: string;
@@ -108,7 +109,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const pending = options.stopWhen?.(ownResults()) ? [] : specs.filter((s) => !journal.has(matchId(s)));
   options.onSchedule?.(pending);
   const resumed = specs.filter((s) => journal.has(matchId(s))).length;
-  await run.writeArenaFile('arena.json', {
+  await run.writeArenaFile(RUN_FILES.arena, {
     ...options,
     sandbox: options.sandbox.kind,
     progress: undefined,
@@ -167,7 +168,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     results,
     options.bots.map((b) => b.id),
   );
-  await run.writeArenaFile('results.json', {
+  await run.writeArenaFile(RUN_FILES.results, {
     game: options.game,
     variant: options.variant,
     policy: options.policy,
@@ -175,8 +176,8 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
     bots,
     results,
   });
-  await run.writeText('crosstable.csv', crossTableCsv(table));
-  await run.writeText('crosstable.txt', `${formatCrossTable(table)}\n`);
+  await run.writeText(RUN_FILES.crosstableCsv, crossTableCsv(table));
+  await run.writeText(RUN_FILES.crosstableTxt, `${formatCrossTable(table)}\n`);
   return { runDir: options.runDir, results, table, bots, resumed };
 }
 

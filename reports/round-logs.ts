@@ -15,6 +15,7 @@ import { loadGameModule } from '../games/modules.ts';
 import { placesOf, projectTable } from './metrics/batch.ts';
 import { foldDuplicates } from './metrics/duplicate.ts';
 import { crossTable } from './tables/crosstable.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 
 /**
  * A game's CATArena report writer (the module its descriptor names, exporting
@@ -191,7 +192,7 @@ export async function writeRoundLogs(dir: string, input: RoundLogsInput): Promis
   };
   try {
     if (writer) await writer(ctx);
-    await writeLogFile(ctx, 'round_report.json', json(buildRoundReport(input)));
+    await writeLogFile(ctx, RUN_FILES.roundReport, json(buildRoundReport(input)));
   } finally {
     await rm(spools, { recursive: true, force: true });
   }

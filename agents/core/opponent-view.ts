@@ -8,6 +8,7 @@ import path from 'node:path';
 import { showsRivalCode, type OpponentCode } from '../../records/opponent-code.ts';
 import type { RoundReport } from '../../records/tourney.ts';
 import { FAILURE_WORDS, type BuildFailureReason } from './failure.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 /** The previous round's bots a workspace holds: every agent's (visible), else the agent's own only. */
 export function botsShown<B extends { agent: string }>(
@@ -30,7 +31,7 @@ export function failureReasonOnly(failure: string): string {
  * Returns whether anything was removed.
  */
 export async function dropRivalOutput(logsDir: string, agentId: string): Promise<boolean> {
-  const file = path.join(logsDir, 'round_report.json');
+  const file = path.join(logsDir, RUN_FILES.roundReport);
   let report: RoundReport;
   try {
     report = JSON.parse(await fs.readFile(file, 'utf8')) as RoundReport;

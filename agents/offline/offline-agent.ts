@@ -21,6 +21,7 @@ import { linesOfCode } from '../core/lines-of-code.ts';
 import { clampKnobs, drawFromPrior, fmt, mutate, settle } from './core/knob-ops.ts';
 import type { Knobs, Range } from './core/param-space.ts';
 import { TOOL_LOG_FILE, type ToolLogLine } from '../../records/agent-activity.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAMES as readonly string[]).includes(name);
 
@@ -276,7 +277,7 @@ export class OfflineAgent implements Agent {
     };
 
     if (!ws.logsDir) return fallback('no logs folder, so no round_report.json');
-    const r = readJson(path.join(ws.logsDir, 'round_report.json'));
+    const r = readJson(path.join(ws.logsDir, RUN_FILES.roundReport));
     if (!r.ok) return fallback(`round_report.json is ${r.why}`);
     if (!validReport(r.value))
       return fallback('round_report.json does not have the round report shape (standings, pairwise)');

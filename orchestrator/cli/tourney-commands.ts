@@ -10,6 +10,7 @@ import type { TourneyConfig, TourneyConfigInput } from '../config/tourney-config
 import { concurrencyOption, intOption, newRunDir } from './options.ts';
 import { withInterrupt } from './interrupt.ts';
 import { printErr, printJson, printOut } from './print.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 interface TourneyFlags {
   rounds?: number;
@@ -93,7 +94,7 @@ async function printSummary(summary: TourneySummary, seconds: number | null, jso
   const lines = [renderLeaderboard(summary), ''];
   if (seconds !== null) lines.push(`finished in ${formatSeconds(seconds)}`);
   lines.push(
-    `report: ${path.join(summary.runDir, 'report.html')} (open in a browser; also report.md)`,
+    `report: ${path.join(summary.runDir, RUN_FILES.reportHtml)} (open in a browser; also report.md)`,
     `run directory: ${summary.runDir}`,
   );
   printOut(lines.join('\n'));
@@ -113,7 +114,7 @@ function printCombined(
   const lines = [board, ''];
   if (finished) lines.push(finished);
   lines.push(
-    `report: ${path.join(combined.runDir, 'report.html')} (combined over the repeats; also report.md and combined.json)`,
+    `report: ${path.join(combined.runDir, RUN_FILES.reportHtml)} (combined over the repeats; also report.md and combined.json)`,
     `run directory: ${combined.runDir}`,
   );
   printOut(lines.join('\n'));

@@ -12,6 +12,7 @@ import { type NightRecord, readNights } from '../queue/nights.ts';
 import { INDEX_FILE } from './run-dir.ts';
 import { readIndexFile, readIndexRedis } from './index-read.ts';
 import { runState } from './run-state.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 export interface HistorySources {
   entries: RunIndexEntry[];
@@ -33,7 +34,7 @@ export async function localHistory(out: string): Promise<HistorySources> {
   const dirs = await fs.promises.readdir(out, { withFileTypes: true }).catch(() => []);
   for (const d of dirs) {
     const dir = path.resolve(out, d.name);
-    if (!d.isDirectory() || indexed.has(d.name) || !fs.existsSync(path.join(dir, 'config.json'))) continue;
+    if (!d.isDirectory() || indexed.has(d.name) || !fs.existsSync(path.join(dir, RUN_FILES.config))) continue;
     const end = unfinishedEnd(dir);
     if (end) ends.push(end);
   }

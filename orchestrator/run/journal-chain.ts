@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 import type { MatchResult } from '../../records/match.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 /** The chain value before the first line. */
 export const CHAIN_GENESIS = 'catarena-journal-v1';
@@ -19,7 +20,7 @@ const CHAIN_TAIL_LENGTH = CHAIN_FIELD.length + 64 + 2;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /** journal.key beside a journal file. */
-export const keyFileOf = (journalFile: string) => path.join(path.dirname(journalFile), 'journal.key');
+export const keyFileOf = (journalFile: string) => path.join(path.dirname(journalFile), RUN_FILES.journalKey);
 
 /** HMAC-SHA256 under `key` of the previous chain value and a line's content. */
 export function chainValue(key: Buffer, prev: string, content: string): string {

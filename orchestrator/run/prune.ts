@@ -13,6 +13,7 @@ import { REPLAY_EXT, replayFile } from '../../records/replay-files.ts';
 import { COMPRESS_MIN } from './file-store.ts';
 import { REPLAY_PAGE, VIEW_INDEX } from '../../reports/html/replay-page.ts';
 import { compactLiveFile, RunDir, type RunStatus } from './run-dir.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -38,7 +39,7 @@ export interface PruneResult {
 const isOldViewerFile = (name: string, shared: boolean) =>
   name.endsWith('.view.js') ||
   (name.endsWith('.html') && name !== REPLAY_PAGE) ||
-  (!shared && (name === 'viewer.js' || name === REPLAY_PAGE));
+  (!shared && (name === RUN_FILES.viewer || name === REPLAY_PAGE));
 
 /** Prunes one run directory (each repeat of a --repeats run too). */
 export async function pruneRun(dir: string, options: { dryRun?: boolean } = {}): Promise<PruneResult> {

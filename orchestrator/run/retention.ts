@@ -10,6 +10,7 @@ import { scheduleOfRunDir } from './history-sources.ts';
 import { INDEX_FILE } from './run-dir.ts';
 import { dropIndexEntries, readIndexFile, writeHistoryPage } from './run-index.ts';
 import { runState } from './run-state.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 export interface RetentionOptions {
   /** Keep the newest N finished runs (of the schedule, with `schedule`). */
@@ -55,7 +56,7 @@ async function finishedRuns(out: string, schedule?: string) {
   const notFinished: RetentionResult['notFinished'] = [];
   for (const d of await fs.readdir(out, { withFileTypes: true })) {
     const runDir = path.join(out, d.name);
-    if (!d.isDirectory() || !(await fs.stat(path.join(runDir, 'config.json')).catch(() => null))) continue;
+    if (!d.isDirectory() || !(await fs.stat(path.join(runDir, RUN_FILES.config)).catch(() => null))) continue;
     const entry = indexed.get(d.name);
     if (schedule !== undefined && (entry?.schedule ?? scheduleOfRunDir(d.name)) !== schedule) continue;
     const { state, status } = runState(runDir);
@@ -75,7 +76,7 @@ export async function pruneRunsFolder(folder: string, options: RetentionOptions)
   const out = path.resolve(folder);
   if (options.keep === undefined && options.olderThanMs === undefined)
     throw new Error('give --keep <n> or --older-than <age> (or both) to delete runs');
-  if (await fs.stat(path.join(out, 'config.json')).catch(() => null))
+  if (await fs.stat(path.join(out, RUN_FILES.config)).catch(() => null))
     throw new Error(
       `${out} is a run directory; --keep and --older-than take the folder that holds the runs (e.g. runs/)`,
     );

@@ -33,6 +33,7 @@ import { startTimeOf } from '../../util/procfs.mjs';
 import { publicQueueUrl } from '../queue/url.ts';
 import { claimRunFormat, FORMAT_FILE } from './run-format.ts';
 import { CATARENA_VERSION } from '../../util/version.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
@@ -41,7 +42,7 @@ const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t)
 const LIVE_FLUSH_MS = 100;
 
 /** The index of finished runs, in the folder that holds the run directories. */
-export const INDEX_FILE = 'index.jsonl';
+export const INDEX_FILE = RUN_FILES.index;
 
 /** status.json: whether the run's process is running, and how it ended (`catarena serve` reads it). */
 export interface RunStatus {
@@ -99,16 +100,16 @@ export class RunDir {
   }
 
   get configFile(): string {
-    return path.join(this.root, 'config.json');
+    return path.join(this.root, RUN_FILES.config);
   }
 
   get reportFile(): string {
-    return path.join(this.root, 'report.md');
+    return path.join(this.root, RUN_FILES.reportMd);
   }
 
   /** report.html, the same report as one self-contained page with charts and replay links. */
   get reportHtmlFile(): string {
-    return path.join(this.root, 'report.html');
+    return path.join(this.root, RUN_FILES.reportHtml);
   }
 
   /** With --repeats: repeat r's sub-run, laid out exactly like a single run (repeats/<r>/). */
@@ -118,17 +119,17 @@ export class RunDir {
 
   /** The combined report's numbers over repeats (combined.json; `--repeats`, `catarena combine`). */
   get combinedFile(): string {
-    return path.join(this.root, 'combined.json');
+    return path.join(this.root, RUN_FILES.combined);
   }
 
   /** Whether the run's summary (metrics.json) has been written: its last step finished. */
   hasSummary(): Promise<boolean> {
-    return pathExists(path.join(this.root, 'metrics.json'));
+    return pathExists(path.join(this.root, RUN_FILES.metrics));
   }
 
   /** The summary a finished run wrote (metrics.json). */
   async readSummary<T>(): Promise<T> {
-    return JSON.parse(await fs.readFile(path.join(this.root, 'metrics.json'), 'utf8')) as T;
+    return JSON.parse(await fs.readFile(path.join(this.root, RUN_FILES.metrics), 'utf8')) as T;
   }
 
   /** The combined report over repeats: combined.json, report.md and report.html at the top. */
@@ -178,7 +179,7 @@ export class RunDir {
    */
   async roundLogsWritten(t: TrackId | string, round: number, agent?: string): Promise<boolean> {
     const dir = agent === undefined ? this.logsDir(t, round) : this.ownLogsDir(t, round, agent);
-    const file = path.join(dir, 'round_report.json');
+    const file = path.join(dir, RUN_FILES.roundReport);
     return (await pathExists(file)) || pathExists(`${file}${GZ_EXT}`);
   }
 
@@ -208,7 +209,7 @@ export class RunDir {
   }
 
   get journalFile(): string {
-    return path.join(this.root, 'journal.jsonl');
+    return path.join(this.root, RUN_FILES.journal);
   }
 
   /** journal.key: the run's secret that chains the journal's lines (mode 0600; bots never see the run directory). */
@@ -290,12 +291,12 @@ export class RunDir {
   // Live view: status.json and live.jsonl, written for `catarena serve`, never read back by the run
 
   get statusFile(): string {
-    return path.join(this.root, 'status.json');
+    return path.join(this.root, RUN_FILES.status);
   }
 
   /** live.jsonl: games started, moves, games ended, and the run's progress lines, appended as they happen. */
   get liveFile(): string {
-    return path.join(this.root, 'live.jsonl');
+    return path.join(this.root, RUN_FILES.live);
   }
 
   /**
@@ -329,8 +330,8 @@ export class RunDir {
         return null;
       }
     };
-    const [arena, status] = [await readJson('arena.json'), await readJson('status.json')];
-    if (entries.includes('config.json') || status?.kind === 'tourney')
+    const [arena, status] = [await readJson(RUN_FILES.arena), await readJson(RUN_FILES.status)];
+    if (entries.includes(RUN_FILES.config) || status?.kind === 'tourney')
       throw new Error(
         `--run-dir ${this.root} is a "catarena tourney" run, not a play/arena run; nothing was written. Resume it with: catarena resume ${this.root}`,
       );
@@ -432,7 +433,7 @@ export class RunDir {
    * every game under "v1". A run with no finished game yet simply takes the new rules.
    */
   async pinRules(rules: Record<string, string>): Promise<void> {
-    const file = path.join(this.root, 'rules.json');
+    const file = path.join(this.root, RUN_FILES.rules);
     const started = await pathExists(this.configFile);
     const played = started && (await this.hasJournal()) && (await this.openJournal()).results().length > 0;
     if (played) {
@@ -496,7 +497,7 @@ export class RunDir {
    * kept in the run directory, so two runs in folders of the same name never share a job.
    */
   async identity(): Promise<string> {
-    const file = path.join(this.root, 'run-id');
+    const file = path.join(this.root, RUN_FILES.runId);
     try {
       return (await fs.readFile(file, 'utf8')).trim();
     } catch {
@@ -514,9 +515,9 @@ export class RunDir {
   async writeTrackOutputs(t: TrackId | string, outputs: { W: unknown; csv: string; metrics: unknown }): Promise<void> {
     const dir = this.trackDir(t);
     await fs.mkdir(dir, { recursive: true });
-    await fs.writeFile(path.join(dir, 'W.json'), json(outputs.W));
-    await fs.writeFile(path.join(dir, 'W.csv'), outputs.csv);
-    await fs.writeFile(path.join(dir, 'metrics.json'), json(outputs.metrics));
+    await fs.writeFile(path.join(dir, RUN_FILES.W), json(outputs.W));
+    await fs.writeFile(path.join(dir, RUN_FILES.WCsv), outputs.csv);
+    await fs.writeFile(path.join(dir, RUN_FILES.metrics), json(outputs.metrics));
   }
 
   /**
@@ -531,8 +532,8 @@ export class RunDir {
   ): Promise<void> {
     const dir = this.trackDir(t);
     await fs.mkdir(dir, { recursive: true });
-    await fs.writeFile(path.join(dir, 'evolution.json'), json(outputs.evolution));
-    await fs.writeFile(path.join(dir, 'similarity.json'), json(outputs.similarity));
+    await fs.writeFile(path.join(dir, RUN_FILES.evolution), json(outputs.evolution));
+    await fs.writeFile(path.join(dir, RUN_FILES.similarity), json(outputs.similarity));
     for (const d of outputs.diffs) await fs.writeFile(this.strategyDiffFile(t, d.round, d.agent), d.text);
   }
 
@@ -544,12 +545,12 @@ export class RunDir {
   /** With reps 'auto': the track's batches and why they stopped (tracks/<track>/auto-reps.json). */
   async writeAutoReps(t: TrackId | string, log: AutoRepsLog): Promise<void> {
     await fs.mkdir(this.trackDir(t), { recursive: true });
-    await fs.writeFile(path.join(this.trackDir(t), 'auto-reps.json'), json(log));
+    await fs.writeFile(path.join(this.trackDir(t), RUN_FILES.autoReps), json(log));
   }
 
   async readAutoReps(t: TrackId | string): Promise<AutoRepsLog | undefined> {
     try {
-      return JSON.parse(await fs.readFile(path.join(this.trackDir(t), 'auto-reps.json'), 'utf8')) as AutoRepsLog;
+      return JSON.parse(await fs.readFile(path.join(this.trackDir(t), RUN_FILES.autoReps), 'utf8')) as AutoRepsLog;
     } catch {
       return undefined;
     }
@@ -557,7 +558,7 @@ export class RunDir {
 
   /** The run's summary (metrics.json) and its Markdown report. */
   async writeSummary(summary: unknown, markdown: string): Promise<void> {
-    await fs.writeFile(path.join(this.root, 'metrics.json'), json(summary));
+    await fs.writeFile(path.join(this.root, RUN_FILES.metrics), json(summary));
     await fs.writeFile(this.reportFile, markdown);
   }
 
@@ -566,12 +567,12 @@ export class RunDir {
   }
 
   /** A play/arena run's settings, results and cross-table. */
-  async writeArenaFile(name: 'arena.json' | 'results.json', value: unknown): Promise<void> {
+  async writeArenaFile(name: typeof RUN_FILES.arena | typeof RUN_FILES.results, value: unknown): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await fs.writeFile(path.join(this.root, name), json(value));
   }
 
-  async writeText(name: 'crosstable.csv' | 'crosstable.txt', text: string): Promise<void> {
+  async writeText(name: typeof RUN_FILES.crosstableCsv | typeof RUN_FILES.crosstableTxt, text: string): Promise<void> {
     await fs.writeFile(path.join(this.root, name), text);
   }
 }

@@ -9,9 +9,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../util/fs.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 export const RUN_FORMAT = 1;
-export const FORMAT_FILE = 'format.json';
+export const FORMAT_FILE = RUN_FILES.format;
 
 export interface RunFormat {
   format: number;

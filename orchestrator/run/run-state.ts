@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isProcessGone, startTimeOf } from '../../util/procfs.mjs';
 import type { RunStatus } from './run-dir.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 /** `moved`: a scheduled night continued on another machine (status.json's movedTo names where). */
 export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'moved' | 'killed' | 'unknown';
@@ -13,12 +14,12 @@ export type RunState = 'running' | 'finished' | 'interrupted' | 'failed' | 'move
 export function runState(dir: string): { state: RunState; status?: RunStatus } {
   let status: RunStatus | undefined;
   try {
-    status = JSON.parse(fs.readFileSync(path.join(dir, 'status.json'), 'utf8')) as RunStatus;
+    status = JSON.parse(fs.readFileSync(path.join(dir, RUN_FILES.status), 'utf8')) as RunStatus;
   } catch {
     status = undefined;
   }
   if (!status) {
-    const done = ['report.html', 'results.json'].some((f) => fs.existsSync(path.join(dir, f)));
+    const done = [RUN_FILES.reportHtml, RUN_FILES.results].some((f) => fs.existsSync(path.join(dir, f)));
     return { state: done ? 'finished' : 'unknown' };
   }
   if (status.state !== 'running') return { state: status.state, status };

@@ -14,6 +14,7 @@ import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 
 export { runState, type RunState } from '../run/run-state.ts';
 import { runState, type RunState } from '../run/run-state.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 export interface RunSummary {
   name: string;
@@ -43,7 +44,11 @@ export async function listRuns(out: string): Promise<RunSummary[]> {
   for (const e of entries) {
     if (!e.isDirectory()) continue;
     const dir = path.join(out, e.name);
-    if (!['config.json', 'journal.jsonl', 'status.json', 'arena.json'].some((f) => fs.existsSync(path.join(dir, f))))
+    if (
+      ![RUN_FILES.config, RUN_FILES.journal, RUN_FILES.status, RUN_FILES.arena].some((f) =>
+        fs.existsSync(path.join(dir, f)),
+      )
+    )
       continue;
     runs.push(await runSummary(dir));
   }
@@ -60,9 +65,9 @@ export function runLinks(dir: string): Record<string, string> {
   const base = `/run/${encodeURIComponent(path.basename(dir))}/`;
   const links: Record<string, string> = { live: base };
   const has = (f: string) => fs.existsSync(path.join(dir, f));
-  if (has('report.html')) links.report = `${base}files/report.html`;
-  if (has('crosstable.txt')) links.crosstable = `${base}files/crosstable.txt`;
-  if (has('journal.jsonl')) links.journal = `${base}files/journal.jsonl`;
+  if (has(RUN_FILES.reportHtml)) links.report = `${base}files/${RUN_FILES.reportHtml}`;
+  if (has(RUN_FILES.crosstableTxt)) links.crosstable = `${base}files/${RUN_FILES.crosstableTxt}`;
+  if (has(RUN_FILES.journal)) links.journal = `${base}files/${RUN_FILES.journal}`;
   if (has('replays')) links.replays = `${base}replay`;
   return links;
 }
@@ -70,10 +75,10 @@ export function runLinks(dir: string): Record<string, string> {
 export async function runSummary(dir: string): Promise<RunSummary> {
   const name = path.basename(dir);
   const { state, status } = runState(dir);
-  const config = await readJson(path.join(dir, 'config.json'));
+  const config = await readJson(path.join(dir, RUN_FILES.config));
   const arena = config
     ? undefined
-    : ((await readJson(path.join(dir, 'arena.json'))) as
+    : ((await readJson(path.join(dir, RUN_FILES.arena))) as
         | { game?: string; variant?: string; bots?: Array<{ id: string }>; games?: number }
         | undefined);
   const c = config as { games?: string[]; rounds?: number; agents?: string[] } | undefined;
@@ -98,8 +103,8 @@ export async function runSummary(dir: string): Promise<RunSummary> {
         () => undefined,
         (err: Error) => err.message,
       )) ?? status?.message,
-    games: countLines(path.join(dir, 'journal.jsonl')),
-    journal: await journalCheck(path.join(dir, 'journal.jsonl')),
+    games: countLines(path.join(dir, RUN_FILES.journal)),
+    journal: await journalCheck(path.join(dir, RUN_FILES.journal)),
     progress: lastProgress(dir),
     about,
     config: shown,
@@ -250,7 +255,7 @@ function countLines(file: string): number {
 
 /** The last phase or tick line of a run's live.jsonl, as text. */
 function lastProgress(dir: string): string | undefined {
-  const text = tailInside(dir, path.join(dir, 'live.jsonl'), 16_384);
+  const text = tailInside(dir, path.join(dir, RUN_FILES.live), 16_384);
   const lines = text.split('\n').reverse();
   for (const line of lines) {
     if (!line.includes('"type":"phase"') && !line.includes('"type":"tick"')) continue;

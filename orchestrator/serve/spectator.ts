@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ViewerPerspective } from '../../games/core/viewer.ts';
 import type { MatchSpec } from '../../records/match.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 export const SPECTATORS = ['full', 'public'] as const;
 export type Spectator = (typeof SPECTATORS)[number];
@@ -23,11 +24,11 @@ const DEFAULT_HUMAN_ID = 'human';
  */
 export function runHumans(dir: string): string[] | null {
   try {
-    const arena = JSON.parse(fs.readFileSync(path.join(dir, 'arena.json'), 'utf8')) as { humans?: unknown };
+    const arena = JSON.parse(fs.readFileSync(path.join(dir, RUN_FILES.arena), 'utf8')) as { humans?: unknown };
     return Array.isArray(arena.humans) ? arena.humans.filter((h): h is string => typeof h === 'string') : [];
   } catch {
     // a tourney (config.json) has no human seat
-    return fs.existsSync(path.join(dir, 'config.json')) ? [] : null;
+    return fs.existsSync(path.join(dir, RUN_FILES.config)) ? [] : null;
   }
 }
 

@@ -14,6 +14,7 @@ import { agentRows, journalCheck, runLinks, runState, type AgentRow } from './ru
 import { boardPerspective, pageSpec, runHumans, spectatorFor, spectatorNote, type Spectator } from './spectator.ts';
 import { ChainVerifier, readKeySync } from '../run/journal-chain.ts';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 /** The most boards in flight a page is sent (the rest are counted). */
 export const MAX_BOARDS = 6;
@@ -33,7 +34,7 @@ export const watchStats = { boards: 0, boardMs: 0, agentScans: 0, agentScanMs: 0
 /** How many agents the run's config names (each develops one strategy per track and round). */
 function readAgentCount(dir: string): number | undefined {
   try {
-    const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as { agents?: unknown[] };
+    const config = JSON.parse(fs.readFileSync(path.join(dir, RUN_FILES.config), 'utf8')) as { agents?: unknown[] };
     return Array.isArray(config.agents) ? config.agents.length : undefined;
   } catch {
     return undefined;
@@ -172,14 +173,14 @@ export class RunWatch {
     readonly dir: string,
     private readonly spectator?: Spectator,
   ) {
-    this.journal = new FileTail(path.join(dir, 'journal.jsonl'), (lines, reset) => {
+    this.journal = new FileTail(path.join(dir, RUN_FILES.journal), (lines, reset) => {
       if (reset) {
         this.chain = undefined;
         this.journalLines = 0;
       }
       this.onJournal(lines);
     });
-    this.live = new FileTail(path.join(dir, 'live.jsonl'), (lines, reset) =>
+    this.live = new FileTail(path.join(dir, RUN_FILES.live), (lines, reset) =>
       reset ? this.onLiveReplaced(lines) : this.onLive(lines),
     );
     this.journal.poll();
@@ -255,7 +256,7 @@ export class RunWatch {
     this.journal.poll();
     this.live.poll();
     // A line rewritten in place (same size, so no new lines to tail) shows here within seconds.
-    const checked = await journalCheck(path.join(this.dir, 'journal.jsonl'));
+    const checked = await journalCheck(path.join(this.dir, RUN_FILES.journal));
     if (checked?.state === 'tampered') this.sayTampered(checked);
     const run = runState(this.dir);
     this.dropAbandoned(run);
@@ -293,7 +294,7 @@ export class RunWatch {
   private onJournal(lines: string[]): void {
     watchStats.lines += lines.length;
     const fresh: CompactResult[] = [];
-    this.chain ??= new ChainVerifier(readKeySync(path.join(this.dir, 'journal.jsonl')));
+    this.chain ??= new ChainVerifier(readKeySync(path.join(this.dir, RUN_FILES.journal)));
     for (const line of lines) {
       this.chain.push(line, ++this.journalLines);
       if (this.chain.broken) {

@@ -13,6 +13,7 @@ import type { Queue } from 'bullmq';
 import type { NightHooks, TourneyJobData } from '../queue/jobs.ts';
 import type { NightRecord } from '../queue/nights.ts';
 import { readIndexFile, readIndexRedis } from '../run/index-read.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 export type { NightHooks };
 
@@ -185,7 +186,7 @@ export async function regressionOfNight(
   const fromRedis = redis ? await readIndexRedis(redis).catch(() => []) : [];
   const entries = fromRedis.some((e) => e.runDir === runDir)
     ? fromRedis
-    : await readIndexFile(path.join(path.dirname(runDir), 'index.jsonl'));
+    : await readIndexFile(path.join(path.dirname(runDir), RUN_FILES.index));
   const series = entries.filter((e) => e.schedule === schedule);
   const last = series.find((e) => e.runDir === runDir);
   return last ? nightAgainstBand(series, {}, last) : null;

@@ -24,6 +24,7 @@ import { type NightRecord, recordNight } from '../queue/nights.ts';
 import type { NightHooks } from '../queue/jobs.ts';
 import { fireNightAlert } from './night-alerts.ts';
 import type { RunStatus } from '../run/run-dir.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 /** How long a checkpoint stays in Redis after its last write (as finished games' jobs: a week). */
 const CHECKPOINT_TTL_S = 7 * 24 * 3600;
@@ -131,11 +132,11 @@ export class NightCheckpoint {
   async sync(): Promise<void> {
     const k = keysOf(this.ref);
     for (const rel of [
-      'format.json',
-      'run-id',
-      'journal.key',
-      'rules.json',
-      ...(await this.trackFiles('auto-reps.json')),
+      RUN_FILES.format,
+      RUN_FILES.runId,
+      RUN_FILES.journalKey,
+      RUN_FILES.rules,
+      ...(await this.trackFiles(RUN_FILES.autoReps)),
     ])
       await this.sendFile(k.files, rel);
     for (const bot of await this.strategies()) {
@@ -159,7 +160,7 @@ export class NightCheckpoint {
 
   /** The journal's whole new lines, after each one's replay (written before its line: RunDir.recordGame). */
   private async sendJournal(k: ReturnType<typeof keysOf>): Promise<void> {
-    const file = path.join(this.runDir, 'journal.jsonl');
+    const file = path.join(this.runDir, RUN_FILES.journal);
     const size = (await fs.stat(file).catch(() => null))?.size ?? 0;
     if (size < this.journalBytes) {
       // Rewritten (a torn last line cut when the journal was opened): sent again from the start.
@@ -264,10 +265,10 @@ export async function restoreNight(redis: Redis, ref: NightRef, runDir: string):
       // Its folder is here now (the record names where it lives).
       const record = { ...JSON.parse(data.toString('utf8')), dir: target.slice(0, -'.strategy.json'.length) };
       await fs.writeFile(target, `${JSON.stringify(record, null, 2)}\n`);
-    } else await fs.writeFile(target, data, rel === 'journal.key' ? { mode: 0o600 } : {});
+    } else await fs.writeFile(target, data, rel === RUN_FILES.journalKey ? { mode: 0o600 } : {});
   }
   const journal = (await redis.getBuffer(k.journal)) ?? Buffer.alloc(0);
-  await fs.writeFile(path.join(root, 'journal.jsonl'), journal);
+  await fs.writeFile(path.join(root, RUN_FILES.journal), journal);
   const from = meta.holder;
   await redis.hset(MOVED_KEY, from, JSON.stringify({ to: holderOf(runDir), at: new Date().toISOString() }));
   return {
@@ -288,7 +289,7 @@ export async function markMovedRuns(redis: Redis, report: (message: string) => v
   for (const [from, value] of Object.entries(await redis.hgetall(MOVED_KEY))) {
     if (!from.startsWith(host)) continue;
     const dir = from.slice(host.length);
-    const file = path.join(dir, 'status.json');
+    const file = path.join(dir, RUN_FILES.status);
     const status = JSON.parse(await fs.readFile(file, 'utf8').catch(() => 'null')) as RunStatus | null;
     // Only a scheduled night's folder (<schedule>-<yyyymmdd>-<hhmmss>, a tourney's status): an entry
     // naming any other folder (a forged one) changes nothing.

@@ -10,6 +10,7 @@ import type { Interval } from '../../records/metrics.ts';
 import type { MeanSd } from '../metrics/repeats.ts';
 import { ci, escapeHtml as h, htmlTable as table, PAGE_CSS, vsNext } from './page.ts';
 import { heatmap, intervalChart, lineChart } from './svg.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 const pmCI = (x: MeanSd | undefined, iv?: Interval) => `${pm(x)}${x?.mean === null || x === undefined ? '' : ci(iv)}`;
 const key = (t: CombinedTrack) => trackName(t).replace(/[^\w-]/g, '_');
@@ -155,7 +156,7 @@ export function renderCombinedHtml(c: CombinedSummary): string {
 <ul>
 <li>Directory: <code>${h(c.runDir)}</code> · finished ${h(c.finishedAt)}</li>
 <li>${h(opponentCodeLine(c.config))}</li>
-${c.repeats.map((r) => `<li>Repeat ${r.index}: seed ${r.seed}, ${r.games} games — <a href="${h(r.runDir)}/report.html">its report</a></li>`).join('\n')}
+${c.repeats.map((r) => `<li>Repeat ${r.index}: seed ${r.seed}, ${r.games} games — <a href="${h(r.runDir)}/${RUN_FILES.reportHtml}">its report</a></li>`).join('\n')}
 </ul>
 <p class="muted">Mean over the ${K} repeats ± SD (the paper's way). Brackets: ${Math.round(c.level * 100)}% intervals of the mean covering the agents' development and the games' luck (two-level bootstrap, Student's t with ${K - 1} df; docs/metrics.md "Intervals over repeats"). ≈: not separable from the next at 95%.</p>
 <nav>${nav.join('')}</nav>

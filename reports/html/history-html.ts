@@ -14,6 +14,7 @@ import { opponentCodeOf } from '../../records/opponent-code.ts';
 import { num } from '../markdown-format.ts';
 import { escapeHtml as h, PAGE_CSS } from './page.ts';
 import { lineChart, type Series } from './svg.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 export interface HistoryPageOptions {
   /** Runs and nights that did not finish (failed, killed, missed, interrupted, running, folder deleted). */
@@ -64,7 +65,7 @@ export function renderHistoryHtml(entries: RunIndexEntry[], root: string, option
   const pairs = pairwiseSections(columns, xLabels);
   const agents = [...new Set(runs.flatMap((r) => r.leaderboard.map((e) => e.agent)))].sort();
   const rows = [...runs].reverse().map((r) => {
-    const report = path.relative(root, path.join(r.runDir, 'report.html')).split(path.sep).join('/');
+    const report = path.relative(root, path.join(r.runDir, RUN_FILES.reportHtml)).split(path.sep).join('/');
     const deleted = options.deleted?.has(r.runDir) ?? false;
     const runCell = deleted ? h(r.runId) : `<a href="${h(report)}">${h(r.runId)}</a>`;
     const by = new Map(r.leaderboard.map((e) => [e.agent, e]));

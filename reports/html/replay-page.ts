@@ -17,6 +17,7 @@ import { loadGameModule } from '../../games/modules.ts';
 import { readReplayFile, replayMtime } from '../../records/replay-files.ts';
 import { escapeHtml, PAGE_CSS, scriptJson } from './page.ts';
 import { writeFileAtomic } from '../../util/fs.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 const SHELL = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-shell.js');
 const KIT = path.join(PROJECT_ROOT, 'reports', 'html', 'viewer-kit.js');
@@ -60,7 +61,7 @@ export function replayPage(data: ViewerData, backLink?: string): string {
 <style>${PAGE_CSS}${REPLAY_CSS}</style></head>
 <body>${backLink ? `<p><a href="${escapeHtml(backLink)}">← report</a></p>` : ''}<div id="replay"></div>
 <script>window.CATARENA_REPLAY = ${scriptJson(data)};</script>
-<script src="viewer.js"></script>
+<script src="${RUN_FILES.viewer}"></script>
 </body></html>
 `;
 }
@@ -75,10 +76,10 @@ const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 /** The shared page's name in a replays folder, and the address of one game on it (relative to the folder). */
-export const REPLAY_PAGE = 'replay.html';
+export const REPLAY_PAGE = RUN_FILES.replayPage;
 export const replayHref = (id: string) => `${REPLAY_PAGE}?id=${encodeURIComponent(id)}`;
 /** The viewer data's index in a replays folder: which bundle holds each game. */
-export const VIEW_INDEX = 'views.js';
+export const VIEW_INDEX = RUN_FILES.viewIndex;
 /** A bundle of viewer data: view-<bundle>-<n>.js (`bundle` names a track). */
 const bundleFile = (bundle: string, n: number) => `view-${bundle}-${n}.js`;
 const BUNDLE_FILE = /^view-(.+)-(\d+)\.js$/;
@@ -97,7 +98,7 @@ export function sharedReplayPage(backLink?: string): string {
 <title>replay</title>
 <style>${PAGE_CSS}${REPLAY_CSS}</style></head>
 <body>${backLink ? `<p><a href="${escapeHtml(backLink)}">← report</a></p>` : ''}<div id="replay"></div>
-<script src="viewer.js"></script>
+<script src="${RUN_FILES.viewer}"></script>
 <script>(function () {
   var id = new URLSearchParams(location.search).get('id') || '';
   var root = document.getElementById('replay');
@@ -194,11 +195,11 @@ async function writeReplayPagesNow(
   ids: readonly string[],
   options: { backLink?: string; bundle?: string; extra?: (id: string) => Record<string, unknown> | undefined },
 ): Promise<string[]> {
-  const backLink = options.backLink ?? '../report.html';
+  const backLink = options.backLink ?? `../${RUN_FILES.reportHtml}`;
   const bundle = (options.bundle ?? 'games').replace(/[^A-Za-z0-9_-]/g, '_');
   await fs.mkdir(replaysDir, { recursive: true });
   await fs.writeFile(
-    path.join(replaysDir, 'viewer.js'),
+    path.join(replaysDir, RUN_FILES.viewer),
     `${await viewerScript()}\n\n${await fs.readFile(SHELL, 'utf8')}`,
   );
   await fs.writeFile(path.join(replaysDir, REPLAY_PAGE), sharedReplayPage(backLink));

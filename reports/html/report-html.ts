@@ -28,6 +28,7 @@ import { integrityAlarmLines } from '../integrity.ts';
 import { integrityHtml } from './integrity-html.ts';
 import { eloHtml, tableRatingsHtml } from './ratings-html.ts';
 import { crossGameNote } from '../markdown-ratings.ts';
+import { RUN_FILES } from '../../records/run-layout.ts';
 
 /** One game as the W-cell panel lists it. */
 export interface IndexedGame {
@@ -310,7 +311,7 @@ const REPORT_SCRIPT = `(function () {
       var a = labels[Number(cell.getAttribute('data-row'))], b = labels[Number(cell.getAttribute('data-col'))];
       var list = track.games.filter(function (g) { return g.seats.indexOf(a) >= 0 && g.seats.indexOf(b) >= 0; });
       var rows = list.map(function (g) {
-        var link = g.page ? '<a href="replays/replay.html?id=' + encodeURIComponent(g.id) + '">replay</a>' : '<a href="replays/' + esc(g.id) + '.json.gz">json</a>';
+        var link = g.page ? '<a href="replays/${RUN_FILES.replayPage}?id=' + encodeURIComponent(g.id) + '">replay</a>' : '<a href="replays/' + esc(g.id) + '.json.gz">json</a>';
         return '<tr><td class="text">' + esc(g.seats.join(' · ')) + '</td><td>' + g.scores.map(function (x) { return Math.round(x * 1000) / 1000; }).join('–') + '</td><td class="text">' + esc(g.termination + (g.reason ? ': ' + g.reason : '')) + '</td><td>' + g.plies + '</td><td class="text">' + link + '</td></tr>';
       }).join('');
       panel.innerHTML = '<p><strong>' + esc(a) + ' vs ' + esc(b) + '</strong>: ' + list.length + ' game(s) <button type="button" id="games-close">close</button></p>' +
