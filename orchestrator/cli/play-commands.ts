@@ -3,7 +3,7 @@
 // validator only when a command runs.
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
+import { checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
 import { BOT_START_TIMEOUT_MS, DEFAULT_LIMITS } from '../../records/match.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
@@ -403,7 +403,7 @@ export function registerPlayCommands(program: Command): void {
   ).action(async (dirs: string[], opts: CommonOpts & { reps: number }) => {
     if (dirs.length < 2) throw new Error('arena needs at least two bot folders');
     const pairs = (dirs.length * (dirs.length - 1)) / 2;
-    const tables = adapterFor(opts.game).tables;
+    const tables = gameDescriptor(opts.game).tables;
     const total = tables ? Math.ceil(dirs.length / tables.maxSeats) * opts.reps : pairs * 2 * opts.reps; // bridge: 2 rooms × reps boards
     if (total > MAX_ARENA_GAMES)
       throw new Error(
