@@ -8,7 +8,7 @@ import path from 'node:path';
 import { executeQueued, type QueuedStrategy } from '../orchestrator/executor/queued.ts';
 import { MATCH_QUEUE, withQueues } from '../orchestrator/queue/connection.ts';
 import { roundRobin } from '../orchestrator/formats/round-robin.ts';
-import { DEFAULT_LIMITS, type MatchSpec } from '../records/match.ts';
+import { BOT_START_TIMEOUT_MS, DEFAULT_LIMITS, type MatchSpec } from '../records/match.ts';
 import { startRedis } from '../tests/helpers/redis.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from '../tests/helpers/worker-process.ts';
 import { playWarm } from './warm-fleet.ts';
@@ -67,7 +67,7 @@ export async function benchQueue(reps = 10): Promise<Record<string, unknown>> {
           url: redis.url,
           run: `warmup-${run}`,
           strategies,
-          startTimeoutMs: 20_000,
+          startTimeoutMs: BOT_START_TIMEOUT_MS,
           sweepMs: 200,
         });
         const collected = new Map<string, number>();
@@ -76,7 +76,7 @@ export async function benchQueue(reps = 10): Promise<Record<string, unknown>> {
           url: redis.url,
           run,
           strategies,
-          startTimeoutMs: 20_000,
+          startTimeoutMs: BOT_START_TIMEOUT_MS,
           sweepMs: 200,
           onReplay: (r) => void collected.set(r.result.id, Date.now()),
         });

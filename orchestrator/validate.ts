@@ -7,7 +7,7 @@
 import { createRng } from '../util/rng.ts';
 import type { PositionCheck, ValidationReport } from '../records/tourney.ts';
 import type { LiveGame } from '../games/core/wire.ts';
-import { adapterFor } from '../games/registry.ts';
+import { adapterFor, gameDescriptor } from '../games/registry.ts';
 import { type BotHandle, BotStartError, type Sandbox } from '../sandbox/types.ts';
 import { releasePort, startOnFreePort } from '../sandbox/ports.ts';
 import type { GameServerPool } from './game-server/game-servers.ts';
@@ -81,6 +81,7 @@ export async function validateAndKeep(
 
 async function check(options: ValidateOptions, keep: boolean): Promise<{ report: ValidationReport; bot?: BotHandle }> {
   const adapter = adapterFor(options.game);
+  const { tables } = gameDescriptor(options.game);
   const strict = options.strict ?? false;
   const report: ValidationReport = {
     dir: options.dir,
@@ -125,8 +126,8 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
     const limits = { deadlineMs: moveMs, maxResponseBytes: 1 << 20 };
     for (const plies of options.positionPlies ?? [0, 1, 6, 15]) {
       const rng = createRng(1000 + plies);
-      const seatIds = adapter.tables
-        ? Array.from({ length: adapter.tables.validationSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`))
+      const seatIds = tables
+        ? Array.from({ length: tables.validationSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`))
         : undefined;
       let state = adapter.game.init(options.variant, rng, seatIds ? { seats: seatIds.length } : undefined);
       for (let k = 0; k < plies && adapter.game.outcome(state) === null; k++) {

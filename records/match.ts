@@ -24,6 +24,12 @@ export interface MatchLimits {
 
 export const DEFAULT_LIMITS: MatchLimits = { moveMs: 10_000, joinMs: 5_000, maxResponseBytes: 1 << 20 };
 
+/**
+ * How long a bot may take to start and answer its health check, unless a config or flag says
+ * otherwise: the one default the sandboxes, the tourney config and `play` share.
+ */
+export const BOT_START_TIMEOUT_MS = 20_000;
+
 export interface MatchSpec {
   game: string;
   variant: string;

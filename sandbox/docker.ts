@@ -16,6 +16,7 @@ import type Docker from 'dockerode';
 import { botRuntimeTag } from '../docker/image-tags.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
+import { BOT_START_TIMEOUT_MS } from '../records/match.ts';
 import { killProcessesIn } from './strays.ts';
 import { newCallerId } from './relayed-callers.ts';
 import { connectUnix, openRelays, STAGE_ENTRY, stageNameRoom } from './relay.ts';
@@ -190,7 +191,7 @@ export class DockerSandbox implements Sandbox {
     await container.start();
     bot.findHostProcess();
 
-    const deadline = Date.now() + (o.startTimeoutMs ?? 20_000);
+    const deadline = Date.now() + (o.startTimeoutMs ?? BOT_START_TIMEOUT_MS);
     for (let poll = 0; ; poll++) {
       if (await bot.isHealthy(1_000)) return bot;
       if (poll % 3 === 0) {
@@ -199,7 +200,10 @@ export class DockerSandbox implements Sandbox {
           return bot.failStart('exited', `${name}: the bot's container stopped before it became healthy: ${exit}`);
       }
       if (Date.now() > deadline)
-        return bot.failStart('unhealthy', `${name}: no healthy answer within ${o.startTimeoutMs ?? 20_000} ms`);
+        return bot.failStart(
+          'unhealthy',
+          `${name}: no healthy answer within ${o.startTimeoutMs ?? BOT_START_TIMEOUT_MS} ms`,
+        );
       await sleep(100);
     }
   }

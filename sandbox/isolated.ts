@@ -18,6 +18,7 @@ import { type BotCgroup, createBotCgroup } from './cgroups.ts';
 import { CappedLog, readLogTail } from './capped-log.ts';
 import { SCRUBBED_PATH } from './bot-env.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
+import { BOT_START_TIMEOUT_MS } from '../records/match.ts';
 import { isolationStatus } from './isolation.ts';
 import { newCallerId } from './relayed-callers.ts';
 import { connectUnix, openRelays, STAGE_ENTRY, stageNameRoom } from './relay.ts';
@@ -112,7 +113,7 @@ export class IsolatedSandbox implements Sandbox {
       fs.rmSync(stage, { recursive: true, force: true });
       throw err;
     }
-    await started.waitHealthy(o.startTimeoutMs ?? 20_000);
+    await started.waitHealthy(o.startTimeoutMs ?? BOT_START_TIMEOUT_MS);
     return started;
   }
 

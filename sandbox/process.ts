@@ -14,6 +14,7 @@ import path from 'node:path';
 import { botPath, MARKER_VAR, passEnvFor } from './bot-env.ts';
 import { CappedLog } from './capped-log.ts';
 import { DEFAULT_HEALTH, probeHealth } from './health.ts';
+import { BOT_START_TIMEOUT_MS } from '../records/match.ts';
 import { isPortOpen } from './ports.ts';
 import { ProcessBot } from './process-bot.ts';
 import { ensureReaper, killProcessesIn, ownerToken } from './strays.ts';
@@ -69,7 +70,7 @@ export class UnsafeSandbox implements Sandbox {
       );
     }
     const health = o.health ?? DEFAULT_HEALTH;
-    const startTimeoutMs = o.startTimeoutMs ?? 20_000;
+    const startTimeoutMs = o.startTimeoutMs ?? BOT_START_TIMEOUT_MS;
     const logFile = o.logFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bot-')), 'bot.log');
     const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
     const marker = `${ownerToken()}.${randomUUID()}`;

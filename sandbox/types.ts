@@ -15,7 +15,7 @@ export interface BotStartOptions {
   script?: string;
   /** How readiness is checked (default: HTTP GET /health, any 200). */
   health?: HealthCheck;
-  /** How long the bot may take to become healthy (default 20 s). */
+  /** How long the bot may take to become healthy (default records/match.ts `BOT_START_TIMEOUT_MS`, 20 s). */
   startTimeoutMs?: number;
   /**
    * Extra environment on top of the scrubbed base (PATH=/usr/local/bin:/usr/bin:/bin, HOME=dir,

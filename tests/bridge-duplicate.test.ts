@@ -7,7 +7,7 @@ import { duplicateMatches, roomSeats } from '../orchestrator/formats/duplicate.t
 import { DEFAULT_LIMITS, matchId, type MatchResult, type MatchSpec } from '../records/match.ts';
 import { bridgeReportFiles } from '../games/bridge/reports/catarena-report.ts';
 import { pairwiseGames } from '../reports/metrics/batch.ts';
-import { duplicateMatchesOf, foldDuplicates } from '../reports/metrics/duplicate.ts';
+import { duplicateMatchesOf, foldDuplicates, roomComparisons } from '../reports/metrics/duplicate.ts';
 import { fromGames } from '../reports/metrics/score-matrix.ts';
 import { crossTable } from '../reports/tables/crosstable.ts';
 
@@ -79,6 +79,15 @@ describe('IMPs and VPs', () => {
     expect(m!.vp).toEqual(vpFor(13, 3));
     expect(m!.vp[0]).toBeGreaterThan(10);
     expect(m!.vp[0] + m!.vp[1]).toBeCloseTo(20, 10);
+  });
+
+  it("gives each room of a complete board the other room's NS score and the board's IMPs", () => {
+    const c = roomComparisons(results);
+    expect(c.get(results[0]!.id)).toEqual({ otherNs: -50, imps: 10 });
+    expect(c.get(results[1]!.id)).toEqual({ otherNs: 420, imps: 10 });
+    expect(c.get(results[4]!.id)).toEqual({ otherNs: 100, imps: 3 });
+    expect(c.size).toBe(6);
+    expect([...roomComparisons(results.slice(0, 3)).keys()]).toEqual([results[0]!.id, results[1]!.id]);
   });
 
   it('leaves out a board with one room missing (an interrupted run)', () => {

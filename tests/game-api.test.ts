@@ -6,6 +6,7 @@
 // A new game passes this by being registered (docs/adding-a-game.md).
 import { describe, expect, it } from 'vitest';
 import { initSetup } from '../games/core/game.ts';
+import type { FormatTrait } from '../games/core/descriptor.ts';
 import { createRng } from '../util/rng.ts';
 import { gameDescriptor, gameIds } from '../games/registry.ts';
 import { replayState } from '../games/replay.ts';
@@ -17,8 +18,8 @@ const MAX_PLIES = 20_000;
 
 /** Seats for a game: the descriptor's table size to validate with, else what its rules take. */
 function seatsFor(game: string): string[] {
-  const { wire } = gameDescriptor(game);
-  const n = wire.tables?.validationSeats ?? (game === 'bridge' ? 4 : 2);
+  const { tables } = gameDescriptor(game);
+  const n = tables?.validationSeats ?? (game === 'bridge' ? 4 : 2);
   return Array.from({ length: n }, (_, i) => `s${i}`);
 }
 
@@ -103,7 +104,19 @@ describe.each(gameIds())('game API: %s', (game) => {
     expect(['pairs', 'tables', 'duplicate']).toContain(d.format);
     expect(d.defaults.reps).toBeGreaterThanOrEqual(1);
     expect(d.defaults.moveTimeoutMs).toBeGreaterThan(0);
-    if (d.format === 'tables') expect(d.wire.tables?.maxSeats).toBeGreaterThan(2);
+    if (d.format === 'tables') expect(d.tables.maxSeats).toBeGreaterThan(2);
     if (d.format === 'duplicate') expect(d.duplicate).toBeDefined();
+  });
+});
+
+describe('the tables trait', () => {
+  it('is said once: a tables game gives its table size, no other format may (tsc checks the errors below)', () => {
+    // @ts-expect-error a tables game without its table size
+    const missing: FormatTrait = { format: 'tables' };
+    // @ts-expect-error a pairs game with a table size
+    const extra: FormatTrait = { format: 'pairs', tables: { maxSeats: 4, validationSeats: 2 } };
+    expect([missing, extra].map((t) => t.format)).toEqual(['tables', 'pairs']);
+    const tableGames = gameIds().filter((g) => gameDescriptor(g).tables);
+    expect(tableGames).toEqual(gameIds().filter((g) => gameDescriptor(g).format === 'tables'));
   });
 });

@@ -1,4 +1,5 @@
-// OfflineAgent: develops a real heuristic Gomoku, chess, Hold'em or bridge bot without an LLM
+// OfflineAgent: develops a real heuristic bot without an LLM, for every registered game whose
+// descriptor names an offline kit (games/registry.ts; `offlineAgentGames` lists them)
 // (on the go and ml task tracks: the game's Go or ML reference bot, ./track-reference.ts).
 // Round 1 draws parameters from its character's prior; later rounds learn from the workspace only
 // (round_report.json and the previous round's params.json files), then copy the reference bot
@@ -25,13 +26,18 @@ import { RUN_FILES } from '../../records/run-layout.ts';
 
 const isCharacterName = (name: string): name is CharacterName => (CHARACTER_NAMES as readonly string[]).includes(name);
 
+/** The games an offline agent can develop for: those whose descriptor names an offline kit. */
+export function offlineAgentGames(): string[] {
+  return gameIds().filter((g) => gameDescriptor(g).modules.offlineKit);
+}
+
 /**
  * The kit of a game whose descriptor names one (a parameterised heuristic reference bot the
  * offline agents tune), loaded from the game's folder.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any game's types
 async function kitFor(game: string): Promise<GameKit<any>> {
-  const supported = gameIds().filter((g) => gameDescriptor(g).modules.offlineKit);
+  const supported = offlineAgentGames();
   const kit =
     gameIds().includes(game) && fs.existsSync(referenceBotDir(game, 'heuristic'))
       ? // biome-ignore lint/suspicious/noExplicitAny: any game's types

@@ -57,12 +57,29 @@ export interface GameRecordExport {
   file(records: readonly string[]): string;
 }
 
-export interface GameDescriptor {
+/**
+ * A `tables` game's table size: at most `maxSeats` players per table; `catarena validate` checks
+ * bots at a table of `validationSeats`.
+ */
+export interface TableSeats {
+  maxSeats: number;
+  validationSeats: number;
+}
+
+/**
+ * A game's format, said once: a `tables` game gives its table size with it, no other format has
+ * one (the type refuses a descriptor where the two disagree).
+ */
+export type FormatTrait = { format: 'pairs' | 'duplicate'; tables?: never } | { format: 'tables'; tables: TableSeats };
+
+export type GameDescriptor = GameDescriptorFields & FormatTrait;
+
+/** Everything in a descriptor but its format (FormatTrait). */
+export interface GameDescriptorFields {
   id: string;
   /** The rules and the CATArena wire protocol (the rules are `wire.game`). */
   // biome-ignore lint/suspicious/noExplicitAny: any game's types
   wire: WireAdapter<any, any>;
-  format: GameFormat;
   /** How the format `duplicate` scores boards and matches (required for that format). */
   duplicate?: DuplicateScoring;
   /** What one journal game is, where it is not a whole game, for reports and `catarena play` (Bridge: 'board-rooms'). */

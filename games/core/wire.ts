@@ -48,11 +48,6 @@ export interface WireAdapter<S, A> {
   readonly idPrefix: string | Record<string, string>;
   /** The CATArena game-server port bots may hard-code, per variant. */
   readonly catarenaServerPort: Record<string, number>;
-  /**
-   * Multi-player games are played in batch tables instead of pairwise matches: at most
-   * `maxSeats` players per table; `catarena validate` checks bots at a table of `validationSeats`.
-   */
-  readonly tables?: { maxSeats: number; validationSeats: number };
   /** Health check kind for bots of this game. */
   readonly health: { kind: 'http'; path: string; statuses?: string[] } | { kind: 'tcp' };
   join?(state: S, seat: Seat, ctx: TurnContext): WireCall;

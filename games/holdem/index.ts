@@ -9,6 +9,7 @@ export const holdem: GameDescriptor = {
   id: 'holdem',
   wire: holdemWire,
   format: 'tables',
+  tables: { maxSeats: 12, validationSeats: 6 },
   // A journal game is one tournament round of a table.
   unit: 'tournament rounds',
   // Table rounds per table: the paper plays 100; 2 keeps the default four-game run within about 3

@@ -221,7 +221,6 @@ export const holdemWire: WireAdapter<TableState, Action> = {
   idPrefix: 'holdem_',
   catarenaServerPort: { standard: 9010, variant: 9011 },
   health: { kind: 'tcp' },
-  tables: { maxSeats: 12, validationSeats: 6 },
 
   turn(s, seat, ctx: TurnContext) {
     const ids = playerIds(s.hand.seats.length, ctx.seatIds);

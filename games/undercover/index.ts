@@ -10,6 +10,7 @@ export const undercover: GameDescriptor = {
   id: 'undercover',
   wire: undercoverWire,
   format: 'tables',
+  tables: { maxSeats: 10, validationSeats: 6 },
   // Table rounds per table: one seat rotation of a 3-strategy table is 3; 6 gives every strategy
   // two word pairs per seat. Statements are short: 5 s per decision is ample.
   defaults: { reps: 6, moveTimeoutMs: 5_000 },

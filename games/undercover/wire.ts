@@ -84,7 +84,6 @@ export const undercoverWire: WireAdapter<UndercoverState, UndercoverAction> = {
   idPrefix: 'undercover_',
   catarenaServerPort: { standard: 9030, variant: 9031 },
   health: { kind: 'http', path: '/health' },
-  tables: { maxSeats: 10, validationSeats: 6 },
 
   join(s, seat, ctx) {
     const ids = playerIds(s.seats, ctx.seatIds);

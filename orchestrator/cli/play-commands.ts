@@ -3,8 +3,8 @@
 // validator only when a command runs.
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { adapterFor, checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
-import { DEFAULT_LIMITS } from '../../records/match.ts';
+import { checkVariant, gameDescriptor, gameIds } from '../../games/registry.ts';
+import { BOT_START_TIMEOUT_MS, DEFAULT_LIMITS } from '../../records/match.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
 import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
@@ -63,7 +63,7 @@ function addCommon(cmd: Command): Command {
       `per-move deadline; the request is aborted when it passes (default: the game's: ${moveTimeoutHelp()})`,
       intOption(1),
     )
-    .option('--start-timeout <ms>', 'how long a bot may take to become healthy', intOption(100), 20_000)
+    .option('--start-timeout <ms>', 'how long a bot may take to become healthy', intOption(100), BOT_START_TIMEOUT_MS)
     .addOption(
       new Option(
         '--policy <policy>',
@@ -404,7 +404,7 @@ export function registerPlayCommands(program: Command): void {
   ).action(async (dirs: string[], opts: CommonOpts & { reps: number }) => {
     if (dirs.length < 2) throw new Error('arena needs at least two bot folders');
     const pairs = (dirs.length * (dirs.length - 1)) / 2;
-    const tables = adapterFor(opts.game).tables;
+    const tables = gameDescriptor(opts.game).tables;
     const total = tables ? Math.ceil(dirs.length / tables.maxSeats) * opts.reps : pairs * 2 * opts.reps; // bridge: 2 rooms × reps boards
     if (total > MAX_ARENA_GAMES)
       throw new Error(
@@ -423,7 +423,7 @@ export function registerPlayCommands(program: Command): void {
     .addOption(new Option('-g, --game <game>', 'game').choices(gameIds()).default(gameIds()[0]))
     .option('-V, --variant <variant>', 'rule set', 'standard')
     .option('--move-timeout <ms>', `per-move deadline (default: ${moveTimeoutHelp()})`, intOption(1))
-    .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), 20_000)
+    .option('--start-timeout <ms>', 'how long the bot may take to become healthy', intOption(100), BOT_START_TIMEOUT_MS)
     .addOption(
       new Option('--sandbox <kind>', 'where the bot runs (process: isolated by bubblewrap; unsafe: a plain process)')
         .choices(['process', 'docker', 'unsafe'])

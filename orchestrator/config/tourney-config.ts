@@ -7,6 +7,7 @@ import { adapterFor, defaultGameIds, gameDescriptor, gameIds } from '../../games
 import { modelTableOverlaySchema } from '../../agents/core/model-table-schema.ts';
 import { MODEL_TABLE } from '../../agents/core/models.ts';
 import { TASK_TRACKS, type TaskTrack } from '../../records/task-track.ts';
+import { BOT_START_TIMEOUT_MS } from '../../records/match.ts';
 import { DEFAULT_OPPONENT_CODE, OPPONENT_CODE, type OpponentCode } from '../../records/opponent-code.ts';
 
 /** A repetition count, or 'auto': play the schedule once, then more where it matters until W is stable (orchestrator/tourney/auto-reps.ts). */
@@ -96,7 +97,7 @@ export const TourneyConfigSchema = z.strictObject({
   policy: z.enum(['strict', 'catarena']).default('strict'),
   /** Per-move deadline; default per game (paper: 10 s for Gomoku, Chess, Bridge; 3 s Hold'em). */
   moveTimeoutMs: z.int().min(1).optional(),
-  startTimeoutMs: z.int().min(100).default(20_000),
+  startTimeoutMs: z.int().min(100).default(BOT_START_TIMEOUT_MS),
   /**
    * Refuse a round's bot on any problem at its entry check (an illegal move on a validation position,
    * a refused join). Default: only a bot that does not start, is not healthy or answers no probe

@@ -52,7 +52,7 @@ export function fieldSpecs(descriptor: GameDescriptor, field: Field, settings: F
         duplicateMatch({ ...common, boards: own([a, b]) }, a, b, 0),
       );
     case 'tables': {
-      const maxSeats = descriptor.wire.tables?.maxSeats;
+      const maxSeats = descriptor.tables?.maxSeats;
       const series: TableSeries[] =
         field.kind === 'arena'
           ? [{ kind: 'round', label: 'arena', members: entrants }]
@@ -118,7 +118,7 @@ export function scheduleUnits(
     units.set(key, unit);
     unit.nextRep = Math.max(unit.nextRep!, (spec.rep ?? 0) + 1);
   }
-  const maxSeats = descriptor.wire.tables?.maxSeats ?? 12;
+  const maxSeats = descriptor.tables?.maxSeats ?? 12;
   for (const unit of units.values()) {
     if (unit.table) {
       const k = unit.members.length;
@@ -150,7 +150,7 @@ export function moreSpecs(
   if (unit.table) {
     const { kind, label, nextRound, roundsPerRep } = unit.table;
     const first = nextRound + index * roundsPerRep;
-    const maxSeats = descriptor.wire.tables?.maxSeats;
+    const maxSeats = descriptor.tables?.maxSeats;
     return tableSpecs(
       { kind, label, members: unit.members },
       { ...common, tableRounds: first + roundsPerRep, maxSeats },

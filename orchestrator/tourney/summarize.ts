@@ -12,7 +12,7 @@ import { tableRatings } from '../../reports/metrics/table-ratings.ts';
 import { crossGameRatings } from '../../reports/metrics/cross-game.ts';
 import { computeAll, generalizability } from '../../reports/metrics/metrics.ts';
 import { pairwiseGames, tableWinRates } from '../../reports/metrics/batch.ts';
-import { duplicateMatchesOf } from '../../reports/metrics/duplicate.ts';
+import { roomComparisons } from '../../reports/metrics/duplicate.ts';
 import { fromGames, type GameResult, type ScoreMatrix } from '../../reports/metrics/score-matrix.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { renderReportHtml, trackKey, type GameIndex } from '../../reports/html/report-html.ts';
@@ -273,22 +273,7 @@ export async function writeTrackViews(
   results: readonly MatchResult[],
   byId: ReadonlyMap<string, { round: number }>,
 ): Promise<Set<string>> {
-  const comparisons = new Map<string, { otherNs: number; imps: number }>(); // Bridge room → the other room's score and the board's IMPs
-  const rooms = new Map<string, MatchResult[]>(); // "match|board" → the results of its rooms
-  for (const r of results) {
-    const key = r.spec.duplicate && `${r.spec.duplicate.match}|${r.spec.duplicate.board}`;
-    if (key) rooms.set(key, [...(rooms.get(key) ?? []), r]);
-  }
-  for (const m of duplicateMatchesOf(results)) {
-    for (const board of m.boards) {
-      for (const r of rooms.get(`${m.match}|${board.board}`) ?? []) {
-        comparisons.set(r.id, {
-          otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open,
-          imps: board.imps,
-        });
-      }
-    }
-  }
+  const comparisons = roomComparisons(results);
   const roundOf = (r: MatchResult) => Math.max(0, ...r.spec.seats.map((id) => byId.get(id)?.round ?? 0));
   const ordered = results
     .map((r, i) => ({ id: r.id, round: roundOf(r), i }))

@@ -51,6 +51,36 @@ export function duplicateMatchesOf(results: readonly MatchResult[]): DuplicateMa
   return scoredMatches(results).map(([m]) => m);
 }
 
+/** What a room's replay page shows beside its board: the other room's NS score and the board's score for team A (Bridge: IMPs). */
+export interface RoomComparison {
+  otherNs: number;
+  imps: number;
+}
+
+/**
+ * Each room's comparison with the other room of its board, by match id, for the boards of
+ * `results` that have both rooms (the replay pages' `extra.comparison`; games/bridge/viewer/data.ts).
+ */
+export function roomComparisons(results: readonly MatchResult[]): Map<string, RoomComparison> {
+  const comparisons = new Map<string, RoomComparison>();
+  const rooms = new Map<string, MatchResult[]>(); // "match|board" → the results of its rooms
+  for (const r of results) {
+    const key = r.spec.duplicate && `${r.spec.duplicate.match}|${r.spec.duplicate.board}`;
+    if (key) rooms.set(key, [...(rooms.get(key) ?? []), r]);
+  }
+  for (const m of duplicateMatchesOf(results)) {
+    for (const board of m.boards) {
+      for (const r of rooms.get(`${m.match}|${board.board}`) ?? []) {
+        comparisons.set(r.id, {
+          otherNs: r.spec.duplicate!.room === 'open' ? board.closed : board.open,
+          imps: board.imps,
+        });
+      }
+    }
+  }
+  return comparisons;
+}
+
 /** The matches with the scoring of their game. */
 function scoredMatches(results: readonly MatchResult[]): Array<[DuplicateMatch, DuplicateScoring]> {
   const byMatch = new Map<

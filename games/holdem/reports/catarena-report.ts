@@ -38,6 +38,7 @@ import { basename, join } from 'node:path';
 import type { FailureKind, MatchResult, Replay } from '../../../records/match.ts';
 import { handLogs, tableConfig, type TableState } from '../table.ts';
 import { fullHistoryEntries, holdemWire } from '../wire.ts';
+import { holdem } from '../index.ts';
 import { replayStateWith } from '../../core/replay.ts';
 import { writeLogFile, type CatarenaWriter } from '../../../reports/catarena/catarena-report.ts';
 
@@ -219,7 +220,7 @@ export function buildHoldemReport(opts: HoldemReportOptions): HoldemTournamentRe
   const table = tableConfig(first?.spec.options);
   const config: HoldemArenaConfig = {
     tournament: {
-      max_players: holdemWire.tables!.maxSeats,
+      max_players: holdem.tables!.maxSeats,
       rounds: opts.tables.length,
       initial_chips: table.startingChips,
       max_hands_per_round: table.handCap,
