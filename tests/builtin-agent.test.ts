@@ -1,5 +1,6 @@
 // The built-in minimal agent against a scripted OpenAI-compatible server: a real AI SDK tool loop
 // writing a real bot into a real workspace, validated by the orchestrator's validateBot.
+// Over 30 s: about 20 cases, most a whole development: a tool loop, then its bot started and validated.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // The Docker backend against the real engine: isolation from inside a bot container, limits,
 // crash reports and cleanup. No packet leaves this machine: a container has only loopback, and
 // every listener probed here is one this test started.
+// Over 30 s: each case starts real bot containers (about 1 s each) and waits out limits and crashes.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
