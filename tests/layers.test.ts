@@ -9,8 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GAME_MODULE_EXPORTS, type GameModuleKind } from '../games/modules.ts';
 import { gameDescriptor, gameIds } from '../games/registry.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
+import { ROOT, sourceFiles } from './helpers/sources.ts';
 
 /** Lowest first. A path belongs to the longest prefix listed. */
 const LAYERS: string[][] = [
@@ -62,41 +61,17 @@ function layerOf(rel: string): { layer: number; unit: string } {
 /** The folder a file belongs to for the mutual-import check (its unit, refined to its own folder). */
 const folderOf = (rel: string) => path.dirname(rel);
 
-function sources(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-      const rel = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && entry.name !== 'bots' && entry.name !== 'results') walk(rel);
-      } else if (/\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.endsWith('.d.mts'))
-        out.push(rel);
-    }
-  };
-  for (const top of [
-    'records',
-    'util',
-    'games',
-    'sandbox',
-    'docker',
-    'reports',
-    'agents',
-    'orchestrator',
-    'bin',
-    'bench',
-    'scripts',
-  ])
-    if (fs.existsSync(path.join(ROOT, top))) walk(top);
-  return out;
-}
-
 const IMPORT =
   /(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,]+?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
-/** Relative imports of a file; the compiled tree (.build/x.js, what bin/ runs) counts as its source x.ts. */
-function importsOf(rel: string): string[] {
+/**
+ * Relative imports of a file; the compiled tree (.build/x.js, what bin/ runs) counts as its source
+ * x.ts. `runtimeOnly`: without type-only imports, which leave no JavaScript.
+ */
+function importsOf(rel: string, { runtimeOnly = false } = {}): string[] {
   const text = fs.readFileSync(path.join(ROOT, rel), 'utf8');
   return [...text.matchAll(IMPORT)]
+    .filter((m) => !runtimeOnly || !/^(import|export)\s+type\s/.test(m[0]))
     .map((m) => path.normalize(path.join(path.dirname(rel), m[1] ?? m[2]!)))
     .map((to) => (to.startsWith(`.build${path.sep}`) ? to.slice('.build/'.length).replace(/\.js$/, '.ts') : to));
 }
@@ -117,7 +92,7 @@ function loadsOf(rel: string): string[] {
 }
 
 describe('layers', () => {
-  const files = sources();
+  const files = sourceFiles();
   const loads = files
     .filter((f) => f !== 'games/modules.ts')
     .flatMap((from) => loadsOf(from).map((to) => ({ from, to })));
@@ -154,12 +129,13 @@ describe('layers', () => {
 
   it('no two modules import each other at run time, dynamic imports included', () => {
     // Type-only imports vanish from the JavaScript, so a circle of types loads nothing twice.
-    const runtime = files.flatMap((from) =>
-      [...fs.readFileSync(path.join(ROOT, from), 'utf8').matchAll(IMPORT)]
-        .filter((m) => !/^(import|export)\s+type\s/.test(m[0]))
-        .map((m) => `${from} → ${path.normalize(path.join(path.dirname(from), m[1] ?? m[2]!))}`),
+    const pairs = new Set(
+      files.flatMap((from) =>
+        importsOf(from, { runtimeOnly: true })
+          .filter((to) => to !== from)
+          .map((to) => `${from} → ${to}`),
+      ),
     );
-    const pairs = new Set(runtime.filter((p) => p.split(' → ')[0] !== p.split(' → ')[1]));
     const mutual = [...pairs].filter((p) => pairs.has(p.split(' → ').reverse().join(' → '))).sort();
     expect(mutual).toEqual([]);
   });

@@ -8,21 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUN_FILES } from '../records/run-layout.ts';
+import { ROOT, sourceFiles } from './helpers/sources.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const TOPS = [
-  'records',
-  'util',
-  'games',
-  'sandbox',
-  'docker',
-  'reports',
-  'agents',
-  'orchestrator',
-  'bin',
-  'bench',
-  'scripts',
-];
 const LAYOUT_MODULE = 'records/run-layout.ts';
 
 /** Literals that are right where they are: file, name, and why. */
@@ -64,20 +51,6 @@ function runFileLiterals(text: string): { line: number; name: string }[] {
     .flatMap((line, i) => [...codeOf(line).matchAll(LITERAL)].map((m) => ({ line: i + 1, name: (m[2] ?? m[3])! })));
 }
 
-function sources(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-      const rel = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!['node_modules', 'bots', 'results'].includes(entry.name)) walk(rel);
-      } else if (/\.(ts|mts|mjs)$/.test(entry.name) && !/\.d\.m?ts$/.test(entry.name)) out.push(rel);
-    }
-  };
-  for (const top of TOPS) if (fs.existsSync(path.join(ROOT, top))) walk(top);
-  return out;
-}
-
 describe('run layout', () => {
   it('finds a literal in code and skips comments (the check can fail)', () => {
     const planted = [
@@ -95,7 +68,7 @@ describe('run layout', () => {
   });
 
   it('no run-file name is a string literal outside records/run-layout.ts', () => {
-    const found = sources()
+    const found = sourceFiles()
       .filter((rel) => rel !== LAYOUT_MODULE)
       .flatMap((rel) =>
         runFileLiterals(fs.readFileSync(path.join(ROOT, rel), 'utf8'))
