@@ -7,7 +7,7 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
 import { ArtifactStore } from '../queue/artifacts.ts';
-import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch } from '../queue/connection.ts';
+import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, QUEUE_GRACE_MS, RedisWatch } from '../queue/connection.ts';
 import {
   MATCH_JOB_OPTIONS,
   matchJobId,
@@ -55,7 +55,11 @@ export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOp
   const report = options.report ?? (() => {});
   // Each batch (a track's round) connects anew: the run checked Redis when it opened, so a Redis
   // restarting between two batches gets the same grace as one restarting mid-batch.
-  const connection = await connectQueue(options.url, { warn: report, report, graceMs: options.graceMs ?? 60_000 });
+  const connection = await connectQueue(options.url, {
+    warn: report,
+    report,
+    graceMs: options.graceMs ?? QUEUE_GRACE_MS,
+  });
   const watch = new RedisWatch(connection, { url: options.url, report, graceMs: options.graceMs });
   const queue = new Queue<MatchJobData, MatchJobResult>(MATCH_QUEUE, { connection, prefix: PREFIX });
   const events = new QueueEvents(MATCH_QUEUE, { connection: bullConnection(options.url), prefix: PREFIX });

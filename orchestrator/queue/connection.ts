@@ -15,6 +15,9 @@ export { publicQueueUrl, QueueUnavailableError } from './url.ts';
 /** How long a command may go unanswered before its connection counts as dead (see redisOptions). */
 export const SOCKET_TIMEOUT_MS = 20_000;
 
+/** How long a run (or a night) waits for an unreachable Redis before it stops, unless told otherwise. */
+export const QUEUE_GRACE_MS = 60_000;
+
 /**
  * SOCKET_TIMEOUT_MS, or CATARENA_REDIS_SOCKET_TIMEOUT_MS: a test's knob, so that it cuts a network
  * for seconds instead of half a minute. At least 6 s: above an idle worker's 5 s blocking reads.
@@ -259,7 +262,7 @@ export class RedisWatch {
   private down(err?: Error): void {
     if (this.downSince !== null) return;
     this.downSince = Date.now();
-    const grace = this.options.graceMs ?? 60_000;
+    const grace = this.options.graceMs ?? QUEUE_GRACE_MS;
     const wait = Number.isFinite(grace) ? `waiting up to ${Math.round(grace / 1000)} s for it` : 'reconnecting';
     this.options.report(
       `Redis at ${publicQueueUrl(this.options.url)} went away${err?.message ? ` (${err.message})` : ''}; ${wait}`,

@@ -19,7 +19,7 @@ import type { Redis } from 'ioredis';
 import { pathExists, writeFileAtomic } from '../../util/fs.ts';
 import { isProcessGone, startTimeOf } from '../../util/procfs.mjs';
 import { ArtifactStore } from '../queue/artifacts.ts';
-import { connectQueue, PREFIX } from '../queue/connection.ts';
+import { connectQueue, PREFIX, QUEUE_GRACE_MS } from '../queue/connection.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
 import type { NightHooks } from '../queue/jobs.ts';
 import { fireNightAlert } from './night-alerts.ts';
@@ -348,11 +348,16 @@ export async function openNightCheckpoint(
 export async function holdNight(
   url: string,
   night: NightRef & { runDir: string },
-  worker: string,
-  report: (message: string) => void,
-  hooks?: NightHooks,
-  graceMs = 60_000,
+  options: {
+    worker: string;
+    report: (message: string) => void;
+    /** The schedule's alert hooks: fired when the earlier attempt is found killed. */
+    hooks?: NightHooks;
+    /** How long Redis may be unreachable as the night starts (default QUEUE_GRACE_MS). */
+    graceMs?: number;
+  },
 ): Promise<{ started: Pick<NightRecord, 'resumedFrom' | 'resumedGames'>; stop: OpenedCheckpoint['stop'] }> {
+  const { worker, report, hooks, graceMs = QUEUE_GRACE_MS } = options;
   // Redis away for a moment as the night starts is waited for, as the night's own games are.
   const redis = await connectQueue(url, { graceMs, report });
   try {

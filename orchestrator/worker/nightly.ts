@@ -231,14 +231,12 @@ export async function runScheduledTourney(
   );
   const night = { schedule: job.data.name, firedAt: fired.toISOString(), runDir, attempt, attempts };
   // A night that ran in another folder (another machine) resumes from its checkpoint (night-checkpoint.ts).
-  const held = await holdNight(
-    options.url,
-    night,
-    options.worker ?? '?',
-    options.report,
-    job.data.alerts,
-    options.queueGraceMs,
-  );
+  const held = await holdNight(options.url, night, {
+    worker: options.worker ?? '?',
+    report: options.report,
+    hooks: job.data.alerts,
+    graceMs: options.queueGraceMs,
+  });
   await noteNight(options.url, { ...night, state: 'started', ...held.started }, options.report);
   try {
     const summary = await runTourney({
