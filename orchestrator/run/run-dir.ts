@@ -201,8 +201,7 @@ export class RunDir {
     this.journal ??= fs
       .mkdir(this.root, { recursive: true })
       .then(async () => {
-        const isNew = !(await pathExists(this.journalFile)) && !(await pathExists(path.join(this.root, FORMAT_FILE)));
-        await claimRunFormat(this.root, CATARENA_VERSION, isNew);
+        await claimRunFormat(this.root, CATARENA_VERSION, await pathExists(this.journalFile));
       })
       .then(() => Journal.open(this.journalFile, this.options.journal));
     return this.journal;

@@ -58,11 +58,12 @@ export async function checkRunFormat(root: string): Promise<number> {
 }
 
 /**
- * Before a run's journal is opened: a new run gets format.json; an existing one is checked (a run
- * from before format.json stays format 0, and is resumed in its own layout).
+ * Before a run's journal is opened: a new run (no format.json, no journal) gets format.json; an
+ * existing one is checked (a run from before format.json stays format 0, resumed in its own layout).
  */
-export async function claimRunFormat(root: string, writer: string, isNew: boolean): Promise<number> {
-  if (!isNew) return checkRunFormat(root);
+export async function claimRunFormat(root: string, writer: string, hasJournal: boolean): Promise<number> {
+  const format = await checkRunFormat(root);
+  if (format > 0 || hasJournal) return format;
   const record: RunFormat = { format: RUN_FORMAT, writer };
   await writeFileAtomic(path.join(root, FORMAT_FILE), `${JSON.stringify(record)}\n`);
   return RUN_FORMAT;
