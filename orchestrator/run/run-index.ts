@@ -6,7 +6,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import { PREFIX } from '../queue/names.ts';
 import { trackName, type RunIndexEntry, type TourneySummary } from '../../records/tourney.ts';
 export { rulesChanges, rulesOfEntry } from '../../records/tourney.ts';
 import { RunDir } from './run-dir.ts';
@@ -16,7 +15,7 @@ import { opponentCodeOf } from '../../records/opponent-code.ts';
 import type { RunEnd } from '../../records/run-end.ts';
 
 export { readIndexFile, readIndexRedis, RUNS_KEPT, RUNS_KEY } from './index-read.ts';
-import { readIndexFile, RUNS_KEPT, RUNS_KEY } from './index-read.ts';
+import { RUNS_KEPT, RUNS_KEY } from './index-read.ts';
 
 export type { RunIndexEntry } from '../../records/tourney.ts';
 

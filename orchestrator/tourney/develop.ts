@@ -13,17 +13,8 @@ import {
 } from '../../agents/core/failure.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { estimateCostUsd } from '../../agents/core/prices.ts';
-import type { BudgetLease } from '../../agents/core/run-budget.ts';
-import {
-  type CostRecord,
-  strategyId,
-  type StrategyRecord,
-  type TrackId,
-  type ValidationReport,
-} from '../../records/tourney.ts';
-import type { BotHandle, Sandbox } from '../../sandbox/types.ts';
+import { type CostRecord, strategyId, type StrategyRecord, type ValidationReport } from '../../records/tourney.ts';
 import { PASS_ENV_FILE } from '../../sandbox/bot-env.ts';
-import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { TaskTrack } from '../../records/task-track.ts';
 import { generalProblems, positionMark, validateAndKeep, validateBot } from '../validate.ts';
 import { saveStrategyRecord, type RunDir } from '../run/run-dir.ts';
