@@ -25,7 +25,7 @@ import { stepOf, type ScriptedRequest } from './helpers/scripted-llm.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { roundSpecs } from '../orchestrator/tourney/track-schedule.ts';
 import type { StrategyRecord } from '../records/tourney.ts';
-import { buildAlarmLines } from '../reports/markdown.ts';
+import { buildAlarmLines } from '../reports/alarms.ts';
 import { tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
 

@@ -29,7 +29,7 @@ import {
   holdemTournamentId,
   type HoldemTournamentReport,
 } from '../games/holdem/reports/catarena-report.ts';
-import { renderMarkdown } from '../reports/markdown.ts';
+import { renderReportMarkdown, summaryInput } from '../reports/sections/index.ts';
 import { pairwiseGames, tableWinRates } from '../reports/metrics/batch.ts';
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';
 import { ratings } from '../reports/metrics/ratings.ts';
@@ -661,7 +661,7 @@ describe("report.md: Hold'em table win rates", () => {
   });
 
   it('has the section, the note on where W comes from, and a row per strategy', () => {
-    const md = renderMarkdown(summary([holdemTrack]));
+    const md = renderReportMarkdown(summaryInput(summary([holdemTrack])));
     expect(md).toContain("## Table win rates (paper figures for Hold'em)");
     expect(md).toMatch(
       /W, Elo and the metrics above come from the pairwise projection.*who finished ahead.*"Batch games".*the paper's win rates/s,
@@ -685,7 +685,7 @@ describe("report.md: Hold'em table win rates", () => {
 
   it('is absent for tracks without table win rates', () => {
     const { tableWinRates: _, ...plain } = holdemTrack;
-    expect(renderMarkdown(summary([plain]))).not.toMatch(/table win rates/i);
+    expect(renderReportMarkdown(summaryInput(summary([plain])))).not.toMatch(/table win rates/i);
   });
 });
 

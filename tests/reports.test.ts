@@ -21,7 +21,10 @@ import type { StrategyRecord, TourneySummary, TrackSummary } from '../records/to
 import { bootstrapMetrics } from '../reports/metrics/bootstrap.ts';
 import { computeAll, generalizability } from '../reports/metrics/metrics.ts';
 import { fromMatrix } from '../reports/metrics/score-matrix.ts';
-import { renderLeaderboard, renderMarkdown } from '../reports/markdown.ts';
+import { renderLeaderboard } from '../reports/leaderboard-text.ts';
+import { renderReportMarkdown, summaryInput } from '../reports/sections/index.ts';
+
+const renderMd = (s: Parameters<typeof summaryInput>[0]) => renderReportMarkdown(summaryInput(s));
 import { finalState } from '../games/replay.ts';
 import { buildRoundReport, writeRoundLogs, type RoundLogsInput } from '../reports/round-logs.ts';
 import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../reports/summary.ts';
@@ -533,7 +536,7 @@ describe('summary helpers', () => {
     ]);
     expect(withP[0]).toMatchObject({ agent: 'x', rankProbabilities: [0.625, 0.375], aboveNext: 0.625 });
     expect(withP[1]).toMatchObject({ agent: 'y', rankProbabilities: [0.375, 0.625], aboveNext: null });
-    const md = renderMarkdown({ ...SUMMARY, leaderboard: withP });
+    const md = renderMd({ ...SUMMARY, leaderboard: withP });
     expect(md).toContain('| 1 | x | 1.000 | 1.000 | 0.700 | 0.100 | 0.63 | ≈ 0.63 |');
     expect(md).toContain('| 2 | y | 2.000 | 2.000 | 0.300 | 0.000 | 0.63 | — |');
   });
@@ -627,7 +630,7 @@ const SUMMARY: TourneySummary = {
 };
 
 describe('renderMarkdown', () => {
-  const md = renderMarkdown(SUMMARY);
+  const md = renderMd(SUMMARY);
 
   it('has every section heading', () => {
     for (const heading of [
@@ -698,7 +701,7 @@ describe('renderMarkdown', () => {
       [0.5, null, null],
       [0, null, null],
     ]);
-    expect(renderMarkdown({ ...SUMMARY, tracks: [track('variant', gap)] })).toContain('| 2@1 | 0.00 | ? | · |');
+    expect(renderMd({ ...SUMMARY, tracks: [track('variant', gap)] })).toContain('| 2@1 | 0.00 | ? | · |');
     expect(md).toContain('Elo 0 = 0@1 (anchor) · draw parameter ν = 0.250 · dispersion φ = 1.10 · 95% intervals.');
     expect(md).toContain('| 2@1 | 12.3 | [-80, 105] | 8 |');
     expect(md).toContain('| 0@1 | 0.0 | anchor | 8 |');

@@ -17,7 +17,7 @@ import type { Agent, Workspace } from '../agents/core/types.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import type { TourneySummary } from '../records/tourney.ts';
-import { buildAlarmLines } from '../reports/markdown.ts';
+import { buildAlarmLines } from '../reports/alarms.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import { sampleBuildTurns } from './helpers/sample-build.ts';
 import { perConversation, SCRIPTED_KEY, startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';

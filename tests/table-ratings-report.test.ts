@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import { renderLeaderboard } from '../reports/markdown.ts';
+import { renderLeaderboard } from '../reports/leaderboard-text.ts';
 import { tableRatings } from '../reports/metrics/table-ratings.ts';
 import type { MatchResult } from '../records/match.ts';
 import type { TourneySummary } from '../records/tourney.ts';

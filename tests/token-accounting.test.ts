@@ -12,7 +12,7 @@ import { createOfflineAgent } from '../agents/offline/index.ts';
 import type { StrategyRecord, TourneySummary } from '../records/tourney.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
-import { buildAlarmLines } from '../reports/markdown.ts';
+import { buildAlarmLines } from '../reports/alarms.ts';
 import { tempDir } from './helpers/bots.ts';
 import { sampleBuildTurns } from './helpers/sample-build.ts';
 import {

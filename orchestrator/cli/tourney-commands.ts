@@ -84,7 +84,7 @@ const list = (v?: string) =>
 
 async function printSummary(summary: TourneySummary, seconds: number | null, json?: boolean): Promise<void> {
   const [{ renderLeaderboard }, { formatSeconds }] = await Promise.all([
-    import('../../reports/markdown.ts'),
+    import('../../reports/leaderboard-text.ts'),
     import('../progress.ts'),
   ]);
   if (json) {
@@ -148,7 +148,7 @@ async function playTourney(
     await Promise.all([
       import('../progress.ts'),
       import('../tourney/tourney.ts'),
-      import('../../reports/markdown.ts'),
+      import('../../reports/alarms.ts'),
       import('../../reports/summary.ts'),
     ]);
   const progress = createProgress('tourney', process.stderr, Boolean(json));

@@ -14,15 +14,10 @@ import { computeAll, generalizability } from '../../reports/metrics/metrics.ts';
 import { pairwiseGames, tableWinRates } from '../../reports/metrics/batch.ts';
 import { roomComparisons } from '../../reports/metrics/duplicate.ts';
 import { fromGames, type GameResult, type ScoreMatrix } from '../../reports/metrics/score-matrix.ts';
-import { renderMarkdown } from '../../reports/markdown.ts';
-import { renderReportHtml, trackKey, type GameIndex } from '../../reports/html/report-html.ts';
+import { renderReportHtml, renderReportMarkdown, trackKey, type GameIndex } from '../../reports/sections/index.ts';
 import { writeReplayPages } from '../../reports/html/replay-page.ts';
-import { probeSectionHtml } from '../../reports/html/probe-html.ts';
-import { probeSectionMarkdown } from '../../reports/probe-markdown.ts';
 import { costByAgent, errorRates, leaderboard, withRankProbabilities } from '../../reports/summary.ts';
 import { trackEvolution, type EvolutionTrack } from '../../reports/evolution/evolution.ts';
-import { evolutionMarkdown } from '../../reports/evolution/evolution-markdown.ts';
-import { evolutionSectionHtml } from '../../reports/evolution/evolution-html.ts';
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
 import { integrityRows } from '../../reports/integrity.ts';
 import { agentIdOf } from '../../agents/core/agent-id.ts';
@@ -435,19 +430,12 @@ async function writeOutputs(
   evolution: EvolutionTrack[],
 ): Promise<void> {
   const probes = await readProbeResults(run); // `catarena probe`'s results, when the run was probed
-  const markdown = [
-    renderMarkdown(summary),
-    ...(evolution.length ? [evolutionMarkdown(evolution)] : []),
-    ...(probes.length ? [`${probeSectionMarkdown(probes)}\n`] : []),
-  ];
-  await run.writeSummary(summary, markdown.join('\n'));
   const diffHref = (s: { round: number; agent: string }, t: { track: string }) =>
     path
       .relative(run.root, run.strategyDiffFile(t.track, s.round, s.agent))
       .split(path.sep)
       .join('/');
-  const extra = `${evolutionSectionHtml(evolution, { diffHref })}\n${probeSectionHtml(probes)}`;
-  await run.writeReportHtml(
-    renderReportHtml(summary, games, extra, evolution.length ? [['evolution', 'Evolution']] : []),
-  );
+  const input = { summary, games, evolution, probes, diffHref };
+  await run.writeSummary(summary, renderReportMarkdown(input));
+  await run.writeReportHtml(renderReportHtml(input));
 }
