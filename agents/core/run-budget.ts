@@ -9,11 +9,32 @@
 // What this guarantees: a request is admitted while others are in flight only if all their worst
 // cases fit under the cap; when none fits, one request at a time, and none once the spend reached
 // the cap. So the estimated spend passes the cap by one request's cost at most.
+//
+// The same machine caps each development on its own (--budget-per-agent: every agent gets the same
+// budget for each strategy it writes), in dollars or in tokens (every token priced at one unit),
+// its lease chained to the run's: a request must fit under both.
 import { estimateCostUsd, priceOf, type ModelPrice, type TokenCounts } from './prices.ts';
 import { lookupModel, MODEL_TABLE, type ModelTable } from './models.ts';
 
 /** Output tokens a request may produce when it names no limit (the API's own cap is unknown here). */
 const UNNAMED_OUTPUT_LIMIT = 128_000;
+
+/** What a budget counts: dollars, or tokens (priced at one unit per million, so its figures are millions of tokens). */
+export interface BudgetKind {
+  unit: 'usd' | 'tokens';
+  /** How its stop message names it: "the run's budget", "the agent's budget for this development". */
+  name: string;
+}
+
+export const RUN_DOLLARS: BudgetKind = { unit: 'usd', name: "the run's budget" };
+
+/** Every token at one unit per million: a token budget's figures are millions of tokens. */
+const ONE_PER_TOKEN: ModelPrice = { input: 1, output: 1, cacheRead: 1, cacheWrite: 1 };
+
+/** A budget figure in words: $1.50, or 200,000 tokens. */
+export function amountText(amount: number, unit: BudgetKind['unit']): string {
+  return unit === 'tokens' ? `${Math.round(amount * 1e6).toLocaleString('en-US')} tokens` : `$${amount.toFixed(2)}`;
+}
 
 /** One development's hold on the budget: what it reserved, what it has spent, and its stop signal. */
 export class BudgetLease {
@@ -23,12 +44,30 @@ export class BudgetLease {
   stopped: string | undefined;
   private readonly abort = new AbortController();
 
+  /** The run's lease this development's is chained to (--budget-per-agent beside --budget-usd). */
+  private outer: BudgetLease | undefined;
+
   constructor(
     private readonly budget: RunBudget,
     readonly label: string,
     /** What it reserved before it started (its worst case, or what was left). */
     readonly reservedUsd: number,
   ) {}
+
+  /** Chains this lease to an outer one (the run's): a request is admitted only under both, and both stop it. */
+  within(outer: BudgetLease | undefined): this {
+    this.outer = outer;
+    outer?.signal.addEventListener('abort', () => this.stop(outer.stopped ?? "the run's budget was reached"), {
+      once: true,
+    });
+    if (outer?.stopped) this.stop(outer.stopped);
+    return this;
+  }
+
+  /** This lease, then the ones it is chained to. */
+  chain(): BudgetLease[] {
+    return [this, ...(this.outer?.chain() ?? [])];
+  }
 
   /** Aborted when the run's spend reaches the cap. */
   get signal(): AbortSignal {
@@ -42,7 +81,7 @@ export class BudgetLease {
 
   /** Prices a model for a request (config prices over the run's model table). */
   priceOf(model: string | undefined): ModelPrice | undefined {
-    return priceOf(model, this.budget.prices, this.budget.table);
+    return this.budget.priceOf(model);
   }
 
   /** The run's model table (output limits of the requests it admits). */
@@ -86,7 +125,14 @@ export class RunBudget {
     readonly prices: Record<string, ModelPrice> = {},
     /** The run's model table (config `models:` over the shipped one): prices and output limits. */
     readonly table: ModelTable = MODEL_TABLE,
+    /** What the cap counts and what it is called in the reports (the run's dollars by default). */
+    readonly kind: BudgetKind = RUN_DOLLARS,
   ) {}
+
+  /** Prices a model for a request: config prices over the model table, or one unit per token. */
+  priceOf(model: string | undefined): ModelPrice | undefined {
+    return this.kind.unit === 'tokens' ? ONE_PER_TOKEN : priceOf(model, this.prices, this.table);
+  }
 
   /** Estimated dollars spent: settled developments and play, plus what open developments were charged. */
   spentUsd(): number {
@@ -162,7 +208,7 @@ export class RunBudget {
   private checkCap(): boolean {
     const spent = this.spentUsd();
     if (spent < this.capUsd) return false;
-    const why = `the run's budget of $${this.capUsd.toFixed(2)} was reached ($${spent.toFixed(2)} estimated)`;
+    const why = `${this.kind.name} of ${amountText(this.capUsd, this.kind.unit)} was reached (${amountText(spent, this.kind.unit)} estimated)`;
     for (const lease of this.open) {
       if (lease.stopped) continue;
       lease.stop(why);
@@ -303,6 +349,11 @@ export class BudgetRefusal extends Error {
   override name = 'BudgetRefusal';
 }
 
+/** An admitted model request: settled with its answer's usage (null when it never answered). */
+export interface MeteredTicket {
+  settle(tokens: TokenCounts | null): void;
+}
+
 /**
  * A fetch that passes every model request through the lease: admitted before it is sent (or
  * refused with a BudgetRefusal), charged with its answer's usage once the answer has come.
@@ -316,29 +367,26 @@ export function meteredFetch(inner: typeof globalThis.fetch, lease: BudgetLease)
     try {
       res = await inner(input, init);
     } catch (err) {
-      ticket.settle(0);
+      ticket.settle(null);
       throw err;
     }
     res
       .clone()
       .text()
       .then(
-        (answer) => ticket.settle(answerUsd(usageOfAnswer(answer), ticket.price)),
-        () => ticket.settle(0),
+        (answer) => ticket.settle(usageOfAnswer(answer)),
+        () => ticket.settle(null),
       );
     return res;
   }) as typeof globalThis.fetch;
 }
 
 /**
- * Admits one model request (its URL and JSON body) under the lease, priced by the model it names
- * (body `model`, or a Gemini URL's models/<id>); throws a BudgetRefusal when it may not be sent.
+ * Admits one model request (its URL and JSON body) under the lease and every lease it is chained
+ * to, each pricing it by the model it names (body `model`, or a Gemini URL's models/<id>); throws a
+ * BudgetRefusal when it may not be sent.
  */
-export async function admitRequest(
-  lease: BudgetLease,
-  url: string,
-  text: string,
-): Promise<RequestTicket & { price: ModelPrice }> {
+export async function admitRequest(lease: BudgetLease, url: string, text: string): Promise<MeteredTicket> {
   let body: Record<string, unknown> = {};
   try {
     body = JSON.parse(text) as Record<string, unknown>;
@@ -346,14 +394,28 @@ export async function admitRequest(
     // not a JSON request: priced by its URL's model, if any
   }
   const model = typeof body.model === 'string' ? body.model : /\/models\/([^:/?]+)[:?]/.exec(url)?.[1];
-  const price = lease.priceOf(model);
-  if (!price)
-    throw new BudgetRefusal(`model ${model ?? '(unnamed)'} has no price: under --budget-usd no request is sent for it`);
-  const ticket = await lease.admit(
-    requestWorstUsd(price, Buffer.byteLength(text), outputLimitOf(body), model, lease.table),
-  );
-  if (!ticket) throw new BudgetRefusal(lease.stopped ?? "the run's budget was reached");
-  return { settle: ticket.settle, price };
+  const admitted: Array<{ ticket: RequestTicket; price: ModelPrice }> = [];
+  const settleAll = (tokens: TokenCounts | null) => {
+    for (const a of admitted) a.ticket.settle(tokens ? answerUsd(tokens, a.price) : 0);
+  };
+  for (const link of lease.chain()) {
+    const price = link.priceOf(model);
+    if (!price) {
+      settleAll(null);
+      throw new BudgetRefusal(
+        `model ${model ?? '(unnamed)'} has no price: under --budget-usd no request is sent for it`,
+      );
+    }
+    const ticket = await link.admit(
+      requestWorstUsd(price, Buffer.byteLength(text), outputLimitOf(body), model, link.table),
+    );
+    if (!ticket) {
+      settleAll(null);
+      throw new BudgetRefusal(link.stopped ?? lease.stopped ?? "the run's budget was reached");
+    }
+    admitted.push({ ticket, price });
+  }
+  return { settle: settleAll };
 }
 
 /**
@@ -368,8 +430,8 @@ export function egressMeter(lease: BudgetLease): {
       if (!MODEL_CALL.test(target)) return null;
       const ticket = await admitRequest(lease, target, body.toString('utf8'));
       return {
-        answered: (text) => ticket.settle(answerUsd(usageOfAnswer(text), ticket.price)),
-        failed: () => ticket.settle(0),
+        answered: (text) => ticket.settle(usageOfAnswer(text)),
+        failed: () => ticket.settle(null),
       };
     },
   };

@@ -2,6 +2,7 @@
 // agents and the reports are loaded when a command runs, not to print help.
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseBudgetPerAgent, type BudgetPerAgent } from '../config/budget-per-agent.ts';
 import { AGENT_SPEC_HELP } from '../../agents/core/spec-help.ts';
 import { PRESET_NAMES } from '../../games/core/descriptor.ts';
 import { gamesHelp, moveTimeoutHelp, repsHelp } from './game-help.ts';
@@ -42,6 +43,7 @@ interface TourneyFlags {
   skipCheck?: string[];
   json?: boolean;
   budgetUsd?: number;
+  budgetPerAgent?: BudgetPerAgent;
 }
 
 /** --skip-check a --skip-check b,c → [a, b, c]. */
@@ -277,6 +279,17 @@ function addConfigOptions(cmd: Command): Command {
       numberOption(0),
     )
     .option(
+      '--budget-per-agent <amount>',
+      "the same budget for every agent's development of each strategy, so agents compare at equal cost: dollars ($0.50), tokens (200k-tokens) or wall time (15m); a development stops at it and its bot as it stands plays; report.html draws each agent's score against its dollars (docs/first-real-run.md)",
+      (v: string) => {
+        try {
+          return parseBudgetPerAgent(v);
+        } catch (err) {
+          throw new InvalidArgumentError((err as Error).message.replace(/^--budget-per-agent "[^"]*": /, ''));
+        }
+      },
+    )
+    .option(
       '--strict-validation',
       "refuse a round's bot on any entry-check problem (an illegal move on a validation position, a refused join); by default only bots that do not start or answer no validation position with a legal move sit out, the rest play with warnings",
     );
@@ -313,6 +326,7 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     reuse: flags.reuse,
     strictValidation: flags.strictValidation,
     budgetUsd: flags.budgetUsd,
+    budgetPerAgent: flags.budgetPerAgent,
     // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
     perGame:
       variantsFlag && Object.keys(variantsFlag.perGame).length

@@ -1,6 +1,7 @@
 // The tournament configuration: one schema (zod) with every default in one place, presets, and
 // errors that name the bad field. CLI flags, a YAML/JSON file and presets all resolve to this.
 import fs from 'node:fs/promises';
+import { budgetPerAgentSchema } from './budget-per-agent.ts';
 import { z } from 'zod';
 import type { PresetName } from '../../games/core/descriptor.ts';
 import { adapterFor, defaultGameIds, gameDescriptor, gameIds } from '../../games/registry.ts';
@@ -165,6 +166,8 @@ export const TourneyConfigSchema = z.strictObject({
   models: modelTableOverlaySchema(MODEL_TABLE).optional(),
   /** A hard cap on estimated development dollars (--budget-usd; agents/core/run-budget.ts): requests are admitted under it, developments stop at it, none starts after. */
   budgetUsd: z.number().positive().optional(),
+  /** The same budget for every agent's development of each strategy (--budget-per-agent; orchestrator/config/budget-per-agent.ts): dollars, tokens or wall time. */
+  budgetPerAgent: budgetPerAgentSchema.optional(),
   /** Let CLI agents use their provider-side web tools (Anthropic web search, Gemini's google_web_search): off, so agents reach nothing but the API. */
   webTools: z.boolean().default(false),
   /**

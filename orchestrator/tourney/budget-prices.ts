@@ -1,4 +1,4 @@
-// A run with --budget-usd must be able to price every model that spends it: a model without a
+// A run with --budget-usd (or --budget-per-agent in dollars) must be able to price every model that spends it: a model without a
 // price would count as $0, so the cap would not hold. Such a run does not start.
 import type { Agent } from '../../agents/core/types.ts';
 import { modelOfKind, priceOf, pricesEntryFor, type ModelPrice } from '../../agents/core/prices.ts';
@@ -9,10 +9,21 @@ const SPENDS = /^(builtin|cli|llm-player):/;
 
 /** Throws, naming each model and the `prices:` entry to add, when a budget is set and an agent's model has no price. */
 export function checkBudgetPrices(
-  config: { budgetUsd?: number; prices: Record<string, ModelPrice>; models?: ModelTableOverlay },
+  config: {
+    budgetUsd?: number;
+    budgetPerAgent?: { usd?: number };
+    prices: Record<string, ModelPrice>;
+    models?: ModelTableOverlay;
+  },
   agents: Array<Pick<Agent, 'id' | 'kind'>>,
 ): void {
-  if (config.budgetUsd === undefined) return;
+  const flag =
+    config.budgetUsd !== undefined
+      ? `--budget-usd ${config.budgetUsd}`
+      : config.budgetPerAgent?.usd !== undefined
+        ? `--budget-per-agent $${config.budgetPerAgent.usd}`
+        : undefined;
+  if (!flag) return;
   const table = runModelTable(config.models);
   const problems: string[] = [];
   for (const agent of agents.filter((a) => SPENDS.test(a.kind))) {
@@ -28,6 +39,6 @@ export function checkBudgetPrices(
   }
   if (problems.length)
     throw new Error(
-      `--budget-usd ${config.budgetUsd}: the run cannot keep to its budget, so it does not start:\n  ${problems.join('\n  ')}\n(or run without --budget-usd; see docs/first-real-run.md, "What it costs")`,
+      `${flag}: the run cannot keep to its budget, so it does not start:\n  ${problems.join('\n  ')}\n(or run without ${flag.split(' ')[0]}; see docs/first-real-run.md, "What it costs")`,
     );
 }

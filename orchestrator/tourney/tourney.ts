@@ -22,6 +22,7 @@ import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
 import { runModelTable, type ModelTable } from '../../agents/core/models.ts';
 import { RunBudget, type BudgetLease } from '../../agents/core/run-budget.ts';
 import { checkBudgetPrices } from './budget-prices.ts';
+import { checkBudgetPerAgent } from '../config/budget-per-agent.ts';
 import { MatchJobFailedError } from '../executor/queued.ts';
 import { GameServerPool } from '../game-server/game-servers.ts';
 import type { Progress } from '../progress.ts';
@@ -80,6 +81,7 @@ export function checkRunAgents(config: TourneyConfig, given?: Agent[]): Agent[] 
   const agents = given ?? createRunAgents(config);
   checkAgentTracks(config, agents);
   checkBudgetPrices(config, agents);
+  checkBudgetPerAgent(config);
   return agents;
 }
 
@@ -493,7 +495,8 @@ class Tourney {
     // LLM-players' play so far) reached the cap. Agents whose development calls no model
     // (offline, dir, the LLM-player's copy) go on.
     let lease: BudgetLease | undefined;
-    if (this.budget && /^(builtin|cli):/.test(agent.kind)) {
+    const metered = /^(builtin|cli):/.test(agent.kind);
+    if (this.budget && metered) {
       await this.countPlaySpent();
       const price = priceOf(modelOfKind(agent.kind), config.prices, this.table);
       const worst = price ? agent.worstCaseUsd?.(price) : undefined;
@@ -512,14 +515,36 @@ class Tourney {
         );
       }
     }
+    const own = metered ? await this.agentBudgetLease(agent, `${agent.id}@${round} ${name}`, lease) : undefined;
     try {
-      const record = await this.developWithin(agent, track, round, lease);
+      const record = await this.developWithin(agent, track, round, own ?? lease);
       if (record.budgetStopped) this.progress?.phase(`! ${record.id} (${name}) stopped: ${record.budgetStopped}`);
-      return lease ? record : this.countSpent(record);
+      return lease ? this.settle(record, lease) : this.countSpent(record);
     } finally {
       // What it reserved and did not spend goes back; its own figure counts (Claude Code's reported cost) where it gave one.
+      own?.close();
       lease?.close();
     }
+  }
+
+  /**
+   * --budget-per-agent in dollars or tokens: this development's own cap, chained to the run's
+   * lease (a request must fit under both). Wall time needs none: it shortens the deadline.
+   */
+  private async agentBudgetLease(
+    agent: Agent,
+    label: string,
+    runLease: BudgetLease | undefined,
+  ): Promise<BudgetLease | undefined> {
+    const b = this.config.budgetPerAgent;
+    if (!b || (b.usd === undefined && b.tokens === undefined)) return undefined;
+    const kind = {
+      unit: b.tokens !== undefined ? ('tokens' as const) : ('usd' as const),
+      name: `${agent.id}'s budget per development (--budget-per-agent)`,
+    };
+    const cap = b.tokens !== undefined ? b.tokens / 1e6 : b.usd!;
+    const budget = new RunBudget(cap, this.config.prices, this.table, kind);
+    return (await budget.reserve(label, undefined))?.within(runLease);
   }
 
   /** Develops one strategy through the developer (local, or on a queue's worker). */
@@ -527,7 +552,7 @@ class Tourney {
     agent: Agent,
     track: TrackId,
     round: number,
-    lease: BudgetLease | undefined,
+    spend: BudgetLease | undefined,
   ): Promise<StrategyRecord> {
     const { config, run } = this;
     const name = trackName(track);
@@ -542,32 +567,29 @@ class Tourney {
                 : run.logsDir(track, round - 1),
           }
         : undefined;
-    return this.settle(
-      await this.developer.develop({
-        agent,
-        track,
-        round,
-        run,
-        previous,
-        seed: deriveSeed(config.seed, agent.id, name, round),
-        // An LLM-player's bot thinks on its own deadline (config llmPlayer), told in its game.json.
-        moveTimeoutMs: agent.kind.startsWith('llm-player:')
-          ? llmPlayerSettings(config, track.game).moveTimeoutMs
-          : gameSettings(config, track.game).moveTimeoutMs,
-        developTimeoutMs: config.developTimeoutMs,
-        startTimeoutMs: config.startTimeoutMs,
-        strictValidation: config.strictValidation,
-        taskTrack: taskTrackOf(config, agent.id),
-        opponentCode: config.opponentCode,
-        sandbox: this.sandbox,
-        hosts: this.hosts,
-        // The bot that passed validation goes to the executor (one start per strategy, not two).
-        keepBot: this.executor.adoption(track),
-        price: priceOf(modelOfKind(agent.kind), config.prices, this.table),
-        ...(lease ? { spend: lease } : {}),
-      }),
-      lease,
-    );
+    return this.developer.develop({
+      agent,
+      track,
+      round,
+      run,
+      previous,
+      seed: deriveSeed(config.seed, agent.id, name, round),
+      // An LLM-player's bot thinks on its own deadline (config llmPlayer), told in its game.json.
+      moveTimeoutMs: agent.kind.startsWith('llm-player:')
+        ? llmPlayerSettings(config, track.game).moveTimeoutMs
+        : gameSettings(config, track.game).moveTimeoutMs,
+      developTimeoutMs: Math.min(config.developTimeoutMs, config.budgetPerAgent?.wallMs ?? Infinity),
+      startTimeoutMs: config.startTimeoutMs,
+      strictValidation: config.strictValidation,
+      taskTrack: taskTrackOf(config, agent.id),
+      opponentCode: config.opponentCode,
+      sandbox: this.sandbox,
+      hosts: this.hosts,
+      // The bot that passed validation goes to the executor (one start per strategy, not two).
+      keepBot: this.executor.adoption(track),
+      price: priceOf(modelOfKind(agent.kind), config.prices, this.table),
+      ...(spend ? { spend } : {}),
+    });
   }
 
   /** Estimated dollars the LLM-players' bots have spent playing so far (their decision lines in the bot logs). */
@@ -598,8 +620,7 @@ class Tourney {
    * else the estimate) replaces what its requests were charged when that is more; a development
    * on a queue's worker, which nothing metered, counts its record's figure.
    */
-  private settle(record: StrategyRecord, lease: BudgetLease | undefined): StrategyRecord {
-    if (!lease) return record;
+  private settle(record: StrategyRecord, lease: BudgetLease): StrategyRecord {
     const figure = record.cost.costUsd ?? 0;
     const reported = record.cost.reportedCostUsd !== undefined;
     const extra = reported ? figure - lease.chargedUsd : Math.max(0, figure - lease.chargedUsd);

@@ -295,3 +295,65 @@ export function intervalChart(rows: IntervalRow[], o: { id: string; min: number;
   parts.push('</svg>');
   return parts.join('');
 }
+
+export interface ScatterPoint {
+  label: string;
+  x: number;
+  y: number;
+  /** Drawn filled and joined by the front's line. */
+  front: boolean;
+}
+
+/**
+ * A scatter of points (x from 0 to the largest x, y in [yMin, yMax]) with the Pareto front joined
+ * by a step line: cost against strength.
+ */
+export function scatterChart(
+  points: ScatterPoint[],
+  o: {
+    id: string;
+    title: string;
+    xLabel: string;
+    yLabel: string;
+    yMin: number;
+    yMax: number;
+    xText: (x: number) => string;
+  },
+): string {
+  const width = 520;
+  const height = 300;
+  const [left, right, top, bottom] = [48, 110, 24, 40];
+  const xMax = Math.max(...points.map((p) => p.x), 0) * 1.1 || 1;
+  const px = (x: number) => left + (x * (width - left - right)) / xMax;
+  const py = (y: number) => top + ((o.yMax - y) * (height - top - bottom)) / (o.yMax - o.yMin);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="scatter-chart" data-chart="scatter" data-id="${escapeHtml(o.id)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(o.title)}">`,
+    `<text x="${left}" y="14" font-size="11" font-weight="600">${escapeHtml(o.title)}</text>`,
+  ];
+  for (let k = 0; k <= 4; k++) {
+    const x = (xMax * k) / 4;
+    const y = o.yMin + ((o.yMax - o.yMin) * k) / 4;
+    parts.push(
+      `<line x1="${px(x)}" x2="${px(x)}" y1="${top}" y2="${height - bottom}" stroke="#eee"/><text x="${px(x)}" y="${height - bottom + 14}" text-anchor="middle" font-size="10">${escapeHtml(o.xText(x))}</text>`,
+      `<line x1="${left}" x2="${width - right}" y1="${py(y)}" y2="${py(y)}" stroke="#eee"/><text x="${left - 4}" y="${py(y) + 3}" text-anchor="end" font-size="10">${fmt(y)}</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle" font-size="11">${escapeHtml(o.xLabel)}</text>`,
+    `<text x="12" y="${(top + height - bottom) / 2}" text-anchor="middle" font-size="11" transform="rotate(-90 12 ${(top + height - bottom) / 2})">${escapeHtml(o.yLabel)}</text>`,
+  );
+  const front = points.filter((p) => p.front).sort((a, b) => a.x - b.x);
+  if (front.length > 1)
+    parts.push(
+      `<polyline class="front" fill="none" stroke="#2a7" stroke-width="1.5" points="${front.flatMap((p, k) => (k ? [`${px(p.x)},${py(front[k - 1]!.y)}`, `${px(p.x)},${py(p.y)}`] : [`${px(p.x)},${py(p.y)}`])).join(' ')}"/>`,
+    );
+  points.forEach((p, k) => {
+    const colour = seriesColour(k);
+    parts.push(
+      `<circle class="point${p.front ? ' front' : ''}" cx="${px(p.x)}" cy="${py(p.y)}" r="5" fill="${p.front ? colour : '#fff'}" stroke="${colour}" stroke-width="2" data-series="${escapeHtml(p.label)}"><title>${escapeHtml(`${p.label}: ${o.xText(p.x)}, ${fmt(p.y, 3)}${p.front ? ' (Pareto front)' : ''}`)}</title></circle>`,
+      `<text x="${px(p.x) + 8}" y="${py(p.y) + 4}" font-size="10">${escapeHtml(p.label)}</text>`,
+    );
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}

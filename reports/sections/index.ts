@@ -4,6 +4,7 @@
 import { reportPage } from './report-page.ts';
 import { codingLearningSection } from './coding-learning.ts';
 import { costSection } from './cost.ts';
+import { costScoreSection } from './cost-score.ts';
 import { errorRatesSection } from './error-rates.ts';
 import { evolutionSection } from './evolution.ts';
 import { failedStrategiesSection } from './failed-strategies.ts';
@@ -35,6 +36,7 @@ export const MARKDOWN_SECTIONS: readonly ReportSection[] = [
   learningDetailsSection,
   errorRatesSection,
   costSection,
+  costScoreSection,
   scoreMatricesSection,
   ratingsSection,
   tableWinRatesSection,
@@ -54,6 +56,7 @@ export const PAGE_SECTIONS: readonly ReportSection[] = [
   errorRatesSection,
   terminationsSection,
   costSection,
+  costScoreSection,
   failedStrategiesSection,
   validationWarningsSection,
   integritySection,
