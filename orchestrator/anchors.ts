@@ -46,7 +46,11 @@ export function poolOf(file: AnchorsFile, variant: string, version?: number): An
 }
 
 /** Writes each anchor of the pool as a bot folder under `dir` (<dir>/<id>) and returns their refs. */
-export async function materializeAnchors(game: string, anchors: readonly AnchorDef[], dir: string): Promise<StrategyRef[]> {
+export async function materializeAnchors(
+  game: string,
+  anchors: readonly AnchorDef[],
+  dir: string,
+): Promise<StrategyRef[]> {
   const refs: StrategyRef[] = [];
   for (const anchor of anchors) {
     if (!/^[\w.-]+$/.test(anchor.id) || !/^[\w.-]+$/.test(anchor.bot))
@@ -137,11 +141,16 @@ export async function fitAnchorPool(options: FitPoolOptions): Promise<AnchorPool
     });
     const model: PoolFit['model'] = gameDescriptor(game).format === 'tables' ? 'plackett-luce' : 'davidson';
     const level = 0.95;
-    const fitted = fitPool(outcome.results, pool.anchors.map((a) => a.id), model, {
-      level,
-      seed: options.seed,
-      samples: options.samples,
-    });
+    const fitted = fitPool(
+      outcome.results,
+      pool.anchors.map((a) => a.id),
+      model,
+      {
+        level,
+        seed: options.seed,
+        samples: options.samples,
+      },
+    );
     pool.fit = {
       model,
       ...(fitted.drawParameter !== undefined ? { drawParameter: fitted.drawParameter } : {}),

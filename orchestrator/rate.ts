@@ -4,21 +4,14 @@
 // after each batch, and stops when the interval is narrower than the target or at the game cap.
 // The games are journaled with their replays in the run directory, as `arena` writes them.
 import { gameDescriptor } from '../games/registry.ts';
-import type { AnchoredRating, AnchorPool, AnchorRating } from '../records/anchors.ts';
+import type { AnchoredRating, AnchorPool, AnchorRating, PoolFit } from '../records/anchors.ts';
 import { type ForfeitPolicy, matchId, type MatchLimits, type MatchResult } from '../records/match.ts';
 import { RUN_FILES } from '../records/run-layout.ts';
 import { rateAgainstAnchors } from '../reports/metrics/anchored.ts';
 import { crossTable, crossTableCsv, formatCrossTable } from '../reports/tables/crosstable.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { deriveSeed } from '../util/rng.ts';
-import {
-  anchorCode,
-  anchorsTempDir,
-  checkAnchorCode,
-  materializeAnchors,
-  poolOf,
-  readAnchors,
-} from './anchors.ts';
+import { anchorCode, anchorsTempDir, checkAnchorCode, materializeAnchors, poolOf, readAnchors } from './anchors.ts';
 import type { StrategyRef } from './executor/bot-fleet.ts';
 import { LocalExecutor } from './executor/executor.ts';
 import { fieldSpecs } from './formats/field.ts';
@@ -66,8 +59,7 @@ const midPool = (ratings: readonly AnchorRating[]) =>
 
 export async function rateBot(options: RateOptions): Promise<AnchoredRating> {
   const { game, variant } = options;
-  const file = await readAnchors(game, options.anchorsFile);
-  const pool: AnchorPool = poolOf(file, variant, options.poolVersion);
+  const pool: AnchorPool = poolOf(await readAnchors(game, options.anchorsFile), variant, options.poolVersion);
   const fit = pool.fit;
   if (!fit) throw new Error(`${game}/${variant} anchor pool v${pool.version} is not fitted`);
   if (pool.anchors.some((a) => a.id === options.bot.id))
@@ -75,24 +67,52 @@ export async function rateBot(options: RateOptions): Promise<AnchoredRating> {
   const run = new RunDir(options.runDir);
   await run.checkArenaRunDir(game, variant);
   const temp = await anchorsTempDir();
-  const anchors = await materializeAnchors(game, pool.anchors, temp.dir);
-  checkAnchorCode(game, variant, pool, await anchorCode(anchors));
+  try {
+    const anchors = await materializeAnchors(game, pool.anchors, temp.dir);
+    checkAnchorCode(game, variant, pool, await anchorCode(anchors));
+    const bots = [options.bot, ...anchors];
+    await run.markStatus('running', 'arena');
+    await run.writeArenaFile(RUN_FILES.arena, {
+      kind: 'rate',
+      game,
+      variant,
+      seed: options.seed,
+      limits: options.limits,
+      policy: options.policy,
+      poolVersion: pool.version,
+      targetWidth: options.targetWidth,
+      maxGames: options.maxGames,
+      sandbox: options.sandbox.kind,
+      bots: bots.map(({ warm: _, ...ref }) => ref),
+    });
+    const { results, stopped } = await playUntilNarrow(options, run, bots, fit);
+    await run.markStatus(stopped === 'interrupted' ? 'interrupted' : 'finished', 'arena');
+    const rating = ratingOf(options, pool.version, fit, results, stopped);
+    const table = crossTable(
+      results,
+      bots.map((b) => b.id).filter((id) => id === options.bot.id || rating.opponents[id]),
+    );
+    await run.writeArenaFile(RUN_FILES.results, { game, variant, policy: options.policy, table, results, rating });
+    await run.writeText(RUN_FILES.crosstableCsv, crossTableCsv(table));
+    await run.writeText(RUN_FILES.crosstableTxt, `${formatCrossTable(table)}\n`);
+    await run.writeArenaFile(RUN_FILES.rate, rating);
+    return rating;
+  } finally {
+    await temp.remove();
+  }
+}
+
+const fixedPart = (fit: PoolFit) => ({ model: fit.model, anchors: fit.ratings, drawParameter: fit.drawParameter });
+
+/** Batches against the anchors bracketing the estimate until the interval is narrow enough or the cap is reached. */
+async function playUntilNarrow(
+  options: RateOptions,
+  run: RunDir,
+  bots: StrategyRef[],
+  fit: PoolFit,
+): Promise<{ results: MatchResult[]; stopped: AnchoredRating['stopped'] }> {
+  const { game, variant } = options;
   const progress = run.teeProgress(options.progress);
-  await run.markStatus('running', 'arena');
-  const bots = [options.bot, ...anchors];
-  await run.writeArenaFile(RUN_FILES.arena, {
-    kind: 'rate',
-    game,
-    variant,
-    seed: options.seed,
-    limits: options.limits,
-    policy: options.policy,
-    poolVersion: pool.version,
-    targetWidth: options.targetWidth,
-    maxGames: options.maxGames,
-    sandbox: options.sandbox.kind,
-    bots: bots.map(({ warm: _, ...ref }) => ref),
-  });
   const hosts = new GameServerPool();
   const executor = new LocalExecutor({
     sandbox: options.sandbox,
@@ -103,53 +123,58 @@ export async function rateBot(options: RateOptions): Promise<AnchoredRating> {
     onLive: (event) => run.appendLive(event),
   });
   executor.add({ game, variant }, bots);
-  const fixed = { model: fit.model, anchors: fit.ratings, drawParameter: fit.drawParameter };
   const journal = await run.openJournal();
   const results: MatchResult[] = [];
-  const estimate = () =>
-    results.length ? rateAgainstAnchors(results, options.bot.id, fixed, fit.level) : null;
-  let stopped: AnchoredRating['stopped'] = 'max-games';
+  let played = 0;
   try {
     for (let batch = 0; results.length < options.maxGames; batch++) {
-      if (options.signal?.aborted) {
-        stopped = 'interrupted';
-        break;
-      }
-      const now = estimate();
-      if (now && now.hi - now.lo <= options.targetWidth) {
-        stopped = 'target';
-        break;
-      }
+      if (options.signal?.aborted) return { results, stopped: 'interrupted' };
+      const now = results.length ? rateAgainstAnchors(results, options.bot.id, fixedPart(fit), fit.level) : null;
+      if (now && now.hi - now.lo <= options.targetWidth) return { results, stopped: 'target' };
       const opponents = bracketingAnchors(fit.ratings, now?.elo ?? midPool(fit.ratings));
       const specs = batchSpecs(options, opponents, batch).slice(0, options.maxGames - results.length);
-      const pending = specs.filter((s) => !journal.has(matchId(s)));
       const ids = new Set(specs.map(matchId));
-      await executor.run(pending, {
-        signal: options.signal,
-        onReplay: async (replay) => {
-          await run.recordGame(replay);
-          progress.tick(results.length + 1, options.maxGames);
+      // A resumed run (--run-dir) replays the same batches: their games are in the journal already.
+      await executor.run(
+        specs.filter((s) => !journal.has(matchId(s))),
+        {
+          signal: options.signal,
+          onReplay: async (replay) => {
+            await run.recordGame(replay);
+            progress.tick(results.length + ++played, options.maxGames);
+          },
         },
-      });
-      results.push(...journal.results().filter((r) => ids.has(r.id) && !results.some((o) => o.id === r.id)));
-      if (!pending.length && !specs.length) break;
+      );
+      played = 0;
+      const have = new Set(results.map((r) => r.id));
+      results.push(...journal.results().filter((r) => ids.has(r.id) && !have.has(r.id)));
     }
+    return { results, stopped: options.signal?.aborted ? 'interrupted' : 'max-games' };
   } finally {
     progress.done();
     await executor.close();
     await hosts.closeAll();
-    await temp.remove();
   }
-  await run.markStatus(stopped === 'interrupted' ? 'interrupted' : 'finished', 'arena');
-  const final = estimate() ?? { elo: Number.NaN, lo: Number.NaN, hi: Number.NaN, games: 0 };
+}
+
+function ratingOf(
+  options: RateOptions,
+  poolVersion: number,
+  fit: PoolFit,
+  results: MatchResult[],
+  stopped: AnchoredRating['stopped'],
+): AnchoredRating {
+  const final = results.length
+    ? rateAgainstAnchors(results, options.bot.id, fixedPart(fit), fit.level)
+    : { elo: Number.NaN, lo: Number.NaN, hi: Number.NaN };
   const opponents: Record<string, number> = {};
   for (const r of results)
     for (const s of new Set(r.spec.seats)) if (s !== options.bot.id) opponents[s] = (opponents[s] ?? 0) + 1;
-  const rating: AnchoredRating = {
+  return {
     bot: options.bot.id,
-    game,
-    variant,
-    poolVersion: pool.version,
+    game: options.game,
+    variant: options.variant,
+    poolVersion,
     elo: final.elo,
     lo: final.lo,
     hi: final.hi,
@@ -159,12 +184,6 @@ export async function rateBot(options: RateOptions): Promise<AnchoredRating> {
     stopped,
     seed: options.seed,
   };
-  const table = crossTable(results, bots.map((b) => b.id).filter((id) => id === options.bot.id || opponents[id]));
-  await run.writeArenaFile(RUN_FILES.results, { game, variant, policy: options.policy, table, results, rating });
-  await run.writeText(RUN_FILES.crosstableCsv, crossTableCsv(table));
-  await run.writeText(RUN_FILES.crosstableTxt, `${formatCrossTable(table)}\n`);
-  await run.writeArenaFile(RUN_FILES.rate, rating);
-  return rating;
 }
 
 /** One batch: the bot against each opponent (pairs: a colour-swapped pair each; duplicate: both rooms of a board), or at one table with both (a rotation of seats). */
@@ -181,5 +200,7 @@ function batchSpecs(options: RateOptions, opponents: string[], batch: number) {
     const ids = [options.bot.id, ...opponents];
     return fieldSpecs(descriptor, { kind: 'arena', ids }, { ...settings, reps: ids.length });
   }
-  return opponents.flatMap((o) => fieldSpecs(descriptor, { kind: 'arena', ids: [options.bot.id, o] }, { ...settings, reps: 1 }));
+  return opponents.flatMap((o) =>
+    fieldSpecs(descriptor, { kind: 'arena', ids: [options.bot.id, o] }, { ...settings, reps: 1 }),
+  );
 }

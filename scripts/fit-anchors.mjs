@@ -14,7 +14,9 @@ const arg = (name, dflt) => {
 };
 const game = arg('--game');
 if (!game) {
-  process.stderr.write('usage: node scripts/fit-anchors.mjs --game <game> [--variant standard] [--reps 4] [--seed 1]\n');
+  process.stderr.write(
+    'usage: node scripts/fit-anchors.mjs --game <game> [--variant standard] [--reps 4] [--seed 1]\n',
+  );
   process.exit(2);
 }
 const { register } = await import('tsx/esm/api');
@@ -44,7 +46,10 @@ try {
   process.stdout.write(
     `${game}/${variant} pool v${pool.version}: ${fit.games} games, ${fit.model}, seed ${fit.seed}, reps ${fit.reps}\n` +
       fit.ratings
-        .map((r) => `  ${r.id.padEnd(24)} ${r.elo.toFixed(0).padStart(6)} [${r.lo.toFixed(0)}, ${r.hi.toFixed(0)}]  ${r.games} games`)
+        .map(
+          (r) =>
+            `  ${r.id.padEnd(24)} ${r.elo.toFixed(0).padStart(6)} [${r.lo.toFixed(0)}, ${r.hi.toFixed(0)}]  ${r.games} games`,
+        )
         .join('\n') +
       '\n',
   );

@@ -56,7 +56,9 @@ export function registerRateCommand(program: Command): void {
     .option('--move-timeout <ms>', `per-move deadline (default: the game's: ${moveTimeoutHelp()})`, intOption(1))
     .option('--start-timeout <ms>', 'how long a bot may take to become healthy', intOption(100), BOT_START_TIMEOUT_MS)
     .addOption(
-      new Option('--policy <policy>', 'forfeit policy: strict or catarena').choices(['strict', 'catarena']).default('strict'),
+      new Option('--policy <policy>', 'forfeit policy: strict or catarena')
+        .choices(['strict', 'catarena'])
+        .default('strict'),
     )
     .option('-c, --concurrency <n|auto>', 'games and thinking bots at once, or auto', concurrencyOption, 'auto')
     .option('-o, --out <dir>', 'parent folder of run directories', 'runs')

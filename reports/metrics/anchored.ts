@@ -102,7 +102,11 @@ function pairLogLik(results: readonly MatchResult[], candidate: string, pool: Fi
 }
 
 /** Plackett–Luce: every table the candidate sat at (its stages), anchors fixed; prior as two-player ties. */
-function tableLogLik(results: readonly MatchResult[], candidate: string, pool: FixedPool): { f: LogLik; games: number } {
+function tableLogLik(
+  results: readonly MatchResult[],
+  candidate: string,
+  pool: FixedPool,
+): { f: LogLik; games: number } {
   const ids = [candidate, ...pool.anchors.map((a) => a.id)];
   const index = new Map(ids.map((id, i) => [id, i]));
   const set: StageSet = emptyStages(ids.length);
