@@ -95,12 +95,13 @@ export interface FitPoolOptions {
   variant: string;
   /** The anchors file to read and write (default games/<game>/anchors.json). */
   file?: string;
-  reps: number;
   seed: number;
   concurrency: number | 'auto';
   sandbox: Sandbox;
   runDir: string;
   progress?: Progress;
+  /** Colour-swapped pairs per pairing, table rounds, or one-board duplicate matches per pairing. */
+  reps: number;
   /** Bootstrap samples for table pools (default 1000). */
   samples?: number;
   /** The clock for the fit's date (tests). */
@@ -126,11 +127,14 @@ export async function fitAnchorPool(options: FitPoolOptions): Promise<AnchorPool
   try {
     const bots = await materializeAnchors(game, pool.anchors, temp.dir);
     const code = await anchorCode(bots);
+    // Duplicate games: `reps` one-board matches per pairing (each a pairwise game of VPs).
+    const duplicate = gameDescriptor(game).format === 'duplicate';
     const outcome = await runArena({
       game,
       variant,
       bots,
-      reps: options.reps,
+      reps: duplicate ? 1 : options.reps,
+      ...(duplicate ? { matches: options.reps } : {}),
       seed: options.seed,
       concurrency: options.concurrency,
       limits: { ...DEFAULT_LIMITS, moveMs: gameDescriptor(game).defaults.moveTimeoutMs },

@@ -33,7 +33,7 @@ export interface PoolFit {
   intervals: string;
   level: number;
   seed: number;
-  /** Repetitions of the round robin: colour-swapped pairs per pairing, table rounds, duplicate boards. */
+  /** Repetitions of the round robin: colour-swapped pairs per pairing, table rounds, or one-board duplicate matches per pairing. */
   reps: number;
   /** Journal games the fit used. */
   games: number;

@@ -7,7 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fitAnchorPool } from '../orchestrator/anchors.ts';
+import {
+  anchorCode,
+  anchorsTempDir,
+  checkAnchorCode,
+  fitAnchorPool,
+  materializeAnchors,
+  readAnchors,
+} from '../orchestrator/anchors.ts';
+import { gameIds } from '../games/registry.ts';
 import { rateBot } from '../orchestrator/rate.ts';
 import type { AnchorsFile } from '../records/anchors.ts';
 import { DEFAULT_LIMITS } from '../records/match.ts';
@@ -58,6 +66,25 @@ describe('anchor pools', () => {
     expect(written.pools.variant![0]!.fit!.seed).toBe(fit.seed);
     expect(written.pools.variant![0]!.version).toBe(1);
   }, 60_000);
+
+  it('every committed pool version still matches its anchors’ code (else: a new version, refitted)', async () => {
+    let checked = 0;
+    for (const game of gameIds()) {
+      const file = await readAnchors(game);
+      for (const [variant, versions] of Object.entries(file.pools))
+        for (const pool of versions.filter((p) => p.fit)) {
+          const temp = await anchorsTempDir();
+          try {
+            const refs = await materializeAnchors(game, pool.anchors, temp.dir);
+            checkAnchorCode(game, variant, pool, await anchorCode(refs));
+            checked++;
+          } finally {
+            await temp.remove();
+          }
+        }
+    }
+    expect(checked).toBeGreaterThanOrEqual(9);
+  });
 
   it('a fitted version is never refitted: its numbers stay', async () => {
     const file = writeFile('fitted.json', committed);
