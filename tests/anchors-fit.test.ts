@@ -83,7 +83,7 @@ describe('anchor pools', () => {
           }
         }
     }
-    expect(checked).toBeGreaterThanOrEqual(9);
+    expect(checked).toBe(10); // five games, both rule sets
   });
 
   it('a fitted version is never refitted: its numbers stay', async () => {
@@ -126,5 +126,28 @@ describe('anchor pools', () => {
       }),
     ).rejects.toThrow(/anchor-d1 changed since the pool was fitted/);
     expect(fs.existsSync(path.join(runDir, 'journal.jsonl'))).toBe(false);
+  });
+
+  it('a bot named like an anchor, or a pool version that does not exist, is refused with what to do', async () => {
+    const file = writeFile('named.json', committed);
+    const base = {
+      game: 'gomoku',
+      variant: 'variant',
+      seed: 1,
+      targetWidth: 100,
+      maxGames: 4,
+      anchorsFile: file,
+      concurrency: 1 as const,
+      limits: DEFAULT_LIMITS,
+      policy: 'strict' as const,
+      sandbox,
+    };
+    const dir = referenceBotDir('gomoku', 'random');
+    await expect(
+      rateBot({ ...base, bot: { id: 'anchor-d1', dir }, runDir: path.join(work, 'named-run') }),
+    ).rejects.toThrow(/is an anchor's; rename its folder/);
+    await expect(
+      rateBot({ ...base, bot: { id: 'mine', dir }, poolVersion: 7, runDir: path.join(work, 'v7-run') }),
+    ).rejects.toThrow(/no anchor pool version 7 \(versions: 1\)/);
   });
 });
