@@ -32,6 +32,8 @@ export const RUN_FILES = {
   results: 'results.json',
   crosstableCsv: 'crosstable.csv',
   crosstableTxt: 'crosstable.txt',
+  /** A `catarena rate` run's rating on its anchor pool's scale (docs/anchors.md). */
+  rate: 'rate.json',
   /** In the folder that holds the run directories: one line per finished tourney. */
   index: 'index.jsonl',
   /** Per track: the win matrix and its CSV. */

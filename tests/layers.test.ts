@@ -37,6 +37,8 @@ const LAYERS: string[][] = [
   [
     'orchestrator/tourney',
     'orchestrator/arena.ts',
+    'orchestrator/anchors.ts',
+    'orchestrator/rate.ts',
     'orchestrator/worker',
     'orchestrator/doctor.ts',
     'orchestrator/serve',

@@ -6,6 +6,7 @@ import { registerPlayCommands } from './play-commands.ts';
 import { registerProbeCommand } from './probe-command.ts';
 import { registerPruneCommand } from './prune-command.ts';
 import { registerQueueCommands } from './queue-commands.ts';
+import { registerRateCommand } from './rate-command.ts';
 import { registerServeCommand } from './serve-command.ts';
 import { registerTourneyCommands } from './tourney-commands.ts';
 import { printErr } from './print.ts';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerTourneyCommands(program);
   registerPlayCommands(program);
+  registerRateCommand(program);
   registerQueueCommands(program);
   registerExportCommands(program);
   registerProbeCommand(program);

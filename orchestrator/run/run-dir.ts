@@ -566,7 +566,10 @@ export class RunDir {
   }
 
   /** A play/arena run's settings, results and cross-table. */
-  async writeArenaFile(name: typeof RUN_FILES.arena | typeof RUN_FILES.results, value: unknown): Promise<void> {
+  async writeArenaFile(
+    name: typeof RUN_FILES.arena | typeof RUN_FILES.results | typeof RUN_FILES.rate,
+    value: unknown,
+  ): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await fs.writeFile(path.join(this.root, name), json(value));
   }

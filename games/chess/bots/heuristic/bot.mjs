@@ -22,6 +22,10 @@
 //   randomness    – 0 = deterministic; > 0 adds up to randomness × 100 cp of noise to the root
 //                   scores of non-mating moves (0–5).
 //   seed          – seed of the noise generator.
+//   deterministic – true: no clock (the search always reaches `depth`, whatever the machine's
+//                   speed) and the noise seeded per move from `seed` and the position, so the
+//                   same position always gets the same move (anchor pools, docs/anchors.md);
+//                   default false.
 //   kingMode      – variant only: "rules" (default: a side without a king cannot be mated, so
 //                   losing one's own king is worth kinglessBonus and taking the opponent's king
 //                   is only good when losing) or "material" (a king is worth kingValue).
@@ -77,6 +81,7 @@ function loadParams() {
     kinglessBonus: num(raw.kinglessBonus, 0, 1000, 80),
     kingValue: num(raw.kingValue, 0, 100000, 5000),
     gameServer: typeof gs === 'string' || typeof gs === 'number' ? String(gs) : null,
+    deterministic: raw.deterministic === true,
   };
 }
 
@@ -96,6 +101,14 @@ const port = portArg();
 const params = loadParams();
 const rng = mulberry32(params.seed);
 
+/** With `deterministic`, a generator per move seeded by `seed` and the position (FNV-1a), else the process's stream. */
+function moveRng(fen, obstacles) {
+  if (!params.deterministic) return rng;
+  let h = (0x811c9dc5 ^ params.seed) >>> 0;
+  for (const ch of `${fen}|${obstacles.join(',')}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return mulberry32(h);
+}
+
 // ---- /move -----------------------------------------------------------------------------------
 
 const { parseRequest, obstaclesFor, forget } = chessRequests({ gameServer: params.gameServer, BadRequest });
@@ -113,7 +126,8 @@ async function move(body) {
   }
   if (!legal.length) throw new BadRequest('no legal move in this position');
   const budget = params.timeBudgetMs;
-  const deadline = t0 + Math.max(5, budget - Math.min(40, 5 + 0.1 * budget));
+  const deadline = params.deterministic ? Infinity : t0 + Math.max(5, budget - Math.min(40, 5 + 0.1 * budget));
+  const rng = moveRng(body.fen, obstacles);
   let chosen = null, reason;
   try {
     const out = new Engine(pos, { obstacles, variant, params, rng, deadline }).choose();

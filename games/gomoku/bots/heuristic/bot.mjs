@@ -13,6 +13,8 @@
 //                  root scores of non-decisive moves (100 ≈ one three-stone window) and
 //                  varies the opening move.
 //   seed         – seed of the noise (same seed and position → same move, in any game order).
+//   deterministic – true: no clock (the search always reaches `depth`, whatever the machine's
+//                  speed; anchor pools, docs/anchors.md); default false.
 //   weights      – optional {"standard": [6 numbers], "variant": [4 numbers]}: the score of a
 //                  window holding 0..L stones of one colour (L = 5 standard, 3 variant).
 import { readFileSync } from 'node:fs';
@@ -50,6 +52,7 @@ function loadParams() {
     centerBias: num(raw.centerBias, 0, 100, 0.1),
     randomness: num(raw.randomness, 0, 100, 0),
     seed: Math.round(num(raw.seed, -(2 ** 31), 2 ** 31, 1)),
+    deterministic: raw.deterministic === true,
     weights,
   };
 }
@@ -140,7 +143,7 @@ function getMove(body) {
   const forbidden = new Set();
   for (const [i, j] of game?.points ?? []) if (i >= 0 && i < N && j >= 0 && j < N) forbidden.add(i * N + j);
   // Leave headroom for HTTP and JSON under the budget.
-  const deadline = t0 + Math.max(20, params.timeBudgetMs * 0.85 - 20);
+  const deadline = params.deterministic ? Infinity : t0 + Math.max(20, params.timeBudgetMs * 0.85 - 20);
   const engine = new Engine(board, me, { rules, forbidden, params, rng: moveRng(board, me), deadline });
   const { cell, reason } = engine.choose();
   if (cell < 0 || board[(cell / N) | 0][cell % N] !== 0 || forbidden.has(cell)) {

@@ -21,6 +21,10 @@
 //   timeBudgetMs – 20..2000: the sampling stops at this budget (CATArena allows 3 s per action).
 //   randomness   – 0..1: noise on the hand strength and bet sizes it acts on.
 //   seed         – seed of its random generator (same seed + same requests → same answers).
+//   deterministic – true: no clock (always `simulations × depth` samples, whatever the machine's
+//                  speed) and the generator seeded per decision from `seed` and the request
+//                  (its game_id left out), so the same state always gets the same answer in any
+//                  game order (anchor pools, docs/anchors.md); default false.
 import { readFileSync } from 'node:fs';
 import { BadRequest, portArg, readJson, serve } from './bot-http.mjs';
 import { cardCode, codeRank, equity, normDeck } from './equity.mjs';
@@ -52,6 +56,7 @@ function loadParams() {
     timeBudgetMs: num(raw.timeBudgetMs, 20, 2000, d.timeBudgetMs),
     randomness: num(raw.randomness, 0, 1, d.randomness),
     seed: Math.round(num(raw.seed, -(2 ** 31), 2 ** 31, d.seed)),
+    deterministic: raw.deterministic === true,
   };
 }
 
@@ -69,7 +74,14 @@ function mulberry32(seed) {
 
 const port = portArg();
 const params = loadParams();
-const rng = mulberry32(params.seed);
+let rng = mulberry32(params.seed);
+
+/** With `deterministic`: a generator for one decision, seeded by `seed` and the request without its game_id (FNV-1a). */
+function requestRng(body) {
+  let h = (0x811c9dc5 ^ params.seed) >>> 0;
+  for (const ch of JSON.stringify({ ...body, game_id: undefined })) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return mulberry32(h);
+}
 
 // ---- pre-flop chart --------------------------------------------------------------------------
 
@@ -304,10 +316,11 @@ function finalize(intent, s) {
 
 function decide(body) {
   const t0 = Date.now();
+  if (params.deterministic) rng = requestRng(body);
   const s = parseState(body);
   const samples = params.simulations * params.depth;
   // Leave headroom under the budget for HTTP and JSON.
-  const deadline = t0 + Math.max(5, params.timeBudgetMs * 0.85 - 5);
+  const deadline = params.deterministic ? Infinity : t0 + Math.max(5, params.timeBudgetMs * 0.85 - 5);
   const { equity: eq, samples: done } = equity(s.hole, s.board, s.opponents, { deck: s.deck, samples, deadline, rng });
   const intent = s.phase === 'preflop' ? preflop(s, eq) : postflop(s, eq);
   const out = finalize(intent, s);

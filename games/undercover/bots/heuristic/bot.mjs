@@ -29,7 +29,20 @@ function mulberry32(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const random = mulberry32(Number(process.env.BOT_SEED ?? params.seed ?? 1) || 1);
+const seed = Number(process.env.BOT_SEED ?? params.seed ?? 1) || 1;
+const random = mulberry32(seed);
+
+/**
+ * params.json's `deterministic: true` (anchor pools, docs/anchors.md): a generator per request,
+ * seeded by `seed` and the request without its game_id (FNV-1a), so the same request gets the
+ * same answer in any game order; otherwise the process's one stream.
+ */
+function requestRandom(body) {
+  if (params.deterministic !== true) return random;
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (const ch of JSON.stringify({ ...body, game_id: undefined })) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return mulberry32(h);
+}
 
 const routes = {
   'GET /health': async () => ({ status: 'healthy' }),
@@ -41,11 +54,11 @@ const routes = {
   'POST /speak': async (req) => {
     const body = await readJson(req);
     if (typeof body.word !== 'string' || !body.word) throw new BadRequest('word required');
-    return { statement: speak(body, knobs, random) };
+    return { statement: speak(body, knobs, requestRandom(body)) };
   },
   'POST /vote': async (req) => {
     const body = await readJson(req);
-    const target = vote(body, knobs, random);
+    const target = vote(body, knobs, requestRandom(body));
     if (target === null) throw new BadRequest('candidates must list at least one seat');
     return { vote: target };
   },
