@@ -37,6 +37,8 @@ import { JournalTamperedError } from '../run/journal-chain.ts';
 import { checkIndexedRun } from '../run/index-seal.ts';
 import { readIndexFile } from '../run/run-index.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
+import { readProvenance } from '../run/provenance.ts';
+import { provenanceMarkdown } from '../../reports/provenance-markdown.ts';
 import { matchId, type MatchResult } from '../../records/match.ts';
 import { roundSpecs } from './track-schedule.ts';
 import {
@@ -435,10 +437,12 @@ async function writeOutputs(
   evolution: EvolutionTrack[],
 ): Promise<void> {
   const probes = await readProbeResults(run); // `catarena probe`'s results, when the run was probed
+  const provenance = await readProvenance(run.root).catch(() => null);
   const markdown = [
     renderMarkdown(summary),
     ...(evolution.length ? [evolutionMarkdown(evolution)] : []),
     ...(probes.length ? [`${probeSectionMarkdown(probes)}\n`] : []),
+    ...(provenance ? [`${provenanceMarkdown(provenance)}\n`] : []),
   ];
   await run.writeSummary(summary, markdown.join('\n'));
   const diffHref = (s: { round: number; agent: string }, t: { track: string }) =>
