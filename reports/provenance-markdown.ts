@@ -4,7 +4,9 @@ import type { Provenance, ProvenanceSession } from '../records/provenance.ts';
 const short = (id: string) => id.replace(/^sha256:/, '').slice(0, 12);
 
 function sessionLine(s: ProvenanceSession): string {
-  const commit = s.catarena.commit ? ` (commit ${s.catarena.commit.slice(0, 10)}${s.catarena.dirty ? ', with local changes' : ''})` : '';
+  const commit = s.catarena.commit
+    ? ` (commit ${s.catarena.commit.slice(0, 10)}${s.catarena.dirty ? ', with local changes' : ''})`
+    : '';
   const images = Object.entries(s.images ?? {})
     .filter(([, img]) => img)
     .map(([name, img]) => `${name} ${img!.tag}${img!.id ? ` = ${short(img!.id)}` : ' (not inspected)'}`);

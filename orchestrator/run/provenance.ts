@@ -62,7 +62,10 @@ function cliPackages(config: TourneyConfig): Record<string, string> {
 }
 
 /** The tags of the images this run's config uses: the bot image with --sandbox docker, the agent image for CLI agents. */
-function imageTags(config: TourneyConfig, clis: Record<string, string>): { botRuntime?: string; agentRuntime?: string } {
+function imageTags(
+  config: TourneyConfig,
+  clis: Record<string, string>,
+): { botRuntime?: string; agentRuntime?: string } {
   return {
     ...(config.sandbox === 'docker' ? { botRuntime: config.docker.image ?? botRuntimeTag() } : {}),
     ...(Object.keys(clis).length ? { agentRuntime: agentRuntimeTag() } : {}),
