@@ -78,16 +78,24 @@ async function checkChain(runRoot: string, label: string): Promise<VerifyCheck |
   const journal = path.join(runRoot, RUN_FILES.journal);
   const proofText = await fs.readFile(path.join(runRoot, CHAIN_PROOF), 'utf8').catch(() => null);
   if (!(await fs.stat(journal).catch(() => null))) return null;
+  if (await fs.stat(path.join(runRoot, RUN_FILES.journalKey)).catch(() => null))
+    return fail(name, `the bundle carries ${RUN_FILES.journalKey}: a bundle discloses its key in ${CHAIN_PROOF} only`);
+  let proof: ChainProof | undefined;
   if (proofText) {
-    const proof = JSON.parse(proofText) as ChainProof;
-    if (!/^[0-9a-f]{64}$/.test(proof.key)) return fail(name, `${CHAIN_PROOF} holds no 32-byte hex key`);
+    try {
+      proof = JSON.parse(proofText) as ChainProof;
+    } catch {
+      return fail(name, `${CHAIN_PROOF} is not JSON`);
+    }
+    if (typeof proof?.key !== 'string' || !/^[0-9a-f]{64}$/.test(proof.key))
+      return fail(name, `${CHAIN_PROOF} holds no 32-byte hex key`);
     await fs.writeFile(path.join(runRoot, RUN_FILES.journalKey), `${proof.key}\n`, { mode: 0o600, flag: 'wx' });
   }
-  const seal = (proofText ? (JSON.parse(proofText) as ChainProof).indexEntry : undefined) as
-    | { seal?: { lines: number; head: string; mac: string } }
-    | undefined;
+  const seal = proof?.indexEntry as { seal?: { lines: number; head: string; mac: string } } | undefined;
   const chain = (await readJournalChain(journal, seal?.seal?.lines))!;
   const { integrity } = chain;
+  if (integrity.state === 'tampered' && !proof)
+    return fail(name, `the journal is chained but the bundle has no ${CHAIN_PROOF} to check it with`);
   if (integrity.state === 'tampered')
     return fail(
       name,
