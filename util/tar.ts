@@ -101,6 +101,12 @@ export class TarGzWriter {
     return hash.digest('hex');
   }
 
+  /** Stops writing after a failure: the streams are closed (the caller removes the file). */
+  abort(): void {
+    this.gzip.destroy();
+    this.out.destroy();
+  }
+
   /** Ends the archive (two zero blocks) and waits for the file to be written. */
   async close(): Promise<void> {
     await this.write(Buffer.alloc(2 * BLOCK));

@@ -211,6 +211,9 @@ export async function exportBundle(runDirArg: string, options: BundleOptions = {
     // Without --force, link() refuses a file that appeared meanwhile.
     if (options.force) await fs.rename(partial, file);
     else await fs.link(partial, file);
+  } catch (err) {
+    tar.abort();
+    throw err;
   } finally {
     await fs.rm(partial, { force: true });
   }
