@@ -11,6 +11,8 @@ export const RUN_FILES = {
   config: 'config.json',
   /** The rules each game is played under. */
   rules: 'rules.json',
+  /** What makes the run reproducible besides the models: versions, images, seeds, rules (records/provenance.ts). */
+  provenance: 'provenance.json',
   /** The run's identity, kept across resumes. */
   runId: 'run-id',
   /** One line per game played: the source of truth of results. */

@@ -32,6 +32,7 @@ import { JournalTamperedError } from '../run/journal-chain.ts';
 import { checkIndexedRun } from '../run/index-seal.ts';
 import { readIndexFile } from '../run/run-index.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
+import { readProvenance } from '../run/provenance.ts';
 import { matchId, type MatchResult } from '../../records/match.ts';
 import { roundSpecs } from './track-schedule.ts';
 import {
@@ -430,12 +431,13 @@ async function writeOutputs(
   evolution: EvolutionTrack[],
 ): Promise<void> {
   const probes = await readProbeResults(run); // `catarena probe`'s results, when the run was probed
+  const provenance = await readProvenance(run.root).catch(() => null); // the run's provenance.json
   const diffHref = (s: { round: number; agent: string }, t: { track: string }) =>
     path
       .relative(run.root, run.strategyDiffFile(t.track, s.round, s.agent))
       .split(path.sep)
       .join('/');
-  const input = { summary, games, evolution, probes, diffHref };
+  const input = { summary, games, evolution, probes, diffHref, provenance };
   await run.writeSummary(summary, renderReportMarkdown(input));
   await run.writeReportHtml(renderReportHtml(input));
 }

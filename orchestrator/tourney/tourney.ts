@@ -31,6 +31,7 @@ import { ReuseCache, codeOf } from '../run/reuse.ts';
 import { loadStrategyRecord, RunDir } from '../run/run-dir.ts';
 import type { Journal } from '../run/journal.ts';
 import { indexEntry, indexRun, rulesOfConfig } from '../run/run-index.ts';
+import { completeProvenance, recordProvenance } from '../run/provenance.ts';
 import { sealEntry } from '../run/index-seal.ts';
 import { integrityLine } from '../../records/journal-integrity.ts';
 import { carryOverStrategy, checkAgentTracks, createDeveloper, createRunAgents, type Developer } from './develop.ts';
@@ -163,6 +164,7 @@ class Tourney {
       });
       await run.pinRules(rulesOfConfig(config, config.games));
       await run.writeConfig(config);
+      await recordProvenance(run.root, config);
       await run.markStatus('running', 'tourney');
       marked = true;
       const developer = await createDeveloper({
@@ -256,6 +258,7 @@ class Tourney {
   async finish(): Promise<TourneySummary> {
     const { run, config, options } = this;
     this.progress?.phase('reports: leaderboard, report.md and report.html');
+    await completeProvenance(run.root);
     const summary = await summarizeRun(run.root, { tracks: this.reports, journal: this.journal });
     await run.linkFinishedFiles(); // one copy of each workspace and log file (store/): no agent develops here any more
     // From the journal, so a resumed run counts the games reused before it was interrupted too.

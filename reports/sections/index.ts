@@ -13,6 +13,7 @@ import { integritySection } from './integrity.ts';
 import { leaderboardSection } from './leaderboard.ts';
 import { learningDetailsSection } from './learning-details.ts';
 import { probeSection } from './probe.ts';
+import { provenanceSection } from './provenance.ts';
 import { rankProbabilitiesSection } from './rank-probabilities.ts';
 import { ratingsSection } from './ratings.ts';
 import { scoreMatricesSection } from './score-matrices.ts';
@@ -45,6 +46,7 @@ export const MARKDOWN_SECTIONS: readonly ReportSection[] = [
   integritySection,
   evolutionSection,
   probeSection,
+  provenanceSection,
 ];
 
 /** report.html below its head and navigation: one block per track, then the run's other parts. */

@@ -5,6 +5,7 @@
 import type { TourneySummary } from '../../records/tourney.ts';
 import type { EvolutionStep, EvolutionTrack } from '../evolution/evolution.ts';
 import type { ProbeTrackResult } from '../probe-consistency.ts';
+import type { Provenance } from '../../records/provenance.ts';
 
 /** One game as the page's W-cell panel lists it. */
 export interface IndexedGame {
@@ -31,6 +32,8 @@ export interface ReportInput {
   evolution: readonly EvolutionTrack[];
   /** `catarena probe`'s results, when the run was probed. */
   probes: readonly ProbeTrackResult[];
+  /** What makes the run reproducible besides the models (provenance.json), when it has one. */
+  provenance?: Provenance | null;
   /** A step's full diff file, relative to report.html. */
   diffHref?: (step: EvolutionStep, track: EvolutionTrack) => string | undefined;
 }
