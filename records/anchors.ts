@@ -75,3 +75,12 @@ export interface AnchoredRating {
   stopped: 'target' | 'max-games' | 'interrupted';
   seed: number;
 }
+
+/** One strategy of a tourney rated on its game's anchor pool (--anchors; anchored.json). */
+export interface AnchoredStrategy {
+  /** The track's name (gomoku-standard). */
+  track: string;
+  agent: string;
+  round: number;
+  rating: AnchoredRating;
+}

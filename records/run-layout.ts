@@ -36,6 +36,9 @@ export const RUN_FILES = {
   crosstableTxt: 'crosstable.txt',
   /** A `catarena rate` run's rating on its anchor pool's scale (docs/anchors.md). */
   rate: 'rate.json',
+  /** A tourney's strategies rated on the anchor pools (--anchors): the ratings, and each rating's games under anchoredDir. */
+  anchored: 'anchored.json',
+  anchoredDir: 'anchored',
   /** In the folder that holds the run directories: one line per finished tourney. */
   index: 'index.jsonl',
   /** Per track: the win matrix and its CSV. */

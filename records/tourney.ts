@@ -1,6 +1,7 @@
 // The data a tournament run writes and reads: strategy records (with their cost and validation),
 // the per-round report agents read (round_report.json), and the per-track summary the final
 // reports are rendered from.
+import type { AnchoredStrategy } from './anchors.ts';
 import type { JournalIntegrity, JournalSeal } from './journal-integrity.ts';
 import type { FailureKind, IntegrityEvent } from './match.ts';
 import type { TaskTrack } from './task-track.ts';
@@ -280,6 +281,8 @@ export interface TourneySummary {
   journal?: JournalIntegrity;
   /** Set when `catarena report` rebuilt a run that did not finish: games played of those scheduled, and what was dropped. */
   incomplete?: { played: number; scheduled: number; line: string };
+  /** Its strategies rated on the anchor pools (--anchors; anchored.json), when it rated them. */
+  anchored?: AnchoredStrategy[];
 }
 
 /** One finished tourney in the run index (<out>/index.jsonl; orchestrator/run/run-index.ts). */
@@ -318,6 +321,11 @@ export interface RunIndexEntry {
    * read, have none.
    */
   pairwise?: PairwiseEntry[];
+  /**
+   * `--anchors`: each agent's last rated strategy per track on its game's anchor pool (Elo, 95%
+   * interval, pool version); runs without --anchors, or indexed before this field, have none.
+   */
+  anchored?: Array<{ track: string; agent: string; round: number; elo: number; lo: number; hi: number; pool: number }>;
   /** The journal's end when the run finished, keyed (orchestrator/run/index-seal.ts); runs indexed before it, or without a key, have none. */
   seal?: JournalSeal;
 }

@@ -44,6 +44,7 @@ interface TourneyFlags {
   json?: boolean;
   budgetUsd?: number;
   budgetPerAgent?: BudgetPerAgent;
+  anchors?: true | number;
 }
 
 /** --skip-check a --skip-check b,c → [a, b, c]. */
@@ -290,6 +291,11 @@ function addConfigOptions(cmd: Command): Command {
       },
     )
     .option(
+      '--anchors [games]',
+      "after the last round, rate every strategy on its game's anchor pool (fixed reference bots with committed ratings, docs/anchors.md) with at most this many games each (default 40), so runs with different fields compare on one scale; report.md, report.html and history show the ratings",
+      intOption(2, 10_000),
+    )
+    .option(
       '--strict-validation',
       "refuse a round's bot on any entry-check problem (an illegal move on a validation position, a refused join); by default only bots that do not start or answer no validation position with a legal move sit out, the rest play with warnings",
     );
@@ -327,6 +333,7 @@ async function configFromFlags(flags: TourneyFlags): Promise<TourneyConfig> {
     strictValidation: flags.strictValidation,
     budgetUsd: flags.budgetUsd,
     budgetPerAgent: flags.budgetPerAgent,
+    anchors: flags.anchors === undefined ? undefined : { maxGames: flags.anchors === true ? 40 : flags.anchors },
     // --variants gomoku:variant → perGame.gomoku.variants, merged into lower layers' perGame.
     perGame:
       variantsFlag && Object.keys(variantsFlag.perGame).length

@@ -168,6 +168,15 @@ export const TourneyConfigSchema = z.strictObject({
   budgetUsd: z.number().positive().optional(),
   /** The same budget for every agent's development of each strategy (--budget-per-agent; orchestrator/config/budget-per-agent.ts): dollars, tokens or wall time. */
   budgetPerAgent: budgetPerAgentSchema.optional(),
+  /**
+   * Rate every strategy that played on its game's anchor pool after the last round (--anchors;
+   * orchestrator/tourney/anchored-strategies.ts, docs/anchors.md): at most maxGames games each,
+   * fewer once the interval is narrower than targetWidth Elo.
+   */
+  anchors: z
+    .object({ maxGames: z.int().min(2).default(40), targetWidth: z.int().min(1).default(200) })
+    .strict()
+    .optional(),
   /** Let CLI agents use their provider-side web tools (Anthropic web search, Gemini's google_web_search): off, so agents reach nothing but the API. */
   webTools: z.boolean().default(false),
   /**

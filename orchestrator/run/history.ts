@@ -95,6 +95,8 @@ export interface HistoryRow {
    * scores before and after do not compare, and history marks the change.
    */
   configChanged?: string[];
+  /** --anchors: each agent's last strategy per track on its anchor pool ("cautious gomoku-standard 132 [80, 190] pool v1"). */
+  anchored?: string[];
 }
 
 export interface HistoryOptions {
@@ -133,6 +135,7 @@ export function historyRows(entries: RunIndexEntry[], agentName?: string, option
         rulesChanged: i > 0 ? rulesChanges(sorted[i - 1]!, e) : [],
         ...opponentCodeOfRun(e, sorted[i - 1]),
         ...(changed.length ? { configChanged: changed } : {}),
+        ...anchoredLines(e, agent),
       };
     })
     .filter((row) => !agent || Object.keys(row.scores).length);
@@ -155,6 +158,17 @@ export function historyRows(entries: RunIndexEntry[], agentName?: string, option
       }),
     );
   return [...finished, ...unfinished].sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
+}
+
+/** A run's anchored ratings (--anchors) as words, the agent's only with --agent. */
+function anchoredLines(e: RunIndexEntry, agent: string | undefined): Pick<HistoryRow, 'anchored'> {
+  const lines = (e.anchored ?? [])
+    .filter((a) => !agent || a.agent === agent)
+    .map(
+      (a) =>
+        `${a.agent}@${a.round} ${a.track} ${Math.round(a.elo)} [${Math.round(a.lo)}, ${Math.round(a.hi)}] pool v${a.pool}`,
+    );
+  return lines.length ? { anchored: lines } : {};
 }
 
 const num = (v: number | null, signed = false) => (v === null ? '–' : `${signed && v >= 0 ? '+' : ''}${v.toFixed(3)}`);
@@ -185,6 +199,7 @@ export function formatHistory(rows: HistoryRow[]): string {
       ? [`── ${r.schedule ? `${r.schedule}: ` : ''}setup changed: ${r.configChanged.join(', ')} ──`]
       : []),
     line(body[i]!) + (r.reason ? `  (${r.reason.slice(0, 200)})` : ''),
+    ...(r.anchored ? [`    anchor scale: ${r.anchored.join(' · ')}`] : []),
   ]);
   const changes = rows
     .filter((r) => r.rulesChanged.length)
@@ -204,6 +219,11 @@ export function formatHistory(rows: HistoryRow[]): string {
     ...marked,
     '',
     "S: strategy-coding score, L: global learning score, each the mean over the run's tracks (Mean S / Mean L in report.md's leaderboard).",
+    ...(rows.some((r) => r.anchored)
+      ? [
+          "anchor scale: Elo on the game's anchor pool (--anchors; docs/anchors.md), the same scale in every run of one pool version.",
+        ]
+      : []),
     ...(rows.some((r) => r.status !== 'finished')
       ? [
           'status: finished, failed (for good, after its retries), killed (its process gone without a word), missed (no worker ran it), interrupted, running, or folder deleted (indexed, its folder gone).',

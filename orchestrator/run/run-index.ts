@@ -47,6 +47,7 @@ export function indexEntry(
     reused: extra.reused,
     leaderboard: summary.leaderboard,
     tracks,
+    ...anchoredOf(summary),
     taskTracks,
     rules,
     opponentCode: opponentCodeOf(summary.config),
@@ -149,3 +150,24 @@ const runDirOfLine = (line: string): string | undefined => {
     return undefined; // a torn line: not one of these
   }
 };
+
+/** Each agent's last rated strategy per track (--anchors), for history. */
+function anchoredOf(summary: TourneySummary): Pick<RunIndexEntry, 'anchored'> {
+  const last = new Map<string, NonNullable<TourneySummary['anchored']>[number]>();
+  for (const a of summary.anchored ?? []) {
+    const key = `${a.track}/${a.agent}`;
+    if ((last.get(key)?.round ?? 0) < a.round) last.set(key, a);
+  }
+  if (!last.size) return {};
+  return {
+    anchored: [...last.values()].map((a) => ({
+      track: a.track,
+      agent: a.agent,
+      round: a.round,
+      elo: a.rating.elo,
+      lo: a.rating.lo,
+      hi: a.rating.hi,
+      pool: a.rating.poolVersion,
+    })),
+  };
+}

@@ -33,6 +33,7 @@ import { checkIndexedRun } from '../run/index-seal.ts';
 import { readIndexFile } from '../run/run-index.ts';
 import { readProbeResults } from '../probe/probe-files.ts';
 import { readProvenance } from '../run/provenance.ts';
+import { readAnchored } from './anchored-strategies.ts';
 import { matchId, type MatchResult } from '../../records/match.ts';
 import { roundSpecs } from './track-schedule.ts';
 import {
@@ -108,6 +109,8 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
     { anchor: config.ratingAnchor ?? firstOfflineAgent(config), samples: config.bootstrapSamples, seed: config.seed },
   );
   if (crossGame) summary.crossGame = crossGame;
+  const anchored = await readAnchored(run.root);
+  if (anchored.length) summary.anchored = anchored;
   // `catarena report` on a run that did not finish says so, with what its journal dropped.
   if (!options.journal) {
     const incomplete = await incompleteness(run, config, journal);

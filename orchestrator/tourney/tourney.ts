@@ -228,6 +228,8 @@ class Tourney {
       }
       await Promise.all(this.behind);
       this.checkSignal();
+      if (config.anchors) await this.rateOnAnchors();
+      this.checkSignal();
     } catch (err) {
       this.fail(err); // what runs behind stops too
       await this.run.markStatus(
@@ -252,6 +254,19 @@ class Tourney {
       await this.hosts.closeAll();
       await this.sandbox.close();
     }
+  }
+
+  /** --anchors: every strategy that played, rated on its game's anchor pool (before the sandbox closes). */
+  private async rateOnAnchors(): Promise<void> {
+    const { rateStrategies } = await import('./anchored-strategies.ts');
+    await rateStrategies({
+      root: this.run.root,
+      config: this.config,
+      tracks: this.tracks.map((t) => ({ name: trackName(t), ...t, rounds: this.history.get(trackName(t)) ?? [] })),
+      sandbox: this.sandbox,
+      ...(this.progress ? { progress: this.progress } : {}),
+      signal: this.stop.signal,
+    });
   }
 
   /** The cross-track reports (leaderboard, report.md and .html) from the tracks' reports, and the run index. */

@@ -2,6 +2,7 @@
 // groups per track what report.md lays out per table, so the two orders differ; every section
 // gives both of its forms (reports/sections/types.ts).
 import { reportPage } from './report-page.ts';
+import { anchoredSection } from './anchored.ts';
 import { codingLearningSection } from './coding-learning.ts';
 import { costSection } from './cost.ts';
 import { costScoreSection } from './cost-score.ts';
@@ -32,6 +33,7 @@ export const MARKDOWN_SECTIONS: readonly ReportSection[] = [
   headerSection,
   leaderboardSection,
   codingLearningSection,
+  anchoredSection,
   taskTracksSection,
   rankProbabilitiesSection,
   learningDetailsSection,
@@ -52,6 +54,7 @@ export const MARKDOWN_SECTIONS: readonly ReportSection[] = [
 /** report.html below its head and navigation: one block per track, then the run's other parts. */
 export const PAGE_SECTIONS: readonly ReportSection[] = [
   leaderboardSection,
+  anchoredSection,
   tracksSection,
   evolutionSection,
   probeSection,
