@@ -28,7 +28,8 @@ import { journalOf, queueFixture, runCli, slowConfig, slowHeuristic, slowReferen
 describe.runIf(hasRedis() || Boolean(process.env.CI))(
   'queue: Redis trouble, retries, artifacts and schedules (real redis-server)',
   () => {
-    const q = queueFixture();
+    // Its append-only file on: the Redis restart test expects the data back.
+    const q = queueFixture({ persistence: true });
     const { startWorker, stopWorker, running } = q;
     /**
      * The file's one worker, started by the first test that needs one and kept: it also runs
