@@ -6,7 +6,7 @@
 // shallow heuristic, and the checks whose outcome does not depend on the sandbox (the catarena
 // policy's scores, the journal resume) run in the unsafe sandbox only.
 // Over 30 s: every misbehaving-bot case in each sandbox kind (unsafe, process, docker), the Docker
-// containers one at a time; about 20 s without Docker.
+// arenas two at a time; about 20 s without Docker.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,25 +50,29 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
   /** A fresh good bot, for an arena on its own game server (the hard-coded port test). */
   const freshGood = () => ({ id: 'good', dir: misbehavingBot('ok') });
 
+  // Docker arenas two at a time (see the misbehaving cases below); the other kinds' at once.
+  const gate = arenaGate(kind === 'docker' ? 2 : Number.POSITIVE_INFINITY);
   function arena(bots: Array<{ id: string; dir: string }>, extra: Partial<ArenaOptions> = {}) {
-    return runArena({
-      game: 'gomoku',
-      variant: 'standard',
-      bots,
-      reps: 1,
-      seed: 7,
-      concurrency: 2,
-      // The join keeps its default deadline: joins are not under test here, and a loaded 2-core CI
-      // machine once took over 2 s to answer a Docker bot's join (forbidden → join_failed).
-      limits: { ...DEFAULT_LIMITS, moveMs: 1_500 },
-      policy: 'strict',
-      runDir: tempDir('catarena-run-'),
-      sandbox,
-      // Starts are not under test here (the never-healthy case sets its own): room for several
-      // Docker containers starting at once on a loaded machine.
-      startTimeoutMs: 30_000,
-      ...extra,
-    });
+    return gate(() =>
+      runArena({
+        game: 'gomoku',
+        variant: 'standard',
+        bots,
+        reps: 1,
+        seed: 7,
+        concurrency: 2,
+        // The join keeps its default deadline: joins are not under test here, and a loaded 2-core CI
+        // machine once took over 2 s to answer a Docker bot's join (forbidden → join_failed).
+        limits: { ...DEFAULT_LIMITS, moveMs: 1_500 },
+        policy: 'strict',
+        runDir: tempDir('catarena-run-'),
+        sandbox,
+        // Starts are not under test here (the never-healthy case sets its own): room for several
+        // Docker containers starting at once on a loaded machine.
+        startTimeoutMs: 30_000,
+        ...extra,
+      }),
+    );
   }
 
   const readRequests = (dir: string) =>
@@ -78,15 +82,26 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
       .split('\n')
       .map((l) => JSON.parse(l) as { path: string; content_type: string; body: Record<string, unknown> });
 
-  describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot', () => {
-    const sharedDir = flaskBot();
+  // Started with `python` (not python3), as CATArena's chess examples are: the sandbox provides
+  // `python` where the host has python3 only (its own arena before; the Flask games show it now).
+  const pythonFlaskBot = () => {
+    const source = fs.readFileSync(path.join(flaskBot(), 'catarena_style.py'), 'utf8');
+    return botDir(
+      'python_bot',
+      '#!/bin/bash\ncd "$(dirname "$0")"\ncommand -v python >/dev/null || { echo "Python not found" >&2; exit 1; }\nexec python catarena_style.py "$1"\n',
+      { 'catarena_style.py': source },
+    );
+  };
+
+  describe.skipIf(!hasFlask())('a CATArena-style Python/Flask bot, started with `python`', () => {
+    const sharedDir = pythonFlaskBot();
     const sharedFlask =
       kind === 'unsafe' ? { dir: sharedDir, ref: sharedBot(sandbox, sharedDir, adapterFor('gomoku').health) } : null;
     for (const variant of ['standard', 'variant'] as const) {
-      it(`plays the reference bots to normal ends (${variant})`, async () => {
+      it(`starts with python and plays the reference bots to normal ends (${variant})`, async () => {
         // In the process sandbox one Flask bot (a second of CPU to start) plays both rule sets; its
         // request log is cleared first, so what is read below is this arena's.
-        const flask = sharedFlask?.dir ?? flaskBot();
+        const flask = sharedFlask?.dir ?? pythonFlaskBot();
         fs.rmSync(path.join(flask, 'requests.jsonl'), { force: true });
         const out = await arena(
           [
@@ -120,28 +135,13 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
     }
   });
 
-  describe.skipIf(!hasFlask())("a bot started with `python` (not python3), as CATArena's chess examples are", () => {
-    it('starts and plays: the sandbox provides `python` where the host has python3 only', async () => {
-      const source = fs.readFileSync(path.join(flaskBot(), 'catarena_style.py'), 'utf8');
-      const dir = botDir(
-        'python_bot',
-        '#!/bin/bash\ncd "$(dirname "$0")"\ncommand -v python >/dev/null || { echo "Python not found" >&2; exit 1; }\nexec python catarena_style.py "$1"\n',
-        { 'catarena_style.py': source },
-      );
-      const out = await arena([
-        { id: 'python', dir },
-        { id: 'random', dir: BUILTIN('random') },
-      ]);
-      expect(out.results).toHaveLength(2);
-      for (const r of out.results) expect(r.termination, r.reason).toBe('normal');
-    });
-  });
-
   // Concurrent: each case is its own arena (its own bad bot and run directory) against the shared
-  // good bot, and most of a case's time is waiting (bot starts, deadlines, crash restarts). Not in
-  // Docker: five containers starting at once on a loaded 2-core machine missed join and move deadlines.
+  // good bot, and most of a case's time is waiting (bot starts, deadlines, crash restarts). In
+  // Docker two arenas at a time (the gate in arena()): five containers starting at once on a loaded
+  // 2-core machine missed join and move deadlines; a test's time includes its wait at the gate.
   describe('misbehaving bots end the game with the right reason, never the run', {
-    concurrent: kind !== 'docker',
+    concurrent: true,
+    ...(kind === 'docker' ? { timeout: 300_000 } : {}),
   }, () => {
     const cases: Array<{ mode: string; termination: string; variant?: 'variant'; message: RegExp; moveMs?: number }> = [
       { mode: 'malformed_json', termination: 'malformed', message: /not JSON/ },
@@ -301,3 +301,19 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
     }
   });
 });
+
+/** Runs at most `limit` of the given tasks at a time, the others queued in call order. */
+function arenaGate(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((r) => waiting.push(r));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}

@@ -324,24 +324,29 @@ describe('catarena probe over a small real Gomoku run', () => {
   });
 
   it('the CLI explains itself and refuses what is not a probe-able run', async () => {
-    const help = await catarena('probe', '--help');
+    // Each refusal on a folder of its own, so the five CLI processes run at once.
+    const stray = (files: string[]) => {
+      const dir = tempDir('catarena-probe-stray-');
+      for (const f of files) fs.copyFileSync(path.join(runDir, f), path.join(dir, f));
+      return dir;
+    };
+    const [help, notRun, noGames, noReplays, wrongGame] = await Promise.all([
+      catarena('probe', '--help'),
+      catarena('probe', stray([])),
+      catarena('probe', stray(['config.json'])),
+      // journal.key: its chain's key
+      catarena('probe', stray(['config.json', 'journal.jsonl', 'journal.key'])),
+      catarena('probe', runDir, '--games', 'chess'),
+    ]);
     expect(help.stdout).toMatch(/--states <n>/);
     expect(help.stdout).toMatch(/--llm-player <spec>/);
-    const stray = tempDir('catarena-probe-stray-');
-    const notRun = await catarena('probe', stray);
     expect(notRun.code).toBe(1);
     expect(notRun.stderr).toMatch(/is not a tournament run directory \(no config\.json\)/);
-    fs.copyFileSync(path.join(runDir, 'config.json'), path.join(stray, 'config.json'));
-    const noGames = await catarena('probe', stray);
     expect(noGames.stderr).toMatch(/no journal\.jsonl: no game of this run was played/);
-    fs.copyFileSync(path.join(runDir, 'journal.jsonl'), path.join(stray, 'journal.jsonl'));
-    fs.copyFileSync(path.join(runDir, 'journal.key'), path.join(stray, 'journal.key')); // its chain's key
-    const noReplays = await catarena('probe', stray);
     expect(noReplays.code).toBe(1);
     expect(noReplays.stderr).toMatch(
       /nothing to probe in .*: gomoku-standard: none of its \d+ games has its replay in .*replays/,
     );
-    const wrongGame = await catarena('probe', runDir, '--games', 'chess');
     expect(wrongGame.stderr).toMatch(/--games: chess not played in this run; it played gomoku/);
   }, 60_000);
 });
@@ -356,7 +361,9 @@ describe("catarena probe: Hold'em and Bridge decision points, with what the seat
       games: ['holdem', 'bridge'],
       variants: ['standard'],
       agents: ['offline:cautious', 'offline:aggressive'],
-      reps: 2,
+      // One repetition: a Hold'em game's 60 hands and a Bridge board's last six tricks give more
+      // than the 15 states sampled per game (two repetitions before).
+      reps: 1,
       concurrency: 2,
       bootstrapSamples: 50,
       perGame: { holdem: { options: { handCap: 60 } } },

@@ -151,15 +151,15 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
     delete process.env.OPENAI_API_KEY; // the coordinator has no key
     const { OPENAI_API_KEY: _, ...base } = process.env;
     try {
-      const keyless = await q.startWorker('noKey', [], undefined, false, {
-        ...base,
-        CATARENA_OPENAI_BASE_URL: server.baseURL,
-      });
-      const holder = await q.startWorker('withKey', [], undefined, false, {
-        ...base,
-        OPENAI_API_KEY: SENTINEL,
-        CATARENA_OPENAI_BASE_URL: server.baseURL,
-      });
+      // Both started at once: their CLI loads overlap.
+      const [keyless, holder] = await Promise.all([
+        q.startWorker('noKey', [], undefined, false, { ...base, CATARENA_OPENAI_BASE_URL: server.baseURL }),
+        q.startWorker('withKey', [], undefined, false, {
+          ...base,
+          OPENAI_API_KEY: SENTINEL,
+          CATARENA_OPENAI_BASE_URL: server.baseURL,
+        }),
+      ]);
       const runDir = path.join(tempDir(), 'llm');
       const offlineDevelop = vi.spyOn(OfflineAgent.prototype, 'develop');
       const input: TourneyConfigInput = {

@@ -2,8 +2,8 @@
 // give the same W as the in-process executor; a worker SIGKILLed mid-game, a worker drained
 // with SIGTERM, and a coordinator SIGKILLed and resumed all end with the same W, every game
 // counted once. (Redis going away, retries, schedules: tests/queue-redis.test.ts.)
-// Over 30 s: four queued 12-game runs, each with a worker or coordinator killed or drained, and
-// eight `catarena` processes (workers, a coordinator, resume; about 2 s of CPU each to load).
+// Over 30 s: three queued runs, each with a worker or coordinator killed or drained, and seven
+// `catarena` processes (workers, a coordinator, resume; about 2 s of CPU each to load).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,7 +76,8 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(total).toBeLessThan(2 * journal.length);
   }, 240_000);
 
-  it('a worker SIGKILLed mid-game loses nothing and counts nothing twice: the game is re-run by the other worker', async () => {
+  // One run for two faults (a run each before): a worker SIGKILLed mid-game, then the coordinator.
+  it('a worker SIGKILLed mid-game loses nothing and counts nothing twice: the game is re-run by the other worker; the coordinator SIGKILLed mid-run and resumed with "catarena resume" finishes with the same W', async () => {
     await stopWorkers();
     const { input, localW } = slow;
     const reference = localW(); // played in-process meanwhile
@@ -84,13 +85,19 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     // the rescuer keeps the usual 5 s locks (it checks for stalled games every 2.5 s), so its own
     // games stay safe under load when it serves as the drainer in the next test.
     const victim = await startWorker('victim', ['--lock-ms', '2000']);
-    const queued = path.join(tempDir(), 'queued');
-    const run = runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir: queued });
+    const out = tempDir();
+    const config = path.join(out, 'config.json');
+    fs.writeFileSync(config, JSON.stringify({ ...input, out: path.join(out, 'runs') }));
+    const coordinator = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--queue', q.redis.url], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise((r) => coordinator.once('exit', r));
     // The rescuer starts while the victim plays; it can only take the killed game once the victim is gone.
     const rescuer = startWorker('rescuer');
     rescuer.catch(() => {}); // awaited below
     const { queue, close } = await matchQueue();
     let killedJob: string | undefined;
+    let runDir = '';
     try {
       await waitFor(
         async () => {
@@ -106,7 +113,27 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
       );
       await victim.exited;
       await rescuer;
-      await run;
+      await waitFor(
+        async () => {
+          const dirs = fs.existsSync(path.join(out, 'runs'))
+            ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-'))
+            : [];
+          runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
+          return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
+        },
+        'four journaled games',
+        120_000,
+      );
+      coordinator.kill('SIGKILL');
+      await exited;
+      const before = journalOf(runDir);
+      expect(before.length).toBeLessThan(12);
+      const resumed = await runCli(['resume', runDir, '--json']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const after = journalOf(runDir);
+      expect(after).toHaveLength(12);
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(new Set(after.map((r) => r.id)).size).toBe(12);
       const job = await queue.getJob(killedJob!);
       expect(await job!.getState()).toBe('completed');
       expect(job!.processedBy).toBe('rescuer');
@@ -114,10 +141,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     } finally {
       await close();
     }
-    const journal = journalOf(queued);
-    expect(journal).toHaveLength(12);
-    expect(new Set(journal.map((r) => r.id)).size).toBe(12);
-    expect(wOf(queued)).toEqual(await reference);
+    expect(wOf(runDir)).toEqual(await reference);
   }, 240_000);
 
   it('SIGTERM drains a worker: the games it is playing finish and count, then it exits 0', async () => {
@@ -154,45 +178,6 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     }
     expect(journalOf(queued)).toHaveLength(2);
   }, 120_000);
-
-  it('the coordinator SIGKILLed mid-run and resumed with "catarena resume" finishes with the same W', async () => {
-    const { input, localW } = slow;
-    // The worker left by the test before, else a new one: one is enough to play the run (and
-    // the resumed run's rest); the coordinator is what is killed here.
-    await ensureWorker('w1');
-
-    const out = tempDir();
-    const config = path.join(out, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ ...input, out: path.join(out, 'runs') }));
-    const coordinator = spawn(process.execPath, [CLI, 'tourney', '--config', config, '--queue', q.redis.url], {
-      stdio: 'ignore',
-    });
-    const exited = new Promise((r) => coordinator.once('exit', r));
-    let runDir = '';
-    await waitFor(
-      async () => {
-        const dirs = fs.existsSync(path.join(out, 'runs'))
-          ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-'))
-          : [];
-        runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
-        return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
-      },
-      'four journaled games',
-      120_000,
-    );
-    coordinator.kill('SIGKILL');
-    await exited;
-    const before = journalOf(runDir);
-    expect(before.length).toBeLessThan(12);
-
-    const resumed = await runCli(['resume', runDir, '--json']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const after = journalOf(runDir);
-    expect(after).toHaveLength(12);
-    expect(after.slice(0, before.length)).toEqual(before);
-    expect(new Set(after.map((r) => r.id)).size).toBe(12);
-    expect(wOf(runDir)).toEqual(await localW());
-  }, 240_000);
 
   it.runIf(dockerReady())(
     'a worker with --sandbox docker plays queued games in containers, removed when it drains',

@@ -45,8 +45,25 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
   it('a tourney started after the server: its live page shows games in flight and W filling in, with no reload', async () => {
     const runs = await openUrl(browser, server.url);
     await expect.poll(() => runs.page.locator('table[data-testid="runs"] tbody tr').count()).toBe(0);
-    // Two rounds: with one (12 games) W could be full before the page read it the second time.
-    const child = spawn('node', [BIN, 'tourney', '--games', 'gomoku', '--rounds', '2', '-o', out], { stdio: 'ignore' });
+    // Two offline agents (of the default three) and two rounds: 24 games over both Gomoku tracks (60
+    // with three agents). With one round (12 games) W could be full before the page read it the
+    // second time.
+    const child = spawn(
+      'node',
+      [
+        BIN,
+        'tourney',
+        '--games',
+        'gomoku',
+        '--rounds',
+        '2',
+        '--agents',
+        'offline:cautious,offline:aggressive',
+        '-o',
+        out,
+      ],
+      { stdio: 'ignore' },
+    );
     children.push(child);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     // The run shows up on the page that was open before it started.

@@ -1,10 +1,11 @@
 // Task tracks (standard | ml | js | go): the option, the task prompt, the language check at build,
-// and the offline reference bots of each track. The Docker part plays a real tourney round per
-// task track (go, js, ml; the ml run also enters a Python bot on the go track, refused) in the bot
-// image (CATARENA_DOCKER=1 or a working engine with the current image). Over 30 s with Docker: the
-// go and js runs build and play every paper game in containers, the ml run trains its model.
-// Over 30 s: Docker only: the Go, JavaScript and ML reference bots are built in the bot image and
-// play all four games.
+// and the offline reference bots of each track. The Docker part plays two real tourney runs in the
+// bot image (CATARENA_DOCKER=1 or a working engine with the current image): one with an agent on
+// the go track and one on js (agentTracks), the other on ml (which also enters a Python bot on the
+// go track, refused). Over 30 s with Docker: the go/js run builds and plays every paper game in
+// containers, the ml run trains its model.
+// Over 30 s: Docker only: the Go and JavaScript reference bots are built in the bot image and
+// play all four games, and the ML one trains.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -198,6 +199,7 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     games: string[],
     extraAgents: string[] = [],
     agentTracks: Record<string, 'standard' | 'ml' | 'js' | 'go'> = {},
+    extra: { developTimeoutMs?: number } = {},
   ) => {
     const runDir = path.join(out, `run-${track}-${games.join('-')}`);
     const config = resolveConfig({
@@ -211,6 +213,7 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
       concurrency: 2,
       bootstrapSamples: 50,
       reps: 1,
+      ...extra,
     });
     const summary = await runTourney({ config, runDir });
     const journal = fs
@@ -235,18 +238,25 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     expect(abnormal, JSON.stringify(abnormal.slice(0, 2))).toEqual([]);
   };
 
-  it('go: Go reference bots build in the image, validate and play all four games (one run)', async () => {
-    const r = await playRound('go', PAPER_GAMES);
+  // One run for both: cautious on the go track (the run's), aggressive on js (agentTracks), so the
+  // Go and the JavaScript bots are built, checked and played side by side (a run each before).
+  it('go and js: Go reference bots build in the image, and the tuned JavaScript heuristic bots, validate and play all four games (one run)', async () => {
+    const r = await playRound('go', PAPER_GAMES, [], { aggressive: 'js' });
     expectPlayed(r, PAPER_GAMES);
-    for (const game of PAPER_GAMES) {
-      const record = JSON.parse(
+    const recordOf = (game: string, agent: string) =>
+      JSON.parse(
         fs.readFileSync(
-          path.join(r.runDir, 'tracks', `${game}-standard`, 'round_1', 'strategies', 'cautious.strategy.json'),
+          path.join(r.runDir, 'tracks', `${game}-standard`, 'round_1', 'strategies', `${agent}.strategy.json`),
           'utf8',
         ),
       );
+    for (const game of PAPER_GAMES) {
+      const record = recordOf(game, 'cautious');
       expect(record.taskTrack).toBe('go');
       expect(fs.existsSync(path.join(record.dir, 'main.go'))).toBe(true);
+      const js = recordOf(game, 'aggressive');
+      expect(js.taskTrack).toBe('js');
+      expect(languageProblem(js.dir, 'js')).toBeNull();
       // Every request reached a route of its own bot (httpbot.go logs the others; GET / is the TCP health probe).
       const logDir = path.join(r.runDir, 'bot-logs', `${game}-standard`);
       const logs = fs.readdirSync(logDir).map((f) => fs.readFileSync(path.join(logDir, f), 'utf8'));
@@ -260,13 +270,17 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     }
   }, 900_000);
 
-  it('js: the tuned JavaScript heuristic bots validate and play all four games (one run)', async () => {
-    expectPlayed(await playRound('js', PAPER_GAMES), PAPER_GAMES);
-  }, 900_000);
-
   it('ml: the Gomoku model is trained with scikit-learn at build time, the bot loads it in the image and plays; a wrong-language bot on the go track is refused with its reason', async () => {
     // One run: the offline agents on the ml track, a Python bot entered on the go track (agentTracks).
-    const r = await playRound('ml', ['gomoku'], [`dir:${pythonBot()}#pybot`], { pybot: 'go' });
+    // A 40 s development budget: the ml agents train for a quarter of it, 10 s (20 s with the
+    // default budget; mlTrainingBudgetS), still hundreds of samples.
+    const r = await playRound(
+      'ml',
+      ['gomoku'],
+      [`dir:${pythonBot()}#pybot`],
+      { pybot: 'go' },
+      { developTimeoutMs: 40_000 },
+    );
     const refused = r.summary.tracks[0]!.strategies.find((s) => s.agent === 'pybot')!;
     expect(refused.status).toBe('failed');
     expect(refused.failure).toMatch(
@@ -277,6 +291,7 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     const dir = path.join(r.runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'cautious');
     const training = JSON.parse(fs.readFileSync(path.join(dir, 'training.json'), 'utf8'));
     expect(training.samples).toBeGreaterThan(100);
+    expect(training.budget_s).toBe(10);
     expect(training.self_play_s).toBeLessThanOrEqual(training.budget_s + 5);
     expect(fs.existsSync(path.join(dir, 'model.pkl'))).toBe(true);
     expect(fs.readFileSync(path.join(r.runDir, 'report.md'), 'utf8')).toMatch(
@@ -284,9 +299,12 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
     );
   }, 600_000);
 
-  it('the run index gives the language table over the go, js and ml runs', async () => {
+  it('the run index gives the language table over the go/js and ml runs', async () => {
+    // cautious played Go and Python, aggressive JavaScript and Python: each row has its two
+    // languages, a dash for the third, and its mean and variance.
     const table = languageTable(scoresFromIndex(await readIndexFile(path.join(out, 'index.jsonl'))))!;
     expect(table.split('\n')[0]).toMatch(/S Go .*S JavaScript \(Node.js\) .*S Python .*variance/);
-    expect(table).toMatch(/\| cautious +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{4} +\|/);
+    expect(table).toMatch(/\| cautious +\| \d\.\d{3} +\| — +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{4} +\|/);
+    expect(table).toMatch(/\| aggressive +\| — +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{3} +\| \d\.\d{4} +\|/);
   });
 });

@@ -109,8 +109,13 @@ export function runCli(
   });
 }
 
-/** A redis-server (append-only file on) for one test file, and the `catarena worker` processes it starts; all stopped in afterAll. */
-export function queueFixture() {
+/**
+ * A redis-server for one test file, and the `catarena worker` processes it starts; all stopped in
+ * afterAll. `persistence`: its append-only file on (fsynced on every write), for files that kill
+ * and restart Redis and expect their data back; off by default, where no write needs to outlive
+ * the server (every write is then answered without waiting for the disk).
+ */
+export function queueFixture(options: { persistence?: boolean } = {}) {
   const state = { redis: undefined as unknown as TestRedis };
   const workers: WorkerProcess[] = [];
 
@@ -153,7 +158,7 @@ export function queueFixture() {
   };
 
   beforeAll(async () => {
-    state.redis = await startRedis({ persistence: true });
+    state.redis = await startRedis({ persistence: options.persistence ?? false });
   });
   afterAll(async () => {
     await stopWorkers();
