@@ -280,6 +280,15 @@ export interface TourneySummary {
   journal?: JournalIntegrity;
   /** Set when `catarena report` rebuilt a run that did not finish: games played of those scheduled, and what was dropped. */
   incomplete?: { played: number; scheduled: number; line: string };
+  /** The model exchanges the run recorded (recordings/: util/exchange-tape/), when it recorded any. */
+  recordings?: { exchanges: number; bytes: number; bodies: number };
+}
+
+/** The report's line on what a run recorded of its model exchanges. */
+export function recordingsLine(r: NonNullable<TourneySummary['recordings']>): string {
+  const size =
+    r.bytes >= 1024 * 1024 ? `${(r.bytes / 1024 / 1024).toFixed(1)} MiB` : `${(r.bytes / 1024).toFixed(1)} KiB`;
+  return `Model exchanges recorded: ${r.exchanges} (${r.bodies} distinct bodies, ${size} in recordings/; catarena rerun replays them)`;
 }
 
 /** One finished tourney in the run index (<out>/index.jsonl; orchestrator/run/run-index.ts). */

@@ -13,7 +13,7 @@ import {
   usd,
 } from './cost-by-round.ts';
 import { gameDescriptor, gameIds } from '../games/registry.ts';
-import { trackName, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
+import { recordingsLine, trackName, type TourneySummary, type TrackSummary } from '../records/tourney.ts';
 import { opponentCodeLine } from '../records/opponent-code.ts';
 import { mdTable, num, textTable, withCI } from './markdown-format.ts';
 import {
@@ -87,6 +87,7 @@ function header(s: TourneySummary): string {
     `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}${unitOf(t.game) ? ` ${unitOf(t.game)}` : ''}`).join(', ')})` : ''}`,
     `- Rule sets: ${s.tracks.map(trackName).join(', ') || '—'}`,
     `- Rounds: ${roundText}`,
+    ...(s.recordings ? [`- ${recordingsLine(s.recordings)}`] : []),
     ...autoRepsLines(s),
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
     `- ${opponentCodeLine(s.config)}`,

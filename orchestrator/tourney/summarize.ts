@@ -4,6 +4,7 @@
 // evolution (diffs, code similarity, what each agent looked at), and the JSON/CSV/Markdown/HTML
 // outputs. `catarena report` and the end of `catarena tourney` both call this, so a report can
 // always be regenerated.
+import { recordingTotals } from '../../util/exchange-tape/tape.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
@@ -112,6 +113,8 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
     { anchor: config.ratingAnchor ?? firstOfflineAgent(config), samples: config.bootstrapSamples, seed: config.seed },
   );
   if (crossGame) summary.crossGame = crossGame;
+  const recorded = recordingTotals(run.root);
+  if (recorded.exchanges) summary.recordings = recorded;
   // `catarena report` on a run that did not finish says so, with what its journal dropped.
   if (!options.journal) {
     const incomplete = await incompleteness(run, config, journal);

@@ -15,7 +15,7 @@ import {
   runCostUsd,
   usd,
 } from '../cost-by-round.ts';
-import { trackName, type TourneySummary, type TrackSummary } from '../../records/tourney.ts';
+import { recordingsLine, trackName, type TourneySummary, type TrackSummary } from '../../records/tourney.ts';
 import { opponentCodeLine } from '../../records/opponent-code.ts';
 import type { Interval } from '../../records/metrics.ts';
 import { duration, num, pct } from '../markdown-format.ts';
@@ -76,6 +76,7 @@ ${s.journal && s.journal.state !== 'tampered' ? `<li data-testid="journal-integr
 <li>Run directory: <code>${h(s.runDir)}</code></li>
 <li>Started ${h(s.createdAt)} · finished ${h(s.finishedAt)}</li>
 <li>Agents (${agents.length}): ${h(agents.join(', '))}</li>
+${s.recordings ? `<li data-testid="recordings">${h(recordingsLine(s.recordings))}</li>` : ''}
 <li>Games played: ${games} (${s.tracks.map((t) => `${h(trackName(t))}: ${t.games}`).join(', ')})</li>
 <li>${h(opponentCodeLine(s.config))}</li>
 ${auto.map((t) => `<li>${h(trackName(t))}: --reps auto, ${t.autoReps!.firstPass} games then ${t.autoReps!.batches.length} batch(es) to ${t.autoReps!.games}; ${h(t.autoReps!.stopped?.detail ?? 'not finished')}</li>`).join('\n')}
