@@ -52,7 +52,7 @@ export function redactBody(body: Buffer, secrets: string[]): Buffer {
   if (!secrets.length || !body.length) return body;
   let text: string | undefined;
   for (const secret of secrets) {
-    if (body.indexOf(secret) < 0 && !(text && text.includes(secret))) continue;
+    if (body.indexOf(secret) < 0 && !text?.includes(secret)) continue;
     text = (text ?? body.toString('latin1')).split(secret).join(REDACTED);
   }
   return text === undefined ? body : Buffer.from(text, 'latin1');
