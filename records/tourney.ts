@@ -1,6 +1,7 @@
 // The data a tournament run writes and reads: strategy records (with their cost and validation),
 // the per-round report agents read (round_report.json), and the per-track summary the final
 // reports are rendered from.
+import { RUN_FILES } from './run-layout.ts';
 import type { JournalIntegrity, JournalSeal } from './journal-integrity.ts';
 import type { FailureKind, IntegrityEvent } from './match.ts';
 import type { TaskTrack } from './task-track.ts';
@@ -281,14 +282,14 @@ export interface TourneySummary {
   /** Set when `catarena report` rebuilt a run that did not finish: games played of those scheduled, and what was dropped. */
   incomplete?: { played: number; scheduled: number; line: string };
   /** The model exchanges the run recorded (recordings/: util/exchange-tape/), when it recorded any. */
-  recordings?: { exchanges: number; bytes: number; bodies: number };
+  modelExchanges?: { exchanges: number; bytes: number; bodies: number };
 }
 
 /** The report's line on what a run recorded of its model exchanges. */
-export function recordingsLine(r: NonNullable<TourneySummary['recordings']>): string {
+export function recordingsLine(r: NonNullable<TourneySummary['modelExchanges']>): string {
   const size =
     r.bytes >= 1024 * 1024 ? `${(r.bytes / 1024 / 1024).toFixed(1)} MiB` : `${(r.bytes / 1024).toFixed(1)} KiB`;
-  return `Model exchanges recorded: ${r.exchanges} (${r.bodies} distinct bodies, ${size} in recordings/; catarena rerun replays them)`;
+  return `Model exchanges recorded: ${r.exchanges} (${r.bodies} distinct bodies, ${size} in ${RUN_FILES.recordings}/; catarena rerun replays them)`;
 }
 
 /** One finished tourney in the run index (<out>/index.jsonl; orchestrator/run/run-index.ts). */

@@ -87,7 +87,7 @@ function header(s: TourneySummary): string {
     `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}${unitOf(t.game) ? ` ${unitOf(t.game)}` : ''}`).join(', ')})` : ''}`,
     `- Rule sets: ${s.tracks.map(trackName).join(', ') || '—'}`,
     `- Rounds: ${roundText}`,
-    ...(s.recordings ? [`- ${recordingsLine(s.recordings)}`] : []),
+    ...(s.modelExchanges ? [`- ${recordingsLine(s.modelExchanges)}`] : []),
     ...autoRepsLines(s),
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
     `- ${opponentCodeLine(s.config)}`,

@@ -4,8 +4,11 @@
 // egress proxy) is recorded; the servers are stopped and their ports taken by counting listeners;
 // the rerun replays every exchange and plays the identical games and W without one connection to
 // them. Then: a rerun whose built-in agent asks differently (its prompt changed) reports the first
-// differing request with both versions, and that agent fails its round; and no file of the
-// recordings holds the key, raw or gunzipped.
+// differing request with both versions, and that agent fails its round; no file of the
+// recordings holds the key, raw or gunzipped; and a fork that swaps the built-in agent for another
+// model runs it live against a new server while the LLM-player is replayed with no call.
+// About 25 s of tests (one recorded run, then four reruns of it), 40 s with the imports: a run with
+// both agent kinds and its reruns is what is tested, and each rerun reuses the one recording.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -52,6 +55,19 @@ const saved = (() => {
   };
 })();
 
+/** A model that writes the random bot, seeded (its moves are the same in a rerun; an unseeded one's are not), and finishes. */
+const coderScript = () => {
+  const sample = BUILTIN('random');
+  return perConversation([
+    {
+      toolCalls: ['start_ai.sh', 'bot.mjs', 'bot-http.mjs'].map((f) =>
+        write(`develop_ai/${f}`, seeded(f, fs.readFileSync(path.join(sample, f), 'utf8'))),
+      ),
+    },
+    { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+  ]);
+};
+
 describe('recording a tourney and rerunning it offline', () => {
   let coder: ScriptedLlm;
   let player: ScriptedLlm;
@@ -60,19 +76,7 @@ describe('recording a tourney and rerunning it offline', () => {
   let rerun: RerunResult;
 
   beforeAll(async () => {
-    const sample = BUILTIN('random');
-    coder = await startScriptedLlm(
-      perConversation([
-        {
-          // The random bot, seeded: its moves are the same in the rerun (an unseeded one's are not).
-          toolCalls: ['start_ai.sh', 'bot.mjs', 'bot-http.mjs'].map((f) =>
-            write(`develop_ai/${f}`, seeded(f, fs.readFileSync(path.join(sample, f), 'utf8'))),
-          ),
-        },
-        { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
-      ]),
-      { noStreaming: true, key: CANARY },
-    );
+    coder = await startScriptedLlm(coderScript(), { noStreaming: true, key: CANARY });
     player = await startScriptedLlm(() => ({ text: '1' }), { key: CANARY });
     // Set for the whole file (vi.stubEnv is undone after each test; the rerun creates its agents again).
     Object.assign(
@@ -174,5 +178,29 @@ describe('recording a tourney and rerunning it offline', () => {
     );
     expect(record.status).toBe('failed');
     for (const t of traps) expect(t.connections()).toBe(0);
+  }, 60_000);
+
+  it('a fork swaps one agent: it runs live against its new endpoint, every other agent is replayed without a call to its provider', async () => {
+    const fresh = await startScriptedLlm(coderScript(), { noStreaming: true, key: CANARY });
+    process.env.CATARENA_OPENAI_BASE_URL = saved.set({
+      CATARENA_OPENAI_BASE_URL: fresh.baseURL,
+    }).CATARENA_OPENAI_BASE_URL;
+    try {
+      const r = await rerunRun({
+        from: runDir,
+        out: path.join(tempDir(), 'fork'),
+        fork: { agent: 'coder', spec: 'builtin:openai-compatible/scripted-fallback', fromRound: 1 },
+      });
+      expect(fresh.requests).toHaveLength(2); // the swapped agent's development, live
+      expect(r.forwarded).toBe(2);
+      expect(r.divergences).toEqual([]);
+      // The LLM-player was answered from the recording: every one of its exchanges, none sent.
+      expect(r.replayed).toBe(readExchanges(runDir).filter((l) => l.agent === 'player').length);
+      for (const t of traps) expect(t.connections()).toBe(0);
+      const config = JSON.parse(fs.readFileSync(path.join(r.runDir, 'config.json'), 'utf8'));
+      expect(config.agents).toContain('builtin:openai-compatible/scripted-fallback#coder');
+    } finally {
+      await fresh.close();
+    }
   }, 60_000);
 });

@@ -1,10 +1,15 @@
 // rerun: a recorded run again, its agents' model requests answered from the recording
 // (orchestrator/tourney/rerun.ts, docs/rerun.md). Loaded when the command runs, not to print help.
+import path from 'node:path';
 import type { Command } from 'commander';
+import { RUN_FILES } from '../../records/run-layout.ts';
+import { intOption } from './options.ts';
 import { printErr, printJson, printOut } from './print.ts';
 
 interface RerunFlags {
   out?: string;
+  fromRound?: number;
+  swap?: string;
   liveAfterDivergence?: boolean;
   json?: boolean;
 }
@@ -28,17 +33,25 @@ export function registerRerunCommand(program: Command): void {
       '--live-after-divergence',
       "after an agent's request differs, send its further requests to the live endpoint",
     )
+    .option(
+      '--swap <agent>=<spec>',
+      'a fork: this agent of the run becomes <spec> (its id kept) and runs live from --from-round on; every other agent is replayed',
+    )
+    .option('--from-round <k>', 'with --swap: the first round the new spec develops (default 1)', intOption(1, 100))
     .option('--json', 'print the comparison as JSON')
     .action(async (dir: string, flags: RerunFlags) => {
-      const [{ rerunRun }, { createProgress }] = await Promise.all([
+      const [{ rerunRun }, { createProgress }, { parseSwap }] = await Promise.all([
         import('../tourney/rerun.ts'),
         import('../progress.ts'),
+        import('../tourney/fork.ts'),
       ]);
+      if (flags.fromRound && !flags.swap) throw new Error('--from-round goes with --swap <agent>=<spec> (a fork)');
       const progress = createProgress('rerun', process.stderr, Boolean(flags.json));
       const result = await rerunRun({
         from: dir,
         ...(flags.out ? { out: flags.out } : {}),
         ...(flags.liveAfterDivergence ? { liveAfterDivergence: true } : {}),
+        ...(flags.swap ? { fork: { ...parseSwap(flags.swap), fromRound: flags.fromRound ?? 1 } } : {}),
         progress,
       });
       if (flags.json) printJson(result);
@@ -54,7 +67,7 @@ export function registerRerunCommand(program: Command): void {
             `catarena: ${d.agent} (${d.track}, round ${d.round}) request ${d.order} differs at ${d.differences[0]?.path ?? '$'}`,
           );
         printOut(
-          `${result.identical ? 'identical to the original' : 'differs from the original'}: ${result.runDir}/rerun.md`,
+          `${result.identical ? 'identical to the original' : 'differs from the original'}: ${path.join(result.runDir, RUN_FILES.rerunMd)}`,
         );
       }
       program.setOptionValue('exitCode', result.identical ? 0 : 1);

@@ -21,6 +21,11 @@ export function rerunMarkdown(r: RerunResult): string {
     `# Rerun of ${r.from}`,
     '',
     `- Rerun directory: \`${r.runDir}\``,
+    ...(r.fork
+      ? [
+          `- Fork: ${r.fork.agent} as ${r.fork.spec} from round ${r.fork.fromRound ?? 1}, live; the other agents replayed. Its games differ by design.`,
+        ]
+      : []),
     `- ${r.identical ? 'Identical: every game and every W entry as in the original, no request diverged.' : '**Differs from the original** (below).'}`,
     `- Recorded exchanges: ${r.recorded}; replayed ${r.replayed}, refused after a divergence ${r.refused}, sent live ${r.forwarded}.`,
     `- Games: ${r.games.compared} compared, ${r.games.same} the same, ${r.games.differences.length} different.`,
@@ -52,7 +57,7 @@ export function rerunMarkdown(r: RerunResult): string {
         ]
       : ['None.']),
     '',
-    'Why games can differ with every answer replayed: docs/rerun.md#why-a-rerun-can-differ.',
+    'Why games can differ with every answer replayed: see docs/rerun.md, section "Why a rerun can differ".',
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -12,6 +12,7 @@ import type { Progress } from '../progress.ts';
 import { RunDir } from '../run/run-dir.ts';
 import { runTourney } from './tourney.ts';
 import { rerunMarkdown } from './rerun-report.ts';
+import { forkRun, type ForkOptions } from './fork.ts';
 
 export interface RerunOptions {
   /** The recorded run. */
@@ -20,6 +21,8 @@ export interface RerunOptions {
   out?: string;
   /** After an agent's request diverged, let its further requests reach the live endpoint (default: refused). */
   liveAfterDivergence?: boolean;
+  /** A fork: this agent replaced by a new spec from a round on, live; the others replayed. */
+  fork?: ForkOptions;
   progress?: Progress;
   signal?: AbortSignal;
 }
@@ -45,6 +48,8 @@ export interface WDifference {
 export interface RerunResult {
   from: string;
   runDir: string;
+  /** The fork, if this rerun is one: the agent, its new spec, from which round. */
+  fork?: ForkOptions;
   recorded: number;
   replayed: number;
   refused: number;
@@ -146,9 +151,15 @@ export async function rerunRun(o: RerunOptions): Promise<RerunResult> {
   const from = path.resolve(o.from);
   if (!fs.existsSync(path.join(from, RUN_FILES.config)))
     throw new Error(`${from} holds no ${RUN_FILES.config}: catarena rerun takes a tourney's run directory`);
-  const config = await new RunDir(from).readConfig();
+  const recorded = await new RunDir(from).readConfig();
+  const fork = o.fork ? forkRun(recorded, o.fork) : undefined;
+  const config = fork?.config ?? recorded;
   const runDir = rerunDirOf(from, o.out);
-  const replay = new TapeReplayer(from, { rerunDir: runDir, liveAfterDivergence: o.liveAfterDivergence });
+  const replay = new TapeReplayer(from, {
+    rerunDir: runDir,
+    liveAfterDivergence: o.liveAfterDivergence,
+    ...(fork ? { live: fork.live } : {}),
+  });
   if (
     !replay.recorded &&
     config.agents.some((a) => /^(builtin|cli|llm-player|claude-code|codex|gemini-cli|qwen-code)/.test(a))
@@ -164,6 +175,7 @@ export async function rerunRun(o: RerunOptions): Promise<RerunResult> {
     runDir,
     replay,
     index: false,
+    ...(fork ? { agents: fork.agents } : {}),
     ...(o.progress ? { progress: o.progress } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
   });
@@ -172,6 +184,7 @@ export async function rerunRun(o: RerunOptions): Promise<RerunResult> {
   const result: RerunResult = {
     from,
     runDir,
+    ...(o.fork ? { fork: o.fork } : {}),
     recorded: replay.recorded,
     replayed: replay.replayed,
     refused: replay.refused,

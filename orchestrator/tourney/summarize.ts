@@ -114,7 +114,7 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
   );
   if (crossGame) summary.crossGame = crossGame;
   const recorded = recordingTotals(run.root);
-  if (recorded.exchanges) summary.recordings = recorded;
+  if (recorded.exchanges) summary.modelExchanges = recorded;
   // `catarena report` on a run that did not finish says so, with what its journal dropped.
   if (!options.journal) {
     const incomplete = await incompleteness(run, config, journal);

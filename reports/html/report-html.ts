@@ -76,7 +76,7 @@ ${s.journal && s.journal.state !== 'tampered' ? `<li data-testid="journal-integr
 <li>Run directory: <code>${h(s.runDir)}</code></li>
 <li>Started ${h(s.createdAt)} · finished ${h(s.finishedAt)}</li>
 <li>Agents (${agents.length}): ${h(agents.join(', '))}</li>
-${s.recordings ? `<li data-testid="recordings">${h(recordingsLine(s.recordings))}</li>` : ''}
+${s.modelExchanges ? `<li data-testid="model-exchanges">${h(recordingsLine(s.modelExchanges))}</li>` : ''}
 <li>Games played: ${games} (${s.tracks.map((t) => `${h(trackName(t))}: ${t.games}`).join(', ')})</li>
 <li>${h(opponentCodeLine(s.config))}</li>
 ${auto.map((t) => `<li>${h(trackName(t))}: --reps auto, ${t.autoReps!.firstPass} games then ${t.autoReps!.batches.length} batch(es) to ${t.autoReps!.games}; ${h(t.autoReps!.stopped?.detail ?? 'not finished')}</li>`).join('\n')}
