@@ -3,6 +3,7 @@
 // refuses the channel's requests (the agent fails its round) or, with liveAfterDivergence, lets
 // them through to the live endpoint.
 import { comparable, jsonDiff, requestKey } from './compare.ts';
+import { redactBody, secretValues } from './redact.ts';
 import {
   readBody,
   readExchanges,
@@ -21,6 +22,8 @@ export interface ReplayOptions {
   rerunDir: string;
   /** Channels not replayed at all: forwarded live (a fork's swapped agent). */
   live?: (channel: ExchangeChannel) => boolean;
+  /** Where the secrets to redact are read (default process.env), as the recorder read them. */
+  env?: Record<string, string | undefined>;
 }
 
 /** One channel's recorded exchanges and what the rerun used of them. */
@@ -43,11 +46,14 @@ export class TapeReplayer {
   replayed = 0;
   refused = 0;
   forwarded = 0;
+  /** The secrets the recording redacted: redacted from a new request too before it is compared. */
+  private readonly secrets: string[];
 
   constructor(
     readonly fromDir: string,
     private readonly options: ReplayOptions,
   ) {
+    this.secrets = secretValues(options.env ?? process.env);
     for (const line of readExchanges(fromDir)) {
       const key = channelKey(line);
       const reel = this.reels.get(key) ?? { lines: [], used: [], keys: [], order: 0, diverged: false };
@@ -70,6 +76,11 @@ export class TapeReplayer {
 
   private roots(): string[] {
     return [this.fromDir, this.options.rerunDir];
+  }
+
+  /** A new request as compared: redacted as the recording was, then normalised. */
+  private comparableOf(request: TapeRequest) {
+    return comparable(request.method, request.url, redactBody(request.body, this.secrets), this.roots());
   }
 
   private keyOf(reel: Reel, i: number): string {
@@ -99,7 +110,7 @@ export class TapeReplayer {
 
   private diverge(channel: ExchangeChannel, reel: Reel, request: TapeRequest, order: number): void {
     reel.diverged = true;
-    const live = comparable(request.method, request.url, request.body, this.roots());
+    const live = this.comparableOf(request);
     const next = reel.used.indexOf(false);
     const line = next >= 0 ? reel.lines[next] : undefined;
     const recorded = line
@@ -130,7 +141,7 @@ export class TapeReplayer {
         const order = ++reel.order;
         if (live) return this.forward();
         if (!reel.diverged) {
-          const i = this.match(reel, requestKey(comparable(request.method, request.url, request.body, this.roots())));
+          const i = this.match(reel, requestKey(this.comparableOf(request)));
           if (i >= 0) {
             reel.used[i] = true;
             this.replayed++;
