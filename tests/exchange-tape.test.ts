@@ -2,12 +2,14 @@
 // OpenAI-compatible server: a streamed (SSE) answer is recorded as its whole byte stream and
 // replayed as a stream (more than one chunk, the same bytes), through the built-in agent's fetch
 // and through the egress proxy; a key a client echoes into a body, sends in a header or a `key=`
-// query is in no recorded byte; volatile fields do not make a request differ, a changed prompt does.
+// query is in no recorded byte; volatile fields do not make a request differ, a changed prompt does;
+// the unsafe sandbox's loopback relay keeps the key on the host and records.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startEgressProxy, type EgressProxy } from '../sandbox/egress-proxy.ts';
+import { PLACEHOLDER_KEY, startEgressProxy, type EgressProxy } from '../sandbox/egress-proxy.ts';
+import { loopbackRelay } from '../sandbox/loopback-relay.ts';
 import { tapFetch } from '../util/exchange-tape/fetch-tap.ts';
 import { redactUrl } from '../util/exchange-tape/redact.ts';
 import { TapeReplayer } from '../util/exchange-tape/replayer.ts';
@@ -133,5 +135,49 @@ describe('the exchange tape', () => {
     // The recorded answer is the redacted one: the key the model echoed is masked, the rest the same.
     expect(replayed.toString()).toBe(liveBytes.toString().split(KEY).join('***'));
     expect(replayer.replayed).toBe(1);
+  });
+
+  it("the unsafe sandbox's loopback relay: the bot gets a placeholder key and a loopback base URL; the relay adds the key and records", async () => {
+    server = await startScriptedLlm(() => ({ text: '7' }), { key: KEY });
+    const dir = tempDir();
+    fs.writeFileSync(
+      path.join(dir, 'catarena-env.json'),
+      JSON.stringify({
+        passEnv: ['OPENAI_API_KEY'],
+        egress: {
+          baseUrlVar: 'CATARENA_TEST_LLM_URL',
+          baseUrl: server.baseURL,
+          keyVars: ['OPENAI_API_KEY'],
+          keyHeader: 'authorization',
+        },
+      }),
+    );
+    const before = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = KEY;
+    const runDir = tempDir();
+    try {
+      const relay = (await loopbackRelay(dir, new TapeRecorder(runDir).tap(CHANNEL)))!;
+      try {
+        expect(relay.env.OPENAI_API_KEY).toBe(PLACEHOLDER_KEY);
+        const base = relay.env.CATARENA_TEST_LLM_URL!;
+        expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+        // The bot, as it would: its base URL and the key it holds (a placeholder the server refuses alone).
+        const res = await fetch(`${base}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${relay.env.OPENAI_API_KEY}` },
+          body: JSON.stringify({ model: 'scripted', messages: [{ role: 'user', content: 'move?' }] }),
+        });
+        expect(res.status).toBe(200);
+        await res.text();
+        await new Promise((r) => setTimeout(r, 50));
+        expect(readExchanges(runDir)).toHaveLength(1);
+        expect(server.requests).toHaveLength(1);
+      } finally {
+        await relay.close();
+      }
+    } finally {
+      if (before === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = before;
+    }
   });
 });
