@@ -55,6 +55,13 @@ export const RUN_FILES = {
   replayPage: 'replay.html',
   viewer: 'viewer.js',
   viewIndex: 'views.js',
+  /** The run's model exchanges (util/exchange-tape/): this folder, its index and its bodies. */
+  recordings: 'recordings',
+  exchanges: 'exchanges.jsonl',
+  recordingBodies: 'bodies',
+  /** What `catarena rerun` found: divergences and the game-by-game comparison with the original. */
+  rerunJson: 'rerun.json',
+  rerunMd: 'rerun.md',
 } as const;
 
 export type RunFileName = (typeof RUN_FILES)[keyof typeof RUN_FILES];

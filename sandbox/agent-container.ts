@@ -24,6 +24,7 @@ import {
   type EgressProxy,
 } from './egress-proxy.ts';
 import { WORKSPACE_MOUNT } from '../records/agent-activity.ts';
+import type { ExchangeTap } from '../util/exchange-tape/tape.ts';
 
 export { WORKSPACE_MOUNT };
 export const HOME_MOUNT = '/home/agent';
@@ -46,6 +47,8 @@ export interface AgentContainerOptions {
     allow?: string[];
     meter?: EgressMeter;
     pacer?: EgressPacer;
+    /** The run's recording (or replay) of the agent's model exchanges. */
+    tap?: ExchangeTap;
   };
   /** Orchestrator services reachable inside at localhost:<key> (the game server), on the host at 127.0.0.1:<value>. */
   hostPorts?: Record<number, number>;

@@ -24,7 +24,14 @@ import { connectUnix, openRelays, STAGE_ENTRY, stageNameRoom } from './relay.ts'
 export { relayToHost } from './relay.ts';
 export { stageNameRoom };
 import { processTreeCpuMs } from '../util/procfs.mjs';
-import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
+import {
+  BotStartError,
+  type ExchangeTapFor,
+  type BotHandle,
+  type BotStartOptions,
+  type HealthCheck,
+  type Sandbox,
+} from './types.ts';
 
 export interface DockerSandboxOptions {
   /** Image with bash, socat, python3 + Flask, node (default: the one `npm run images` builds). */
@@ -44,6 +51,8 @@ export interface DockerSandboxOptions {
   /** Kill containers on SIGINT/SIGTERM/SIGHUP (default true); they are always removed on exit. */
   handleSignals?: boolean;
   docker?: Docker;
+  /** Each bot's model-exchange tap (a run's recording or replay). */
+  exchanges?: ExchangeTapFor;
 }
 
 /** The image is the one the current recipe builds (its content-hash tag), never a stale :latest. */
@@ -63,7 +72,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker';
   private docker?: Docker;
-  private readonly options: Required<Omit<DockerSandboxOptions, 'docker'>>;
+  private readonly options: Required<Omit<DockerSandboxOptions, 'docker' | 'exchanges'>>;
+  private readonly exchanges: ExchangeTapFor | undefined;
   private readonly bots = new Set<DockerBot>();
   private readonly stageRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-docker-'));
   private ready?: Promise<void>;
@@ -72,6 +82,7 @@ export class DockerSandbox implements Sandbox {
 
   constructor(options: DockerSandboxOptions = {}) {
     this.docker = options.docker;
+    this.exchanges = options.exchanges;
     this.options = { ...DOCKER_DEFAULTS, cpuset: false, handleSignals: true, ...options };
     this.exitHook = new ExitHook(() => this.onExit(), Boolean(this.options.handleSignals));
   }
@@ -130,7 +141,14 @@ export class DockerSandbox implements Sandbox {
     fs.chmodSync(path.join(stage, 'io'), 0o777);
     const callerId = newCallerId();
     const closers: Array<() => Promise<void>> = [];
-    const { forwards, env: egressEnv } = await openRelays(stage, o.hostPorts ?? {}, callerId, dir, closers);
+    const { forwards, env: egressEnv } = await openRelays(
+      stage,
+      o.hostPorts ?? {},
+      callerId,
+      dir,
+      closers,
+      this.exchanges?.(o.dir),
+    );
 
     const logFile = o.logFile ?? path.join(stage, 'bot.log');
     const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);

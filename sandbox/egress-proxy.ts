@@ -17,6 +17,7 @@ import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { hostProxyForTunnel, mayUseHostProxy, outboundDispatcher } from '../util/outbound-http.ts';
+import type { ExchangeTap, TapeAnswer, TapeTicket } from '../util/exchange-tape/tape.ts';
 
 export interface EgressEvent {
   time: number;
@@ -53,6 +54,11 @@ export interface EgressProxyOptions {
   meter?: EgressMeter;
   /** Holds requests to the upstream while its provider is rate-limiting (agents/core/rate-limits.ts egressPacer). */
   pacer?: EgressPacer;
+  /**
+   * Records every exchange with the upstream, or answers it from a recording (catarena rerun:
+   * util/exchange-tape/); the key this proxy adds is never part of what it sees.
+   */
+  tap?: ExchangeTap;
 }
 
 /**
@@ -114,10 +120,12 @@ export async function startContainerEgress(o: {
   socketPath: string;
   meter?: EgressMeter;
   pacer?: EgressPacer;
+  tap?: ExchangeTap;
 }): Promise<{ proxy: EgressProxy; baseUrl: string }> {
   const proxy = await startEgressProxy({
     ...(o.meter ? { meter: o.meter } : {}),
     ...(o.pacer ? { pacer: o.pacer } : {}),
+    ...(o.tap ? { tap: o.tap } : {}),
     allow: o.allow ?? [],
     upstream: { url: o.upstream, headers: o.headers },
     selfAddresses: [`127.0.0.1:${CONTAINER_PROXY_PORT}`, `localhost:${CONTAINER_PROXY_PORT}`],
@@ -205,22 +213,43 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const event = record({ method: req.method ?? '?', target: `${target.origin}${target.pathname}`, allowed: true });
     const toUpstream = inject === upstream?.headers;
     const pacer = toUpstream ? options.pacer : undefined;
+    const tap = toUpstream ? options.tap : undefined;
+    let taped: Extract<TapeTicket, { kind: 'forward' }> | undefined;
     const forward = (body: Buffer | undefined, ticket: MeterTicket) =>
-      forwardRequest(req, res, target, inject, event, listeners, body, ticket, pacer);
+      forwardRequest(req, res, target, inject, event, listeners, body, ticket, pacer, taped);
     const gone = new AbortController();
     res.on('close', () => gone.abort());
-    // While the provider is rate-limiting, the request waits here (the client's own retry included).
-    const held = pacer ? pacer.hold(gone.signal) : Promise.resolve();
-    if (!options.meter || !toUpstream)
+    if (!(options.meter || tap) || !toUpstream) {
+      // While the provider is rate-limiting, the request waits here (the client's own retry included).
+      const held = pacer ? pacer.hold(gone.signal) : Promise.resolve();
       return void held.then(
         () => forward(undefined, null),
         () => res.destroy(),
       );
-    // Metered: the whole body first (its size and output limit make the request's worst case).
+    }
+    // Metered or taped: the whole body first (its size and output limit make the request's worst
+    // case; the tape compares and records it).
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
+      const ticket = tap?.open({
+        method: req.method ?? 'GET',
+        url: target.href,
+        headers: req.headers,
+        body,
+        source: 'egress',
+      });
+      if (ticket?.kind === 'answer') return void answerFromTape(res, event, ticket.answer);
+      taped = ticket;
+      if (!options.meter) {
+        const held = pacer ? pacer.hold(gone.signal) : Promise.resolve();
+        return void held.then(
+          () => forward(body, null),
+          () => res.destroy(),
+        );
+      }
+      const held = pacer ? pacer.hold(gone.signal) : Promise.resolve();
       if (
         !(await held.then(
           () => true,
@@ -342,6 +371,7 @@ function forwardRequest(
   buffered: Buffer | undefined,
   ticket: MeterTicket,
   pacer: EgressPacer | undefined,
+  taped?: Extract<TapeTicket, { kind: 'forward' }>,
 ): void {
   const headers = endToEnd(req.headers);
   for (const [k, v] of Object.entries(inject)) {
@@ -351,6 +381,7 @@ function forwardRequest(
   }
   const answered = (status: number, upHeaders: http.IncomingHttpHeaders, body: NodeJS.ReadableStream) => {
     event.status = status;
+    if (taped) recordToTape(taped, status, upHeaders, body);
     if (ticket) {
       let text = '';
       body.on('data', (chunk: Buffer | string) => {
@@ -393,6 +424,7 @@ function forwardRequest(
   };
   const unreachable = (err: Error) => {
     ticket?.failed();
+    taped?.failed(err.message);
     event.status = 502;
     if (!res.headersSent) {
       res.writeHead(502, { 'content-type': 'text/plain' });
@@ -425,6 +457,40 @@ function forwardRequest(
   res.on('close', () => {
     if (!res.writableFinished) out.destroy();
   });
+}
+
+/** Tells the tape the whole answer (its bytes as they came, content-encoding kept) or that it broke off. */
+function recordToTape(
+  taped: Extract<TapeTicket, { kind: 'forward' }>,
+  status: number,
+  upHeaders: http.IncomingHttpHeaders,
+  body: NodeJS.ReadableStream,
+): void {
+  const parts: Buffer[] = [];
+  let settled = false;
+  const headers = endToEnd(upHeaders) as Record<string, string>;
+  body.on('data', (chunk: Buffer | string) => parts.push(Buffer.from(chunk)));
+  body.on('end', () => {
+    if (!settled) taped.done({ status, headers, body: Buffer.concat(parts) });
+    settled = true;
+  });
+  body.on('error', (err: Error) => {
+    if (!settled) taped.failed(err.message, Buffer.concat(parts));
+    settled = true;
+  });
+  body.on('close', () => {
+    if (!settled) taped.failed('the answer was cut off', Buffer.concat(parts));
+    settled = true;
+  });
+}
+
+/** Answers a request from the tape (a replayed answer, or the refusal of a request that diverged). */
+function answerFromTape(res: http.ServerResponse, event: EgressEvent, answer: TapeAnswer): void {
+  event.status = answer.status;
+  const headers: Record<string, string> = { ...answer.headers, 'content-length': String(answer.body.length) };
+  delete headers['transfer-encoding'];
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
 }
 
 /**

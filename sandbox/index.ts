@@ -40,7 +40,11 @@ export function createSandbox(kind: SandboxKind | (string & {}) = 'process', opt
     case 'unsafe':
       return new UnsafeSandbox(options);
     case 'docker':
-      return new DockerSandbox({ handleSignals: options.handleSignals, ...options.docker });
+      return new DockerSandbox({
+        handleSignals: options.handleSignals,
+        ...options.docker,
+        ...(options.exchanges ? { exchanges: options.exchanges } : {}),
+      });
     default:
       throw new Error(`unknown sandbox kind "${kind}"; use --sandbox process, --sandbox docker or --sandbox unsafe`);
   }

@@ -25,7 +25,14 @@ import { connectUnix, openRelays, STAGE_ENTRY, stageNameRoom } from './relay.ts'
 import { namespacePidUnder, PortDialer } from './port-dialer.ts';
 import { sleep, waitAtMost } from '../util/wait.ts';
 import { killProcessesIn } from './strays.ts';
-import { BotStartError, type BotHandle, type BotStartOptions, type HealthCheck, type Sandbox } from './types.ts';
+import {
+  BotStartError,
+  type ExchangeTapFor,
+  type BotHandle,
+  type BotStartOptions,
+  type HealthCheck,
+  type Sandbox,
+} from './types.ts';
 
 export interface IsolatedSandboxOptions {
   /** Memory per bot in MiB, no swap (default 1024; an address-space rlimit of 4× where no cgroup). */
@@ -42,6 +49,8 @@ export interface IsolatedSandboxOptions {
   bwrap?: string;
   /** Kill bots on SIGINT/SIGTERM/SIGHUP (default true); they are always killed on exit. */
   handleSignals?: boolean;
+  /** Each bot's model-exchange tap (a run's recording or replay). */
+  exchanges?: ExchangeTapFor;
 }
 
 /** Bytes in a MiB (a multiplication: `<< 20` overflows 32 bits from 2,048 MiB). */
@@ -53,6 +62,7 @@ export class IsolatedSandbox implements Sandbox {
   readonly kind = 'process';
   private readonly limits: typeof ISOLATED_DEFAULTS;
   private readonly bwrap: string;
+  private readonly exchanges: ExchangeTapFor | undefined;
   private readonly bots = new Set<IsolatedBot>();
   private stageRoot?: string;
   private readonly exitHook: ExitHook;
@@ -61,6 +71,7 @@ export class IsolatedSandbox implements Sandbox {
     this.exitHook = new ExitHook(() => this.onExit(), options.handleSignals ?? true);
     this.limits = { ...ISOLATED_DEFAULTS, ...definedOnly(options) };
     this.bwrap = options.bwrap ?? 'bwrap';
+    this.exchanges = options.exchanges;
   }
 
   /** Processes a killed orchestrator left in `dir` (bwrap's die-with-parent normally took them already). */
@@ -88,7 +99,14 @@ export class IsolatedSandbox implements Sandbox {
     let cgroup: BotCgroup | null = null;
     let started: IsolatedBot | undefined;
     try {
-      const { forwards, env: egressEnv } = await openRelays(stage, o.hostPorts ?? {}, callerId, dir, closers);
+      const { forwards, env: egressEnv } = await openRelays(
+        stage,
+        o.hostPorts ?? {},
+        callerId,
+        dir,
+        closers,
+        this.exchanges?.(o.dir),
+      );
       cgroup = createBotCgroup(name, { pids: this.limits.pidsLimit, memoryBytes: this.limits.memoryMb * MIB });
       const logFile = o.logFile ?? path.join(stage, 'bot.log');
       const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);

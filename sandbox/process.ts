@@ -18,7 +18,8 @@ import { BOT_START_TIMEOUT_MS } from '../records/match.ts';
 import { isPortOpen } from './ports.ts';
 import { ProcessBot } from './process-bot.ts';
 import { ensureReaper, killProcessesIn, ownerToken } from './strays.ts';
-import { BotStartError, type BotHandle, type BotStartOptions, type Sandbox } from './types.ts';
+import { BotStartError, type BotHandle, type BotStartOptions, type ExchangeTapFor, type Sandbox } from './types.ts';
+import { loopbackRelay } from './loopback-relay.ts';
 
 export interface UnsafeSandboxOptions {
   /**
@@ -28,6 +29,12 @@ export interface UnsafeSandboxOptions {
    * close() itself. Bots are always killed on a normal process 'exit'.
    */
   handleSignals?: boolean;
+  /**
+   * Each bot's model-exchange tap (a run's recording or replay): a bot whose folder names its LLM
+   * endpoint (catarena-env.json's egress) then asks a loopback relay in the orchestrator, which
+   * adds the key and records the exchange; the bot gets a placeholder key.
+   */
+  exchanges?: ExchangeTapFor;
 }
 
 export class UnsafeSandbox implements Sandbox {
@@ -37,7 +44,10 @@ export class UnsafeSandbox implements Sandbox {
 
   constructor(options: UnsafeSandboxOptions = {}) {
     this.exitHook = new ExitHook(() => this.cleanup(), options.handleSignals ?? true);
+    this.exchanges = options.exchanges;
   }
+
+  private readonly exchanges: ExchangeTapFor | undefined;
 
   reapStrays(dir: string): number {
     return killProcessesIn(dir).length;
@@ -76,6 +86,8 @@ export class UnsafeSandbox implements Sandbox {
     const marker = `${ownerToken()}.${randomUUID()}`;
     const passed = passEnvFor(dir);
     for (const note of passed.notes) log.write(Buffer.from(`[catarena] ${note}\n`));
+    const tap = this.exchanges?.(o.dir);
+    const relay = tap ? await loopbackRelay(dir, tap) : undefined;
     const env = {
       PATH: botPath(),
       HOME: dir,
@@ -83,6 +95,7 @@ export class UnsafeSandbox implements Sandbox {
       PYTHONUNBUFFERED: '1',
       PYTHONDONTWRITEBYTECODE: '1',
       ...passed.env,
+      ...relay?.env,
       ...o.env,
       [MARKER_VAR]: marker,
     };
@@ -107,7 +120,10 @@ export class UnsafeSandbox implements Sandbox {
     child.stdout!.on('data', output);
     child.stderr!.on('data', output);
 
-    const bot = new ProcessBot(name, o.port, logFile, dir, marker, health, child, log, (b) => this.bots.delete(b));
+    const bot = new ProcessBot(name, o.port, logFile, dir, marker, health, child, log, (b) => {
+      this.bots.delete(b);
+      void relay?.close();
+    });
     this.bots.add(bot);
     this.exitHook.on();
     const exitedNow = new Promise<void>((r) => child.once('exit', () => r()));

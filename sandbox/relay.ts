@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { connectAsCaller } from './relayed-callers.ts';
 import { egressFor } from './bot-env.ts';
+import type { ExchangeTap } from '../util/exchange-tape/tape.ts';
 import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './egress-proxy.ts';
 import path from 'node:path';
 
@@ -105,6 +106,8 @@ export async function openRelays(
   callerId: string,
   dir: string,
   closers: Array<() => Promise<void>>,
+  /** Records (or replays) the bot's model exchanges at its egress proxy. */
+  tap?: ExchangeTap,
 ): Promise<{ forwards: string[]; env: Record<string, string> }> {
   const forwards: string[] = [];
   for (const [cport, hport] of Object.entries(hostPorts)) {
@@ -119,6 +122,7 @@ export async function openRelays(
       upstream: egress.upstream,
       headers: egress.headers,
       socketPath: path.join(stage, 'gs', 'egress.sock'),
+      ...(tap ? { tap } : {}),
     });
     closers.push(() => proxy.close());
     forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);

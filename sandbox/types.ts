@@ -1,10 +1,18 @@
 // The Sandbox port: start a directory as a service, get a handle back. The process backend is the
 // embedded default; a Docker backend implements the same port.
 import type net from 'node:net';
+import type { ExchangeTap } from '../util/exchange-tape/tape.ts';
 
 export type HealthCheck =
   | { kind: 'http'; path: string /** acceptable JSON `status` values; any 200 when absent */; statuses?: string[] }
   | { kind: 'tcp' };
+
+/**
+ * The model-exchange tap of the bot in a folder (a run's recording or its replay:
+ * util/exchange-tape/), or undefined: its LLM calls, which go through the orchestrator's egress
+ * proxy or relay, are recorded or answered there.
+ */
+export type ExchangeTapFor = (botDir: string) => ExchangeTap | undefined;
 
 export interface BotStartOptions {
   /** The bot folder; the start script runs with it as cwd. */

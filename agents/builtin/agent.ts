@@ -33,6 +33,7 @@ import {
   type WaitLedger,
 } from '../core/rate-limits.ts';
 import { trimConversation } from './trim.ts';
+import { tapFetch } from '../../util/exchange-tape/fetch-tap.ts';
 import { endpointProbeOf, parseModelSpec, redactSecrets, resolveModel, type ResolvedModel } from './models.ts';
 
 type FetchWrap = (f: typeof globalThis.fetch) => typeof globalThis.fetch;
@@ -395,6 +396,8 @@ export class BuiltinAgent implements Agent {
           tokens,
           waits,
           meter,
+          exchanges: budget.exchanges,
+          attempt: i + 1,
           trim,
           onCall: (r) => {
             toolCalls++;
@@ -524,6 +527,10 @@ export class BuiltinAgent implements Agent {
       waits: WaitLedger;
       /** The run's budget on each request (meterFor), under the rate-limit patience. */
       meter: FetchWrap | undefined;
+      /** The run's recording (or replay) of each request, under the meter: what was really sent. */
+      exchanges: DevelopBudget['exchanges'];
+      /** The attempt's number (1-based), for the recording's index. */
+      attempt: number;
       /** Trim older tool output from every step's conversation (after a context-length failure). */
       trim: boolean;
       onCall: (r: ToolCallRecord) => void;
@@ -532,8 +539,13 @@ export class BuiltinAgent implements Agent {
   ): Promise<AttemptOutcome> {
     // The model again, over a fetch that waits out rate limits within this development's deadline;
     // the budget's meter sits under it, so each request really sent is checked and charged.
+    const taped = (f: typeof globalThis.fetch) => (a.exchanges ? tapFetch(f, a.exchanges, a.attempt) : f);
     const patient = resolveModel(model.spec, this.env, this.http, (f) =>
-      patientFetch(a.meter ? a.meter(f) : f, { deadline: a.deadline, ledger: a.waits, options: this.rateLimits }),
+      patientFetch(a.meter ? a.meter(taped(f)) : taped(f), {
+        deadline: a.deadline,
+        ledger: a.waits,
+        options: this.rateLimits,
+      }),
     ).model;
     // Tool calls run before onStepFinish: hold their log lines so each step reads text, then calls.
     const pending: ToolCallRecord[] = [];

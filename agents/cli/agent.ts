@@ -194,6 +194,8 @@ export class CliAgent implements Agent {
         ...(budget.spend ? { meter: egressMeter(budget.spend) } : {}),
         // Rate limits: the endpoint's requests wait at the proxy while it refuses, shared per provider and key.
         pacer: egressPacer(this.endpoint.upstream, authHeaders, patience),
+        // The run's recording (or a rerun's replay) of every exchange with the endpoint.
+        ...(budget.exchanges ? { tap: budget.exchanges } : {}),
       },
       ...(gamePort ? { hostPorts: { [gamePort]: gamePort } } : {}),
     });

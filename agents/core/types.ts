@@ -1,5 +1,6 @@
 // The Agent port: an agent develops one strategy (a bot folder with start_ai.sh) for one game,
 // rule set and round, inside a workspace that holds exactly what the protocol allows it to see.
+import type { ExchangeTap } from '../../util/exchange-tape/tape.ts';
 import type { TaskTrack } from '../../records/task-track.ts';
 import type { OpponentCode } from '../../records/opponent-code.ts';
 import type { CostRecord } from '../../records/tourney.ts';
@@ -55,6 +56,11 @@ export interface DevelopBudget {
    * reached the cap, and the agent then stops and returns what exists.
    */
   spend?: BudgetLease;
+  /**
+   * The run's recording of this development's model exchanges (or, in a rerun, their replay):
+   * every model request goes through it (util/exchange-tape/). Unset: nothing recorded.
+   */
+  exchanges?: ExchangeTap;
 }
 
 export interface DevelopResult {

@@ -5,6 +5,7 @@ import { registerExportCommands } from './export-commands.ts';
 import { registerPlayCommands } from './play-commands.ts';
 import { registerProbeCommand } from './probe-command.ts';
 import { registerPruneCommand } from './prune-command.ts';
+import { registerRerunCommand } from './rerun-command.ts';
 import { registerQueueCommands } from './queue-commands.ts';
 import { registerRateCommand } from './rate-command.ts';
 import { registerServeCommand } from './serve-command.ts';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerProbeCommand(program);
   registerServeCommand(program);
   registerPruneCommand(program);
+  registerRerunCommand(program);
   return program;
 }
 

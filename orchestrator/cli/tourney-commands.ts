@@ -146,6 +146,7 @@ async function playTourney(
   runDir: string,
   json?: boolean,
   acceptTampered = false,
+  record = true,
 ): Promise<void> {
   const [{ createProgress }, { InterruptedError, runTourney }, { buildAlarmLines }, { everyBuildFailed }] =
     await Promise.all([
@@ -177,7 +178,9 @@ async function playTourney(
       );
       return;
     }
-    const summary = await withInterrupt((signal) => runTourney({ config, runDir, progress, signal, acceptTampered }));
+    const summary = await withInterrupt((signal) =>
+      runTourney({ config, runDir, progress, signal, acceptTampered, record }),
+    );
     await printSummary(summary, (Date.now() - started) / 1000, json);
     // Agents that never had a bot play: said last, where nobody misses it.
     for (const line of buildAlarmLines(summary)) printErr(`catarena: !!! ${line}`);
@@ -406,7 +409,11 @@ export function registerTourneyCommands(program: Command): void {
     )
     .option('--skip-check <name>', SKIP_CHECK_HELP, collectNames)
     .option('--json', 'print the summary as JSON')
-    .action(async (flags: TourneyFlags) => {
+    .option(
+      '--no-record',
+      "do not record the agents' model exchanges in <run-dir>/recordings/ (recorded by default, keys redacted; catarena rerun replays them)",
+    )
+    .action(async (flags: TourneyFlags & { record?: boolean }) => {
       let config;
       let runDir: string;
       if (flags.resume) {
@@ -429,7 +436,7 @@ export function registerTourneyCommands(program: Command): void {
         program.setOptionValue('exitCode', 1);
         return;
       }
-      await playTourney(program, config, runDir, flags.json);
+      await playTourney(program, config, runDir, flags.json, false, flags.record !== false);
     });
 
   addConfigOptions(

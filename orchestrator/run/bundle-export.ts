@@ -18,8 +18,6 @@ import { RunDir } from './run-dir.ts';
 export const MANIFEST = 'MANIFEST.sha256';
 /** The journal's chain proof in a bundle: the run's key, disclosed on purpose, and the run index's seal. */
 export const CHAIN_PROOF = 'journal-chain.json';
-/** The folder a recording run keeps its model exchanges in (written by the recorder; opaque here). */
-export const RECORDINGS_DIR = 'recordings';
 
 /** journal-chain.json: what anyone needs to re-check the journal's chain without the run directory. */
 export interface ChainProof {
@@ -86,7 +84,7 @@ async function selectRun(root: string, prefix: string, picked: string[], skipped
     for (const round of (await names(path.join(root, 'tracks', track))).filter((r) => /^round_\d+$/.test(r)))
       for (const folder of ROUND_FOLDERS) await walk(root, ['tracks', track, round, folder], rel, picked, skipped);
   }
-  await walk(root, [RECORDINGS_DIR], rel, picked, skipped);
+  await walk(root, [RUN_FILES.recordings], rel, picked, skipped); // the model exchanges, opaque here
   for (const r of (await names(path.join(root, 'repeats'))).filter((r) => /^\d+$/.test(r)))
     await selectRun(path.join(root, 'repeats', r), rel('repeats', r), picked, skipped);
 }

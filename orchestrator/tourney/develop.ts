@@ -97,7 +97,11 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     };
     const started = Date.now();
     const result = await withTimeout(
-      agent.develop(workspace, { wallMs: step.developTimeoutMs, ...(step.spend ? { spend: step.spend } : {}) }),
+      agent.develop(workspace, {
+        wallMs: step.developTimeoutMs,
+        ...(step.spend ? { spend: step.spend } : {}),
+        ...(step.exchanges ? { exchanges: step.exchanges } : {}),
+      }),
       step.developTimeoutMs,
       `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`,
     );

@@ -1,6 +1,7 @@
 // The developer port: what a round asks of whoever develops a strategy (this process,
 // tourney/develop.ts, or workers through the queue, tourney/queued-developer.ts). Both import it;
 // neither imports the other's module, so the two stay out of an import circle.
+import type { ExchangeTap } from '../../util/exchange-tape/tape.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import type { BudgetLease } from '../../agents/core/run-budget.ts';
 import type { StrategyRecord, TrackId } from '../../records/tourney.ts';
@@ -27,6 +28,8 @@ export interface DevelopStep extends DevelopSettings {
   workspaceFrom?: string;
   /** The run's budget's hold on this development (--budget-usd): every model request goes through it. Local only: a queue's worker develops without it. */
   spend?: BudgetLease;
+  /** Records (or replays) the development's model exchanges (util/exchange-tape/); local developments only. */
+  exchanges?: ExchangeTap;
 }
 
 /**

@@ -4,6 +4,7 @@
 // evolution (diffs, code similarity, what each agent looked at), and the JSON/CSV/Markdown/HTML
 // outputs. `catarena report` and the end of `catarena tourney` both call this, so a report can
 // always be regenerated.
+import { recordingTotals } from '../../util/exchange-tape/tape.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bootstrapWithDraws, type BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
@@ -111,6 +112,8 @@ export async function summarizeRun(runDir: string, options: SummarizeOptions = {
   if (crossGame) summary.crossGame = crossGame;
   const anchored = await readAnchored(run.root);
   if (anchored.length) summary.anchored = anchored;
+  const recorded = recordingTotals(run.root);
+  if (recorded.exchanges) summary.modelExchanges = recorded;
   // `catarena report` on a run that did not finish says so, with what its journal dropped.
   if (!options.journal) {
     const incomplete = await incompleteness(run, config, journal);

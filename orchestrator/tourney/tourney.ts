@@ -8,6 +8,9 @@
 // soon as the previous track's games have all started, so the next track fills the cores the last
 // games of one leave idle; what follows a track's games (its round logs, its next round's
 // development, more repetitions, its reports) runs beside the other tracks' games.
+import { channelOfBotDir, TapeRecorder } from '../../util/exchange-tape/tape.ts';
+import type { TapeReplayer } from '../../util/exchange-tape/replayer.ts';
+import type { ExchangeTapFor } from '../../sandbox/types.ts';
 import type { Agent } from '../../agents/core/types.ts';
 import { deriveSeed } from '../../util/rng.ts';
 import { matchId, type MatchSpec } from '../../records/match.ts';
@@ -60,6 +63,24 @@ export interface TourneyOptions {
   pool?: GamePool;
   /** Resume from a journal whose chain breaks (`--accept-tampered`); the reports say so at the top. Default: refused. */
   acceptTampered?: boolean;
+  /** Record every model exchange in recordings/ (default true; `--no-record` turns it off). */
+  record?: boolean;
+  /** Answer the agents' model requests from another run's recording instead (catarena rerun: orchestrator/tourney/rerun.ts). */
+  replay?: TapeReplayer;
+}
+
+/** What answers (or records) a channel's model exchanges. */
+type Tape = Pick<TapeRecorder, 'tap'>;
+
+/** A channel no run folder names: a replay answers nothing there (it never reaches the network). */
+const UNKNOWN_CHANNEL = { agent: '(unknown bot folder)', track: '', round: 0 };
+
+/** The sandbox's tap for a bot folder: its strategy's channel (tape.ts channelOfBotDir). */
+function botTaps(runRoot: string, tape: Tape, replaying: boolean): ExchangeTapFor {
+  return (dir) => {
+    const channel = channelOfBotDir(runRoot, dir);
+    return channel ? tape.tap(channel) : replaying ? tape.tap(UNKNOWN_CHANNEL) : undefined;
+  };
 }
 
 export class InterruptedError extends Error {
@@ -114,6 +135,8 @@ class Tourney {
   private budgetSaid: string | undefined;
   /** The run's model table: its config's `models:` over the shipped one (prices, the budget). */
   private readonly table: ModelTable;
+  /** Records the agents' model exchanges (or, in a rerun, answers them from the recording). */
+  private tape: Tape | undefined;
 
   private constructor(
     private readonly options: TourneyOptions,
@@ -143,10 +166,16 @@ class Tourney {
     const progress = run.teeProgress(options.progress); // progress lines also go to live.jsonl (catarena serve)
     // Where bubblewrap is missing, `process` runs catarena's own bots unsandboxed (with a warning)
     // and refuses the others here, before anything is spent.
+    const tape: Tape | undefined =
+      options.replay ?? (options.record === false ? undefined : new TapeRecorder(run.root));
     const sandbox = sandboxForBots(
       config.sandbox,
       { authors: options.agents?.map((a) => a.kind) ?? config.agents },
-      { docker: config.docker, ...(progress ? { warn: (line: string) => progress.phase(line) } : {}) },
+      {
+        docker: config.docker,
+        ...(progress ? { warn: (line: string) => progress.phase(line) } : {}),
+        ...(tape ? { exchanges: botTaps(run.root, tape, Boolean(options.replay)) } : {}),
+      },
     );
     const strays = sandbox.reapStrays(run.root); // bots a killed run left running here (a resume finds them)
     if (strays) progress?.phase(`stopped ${strays} bot processes a killed run left running`);
@@ -178,7 +207,9 @@ class Tourney {
       const journal = await run.openJournal();
       const reuse = config.reuse ? await ReuseCache.open(run) : null;
       if (reuse) progress?.phase(`--reuse: ${reuse.size} earlier results from ${reuse.runs} indexed runs`);
-      return new Tourney(options, run, progress, agents, sandbox, hosts, executor, developer, journal, reuse);
+      const tourney = new Tourney(options, run, progress, agents, sandbox, hosts, executor, developer, journal, reuse);
+      tourney.tape = tape;
+      return tourney;
     } catch (err) {
       await hosts.closeAll();
       await sandbox.close();
@@ -607,6 +638,7 @@ class Tourney {
       keepBot: this.executor.adoption(track),
       price: priceOf(modelOfKind(agent.kind), config.prices, this.table),
       ...(spend ? { spend } : {}),
+      ...(this.tape ? { exchanges: this.tape.tap({ agent: agent.id, track: name, round }) } : {}),
     });
   }
 

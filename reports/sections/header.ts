@@ -3,7 +3,7 @@
 import { integrityLine } from '../../records/journal-integrity.ts';
 import { MODEL_TABLE_AS_OF, overlayEntries, type ModelTableOverlay } from '../../agents/core/models.ts';
 import { gameDescriptor, gameIds } from '../../games/registry.ts';
-import { trackName, type TourneySummary } from '../../records/tourney.ts';
+import { recordingsLine, trackName, type TourneySummary } from '../../records/tourney.ts';
 import { opponentCodeLine } from '../../records/opponent-code.ts';
 import { budgetAlarmLines } from '../cost-by-round.ts';
 import { fallbackAlarmLines, llmPlayerRows, llmPlayerSamplingLines } from '../llm-player-use.ts';
@@ -68,6 +68,7 @@ function markdownHeader(s: TourneySummary): string {
     `- Games played: ${games}${s.tracks.length ? ` (${s.tracks.map((t) => `${trackName(t)}: ${t.games}${unitOf(t.game) ? ` ${unitOf(t.game)}` : ''}`).join(', ')})` : ''}`,
     `- Rule sets: ${s.tracks.map(trackName).join(', ') || '—'}`,
     `- Rounds: ${roundText}`,
+    ...(s.modelExchanges ? [`- ${recordingsLine(s.modelExchanges)}`] : []),
     ...autoRepsLines(s),
     `- Forfeit policy in force: ${unique(s.tracks.map((t) => t.policy)).join(', ') || '—'}`,
     `- ${opponentCodeLine(s.config)}`,
@@ -164,6 +165,7 @@ ${s.journal && s.journal.state !== 'tampered' ? `<li data-testid="journal-integr
 <li>Run directory: <code>${h(s.runDir)}</code></li>
 <li>Started ${h(s.createdAt)} · finished ${h(s.finishedAt)}</li>
 <li>Agents (${agents.length}): ${h(agents.join(', '))}</li>
+${s.modelExchanges ? `<li data-testid="model-exchanges">${h(recordingsLine(s.modelExchanges))}</li>` : ''}
 <li>Games played: ${games} (${s.tracks.map((t) => `${h(trackName(t))}: ${t.games}`).join(', ')})</li>
 <li>${h(opponentCodeLine(s.config))}</li>
 ${auto.map((t) => `<li>${h(trackName(t))}: --reps auto, ${t.autoReps!.firstPass} games then ${t.autoReps!.batches.length} batch(es) to ${t.autoReps!.games}; ${h(t.autoReps!.stopped?.detail ?? 'not finished')}</li>`).join('\n')}
