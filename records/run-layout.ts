@@ -38,7 +38,7 @@ export const RUN_FILES = {
   rate: 'rate.json',
   /** A tourney's strategies rated on the anchor pools (--anchors): the ratings, and each rating's games under anchoredDir. */
   anchored: 'anchored.json',
-  anchoredDir: 'anchored',
+  anchoredDir: 'anchor-ratings',
   /** In the folder that holds the run directories: one line per finished tourney. */
   index: 'index.jsonl',
   /** Per track: the win matrix and its CSV. */

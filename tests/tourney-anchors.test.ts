@@ -33,7 +33,7 @@ describe('tourney --anchors', () => {
     summary = await runTourney({ config, runDir, index: true });
   }, 300_000);
 
-  it('rates each strategy on the pool, its games journaled with replays in anchored/<track>/<agent>-r<round>/', async () => {
+  it('rates each strategy on the pool, its games journaled with replays in anchor-ratings/<track>/<agent>-r<round>/', async () => {
     const anchored = await readAnchored(runDir);
     expect(anchored.map((a) => `${a.track} ${a.agent}@${a.round}`).sort()).toEqual([
       'gomoku-variant aggressive@1',
@@ -45,7 +45,7 @@ describe('tourney --anchors', () => {
       expect(a.rating.games).toBeLessThanOrEqual(6);
       expect(a.rating.lo).toBeLessThan(a.rating.elo);
       expect(a.rating.hi).toBeGreaterThan(a.rating.elo);
-      const dir = path.join(runDir, 'anchored', a.track, `${a.agent}-r${a.round}`);
+      const dir = path.join(runDir, 'anchor-ratings', a.track, `${a.agent}-r${a.round}`);
       const journal = fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').trim().split('\n');
       expect(journal).toHaveLength(a.rating.games);
       for (const line of journal)

@@ -1,6 +1,6 @@
 // `tourney --anchors`: after the last round, every strategy that played is rated on its game's
 // anchor pool (orchestrator/rate.ts, docs/anchors.md), so runs with different fields compare on
-// one scale. Each rating's games are a rate run under anchored/<track>/<agent>-r<round>/; the
+// one scale. Each rating's games are a rate run under anchor-ratings/<track>/<agent>-r<round>/; the
 // ratings go to anchored.json as they come, so a resumed run rates only what is missing.
 import fs from 'node:fs/promises';
 import path from 'node:path';
