@@ -202,81 +202,100 @@ async function playTourney(
 
 /** The options that make a tourney config (shared by tourney and doctor). */
 function addConfigOptions(cmd: Command): Command {
+  return addSpendingAndCheckOptions(
+    cmd
+      .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
+      .option('-g, --games <list>', `games, comma-separated (${gamesHelp()})`)
+      .option(
+        '--variants <list>',
+        'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard',
+      )
+      .option(
+        '-a, --agents <list>',
+        `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`,
+      )
+      .option(
+        '-r, --reps <n|auto>',
+        `per game, by default: ${repsHelp()}. ` +
+          'auto: play the schedule once, then more where the metrics are least certain until W is stable (L1 fluctuation < 5%), see --max-games, --target-width. For all games: overrides per-game reps of --preset and --config',
+        repsOption,
+      )
+      .option(
+        '--max-games <n>',
+        'with --reps auto: most games per track (default 5 × the schedule played once)',
+        intOption(1),
+      )
+      .option(
+        '--target-width <w>',
+        'with --reps auto: stop when every S and L 95% interval is at most this wide (instead of when W is stable)',
+        numberOption(0, 2),
+      )
+      .option('--max-minutes <m>', 'with --reps auto: most minutes the added games may take per track', numberOption(0))
+      .option(
+        '-c, --concurrency <n|auto>',
+        'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput',
+        concurrencyOption,
+      )
+      .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
+      .option(
+        '--repeats <k>',
+        'repeat the whole tourney (development and games) K times, repeat r with seed + r − 1, in repeats/<r>/ of one run directory, and write the combined report: mean ± SD tables, Table 8 (rank SD), rank agreement, intervals over development and games (default 1)',
+        intOption(1, 100),
+      )
+      .option('--repeat-concurrency <n>', 'with --repeats: repeats played side by side (default 2)', intOption(1, 16))
+      .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
+      .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
+      .option(
+        '--move-timeout <ms>',
+        `per-move deadline in ms (default: ${moveTimeoutHelp()}); for all games, overriding per-game deadlines of --preset and --config`,
+        intOption(1),
+      )
+      .addOption(
+        new Option(
+          '--sandbox <kind>',
+          'where bots run: process (default; each bot isolated by bubblewrap), docker, or unsafe (plain processes, no isolation)',
+        ).choices(['process', 'docker', 'unsafe']),
+      )
+      .addOption(
+        new Option(
+          '--track <task track>',
+          'task track: the task prompt and the language bots must be written in (standard: any; ml: Python with numpy/scikit-learn; js; go); per agent with agentTracks in --config; see docs/tracks.md',
+        ).choices(['standard', 'ml', 'js', 'go']),
+      )
+      .addOption(
+        new Option(
+          '--opponent-code <setting>',
+          "what round 2+ workspaces show of rivals: visible (default, as CATArena: every agent's previous code and all logs), logs-only (own code, all logs), hidden (own code, logs of own games only); see docs/architecture.md",
+        ).choices(['visible', 'logs-only', 'hidden']),
+      )
+      .option(
+        '--config <file>',
+        'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)',
+      )
+      .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(PRESET_NAMES))
+      .option(
+        '-q, --queue <url>',
+        'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379',
+      )
+      .option(
+        '--reuse',
+        'copy results of games whose code and settings equal a game of an earlier run indexed in --out',
+      ),
+  );
+}
+
+/** --budget-per-agent's value, or the forms it takes. */
+function budgetPerAgentOption(value: string): BudgetPerAgent {
+  try {
+    return parseBudgetPerAgent(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message.replace(/^--budget-per-agent "[^"]*": /, ''));
+  }
+}
+
+/** The tourney's budgets, its anchored ratings and how strict its entry check is. */
+function addSpendingAndCheckOptions(cmd: Command): Command {
   return cmd
-    .option('-n, --rounds <n>', 'development rounds (default 4)', intOption(1, 100))
-    .option('-g, --games <list>', `games, comma-separated (${gamesHelp()})`)
-    .option(
-      '--variants <list>',
-      'rule sets: standard,variant (default both), or per game: gomoku:variant,chess:standard',
-    )
-    .option(
-      '-a, --agents <list>',
-      `agents, comma-separated: ${AGENT_SPEC_HELP} (offline:<kind>#2 for a second one; default: the three offline agents)`,
-    )
-    .option(
-      '-r, --reps <n|auto>',
-      `per game, by default: ${repsHelp()}. ` +
-        'auto: play the schedule once, then more where the metrics are least certain until W is stable (L1 fluctuation < 5%), see --max-games, --target-width. For all games: overrides per-game reps of --preset and --config',
-      repsOption,
-    )
-    .option(
-      '--max-games <n>',
-      'with --reps auto: most games per track (default 5 × the schedule played once)',
-      intOption(1),
-    )
-    .option(
-      '--target-width <w>',
-      'with --reps auto: stop when every S and L 95% interval is at most this wide (instead of when W is stable)',
-      numberOption(0, 2),
-    )
-    .option('--max-minutes <m>', 'with --reps auto: most minutes the added games may take per track', numberOption(0))
-    .option(
-      '-c, --concurrency <n|auto>',
-      'thinking bots (and games) at once; auto (default) adapts from 1 to the cores to the measured throughput',
-      concurrencyOption,
-    )
-    .option('--seed <n>', 'run seed (default 1)', intOption(-(2 ** 31), 2 ** 31 - 1))
-    .option(
-      '--repeats <k>',
-      'repeat the whole tourney (development and games) K times, repeat r with seed + r − 1, in repeats/<r>/ of one run directory, and write the combined report: mean ± SD tables, Table 8 (rank SD), rank agreement, intervals over development and games (default 1)',
-      intOption(1, 100),
-    )
-    .option('--repeat-concurrency <n>', 'with --repeats: repeats played side by side (default 2)', intOption(1, 16))
-    .option('-o, --out <dir>', 'parent folder of run directories (default runs)')
-    .addOption(new Option('--policy <policy>', 'forfeit policy (default strict)').choices(['strict', 'catarena']))
-    .option(
-      '--move-timeout <ms>',
-      `per-move deadline in ms (default: ${moveTimeoutHelp()}); for all games, overriding per-game deadlines of --preset and --config`,
-      intOption(1),
-    )
-    .addOption(
-      new Option(
-        '--sandbox <kind>',
-        'where bots run: process (default; each bot isolated by bubblewrap), docker, or unsafe (plain processes, no isolation)',
-      ).choices(['process', 'docker', 'unsafe']),
-    )
-    .addOption(
-      new Option(
-        '--track <task track>',
-        'task track: the task prompt and the language bots must be written in (standard: any; ml: Python with numpy/scikit-learn; js; go); per agent with agentTracks in --config; see docs/tracks.md',
-      ).choices(['standard', 'ml', 'js', 'go']),
-    )
-    .addOption(
-      new Option(
-        '--opponent-code <setting>',
-        "what round 2+ workspaces show of rivals: visible (default, as CATArena: every agent's previous code and all logs), logs-only (own code, all logs), hidden (own code, logs of own games only); see docs/architecture.md",
-      ).choices(['visible', 'logs-only', 'hidden']),
-    )
-    .option(
-      '--config <file>',
-      'YAML or JSON config file (fields as in the flags: rounds, games, variants, agents, reps, …)',
-    )
-    .addOption(new Option('--preset <name>', "preset: paper (the paper's Table 6 settings)").choices(PRESET_NAMES))
-    .option(
-      '-q, --queue <url>',
-      'play games on "catarena worker"s through this Redis queue, e.g. redis://127.0.0.1:6379',
-    )
-    .option('--reuse', 'copy results of games whose code and settings equal a game of an earlier run indexed in --out')
     .option(
       '--budget-usd <dollars>',
       "a hard cap on estimated development dollars (usage × the model table, agents/core/models.json): each model request is admitted under it, running developments stop when it is reached and none starts after; the agents' last bots play the remaining rounds, and the report says so (docs/first-real-run.md)",
@@ -285,13 +304,7 @@ function addConfigOptions(cmd: Command): Command {
     .option(
       '--budget-per-agent <amount>',
       "the same budget for every agent's development of each strategy, so agents compare at equal cost: dollars ($0.50), tokens (200k-tokens) or wall time (15m); a development stops at it and its bot as it stands plays; report.html draws each agent's score against its dollars (docs/first-real-run.md)",
-      (v: string) => {
-        try {
-          return parseBudgetPerAgent(v);
-        } catch (err) {
-          throw new InvalidArgumentError((err as Error).message.replace(/^--budget-per-agent "[^"]*": /, ''));
-        }
-      },
+      budgetPerAgentOption,
     )
     .option(
       '--anchors [games]',

@@ -1,0 +1,85 @@
+// Short functions (issue 47): no function of more than 100 lines outside bots, viewers and the
+// browser pages' scripts. The functions still longer are listed below with their length today:
+// the list may only shrink (a function split leaves it; one that grows fails), and a new long
+// function fails. Lengths come from the TypeScript parser, declaration to closing brace.
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sourceFiles } from './helpers/sources.ts';
+
+const LIMIT = 100;
+
+/** Bots, game viewers and the pages' browser scripts are programs of their own. */
+const EXEMPT = /(^|\/)(bots?|viewer|human|pages)\/|\.js$|^bench\//;
+
+/** file:name → its length in lines on 2026-12-07 (after that day's merges); each should be split. */
+const STILL_LONG: Record<string, number> = {
+  'orchestrator/cli/queue-commands.ts:registerQueueCommands': 315,
+  'orchestrator/match/runner.ts:runMatch': 228,
+  'orchestrator/cli/tourney-commands.ts:registerTourneyCommands': 214,
+  'sandbox/egress-proxy.ts:startEgressProxy': 202,
+  'agents/builtin/agent.ts:develop': 185,
+  'orchestrator/worker/worker.ts:startQueueWorker': 166,
+  'agents/cli/agent.ts:develop': 161,
+  'orchestrator/cli/play-commands.ts:registerPlayCommands': 158,
+  'agents/builtin/tools.ts:createTools': 157,
+  'reports/evolution/tokenize.ts:tokenize': 139,
+  'agents/builtin/agent.ts:attempt': 145,
+  'reports/html/replay-page.ts:writeReplayPagesNow': 128,
+  'orchestrator/validate.ts:check': 125,
+  'orchestrator/executor/queued.ts:executeQueued': 121,
+  'reports/evolution/shell-paths.ts:simpleCommand': 121,
+  'sandbox/process.ts:start': 125,
+  'orchestrator/tourney/develop.ts:developStrategy': 122,
+  'reports/evolution/shell-paths.ts:lex': 118,
+  'reports/combined.ts:combineTrack': 116,
+  'orchestrator/worker/develop-service.ts:startDevelopService': 114,
+  'docker/build-images.ts:buildRootfsTarball': 112,
+  'orchestrator/probe/probe.ts:probeTrack': 110,
+  'sandbox/agent-container.ts:start': 112,
+  'orchestrator/arena.ts:runArena': 105,
+  'reports/compare.ts:compareAgents': 104,
+  'sandbox/docker.ts:start': 111,
+  'games/chess/engine/chess-requests.mjs:chessRequests': 101,
+};
+
+function longFunctions(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const file of sourceFiles().filter((f) => !EXEMPT.test(f))) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const from = src.getLineAndCharacterOfPosition(node.getStart()).line;
+        const to = src.getLineAndCharacterOfPosition(node.getEnd()).line;
+        if (to - from + 1 > LIMIT) {
+          const named =
+            (node as { name?: ts.Node }).name ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
+          out.set(`${file}:${named?.getText(src) ?? `(anonymous at line ${from + 1})`}`, to - from + 1);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(src);
+  }
+  return out;
+}
+
+describe('function length', () => {
+  const found = longFunctions();
+
+  it(`no new function of more than ${LIMIT} lines`, () => {
+    const fresh = [...found.keys()].filter((k) => !(k in STILL_LONG));
+    expect(fresh, 'split these by their steps').toEqual([]);
+  });
+
+  it('the functions still long do not grow, and those split leave the list', () => {
+    const grown = Object.entries(STILL_LONG)
+      .filter(([k, n]) => (found.get(k) ?? 0) > n)
+      .map(([k]) => `${k}: ${found.get(k)} lines`);
+    expect(grown).toEqual([]);
+    const split = Object.keys(STILL_LONG).filter((k) => !found.has(k));
+    expect(split, 'remove these from STILL_LONG').toEqual([]);
+  });
+});
