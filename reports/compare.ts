@@ -46,14 +46,105 @@ export function signFlipP(d: readonly number[], seed = 1): number | null {
   return extreme / total;
 }
 
+/** One repeat's paired difference on one track (or all tracks): its point and its within-repeat bootstrap samples. */
+interface PairedUnit {
+  point: number;
+  within: (number | null)[];
+}
+
+/** Per repeat and track: the point difference a − b of the metric and the within-repeat bootstrap samples of it. */
+function pairedUnits(reps: RepeatInput[], names: string[], metric: 'S' | 'L', a: string, b: string) {
+  return reps.map((r) =>
+    names.map((name): PairedUnit | null => {
+      const t = r.summary.tracks.find((x) => trackName(x) === name);
+      const draws = r.draws[name];
+      if (!t || !draws) return null;
+      const ia = t.agents.indexOf(a);
+      const ib = t.agents.indexOf(b);
+      const pa = t.metrics.perAgent[a]?.[metric];
+      const pb = t.metrics.perAgent[b]?.[metric];
+      if (pa === null || pa === undefined || pb === null || pb === undefined) return null;
+      const within = draws[metric].map((d) =>
+        d[ia] === null || d[ib] === null || d[ia] === undefined || d[ib] === undefined ? null : d[ia]! - d[ib]!,
+      );
+      return { point: pa - pb, within };
+    }),
+  );
+}
+
+/** Overall: per repeat, the mean over the tracks both played (their within samples averaged index by index). */
+function overallUnit(u: (PairedUnit | null)[]): PairedUnit | null {
+  const present = u.filter((x): x is PairedUnit => x !== null);
+  if (!present.length) return null;
+  const n = Math.min(...present.map((x) => x.within.length));
+  return {
+    point: present.reduce((s, x) => s + x.point, 0) / present.length,
+    within: Array.from({ length: n }, (_, j) => {
+      const vs = present.map((x) => x.within[j]).filter((v): v is number => v !== null && v !== undefined);
+      return vs.length ? vs.reduce((s, v) => s + v, 0) / vs.length : null;
+    }),
+  };
+}
+
+interface PairedSettings {
+  samples: number;
+  level: number;
+  seed?: number;
+  rng: ReturnType<typeof createRng>;
+}
+
+/** The comparison over the repeats' units: a two-level bootstrap (repeat, then a within sample), calibrated. */
+function pairedComparison(perRepeat: PairedUnit[], label: string, metric: 'S' | 'L', o: PairedSettings): Comparison {
+  const K = perRepeat.length;
+  const raw = Array.from({ length: o.samples }, () => {
+    let sum = 0;
+    let n = 0;
+    for (let k = 0; k < K; k++) {
+      const u = perRepeat[o.rng.int(0, K - 1)]!;
+      const v = u.within[o.rng.int(0, u.within.length - 1)];
+      if (v !== null && v !== undefined) {
+        sum += v;
+        n++;
+      }
+    }
+    return n ? sum / n : null;
+  });
+  const withinVar = perRepeat.map((u) => meanSd(u.within).sd ?? 0).reduce((x, s) => x + s * s, 0) / K;
+  const c = calibrate(
+    perRepeat.map((u) => u.point),
+    raw,
+    withinVar,
+    o.level,
+  );
+  const sorted = c.samples.filter((x): x is number => x !== null).sort((x, y) => x - y);
+  const bound = metric === 'S' ? 1 : 2; // a difference of two scores in [0, 1], of two L in [−1, 1]
+  const q = (p: number) => {
+    const v = sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
+    return v === undefined ? null : Math.max(-bound, Math.min(bound, v));
+  };
+  const tail = (1 - o.level) / 2;
+  const points = perRepeat.map((u) => u.point);
+  return {
+    track: label,
+    metric,
+    repeats: K,
+    diff: c.mean,
+    sd: meanSd(points).sd,
+    lo: q(tail),
+    hi: q(1 - tail),
+    p: signFlipP(points, o.seed),
+    pBetter: sorted.length
+      ? sorted.filter((x) => x > 0).length / sorted.length + sorted.filter((x) => x === 0).length / (2 * sorted.length)
+      : null,
+  };
+}
+
 export function compareAgents(
   reps: RepeatInput[],
   a: string,
   b: string,
   options: { samples?: number; seed?: number; level?: number } = {},
 ): Comparison[] {
-  const samples = options.samples ?? 2000;
-  const level = options.level ?? 0.95;
   const names = [
     ...new Set(
       reps.flatMap((r) => r.summary.tracks.filter((t) => t.agents.includes(a) && t.agents.includes(b)).map(trackName)),
@@ -63,90 +154,21 @@ export function compareAgents(
     throw new Error(
       `no track of these runs has both ${a} and ${b} (agents: ${[...new Set(reps.flatMap((r) => r.summary.tracks.flatMap((t) => t.agents)))].join(', ')})`,
     );
-  const rng = createRng(deriveSeed('compare', options.seed ?? 1, a, b));
+  const settings: PairedSettings = {
+    samples: options.samples ?? 2000,
+    level: options.level ?? 0.95,
+    seed: options.seed,
+    rng: createRng(deriveSeed('compare', options.seed ?? 1, a, b)),
+  };
   const out: Comparison[] = [];
   for (const metric of ['S', 'L'] as const) {
-    // Per repeat and track: the point difference and the within-repeat bootstrap samples of it.
-    const units = reps.map((r) =>
-      names.map((name) => {
-        const t = r.summary.tracks.find((x) => trackName(x) === name);
-        const draws = r.draws[name];
-        if (!t || !draws) return null;
-        const ia = t.agents.indexOf(a);
-        const ib = t.agents.indexOf(b);
-        const pa = t.metrics.perAgent[a]?.[metric];
-        const pb = t.metrics.perAgent[b]?.[metric];
-        if (pa === null || pa === undefined || pb === null || pb === undefined) return null;
-        const within = draws[metric].map((d) =>
-          d[ia] === null || d[ib] === null || d[ia] === undefined || d[ib] === undefined ? null : d[ia]! - d[ib]!,
-        );
-        return { point: pa - pb, within };
-      }),
-    );
-    const summarize = (
-      label: string,
-      pick: (unitsOfRepeat: (typeof units)[number]) => { point: number; within: (number | null)[] } | null,
-    ) => {
-      const perRepeat = units.map(pick).filter((u): u is { point: number; within: (number | null)[] } => u !== null);
-      if (!perRepeat.length) return;
-      const K = perRepeat.length;
-      const raw = Array.from({ length: samples }, () => {
-        let sum = 0;
-        let n = 0;
-        for (let k = 0; k < K; k++) {
-          const u = perRepeat[rng.int(0, K - 1)]!;
-          const v = u.within[rng.int(0, u.within.length - 1)];
-          if (v !== null && v !== undefined) {
-            sum += v;
-            n++;
-          }
-        }
-        return n ? sum / n : null;
-      });
-      const withinVar = perRepeat.map((u) => meanSd(u.within).sd ?? 0).reduce((x, s) => x + s * s, 0) / K;
-      const c = calibrate(
-        perRepeat.map((u) => u.point),
-        raw,
-        withinVar,
-        level,
-      );
-      const sorted = c.samples.filter((x): x is number => x !== null).sort((x, y) => x - y);
-      const bound = metric === 'S' ? 1 : 2; // a difference of two scores in [0, 1], of two L in [−1, 1]
-      const q = (p: number) => {
-        const v = sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
-        return v === undefined ? null : Math.max(-bound, Math.min(bound, v));
-      };
-      const tail = (1 - level) / 2;
-      const points = perRepeat.map((u) => u.point);
-      out.push({
-        track: label,
-        metric,
-        repeats: K,
-        diff: c.mean,
-        sd: meanSd(points).sd,
-        lo: q(tail),
-        hi: q(1 - tail),
-        p: signFlipP(points, options.seed),
-        pBetter: sorted.length
-          ? sorted.filter((x) => x > 0).length / sorted.length +
-            sorted.filter((x) => x === 0).length / (2 * sorted.length)
-          : null,
-      });
+    const units = pairedUnits(reps, names, metric, a, b);
+    const add = (label: string, pick: (u: (PairedUnit | null)[]) => PairedUnit | null) => {
+      const perRepeat = units.map(pick).filter((u): u is PairedUnit => u !== null);
+      if (perRepeat.length) out.push(pairedComparison(perRepeat, label, metric, settings));
     };
-    names.forEach((name, k) => summarize(name, (u) => u[k] ?? null));
-    // Overall: per repeat, the mean over the tracks both played (their within samples averaged index by index).
-    summarize('all tracks', (u) => {
-      const present = u.filter((x): x is { point: number; within: (number | null)[] } => x !== null);
-      if (!present.length) return null;
-      const n = Math.min(...present.map((x) => x.within.length));
-      return {
-        point: present.reduce((s, x) => s + x.point, 0) / present.length,
-        within: Array.from({ length: n }, (_, j) => {
-          const vs = present.map((x) => x.within[j]).filter((v): v is number => v !== null && v !== undefined);
-          return vs.length ? vs.reduce((s, v) => s + v, 0) / vs.length : null;
-        }),
-      };
-    });
+    names.forEach((name, k) => add(name, (u) => u[k] ?? null));
+    add('all tracks', overallUnit);
   }
   return out;
 }

@@ -39,7 +39,6 @@ const STILL_LONG: Record<string, number> = {
   'orchestrator/probe/probe.ts:probeTrack': 110,
   'sandbox/agent-container.ts:start': 112,
   'orchestrator/arena.ts:runArena': 105,
-  'reports/compare.ts:compareAgents': 104,
   'sandbox/docker.ts:start': 111,
   'games/chess/engine/chess-requests.mjs:chessRequests': 101,
 };
