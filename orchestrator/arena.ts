@@ -84,24 +84,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const strays = options.sandbox.reapStrays(options.runDir); // bots a killed run left running here (a resume finds them)
   if (strays) progress.phase(`stopped ${strays} bot processes a killed run left running`);
   await run.markStatus('running', 'arena');
-  const settings = {
-    game: options.game,
-    variant: options.variant,
-    seed: options.seed,
-    limits: options.limits,
-    policy: options.policy,
-    options: options.protocolOptions,
-    reps: options.reps,
-  };
-  const descriptor = gameDescriptor(options.game);
-  const optionErrors = options.protocolOptions ? (descriptor.optionErrors?.(options.protocolOptions) ?? []) : [];
-  if (optionErrors.length) throw new Error(`${options.game} options: ${optionErrors.join('; ')}`);
-  const ids = options.bots.map((b) => b.id);
-  let specs =
-    descriptor.format === 'duplicate' && options.matches
-      ? duplicateMatches({ ...settings, entrants: ids, boards: options.reps, reps: options.matches })
-      : fieldSpecs(descriptor, { kind: 'arena', ids }, settings);
-  if (options.maxGames !== undefined) specs = specs.slice(0, options.maxGames);
+  const specs = arenaSpecs(options);
   const specIds = new Set(specs.map(matchId));
   const journal = await run.openJournal();
   const ownResults = () => journal.results().filter((r) => specIds.has(r.id));
@@ -109,20 +92,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const pending = options.stopWhen?.(ownResults()) ? [] : specs.filter((s) => !journal.has(matchId(s)));
   options.onSchedule?.(pending);
   const resumed = specs.filter((s) => journal.has(matchId(s))).length;
-  await run.writeArenaFile(RUN_FILES.arena, {
-    ...options,
-    sandbox: options.sandbox.kind,
-    progress: undefined,
-    hosts: undefined,
-    signal: undefined,
-    stopWhen: undefined,
-    onLive: undefined,
-    onGame: undefined,
-    onSchedule: undefined,
-    discard: undefined,
-    bots: options.bots.map(({ warm: _, ...ref }) => ref),
-    games: specs.length,
-  });
+  await run.writeArenaFile(RUN_FILES.arena, arenaSettings(options, specs.length));
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
@@ -164,6 +134,57 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   }
   await run.markStatus(signal.aborted && options.signal?.aborted ? 'interrupted' : 'finished', 'arena');
   const results = ownResults();
+  const table = await writeArenaResults(run, options, results, bots);
+  return { runDir: options.runDir, results, table, bots, resumed };
+}
+
+/** The arena's games: the game's format over the bots (duplicate matches when asked), cut at maxGames. */
+function arenaSpecs(options: ArenaOptions): MatchSpec[] {
+  const settings = {
+    game: options.game,
+    variant: options.variant,
+    seed: options.seed,
+    limits: options.limits,
+    policy: options.policy,
+    options: options.protocolOptions,
+    reps: options.reps,
+  };
+  const descriptor = gameDescriptor(options.game);
+  const optionErrors = options.protocolOptions ? (descriptor.optionErrors?.(options.protocolOptions) ?? []) : [];
+  if (optionErrors.length) throw new Error(`${options.game} options: ${optionErrors.join('; ')}`);
+  const ids = options.bots.map((b) => b.id);
+  const specs =
+    descriptor.format === 'duplicate' && options.matches
+      ? duplicateMatches({ ...settings, entrants: ids, boards: options.reps, reps: options.matches })
+      : fieldSpecs(descriptor, { kind: 'arena', ids }, settings);
+  return options.maxGames !== undefined ? specs.slice(0, options.maxGames) : specs;
+}
+
+/** arena.json: the options as data (callbacks, the sandbox object and warm bots left out). */
+function arenaSettings(options: ArenaOptions, games: number) {
+  return {
+    ...options,
+    sandbox: options.sandbox.kind,
+    progress: undefined,
+    hosts: undefined,
+    signal: undefined,
+    stopWhen: undefined,
+    onLive: undefined,
+    onGame: undefined,
+    onSchedule: undefined,
+    discard: undefined,
+    bots: options.bots.map(({ warm: _, ...ref }) => ref),
+    games,
+  };
+}
+
+/** results.json and the cross-table (CSV and text) of the arena's own games. */
+async function writeArenaResults(
+  run: RunDir,
+  options: ArenaOptions,
+  results: MatchResult[],
+  bots: BotStatus[],
+): Promise<CrossRow[]> {
   const table = crossTable(
     results,
     options.bots.map((b) => b.id),
@@ -178,7 +199,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   });
   await run.writeText(RUN_FILES.crosstableCsv, crossTableCsv(table));
   await run.writeText(RUN_FILES.crosstableTxt, `${formatCrossTable(table)}\n`);
-  return { runDir: options.runDir, results, table, bots, resumed };
+  return table;
 }
 
 async function assertBotDir(dir: string): Promise<void> {

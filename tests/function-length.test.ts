@@ -38,7 +38,6 @@ const STILL_LONG: Record<string, number> = {
   'docker/build-images.ts:buildRootfsTarball': 112,
   'orchestrator/probe/probe.ts:probeTrack': 110,
   'sandbox/agent-container.ts:start': 112,
-  'orchestrator/arena.ts:runArena': 105,
   'sandbox/docker.ts:start': 111,
   'games/chess/engine/chess-requests.mjs:chessRequests': 101,
 };
