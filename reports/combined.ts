@@ -94,6 +94,76 @@ export interface CombinedSummary {
 const nums = <T>(xs: T[], f: (x: T) => number | null | undefined) => xs.map((x) => f(x) ?? null);
 const rounds = (n: number) => Array.from({ length: n }, (_, k) => k);
 
+/** Per repeat: each agent's rank by S, by L and by B per round. */
+interface RanksByRepeat {
+  S: Record<string, number | null>[];
+  L: Record<string, number | null>[];
+  B: Record<string, number | null>[][];
+}
+
+/** One agent over the repeats: each metric's mean and SD, its ranks per repeat and their SD. */
+function combinedAgent(a: string, tracks: TrackSummary[], R: number, byRepeat: RanksByRepeat): CombinedAgent {
+  const m = tracks.map((t) => t.metrics.perAgent[a]);
+  const sdOf = (xs: (number | null)[]) => (xs.filter((x) => x !== null).length >= 2 ? meanSd(xs).sd : null);
+  const agentElo = tracks.map((t) => t.ratings?.agents.find((r) => r.id === a)?.elo ?? null);
+  return {
+    S: meanSd(nums(m, (x) => x?.S)),
+    L: meanSd(nums(m, (x) => x?.L)),
+    C: meanSd(nums(m, (x) => x?.C)),
+    SI: meanSd(nums(m, (x) => (x?.SI.defined ? x.SI.value : null))),
+    G: rounds(R).map((n) => meanSd(nums(m, (x) => x?.G[n]))),
+    B: rounds(R).map((n) => meanSd(nums(m, (x) => x?.B[n]))),
+    A: rounds(R).map((n) => meanSd(nums(m, (x) => x?.A[n]))),
+    self: rounds(R).map((n) => meanSd(nums(m, (x) => x?.self[n]))),
+    elo: meanSd(agentElo),
+    errorRate: meanSd(tracks.map((t) => (t.errors[a]?.requests ? t.errors[a]!.rate : null))),
+    wallMs: meanSd(tracks.map((t) => t.cost[a]?.wallMs ?? null)),
+    toolCalls: meanSd(tracks.map((t) => t.cost[a]?.toolCalls ?? null)),
+    linesOfCode: meanSd(tracks.map((t) => t.cost[a]?.linesOfCode ?? null)),
+    failedBuilds: tracks.map((t) => t.strategies.filter((s) => s.agent === a && s.status === 'failed').length),
+    ranks: {
+      B: byRepeat.B.map((perRepeat) => perRepeat.map((r) => r[a] ?? null)),
+      S: byRepeat.S.map((r) => r[a] ?? null),
+      L: byRepeat.L.map((r) => r[a] ?? null),
+    },
+    rankSd: {
+      B: byRepeat.B.map((perRepeat) => sdOf(perRepeat.map((r) => r[a] ?? null))),
+      S: sdOf(byRepeat.S.map((r) => r[a] ?? null)),
+      L: sdOf(byRepeat.L.map((r) => r[a] ?? null)),
+    },
+  };
+}
+
+/** The field's statistics (spread, range, mean G per round; the correlations) over the repeats. */
+function combinedField(tracks: TrackSummary[], R: number): CombinedTrack['field'] {
+  const f = tracks.map((t) => t.metrics.field);
+  const corr = (c: { value: number; defined: boolean }) => (c.defined ? c.value : null);
+  return {
+    sigma: rounds(R).map((n) => meanSd(f.map((x) => x.sigma[n] ?? null))),
+    range: rounds(R).map((n) => meanSd(f.map((x) => x.range[n] ?? null))),
+    meanG: rounds(R).map((n) => meanSd(f.map((x) => x.meanG[n] ?? null))),
+    DIS_std: meanSd(f.map((x) => corr(x.DIS_std))),
+    DIS_range: meanSd(f.map((x) => corr(x.DIS_range))),
+    Trend_mean: meanSd(f.map((x) => corr(x.Trend_mean))),
+  };
+}
+
+/** Games of tables: each table kind's win rate per strategy, mean and SD over the repeats. */
+function combinedTableWinRates(tracks: TrackSummary[]): NonNullable<CombinedTrack['tableWinRates']> {
+  const kinds = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates ?? {})))];
+  return Object.fromEntries(
+    kinds.map((kind) => {
+      const ids = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates?.[kind] ?? {})))];
+      return [
+        kind,
+        Object.fromEntries(
+          ids.map((id) => [id, meanSd(tracks.map((t) => t.tableWinRates?.[kind]?.[id]?.rate ?? null))]),
+        ),
+      ];
+    }),
+  );
+}
+
 function combineTrack(
   name: string,
   tracks: TrackSummary[],
@@ -103,45 +173,14 @@ function combineTrack(
   const first = tracks[0]!;
   const { agents } = first;
   const R = first.rounds;
-  const per = (a: string) => tracks.map((t) => t.metrics.perAgent[a]);
   const rankBy = (value: (a: string) => number | null) => ranks(Object.fromEntries(agents.map((a) => [a, value(a)])));
-  const rankS = tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.S ?? null));
-  const rankL = tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.L ?? null));
-  const rankB = rounds(R).map((n) => tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.B[n] ?? null)));
-  const sdOf = (xs: (number | null)[]) => (xs.filter((x) => x !== null).length >= 2 ? meanSd(xs).sd : null);
+  const byRepeat: RanksByRepeat = {
+    S: tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.S ?? null)),
+    L: tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.L ?? null)),
+    B: rounds(R).map((n) => tracks.map((t) => rankBy((a) => t.metrics.perAgent[a]?.B[n] ?? null))),
+  };
   const perAgent: Record<string, CombinedAgent> = {};
-  for (const a of agents) {
-    const m = per(a);
-    const agentElo = tracks.map((t) => t.ratings?.agents.find((r) => r.id === a)?.elo ?? null);
-    perAgent[a] = {
-      S: meanSd(nums(m, (x) => x?.S)),
-      L: meanSd(nums(m, (x) => x?.L)),
-      C: meanSd(nums(m, (x) => x?.C)),
-      SI: meanSd(nums(m, (x) => (x?.SI.defined ? x.SI.value : null))),
-      G: rounds(R).map((n) => meanSd(nums(m, (x) => x?.G[n]))),
-      B: rounds(R).map((n) => meanSd(nums(m, (x) => x?.B[n]))),
-      A: rounds(R).map((n) => meanSd(nums(m, (x) => x?.A[n]))),
-      self: rounds(R).map((n) => meanSd(nums(m, (x) => x?.self[n]))),
-      elo: meanSd(agentElo),
-      errorRate: meanSd(tracks.map((t) => (t.errors[a]?.requests ? t.errors[a]!.rate : null))),
-      wallMs: meanSd(tracks.map((t) => t.cost[a]?.wallMs ?? null)),
-      toolCalls: meanSd(tracks.map((t) => t.cost[a]?.toolCalls ?? null)),
-      linesOfCode: meanSd(tracks.map((t) => t.cost[a]?.linesOfCode ?? null)),
-      failedBuilds: tracks.map((t) => t.strategies.filter((s) => s.agent === a && s.status === 'failed').length),
-      ranks: {
-        B: rankB.map((byRepeat) => byRepeat.map((r) => r[a] ?? null)),
-        S: rankS.map((r) => r[a] ?? null),
-        L: rankL.map((r) => r[a] ?? null),
-      },
-      rankSd: {
-        B: rankB.map((byRepeat) => sdOf(byRepeat.map((r) => r[a] ?? null))),
-        S: sdOf(rankS.map((r) => r[a] ?? null)),
-        L: sdOf(rankL.map((r) => r[a] ?? null)),
-      },
-    };
-  }
-  const f = tracks.map((t) => t.metrics.field);
-  const corr = (c: { value: number; defined: boolean }) => (c.defined ? c.value : null);
+  for (const a of agents) perAgent[a] = combinedAgent(a, tracks, R, byRepeat);
   const size = first.W.strategies.length;
   const cells = (i: number, j: number) => tracks.map((t) => t.W.W[i]?.[j] ?? null);
   const scores = (
@@ -174,14 +213,7 @@ function combineTrack(
     rounds: R,
     games: tracks.map((t) => t.games),
     perAgent,
-    field: {
-      sigma: rounds(R).map((n) => meanSd(f.map((x) => x.sigma[n] ?? null))),
-      range: rounds(R).map((n) => meanSd(f.map((x) => x.range[n] ?? null))),
-      meanG: rounds(R).map((n) => meanSd(f.map((x) => x.meanG[n] ?? null))),
-      DIS_std: meanSd(f.map((x) => corr(x.DIS_std))),
-      DIS_range: meanSd(f.map((x) => corr(x.DIS_range))),
-      Trend_mean: meanSd(f.map((x) => corr(x.Trend_mean))),
-    },
+    field: combinedField(tracks, R),
     W: {
       strategies: first.W.strategies,
       mean: rounds(size).map((i) => rounds(size).map((j) => meanSd(cells(i, j)).mean)),
@@ -194,20 +226,7 @@ function combineTrack(
       B: rounds(R).map((n) => agreement(tracks.map((t) => scores(t, (m) => m?.B[n])))),
     },
   };
-  if (tracks.some((t) => t.tableWinRates)) {
-    const kinds = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates ?? {})))];
-    track.tableWinRates = Object.fromEntries(
-      kinds.map((kind) => {
-        const ids = [...new Set(tracks.flatMap((t) => Object.keys(t.tableWinRates?.[kind] ?? {})))];
-        return [
-          kind,
-          Object.fromEntries(
-            ids.map((id) => [id, meanSd(tracks.map((t) => t.tableWinRates?.[kind]?.[id]?.rate ?? null))]),
-          ),
-        ];
-      }),
-    );
-  }
+  if (tracks.some((t) => t.tableWinRates)) track.tableWinRates = combinedTableWinRates(tracks);
   return { track, draws: combined.draws };
 }
 

@@ -33,7 +33,6 @@ const STILL_LONG: Record<string, number> = {
   'sandbox/process.ts:start': 125,
   'orchestrator/tourney/develop.ts:developStrategy': 122,
   'reports/evolution/shell-paths.ts:lex': 118,
-  'reports/combined.ts:combineTrack': 116,
   'orchestrator/worker/develop-service.ts:startDevelopService': 114,
   'docker/build-images.ts:buildRootfsTarball': 112,
   'orchestrator/probe/probe.ts:probeTrack': 110,
