@@ -134,26 +134,14 @@ interface TrackJob {
   startTimeoutMs: number;
 }
 
-async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; dir: string } | { reason: string }> {
-  const { run, track, options } = job;
+/** The track's strategies with a bot, and each LLM-player's bot built for the probe; failed builds are skipped with their reason. */
+async function probeSubjects(job: TrackJob, timeoutMs: number) {
+  const { run, track } = job;
   const name = trackName(track);
-  const progress = options.onProgress ?? (() => {});
-  const started = performance.now();
-  const rules = probeRulesFor(track.game);
-  const adapter = adapterFor(track.game);
-  const sample = await sampleEndgameStates(run, job.results, job.count, job.seed);
-  const sampleMs = Math.round(performance.now() - started);
-  if (sample.missingReplays === job.results.length)
-    return { reason: `none of its ${job.results.length} games has its replay in ${run.replaysDir}` };
-  if (!sample.states.length)
-    return {
-      reason: `no endgame decision points in its ${job.results.length} replays${sample.missingReplays ? ` (${sample.missingReplays} replay files missing)` : ''}`,
-    };
-  const strategies = await run.strategies(name);
   const subjects: ProbeSubject[] = [];
   const dirs = new Map<string, string>();
   const skipped: ProbeTrackResult['skipped'] = [];
-  for (const s of strategies) {
+  for (const s of await run.strategies(name)) {
     if (s.status === 'failed') {
       skipped.push({
         subject: s.id,
@@ -164,18 +152,25 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
     subjects.push({ id: s.id, kind: 'strategy', agent: s.agent, round: s.round });
     dirs.set(s.id, run.strategyDir(name, s.round, s.agent));
   }
-  const timeoutMs = options.timeoutMs ?? job.moveTimeoutMs;
   for (const agent of job.llmAgents) {
     const bot = await buildLlmPlayerBot(agent, path.join(run.probeDir(name), 'llm-players'), track, timeoutMs);
     subjects.push({ id: bot.id, kind: 'llm-player', agent: agent.id, round: null });
     dirs.set(bot.id, bot.dir);
   }
-  if (!subjects.length) return { reason: 'no strategy with a bot (every build failed)' };
-  const asks = subjects.length * sample.states.length * 2;
-  progress(
-    `${name}: ${sample.states.length} of ${sample.candidates} endgame states sampled from ${job.results.length} games in ${(sampleMs / 1000).toFixed(1)} s; asking ${subjects.length} bot(s) each twice (${asks} actions, ${timeoutMs} ms deadline)`,
-  );
+  return { subjects, dirs, skipped };
+}
 
+/** Every subject's bot asked for its action on every sampled state, twice, a few bots at a time. */
+async function askSubjects(
+  job: TrackJob,
+  subjects: ProbeSubject[],
+  dirs: Map<string, string>,
+  states: Parameters<typeof askSubject>[2],
+  o: { rules: ReturnType<typeof probeRulesFor>; timeoutMs: number; progress: (line: string) => void },
+): Promise<ProbeActions['answers']> {
+  const { run, track, options } = job;
+  const name = trackName(track);
+  const adapter = adapterFor(track.game);
   const host = await job.hosts.get(track.game, track.variant);
   const access = host.botAccess();
   const fleet = new BotFleet({
@@ -195,11 +190,16 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
       subjects.map((s) =>
         limit(async () => {
           const t0 = performance.now();
-          answers[s.id] = await askSubject(fleet, s.id, sample.states, { adapter, host, rules, timeoutMs });
+          answers[s.id] = await askSubject(fleet, s.id, states, {
+            adapter,
+            host,
+            rules: o.rules,
+            timeoutMs: o.timeoutMs,
+          });
           await fleet.evict(s.id);
           const failed = failuresOf(s.id, answers[s.id]!).failed;
-          progress(
-            `${name}: ${++done}/${subjects.length} ${s.id} answered ${sample.states.length * 2 - failed}/${sample.states.length * 2} (${failed} failed) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+          o.progress(
+            `${name}: ${++done}/${subjects.length} ${s.id} answered ${states.length * 2 - failed}/${states.length * 2} (${failed} failed) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
           );
         }),
       ),
@@ -207,6 +207,33 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
   } finally {
     await fleet.stopAll();
   }
+  return answers;
+}
+
+async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; dir: string } | { reason: string }> {
+  const { run, track, options } = job;
+  const name = trackName(track);
+  const progress = options.onProgress ?? (() => {});
+  const started = performance.now();
+  const rules = probeRulesFor(track.game);
+  const adapter = adapterFor(track.game);
+  const sample = await sampleEndgameStates(run, job.results, job.count, job.seed);
+  const sampleMs = Math.round(performance.now() - started);
+  if (sample.missingReplays === job.results.length)
+    return { reason: `none of its ${job.results.length} games has its replay in ${run.replaysDir}` };
+  if (!sample.states.length)
+    return {
+      reason: `no endgame decision points in its ${job.results.length} replays${sample.missingReplays ? ` (${sample.missingReplays} replay files missing)` : ''}`,
+    };
+  const timeoutMs = options.timeoutMs ?? job.moveTimeoutMs;
+  const { subjects, dirs, skipped } = await probeSubjects(job, timeoutMs);
+  if (!subjects.length) return { reason: 'no strategy with a bot (every build failed)' };
+  const asks = subjects.length * sample.states.length * 2;
+  progress(
+    `${name}: ${sample.states.length} of ${sample.candidates} endgame states sampled from ${job.results.length} games in ${(sampleMs / 1000).toFixed(1)} s; asking ${subjects.length} bot(s) each twice (${asks} actions, ${timeoutMs} ms deadline)`,
+  );
+
+  const answers = await askSubjects(job, subjects, dirs, sample.states, { rules, timeoutMs, progress });
 
   const ids = subjects.map((s) => s.id);
   const matrix = consistencyMatrix(ids, answers);
