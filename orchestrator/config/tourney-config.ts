@@ -10,6 +10,7 @@ import { MODEL_TABLE } from '../../agents/core/models.ts';
 import { TASK_TRACKS, type TaskTrack } from '../../records/task-track.ts';
 import { BOT_START_TIMEOUT_MS } from '../../records/match.ts';
 import { DEFAULT_OPPONENT_CODE, OPPONENT_CODE, type OpponentCode } from '../../records/opponent-code.ts';
+import { AGENT_KINDS, agentSpec } from '../../agents/kinds.ts';
 
 /** A repetition count, or 'auto': play the schedule once, then more where it matters until W is stable (orchestrator/tourney/auto-reps.ts). */
 const Reps = z.union([z.int().min(1), z.literal('auto')]);
@@ -65,7 +66,10 @@ export const TourneyConfigSchema = z.strictObject({
     .array(z.enum(['standard', 'variant']))
     .min(1)
     .default(['standard', 'variant']),
-  agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
+  agents: z
+    .array(z.string())
+    .min(1)
+    .default(['cautious', 'aggressive', 'imitator'].map((c) => agentSpec(AGENT_KINDS.offline, c))),
   /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table), or 'auto'; default per game. */
   reps: Reps.optional(),
   /** With reps 'auto': when to stop adding repetitions (orchestrator/tourney/auto-reps.ts). */
