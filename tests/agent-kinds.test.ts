@@ -46,8 +46,8 @@ const PATTERNS: RegExp[] = [
   new RegExp(`(['"\`])(?:${[...KINDS, ...CLIS].join('|')}):`, 'g'),
   // A whole string: 'llm-player', 'codex'.
   new RegExp(`(['"\`])(?:${WHOLE.join('|')})\\1`, 'g'),
-  // A regular expression anchored on a kind: /^builtin:/, /^(builtin|cli):/, /^(?:offline|llm-player)/.
-  new RegExp(`\\^\\(?(?:\\?:)?(?:${[...KINDS, ...CLIS].join('|')})\\b`, 'g'),
+  // A regular expression anchored on a kind: /^builtin:/, /^\s*dir:/, /^(builtin|cli):/, /^(?:offline|llm-player)/.
+  new RegExp(`\\^(?:\\\\s\\*)?\\(?(?:\\?:)?(?:${[...KINDS, ...CLIS].join('|')})\\b`, 'g'),
   // An alternation of kinds: (builtin|cli), |llm-player).
   new RegExp(`[(|](?:${KINDS.join('|')})\\|(?:${KINDS.join('|')})[|)]`, 'g'),
   // A CLI's name as an object key: codex: …, 'gemini-cli': … (a per-CLI table).
@@ -76,6 +76,7 @@ describe('agent kinds', () => {
     const before = [
       'const metered = /^(builtin|cli):/.test(agent.kind);',
       'const SPENDS = /^(builtin|cli|llm-player):/;',
+      'export const isDirSpec = (spec: string) => /^\\s*dir:/.test(spec);',
       "moveTimeoutMs: agent.kind.startsWith('llm-player:')",
       ".filter((r) => r.agentKind?.startsWith('llm-player:'))",
       'return /^(offline|llm-player)(:|#|$)/.test(agentKindOrSpec.trim());',
