@@ -211,8 +211,15 @@ export function agentKindOfSpec(spec: string): AgentKind | undefined {
   return ALL.find((k) => k.name === first);
 }
 
+/** A model is called while it develops or while its bots play: its run spends, and a rerun needs its recorded exchanges. */
+export const callsModel = (kind: AgentKind | undefined) =>
+  !!kind && (kind.developmentCallsModel || kind.playCallsModel);
+
 /** A spec of a kind: `agentSpec(AGENT_KINDS.offline, 'cautious')` → offline:cautious. */
 export const agentSpec = (kind: AgentKind, rest: string) => `${kind.name}:${rest}`;
+
+/** The spec of a fixed bot folder with an id: dir:<folder>#<id>. */
+export const dirAgentSpec = (folder: string, id: string) => agentSpec(AGENT_KINDS.dir, `${folder}#${id}`);
 
 /** A dir: spec with its folder made absolute (a config read in one folder, run from another); any other spec as it is. */
 export const absoluteDirSpec = (spec: string) =>

@@ -1,15 +1,12 @@
 // A run with --budget-usd (or --budget-per-agent in dollars) must be able to price every model that spends it: a model without a
 // price would count as $0, so the cap would not hold. Such a run does not start.
 import type { Agent } from '../../agents/core/types.ts';
-import { AGENT_KINDS, agentKindOf, modelOfKind } from '../../agents/kinds.ts';
+import { AGENT_KINDS, agentKindOf, callsModel, modelOfKind } from '../../agents/kinds.ts';
 import { priceOf, pricesEntryFor, type ModelPrice } from '../../agents/core/prices.ts';
 import { runModelTable, type ModelTableOverlay } from '../../agents/core/models.ts';
 
 /** Agents whose development or play calls a model (offline, dir and the like spend nothing). */
-const spends = (kind: string) => {
-  const k = agentKindOf(kind);
-  return !!k && (k.developmentCallsModel || k.playCallsModel);
-};
+const spends = (kind: string) => callsModel(agentKindOf(kind));
 
 /** Throws, naming each model and the `prices:` entry to add, when a budget is set and an agent's model has no price. */
 export function checkBudgetPrices(

@@ -29,7 +29,7 @@ import {
 } from '../queue/develop-jobs.ts';
 import { RunDir } from '../run/run-dir.ts';
 import { developStrategy } from '../tourney/develop.ts';
-import { AGENT_KINDS, agentSpec } from '../../agents/kinds.ts';
+import { dirAgentSpec } from '../../agents/kinds.ts';
 
 export interface DevelopServiceOptions {
   connection: Redis;
@@ -102,10 +102,7 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
         agent: d.agent.folder
           ? createRoutedAgent({
               ...d.agent,
-              spec: agentSpec(
-                AGENT_KINDS.dir,
-                `${await artifacts.fetch(d.agent.folder, options.artifactDir)}#${d.agentId}`,
-              ),
+              spec: dirAgentSpec(await artifacts.fetch(d.agent.folder, options.artifactDir), d.agentId),
             })
           : createRoutedAgent(d.agent),
         track: d.track,
