@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { z } from 'zod';
+import { AGENT_CLIS } from '../records/agent-clis.ts';
 import {
   checkDocker,
   DEFAULT_CACHE_DIR,
@@ -57,12 +58,7 @@ export interface EnsureAgentImageResult {
 }
 
 /** The command of each CLI in the image, by package. */
-export const CLI_COMMANDS: Record<string, string> = {
-  '@anthropic-ai/claude-code': 'claude',
-  '@openai/codex': 'codex',
-  '@google/gemini-cli': 'gemini',
-  '@qwen-code/qwen-code': 'qwen',
-};
+export const CLI_COMMANDS: Record<string, string> = Object.fromEntries(AGENT_CLIS.map((c) => [c.package, c.command]));
 
 /** Runs `<cli> --version` for every CLI in the image, with no network. */
 export async function cliVersions(

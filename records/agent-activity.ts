@@ -38,3 +38,12 @@ export interface ToolLogLine {
   input: Record<string, unknown>;
   ok: boolean;
 }
+
+/** One tool call read from an agent's record of its round, whichever agent made it. */
+export interface ToolCall {
+  attempt: number;
+  tool: string;
+  input: Record<string, unknown>;
+  /** False when the tool reported an error (where the record says). */
+  ok?: boolean;
+}

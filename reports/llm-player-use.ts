@@ -6,16 +6,10 @@
 // build failed. Forced moves (one legal action) ask nothing and are not counted.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import {
-  addTokens,
-  estimateCostUsd,
-  modelOfKind,
-  priceOf,
-  type ModelPrice,
-  type TokenCounts,
-} from '../agents/core/prices.ts';
+import { addTokens, estimateCostUsd, priceOf, type ModelPrice, type TokenCounts } from '../agents/core/prices.ts';
 import { MODEL_TABLE, type ModelTable } from '../agents/core/models.ts';
 import type { StrategyRecord, TrackSummary } from '../records/tourney.ts';
+import { agentKindOf, modelOfKind } from '../agents/kinds.ts';
 
 export interface LlmPlayerUse {
   /** Decisions the model was asked for. */
@@ -46,7 +40,7 @@ export async function llmPlayerUse(
   /** The run's model table (its config's `models:` over the shipped one). */
   table: ModelTable = MODEL_TABLE,
 ): Promise<Record<string, LlmPlayerUse>> {
-  const players = strategies.filter((s) => s.agentKind?.startsWith('llm-player:'));
+  const players = strategies.filter((s) => agentKindOf(s.agentKind)?.playCallsModel);
   if (!players.length) return {};
   const files = await fs.readdir(botLogsDir).catch(() => [] as string[]);
   const out: Record<string, LlmPlayerUse> = {};

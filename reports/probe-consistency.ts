@@ -4,6 +4,7 @@
 // itself (the diagonal). A failed answer is counted in the failures table; a pair's share is over
 // the states on which neither failed.
 import type { FailureKind } from '../records/match.ts';
+import { AGENT_KINDS } from '../agents/kinds.ts';
 
 /** One sampled endgame decision point: where it comes from and who decided there in the game. */
 export interface ProbeState {
@@ -23,7 +24,7 @@ export interface ProbeState {
 /** Whom the probe asked: a strategy of the run (agent@round) or an LLM-player. */
 export interface ProbeSubject {
   id: string;
-  kind: 'strategy' | 'llm-player';
+  kind: 'strategy' | typeof AGENT_KINDS.llmPlayer.name;
   agent: string;
   /** The development round (strategies only). */
   round: number | null;
@@ -163,7 +164,7 @@ export function roundPairs(subjects: readonly ProbeSubject[], m: ConsistencyMatr
 
 /** Every strategy against every LLM-player. */
 export function codeVsLlmPairs(subjects: readonly ProbeSubject[], m: ConsistencyMatrix): PairConsistency[] {
-  const llms = subjects.filter((s) => s.kind === 'llm-player');
+  const llms = subjects.filter((s) => s.kind === AGENT_KINDS.llmPlayer.name);
   return subjects.filter((s) => s.kind === 'strategy').flatMap((s) => llms.map((l) => pair(m, s.id, l.id)));
 }
 

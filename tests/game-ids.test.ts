@@ -25,7 +25,7 @@ const code = (text: string) =>
 describe('game ids', () => {
   it('no source outside games/, bench/, scripts/ and tests/ names a registered game in a literal or a key', () => {
     const ids = gameIds().join('|');
-    const literal = new RegExp(`(['"\`])(${ids})\\1|[{,]\\s*(${ids})\\s*:\\s`, 'g');
+    const literal = new RegExp(`(['"\`])(${ids})\\1|(?:^|[{,])\\s*(${ids})\\s*:\\s`, 'g');
     const files = sources();
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap((rel) =>

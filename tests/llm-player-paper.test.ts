@@ -170,3 +170,15 @@ describe('a request refused as invalid', () => {
     );
   }, 120_000);
 });
+
+describe('--preset paper: the LLM-player settings from the game descriptors', () => {
+  it("are the paper's Table 6 for its four games, and nothing for a game it did not play", () => {
+    // The table tourney-config.ts held before the descriptors did (byte for byte).
+    expect(PRESETS.paper.llmPlayer?.perGame).toEqual({
+      gomoku: { reps: 2, moveTimeoutMs: 600_000 },
+      holdem: { reps: 10, moveTimeoutMs: 1_000_000 },
+      bridge: { reps: 12, moveTimeoutMs: 200_000 },
+      chess: { reps: 2, moveTimeoutMs: 600_000 },
+    });
+  });
+});

@@ -6,8 +6,12 @@ import { PLACEHOLDER_KEY } from '../../sandbox/egress-proxy.ts';
 import { lookupModel, MODEL_TABLE, type ModelTable } from '../core/models.ts';
 import { oneLine } from '../core/one-line.ts';
 import type { TokenCounts } from '../core/prices.ts';
+import type { ToolCall } from '../../records/agent-activity.ts';
+import { AGENT_CLIS } from '../../records/agent-clis.ts';
+import { jsonValues } from './json-values.ts';
+import { codexToolCalls, geminiToolCalls, messageToolCalls } from './tool-calls.ts';
 
-export const CLI_NAMES = ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const;
+export const CLI_NAMES = AGENT_CLIS.map((c) => c.name);
 export type CliName = (typeof CLI_NAMES)[number];
 
 type Env = Record<string, string | undefined>;
@@ -65,6 +69,10 @@ export interface CliDefinition {
   env(o: CliInvocation): Record<string, string>;
   /** The CLI's report from its output; some print fatal errors on stderr only (Gemini CLI). */
   parse(stdout: string, stderr?: string): CliReport;
+  /** What its output is, in the evolution report ("Claude Code stream-json"). */
+  transcriptLabel: string;
+  /** Its tool calls in one attempt's output (reports/evolution/agent-reads.ts). */
+  toolCalls(stdout: string, attempt?: number): ToolCall[];
 }
 
 /** The key placed in the container: the proxy replaces it with the real one. */
@@ -73,29 +81,7 @@ export { PLACEHOLDER_KEY };
 const short = (s: unknown, n = 300) => oneLine(String(s ?? ''), n);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-/** Every JSON value in text: one document, a JSON array, or JSON lines (other lines are skipped). */
-export function jsonValues(text: string): unknown[] {
-  const trimmed = text.trim();
-  if (!trimmed) return [];
-  try {
-    const whole = JSON.parse(trimmed) as unknown;
-    return Array.isArray(whole) ? whole : [whole];
-  } catch {
-    const out: unknown[] = [];
-    for (const line of trimmed.split('\n')) {
-      const l = line.trim();
-      if (!l.startsWith('{') && !l.startsWith('[')) continue;
-      try {
-        const v = JSON.parse(l) as unknown;
-        if (Array.isArray(v)) out.push(...v);
-        else out.push(v);
-      } catch {
-        // not JSON: a log line
-      }
-    }
-    return out;
-  }
-}
+export { jsonValues };
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape, read field by field
 type Obj = Record<string, any>;
@@ -345,6 +331,8 @@ export const CLIS: Record<CliName, CliDefinition> = {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     }),
     parse: parseClaudeCode,
+    transcriptLabel: 'Claude Code stream-json',
+    toolCalls: messageToolCalls,
   },
   // Codex (0.171.0, as 0.169.0 before it, driven against a scripted Responses API server, in its
   // container): `exec` with an API key needs no login (no ChatGPT auth). What it needs from this
@@ -390,6 +378,8 @@ export const CLIS: Record<CliName, CliDefinition> = {
       `mkdir -p ${o.home}/.codex && printf '%s' ${shellQuote([codexConfig(o.baseUrl, o.webTools)])} > ${o.home}/.codex/config.toml`,
     env: (o) => ({ CODEX_API_KEY: PLACEHOLDER_KEY, CODEX_HOME: `${o.home}/.codex` }),
     parse: parseCodex,
+    transcriptLabel: 'Codex JSON',
+    toolCalls: codexToolCalls,
   },
   // Gemini CLI (0.61.0 driven against a scripted Gemini API server, in its container): headless
   // (-p) with an API key it needs no login. What it needs from this machine, and how it gets it:
@@ -445,6 +435,8 @@ export const CLIS: Record<CliName, CliDefinition> = {
       GOOGLE_GEMINI_BASE_URL: o.baseUrl.replace(/\/v1(beta|alpha)?\/?$/, ''),
     }),
     parse: parseGemini,
+    transcriptLabel: 'Gemini CLI stream-json',
+    toolCalls: geminiToolCalls,
   },
   'qwen-code': {
     name: 'qwen-code',
@@ -498,6 +490,8 @@ export const CLIS: Record<CliName, CliDefinition> = {
       ...(o.model ? { OPENAI_MODEL: o.model } : {}),
     }),
     parse: (stdout) => parseResultStyle(stdout, true),
+    transcriptLabel: 'Qwen Code JSON',
+    toolCalls: messageToolCalls,
   },
 };
 

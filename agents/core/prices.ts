@@ -29,14 +29,6 @@ export interface TokenCounts {
   cacheWrite?: number;
 }
 
-/** The model name an agent kind asks for (builtin:anthropic/claude-sonnet-4-5 → claude-sonnet-4-5), if it names one. */
-export function modelOfKind(kind: string): string | undefined {
-  const m = /^(?:builtin|llm-player|cli:[\w-]+)[:/](?:(?:openai|openai-compatible|anthropic|google)\/)?(.+)$/.exec(
-    kind,
-  );
-  return m?.[1]?.replace(/^models\//, '');
-}
-
 /**
  * The price of a model: config `prices` first (its key is the model's id, or the id without a
  * snapshot suffix; the longest such key wins), else the model table's entry (by id, a snapshot

@@ -16,6 +16,7 @@ export const bridge: GameDescriptor = {
   // on 2 cores (`--preset paper` for the paper's scale).
   defaults: { reps: 2, moveTimeoutMs: 10_000 },
   presets: { paper: { reps: 12 } },
+  llmPlayerPresets: { paper: { reps: 12, moveTimeoutMs: 200_000 } },
   workspace: {
     answers: 'move',
     logFiles:

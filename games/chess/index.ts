@@ -12,6 +12,7 @@ export const chess: GameDescriptor = {
   format: 'pairs',
   defaults: { reps: 1, moveTimeoutMs: 10_000 },
   presets: { paper: { reps: 8 } },
+  llmPlayerPresets: { paper: { reps: 2, moveTimeoutMs: 600_000 } },
   // 2: CATArena's automatic draws only (fivefold, 75 moves) unless adjudication is "engine", and
   // en passant of a pawn that vanished on an obstacle (issue 29).
   rulesVersion: 2,

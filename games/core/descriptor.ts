@@ -87,6 +87,12 @@ export interface GameDescriptorFields {
   defaults: GameSettings;
   /** This game's part of each named preset. */
   presets: Record<PresetName, Partial<GameSettings>>;
+  /**
+   * The LLM-player's deadline and reps in this game under each named preset (config
+   * `llmPlayer.perGame.<game>`; the paper's Table 6); empty: the LLM-player defaults
+   * (orchestrator/config/tourney-config.ts llmPlayerSettings).
+   */
+  llmPlayerPresets: Record<PresetName, Partial<GameSettings>>;
   /** False: a tourney plays the game only when `games` names it (default: it is in the default list). */
   inDefault?: boolean;
   /**

@@ -9,6 +9,7 @@ export const gomoku: GameDescriptor = {
   format: 'pairs',
   defaults: { reps: 1, moveTimeoutMs: 10_000 },
   presets: { paper: { reps: 4 } },
+  llmPlayerPresets: { paper: { reps: 2, moveTimeoutMs: 600_000 } },
   workspace: {
     answers: 'move',
     logFiles:

@@ -16,6 +16,7 @@ export const holdem: GameDescriptor = {
   // minutes on 2 cores (`--preset paper` for the paper's scale; `--reps auto` adds where it matters). The paper's 3 s.
   defaults: { reps: 2, moveTimeoutMs: 3_000 },
   presets: { paper: { reps: 100, moveTimeoutMs: 3_000 } },
+  llmPlayerPresets: { paper: { reps: 10, moveTimeoutMs: 1_000_000 } },
   workspace: {
     answers: 'action',
     logFiles:

@@ -16,6 +16,8 @@ export const undercover: GameDescriptor = {
   defaults: { reps: 6, moveTimeoutMs: 5_000 },
   // CK-Arena plays batches of 12 games: one K step of its team Elo.
   presets: { paper: { reps: 12 } },
+  // Not in the paper: the LLM-player's defaults (its deadline at least 60 s, the game's reps).
+  llmPlayerPresets: { paper: {} },
   inDefault: false,
   workspace: {
     answers: 'action',

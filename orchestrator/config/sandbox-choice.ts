@@ -5,10 +5,11 @@
 import path from 'node:path';
 import { createSandbox, noIsolationMessage, processSandboxVerdict, type SandboxOptions } from '../../sandbox/index.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
+import { agentKindOf, agentKindOfSpec } from '../../agents/kinds.ts';
 
-/** Agent kinds (or specs) whose bots catarena wrote itself: offline characters and the LLM-player. */
+/** Agent kinds (or specs) whose bots catarena wrote itself (agents/kinds.ts catarenasOwnBots: offline characters and the LLM-player). */
 export function writesCatarenasOwnBots(agentKindOrSpec: string): boolean {
-  return /^(offline|llm-player)(:|#|$)/.test(agentKindOrSpec.trim());
+  return (agentKindOf(agentKindOrSpec.trim()) ?? agentKindOfSpec(agentKindOrSpec))?.catarenasOwnBots ?? false;
 }
 
 const REFERENCE_BOTS = path.resolve(import.meta.dirname, '../../games');

@@ -10,6 +10,7 @@ import { MODEL_TABLE } from '../../agents/core/models.ts';
 import { TASK_TRACKS, type TaskTrack } from '../../records/task-track.ts';
 import { BOT_START_TIMEOUT_MS } from '../../records/match.ts';
 import { DEFAULT_OPPONENT_CODE, OPPONENT_CODE, type OpponentCode } from '../../records/opponent-code.ts';
+import { AGENT_KINDS, agentSpec } from '../../agents/kinds.ts';
 
 /** A repetition count, or 'auto': play the schedule once, then more where it matters until W is stable (orchestrator/tourney/auto-reps.ts). */
 const Reps = z.union([z.int().min(1), z.literal('auto')]);
@@ -65,7 +66,10 @@ export const TourneyConfigSchema = z.strictObject({
     .array(z.enum(['standard', 'variant']))
     .min(1)
     .default(['standard', 'variant']),
-  agents: z.array(z.string()).min(1).default(['offline:cautious', 'offline:aggressive', 'offline:imitator']),
+  agents: z
+    .array(z.string())
+    .min(1)
+    .default(['cautious', 'aggressive', 'imitator'].map((c) => agentSpec(AGENT_KINDS.offline, c))),
   /** Colour-swapped game pairs per pairing (Hold'em: table rounds per table), or 'auto'; default per game. */
   reps: Reps.optional(),
   /** With reps 'auto': when to stop adding repetitions (orchestrator/tourney/auto-reps.ts). */
@@ -207,19 +211,18 @@ export const PRESETS: Record<PresetName, TourneyConfigInput> = {
     rounds: 4,
     moveTimeoutMs: 10_000,
     perGame: Object.fromEntries(gameIds().map((game) => [game, { ...gameDescriptor(game).presets.paper }])),
-    // The paper's LLM-player settings (its Table 6): Gomoku 2×2 games and 600 s a move, Hold'em 10
-    // table rounds and 1000 s, Bridge 12×2 boards and 200 s, Chess 2×2 games and 600 s; sampling
-    // at temperature 0.1, top-p 1.0 (its Appendix C): what the paper asked. Each model is sent only
-    // what it accepts (agents/llm-player/call-plan.ts, from the model table), the rest recorded.
+    // The paper's LLM-player settings (its Table 6; each game's from its descriptor's
+    // llmPlayerPresets, none for a game the paper did not play); sampling at temperature 0.1,
+    // top-p 1.0 (its Appendix C): what the paper asked. Each model is sent only what it accepts
+    // (agents/llm-player/call-plan.ts, from the model table), the rest recorded.
     llmPlayer: {
       temperature: 0.1,
       topP: 1.0,
-      perGame: {
-        gomoku: { reps: 2, moveTimeoutMs: 600_000 },
-        holdem: { reps: 10, moveTimeoutMs: 1_000_000 },
-        bridge: { reps: 12, moveTimeoutMs: 200_000 },
-        chess: { reps: 2, moveTimeoutMs: 600_000 },
-      },
+      perGame: Object.fromEntries(
+        gameIds()
+          .map((game) => [game, { ...gameDescriptor(game).llmPlayerPresets.paper }] as const)
+          .filter(([, settings]) => Object.keys(settings).length > 0),
+      ),
     },
   },
 };

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { buildWorkspace } from '../../agents/core/workspace.ts';
 import { createLlmPlayerAgent, LlmPlayerAgent } from '../../agents/llm-player/agent.ts';
+import { AGENT_KINDS, agentSpec } from '../../agents/kinds.ts';
 
 export interface LlmPlayerBot {
   id: string;
@@ -14,7 +15,9 @@ export interface LlmPlayerBot {
 /** Checks the specs before anything is started: llm-player:<provider>/<model>[#id], ids distinct. */
 export function parseLlmPlayers(specs: readonly string[], baseUrl?: string): LlmPlayerAgent[] {
   const agents = specs.map((spec) => {
-    const parsed = createLlmPlayerAgent(spec.startsWith('llm-player:') ? spec : `llm-player:${spec}`);
+    const parsed = createLlmPlayerAgent(
+      spec.startsWith(AGENT_KINDS.llmPlayer.prefix) ? spec : agentSpec(AGENT_KINDS.llmPlayer, spec),
+    );
     return new LlmPlayerAgent(parsed.provider, parsed.model, { id: parsed.id, ...(baseUrl ? { baseUrl } : {}) });
   });
   const ids = agents.map((a) => a.id);

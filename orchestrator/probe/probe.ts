@@ -28,6 +28,7 @@ import { buildLlmPlayerBot, parseLlmPlayers } from './llm-player-bots.ts';
 import { writeProbeTrack } from './probe-files.ts';
 import { probeRulesFor } from './probe-rules.ts';
 import { sampleEndgameStates } from './sample-states.ts';
+import { AGENT_KINDS } from '../../agents/kinds.ts';
 
 export const DEFAULT_PROBE_STATES = 100;
 
@@ -154,7 +155,7 @@ async function probeSubjects(job: TrackJob, timeoutMs: number) {
   }
   for (const agent of job.llmAgents) {
     const bot = await buildLlmPlayerBot(agent, path.join(run.probeDir(name), 'llm-players'), track, timeoutMs);
-    subjects.push({ id: bot.id, kind: 'llm-player', agent: agent.id, round: null });
+    subjects.push({ id: bot.id, kind: AGENT_KINDS.llmPlayer.name, agent: agent.id, round: null });
     dirs.set(bot.id, bot.dir);
   }
   return { subjects, dirs, skipped };

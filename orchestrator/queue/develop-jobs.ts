@@ -13,6 +13,7 @@ import type { Agent } from '../../agents/core/types.ts';
 import type { LlmPlayerSampling } from '../../agents/llm-player/agent.ts';
 import { SECRET_ENV_VARS } from '../../agents/builtin/models.ts';
 import { CLIS } from '../../agents/cli/clis.ts';
+import { AGENT_KINDS } from '../../agents/kinds.ts';
 import { createAgent, type CreateAgentOptions } from '../../agents/registry.ts';
 import { runModelTable, type ModelTableOverlay } from '../../agents/core/models.ts';
 import { deriveSeed } from '../../util/rng.ts';
@@ -70,7 +71,7 @@ export function createRoutedAgent(route: AgentRoute): Agent {
 }
 
 /** dir: agents' folders are on the coordinator: their jobs carry them (AgentRoute.folder). */
-export const isDirSpec = (spec: string) => /^\s*dir:/.test(spec);
+export const isDirSpec = (spec: string) => spec.trimStart().startsWith(AGENT_KINDS.dir.prefix);
 
 /**
  * The coordinator's stand-in for an agent that develops on workers: its id and kind, as a worker

@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../../util/fs.ts';
 import { CATARENA_VERSION } from '../../util/version.ts';
 import { tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { rulesOfConfig } from './run-index.ts';
+import { AGENT_CLIS } from '../../records/agent-clis.ts';
 
 /** How long one git or Docker question may take before its fact is left out. */
 const ASK_MS = 5_000;
@@ -57,8 +58,9 @@ function cliPackages(config: TourneyConfig): Record<string, string> {
   } catch {
     return {};
   }
-  const kinds = new Set(config.agents.map((spec) => spec.trim().split(/[:#]/)[0]!));
-  return Object.fromEntries(Object.entries(clis).filter(([pkg]) => kinds.has(pkg.split('/').pop()!)));
+  const words = new Set(config.agents.map((spec) => spec.trim().split(/[:#]/)[0]!));
+  const used = new Set<string>(AGENT_CLIS.filter((c) => words.has(c.name)).map((c) => c.package));
+  return Object.fromEntries(Object.entries(clis).filter(([pkg]) => used.has(pkg)));
 }
 
 /** The tags of the images this run's config uses: the bot image with --sandbox docker, the agent image for CLI agents. */

@@ -1,11 +1,12 @@
 // A run with --budget-usd (or --budget-per-agent in dollars) must be able to price every model that spends it: a model without a
 // price would count as $0, so the cap would not hold. Such a run does not start.
 import type { Agent } from '../../agents/core/types.ts';
-import { modelOfKind, priceOf, pricesEntryFor, type ModelPrice } from '../../agents/core/prices.ts';
+import { AGENT_KINDS, agentKindOf, callsModel, modelOfKind } from '../../agents/kinds.ts';
+import { priceOf, pricesEntryFor, type ModelPrice } from '../../agents/core/prices.ts';
 import { runModelTable, type ModelTableOverlay } from '../../agents/core/models.ts';
 
 /** Agents whose development or play calls a model (offline, dir and the like spend nothing). */
-const SPENDS = /^(builtin|cli|llm-player):/;
+const spends = (kind: string) => callsModel(agentKindOf(kind));
 
 /** Throws, naming each model and the `prices:` entry to add, when a budget is set and an agent's model has no price. */
 export function checkBudgetPrices(
@@ -26,11 +27,11 @@ export function checkBudgetPrices(
   if (!flag) return;
   const table = runModelTable(config.models);
   const problems: string[] = [];
-  for (const agent of agents.filter((a) => SPENDS.test(a.kind))) {
+  for (const agent of agents.filter((a) => spends(a.kind))) {
     const model = modelOfKind(agent.kind);
     if (!model)
       problems.push(
-        `${agent.id} (${agent.kind}) names no model, so its cost cannot be priced: name one (${agent.kind.replace(/^cli:/, '')}:<model>)`,
+        `${agent.id} (${agent.kind}) names no model, so its cost cannot be priced: name one (${agent.kind.replace(AGENT_KINDS.cli.prefix, '')}:<model>)`,
       );
     else if (!priceOf(model, config.prices, table))
       problems.push(

@@ -30,6 +30,7 @@ import {
   type DevelopJobData,
   type DevelopJobResult,
 } from '../queue/develop-jobs.ts';
+import { AGENT_KINDS } from '../../agents/kinds.ts';
 
 /** As the queued executor's: the queue, the run's id, messages, Redis's grace and the sweep of stored job state. */
 export interface QueuedDeveloperOptions
@@ -127,7 +128,10 @@ export class QueuedDeveloper implements Developer {
     const { name, lane } = await this.lane(registered);
     // A dir: agent's kind is "dir:<its folder, symlinks resolved>" (agents/dir/dir-agent.ts).
     const route = isDirSpec(registered.spec)
-      ? { ...registered, folder: await this.guarded(this.artifacts.put(agent.kind.slice('dir:'.length))) }
+      ? {
+          ...registered,
+          folder: await this.guarded(this.artifacts.put(agent.kind.slice(AGENT_KINDS.dir.prefix.length))),
+        }
       : registered;
     const jobId = developJobId(this.options.run, track, round, agent.id);
     let job = await this.guarded(Job.fromId<DevelopJobData, DevelopJobResult>(lane.queue, jobId));

@@ -13,6 +13,7 @@ import { RunDir } from '../run/run-dir.ts';
 import { runTourney } from './tourney.ts';
 import { rerunMarkdown } from './rerun-report.ts';
 import { forkRun, type ForkOptions } from './fork.ts';
+import { agentKindOfSpec, callsModel } from '../../agents/kinds.ts';
 
 export interface RerunOptions {
   /** The recorded run. */
@@ -160,10 +161,7 @@ export async function rerunRun(o: RerunOptions): Promise<RerunResult> {
     liveAfterDivergence: o.liveAfterDivergence,
     ...(fork ? { live: fork.live } : {}),
   });
-  if (
-    !replay.recorded &&
-    config.agents.some((a) => /^(builtin|cli|llm-player|claude-code|codex|gemini-cli|qwen-code)/.test(a))
-  )
+  if (!replay.recorded && config.agents.some((a) => callsModel(agentKindOfSpec(a))))
     throw new Error(
       `${from} has no recorded model exchanges (${RUN_FILES.recordings}/): it ran with --no-record or before catarena recorded them`,
     );

@@ -44,6 +44,7 @@ import {
   type TrackId,
   type TrackSummary,
 } from '../../records/tourney.ts';
+import { AGENT_KINDS } from '../../agents/kinds.ts';
 
 /** One track's part of the reports: written (W, metrics, evolution, replay pages) as the track finishes. */
 export interface TrackReport {
@@ -412,7 +413,7 @@ async function incompleteness(
 
 /** The rating anchor when the config names none: the first offline reference agent (deterministic bots, so its scale carries over between runs). */
 function firstOfflineAgent(config: TourneyConfig): string | undefined {
-  const spec = config.agents.find((a) => a.startsWith('offline:'));
+  const spec = config.agents.find((a) => a.startsWith(AGENT_KINDS.offline.prefix));
   return spec === undefined ? undefined : agentIds({ agents: [spec] })[0];
 }
 

@@ -21,7 +21,7 @@ import type { Sandbox } from '../../sandbox/types.ts';
 import { gameSettings, llmPlayerSettings, tracksOf, type TourneyConfig } from '../config/tourney-config.ts';
 import { createExecutor, type Executor } from '../executor/executor.ts';
 import type { GamePool } from '../executor/local.ts';
-import { modelOfKind, priceOf } from '../../agents/core/prices.ts';
+import { priceOf } from '../../agents/core/prices.ts';
 import { runModelTable, type ModelTable } from '../../agents/core/models.ts';
 import { RunBudget, type BudgetLease } from '../../agents/core/run-budget.ts';
 import { checkBudgetPrices } from './budget-prices.ts';
@@ -45,6 +45,7 @@ import { summarizeRun, summarizeTrack, writeTrackViews, type TrackReport } from 
 import type { BootstrapDraws } from '../../reports/metrics/bootstrap.ts';
 import { llmPlayerUse } from '../../reports/llm-player-use.ts';
 import { rm } from 'node:fs/promises';
+import { agentKindOf, modelOfKind } from '../../agents/kinds.ts';
 
 export interface TourneyOptions {
   config: TourneyConfig;
@@ -544,7 +545,7 @@ class Tourney {
     // LLM-players' play so far) reached the cap. Agents whose development calls no model
     // (offline, dir, the LLM-player's copy) go on.
     let lease: BudgetLease | undefined;
-    const metered = /^(builtin|cli):/.test(agent.kind);
+    const metered = agentKindOf(agent.kind)?.developmentCallsModel ?? false;
     if (this.budget && metered) {
       await this.countPlaySpent();
       const price = priceOf(modelOfKind(agent.kind), config.prices, this.table);
@@ -624,7 +625,7 @@ class Tourney {
       previous,
       seed: deriveSeed(config.seed, agent.id, name, round),
       // An LLM-player's bot thinks on its own deadline (config llmPlayer), told in its game.json.
-      moveTimeoutMs: agent.kind.startsWith('llm-player:')
+      moveTimeoutMs: agentKindOf(agent.kind)?.ownPlaySettings
         ? llmPlayerSettings(config, track.game).moveTimeoutMs
         : gameSettings(config, track.game).moveTimeoutMs,
       developTimeoutMs: Math.min(config.developTimeoutMs, config.budgetPerAgent?.wallMs ?? Infinity),

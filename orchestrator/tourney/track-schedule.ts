@@ -10,6 +10,7 @@ import { gameSettings, llmPlayerSettings, type TourneyConfig } from '../config/t
 import { fieldSpecs, moreSpecs, scheduleUnits, type FieldSettings } from '../formats/field.ts';
 import type { Journal } from '../run/journal.ts';
 import { AUTO_REPS_DEFAULTS, runAutoReps, type AutoUnit } from './auto-reps.ts';
+import { agentKindOf } from '../../agents/kinds.ts';
 
 function fieldSettings(config: TourneyConfig, track: TrackId): FieldSettings {
   const { reps, moveTimeoutMs, options } = gameSettings(config, track.game);
@@ -61,7 +62,7 @@ function llmPlayerIds(rounds: StrategyRecord[][]): Set<string> {
   return new Set(
     rounds
       .flat()
-      .filter((r) => r.agentKind?.startsWith('llm-player:'))
+      .filter((r) => agentKindOf(r.agentKind)?.ownPlaySettings)
       .map((r) => r.id),
   );
 }

@@ -29,6 +29,7 @@ import {
 } from '../queue/develop-jobs.ts';
 import { RunDir } from '../run/run-dir.ts';
 import { developStrategy } from '../tourney/develop.ts';
+import { dirAgentSpec } from '../../agents/kinds.ts';
 
 export interface DevelopServiceOptions {
   connection: Redis;
@@ -101,7 +102,7 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
         agent: d.agent.folder
           ? createRoutedAgent({
               ...d.agent,
-              spec: `dir:${await artifacts.fetch(d.agent.folder, options.artifactDir)}#${d.agentId}`,
+              spec: dirAgentSpec(await artifacts.fetch(d.agent.folder, options.artifactDir), d.agentId),
             })
           : createRoutedAgent(d.agent),
         track: d.track,

@@ -15,6 +15,7 @@ import { holdNight } from './night-checkpoint.ts';
 import { forgetLostSchedule, LOST_KEY, type LostSchedule, readLostSchedules } from '../queue/lost-schedules.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
 import { checkHooks, describeHooks, type NightHooks } from './night-alerts.ts';
+import { absoluteDirSpec } from '../../agents/kinds.ts';
 
 export interface ScheduleOptions {
   url: string;
@@ -66,9 +67,7 @@ export function withAbsolutePaths(config: TourneyConfigInput): TourneyConfigInpu
   return {
     ...config,
     ...(config.out ? { out: path.resolve(config.out) } : {}),
-    ...(config.agents
-      ? { agents: config.agents.map((a) => a.replace(/^dir:([^#]+)/, (_, dir: string) => `dir:${path.resolve(dir)}`)) }
-      : {}),
+    ...(config.agents ? { agents: config.agents.map((a) => absoluteDirSpec(a)) } : {}),
   };
 }
 

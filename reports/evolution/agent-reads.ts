@@ -9,24 +9,13 @@
 // output folder are marked: the paper's Table 12, read from the transcript.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import {
-  CLI_OUTPUT_FILE,
-  TOOL_LOG_FILE,
-  WORKSPACE_LAYOUT,
-  WORKSPACE_MOUNT,
-  type ToolLogLine,
-} from '../../records/agent-activity.ts';
+import { WORKSPACE_LAYOUT, WORKSPACE_MOUNT, type ToolCall } from '../../records/agent-activity.ts';
+import { agentKindOf, readToolLog, type Transcript } from '../../agents/kinds.ts';
 import { walkedDir } from './bot-files.ts';
 import { shellPathUses, type Action } from './shell-paths.ts';
 
-/** One tool call, whichever agent made it. */
-export interface ToolCall {
-  attempt: number;
-  tool: string;
-  input: Record<string, unknown>;
-  /** False when the tool reported an error (where the record says). */
-  ok?: boolean;
-}
+export type { ToolCall };
+export { buildLogCalls, cliToolCalls, toolLogCalls } from '../../agents/kinds.ts';
 
 export type Category = 'own' | 'rival' | 'logs' | 'task' | 'output' | 'other';
 
@@ -71,7 +60,7 @@ export interface ReadsInput {
   workspace: string;
   /** The agent's id: last_round/<agent>/ is its own previous code. */
   agent: string;
-  /** The strategy's agentKind (cli:claude-code/…, builtin:…, offline:…, dir, llm-player:…). */
+  /** The strategy's agentKind (agents/kinds.ts). */
   kind: string;
   /** The strategy's build log: the built-in agent's tool lines before it kept a tool log. */
   buildLog?: string;
@@ -80,7 +69,7 @@ export interface ReadsInput {
 const ACCESS_CAP = 400;
 const LOOKED = new Set<Action>(['read', 'search', 'list', 'run', 'copy']);
 
-/** The agent's reads, or null when it keeps no record (dir: and llm-player agents write no code in a workspace). */
+/** The agent's reads, or null when it keeps no record (an agent that writes no code in a workspace). */
 export async function agentReads(input: ReadsInput): Promise<AgentReads | null> {
   const found = await toolCalls(input);
   if (!found) return null;
@@ -144,168 +133,14 @@ export async function agentReads(input: ReadsInput): Promise<AgentReads | null> 
 // ---------------------------------------------------------------------------------------------
 // Reading the records
 
-async function toolCalls(input: ReadsInput): Promise<{ source: string; calls: ToolCall[] } | null> {
-  const kind = input.kind;
-  if (kind.startsWith('cli:')) {
-    const cli = kind.slice(4).split('/')[0]!;
-    const names = (await fs.readdir(input.workspace).catch(() => [] as string[])).filter((f) =>
-      CLI_OUTPUT_FILE.test(f),
-    );
-    names.sort((a, b) => Number(CLI_OUTPUT_FILE.exec(a)![1]) - Number(CLI_OUTPUT_FILE.exec(b)![1]));
-    const calls: ToolCall[] = [];
-    for (const name of names) {
-      const text = await fs.readFile(path.join(input.workspace, name), 'utf8');
-      calls.push(...cliToolCalls(cli, text.split('\n--- stderr ---\n')[0]!, Number(CLI_OUTPUT_FILE.exec(name)![1])));
-    }
-    return {
-      source: `${CLI_LABEL[cli] ?? cli} output (${names.length} attempt${names.length === 1 ? '' : 's'})`,
-      calls,
-    };
-  }
-  const log = await fs.readFile(path.join(input.workspace, TOOL_LOG_FILE), 'utf8').catch(() => null);
-  if (log !== null)
-    return {
-      source: kind.startsWith('offline:') ? 'offline agent file log' : 'built-in agent tool log',
-      calls: toolLogCalls(log),
-    };
-  if (kind.startsWith('builtin:') && input.buildLog)
-    return { source: 'built-in agent build log (tool arguments shortened)', calls: buildLogCalls(input.buildLog) };
-  return null;
+/** The agent's record of the round, read as its kind says (agents/kinds.ts); a kind it does not know: its tool log. */
+async function toolCalls(input: ReadsInput): Promise<Transcript | null> {
+  const kind = agentKindOf(input.kind);
+  return kind ? kind.readTranscript(input) : readToolLog(input.workspace);
 }
-
-const CLI_LABEL: Record<string, string> = {
-  'claude-code': 'Claude Code stream-json',
-  codex: 'Codex JSON',
-  'gemini-cli': 'Gemini CLI stream-json',
-  'qwen-code': 'Qwen Code JSON',
-};
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape, read field by field
 type Obj = Record<string, any>;
-
-/** Every JSON value of a text: one document, an array, or JSON lines (other lines skipped). */
-function jsonValues(text: string): Obj[] {
-  const trimmed = text.trim();
-  if (!trimmed) return [];
-  const objs = (v: unknown): Obj[] =>
-    (Array.isArray(v) ? v : [v]).filter((x): x is Obj => !!x && typeof x === 'object');
-  try {
-    return objs(JSON.parse(trimmed));
-  } catch {
-    const out: Obj[] = [];
-    for (const line of trimmed.split('\n')) {
-      const l = line.trim();
-      if (!l.startsWith('{') && !l.startsWith('[')) continue;
-      try {
-        out.push(...objs(JSON.parse(l)));
-      } catch {
-        // a log line, or the line cut by the output cap
-      }
-    }
-    return out;
-  }
-}
-
-/** Tool calls in a CLI's output, by its format. */
-export function cliToolCalls(cli: string, text: string, attempt = 1): ToolCall[] {
-  const events = jsonValues(text);
-  const calls: ToolCall[] = [];
-  if (cli === 'codex') {
-    for (const e of events) {
-      if (e.type !== 'item.completed' || !e.item) continue;
-      const item = e.item as Obj;
-      if (item.type === 'command_execution')
-        calls.push({
-          attempt,
-          tool: 'exec_command',
-          input: { command: String(item.command ?? '') },
-          ok: item.exit_code === 0 || item.exit_code === undefined || item.exit_code === null,
-        });
-      else if (item.type === 'file_change')
-        calls.push({
-          attempt,
-          tool: 'apply_patch',
-          input: { changes: item.changes ?? [] },
-          ok: item.status !== 'failed',
-        });
-    }
-    return calls;
-  }
-  if (cli === 'gemini-cli') {
-    const status = new Map<string, string>();
-    for (const e of events) if (e.type === 'tool_result' && e.tool_id) status.set(String(e.tool_id), String(e.status));
-    for (const e of events) {
-      if (e.type === 'tool_use')
-        calls.push({
-          attempt,
-          tool: String(e.tool_name),
-          input: (e.parameters ?? {}) as Obj,
-          ...(status.get(String(e.tool_id)) === 'error' ? { ok: false } : {}),
-        });
-    }
-    return calls;
-  }
-  // Claude Code (stream-json lines) and Qwen Code (an array of messages): tool_use blocks of
-  // assistant messages, answered by tool_result blocks (is_error) in the next user message.
-  const failed = new Set<string>();
-  for (const e of events) {
-    if (e.type !== 'user' || !Array.isArray(e.message?.content)) continue;
-    for (const b of e.message.content as Obj[])
-      if (b?.type === 'tool_result' && b.is_error) failed.add(String(b.tool_use_id));
-  }
-  const seen = new Set<string>();
-  for (const e of events) {
-    if (e.type !== 'assistant' || !Array.isArray(e.message?.content)) continue;
-    for (const b of e.message.content as Obj[]) {
-      if (b?.type !== 'tool_use') continue;
-      if (b.id && seen.has(String(b.id))) continue; // a message repeated in the stream
-      if (b.id) seen.add(String(b.id));
-      calls.push({
-        attempt,
-        tool: String(b.name),
-        input: (b.input ?? {}) as Obj,
-        ...(failed.has(String(b.id)) ? { ok: false } : {}),
-      });
-    }
-  }
-  return calls;
-}
-
-/** The tool log of the built-in and offline agents. */
-export function toolLogCalls(text: string): ToolCall[] {
-  const calls: ToolCall[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const l = JSON.parse(line) as ToolLogLine;
-      calls.push({ attempt: l.attempt, tool: l.tool, input: l.input ?? {}, ok: l.ok });
-    } catch {
-      // a torn last line
-    }
-  }
-  return calls;
-}
-
-/** The built-in agent's tool lines in its build log ("- read_file(path) ok, 3 ms"), arguments shortened to 120 characters. */
-export function buildLogCalls(log: string): ToolCall[] {
-  const calls: ToolCall[] = [];
-  let attempt = 1;
-  for (const line of log.split('\n')) {
-    const a = /^## attempt (\d+)\//.exec(line);
-    if (a) attempt = Number(a[1]);
-    const m = /^- (list_files|read_file|write_file|run_command|test_bot|finish)\((.*)\) (ok\b|ERROR:)/.exec(line);
-    if (!m) continue;
-    const [, tool, args, result] = m as unknown as [string, string, string, string];
-    const input: Record<string, unknown> =
-      tool === 'run_command'
-        ? { command: args.replace(/…$/, '') }
-        : tool === 'write_file'
-          ? { path: args.replace(/, \d+ chars$/, '') }
-          : { path: args.replace(/ \(recursive\)$/, '').replace(/ @\d+$/, '') };
-    calls.push({ attempt, tool, input, ok: result === 'ok' });
-  }
-  return calls;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Tool calls → file uses
