@@ -217,7 +217,6 @@ async function probeTrack(job: TrackJob): Promise<{ result: ProbeTrackResult; di
   const progress = options.onProgress ?? (() => {});
   const started = performance.now();
   const rules = probeRulesFor(track.game);
-  const adapter = adapterFor(track.game);
   const sample = await sampleEndgameStates(run, job.results, job.count, job.seed);
   const sampleMs = Math.round(performance.now() - started);
   if (sample.missingReplays === job.results.length)
