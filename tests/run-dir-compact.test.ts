@@ -82,9 +82,17 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
   }, 120_000);
 
   it('--reuse copies its games (replays read from <id>.json) into a new run in the new layout', async () => {
-    const { out } = oldRun('reuse');
+    const { out, runDir: old } = oldRun('reuse');
     // One round: its two games (round 1's strategies, the same as the old run's) are reused; two
-    // rounds reused all twelve and developed twice as many strategies to do it.
+    // rounds reused all twelve and developed twice as many strategies to do it. The agents hand in
+    // the old run's round-1 bots as they are (dir:), because reuse needs byte-identical code and the
+    // reference heuristics the offline agents copy have changed since 6d841b9 (an opt-in knob).
+    const bot = (agent: string) => {
+      const copy = path.join(out, 'bots', agent);
+      fs.cpSync(path.join(trackFile(old, 'round_1'), 'strategies', agent), copy, { recursive: true });
+      for (const f of fs.readdirSync(copy)) if (f.startsWith('.')) fs.rmSync(path.join(copy, f), { force: true });
+      return `dir:${copy}#${agent}`;
+    };
     const r = await catarena(
       'tourney',
       '--rounds',
@@ -94,7 +102,7 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
       '--variants',
       'standard',
       '--agents',
-      'offline:cautious,offline:aggressive',
+      `${bot('cautious')},${bot('aggressive')}`,
       '--reuse',
       '-o',
       out,
