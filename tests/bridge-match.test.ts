@@ -3,6 +3,7 @@
 // reads its legal actions there (hard-coded URL), forfeits under both policies and their IMPs,
 // duplicate fairness (a deterministic bot against itself scores exactly 10 VP), and a failed join
 // that does not forfeit. Both partners of a team run as two processes of the same bot.
+// Over 30 s: a dozen duplicate matches of four bot processes each, Flask bots among them (about 30 s at load).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

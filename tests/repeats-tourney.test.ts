@@ -6,6 +6,7 @@
 // incomparable runs are refused with the reason, and that a SIGKILLed `--repeats` run resumes to
 // the same combined numbers with no game played twice (the study all checks read is that resumed
 // run: the same numbers as the uninterrupted single runs' combine).
+// Over 30 s: five CLI tourneys of real bot processes (two repeats, two single runs, a killed and resumed study).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
