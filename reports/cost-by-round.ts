@@ -127,12 +127,14 @@ export const COST_ROUND_HEAD = [
 
 export const COST_ROUND_NOTE = `Tokens summed over the tracks, each counted once by kind; dollars estimated from list prices in the model table dated ${PRICES_AS_OF} (agents/core/models.json; a config's \`models:\` entries and \`prices\` override it, as the Model table line says), or the agent's own figure where it reports one (Claude Code's total_cost_usd, also in "Reported"), "no price" for a model not in the table. "Play" columns: an LLM-player's calls to its model during the games of its round-n strategy (from its bot logs), at the same prices; they count toward --budget-usd.`;
 
+/** A dollar sum: undefined adds nothing (no LLM), null (a model without a price) makes the sum unknown. */
+export const addUsd = (sum: number | null | undefined, v: number | null | undefined) =>
+  v === undefined ? sum : sum === null || v === null ? null : (sum ?? 0) + v;
+
 /** The whole run's estimated dollars, development and play (null when some model had no price; undefined without LLM agents). */
 export function runCostUsd(tracks: Strategies[]): number | null | undefined {
-  const add = (sum: number | null | undefined, v: number | null | undefined) =>
-    v === undefined ? sum : sum === null || v === null ? null : (sum ?? 0) + v;
   return costByRound(tracks).reduce<number | null | undefined>(
-    (sum, r) => add(add(sum, r.usd), r.play?.usd),
+    (sum, r) => addUsd(addUsd(sum, r.usd), r.play?.usd),
     undefined,
   );
 }

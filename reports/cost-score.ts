@@ -4,7 +4,7 @@
 // With --budget-per-agent every agent had the same budget per development, and the chart shows
 // what each made of it.
 import type { TourneySummary } from '../records/tourney.ts';
-import { costByRound } from './cost-by-round.ts';
+import { addUsd, costByRound } from './cost-by-round.ts';
 
 export interface AgentCostScore {
   agent: string;
@@ -18,14 +18,9 @@ export interface AgentCostScore {
 
 /** Agents with both a dollar figure (a priced model) and a mean S; none when no agent used a priced model. */
 export function costScores(s: Pick<TourneySummary, 'tracks' | 'leaderboard'>): AgentCostScore[] {
-  const dollars = new Map<string, number | null>();
+  const dollars = new Map<string, number | null | undefined>();
   for (const r of costByRound(s.tracks)) {
-    if (r.usd === undefined && !r.play) continue;
-    const before = dollars.get(r.agent);
-    const add = [r.usd, r.play?.usd].filter((v) => v !== undefined);
-    const sum =
-      add.some((v) => v === null) || before === null ? null : (before ?? 0) + add.reduce((a, v) => a! + v!, 0)!;
-    dollars.set(r.agent, sum);
+    if (r.usd !== undefined || r.play) dollars.set(r.agent, addUsd(addUsd(dollars.get(r.agent), r.usd), r.play?.usd));
   }
   const rows = s.leaderboard.flatMap((e) => {
     const usd = dollars.get(e.agent);

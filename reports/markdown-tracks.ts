@@ -159,20 +159,23 @@ export function tableWinRatesTable(t: TrackSummary): string {
   ].join('\n');
 }
 
+/** One agent's requests, then each failure kind as a share of them and the error rate (Table 16's cells; report.html's too). */
+export function errorRateCells(e: TrackSummary['errors'][string]): string[] {
+  return [
+    String(e.requests),
+    pct(e.timeout, e.requests),
+    pct(e.http_error, e.requests),
+    pct(e.malformed, e.requests),
+    pct(e.illegal, e.requests),
+    pct(e.crash, e.requests),
+    e.requests > 0 ? `${(100 * e.rate).toFixed(2)}%` : MISSING,
+  ];
+}
+
 /** Table 16: every kind as a share of the agent's requests (moves asked + joins). */
 export function errorRows(tracks: TrackSummary[]): string {
   const rows = tracks.flatMap((t) =>
-    Object.entries(t.errors).map(([agent, e]) => [
-      trackName(t),
-      agent,
-      String(e.requests),
-      pct(e.timeout, e.requests),
-      pct(e.http_error, e.requests),
-      pct(e.malformed, e.requests),
-      pct(e.illegal, e.requests),
-      pct(e.crash, e.requests),
-      e.requests > 0 ? `${(100 * e.rate).toFixed(2)}%` : MISSING,
-    ]),
+    Object.entries(t.errors).map(([agent, e]) => [trackName(t), agent, ...errorRateCells(e)]),
   );
   if (!rows.length) return 'No requests recorded.';
   return mdTable(

@@ -1,8 +1,7 @@
 // The paper's Table 16: the share of each agent's bot requests that timed out, failed, or were
 // malformed or illegal.
 import { trackName } from '../../records/tourney.ts';
-import { pct } from '../markdown-format.ts';
-import { errorRows } from '../markdown-tracks.ts';
+import { errorRateCells, errorRows } from '../markdown-tracks.ts';
 import { escapeHtml as h, htmlTable as table } from '../html/page.ts';
 import type { ReportSection } from './types.ts';
 
@@ -16,17 +15,7 @@ export const errorRatesSection: ReportSection = {
   ],
   html: ({ summary }) => {
     const rows = summary.tracks.flatMap((t) =>
-      Object.entries(t.errors).map(([agent, e]) => [
-        h(agent),
-        h(trackName(t)),
-        String(e.requests),
-        pct(e.timeout, e.requests),
-        pct(e.http_error, e.requests),
-        pct(e.malformed, e.requests),
-        pct(e.illegal, e.requests),
-        pct(e.crash, e.requests),
-        e.requests ? `${(100 * e.rate).toFixed(2)}%` : '—',
-      ]),
+      Object.entries(t.errors).map(([agent, e]) => [h(agent), h(trackName(t)), ...errorRateCells(e)]),
     );
     return `<h2 id="errors">Errors per agent</h2>
 ${table(['Agent', 'Track', 'Requests', 'Timeout', 'HTTP error', 'Malformed', 'Illegal', 'Crash', 'Error rate'], rows, 'errors')}`;
