@@ -29,6 +29,16 @@ export async function writeFileAtomic(
   await fs.rename(`${file}.tmp`, file);
 }
 
+/** A text file's contents, or undefined when it does not exist; any other error is thrown. */
+export async function readTextIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
 /** Whether a file or folder exists (any error reading it counts as no). */
 export async function pathExists(file: string): Promise<boolean> {
   return fs.access(file).then(

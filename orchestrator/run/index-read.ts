@@ -1,7 +1,7 @@
 // Reading the run index: the runs folder's index.jsonl and the queue's Redis list. Apart from
 // run-index.ts (which writes them, and the history page that history-sources.ts fills) so that
 // history-sources.ts can read the index without importing its writer back.
-import fs from 'node:fs/promises';
+import { readTextIfExists } from '../../util/fs.ts';
 import type { Redis } from 'ioredis';
 import type { RunIndexEntry } from '../../records/tourney.ts';
 import { PREFIX } from '../queue/names.ts';
@@ -15,13 +15,8 @@ export const RUNS_KEPT = 2_000;
 
 /** The index's runs, the last line per run directory. */
 export async function readIndexFile(file: string): Promise<RunIndexEntry[]> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const text = await readTextIfExists(file);
+  if (text === undefined) return [];
   const byRun = new Map<string, RunIndexEntry>();
   for (const line of text.split('\n').filter((l) => l.trim())) {
     try {

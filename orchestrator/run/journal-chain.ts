@@ -4,6 +4,7 @@
 // changes, removes, inserts or reorders a line breaks the chain from there on; the key's holder
 // (the user) can rewrite it. The field comes last and old readers ignore it, so a chained journal
 // still reads as a list of MatchResult lines. docs/architecture.md "The run directory".
+import { readTextIfExists } from '../../util/fs.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -197,13 +198,8 @@ export async function readJournalChain(
   file: string,
   headAfter?: number,
 ): Promise<{ integrity: JournalIntegrity; headAt?: string; key: Buffer | null } | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  const text = await readTextIfExists(file);
+  if (text === undefined) return null;
   const key = await readKey(file);
   const { verifier } = scanJournal(file, text, key, headAfter);
   return { integrity: verifier.integrity(), headAt: verifier.headAt, key };

@@ -6,9 +6,8 @@
 //   1  the same layout with format.json
 // A change that makes a reader misread a run (a file renamed, moved or given another meaning) takes
 // the next number, a line above, and a branch in the readers that meet it.
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../util/fs.ts';
+import { writeFileAtomic, readTextIfExists } from '../../util/fs.ts';
 import { RUN_FILES } from '../../records/run-layout.ts';
 
 export const RUN_FORMAT = 1;
@@ -27,13 +26,8 @@ export class RunFormatError extends Error {
 /** The run's format: 0 for a run from before format.json; throws on an unreadable file. */
 export async function readRunFormat(root: string): Promise<number> {
   const file = path.join(root, FORMAT_FILE);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw err;
-  }
+  const text = await readTextIfExists(file);
+  if (text === undefined) return 0;
   let format: unknown;
   try {
     format = (JSON.parse(text) as Partial<RunFormat>).format;

@@ -2,6 +2,7 @@
 // (and, for queued runs, a Redis list every machine can read), so `catarena history` can show each
 // agent's scores across nightly runs and `--reuse` can find earlier results; index.html beside it
 // shows the same as charts.
+import { readTextIfExists } from '../../util/fs.ts';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,13 +115,8 @@ export async function writeHistoryPage(
  */
 export async function dropIndexEntries(file: string, runDirs: Set<string>): Promise<number> {
   for (;;) {
-    let text: string;
-    try {
-      text = await fs.readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-      throw err;
-    }
+    const text = await readTextIfExists(file);
+    if (text === undefined) return 0;
     const lines = text.split('\n').filter((l) => l.trim());
     const kept = lines.filter((l) => !runDirs.has(runDirOfLine(l) ?? ''));
     if (kept.length === lines.length) return 0;

@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS } from '../../records/match.ts';
 import { RUN_FILES } from '../../records/run-layout.ts';
 import type { StrategyRecord } from '../../records/tourney.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
+import { readTextIfExists } from '../../util/fs.ts';
 import { deriveSeed } from '../../util/rng.ts';
 import { anchorsFile, poolOf, readAnchors } from '../anchors.ts';
 import { gameSettings, type TourneyConfig } from '../config/tourney-config.ts';
@@ -27,7 +28,7 @@ export interface RateStrategiesOptions {
 
 /** The ratings a run has (anchored.json), none when it has not rated. */
 export async function readAnchored(root: string): Promise<AnchoredStrategy[]> {
-  const text = await fs.readFile(path.join(root, RUN_FILES.anchored), 'utf8').catch(() => null);
+  const text = await readTextIfExists(path.join(root, RUN_FILES.anchored));
   return text ? (JSON.parse(text) as AnchoredStrategy[]) : [];
 }
 
