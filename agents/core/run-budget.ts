@@ -147,6 +147,11 @@ export class RunBudget {
     this.checkCap();
   }
 
+  /** Why developments stop: "the run's budget of $2.00 was reached ($2.13 estimated)". */
+  reachedText(): string {
+    return `${this.kind.name} of ${amountText(this.capUsd, this.kind.unit)} was reached (${amountText(this.spentUsd(), this.kind.unit)} estimated)`;
+  }
+
   /** Whether the cap is reached: no development may start. */
   reached(): boolean {
     return this.spentUsd() >= this.capUsd;
@@ -208,7 +213,7 @@ export class RunBudget {
   private checkCap(): boolean {
     const spent = this.spentUsd();
     if (spent < this.capUsd) return false;
-    const why = `${this.kind.name} of ${amountText(this.capUsd, this.kind.unit)} was reached (${amountText(spent, this.kind.unit)} estimated)`;
+    const why = this.reachedText();
     for (const lease of this.open) {
       if (lease.stopped) continue;
       lease.stop(why);

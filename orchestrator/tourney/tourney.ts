@@ -546,14 +546,14 @@ class Tourney {
     // (offline, dir, the LLM-player's copy) go on.
     let lease: BudgetLease | undefined;
     const metered = agentKindOf(agent.kind)?.developmentCallsModel ?? false;
+    const label = `${agent.id}@${round} ${name}`;
     if (this.budget && metered) {
       await this.countPlaySpent();
       const price = priceOf(modelOfKind(agent.kind), config.prices, this.table);
       const worst = price ? agent.worstCaseUsd?.(price) : undefined;
-      lease = (await this.budget.reserve(`${agent.id}@${round} ${name}`, worst)) ?? undefined;
+      lease = (await this.budget.reserve(label, worst)) ?? undefined;
       if (!lease) {
-        const spent = this.budget.spentUsd();
-        const why = `the run's budget of $${this.budget.capUsd.toFixed(2)} was reached ($${spent.toFixed(2)} estimated)`;
+        const why = this.budget.reachedText();
         if (!this.budgetSaid)
           this.progress?.phase(
             `! ${(this.budgetSaid = why)}: no new development; agents keep their last bot for the remaining rounds`,
@@ -565,7 +565,7 @@ class Tourney {
         );
       }
     }
-    const own = metered ? await this.agentBudgetLease(agent, `${agent.id}@${round} ${name}`, lease) : undefined;
+    const own = metered ? await this.agentBudgetLease(agent, label, lease) : undefined;
     try {
       const record = await this.developWithin(agent, track, round, own ?? lease);
       if (record.budgetStopped) this.progress?.phase(`! ${record.id} (${name}) stopped: ${record.budgetStopped}`);
