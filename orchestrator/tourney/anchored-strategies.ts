@@ -32,12 +32,13 @@ export async function readAnchored(root: string): Promise<AnchoredStrategy[]> {
   return text ? (JSON.parse(text) as AnchoredStrategy[]) : [];
 }
 
-/** Whether a game has a fitted pool for the variant (a game without one is skipped, said once). */
-async function hasPool(game: string, variant: string): Promise<boolean> {
+/** Why a track's strategies cannot be rated (no pools for its game, none fitted for its rule set, a bad file), or undefined. */
+async function poolProblem(game: string, variant: string): Promise<string | undefined> {
   try {
-    return Boolean(poolOf(await readAnchors(game, anchorsFile(game)), variant).fit);
-  } catch {
-    return false;
+    poolOf(await readAnchors(game, anchorsFile(game)), variant);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
   }
 }
 
@@ -47,8 +48,9 @@ export async function rateStrategies(o: RateStrategiesOptions): Promise<Anchored
   const key = (track: string, agent: string, round: number) => `${track}/${agent}/${round}`;
   const have = new Set(done.map((a) => key(a.track, a.agent, a.round)));
   for (const track of o.tracks) {
-    if (!(await hasPool(track.game, track.variant))) {
-      o.progress?.phase(`anchors: ${track.name} has no fitted anchor pool; its strategies are not rated`);
+    const problem = await poolProblem(track.game, track.variant);
+    if (problem) {
+      o.progress?.phase(`anchors: ${track.name}'s strategies are not rated: ${problem}`);
       continue;
     }
     for (const [k, strategies] of track.rounds.entries())
