@@ -1,9 +1,10 @@
 // The isolated process sandbox (the default): each bot in its own bubblewrap sandbox, with pid,
 // mount, network, IPC and UTS namespaces (bwrap-args.ts), as nobody with no capabilities and no
 // new privileges. It sees the system read-only, its folder read-only at /bot, a private /tmp, and
-// no other process, file or network: its port is relayed out and the game-server ports in through
-// Unix sockets, as in the Docker sandbox (relay.ts), so every game-server connection carries its
-// caller id. Limits: processes and memory by cgroup where the machine has one (cgroups.ts), else
+// no other process, file or network: a port broker in its network namespace (port-dialer.ts) hands
+// the orchestrator connections to its port and listeners for the ports it may call, so every
+// game-server connection carries its caller id; where no broker can enter, socat relays through
+// Unix sockets as in the Docker sandbox (relay.ts). Limits: processes and memory by cgroup where the machine has one (cgroups.ts), else
 // by rlimit; file size and CPU time by rlimit. Stopping it kills bwrap, whose pid namespace takes
 // every descendant with it, whatever the bot did to its session or environment.
 import { ExitHook } from './exit-hook.ts';
@@ -21,8 +22,8 @@ import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { BOT_START_TIMEOUT_MS } from '../records/match.ts';
 import { isolationStatus } from './isolation.ts';
 import { newCallerId } from './relayed-callers.ts';
-import { connectUnix, openRelays, STAGE_ENTRY, stageNameRoom } from './relay.ts';
-import { namespacePidUnder, PortDialer } from './port-dialer.ts';
+import { type BotCall, connectUnix, openRelays, relayEach, STAGE_ENTRY, stageNameRoom } from './relay.ts';
+import { canDialDirect, namespacePidOf, PortDialer } from './port-dialer.ts';
 import { sleep, waitAtMost } from '../util/wait.ts';
 import { killProcessesIn } from './strays.ts';
 import {
@@ -93,24 +94,32 @@ export class IsolatedSandbox implements Sandbox {
     const status = isolationStatus(this.bwrap);
     if (!status.ok) throw new BotStartError(`${name}: ${status.detail}`, 'spawn_failed', '');
     this.exitHook.on();
+    const direct = await canDialDirect(this.bwrap);
+    if (!direct) warnRelayOnce();
     const stage = this.makeStage(name);
     const callerId = newCallerId();
     const closers: Array<() => Promise<void>> = [];
     let cgroup: BotCgroup | null = null;
     let started: IsolatedBot | undefined;
     try {
-      const { forwards, env: egressEnv } = await openRelays(
-        stage,
-        o.hostPorts ?? {},
-        callerId,
-        dir,
-        closers,
-        this.exchanges?.(o.dir),
-      );
+      const {
+        forwards,
+        calls,
+        env: egressEnv,
+      } = await openRelays(stage, o.hostPorts ?? {}, callerId, dir, closers, this.exchanges?.(o.dir), !direct);
       cgroup = createBotCgroup(name, { pids: this.limits.pidsLimit, memoryBytes: this.limits.memoryMb * MIB });
       const logFile = o.logFile ?? path.join(stage, 'bot.log');
       const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
-      const child = this.spawnBot(stage, botFolderFor(dir, stage), o, forwards, { ...egressEnv, ...o.env }, cgroup);
+      const entry = direct ? DIRECT_ENTRY : STAGE_ENTRY;
+      const child = this.spawnBot(
+        stage,
+        botFolderFor(dir, stage),
+        o,
+        entry,
+        forwards,
+        { ...egressEnv, ...o.env },
+        cgroup,
+      );
       started = new IsolatedBot(
         name,
         o.port,
@@ -123,6 +132,7 @@ export class IsolatedSandbox implements Sandbox {
         closers,
         callerId,
         (b) => this.bots.delete(b),
+        direct ? calls : undefined,
       );
       this.bots.add(started);
     } catch (err) {
@@ -151,6 +161,7 @@ export class IsolatedSandbox implements Sandbox {
     stage: string,
     botDir: string,
     o: BotStartOptions,
+    entry: string,
     forwards: string[],
     extraEnv: Record<string, string>,
     cgroup: BotCgroup | null,
@@ -168,7 +179,7 @@ export class IsolatedSandbox implements Sandbox {
       [
         '/bin/bash',
         '-c',
-        `${rlimitLine(this.limits, cgroup !== null)}\n${STAGE_ENTRY}`,
+        `${rlimitLine(this.limits, cgroup !== null)}\n${entry}`,
         'catarena-entry',
         String(o.port),
         ...forwards,
@@ -197,7 +208,8 @@ export class IsolatedSandbox implements Sandbox {
           ],
         ]
       : [this.bwrap, args];
-    return spawn(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // DIRECT_ENTRY waits on its stdin for the broker; STAGE_ENTRY's relays start at once.
+    return spawn(cmd, argv, { env, stdio: [entry === DIRECT_ENTRY ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   }
 
   async close(): Promise<void> {
@@ -211,6 +223,21 @@ export class IsolatedSandbox implements Sandbox {
     if (this.stageRoot) fs.rmSync(this.stageRoot, { recursive: true, force: true });
   };
 }
+
+/**
+ * The script a bot starts with where the port broker reaches it (`bash -c DIRECT_ENTRY entry <port>`):
+ * it waits for the line that says the broker listens for its calls, then runs the start script
+ * as STAGE_ENTRY does, with no relay process beside it.
+ */
+const DIRECT_ENTRY = `set -u
+read -r _ || exit 95
+exec </dev/null
+cd /bot
+bash start_ai.sh "$1"
+code=$?
+if [ "$code" -ne 0 ]; then exit "$code"; fi
+exec sleep infinity
+`;
 
 /** sh -c: write our pid to each of the first $1 files, then exec the rest. */
 const JOIN_CGROUPS =
@@ -277,8 +304,6 @@ class IsolatedBot implements BotHandle {
   private readonly closed: Promise<void>;
   /** The broker that hands over sockets connected in the bot's namespace (port-dialer.ts). */
   private dialer?: PortDialer;
-  /** Connections go straight to the bot through the dialer; else through the socat relay. */
-  private direct = false;
 
   constructor(
     readonly name: string,
@@ -292,9 +317,12 @@ class IsolatedBot implements BotHandle {
     private readonly closers: Array<() => Promise<void>>,
     readonly callerId: string,
     private readonly forget: (b: IsolatedBot) => void,
+    /** The ports it may call, served by a port broker; undefined where socat relays them (STAGE_ENTRY). */
+    private readonly calls?: BotCall[],
   ) {
     this.url = `http://127.0.0.1:${port}`;
     this.socketPath = path.join(stage, 'io', 'bot.sock');
+    child.stdin?.on('error', () => {}); // a bot gone before the go line: its exit says why
     child.stdout!.on('data', (c: Buffer) => log.write(c));
     child.stderr!.on('data', (c: Buffer) => log.write(c));
     child.once('exit', (code, signal) => (this.exit = { code, signal }));
@@ -302,33 +330,47 @@ class IsolatedBot implements BotHandle {
   }
 
   /** A connection to the bot's port: handed over from its namespace, or through its relay. */
-  readonly connect = (): Promise<net.Socket> => (this.direct ? this.dialer!.dial() : connectUnix(this.socketPath));
+  readonly connect = (): Promise<net.Socket> => (this.calls ? this.dialer!.dial() : connectUnix(this.socketPath));
 
   /**
-   * Starts the port broker once bwrap has made the bot's namespaces. Where it cannot run (no
-   * nsenter, a user namespace it may not enter), the bot is reached through its socat relay.
+   * Starts the port broker once bwrap has made the bot's namespaces, accepts the bot's calls on the
+   * listeners it hands over, and then lets the entry script start the bot. False when it could not.
    */
-  private async openDialer(): Promise<void> {
-    if (this.dialer || this.child.pid === undefined) return;
-    const nsPid = namespacePidUnder(this.child.pid);
-    if (nsPid === undefined) return;
-    this.dialer = PortDialer.start(nsPid, this.port, process.getuid?.() === 0);
-    this.direct = (await waitAtMost(this.dialer.ready, 10_000)) === true;
-    if (!this.direct) warnRelayOnce();
+  private async openBroker(calls: BotCall[], deadline: number): Promise<boolean> {
+    const nsPid = await namespacePidOf(this.child, deadline);
+    if (nsPid === undefined) return false;
+    this.dialer = PortDialer.start(
+      nsPid,
+      this.port,
+      process.getuid?.() === 0,
+      calls.map((c) => c.port),
+      (port, server) => {
+        relayEach(server, calls.find((c) => c.port === port)!.open);
+        this.closers.push(() => new Promise<void>((r) => server.close(() => r())));
+      },
+    );
+    if ((await waitAtMost(this.dialer.ready, Math.max(0, deadline - Date.now()))) !== true) return false;
+    this.child.stdin?.end('go\n');
+    return true;
   }
 
   /** Polls health (10 ms, doubling to 100 ms) until healthy; stops the bot and throws otherwise. */
   async waitHealthy(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
+    if (this.calls && !(await this.openBroker(this.calls, deadline)) && !this.exit) {
+      return this.failStart(
+        'spawn_failed',
+        `${this.name}: the port broker could not reach the bot's sandbox (${this.dialer?.failure() ?? 'its namespace did not appear in time'})`,
+      );
+    }
     for (let pause = 10; ; pause = Math.min(100, pause * 2)) {
-      await this.openDialer();
       if (this.exit) {
         return this.failStart(
           'exited',
           `${this.name}: start_ai.sh ended (${this.describeExitNow()}) before the bot became healthy`,
         );
       }
-      const reachable = this.direct || (this.dialer !== undefined && fs.existsSync(this.socketPath));
+      const reachable = this.calls !== undefined || fs.existsSync(this.socketPath);
       if (reachable && (await probeHealth(this.url, this.health, 1_000, this.connect))) return;
       if (Date.now() > deadline) {
         return this.failStart(

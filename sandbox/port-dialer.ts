@@ -1,19 +1,32 @@
-// Direct connections to a bot in its own network namespace. A broker (port-broker.mjs) is started
-// in that namespace with nsenter, outside the bot's pid and mount namespaces, and hands over each
-// socket it connects to the bot's port; the orchestrator then speaks to the bot over the
-// namespace's loopback with nothing in between. A relay process per move (socat) cost a context
-// switch each way, which on busy cores became a scheduling wait per move (see CHANGELOG, issue 42).
-import { type ChildProcess, spawn } from 'node:child_process';
+// Direct connections to and from a bot in its own network namespace. A broker (port-broker.py) is
+// started in that namespace with nsenter, outside the bot's pid and mount namespaces: it hands over
+// a listening socket for each port the bot may call, and each socket it connects to the bot's port;
+// the orchestrator then speaks with the bot over the namespace's loopback with nothing in between.
+// A relay process per move (socat) cost a context switch each way, which on busy cores became a
+// scheduling wait per move, and three relay processes per bot cost its start (see CHANGELOG, issue 42).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processTree } from '../util/procfs.mjs';
-import { dropToNobody } from './bwrap-args.ts';
+import { sleep, waitAtMost } from '../util/wait.ts';
+import { bwrapArgs, dropToNobody } from './bwrap-args.ts';
+import { SCRUBBED_PATH } from './bot-env.ts';
 
-const BROKER = fileURLToPath(new URL('./port-broker.mjs', import.meta.url));
+const BROKER = fileURLToPath(new URL('./port-broker.py', import.meta.url));
+
+/** The system's python3 (the broker runs with an empty environment, so no version manager's shim). */
+const PYTHON = SCRUBBED_PATH.split(':')
+  .map((d) => path.join(d, 'python3'))
+  .find((f) => fs.existsSync(f));
 
 /** How long a connection through the broker may take before it counts as refused. */
 const DIAL_TIMEOUT_MS = 5_000;
+
+/** What the broker says: a listener handed over, a dial answered, or that it is ready. */
+type BrokerMessage = { listen?: number; id?: number; ok?: boolean; code?: string; ready?: boolean } | undefined;
 
 type Pending = { resolve: (s: net.Socket) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
@@ -24,35 +37,60 @@ export class PortDialer {
   /** Resolves true once the broker runs, false if it could not start. */
   readonly ready: Promise<boolean>;
 
-  private constructor(private readonly broker: ChildProcess) {
+  private constructor(
+    private readonly broker: ChildProcess,
+    calls: number,
+    onListener: (port: number, server: net.Server) => void,
+  ) {
+    let listeners = 0;
+    let said = false;
     this.ready = new Promise((resolve) => {
-      broker.once('message', (m) => resolve((m as { ready?: boolean })?.ready === true));
+      // Ready once the broker says so and every listener has reached us (a handle's message may
+      // be converted after a later message has been read).
+      broker.on('message', (m: BrokerMessage, handle) => {
+        if (typeof m?.listen === 'number') {
+          // A port the bot took first stays its own: its calls there reach nothing of ours.
+          if (m.ok && handle) onListener(m.listen, handle as net.Server);
+          listeners++;
+        } else if (m?.ready === true) said = true;
+        if (said && listeners === calls) resolve(true);
+      });
       broker.once('exit', () => resolve(false));
       broker.once('error', () => resolve(false));
     });
-    broker.on('message', (m, handle) => this.answer(m as { id?: number; ok?: boolean; code?: string }, handle));
+    broker.on('message', (m: BrokerMessage, handle) => this.answer(m, handle));
     broker.once('exit', (code, signal) => this.fail(`the port broker ended (${signal ?? `exit code ${code}`})`));
     broker.once('error', (err) => this.fail(`the port broker could not start: ${err.message}`));
   }
 
   /**
-   * A broker in the network namespace of process `nsPid` for `port`. As root it drops to nobody,
+   * A broker in the network namespace of process `nsPid` for `port`, listening first on `calls` (the
+   * ports the bot may call; each listening socket goes to `onListener`). As root it drops to nobody,
    * as the bot does; otherwise it enters the bot's user namespace with the caller's credentials.
    */
-  static start(nsPid: number, port: number, asRoot: boolean): PortDialer {
+  static start(
+    nsPid: number,
+    port: number,
+    asRoot: boolean,
+    calls: number[] = [],
+    onListener: (port: number, server: net.Server) => void = (_, s) => s.close(),
+  ): PortDialer {
     const enter = asRoot
       ? ['--target', String(nsPid), '--net', '--', ...dropToNobody()]
       : ['--target', String(nsPid), '--user', '--net', '--preserve-credentials', '--'];
-    const broker = spawn('nsenter', [...enter, process.execPath, BROKER, String(port)], {
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      env: {},
-    });
-    return new PortDialer(broker);
+    const broker = spawn(
+      'nsenter',
+      [...enter, PYTHON ?? 'python3', '-I', '-S', BROKER, String(port), ...calls.map(String)],
+      {
+        stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+        env: {},
+      },
+    );
+    return new PortDialer(broker, calls.length, onListener);
   }
 
   /** A socket connected to the bot's port; rejects (ECONNREFUSED, …) when nothing listens there. */
   dial(): Promise<net.Socket> {
-    if (process.env.DIALS) console.error('DIAL', this.broker.pid);
     if (this.gone) return Promise.reject(Object.assign(new Error(this.gone), { code: 'ECONNREFUSED' }));
     return new Promise((resolve, reject) => {
       const id = this.next++;
@@ -65,12 +103,17 @@ export class PortDialer {
     });
   }
 
+  /** Why the broker stopped serving, if it did. */
+  failure(): string | undefined {
+    return this.gone;
+  }
+
   close(): void {
     this.fail('the bot was stopped');
     this.broker.kill('SIGKILL');
   }
 
-  private answer(m: { id?: number; ok?: boolean; code?: string }, handle: unknown): void {
+  private answer(m: BrokerMessage, handle: unknown): void {
     if (typeof m?.id !== 'number') return;
     if (m.ok && handle) this.settle(m.id, handle as net.Socket);
     else this.settle(m.id, undefined, m.code ?? 'ECONNREFUSED');
@@ -88,6 +131,54 @@ export class PortDialer {
   private fail(why: string): void {
     this.gone ??= why;
     for (const id of [...this.pending.keys()]) this.settle(id, undefined, 'ECONNREFUSED');
+  }
+}
+
+const directByBwrap = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether a port broker can enter a bubblewrap sandbox's network namespace on this machine (nsenter
+ * and python3 installed, a user namespace it may join): tried once per bwrap path with a sandbox of its own.
+ * Where it cannot, bots are reached through socat relays (STAGE_ENTRY).
+ */
+export function canDialDirect(bwrap: string): Promise<boolean> {
+  let direct = directByBwrap.get(bwrap);
+  if (!direct) {
+    direct = tryBroker(bwrap).catch(() => false);
+    directByBwrap.set(bwrap, direct);
+  }
+  return direct;
+}
+
+async function tryBroker(bwrap: string): Promise<boolean> {
+  if (!PYTHON || spawnSync('nsenter', ['--version'], { stdio: 'ignore', timeout: 5_000 }).status !== 0) return false;
+  const asRoot = process.getuid?.() === 0;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-broker-check-'));
+  const layout = { botDir: scratch, ioDir: scratch, gsDir: scratch, asRoot };
+  const child = spawn(bwrap, bwrapArgs(layout, ['/bin/sh', '-c', 'read -r _']), {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  child.on('error', () => {});
+  try {
+    const nsPid = await namespacePidOf(child, Date.now() + 5_000);
+    if (nsPid === undefined) return false;
+    const dialer = PortDialer.start(nsPid, 9, asRoot);
+    const ready = (await waitAtMost(dialer.ready, 10_000)) === true;
+    dialer.close();
+    return ready;
+  } finally {
+    child.kill('SIGKILL');
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The bot's sandbox process under `child` (a bwrap) once bwrap has made it; undefined past `deadline` or its exit. */
+export async function namespacePidOf(child: ChildProcess, deadline: number): Promise<number | undefined> {
+  for (;;) {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return undefined;
+    const pid = namespacePidUnder(child.pid);
+    if (pid !== undefined || Date.now() > deadline) return pid;
+    await sleep(5);
   }
 }
 

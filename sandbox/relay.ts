@@ -49,12 +49,20 @@ export function stageNameRoom(stageRoot: string): number {
  * relayed connection is noted as that bot's (relayed-callers.ts): the game server knows who calls.
  */
 export async function relayToHost(socketPath: string, port: number, callerId?: string): Promise<net.Server> {
-  const server = net.createServer((inbound) => {
+  const server = net.createServer();
+  relayEach(server, () => (callerId ? connectAsCaller(port, callerId) : connectPlain(port)));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, () => resolve()));
+  fs.chmodSync(socketPath, 0o777); // the bot runs as nobody
+  return server;
+}
+
+/** Joins each connection `server` accepts to a connection `open` makes, both ways. */
+export function relayEach(server: net.Server, open: () => Promise<net.Socket>): void {
+  server.on('connection', (inbound) => {
     inbound.pause(); // nothing reaches the host before the outbound connection is noted
     const close = () => inbound.destroy();
     inbound.on('error', close);
-    const opened = callerId ? connectAsCaller(port, callerId) : connectPlain(port);
-    opened.then(
+    open().then(
       (outbound) => {
         outbound.on('error', () => {
           inbound.destroy();
@@ -68,9 +76,6 @@ export async function relayToHost(socketPath: string, port: number, callerId?: s
       () => inbound.destroy(),
     );
   });
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, () => resolve()));
-  fs.chmodSync(socketPath, 0o777); // the bot runs as nobody
-  return server;
 }
 
 function connectPlain(port: number): Promise<net.Socket> {
@@ -94,11 +99,18 @@ export function connectUnix(socketPath: string): Promise<net.Socket> {
   });
 }
 
+/** A port a sandboxed bot may call on its loopback, and how to reach what stands behind it. */
+export interface BotCall {
+  port: number;
+  open: () => Promise<net.Socket>;
+}
+
 /**
  * The host ports a sandboxed bot may call, as sockets in <stage>/gs (each connection noted under its
  * caller id), and, for a bot that calls an LLM (the LLM-player), its egress proxy: the key is added
- * on the host, the bot gets a placeholder. Returns STAGE_ENTRY's forwards and the bot's extra env;
- * every opened server's closer is pushed to `closers`.
+ * on the host, the bot gets a placeholder. Returns STAGE_ENTRY's forwards, the same as `calls` for
+ * a sandbox that listens in the bot's namespace itself (`sockets: false` makes no game-server
+ * sockets then), and the bot's extra env; every opened server's closer is pushed to `closers`.
  */
 export async function openRelays(
   stage: string,
@@ -108,9 +120,13 @@ export async function openRelays(
   closers: Array<() => Promise<void>>,
   /** Records (or replays) the bot's model exchanges at its egress proxy. */
   tap?: ExchangeTap,
-): Promise<{ forwards: string[]; env: Record<string, string> }> {
+  sockets = true,
+): Promise<{ forwards: string[]; calls: BotCall[]; env: Record<string, string> }> {
   const forwards: string[] = [];
+  const calls: BotCall[] = [];
   for (const [cport, hport] of Object.entries(hostPorts)) {
+    calls.push({ port: Number(cport), open: () => connectAsCaller(Number(hport), callerId) });
+    if (!sockets) continue;
     const server = await relayToHost(path.join(stage, 'gs', `${cport}.sock`), Number(hport), callerId);
     closers.push(() => new Promise<void>((res) => server.close(() => res())));
     forwards.push(`${cport}:${cport}.sock`);
@@ -118,16 +134,18 @@ export async function openRelays(
   const env: Record<string, string> = {};
   const egress = egressFor(dir);
   if (egress) {
+    const socketPath = path.join(stage, 'gs', 'egress.sock');
     const { proxy, baseUrl } = await startContainerEgress({
       upstream: egress.upstream,
       headers: egress.headers,
-      socketPath: path.join(stage, 'gs', 'egress.sock'),
+      socketPath,
       ...(tap ? { tap } : {}),
     });
     closers.push(() => proxy.close());
     forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
+    calls.push({ port: CONTAINER_PROXY_PORT, open: () => connectUnix(socketPath) });
     env[egress.baseUrlVar] = baseUrl;
     for (const v of egress.keyVars) env[v] = PLACEHOLDER_KEY;
   }
-  return { forwards, env };
+  return { forwards, calls, env };
 }

@@ -16,7 +16,7 @@ const SOURCE_DIRS = ['records', 'util', 'games', 'orchestrator', 'sandbox', 'age
 /** Folders that hold bots or data, never code the CLI imports. */
 const SKIP_DIRS = new Set(['node_modules', 'bots', 'bot', 'env', '.build']);
 
-/** Every source file the CLI may load: .ts (compiled), .mjs and .json data it imports (copied), relative to the root. */
+/** Every source file the CLI may load: .ts (compiled), .mjs and .json data it imports and sandbox/*.py it runs (copied), relative to the root. */
 function sources() {
   const out = [];
   const walk = (rel) => {
@@ -27,7 +27,8 @@ function sources() {
       } else if (
         (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) ||
         entry.name.endsWith('.mjs') ||
-        entry.name.endsWith('.json')
+        entry.name.endsWith('.json') ||
+        (rel === 'sandbox' && entry.name.endsWith('.py')) // the isolated sandbox's port broker
       )
         out.push(child);
     }

@@ -71,7 +71,7 @@ http.createServer((q, s) => s.end(JSON.stringify({ status: 'ok', from: q.socket.
     const dir = botDir('echo-port', '#!/bin/bash\nexec node server.mjs "$1"\n', { 'server.mjs': echo });
     const port = await allocatePort();
     const bot = await sandbox.start({ dir, port });
-    const brokers = () => processesWith(`port-broker.mjs ${port}`);
+    const brokers = () => processesWith(`port-broker.py ${port}`);
     try {
       const socket = await bot.connect!();
       const answer = await new Promise<string>((resolve) => {
