@@ -4,7 +4,7 @@
 // CLI's output, the run directory, `queue status`, Redis's own keys); a wrong or missing password,
 // or a certificate nobody vouched for, fails at once with an error that says what to fix.
 // Over 30 s: a queued 12-game run over TLS and eight `catarena` processes, five of them refused
-// one at a time (each checked to fail well inside the 60 s grace).
+// (started together, each checked to fail well inside the 60 s grace).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -72,23 +72,19 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
         CATARENA_REDIS_PASSWORD: PASSWORD,
         CATARENA_REDIS_CA_FILE: certs.ca,
       };
-      const worker = await spawnWorker(
-        redis.tlsUrl!,
-        'tls-worker',
-        ['--concurrency', '2', '--no-tourneys'],
-        60_000,
-        env,
-      );
-      workers.push(worker);
-      expect(worker.output()).toContain(`ready on ${redis.tlsUrl}`);
+      const starting = spawnWorker(redis.tlsUrl!, 'tls-worker', ['--concurrency', '2', '--no-tourneys'], 60_000, env);
+      starting.then((w) => workers.push(w)).catch(() => {}); // awaited below
 
       const out = tempDir();
       const secretUrl = `${redis.tlsUrl!.replace('rediss://', `rediss://catarena:${encodeURIComponent(PASSWORD)}@`)}`;
       const config = path.join(out, 'config.json');
       fs.writeFileSync(config, JSON.stringify({ ...slow.input, out: path.join(out, 'runs') }));
-      const coordinator = await runCli(['tourney', '--config', config, '--queue', secretUrl], {
-        CATARENA_REDIS_CA_FILE: certs.ca,
-      });
+      // The coordinator starts while the worker does (their CLI loads overlap); its games wait in Redis.
+      const [worker, coordinator] = await Promise.all([
+        starting,
+        runCli(['tourney', '--config', config, '--queue', secretUrl], { CATARENA_REDIS_CA_FILE: certs.ca }),
+      ]);
+      expect(worker.output()).toContain(`ready on ${redis.tlsUrl}`);
       expect(coordinator.code, coordinator.stderr).toBe(0);
       const runDir = path.join(
         out,
@@ -151,8 +147,9 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
           expect: /CATARENA_REDIS_CA_FILE is set but --queue redis:\/\/127\.0\.0\.1:\d+ is not TLS; use rediss:\/\//,
         },
       ];
-      for (const c of cases) {
-        const started = Date.now();
+      // All five at once: each is its own process, refused on its own; their CLI loads overlap.
+      const started = Date.now();
+      const refusal = async (c: (typeof cases)[number]) => {
         const proc = spawn(process.execPath, [CLI, 'worker', '--queue', c.url, '--work-dir', tempDir()], {
           stdio: ['ignore', 'pipe', 'pipe'],
           env: {
@@ -173,9 +170,10 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
         expect(output).not.toContain(PASSWORD);
         expect(output).not.toMatch(/\n\s+at /); // a message, not a stack trace
         // Well inside the 60 s a reachable-but-down Redis would be waited for: a refusal is not retried
-        // (a process start alone took up to 20 s on 2 cores at load 19).
+        // (a process start alone took up to 20 s on 2 cores at load 19; five start together here).
         expect(Date.now() - started).toBeLessThan(45_000);
-      }
+      };
+      await Promise.all(cases.map(refusal));
     }, 120_000);
   },
 );

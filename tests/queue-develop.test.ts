@@ -3,22 +3,24 @@
 // starts no agent. Deterministic bots give the same strategies and the same W as in-process; an LLM
 // agent (the built-in one, against a scripted OpenAI-compatible server) develops only on the
 // worker that holds its key, and that key is in no Redis key, job, run-directory file or log.
-// Over 30 s: agents develop on two queue worker processes and in-process for the same W; each
-// worker is a CLI process that loads the whole orchestrator.
+// Over 30 s: agents develop on two queue worker processes (one pair for the file) and in-process
+// for the same W; each worker is a CLI process that loads the whole orchestrator.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DirAgent } from '../agents/dir/dir-agent.ts';
 import { OfflineAgent } from '../agents/offline/index.ts';
 import { resolveConfig, type TourneyConfigInput } from '../orchestrator/config/tourney-config.ts';
 import { connectQueue } from '../orchestrator/queue/connection.ts';
+import { queueStatus } from '../orchestrator/queue/status.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { botWithParams, BUILTIN, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';
 import { queueFixture, runCli, wOf } from './helpers/queue.ts';
 import { perConversation, startScriptedLlm } from './helpers/scripted-llm.ts';
+import type { WorkerProcess } from './helpers/worker-process.ts';
 
 const records = (runDir: string) =>
   fs
@@ -67,6 +69,45 @@ async function redisContents(url: string): Promise<string> {
 
 describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on workers (real redis-server)', () => {
   const q = queueFixture();
+  const SENTINEL = 'sk-sentinel-queue-develop-7f3a';
+  let server: Awaited<ReturnType<typeof startScriptedLlm>>;
+  /**
+   * The file's two workers, one without the LLM agent's key and one with it, both pointed at the
+   * scripted server; both tests use them (two workers each before). Started in beforeAll and awaited
+   * by the tests, so the first test's in-process run overlaps their CLI loads.
+   */
+  let workers: Promise<[WorkerProcess, WorkerProcess]>;
+  /** Developments the workers have done, per the tests that finished: checked against their own count when they stop. */
+  let developments = 0;
+
+  beforeAll(async () => {
+    const sample = BUILTIN('random');
+    const write = (p: string, file: string) => ({
+      name: 'write_file',
+      args: { path: p, content: fs.readFileSync(path.join(sample, file), 'utf8') },
+    });
+    server = await startScriptedLlm(
+      perConversation([
+        {
+          toolCalls: [
+            write('develop_ai/start_ai.sh', 'start_ai.sh'),
+            write('develop_ai/bot.mjs', 'bot.mjs'),
+            write('develop_ai/bot-http.mjs', 'bot-http.mjs'),
+          ],
+        },
+        { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+      ]),
+      { noStreaming: true, key: SENTINEL },
+    );
+    const { OPENAI_API_KEY: _, ...base } = process.env;
+    const env = { ...base, CATARENA_OPENAI_BASE_URL: server.baseURL };
+    workers = Promise.all([
+      q.startWorker('noKey', ['--develop', '2'], undefined, false, env),
+      q.startWorker('withKey', ['--develop', '2'], undefined, false, { ...env, OPENAI_API_KEY: SENTINEL }),
+    ]);
+    workers.catch(() => {}); // awaited by the tests
+  });
+  afterAll(() => server?.close());
 
   it('agents develop on 2 workers, none in the coordinator; same strategies and W as in-process', async () => {
     // Deterministic bots, as scripts/w-fingerprint.mjs plays them (fixed search, no noise), entered
@@ -91,11 +132,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       seed: 7,
     };
     const local = path.join(tempDir(), 'local');
-    const [, a, b] = await Promise.all([
-      runTourney({ config: resolveConfig(input), runDir: local }),
-      q.startWorker('devA', ['--develop', '2']),
-      q.startWorker('devB', ['--develop', '2']),
-    ]);
+    await Promise.all([runTourney({ config: resolveConfig(input), runDir: local }), workers]);
 
     const develop = vi.spyOn(DirAgent.prototype, 'develop');
     const queued = path.join(tempDir(), 'queued');
@@ -123,43 +160,21 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       /copied round_2 into the workspace/,
     );
 
-    await Promise.all([q.stopWorker(a), q.stopWorker(b)]);
-    expect(developedBy(a.output()) + developedBy(b.output())).toBe(4);
+    // Each development once, on the workers (their own count, printed when they stop, is checked
+    // at the end of the file): two per agent, none failed.
+    const rows = (await queueStatus(q.redis.url)).development.filter((r) => r.agent.startsWith('dir:'));
+    expect(rows.map((r) => [r.agent.replace(/.*#/, ''), r.completed, r.failed]).sort()).toEqual([
+      ['learner', 2, 0],
+      ['steady', 2, 0],
+    ]);
+    developments += 4;
   }, 300_000);
 
   it('an LLM agent develops only on the worker with its key; the key is in no Redis value, run file or log; queue status says who lacks it', async () => {
-    const SENTINEL = 'sk-sentinel-queue-develop-7f3a';
-    const sample = BUILTIN('random');
-    const write = (p: string, file: string) => ({
-      name: 'write_file',
-      args: { path: p, content: fs.readFileSync(path.join(sample, file), 'utf8') },
-    });
-    const server = await startScriptedLlm(
-      perConversation([
-        {
-          toolCalls: [
-            write('develop_ai/start_ai.sh', 'start_ai.sh'),
-            write('develop_ai/bot.mjs', 'bot.mjs'),
-            write('develop_ai/bot-http.mjs', 'bot-http.mjs'),
-          ],
-        },
-        { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
-      ]),
-      { noStreaming: true, key: SENTINEL },
-    );
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY; // the coordinator has no key
-    const { OPENAI_API_KEY: _, ...base } = process.env;
     try {
-      // Both started at once: their CLI loads overlap.
-      const [keyless, holder] = await Promise.all([
-        q.startWorker('noKey', [], undefined, false, { ...base, CATARENA_OPENAI_BASE_URL: server.baseURL }),
-        q.startWorker('withKey', [], undefined, false, {
-          ...base,
-          OPENAI_API_KEY: SENTINEL,
-          CATARENA_OPENAI_BASE_URL: server.baseURL,
-        }),
-      ]);
+      const [keyless, holder] = await workers;
       const runDir = path.join(tempDir(), 'llm');
       const offlineDevelop = vi.spyOn(OfflineAgent.prototype, 'develop');
       const input: TourneyConfigInput = {
@@ -223,10 +238,11 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       }
       await Promise.all([q.stopWorker(keyless), q.stopWorker(holder)]);
       expect(developedBy(holder.output())).toBeGreaterThanOrEqual(1);
+      // This run's two (the coder's and cautious's) and the tests' before, each once.
+      expect(developedBy(keyless.output()) + developedBy(holder.output())).toBe(developments + 2);
       for (const w of [keyless, holder]) expect(w.output()).not.toContain(SENTINEL);
     } finally {
       if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
-      await server.close();
     }
   }, 300_000);
 });
