@@ -22,7 +22,6 @@ const STILL_LONG: Record<string, number> = {
   'orchestrator/worker/worker.ts:startQueueWorker': 166,
   'agents/cli/agent.ts:develop': 161,
   'orchestrator/cli/play-commands.ts:registerPlayCommands': 158,
-  'agents/builtin/tools.ts:createTools': 157,
   'reports/evolution/tokenize.ts:tokenize': 139,
   'reports/html/replay-page.ts:writeReplayPagesNow': 128,
   'orchestrator/validate.ts:check': 125,
