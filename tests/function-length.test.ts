@@ -20,7 +20,6 @@ const STILL_LONG: Record<string, number> = {
   'orchestrator/cli/tourney-commands.ts:registerTourneyCommands': 214,
   'sandbox/egress-proxy.ts:startEgressProxy': 202,
   'orchestrator/worker/worker.ts:startQueueWorker': 166,
-  'agents/cli/agent.ts:develop': 161,
   'orchestrator/cli/play-commands.ts:registerPlayCommands': 158,
   'reports/evolution/tokenize.ts:tokenize': 139,
   'reports/html/replay-page.ts:writeReplayPagesNow': 128,
