@@ -21,7 +21,6 @@ const STILL_LONG: Record<string, number> = {
   'sandbox/egress-proxy.ts:startEgressProxy': 202,
   'orchestrator/worker/worker.ts:startQueueWorker': 166,
   'orchestrator/cli/play-commands.ts:registerPlayCommands': 158,
-  'reports/html/replay-page.ts:writeReplayPagesNow': 128,
   'orchestrator/validate.ts:check': 125,
   'orchestrator/executor/queued.ts:executeQueued': 121,
   'sandbox/process.ts:start': 125,
