@@ -26,7 +26,6 @@ const STILL_LONG: Record<string, number> = {
   'sandbox/process.ts:start': 125,
   'orchestrator/tourney/develop.ts:developStrategy': 122,
   'orchestrator/worker/develop-service.ts:startDevelopService': 114,
-  'docker/build-images.ts:buildRootfsTarball': 112,
   'sandbox/agent-container.ts:start': 112,
   'sandbox/docker.ts:start': 111,
   'games/chess/engine/chess-requests.mjs:chessRequests': 101,
