@@ -285,6 +285,28 @@ async function buildRootfsTarball(
   mirror: string,
   log: (line: string) => void,
 ): Promise<void> {
+  const { debootstrap, tar } = rootfsTools(tarball);
+  // A fixed work dir per recipe, guarded by the lock: a run that was killed is cleaned up here.
+  const work = path.join(cacheDir, `.build-bot-runtime-${hash}`);
+  await removeTree(work, log);
+  const rootfs = path.join(work, 'rootfs');
+  fs.mkdirSync(rootfs, { recursive: true });
+  fs.chmodSync(rootfs, 0o755); // becomes "/" of the image: must not inherit a restrictive umask
+  const started = Date.now();
+  const secs = () => `${Math.round((Date.now() - started) / 1000)}s`;
+  try {
+    await runDebootstrap({ debootstrap, recipe, rootfs, mirror, cacheDir, hash, log, secs });
+    log(`debootstrap: [${secs()}] done; cleaning up ${recipe.cleanup.join(' ')}`);
+    await unmountUnder(rootfs);
+    for (const pattern of recipe.cleanup) removeGlob(rootfs, pattern);
+    await tarRootfs(tar, rootfs, tarball, log, secs);
+  } finally {
+    await removeTree(work, log);
+  }
+}
+
+/** debootstrap and tar, as root: what building the rootfs needs, or an error that says what to do. */
+function rootfsTools(tarball: string): { debootstrap: string; tar: string } {
   if (process.getuid?.() !== 0) {
     throw new ImageBuildError(
       `building the bot runtime rootfs needs root (debootstrap): run \`sudo npm run images\`, ` +
@@ -299,95 +321,109 @@ async function buildRootfsTarball(
   }
   const tar = findExecutable('tar');
   if (!tar) throw new ImageBuildError('tar is not installed: apt-get install tar');
+  return { debootstrap, tar };
+}
 
-  // A fixed work dir per recipe, guarded by the lock: a run that was killed is cleaned up here.
-  const work = path.join(cacheDir, `.build-bot-runtime-${hash}`);
-  await removeTree(work, log);
-  const rootfs = path.join(work, 'rootfs');
-  fs.mkdirSync(rootfs, { recursive: true });
-  fs.chmodSync(rootfs, 0o755); // becomes "/" of the image: must not inherit a restrictive umask
-  const started = Date.now();
-  const secs = () => `${Math.round((Date.now() - started) / 1000)}s`;
-  try {
-    log(
-      `debootstrap: ${recipe.suite} (${recipe.variant}) from ${mirror} with ${recipe.packages.length} packages (about a minute)`,
+/** debootstrap of the recipe into rootfs, its progress logged; on failure its log is saved beside the cache. */
+async function runDebootstrap(d: {
+  debootstrap: string;
+  recipe: Recipe;
+  rootfs: string;
+  mirror: string;
+  cacheDir: string;
+  hash: string;
+  log: (line: string) => void;
+  secs: () => string;
+}): Promise<void> {
+  const { recipe, rootfs, mirror, log, secs } = d;
+  log(
+    `debootstrap: ${recipe.suite} (${recipe.variant}) from ${mirror} with ${recipe.packages.length} packages (about a minute)`,
+  );
+  const args = [`--variant=${recipe.variant}`, `--include=${recipe.packages.join(',')}`, recipe.suite, rootfs, mirror];
+  const proc = execa(d.debootstrap, args, {
+    all: true,
+    reject: false,
+    timeout: 30 * 60_000,
+    env: { DEBIAN_FRONTEND: 'noninteractive', LC_ALL: 'C' },
+  });
+  const tail = await followDebootstrap(proc.iterable({ from: 'all' }), log, secs);
+  const result = await proc;
+  if (result.exitCode !== 0 || result.failed) {
+    const saved = path.join(d.cacheDir, `bot-runtime-${d.hash}.debootstrap.log`);
+    try {
+      fs.copyFileSync(path.join(rootfs, 'debootstrap', 'debootstrap.log'), saved);
+    } catch {
+      fs.writeFileSync(saved, `${tail.join('\n')}\n`);
+    }
+    const why = result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? result.signal}`;
+    throw new ImageBuildError(
+      `debootstrap failed (${why}) after ${secs()}:\n  ${tail.slice(-8).join('\n  ')}\n` +
+        `full log: ${saved}. Check that the mirror ${mirror} is reachable ` +
+        '(override with --mirror URL or CATARENA_DEBIAN_MIRROR).',
     );
-    const args = [
-      `--variant=${recipe.variant}`,
-      `--include=${recipe.packages.join(',')}`,
-      recipe.suite,
-      rootfs,
-      mirror,
-    ];
-    const proc = execa(debootstrap, args, {
-      all: true,
-      reject: false,
-      timeout: 30 * 60_000,
-      env: { DEBIAN_FRONTEND: 'noninteractive', LC_ALL: 'C' },
-    });
-    const tail: string[] = [];
-    let phase = '';
-    let lastPrint = Date.now();
-    for await (const line of proc.iterable({ from: 'all' })) {
-      const text = String(line).trimEnd();
-      if (!text) continue;
-      tail.push(text);
-      if (tail.length > 30) tail.shift();
-      // Phases: one line when the verb changes (Retrieving and Validating alternate per package,
-      // so they count as one), the milestones, warnings and errors, and a heartbeat every 10 s.
-      const m = /^([IWE]): (\S+)/.exec(text);
-      const kind = m?.[1];
-      const verb = m?.[2] === 'Validating' ? 'Retrieving' : (m?.[2] ?? '');
-      const milestone = /required packages|core packages|base system/i.test(text);
-      if (
-        kind === 'W' ||
-        kind === 'E' ||
-        (kind === 'I' && verb !== phase) ||
-        milestone ||
-        Date.now() - lastPrint > 10_000
-      ) {
-        log(`debootstrap: [${secs()}] ${text.replace(/^I: /, '')}`);
-        lastPrint = Date.now();
-      }
-      if (kind === 'I') phase = verb;
-    }
-    const result = await proc;
-    if (result.exitCode !== 0 || result.failed) {
-      const saved = path.join(cacheDir, `bot-runtime-${hash}.debootstrap.log`);
-      try {
-        fs.copyFileSync(path.join(rootfs, 'debootstrap', 'debootstrap.log'), saved);
-      } catch {
-        fs.writeFileSync(saved, `${tail.join('\n')}\n`);
-      }
-      const why = result.timedOut ? 'timed out' : `exit code ${result.exitCode ?? result.signal}`;
-      throw new ImageBuildError(
-        `debootstrap failed (${why}) after ${secs()}:\n  ${tail.slice(-8).join('\n  ')}\n` +
-          `full log: ${saved}. Check that the mirror ${mirror} is reachable ` +
-          '(override with --mirror URL or CATARENA_DEBIAN_MIRROR).',
-      );
-    }
-    log(`debootstrap: [${secs()}] done; cleaning up ${recipe.cleanup.join(' ')}`);
-    await unmountUnder(rootfs);
-    for (const pattern of recipe.cleanup) removeGlob(rootfs, pattern);
-
-    const partial = `${tarball}.partial-${process.pid}`;
-    log(`tar: writing ${tarball}`);
-    const t = await execa(tar, ['--numeric-owner', '-C', rootfs, '-cf', partial, '.'], { reject: false, all: true });
-    if (t.exitCode !== 0) {
-      fs.rmSync(partial, { force: true });
-      throw new ImageBuildError(
-        `tar of the rootfs failed: ${String(t.all ?? '')
-          .trim()
-          .split('\n')
-          .slice(-3)
-          .join(' / ')}`,
-      );
-    }
-    fs.renameSync(partial, tarball);
-    log(`tar: [${secs()}] ${(fs.statSync(tarball).size / 2 ** 20).toFixed(0)} MiB cached`);
-  } finally {
-    await removeTree(work, log);
   }
+}
+
+/**
+ * debootstrap's output, logged by phase: one line when the verb changes (Retrieving and Validating
+ * alternate per package, so they count as one), the milestones, warnings and errors, and a
+ * heartbeat every 10 s. Returns the last 30 lines.
+ */
+async function followDebootstrap(
+  lines: AsyncIterable<unknown>,
+  log: (line: string) => void,
+  secs: () => string,
+): Promise<string[]> {
+  const tail: string[] = [];
+  let phase = '';
+  let lastPrint = Date.now();
+  for await (const line of lines) {
+    const text = String(line).trimEnd();
+    if (!text) continue;
+    tail.push(text);
+    if (tail.length > 30) tail.shift();
+    const m = /^([IWE]): (\S+)/.exec(text);
+    const kind = m?.[1];
+    const verb = m?.[2] === 'Validating' ? 'Retrieving' : (m?.[2] ?? '');
+    const milestone = /required packages|core packages|base system/i.test(text);
+    if (
+      kind === 'W' ||
+      kind === 'E' ||
+      (kind === 'I' && verb !== phase) ||
+      milestone ||
+      Date.now() - lastPrint > 10_000
+    ) {
+      log(`debootstrap: [${secs()}] ${text.replace(/^I: /, '')}`);
+      lastPrint = Date.now();
+    }
+    if (kind === 'I') phase = verb;
+  }
+  return tail;
+}
+
+/** The rootfs as a tarball with numeric owners, written beside and renamed into place. */
+async function tarRootfs(
+  tar: string,
+  rootfs: string,
+  tarball: string,
+  log: (line: string) => void,
+  secs: () => string,
+): Promise<void> {
+  const partial = `${tarball}.partial-${process.pid}`;
+  log(`tar: writing ${tarball}`);
+  const t = await execa(tar, ['--numeric-owner', '-C', rootfs, '-cf', partial, '.'], { reject: false, all: true });
+  if (t.exitCode !== 0) {
+    fs.rmSync(partial, { force: true });
+    throw new ImageBuildError(
+      `tar of the rootfs failed: ${String(t.all ?? '')
+        .trim()
+        .split('\n')
+        .slice(-3)
+        .join(' / ')}`,
+    );
+  }
+  fs.renameSync(partial, tarball);
+  log(`tar: [${secs()}] ${(fs.statSync(tarball).size / 2 ** 20).toFixed(0)} MiB cached`);
 }
 
 async function importTarball(

@@ -14,6 +14,7 @@ import {
   stepCountIs,
   type LanguageModelUsage,
   type ModelMessage,
+  type StepResult,
   type StopCondition,
   type ToolSet,
 } from 'ai';
@@ -232,6 +233,103 @@ function statusOf(err: unknown): number | undefined {
   return APICallError.isInstance(err) ? err.statusCode : undefined;
 }
 
+/** One development's state, shared by its steps (BuiltinAgent.develop). */
+interface DevelopRun {
+  ws: Workspace;
+  budget: DevelopBudget;
+  t0: number;
+  deadline: number;
+  maxSteps: number;
+  system: string;
+  tokens: TokenCounts;
+  toolCalls: number;
+  log: string[];
+  meter: FetchWrap | undefined;
+  /** The model of each attempt: the primary attemptsPerModel times, then the fallback as often. */
+  plan: ResolvedModel[];
+  failure?: string;
+  reason?: BuildFailure;
+  success: boolean;
+  attempts: number;
+  /** A conversation that outgrew the model's context gets one more attempt, fresh and trimmed. */
+  retriedTrimmed: Set<ResolvedModel>;
+  trim: boolean;
+  toolLog: string;
+  waits: WaitLedger;
+  /** The tool call's number within the attempt, for the tool log. */
+  step: number;
+}
+
+/** The attempt's inputs from develop (BuiltinAgent.attempt). */
+interface AttemptInput {
+  system: string;
+  prompt: string;
+  maxSteps: number;
+  deadline: number;
+  tokens: TokenCounts;
+  waits: WaitLedger;
+  /** The run's budget on each request (meterFor), under the rate-limit patience. */
+  meter: FetchWrap | undefined;
+  /** The run's recording (or replay) of each request, under the meter: what was really sent. */
+  exchanges: DevelopBudget['exchanges'];
+  /** The attempt's number (1-based), for the recording's index. */
+  attempt: number;
+  /** Trim older tool output from every step's conversation (after a context-length failure). */
+  trim: boolean;
+  onCall: (r: ToolCallRecord) => void;
+  log: string[];
+}
+
+/** One tool call, with its whole input, as a JSON line of the workspace's tool log. */
+function recordToolCall(run: DevelopRun, r: ToolCallRecord): void {
+  const line: ToolLogLine = { attempt: run.attempts, step: ++run.step, tool: r.name, input: r.input ?? {}, ok: r.ok };
+  try {
+    fs.appendFileSync(run.toolLog, `${JSON.stringify(line)}\n`);
+  } catch {
+    // the workspace is gone (an interrupted run): the log is a record, not the work
+  }
+}
+
+/**
+ * The prompt and per-step options of generateText for a model. Anthropic caches a prompt prefix
+ * only where asked (cache_control on a block; tools and system come first in the prefix): the
+ * system prompt and, each step, the conversation so far are marked, so a step re-reads them at the
+ * cache price (a tenth) instead of in full. Two of the four breakpoints Anthropic allows. Other
+ * providers cache by themselves.
+ */
+function conversationOptions(model: ResolvedModel, a: Pick<AttemptInput, 'system' | 'prompt' | 'trim'>) {
+  const ephemeral = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+  const anthropic = model.provider === 'anthropic';
+  const mark = (messages: ModelMessage[]) =>
+    anthropic
+      ? messages.map((m, k) =>
+          k === messages.length - 1 && m.role !== 'system'
+            ? { ...m, providerOptions: { ...m.providerOptions, ...ephemeral } }
+            : m,
+        )
+      : messages;
+  const prepareStep =
+    anthropic || a.trim
+      ? {
+          prepareStep: ({ messages }: { messages: ModelMessage[] }) => ({
+            messages: mark(a.trim ? trimConversation(messages) : messages),
+          }),
+        }
+      : {};
+  const input = anthropic
+    ? {
+        messages: [
+          { role: 'system' as const, content: a.system, providerOptions: ephemeral },
+          { role: 'user' as const, content: a.prompt },
+        ],
+      }
+    : { system: a.system, prompt: a.prompt };
+  // Responses: nothing kept on OpenAI's side (store false): every request carries the whole
+  // conversation, reasoning items included as encrypted content (the SDK asks for it).
+  const providerOptions = model.api === 'responses' ? { openai: { store: false } } : undefined;
+  return { input, prepareStep, providerOptions };
+}
+
 export class BuiltinAgent implements Agent {
   readonly id: string;
   readonly kind: string;
@@ -320,167 +418,222 @@ export class BuiltinAgent implements Agent {
   }
 
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
+    const run = this.startDevelopment(ws, budget);
+    const sandbox = await this.makeSandbox(ws);
+    try {
+      await this.runAttempts(run, sandbox);
+    } finally {
+      await sandbox.close();
+    }
+    return this.developResult(run);
+  }
+
+  /** A development's state before its first attempt: deadline, prompt, plan of models, log head. */
+  private startDevelopment(ws: Workspace, budget: DevelopBudget): DevelopRun {
     const t0 = Date.now();
     // Stop a little before the orchestrator's own timeout, so what exists is still returned.
     const deadline = t0 + budget.wallMs - Math.min(10_000, Math.floor(budget.wallMs * 0.05));
     const maxSteps = budget.maxSteps ?? this.opts.maxSteps;
     const limits = { maxSteps, maxTotalTokens: this.opts.maxTotalTokens, wallMs: budget.wallMs };
-    const system = systemPrompt(ws, limits);
-    const tokens: TokenCounts = { input: 0, output: 0 };
-    let toolCalls = 0;
     const log: string[] = [
       `${ws.agentId || this.id} (${this.kind}${this.fallbackModel ? `, fallback ${this.fallbackModel.spec}` : ''}), ${ws.game}/${ws.variant}, round ${ws.round}, task track ${ws.taskTrack ?? 'standard'}`,
       `budget: ${maxSteps} steps per attempt, ${this.opts.maxTotalTokens} tokens, ${Math.round(budget.wallMs / 1000)} s`,
     ];
     const [primary, fallbackModel] = [this.primary, this.fallbackModel];
-    const meter = this.meterFor(budget);
-    const plan = [
-      ...Array<ResolvedModel>(this.opts.attemptsPerModel).fill(primary),
-      ...(fallbackModel ? Array<ResolvedModel>(this.opts.attemptsPerModel).fill(fallbackModel) : []),
-    ];
-    let failure: string | undefined;
-    let reason: BuildFailure | undefined;
-    let success = false;
-    let attempts = 0;
-    // A conversation that outgrew the model's context gets one more attempt, fresh and trimmed.
-    const retriedTrimmed = new Set<ResolvedModel>();
-    let trim = false;
-    // Every tool call with its whole input, one JSON line each, for the evolution report (what the agent looked at).
-    const toolLog = path.join(ws.dir, TOOL_LOG_FILE);
-    const waits = newWaitLedger((line) => log.push(`- rate limit: ${line}`));
-    let step = 0;
-    const record = (r: ToolCallRecord) => {
-      const line: ToolLogLine = { attempt: attempts, step: ++step, tool: r.name, input: r.input ?? {}, ok: r.ok };
-      try {
-        fs.appendFileSync(toolLog, `${JSON.stringify(line)}\n`);
-      } catch {
-        // the workspace is gone (an interrupted run): the log is a record, not the work
-      }
+    return {
+      ws,
+      budget,
+      t0,
+      deadline,
+      maxSteps,
+      system: systemPrompt(ws, limits),
+      tokens: { input: 0, output: 0 },
+      toolCalls: 0,
+      log,
+      meter: this.meterFor(budget),
+      plan: [
+        ...Array<ResolvedModel>(this.opts.attemptsPerModel).fill(primary),
+        ...(fallbackModel ? Array<ResolvedModel>(this.opts.attemptsPerModel).fill(fallbackModel) : []),
+      ],
+      success: false,
+      attempts: 0,
+      retriedTrimmed: new Set<ResolvedModel>(),
+      trim: false,
+      // Every tool call with its whole input, one JSON line each, for the evolution report (what the agent looked at).
+      toolLog: path.join(ws.dir, TOOL_LOG_FILE),
+      waits: newWaitLedger((line) => log.push(`- rate limit: ${line}`)),
+      step: 0,
     };
-    const sandbox = await this.makeSandbox(ws);
-    try {
-      for (let i = 0; i < plan.length; i++) {
-        const model = plan[i]!;
-        if (budget.spend?.stopped) {
-          log.push('', `stopped: ${budget.spend.stopped}`);
-          reason = { reason: 'budget', detail: budget.spend.stopped };
-          break;
-        }
-        if (budgetTokens(tokens) >= this.opts.maxTotalTokens) {
+  }
+
+  /** The attempts of the plan, until one leaves a runnable bot or a budget or a final failure stops them. */
+  private async runAttempts(run: DevelopRun, sandbox: AgentSandbox): Promise<void> {
+    const { ws, plan, log } = run;
+    for (let i = 0; i < plan.length; i++) {
+      const model = plan[i]!;
+      if (this.stopBeforeAttempt(run)) break;
+      run.attempts++;
+      run.step = 0;
+      log.push(
+        '',
+        `## attempt ${i + 1}/${plan.length}: ${model.spec}${i === this.opts.attemptsPerModel && model === this.fallbackModel ? ' (fallback model)' : ''}`,
+      );
+      const outcome = await this.attempt(ws, model, sandbox, {
+        system: run.system,
+        prompt: this.userPrompt(ws, i, plan.length, run.failure, run.trim),
+        maxSteps: run.maxSteps,
+        deadline: run.deadline,
+        tokens: run.tokens,
+        waits: run.waits,
+        meter: run.meter,
+        exchanges: run.budget.exchanges,
+        attempt: i + 1,
+        trim: run.trim,
+        onCall: (r) => {
+          run.toolCalls++;
+          recordToolCall(run, r);
           log.push(
-            '',
-            `token budget exhausted (${budgetTokens(tokens)} ≥ ${this.opts.maxTotalTokens}): no further attempt`,
+            `- ${r.name}(${r.args}) ${r.ok ? `ok${r.note ? ` (${r.note})` : ''}, ${r.ms} ms` : `ERROR: ${oneLine(r.error ?? '', 200)}`}`,
           );
-          reason = {
-            reason: 'budget',
-            detail: `token budget exhausted (${budgetTokens(tokens)} of ${this.opts.maxTotalTokens})`,
-          };
-          break;
-        }
-        if (deadline - Date.now() < 1_000) {
-          log.push('', 'wall-clock budget exhausted: no further attempt');
-          reason = { reason: 'budget', detail: 'wall-clock budget exhausted' };
-          break;
-        }
-        attempts++;
-        step = 0;
-        log.push(
-          '',
-          `## attempt ${i + 1}/${plan.length}: ${model.spec}${i === this.opts.attemptsPerModel && model === fallbackModel ? ' (fallback model)' : ''}`,
-        );
-        const outcome = await this.attempt(ws, model, sandbox, {
-          system,
-          prompt: this.userPrompt(ws, i, plan.length, failure, trim),
-          maxSteps,
-          deadline,
-          tokens,
-          waits,
-          meter,
-          exchanges: budget.exchanges,
-          attempt: i + 1,
-          trim,
-          onCall: (r) => {
-            toolCalls++;
-            record(r);
-            log.push(
-              `- ${r.name}(${r.args}) ${r.ok ? `ok${r.note ? ` (${r.note})` : ''}, ${r.ms} ms` : `ERROR: ${oneLine(r.error ?? '', 200)}`}`,
-            );
-          },
-          log,
-        });
-        trim = false;
-        const verdict = await runnableBot(ws);
-        // The run's budget was reached during the attempt: its refused request is no failure of the model.
-        if (budget.spend?.stopped && (outcome.error || !verdict.ok)) {
-          log.push(`stopped: ${budget.spend.stopped}`);
-          reason = { reason: 'budget', detail: budget.spend.stopped };
-          failure = budget.spend.stopped;
-          if (verdict.ok) success = true;
-          break;
-        }
-        if (outcome.error) {
-          failure = `the agent loop failed: ${outcome.error}`;
-          reason = { reason: outcome.reason ?? 'agent_error', detail: oneLine(outcome.error, 300) };
-        } else if (!verdict.ok) {
-          failure = outcome.cutShort ? `${verdict.why}; ${outcome.cutShort}` : verdict.why;
-          reason = { reason: outcome.reason ?? verdict.reason, detail: oneLine(failure, 300) };
-        } else {
-          success = true;
-          log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
-          break;
-        }
-        log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
-        // Still rate-limited (the request-level wait would have passed the deadline): the next
-        // attempt waits what the server asked if the budget allows it, else there is none.
-        if (reason.reason === 'rate_limited' && i + 1 < plan.length) {
-          const scale = this.rateLimits.waitScale ?? RATE_LIMIT_DEFAULTS.waitScale;
-          const wait = (outcome.retryAfterMs ?? 10_000) * scale;
-          if (Date.now() + wait > deadline - 5_000 * scale) {
-            log.push(
-              `no further attempt: the server asked for ${((outcome.retryAfterMs ?? 10_000) / 1000).toFixed(0)} s, past the development's deadline`,
-            );
-            break;
-          }
-          log.push(
-            `waiting ${(wait / 1000).toFixed(1)} s before the next attempt (${outcome.retryAfterMs !== undefined ? 'as the server asked' : 'no wait given by the server'})`,
-          );
-          await new Promise((r) => setTimeout(r, wait));
-          waits.ms += wait;
-          waits.waits++;
-        }
-        if (reason.reason === 'context_length' && !retriedTrimmed.has(model) && i + 1 < plan.length) {
-          retriedTrimmed.add(model);
-          trim = true;
-          log.push(
-            `the conversation outgrew ${model.spec}'s context: one more attempt, fresh, with older tool output trimmed`,
-          );
-          continue;
-        }
-        // A refused key, an empty account or a prompt beyond the context fail the same way on every
-        // attempt with this model: go on with the fallback model, if any, or stop.
-        if (FINAL_REASONS.has(reason.reason)) {
-          const next = plan.findIndex((m, k) => k > i && m !== model);
-          if (next < 0) {
-            if (i + 1 < plan.length)
-              log.push(
-                `no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`,
-              );
-            break;
-          }
-          log.push(`no further attempt with ${model.spec}: ${reason.reason}; on to ${plan[next]!.spec}`);
-          i = next - 1;
-        }
-      }
-    } finally {
-      await sandbox.close();
+        },
+        log,
+      });
+      run.trim = false;
+      if (!(await this.judgeAttempt(run, i, outcome))) break;
+      const next = await this.nextAttemptIndex(run, i, model, outcome);
+      if (next === undefined) break;
+      i = next;
     }
+  }
+
+  /** Whether the run's budget, the token budget or the wall clock leave no room for another attempt. */
+  private stopBeforeAttempt(run: DevelopRun): boolean {
+    const { budget, log, tokens } = run;
+    if (budget.spend?.stopped) {
+      log.push('', `stopped: ${budget.spend.stopped}`);
+      run.reason = { reason: 'budget', detail: budget.spend.stopped };
+      return true;
+    }
+    if (budgetTokens(tokens) >= this.opts.maxTotalTokens) {
+      log.push(
+        '',
+        `token budget exhausted (${budgetTokens(tokens)} ≥ ${this.opts.maxTotalTokens}): no further attempt`,
+      );
+      run.reason = {
+        reason: 'budget',
+        detail: `token budget exhausted (${budgetTokens(tokens)} of ${this.opts.maxTotalTokens})`,
+      };
+      return true;
+    }
+    if (run.deadline - Date.now() < 1_000) {
+      log.push('', 'wall-clock budget exhausted: no further attempt');
+      run.reason = { reason: 'budget', detail: 'wall-clock budget exhausted' };
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * An attempt's verdict from the bot it left: true when it failed and another may follow, false
+   * when it succeeded or the run's budget was reached (run.success, run.failure and run.reason say which).
+   */
+  private async judgeAttempt(run: DevelopRun, i: number, outcome: AttemptOutcome): Promise<boolean> {
+    const { budget, log } = run;
+    const verdict = await runnableBot(run.ws);
+    // The run's budget was reached during the attempt: its refused request is no failure of the model.
+    if (budget.spend?.stopped && (outcome.error || !verdict.ok)) {
+      log.push(`stopped: ${budget.spend.stopped}`);
+      run.reason = { reason: 'budget', detail: budget.spend.stopped };
+      run.failure = budget.spend.stopped;
+      if (verdict.ok) run.success = true;
+      return false;
+    }
+    if (outcome.error) {
+      run.failure = `the agent loop failed: ${outcome.error}`;
+      run.reason = { reason: outcome.reason ?? 'agent_error', detail: oneLine(outcome.error, 300) };
+    } else if (!verdict.ok) {
+      run.failure = outcome.cutShort ? `${verdict.why}; ${outcome.cutShort}` : verdict.why;
+      run.reason = { reason: outcome.reason ?? verdict.reason, detail: oneLine(run.failure, 300) };
+    } else {
+      run.success = true;
+      log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
+      return false;
+    }
+    log.push(`attempt ${i + 1} failed: ${run.failure} [${run.reason.reason}]`);
+    return true;
+  }
+
+  /**
+   * After failed attempt i: the index the loop goes on from (its next attempt is that + 1), or
+   * undefined when no attempt follows. Waits out a rate limit, retries trimmed after a context
+   * overflow, skips to the fallback model after a failure that does not change between attempts.
+   */
+  private async nextAttemptIndex(
+    run: DevelopRun,
+    i: number,
+    model: ResolvedModel,
+    outcome: AttemptOutcome,
+  ): Promise<number | undefined> {
+    const { plan, log } = run;
+    const reason = run.reason!;
+    // Still rate-limited (the request-level wait would have passed the deadline): the next
+    // attempt waits what the server asked if the budget allows it, else there is none.
+    if (reason.reason === 'rate_limited' && i + 1 < plan.length && !(await this.waitOutRateLimit(run, outcome)))
+      return undefined;
+    if (reason.reason === 'context_length' && !run.retriedTrimmed.has(model) && i + 1 < plan.length) {
+      run.retriedTrimmed.add(model);
+      run.trim = true;
+      log.push(
+        `the conversation outgrew ${model.spec}'s context: one more attempt, fresh, with older tool output trimmed`,
+      );
+      return i;
+    }
+    // A refused key, an empty account or a prompt beyond the context fail the same way on every
+    // attempt with this model: go on with the fallback model, if any, or stop.
+    if (FINAL_REASONS.has(reason.reason)) {
+      const next = plan.findIndex((m, k) => k > i && m !== model);
+      if (next < 0) {
+        if (i + 1 < plan.length)
+          log.push(
+            `no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - run.t0) / 1000)} s)`,
+          );
+        return undefined;
+      }
+      log.push(`no further attempt with ${model.spec}: ${reason.reason}; on to ${plan[next]!.spec}`);
+      return next - 1;
+    }
+    return i;
+  }
+
+  /** Waits what a rate-limited server asked before the next attempt; false when that passes the deadline. */
+  private async waitOutRateLimit(run: DevelopRun, outcome: AttemptOutcome): Promise<boolean> {
+    const scale = this.rateLimits.waitScale ?? RATE_LIMIT_DEFAULTS.waitScale;
+    const wait = (outcome.retryAfterMs ?? 10_000) * scale;
+    if (Date.now() + wait > run.deadline - 5_000 * scale) {
+      run.log.push(
+        `no further attempt: the server asked for ${((outcome.retryAfterMs ?? 10_000) / 1000).toFixed(0)} s, past the development's deadline`,
+      );
+      return false;
+    }
+    run.log.push(
+      `waiting ${(wait / 1000).toFixed(1)} s before the next attempt (${outcome.retryAfterMs !== undefined ? 'as the server asked' : 'no wait given by the server'})`,
+    );
+    await new Promise((r) => setTimeout(r, wait));
+    run.waits.ms += wait;
+    run.waits.waits++;
+    return true;
+  }
+
+  /** The development's result: the bot folder, its cost, the log, and why it failed if it did. */
+  private async developResult(run: DevelopRun): Promise<DevelopResult> {
+    const { ws, log, tokens, toolCalls, waits, success, failure, reason, attempts } = run;
     if (!success)
       log.push(
         '',
         `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`,
       );
     const cost = {
-      wallMs: Date.now() - t0,
+      wallMs: Date.now() - run.t0,
       toolCalls,
       tokens,
       linesOfCode: await linesOfCode(ws.outputDir),
@@ -518,35 +671,9 @@ export class BuiltinAgent implements Agent {
     ws: Workspace,
     model: ResolvedModel,
     sandbox: AgentSandbox,
-    a: {
-      system: string;
-      prompt: string;
-      maxSteps: number;
-      deadline: number;
-      tokens: TokenCounts;
-      waits: WaitLedger;
-      /** The run's budget on each request (meterFor), under the rate-limit patience. */
-      meter: FetchWrap | undefined;
-      /** The run's recording (or replay) of each request, under the meter: what was really sent. */
-      exchanges: DevelopBudget['exchanges'];
-      /** The attempt's number (1-based), for the recording's index. */
-      attempt: number;
-      /** Trim older tool output from every step's conversation (after a context-length failure). */
-      trim: boolean;
-      onCall: (r: ToolCallRecord) => void;
-      log: string[];
-    },
+    a: AttemptInput,
   ): Promise<AttemptOutcome> {
-    // The model again, over a fetch that waits out rate limits within this development's deadline;
-    // the budget's meter sits under it, so each request really sent is checked and charged.
-    const taped = (f: typeof globalThis.fetch) => (a.exchanges ? tapFetch(f, a.exchanges, a.attempt) : f);
-    const patient = resolveModel(model.spec, this.env, this.http, (f) =>
-      patientFetch(a.meter ? a.meter(taped(f)) : taped(f), {
-        deadline: a.deadline,
-        ledger: a.waits,
-        options: this.rateLimits,
-      }),
-    ).model;
+    const patient = this.patientModel(model, a);
     // Tool calls run before onStepFinish: hold their log lines so each step reads text, then calls.
     const pending: ToolCallRecord[] = [];
     const flush = () => pending.splice(0).forEach(a.onCall);
@@ -566,41 +693,9 @@ export class BuiltinAgent implements Agent {
     const before = budgetTokens(a.tokens);
     const tokenLimit: StopCondition<ToolSet> = ({ steps }) =>
       before + steps.reduce((s, st) => s + budgetTokens(stepTokens(st.usage)), 0) >= this.opts.maxTotalTokens;
-    let steps = 0;
+    const counter = { steps: 0 };
     try {
-      // Anthropic caches a prompt prefix only where asked (cache_control on a block; tools and
-      // system come first in the prefix): the system prompt and, each step, the conversation so
-      // far are marked, so a step re-reads them at the cache price (a tenth) instead of in full.
-      // Two of the four breakpoints Anthropic allows. Other providers cache by themselves.
-      const ephemeral = { anthropic: { cacheControl: { type: 'ephemeral' } } };
-      const anthropic = model.provider === 'anthropic';
-      const mark = (messages: ModelMessage[]) =>
-        anthropic
-          ? messages.map((m, k) =>
-              k === messages.length - 1 && m.role !== 'system'
-                ? { ...m, providerOptions: { ...m.providerOptions, ...ephemeral } }
-                : m,
-            )
-          : messages;
-      const prepareStep =
-        anthropic || a.trim
-          ? {
-              prepareStep: ({ messages }: { messages: ModelMessage[] }) => ({
-                messages: mark(a.trim ? trimConversation(messages) : messages),
-              }),
-            }
-          : {};
-      const input = anthropic
-        ? {
-            messages: [
-              { role: 'system' as const, content: a.system, providerOptions: ephemeral },
-              { role: 'user' as const, content: a.prompt },
-            ],
-          }
-        : { system: a.system, prompt: a.prompt };
-      // Responses: nothing kept on OpenAI's side (store false): every request carries the whole
-      // conversation, reasoning items included as encrypted content (the SDK asks for it).
-      const providerOptions = model.api === 'responses' ? { openai: { store: false } } : undefined;
+      const { input, prepareStep, providerOptions } = conversationOptions(model, a);
       const result = await generateText({
         model: patient,
         ...input,
@@ -610,53 +705,90 @@ export class BuiltinAgent implements Agent {
         stopWhen: [stepCountIs(a.maxSteps), hasToolCall('finish'), tokenLimit],
         abortSignal: controller.signal,
         maxRetries: this.opts.maxRetries,
-        onStepFinish: (step) => {
-          steps++;
-          addTokens(a.tokens, stepTokens(step.usage));
-          if (step.text.trim()) a.log.push(`- model says: ${oneLine(this.redact(step.text), 200)}`);
-          flush();
-          for (const call of step.toolCalls) {
-            if (call.invalid) {
-              a.onCall({
-                name: call.toolName,
-                args: oneLine(this.redact(JSON.stringify(call.input) ?? ''), 120),
-                input: loggedInput(call.input, this.redact),
-                ok: false,
-                error: `invalid call: ${describeError(call.error)}`,
-                ms: 0,
-              });
-            }
-          }
-        },
+        onStepFinish: (step) => this.onStepFinish(step, a, counter, flush),
       });
-      const atBudget = !ctx.finished && (steps >= a.maxSteps || budgetTokens(a.tokens) >= this.opts.maxTotalTokens);
-      const cutShort = ctx.finished ? undefined : cutShortWords(result.finishReason, result.rawFinishReason);
-      const why = ctx.finished
-        ? `finished: ${oneLine(this.redact(ctx.finished.summary), 300)}`
-        : steps >= a.maxSteps
-          ? `stopped at the step limit (${a.maxSteps})`
-          : budgetTokens(a.tokens) >= this.opts.maxTotalTokens
-            ? 'stopped at the token budget'
-            : (cutShort ?? `the model stopped without calling finish (${result.finishReason})`);
-      a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ${why}`);
-      return {
-        finished: ctx.finished?.summary,
-        steps,
-        ...(atBudget ? { reason: 'budget' as const } : {}),
-        ...(cutShort ? { cutShort } : {}),
-      };
+      return this.loopOutcome(ctx, result, counter.steps, a);
     } catch (err) {
       flush();
-      const aborted = controller.signal.aborted;
-      const error = aborted ? 'wall-clock budget exhausted (request aborted)' : this.redact(describeError(err));
-      a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ERROR: ${error}`);
-      const reason = aborted
-        ? 'budget'
-        : (classifyLlmError(`${error} ${fullErrorText(err)}`, statusOf(err)) ?? 'agent_error');
-      const wait = reason === 'rate_limited' ? retryAfterOf(err) : undefined;
-      return { error, steps, reason, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+      return this.failedOutcome(err, controller.signal.aborted, counter.steps, a);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The model again, over a fetch that waits out rate limits within this development's deadline;
+   * the budget's meter sits under it, so each request really sent is checked and charged.
+   */
+  private patientModel(model: ResolvedModel, a: AttemptInput): ResolvedModel['model'] {
+    const taped = (f: typeof globalThis.fetch) => (a.exchanges ? tapFetch(f, a.exchanges, a.attempt) : f);
+    return resolveModel(model.spec, this.env, this.http, (f) =>
+      patientFetch(a.meter ? a.meter(taped(f)) : taped(f), {
+        deadline: a.deadline,
+        ledger: a.waits,
+        options: this.rateLimits,
+      }),
+    ).model;
+  }
+
+  /** A step's tokens, words and tool calls (held ones first, then the invalid ones the SDK caught). */
+  private onStepFinish(
+    step: StepResult<ToolSet>,
+    a: AttemptInput,
+    counter: { steps: number },
+    flush: () => void,
+  ): void {
+    counter.steps++;
+    addTokens(a.tokens, stepTokens(step.usage));
+    if (step.text.trim()) a.log.push(`- model says: ${oneLine(this.redact(step.text), 200)}`);
+    flush();
+    for (const call of step.toolCalls) {
+      if (call.invalid) {
+        a.onCall({
+          name: call.toolName,
+          args: oneLine(this.redact(JSON.stringify(call.input) ?? ''), 120),
+          input: loggedInput(call.input, this.redact),
+          ok: false,
+          error: `invalid call: ${describeError(call.error)}`,
+          ms: 0,
+        });
+      }
+    }
+  }
+
+  /** How a loop that returned ended: finished, at a budget, cut short, or stopped without finish. */
+  private loopOutcome(
+    ctx: ToolContext,
+    result: { finishReason: string; rawFinishReason?: string | undefined },
+    steps: number,
+    a: AttemptInput,
+  ): AttemptOutcome {
+    const atBudget = !ctx.finished && (steps >= a.maxSteps || budgetTokens(a.tokens) >= this.opts.maxTotalTokens);
+    const cutShort = ctx.finished ? undefined : cutShortWords(result.finishReason, result.rawFinishReason);
+    const why = ctx.finished
+      ? `finished: ${oneLine(this.redact(ctx.finished.summary), 300)}`
+      : steps >= a.maxSteps
+        ? `stopped at the step limit (${a.maxSteps})`
+        : budgetTokens(a.tokens) >= this.opts.maxTotalTokens
+          ? 'stopped at the token budget'
+          : (cutShort ?? `the model stopped without calling finish (${result.finishReason})`);
+    a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ${why}`);
+    return {
+      finished: ctx.finished?.summary,
+      steps,
+      ...(atBudget ? { reason: 'budget' as const } : {}),
+      ...(cutShort ? { cutShort } : {}),
+    };
+  }
+
+  /** How a loop that threw failed: the wall clock, or the API error classified (with its asked wait). */
+  private failedOutcome(err: unknown, aborted: boolean, steps: number, a: AttemptInput): AttemptOutcome {
+    const error = aborted ? 'wall-clock budget exhausted (request aborted)' : this.redact(describeError(err));
+    a.log.push(`${steps} step${steps === 1 ? '' : 's'}; ERROR: ${error}`);
+    const reason = aborted
+      ? 'budget'
+      : (classifyLlmError(`${error} ${fullErrorText(err)}`, statusOf(err)) ?? 'agent_error');
+    const wait = reason === 'rate_limited' ? retryAfterOf(err) : undefined;
+    return { error, steps, reason, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
   }
 }

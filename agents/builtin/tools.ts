@@ -286,11 +286,17 @@ export function loggedInput(input: unknown, redact: (text: string) => string): R
   return out;
 }
 
-/** The agent's tools (AI SDK `tool()`s with zod input schemas), executing in ctx.sandbox. */
-export function createTools(ctx: ToolContext): ToolSet {
-  const { sandbox, redact } = ctx;
-  const rel = (p: string) => path.relative(ctx.workspace.dir, p) || '.';
+/** The signature of tracerOf's wrapper of a tool's execute function. */
+type Traced = <I>(
+  name: string,
+  describe: (input: I) => string,
+  fn: (input: I, signal?: AbortSignal) => Promise<string>,
+  note?: (output: string) => string,
+) => (input: I, options: { abortSignal?: AbortSignal }) => Promise<string>;
 
+/** The tracer of ctx's tool calls (Traced). */
+function tracerOf(ctx: ToolContext): Traced {
+  const { redact } = ctx;
   /** Wraps an execute function: records the call, masks secrets, turns failures into tool errors. */
   function traced<I>(
     name: string,
@@ -313,134 +319,166 @@ export function createTools(ctx: ToolContext): ToolSet {
       }
     };
   }
+  return traced;
+}
 
-  return {
-    list_files: tool({
-      description:
-        'List a directory of the workspace (paths are relative to the workspace root). With recursive=true, lists up to 3 levels deep.',
-      inputSchema: z.object({
-        path: z.string().default('.').describe('directory relative to the workspace root, e.g. "." or "develop_ai"'),
-        recursive: z.boolean().default(false),
-      }),
-      execute: traced(
-        'list_files',
-        (i) => `${i.path}${i.recursive ? ' (recursive)' : ''}`,
-        async ({ path: dir, recursive }) => {
-          const lines: string[] = [];
-          const walk = async (d: string, depth: number) => {
-            for (const e of await sandbox.list(d)) {
-              if (lines.length >= LIST_MAX_ENTRIES) return;
-              const p = d === '.' ? e.name : `${d.replace(/\/+$/, '')}/${e.name}`;
-              lines.push(
-                e.type === 'dir' ? `${p}/` : e.type === 'file' ? `${p} (${e.size} bytes)` : `${p} (${e.type})`,
-              );
-              if (recursive && e.type === 'dir' && depth < 3 && !LIST_SKIP.has(e.name)) await walk(p, depth + 1);
-            }
-          };
-          await walk(dir || '.', 1);
-          if (lines.length >= LIST_MAX_ENTRIES) lines.push(`[stopped at ${LIST_MAX_ENTRIES} entries]`);
-          return lines.length ? lines.join('\n') : '(empty directory)';
-        },
-      ),
+/** list_files: a directory listing, up to 3 levels deep with recursive. */
+function listFilesTool(ctx: ToolContext, traced: Traced) {
+  const { sandbox } = ctx;
+  return tool({
+    description:
+      'List a directory of the workspace (paths are relative to the workspace root). With recursive=true, lists up to 3 levels deep.',
+    inputSchema: z.object({
+      path: z.string().default('.').describe('directory relative to the workspace root, e.g. "." or "develop_ai"'),
+      recursive: z.boolean().default(false),
     }),
-
-    read_file: tool({
-      description: `Read a text file of the workspace. Long files come in pieces of ${READ_CAP_CHARS} characters: pass offset to read on.`,
-      inputSchema: z.object({
-        path: z.string().describe('file relative to the workspace root'),
-        offset: z.number().int().min(0).default(0).describe('character offset to start at'),
-      }),
-      execute: traced(
-        'read_file',
-        (i) => `${i.path}${i.offset ? ` @${i.offset}` : ''}`,
-        async ({ path: file, offset }) => {
-          const text = await sandbox.read(file);
-          const piece = text.slice(offset, offset + READ_CAP_CHARS);
-          const end = offset + piece.length;
-          return end < text.length
-            ? `${piece}\n[… ${text.length - end} more characters: read again with offset=${end}]`
-            : piece || '(empty file)';
-        },
-      ),
-    }),
-
-    write_file: tool({
-      description:
-        'Create or overwrite a file of the workspace with the given content (parent folders are created; .sh files are made executable). Your bot goes in the output folder.',
-      inputSchema: z.object({
-        path: z.string().describe('file relative to the workspace root, e.g. "develop_ai/start_ai.sh"'),
-        content: z.string().describe('the complete file content'),
-      }),
-      execute: traced(
-        'write_file',
-        (i) => `${i.path}, ${i.content.length} chars`,
-        async ({ path: file, content }) => {
-          await sandbox.write(file, content);
-          return `wrote ${file} (${content.length} characters, ${content.split('\n').length} lines)`;
-        },
-      ),
-    }),
-
-    run_command: tool({
-      description:
-        `Run a shell command (bash -c) in the workspace root and get its exit code, stdout and stderr (each capped at ${OUTPUT_CAP_BYTES / 1000} kB). ` +
-        `Default timeout ${DEFAULT_COMMAND_TIMEOUT_S} s, at most ${Math.round(ctx.commandTimeoutCapMs / 1000)} s. No network besides localhost; no API keys in the environment. ` +
-        'Processes left in the background are killed when the command returns: start a server and probe it in the same command ' +
-        '(e.g. `cd develop_ai && (bash start_ai.sh 18123 &) ; sleep 2; curl -s localhost:18123/health`).',
-      inputSchema: z.object({
-        command: z.string().min(1),
-        timeout_seconds: z
-          .number()
-          .positive()
-          .optional()
-          .describe(`default ${DEFAULT_COMMAND_TIMEOUT_S}, capped at ${Math.round(ctx.commandTimeoutCapMs / 1000)}`),
-      }),
-      execute: traced(
-        'run_command',
-        (i) => i.command,
-        async ({ command, timeout_seconds }, signal) => {
-          const timeoutMs = Math.min(
-            ctx.commandTimeoutCapMs,
-            Math.round((timeout_seconds ?? DEFAULT_COMMAND_TIMEOUT_S) * 1000),
-          );
-          return formatRun(await sandbox.run(command, timeoutMs, signal), timeoutMs);
-        },
-        (out) => out.slice(0, out.indexOf(' after ')),
-      ),
-    }),
-
-    test_bot: tool({
-      description: `Start the bot in ${rel(ctx.workspace.outputDir)}/ and play test positions against the arena, as the tournament will; returns the report (passed or failed, and why). Use it before finishing.`,
-      inputSchema: z.object({}),
-      execute: traced(
-        'test_bot',
-        () => '',
-        async () => {
-          if (!ctx.workspace.check) {
-            return (
-              'No arena check is available in this workspace. Test by hand with run_command: start `bash start_ai.sh <port>` in the background, ' +
-              'curl /health, then POST a request from the protocol, all in one command.'
-            );
+    execute: traced(
+      'list_files',
+      (i) => `${i.path}${i.recursive ? ' (recursive)' : ''}`,
+      async ({ path: dir, recursive }) => {
+        const lines: string[] = [];
+        const walk = async (d: string, depth: number) => {
+          for (const e of await sandbox.list(d)) {
+            if (lines.length >= LIST_MAX_ENTRIES) return;
+            const p = d === '.' ? e.name : `${d.replace(/\/+$/, '')}/${e.name}`;
+            lines.push(e.type === 'dir' ? `${p}/` : e.type === 'file' ? `${p} (${e.size} bytes)` : `${p} (${e.type})`);
+            if (recursive && e.type === 'dir' && depth < 3 && !LIST_SKIP.has(e.name)) await walk(p, depth + 1);
           }
-          const r = await ctx.workspace.check();
-          return `${r.ok ? 'PASSED' : 'FAILED'}\n${r.report}`;
-        },
-        (out) => out.split('\n')[0]!,
-      ),
-    }),
+        };
+        await walk(dir || '.', 1);
+        if (lines.length >= LIST_MAX_ENTRIES) lines.push(`[stopped at ${LIST_MAX_ENTRIES} entries]`);
+        return lines.length ? lines.join('\n') : '(empty directory)';
+      },
+    ),
+  });
+}
 
-    finish: tool({
-      description:
-        'Say that you are done: the bot in the output folder is complete. Give a short summary of the strategy. Nothing runs after this.',
-      inputSchema: z.object({ summary: z.string().describe('what the bot does and how it was tested') }),
-      execute: traced(
-        'finish',
-        (i) => i.summary,
-        async ({ summary }) => {
-          ctx.finished = { summary };
-          return 'Done. The orchestrator will now validate the bot.';
-        },
-      ),
+/** read_file: a text file, in pieces of READ_CAP_CHARS characters. */
+function readFileTool(ctx: ToolContext, traced: Traced) {
+  const { sandbox } = ctx;
+  return tool({
+    description: `Read a text file of the workspace. Long files come in pieces of ${READ_CAP_CHARS} characters: pass offset to read on.`,
+    inputSchema: z.object({
+      path: z.string().describe('file relative to the workspace root'),
+      offset: z.number().int().min(0).default(0).describe('character offset to start at'),
     }),
+    execute: traced(
+      'read_file',
+      (i) => `${i.path}${i.offset ? ` @${i.offset}` : ''}`,
+      async ({ path: file, offset }) => {
+        const text = await sandbox.read(file);
+        const piece = text.slice(offset, offset + READ_CAP_CHARS);
+        const end = offset + piece.length;
+        return end < text.length
+          ? `${piece}\n[… ${text.length - end} more characters: read again with offset=${end}]`
+          : piece || '(empty file)';
+      },
+    ),
+  });
+}
+
+/** write_file: creates or overwrites a file of the workspace. */
+function writeFileTool(ctx: ToolContext, traced: Traced) {
+  const { sandbox } = ctx;
+  return tool({
+    description:
+      'Create or overwrite a file of the workspace with the given content (parent folders are created; .sh files are made executable). Your bot goes in the output folder.',
+    inputSchema: z.object({
+      path: z.string().describe('file relative to the workspace root, e.g. "develop_ai/start_ai.sh"'),
+      content: z.string().describe('the complete file content'),
+    }),
+    execute: traced(
+      'write_file',
+      (i) => `${i.path}, ${i.content.length} chars`,
+      async ({ path: file, content }) => {
+        await sandbox.write(file, content);
+        return `wrote ${file} (${content.length} characters, ${content.split('\n').length} lines)`;
+      },
+    ),
+  });
+}
+
+/** run_command: a bash command in the workspace root, with a capped timeout. */
+function runCommandTool(ctx: ToolContext, traced: Traced) {
+  const { sandbox } = ctx;
+  return tool({
+    description:
+      `Run a shell command (bash -c) in the workspace root and get its exit code, stdout and stderr (each capped at ${OUTPUT_CAP_BYTES / 1000} kB). ` +
+      `Default timeout ${DEFAULT_COMMAND_TIMEOUT_S} s, at most ${Math.round(ctx.commandTimeoutCapMs / 1000)} s. No network besides localhost; no API keys in the environment. ` +
+      'Processes left in the background are killed when the command returns: start a server and probe it in the same command ' +
+      '(e.g. `cd develop_ai && (bash start_ai.sh 18123 &) ; sleep 2; curl -s localhost:18123/health`).',
+    inputSchema: z.object({
+      command: z.string().min(1),
+      timeout_seconds: z
+        .number()
+        .positive()
+        .optional()
+        .describe(`default ${DEFAULT_COMMAND_TIMEOUT_S}, capped at ${Math.round(ctx.commandTimeoutCapMs / 1000)}`),
+    }),
+    execute: traced(
+      'run_command',
+      (i) => i.command,
+      async ({ command, timeout_seconds }, signal) => {
+        const timeoutMs = Math.min(
+          ctx.commandTimeoutCapMs,
+          Math.round((timeout_seconds ?? DEFAULT_COMMAND_TIMEOUT_S) * 1000),
+        );
+        return formatRun(await sandbox.run(command, timeoutMs, signal), timeoutMs);
+      },
+      (out) => out.slice(0, out.indexOf(' after ')),
+    ),
+  });
+}
+
+/** test_bot: the workspace's arena check of the bot in the output folder. */
+function testBotTool(ctx: ToolContext, traced: Traced) {
+  return tool({
+    description: `Start the bot in ${path.relative(ctx.workspace.dir, ctx.workspace.outputDir) || '.'}/ and play test positions against the arena, as the tournament will; returns the report (passed or failed, and why). Use it before finishing.`,
+    inputSchema: z.object({}),
+    execute: traced(
+      'test_bot',
+      () => '',
+      async () => {
+        if (!ctx.workspace.check) {
+          return (
+            'No arena check is available in this workspace. Test by hand with run_command: start `bash start_ai.sh <port>` in the background, ' +
+            'curl /health, then POST a request from the protocol, all in one command.'
+          );
+        }
+        const r = await ctx.workspace.check();
+        return `${r.ok ? 'PASSED' : 'FAILED'}\n${r.report}`;
+      },
+      (out) => out.split('\n')[0]!,
+    ),
+  });
+}
+
+/** finish: the agent says it is done (ctx.finished). */
+function finishTool(ctx: ToolContext, traced: Traced) {
+  return tool({
+    description:
+      'Say that you are done: the bot in the output folder is complete. Give a short summary of the strategy. Nothing runs after this.',
+    inputSchema: z.object({ summary: z.string().describe('what the bot does and how it was tested') }),
+    execute: traced(
+      'finish',
+      (i) => i.summary,
+      async ({ summary }) => {
+        ctx.finished = { summary };
+        return 'Done. The orchestrator will now validate the bot.';
+      },
+    ),
+  });
+}
+
+/** The agent's tools (AI SDK `tool()`s with zod input schemas), executing in ctx.sandbox. */
+export function createTools(ctx: ToolContext): ToolSet {
+  const traced = tracerOf(ctx);
+  return {
+    list_files: listFilesTool(ctx, traced),
+    read_file: readFileTool(ctx, traced),
+    write_file: writeFileTool(ctx, traced),
+    run_command: runCommandTool(ctx, traced),
+    test_bot: testBotTool(ctx, traced),
+    finish: finishTool(ctx, traced),
   };
 }

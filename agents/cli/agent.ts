@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { agentRuntimeTag } from '../../docker/image-tags.ts';
 import { checkDocker, imageId } from '../../docker/build-images.ts';
-import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT } from '../../sandbox/agent-container.ts';
+import { AgentContainer, HOME_MOUNT, WORKSPACE_MOUNT, type ExecResult } from '../../sandbox/agent-container.ts';
 import { startEgressProxy, type EgressProxy } from '../../sandbox/egress-proxy.ts';
 import { modelTableCheck, probeEndpoint, type EndpointApi, type PreflightCheck } from '../core/preflight.ts';
 import type { ModelTable } from '../core/models.ts';
@@ -25,6 +25,7 @@ import {
   newWaitLedger,
   type PatienceContext,
   type RateLimitOptions,
+  type WaitLedger,
 } from '../core/rate-limits.ts';
 import type { Agent, DevelopBudget, DevelopResult, Workspace } from '../core/types.ts';
 import { cliOutputFile } from '../../records/agent-activity.ts';
@@ -81,6 +82,42 @@ export const CLI_MODEL_ALIASES: Partial<Record<CliName, readonly string[]>> = {
   'claude-code': ['default', 'sonnet', 'opus', 'haiku', 'best', 'opusplan', 'sonnet[1m]', 'opus[1m]'],
   'gemini-cli': ['auto', 'pro', 'flash', 'flash-lite', 'auto-gemini-3', 'auto-gemini-2.5'],
 };
+
+/** One development's state, shared by its steps (CliAgent.develop). */
+interface CliRun {
+  ws: Workspace;
+  budget: DevelopBudget;
+  t0: number;
+  deadline: number;
+  tokens: TokenCounts;
+  reportedCostUsd: number;
+  toolCalls: number;
+  log: string[];
+  authHeaders: Record<string, string>;
+  waits: WaitLedger;
+  patience: PatienceContext;
+  container: AgentContainer;
+  success: boolean;
+  failure?: string;
+  reason?: BuildFailure;
+  attempts: number;
+  contextRetried: boolean;
+}
+
+type RefusedCalls = ReturnType<typeof refusedModelCalls>;
+
+/** The egress proxy's counts in the log: requests let through to the endpoint, and those refused. */
+function logEgress(run: CliRun): void {
+  const { container } = run;
+  const { allowed, denied } = container.egress?.counts() ?? { allowed: 0, denied: 0 };
+  const refused = [
+    ...new Set(container.egress?.events.filter((e) => !e.allowed).map((e) => `${e.method} ${e.target}`) ?? []),
+  ].slice(0, 5);
+  run.log.push(
+    '',
+    `egress: ${allowed} requests to the endpoint, ${denied} refused${refused.length ? ` (${refused.join(', ')})` : ''}`,
+  );
+}
 
 export class CliAgent implements Agent {
   readonly id: string;
@@ -170,11 +207,20 @@ export class CliAgent implements Agent {
   }
 
   async develop(ws: Workspace, budget: DevelopBudget): Promise<DevelopResult> {
+    const run = await this.startDevelopment(ws, budget);
+    try {
+      await this.runAttempts(run);
+    } finally {
+      logEgress(run);
+      await run.container.close();
+    }
+    return this.developResult(run);
+  }
+
+  /** A development's state before its first attempt, with its agent container started behind the egress proxy. */
+  private async startDevelopment(ws: Workspace, budget: DevelopBudget): Promise<CliRun> {
     const t0 = Date.now();
     const deadline = t0 + budget.wallMs - Math.min(10_000, Math.floor(budget.wallMs * 0.05));
-    const tokens: TokenCounts = { input: 0, output: 0 };
-    let reportedCostUsd = 0;
-    let toolCalls = 0;
     const log: string[] = [
       `${ws.agentId || this.id} (${this.kind}), ${ws.game}/${ws.variant}, round ${ws.round}`,
       `endpoint ${this.endpoint.upstream} (key from ${this.endpoint.keyVar}, added by the egress proxy), budget ${Math.round(budget.wallMs / 1000)} s, ${this.attempts} attempts`,
@@ -199,122 +245,162 @@ export class CliAgent implements Agent {
       },
       ...(gamePort ? { hostPorts: { [gamePort]: gamePort } } : {}),
     });
-    let success = false;
-    let failure: string | undefined;
-    let reason: BuildFailure | undefined;
-    let attempts = 0;
-    let contextRetried = false;
-    try {
-      for (let i = 0; i < this.attempts; i++) {
-        if (i > 0) await this.waitForEndpoint(authHeaders, patience);
-        if (budget.spend?.stopped) {
-          log.push('', `stopped: ${budget.spend.stopped}`);
-          reason = { reason: 'budget', detail: budget.spend.stopped };
-          break;
-        }
-        const left = deadline - Date.now();
-        if (left < 5_000) {
-          log.push('', 'wall-clock budget exhausted: no further attempt');
-          reason = { reason: 'budget', detail: 'wall-clock budget exhausted' };
-          break;
-        }
-        attempts++;
-        const invocation = {
-          prompt: cliPrompt(ws, i, this.attempts, failure, reason?.reason === 'context_length'),
-          model: this.model,
-          maxTurns: this.maxTurns,
-          baseUrl: container.egressBaseUrl!,
-          home: HOME_MOUNT,
-          workspace: WORKSPACE_MOUNT,
-          webTools: this.webTools,
-          ...(this.modelTable ? { modelTable: this.modelTable } : {}),
-        };
-        log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
-        const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;
-        // A refused key or an empty account is final: the attempt stops at the endpoint's first such
-        // answer, where a CLI would retry it itself for minutes (Claude Code: 11 tries in 187 s).
-        const refused = refusedModelCalls(container.egress);
-        // The output is the CLI's event stream, tool results included: room for a long session.
-        const run = await container
-          .exec(command, {
-            timeoutMs: left,
-            env: this.cli.env(invocation),
-            outputCapBytes: 16 * 1024 * 1024,
-            // Stopped at the endpoint's final refusal, or once the run's spend reached its budget.
-            signal: budget.spend ? AbortSignal.any([refused.signal, budget.spend.signal]) : refused.signal,
-          })
-          .finally(refused.stop);
-        fs.writeFileSync(
-          path.join(ws.dir, cliOutputFile(i + 1)),
-          this.redact(`${run.stdout}\n--- stderr ---\n${run.stderr}`),
-        );
-        const report: CliReport = this.cli.parse(run.stdout, run.stderr);
-        if (refused.reason)
-          report.error = `the endpoint answered a model call with HTTP ${refused.status}${refused.said ? `: ${oneLine(refused.said, 200)}` : ''} (${FAILURE_WORDS[refused.reason]}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
-        if (report.tokens) addTokens(tokens, report.tokens);
-        if (report.costUsd) reportedCostUsd += report.costUsd;
-        toolCalls += report.toolCalls ?? report.turns ?? 0;
-        log.push(
-          `${run.timedOut ? 'timed out' : `exit code ${run.exitCode}`} after ${Math.round(run.durationMs / 1000)} s; ` +
-            `${report.tokens ? tokenWords(report.tokens) : 'no token counts reported'}` +
-            `${report.turns !== undefined ? `, ${report.turns} turns` : ''}${report.toolCalls !== undefined ? `, ${report.toolCalls} tool calls` : ''}` +
-            `${report.costUsd ? `, $${report.costUsd.toFixed(4)} reported` : ''}`,
-        );
-        if (report.summary) log.push(`- says: ${oneLine(this.redact(report.summary))}`);
-        if (report.error) log.push(`- reported error: ${oneLine(this.redact(report.error))}`);
-        if (run.exitCode !== 0 && run.stderr.trim())
-          log.push(`- stderr: ${oneLine(this.redact(run.stderr.trim().split('\n').slice(-3).join(' / ')))}`);
-        const verdict = await runnableBot(ws);
-        if (budget.spend?.stopped) {
-          log.push(`stopped: ${budget.spend.stopped}`);
-          reason = { reason: 'budget', detail: budget.spend.stopped };
-          failure = budget.spend.stopped;
-          success = verdict.ok;
-          break;
-        }
-        if (verdict.ok) {
-          success = true;
-          log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
-          break;
-        }
-        failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
-        reason = {
-          reason: refused.reason ?? attemptReason(report, run.timedOut, verdict.reason),
-          detail: this.redact(oneLine(report.error ?? verdict.why, 300)),
-        };
-        log.push(`attempt ${i + 1} failed: ${failure} [${reason.reason}]`);
-        // A session that outgrew the model's context gets one more, fresh, told to read in parts.
-        if (reason.reason === 'context_length' && !contextRetried && i + 1 < this.attempts) {
-          contextRetried = true;
-          log.push("the session outgrew the model's context: one more attempt, a fresh session told to read in parts");
-          continue;
-        }
-        // A refused key, an empty account or a prompt beyond the context fail the same way again.
-        if (FINAL_REASONS.has(reason.reason) && i + 1 < this.attempts) {
-          log.push(
-            `no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - t0) / 1000)} s)`,
-          );
-          break;
-        }
+    const tokens: TokenCounts = { input: 0, output: 0 };
+    return {
+      ws,
+      budget,
+      t0,
+      deadline,
+      tokens,
+      reportedCostUsd: 0,
+      toolCalls: 0,
+      log,
+      authHeaders,
+      waits,
+      patience,
+      container,
+      success: false,
+      attempts: 0,
+      contextRetried: false,
+    };
+  }
+
+  /** The attempts, until one leaves a runnable bot or a budget or a final failure stops them. */
+  private async runAttempts(run: CliRun): Promise<void> {
+    const { budget, log } = run;
+    for (let i = 0; i < this.attempts; i++) {
+      if (i > 0) await this.waitForEndpoint(run.authHeaders, run.patience);
+      if (budget.spend?.stopped) {
+        log.push('', `stopped: ${budget.spend.stopped}`);
+        run.reason = { reason: 'budget', detail: budget.spend.stopped };
+        break;
       }
-    } finally {
-      const { allowed, denied } = container.egress?.counts() ?? { allowed: 0, denied: 0 };
-      const refused = [
-        ...new Set(container.egress?.events.filter((e) => !e.allowed).map((e) => `${e.method} ${e.target}`) ?? []),
-      ].slice(0, 5);
-      log.push(
-        '',
-        `egress: ${allowed} requests to the endpoint, ${denied} refused${refused.length ? ` (${refused.join(', ')})` : ''}`,
-      );
-      await container.close();
+      const left = run.deadline - Date.now();
+      if (left < 5_000) {
+        log.push('', 'wall-clock budget exhausted: no further attempt');
+        run.reason = { reason: 'budget', detail: 'wall-clock budget exhausted' };
+        break;
+      }
+      run.attempts++;
+      const { exec, report, refused } = await this.runCli(run, i, left);
+      if (!(await this.judgeAttempt(run, i, exec, report, refused))) break;
     }
+  }
+
+  /** One attempt: the CLI run headless in the container, its output kept and parsed, its counts added. */
+  private async runCli(
+    run: CliRun,
+    i: number,
+    left: number,
+  ): Promise<{ exec: ExecResult; report: CliReport; refused: RefusedCalls }> {
+    const { ws, budget, log, container } = run;
+    const invocation = {
+      prompt: cliPrompt(ws, i, this.attempts, run.failure, run.reason?.reason === 'context_length'),
+      model: this.model,
+      maxTurns: this.maxTurns,
+      baseUrl: container.egressBaseUrl!,
+      home: HOME_MOUNT,
+      workspace: WORKSPACE_MOUNT,
+      webTools: this.webTools,
+      ...(this.modelTable ? { modelTable: this.modelTable } : {}),
+    };
+    log.push('', `## attempt ${i + 1}/${this.attempts}: ${this.cli.command} (headless, JSON output)`);
+    const command = `${this.cli.prepare ? `${this.cli.prepare(invocation)} && ` : ''}exec ${shellQuote(this.cli.argv(invocation))}`;
+    // A refused key or an empty account is final: the attempt stops at the endpoint's first such
+    // answer, where a CLI would retry it itself for minutes (Claude Code: 11 tries in 187 s).
+    const refused = refusedModelCalls(container.egress);
+    // The output is the CLI's event stream, tool results included: room for a long session.
+    const exec = await container
+      .exec(command, {
+        timeoutMs: left,
+        env: this.cli.env(invocation),
+        outputCapBytes: 16 * 1024 * 1024,
+        // Stopped at the endpoint's final refusal, or once the run's spend reached its budget.
+        signal: budget.spend ? AbortSignal.any([refused.signal, budget.spend.signal]) : refused.signal,
+      })
+      .finally(refused.stop);
+    fs.writeFileSync(
+      path.join(ws.dir, cliOutputFile(i + 1)),
+      this.redact(`${exec.stdout}\n--- stderr ---\n${exec.stderr}`),
+    );
+    const report: CliReport = this.cli.parse(exec.stdout, exec.stderr);
+    if (refused.reason)
+      report.error = `the endpoint answered a model call with HTTP ${refused.status}${refused.said ? `: ${oneLine(refused.said, 200)}` : ''} (${FAILURE_WORDS[refused.reason]}); the attempt was stopped there${report.error ? `; the CLI had reported: ${report.error}` : ''}`;
+    if (report.tokens) addTokens(run.tokens, report.tokens);
+    if (report.costUsd) run.reportedCostUsd += report.costUsd;
+    run.toolCalls += report.toolCalls ?? report.turns ?? 0;
+    log.push(
+      `${exec.timedOut ? 'timed out' : `exit code ${exec.exitCode}`} after ${Math.round(exec.durationMs / 1000)} s; ` +
+        `${report.tokens ? tokenWords(report.tokens) : 'no token counts reported'}` +
+        `${report.turns !== undefined ? `, ${report.turns} turns` : ''}${report.toolCalls !== undefined ? `, ${report.toolCalls} tool calls` : ''}` +
+        `${report.costUsd ? `, $${report.costUsd.toFixed(4)} reported` : ''}`,
+    );
+    if (report.summary) log.push(`- says: ${oneLine(this.redact(report.summary))}`);
+    if (report.error) log.push(`- reported error: ${oneLine(this.redact(report.error))}`);
+    if (exec.exitCode !== 0 && exec.stderr.trim())
+      log.push(`- stderr: ${oneLine(this.redact(exec.stderr.trim().split('\n').slice(-3).join(' / ')))}`);
+    return { exec, report, refused };
+  }
+
+  /**
+   * An attempt's verdict from the bot it left: true when it failed and another may follow, false
+   * when it succeeded, the run's budget was reached or the failure is final (run.success, run.failure
+   * and run.reason say which).
+   */
+  private async judgeAttempt(
+    run: CliRun,
+    i: number,
+    exec: ExecResult,
+    report: CliReport,
+    refused: RefusedCalls,
+  ): Promise<boolean> {
+    const { budget, log } = run;
+    const verdict = await runnableBot(run.ws);
+    if (budget.spend?.stopped) {
+      log.push(`stopped: ${budget.spend.stopped}`);
+      run.reason = { reason: 'budget', detail: budget.spend.stopped };
+      run.failure = budget.spend.stopped;
+      run.success = verdict.ok;
+      return false;
+    }
+    if (verdict.ok) {
+      run.success = true;
+      log.push(`attempt ${i + 1} succeeded: ${verdict.why}`);
+      return false;
+    }
+    run.failure = verdict.why + (report.error ? ` (the agent reported: ${oneLine(report.error, 200)})` : '');
+    const reason: BuildFailure = {
+      reason: refused.reason ?? attemptReason(report, exec.timedOut, verdict.reason),
+      detail: this.redact(oneLine(report.error ?? verdict.why, 300)),
+    };
+    run.reason = reason;
+    log.push(`attempt ${i + 1} failed: ${run.failure} [${reason.reason}]`);
+    // A session that outgrew the model's context gets one more, fresh, told to read in parts.
+    if (reason.reason === 'context_length' && !run.contextRetried && i + 1 < this.attempts) {
+      run.contextRetried = true;
+      log.push("the session outgrew the model's context: one more attempt, a fresh session told to read in parts");
+      return true;
+    }
+    // A refused key, an empty account or a prompt beyond the context fail the same way again.
+    if (FINAL_REASONS.has(reason.reason) && i + 1 < this.attempts) {
+      log.push(
+        `no further attempt: ${reason.reason} does not change between attempts (stopped after ${Math.round((Date.now() - run.t0) / 1000)} s)`,
+      );
+      return false;
+    }
+    return true;
+  }
+
+  /** The development's result: the bot folder, its cost, the log, and why it failed if it did. */
+  private async developResult(run: CliRun): Promise<DevelopResult> {
+    const { ws, log, tokens, toolCalls, reportedCostUsd, waits, success, failure, reason, attempts } = run;
     if (!success)
       log.push(
         '',
         `gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}: no runnable bot${failure ? ` (last failure: ${failure})` : ''}; returning what exists`,
       );
     const cost = {
-      wallMs: Date.now() - t0,
+      wallMs: Date.now() - run.t0,
       toolCalls,
       tokens,
       linesOfCode: await linesOfCode(ws.outputDir),

@@ -137,19 +137,7 @@ function simpleCommand(
     if (r.target.text === '/dev/null' || r.target.text.startsWith('/dev/')) continue;
     out.push({ action: r.op.includes('<') && !r.op.includes('>') ? 'read' : 'write', path: at(r.target) });
   }
-  let words = all;
-  // Leading assignments and wrappers (sudo, nohup, timeout 30, env A=1 …).
-  for (;;) {
-    if (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!.text)) words = words.slice(1);
-    else if (words.length && WRAPPERS.has(words[0]!.text)) words = words.slice(1);
-    else if (words.length && words[0]!.text === 'env') words = words.slice(1);
-    else if (words.length && (words[0]!.text === 'timeout' || words[0]!.text === 'nice')) {
-      words = words.slice(1);
-      while (words.length && words[0]!.text.startsWith('-'))
-        words = words.slice(VALUE_OPTIONS.timeout!.has(words[0]!.text) ? 2 : 1);
-      if (words.length && /^\d/.test(words[0]!.text)) words = words.slice(1);
-    } else break;
-  }
+  const words = withoutWrappers(all);
   if (!words.length) return;
   const program = path.posix.basename(words[0]!.text);
   const args = words.slice(1);
@@ -169,6 +157,33 @@ function simpleCommand(
   }
   const family =
     program === 'egrep' || program === 'fgrep' ? 'grep' : program === 'gawk' || program === 'mawk' ? 'awk' : program;
+  const { operands, explicit } = splitOptions(args, family);
+  const use = (action: Action, ws: Word[]) => out.push(...ws.filter(isPath).map((w) => ({ action, path: at(w) })));
+  programUses({ program, words, args, operands, explicit, cwd: state.cwd, out, use });
+}
+
+/** A command's words past its leading assignments and wrappers (sudo, nohup, timeout 30, env A=1 …). */
+function withoutWrappers(all: Word[]): Word[] {
+  let words = all;
+  for (;;) {
+    if (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!.text)) words = words.slice(1);
+    else if (words.length && WRAPPERS.has(words[0]!.text)) words = words.slice(1);
+    else if (words.length && words[0]!.text === 'env') words = words.slice(1);
+    else if (words.length && (words[0]!.text === 'timeout' || words[0]!.text === 'nice')) {
+      words = words.slice(1);
+      while (words.length && words[0]!.text.startsWith('-'))
+        words = words.slice(VALUE_OPTIONS.timeout!.has(words[0]!.text) ? 2 : 1);
+      if (words.length && /^\d/.test(words[0]!.text)) words = words.slice(1);
+    } else break;
+  }
+  return words;
+}
+
+/**
+ * A program's arguments split into operands and the options that give a pattern or script
+ * explicitly (-e PATTERN / -f FILE: then no operand is the pattern); options taking a value skip it.
+ */
+function splitOptions(args: Word[], family: string): { operands: Word[]; explicit: string[] } {
   const values = VALUE_OPTIONS[family] ?? new Set<string>();
   const operands: Word[] = [];
   const explicit: string[] = []; // -e PATTERN / -f FILE given: no pattern operand
@@ -190,42 +205,58 @@ function simpleCommand(
     }
     operands.push(a);
   }
-  const paths = (ws: Word[]) => ws.filter(isPath);
-  const use = (action: Action, ws: Word[]) => out.push(...paths(ws).map((w) => ({ action, path: at(w) })));
+  return { operands, explicit };
+}
 
+/** Options of grep and rg that take a value but give no pattern (-m 3, -A 2, -g '*.py' …). */
+const NOT_A_PATTERN = new Set([
+  '-m',
+  '-A',
+  '-B',
+  '-C',
+  '-g',
+  '--glob',
+  '-t',
+  '-T',
+  '--type',
+  '-M',
+  '-j',
+  '--max-count',
+  '-d',
+  '-D',
+]);
+
+/** A simple command's program, its arguments split, and where its path uses go. */
+interface ProgramCall {
+  program: string;
+  words: Word[];
+  args: Word[];
+  operands: Word[];
+  explicit: string[];
+  cwd: string;
+  out: PathUse[];
+  /** Records the path-like words as uses of one kind. */
+  use: (action: Action, ws: Word[]) => void;
+}
+
+/** The path uses of a program by what it does with its operands (cat reads, grep searches, cp copies …). */
+function programUses(p: ProgramCall): void {
+  const { program, words, args, operands, explicit, cwd, out, use } = p;
   if (READ.has(program)) use('read', operands);
   else if (SCRIPTED.has(program)) {
     const inPlace = args.some((a) => /^-[a-zA-Z]*i/.test(a.text) || a.text.startsWith('--in-place'));
     use(inPlace ? 'write' : 'read', explicit.length ? operands : operands.slice(1));
   } else if (SEARCH.has(program)) {
-    const targets = explicit.some(
-      (e) =>
-        e !== '-m' &&
-        e !== '-A' &&
-        e !== '-B' &&
-        e !== '-C' &&
-        e !== '-g' &&
-        e !== '--glob' &&
-        e !== '-t' &&
-        e !== '-T' &&
-        e !== '--type' &&
-        e !== '-M' &&
-        e !== '-j' &&
-        e !== '--max-count' &&
-        e !== '-d' &&
-        e !== '-D',
-    )
-      ? operands
-      : operands.slice(1);
+    const targets = explicit.some((e) => !NOT_A_PATTERN.has(e)) ? operands : operands.slice(1);
     if (targets.length) use('search', targets);
-    else out.push({ action: 'search', path: state.cwd });
+    else out.push({ action: 'search', path: cwd });
   } else if (program === 'git' && args[0]?.text === 'grep') {
-    out.push({ action: 'search', path: state.cwd });
+    out.push({ action: 'search', path: cwd });
   } else if (LIST.has(program)) {
     // find's paths come before its expression (-name, !, \( …).
     const targets = program === 'find' ? takeWhile(args, (w) => !/^[-(!]/.test(w.text)) : operands;
     if (targets.length) use('list', targets);
-    else out.push({ action: 'list', path: state.cwd });
+    else out.push({ action: 'list', path: cwd });
   } else if (program === 'cp' || program === 'mv' || program === 'rsync' || program === 'install') {
     if (operands.length >= 2) {
       use('copy', operands.slice(0, -1));
@@ -242,7 +273,7 @@ function simpleCommand(
       operands.slice(1).filter((w) => w.text.endsWith('.go') || w.text === '.'),
     );
   } else if (words[0]!.text.includes('/') && isPath(words[0]!)) {
-    out.push({ action: 'run', path: at(words[0]!) });
+    out.push({ action: 'run', path: join(cwd, words[0]!.text) });
   }
 }
 
@@ -276,127 +307,145 @@ function join(cwd: string, p: string): string {
   return joined.length > 1 ? joined.replace(/\/+$/, '') : joined;
 }
 
+/** The lexer's place in a shell text and the word it is building. */
+interface Lexer {
+  s: string;
+  i: number;
+  cur: string;
+  inWord: boolean;
+  literal: boolean;
+  /** Here-documents opened on the current line: their bodies follow its end. */
+  heredocs: string[];
+  items: Item[];
+  nested: (inner: string) => void;
+}
+
+/** Ends the word being built, if any. */
+function endWord(L: Lexer): void {
+  if (L.inWord) L.items.push({ kind: 'word', word: { text: L.cur, literal: L.literal } });
+  L.cur = '';
+  L.inWord = false;
+  L.literal = true;
+}
+
 /**
  * Words and operators of a shell text. A word with an expansion ($VAR, $(…), `…`) is not literal;
  * the commands inside $(…) and `…` are handed to `nested`. Here-document bodies are skipped.
  */
 function lex(s: string, nested: (inner: string) => void): Item[] {
-  const items: Item[] = [];
-  let i = 0;
-  let cur = '';
-  let inWord = false;
-  let literal = true;
-  const heredocs: string[] = [];
-  const end = () => {
-    if (inWord) items.push({ kind: 'word', word: { text: cur, literal } });
-    cur = '';
-    inWord = false;
-    literal = true;
-  };
-  while (i < s.length) {
-    const c = s[i]!;
-    if (c === '\n') {
-      end();
-      items.push({ kind: 'op', op: ';' });
-      i++;
-      // Skip the bodies of here-documents opened on the line just ended.
-      for (const tag of heredocs.splice(0)) {
-        const re = new RegExp(`^\\s*${tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm');
-        const rest = s.slice(i);
-        const m = re.exec(rest);
-        i = m ? i + m.index + m[0].length : s.length;
-      }
-      continue;
+  const L: Lexer = { s, i: 0, cur: '', inWord: false, literal: true, heredocs: [], items: [], nested };
+  while (L.i < s.length) {
+    const c = s[L.i]!;
+    if (c === '\n') lexNewline(L);
+    else if (c === ' ' || c === '\t' || c === '\r') {
+      endWord(L);
+      L.i++;
+    } else if (c === '#' && !L.inWord) {
+      while (L.i < s.length && s[L.i] !== '\n') L.i++;
+    } else if (!lexQuoted(L, c) && !lexOperator(L)) {
+      L.cur += c;
+      L.inWord = true;
+      L.i++;
     }
-    if (c === ' ' || c === '\t' || c === '\r') {
-      end();
-      i++;
-      continue;
-    }
-    if (c === '#' && !inWord) {
-      while (i < s.length && s[i] !== '\n') i++;
-      continue;
-    }
-    if (c === '\\') {
-      if (s[i + 1] === '\n') {
-        i += 2;
-        continue;
-      }
-      cur += s[i + 1] ?? '';
-      inWord = true;
-      i += 2;
-      continue;
-    }
-    if (c === "'") {
-      const close = s.indexOf("'", i + 1);
-      const stop = close < 0 ? s.length : close;
-      cur += s.slice(i + 1, stop);
-      inWord = true;
-      i = stop + 1;
-      continue;
-    }
-    if (c === '"') {
-      inWord = true;
-      i++;
-      while (i < s.length && s[i] !== '"') {
-        if (s[i] === '\\' && i + 1 < s.length) {
-          cur += s[i + 1];
-          i += 2;
-        } else if (s[i] === '$' || s[i] === '`') {
-          const stop = expansion(s, i, nested);
-          literal = false;
-          cur += s.slice(i, stop);
-          i = stop;
-        } else cur += s[i++];
-      }
-      i++;
-      continue;
-    }
-    if (c === '$' || c === '`') {
-      const stop = expansion(s, i, nested);
-      literal = false;
-      inWord = true;
-      cur += s.slice(i, stop);
-      i = stop;
-      continue;
-    }
-    // Operators: here-documents first, then redirections and separators.
-    const here = /^<<(-?)\s*(['"]?)([A-Za-z_][\w-]*)\2/.exec(s.slice(i));
-    if (here && !inWord) {
-      heredocs.push(here[3]!);
-      i += here[0].length;
-      continue;
-    }
-    const op =
-      /^(<<<|&>>|&>|\d*>>|\d*>&\d*-?|<&\d*|\d*>\||\d*>|\d*<|&&|\|\||;;|\|&|[|&;()]|\{(?=\s)|\}(?=[\s;]|$))/.exec(
-        s.slice(i),
-      );
-    if (op) {
-      // Bash ends a word at an operator; digits right before a redirection name a descriptor.
-      if (inWord && /^\d+$/.test(cur) && /^[<>]/.test(op[0])) {
-        cur = '';
-        inWord = false;
-      }
-      end();
-      i += op[0].length;
-      if (op[0] === '<<<') {
-        // A here-string: its word is data, not a file.
-        while (s[i] === ' ') i++;
-        if (s[i] === "'" || s[i] === '"') {
-          const close = s.indexOf(s[i]!, i + 1);
-          i = close < 0 ? s.length : close + 1;
-        } else while (i < s.length && !/\s/.test(s[i]!)) i++;
-        continue;
-      }
-      items.push({ kind: 'op', op: op[0] });
-      continue;
-    }
-    cur += c;
-    inWord = true;
-    i++;
   }
-  end();
-  return items;
+  endWord(L);
+  return L.items;
+}
+
+/** A newline: ends the command, then skips the bodies of here-documents opened on the line just ended. */
+function lexNewline(L: Lexer): void {
+  const { s } = L;
+  endWord(L);
+  L.items.push({ kind: 'op', op: ';' });
+  L.i++;
+  for (const tag of L.heredocs.splice(0)) {
+    const re = new RegExp(`^\\s*${tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm');
+    const rest = s.slice(L.i);
+    const m = re.exec(rest);
+    L.i = m ? L.i + m.index + m[0].length : s.length;
+  }
+}
+
+/** A backslash escape, a quoted string or an expansion, added to the word; false when c opens none. */
+function lexQuoted(L: Lexer, c: string): boolean {
+  const { s } = L;
+  if (c === '\\') {
+    if (s[L.i + 1] === '\n') {
+      L.i += 2;
+      return true;
+    }
+    L.cur += s[L.i + 1] ?? '';
+    L.inWord = true;
+    L.i += 2;
+    return true;
+  }
+  if (c === "'") {
+    const close = s.indexOf("'", L.i + 1);
+    const stop = close < 0 ? s.length : close;
+    L.cur += s.slice(L.i + 1, stop);
+    L.inWord = true;
+    L.i = stop + 1;
+    return true;
+  }
+  if (c === '"') {
+    L.inWord = true;
+    L.i++;
+    while (L.i < s.length && s[L.i] !== '"') {
+      if (s[L.i] === '\\' && L.i + 1 < s.length) {
+        L.cur += s[L.i + 1];
+        L.i += 2;
+      } else if (s[L.i] === '$' || s[L.i] === '`') {
+        const stop = expansion(s, L.i, L.nested);
+        L.literal = false;
+        L.cur += s.slice(L.i, stop);
+        L.i = stop;
+      } else L.cur += s[L.i++];
+    }
+    L.i++;
+    return true;
+  }
+  if (c === '$' || c === '`') {
+    const stop = expansion(s, L.i, L.nested);
+    L.literal = false;
+    L.inWord = true;
+    L.cur += s.slice(L.i, stop);
+    L.i = stop;
+    return true;
+  }
+  return false;
+}
+
+/** Operators: here-documents first, then redirections and separators; false when none starts here. */
+function lexOperator(L: Lexer): boolean {
+  const { s } = L;
+  const here = /^<<(-?)\s*(['"]?)([A-Za-z_][\w-]*)\2/.exec(s.slice(L.i));
+  if (here && !L.inWord) {
+    L.heredocs.push(here[3]!);
+    L.i += here[0].length;
+    return true;
+  }
+  const op = /^(<<<|&>>|&>|\d*>>|\d*>&\d*-?|<&\d*|\d*>\||\d*>|\d*<|&&|\|\||;;|\|&|[|&;()]|\{(?=\s)|\}(?=[\s;]|$))/.exec(
+    s.slice(L.i),
+  );
+  if (!op) return false;
+  // Bash ends a word at an operator; digits right before a redirection name a descriptor.
+  if (L.inWord && /^\d+$/.test(L.cur) && /^[<>]/.test(op[0])) {
+    L.cur = '';
+    L.inWord = false;
+  }
+  endWord(L);
+  L.i += op[0].length;
+  if (op[0] === '<<<') {
+    // A here-string: its word is data, not a file.
+    while (s[L.i] === ' ') L.i++;
+    if (s[L.i] === "'" || s[L.i] === '"') {
+      const close = s.indexOf(s[L.i]!, L.i + 1);
+      L.i = close < 0 ? s.length : close + 1;
+    } else while (L.i < s.length && !/\s/.test(s[L.i]!)) L.i++;
+    return true;
+  }
+  L.items.push({ kind: 'op', op: op[0] });
+  return true;
 }
 
 /** The end of a $VAR, ${…}, $(…), $((…)) or `…` expansion at i; command substitutions go to `nested`. */

@@ -168,145 +168,199 @@ const BEFORE_REGEX = new Set([
   'await',
 ]);
 
+/** The tokenizer's place in a text, and Python's line structure so far. */
+interface Scan {
+  text: string;
+  n: number;
+  i: number;
+  lang: Language;
+  syn: Syntax;
+  out: string[];
+  /** Python: brackets open (newlines inside do not end a line), the indent stack, line start. */
+  depth: number;
+  indents: number[];
+  atLineStart: boolean;
+  lineHasTokens: boolean;
+}
+
+const push = (s: Scan, t: string) => {
+  s.out.push(t);
+  s.lineHasTokens = true;
+};
+
 /** The normalised tokens of a source text. */
 export function tokenize(text: string, lang: Language): string[] {
   const syn = SYNTAX[lang];
-  const out: string[] = [];
-  const n = text.length;
-  let i = 0;
-  // Python: brackets open (newlines inside do not end a line), the indent stack, line start.
-  let depth = 0;
-  const indents = [0];
-  let atLineStart = true;
-  let lineHasTokens = false;
-  const push = (t: string) => {
-    out.push(t);
-    lineHasTokens = true;
+  const s: Scan = {
+    text,
+    n: text.length,
+    i: 0,
+    lang,
+    syn,
+    out: [],
+    depth: 0,
+    indents: [0],
+    atLineStart: true,
+    lineHasTokens: false,
   };
-  const startsWith = (s: string) => text.startsWith(s, i);
-
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (syn.python && atLineStart) {
-      // Measure the indent of a line that holds code (blank and comment-only lines do not count).
-      let j = i;
-      let col = 0;
-      while (j < n && (text[j] === ' ' || text[j] === '\t')) {
-        col += text[j] === '\t' ? 8 - (col % 8) : 1;
-        j++;
-      }
-      if (j >= n || text[j] === '\n' || text[j] === '\r' || text[j] === '#') {
-        i = j;
-        atLineStart = false;
-        continue;
-      }
-      if (col > indents[indents.length - 1]!) {
-        indents.push(col);
-        out.push('IN');
-      } else {
-        while (col < indents[indents.length - 1]!) {
-          indents.pop();
-          out.push('DE');
-        }
-      }
-      i = j;
-      atLineStart = false;
-      continue;
-    }
-    if (c === 10) {
-      if (syn.python && depth === 0) {
-        if (lineHasTokens) out.push('NL');
-        lineHasTokens = false;
-        atLineStart = true;
-      }
-      i++;
-      continue;
-    }
-    if (c === 32 || c === 9 || c === 13 || c === 12) {
-      i++;
-      continue;
-    }
-    if (syn.python && c === 92 && text[i + 1] === '\n') {
-      i += 2; // explicit line continuation
-      continue;
-    }
-    // Comments (all open with / or #).
-    if (c === 47 || c === 35) {
-      const line = syn.line.find(startsWith);
-      if (line && !(lang === 'shell' && i > 0 && !/\s/.test(text[i - 1]!))) {
-        while (i < n && text.charCodeAt(i) !== 10) i++;
-        continue;
-      }
-      const block = syn.block.find(([open]) => startsWith(open));
-      if (block) {
-        const end = text.indexOf(block[1], i + block[0].length);
-        i = end < 0 ? n : end + block[1].length;
-        continue;
-      }
-    }
-    // Strings (Python: with prefixes and triple quotes).
-    if (
-      syn.python &&
-      isIdStart(c) &&
-      (text[i + 1] === "'" || text[i + 1] === '"' || text[i + 2] === "'" || text[i + 2] === '"')
-    ) {
-      const m = /^([rRbBuUfF]{1,2})(['"])/.exec(text.slice(i, i + 3));
-      if (m) {
-        i = skipPythonString(text, i + m[1]!.length);
-        push('S');
-        continue;
-      }
-    }
-    if (syn.quotes.includes(text[i]!)) {
-      i = syn.python ? skipPythonString(text, i) : skipQuoted(text, i, text[i]!);
-      push('S');
-      continue;
-    }
-    if (c === 96 && syn.backtick !== 'none') {
-      i = syn.backtick === 'template' ? skipTemplate(text, i) : skipRaw(text, i);
-      push('S');
-      continue;
-    }
-    if (isIdStart(c)) {
-      let j = i + 1;
-      while (j < n && isIdPart(text.charCodeAt(j))) j++;
-      const word = text.slice(i, j);
-      push(syn.keywords.has(word) ? word : 'I');
-      i = j;
-      continue;
-    }
-    if (isDigit(c) || (c === 46 && isDigit(text.charCodeAt(i + 1)))) {
-      let j = i + 1;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (isIdPart(d) || d === 46) j++;
-        else if ((d === 43 || d === 45) && /[eE]/.test(text[j - 1]!) && !/^0[xX]/.test(text.slice(i, j))) j++;
-        else break;
-      }
-      push('N');
-      i = j;
-      continue;
-    }
-    if (c === 47 && syn.regex && (out.length === 0 || BEFORE_REGEX.has(out[out.length - 1]!))) {
-      const end = skipRegex(text, i);
-      if (end > 0) {
-        push('R');
-        i = end;
-        continue;
-      }
-    }
-    const op = OPERATORS_BY_FIRST.get(text[i]!)?.find(startsWith);
-    const tok = op ?? text[i]!;
-    if (tok === '(' || tok === '[' || tok === '{') depth++;
-    else if ((tok === ')' || tok === ']' || tok === '}') && depth > 0) depth--;
-    push(tok);
-    i += tok.length;
+  while (s.i < s.n) {
+    const c = text.charCodeAt(s.i);
+    if (syn.python && s.atLineStart) pythonIndent(s);
+    else if (!(skipBlank(s, c) || skipComment(s, c) || readString(s, c) || readWordOrNumber(s, c) || readRegex(s, c)))
+      readOperator(s);
   }
   if (syn.python) {
-    if (lineHasTokens) out.push('NL');
-    for (let k = indents.length - 1; k > 0; k--) out.push('DE');
+    if (s.lineHasTokens) s.out.push('NL');
+    for (let k = s.indents.length - 1; k > 0; k--) s.out.push('DE');
   }
-  return out;
+  return s.out;
+}
+
+/** Python, at a line's start: IN or DE tokens from the indent of a line that holds code (blank and comment-only lines do not count). */
+function pythonIndent(s: Scan): void {
+  const { text, n, indents } = s;
+  let j = s.i;
+  let col = 0;
+  while (j < n && (text[j] === ' ' || text[j] === '\t')) {
+    col += text[j] === '\t' ? 8 - (col % 8) : 1;
+    j++;
+  }
+  if (j >= n || text[j] === '\n' || text[j] === '\r' || text[j] === '#') {
+    s.i = j;
+    s.atLineStart = false;
+    return;
+  }
+  if (col > indents[indents.length - 1]!) {
+    indents.push(col);
+    s.out.push('IN');
+  } else {
+    while (col < indents[indents.length - 1]!) {
+      indents.pop();
+      s.out.push('DE');
+    }
+  }
+  s.i = j;
+  s.atLineStart = false;
+}
+
+/** Newlines (Python: NL at the end of a logical line), other whitespace, Python's line continuation. */
+function skipBlank(s: Scan, c: number): boolean {
+  if (c === 10) {
+    if (s.syn.python && s.depth === 0) {
+      if (s.lineHasTokens) s.out.push('NL');
+      s.lineHasTokens = false;
+      s.atLineStart = true;
+    }
+    s.i++;
+    return true;
+  }
+  if (c === 32 || c === 9 || c === 13 || c === 12) {
+    s.i++;
+    return true;
+  }
+  if (s.syn.python && c === 92 && s.text[s.i + 1] === '\n') {
+    s.i += 2; // explicit line continuation
+    return true;
+  }
+  return false;
+}
+
+/** Comments (all open with / or #); in shell a # only after whitespace. */
+function skipComment(s: Scan, c: number): boolean {
+  if (c !== 47 && c !== 35) return false;
+  const { text, n, syn } = s;
+  const startsWith = (t: string) => text.startsWith(t, s.i);
+  const line = syn.line.find(startsWith);
+  if (line && !(s.lang === 'shell' && s.i > 0 && !/\s/.test(text[s.i - 1]!))) {
+    while (s.i < n && text.charCodeAt(s.i) !== 10) s.i++;
+    return true;
+  }
+  const block = syn.block.find(([open]) => startsWith(open));
+  if (block) {
+    const end = text.indexOf(block[1], s.i + block[0].length);
+    s.i = end < 0 ? n : end + block[1].length;
+    return true;
+  }
+  return false;
+}
+
+/** Strings as S (Python: with prefixes and triple quotes; backticks: templates or raw strings). */
+function readString(s: Scan, c: number): boolean {
+  const { text, syn, i } = s;
+  if (
+    syn.python &&
+    isIdStart(c) &&
+    (text[i + 1] === "'" || text[i + 1] === '"' || text[i + 2] === "'" || text[i + 2] === '"')
+  ) {
+    const m = /^([rRbBuUfF]{1,2})(['"])/.exec(text.slice(i, i + 3));
+    if (m) {
+      s.i = skipPythonString(text, i + m[1]!.length);
+      push(s, 'S');
+      return true;
+    }
+  }
+  if (syn.quotes.includes(text[i]!)) {
+    s.i = syn.python ? skipPythonString(text, i) : skipQuoted(text, i, text[i]!);
+    push(s, 'S');
+    return true;
+  }
+  if (c === 96 && syn.backtick !== 'none') {
+    s.i = syn.backtick === 'template' ? skipTemplate(text, i) : skipRaw(text, i);
+    push(s, 'S');
+    return true;
+  }
+  return false;
+}
+
+/** A keyword as itself, another identifier as I, a number as N. */
+function readWordOrNumber(s: Scan, c: number): boolean {
+  const { text, n, i } = s;
+  if (isIdStart(c)) {
+    let j = i + 1;
+    while (j < n && isIdPart(text.charCodeAt(j))) j++;
+    const word = text.slice(i, j);
+    push(s, s.syn.keywords.has(word) ? word : 'I');
+    s.i = j;
+    return true;
+  }
+  if (isDigit(c) || (c === 46 && isDigit(text.charCodeAt(i + 1)))) {
+    let j = i + 1;
+    while (j < n) {
+      const d = text.charCodeAt(j);
+      if (isIdPart(d) || d === 46) j++;
+      else if ((d === 43 || d === 45) && /[eE]/.test(text[j - 1]!) && !/^0[xX]/.test(text.slice(i, j))) j++;
+      else break;
+    }
+    push(s, 'N');
+    s.i = j;
+    return true;
+  }
+  return false;
+}
+
+/** A JavaScript regular expression as R, where a `/` cannot divide. */
+function readRegex(s: Scan, c: number): boolean {
+  const { out } = s;
+  if (c === 47 && s.syn.regex && (out.length === 0 || BEFORE_REGEX.has(out[out.length - 1]!))) {
+    const end = skipRegex(s.text, s.i);
+    if (end > 0) {
+      push(s, 'R');
+      s.i = end;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** An operator (the longest that matches) or any other character, as itself; brackets counted for Python. */
+function readOperator(s: Scan): void {
+  const { text } = s;
+  const op = OPERATORS_BY_FIRST.get(text[s.i]!)?.find((t) => text.startsWith(t, s.i));
+  const tok = op ?? text[s.i]!;
+  if (tok === '(' || tok === '[' || tok === '{') s.depth++;
+  else if ((tok === ')' || tok === ']' || tok === '}') && s.depth > 0) s.depth--;
+  push(s, tok);
+  s.i += tok.length;
 }
 
 function skipQuoted(text: string, i: number, quote: string): number {

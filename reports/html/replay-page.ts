@@ -190,10 +190,16 @@ export async function writeReplayPages(
   }
 }
 
+type ReplayPagesOptions = {
+  backLink?: string;
+  bundle?: string;
+  extra?: (id: string) => Record<string, unknown> | undefined;
+};
+
 async function writeReplayPagesNow(
   replaysDir: string,
   ids: readonly string[],
-  options: { backLink?: string; bundle?: string; extra?: (id: string) => Record<string, unknown> | undefined },
+  options: ReplayPagesOptions,
 ): Promise<string[]> {
   const backLink = options.backLink ?? `../${RUN_FILES.reportHtml}`;
   const bundle = (options.bundle ?? 'games').replace(/[^A-Za-z0-9_-]/g, '_');
@@ -203,118 +209,168 @@ async function writeReplayPagesNow(
     `${await viewerScript()}\n\n${await fs.readFile(SHELL, 'utf8')}`,
   );
   await fs.writeFile(path.join(replaysDir, REPLAY_PAGE), sharedReplayPage(backLink));
+  const w = new BundleWriter(replaysDir, bundle, ids, await readViewIndex(replaysDir));
+  await w.addNamed(options.extra);
+  await w.keepUnnamed();
+  await w.finish();
+  return ids.filter((id) => w.shown.has(id));
+}
 
-  // What this bundle held: each game's bundle file and its time; a game's data is kept while the
-  // file is newer than its replay. Read back one bundle at a time, as games are kept from it.
-  const index = await readViewIndex(replaysDir);
-  const mine = [...index.keys()].filter((f) => BUNDLE_FILE.exec(f)?.[1] === bundle);
-  const before = new Map<string, { file: string; mtime: number }>();
-  for (const file of mine) {
-    const st = await fs.stat(path.join(replaysDir, file)).catch(() => null);
-    if (!st) continue;
-    for (const id of index.get(file)!) before.set(id, { file, mtime: st.mtimeMs });
+/**
+ * One bundle's rewrite (writeReplayPagesNow). Games go into bundles as they come, each bundle
+ * written when full: the track's data is never held whole. New bundles are written beside the old
+ * ones (.new) and replace them at the end, so games kept from an old bundle can still be read from it.
+ */
+class BundleWriter {
+  /** The bundle's files before this call. */
+  private readonly mine: string[];
+  /** Each game the bundle held: its bundle file and that file's time. */
+  private readonly before = new Map<string, { file: string; mtime: number }>();
+  /** Each old bundle file's games, as JSON (to tell an unchanged bundle) and as a list. */
+  private readonly held: Map<string, string>;
+  private readonly oldIndex: Map<string, string[]>;
+  private openBundle: { file: string; games: Map<string, string> } | null = null;
+  readonly shown = new Set<string>();
+  private readonly kept = new Set<string>();
+  private readonly replaced: string[] = [];
+  private chunk: Array<[string, string]> = [];
+  private size = 0;
+  private bundles = 0;
+
+  constructor(
+    private readonly replaysDir: string,
+    private readonly bundle: string,
+    private readonly ids: readonly string[],
+    /** The view index: other bundles' entries stay, this bundle's are written anew. */
+    private readonly index: Map<string, string[]>,
+  ) {
+    this.mine = [...index.keys()].filter((f) => BUNDLE_FILE.exec(f)?.[1] === bundle);
+    this.held = new Map(this.mine.map((f) => [f, JSON.stringify(index.get(f))]));
+    this.oldIndex = new Map(this.mine.map((f) => [f, index.get(f)!]));
   }
-  let openBundle: { file: string; games: Map<string, string> } | null = null;
-  const oldJson = async (file: string, id: string) => {
-    if (openBundle?.file !== file) openBundle = { file, games: await readBundle(path.join(replaysDir, file)) };
-    return openBundle.games.get(id);
-  };
-  const held = new Map(mine.map((f) => [f, JSON.stringify(index.get(f))]));
-  const oldIndex = new Map(mine.map((f) => [f, index.get(f)!]));
-  for (const file of mine) index.delete(file);
 
-  // Games go into bundles as they come, each bundle written when full: the track's data is never
-  // held whole. New bundles are written beside the old ones (.new) and replace them at the end,
-  // so games kept from an old bundle can still be read from it.
-  const shown = new Set<string>();
-  const kept = new Set<string>();
-  const replaced: string[] = [];
-  let chunk: Array<[string, string]> = [];
-  let size = 0;
-  let bundles = 0;
-  const flush = async () => {
-    if (!chunk.length) return;
-    const file = bundleFile(bundle, ++bundles);
-    const unchanged =
-      mine.includes(file) &&
-      chunk.every(([id]) => kept.has(id)) &&
-      held.get(file) === JSON.stringify(chunk.map(([id]) => id));
-    if (!unchanged) {
-      await fs.writeFile(path.join(replaysDir, `${file}.new`), await bundleScript(chunk));
-      replaced.push(file);
+  /**
+   * What this bundle held: each game's bundle file and its time; a game's data is kept while the
+   * file is newer than its replay. Read back one bundle at a time, as games are kept from it.
+   */
+  private async readBefore(): Promise<void> {
+    for (const file of this.mine) {
+      const st = await fs.stat(path.join(this.replaysDir, file)).catch(() => null);
+      if (!st) continue;
+      for (const id of this.oldIndex.get(file)!) this.before.set(id, { file, mtime: st.mtimeMs });
     }
-    index.set(
+    for (const file of this.mine) this.index.delete(file);
+  }
+
+  private async oldJson(file: string, id: string): Promise<string | undefined> {
+    if (this.openBundle?.file !== file)
+      this.openBundle = { file, games: await readBundle(path.join(this.replaysDir, file)) };
+    return this.openBundle.games.get(id);
+  }
+
+  private async flush(): Promise<void> {
+    const { chunk } = this;
+    if (!chunk.length) return;
+    const file = bundleFile(this.bundle, ++this.bundles);
+    const unchanged =
+      this.mine.includes(file) &&
+      chunk.every(([id]) => this.kept.has(id)) &&
+      this.held.get(file) === JSON.stringify(chunk.map(([id]) => id));
+    if (!unchanged) {
+      await fs.writeFile(path.join(this.replaysDir, `${file}.new`), await bundleScript(chunk));
+      this.replaced.push(file);
+    }
+    this.index.set(
       file,
       chunk.map(([id]) => id),
     );
-    chunk = [];
-    size = 0;
-  };
-  const add = async (id: string, json: string) => {
-    if (chunk.length && size + json.length > BUNDLE_JSON_BYTES) await flush();
-    chunk.push([id, json]);
-    size += json.length;
-    shown.add(id);
-  };
-  // An old bundle that would be written again as it is (the same games in the same order, all
-  // kept, and after them the game its successor began with) is taken whole, without reading it:
-  // a tourney adds each round's games after the bundles of the rounds before.
-  const wholeBundle = async (at: number): Promise<string[] | null> => {
-    if (chunk.length) return null;
-    const file = bundleFile(bundle, bundles + 1);
-    const next = bundleFile(bundle, bundles + 2);
+    this.chunk = [];
+    this.size = 0;
+  }
+
+  private async add(id: string, json: string): Promise<void> {
+    if (this.chunk.length && this.size + json.length > BUNDLE_JSON_BYTES) await this.flush();
+    this.chunk.push([id, json]);
+    this.size += json.length;
+    this.shown.add(id);
+  }
+
+  /**
+   * An old bundle that would be written again as it is (the same games in the same order, all
+   * kept, and after them the game its successor began with) is taken whole, without reading it:
+   * a tourney adds each round's games after the bundles of the rounds before.
+   */
+  private async wholeBundle(at: number): Promise<string[] | null> {
+    const { ids, mine, oldIndex } = this;
+    if (this.chunk.length) return null;
+    const file = bundleFile(this.bundle, this.bundles + 1);
+    const next = bundleFile(this.bundle, this.bundles + 2);
     const games = mine.includes(file) && mine.includes(next) ? oldIndex.get(file)! : null;
     if (!games?.length || ids[at + games.length] !== oldIndex.get(next)![0]) return null;
     for (let k = 0; k <= games.length; k++) {
       const id = ids[at + k]!;
-      const old = before.get(id);
-      const src = await replayMtime(replaysDir, id);
-      if (shown.has(id) || src === null || !old || old.mtime < src) return null;
+      const old = this.before.get(id);
+      const src = await replayMtime(this.replaysDir, id);
+      if (this.shown.has(id) || src === null || !old || old.mtime < src) return null;
       if (k < games.length && (id !== games[k] || old.file !== file)) return null;
     }
     return games;
-  };
-  for (let at = 0; at < ids.length; at++) {
-    const whole = await wholeBundle(at);
-    if (whole) {
-      index.set(bundleFile(bundle, ++bundles), whole);
-      for (const id of whole) {
-        kept.add(id);
-        shown.add(id);
+  }
+
+  /** The games named, in order: whole old bundles, kept data, or data read anew from the replay. */
+  async addNamed(extra: ReplayPagesOptions['extra']): Promise<void> {
+    await this.readBefore();
+    const { ids, replaysDir } = this;
+    for (let at = 0; at < ids.length; at++) {
+      const whole = await this.wholeBundle(at);
+      if (whole) {
+        this.index.set(bundleFile(this.bundle, ++this.bundles), whole);
+        for (const id of whole) {
+          this.kept.add(id);
+          this.shown.add(id);
+        }
+        at += whole.length - 1;
+        continue;
       }
-      at += whole.length - 1;
-      continue;
+      const id = ids[at]!;
+      if (this.shown.has(id)) continue;
+      const src = await replayMtime(replaysDir, id);
+      if (src === null) continue;
+      const old = this.before.get(id);
+      const json = old && old.mtime >= src ? await this.oldJson(old.file, id) : undefined;
+      if (json !== undefined) {
+        this.kept.add(id);
+        await this.add(id, json);
+        continue;
+      }
+      const data = await viewerDataOf(await readReplayFile(replaysDir, id));
+      if (!data) continue;
+      const more = extra?.(id);
+      if (more) data.extra = { ...data.extra, ...more };
+      await this.add(id, JSON.stringify(data));
     }
-    const id = ids[at]!;
-    if (shown.has(id)) continue;
-    const src = await replayMtime(replaysDir, id);
-    if (src === null) continue;
-    const old = before.get(id);
-    const json = old && old.mtime >= src ? await oldJson(old.file, id) : undefined;
-    if (json !== undefined) {
-      kept.add(id);
-      await add(id, json);
-      continue;
+  }
+
+  /** Games the bundle held that this call did not name stay, while their replay does. */
+  async keepUnnamed(): Promise<void> {
+    for (const [id, old] of this.before) {
+      if (this.shown.has(id) || (await replayMtime(this.replaysDir, id)) === null) continue;
+      const json = await this.oldJson(old.file, id);
+      if (json === undefined) continue;
+      this.kept.add(id);
+      await this.add(id, json);
     }
-    const data = await viewerDataOf(await readReplayFile(replaysDir, id));
-    if (!data) continue;
-    const more = options.extra?.(id);
-    if (more) data.extra = { ...data.extra, ...more };
-    await add(id, JSON.stringify(data));
   }
-  // Games the bundle held that this call did not name stay, while their replay does.
-  for (const [id, old] of before) {
-    if (shown.has(id) || (await replayMtime(replaysDir, id)) === null) continue;
-    const json = await oldJson(old.file, id);
-    if (json === undefined) continue;
-    kept.add(id);
-    await add(id, json);
+
+  /** The last bundle written, the new ones in place of the old, the view index, legacy files gone. */
+  async finish(): Promise<void> {
+    const { replaysDir } = this;
+    await this.flush();
+    for (const file of this.replaced)
+      await fs.rename(path.join(replaysDir, `${file}.new`), path.join(replaysDir, file));
+    for (const file of this.mine) if (!this.index.has(file)) await fs.rm(path.join(replaysDir, file), { force: true });
+    await writeFileAtomic(path.join(replaysDir, VIEW_INDEX), indexScript(this.index));
+    // A run written before bundles: its per-game files are in the bundle now.
+    for (const id of this.shown) await fs.rm(legacyViewFile(replaysDir, id), { force: true });
   }
-  await flush();
-  for (const file of replaced) await fs.rename(path.join(replaysDir, `${file}.new`), path.join(replaysDir, file));
-  for (const file of mine) if (!index.has(file)) await fs.rm(path.join(replaysDir, file), { force: true });
-  await writeFileAtomic(path.join(replaysDir, VIEW_INDEX), indexScript(index));
-  // A run written before bundles: its per-game files are in the bundle now.
-  for (const id of shown) await fs.rm(legacyViewFile(replaysDir, id), { force: true });
-  return ids.filter((id) => shown.has(id));
 }
