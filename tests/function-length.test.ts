@@ -19,7 +19,6 @@ const STILL_LONG: Record<string, number> = {
   'agents/builtin/agent.ts:develop': 185,
   'orchestrator/worker/worker.ts:startQueueWorker': 166,
   'agents/cli/agent.ts:develop': 161,
-  'orchestrator/cli/play-commands.ts:registerPlayCommands': 158,
   'agents/builtin/tools.ts:createTools': 157,
   'reports/evolution/tokenize.ts:tokenize': 139,
   'agents/builtin/agent.ts:attempt': 145,
