@@ -17,7 +17,6 @@ const EXEMPT = /(^|\/)(bots?|viewer|human|pages)\/|\.js$|^bench\//;
 const STILL_LONG: Record<string, number> = {
   'sandbox/egress-proxy.ts:startEgressProxy': 202,
   'agents/builtin/agent.ts:develop': 185,
-  'orchestrator/worker/worker.ts:startQueueWorker': 166,
   'agents/cli/agent.ts:develop': 161,
   'agents/builtin/tools.ts:createTools': 157,
   'reports/evolution/tokenize.ts:tokenize': 139,
