@@ -28,7 +28,6 @@ const STILL_LONG: Record<string, number> = {
   'sandbox/process.ts:start': 125,
   'orchestrator/tourney/develop.ts:developStrategy': 122,
   'reports/evolution/shell-paths.ts:lex': 118,
-  'orchestrator/worker/develop-service.ts:startDevelopService': 114,
   'docker/build-images.ts:buildRootfsTarball': 112,
   'sandbox/agent-container.ts:start': 112,
   'sandbox/docker.ts:start': 111,
