@@ -22,7 +22,6 @@ const STILL_LONG: Record<string, number> = {
   'reports/evolution/tokenize.ts:tokenize': 139,
   'agents/builtin/agent.ts:attempt': 145,
   'reports/html/replay-page.ts:writeReplayPagesNow': 128,
-  'orchestrator/validate.ts:check': 125,
   'reports/evolution/shell-paths.ts:simpleCommand': 121,
   'sandbox/process.ts:start': 125,
   'orchestrator/tourney/develop.ts:developStrategy': 122,
