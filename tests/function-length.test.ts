@@ -24,7 +24,6 @@ const STILL_LONG: Record<string, number> = {
   'reports/html/replay-page.ts:writeReplayPagesNow': 128,
   'reports/evolution/shell-paths.ts:simpleCommand': 121,
   'sandbox/process.ts:start': 125,
-  'orchestrator/tourney/develop.ts:developStrategy': 122,
   'reports/evolution/shell-paths.ts:lex': 118,
   'docker/build-images.ts:buildRootfsTarball': 112,
   'sandbox/agent-container.ts:start': 112,
