@@ -79,9 +79,11 @@ export async function validateAndKeep(
   return check(options, true);
 }
 
+type Adapter = ReturnType<typeof adapterFor>;
+type Host = Awaited<ReturnType<GameServerPool['get']>>;
+
 async function check(options: ValidateOptions, keep: boolean): Promise<{ report: ValidationReport; bot?: BotHandle }> {
   const adapter = adapterFor(options.game);
-  const { tables } = gameDescriptor(options.game);
   const strict = options.strict ?? false;
   const report: ValidationReport = {
     dir: options.dir,
@@ -102,6 +104,31 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
     return { report };
   }
   const host = await options.hosts.get(options.game, options.variant);
+  const handle = await startForValidation(options, adapter, host, report);
+  if (!handle) return { report };
+  const client = new BotClient(handle.url, { connect: handle.connect, callerId: handle.callerId });
+  try {
+    for (const plies of options.positionPlies ?? [0, 1, 6, 15])
+      await checkPosition({ options, adapter, host, client, report }, plies);
+    judge(report);
+  } finally {
+    report.logTail = await handle.logTail(2_000).catch(() => '');
+    await client.close();
+    if (!(keep && report.ok)) {
+      await handle.stop();
+      releasePort(handle.port);
+    }
+  }
+  return keep && report.ok ? { report, bot: handle } : { report };
+}
+
+/** Starts the bot; one that does not start (or become healthy) is the report's problem, with its log. */
+async function startForValidation(
+  options: ValidateOptions,
+  adapter: Adapter,
+  host: Host,
+  report: ValidationReport,
+): Promise<BotHandle | undefined> {
   const t0 = performance.now();
   let handle;
   try {
@@ -116,91 +143,103 @@ async function check(options: ValidateOptions, keep: boolean): Promise<{ report:
   } catch (err) {
     report.problems.push(`the bot did not start: ${(err as Error).message}`);
     report.logTail = err instanceof BotStartError ? err.logTail : '';
-    return { report };
+    return undefined;
   }
   report.started = true;
   report.startMs = Math.round(performance.now() - t0);
-  const client = new BotClient(handle.url, { connect: handle.connect, callerId: handle.callerId });
-  try {
-    const moveMs = options.moveMs ?? 10_000;
-    const limits = { deadlineMs: moveMs, maxResponseBytes: 1 << 20 };
-    for (const plies of options.positionPlies ?? [0, 1, 6, 15]) {
-      const rng = createRng(1000 + plies);
-      const seatIds = tables
-        ? Array.from({ length: tables.validationSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`))
-        : undefined;
-      let state = adapter.game.init(options.variant, rng, seatIds ? { seats: seatIds.length } : undefined);
-      for (let k = 0; k < plies && adapter.game.outcome(state) === null; k++) {
-        const seat = adapter.game.toMove(state)!;
-        const legal = adapter.game.legalActions(state, seat);
-        state = adapter.game.apply(state, seat, legal[rng.int(0, legal.length - 1)]);
+  return handle;
+}
+
+/** The game after `plies` random legal moves (seeded by the ply count: every bot sees the same positions). */
+function validationPosition(adapter: Adapter, game: string, variant: string, plies: number) {
+  const { tables } = gameDescriptor(game);
+  const rng = createRng(1000 + plies);
+  const seatIds = tables
+    ? Array.from({ length: tables.validationSeats }, (_, i) => (i === 0 ? 'you' : `opponent_${i}`))
+    : undefined;
+  let state = adapter.game.init(variant, rng, seatIds ? { seats: seatIds.length } : undefined);
+  for (let k = 0; k < plies && adapter.game.outcome(state) === null; k++) {
+    const seat = adapter.game.toMove(state)!;
+    const legal = adapter.game.legalActions(state, seat);
+    state = adapter.game.apply(state, seat, legal[rng.int(0, legal.length - 1)]);
+  }
+  return { state, seatIds };
+}
+
+interface PositionRun {
+  options: ValidateOptions;
+  adapter: Adapter;
+  host: Host;
+  client: BotClient;
+  report: ValidationReport;
+}
+
+/** Asks the bot for its move on one validation position (joining first where the game joins) and records the check. */
+async function checkPosition({ options, adapter, host, client, report }: PositionRun, plies: number): Promise<void> {
+  const { state, seatIds } = validationPosition(adapter, options.game, options.variant, plies);
+  const seat = adapter.game.toMove(state);
+  if (seat === null) return;
+  const live: LiveGame = {
+    id: host.newGameId(),
+    variant: options.variant,
+    state,
+    history: [],
+    seatIds,
+    managedByArena: true,
+    createdAt: new Date().toISOString(),
+  };
+  const holders: SeatHolder[] = [];
+  holders[seat] = holderOf(client.callerId); // the other seats play no bot
+  host.register(live, holders);
+  const ctx = { gameId: live.id, gameServerUrl: host.url, seatIds };
+  const name = `position after ${plies} plies (${adapter.game.seatNames(options.variant)[seat] ?? `seat ${seat}`} to move)`;
+  if (adapter.join) {
+    const res = await joinBot(client, adapter, state, seat, ctx, { deadlineMs: 5_000, maxResponseBytes: 1 << 20 });
+    if (!res.ok) {
+      report.positions.push({
+        name: `/join_game for ${name}`,
+        ok: false,
+        kind: 'join_failed',
+        latencyMs: Math.round(res.latencyMs),
+        problem: `/join_game failed (${res.failure.kind}): ${res.failure.message}`,
+      });
+      // Strict: as before, a refused join ends that position. Otherwise ask for the move anyway,
+      // as a game where joins are only logged (Bridge) would.
+      if (report.strict) {
+        host.finish(live.id);
+        return;
       }
-      const seat = adapter.game.toMove(state);
-      if (seat === null) continue;
-      const live: LiveGame = {
-        id: host.newGameId(),
-        variant: options.variant,
-        state,
-        history: [],
-        seatIds,
-        managedByArena: true,
-        createdAt: new Date().toISOString(),
-      };
-      const holders: SeatHolder[] = [];
-      holders[seat] = holderOf(client.callerId); // the other seats play no bot
-      host.register(live, holders);
-      const ctx = { gameId: live.id, gameServerUrl: host.url, seatIds };
-      const name = `position after ${plies} plies (${adapter.game.seatNames(options.variant)[seat] ?? `seat ${seat}`} to move)`;
-      if (adapter.join) {
-        const res = await joinBot(client, adapter, state, seat, ctx, { deadlineMs: 5_000, maxResponseBytes: 1 << 20 });
-        if (!res.ok) {
-          report.positions.push({
-            name: `/join_game for ${name}`,
-            ok: false,
-            kind: 'join_failed',
-            latencyMs: Math.round(res.latencyMs),
-            problem: `/join_game failed (${res.failure.kind}): ${res.failure.message}`,
-          });
-          // Strict: as before, a refused join ends that position. Otherwise ask for the move anyway,
-          // as a game where joins are only logged (Bridge) would.
-          if (strict) {
-            host.finish(live.id);
-            continue;
-          }
-        }
-      }
-      const answer = await askBot(client, adapter, state, seat, ctx, limits);
-      const check: PositionCheck = { name, ok: answer.ok, latencyMs: Math.round(answer.latencyMs) };
-      if (answer.body !== undefined) check.answer = recordedAnswer(adapter, answer, state, seat);
-      if (!answer.ok) {
-        check.kind = answer.failure.kind;
-        const { path } = adapter.turn(state, seat, ctx);
-        const { kind, message } = answer.failure;
-        check.problem =
-          kind === 'illegal'
-            ? `${path} answered an ${message.startsWith('illegal') ? '' : 'illegal action: '}${message}`
-            : kind === 'malformed'
-              ? `${path} answer is malformed: ${message}`
-              : `${path} failed (${kind}): ${message}`;
-      }
-      report.positions.push(check);
-      if (adapter.leave)
-        await sendCall(client, adapter.leave(state, seat, ctx), { deadlineMs: 2_000, maxResponseBytes: 1 << 20 });
-      host.finish(live.id);
-    }
-    const found = report.positions.filter((p) => !p.ok && p.problem).map((p) => `${p.name}: ${p.problem}`);
-    const plays = report.positions.some((p) => p.ok);
-    if (strict || !plays) report.problems.push(...found);
-    else report.warnings.push(...found);
-    if (!plays && !strict) report.problems.unshift('the bot answered no validation position with a legal move');
-    report.ok = report.problems.length === 0 && report.positions.length > 0;
-  } finally {
-    report.logTail = await handle.logTail(2_000).catch(() => '');
-    await client.close();
-    if (!(keep && report.ok)) {
-      await handle.stop();
-      releasePort(handle.port);
     }
   }
-  return keep && report.ok ? { report, bot: handle } : { report };
+  const limits = { deadlineMs: options.moveMs ?? 10_000, maxResponseBytes: 1 << 20 };
+  const answer = await askBot(client, adapter, state, seat, ctx, limits);
+  const check: PositionCheck = { name, ok: answer.ok, latencyMs: Math.round(answer.latencyMs) };
+  if (answer.body !== undefined) check.answer = recordedAnswer(adapter, answer, state, seat);
+  if (!answer.ok) {
+    check.kind = answer.failure.kind;
+    check.problem = answerProblem(adapter.turn(state, seat, ctx).path, answer.failure);
+  }
+  report.positions.push(check);
+  if (adapter.leave)
+    await sendCall(client, adapter.leave(state, seat, ctx), { deadlineMs: 2_000, maxResponseBytes: 1 << 20 });
+  host.finish(live.id);
+}
+
+/** A failed answer in plain words. */
+function answerProblem(path: string, { kind, message }: { kind: string; message: string }): string {
+  return kind === 'illegal'
+    ? `${path} answered an ${message.startsWith('illegal') ? '' : 'illegal action: '}${message}`
+    : kind === 'malformed'
+      ? `${path} answer is malformed: ${message}`
+      : `${path} failed (${kind}): ${message}`;
+}
+
+/** The verdict: position problems refuse the bot when strict or when it played none; else they are warnings. */
+function judge(report: ValidationReport): void {
+  const found = report.positions.filter((p) => !p.ok && p.problem).map((p) => `${p.name}: ${p.problem}`);
+  const plays = report.positions.some((p) => p.ok);
+  if (report.strict || !plays) report.problems.push(...found);
+  else report.warnings.push(...found);
+  if (!plays && !report.strict) report.problems.unshift('the bot answered no validation position with a legal move');
+  report.ok = report.problems.length === 0 && report.positions.length > 0;
 }

@@ -8,6 +8,7 @@ import { BOT_START_TIMEOUT_MS, DEFAULT_LIMITS } from '../../records/match.ts';
 import type { GameServerPool } from '../game-server/game-servers.ts';
 import type { ArenaOptions, ArenaOutcome } from '../arena.ts';
 import type { MatchResult, MatchSpec, Replay } from '../../records/match.ts';
+import type { ValidationReport } from '../../records/tourney.ts';
 import {
   parseSprtParams,
   SprtMonitor,
@@ -354,6 +355,12 @@ async function playSprt(
 }
 
 export function registerPlayCommands(program: Command): void {
+  registerPlayCommand(program);
+  registerArenaCommand(program);
+  registerValidateCommand(program);
+}
+
+function registerPlayCommand(program: Command): void {
   addCommon(
     program
       .command('play')
@@ -384,7 +391,9 @@ export function registerPlayCommands(program: Command): void {
     const outcome = await arenaFromCli('play', [a, b], opts, reps, total);
     await printArena(outcome, opts, total);
   });
+}
 
+function registerArenaCommand(program: Command): void {
   addCommon(
     program
       .command('arena')
@@ -413,7 +422,21 @@ export function registerPlayCommands(program: Command): void {
     const outcome = await arenaFromCli('arena', dirs, opts, opts.reps);
     await printArena(outcome, opts, total);
   });
+}
 
+interface ValidateFlags {
+  game: string;
+  variant: string;
+  moveTimeout?: number;
+  startTimeout: number;
+  sandbox: string;
+  serverPort?: number;
+  strictValidation?: boolean;
+  track?: 'standard' | 'ml' | 'js' | 'go';
+  json?: boolean;
+}
+
+function registerValidateCommand(program: Command): void {
   program
     .command('validate')
     .description(
@@ -441,73 +464,62 @@ export function registerPlayCommands(program: Command): void {
       ).choices(['standard', 'ml', 'js', 'go']),
     )
     .option('--json', 'print the report as JSON')
-    .action(
-      async (
-        dir: string,
-        opts: {
-          game: string;
-          variant: string;
-          moveTimeout?: number;
-          startTimeout: number;
-          sandbox: string;
-          serverPort?: number;
-          strictValidation?: boolean;
-          track?: 'standard' | 'ml' | 'js' | 'go';
-          json?: boolean;
-        },
-        cmd: Command,
-      ) => {
-        checkVariant(opts.game, opts.variant);
-        const [{ sandboxForBots }, { generalProblems, positionMark, validateBot }] = await Promise.all([
-          import('../config/sandbox-choice.ts'),
-          import('../validate.ts'),
-        ]);
-        const sandbox = sandboxForBots(opts.sandbox, { dirs: [resolveBotDir(dir, opts.game)] });
-        const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
-        try {
-          const report = await validateBot({
-            dir: resolveBotDir(dir, opts.game),
-            game: opts.game,
-            variant: opts.variant,
-            sandbox,
-            hosts,
-            moveMs: moveTimeoutFor(opts.game, opts.moveTimeout),
-            startTimeoutMs: opts.startTimeout,
-            strict: opts.strictValidation,
-            taskTrack: opts.track,
-          });
-          if (opts.json) printJson(report);
-          else {
-            const verdict = report.ok
-              ? report.warnings.length
-                ? 'PASS with warnings (the bot plays; its games will show these errors)'
-                : 'PASS'
-              : 'FAIL';
-            const lines = [
-              `${verdict}  ${report.dir}  (${report.game}/${report.variant}${report.strict ? ', strict' : ''})`,
-            ];
-            if (report.started) lines.push(`  started and healthy in ${report.startMs} ms`);
-            for (const p of report.positions)
-              lines.push(
-                `  ${positionMark(report, p).padEnd(4)} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`,
-              );
-            for (const problem of generalProblems(report)) lines.push(`  ${problem}`);
-            if (!report.ok && report.logTail)
-              lines.push(
-                '  --- bot output (last lines) ---',
-                ...report.logTail
-                  .trimEnd()
-                  .split('\n')
-                  .slice(-15)
-                  .map((l) => `  | ${l}`),
-              );
-            printOut(lines.join('\n'));
-          }
-          cmd.parent?.setOptionValue('exitCode', report.ok ? 0 : 1);
-        } finally {
-          await hosts.closeAll();
-          await sandbox.close();
-        }
-      },
+    .action(validateFromCli);
+}
+
+/** Starts the bot in its sandbox, validates it and prints the report; exit code 1 when it fails. */
+async function validateFromCli(dir: string, opts: ValidateFlags, cmd: Command): Promise<void> {
+  checkVariant(opts.game, opts.variant);
+  const [{ sandboxForBots }, { validateBot }] = await Promise.all([
+    import('../config/sandbox-choice.ts'),
+    import('../validate.ts'),
+  ]);
+  const sandbox = sandboxForBots(opts.sandbox, { dirs: [resolveBotDir(dir, opts.game)] });
+  const hosts = await hostsFor(opts.game, opts.variant, opts.serverPort);
+  try {
+    const report = await validateBot({
+      dir: resolveBotDir(dir, opts.game),
+      game: opts.game,
+      variant: opts.variant,
+      sandbox,
+      hosts,
+      moveMs: moveTimeoutFor(opts.game, opts.moveTimeout),
+      startTimeoutMs: opts.startTimeout,
+      strict: opts.strictValidation,
+      taskTrack: opts.track,
+    });
+    if (opts.json) printJson(report);
+    else printOut(await validationText(report));
+    cmd.parent?.setOptionValue('exitCode', report.ok ? 0 : 1);
+  } finally {
+    await hosts.closeAll();
+    await sandbox.close();
+  }
+}
+
+/** The report in plain words: verdict, start, each position, problems, and a failed bot's last output. */
+async function validationText(report: ValidationReport): Promise<string> {
+  const { generalProblems, positionMark } = await import('../validate.ts');
+  const verdict = report.ok
+    ? report.warnings.length
+      ? 'PASS with warnings (the bot plays; its games will show these errors)'
+      : 'PASS'
+    : 'FAIL';
+  const lines = [`${verdict}  ${report.dir}  (${report.game}/${report.variant}${report.strict ? ', strict' : ''})`];
+  if (report.started) lines.push(`  started and healthy in ${report.startMs} ms`);
+  for (const p of report.positions)
+    lines.push(
+      `  ${positionMark(report, p).padEnd(4)} ${p.name}: ${p.ok ? `answered ${JSON.stringify(p.answer)}` : p.problem} (${p.latencyMs} ms)`,
     );
+  for (const problem of generalProblems(report)) lines.push(`  ${problem}`);
+  if (!report.ok && report.logTail)
+    lines.push(
+      '  --- bot output (last lines) ---',
+      ...report.logTail
+        .trimEnd()
+        .split('\n')
+        .slice(-15)
+        .map((l) => `  | ${l}`),
+    );
+  return lines.join('\n');
 }

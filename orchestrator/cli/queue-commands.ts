@@ -1,6 +1,8 @@
 // worker, queue status, schedule and history: distributed games on BullMQ/Redis and nightly runs.
 // Each action loads what it needs when it runs, so `catarena --help` loads none of it.
 import path from 'node:path';
+import type { HistorySources } from '../run/history-sources.ts';
+import type { RunIndexEntry } from '../run/run-index.ts';
 import { type Command, Option } from 'commander';
 import { concurrencyOption, intOption } from './options.ts';
 import { printErr, printJson, printOut } from './print.ts';
@@ -15,6 +17,27 @@ const queueOption = (required: boolean) => {
 const say = (message: string) => printErr(`catarena: ${message}`);
 
 export function registerQueueCommands(program: Command): void {
+  registerWorkerCommand(program);
+  registerQueueStatusCommand(program);
+  registerScheduleCommand(program);
+  registerHistoryCommand(program);
+}
+
+interface WorkerFlags {
+  queue: string;
+  concurrency: number | 'auto';
+  sandbox: 'process' | 'docker' | 'unsafe';
+  workDir: string;
+  runsDir?: string;
+  maxBots?: number;
+  name?: string;
+  tourneys: boolean;
+  lockMs?: number;
+  develop: number;
+  artifactDays?: number;
+}
+
+function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description(
@@ -64,60 +87,55 @@ export function registerQueueCommands(program: Command): void {
       intOption(0),
       1,
     )
-    .action(
-      async (flags: {
-        queue: string;
-        concurrency: number | 'auto';
-        sandbox: 'process' | 'docker' | 'unsafe';
-        workDir: string;
-        runsDir?: string;
-        maxBots?: number;
-        name?: string;
-        tourneys: boolean;
-        lockMs?: number;
-        develop: number;
-        artifactDays?: number;
-      }) => {
-        const { startQueueWorker } = await import('../worker/worker.ts');
-        const worker = await startQueueWorker({
-          url: flags.queue,
-          concurrency: flags.concurrency,
-          sandbox: flags.sandbox,
-          workDir: path.resolve(flags.workDir),
-          runsDir: flags.runsDir && path.resolve(flags.runsDir),
-          maxBots: flags.maxBots,
-          name: flags.name,
-          tourneys: flags.tourneys,
-          lockDurationMs: flags.lockMs,
-          develop: flags.develop,
-          artifactMaxAgeDays: flags.artifactDays,
-          report: say,
-        });
-        say(
-          `worker ${worker.name} ready on ${(await import('../queue/url.ts')).publicQueueUrl(flags.queue)} (concurrency ${flags.concurrency}, ${flags.sandbox} sandbox)`,
-        );
-        await new Promise<void>((resolve) => {
-          let signals = 0;
-          const onSignal = () => {
-            if (++signals === 1) {
-              say(`draining: finishing the games in flight (signal again to quit now)`);
-              void worker.drain().then(resolve);
-            } else {
-              // Not worker.kill(): a close already under way ignores force, and Redis may be gone.
-              // Bots and containers are stopped by the sandboxes' exit hooks.
-              say('quitting now; the games in flight are re-run by another worker once their lock expires');
-              process.exit(130);
-            }
-          };
-          process.on('SIGTERM', onSignal);
-          process.on('SIGINT', onSignal);
-        });
-        say(
-          `worker ${worker.name} stopped after ${worker.played} games (${await worker.botsStarted()} bot starts) and ${worker.developed} developments`,
-        );
-      },
-    );
+    .action(runWorker);
+}
 
+/** Starts a worker, then serves until a signal: the first drains, a second quits at once. */
+async function runWorker(flags: WorkerFlags): Promise<void> {
+  const { startQueueWorker } = await import('../worker/worker.ts');
+  const worker = await startQueueWorker({
+    url: flags.queue,
+    concurrency: flags.concurrency,
+    sandbox: flags.sandbox,
+    workDir: path.resolve(flags.workDir),
+    runsDir: flags.runsDir && path.resolve(flags.runsDir),
+    maxBots: flags.maxBots,
+    name: flags.name,
+    tourneys: flags.tourneys,
+    lockDurationMs: flags.lockMs,
+    develop: flags.develop,
+    artifactMaxAgeDays: flags.artifactDays,
+    report: say,
+  });
+  say(
+    `worker ${worker.name} ready on ${(await import('../queue/url.ts')).publicQueueUrl(flags.queue)} (concurrency ${flags.concurrency}, ${flags.sandbox} sandbox)`,
+  );
+  await untilDrained(worker);
+  say(
+    `worker ${worker.name} stopped after ${worker.played} games (${await worker.botsStarted()} bot starts) and ${worker.developed} developments`,
+  );
+}
+
+function untilDrained(worker: { drain(): Promise<void> }): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let signals = 0;
+    const onSignal = () => {
+      if (++signals === 1) {
+        say(`draining: finishing the games in flight (signal again to quit now)`);
+        void worker.drain().then(resolve);
+      } else {
+        // Not worker.kill(): a close already under way ignores force, and Redis may be gone.
+        // Bots and containers are stopped by the sandboxes' exit hooks.
+        say('quitting now; the games in flight are re-run by another worker once their lock expires');
+        process.exit(130);
+      }
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
+function registerQueueStatusCommand(program: Command): void {
   const queue = program.command('queue').description('Inspect the game queue.');
   queue
     .command('status')
@@ -132,7 +150,25 @@ export function registerQueueCommands(program: Command): void {
       if (flags.json) printJson(status);
       else printOut(formatQueueStatus(status));
     });
+}
 
+interface ScheduleFlags {
+  queue: string;
+  cron?: string;
+  config?: string;
+  name: string;
+  tz?: string;
+  reuse?: boolean;
+  retries?: number;
+  retryDelay?: number;
+  catchUp?: 'none' | 'latest' | 'all';
+  onFailure?: string;
+  webhook?: string;
+  list?: boolean;
+  remove?: string;
+}
+
+function registerScheduleCommand(program: Command): void {
   program
     .command('schedule')
     .description(
@@ -171,69 +207,74 @@ export function registerQueueCommands(program: Command): void {
     )
     .option('--list', 'list registered schedules (an overdue one says so)')
     .option('--remove <name>', 'remove a schedule')
-    .action(
-      async (flags: {
-        queue: string;
-        cron?: string;
-        config?: string;
-        name: string;
-        tz?: string;
-        reuse?: boolean;
-        retries?: number;
-        retryDelay?: number;
-        catchUp?: 'none' | 'latest' | 'all';
-        onFailure?: string;
-        webhook?: string;
-        list?: boolean;
-        remove?: string;
-      }) => {
-        const { listSchedules, lostSchedules, removeSchedule, scheduleTourney } = await import('../worker/nightly.ts');
-        const { describeNext } = await import('../queue/schedule-state.ts');
-        if (flags.list) {
-          const schedules = await listSchedules(flags.queue);
-          const { describeLost } = await import('../queue/lost-schedules.ts');
-          for (const lost of await lostSchedules(flags.queue)) say(describeLost(lost));
-          printOut(
-            schedules.length
-              ? schedules
-                  .map(
-                    (s) =>
-                      `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  ${describeNext(s.next, s.overdue, s.catchUp)}  catch-up ${s.catchUp}${s.alerts ? `  alerts: ${s.alerts}` : ''}`,
-                  )
-                  .join('\n')
-              : 'no schedules',
-          );
-          return;
-        }
-        if (flags.remove) {
-          const removed = await removeSchedule(flags.queue, flags.remove);
-          printOut(removed ? `removed schedule ${flags.remove}` : `no schedule named ${flags.remove}`);
-          return;
-        }
-        if (!flags.cron || !flags.config)
-          throw new Error('schedule needs --cron "<pattern>" and --config <file> (or --list, --remove <name>)');
-        const { readConfigFile } = await import('../config/tourney-config.ts');
-        const config = { ...(await readConfigFile(flags.config)), ...(flags.reuse ? { reuse: true } : {}) };
-        const info = await scheduleTourney({
-          url: flags.queue,
-          name: flags.name,
-          cron: flags.cron,
-          tz: flags.tz,
-          config,
-          retries: flags.retries,
-          retryDelayMs: flags.retryDelay,
-          catchUp: flags.catchUp,
-          ...(flags.onFailure !== undefined || flags.webhook !== undefined
-            ? { alerts: { onFailure: flags.onFailure, webhook: flags.webhook } }
-            : {}),
-        });
-        printOut(
-          `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}, catch-up ${info.catchUp}`,
-        );
-        for (const warning of info.warnings ?? []) say(`! ${warning}`);
-      },
-    );
+    .action(async (flags: ScheduleFlags) => {
+      if (flags.list) return printSchedules(flags.queue);
+      if (flags.remove) return removeScheduleNamed(flags.queue, flags.remove);
+      await registerSchedule(flags);
+    });
+}
 
+async function printSchedules(queue: string): Promise<void> {
+  const { listSchedules, lostSchedules } = await import('../worker/nightly.ts');
+  const { describeNext } = await import('../queue/schedule-state.ts');
+  const schedules = await listSchedules(queue);
+  const { describeLost } = await import('../queue/lost-schedules.ts');
+  for (const lost of await lostSchedules(queue)) say(describeLost(lost));
+  printOut(
+    schedules.length
+      ? schedules
+          .map(
+            (s) =>
+              `${s.name}  "${s.cron}"${s.tz ? ` ${s.tz}` : ''}  ${describeNext(s.next, s.overdue, s.catchUp)}  catch-up ${s.catchUp}${s.alerts ? `  alerts: ${s.alerts}` : ''}`,
+          )
+          .join('\n')
+      : 'no schedules',
+  );
+}
+
+async function removeScheduleNamed(queue: string, name: string): Promise<void> {
+  const { removeSchedule } = await import('../worker/nightly.ts');
+  const removed = await removeSchedule(queue, name);
+  printOut(removed ? `removed schedule ${name}` : `no schedule named ${name}`);
+}
+
+async function registerSchedule(flags: ScheduleFlags): Promise<void> {
+  if (!flags.cron || !flags.config)
+    throw new Error('schedule needs --cron "<pattern>" and --config <file> (or --list, --remove <name>)');
+  const { scheduleTourney } = await import('../worker/nightly.ts');
+  const { readConfigFile } = await import('../config/tourney-config.ts');
+  const config = { ...(await readConfigFile(flags.config)), ...(flags.reuse ? { reuse: true } : {}) };
+  const info = await scheduleTourney({
+    url: flags.queue,
+    name: flags.name,
+    cron: flags.cron,
+    tz: flags.tz,
+    config,
+    retries: flags.retries,
+    retryDelayMs: flags.retryDelay,
+    catchUp: flags.catchUp,
+    ...(flags.onFailure !== undefined || flags.webhook !== undefined
+      ? { alerts: { onFailure: flags.onFailure, webhook: flags.webhook } }
+      : {}),
+  });
+  printOut(
+    `schedule ${info.name} registered: "${info.cron}"${info.tz ? ` ${info.tz}` : ''}, next run ${info.next ?? '?'}, catch-up ${info.catchUp}`,
+  );
+  for (const warning of info.warnings ?? []) say(`! ${warning}`);
+}
+
+interface HistoryFlags {
+  out: string;
+  queue?: string;
+  agent?: string;
+  schedule?: string;
+  json?: boolean;
+  html?: boolean;
+  taskTracks?: boolean;
+  acceptTampered?: boolean;
+}
+
+function registerHistoryCommand(program: Command): void {
   program
     .command('history')
     .description(
@@ -262,70 +303,70 @@ export function registerQueueCommands(program: Command): void {
       '--accept-tampered',
       "show runs whose journal's chain breaks or whose index entry was changed (named on stderr) instead of leaving them out",
     )
-    .action(
-      async (flags: {
-        out: string;
-        queue?: string;
-        agent?: string;
-        schedule?: string;
-        json?: boolean;
-        html?: boolean;
-        taskTracks?: boolean;
-        acceptTampered?: boolean;
-      }) => {
-        const [{ withRedis }, { writeHistoryPage }, { INDEX_FILE }, { checkedRuns }, sources] = await Promise.all([
-          import('../queue/connection.ts'),
-          import('../run/run-index.ts'),
-          import('../run/run-dir.ts'),
-          import('../run/history.ts'),
-          import('../run/history-sources.ts'),
-        ]);
-        // Finished runs from the index; failed, killed and missed nights from the nights list
-        // (--queue) or the run folders' status.json; runs whose folder is gone are marked.
-        const found = flags.queue
-          ? await withRedis(flags.queue, sources.queueHistory)
-          : await sources.localHistory(path.resolve(flags.out));
-        // Each run's journal chain and sealed index entry: a run whose results were changed is left out.
-        const { entries, notes } = await checkedRuns(found.entries, flags.acceptTampered);
-        for (const note of notes) say(note);
-        const of = <T extends { schedule?: string }>(list: T[]) =>
-          flags.schedule === undefined ? list : list.filter((e) => e.schedule === flags.schedule);
-        if (flags.html) {
-          const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), of(entries), {
-            ends: of(found.ends),
-            deleted: found.deleted,
-          });
-          printOut(`history: ${page} (${of(entries).length} run(s), ${of(found.ends).length} not finished)`);
-          return;
-        }
-        if (flags.taskTracks) {
-          const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
-          const { agentIdFromName } = await import('../run/history.ts');
-          const agent = flags.agent && agentIdFromName(flags.agent);
-          const scores = scoresFromIndex(of(entries)).filter((s) => !agent || s.agent === agent);
-          if (flags.json) printJson(scores);
-          else
-            printOut(
-              taskTrackSections(scores).join('\n\n') || 'no indexed run here is on a task track other than standard',
-            );
-          return;
-        }
-        const { agentIdFromName, formatHistory, historyRows } = await import('../run/history.ts');
-        const rows = historyRows(entries, flags.agent, { ...found, schedule: flags.schedule });
-        if (flags.schedule && !rows.length) {
-          const names = [...new Set([...entries, ...found.ends].flatMap((e) => e.schedule ?? []))].sort();
-          throw new Error(
-            `no run or night of schedule ${flags.schedule} here; schedules: ${names.join(', ') || 'none'} (names as in "schedule --list")`,
-          );
-        }
-        if (flags.agent && !rows.some((r) => Object.keys(r.scores).length) && entries.length) {
-          const agents = [...new Set(entries.flatMap((e) => e.leaderboard.map((r) => r.agent)))].sort();
-          throw new Error(
-            `no indexed run has agent ${flags.agent} (as id ${agentIdFromName(flags.agent)}); the runs' agents: ${agents.join(', ')}`,
-          );
-        }
-        if (flags.json) printJson(rows);
-        else printOut(formatHistory(rows));
-      },
+    .action(runHistory);
+}
+
+async function runHistory(flags: HistoryFlags): Promise<void> {
+  const [{ withRedis }, { checkedRuns }, sources] = await Promise.all([
+    import('../queue/connection.ts'),
+    import('../run/history.ts'),
+    import('../run/history-sources.ts'),
+  ]);
+  // Finished runs from the index; failed, killed and missed nights from the nights list
+  // (--queue) or the run folders' status.json; runs whose folder is gone are marked.
+  const found = flags.queue
+    ? await withRedis(flags.queue, sources.queueHistory)
+    : await sources.localHistory(path.resolve(flags.out));
+  // Each run's journal chain and sealed index entry: a run whose results were changed is left out.
+  const { entries, notes } = await checkedRuns(found.entries, flags.acceptTampered);
+  for (const note of notes) say(note);
+  if (flags.html) return writeHistoryHtml(flags, entries, found);
+  if (flags.taskTracks) return printTaskTracks(flags, entries);
+  await printHistoryRows(flags, entries, found);
+}
+
+/** The list, or only the runs and nights of --schedule. */
+const ofSchedule = <T extends { schedule?: string }>(flags: HistoryFlags, list: T[]) =>
+  flags.schedule === undefined ? list : list.filter((e) => e.schedule === flags.schedule);
+
+async function writeHistoryHtml(flags: HistoryFlags, entries: RunIndexEntry[], found: HistorySources): Promise<void> {
+  const [{ writeHistoryPage }, { INDEX_FILE }] = await Promise.all([
+    import('../run/run-index.ts'),
+    import('../run/run-dir.ts'),
+  ]);
+  const page = await writeHistoryPage(path.resolve(flags.out, INDEX_FILE), ofSchedule(flags, entries), {
+    ends: ofSchedule(flags, found.ends),
+    deleted: found.deleted,
+  });
+  printOut(
+    `history: ${page} (${ofSchedule(flags, entries).length} run(s), ${ofSchedule(flags, found.ends).length} not finished)`,
+  );
+}
+
+async function printTaskTracks(flags: HistoryFlags, entries: RunIndexEntry[]): Promise<void> {
+  const { scoresFromIndex, taskTrackSections } = await import('../../reports/markdown-task-tracks.ts');
+  const { agentIdFromName } = await import('../run/history.ts');
+  const agent = flags.agent && agentIdFromName(flags.agent);
+  const scores = scoresFromIndex(ofSchedule(flags, entries)).filter((s) => !agent || s.agent === agent);
+  if (flags.json) printJson(scores);
+  else printOut(taskTrackSections(scores).join('\n\n') || 'no indexed run here is on a task track other than standard');
+}
+
+async function printHistoryRows(flags: HistoryFlags, entries: RunIndexEntry[], found: HistorySources): Promise<void> {
+  const { agentIdFromName, formatHistory, historyRows } = await import('../run/history.ts');
+  const rows = historyRows(entries, flags.agent, { ...found, schedule: flags.schedule });
+  if (flags.schedule && !rows.length) {
+    const names = [...new Set([...entries, ...found.ends].flatMap((e) => e.schedule ?? []))].sort();
+    throw new Error(
+      `no run or night of schedule ${flags.schedule} here; schedules: ${names.join(', ') || 'none'} (names as in "schedule --list")`,
     );
+  }
+  if (flags.agent && !rows.some((r) => Object.keys(r.scores).length) && entries.length) {
+    const agents = [...new Set(entries.flatMap((e) => e.leaderboard.map((r) => r.agent)))].sort();
+    throw new Error(
+      `no indexed run has agent ${flags.agent} (as id ${agentIdFromName(flags.agent)}); the runs' agents: ${agents.join(', ')}`,
+    );
+  }
+  if (flags.json) printJson(rows);
+  else printOut(formatHistory(rows));
 }

@@ -403,6 +403,15 @@ async function checkFirst(
 }
 
 export function registerTourneyCommands(program: Command): void {
+  registerTourneyCommand(program);
+  registerDoctorCommand(program);
+  registerResumeCommand(program);
+  registerReportCommand(program);
+  registerCompareCommand(program);
+  registerCombineCommand(program);
+}
+
+function registerTourneyCommand(program: Command): void {
   addConfigOptions(program.command('tourney'))
     .description(
       'Run the iterative tournament: each round every agent develops a bot per game and rule set, ' +
@@ -426,32 +435,37 @@ export function registerTourneyCommands(program: Command): void {
       '--no-record',
       "do not record the agents' model exchanges in <run-dir>/recordings/ (recorded by default, keys redacted; catarena rerun replays them)",
     )
-    .action(async (flags: TourneyFlags & { record?: boolean }) => {
-      let config;
-      let runDir: string;
-      if (flags.resume) {
-        runDir = path.resolve(flags.resume);
-        config = await resumeConfig(runDir, flags);
-      } else {
-        config = await configFromFlags(flags);
-        runDir = newRunDir(config.out, 'tourney');
-      }
-      // Before anything is spent: a wrong key, a model the endpoint does not serve, a missing image
-      // stop the run here, in seconds, with the doctor's table (unless --no-check).
-      const missing: string[] = [];
-      if (flags.check !== false && !(await checkFirst(config, flags.json, true, missing, false, flags.skipCheck))) {
-        printErr(
-          `catarena: not started: the checks above failed (catarena doctor repeats them; --no-check skips them):\n${missing
-            .slice(0, 5)
-            .map((m) => `  ${m}`)
-            .join('\n')}`,
-        );
-        program.setOptionValue('exitCode', 1);
-        return;
-      }
-      await playTourney(program, config, runDir, flags.json, false, flags.record !== false);
-    });
+    .action((flags: TourneyFlags & { record?: boolean }) => runTourney(program, flags));
+}
 
+/** A new run (or --resume's), checked first unless --no-check, then played. */
+async function runTourney(program: Command, flags: TourneyFlags & { record?: boolean }): Promise<void> {
+  let config;
+  let runDir: string;
+  if (flags.resume) {
+    runDir = path.resolve(flags.resume);
+    config = await resumeConfig(runDir, flags);
+  } else {
+    config = await configFromFlags(flags);
+    runDir = newRunDir(config.out, 'tourney');
+  }
+  // Before anything is spent: a wrong key, a model the endpoint does not serve, a missing image
+  // stop the run here, in seconds, with the doctor's table (unless --no-check).
+  const missing: string[] = [];
+  if (flags.check !== false && !(await checkFirst(config, flags.json, true, missing, false, flags.skipCheck))) {
+    printErr(
+      `catarena: not started: the checks above failed (catarena doctor repeats them; --no-check skips them):\n${missing
+        .slice(0, 5)
+        .map((m) => `  ${m}`)
+        .join('\n')}`,
+    );
+    program.setOptionValue('exitCode', 1);
+    return;
+  }
+  await playTourney(program, config, runDir, flags.json, false, flags.record !== false);
+}
+
+function registerDoctorCommand(program: Command): void {
   addConfigOptions(
     program
       .command('doctor')
@@ -481,7 +495,9 @@ export function registerTourneyCommands(program: Command): void {
       );
       program.setOptionValue('exitCode', ready ? 0 : 1);
     });
+}
 
+function registerResumeCommand(program: Command): void {
   program
     .command('resume')
     .description(
@@ -514,36 +530,41 @@ export function registerTourneyCommands(program: Command): void {
         await playTourney(program, await resumeConfig(runDir, flags), runDir, flags.json, flags.acceptTampered);
       },
     );
+}
 
+function registerReportCommand(program: Command): void {
   program
     .command('report')
     .description('Rebuild W, metrics and reports of a tournament run from its journal and strategy records.')
     .argument('<run-dir>', 'a tournament run directory')
     .option('--accept-tampered', ACCEPT_TAMPERED)
     .option('--json', 'print the summary as JSON')
-    .action(async (dir: string, flags: { json?: boolean; acceptTampered?: boolean }) => {
-      const { RunDir } = await import('../run/run-dir.ts');
-      const config = await new RunDir(path.resolve(dir)).readConfig();
-      const acceptTampered = Boolean(flags.acceptTampered);
-      if ((config.repeats ?? 1) > 1) {
-        const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([
-          import('../tourney/combine.ts'),
-          import('../../reports/markdown-combined.ts'),
-        ]);
-        const combined = await combineRuns([path.resolve(dir)], path.resolve(dir), config, acceptTampered);
-        printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
-        return;
-      }
-      const { summarizeRun } = await import('../tourney/summarize.ts');
-      const summary = await summarizeRun(path.resolve(dir), { acceptTampered });
-      await printSummary(summary, null, flags.json);
-      if (summary.incomplete) printErr(`catarena: !!! ${summary.incomplete.line}`);
-      if (summary.journal?.state === 'tampered')
-        printErr(
-          `catarena: !!! ${(await import('../../records/journal-integrity.ts')).integrityLine(summary.journal)}`,
-        );
-    });
+    .action(reportRun);
+}
 
+/** Rebuilds a run's reports: a --repeats run's combined one, else its own. */
+async function reportRun(dir: string, flags: { json?: boolean; acceptTampered?: boolean }): Promise<void> {
+  const { RunDir } = await import('../run/run-dir.ts');
+  const config = await new RunDir(path.resolve(dir)).readConfig();
+  const acceptTampered = Boolean(flags.acceptTampered);
+  if ((config.repeats ?? 1) > 1) {
+    const [{ combineRuns }, { renderCombinedLeaderboard }] = await Promise.all([
+      import('../tourney/combine.ts'),
+      import('../../reports/markdown-combined.ts'),
+    ]);
+    const combined = await combineRuns([path.resolve(dir)], path.resolve(dir), config, acceptTampered);
+    printCombined(combined, renderCombinedLeaderboard(combined), flags.json);
+    return;
+  }
+  const { summarizeRun } = await import('../tourney/summarize.ts');
+  const summary = await summarizeRun(path.resolve(dir), { acceptTampered });
+  await printSummary(summary, null, flags.json);
+  if (summary.incomplete) printErr(`catarena: !!! ${summary.incomplete.line}`);
+  if (summary.journal?.state === 'tampered')
+    printErr(`catarena: !!! ${(await import('../../records/journal-integrity.ts')).integrityLine(summary.journal)}`);
+}
+
+function registerCompareCommand(program: Command): void {
   program
     .command('compare')
     .description(
@@ -558,28 +579,33 @@ export function registerTourneyCommands(program: Command): void {
       'finished tourney run directories, e.g. runs/*: the runs with a track both played are used, whatever else changed; the rest are named and skipped',
     )
     .option('--json', 'print the rows as JSON')
-    .action(async (nameA: string, nameB: string, dirs: string[], flags: { json?: boolean }) => {
-      const [{ readComparableRuns }, { compareAgents, formatComparison }, { agentIdFromName }] = await Promise.all([
-        import('../tourney/combine.ts'),
-        import('../../reports/compare.ts'),
-        import('../run/history.ts'),
-      ]);
-      const [a, b] = [agentIdFromName(nameA), agentIdFromName(nameB)];
-      const { repeats, skipped, notes } = await readComparableRuns(
-        dirs.map((d) => path.resolve(d)),
-        a,
-        b,
-      );
-      for (const line of skipped) printErr(`catarena: skipped ${line}`);
-      if (!repeats.length)
-        throw new Error(`no finished run of these ${dirs.length} has a track with both ${a} and ${b} (skipped above)`);
-      printErr(`catarena: compared over ${repeats.length} run(s): ${repeats.map((r) => r.runId).join(', ')}`);
-      for (const note of notes) printErr(`catarena: ! ${note}`);
-      const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
-      if (flags.json) printJson(rows);
-      else printOut(formatComparison(a, b, rows));
-    });
+    .action(compareRuns);
+}
 
+/** Agent A against agent B over the runs where both played a track. */
+async function compareRuns(nameA: string, nameB: string, dirs: string[], flags: { json?: boolean }): Promise<void> {
+  const [{ readComparableRuns }, { compareAgents, formatComparison }, { agentIdFromName }] = await Promise.all([
+    import('../tourney/combine.ts'),
+    import('../../reports/compare.ts'),
+    import('../run/history.ts'),
+  ]);
+  const [a, b] = [agentIdFromName(nameA), agentIdFromName(nameB)];
+  const { repeats, skipped, notes } = await readComparableRuns(
+    dirs.map((d) => path.resolve(d)),
+    a,
+    b,
+  );
+  for (const line of skipped) printErr(`catarena: skipped ${line}`);
+  if (!repeats.length)
+    throw new Error(`no finished run of these ${dirs.length} has a track with both ${a} and ${b} (skipped above)`);
+  printErr(`catarena: compared over ${repeats.length} run(s): ${repeats.map((r) => r.runId).join(', ')}`);
+  for (const note of notes) printErr(`catarena: ! ${note}`);
+  const rows = compareAgents(repeats, a, b, { seed: repeats[0]!.seed });
+  if (flags.json) printJson(rows);
+  else printOut(formatComparison(a, b, rows));
+}
+
+function registerCombineCommand(program: Command): void {
   program
     .command('combine')
     .description(

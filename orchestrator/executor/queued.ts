@@ -65,7 +65,6 @@ export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOp
   const events = new QueueEvents(MATCH_QUEUE, { connection: bullConnection(options.url), prefix: PREFIX });
   queue.on('error', () => {}); // the watch reports connection trouble, once
   events.on('error', () => {});
-  const artifacts = new ArtifactStore(connection);
   const pending = new Map(specs.map((spec) => [matchJobId(options.run, spec), spec]));
   const collecting = new Set<string>();
   const results: MatchResult[] = [];
@@ -73,31 +72,7 @@ export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOp
   let fatal: Error | undefined;
   let wake = () => {};
 
-  // One upload per strategy folder, hashed as it is now (what workers will run).
-  const uploads = new Map<string, Promise<string>>();
-  const upload = (dir: string) => {
-    let hash = uploads.get(dir);
-    if (!hash) uploads.set(dir, (hash = artifacts.put(dir)));
-    return hash;
-  };
-  const codeOf = async (spec: MatchSpec): Promise<Record<string, StrategyCode>> => {
-    const code: Record<string, StrategyCode> = {};
-    for (const id of new Set(spec.seats)) {
-      const strategy = options.strategies.get(id);
-      if (!strategy) throw new Error(`spec ${matchJobId(options.run, spec)} seats unknown strategy ${id}`);
-      code[id] = 'forfeit' in strategy ? { forfeit: strategy.forfeit } : { hash: await upload(strategy.dir) };
-    }
-    return code;
-  };
-  const jobFor = async (spec: MatchSpec) => ({
-    name: 'match',
-    data: { run: options.run, spec, strategies: await codeOf(spec), startTimeoutMs: options.startTimeoutMs },
-    opts: {
-      ...MATCH_JOB_OPTIONS,
-      ...(options.retryDelayMs === undefined ? {} : { backoff: { type: 'exponential', delay: options.retryDelayMs } }),
-      jobId: matchJobId(options.run, spec),
-    },
-  });
+  const { jobFor, forgetUploads } = matchJobMaker(options, new ArtifactStore(connection));
 
   const collect = async (jobId: string, firstLook = false): Promise<void> => {
     if (!pending.has(jobId) || collecting.has(jobId)) return;
@@ -107,7 +82,7 @@ export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOp
       if (!job) {
         // Redis lost it (restarted without persistence, or flushed): queue it again.
         report(`game ${jobId} is no longer in Redis; queueing it again`);
-        uploads.clear(); // Redis may have lost the code too
+        forgetUploads(); // Redis may have lost the code too
         const again = await jobFor(pending.get(jobId)!);
         await queue.add(again.name, again.data, again.opts);
         return;
@@ -148,17 +123,11 @@ export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOp
     for (const jobId of [...pending.keys()]) await guarded(collect(jobId, true));
 
     while (pending.size && !fatal && !options.signal?.aborted) {
-      const rest = new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          options.signal?.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(done, options.sweepMs ?? 2_000);
-        wake = done;
-        options.signal?.addEventListener('abort', done, { once: true });
-      });
-      await guarded(rest);
+      await guarded(
+        nextSweep(options, (done) => {
+          wake = done;
+        }),
+      );
       for (const jobId of [...pending.keys()]) {
         if (fatal || options.signal?.aborted) break;
         await guarded(collect(jobId));
@@ -171,6 +140,49 @@ export async function executeQueued(specs: MatchSpec[], options: ExecuteQueuedOp
     watch.stop();
     await closeAll(connection, [events, queue]);
   }
+}
+
+/** The queue job of each spec: one upload per strategy folder, hashed as it is now (what workers will run). */
+function matchJobMaker(options: ExecuteQueuedOptions, artifacts: ArtifactStore) {
+  const uploads = new Map<string, Promise<string>>();
+  const upload = (dir: string) => {
+    let hash = uploads.get(dir);
+    if (!hash) uploads.set(dir, (hash = artifacts.put(dir)));
+    return hash;
+  };
+  const codeOf = async (spec: MatchSpec): Promise<Record<string, StrategyCode>> => {
+    const code: Record<string, StrategyCode> = {};
+    for (const id of new Set(spec.seats)) {
+      const strategy = options.strategies.get(id);
+      if (!strategy) throw new Error(`spec ${matchJobId(options.run, spec)} seats unknown strategy ${id}`);
+      code[id] = 'forfeit' in strategy ? { forfeit: strategy.forfeit } : { hash: await upload(strategy.dir) };
+    }
+    return code;
+  };
+  const jobFor = async (spec: MatchSpec) => ({
+    name: 'match',
+    data: { run: options.run, spec, strategies: await codeOf(spec), startTimeoutMs: options.startTimeoutMs },
+    opts: {
+      ...MATCH_JOB_OPTIONS,
+      ...(options.retryDelayMs === undefined ? {} : { backoff: { type: 'exponential', delay: options.retryDelayMs } }),
+      jobId: matchJobId(options.run, spec),
+    },
+  });
+  return { jobFor, forgetUploads: () => uploads.clear() };
+}
+
+/** Resolves at the next sweep (every sweepMs), on abort, or when the `wake` handed to `setWake` is called. */
+function nextSweep(options: ExecuteQueuedOptions, setWake: (wake: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, options.sweepMs ?? 2_000);
+    setWake(done);
+    options.signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Closes BullMQ objects, then the connection; when Redis is gone this must not hang. */

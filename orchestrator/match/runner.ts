@@ -13,9 +13,9 @@ import {
   type Termination,
 } from '../../records/match.ts';
 import { createRng } from '../../util/rng.ts';
-import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
+import type { FailureResolution, LiveGame, TurnContext, WireAdapter } from '../../games/core/wire.ts';
 import type { LiveListener } from '../../records/live.ts';
-import { askBot, joinBot, sendCall } from './bot-calls.ts';
+import { askBot, joinBot, sendCall, type TurnAnswer } from './bot-calls.ts';
 import type { GameServer } from '../game-server/game-server.ts';
 import { holderOf } from '../game-server/seat-ledger.ts';
 import type { BotClient } from './bot-client.ts';
@@ -44,15 +44,57 @@ export interface RunMatchOptions {
   onLive?: LiveListener;
 }
 
+/** How a game ended, and who (if anyone) ended it. */
+interface MatchEnd {
+  outcome: Outcome;
+  termination: Termination;
+  offender: Seat | null;
+  reason: string;
+}
+
+/** One game in flight: what its steps share (made once per game, never per move). */
+interface MatchRun {
+  spec: MatchSpec;
+  options: RunMatchOptions;
+  adapter: WireAdapter<unknown, unknown>;
+  game: WireAdapter<unknown, unknown>['game'];
+  bots: SeatBot[];
+  slots: CpuSlots;
+  id: string;
+  state: unknown;
+  setup: unknown;
+  live: LiveGame;
+  ctx: TurnContext;
+  moves: MoveRecord[];
+  seatStats: SeatStats[];
+  started: number;
+  startedAt: string;
+}
+
 export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promise<Replay> {
+  const { adapter, bots } = options;
+  if (bots.length !== spec.seats.length) throw new Error(`match needs ${spec.seats.length} bots, got ${bots.length}`);
+  const run = startMatch(spec, options);
+
+  // A bot that never started: a stand-in plays its seat where the game has one, else it forfeits.
+  const standIns = adapter.standIn ? bots.flatMap((b, seat) => (b.client === null ? [seat] : [])) : [];
+  for (const seat of standIns) count(run.seatStats[seat]!, 'crash');
+  const missing = adapter.standIn ? -1 : bots.findIndex((b) => b.client === null);
+  let ended = missing >= 0 ? forfeitMissingBot(run, missing) : undefined;
+  if (!ended && adapter.join) ended = await joinSeats(run);
+  if (!ended) ended = await playMoves(run);
+
+  if (adapter.leave && missing < 0) await tellBotsGameOver(run, ended);
+  return finishMatch(run, ended, standIns);
+}
+
+/** The game set up, registered with the game server and announced to the live observer. */
+function startMatch(spec: MatchSpec, options: RunMatchOptions): MatchRun {
   const { adapter, host, bots } = options;
   const game = adapter.game;
-  const slots = options.slots ?? new CpuSlots(1);
-  if (bots.length !== spec.seats.length) throw new Error(`match needs ${spec.seats.length} bots, got ${bots.length}`);
-
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  let state = game.init(spec.variant, createRng(spec.seed), initSetup(spec));
+  const state = game.init(spec.variant, createRng(spec.seed), initSetup(spec));
   const setup = adapter.setup?.(state) ?? null;
   const live: LiveGame = {
     id: host.newGameId(),
@@ -69,114 +111,112 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     bots.map((b) => (b.client ? holderOf(b.client.callerId) : null)),
   );
   const ctx = { gameId: live.id, gameServerUrl: host.url, options: spec.options, seatIds: spec.seats };
-  const moves: MoveRecord[] = [];
-  const seatStats: SeatStats[] = spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} }));
-  const maxPlies = options.maxPlies ?? 100_000;
-  const id = matchId(spec);
-  const now = () => new Date().toISOString();
-  const emit: LiveListener = (event) => {
-    try {
-      options.onLive?.(event);
-    } catch {
-      // an observer never stops a game
-    }
+  const run: MatchRun = {
+    spec,
+    options,
+    adapter,
+    game,
+    bots,
+    slots: options.slots ?? new CpuSlots(1),
+    id: matchId(spec),
+    state,
+    setup,
+    live,
+    ctx,
+    moves: [],
+    seatStats: spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} })),
+    started,
+    startedAt,
   };
-  /** A seat's per-move deadline: its strategy's own (a human seat's), else the match's. */
-  const moveMs = (seat: Seat) => spec.limits.seatMoveMs?.[spec.seats[seat]!] ?? spec.limits.moveMs;
-  const pushMove = (move: MoveRecord) => {
-    moves.push(move);
-    emit({ type: 'move', id, gameId: live.id, move, at: now(), state });
-  };
-  emit({ type: 'start', id, gameId: live.id, spec, setup, at: startedAt, state });
+  emit(run, { type: 'start', id: run.id, gameId: live.id, spec, setup, at: startedAt, state });
+  return run;
+}
 
-  let ended: { outcome: Outcome; termination: Termination; offender: Seat | null; reason: string } | undefined;
-
-  // A bot that never started: a stand-in plays its seat where the game has one, else it forfeits.
-  const standIns = adapter.standIn ? bots.flatMap((b, seat) => (b.client === null ? [seat] : [])) : [];
-  for (const seat of standIns) count(seatStats[seat]!, 'crash');
-  const missing = adapter.standIn ? -1 : bots.findIndex((b) => b.client === null);
-  if (missing >= 0) {
-    count(seatStats[missing]!, 'crash');
-    const outcome = adapter.onFailure(state, missing, 'crash', spec.policy);
-    if (!('end' in outcome))
-      throw new Error(`${spec.game}: a bot that never started must end the game or have a stand-in`);
-    // When the other side's bot did not start either, nobody wins what nobody played: every
-    // seat without a bot scores 0 (otherwise seat order would hand one of them a win).
-    const absent = bots.flatMap((b, seat) => (b.client === null && seat !== missing ? [seat] : []));
-    let end = outcome.end;
-    if (absent.some((seat) => end.scores[seat]! > 0)) {
-      end = {
-        ...end,
-        scores: end.scores.map((x, seat) => (bots[seat]!.client === null ? 0 : x)),
-        winner: end.winner !== null && bots[end.winner]!.client === null ? null : end.winner,
-      };
-      if (end.places) end = { ...end, places: end.scores.map((x) => (x > 0 ? 1 : 2)) };
-    }
-    // Each other strategy whose bot did not start counts its failed start once (in its first seat).
-    for (const id of new Set(absent.map((seat) => spec.seats[seat]!).filter((id) => id !== spec.seats[missing])))
-      count(seatStats[spec.seats.indexOf(id)]!, 'crash');
-    ended = {
-      outcome: end,
-      termination: 'crash',
-      offender: missing,
-      reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}${end !== outcome.end ? "; the other side's bot did not start either" : ''}`,
+/** The end when a seat's bot never started and the game has no stand-in for it. */
+function forfeitMissingBot(run: MatchRun, missing: Seat): MatchEnd {
+  const { spec, bots, seatStats } = run;
+  count(seatStats[missing]!, 'crash');
+  const outcome = run.adapter.onFailure(run.state, missing, 'crash', spec.policy);
+  if (!('end' in outcome))
+    throw new Error(`${spec.game}: a bot that never started must end the game or have a stand-in`);
+  // When the other side's bot did not start either, nobody wins what nobody played: every
+  // seat without a bot scores 0 (otherwise seat order would hand one of them a win).
+  const absent = bots.flatMap((b, seat) => (b.client === null && seat !== missing ? [seat] : []));
+  let end = outcome.end;
+  if (absent.some((seat) => end.scores[seat]! > 0)) {
+    end = {
+      ...end,
+      scores: end.scores.map((x, seat) => (bots[seat]!.client === null ? 0 : x)),
+      winner: end.winner !== null && bots[end.winner]!.client === null ? null : end.winner,
     };
+    if (end.places) end = { ...end, places: end.scores.map((x) => (x > 0 ? 1 : 2)) };
   }
+  // Each other strategy whose bot did not start counts its failed start once (in its first seat).
+  for (const id of new Set(absent.map((seat) => spec.seats[seat]!).filter((id) => id !== spec.seats[missing])))
+    count(seatStats[spec.seats.indexOf(id)]!, 'crash');
+  return {
+    outcome: end,
+    termination: 'crash',
+    offender: missing,
+    reason: `bot did not start: ${bots[missing]!.unavailable ?? 'unavailable'}${end !== outcome.end ? "; the other side's bot did not start either" : ''}`,
+  };
+}
 
-  // Joins, in the adapter's order (seat order by default: black, then white, as CATArena).
-  if (adapter.join) {
-    for (const seat of adapter.joinOrder ?? bots.map((_, s) => s)) {
-      if (ended) break;
-      const client = bots[seat]!.client!;
-      // Sent once its bot answers no other game's call, so another game's move clock never counts it.
-      const res = await slots.withBot(client, () =>
-        joinBot(client, adapter, state, seat, ctx, {
-          deadlineMs: spec.limits.joinMs,
-          maxResponseBytes: spec.limits.maxResponseBytes,
-        }),
-      );
-      if (!res.ok) {
-        count(seatStats[seat]!, 'join_failed');
-        const outcome = adapter.onJoinFailure(state, seat, spec.policy);
-        if (outcome)
-          ended = {
-            outcome,
-            termination: 'join_failed',
-            offender: seat,
-            reason: `join_game failed: ${res.failure.message}`,
-          };
-      }
-    }
+/** Joins, in the adapter's order (seat order by default: black, then white, as CATArena). */
+async function joinSeats(run: MatchRun): Promise<MatchEnd | undefined> {
+  const { spec, adapter, bots } = run;
+  for (const seat of adapter.joinOrder ?? bots.map((_, s) => s)) {
+    const client = bots[seat]!.client!;
+    // Sent once its bot answers no other game's call, so another game's move clock never counts it.
+    const res = await run.slots.withBot(client, () =>
+      joinBot(client, adapter, run.state, seat, run.ctx, {
+        deadlineMs: spec.limits.joinMs,
+        maxResponseBytes: spec.limits.maxResponseBytes,
+      }),
+    );
+    if (res.ok) continue;
+    count(run.seatStats[seat]!, 'join_failed');
+    const outcome = adapter.onJoinFailure(run.state, seat, spec.policy);
+    if (outcome)
+      return {
+        outcome,
+        termination: 'join_failed',
+        offender: seat,
+        reason: `join_game failed: ${res.failure.message}`,
+      };
   }
+  return undefined;
+}
 
-  while (!ended) {
-    const done = game.outcome(state);
-    if (done) {
-      ended = { outcome: done, termination: 'normal', offender: null, reason: done.reason };
-      break;
-    }
+/**
+ * Asks each seat to move until the rules or a failure end the game: the hot path of every game,
+ * so one await per move (the bot's answer) and nothing allocated beyond the move's own records.
+ */
+async function playMoves(run: MatchRun): Promise<MatchEnd> {
+  const { spec, adapter, game, bots, slots, live, moves, seatStats } = run;
+  const maxPlies = run.options.maxPlies ?? 100_000;
+  for (;;) {
+    const done = game.outcome(run.state);
+    if (done) return { outcome: done, termination: 'normal', offender: null, reason: done.reason };
     if (moves.length >= maxPlies)
       throw new Error(`${spec.game}/${spec.variant} did not end within ${maxPlies} plies (rules bug?)`);
     const loopStart = performance.now();
-    const seat = game.toMove(state)!;
+    const seat = game.toMove(run.state)!;
     const stats = seatStats[seat]!;
     const client = bots[seat]!.client;
     if (!client) {
-      const action = adapter.standIn!(state, seat);
-      state = game.apply(state, seat, action);
-      const encoded = adapter.encode(action);
-      live.state = state;
-      live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
-      pushMove({ ply: moves.length, seat, action: encoded, latencyMs: 0, standIn: true });
+      const encoded = applyMove(run, seat, adapter.standIn!(run.state, seat));
+      pushMove(run, { ply: moves.length, seat, action: encoded, latencyMs: 0, standIn: true });
       continue;
     }
     // Its bot free first (no slot held while it answers another game), then a slot.
     await slots.acquire(client);
-    let answer;
+    let answer: TurnAnswer;
     try {
-      emit({ type: 'turn', id, gameId: live.id, seat, deadlineMs: moveMs(seat), at: now(), state });
-      answer = await askBot(client, adapter, state, seat, ctx, {
-        deadlineMs: moveMs(seat),
+      const deadlineMs = moveMs(spec, seat);
+      emit(run, { type: 'turn', id: run.id, gameId: live.id, seat, deadlineMs, at: now(), state: run.state });
+      answer = await askBot(client, adapter, run.state, seat, run.ctx, {
+        deadlineMs,
         maxResponseBytes: spec.limits.maxResponseBytes,
       });
     } finally {
@@ -187,30 +227,14 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     stats.maxMs = Math.max(stats.maxMs, answer.latencyMs);
     const failure = answer.ok ? undefined : answer.failure;
     let action = answer.ok ? answer.action : undefined;
-
     if (failure) {
-      count(stats, failure.kind);
-      const judged = spec.policy === 'catarena' ? (failure.catarena ?? failure.kind) : failure.kind;
-      const resolution = adapter.onFailure(state, seat, judged, spec.policy);
-      if ('end' in resolution) {
-        pushMove({
-          ply: moves.length,
-          seat,
-          action: null,
-          latencyMs: round(answer.latencyMs),
-          error: { kind: failure.kind, message: failure.message },
-        });
-        ended = { outcome: resolution.end, termination: failure.kind, offender: seat, reason: failure.message };
-        break;
-      }
+      const resolution = judgeFailure(run, seat, failure, answer.latencyMs);
+      if ('end' in resolution)
+        return { outcome: resolution.end, termination: failure.kind, offender: seat, reason: failure.message };
       action = resolution.action;
     }
-
-    state = game.apply(state, seat, action);
-    const encoded = adapter.encode(action);
-    live.state = state;
-    live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
-    pushMove({
+    const encoded = applyMove(run, seat, action);
+    pushMove(run, {
       ply: moves.length,
       seat,
       action: encoded,
@@ -218,29 +242,62 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       ...(failure ? { error: { kind: failure.kind, message: failure.message } } : {}),
       ...(answer.ok && answer.retriedAfter ? { retriedAfter: answer.retriedAfter } : {}),
     });
-    options.onMoveTiming?.(performance.now() - loopStart, answer.latencyMs);
+    run.options.onMoveTiming?.(performance.now() - loopStart, answer.latencyMs);
   }
+}
 
-  // Tell bots the game is over (CATArena never does; bots that keep per-game state like it).
-  if (adapter.leave && missing < 0) {
-    await Promise.all(
-      bots.map(async (bot, seat) => {
-        // A bot that just timed out or crashed would only make us wait again.
-        if (seat === ended.offender && (ended.termination === 'timeout' || ended.termination === 'crash')) return;
-        const client = bot.client;
-        if (!client) return;
-        return slots.withBot(client, () =>
-          sendCall(client, adapter.leave!(state, seat, ctx), {
-            deadlineMs: spec.limits.joinMs,
-            maxResponseBytes: spec.limits.maxResponseBytes,
-          }),
-        );
-      }),
-    );
-  }
-  const integrity = host.finish(live.id);
+type TurnFailure = Extract<TurnAnswer, { ok: false }>['failure'];
 
-  emit({
+/** A failed turn under the match's policy: the game ends (the move recorded as an error) or an action stands in. */
+function judgeFailure(run: MatchRun, seat: Seat, failure: TurnFailure, latencyMs: number): FailureResolution<unknown> {
+  const { spec } = run;
+  count(run.seatStats[seat]!, failure.kind);
+  const judged = spec.policy === 'catarena' ? (failure.catarena ?? failure.kind) : failure.kind;
+  const resolution = run.adapter.onFailure(run.state, seat, judged, spec.policy);
+  if ('end' in resolution)
+    pushMove(run, {
+      ply: run.moves.length,
+      seat,
+      action: null,
+      latencyMs: round(latencyMs),
+      error: { kind: failure.kind, message: failure.message },
+    });
+  return resolution;
+}
+
+/** Plays `action` for `seat` on the game and its live view; returns the action as sent on the wire. */
+function applyMove(run: MatchRun, seat: Seat, action: unknown): unknown {
+  run.state = run.game.apply(run.state, seat, action);
+  const encoded = run.adapter.encode(action);
+  run.live.state = run.state;
+  run.live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
+  return encoded;
+}
+
+/** Tells bots the game is over (CATArena never does; bots that keep per-game state like it). */
+async function tellBotsGameOver(run: MatchRun, ended: MatchEnd): Promise<void> {
+  const { spec, adapter } = run;
+  await Promise.all(
+    run.bots.map(async (bot, seat) => {
+      // A bot that just timed out or crashed would only make us wait again.
+      if (seat === ended.offender && (ended.termination === 'timeout' || ended.termination === 'crash')) return;
+      const client = bot.client;
+      if (!client) return;
+      return run.slots.withBot(client, () =>
+        sendCall(client, adapter.leave!(run.state, seat, run.ctx), {
+          deadlineMs: spec.limits.joinMs,
+          maxResponseBytes: spec.limits.maxResponseBytes,
+        }),
+      );
+    }),
+  );
+}
+
+/** Closes the game on the server, announces its end and builds its replay. */
+function finishMatch(run: MatchRun, ended: MatchEnd, standIns: Seat[]): Replay {
+  const { id, spec, live, bots } = run;
+  const integrity = run.options.host.finish(live.id);
+  emit(run, {
     type: 'end',
     id,
     gameId: live.id,
@@ -266,12 +323,33 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       : {}),
     ...(integrity.length ? { integrity } : {}),
     plies: live.history.length,
-    seatStats: seatStats.map((s) => ({ ...s, totalMs: round(s.totalMs), maxMs: round(s.maxMs) })),
-    startedAt,
-    durationMs: round(performance.now() - started),
+    seatStats: run.seatStats.map((s) => ({ ...s, totalMs: round(s.totalMs), maxMs: round(s.maxMs) })),
+    startedAt: run.startedAt,
+    durationMs: round(performance.now() - run.started),
   };
-  return { result, setup, moves };
+  return { result, setup: run.setup, moves: run.moves };
 }
+
+/** A seat's per-move deadline: its strategy's own (a human seat's), else the match's. */
+function moveMs(spec: MatchSpec, seat: Seat): number {
+  return spec.limits.seatMoveMs?.[spec.seats[seat]!] ?? spec.limits.moveMs;
+}
+
+function pushMove(run: MatchRun, move: MoveRecord): void {
+  run.moves.push(move);
+  emit(run, { type: 'move', id: run.id, gameId: run.live.id, move, at: now(), state: run.state });
+}
+
+/** Tells the live observer; an observer never stops a game. */
+function emit(run: MatchRun, event: Parameters<LiveListener>[0]): void {
+  try {
+    run.options.onLive?.(event);
+  } catch {
+    // an observer never stops a game
+  }
+}
+
+const now = () => new Date().toISOString();
 
 function count(stats: SeatStats, kind: FailureKind | 'join_failed'): void {
   stats.errors[kind] = (stats.errors[kind] ?? 0) + 1;

@@ -74,27 +74,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
   const log: string[] = [];
   let agentSaid: BuildFailure | undefined;
   try {
-    const host = await step.hosts.get(track.game, track.variant);
-    const input = { ...workspaceInput(step), gameServerUrl: host.url };
-    const workspace = step.workspaceFrom ? await copyWorkspace(step.workspaceFrom, input) : await buildWorkspace(input);
-    // Agents may test their bot as the arena will before handing it in (the built-in agent's
-    // test_bot tool): the same validation as below, on the workspace's output folder.
-    let checks = 0;
-    workspace.check = async () => {
-      const report = await validateBot({
-        dir: workspace.outputDir,
-        game: track.game,
-        variant: track.variant,
-        sandbox: step.sandbox,
-        hosts: step.hosts,
-        moveMs: step.moveTimeoutMs,
-        startTimeoutMs: step.startTimeoutMs,
-        strict: step.strictValidation,
-        taskTrack: step.taskTrack,
-        logFile: path.join(workspace.dir, `.check-${++checks}.log`),
-      });
-      return { ok: report.ok, report: validationText(report) };
-    };
+    const workspace = await prepareWorkspace(step);
     const started = Date.now();
     const result = await withTimeout(
       agent.develop(workspace, {
@@ -106,54 +86,20 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
       `${agent.id} did not finish developing within ${step.developTimeoutMs} ms`,
     );
     agentSaid = result.failure;
-    record.cost = { ...result.cost, wallMs: result.cost.wallMs || Date.now() - started };
-    // The agent's own figure where it reports one (Claude Code's total_cost_usd), else the estimate.
-    const estimate = result.cost.tokens ? estimateCostUsd(result.cost.tokens, step.price) : null;
-    if (result.cost.reportedCostUsd !== undefined) record.cost.costUsd = result.cost.reportedCostUsd;
-    else if (result.cost.tokens) record.cost.costUsd = estimate;
-    if (estimate !== null && result.cost.reportedCostUsd !== undefined) record.cost.estimatedCostUsd = estimate;
+    record.cost = developCost(result.cost, Date.now() - started, step.price);
     log.push(
       `# ${agent.kind} (${agent.id}), round ${round}, ${track.game}/${track.variant}`,
       '',
       result.log.trimEnd(),
       '',
     );
-    await fs.rm(dir, { recursive: true, force: true });
-    const dropped = droppedText(await copyTree(result.botDir, dir));
-    if (dropped) log.push(dropped, '');
-    // catarena-env.json lets a bot receive named environment variables (API keys) in the process
-    // sandbox; only a bot catarena wrote may have it (Agent.mayPassEnv), never code an agent wrote.
-    if (
-      !agent.mayPassEnv &&
-      (await fs.rm(path.join(dir, PASS_ENV_FILE)).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      log.push(`removed ${PASS_ENV_FILE}: only llm-player bots may ask for environment variables`, '');
-    }
-    record.hash = await hashDir(dir);
+    record.hash = await installBot(agent, result.botDir, dir, log);
     try {
       await fs.access(path.join(dir, 'start_ai.sh'));
     } catch {
       throw new BuildError('no_bot', 'the agent wrote no start_ai.sh');
     }
-    const checked = {
-      dir,
-      game: track.game,
-      variant: track.variant,
-      sandbox: step.sandbox,
-      hosts: step.hosts,
-      moveMs: step.moveTimeoutMs,
-      startTimeoutMs: step.startTimeoutMs,
-      strict: step.strictValidation,
-      taskTrack: step.taskTrack,
-    };
-    const { keepBot } = step;
-    const { report: validation, bot } = keepBot
-      ? await validateAndKeep({ ...checked, logFile: keepBot.logFile(record.id), name: record.id })
-      : { report: await validateBot({ ...checked, logFile: `${dir}.validate.log` }), bot: undefined };
-    if (bot) keepBot!.take(record.id, bot);
+    const validation = await validateDeveloped(step, record);
     record.validation = validation;
     if (validation.warnings.length) record.warnings = validation.warnings;
     log.push(validationText(validation));
@@ -175,6 +121,86 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
   record.buildLog = `${log.join('\n')}\n`;
   await saveStrategyRecord(record);
   return record;
+}
+
+/**
+ * The agent's workspace, fresh or copied from the coordinator's. Agents may test their bot as the
+ * arena will before handing it in (the built-in agent's test_bot tool): the same validation as the
+ * developed bot's, on the workspace's output folder.
+ */
+async function prepareWorkspace(step: DevelopStep) {
+  const { track } = step;
+  const host = await step.hosts.get(track.game, track.variant);
+  const input = { ...workspaceInput(step), gameServerUrl: host.url };
+  const workspace = step.workspaceFrom ? await copyWorkspace(step.workspaceFrom, input) : await buildWorkspace(input);
+  let checks = 0;
+  workspace.check = async () => {
+    const report = await validateBot({
+      dir: workspace.outputDir,
+      game: track.game,
+      variant: track.variant,
+      sandbox: step.sandbox,
+      hosts: step.hosts,
+      moveMs: step.moveTimeoutMs,
+      startTimeoutMs: step.startTimeoutMs,
+      strict: step.strictValidation,
+      taskTrack: step.taskTrack,
+      logFile: path.join(workspace.dir, `.check-${++checks}.log`),
+    });
+    return { ok: report.ok, report: validationText(report) };
+  };
+  return workspace;
+}
+
+/** The development's cost: the agent's own figure where it reports one (Claude Code's total_cost_usd), else the estimate. */
+function developCost(cost: CostRecord, elapsedMs: number, price: DevelopStep['price']): CostRecord {
+  const record = { ...cost, wallMs: cost.wallMs || elapsedMs };
+  const estimate = cost.tokens ? estimateCostUsd(cost.tokens, price) : null;
+  if (cost.reportedCostUsd !== undefined) record.costUsd = cost.reportedCostUsd;
+  else if (cost.tokens) record.costUsd = estimate;
+  if (estimate !== null && cost.reportedCostUsd !== undefined) record.estimatedCostUsd = estimate;
+  return record;
+}
+
+/** Copies the agent's bot into the strategy folder (what it may not hand in removed); returns the folder's hash. */
+async function installBot(agent: Agent, botDir: string, dir: string, log: string[]): Promise<string> {
+  await fs.rm(dir, { recursive: true, force: true });
+  const dropped = droppedText(await copyTree(botDir, dir));
+  if (dropped) log.push(dropped, '');
+  // catarena-env.json lets a bot receive named environment variables (API keys) in the process
+  // sandbox; only a bot catarena wrote may have it (Agent.mayPassEnv), never code an agent wrote.
+  if (
+    !agent.mayPassEnv &&
+    (await fs.rm(path.join(dir, PASS_ENV_FILE)).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    log.push(`removed ${PASS_ENV_FILE}: only llm-player bots may ask for environment variables`, '');
+  }
+  return hashDir(dir);
+}
+
+/** Validates the developed bot; with keepBot, one that passes stays running for the fleet. */
+async function validateDeveloped(step: DevelopStep, record: StrategyRecord): Promise<ValidationReport> {
+  const { track } = step;
+  const checked = {
+    dir: record.dir,
+    game: track.game,
+    variant: track.variant,
+    sandbox: step.sandbox,
+    hosts: step.hosts,
+    moveMs: step.moveTimeoutMs,
+    startTimeoutMs: step.startTimeoutMs,
+    strict: step.strictValidation,
+    taskTrack: step.taskTrack,
+  };
+  const { keepBot } = step;
+  const { report: validation, bot } = keepBot
+    ? await validateAndKeep({ ...checked, logFile: keepBot.logFile(record.id), name: record.id })
+    : { report: await validateBot({ ...checked, logFile: `${record.dir}.validate.log` }), bot: undefined };
+  if (bot) keepBot!.take(record.id, bot);
+  return validation;
 }
 
 export const localDeveloper: Developer = { develop: developStrategy, close: async () => {} };

@@ -97,37 +97,9 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
     balance();
     const scratch = await fs.mkdtemp(path.join(scratchRoot, 'job-'));
     try {
-      const run = new RunDir(path.join(scratch, 'run'));
-      const record = await developStrategy({
-        agent: d.agent.folder
-          ? createRoutedAgent({
-              ...d.agent,
-              spec: dirAgentSpec(await artifacts.fetch(d.agent.folder, options.artifactDir), d.agentId),
-            })
-          : createRoutedAgent(d.agent),
-        track: d.track,
-        round: d.round,
-        run,
-        workspaceFrom: await artifacts.fetch(d.workspace, options.artifactDir),
-        seed: d.seed,
-        moveTimeoutMs: d.moveTimeoutMs,
-        developTimeoutMs: d.developTimeoutMs,
-        startTimeoutMs: d.startTimeoutMs,
-        strictValidation: d.strictValidation,
-        taskTrack: d.taskTrack,
-        opponentCode: d.opponentCode,
-        sandbox: options.sandbox,
-        hosts: options.hosts,
-        price: d.price,
-      });
-      const result = path.join(scratch, 'result');
-      await copyTree(record.dir, path.join(result, RESULT_LAYOUT.strategy));
-      await copyTree(run.workspaceDir(d.track, d.round, record.agent), path.join(result, RESULT_LAYOUT.workspace));
-      if (await pathExists(`${record.dir}.validate.log`))
-        await fs.copyFile(`${record.dir}.validate.log`, path.join(result, RESULT_LAYOUT.validateLog));
-      const hash = await artifacts.put(result);
+      const result = await developInScratch(scratch, d, options, artifacts);
       developed++;
-      return { record, result: hash, worker: name };
+      return result;
     } finally {
       options.sandbox.reapStrays(scratch); // a bot or an agent's command still running in it
       await fs.rm(scratch, { recursive: true, force: true });
@@ -145,16 +117,7 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
         report(`not developing for ${route.spec} (queue ${queue}): ${capability.detail}`);
         continue;
       }
-      const worker = new Worker<DevelopJobData, DevelopJobResult>(queue, develop, {
-        ...options.common,
-        concurrency: options.concurrency,
-      });
-      worker.on('error', () => {}); // connection trouble is reported once by the worker's watch
-      worker.on(
-        'failed',
-        (job, err) => job && report(`development ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`),
-      );
-      workers.push(worker);
+      workers.push(startRouteWorker(queue, develop, options));
       balance();
       report(`developing for ${route.spec} (queue ${queue})`);
     }
@@ -181,4 +144,61 @@ export async function startDevelopService(options: DevelopServiceOptions): Promi
       options.sandbox.reapStrays(scratchRoot);
     },
   };
+}
+
+/** Develops one job's strategy in `scratch` as a local run would, and stores what goes back as one artifact. */
+async function developInScratch(
+  scratch: string,
+  d: DevelopJobData,
+  options: DevelopServiceOptions,
+  artifacts: ArtifactStore,
+): Promise<DevelopJobResult> {
+  const run = new RunDir(path.join(scratch, 'run'));
+  const record = await developStrategy({
+    agent: d.agent.folder
+      ? createRoutedAgent({
+          ...d.agent,
+          spec: dirAgentSpec(await artifacts.fetch(d.agent.folder, options.artifactDir), d.agentId),
+        })
+      : createRoutedAgent(d.agent),
+    track: d.track,
+    round: d.round,
+    run,
+    workspaceFrom: await artifacts.fetch(d.workspace, options.artifactDir),
+    seed: d.seed,
+    moveTimeoutMs: d.moveTimeoutMs,
+    developTimeoutMs: d.developTimeoutMs,
+    startTimeoutMs: d.startTimeoutMs,
+    strictValidation: d.strictValidation,
+    taskTrack: d.taskTrack,
+    opponentCode: d.opponentCode,
+    sandbox: options.sandbox,
+    hosts: options.hosts,
+    price: d.price,
+  });
+  const result = path.join(scratch, 'result');
+  await copyTree(record.dir, path.join(result, RESULT_LAYOUT.strategy));
+  await copyTree(run.workspaceDir(d.track, d.round, record.agent), path.join(result, RESULT_LAYOUT.workspace));
+  if (await pathExists(`${record.dir}.validate.log`))
+    await fs.copyFile(`${record.dir}.validate.log`, path.join(result, RESULT_LAYOUT.validateLog));
+  const hash = await artifacts.put(result);
+  return { record, result: hash, worker: options.name };
+}
+
+/** A BullMQ worker on one agent's development queue. */
+function startRouteWorker(
+  queue: string,
+  develop: (job: Job<DevelopJobData, DevelopJobResult>) => Promise<DevelopJobResult>,
+  options: DevelopServiceOptions,
+): Worker<DevelopJobData, DevelopJobResult> {
+  const worker = new Worker<DevelopJobData, DevelopJobResult>(queue, develop, {
+    ...options.common,
+    concurrency: options.concurrency,
+  });
+  worker.on('error', () => {}); // connection trouble is reported once by the worker's watch
+  worker.on(
+    'failed',
+    (job, err) => job && options.report(`development ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`),
+  );
+  return worker;
 }

@@ -6,10 +6,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker, type Job } from 'bullmq';
+import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createSandbox } from '../../sandbox/index.ts';
 import type { DockerSandboxOptions } from '../../sandbox/docker.ts';
+import type { Sandbox } from '../../sandbox/types.ts';
 import { CpuSlots } from '../concurrency/cpu-slots.ts';
 import { AdaptiveSlots } from '../concurrency/adaptive-slots.ts';
 import { newController, playSpec } from '../executor/local.ts';
@@ -83,55 +84,11 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
   if (strays) report(`stopped ${strays} bot process(es) left running by an earlier worker on ${options.workDir}`);
   const artifacts = new ArtifactStore(connection);
   const sweep = sweepArtifacts(artifactDir, options.artifactMaxAgeDays ?? ARTIFACT_CACHE_DEFAULTS.maxAgeDays, report);
-  const controller = options.concurrency === 'auto' ? newController() : undefined;
-  const fixed = options.concurrency === 'auto' ? 0 : options.concurrency;
-  const bots = new WarmBots({
-    sandbox,
-    logDir: path.join(options.workDir, 'bot-logs'),
-    maxBots: options.maxBots ?? 8 * (controller?.ceiling ?? fixed),
-  });
-  const slots = new CpuSlots(controller?.level ?? fixed);
-  // With auto, BullMQ takes one game more than there are slots, so a bot can start or the game
-  // server work while the slots' bots think. A tourney keeps more in flight (2 × slots + 1, for
-  // tables that share bots); a worker leaves the rest of the queue to the other workers.
-  const gamesFor = (level: number) => level + 1;
-  let matches: Worker<MatchJobData, MatchJobResult> | undefined;
-  const adaptive = controller
-    ? new AdaptiveSlots(slots, controller, {
-        botCpuMs: (called) => bots.cpuTimeMs(called), // only the bots called since the last window are read again
-        // Short of games (an idle queue, a run's last games, other workers taking the jobs): not a slow level.
-        underfed: () => active < gamesFor(slots.capacity),
-        onWindow: ({ level, next }) => {
-          if (next !== level && matches) matches.concurrency = gamesFor(next);
-        },
-      })
-    : undefined;
-  let active = 0;
+  const load: MatchLoad = { active: 0, played: 0 };
+  const { bots, slots, adaptive, games } = botCapacity(options, sandbox, load);
   const lockDuration = options.lockDurationMs ?? 30_000;
   // A drain stops scheduled tourneys too: they wait for games that a draining worker won't play.
   const draining = new AbortController();
-  let played = 0;
-
-  const playMatch = async (job: Job<MatchJobData, MatchJobResult>): Promise<MatchJobResult> => {
-    const { spec, strategies, startTimeoutMs } = job.data;
-    active++;
-    try {
-      const code: Record<string, { dir: string } | { forfeit: string }> = {};
-      for (const [id, c] of Object.entries(strategies))
-        code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
-      const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
-      try {
-        const replay = await playSpec(spec, { fleet, hosts: bots.hosts, slots, fleetId: (id) => keys[id]! });
-        played++;
-        return replay;
-      } finally {
-        await bots.release(spec.game, spec.variant, keys);
-      }
-    } finally {
-      active--;
-    }
-  };
-
   const common = {
     connection: bullConnection(options.url),
     prefix: PREFIX,
@@ -139,55 +96,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     lockDuration,
     stalledInterval: Math.max(1_000, lockDuration / 2),
   };
-  matches = new Worker<MatchJobData, MatchJobResult>(MATCH_QUEUE, playMatch, {
-    ...common,
-    concurrency: controller ? gamesFor(controller.level) : fixed,
-  });
-  matches.on('error', () => {}); // connection trouble is reported once by the watch
-  matches.on(
-    'failed',
-    (job, err) => job && report(`game ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`),
-  );
-  const workers = [matches];
-  if (options.tourneys ?? true) {
-    const tourneys = new Worker<TourneyJobData>(
-      TOURNEY_QUEUE,
-      async (job, token) =>
-        // Firings that passed while no worker took the job: recorded, and run per the catch-up policy.
-        (await catchUp(job, { url: options.url, worker: name, report })).runHere
-          ? runScheduledTourney(job, token, {
-              url: options.url,
-              runsDir: options.runsDir,
-              report,
-              signal: draining.signal,
-              queueGraceMs: options.queueGraceMs,
-              worker: name,
-            })
-          : { missed: true },
-      { ...common, concurrency: 1 },
-    );
-    tourneys.on('error', () => {});
-    tourneys.on('failed', (job, err) => {
-      // A failure BullMQ retries was reported by runScheduledTourney; this is the night's end.
-      const failed = job && nightFailedForGood(job, err);
-      if (!failed) return;
-      report(`scheduled tourney ${job.id} failed: ${err.message}`);
-      void noteNight(options.url, { ...failed, worker: name }, report);
-      void fireNightAlert({ ...failed, worker: name }, job.data.alerts, { report });
-    });
-    // A night that finished with an agent's S below its band fires the schedule's alert too.
-    tourneys.on('completed', (job, result: { runDir?: string } | undefined) => {
-      if (!job.data.alerts || !result?.runDir) return;
-      const record = { schedule: job.data.name, firedAt: firedAt(job).toISOString(), state: 'finished' as const };
-      void alertIfRegressed(
-        { ...record, at: new Date().toISOString(), runDir: result.runDir, worker: name },
-        job.data.alerts,
-        options.url,
-        report,
-      );
-    });
-    workers.push(tourneys as never);
-  }
+  load.worker = startMatchWorker(common, matchPlayer({ artifacts, artifactDir, bots, slots }, load), games, report);
+  const workers: Worker[] = [load.worker];
+  if (options.tourneys ?? true) workers.push(startTourneyWorker(common, options, name, report, draining.signal));
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   const developing =
     (options.develop ?? 1) > 0
@@ -229,13 +140,144 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Run
     drain: () => shutdown(false),
     kill: () => shutdown(true),
     get played() {
-      return played;
+      return load.played;
     },
     get developed() {
       return developing?.developed ?? 0;
     },
     botsStarted: () => bots.started(), // fleets keep counting after close
   };
+}
+
+/** BullMQ options the worker's queues share (connection, prefix, name, locks). */
+type CommonWorkerOptions = Omit<WorkerOptions, 'concurrency'>;
+
+/** The game side's counters, and its BullMQ worker once started (the adaptive level resizes it). */
+interface MatchLoad {
+  active: number;
+  played: number;
+  worker?: Worker<MatchJobData, MatchJobResult>;
+}
+
+// With auto, BullMQ takes one game more than there are slots, so a bot can start or the game
+// server work while the slots' bots think. A tourney keeps more in flight (2 × slots + 1, for
+// tables that share bots); a worker leaves the rest of the queue to the other workers.
+const gamesFor = (level: number) => level + 1;
+
+/** Warm bots and the slots they think in; with auto, a level adapted to the measured throughput. */
+function botCapacity(options: QueueWorkerOptions, sandbox: Sandbox, load: MatchLoad) {
+  const controller = options.concurrency === 'auto' ? newController() : undefined;
+  const fixed = options.concurrency === 'auto' ? 0 : options.concurrency;
+  const bots = new WarmBots({
+    sandbox,
+    logDir: path.join(options.workDir, 'bot-logs'),
+    maxBots: options.maxBots ?? 8 * (controller?.ceiling ?? fixed),
+  });
+  const slots = new CpuSlots(controller?.level ?? fixed);
+  const adaptive = controller
+    ? new AdaptiveSlots(slots, controller, {
+        botCpuMs: (called) => bots.cpuTimeMs(called), // only the bots called since the last window are read again
+        // Short of games (an idle queue, a run's last games, other workers taking the jobs): not a slow level.
+        underfed: () => load.active < gamesFor(slots.capacity),
+        onWindow: ({ level, next }) => {
+          if (next !== level && load.worker) load.worker.concurrency = gamesFor(next);
+        },
+      })
+    : undefined;
+  return { bots, slots, adaptive, games: controller ? gamesFor(controller.level) : fixed };
+}
+
+/** Plays one queued game: its strategies' code fetched, their bots taken warm (or started), then released. */
+function matchPlayer(
+  {
+    artifacts,
+    artifactDir,
+    bots,
+    slots,
+  }: { artifacts: ArtifactStore; artifactDir: string; bots: WarmBots; slots: CpuSlots },
+  load: MatchLoad,
+) {
+  return async (job: Job<MatchJobData, MatchJobResult>): Promise<MatchJobResult> => {
+    const { spec, strategies, startTimeoutMs } = job.data;
+    load.active++;
+    try {
+      const code: Record<string, { dir: string } | { forfeit: string }> = {};
+      for (const [id, c] of Object.entries(strategies))
+        code[id] = 'hash' in c ? { dir: await artifacts.fetch(c.hash, artifactDir) } : { forfeit: c.forfeit };
+      const { fleet, keys } = await bots.acquire(job.data.run, spec.game, spec.variant, code, startTimeoutMs);
+      try {
+        const replay = await playSpec(spec, { fleet, hosts: bots.hosts, slots, fleetId: (id) => keys[id]! });
+        load.played++;
+        return replay;
+      } finally {
+        await bots.release(spec.game, spec.variant, keys);
+      }
+    } finally {
+      load.active--;
+    }
+  };
+}
+
+function startMatchWorker(
+  common: CommonWorkerOptions,
+  playMatch: (job: Job<MatchJobData, MatchJobResult>) => Promise<MatchJobResult>,
+  concurrency: number,
+  report: (message: string) => void,
+): Worker<MatchJobData, MatchJobResult> {
+  const matches = new Worker<MatchJobData, MatchJobResult>(MATCH_QUEUE, playMatch, { ...common, concurrency });
+  matches.on('error', () => {}); // connection trouble is reported once by the watch
+  matches.on(
+    'failed',
+    (job, err) => job && report(`game ${job.id} failed (attempt ${job.attemptsMade}): ${err.message}`),
+  );
+  return matches;
+}
+
+/** Runs scheduled tourneys one at a time; a night's end (failed for good, or regressed) fires its alerts. */
+function startTourneyWorker(
+  common: CommonWorkerOptions,
+  options: QueueWorkerOptions,
+  name: string,
+  report: (message: string) => void,
+  signal: AbortSignal,
+): Worker {
+  const tourneys = new Worker<TourneyJobData>(
+    TOURNEY_QUEUE,
+    async (job, token) =>
+      // Firings that passed while no worker took the job: recorded, and run per the catch-up policy.
+      (await catchUp(job, { url: options.url, worker: name, report })).runHere
+        ? runScheduledTourney(job, token, {
+            url: options.url,
+            runsDir: options.runsDir,
+            report,
+            signal,
+            queueGraceMs: options.queueGraceMs,
+            worker: name,
+          })
+        : { missed: true },
+    { ...common, concurrency: 1 },
+  );
+  tourneys.on('error', () => {});
+  tourneys.on('failed', (job, err) => {
+    // A failure BullMQ retries was reported by runScheduledTourney; this is the night's end.
+    const failed = job && nightFailedForGood(job, err);
+    if (!failed) return;
+    report(`scheduled tourney ${job.id} failed: ${err.message}`);
+    void noteNight(options.url, { ...failed, worker: name }, report);
+    void fireNightAlert({ ...failed, worker: name }, job.data.alerts, { report });
+  });
+  // A night that finished with an agent's S below its band fires the schedule's alert too.
+  tourneys.on('completed', (job, result: { runDir?: string } | undefined) => {
+    if (!job.data.alerts || !result?.runDir) return;
+    const record = { schedule: job.data.name, firedAt: firedAt(job).toISOString(), state: 'finished' as const };
+    void alertIfRegressed(
+      { ...record, at: new Date().toISOString(), runDir: result.runDir, worker: name },
+      job.data.alerts,
+      options.url,
+      report,
+    );
+  });
+  return tourneys;
 }
 
 /** Sweeps the artifact cache now and every hour (none with 0 days); returns the timer. */
