@@ -70,7 +70,14 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   );
   const ctx = { gameId: live.id, gameServerUrl: host.url, options: spec.options, seatIds: spec.seats };
   const moves: MoveRecord[] = [];
-  const seatStats: SeatStats[] = spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} }));
+  // joins: counted for every seat of a game with a join step, 0 for a seat the game ended before.
+  const seatStats: SeatStats[] = spec.seats.map(() => ({
+    moves: 0,
+    totalMs: 0,
+    maxMs: 0,
+    errors: {},
+    ...(adapter.join ? { joins: 0 } : {}),
+  }));
   const maxPlies = options.maxPlies ?? 100_000;
   const id = matchId(spec);
   const now = () => new Date().toISOString();
@@ -135,6 +142,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
           maxResponseBytes: spec.limits.maxResponseBytes,
         }),
       );
+      seatStats[seat]!.joins = res.requests;
       if (!res.ok) {
         count(seatStats[seat]!, 'join_failed');
         const outcome = adapter.onJoinFailure(state, seat, spec.policy);
