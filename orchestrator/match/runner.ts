@@ -15,7 +15,7 @@ import {
 import { createRng } from '../../util/rng.ts';
 import type { LiveGame, WireAdapter } from '../../games/core/wire.ts';
 import type { LiveListener } from '../../records/live.ts';
-import { askBot, joinBot, sendCall } from './bot-calls.ts';
+import { askBot, joinBot, sendCall, type JoinResult } from './bot-calls.ts';
 import type { GameServer } from '../game-server/game-server.ts';
 import { holderOf } from '../game-server/seat-ledger.ts';
 import type { BotClient } from './bot-client.ts';
@@ -70,14 +70,7 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
   );
   const ctx = { gameId: live.id, gameServerUrl: host.url, options: spec.options, seatIds: spec.seats };
   const moves: MoveRecord[] = [];
-  // joins: counted for every seat of a game with a join step, 0 for a seat the game ended before.
-  const seatStats: SeatStats[] = spec.seats.map(() => ({
-    moves: 0,
-    totalMs: 0,
-    maxMs: 0,
-    errors: {},
-    ...(adapter.join ? { joins: 0 } : {}),
-  }));
+  const seatStats = spec.seats.map(() => emptySeatStats(adapter.join !== undefined));
   const maxPlies = options.maxPlies ?? 100_000;
   const id = matchId(spec);
   const now = () => new Date().toISOString();
@@ -137,12 +130,11 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
       const client = bots[seat]!.client!;
       // Sent once its bot answers no other game's call, so another game's move clock never counts it.
       const res = await slots.withBot(client, () =>
-        joinBot(client, adapter, state, seat, ctx, {
+        joinCounted(seatStats[seat]!, client, adapter, state, seat, ctx, {
           deadlineMs: spec.limits.joinMs,
           maxResponseBytes: spec.limits.maxResponseBytes,
         }),
       );
-      seatStats[seat]!.joins = res.requests;
       if (!res.ok) {
         count(seatStats[seat]!, 'join_failed');
         const outcome = adapter.onJoinFailure(state, seat, spec.policy);
@@ -279,6 +271,18 @@ export async function runMatch(spec: MatchSpec, options: RunMatchOptions): Promi
     durationMs: round(performance.now() - started),
   };
   return { result, setup, moves };
+}
+
+/** A seat's stats before the game; with a join step, its joins counted from 0 (0 for a seat the game ends before). */
+function emptySeatStats(hasJoin: boolean): SeatStats {
+  return { moves: 0, totalMs: 0, maxMs: 0, errors: {}, ...(hasJoin ? { joins: 0 } : {}) };
+}
+
+/** joinBot, with the join requests it took (its retry included) recorded in the seat's stats. */
+async function joinCounted(stats: SeatStats, ...call: Parameters<typeof joinBot>): Promise<JoinResult> {
+  const res = await joinBot(...call);
+  stats.joins = res.requests;
+  return res;
 }
 
 function count(stats: SeatStats, kind: FailureKind | 'join_failed'): void {
