@@ -18,7 +18,6 @@ const STILL_LONG: Record<string, number> = {
   'orchestrator/cli/queue-commands.ts:registerQueueCommands': 315,
   'orchestrator/match/runner.ts:runMatch': 228,
   'orchestrator/cli/tourney-commands.ts:registerTourneyCommands': 214,
-  'sandbox/egress-proxy.ts:startEgressProxy': 202,
   'agents/builtin/agent.ts:develop': 185,
   'orchestrator/worker/worker.ts:startQueueWorker': 166,
   'agents/cli/agent.ts:develop': 161,
