@@ -29,7 +29,6 @@ const STILL_LONG: Record<string, number> = {
   'orchestrator/validate.ts:check': 125,
   'orchestrator/executor/queued.ts:executeQueued': 121,
   'reports/evolution/shell-paths.ts:simpleCommand': 121,
-  'sandbox/process.ts:start': 125,
   'orchestrator/tourney/develop.ts:developStrategy': 122,
   'reports/evolution/shell-paths.ts:lex': 118,
   'orchestrator/worker/develop-service.ts:startDevelopService': 114,
