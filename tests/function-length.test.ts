@@ -33,7 +33,6 @@ const STILL_LONG: Record<string, number> = {
   'reports/evolution/shell-paths.ts:lex': 118,
   'orchestrator/worker/develop-service.ts:startDevelopService': 114,
   'docker/build-images.ts:buildRootfsTarball': 112,
-  'sandbox/docker.ts:start': 111,
   'games/chess/engine/chess-requests.mjs:chessRequests': 101,
 };
 
