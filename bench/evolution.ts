@@ -16,7 +16,7 @@ import { trackEvolution, type EvolutionStrategy, type EvolutionTrack } from '../
 import { evolutionSectionHtml } from '../reports/evolution/evolution-html.ts';
 import { evolutionMarkdown } from '../reports/evolution/evolution-markdown.ts';
 import { referenceBotDir } from '../util/paths.ts';
-import { RUN_FILES } from '../records/run-layout.ts';
+import { roundDirName, RUN_DIRS, RUN_FILES } from '../records/run-layout.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const arg = (name: string, fallback: number) => {
@@ -74,7 +74,7 @@ export async function benchEvolution() {
     const strategies: EvolutionStrategy[] = [];
     for (let n = 1; n <= N; n++) {
       for (const [i, agent] of agents.entries()) {
-        const dir = path.join(track, `round_${n}`, 'strategies', agent);
+        const dir = path.join(track, roundDirName(n), RUN_DIRS.strategies, agent);
         if (n === 1) {
           fs.cpSync(base, dir, { recursive: true });
           // Each agent grows its bot its own way: another game's engine file, and its own edits.
@@ -96,8 +96,8 @@ export async function benchEvolution() {
                 fs.writeFileSync(path.join(dir, 'node_modules', `pkg${k}`, 'index.js'), 'module.exports = 1;\n');
         } else {
           // A few edits to its own previous bot; every third agent copies the previous round's first agent's files.
-          const prev = path.join(track, `round_${n - 1}`, 'strategies', agent);
-          fs.cpSync(i % 3 === 2 ? path.join(track, `round_${n - 1}`, 'strategies', agents[0]!) : prev, dir, {
+          const prev = path.join(track, roundDirName(n - 1), RUN_DIRS.strategies, agent);
+          fs.cpSync(i % 3 === 2 ? path.join(track, roundDirName(n - 1), RUN_DIRS.strategies, agents[0]!) : prev, dir, {
             recursive: true,
           });
           for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.mjs')))
@@ -106,15 +106,19 @@ export async function benchEvolution() {
               edit(fs.readFileSync(path.join(dir, f), 'utf8'), 0.03, r, `${agent}r${n}`),
             );
         }
-        const workspace = path.join(track, `round_${n}`, 'workspaces', agent);
+        const workspace = path.join(track, roundDirName(n), RUN_DIRS.workspaces, agent);
         if (n > 1)
           for (const a of agents)
-            fs.cpSync(path.join(track, `round_${n - 1}`, 'strategies', a), path.join(workspace, 'last_round', a), {
-              recursive: true,
-              filter: (src) => !src.includes('node_modules'),
-            });
-        fs.mkdirSync(path.join(workspace, 'logs'), { recursive: true });
-        fs.writeFileSync(path.join(workspace, 'logs', RUN_FILES.roundReport), '{}');
+            fs.cpSync(
+              path.join(track, roundDirName(n - 1), RUN_DIRS.strategies, a),
+              path.join(workspace, 'last_round', a),
+              {
+                recursive: true,
+                filter: (src) => !src.includes('node_modules'),
+              },
+            );
+        fs.mkdirSync(path.join(workspace, RUN_DIRS.logs), { recursive: true });
+        fs.writeFileSync(path.join(workspace, RUN_DIRS.logs, RUN_FILES.roundReport), '{}');
         const transcript = transcripts[i % transcripts.length]!;
         fs.writeFileSync(path.join(workspace, '.agent-output-1.txt'), transcript.text);
         strategies.push({

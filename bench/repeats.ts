@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUN_FILES } from '../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../records/run-layout.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
@@ -34,7 +34,7 @@ const gamesIn = (dir: string): number => {
       .readFileSync(journal, 'utf8')
       .split('\n')
       .filter((l) => l.trim()).length;
-  const repeats = path.join(dir, 'repeats');
+  const repeats = path.join(dir, RUN_DIRS.repeats);
   return fs.existsSync(repeats) ? fs.readdirSync(repeats).reduce((n, r) => n + gamesIn(path.join(repeats, r)), 0) : 0;
 };
 const runsIn = (out: string) =>

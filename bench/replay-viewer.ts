@@ -21,7 +21,7 @@ import { viewerData } from '../games/holdem/viewer/data.ts';
 import { DEFAULT_LIMITS, matchId, type MatchSpec, type MoveRecord, type Replay } from '../records/match.ts';
 import { replayPage, viewerScript } from '../reports/html/replay-page.ts';
 import { hasChromium, launchChromium, openFile } from '../tests/helpers/browser.ts';
-import { RUN_FILES } from '../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../records/run-layout.ts';
 
 export interface SyntheticHoldem {
   seats?: number;
@@ -196,7 +196,7 @@ export async function benchReplayViewer(hands = 720, seats = 9): Promise<ReplayV
   const replay = syntheticHoldemReplay({ hands, seats });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-viewer-bench-'));
   try {
-    const row = await measureReplayPage(replay, path.join(dir, 'replays'));
+    const row = await measureReplayPage(replay, path.join(dir, RUN_DIRS.replays));
     console.log(
       `Replay viewer: a synthetic Hold'em table round (${row.seats} seats, ${row.hands} hands, ${row.moves} moves)${hasChromium ? '' : ' (no Chromium: browser timings skipped)'}`,
     );

@@ -10,7 +10,7 @@ import { summarizeRun } from '../orchestrator/tourney/summarize.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { launchChromium, openFile } from '../tests/helpers/browser.ts';
 import { summary } from './stats.ts';
-import { RUN_FILES } from '../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../records/run-layout.ts';
 
 export async function benchReportHtml(existing?: string) {
   let runDir = existing;
@@ -31,7 +31,7 @@ export async function benchReportHtml(existing?: string) {
   const summarizeMs = performance.now() - t0;
   const file = path.join(runDir, RUN_FILES.reportHtml);
   const bytes = fs.statSync(file).size;
-  const replayPages = fs.readdirSync(path.join(runDir, 'replays')).filter((f) => f.endsWith('.html'));
+  const replayPages = fs.readdirSync(path.join(runDir, RUN_DIRS.replays)).filter((f) => f.endsWith('.html'));
   const browser = await launchChromium();
   const open: number[] = [];
   let svgs = 0;

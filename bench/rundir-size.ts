@@ -13,7 +13,7 @@ import { diskUsage, megabytes } from '../orchestrator/run/disk-usage.ts';
 import { pruneRun } from '../orchestrator/run/prune.ts';
 import { readViewIndex } from '../reports/html/replay-page.ts';
 import { measureTourney } from './tourney-process.ts';
-import { RUN_FILES } from '../records/run-layout.ts';
+import { isRoundDirName, RUN_DIRS, RUN_FILES } from '../records/run-layout.ts';
 
 /** Paper-scale games per default game, per game: the paper preset's repetitions over the default's. */
 const paperScale = (game: string) => {
@@ -41,7 +41,7 @@ export async function benchRundirSize() {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as MatchResult);
-  const replays = path.join(r.runDir, 'replays');
+  const replays = path.join(r.runDir, RUN_DIRS.replays);
   // A game's share of its viewer data: its bundle's blocks over the games the bundle holds.
   const viewShare = new Map<string, number>();
   for (const [file, ids] of await readViewIndex(replays))
@@ -50,11 +50,11 @@ export async function benchRundirSize() {
   let scaled = 0;
   let paperGames = 0;
   const logBytes = new Map<string, number>();
-  for (const track of fs.readdirSync(path.join(r.runDir, 'tracks'))) {
-    const dir = path.join(r.runDir, 'tracks', track);
+  for (const track of fs.readdirSync(path.join(r.runDir, RUN_DIRS.tracks))) {
+    const dir = path.join(r.runDir, RUN_DIRS.tracks, track);
     let bytes = 0;
-    for (const round of fs.readdirSync(dir).filter((d) => d.startsWith('round_')))
-      bytes += (await diskUsage(path.join(dir, round, 'logs'))).bytes;
+    for (const round of fs.readdirSync(dir).filter(isRoundDirName))
+      bytes += (await diskUsage(path.join(dir, round, RUN_DIRS.logs))).bytes;
     logBytes.set(track, bytes);
   }
   const gamesOf = new Map<string, number>();

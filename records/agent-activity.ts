@@ -3,14 +3,16 @@
 // JSON event streams, one file per attempt) and the tool log the built-in and offline agents
 // write, one JSON line per tool call. Agents write these files; the report only reads them.
 
+import { RUN_DIRS } from './run-layout.ts';
+
 /** The folders of a round workspace (agents/core/workspace.ts builds it; the report classifies paths by them). */
 export const WORKSPACE_LAYOUT = {
   /** Where the agent writes its bot. */
   output: 'develop_ai',
   /** Round n > 1: every agent's round n−1 bot, one folder per agent. */
   lastRound: 'last_round',
-  /** Round n > 1: round n−1's reports. */
-  logs: 'logs',
+  /** Round n > 1: round n−1's reports (the run's round logs, copied under the same name). */
+  logs: RUN_DIRS.logs,
 } as const;
 
 /** Where an agent container mounts the workspace: CLI agents name files by this path. */

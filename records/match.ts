@@ -71,6 +71,12 @@ export interface SeatStats {
   totalMs: number;
   maxMs: number;
   errors: Partial<Record<FailureKind | 'join_failed', number>>;
+  /**
+   * The join requests the runner sent this seat's bot (its retry included: Bridge asks a join
+   * refused with "Missing …" once more), in a game with a join step; 0 for a seat never asked
+   * (the game ended first). Absent in a game without joins and in results recorded before.
+   */
+  joins?: number;
 }
 
 export interface MatchResult {

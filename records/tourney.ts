@@ -2,7 +2,7 @@
 // the per-round report agents read (round_report.json), and the per-track summary the final
 // reports are rendered from.
 import type { AnchoredStrategy } from './anchors.ts';
-import { RUN_FILES } from './run-layout.ts';
+import { RUN_DIRS } from './run-layout.ts';
 import type { JournalIntegrity, JournalSeal } from './journal-integrity.ts';
 import type { FailureKind, IntegrityEvent } from './match.ts';
 import type { TaskTrack } from './task-track.ts';
@@ -292,7 +292,7 @@ export interface TourneySummary {
 export function recordingsLine(r: NonNullable<TourneySummary['modelExchanges']>): string {
   const size =
     r.bytes >= 1024 * 1024 ? `${(r.bytes / 1024 / 1024).toFixed(1)} MiB` : `${(r.bytes / 1024).toFixed(1)} KiB`;
-  return `Model exchanges recorded: ${r.exchanges} (${r.bodies} distinct bodies, ${size} in ${RUN_FILES.recordings}/; catarena rerun replays them)`;
+  return `Model exchanges recorded: ${r.exchanges} (${r.bodies} distinct bodies, ${size} in ${RUN_DIRS.recordings}/; catarena rerun replays them)`;
 }
 
 /** One finished tourney in the run index (<out>/index.jsonl; orchestrator/run/run-index.ts). */

@@ -1,5 +1,6 @@
 // `catarena probe`'s section of report.md: per probed track the consistency matrix, round n vs
 // n+1 per agent, code vs LLM-player, and the failures table (docs/probe.md).
+import { RUN_DIRS } from '../records/run-layout.ts';
 import { mdTable, num, pct } from './markdown-format.ts';
 import type { PairConsistency, ProbeTrackResult } from './probe-consistency.ts';
 
@@ -19,9 +20,9 @@ function trackMarkdown(r: ProbeTrackResult): string {
   const parts = [
     `### ${r.track}`,
     `${r.sampled} of ${r.candidates} endgame states (seed ${r.seed}): ${r.endgame}. Same action: ${r.actionKey}. ` +
-      `Probe time ${(r.wallMs / 1000).toFixed(1)} s for ${r.asks} actions. Files: \`probe/${r.track}/\` (consistency.json, .csv, .svg, actions.json).`,
+      `Probe time ${(r.wallMs / 1000).toFixed(1)} s for ${r.asks} actions. Files: \`${RUN_DIRS.probe}/${r.track}/\` (consistency.json, .csv, .svg, actions.json).`,
     matrix,
-    `![action consistency, ${r.track}](probe/${r.track}/consistency.svg)`,
+    `![action consistency, ${r.track}](${RUN_DIRS.probe}/${r.track}/consistency.svg)`,
   ];
   if (r.rounds.length)
     parts.push(

@@ -22,8 +22,14 @@ function gameHasJoin(game: string): boolean {
 const notStarted = (result: MatchResult) =>
   result.termination === 'crash' && result.seatStats.every((s) => s.moves === 0);
 
-/** Join requests a seat made in one game: the runner joins seats in order and stops at the first failure. */
+/**
+ * Join requests a seat was sent in one game: as the runner recorded them (seatStats.joins, retries
+ * included), or for a result recorded before it did, as it must have sent them: seats in order,
+ * stopping at the first failure.
+ */
 function joinsOf(result: MatchResult, seat: number, hasJoin: boolean): number {
+  const recorded = result.seatStats[seat]?.joins;
+  if (recorded !== undefined) return recorded;
   if (!hasJoin || notStarted(result)) return 0;
   if (result.termination === 'join_failed' && result.offender !== null) return seat <= result.offender ? 1 : 0;
   return 1;

@@ -108,20 +108,7 @@ export class AgentContainer {
   }
 
   static async start(o: AgentContainerOptions): Promise<AgentContainer> {
-    // dockerode (and its gRPC stack) is loaded on first use: every tourney imports the agents, few start a container.
-    const docker = o.docker ?? new (await import('dockerode')).default();
-    try {
-      await docker.ping();
-    } catch (err) {
-      throw new Error(
-        `Docker is not reachable (${(err as Error).message}): agent containers need it; start it with "bash scripts/start-docker.sh"`,
-      );
-    }
-    try {
-      await docker.getImage(o.image).inspect();
-    } catch {
-      throw new Error(`Docker image ${o.image} not found: build it offline with "npm run images:agents"`);
-    }
+    const docker = await readyDocker(o);
     await sweepOrphans(docker);
     const d = {
       ...AGENT_CONTAINER_DEFAULTS,
@@ -148,67 +135,14 @@ export class AgentContainer {
         }));
         forwards.push(`${CONTAINER_PROXY_PORT}:egress.sock`);
       }
-      const uid = process.getuid?.() ?? 0;
-      const gid = process.getgid?.() ?? 0;
-      const proxy = `http://127.0.0.1:${CONTAINER_PROXY_PORT}`;
-      const proxyEnv: Record<string, string> = egress
-        ? {
-            HTTP_PROXY: proxy,
-            HTTPS_PROXY: proxy,
-            http_proxy: proxy,
-            https_proxy: proxy,
-            NO_PROXY: '127.0.0.1,localhost',
-            no_proxy: '127.0.0.1,localhost',
-          }
-        : {};
-      // Root in the container is the orchestrator's root without capabilities; Claude Code refuses
-      // to bypass permissions as root unless told it is in a sandbox, which it is.
-      const env = {
-        PATH: '/opt/catarena/node/bin:/opt/catarena/clis/node_modules/.bin:/usr/local/bin:/usr/bin:/bin',
-        HOME: HOME_MOUNT,
-        LANG: 'C.UTF-8',
-        ...(uid === 0 ? { IS_SANDBOX: '1' } : {}),
-        ...proxyEnv,
-        ...o.env,
-      };
-      const memory = d.memoryMb * 1024 * 1024;
-      const container = await docker.createContainer({
-        Image: o.image,
-        name: `catarena-agent-${(o.name ?? 'agent').replace(/[^\w.-]+/g, '_').slice(0, 40)}-${randomUUID().slice(0, 8)}`,
-        Cmd: ['bash', '-c', ENTRY, 'catarena-agent', ...forwards],
-        Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
-        User: `${uid}:${gid}`,
-        WorkingDir: WORKSPACE_MOUNT,
-        Labels: { [LABEL]: 'agent', 'catarena.owner': OWNER, 'catarena.agent': o.name ?? 'agent' },
-        HostConfig: {
-          NetworkMode: 'none',
-          Binds: [`${path.resolve(o.workspace)}:${WORKSPACE_MOUNT}`, `${home}:${HOME_MOUNT}`, `${relayDir}:/relay:ro`],
-          ReadonlyRootfs: true,
-          // exec: Docker mounts a tmpfs noexec unless told; an agent on the go task track runs the bot it built there.
-          Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,size=${d.tmpfsMb}m,mode=1777` },
-          Memory: memory,
-          MemorySwap: memory,
-          NanoCpus: Math.round(d.cpus * 1e9),
-          PidsLimit: d.pidsLimit,
-          SecurityOpt: ['no-new-privileges'],
-          CapDrop: ['ALL'],
-          Init: true,
-        },
-      });
+      const container = await docker.createContainer(
+        containerSpec(o, d, { env: containerEnv(o, egress !== undefined), forwards, home, relayDir }),
+      );
       const agent = new AgentContainer(container, stage, relays, egress, egressBaseUrl, d.outputCapBytes);
       AgentContainer.live.add(agent);
       AgentContainer.hook();
       await container.start();
-      // The relays listen a moment after start: wait until every forwarded port accepts.
-      for (const f of forwards) {
-        const port = f.split(':')[0];
-        for (let i = 0; ; i++) {
-          const r = await agent.exec(`exec 3<>/dev/tcp/127.0.0.1/${port}`, { timeoutMs: 5_000 });
-          if (r.exitCode === 0) break;
-          if (i >= 50) throw new Error(`the relay to port ${port} did not come up in the agent container`);
-          await sleep(100);
-        }
-      }
+      await untilRelaysListen(agent, forwards);
       return agent;
     } catch (err) {
       await egress?.close();
@@ -313,5 +247,96 @@ export class AgentContainer {
         // swept at the next start
       }
     });
+  }
+}
+
+/** Docker, reachable and holding the agent image, or an error that says how to get there. */
+async function readyDocker(o: AgentContainerOptions): Promise<Docker> {
+  // dockerode (and its gRPC stack) is loaded on first use: every tourney imports the agents, few start a container.
+  const docker = o.docker ?? new (await import('dockerode')).default();
+  try {
+    await docker.ping();
+  } catch (err) {
+    throw new Error(
+      `Docker is not reachable (${(err as Error).message}): agent containers need it; start it with "bash scripts/start-docker.sh"`,
+    );
+  }
+  try {
+    await docker.getImage(o.image).inspect();
+  } catch {
+    throw new Error(`Docker image ${o.image} not found: build it offline with "npm run images:agents"`);
+  }
+  return docker;
+}
+
+/** The commands' environment: the agent image's tools, a fresh home, and the egress proxy when there is one. */
+function containerEnv(o: AgentContainerOptions, hasEgress: boolean): Record<string, string> {
+  const proxy = `http://127.0.0.1:${CONTAINER_PROXY_PORT}`;
+  const proxyEnv: Record<string, string> = hasEgress
+    ? {
+        HTTP_PROXY: proxy,
+        HTTPS_PROXY: proxy,
+        http_proxy: proxy,
+        https_proxy: proxy,
+        NO_PROXY: '127.0.0.1,localhost',
+        no_proxy: '127.0.0.1,localhost',
+      }
+    : {};
+  // Root in the container is the orchestrator's root without capabilities; Claude Code refuses
+  // to bypass permissions as root unless told it is in a sandbox, which it is.
+  return {
+    PATH: '/opt/catarena/node/bin:/opt/catarena/clis/node_modules/.bin:/usr/local/bin:/usr/bin:/bin',
+    HOME: HOME_MOUNT,
+    LANG: 'C.UTF-8',
+    ...((process.getuid?.() ?? 0) === 0 ? { IS_SANDBOX: '1' } : {}),
+    ...proxyEnv,
+    ...o.env,
+  };
+}
+
+/** The container: no network, a read-only root, the workspace, home and relay folder mounted, capped. */
+function containerSpec(
+  o: AgentContainerOptions,
+  d: typeof AGENT_CONTAINER_DEFAULTS,
+  s: { env: Record<string, string>; forwards: string[]; home: string; relayDir: string },
+): Docker.ContainerCreateOptions {
+  const uid = process.getuid?.() ?? 0;
+  const gid = process.getgid?.() ?? 0;
+  const memory = d.memoryMb * 1024 * 1024;
+  return {
+    Image: o.image,
+    name: `catarena-agent-${(o.name ?? 'agent').replace(/[^\w.-]+/g, '_').slice(0, 40)}-${randomUUID().slice(0, 8)}`,
+    Cmd: ['bash', '-c', ENTRY, 'catarena-agent', ...s.forwards],
+    Env: Object.entries(s.env).map(([k, v]) => `${k}=${v}`),
+    User: `${uid}:${gid}`,
+    WorkingDir: WORKSPACE_MOUNT,
+    Labels: { [LABEL]: 'agent', 'catarena.owner': OWNER, 'catarena.agent': o.name ?? 'agent' },
+    HostConfig: {
+      NetworkMode: 'none',
+      Binds: [`${path.resolve(o.workspace)}:${WORKSPACE_MOUNT}`, `${s.home}:${HOME_MOUNT}`, `${s.relayDir}:/relay:ro`],
+      ReadonlyRootfs: true,
+      // exec: Docker mounts a tmpfs noexec unless told; an agent on the go task track runs the bot it built there.
+      Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,size=${d.tmpfsMb}m,mode=1777` },
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round(d.cpus * 1e9),
+      PidsLimit: d.pidsLimit,
+      SecurityOpt: ['no-new-privileges'],
+      CapDrop: ['ALL'],
+      Init: true,
+    },
+  };
+}
+
+/** The relays listen a moment after start: waits until every forwarded port accepts. */
+async function untilRelaysListen(agent: AgentContainer, forwards: string[]): Promise<void> {
+  for (const f of forwards) {
+    const port = f.split(':')[0];
+    for (let i = 0; ; i++) {
+      const r = await agent.exec(`exec 3<>/dev/tcp/127.0.0.1/${port}`, { timeoutMs: 5_000 });
+      if (r.exitCode === 0) break;
+      if (i >= 50) throw new Error(`the relay to port ${port} did not come up in the agent container`);
+      await sleep(100);
+    }
   }
 }

@@ -129,16 +129,7 @@ export class DockerSandbox implements Sandbox {
     await this.prepare();
     this.exitHook.on();
 
-    // The stage: a world-readable copy of the code (mounted read-only), the bot's socket folder,
-    // and the game-server sockets (relayed to 127.0.0.1 ports on this host).
-    const stage = fs.mkdtempSync(
-      path.join(this.stageRoot, `${name.replace(/[^\w.-]+/g, '_').slice(0, stageNameRoom(this.stageRoot))}-`),
-    );
-    const botCopy = path.join(stage, 'bot');
-    fs.cpSync(dir, botCopy, { recursive: true, filter: (src) => !/(^|\/)(node_modules|__pycache__|\.git)$/.test(src) });
-    execFileSync('chmod', ['-R', 'a+rX', botCopy]);
-    for (const sub of ['io', 'gs']) fs.mkdirSync(path.join(stage, sub), { mode: 0o777 });
-    fs.chmodSync(path.join(stage, 'io'), 0o777);
+    const { stage, botCopy } = stageBot(this.stageRoot, name, dir);
     const callerId = newCallerId();
     const closers: Array<() => Promise<void>> = [];
     const { forwards, env: egressEnv } = await openRelays(
@@ -152,41 +143,9 @@ export class DockerSandbox implements Sandbox {
 
     const logFile = o.logFile ?? path.join(stage, 'bot.log');
     const log = new CappedLog(logFile, o.logCapBytes ?? 1024 * 1024);
-    const { cpus, memoryMb, pidsLimit, tmpfsMb, user, image } = this.options;
-    const memory = memoryMb * 1024 * 1024;
-    const container = await this.docker!.createContainer({
-      Image: image,
-      name: `catarena-${path.basename(stage)}-${randomUUID().slice(0, 8)}`,
-      Cmd: ['bash', '-c', STAGE_ENTRY, 'catarena-entry', String(o.port), ...forwards],
-      // catarena-env.json's passEnv is not honoured here: no host variable (secret) enters a container.
-      Env: Object.entries({
-        PATH: '/usr/local/bin:/usr/bin:/bin',
-        HOME: '/tmp',
-        LANG: 'C.UTF-8',
-        PYTHONUNBUFFERED: '1',
-        PYTHONDONTWRITEBYTECODE: '1',
-        ...egressEnv,
-        ...o.env,
-      }).map(([k, v]) => `${k}=${v}`),
-      User: user,
-      WorkingDir: '/bot',
-      Labels: { [LABEL]: 'bot', 'catarena.owner': OWNER, 'catarena.bot': name },
-      HostConfig: {
-        NetworkMode: 'none',
-        Binds: [`${botCopy}:/bot:ro`, `${path.join(stage, 'io')}:/io`, `${path.join(stage, 'gs')}:/gs:ro`],
-        ReadonlyRootfs: true,
-        // exec: Docker mounts a tmpfs noexec unless told; a compiled bot (go task track) runs from /tmp.
-        Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,size=${tmpfsMb}m,mode=1777` },
-        Memory: memory,
-        MemorySwap: memory,
-        NanoCpus: Math.round(cpus * 1e9),
-        ...(this.options.cpuset ? { CpusetCpus: String(this.nextCore++ % os.availableParallelism()) } : {}),
-        PidsLimit: pidsLimit,
-        SecurityOpt: ['no-new-privileges'],
-        CapDrop: ['ALL'],
-        Init: true,
-      },
-    });
+    const container = await this.docker!.createContainer(
+      this.containerSpec(o, name, { stage, botCopy, forwards, egressEnv }),
+    );
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
     const sink = new PassThrough();
     sink.on('data', (c: Buffer) => log.write(c));
@@ -208,22 +167,50 @@ export class DockerSandbox implements Sandbox {
     this.bots.add(bot);
     await container.start();
     bot.findHostProcess();
+    return untilHealthy(bot, name, o.startTimeoutMs ?? BOT_START_TIMEOUT_MS);
+  }
 
-    const deadline = Date.now() + (o.startTimeoutMs ?? BOT_START_TIMEOUT_MS);
-    for (let poll = 0; ; poll++) {
-      if (await bot.isHealthy(1_000)) return bot;
-      if (poll % 3 === 0) {
-        const exit = await bot.describeExit();
-        if (exit)
-          return bot.failStart('exited', `${name}: the bot's container stopped before it became healthy: ${exit}`);
-      }
-      if (Date.now() > deadline)
-        return bot.failStart(
-          'unhealthy',
-          `${name}: no healthy answer within ${o.startTimeoutMs ?? BOT_START_TIMEOUT_MS} ms`,
-        );
-      await sleep(100);
-    }
+  /** The bot's container: no network, read-only code and root, nobody, capped (and pinned to a core with cpuset). */
+  private containerSpec(
+    o: BotStartOptions,
+    name: string,
+    s: { stage: string; botCopy: string; forwards: string[]; egressEnv: Record<string, string> },
+  ): Docker.ContainerCreateOptions {
+    const { cpus, memoryMb, pidsLimit, tmpfsMb, user, image } = this.options;
+    const memory = memoryMb * 1024 * 1024;
+    return {
+      Image: image,
+      name: `catarena-${path.basename(s.stage)}-${randomUUID().slice(0, 8)}`,
+      Cmd: ['bash', '-c', STAGE_ENTRY, 'catarena-entry', String(o.port), ...s.forwards],
+      // catarena-env.json's passEnv is not honoured here: no host variable (secret) enters a container.
+      Env: Object.entries({
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+        HOME: '/tmp',
+        LANG: 'C.UTF-8',
+        PYTHONUNBUFFERED: '1',
+        PYTHONDONTWRITEBYTECODE: '1',
+        ...s.egressEnv,
+        ...o.env,
+      }).map(([k, v]) => `${k}=${v}`),
+      User: user,
+      WorkingDir: '/bot',
+      Labels: { [LABEL]: 'bot', 'catarena.owner': OWNER, 'catarena.bot': name },
+      HostConfig: {
+        NetworkMode: 'none',
+        Binds: [`${s.botCopy}:/bot:ro`, `${path.join(s.stage, 'io')}:/io`, `${path.join(s.stage, 'gs')}:/gs:ro`],
+        ReadonlyRootfs: true,
+        // exec: Docker mounts a tmpfs noexec unless told; a compiled bot (go task track) runs from /tmp.
+        Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,size=${tmpfsMb}m,mode=1777` },
+        Memory: memory,
+        MemorySwap: memory,
+        NanoCpus: Math.round(cpus * 1e9),
+        ...(this.options.cpuset ? { CpusetCpus: String(this.nextCore++ % os.availableParallelism()) } : {}),
+        PidsLimit: pidsLimit,
+        SecurityOpt: ['no-new-privileges'],
+        CapDrop: ['ALL'],
+        Init: true,
+      },
+    };
   }
 
   async close(): Promise<void> {
@@ -383,5 +370,37 @@ function isAlive(pid: number): boolean {
     return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
   } catch {
     return false;
+  }
+}
+
+/**
+ * The bot's stage: a world-readable copy of its code (mounted read-only), its socket folder (io),
+ * and the game-server sockets' folder (gs, relayed to 127.0.0.1 ports on this host).
+ */
+function stageBot(stageRoot: string, name: string, dir: string): { stage: string; botCopy: string } {
+  const stage = fs.mkdtempSync(
+    path.join(stageRoot, `${name.replace(/[^\w.-]+/g, '_').slice(0, stageNameRoom(stageRoot))}-`),
+  );
+  const botCopy = path.join(stage, 'bot');
+  fs.cpSync(dir, botCopy, { recursive: true, filter: (src) => !/(^|\/)(node_modules|__pycache__|\.git)$/.test(src) });
+  execFileSync('chmod', ['-R', 'a+rX', botCopy]);
+  for (const sub of ['io', 'gs']) fs.mkdirSync(path.join(stage, sub), { mode: 0o777 });
+  fs.chmodSync(path.join(stage, 'io'), 0o777);
+  return { stage, botCopy };
+}
+
+/** Polls the started bot's health until it answers, its container stops, or the start deadline passes. */
+async function untilHealthy(bot: DockerBot, name: string, startTimeoutMs: number): Promise<BotHandle> {
+  const deadline = Date.now() + startTimeoutMs;
+  for (let poll = 0; ; poll++) {
+    if (await bot.isHealthy(1_000)) return bot;
+    if (poll % 3 === 0) {
+      const exit = await bot.describeExit();
+      if (exit)
+        return bot.failStart('exited', `${name}: the bot's container stopped before it became healthy: ${exit}`);
+    }
+    if (Date.now() > deadline)
+      return bot.failStart('unhealthy', `${name}: no healthy answer within ${startTimeoutMs} ms`);
+    await sleep(100);
   }
 }

@@ -149,7 +149,25 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+/** What one proxy's handlers share: its options, allowlist, upstream, events and open sockets. */
+interface ProxyContext {
+  options: EgressProxyOptions;
+  /** Origins that may be reached (the upstream's included). */
+  allowed: Set<string>;
+  /** host:port a CONNECT tunnel may reach (the upstream's origin left out: see proxyContext). */
+  hostPorts: Set<string>;
+  upstream?: { base: URL; headers: Record<string, string> };
+  /** The names under which clients reach this proxy itself. */
+  self: Set<string>;
+  events: EgressEvent[];
+  totals: { allowed: number; denied: number };
+  sockets: Set<net.Socket>;
+  listeners: Set<(event: EgressEvent) => void>;
+  record(e: Omit<EgressEvent, 'time'>): EgressEvent;
+  allowList(): string;
+}
+
+function proxyContext(options: EgressProxyOptions): ProxyContext {
   const allowed = new Set(options.allow.map(originKey));
   const upstream = options.upstream
     ? { base: new URL(options.upstream.url), headers: options.upstream.headers ?? {} }
@@ -162,196 +180,234 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const maxEvents = options.maxEvents ?? 1000;
   const events: EgressEvent[] = [];
   const totals = { allowed: 0, denied: 0 };
-  const sockets = new Set<net.Socket>();
-  const listeners = new Set<(event: EgressEvent) => void>();
-  const record = (e: Omit<EgressEvent, 'time'>) => {
-    const event = { time: Date.now(), ...e };
-    e.allowed ? totals.allowed++ : totals.denied++;
-    events.push(event);
-    if (events.length > maxEvents) events.shift();
-    return event;
+  return {
+    options,
+    allowed,
+    hostPorts,
+    upstream,
+    self: new Set((options.selfAddresses ?? []).map((a) => a.toLowerCase())),
+    events,
+    totals,
+    sockets: new Set<net.Socket>(),
+    listeners: new Set<(event: EgressEvent) => void>(),
+    record: (e) => {
+      const event = { time: Date.now(), ...e };
+      e.allowed ? totals.allowed++ : totals.denied++;
+      events.push(event);
+      if (events.length > maxEvents) events.shift();
+      return event;
+    },
+    allowList: () => [...allowed].join(', ') || '(nothing)',
   };
-  const allowList = () => [...allowed].join(', ') || '(nothing)';
-  const self = new Set((options.selfAddresses ?? []).map((a) => a.toLowerCase()));
+}
 
-  const server = http.createServer((req, res) => {
-    let raw = req.url ?? '/';
-    if (!raw.startsWith('/')) {
-      try {
-        const u = new URL(raw);
-        if (u.protocol === 'http:' && self.has(`${u.hostname}:${u.port || '80'}`.toLowerCase()))
-          raw = `${u.pathname}${u.search}`;
-      } catch {
-        // judged below
-      }
-    }
-    let target: URL;
-    let inject: Record<string, string> = {};
-    if (raw.startsWith('/')) {
-      if (!upstream)
-        return deny(
-          res,
-          record({ method: req.method ?? '?', target: raw, allowed: false, status: 403 }),
-          'no upstream is configured for origin-form requests',
-        );
-      // The upstream's base path is already part of what the client asks for (its base URL is the proxy + that path).
-      target = new URL(raw, upstream.base.origin);
-      inject = upstream.headers;
-    } else {
-      try {
-        target = new URL(raw);
-        if (!allowed.has(originKey(target.href))) throw new Error('not allowed');
-      } catch {
-        return deny(
-          res,
-          record({ method: req.method ?? '?', target: raw.slice(0, 200), allowed: false, status: 403 }),
-          `${raw.slice(0, 100)} is not on the allowlist (${allowList()})`,
-        );
-      }
-      if (upstream && target.origin === upstream.base.origin) inject = upstream.headers;
-    }
-    const event = record({ method: req.method ?? '?', target: `${target.origin}${target.pathname}`, allowed: true });
-    const toUpstream = inject === upstream?.headers;
-    const pacer = toUpstream ? options.pacer : undefined;
-    const tap = toUpstream ? options.tap : undefined;
-    let taped: Extract<TapeTicket, { kind: 'forward' }> | undefined;
-    const forward = (body: Buffer | undefined, ticket: MeterTicket) =>
-      forwardRequest(req, res, target, inject, event, listeners, body, ticket, pacer, taped);
-    const gone = new AbortController();
-    res.on('close', () => gone.abort());
-    if (!(options.meter || tap) || !toUpstream) {
-      // While the provider is rate-limiting, the request waits here (the client's own retry included).
-      const held = pacer ? pacer.hold(gone.signal) : Promise.resolve();
-      return void held.then(
-        () => forward(undefined, null),
-        () => res.destroy(),
-      );
-    }
-    // Metered or taped: the whole body first (its size and output limit make the request's worst
-    // case; the tape compares and records it).
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks);
-      const ticket = tap?.open({
-        method: req.method ?? 'GET',
-        url: target.href,
-        headers: req.headers,
-        body,
-        source: 'egress',
-      });
-      if (ticket?.kind === 'answer') return void answerFromTape(res, event, ticket.answer);
-      taped = ticket;
-      if (!options.meter) {
-        const held = pacer ? pacer.hold(gone.signal) : Promise.resolve();
-        return void held.then(
-          () => forward(body, null),
-          () => res.destroy(),
-        );
-      }
-      const held = pacer ? pacer.hold(gone.signal) : Promise.resolve();
-      if (
-        !(await held.then(
-          () => true,
-          () => false,
-        ))
-      )
-        return void res.destroy();
-      options.meter!.admit(target.pathname, body).then(
-        (ticket) => forward(body, ticket),
-        (err: Error) => {
-          event.status = 402;
-          res.writeHead(402, { 'content-type': 'application/json', connection: 'close' });
-          res.end(
-            JSON.stringify({ type: 'error', error: { type: 'budget_exceeded', message: `catarena: ${err.message}` } }),
-          );
-        },
-      );
-    });
-  });
-
-  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    const hostPort = (req.url ?? '').toLowerCase();
-    const [host, port] = [
-      hostPort.slice(0, hostPort.lastIndexOf(':')),
-      Number(hostPort.slice(hostPort.lastIndexOf(':') + 1)),
-    ];
-    // A client that resets after its 403 (Claude Code's CONNECT to api.anthropic.com does) must not crash the orchestrator.
-    client.on('error', () => client.destroy());
-    if (self.has(hostPort)) {
-      // A tunnel to the proxy itself: what comes through it is plain HTTP for this same server.
-      record({ method: 'CONNECT', target: `${hostPort} (this proxy)`, allowed: true, status: 200 });
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) client.unshift(head);
-      server.emit('connection', client);
-      return;
-    }
-    if (!host || !Number.isInteger(port) || !hostPorts.has(`${host}:${port}`)) {
-      record({ method: 'CONNECT', target: hostPort.slice(0, 200), allowed: false, status: 403 });
-      client.end(
-        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\ncatarena egress proxy: ${hostPort.slice(0, 100)} is not on the allowlist (${allowList()})\n`,
-      );
-      return;
-    }
-    const event = record({ method: 'CONNECT', target: hostPort, allowed: true });
-    // Behind the host's HTTPS_PROXY (NO_PROXY honoured) the tunnel is one through that proxy.
-    const via = hostProxyForTunnel(host, port);
-    const remote = via ? connectVia(via, host, port) : net.connect(port, host.replace(/^\[|\]$/g, ''));
-    sockets.add(remote);
-    remote.on('close', () => sockets.delete(remote));
-    const close = () => {
-      client.destroy();
-      remote.destroy();
-    };
-    remote.once(via ? 'tunnel' : 'connect', () => {
-      event.status = 200;
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) remote.write(head);
-      client.pipe(remote).pipe(client);
-    });
-    remote.on('error', () => {
-      event.status = 502;
-      if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n');
-      close();
-    });
-    client.on('error', close);
-  });
+export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const ctx = proxyContext(options);
+  const server = http.createServer((req, res) => handleRequest(ctx, req, res));
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) =>
+    handleConnect(ctx, server, req, client, head),
+  );
   server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+    ctx.sockets.add(s);
+    s.on('close', () => ctx.sockets.delete(s));
   });
   server.on('clientError', (_err, socket) => socket.destroy());
-
-  let address: string;
-  if ('socketPath' in options.listen) {
-    fs.rmSync(options.listen.socketPath, { force: true });
-    await new Promise<void>((resolve, reject) =>
-      server.once('error', reject).listen((options.listen as { socketPath: string }).socketPath, () => resolve()),
-    );
-    fs.chmodSync(options.listen.socketPath, 0o777); // containers may run as another user
-    address = options.listen.socketPath;
-  } else {
-    await new Promise<void>((resolve, reject) =>
-      server.once('error', reject).listen((options.listen as { port: number }).port, '127.0.0.1', () => resolve()),
-    );
-    address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  const address = await listen(server, options.listen);
   return {
     address,
-    events,
-    counts: () => ({ ...totals }),
+    events: ctx.events,
+    counts: () => ({ ...ctx.totals }),
     onUpstreamAnswer: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      ctx.listeners.add(listener);
+      return () => ctx.listeners.delete(listener);
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
+        for (const s of ctx.sockets) s.destroy();
         server.close(() => resolve());
       }),
   };
 }
 
+/** Listens on the socket path (open to every user: containers may run as another) or the port; the address. */
+async function listen(server: http.Server, on: EgressProxyOptions['listen']): Promise<string> {
+  if ('socketPath' in on) {
+    fs.rmSync(on.socketPath, { force: true });
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(on.socketPath, () => resolve()));
+    fs.chmodSync(on.socketPath, 0o777); // containers may run as another user
+    return on.socketPath;
+  }
+  await new Promise<void>((resolve, reject) =>
+    server.once('error', reject).listen(on.port, '127.0.0.1', () => resolve()),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * Where a plain request goes and the headers added to it (the upstream's, for the upstream), or
+ * undefined once it has been denied (403). A request in absolute form to this proxy itself is
+ * taken as its origin form.
+ */
+function routeRequest(
+  ctx: ProxyContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): { target: URL; inject: Record<string, string> } | undefined {
+  let raw = req.url ?? '/';
+  if (!raw.startsWith('/')) {
+    try {
+      const u = new URL(raw);
+      if (u.protocol === 'http:' && ctx.self.has(`${u.hostname}:${u.port || '80'}`.toLowerCase()))
+        raw = `${u.pathname}${u.search}`;
+    } catch {
+      // judged below
+    }
+  }
+  if (raw.startsWith('/')) {
+    if (!ctx.upstream) {
+      deny(
+        res,
+        ctx.record({ method: req.method ?? '?', target: raw, allowed: false, status: 403 }),
+        'no upstream is configured for origin-form requests',
+      );
+      return undefined;
+    }
+    // The upstream's base path is already part of what the client asks for (its base URL is the proxy + that path).
+    return { target: new URL(raw, ctx.upstream.base.origin), inject: ctx.upstream.headers };
+  }
+  let target: URL;
+  try {
+    target = new URL(raw);
+    if (!ctx.allowed.has(originKey(target.href))) throw new Error('not allowed');
+  } catch {
+    deny(
+      res,
+      ctx.record({ method: req.method ?? '?', target: raw.slice(0, 200), allowed: false, status: 403 }),
+      `${raw.slice(0, 100)} is not on the allowlist (${ctx.allowList()})`,
+    );
+    return undefined;
+  }
+  return { target, inject: ctx.upstream && target.origin === ctx.upstream.base.origin ? ctx.upstream.headers : {} };
+}
+
+/** A plain request: denied, or forwarded (to the upstream: paced, and metered or taped on its whole body). */
+function handleRequest(ctx: ProxyContext, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const route = routeRequest(ctx, req, res);
+  if (!route) return;
+  const { target, inject } = route;
+  const event = ctx.record({ method: req.method ?? '?', target: `${target.origin}${target.pathname}`, allowed: true });
+  const toUpstream = inject === ctx.upstream?.headers;
+  const pacer = toUpstream ? ctx.options.pacer : undefined;
+  const tap = toUpstream ? ctx.options.tap : undefined;
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  // While the provider is rate-limiting, the request waits here (the client's own retry included).
+  const held = () => (pacer ? pacer.hold(gone.signal) : Promise.resolve());
+  const forward = (body: Buffer | undefined, ticket: MeterTicket, taped?: ForwardTicket) =>
+    forwardRequest(req, res, target, inject, event, ctx.listeners, body, ticket, pacer, taped);
+  if (!(ctx.options.meter || tap) || !toUpstream)
+    return void held().then(
+      () => forward(undefined, null),
+      () => res.destroy(),
+    );
+  // Metered or taped: the whole body first (its size and output limit make the request's worst
+  // case; the tape compares and records it).
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', async () => {
+    const body = Buffer.concat(chunks);
+    const ticket = tap?.open({
+      method: req.method ?? 'GET',
+      url: target.href,
+      headers: req.headers,
+      body,
+      source: 'egress',
+    });
+    if (ticket?.kind === 'answer') return void answerFromTape(res, event, ticket.answer);
+    const meter = ctx.options.meter;
+    if (!meter)
+      return void held().then(
+        () => forward(body, null, ticket),
+        () => res.destroy(),
+      );
+    if (
+      !(await held().then(
+        () => true,
+        () => false,
+      ))
+    )
+      return void res.destroy();
+    meter.admit(target.pathname, body).then(
+      (admitted) => forward(body, admitted, ticket),
+      (err: Error) => {
+        event.status = 402;
+        res.writeHead(402, { 'content-type': 'application/json', connection: 'close' });
+        res.end(
+          JSON.stringify({ type: 'error', error: { type: 'budget_exceeded', message: `catarena: ${err.message}` } }),
+        );
+      },
+    );
+  });
+}
+
+/** A CONNECT: a tunnel to this proxy itself (plain HTTP inside), to an allowed host:port, or a 403. */
+function handleConnect(
+  ctx: ProxyContext,
+  server: http.Server,
+  req: http.IncomingMessage,
+  client: net.Socket,
+  head: Buffer,
+): void {
+  const hostPort = (req.url ?? '').toLowerCase();
+  const [host, port] = [
+    hostPort.slice(0, hostPort.lastIndexOf(':')),
+    Number(hostPort.slice(hostPort.lastIndexOf(':') + 1)),
+  ];
+  // A client that resets after its 403 (Claude Code's CONNECT to api.anthropic.com does) must not crash the orchestrator.
+  client.on('error', () => client.destroy());
+  if (ctx.self.has(hostPort)) {
+    // A tunnel to the proxy itself: what comes through it is plain HTTP for this same server.
+    ctx.record({ method: 'CONNECT', target: `${hostPort} (this proxy)`, allowed: true, status: 200 });
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length) client.unshift(head);
+    server.emit('connection', client);
+    return;
+  }
+  if (!host || !Number.isInteger(port) || !ctx.hostPorts.has(`${host}:${port}`)) {
+    ctx.record({ method: 'CONNECT', target: hostPort.slice(0, 200), allowed: false, status: 403 });
+    client.end(
+      `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\ncatarena egress proxy: ${hostPort.slice(0, 100)} is not on the allowlist (${ctx.allowList()})\n`,
+    );
+    return;
+  }
+  tunnel(ctx, ctx.record({ method: 'CONNECT', target: hostPort, allowed: true }), client, head, host, port);
+}
+
+/** Pipes an allowed CONNECT's client to host:port (behind the host's HTTPS_PROXY, NO_PROXY honoured, through it). */
+function tunnel(ctx: ProxyContext, event: EgressEvent, client: net.Socket, head: Buffer, host: string, port: number) {
+  const via = hostProxyForTunnel(host, port);
+  const remote = via ? connectVia(via, host, port) : net.connect(port, host.replace(/^\[|\]$/g, ''));
+  ctx.sockets.add(remote);
+  remote.on('close', () => ctx.sockets.delete(remote));
+  const close = () => {
+    client.destroy();
+    remote.destroy();
+  };
+  remote.once(via ? 'tunnel' : 'connect', () => {
+    event.status = 200;
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length) remote.write(head);
+    client.pipe(remote).pipe(client);
+  });
+  remote.on('error', () => {
+    event.status = 502;
+    if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n');
+    close();
+  });
+  client.on('error', close);
+}
+
+type ForwardTicket = Extract<TapeTicket, { kind: 'forward' }>;
 type MeterTicket = Awaited<ReturnType<EgressMeter['admit']>>;
 
 /** Forwards one allowed request (its body read already when metered) and relays the answer. */

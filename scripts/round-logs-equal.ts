@@ -19,6 +19,7 @@ import { agentIds } from '../orchestrator/tourney/summarize.ts';
 import { RunDir } from '../orchestrator/run/run-dir.ts';
 import { GZ_EXT } from '../orchestrator/run/file-store.ts';
 import { writeRoundLogs, type RoundLogsInput } from '../reports/round-logs.ts';
+import { RUN_DIRS } from '../records/run-layout.ts';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--old');
@@ -84,7 +85,7 @@ for (const root of runDirs) {
   const config = await run.readConfig();
   const journal = await run.openJournal();
   const order = agentIds(config);
-  for (const name of fs.readdirSync(path.join(root, 'tracks')).sort()) {
+  for (const name of fs.readdirSync(path.join(root, RUN_DIRS.tracks)).sort()) {
     const [game, ...rest] = name.split('-');
     const track = { game: game!, variant: rest.join('-') };
     const records = await run.strategies(trackName(track));
@@ -109,12 +110,12 @@ for (const root of runDirs) {
       const label = `${path.basename(root)} ${name} round ${n}`;
       // The run's own logs against the other checkout's writers at the same time.
       // Written into folders named `logs`, as the run's: Hold'em's report names its history files by that folder.
-      const before = path.join(scratch, `${checked}-old`, 'logs');
+      const before = path.join(scratch, `${checked}-old`, RUN_DIRS.logs);
       await old.writeRoundLogs(before, { ...input, replays, now: nowOf(tree(logs)) });
       // This checkout's writers, reading replays one at a time, against the other's at a fixed time.
       const fixed = new Date(1_700_000_000_123);
-      const oldFixed = path.join(scratch, `${checked}-old-fixed`, 'logs');
-      const newFixed = path.join(scratch, `${checked}-new-fixed`, 'logs');
+      const oldFixed = path.join(scratch, `${checked}-old-fixed`, RUN_DIRS.logs);
+      const newFixed = path.join(scratch, `${checked}-new-fixed`, RUN_DIRS.logs);
       await old.writeRoundLogs(oldFixed, { ...input, replays, now: fixed });
       await writeRoundLogs(newFixed, { ...input, replay: (r) => run.readReplay(r.id), now: fixed });
       const diffs = [...compare(logs, before), ...compare(oldFixed, newFixed)];

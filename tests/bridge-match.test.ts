@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runArena, type ArenaOptions } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
-import { DEFAULT_LIMITS } from '../records/match.ts';
+import { DEFAULT_LIMITS, type MatchResult } from '../records/match.ts';
+import { RUN_FILES } from '../records/run-layout.ts';
 import { duplicateGames, duplicateMatchesOf } from '../reports/metrics/duplicate.ts';
 import { createSandbox } from '../sandbox/index.ts';
 import { allocatePort } from '../sandbox/ports.ts';
@@ -341,7 +342,17 @@ describe("CATArena's retries", () => {
     for (const r of out.results) {
       expect(r.termination, r.reason).toBe('normal');
       for (const stats of r.seatStats) expect(stats.errors.join_failed).toBeUndefined();
+      // The runner records each seat's join requests, the retry included; the journal carries them.
+      expect(r.seatStats.map((s) => s.joins)).toEqual(r.spec.seats.map((id) => (id === 'form' ? 2 : 1)));
     }
+    const journal = fs
+      .readFileSync(path.join(out.runDir, RUN_FILES.journal), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as MatchResult);
+    expect(journal.map((r) => r.seatStats.map((s) => s.joins))).toEqual(
+      out.results.map((r) => r.seatStats.map((s) => s.joins)),
+    );
     const joins = requestsOf(dir).filter((q) => q.path.startsWith('/join_game'));
     expect(joins).toHaveLength(8); // 4 seats × 2 rooms, twice each
     const retries = joins.filter((q) => q.path !== '/join_game');

@@ -460,6 +460,22 @@ describe('summary helpers', () => {
     });
   });
 
+  it("errorRates: the runner's recorded joins (retries included) count; a line without them is inferred as before", () => {
+    const { replay } = play({ n: 5, black: 'a@r1', white: 'b@r1', moves: [], latencyMs: 0, joinFail: 0 });
+    const inferred = errorRates([replay.result], (id) => id.split('@')[0]!);
+    const recorded: MatchResult = {
+      ...replay.result,
+      seatStats: [
+        { ...replay.result.seatStats[0]!, joins: 2 }, // refused once, asked again, failed: one join_failed over two requests
+        { ...replay.result.seatStats[1]!, joins: 0 }, // the game ended before its join
+      ],
+    };
+    const rates = errorRates([recorded], (id) => id.split('@')[0]!);
+    expect(rates.a!.requests).toBe(inferred.a!.requests + 1);
+    expect(rates.a!.http_error).toBe(1);
+    expect(rates.b!.requests).toBe(inferred.b!.requests);
+  });
+
   it('errorRates: a bot that never started counts one failed request', () => {
     const { replay } = play({ n: 5, black: 'a@r1', white: 'b@r1', moves: [], latencyMs: 0, joinFail: 0 });
     const result: MatchResult = {

@@ -22,7 +22,7 @@ import { withInterrupt } from './interrupt.ts';
 import { concurrencyOption, defaultConcurrency, intOption, newRunDir, resolveBotDir } from './options.ts';
 import { printErr, printJson, printOut } from './print.ts';
 import { forTerminal } from '../../util/terminal.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 
 interface CommonOpts {
   game: string;
@@ -239,7 +239,7 @@ async function printArena(outcome: ArenaOutcome, opts: CommonOpts, total: number
   if (sprt) lines.push(sprt.line, sprt.message);
   lines.push(`policy: ${opts.policy}   games: ${outcome.results.length}   run directory: ${outcome.runDir}`);
   lines.push(
-    `replays: ${path.join(outcome.runDir, 'replays')}   results: ${path.join(outcome.runDir, RUN_FILES.results)}, crosstable.csv`,
+    `replays: ${path.join(outcome.runDir, RUN_DIRS.replays)}   results: ${path.join(outcome.runDir, RUN_FILES.results)}, crosstable.csv`,
   );
   printOut(lines.join('\n'));
 }

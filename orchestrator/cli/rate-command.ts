@@ -8,6 +8,7 @@ import { moveTimeoutHelp } from './game-help.ts';
 import { withInterrupt } from './interrupt.ts';
 import { concurrencyOption, intOption, newRunDir, resolveBotDir } from './options.ts';
 import { printJson, printOut } from './print.ts';
+import { RUN_DIRS } from '../../records/run-layout.ts';
 
 interface RateCliOptions {
   game: string;
@@ -101,7 +102,8 @@ export function registerRateCommand(program: Command): void {
           }),
         );
         if (opts.json) printJson({ runDir, ...rating });
-        else printOut(`${ratingLine(rating)}\nrun directory: ${runDir}   replays: ${path.join(runDir, 'replays')}`);
+        else
+          printOut(`${ratingLine(rating)}\nrun directory: ${runDir}   replays: ${path.join(runDir, RUN_DIRS.replays)}`);
       } finally {
         await sandbox.close();
       }

@@ -11,7 +11,7 @@ import type { TourneyConfig, TourneyConfigInput } from '../config/tourney-config
 import { concurrencyOption, intOption, newRunDir } from './options.ts';
 import { withInterrupt } from './interrupt.ts';
 import { printErr, printJson, printOut } from './print.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { roundDirName, RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 
 interface TourneyFlags {
   rounds?: number;
@@ -186,7 +186,7 @@ async function playTourney(
     for (const line of buildAlarmLines(summary)) printErr(`catarena: !!! ${line}`);
     if (everyBuildFailed(summary.tracks)) {
       printErr(
-        `catarena: every build failed; the build logs are under ${path.join(runDir, 'tracks')}/*/round_*/strategies/*.build.log`,
+        `catarena: every build failed; the build logs are under ${path.join(runDir, RUN_DIRS.tracks, '*', roundDirName('*'), RUN_DIRS.strategies)}/*.build.log`,
       );
       program.setOptionValue('exitCode', 1);
     }

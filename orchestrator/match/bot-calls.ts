@@ -8,6 +8,9 @@ export function sendCall(client: BotClient, call: WireCall, options: CallOptions
   return client.post(call.path, call.body, { ...options, form: call.form });
 }
 
+/** A join's answer, and how many join requests it took (2 when the adapter's retry was sent). */
+export type JoinResult = CallResult & { requests: number };
+
 /** POST the join; a refusal the adapter knows CATArena retries is tried once more. */
 export async function joinBot(
   client: BotClient,
@@ -16,15 +19,16 @@ export async function joinBot(
   seat: Seat,
   ctx: TurnContext,
   options: CallOptions,
-): Promise<CallResult> {
+): Promise<JoinResult> {
   const first = await sendCall(client, adapter.join!(state, seat, ctx), options);
-  if (first.ok || first.failure.kind !== 'http_error' || !adapter.retryJoin) return first;
+  if (first.ok || first.failure.kind !== 'http_error' || !adapter.retryJoin) return { ...first, requests: 1 };
   const retry = adapter.retryJoin(first.failure, state, seat, ctx);
-  if (!retry) return first;
+  if (!retry) return { ...first, requests: 1 };
   const second = await sendCall(client, retry, options);
+  const latencyMs = first.latencyMs + second.latencyMs;
   return second.ok
-    ? { ...second, latencyMs: first.latencyMs + second.latencyMs }
-    : { ok: false, failure: first.failure, latencyMs: first.latencyMs + second.latencyMs };
+    ? { ...second, latencyMs, requests: 2 }
+    : { ok: false, failure: first.failure, latencyMs, requests: 2 };
 }
 
 export type TurnAnswer<A = unknown> =

@@ -15,7 +15,7 @@ import {
 import { createRng } from '../../util/rng.ts';
 import type { FailureResolution, LiveGame, TurnContext, WireAdapter } from '../../games/core/wire.ts';
 import type { LiveListener } from '../../records/live.ts';
-import { askBot, joinBot, sendCall, type TurnAnswer } from './bot-calls.ts';
+import { askBot, joinBot, sendCall, type JoinResult, type TurnAnswer } from './bot-calls.ts';
 import type { GameServer } from '../game-server/game-server.ts';
 import { holderOf } from '../game-server/seat-ledger.ts';
 import type { BotClient } from './bot-client.ts';
@@ -124,7 +124,7 @@ function startMatch(spec: MatchSpec, options: RunMatchOptions): MatchRun {
     live,
     ctx,
     moves: [],
-    seatStats: spec.seats.map(() => ({ moves: 0, totalMs: 0, maxMs: 0, errors: {} })),
+    seatStats: spec.seats.map(() => emptySeatStats(adapter.join !== undefined)),
     started,
     startedAt,
   };
@@ -169,7 +169,7 @@ async function joinSeats(run: MatchRun): Promise<MatchEnd | undefined> {
     const client = bots[seat]!.client!;
     // Sent once its bot answers no other game's call, so another game's move clock never counts it.
     const res = await run.slots.withBot(client, () =>
-      joinBot(client, adapter, run.state, seat, run.ctx, {
+      joinCounted(run.seatStats[seat]!, client, adapter, run.state, seat, run.ctx, {
         deadlineMs: spec.limits.joinMs,
         maxResponseBytes: spec.limits.maxResponseBytes,
       }),
@@ -350,6 +350,18 @@ function emit(run: MatchRun, event: Parameters<LiveListener>[0]): void {
 }
 
 const now = () => new Date().toISOString();
+
+/** A seat's stats before the game; with a join step, its joins counted from 0 (0 for a seat the game ends before). */
+function emptySeatStats(hasJoin: boolean): SeatStats {
+  return { moves: 0, totalMs: 0, maxMs: 0, errors: {}, ...(hasJoin ? { joins: 0 } : {}) };
+}
+
+/** joinBot, with the join requests it took (its retry included) recorded in the seat's stats. */
+async function joinCounted(stats: SeatStats, ...call: Parameters<typeof joinBot>): Promise<JoinResult> {
+  const res = await joinBot(...call);
+  stats.joins = res.requests;
+  return res;
+}
 
 function count(stats: SeatStats, kind: FailureKind | 'join_failed'): void {
   stats.errors[kind] = (stats.errors[kind] ?? 0) + 1;

@@ -29,6 +29,7 @@ import { writeProbeTrack } from './probe-files.ts';
 import { probeRulesFor } from './probe-rules.ts';
 import { sampleEndgameStates } from './sample-states.ts';
 import { AGENT_KINDS } from '../../agents/kinds.ts';
+import { RUN_DIRS } from '../../records/run-layout.ts';
 
 export const DEFAULT_PROBE_STATES = 100;
 
@@ -178,7 +179,7 @@ async function askSubjects(
     sandbox: job.sandbox,
     health: adapter.health,
     startTimeoutMs: job.startTimeoutMs,
-    logDir: path.join(run.probeDir(name), 'bot-logs'),
+    logDir: path.join(run.probeDir(name), RUN_DIRS.botLogs),
     env: access.env,
     hostPorts: access.hostPorts,
   });

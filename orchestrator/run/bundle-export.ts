@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { isRoundDirName, RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 import { TarGzWriter } from '../../util/tar.ts';
 import { pathExists } from '../../util/fs.ts';
 import { CHAIN_GENESIS, readKey } from './journal-chain.ts';
@@ -63,7 +63,7 @@ const ROOT_FILES = [
 /** Per track: W and metrics (the rest of a track folder is rebuilt by `catarena report`). */
 const TRACK_FILES = [RUN_FILES.W, RUN_FILES.WCsv, RUN_FILES.metrics, RUN_FILES.autoReps];
 /** Per round: the strategies as played and the round logs; never the workspaces (what agents saw, large). */
-const ROUND_FOLDERS = ['strategies', 'logs'];
+const ROUND_FOLDERS = [RUN_DIRS.strategies, RUN_DIRS.logs];
 const REPLAY = /\.json(\.gz)?$/;
 
 /** A name the manifest can hold on one line (sha256sum escapes these; we leave them out). */
@@ -78,15 +78,17 @@ async function selectRun(root: string, prefix: string, picked: string[], skipped
     else if (st) skipped.push(`${rel(...parts)}: not a regular file`);
   };
   for (const f of ROOT_FILES) await addIfFile([f]);
-  for (const f of await names(path.join(root, 'replays'))) if (REPLAY.test(f)) await addIfFile(['replays', f]);
-  for (const track of await names(path.join(root, 'tracks'))) {
-    for (const f of TRACK_FILES) await addIfFile(['tracks', track, f]);
-    for (const round of (await names(path.join(root, 'tracks', track))).filter((r) => /^round_\d+$/.test(r)))
-      for (const folder of ROUND_FOLDERS) await walk(root, ['tracks', track, round, folder], rel, picked, skipped);
+  for (const f of await names(path.join(root, RUN_DIRS.replays)))
+    if (REPLAY.test(f)) await addIfFile([RUN_DIRS.replays, f]);
+  for (const track of await names(path.join(root, RUN_DIRS.tracks))) {
+    for (const f of TRACK_FILES) await addIfFile([RUN_DIRS.tracks, track, f]);
+    for (const round of (await names(path.join(root, RUN_DIRS.tracks, track))).filter(isRoundDirName))
+      for (const folder of ROUND_FOLDERS)
+        await walk(root, [RUN_DIRS.tracks, track, round, folder], rel, picked, skipped);
   }
-  await walk(root, [RUN_FILES.recordings], rel, picked, skipped); // the model exchanges, opaque here
-  for (const r of (await names(path.join(root, 'repeats'))).filter((r) => /^\d+$/.test(r)))
-    await selectRun(path.join(root, 'repeats', r), rel('repeats', r), picked, skipped);
+  await walk(root, [RUN_DIRS.recordings], rel, picked, skipped); // the model exchanges, opaque here
+  for (const r of (await names(path.join(root, RUN_DIRS.repeats))).filter((r) => /^\d+$/.test(r)))
+    await selectRun(path.join(root, RUN_DIRS.repeats, r), rel(RUN_DIRS.repeats, r), picked, skipped);
 }
 
 /** A folder's entry names, sorted; none when it is missing (or is not a folder). */
@@ -149,7 +151,7 @@ async function chainProof(run: RunDir): Promise<ChainProof | null> {
 /** Refuses what should not be published as is: no run there, or a run still playing (its key still guards appends). */
 async function checkExportable(run: RunDir): Promise<void> {
   if (!(await pathExists(run.root))) throw new Error(`${run.root} does not exist`);
-  const journal = (await pathExists(run.journalFile)) || (await pathExists(path.join(run.root, 'repeats')));
+  const journal = (await pathExists(run.journalFile)) || (await pathExists(path.join(run.root, RUN_DIRS.repeats)));
   if (!journal)
     throw new Error(
       `${run.root} is not a run directory (no journal.jsonl; give the folder "catarena tourney", "play" or "arena" wrote)`,
@@ -174,9 +176,9 @@ export async function exportBundle(runDirArg: string, options: BundleOptions = {
   await selectRun(run.root, '', picked, skipped);
   const proofs = [
     run,
-    ...(await names(path.join(run.root, 'repeats')))
+    ...(await names(path.join(run.root, RUN_DIRS.repeats)))
       .filter((r) => /^\d+$/.test(r))
-      .map((r) => new RunDir(path.join(run.root, 'repeats', r))),
+      .map((r) => new RunDir(path.join(run.root, RUN_DIRS.repeats, r))),
   ];
   await fs.mkdir(path.dirname(file), { recursive: true });
   // Written beside, then moved into place: a failed export leaves no half bundle and keeps the old file.

@@ -7,7 +7,7 @@ import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 import type { RunIndexEntry } from '../../records/tourney.ts';
 import { readJournalChain, sealMac } from './journal-chain.ts';
 import type { Journal } from './journal.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 
 /** The text a seal covers: the entry as indexed, without its seal. */
 const sealedText = (entry: RunIndexEntry) => {
@@ -75,7 +75,7 @@ export async function checkIndexedRun(
 async function checkRepeats(entry: RunIndexEntry): Promise<{ file: string; integrity: JournalIntegrity } | null> {
   let found: { file: string; integrity: JournalIntegrity } | null = null;
   for (let r = 1; r <= entry.repeats!; r++) {
-    const file = path.join(entry.runDir, 'repeats', String(r), RUN_FILES.journal);
+    const file = path.join(entry.runDir, RUN_DIRS.repeats, String(r), RUN_FILES.journal);
     const chain = await readJournalChain(file);
     if (!chain) continue;
     if (chain.integrity.state === 'tampered') return { file, integrity: chain.integrity };

@@ -13,7 +13,7 @@ import { REPLAY_EXT, replayFile } from '../../records/replay-files.ts';
 import { COMPRESS_MIN } from './file-store.ts';
 import { REPLAY_PAGE, VIEW_INDEX } from '../../reports/html/replay-page.ts';
 import { compactLiveFile, RunDir, type RunStatus } from './run-dir.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -47,9 +47,9 @@ export async function pruneRun(dir: string, options: { dryRun?: boolean } = {}):
   const dryRun = options.dryRun ?? false;
   await checkPrunable(run);
   const steps: PruneStep[] = [];
-  const repeats = await fs.readdir(path.join(run.root, 'repeats')).catch(() => [] as string[]);
+  const repeats = await fs.readdir(path.join(run.root, RUN_DIRS.repeats)).catch(() => [] as string[]);
   for (const r of repeats) {
-    const sub = await pruneRun(path.join(run.root, 'repeats', r), options);
+    const sub = await pruneRun(path.join(run.root, RUN_DIRS.repeats, r), options);
     for (const step of sub.steps) steps.push({ ...step, what: `repeat ${r}: ${step.what}` });
   }
   if (await pathExists(run.liveFile)) {

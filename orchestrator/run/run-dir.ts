@@ -33,7 +33,7 @@ import { startTimeOf } from '../../util/procfs.mjs';
 import { publicQueueUrl } from '../queue/url.ts';
 import { claimRunFormat, FORMAT_FILE } from './run-format.ts';
 import { CATARENA_VERSION } from '../../util/version.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { isRoundDirName, roundDirName, RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const track = (t: TrackId | string) => (typeof t === 'string' ? t : trackName(t));
@@ -114,7 +114,7 @@ export class RunDir {
 
   /** With --repeats: repeat r's sub-run, laid out exactly like a single run (repeats/<r>/). */
   repeatDir(r: number): string {
-    return path.join(this.root, 'repeats', String(r));
+    return path.join(this.root, RUN_DIRS.repeats, String(r));
   }
 
   /** The combined report's numbers over repeats (combined.json; `--repeats`, `catarena combine`). */
@@ -141,35 +141,35 @@ export class RunDir {
   }
 
   get replaysDir(): string {
-    return path.join(this.root, 'replays');
+    return path.join(this.root, RUN_DIRS.replays);
   }
 
   trackDir(t: TrackId | string): string {
-    return path.join(this.root, 'tracks', track(t));
+    return path.join(this.root, RUN_DIRS.tracks, track(t));
   }
 
   roundDir(t: TrackId | string, round: number): string {
-    return path.join(this.trackDir(t), `round_${round}`);
+    return path.join(this.trackDir(t), roundDirName(round));
   }
 
   /** What the agent saw while developing its round-n strategy. */
   workspaceDir(t: TrackId | string, round: number, agent: string): string {
-    return path.join(this.roundDir(t, round), 'workspaces', agent);
+    return path.join(this.roundDir(t, round), RUN_DIRS.workspaces, agent);
   }
 
   /** The strategy as played; its record and build log sit beside it. */
   strategyDir(t: TrackId | string, round: number, agent: string): string {
-    return path.join(this.roundDir(t, round), 'strategies', agent);
+    return path.join(this.roundDir(t, round), RUN_DIRS.strategies, agent);
   }
 
   /** Round n's logs: CATArena's report files and round_report.json, for round n+1's agents. */
   logsDir(t: TrackId | string, round: number): string {
-    return path.join(this.roundDir(t, round), 'logs');
+    return path.join(this.roundDir(t, round), RUN_DIRS.logs);
   }
 
   /** With opponentCode hidden: round n's logs of one agent's games only, for its round n+1 workspace. */
   ownLogsDir(t: TrackId | string, round: number, agent: string): string {
-    return path.join(this.roundDir(t, round), 'own-logs', agent);
+    return path.join(this.roundDir(t, round), RUN_DIRS.ownLogs, agent);
   }
 
   /**
@@ -185,12 +185,12 @@ export class RunDir {
 
   /** Captured output of the bots of a track (tourney), or of every bot (arena: `logs/`). */
   botLogsDir(t?: TrackId | string): string {
-    return t === undefined ? path.join(this.root, 'logs') : path.join(this.root, 'bot-logs', track(t));
+    return t === undefined ? path.join(this.root, RUN_DIRS.logs) : path.join(this.root, RUN_DIRS.botLogs, track(t));
   }
 
   /** `catarena probe`'s outputs (probe/), or one track's (probe/<game>-<variant>/: consistency.json|.csv|.svg, actions.json). */
   probeDir(t?: TrackId | string): string {
-    return t === undefined ? path.join(this.root, 'probe') : path.join(this.root, 'probe', track(t));
+    return t === undefined ? path.join(this.root, RUN_DIRS.probe) : path.join(this.root, RUN_DIRS.probe, track(t));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -245,18 +245,18 @@ export class RunDir {
 
   /** The content-addressed store of a finished run's workspaces and round logs (orchestrator/run/file-store.ts). */
   get storeDir(): string {
-    return path.join(this.root, 'store');
+    return path.join(this.root, RUN_DIRS.store);
   }
 
   /** The folders a finished run keeps in its store: every track's round workspaces and round logs. */
   async storedDirs(): Promise<string[]> {
     const out: string[] = [];
-    for (const t of await fs.readdir(path.join(this.root, 'tracks')).catch(() => [] as string[])) {
-      for (const round of (await fs.readdir(this.trackDir(t)).catch(() => [] as string[])).filter((r) =>
-        /^round_\d+$/.test(r),
-      )) {
+    for (const t of await fs.readdir(path.join(this.root, RUN_DIRS.tracks)).catch(() => [] as string[])) {
+      for (const round of (await fs.readdir(this.trackDir(t)).catch(() => [] as string[])).filter(isRoundDirName)) {
         out.push(
-          ...['workspaces', 'logs', 'own-logs'].map((dir) => path.join(this.trackDir(t), round, dir)), // own-logs: opponentCode hidden
+          ...[RUN_DIRS.workspaces, RUN_DIRS.logs, RUN_DIRS.ownLogs].map((dir) =>
+            path.join(this.trackDir(t), round, dir),
+          ), // own-logs: opponentCode hidden
         );
       }
     }
@@ -280,10 +280,14 @@ export class RunDir {
   /** A file of a round's logs (or an agent's own-logs), or of a workspace's copy of them (round_<n>/workspaces/<agent>/logs/). */
   isLogFile(file: string): boolean {
     const rel = path.relative(this.root, file).split(path.sep);
-    const round = rel.findIndex((p) => /^round_\d+$/.test(p));
-    if (round < 0 || rel[0] !== 'tracks') return false;
+    const round = rel.findIndex(isRoundDirName);
+    if (round < 0 || rel[0] !== RUN_DIRS.tracks) return false;
     const inRound = rel.slice(round + 1);
-    return inRound[0] === 'logs' || inRound[0] === 'own-logs' || (inRound[0] === 'workspaces' && inRound[2] === 'logs');
+    return (
+      inRound[0] === RUN_DIRS.logs ||
+      inRound[0] === RUN_DIRS.ownLogs ||
+      (inRound[0] === RUN_DIRS.workspaces && inRound[2] === RUN_DIRS.logs)
+    );
   }
 
   // ------------------------------------------------------------------------------------------
@@ -479,8 +483,8 @@ export class RunDir {
   async strategies(t: TrackId | string): Promise<StrategyRecord[]> {
     const out: StrategyRecord[] = [];
     const rounds = await fs.readdir(this.trackDir(t)).catch(() => [] as string[]);
-    for (const round of rounds.filter((r) => /^round_\d+$/.test(r))) {
-      const dir = path.join(this.trackDir(t), round, 'strategies');
+    for (const round of rounds.filter(isRoundDirName)) {
+      const dir = path.join(this.trackDir(t), round, RUN_DIRS.strategies);
       for (const file of (await fs.readdir(dir).catch(() => [] as string[])).filter((f) =>
         f.endsWith('.strategy.json'),
       )) {

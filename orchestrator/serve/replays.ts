@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ViewerData } from '../../games/core/viewer.ts';
 import { viewerDataOf } from '../../reports/html/replay-page.ts';
 import { readReplayFile, REPLAY_EXT } from '../../records/replay-files.ts';
+import { RUN_DIRS } from '../../records/run-layout.ts';
 
 /** A match id as the journal writes it: anything else names no replay. */
 const MATCH_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -18,7 +19,7 @@ export async function replayViewerData(
 ): Promise<{ data: ViewerData } | { status: number; error: string }> {
   if (!MATCH_ID.test(id))
     return { status: 400, error: 'no game named: open a replay from the run page (?id=<match id>)' };
-  const replays = path.join(runDir, 'replays');
+  const replays = path.join(runDir, RUN_DIRS.replays);
   // Regular files only: a link in replays/ is not followed (the run's own writer makes none).
   const kinds = await Promise.all(
     [`${id}${REPLAY_EXT}`, `${id}.json`].map((f) => fs.lstat(path.join(replays, f)).catch(() => null)),

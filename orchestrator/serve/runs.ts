@@ -14,7 +14,7 @@ import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 
 export { runState, type RunState } from '../run/run-state.ts';
 import { runState, type RunState } from '../run/run-state.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { isRoundDirName, roundOfDirName, RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 
 export interface RunSummary {
   name: string;
@@ -68,7 +68,7 @@ export function runLinks(dir: string): Record<string, string> {
   if (has(RUN_FILES.reportHtml)) links.report = `${base}files/${RUN_FILES.reportHtml}`;
   if (has(RUN_FILES.crosstableTxt)) links.crosstable = `${base}files/${RUN_FILES.crosstableTxt}`;
   if (has(RUN_FILES.journal)) links.journal = `${base}files/${RUN_FILES.journal}`;
-  if (has('replays')) links.replays = `${base}replay`;
+  if (has(RUN_DIRS.replays)) links.replays = `${base}replay`;
   return links;
 }
 
@@ -137,10 +137,10 @@ const finishedRounds = new Map<string, AgentRow[]>();
  */
 export async function agentRows(dir: string, agentCount?: number): Promise<AgentRow[]> {
   const rows: AgentRow[] = [];
-  const tracksDir = path.join(dir, 'tracks');
+  const tracksDir = path.join(dir, RUN_DIRS.tracks);
   for (const track of await fsp.readdir(tracksDir).catch(() => [] as string[])) {
-    for (const round of (await fsp.readdir(path.join(tracksDir, track)).catch(() => [] as string[])).filter((r) =>
-      /^round_\d+$/.test(r),
+    for (const round of (await fsp.readdir(path.join(tracksDir, track)).catch(() => [] as string[])).filter(
+      isRoundDirName,
     )) {
       const roundDir = path.join(tracksDir, track, round);
       const done = finishedRounds.get(roundDir);
@@ -150,19 +150,19 @@ export async function agentRows(dir: string, agentCount?: number): Promise<Agent
       }
       const before = rows.length;
       const agents = new Set<string>([
-        ...(await fsp.readdir(path.join(roundDir, 'workspaces')).catch(() => [] as string[])),
+        ...(await fsp.readdir(path.join(roundDir, RUN_DIRS.workspaces)).catch(() => [] as string[])),
       ]);
-      const strategies = await fsp.readdir(path.join(roundDir, 'strategies')).catch(() => [] as string[]);
+      const strategies = await fsp.readdir(path.join(roundDir, RUN_DIRS.strategies)).catch(() => [] as string[]);
       for (const f of strategies) if (f.endsWith('.strategy.json')) agents.add(f.replace(/\.strategy\.json$/, ''));
       for (const agent of agents) {
-        const base = path.join(roundDir, 'strategies', agent);
+        const base = path.join(roundDir, RUN_DIRS.strategies, agent);
         const known = finishedRows.get(base);
         if (known) {
           rows.push(known);
           continue;
         }
         const record = (await readJson(`${base}.strategy.json`)) as { cost?: unknown; failure?: string } | undefined;
-        const n = Number(round.slice('round_'.length));
+        const n = roundOfDirName(round)!;
         if (record) {
           const row: AgentRow = {
             track,
@@ -181,7 +181,7 @@ export async function agentRows(dir: string, agentCount?: number): Promise<Agent
             round: n,
             agent,
             state: 'developing',
-            logTail: tailInside(dir, newestFile(path.join(roundDir, 'workspaces', agent))),
+            logTail: tailInside(dir, newestFile(path.join(roundDir, RUN_DIRS.workspaces, agent))),
           });
       }
       const mine = rows.slice(before);

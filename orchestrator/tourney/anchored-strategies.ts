@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AnchoredStrategy } from '../../records/anchors.ts';
 import { DEFAULT_LIMITS } from '../../records/match.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 import type { StrategyRecord } from '../../records/tourney.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { readTextIfExists } from '../../util/fs.ts';
@@ -69,7 +69,7 @@ export async function rateStrategies(o: RateStrategiesOptions): Promise<Anchored
           concurrency: o.config.concurrency,
           limits: { ...DEFAULT_LIMITS, moveMs: gameSettings(o.config, track.game).moveTimeoutMs },
           policy: o.config.policy,
-          runDir: path.join(o.root, RUN_FILES.anchoredDir, track.name, id),
+          runDir: path.join(o.root, RUN_DIRS.anchorRatings, track.name, id),
           sandbox: o.sandbox,
           startTimeoutMs: o.config.startTimeoutMs,
           ...(o.progress ? { progress: o.progress } : {}),

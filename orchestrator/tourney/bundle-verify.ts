@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 import { extractTarGz, HostileArchiveError, type ExtractedFiles } from '../../util/tar.ts';
 import { CHAIN_PROOF, MANIFEST, type ChainProof } from '../run/bundle-export.ts';
 import { readJournalChain, sealMac } from '../run/journal-chain.ts';
@@ -59,13 +59,13 @@ async function checkManifest(root: string, files: ExtractedFiles): Promise<Verif
 
 /** The runs in a bundle: its root, and each repeat of a --repeats study. */
 async function runRoots(root: string): Promise<string[]> {
-  const repeats = await fs.readdir(path.join(root, 'repeats')).catch(() => [] as string[]);
+  const repeats = await fs.readdir(path.join(root, RUN_DIRS.repeats)).catch(() => [] as string[]);
   return [
     root,
     ...repeats
       .filter((r) => /^\d+$/.test(r))
       .sort((a, b) => Number(a) - Number(b))
-      .map((r) => path.join(root, 'repeats', r)),
+      .map((r) => path.join(root, RUN_DIRS.repeats, r)),
   ];
 }
 
@@ -134,9 +134,9 @@ async function resultFiles(runRoot: string): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
   const top = await readJson(path.join(runRoot, RUN_FILES.metrics));
   if (top !== undefined) out.set(RUN_FILES.metrics, stableSummary(top));
-  for (const track of await fs.readdir(path.join(runRoot, 'tracks')).catch(() => [] as string[]))
+  for (const track of await fs.readdir(path.join(runRoot, RUN_DIRS.tracks)).catch(() => [] as string[]))
     for (const f of [RUN_FILES.W, RUN_FILES.metrics]) {
-      const rel = `tracks/${track}/${f}`;
+      const rel = `${RUN_DIRS.tracks}/${track}/${f}`;
       const value = await readJson(path.join(runRoot, rel));
       if (value !== undefined) out.set(rel, value);
     }

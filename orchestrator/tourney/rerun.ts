@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MatchResult } from '../../records/match.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 import type { Divergence } from '../../util/exchange-tape/tape.ts';
 import { TapeReplayer } from '../../util/exchange-tape/replayer.ts';
 import type { Progress } from '../progress.ts';
@@ -114,11 +114,11 @@ type WFile = { strategies?: string[]; W?: Array<Array<number | null>> };
 export function compareW(from: string, rerunDir: string): RerunResult['W'] {
   const differences: WDifference[] = [];
   let compared = 0;
-  const tracks = path.join(from, 'tracks');
+  const tracks = path.join(from, RUN_DIRS.tracks);
   for (const track of fs.existsSync(tracks) ? fs.readdirSync(tracks) : []) {
     const read = (dir: string): WFile => {
       try {
-        return JSON.parse(fs.readFileSync(path.join(dir, 'tracks', track, RUN_FILES.W), 'utf8')) as WFile;
+        return JSON.parse(fs.readFileSync(path.join(dir, RUN_DIRS.tracks, track, RUN_FILES.W), 'utf8')) as WFile;
       } catch {
         return {};
       }
@@ -163,7 +163,7 @@ export async function rerunRun(o: RerunOptions): Promise<RerunResult> {
   });
   if (!replay.recorded && config.agents.some((a) => callsModel(agentKindOfSpec(a))))
     throw new Error(
-      `${from} has no recorded model exchanges (${RUN_FILES.recordings}/): it ran with --no-record or before catarena recorded them`,
+      `${from} has no recorded model exchanges (${RUN_DIRS.recordings}/): it ran with --no-record or before catarena recorded them`,
     );
   // The same config, played here: nothing reused from other runs, nothing queued, not indexed.
   const rerunConfig = { ...config, out: path.dirname(runDir), reuse: false };

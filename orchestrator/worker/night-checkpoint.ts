@@ -24,7 +24,7 @@ import { type NightRecord, recordNight } from '../queue/nights.ts';
 import type { NightHooks } from '../queue/jobs.ts';
 import { fireNightAlert } from './night-alerts.ts';
 import type { RunStatus } from '../run/run-dir.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { isRoundDirName, ROUND_DIR_SOURCE, RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 
 /** How long a checkpoint stays in Redis after its last write (as finished games' jobs: a week). */
 const CHECKPOINT_TTL_S = 7 * 24 * 3600;
@@ -49,9 +49,9 @@ export const holderOf = (runDir: string) => `${os.hostname()}:${runDir}`;
 
 // The only paths a checkpoint carries (relative to the run folder); anything else is refused on restore.
 const NAME = '[A-Za-z0-9_][\\w.@+-]*';
-const STRATEGY = `tracks/${NAME}/round_\\d+/strategies/${NAME}`;
+const STRATEGY = `${RUN_DIRS.tracks}/${NAME}/${ROUND_DIR_SOURCE}/${RUN_DIRS.strategies}/${NAME}`;
 const FILE_PATH = new RegExp(
-  `^(format\\.json|run-id|journal\\.key|rules\\.json|replays/${NAME}\\.json\\.gz|tracks/${NAME}/auto-reps\\.json|${STRATEGY}\\.(strategy\\.json|build\\.log))$`,
+  `^(format\\.json|run-id|journal\\.key|rules\\.json|${RUN_DIRS.replays}/${NAME}\\.json\\.gz|${RUN_DIRS.tracks}/${NAME}/auto-reps\\.json|${STRATEGY}\\.(strategy\\.json|build\\.log))$`,
 );
 const BOT_PATH = new RegExp(`^${STRATEGY}$`);
 /** A scheduled night's folder name (runScheduledTourney). */
@@ -180,7 +180,7 @@ export class NightCheckpoint {
     if (!text) return;
     for (const line of text.split('\n').filter(Boolean)) {
       const id = (JSON.parse(line) as { id: string }).id;
-      await this.sendFile(k.files, `replays/${id}.json.gz`);
+      await this.sendFile(k.files, `${RUN_DIRS.replays}/${id}.json.gz`);
     }
     await this.redis.append(k.journal, text);
     this.journalBytes += Buffer.byteLength(text);
@@ -195,17 +195,19 @@ export class NightCheckpoint {
   }
 
   private async trackFiles(name: string): Promise<string[]> {
-    const tracks = await fs.readdir(path.join(this.runDir, 'tracks')).catch(() => [] as string[]);
-    return tracks.map((t) => `tracks/${t}/${name}`);
+    const tracks = await fs.readdir(path.join(this.runDir, RUN_DIRS.tracks)).catch(() => [] as string[]);
+    return tracks.map((t) => `${RUN_DIRS.tracks}/${t}/${name}`);
   }
 
   /** Strategy folders with a record (run-relative). */
   private async strategies(): Promise<string[]> {
     const out: string[] = [];
-    for (const track of await fs.readdir(path.join(this.runDir, 'tracks')).catch(() => [] as string[]))
-      for (const round of await fs.readdir(path.join(this.runDir, 'tracks', track)).catch(() => [] as string[])) {
-        if (!/^round_\d+$/.test(round)) continue;
-        const dir = `tracks/${track}/${round}/strategies`;
+    for (const track of await fs.readdir(path.join(this.runDir, RUN_DIRS.tracks)).catch(() => [] as string[]))
+      for (const round of await fs
+        .readdir(path.join(this.runDir, RUN_DIRS.tracks, track))
+        .catch(() => [] as string[])) {
+        if (!isRoundDirName(round)) continue;
+        const dir = `${RUN_DIRS.tracks}/${track}/${round}/${RUN_DIRS.strategies}`;
         for (const f of await fs.readdir(path.join(this.runDir, dir)).catch(() => [] as string[]))
           if (f.endsWith('.strategy.json')) out.push(`${dir}/${f.slice(0, -'.strategy.json'.length)}`);
       }

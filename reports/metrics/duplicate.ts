@@ -8,7 +8,7 @@
 // `catarena` the room's recorded score stands (CATArena's 100-point forfeits and 0–0 errors).
 import type { DuplicateScoring } from '../../games/core/descriptor.ts';
 import { gameDescriptor } from '../../games/registry.ts';
-import type { MatchResult } from '../../records/match.ts';
+import type { MatchResult, SeatStats } from '../../records/match.ts';
 import type { GameResult, StrategyKey } from './score-matrix.ts';
 
 export interface BoardResult {
@@ -153,7 +153,8 @@ export function foldDuplicates(results: readonly MatchResult[]): MatchResult[] {
     const mine = rooms.filter((r) => r.spec.duplicate!.match === m.match);
     const first = mine[0]!;
     const seatStats = m.teams.map((team) => {
-      const stats = { moves: 0, totalMs: 0, maxMs: 0, errors: {} as Record<string, number> };
+      const stats: SeatStats = { moves: 0, totalMs: 0, maxMs: 0, errors: {} };
+      const errors = stats.errors as Record<string, number>;
       for (const r of mine) {
         r.spec.seats.forEach((id, seat) => {
           if (id !== team) return;
@@ -161,7 +162,8 @@ export function foldDuplicates(results: readonly MatchResult[]): MatchResult[] {
           stats.moves += s.moves;
           stats.totalMs += s.totalMs;
           stats.maxMs = Math.max(stats.maxMs, s.maxMs);
-          for (const [k, v] of Object.entries(s.errors)) stats.errors[k] = (stats.errors[k] ?? 0) + (v ?? 0);
+          for (const [k, v] of Object.entries(s.errors)) errors[k] = (errors[k] ?? 0) + (v ?? 0);
+          if (s.joins !== undefined) stats.joins = (stats.joins ?? 0) + s.joins;
         });
       }
       return stats;

@@ -5,7 +5,7 @@
 // to their replay pages (replays/replay.html?id=<id>, written beside the report).
 import type { GameIndex } from './types.ts';
 import { escapeHtml as h, PAGE_CSS, scriptJson } from '../html/page.ts';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 
 const REPORT_CSS = `
 .charts { display: flex; gap: 1rem; flex-wrap: wrap; }
@@ -33,7 +33,7 @@ const REPORT_SCRIPT = `(function () {
       var a = labels[Number(cell.getAttribute('data-row'))], b = labels[Number(cell.getAttribute('data-col'))];
       var list = track.games.filter(function (g) { return g.seats.indexOf(a) >= 0 && g.seats.indexOf(b) >= 0; });
       var rows = list.map(function (g) {
-        var link = g.page ? '<a href="replays/${RUN_FILES.replayPage}?id=' + encodeURIComponent(g.id) + '">replay</a>' : '<a href="replays/' + esc(g.id) + '.json.gz">json</a>';
+        var link = g.page ? '<a href="${RUN_DIRS.replays}/${RUN_FILES.replayPage}?id=' + encodeURIComponent(g.id) + '">replay</a>' : '<a href="${RUN_DIRS.replays}/' + esc(g.id) + '.json.gz">json</a>';
         return '<tr><td class="text">' + esc(g.seats.join(' · ')) + '</td><td>' + g.scores.map(function (x) { return Math.round(x * 1000) / 1000; }).join('–') + '</td><td class="text">' + esc(g.termination + (g.reason ? ': ' + g.reason : '')) + '</td><td>' + g.plies + '</td><td class="text">' + link + '</td></tr>';
       }).join('');
       panel.innerHTML = '<p><strong>' + esc(a) + ' vs ' + esc(b) + '</strong>: ' + list.length + ' game(s) <button type="button" id="games-close">close</button></p>' +

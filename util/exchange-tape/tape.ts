@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { RUN_FILES } from '../../records/run-layout.ts';
+import { roundOfDirName, RUN_DIRS, RUN_FILES } from '../../records/run-layout.ts';
 import type { JsonDifference } from './compare.ts';
 import { redactBody, redactHeaders, redactUrl, secretValues } from './redact.ts';
 import { decodedText, usageOf } from './usage.ts';
@@ -84,10 +84,10 @@ export interface Divergence extends ExchangeChannel {
   differences: JsonDifference[];
 }
 
-export const recordingsDir = (runDir: string) => path.join(runDir, RUN_FILES.recordings);
+export const recordingsDir = (runDir: string) => path.join(runDir, RUN_DIRS.recordings);
 export const exchangesFile = (runDir: string) => path.join(recordingsDir(runDir), RUN_FILES.exchanges);
 const bodyFile = (runDir: string, sha: string) =>
-  path.join(recordingsDir(runDir), RUN_FILES.recordingBodies, `${sha}.gz`);
+  path.join(recordingsDir(runDir), RUN_DIRS.recordingBodies, `${sha}.gz`);
 
 const channelKey = (c: ExchangeChannel) => `${c.agent}\u0000${c.track}\u0000${c.round}`;
 
@@ -133,10 +133,12 @@ export function recordingTotals(runDir: string): { exchanges: number; bytes: num
  */
 export function channelOfBotDir(runDir: string, dir: string): ExchangeChannel | undefined {
   const rel = path.relative(path.resolve(runDir), path.resolve(dir)).split(path.sep);
-  if (rel.length < 5 || rel[0] !== 'tracks' || !['strategies', 'workspaces'].includes(rel[3]!)) return undefined;
-  if (rel[3] === 'strategies' && rel.length !== 5) return undefined;
-  const round = /^round_(\d+)$/.exec(rel[2]!);
-  return round ? { agent: rel[4]!, track: rel[1]!, round: Number(round[1]) } : undefined;
+  const [tracks, track, roundDir, folder, agent] = rel;
+  if (rel.length < 5 || tracks !== RUN_DIRS.tracks) return undefined;
+  if (folder !== RUN_DIRS.strategies && folder !== RUN_DIRS.workspaces) return undefined;
+  if (folder === RUN_DIRS.strategies && rel.length !== 5) return undefined;
+  const round = roundOfDirName(roundDir!);
+  return round === undefined ? undefined : { agent: agent!, track: track!, round };
 }
 
 /** Whether a response is a stream of server-sent events (recorded whole, replayed as a stream). */
@@ -170,7 +172,7 @@ export class TapeRecorder {
 
   /** Stores a body once (redacted first); its hash and size. */
   private store(body: Buffer): { sha256: string; bytes: number } {
-    if (!this.made) fs.mkdirSync(path.join(recordingsDir(this.runDir), RUN_FILES.recordingBodies), { recursive: true });
+    if (!this.made) fs.mkdirSync(path.join(recordingsDir(this.runDir), RUN_DIRS.recordingBodies), { recursive: true });
     this.made = true;
     const clean = redactBody(body, this.secrets);
     const sha256 = createHash('sha256').update(clean).digest('hex');

@@ -17,6 +17,7 @@ import { startEgressProxy } from '../../../sandbox/egress-proxy.ts';
 import { replayStateWith } from '../../core/replay.ts';
 import { wordOf, type UndercoverState } from '../rules.ts';
 import { undercoverWire } from '../wire.ts';
+import { RUN_DIRS } from '../../../records/run-layout.ts';
 
 export const JUDGE_GRID = [0, 0.2, 0.4, 0.6, 0.8, 1] as const;
 
@@ -114,7 +115,7 @@ export async function judgeRun(
   runDir: string,
   o: { upstream: string; apiKey?: string; model: string },
 ): Promise<{ file: string; judged: number; unjudged: number }> {
-  const dir = path.join(runDir, 'replays');
+  const dir = path.join(runDir, RUN_DIRS.replays);
   const replays = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
