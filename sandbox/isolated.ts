@@ -334,11 +334,12 @@ class IsolatedBot implements BotHandle {
 
   /**
    * Starts the port broker once bwrap has made the bot's namespaces, accepts the bot's calls on the
-   * listeners it hands over, and then lets the entry script start the bot. False when it could not.
+   * listeners it hands over, and then lets the entry script start the bot. 'late' when the start's
+   * deadline came first, 'failed' when the broker ended or bwrap made no namespace before it exited.
    */
-  private async openBroker(calls: BotCall[], deadline: number): Promise<boolean> {
+  private async openBroker(calls: BotCall[], deadline: number): Promise<'ok' | 'late' | 'failed'> {
     const nsPid = await namespacePidOf(this.child, deadline);
-    if (nsPid === undefined) return false;
+    if (nsPid === undefined) return Date.now() > deadline ? 'late' : 'failed';
     this.dialer = PortDialer.start(
       nsPid,
       this.port,
@@ -349,18 +350,21 @@ class IsolatedBot implements BotHandle {
         this.closers.push(() => new Promise<void>((r) => server.close(() => r())));
       },
     );
-    if ((await waitAtMost(this.dialer.ready, Math.max(0, deadline - Date.now()))) !== true) return false;
+    const ready = await waitAtMost(this.dialer.ready, Math.max(0, deadline - Date.now()));
+    if (ready === undefined) return 'late';
+    if (!ready) return 'failed';
     this.child.stdin?.end('go\n');
-    return true;
+    return 'ok';
   }
 
   /** Polls health (10 ms, doubling to 100 ms) until healthy; stops the bot and throws otherwise. */
   async waitHealthy(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    if (this.calls && !(await this.openBroker(this.calls, deadline)) && !this.exit) {
+    const broker = this.calls ? await this.openBroker(this.calls, deadline) : 'ok';
+    if (broker === 'failed' && !this.exit) {
       return this.failStart(
         'spawn_failed',
-        `${this.name}: the port broker could not reach the bot's sandbox (${this.dialer?.failure() ?? 'its namespace did not appear in time'})`,
+        `${this.name}: the port broker could not reach the bot's sandbox (${this.dialer?.failure() ?? 'bubblewrap made no namespace'})`,
       );
     }
     for (let pause = 10; ; pause = Math.min(100, pause * 2)) {
@@ -370,7 +374,7 @@ class IsolatedBot implements BotHandle {
           `${this.name}: start_ai.sh ended (${this.describeExitNow()}) before the bot became healthy`,
         );
       }
-      const reachable = this.calls !== undefined || fs.existsSync(this.socketPath);
+      const reachable = this.calls ? broker === 'ok' : fs.existsSync(this.socketPath);
       if (reachable && (await probeHealth(this.url, this.health, 1_000, this.connect))) return;
       if (Date.now() > deadline) {
         return this.failStart(
