@@ -2,8 +2,6 @@
 // real binary (bin/catarena.mjs, from the compiled build, as users run it); every other command is
 // about what it does and prints, so it calls the same main() in this process (runCliInProcess,
 // helpers/queue.ts) instead of paying a Node start-up and module loading each (23 processes).
-// Over 30 s: only in tests/durations.json, measured when each command was a process (39 s); 22 s
-// now with the machine loaded (83 s before, same load).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
