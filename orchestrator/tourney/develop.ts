@@ -136,15 +136,7 @@ async function prepareWorkspace(step: DevelopStep) {
   let checks = 0;
   workspace.check = async () => {
     const report = await validateBot({
-      dir: workspace.outputDir,
-      game: track.game,
-      variant: track.variant,
-      sandbox: step.sandbox,
-      hosts: step.hosts,
-      moveMs: step.moveTimeoutMs,
-      startTimeoutMs: step.startTimeoutMs,
-      strict: step.strictValidation,
-      taskTrack: step.taskTrack,
+      ...validationOf(step, workspace.outputDir),
       logFile: path.join(workspace.dir, `.check-${++checks}.log`),
     });
     return { ok: report.ok, report: validationText(report) };
@@ -181,13 +173,12 @@ async function installBot(agent: Agent, botDir: string, dir: string, log: string
   return hashDir(dir);
 }
 
-/** Validates the developed bot; with keepBot, one that passes stays running for the fleet. */
-async function validateDeveloped(step: DevelopStep, record: StrategyRecord): Promise<ValidationReport> {
-  const { track } = step;
-  const checked = {
-    dir: record.dir,
-    game: track.game,
-    variant: track.variant,
+/** How the bot in `dir` is validated for this development: the agent's own checks and the final one alike. */
+function validationOf(step: DevelopStep, dir: string) {
+  return {
+    dir,
+    game: step.track.game,
+    variant: step.track.variant,
     sandbox: step.sandbox,
     hosts: step.hosts,
     moveMs: step.moveTimeoutMs,
@@ -195,6 +186,11 @@ async function validateDeveloped(step: DevelopStep, record: StrategyRecord): Pro
     strict: step.strictValidation,
     taskTrack: step.taskTrack,
   };
+}
+
+/** Validates the developed bot; with keepBot, one that passes stays running for the fleet. */
+async function validateDeveloped(step: DevelopStep, record: StrategyRecord): Promise<ValidationReport> {
+  const checked = validationOf(step, record.dir);
   const { keepBot } = step;
   const { report: validation, bot } = keepBot
     ? await validateAndKeep({ ...checked, logFile: keepBot.logFile(record.id), name: record.id })
