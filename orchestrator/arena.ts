@@ -16,7 +16,7 @@ import type { LiveListener } from '../records/live.ts';
 import type { Sandbox } from '../sandbox/types.ts';
 import { crossTable, crossTableCsv, formatCrossTable, type CrossRow } from '../reports/tables/crosstable.ts';
 import type { BotStatus, StrategyRef } from './executor/bot-fleet.ts';
-import { LocalExecutor } from './executor/executor.ts';
+import { singleTrackExecutor } from './executor/executor.ts';
 import { duplicateMatches } from './formats/duplicate.ts';
 import { fieldSpecs } from './formats/field.ts';
 import { GameServerPool } from './game-server/game-servers.ts';
@@ -97,14 +97,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaOutcome> {
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
 
   const hosts = options.hosts ?? new GameServerPool();
-  const executor = new LocalExecutor({
-    sandbox: options.sandbox,
-    hosts,
-    concurrency: options.concurrency,
-    startTimeoutMs: options.startTimeoutMs,
-    logDir: () => run.botLogsDir(),
-    onLive: (event) => (run.appendLive(event), options.onLive?.(event)),
-  });
+  const executor = singleTrackExecutor(run, { ...options, hosts }, options.onLive);
   executor.add(options, options.bots);
   let done = resumed;
   progress.phase(

@@ -13,7 +13,7 @@ import type { Sandbox } from '../sandbox/types.ts';
 import { deriveSeed } from '../util/rng.ts';
 import { anchorCode, anchorsTempDir, checkAnchorCode, materializeAnchors, poolOf, readAnchors } from './anchors.ts';
 import type { StrategyRef } from './executor/bot-fleet.ts';
-import { LocalExecutor } from './executor/executor.ts';
+import { singleTrackExecutor } from './executor/executor.ts';
 import { fieldSpecs } from './formats/field.ts';
 import { GameServerPool } from './game-server/game-servers.ts';
 import type { Progress } from './progress.ts';
@@ -114,14 +114,7 @@ async function playUntilNarrow(
   const { game, variant } = options;
   const progress = run.teeProgress(options.progress);
   const hosts = new GameServerPool();
-  const executor = new LocalExecutor({
-    sandbox: options.sandbox,
-    hosts,
-    concurrency: options.concurrency,
-    startTimeoutMs: options.startTimeoutMs,
-    logDir: () => run.botLogsDir(),
-    onLive: (event) => run.appendLive(event),
-  });
+  const executor = singleTrackExecutor(run, { ...options, hosts });
   executor.add({ game, variant }, bots);
   const journal = await run.openJournal();
   const results: MatchResult[] = [];

@@ -98,6 +98,25 @@ export async function createExecutor(config: ExecutorConfig, run: RunDir, deps: 
   });
 }
 
+/**
+ * The executor of a run of one track (an arena, a rating): its bots log into the run's own bot-log
+ * folder, its live events go to the run's live.jsonl and then to `onLive`.
+ */
+export function singleTrackExecutor(
+  run: RunDir,
+  options: Pick<LocalExecutorOptions, 'sandbox' | 'hosts' | 'concurrency' | 'startTimeoutMs'>,
+  onLive?: LiveListener,
+): LocalExecutor {
+  return new LocalExecutor({
+    sandbox: options.sandbox,
+    hosts: options.hosts,
+    concurrency: options.concurrency,
+    startTimeoutMs: options.startTimeoutMs,
+    logDir: () => run.botLogsDir(),
+    onLive: (event) => (run.appendLive(event), onLive?.(event)),
+  });
+}
+
 export interface LocalExecutorOptions {
   sandbox: Sandbox;
   hosts: GameServerPool;
