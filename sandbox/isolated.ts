@@ -4,8 +4,8 @@
 // no other process, file or network: a port broker in its network namespace (port-dialer.ts) hands
 // the orchestrator connections to its port and listeners for the ports it may call, so every
 // game-server connection carries its caller id; where no broker can enter, socat relays through
-// Unix sockets as in the Docker sandbox (relay.ts). Limits: processes and memory by cgroup where the machine has one (cgroups.ts), else
-// by rlimit; file size and CPU time by rlimit. Stopping it kills bwrap, whose pid namespace takes
+// Unix sockets as in the Docker sandbox (relay.ts). Limits: processes and memory by cgroup where
+// the machine has one (cgroups.ts), else by rlimit; file size and CPU time by rlimit. Stopping it kills bwrap, whose pid namespace takes
 // every descendant with it, whatever the bot did to its session or environment.
 import { ExitHook } from './exit-hook.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -22,7 +22,7 @@ import { DEFAULT_HEALTH, probeHealth } from './health.ts';
 import { BOT_START_TIMEOUT_MS } from '../records/match.ts';
 import { isolationStatus } from './isolation.ts';
 import { newCallerId } from './relayed-callers.ts';
-import { type BotCall, connectUnix, openRelays, relayEach, STAGE_ENTRY, stageNameRoom } from './relay.ts';
+import { type BotCall, connectUnix, openRelays, relayEach, STAGE_ENTRY, START_BOT, stageNameRoom } from './relay.ts';
 import { canDialDirect, namespacePidOf, PortDialer } from './port-dialer.ts';
 import { sleep, waitAtMost } from '../util/wait.ts';
 import { killProcessesIn } from './strays.ts';
@@ -230,14 +230,10 @@ export class IsolatedSandbox implements Sandbox {
  * as STAGE_ENTRY does, with no relay process beside it.
  */
 const DIRECT_ENTRY = `set -u
+port=$1
 read -r _ || exit 95
 exec </dev/null
-cd /bot
-bash start_ai.sh "$1"
-code=$?
-if [ "$code" -ne 0 ]; then exit "$code"; fi
-exec sleep infinity
-`;
+${START_BOT}`;
 
 /** sh -c: write our pid to each of the first $1 files, then exec the rest. */
 const JOIN_CGROUPS =

@@ -49,7 +49,7 @@ export class PortDialer {
       // be converted after a later message has been read).
       broker.on('message', (m: BrokerMessage, handle) => {
         if (typeof m?.listen === 'number') {
-          // A port the bot took first stays its own: its calls there reach nothing of ours.
+          // A listener the broker could not open leaves that port unserved: the bot's calls there are refused.
           if (m.ok && handle) onListener(m.listen, handle as net.Server);
           listeners++;
         } else if (m?.ready === true) said = true;

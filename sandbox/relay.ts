@@ -11,22 +11,27 @@ import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './e
 import path from 'node:path';
 
 /**
+ * The end of every sandbox's entry script: the start script from /bot on $port. A script that
+ * daemonises and exits 0 leaves the sandbox alive (sleep); a failing one ends it with its code.
+ */
+export const START_BOT = `cd /bot
+bash start_ai.sh "$port"
+code=$?
+if [ "$code" -ne 0 ]; then exit "$code"; fi
+exec sleep infinity
+`;
+
+/**
  * The script a sandboxed bot starts with (`bash -c STAGE_ENTRY entry <port> <cport>:<socket>…`):
- * relays, then the start script from /bot. A script that daemonises and exits 0 leaves the sandbox
- * alive (sleep); a failing one ends it with its code. /io is the bot's socket folder (writable),
- * /gs the host's sockets (read-only).
+ * relays, then START_BOT. /io is the bot's socket folder (writable), /gs the host's sockets
+ * (read-only).
  */
 export const STAGE_ENTRY = `set -u
 port=$1; shift
 # socat exits when a fork fails (a bot at its pids limit): the loops bring the relays back.
 for f in "$@"; do (while :; do socat TCP-LISTEN:\${f%%:*},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/gs/\${f#*:} 2>/dev/null; sleep 0.2; done) & done
 (while :; do socat UNIX-LISTEN:/io/bot.sock,fork,mode=777,unlink-early TCP:127.0.0.1:$port 2>/dev/null; sleep 0.2; done) &
-cd /bot
-bash start_ai.sh "$port"
-code=$?
-if [ "$code" -ne 0 ]; then exit "$code"; fi
-exec sleep infinity
-`;
+${START_BOT}`;
 
 /** Longest Unix socket path (sun_path holds 108 bytes with the NUL); Node cuts a longer one silently. */
 const MAX_SOCKET_PATH = 107;
