@@ -20,7 +20,7 @@ import { ensureWorkerImage } from '../docker/build-worker-image.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { dockerReady, tempDir } from './helpers/bots.ts';
 import { docker, dockerLogs, startCluster, type TestCluster } from './helpers/cluster.ts';
-import { CLI, journalOf, runCli, slowReference, wOf } from './helpers/queue.ts';
+import { CLI, journaledRun, journalOf, runCli, slowReference, wOf } from './helpers/queue.ts';
 
 /** Short locks, so a lost game is re-run within seconds (the default is 30 s). */
 const LOCK_MS = 4_000;
@@ -167,18 +167,7 @@ describe.runIf(dockerReady())(
       const exited = new Promise((r) => coordinator.once('exit', r));
       const killed = await activeOn(cluster.worker(1));
       docker('kill', cluster.worker(1));
-      let runDir = '';
-      await waitFor(
-        async () => {
-          const dirs = fs.existsSync(path.join(out, 'runs'))
-            ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-'))
-            : [];
-          runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
-          return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
-        },
-        'four journaled games',
-        120_000,
-      );
+      const runDir = await journaledRun(out, 4);
       coordinator.kill('SIGKILL');
       await exited;
       const before = journalOf(runDir);

@@ -15,7 +15,16 @@ import { queueStatus } from '../orchestrator/queue/status.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { dockerReady, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';
-import { CLI, journalOf, queueFixture, runCliInProcess, slowConfig, slowReference, wOf } from './helpers/queue.ts';
+import {
+  CLI,
+  journaledRun,
+  journalOf,
+  queueFixture,
+  runCliInProcess,
+  slowConfig,
+  slowReference,
+  wOf,
+} from './helpers/queue.ts';
 
 // In CI a missing redis-server fails (startRedis says how to install it) instead of skipping.
 describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ workers (real redis-server)', () => {
@@ -113,17 +122,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
       );
       await victim.exited;
       await rescuer;
-      await waitFor(
-        async () => {
-          const dirs = fs.existsSync(path.join(out, 'runs'))
-            ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-'))
-            : [];
-          runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
-          return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= 4;
-        },
-        'four journaled games',
-        120_000,
-      );
+      runDir = await journaledRun(out, 4);
       coordinator.kill('SIGKILL');
       await exited;
       const before = journalOf(runDir);

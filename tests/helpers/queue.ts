@@ -9,6 +9,7 @@ import type { TourneyConfigInput } from '../../orchestrator/config/tourney-confi
 import type { MatchResult } from '../../records/match.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../../orchestrator/queue/connection.ts';
 import { BUILTIN, tempDir } from './bots.ts';
+import { waitFor } from './bot-process.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './worker-process.ts';
 import { sharedRunDir } from './shared-runs.ts';
 import { startRedis, type TestRedis } from './redis.ts';
@@ -22,6 +23,23 @@ export const journalOf = (runDir: string): MatchResult[] =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
+/** The tourney run under <out>/runs once its journal holds `games` games (at most 120 s). */
+export async function journaledRun(out: string, games: number): Promise<string> {
+  let runDir = '';
+  await waitFor(
+    async () => {
+      const dirs = fs.existsSync(path.join(out, 'runs'))
+        ? fs.readdirSync(path.join(out, 'runs')).filter((d) => d.startsWith('tourney-'))
+        : [];
+      runDir = dirs[0] ? path.join(out, 'runs', dirs[0]) : '';
+      return Boolean(runDir) && fs.existsSync(path.join(runDir, 'journal.jsonl')) && journalOf(runDir).length >= games;
+    },
+    `${games} journaled games`,
+    120_000,
+  );
+  return runDir;
+}
+
 export const wOf = (runDir: string) =>
   Object.fromEntries(
     fs
