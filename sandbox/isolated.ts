@@ -502,6 +502,6 @@ function warnRelayOnce(): void {
   if (warnedRelay) return;
   warnedRelay = true;
   console.warn(
-    'catarena: the port broker could not enter a bot sandbox (nsenter missing, or a user namespace it may not join): bots are reached through a relay, which costs time per move',
+    'catarena: the port broker could not enter a bot sandbox (nsenter or python3 missing, or a user namespace it may not join): bots are reached through a relay, which costs time per move',
   );
 }

@@ -4,7 +4,9 @@
 # orchestrator, which accepts the bot's calls itself; then, on each request from the orchestrator,
 # it connects to the bot's port and hands the connected socket over. No relay process sits in the
 # path of a move or of a call.
-#   python3 -I -S port-broker.py <bot port> [<port the bot may call> ...]
+#   python3 -I -S -c "$(cat port-broker.py)" port-broker.py <bot port> [<port the bot may call> ...]
+# The source comes on the command line: as nobody the broker may not read a checkout under a
+# private folder (/root, a mktemp -d); the second word names it in ps.
 # spawned by sandbox/port-dialer.ts with Node's IPC channel (NODE_CHANNEL_FD): messages are JSON
 # lines, and a socket travels as SCM_RIGHTS beside a {"cmd": "NODE_HANDLE", "type", "msg"} line,
 # which Node turns into a net.Socket or net.Server (tests/sandbox-isolated.test.ts holds it to that).
@@ -17,7 +19,7 @@ import socket
 import sys
 
 channel = socket.socket(fileno=int(os.environ["NODE_CHANNEL_FD"]))
-port, *calls = [int(a) for a in sys.argv[1:]]
+port, *calls = [int(a) for a in sys.argv[2:]]
 
 
 def say(message):

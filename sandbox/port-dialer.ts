@@ -16,6 +16,7 @@ import { bwrapArgs, dropToNobody } from './bwrap-args.ts';
 import { SCRUBBED_PATH } from './bot-env.ts';
 
 const BROKER = fileURLToPath(new URL('./port-broker.py', import.meta.url));
+let brokerSource: string | undefined;
 
 /** The system's python3 (the broker runs with an empty environment, so no version manager's shim). */
 const PYTHON = SCRUBBED_PATH.split(':')
@@ -78,9 +79,21 @@ export class PortDialer {
     const enter = asRoot
       ? ['--target', String(nsPid), '--net', '--', ...dropToNobody()]
       : ['--target', String(nsPid), '--user', '--net', '--preserve-credentials', '--'];
+    // The source as an argument: the broker runs as nobody, who may not read this checkout's folder.
+    brokerSource ??= fs.readFileSync(BROKER, 'utf8');
     const broker = spawn(
       'nsenter',
-      [...enter, PYTHON ?? 'python3', '-I', '-S', BROKER, String(port), ...calls.map(String)],
+      [
+        ...enter,
+        PYTHON ?? 'python3',
+        '-I',
+        '-S',
+        '-c',
+        brokerSource,
+        'port-broker.py',
+        String(port),
+        ...calls.map(String),
+      ],
       {
         stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
         env: {},

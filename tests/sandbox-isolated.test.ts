@@ -2,9 +2,10 @@
 // game-server port is relayed with the bot's caller id, limits stop a greedy bot and say so, the
 // bots die with a SIGKILLed orchestrator, and where bubblewrap cannot run, only catarena's own bots
 // run (unsafe, with a warning) while agents' bots are refused with how to install it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runArena } from '../orchestrator/arena.ts';
@@ -19,6 +20,7 @@ import { isolationStatus } from '../sandbox/isolation.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 import { relayedCaller } from '../sandbox/relayed-callers.ts';
 import { BUILTIN, botDir, flaskBot, hasFlask, misbehavingBot, tempDir } from './helpers/bots.ts';
+import { ROOT } from './helpers/sources.ts';
 
 const SERVER = `import http from 'node:http';
 http.createServer((q, s) => s.end('{"status":"ok"}')).listen(Number(process.argv[2]), '127.0.0.1');
@@ -89,6 +91,38 @@ http.createServer((q, s) => s.end(JSON.stringify({ status: 'ok', from: q.socket.
     }
     expect(brokers()).toEqual([]);
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    'reaches bots through the broker from a checkout in a folder only root may enter',
+    async () => {
+      // As root the broker runs as nobody, who cannot read a clone under /root or a mktemp -d: it must
+      // not need catarena's files. A copy of what the sandbox imports, in a 0700 folder, starts a bot.
+      const checkout = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-private-'));
+      for (const d of ['sandbox', 'util', 'records'])
+        fs.cpSync(path.join(ROOT, d), path.join(checkout, d), { recursive: true });
+      fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(checkout, 'package.json')); // ES modules
+      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules'));
+      const script = `
+        import { IsolatedSandbox } from ${JSON.stringify(path.join(checkout, 'sandbox/isolated.ts'))};
+        const sandbox = new IsolatedSandbox({ handleSignals: false });
+        const bot = await sandbox.start({ dir: ${JSON.stringify(nodeBot('private-checkout'))}, port: ${await allocatePort()} });
+        console.log(JSON.stringify({ healthy: await bot.isHealthy() }));
+        await sandbox.close();
+      `;
+      try {
+        const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+          cwd: import.meta.dirname,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(out.stderr).not.toContain('port broker could not enter');
+        expect(JSON.parse(out.stdout.trim().split('\n').pop()!)).toEqual({ healthy: true });
+      } finally {
+        fs.rmSync(checkout, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it.runIf(cgroupPlace() !== null)("reads a bot's CPU from its cgroup, exited processes included", async () => {
     // A child that burns ~0.3 s of CPU and exits before the server starts: a process-tree reading
