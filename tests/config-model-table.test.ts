@@ -18,7 +18,7 @@ import { PRESETS, resolveConfig, type TourneyConfigInput } from '../orchestrator
 import { agentRoute, createRoutedAgent, type AgentRoute } from '../orchestrator/queue/develop-jobs.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { tempDir } from './helpers/bots.ts';
-import { catarena } from './helpers/cli.ts';
+import { catarenaProcess as catarena } from './helpers/cli.ts';
 import { CLAUDE_MODELS, startScriptedAnthropic } from './helpers/scripted-anthropic.ts';
 
 const KEY = 'sk-config-models-7171';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forTerminal, jsonForTerminal } from '../util/terminal.ts';
 import { botDir, tempDir } from './helpers/bots.ts';
-import { catarena } from './helpers/cli.ts';
+import { catarenaProcess as catarena } from './helpers/cli.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/bots/misbehave.mjs');
 /** What the hostile bot prints: retitle the terminal, clear it, paint a fake verdict (also as C1 CSI). */

@@ -4,11 +4,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { TourneyConfigInput } from '../../orchestrator/config/tourney-config.ts';
 import type { MatchResult } from '../../records/match.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../../orchestrator/queue/connection.ts';
 import { BUILTIN, tempDir } from './bots.ts';
+import { catarena } from './cli.ts';
 import { waitFor } from './bot-process.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './worker-process.ts';
 import { sharedRunDir } from './shared-runs.ts';
@@ -127,30 +128,9 @@ export function runCli(
   });
 }
 
-/**
- * `catarena <args>` run in this process (main(), as bin/catarena.mjs calls it) with its stdout and
- * stderr captured: the same commands and printing without a process start, for tests that check
- * what a command does and prints, not how the process starts or exits. One call at a time (the
- * capture is of this process's streams).
- */
-export async function runCliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { main } = await import('../../orchestrator/cli/main.ts');
-  let stdout = '';
-  let stderr = '';
-  const capture = (stream: NodeJS.WriteStream, add: (text: string) => void) =>
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      add(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return true;
-    });
-  const out = capture(process.stdout, (t) => (stdout += t));
-  const err = capture(process.stderr, (t) => (stderr += t));
-  try {
-    const code = await main(['node', 'catarena', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+/** `catarena <args>` run in this process (tests/helpers/cli.ts), one call at a time. */
+export function runCliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return catarena(...args);
 }
 
 /**
