@@ -85,6 +85,8 @@ export class RunDir {
   private livePending: string[] = [];
   private liveTimer?: NodeJS.Timeout;
   private startedAt?: string;
+  /** The store pass in progress (storing()). */
+  private storeQueue: Promise<unknown> = Promise.resolve();
 
   /** `journal`: how its journal is opened (`acceptTampered`: `--accept-tampered`; by default a broken chain is refused). */
   constructor(
@@ -248,10 +250,13 @@ export class RunDir {
     return path.join(this.root, RUN_DIRS.store);
   }
 
-  /** The folders a finished run keeps in its store: every track's round workspaces and round logs. */
-  async storedDirs(): Promise<string[]> {
+  /** The folders a finished run keeps in its store: every track's (or one track's) round workspaces and round logs. */
+  async storedDirs(track?: string): Promise<string[]> {
     const out: string[] = [];
-    for (const t of await fs.readdir(path.join(this.root, RUN_DIRS.tracks)).catch(() => [] as string[])) {
+    const tracks = track
+      ? [track]
+      : await fs.readdir(path.join(this.root, RUN_DIRS.tracks)).catch(() => [] as string[]);
+    for (const t of tracks) {
       for (const round of (await fs.readdir(this.trackDir(t)).catch(() => [] as string[])).filter(isRoundDirName)) {
         out.push(
           ...[RUN_DIRS.workspaces, RUN_DIRS.logs, RUN_DIRS.ownLogs].map((dir) =>
@@ -267,14 +272,35 @@ export class RunDir {
    * Once the run is over (no agent develops in its workspaces any more): one copy of each distinct
    * file of its workspaces and round logs, hard-linked from where it was, the larger log files
    * (round logs and the workspaces' copies of them) compressed (<name>.gz), and store files nothing
-   * links to any more (a resume rewrote their logs) removed. Safe to repeat.
+   * links to any more (a resume rewrote their logs) removed. Safe to repeat: files a finished
+   * track's pass linked (linkTrackFiles) are only looked at again.
    */
-  async linkFinishedFiles(options: { dryRun?: boolean } = {}): Promise<StoreStats & { unlinkedFreed: number }> {
-    const stats = await linkIntoStore(this.storeDir, await this.storedDirs(), {
-      ...options,
-      compress: (file) => this.isLogFile(file),
+  linkFinishedFiles(options: { dryRun?: boolean } = {}): Promise<StoreStats & { unlinkedFreed: number }> {
+    return this.storing(async () => {
+      const stats = await linkIntoStore(this.storeDir, await this.storedDirs(), {
+        ...options,
+        compress: (file) => this.isLogFile(file),
+      });
+      return { ...stats, unlinkedFreed: await dropUnlinked(this.storeDir, options) };
     });
-    return { ...stats, unlinkedFreed: await dropUnlinked(this.storeDir, options) };
+  }
+
+  /**
+   * A finished track's workspaces and round logs into the store, as linkFinishedFiles does for the
+   * whole run, while the other tracks still play (nothing writes a finished track's folders): the
+   * end of the run then only looks them over.
+   */
+  linkTrackFiles(track: string): Promise<StoreStats> {
+    return this.storing(async () =>
+      linkIntoStore(this.storeDir, await this.storedDirs(track), { compress: (file) => this.isLogFile(file) }),
+    );
+  }
+
+  /** One pass over the store at a time: two tracks may hold the same file, and one store file is made for both. */
+  private storing<T>(pass: () => Promise<T>): Promise<T> {
+    const run = this.storeQueue.then(pass);
+    this.storeQueue = run.catch(() => {});
+    return run;
   }
 
   /** A file of a round's logs (or an agent's own-logs), or of a workspace's copy of them (round_<n>/workspaces/<agent>/logs/). */

@@ -485,6 +485,7 @@ class Tourney {
     this.reports.set(name, report);
     await report;
     this.progress?.phase(`${name} finished: W, metrics and evolution written`);
+    await run.linkTrackFiles(name); // while other tracks play: the run's end then only looks them over
   }
 
   /** The viewer data of a track's games of these rounds, in the track's bundles (summarize.ts writeTrackViews). */
