@@ -1,4 +1,4 @@
-// Over 30 s: four small nights run one after another on one worker (about 10–15 s each on a shared 2-core machine, mostly opening and reporting a run), after 4.5 s of firings with no worker up.
+// Over 30 s: four small nights run one after another on one worker (about 10–15 s each on a shared 2-core machine, mostly opening and reporting a run), after 2-4 s of firings with no worker up.
 // Nightly runs, part 4: firings missed while no worker is up. Three schedules firing every 2 s
 // (catch-up none, latest, all) are registered on a real redis-server with no worker; `schedule
 // --list` says each is overdue instead of showing a past `next` as upcoming. Then a worker (in
@@ -70,9 +70,17 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('missed firings with no wo
         catchUp: policy,
         ...(policy === 'none' ? { alerts: { onFailure: `cat >> ${alerts}; echo >> ${alerts}` } } : {}),
       });
-    // No worker: the first firing's job waits, and the later firings never become jobs.
-    await new Promise((r) => setTimeout(r, 4_500));
-    const listed = await listSchedules(redis.url);
+    // No worker: the first firing's job waits, and the later firings never become jobs. Listed once
+    // each is overdue by a firing (2-4 s after registering; a fixed 4.5 s wait before).
+    let listed = await listSchedules(redis.url);
+    await waitFor(
+      async () => {
+        listed = await listSchedules(redis.url);
+        return listed.length === 3 && listed.every((s) => (s.overdue?.passed ?? 0) >= 1);
+      },
+      'a passed firing on each schedule',
+      20_000,
+    );
     expect(listed).toHaveLength(3);
     for (const s of listed) {
       expect(s.overdue?.passed).toBeGreaterThanOrEqual(1);
@@ -126,7 +134,9 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('missed firings with no wo
     ]);
 
     // latest: all but the latest missed; the latest runs, in a folder named after it.
-    await waitFor(async () => (await nights('latest')).at(-1)?.state === 'finished', 'the latest night', 40_000);
+    // The nights run one at a time on the worker (the latest may wait behind two of catch-up all's):
+    // under load each took 10-15 s, and 40 s was not always enough; a passing run waits no longer.
+    await waitFor(async () => (await nights('latest')).at(-1)?.state === 'finished', 'the latest night', 120_000);
     const latest = await nights('latest');
     expectConsecutive(latest);
     expect(latest.slice(0, -1).map((n) => n.state)).toEqual(latest.slice(0, -1).map(() => 'missed'));
@@ -144,7 +154,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('missed firings with no wo
         return all.length === later + 1 && all.every((n) => n.state === 'finished');
       },
       'every night of catch-up all',
-      60_000,
+      120_000,
     );
     const all = await nights('all');
     expectConsecutive(all);
@@ -154,7 +164,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('missed firings with no wo
     expect(fs.readdirSync(runsDir).filter((d) => d.startsWith('missed-latest-'))).toEqual([
       `missed-latest-${stampOf(ran.firedAt)}`,
     ]);
-  }, 90_000);
+  }, 240_000);
 });
 
 /** The nights are the schedule's consecutive cron times from its first firing on (none vanished). */

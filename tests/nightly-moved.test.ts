@@ -1,5 +1,5 @@
-// Nightly runs, part 6: a night killed on one machine resumes on another. Two `catarena worker`
-// processes with their own runs folders stand for two machines. Worker A runs a scheduled night
+// Nightly runs, part 6: a night killed on one machine resumes on another. Two workers with their
+// own runs folders stand for two machines: A a `catarena worker` process, B one in this process. Worker A runs a scheduled night
 // and is killed (SIGKILL) mid-way; worker B takes the night's job once A's lock expires, restores
 // the checkpoint A kept in Redis (journal, replays, strategies, run id) into its own folder and
 // finishes it there: every game A had finished is in B's journal as A recorded it (none played
@@ -15,6 +15,7 @@ import { PREFIX, withRedis } from '../orchestrator/queue/connection.ts';
 import { readNightEvents } from '../orchestrator/queue/nights.ts';
 import { MOVED_KEY, markMovedRuns, restoreNight } from '../orchestrator/worker/night-checkpoint.ts';
 import { removeSchedule, scheduleTourney } from '../orchestrator/worker/nightly.ts';
+import { type RunningWorker, startQueueWorker } from '../orchestrator/worker/worker.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { tempDir } from './helpers/bots.ts';
 import { journalOf, slowHeuristic } from './helpers/queue.ts';
@@ -26,6 +27,7 @@ const withoutChain = ({ chain: _, ...rest }: Record<string, unknown>) => rest;
 describe.runIf(hasRedis() || Boolean(process.env.CI))('a killed night resumes on another machine', () => {
   let redis: TestRedis;
   const workers: WorkerProcess[] = [];
+  let inProcess: RunningWorker | undefined;
   const runsA = tempDir('catarena-runs-a-');
   const runsB = tempDir('catarena-runs-b-');
 
@@ -34,6 +36,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('a killed night resumes on
   }, 30_000);
   afterAll(async () => {
     await Promise.all(workers.map((w) => stopWorkerProcess(w, 5_000)));
+    await inProcess?.kill();
     await redis?.stop();
   }, 60_000);
 
@@ -92,16 +95,29 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('a killed night resumes on
     await waitFor(async () => Boolean(folderA()), 'the night starting on A', 20_000);
     await removeSchedule(redis.url, name); // one night
     const runDirA = path.join(runsA, folderA()!);
-    // B is up before A dies; A dies once its checkpoint holds a few games.
-    const b = await spawnWorker(redis.url, 'machine-b', args(runsB));
-    workers.push(b);
+    // B is up before A dies; A dies once its checkpoint holds a few games. B runs in this process
+    // (its own runs folder and work dir, A's lock and concurrency): only A must be a process, to be
+    // killed; B as a second process cost a CLI load of about 2 s of CPU.
+    const bMessages: string[] = [];
+    const b = await startQueueWorker({
+      url: redis.url,
+      name: 'machine-b',
+      concurrency: 2,
+      sandbox: 'process',
+      workDir: tempDir('catarena-worker-machine-b-'),
+      runsDir: runsB,
+      lockDurationMs: 3_000,
+      report: (m) => bMessages.push(m),
+    });
+    inProcess = b;
+    const bOutput = () => bMessages.join('\n');
     const checkpointed = () =>
       withRedis(redis.url, async (r) => {
         const keys = await r.keys(`${PREFIX}:night:${name}:*:journal`);
         return keys.length ? ((await r.get(keys[0]!)) ?? '').split('\n').filter(Boolean).length : 0;
       });
     await waitFor(async () => (await checkpointed()) >= 2, 'two games in the checkpoint', 60_000).catch((err) => {
-      throw new Error(`${err.message}\nA: ${a.output()}\nB: ${b.output()}`);
+      throw new Error(`${err.message}\nA: ${a.output()}\nB: ${bOutput()}`);
     });
     a.proc.kill('SIGKILL');
     await a.exited;
@@ -130,7 +146,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('a killed night resumes on
     expect(statusA.message).toMatch(/continued in .*; its process here was killed/);
     expect(fs.existsSync(path.join(runsA, 'index.jsonl'))).toBe(false);
     expect(fs.readFileSync(path.join(runsB, 'index.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
-    expect(b.output()).toMatch(
+    expect(bOutput()).toMatch(
       new RegExp(`"${name}" resumes here from ${os.hostname()}:${runDirA} \\(worker machine-a\\): \\d+ game`),
     );
 

@@ -18,7 +18,7 @@ import { queueStatus } from '../orchestrator/queue/status.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { botWithParams, BUILTIN, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';
-import { queueFixture, runCli, wOf } from './helpers/queue.ts';
+import { queueFixture, runCliInProcess, wOf } from './helpers/queue.ts';
 import { perConversation, startScriptedLlm } from './helpers/scripted-llm.ts';
 import type { WorkerProcess } from './helpers/worker-process.ts';
 
@@ -198,13 +198,12 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       for (const r of server.requests) expect(r.authorization).toBe(`Bearer ${SENTINEL}`);
 
       // The coordinator's doctor needs no key: it reports what the workers found. A worker's doctor
-      // checks this machine. Three CLI processes at once, with `queue status`.
+      // checks this machine (this process, without the key). The three commands run in this process
+      // (main(), output captured), one after another: what they print, without three CLI loads.
       const agentsFlag = ['--agents', input.agents!.join(','), '--games', 'gomoku', '--queue', q.redis.url];
-      const [status, coordinatorDoctor, workerDoctor] = await Promise.all([
-        runCli(['queue', 'status', '--queue', q.redis.url, '--json']),
-        runCli(['doctor', ...agentsFlag]),
-        runCli(['doctor', '--worker', ...agentsFlag.slice(2)]),
-      ]);
+      const status = await runCliInProcess(['queue', 'status', '--queue', q.redis.url, '--json']);
+      const coordinatorDoctor = await runCliInProcess(['doctor', ...agentsFlag]);
+      const workerDoctor = await runCliInProcess(['doctor', '--worker', ...agentsFlag.slice(2)]);
       const rows = JSON.parse(status.stdout).development as Array<{
         agent: string;
         takenBy: string[];
