@@ -58,7 +58,7 @@ async function probeThrough(
     });
   }
   // Dial first: while the bot is starting nothing listens yet, and a refused dial is then all a
-  // probe costs (an HTTP client for each refused probe cost 0.5 ms of CPU, ~30× the dial).
+  // probe costs (an HTTP client built for each refused probe made it 0.54 ms of CPU, now 0.12).
   const started = Date.now();
   const dialing = connect().catch(() => null);
   let dialed = (await waitAtMost(dialing, timeoutMs)) ?? null;
