@@ -4,6 +4,7 @@ import type net from 'node:net';
 import { Agent, request } from 'undici';
 import { isPortOpen } from './ports.ts';
 import type { HealthCheck } from './types.ts';
+import { waitAtMost } from '../util/wait.ts';
 
 export const DEFAULT_HEALTH: HealthCheck = { kind: 'http', path: '/health' };
 
@@ -56,17 +57,30 @@ async function probeThrough(
       socket.write('GET / HTTP/1.0\r\n\r\n');
     });
   }
+  // Dial first: while the bot is starting nothing listens yet, and a refused dial is then all a
+  // probe costs (an HTTP client built for each refused probe made it 0.54 ms of CPU, now 0.12).
+  const started = Date.now();
+  const dialing = connect().catch(() => null);
+  let dialed = (await waitAtMost(dialing, timeoutMs)) ?? null;
+  if (!dialed) {
+    void dialing.then((late) => late?.destroy()); // a socket after the timeout is not used
+    return false;
+  }
   const dispatcher = new Agent({
     connect: (_options, callback) => {
-      connect().then(
-        (socket) => callback(null, socket),
+      // Asynchronously, as undici expects: it is not ready for a socket during this call.
+      const socket = dialed ? Promise.resolve(dialed) : connect();
+      dialed = null;
+      socket.then(
+        (s) => callback(null, s),
         (err: Error) => callback(err, null),
       );
     },
   });
   try {
-    return await probeHttp(base, check, timeoutMs, dispatcher);
+    return await probeHttp(base, check, Math.max(1, timeoutMs - (Date.now() - started)), dispatcher);
   } finally {
+    dialed?.destroy(); // not taken (the request failed before connecting)
     void dispatcher.close().catch(() => undefined);
   }
 }

@@ -389,6 +389,28 @@ describe('unsafe sandbox (plain processes)', () => {
     slow.close();
   });
 
+  it('health probes through a dial (an isolated bot) honour the timeout when the dial hangs, and use the dialed socket', async () => {
+    // A dial that never settles (a stuck broker) must not hold the start's health loop.
+    const t0 = Date.now();
+    const hang = () => new Promise<net.Socket>(() => {});
+    expect(await probeHealth('http://127.0.0.1:9', { kind: 'http', path: '/health' }, 150, hang)).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(600);
+    // The socket the probe dialed first carries its request: one dial per probe.
+    const bot = http.createServer((_req, res) => res.end('{"status":"ok"}')).listen(0, '127.0.0.1');
+    await new Promise((r) => bot.once('listening', r));
+    let dials = 0;
+    const dial = () => {
+      dials++;
+      return new Promise<net.Socket>((resolve, reject) => {
+        const s = net.connect((bot.address() as net.AddressInfo).port, '127.0.0.1', () => resolve(s));
+        s.once('error', reject);
+      });
+    };
+    expect(await probeHealth('http://127.0.0.1:9', { kind: 'http', path: '/health' }, 2000, dial)).toBe(true);
+    expect(dials).toBe(1);
+    bot.close();
+  });
+
   it('createSandbox rejects unknown kinds with a clear message', () => {
     expect(createSandbox('unsafe').kind).toBe('unsafe');
     expect(createSandbox('docker').kind).toBe('docker');
