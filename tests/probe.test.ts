@@ -2,7 +2,7 @@
 // action buckets, and a probe over a small real Gomoku run whose strategies are a deterministic
 // bot (the first empty cell), the random reference bot and a bot that dies after three moves,
 // plus an LLM-player asked through a scripted OpenAI-compatible server on 127.0.0.1.
-// Over 30 s: a small real Gomoku tourney is played and probed through the CLI, and an LLM-player is
+// Over 30 s: a small real Gomoku tourney is played and probed, and an LLM-player is
 // asked through a scripted server.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,7 +29,7 @@ import {
   type ProbeSubject,
   type ProbeTrackResult,
 } from '../reports/probe-consistency.ts';
-import { catarena } from './helpers/cli.ts';
+import { runCliInProcess } from './helpers/queue.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
 
@@ -324,20 +324,19 @@ describe('catarena probe over a small real Gomoku run', () => {
   });
 
   it('the CLI explains itself and refuses what is not a probe-able run', async () => {
-    // Each refusal on a folder of its own, so the five CLI processes run at once.
+    // The CLI's main() in this process (runCliInProcess), one command after the other (each
+    // captures this process's output while it runs): what it prints and its exit code, no Node start each.
     const stray = (files: string[]) => {
       const dir = tempDir('catarena-probe-stray-');
       for (const f of files) fs.copyFileSync(path.join(runDir, f), path.join(dir, f));
       return dir;
     };
-    const [help, notRun, noGames, noReplays, wrongGame] = await Promise.all([
-      catarena('probe', '--help'),
-      catarena('probe', stray([])),
-      catarena('probe', stray(['config.json'])),
-      // journal.key: its chain's key
-      catarena('probe', stray(['config.json', 'journal.jsonl', 'journal.key'])),
-      catarena('probe', runDir, '--games', 'chess'),
-    ]);
+    const help = await runCliInProcess(['probe', '--help']);
+    const notRun = await runCliInProcess(['probe', stray([])]);
+    const noGames = await runCliInProcess(['probe', stray(['config.json'])]);
+    // journal.key: its chain's key
+    const noReplays = await runCliInProcess(['probe', stray(['config.json', 'journal.jsonl', 'journal.key'])]);
+    const wrongGame = await runCliInProcess(['probe', runDir, '--games', 'chess']);
     expect(help.stdout).toMatch(/--states <n>/);
     expect(help.stdout).toMatch(/--llm-player <spec>/);
     expect(notRun.code).toBe(1);

@@ -5,14 +5,16 @@
 // seed, that `combine` of single runs with seeds s, s + 1 equals `--repeats 2 --seed s`, that
 // incomparable runs are refused with the reason, and that a SIGKILLed `--repeats` run resumes to
 // the same combined numbers with no game played twice (the study all checks read is that resumed
-// run: the same numbers as the uninterrupted single runs' combine).
-// Over 30 s: five CLI tourneys of real bot processes (two repeats, two single runs, a killed and resumed study).
-import { spawn } from 'node:child_process';
+// run: the same numbers as the uninterrupted single runs' combine). The study is a `catarena`
+// process (it is SIGKILLed); the other commands call the same main() in this process
+// (runCliInProcess): what they check is what the commands do and print, not a Node start each.
+// Over 30 s: four tourneys of real bot processes (two repeats of a killed and resumed study, two single runs).
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/bots.ts';
-import { catarena } from './helpers/cli.ts';
+import { runCliInProcess } from './helpers/queue.ts';
 import { expandRepeats, readRepeats } from '../orchestrator/tourney/combine.ts';
 import { compareAgents } from '../reports/compare.ts';
 
@@ -42,9 +44,11 @@ const numbers = (combined: {
   repeats: combined.repeats.map((r) => ({ seed: r.seed, games: r.games })),
 });
 
+/** `catarena <args>` in this process: the exit code and what it printed. */
+const catarena = (...args: string[]) => runCliInProcess(args);
+
 let root: string;
 let config: string;
-let config1: string;
 const tourney = async (...args: string[]) => {
   const r = await catarena('tourney', '--config', config, '--out', path.join(root, 'runs'), '--json', ...args);
   expect(r.code, r.stderr).toBe(0);
@@ -66,8 +70,6 @@ beforeAll(() => {
   const base = { games: ['gomoku'], variants: ['variant'], agents, concurrency: 2, bootstrapSamples: 200, seed: 7 };
   config = path.join(root, 'study.json');
   fs.writeFileSync(config, JSON.stringify({ ...base, rounds: 2 }));
-  config1 = path.join(root, 'one-round.json');
-  fs.writeFileSync(config1, JSON.stringify({ ...base, rounds: 1 }));
 });
 
 describe('tourney --repeats, combine and resume', () => {
@@ -186,10 +188,15 @@ describe('tourney --repeats, combine and resume', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(numbers(readJson(path.join(study, 'combined.json')))).toEqual(before);
 
-    // Not repeats of one study: refused, saying what differs.
-    const other = await catarena('tourney', '--config', config1, '--out', path.join(root, 'runs'), '--json');
-    expect(other.code, other.stderr).toBe(0);
-    const refused = await catarena('combine', first, JSON.parse(other.stdout).runDir, '-o', path.join(root, 'no'));
+    // Not repeats of one study: refused, saying what differs. The other run is a copy of the first
+    // whose config says one round (combine compares the runs' config.json: no tourney played for it).
+    const other = path.join(root, 'one-round');
+    execFileSync('cp', ['-a', `${first}/.`, other]);
+    fs.writeFileSync(
+      path.join(other, 'config.json'),
+      JSON.stringify({ ...readJson(path.join(other, 'config.json')), rounds: 1 }, null, 2),
+    );
+    const refused = await catarena('combine', first, other, '-o', path.join(root, 'no'));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/is not a repeat of .*: they differ in rounds: 2 vs 1/);
     expect(fs.existsSync(path.join(root, 'no', 'combined.json'))).toBe(false);
