@@ -20,6 +20,7 @@ import type { GameServer } from '../game-server/game-server.ts';
 import { holderOf } from '../game-server/seat-ledger.ts';
 import type { BotClient } from './bot-client.ts';
 import { CpuSlots } from '../concurrency/cpu-slots.ts';
+import { isoNow } from '../../util/iso-clock.ts';
 
 export interface SeatBot {
   strategyId: string;
@@ -270,7 +271,7 @@ function applyMove(run: MatchRun, seat: Seat, action: unknown): unknown {
   run.state = run.game.apply(run.state, seat, action);
   const encoded = run.adapter.encode(action);
   run.live.state = run.state;
-  run.live.history.push({ seat, action: encoded, timestamp: new Date().toISOString() });
+  run.live.history.push({ seat, action: encoded, timestamp: isoNow() });
   return encoded;
 }
 
@@ -349,7 +350,7 @@ function emit(run: MatchRun, event: Parameters<LiveListener>[0]): void {
   }
 }
 
-const now = () => new Date().toISOString();
+const now = isoNow;
 
 /** A seat's stats before the game; with a join step, its joins counted from 0 (0 for a seat the game ends before). */
 function emptySeatStats(hasJoin: boolean): SeatStats {
