@@ -1,5 +1,5 @@
 // The HTTP plumbing of the reference bots (plain node ≥ 18, no dependencies): a JSON route table
-// served on every IPv4 and IPv6 address, request bodies read as JSON objects, client errors answered 400.
+// served on 0.0.0.0 (and ::1), request bodies read as JSON objects, client errors answered 400.
 // Single source: games/core/bot-http.mjs. Every folder under games/*/bots/ carries an identical
 // copy, because a bot folder must be self-contained (it is copied into agent workspaces and into
 // containers); edit the source, then run `node scripts/sync-bot-libs.mjs` (the bot tests fail on
@@ -83,24 +83,29 @@ function routeHandler(routes) {
 }
 
 /**
- * Serves the route table on every address, IPv4 and IPv6 ("localhost" may resolve to ::1), and
- * logs "<name> listening on <port>" once listening (the line a human or a log tail looks for).
- * Returns the server.
+ * Serves the route table on 0.0.0.0:<port> and logs "<name> listening on <port>" once listening
+ * (the line a human or a log tail looks for). Returns the IPv4 server.
  */
 export function serve({ port, name, routes }) {
   // A bug in one request must not take the bot down for the rest of the game: log it, go on.
   process.on('uncaughtException', (err) => console.error('uncaught:', err));
-  const server = http.createServer(routeHandler(routes));
-  server.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
-  server.headersTimeout = 66000; // must exceed keepAliveTimeout
+  const handler = routeHandler(routes);
+  const create = () => {
+    const s = http.createServer(handler);
+    s.keepAliveTimeout = 65000; // longer than clients' pools, so no reset mid-request
+    s.headersTimeout = 66000; // must exceed keepAliveTimeout
+    return s;
+  };
+  const server = create();
   // Port taken or not allowed: the bot is useless, so say why and exit (the caller sees the exit).
   server.on('error', (err) => {
     console.error(`cannot listen on ${port}: ${err.message}`);
     process.exit(1);
   });
-  // No host: one dual-stack socket on :: (libuv clears IPV6_V6ONLY), or 0.0.0.0 where the machine
-  // has no IPv6. A host argument would cost a start ~15 ms of CPU: Node checks it with an IPv6
-  // regular expression that V8 compiles first (a second server on ::1 did exactly that).
-  server.listen(port, () => console.log(`${name} listening on ${port}`));
+  server.listen(port, '0.0.0.0', () => console.log(`${name} listening on ${port}`));
+  // Also answer on IPv6 loopback in case "localhost" resolves to ::1 (best effort: no IPv6 is fine).
+  const v6 = create();
+  v6.on('error', () => {});
+  v6.listen(port, '::1');
   return server;
 }
