@@ -2,7 +2,7 @@
 // without its append-only file) and gone for good, an unreachable queue, infrastructure failures
 // retried, the artifact store, orphaned bots, and scheduled tourneys. (Workers killed, drained,
 // and a killed coordinator: tests/queue-workers.test.ts.)
-// Over 30 s: a queued 12-game run interrupted by two Redis restarts and its loss, and two scheduled
+// Over 30 s: two queued 12-game runs interrupted by Redis restarts or its loss, and two scheduled
 // tourneys on the file's one `catarena worker` process (every other command runs in-process).
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -22,7 +22,15 @@ import { killProcessesIn } from '../sandbox/strays.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';
-import { journalOf, queueFixture, runCliInProcess, slowHeuristic, slowReference, wOf } from './helpers/queue.ts';
+import {
+  journalOf,
+  queueFixture,
+  runCliInProcess,
+  slowConfig,
+  slowHeuristic,
+  slowReference,
+  wOf,
+} from './helpers/queue.ts';
 
 // In CI a missing redis-server fails (startRedis says how to install it) instead of skipping.
 describe.runIf(hasRedis() || Boolean(process.env.CI))(
@@ -197,11 +205,10 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
       }
     }, 120_000);
 
-    // One run, three outages (a run for the restarts and one for the loss before): restarted with its
-    // append-only file, restarted with it deleted, then gone past the run's grace and resumed.
-    it('Redis restarted mid-run (append-only file on) is survived, and restarted without persistence (its jobs and code forgotten) the coordinator queues them again; gone for good, the run stops with an error naming Redis and the resume command; resumed, it finishes with the same W', async () => {
+    // One run, two restarts: with its append-only file first, then with it deleted (a run each before).
+    it('Redis restarted mid-run (append-only file on) is survived, and restarted without persistence (its jobs and code forgotten) the coordinator queues them again: the run finishes with the same W', async () => {
       // The file's Redis, restarted with its append-only file deleted the second time: it comes back
-      // empty, as one without persistence does. The worker stays connected through all three, as it would.
+      // empty, as one without persistence does. The worker stays connected through both, as it would.
       await ensureWorker('r1');
       const { input, localW } = slow;
       const reference = localW(); // played in-process meanwhile
@@ -209,14 +216,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
       const messages: string[] = [];
       let journaled = 0;
       const progress = { phase: (m: string) => messages.push(m), tick: () => void journaled++, done() {} };
-      // A grace (60 s by default) the restarts stay well inside, after which the loss stops the run.
-      const graceMs = 6_000;
-      const config = resolveConfig(input, { queue: q.redis.url });
-      const run = runTourney({ config, runDir: queued, progress, queueGraceMs: graceMs });
-      const stopped = run.then(
-        () => null,
-        (err: Error) => err,
-      );
+      const run = runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir: queued, progress });
       await waitFor(async () => journaled >= 3, 'three games', 120_000);
       await q.redis.kill();
       await new Promise((r) => setTimeout(r, 1_500));
@@ -227,22 +227,39 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
       expect(messages.some((m) => /is no longer in Redis; queueing it again/.test(m))).toBe(false);
       await q.redis.kill();
       await q.redis.start({ forget: true });
-      // Two games more (each played from a job queued again: Redis came back empty), four to go.
-      await waitFor(async () => journaled >= 8, 'eight games', 120_000);
+      await run;
       expect(messages.some((m) => /is no longer in Redis; queueing it again/.test(m))).toBe(true);
-      await q.redis.kill();
-      const error = await stopped;
-      await q.redis.start();
-      expect(error?.message).toMatch(
-        new RegExp(`Redis at ${q.redis.url} has been unreachable for 6 s.*resume with: catarena resume ${queued}`),
-      );
-      expect(journalOf(queued).length).toBeLessThan(12);
-      const summary = await runTourney({ config, runDir: queued });
-      expect(summary.tracks[0]!.games).toBe(12);
       const journal = journalOf(queued);
       expect(journal).toHaveLength(12);
       expect(new Set(journal.map((r) => r.id)).size).toBe(12);
       expect(wOf(queued)).toEqual(await reference);
+    }, 240_000);
+
+    it('Redis gone for good: the run stops with an error naming Redis and the resume command; resumed later it completes', async () => {
+      await ensureWorker('g1');
+      const input = slowConfig();
+      const queued = path.join(tempDir(), 'queued');
+      let journaled = 0;
+      const progress = { phase() {}, tick: () => void journaled++, done() {} };
+      const run = runTourney({
+        config: resolveConfig(input, { queue: q.redis.url }),
+        runDir: queued,
+        progress,
+        queueGraceMs: 2_000,
+      });
+      await waitFor(async () => journaled >= 3, 'three games (round 2 under way)', 120_000);
+      await q.redis.kill();
+      const error = await run.then(
+        () => null,
+        (err: Error) => err,
+      );
+      await q.redis.start();
+      expect(error?.message).toMatch(
+        new RegExp(`Redis at ${q.redis.url} has been unreachable for 2 s.*resume with: catarena resume ${queued}`),
+      );
+      const summary = await runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir: queued });
+      expect(summary.tracks[0]!.games).toBe(12);
+      expect(new Set(journalOf(queued).map((r) => r.id)).size).toBe(12);
     }, 240_000);
 
     it('schedule fires tourneys on a worker; runs are indexed; history shows them; --reuse copies unchanged games', async () => {
