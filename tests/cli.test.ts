@@ -1,17 +1,14 @@
 // The command line as a user runs it: real bots, real run directories. The first test starts the
 // real binary (bin/catarena.mjs, from the compiled build, as users run it); every other command is
-// about what it does and prints, so it calls the same main() in this process (runCliInProcess,
-// helpers/queue.ts) instead of paying a Node start-up and module loading each (23 processes).
+// about what it does and prints, so it calls the same main() in this process (catarena,
+// tests/helpers/cli.ts) instead of paying a Node start-up and module loading each (23 processes).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { botDir, misbehavingBot, tempDir } from './helpers/bots.ts';
-import { runCliInProcess } from './helpers/queue.ts';
 import { replaysIn } from './helpers/replays.ts';
 import type { Replay } from '../records/match.ts';
-
-/** `catarena <args>`: main() in this process, its output captured (no Node start per command). */
-const catarena = (...args: string[]) => runCliInProcess(args);
+import { catarena } from './helpers/cli.ts';
 
 describe('catarena CLI', () => {
   it('--help explains the commands, run from the compiled build, not through tsx (every module the CLI imports, JSON data included, is in .build/)', async () => {

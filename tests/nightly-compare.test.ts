@@ -12,7 +12,7 @@ import { historyRows } from '../orchestrator/run/history.ts';
 import { combineRuns } from '../orchestrator/tourney/combine.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { tempDir } from './helpers/bots.ts';
-import { runCliInProcess } from './helpers/queue.ts';
+import { catarena } from './helpers/cli.ts';
 
 const base: TourneyConfigInput = {
   games: ['gomoku'],
@@ -60,7 +60,7 @@ describe('nightly: compare and combine across nights', () => {
   it('compare A B runs/* uses the runs where both played, names the skipped ones, and notes config changes', async () => {
     const entries = [...fs.readdirSync(out).map((f) => path.join(out, f))];
     // In this process (main(), output captured): what `compare` prints, without a CLI load.
-    const r = await runCliInProcess(['compare', 'offline:cautious', 'aggressive', ...entries, '--json']);
+    const r = await catarena('compare', 'offline:cautious', 'aggressive', ...entries, '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/compared over 4 run\(s\): night-1, night-2, night-3, night-5/);
     expect(r.stderr).toMatch(

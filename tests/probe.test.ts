@@ -29,9 +29,9 @@ import {
   type ProbeSubject,
   type ProbeTrackResult,
 } from '../reports/probe-consistency.ts';
-import { runCliInProcess } from './helpers/queue.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
+import { catarena } from './helpers/cli.ts';
 
 const ok = (key: string): ProbeAnswer => ({ ok: true, key, action: key, latencyMs: 1 });
 const fail: ProbeAnswer = { ok: false, kind: 'timeout', message: 'deadline passed', latencyMs: 100 };
@@ -324,19 +324,20 @@ describe('catarena probe over a small real Gomoku run', () => {
   });
 
   it('the CLI explains itself and refuses what is not a probe-able run', async () => {
-    // The CLI's main() in this process (runCliInProcess), one command after the other (each
-    // captures this process's output while it runs): what it prints and its exit code, no Node start each.
+    // The CLI's main() in this process (catarena, tests/helpers/cli.ts), one command after the
+    // other (each captures this process's output while it runs): what it prints and its exit code,
+    // no Node start each.
     const stray = (files: string[]) => {
       const dir = tempDir('catarena-probe-stray-');
       for (const f of files) fs.copyFileSync(path.join(runDir, f), path.join(dir, f));
       return dir;
     };
-    const help = await runCliInProcess(['probe', '--help']);
-    const notRun = await runCliInProcess(['probe', stray([])]);
-    const noGames = await runCliInProcess(['probe', stray(['config.json'])]);
+    const help = await catarena('probe', '--help');
+    const notRun = await catarena('probe', stray([]));
+    const noGames = await catarena('probe', stray(['config.json']));
     // journal.key: its chain's key
-    const noReplays = await runCliInProcess(['probe', stray(['config.json', 'journal.jsonl', 'journal.key'])]);
-    const wrongGame = await runCliInProcess(['probe', runDir, '--games', 'chess']);
+    const noReplays = await catarena('probe', stray(['config.json', 'journal.jsonl', 'journal.key']));
+    const wrongGame = await catarena('probe', runDir, '--games', 'chess');
     expect(help.stdout).toMatch(/--states <n>/);
     expect(help.stdout).toMatch(/--llm-player <spec>/);
     expect(notRun.code).toBe(1);

@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { tempDir } from './helpers/bots.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
-import { journalOf, runCliInProcess, slowReference, wOf } from './helpers/queue.ts';
+import { journalOf, slowReference, wOf } from './helpers/queue.ts';
 import { makeTlsCerts, type TestCerts } from './helpers/tls.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './helpers/worker-process.ts';
+import { catarena } from './helpers/cli.ts';
 
 const PASSWORD = 'pw-Zq81-never-shown';
 const ADMIN_PASSWORD = 'admin-Kx27-never-shown';
@@ -83,7 +84,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
       vi.stubEnv('CATARENA_REDIS_CA_FILE', certs.ca);
       const [worker, coordinator] = await Promise.all([
         starting,
-        runCliInProcess(['tourney', '--config', config, '--queue', secretUrl]),
+        catarena('tourney', '--config', config, '--queue', secretUrl),
       ]);
       expect(worker.output()).toContain(`ready on ${redis.tlsUrl}`);
       expect(coordinator.code, coordinator.stderr).toBe(0);
@@ -99,7 +100,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
         redis.tlsUrl!.replace('rediss://', 'rediss://catarena@'),
       );
 
-      const status = await runCliInProcess(['queue', 'status', '--queue', secretUrl]);
+      const status = await catarena('queue', 'status', '--queue', secretUrl);
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout).toContain('tls-worker');
 
@@ -157,7 +158,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
         vi.stubEnv('CATARENA_REDIS_CA_FILE', '');
         for (const [k, v] of Object.entries(c.env)) vi.stubEnv(k, v);
         const started = Date.now();
-        const { code, stdout, stderr } = await runCliInProcess(['worker', '--queue', c.url, '--work-dir', tempDir()]);
+        const { code, stdout, stderr } = await catarena('worker', '--queue', c.url, '--work-dir', tempDir());
         vi.unstubAllEnvs();
         const output = stdout + stderr;
         expect(code, output).toBe(1);

@@ -18,9 +18,10 @@ import { queueStatus } from '../orchestrator/queue/status.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { botWithParams, BUILTIN, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';
-import { queueFixture, runCliInProcess, wOf } from './helpers/queue.ts';
+import { queueFixture, wOf } from './helpers/queue.ts';
 import { perConversation, startScriptedLlm } from './helpers/scripted-llm.ts';
 import type { WorkerProcess } from './helpers/worker-process.ts';
+import { catarena } from './helpers/cli.ts';
 
 const records = (runDir: string) =>
   fs
@@ -201,9 +202,9 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
       // checks this machine (this process, without the key). The three commands run in this process
       // (main(), output captured), one after another: what they print, without three CLI loads.
       const agentsFlag = ['--agents', input.agents!.join(','), '--games', 'gomoku', '--queue', q.redis.url];
-      const status = await runCliInProcess(['queue', 'status', '--queue', q.redis.url, '--json']);
-      const coordinatorDoctor = await runCliInProcess(['doctor', ...agentsFlag]);
-      const workerDoctor = await runCliInProcess(['doctor', '--worker', ...agentsFlag.slice(2)]);
+      const status = await catarena('queue', 'status', '--queue', q.redis.url, '--json');
+      const coordinatorDoctor = await catarena('doctor', ...agentsFlag);
+      const workerDoctor = await catarena('doctor', '--worker', ...agentsFlag.slice(2));
       const rows = JSON.parse(status.stdout).development as Array<{
         agent: string;
         takenBy: string[];

@@ -22,15 +22,8 @@ import { killProcessesIn } from '../sandbox/strays.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { BUILTIN, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';
-import {
-  journalOf,
-  queueFixture,
-  runCliInProcess,
-  slowConfig,
-  slowHeuristic,
-  slowReference,
-  wOf,
-} from './helpers/queue.ts';
+import { journalOf, queueFixture, slowConfig, slowHeuristic, slowReference, wOf } from './helpers/queue.ts';
+import { catarena } from './helpers/cli.ts';
 
 // In CI a missing redis-server fails (startRedis says how to install it) instead of skipping.
 describe.runIf(hasRedis() || Boolean(process.env.CI))(
@@ -57,17 +50,9 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
       // Both in this process (main(), as bin/catarena.mjs calls it, its output captured): what the
       // commands print and return, without two CLI loads of about 2 s of CPU each.
       const started = Date.now();
-      const result = await runCliInProcess([
-        'tourney',
-        '--rounds',
-        '1',
-        '--queue',
-        'redis://127.0.0.1:1',
-        '-o',
-        tempDir(),
-      ]);
+      const result = await catarena('tourney', '--rounds', '1', '--queue', 'redis://127.0.0.1:1', '-o', tempDir());
       const ms = Date.now() - started;
-      const bad = await runCliInProcess(['worker', '--queue', 'http://x']);
+      const bad = await catarena('worker', '--queue', 'http://x');
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(
         /cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(.*ECONNREFUSED.*\)\. Start it \(redis-server\) or fix --queue/,
@@ -277,7 +262,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
       // under test, not a process start (the CLI as a process: tests/queue-auth.test.ts's worker).
       const second = new Date().getSeconds();
       const cron = `${(second + 2) % 60},${(second + 5) % 60} * * * * *`;
-      const registered = await runCliInProcess([
+      const registered = await catarena(
         'schedule',
         '--queue',
         q.redis.url,
@@ -288,11 +273,11 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
         '--name',
         name,
         '--reuse',
-      ]);
+      );
       expect(registered.stdout, registered.stderr).toMatch(
         new RegExp(`schedule ${name} registered: "${cron.replaceAll('*', '\\*')}", next run 20\\d\\d-`),
       );
-      expect((await runCliInProcess(['schedule', '--queue', q.redis.url, '--list'])).stdout).toContain(name);
+      expect((await catarena('schedule', '--queue', q.redis.url, '--list')).stdout).toContain(name);
       try {
         await waitFor(
           async () => fs.existsSync(index) && fs.readFileSync(index, 'utf8').split('\n').filter(Boolean).length >= 2,
@@ -300,7 +285,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
           120_000,
         );
       } finally {
-        expect((await runCliInProcess(['schedule', '--queue', q.redis.url, '--remove', name])).stdout).toContain(
+        expect((await catarena('schedule', '--queue', q.redis.url, '--remove', name)).stdout).toContain(
           `removed schedule ${name}`,
         );
       }
@@ -316,8 +301,8 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))(
       expect(reusedJournal.every((r) => r.reusedFrom === path.basename(entries[0].runDir))).toBe(true);
       expect(wOf(entries[1].runDir)).toEqual(wOf(entries[0].runDir));
 
-      const history = await runCliInProcess(['history', '-o', runsDir!]);
-      const redisHistory = await runCliInProcess(['history', '--queue', q.redis.url, '--agent', 'deep', '--json']);
+      const history = await catarena('history', '-o', runsDir!);
+      const redisHistory = await catarena('history', '--queue', q.redis.url, '--agent', 'deep', '--json');
       expect(history.stdout).toMatch(/deep S \/ L/);
       for (const e of entries.slice(0, 2)) expect(history.stdout).toContain(e.runId);
       const fromRedis = JSON.parse(redisHistory.stdout);

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { publicQueueUrl } from '../orchestrator/queue/url.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
-import { runCliInProcess } from './helpers/queue.ts';
+import { catarena } from './helpers/cli.ts';
 
 const SECRET = 'Sx9-secret';
 
@@ -51,7 +51,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue secrets (real redis
     const urls = [URLS(host)[0]!, URLS(host)[2]!];
     // In this process (main(), output captured), one after another: what it prints, without CLI loads.
     for (const url of urls) {
-      const r = await runCliInProcess(['queue', 'status', '--queue', url]);
+      const r = await catarena('queue', 'status', '--queue', url);
       expect(`${r.stdout}${r.stderr}`, url).not.toContain(SECRET);
     }
   }, 60_000);
@@ -63,7 +63,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue secrets (real redis
       configFile,
       `games: [gomoku]\nrounds: 1\nagents: ["dir:${bot}#a", "dir:${bot}#b"]\nqueue: redis://catarena:${SECRET}@127.0.0.1:${redis.port}\n`,
     );
-    const r = await runCliInProcess(['schedule', '--queue', redis.url, '--cron', '0 3 * * *', '--config', configFile]);
+    const r = await catarena('schedule', '--queue', redis.url, '--cron', '0 3 * * *', '--config', configFile);
     expect(r.code, r.stderr).toBe(0);
     expect(`${r.stdout}${r.stderr}`).not.toContain(SECRET);
     const client = new Redis({ port: redis.port });

@@ -15,16 +15,8 @@ import { queueStatus } from '../orchestrator/queue/status.ts';
 import { waitFor } from './helpers/bot-process.ts';
 import { dockerReady, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';
-import {
-  CLI,
-  journaledRun,
-  journalOf,
-  queueFixture,
-  runCliInProcess,
-  slowConfig,
-  slowReference,
-  wOf,
-} from './helpers/queue.ts';
+import { CLI, journaledRun, journalOf, queueFixture, slowConfig, slowReference, wOf } from './helpers/queue.ts';
+import { catarena } from './helpers/cli.ts';
 
 // In CI a missing redis-server fails (startRedis says how to install it) instead of skipping.
 describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ workers (real redis-server)', () => {
@@ -128,7 +120,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
       const before = journalOf(runDir);
       expect(before.length).toBeLessThan(12);
       // `catarena resume` in this process (main()): the command under test, without a process start.
-      const resumed = await runCliInProcess(['resume', runDir, '--json']);
+      const resumed = await catarena('resume', runDir, '--json');
       expect(resumed.code, resumed.stderr).toBe(0);
       const after = journalOf(runDir);
       expect(after).toHaveLength(12);

@@ -6,17 +6,17 @@
 // incomparable runs are refused with the reason, and that a SIGKILLed `--repeats` run resumes to
 // the same combined numbers with no game played twice (the study all checks read is that resumed
 // run: the same numbers as the uninterrupted single runs' combine). The study is a `catarena`
-// process (it is SIGKILLed); the other commands call the same main() in this process
-// (runCliInProcess): what they check is what the commands do and print, not a Node start each.
+// process (it is SIGKILLed); the other commands call the same main() in this process (catarena,
+// tests/helpers/cli.ts): what they check is what the commands do and print, not a Node start each.
 // Over 30 s: four tourneys of real bot processes (two repeats of a killed and resumed study, two single runs).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/bots.ts';
-import { runCliInProcess } from './helpers/queue.ts';
 import { expandRepeats, readRepeats } from '../orchestrator/tourney/combine.ts';
 import { compareAgents } from '../reports/compare.ts';
+import { catarena } from './helpers/cli.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
 const BOT = path.resolve(import.meta.dirname, '../games/gomoku/bots/heuristic');
@@ -45,7 +45,6 @@ const numbers = (combined: {
 });
 
 /** `catarena <args>` in this process: the exit code and what it printed. */
-const catarena = (...args: string[]) => runCliInProcess(args);
 
 let root: string;
 let config: string;

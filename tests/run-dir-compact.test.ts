@@ -5,7 +5,8 @@
 // work with resume, report, --reuse, probe, prune and the replay page.
 // Over 30 s: compaction, pruning and resuming are checked on copies of a real run, with its report
 // and replay page opened in Chromium. The commands (report, resume, prune) run in this process
-// (runCliInProcess): the tests check what they do to a run, not the process; no Node start each.
+// (catarena, tests/helpers/cli.ts): the tests check what they do to a run, not the process; no
+// Node start each.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -19,13 +20,12 @@ import { runProbe } from '../orchestrator/probe/probe.ts';
 import { compactLiveFile, RunDir } from '../orchestrator/run/run-dir.ts';
 import { COMPRESS_MIN, linkIntoStore } from '../orchestrator/run/file-store.ts';
 import { readViewData, readViewIndex, viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
-import { runCliInProcess } from './helpers/queue.ts';
 import { hasChromium, openReplayPage, sharedChromium } from './helpers/browser.ts';
 import { viewFileSync } from './helpers/replays.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
+import { catarena } from './helpers/cli.ts';
 
 /** `catarena <args>`: main() in this process, its output captured (no Node start per command). */
-const catarena = (...args: string[]) => runCliInProcess(args);
 
 const FIXTURE = path.resolve(import.meta.dirname, 'fixtures/runs/tourney-6d841b9.tgz');
 const FIXTURE_RUN = 'tourney-20261126-164850-066f';

@@ -9,7 +9,6 @@ import type { TourneyConfigInput } from '../../orchestrator/config/tourney-confi
 import type { MatchResult } from '../../records/match.ts';
 import { connectQueue, MATCH_QUEUE, PREFIX } from '../../orchestrator/queue/connection.ts';
 import { BUILTIN, tempDir } from './bots.ts';
-import { catarena } from './cli.ts';
 import { waitFor } from './bot-process.ts';
 import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './worker-process.ts';
 import { sharedRunDir } from './shared-runs.ts';
@@ -126,11 +125,6 @@ export function runCli(
     proc.stderr.on('data', (c) => (stderr += c));
     proc.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** `catarena <args>` run in this process (tests/helpers/cli.ts), one call at a time. */
-export function runCliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return catarena(...args);
 }
 
 /**
