@@ -215,7 +215,7 @@ async function playMoves(run: MatchRun): Promise<MatchEnd> {
     let answer: TurnAnswer;
     try {
       const deadlineMs = moveMs(spec, seat);
-      emit(run, { type: 'turn', id: run.id, gameId: live.id, seat, deadlineMs, at: now(), state: run.state });
+      emit(run, { type: 'turn', id: run.id, gameId: live.id, seat, deadlineMs, at: isoNow(), state: run.state });
       answer = await askBot(client, adapter, run.state, seat, run.ctx, {
         deadlineMs,
         maxResponseBytes: spec.limits.maxResponseBytes,
@@ -306,7 +306,7 @@ function finishMatch(run: MatchRun, ended: MatchEnd, standIns: Seat[]): Replay {
     winner: ended.outcome.winner,
     termination: ended.termination,
     reason: ended.reason,
-    at: now(),
+    at: isoNow(),
   });
   const result: MatchResult = {
     id,
@@ -338,7 +338,7 @@ function moveMs(spec: MatchSpec, seat: Seat): number {
 
 function pushMove(run: MatchRun, move: MoveRecord): void {
   run.moves.push(move);
-  emit(run, { type: 'move', id: run.id, gameId: run.live.id, move, at: now(), state: run.state });
+  emit(run, { type: 'move', id: run.id, gameId: run.live.id, move, at: isoNow(), state: run.state });
 }
 
 /** Tells the live observer; an observer never stops a game. */
@@ -349,8 +349,6 @@ function emit(run: MatchRun, event: Parameters<LiveListener>[0]): void {
     // an observer never stops a game
   }
 }
-
-const now = isoNow;
 
 /** A seat's stats before the game; with a join step, its joins counted from 0 (0 for a seat the game ends before). */
 function emptySeatStats(hasJoin: boolean): SeatStats {
