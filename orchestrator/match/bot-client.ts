@@ -2,7 +2,7 @@
 // measured afterwards), answers are size-capped, and every failure is classified into the
 // termination taxonomy: timeout, http_error, malformed, crash.
 import type net from 'node:net';
-import { HttpError, Http1Pool } from './http1.ts';
+import { HttpError, Http1Pool } from '../../util/http1.ts';
 
 /** A failed call; an HTTP error keeps its status and the start of its body (CATArena retries on them). */
 export type CallFailure = {
