@@ -20,6 +20,7 @@
 //   npm run bench -- memory [--scales 1,4,16]   the orchestrator's peak RSS on one small tourney at 1×, 4×, 16× the repetitions
 //   npm run bench -- rundir-size   the default tourney's run directory on disk, after prune, and estimated at paper scale
 //   npm run bench -- cpu-per-move   the orchestrator's own CPU time ÷ moves over the default tourney
+//   npm run bench -- bot-start   the orchestrator's own CPU per bot start and stop (unsafe and process sandboxes)
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -41,6 +42,7 @@ import { benchEvolution } from './evolution.ts';
 import { benchMemory } from './memory.ts';
 import { benchRundirSize } from './rundir-size.ts';
 import { benchCpuPerMove } from './cpu-per-move.ts';
+import { benchBotStart } from './bot-start.ts';
 import { benchServe } from './serve.ts';
 import { benchReplayViewer } from './replay-viewer.ts';
 import { benchChessPerft } from './chess-perft.ts';
@@ -86,6 +88,7 @@ if (which === 'evolution') results.evolution = await benchEvolution();
 if (which === 'memory') results.memory = await benchMemory();
 if (which === 'rundir-size') results.rundirSize = await benchRundirSize();
 if (which === 'cpu-per-move') results.cpuPerMove = await benchCpuPerMove();
+if (which === 'bot-start') results.botStart = await benchBotStart();
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
 const file = path.join(here, 'results', `${which}.json`);
 await fs.writeFile(
