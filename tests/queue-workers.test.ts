@@ -27,11 +27,11 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
 
   it('2 worker processes (concurrency 2 and auto) finish a tourney with the same W as the in-process executor; queue status names them', async () => {
     // The file's deterministic bots (depth-limited: sharing the machine changes how long they
-    // take, not what they play), 2 rounds: 4 strategies, 12 games, in the variant rule set (the
-    // other tests play the standard one), so workers play both. Its in-process W is played meanwhile.
-    const input: TourneyConfigInput = { ...slow.input, variants: ['variant'] };
-    const local = path.join(tempDir(), 'local');
-    const reference = runTourney({ config: resolveConfig(input), runDir: local }).then(() => wOf(local));
+    // take, not what they play), 2 rounds: 4 strategies, 12 games. Its in-process W is the one
+    // shared by the queue files (played once per test run); the variant rule set on workers is the
+    // drain test's.
+    const { input } = slow;
+    const reference = slow.localW();
     // wB adapts its concurrency (the worker's default); wA has it fixed at 2.
     const [a, b] = await Promise.all([startWorker('wA'), startWorker('wB', ['--concurrency', 'auto'])]);
     expect(b.output()).toMatch(/ready on .* \(concurrency auto, process sandbox\)/);
@@ -136,12 +136,16 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     expect(wOf(runDir)).toEqual(await reference);
   }, 240_000);
 
-  it('SIGTERM drains a worker: the games it is playing finish and count, then it exits 0', async () => {
+  it('SIGTERM drains a worker: the games it is playing finish and count, then it exits 0; the variant rule set gives the in-process W', async () => {
     // The drainer is the one worker left by the test before (the rescuer), else a new one: any
     // worker will do, as long as it is the only one, so the games are its to finish.
     const left = running();
     const drainer = left.length === 1 ? left[0]! : (await stopWorkers(), await startWorker('drainer'));
-    const input = { ...slowConfig(), rounds: 1 };
+    // The variant rule set (the other tests play the standard one), so workers play both; its
+    // in-process W (2 games) is played meanwhile.
+    const input: TourneyConfigInput = { ...slow.input, rounds: 1, variants: ['variant'] };
+    const local = path.join(tempDir(), 'local');
+    const reference = runTourney({ config: resolveConfig(input), runDir: local }).then(() => wOf(local));
     const queued = path.join(tempDir(), 'queued');
     const run = runTourney({ config: resolveConfig(input, { queue: q.redis.url }), runDir: queued });
     const { queue, close } = await matchQueue();
@@ -170,6 +174,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
       await close();
     }
     expect(journalOf(queued)).toHaveLength(2);
+    expect(wOf(queued)).toEqual(await reference);
   }, 120_000);
 
   it.runIf(dockerReady())(
