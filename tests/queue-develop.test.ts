@@ -3,6 +3,9 @@
 // starts no agent. Deterministic bots give the same strategies and the same W as in-process; an LLM
 // agent (the built-in one, against a scripted OpenAI-compatible server) develops only on the
 // worker that holds its key, and that key is in no Redis key, job, run-directory file or log.
+// With --opponent-code hidden, the coordinator builds the workspace under the setting and the job
+// carries it, so what a worker's agent develops in, and the TASK.md the worker writes for its own
+// game server, holds no rival's folder and no rival source quoted in the logs.
 // Over 30 s: agents develop on two queue worker processes (one pair for the file) and in-process
 // for the same W; each worker is a CLI process that loads the whole orchestrator.
 import fs from 'node:fs';
@@ -18,6 +21,7 @@ import { queueStatus } from '../orchestrator/queue/status.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { botWithParams, BUILTIN, tempDir } from './helpers/bots.ts';
 import { hasRedis } from './helpers/redis.ts';
+import { leakerDir, leaks, round2, roundReport } from './helpers/opponent-code.ts';
 import { queueFixture, wOf } from './helpers/queue.ts';
 import { perConversation, startScriptedLlm } from './helpers/scripted-llm.ts';
 import type { WorkerProcess } from './helpers/worker-process.ts';
@@ -170,6 +174,38 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: development on wor
     ]);
     developments += 4;
   }, 300_000);
+
+  // On the file's workers (its own worker and Redis before: tests/opponent-code-queue.test.ts).
+  it("--opponent-code hidden: a worker's workspace and TASK.md follow the setting", async () => {
+    await workers;
+    const runDir = path.join(tempDir(), 'opponent-code');
+    await runTourney({
+      config: resolveConfig({
+        games: ['gomoku'],
+        variants: ['standard'],
+        rounds: 2,
+        agents: [`dir:${BUILTIN('random')}#steady`, `dir:${leakerDir()}#leaker`],
+        concurrency: 2,
+        bootstrapSamples: 20,
+        startTimeoutMs: 5_000,
+        queue: q.redis.url,
+        opponentCode: 'hidden',
+      }),
+      runDir,
+    });
+    developments += 4; // two agents, two rounds
+
+    const ws = round2(runDir, 'steady'); // as the worker's agent left it, landed by the coordinator
+    expect(fs.readdirSync(path.join(ws, 'last_round'))).toEqual(['steady']);
+    expect(leaks(ws)).toEqual([]);
+    expect(roundReport(ws).strategies.find((s) => s.agent === 'leaker')!.failure).toBe(
+      'invalid_bot: the bot failed the entry check',
+    );
+    const task = fs.readFileSync(path.join(ws, 'TASK.md'), 'utf8');
+    expect(task).toMatch(/A live game server is at http/); // written on the worker
+    expect(task).toMatch(/reports of your own games are in `\.\/logs`/);
+    expect(task).not.toMatch(/code of every agent/);
+  }, 120_000);
 
   it('an LLM agent develops only on the worker with its key; the key is in no Redis value, run file or log; queue status says who lacks it', async () => {
     const saved = process.env.OPENAI_API_KEY;
