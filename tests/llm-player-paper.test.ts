@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmPlayerAgent } from '../agents/llm-player/agent.ts';
-import { createOfflineAgent } from '../agents/offline/index.ts';
 import { llmPlayerSampling, PRESETS, resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { ownEndpoint } from './helpers/agent-round.ts';
