@@ -5,8 +5,8 @@
 // (agents/llm-player/bot/llm.mjs). Both send the key as x-api-key, and it ends up in no file.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createOfflineAgent } from '../agents/offline/index.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TourneySummary } from '../records/tourney.ts';
 import { createAgent } from '../agents/registry.ts';
 import { probeEndpoint } from '../agents/core/preflight.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
@@ -20,6 +20,7 @@ import {
   toolResults,
   type ScriptedAnthropic,
   type ScriptedRequest,
+  type ScriptTurn,
 } from './helpers/scripted-anthropic.ts';
 
 const SECRET = 'sk-ant-agents-secret-271';
@@ -348,97 +349,103 @@ describe('the scripted Anthropic server', () => {
 });
 
 describe('Anthropic agents in a tourney round', () => {
-  it('builtin:anthropic writes a bot that validates and plays; tokens are in the cost record; the key is nowhere', async () => {
-    const sample = BUILTIN('random');
+  // One round, the two agents against each other (not each against an offline bot in a round of its
+  // own): the built-in coder on claude-sonnet-4-5, the LLM-player on claude-haiku-4-5, one scripted
+  // server told the two apart by model. Each agent's checks read its own requests.
+  const sample = BUILTIN('random');
+  const CODER = 'claude-sonnet-4-5';
+  const PLAYER = 'claude-haiku-4-5';
+  const isCoder = (r: ScriptedRequest) => r.model === CODER;
+  const isPlayer = (r: ScriptedRequest) => r.model === PLAYER;
+  let runDir: string;
+  // Its own: the file's afterEach closes `server` after every test.
+  let roundServer: ScriptedAnthropic;
+  let summary: TourneySummary;
+  beforeAll(async () => {
     const write = (file: string) => ({
       name: 'write_file',
       args: { path: `develop_ai/${file}`, content: fs.readFileSync(path.join(sample, file), 'utf8') },
     });
-    server = await startScriptedAnthropic(
-      perConversation([
-        { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
-        { toolCalls: [{ name: 'test_bot', args: {} }] },
-        { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
-      ]),
-      // generateText does not stream: a streamed request would be refused and seen.
+    const coder = perConversation([
+      { toolCalls: [write('start_ai.sh'), write('bot.mjs'), write('bot-http.mjs')] },
+      { toolCalls: [{ name: 'test_bot', args: {} }] },
+      { toolCalls: [{ name: 'finish', args: { summary: 'done' } }] },
+    ]) as (r: ScriptedRequest) => ScriptTurn | undefined;
+    // The first option, a legal one (its number within the prompt's "Answer with one number from 1
+    // to N."): the player fills a row while the coder's random bot seldom blocks it, so the games
+    // are short (varied answers against the random bot played them to a full board).
+    const player = () => ({ text: '1', usage: { input_tokens: 120, output_tokens: 2 } });
+    roundServer = await startScriptedAnthropic(
+      (r) => (isCoder(r) ? coder(r) : player()),
+      // generateText does not stream (nor does the LLM-player's bot): a streamed request would be refused and seen.
       { apiKey: SECRET, noStreaming: true },
     );
     vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
     // As Anthropic's SDKs and Claude Code take it (no /v1): the AI SDK gets the versioned base.
-    vi.stubEnv('ANTHROPIC_BASE_URL', server.baseURL);
-    const runDir = path.join(tempDir(), 'run');
+    vi.stubEnv('ANTHROPIC_BASE_URL', roundServer.baseURL);
+    vi.stubEnv('CATARENA_LLM_BASE_URL', roundServer.v1URL);
+    runDir = path.join(tempDir(), 'run');
     const agents = [
-      createAgent('builtin:anthropic/claude-sonnet-4-5#coder', 1),
-      createOfflineAgent('offline:cautious', 1),
+      createAgent(`builtin:anthropic/${CODER}#coder`, 1),
+      createAgent(`llm-player:anthropic/${PLAYER}#player`, 1),
     ];
-    const summary = await runTourney({ config: config(), runDir, agents });
+    summary = await runTourney({ config: config(), runDir, agents });
+  }, 180_000);
+  afterAll(() => roundServer.close());
+
+  it('the round: both bots played both games; the key is as Anthropic takes it (x-api-key) and in no file of the run', () => {
+    const games = journal(runDir);
+    expect(games).toHaveLength(2);
+    for (const g of games) expect(g.termination).toBe('normal');
+    expectAnthropicHeaders(roundServer);
+    expect(roundServer.requests.filter((r) => !isCoder(r) && !isPlayer(r))).toEqual([]);
+    expectNoKey(runDir);
+  });
+
+  it('builtin:anthropic writes a bot that validates and plays; tokens are in the cost record', () => {
     const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'coder.strategy.json'), 'utf8'));
     const buildLog = fs.readFileSync(path.join(strategies(runDir), 'coder.build.log'), 'utf8');
     expect(record.status, buildLog).toBe('ok');
-    expect(record.agentKind).toBe('builtin:anthropic/claude-sonnet-4-5');
-    expectAnthropicHeaders(server);
-    expect(server.requests.map((r) => [r.model, r.stream])).toEqual(Array(3).fill(['claude-sonnet-4-5', false]));
+    expect(record.agentKind).toBe(`builtin:anthropic/${CODER}`);
+    const requests = roundServer.requests.filter(isCoder);
+    expect(requests.map((r) => [r.model, r.stream])).toEqual(Array(3).fill([CODER, false]));
     // Prompt caching: the system prompt is marked cache_control ephemeral, and each later step's
     // last message too (Anthropic caches only where a block asks: its prompt-caching guide).
-    const first = server.requests[0]!;
+    const first = requests[0]!;
     expect(first.body.system).toEqual([
       expect.objectContaining({ type: 'text', cache_control: { type: 'ephemeral' } }),
     ]);
     const lastBlock = (r: ScriptedRequest) => JSON.stringify((r.body.messages as Array<{ content: unknown }>).at(-1));
-    expect(lastBlock(server.requests[1]!)).toContain('"cache_control":{"type":"ephemeral"}');
+    expect(lastBlock(requests[1]!)).toContain('"cache_control":{"type":"ephemeral"}');
     // The tools went over as Anthropic tools (name, description, input_schema); the results came back as tool_result blocks.
     expect(first.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['write_file', 'test_bot', 'finish']));
     for (const t of first.tools) expect(t.input_schema).toMatchObject({ type: 'object' });
     expect(first.system.length).toBeGreaterThan(0);
     expect(first.maxTokens).toBeGreaterThan(0);
-    expect(toolResults(server.requests[2]!).join('\n')).toMatch(/validation: passed/);
+    expect(toolResults(requests[2]!).join('\n')).toMatch(/validation: passed/);
     for (const file of ['start_ai.sh', 'bot.mjs', 'bot-http.mjs']) {
       expect(fs.readFileSync(path.join(strategies(runDir), 'coder', file), 'utf8')).toBe(
         fs.readFileSync(path.join(sample, file), 'utf8'),
       );
     }
-    expect(record.cost.tokens).toEqual(server.totalUsage());
+    expect(record.cost.tokens).toEqual(roundServer.totalUsage(isCoder));
     expect(record.cost.toolCalls).toBe(5);
-    expect(summary.tracks[0]!.cost.coder!.tokens).toEqual(server.totalUsage());
-    const games = journal(runDir);
-    expect(games).toHaveLength(2);
-    for (const g of games) expect(g.termination).toBe('normal');
-    expectNoKey(runDir);
-  }, 180_000);
+    expect(summary.tracks[0]!.cost.coder!.tokens).toEqual(roundServer.totalUsage(isCoder));
+  });
 
-  it('llm-player:anthropic asks the model for every move and plays the round; the key is nowhere', async () => {
-    // An option number from the prompt's range ("Answer with one number from 1 to N."), varied.
-    let n = 0;
-    server = await startScriptedAnthropic(
-      (r) => {
-        const count = Number(/from 1 to (\d+)/.exec(lastUserText(r))?.[1] ?? 1);
-        return { text: String(1 + ((++n * 7919) % count)), usage: { input_tokens: 120, output_tokens: 2 } };
-      },
-      { apiKey: SECRET },
-    );
-    vi.stubEnv('ANTHROPIC_API_KEY', SECRET);
-    vi.stubEnv('CATARENA_LLM_BASE_URL', server.v1URL);
-    const runDir = path.join(tempDir(), 'run');
-    const agents = [
-      createAgent('llm-player:anthropic/claude-haiku-4-5#player', 1),
-      createOfflineAgent('offline:cautious', 1),
-    ];
-    const summary = await runTourney({ config: config(), runDir, agents });
+  it('llm-player:anthropic asks the model for every move and plays the round', () => {
     const record = JSON.parse(fs.readFileSync(path.join(strategies(runDir), 'player.strategy.json'), 'utf8'));
     expect(record.status, fs.readFileSync(path.join(strategies(runDir), 'player.build.log'), 'utf8')).toBe('ok');
-    expect(record.agentKind).toBe('llm-player:anthropic/claude-haiku-4-5');
+    expect(record.agentKind).toBe(`llm-player:anthropic/${PLAYER}`);
     // Its play-time tokens, by kind, are the server's (costed in the report's cost table).
-    expect(summary.tracks[0]!.llmPlayers!.player!.play!['1']!.tokens).toMatchObject(server.totalUsage());
+    expect(summary.tracks[0]!.llmPlayers!.player!.play!['1']!.tokens).toMatchObject(roundServer.totalUsage(isPlayer));
     expect(record.cost.tokens).toBeNull(); // no development; play-time tokens are the bot's
-    expectAnthropicHeaders(server);
-    for (const r of server.requests) {
-      expect([r.model, r.stream, r.maxTokens]).toEqual(['claude-haiku-4-5', false, 256]);
+    const requests = roundServer.requests.filter(isPlayer);
+    for (const r of requests) {
+      expect([r.model, r.stream, r.maxTokens]).toEqual([PLAYER, false, 256]);
       expect(r.system).toMatch(/gomoku|five/i); // the rules
       expect(lastUserText(r)).toMatch(/Your legal actions \(\d+\)/);
     }
-    const games = journal(runDir);
-    expect(games).toHaveLength(2);
-    for (const g of games) expect(g.termination).toBe('normal');
     // Every move of the two games was the model's: no fallback, and the bots' token counts are the server's.
     const logs = fs
       .readdirSync(runDir, { recursive: true, withFileTypes: true })
@@ -453,6 +460,5 @@ describe('Anthropic agents in a tourney round', () => {
     const answered = stats.reduce((s, x) => s + x.answered, 0);
     expect(answered).toBeGreaterThan(4);
     expect(stats.reduce((s, x) => s + x.tokens.input, 0)).toBe(120 * answered);
-    expectNoKey(runDir);
-  }, 180_000);
+  });
 });

@@ -167,9 +167,9 @@ describe('BuiltinAgent', () => {
     const ws = await workspace(agent.id, true);
     const res = await agent.develop(ws, { wallMs: 60_000 });
 
+    // The returned folder passed the orchestrator's check (validateBot, arenaCheck) after finish:
+    // "attempt 1 succeeded: the arena check passed" below.
     expect(res.botDir).toBe(ws.outputDir);
-    const v = await validateBot({ dir: res.botDir, game: 'gomoku', variant: 'standard', sandbox, hosts, moveMs: 2000 });
-    expect(v.ok, v.problems.join('; ')).toBe(true);
 
     expect(server.requests).toHaveLength(6);
     expect(
@@ -241,6 +241,8 @@ describe('BuiltinAgent', () => {
     expect(res.log).toMatch(/attempt 1 succeeded: the arena check passed/);
   });
 
+  // The 429 tests develop without the arena check (test_bot says none is available; start_ai.sh
+  // written is success): the wait is under test, not the bot, whose check (a) and (b) cover.
   it("after a 429 the request waits what the server asked and is asked again, Google's way too (RetryInfo in the body, no header)", async () => {
     let first = true;
     const turns = [
@@ -262,7 +264,7 @@ describe('BuiltinAgent', () => {
       return turns[req.messages.filter((m) => m.role === 'assistant').length];
     });
     const agent = new BuiltinAgent({ model: 'openai-compatible/waiter', maxRetries: 0 });
-    const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
+    const res = await agent.develop(await workspace(agent.id, false), { wallMs: 60_000 });
     expect(res.failure, res.log).toBeUndefined();
     expect(res.log).toMatch(
       /- rate limit: HTTP 429 from 127\.0\.0\.1:\d+ \(asked 0\.5 s\): waiting 0\.5 s, then asking again/,
@@ -279,7 +281,7 @@ describe('BuiltinAgent', () => {
     ];
     const server = await llm(turns);
     const agent = new BuiltinAgent({ model: 'openai-compatible/waiter', maxRetries: 0 });
-    const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
+    const res = await agent.develop(await workspace(agent.id, false), { wallMs: 60_000 });
     expect(res.failure, res.log).toBeUndefined();
     expect(res.log).toMatch(
       /- rate limit: HTTP 429 from 127\.0\.0\.1:\d+ \(asked 1\.0 s\): waiting 1\.0 s, then asking again/,
@@ -352,7 +354,7 @@ describe('BuiltinAgent', () => {
     vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
     try {
       const agent = new BuiltinAgent({ model: 'google/scripted-gemini', maxRetries: 0 });
-      const res = await agent.develop(await workspace(agent.id, true), { wallMs: 60_000 });
+      const res = await agent.develop(await workspace(agent.id, false), { wallMs: 60_000 });
       expect(res.failure, res.log).toBeUndefined();
       expect(res.log).toMatch(
         /- rate limit: HTTP 429 from 127\.0\.0\.1:\d+ \(asked 0\.5 s\): waiting 0\.5 s, then asking again/,
@@ -426,7 +428,9 @@ describe('BuiltinAgent', () => {
     }
   });
 
-  it('(b) retries a broken bot 3 times, then 3 times with the fallback model, then gives up', async () => {
+  // Two attempts a model here (each a bot start that fails): the default three, 3 + 3 in all, is
+  // checked in a tourney round by builtin-tourney.test.ts ('a broken bot ends as a failed build').
+  it('(b) retries a broken bot (attempts per model), then as many times with the fallback model, then gives up', async () => {
     const server = await llm(
       perConversation([
         { toolCalls: [write('develop_ai/start_ai.sh', '#!/bin/bash\necho "broken on purpose" >&2\nexit 1\n')] },
@@ -438,27 +442,28 @@ describe('BuiltinAgent', () => {
       model: 'openai-compatible/primary-model',
       fallback: 'openai-compatible/fallback-model',
       id: 'stubborn',
+      attemptsPerModel: 2,
     });
     const ws = await workspace(agent.id, true);
     const res = await agent.develop(ws, { wallMs: 120_000 });
 
     expect(server.requests.map((r) => r.model)).toEqual([
-      ...Array(9).fill('primary-model'),
-      ...Array(9).fill('fallback-model'),
+      ...Array(6).fill('primary-model'),
+      ...Array(6).fill('fallback-model'),
     ]);
     expect(toolResults(server.requests[2]!).at(-1)).toMatch(/^FAILED\n[\s\S]*did not start/);
     // Each retry is a new conversation that is told why the previous attempt failed.
     const retry = server.requests[3]!;
     expect(retry.messages.filter((m) => m.role === 'assistant')).toHaveLength(0);
     expect(retry.messages.find((m) => m.role === 'user')!.content).toMatch(
-      /Attempt 2 of 6\. The previous attempt did not produce a runnable bot: the arena check failed/,
+      /Attempt 2 of 4\. The previous attempt did not produce a runnable bot: the arena check failed/,
     );
-    expect(res.log.match(/^## attempt \d\/6/gm)).toHaveLength(6);
-    expect(res.log.match(/- test_bot\(\) ok \(FAILED\)/g)).toHaveLength(6);
-    expect(res.log).toMatch(/## attempt 4\/6: openai-compatible\/fallback-model \(fallback model\)/);
-    expect(res.log).toMatch(/gave up after 6 attempts: no runnable bot/);
+    expect(res.log.match(/^## attempt \d\/4/gm)).toHaveLength(4);
+    expect(res.log.match(/- test_bot\(\) ok \(FAILED\)/g)).toHaveLength(4);
+    expect(res.log).toMatch(/## attempt 3\/4: openai-compatible\/fallback-model \(fallback model\)/);
+    expect(res.log).toMatch(/gave up after 4 attempts: no runnable bot/);
     expect(res.cost.tokens).toEqual(server.totalUsage());
-    expect(res.cost.toolCalls).toBe(18);
+    expect(res.cost.toolCalls).toBe(12);
     expect(fs.existsSync(path.join(res.botDir, 'start_ai.sh'))).toBe(true); // what exists is returned
   });
 

@@ -5,7 +5,7 @@
 // (plain fetch, CATARENA_LLM_BASE_URL) asks the model for every move. Both bots validate and play.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOfflineAgent } from '../agents/offline/index.ts';
 import { createAgent } from '../agents/registry.ts';
 import { resolveModel } from '../agents/builtin/models.ts';
@@ -31,7 +31,12 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-async function round(spec: string, id: string) {
+/** One round of the given agents (default: the one spec against the offline cautious agent); `id`'s record and build log. */
+async function round(
+  spec: string,
+  id: string,
+  agents = () => [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)],
+) {
   const runDir = path.join(tempDir(), 'run');
   const config = resolveConfig({
     games: ['gomoku'],
@@ -44,7 +49,7 @@ async function round(spec: string, id: string) {
   const summary = await runTourney({
     config,
     runDir,
-    agents: [createAgent(spec, 1), createOfflineAgent('offline:cautious', 1)],
+    agents: agents(),
   });
   const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
   const record = JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8'));
@@ -86,7 +91,13 @@ describe('GOOGLE_GEMINI_BASE_URL for the built-in agent', () => {
 });
 
 describe('Google models in a tourney round', () => {
-  it('builtin:google writes a bot that validates and plays; tokens (thinking included) are in the cost record; the key is nowhere in the run', async () => {
+  // builtin:google and llm-player:google meet each other in one round (not each an offline bot in a
+  // round of its own), each with its own scripted server: the coder's by GOOGLE_GEMINI_BASE_URL,
+  // the player's by CATARENA_LLM_BASE_URL; what a server saw is what its agent sent.
+  let coderServer: ScriptedGemini;
+  let playerServer: ScriptedGemini;
+  let shared: Awaited<ReturnType<typeof round>>;
+  beforeAll(async () => {
     const sample = BUILTIN('random');
     const write = (file: string) => ({
       name: 'write_file',
@@ -102,39 +113,15 @@ describe('Google models in a tourney round', () => {
       { toolCalls: [{ name: 'finish', args: { summary: 'the sample random bot, tested' } }] },
     ];
     // The AI SDK's generateText does not stream: a streamed request would be refused (400).
-    server = await startScriptedGemini(perConversation(turns), { apiKey: SECRET, noStreaming: true });
+    coderServer = await startScriptedGemini(perConversation(turns), { apiKey: SECRET, noStreaming: true });
     vi.stubEnv('GEMINI_API_KEY', SECRET);
-    vi.stubEnv('GOOGLE_GEMINI_BASE_URL', server.rootURL);
-    const { runDir, summary, record, buildLog, games } = await round('builtin:google/scripted-gemini#coder', 'coder');
-    expect(record.status, buildLog).toBe('ok');
-    expect(record.agentKind).toBe('builtin:google/scripted-gemini');
-    expect(server.requests).toHaveLength(3);
-    for (const r of server.requests) {
-      expect([r.method, r.model, r.apiKey, r.side]).toEqual(['generateContent', 'scripted-gemini', SECRET, false]);
-      expect(r.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['write_file', 'test_bot', 'finish']));
-      expect(JSON.stringify(r.systemInstruction)).toContain('start_ai.sh');
-    }
-    // The conversation as the API has it: model turns with functionCall parts, answered by functionResponse parts.
-    const last = server.requests.at(-1)!;
-    expect(last.contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
-    expect(toolResults(last).join('\n')).toMatch(/validation: passed/);
-    expect(record.cost.tokens).toEqual(server.totalUsage());
-    expect(record.cost.tokens.output).toBe(
-      server.requests.reduce((s, r) => s + r.usage!.candidatesTokenCount + (r.usage!.thoughtsTokenCount ?? 0), 0),
-    );
-    expect(record.cost.toolCalls).toBe(5);
-    expect(summary.tracks[0]!.cost.coder!.tokens).toEqual(record.cost.tokens);
-    expect(games).toHaveLength(2);
-    for (const g of games) expect(g.termination).toBe('normal');
-    expectNoKey(runDir);
-  }, 180_000);
-
-  it('llm-player:google asks the model for every move (validation and games); the bot counts the tokens the server answered; the key is nowhere in the run', async () => {
-    // A legal option for every prompt: the LLM-player lists them and asks for one number.
+    vi.stubEnv('GOOGLE_GEMINI_BASE_URL', coderServer.rootURL);
+    // A legal option for every prompt: the LLM-player lists them and asks for one number (1 is one).
+    // The first option: the player fills a row while the coder's random bot seldom blocks it, so
+    // the games are short (varied answers against the random bot played them to a full board).
     const answer = (req: ScriptedRequest): ScriptTurn => {
-      const count = Number(/from 1 to (\d+)/.exec(lastUserText(req))?.[1] ?? 1);
       return {
-        text: String(1 + ((req.index * 7919) % count)),
+        text: '1',
         // Implicit caching: from the second request on, most of the prompt (within promptTokenCount) is read from the cache.
         usage: {
           promptTokenCount: 400,
@@ -144,16 +131,62 @@ describe('Google models in a tourney round', () => {
         },
       };
     };
-    server = await startScriptedGemini(answer, { apiKey: SECRET });
-    vi.stubEnv('GEMINI_API_KEY', SECRET);
-    vi.stubEnv('CATARENA_LLM_BASE_URL', server.baseURL);
-    const { runDir, record, buildLog, games } = await round('llm-player:google/scripted-gemini#player', 'player');
+    playerServer = await startScriptedGemini(answer, { apiKey: SECRET });
+    vi.stubEnv('CATARENA_LLM_BASE_URL', playerServer.baseURL);
+    shared = await round('builtin:google/scripted-gemini#coder', 'coder', () => [
+      createAgent('builtin:google/scripted-gemini#coder', 1),
+      createAgent('llm-player:google/scripted-gemini#player', 1),
+    ]);
+  }, 180_000);
+  afterAll(async () => {
+    await coderServer.close();
+    await playerServer.close();
+  });
+
+  it('the round: both bots validated and played both games; the key is nowhere in the run', () => {
+    expect(shared.games).toHaveLength(2);
+    for (const g of shared.games) expect(g.termination, g.reason).toBe('normal');
+    expectNoKey(shared.runDir);
+  });
+
+  it('builtin:google writes a bot that validates and plays; tokens (thinking included) are in the cost record', () => {
+    const { summary, record, buildLog } = shared;
+    expect(record.status, buildLog).toBe('ok');
+    expect(record.agentKind).toBe('builtin:google/scripted-gemini');
+    expect(coderServer.requests).toHaveLength(3);
+    for (const r of coderServer.requests) {
+      expect([r.method, r.model, r.apiKey, r.side]).toEqual(['generateContent', 'scripted-gemini', SECRET, false]);
+      expect(r.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['write_file', 'test_bot', 'finish']));
+      expect(JSON.stringify(r.systemInstruction)).toContain('start_ai.sh');
+    }
+    // The conversation as the API has it: model turns with functionCall parts, answered by functionResponse parts.
+    const last = coderServer.requests.at(-1)!;
+    expect(last.contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
+    expect(toolResults(last).join('\n')).toMatch(/validation: passed/);
+    expect(record.cost.tokens).toEqual(coderServer.totalUsage());
+    expect(record.cost.tokens.output).toBe(
+      coderServer.requests.reduce((s, r) => s + r.usage!.candidatesTokenCount + (r.usage!.thoughtsTokenCount ?? 0), 0),
+    );
+    expect(record.cost.toolCalls).toBe(5);
+    expect(summary.tracks[0]!.cost.coder!.tokens).toEqual(record.cost.tokens);
+  });
+
+  it('llm-player:google asks the model for every move (validation and games); the bot counts the tokens the server answered', () => {
+    const { runDir } = shared;
+    const record = JSON.parse(
+      fs.readFileSync(
+        path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'player.strategy.json'),
+        'utf8',
+      ),
+    );
+    const buildLog = fs.readFileSync(
+      path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'player.build.log'),
+      'utf8',
+    );
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('llm-player:google/scripted-gemini');
-    expect(games).toHaveLength(2);
-    for (const g of games) expect(g.termination, g.reason).toBe('normal');
-    expect(server.requests.length).toBeGreaterThan(4);
-    for (const r of server.requests) {
+    expect(playerServer.requests.length).toBeGreaterThan(4);
+    for (const r of playerServer.requests) {
       expect([r.method, r.model, r.apiKey, r.tools]).toEqual(['generateContent', 'scripted-gemini', SECRET, []]);
       expect(r.contents[0]!.role).toBe('user');
       expect(JSON.stringify(r.systemInstruction)).toContain('five');
@@ -172,8 +205,8 @@ describe('Google models in a tourney round', () => {
         },
     );
     expect(totals.length).toBeGreaterThan(0);
-    expect(totals.reduce((s, t) => s + t.llmCalls, 0)).toBe(server.requests.length);
-    expect(server.totalUsage().cacheRead).toBe(320 * (server.requests.length - 1));
+    expect(totals.reduce((s, t) => s + t.llmCalls, 0)).toBe(playerServer.requests.length);
+    expect(playerServer.totalUsage().cacheRead).toBe(320 * (playerServer.requests.length - 1));
     expect(
       totals.reduce(
         (s, t) => ({
@@ -183,10 +216,9 @@ describe('Google models in a tourney round', () => {
         }),
         { input: 0, output: 0, cacheRead: 0 },
       ),
-    ).toEqual(server.totalUsage());
+    ).toEqual(playerServer.totalUsage());
     expect(totals.reduce((s, t) => s + t.failures, 0)).toBe(0);
-    expectNoKey(runDir);
-  }, 180_000);
+  });
 
   it("llm-player:google rides out the Gemini API's rough edges: a 429 with RetryInfo only in the body, candidates without parts (SAFETY, MALFORMED_FUNCTION_CALL), a MAX_TOKENS cut; every token answered is counted", async () => {
     const legal = (req: ScriptedRequest) =>

@@ -1,4 +1,4 @@
-// A `--preset paper` round (one game, one round: an LLM-player against an offline bot) on today's
+// `--preset paper` rounds (one game, one round: LLM-players against each other, two rounds) on today's
 // models, each behind a scripted server that refuses what its real API refuses: Claude Sonnet 4.5
 // (temperature and top_p not both), an OpenAI reasoning model (temperature only 1), a Responses-only
 // one (gpt-5.5-pro), and a model that thinks by default (Claude Sonnet 5: no sampling at all, and
@@ -9,11 +9,11 @@
 // Last: a request refused as invalid is asked once a decision, not 3 times.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmPlayerAgent } from '../agents/llm-player/agent.ts';
-import { createOfflineAgent } from '../agents/offline/index.ts';
 import { llmPlayerSampling, PRESETS, resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
+import { ownEndpoint } from './helpers/agent-round.ts';
 import { tempDir } from './helpers/bots.ts';
 import { startScriptedAnthropic } from './helpers/scripted-anthropic.ts';
 import { startScriptedLlm } from './helpers/scripted-llm.ts';
@@ -21,9 +21,8 @@ import { startScriptedResponses } from './helpers/scripted-responses.ts';
 
 const KEY = 'sk-paper-preset-4242';
 const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
+afterAll(async () => {
   for (const close of closers.splice(0)) await close();
-  vi.unstubAllEnvs();
 });
 
 /** Answers that each server counts: every request with its HTTP status. */
@@ -33,11 +32,10 @@ interface Served {
   bodies: () => Array<Record<string, unknown>>;
 }
 
+// Each answered request has its usage; a refused one has none.
 async function anthropic(): Promise<Served> {
   const s = await startScriptedAnthropic(() => ({ text: '1' }), { apiKey: KEY });
   closers.push(s.close);
-  vi.stubEnv('ANTHROPIC_API_KEY', KEY);
-  // Each answered request has its usage; a refused one has none.
   return {
     baseUrl: s.v1URL,
     statuses: () => s.requests.map((r) => (r.usage ? 200 : 400)),
@@ -45,10 +43,9 @@ async function anthropic(): Promise<Served> {
   };
 }
 
-async function chat(): Promise<Served> {
-  const s = await startScriptedLlm(() => ({ text: '1' }), { key: KEY });
+async function chat(script: Parameters<typeof startScriptedLlm>[0] = () => ({ text: '1' })): Promise<Served> {
+  const s = await startScriptedLlm(script, { key: KEY });
   closers.push(s.close);
-  vi.stubEnv('OPENAI_API_KEY', KEY);
   return {
     baseUrl: s.baseURL,
     statuses: () => s.requests.map((r) => (r.usage ? 200 : 400)),
@@ -59,7 +56,6 @@ async function chat(): Promise<Served> {
 async function responses(): Promise<Served> {
   const s = await startScriptedResponses(() => ({ text: '1' }), { apiKey: KEY });
   closers.push(s.close);
-  vi.stubEnv('OPENAI_API_KEY', KEY);
   return {
     baseUrl: s.baseURL,
     statuses: () => s.requests.map((r) => (r.usage ? 200 : 400)),
@@ -67,11 +63,15 @@ async function responses(): Promise<Served> {
   };
 }
 
-/** One --preset paper round of Gomoku: the LLM-player against an offline bot. */
-async function paperRound(spec: string, served: Served) {
-  vi.stubEnv('CATARENA_LLM_BASE_URL', served.baseUrl);
+/**
+ * One --preset paper round of Gomoku between LLM-players, each behind its own server (its agents:
+ * entry's key variable and base URL): every player's requests reach its server only, so what one
+ * server saw is what that player sent. Two players a round, not one against an offline bot, halve
+ * the rounds this file plays (a round's set-up and reports cost about as much as its two games).
+ */
+async function paperRound(players: Array<{ spec: string; served: Served }>) {
   const runDir = path.join(tempDir(), 'run');
-  // The paper's settings, on the smallest schedule: one pair of games (the preset has 2 pairs).
+  // The paper's settings, on the smallest schedule: one pair of games a pairing (the preset has 2 pairs).
   const config = resolveConfig(PRESETS.paper, {
     games: ['gomoku'],
     variants: ['standard'],
@@ -81,7 +81,9 @@ async function paperRound(spec: string, served: Served) {
     llmPlayer: { perGame: { gomoku: { reps: 1 } } },
   });
   expect(llmPlayerSampling(config)).toEqual({ temperature: 0.1, topP: 1 });
-  const agents = [createLlmPlayerAgent(spec, llmPlayerSampling(config)), createOfflineAgent('offline:cautious', 1)];
+  const agents = players.map(({ spec, served }) =>
+    createLlmPlayerAgent(spec, llmPlayerSampling(config), ownEndpoint(spec.split('#')[1]!, KEY, served.baseUrl)),
+  );
   const summary = await runTourney({ config, runDir, agents });
   return { summary, report: fs.readFileSync(path.join(runDir, 'report.md'), 'utf8') };
 }
@@ -89,40 +91,67 @@ async function paperRound(spec: string, served: Served) {
 const CASES: Array<{ name: string; spec: string; server: () => Promise<Served>; sent: RegExp; body: object }> = [
   {
     name: 'Claude Sonnet 4.5 (temperature or top_p, not both)',
-    spec: 'llm-player:anthropic/claude-sonnet-4-5#player',
+    spec: 'llm-player:anthropic/claude-sonnet-4-5#sonnet45',
     server: anthropic,
-    sent: /player: messages: sent \{"temperature":0\.1\}, max_tokens 256; asked \{"temperature":0\.1,"topP":1\} \(topP 1 not sent: claude-sonnet-4-5 takes temperature or top_p, not both/,
+    sent: /sonnet45: messages: sent \{"temperature":0\.1\}, max_tokens 256; asked \{"temperature":0\.1,"topP":1\} \(topP 1 not sent: claude-sonnet-4-5 takes temperature or top_p, not both/,
     body: { temperature: 0.1, max_tokens: 256 },
   },
   {
     name: 'an OpenAI reasoning model, gpt-5.5 (temperature only 1)',
-    spec: 'llm-player:openai/gpt-5.5#player',
+    spec: 'llm-player:openai/gpt-5.5#gpt55',
     server: chat,
-    sent: /player: chat: sent the model defaults; asked \{"temperature":0\.1,"topP":1\} \(temperature 0\.1 not sent: gpt-5\.5 is a reasoning model/,
+    sent: /gpt55: chat: sent the model defaults; asked \{"temperature":0\.1,"topP":1\} \(temperature 0\.1 not sent: gpt-5\.5 is a reasoning model/,
     body: {},
   },
   {
     name: 'a Responses-only model, gpt-5.5-pro',
-    spec: 'llm-player:openai/gpt-5.5-pro#player',
+    spec: 'llm-player:openai/gpt-5.5-pro#pro',
     server: responses,
-    sent: /player: responses: sent the model defaults; asked \{"temperature":0\.1,"topP":1\}.*served by the Responses API only/,
+    sent: /pro: responses: sent the model defaults; asked \{"temperature":0\.1,"topP":1\}.*served by the Responses API only/,
     body: { store: false },
   },
   {
     name: 'a model that thinks by default, Claude Sonnet 5 (no sampling; thinking counts toward max_tokens)',
-    spec: 'llm-player:anthropic/claude-sonnet-5#player',
+    spec: 'llm-player:anthropic/claude-sonnet-5#sonnet5',
     server: anthropic,
-    sent: /player: messages: sent the model defaults, thinking adaptive, max_tokens 16000; asked \{"temperature":0\.1,"topP":1\}/,
+    sent: /sonnet5: messages: sent the model defaults, thinking adaptive, max_tokens 16000; asked \{"temperature":0\.1,"topP":1\}/,
     body: { max_tokens: 16_000, thinking: { type: 'adaptive' } },
   },
 ];
 
+/** The player whose every request is refused as invalid (an OpenAI-compatible chat server). */
+const REFUSED = 'llm-player:openai-compatible/scripted#refused';
+
+type Round = Awaited<ReturnType<typeof paperRound>>;
+const played = new Map<string, { round: Round; served: Served }>();
+
+// Two rounds: the four current models two by two, the refused player in the first.
+beforeAll(async () => {
+  const servers = await Promise.all(CASES.map((c) => c.server()));
+  const refused = await chat(() => ({
+    httpError: 400,
+    message: "Unsupported parameter: 'top_p' is not supported with this model.",
+    type: 'invalid_request_error',
+    code: 'unsupported_parameter',
+  }));
+  const entries = [...CASES.map((c, i) => ({ spec: c.spec, served: servers[i]! })), { spec: REFUSED, served: refused }];
+  for (const group of [
+    [entries[0]!, entries[1]!, entries[4]!],
+    [entries[2]!, entries[3]!],
+  ]) {
+    const round = await paperRound(group);
+    for (const e of group) played.set(e.spec, { round, served: e.served });
+  }
+}, 240_000);
+
+const idOf = (spec: string) => spec.split('#')[1]!;
+
 describe('--preset paper on current models: every decision the model’s, no refused request', () => {
   for (const c of CASES) {
-    it(c.name, async () => {
-      const served = await c.server();
-      const { summary, report } = await paperRound(c.spec, served);
-      const use = summary.tracks[0]!.llmPlayers!.player!;
+    it(c.name, () => {
+      const { round, served } = played.get(c.spec)!;
+      const { summary, report } = round;
+      const use = summary.tracks[0]!.llmPlayers![idOf(c.spec)]!;
       expect(use.decisions).toBeGreaterThan(5);
       expect(use.fallbacks).toBe(0);
       expect(use.refused).toBeUndefined();
@@ -137,38 +166,23 @@ describe('--preset paper on current models: every decision the model’s, no ref
       expect(report).toMatch(
         /^- Model table \(prices, sampling, thinking per model\): agents\/core\/models\.json dated \d{4}-\d{2}-\d{2}$/m,
       );
-      expect(report).toMatch(/\| player\s*\| gomoku-standard \|\s*\d+ \|\s*0 \| 0%/);
-    }, 120_000);
+      expect(report).toMatch(new RegExp(`\\| ${idOf(c.spec)}\\s*\\| gomoku-standard \\|\\s*\\d+ \\|\\s*0 \\| 0%`));
+    });
   }
 });
 
 describe('a request refused as invalid', () => {
-  it('is asked once a decision, not 3 times: the decision falls back at once, counted as refused', async () => {
-    const s = await startScriptedLlm(
-      () => ({
-        httpError: 400,
-        message: "Unsupported parameter: 'top_p' is not supported with this model.",
-        type: 'invalid_request_error',
-        code: 'unsupported_parameter',
-      }),
-      { key: KEY },
-    );
-    closers.push(s.close);
-    vi.stubEnv('OPENAI_API_KEY', KEY);
-    const { summary, report } = await paperRound('llm-player:openai-compatible/scripted#player', {
-      baseUrl: s.baseURL,
-      statuses: () => [],
-      bodies: () => [],
-    });
-    const use = summary.tracks[0]!.llmPlayers!.player!;
+  it('is asked once a decision, not 3 times: the decision falls back at once, counted as refused', () => {
+    const { round, served } = played.get(REFUSED)!;
+    const use = round.summary.tracks[0]!.llmPlayers!.refused!;
     expect(use.decisions).toBeGreaterThan(5);
     expect(use.fallbacks).toBe(use.decisions);
     expect(use.refused).toBe(use.decisions);
-    expect(s.requests).toHaveLength(use.decisions);
-    expect(report).toMatch(
-      /player: chat: sent \{"temperature":0\.1,"topP":1\}.*; \d+ decisions refused as invalid requests/,
+    expect(served.bodies()).toHaveLength(use.decisions);
+    expect(round.report).toMatch(
+      /refused: chat: sent \{"temperature":0\.1,"topP":1\}.*; \d+ decisions refused as invalid requests/,
     );
-  }, 120_000);
+  });
 });
 
 describe('--preset paper: the LLM-player settings from the game descriptors', () => {

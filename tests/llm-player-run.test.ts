@@ -6,7 +6,7 @@
 // alarm lines, with the share of random fallbacks per agent and track.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { createLlmPlayerAgent, LLM_PLAYER_BOT_DIR } from '../agents/llm-player/agent.ts';
 import { createOfflineAgent } from '../agents/offline/index.ts';
@@ -24,8 +24,9 @@ import { sampleBuildTurns } from './helpers/sample-build.ts';
 import { stepOf, type ScriptedRequest } from './helpers/scripted-llm.ts';
 import { runTourney } from '../orchestrator/tourney/tourney.ts';
 import { roundSpecs } from '../orchestrator/tourney/track-schedule.ts';
-import type { StrategyRecord } from '../records/tourney.ts';
+import type { StrategyRecord, TourneySummary } from '../records/tourney.ts';
 import { buildAlarmLines } from '../reports/alarms.ts';
+import { ownEndpoint } from './helpers/agent-round.ts';
 import { tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
 
@@ -163,6 +164,119 @@ describe('LLM-player settings', () => {
   });
 });
 
+describe('LLM-players in one tourney round', () => {
+  // Three LLM-players, each behind its own scripted server and key (its agents: entry endpoint), meet
+  // each other in one round instead of an offline bot in three: what a server saw is what its player
+  // sent. failed: every call refused (a bad key); patient: a 429 first, then answers; priced: answers
+  // with usage. The config's temperature and the patient one's reasoning effort ride along.
+  const ids = ['failed', 'patient', 'priced'] as const;
+  const servers: Record<string, ScriptedLlm> = {};
+  const usage = { prompt_tokens: 1000, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 400 } };
+  let r: { summary: TourneySummary; games: MatchResult[]; report: string; html: string };
+  beforeAll(async () => {
+    let first = true;
+    const scripts: Record<(typeof ids)[number], Parameters<typeof startScriptedLlm>[0]> = {
+      failed: () => ({
+        httpError: 401,
+        message: 'Incorrect API key provided.',
+        type: 'invalid_request_error',
+        code: 'invalid_api_key',
+      }),
+      patient: () => {
+        if (!first) return { text: '1' };
+        first = false;
+        return {
+          httpError: 429,
+          message: 'Rate limit reached for requests',
+          type: 'requests',
+          code: 'rate_limit_exceeded',
+          headers: { 'retry-after': '1' },
+        };
+      },
+      // Each answer: 1000 prompt tokens of which 400 cached, 30 output; $10 / $1 / $20 per million.
+      priced: () => ({ text: '1', usage }),
+    };
+    for (const id of ids) servers[id] = await startScriptedLlm(scripts[id], { key: `${KEY}-${id}` });
+    const runDir = path.join(tempDir(), 'run');
+    const config = resolveConfig({
+      games: ['gomoku'],
+      rounds: 1,
+      variants: ['standard'],
+      concurrency: 2,
+      bootstrapSamples: 20,
+      llmPlayer: { temperature: 0.3, perGame: {} },
+      prices: { scripted: { input: 10, cacheRead: 1, output: 20 } },
+    });
+    const spec = (id: string) =>
+      `llm-player:openai-compatible/scripted#${id}${id === 'patient' ? '?reasoningEffort=low' : ''}`;
+    const agents = ids.map((id) =>
+      createLlmPlayerAgent(spec(id), llmPlayerSampling(config), ownEndpoint(id, `${KEY}-${id}`, servers[id]!.baseURL)),
+    );
+    const summary = await runTourney({ config, runDir, agents });
+    r = {
+      summary,
+      games: fs
+        .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as MatchResult),
+      report: fs.readFileSync(path.join(runDir, 'report.md'), 'utf8'),
+      html: fs.readFileSync(path.join(runDir, 'report.html'), 'utf8'),
+    };
+  }, 180_000);
+  afterAll(async () => {
+    for (const s of Object.values(servers)) await s.close();
+  });
+
+  it('all calls failed: every decision a random fallback, one call a move (a refused key is not asked twice), said in both reports and the alarm lines', () => {
+    const use = r.summary.tracks[0]!.llmPlayers!.failed!;
+    expect(use.decisions).toBeGreaterThan(5);
+    expect(use.fallbacks).toBe(use.decisions);
+    expect(servers.failed!.requests).toHaveLength(use.decisions); // one request per decision, not three
+    const alarm = buildAlarmLines(r.summary).find((l) => l.includes('LLM-player failed'));
+    expect(alarm).toMatch(/Every decision of LLM-player failed was a random fallback \(\d+ of \d+\)/);
+    expect(r.report).toContain(`> **${alarm}**`);
+    expect(r.report).toMatch(/## LLM-player decisions[\s\S]*\| failed\s*\| gomoku-standard \|\s*\d+ \|\s*\d+ \| 100%/);
+    expect(r.html).toContain('Every decision of LLM-player failed was a random fallback');
+    expect(r.html).toContain('LLM-player decisions');
+    // Each LLM-player's seat moved on its own deadline (60 s by default); a code bot's seat has
+    // none of its own (the budget test below: the coder's seat; the settings tests above: the paper's).
+    expect(r.games).toHaveLength(6);
+    for (const g of r.games)
+      expect(g.spec.limits.seatMoveMs).toEqual(Object.fromEntries(g.spec.seats.map((s) => [s, 60_000])));
+  });
+
+  it("a 429's retry-after is waited out within the move, then the model's answers are played; sampling options reach the request", () => {
+    const use = r.summary.tracks[0]!.llmPlayers!.patient!;
+    expect(use.fallbacks).toBe(0);
+    expect(use.decisions).toBeGreaterThan(5);
+    const [refused, next] = servers.patient!.requests;
+    expect(refused!.turn).toMatchObject({ httpError: 429 });
+    expect(next!.at - refused!.at).toBeGreaterThanOrEqual(950);
+    // The config's temperature and the spec's reasoning effort, in OpenAI's fields.
+    expect(next!.body).toMatchObject({ temperature: 0.3, reasoning_effort: 'low' });
+    expect(buildAlarmLines(r.summary).filter((l) => l.includes('LLM-player patient'))).toEqual([]);
+    expect(r.report).toMatch(/\| patient\s*\| gomoku-standard \|\s*\d+ \|\s*0 \| 0%/);
+  });
+
+  it("play-time tokens by kind equal the server's usage (cached counted once), costed per agent and round in both reports", () => {
+    const answered = servers.priced!.requests.filter((q) => q.usage);
+    expect(answered.length).toBeGreaterThan(5);
+    const n = answered.length;
+    const play = r.summary.tracks[0]!.llmPlayers!.priced!.play!['1']!;
+    expect(play.tokens).toEqual({ input: 600 * n, cacheRead: 400 * n, cacheWrite: 0, output: 30 * n });
+    const usd = (n * (600 * 10 + 400 * 1 + 30 * 20)) / 1e6;
+    expect(play.costUsd).toBeCloseTo(usd, 9);
+    const cell = `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
+    const row = new RegExp(
+      `\\| priced\\s*\\| 1 \\|.*\\|\\s*${600 * n} \\|\\s*${400 * n} \\|\\s*${30 * n} \\| ${cell.replace(/[$.]/g, '\\$&')}\\s*\\|`,
+    );
+    expect(r.report).toMatch(/## Cost per agent and round/);
+    expect(r.report).toMatch(row);
+    expect(r.html).toContain(`<td>${600 * n}</td><td>${400 * n}</td><td>${30 * n}</td><td>${cell}</td>`);
+  });
+});
+
 describe('an LLM-player in a tourney round', () => {
   const round = async (
     spec: string,
@@ -193,84 +307,8 @@ describe('an LLM-player in a tourney round', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as MatchResult);
-    return {
-      runDir,
-      summary,
-      games,
-      report: fs.readFileSync(path.join(runDir, 'report.md'), 'utf8'),
-      html: fs.readFileSync(path.join(runDir, 'report.html'), 'utf8'),
-    };
+    return { runDir, summary, games };
   };
-
-  it('all calls failed: every decision a random fallback, one call a move (a refused key is not asked twice), said in both reports and the alarm lines', async () => {
-    const r = await round('llm-player:openai-compatible/scripted#player', () => ({
-      httpError: 401,
-      message: 'Incorrect API key provided.',
-      type: 'invalid_request_error',
-      code: 'invalid_api_key',
-    }));
-    const use = r.summary.tracks[0]!.llmPlayers!.player!;
-    expect(use.decisions).toBeGreaterThan(5);
-    expect(use.fallbacks).toBe(use.decisions);
-    expect(server!.requests).toHaveLength(use.decisions); // one request per decision, not three
-    const alarm = buildAlarmLines(r.summary).find((l) => l.includes('LLM-player player'));
-    expect(alarm).toMatch(/Every decision of LLM-player player was a random fallback \(\d+ of \d+\)/);
-    expect(r.report).toContain(`> **${alarm}**`);
-    expect(r.report).toMatch(/## LLM-player decisions[\s\S]*\| player\s*\| gomoku-standard \|\s*\d+ \|\s*\d+ \| 100%/);
-    expect(r.html).toContain('Every decision of LLM-player player was a random fallback');
-    expect(r.html).toContain('LLM-player decisions');
-    // Its seat moved on its own deadline (60 s by default), the offline bot's on the game's 10 s.
-    for (const g of r.games) expect(g.spec.limits.seatMoveMs).toEqual({ 'player@r1': 60_000 });
-  }, 180_000);
-
-  it("a 429's retry-after is waited out within the move, then the model's answers are played; sampling options reach the request", async () => {
-    let first = true;
-    const r = await round('llm-player:openai-compatible/scripted#player?reasoningEffort=low', () => {
-      if (first) {
-        first = false;
-        return {
-          httpError: 429,
-          message: 'Rate limit reached for requests',
-          type: 'requests',
-          code: 'rate_limit_exceeded',
-          headers: { 'retry-after': '1' },
-        };
-      }
-      return { text: '1' };
-    });
-    const use = r.summary.tracks[0]!.llmPlayers!.player!;
-    expect(use.fallbacks).toBe(0);
-    expect(use.decisions).toBeGreaterThan(5);
-    const [refused, next] = server!.requests;
-    expect(refused!.turn).toMatchObject({ httpError: 429 });
-    expect(next!.at - refused!.at).toBeGreaterThanOrEqual(950);
-    // The config's temperature and the spec's reasoning effort, in OpenAI's fields.
-    expect(next!.body).toMatchObject({ temperature: 0.3, reasoning_effort: 'low' });
-    expect(buildAlarmLines(r.summary).filter((l) => l.includes('LLM-player'))).toEqual([]);
-    expect(r.report).toMatch(/\| player\s*\| gomoku-standard \|\s*\d+ \|\s*0 \| 0%/);
-  }, 180_000);
-
-  it("play-time tokens by kind equal the server's usage (cached counted once), costed per agent and round in both reports", async () => {
-    // Each answer: 1000 prompt tokens of which 400 cached, 30 output; $10 / $1 / $20 per million.
-    const usage = { prompt_tokens: 1000, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 400 } };
-    const r = await round('llm-player:openai-compatible/scripted#player', () => ({ text: '1', usage }), {
-      config: { prices: { scripted: { input: 10, cacheRead: 1, output: 20 } } },
-    });
-    const answered = server!.requests.filter((q) => q.usage);
-    expect(answered.length).toBeGreaterThan(5);
-    const n = answered.length;
-    const play = r.summary.tracks[0]!.llmPlayers!.player!.play!['1']!;
-    expect(play.tokens).toEqual({ input: 600 * n, cacheRead: 400 * n, cacheWrite: 0, output: 30 * n });
-    const usd = (n * (600 * 10 + 400 * 1 + 30 * 20)) / 1e6;
-    expect(play.costUsd).toBeCloseTo(usd, 9);
-    const cell = `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
-    const row = new RegExp(
-      `\\| player\\s*\\| 1 \\|.*\\|\\s*${600 * n} \\|\\s*${400 * n} \\|\\s*${30 * n} \\| ${cell.replace(/[$.]/g, '\\$&')}\\s*\\|`,
-    );
-    expect(r.report).toMatch(/## Cost per agent and round/);
-    expect(r.report).toMatch(row);
-    expect(r.html).toContain(`<td>${600 * n}</td><td>${400 * n}</td><td>${30 * n}</td><td>${cell}</td>`);
-  }, 180_000);
 
   it('play-time dollars count toward --budget-usd: after a round whose LLM-player spent it, no new development starts', async () => {
     const turns = sampleBuildTurns({ usage: { prompt_tokens: 1000, completion_tokens: 100 } });
@@ -291,5 +329,9 @@ describe('an LLM-player in a tourney round', () => {
     const coder = r.summary.tracks[0]!.strategies.find((s) => s.id === 'coder@r2')!;
     expect(coder.carriedOver).toMatch(/budget of \$1\.00 was reached \(\$\d+\.\d\d estimated\)/);
     expect(buildAlarmLines(r.summary).some((l) => l.includes("The run's budget was reached"))).toBe(true);
+    // The LLM-player's seat moved on its own deadline, the code bot's on the game's (no entry of its own).
+    const round1 = r.games.filter((g) => g.spec.seats.includes('player@r1') && g.spec.seats.includes('coder@r1'));
+    expect(round1).toHaveLength(2);
+    for (const g of round1) expect(g.spec.limits.seatMoveMs).toEqual({ 'player@r1': 60_000 });
   }, 300_000);
 });
