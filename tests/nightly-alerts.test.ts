@@ -2,8 +2,10 @@
 // (bots as plain processes: nothing here depends on the sandbox) and a webhook on 127.0.0.1: a night that fails on Redis going away is
 // retried, and its `--on-failure` command and webhook fire once, when the last attempt fails (not
 // on the retried one); a night whose agent's S falls below its band fires them with the regression.
-// A hook that hangs is stopped and reported; a hostile reason reaches the command as data only.
-// Over 30 s: the failing night plays two attempts, each cut by a 3 s Redis outage, then a second night.
+// A hook that hangs is stopped and reported; a hostile reason reaches the command as data only. A
+// night whose job lock lapses in an outage (no `failed` event from BullMQ) still alerts, once.
+// Over 30 s: the failing night plays two attempts, each cut by a 3 s Redis outage, then a second
+// night, and a third cut by an outage on its own Redis.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -91,7 +93,7 @@ describe('nightly alerts: the hooks fire on the last failed attempt and on a reg
         // Longer than an outage and Redis's restart: a lock that lapses while Redis is away makes
         // BullMQ's moveToFailed throw "Missing lock", so no `failed` event fires and no alert (a
         // product race, seen under load with 5 s; with the default 30 s lock any outage past the
-        // 60 s grace hits it). This file tests the hooks, not that race.
+        // 60 s grace hits it). The race has its own test below.
         lockDurationMs: 15_000,
         queueGraceMs: 1_000, // a 3 s outage fails an attempt
         report: (m) => messages.push(m),
@@ -233,6 +235,67 @@ describe('nightly alerts: the hooks fire on the last failed attempt and on a reg
         expect(posted.find((p) => p.schedule === name)).toEqual(alert);
       } finally {
         await removeSchedule(redis.url, name);
+      }
+    }, 90_000);
+  });
+
+  // The race the worker above avoids with its long lock: the lock lapses while Redis is away, so
+  // BullMQ cannot move the job to failed and emits no `failed` event. The night is still recorded
+  // failed and alerted, once, and its job, back from the stalled check, is not played again.
+  describe.runIf(hasRedis() || Boolean(process.env.CI))('a night whose lock lapses in the outage', () => {
+    it('is recorded failed and alerted once, and not run again', async () => {
+      const redis = await startRedis({ persistence: true });
+      const messages: string[] = [];
+      const worker = await startQueueWorker({
+        url: redis.url,
+        concurrency: 2,
+        sandbox: 'unsafe',
+        workDir: tempDir('catarena-alert-worker-'),
+        runsDir: tempDir('catarena-alert-lapsed-'),
+        lockDurationMs: 1_000, // lapses in a 3 s outage; the stalled check runs every second
+        queueGraceMs: 1_000,
+        report: (m) => messages.push(m),
+      });
+      const file = path.join(tempDir(), 'alerts.jsonl');
+      const name = `alert-lapsed-${Date.now()}`;
+      try {
+        await scheduleTourney({
+          url: redis.url,
+          name,
+          cron: soon(2),
+          config: {
+            games: ['gomoku'],
+            variants: ['standard'],
+            rounds: 1,
+            agents: [`dir:${slowHeuristic('deep', 400, { depth: 1 })}#deep`, `dir:${slowHeuristic('wide', 400)}#wide`],
+            concurrency: 2,
+            bootstrapSamples: 50,
+            sandbox: 'unsafe',
+          },
+          retries: 0,
+          alerts: { onFailure: appendTo(file) },
+        });
+        await waitFor(async () => messages.some((m) => m.includes(`"${name}" started`)), 'the night', 30_000);
+        await new Promise((r) => setTimeout(r, 1_500));
+        await redis.kill();
+        await new Promise((r) => setTimeout(r, 3_000));
+        await redis.start();
+        await waitFor(async () => alertsIn(file).length > 0, 'the alert', 30_000);
+        await waitFor(
+          async () => (await withRedis(redis.url, (r) => readNights(r, name))).some((n) => n.state === 'failed'),
+          'the failed night recorded',
+          30_000,
+        );
+        await new Promise((r) => setTimeout(r, 3_000)); // the stalled check brings the job back meanwhile
+        expect(alertsIn(file)).toEqual([
+          expect.objectContaining({ event: 'failed', schedule: name, attempt: 1, attempts: 1 }),
+        ]);
+        expect(messages.filter((m) => m.includes(`"${name}" started`))).toHaveLength(1);
+        expect((await withRedis(redis.url, (r) => readNights(r, name))).map((n) => n.state)).toEqual(['failed']);
+      } finally {
+        await removeSchedule(redis.url, name).catch(() => {});
+        await worker.kill();
+        await redis.stop();
       }
     }, 90_000);
   });

@@ -14,7 +14,7 @@ import { type Overdue, overdueOf } from '../queue/schedule-state.ts';
 import { holdNight } from './night-checkpoint.ts';
 import { forgetLostSchedule, LOST_KEY, type LostSchedule, readLostSchedules } from '../queue/lost-schedules.ts';
 import { type NightRecord, recordNight } from '../queue/nights.ts';
-import { checkHooks, describeHooks, type NightHooks } from './night-alerts.ts';
+import { checkHooks, describeHooks, fireNightAlert, type NightHooks } from './night-alerts.ts';
 import { absoluteDirSpec } from '../../agents/kinds.ts';
 
 export interface ScheduleOptions {
@@ -258,13 +258,70 @@ export async function runScheduledTourney(
       await job.moveToDelayed(Date.now() + 5_000, token);
       throw new DelayedError();
     }
-    if (!isInfrastructureFailure(err)) throw new UnrecoverableError((err as Error).message);
-    options.report(
-      attempt < attempts
-        ? `scheduled tourney "${job.data.name}" failed on an infrastructure error (attempt ${attempt} of ${attempts}); it is tried again, resuming ${runDir}: ${(err as Error).message}`
-        : `scheduled tourney "${job.data.name}" failed on an infrastructure error after ${attempts} attempt(s): ${(err as Error).message}`,
-    );
-    throw err;
+    const final = isInfrastructureFailure(err) ? (err as Error) : new UnrecoverableError((err as Error).message);
+    if (final === err)
+      options.report(
+        attempt < attempts
+          ? `scheduled tourney "${job.data.name}" failed on an infrastructure error (attempt ${attempt} of ${attempts}); it is tried again, resuming ${runDir}: ${final.message}`
+          : `scheduled tourney "${job.data.name}" failed on an infrastructure error after ${attempts} attempt(s): ${final.message}`,
+      );
+    if (final !== err || attempt >= attempts) await endNight(job, final, attempt, options);
+    throw final;
+  }
+}
+
+/** Jobs whose night this process ended for good: recorded and alerted once, never run again here. */
+const endedNights = new Set<string>();
+const jobKey = (job: Job<TourneyJobData>) => `${job.queueName}:${job.id}`;
+
+/** True when this process already ended the job's night for good (a `failed` event after it, or a stalled re-run). */
+export const nightEndedHere = (job: Job<TourneyJobData>): boolean => endedNights.has(jobKey(job));
+
+/**
+ * A night's last attempt failed: recorded and its hooks fired here, before BullMQ moves the job to
+ * failed. That move, and so BullMQ's `failed` event, is lost when the job's lock lapsed while Redis
+ * was away (BullMQ emits "Missing lock" as an `error` instead).
+ */
+async function endNight(
+  job: Job<TourneyJobData>,
+  err: Error,
+  attempt: number,
+  options: { url: string; report: (message: string) => void; worker?: string },
+): Promise<void> {
+  endedNights.add(jobKey(job));
+  const record: NightRecord = {
+    schedule: job.data.name,
+    firedAt: firedAt(job).toISOString(),
+    state: 'failed',
+    at: new Date().toISOString(),
+    reason: err.message.split('\n')[0],
+    attempt,
+    attempts: job.opts.attempts ?? 1,
+    ...(options.worker ? { worker: options.worker } : {}),
+  };
+  options.report(`scheduled tourney ${job.id} failed: ${err.message}`);
+  void fireNightAlert(record, job.data.alerts, { report: options.report });
+  // The night may have failed on Redis being away: recorded once it answers again.
+  void recordWhenReachable(options.url, record, options.report);
+}
+
+async function recordWhenReachable(
+  url: string,
+  record: NightRecord,
+  report: (message: string) => void,
+  tries = 60,
+): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await withRedis(url, (redis) => recordNight(redis, record));
+      return;
+    } catch (err) {
+      if (i >= tries)
+        return report(
+          `scheduled tourney "${record.schedule}": could not record the night as failed: ${(err as Error).message}`,
+        );
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
   }
 }
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker, type Job, type WorkerOptions } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createSandbox } from '../../sandbox/index.ts';
 import type { DockerSandboxOptions } from '../../sandbox/docker.ts';
@@ -20,7 +20,7 @@ import { ARTIFACT_CACHE_DEFAULTS, evictArtifacts } from '../queue/artifact-cache
 import { megabytes } from '../run/disk-usage.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
-import { firedAt, nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
+import { firedAt, nightEndedHere, nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
 import { alertIfRegressed, fireNightAlert } from './night-alerts.ts';
 import { startDevelopService } from './develop-service.ts';
 import { catchUp } from './missed-firings.ts';
@@ -243,9 +243,11 @@ function startTourneyWorker(
 ): Worker {
   const tourneys = new Worker<TourneyJobData>(
     TOURNEY_QUEUE,
-    async (job, token) =>
+    async (job, token) => {
+      // A night this worker ended for good whose job came back (its lock had lapsed): not run again.
+      if (nightEndedHere(job)) throw new UnrecoverableError('this night already failed for good on this worker');
       // Firings that passed while no worker took the job: recorded, and run per the catch-up policy.
-      (await catchUp(job, { url: options.url, worker: name, report })).runHere
+      return (await catchUp(job, { url: options.url, worker: name, report })).runHere
         ? runScheduledTourney(job, token, {
             url: options.url,
             runsDir: options.runsDir,
@@ -254,13 +256,15 @@ function startTourneyWorker(
             queueGraceMs: options.queueGraceMs,
             worker: name,
           })
-        : { missed: true },
+        : { missed: true };
+    },
     { ...common, concurrency: 1 },
   );
   tourneys.on('error', () => {});
   tourneys.on('failed', (job, err) => {
-    // A failure BullMQ retries was reported by runScheduledTourney; this is the night's end.
-    const failed = job && nightFailedForGood(job, err);
+    // A failure BullMQ retries was reported by runScheduledTourney, and so was a last attempt that
+    // failed in the tourney (nightEndedHere); this is the end of a night that failed before it.
+    const failed = job && !nightEndedHere(job) && nightFailedForGood(job, err);
     if (!failed) return;
     report(`scheduled tourney ${job.id} failed: ${err.message}`);
     void noteNight(options.url, { ...failed, worker: name }, report);
