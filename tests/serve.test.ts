@@ -12,13 +12,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
+import { hasChromium, screenshot, sharedChromium } from './helpers/browser.ts';
+import { ReusedPage } from './helpers/reused-page.ts';
 import { tempDir } from './helpers/bots.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
 import { catarena } from './helpers/cli.ts';
 import { ServeServer } from '../orchestrator/serve/server.ts';
 import { queueStatus } from '../orchestrator/queue/status.ts';
 import { startQueueWorker, type RunningWorker } from '../orchestrator/worker/worker.ts';
+
+/** The file's one Chromium page, loaded again by each test (a page of its own costs about 1 s of CPU more). */
+let tab: ReusedPage | undefined;
+const openUrl = async (_browser: Browser, url: string) =>
+  (tab ??= await ReusedPage.open(await sharedChromium())).url(url);
+afterAll(() => tab?.close());
 
 /** Games counted in the page's W tables (each pair game fills two cells). */
 const filled = (page: Page) =>
@@ -110,7 +117,6 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     ).not.toBe(200);
     expect(runs.errors).toEqual([]);
     expect(runs.outside).toEqual([]);
-    await page.close();
   }, 300_000);
 
   it('a run whose process is gone without saying so shows as killed', async () => {
@@ -135,7 +141,6 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     await expect.poll(() => page.locator('tr[data-run="tourney-killed"]').getAttribute('data-state')).toBe('killed');
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
-    await page.close();
   });
 });
 
@@ -171,7 +176,6 @@ describe.skipIf(!hasChromium || !hasRedis())('catarena serve --queue in Chromium
     await page.locator('[data-testid="workers"] tr[data-worker="serve-test-worker"]').waitFor({ timeout: 30_000 });
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
-    await page.close();
   }, 120_000);
 });
 
