@@ -14,13 +14,13 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { buildWorkspace } from '../agents/core/workspace.ts';
 import { runProbe } from '../orchestrator/probe/probe.ts';
 import { compactLiveFile, RunDir } from '../orchestrator/run/run-dir.ts';
 import { COMPRESS_MIN, linkIntoStore } from '../orchestrator/run/file-store.ts';
 import { readViewData, readViewIndex, viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
-import { hasChromium, openReplayPage, sharedChromium } from './helpers/browser.ts';
+import { hasChromium, sharedChromium } from './helpers/browser.ts';
+import { ReusedPage } from './helpers/reused-page.ts';
 import { viewFileSync } from './helpers/replays.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 import { catarena } from './helpers/cli.ts';
@@ -165,10 +165,12 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
   }, 180_000);
 
   describe.skipIf(!hasChromium)('in Chromium', () => {
-    let browser: Browser;
+    // The three loads in one page: a page of its own costs about 1 s of CPU more.
+    let tab: ReusedPage;
     beforeAll(async () => {
-      browser = await sharedChromium();
+      tab = await ReusedPage.open(await sharedChromium());
     }, 60_000);
+    afterAll(() => tab?.close());
 
     it('its own per-game pages still open after report rewrote viewer.js, and so does the shared page', async () => {
       const { runDir, r } = await reportedOldRun();
@@ -178,21 +180,17 @@ describe('a run written by 6d841b9 (replays/<id>.json and a page per game, no st
         .readdirSync(replays)
         .find((f) => f.endsWith('.html') && f !== 'replay.html')!
         .replace(/\.html$/, '');
-      const { openFile } = await import('./helpers/browser.ts');
-      const old = await openFile(browser, path.join(replays, `${id}.html`), runDir);
+      const old = await tab.file(path.join(replays, `${id}.html`), runDir);
       await old.page.waitForSelector('[data-testid=step]');
       expect(await old.page.locator('[data-testid=board] svg').count()).toBe(1);
       expect(old.errors).toEqual([]);
-      await old.page.close();
-      const shared = await openReplayPage(browser, replays, id, runDir);
+      const shared = await tab.replay(replays, id, runDir);
       await shared.page.click('[data-testid=last]');
       expect(await shared.page.locator('[data-testid=step]').textContent()).toMatch(/^move (\d+) of \1$/);
       expect(shared.errors).toEqual([]);
       expect(shared.outside).toEqual([]);
-      await shared.page.close();
-      const missing = await openReplayPage(browser, replays, 'nosuchgame', runDir);
+      const missing = await tab.replay(replays, 'nosuchgame', runDir);
       expect(await missing.page.locator('[data-testid=replay-error]').textContent()).toContain('catarena report');
-      await missing.page.close();
     }, 120_000);
   });
 });

@@ -6,7 +6,8 @@
 //   fetches /api/runs, while catarena's own report.html and replay page still work;
 // - a forged Host header (DNS rebinding) is refused on every route; a page elsewhere cannot post.
 // One real tourney (offline agents, gomoku standard, 1 round) feeds every test. Over 30 s: 54 s
-// measured at a load average of 20 on 2 cores, mostly the Chromium pages (six page loads).
+// measured at a load average of 20 on 2 cores, mostly the Chromium pages: six page loads, in one
+// page (a page of its own each cost about 1 s of CPU more).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,8 +22,9 @@ import { ServeServer } from '../orchestrator/serve/server.ts';
 import { agentRows } from '../orchestrator/serve/runs.ts';
 import { allowedHosts, hostOfAuthority } from '../orchestrator/serve/request-guard.ts';
 import { copyTree } from '../util/fs.ts';
-import { hasChromium, openUrl, sharedChromium } from './helpers/browser.ts';
+import { hasChromium, sharedChromium } from './helpers/browser.ts';
 import { tempDir } from './helpers/bots.ts';
+import { ReusedPage } from './helpers/reused-page.ts';
 
 const PASSWD = fs.readFileSync('/etc/passwd', 'utf8');
 const TRACK = 'tracks/gomoku-standard/round_1';
@@ -182,26 +184,26 @@ describe('links agents leave never reach the host', () => {
 });
 
 describe.skipIf(!hasChromium)('agent files are served inert; catarena pages still work (Chromium)', () => {
+  let tab: ReusedPage;
+  beforeAll(async () => {
+    tab = await ReusedPage.open(await sharedChromium());
+  }, 60_000);
+  afterAll(() => tab?.close());
+
   it("an agent's .html and .svg (in its strategy and its workspace): plain text in a sandbox, the script neither runs nor reads /api/runs", async () => {
-    const browser = await sharedChromium();
     const files = [
       'strategies/evil/evil.html',
       'workspaces/evil/evil.html',
       'strategies/evil/evil.svg',
       'workspaces/evil/evil.svg',
     ];
-    // Each file in its own page, all loaded at once; then one wait for a script that would have run.
-    const opened = await Promise.all(
-      files.map(async (file) => {
-        const page = await browser.newPage();
-        const api: string[] = [];
-        page.on('request', (r) => r.url().includes('/api/') && api.push(r.url()));
-        await page.goto(`${base}/${TRACK}/${file}`, { waitUntil: 'load' });
-        return { file, page, api };
-      }),
-    );
-    await new Promise((r) => setTimeout(r, 300));
-    for (const { file, page, api } of opened) {
+    // Each file in turn, with a wait for a script that would have run.
+    const api: string[] = [];
+    const toApi = (r: { url(): string }) => r.url().includes('/api/') && api.push(r.url());
+    tab.page.on('request', toApi);
+    for (const file of files) {
+      const { page } = await tab.url(`${base}/${TRACK}/${file}`);
+      await new Promise((r) => setTimeout(r, 300));
       expect(await page.title(), file).not.toMatch(/LEAKED/);
       expect(api, file).toEqual([]);
       // The page shows the file's text, not its rendering.
@@ -211,8 +213,8 @@ describe.skipIf(!hasChromium)('agent files are served inert; catarena pages stil
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(res.headers['content-security-policy']).toMatch(/^sandbox;/);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      await page.close();
     }
+    tab.page.off('request', toApi);
   });
 
   it("catarena's own report.html opens its games and replays under its strict policy, with no error", async () => {
@@ -220,8 +222,7 @@ describe.skipIf(!hasChromium)('agent files are served inert; catarena pages stil
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toContain("connect-src 'none'");
     expect(res.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
-    const browser = await sharedChromium();
-    const { page, errors, outside } = await openUrl(browser, `${base}/report.html`);
+    const { page, errors, outside } = await tab.url(`${base}/report.html`);
     // It escapes what agents wrote: a failed build's markup is text, and nothing of it ran.
     await expect.poll(() => page.locator('body').innerText()).toContain(XSS.slice(0, 30));
     expect(await page.title()).not.toMatch(/PWNED/);
@@ -232,25 +233,19 @@ describe.skipIf(!hasChromium)('agent files are served inert; catarena pages stil
     await page.locator('[data-testid=step]').first().waitFor({ timeout: 10_000 });
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
-    await page.close();
   });
   it('with a token (bound to 127.0.0.2) the report and its replay page work too', async () => {
     const other = new ServeServer({ out, host: '127.0.0.2', port: 0 });
     await other.start();
     try {
-      const browser = await sharedChromium();
       const origin = `http://127.0.0.2:${other.port}`;
-      const { page, errors, outside } = await openUrl(
-        browser,
-        `${origin}/run/run/files/report.html?token=${other.token}`,
-      );
+      const { page, errors, outside } = await tab.url(`${origin}/run/run/files/report.html?token=${other.token}`);
       await page.locator('svg.heatmap rect.cell').first().click();
       await page.locator('#games a', { hasText: 'replay' }).first().click();
       await page.waitForURL(/replays\/replay\.html\?id=/);
       await page.locator('[data-testid=step]').first().waitFor({ timeout: 10_000 });
       expect(errors, 'errors').toEqual([]);
       expect(outside, 'outside').toEqual([]);
-      await page.close();
     } finally {
       await other.close();
     }

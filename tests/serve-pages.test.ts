@@ -7,13 +7,15 @@
 // replay pairs its moves under move numbers and every replay plays itself. Screenshots of both
 // widths go to docs/screenshots/ when CATARENA_SCREENSHOTS=1. Over 30 s on a loaded machine: three
 // real one-game arenas (chess, Hold'em, Bridge, side by side), a copy of the shared tourney and ten
-// Chromium page loads, six of them laid out at both widths.
+// Chromium page loads, six of them laid out at both widths, all in one page (a page of its own
+// costs a context and a renderer: about 1 s of CPU more a load).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { hasChromium, sharedChromium } from './helpers/browser.ts';
+import { ReusedPage } from './helpers/reused-page.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRun } from './helpers/shared-runs.ts';
 import { readReplaySync } from './helpers/replays.ts';
@@ -29,7 +31,9 @@ const WIDTHS = [390, 1280] as const;
 const SHOTS =
   process.env.CATARENA_SCREENSHOTS === '1' ? path.resolve(import.meta.dirname, '../docs/screenshots') : null;
 
-const sandbox = createSandbox('process');
+// catarena's reference bots, as plain processes: the sandbox kind changes nothing drawn here, and a
+// bubblewrap start costs more CPU (tests/sandbox-isolated.test.ts runs the reference bots isolated).
+const sandbox = createSandbox('unsafe');
 afterAll(() => sandbox.close());
 
 /** One game of `game` between two built-in bots, as `catarena arena` plays it, in its own run directory. */
@@ -87,7 +91,7 @@ const overflow = (page: Page) =>
   page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
 
 describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
-  let browser: Browser;
+  let tab: ReusedPage;
   let server: ServeServer;
   let out: string;
   let tourney: TourneySummary;
@@ -111,10 +115,11 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
     ]);
     server = new ServeServer({ out, port: 0 });
     await server.start();
-    browser = await sharedChromium();
+    tab = await ReusedPage.open(await sharedChromium());
   }, 240_000);
 
   afterAll(async () => {
+    await tab?.close();
     await server?.close();
   });
 
@@ -122,14 +127,13 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
   const settled = (page: Page) =>
     page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
+  /** Loads `url` at `width` into the file's one page; its uncaught errors are `errors`. */
   const open = async (width: number, url: string, ready: string) => {
-    const page = await browser.newPage({ viewport: viewportOf(width) });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(new URL(url, server.url).href, { waitUntil: 'load' });
+    await tab.page.setViewportSize(viewportOf(width));
+    const { page, uncaught } = await tab.url(new URL(url, server.url).href);
     await page.locator(ready).first().waitFor({ timeout: 20_000 });
     await settled(page);
-    return { page, errors };
+    return { page, errors: uncaught };
   };
 
   it('a finished play/arena run links only what exists, and its game opens as a replay', async () => {
@@ -145,7 +149,6 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
     await page.locator('[data-testid="step"]').waitFor();
     expect(await page.locator('[data-testid="board"] svg').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('a forged replay id or a link in replays/ is refused', async () => {
@@ -178,12 +181,14 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
       }));
     const value = Number(/: ([\d.]+) over/.exec(cell.text)![1]);
     expect(cell.bg.replace(/\s/g, '')).toBe(scoreColour(value));
+    // One board over both tracks (the shared tourney has two).
+    expect(await page.locator('table.leaderboard').count()).toBe(1);
+    expect(tourney.tracks).toHaveLength(2);
+    expect(errors).toEqual([]);
     // The report states the same rule.
     const report = await open(1280, '/run/tourney-shared/files/report.html', 'table.leaderboard');
     expect(await report.page.locator('[data-testid="rule"]').innerText()).toBe(LEADERBOARD_RULE);
-    expect(errors).toEqual([]);
-    await report.page.close();
-    await page.close();
+    expect(report.errors).toEqual([]);
   });
 
   it('a chess replay pairs its moves under move numbers and plays itself', async () => {
@@ -203,7 +208,6 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
     const held = await page.locator('[data-testid="step"]').innerText();
     await page.waitForTimeout(200);
     expect(await page.locator('[data-testid="step"]').innerText()).toBe(held);
-    await page.close();
   });
 
   // Each page is loaded once, at a phone's width, then laid out again at each wider width (the
@@ -228,7 +232,6 @@ describe.skipIf(!hasChromium)('serve and report pages in Chromium', () => {
         await checkWidth(page, name, width);
       }
       expect(errors, name).toEqual([]);
-      await page.close();
     }
   }, 300_000);
 });

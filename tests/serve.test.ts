@@ -2,21 +2,30 @@
 // shows a tourney started after the server (no restart, no reload), its live page shows games in
 // flight and W gaining cells as games end without a reload, the finished run's report is served
 // as it is, a killed run shows as killed, and with --queue a worker appears on the queue page.
-// Nothing any page loads comes from anywhere but the server.
-// Over 30 s: a tourney played while Chromium watches it live, a killed run, and a queue worker.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Nothing any page loads comes from anywhere but the server. The tourney (`catarena tourney`) and
+// the worker (startQueueWorker, what `catarena worker` runs) run in this process: the pages are
+// what is tested, not a Node start (about 2 s of CPU each); tests/cli.test.ts and the queue tests
+// start both as processes.
+// Over 30 s on a loaded machine: a tourney played while Chromium watches it live, and a queue worker.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
+import { hasChromium, screenshot, sharedChromium } from './helpers/browser.ts';
+import { ReusedPage } from './helpers/reused-page.ts';
 import { tempDir } from './helpers/bots.ts';
 import { hasRedis, startRedis, type TestRedis } from './helpers/redis.ts';
-import { spawnWorker, stopWorkerProcess, type WorkerProcess } from './helpers/worker-process.ts';
+import { catarena } from './helpers/cli.ts';
 import { ServeServer } from '../orchestrator/serve/server.ts';
 import { queueStatus } from '../orchestrator/queue/status.ts';
+import { startQueueWorker, type RunningWorker } from '../orchestrator/worker/worker.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
+/** The file's one Chromium page, loaded again by each test (a page of its own costs about 1 s of CPU more). */
+let tab: ReusedPage | undefined;
+const openUrl = async (_browser: Browser, url: string) =>
+  (tab ??= await ReusedPage.open(await sharedChromium())).url(url);
+afterAll(() => tab?.close());
 
 /** Games counted in the page's W tables (each pair game fills two cells). */
 const filled = (page: Page) =>
@@ -28,7 +37,7 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
   let browser: Browser;
   let out: string;
   let server: ServeServer;
-  const children: ChildProcess[] = [];
+  let tourney: Promise<unknown> | undefined;
 
   beforeAll(async () => {
     browser = await sharedChromium();
@@ -38,34 +47,31 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await tourney?.catch(() => {});
     await server?.close();
   });
 
   it('a tourney started after the server: its live page shows games in flight and W filling in, with no reload', async () => {
     const runs = await openUrl(browser, server.url);
     await expect.poll(() => runs.page.locator('table[data-testid="runs"] tbody tr').count()).toBe(0);
-    // Two offline agents (of the default three) and two rounds: 24 games over both Gomoku tracks (60
-    // with three agents). With one round (12 games) W could be full before the page read it the
-    // second time.
-    const child = spawn(
-      'node',
-      [
-        BIN,
-        'tourney',
-        '--games',
-        'gomoku',
-        '--rounds',
-        '2',
-        '--agents',
-        'offline:cautious,offline:aggressive',
-        '-o',
-        out,
-      ],
-      { stdio: 'ignore' },
+    // Two offline agents (of the default three), two rounds, one rule set: 12 games (2 in round 1,
+    // 10 in round 2, after a development). With one round W could be full before the page read it
+    // the second time; a second rule set (24 games) showed nothing more.
+    const run = catarena(
+      'tourney',
+      '--games',
+      'gomoku',
+      '--variants',
+      'standard',
+      '--rounds',
+      '2',
+      '--agents',
+      'offline:cautious,offline:aggressive',
+      '-o',
+      out,
     );
-    children.push(child);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    tourney = run;
+    const exited = run.then((r) => (r.code === 0 ? 0 : `${r.code}: ${r.stderr}`));
     // The run shows up on the page that was open before it started.
     const row = runs.page.locator('table[data-testid="runs"] tbody tr[data-state="running"]');
     await row.waitFor({ timeout: 60_000 });
@@ -94,7 +100,8 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     await expect.poll(() => page.locator('[data-testid="games"]').innerText()).toBe(String(journal));
     // Every pair game counts in two cells.
     expect(await filled(page)).toBe(2 * journal);
-    // One board over both tracks, per agent (the report's rule, reports/board-rule.ts), and a link to the report it wrote.
+    // One board, per agent (the report's rule, reports/board-rule.ts; one over both tracks of a run:
+    // tests/serve-pages.test.ts), and a link to the report it wrote.
     expect(await page.locator('table.leaderboard').count()).toBe(1);
     await page.locator('[data-testid="report-link"]').waitFor({ timeout: 30_000 });
     // The finished run's report, served as it is.
@@ -110,7 +117,6 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     ).not.toBe(200);
     expect(runs.errors).toEqual([]);
     expect(runs.outside).toEqual([]);
-    await page.close();
   }, 300_000);
 
   it('a run whose process is gone without saying so shows as killed', async () => {
@@ -135,14 +141,13 @@ describe.skipIf(!hasChromium)('catarena serve in Chromium', () => {
     await expect.poll(() => page.locator('tr[data-run="tourney-killed"]').getAttribute('data-state')).toBe('killed');
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
-    await page.close();
   });
 });
 
 describe.skipIf(!hasChromium || !hasRedis())('catarena serve --queue in Chromium', () => {
   let redis: TestRedis;
   let server: ServeServer;
-  let worker: WorkerProcess | undefined;
+  let worker: RunningWorker | undefined;
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -151,7 +156,7 @@ describe.skipIf(!hasChromium || !hasRedis())('catarena serve --queue in Chromium
   }, 60_000);
 
   afterAll(async () => {
-    if (worker) await stopWorkerProcess(worker);
+    await worker?.drain();
     await server?.close();
     await redis?.stop();
   });
@@ -161,11 +166,16 @@ describe.skipIf(!hasChromium || !hasRedis())('catarena serve --queue in Chromium
     const { page, errors, outside } = await openUrl(browser, `${server.url}queue`);
     await page.locator('[data-testid="queues"] tr[data-queue]').first().waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid="workers"] tr[data-worker]').count()).toBe(0);
-    worker = await spawnWorker(redis.url, 'serve-test-worker');
+    worker = await startQueueWorker({
+      url: redis.url,
+      name: 'serve-test-worker',
+      concurrency: 1,
+      sandbox: 'unsafe', // it plays nothing here
+      workDir: tempDir('catarena-worker-serve-'),
+    });
     await page.locator('[data-testid="workers"] tr[data-worker="serve-test-worker"]').waitFor({ timeout: 30_000 });
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
-    await page.close();
   }, 120_000);
 });
 

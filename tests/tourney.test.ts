@@ -284,8 +284,9 @@ describe('tourney robustness', () => {
 
   it('an interrupted run resumes without replaying finished games; reps auto plays more repetitions after the last round, stops by the criterion or the budget and says why; interrupted again in its added batches, it resumes to the same end', async () => {
     // 2 agents × 2 rounds: 4 strategies, a fixed schedule of 12 games (round 1's first 2), then
-    // batches of ⌈6/4⌉ = 2 pairings (4 games) up to 28 games. Interrupted twice: in round 2, and in
-    // the middle of the second added batch; resumed each time.
+    // batches of ⌈6/4⌉ = 2 pairings (4 games) up to 20 games: the second batch, the one interrupted,
+    // is the last the budget allows (28 played a third batch that showed nothing more). Interrupted
+    // twice: in round 2, and in the middle of the second added batch; resumed each time.
     const config = resolveConfig({
       games: ['gomoku'],
       rounds: 2,
@@ -294,7 +295,7 @@ describe('tourney robustness', () => {
       concurrency: 1,
       bootstrapSamples: 50,
       reps: 'auto',
-      autoReps: { maxGames: 28 },
+      autoReps: { maxGames: 20 },
     });
     const runDir = path.join(tempDir(), 'run');
     /** Runs the tourney until the journal holds `games` games, then interrupts it. */
@@ -352,7 +353,7 @@ describe('tourney robustness', () => {
     for (const b of log.batches) expect(b).toMatchObject({ units: expect.any(Array), games: 4 });
     expect(['stable', 'budget']).toContain(log.stopped.reason);
     expect(log.games).toBe(after.length);
-    expect(log.games).toBeLessThanOrEqual(28);
+    expect(log.games).toBeLessThanOrEqual(20);
     expect(summary.tracks[0]!.games).toBe(log.games);
     expect(summary.tracks[0]!.autoReps).toEqual(log);
     const md = fs.readFileSync(path.join(runDir, 'report.md'), 'utf8');
@@ -448,8 +449,8 @@ describe("tourney: Hold'em batch tables", () => {
       reps: 2,
       concurrency: 2,
       bootstrapSamples: 50,
-      // 20 hands a table (60 before): every kind of table is still played and the chips still add up.
-      perGame: { holdem: { options: { handCap: 20 } } },
+      // 10 hands a table (60, then 20 before): every kind of table is still played and the chips still add up.
+      perGame: { holdem: { options: { handCap: 10 } } },
     });
     const agents = [
       createOfflineAgent('offline:cautious', 1),

@@ -5,7 +5,6 @@
 // with no console error and no request outside the run directory, show the final position at the
 // last step, and step with the arrow keys. Screenshots are kept with CATARENA_TEST_SHOTS=<folder>.
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { Chess } from 'chess.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChessState } from '../games/chess/rules.ts';
@@ -20,11 +19,14 @@ import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { hasChromium, sharedChromium, openReplayPage, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, screenshot } from './helpers/browser.ts';
+import { ReusedPage } from './helpers/reused-page.ts';
 import { replaysIn } from './helpers/replays.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
-const sandbox = createSandbox('process');
+// catarena's reference bots, as plain processes: the sandbox kind changes nothing drawn here, and a
+// bubblewrap start costs more CPU (tests/sandbox-isolated.test.ts runs the reference bots isolated).
+const sandbox = createSandbox('unsafe');
 const ROOT = tempDir('catarena-viewer-gc-');
 
 interface Played {
@@ -231,10 +233,12 @@ describe('chess ViewerData', () => {
 });
 
 describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () => {
-  let browser: Browser;
+  // Every page loads in one Chromium page: a page of its own costs about 1 s of CPU more.
+  let tab: ReusedPage;
   beforeAll(async () => {
-    browser = await sharedChromium();
+    tab = await ReusedPage.open(await sharedChromium());
   }, 60_000);
+  afterAll(() => tab?.close());
 
   for (const [game, variant] of TRACKS) {
     it(`${game} ${variant}: the board, the last step, the arrow keys`, async ({ expect }) => {
@@ -245,8 +249,8 @@ describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () =>
       // The longer game of the two shows more.
       const replay = [...replays].sort((a, b) => b.moves.length - a.moves.length)[0]!;
       const n = replay.moves.length;
-      const { page, errors, outside } = await openReplayPage(browser, replaysDir, replay.result.id, runDir);
-      try {
+      const { page, errors, outside } = await tab.replay(replaysDir, replay.result.id, runDir);
+      {
         const board = page.locator('[data-testid=board] svg');
         await expect(board.count()).resolves.toBe(1);
         const label = page.locator('[data-testid=step]');
@@ -308,8 +312,6 @@ describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () =>
         await screenshot(page, `${game}-${variant}.png`);
         expect(errors).toEqual([]);
         expect(outside).toEqual([]);
-      } finally {
-        await page.close();
       }
     });
   }

@@ -4,7 +4,7 @@
 // and opened from file:// in Chromium, show at the last step the outcome, the eliminations and the
 // scores of the result, and stepping back shows fewer statements and no outcome yet.
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';
@@ -15,11 +15,14 @@ import type { UndercoverViewerExtra } from '../games/undercover/viewer/data.ts';
 import type { ViewerData } from '../games/core/viewer.ts';
 import { viewerDataOf, writeReplayPages } from '../reports/html/replay-page.ts';
 import { createSandbox } from '../sandbox/index.ts';
-import { hasChromium, sharedChromium, openReplayPage, screenshot } from './helpers/browser.ts';
+import { hasChromium, sharedChromium, screenshot } from './helpers/browser.ts';
+import { ReusedPage } from './helpers/reused-page.ts';
 import { replaysIn } from './helpers/replays.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 
-const sandbox = createSandbox('process');
+// catarena's reference bots, as plain processes: the sandbox kind changes nothing drawn here, and a
+// bubblewrap start costs more CPU (tests/sandbox-isolated.test.ts runs the reference bots isolated).
+const sandbox = createSandbox('unsafe');
 const ROOT = tempDir('catarena-viewer-uc-');
 
 interface Played {
@@ -108,10 +111,12 @@ describe('Undercover viewer data', () => {
 const stepLabel = (page: Page) => page.locator('[data-testid="step"]').textContent();
 
 describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
-  let browser: Browser;
+  // Every page loads in one Chromium page: a page of its own costs about 1 s of CPU more.
+  let tab: ReusedPage;
   beforeAll(async () => {
-    browser = await sharedChromium();
+    tab = await ReusedPage.open(await sharedChromium());
   }, 60_000);
+  afterAll(() => tab?.close());
 
   it.for(['standard', 'variant'])(
     '(%s) the last step shows the outcome and the eliminations; stepping back shows fewer statements',
@@ -132,7 +137,7 @@ describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
         )[0]!;
       const final = replayState(replay) as UndercoverState;
       const seats = replay.result.spec.seats;
-      const { page, errors, outside } = await openReplayPage(browser, dir, replay.result.id, run.runDir);
+      const { page, errors, outside } = await tab.replay(dir, replay.result.id, run.runDir);
       await page.waitForSelector('[data-testid="undercover"]');
       const statements = page.locator('[data-testid="statements"]');
       expect(await statements.getAttribute('data-count')).toBe('0');
@@ -186,7 +191,6 @@ describe.skipIf(!hasChromium)('Undercover replay pages in Chromium', () => {
       await screenshot(page, `undercover-${variant}.png`);
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
-      await page.close();
     },
   );
 });
