@@ -62,7 +62,8 @@ describe('--budget-per-agent in dollars', () => {
       noStreaming: true,
       models: Object.keys(PRICES),
     });
-    run = await tourney(server, { usd: 1 });
+    // $0.50: the dear agent stops after its first answer, before its test_bot call (one bot start less).
+    run = await tourney(server, { usd: 0.5 });
   }, 300_000);
 
   afterAll(async () => {
@@ -70,14 +71,14 @@ describe('--budget-per-agent in dollars', () => {
     vi.unstubAllEnvs();
   });
 
-  it('stops the dear agent at $1.00 after two answers ($1.32); the cheap one finishes its three ($0.20)', () => {
-    expect(answered(server, 'scripted-coder')).toBe(2);
+  it('stops the dear agent at $0.50 after one answer ($0.66); the cheap one finishes its three ($0.20)', () => {
+    expect(answered(server, 'scripted-coder')).toBe(1);
     expect(answered(server, 'scripted-cheap')).toBe(3);
     const [coder, cheap] = ['coder', 'cheap'].map((a) => run.summary.tracks[0]!.strategies.find((s) => s.agent === a)!);
     expect(coder!.budgetStopped).toMatch(
-      /coder's budget per development \(--budget-per-agent\) of \$1\.00 was reached \(\$1\.32 estimated\)/,
+      /coder's budget per development \(--budget-per-agent\) of \$0\.50 was reached \(\$0\.66 estimated\)/,
     );
-    expect(coder!.cost!.costUsd).toBeCloseTo(1.32, 9);
+    expect(coder!.cost!.costUsd).toBeCloseTo(0.66, 9);
     expect(cheap!.budgetStopped).toBeUndefined();
     expect(cheap!.cost!.costUsd).toBeCloseTo(0.198, 9);
   });
@@ -86,7 +87,7 @@ describe('--budget-per-agent in dollars', () => {
     const md = fs.readFileSync(path.join(run.runDir, 'report.md'), 'utf8');
     expect(md).toContain('## Strength against cost');
     expect(md).toContain(
-      'Budget per agent (--budget-per-agent): $1.00 per development (one agent, track and round); 1 development(s) stopped at it.',
+      'Budget per agent (--budget-per-agent): $0.50 per development (one agent, track and round); 1 development(s) stopped at it.',
     );
     // Both built the sample bot, which moves at random (Math.random): their games, so their mean S,
     // can differ either way. The cheaper agent is on the front whatever the games; the dearer one only
@@ -119,18 +120,21 @@ describe('--budget-per-agent in dollars', () => {
 });
 
 describe('--budget-per-agent in tokens', () => {
-  it('stops each agent after the answer that takes it past 150,000 tokens (two of 110,000)', async () => {
+  // 100,000 tokens: each agent stops after its first answer (its files written), before its
+  // test_bot call, so the run starts each bot once, for the games (at 150,000 it stopped after the
+  // second answer, its bot started twice).
+  it('stops each agent after the answer that takes it past 100,000 tokens (one of 110,000)', async () => {
     const server = await startScriptedLlm(perConversation(sampleBuildTurns({ usage })), {
       noStreaming: true,
       models: Object.keys(PRICES),
     });
     try {
-      const { summary } = await tourney(server, { tokens: 150_000 });
-      expect(answered(server, 'scripted-coder')).toBe(2);
-      expect(answered(server, 'scripted-cheap')).toBe(2);
+      const { summary } = await tourney(server, { tokens: 100_000 });
+      expect(answered(server, 'scripted-coder')).toBe(1);
+      expect(answered(server, 'scripted-cheap')).toBe(1);
       for (const s of summary.tracks[0]!.strategies)
         expect(s.budgetStopped).toMatch(
-          /budget per development \(--budget-per-agent\) of 150,000 tokens was reached \(220,000 tokens estimated\)/,
+          /budget per development \(--budget-per-agent\) of 100,000 tokens was reached \(110,000 tokens estimated\)/,
         );
     } finally {
       await server.close();

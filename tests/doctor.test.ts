@@ -2,29 +2,29 @@
 // the LLM-player against a scripted endpoint that checks its key, a CLI agent through the egress
 // proxy into its image) and a broken one (a missing key, a wrong key, an endpoint nobody serves, a
 // missing image, Redis down), each named in the table, and a tourney that does not start.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { agentRuntimeTag } from '../docker/image-tags.ts';
 import { resolveConfig } from '../orchestrator/config/tourney-config.ts';
 import { doctorReady, formatDoctor, runDoctor } from '../orchestrator/doctor.ts';
 import { dockerEngineAnswers, dockerReady, tempDir } from './helpers/bots.ts';
+import { catarena as catarenaInProcess } from './helpers/cli.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
 
-const run = promisify(execFile);
-const BIN = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
 const KEY = 'sk-doctor-good-123';
 const agentImage = dockerReady() && dockerReady(agentRuntimeTag());
 
+/**
+ * `catarena <args>` with these environment variables (undefined: unset), in this process: the
+ * same main() as bin/catarena.mjs, without a Node start-up each (the binary's own start-up is
+ * tests/cli.test.ts's first test). The variables are restored after the command.
+ */
 async function catarena(args: string[], env: Record<string, string | undefined>) {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   try {
-    const { stdout, stderr } = await run('node', [BIN, ...args], { timeout: 120_000, env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    return await catarenaInProcess(...args);
+  } finally {
+    vi.unstubAllEnvs();
   }
 }
 
@@ -128,7 +128,7 @@ describe('catarena doctor', () => {
       /builtin:openai-compatible\/scripted\s+endpoint of openai-compatible\/scripted\s+MISSING\s+the key was refused \(HTTP 401/,
     );
     expect(t.stderr).toMatch(/not started: the checks above failed/);
-    expect(seconds).toBeLessThan(30); // node start-up and module loading included; the checks themselves take well under a second
+    expect(seconds).toBeLessThan(30); // module loading included (in this process); the checks themselves take well under a second
     expect(fs.readdirSync(out)).toEqual([]); // no run directory: nothing developed, nothing played
     expect(server.requests).toHaveLength(0);
 

@@ -106,14 +106,17 @@ function cli(args: string[]): { proc: ChildProcess; stderr: () => string; exited
   return { proc, stderr: () => stderr, exited };
 }
 
-/** The gomoku heuristic bot with a short think time and the given start script. */
+/**
+ * The gomoku heuristic bot searching one ply (a move costs milliseconds: the 12 games are not what
+ * is checked, the bots' processes are) with the given start script.
+ */
 function heuristicBot(root: string, name: string, script: string): string {
   const dir = path.join(root, name);
   fs.cpSync(BUILTIN('heuristic'), dir, { recursive: true });
   const params = path.join(dir, 'params.json');
   fs.writeFileSync(
     params,
-    JSON.stringify({ ...JSON.parse(fs.readFileSync(params, 'utf8')), depth: 2, timeBudgetMs: 200 }),
+    JSON.stringify({ ...JSON.parse(fs.readFileSync(params, 'utf8')), depth: 1, timeBudgetMs: 200 }),
   );
   fs.writeFileSync(path.join(dir, 'start_ai.sh'), `#!/bin/bash\ncd "$(dirname "$0")"\n${script}\n`);
   return dir;
