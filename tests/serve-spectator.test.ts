@@ -12,9 +12,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { hasChromium, screenshot, sharedChromium } from './helpers/browser.ts';
-import { ReusedPage } from './helpers/reused-page.ts';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, openUrl, screenshot, sharedChromium } from './helpers/browser.ts';
 import { BUILTIN, tempDir } from './helpers/bots.ts';
 import { readReplaySync } from './helpers/replays.ts';
 import { refsFromDirs, runArena } from '../orchestrator/arena.ts';
@@ -97,16 +96,13 @@ function bridgeAfter(replay: Replay, n: number): BridgeState {
 }
 
 describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
+  let browser: Browser;
   let out: string;
   let server: ServeServer;
-  // Two pages for the file (the last test watches two servers at once), each loaded again per test:
-  // a page of its own costs about 1 s of CPU more (tests/helpers/reused-page.ts).
-  let tabs: ReusedPage[];
   const stops: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
-    const browser = await sharedChromium();
-    tabs = [await ReusedPage.open(browser), await ReusedPage.open(browser)];
+    browser = await sharedChromium();
     out = tempDir();
     server = new ServeServer({ out, port: 0 });
     await server.start();
@@ -114,7 +110,6 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
 
   afterAll(async () => {
     for (const stop of stops.splice(0)) await stop().catch(() => {});
-    for (const tab of tabs ?? []) await tab.close();
     await server?.close();
   });
 
@@ -124,9 +119,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
     async (game, { expect }) => {
       const seat = new HumanSeat({ game, variant: 'standard' });
       await seat.start();
-      // The reference bot as a plain process: the sandbox kind changes nothing a spectator sees
-      // (tests/sandbox-isolated.test.ts runs the reference bots isolated).
-      const sandbox = createSandbox('unsafe');
+      const sandbox = createSandbox('process');
       const abort = new AbortController();
       stops.push(async () => {
         abort.abort();
@@ -138,7 +131,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
       fs.mkdirSync(runDir, { recursive: true });
       // The live page and a follower of its event stream, open before the game starts.
       const base = `${server.url.replace(/\/$/, '')}/run/${name}/`;
-      const { page, errors, outside } = await tabs[0]!.url(base);
+      const { page, errors, outside } = await openUrl(browser, base);
       const live: Message[] = [];
       const human: Message[] = [];
       void follow(`${base}events`, live, abort.signal);
@@ -268,6 +261,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
       await expect.poll(async () => (await fetch(`${base}files/journal.jsonl`)).status).toBe(200);
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
+      await page.close();
     },
   );
 
@@ -277,7 +271,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
     fs.mkdirSync(runDir, { recursive: true });
     const publicServer = new ServeServer({ out, port: 0, spectator: 'public' });
     await publicServer.start();
-    const sandbox = createSandbox('unsafe'); // as above
+    const sandbox = createSandbox('process');
     const abort = new AbortController();
     stops.push(async () => {
       abort.abort();
@@ -285,7 +279,7 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
       await sandbox.close();
     });
     const pages = await Promise.all(
-      [server, publicServer].map((s, k) => tabs[k]!.url(`${s.url.replace(/\/$/, '')}/run/${name}/`)),
+      [server, publicServer].map((s) => openUrl(browser, `${s.url.replace(/\/$/, '')}/run/${name}/`)),
     );
     const done = runArena({
       game: 'holdem',
@@ -323,6 +317,9 @@ describe.skipIf(!hasChromium)('catarena serve while a person plays', () => {
     await screenshot(open, 'serve-public.png');
     abort.abort();
     await done.catch(() => {});
-    for (const p of pages) expect(p.errors).toEqual([]);
+    for (const p of pages) {
+      expect(p.errors).toEqual([]);
+      await p.page.close();
+    }
   }, 90_000);
 });
