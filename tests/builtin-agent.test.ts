@@ -621,7 +621,8 @@ describe.skipIf(!dockerReady())('BuiltinAgent with the Docker agent sandbox', ()
               name: 'run_command',
               args: {
                 command:
-                  'cd develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &); sleep 1.5; curl -s localhost:18123/health; echo; pwd; id -u; env; curl -s -m 3 --noproxy "*" http://172.17.0.1:9/ ; echo "net-exit=$?"',
+                  // Until the bot answers (a fixed 1.5 s was too short for a container on a loaded machine).
+                  'cd develop_ai && (bash start_ai.sh 18123 > /tmp/bot.log 2>&1 &); for i in $(seq 50); do curl -s localhost:18123/health && break; sleep 0.2; done; echo; pwd; id -u; env; curl -s -m 3 --noproxy "*" http://172.17.0.1:9/ ; echo "net-exit=$?"',
               },
             },
           ],
