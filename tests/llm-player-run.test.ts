@@ -31,6 +31,15 @@ import { tempDir } from './helpers/bots.ts';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.ts';
 
 const KEY = 'sk-llm-player-run-321';
+/** One round of Gomoku standard, the settings every LLM-player round here starts from. */
+const ONE_ROUND: TourneyConfigInput = {
+  games: ['gomoku'],
+  rounds: 1,
+  variants: ['standard'],
+  concurrency: 2,
+  bootstrapSamples: 20,
+  llmPlayer: { temperature: 0.3, perGame: {} },
+};
 let server: ScriptedLlm | undefined;
 afterEach(async () => {
   await server?.close();
@@ -199,12 +208,7 @@ describe('LLM-players in one tourney round', () => {
     for (const id of ids) servers[id] = await startScriptedLlm(scripts[id], { key: `${KEY}-${id}` });
     const runDir = path.join(tempDir(), 'run');
     const config = resolveConfig({
-      games: ['gomoku'],
-      rounds: 1,
-      variants: ['standard'],
-      concurrency: 2,
-      bootstrapSamples: 20,
-      llmPlayer: { temperature: 0.3, perGame: {} },
+      ...ONE_ROUND,
       prices: { scripted: { input: 10, cacheRead: 1, output: 20 } },
     });
     const spec = (id: string) =>
@@ -289,12 +293,7 @@ describe('an LLM-player in a tourney round', () => {
     vi.stubEnv('CATARENA_OPENAI_BASE_URL', server.baseURL);
     const runDir = path.join(tempDir(), 'run');
     const config = resolveConfig({
-      games: ['gomoku'],
-      rounds: 1,
-      variants: ['standard'],
-      concurrency: 2,
-      bootstrapSamples: 20,
-      llmPlayer: { temperature: 0.3, perGame: {} },
+      ...ONE_ROUND,
       ...more.config,
     });
     const agents = [

@@ -290,13 +290,7 @@ async function endNight(
 ): Promise<void> {
   endedNights.add(jobKey(job));
   const record: NightRecord = {
-    schedule: job.data.name,
-    firedAt: firedAt(job).toISOString(),
-    state: 'failed',
-    at: new Date().toISOString(),
-    reason: err.message.split('\n')[0],
-    attempt,
-    attempts: job.opts.attempts ?? 1,
+    ...failedNight(job, err, attempt),
     ...(options.worker ? { worker: options.worker } : {}),
   };
   options.report(`scheduled tourney ${job.id} failed: ${err.message}`);
@@ -339,14 +333,18 @@ export async function noteNight(
 /** The end of a night that failed for good (BullMQ's last attempt, or a failure not worth retrying). */
 export function nightFailedForGood(job: Job<TourneyJobData>, err: Error): NightRecord | undefined {
   const last = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
-  if (!last) return undefined;
+  return last ? failedNight(job, err, job.attemptsMade) : undefined;
+}
+
+/** The record of a night that failed for good on `attempt`. */
+function failedNight(job: Job<TourneyJobData>, err: Error, attempt: number): NightRecord {
   return {
     schedule: job.data.name,
     firedAt: firedAt(job).toISOString(),
     state: 'failed',
     at: new Date().toISOString(),
     reason: err.message.split('\n')[0],
-    attempt: job.attemptsMade,
+    attempt,
     attempts: job.opts.attempts ?? 1,
   };
 }

@@ -9,11 +9,12 @@ import { allocatePort } from '../../sandbox/ports.ts';
 /** How long a bot may take to come up. */
 const START_TIMEOUT_MS = 15_000;
 
-/** Polls `probe` every 50 ms until it returns true (a throw counts as "not yet"); fails after 15 s. */
+/** Polls `probe` every `everyMs` (50) until it returns true (a throw counts as "not yet"); fails after 15 s. */
 export async function waitFor(
-  probe: () => Promise<boolean>,
+  probe: () => Promise<boolean> | boolean,
   what: string,
   timeoutMs = START_TIMEOUT_MS,
+  everyMs = 50,
 ): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -22,7 +23,7 @@ export async function waitFor(
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`${what} did not come up`);
 }

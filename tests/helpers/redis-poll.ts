@@ -4,6 +4,7 @@
 // per file, read every 200 ms.
 import { Redis } from 'ioredis';
 import { redisOptions } from '../../orchestrator/queue/connection.ts';
+import { waitFor } from './bot-process.ts';
 
 /** A client for a test's reads; a command fails (a poll says "not yet") while Redis is away instead of waiting. */
 export function redisReader(url: string): Redis {
@@ -12,21 +13,10 @@ export function redisReader(url: string): Redis {
   return client;
 }
 
-/** Polls `probe` every `everyMs` until it returns true (a throw counts as "not yet"); fails after `timeoutMs`. */
-export async function pollFor(
+/** waitFor (tests/helpers/bot-process.ts) at a Redis reader's pace: every 200 ms. */
+export const pollFor = (
   probe: () => Promise<boolean> | boolean,
   what: string,
   timeoutMs = 15_000,
   everyMs = 200,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if (await probe()) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`${what} did not come up`);
-}
+): Promise<void> => waitFor(probe, what, timeoutMs, everyMs);
