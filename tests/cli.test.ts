@@ -35,6 +35,37 @@ describe('catarena CLI', () => {
     expect(play.stdout).toMatch(/--policy/);
   });
 
+  it("the compiled CLI knows catarena's own reference bots where bubblewrap is missing: it plays them unsandboxed, with a warning", async () => {
+    // A PATH with node, bash and dirname (what the CLI and start_ai.sh need) and no bwrap. The
+    // compiled build once took .build/games for the games folder and refused builtin:random here.
+    const { execFile } = await import('node:child_process');
+    const bin = tempDir();
+    for (const tool of [process.execPath, '/bin/bash', '/usr/bin/dirname'])
+      fs.symlinkSync(tool, path.join(bin, path.basename(tool)));
+    const out = tempDir();
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [
+          path.resolve(import.meta.dirname, '../bin/catarena.mjs'),
+          'play',
+          'builtin:random',
+          BUILTIN('random'),
+          '--game',
+          'gomoku',
+          '--games',
+          '1',
+          '--out',
+          out,
+        ],
+        { env: { ...process.env, PATH: bin, CATARENA_FROM_SOURCE: '' } },
+        (err, _stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stderr }),
+      ),
+    );
+    expect(r.stderr).toMatch(/bots run UNSANDBOXED \(unsafe\): bwrap not found.*Only catarena's own bots run so/);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
   it('play prints the result and where the replays are', async () => {
     const out = tempDir();
     const r = await catarena(

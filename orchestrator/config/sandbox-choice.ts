@@ -6,13 +6,16 @@ import path from 'node:path';
 import { createSandbox, noIsolationMessage, processSandboxVerdict, type SandboxOptions } from '../../sandbox/index.ts';
 import type { Sandbox } from '../../sandbox/types.ts';
 import { agentKindOf, agentKindOfSpec } from '../../agents/kinds.ts';
+import { GAMES_DIR } from '../../util/paths.ts';
 
 /** Agent kinds (or specs) whose bots catarena wrote itself (agents/kinds.ts catarenasOwnBots: offline characters and the LLM-player). */
 export function writesCatarenasOwnBots(agentKindOrSpec: string): boolean {
   return (agentKindOf(agentKindOrSpec.trim()) ?? agentKindOfSpec(agentKindOrSpec))?.catarenasOwnBots ?? false;
 }
 
-const REFERENCE_BOTS = path.resolve(import.meta.dirname, '../../games');
+// The project's games folder, not one relative to this file: compiled into .build/, that was
+// .build/games, so the CLI took no reference bot for catarena's own where bubblewrap is missing.
+const REFERENCE_BOTS = GAMES_DIR;
 
 /** A bot folder that is one of catarena's reference bots (games/<game>/bots/…). */
 export function isReferenceBot(dir: string): boolean {
