@@ -44,13 +44,19 @@ export function flaskBot(name = 'flask_bot'): string {
   });
 }
 
+let flaskFound: boolean | undefined;
+
+/** Flask and requests import (asked once per worker: an import of both costs Python about 0.5 s of CPU). */
 export function hasFlask(): boolean {
-  try {
-    execFileSync('/usr/bin/python3', ['-c', 'import flask, requests'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
+  if (flaskFound === undefined) {
+    try {
+      execFileSync('/usr/bin/python3', ['-c', 'import flask, requests'], { stdio: 'ignore' });
+      flaskFound = true;
+    } catch {
+      flaskFound = false;
+    }
   }
+  return flaskFound;
 }
 
 export const BUILTIN = (name: string, game = 'gomoku') =>
