@@ -417,7 +417,7 @@ function registerTourneyCommand(program: Command): void {
       'Run the iterative tournament: each round every agent develops a bot per game and rule set, ' +
         'bots play the round field and all earlier bots, and the next round sees the previous round only. ' +
         'With no options: 4 rounds of the offline agents (cautious, aggressive, imitator) on all four games ' +
-        '(gomoku, chess, holdem, bridge), standard and variant rules, in about 3 minutes on 2 cores (quick defaults; ' +
+        '(gomoku, chess, holdem, bridge), standard and variant rules, in 1½ to 3½ minutes on 2 cores (quick defaults; ' +
         "--preset paper for the paper's scale). Settings: defaults < --preset < --config file < flags.",
     )
     .option(
