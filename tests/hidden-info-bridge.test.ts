@@ -5,6 +5,9 @@
 // shape of CATArena's bridge AI_example (tests/fixtures/bots/catarena_bridge.py), unmodified: it
 // joins and reads its own legal_actions at a hard-coded game-server port every turn, and fails its
 // turn (so the board) if that is refused.
+// Over 30 s: with Docker, a whole Bridge board in each sandbox (process and docker) with the
+// cheat's two processes polling every 5 ms beside it (39 s while two other files ran; 10 s
+// without Docker).
 import { afterAll, describe, it } from 'vitest';
 import { runArena } from '../orchestrator/arena.ts';
 import { GameServerPool } from '../orchestrator/game-server/game-servers.ts';

@@ -5,6 +5,8 @@
 // proxy, writes the same bot, and the run's games and W are the same, with 0 connections to the
 // provider's port. About 26 s (31 s with imports): two agent containers, and Qwen Code starts as a
 // CPU-heavy Node program. Run with CATARENA_DOCKER=1 on Node 24 (PATH=/tmp/nodecache/24.22.3/bin:$PATH here).
+// Over 30 s: two agent containers each starting Qwen Code, one development recorded and one
+// replayed (57 s with Docker while two other files ran beside it).
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

@@ -9,6 +9,7 @@
 // is still drawn in full (every hole card) by default, and public with --spectator public.
 // About 30 s at a load of 5 on 2 cores (three real games, each watched until the page catches up
 // with the person's move; the bots-only table plays on to its end after the checks); ~50 s at 20.
+// Over 30 s: three real games watched in Chromium until the page catches up with each move.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
