@@ -44,6 +44,12 @@ function fingerprint(files) {
   for (const f of files) newest = Math.max(newest, fs.statSync(path.join(ROOT, f)).mtimeMs);
   for (const f of ['package.json', 'scripts/build.mjs'])
     newest = Math.max(newest, fs.statSync(path.join(ROOT, f)).mtimeMs);
+  // The bundle holds the packages' code too: an install that changes node_modules (npm writes its
+  // hidden lockfile then) makes the build stale, as a changed source does.
+  for (const f of ['package-lock.json', 'node_modules/.package-lock.json']) {
+    const stat = fs.statSync(path.join(ROOT, f), { throwIfNoEntry: false });
+    if (stat) newest = Math.max(newest, stat.mtimeMs);
+  }
   return { files: files.length, newest };
 }
 
