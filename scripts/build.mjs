@@ -159,7 +159,7 @@ async function bundleEntries(out) {
 }
 
 /**
- * Packages the code loads with import() (yaml, dockerode, chess.js) stay Node's: a bundled
+ * Packages the code loads with import() (yaml, dockerode) stay Node's: a bundled
  * CommonJS package imported so is a namespace holding only `default`, where Node gives its named
  * exports too (`(await import('yaml')).parse` was not a function). They load late anyway.
  */

@@ -7,6 +7,7 @@
 // (they still beat the random bot); builtin:<name> stays covered by builtin:random in each command.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN, botDir, botWithParams, misbehavingBot, shallowHeuristic, tempDir } from './helpers/bots.ts';
 import { replaysIn } from './helpers/replays.ts';
@@ -33,6 +34,38 @@ describe('catarena CLI', () => {
     const play = await catarena('play', '--help');
     expect(play.stdout).toMatch(/--move-timeout/);
     expect(play.stdout).toMatch(/--policy/);
+  });
+
+  it('the compiled CLI is a bundle: each module loads once, from an entry or a shared chunk, game modules too', async () => {
+    // A resolve hook prints every file the process loads. scripts/build.mjs bundles the CLI and
+    // the game modules it loads by URL; a one-file module of .build/ loaded beside them would be a
+    // second copy of a module (its own state, its own classes).
+    const { execFile } = await import('node:child_process');
+    const hook = `data:text/javascript,${encodeURIComponent(
+      "import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(" +
+        "\"export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('loaded ' + r.url + '\\\\n'); return r; }\"));",
+    )}`;
+    const out = tempDir();
+    const bin = path.resolve(import.meta.dirname, '../bin/catarena.mjs');
+    // One round of two offline agents: a tourney loads all three game modules (kit, report, viewer).
+    const args = ['--import', hook, bin, 'tourney', '--games', 'gomoku', '--variants', 'standard', '--rounds', '1'];
+    const stderr = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [...args, '--agents', 'offline:cautious,offline:aggressive', '--sandbox', 'unsafe', '-o', out],
+        { env: { ...process.env, CATARENA_FROM_SOURCE: '' } },
+        (err, _stdout, text) => (err ? reject(new Error(`${err.message}\n${text}`)) : resolve(text)),
+      ),
+    );
+    const build = `${pathToFileURL(path.resolve(import.meta.dirname, '../.build')).href}/`;
+    const loaded = [...stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]!).filter((u) => u.startsWith(build));
+    const rel = [...new Set(loaded.map((u) => u.slice(build.length)))];
+    const entry =
+      /^(orchestrator\/cli\/main|games\/\w+\/(agents\/offline-kit|reports\/catarena-report|viewer\/data))\.js$/;
+    expect(rel.filter((f) => !f.startsWith('chunks/') && !entry.test(f))).toEqual([]);
+    for (const kind of ['agents/offline-kit', 'reports/catarena-report', 'viewer/data'])
+      expect(rel).toContain(`games/gomoku/${kind}.js`);
+    expect(rel.filter((f) => f.startsWith('chunks/')).length).toBeGreaterThan(0);
   });
 
   it("the compiled CLI knows catarena's own reference bots where bubblewrap is missing: it plays them unsandboxed, with a warning", async () => {
