@@ -293,17 +293,29 @@ async function endNight(
     ...failedNight(job, err, attempt),
     ...(options.worker ? { worker: options.worker } : {}),
   };
-  options.report(`scheduled tourney ${job.id} failed: ${err.message}`);
-  void fireNightAlert(record, job.data.alerts, { report: options.report });
-  // The night may have failed on Redis being away: recorded once it answers again.
-  void recordWhenReachable(options.url, record, options.report);
+  // The night may have failed on Redis being away: recorded once it answers again (a minute of tries).
+  announceFailedNight(job, err, record, options, 60);
 }
 
-async function recordWhenReachable(
-  url: string,
+/** A night that failed for good: said, its hooks fired, and recorded in the nights list (`recordTries` a second apart). */
+export function announceFailedNight(
+  job: Job<TourneyJobData>,
+  err: Error,
   record: NightRecord,
+  options: { url: string; report: (message: string) => void },
+  recordTries = 1,
+): void {
+  options.report(`scheduled tourney ${job.id} failed: ${err.message}`);
+  void noteNight(options.url, record, options.report, recordTries);
+  void fireNightAlert(record, job.data.alerts, { report: options.report });
+}
+
+/** Adds `record` to the nights list; tried `tries` times a second apart, and said when it could not be. */
+export async function noteNight(
+  url: string,
+  record: Omit<NightRecord, 'at'>,
   report: (message: string) => void,
-  tries = 60,
+  tries = 1,
 ): Promise<void> {
   for (let i = 1; ; i++) {
     try {
@@ -312,22 +324,11 @@ async function recordWhenReachable(
     } catch (err) {
       if (i >= tries)
         return report(
-          `scheduled tourney "${record.schedule}": could not record the night as failed: ${(err as Error).message}`,
+          `scheduled tourney "${record.schedule}": could not record the night as ${record.state}: ${(err as Error).message}`,
         );
       await new Promise((r) => setTimeout(r, 1_000));
     }
   }
-}
-
-/** Writes a night's event; Redis being away (the night may have failed on just that) is reported, not thrown. */
-export async function noteNight(
-  url: string,
-  record: Omit<NightRecord, 'at'>,
-  report: (message: string) => void,
-): Promise<void> {
-  await withRedis(url, (redis) => recordNight(redis, record)).catch((err: Error) =>
-    report(`scheduled tourney "${record.schedule}": could not record the night as ${record.state}: ${err.message}`),
-  );
 }
 
 /** The end of a night that failed for good (BullMQ's last attempt, or a failure not worth retrying). */

@@ -20,8 +20,8 @@ import { ARTIFACT_CACHE_DEFAULTS, evictArtifacts } from '../queue/artifact-cache
 import { megabytes } from '../run/disk-usage.ts';
 import { bullConnection, connectQueue, MATCH_QUEUE, PREFIX, RedisWatch, TOURNEY_QUEUE } from '../queue/connection.ts';
 import type { MatchJobData, MatchJobResult, TourneyJobData } from '../queue/jobs.ts';
-import { firedAt, nightEndedHere, nightFailedForGood, noteNight, runScheduledTourney } from './nightly.ts';
-import { alertIfRegressed, fireNightAlert } from './night-alerts.ts';
+import { announceFailedNight, firedAt, nightEndedHere, nightFailedForGood, runScheduledTourney } from './nightly.ts';
+import { alertIfRegressed } from './night-alerts.ts';
 import { startDevelopService } from './develop-service.ts';
 import { catchUp } from './missed-firings.ts';
 import { startHousekeeping } from './housekeeping.ts';
@@ -265,10 +265,7 @@ function startTourneyWorker(
     // A failure BullMQ retries was reported by runScheduledTourney, and so was a last attempt that
     // failed in the tourney (nightEndedHere); this is the end of a night that failed before it.
     const failed = job && !nightEndedHere(job) && nightFailedForGood(job, err);
-    if (!failed) return;
-    report(`scheduled tourney ${job.id} failed: ${err.message}`);
-    void noteNight(options.url, { ...failed, worker: name }, report);
-    void fireNightAlert({ ...failed, worker: name }, job.data.alerts, { report });
+    if (failed) announceFailedNight(job, err, { ...failed, worker: name }, { url: options.url, report });
   });
   // A night that finished with an agent's S below its band fires the schedule's alert too.
   tourneys.on('completed', (job, result: { runDir?: string } | undefined) => {
