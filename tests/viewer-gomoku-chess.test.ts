@@ -250,69 +250,67 @@ describe.skipIf(!hasChromium)('Gomoku and chess replay pages in Chromium', () =>
       const replay = [...replays].sort((a, b) => b.moves.length - a.moves.length)[0]!;
       const n = replay.moves.length;
       const { page, errors, outside } = await tab.replay(replaysDir, replay.result.id, runDir);
-      {
-        const board = page.locator('[data-testid=board] svg');
-        await expect(board.count()).resolves.toBe(1);
-        const label = page.locator('[data-testid=step]');
-        await expect(label.textContent()).resolves.toBe(`move 0 of ${n}`);
+      const board = page.locator('[data-testid=board] svg');
+      await expect(board.count()).resolves.toBe(1);
+      const label = page.locator('[data-testid=step]');
+      await expect(label.textContent()).resolves.toBe(`move 0 of ${n}`);
 
-        await page.click('[data-testid=last]');
-        await expect(label.textContent()).resolves.toBe(`move ${n} of ${n}`);
-        if (game === 'gomoku') {
-          const stones = stonesPlayed(replay);
-          await expect(page.locator('[data-testid=board] circle.stone').count()).resolves.toBe(stones);
-          await expect(page.locator('[data-testid=board] .forbidden').count()).resolves.toBe(
-            variant === 'variant' ? 15 : 0,
-          );
-          await expect(page.locator('[data-testid=board] circle.last').count()).resolves.toBe(1);
-          if (replay.result.reason === 'five_in_row')
-            await expect(page.locator('[data-testid=board] circle.win').count()).resolves.toBeGreaterThanOrEqual(5);
-          await expect(page.locator('[data-testid=board-status]').textContent()).resolves.toContain(`${stones} stones`);
-        } else {
-          const state = replayState(replay) as ChessState;
-          await expect(page.locator('[data-testid=board] g.piece').count()).resolves.toBe(pieceCount(state.fen));
-          await expect(page.locator('[data-testid=board] .obstacle').count()).resolves.toBe(
-            variant === 'variant' ? 12 : 0,
-          );
-          await expect(page.locator('[data-testid=board] .lastmove').count()).resolves.toBe(2);
-          await expect(page.locator('[data-testid=board-status]').textContent()).resolves.toContain(
-            `${pieceCount(state.fen)} pieces`,
-          );
-        }
-        await expect(page.locator('[data-testid=result]').textContent()).resolves.toBe(
-          (await viewerDataOf(replay))!.result,
+      await page.click('[data-testid=last]');
+      await expect(label.textContent()).resolves.toBe(`move ${n} of ${n}`);
+      if (game === 'gomoku') {
+        const stones = stonesPlayed(replay);
+        await expect(page.locator('[data-testid=board] circle.stone').count()).resolves.toBe(stones);
+        await expect(page.locator('[data-testid=board] .forbidden').count()).resolves.toBe(
+          variant === 'variant' ? 15 : 0,
         );
-
-        await page.keyboard.press('ArrowLeft');
-        await expect(label.textContent()).resolves.toBe(`move ${n - 1} of ${n}`);
-        if (game === 'gomoku')
-          await expect(page.locator('[data-testid=board] circle.stone').count()).resolves.toBe(
-            stonesPlayed({ ...replay, moves: replay.moves.slice(0, n - 1) }),
-          );
-        await page.keyboard.press('ArrowRight');
-        await expect(label.textContent()).resolves.toBe(`move ${n} of ${n}`);
-
-        if (game === 'chess') {
-          const data = (await viewerDataOf(replay))!;
-          const pgn = (data.extra as { pgn: string }).pgn;
-          await expect(page.locator('[data-testid=pgn]').inputValue()).resolves.toBe(pgn);
-          const href = (await page.locator('[data-testid=download-pgn]').getAttribute('href'))!;
-          expect(href.startsWith('data:application/x-chess-pgn;charset=utf-8,')).toBe(true);
-          expect(decodeURIComponent(href.slice(href.indexOf(',') + 1))).toBe(pgn);
-          await expect(page.locator('[data-testid=download-pgn]').getAttribute('download')).resolves.toBe(
-            `${replay.result.id}.pgn`,
-          );
-          await page.click('[data-testid=copy-pgn]');
-          await page.waitForFunction(() => document.querySelector('[data-testid=copy-status]')?.textContent !== '');
-          if (variant === 'standard') await expect(page.locator('[data-testid=pgn-note]').count()).resolves.toBe(0);
-        }
-
-        // Something is painted: a blank window's PNG is a few hundred bytes (the window, not the full page).
-        expect((await page.screenshot()).length).toBeGreaterThan(5_000);
-        await screenshot(page, `${game}-${variant}.png`);
-        expect(errors).toEqual([]);
-        expect(outside).toEqual([]);
+        await expect(page.locator('[data-testid=board] circle.last').count()).resolves.toBe(1);
+        if (replay.result.reason === 'five_in_row')
+          await expect(page.locator('[data-testid=board] circle.win').count()).resolves.toBeGreaterThanOrEqual(5);
+        await expect(page.locator('[data-testid=board-status]').textContent()).resolves.toContain(`${stones} stones`);
+      } else {
+        const state = replayState(replay) as ChessState;
+        await expect(page.locator('[data-testid=board] g.piece').count()).resolves.toBe(pieceCount(state.fen));
+        await expect(page.locator('[data-testid=board] .obstacle').count()).resolves.toBe(
+          variant === 'variant' ? 12 : 0,
+        );
+        await expect(page.locator('[data-testid=board] .lastmove').count()).resolves.toBe(2);
+        await expect(page.locator('[data-testid=board-status]').textContent()).resolves.toContain(
+          `${pieceCount(state.fen)} pieces`,
+        );
       }
+      await expect(page.locator('[data-testid=result]').textContent()).resolves.toBe(
+        (await viewerDataOf(replay))!.result,
+      );
+
+      await page.keyboard.press('ArrowLeft');
+      await expect(label.textContent()).resolves.toBe(`move ${n - 1} of ${n}`);
+      if (game === 'gomoku')
+        await expect(page.locator('[data-testid=board] circle.stone').count()).resolves.toBe(
+          stonesPlayed({ ...replay, moves: replay.moves.slice(0, n - 1) }),
+        );
+      await page.keyboard.press('ArrowRight');
+      await expect(label.textContent()).resolves.toBe(`move ${n} of ${n}`);
+
+      if (game === 'chess') {
+        const data = (await viewerDataOf(replay))!;
+        const pgn = (data.extra as { pgn: string }).pgn;
+        await expect(page.locator('[data-testid=pgn]').inputValue()).resolves.toBe(pgn);
+        const href = (await page.locator('[data-testid=download-pgn]').getAttribute('href'))!;
+        expect(href.startsWith('data:application/x-chess-pgn;charset=utf-8,')).toBe(true);
+        expect(decodeURIComponent(href.slice(href.indexOf(',') + 1))).toBe(pgn);
+        await expect(page.locator('[data-testid=download-pgn]').getAttribute('download')).resolves.toBe(
+          `${replay.result.id}.pgn`,
+        );
+        await page.click('[data-testid=copy-pgn]');
+        await page.waitForFunction(() => document.querySelector('[data-testid=copy-status]')?.textContent !== '');
+        if (variant === 'standard') await expect(page.locator('[data-testid=pgn-note]').count()).resolves.toBe(0);
+      }
+
+      // Something is painted: a blank window's PNG is a few hundred bytes (the window, not the full page).
+      expect((await page.screenshot()).length).toBeGreaterThan(5_000);
+      await screenshot(page, `${game}-${variant}.png`);
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
     });
   }
 });

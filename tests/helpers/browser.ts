@@ -54,16 +54,34 @@ export interface OpenedPage {
   requests: string[];
 }
 
+/** Whether a request of a page a local server serves at `url` stays on its origin (data: URLs do). */
+export function onOriginOf(url: string): (request: string) => boolean {
+  const origin = new URL(url).origin;
+  return (request) => request.startsWith(`${origin}/`) || request.startsWith('data:');
+}
+
+/** Whether a request of a local file page stays inside the folder tree `root` (data: and about: URLs do). */
+export function insideFolder(root: string): (request: string) => boolean {
+  const rootUrl = pathToFileURL(root).href;
+  return (request) => request.startsWith(rootUrl) || request.startsWith('data:') || request.startsWith('about:');
+}
+
+/** What a run's shared replay page (replays/replay.html?id=<id>) shows once it has drawn a game, or failed to. */
+export const REPLAY_DRAWN = '[data-testid=step], [data-testid=replay-error]';
+
+/** The query that opens game `id` on a run's shared replay page. */
+export const replayQuery = (id: string) => `?id=${encodeURIComponent(id)}`;
+
 /** Opens a page a local server serves and records what it does: any request off its origin (but data:) is outside. */
 export async function openUrl(browser: Browser, url: string): Promise<Pick<OpenedPage, 'page' | 'errors' | 'outside'>> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const origin = new URL(url).origin;
+  const inside = onOriginOf(url);
   const errors: string[] = [];
   const outside: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('request', (r) => {
-    if (!r.url().startsWith(`${origin}/`) && !r.url().startsWith('data:')) outside.push(r.url());
+    if (!inside(r.url())) outside.push(r.url());
   });
   await page.goto(url, { waitUntil: 'load' });
   return { page, errors, outside };
@@ -76,8 +94,8 @@ export async function openReplayPage(
   id: string,
   root = path.dirname(replaysDir),
 ): Promise<OpenedPage> {
-  const opened = await openFile(browser, path.join(replaysDir, 'replay.html'), root, `?id=${encodeURIComponent(id)}`);
-  await opened.page.waitForSelector('[data-testid=step], [data-testid=replay-error]');
+  const opened = await openFile(browser, path.join(replaysDir, 'replay.html'), root, replayQuery(id));
+  await opened.page.waitForSelector(REPLAY_DRAWN);
   return opened;
 }
 
@@ -92,7 +110,7 @@ export async function openFile(
   const errors: string[] = [];
   const requests: string[] = [];
   const outside: string[] = [];
-  const rootUrl = pathToFileURL(root).href;
+  const inside = insideFolder(root);
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
@@ -100,7 +118,7 @@ export async function openFile(
   page.on('request', (r) => {
     const url = r.url();
     requests.push(url);
-    if (!url.startsWith(rootUrl) && !url.startsWith('data:') && !url.startsWith('about:')) outside.push(url);
+    if (!inside(url)) outside.push(url);
   });
   await page.goto(`${pathToFileURL(file).href}${query}`, { waitUntil: 'load' });
   return { page, errors, outside, requests };

@@ -3,10 +3,11 @@
 // CPU here, a navigation of an open page about 0.25 s (measured with cg.sh, 11 loads of a small
 // page each way). What each load does is recorded from the navigation on, as tests/helpers/browser.ts
 // records it for a page of its own: console errors, page errors, requests off the page's origin
-// (or, for file:// pages, outside the folder tree it may load from).
+// (or, for file:// pages, outside the folder tree it may load from), by the same rules.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { insideFolder, onOriginOf, REPLAY_DRAWN, replayQuery } from './browser.ts';
 
 export interface PageLoad {
   page: Page;
@@ -41,23 +42,18 @@ export class ReusedPage {
 
   /** Loads a page a local server serves: anything requested off its origin (but data:) is outside. */
   async url(url: string): Promise<PageLoad> {
-    const origin = new URL(url).origin;
-    return this.load(url, (u) => u.startsWith(`${origin}/`) || u.startsWith('data:'));
+    return this.load(url, onOriginOf(url));
   }
 
   /** Loads a local file (with a query string); `root` bounds the files it may load. */
   async file(file: string, root = path.dirname(file), query = ''): Promise<PageLoad> {
-    const rootUrl = pathToFileURL(root).href;
-    return this.load(
-      `${pathToFileURL(file).href}${query}`,
-      (u) => u.startsWith(rootUrl) || u.startsWith('data:') || u.startsWith('about:'),
-    );
+    return this.load(`${pathToFileURL(file).href}${query}`, insideFolder(root));
   }
 
   /** One game on a run's shared replay page (replays/replay.html?id=<id>), once it is drawn. */
   async replay(replaysDir: string, id: string, root = path.dirname(replaysDir)): Promise<PageLoad> {
-    const loaded = await this.file(path.join(replaysDir, 'replay.html'), root, `?id=${encodeURIComponent(id)}`);
-    await this.page.waitForSelector('[data-testid=step], [data-testid=replay-error]');
+    const loaded = await this.file(path.join(replaysDir, 'replay.html'), root, replayQuery(id));
+    await this.page.waitForSelector(REPLAY_DRAWN);
     return loaded;
   }
 
