@@ -51,15 +51,22 @@ async function round(
     runDir,
     agents: agents(),
   });
-  const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
-  const record = JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8'));
-  const buildLog = fs.readFileSync(path.join(strategies, `${id}.build.log`), 'utf8');
+  const { record, buildLog } = strategyOf(runDir, id);
   const games = fs
     .readFileSync(path.join(runDir, 'journal.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
   return { runDir, summary, record, buildLog, games };
+}
+
+/** Strategy `id`'s record and build log in the run's one round. */
+function strategyOf(runDir: string, id: string) {
+  const strategies = path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies');
+  return {
+    record: JSON.parse(fs.readFileSync(path.join(strategies, `${id}.strategy.json`), 'utf8')),
+    buildLog: fs.readFileSync(path.join(strategies, `${id}.build.log`), 'utf8'),
+  };
 }
 
 function filesUnder(dir: string): string[] {
@@ -173,16 +180,7 @@ describe('Google models in a tourney round', () => {
 
   it('llm-player:google asks the model for every move (validation and games); the bot counts the tokens the server answered', () => {
     const { runDir } = shared;
-    const record = JSON.parse(
-      fs.readFileSync(
-        path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'player.strategy.json'),
-        'utf8',
-      ),
-    );
-    const buildLog = fs.readFileSync(
-      path.join(runDir, 'tracks', 'gomoku-standard', 'round_1', 'strategies', 'player.build.log'),
-      'utf8',
-    );
+    const { record, buildLog } = strategyOf(runDir, 'player');
     expect(record.status, buildLog).toBe('ok');
     expect(record.agentKind).toBe('llm-player:google/scripted-gemini');
     expect(playerServer.requests.length).toBeGreaterThan(4);

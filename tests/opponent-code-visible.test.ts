@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { filesText } from './helpers/opponent-code.ts';
+import { filesText, round2 } from './helpers/opponent-code.ts';
 import { GOMOKU_TWO_ROUNDS, sharedRunDir } from './helpers/shared-runs.ts';
 
 const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
@@ -39,7 +39,7 @@ describe('tourney --opponent-code visible (default)', () => {
       };
       expect(Object.keys(expected).filter((f) => f.startsWith('logs/'))).toContain('logs/round_report.json');
       for (const agent of agents) {
-        const ws = path.join(track, 'round_2', 'workspaces', agent);
+        const ws = round2(runDir, agent, name);
         const got = Object.fromEntries(
           Object.entries(hashes(ws)).filter(([f]) => f.startsWith('last_round/') || f.startsWith('logs/')),
         );

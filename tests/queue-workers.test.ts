@@ -19,6 +19,17 @@ import { hasRedis } from './helpers/redis.ts';
 import { CLI, journaledRun, journalOf, queueFixture, slowConfig, slowReference, wOf } from './helpers/queue.ts';
 import { catarena } from './helpers/cli.ts';
 
+/**
+ * A drained worker's last line ("stopped after N games (M bot starts)"): it started some bots, at
+ * most `most`, and fewer than the seats it filled (a bot started per game starts one per seat).
+ */
+function expectWarmBots(output: string, most: number): void {
+  const [, played, starts] = (/stopped after (\d+) games \((\d+) bot starts\)/.exec(output) ?? []).map(Number);
+  expect(starts).toBeGreaterThan(0);
+  expect(starts).toBeLessThanOrEqual(most);
+  expect(starts).toBeLessThan(2 * played!);
+}
+
 // In CI a missing redis-server fails (startRedis says how to install it) instead of skipping.
 describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ workers (real redis-server)', () => {
   const q = queueFixture();
@@ -69,10 +80,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
     // stays, the rescuer of the next test and the drainer of the one after: its count (at most
     // once per strategy of its three runs) is checked when it drains.
     await stopWorker(a);
-    const [, played, starts] = (/stopped after (\d+) games \((\d+) bot starts\)/.exec(a.output()) ?? []).map(Number);
-    expect(starts).toBeGreaterThan(0);
-    expect(starts).toBeLessThanOrEqual(4);
-    expect(starts).toBeLessThan(2 * played!);
+    expectWarmBots(a.output(), 4);
   }, 240_000);
 
   // One run for two faults (a run each before): a worker SIGKILLed mid-game, then the coordinator.
@@ -168,12 +176,7 @@ describe.runIf(hasRedis() || Boolean(process.env.CI))('queue: games on BullMQ wo
       if (drainer.name === 'wB') {
         // Test 1's wB, warm through its three runs: each strategy's bot started at most once a
         // run (4 + 4 + the variant's 2), fewer than the seats it filled.
-        const [, played, starts] = (/stopped after (\d+) games \((\d+) bot starts\)/.exec(drainer.output()) ?? []).map(
-          Number,
-        );
-        expect(starts).toBeGreaterThan(0);
-        expect(starts).toBeLessThanOrEqual(10);
-        expect(starts).toBeLessThan(2 * played!);
+        expectWarmBots(drainer.output(), 10);
       }
       for (const id of active) {
         const job = await queue.getJob(id);

@@ -31,8 +31,8 @@ export const config = (leaker: string): TourneyConfigInput => ({
   startTimeoutMs: 5_000,
 });
 
-export const round2 = (runDir: string, agent: string) =>
-  path.join(runDir, 'tracks', 'gomoku-standard', 'round_2', 'workspaces', agent);
+export const round2 = (runDir: string, agent: string, track = 'gomoku-standard') =>
+  path.join(runDir, 'tracks', track, 'round_2', 'workspaces', agent);
 
 /** Every file of a folder (a finished run's logs may be stored as <name>.gz), as text. */
 export function filesText(dir: string): Map<string, string> {
