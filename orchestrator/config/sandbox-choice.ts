@@ -13,13 +13,11 @@ export function writesCatarenasOwnBots(agentKindOrSpec: string): boolean {
   return (agentKindOf(agentKindOrSpec.trim()) ?? agentKindOfSpec(agentKindOrSpec))?.catarenasOwnBots ?? false;
 }
 
-// The project's games folder, not one relative to this file: compiled into .build/, that was
-// .build/games, so the CLI took no reference bot for catarena's own where bubblewrap is missing.
-const REFERENCE_BOTS = GAMES_DIR;
-
 /** A bot folder that is one of catarena's reference bots (games/<game>/bots/…). */
 export function isReferenceBot(dir: string): boolean {
-  const rel = path.relative(REFERENCE_BOTS, path.resolve(dir));
+  // The project's games folder (util/paths.ts), not one relative to this file: compiled into
+  // .build/, that was .build/games, and the CLI took no reference bot for catarena's own.
+  const rel = path.relative(GAMES_DIR, path.resolve(dir));
   return !rel.startsWith('..') && !path.isAbsolute(rel) && rel.split(path.sep)[1] === 'bots';
 }
 
