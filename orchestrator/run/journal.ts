@@ -2,6 +2,7 @@
 // source of truth for results: W, reports and resume are all rebuilt from it. Each line is
 // chained to the one before under the run's key (journal-chain.ts), so a result changed by
 // anything that cannot read the key shows, and the journal is refused unless the caller accepts it.
+import { appendFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { JournalIntegrity, JournalSeal } from '../../records/journal-integrity.ts';
@@ -131,6 +132,9 @@ export class Journal {
    * cost one write, and file order is chain order.
    */
   private async flush(): Promise<void> {
+    // Goes on a microtask later: lines appended in the same turn join the batch, and `flushing` is
+    // set before this clears it (the append below is synchronous).
+    await undefined;
     while (this.pending.length) {
       const batch = this.pending.splice(0);
       try {
@@ -144,7 +148,9 @@ export class Journal {
             return `${withChain(content, head)}\n`;
           })
           .join('');
-        await fs.appendFile(this.file, text);
+        // Synchronous: one append per batch of finished games, where a promise would be three hops
+        // (open, write, close) to libuv's pool, each costing more CPU than the write itself here.
+        appendFileSync(this.file, text);
         this.head = head;
         const state =
           this.state.state === 'unverified' && this.key ? { state: 'verified' as const, lines: 0 } : this.state;

@@ -241,7 +241,7 @@ export class RunDir {
   }
 
   private async writeReplay(replay: Replay): Promise<void> {
-    await fs.mkdir(this.replaysDir, { recursive: true });
+    mkdirSync(this.replaysDir, { recursive: true }); // once per game: no hop to libuv's pool (records/replay-files.ts)
     await writeReplayFile(this.replaysDir, replay);
   }
 

@@ -5,6 +5,7 @@
 // small file takes a whole disk block, and games of a track compress better together. Scripts
 // load from file:// (fetch does not), so the page opens from the run directory with no server and
 // no network.
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -255,8 +256,12 @@ class BundleWriter {
    */
   private async readBefore(): Promise<void> {
     for (const file of this.mine) {
-      const st = await fs.stat(path.join(this.replaysDir, file)).catch(() => null);
-      if (!st) continue;
+      let st: fsSync.Stats;
+      try {
+        st = fsSync.statSync(path.join(this.replaysDir, file));
+      } catch {
+        continue;
+      }
       for (const id of this.oldIndex.get(file)!) this.before.set(id, { file, mtime: st.mtimeMs });
     }
     for (const file of this.mine) this.index.delete(file);
@@ -370,7 +375,8 @@ class BundleWriter {
       await fs.rename(path.join(replaysDir, `${file}.new`), path.join(replaysDir, file));
     for (const file of this.mine) if (!this.index.has(file)) await fs.rm(path.join(replaysDir, file), { force: true });
     await writeFileAtomic(path.join(replaysDir, VIEW_INDEX), indexScript(this.index));
-    // A run written before bundles: its per-game files are in the bundle now.
-    for (const id of this.shown) await fs.rm(legacyViewFile(replaysDir, id), { force: true });
+    // A run written before bundles: its per-game files are in the bundle now (removed synchronously:
+    // a tourney's thousand games would be as many hops to libuv's pool, most for files not there).
+    for (const id of this.shown) fsSync.rmSync(legacyViewFile(replaysDir, id), { force: true });
   }
 }
