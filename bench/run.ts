@@ -21,6 +21,7 @@
 //   npm run bench -- rundir-size   the default tourney's run directory on disk, after prune, and estimated at paper scale
 //   npm run bench -- cpu-per-move   the orchestrator's own CPU time ÷ moves over the default tourney
 //   npm run bench -- bot-start   the orchestrator's own CPU per bot start and stop (unsafe and process sandboxes)
+//   npm run bench -- pool-requests [--rounds 1]   the orchestrator's file calls through libuv's thread pool per game, by call site
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -42,6 +43,7 @@ import { benchEvolution } from './evolution.ts';
 import { benchMemory } from './memory.ts';
 import { benchRundirSize } from './rundir-size.ts';
 import { benchCpuPerMove } from './cpu-per-move.ts';
+import { benchPoolRequests } from './pool-requests.ts';
 import { benchBotStart } from './bot-start.ts';
 import { benchServe } from './serve.ts';
 import { benchReplayViewer } from './replay-viewer.ts';
@@ -89,6 +91,7 @@ if (which === 'memory') results.memory = await benchMemory();
 if (which === 'rundir-size') results.rundirSize = await benchRundirSize();
 if (which === 'cpu-per-move') results.cpuPerMove = await benchCpuPerMove();
 if (which === 'bot-start') results.botStart = await benchBotStart();
+if (which === 'pool-requests') results.poolRequests = await benchPoolRequests();
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
 const file = path.join(here, 'results', `${which}.json`);
 await fs.writeFile(
