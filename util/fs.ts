@@ -15,9 +15,33 @@ export async function hashDir(dir: string): Promise<string> {
   const files = filesUnder(dir).sort();
   for (const rel of files) {
     hash.update(rel).update('\u0000');
-    hash.update(fsSync.readFileSync(path.join(dir, rel))).update('\u0000');
+    const fd = openToRead(path.join(dir, rel));
+    try {
+      hash.update(fsSync.readFileSync(fd)).update('\u0000');
+    } finally {
+      fsSync.closeSync(fd);
+    }
   }
   return hash.digest('hex');
+}
+
+/**
+ * Opens a file listed in a folder an agent or a bot may write, to read it synchronously: a file
+ * swapped for a link since it was listed is not followed (ELOOP), and one swapped for a FIFO is not
+ * waited on (it opens at once and reads empty), which would stop the whole process.
+ */
+export function openToRead(file: string): number {
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fsSync.constants;
+  return fsSync.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+}
+
+/** A folder's entries, or none when it cannot be read. */
+export function dirEntries(dir: string): fsSync.Dirent[] {
+  try {
+    return fsSync.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -58,13 +82,7 @@ export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 
 function filesUnder(dir: string, prefix = ''): string[] {
   const out: string[] = [];
-  let entries;
-  try {
-    entries = fsSync.readdirSync(path.join(dir, prefix), { withFileTypes: true });
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
+  for (const entry of dirEntries(path.join(dir, prefix))) {
     const rel = path.join(prefix, entry.name);
     if (entry.isDirectory()) out.push(...filesUnder(dir, rel));
     else if (entry.isFile()) out.push(rel);
@@ -116,11 +134,7 @@ export async function copyTree(from: string, to: string): Promise<string[]> {
 /** Everything under `dir` (not following links) that is neither a file nor a folder. */
 function otherEntries(dir: string): Array<[string, Stats]> {
   const out: Array<[string, Stats]> = [];
-  let entries: fsSync.Dirent[] = [];
-  try {
-    entries = fsSync.readdirSync(dir, { withFileTypes: true });
-  } catch {}
-  for (const entry of entries) {
+  for (const entry of dirEntries(dir)) {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...otherEntries(file));
     else if (!entry.isFile()) out.push([file, fsSync.lstatSync(file)]);

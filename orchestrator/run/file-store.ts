@@ -30,6 +30,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
+import { dirEntries, openToRead } from '../../util/fs.ts';
 
 /** The suffix of a compressed log file, at its place and in the store. */
 export const GZ_EXT = '.gz';
@@ -85,10 +86,7 @@ function lstatOrNull(file: string): fsSync.Stats | null {
  */
 function keyOf(file: string, executable: boolean, piece: Buffer): string {
   const hash = createHash('sha256');
-  // Agents wrote these folders: a file swapped for a link or a FIFO since it was listed is not
-  // followed (ELOOP) nor waited on (a FIFO opens at once and reads empty).
-  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fsSync.constants;
-  const fd = fsSync.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  const fd = openToRead(file); // agents wrote these folders
   try {
     for (let n = fsSync.readSync(fd, piece); n > 0; n = fsSync.readSync(fd, piece)) hash.update(piece.subarray(0, n));
   } finally {
@@ -236,18 +234,9 @@ function replaceByLink(target: string, place: string): void {
   fsSync.renameSync(tmp, place);
 }
 
-/** Entries of a folder, or none when it cannot be read. */
-function entriesOf(dir: string): fsSync.Dirent[] {
-  try {
-    return fsSync.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-
 /** store/<2 hex>/<key> (runs written before) → store/<key>: renamed, so every link to it stays. */
 export async function migrateStoreLayout(storeDir: string): Promise<void> {
-  for (const entry of entriesOf(storeDir)) {
+  for (const entry of dirEntries(storeDir)) {
     if (!entry.isDirectory() || !/^[0-9a-f]{2}$/.test(entry.name)) continue;
     const sub = path.join(storeDir, entry.name);
     for (const name of fsSync.readdirSync(sub)) {
@@ -273,7 +262,7 @@ export async function dropUnlinked(storeDir: string, options: { dryRun?: boolean
     if (!options.dryRun) fsSync.rmSync(file, { force: true });
   }
   if (!options.dryRun)
-    for (const entry of entriesOf(storeDir))
+    for (const entry of dirEntries(storeDir))
       if (entry.isDirectory())
         try {
           fsSync.rmdirSync(path.join(storeDir, entry.name));
@@ -282,7 +271,7 @@ export async function dropUnlinked(storeDir: string, options: { dryRun?: boolean
 }
 
 function* regularFiles(dir: string): Generator<string> {
-  for (const entry of entriesOf(dir)) {
+  for (const entry of dirEntries(dir)) {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* regularFiles(file);
     else if (entry.isFile()) yield file;
