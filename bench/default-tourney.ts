@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MatchResult } from '../records/match.ts';
 import { watchBotCpu } from './bot-cpu.ts';
+import { journalResults } from './tourney-process.ts';
 import { diskUsage } from '../orchestrator/run/disk-usage.ts';
 import { RUN_FILES } from '../records/run-layout.ts';
 
@@ -94,12 +94,7 @@ async function once(rounds: number, extra: string[] = []): Promise<Run> {
   const orchestratorCpuS = Number(/ORCHESTRATOR_CPU_US (\d+)/.exec(stderr)?.[1] ?? NaN) / 1e6;
   const orchestratorMaxRssMb = Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN) / 1024;
   const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
-  const results = fs
-    .readFileSync(path.join(runDir, RUN_FILES.journal), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as MatchResult)
-    .filter((r) => r.spec);
+  const results = journalResults(runDir);
   // Per track and round: the games' span and the gap since the previous track's last game.
   const spans = new Map<string, { first: number; last: number; n: number }>();
   for (const r of results) {

@@ -1,20 +1,17 @@
 // The orchestrator's requests to libuv's thread pool over one tourney (`catarena tourney --rounds 1`
 // by default): file-system calls made through promises or callbacks, each counted by the first
 // catarena frame of its stack (async zlib hops too, but its handles cannot be told from zlib's
-// synchronous ones as they are made, so it is left out). Each is a hop to a pool thread and back; on a 2-core
-// VM that cost about eight times the system call itself (45 µs of CPU for an lstat through
-// node:fs/promises, 5.5 µs synchronous), so a count per game says where the orchestrator pays for
-// hops rather than work.
+// synchronous ones as they are made, so it is left out). Each is a hop to a pool thread and back;
+// on a 2-core VM that cost about eight times the system call itself (45 µs of CPU for an lstat
+// through node:fs/promises, 5.5 µs synchronous), so a count per game says where the orchestrator
+// pays for hops rather than work.
 //   npm run bench -- pool-requests [--rounds 1] [--games gomoku,...]
 // Measured (2026-12-07, one round, 52 games): 14,014 requests before the run store, copies, replay
 // files and journal made their calls synchronously, 3,744 after.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MatchResult } from '../records/match.ts';
-import { RUN_FILES } from '../records/run-layout.ts';
+import { journalResults, startTourney } from './tourney-process.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -57,30 +54,13 @@ export async function benchPoolRequests() {
   const i = process.argv.indexOf('--rounds');
   const g = process.argv.indexOf('--games');
   const args = ['--rounds', i > 0 ? process.argv[i + 1]! : '1', ...(g > 0 ? ['--games', process.argv[g + 1]!] : [])];
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-bench-pool-'));
-  const hook = path.join(out, 'pool-hook.mjs');
-  fs.writeFileSync(hook, HOOK);
-  const child = spawn(
-    process.execPath,
-    ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', ...args, '--out', out],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`catarena tourney ${args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
+  const { out, runDir, stderr } = await startTourney(args, 'pool', HOOK);
   const counts = new Map<string, number>();
   for (const [key, n] of JSON.parse(/POOL_REQUESTS (\[.*\])/.exec(stderr)![1]!) as Array<[string, number]>) {
     const named = sourceOf(key);
     counts.set(named, (counts.get(named) ?? 0) + n);
   }
-  const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
-  const results = fs
-    .readFileSync(path.join(runDir, RUN_FILES.journal), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as MatchResult)
-    .filter((r) => r.spec);
+  const results = journalResults(runDir);
   fs.rmSync(out, { recursive: true, force: true });
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 12);

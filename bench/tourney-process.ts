@@ -41,14 +41,26 @@ export interface TourneyProcess {
   moves: number;
 }
 
-export async function measureTourney(args: string[], label = 'run'): Promise<TourneyProcess> {
+/** What a tourney started by `startTourney` left: its output and run folders, its stderr, its wall time. */
+export interface StartedTourney {
+  out: string;
+  runDir: string;
+  stderr: string;
+  wallS: number;
+}
+
+/**
+ * `catarena tourney <args>` in a fresh output folder, as a user starts it, with `hook` (a module's
+ * source) imported into the process first; throws on a non-zero exit.
+ */
+export async function startTourney(args: string[], label: string, hook: string): Promise<StartedTourney> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `catarena-bench-${label}-`));
-  const hook = path.join(out, 'usage-hook.mjs');
-  fs.writeFileSync(hook, HOOK);
+  const hookFile = path.join(out, `${label}-hook.mjs`);
+  fs.writeFileSync(hookFile, hook);
   const t0 = Date.now();
   const child = spawn(
     process.execPath,
-    ['--import', hook, path.join(root, 'bin', 'catarena.mjs'), 'tourney', ...args, '--out', out],
+    ['--import', hookFile, path.join(root, 'bin', 'catarena.mjs'), 'tourney', ...args, '--out', out],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -56,6 +68,22 @@ export async function measureTourney(args: string[], label = 'run'): Promise<Tou
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const wallS = (Date.now() - t0) / 1000;
   if (code !== 0) throw new Error(`catarena tourney ${args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
+  const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
+  return { out, runDir, stderr, wallS };
+}
+
+/** The games a run's journal holds (its result lines). */
+export function journalResults(runDir: string): MatchResult[] {
+  return fs
+    .readFileSync(path.join(runDir, RUN_FILES.journal), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as MatchResult)
+    .filter((r) => r.spec);
+}
+
+export async function measureTourney(args: string[], label = 'run'): Promise<TourneyProcess> {
+  const { out, runDir, stderr, wallS } = await startTourney(args, label, HOOK);
   const usage = JSON.parse(/ORCHESTRATOR_USAGE (\{.*\})/.exec(stderr)![1]!) as {
     cpuUs: number;
     userUs: number;
@@ -63,7 +91,6 @@ export async function measureTourney(args: string[], label = 'run'): Promise<Tou
     mainUs: number | null;
     maxRssKb: number;
   };
-  const runDir = path.join(out, fs.readdirSync(out).find((d) => d.startsWith('tourney-'))!);
   let games = 0;
   let moves = 0;
   for (const line of fs.readFileSync(path.join(runDir, RUN_FILES.journal), 'utf8').split('\n')) {
