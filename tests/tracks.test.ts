@@ -213,6 +213,9 @@ describe.skipIf(!dockerWorks)('a tourney round on each task track in the Docker 
       concurrency: 2,
       bootstrapSamples: 50,
       reps: 1,
+      // A Go bot compiles in its container (one pinned core) before it answers: 1 s alone, but over
+      // the 20 s default while CI's other Docker files kept both cores busy (one CI run).
+      startTimeoutMs: 60_000,
       ...extra,
     });
     const summary = await runTourney({ config, runDir });
