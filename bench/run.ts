@@ -22,6 +22,7 @@
 //   npm run bench -- cpu-per-move   the orchestrator's own CPU time ÷ moves over the default tourney
 //   npm run bench -- bot-start   the orchestrator's own CPU per bot start and stop (unsafe and process sandboxes)
 //   npm run bench -- pool-requests [--rounds 1]   the orchestrator's file calls through libuv's thread pool per game, by call site
+//   npm run bench -- suite-cpu [vitest arguments]   `npm test` with its CPU by kind of process (vitest workers, bots, Chromium, CLIs, …)
 // Prints a table and writes bench/results/<name>.json.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -44,6 +45,7 @@ import { benchMemory } from './memory.ts';
 import { benchRundirSize } from './rundir-size.ts';
 import { benchCpuPerMove } from './cpu-per-move.ts';
 import { benchPoolRequests } from './pool-requests.ts';
+import { benchSuiteCpu } from './suite-cpu.ts';
 import { benchBotStart } from './bot-start.ts';
 import { benchServe } from './serve.ts';
 import { benchReplayViewer } from './replay-viewer.ts';
@@ -92,6 +94,7 @@ if (which === 'rundir-size') results.rundirSize = await benchRundirSize();
 if (which === 'cpu-per-move') results.cpuPerMove = await benchCpuPerMove();
 if (which === 'bot-start') results.botStart = await benchBotStart();
 if (which === 'pool-requests') results.poolRequests = await benchPoolRequests();
+if (which === 'suite-cpu') results.suiteCpu = await benchSuiteCpu(process.argv.slice(3));
 await fs.mkdir(path.join(here, 'results'), { recursive: true });
 const file = path.join(here, 'results', `${which}.json`);
 await fs.writeFile(

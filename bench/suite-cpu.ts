@@ -1,0 +1,125 @@
+// Where the test suite's CPU goes: `npm test` (with the arguments given) runs while every process
+// on the machine is read from /proc twice a second; each process's CPU counts for its kind (vitest
+// worker, a bot, Chromium, a catarena CLI, a port broker, …), told apart by its command line when
+// it is first seen. The machine's busy time (/proc/stat) is the total; what no reading saw is
+// "unseen": processes that lived less than half a second, and the last half second of the others.
+//   npm run bench -- suite-cpu [vitest arguments]      (CATARENA_DOCKER=0 for the suite without Docker)
+// Measured (2026-12-07, without Docker, Node 20, 2 cores: 7 min 55 s, 920 CPU-s busy): node bots
+// 261 s, vitest workers 252, Chromium 109, other node processes 47, catarena CLIs 42, shells and
+// tools 29, port brokers 21, kernel threads 20, the vitest main process 17, Python bots 10; unseen 96.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pids, statFields } from '../util/procfs.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const EVERY_MS = 500;
+const TICKS = 100;
+
+/** The kind of process a command line names (comm alone for kernel threads, which have none). */
+export function kindOf(argv: string[], comm: string): string {
+  if (argv.length === 0) return 'kernel threads';
+  const cmd = argv.join(' ');
+  const exe = path.basename(argv[0]!);
+  if (/vitest/.test(cmd) && /^node/.test(exe)) return /forks|threads|worker/.test(cmd) ? 'vitest workers' : 'vitest main';
+  if (/bin\/catarena\.mjs|\.build\/cli/.test(cmd)) return 'catarena CLIs';
+  if (/port-broker/.test(cmd)) return 'port brokers (python)';
+  if (/^node/.test(exe) && /\bbot\.(mjs|cjs|js)\b|engine\.mjs|start_ai/.test(cmd)) return 'bots (node)';
+  if (/^python/.test(exe)) return /\.py\b/.test(cmd) ? 'bots and scripts (python)' : 'python (other)';
+  if (/chrom/.test(exe) || /chrom/.test(comm)) return 'chromium';
+  if (/^node/.test(exe)) return 'node (other)';
+  if (/redis-server/.test(exe)) return 'redis-server';
+  if (/^(dockerd|containerd|containerd-shim|runc|docker|docker-init|docker-proxy)/.test(exe)) return 'docker engine';
+  if (/^(bash|sh|dash|bwrap|socat|nsenter|setpriv|git|sleep|env)$/.test(exe)) return 'shells and tools';
+  return `other (${exe})`;
+}
+
+function argvOf(pid: number): string[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+function commOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
+}
+
+/** user + nice + system + irq + softirq + steal and the total, in seconds, from /proc/stat. */
+function machineCpu(): { busy: number; total: number } {
+  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const busy = f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!;
+  return { busy: busy / TICKS, total: (busy + f[3]! + f[4]!) / TICKS };
+}
+
+/** Reads every process's CPU; a process counts for its kind from its second reading on (the first is its baseline, or its whole life if it began after the watch). */
+function watch() {
+  const seen = new Map<string, { kind: string; ticks: number }>();
+  const byKind = new Map<string, number>();
+  let first = true;
+  const read = () => {
+    for (const pid of pids()) {
+      const f = statFields(pid);
+      if (!f) continue;
+      const ticks = Number(f[11]) + Number(f[12]);
+      const key = `${pid}:${f[19]}`;
+      const prev = seen.get(key);
+      const kind = prev?.kind ?? kindOf(argvOf(pid), commOf(pid));
+      seen.set(key, { kind, ticks });
+      const delta = prev ? ticks - prev.ticks : first ? 0 : ticks;
+      if (delta > 0) byKind.set(kind, (byKind.get(kind) ?? 0) + delta / TICKS);
+    }
+    first = false;
+  };
+  read();
+  const timer = setInterval(read, EVERY_MS);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      return byKind;
+    },
+  };
+}
+
+export interface SuiteCpu {
+  wallS: number;
+  busyS: number;
+  busyShare: number;
+  exitCode: number | null;
+  byKind: Record<string, number>;
+  /** Busy time no reading saw: short-lived processes, the last half second of the others, interrupts. */
+  unseenS: number;
+}
+
+export async function benchSuiteCpu(args: string[]): Promise<SuiteCpu> {
+  const m0 = machineCpu();
+  const t0 = Date.now();
+  const watcher = watch();
+  const child = spawn(process.execPath, ['scripts/run-tests.mjs', ...args], { cwd: root, stdio: 'inherit' });
+  const exitCode = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const byKind = watcher.stop();
+  const m1 = machineCpu();
+  const busyS = m1.busy - m0.busy;
+  const seenS = [...byKind.values()].reduce((a, b) => a + b, 0);
+  const sorted = [...byKind].sort((a, b) => b[1] - a[1]);
+  const round = (x: number) => Math.round(x * 10) / 10;
+  console.log(`\nsuite CPU by kind of process (busy ${round(busyS)} CPU-s in ${round((Date.now() - t0) / 1000)} s):`);
+  for (const [kind, s] of sorted.filter(([, s]) => s >= 0.5))
+    console.log(`${round(s).toFixed(1).padStart(8)} s  ${((100 * s) / busyS).toFixed(1).padStart(5)}%  ${kind}`);
+  console.log(`${round(busyS - seenS).toFixed(1).padStart(8)} s  ${((100 * (busyS - seenS)) / busyS).toFixed(1).padStart(5)}%  unseen (lived under ${EVERY_MS} ms, or their last ${EVERY_MS} ms)`);
+  return {
+    wallS: round((Date.now() - t0) / 1000),
+    busyS: round(busyS),
+    busyShare: Math.round((100 * busyS) / (m1.total - m0.total)) / 100,
+    exitCode,
+    byKind: Object.fromEntries(sorted.map(([k, s]) => [k, round(s)])),
+    unseenS: round(busyS - seenS),
+  };
+}

@@ -1,0 +1,24 @@
+// bench/suite-cpu.ts tells processes apart by their command lines: the ones the suite starts.
+import { describe, expect, it } from 'vitest';
+import { kindOf } from '../bench/suite-cpu.ts';
+
+describe('suite-cpu: the kind of a process', () => {
+  it.each([
+    [['/usr/bin/node', '/w/node_modules/vitest/dist/workers/forks.js'], 'node', 'vitest workers'],
+    [['node', '/w/node_modules/.bin/vitest', 'run'], 'node', 'vitest main'],
+    [['/usr/bin/node', '/w/bin/catarena.mjs', 'worker', '--queue', 'redis://x'], 'node', 'catarena CLIs'],
+    [['node', 'bot.mjs', '40123'], 'node', 'bots (node)'],
+    [['node', 'bot.cjs', '40123'], 'node', 'bots (node)'],
+    [['python3', '-I', '-S', '-c', 'import os', 'port-broker.py', '9', '8080'], 'python3', 'port brokers (python)'],
+    [['python3', 'catarena_style.py', '40123'], 'python3', 'bots and scripts (python)'],
+    [['/usr/lib/chromium/chromium', '--type=renderer'], 'chromium', 'chromium'],
+    [['/usr/bin/redis-server', '127.0.0.1:6380'], 'redis-server', 'redis-server'],
+    [['bwrap', '--unshare-all', 'bash', 'start_ai.sh'], 'bwrap', 'shells and tools'],
+    [[], 'kworker/0:1', 'kernel threads'],
+    [['/usr/bin/node', '-e', '0'], 'node', 'node (other)'],
+    [['/usr/sbin/dockerd'], 'dockerd', 'docker engine'],
+    [['/opt/x/frobnicate'], 'frobnicate', 'other (frobnicate)'],
+  ])('%j (%s) → %s', (argv, comm, kind) => {
+    expect(kindOf(argv, comm)).toBe(kind);
+  });
+});
