@@ -25,7 +25,8 @@ export function kindOf(argv: string[], comm: string): string {
   if (/vitest/.test(cmd) && /^node/.test(exe)) return /forks|threads|worker/.test(cmd) ? 'vitest workers' : 'vitest main';
   if (/bin\/catarena\.mjs|\.build\/cli/.test(cmd)) return 'catarena CLIs';
   if (/port-broker/.test(cmd)) return 'port brokers (python)';
-  if (/^node/.test(exe) && /\bbot\.(mjs|cjs|js)\b|engine\.mjs|start_ai/.test(cmd)) return 'bots (node)';
+  if (/^node/.test(exe) && /sandbox\/reaper\.mjs/.test(cmd)) return 'sandbox reapers (node)';
+  if (/^node/.test(exe) && /\b(bot|misbehave)\.(mjs|cjs|js)\b|engine\.mjs|start_ai/.test(cmd)) return 'bots (node)';
   if (/^python/.test(exe)) return /\.py\b/.test(cmd) ? 'bots and scripts (python)' : 'python (other)';
   if (/chrom/.test(exe) || /chrom/.test(comm)) return 'chromium';
   if (/^node/.test(exe)) return 'node (other)';

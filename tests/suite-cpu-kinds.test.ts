@@ -9,6 +9,8 @@ describe('suite-cpu: the kind of a process', () => {
     [['/usr/bin/node', '/w/bin/catarena.mjs', 'worker', '--queue', 'redis://x'], 'node', 'catarena CLIs'],
     [['node', 'bot.mjs', '40123'], 'node', 'bots (node)'],
     [['node', 'bot.cjs', '40123'], 'node', 'bots (node)'],
+    [['node', 'misbehave.mjs', '40123', 'sleep'], 'node', 'bots (node)'],
+    [['/usr/bin/node', '/w/.build/sandbox/reaper.mjs', '1', '2', 'x'], 'node', 'sandbox reapers (node)'],
     [['python3', '-I', '-S', '-c', 'import os', 'port-broker.py', '9', '8080'], 'python3', 'port brokers (python)'],
     [['python3', 'catarena_style.py', '40123'], 'python3', 'bots and scripts (python)'],
     [['/usr/lib/chromium/chromium', '--type=renderer'], 'chromium', 'chromium'],
