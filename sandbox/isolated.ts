@@ -466,7 +466,9 @@ class IsolatedBot implements BotHandle {
   private async doStop(): Promise<void> {
     await this.terminateGracefully(1_000);
     this.killSync();
-    await waitAtMost(this.closed, 3_000);
+    // Stopped means nothing of the bot runs, its broker included (SIGKILLed above, it may not have
+    // been scheduled to die yet on a loaded machine).
+    await Promise.all([waitAtMost(this.closed, 3_000), this.dialer && waitAtMost(this.dialer.ended, 3_000)]);
     // A process that left bwrap's tree cannot have left its pid namespace: it is dying already.
     for (let i = 0; i < 40 && this.cgroup && this.cgroup.pids().some((p) => !isProcessGone(p)); i++) {
       this.killSync();

@@ -37,6 +37,8 @@ export class PortDialer {
   private gone: string | undefined;
   /** Resolves true once the broker runs, false if it could not start. */
   readonly ready: Promise<boolean>;
+  /** Resolves once the broker process has ended (or never started). */
+  readonly ended: Promise<void>;
 
   private constructor(
     private readonly broker: ChildProcess,
@@ -58,6 +60,10 @@ export class PortDialer {
       });
       broker.once('exit', () => resolve(false));
       broker.once('error', () => resolve(false));
+    });
+    this.ended = new Promise((resolve) => {
+      broker.once('exit', () => resolve());
+      broker.once('error', () => resolve());
     });
     broker.on('message', (m: BrokerMessage, handle) => this.answer(m, handle));
     broker.once('exit', (code, signal) => this.fail(`the port broker ended (${signal ?? `exit code ${code}`})`));
