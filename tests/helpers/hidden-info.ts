@@ -71,7 +71,8 @@ export function expectOutcome(
   id = 'peeker',
 ): void {
   expect(results.length).toBeGreaterThan(0);
-  expect(log.own.length, 'the cheater read its own seat each turn').toBeGreaterThan(0);
+  // A read the game server did not answer in 2 s (a loaded CI machine) is neither served nor refused.
+  expect(log.own.filter((l) => l.endsWith(' ok')).length, 'the cheater read its own seat').toBeGreaterThan(0);
   expect(
     log.own.filter((l) => l.endsWith(' missing')),
     'its own seat was always served',
