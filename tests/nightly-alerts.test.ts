@@ -162,8 +162,12 @@ describe('nightly alerts: the hooks fire on the last failed attempt and on a reg
         expect(alertsIn(file)).toEqual([]); // not on the retried attempt
         expect(posted.filter((p) => p.schedule === name)).toEqual([]);
         await outage();
-        await waitFor(async () => alertsIn(file).length > 0, 'the alert command', 30_000);
-        await waitFor(async () => posted.some((p) => p.schedule === name), 'the webhook', 10_000);
+        // Failed once under CI load with no alert in 30 s: what the worker said tells why next time.
+        const withMessages = (err: Error) => {
+          throw new Error(`${err.message}; the worker's last messages:\n${messages.slice(-12).join('\n')}`);
+        };
+        await waitFor(async () => alertsIn(file).length > 0, 'the alert command', 30_000).catch(withMessages);
+        await waitFor(async () => posted.some((p) => p.schedule === name), 'the webhook', 10_000).catch(withMessages);
         await new Promise((r) => setTimeout(r, 1_000)); // nothing more comes
         const [alert, ...more] = alertsIn(file);
         expect(more).toEqual([]);
