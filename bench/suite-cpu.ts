@@ -22,7 +22,7 @@ export function kindOf(argv: string[], comm: string): string {
   if (argv.length === 0) return 'kernel threads';
   const cmd = argv.join(' ');
   const exe = path.basename(argv[0]!);
-  if (/vitest/.test(cmd) && /^node/.test(exe)) return /forks|threads|worker/.test(cmd) ? 'vitest workers' : 'vitest main';
+  if (/vitest/.test(cmd) && /^node/.test(exe)) return /vitest\/dist\/workers\//.test(cmd) ? 'vitest workers' : 'vitest main';
   if (/bin\/catarena\.mjs|\.build\/cli/.test(cmd)) return 'catarena CLIs';
   if (/port-broker/.test(cmd)) return 'port brokers (python)';
   if (/^node/.test(exe) && /sandbox\/reaper\.mjs/.test(cmd)) return 'sandbox reapers (node)';

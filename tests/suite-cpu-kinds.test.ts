@@ -6,6 +6,7 @@ describe('suite-cpu: the kind of a process', () => {
   it.each([
     [['/usr/bin/node', '/w/node_modules/vitest/dist/workers/forks.js'], 'node', 'vitest workers'],
     [['node', '/w/node_modules/.bin/vitest', 'run'], 'node', 'vitest main'],
+    [['node', '/w/node_modules/.bin/vitest', 'run', 'tests/queue-workers.test.ts'], 'node', 'vitest main'],
     [['/usr/bin/node', '/w/bin/catarena.mjs', 'worker', '--queue', 'redis://x'], 'node', 'catarena CLIs'],
     [['node', 'bot.mjs', '40123'], 'node', 'bots (node)'],
     [['node', 'bot.cjs', '40123'], 'node', 'bots (node)'],
