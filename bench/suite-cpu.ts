@@ -20,9 +20,12 @@ const TICKS = 100;
 /** The kind of process a command line names (comm alone for kernel threads, which have none). */
 export function kindOf(argv: string[], comm: string): string {
   if (argv.length === 0) return 'kernel threads';
+  // npm sets its title to the whole command, one string with spaces: "npm exec vitest run …".
+  if (/^npm( |$)/.test(argv[0]!)) return 'npm and npx';
   const cmd = argv.join(' ');
   const exe = path.basename(argv[0]!);
-  if (/vitest/.test(cmd) && /^node/.test(exe)) return /vitest\/dist\/workers\//.test(cmd) ? 'vitest workers' : 'vitest main';
+  if (/vitest/.test(cmd) && /^node/.test(exe))
+    return /vitest\/dist\/workers\//.test(cmd) ? 'vitest workers' : 'vitest main';
   if (/bin\/catarena\.mjs|\.build\/cli/.test(cmd)) return 'catarena CLIs';
   if (/port-broker/.test(cmd)) return 'port brokers (python)';
   if (/^node/.test(exe) && /sandbox\/reaper\.mjs/.test(cmd)) return 'sandbox reapers (node)';
@@ -111,10 +114,11 @@ export async function benchSuiteCpu(args: string[]): Promise<SuiteCpu> {
   const seenS = [...byKind.values()].reduce((a, b) => a + b, 0);
   const sorted = [...byKind].sort((a, b) => b[1] - a[1]);
   const round = (x: number) => Math.round(x * 10) / 10;
+  const row = (s: number, label: string) =>
+    console.log(`${s.toFixed(1).padStart(8)} s  ${((100 * s) / busyS).toFixed(1).padStart(5)}%  ${label}`);
   console.log(`\nsuite CPU by kind of process (busy ${round(busyS)} CPU-s in ${round((Date.now() - t0) / 1000)} s):`);
-  for (const [kind, s] of sorted.filter(([, s]) => s >= 0.5))
-    console.log(`${round(s).toFixed(1).padStart(8)} s  ${((100 * s) / busyS).toFixed(1).padStart(5)}%  ${kind}`);
-  console.log(`${round(busyS - seenS).toFixed(1).padStart(8)} s  ${((100 * (busyS - seenS)) / busyS).toFixed(1).padStart(5)}%  unseen (lived under ${EVERY_MS} ms, or their last ${EVERY_MS} ms)`);
+  for (const [kind, s] of sorted.filter(([, s]) => s >= 0.5)) row(s, kind);
+  row(busyS - seenS, `unseen (lived under ${EVERY_MS} ms, or their last ${EVERY_MS} ms)`);
   return {
     wallS: round((Date.now() - t0) / 1000),
     busyS: round(busyS),

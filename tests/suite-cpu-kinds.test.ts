@@ -21,6 +21,7 @@ describe('suite-cpu: the kind of a process', () => {
     [['/usr/bin/node', '-e', '0'], 'node', 'node (other)'],
     [['/usr/sbin/dockerd'], 'dockerd', 'docker engine'],
     [['/opt/x/frobnicate'], 'frobnicate', 'other (frobnicate)'],
+    [['npm exec vitest run tests/limit.test.ts tests/suite-cpu-kinds.test.ts'], 'npm exec vitest', 'npm and npx'],
   ])('%j (%s) → %s', (argv, comm, kind) => {
     expect(kindOf(argv, comm)).toBe(kind);
   });
