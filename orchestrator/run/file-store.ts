@@ -86,26 +86,21 @@ function lstatOrNull(file: string): fsSync.Stats | null {
  */
 function keyOf(file: string, executable: boolean, piece: Buffer): string {
   const hash = createHash('sha256');
-  const fd = openToRead(file); // agents wrote these folders
-  try {
-    for (let n = fsSync.readSync(fd, piece); n > 0; n = fsSync.readSync(fd, piece)) hash.update(piece.subarray(0, n));
-  } finally {
-    fsSync.closeSync(fd);
-  }
+  for (const bytes of pieces(file, piece)) hash.update(bytes);
   return `${hash.digest('hex')}${executable ? 'x' : ''}`;
 }
 
-/** Calls `use` with each piece of `file` in order, read into `piece` (valid until `use` settles). */
-async function eachPiece(file: string, piece: Buffer, use: (bytes: Buffer) => unknown): Promise<void> {
-  const handle = await fs.open(file, 'r');
+/**
+ * The pieces of `file` in order, each read into `piece` (valid until the next is asked for). Opened
+ * with openToRead: agents wrote these folders, and a file swapped for a link or a FIFO since it was
+ * listed is neither followed nor waited on, for the hash and the compression alike.
+ */
+function* pieces(file: string, piece: Buffer): Generator<Buffer> {
+  const fd = openToRead(file);
   try {
-    for (;;) {
-      const { bytesRead } = await handle.read(piece, 0, piece.length, null);
-      if (!bytesRead) break;
-      await use(piece.subarray(0, bytesRead));
-    }
+    for (let n = fsSync.readSync(fd, piece); n > 0; n = fsSync.readSync(fd, piece)) yield piece.subarray(0, n);
   } finally {
-    await handle.close();
+    fsSync.closeSync(fd);
   }
 }
 
@@ -128,11 +123,8 @@ async function gzipFile(file: string, dest: string | null, piece: Buffer): Promi
   const gz = zlib.createGzip();
   const written = pipeline(gz, dest ? createWriteStream(tmp, { mode: 0o444 }) : counter);
   try {
-    await eachPiece(
-      file,
-      piece,
-      (bytes) => new Promise<void>((resolve, reject) => gz.write(bytes, (err) => (err ? reject(err) : resolve()))),
-    );
+    for (const chunk of pieces(file, piece))
+      await new Promise<void>((resolve, reject) => gz.write(chunk, (err) => (err ? reject(err) : resolve())));
     gz.end();
   } catch (err) {
     gz.destroy();
