@@ -8,7 +8,7 @@
 // track, so that is a small undercount.
 import fs from 'node:fs';
 import path from 'node:path';
-import { pids, statFields } from '../util/procfs.mjs';
+import { argvOf, pids, statFields } from '../util/procfs.mjs';
 
 export interface BotCpuWatch {
   /** Stops watching and returns CPU seconds by track ("other" for processes outside a track folder). */
@@ -20,8 +20,7 @@ function pathNamed(pid: number, tracks: string): string | null {
   try {
     const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
     if (cwd.includes(tracks)) return cwd;
-    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return argv.find((a) => a.includes(tracks)) ?? null;
+    return argvOf(pid).find((a) => a.includes(tracks)) ?? null;
   } catch {
     return null;
   }

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { watchBotCpu } from './bot-cpu.ts';
+import { CLOCK_TICKS, machineCpuTicks } from '../util/procfs.mjs';
 import { journalResults } from './tourney-process.ts';
 import { diskUsage } from '../orchestrator/run/disk-usage.ts';
 import { RUN_FILES } from '../records/run-layout.ts';
@@ -30,8 +31,7 @@ const arg = (name: string, fallback: number) => {
  * traffic (softirq) counts here too; other jobs on the machine do as well (the load is printed).
  */
 function machineBusyS(): number {
-  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
-  return (f[1]! + f[2]! + f[3]! + f[6]! + f[7]! + f[8]!) / 100; // in clock ticks (USER_HZ = 100)
+  return machineCpuTicks()!.busy / CLOCK_TICKS;
 }
 
 interface Run {

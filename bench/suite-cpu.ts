@@ -11,11 +11,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pids, statFields } from '../util/procfs.mjs';
+import { argvOf, CLOCK_TICKS, machineCpuTicks, pids, statFields } from '../util/procfs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EVERY_MS = 500;
-const TICKS = 100;
 
 /** The kind of process a command line names (comm alone for kernel threads, which have none). */
 export function kindOf(argv: string[], comm: string): string {
@@ -39,14 +38,6 @@ export function kindOf(argv: string[], comm: string): string {
   return `other (${exe})`;
 }
 
-function argvOf(pid: number): string[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
 function commOf(pid: number): string {
   try {
     return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
@@ -55,11 +46,10 @@ function commOf(pid: number): string {
   }
 }
 
-/** user + nice + system + irq + softirq + steal and the total, in seconds, from /proc/stat. */
+/** The machine's busy and total (busy + idle) CPU seconds so far. */
 function machineCpu(): { busy: number; total: number } {
-  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const busy = f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!;
-  return { busy: busy / TICKS, total: (busy + f[3]! + f[4]!) / TICKS };
+  const ticks = machineCpuTicks()!;
+  return { busy: ticks.busy / CLOCK_TICKS, total: (ticks.busy + ticks.idle) / CLOCK_TICKS };
 }
 
 /** Reads every process's CPU; a process counts for its kind from its second reading on (the first is its baseline, or its whole life if it began after the watch). */
@@ -77,7 +67,7 @@ function watch() {
       const kind = prev?.kind ?? kindOf(argvOf(pid), commOf(pid));
       seen.set(key, { kind, ticks });
       const delta = prev ? ticks - prev.ticks : first ? 0 : ticks;
-      if (delta > 0) byKind.set(kind, (byKind.get(kind) ?? 0) + delta / TICKS);
+      if (delta > 0) byKind.set(kind, (byKind.get(kind) ?? 0) + delta / CLOCK_TICKS);
     }
     first = false;
   };

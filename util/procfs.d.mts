@@ -7,9 +7,12 @@ export interface ProcInfo {
   /** Start time, clock ticks since boot (/proc/<pid>/stat field 22). */
   start: number;
 }
+export const CLOCK_TICKS: number;
+export function machineCpuTicks(): { busy: number; idle: number } | null;
 export function pids(): number[];
 export function statFields(pid: number): string[] | null;
 export function liveProcesses(): ProcInfo[];
+export function argvOf(pid: number): string[];
 export function isProcessGone(pid: number): boolean;
 export function startTimeOf(pid: number): string | null;
 export function environOf(pid: number): string[] | null;

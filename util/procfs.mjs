@@ -6,7 +6,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux platform Node runs on). */
-const CLOCK_TICKS = 100;
+export const CLOCK_TICKS = 100;
+
+/**
+ * The whole machine's CPU time so far, summed over its cores, in clock ticks, from the first line
+ * of /proc/stat: busy (user, nice, system, irq, softirq, steal) and idle (idle, iowait); null
+ * without /proc.
+ */
+export function machineCpuTicks() {
+  try {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    return { busy: f[0] + f[1] + f[2] + f[5] + f[6] + f[7], idle: f[3] + f[4] };
+  } catch {
+    return null;
+  }
+}
 
 /** The pids /proc lists ([] without /proc). */
 export function pids() {
@@ -47,6 +61,15 @@ export function liveProcesses() {
       out.push({ pid, ppid: Number(f[1]), pgrp: Number(f[2]), sid: Number(f[3]), start: Number(f[19]) });
   }
   return out;
+}
+
+/** A process's command line, one string per argument ([] once it is gone, and for kernel threads). */
+export function argvOf(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
 }
 
 /** True when the pid no longer names a running process (a zombie counts as gone). */

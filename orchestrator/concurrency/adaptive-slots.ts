@@ -2,7 +2,7 @@
 // once a window is long enough (time and finished bot calls) it measures the window (calls/s, the
 // bots' CPU per second of service, the machine's idle CPU) and sets the slots' capacity to the
 // level the controller chooses. It also keeps the level's timeline, for the mean concurrency.
-import fs from 'node:fs';
+import { CLOCK_TICKS, machineCpuTicks } from '../../util/procfs.mjs';
 import type { ConcurrencyController, WindowStats } from './concurrency-controller.ts';
 import type { CpuSlots } from './cpu-slots.ts';
 
@@ -32,13 +32,8 @@ export interface AdaptiveSlotsOptions {
 
 /** Idle CPU of the whole machine (idle + iowait), in ms summed over cores, from /proc/stat; undefined elsewhere. */
 export function systemIdleMs(): number | undefined {
-  try {
-    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
-    const f = line.trim().split(/\s+/);
-    return ((Number(f[4]) + Number(f[5])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
+  const ticks = machineCpuTicks();
+  return ticks ? (ticks.idle * 1000) / CLOCK_TICKS : undefined;
 }
 
 export class AdaptiveSlots {
