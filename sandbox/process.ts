@@ -205,17 +205,20 @@ async function untilHealthy(
     if (spawned.spawnError)
       return fail('spawn_failed', `${name}: could not run bash ${s.scriptPath}: ${spawned.spawnError.message}`);
     const exit = bot.exit;
-    // Exit 0 is not death: the script may have daemonised the bot. The port decides.
-    if (exit && exit.code !== 0) {
-      const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
+    const how = !exit ? '' : exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`;
+    // An exit is not death while the script's processes run: CATArena's bridge example starts its
+    // server with nohup, checks health after 2 s and exits 1 when the server is slower (a busy
+    // machine); its launchers ignore the exit. The port decides. A failed script that left
+    // nothing running fails at once.
+    if (exit && exit.code !== 0 && bot.strays().length === 0)
       return fail('exited', `${name}: ${s.script} ${how} before the bot became healthy on port ${port}`);
-    }
     const remaining = deadline - Date.now();
     if (remaining <= 0) {
       const what = health.kind === 'tcp' ? 'accept TCP connections' : `answer GET ${health.path} with 200`;
+      const script = exit && exit.code !== 0 ? ` (${s.script} ${how}; the processes it left kept running)` : '';
       return fail(
         'unhealthy',
-        `${name}: did not ${what} on port ${port} within ${s.startTimeoutMs} ms; its processes were killed`,
+        `${name}: did not ${what} on port ${port} within ${s.startTimeoutMs} ms${script}; its processes were killed`,
       );
     }
     if (await probeHealth(bot.url, health, Math.min(1000, remaining))) {

@@ -11,13 +11,22 @@ import { CONTAINER_PROXY_PORT, PLACEHOLDER_KEY, startContainerEgress } from './e
 import path from 'node:path';
 
 /**
- * The end of every sandbox's entry script: the start script from /bot on $port. A script that
- * daemonises and exits 0 leaves the sandbox alive (sleep); a failing one ends it with its code.
+ * The end of every sandbox's entry script: the start script from /bot on $port, in a process group
+ * of its own (set -m). A script that daemonises leaves the sandbox alive (sleep); a failing one
+ * ends it with its code unless processes of its group still run (CATArena's bridge example exits 1
+ * when its nohup'd server is slow to answer; the health poll decides).
  */
 export const START_BOT = `cd /bot
-bash start_ai.sh "$port"
+set -m
+bash start_ai.sh "$port" &
+script=$!
+set +m
+wait "$script"
 code=$?
-if [ "$code" -ne 0 ]; then exit "$code"; fi
+if [ "$code" -ne 0 ]; then
+  kill -0 -- "-$script" 2>/dev/null || exit "$code"
+  echo "[catarena] start_ai.sh exited with code $code; its processes still run, so the bot's health decides" >&2
+fi
 exec sleep infinity
 `;
 

@@ -19,6 +19,7 @@ import { IsolatedSandbox } from '../sandbox/isolated.ts';
 import { isolationStatus } from '../sandbox/isolation.ts';
 import { allocatePort } from '../sandbox/ports.ts';
 import { relayedCaller } from '../sandbox/relayed-callers.ts';
+import { BotStartError } from '../sandbox/types.ts';
 import { BUILTIN, botDir, flaskBot, hasFlask, misbehavingBot, tempDir } from './helpers/bots.ts';
 import { ROOT } from './helpers/sources.ts';
 
@@ -145,6 +146,29 @@ http.createServer((q, s) => s.end(JSON.stringify({ status: 'ok', from: q.socket.
     } finally {
       await big.close();
     }
+  });
+
+  // CATArena's bridge example: nohup the server, curl its health once, exit 1 when it is not up yet.
+  it('starts a bot whose script exits 1 while its server is still starting; one that leaves nothing fails at once', async () => {
+    const slow = botDir(
+      'slow-daemon',
+      '#!/bin/bash\n(sleep 1.5; exec node server.mjs "$1") >/dev/null 2>&1 &\necho "failed to start"\nexit 1\n',
+      { 'server.mjs': SERVER },
+    );
+    const bot = await sandbox.start({ dir: slow, port: await allocatePort(), startTimeoutMs: 15_000 });
+    try {
+      expect(await bot.isHealthy()).toBe(true);
+      expect(await bot.logTail()).toContain('start_ai.sh exited with code 1; its processes still run');
+    } finally {
+      await bot.stop();
+    }
+    const crash = botDir('crash', '#!/bin/bash\necho "No module named torch" >&2\nexit 3\n');
+    const t0 = Date.now();
+    const err = await sandbox.start({ dir: crash, port: await allocatePort(), startTimeoutMs: 15_000 }).catch((e) => e);
+    expect(err).toBeInstanceOf(BotStartError);
+    expect(err.reason).toBe('exited');
+    expect(err.message).toMatch(/exit code 3/);
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it('stops a bot that goes over its memory and names the limit', async () => {

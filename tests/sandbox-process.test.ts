@@ -310,6 +310,24 @@ describe('unsafe sandbox (plain processes)', () => {
     expect(err.logTail).toContain('ModuleNotFoundError');
   });
 
+  // CATArena's bridge example: nohup the server, curl its health once, exit 1 when it is not up yet.
+  it('starts a bot whose script exits 1 while the server it left behind is still starting', async () => {
+    const dir = makeBot(`(sleep 1.5; exec ${NODE} bot.mjs "$1") >/dev/null 2>&1 &\necho "failed to start"\nexit 1`);
+    const { bot, port: p } = await start(dir);
+    expect(await get(p)).toBe('pong');
+    expect(await bot.logTail()).toContain('failed to start');
+  });
+
+  it("reports 'unhealthy' naming the script's exit when what it left never serves", async () => {
+    const dir = makeBot('(echo $BASHPID > pid; exec sleep 600) &\nexit 1');
+    const err = await startError(
+      newSandbox().start({ dir, logFile: logFor(dir), port: await port(), startTimeoutMs: 1500 }),
+    );
+    expect(err.reason).toBe('unhealthy');
+    expect(err.message).toContain('start_ai.sh exited with code 1; the processes it left kept running');
+    expect(isProcessGone(readPid(dir))).toBe(true);
+  });
+
   it("reports 'no_start_script' naming the missing path", async () => {
     const dir = makeBot(null);
     const err = await startError(newSandbox().start({ dir, logFile: logFor(dir), port: await port() }));
