@@ -2,12 +2,13 @@
 // them (orchestrator/serve/watch.ts over files written by orchestrator/run/run-dir.ts): a
 // live.jsonl rewritten when a tourney finishes is not read as new lines (no progress line twice
 // on the page), and games a killed run left started leave "in flight" when the run is killed, when
-// it is resumed (only the new process's games count) and when it finishes. Under a second.
+// it is resumed (only the new process's games count) and when it finishes; a first board slow to
+// load its viewer holds back no later one. About a second.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunWatch, type WatchMessage } from '../orchestrator/serve/watch.ts';
 import { RunDir } from '../orchestrator/run/run-dir.ts';
 import { startTimeOf } from '../util/procfs.mjs';
@@ -126,5 +127,46 @@ describe('the live page follows what a run leaves', () => {
     await tick(w);
     expect((await w.snapshot()).inFlight).toBe(0);
     expect(sent.filter((m) => m.type === 'dropped').flatMap((m) => m.ids as string[])).toContain('m6');
+  });
+
+  it("a game's boards keep up with its moves after a first one slow to load its viewer", async () => {
+    const dir = path.join(tempDir(), 'slow-board');
+    fs.mkdirSync(dir);
+    const since = new Date(Date.now() - 1000).toISOString();
+    fs.writeFileSync(path.join(dir, 'status.json'), status('running', process.pid, since));
+    const live = path.join(dir, 'live.jsonl');
+    fs.writeFileSync(live, '');
+    const w = watch(dir);
+    const sent: WatchMessage[] = [];
+    w.subscribe((m) => sent.push(m));
+    // The first board waits 600 ms for its viewer module (a busy machine loading it); moves come after it.
+    const slow = w as unknown as { viewerLoaded(game: string): Promise<unknown> };
+    const viewerLoaded = slow.viewerLoaded.bind(w);
+    let calls = 0;
+    slow.viewerLoaded = async (game) => {
+      if (calls++ === 0) await new Promise((r) => setTimeout(r, 600));
+      return viewerLoaded(game);
+    };
+    fs.appendFileSync(live, `${startLine(1, new Date().toISOString())}\n`);
+    await tick(w);
+    const boards = () => sent.filter((m) => m.type === 'board').map((m) => m.moves as number);
+    await vi.waitFor(() => expect(boards()).toEqual([0]), { timeout: 3000 });
+    const moves = [
+      [7, 7],
+      [7, 8],
+      [8, 8],
+    ].map((action, ply) =>
+      JSON.stringify({
+        type: 'move',
+        id: 'm1',
+        gameId: 'g1',
+        move: { ply, seat: ply % 2, action, latencyMs: 1 },
+        at: '',
+      }),
+    );
+    fs.appendFileSync(live, `${moves.join('\n')}\n`);
+    await tick(w);
+    // The next board follows within BOARD_MS: the module's load was not the board's cost.
+    await vi.waitFor(() => expect(boards()).toEqual([0, 3]), { timeout: 3000 });
   });
 });

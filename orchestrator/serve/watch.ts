@@ -15,6 +15,7 @@ import { boardPerspective, pageSpec, runHumans, spectatorFor, spectatorNote, typ
 import { ChainVerifier, readKeySync } from '../run/journal-chain.ts';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 import { RUN_FILES } from '../../records/run-layout.ts';
+import { loadGameModule } from '../../games/modules.ts';
 
 /** The most boards in flight a page is sent (the rest are counted). */
 export const MAX_BOARDS = 6;
@@ -25,6 +26,8 @@ export const MAX_BOARDS = 6;
  */
 export const BOARD_MS = 250;
 export const BOARD_COST = 40;
+/** A page is never more than this behind a game that waits (a person thinking), however dear its board. */
+export const BOARD_MAX_MS = 5_000;
 /** Agents are looked up every AGENT_EVERY seconds (a scan of the tracks' folders). */
 const AGENT_EVERY = 3;
 
@@ -136,15 +139,15 @@ const compact = (r: MatchResult): CompactResult => ({
 
 export type WatchMessage = Record<string, unknown> & { type: string };
 
+/** A game being played: its moves so far, when its last board was sent and what it cost, its next board's timer. */
+type GameInFlight = LiveGameView & { at: string; lastSent: number; costMs: number; timer?: NodeJS.Timeout };
+
 /** One run followed for every page watching it; stopped when the last page leaves. */
 export class RunWatch {
   readonly results: CompactResult[] = [];
   private readonly seen = new Set<string>();
   /** Games started and not ended, by server game id; `at` is when each started (live.jsonl's time). */
-  readonly inFlight = new Map<
-    string,
-    LiveGameView & { at: string; lastSent: number; costMs: number; timer?: NodeJS.Timeout }
-  >();
+  readonly inFlight = new Map<string, GameInFlight>();
   readonly progress: string[] = [];
   /** The run's warnings ('! …' progress lines: a bot that could not start, a queue that went away). */
   readonly warnings: string[] = [];
@@ -210,6 +213,11 @@ export class RunWatch {
   view(): { mode: Spectator; humans: string[]; note: string } {
     const mode = spectatorFor(this.spectator, this.humans);
     return { mode, humans: this.humans, note: spectatorNote(mode, this.humans) };
+  }
+
+  /** The game's viewer module, loaded (the first board of a game waits for it). */
+  private viewerLoaded(game: string): Promise<unknown> {
+    return loadGameModule(game, 'viewer').catch(() => null);
   }
 
   /** A game's board message: its spec and viewer data as this run's view may see them. */
@@ -427,17 +435,29 @@ export class RunWatch {
     if (!g || g.timer || !this.listeners.size) return;
     const visible = [...this.inFlight.keys()].slice(-MAX_BOARDS).includes(gameId);
     if (!visible) return;
-    const wait = Math.max(0, g.lastSent + Math.max(BOARD_MS, BOARD_COST * g.costMs) - Date.now());
-    g.timer = setTimeout(async () => {
-      g.timer = undefined;
-      if (!this.inFlight.has(gameId)) return;
-      g.lastSent = Date.now();
-      const t0 = performance.now();
-      const board = await this.boardOf(g);
-      g.costMs = performance.now() - t0;
-      watchStats.boards++;
-      watchStats.boardMs += g.costMs;
-      this.emit({ type: 'board', id: g.id, ...board, moves: g.moves.length, inFlight: this.inFlight.size });
-    }, wait);
+    const every = Math.min(BOARD_MAX_MS, Math.max(BOARD_MS, BOARD_COST * g.costMs));
+    const wait = Math.max(0, g.lastSent + every - Date.now());
+    g.timer = setTimeout(() => void this.sendBoard(gameId, g), wait);
+  }
+
+  /**
+   * Draws and sends one board of the moves so far. `g.timer` stays set until it is sent, so a
+   * game's boards go out one at a time and in order (a slow board sent after a later one would
+   * leave the page behind); moves that came meanwhile get the next board, none after 'ended'.
+   */
+  private async sendBoard(gameId: string, g: GameInFlight): Promise<void> {
+    if (!this.inFlight.has(gameId)) return void (g.timer = undefined);
+    g.lastSent = Date.now();
+    const moves = g.moves.length;
+    await this.viewerLoaded(g.spec.game); // once, and not a board's cost: it would hold back the next ones
+    const t0 = performance.now();
+    const board = await this.boardOf({ ...g, moves: g.moves.slice(0, moves) });
+    g.costMs = performance.now() - t0;
+    watchStats.boards++;
+    watchStats.boardMs += g.costMs;
+    g.timer = undefined;
+    if (!this.inFlight.has(gameId)) return;
+    this.emit({ type: 'board', id: g.id, ...board, moves, inFlight: this.inFlight.size });
+    if (g.moves.length > moves) this.board(gameId);
   }
 }
