@@ -15,7 +15,7 @@ import { boardPerspective, pageSpec, runHumans, spectatorFor, spectatorNote, typ
 import { ChainVerifier, readKeySync } from '../run/journal-chain.ts';
 import type { JournalIntegrity } from '../../records/journal-integrity.ts';
 import { RUN_FILES } from '../../records/run-layout.ts';
-import { loadGameModule } from '../../games/modules.ts';
+import { viewerModuleOf } from '../../reports/html/replay-page.ts';
 
 /** The most boards in flight a page is sent (the rest are counted). */
 export const MAX_BOARDS = 6;
@@ -217,7 +217,7 @@ export class RunWatch {
 
   /** The game's viewer module, loaded (the first board of a game waits for it). */
   private viewerLoaded(game: string): Promise<unknown> {
-    return loadGameModule(game, 'viewer').catch(() => null);
+    return viewerModuleOf(game).catch(() => null);
   }
 
   /** A game's board message: its spec and viewer data as this run's view may see them. */

@@ -67,9 +67,12 @@ export function replayPage(data: ViewerData, backLink?: string): string {
 `;
 }
 
+/** Loads a game's viewer module (what its first viewerDataOf waits for); null for a game without one. */
+export const viewerModuleOf = (game: string) => loadGameModule<ViewerModule['viewerData']>(game, 'viewer');
+
 /** ViewerData of a replay, from its game's viewer module (as `perspective` may see it, when given); null for a game without one. */
 export async function viewerDataOf(replay: Replay, perspective?: ViewerPerspective): Promise<ViewerData | null> {
-  const viewerData = await loadGameModule<ViewerModule['viewerData']>(replay.result.spec.game, 'viewer');
+  const viewerData = await viewerModuleOf(replay.result.spec.game);
   return viewerData ? viewerData(replay, perspective) : null;
 }
 
