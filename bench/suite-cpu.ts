@@ -3,6 +3,7 @@
 // worker, a bot, Chromium, a catarena CLI, a port broker, …), told apart by its command line when
 // it is first seen. The machine's busy time (/proc/stat) is the total; what no reading saw is
 // "unseen": processes that lived less than half a second, and the last half second of the others.
+// The three costliest kinds are then broken down by folder and command (detailOf).
 //   npm run bench -- suite-cpu [vitest arguments]      (CATARENA_DOCKER=0 for the suite without Docker)
 // Measured (2026-12-07, without Docker, Node 20, 2 cores: 7 min 55 s, 920 CPU-s busy): node bots
 // 261 s, vitest workers 252, Chromium 109, other node processes 47, catarena CLIs 42, shells and
@@ -52,10 +53,33 @@ function machineCpu(): { busy: number; total: number } {
   return { busy: ticks.busy / CLOCK_TICKS, total: (ticks.busy + ticks.idle) / CLOCK_TICKS };
 }
 
+/**
+ * Which one of its kind a process is, for the breakdown of a kind: its working directory (a bot's
+ * folder) and first arguments, temporary names and numbers blurred so that runs of one test group.
+ */
+export function detailOf(argv: string[], cwd: string): string {
+  const blur = (t: string) =>
+    t
+      .replace(/\/tmp\/[^ ]*?([^/ ]+\/[^/ ]+)(?= |$)/g, '…/$1')
+      .replace(/-[A-Za-z0-9]{6}(?=\/|$| )/g, '-*')
+      .replace(/\d+/g, '#');
+  const args = argv.slice(0, 3).map((a) => (a.length > 60 ? `${a.slice(0, 57)}…` : a));
+  return blur(`${cwd.split('/').slice(-3).join('/')}: ${args.join(' ')}`);
+}
+
+function cwdOf(pid: number): string {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return '?';
+  }
+}
+
 /** Reads every process's CPU; a process counts for its kind from its second reading on (the first is its baseline, or its whole life if it began after the watch). */
 function watch() {
-  const seen = new Map<string, { kind: string; ticks: number }>();
+  const seen = new Map<string, { kind: string; detail: string; ticks: number }>();
   const byKind = new Map<string, number>();
+  const byDetail = new Map<string, number>();
   let first = true;
   const read = () => {
     for (const pid of pids()) {
@@ -64,10 +88,14 @@ function watch() {
       const ticks = Number(f[11]) + Number(f[12]);
       const key = `${pid}:${f[19]}`;
       const prev = seen.get(key);
-      const kind = prev?.kind ?? kindOf(argvOf(pid), commOf(pid));
-      seen.set(key, { kind, ticks });
+      const argv = prev ? [] : argvOf(pid);
+      const kind = prev?.kind ?? kindOf(argv, commOf(pid));
+      const detail = prev?.detail ?? `${kind}\t${detailOf(argv, cwdOf(pid))}`;
+      seen.set(key, { kind, detail, ticks });
       const delta = prev ? ticks - prev.ticks : first ? 0 : ticks;
-      if (delta > 0) byKind.set(kind, (byKind.get(kind) ?? 0) + delta / CLOCK_TICKS);
+      if (delta <= 0) continue;
+      byKind.set(kind, (byKind.get(kind) ?? 0) + delta / CLOCK_TICKS);
+      byDetail.set(detail, (byDetail.get(detail) ?? 0) + delta / CLOCK_TICKS);
     }
     first = false;
   };
@@ -77,9 +105,27 @@ function watch() {
     stop: () => {
       clearInterval(timer);
       read();
-      return byKind;
+      return { byKind, byDetail };
     },
   };
+}
+
+/** The processes that cost the most of each of the three costliest kinds. */
+function topDetails(
+  byKind: Map<string, number>,
+  byDetail: Map<string, number>,
+): Record<string, Array<[string, number]>> {
+  const kinds = [...byKind].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return Object.fromEntries(
+    kinds.map(([kind]) => [
+      kind,
+      [...byDetail]
+        .filter(([d]) => d.startsWith(`${kind}\t`))
+        .map(([d, s]): [string, number] => [d.slice(kind.length + 1), Math.round(s * 10) / 10])
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12),
+    ]),
+  );
 }
 
 export interface SuiteCpu {
@@ -88,6 +134,8 @@ export interface SuiteCpu {
   busyShare: number;
   exitCode: number | null;
   byKind: Record<string, number>;
+  /** The costliest kinds' costliest processes (detailOf: folder and command), CPU-s. */
+  top: Record<string, Array<[string, number]>>;
   /** Busy time no reading saw: short-lived processes, the last half second of the others, interrupts. */
   unseenS: number;
 }
@@ -98,7 +146,7 @@ export async function benchSuiteCpu(args: string[]): Promise<SuiteCpu> {
   const watcher = watch();
   const child = spawn(process.execPath, ['scripts/run-tests.mjs', ...args], { cwd: root, stdio: 'inherit' });
   const exitCode = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const byKind = watcher.stop();
+  const { byKind, byDetail } = watcher.stop();
   const m1 = machineCpu();
   const busyS = m1.busy - m0.busy;
   const seenS = [...byKind.values()].reduce((a, b) => a + b, 0);
@@ -109,12 +157,18 @@ export async function benchSuiteCpu(args: string[]): Promise<SuiteCpu> {
   console.log(`\nsuite CPU by kind of process (busy ${round(busyS)} CPU-s in ${round((Date.now() - t0) / 1000)} s):`);
   for (const [kind, s] of sorted.filter(([, s]) => s >= 0.5)) row(s, kind);
   row(busyS - seenS, `unseen (lived under ${EVERY_MS} ms, or their last ${EVERY_MS} ms)`);
+  const top = topDetails(byKind, byDetail);
+  for (const [kind, rows] of Object.entries(top)) {
+    console.log(`\n${kind}, by folder and command:`);
+    for (const [detail, s] of rows) row(s, detail);
+  }
   return {
     wallS: round((Date.now() - t0) / 1000),
     busyS: round(busyS),
     busyShare: Math.round((100 * busyS) / (m1.total - m0.total)) / 100,
     exitCode,
     byKind: Object.fromEntries(sorted.map(([k, s]) => [k, round(s)])),
+    top,
     unseenS: round(busyS - seenS),
   };
 }

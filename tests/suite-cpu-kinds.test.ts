@@ -1,6 +1,7 @@
-// bench/suite-cpu.ts tells processes apart by their command lines: the ones the suite starts.
+// bench/suite-cpu.ts tells processes apart by their command lines (the ones the suite starts), and
+// breaks the costliest kinds down by folder and command.
 import { describe, expect, it } from 'vitest';
-import { kindOf } from '../bench/suite-cpu.ts';
+import { detailOf, kindOf } from '../bench/suite-cpu.ts';
 
 describe('suite-cpu: the kind of a process', () => {
   it.each([
@@ -24,5 +25,23 @@ describe('suite-cpu: the kind of a process', () => {
     [['npm exec vitest run tests/limit.test.ts tests/suite-cpu-kinds.test.ts'], 'npm exec vitest', 'npm and npx'],
   ])('%j (%s) → %s', (argv, comm, kind) => {
     expect(kindOf(argv, comm)).toBe(kind);
+  });
+});
+
+describe('the detail a kind is broken down by', () => {
+  it.each([
+    [
+      ['node', 'bot.mjs', '41234'],
+      '/tmp/cat-1b3MFA/catarena-bridge-cOMuNI/magic',
+      'cat-*/catarena-bridge-*/magic: node bot.mjs #',
+    ],
+    [
+      ['node', 'bot.mjs', '50001'],
+      '/tmp/cat-x9Yz01/catarena-bridge-AbC123/magic',
+      'cat-*/catarena-bridge-*/magic: node bot.mjs #',
+    ],
+    [['socat', 'TCP-LISTEN:5000,fork'], '/', '/: socat TCP-LISTEN:#,fork'],
+  ])('%j in %s → %s', (argv, cwd, detail) => {
+    expect(detailOf(argv, cwd)).toBe(detail);
   });
 });
