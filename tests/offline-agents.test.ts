@@ -14,6 +14,13 @@ import { bridge, type BridgeAction } from '../games/bridge/rules.ts';
 import { adapterFor } from '../games/registry.ts';
 import { BotProcesses } from './helpers/bot-process.ts';
 
+/**
+ * What a bot's answer may take beyond its own time budget: the round trip and, on a machine at full
+ * load (the whole suite with Docker on 2 cores), the wait for a core (a reference chess bot's
+ * 300 ms answer once took 636 ms there). Far below every game's move limit.
+ */
+const ANSWER_SLACK_MS = 1_000;
+
 const ROOT = fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-offline-'));
 const HEURISTIC = path.resolve(import.meta.dirname, '../games/gomoku/bots/heuristic');
 const BUDGET = { wallMs: 60_000 };
@@ -394,7 +401,7 @@ describe('chess', () => {
       });
       expect(r.status).toBe(200);
       expect(chess.validate(state, 0, (await r.json()).move)).toBeNull();
-      expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
+      expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + ANSWER_SLACK_MS);
     } finally {
       child.stop();
     }
@@ -680,7 +687,7 @@ describe('holdem', () => {
         });
         expect(r.status).toBe(200);
         const reply = await r.json();
-        expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
+        expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + ANSWER_SLACK_MS);
         expect(Number.isInteger(reply.amount)).toBe(true);
         const offer = body.valid_actions.find((v) => v.action === reply.action);
         expect(offer, JSON.stringify(reply)).toBeDefined();
@@ -986,7 +993,7 @@ describe('bridge', () => {
           body: JSON.stringify(body),
         });
         expect(r.status).toBe(200);
-        expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + 300);
+        expect(Date.now() - t0).toBeLessThan(params.timeBudgetMs + ANSWER_SLACK_MS);
         const { action } = await r.json();
         expect(bridge.validate(state, seat, action), JSON.stringify(action)).toBeNull();
       }
