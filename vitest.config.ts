@@ -7,6 +7,9 @@ export default defineConfig({
     // Bot processes and real HTTP: give each test room, and keep files parallel but bounded.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits up to 10 s, not vitest's 1 s: a page or a stream catching up with a move
+    // can take longer than a second when the whole suite loads both cores.
+    expect: { poll: { timeout: 10_000 } },
     // Three files at once on two cores: files that wait (Redis outages, lock expiries, a person's
     // turn) left cores idle with two; with three the machine is busy 97% of a run instead of 89%.
     maxWorkers: 3,

@@ -171,7 +171,7 @@ describe('egress proxy', () => {
       });
       expect(res.status).toBe(429);
       expect(await res.json()).toMatchObject({ error: { code: 'insufficient_quota' } }); // the client still gets the whole body
-      await vi.waitFor(() => expect(heard).toHaveLength(1));
+      await vi.waitFor(() => expect(heard).toHaveLength(1), { timeout: 10_000 });
       expect(heard[0]).toMatchObject({ status: 429, errorText: expect.stringContaining('"insufficient_quota"') });
     } finally {
       await egress.close();
