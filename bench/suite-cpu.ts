@@ -3,13 +3,17 @@
 // worker, a bot, Chromium, a catarena CLI, a port broker, …), told apart by its command line when
 // it is first seen. The machine's busy time (/proc/stat) is the total; what no reading saw is
 // "unseen": processes that lived less than half a second, and the last half second of the others.
-// The three costliest kinds are then broken down by folder and command (detailOf).
+// The three costliest kinds are then broken down by folder and command (detailOf), and the CPU
+// by test file: the suite runs with bench/suite-cpu.vitest.ts, whose setup file notes which file
+// each vitest worker starts; a process counts for the file its worker ancestor runs at each
+// reading. Docker's containers are not in a worker's tree: they count as outside.
 //   npm run bench -- suite-cpu [vitest arguments]      (CATARENA_DOCKER=0 for the suite without Docker)
 // Measured (2026-12-07, without Docker, Node 20, 2 cores: 7 min 55 s, 920 CPU-s busy): node bots
 // 261 s, vitest workers 252, Chromium 109, other node processes 47, catarena CLIs 42, shells and
 // tools 29, port brokers 21, kernel threads 20, the vitest main process 17, Python bots 10; unseen 96.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { argvOf, CLOCK_TICKS, machineCpuTicks, pids, statFields } from '../util/procfs.mjs';
@@ -61,7 +65,7 @@ export function detailOf(argv: string[], cwd: string): string {
   const blur = (t: string) =>
     t
       .replace(/\/tmp\/[^ ]*?([^/ ]+\/[^/ ]+)(?= |$)/g, '…/$1')
-      .replace(/-[A-Za-z0-9]{6}(?=\/|$| )/g, '-*')
+      .replace(/-([A-Za-z0-9]{6})(?=[/: ]|$)/g, (m, r: string) => (/\d|[a-z].*[A-Z]|[A-Z].*[a-z]/.test(r) ? '-*' : m))
       .replace(/\d+/g, '#');
   const args = argv.slice(0, 3).map((a) => (a.length > 60 ? `${a.slice(0, 57)}…` : a));
   return blur(`${cwd.split('/').slice(-3).join('/')}: ${args.join(' ')}`);
@@ -75,27 +79,52 @@ function cwdOf(pid: number): string {
   }
 }
 
-/** Reads every process's CPU; a process counts for its kind from its second reading on (the first is its baseline, or its whole life if it began after the watch). */
-function watch() {
-  const seen = new Map<string, { kind: string; detail: string; ticks: number }>();
+/** CPU outside every test worker's process tree (Docker's containers, Redis, the machine). */
+const OUTSIDE = '(outside the workers: containers, Redis, the machine)';
+
+/** The vitest worker among a process and its ancestors, by the parent links of one reading; 0 when none is. */
+export function ownerOf(pid: number, parent: Map<number, number>, workers: Map<number, string>): number {
+  for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) if (workers.has(p)) return p;
+  return 0;
+}
+
+/**
+ * Reads every process's CPU; a process counts for its kind from its second reading on (the first
+ * is its baseline, or its whole life if it began after the watch), and for the test file its
+ * vitest worker runs at that reading (`filesLog`: suite-cpu-setup.ts's lines).
+ */
+function watch(filesLog: string) {
+  const seen = new Map<string, { kind: string; detail: string; owner: number; ticks: number }>();
   const byKind = new Map<string, number>();
   const byDetail = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, s: number) => m.set(k, (m.get(k) ?? 0) + s);
   let first = true;
   const read = () => {
-    for (const pid of pids()) {
+    const workers = new Map<number, string>(); // worker pid → the file it runs now (its last line)
+    for (const line of fs.existsSync(filesLog) ? fs.readFileSync(filesLog, 'utf8').split('\n') : []) {
+      const [pid, file] = line.split('\t');
+      if (file) workers.set(Number(pid), file);
+    }
+    const stats = pids().flatMap((pid) => {
       const f = statFields(pid);
-      if (!f) continue;
+      return f ? [{ pid, f }] : [];
+    });
+    const parent = new Map(stats.map(({ pid, f }) => [pid, Number(f[1])]));
+    for (const { pid, f } of stats) {
       const ticks = Number(f[11]) + Number(f[12]);
       const key = `${pid}:${f[19]}`;
       const prev = seen.get(key);
       const argv = prev ? [] : argvOf(pid);
       const kind = prev?.kind ?? kindOf(argv, commOf(pid));
       const detail = prev?.detail ?? `${kind}\t${detailOf(argv, cwdOf(pid))}`;
-      seen.set(key, { kind, detail, ticks });
+      const owner = prev?.owner || ownerOf(pid, parent, workers);
+      seen.set(key, { kind, detail, owner, ticks });
       const delta = prev ? ticks - prev.ticks : first ? 0 : ticks;
       if (delta <= 0) continue;
-      byKind.set(kind, (byKind.get(kind) ?? 0) + delta / CLOCK_TICKS);
-      byDetail.set(detail, (byDetail.get(detail) ?? 0) + delta / CLOCK_TICKS);
+      add(byKind, kind, delta / CLOCK_TICKS);
+      add(byDetail, detail, delta / CLOCK_TICKS);
+      add(byFile, workers.get(owner) ?? (kind === 'vitest main' ? 'vitest main' : OUTSIDE), delta / CLOCK_TICKS);
     }
     first = false;
   };
@@ -105,7 +134,7 @@ function watch() {
     stop: () => {
       clearInterval(timer);
       read();
-      return { byKind, byDetail };
+      return { byKind, byDetail, byFile };
     },
   };
 }
@@ -136,6 +165,8 @@ export interface SuiteCpu {
   byKind: Record<string, number>;
   /** The costliest kinds' costliest processes (detailOf: folder and command), CPU-s. */
   top: Record<string, Array<[string, number]>>;
+  /** The costliest test files: their worker's CPU and that of the processes it started while it ran them, CPU-s. */
+  byFile: Array<[string, number]>;
   /** Busy time no reading saw: short-lived processes, the last half second of the others, interrupts. */
   unseenS: number;
 }
@@ -143,10 +174,16 @@ export interface SuiteCpu {
 export async function benchSuiteCpu(args: string[]): Promise<SuiteCpu> {
   const m0 = machineCpu();
   const t0 = Date.now();
-  const watcher = watch();
-  const child = spawn(process.execPath, ['scripts/run-tests.mjs', ...args], { cwd: root, stdio: 'inherit' });
+  const filesLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catarena-suite-cpu-')), 'files.tsv');
+  const watcher = watch(filesLog);
+  const child = spawn(process.execPath, ['scripts/run-tests.mjs', '--config', 'bench/suite-cpu.vitest.ts', ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, CATARENA_SUITE_CPU_FILES: filesLog },
+  });
   const exitCode = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const { byKind, byDetail } = watcher.stop();
+  const { byKind, byDetail, byFile } = watcher.stop();
+  fs.rmSync(path.dirname(filesLog), { recursive: true, force: true });
   const m1 = machineCpu();
   const busyS = m1.busy - m0.busy;
   const seenS = [...byKind.values()].reduce((a, b) => a + b, 0);
@@ -162,6 +199,9 @@ export async function benchSuiteCpu(args: string[]): Promise<SuiteCpu> {
     console.log(`\n${kind}, by folder and command:`);
     for (const [detail, s] of rows) row(s, detail);
   }
+  const files = [...byFile].sort((a, b) => b[1] - a[1]).map(([f, s]): [string, number] => [f, round(s)]);
+  console.log('\nby test file (its worker and the processes it started while the file ran):');
+  for (const [file, s] of files.slice(0, 25)) row(s, file);
   return {
     wallS: round((Date.now() - t0) / 1000),
     busyS: round(busyS),
@@ -169,6 +209,7 @@ export async function benchSuiteCpu(args: string[]): Promise<SuiteCpu> {
     exitCode,
     byKind: Object.fromEntries(sorted.map(([k, s]) => [k, round(s)])),
     top,
+    byFile: files.slice(0, 60),
     unseenS: round(busyS - seenS),
   };
 }

@@ -1,7 +1,7 @@
 // bench/suite-cpu.ts tells processes apart by their command lines (the ones the suite starts), and
 // breaks the costliest kinds down by folder and command.
 import { describe, expect, it } from 'vitest';
-import { detailOf, kindOf } from '../bench/suite-cpu.ts';
+import { detailOf, kindOf, ownerOf } from '../bench/suite-cpu.ts';
 
 describe('suite-cpu: the kind of a process', () => {
   it.each([
@@ -41,7 +41,38 @@ describe('the detail a kind is broken down by', () => {
       'cat-*/catarena-bridge-*/magic: node bot.mjs #',
     ],
     [['socat', 'TCP-LISTEN:5000,fork'], '/', '/: socat TCP-LISTEN:#,fork'],
+    [
+      ['node', 'bot.mjs', '1'],
+      '/tmp/cat-Ab12Cd/catarena-sandbox-test-xY9zQ1/bot-ekDraN',
+      'cat-*/catarena-sandbox-test-*/bot-*: node bot.mjs #',
+    ],
   ])('%j in %s → %s', (argv, cwd, detail) => {
     expect(detailOf(argv, cwd)).toBe(detail);
+  });
+});
+
+describe('the test file a process is charged to', () => {
+  // 10 = vitest main, 20 and 21 its workers; 30 a bwrap of 20's, 31 the bot in it; 40 a container's shim.
+  const parent = new Map([
+    [10, 1],
+    [20, 10],
+    [21, 10],
+    [30, 20],
+    [31, 30],
+    [40, 1],
+    [41, 40],
+  ]);
+  const workers = new Map([
+    [20, 'tests/a.test.ts'],
+    [21, 'tests/b.test.ts'],
+  ]);
+  it.each([
+    [31, 20],
+    [30, 20],
+    [21, 21],
+    [41, 0],
+    [10, 0],
+  ])('process %i → worker %i', (pid, owner) => {
+    expect(ownerOf(pid, parent, workers)).toBe(owner);
   });
 });
