@@ -44,7 +44,7 @@ const LAYERS: string[][] = [
     'orchestrator/serve',
   ],
   ['orchestrator/cli'],
-  ['bin', 'bench', 'scripts', 'tests'],
+  ['bin', 'bench', 'scripts', 'tests', 'vitest.config.ts'],
 ];
 
 function layerOf(rel: string): { layer: number; unit: string } {
