@@ -137,11 +137,13 @@ describe('rate limits and context length in a tourney round', () => {
     const released = limited.requests.filter((r) => r.at >= windowEnd && stepOf(r) === 0).map((r) => r.at);
     expect(released).toHaveLength(WAITERS.length);
     released.sort((a, b) => a - b);
-    // A timer may fire late on a loaded machine: each gap most of a spread, the whole span nearly all of them.
+    // The releases are due a spread apart; a timer that fires late on a loaded machine shortens the
+    // gap after it (one came 997 ms after the one before, due 2 s apart). Each gap at least a
+    // quarter of a spread (none at once), the whole span at least all but one spread.
     const spread = SPREAD_MS * SCALE;
     for (let k = 1; k < released.length; k++)
-      expect(released[k]! - released[k - 1]!).toBeGreaterThanOrEqual(0.5 * spread);
-    expect(released.at(-1)! - released[0]!).toBeGreaterThanOrEqual(0.8 * spread * (released.length - 1));
+      expect(released[k]! - released[k - 1]!).toBeGreaterThanOrEqual(0.25 * spread);
+    expect(released.at(-1)! - released[0]!).toBeGreaterThanOrEqual(spread * (released.length - 2));
   });
 
   it('the wait is in the build log, the strategy record and report.md', () => {
