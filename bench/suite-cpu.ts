@@ -3,7 +3,7 @@
 // worker, a bot, Chromium, a catarena CLI, a port broker, …), told apart by its command line when
 // it is first seen. The machine's busy time (/proc/stat) is the total; what no reading saw is
 // "unseen": processes that lived less than half a second, and the last half second of the others.
-// The three costliest kinds are then broken down by folder and command (detailOf), and the CPU
+// The five costliest kinds are then broken down by folder and command (detailOf), and the CPU
 // by test file: the suite runs with bench/suite-cpu.vitest.ts, whose setup file notes which file
 // each vitest worker starts; a process counts for the file its worker ancestor runs at each
 // reading. Docker's containers are not in a worker's tree: they count as outside.
@@ -11,6 +11,10 @@
 // Measured (2026-12-07, without Docker, Node 20, 2 cores: 7 min 55 s, 920 CPU-s busy): node bots
 // 261 s, vitest workers 252, Chromium 109, other node processes 47, catarena CLIs 42, shells and
 // tools 29, port brokers 21, kernel threads 20, the vitest main process 17, Python bots 10; unseen 96.
+// With Docker on Node 24 (2026-12-08, four runs, 657–899 s): 1,298–1,776 CPU-s, node bots 391–519,
+// vitest workers 255–362, Chromium 92–149, shells and tools 68–108; by file (the last two runs)
+// 22% outside the workers (containers, Docker, Redis), then human-seat 49–51, queue-workers 33–36,
+// tourney 31–33, and a long tail (the 25th file about 10 s).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -79,6 +83,21 @@ function cwdOf(pid: number): string {
   }
 }
 
+/**
+ * Where a process runs: its working directory, or for a bot in bubblewrap's /bot the folder its
+ * bwrap ancestor mounts there (`--ro-bind <folder> /bot`); a container's /bot stays /bot.
+ */
+function folderOf(pid: number, parent: Map<number, number>): string {
+  const cwd = cwdOf(pid);
+  if (cwd !== '/bot') return cwd;
+  for (let p = parent.get(pid) ?? 0, hops = 0; p > 1 && hops < 8; p = parent.get(p) ?? 0, hops++) {
+    const argv = argvOf(p);
+    const at = argv.indexOf('/bot');
+    if (at > 1 && argv[at - 2] === '--ro-bind') return `${argv[at - 1]} (bwrap)`;
+  }
+  return cwd;
+}
+
 /** CPU outside every test worker's process tree (Docker's containers, Redis, the machine). */
 const OUTSIDE = '(outside the workers: containers, Redis, the machine)';
 
@@ -117,7 +136,7 @@ function watch(filesLog: string) {
       const prev = seen.get(key);
       const argv = prev ? [] : argvOf(pid);
       const kind = prev?.kind ?? kindOf(argv, commOf(pid));
-      const detail = prev?.detail ?? `${kind}\t${detailOf(argv, cwdOf(pid))}`;
+      const detail = prev?.detail ?? `${kind}\t${detailOf(argv, folderOf(pid, parent))}`;
       const owner = prev?.owner || ownerOf(pid, parent, workers);
       seen.set(key, { kind, detail, owner, ticks });
       const delta = prev ? ticks - prev.ticks : first ? 0 : ticks;
@@ -139,12 +158,12 @@ function watch(filesLog: string) {
   };
 }
 
-/** The processes that cost the most of each of the three costliest kinds. */
+/** The processes that cost the most of each of the five costliest kinds. */
 function topDetails(
   byKind: Map<string, number>,
   byDetail: Map<string, number>,
 ): Record<string, Array<[string, number]>> {
-  const kinds = [...byKind].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  const kinds = [...byKind].sort((a, b) => b[1] - a[1]).slice(0, 5);
   return Object.fromEntries(
     kinds.map(([kind]) => [
       kind,
