@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { adapterFor, gameDescriptor } from '../games/registry.ts';
 import { DEFAULT_LIMITS, matchId, type MatchSpec } from '../records/match.ts';
 import { BotFleet } from '../orchestrator/executor/bot-fleet.ts';
@@ -124,20 +124,26 @@ setTimeout(() => http.createServer((q, s) => {
 `,
     });
     const sandbox = new UnsafeSandbox({ handleSignals: false });
-    const port = await allocatePort();
-    try {
-      const handle = await sandbox.start({ dir, port, name: 'slow-listener' });
-      const [listening, checked] = ['listening-at', 'checked-at'].map((f) =>
-        Number(fs.readFileSync(path.join(dir, f), 'utf8')),
-      ) as [number, number];
-      // Woken by the output, the check comes within a few ms; without the wake-up it came 184–202 ms
-      // after the listen here (the poll interval has grown to 200 ms by then).
-      expect(checked - listening).toBeLessThan(100);
-      await handle.stop();
-    } finally {
-      releasePort(port);
-      await sandbox.close();
+    // Woken by the output, the check comes within a few ms; without the wake-up it came 184–202 ms
+    // after the listen here (the poll interval has grown to 200 ms by then). The check runs in
+    // this process, so a fully loaded machine can delay it (159 ms once): the best of three starts.
+    const lags: number[] = [];
+    onTestFinished(() => sandbox.close());
+    for (let attempt = 0; attempt < 3 && !lags.some((ms) => ms < 100); attempt++) {
+      for (const f of ['listening-at', 'checked-at']) fs.rmSync(path.join(dir, f), { force: true });
+      const port = await allocatePort();
+      try {
+        const handle = await sandbox.start({ dir, port, name: 'slow-listener' });
+        const [listening, checked] = ['listening-at', 'checked-at'].map((f) =>
+          Number(fs.readFileSync(path.join(dir, f), 'utf8')),
+        ) as [number, number];
+        lags.push(checked - listening);
+        await handle.stop();
+      } finally {
+        releasePort(port);
+      }
     }
+    expect(Math.min(...lags), `lags ${lags.join(', ')} ms`).toBeLessThan(100);
   }, 30_000);
 
   it("counts a bot's CPU including a child process its start script waits for", async () => {
