@@ -83,6 +83,11 @@ function cwdOf(pid: number): string {
   }
 }
 
+/** A process and its ancestors, nearest first, by the parent links of one reading (at most 64, never init). */
+function* lineOf(pid: number, parent: Map<number, number>): Generator<number> {
+  for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) yield p;
+}
+
 /**
  * Where a process runs: its working directory, or for a bot in bubblewrap's /bot the folder its
  * bwrap ancestor mounts there (`--ro-bind <folder> /bot`); a container's /bot stays /bot.
@@ -90,7 +95,7 @@ function cwdOf(pid: number): string {
 function folderOf(pid: number, parent: Map<number, number>): string {
   const cwd = cwdOf(pid);
   if (cwd !== '/bot') return cwd;
-  for (let p = parent.get(pid) ?? 0, hops = 0; p > 1 && hops < 8; p = parent.get(p) ?? 0, hops++) {
+  for (const p of lineOf(pid, parent)) {
     const argv = argvOf(p);
     const at = argv.indexOf('/bot');
     if (at > 1 && argv[at - 2] === '--ro-bind') return `${argv[at - 1]} (bwrap)`;
@@ -103,7 +108,7 @@ const OUTSIDE = '(outside the workers: containers, Redis, the machine)';
 
 /** The vitest worker among a process and its ancestors, by the parent links of one reading; 0 when none is. */
 export function ownerOf(pid: number, parent: Map<number, number>, workers: Map<number, string>): number {
-  for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) if (workers.has(p)) return p;
+  for (const p of lineOf(pid, parent)) if (workers.has(p)) return p;
   return 0;
 }
 
