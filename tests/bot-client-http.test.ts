@@ -2,6 +2,8 @@
 // (Content-Length, chunked, up to the close, interim 1xx, split anywhere), keep-alive reuse and a
 // bot closing idle sockets, the size cap, the deadline (answering, connecting or queued), refused
 // connections and the per-bot connection cap. Raw TCP servers, so each framing is exactly as sent.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -184,6 +186,40 @@ describe('bot client HTTP/1.1', () => {
     expect(queued).toMatchObject({ ok: false, failure: { kind: 'timeout', message: 'no answer within 150 ms' } });
     expect(performance.now() - t0).toBeLessThan(4_000);
     expect(await c.post('/fine', {}, opts)).toMatchObject({ ok: true, body: { ok: 1 } });
+  });
+
+  it("the orchestrator's own stall is not the bot's: a death or an answer sent while it stalled is read first", async () => {
+    // The bot in a process of its own: a stall of this process must not stall the bot.
+    const bot = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('http').createServer((req, res) => setTimeout(() => {
+           if (req.url === '/die') process.exit(3);
+           if (req.url === '/ok') res.end('{"ok":1}');
+         }, 100)).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    cleanups.push(() => void bot.kill());
+    const [port] = (await once(bot.stdout!, 'data')) as [Buffer];
+    const c = client(`http://127.0.0.1:${String(port).trim()}`);
+    /** A call with a 300 ms deadline while this process is busy from 50 to 650 ms. */
+    const stalled = (path: string) => {
+      const call = c.post(path, {}, { ...opts, deadlineMs: 300 });
+      setTimeout(() => {
+        const until = performance.now() + 600;
+        while (performance.now() < until);
+      }, 50);
+      return call;
+    };
+    const never = await stalled('/never');
+    expect(never).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
+    expect(never.latencyMs).toBeLessThan(650 + 1_000); // the grace is short, not a new deadline
+    expect(await stalled('/ok')).toMatchObject({ ok: true, body: { ok: 1 } });
+    const died = await stalled('/die');
+    expect(died).toMatchObject({ ok: false, failure: { kind: 'crash' } });
+    expect(!died.ok && died.failure.message).toMatch(/ECONNREFUSED/);
   });
 
   it('a refused connection is a crash that names it', async () => {

@@ -210,13 +210,16 @@ describe.each(['unsafe', ...SANDBOX_KINDS])('%s sandbox', (kind) => {
 
     it('a bot that dies mid-game loses by crash, and is restarted for its next game', async ({ expect }) => {
       // One pairing (two games): the second game is played by the restarted bot.
+      // A death is seen by its closed connection, never by the deadline: a long one keeps the shared
+      // good bot, busy with the concurrent cases on a loaded machine, from timing out instead.
       const out = await arena([{ id: 'bad', dir: misbehavingBot('die_after_3') }, await good()], {
         concurrency: 1,
         hosts: pool,
+        limits: { ...DEFAULT_LIMITS, moveMs: 15_000 },
       });
       expect(out.results).toHaveLength(2);
       for (const r of out.results) {
-        expect(r.termination, r.reason).toBe('crash');
+        expect(r.termination, `${r.reason} (seat ${r.offender})`).toBe('crash');
         expect(r.offender).toBe(r.spec.seats.indexOf('bad'));
         expect(r.plies).toBeGreaterThanOrEqual(5); // it really played before dying
       }

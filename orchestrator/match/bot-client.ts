@@ -23,6 +23,9 @@ export interface CallOptions {
 // A keep-alive socket the bot closed just as we reused it fails with one of these.
 const RETRYABLE_SOCKET_CODES = new Set(['HTTP_CLOSED', 'ECONNRESET', 'EPIPE']);
 
+/** How late a deadline timer may fire before the lateness counts as our stall, and the grace then. */
+const STALL_GRACE_MS = 50;
+
 export class BotClient {
   private readonly pool: Http1Pool;
   /**
@@ -74,10 +77,21 @@ export class BotClient {
     const started = performance.now();
     let timedOut = false;
     let abort: (() => void) | undefined;
-    const timer = setTimeout(() => {
+    let due = started + options.deadlineMs;
+    // A deadline timer that fires late means this process stalled (a busy event loop or machine):
+    // what the bot sent meanwhile (an answer, or the close of a bot that died) waits unread, and
+    // the stall is ours, not the bot's. The bot gets STALL_GRACE_MS of running loop to have it read.
+    const expire = () => {
+      const now = performance.now();
+      if (now - due > STALL_GRACE_MS) {
+        due = now + STALL_GRACE_MS;
+        timer = setTimeout(expire, STALL_GRACE_MS);
+        return;
+      }
       timedOut = true;
       abort?.();
-    }, options.deadlineMs);
+    };
+    let timer = setTimeout(expire, options.deadlineMs);
     const elapsed = () => performance.now() - started;
     try {
       for (let attempt = 0; ; attempt++) {
