@@ -10,6 +10,7 @@ import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deadlineTimer, type Deadline } from '../util/deadline.ts';
 import { processTree } from '../util/procfs.mjs';
 import { sleep, waitAtMost } from '../util/wait.ts';
 import { bwrapArgs, dropToNobody } from './bwrap-args.ts';
@@ -29,7 +30,7 @@ const DIAL_TIMEOUT_MS = 5_000;
 /** What the broker says: a listener handed over, a dial answered, or that it is ready. */
 type BrokerMessage = { listen?: number; id?: number; ok?: boolean; code?: string; ready?: boolean } | undefined;
 
-type Pending = { resolve: (s: net.Socket) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+type Pending = { resolve: (s: net.Socket) => void; reject: (e: Error) => void; deadline: Deadline };
 
 export class PortDialer {
   private next = 0;
@@ -113,11 +114,12 @@ export class PortDialer {
     if (this.gone) return Promise.reject(Object.assign(new Error(this.gone), { code: 'ECONNREFUSED' }));
     return new Promise((resolve, reject) => {
       const id = this.next++;
-      const timer = setTimeout(() => {
+      // The broker's answer may wait unread behind a stall of this process: it is read first.
+      const deadline = deadlineTimer(DIAL_TIMEOUT_MS, () => {
         this.pending.delete(id);
         reject(Object.assign(new Error('no connection from the port broker in time'), { code: 'ETIMEDOUT' }));
-      }, DIAL_TIMEOUT_MS);
-      this.pending.set(id, { resolve, reject, timer });
+      });
+      this.pending.set(id, { resolve, reject, deadline });
       this.broker.send({ id }, (err) => err && this.settle(id, undefined, err.message));
     });
   }
@@ -142,7 +144,7 @@ export class PortDialer {
     const p = this.pending.get(id);
     if (!p) return void socket?.destroy(); // timed out meanwhile
     this.pending.delete(id);
-    clearTimeout(p.timer);
+    p.deadline.clear();
     if (socket) p.resolve(socket);
     else p.reject(Object.assign(new Error(`connect to the bot failed: ${code}`), { code }));
   }

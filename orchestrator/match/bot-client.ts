@@ -2,6 +2,7 @@
 // measured afterwards), answers are size-capped, and every failure is classified into the
 // termination taxonomy: timeout, http_error, malformed, crash.
 import type net from 'node:net';
+import { deadlineTimer } from '../../util/deadline.ts';
 import { HttpError, Http1Pool } from '../../util/http1.ts';
 
 /** A failed call; an HTTP error keeps its status and the start of its body (CATArena retries on them). */
@@ -22,9 +23,6 @@ export interface CallOptions {
 
 // A keep-alive socket the bot closed just as we reused it fails with one of these.
 const RETRYABLE_SOCKET_CODES = new Set(['HTTP_CLOSED', 'ECONNRESET', 'EPIPE']);
-
-/** How late a deadline timer may fire before the lateness counts as our stall, and the grace then. */
-const STALL_GRACE_MS = 50;
 
 export class BotClient {
   private readonly pool: Http1Pool;
@@ -77,21 +75,11 @@ export class BotClient {
     const started = performance.now();
     let timedOut = false;
     let abort: (() => void) | undefined;
-    let due = started + options.deadlineMs;
-    // A deadline timer that fires late means this process stalled (a busy event loop or machine):
-    // what the bot sent meanwhile (an answer, or the close of a bot that died) waits unread, and
-    // the stall is ours, not the bot's. The bot gets STALL_GRACE_MS of running loop to have it read.
-    const expire = () => {
-      const now = performance.now();
-      if (now - due > STALL_GRACE_MS) {
-        due = now + STALL_GRACE_MS;
-        timer = setTimeout(expire, STALL_GRACE_MS);
-        return;
-      }
+    // A deadline this process's own stall cannot spend: what the bot sent meanwhile is read first.
+    const deadline = deadlineTimer(options.deadlineMs, () => {
       timedOut = true;
       abort?.();
-    };
-    let timer = setTimeout(expire, options.deadlineMs);
+    });
     const elapsed = () => performance.now() - started;
     try {
       for (let attempt = 0; ; attempt++) {
@@ -138,7 +126,7 @@ export class BotClient {
         }
       }
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
