@@ -448,13 +448,15 @@ function failingBot(name: string, ns: string, ew = 'null'): string {
 }
 
 describe('failures', () => {
+  // The timeout sleeps 4 s against a 2 s deadline; the bad team's honest calls answer in
+  // milliseconds, with room on a loaded machine; the good team is not the one under test.
+  const FAILURE_LIMITS = { ...DEFAULT_LIMITS, moveMs: 2_000, seatMoveMs: { good: 30_000 } };
   it('strict: the failing side forfeits the room, worth +3 IMPs to the other team', async () => {
     // Board 1: timeout, board 2: malformed, board 3: illegal, each only when the bad team sits NS.
     const bad = failingBot('bad', "({ 1: 'timeout', 2: 'malformed', 3: 'illegal' })[b.game_state.board_id]");
-    // A 500 ms deadline: the honest scripted bots answer in milliseconds, the timeout sleeps 4 s.
     const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', {
       reps: 3,
-      limits: { ...DEFAULT_LIMITS, moveMs: 500 },
+      limits: FAILURE_LIMITS,
     });
     expect(out.results).toHaveLength(6);
     const expected: Record<number, string> = { 1: 'timeout', 2: 'malformed', 3: 'illegal' };
@@ -482,7 +484,7 @@ describe('failures', () => {
     const bad = failingBot('bad', "'illegal'", "'timeout'");
     const out = await arena([{ id: 'bad', dir: bad }, await opponent('good')], 'standard', {
       policy: 'catarena',
-      limits: { ...DEFAULT_LIMITS, moveMs: 500 },
+      limits: FAILURE_LIMITS,
     });
     const open = out.results.find((r) => r.spec.duplicate!.room === 'open')!;
     const closed = out.results.find((r) => r.spec.duplicate!.room === 'closed')!;
