@@ -11,14 +11,14 @@ export interface Deadline {
   clear(): void;
 }
 
-/** Calls `onExpire` after `ms`; when the timer fires late, after `graceMs` more of running loop. */
-export function deadlineTimer(ms: number, onExpire: () => void, graceMs = STALL_GRACE_MS): Deadline {
+/** Calls `onExpire` after `ms`; when the timer fires late, after STALL_GRACE_MS more of running loop. */
+export function deadlineTimer(ms: number, onExpire: () => void): Deadline {
   let due = performance.now() + ms;
   const expire = () => {
     const now = performance.now();
-    if (now - due > graceMs) {
-      due = now + graceMs;
-      timer = setTimeout(expire, graceMs);
+    if (now - due > STALL_GRACE_MS) {
+      due = now + STALL_GRACE_MS;
+      timer = setTimeout(expire, STALL_GRACE_MS);
       return;
     }
     onExpire();
