@@ -2,6 +2,7 @@
 // (util/http1.ts): a general client built per probe (undici's Agent and its parser) cost about
 // 9 ms of CPU per healthy answer, once per bot start.
 import type net from 'node:net';
+import { deadlineTimer, type Deadline } from '../util/deadline.ts';
 import { Http1Pool } from '../util/http1.ts';
 import { isPortOpen } from './ports.ts';
 import type { HealthCheck } from './types.ts';
@@ -100,10 +101,11 @@ async function probeHttp(
   // One connection, closed afterwards: no keep-alive socket stays pinned to a bot that may be
   // stopped a moment later.
   const pool = new Http1Pool(host, Number(url.port || 80), { connections: 1, keepAliveMs: 0, connect });
-  let timer: NodeJS.Timeout | undefined;
+  // A probe that fails restarts the bot (a restart its limit counts): a stall of this process is not its fault.
+  let deadline: Deadline | undefined;
   try {
     const res = await pool.request('GET', `${url.pathname}${url.search}`, undefined, '', HEALTH_BODY_CAP, (abort) => {
-      timer = setTimeout(abort, timeoutMs);
+      deadline = deadlineTimer(timeoutMs, abort);
     });
     if (res.status !== 200) return false;
     if (!check.statuses) return true;
@@ -113,7 +115,7 @@ async function probeHttp(
   } catch {
     return false; // refused, timed out, reset, or not JSON
   } finally {
-    clearTimeout(timer);
+    deadline?.clear();
     pool.close();
   }
 }

@@ -2,6 +2,8 @@
 // (a 200; with named statuses, a JSON body whose `status` is one of them), answers in every framing
 // a bot's server may use, and a hostile bot whose health answer is endless or huge: the probe
 // reads at most 64 KiB of it instead of buffering whatever the bot sends.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import http from 'node:http';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +74,35 @@ describe('health probes', () => {
     const written = endlessWritten;
     await new Promise((r) => setTimeout(r, 200));
     expect(endlessWritten).toBe(written); // the probe hung up: the bot's writes stopped
+  });
+
+  it("a bot that answered while this process stalled past the probe's timeout is healthy", async () => {
+    // The bot in a process of its own, answering 100 ms after the request; this process is busy
+    // from 50 to 1,050 ms, in the check phase (the next loop turn runs due timers before it polls).
+    const bot = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('http').createServer((req, res) => setTimeout(() => res.end('ok'), 100))
+           .listen(0, '127.0.0.1', function () { console.log(this.address().port); });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const [port] = (await once(bot.stdout!, 'data')) as [Buffer];
+      const probe = probeHealth(`http://127.0.0.1:${String(port).trim()}`, ANY, 300);
+      setTimeout(
+        () =>
+          setImmediate(() => {
+            const until = performance.now() + 1_000;
+            while (performance.now() < until);
+          }),
+        50,
+      );
+      expect(await probe).toBe(true);
+    } finally {
+      bot.kill();
+    }
   });
 
   it('a bot without an answer or a listener is not healthy', async () => {
