@@ -153,6 +153,35 @@ function describeOther(file: string, rel: string, st: Stats): string {
   return `${name} -> ${JSON.stringify(target.slice(0, 200))}`;
 }
 
+/** What copyTree would copy from a folder: the files' bytes as their sizes say, and the entries. */
+export interface TreeSize {
+  bytes: number;
+  entries: number;
+}
+
+/**
+ * The size of what copyTree copies from `dir` (the same names skipped, links and special files not
+ * counted nor followed), counted until it passes `stopPast`: a folder of a million files is not
+ * walked to its end to be refused. Bytes are apparent sizes: a sparse file of 100 GB takes 4 KiB
+ * on disk and 100 GB in every copy.
+ */
+export function treeSize(dir: string, stopPast: TreeSize = { bytes: Infinity, entries: Infinity }): TreeSize {
+  const size: TreeSize = { bytes: 0, entries: 0 };
+  const walk = (folder: string): boolean => {
+    for (const entry of dirEntries(folder)) {
+      if (SKIP.has(entry.name) || !(entry.isFile() || entry.isDirectory())) continue;
+      const file = path.join(folder, entry.name);
+      size.entries++;
+      if (entry.isFile()) size.bytes += fsSync.lstatSync(file, { throwIfNoEntry: false })?.size ?? 0;
+      if (size.bytes > stopPast.bytes || size.entries > stopPast.entries) return false;
+      if (entry.isDirectory() && !walk(file)) return false;
+    }
+    return true;
+  };
+  walk(dir);
+  return size;
+}
+
 /** The build log's line for what copyTree dropped ('' when nothing was). */
 export function droppedText(dropped: readonly string[]): string {
   return dropped.length

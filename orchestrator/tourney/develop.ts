@@ -4,7 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { buildWorkspace, copyWorkspace } from '../../agents/core/workspace.ts';
-import { copyTree, droppedText, hashDir } from '../../util/fs.ts';
+import { copyTree, droppedText, hashDir, treeSize, type TreeSize } from '../../util/fs.ts';
 import {
   classifyLlmError,
   describeFailure,
@@ -25,6 +25,22 @@ import { workspaceInput, type Developer, type DevelopStep } from './developer.ts
 export type { Developer, DevelopStep } from './developer.ts';
 
 const NO_COST: CostRecord = { wallMs: 0, toolCalls: 0, tokens: null, linesOfCode: 0 };
+
+/**
+ * The most a bot folder may hold (what copyTree copies: node_modules, .git and links are left
+ * out). A strategy is copied into the run, into each sandbox that starts it and into every rival's
+ * next workspace, synchronously: without a cap one agent's sparse file of 100 GB (4 KiB on its
+ * disk) fills the host's disk and stalls every game in flight while it is copied.
+ */
+export const BOT_FOLDER_CAP: TreeSize = { bytes: 256 * 1024 ** 2, entries: 10_000 };
+/**
+ * The most an agent's workspace may hold once it is done: a finished run reads every byte of its
+ * workspaces into its store (a hash each), and the queue copies a worker's workspace back. A
+ * larger one is emptied, with a note saying what was found (its bot is judged on its own cap).
+ */
+export const WORKSPACE_CAP: TreeSize = { bytes: 2 * 1024 ** 3, entries: 100_000 };
+/** The note an emptied workspace keeps. */
+export const WORKSPACE_REMOVED_NOTE = 'catarena-workspace-removed.txt';
 
 /** A failed build with its reason's name (agents/core/failure.ts). */
 class BuildError extends Error {
@@ -114,6 +130,7 @@ export async function developStrategy(step: DevelopStep): Promise<StrategyRecord
     log.push(`## FAILED: ${record.failure}`);
     await fs.mkdir(dir, { recursive: true });
   }
+  await capWorkspace(workspaceInput(step).dir, log);
   if (step.spend?.stopped) {
     record.budgetStopped = step.spend.stopped;
     log.push('', `stopped by the run's budget: ${step.spend.stopped}`);
@@ -157,6 +174,12 @@ function developCost(cost: CostRecord, elapsedMs: number, price: DevelopStep['pr
 /** Copies the agent's bot into the strategy folder (what it may not hand in removed); returns the folder's hash. */
 async function installBot(agent: Agent, botDir: string, dir: string, log: string[]): Promise<string> {
   await fs.rm(dir, { recursive: true, force: true });
+  const over = overCap(treeSize(botDir, BOT_FOLDER_CAP), BOT_FOLDER_CAP);
+  if (over)
+    throw new BuildError(
+      'invalid_bot',
+      `the bot folder is too large to hand in: ${over}; a strategy is copied into the run, every sandbox and each rival's next workspace, so keep data and build output out of it`,
+    );
   const dropped = droppedText(await copyTree(botDir, dir));
   if (dropped) log.push(dropped, '');
   // catarena-env.json lets a bot receive named environment variables (API keys) in the process
@@ -171,6 +194,25 @@ async function installBot(agent: Agent, botDir: string, dir: string, log: string
     log.push(`removed ${PASS_ENV_FILE}: only llm-player bots may ask for environment variables`, '');
   }
   return hashDir(dir);
+}
+
+/** `${over} ${what}`: which part of a cap a folder passed, in words, or null when it is within it. */
+function overCap(size: TreeSize, cap: TreeSize): string | null {
+  if (size.bytes > cap.bytes)
+    return `over ${cap.bytes / 2 ** 20} MiB (files count at the size they report, sparse or not)`;
+  if (size.entries > cap.entries) return `over ${cap.entries} files and folders`;
+  return null;
+}
+
+/** Empties a workspace over WORKSPACE_CAP but for a note; says so in the build log. */
+async function capWorkspace(dir: string, log: string[]): Promise<void> {
+  const over = overCap(treeSize(dir, WORKSPACE_CAP), WORKSPACE_CAP);
+  if (!over) return;
+  const why = `the workspace was emptied when the agent was done: it held ${over}, more than a run keeps of what an agent saw`;
+  await fs.rm(dir, { recursive: true, force: true });
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, WORKSPACE_REMOVED_NOTE), `${why}\n`);
+  log.push('', why);
 }
 
 /** How the bot in `dir` is validated for this development: the agent's own checks and the final one alike. */
