@@ -63,7 +63,9 @@ afterAll(() => {
   holder.kill('SIGKILL');
 });
 
-const ENVIRON_CHEAT = `found=$(grep -a -h -o 'CATARENA_TEST_CANARY=[^[:cntrl:]]*' /proc/[0-9]*/environ 2>/dev/null | head -1)
+// Every value found, on one line: another process's (a test's own setenv, an earlier run's holder
+// left behind) must neither hide this one where it shows nor stand in for it.
+const ENVIRON_CHEAT = `found=$(grep -a -h -o 'CATARENA_TEST_CANARY=[^[:cntrl:]]*' /proc/[0-9]*/environ 2>/dev/null | sort -u | tr '\\n' ' ')
 echo "RESULT $found"`;
 
 const journalCheat = `d=$PWD; found=none
