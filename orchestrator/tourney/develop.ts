@@ -196,7 +196,7 @@ async function installBot(agent: Agent, botDir: string, dir: string, log: string
   return hashDir(dir);
 }
 
-/** `${over} ${what}`: which part of a cap a folder passed, in words, or null when it is within it. */
+/** Which part of a cap a folder's size passed, in words ("over 256 MiB …"), or null within the cap. */
 function overCap(size: TreeSize, cap: TreeSize): string | null {
   if (size.bytes > cap.bytes)
     return `over ${cap.bytes / 2 ** 20} MiB (files count at the size they report, sparse or not)`;
